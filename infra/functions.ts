@@ -1,0 +1,14 @@
+/**
+ * The stack's Lambda functions: one list read by the CDK stack (which bundles and deploys
+ * them) and by the sandbox (which imports the same entry files and runs their `handler`
+ * in process, mapping each Task state to the function it names).
+ */
+export const FUNCTIONS = {
+  Ingress: { entry: 'lambdas/handlers/ingress.ts', timeoutSeconds: 10, memoryMb: 256 },
+  Router: { entry: 'lambdas/handlers/router.ts', timeoutSeconds: 30, memoryMb: 512 },
+  RegisterWait: { entry: 'lambdas/handlers/register-wait.ts', timeoutSeconds: 30, memoryMb: 256 },
+  Drain: { entry: 'lambdas/handlers/drain.ts', timeoutSeconds: 30, memoryMb: 256 },
+  SlackPost: { entry: 'lambdas/handlers/slack-post.ts', timeoutSeconds: 30, memoryMb: 256 },
+} as const satisfies Record<string, { entry: string; timeoutSeconds: number; memoryMb: number }>;
+
+export type FunctionId = keyof typeof FUNCTIONS;

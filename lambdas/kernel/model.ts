@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/**
+ * The conversation kernel's records (DESIGN 3.1). Items are validated with these schemas
+ * when read from DynamoDB; the TypeScript types are inferred from them.
+ */
+
+/** Who sent a message, as the workflow sees it. Roles are assigned per thread anchor. */
+export const SenderType = z.enum(['reporter', 'requester', 'developer', 'approver', 'participant', 'bot']);
+export type SenderType = z.infer<typeof SenderType>;
+
+/** What a wait accepts: any incoming message, or only messages from the listed sender types. */
+export const WaitAccepts = z.union([z.literal('any'), z.array(SenderType).min(1)]);
+export type WaitAccepts = z.infer<typeof WaitAccepts>;
+
+export const MessageType = z.enum(['message', 'close', 'action', 'bot']);
+export type MessageType = z.infer<typeof MessageType>;
+
+/**
+ * A Slack thread the conversation owns, and how senders in it are classified:
+ * the owner (e.g. the reporter) gets `ownerRole`; anyone else gets `othersRole`,
+ * or is ignored when `othersRole` is null (a third party in the reporter's thread, seed 000).
+ */
+export const ThreadAnchor = z.object({
+  name: z.string().min(1),
+  channel: z.string().min(1),
+  threadTs: z.string().min(1),
+  ownerRole: SenderType.nullable(),
+  othersRole: SenderType.nullable(),
+});
+export type ThreadAnchor = z.infer<typeof ThreadAnchor>;
+
+export const OpenWait = z.object({
+  waitId: z.string().min(1),
+  taskToken: z.string().min(1),
+  accepts: WaitAccepts,
+  since: z.string(),
+});
+export type OpenWait = z.infer<typeof OpenWait>;
+
+export const Ledger = z.object({
+  inputTokens: z.number().int().nonnegative().default(0),
+  outputTokens: z.number().int().nonnegative().default(0),
+  cacheReadTokens: z.number().int().nonnegative().default(0),
+  transitions: z.number().int().nonnegative().default(0),
+  lambdaMs: z.number().nonnegative().default(0),
+});
+export type Ledger = z.infer<typeof Ledger>;
+
+export const ConversationStatus = z.enum(['active', 'pending_verification', 'resolved', 'closed', 'failed']);
+export type ConversationStatus = z.infer<typeof ConversationStatus>;
+
+export const Conversation = z.object({
+  id: z.string().min(1),
+  workflow: z.string().min(1),
+  status: ConversationStatus,
+  phase: z.string(),
+  ownerId: z.string().min(1),
+  participants: z.record(z.string(), SenderType),
+  anchors: z.array(ThreadAnchor),
+  executionName: z.string().optional(),
+  executionArn: z.string().optional(),
+  sessionId: z.string().optional(),
+  closeRequested: z.boolean().default(false),
+  wait: OpenWait.optional(),
+  ledger: Ledger.optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  ttl: z.number().int().optional(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+export const StoredMessage = z.object({
+  conversationId: z.string().min(1),
+  ts: z.string().min(1),
+  channel: z.string().min(1),
+  threadTs: z.string().optional(),
+  senderType: SenderType,
+  senderId: z.string().min(1),
+  messageType: MessageType,
+  text: z.string(),
+  /** For `action` messages: the button's action id and value. */
+  actionId: z.string().optional(),
+  actionValue: z.string().optional(),
+  receivedAt: z.string(),
+  /** The turn that received this message; absent while the message is pending. */
+  deliveredInTurn: z.number().int().nonnegative().optional(),
+  ttl: z.number().int().optional(),
+});
+export type StoredMessage = z.infer<typeof StoredMessage>;
+
+/** Does an open wait accept a message from this sender type? */
+export function waitAccepts(accepts: WaitAccepts, senderType: SenderType): boolean {
+  if (senderType === 'bot') return false;
+  return accepts === 'any' || accepts.includes(senderType);
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { MessageType, SenderType, WaitAccepts } from './model.ts';
+
+/**
+ * Inputs and outputs of the kernel's state machine tasks. State machines pass ids and small
+ * facts only; message bodies and transcripts stay in DynamoDB (DESIGN 2).
+ */
+
+/** The input every workflow execution starts with (written by the Router). */
+export const ExecutionInput = z.object({
+  conversationId: z.string().min(1),
+  workflow: z.string().min(1),
+  channel: z.string().min(1),
+  threadTs: z.string().min(1),
+  ownerId: z.string().min(1),
+  /** Turn counter carried across continue-as-new; a fresh conversation starts at 0. */
+  turn: z.number().int().nonnegative().default(0),
+});
+export type ExecutionInput = z.infer<typeof ExecutionInput>;
+
+export const RegisterWaitInput = z.object({
+  conversationId: z.string().min(1),
+  taskToken: z.string().min(1),
+  accepts: WaitAccepts,
+  /** The conversation's phase while it waits, e.g. `awaiting_reporter`. */
+  phase: z.string().min(1),
+});
+export type RegisterWaitInput = z.infer<typeof RegisterWaitInput>;
+
+/** What a woken wait's task returns (sent by RegisterWait or the Router with SendTaskSuccess). */
+export const WakeOutput = z.object({
+  woken: z.enum(['message', 'close']),
+});
+export type WakeOutput = z.infer<typeof WakeOutput>;
+
+export const DrainInput = z.object({
+  conversationId: z.string().min(1),
+  /** The turn the drained messages are handed to; a retried Drain with the same turn returns the same set. */
+  turn: z.number().int().nonnegative(),
+});
+export type DrainInput = z.infer<typeof DrainInput>;
+
+export const DrainedMessage = z.object({
+  ts: z.string(),
+  channel: z.string(),
+  senderType: SenderType,
+  senderId: z.string(),
+  messageType: MessageType,
+  text: z.string(),
+  /** True when `text` was cut to keep the state payload small; the history tool has it whole. */
+  truncated: z.boolean(),
+});
+export type DrainedMessage = z.infer<typeof DrainedMessage>;
+
+export const DrainOutput = z.object({
+  turn: z.number().int().nonnegative(),
+  closeRequested: z.boolean(),
+  count: z.number().int().nonnegative(),
+  messages: z.array(DrainedMessage),
+});
+export type DrainOutput = z.infer<typeof DrainOutput>;
+
+export const SlackPostInput = z.object({
+  conversationId: z.string().min(1),
+  channel: z.string().min(1),
+  threadTs: z.string().optional(),
+  text: z.string().min(1),
+  blocks: z.array(z.record(z.string(), z.unknown())).optional(),
+  /**
+   * Register the posted message's thread as an anchor of the conversation (e.g. the summary
+   * thread developers answer in), so replies in it are routed to this conversation.
+   */
+  anchor: z
+    .object({ name: z.string().min(1), ownerRole: SenderType.nullable(), othersRole: SenderType.nullable() })
+    .optional(),
+  /** Posting twice with the same key posts once (a retried task must not double-post). */
+  idempotencyKey: z.string().min(1).optional(),
+});
+export type SlackPostInput = z.infer<typeof SlackPostInput>;
+
+export const SlackPostOutput = z.object({
+  channel: z.string(),
+  ts: z.string(),
+  threadTs: z.string(),
+});
+export type SlackPostOutput = z.infer<typeof SlackPostOutput>;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { SenderType } from './model.ts';
+
+/**
+ * How a conversation of a workflow begins. The stack writes one registration per workflow
+ * into the Router's environment (`WORKFLOWS`); the Router starts the named state machine.
+ */
+export const Trigger = z.discriminatedUnion('type', [
+  /** A top-level message in this channel (the bug-reports channel, seed 000). */
+  z.object({ type: z.literal('channel_message'), channel: z.string().min(1) }),
+  /** A slash command such as `/prd`. */
+  z.object({ type: z.literal('slash_command'), command: z.string().startsWith('/') }),
+  /** A top-level message that mentions the bot, in any channel not claimed by another trigger. */
+  z.object({ type: z.literal('mention') }),
+]);
+export type Trigger = z.infer<typeof Trigger>;
+
+export const WorkflowRegistration = z.object({
+  workflow: z.string().regex(/^[a-z][a-z0-9_]*$/),
+  stateMachineArn: z.string().min(1),
+  triggers: z.array(Trigger).min(1),
+  /** Role of the person who started the conversation, in its first thread. */
+  ownerRole: SenderType,
+  /** Role of anyone else writing in that thread; null ignores them (seed 000's third party). */
+  othersRole: SenderType.nullable(),
+  /** Whether the owner's close intent ("never mind", "cancel") ends the conversation. */
+  closeOnIntent: z.boolean().default(true),
+});
+export type WorkflowRegistration = z.infer<typeof WorkflowRegistration>;
+
+export const WorkflowRegistrations = z.array(WorkflowRegistration);

@@ -1,0 +1,42 @@
+/**
+ * Environment variable names shared by the stack (which sets them), the Lambda handlers
+ * (which read them) and the sandbox (which sets them for the in-process handlers).
+ * One list, so a rename cannot leave one side behind.
+ */
+export const ENV = {
+  /** DynamoDB table holding conversations, messages, thread anchors, waits and ledgers. */
+  tableName: 'TABLE_NAME',
+  /** URL of the SQS FIFO inbox the ingress writes to and the Router reads from. */
+  inboxQueueUrl: 'INBOX_QUEUE_URL',
+  /** JSON array of workflow registrations (see `WorkflowRegistrations` in kernel/workflows.ts). */
+  workflows: 'WORKFLOWS',
+  /** ARN of the Secrets Manager secret `{ "signingSecret": "...", "botToken": "..." }`. */
+  slackSecretArn: 'SLACK_SECRET_ARN',
+  /** ARN of the Secrets Manager secret with model credentials `{ "apiKey": "..." }`. */
+  modelSecretArn: 'MODEL_SECRET_ARN',
+  /** Local override of the signing secret (sandbox, development). Never set in AWS. */
+  slackSigningSecret: 'SLACK_SIGNING_SECRET',
+  /** Local override of the bot token (sandbox, development). Never set in AWS. */
+  slackBotToken: 'SLACK_BOT_TOKEN',
+  /** Base URL of the Slack Web API, e.g. the sandbox's fake Slack. Default https://slack.com/api/ */
+  slackApiUrl: 'SLACK_API_URL',
+  /** The bot's own Slack user id, so its own messages are ignored. */
+  botUserId: 'SLACK_BOT_USER_ID',
+  /** Days after which finished conversations expire through the table's TTL attribute. */
+  retentionDays: 'RETENTION_DAYS',
+} as const;
+
+export type EnvName = (typeof ENV)[keyof typeof ENV];
+
+export class MissingConfigurationError extends Error {
+  override readonly name = 'MissingConfigurationError';
+  constructor(readonly variable: string) {
+    super(`environment variable ${variable} is not set`);
+  }
+}
+
+export function requireEnv(name: EnvName, env: NodeJS.ProcessEnv = process.env): string {
+  const value = env[name];
+  if (value === undefined || value === '') throw new MissingConfigurationError(name);
+  return value;
+}
