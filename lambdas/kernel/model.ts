@@ -57,7 +57,10 @@ export const Conversation = z.object({
   phase: z.string(),
   ownerId: z.string().min(1),
   participants: z.record(z.string(), SenderType),
-  anchors: z.array(ThreadAnchor),
+  /** The Slack threads this conversation owns, keyed by `anchorKey(channel, threadTs)`. */
+  anchors: z.record(z.string(), ThreadAnchor),
+  /** Whether the owner's close intent ends the conversation (copied from the workflow's registration). */
+  closeOnIntent: z.boolean().default(true),
   executionName: z.string().optional(),
   executionArn: z.string().optional(),
   sessionId: z.string().optional(),
@@ -88,6 +91,10 @@ export const StoredMessage = z.object({
   ttl: z.number().int().optional(),
 });
 export type StoredMessage = z.infer<typeof StoredMessage>;
+
+export function anchorKey(channel: string, threadTs: string): string {
+  return `${channel}#${threadTs}`;
+}
 
 /** Does an open wait accept a message from this sender type? */
 export function waitAccepts(accepts: WaitAccepts, senderType: SenderType): boolean {

@@ -11,7 +11,8 @@ export const ExecutionInput = z.object({
   conversationId: z.string().min(1),
   workflow: z.string().min(1),
   channel: z.string().min(1),
-  threadTs: z.string().min(1),
+  /** The thread the conversation began in; absent for a slash command (the bot's first post opens it). */
+  threadTs: z.string().min(1).optional(),
   ownerId: z.string().min(1),
   /** Turn counter carried across continue-as-new; a fresh conversation starts at 0. */
   turn: z.number().int().nonnegative().default(0),

@@ -1,0 +1,309 @@
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { z } from 'zod';
+import { ConversationNotFoundError, CorruptItemError } from '../kernel/errors.ts';
+import { keys } from '../kernel/keys.ts';
+import {
+  anchorKey,
+  Conversation,
+  type Ledger,
+  type OpenWait,
+  type SenderType,
+  StoredMessage,
+  ThreadAnchor,
+} from '../kernel/model.ts';
+import { type Clock, type ConversationStore, systemClock, type ThreadLink } from '../kernel/ports.ts';
+import { SlackPostOutput } from '../kernel/tasks.ts';
+import type { PostLedger } from '../slack/post-to-slack.ts';
+
+export interface DynamoStoreOptions {
+  client: DynamoDBClient;
+  tableName: string;
+  /** Items expire this many days after they are written (the table's TTL attribute). @default 90 */
+  retentionDays?: number;
+  clock?: Clock;
+}
+
+const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
+
+/**
+ * The conversation kernel's records in one DynamoDB table (see kernel/keys.ts). Uses only
+ * single-item operations and queries: dynalite has no TransactWriteItems (DESIGN 4), and the
+ * wake protocol needs none: its ordering (write, then consistent read) does the work.
+ */
+export class DynamoConversationStore implements ConversationStore, PostLedger {
+  private readonly doc: DynamoDBDocumentClient;
+  private readonly tableName: string;
+  private readonly retentionSeconds: number;
+  private readonly clock: Clock;
+
+  constructor(options: DynamoStoreOptions) {
+    this.doc = DynamoDBDocumentClient.from(options.client, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+    this.tableName = options.tableName;
+    this.retentionSeconds = (options.retentionDays ?? 90) * 86_400;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  private ttl(): number {
+    return Math.floor(this.clock.now().getTime() / 1000) + this.retentionSeconds;
+  }
+
+  private nowIso(): string {
+    return this.clock.now().toISOString();
+  }
+
+  async getConversation(conversationId: string, options: { consistent?: boolean } = {}) {
+    const key = keys.conversation(conversationId);
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: options.consistent ?? false }),
+    );
+    return Item ? parseItem(Conversation, Item, `${key.pk}/${key.sk}`) : undefined;
+  }
+
+  async createConversation(conversation: Conversation): Promise<'created' | 'exists'> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.conversation(conversation.id), ...conversation, ttl: this.ttl() },
+          // A redelivered start finds the conversation already there and leaves it as it is.
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return 'created';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'exists';
+      throw error;
+    }
+  }
+
+  async findThread(channel: string, threadTs: string): Promise<ThreadLink | undefined> {
+    const key = keys.thread(channel, threadTs);
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key }));
+    if (!Item) return undefined;
+    return {
+      conversationId: String(Item.conversationId),
+      ownerId: String(Item.ownerId),
+      anchor: parseItem(ThreadAnchor, Item.anchor, `${key.pk}/${key.sk}`),
+    };
+  }
+
+  async linkThread(link: ThreadLink): Promise<void> {
+    const { anchor } = link;
+    // The conversation learns its anchor first, then the thread points at it: a reader that
+    // finds the thread can always find the anchor on the conversation.
+    await this.update(link.conversationId, {
+      UpdateExpression: 'SET anchors.#k = :anchor, updatedAt = :now',
+      ExpressionAttributeNames: { '#k': anchorKey(anchor.channel, anchor.threadTs) },
+      ExpressionAttributeValues: { ':anchor': anchor, ':now': this.nowIso() },
+    });
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.thread(anchor.channel, anchor.threadTs), ...link, ttl: this.ttl() },
+      }),
+    );
+  }
+
+  async putMessage(message: StoredMessage): Promise<'stored' | 'duplicate'> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...keys.message(message.conversationId, message.ts, message.channel),
+            ...message,
+            ttl: this.ttl(),
+          },
+          // I1: a Slack retry or an SQS redelivery of the same message stores nothing new.
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return 'stored';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'duplicate';
+      throw error;
+    }
+  }
+
+  async pendingMessages(conversationId: string, options: { includeTurn?: number } = {}) {
+    const includeTurn = options.includeTurn;
+    return this.queryMessages(conversationId, {
+      FilterExpression:
+        includeTurn === undefined
+          ? 'attribute_not_exists(deliveredInTurn) AND senderType <> :bot'
+          : '(attribute_not_exists(deliveredInTurn) OR deliveredInTurn = :turn) AND senderType <> :bot',
+      ExpressionAttributeValues:
+        includeTurn === undefined ? { ':bot': 'bot' } : { ':bot': 'bot', ':turn': includeTurn },
+    });
+  }
+
+  async listMessages(conversationId: string) {
+    return this.queryMessages(conversationId, {});
+  }
+
+  private async queryMessages(
+    conversationId: string,
+    filter: Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeValues'>,
+  ): Promise<StoredMessage[]> {
+    const messages: StoredMessage[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :msg)',
+          ...filter,
+          ExpressionAttributeValues: {
+            ':pk': keys.conversation(conversationId).pk,
+            ':msg': keys.messagePrefix,
+            ...filter.ExpressionAttributeValues,
+          },
+          // Strongly consistent: the wake protocol's reads must see every write before them.
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) messages.push(parseItem(StoredMessage, item, String(item.sk)));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return messages;
+  }
+
+  async markDelivered(message: StoredMessage, turn: number): Promise<'marked' | 'taken'> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.message(message.conversationId, message.ts, message.channel),
+          UpdateExpression: 'SET deliveredInTurn = :turn, deliveredAt = :now',
+          // Idempotent per message: a retried Drain of the same turn marks it again; another turn cannot take it.
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(deliveredInTurn) OR deliveredInTurn = :turn)',
+          ExpressionAttributeValues: { ':turn': turn, ':now': this.nowIso() },
+        }),
+      );
+      return 'marked';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'taken';
+      throw error;
+    }
+  }
+
+  async requestClose(conversationId: string): Promise<void> {
+    await this.update(conversationId, {
+      UpdateExpression: 'SET closeRequested = :yes, updatedAt = :now',
+      ExpressionAttributeValues: { ':yes': true, ':now': this.nowIso() },
+    });
+  }
+
+  async addParticipant(conversationId: string, userId: string, role: SenderType): Promise<void> {
+    await this.update(conversationId, {
+      UpdateExpression: 'SET participants.#u = if_not_exists(participants.#u, :role)',
+      ExpressionAttributeNames: { '#u': userId },
+      ExpressionAttributeValues: { ':role': role },
+    });
+  }
+
+  async setExecution(conversationId: string, executionName: string, executionArn: string): Promise<void> {
+    await this.update(conversationId, {
+      UpdateExpression: 'SET executionName = :name, executionArn = :arn, updatedAt = :now',
+      ExpressionAttributeValues: { ':name': executionName, ':arn': executionArn, ':now': this.nowIso() },
+    });
+  }
+
+  async openWait(conversationId: string, wait: OpenWait, phase: string): Promise<void> {
+    await this.update(conversationId, {
+      UpdateExpression: 'SET #wait = :wait, phase = :phase, updatedAt = :now',
+      ExpressionAttributeNames: { '#wait': 'wait' },
+      ExpressionAttributeValues: { ':wait': wait, ':phase': phase, ':now': this.nowIso() },
+    });
+  }
+
+  async clearWait(conversationId: string, waitId?: string): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.conversation(conversationId),
+          UpdateExpression: 'REMOVE #wait SET updatedAt = :now',
+          ConditionExpression:
+            waitId === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #wait.waitId = :id',
+          ExpressionAttributeNames: { '#wait': 'wait' },
+          ExpressionAttributeValues:
+            waitId === undefined ? { ':now': this.nowIso() } : { ':now': this.nowIso(), ':id': waitId },
+        }),
+      );
+    } catch (error) {
+      // Another wait replaced it (or it is already gone): nothing of ours to clear.
+      if (isConditionFailure(error) && waitId !== undefined) return;
+      if (isConditionFailure(error)) throw new ConversationNotFoundError(conversationId);
+      throw error;
+    }
+  }
+
+  async addToLedger(conversationId: string, delta: Partial<Ledger>): Promise<void> {
+    const entries = Object.entries(delta).filter(([, value]) => typeof value === 'number' && value !== 0);
+    if (entries.length === 0) return;
+    await this.update(conversationId, {
+      UpdateExpression: `ADD ${entries.map((_, i) => `ledger.#f${i} :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([field], i) => [`#f${i}`, field])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+    });
+  }
+
+  async find(conversationId: string, idempotencyKey: string): Promise<SlackPostOutput | undefined> {
+    const key = keys.post(conversationId, idempotencyKey);
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }),
+    );
+    return Item ? parseItem(SlackPostOutput, Item, `${key.pk}/${key.sk}`) : undefined;
+  }
+
+  async record(conversationId: string, idempotencyKey: string, output: SlackPostOutput): Promise<void> {
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.post(conversationId, idempotencyKey), ...output, ttl: this.ttl() },
+      }),
+    );
+  }
+
+  private async update(
+    conversationId: string,
+    expression: {
+      UpdateExpression: string;
+      ExpressionAttributeNames?: Record<string, string>;
+      ExpressionAttributeValues?: Record<string, unknown>;
+    },
+  ): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.conversation(conversationId),
+          ConditionExpression: 'attribute_exists(pk)',
+          ...expression,
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new ConversationNotFoundError(conversationId);
+      throw error;
+    }
+  }
+}
+
+function parseItem<S extends z.ZodType>(schema: S, item: unknown, key: string): z.infer<S> {
+  const parsed = schema.safeParse(item);
+  if (!parsed.success) throw new CorruptItemError(key, { cause: parsed.error });
+  return parsed.data;
+}

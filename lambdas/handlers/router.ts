@@ -1,0 +1,47 @@
+import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { InvalidInboxRecordError } from '../kernel/errors.ts';
+import { InboxEnvelope } from '../kernel/inbox.ts';
+import { systemClock } from '../kernel/ports.ts';
+import { routeEnvelope } from '../kernel/route.ts';
+import { ENV } from '../shared/env.ts';
+import { createLogger } from '../shared/logger.ts';
+import { kernelDeps, workflowRegistrations } from './wiring.ts';
+
+const logger = createLogger('router');
+const processor = new SqsFifoPartialProcessorAsync();
+
+function parseRecord(record: SQSRecord): InboxEnvelope {
+  try {
+    return InboxEnvelope.parse(JSON.parse(record.body));
+  } catch (cause) {
+    throw new InvalidInboxRecordError(record.messageId, { cause });
+  }
+}
+
+async function routeRecord(record: SQSRecord): Promise<void> {
+  const envelope = parseRecord(record);
+  const outcome = await routeEnvelope(envelope, {
+    ...kernelDeps(),
+    clock: systemClock,
+    workflows: workflowRegistrations(),
+    botUserId: process.env[ENV.botUserId],
+  });
+  const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
+  logger.info('routed inbox record', {
+    ...(conversationId ? { conversationId } : {}),
+    eventId: envelope.eventId,
+    kind: envelope.kind,
+    outcome,
+  });
+}
+
+/**
+ * Takes inbox records in FIFO order. A record that fails is reported back (partial batch
+ * failure) together with the later records of its message group, so its conversation keeps
+ * Slack's order while other conversations in the batch go on; after the queue's redrive
+ * count it lands in the DLQ.
+ */
+export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  return processPartialResponse(event, routeRecord, processor, { context, skipGroupOnError: true });
+}

@@ -1,0 +1,43 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { DynamoConversationStore } from '../adapters/dynamo-store.ts';
+import { SfnExecutions } from '../adapters/sfn-executions.ts';
+import { systemClock } from '../kernel/ports.ts';
+import { WorkflowRegistrations } from '../kernel/workflows.ts';
+import { ENV, requireEnv } from '../shared/env.ts';
+
+/**
+ * The real adapters, built once per Lambda instance on first use (not at import, so a
+ * handler's module can be loaded by the sandbox before its environment is set). The SDK
+ * clients honour `AWS_ENDPOINT_URL_*`, which is how the sandbox points them at itself.
+ */
+let kernel: { store: DynamoConversationStore; executions: SfnExecutions } | undefined;
+
+export function kernelDeps() {
+  kernel ??= {
+    store: new DynamoConversationStore({
+      client: new DynamoDBClient({}),
+      tableName: requireEnv(ENV.tableName),
+      retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
+      clock: systemClock,
+    }),
+    executions: new SfnExecutions(new SFNClient({})),
+  };
+  return kernel;
+}
+
+export class InvalidWorkflowConfigurationError extends Error {
+  override readonly name = 'InvalidWorkflowConfigurationError';
+  constructor(options: { cause: unknown }) {
+    super(`${ENV.workflows} is not a valid list of workflow registrations`, options);
+  }
+}
+
+export function workflowRegistrations() {
+  const raw = process.env[ENV.workflows] ?? '[]';
+  try {
+    return WorkflowRegistrations.parse(JSON.parse(raw));
+  } catch (cause) {
+    throw new InvalidWorkflowConfigurationError({ cause });
+  }
+}

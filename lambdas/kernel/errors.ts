@@ -1,0 +1,45 @@
+/**
+ * Errors of the conversation kernel. Each sets `name`: a Lambda error's name is what a
+ * Step Functions Retry or Catch matches, so these names are part of the state machines' contract.
+ */
+
+/** Input that does not match the task's schema: a defect in the caller, never retried. */
+export class InvalidTaskInputError extends Error {
+  override readonly name = 'InvalidTaskInputError';
+  constructor(
+    readonly task: string,
+    options: { cause: unknown },
+  ) {
+    super(`invalid input for ${task}`, options);
+  }
+}
+
+/** A conversation the task names does not exist: terminal. */
+export class ConversationNotFoundError extends Error {
+  override readonly name = 'ConversationNotFoundError';
+  constructor(readonly conversationId: string) {
+    super(`conversation ${conversationId} not found`);
+  }
+}
+
+/** A stored item failed validation on read: the table holds something this code cannot read. */
+export class CorruptItemError extends Error {
+  override readonly name = 'CorruptItemError';
+  constructor(
+    readonly key: string,
+    options: { cause: unknown },
+  ) {
+    super(`stored item ${key} does not match its schema`, options);
+  }
+}
+
+/** An inbox record that is not an envelope: it goes to the DLQ after the redrive count. */
+export class InvalidInboxRecordError extends Error {
+  override readonly name = 'InvalidInboxRecordError';
+  constructor(
+    readonly messageId: string,
+    options: { cause: unknown },
+  ) {
+    super(`inbox record ${messageId} is not a valid envelope`, options);
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Single-table keys. Messages sort by Slack ts within a conversation (I2: stored order =
+ * Slack order); the channel suffix keeps messages of two channels with equal ts apart,
+ * since a ts is unique only per channel.
+ */
+export const keys = {
+  conversation: (conversationId: string) => ({ pk: `CONV#${conversationId}`, sk: 'META' }),
+  message: (conversationId: string, ts: string, channel: string) => ({
+    pk: `CONV#${conversationId}`,
+    sk: `MSG#${ts}#${channel}`,
+  }),
+  messagePrefix: 'MSG#',
+  thread: (channel: string, threadTs: string) => ({ pk: `THREAD#${channel}#${threadTs}`, sk: 'THREAD' }),
+  post: (conversationId: string, idempotencyKey: string) => ({
+    pk: `CONV#${conversationId}`,
+    sk: `POST#${idempotencyKey}`,
+  }),
+} as const;
+
+/**
+ * A conversation id that is also a valid, deterministic execution name (1-80 characters of
+ * letters, digits, `-` and `_`): the same Slack message always yields the same id, so a
+ * redelivered start is rejected by Step Functions as `ExecutionAlreadyExists`.
+ */
+export function conversationIdFor(workflow: string, channel: string, originId: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '-');
+  return `${safe(workflow).replace(/_/g, '-')}-${safe(channel)}-${safe(originId)}`.slice(0, 80);
+}

@@ -1,0 +1,37 @@
+import { type Conversation, type StoredMessage, waitAccepts } from './model.ts';
+import type { ConversationStore, Executions, WakeResult } from './ports.ts';
+import type { WakeOutput } from './tasks.ts';
+
+/**
+ * I4: a wait is woken if, and only if, a close was requested or a pending message it accepts
+ * exists. Both sides of the protocol (RegisterWait and the Router) call this after their own
+ * write, with a strongly consistent read of the conversation and its pending messages.
+ */
+export function wakeReason(
+  conversation: Conversation,
+  pending: readonly StoredMessage[],
+): WakeOutput | undefined {
+  const wait = conversation.wait;
+  if (!wait) return undefined;
+  if (conversation.closeRequested) return { woken: 'close' };
+  if (pending.some((m) => waitAccepts(wait.accepts, m.senderType))) return { woken: 'message' };
+  return undefined;
+}
+
+export type WakeCheck =
+  | { outcome: 'no_wait' | 'nothing_accepted' }
+  | { outcome: WakeResult; reason: WakeOutput['woken']; waitId: string };
+
+/** The read half of the protocol: read the open wait and what is pending, and wake if I4 says so. */
+export async function wakeIfDue(
+  deps: { store: ConversationStore; executions: Executions },
+  conversationId: string,
+): Promise<WakeCheck> {
+  const conversation = await deps.store.getConversation(conversationId, { consistent: true });
+  if (!conversation?.wait) return { outcome: 'no_wait' };
+  const pending = conversation.closeRequested ? [] : await deps.store.pendingMessages(conversationId);
+  const reason = wakeReason(conversation, pending);
+  if (!reason) return { outcome: 'nothing_accepted' };
+  const outcome = await deps.executions.wake(conversation.wait.taskToken, reason);
+  return { outcome, reason: reason.woken, waitId: conversation.wait.waitId };
+}

@@ -1,0 +1,22 @@
+/** Slack answered `ok: false` (e.g. channel_not_found, not_in_channel): terminal for this post. */
+export class SlackApiError extends Error {
+  override readonly name = 'SlackApiError';
+  constructor(
+    readonly method: string,
+    readonly slackError: string,
+    options?: { cause: unknown },
+  ) {
+    super(`Slack ${method} failed: ${slackError}`, options);
+  }
+}
+
+/** Slack could not be reached or kept rate-limiting past the client's retries: retry the task. */
+export class SlackUnavailableError extends Error {
+  override readonly name = 'SlackUnavailableError';
+  constructor(
+    readonly method: string,
+    options: { cause: unknown },
+  ) {
+    super(`Slack ${method} is unavailable`, options);
+  }
+}
