@@ -2,12 +2,12 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 
 /**
- * One structured logger and one metrics emitter per Lambda, from Powertools. Handlers
- * append `conversationId` as a persistent key as soon as they know it, so every line of a
- * conversation can be found with one CloudWatch Logs Insights filter.
+ * One structured logger and one metrics emitter per Lambda, from Powertools (level from
+ * `POWERTOOLS_LOG_LEVEL`, default INFO). Handlers put `conversationId` on every line about a
+ * conversation, so one CloudWatch Logs Insights filter finds all of it.
  */
 export function createLogger(serviceName: string): Logger {
-  return new Logger({ serviceName, logLevel: (process.env.LOG_LEVEL as 'INFO' | undefined) ?? 'INFO' });
+  return new Logger({ serviceName });
 }
 
 export function createMetrics(serviceName: string): Metrics {

@@ -1,0 +1,119 @@
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { handler } from '../../lambdas/handlers/router.ts';
+import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
+import { startDynalite } from '../support/dynalite.ts';
+
+let db: Awaited<ReturnType<typeof startDynalite>>;
+let store: DynamoConversationStore;
+
+beforeAll(async () => {
+  db = await startDynalite();
+  store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
+  Object.assign(process.env, {
+    TABLE_NAME: db.tableName,
+    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+    WORKFLOWS: '[]',
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+  });
+  for (const id of ['conv-a', 'conv-b']) {
+    await store.createConversation({
+      id,
+      workflow: 'bug_investigation',
+      status: 'active',
+      phase: 'investigating',
+      ownerId: 'U_REPORTER',
+      participants: { U_REPORTER: 'reporter' },
+      anchors: {},
+      closeOnIntent: true,
+      closeRequested: false,
+      createdAt: '2026-11-21T12:00:00Z',
+      updatedAt: '2026-11-21T12:00:00Z',
+    });
+    await store.linkThread({
+      conversationId: id,
+      ownerId: 'U_REPORTER',
+      anchor: {
+        name: 'origin',
+        channel: 'C_BUGS',
+        threadTs: `${id}-root`,
+        ownerRole: 'reporter',
+        othersRole: null,
+      },
+    });
+  }
+});
+afterAll(async () => db.close());
+
+function record(id: string, group: string, body: string): SQSRecord {
+  return {
+    messageId: id,
+    receiptHandle: `rh-${id}`,
+    body,
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: '1700000000000',
+      SenderId: 'x',
+      ApproximateFirstReceiveTimestamp: '1700000000000',
+      MessageGroupId: group,
+      MessageDeduplicationId: id,
+      SequenceNumber: '1',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:inbox.fifo',
+    awsRegion: 'us-east-1',
+  };
+}
+
+const reply = (conversation: string, ts: string): string =>
+  JSON.stringify({
+    kind: 'message',
+    eventId: `Ev-${ts}`,
+    channel: 'C_BUGS',
+    user: 'U_REPORTER',
+    text: `reply ${ts}`,
+    ts,
+    threadTs: `${conversation}-root`,
+    mentionsBot: false,
+    receivedAt: '2026-11-21T12:00:00Z',
+  } satisfies InboxMessage);
+
+const context = {
+  functionName: 'Router',
+  awsRequestId: 'req-1',
+  getRemainingTimeInMillis: () => 30_000,
+} as Context;
+
+describe('Router handler', () => {
+  it('fails a bad record and the rest of its group, in order, while other groups go on', async () => {
+    const event: SQSEvent = {
+      Records: [
+        record('a1', 'C_BUGS:conv-a-root', '{"kind":"message"'),
+        record('a2', 'C_BUGS:conv-a-root', reply('conv-a', '1700000001.000001')),
+        record('b1', 'C_BUGS:conv-b-root', reply('conv-b', '1700000001.000002')),
+      ],
+    };
+
+    const response = await handler(event, context);
+
+    expect(response.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['a1', 'a2']);
+    expect((await store.listMessages('conv-a')).map((m) => m.ts)).toEqual([]);
+    expect((await store.listMessages('conv-b')).map((m) => m.ts)).toEqual(['1700000001.000002']);
+  });
+
+  it('stores a redelivered record once', async () => {
+    const body = reply('conv-b', '1700000002.000001');
+
+    await handler({ Records: [record('r1', 'C_BUGS:conv-b-root', body)] }, context);
+    const again = await handler({ Records: [record('r1-again', 'C_BUGS:conv-b-root', body)] }, context);
+
+    expect(again.batchItemFailures).toEqual([]);
+    expect((await store.listMessages('conv-b')).filter((m) => m.ts === '1700000002.000001')).toHaveLength(1);
+  });
+});
