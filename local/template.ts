@@ -61,7 +61,12 @@ export function resourceAttribute(
 ): string {
   const resource = template.Resources[logicalId];
   if (!resource) throw new UnsupportedTemplateError(`Fn::GetAtt of unknown resource ${logicalId}`);
-  if (attribute !== 'Arn' && attribute !== 'QueueName' && attribute !== 'QueueUrl' && attribute !== 'FunctionUrl') {
+  if (
+    attribute !== 'Arn' &&
+    attribute !== 'QueueName' &&
+    attribute !== 'QueueUrl' &&
+    attribute !== 'FunctionUrl'
+  ) {
     return `${logicalId}.${attribute}`;
   }
   switch (resource.Type) {
@@ -140,9 +145,14 @@ export function resolveIntrinsics(value: Json, template: CloudFormationTemplate,
       }
     }
   }
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveIntrinsics(v, template, names)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, resolveIntrinsics(v, template, names)]),
+  );
 }
 
-export function resourcesOfType(template: CloudFormationTemplate, type: string): [string, TemplateResource][] {
+export function resourcesOfType(
+  template: CloudFormationTemplate,
+  type: string,
+): [string, TemplateResource][] {
   return Object.entries(template.Resources).filter(([, r]) => r.Type === type);
 }

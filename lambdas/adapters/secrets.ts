@@ -1,5 +1,5 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENV, MissingConfigurationError } from '../shared/env.ts';
 
 const SlackSecret = z.object({ signingSecret: z.string().min(1), botToken: z.string().min(1) });

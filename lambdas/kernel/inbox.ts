@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the ingress puts on the SQS FIFO inbox and the Router takes off it: Slack's

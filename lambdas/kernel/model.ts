@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The conversation kernel's records (DESIGN 3.1). Items are validated with these schemas

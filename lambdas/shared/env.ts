@@ -24,6 +24,16 @@ export const ENV = {
   botUserId: 'SLACK_BOT_USER_ID',
   /** Days after which finished conversations expire through the table's TTL attribute. */
   retentionDays: 'RETENTION_DAYS',
+  /** JSON object of the configured Slack channels: channel name (e.g. `bugReports`) -> channel id. */
+  channels: 'CHANNELS',
+  /** Model provider for agent turns: `anthropic` or `bedrock`. */
+  modelProvider: 'MODEL_PROVIDER',
+  /** Model id for agent turns, e.g. `claude-sonnet-4-5`. */
+  modelId: 'MODEL_ID',
+  /** Powertools service name (the `service` key of every log line and metric). */
+  powertoolsServiceName: 'POWERTOOLS_SERVICE_NAME',
+  /** Powertools metrics namespace in CloudWatch. */
+  powertoolsMetricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
 } as const;
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];

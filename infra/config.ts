@@ -1,0 +1,148 @@
+import * as z from 'zod';
+
+/**
+ * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON
+ * text when given with `cdk synth -c slackAgents='{...}'`) or passed as stack props, and
+ * validated here so a typo fails the synth with the field's name instead of deploying a
+ * stack that silently ignores it.
+ */
+
+/** The CDK context key holding the configuration object. */
+export const CONFIG_CONTEXT_KEY = 'slackAgents';
+
+/** Slack ids are upper-case letters, digits and (in our placeholders) underscores. */
+const SlackChannelId = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9_]+$/, 'expected a Slack channel id such as C0123456789');
+const SlackUserId = z.string().regex(/^[UBW][A-Z0-9_]+$/, 'expected a Slack user id such as U0123456789');
+
+/**
+ * Log retention periods CloudWatch Logs accepts (`RetentionDays` in aws-cdk-lib/aws-logs).
+ * Listed here so a bad value fails validation rather than the deployment.
+ */
+const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
+const Channels = z
+  .object({
+    /**
+     * Where people report bugs; a top-level message starts a bug investigation (seed 000).
+     * @default 'C_BUG_REPORTS' (a placeholder: set the real channel id before deploying)
+     */
+    bugReports: SlackChannelId.default('C_BUG_REPORTS'),
+    /**
+     * Where the bot posts investigation summaries for developers.
+     * @default 'C_BUG_SUMMARIES' (a placeholder: set the real channel id before deploying)
+     */
+    bugSummaries: SlackChannelId.default('C_BUG_SUMMARIES'),
+    /**
+     * Where escalations to developers go.
+     * @default 'C_DEVELOPERS' (a placeholder: set the real channel id before deploying)
+     */
+    developers: SlackChannelId.default('C_DEVELOPERS'),
+    /**
+     * The channel the `kernel_probe` test workflow listens to. Only the sandbox uses it.
+     * @default - none (the probe workflow refuses to build without it)
+     */
+    probe: SlackChannelId.optional(),
+  })
+  // Room for more: further workflows name their channels here (channel name -> channel id).
+  .catchall(SlackChannelId);
+
+export const SlackAgentsConfigSchema = z.strictObject({
+  /**
+   * Slack channels by the name workflows use for them.
+   * @default { bugReports: 'C_BUG_REPORTS', bugSummaries: 'C_BUG_SUMMARIES', developers: 'C_DEVELOPERS' }
+   */
+  channels: Channels.prefault({}),
+  /**
+   * The bot's own Slack user id, so the Router ignores the bot's messages (I5).
+   * @default 'U_BOT' (a placeholder: set the bot user id of your Slack app)
+   */
+  botUserId: SlackUserId.default('U_BOT'),
+  /**
+   * How long a workflow waits for the reporter before taking its timeout path.
+   * @default 7200 (2 hours, seed 000)
+   */
+  reporterWaitSeconds: z.number().int().positive().default(7200),
+  /**
+   * How long a workflow waits for developers before taking its timeout path.
+   * @default 172800 (48 hours, seed 000)
+   */
+  developerWaitSeconds: z.number().int().positive().default(172_800),
+  /**
+   * The model agent turns use.
+   * @default { provider: 'anthropic', id: 'claude-sonnet-4-5' }
+   */
+  model: z
+    .strictObject({
+      /** @default 'anthropic' */
+      provider: z.enum(['anthropic', 'bedrock']).default('anthropic'),
+      /** @default 'claude-sonnet-4-5' */
+      id: z.string().min(1).default('claude-sonnet-4-5'),
+    })
+    .prefault({}),
+  /**
+   * Days after which finished conversations and their messages expire (DynamoDB TTL).
+   * @default 90
+   */
+  retentionDays: z.number().int().positive().default(90),
+  /**
+   * How long the Lambda and Step Functions logs are kept, in days (a CloudWatch Logs period).
+   * @default 90
+   */
+  logRetentionDays: z
+    .number()
+    .int()
+    .refine((days) => (LOG_RETENTION_DAYS as readonly number[]).includes(days), {
+      message: `expected one of ${LOG_RETENTION_DAYS.join(', ')}`,
+    })
+    .default(90),
+  /**
+   * Deliveries of one inbox message before it moves to the dead-letter queue.
+   * @default 5
+   */
+  inboxMaxReceiveCount: z.number().int().min(1).max(1000).default(5),
+});
+
+/** The validated configuration, every default applied. */
+export type SlackAgentsConfig = z.infer<typeof SlackAgentsConfigSchema>;
+/** What callers may pass: every field optional. */
+export type SlackAgentsConfigInput = z.input<typeof SlackAgentsConfigSchema>;
+
+export class InvalidConfigError extends Error {
+  override readonly name = 'InvalidConfigError';
+  constructor(
+    readonly issues: readonly string[],
+    options: { cause: unknown },
+  ) {
+    super(`invalid ${CONFIG_CONTEXT_KEY} configuration: ${issues.join('; ')}`, options);
+  }
+}
+
+/**
+ * Validates a raw configuration (context value or props) and applies the defaults.
+ * JSON text is accepted because `cdk -c key=value` passes context values as strings.
+ * @throws InvalidConfigError naming each bad field, e.g. `slackAgents.reporterWaitSeconds: ...`
+ */
+export function parseConfig(raw: unknown = {}): SlackAgentsConfig {
+  const value = typeof raw === 'string' ? parseJsonText(raw) : (raw ?? {});
+  const result = SlackAgentsConfigSchema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.flatMap((issue) => {
+    const field = [CONFIG_CONTEXT_KEY, ...issue.path.map(String)].join('.');
+    // A typo'd field name is the likeliest mistake: name each unknown field on its own.
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${field}.${key}: unknown field`);
+    return [`${field}: ${issue.message}`];
+  });
+  throw new InvalidConfigError(issues, { cause: result.error });
+}
+
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new InvalidConfigError([`${CONFIG_CONTEXT_KEY}: expected a JSON object`], { cause });
+  }
+}

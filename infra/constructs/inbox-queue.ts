@@ -1,0 +1,39 @@
+import { Duration } from 'aws-cdk-lib';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+export interface InboxQueueProps {
+  /** Visibility timeout: at least six times the consumer's timeout (the Lambda ESM advice). */
+  readonly visibilityTimeout: Duration;
+  /** Deliveries of one message before it moves to the dead-letter queue. */
+  readonly maxReceiveCount: number;
+}
+
+/**
+ * The SQS FIFO inbox between the ingress and the Router (DESIGN 2), with its FIFO
+ * dead-letter queue. Message groups are Slack threads (ordered per conversation) and
+ * deduplication ids are Slack event ids, set explicitly by the ingress, so content-based
+ * deduplication is off: two identical texts are two messages.
+ */
+export class InboxQueue extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: InboxQueueProps) {
+    super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      fifo: true,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.queue = new Queue(this, 'Queue', {
+      fifo: true,
+      contentBasedDeduplication: false,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: props.visibilityTimeout,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
+    });
+  }
+}

@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { FUNCTIONS, type FunctionId } from '../functions.ts';
+
+/** Metadata key on each function's CloudFormation resource: the function's FUNCTIONS key. */
+export const FUNCTION_METADATA_KEY = 'slack-agents:function';
+
+export interface KernelFunctionProps {
+  /** The repository root: entries, the lockfile and esbuild's working directory are here. */
+  readonly projectRoot: string;
+  /** Environment variables (see the stack for why every function shares one set). */
+  readonly environment: Record<string, string>;
+  /** How long the function's logs are kept. */
+  readonly logRetention: RetentionDays;
+}
+
+/**
+ * One of the FUNCTIONS as a bundled Node.js Lambda. The construct id is the FUNCTIONS key
+ * and the CloudFormation resource carries it as metadata, so the sandbox can map a Task's
+ * `FunctionName` (`Fn::GetAtt <logicalId>.Arn`) back to the handler it runs in process.
+ *
+ * Each function gets its own role with write access to its own log group only, instead of
+ * the AWSLambdaBasicExecutionRole managed policy (which allows every log group).
+ */
+export function createKernelFunction(
+  scope: Construct,
+  id: FunctionId,
+  props: KernelFunctionProps,
+): NodejsFunction {
+  const spec = FUNCTIONS[id];
+  const logGroup = new LogGroup(scope, `${id}Logs`, {
+    retention: props.logRetention,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  const role = new Role(scope, `${id}Role`, {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: `Runs the ${id} function`,
+  });
+  logGroup.grantWrite(role);
+
+  const fn = new NodejsFunction(scope, id, {
+    entry: join(props.projectRoot, spec.entry),
+    handler: 'handler',
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.ARM_64,
+    memorySize: spec.memoryMb,
+    timeout: Duration.seconds(spec.timeoutSeconds),
+    tracing: Tracing.ACTIVE,
+    role,
+    logGroup,
+    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    projectRoot: props.projectRoot,
+    depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
+    bundling: {
+      minify: true,
+      sourceMap: true,
+      target: 'node22',
+      // The sources are ESM TypeScript with `.ts` import extensions, which esbuild resolves.
+      format: OutputFormat.ESM,
+      mainFields: ['module', 'main'],
+      // Some dependencies still call `require` (CommonJS); give the ESM bundle one.
+      banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      // Bundle the AWS SDK too: the lockfile's pinned versions, not whatever the runtime ships.
+      externalModules: [],
+    },
+  });
+  (fn.node.defaultChild as CfnFunction).addMetadata(FUNCTION_METADATA_KEY, id);
+  return fn;
+}

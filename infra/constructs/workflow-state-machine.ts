@@ -1,0 +1,56 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import {
+  type CfnStateMachine,
+  DefinitionBody,
+  LogLevel,
+  QueryLanguage,
+  StateMachine,
+  StateMachineType,
+} from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import type { KernelResources, WorkflowDefinition } from '../../statemachines/kernel.ts';
+
+/** Metadata key on each state machine's CloudFormation resource: the workflow's name. */
+export const WORKFLOW_METADATA_KEY = 'slack-agents:workflow';
+
+/** `bug_investigation` -> `BugInvestigation`: the state machine's construct id. */
+export function workflowConstructId(name: string): string {
+  return name
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+export interface WorkflowStateMachineProps {
+  readonly workflow: WorkflowDefinition;
+  readonly kernel: KernelResources;
+  /** How long the execution logs are kept. */
+  readonly logRetention: RetentionDays;
+}
+
+/**
+ * One workflow's Standard state machine (DESIGN 2: one execution per conversation), traced
+ * and logged. Execution data stays out of the logs: the conversation's messages are in the
+ * table, with its retention, not copied into CloudWatch.
+ */
+export function createWorkflowStateMachine(scope: Construct, props: WorkflowStateMachineProps): StateMachine {
+  const id = workflowConstructId(props.workflow.name);
+  // States are constructs: give each workflow its own scope so state names cannot collide.
+  const states = new Construct(scope, `${id}States`);
+  const logGroup = new LogGroup(scope, `${id}Logs`, {
+    retention: props.logRetention,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  const stateMachine = new StateMachine(scope, id, {
+    definitionBody: DefinitionBody.fromChainable(props.workflow.build(states, props.kernel)),
+    stateMachineType: StateMachineType.STANDARD,
+    queryLanguage: QueryLanguage.JSON_PATH,
+    tracingEnabled: true,
+    logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
+    ...(props.workflow.timeout === undefined ? {} : { timeout: props.workflow.timeout }),
+    comment: `Conversations of the ${props.workflow.name} workflow`,
+  });
+  (stateMachine.node.defaultChild as CfnStateMachine).addMetadata(WORKFLOW_METADATA_KEY, props.workflow.name);
+  return stateMachine;
+}

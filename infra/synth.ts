@@ -1,0 +1,50 @@
+import { App } from 'aws-cdk-lib';
+import type { WorkflowDefinition } from '../statemachines/kernel.ts';
+import type { SlackAgentsConfigInput } from './config.ts';
+import { SlackAgentsStack } from './slack-agents-stack.ts';
+
+/** The stack's id, and the name `cdk deploy` gives it. */
+export const STACK_ID = 'SlackAgents';
+
+export interface SynthesizeOptions {
+  /**
+   * The workflows to include.
+   * @default PRODUCTION_WORKFLOWS
+   */
+  readonly workflows?: readonly WorkflowDefinition[];
+  /**
+   * Stack configuration.
+   * @default - every default of config.ts
+   */
+  readonly config?: SlackAgentsConfigInput;
+  /**
+   * Bundle the functions with esbuild. Off by default: the template is the same without
+   * bundling except for the asset hashes, and skipping it makes synthesis take a second.
+   * @default false
+   */
+  readonly bundling?: boolean;
+}
+
+/** Builds the app in memory and returns the stack together with its app. */
+export function buildStack(options: SynthesizeOptions = {}): { app: App; stack: SlackAgentsStack } {
+  const app = new App({
+    // An empty list of stacks to bundle skips esbuild (aws-cdk-lib's documented switch).
+    context: options.bundling === true ? {} : { 'aws:cdk:bundling-stacks': [] },
+  });
+  const stack = new SlackAgentsStack(app, STACK_ID, {
+    ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
+    ...(options.config === undefined ? {} : { config: options.config }),
+  });
+  return { app, stack };
+}
+
+/**
+ * The CloudFormation template of the stack, as `cdk synth` writes it. The sandbox takes the
+ * state machine definitions from it, so it runs exactly what `cdk deploy` deploys: resources
+ * carry `Metadata['slack-agents:function']` (a FUNCTIONS key) and
+ * `Metadata['slack-agents:workflow']` (a workflow name).
+ */
+export function synthesizeTemplate(options: SynthesizeOptions = {}): Record<string, unknown> {
+  const { app, stack } = buildStack(options);
+  return app.synth().getStackArtifact(stack.artifactId).template as Record<string, unknown>;
+}

@@ -1,0 +1,33 @@
+/**
+ * Why a request was refused at the door. The ingress answers every one of these with a
+ * 4xx and enqueues nothing; none is retryable, because the same bytes fail the same way.
+ */
+
+export const SignatureFailure = {
+  missingSignature: 'missing_signature',
+  missingTimestamp: 'missing_timestamp',
+  malformedTimestamp: 'malformed_timestamp',
+  staleTimestamp: 'stale_timestamp',
+  unknownVersion: 'unknown_signature_version',
+  signatureMismatch: 'signature_mismatch',
+} as const;
+export type SignatureFailure = (typeof SignatureFailure)[keyof typeof SignatureFailure];
+
+/** The request does not carry a valid Slack v0 signature within the five-minute window. */
+export class InvalidSlackSignatureError extends Error {
+  override readonly name = 'InvalidSlackSignatureError';
+  constructor(
+    readonly reason: SignatureFailure,
+    detail?: string,
+  ) {
+    super(`Slack request signature rejected: ${reason}${detail ? ` (${detail})` : ''}`);
+  }
+}
+
+/** The signing secret itself is unusable (empty): a configuration fault, not bad input. */
+export class MissingSigningSecretError extends Error {
+  override readonly name = 'MissingSigningSecretError';
+  constructor() {
+    super('the Slack signing secret is empty');
+  }
+}

@@ -1,0 +1,149 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse as parseQuery } from 'node:querystring';
+import { type FakeSlack, SlackApiError } from './fake-slack.ts';
+import { SLACK_METHODS, type SlackArgs } from './methods.ts';
+
+export type SlackHttpHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body?: string | Buffer,
+) => Promise<void>;
+
+/**
+ * Slack's Web API over HTTP as `@slack/web-api` calls it: `POST /api/<method>` with the
+ * bot token as a Bearer header and a form-encoded body whose structured fields are JSON
+ * strings (JSON bodies and a `token` field are accepted too). Like Slack, it answers
+ * HTTP 200 with `{ ok: false, error }` for every failure except rate limits, which get
+ * HTTP 429 and `Retry-After` (see `FakeSlack.rateLimit`).
+ *
+ * `body` is the request body if the caller has already read it; otherwise it is read here.
+ */
+export function createSlackApiHandler(slack: FakeSlack): SlackHttpHandler {
+  return async (req, res, body) => {
+    const text = body === undefined ? await readBody(req) : body.toString('utf8');
+    const url = new URL(req.url ?? '/', 'http://slack.local');
+    const method = url.pathname.replace(/^.*\/api\//, '').replace(/\/$/, '');
+    let args: SlackArgs;
+    try {
+      args = { ...Object.fromEntries(url.searchParams), ...parseBody(text, req.headers['content-type']) };
+    } catch {
+      answer(res, { ok: false, error: 'invalid_form_data' });
+      return;
+    }
+    const handler = SLACK_METHODS[method];
+    if (!handler) {
+      answer(res, { ok: false, error: 'unknown_method', req_method: method });
+      return;
+    }
+    const token =
+      bearerToken(req.headers.authorization) ?? (typeof args.token === 'string' ? args.token : undefined);
+    const { token: _ignored, ...callArgs } = args;
+    if (token === undefined || token === '') {
+      slack.recordApiCall({ method, args: callArgs, outcome: { error: 'not_authed' } });
+      answer(res, { ok: false, error: 'not_authed' });
+      return;
+    }
+    if (token !== slack.botToken) {
+      slack.recordApiCall({ method, args: callArgs, outcome: { error: 'invalid_auth' } });
+      answer(res, { ok: false, error: 'invalid_auth' });
+      return;
+    }
+    const retryAfter = slack.takeRateLimit(method);
+    if (retryAfter !== undefined) {
+      slack.recordApiCall({ method, args: callArgs, outcome: 'rate_limited' });
+      answer(res, { ok: false, error: 'ratelimited' }, 429, { 'retry-after': String(retryAfter) });
+      return;
+    }
+    try {
+      const result = handler(slack, callArgs);
+      slack.recordApiCall({ method, args: callArgs, outcome: 'ok' });
+      answer(res, { ok: true, ...result });
+    } catch (error) {
+      if (!(error instanceof SlackApiError)) throw error;
+      slack.recordApiCall({ method, args: callArgs, outcome: { error: error.code } });
+      answer(res, {
+        ok: false,
+        error: error.code,
+        ...(error.message === error.code ? {} : { detail: error.message }),
+      });
+    }
+  };
+}
+
+export interface FakeSlackServer {
+  server: Server;
+  /** For `new WebClient(token, { slackApiUrl })`: ends in `/api/`. */
+  slackApiUrl: string;
+  close(): Promise<void>;
+}
+
+/** Serves the fake on its own HTTP server (tests, scripts); the sandbox mounts the handler. */
+export async function listenFakeSlack(
+  slack: FakeSlack,
+  options: { host?: string; port?: number } = {},
+): Promise<FakeSlackServer> {
+  const { host = '127.0.0.1', port = 0 } = options;
+  const handler = createSlackApiHandler(slack);
+  const server = createServer((req, res) => {
+    handler(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(error instanceof Error ? error.message : String(error));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    server,
+    slackApiUrl: `http://${host}:${address.port}/api/`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function parseBody(text: string, contentType: string | undefined): SlackArgs {
+  if (text.trim() === '') return {};
+  if (contentType?.includes('application/json')) {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('not an object');
+    return parsed as SlackArgs;
+  }
+  if (contentType?.includes('multipart/form-data')) throw new Error('multipart bodies are not supported');
+  const fields: SlackArgs = {};
+  for (const [name, value] of Object.entries(parseQuery(text))) {
+    fields[name] = Array.isArray(value) ? value.at(-1) : value;
+  }
+  return fields;
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  return match?.[1]?.trim();
+}
+
+function answer(
+  res: ServerResponse,
+  body: unknown,
+  status = 200,
+  headers: Record<string, string> = {},
+): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    ...headers,
+  });
+  res.end(payload);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,401 @@
+/**
+ * An in-memory Slack workspace: channels, users, the bot, and every message posted by users
+ * (`postAsUser`) or by the bot through the Web API (`api.ts`). Each new message is announced
+ * to `onMessage` subscribers, in Slack order, so the sandbox can turn it into a signed Events
+ * API request, the bot's own posts included.
+ */
+
+export interface SlackChannel {
+  id: string;
+  name: string;
+}
+
+export interface SlackUser {
+  id: string;
+  name: string;
+  realName?: string;
+}
+
+/** What `onMessage` subscribers receive for each new message. */
+export interface SlackMessageEvent {
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  user?: string;
+  bot_id?: string;
+  /** `thread_broadcast` for a reply also sent to the channel. */
+  subtype?: string;
+  text: string;
+  blocks?: unknown[];
+}
+
+/** A message as `messages()` lists it. */
+export interface SlackMessageView {
+  ts: string;
+  thread_ts?: string;
+  user?: string;
+  bot?: true;
+  text: string;
+  blocks?: unknown[];
+}
+
+export interface StoredSlackMessage {
+  channel: string;
+  ts: string;
+  /** Set on replies only: the root's ts. */
+  thread_ts: string | undefined;
+  user: string;
+  bot_id: string | undefined;
+  text: string;
+  blocks: unknown[] | undefined;
+  broadcast: boolean;
+  edited: { user: string; ts: string } | undefined;
+  /** Reaction name -> users, in the order they reacted. */
+  reactions: Map<string, string[]>;
+}
+
+export interface EphemeralMessage {
+  channel: string;
+  user: string;
+  message_ts: string;
+  thread_ts?: string;
+  text: string;
+  blocks?: unknown[];
+}
+
+/** One Web API call as the fake answered it, for tests to assert what the bot did. */
+export interface SlackApiCall {
+  method: string;
+  /** The arguments as received (form fields are strings), without the token. */
+  args: Record<string, unknown>;
+  outcome: 'ok' | 'rate_limited' | { error: string };
+}
+
+export interface FakeSlackOptions {
+  /** The only token the Web API accepts. */
+  botToken: string;
+  /** @default 'U_BOT' */
+  botUserId?: string;
+  /** @default 'B_BOT' */
+  botId?: string;
+  /** @default 'A_BOT' */
+  appId?: string;
+  /** @default 'agent' */
+  botName?: string;
+  /** @default 'T_SANDBOX' */
+  teamId?: string;
+  /** @default 'sandbox' */
+  teamName?: string;
+  channels?: SlackChannel[];
+  users?: SlackUser[];
+  /** Clock for message timestamps (epoch ms). @default Date.now */
+  now?: () => number;
+  /** Called when a subscriber throws or rejects. @default console.error */
+  onListenerError?: (error: unknown, event: SlackMessageEvent) => void;
+}
+
+export type MessageListener = (event: SlackMessageEvent) => void | Promise<void>;
+
+/** Raised by the workspace for a request Slack would refuse; `code` is Slack's `error` string. */
+export class SlackApiError extends Error {
+  override readonly name = 'SlackApiError';
+  constructor(
+    readonly code: string,
+    detail?: string,
+  ) {
+    super(detail ? `${code}: ${detail}` : code);
+  }
+}
+
+export class FakeSlack {
+  readonly botToken: string;
+  readonly botUserId: string;
+  readonly botId: string;
+  readonly appId: string;
+  readonly botName: string;
+  readonly teamId: string;
+  readonly teamName: string;
+  private readonly clock: () => number;
+  private readonly onListenerError: (error: unknown, event: SlackMessageEvent) => void;
+  private readonly channelList: SlackChannel[];
+  private readonly userList = new Map<string, SlackUser>();
+  private readonly history = new Map<string, StoredSlackMessage[]>();
+  private readonly lastMicros = new Map<string, number>();
+  private readonly ephemeralList: EphemeralMessage[] = [];
+  private readonly listeners = new Set<MessageListener>();
+  private readonly callLog: SlackApiCall[] = [];
+  private readonly rateLimits = new Map<string, { remaining: number; retryAfterSeconds: number }>();
+  private delivery: Promise<void> = Promise.resolve();
+
+  constructor(options: FakeSlackOptions) {
+    this.botToken = options.botToken;
+    this.botUserId = options.botUserId ?? 'U_BOT';
+    this.botId = options.botId ?? 'B_BOT';
+    this.appId = options.appId ?? 'A_BOT';
+    this.botName = options.botName ?? 'agent';
+    this.teamId = options.teamId ?? 'T_SANDBOX';
+    this.teamName = options.teamName ?? 'sandbox';
+    this.clock = options.now ?? Date.now;
+    this.onListenerError =
+      options.onListenerError ??
+      ((error, event) => console.error(`[fake slack] onMessage failed for ${event.ts}`, error));
+    this.channelList = [...(options.channels ?? [{ id: 'C_GENERAL', name: 'general' }])];
+    for (const channel of this.channelList) this.history.set(channel.id, []);
+    for (const user of options.users ?? []) this.userList.set(user.id, user);
+    this.userList.set(this.botUserId, { id: this.botUserId, name: this.botName, realName: this.botName });
+  }
+
+  /**
+   * Subscribes to every new message. Events are delivered one at a time in the order the
+   * messages were posted; a subscriber's promise is awaited before the next event goes out.
+   * Returns the unsubscribe function.
+   */
+  onMessage(listener: MessageListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once every event so far has been delivered to the subscribers. */
+  async settled(): Promise<void> {
+    let tail: Promise<void>;
+    do {
+      tail = this.delivery;
+      await tail;
+    } while (tail !== this.delivery);
+  }
+
+  /** A user posts in a channel or thread. Unknown user ids join the workspace on first post. */
+  postAsUser(input: {
+    channel: string;
+    user: string;
+    text: string;
+    thread_ts?: string;
+    blocks?: unknown[];
+  }): {
+    ts: string;
+  } {
+    if (!this.userList.has(input.user))
+      this.userList.set(input.user, { id: input.user, name: input.user.toLowerCase() });
+    const message = this.post({ ...input, bot_id: undefined, broadcast: false });
+    return { ts: message.ts };
+  }
+
+  /** The bot posts (what `chat.postMessage` does). */
+  postAsBot(input: {
+    channel: string;
+    text: string;
+    thread_ts?: string;
+    blocks?: unknown[];
+    broadcast?: boolean;
+  }): StoredSlackMessage {
+    return this.post({
+      ...input,
+      user: this.botUserId,
+      bot_id: this.botId,
+      broadcast: input.broadcast ?? false,
+    });
+  }
+
+  /** The bot edits one of its messages (what `chat.update` does). */
+  updateAsBot(input: { channel: string; ts: string; text?: string; blocks?: unknown[] }): StoredSlackMessage {
+    const message = this.find(this.channelId(input.channel), input.ts);
+    if (message.user !== this.botUserId) throw new SlackApiError('cant_update_message');
+    if (input.text !== undefined) message.text = input.text;
+    if (input.blocks !== undefined) message.blocks = input.blocks;
+    message.edited = { user: this.botUserId, ts: this.nextTs(message.channel) };
+    return message;
+  }
+
+  postEphemeral(input: {
+    channel: string;
+    user: string;
+    text: string;
+    thread_ts?: string;
+    blocks?: unknown[];
+  }): EphemeralMessage {
+    const channel = this.channelId(input.channel);
+    if (!this.userList.has(input.user)) throw new SlackApiError('user_not_found');
+    const ephemeral: EphemeralMessage = {
+      channel,
+      user: input.user,
+      message_ts: this.nextTs(channel),
+      text: input.text,
+      ...(input.thread_ts === undefined ? {} : { thread_ts: input.thread_ts }),
+      ...(input.blocks === undefined ? {} : { blocks: input.blocks }),
+    };
+    this.ephemeralList.push(ephemeral);
+    return ephemeral;
+  }
+
+  addReaction(input: { channel: string; timestamp: string; name: string; user?: string }): void {
+    if (!input.name) throw new SlackApiError('invalid_name');
+    const message = this.find(this.channelId(input.channel), input.timestamp);
+    const user = input.user ?? this.botUserId;
+    const users = message.reactions.get(input.name) ?? [];
+    if (users.includes(user)) throw new SlackApiError('already_reacted');
+    message.reactions.set(input.name, [...users, user]);
+  }
+
+  /**
+   * Messages in ts order: the channel's top level (roots and broadcast replies) without
+   * `thread_ts`, or the thread (root first, then replies) with it.
+   */
+  messages(query: { channel: string; thread_ts?: string }): SlackMessageView[] {
+    const channel = this.channelId(query.channel);
+    const selected =
+      query.thread_ts === undefined ? this.topLevel(channel) : this.thread(channel, query.thread_ts);
+    return selected.map((message) => ({
+      ts: message.ts,
+      ...(message.thread_ts === undefined ? {} : { thread_ts: message.thread_ts }),
+      ...(message.bot_id === undefined ? { user: message.user } : { user: message.user, bot: true as const }),
+      text: message.text,
+      ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+    }));
+  }
+
+  channels(): SlackChannel[] {
+    return [...this.channelList];
+  }
+
+  users(): SlackUser[] {
+    return [...this.userList.values()];
+  }
+
+  user(id: string): SlackUser {
+    const user = this.userList.get(id);
+    if (!user) throw new SlackApiError('user_not_found');
+    return user;
+  }
+
+  ephemerals(): EphemeralMessage[] {
+    return [...this.ephemeralList];
+  }
+
+  /** Web API calls answered so far, oldest first; only those of `method` if given. */
+  apiCalls(method?: string): SlackApiCall[] {
+    return this.callLog.filter((call) => method === undefined || call.method === method);
+  }
+
+  recordApiCall(call: SlackApiCall): void {
+    this.callLog.push(call);
+  }
+
+  /**
+   * The next `times` Web API calls of `method` answer HTTP 429 with `Retry-After`, as Slack
+   * does when a method's rate tier is exhausted.
+   */
+  rateLimit(method: string, times = 1, retryAfterSeconds = 1): void {
+    this.rateLimits.set(method, { remaining: times, retryAfterSeconds });
+  }
+
+  /** Used by the API: the Retry-After seconds if this call of `method` is rate limited. */
+  takeRateLimit(method: string): number | undefined {
+    const limit = this.rateLimits.get(method);
+    if (!limit || limit.remaining <= 0) return undefined;
+    limit.remaining -= 1;
+    if (limit.remaining === 0) this.rateLimits.delete(method);
+    return limit.retryAfterSeconds;
+  }
+
+  /** Resolves a channel id, a name or `#name` to the channel's id. */
+  channelId(channel: string): string {
+    if (this.history.has(channel)) return channel;
+    const name = channel.replace(/^#/, '');
+    const found = this.channelList.find((candidate) => candidate.name === name);
+    if (!found) throw new SlackApiError('channel_not_found', channel);
+    return found.id;
+  }
+
+  channel(channel: string): SlackChannel {
+    const id = this.channelId(channel);
+    return this.channelList.find((candidate) => candidate.id === id) ?? { id, name: id };
+  }
+
+  find(channel: string, ts: string): StoredSlackMessage {
+    const message = this.history.get(channel)?.find((candidate) => candidate.ts === ts);
+    if (!message) throw new SlackApiError('message_not_found', `${channel} ${ts}`);
+    return message;
+  }
+
+  topLevel(channel: string): StoredSlackMessage[] {
+    return (this.history.get(channel) ?? []).filter(
+      (message) => message.thread_ts === undefined || message.broadcast,
+    );
+  }
+
+  /** Root then replies; an unknown root is Slack's `thread_not_found`. */
+  thread(channel: string, threadTs: string): StoredSlackMessage[] {
+    const all = this.history.get(channel) ?? [];
+    const root = all.find((message) => message.ts === threadTs && message.thread_ts === undefined);
+    if (!root) throw new SlackApiError('thread_not_found', `${channel} ${threadTs}`);
+    return [root, ...this.replies(channel, threadTs)];
+  }
+
+  replies(channel: string, threadTs: string): StoredSlackMessage[] {
+    return (this.history.get(channel) ?? []).filter((message) => message.thread_ts === threadTs);
+  }
+
+  private post(input: {
+    channel: string;
+    user: string;
+    bot_id: string | undefined;
+    text: string;
+    thread_ts?: string;
+    blocks?: unknown[];
+    broadcast: boolean;
+  }): StoredSlackMessage {
+    const channel = this.channelId(input.channel);
+    let threadTs: string | undefined;
+    if (input.thread_ts !== undefined) {
+      const parent = this.history.get(channel)?.find((candidate) => candidate.ts === input.thread_ts);
+      if (!parent) throw new SlackApiError('thread_not_found', `${channel} ${input.thread_ts}`);
+      // A reply to a reply lands in the same thread, as in Slack.
+      threadTs = parent.thread_ts ?? parent.ts;
+    }
+    const message: StoredSlackMessage = {
+      channel,
+      ts: this.nextTs(channel),
+      thread_ts: threadTs,
+      user: input.user,
+      bot_id: input.bot_id,
+      text: input.text,
+      blocks: input.blocks,
+      broadcast: threadTs !== undefined && input.broadcast,
+      edited: undefined,
+      reactions: new Map(),
+    };
+    this.history.get(channel)?.push(message);
+    this.announce({
+      channel,
+      ts: message.ts,
+      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+      user: message.user,
+      ...(message.bot_id === undefined ? {} : { bot_id: message.bot_id }),
+      ...(message.broadcast ? { subtype: 'thread_broadcast' } : {}),
+      text: message.text,
+      ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+    });
+    return message;
+  }
+
+  private announce(event: SlackMessageEvent): void {
+    const listeners = [...this.listeners];
+    this.delivery = this.delivery.then(async () => {
+      for (const listener of listeners) {
+        try {
+          await listener(event);
+        } catch (error) {
+          this.onListenerError(error, event);
+        }
+      }
+    });
+  }
+
+  /** Slack ts: `seconds.micros`, unique and increasing within a channel. */
+  private nextTs(channel: string): string {
+    const last = this.lastMicros.get(channel) ?? 0;
+    const micros = Math.max(Math.floor(this.clock() * 1000), last + 1);
+    this.lastMicros.set(channel, micros);
+    return `${Math.floor(micros / 1_000_000)}.${String(micros % 1_000_000).padStart(6, '0')}`;
+  }
+}

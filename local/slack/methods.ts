@@ -1,0 +1,277 @@
+import { type FakeSlack, SlackApiError, type StoredSlackMessage } from './fake-slack.ts';
+
+/**
+ * The Web API methods the fake answers, over the workspace in `fake-slack.ts`. Arguments
+ * arrive as Slack receives them: form fields are strings, and structured fields (`blocks`,
+ * `attachments`) are JSON strings; JSON bodies carry them as values.
+ */
+
+export type SlackArgs = Record<string, unknown>;
+export type SlackMethod = (slack: FakeSlack, args: SlackArgs) => Record<string, unknown>;
+
+export const SLACK_METHODS: Record<string, SlackMethod> = {
+  'auth.test': (slack) => ({
+    url: `https://${slack.teamName}.slack.com/`,
+    team: slack.teamName,
+    user: slack.botName,
+    team_id: slack.teamId,
+    user_id: slack.botUserId,
+    bot_id: slack.botId,
+    is_enterprise_install: false,
+  }),
+
+  'chat.postMessage': (slack, args) => {
+    const text = optionalString(args, 'text');
+    const blocks = blocksArg(args);
+    if (!text && !blocks && args.attachments === undefined) throw new SlackApiError('no_text');
+    const threadTs = optionalString(args, 'thread_ts');
+    const message = slack.postAsBot({
+      channel: requireString(args, 'channel'),
+      text: text ?? '',
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+      ...(blocks ? { blocks } : {}),
+      broadcast: booleanArg(args.reply_broadcast),
+    });
+    return { channel: message.channel, ts: message.ts, message: toApiMessage(slack, message) };
+  },
+
+  'chat.update': (slack, args) => {
+    const text = optionalString(args, 'text');
+    const blocks = blocksArg(args);
+    const message = slack.updateAsBot({
+      channel: requireString(args, 'channel'),
+      ts: requireString(args, 'ts'),
+      ...(text === undefined ? {} : { text }),
+      ...(blocks ? { blocks } : {}),
+    });
+    return {
+      channel: message.channel,
+      ts: message.ts,
+      text: message.text,
+      message: toApiMessage(slack, message),
+    };
+  },
+
+  'chat.postEphemeral': (slack, args) => {
+    const text = optionalString(args, 'text');
+    const blocks = blocksArg(args);
+    if (!text && !blocks && args.attachments === undefined) throw new SlackApiError('no_text');
+    const threadTs = optionalString(args, 'thread_ts');
+    const ephemeral = slack.postEphemeral({
+      channel: requireString(args, 'channel'),
+      user: requireString(args, 'user'),
+      text: text ?? '',
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+      ...(blocks ? { blocks } : {}),
+    });
+    return { message_ts: ephemeral.message_ts };
+  },
+
+  'reactions.add': (slack, args) => {
+    slack.addReaction({
+      channel: requireString(args, 'channel'),
+      timestamp: requireString(args, 'timestamp'),
+      name: requireString(args, 'name'),
+    });
+    return {};
+  },
+
+  'conversations.replies': (slack, args) => {
+    const channel = slack.channelId(requireString(args, 'channel'));
+    const ts = requireString(args, 'ts');
+    const [root, ...replies] = slack.thread(channel, ts);
+    const window = timeWindow(args);
+    const page = paginate(
+      replies.filter((message) => window(message.ts)),
+      args,
+      1000,
+    );
+    return {
+      messages: [root, ...page.items].flatMap((message) => (message ? [toApiMessage(slack, message)] : [])),
+      has_more: page.hasMore,
+      response_metadata: { next_cursor: page.nextCursor },
+    };
+  },
+
+  'conversations.history': (slack, args) => {
+    const channel = slack.channelId(requireString(args, 'channel'));
+    const window = timeWindow(args);
+    // History is newest first.
+    const messages = slack
+      .topLevel(channel)
+      .filter((message) => window(message.ts))
+      .reverse();
+    const page = paginate(messages, args, 100);
+    return {
+      messages: page.items.map((message) => toApiMessage(slack, message)),
+      has_more: page.hasMore,
+      pin_count: 0,
+      response_metadata: { next_cursor: page.nextCursor },
+    };
+  },
+
+  'conversations.info': (slack, args) => {
+    const channel = slack.channel(requireString(args, 'channel'));
+    return {
+      channel: {
+        id: channel.id,
+        name: channel.name,
+        name_normalized: channel.name,
+        is_channel: true,
+        is_group: false,
+        is_im: false,
+        is_mpim: false,
+        is_private: false,
+        is_archived: false,
+        is_general: channel.name === 'general',
+        is_member: true,
+        is_ext_shared: false,
+        is_shared: false,
+        created: 1_700_000_000,
+        context_team_id: slack.teamId,
+        topic: { value: '', creator: '', last_set: 0 },
+        purpose: { value: '', creator: '', last_set: 0 },
+      },
+    };
+  },
+
+  'users.info': (slack, args) => {
+    const user = slack.user(requireString(args, 'user'));
+    const isBot = user.id === slack.botUserId;
+    const realName = user.realName ?? user.name;
+    return {
+      user: {
+        id: user.id,
+        team_id: slack.teamId,
+        name: user.name,
+        real_name: realName,
+        deleted: false,
+        is_bot: isBot,
+        is_app_user: false,
+        profile: {
+          real_name: realName,
+          display_name: user.name,
+          ...(isBot ? { bot_id: slack.botId, api_app_id: slack.appId } : {}),
+        },
+      },
+    };
+  },
+};
+
+/** A stored message as the Web API shows it (thread parents carry their reply summary). */
+export function toApiMessage(slack: FakeSlack, message: StoredSlackMessage): Record<string, unknown> {
+  const replies = message.thread_ts === undefined ? slack.replies(message.channel, message.ts) : [];
+  const replyUsers = [...new Set(replies.map((reply) => reply.user))];
+  const reactions = [...message.reactions].map(([name, users]) => ({ name, users, count: users.length }));
+  return {
+    type: 'message',
+    ...(message.broadcast ? { subtype: 'thread_broadcast' } : {}),
+    ts: message.ts,
+    user: message.user,
+    text: message.text,
+    team: slack.teamId,
+    ...(message.bot_id === undefined
+      ? {}
+      : {
+          bot_id: message.bot_id,
+          app_id: slack.appId,
+          bot_profile: {
+            id: message.bot_id,
+            app_id: slack.appId,
+            name: slack.botName,
+            team_id: slack.teamId,
+          },
+        }),
+    ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+    ...(message.thread_ts === undefined
+      ? {}
+      : { thread_ts: message.thread_ts, parent_user_id: parentUser(slack, message) }),
+    ...(replies.length === 0
+      ? {}
+      : {
+          thread_ts: message.ts,
+          reply_count: replies.length,
+          reply_users_count: replyUsers.length,
+          reply_users: replyUsers,
+          latest_reply: replies.at(-1)?.ts,
+        }),
+    ...(message.edited === undefined ? {} : { edited: message.edited }),
+    ...(reactions.length === 0 ? {} : { reactions }),
+  };
+}
+
+function parentUser(slack: FakeSlack, message: StoredSlackMessage): string | undefined {
+  if (message.thread_ts === undefined) return undefined;
+  return slack.find(message.channel, message.thread_ts).user;
+}
+
+function requireString(args: SlackArgs, name: string): string {
+  const value = args[name];
+  if (value === undefined || value === null || value === '') {
+    throw new SlackApiError('invalid_arguments', `missing required field: ${name}`);
+  }
+  return String(value);
+}
+
+function optionalString(args: SlackArgs, name: string): string | undefined {
+  const value = args[name];
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+function booleanArg(value: unknown): boolean {
+  return value === true || value === 'true' || value === '1' || value === 1;
+}
+
+function blocksArg(args: SlackArgs): unknown[] | undefined {
+  let blocks = args.blocks;
+  if (blocks === undefined || blocks === null || blocks === '') return undefined;
+  if (typeof blocks === 'string') {
+    try {
+      blocks = JSON.parse(blocks);
+    } catch {
+      throw new SlackApiError('invalid_blocks_format', 'blocks is not valid JSON');
+    }
+  }
+  if (!Array.isArray(blocks)) throw new SlackApiError('invalid_blocks_format', 'blocks must be an array');
+  if (blocks.length > 50) throw new SlackApiError('invalid_blocks', 'no more than 50 items allowed');
+  if (blocks.some((block) => typeof block !== 'object' || block === null || typeof block.type !== 'string')) {
+    throw new SlackApiError('invalid_blocks', 'every block needs a type');
+  }
+  return blocks;
+}
+
+/** `oldest`/`latest` bounds on ts, exclusive unless `inclusive`, as Slack applies them. */
+function timeWindow(args: SlackArgs): (ts: string) => boolean {
+  const oldest = optionalString(args, 'oldest');
+  const latest = optionalString(args, 'latest');
+  const inclusive = booleanArg(args.inclusive);
+  return (ts) => {
+    const value = Number(ts);
+    if (oldest !== undefined && (inclusive ? value < Number(oldest) : value <= Number(oldest))) return false;
+    if (latest !== undefined && (inclusive ? value > Number(latest) : value >= Number(latest))) return false;
+    return true;
+  };
+}
+
+function paginate<T>(
+  items: T[],
+  args: SlackArgs,
+  defaultLimit: number,
+): { items: T[]; hasMore: boolean; nextCursor: string } {
+  const limit = Math.max(1, Math.min(Number(args.limit ?? defaultLimit) || defaultLimit, 1000));
+  const cursor = optionalString(args, 'cursor');
+  const offset = cursor
+    ? Number(
+        Buffer.from(cursor, 'base64')
+          .toString('utf8')
+          .replace(/^offset:/, ''),
+      ) || 0
+    : 0;
+  const page = items.slice(offset, offset + limit);
+  const hasMore = offset + limit < items.length;
+  return {
+    items: page,
+    hasMore,
+    nextCursor: hasMore ? Buffer.from(`offset:${offset + limit}`).toString('base64') : '',
+  };
+}

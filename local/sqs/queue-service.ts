@@ -1,0 +1,520 @@
+import { createHash } from 'node:crypto';
+import { invalidParameter, missingParameter, queueDoesNotExist, SqsError } from './errors.ts';
+import { FifoQueue, type QueueCounts, type StoredMessage } from './fifo-queue.ts';
+import { LongPolls } from './long-polls.ts';
+import {
+  md5OfMessageAttributes,
+  messageAttributesSize,
+  selectMessageAttributes,
+  validateMessageAttributes,
+  type WireMessageAttributes,
+} from './message-attributes.ts';
+import {
+  optionalInteger,
+  optionalRecord,
+  optionalString,
+  optionalStringList,
+  requireBatchEntries,
+  requireString,
+} from './params.ts';
+import {
+  DEFAULT_CONFIG,
+  parseQueueAttributes,
+  READABLE,
+  renderQueueAttributes,
+  standardQueuesUnsupported,
+} from './queue-attributes.ts';
+
+export interface SqsQueueServiceOptions {
+  /**
+   * Base URL clients reach the API at; queue URLs are `${baseUrl}/${accountId}/${name}`.
+   * Lookups use only the queue name, so a URL with another host still resolves.
+   * @default 'http://localhost:9324'
+   */
+  baseUrl?: string;
+  /** @default 'us-east-1' */
+  region?: string;
+  /** @default '000000000000' */
+  accountId?: string;
+  /**
+   * Virtual milliseconds per real millisecond: 60 makes a 30 s visibility timeout pass in
+   * half a second. Long-poll waits are scaled the same way.
+   * @default 1
+   */
+  timeScale?: number;
+  /** The clock (epoch ms). @default real time, sped up by `timeScale` */
+  now?: () => number;
+}
+
+/** A received message in the SQS JSON protocol's shape. */
+export interface WireMessage {
+  MessageId: string;
+  ReceiptHandle: string;
+  MD5OfBody: string;
+  Body: string;
+  Attributes?: Record<string, string>;
+  MessageAttributes?: WireMessageAttributes;
+  MD5OfMessageAttributes?: string;
+}
+
+export interface BatchResultError {
+  Id: string;
+  SenderFault: boolean;
+  Code: string;
+  Message: string;
+}
+
+/** Requests arrive as parsed JSON; each operation checks its own fields. */
+export type SqsRequest = Record<string, unknown>;
+
+export interface ReceiveOptions {
+  /** Ends a long poll early with no messages (a stopping consumer). */
+  signal?: AbortSignal;
+}
+
+const QUEUE_NAME = /^[A-Za-z0-9_-]{1,75}\.fifo$/;
+const GROUP_OR_DEDUP_ID = /^[A-Za-z0-9!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]{1,128}$/;
+// XML 1.0 characters: what SQS allows in a message body.
+const INVALID_BODY_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+const SYSTEM_ATTRIBUTE_NAMES = [
+  'SenderId',
+  'SentTimestamp',
+  'ApproximateReceiveCount',
+  'ApproximateFirstReceiveTimestamp',
+  'SequenceNumber',
+  'MessageDeduplicationId',
+  'MessageGroupId',
+  'AWSTraceHeader',
+  'DeadLetterQueueSourceArn',
+] as const;
+
+/**
+ * The FIFO subset of Amazon SQS that the project uses, in process. Methods take and return
+ * the JSON protocol's request and response bodies, so `api.ts` only moves bytes, and the
+ * event source driver calls the same methods directly.
+ */
+export class SqsQueueService {
+  readonly baseUrl: string;
+  readonly region: string;
+  readonly accountId: string;
+  private readonly timeScale: number;
+  private readonly clock: () => number;
+  private readonly queues = new Map<string, FifoQueue>();
+  private readonly passthrough = new Map<FifoQueue, Record<string, string>>();
+  private readonly longPolls: LongPolls<SqsRequest, WireMessage>;
+
+  constructor(options: SqsQueueServiceOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? 'http://localhost:9324').replace(/\/+$/, '');
+    this.region = options.region ?? 'us-east-1';
+    this.accountId = options.accountId ?? '000000000000';
+    this.timeScale = options.timeScale ?? 1;
+    if (!(this.timeScale > 0)) throw new RangeError(`timeScale must be positive, got ${options.timeScale}`);
+    const start = Date.now();
+    this.clock = options.now ?? (() => start + (Date.now() - start) * this.timeScale);
+    this.longPolls = new LongPolls({
+      now: () => this.now(),
+      timeScale: this.timeScale,
+      attempt: (queue, request) => this.receiveNow(queue, request),
+    });
+  }
+
+  now(): number {
+    return this.clock();
+  }
+
+  createQueue(request: SqsRequest): { QueueUrl: string } {
+    const name = requireString('QueueName', request.QueueName);
+    const attributes = optionalRecord('Attributes', request.Attributes) ?? {};
+    if (String(attributes.FifoQueue) !== 'true') throw standardQueuesUnsupported();
+    if (!QUEUE_NAME.test(name)) {
+      throw invalidParameter(
+        'QueueName',
+        name,
+        'Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length, ending in .fifo.',
+      );
+    }
+    const parsed = parseQueueAttributes(attributes, DEFAULT_CONFIG, (arn) => this.findByArn(arn));
+    const existing = this.queues.get(name);
+    if (existing) {
+      const current = renderQueueAttributes(existing, this.passthrough.get(existing) ?? {}, this.now());
+      const wanted = renderQueueAttributes(
+        new FifoQueue(name, existing.url, existing.arn, parsed.config, 0),
+        parsed.passthrough,
+        this.now(),
+      );
+      for (const attribute of Object.keys(attributes)) {
+        if (current[attribute] !== wanted[attribute]) {
+          throw new SqsError(
+            'QueueNameExists',
+            `A queue already exists with the same name and a different value for attribute ${attribute}`,
+          );
+        }
+      }
+      return { QueueUrl: existing.url };
+    }
+    const queue = new FifoQueue(
+      name,
+      `${this.baseUrl}/${this.accountId}/${name}`,
+      `arn:aws:sqs:${this.region}:${this.accountId}:${name}`,
+      parsed.config,
+      this.now(),
+    );
+    this.queues.set(name, queue);
+    this.passthrough.set(queue, parsed.passthrough);
+    return { QueueUrl: queue.url };
+  }
+
+  getQueueUrl(request: SqsRequest): { QueueUrl: string } {
+    const name = requireString('QueueName', request.QueueName);
+    const queue = this.queues.get(name);
+    if (!queue) throw queueDoesNotExist();
+    return { QueueUrl: queue.url };
+  }
+
+  listQueues(request: SqsRequest): { QueueUrls?: string[] } {
+    const prefix = optionalString('QueueNamePrefix', request.QueueNamePrefix) ?? '';
+    const urls = [...this.queues.values()].filter((queue) => queue.name.startsWith(prefix)).map((q) => q.url);
+    return urls.length > 0 ? { QueueUrls: urls } : {};
+  }
+
+  deleteQueue(request: SqsRequest): Record<string, never> {
+    const queue = this.queue(request.QueueUrl);
+    this.queues.delete(queue.name);
+    this.passthrough.delete(queue);
+    this.longPolls.cancel(queue);
+    return {};
+  }
+
+  getQueueAttributes(request: SqsRequest): { Attributes?: Record<string, string> } {
+    const queue = this.queue(request.QueueUrl);
+    const names = optionalStringList('AttributeNames', request.AttributeNames) ?? [];
+    for (const name of names) {
+      if (name !== 'All' && !(READABLE as readonly string[]).includes(name)) {
+        throw new SqsError('InvalidAttributeName', `Unknown Attribute ${name}.`);
+      }
+    }
+    const all = renderQueueAttributes(queue, this.passthrough.get(queue) ?? {}, this.now());
+    const selected = Object.fromEntries(
+      Object.entries(all).filter(([name]) => names.includes('All') || names.includes(name)),
+    );
+    return Object.keys(selected).length > 0 ? { Attributes: selected } : {};
+  }
+
+  setQueueAttributes(request: SqsRequest): Record<string, never> {
+    const queue = this.queue(request.QueueUrl);
+    const attributes = optionalRecord('Attributes', request.Attributes) ?? {};
+    const parsed = parseQueueAttributes(attributes, queue.config, (arn) => this.findByArn(arn));
+    queue.config = parsed.config;
+    queue.lastModifiedTimestamp = this.now();
+    this.passthrough.set(queue, { ...this.passthrough.get(queue), ...parsed.passthrough });
+    return {};
+  }
+
+  sendMessage(request: SqsRequest): {
+    MessageId: string;
+    MD5OfMessageBody: string;
+    MD5OfMessageAttributes?: string;
+    SequenceNumber: string;
+  } {
+    const queue = this.queue(request.QueueUrl);
+    return this.send(queue, request);
+  }
+
+  sendMessageBatch(request: SqsRequest): {
+    Successful: Array<{
+      Id: string;
+      MessageId: string;
+      MD5OfMessageBody: string;
+      MD5OfMessageAttributes?: string;
+      SequenceNumber: string;
+    }>;
+    Failed: BatchResultError[];
+  } {
+    const queue = this.queue(request.QueueUrl);
+    const entries = requireBatchEntries(request.Entries, 'SendMessageBatch');
+    const total = entries.reduce(
+      (sum, entry) =>
+        sum + (typeof entry.MessageBody === 'string' ? Buffer.byteLength(entry.MessageBody) : 0),
+      0,
+    );
+    if (total > queue.config.maximumMessageSize) {
+      throw new SqsError(
+        'BatchRequestTooLong',
+        `Batch requests cannot be longer than ${queue.config.maximumMessageSize} bytes. You have sent ${total} bytes.`,
+      );
+    }
+    return this.perEntry(entries, (entry) => ({ Id: String(entry.Id), ...this.send(queue, entry) }));
+  }
+
+  /**
+   * Receives under FIFO rules. With a wait time (the request's, else the queue's
+   * ReceiveMessageWaitTimeSeconds) it long-polls: it answers as soon as any message can be
+   * delivered, or empty when the wait ends, the signal aborts or the service closes.
+   */
+  async receiveMessage(
+    request: SqsRequest,
+    options: ReceiveOptions = {},
+  ): Promise<{ Messages?: WireMessage[] }> {
+    const queue = this.queue(request.QueueUrl);
+    const waitSeconds =
+      optionalInteger('WaitTimeSeconds', request.WaitTimeSeconds, 0, 20) ??
+      queue.config.receiveMessageWaitTimeSeconds;
+    let messages = this.receiveNow(queue, request);
+    if (messages.length === 0 && waitSeconds > 0) {
+      messages = await this.longPolls.wait(queue, request, waitSeconds * 1000, options.signal);
+    }
+    return messages.length > 0 ? { Messages: messages } : {};
+  }
+
+  deleteMessage(request: SqsRequest): Record<string, never> {
+    const queue = this.queue(request.QueueUrl);
+    queue.delete(requireString('ReceiptHandle', request.ReceiptHandle), this.now());
+    this.longPolls.notify(queue);
+    return {};
+  }
+
+  deleteMessageBatch(request: SqsRequest): { Successful: Array<{ Id: string }>; Failed: BatchResultError[] } {
+    const queue = this.queue(request.QueueUrl);
+    const entries = requireBatchEntries(request.Entries, 'DeleteMessageBatch');
+    const result = this.perEntry(entries, (entry) => {
+      queue.delete(requireString('ReceiptHandle', entry.ReceiptHandle), this.now());
+      return { Id: String(entry.Id) };
+    });
+    this.longPolls.notify(queue);
+    return result;
+  }
+
+  changeMessageVisibility(request: SqsRequest): Record<string, never> {
+    const queue = this.queue(request.QueueUrl);
+    this.changeVisibility(queue, request);
+    this.longPolls.notify(queue);
+    return {};
+  }
+
+  changeMessageVisibilityBatch(request: SqsRequest): {
+    Successful: Array<{ Id: string }>;
+    Failed: BatchResultError[];
+  } {
+    const queue = this.queue(request.QueueUrl);
+    const entries = requireBatchEntries(request.Entries, 'ChangeMessageVisibilityBatch');
+    const result = this.perEntry(entries, (entry) => {
+      this.changeVisibility(queue, entry);
+      return { Id: String(entry.Id) };
+    });
+    this.longPolls.notify(queue);
+    return result;
+  }
+
+  purgeQueue(request: SqsRequest): Record<string, never> {
+    this.queue(request.QueueUrl).purge();
+    return {};
+  }
+
+  /** Visible, in-flight and delayed message counts: what the event source's `idle()` waits on. */
+  counts(queueUrl: string): QueueCounts {
+    return this.queue(queueUrl).counts(this.now());
+  }
+
+  queueArn(queueUrl: string): string {
+    return this.queue(queueUrl).arn;
+  }
+
+  /**
+   * Re-checks waiting long polls now. Only needed when an injected `now` clock is moved by
+   * hand; with the real clock, timers do this.
+   */
+  poke(): void {
+    for (const queue of this.queues.values()) this.longPolls.notify(queue);
+  }
+
+  /** Ends every long poll (empty) and clears every timer. Short polls still work afterwards. */
+  close(): void {
+    this.longPolls.close();
+  }
+
+  private queue(queueUrl: unknown): FifoQueue {
+    const url = requireString('QueueUrl', queueUrl);
+    const name = url.split('?')[0]?.replace(/\/+$/, '').split('/').pop() ?? '';
+    const queue = this.queues.get(name);
+    if (!queue) throw queueDoesNotExist();
+    return queue;
+  }
+
+  private findByArn(arn: string): FifoQueue | undefined {
+    return [...this.queues.values()].find((queue) => queue.arn === arn);
+  }
+
+  private send(queue: FifoQueue, request: SqsRequest) {
+    const body = requireString('MessageBody', request.MessageBody);
+    if (INVALID_BODY_CHARACTER.test(body)) {
+      throw new SqsError(
+        'InvalidMessageContents',
+        'Invalid binary character in the message body. Only XML 1.0 characters are allowed.',
+      );
+    }
+    const attributes = validateMessageAttributes(request.MessageAttributes);
+    const size = Buffer.byteLength(body) + messageAttributesSize(attributes);
+    if (size > queue.config.maximumMessageSize) {
+      throw invalidParameter(
+        'MessageBody',
+        `${size} bytes`,
+        `Message must be shorter than ${queue.config.maximumMessageSize} bytes.`,
+      );
+    }
+    const delay = optionalInteger('DelaySeconds', request.DelaySeconds, 0, 900);
+    if (delay !== undefined && delay > 0) {
+      throw invalidParameter(
+        'DelaySeconds',
+        delay,
+        'The request include parameter that is not valid for this queue type. FIFO queues take DelaySeconds only as a queue attribute.',
+      );
+    }
+    const groupId = request.MessageGroupId;
+    if (groupId === undefined || groupId === null || groupId === '') throw missingParameter('MessageGroupId');
+    if (typeof groupId !== 'string' || !GROUP_OR_DEDUP_ID.test(groupId)) {
+      throw invalidParameter(
+        'MessageGroupId',
+        groupId,
+        'MessageGroupId can only include alphanumeric and punctuation characters. 1 to 128 in length.',
+      );
+    }
+    const deduplicationId = this.deduplicationId(queue, request.MessageDeduplicationId, body);
+    const systemAttributes = optionalRecord('MessageSystemAttributes', request.MessageSystemAttributes);
+    const trace = (systemAttributes?.AWSTraceHeader as { StringValue?: unknown } | undefined)?.StringValue;
+    const now = this.now();
+    const md5OfAttributes = md5OfMessageAttributes(attributes);
+    const outcome = queue.send(
+      {
+        body,
+        md5OfBody: md5(body),
+        messageAttributes: attributes,
+        md5OfMessageAttributes: md5OfAttributes,
+        groupId,
+        deduplicationId,
+        senderId: this.accountId,
+        sentTimestamp: now,
+        traceHeader: typeof trace === 'string' ? trace : undefined,
+      },
+      queue.config.delaySeconds,
+      now,
+    );
+    if (outcome.enqueued) this.longPolls.notify(queue);
+    return {
+      MessageId: outcome.messageId,
+      // The SDK checks this against the body it sent, so it is the request's body even for a
+      // duplicate, whose id and sequence number are the original's.
+      MD5OfMessageBody: md5(body),
+      ...(md5OfAttributes ? { MD5OfMessageAttributes: md5OfAttributes } : {}),
+      SequenceNumber: outcome.sequenceNumber,
+    };
+  }
+
+  private deduplicationId(queue: FifoQueue, value: unknown, body: string): string {
+    if (value === undefined || value === null || value === '') {
+      if (!queue.config.contentBasedDeduplication) {
+        throw new SqsError(
+          'InvalidParameterValue',
+          'The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly',
+        );
+      }
+      return createHash('sha256').update(body).digest('hex');
+    }
+    if (typeof value !== 'string' || !GROUP_OR_DEDUP_ID.test(value)) {
+      throw invalidParameter(
+        'MessageDeduplicationId',
+        value,
+        'MessageDeduplicationId can only include alphanumeric and punctuation characters. 1 to 128 in length.',
+      );
+    }
+    return value;
+  }
+
+  private receiveNow(queue: FifoQueue, request: SqsRequest): WireMessage[] {
+    const max = optionalInteger('MaxNumberOfMessages', request.MaxNumberOfMessages, 1, 10) ?? 1;
+    const visibility =
+      optionalInteger('VisibilityTimeout', request.VisibilityTimeout, 0, 43_200) ??
+      queue.config.visibilityTimeoutSeconds;
+    const systemNames = new Set([
+      ...(optionalStringList('AttributeNames', request.AttributeNames) ?? []),
+      ...(optionalStringList('MessageSystemAttributeNames', request.MessageSystemAttributeNames) ?? []),
+    ]);
+    const attributeNames = optionalStringList('MessageAttributeNames', request.MessageAttributeNames);
+    const deadLetterArn = queue.config.redrivePolicy?.deadLetterTargetArn;
+    const deadLetter = deadLetterArn
+      ? (message: StoredMessage) => {
+          const target = this.findByArn(deadLetterArn);
+          if (!target) return false;
+          target.acceptDeadLetter(message, queue.arn);
+          this.longPolls.notify(target);
+          return true;
+        }
+      : undefined;
+    const received = queue.receive(max, visibility, this.now(), deadLetter);
+    return received.map((message) => toWire(message, systemNames, attributeNames));
+  }
+
+  private changeVisibility(queue: FifoQueue, request: SqsRequest): void {
+    const handle = requireString('ReceiptHandle', request.ReceiptHandle);
+    const timeout = optionalInteger('VisibilityTimeout', request.VisibilityTimeout, 0, 43_200);
+    if (timeout === undefined) throw missingParameter('VisibilityTimeout');
+    queue.changeVisibility(handle, timeout, this.now());
+  }
+
+  private perEntry<T>(
+    entries: Array<Record<string, unknown>>,
+    apply: (entry: Record<string, unknown>) => T,
+  ): { Successful: T[]; Failed: BatchResultError[] } {
+    const Successful: T[] = [];
+    const Failed: BatchResultError[] = [];
+    for (const entry of entries) {
+      try {
+        Successful.push(apply(entry));
+      } catch (error) {
+        if (!(error instanceof SqsError)) throw error;
+        Failed.push({ Id: String(entry.Id), SenderFault: true, Code: error.name, Message: error.message });
+      }
+    }
+    return { Successful, Failed };
+  }
+}
+
+function md5(text: string): string {
+  return createHash('md5').update(text, 'utf8').digest('hex');
+}
+
+function toWire(
+  message: StoredMessage,
+  systemNames: Set<string>,
+  attributeNames: string[] | undefined,
+): WireMessage {
+  const wants = (name: string) => systemNames.has('All') || systemNames.has(name);
+  const values: Record<(typeof SYSTEM_ATTRIBUTE_NAMES)[number], string | undefined> = {
+    SenderId: message.senderId,
+    SentTimestamp: String(message.sentTimestamp),
+    ApproximateReceiveCount: String(message.receiveCount),
+    ApproximateFirstReceiveTimestamp:
+      message.firstReceiveTimestamp === undefined ? undefined : String(message.firstReceiveTimestamp),
+    SequenceNumber: message.sequenceNumber,
+    MessageDeduplicationId: message.deduplicationId,
+    MessageGroupId: message.groupId,
+    AWSTraceHeader: message.traceHeader,
+    DeadLetterQueueSourceArn: message.deadLetterQueueSourceArn,
+  };
+  const attributes: Record<string, string> = {};
+  for (const name of SYSTEM_ATTRIBUTE_NAMES) {
+    const value = values[name];
+    if (value !== undefined && wants(name)) attributes[name] = value;
+  }
+  const messageAttributes = selectMessageAttributes(message.messageAttributes, attributeNames);
+  const md5OfAttributes = md5OfMessageAttributes(messageAttributes);
+  return {
+    MessageId: message.messageId,
+    ReceiptHandle: message.receiptHandle ?? '',
+    MD5OfBody: message.md5OfBody,
+    Body: message.body,
+    ...(Object.keys(attributes).length > 0 ? { Attributes: attributes } : {}),
+    ...(md5OfAttributes
+      ? { MessageAttributes: messageAttributes, MD5OfMessageAttributes: md5OfAttributes }
+      : {}),
+  };
+}

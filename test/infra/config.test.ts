@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidConfigError, parseConfig } from '../../infra/config.ts';
+import { buildStack } from '../../infra/synth.ts';
+
+describe('stack configuration', () => {
+  it('applies the documented defaults when nothing is configured', () => {
+    expect(parseConfig(undefined)).toEqual({
+      channels: { bugReports: 'C_BUG_REPORTS', bugSummaries: 'C_BUG_SUMMARIES', developers: 'C_DEVELOPERS' },
+      botUserId: 'U_BOT',
+      reporterWaitSeconds: 7200,
+      developerWaitSeconds: 172_800,
+      model: { provider: 'anthropic', id: 'claude-sonnet-4-5' },
+      retentionDays: 90,
+      logRetentionDays: 90,
+      inboxMaxReceiveCount: 5,
+    });
+  });
+
+  it('keeps the defaults of the fields a partial configuration leaves out', () => {
+    const config = parseConfig({ channels: { bugReports: 'C0123ABCD' }, model: { provider: 'bedrock' } });
+
+    expect(config.channels).toEqual({
+      bugReports: 'C0123ABCD',
+      bugSummaries: 'C_BUG_SUMMARIES',
+      developers: 'C_DEVELOPERS',
+    });
+    expect(config.model).toEqual({ provider: 'bedrock', id: 'claude-sonnet-4-5' });
+  });
+
+  it('accepts further named channels for future workflows', () => {
+    expect(parseConfig({ channels: { incidents: 'C0INCIDENTS' } }).channels.incidents).toBe('C0INCIDENTS');
+  });
+
+  it('reads JSON text, as `cdk -c slackAgents=...` passes it', () => {
+    expect(parseConfig('{"reporterWaitSeconds": 60}').reporterWaitSeconds).toBe(60);
+  });
+
+  it('names the field of an invalid value', () => {
+    expect(() => parseConfig({ reporterWaitSeconds: -5 })).toThrow(/slackAgents\.reporterWaitSeconds/);
+  });
+
+  it('names a nested field with its path', () => {
+    expect(() => parseConfig({ channels: { developers: 'not a channel' } })).toThrow(
+      /slackAgents\.channels\.developers: expected a Slack channel id/,
+    );
+  });
+
+  it('names an unknown field, so a typo does not pass silently', () => {
+    expect(() => parseConfig({ reporterWaitSecs: 60 })).toThrow(
+      /slackAgents\.reporterWaitSecs: unknown field/,
+    );
+  });
+
+  it('rejects a log retention CloudWatch Logs does not offer', () => {
+    expect(() => parseConfig({ logRetentionDays: 45 })).toThrow(InvalidConfigError);
+  });
+
+  it('rejects an unknown model provider', () => {
+    expect(() => parseConfig({ model: { provider: 'openai' } })).toThrow(/slackAgents\.model\.provider/);
+  });
+
+  it('fails the stack when the context holds an invalid configuration', () => {
+    expect(() => buildStack({ config: { inboxMaxReceiveCount: 0 } })).toThrow(
+      /slackAgents\.inboxMaxReceiveCount/,
+    );
+  });
+});

@@ -1,0 +1,110 @@
+import { Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { buildStack } from '../../infra/synth.ts';
+import { probeStack, renderIntrinsics, resourcesOfType } from './template.ts';
+
+/**
+ * cdk-nag 3 is a validation plugin, not an Aspect: its findings never become annotations
+ * (`Annotations.fromStack(...).findError` would always be empty). `validateScope` runs the
+ * same checks the synth runs and returns the unacknowledged findings.
+ */
+function unacknowledgedFindings(scope: IConstruct): string[] {
+  const report = new AwsSolutionsChecks().validateScope(scope);
+  return report.violations.flatMap((violation) =>
+    violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.constructPath}`),
+  );
+}
+
+function acknowledgments(scope: IConstruct): { id: string; reason: string; path: string }[] {
+  return scope.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) =>
+        Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({
+          // aws-cdk-lib records the id with its plugin namespace, as cdk-nag reads it back.
+          id: id.replace(/^annotation::/i, ''),
+          reason,
+          path: construct.node.path,
+        })),
+      ),
+  );
+}
+
+/** Actions that support no resource-level permissions: the only ones allowed on Resource '*'. */
+const ACTIONS_WITHOUT_RESOURCES = new Set([
+  'xray:PutTraceSegments',
+  'xray:PutTelemetryRecords',
+  'xray:GetSamplingRules',
+  'xray:GetSamplingTargets',
+  'logs:CreateLogDelivery',
+  'logs:GetLogDelivery',
+  'logs:UpdateLogDelivery',
+  'logs:DeleteLogDelivery',
+  'logs:ListLogDeliveries',
+  'logs:PutResourcePolicy',
+  'logs:DescribeResourcePolicies',
+  'logs:DescribeLogGroups',
+  'states:SendTaskSuccess',
+  'states:SendTaskFailure',
+]);
+
+describe('cdk-nag AWS Solutions checks', () => {
+  it('find nothing unacknowledged in the stack with the probe workflow', () => {
+    expect(unacknowledgedFindings(probeStack().stack)).toEqual([]);
+  });
+
+  it('report a finding nobody acknowledged (the check above can fail)', () => {
+    const { stack } = probeStack();
+    new Queue(stack, 'UnencryptedQueue', { encryption: QueueEncryption.UNENCRYPTED });
+    expect(unacknowledgedFindings(stack)).toContain(
+      'AwsSolutions-SQS4 at SlackAgents/UnencryptedQueue/Resource',
+    );
+  });
+
+  it('find nothing unacknowledged in the production stack', () => {
+    expect(unacknowledgedFindings(buildStack().stack)).toEqual([]);
+  });
+
+  it('let the app synthesize with the checks registered as a validation plugin', () => {
+    const { app } = probeStack();
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  it('acknowledge each finding with a specific reason', () => {
+    const all = acknowledgments(probeStack().stack);
+    expect(all.length).toBeGreaterThan(0);
+    for (const { id, reason, path } of all) {
+      expect(reason.length, `${id} at ${path}`).toBeGreaterThanOrEqual(20);
+      expect(reason, `${id} at ${path}`).not.toMatch(
+        /^(n\/?a|todo|ok|suppressed|acknowledged|not needed|false positive)\.?$/i,
+      );
+      expect(reason, `${id} at ${path}`).not.toContain(id);
+    }
+  });
+
+  it('acknowledge only rules of the AWS Solutions pack, never a whole rule at the stack level', () => {
+    const { stack } = probeStack();
+    for (const { id, path } of acknowledgments(stack)) {
+      expect(id).toMatch(/^AwsSolutions-/);
+      expect(path).not.toBe(stack.node.path);
+    }
+  });
+
+  it('back the wildcard acknowledgments: Resource "*" carries only actions without resource-level permissions', () => {
+    const template = Template.fromStack(probeStack().stack);
+    const onWildcard = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).flatMap((policy) =>
+      (
+        policy.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }
+      ).Statement.filter((statement) =>
+        [statement.Resource].flat().some((resource) => renderIntrinsics(resource) === '*'),
+      ).flatMap((statement) => [statement.Action].flat()),
+    );
+    expect(onWildcard.length).toBeGreaterThan(0);
+    expect(onWildcard.filter((action) => !ACTIONS_WITHOUT_RESOURCES.has(action))).toEqual([]);
+  });
+});

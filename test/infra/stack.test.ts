@@ -1,0 +1,301 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { FUNCTIONS } from '../../infra/functions.ts';
+import { SlackAgentsStack } from '../../infra/slack-agents-stack.ts';
+import { WorkflowRegistrations } from '../../lambdas/kernel/workflows.ts';
+import { ENV } from '../../lambdas/shared/env.ts';
+import {
+  functionResource,
+  onlyResource,
+  PROBE_CHANNEL,
+  probeStack,
+  renderIntrinsics,
+  resourcesOfType,
+  templateOf,
+} from './template.ts';
+
+const template = Template.fromStack(probeStack().stack);
+
+function environmentOf(id: string): Record<string, unknown> {
+  const [, fn] = functionResource(template, id);
+  return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+}
+
+describe('conversations table', () => {
+  it('is on-demand, point-in-time recoverable, encrypted, expiring by `ttl`, and retained', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      Properties: {
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+      },
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+  });
+});
+
+describe('inbox queue', () => {
+  const queues = Object.entries(resourcesOfType(template, 'AWS::SQS::Queue'));
+  const inbox = queues.find(([, queue]) => queue.Properties.RedrivePolicy !== undefined);
+  const deadLetters = queues.find(([, queue]) => queue.Properties.RedrivePolicy === undefined);
+
+  it('is a FIFO queue with explicit deduplication ids and encryption at rest', () => {
+    expect(inbox?.[1].Properties).toMatchObject({
+      FifoQueue: true,
+      ContentBasedDeduplication: false,
+      SqsManagedSseEnabled: true,
+    });
+  });
+
+  it('hides a message for at least six times the Router timeout', () => {
+    expect(inbox?.[1].Properties.VisibilityTimeout).toBeGreaterThanOrEqual(
+      6 * FUNCTIONS.Router.timeoutSeconds,
+    );
+  });
+
+  it('moves a message to a FIFO dead-letter queue after the configured deliveries', () => {
+    expect(inbox?.[1].Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [deadLetters?.[0], 'Arn'] },
+      maxReceiveCount: 5,
+    });
+    expect(deadLetters?.[1].Properties).toMatchObject({ FifoQueue: true, SqsManagedSseEnabled: true });
+  });
+
+  it('takes maxReceiveCount from the configuration', () => {
+    const configured = Template.fromStack(probeStack({ config: { inboxMaxReceiveCount: 3 } }).stack);
+    configured.hasResourceProperties('AWS::SQS::Queue', {
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: 3 }),
+    });
+  });
+
+  it('refuses requests without TLS on both queues', () => {
+    const policies = Object.values(resourcesOfType(template, 'AWS::SQS::QueuePolicy'));
+    const denied = policies.map((policy) =>
+      (policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement.find(
+        (statement) =>
+          statement.Effect === 'Deny' &&
+          JSON.stringify(statement.Condition) ===
+            JSON.stringify({ Bool: { 'aws:SecureTransport': 'false' } }),
+      ),
+    );
+    expect(policies).toHaveLength(2);
+    expect(denied.every((statement) => statement !== undefined)).toBe(true);
+  });
+});
+
+describe('functions', () => {
+  const functions = resourcesOfType(template, 'AWS::Lambda::Function');
+
+  it('are exactly the FUNCTIONS, each marked with its key', () => {
+    const marked = Object.values(functions).map((fn) => fn.Metadata?.['slack-agents:function']);
+    expect(marked.sort()).toEqual(Object.keys(FUNCTIONS).sort());
+  });
+
+  it('keep their FUNCTIONS key as the start of their logical id', () => {
+    for (const id of Object.keys(FUNCTIONS))
+      expect(functionResource(template, id)[0]).toMatch(new RegExp(`^${id}[0-9A-F]{8}$`));
+  });
+
+  it('run Node.js 22 on arm64, traced, with the handler export', () => {
+    for (const fn of Object.values(functions)) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+      });
+    }
+  });
+
+  it('take timeout and memory from FUNCTIONS', () => {
+    for (const [id, spec] of Object.entries(FUNCTIONS)) {
+      expect(functionResource(template, id)[1].Properties).toMatchObject({
+        Timeout: spec.timeoutSeconds,
+        MemorySize: spec.memoryMb,
+      });
+    }
+  });
+
+  it('log to their own log group with a retention', () => {
+    for (const fn of Object.values(functions)) {
+      const logGroup = (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+      expect(template.toJSON().Resources[logGroup].Properties.RetentionInDays).toBe(90);
+    }
+  });
+});
+
+describe('function environment', () => {
+  it('gives a variable the same value on every function that has it (the sandbox shares one process)', () => {
+    const valuesByName = new Map<string, Set<string>>();
+    for (const id of Object.keys(FUNCTIONS)) {
+      for (const [name, value] of Object.entries(environmentOf(id))) {
+        const values = valuesByName.get(name) ?? new Set<string>();
+        values.add(JSON.stringify(value));
+        valuesByName.set(name, values);
+      }
+    }
+    const conflicting = [...valuesByName].filter(([, values]) => values.size > 1).map(([name]) => name);
+    expect(conflicting).toEqual([]);
+  });
+
+  it('sets WORKFLOWS on the Router only (the state machines reference the other functions)', () => {
+    const withWorkflows = Object.keys(FUNCTIONS).filter((id) => ENV.workflows in environmentOf(id));
+    expect(withWorkflows).toEqual(['Router']);
+  });
+
+  it('gives the Router the probe registration when the probe workflow is deployed', () => {
+    const [stateMachineId] = onlyResource(template, 'AWS::StepFunctions::StateMachine');
+    const registrations = WorkflowRegistrations.parse(
+      JSON.parse(renderIntrinsics(environmentOf('Router').WORKFLOWS)),
+    );
+    expect(registrations).toEqual([
+      {
+        workflow: 'kernel_probe',
+        stateMachineArn: `<${stateMachineId}>`,
+        triggers: [{ type: 'channel_message', channel: PROBE_CHANNEL }],
+        ownerRole: 'reporter',
+        othersRole: 'developer',
+        closeOnIntent: true,
+      },
+    ]);
+  });
+
+  it('registers no workflow in the production stack until one is written', () => {
+    const production = templateOf();
+    const [, router] = functionResource(production, 'Router');
+    expect(
+      (router.Properties.Environment as { Variables: Record<string, unknown> }).Variables.WORKFLOWS,
+    ).toBe('[]');
+    production.resourceCountIs('AWS::StepFunctions::StateMachine', 0);
+  });
+
+  it('carries the kernel settings every handler reads', () => {
+    expect(environmentOf('Drain')).toMatchObject({
+      [ENV.tableName]: { Ref: onlyResource(template, 'AWS::DynamoDB::Table')[0] },
+      [ENV.botUserId]: 'U_BOT',
+      [ENV.retentionDays]: '90',
+      [ENV.channels]: JSON.stringify({
+        bugReports: 'C_BUG_REPORTS',
+        bugSummaries: 'C_BUG_SUMMARIES',
+        developers: 'C_DEVELOPERS',
+        probe: PROBE_CHANNEL,
+      }),
+      [ENV.powertoolsServiceName]: 'slack-agents',
+      [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
+    });
+    for (const name of [ENV.inboxQueueUrl, ENV.slackSecretArn, ENV.modelSecretArn]) {
+      expect(environmentOf('Drain')).toHaveProperty(name);
+    }
+  });
+
+  it('reads the configuration from the `slackAgents` context when no props are given', () => {
+    const app = new App({
+      context: { 'aws:cdk:bundling-stacks': [], slackAgents: { botUserId: 'U0CONTEXT' } },
+    });
+    const stack = new SlackAgentsStack(app, 'FromContext');
+    expect(stack.config.botUserId).toBe('U0CONTEXT');
+  });
+});
+
+describe('entry points and wiring', () => {
+  it('exposes the Ingress through a Function URL without AWS auth (Slack signs its requests)', () => {
+    const [ingressId] = functionResource(template, 'Ingress');
+    template.hasResourceProperties('AWS::Lambda::Url', {
+      AuthType: 'NONE',
+      TargetFunctionArn: { 'Fn::GetAtt': [ingressId, 'Arn'] },
+    });
+  });
+
+  it('feeds the inbox to the Router in batches that report item failures', () => {
+    const [routerId] = functionResource(template, 'Router');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: routerId },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('lets the Router start the workflow state machines', () => {
+    const [stateMachineId] = onlyResource(template, 'AWS::StepFunctions::StateMachine');
+    expect(actionsOf('Router')).toContainEqual({
+      actions: ['states:StartExecution'],
+      resource: `<${stateMachineId}>`,
+    });
+  });
+
+  it('gives the Ingress nothing but the inbox and the Slack secret (plus logs and traces)', () => {
+    const services = new Set(
+      actionsOf('Ingress').flatMap(({ actions }) => actions.map((a) => a.split(':')[0])),
+    );
+    expect([...services].sort()).toEqual(['logs', 'secretsmanager', 'sqs', 'xray']);
+  });
+
+  it('keeps the Slack secret from the functions that do not post or verify', () => {
+    for (const id of ['Router', 'RegisterWait', 'Drain']) {
+      expect(actionsOf(id).flatMap(({ actions }) => actions)).not.toContain('secretsmanager:GetSecretValue');
+    }
+  });
+
+  it('lets only the Router and RegisterWait complete task tokens', () => {
+    const completing = Object.keys(FUNCTIONS).filter((id) =>
+      actionsOf(id).some(({ actions }) => actions.includes('states:SendTaskSuccess')),
+    );
+    expect(completing.sort()).toEqual(['RegisterWait', 'Router']);
+  });
+});
+
+describe('credentials', () => {
+  it('are two secrets whose values are generated, never written in the template', () => {
+    const secrets = Object.values(resourcesOfType(template, 'AWS::SecretsManager::Secret'));
+    expect(secrets).toHaveLength(2);
+    for (const secret of secrets) {
+      expect(secret.Properties).not.toHaveProperty('SecretString');
+      expect(secret.Properties).toHaveProperty('GenerateSecretString.GenerateStringKey');
+    }
+  });
+
+  it('hold the Slack fields the handlers read', () => {
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({
+        GenerateStringKey: 'signingSecret',
+        SecretStringTemplate: Match.stringLikeRegexp('"botToken"'),
+      }),
+    });
+  });
+});
+
+describe('outputs', () => {
+  it('give the Slack request URL, the table name and the inbox URL', () => {
+    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([
+      'ConversationsTableName',
+      'InboxQueueUrl',
+      'SlackRequestUrl',
+    ]);
+  });
+});
+
+/** The IAM statements of a function's role, with rendered resources. */
+function actionsOf(id: string): { actions: string[]; resource: string }[] {
+  const [, fn] = functionResource(template, id);
+  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  const policies = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).filter((policy) =>
+    (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId),
+  );
+  return policies.flatMap((policy) =>
+    (
+      policy.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }
+    ).Statement.flatMap((statement) =>
+      [statement.Resource].flat().map((resource) => ({
+        actions: [statement.Action].flat(),
+        resource: renderIntrinsics(resource),
+      })),
+    ),
+  );
+}

@@ -1,0 +1,162 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { StateMachine } from 'aws-local-stepfunctions';
+import { describe, expect, it } from 'vitest';
+import { type AslState, allKeys, allStates, definitions, functionResource, probeStack } from './template.ts';
+
+const template = Template.fromStack(probeStack().stack);
+const all = definitions(template);
+
+/** The checks every workflow's definition must pass (DESIGN 2), run against every state machine. */
+describe.each([...all])('the %s definition', (_name, definition) => {
+  const tasks = allStates(definition).filter(([, state]) => state.Type === 'Task');
+
+  it('uses no Assign (the local runtime would silently ignore it)', () => {
+    expect(allKeys(definition)).not.toContain('Assign');
+  });
+
+  it('uses JSONPath only, never JSONata', () => {
+    const languages = allStates(definition).map(
+      ([, state]) => state.QueryLanguage ?? definition.QueryLanguage,
+    );
+    expect(new Set(languages)).toEqual(new Set(['JSONPath']));
+    expect(JSON.stringify(definition)).not.toMatch(/JSONata|\{%/);
+  });
+
+  it('gives every Task an explicit TimeoutSeconds', () => {
+    const missing = tasks
+      .filter(([, state]) => typeof state.TimeoutSeconds !== 'number')
+      .map(([name]) => name);
+    expect(missing).toEqual([]);
+  });
+
+  it('gives every Task a Retry, for named transient errors only', () => {
+    for (const [name, state] of tasks) {
+      const retriers = (state.Retry as { ErrorEquals: string[] }[] | undefined) ?? [];
+      expect(retriers.length, name).toBeGreaterThan(0);
+      const errors = retriers.flatMap((retrier) => retrier.ErrorEquals);
+      expect(errors, name).not.toContain('States.ALL');
+      expect(errors, name).not.toContain('States.TaskFailed');
+    }
+  });
+
+  it('gives every Task a Catch, so no failure leaves the conversation without an end', () => {
+    const missing = tasks.filter(([, state]) => !Array.isArray(state.Catch)).map(([name]) => name);
+    expect(missing).toEqual([]);
+  });
+
+  it('bounds every wait for a task token and catches its timeout', () => {
+    const waits = tasks.filter(([, state]) => String(state.Resource).endsWith('.waitForTaskToken'));
+    for (const [name, state] of waits) {
+      expect(state.TimeoutSeconds, name).toBeGreaterThan(0);
+      const catchers = state.Catch as { ErrorEquals: string[] }[];
+      expect(catchers[0]?.ErrorEquals, name).toEqual(['States.Timeout']);
+    }
+  });
+
+  it('is valid Amazon States Language', () => {
+    expect(
+      () => new StateMachine(definition as never, { validationOptions: { checkArn: false } }),
+    ).not.toThrow();
+  });
+});
+
+describe('the kernel_probe graph', () => {
+  const probe = all.get('kernel_probe');
+  if (probe === undefined) throw new Error('kernel_probe is not in the template');
+  const state = (name: string): AslState => {
+    const found = probe.States[name];
+    if (found === undefined) throw new Error(`no state "${name}"`);
+    return found;
+  };
+
+  it('marks the conversation, then drains and replies each turn', () => {
+    expect(probe.StartAt).toBe('Mark investigating');
+    expect(state('Mark investigating').Next).toBe('Next turn');
+    expect(state('Next turn').Next).toBe('Drain messages');
+    expect(state('Drain messages').Next).toBe('Reply');
+    expect(state('Reply').Next).toBe('Close requested?');
+  });
+
+  it('ends on a close request and otherwise waits for the reporter, then loops', () => {
+    expect(state('Close requested?')).toMatchObject({
+      Choices: [{ Variable: '$.drained.closeRequested', BooleanEquals: true, Next: 'Mark resolved' }],
+      Default: 'Wait for reporter',
+    });
+    expect(state('Wait for reporter').Next).toBe('Next turn');
+    expect(state('Mark resolved').Next).toBe('Done');
+    expect(state('Done').Type).toBe('Succeed');
+  });
+
+  it('waits through RegisterWait with a task token, accepting the reporter only', () => {
+    const [registerWaitId] = functionResource(template, 'RegisterWait');
+    expect(state('Wait for reporter')).toMatchObject({
+      Resource: 'arn:<AWS::Partition>:states:::lambda:invoke.waitForTaskToken',
+      Parameters: {
+        FunctionName: `<${registerWaitId}.Arn>`,
+        Payload: {
+          'conversationId.$': '$.conversationId',
+          'taskToken.$': '$$.Task.Token',
+          accepts: ['reporter'],
+          phase: 'awaiting_reporter',
+        },
+      },
+      ResultPath: '$.wake',
+      TimeoutSeconds: 7200,
+    });
+  });
+
+  it('takes the timeout path when the reporter does not answer', () => {
+    expect(state('Wait for reporter').Catch).toEqual([
+      { ErrorEquals: ['States.Timeout'], ResultPath: '$.timedOut', Next: 'Reply timed out' },
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'Mark failed' },
+    ]);
+    expect(state('Reply timed out').Next).toBe('Mark resolved');
+  });
+
+  it('marks the conversation failed and fails the execution when a task fails for good', () => {
+    expect(state('Drain messages').Catch).toEqual([
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'Mark failed' },
+    ]);
+    expect(state('Mark failed').Next).toBe('Failed');
+    expect(state('Failed')).toMatchObject({
+      Type: 'Fail',
+      ErrorPath: '$.failure.Error',
+      CausePath: '$.failure.Cause',
+    });
+  });
+
+  it('waits as long as the configuration says', () => {
+    const configured = definitions(
+      Template.fromStack(probeStack({ config: { reporterWaitSeconds: 5 } }).stack),
+    );
+    expect(configured.get('kernel_probe')?.States['Wait for reporter']?.TimeoutSeconds).toBe(5);
+  });
+
+  it('replies with the turn and the number of drained messages', () => {
+    expect(state('Reply')).toMatchObject({
+      Parameters: {
+        Payload: {
+          'channel.$': '$.channel',
+          'threadTs.$': '$.threadTs',
+          'text.$': "States.Format('probe turn {} got {} message(s)', $.turn, $.drained.count)",
+        },
+      },
+    });
+  });
+});
+
+describe('state machine resources', () => {
+  it('are Standard, traced, and log every event without execution data', () => {
+    template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      StateMachineType: 'STANDARD',
+      TracingConfiguration: { Enabled: true },
+      LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: false },
+    });
+  });
+
+  it('carry their workflow name as metadata and in their logical id', () => {
+    const ids = Object.keys(template.findResources('AWS::StepFunctions::StateMachine'));
+    expect([...all.keys()]).toEqual(['kernel_probe']);
+    expect(ids).toEqual([expect.stringMatching(/^KernelProbe[0-9A-F]{8}$/)]);
+  });
+});

@@ -1,0 +1,101 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { buildStack, type SynthesizeOptions } from '../../infra/synth.ts';
+import { KERNEL_PROBE } from '../../statemachines/probe.ts';
+
+/**
+ * Helpers for reading the synthesized template: the stack is built in memory with
+ * bundling skipped (context `aws:cdk:bundling-stacks: []`, set by buildStack).
+ */
+
+export const PROBE_CHANNEL = 'C_PROBE';
+
+/** The stack with the probe workflow, as the sandbox synthesizes it. */
+export function probeStack(options: Omit<SynthesizeOptions, 'workflows'> = {}) {
+  return buildStack({
+    ...options,
+    workflows: [KERNEL_PROBE],
+    config: { channels: { probe: PROBE_CHANNEL }, ...options.config },
+  });
+}
+
+export function templateOf(options: SynthesizeOptions = {}): Template {
+  return Template.fromStack(buildStack(options).stack);
+}
+
+export type Resource = {
+  Type: string;
+  Properties: Record<string, unknown>;
+  Metadata?: Record<string, unknown>;
+};
+
+export function resourcesOfType(template: Template, type: string): Record<string, Resource> {
+  return template.findResources(type) as Record<string, Resource>;
+}
+
+/** The one resource of a type; fails when there is not exactly one. */
+export function onlyResource(template: Template, type: string): [string, Resource] {
+  const entries = Object.entries(resourcesOfType(template, type));
+  if (entries.length !== 1) throw new Error(`expected one ${type}, found ${entries.length}`);
+  return entries[0] as [string, Resource];
+}
+
+/** The function resource carrying `slack-agents:function` = id. */
+export function functionResource(template: Template, id: string): [string, Resource] {
+  const found = Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).find(
+    ([, resource]) => resource.Metadata?.['slack-agents:function'] === id,
+  );
+  if (found === undefined) throw new Error(`no function marked ${id}`);
+  return found;
+}
+
+/**
+ * Renders CloudFormation intrinsics as text placeholders (`<Logical.Arn>`, `<Logical>`), the
+ * way the sandbox resolves them, so JSON built with `Fn::Join` can be parsed.
+ */
+export function renderIntrinsics(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    if ('Fn::Join' in object) {
+      const [separator, parts] = object['Fn::Join'] as [string, unknown[]];
+      return parts.map(renderIntrinsics).join(separator);
+    }
+    if ('Ref' in object) return `<${String(object.Ref)}>`;
+    if ('Fn::GetAtt' in object) return `<${(object['Fn::GetAtt'] as string[]).join('.')}>`;
+  }
+  throw new Error(`cannot render ${JSON.stringify(value)}`);
+}
+
+export type AslState = Record<string, unknown> & { Type: string };
+export type AslDefinition = { StartAt: string; States: Record<string, AslState> } & Record<string, unknown>;
+
+/** Every state machine's definition, by its `slack-agents:workflow` name. */
+export function definitions(template: Template): Map<string, AslDefinition> {
+  const result = new Map<string, AslDefinition>();
+  for (const resource of Object.values(resourcesOfType(template, 'AWS::StepFunctions::StateMachine'))) {
+    const name = resource.Metadata?.['slack-agents:workflow'];
+    if (typeof name !== 'string') throw new Error('state machine without slack-agents:workflow metadata');
+    result.set(name, JSON.parse(renderIntrinsics(resource.Properties.DefinitionString)) as AslDefinition);
+  }
+  return result;
+}
+
+/** All states of a definition, including those inside Parallel branches and Map processors. */
+export function allStates(definition: { States: Record<string, AslState> }): [string, AslState][] {
+  return Object.entries(definition.States).flatMap(([name, state]) => {
+    const nested = [
+      ...((state.Branches as { States: Record<string, AslState> }[] | undefined) ?? []),
+      ...[state.ItemProcessor, state.Iterator].filter((inner) => inner !== undefined),
+    ] as { States: Record<string, AslState> }[];
+    return [[name, state] as [string, AslState], ...nested.flatMap(allStates)];
+  });
+}
+
+/** Every key anywhere in a JSON value. */
+export function allKeys(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(allKeys);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, inner]) => [key, ...allKeys(inner)]);
+  }
+  return [];
+}

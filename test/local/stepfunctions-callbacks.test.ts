@@ -1,0 +1,374 @@
+import {
+  GetExecutionHistoryCommand,
+  InvalidToken,
+  SendTaskFailureCommand,
+  SendTaskHeartbeatCommand,
+  SendTaskSuccessCommand,
+  StartExecutionCommand,
+  StopExecutionCommand,
+  TaskTimedOut,
+} from '@aws-sdk/client-sfn';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  elapsedSince,
+  lambdaArn,
+  lambdaError,
+  machineArn,
+  registerWaitFake,
+  settled,
+  startStepFunctions,
+} from './stepfunctions.harness.ts';
+
+type Sandbox = Awaited<ReturnType<typeof startStepFunctions>>;
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+const REGISTER_WAIT = lambdaArn('RegisterWait');
+const MACHINE = machineArn('Conversation');
+
+/** The kernel's wait for a human, as CDK renders `waitForPeople` plus its timeout Catch. */
+function waitState(options: { timeoutSeconds?: number; heartbeatSeconds?: number; next?: string } = {}) {
+  return {
+    Type: 'Task',
+    Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
+    Parameters: {
+      FunctionName: REGISTER_WAIT,
+      Payload: {
+        'conversationId.$': '$.conversationId',
+        'taskToken.$': '$$.Task.Token',
+        accepts: ['reporter'],
+      },
+    },
+    TimeoutSeconds: options.timeoutSeconds ?? 7200,
+    ...(options.heartbeatSeconds !== undefined && { HeartbeatSeconds: options.heartbeatSeconds }),
+    ResultPath: '$.wake',
+    Catch: [
+      { ErrorEquals: ['States.Timeout'], ResultPath: '$.timedOut', Next: 'Timed out' },
+      { ErrorEquals: ['ReporterLeft'], ResultPath: '$.failure', Next: 'Reporter left' },
+    ],
+    ...(options.next ? { Next: options.next } : { End: true }),
+  };
+}
+
+const conversationDefinition = (wait: Record<string, unknown> = waitState()) => ({
+  StartAt: 'Wait for reporter',
+  States: {
+    'Wait for reporter': wait,
+    'Timed out': { Type: 'Pass', End: true },
+    'Reporter left': { Type: 'Pass', End: true },
+  },
+});
+
+async function conversationSandbox(options: { timeScale?: number; definition?: unknown } = {}) {
+  const registerWait = registerWaitFake();
+  sandbox = await startStepFunctions({
+    timeScale: options.timeScale ?? 1,
+    invokeLambda: async (arn, payload) => {
+      if (arn === REGISTER_WAIT) registerWait.invoke(payload);
+      return { registered: true };
+    },
+  });
+  sandbox.runtime.registerStateMachine({
+    arn: MACHINE,
+    name: 'Conversation',
+    definition: options.definition ?? conversationDefinition(),
+  });
+  const start = async (name: string) => {
+    const started = await sandbox?.client.send(
+      new StartExecutionCommand({
+        stateMachineArn: MACHINE,
+        name,
+        input: JSON.stringify({ conversationId: name }),
+      }),
+    );
+    return started?.executionArn as string;
+  };
+  return { ...sandbox, registerWait, start };
+}
+
+describe('waitForTaskToken', () => {
+  it('resumes the wait with the output given to SendTaskSuccess', async () => {
+    const { client, registerWait, start } = await conversationSandbox();
+    const executionArn = await start('conv-1');
+    const wait = await registerWait.next();
+
+    await client.send(
+      new SendTaskSuccessCommand({ taskToken: wait.taskToken, output: '{"woken":"message"}' }),
+    );
+    const execution = await settled(client, executionArn);
+
+    expect(wait.payload).toMatchObject({ conversationId: 'conv-1', accepts: ['reporter'] });
+    expect(execution.status).toBe('SUCCEEDED');
+    expect(JSON.parse(execution.output as string)).toEqual({
+      conversationId: 'conv-1',
+      wake: { woken: 'message' },
+    });
+  });
+
+  it('records the wait as scheduled, started, submitted and succeeded, with the minted token in its parameters', async () => {
+    const { client, registerWait, start } = await conversationSandbox();
+    const executionArn = await start('conv-h');
+    const wait = await registerWait.next();
+    await client.send(new SendTaskSuccessCommand({ taskToken: wait.taskToken, output: '{"woken":"close"}' }));
+    await settled(client, executionArn);
+
+    const { events = [] } = await client.send(new GetExecutionHistoryCommand({ executionArn }));
+
+    expect(events.map((event) => event.type)).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskSubmitted',
+      'TaskSucceeded',
+      'TaskStateExited',
+      'ExecutionSucceeded',
+    ]);
+    const scheduled = events[2]?.taskScheduledEventDetails;
+    expect(scheduled).toMatchObject({ resourceType: 'lambda', resource: 'invoke.waitForTaskToken' });
+    expect(JSON.parse(scheduled?.parameters as string).Payload.taskToken).toBe(wait.taskToken);
+    expect(events[5]?.taskSucceededEventDetails?.output).toBe('{"woken":"close"}');
+  });
+
+  it('mints a different token for each of two concurrent waits and wakes each its own execution', async () => {
+    const { client, registerWait, start } = await conversationSandbox();
+    const first = await start('conv-a');
+    const second = await start('conv-b');
+    const waits = [await registerWait.next(), await registerWait.next()];
+    const tokenOf = (conversationId: string) =>
+      waits.find((wait) => wait.payload.conversationId === conversationId)?.taskToken as string;
+
+    expect(tokenOf('conv-a')).not.toBe(tokenOf('conv-b'));
+    await client.send(new SendTaskSuccessCommand({ taskToken: tokenOf('conv-b'), output: '{"n":"b"}' }));
+    await client.send(new SendTaskSuccessCommand({ taskToken: tokenOf('conv-a'), output: '{"n":"a"}' }));
+
+    expect(JSON.parse((await settled(client, first)).output as string).wake).toEqual({ n: 'a' });
+    expect(JSON.parse((await settled(client, second)).output as string).wake).toEqual({ n: 'b' });
+  });
+
+  it('mints a fresh token for each wait of the same execution, in parallel branches too', async () => {
+    const branch = (name: string) => ({
+      StartAt: name,
+      States: { [name]: { ...waitState(), Catch: undefined, ResultPath: '$.wake' } },
+    });
+    const { client, registerWait, start } = await conversationSandbox({
+      definition: {
+        StartAt: 'Both',
+        States: { Both: { Type: 'Parallel', Branches: [branch('A'), branch('B')], End: true } },
+      },
+    });
+    const executionArn = await start('conv-p');
+    const waits = [await registerWait.next(), await registerWait.next()];
+
+    expect(waits[0]?.taskToken).not.toBe(waits[1]?.taskToken);
+    for (const [index, wait] of waits.entries()) {
+      await client.send(new SendTaskSuccessCommand({ taskToken: wait.taskToken, output: String(index) }));
+    }
+    const execution = await settled(client, executionArn);
+
+    expect(execution.status).toBe('SUCCEEDED');
+    expect(
+      JSON.parse(execution.output as string)
+        .map((branchOutput: { wake: number }) => branchOutput.wake)
+        .sort(),
+    ).toEqual([0, 1]);
+  });
+
+  it('answers a second SendTaskSuccess on the same token with TaskTimedOut', async () => {
+    const { client, registerWait, start } = await conversationSandbox();
+    const executionArn = await start('conv-2');
+    const { taskToken } = await registerWait.next();
+    await client.send(new SendTaskSuccessCommand({ taskToken, output: '{}' }));
+
+    const again = client.send(new SendTaskSuccessCommand({ taskToken, output: '{}' }));
+
+    await expect(again).rejects.toBeInstanceOf(TaskTimedOut);
+    expect((await settled(client, executionArn)).status).toBe('SUCCEEDED');
+  });
+
+  it('answers a token it never issued with InvalidToken', async () => {
+    const { client } = await conversationSandbox();
+
+    const unknown = client.send(new SendTaskSuccessCommand({ taskToken: 'AQnot-a-token', output: '{}' }));
+
+    await expect(unknown).rejects.toBeInstanceOf(InvalidToken);
+  });
+
+  it('rejects an output that is not JSON and keeps the wait open', async () => {
+    const { client, registerWait, start } = await conversationSandbox();
+    const executionArn = await start('conv-j');
+    const { taskToken } = await registerWait.next();
+
+    await expect(
+      client.send(new SendTaskSuccessCommand({ taskToken, output: '{oops' })),
+    ).rejects.toMatchObject({
+      name: 'InvalidOutput',
+    });
+    await client.send(new SendTaskSuccessCommand({ taskToken, output: '{"ok":true}' }));
+    expect((await settled(client, executionArn)).status).toBe('SUCCEEDED');
+  });
+
+  it('routes SendTaskFailure to the Catch of its error name', async () => {
+    const { client, registerWait, start } = await conversationSandbox();
+    const executionArn = await start('conv-3');
+    const { taskToken } = await registerWait.next();
+
+    await client.send(
+      new SendTaskFailureCommand({ taskToken, error: 'ReporterLeft', cause: 'left the channel' }),
+    );
+    const execution = await settled(client, executionArn);
+
+    expect(execution.status).toBe('SUCCEEDED');
+    expect(JSON.parse(execution.output as string).failure).toEqual({
+      Error: 'ReporterLeft',
+      Cause: 'left the channel',
+    });
+    const { events = [] } = await client.send(new GetExecutionHistoryCommand({ executionArn }));
+    expect(events.find((event) => event.type === 'TaskFailed')?.taskFailedEventDetails).toMatchObject({
+      error: 'ReporterLeft',
+      cause: 'left the channel',
+    });
+  });
+
+  it('times out a 2-hour wait in about 3.6 s at time scale 0.0005, into the States.Timeout Catch', async () => {
+    const { client, registerWait, start } = await conversationSandbox({ timeScale: 0.0005 });
+    const began = Date.now();
+    const executionArn = await start('conv-4');
+    const { taskToken } = await registerWait.next();
+
+    const execution = await settled(client, executionArn);
+    const elapsed = elapsedSince(began);
+
+    expect(elapsed).toBeGreaterThanOrEqual(3000);
+    expect(elapsed).toBeLessThan(15_000);
+    expect(execution.status).toBe('SUCCEEDED');
+    expect(JSON.parse(execution.output as string).timedOut.Error).toBe('States.Timeout');
+    await expect(client.send(new SendTaskSuccessCommand({ taskToken, output: '{}' }))).rejects.toBeInstanceOf(
+      TaskTimedOut,
+    );
+    const { events = [] } = await client.send(new GetExecutionHistoryCommand({ executionArn }));
+    const types = events.map((event) => event.type);
+    expect(types.indexOf('TaskTimedOut')).toBeGreaterThan(types.indexOf('TaskSubmitted'));
+    expect(types).toContain('PassStateEntered');
+  });
+
+  it('does not let States.TaskFailed catch a timeout (regression: the library exempts only its own error class)', async () => {
+    const wait = {
+      ...waitState({ timeoutSeconds: 1 }),
+      Catch: [
+        { ErrorEquals: ['States.TaskFailed'], Next: 'Reporter left' },
+        { ErrorEquals: ['States.Timeout'], ResultPath: '$.timedOut', Next: 'Timed out' },
+      ],
+    };
+    const { runtime, start } = await conversationSandbox({
+      timeScale: 0.05,
+      definition: conversationDefinition(wait),
+    });
+
+    const execution = await runtime.waitForExecution(await start('conv-tf'));
+
+    expect(JSON.parse(execution.output as string).timedOut.Error).toBe('States.Timeout');
+  });
+
+  it('fails the wait with the Lambda error when the callback Lambda itself fails', async () => {
+    sandbox = await startStepFunctions({
+      invokeLambda: async () => {
+        throw lambdaError('ReporterLeft', 'no such conversation');
+      },
+    });
+    sandbox.runtime.registerStateMachine({
+      arn: MACHINE,
+      name: 'Conversation',
+      definition: conversationDefinition(),
+    });
+
+    const { executionArn } = sandbox.runtime.startExecution({
+      stateMachineArn: MACHINE,
+      input: '{"conversationId":"c"}',
+    });
+    const execution = await sandbox.runtime.waitForExecution(executionArn);
+
+    expect(JSON.parse(execution.output as string).failure.Error).toBe('ReporterLeft');
+  });
+
+  it('lets the callback Lambda answer its own wait during its invocation (a message was already pending)', async () => {
+    sandbox = await startStepFunctions({
+      invokeLambda: async (_arn, payload) => {
+        const { taskToken } = payload as { taskToken: string };
+        sandbox?.runtime.sendTaskSuccess(taskToken, '{"woken":"message"}');
+        return { registered: true };
+      },
+    });
+    sandbox.runtime.registerStateMachine({
+      arn: MACHINE,
+      name: 'Conversation',
+      definition: conversationDefinition(),
+    });
+
+    const { executionArn } = sandbox.runtime.startExecution({
+      stateMachineArn: MACHINE,
+      input: '{"conversationId":"c"}',
+    });
+    const execution = await sandbox.runtime.waitForExecution(executionArn);
+
+    expect(JSON.parse(execution.output as string).wake).toEqual({ woken: 'message' });
+  });
+
+  it('keeps a wait with HeartbeatSeconds alive while heartbeats arrive, then fails it with States.HeartbeatTimeout', async () => {
+    const wait = {
+      ...waitState({ heartbeatSeconds: 20 }),
+      Catch: [
+        { ErrorEquals: ['States.HeartbeatTimeout'], ResultPath: '$.timedOut', Next: 'Timed out' },
+        { ErrorEquals: ['ReporterLeft'], Next: 'Reporter left' },
+      ],
+    };
+    // HeartbeatSeconds 20 -> 1 s; TimeoutSeconds 7200 -> 360 s.
+    const { client, registerWait, start } = await conversationSandbox({
+      timeScale: 0.05,
+      definition: conversationDefinition(wait),
+    });
+    const began = Date.now();
+    const executionArn = await start('conv-hb');
+    const { taskToken } = await registerWait.next();
+
+    for (let beat = 0; beat < 8; beat++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await client.send(new SendTaskHeartbeatCommand({ taskToken }));
+    }
+    const execution = await settled(client, executionArn);
+
+    expect(elapsedSince(began)).toBeGreaterThanOrEqual(2000);
+    expect(JSON.parse(execution.output as string).timedOut.Error).toBe('States.HeartbeatTimeout');
+    await expect(client.send(new SendTaskHeartbeatCommand({ taskToken }))).rejects.toBeInstanceOf(
+      TaskTimedOut,
+    );
+  });
+});
+
+describe('StopExecution', () => {
+  it('aborts a waiting execution and retires its token', async () => {
+    const { client, registerWait, start } = await conversationSandbox();
+    const executionArn = await start('conv-5');
+    const { taskToken } = await registerWait.next();
+
+    const { stopDate } = await client.send(
+      new StopExecutionCommand({ executionArn, error: 'Closed', cause: 'closed by an operator' }),
+    );
+    const execution = await settled(client, executionArn);
+
+    expect(stopDate).toBeInstanceOf(Date);
+    expect(execution).toMatchObject({ status: 'ABORTED', error: 'Closed', cause: 'closed by an operator' });
+    await expect(client.send(new SendTaskSuccessCommand({ taskToken, output: '{}' }))).rejects.toBeInstanceOf(
+      TaskTimedOut,
+    );
+    await sandbox?.runtime.waitForExecution(executionArn);
+    const { events = [] } = await client.send(new GetExecutionHistoryCommand({ executionArn }));
+    expect(events.at(-1)).toMatchObject({
+      type: 'ExecutionAborted',
+      executionAbortedEventDetails: { error: 'Closed', cause: 'closed by an operator' },
+    });
+  });
+});
