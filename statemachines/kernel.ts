@@ -19,12 +19,23 @@ import type { Trigger } from '../lambdas/kernel/workflows.ts';
  * `$.channel`, `$.threadTs` and `$.turn` are present throughout an execution.
  */
 
-/** Errors of the Lambda service itself (not of our code): safe to retry. */
+/**
+ * Errors worth retrying: of the Lambda service itself, and the transient errors our code
+ * lets through (throttling and server errors of DynamoDB and Step Functions inside the
+ * function, Slack unreachable or rate-limiting past the client's own retries). Validation
+ * and "not found" errors are not here: retrying cannot fix them.
+ */
 export const LAMBDA_TRANSIENT_ERRORS = [
   'Lambda.ServiceException',
   'Lambda.AWSLambdaException',
   'Lambda.SdkClientException',
   'Lambda.TooManyRequestsException',
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'SlackUnavailableError',
 ] as const;
 
 /** Throttling and server errors of the direct DynamoDB integration: safe to retry. */

@@ -19,6 +19,9 @@ import {
  * ends when a close was requested or the wait timed out. A task that fails after its
  * retries marks the conversation failed and fails the execution.
  */
+/** Length of the probe's "Finish turn" pause: 3 s under SANDBOX_TIME_SCALE=0.001. */
+export const PROBE_FINISH_TURN_SECONDS = 3_000;
+
 export const KERNEL_PROBE = defineWorkflow({
   name: 'kernel_probe',
   triggers: (config) => {
@@ -80,9 +83,15 @@ export const KERNEL_PROBE = defineWorkflow({
       catchFailure(task, failed);
     }
 
+    // Stands for the rest of an agent's turn after it has posted (saving its transcript...):
+    // a window in which people may answer before the wait opens, as in production.
+    const finishTurn = new sfn.Wait(scope, 'Finish turn', {
+      time: sfn.WaitTime.duration(Duration.seconds(PROBE_FINISH_TURN_SECONDS)),
+    });
+    finishTurn.next(waitForReporter);
     const closeRequested = sfn.Choice.jsonPath(scope, 'Close requested?')
       .when(sfn.Condition.booleanEquals('$.drained.closeRequested', true), markResolved)
-      .otherwise(waitForReporter);
+      .otherwise(finishTurn);
 
     return markInvestigating.next(turn).next(drainMessages).next(reply).next(closeRequested);
   },

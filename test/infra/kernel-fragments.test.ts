@@ -10,6 +10,7 @@ import { buildStack } from '../../infra/synth.ts';
 import {
   defineWorkflow,
   drain,
+  LAMBDA_TRANSIENT_ERRORS,
   nextTurn,
   setConversationFields,
   slackPost,
@@ -113,12 +114,7 @@ describe('waitForPeople', () => {
     });
     expect(state.Retry).toEqual([
       expect.objectContaining({
-        ErrorEquals: [
-          'Lambda.ServiceException',
-          'Lambda.AWSLambdaException',
-          'Lambda.SdkClientException',
-          'Lambda.TooManyRequestsException',
-        ],
+        ErrorEquals: [...LAMBDA_TRANSIENT_ERRORS],
       }),
     ]);
   });

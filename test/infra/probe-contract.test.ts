@@ -79,7 +79,7 @@ function runProbe(
   if (probe === undefined) throw new Error('kernel_probe is not in the template');
   const machine = new StateMachine(probe as never, { validationOptions: { checkArn: false } });
   const run = machine.run(start, {
-    overrides: { taskResourceLocalHandlers: handlers as never },
+    overrides: { taskResourceLocalHandlers: handlers as never, waitTimeOverrides: { 'Finish turn': 0 } },
     context: { Task: { Token: 'task-token-1' } } as never,
   });
   return run.result.then((output) => ({ output, posts, waits, fieldUpdates }));

@@ -77,11 +77,12 @@ describe('the kernel_probe graph', () => {
     expect(state('Reply').Next).toBe('Close requested?');
   });
 
-  it('ends on a close request and otherwise waits for the reporter, then loops', () => {
+  it('ends on a close request and otherwise finishes the turn and waits for the reporter, then loops', () => {
     expect(state('Close requested?')).toMatchObject({
       Choices: [{ Variable: '$.drained.closeRequested', BooleanEquals: true, Next: 'Mark resolved' }],
-      Default: 'Wait for reporter',
+      Default: 'Finish turn',
     });
+    expect(state('Finish turn')).toMatchObject({ Type: 'Wait', Seconds: 3000, Next: 'Wait for reporter' });
     expect(state('Wait for reporter').Next).toBe('Next turn');
     expect(state('Mark resolved').Next).toBe('Done');
     expect(state('Done').Type).toBe('Succeed');
