@@ -9,7 +9,6 @@ import { createLogger } from '../shared/logger.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
 const logger = createLogger('router');
-const processor = new SqsFifoPartialProcessorAsync();
 
 function parseRecord(record: SQSRecord): InboxEnvelope {
   try {
@@ -43,5 +42,8 @@ async function routeRecord(record: SQSRecord): Promise<void> {
  * count it lands in the DLQ.
  */
 export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  // A processor per invocation: it holds the batch's state, and the sandbox runs several
+  // invocations at once in one process (in Lambda, one instance runs one at a time).
+  const processor = new SqsFifoPartialProcessorAsync();
   return processPartialResponse(event, routeRecord, processor, { context, skipGroupOnError: true });
 }

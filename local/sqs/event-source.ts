@@ -11,10 +11,20 @@ export type SqsBatchHandler = (
 
 export type EventSourcePhase = 'receive' | 'invoke' | 'delete';
 
-export interface EventSourceOptions {
+/**
+ * The function to invoke: one `handler` shared by every poller, or `createHandler`, called
+ * once per poller. Lambda runs one invocation per instance at a time, so handlers may keep
+ * per-invocation state at module level (a Powertools batch processor does); in process,
+ * concurrent pollers sharing such a handler would mix their batches. Give those handlers an
+ * instance each with `createHandler`, or use `concurrency: 1`.
+ */
+export type EventSourceHandler =
+  | { handler: SqsBatchHandler; createHandler?: never }
+  | { createHandler: (instance: number) => SqsBatchHandler | Promise<SqsBatchHandler>; handler?: never };
+
+export type EventSourceOptions = EventSourceHandler & {
   service: SqsQueueService;
   queueUrl: string;
-  handler: SqsBatchHandler;
   /** Messages per invocation, 1 to 10 as for FIFO queues. @default 10 */
   batchSize?: number;
   /** How long a received batch stays invisible; failed records return after it. @default the queue's */
@@ -27,7 +37,7 @@ export interface EventSourceOptions {
   functionName?: string;
   /** Reported failures: a handler that threw, a failed receive or delete. @default console.error */
   onError?: (error: unknown, details: { phase: EventSourcePhase; records: SQSRecord[] }) => void;
-}
+};
 
 export interface EventSourceStats {
   batches: number;
@@ -74,14 +84,14 @@ export class EventSourceNotIdleError extends Error {
  * batches of up to `batchSize`, `ReportBatchItemFailures` semantics (records not listed are
  * deleted; a thrown error or invalid response fails the whole batch), failed records left to
  * reappear after the visibility timeout and, past the queue's maxReceiveCount, move to its
- * DLQ. Several pollers run at once; the queue's group locking keeps each group's batches in
- * order while other groups proceed.
+ * DLQ. `concurrency` pollers run at once, like Lambda instances, each invoking its own
+ * handler when `createHandler` is given; the queue's group locking keeps each group's
+ * batches in order while other groups proceed.
  */
 export function startEventSource(options: EventSourceOptions): EventSource {
   const {
     service,
     queueUrl,
-    handler,
     batchSize = 10,
     visibilityTimeoutSeconds,
     pollIntervalMs = 50,
@@ -106,7 +116,7 @@ export function startEventSource(options: EventSourceOptions): EventSource {
   };
   const stopping = new AbortController();
 
-  async function processBatch(messages: WireMessage[]): Promise<void> {
+  async function processBatch(handler: SqsBatchHandler, messages: WireMessage[]): Promise<void> {
     const records = messages.map((message) => toRecord(message, eventSourceARN, service.region));
     stats.batches += 1;
     stats.records += records.length;
@@ -166,7 +176,14 @@ export function startEventSource(options: EventSourceOptions): EventSource {
     return new Set(records.map((record) => record.messageId));
   }
 
-  async function poll(): Promise<void> {
+  async function poll(instance: number): Promise<void> {
+    let handler: SqsBatchHandler;
+    try {
+      handler = options.handler ?? (await options.createHandler(instance));
+    } catch (error) {
+      onError(error, { phase: 'invoke', records: [] });
+      return;
+    }
     while (!stopping.signal.aborted) {
       let messages: WireMessage[];
       try {
@@ -194,14 +211,14 @@ export function startEventSource(options: EventSourceOptions): EventSource {
       }
       stats.runningBatches += 1;
       try {
-        await processBatch(messages);
+        await processBatch(handler, messages);
       } finally {
         stats.runningBatches -= 1;
       }
     }
   }
 
-  const pollers = Array.from({ length: concurrency }, () => poll());
+  const pollers = Array.from({ length: concurrency }, (_, instance) => poll(instance));
 
   return {
     stats,

@@ -305,4 +305,20 @@ describe('fake Slack Web API through the real @slack/web-api WebClient', () => {
       data: { error: 'unknown_method' },
     });
   });
+
+  it('answers not_authed when no token is sent, and accepts JSON bodies with a Bearer token', async () => {
+    const post = (headers: Record<string, string>, body: string) =>
+      fetch(`${server.slackApiUrl}chat.postMessage`, { method: 'POST', headers, body }).then((response) =>
+        response.json(),
+      );
+
+    const anonymous = await post({ 'content-type': 'application/json' }, '{"channel":"C_DEVS","text":"hi"}');
+    const json = await post(
+      { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${BOT_TOKEN}` },
+      JSON.stringify({ channel: 'C_DEVS', text: 'hi', blocks: [{ type: 'divider' }] }),
+    );
+
+    expect(anonymous).toEqual({ ok: false, error: 'not_authed' });
+    expect(json).toMatchObject({ ok: true, message: { text: 'hi', blocks: [{ type: 'divider' }] } });
+  });
 });

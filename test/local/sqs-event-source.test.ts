@@ -1,49 +1,72 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type EventSource, type EventSourceOptions, startEventSource } from '../../local/sqs/event-source.ts';
+import {
+  type EventSource,
+  type EventSourceHandler,
+  type EventSourceOptions,
+  type SqsBatchHandler,
+  startEventSource,
+} from '../../local/sqs/event-source.ts';
 import { SqsQueueService } from '../../local/sqs/queue-service.ts';
 
-// Time runs 20x faster in the service, so a 1 s visibility timeout passes in 50 ms.
+// The queue runs on a hand-moved clock. A ticker moves it past the visibility timeout only
+// when no batch is running and messages wait in flight (failed ones), so a retry never
+// depends on how fast this machine is and no timeout ends in the middle of a batch.
+const VISIBILITY_MS = 30_000;
+let now: number;
 let service: SqsQueueService;
 let queueUrl: string;
 let dlqUrl: string;
 let source: EventSource | undefined;
+let ticker: NodeJS.Timeout | undefined;
 let errors: Array<{ phase: string; error: unknown }>;
 
-beforeEach(() => {
-  service = new SqsQueueService({ timeScale: 20 });
+function createQueues(maxReceiveCount: number): void {
   dlqUrl = service.createQueue({ QueueName: 'inbox-dlq.fifo', Attributes: { FifoQueue: 'true' } }).QueueUrl;
   queueUrl = service.createQueue({
     QueueName: 'inbox.fifo',
     Attributes: {
       FifoQueue: 'true',
-      VisibilityTimeout: '1',
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: service.queueArn(dlqUrl), maxReceiveCount: 3 }),
+      VisibilityTimeout: String(VISIBILITY_MS / 1000),
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: service.queueArn(dlqUrl), maxReceiveCount }),
     },
   }).QueueUrl;
+}
+
+beforeEach(() => {
+  now = Date.UTC(2025, 0, 1);
+  service = new SqsQueueService({ now: () => now });
+  createQueues(3);
   errors = [];
 });
 
 afterEach(async () => {
+  clearInterval(ticker);
   await source?.stop();
   source = undefined;
   service.close();
 });
 
-function start(
-  handler: EventSourceOptions['handler'],
-  options: Partial<EventSourceOptions> = {},
-): EventSource {
-  source = startEventSource({
+type StartOptions = Partial<Omit<EventSourceOptions, 'handler' | 'createHandler'>>;
+
+function start(invoke: SqsBatchHandler | EventSourceHandler, options: StartOptions = {}): EventSource {
+  const events = startEventSource({
     service,
     queueUrl,
-    handler,
     pollIntervalMs: 5,
     onError: (error, { phase }) => errors.push({ phase, error }),
     ...options,
+    ...(typeof invoke === 'function' ? { handler: invoke } : invoke),
   });
-  return source;
+  ticker = setInterval(() => {
+    if (events.stats.runningBatches === 0 && service.counts(queueUrl).inFlight > 0) {
+      now += VISIBILITY_MS;
+      service.poke();
+    }
+  }, 5);
+  source = events;
+  return events;
 }
 
 function send(body: string, group: string): void {
@@ -77,6 +100,24 @@ function flakyHandler(failures: Record<string, number>) {
   return { handler, attempts };
 }
 
+/**
+ * A Router-like handler: Powertools' FIFO processor with skipGroupOnError, one processor per
+ * instance as each Lambda instance has its own module state.
+ */
+function powertoolsHandler(
+  recordHandler: (record: SQSRecord) => Promise<void>,
+): (instance: number) => SqsBatchHandler {
+  return () => {
+    const processor = new SqsFifoPartialProcessorAsync();
+    return (event: SQSEvent, context: Context) =>
+      processPartialResponse(event, recordHandler, processor, {
+        context,
+        skipGroupOnError: true,
+        throwOnFullBatchFailure: false,
+      });
+  };
+}
+
 describe('SQS event source driver', () => {
   it('hands the handler SQSEvent records carrying the FIFO attributes and deletes them after success', async () => {
     const seen: SQSRecord[] = [];
@@ -98,7 +139,7 @@ describe('SQS event source driver', () => {
         MessageGroupId: 'C1:1700000000.000100',
         MessageDeduplicationId: 'hello',
         SequenceNumber: expect.stringMatching(/^\d+$/),
-        SentTimestamp: expect.stringMatching(/^\d+$/),
+        SentTimestamp: String(now),
       },
     });
     expect(service.counts(queueUrl)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
@@ -171,9 +212,9 @@ describe('SQS event source driver', () => {
 
     const order = attempts.map((record) => record.body);
     expect(order.filter((body) => body === 'poison')).toHaveLength(3);
-    // B finished before A's poison message had used up its three receives.
+    // B finished before A's poison message had used up its three receives...
     expect(order.indexOf('b2')).toBeLessThan(order.lastIndexOf('poison'));
-    // A's next message waited for the poison message to leave the group.
+    // ...and A's next message waited for the poison message to leave the group.
     expect(order.indexOf('a2')).toBeGreaterThan(order.lastIndexOf('poison'));
     const { Messages = [] } = await service.receiveMessage({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10 });
     expect(Messages.map((message) => message.Body)).toEqual(['poison']);
@@ -182,22 +223,16 @@ describe('SQS event source driver', () => {
   it("keeps a group's order when a message fails mid-batch under Powertools' FIFO processor", async () => {
     const processed: string[] = [];
     const failuresLeft: Record<string, number> = { a2: 1 };
-    const processor = new SqsFifoPartialProcessorAsync();
-    const events = start((event, context) =>
-      processPartialResponse(
-        event,
-        async (record: SQSRecord) => {
-          const left = failuresLeft[record.body] ?? 0;
-          if (left > 0) {
-            failuresLeft[record.body] = left - 1;
-            throw new Error(`transient failure on ${record.body}`);
-          }
-          processed.push(record.body);
-        },
-        processor,
-        { context, skipGroupOnError: true, throwOnFullBatchFailure: false },
-      ),
-    );
+    const events = start({
+      createHandler: powertoolsHandler(async (record) => {
+        const left = failuresLeft[record.body] ?? 0;
+        if (left > 0) {
+          failuresLeft[record.body] = left - 1;
+          throw new Error(`transient failure on ${record.body}`);
+        }
+        processed.push(record.body);
+      }),
+    });
     sendAll([
       ['a1', 'A'],
       ['a2', 'A'],
@@ -212,24 +247,64 @@ describe('SQS event source driver', () => {
     expect(processed.filter((body) => body.startsWith('b'))).toEqual(['b1', 'b2']);
   });
 
-  it('runs batches of different groups at the same time', async () => {
+  it('processes every message once and in group order across concurrent batches with random failures', async () => {
+    service.close();
+    service = new SqsQueueService({ now: () => now });
+    // Under skipGroupOnError a record also comes back when an earlier one of its group fails,
+    // and each return counts as a receive: the limit is set well above what that adds up to.
+    createQueues(50);
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const processed = new Map<string, string[]>();
+    const events = start(
+      {
+        createHandler: powertoolsHandler(async (record) => {
+          await new Promise((resolve) => setTimeout(resolve, random() * 3));
+          if (random() < 0.25) throw new Error('transient');
+          const group = record.attributes.MessageGroupId ?? '';
+          processed.set(group, [...(processed.get(group) ?? []), record.body]);
+        }),
+      },
+      { batchSize: 4, concurrency: 3 },
+    );
+    const groups = ['G1', 'G2', 'G3', 'G4', 'G5'];
+    const expected = new Map(groups.map((group) => [group, [1, 2, 3, 4, 5, 6].map((n) => `${group}-${n}`)]));
+    for (let n = 0; n < 6; n += 1) for (const group of groups) send(expected.get(group)?.[n] ?? '', group);
+
+    await events.idle();
+
+    expect(events.stats.failedRecords).toBeGreaterThan(0);
+    expect(service.counts(dlqUrl)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+    expect(processed).toEqual(expected);
+  });
+
+  it('gives each poller its own handler instance from createHandler', async () => {
+    const instancesUsed = new Set<number>();
     let releaseA: () => void = () => undefined;
     const bStarted = new Promise<void>((resolve) => {
       releaseA = resolve;
     });
     const events = start(
-      async (event) => {
-        const group = event.Records[0]?.attributes.MessageGroupId;
-        if (group === 'B') releaseA();
-        // A's batch can only finish if B's batch starts while A's is still running.
-        if (group === 'A') {
-          await Promise.race([
-            bStarted,
-            new Promise((_, reject) => setTimeout(() => reject(new Error('B never ran alongside A')), 5_000)),
-          ]);
-        }
+      {
+        createHandler: (instance) => async (event) => {
+          instancesUsed.add(instance);
+          const group = event.Records[0]?.attributes.MessageGroupId;
+          if (group === 'B') releaseA();
+          // A's batch can only finish if B's batch starts while A's is still running.
+          if (group === 'A') {
+            await Promise.race([
+              bStarted,
+              new Promise((_, reject) =>
+                setTimeout(() => reject(new Error('B never ran alongside A')), 5_000),
+              ),
+            ]);
+          }
+        },
       },
-      { batchSize: 1, concurrency: 2, visibilityTimeoutSeconds: 600 },
+      { batchSize: 1, concurrency: 2 },
     );
     sendAll([
       ['a1', 'A'],
@@ -239,17 +314,15 @@ describe('SQS event source driver', () => {
     await events.idle();
 
     expect(errors).toEqual([]);
+    expect(instancesUsed).toEqual(new Set([0, 1]));
   });
 
   it('lets the running batch finish when stopped', async () => {
     let finished = false;
-    const events = start(
-      async () => {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        finished = true;
-      },
-      { visibilityTimeoutSeconds: 600 },
-    );
+    const events = start(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      finished = true;
+    });
     send('a1', 'A');
     await new Promise((resolve) => setTimeout(resolve, 30));
 
@@ -261,81 +334,16 @@ describe('SQS event source driver', () => {
 
   it('redelivers a message whose handler outlived the visibility timeout, as SQS does', async () => {
     let calls = 0;
-    const events = start(
-      async () => {
-        calls += 1;
-        // 1 s of queue time is 50 ms here: the first attempt overruns its visibility timeout.
-        if (calls === 1) await new Promise((resolve) => setTimeout(resolve, 150));
-      },
-      { concurrency: 1 },
-    );
+    const events = start(async () => {
+      calls += 1;
+      // The first attempt takes longer than the visibility timeout: its delete is refused.
+      if (calls === 1) now += VISIBILITY_MS + 1;
+    });
     send('slow', 'A');
 
     await events.idle();
 
     expect(calls).toBe(2);
     expect(errors.map((entry) => entry.phase)).toEqual(['delete']);
-  });
-
-  it('processes every message once and in group order across concurrent batches with random failures', async () => {
-    // The queue's clock only moves when nothing is visible and no batch is running, so no
-    // visibility timeout ends mid-batch: failures alone decide what is retried.
-    service.close();
-    let now = Date.UTC(2025, 0, 1);
-    service = new SqsQueueService({ now: () => now });
-    dlqUrl = service.createQueue({ QueueName: 'dlq.fifo', Attributes: { FifoQueue: 'true' } }).QueueUrl;
-    queueUrl = service.createQueue({
-      QueueName: 'busy.fifo',
-      Attributes: {
-        FifoQueue: 'true',
-        VisibilityTimeout: '30',
-        // Under skipGroupOnError a record also comes back when an earlier one of its group
-        // fails, and each return counts as a receive, so the limit is set well above the
-        // few failures a message meets here.
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: service.queueArn(dlqUrl), maxReceiveCount: 50 }),
-      },
-    }).QueueUrl;
-    let seed = 42;
-    const random = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    const processed = new Map<string, string[]>();
-    const processor = new SqsFifoPartialProcessorAsync();
-    const events = start(
-      (event, context) =>
-        processPartialResponse(
-          event,
-          async (record: SQSRecord) => {
-            await new Promise((resolve) => setTimeout(resolve, random() * 3));
-            if (random() < 0.25) throw new Error('transient');
-            const group = record.attributes.MessageGroupId ?? '';
-            processed.set(group, [...(processed.get(group) ?? []), record.body]);
-          },
-          processor,
-          { context, skipGroupOnError: true, throwOnFullBatchFailure: false },
-        ),
-      { batchSize: 4, concurrency: 3 },
-    );
-    const ticker = setInterval(() => {
-      const counts = service.counts(queueUrl);
-      if (counts.visible === 0 && counts.inFlight > 0 && events.stats.runningBatches === 0) {
-        now += 30_000;
-        service.poke();
-      }
-    }, 5);
-    const groups = ['G1', 'G2', 'G3', 'G4', 'G5'];
-    const expected = new Map(groups.map((group) => [group, [1, 2, 3, 4, 5, 6].map((n) => `${group}-${n}`)]));
-    for (let n = 0; n < 6; n += 1) for (const group of groups) send(expected.get(group)?.[n] ?? '', group);
-
-    try {
-      await events.idle();
-    } finally {
-      clearInterval(ticker);
-    }
-
-    expect(events.stats.failedRecords).toBeGreaterThan(0);
-    expect(service.counts(dlqUrl)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
-    expect(processed).toEqual(expected);
   });
 });

@@ -1,0 +1,78 @@
+import './polyfills.ts';
+import type { SlackAgentsConfigInput } from '../infra/config.ts';
+import { DEVELOPMENT_SIGNING_SECRET, startSandbox } from './sandbox.ts';
+
+/**
+ * `npm run dev`: the offline sandbox. Settings from the environment:
+ * - PORT (default 3000)
+ * - SLACK_SIGNING_SECRET (default: a development secret, printed below)
+ * - SANDBOX_TIME_SCALE (default 1; 0.001 turns a 2-hour wait into 7.2 seconds)
+ * - ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (passed to the model client unchanged)
+ * - SLACK_CHANNEL_<NAME>=<id> for the channels the workflows use, e.g.
+ *   SLACK_CHANNEL_BUG_REPORTS=C0123 (config key bugReports)
+ * - SANDBOX_LOG_LEVEL (handlers' Powertools log level, default INFO)
+ */
+function channelsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const channels: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^SLACK_CHANNEL_([A-Z0-9_]+)$/.exec(name);
+    if (!match?.[1] || !value) continue;
+    const key = match[1].toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    channels[key] = value;
+  }
+  return channels;
+}
+
+function numberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    console.error(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const channels = channelsFromEnv(process.env);
+const config: SlackAgentsConfigInput = Object.keys(channels).length > 0 ? { channels } : {};
+const passThrough = Object.fromEntries(
+  ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'].flatMap((name) => {
+    const value = process.env[name];
+    return value ? [[name, value]] : [];
+  }),
+);
+const logLevel = (process.env.SANDBOX_LOG_LEVEL ?? 'INFO') as 'INFO';
+
+const sandbox = await startSandbox({
+  port: numberFromEnv('PORT', 3000),
+  signingSecret: process.env.SLACK_SIGNING_SECRET || DEVELOPMENT_SIGNING_SECRET,
+  timeScale: numberFromEnv('SANDBOX_TIME_SCALE', 1),
+  config,
+  env: passThrough,
+  logLevel,
+});
+
+const channelList = sandbox.slack.workspace
+  .channels()
+  .map((c) => `#${c.name} (${c.id})`)
+  .join(', ');
+console.log(`
+Sandbox listening on ${sandbox.url}
+  Slack events (signed):  POST ${sandbox.url}/slack/events
+  Post as a user:         POST ${sandbox.url}/sandbox/slack/post  {"channel","user","text","thread_ts?"}
+  Messages:               GET  ${sandbox.url}/sandbox/slack/messages?channel=<id>
+  Executions:             GET  ${sandbox.url}/sandbox/executions
+  Channels:               ${channelList}
+  Bot user id:            ${sandbox.slack.workspace.botUserId}
+  Signing secret:         ${sandbox.signingSecret}${sandbox.signingSecret === DEVELOPMENT_SIGNING_SECRET ? ' (development default; set SLACK_SIGNING_SECRET to change)' : ''}
+  Time scale:             ${sandbox.timeScale}
+  Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? 'no ANTHROPIC_BASE_URL set'}
+`);
+
+const stop = async () => {
+  await sandbox.stop();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

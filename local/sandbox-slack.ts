@@ -1,0 +1,62 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createSlackApiHandler } from './slack/api.ts';
+import { type SlackMessageEvent, FakeSlack as Workspace } from './slack/fake-slack.ts';
+import { buildEventCallbacks, newEventId, signSlackRequest } from './slack/sign.ts';
+
+/**
+ * The sandbox's Slack: a fake workspace whose channels are the ones the stack is configured
+ * with (the `CHANNELS` map the functions get), named as the workflows know them
+ * (`bugReports` -> `bug-reports`), plus its Web API handler.
+ */
+export interface FakeSlack {
+  readonly workspace: Workspace;
+  readonly api: (req: IncomingMessage, res: ServerResponse, body: string) => Promise<void>;
+}
+
+/** `bugReports` -> `bug-reports` */
+export function channelName(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+export function createFakeSlack(options: {
+  botUserId: string;
+  botToken: string;
+  channelsEnv: Record<string, string>;
+  config?: unknown;
+}): FakeSlack {
+  const configured = JSON.parse(options.channelsEnv.CHANNELS ?? '{}') as Record<string, string>;
+  const channels = Object.entries(configured).map(([key, id]) => ({ id, name: channelName(key) }));
+  const workspace = new Workspace({
+    botToken: options.botToken,
+    botUserId: options.botUserId,
+    channels: channels.length > 0 ? channels : [{ id: 'C_GENERAL', name: 'general' }],
+    users: [
+      { id: 'U_REPORTER', name: 'reporter', realName: 'Rita Reporter' },
+      { id: 'U_DEV', name: 'developer', realName: 'Dev Eloper' },
+      { id: 'U_DEV2', name: 'developer2', realName: 'Dana Dev' },
+      { id: 'U_THIRD', name: 'bystander', realName: 'Bea Bystander' },
+    ],
+  });
+  const handler = createSlackApiHandler(workspace);
+  return { workspace, api: (req, res, body) => handler(req, res, body) };
+}
+
+/** The signed Events API requests Slack sends for one message (a mention adds `app_mention`). */
+export function signedEventRequests(
+  workspace: Workspace,
+  message: SlackMessageEvent,
+  signingSecret: string,
+): { headers: Record<string, string>; body: string }[] {
+  return buildEventCallbacks(message, {
+    teamId: workspace.teamId,
+    apiAppId: workspace.appId,
+    botUserId: workspace.botUserId,
+    eventId: newEventId(),
+  }).map((callback) => {
+    const body = JSON.stringify(callback);
+    return {
+      headers: { 'content-type': 'application/json', ...signSlackRequest({ signingSecret, body }) },
+      body,
+    };
+  });
+}

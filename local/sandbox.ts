@@ -1,0 +1,574 @@
+import './polyfills.ts';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
+import dynalite from 'dynalite';
+import type { SlackAgentsConfigInput } from '../infra/config.ts';
+import { FUNCTIONS, type FunctionId } from '../infra/functions.ts';
+import { synthesizeTemplate } from '../infra/synth.ts';
+import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
+import type { WorkflowDefinition } from '../statemachines/kernel.ts';
+import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
+import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
+import { type EventSource, startEventSource } from './sqs/event-source.ts';
+import { SqsQueueService } from './sqs/queue-service.ts';
+import { createStepFunctionsApi, STEP_FUNCTIONS_TARGET_PREFIX } from './stepfunctions/api.ts';
+import { toAwsHistory } from './stepfunctions/aws-history.ts';
+import { LocalStepFunctions } from './stepfunctions/runtime.ts';
+import {
+  type CloudFormationTemplate,
+  LOCAL_ACCOUNT,
+  LOCAL_REGION,
+  localArn,
+  resolveIntrinsics,
+  resourcesOfType,
+  UnsupportedTemplateError,
+} from './template.ts';
+
+/** The signing secret the sandbox uses unless `SLACK_SIGNING_SECRET` says otherwise (printed at start). */
+export const DEVELOPMENT_SIGNING_SECRET = 'sandbox-signing-secret-not-for-production';
+const DEVELOPMENT_BOT_TOKEN = 'xoxb-sandbox-not-a-real-token';
+const DYNAMODB_TARGET_PREFIX = 'DynamoDB_20120810.';
+
+export interface SandboxOptions {
+  /** @default 3000 (0 picks a free port) */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** @default DEVELOPMENT_SIGNING_SECRET */
+  signingSecret?: string;
+  /** Multiplies every Wait and every wait for people (SANDBOX_TIME_SCALE). @default 1 */
+  timeScale?: number;
+  /** The workflows the stack is synthesized with. @default PRODUCTION_WORKFLOWS */
+  workflows?: readonly WorkflowDefinition[];
+  /** Stack configuration (channel ids, timeouts...), as `cdk deploy` would get it. */
+  config?: SlackAgentsConfigInput;
+  /** Extra environment for the handlers, e.g. ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY. */
+  env?: Record<string, string>;
+  /** Powertools log level of the handlers. @default 'INFO' */
+  logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+  /** Concurrent Router invocations, like Lambda instances on the inbox. @default 2 */
+  routerConcurrency?: number;
+}
+
+export interface Sandbox {
+  readonly url: string;
+  readonly port: number;
+  readonly signingSecret: string;
+  readonly timeScale: number;
+  readonly slack: FakeSlack;
+  readonly stepFunctions: LocalStepFunctions;
+  readonly sqs: SqsQueueService;
+  readonly dynamodb: DynamoDBClient;
+  readonly tableName: string;
+  readonly inboxUrl: string;
+  /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+interface FunctionInfo {
+  logicalId: string;
+  id: FunctionId;
+  timeoutSeconds: number;
+  environment: Record<string, string>;
+}
+
+/**
+ * The offline runtime: the synthesized stack's tables (dynalite), queues (the SQS FIFO
+ * subset, with the event source mapping driving the Router), state machines (the ASL from
+ * the template, run by aws-local-stepfunctions), Lambda handlers (the real modules, in
+ * process), a fake Slack workspace, and the ingress at `POST /slack/events` — all on one
+ * port. The handlers reach the emulated services through `AWS_ENDPOINT_URL_*` and
+ * `SLACK_API_URL`, exactly as they would reach AWS and Slack.
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const timeScale = options.timeScale ?? 1;
+  const signingSecret = options.signingSecret ?? DEVELOPMENT_SIGNING_SECRET;
+  const host = options.host ?? '127.0.0.1';
+
+  // One port for everything: AWS protocols are told apart by their X-Amz-Target header.
+  let route: (req: IncomingMessage, res: ServerResponse) => Promise<void> = async (_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
+  };
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      console.error('[sandbox] request failed', error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: String(error) }));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, host, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host}:${port}`;
+
+  try {
+    return await assemble({ ...options, timeScale, signingSecret }, server, url, port, (r) => {
+      route = r;
+    });
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
+}
+
+async function assemble(
+  options: SandboxOptions & { timeScale: number; signingSecret: string },
+  server: Server,
+  url: string,
+  port: number,
+  setRoute: (route: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => void,
+): Promise<Sandbox> {
+  const template = synthesizeTemplate({
+    workflows: options.workflows ?? PRODUCTION_WORKFLOWS,
+    ...(options.config ? { config: options.config } : {}),
+  }) as unknown as CloudFormationTemplate;
+  const names = { baseUrl: url };
+
+  // The handlers' environment: what the stack gives them, plus the local endpoints and credentials.
+  const functions = readFunctions(template, names);
+  const environment = mergeEnvironments(functions);
+  const botUserId = environment.SLACK_BOT_USER_ID ?? 'U_BOT';
+  Object.assign(process.env, environment, {
+    AWS_REGION: LOCAL_REGION,
+    AWS_DEFAULT_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: 'sandbox',
+    AWS_SECRET_ACCESS_KEY: 'sandbox',
+    AWS_ENDPOINT_URL_DYNAMODB: url,
+    AWS_ENDPOINT_URL_SQS: url,
+    AWS_ENDPOINT_URL_SFN: url,
+    SLACK_API_URL: `${url}/api/`,
+    SLACK_SIGNING_SECRET: options.signingSecret,
+    SLACK_BOT_TOKEN: DEVELOPMENT_BOT_TOKEN,
+    POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'INFO',
+    POWERTOOLS_DEV: 'true',
+    ...options.env,
+  });
+  delete process.env.NODE_OPTIONS;
+
+  // DynamoDB: dynalite, answering on our port.
+  const dynamo = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const dynamoListener = dynamo.listeners('request')[0] as (
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => void;
+  const dynamodb = new DynamoDBClient({
+    endpoint: url,
+    region: LOCAL_REGION,
+    credentials: { accessKeyId: 'sandbox', secretAccessKey: 'sandbox' },
+  });
+
+  // SQS and Step Functions emulators.
+  const sqs = new SqsQueueService({ baseUrl: url });
+  const sqsApi = createSqsApiHandler(sqs);
+  const handlers = new Map<string, Promise<Handler>>();
+  const handlerOf = (logicalId: string): Promise<Handler> => {
+    let handler = handlers.get(logicalId);
+    if (!handler) {
+      const info = functions.get(logicalId);
+      if (!info) throw new UnsupportedTemplateError(`no function ${logicalId} in the template`);
+      handler = import(pathToFileURL(`${process.cwd()}/${FUNCTIONS[info.id].entry}`).href).then(
+        (module: { handler: Handler }) => module.handler,
+      );
+      handlers.set(logicalId, handler);
+    }
+    return handler;
+  };
+  const invoke = async (logicalId: string, event: unknown): Promise<unknown> => {
+    const info = functions.get(logicalId);
+    const handler = await handlerOf(logicalId);
+    const result = await handler(
+      structuredClone(event),
+      lambdaContext(info ?? { logicalId, timeoutSeconds: 30 }),
+    );
+    return result === undefined ? null : JSON.parse(JSON.stringify(result));
+  };
+  const stepFunctions = new LocalStepFunctions({
+    timeScale: options.timeScale,
+    dynamodb,
+    invokeLambda: (functionArn, payload) => invoke(logicalIdOfArn(functionArn), payload),
+  });
+  const sfnApi = createStepFunctionsApi(stepFunctions);
+
+  const slack = createFakeSlack({ botUserId, botToken: DEVELOPMENT_BOT_TOKEN, channelsEnv: environment });
+  const ingress = resourcesOfType(template, 'AWS::Lambda::Url')[0];
+  if (!ingress) throw new UnsupportedTemplateError('the template has no Function URL for the ingress');
+  const ingressId = logicalIdOfArn(
+    String(resolveIntrinsics(ingress[1].Properties?.TargetFunctionArn ?? null, template, names)),
+  );
+
+  const sandboxRoutes = createSandboxRoutes({ slack, stepFunctions, botUserId });
+  setRoute(async (req, res) => {
+    const target = String(req.headers['x-amz-target'] ?? '');
+    if (target.startsWith(DYNAMODB_TARGET_PREFIX)) return dynamoListener(req, res);
+    const body = await readBody(req);
+    if (target.startsWith(SQS_TARGET_PREFIX)) return sqsApi(req, res, body);
+    if (target.startsWith(STEP_FUNCTIONS_TARGET_PREFIX)) return sfnApi(req, res, body);
+    const path = new URL(req.url ?? '/', url).pathname;
+    if (path.startsWith('/api/')) return slack.api(req, res, body);
+    if (path === '/slack/events') return serveIngress(req, res, body, (event) => invoke(ingressId, event));
+    return sandboxRoutes(req, res, body, path);
+  });
+
+  // Resources of the template.
+  const tableName = await createTables(template, dynamodb);
+  const queueUrls = createQueues(template, sqs, names);
+  for (const [logicalId, resource] of resourcesOfType(template, 'AWS::StepFunctions::StateMachine')) {
+    const definition = resolveIntrinsics(resource.Properties?.DefinitionString ?? null, template, names);
+    stepFunctions.registerStateMachine({
+      arn: localArn('states', `stateMachine:${logicalId}`),
+      name: logicalId,
+      definition,
+    });
+  }
+  const sources: EventSource[] = [];
+  for (const [, mapping] of resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')) {
+    const queueArn = String(resolveIntrinsics(mapping.Properties?.EventSourceArn ?? null, template, names));
+    const queueUrl = queueUrls.get(queueArn);
+    if (!queueUrl)
+      throw new UnsupportedTemplateError(`event source ${queueArn} is not a queue of the template`);
+    const functionId = String(resolveIntrinsics(mapping.Properties?.FunctionName ?? null, template, names));
+    sources.push(
+      startEventSource({
+        service: sqs,
+        queueUrl,
+        batchSize: Number(mapping.Properties?.BatchSize ?? 10),
+        concurrency: options.routerConcurrency ?? 2,
+        functionName: functionId,
+        handler: (event) => invoke(functionId, event) as never,
+      }),
+    );
+  }
+  const inboxUrl = environment.INBOX_QUEUE_URL ?? '';
+
+  // Every message in the fake workspace reaches the ingress as Slack would send it: signed.
+  slack.workspace.onMessage(async (event) => {
+    for (const request of signedEventRequests(slack.workspace, event, options.signingSecret)) {
+      const response = await fetch(`${url}/slack/events`, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+      });
+      if (response.status !== 200)
+        console.error(`[sandbox] ingress answered ${response.status} to event ${event.ts}`);
+    }
+  });
+
+  return {
+    url,
+    port,
+    signingSecret: options.signingSecret,
+    timeScale: options.timeScale,
+    slack,
+    stepFunctions,
+    sqs,
+    dynamodb,
+    tableName,
+    inboxUrl,
+    async idle() {
+      await slack.workspace.settled();
+      await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));
+    },
+    async stop() {
+      await Promise.all(sources.map((s) => s.stop()));
+      await stepFunctions.close();
+      sqs.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      dynamodb.destroy();
+    },
+  };
+}
+
+function readFunctions(
+  template: CloudFormationTemplate,
+  names: { baseUrl: string },
+): Map<string, FunctionInfo> {
+  const functions = new Map<string, FunctionInfo>();
+  for (const [logicalId, resource] of resourcesOfType(template, 'AWS::Lambda::Function')) {
+    const id = resource.Metadata?.['slack-agents:function'];
+    if (typeof id !== 'string' || !(id in FUNCTIONS)) continue;
+    const variables = resolveIntrinsics(
+      (resource.Properties?.Environment as { Variables?: never } | undefined)?.Variables ?? {},
+      template,
+      names,
+    ) as Record<string, string>;
+    functions.set(logicalId, {
+      logicalId,
+      id: id as FunctionId,
+      timeoutSeconds: Number(resource.Properties?.Timeout ?? 3),
+      environment: variables,
+    });
+  }
+  return functions;
+}
+
+/** The handlers share one process, so a variable two functions both set must agree. */
+function mergeEnvironments(functions: Map<string, FunctionInfo>): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const { logicalId, environment } of functions.values()) {
+    for (const [name, value] of Object.entries(environment)) {
+      if (name === 'NODE_OPTIONS') continue;
+      if (name in merged && merged[name] !== value) {
+        throw new UnsupportedTemplateError(`${logicalId} sets ${name} differently from another function`);
+      }
+      merged[name] = String(value);
+    }
+  }
+  return merged;
+}
+
+async function createTables(template: CloudFormationTemplate, dynamodb: DynamoDBClient): Promise<string> {
+  let first = '';
+  for (const [logicalId, resource] of resourcesOfType(template, 'AWS::DynamoDB::Table')) {
+    const p = resource.Properties ?? {};
+    const name = typeof p.TableName === 'string' ? p.TableName : logicalId;
+    first ||= name;
+    await dynamodb.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: p.KeySchema as CreateTableCommandInput['KeySchema'],
+        AttributeDefinitions: p.AttributeDefinitions as CreateTableCommandInput['AttributeDefinitions'],
+        ...(p.GlobalSecondaryIndexes
+          ? {
+              GlobalSecondaryIndexes:
+                p.GlobalSecondaryIndexes as unknown as CreateTableCommandInput['GlobalSecondaryIndexes'],
+            }
+          : {}),
+      }),
+    );
+  }
+  return first;
+}
+
+/** Creates the template's queues, dead-letter queues first; returns queue ARN -> URL. */
+function createQueues(
+  template: CloudFormationTemplate,
+  sqs: SqsQueueService,
+  names: { baseUrl: string },
+): Map<string, string> {
+  const urls = new Map<string, string>();
+  const queues = resourcesOfType(template, 'AWS::SQS::Queue').sort(
+    ([, a], [, b]) =>
+      Number(a.Properties?.RedrivePolicy !== undefined) - Number(b.Properties?.RedrivePolicy !== undefined),
+  );
+  for (const [logicalId] of queues) {
+    const resolved = resolveIntrinsics(
+      template.Resources[logicalId]?.Properties ?? {},
+      template,
+      names,
+    ) as Record<string, unknown>;
+    const url = String(resolveIntrinsics({ Ref: logicalId }, template, names));
+    const attributes: Record<string, string> = {};
+    if (resolved.FifoQueue === true) attributes.FifoQueue = 'true';
+    if (resolved.ContentBasedDeduplication === true) attributes.ContentBasedDeduplication = 'true';
+    if (resolved.VisibilityTimeout !== undefined)
+      attributes.VisibilityTimeout = String(resolved.VisibilityTimeout);
+    if (resolved.RedrivePolicy) attributes.RedrivePolicy = JSON.stringify(resolved.RedrivePolicy);
+    const created = sqs.createQueue({
+      QueueName: url.slice(url.lastIndexOf('/') + 1),
+      Attributes: attributes,
+    });
+    urls.set(sqs.queueArn(created.QueueUrl), created.QueueUrl);
+  }
+  return urls;
+}
+
+function logicalIdOfArn(arn: string): string {
+  const match = /:function:([^:]+)/.exec(arn);
+  return match?.[1] ?? arn;
+}
+
+function lambdaContext(info: { logicalId: string; timeoutSeconds: number }): Context {
+  const deadline = Date.now() + info.timeoutSeconds * 1000;
+  const fail = () => {
+    throw new Error('callback-style Lambda completion is not supported');
+  };
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: info.logicalId,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: localArn('lambda', `function:${info.logicalId}`),
+    memoryLimitInMB: '256',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${info.logicalId}`,
+    logStreamName: 'sandbox',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: fail,
+    fail,
+    succeed: fail,
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Serves the ingress Lambda as its Function URL does: the request as an HTTP API v2 event. */
+async function serveIngress(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: string,
+  invoke: (event: unknown) => Promise<unknown>,
+): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  const event = {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: path,
+    rawQueryString: (req.url ?? '').split('?')[1] ?? '',
+    headers,
+    requestContext: {
+      accountId: LOCAL_ACCOUNT,
+      apiId: 'sandbox',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'sandbox',
+      http: {
+        method: req.method ?? 'GET',
+        path,
+        protocol: 'HTTP/1.1',
+        sourceIp: '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: '$default',
+      stage: '$default',
+      time: new Date().toISOString(),
+      timeEpoch: Date.now(),
+    },
+    body,
+    isBase64Encoded: false,
+  };
+  const result = (await invoke(event)) as {
+    statusCode?: number;
+    headers?: Record<string, string>;
+    body?: string;
+  } | null;
+  res.writeHead(result?.statusCode ?? 200, result?.headers ?? {});
+  res.end(result?.body ?? '');
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+}
+
+/** The sandbox's own JSON surface: health, the fake workspace, the executions. */
+function createSandboxRoutes(deps: {
+  slack: FakeSlack;
+  stepFunctions: LocalStepFunctions;
+  botUserId: string;
+}) {
+  const { slack, stepFunctions } = deps;
+  return async (req: IncomingMessage, res: ServerResponse, body: string, path: string): Promise<void> => {
+    const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
+    if (req.method === 'GET' && path === '/healthz') return sendJson(res, 200, { ok: true });
+    if (req.method === 'GET' && path === '/sandbox/slack/channels') {
+      return sendJson(res, 200, { bot_user_id: deps.botUserId, channels: slack.workspace.channels() });
+    }
+    if (req.method === 'GET' && path === '/sandbox/slack/messages') {
+      const channel = query.get('channel');
+      if (!channel) return sendJson(res, 400, { error: 'channel is required' });
+      const threadTs = query.get('thread_ts');
+      try {
+        return sendJson(res, 200, {
+          messages: slack.workspace.messages({ channel, ...(threadTs ? { thread_ts: threadTs } : {}) }),
+        });
+      } catch (error) {
+        return sendJson(res, 404, { error: (error as Error).message });
+      }
+    }
+    if (req.method === 'POST' && path === '/sandbox/slack/post') {
+      const parsed = parsePost(body);
+      if ('error' in parsed) return sendJson(res, 400, parsed);
+      try {
+        const { ts } = slack.workspace.postAsUser(parsed);
+        // Answer once the ingress has accepted the event, so callers can rely on it being queued.
+        await slack.workspace.settled();
+        return sendJson(res, 200, { ts });
+      } catch (error) {
+        return sendJson(res, 400, { error: (error as Error).message });
+      }
+    }
+    if (req.method === 'GET' && path === '/sandbox/executions') {
+      const executions = stepFunctions.listExecutions().map((e) => ({
+        name: e.name,
+        stateMachine: e.stateMachineArn.slice(e.stateMachineArn.lastIndexOf(':') + 1),
+        status: e.status,
+        startDate: e.startDate.toISOString(),
+      }));
+      return sendJson(res, 200, { executions });
+    }
+    const executionMatch = /^\/sandbox\/executions\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && executionMatch) {
+      const name = decodeURIComponent(executionMatch[1] ?? '');
+      const summary = stepFunctions.listExecutions().find((e) => e.name === name);
+      if (!summary) return sendJson(res, 404, { error: `no execution named ${name}` });
+      const execution = stepFunctions.describeExecution(summary.executionArn);
+      const events = toAwsHistory(stepFunctions.getExecutionHistory(summary.executionArn), {
+        region: LOCAL_REGION,
+        roleArn: `arn:aws:iam::${LOCAL_ACCOUNT}:role/sandbox`,
+      }).map(historyEntry);
+      return sendJson(res, 200, {
+        name,
+        status: execution.status,
+        input: JSON.parse(execution.input),
+        ...(execution.output !== undefined ? { output: JSON.parse(execution.output) } : {}),
+        ...(execution.error !== undefined ? { error: execution.error, cause: execution.cause } : {}),
+        events,
+      });
+    }
+    return sendJson(res, 404, { error: `no route ${req.method} ${path}` });
+  };
+}
+
+function historyEntry(event: { type: string; timestamp: number; [key: string]: unknown }) {
+  const details = Object.entries(event).find(([key]) => key.endsWith('EventDetails'))?.[1] as
+    | { name?: string; input?: string; output?: string; error?: string; cause?: string }
+    | undefined;
+  return {
+    type: event.type,
+    ...(details?.name ? { stateName: details.name } : {}),
+    timestamp: new Date(event.timestamp * 1000).toISOString(),
+    ...(details?.input !== undefined ? { input: details.input } : {}),
+    ...(details?.output !== undefined ? { output: details.output } : {}),
+    ...(details?.error !== undefined ? { error: details.error } : {}),
+  };
+}
+
+function parsePost(
+  body: string,
+): { channel: string; user: string; text: string; thread_ts?: string } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return { error: 'body must be JSON: {channel, user, text, thread_ts?}' };
+  }
+  const v = value as Record<string, unknown>;
+  if (typeof v.channel !== 'string' || typeof v.user !== 'string' || typeof v.text !== 'string') {
+    return { error: 'channel, user and text are required strings' };
+  }
+  if (v.thread_ts !== undefined && typeof v.thread_ts !== 'string')
+    return { error: 'thread_ts must be a string' };
+  return {
+    channel: v.channel,
+    user: v.user,
+    text: v.text,
+    ...(typeof v.thread_ts === 'string' ? { thread_ts: v.thread_ts } : {}),
+  };
+}
