@@ -34,7 +34,8 @@ export const KERNEL_PROBE = defineWorkflow({
     return [{ type: 'channel_message', channel }];
   },
   ownerRole: 'reporter',
-  othersRole: 'developer',
+  // As in seed 000's reporter thread: nobody but the reporter is heard there.
+  othersRole: null,
   closeOnIntent: true,
   build(scope, { registerWait, drain: drainFn, slackPost: slackPostFn, table, config }) {
     const markInvestigating = setConversationFields(scope, 'Mark investigating', {

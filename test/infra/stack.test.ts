@@ -161,7 +161,7 @@ describe('function environment', () => {
         stateMachineArn: `<${stateMachineId}>`,
         triggers: [{ type: 'channel_message', channel: PROBE_CHANNEL }],
         ownerRole: 'reporter',
-        othersRole: 'developer',
+        othersRole: null,
         closeOnIntent: true,
       },
     ]);

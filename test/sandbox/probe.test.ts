@@ -1,0 +1,271 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
+import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import { signSlackRequest } from '../../local/slack/sign.ts';
+import { KERNEL_PROBE } from '../../statemachines/probe.ts';
+
+/**
+ * The kernel end to end in the sandbox: the kernel_probe state machine taken from the
+ * synthesized template, driven through signed Slack requests and observed through the fake
+ * Slack's recorded posts, the executions' histories and the stored conversation.
+ */
+
+const PROBE = 'C_PROBE';
+const TIME_SCALE = 0.001;
+let sandbox: Sandbox;
+let store: DynamoConversationStore;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    port: 0,
+    timeScale: TIME_SCALE,
+    workflows: [KERNEL_PROBE],
+    config: { channels: { probe: PROBE } },
+    logLevel: 'SILENT',
+  });
+  store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
+}, 120_000);
+afterAll(async () => sandbox?.stop());
+
+async function api<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+const post = async (user: string, text: string, threadTs?: string) =>
+  (
+    await api<{ ts: string }>('/sandbox/slack/post', {
+      channel: PROBE,
+      user,
+      text,
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+    })
+  ).ts;
+
+type Message = { ts: string; user?: string; bot?: boolean; text: string };
+const botReplies = async (threadTs: string) =>
+  (
+    await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${PROBE}&thread_ts=${threadTs}`)
+  ).messages
+    .filter((m) => m.bot)
+    .map((m) => m.text);
+
+type Execution = { status: string; events: { type: string; stateName?: string }[] };
+const execution = (rootTs: string) =>
+  api<Execution>(`/sandbox/executions/${conversationIdFor('kernel_probe', PROBE, rootTs)}`);
+
+async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + 25_000;
+  let last: T | unknown;
+  while (Date.now() < deadline) {
+    // Not there yet (e.g. the execution is not started) counts as "not yet", not as a failure.
+    last = await probe().catch((error: unknown) => error);
+    if (!(last instanceof Error) && accept(last as T)) return last as T;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(
+    `timed out waiting for ${what}; last seen: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
+  );
+}
+
+const conversation = (rootTs: string) =>
+  store.getConversation(conversationIdFor('kernel_probe', PROBE, rootTs), { consistent: true });
+
+/** Resolves when the conversation's wait for the reporter is registered (RegisterWait's write). */
+const waitIsOpen = (rootTs: string) =>
+  eventually(
+    () => conversation(rootTs),
+    (c) => c?.wait !== undefined,
+    'the wait to open',
+  );
+
+const waitEntries = (e: Execution) =>
+  e.events.filter((ev) => ev.type === 'TaskStateEntered' && ev.stateName === 'Wait for reporter');
+
+describe('the kernel in the sandbox (kernel_probe)', () => {
+  it('wakes the wait once for a reply sent after it opened, then closes on "never mind"', async () => {
+    const root = await post('U_REPORTER', 'the export button does nothing');
+    await eventually(
+      () => botReplies(root),
+      (r) => r.length === 1,
+      'the first turn',
+    );
+    await waitIsOpen(root);
+
+    await post('U_REPORTER', 'it happens on Firefox too', root);
+    await eventually(
+      () => botReplies(root),
+      (r) => r.length === 2,
+      'the second turn',
+    );
+    await waitIsOpen(root);
+    await post('U_REPORTER', 'never mind', root);
+    const done = await eventually(
+      () => execution(root),
+      (e) => e.status !== 'RUNNING',
+      'the execution to end',
+    );
+
+    expect(await botReplies(root)).toEqual([
+      'probe turn 1 got 1 message(s)',
+      'probe turn 2 got 1 message(s)',
+      'probe turn 3 got 1 message(s)',
+    ]);
+    expect(done.status).toBe('SUCCEEDED');
+    expect(waitEntries(done)).toHaveLength(2);
+    expect((await conversation(root))?.status).toBe('resolved');
+  });
+
+  it('wakes the wait at once, and once, for a reply sent before it opened', async () => {
+    const root = await post('U_REPORTER', 'search returns nothing');
+    await eventually(
+      () => botReplies(root),
+      (r) => r.length === 1,
+      'the first turn',
+    );
+
+    // The turn is still finishing ("Finish turn"): no wait is open yet when the reply is stored.
+    await post('U_REPORTER', 'only for queries with accents', root);
+    await sandbox.idle();
+    const before = await conversation(root);
+    expect(before?.wait).toBeUndefined();
+    expect(await store.pendingMessages(before?.id ?? '')).toHaveLength(1);
+
+    await eventually(
+      () => botReplies(root),
+      (r) => r.length === 2,
+      'the second turn',
+    );
+    await waitIsOpen(root);
+    await post('U_REPORTER', 'close this', root);
+    const done = await eventually(
+      () => execution(root),
+      (e) => e.status !== 'RUNNING',
+      'the execution to end',
+    );
+
+    expect(await botReplies(root)).toEqual([
+      'probe turn 1 got 1 message(s)',
+      'probe turn 2 got 1 message(s)',
+      'probe turn 3 got 1 message(s)',
+    ]);
+    expect(waitEntries(done)).toHaveLength(2);
+  });
+
+  it('takes the timeout path when nobody answers, under SANDBOX_TIME_SCALE', async () => {
+    const started = Date.now();
+    const root = await post('U_REPORTER', 'the logo is blurry');
+
+    const done = await eventually(
+      () => execution(root),
+      (e) => e.status !== 'RUNNING',
+      'the execution to end',
+    );
+
+    expect(done.status).toBe('SUCCEEDED');
+    expect(await botReplies(root)).toEqual(['probe turn 1 got 1 message(s)', 'probe timed out']);
+    expect(done.events.some((e) => e.type === 'TaskStateEntered' && e.stateName === 'Reply timed out')).toBe(
+      true,
+    );
+    expect((await conversation(root))?.status).toBe('resolved');
+    // 2 hours (7,200 s) of waiting took seconds at a time scale of 0.001.
+    expect(Date.now() - started).toBeLessThan(7_200_000 * TIME_SCALE * 4);
+  });
+
+  it("ignores a third party's reply and the bot's own posts: nothing wakes", async () => {
+    const root = await post('U_REPORTER', 'dark mode toggles back');
+    await eventually(
+      () => botReplies(root),
+      (r) => r.length === 1,
+      'the first turn',
+    );
+    await waitIsOpen(root);
+
+    await post('U_THIRD', 'same here!', root);
+    await sandbox.idle();
+
+    const waiting = await conversation(root);
+    expect(waiting?.wait).toBeDefined();
+    expect(await store.pendingMessages(waiting?.id ?? '')).toEqual([]);
+    expect(await botReplies(root)).toEqual(['probe turn 1 got 1 message(s)']);
+    await post('U_REPORTER', 'never mind', root);
+    await eventually(
+      () => execution(root),
+      (e) => e.status !== 'RUNNING',
+      'the execution to end',
+    );
+  });
+
+  it('stores and delivers once an event Slack sends three times', async () => {
+    const root = await post('U_REPORTER', 'avatars do not load');
+    await eventually(
+      () => botReplies(root),
+      (r) => r.length === 1,
+      'the first turn',
+    );
+    await waitIsOpen(root);
+    const body = JSON.stringify({
+      type: 'event_callback',
+      team_id: 'T_SANDBOX',
+      api_app_id: 'A_BOT',
+      event_id: `EvRETRY${root.replace('.', '')}`,
+      event_time: Math.floor(Date.now() / 1000),
+      event: {
+        type: 'message',
+        channel: PROBE,
+        user: 'U_REPORTER',
+        text: 'only on the mobile app',
+        ts: `${root.split('.')[0]}.999999`,
+        thread_ts: root,
+        event_ts: root,
+        channel_type: 'channel',
+      },
+    });
+
+    for (const retry of [undefined, '1', '2']) {
+      const response = await fetch(`${sandbox.url}/slack/events`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          ...signSlackRequest({ signingSecret: sandbox.signingSecret, body }),
+          ...(retry ? { 'x-slack-retry-num': retry, 'x-slack-retry-reason': 'http_timeout' } : {}),
+        },
+      });
+      expect(response.status).toBe(200);
+    }
+    await eventually(
+      () => botReplies(root),
+      (r) => r.length === 2,
+      'the second turn',
+    );
+    await sandbox.idle();
+
+    const id = conversationIdFor('kernel_probe', PROBE, root);
+    const stored = (await store.listMessages(id)).filter((m) => m.text === 'only on the mobile app');
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.deliveredInTurn).toBe(2);
+    expect(await botReplies(root)).toEqual([
+      'probe turn 1 got 1 message(s)',
+      'probe turn 2 got 1 message(s)',
+    ]);
+    await waitIsOpen(root);
+    await post('U_REPORTER', 'never mind', root);
+    await eventually(
+      () => execution(root),
+      (e) => e.status !== 'RUNNING',
+      'the execution to end',
+    );
+  });
+});
