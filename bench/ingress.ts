@@ -218,7 +218,8 @@ async function main(): Promise<void> {
   });
 
   // Timed: the SDK-external build, so its SQSClient is the one patched above (the code is the same).
-  const oursHandler = ((await import(pathToFileURL(oursSdkExternal.file).href)) as { handler: Handler }).handler;
+  const oursHandler = ((await import(pathToFileURL(oursSdkExternal.file).href)) as { handler: Handler })
+    .handler;
   const boltHandler = ((await import(pathToFileURL(bolt.file).href)) as { handler: Handler }).handler;
 
   const oursLatencies: number[] = [];

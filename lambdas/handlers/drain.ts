@@ -1,19 +1,18 @@
 import { drain } from '../kernel/drain.ts';
-import { DrainInput, type DrainOutput } from '../kernel/tasks.ts';
+import { DrainInput } from '../kernel/tasks.ts';
 import { createLogger } from '../shared/logger.ts';
-import { parseTaskInput } from './parse-task-input.ts';
+import { taskHandler } from './task-handler.ts';
 import { kernelDeps } from './wiring.ts';
 
-const logger = createLogger('drain');
-
-export async function handler(event: unknown): Promise<DrainOutput> {
-  const input = parseTaskInput('Drain', DrainInput, event);
-  const output = await drain(input, kernelDeps());
-  logger.info('drained pending messages', {
-    conversationId: input.conversationId,
+/** Hands the pending messages to the next turn. */
+export const handler = taskHandler({
+  task: 'Drain',
+  schema: DrainInput,
+  logger: createLogger('drain'),
+  run: (input) => drain(input, kernelDeps()),
+  summary: (_input, output) => ({
     turn: output.turn,
     count: output.count,
     closeRequested: output.closeRequested,
-  });
-  return output;
-}
+  }),
+});

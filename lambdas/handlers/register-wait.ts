@@ -2,20 +2,14 @@ import { systemClock } from '../kernel/ports.ts';
 import { registerWait } from '../kernel/register-wait.ts';
 import { RegisterWaitInput } from '../kernel/tasks.ts';
 import { createLogger } from '../shared/logger.ts';
-import { parseTaskInput } from './parse-task-input.ts';
+import { taskHandler } from './task-handler.ts';
 import { kernelDeps } from './wiring.ts';
 
-const logger = createLogger('register-wait');
-
 /** Invoked with `.waitForTaskToken`: records the wait, then wakes it at once if it is already due. */
-export async function handler(event: unknown) {
-  const input = parseTaskInput('RegisterWait', RegisterWaitInput, event);
-  const result = await registerWait(input, { ...kernelDeps(), clock: systemClock });
-  logger.info('wait registered', {
-    conversationId: input.conversationId,
-    accepts: input.accepts,
-    phase: input.phase,
-    result,
-  });
-  return result;
-}
+export const handler = taskHandler({
+  task: 'RegisterWait',
+  schema: RegisterWaitInput,
+  logger: createLogger('register-wait'),
+  run: (input) => registerWait(input, { ...kernelDeps(), clock: systemClock }),
+  summary: (input, result) => ({ accepts: input.accepts, phase: input.phase, result }),
+});

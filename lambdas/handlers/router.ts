@@ -1,14 +1,16 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { InvalidInboxRecordError } from '../kernel/errors.ts';
 import { InboxEnvelope } from '../kernel/inbox.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import { ENV } from '../shared/env.ts';
-import { createLogger } from '../shared/logger.ts';
+import { createLogger, createMetrics } from '../shared/logger.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
 const logger = createLogger('router');
+const metrics = createMetrics('router');
 
 function parseRecord(record: SQSRecord): InboxEnvelope {
   try {
@@ -33,6 +35,9 @@ async function routeRecord(record: SQSRecord): Promise<void> {
     kind: envelope.kind,
     outcome,
   });
+  metrics.addMetric(`Routed_${outcome.type}`, MetricUnit.Count, 1);
+  if (outcome.type === 'stored' && outcome.wake.outcome === 'woken')
+    metrics.addMetric('WaitsWoken', MetricUnit.Count, 1);
 }
 
 /**
@@ -45,5 +50,9 @@ export async function handler(event: SQSEvent, context: Context): Promise<SQSBat
   // A processor per invocation: it holds the batch's state, and the sandbox runs several
   // invocations at once in one process (in Lambda, one instance runs one at a time).
   const processor = new SqsFifoPartialProcessorAsync();
-  return processPartialResponse(event, routeRecord, processor, { context, skipGroupOnError: true });
+  try {
+    return await processPartialResponse(event, routeRecord, processor, { context, skipGroupOnError: true });
+  } finally {
+    metrics.publishStoredMetrics();
+  }
 }

@@ -5,7 +5,7 @@ import { ENV } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { postToSlack } from '../slack/post-to-slack.ts';
 import { createSlackPoster, type SlackPoster } from '../slack/web-client.ts';
-import { parseTaskInput } from './parse-task-input.ts';
+import { taskHandler } from './task-handler.ts';
 import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('slack-post');
@@ -20,21 +20,20 @@ async function slackPoster(): Promise<SlackPoster> {
   return poster;
 }
 
-export async function handler(event: unknown): Promise<SlackPostOutput> {
-  const input = parseTaskInput('SlackPost', SlackPostInput, event);
-  const deps = kernelDeps();
-  const output = await postToSlack(input, {
-    store: deps.store,
-    posts: deps.store,
-    slack: await slackPoster(),
-    clock: systemClock,
-    botUserId: process.env[ENV.botUserId] ?? 'bot',
-  });
-  logger.info('posted to Slack', {
-    conversationId: input.conversationId,
-    channel: output.channel,
-    ts: output.ts,
-    anchor: input.anchor?.name,
-  });
-  return output;
-}
+/** Posts for a workflow, records the post in the conversation, and anchors new threads. */
+export const handler = taskHandler({
+  task: 'SlackPost',
+  schema: SlackPostInput,
+  logger,
+  run: async (input): Promise<SlackPostOutput> => {
+    const deps = kernelDeps();
+    return postToSlack(input, {
+      store: deps.store,
+      posts: deps.store,
+      slack: await slackPoster(),
+      clock: systemClock,
+      botUserId: process.env[ENV.botUserId] ?? 'bot',
+    });
+  },
+  summary: (input, output) => ({ channel: output.channel, ts: output.ts, anchor: input.anchor?.name }),
+});

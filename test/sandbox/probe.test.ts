@@ -124,7 +124,10 @@ describe('the kernel in the sandbox (kernel_probe)', () => {
     ]);
     expect(done.status).toBe('SUCCEEDED');
     expect(waitEntries(done)).toHaveLength(2);
-    expect((await conversation(root))?.status).toBe('resolved');
+    const resolved = await conversation(root);
+    expect(resolved?.status).toBe('resolved');
+    // The cost ledger counts the Lambda time of the conversation's tasks.
+    expect(resolved?.ledger?.lambdaMs).toBeGreaterThan(0);
   });
 
   it('wakes the wait at once, and once, for a reply sent before it opened', async () => {

@@ -1,0 +1,36 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type * as z from 'zod';
+import { parseTaskInput } from './parse-task-input.ts';
+import { kernelDeps } from './wiring.ts';
+
+/**
+ * A state machine task's handler: validate the input, run, log one line with the outcome
+ * (every line of the invocation carries the conversation id), and add the invocation's
+ * time to the conversation's cost ledger.
+ */
+export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(options: {
+  task: string;
+  schema: S;
+  logger: Logger;
+  run: (input: z.infer<S>) => Promise<R>;
+  summary: (input: z.infer<S>, output: R) => Record<string, unknown>;
+}): (event: unknown) => Promise<R> {
+  const { task, schema, logger, run, summary } = options;
+  return async (event) => {
+    const started = performance.now();
+    const input = parseTaskInput(task, schema, event);
+    logger.appendKeys({ conversationId: input.conversationId });
+    try {
+      const output = await run(input);
+      logger.info(`${task} done`, summary(input, output));
+      return output;
+    } finally {
+      const lambdaMs = Math.round(performance.now() - started);
+      // The ledger is bookkeeping: failing to update it must not fail the task.
+      await kernelDeps()
+        .store.addToLedger(input.conversationId, { lambdaMs })
+        .catch((error: unknown) => logger.warn('could not add to the ledger', { error }));
+      logger.removeKeys(['conversationId']);
+    }
+  };
+}
