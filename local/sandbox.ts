@@ -11,6 +11,7 @@ import { FUNCTIONS, type FunctionId } from '../infra/functions.ts';
 import { synthesizeTemplate } from '../infra/synth.ts';
 import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
 import type { WorkflowDefinition } from '../statemachines/kernel.ts';
+import { readBody } from './read-body.ts';
 import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
 import { type EventSource, startEventSource } from './sqs/event-source.ts';
@@ -407,12 +408,6 @@ function lambdaContext(info: { logicalId: string; timeoutSeconds: number }): Con
     fail,
     succeed: fail,
   };
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Serves the ingress Lambda as its Function URL does: the request as an HTTP API v2 event. */

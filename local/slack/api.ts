@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
+import { readBody } from '../read-body.ts';
 import { type FakeSlack, SlackApiError } from './fake-slack.ts';
 import { SLACK_METHODS, type SlackArgs } from './methods.ts';
 
@@ -140,10 +141,4 @@ function answer(
     ...headers,
   });
   res.end(payload);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

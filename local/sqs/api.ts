@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../read-body.ts';
 import { SqsError } from './errors.ts';
 import { SqsQueueService, type SqsQueueServiceOptions, type SqsRequest } from './queue-service.ts';
 
@@ -154,10 +155,4 @@ function send(
     ...headers,
   });
   res.end(payload);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

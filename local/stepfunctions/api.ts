@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod';
+import { readBody } from '../read-body.ts';
 import { toAwsHistory } from './aws-history.ts';
 import { StepFunctionsApiError } from './errors.ts';
 import type { ExecutionSummary, LocalStepFunctions, StateMachineDescription } from './runtime.ts';
@@ -232,10 +233,4 @@ function respond(res: ServerResponse, status: number, body: unknown): void {
     'x-amzn-requestid': randomUUID(),
   });
   res.end(text);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
 }

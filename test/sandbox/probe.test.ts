@@ -90,32 +90,47 @@ const waitIsOpen = (rootTs: string) =>
     'the wait to open',
   );
 
+/** Resolves once the bot has replied `count` times in the thread. */
+const replies = (root: string, count: number) =>
+  eventually(
+    () => botReplies(root),
+    (r) => r.length === count,
+    `reply ${count}`,
+  );
+
+/** Resolves with the execution once it has ended. */
+const finished = (root: string) =>
+  eventually(
+    () => execution(root),
+    (e) => e.status !== 'RUNNING',
+    'the execution to end',
+  );
+
+/** The reporter reports; resolves with the thread once the first turn replied and the wait is open. */
+async function reportAndAwaitWait(text: string): Promise<string> {
+  const root = await post('U_REPORTER', text);
+  await replies(root, 1);
+  await waitIsOpen(root);
+  return root;
+}
+
+/** The reporter closes the conversation once it waits; resolves with the finished execution. */
+async function closeAndFinish(root: string, text = 'never mind'): Promise<Execution> {
+  await waitIsOpen(root);
+  await post('U_REPORTER', text, root);
+  return finished(root);
+}
+
 const waitEntries = (e: Execution) =>
   e.events.filter((ev) => ev.type === 'TaskStateEntered' && ev.stateName === 'Wait for reporter');
 
 describe('the kernel in the sandbox (kernel_probe)', () => {
   it('wakes the wait once for a reply sent after it opened, then closes on "never mind"', async () => {
-    const root = await post('U_REPORTER', 'the export button does nothing');
-    await eventually(
-      () => botReplies(root),
-      (r) => r.length === 1,
-      'the first turn',
-    );
-    await waitIsOpen(root);
+    const root = await reportAndAwaitWait('the export button does nothing');
 
     await post('U_REPORTER', 'it happens on Firefox too', root);
-    await eventually(
-      () => botReplies(root),
-      (r) => r.length === 2,
-      'the second turn',
-    );
-    await waitIsOpen(root);
-    await post('U_REPORTER', 'never mind', root);
-    const done = await eventually(
-      () => execution(root),
-      (e) => e.status !== 'RUNNING',
-      'the execution to end',
-    );
+    await replies(root, 2);
+    const done = await closeAndFinish(root);
 
     expect(await botReplies(root)).toEqual([
       'probe turn 1 got 1 message(s)',
@@ -132,11 +147,7 @@ describe('the kernel in the sandbox (kernel_probe)', () => {
 
   it('wakes the wait at once, and once, for a reply sent before it opened', async () => {
     const root = await post('U_REPORTER', 'search returns nothing');
-    await eventually(
-      () => botReplies(root),
-      (r) => r.length === 1,
-      'the first turn',
-    );
+    await replies(root, 1);
 
     // The turn is still finishing ("Finish turn"): no wait is open yet when the reply is stored.
     await post('U_REPORTER', 'only for queries with accents', root);
@@ -145,18 +156,8 @@ describe('the kernel in the sandbox (kernel_probe)', () => {
     expect(before?.wait).toBeUndefined();
     expect(await store.pendingMessages(before?.id ?? '')).toHaveLength(1);
 
-    await eventually(
-      () => botReplies(root),
-      (r) => r.length === 2,
-      'the second turn',
-    );
-    await waitIsOpen(root);
-    await post('U_REPORTER', 'close this', root);
-    const done = await eventually(
-      () => execution(root),
-      (e) => e.status !== 'RUNNING',
-      'the execution to end',
-    );
+    await replies(root, 2);
+    const done = await closeAndFinish(root, 'close this');
 
     expect(await botReplies(root)).toEqual([
       'probe turn 1 got 1 message(s)',
@@ -170,11 +171,7 @@ describe('the kernel in the sandbox (kernel_probe)', () => {
     const started = Date.now();
     const root = await post('U_REPORTER', 'the logo is blurry');
 
-    const done = await eventually(
-      () => execution(root),
-      (e) => e.status !== 'RUNNING',
-      'the execution to end',
-    );
+    const done = await finished(root);
 
     expect(done.status).toBe('SUCCEEDED');
     expect(await botReplies(root)).toEqual(['probe turn 1 got 1 message(s)', 'probe timed out']);
@@ -187,13 +184,7 @@ describe('the kernel in the sandbox (kernel_probe)', () => {
   });
 
   it("ignores a third party's reply and the bot's own posts: nothing wakes", async () => {
-    const root = await post('U_REPORTER', 'dark mode toggles back');
-    await eventually(
-      () => botReplies(root),
-      (r) => r.length === 1,
-      'the first turn',
-    );
-    await waitIsOpen(root);
+    const root = await reportAndAwaitWait('dark mode toggles back');
 
     await post('U_THIRD', 'same here!', root);
     await sandbox.idle();
@@ -202,22 +193,11 @@ describe('the kernel in the sandbox (kernel_probe)', () => {
     expect(waiting?.wait).toBeDefined();
     expect(await store.pendingMessages(waiting?.id ?? '')).toEqual([]);
     expect(await botReplies(root)).toEqual(['probe turn 1 got 1 message(s)']);
-    await post('U_REPORTER', 'never mind', root);
-    await eventually(
-      () => execution(root),
-      (e) => e.status !== 'RUNNING',
-      'the execution to end',
-    );
+    await closeAndFinish(root);
   });
 
   it('stores and delivers once an event Slack sends three times', async () => {
-    const root = await post('U_REPORTER', 'avatars do not load');
-    await eventually(
-      () => botReplies(root),
-      (r) => r.length === 1,
-      'the first turn',
-    );
-    await waitIsOpen(root);
+    const root = await reportAndAwaitWait('avatars do not load');
     const body = JSON.stringify({
       type: 'event_callback',
       team_id: 'T_SANDBOX',
@@ -248,11 +228,7 @@ describe('the kernel in the sandbox (kernel_probe)', () => {
       });
       expect(response.status).toBe(200);
     }
-    await eventually(
-      () => botReplies(root),
-      (r) => r.length === 2,
-      'the second turn',
-    );
+    await replies(root, 2);
     await sandbox.idle();
 
     const id = conversationIdFor('kernel_probe', PROBE, root);
@@ -263,12 +239,6 @@ describe('the kernel in the sandbox (kernel_probe)', () => {
       'probe turn 1 got 1 message(s)',
       'probe turn 2 got 1 message(s)',
     ]);
-    await waitIsOpen(root);
-    await post('U_REPORTER', 'never mind', root);
-    await eventually(
-      () => execution(root),
-      (e) => e.status !== 'RUNNING',
-      'the execution to end',
-    );
+    await closeAndFinish(root);
   });
 });
