@@ -85,6 +85,7 @@ export class SlackAgentsStack extends Stack {
     const environment: Record<string, string> = {
       [ENV.tableName]: table.tableName,
       [ENV.inboxQueueUrl]: inbox.queue.queueUrl,
+      [ENV.inboxDeadLetterQueueUrl]: inbox.deadLetterQueue.queueUrl,
       [ENV.slackSecretArn]: slackSecret.secretArn,
       [ENV.modelSecretArn]: modelSecret.secretArn,
       [ENV.botUserId]: config.botUserId,
@@ -135,6 +136,8 @@ export class SlackAgentsStack extends Stack {
 
     router.addEventSource(new SqsEventSource(inbox.queue, { batchSize: 10, reportBatchItemFailures: true }));
     table.grantReadWriteData(router);
+    // A record that can never be routed (not an envelope) is set aside at once, see router.ts.
+    inbox.deadLetterQueue.grantSendMessages(router);
     for (const stateMachine of stateMachines.values()) stateMachine.grantStartExecution(router);
     router.addToRolePolicy(completeTasks(['states:SendTaskSuccess', 'states:SendTaskFailure']));
 

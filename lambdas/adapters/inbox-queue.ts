@@ -41,3 +41,26 @@ export async function sendToInbox(
     });
   }
 }
+
+/**
+ * Sets an inbox record aside in the dead-letter queue at once, in its message group, with
+ * the reason as a message attribute. For records no retry can ever route: left on the inbox
+ * they would hold up the rest of their conversation until the redrive count ran out for them
+ * all (each return of a skipped record counts as a receive).
+ */
+export async function setAside(
+  sqs: SQSClient,
+  deadLetterQueueUrl: string,
+  record: { messageId: string; body: string; groupId: string },
+  reason: string,
+): Promise<void> {
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: deadLetterQueueUrl,
+      MessageBody: record.body,
+      MessageGroupId: record.groupId,
+      MessageDeduplicationId: record.messageId.slice(0, 128),
+      MessageAttributes: { reason: { DataType: 'String', StringValue: reason.slice(0, 1_000) } },
+    }),
+  );
+}

@@ -1,11 +1,13 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { setAside } from '../adapters/inbox-queue.ts';
 import { InvalidInboxRecordError } from '../kernel/errors.ts';
 import { InboxEnvelope } from '../kernel/inbox.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { routeEnvelope } from '../kernel/route.ts';
-import { ENV } from '../shared/env.ts';
+import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
@@ -20,8 +22,29 @@ function parseRecord(record: SQSRecord): InboxEnvelope {
   }
 }
 
+let sqs: SQSClient | undefined;
+
 async function routeRecord(record: SQSRecord): Promise<void> {
-  const envelope = parseRecord(record);
+  let envelope: InboxEnvelope;
+  try {
+    envelope = parseRecord(record);
+  } catch (error) {
+    // No retry can route it: set it aside now instead of holding up its conversation.
+    sqs ??= new SQSClient({ useQueueUrlAsEndpoint: false });
+    await setAside(
+      sqs,
+      requireEnv(ENV.inboxDeadLetterQueueUrl),
+      {
+        messageId: record.messageId,
+        body: record.body,
+        groupId: record.attributes.MessageGroupId ?? 'unknown',
+      },
+      (error as Error).message,
+    );
+    logger.error('set aside an inbox record that is not an envelope', { messageId: record.messageId, error });
+    metrics.addMetric('SetAside', MetricUnit.Count, 1);
+    return;
+  }
   const outcome = await routeEnvelope(envelope, {
     ...kernelDeps(),
     clock: systemClock,

@@ -8,6 +8,8 @@ export const ENV = {
   tableName: 'TABLE_NAME',
   /** URL of the SQS FIFO inbox the ingress writes to and the Router reads from. */
   inboxQueueUrl: 'INBOX_QUEUE_URL',
+  /** URL of the inbox's dead-letter queue, where the Router sets aside records it can never route. */
+  inboxDeadLetterQueueUrl: 'INBOX_DLQ_URL',
   /** JSON array of workflow registrations (see `WorkflowRegistrations` in kernel/workflows.ts). */
   workflows: 'WORKFLOWS',
   /** ARN of the Secrets Manager secret `{ "signingSecret": "...", "botToken": "..." }`. */

@@ -1,3 +1,4 @@
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
@@ -91,10 +92,17 @@ const context = {
 } as Context;
 
 describe('Router handler', () => {
-  it('fails a bad record and the rest of its group, in order, while other groups go on', async () => {
+  it('fails a record it cannot route and the rest of its group, in order, while other groups go on', async () => {
+    // conv-a's thread points at a conversation item that does not exist: routing fails.
+    await db.client.send(
+      new PutItemCommand({
+        TableName: db.tableName,
+        Item: { pk: { S: 'THREAD#C_BUGS#conv-a-root' }, sk: { S: 'THREAD' }, conversationId: { S: 'gone' } },
+      }),
+    );
     const event: SQSEvent = {
       Records: [
-        record('a1', 'C_BUGS:conv-a-root', '{"kind":"message"'),
+        record('a1', 'C_BUGS:conv-a-root', reply('conv-a', '1700000001.000000')),
         record('a2', 'C_BUGS:conv-a-root', reply('conv-a', '1700000001.000001')),
         record('b1', 'C_BUGS:conv-b-root', reply('conv-b', '1700000001.000002')),
       ],
