@@ -9,6 +9,16 @@ export const FUNCTIONS = {
   RegisterWait: { entry: 'lambdas/handlers/register-wait.ts', timeoutSeconds: 30, memoryMb: 256 },
   Drain: { entry: 'lambdas/handlers/drain.ts', timeoutSeconds: 30, memoryMb: 256 },
   SlackPost: { entry: 'lambdas/handlers/slack-post.ts', timeoutSeconds: 30, memoryMb: 256 },
+  /** One agent turn: the model's tool loop, bounded by a time budget below this timeout. */
+  AgentTurn: { entry: 'lambdas/handlers/agent-turn.ts', timeoutSeconds: 300, memoryMb: 1024 },
+  /** The agents' conversation-history tool (`get_bug_conversations`). */
+  ConversationHistoryTool: {
+    entry: 'lambdas/handlers/conversation-history-tool.ts',
+    timeoutSeconds: 30,
+    memoryMb: 256,
+  },
+  /** SLA tracking: has a developer answered since the escalation? */
+  SlaCheck: { entry: 'lambdas/handlers/sla-check.ts', timeoutSeconds: 30, memoryMb: 256 },
 } as const satisfies Record<string, { entry: string; timeoutSeconds: number; memoryMb: number }>;
 
 export type FunctionId = keyof typeof FUNCTIONS;

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type CfnElement, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import { Effect, type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Effect, type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -8,8 +8,14 @@ import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { type WorkflowRegistration, WorkflowRegistrations } from '../lambdas/kernel/workflows.ts';
 import { ENV } from '../lambdas/shared/env.ts';
+import { CONVERSATION_HISTORY_TOOL } from '../lambdas/tools/conversation-history.ts';
 import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
-import { type KernelResources, resolveTriggers, type WorkflowDefinition } from '../statemachines/kernel.ts';
+import {
+  type ChildWorkflowDefinition,
+  type KernelResources,
+  resolveTriggers,
+  type WorkflowDefinition,
+} from '../statemachines/kernel.ts';
 import {
   CONFIG_CONTEXT_KEY,
   parseConfig,
@@ -28,7 +34,8 @@ const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface SlackAgentsStackProps extends StackProps {
   /**
-   * The workflows to deploy, one state machine each.
+   * The workflows to deploy, one state machine each, plus one per child they declare
+   * (SlaTracking for the bug investigation).
    * @default PRODUCTION_WORKFLOWS
    */
   readonly workflows?: readonly WorkflowDefinition[];
@@ -48,6 +55,7 @@ export interface SlackAgentsStackProps extends StackProps {
 export class SlackAgentsStack extends Stack {
   readonly config: SlackAgentsConfig;
   readonly functions: Readonly<Record<FunctionId, NodejsFunction>>;
+  /** Every state machine by workflow name: the workflows and their children. */
   readonly stateMachines: ReadonlyMap<string, StateMachine>;
 
   constructor(scope: Construct, id: string, props: SlackAgentsStackProps = {}) {
@@ -102,15 +110,49 @@ export class SlackAgentsStack extends Stack {
     const registerWait = createKernelFunction(this, 'RegisterWait', functionProps);
     const drain = createKernelFunction(this, 'Drain', functionProps);
     const slackPost = createKernelFunction(this, 'SlackPost', functionProps);
+    const historyTool = createKernelFunction(this, 'ConversationHistoryTool', functionProps);
+    const slaCheck = createKernelFunction(this, 'SlaCheck', functionProps);
+    // TOOL_FUNCTIONS is on AgentTurn only: no other function calls tools.
+    const agentTurn = createKernelFunction(this, 'AgentTurn', {
+      ...functionProps,
+      environment: {
+        ...environment,
+        [ENV.toolFunctions]: this.toJsonString({ [CONVERSATION_HISTORY_TOOL]: historyTool.functionName }),
+      },
+    });
 
-    const kernel: KernelResources = { registerWait, drain, slackPost, table, config };
+    const kernel: KernelResources = { registerWait, drain, slackPost, agentTurn, slaCheck, table, config };
     const stateMachines = new Map<string, StateMachine>();
-    const registrations: WorkflowRegistration[] = workflows.map((workflow) => {
+    const children = new Map<string, { definition: ChildWorkflowDefinition; stateMachine: StateMachine }>();
+    const childOf = (definition: ChildWorkflowDefinition): StateMachine => {
+      const existing = children.get(definition.name);
+      if (existing !== undefined) {
+        if (existing.definition !== definition)
+          throw new Error(`workflow "${definition.name}" is defined twice`);
+        return existing.stateMachine;
+      }
       const stateMachine = createWorkflowStateMachine(this, {
-        workflow,
-        kernel,
+        name: definition.name,
+        build: (scope) => definition.build(scope, kernel),
+        ...(definition.timeout === undefined ? {} : { timeout: definition.timeout }),
         logRetention: config.logRetentionDays,
       });
+      children.set(definition.name, { definition, stateMachine });
+      stateMachines.set(definition.name, stateMachine);
+      return stateMachine;
+    };
+    const registrations: WorkflowRegistration[] = workflows.map((workflow) => {
+      const deployedChildren = new Map(
+        (workflow.children ?? []).map((child) => [child.name, childOf(child)] as const),
+      );
+      const stateMachine = createWorkflowStateMachine(this, {
+        name: workflow.name,
+        build: (scope) => workflow.build(scope, kernel, deployedChildren),
+        ...(workflow.timeout === undefined ? {} : { timeout: workflow.timeout }),
+        logRetention: config.logRetentionDays,
+      });
+      // The start of each child is granted by the task that starts it (StepFunctionsStartExecution).
+      if (workflow.continuesAsNew === true) allowStartingItself(stateMachine);
       stateMachines.set(workflow.name, stateMachine);
       return {
         workflow: workflow.name,
@@ -138,7 +180,8 @@ export class SlackAgentsStack extends Stack {
     table.grantReadWriteData(router);
     // A record that can never be routed (not an envelope) is set aside at once, see router.ts.
     inbox.deadLetterQueue.grantSendMessages(router);
-    for (const stateMachine of stateMachines.values()) stateMachine.grantStartExecution(router);
+    // The workflows only: children are started by their parent, never by a Slack event.
+    for (const workflow of workflows) stateMachines.get(workflow.name)?.grantStartExecution(router);
     router.addToRolePolicy(completeTasks(['states:SendTaskSuccess', 'states:SendTaskFailure']));
 
     table.grantReadWriteData(registerWait);
@@ -147,12 +190,29 @@ export class SlackAgentsStack extends Stack {
     table.grantReadWriteData(slackPost);
     slackSecret.grantRead(slackPost);
 
+    // AgentTurn: transcripts and the ledger in the table, the model key, and its tools.
+    table.grantReadWriteData(agentTurn);
+    modelSecret.grantRead(agentTurn);
+    // The function itself (the invoker calls it by name), not `grantInvoke`'s `<arn>:*` too.
+    agentTurn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['lambda:InvokeFunction'],
+        resources: [historyTool.functionArn],
+      }),
+    );
+    table.grantReadData(historyTool);
+    table.grantReadData(slaCheck);
+
     this.functions = {
       Ingress: ingress,
       Router: router,
       RegisterWait: registerWait,
       Drain: drain,
       SlackPost: slackPost,
+      AgentTurn: agentTurn,
+      ConversationHistoryTool: historyTool,
+      SlaCheck: slaCheck,
     };
     this.stateMachines = stateMachines;
     acknowledgeFindings(this.functions, stateMachines.values());
@@ -164,6 +224,24 @@ export class SlackAgentsStack extends Stack {
     new CfnOutput(this, 'ConversationsTableName', { value: table.tableName });
     new CfnOutput(this, 'InboxQueueUrl', { value: inbox.queue.queueUrl });
   }
+}
+
+/**
+ * Lets a state machine start executions of itself (continue-as-new, `$$.StateMachine.Id`).
+ * A separate policy: in the role's default policy, which the state machine depends on, its
+ * own ARN would be a dependency cycle.
+ */
+function allowStartingItself(stateMachine: StateMachine): void {
+  new Policy(stateMachine, 'StartItself', {
+    roles: [stateMachine.role],
+    statements: [
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['states:StartExecution'],
+        resources: [stateMachine.stateMachineArn],
+      }),
+    ],
+  });
 }
 
 /** Task tokens are not resources: SendTask* only accepts `*`. */
@@ -208,14 +286,30 @@ function acknowledgeFindings(
       reason:
         'Resource::* only for actions without resource-level permissions: CloudWatch Logs vended log delivery (logs:*LogDelivery*, logs:PutResourcePolicy) and X-Ray tracing (xray:Put*, xray:GetSampling*).',
     });
-    for (const id of ['RegisterWait', 'Drain', 'SlackPost'] as const) {
-      const logicalId = Stack.of(stateMachine).getLogicalId(functions[id].node.defaultChild as CfnElement);
+    for (const [id, logicalId] of invokedFunctions(stateMachine, functions)) {
       Validations.of(stateMachine.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>:*]`,
-        reason: `The LambdaInvoke task grants ${id}'s versions and aliases (<arn>:*): still the one kernel function, no other.`,
+        reason: `The LambdaInvoke task grants ${id}'s versions and aliases (<arn>:*): still the one task function, no other.`,
       });
     }
   }
+}
+
+/**
+ * The functions a state machine's role may invoke, with their logical ids: read from its
+ * policy, so each workflow's acknowledgments name exactly the functions its tasks call.
+ */
+function invokedFunctions(
+  stateMachine: StateMachine,
+  functions: Readonly<Record<FunctionId, NodejsFunction>>,
+): [FunctionId, string][] {
+  const stack = Stack.of(stateMachine);
+  const policy = stateMachine.role.node.tryFindChild('DefaultPolicy');
+  if (!(policy instanceof Policy)) return [];
+  const rendered = JSON.stringify(stack.resolve(policy.document));
+  return (Object.entries(functions) as [FunctionId, NodejsFunction][])
+    .map(([id, fn]): [FunctionId, string] => [id, stack.getLogicalId(fn.node.defaultChild as CfnElement)])
+    .filter(([, logicalId]) => rendered.includes(`"${logicalId}"`));
 }
 
 function requireRole(fn: NodejsFunction): IRole {

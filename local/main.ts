@@ -67,7 +67,7 @@ Sandbox listening on ${sandbox.url}
   Bot user id:            ${sandbox.slack.workspace.botUserId}
   Signing secret:         ${sandbox.signingSecret}${sandbox.signingSecret === DEVELOPMENT_SIGNING_SECRET ? ' (development default; set SLACK_SIGNING_SECRET to change)' : ''}
   Time scale:             ${sandbox.timeScale}
-  Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? 'no ANTHROPIC_BASE_URL set'}
+  Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}
 `);
 
 const stop = async () => {

@@ -11,6 +11,8 @@ import { FUNCTIONS, type FunctionId } from '../infra/functions.ts';
 import { synthesizeTemplate } from '../infra/synth.ts';
 import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
 import type { WorkflowDefinition } from '../statemachines/kernel.ts';
+import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
+import { createDemoModelHandler } from './model/demo-model.ts';
 import { readBody } from './read-body.ts';
 import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
@@ -33,6 +35,8 @@ import {
 export const DEVELOPMENT_SIGNING_SECRET = 'sandbox-signing-secret-not-for-production';
 const DEVELOPMENT_BOT_TOKEN = 'xoxb-sandbox-not-a-real-token';
 const DYNAMODB_TARGET_PREFIX = 'DynamoDB_20120810.';
+/** Where the offline demo model answers the Messages API (`POST .../v1/messages`). */
+export const DEMO_MODEL_PATH = '/demo-model';
 
 export interface SandboxOptions {
   /** @default 3000 (0 picks a free port) */
@@ -146,11 +150,16 @@ async function assemble(
     AWS_ENDPOINT_URL_DYNAMODB: url,
     AWS_ENDPOINT_URL_SQS: url,
     AWS_ENDPOINT_URL_SFN: url,
+    AWS_ENDPOINT_URL_LAMBDA: url,
     SLACK_API_URL: `${url}/api/`,
     SLACK_SIGNING_SECRET: options.signingSecret,
     SLACK_BOT_TOKEN: DEVELOPMENT_BOT_TOKEN,
     POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'INFO',
     POWERTOOLS_DEV: 'true',
+    // Without a model server of the caller's, the offline demo model answers (labelled as such).
+    ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY
+      ? {}
+      : { ANTHROPIC_BASE_URL: `${url}${DEMO_MODEL_PATH}`, ANTHROPIC_API_KEY: 'sandbox-demo-model' }),
     ...options.env,
   });
   delete process.env.NODE_OPTIONS;
@@ -198,6 +207,8 @@ async function assemble(
     invokeLambda: (functionArn, payload) => invoke(logicalIdOfArn(functionArn), payload),
   });
   const sfnApi = createStepFunctionsApi(stepFunctions);
+  // Lambda Invoke (AgentTurn calling its tools): the same in-process handlers, by logical id.
+  const lambdaApi = createLambdaApi(invoke, { exists: (name) => functions.has(name) });
 
   const slack = createFakeSlack({ botUserId, botToken: DEVELOPMENT_BOT_TOKEN, channelsEnv: environment });
   const ingress = resourcesOfType(template, 'AWS::Lambda::Url')[0];
@@ -206,15 +217,18 @@ async function assemble(
     String(resolveIntrinsics(ingress[1].Properties?.TargetFunctionArn ?? null, template, names)),
   );
 
+  const demoModel = createDemoModelHandler();
   const sandboxRoutes = createSandboxRoutes({ slack, stepFunctions, botUserId });
   setRoute(async (req, res) => {
     const target = String(req.headers['x-amz-target'] ?? '');
     if (target.startsWith(DYNAMODB_TARGET_PREFIX)) return dynamoListener(req, res);
     const body = await readBody(req);
+    if (isLambdaInvokeRequest(req)) return lambdaApi(req, res, body);
     if (target.startsWith(SQS_TARGET_PREFIX)) return sqsApi(req, res, body);
     if (target.startsWith(STEP_FUNCTIONS_TARGET_PREFIX)) return sfnApi(req, res, body);
     const path = new URL(req.url ?? '/', url).pathname;
     if (path.startsWith('/api/')) return slack.api(req, res, body);
+    if (path.startsWith(`${DEMO_MODEL_PATH}/`)) return demoModel(req, res, body);
     if (path === '/slack/events') return serveIngress(req, res, body, (event) => invoke(ingressId, event));
     return sandboxRoutes(req, res, body, path);
   });

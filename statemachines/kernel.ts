@@ -8,6 +8,7 @@ import type { SlackAgentsConfig } from '../infra/config.ts';
 import { FUNCTIONS } from '../infra/functions.ts';
 import type { ConversationStatus, SenderType, WaitAccepts } from '../lambdas/kernel/model.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
+import type { SlackTemplateName } from '../lambdas/slack/templates/index.ts';
 
 /**
  * The kernel fragments (DESIGN 3): the states every workflow builds its graph from.
@@ -71,15 +72,24 @@ export const TIMEOUT_PATH = '$.timedOut';
 /** Where `catchFailure` puts the error of a task that failed after its retries. */
 export const FAILURE_PATH = '$.failure';
 
-function addTransientRetry(task: sfn.TaskStateBase, errors: readonly string[]): void {
-  task.addRetry({
+/**
+ * The kernel's Retry for transient errors: four more attempts with full-jitter backoff from
+ * one second, at most twenty seconds apart. Workflows use it for their own tasks too.
+ */
+export function transientRetry(errors: readonly string[]): sfn.RetryProps {
+  return {
     errors: [...errors],
     interval: Duration.seconds(1),
     maxAttempts: 4,
     backoffRate: 2,
     maxDelay: Duration.seconds(20),
     jitterStrategy: sfn.JitterType.FULL,
-  });
+  };
+}
+
+/** Adds `transientRetry(errors)` to a task. */
+export function addTransientRetry(task: sfn.TaskStateBase, errors: readonly string[]): void {
+  task.addRetry(transientRetry(errors));
 }
 
 export interface WaitForPeopleProps {
@@ -263,8 +273,18 @@ export interface SlackPostProps {
    * @default - a new top-level message
    */
   readonly threadTs?: string;
-  /** The text: a literal, `JsonPath.stringAt(...)` or `JsonPath.format(...)`. */
-  readonly text: string;
+  /**
+   * The text: a literal, `JsonPath.stringAt(...)` or `JsonPath.format(...)`. Give either
+   * `text` or `template`.
+   * @default - none: `template` is required then
+   */
+  readonly text?: string;
+  /**
+   * A message template SlackPost renders (lambdas/slack/templates): its name and its data,
+   * whose values may be JSONPath references (`JsonPath.objectAt('$.result')`).
+   * @default - none: `text` is required then
+   */
+  readonly template?: { readonly name: SlackTemplateName; readonly data: Record<string, unknown> };
   /**
    * Register the posted message's thread as an anchor of the conversation.
    * @default - no anchor
@@ -285,6 +305,9 @@ export interface SlackPostProps {
 /** Posts to Slack through the SlackPost function (`SlackPostInput`). */
 export function slackPost(scope: Construct, id: string, props: SlackPostProps): tasks.LambdaInvoke {
   const stateName = props.stateName ?? id;
+  if ((props.text === undefined) === (props.template === undefined)) {
+    throw new Error(`${stateName}: slackPost needs either a text or a template`);
+  }
   const idempotencyKey =
     props.idempotencyKey === undefined
       ? sfn.JsonPath.format(
@@ -301,7 +324,10 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       channel: props.channel,
       ...(props.threadTs === undefined ? {} : { threadTs: props.threadTs }),
-      text: props.text,
+      ...(props.text === undefined ? {} : { text: props.text }),
+      ...(props.template === undefined
+        ? {}
+        : { template: { name: props.template.name, data: props.template.data } }),
       ...(props.anchor === undefined
         ? {}
         : {
@@ -392,13 +418,49 @@ function stateNameProp(stateName: string | undefined): { stateName?: string } {
   return stateName === undefined ? {} : { stateName };
 }
 
-/** What a workflow's `build` gets from the stack: the kernel's functions, table and config. */
+/** What a workflow's `build` gets from the stack: the task functions, table and config. */
 export interface KernelResources {
   readonly registerWait: IFunction;
   readonly drain: IFunction;
   readonly slackPost: IFunction;
+  /** One agent turn of any profile (`AgentTurnInput` -> e.g. `BugTurnOutput`). */
+  readonly agentTurn: IFunction;
+  /** SLA tracking's acknowledgement check (`SlaCheckInput` -> `SlaCheckOutput`). */
+  readonly slaCheck: IFunction;
   readonly table: ITableRef;
   readonly config: SlackAgentsConfig;
+}
+
+/**
+ * A state machine a workflow starts by itself, fire and forget (the bug investigation's
+ * SlaTracking). The stack deploys it beside its parent, lets the parent start it, and hands
+ * it to the parent's `build`; the Router never starts it.
+ */
+export interface ChildWorkflowDefinition {
+  /**
+   * Lower snake case, e.g. `sla_tracking`: the `slack-agents:workflow` metadata of its state
+   * machine and, in PascalCase, its logical id. Unique among all workflows and children.
+   */
+  readonly name: string;
+  /**
+   * Upper bound of one execution.
+   * @default - none beyond Step Functions' own one year
+   */
+  readonly timeout?: Duration;
+  /** Builds the definition's states in `scope`. */
+  build(scope: Construct, kernel: KernelResources): sfn.IChainable;
+}
+
+/** A workflow's deployed children, by `ChildWorkflowDefinition.name`. */
+export type WorkflowChildren = ReadonlyMap<string, sfn.IStateMachine>;
+
+/** The deployed child named `name`; fails the synth when the workflow did not declare it. */
+export function requireChild(children: WorkflowChildren, name: string): sfn.IStateMachine {
+  const child = children.get(name);
+  if (child === undefined) {
+    throw new Error(`child state machine "${name}" is not deployed: declare it in the workflow's children`);
+  }
+  return child;
 }
 
 /**
@@ -421,16 +483,31 @@ export interface WorkflowDefinition {
    * @default - none beyond Step Functions' own one year
    */
   readonly timeout?: Duration;
+  /**
+   * State machines this workflow starts itself (SlaTracking). Built before the workflow and
+   * passed to its `build`.
+   * @default - none
+   */
+  readonly children?: readonly ChildWorkflowDefinition[];
+  /**
+   * Whether executions start a fresh execution of their own state machine to continue the
+   * conversation (continue-as-new, ahead of the 25,000-event history limit), with
+   * `$$.StateMachine.Id`. The stack then lets the state machine start itself.
+   * @default false
+   */
+  readonly continuesAsNew?: boolean;
   /** Builds the definition's states in `scope` (state names must be unique per workflow). */
-  build(scope: Construct, kernel: KernelResources): sfn.IChainable;
+  build(scope: Construct, kernel: KernelResources, children: WorkflowChildren): sfn.IChainable;
 }
 
 const WORKFLOW_NAME = /^[a-z][a-z0-9_]*$/;
 
 /** Declares a workflow, checking its name early (the Router's registration schema requires it). */
 export function defineWorkflow(definition: WorkflowDefinition): WorkflowDefinition {
-  if (!WORKFLOW_NAME.test(definition.name)) {
-    throw new Error(`workflow name "${definition.name}" must be lower snake case (${WORKFLOW_NAME})`);
+  for (const { name } of [definition, ...(definition.children ?? [])]) {
+    if (!WORKFLOW_NAME.test(name)) {
+      throw new Error(`workflow name "${name}" must be lower snake case (${WORKFLOW_NAME})`);
+    }
   }
   return definition;
 }

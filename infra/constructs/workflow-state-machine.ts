@@ -1,15 +1,15 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import {
   type CfnStateMachine,
   DefinitionBody,
+  type IChainable,
   LogLevel,
   QueryLanguage,
   StateMachine,
   StateMachineType,
 } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { KernelResources, WorkflowDefinition } from '../../statemachines/kernel.ts';
 
 /** Metadata key on each state machine's CloudFormation resource: the workflow's name. */
 export const WORKFLOW_METADATA_KEY = 'slack-agents:workflow';
@@ -23,8 +23,15 @@ export function workflowConstructId(name: string): string {
 }
 
 export interface WorkflowStateMachineProps {
-  readonly workflow: WorkflowDefinition;
-  readonly kernel: KernelResources;
+  /** The workflow's (or child's) name, lower snake case: metadata and construct id. */
+  readonly name: string;
+  /** Builds the definition in the scope it is given (one per state machine). */
+  readonly build: (scope: Construct) => IChainable;
+  /**
+   * Upper bound of one execution.
+   * @default - none beyond Step Functions' own one year
+   */
+  readonly timeout?: Duration;
   /** How long the execution logs are kept. */
   readonly logRetention: RetentionDays;
 }
@@ -32,10 +39,11 @@ export interface WorkflowStateMachineProps {
 /**
  * One workflow's Standard state machine (DESIGN 2: one execution per conversation), traced
  * and logged. Execution data stays out of the logs: the conversation's messages are in the
- * table, with its retention, not copied into CloudWatch.
+ * table, with its retention, not copied into CloudWatch. Child state machines (SlaTracking)
+ * are built the same way.
  */
 export function createWorkflowStateMachine(scope: Construct, props: WorkflowStateMachineProps): StateMachine {
-  const id = workflowConstructId(props.workflow.name);
+  const id = workflowConstructId(props.name);
   // States are constructs: give each workflow its own scope so state names cannot collide.
   const states = new Construct(scope, `${id}States`);
   const logGroup = new LogGroup(scope, `${id}Logs`, {
@@ -43,14 +51,14 @@ export function createWorkflowStateMachine(scope: Construct, props: WorkflowStat
     removalPolicy: RemovalPolicy.RETAIN,
   });
   const stateMachine = new StateMachine(scope, id, {
-    definitionBody: DefinitionBody.fromChainable(props.workflow.build(states, props.kernel)),
+    definitionBody: DefinitionBody.fromChainable(props.build(states)),
     stateMachineType: StateMachineType.STANDARD,
     queryLanguage: QueryLanguage.JSON_PATH,
     tracingEnabled: true,
     logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
-    ...(props.workflow.timeout === undefined ? {} : { timeout: props.workflow.timeout }),
-    comment: `Conversations of the ${props.workflow.name} workflow`,
+    ...(props.timeout === undefined ? {} : { timeout: props.timeout }),
+    comment: `Conversations of the ${props.name} workflow`,
   });
-  (stateMachine.node.defaultChild as CfnStateMachine).addMetadata(WORKFLOW_METADATA_KEY, props.workflow.name);
+  (stateMachine.node.defaultChild as CfnStateMachine).addMetadata(WORKFLOW_METADATA_KEY, props.name);
   return stateMachine;
 }

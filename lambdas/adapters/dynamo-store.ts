@@ -254,11 +254,23 @@ export class DynamoConversationStore implements ConversationStore, PostLedger {
   async addToLedger(conversationId: string, delta: Partial<Ledger>): Promise<void> {
     const entries = Object.entries(delta).filter(([, value]) => typeof value === 'number' && value !== 0);
     if (entries.length === 0) return;
-    await this.update(conversationId, {
-      UpdateExpression: `ADD ${entries.map((_, i) => `ledger.#f${i} :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([field], i) => [`#f${i}`, field])),
-      ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
-    });
+    const add = () =>
+      this.update(conversationId, {
+        UpdateExpression: `ADD ${entries.map((_, i) => `ledger.#f${i} :v${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([field], i) => [`#f${i}`, field])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+      });
+    try {
+      await add();
+    } catch (error) {
+      // ADD on a nested path needs the `ledger` map; a conversation written without one gets it here.
+      if ((error as { name?: string }).name !== 'ValidationException') throw error;
+      await this.update(conversationId, {
+        UpdateExpression: 'SET ledger = if_not_exists(ledger, :empty)',
+        ExpressionAttributeValues: { ':empty': {} },
+      });
+      await add();
+    }
   }
 
   async find(conversationId: string, idempotencyKey: string): Promise<SlackPostOutput | undefined> {

@@ -1,4 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { parseTaskInput } from './parse-task-input.ts';
 import { kernelDeps } from './wiring.ts';
@@ -12,16 +13,17 @@ export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(
   task: string;
   schema: S;
   logger: Logger;
-  run: (input: z.infer<S>) => Promise<R>;
+  /** `context` is the Lambda context (its remaining time bounds an agent turn); absent when called without one. */
+  run: (input: z.infer<S>, context: Context | undefined) => Promise<R>;
   summary: (input: z.infer<S>, output: R) => Record<string, unknown>;
-}): (event: unknown) => Promise<R> {
+}): (event: unknown, context?: Context) => Promise<R> {
   const { task, schema, logger, run, summary } = options;
-  return async (event) => {
+  return async (event, context) => {
     const started = performance.now();
     const input = parseTaskInput(task, schema, event);
     logger.appendKeys({ conversationId: input.conversationId });
     try {
-      const output = await run(input);
+      const output = await run(input, context);
       logger.info(`${task} done`, summary(input, output));
       return output;
     } finally {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { SlackTemplate } from '../slack/templates/index.ts';
 import { MessageType, SenderType, WaitAccepts } from './model.ts';
 
 /**
@@ -61,22 +62,39 @@ export const DrainOutput = z.object({
 });
 export type DrainOutput = z.infer<typeof DrainOutput>;
 
-export const SlackPostInput = z.object({
-  conversationId: z.string().min(1),
-  channel: z.string().min(1),
-  threadTs: z.string().optional(),
-  text: z.string().min(1),
-  blocks: z.array(z.record(z.string(), z.unknown())).optional(),
-  /**
-   * Register the posted message's thread as an anchor of the conversation (e.g. the summary
-   * thread developers answer in), so replies in it are routed to this conversation.
-   */
-  anchor: z
-    .object({ name: z.string().min(1), ownerRole: SenderType.nullable(), othersRole: SenderType.nullable() })
-    .optional(),
-  /** Posting twice with the same key posts once (a retried task must not double-post). */
-  idempotencyKey: z.string().min(1).optional(),
-});
+export const SlackPostInput = z
+  .object({
+    conversationId: z.string().min(1),
+    channel: z.string().min(1),
+    threadTs: z.string().optional(),
+    /** The message text; give either `text` (with optional `blocks`) or a `template`. */
+    text: z.string().min(1).optional(),
+    blocks: z.array(z.record(z.string(), z.unknown())).optional(),
+    /**
+     * A message template (lambdas/slack/templates) and its data: SlackPost renders the text and
+     * the blocks, so a state machine passes an agent's result instead of formatting it.
+     */
+    template: SlackTemplate.optional(),
+    /**
+     * Register the posted message's thread as an anchor of the conversation (e.g. the summary
+     * thread developers answer in), so replies in it are routed to this conversation.
+     */
+    anchor: z
+      .object({
+        name: z.string().min(1),
+        ownerRole: SenderType.nullable(),
+        othersRole: SenderType.nullable(),
+      })
+      .optional(),
+    /** Posting twice with the same key posts once (a retried task must not double-post). */
+    idempotencyKey: z.string().min(1).optional(),
+  })
+  .refine((input) => (input.template === undefined) === (input.text !== undefined), {
+    message: 'give either `text` or a `template`, not both and not neither',
+  })
+  .refine((input) => input.template === undefined || input.blocks === undefined, {
+    message: 'a `template` renders its own blocks: do not give `blocks` with it',
+  });
 export type SlackPostInput = z.infer<typeof SlackPostInput>;
 
 export const SlackPostOutput = z.object({

@@ -24,6 +24,12 @@ export const ENV = {
   slackApiUrl: 'SLACK_API_URL',
   /** The bot's own Slack user id, so its own messages are ignored. */
   botUserId: 'SLACK_BOT_USER_ID',
+  /** JSON map of tool name -> Lambda function name the AgentTurn invokes (AgentTurn only). */
+  toolFunctions: 'TOOL_FUNCTIONS',
+  /** Anthropic API key override (sandbox, development); in AWS it comes from MODEL_SECRET_ARN. */
+  anthropicApiKey: 'ANTHROPIC_API_KEY',
+  /** Anthropic API base URL override (the sandbox's demo model, a test's scripted model). */
+  anthropicBaseUrl: 'ANTHROPIC_BASE_URL',
   /** Days after which finished conversations expire through the table's TTL attribute. */
   retentionDays: 'RETENTION_DAYS',
   /** JSON object of the configured Slack channels: channel name (e.g. `bugReports`) -> channel id. */
@@ -32,6 +38,12 @@ export const ENV = {
   modelProvider: 'MODEL_PROVIDER',
   /** Model id for agent turns, e.g. `claude-sonnet-4-5`. */
   modelId: 'MODEL_ID',
+  /** Retries of transient model API failures per call (AgentTurn; default 2, 0 against fakes). */
+  modelMaxRetries: 'MODEL_MAX_RETRIES',
+  /** Seconds one agent turn may run before it returns `continue` (AgentTurn; default 240, capped by the Lambda timeout). */
+  agentTurnBudgetSeconds: 'AGENT_TURN_BUDGET_SECONDS',
+  /** Tool calls one agent turn may make before it returns `continue` (AgentTurn; default 25). */
+  agentMaxToolCalls: 'AGENT_MAX_TOOL_CALLS',
   /** Powertools service name (the `service` key of every log line and metric). */
   powertoolsServiceName: 'POWERTOOLS_SERVICE_NAME',
   /** Powertools metrics namespace in CloudWatch. */

@@ -1,7 +1,8 @@
 import { ConversationNotFoundError } from '../kernel/errors.ts';
 import type { Clock, ConversationStore } from '../kernel/ports.ts';
 import type { SlackPostInput, SlackPostOutput } from '../kernel/tasks.ts';
-import type { SlackPoster } from './web-client.ts';
+import { renderTemplate } from './templates/index.ts';
+import type { PostMessageArgs, SlackPoster } from './web-client.ts';
 
 export interface PostDeps {
   store: ConversationStore;
@@ -29,12 +30,8 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
   }
   const conversation = await deps.store.getConversation(input.conversationId);
   if (!conversation) throw new ConversationNotFoundError(input.conversationId);
-  const posted = await deps.slack.postMessage({
-    channel: input.channel,
-    text: input.text,
-    ...(input.threadTs ? { threadTs: input.threadTs } : {}),
-    ...(input.blocks ? { blocks: input.blocks } : {}),
-  });
+  const message = messageOf(input);
+  const posted = await deps.slack.postMessage(message);
   const output: SlackPostOutput = {
     channel: posted.channel,
     ts: posted.ts,
@@ -56,8 +53,23 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
     senderType: 'bot',
     senderId: deps.botUserId,
     messageType: 'bot',
-    text: input.text,
+    text: message.text,
     receivedAt: deps.clock.now().toISOString(),
   });
   return output;
+}
+
+/** The message to post: the input's text and blocks, or its template rendered. */
+function messageOf(input: SlackPostInput): PostMessageArgs {
+  const rendered = input.template
+    ? renderTemplate(input.template)
+    : { text: input.text, blocks: input.blocks };
+  // SlackPostInput guarantees text or a template; a template always renders text.
+  if (rendered.text === undefined) throw new TypeError('SlackPostInput without text or template');
+  return {
+    channel: input.channel,
+    text: rendered.text,
+    ...(input.threadTs ? { threadTs: input.threadTs } : {}),
+    ...(rendered.blocks ? { blocks: rendered.blocks } : {}),
+  };
 }

@@ -13,7 +13,25 @@ describe('stack configuration', () => {
       retentionDays: 90,
       logRetentionDays: 90,
       inboxMaxReceiveCount: 5,
+      onCallGroupId: 'S_ONCALL',
+      sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
+      continueAsNewAfterTurns: 40,
     });
+  });
+
+  it('keeps the default SLA deadlines a partial SLA table leaves out', () => {
+    expect(parseConfig({ sla: { acknowledgeMinutes: { critical: 5 } } }).sla).toEqual({
+      acknowledgeMinutes: { critical: 5, high: 60, medium: 240, low: 1440 },
+      maxReminders: 3,
+    });
+  });
+
+  it('rejects an on-call group that is not a Slack user group id (it is pasted into a mention)', () => {
+    expect(() => parseConfig({ onCallGroupId: 'here> <!channel' })).toThrow(/slackAgents\.onCallGroupId/);
+  });
+
+  it('refuses a continue-as-new threshold below two turns', () => {
+    expect(() => parseConfig({ continueAsNewAfterTurns: 1 })).toThrow(/slackAgents\.continueAsNewAfterTurns/);
   });
 
   it('keeps the defaults of the fields a partial configuration leaves out', () => {

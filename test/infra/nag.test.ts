@@ -76,7 +76,7 @@ describe('cdk-nag AWS Solutions checks', () => {
   });
 
   it('acknowledge each finding with a specific reason', () => {
-    const all = acknowledgments(probeStack().stack);
+    const all = [...acknowledgments(probeStack().stack), ...acknowledgments(buildStack().stack)];
     expect(all.length).toBeGreaterThan(0);
     for (const { id, reason, path } of all) {
       expect(reason.length, `${id} at ${path}`).toBeGreaterThanOrEqual(20);
@@ -88,23 +88,46 @@ describe('cdk-nag AWS Solutions checks', () => {
   });
 
   it('acknowledge only rules of the AWS Solutions pack, never a whole rule at the stack level', () => {
-    const { stack } = probeStack();
-    for (const { id, path } of acknowledgments(stack)) {
-      expect(id).toMatch(/^AwsSolutions-/);
-      expect(path).not.toBe(stack.node.path);
+    for (const { stack } of [probeStack(), buildStack()]) {
+      for (const { id, path } of acknowledgments(stack)) {
+        expect(id).toMatch(/^AwsSolutions-/);
+        expect(path).not.toBe(stack.node.path);
+      }
     }
   });
 
-  it('back the wildcard acknowledgments: Resource "*" carries only actions without resource-level permissions', () => {
-    const template = Template.fromStack(probeStack().stack);
-    const onWildcard = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).flatMap((policy) =>
-      (
-        policy.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }
-      ).Statement.filter((statement) =>
-        [statement.Resource].flat().some((resource) => renderIntrinsics(resource) === '*'),
-      ).flatMap((statement) => [statement.Action].flat()),
-    );
-    expect(onWildcard.length).toBeGreaterThan(0);
-    expect(onWildcard.filter((action) => !ACTIONS_WITHOUT_RESOURCES.has(action))).toEqual([]);
+  it('acknowledge a state machine invoking a function only for the functions its tasks call', () => {
+    const invokeAcknowledgments = acknowledgments(buildStack().stack)
+      .filter(({ id }) => id.startsWith('AwsSolutions-IAM5[Resource::<'))
+      .map(({ id, path }) => `${path.split('/')[1]} ${id.replace(/^.*<(\w+?)[0-9A-F]{8}\.Arn>.*$/, '$1')}`);
+    expect(invokeAcknowledgments.sort()).toEqual([
+      'BugInvestigation AgentTurn',
+      'BugInvestigation Drain',
+      'BugInvestigation RegisterWait',
+      'BugInvestigation SlackPost',
+      'SlaTracking SlaCheck',
+      'SlaTracking SlackPost',
+    ]);
   });
+
+  it.each([
+    ['probe', () => probeStack().stack],
+    ['production', () => buildStack().stack],
+  ])(
+    'back the wildcard acknowledgments in the %s stack: Resource "*" carries only actions without resource-level permissions',
+    (_name, stackOf) => {
+      const template = Template.fromStack(stackOf());
+      const onWildcard = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).flatMap((policy) =>
+        (
+          policy.Properties.PolicyDocument as {
+            Statement: { Action: string | string[]; Resource: unknown }[];
+          }
+        ).Statement.filter((statement) =>
+          [statement.Resource].flat().some((resource) => renderIntrinsics(resource) === '*'),
+        ).flatMap((statement) => [statement.Action].flat()),
+      );
+      expect(onWildcard.length).toBeGreaterThan(0);
+      expect(onWildcard.filter((action) => !ACTIONS_WITHOUT_RESOURCES.has(action))).toEqual([]);
+    },
+  );
 });

@@ -10,6 +10,7 @@ import {
   onlyResource,
   PROBE_CHANNEL,
   probeStack,
+  type Resource,
   renderIntrinsics,
   resourcesOfType,
   templateOf,
@@ -167,13 +168,42 @@ describe('function environment', () => {
     ]);
   });
 
-  it('registers no workflow in the production stack until one is written', () => {
+  it('registers the bug investigation in the production stack, and not its SlaTracking child', () => {
     const production = templateOf();
     const [, router] = functionResource(production, 'Router');
-    expect(
-      (router.Properties.Environment as { Variables: Record<string, unknown> }).Variables.WORKFLOWS,
-    ).toBe('[]');
-    production.resourceCountIs('AWS::StepFunctions::StateMachine', 0);
+    const workflows = (router.Properties.Environment as { Variables: Record<string, unknown> }).Variables
+      .WORKFLOWS;
+    const registrations = WorkflowRegistrations.parse(JSON.parse(renderIntrinsics(workflows)));
+    expect(registrations).toEqual([
+      {
+        workflow: 'bug_investigation',
+        stateMachineArn: `<${stateMachineOf(production, 'bug_investigation')[0]}>`,
+        triggers: [{ type: 'channel_message', channel: 'C_BUG_REPORTS' }],
+        ownerRole: 'reporter',
+        othersRole: null,
+        closeOnIntent: true,
+      },
+    ]);
+    production.resourceCountIs('AWS::StepFunctions::StateMachine', 2);
+  });
+
+  it('gives TOOL_FUNCTIONS to AgentTurn only, naming the history tool function', () => {
+    const withTools = Object.keys(FUNCTIONS).filter((id) => ENV.toolFunctions in environmentOf(id));
+    expect(withTools).toEqual(['AgentTurn']);
+    const [historyToolId] = functionResource(template, 'ConversationHistoryTool');
+    expect(JSON.parse(renderIntrinsics(environmentOf('AgentTurn')[ENV.toolFunctions]))).toEqual({
+      get_bug_conversations: `<${historyToolId}>`,
+    });
+  });
+
+  it('gives the agent and tool functions the kernel settings too', () => {
+    for (const id of ['AgentTurn', 'ConversationHistoryTool', 'SlaCheck']) {
+      expect(environmentOf(id), id).toMatchObject({
+        [ENV.tableName]: { Ref: onlyResource(template, 'AWS::DynamoDB::Table')[0] },
+        [ENV.modelProvider]: 'anthropic',
+        [ENV.modelId]: 'claude-sonnet-4-5',
+      });
+    }
   });
 
   it('carries the kernel settings every handler reads', () => {
@@ -243,6 +273,50 @@ describe('entry points and wiring', () => {
     }
   });
 
+  it('lets AgentTurn use the table, read the model key and invoke the history tool, nothing more', () => {
+    const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
+    const [historyToolId] = functionResource(template, 'ConversationHistoryTool');
+    const [modelSecretId] = Object.entries(resourcesOfType(template, 'AWS::SecretsManager::Secret')).find(
+      ([, secret]) =>
+        (secret.Properties.GenerateSecretString as { GenerateStringKey: string }).GenerateStringKey ===
+        'apiKey',
+    ) ?? [''];
+    const statements = actionsOf('AgentTurn');
+    expect(statements).toContainEqual({
+      actions: ['lambda:InvokeFunction'],
+      resource: `<${historyToolId}.Arn>`,
+    });
+    expect(statements).toContainEqual({
+      actions: expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query']),
+      resource: `<${tableId}.Arn>`,
+    });
+    expect(statements).toContainEqual({
+      actions: expect.arrayContaining(['secretsmanager:GetSecretValue']),
+      resource: `<${modelSecretId}>`,
+    });
+    const services = new Set(statements.flatMap(({ actions }) => actions.map((a) => a.split(':')[0])));
+    expect([...services].sort()).toEqual(['dynamodb', 'lambda', 'logs', 'secretsmanager', 'xray']);
+  });
+
+  it('gives the history tool and SlaCheck read access to the table, and no write', () => {
+    for (const id of ['ConversationHistoryTool', 'SlaCheck']) {
+      const actions = actionsOf(id).flatMap((statement) => statement.actions);
+      expect(actions, id).toContain('dynamodb:Query');
+      expect(
+        actions.filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a)),
+        id,
+      ).toEqual([]);
+      expect(actions, id).not.toContain('secretsmanager:GetSecretValue');
+    }
+  });
+
+  it('lets no function but AgentTurn invoke another function', () => {
+    const invoking = Object.keys(FUNCTIONS).filter((id) =>
+      actionsOf(id).some(({ actions }) => actions.includes('lambda:InvokeFunction')),
+    );
+    expect(invoking).toEqual(['AgentTurn']);
+  });
+
   it('lets only the Router and RegisterWait complete task tokens', () => {
     const completing = Object.keys(FUNCTIONS).filter((id) =>
       actionsOf(id).some(({ actions }) => actions.includes('states:SendTaskSuccess')),
@@ -281,11 +355,66 @@ describe('outputs', () => {
   });
 });
 
+describe('state machines of the production stack', () => {
+  const production = templateOf();
+
+  it('let the Router start the bug investigation, never its SlaTracking child', () => {
+    const [bugId] = stateMachineOf(production, 'bug_investigation');
+    const [slaId] = stateMachineOf(production, 'sla_tracking');
+    const starts = actionsOf('Router', production).filter(({ actions }) =>
+      actions.includes('states:StartExecution'),
+    );
+    expect(starts.map(({ resource }) => resource)).toEqual([`<${bugId}>`]);
+    expect(starts.map(({ resource }) => resource)).not.toContain(`<${slaId}>`);
+  });
+
+  it('let the bug investigation start SlaTracking and itself (continue-as-new), and nothing else', () => {
+    const [bugId, bug] = stateMachineOf(production, 'bug_investigation');
+    const [slaId] = stateMachineOf(production, 'sla_tracking');
+    const starts = roleStatements(production, bug.Properties.RoleArn).filter(({ actions }) =>
+      actions.some((action) => action.startsWith('states:')),
+    );
+    expect(starts).toEqual(
+      expect.arrayContaining([
+        { actions: ['states:StartExecution'], resource: `<${slaId}>` },
+        { actions: ['states:StartExecution'], resource: `<${bugId}>` },
+      ]),
+    );
+    expect(
+      starts.flatMap(({ actions }) => actions).every((action) => action === 'states:StartExecution'),
+    ).toBe(true);
+  });
+
+  it('let SlaTracking invoke SlaCheck and SlackPost only, and start nothing', () => {
+    const [, sla] = stateMachineOf(production, 'sla_tracking');
+    const statements = roleStatements(production, sla.Properties.RoleArn);
+    const invoked = statements
+      .filter(({ actions }) => actions.includes('lambda:InvokeFunction'))
+      .map(({ resource }) => resource.replace(/^<(\w+?)[0-9A-F]{8}\.Arn>(:\*)?$/, '$1'));
+    expect([...new Set(invoked)].sort()).toEqual(['SlaCheck', 'SlackPost']);
+    expect(statements.flatMap(({ actions }) => actions)).not.toContain('states:StartExecution');
+  });
+});
+
+/** The state machine resource carrying `slack-agents:workflow` = name. */
+function stateMachineOf(from: Template, name: string): [string, Resource] {
+  const found = Object.entries(resourcesOfType(from, 'AWS::StepFunctions::StateMachine')).find(
+    ([, resource]) => resource.Metadata?.['slack-agents:workflow'] === name,
+  );
+  if (found === undefined) throw new Error(`no state machine marked ${name}`);
+  return found;
+}
+
 /** The IAM statements of a function's role, with rendered resources. */
-function actionsOf(id: string): { actions: string[]; resource: string }[] {
-  const [, fn] = functionResource(template, id);
-  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  const policies = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).filter((policy) =>
+function actionsOf(id: string, from: Template = template): { actions: string[]; resource: string }[] {
+  const [, fn] = functionResource(from, id);
+  return roleStatements(from, fn.Properties.Role);
+}
+
+/** The IAM statements of the policies attached to a role (given as its `Fn::GetAtt` Arn). */
+function roleStatements(from: Template, roleArn: unknown): { actions: string[]; resource: string }[] {
+  const roleId = (roleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  const policies = Object.values(resourcesOfType(from, 'AWS::IAM::Policy')).filter((policy) =>
     (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId),
   );
   return policies.flatMap((policy) =>

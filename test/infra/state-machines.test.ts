@@ -1,10 +1,26 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
-import { type AslState, allKeys, allStates, definitions, functionResource, probeStack } from './template.ts';
+import {
+  type AslState,
+  allKeys,
+  allStates,
+  definitions,
+  functionResource,
+  probeStack,
+  templateOf,
+} from './template.ts';
 
 const template = Template.fromStack(probeStack().stack);
-const all = definitions(template);
+const probeDefinitions = definitions(template);
+/** The probe's and the production stack's state machines: the workflows and their children. */
+const all = new Map([...probeDefinitions, ...definitions(templateOf())]);
+
+describe('the checked definitions', () => {
+  it('are the probe, the production workflows and their children', () => {
+    expect([...all.keys()].sort()).toEqual(['bug_investigation', 'kernel_probe', 'sla_tracking']);
+  });
+});
 
 /** The checks every workflow's definition must pass (DESIGN 2), run against every state machine. */
 describe.each([...all])('the %s definition', (_name, definition) => {
@@ -61,7 +77,7 @@ describe.each([...all])('the %s definition', (_name, definition) => {
 });
 
 describe('the kernel_probe graph', () => {
-  const probe = all.get('kernel_probe');
+  const probe = probeDefinitions.get('kernel_probe');
   if (probe === undefined) throw new Error('kernel_probe is not in the template');
   const state = (name: string): AslState => {
     const found = probe.States[name];
@@ -157,7 +173,7 @@ describe('state machine resources', () => {
 
   it('carry their workflow name as metadata and in their logical id', () => {
     const ids = Object.keys(template.findResources('AWS::StepFunctions::StateMachine'));
-    expect([...all.keys()]).toEqual(['kernel_probe']);
+    expect([...probeDefinitions.keys()]).toEqual(['kernel_probe']);
     expect(ids).toEqual([expect.stringMatching(/^KernelProbe[0-9A-F]{8}$/)]);
   });
 });

@@ -1,0 +1,77 @@
+import Anthropic, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
+import { MalformedModelReplyError, ModelCallError } from '../agents/errors.ts';
+import type { ModelClient } from '../agents/ports.ts';
+
+export interface AnthropicModelOptions {
+  apiKey: string;
+  /** The Messages API's base URL (a test's scripted model, the sandbox's demo model). @default the SDK's (ANTHROPIC_BASE_URL, else api.anthropic.com) */
+  baseURL?: string;
+  /**
+   * Retries of transient failures (408, 409, 429, 5xx, 529 overloaded, timeouts, network), with the SDK's backoff.
+   * @default 2
+   */
+  maxRetries?: number;
+  /** Milliseconds one attempt may take. @default 120000 */
+  timeoutMs?: number;
+}
+
+/**
+ * The model port over `@anthropic-ai/sdk`. The SDK retries transient failures itself; what
+ * is left after its retries becomes a `ModelCallError` (or a `MalformedModelReplyError` when
+ * the API's answer is not JSON), which the agent runtime turns into `escalate`.
+ */
+export function createAnthropicModel(options: AnthropicModelOptions): ModelClient {
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    maxRetries: options.maxRetries ?? 2,
+    timeout: options.timeoutMs ?? 120_000,
+  });
+  return {
+    async createMessage(params, requestOptions = {}) {
+      try {
+        return await client.messages.create(params, {
+          ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
+        });
+      } catch (error) {
+        throw translate(error);
+      }
+    },
+  };
+}
+
+function translate(error: unknown): Error {
+  if (error instanceof APIUserAbortError) {
+    return new ModelCallError(
+      'the model call was aborted at the turn deadline',
+      { aborted: true },
+      { cause: error },
+    );
+  }
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ModelCallError('the model API timed out', {}, { cause: error });
+  }
+  if (error instanceof APIConnectionError) {
+    return new ModelCallError(`could not reach the model API: ${error.message}`, {}, { cause: error });
+  }
+  if (error instanceof APIError) {
+    const type = error.type ?? undefined;
+    return new ModelCallError(
+      `the model API answered HTTP ${error.status ?? '?'}${type ? ` ${type}` : ''}: ${error.apiMessage ?? error.message}`,
+      {
+        ...(error.status !== undefined ? { status: error.status } : {}),
+        ...(type ? { errorType: type } : {}),
+      },
+      { cause: error },
+    );
+  }
+  if (error instanceof SyntaxError) {
+    return new MalformedModelReplyError('the model API answered with invalid JSON', { cause: error });
+  }
+  return error instanceof Error ? error : new ModelCallError(String(error), {}, { cause: error });
+}

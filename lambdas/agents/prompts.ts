@@ -1,0 +1,34 @@
+import type { SenderType } from '../kernel/model.ts';
+import type { DrainedMessage } from '../kernel/tasks.ts';
+
+/**
+ * Prompt pieces every profile shares. Slack users' messages enter prompts as data: each is
+ * one line labelled with the sender's type and Slack id, and a message's own line breaks are
+ * indented, so no text a user writes can pass for another labelled line (DESIGN 3.4).
+ */
+
+const SENDER_LABEL = {
+  reporter: 'Reporter',
+  requester: 'Requester',
+  developer: 'Developer',
+  approver: 'Approver',
+  participant: 'Participant',
+  bot: 'Bot',
+} as const satisfies Record<SenderType, string>;
+
+/** `- [Developer <@U123>]: text`, the seed's line format (section 11) with the sender id. */
+export function messageLine(message: Pick<DrainedMessage, 'senderType' | 'senderId' | 'text' | 'truncated'>) {
+  const text = message.text.replace(/\r\n?/g, '\n').replace(/\n/g, '\n  ');
+  const cut = message.truncated ? ' [message shortened here; the history tool has it whole]' : '';
+  return `- [${SENDER_LABEL[message.senderType]} <@${message.senderId}>]: ${text}${cut}`;
+}
+
+export function messageLines(messages: readonly DrainedMessage[]): string {
+  return messages.map(messageLine).join('\n');
+}
+
+/** Facts the workflow tells the agent (e.g. the reporter's wait timed out), appended to the turn's prompt. */
+export function withNotes(prompt: string, notes: readonly string[]): string {
+  if (notes.length === 0) return prompt;
+  return `${prompt}\n\nNotes from the workflow:\n${notes.map((note) => `- ${note}`).join('\n')}`;
+}

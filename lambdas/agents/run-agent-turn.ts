@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  ContentBlockParam,
+  MessageParam,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
+import * as z from 'zod';
+import type { AgentTurnInput, BugTurnOutput } from './contract.ts';
+import { ModelCallError } from './errors.ts';
+import { type ModelReply, readReply, type ToolUse, usageOf } from './model-reply.ts';
+import { buildRequest } from './model-request.ts';
+import { type AgentTurnDeps, silentLogger } from './ports.ts';
+import { type AgentProfile, SUBMIT_TOOL, type UnfinishedTurn } from './profile.ts';
+import { PROFILES, type ProfileRegistry } from './profiles/index.ts';
+import { capToolOutput, toolError, toolResult } from './tool-results.ts';
+
+/**
+ * One agent turn (DESIGN 3.4): the model's tool loop over the resumed session, ended by a
+ * valid `submit_result`, by the budget (`continue`), or by a failure (`escalate` with the
+ * error). Model failures never throw out of here: the workflow's Choice always gets an
+ * action it knows. Only a transcript that cannot be loaded throws (before any model call).
+ */
+
+/** Invalid submissions answered with the validation errors before the turn gives up. */
+export const MAX_SUBMISSION_RETRIES = 2;
+
+/** What the model reads, in the saved transcript, where a turn ended without its result. */
+export const OUT_OF_BUDGET_NOTE = '[runtime] This turn ran out of its budget before you submitted a result';
+export const FAILED_TURN_NOTE = '[runtime] This turn ended without a result';
+
+export type RunAgentTurnDeps = AgentTurnDeps & {
+  /** @default PROFILES */
+  profiles?: ProfileRegistry;
+};
+
+export async function runAgentTurn(input: AgentTurnInput, deps: RunAgentTurnDeps): Promise<BugTurnOutput> {
+  const profiles = deps.profiles ?? PROFILES;
+  switch (input.profile) {
+    case 'bug_investigator':
+      return runTurn(profiles.bug_investigator, input, deps);
+  }
+}
+
+async function runTurn<Result, Output>(
+  profile: AgentProfile<Result, Output>,
+  input: AgentTurnInput,
+  deps: AgentTurnDeps,
+): Promise<Output> {
+  const log = deps.logger ?? silentLogger;
+  const { conversationId } = input;
+  const sessionId = input.sessionId ?? (deps.newSessionId ?? randomUUID)();
+  if (input.mode === 'continuation' && input.sessionId === undefined) {
+    log.warn('continuation turn without a session: starting a new one', { turn: input.turn });
+  }
+  const history = input.sessionId
+    ? await deps.transcripts.load(conversationId, input.sessionId, { beforeTurn: input.turn })
+    : [];
+  const turn: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: profile.prompt(input) }] }];
+  const toolNames = new Set(profile.tools.map((tool) => tool.name));
+  const stats = { modelCalls: 0, toolCalls: 0, invalidSubmissions: 0 };
+  let progress: string | undefined;
+
+  const remainingMs = () => deps.budget.deadlineMs - deps.clock.now().getTime();
+
+  const end = async (output: Output): Promise<Output> => {
+    const checked = profile.outputSchema.safeParse(output);
+    if (!checked.success)
+      log.error('the turn output does not match its schema', { issues: checked.error.issues });
+    const final = checked.success
+      ? checked.data
+      : profile.outputSchema.parse(
+          profile.unfinished(
+            {
+              kind: 'failed',
+              error: `the turn's output was invalid: ${z.prettifyError(checked.error)}`,
+              progress,
+            },
+            sessionId,
+          ),
+        );
+    // A failed save costs the next turn this turn's transcript, not this turn's result:
+    // the history tool still has every Slack message, and re-running the turn would repeat its tool calls.
+    await deps.transcripts
+      .save(conversationId, sessionId, input.turn, turn)
+      .catch((error: unknown) => log.error('could not save the transcript', { error, sessionId }));
+    return final;
+  };
+  const unfinished = (how: UnfinishedTurn) => {
+    log[how.kind === 'failed' ? 'error' : 'info']('turn ended without a result', { ...how, ...stats });
+    // Tell the next turn of the session where and why this one stopped.
+    const note =
+      how.kind === 'out_of_budget'
+        ? `${OUT_OF_BUDGET_NOTE} (${how.reason}); you go on in the next turn.`
+        : `${FAILED_TURN_NOTE}: ${how.error}.`;
+    const last = turn.at(-1);
+    if (last?.role === 'user' && Array.isArray(last.content)) last.content.push({ type: 'text', text: note });
+    else turn.push({ role: 'user', content: [{ type: 'text', text: note }] });
+    return end(profile.unfinished(how, sessionId));
+  };
+
+  for (;;) {
+    if (remainingMs() <= 0) return unfinished({ kind: 'out_of_budget', reason: 'time budget', progress });
+
+    let reply: ModelReply;
+    try {
+      const message = await deps.model.createMessage(
+        buildRequest({ modelId: deps.modelId, profile, history, turn }),
+        { signal: AbortSignal.timeout(Math.max(1, remainingMs())) },
+      );
+      stats.modelCalls += 1;
+      await deps
+        .ledger(conversationId, usageOf(message))
+        .catch((error: unknown) => log.warn('could not add token usage to the ledger', { error }));
+      reply = readReply(message);
+    } catch (error) {
+      // The deadline's abort lands here too: that is the budget running out, not a failure.
+      if (remainingMs() <= 0 || (error instanceof ModelCallError && error.details.aborted)) {
+        return unfinished({
+          kind: 'out_of_budget',
+          reason: 'time budget ran out during a model call',
+          progress,
+        });
+      }
+      return unfinished({ kind: 'failed', error: describe(error), progress });
+    }
+
+    if (reply.blocks.length > 0) turn.push({ role: 'assistant', content: reply.blocks });
+    if (reply.text !== undefined) progress = reply.text.slice(0, 2_000);
+    if (reply.toolUses.length === 0) {
+      const why =
+        reply.stopReason === 'refusal'
+          ? 'the model refused to continue'
+          : `the model answered without calling a tool (stop_reason ${reply.stopReason ?? 'none'})`;
+      return unfinished({ kind: 'failed', error: why, progress });
+    }
+
+    // A valid submission ends the turn; the reply's other calls are answered, not run.
+    const accepted = acceptSubmission(profile, reply.toolUses);
+    if (accepted) {
+      turn.push({
+        role: 'user',
+        content: reply.toolUses.map((use) =>
+          use === accepted.use
+            ? toolResult(use.id, 'Result recorded. The turn is over.')
+            : toolError(use.id, 'Not run: you submitted your result in the same reply.'),
+        ),
+      });
+      log.info('turn submitted its result', { ...stats });
+      return end(profile.output(accepted.result, sessionId));
+    }
+
+    const results: ContentBlockParam[] = [];
+    let submissionError: string | undefined;
+    let outOfBudget: string | undefined;
+    for (const use of reply.toolUses) {
+      if (use.name === SUBMIT_TOOL) {
+        submissionError = validationError(profile, use.input);
+        results.push(
+          toolError(
+            use.id,
+            `Your result does not match the schema of ${SUBMIT_TOOL}:\n${submissionError}\n` +
+              `Correct these fields and call ${SUBMIT_TOOL} again.`,
+          ),
+        );
+        continue;
+      }
+      if (stats.toolCalls >= deps.budget.maxToolCalls) {
+        outOfBudget = `tool-call cap of ${deps.budget.maxToolCalls}`;
+        results.push(toolError(use.id, `Not run: this turn reached its ${outOfBudget}.`));
+        continue;
+      }
+      if (remainingMs() <= 0) {
+        outOfBudget = 'time budget';
+        results.push(toolError(use.id, 'Not run: this turn ran out of time.'));
+        continue;
+      }
+      stats.toolCalls += 1;
+      results.push(await callTool(use, toolNames, input, deps, log));
+    }
+    if (submissionError !== undefined) stats.invalidSubmissions += 1;
+
+    turn.push({ role: 'user', content: results });
+    if (outOfBudget !== undefined)
+      return unfinished({ kind: 'out_of_budget', reason: outOfBudget, progress });
+    if (submissionError !== undefined && stats.invalidSubmissions > MAX_SUBMISSION_RETRIES) {
+      return unfinished({
+        kind: 'failed',
+        error: `the model's result was invalid ${stats.invalidSubmissions} times: ${submissionError}`,
+        progress,
+      });
+    }
+  }
+}
+
+function acceptSubmission<Result>(
+  profile: AgentProfile<Result, unknown>,
+  uses: readonly ToolUse[],
+): { use: ToolUse; result: Result } | undefined {
+  for (const use of uses) {
+    if (use.name !== SUBMIT_TOOL) continue;
+    const parsed = profile.result.schema.safeParse(use.input);
+    if (parsed.success) return { use, result: parsed.data };
+  }
+  return undefined;
+}
+
+function validationError(profile: AgentProfile<unknown, unknown>, value: unknown): string {
+  const parsed = profile.result.schema.safeParse(value);
+  return parsed.success ? 'no error' : z.prettifyError(parsed.error);
+}
+
+/** Runs one tool call. Whatever goes wrong becomes an `is_error` result the model reads; the loop goes on. */
+async function callTool(
+  use: ToolUse,
+  known: ReadonlySet<string>,
+  input: AgentTurnInput,
+  deps: AgentTurnDeps,
+  log: NonNullable<AgentTurnDeps['logger']>,
+): Promise<ToolResultBlockParam> {
+  if (!known.has(use.name)) {
+    log.warn('the model asked for an unknown tool', { tool: use.name });
+    return toolError(
+      use.id,
+      `Unknown tool "${use.name}". The tools you have are: ${[...known, SUBMIT_TOOL].join(', ')}.`,
+    );
+  }
+  try {
+    const output = await deps.tools.invoke(use.name, use.input, { conversationId: input.conversationId });
+    return toolResult(use.id, capToolOutput(output));
+  } catch (error) {
+    log.error('tool call failed', { tool: use.name, error });
+    return toolError(use.id, `${use.name} failed: ${describe(error)}`);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error)
+    return error.name === 'Error' ? error.message : `${error.name}: ${error.message}`;
+  return String(error);
+}

@@ -1,0 +1,100 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createAnthropicModel } from '../adapters/anthropic-model.ts';
+import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
+import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
+import { getModelApiKey } from '../adapters/model-secret.ts';
+import { turnBudget } from '../agents/budget.ts';
+import { AgentTurnInput } from '../agents/contract.ts';
+import { ModelProviderNotSupportedError } from '../agents/errors.ts';
+import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
+import { runAgentTurn } from '../agents/run-agent-turn.ts';
+import { systemClock } from '../kernel/ports.ts';
+import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
+import { createLogger } from '../shared/logger.ts';
+import { taskHandler } from './task-handler.ts';
+import { kernelDeps } from './wiring.ts';
+
+const logger = createLogger('agent-turn');
+
+interface AgentAdapters {
+  model: ModelClient;
+  modelId: string;
+  tools: ToolInvoker;
+  transcripts: TranscriptStore;
+}
+
+/** Built on the first turn (the sandbox loads this module before it sets the environment), then reused. */
+let adapters: Promise<AgentAdapters> | undefined;
+
+async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<AgentAdapters> {
+  const provider = env[ENV.modelProvider] ?? 'anthropic';
+  if (provider !== 'anthropic') throw new ModelProviderNotSupportedError(provider);
+  const baseURL = env[ENV.anthropicBaseUrl];
+  return {
+    model: createAnthropicModel({
+      apiKey: await getModelApiKey(env),
+      ...(baseURL ? { baseURL } : {}),
+      maxRetries: numberFromEnv(ENV.modelMaxRetries, env) ?? 2,
+    }),
+    modelId: requireEnv(ENV.modelId, env),
+    tools: createLambdaToolInvoker(),
+    transcripts: new DynamoTranscriptStore({
+      client: new DynamoDBClient({}),
+      tableName: requireEnv(ENV.tableName, env),
+      retentionDays: numberFromEnv(ENV.retentionDays, env) ?? 90,
+      onSkippedTurn: (details) => logger.warn('skipped an incomplete transcript turn', details),
+    }),
+  };
+}
+
+function numberFromEnv(name: (typeof ENV)[keyof typeof ENV], env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new MissingConfigurationError(`${name} (a number >= 0)`);
+  return value;
+}
+
+/**
+ * One agent turn: runs the role's tool loop and returns its structured output (always with
+ * an `action` the workflow's Choice knows; model failures become `escalate`, a spent budget
+ * `continue`). The budget ends 30 s before the Lambda's timeout, and at AGENT_TURN_BUDGET_SECONDS.
+ */
+export const handler = taskHandler({
+  task: 'AgentTurn',
+  schema: AgentTurnInput,
+  logger,
+  run: async (input, context) => {
+    const pending = adapters ?? buildAdapters();
+    adapters = pending;
+    // A configuration error must not stick to the instance: the next invocation tries again.
+    const built = await pending.catch((error: unknown) => {
+      adapters = undefined;
+      throw error;
+    });
+    const budgetSeconds = numberFromEnv(ENV.agentTurnBudgetSeconds, process.env);
+    const maxToolCalls = numberFromEnv(ENV.agentMaxToolCalls, process.env);
+    const store = kernelDeps().store;
+    return runAgentTurn(input, {
+      ...built,
+      ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
+      clock: systemClock,
+      budget: turnBudget({
+        nowMs: systemClock.now().getTime(),
+        ...(context ? { remainingMs: context.getRemainingTimeInMillis() } : {}),
+        ...(budgetSeconds !== undefined ? { budgetMs: budgetSeconds * 1000 } : {}),
+        ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
+      }),
+      logger,
+    });
+  },
+  summary: (input, output) => ({
+    profile: input.profile,
+    turn: input.turn,
+    mode: input.mode,
+    state: input.state,
+    action: output.action,
+    sessionId: output.sessionId,
+    ...(output.error ? { error: output.error } : {}),
+  }),
+});

@@ -1,0 +1,244 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  ContentBlockParam,
+  MessageCreateParamsNonStreaming,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
+import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
+import type { BugInvestigationResult } from '../../lambdas/agents/profiles/bug-investigator.ts';
+import { CONVERSATION_HISTORY_TOOL } from '../../lambdas/tools/conversation-history.ts';
+import {
+  blocksOf,
+  isMessagesCall,
+  type MessageReply,
+  type ModelReply,
+  parseMessagesRequest,
+  sendReply,
+  toolResultText,
+} from './messages-wire.ts';
+
+/**
+ * The offline demo model: what `npm run dev` talks to without model credentials, behind the
+ * same Messages API as Anthropic's. It is no AI: a few deterministic rules that drive the bug
+ * workflow through its paths, and everything it writes starts with `[offline demo model]`.
+ *
+ * - Every turn begins with `get_bug_conversations` (as the real prompt asks).
+ * - First turn, vague report (under 12 words, or no detail such as steps, an error or a
+ *   version): `ask_reporter` with a clarifying question.
+ * - A developer asking for a fix or PR: `resolved`, with a fix that says no code was changed.
+ * - Otherwise: `post_findings` built from the messages it saw, confidence 60, severity medium.
+ */
+
+export const DEMO_LABEL = '[offline demo model]';
+export const DEMO_MODEL_ID = 'offline-demo-model';
+
+type Line = { sender: string; senderId: string; text: string };
+
+/** `- [Reporter <@U1>]: text` lines of a prompt. */
+const PROMPT_LINE = /^- \[(\w+) <@([^>]+)>\]: (.*)$/gm;
+/** `[HH:MM:SS] REPORTER <@U1> (message): text` lines of the history tool. */
+const HISTORY_LINE = /^\[[0-9?]{2}:[0-9?]{2}:[0-9?]{2}\] (\w+) <@([^>]+)> \((\w+)\): (.*)$/gm;
+const DETAIL =
+  /\b(error|exception|steps?|expected|actual|version|v?\d+\.\d+|stack|trace|logs?|reproduc\w*|crash\w*|status|http|timeout|500|404)\b/i;
+const FIX_REQUEST = /\b(fix|pr|pull request|patch)\b/i;
+
+export function isVagueReport(text: string): boolean {
+  const words = text.trim().split(/\s+/).filter(Boolean).length;
+  return words < 12 || !DETAIL.test(text);
+}
+
+/** The demo model's answer to one Messages API request. */
+export function demoReply(request: MessageCreateParamsNonStreaming): ModelReply {
+  const last = blocksOf(request.messages.at(-1));
+  const prompt = last.flatMap((block) =>
+    block.type === 'text' && !isRuntimeNote(block.text) ? [block.text] : [],
+  );
+  const historyResult = findHistoryResult(request, last);
+  if (prompt.length > 0 || !historyResult) return callHistory(request);
+
+  const turnPrompt = currentTurnPrompt(request);
+  const promptLines = parseLines(turnPrompt, PROMPT_LINE, (m) => ({
+    sender: m[1] ?? '',
+    senderId: m[2] ?? '',
+    text: m[3] ?? '',
+  }));
+  const history = historyResult.is_error ? '' : toolResultText(historyResult);
+  const historyLines = parseLines(history, HISTORY_LINE, (m) => ({
+    sender: capitalize(m[1] ?? ''),
+    senderId: m[2] ?? '',
+    text: m[4] ?? '',
+  }));
+  const initial = turnPrompt.startsWith('A new bug report');
+  // The report is the conversation's first reporter message; the prompt has it when the history does not.
+  const report =
+    historyLines.find((line) => line.sender === 'Reporter')?.text ??
+    promptLines.find((line) => line.sender === 'Reporter')?.text ??
+    '';
+
+  const developerAsksForFix = promptLines.some(
+    (line) => line.sender === 'Developer' && FIX_REQUEST.test(line.text),
+  );
+  if (developerAsksForFix) return submitResult(resolved(report));
+  if (initial && isVagueReport(report)) return submitResult(askReporter());
+  return submitResult(findings(report, promptLines, historyLines));
+}
+
+function askReporter(): BugInvestigationResult {
+  return {
+    action: 'ask_reporter',
+    summary: `${DEMO_LABEL} The report is too short to investigate; I asked the reporter for details.`,
+    confidence: 10,
+    severity: 'medium',
+    clarification_question:
+      `${DEMO_LABEL} Could you tell me the steps to reproduce this, what you expected and what happened ` +
+      'instead, any error message you saw, and the app version or environment?',
+  };
+}
+
+function findings(report: string, promptLines: Line[], historyLines: Line[]): BugInvestigationResult {
+  const latest = [...historyLines, ...promptLines]
+    .reverse()
+    .find((line) => line.sender === 'Reporter' && line.text !== report);
+  const seen = historyLines.length > 0 ? historyLines.length : promptLines.length;
+  const parts = [
+    `${DEMO_LABEL} Read ${seen} message(s) of this bug's conversation.`,
+    report ? `The report: "${excerpt(report)}".` : 'The report text was not found.',
+    latest ? `The reporter added: "${excerpt(latest.text)}".` : '',
+    'This is a demo: no code, logs or metrics were inspected, so a developer should confirm the cause.',
+  ];
+  return {
+    action: 'post_findings',
+    summary: parts.filter(Boolean).join(' '),
+    root_cause: `${DEMO_LABEL} Not determined: the demo model does not investigate, it only reads the conversation.`,
+    confidence: 60,
+    severity: 'medium',
+  };
+}
+
+function resolved(report: string): BugInvestigationResult {
+  return {
+    action: 'resolved',
+    summary: `${DEMO_LABEL} A developer asked for a fix${report ? ` of "${excerpt(report)}"` : ''}; this demo recorded it as resolved.`,
+    confidence: 60,
+    severity: 'medium',
+    fix: {
+      description: `${DEMO_LABEL} No real code was changed: this is the offline demo model, which cannot write fixes.`,
+    },
+  };
+}
+
+function submitResult(result: BugInvestigationResult): MessageReply {
+  return message([{ type: 'tool_use', id: nextToolUseId(), name: SUBMIT_TOOL, input: result }]);
+}
+
+function callHistory(request: MessageCreateParamsNonStreaming): MessageReply {
+  const prompt = currentTurnPrompt(request);
+  const bugId =
+    /get_bug_conversations\("([^"]+)"\)/.exec(prompt)?.[1] ??
+    /Bug id: "([^"]+)"/.exec(prompt)?.[1] ??
+    'unknown';
+  return message([
+    { type: 'tool_use', id: nextToolUseId(), name: CONVERSATION_HISTORY_TOOL, input: { bug_id: bugId } },
+  ]);
+}
+
+function message(content: MessageReply['content']): MessageReply {
+  return { kind: 'message', content, stopReason: 'tool_use' };
+}
+
+/** The result of this turn's history call (or of a refused submission, which sends the model back to deciding). */
+function findHistoryResult(
+  request: MessageCreateParamsNonStreaming,
+  last: ContentBlockParam[],
+): ToolResultBlockParam | undefined {
+  const calls = new Map<string, string>();
+  for (const block of blocksOf(request.messages.at(-2))) {
+    if (block.type === 'tool_use') calls.set(block.id, block.name);
+  }
+  const results = last.filter((block): block is ToolResultBlockParam => block.type === 'tool_result');
+  const history = results.find((result) => calls.get(result.tool_use_id) === CONVERSATION_HISTORY_TOOL);
+  if (history) return history;
+  const refused = results.find((result) => calls.get(result.tool_use_id) === SUBMIT_TOOL && result.is_error);
+  return refused ? { ...refused, is_error: true } : undefined;
+}
+
+/** The prompt that opened the current turn: the newest user text that is not a runtime note. */
+function currentTurnPrompt(request: MessageCreateParamsNonStreaming): string {
+  for (let i = request.messages.length - 1; i >= 0; i--) {
+    const item = request.messages[i];
+    if (item?.role !== 'user') continue;
+    const texts = blocksOf(item).flatMap((block) =>
+      block.type === 'text' && !isRuntimeNote(block.text) ? [block.text] : [],
+    );
+    if (texts.length > 0) return texts.join('\n');
+  }
+  return '';
+}
+
+function isRuntimeNote(text: string): boolean {
+  return text.startsWith('[runtime]');
+}
+
+function parseLines(text: string, pattern: RegExp, read: (match: RegExpExecArray) => Line): Line[] {
+  const lines: Line[] = [];
+  for (const match of text.matchAll(pattern)) lines.push(read(match as RegExpExecArray));
+  return lines;
+}
+
+function capitalize(value: string): string {
+  return value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= 200 ? flat : `${flat.slice(0, 199)}…`;
+}
+
+let toolUseCounter = 0;
+function nextToolUseId(): string {
+  toolUseCounter += 1;
+  return `toolu_demo_${String(toolUseCounter).padStart(6, '0')}`;
+}
+
+/**
+ * `POST .../v1/messages` for the sandbox: mount it under any prefix and point
+ * `ANTHROPIC_BASE_URL` at that prefix (with any `ANTHROPIC_API_KEY`; the demo ignores it).
+ */
+export function createDemoModelHandler(): (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: string,
+) => Promise<void> {
+  let served = 0;
+  return async (req, res, body) => {
+    served += 1;
+    const id = `msg_demo_${String(served).padStart(6, '0')}`;
+    if (!isMessagesCall(req)) {
+      sendReply(
+        res,
+        {
+          kind: 'error',
+          status: 404,
+          errorType: 'not_found_error',
+          message: `${DEMO_LABEL} serves POST /v1/messages only`,
+        },
+        { id, model: DEMO_MODEL_ID },
+      );
+      return;
+    }
+    const parsed = parseMessagesRequest(body);
+    if (!parsed.ok) {
+      sendReply(res, parsed.reply, { id, model: DEMO_MODEL_ID });
+      return;
+    }
+    const answer = demoReply(parsed.request);
+    if (answer.kind === 'message') {
+      // Rough token counts, so the ledger shows something plausible in the demo.
+      answer.usage = {
+        input_tokens: Math.ceil(body.length / 4),
+        output_tokens: Math.ceil(JSON.stringify(answer.content).length / 4),
+      };
+    }
+    sendReply(res, answer, { id, model: parsed.request.model });
+  };
+}

@@ -1,0 +1,72 @@
+import { Duration } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import { FUNCTIONS } from '../infra/functions.ts';
+import type { AgentProfileName } from '../lambdas/agents/contract.ts';
+import { addTransientRetry, DRAINED_PATH, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
+
+/**
+ * Task timeout of an agent turn: twice the function's own timeout, as for the kernel's
+ * tasks, so a turn that runs to its limit fails as a Lambda error first. The turn's own time
+ * budget is well below the function's timeout (DESIGN 3.4).
+ */
+export const AGENT_TURN_TASK_TIMEOUT = Duration.seconds(2 * FUNCTIONS.AgentTurn.timeoutSeconds);
+
+export interface AgentTurnProps {
+  /** The state's name in the execution graph, e.g. 'Investigate'. */
+  readonly stateName: string;
+  /** The AgentTurn function. */
+  readonly agentTurnFn: IFunction;
+  readonly profile: AgentProfileName;
+  /** `initial` builds the first prompt; `continuation` resumes `sessionIdPath`. */
+  readonly mode: 'initial' | 'continuation';
+  /** Path of the `TurnState` the turn runs in, e.g. `$.turnContext.state`. */
+  readonly statePath: string;
+  /** Path of the notes (a string array) the workflow tells the agent. */
+  readonly notesPath: string;
+  /**
+   * Path of the session to resume; required for `continuation`, where it must be present.
+   * @default - none (no session is resumed)
+   */
+  readonly sessionIdPath?: string;
+  /** Where the turn's output (e.g. `BugTurnOutput`) goes, e.g. `$.result`. */
+  readonly resultPath: string;
+}
+
+/**
+ * One agent turn (`AgentTurnInput`), with the messages the last Drain handed to this turn
+ * (`$.drained.messages`) and the turn number `$.turn`. The output is the function's payload
+ * as it is (the plain Lambda integration): an agent's output has optional fields, which a
+ * ResultSelector could not copy without failing on the absent ones.
+ *
+ * Retried for transient Lambda errors only. A model failure is not an error here: the
+ * function returns `escalate` with the error itself. Add a Catch for the rest.
+ */
+export function agentTurn(scope: Construct, id: string, props: AgentTurnProps): tasks.LambdaInvoke {
+  if (props.mode === 'continuation' && props.sessionIdPath === undefined) {
+    throw new Error(`${props.stateName}: a continuation turn needs the session to resume`);
+  }
+  const task = tasks.LambdaInvoke.jsonPath(scope, id, {
+    stateName: props.stateName,
+    lambdaFunction: props.agentTurnFn,
+    payloadResponseOnly: true,
+    // Shape: AgentTurnInput (lambdas/agents/contract.ts).
+    payload: sfn.TaskInput.fromObject({
+      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      profile: props.profile,
+      turn: sfn.JsonPath.numberAt('$.turn'),
+      mode: props.mode,
+      state: sfn.JsonPath.stringAt(props.statePath),
+      ...(props.sessionIdPath === undefined ? {} : { sessionId: sfn.JsonPath.stringAt(props.sessionIdPath) }),
+      messages: sfn.JsonPath.listAt(`${DRAINED_PATH}.messages`),
+      notes: sfn.JsonPath.listAt(props.notesPath),
+    }),
+    resultPath: props.resultPath,
+    taskTimeout: sfn.Timeout.duration(AGENT_TURN_TASK_TIMEOUT),
+    retryOnServiceExceptions: false,
+  });
+  addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
+  return task;
+}

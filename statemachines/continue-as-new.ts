@@ -1,0 +1,133 @@
+import { Aws, Duration } from 'aws-cdk-lib';
+import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import {
+  addTransientRetry,
+  DYNAMODB_TASK_TIMEOUT,
+  DYNAMODB_TRANSIENT_ERRORS,
+  transientRetry,
+} from './kernel.ts';
+
+/**
+ * Continue-as-new for Step Functions (issue 3, item 5): a long conversation hands itself to a
+ * fresh execution of the same state machine before its history could reach the 25,000-event
+ * limit. Step Functions has no such primitive, so it is three states: start the new execution
+ * (`$$.StateMachine.Id`, so no state machine needs its own ARN in its definition), record it
+ * on the conversation, and succeed.
+ *
+ * Hand over only where nothing is in flight: no open wait (its token would die with this
+ * execution) and no drained-but-unprocessed messages. Pending messages stay pending in the
+ * table, so the new execution's first Drain takes them: none is lost.
+ */
+
+/**
+ * Errors of the `states:startExecution` integration worth retrying: throttling, the service's
+ * own failures, and a timed-out call. Retrying a start is safe: Step Functions answers a
+ * repeated StartExecution with the same name and input with the running execution.
+ */
+export const START_EXECUTION_TRANSIENT_ERRORS = [
+  'StepFunctions.ThrottlingException',
+  'StepFunctions.ExecutionLimitExceededException',
+  'StepFunctions.AWSStepFunctionsException',
+  'States.Timeout',
+] as const;
+
+/** The error of a start whose execution name is taken: it started already. */
+export const EXECUTION_ALREADY_EXISTS = 'StepFunctions.ExecutionAlreadyExistsException';
+
+/** Task timeout of a StartExecution call (one request). */
+export const START_EXECUTION_TIMEOUT = Duration.seconds(30);
+
+/** The input field marking an execution that continues a handed-over conversation. */
+export const HANDED_OVER_FROM = 'handedOverFrom';
+
+export interface ContinueAsNewProps {
+  /** The conversations table (the new execution is recorded on the conversation). */
+  readonly table: ITableRef;
+  /**
+   * Top-level fields of the state the new execution starts with. Each must be present
+   * whenever the handover runs (a missing path fails the state).
+   */
+  readonly carry: readonly string[];
+  /** Where to go when the new execution could not be started: carry on in this one. */
+  readonly onStartFailure: sfn.IChainable;
+  /** @default 'Hand over to a fresh execution' */
+  readonly handOverStateName?: string;
+  /** @default 'Record handover' */
+  readonly recordStateName?: string;
+  /** @default 'Handed over' */
+  readonly doneStateName?: string;
+}
+
+/**
+ * Starts `<conversationId>-<turn>` of this state machine with the carried fields plus
+ * `handedOverFrom` (this execution's ARN, also linked in the console as its parent), writes
+ * its name and ARN to the conversation, and ends this execution. Returns the first state.
+ *
+ * Conversation ids are at most 80 characters, as are execution names: a workflow whose ids
+ * come near that limit must shorten them before using this (bug investigation ids are about
+ * 50 characters).
+ */
+export function continueAsNew(scope: Construct, id: string, props: ContinueAsNewProps): sfn.IChainable {
+  const handedOver = new sfn.Succeed(scope, `${id} done`, {
+    stateName: props.doneStateName ?? 'Handed over',
+  });
+  const name = sfn.JsonPath.format(
+    '{}-{}',
+    sfn.JsonPath.stringAt('$.conversationId'),
+    sfn.JsonPath.stringAt('$.turn'),
+  );
+
+  // A CustomState: CDK's StepFunctionsStartExecution needs the state machine as an object,
+  // and a state machine cannot reference its own ARN in its definition (a cycle).
+  const input: Record<string, string> = Object.fromEntries(
+    props.carry.map((field) => [`${field}.$`, `$.${field}`]),
+  );
+  input[`${HANDED_OVER_FROM}.$`] = '$$.Execution.Id';
+  // Links the two executions in the Step Functions console, as `associateWithParent` does.
+  input['AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID.$'] = '$$.Execution.Id';
+  const start = new sfn.CustomState(scope, props.handOverStateName ?? 'Hand over to a fresh execution', {
+    stateJson: {
+      Type: 'Task',
+      Resource: `arn:${Aws.PARTITION}:states:::states:startExecution`,
+      Parameters: {
+        'StateMachineArn.$': '$$.StateMachine.Id',
+        'Name.$': name,
+        Input: input,
+      },
+      ResultSelector: { 'executionArn.$': '$.ExecutionArn' },
+      ResultPath: '$.handover',
+      TimeoutSeconds: START_EXECUTION_TIMEOUT.toSeconds(),
+    },
+  });
+  start.addRetry(transientRetry(START_EXECUTION_TRANSIENT_ERRORS));
+  // Taken name: the new execution exists (an earlier attempt started it); this one just ends.
+  start.addCatch(handedOver, { errors: [EXECUTION_ALREADY_EXISTS], resultPath: '$.handoverFailure' });
+  start.addCatch(props.onStartFailure, { errors: [sfn.Errors.ALL], resultPath: '$.handoverFailure' });
+
+  const record = tasks.DynamoUpdateItem.jsonPath(scope, props.recordStateName ?? 'Record handover', {
+    table: props.table,
+    key: {
+      pk: tasks.DynamoAttributeValue.fromString(
+        sfn.JsonPath.format('CONV#{}', sfn.JsonPath.stringAt('$.conversationId')),
+      ),
+      sk: tasks.DynamoAttributeValue.fromString('META'),
+    },
+    updateExpression: 'SET executionName = :name, executionArn = :arn',
+    conditionExpression: 'attribute_exists(pk)',
+    expressionAttributeValues: {
+      ':name': tasks.DynamoAttributeValue.fromString(name),
+      ':arn': tasks.DynamoAttributeValue.fromString(sfn.JsonPath.stringAt('$.handover.executionArn')),
+    },
+    resultPath: sfn.JsonPath.DISCARD,
+    taskTimeout: sfn.Timeout.duration(DYNAMODB_TASK_TIMEOUT),
+  });
+  addTransientRetry(record, DYNAMODB_TRANSIENT_ERRORS);
+  // The new execution runs either way: this one must end, not carry on beside it.
+  record.addCatch(handedOver, { errors: [sfn.Errors.ALL], resultPath: '$.handoverFailure' });
+
+  start.next(record).next(handedOver);
+  return start;
+}

@@ -1,0 +1,110 @@
+import type { Context } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { DynamoTranscriptStore } from '../../lambdas/adapters/dynamo-transcripts.ts';
+import type { BugTurnOutput } from '../../lambdas/agents/contract.ts';
+import { handler } from '../../lambdas/handlers/agent-turn.ts';
+import { startScriptedModel, submit, toolUse, withUsage } from '../../local/model/scripted-model.ts';
+import { startDynalite } from '../support/dynalite.ts';
+import { CONVERSATION, turnInput, validFindings } from './support.ts';
+
+let db: Awaited<ReturnType<typeof startDynalite>>;
+let store: DynamoConversationStore;
+let model: Awaited<ReturnType<typeof startScriptedModel>>;
+
+const context = (remainingMs: number) =>
+  ({ getRemainingTimeInMillis: () => remainingMs }) as unknown as Context;
+
+beforeAll(async () => {
+  db = await startDynalite();
+  store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
+  model = await startScriptedModel({
+    steps: [
+      withUsage(submit(validFindings), {
+        input_tokens: 700,
+        output_tokens: 80,
+        cache_read_input_tokens: 300,
+      }),
+      toolUse('get_bug_conversations', { bug_id: CONVERSATION }),
+    ],
+  });
+  Object.assign(process.env, {
+    TABLE_NAME: db.tableName,
+    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    ANTHROPIC_API_KEY: 'test-key',
+    ANTHROPIC_BASE_URL: model.baseUrl,
+    MODEL_ID: 'claude-test',
+    MODEL_MAX_RETRIES: '0',
+    TOOL_FUNCTIONS: '{}',
+    AGENT_MAX_TOOL_CALLS: '0',
+  });
+  await store.createConversation({
+    id: CONVERSATION,
+    workflow: 'bug_investigation',
+    status: 'active',
+    phase: 'investigating',
+    ownerId: 'U_REPORTER',
+    participants: { U_REPORTER: 'reporter' },
+    anchors: {},
+    closeOnIntent: true,
+    closeRequested: false,
+    ledger: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, transitions: 0, lambdaMs: 0 },
+    createdAt: '2026-11-21T12:00:00Z',
+    updatedAt: '2026-11-21T12:00:00Z',
+  });
+});
+afterAll(async () => {
+  await model.close();
+  await db.close();
+});
+
+// In file order: the Bedrock case first, before a successful turn caches the adapters.
+describe('AgentTurn handler', () => {
+  it('refuses the Bedrock provider with a clear, named error', async () => {
+    process.env.MODEL_PROVIDER = 'bedrock';
+    try {
+      await expect(handler(turnInput(), context(300_000))).rejects.toMatchObject({
+        name: 'ModelProviderNotSupportedError',
+        message: expect.stringContaining('not supported yet'),
+      });
+    } finally {
+      delete process.env.MODEL_PROVIDER;
+    }
+  });
+
+  it('rejects an input that does not match the contract, without calling the model', async () => {
+    await expect(
+      handler({ conversationId: CONVERSATION, profile: 'bug_investigator' }, context(300_000)),
+    ).rejects.toMatchObject({
+      name: 'InvalidTaskInputError',
+    });
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('runs a turn from the task input: structured output, transcript, session and ledger stored', async () => {
+    const output = (await handler(turnInput(), context(300_000))) as BugTurnOutput;
+
+    expect(output).toMatchObject({ action: 'post_findings', confidence: 80, severity: 'high' });
+    expect(model.requests[0]?.body.model).toBe('claude-test');
+    const conversation = await store.getConversation(CONVERSATION, { consistent: true });
+    expect(conversation?.sessionId).toBe(output.sessionId);
+    expect(conversation?.ledger).toMatchObject({ inputTokens: 700, outputTokens: 80, cacheReadTokens: 300 });
+    expect(conversation?.ledger?.lambdaMs).toBeGreaterThan(0);
+    const transcripts = new DynamoTranscriptStore({ client: db.client, tableName: db.tableName });
+    expect(await transcripts.load(CONVERSATION, output.sessionId)).toHaveLength(3);
+  });
+
+  it('takes the tool-call cap from AGENT_MAX_TOOL_CALLS and returns continue when it is reached', async () => {
+    const output = (await handler(
+      turnInput({ turn: 2, mode: 'continuation', sessionId: 'session-h' }),
+      context(300_000),
+    )) as BugTurnOutput;
+
+    expect(output).toMatchObject({ action: 'continue', sessionId: 'session-h' });
+    expect(model.failures).toEqual([]);
+  });
+});

@@ -1,0 +1,111 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { createAnthropicModel } from '../../lambdas/adapters/anthropic-model.ts';
+import type { AgentTurnInput, ToolInvoker } from '../../lambdas/agents/contract.ts';
+import type { TranscriptStore } from '../../lambdas/agents/ports.ts';
+import type { RunAgentTurnDeps } from '../../lambdas/agents/run-agent-turn.ts';
+import type { Ledger } from '../../lambdas/kernel/model.ts';
+import type { DrainedMessage } from '../../lambdas/kernel/tasks.ts';
+
+/** Fakes and builders shared by the agent tests. */
+
+export const CONVERSATION = 'bug-investigation-C_BUGS-1732190000-000100';
+
+export function drained(
+  senderType: DrainedMessage['senderType'],
+  senderId: string,
+  text: string,
+  ts = '1732190000.000100',
+): DrainedMessage {
+  return { ts, channel: 'C_BUGS', senderType, senderId, messageType: 'message', text, truncated: false };
+}
+
+export function turnInput(overrides: Partial<AgentTurnInput> = {}): AgentTurnInput {
+  return {
+    conversationId: CONVERSATION,
+    profile: 'bug_investigator',
+    turn: 1,
+    mode: 'initial',
+    state: 'investigating',
+    messages: [
+      drained('reporter', 'U_REPORTER', 'Checkout fails with HTTP 500 after I click Pay on version 2.3.1'),
+    ],
+    notes: [],
+    ...overrides,
+  };
+}
+
+/** Transcripts in memory, one entry per saved turn, as the DynamoDB adapter keeps them. */
+export class MemoryTranscripts implements TranscriptStore {
+  readonly turns = new Map<string, Map<number, MessageParam[]>>();
+
+  async load(conversationId: string, sessionId: string, options: { beforeTurn?: number } = {}) {
+    const turns = this.turns.get(`${conversationId}/${sessionId}`) ?? new Map();
+    return [...turns.entries()]
+      .filter(([turn]) => options.beforeTurn === undefined || turn < options.beforeTurn)
+      .sort(([a], [b]) => a - b)
+      .flatMap(([, messages]) => structuredClone(messages));
+  }
+
+  async save(conversationId: string, sessionId: string, turn: number, messages: MessageParam[]) {
+    const key = `${conversationId}/${sessionId}`;
+    const turns = this.turns.get(key) ?? new Map<number, MessageParam[]>();
+    turns.set(turn, structuredClone(messages));
+    this.turns.set(key, turns);
+  }
+
+  saved(sessionId: string, turn: number): MessageParam[] | undefined {
+    return this.turns.get(`${CONVERSATION}/${sessionId}`)?.get(turn);
+  }
+}
+
+/** Tools answered from a table; every call recorded. */
+export function fakeTools(answers: Record<string, (args: unknown) => string | Promise<string>>) {
+  const calls: { tool: string; args: unknown; conversationId: string }[] = [];
+  const invoker: ToolInvoker = {
+    async invoke(tool, args, context) {
+      calls.push({ tool, args, conversationId: context.conversationId });
+      const answer = answers[tool];
+      if (!answer) throw new Error(`no fake answer for ${tool}`);
+      return answer(args);
+    },
+  };
+  return { invoker, calls };
+}
+
+export function ledgerRecorder() {
+  const deltas: Partial<Ledger>[] = [];
+  return {
+    deltas,
+    write: async (_conversationId: string, delta: Partial<Ledger>) => {
+      deltas.push(delta);
+    },
+    total: (field: keyof Ledger) => deltas.reduce((sum, delta) => sum + (delta[field] ?? 0), 0),
+  };
+}
+
+/** Deps for `runAgentTurn` over the real SDK client pointed at a local model server. */
+export function turnDeps(
+  baseUrl: string,
+  overrides: Partial<RunAgentTurnDeps> & { maxRetries?: number } = {},
+): RunAgentTurnDeps {
+  const { maxRetries, ...rest } = overrides;
+  return {
+    model: createAnthropicModel({ apiKey: 'test-key', baseURL: baseUrl, maxRetries: maxRetries ?? 0 }),
+    modelId: 'claude-test',
+    tools: fakeTools({}).invoker,
+    transcripts: new MemoryTranscripts(),
+    ledger: async () => {},
+    clock: { now: () => new Date() },
+    budget: { deadlineMs: Date.now() + 60_000, maxToolCalls: 10 },
+    newSessionId: () => 'session-1',
+    ...rest,
+  };
+}
+
+export const validFindings = {
+  action: 'post_findings',
+  summary: 'The payment service rejects the cart token after the 2.3.1 release.',
+  root_cause: 'The token format changed in 2.3.1.',
+  confidence: 80,
+  severity: 'high',
+} as const;

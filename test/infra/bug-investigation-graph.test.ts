@@ -1,0 +1,264 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { BugAction } from '../../lambdas/agents/contract.ts';
+import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation.ts';
+import { type AslDefinition, type AslState, definitions, functionResource, templateOf } from './template.ts';
+
+/**
+ * The bug investigation's graph as deployed (the production template): the edges an auditor
+ * follows in the console, and the settings each state takes from the configuration. The
+ * checks every definition passes (timeouts, retries, catches, no Assign) are in
+ * state-machines.test.ts; the behaviour, run locally, is in test/statemachines.
+ */
+const template = templateOf();
+const bug = definitionOf(template, 'bug_investigation');
+const state = (name: string): AslState => {
+  const found = bug.States[name];
+  if (found === undefined) throw new Error(`no state "${name}"`);
+  return found;
+};
+type Choice = { Variable?: string; StringEquals?: string; Next: string } & Record<string, unknown>;
+const choices = (name: string) => state(name).Choices as Choice[];
+const catchers = (name: string) => state(name).Catch as { ErrorEquals: string[]; Next: string }[];
+
+describe('the bug_investigation graph', () => {
+  it('has exactly the states of BUG_INVESTIGATION_STATES, by their readable names', () => {
+    expect(Object.keys(bug.States).sort()).toEqual(Object.values(S).sort());
+  });
+
+  it('prepares the state, acknowledges the report, then enters the loop', () => {
+    expect(bug.StartAt).toBe(S.prepare);
+    expect(state(S.prepare).Next).toBe(S.resuming);
+    expect(state(S.resuming)).toMatchObject({
+      Choices: [{ Variable: '$.handedOverFrom', IsPresent: true, Next: S.timeToHandOver }],
+      Default: S.acknowledgeReport,
+    });
+    expect(state(S.acknowledgeReport).Next).toBe(S.timeToHandOver);
+  });
+
+  it('starts each turn by marking the conversation investigating, counting the turn and draining', () => {
+    expect(state(S.timeToHandOver)).toMatchObject({
+      Choices: [{ Variable: '$.turn', NumericGreaterThanEqualsPath: '$.handoverAtTurn', Next: S.handOver }],
+      Default: S.markInvestigating,
+    });
+    expect(state(S.markInvestigating).Next).toBe(S.nextTurn);
+    expect(state(S.nextTurn).Next).toBe(S.drain);
+    expect(state(S.drain).Next).toBe(S.closeRequested);
+  });
+
+  it('closes on request, announces a developer follow-up, and resumes the session when there is one', () => {
+    expect(choices(S.closeRequested).map((choice) => choice.Next)).toEqual([
+      S.acknowledgeClose,
+      S.announceFollowUp,
+      S.continueInvestigation,
+    ]);
+    expect(state(S.closeRequested).Default).toBe(S.investigate);
+    expect(state(S.announceFollowUp).Next).toBe(S.sessionToResume);
+    expect(state(S.sessionToResume)).toMatchObject({
+      Choices: [{ Variable: '$.result.sessionId', IsPresent: true, Next: S.continueInvestigation }],
+      Default: S.investigate,
+    });
+  });
+
+  it('routes every BugAction, and anything else to the escalation path through the findings', () => {
+    const routed = Object.fromEntries(choices(S.routeOnAction).map((c) => [c.StringEquals, c.Next]));
+    expect(Object.keys(routed).sort()).toEqual([...BugAction.options].sort());
+    expect(choices(S.routeOnAction).every((c) => c.Variable === '$.result.action')).toBe(true);
+    expect(routed).toEqual({
+      ask_reporter: S.askReporter,
+      post_findings: S.summaryThreadOpen,
+      resolved: S.summaryThreadOpen,
+      escalate: S.summaryThreadOpen,
+      continue: S.keepInvestigating,
+    });
+    expect(state(S.routeOnAction).Default).toBe(S.summaryThreadOpen);
+    expect(choices(S.routeOnConclusion).map((c) => [c.StringEquals, c.Next])).toEqual([
+      ['resolved', S.markResolved],
+      ['post_findings', S.markPendingVerification],
+    ]);
+    expect(state(S.routeOnConclusion).Default).toBe(S.escalate);
+  });
+
+  it('asks the reporter, then waits for the reporter only and loops', () => {
+    expect(state(S.askReporter).Next).toBe(S.awaitingReporter);
+    expect(state(S.awaitingReporter)).toMatchObject({
+      Result: { state: 'awaiting_reporter', notes: [] },
+      ResultPath: '$.turnContext',
+      Next: S.waitForReporter,
+    });
+    expect(state(S.waitForReporter)).toMatchObject({
+      Resource: 'arn:<AWS::Partition>:states:::lambda:invoke.waitForTaskToken',
+      Parameters: { Payload: { accepts: ['reporter'], phase: 'awaiting_reporter' } },
+      TimeoutSeconds: 7200,
+      Next: S.timeToHandOver,
+    });
+  });
+
+  it('investigates on with a note when the reporter does not answer in time', () => {
+    expect(catchers(S.waitForReporter)[0]).toMatchObject({
+      ErrorEquals: ['States.Timeout'],
+      Next: S.noteReporterSilence,
+    });
+    expect(state(S.noteReporterSilence)).toMatchObject({
+      Result: {
+        state: 'awaiting_reporter',
+        notes: [expect.stringContaining('did not answer your clarification question within 2 hours')],
+      },
+      Next: S.timeToHandOver,
+    });
+  });
+
+  it('posts findings in a new summary thread, or in the open one, before resolving or waiting', () => {
+    expect(state(S.summaryThreadOpen)).toMatchObject({
+      Choices: [{ Variable: '$.threads.summary', IsPresent: true, Next: S.postUpdatedFindings }],
+      Default: S.postFindings,
+    });
+    expect(state(S.postFindings)).toMatchObject({
+      Parameters: {
+        Payload: {
+          channel: 'C_BUG_SUMMARIES',
+          template: { name: 'bug_findings', data: { 'result.$': '$.result', 'executionArn.$': '$$.Execution.Id' } },
+          anchor: { name: 'summary', othersRole: 'developer' },
+        },
+      },
+      ResultPath: '$.threads.summary',
+      Next: S.routeOnConclusion,
+    });
+    expect(state(S.postUpdatedFindings)).toMatchObject({
+      Parameters: {
+        Payload: { 'channel.$': '$.threads.summary.channel', 'threadTs.$': '$.threads.summary.threadTs' },
+      },
+      Next: S.routeOnConclusion,
+    });
+  });
+
+  it('escalates to the on-call group, starts SLA tracking, then waits for developers', () => {
+    expect(state(S.escalate)).toMatchObject({
+      Parameters: {
+        Payload: {
+          channel: 'C_DEVELOPERS',
+          template: { name: 'bug_escalation', data: { onCallGroupId: 'S_ONCALL' } },
+          anchor: { name: 'escalation', othersRole: 'developer' },
+        },
+      },
+      ResultPath: '$.threads.escalation',
+      Next: S.startSlaTracking,
+    });
+    const [slaId] = stateMachineId(template, 'sla_tracking');
+    expect(state(S.startSlaTracking)).toMatchObject({
+      Resource: 'arn:<AWS::Partition>:states:::states:startExecution',
+      Parameters: {
+        StateMachineArn: `<${slaId}>`,
+        'Name.$': "States.Format('{}-{}', $.conversationId, $.turn)",
+        Input: { 'threadTs.$': '$.threads.escalation.ts', 'severity.$': '$.result.severity', level: 0 },
+      },
+      Next: S.markPendingVerification,
+    });
+    // The on-call group was paged already: a failed SLA start does not end the conversation.
+    expect(catchers(S.startSlaTracking).map((c) => c.Next)).toEqual([
+      S.markPendingVerification,
+      S.markPendingVerification,
+    ]);
+    expect(state(S.markPendingVerification).Next).toBe(S.awaitingDevelopers);
+    expect(state(S.awaitingDevelopers).Next).toBe(S.waitForDevelopers);
+    expect(state(S.waitForDevelopers)).toMatchObject({
+      Parameters: { Payload: { accepts: 'any', phase: 'awaiting_dev' } },
+      TimeoutSeconds: 172_800,
+      Next: S.timeToHandOver,
+    });
+    expect(catchers(S.waitForDevelopers)[0]).toMatchObject({
+      ErrorEquals: ['States.Timeout'],
+      Next: S.markResolved,
+    });
+  });
+
+  it('turns a failed agent turn into an escalation with the error', () => {
+    expect(catchers(S.investigate)).toEqual([
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: S.noteFailedInvestigation },
+    ]);
+    expect(catchers(S.continueInvestigation)).toEqual([
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: S.noteFailedContinuation },
+    ]);
+    for (const name of [S.noteFailedInvestigation, S.noteFailedContinuation]) {
+      expect(state(name)).toMatchObject({
+        Parameters: { action: 'escalate', 'error.$': 'States.JsonToString($.failure)' },
+        ResultPath: '$.result',
+        Next: S.summaryThreadOpen,
+      });
+    }
+    expect(state(S.noteFailedContinuation).Parameters).toHaveProperty('sessionId.$', '$.result.sessionId');
+  });
+
+  it('calls AgentTurn with the AgentTurnInput of the first turn and of a continuation', () => {
+    const [agentTurnId] = functionResource(template, 'AgentTurn');
+    expect(state(S.investigate)).toMatchObject({
+      Resource: `<${agentTurnId}.Arn>`,
+      Parameters: { profile: 'bug_investigator', mode: 'initial', 'state.$': '$.turnContext.state' },
+      ResultPath: '$.result',
+      Next: S.routeOnAction,
+    });
+    expect(state(S.investigate).Parameters).not.toHaveProperty('sessionId.$');
+    expect(state(S.continueInvestigation)).toMatchObject({
+      Parameters: { mode: 'continuation', 'sessionId.$': '$.result.sessionId' },
+      Next: S.routeOnAction,
+    });
+  });
+
+  it('ends by resolving, then drains once more in a closing turn', () => {
+    expect(state(S.acknowledgeClose).Next).toBe(S.markResolved);
+    expect(catchers(S.acknowledgeClose)[0]?.Next).toBe(S.markResolved);
+    expect(state(S.markResolved)).toMatchObject({
+      Parameters: { ExpressionAttributeValues: { ':status': { S: 'resolved' }, ':phase': { S: 'resolved' } } },
+      Next: S.closingTurn,
+    });
+    expect(state(S.closingTurn).Next).toBe(S.cleanUp);
+    expect(state(S.cleanUp).Next).toBe(S.done);
+    expect(catchers(S.cleanUp)[0]?.Next).toBe(S.cleanUpFailed);
+  });
+
+  it('hands over by starting its own state machine, records it, and ends', () => {
+    expect(state(S.handOver)).toMatchObject({
+      Resource: 'arn:<AWS::Partition>:states:::states:startExecution',
+      Parameters: {
+        'StateMachineArn.$': '$$.StateMachine.Id',
+        'Name.$': "States.Format('{}-{}', $.conversationId, $.turn)",
+      },
+      Next: S.recordHandover,
+    });
+    expect(catchers(S.handOver).map((c) => [c.ErrorEquals[0], c.Next])).toEqual([
+      ['StepFunctions.ExecutionAlreadyExistsException', S.handedOver],
+      ['States.ALL', S.markInvestigating],
+    ]);
+    expect(state(S.recordHandover)).toMatchObject({
+      Resource: 'arn:<AWS::Partition>:states:::dynamodb:updateItem',
+      Parameters: { UpdateExpression: 'SET executionName = :name, executionArn = :arn' },
+      Next: S.handedOver,
+    });
+    expect(state(S.handedOver).Type).toBe('Succeed');
+  });
+
+  it('takes its waits and its handover threshold from the configuration', () => {
+    const configured = definitionOf(
+      templateOf({ config: { reporterWaitSeconds: 60, developerWaitSeconds: 120, continueAsNewAfterTurns: 3 } }),
+      'bug_investigation',
+    );
+    expect(configured.States[S.waitForReporter]?.TimeoutSeconds).toBe(60);
+    expect(configured.States[S.waitForDevelopers]?.TimeoutSeconds).toBe(120);
+    expect(JSON.stringify(configured.States[S.prepare]?.Parameters)).toContain('States.MathAdd($.turn, 3)');
+    expect(JSON.stringify(configured.States[S.noteReporterSilence]?.Result)).toContain('within 1 minute.');
+  });
+});
+
+function definitionOf(from: Template, name: string): AslDefinition {
+  const definition = definitions(from).get(name);
+  if (definition === undefined) throw new Error(`${name} is not in the template`);
+  return definition;
+}
+
+function stateMachineId(from: Template, name: string): [string] {
+  const found = Object.entries(from.findResources('AWS::StepFunctions::StateMachine')).find(
+    ([, resource]) => (resource as { Metadata?: Record<string, unknown> }).Metadata?.['slack-agents:workflow'] === name,
+  );
+  if (found === undefined) throw new Error(`no state machine marked ${name}`);
+  return [found[0]];
+}

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { handler } from '../../lambdas/handlers/sla-check.ts';
+import { ConversationNotFoundError } from '../../lambdas/kernel/errors.ts';
+import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
+import {
+  checkAcknowledgement,
+  isAfter,
+  SlaCheckOutput,
+} from '../../lambdas/workflows/bug-investigation/sla-check.ts';
+import { startDynalite } from '../support/dynalite.ts';
+
+/** The escalation post's ts in the developers' channel. */
+const ESCALATED_AT = '1700000500.000200';
+
+let db: Awaited<ReturnType<typeof startDynalite>>;
+let store: DynamoConversationStore;
+let conversations = 0;
+
+beforeAll(async () => {
+  db = await startDynalite();
+  store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
+  // For the handler's own adapters (kernelDeps).
+  Object.assign(process.env, {
+    TABLE_NAME: db.tableName,
+    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+  });
+});
+afterAll(async () => db.close());
+
+async function escalatedConversation(fields: Partial<Conversation> = {}): Promise<string> {
+  conversations += 1;
+  const id = `bug-investigation-C_BUGS-17000000${conversations}`;
+  await store.createConversation({
+    id,
+    workflow: 'bug_investigation',
+    status: 'pending_verification',
+    phase: 'awaiting_dev',
+    ownerId: 'U_REPORTER',
+    participants: { U_REPORTER: 'reporter', U_DEV: 'developer' },
+    anchors: {},
+    closeOnIntent: true,
+    closeRequested: false,
+    createdAt: '2026-11-21T12:00:00Z',
+    updatedAt: '2026-11-21T12:00:00Z',
+    ...fields,
+  });
+  // The reporter's report, and the bot's own escalation post.
+  await store.putMessage(
+    message(id, { ts: '1700000000.000100', senderType: 'reporter', senderId: 'U_REPORTER' }),
+  );
+  await store.putMessage(
+    message(id, {
+      ts: ESCALATED_AT,
+      channel: 'C_DEVELOPERS',
+      senderType: 'bot',
+      senderId: 'U_BOT',
+      messageType: 'bot',
+    }),
+  );
+  return id;
+}
+
+function message(conversationId: string, fields: Partial<StoredMessage> & { ts: string }): StoredMessage {
+  return {
+    conversationId,
+    channel: 'C_BUGS',
+    senderType: 'developer',
+    senderId: 'U_DEV',
+    messageType: 'message',
+    text: 'looking into it',
+    receivedAt: '2026-11-21T12:10:00Z',
+    ...fields,
+  };
+}
+
+describe('checkAcknowledgement', () => {
+  it('is acknowledged when a developer answered after the escalation', async () => {
+    const id = await escalatedConversation();
+    await store.putMessage(
+      message(id, { ts: '1700000600.000001', channel: 'C_DEVELOPERS', threadTs: ESCALATED_AT }),
+    );
+
+    const result = await checkAcknowledgement({ conversationId: id, since: ESCALATED_AT }, { store });
+
+    expect(result).toEqual({
+      acknowledged: true,
+      closed: false,
+      reason: 'developer U_DEV answered at 1700000600.000001',
+    });
+  });
+
+  it('counts a developer answer in any of the conversation threads, not only the escalation thread', async () => {
+    const id = await escalatedConversation();
+    await store.putMessage(message(id, { ts: '1700000700.000000', channel: 'C_BUG_SUMMARIES' }));
+
+    const result = await checkAcknowledgement({ conversationId: id, since: ESCALATED_AT }, { store });
+
+    expect(result.acknowledged).toBe(true);
+  });
+
+  it('is not acknowledged by a developer message from before the escalation', async () => {
+    const id = await escalatedConversation();
+    await store.putMessage(message(id, { ts: '1700000400.000000', channel: 'C_BUG_SUMMARIES' }));
+
+    const result = await checkAcknowledgement({ conversationId: id, since: ESCALATED_AT }, { store });
+
+    expect(result).toEqual({
+      acknowledged: false,
+      closed: false,
+      reason: `no developer message since ${ESCALATED_AT}`,
+    });
+  });
+
+  it('is not acknowledged by the reporter answering after the escalation', async () => {
+    const id = await escalatedConversation();
+    await store.putMessage(
+      message(id, { ts: '1700000900.000000', senderType: 'reporter', senderId: 'U_REPORTER' }),
+    );
+
+    const result = await checkAcknowledgement({ conversationId: id, since: ESCALATED_AT }, { store });
+
+    expect(result.acknowledged).toBe(false);
+  });
+
+  it.each(['resolved', 'closed', 'failed'] as const)(
+    'is closed when the conversation is %s',
+    async (status) => {
+      const id = await escalatedConversation({ status });
+
+      const result = await checkAcknowledgement({ conversationId: id, since: ESCALATED_AT }, { store });
+
+      expect(result).toEqual({ acknowledged: false, closed: true, reason: `conversation is ${status}` });
+    },
+  );
+
+  it('is closed when a close was requested, before the workflow has ended the conversation', async () => {
+    const id = await escalatedConversation();
+    await store.requestClose(id);
+
+    const result = await checkAcknowledgement({ conversationId: id, since: ESCALATED_AT }, { store });
+
+    expect(result).toEqual({ acknowledged: false, closed: true, reason: 'close requested' });
+  });
+
+  it('fails with ConversationNotFoundError for an unknown conversation', async () => {
+    const check = checkAcknowledgement(
+      { conversationId: 'no-such-conversation', since: ESCALATED_AT },
+      { store },
+    );
+
+    await expect(check).rejects.toThrow(ConversationNotFoundError);
+    await expect(check).rejects.toThrow('conversation no-such-conversation not found');
+  });
+});
+
+describe('isAfter', () => {
+  it('orders Slack ts by number, not by text', () => {
+    expect(isAfter('1700000600.000001', '1700000600.000000')).toBe(true);
+    expect(isAfter('1700000600.5', '1700000600.400000')).toBe(true);
+    expect(isAfter('10000000000.000000', '9999999999.999999')).toBe(true);
+    expect(isAfter('1700000600.000000', '1700000600.000000')).toBe(false);
+  });
+
+  it('never counts a ts it cannot read as later', () => {
+    expect(isAfter('not-a-ts', '1700000600.000000')).toBe(false);
+  });
+});
+
+describe('the SlaCheck handler', () => {
+  it('returns the check result for a valid task input', async () => {
+    const id = await escalatedConversation();
+    await store.putMessage(message(id, { ts: '1700000800.000000' }));
+
+    const output = await handler({ conversationId: id, since: ESCALATED_AT });
+
+    expect(SlaCheckOutput.parse(output)).toMatchObject({ acknowledged: true, closed: false });
+  });
+
+  it('rejects an input whose `since` is not a Slack ts as InvalidTaskInputError', async () => {
+    await expect(handler({ conversationId: 'any', since: 'yesterday' })).rejects.toMatchObject({
+      name: 'InvalidTaskInputError',
+    });
+  });
+
+  it('lets ConversationNotFoundError through by name, for the state machine Catch', async () => {
+    await expect(
+      handler({ conversationId: 'no-such-conversation', since: ESCALATED_AT }),
+    ).rejects.toMatchObject({ name: 'ConversationNotFoundError' });
+  });
+});
