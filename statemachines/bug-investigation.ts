@@ -37,9 +37,11 @@ import { buildSlaTracking } from './sla-tracking.ts';
  * another turn. The reporter's close intent ends it at any point.
  *
  * The state, beyond `ExecutionInput` (conversationId, workflow, channel, threadTs, ownerId, turn):
- * - `turnContext`: `{ state, notes }`, what the next agent turn is told: the `TurnState` the
- *   conversation comes from (`investigating`, `awaiting_reporter`, `awaiting_dev`) and notes
- *   such as "the reporter did not answer". Replaced whole after every routed action.
+ * - `turnContext`: `{ state, notes, followUp }`, what the next agent turn is told: the
+ *   `TurnState` the conversation comes from (`investigating`, `awaiting_reporter`,
+ *   `awaiting_dev`), notes such as "the reporter did not answer", and whether the turn
+ *   follows up on developers' answers (announced in the summary thread). Replaced whole
+ *   after every routed action, so a note or an announcement is given once.
  * - `result`: the last turn's `BugTurnOutput`; its `sessionId` is the session the next turn
  *   resumes. A turn that failed leaves a stand-in `escalate` result (keeping the session).
  * - `threads`: `{ summary?, escalation? }`, the `SlackPostOutput` of the findings post (the
@@ -279,7 +281,10 @@ export const BUG_INVESTIGATION = defineWorkflow({
     const closeRequested = sfn.Choice.jsonPath(scope, S.closeRequested)
       .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), acknowledgeClose)
       .when(
-        sfn.Condition.stringEquals('$.turnContext.state', 'awaiting_dev' satisfies TurnState),
+        sfn.Condition.and(
+          sfn.Condition.isPresent('$.turnContext.followUp'),
+          sfn.Condition.booleanEquals('$.turnContext.followUp', true),
+        ),
         announceFollowUp,
       )
       .when(sfn.Condition.isPresent('$.result.sessionId'), continueInvestigation)
@@ -302,20 +307,20 @@ export const BUG_INVESTIGATION = defineWorkflow({
     // Seed 000: no answer in time -> investigate on, and tell the agent so.
     const noteReporterSilence = sfn.Pass.jsonPath(scope, S.noteReporterSilence, {
       result: sfn.Result.fromObject(
-        turnContext('awaiting_reporter', [reporterSilenceNote(config.reporterWaitSeconds)]),
+        turnContext('awaiting_reporter', { notes: [reporterSilenceNote(config.reporterWaitSeconds)] }),
       ),
       resultPath: '$.turnContext',
     }).next(timeToHandOver);
     catchTimeout(waitForReporter, noteReporterSilence);
     catchFailure(waitForReporter, failed);
     askReporter
-      .next(awaitingPass(scope, S.awaitingReporter, 'awaiting_reporter'))
+      .next(awaitingPass(scope, S.awaitingReporter, turnContext('awaiting_reporter')))
       .next(waitForReporter)
       .next(timeToHandOver);
 
-    // --- continue: the turn ran out of its budget; run another ------------------------------
+    // --- continue: the turn ran out of its budget; run another in the same state ------------
     const keepInvestigating = sfn.Pass.jsonPath(scope, S.keepInvestigating, {
-      parameters: { state: sfn.JsonPath.stringAt('$.turnContext.state'), notes: [] },
+      parameters: { state: sfn.JsonPath.stringAt('$.turnContext.state'), notes: [], followUp: false },
       resultPath: '$.turnContext',
     }).next(timeToHandOver);
 
@@ -360,7 +365,7 @@ export const BUG_INVESTIGATION = defineWorkflow({
     catchTimeout(waitForDevelopers, markResolved);
     catchFailure(waitForDevelopers, failed);
     markPendingVerification
-      .next(awaitingPass(scope, S.awaitingDevelopers, 'awaiting_dev'))
+      .next(awaitingPass(scope, S.awaitingDevelopers, turnContext('awaiting_dev', { followUp: true })))
       .next(waitForDevelopers)
       .next(timeToHandOver);
 
@@ -452,7 +457,7 @@ export const BUG_INVESTIGATION = defineWorkflow({
         state: sfn.JsonPath.jsonMerge(
           sfn.JsonPath.stringToJson(
             sfn.JsonPath.format(
-              `\\{"turnContext":\\{"state":"investigating","notes":[]\\},"threads":\\{\\},"handoverAtTurn":{}\\}`,
+              `\\{"turnContext":\\{"state":"investigating","notes":[],"followUp":false\\},"threads":\\{\\},"handoverAtTurn":{}\\}`,
               sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.turn'), config.continueAsNewAfterTurns),
             ),
           ),
@@ -469,14 +474,20 @@ function actionIs(action: BugAction): sfn.Condition {
   return sfn.Condition.stringEquals('$.result.action', action);
 }
 
-function turnContext(state: TurnState, notes: string[]): { state: TurnState; notes: string[] } {
-  return { state, notes };
+interface TurnContext {
+  readonly state: TurnState;
+  readonly notes: readonly string[];
+  readonly followUp: boolean;
 }
 
-/** Sets what the turn after a wait is told: where it comes from, and no notes (yet). */
-function awaitingPass(scope: Construct, stateName: string, state: TurnState): sfn.Pass {
+function turnContext(state: TurnState, extra: Partial<Omit<TurnContext, 'state'>> = {}): TurnContext {
+  return { state, notes: [], followUp: false, ...extra };
+}
+
+/** Sets what the turn after a wait is told, before the wait. */
+function awaitingPass(scope: Construct, stateName: string, context: TurnContext): sfn.Pass {
   return sfn.Pass.jsonPath(scope, stateName, {
-    result: sfn.Result.fromObject(turnContext(state, [])),
+    result: sfn.Result.fromObject(context),
     resultPath: '$.turnContext',
   });
 }

@@ -1,4 +1,4 @@
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { BugAction } from '../../lambdas/agents/contract.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation.ts';
@@ -82,7 +82,7 @@ describe('the bug_investigation graph', () => {
   it('asks the reporter, then waits for the reporter only and loops', () => {
     expect(state(S.askReporter).Next).toBe(S.awaitingReporter);
     expect(state(S.awaitingReporter)).toMatchObject({
-      Result: { state: 'awaiting_reporter', notes: [] },
+      Result: { state: 'awaiting_reporter', notes: [], followUp: false },
       ResultPath: '$.turnContext',
       Next: S.waitForReporter,
     });
@@ -117,7 +117,10 @@ describe('the bug_investigation graph', () => {
       Parameters: {
         Payload: {
           channel: 'C_BUG_SUMMARIES',
-          template: { name: 'bug_findings', data: { 'result.$': '$.result', 'executionArn.$': '$$.Execution.Id' } },
+          template: {
+            name: 'bug_findings',
+            data: { 'result.$': '$.result', 'executionArn.$': '$$.Execution.Id' },
+          },
           anchor: { name: 'summary', othersRole: 'developer' },
         },
       },
@@ -160,7 +163,11 @@ describe('the bug_investigation graph', () => {
       S.markPendingVerification,
     ]);
     expect(state(S.markPendingVerification).Next).toBe(S.awaitingDevelopers);
-    expect(state(S.awaitingDevelopers).Next).toBe(S.waitForDevelopers);
+    expect(state(S.awaitingDevelopers)).toMatchObject({
+      Result: { state: 'awaiting_dev', notes: [], followUp: true },
+      ResultPath: '$.turnContext',
+      Next: S.waitForDevelopers,
+    });
     expect(state(S.waitForDevelopers)).toMatchObject({
       Parameters: { Payload: { accepts: 'any', phase: 'awaiting_dev' } },
       TimeoutSeconds: 172_800,
@@ -208,7 +215,9 @@ describe('the bug_investigation graph', () => {
     expect(state(S.acknowledgeClose).Next).toBe(S.markResolved);
     expect(catchers(S.acknowledgeClose)[0]?.Next).toBe(S.markResolved);
     expect(state(S.markResolved)).toMatchObject({
-      Parameters: { ExpressionAttributeValues: { ':status': { S: 'resolved' }, ':phase': { S: 'resolved' } } },
+      Parameters: {
+        ExpressionAttributeValues: { ':status': { S: 'resolved' }, ':phase': { S: 'resolved' } },
+      },
       Next: S.closingTurn,
     });
     expect(state(S.closingTurn).Next).toBe(S.cleanUp);
@@ -239,7 +248,9 @@ describe('the bug_investigation graph', () => {
 
   it('takes its waits and its handover threshold from the configuration', () => {
     const configured = definitionOf(
-      templateOf({ config: { reporterWaitSeconds: 60, developerWaitSeconds: 120, continueAsNewAfterTurns: 3 } }),
+      templateOf({
+        config: { reporterWaitSeconds: 60, developerWaitSeconds: 120, continueAsNewAfterTurns: 3 },
+      }),
       'bug_investigation',
     );
     expect(configured.States[S.waitForReporter]?.TimeoutSeconds).toBe(60);
@@ -257,7 +268,8 @@ function definitionOf(from: Template, name: string): AslDefinition {
 
 function stateMachineId(from: Template, name: string): [string] {
   const found = Object.entries(from.findResources('AWS::StepFunctions::StateMachine')).find(
-    ([, resource]) => (resource as { Metadata?: Record<string, unknown> }).Metadata?.['slack-agents:workflow'] === name,
+    ([, resource]) =>
+      (resource as { Metadata?: Record<string, unknown> }).Metadata?.['slack-agents:workflow'] === name,
   );
   if (found === undefined) throw new Error(`no state machine marked ${name}`);
   return [found[0]];

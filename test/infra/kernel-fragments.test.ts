@@ -2,12 +2,21 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { type Chain, DefinitionBody, type IChainable, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import {
+  type Chain,
+  DefinitionBody,
+  type IChainable,
+  JsonPath,
+  StateMachine,
+  Succeed,
+} from 'aws-cdk-lib/aws-stepfunctions';
 import { StateMachine as LocalStateMachine } from 'aws-local-stepfunctions';
 import type { Construct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
+import { WorkflowRegistrations } from '../../lambdas/kernel/workflows.ts';
 import {
+  type ChildWorkflowDefinition,
   defineWorkflow,
   drain,
   LAMBDA_TRANSIENT_ERRORS,
@@ -22,6 +31,7 @@ import {
   type AslDefinition,
   type AslState,
   definitions,
+  functionResource,
   renderIntrinsics,
   resourcesOfType,
 } from './template.ts';
@@ -178,6 +188,40 @@ describe('slackPost', () => {
   });
 });
 
+describe('slackPost with a template', () => {
+  it('passes the template and its data, for SlackPost to render', () => {
+    const state = only(
+      render((scope, { fn }) =>
+        slackPost(scope, 'Post findings', {
+          slackPostFn: fn,
+          channel: 'C0SUMMARY',
+          template: {
+            name: 'bug_findings',
+            data: { result: JsonPath.objectAt('$.result'), executionArn: 'arn' },
+          },
+        }),
+      ),
+    );
+
+    expect(state.Parameters).toMatchObject({
+      Payload: { template: { name: 'bug_findings', data: { 'result.$': '$.result', executionArn: 'arn' } } },
+    });
+    expect(state.Parameters).not.toHaveProperty('Payload.text');
+  });
+
+  it('needs either a text or a template, not both', () => {
+    const template = { name: 'bug_question', data: {} } as const;
+    expect(() =>
+      render((scope, { fn }) =>
+        slackPost(scope, 'Post', { slackPostFn: fn, channel: 'C0', text: 'hi', template }),
+      ),
+    ).toThrow(/either a text or a template/);
+    expect(() =>
+      render((scope, { fn }) => slackPost(scope, 'Post', { slackPostFn: fn, channel: 'C0' })),
+    ).toThrow(/either a text or a template/);
+  });
+});
+
 describe('setConversationFields', () => {
   it('updates the conversation item in place, only if it exists', () => {
     const state = only(
@@ -221,6 +265,58 @@ describe('workflow definitions', () => {
       buildStack({ workflows: [KERNEL_PROBE, copy], config: { channels: { probe: 'C_PROBE' } } }).stack,
     );
     expect([...definitions(template).keys()].sort()).toEqual(['kernel_probe', 'kernel_probe_copy']);
+  });
+
+  it('deploy a child shared by two workflows once, and never register it with the Router', () => {
+    const child: ChildWorkflowDefinition = {
+      name: 'probe_child',
+      build: (scope) => new Succeed(scope, 'Done'),
+    };
+    const parents = [
+      { ...KERNEL_PROBE, children: [child] },
+      { ...KERNEL_PROBE, name: 'kernel_probe_copy', children: [child] },
+    ];
+    const template = Template.fromStack(
+      buildStack({ workflows: parents, config: { channels: { probe: 'C_PROBE' } } }).stack,
+    );
+
+    expect([...definitions(template).keys()].sort()).toEqual([
+      'kernel_probe',
+      'kernel_probe_copy',
+      'probe_child',
+    ]);
+    const [, router] = functionResource(template, 'Router');
+    const workflows = (router.Properties.Environment as { Variables: Record<string, unknown> }).Variables
+      .WORKFLOWS;
+    const registered = WorkflowRegistrations.parse(JSON.parse(renderIntrinsics(workflows)));
+    expect(registered.map((registration) => registration.workflow)).toEqual([
+      'kernel_probe',
+      'kernel_probe_copy',
+    ]);
+  });
+
+  it('cannot have two different children under one name', () => {
+    const child = (): ChildWorkflowDefinition => ({
+      name: 'probe_child',
+      build: (scope) => new Succeed(scope, 'Done'),
+    });
+    const parents = [
+      { ...KERNEL_PROBE, children: [child()] },
+      { ...KERNEL_PROBE, name: 'kernel_probe_copy', children: [child()] },
+    ];
+    expect(() => buildStack({ workflows: parents, config: { channels: { probe: 'C_PROBE' } } })).toThrow(
+      /"probe_child" is defined twice/,
+    );
+  });
+
+  it('check the names of their children too', () => {
+    const child: ChildWorkflowDefinition = {
+      name: 'ProbeChild',
+      build: (scope) => new Succeed(scope, 'Done'),
+    };
+    expect(() => defineWorkflow({ ...KERNEL_PROBE, children: [child] })).toThrow(
+      /"ProbeChild" must be lower snake case/,
+    );
   });
 
   it('explain a missing probe channel instead of registering an empty trigger', () => {

@@ -66,11 +66,14 @@ export function turn(action: BugTurnOutput['action'], extra: Partial<BugTurnOutp
 export type WaitOutcome = WakeOutput['woken'] | 'timeout';
 
 export interface Script {
-  /** One answer per agent turn, in order: an output, or an error the function throws. */
+  /**
+   * One answer per agent turn, in order: an output, or an error the function throws. A turn
+   * beyond the script aborts the run (a loop that should have ended fails the test).
+   */
   readonly agent: readonly (BugTurnOutput | Record<string, unknown> | Error)[];
   /** Per Drain call (`Drain messages` and `Clean up`), in order; missing ones drain nothing. */
   readonly drains?: readonly Partial<Pick<DrainOutput, 'closeRequested' | 'messages'>>[];
-  /** Per wait (reporter or developers), in order. */
+  /** Per wait (reporter or developers), in order. A wait beyond the script aborts the run. */
   readonly waits?: readonly WaitOutcome[];
   /** Errors thrown by the named states (each time they run). */
   readonly failing?: Readonly<Record<string, Error>>;
@@ -104,6 +107,8 @@ export interface Run {
   readonly recordedHandovers: Record<string, unknown>[];
   /** Every Task state entered, in order. */
   readonly tasks: string[];
+  /** Every state entered, in order (the execution's state transitions). */
+  readonly statesEntered: string[];
 }
 
 export function error(name: string, message = `${name} in a test`): Error {
@@ -138,6 +143,7 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
     handovers: [],
     recordedHandovers: [],
     tasks: [],
+    statesEntered: [],
   };
   let agentCalls = 0;
   let waitCalls = 0;
@@ -186,8 +192,9 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
     failIfScripted(state);
     run.waits.push({ state, input: RegisterWaitInput.parse((input as { Payload: unknown }).Payload) });
     run.phases.push(run.waits.at(-1)?.input.phase ?? '');
-    const outcome = script.waits?.[waitCalls] ?? 'message';
+    const outcome = script.waits?.[waitCalls];
     waitCalls += 1;
+    if (outcome === undefined) return exhausted(`wait ${waitCalls}`);
     if (outcome === 'timeout') throw error('States.Timeout', 'the wait timed out');
     const wake: WakeOutput = { woken: outcome };
     return wake;
@@ -197,7 +204,7 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
     run.agentInputs.push(AgentTurnInput.parse(input));
     const answer = script.agent[agentCalls];
     agentCalls += 1;
-    if (answer === undefined) throw new Error(`the script has no agent turn ${agentCalls}`);
+    if (answer === undefined) return exhausted(`agent turn ${agentCalls}`);
     if (answer instanceof Error) throw answer;
     return answer;
   };
@@ -224,7 +231,10 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
       failIfScripted(S.startSlaTracking);
       const { Name, Input } = input as { Name: string; Input: unknown };
       run.slaStarts.push({ name: Name, input: SlaTrackingInput.parse(Input) });
-      return { ExecutionArn: `arn:aws:states:eu-west-1:123456789012:execution:SlaTracking:${Name}`, StartDate: 1 };
+      return {
+        ExecutionArn: `arn:aws:states:eu-west-1:123456789012:execution:SlaTracking:${Name}`,
+        StartDate: 1,
+      };
     },
     [S.handOver]: (input) => {
       failIfScripted(S.handOver);
@@ -245,6 +255,13 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
   const machine = new StateMachine(bugDefinition(script.config) as never, {
     validationOptions: { checkArn: false },
   });
+  let abort = () => {};
+  let exhaustedAt: string | undefined;
+  function exhausted(what: string): Promise<never> {
+    exhaustedAt = what;
+    abort();
+    return new Promise<never>(() => {});
+  }
   const execution = machine.run((script.input ?? START) as never, {
     overrides: { taskResourceLocalHandlers: handlers as never },
     context: {
@@ -253,9 +270,17 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
       Task: { Token: 'task-token' },
     } as never,
   });
+  abort = () => execution.abort();
+  const events = (async () => {
+    for await (const event of execution.eventLogs) {
+      if (event.type === 'StateEntered') run.statesEntered.push(event.state.name);
+    }
+  })();
   try {
+    await events;
     return { ...run, output: (await execution.result) as Record<string, unknown> };
   } catch (failure) {
+    if (exhaustedAt !== undefined) throw new Error(`the run went beyond its script: ${exhaustedAt}`);
     return { ...run, failure: failure as Error };
   }
 }
