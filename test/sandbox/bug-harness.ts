@@ -1,0 +1,209 @@
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { SlackAgentsConfigInput } from '../../infra/config.ts';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
+import {
+  lastToolResults,
+  lastUserText,
+  type ModelReply,
+  type RecordedModelRequest,
+  startScriptedModel,
+  submit,
+  toolResultText,
+  toolUse,
+} from '../../local/model/scripted-model.ts';
+import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+
+/**
+ * A sandbox running the production workflows with a scripted model behind the real
+ * Messages API: each conversation (bug) gets its own script, so scenarios read as what the
+ * agent does turn by turn, and every request the model received is kept for assertions.
+ */
+
+export const CHANNELS = {
+  reports: 'C_BUG_REPORTS',
+  summaries: 'C_BUG_SUMMARIES',
+  developers: 'C_DEVELOPERS',
+} as const;
+export const REPORTER = 'U_REPORTER';
+export const DEVELOPER = 'U_DEV';
+
+export type Step = ModelReply | ((request: RecordedModelRequest) => ModelReply | Promise<ModelReply>);
+
+export interface BugResult {
+  action: 'ask_reporter' | 'post_findings' | 'resolved' | 'escalate';
+  summary: string;
+  root_cause?: string;
+  confidence: number;
+  severity: 'low' | 'medium' | 'high' | 'critical';
+  clarification_question?: string;
+}
+
+type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
+type Execution = {
+  name: string;
+  status: string;
+  events: { type: string; stateName?: string; timestamp: string }[];
+};
+
+export interface BugHarness {
+  sandbox: Sandbox;
+  store: DynamoConversationStore;
+  /** Requests the model received, per bug id. */
+  requestsOf(bugId: string): RecordedModelRequest[];
+  /** Problems on the model's side (a script that ran out, a failed assertion in a step). */
+  modelFailures: string[];
+  /** Gives the bug's conversation its script (steps are taken in order, across turns). */
+  script(bugId: string, steps: Step[]): void;
+  post(channel: string, user: string, text: string, threadTs?: string): Promise<string>;
+  messages(channel: string, threadTs?: string): Promise<Message[]>;
+  execution(name: string): Promise<Execution>;
+  eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export const bugIdFor = (reportTs: string) =>
+  conversationIdFor('bug_investigation', CHANNELS.reports, reportTs);
+
+function bugIdOf(body: MessageCreateParamsNonStreaming): string | undefined {
+  for (const message of body.messages) {
+    const blocks =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    for (const block of blocks) {
+      if (block.type !== 'text') continue;
+      const match = /Bug id: "([^"]+)"/.exec((block as { text: string }).text);
+      if (match?.[1]) return match[1];
+    }
+  }
+  return undefined;
+}
+
+export async function startBugHarness(config: SlackAgentsConfigInput = {}): Promise<BugHarness> {
+  const scripts = new Map<string, Step[]>();
+  const requests = new Map<string, RecordedModelRequest[]>();
+  const model = await startScriptedModel({
+    steps: async (request) => {
+      const bugId = bugIdOf(request.body);
+      if (!bugId) throw new Error('a model request without a bug id in its first prompt');
+      // The test registers a script right after posting the report; the first turn may be quicker.
+      for (let i = 0; i < 100 && !scripts.has(bugId); i++) await new Promise((r) => setTimeout(r, 50));
+      const step = scripts.get(bugId)?.shift();
+      if (!step) throw new Error(`the script of ${bugId} has no step left for request ${request.index}`);
+      const list = requests.get(bugId) ?? [];
+      list.push(request);
+      requests.set(bugId, list);
+      return typeof step === 'function' ? step(request) : step;
+    },
+  });
+  const sandbox = await startSandbox({
+    port: 0,
+    timeScale: 0.001,
+    config: { reporterWaitSeconds: 7_200, developerWaitSeconds: 8_000, ...config },
+    env: { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' },
+    logLevel: 'SILENT',
+  });
+  const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
+
+  const api = async <T>(path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${sandbox.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+
+  return {
+    sandbox,
+    store,
+    modelFailures: model.failures,
+    requestsOf: (bugId) => requests.get(bugId) ?? [],
+    script(bugId, steps) {
+      scripts.set(bugId, [...(scripts.get(bugId) ?? []), ...steps]);
+    },
+    async post(channel, user, text, threadTs) {
+      const out = await api<{ ts: string }>('/sandbox/slack/post', {
+        channel,
+        user,
+        text,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+      });
+      return out.ts;
+    },
+    async messages(channel, threadTs) {
+      const query = `channel=${channel}${threadTs ? `&thread_ts=${threadTs}` : ''}`;
+      return (await api<{ messages: Message[] }>(`/sandbox/slack/messages?${query}`)).messages;
+    },
+    execution: (name) => api<Execution>(`/sandbox/executions/${name}`),
+    async eventually(probe, accept, what) {
+      const deadline = Date.now() + 30_000;
+      let last: unknown;
+      while (Date.now() < deadline) {
+        last = await probe().catch((error: unknown) => error);
+        if (!(last instanceof Error) && accept(last as never)) return last as never;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(
+        `timed out waiting for ${what}; last seen: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
+      );
+    },
+    async stop() {
+      await sandbox.stop();
+      await model.close();
+    },
+  };
+}
+
+/** The agent reads the conversation history (the seed's first move on every continuation turn). */
+export const readsHistory = (bugId: string): Step => toolUse('get_bug_conversations', { bug_id: bugId });
+
+/** The agent submits its result; `seen` receives the history text the previous tool call returned. */
+export function submits(
+  result: BugResult,
+  seen?: (history: string, prompt: string) => void,
+): (request: RecordedModelRequest) => ModelReply {
+  return (request) => {
+    if (seen) {
+      const [first] = lastToolResults(request.body);
+      seen(first ? toolResultText(first) : '', promptOfTurn(request));
+    }
+    return submit(result);
+  };
+}
+
+/** A whole turn: read the history, then submit. `seen` gets the history and the turn's prompt. */
+export const turn = (
+  bugId: string,
+  result: BugResult,
+  seen?: (history: string, prompt: string) => void,
+): Step[] => [readsHistory(bugId), submits(result, seen)];
+
+/** The prompt that opened the turn this request belongs to: the last user text before tool results. */
+export function promptOfTurn(request: RecordedModelRequest): string {
+  const messages = request.body.messages;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message?.role !== 'user') continue;
+    const text = lastUserText({ ...request.body, messages: [message] });
+    if (text.trim()) return text;
+  }
+  return '';
+}
+
+export const ask = (question: string): BugResult => ({
+  action: 'ask_reporter',
+  summary: 'The report is too vague to investigate.',
+  confidence: 10,
+  severity: 'medium',
+  clarification_question: question,
+});
+
+export const findings = (summary: string): BugResult => ({
+  action: 'post_findings',
+  summary,
+  root_cause: 'A null session token after the payment redirect.',
+  confidence: 80,
+  severity: 'high',
+});
