@@ -23,8 +23,8 @@ let h: BugHarness;
 beforeAll(async () => {
   h = await startBugHarness({
     continueAsNewAfterTurns: 2,
-    // One minute per level, 60 ms at the sandbox's time scale.
-    sla: { acknowledgeMinutes: { critical: 1, high: 1, medium: 1, low: 1 }, maxReminders: 2 },
+    // Critical: one minute per level, 60 ms at the sandbox's time scale; low: an hour, 3.6 s.
+    sla: { acknowledgeMinutes: { critical: 1, high: 1, medium: 1, low: 60 }, maxReminders: 2 },
   });
 }, 120_000);
 afterAll(async () => {
