@@ -2,6 +2,7 @@ import './polyfills.ts';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
@@ -9,17 +10,18 @@ import dynalite from 'dynalite';
 import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import { FUNCTIONS, type FunctionId } from '../infra/functions.ts';
 import { synthesizeTemplate } from '../infra/synth.ts';
+import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
 import type { WorkflowDefinition } from '../statemachines/kernel.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
 import { readBody } from './read-body.ts';
+import { ChangeFeed, createSandboxRoutes } from './sandbox-routes.ts';
 import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
 import { type EventSource, startEventSource } from './sqs/event-source.ts';
 import { SqsQueueService } from './sqs/queue-service.ts';
 import { createStepFunctionsApi, STEP_FUNCTIONS_TARGET_PREFIX } from './stepfunctions/api.ts';
-import { toAwsHistory } from './stepfunctions/aws-history.ts';
 import { LocalStepFunctions } from './stepfunctions/runtime.ts';
 import {
   type CloudFormationTemplate,
@@ -192,16 +194,37 @@ async function assemble(
     }
     return handler;
   };
+  const feed = new ChangeFeed();
+  // Agent turns in flight per conversation: the console shows the bot "thinking" meanwhile.
+  const agentTurnsRunning = new Map<string, number>();
   const invoke = async (logicalId: string, event: unknown): Promise<unknown> => {
     const info = functions.get(logicalId);
     const handler = await handlerOf(logicalId);
-    const result = await handler(
-      structuredClone(event),
-      lambdaContext(info ?? { logicalId, timeoutSeconds: 30 }),
-    );
-    return result === undefined ? null : JSON.parse(JSON.stringify(result));
+    const conversationId =
+      info?.id === 'AgentTurn'
+        ? String((event as { conversationId?: unknown }).conversationId ?? '')
+        : undefined;
+    if (conversationId !== undefined) {
+      agentTurnsRunning.set(conversationId, (agentTurnsRunning.get(conversationId) ?? 0) + 1);
+      feed.notify('conversation');
+    }
+    try {
+      const result = await handler(
+        structuredClone(event),
+        lambdaContext(info ?? { logicalId, timeoutSeconds: 30 }),
+      );
+      return result === undefined ? null : JSON.parse(JSON.stringify(result));
+    } finally {
+      if (conversationId !== undefined) {
+        const left = (agentTurnsRunning.get(conversationId) ?? 1) - 1;
+        if (left > 0) agentTurnsRunning.set(conversationId, left);
+        else agentTurnsRunning.delete(conversationId);
+      }
+      feed.notify('conversation');
+    }
   };
   const stepFunctions = new LocalStepFunctions({
+    onEvent: () => feed.notify('execution'),
     timeScale: options.timeScale,
     dynamodb,
     invokeLambda: (functionArn, payload) => invoke(logicalIdOfArn(functionArn), payload),
@@ -218,7 +241,7 @@ async function assemble(
   );
 
   const demoModel = createDemoModelHandler();
-  const sandboxRoutes = createSandboxRoutes({ slack, stepFunctions, botUserId });
+  let sandboxRoutes: ReturnType<typeof createSandboxRoutes> | undefined;
   setRoute(async (req, res) => {
     const target = String(req.headers['x-amz-target'] ?? '');
     if (target.startsWith(DYNAMODB_TARGET_PREFIX)) return dynamoListener(req, res);
@@ -230,11 +253,28 @@ async function assemble(
     if (path.startsWith('/api/')) return slack.api(req, res, body);
     if (path.startsWith(`${DEMO_MODEL_PATH}/`)) return demoModel(req, res, body);
     if (path === '/slack/events') return serveIngress(req, res, body, (event) => invoke(ingressId, event));
+    if (!sandboxRoutes)
+      return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
     return sandboxRoutes(req, res, body, path);
   });
 
   // Resources of the template.
   const tableName = await createTables(template, dynamodb);
+  sandboxRoutes = createSandboxRoutes(
+    {
+      slack,
+      stepFunctions,
+      store: new DynamoConversationStore({ client: dynamodb, tableName }),
+      dynamodb,
+      tableName,
+      botUserId,
+      url,
+      signingSecret: options.signingSecret,
+      agentTurnsRunning,
+      consoleDir: join(process.cwd(), 'dist', 'console'),
+    },
+    feed,
+  );
   const queueUrls = createQueues(template, sqs, names);
   for (const [logicalId, resource] of resourcesOfType(template, 'AWS::StepFunctions::StateMachine')) {
     const definition = resolveIntrinsics(resource.Properties?.DefinitionString ?? null, template, names);
@@ -265,6 +305,7 @@ async function assemble(
   const inboxUrl = environment.INBOX_QUEUE_URL ?? '';
 
   // Every message in the fake workspace reaches the ingress as Slack would send it: signed.
+  slack.workspace.onMessage(() => feed.notify('slack'));
   slack.workspace.onMessage(async (event) => {
     for (const request of signedEventRequests(slack.workspace, event, options.signingSecret)) {
       const response = await fetch(`${url}/slack/events`, {
@@ -296,6 +337,7 @@ async function assemble(
       await Promise.all(sources.map((s) => s.stop()));
       await stepFunctions.close();
       sqs.close();
+      feed.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       dynamodb.destroy();
@@ -470,114 +512,4 @@ async function serveIngress(
   } | null;
   res.writeHead(result?.statusCode ?? 200, result?.headers ?? {});
   res.end(result?.body ?? '');
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-}
-
-/** The sandbox's own JSON surface: health, the fake workspace, the executions. */
-function createSandboxRoutes(deps: {
-  slack: FakeSlack;
-  stepFunctions: LocalStepFunctions;
-  botUserId: string;
-}) {
-  const { slack, stepFunctions } = deps;
-  return async (req: IncomingMessage, res: ServerResponse, body: string, path: string): Promise<void> => {
-    const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
-    if (req.method === 'GET' && path === '/healthz') return sendJson(res, 200, { ok: true });
-    if (req.method === 'GET' && path === '/sandbox/slack/channels') {
-      return sendJson(res, 200, { bot_user_id: deps.botUserId, channels: slack.workspace.channels() });
-    }
-    if (req.method === 'GET' && path === '/sandbox/slack/messages') {
-      const channel = query.get('channel');
-      if (!channel) return sendJson(res, 400, { error: 'channel is required' });
-      const threadTs = query.get('thread_ts');
-      try {
-        return sendJson(res, 200, {
-          messages: slack.workspace.messages({ channel, ...(threadTs ? { thread_ts: threadTs } : {}) }),
-        });
-      } catch (error) {
-        return sendJson(res, 404, { error: (error as Error).message });
-      }
-    }
-    if (req.method === 'POST' && path === '/sandbox/slack/post') {
-      const parsed = parsePost(body);
-      if ('error' in parsed) return sendJson(res, 400, parsed);
-      try {
-        const { ts } = slack.workspace.postAsUser(parsed);
-        // Answer once the ingress has accepted the event, so callers can rely on it being queued.
-        await slack.workspace.settled();
-        return sendJson(res, 200, { ts });
-      } catch (error) {
-        return sendJson(res, 400, { error: (error as Error).message });
-      }
-    }
-    if (req.method === 'GET' && path === '/sandbox/executions') {
-      const executions = stepFunctions.listExecutions().map((e) => ({
-        name: e.name,
-        stateMachine: e.stateMachineArn.slice(e.stateMachineArn.lastIndexOf(':') + 1),
-        status: e.status,
-        startDate: e.startDate.toISOString(),
-      }));
-      return sendJson(res, 200, { executions });
-    }
-    const executionMatch = /^\/sandbox\/executions\/([^/]+)$/.exec(path);
-    if (req.method === 'GET' && executionMatch) {
-      const name = decodeURIComponent(executionMatch[1] ?? '');
-      const summary = stepFunctions.listExecutions().find((e) => e.name === name);
-      if (!summary) return sendJson(res, 404, { error: `no execution named ${name}` });
-      const execution = stepFunctions.describeExecution(summary.executionArn);
-      const events = toAwsHistory(stepFunctions.getExecutionHistory(summary.executionArn), {
-        region: LOCAL_REGION,
-        roleArn: `arn:aws:iam::${LOCAL_ACCOUNT}:role/sandbox`,
-      }).map(historyEntry);
-      return sendJson(res, 200, {
-        name,
-        status: execution.status,
-        input: JSON.parse(execution.input),
-        ...(execution.output !== undefined ? { output: JSON.parse(execution.output) } : {}),
-        ...(execution.error !== undefined ? { error: execution.error, cause: execution.cause } : {}),
-        events,
-      });
-    }
-    return sendJson(res, 404, { error: `no route ${req.method} ${path}` });
-  };
-}
-
-function historyEntry(event: { type: string; timestamp: number; [key: string]: unknown }) {
-  const details = Object.entries(event).find(([key]) => key.endsWith('EventDetails'))?.[1] as
-    | { name?: string; input?: string; output?: string; error?: string; cause?: string }
-    | undefined;
-  return {
-    type: event.type,
-    ...(details?.name ? { stateName: details.name } : {}),
-    timestamp: new Date(event.timestamp * 1000).toISOString(),
-    ...(details?.input !== undefined ? { input: details.input } : {}),
-    ...(details?.output !== undefined ? { output: details.output } : {}),
-    ...(details?.error !== undefined ? { error: details.error } : {}),
-  };
-}
-
-function parsePost(
-  body: string,
-): { channel: string; user: string; text: string; thread_ts?: string } | { error: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    return { error: 'body must be JSON: {channel, user, text, thread_ts?}' };
-  }
-  const v = value as Record<string, unknown>;
-  if (typeof v.channel !== 'string' || typeof v.user !== 'string' || typeof v.text !== 'string') {
-    return { error: 'channel, user and text are required strings' };
-  }
-  if (v.thread_ts !== undefined && typeof v.thread_ts !== 'string')
-    return { error: 'thread_ts must be a string' };
-  return {
-    channel: v.channel,
-    user: v.user,
-    text: v.text,
-    ...(typeof v.thread_ts === 'string' ? { thread_ts: v.thread_ts } : {}),
-  };
 }

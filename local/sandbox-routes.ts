@@ -1,0 +1,357 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
+import { Conversation } from '../lambdas/kernel/model.ts';
+import type { FakeSlack } from './sandbox-slack.ts';
+import { signSlackRequest } from './slack/sign.ts';
+import { toAwsHistory } from './stepfunctions/aws-history.ts';
+import type { LocalStepFunctions } from './stepfunctions/runtime.ts';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from './template.ts';
+
+/**
+ * The sandbox's own JSON surface, which tests, the web console and anyone driving the
+ * sandbox by hand rely on: health, the fake workspace, conversations, executions, a stream
+ * of change events, and the console's files.
+ */
+
+export interface SandboxRouteDeps {
+  slack: FakeSlack;
+  stepFunctions: LocalStepFunctions;
+  store: DynamoConversationStore;
+  dynamodb: DynamoDBClient;
+  tableName: string;
+  botUserId: string;
+  url: string;
+  signingSecret: string;
+  /** Conversations with an agent turn running right now (AgentTurn invocations in flight). */
+  agentTurnsRunning: ReadonlyMap<string, number>;
+  /** Where the built console is (`npm run build:console`). */
+  consoleDir: string;
+}
+
+export type ChangeKind = 'slack' | 'execution' | 'conversation';
+
+/** Server-sent change events: the console re-reads what it shows when one arrives. */
+export class ChangeFeed {
+  private readonly clients = new Set<ServerResponse>();
+  private readonly ping = setInterval(() => {
+    for (const client of this.clients) client.write(': ping\n\n');
+  }, 15_000);
+
+  constructor() {
+    this.ping.unref();
+  }
+
+  subscribe(res: ServerResponse): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    res.write(': connected\n\n');
+    this.clients.add(res);
+    res.on('close', () => this.clients.delete(res));
+  }
+
+  notify(kind: ChangeKind): void {
+    for (const client of this.clients) client.write(`event: change\ndata: ${JSON.stringify({ kind })}\n\n`);
+  }
+
+  close(): void {
+    clearInterval(this.ping);
+    for (const client of this.clients) client.end();
+    this.clients.clear();
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+}
+
+export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
+  const { slack, stepFunctions, store } = deps;
+  const workspace = slack.workspace;
+  const doc = DynamoDBDocumentClient.from(deps.dynamodb);
+
+  async function listConversations() {
+    const conversations: Conversation[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(
+        new ScanCommand({
+          TableName: deps.tableName,
+          FilterExpression: 'sk = :meta',
+          ExpressionAttributeValues: { ':meta': 'META' },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const parsed = Conversation.safeParse(item);
+        if (parsed.success) conversations.push(parsed.data);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return conversations.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  const conversationView = (c: Conversation) => ({
+    id: c.id,
+    workflow: c.workflow,
+    status: c.status,
+    phase: c.phase,
+    ...(c.executionName ? { executionName: c.executionName } : {}),
+    anchors: Object.values(c.anchors).map(({ name, channel, threadTs }) => ({ name, channel, threadTs })),
+    agentTurnRunning: (deps.agentTurnsRunning.get(c.id) ?? 0) > 0,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  });
+
+  return async (req: IncomingMessage, res: ServerResponse, body: string, path: string): Promise<void> => {
+    const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
+    const method = req.method ?? 'GET';
+    if (method === 'GET' && path === '/healthz') return sendJson(res, 200, { ok: true });
+    if (method === 'GET' && path === '/sandbox/events') return feed.subscribe(res);
+    if (method === 'GET' && path === '/sandbox/slack/channels') {
+      return sendJson(res, 200, { bot_user_id: deps.botUserId, channels: workspace.channels() });
+    }
+    if (method === 'GET' && path === '/sandbox/slack/users') {
+      return sendJson(res, 200, { users: workspace.users().filter((u) => u.id !== deps.botUserId) });
+    }
+    if (method === 'GET' && path === '/sandbox/slack/messages') {
+      const channel = query.get('channel');
+      if (!channel) return sendJson(res, 400, { error: 'channel is required' });
+      const threadTs = query.get('thread_ts');
+      let messages: ReturnType<typeof workspace.messages>;
+      try {
+        messages = workspace.messages({ channel, ...(threadTs ? { thread_ts: threadTs } : {}) });
+      } catch (error) {
+        return sendJson(res, 404, { error: (error as Error).message });
+      }
+      if (threadTs) return sendJson(res, 200, { messages });
+      // Top-level messages say how many replies they have and which conversation owns their thread.
+      const channelId = workspace.channelId(channel);
+      const enriched = await Promise.all(
+        messages.map(async (m) => {
+          const link = await store.findThread(channelId, m.ts).catch(() => undefined);
+          const replies = workspace.replies(channelId, m.ts).length;
+          return {
+            ...m,
+            ...(replies > 0 ? { reply_count: replies } : {}),
+            ...(link ? { conversation_id: link.conversationId } : {}),
+          };
+        }),
+      );
+      return sendJson(res, 200, { messages: enriched });
+    }
+    if (method === 'POST' && path === '/sandbox/slack/post') {
+      const parsed = parsePost(body);
+      if ('error' in parsed) return sendJson(res, 400, parsed);
+      try {
+        const { ts } = workspace.postAsUser(parsed);
+        // Answer once the ingress has accepted the event, so callers can rely on it being queued.
+        await workspace.settled();
+        return sendJson(res, 200, { ts });
+      } catch (error) {
+        return sendJson(res, 400, { error: (error as Error).message });
+      }
+    }
+    if (method === 'POST' && path === '/sandbox/slack/action') return pressButton(deps, body, res);
+    if (method === 'GET' && path === '/sandbox/conversations') {
+      return sendJson(res, 200, { conversations: (await listConversations()).map(conversationView) });
+    }
+    const conversationMatch = /^\/sandbox\/conversations\/([^/]+)$/.exec(path);
+    if (method === 'GET' && conversationMatch) {
+      const id = decodeURIComponent(conversationMatch[1] ?? '');
+      const conversation = await store.getConversation(id, { consistent: true });
+      if (!conversation) return sendJson(res, 404, { error: `no conversation ${id}` });
+      const messages = await store.listMessages(id);
+      const executions = stepFunctions
+        .listExecutions()
+        .filter((e) => e.name === id || e.name.startsWith(`${id}-`))
+        .map((e) => ({ name: e.name, status: e.status, startDate: e.startDate.toISOString() }));
+      return sendJson(res, 200, {
+        conversation: { ...conversationView(conversation), ledger: conversation.ledger ?? {} },
+        messages: messages.map(({ ttl: _ttl, ...m }) => m),
+        executions,
+      });
+    }
+    if (method === 'GET' && path === '/sandbox/executions') {
+      const executions = stepFunctions.listExecutions().map((e) => ({
+        name: e.name,
+        stateMachine: e.stateMachineArn.slice(e.stateMachineArn.lastIndexOf(':') + 1),
+        status: e.status,
+        startDate: e.startDate.toISOString(),
+      }));
+      return sendJson(res, 200, { executions });
+    }
+    const executionMatch = /^\/sandbox\/executions\/([^/]+)$/.exec(path);
+    if (method === 'GET' && executionMatch) {
+      const name = decodeURIComponent(executionMatch[1] ?? '');
+      const summary = stepFunctions.listExecutions().find((e) => e.name === name);
+      if (!summary) return sendJson(res, 404, { error: `no execution named ${name}` });
+      const execution = stepFunctions.describeExecution(summary.executionArn);
+      const machine = stepFunctions.describeStateMachine(summary.stateMachineArn);
+      const events = toAwsHistory(stepFunctions.getExecutionHistory(summary.executionArn), {
+        region: LOCAL_REGION,
+        roleArn: `arn:aws:iam::${LOCAL_ACCOUNT}:role/sandbox`,
+      }).map(historyEntry);
+      return sendJson(res, 200, {
+        name,
+        status: execution.status,
+        stateMachine: machine.name,
+        input: JSON.parse(execution.input),
+        ...(execution.output !== undefined ? { output: JSON.parse(execution.output) } : {}),
+        ...(execution.error !== undefined ? { error: execution.error, cause: execution.cause } : {}),
+        definition: JSON.parse(machine.definition),
+        events,
+      });
+    }
+    if (method === 'GET' && !path.startsWith('/sandbox/')) return serveConsole(deps.consoleDir, path, res);
+    return sendJson(res, 404, { error: `no route ${method} ${path}` });
+  };
+}
+
+/** A button press, as Slack sends it: a signed, form-encoded `block_actions` payload into the ingress. */
+async function pressButton(deps: SandboxRouteDeps, body: string, res: ServerResponse): Promise<void> {
+  let input: {
+    channel?: unknown;
+    user?: unknown;
+    message_ts?: unknown;
+    action_id?: unknown;
+    value?: unknown;
+    block_id?: unknown;
+  };
+  try {
+    input = JSON.parse(body) as typeof input;
+  } catch {
+    return sendJson(res, 400, {
+      error: 'body must be JSON: {channel, user, message_ts, action_id, value?, block_id?}',
+    });
+  }
+  const { channel, user, message_ts: messageTs, action_id: actionId } = input;
+  if (
+    typeof channel !== 'string' ||
+    typeof user !== 'string' ||
+    typeof messageTs !== 'string' ||
+    typeof actionId !== 'string'
+  ) {
+    return sendJson(res, 400, { error: 'channel, user, message_ts and action_id are required strings' });
+  }
+  const workspace = deps.slack.workspace;
+  let message: ReturnType<typeof workspace.find>;
+  try {
+    message = workspace.find(channel, messageTs);
+  } catch (error) {
+    return sendJson(res, 404, { error: (error as Error).message });
+  }
+  const actionTs = `${Math.floor(Date.now() / 1000)}.${String(Date.now() % 1000).padStart(3, '0')}${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
+  const payload = {
+    type: 'block_actions',
+    user: { id: user, username: workspace.user(user).name, team_id: workspace.teamId },
+    api_app_id: workspace.appId,
+    token: 'sandbox-verification-token',
+    container: {
+      type: 'message',
+      message_ts: messageTs,
+      channel_id: message.channel,
+      is_ephemeral: false,
+      ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
+    },
+    trigger_id: `${Date.now()}.${randomUUID()}`,
+    team: { id: workspace.teamId, domain: workspace.teamName },
+    channel: { id: message.channel, name: workspace.channel(message.channel).name },
+    message: {
+      type: 'message',
+      ts: message.ts,
+      ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
+      text: message.text,
+      ...(message.blocks ? { blocks: message.blocks } : {}),
+    },
+    actions: [
+      {
+        type: 'button',
+        action_id: actionId,
+        block_id: typeof input.block_id === 'string' ? input.block_id : 'actions',
+        ...(typeof input.value === 'string' ? { value: input.value } : {}),
+        action_ts: actionTs,
+      },
+    ],
+  };
+  const form = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const response = await fetch(`${deps.url}/slack/events`, {
+    method: 'POST',
+    body: form,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...signSlackRequest({ signingSecret: deps.signingSecret, body: form }),
+    },
+  });
+  if (response.status !== 200)
+    return sendJson(res, 502, { error: `the ingress answered ${response.status}` });
+  return sendJson(res, 200, { ok: true });
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.ico': 'image/x-icon',
+};
+
+/** The built web console: its files, and index.html for every other page path. */
+function serveConsole(dir: string, path: string, res: ServerResponse): void {
+  const index = join(dir, 'index.html');
+  if (!existsSync(index)) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('The console is not built: run `npm run build:console` (npm run dev does it for you).\n');
+    return;
+  }
+  const file = normalize(join(dir, decodeURIComponent(path)));
+  const target = file.startsWith(dir) && extname(file) !== '' && existsSync(file) ? file : index;
+  res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(target)] ?? 'application/octet-stream' });
+  res.end(readFileSync(target));
+}
+
+function historyEntry(event: { type: string; timestamp: number; [key: string]: unknown }) {
+  const details = Object.entries(event).find(([key]) => key.endsWith('EventDetails'))?.[1] as
+    | { name?: string; input?: string; output?: string; error?: string; cause?: string }
+    | undefined;
+  return {
+    type: event.type,
+    ...(details?.name ? { stateName: details.name } : {}),
+    timestamp: new Date(event.timestamp * 1000).toISOString(),
+    ...(details?.input !== undefined ? { input: details.input } : {}),
+    ...(details?.output !== undefined ? { output: details.output } : {}),
+    ...(details?.error !== undefined ? { error: details.error } : {}),
+  };
+}
+
+function parsePost(
+  body: string,
+): { channel: string; user: string; text: string; thread_ts?: string } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return { error: 'body must be JSON: {channel, user, text, thread_ts?}' };
+  }
+  const v = value as Record<string, unknown>;
+  if (typeof v.channel !== 'string' || typeof v.user !== 'string' || typeof v.text !== 'string') {
+    return { error: 'channel, user and text are required strings' };
+  }
+  if (v.thread_ts !== undefined && typeof v.thread_ts !== 'string')
+    return { error: 'thread_ts must be a string' };
+  return {
+    channel: v.channel,
+    user: v.user,
+    text: v.text,
+    ...(typeof v.thread_ts === 'string' ? { thread_ts: v.thread_ts } : {}),
+  };
+}
