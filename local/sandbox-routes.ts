@@ -169,12 +169,21 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       const conversation = await store.getConversation(id, { consistent: true });
       if (!conversation) return sendJson(res, 404, { error: `no conversation ${id}` });
       const messages = await store.listMessages(id);
-      const executions = stepFunctions
+      const ownExecutions = stepFunctions
         .listExecutions()
-        .filter((e) => e.name === id || e.name.startsWith(`${id}-`))
-        .map((e) => ({ name: e.name, status: e.status, startDate: e.startDate.toISOString() }));
+        .filter((e) => e.name === id || e.name.startsWith(`${id}-`));
+      const executions = ownExecutions.map((e) => ({
+        name: e.name,
+        status: e.status,
+        startDate: e.startDate.toISOString(),
+      }));
+      // State transitions are the runtime's to count (Step Functions bills them): the sandbox
+      // counts the states its executions entered; the handlers keep tokens and Lambda time.
+      const transitions = ownExecutions
+        .flatMap((e) => stepFunctions.getExecutionHistory(e.executionArn))
+        .filter((event) => event.type === 'StateEntered').length;
       return sendJson(res, 200, {
-        conversation: { ...conversationView(conversation), ledger: conversation.ledger ?? {} },
+        conversation: { ...conversationView(conversation), ledger: { ...conversation.ledger, transitions } },
         messages: messages.map(({ ttl: _ttl, ...m }) => m),
         executions,
       });
