@@ -59,7 +59,7 @@ describe('the console API', () => {
       '/sandbox/conversations',
     );
     const detail = await get<{
-      conversation: { ledger: { lambdaMs?: number } };
+      conversation: { ledger: { lambdaMs?: number; transitions: number } };
       messages: { text: string }[];
       executions: { name: string }[];
     }>(`/sandbox/conversations/${id}`);
