@@ -5,6 +5,7 @@ import { DynamoTranscriptStore } from '../../lambdas/adapters/dynamo-transcripts
 import type { BugTurnOutput } from '../../lambdas/agents/contract.ts';
 import { handler } from '../../lambdas/handlers/agent-turn.ts';
 import { startScriptedModel, submit, toolUse, withUsage } from '../../local/model/scripted-model.ts';
+import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import { CONVERSATION, turnInput, validFindings } from './support.ts';
 
@@ -42,20 +43,7 @@ beforeAll(async () => {
     TOOL_FUNCTIONS: '{}',
     AGENT_MAX_TOOL_CALLS: '0',
   });
-  await store.createConversation({
-    id: CONVERSATION,
-    workflow: 'bug_investigation',
-    status: 'active',
-    phase: 'investigating',
-    ownerId: 'U_REPORTER',
-    participants: { U_REPORTER: 'reporter' },
-    anchors: {},
-    closeOnIntent: true,
-    closeRequested: false,
-    ledger: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, transitions: 0, lambdaMs: 0 },
-    createdAt: '2026-11-21T12:00:00Z',
-    updatedAt: '2026-11-21T12:00:00Z',
-  });
+  await store.createConversation(bugConversation(CONVERSATION));
 });
 afterAll(async () => {
   await model.close();

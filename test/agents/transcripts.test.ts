@@ -13,6 +13,7 @@ import {
   toolUse,
   withUsage,
 } from '../../local/model/scripted-model.ts';
+import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import { CONVERSATION, drained, fakeTools, turnDeps, turnInput, validFindings } from './support.ts';
 
@@ -36,21 +37,7 @@ let sequence = 0;
 async function conversation(): Promise<string> {
   sequence += 1;
   const id = `${CONVERSATION}-${sequence}`;
-  await store.createConversation({
-    id,
-    workflow: 'bug_investigation',
-    status: 'active',
-    phase: 'investigating',
-    ownerId: 'U_REPORTER',
-    participants: { U_REPORTER: 'reporter' },
-    anchors: {},
-    closeOnIntent: true,
-    closeRequested: false,
-    // As the Router creates it: DynamoDB cannot ADD into a map that is not there.
-    ledger: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, transitions: 0, lambdaMs: 0 },
-    createdAt: '2026-11-21T12:00:00Z',
-    updatedAt: '2026-11-21T12:00:00Z',
-  });
+  await store.createConversation(bugConversation(id));
   return id;
 }
 

@@ -6,6 +6,7 @@ import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import { listenSqsApi, type SqsApiServer } from '../../local/sqs/api.ts';
 import { type EventSource, startEventSource } from '../../local/sqs/event-source.ts';
 import type { SqsQueueService } from '../../local/sqs/queue-service.ts';
+import { seedBugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 /**
@@ -38,32 +39,7 @@ beforeAll(async () => {
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     POWERTOOLS_DEV: 'true',
   });
-  for (const id of ['conv-a', 'conv-b']) {
-    await store.createConversation({
-      id,
-      workflow: 'bug_investigation',
-      status: 'active',
-      phase: 'investigating',
-      ownerId: 'U_REPORTER',
-      participants: { U_REPORTER: 'reporter' },
-      anchors: {},
-      closeOnIntent: true,
-      closeRequested: false,
-      createdAt: '2026-11-21T12:00:00Z',
-      updatedAt: '2026-11-21T12:00:00Z',
-    });
-    await store.linkThread({
-      conversationId: id,
-      ownerId: 'U_REPORTER',
-      anchor: {
-        name: 'origin',
-        channel: 'C_BUGS',
-        threadTs: `${id}-root`,
-        ownerRole: 'reporter',
-        othersRole: null,
-      },
-    });
-  }
+  for (const id of ['conv-a', 'conv-b']) await seedBugConversation(store, id);
   dlq = sqs.createQueue({ QueueName: 'inbox-dlq.fifo', Attributes: { FifoQueue: 'true' } }).QueueUrl;
   inbox = sqs.createQueue({
     QueueName: 'inbox.fifo',

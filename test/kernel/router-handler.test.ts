@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { handler } from '../../lambdas/handlers/router.ts';
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
+import { seedBugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
@@ -21,32 +22,7 @@ beforeAll(async () => {
     WORKFLOWS: '[]',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
   });
-  for (const id of ['conv-a', 'conv-b']) {
-    await store.createConversation({
-      id,
-      workflow: 'bug_investigation',
-      status: 'active',
-      phase: 'investigating',
-      ownerId: 'U_REPORTER',
-      participants: { U_REPORTER: 'reporter' },
-      anchors: {},
-      closeOnIntent: true,
-      closeRequested: false,
-      createdAt: '2026-11-21T12:00:00Z',
-      updatedAt: '2026-11-21T12:00:00Z',
-    });
-    await store.linkThread({
-      conversationId: id,
-      ownerId: 'U_REPORTER',
-      anchor: {
-        name: 'origin',
-        channel: 'C_BUGS',
-        threadTs: `${id}-root`,
-        ownerRole: 'reporter',
-        othersRole: null,
-      },
-    });
-  }
+  for (const id of ['conv-a', 'conv-b']) await seedBugConversation(store, id);
 });
 afterAll(async () => db.close());
 

@@ -15,6 +15,7 @@ import {
   truncateLine,
 } from '../../lambdas/tools/conversation-history.ts';
 import type { ToolResult } from '../../lambdas/tools/invocation.ts';
+import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
@@ -61,19 +62,9 @@ function message(
 }
 
 async function createConversation(id: string, messages: StoredMessage[]): Promise<void> {
-  await store.createConversation({
-    id,
-    workflow: 'bug_investigation',
-    status: 'active',
-    phase: 'investigating',
-    ownerId: 'U_REPORTER',
-    participants: { U_REPORTER: 'reporter' },
-    anchors: {},
-    closeOnIntent: true,
-    closeRequested: false,
-    createdAt: '2026-11-21T09:14:03Z',
-    updatedAt: '2026-11-21T09:14:03Z',
-  });
+  await store.createConversation(
+    bugConversation(id, { createdAt: '2026-11-21T09:14:03Z', updatedAt: '2026-11-21T09:14:03Z' }),
+  );
   // Stored out of order on purpose: the history follows Slack order, not arrival order.
   for (const m of [...messages].reverse()) await store.putMessage(m);
 }

@@ -1,0 +1,37 @@
+import type { Conversation } from '../../lambdas/kernel/model.ts';
+import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
+
+/** A bug conversation as the Router creates it (ledger included), owned by U_REPORTER. */
+export function bugConversation(id: string, overrides: Partial<Conversation> = {}): Conversation {
+  return {
+    id,
+    workflow: 'bug_investigation',
+    status: 'active',
+    phase: 'investigating',
+    ownerId: 'U_REPORTER',
+    participants: { U_REPORTER: 'reporter' },
+    anchors: {},
+    closeOnIntent: true,
+    closeRequested: false,
+    ledger: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, transitions: 0, lambdaMs: 0 },
+    createdAt: '2026-11-21T12:00:00Z',
+    updatedAt: '2026-11-21T12:00:00Z',
+    ...overrides,
+  };
+}
+
+/** Stores a bug conversation whose reporter thread is `<id>-root` in C_BUGS. */
+export async function seedBugConversation(store: ConversationStore, id: string): Promise<void> {
+  await store.createConversation(bugConversation(id));
+  await store.linkThread({
+    conversationId: id,
+    ownerId: 'U_REPORTER',
+    anchor: {
+      name: 'origin',
+      channel: 'C_BUGS',
+      threadTs: `${id}-root`,
+      ownerRole: 'reporter',
+      othersRole: null,
+    },
+  });
+}
