@@ -1,0 +1,154 @@
+/**
+ * The sandbox's JSON API, as the console reads it (local/sandbox-routes.ts serves it).
+ * Shapes are the sandbox's own; the console only reads what it shows.
+ */
+
+export interface Channel {
+  id: string;
+  name: string;
+}
+
+export interface User {
+  id: string;
+  name: string;
+  realName?: string;
+}
+
+export interface Message {
+  ts: string;
+  thread_ts?: string;
+  user?: string;
+  bot?: boolean;
+  text: string;
+  blocks?: unknown[];
+  reply_count?: number;
+  conversation_id?: string;
+}
+
+export interface Anchor {
+  name: string;
+  channel: string;
+  threadTs: string;
+}
+
+export interface ConversationSummary {
+  id: string;
+  workflow: string;
+  status: string;
+  phase: string;
+  executionName?: string;
+  anchors: Anchor[];
+  agentTurnRunning: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Ledger {
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadTokens?: number;
+  transitions?: number;
+  lambdaMs?: number;
+}
+
+export interface StoredMessage {
+  ts: string;
+  channel: string;
+  threadTs?: string;
+  senderType: string;
+  senderId: string;
+  messageType: string;
+  text: string;
+  receivedAt?: string;
+  deliveredInTurn?: number;
+}
+
+export interface ExecutionSummary {
+  name: string;
+  status: string;
+  startDate: string;
+  stateMachine?: string;
+}
+
+export interface ConversationDetail {
+  conversation: ConversationSummary & { ledger: Ledger };
+  messages: StoredMessage[];
+  executions: ExecutionSummary[];
+}
+
+export interface HistoryEvent {
+  type: string;
+  stateName?: string;
+  timestamp: string;
+  input?: string;
+  output?: string;
+  error?: string;
+}
+
+export interface ExecutionDetail {
+  name: string;
+  status: string;
+  stateMachine: string;
+  input: unknown;
+  output?: unknown;
+  error?: string;
+  cause?: string;
+  definition: unknown;
+  events: HistoryEvent[];
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    let message = text;
+    try {
+      message = (JSON.parse(text) as { error?: string }).error ?? text;
+    } catch {
+      // not JSON: keep the text
+    }
+    throw new ApiError(response.status, `${path}: ${response.status} ${message}`);
+  }
+  return JSON.parse(text) as T;
+}
+
+const q = encodeURIComponent;
+
+export const api = {
+  channels: () => request<{ bot_user_id: string; channels: Channel[] }>('/sandbox/slack/channels'),
+  users: () => request<{ users: User[] }>('/sandbox/slack/users'),
+  messages: (channel: string, threadTs?: string) =>
+    request<{ messages: Message[] }>(
+      `/sandbox/slack/messages?channel=${q(channel)}${threadTs ? `&thread_ts=${q(threadTs)}` : ''}`,
+    ),
+  post: (input: { channel: string; user: string; text: string; thread_ts?: string }) =>
+    request<{ ts: string }>('/sandbox/slack/post', input),
+  action: (input: {
+    channel: string;
+    user: string;
+    message_ts: string;
+    action_id: string;
+    value?: string;
+    block_id?: string;
+  }) => request<{ ok: true }>('/sandbox/slack/action', input),
+  conversations: () => request<{ conversations: ConversationSummary[] }>('/sandbox/conversations'),
+  conversation: (id: string) => request<ConversationDetail>(`/sandbox/conversations/${q(id)}`),
+  execution: (name: string) => request<ExecutionDetail>(`/sandbox/executions/${q(name)}`),
+};

@@ -1,0 +1,326 @@
+/**
+ * A conversation: its ledger, its execution's graph (the ASL the sandbox runs, coloured by
+ * the history), the selected state's input and output, the event history, and the messages
+ * the kernel stored for it.
+ */
+
+import type { ExecutionDetail, HistoryEvent, StoredMessage } from './api.ts';
+import { type Child, h } from './dom.ts';
+import { type ExecutionPath, executionPath } from './execution-path.ts';
+import { clock, elapsed, humanize, number, prettyJson, tsDate } from './format.ts';
+import { asAsl } from './graph-layout.ts';
+import { graphLegend, renderGraph } from './graph-view.ts';
+import type { Actions, State } from './state.ts';
+
+export function renderConversationHeader(state: State, actions: Actions): Child[] {
+  const c = state.detail?.conversation;
+  const executions = state.detail?.executions ?? [];
+  return [
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon back',
+        title: 'Back to the channel',
+        onclick: () => actions.closeConversation(),
+      },
+      '‹',
+    ),
+    h(
+      'h1',
+      { title: state.conversationId ?? '' },
+      c ? humanize(c.workflow) : 'Conversation',
+      h('span', { class: 'sub' }, ` ${state.conversationId ?? ''}`),
+    ),
+    c
+      ? h('span', { class: `badge status-${c.status}`, 'data-testid': 'conversation-status' }, c.status)
+      : null,
+    c ? h('span', { class: 'badge phase', 'data-testid': 'conversation-phase' }, c.phase) : null,
+    c?.agentTurnRunning
+      ? h('span', { class: 'badge running' }, h('span', { class: 'spinner' }), 'agent turn')
+      : null,
+    executions.length > 1
+      ? h(
+          'select',
+          {
+            class: 'execution-select',
+            'aria-label': 'Execution',
+            onchange: (event) => actions.selectExecution((event.target as HTMLSelectElement).value),
+          },
+          executions.map((e) =>
+            h(
+              'option',
+              { value: e.name, selected: e.name === state.executionName },
+              `${e.name} (${e.status})`,
+            ),
+          ),
+        )
+      : null,
+  ];
+}
+
+function ledger(state: State): HTMLElement {
+  const l = state.detail?.conversation.ledger ?? {};
+  const tile = (label: string, value: string, testId: string) =>
+    h(
+      'div',
+      { class: 'tile', 'data-testid': testId },
+      h('span', { class: 'value' }, value),
+      h('span', { class: 'label' }, label),
+    );
+  return h(
+    'section',
+    { class: 'ledger', 'aria-label': 'Ledger' },
+    tile('input tokens', number(l.inputTokens), 'ledger-input'),
+    tile('output tokens', number(l.outputTokens), 'ledger-output'),
+    tile('cache reads', number(l.cacheReadTokens), 'ledger-cache'),
+    tile('state transitions', number(l.transitions), 'ledger-transitions'),
+    tile('Lambda time', `${((l.lambdaMs ?? 0) / 1000).toFixed(2)} s`, 'ledger-lambda'),
+  );
+}
+
+function graphSection(
+  state: State,
+  actions: Actions,
+  execution: ExecutionDetail,
+  path: ExecutionPath,
+): HTMLElement {
+  const asl = asAsl(execution.definition);
+  const zoomButton = (label: string, zoom: number | 'fit', title: string) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: `small${state.zoom === zoom ? ' active' : ''}`,
+        title,
+        onclick: () => actions.setZoom(zoom),
+      },
+      label,
+    );
+  const current = path.current;
+  return h(
+    'section',
+    { class: 'graph-section' },
+    h(
+      'div',
+      { class: 'section-head' },
+      h('h2', null, 'Execution graph'),
+      h(
+        'span',
+        { class: 'current-state', 'data-testid': 'current-state', 'data-state': current ?? '' },
+        current ? ['Now in ', h('strong', null, current)] : `Execution ${execution.status.toLowerCase()}`,
+      ),
+      h(
+        'span',
+        { class: 'zoom' },
+        zoomButton('Fit', 'fit', 'Fit the width'),
+        zoomButton('75%', 0.75, 'Zoom 75%'),
+        zoomButton('100%', 1, 'Zoom 100%'),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'graph-scroll', 'data-testid': 'graph-scroll' },
+      asl
+        ? renderGraph(asl, path, {
+            ...(state.selectedState ? { selected: state.selectedState } : {}),
+            onSelect: (name) => actions.selectState(name),
+          })
+        : h('p', { class: 'empty' }, 'This execution has no definition to draw.'),
+    ),
+    graphLegend(),
+  );
+}
+
+function stateDetail(state: State, actions: Actions, path: ExecutionPath): HTMLElement | null {
+  const name = state.selectedState;
+  if (!name) return h('p', { class: 'hint' }, 'Click a state to see its input and output.');
+  const run = path.states.get(name);
+  return h(
+    'section',
+    { class: 'state-detail', 'data-testid': 'state-detail' },
+    h(
+      'div',
+      { class: 'section-head' },
+      h('h2', null, name),
+      h(
+        'span',
+        { class: 'sub' },
+        run
+          ? `entered ${run.entered}× · ${run.status}${run.failures ? ` · ${run.failures} failure(s)` : ''}`
+          : 'not run',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'icon close',
+          title: 'Close',
+          onclick: () => actions.selectState(undefined),
+        },
+        '✕',
+      ),
+    ),
+    run
+      ? h(
+          'div',
+          { class: 'io' },
+          h(
+            'div',
+            null,
+            h('h3', null, 'Input'),
+            h('pre', null, run.lastInput === undefined ? '—' : prettyJson(run.lastInput)),
+          ),
+          h(
+            'div',
+            null,
+            h('h3', null, 'Output'),
+            h('pre', null, run.lastOutput === undefined ? '—' : prettyJson(run.lastOutput)),
+          ),
+          run.lastError ? h('div', null, h('h3', null, 'Error'), h('pre', null, run.lastError)) : null,
+        )
+      : null,
+  );
+}
+
+function eventClass(event: HistoryEvent): string {
+  if (/(Failed|TimedOut|Aborted)$/.test(event.type)) return 'bad';
+  if (/Succeeded$/.test(event.type)) return 'good';
+  if (/StateEntered$/.test(event.type)) return 'entered';
+  return '';
+}
+
+function eventsSection(state: State, actions: Actions, execution: ExecutionDetail): HTMLElement {
+  const events = execution.events;
+  const start = events[0] ? new Date(events[0].timestamp) : new Date();
+  return h(
+    'section',
+    { class: 'events', 'data-testid': 'events' },
+    h(
+      'div',
+      { class: 'section-head' },
+      h('h2', null, 'Event history'),
+      h('span', { class: 'sub' }, `${events.length} events`),
+    ),
+    h(
+      'ol',
+      { class: 'event-list' },
+      events.map((event, i) => {
+        const open = state.expandedEvents.has(i);
+        const hasDetail =
+          event.input !== undefined || event.output !== undefined || event.error !== undefined;
+        const at = new Date(event.timestamp);
+        return h(
+          'li',
+          {
+            class: `event ${eventClass(event)}${open ? ' open' : ''}`,
+            'data-testid': 'event',
+            'data-type': event.type,
+          },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'event-row',
+              'aria-expanded': hasDetail ? String(open) : undefined,
+              disabled: !hasDetail,
+              onclick: () => actions.toggleEvent(i),
+            },
+            h('span', { class: 'event-id' }, String(i + 1)),
+            h('span', { class: 'event-type' }, event.type),
+            h('span', { class: 'event-state' }, event.stateName ?? ''),
+            h('time', { datetime: event.timestamp, title: clock(at) }, elapsed(start, at)),
+          ),
+          open
+            ? h(
+                'div',
+                { class: 'io' },
+                event.input !== undefined
+                  ? h('div', null, h('h3', null, 'Input'), h('pre', null, prettyJson(event.input)))
+                  : null,
+                event.output !== undefined
+                  ? h('div', null, h('h3', null, 'Output'), h('pre', null, prettyJson(event.output)))
+                  : null,
+                event.error !== undefined
+                  ? h('div', null, h('h3', null, 'Error'), h('pre', null, event.error))
+                  : null,
+              )
+            : null,
+        );
+      }),
+    ),
+  );
+}
+
+function historySection(state: State, messages: StoredMessage[]): HTMLElement {
+  return h(
+    'section',
+    { class: 'history', 'data-testid': 'conversation-history' },
+    h(
+      'div',
+      { class: 'section-head' },
+      h('h2', null, 'Conversation history'),
+      h('span', { class: 'sub' }, `${messages.length} stored messages`),
+    ),
+    messages.length === 0
+      ? h('p', { class: 'empty' }, 'No messages stored yet.')
+      : h(
+          'ol',
+          { class: 'stored-messages' },
+          messages.map((m) =>
+            h(
+              'li',
+              { class: `stored ${m.senderType}` },
+              h(
+                'div',
+                { class: 'stored-meta' },
+                h('span', { class: `badge sender-${m.senderType}` }, m.senderType),
+                h(
+                  'span',
+                  { class: 'author' },
+                  state.users.find((u) => u.id === m.senderId)?.realName ?? m.senderId,
+                ),
+                m.messageType !== 'message' ? h('span', { class: 'badge' }, m.messageType) : null,
+                h('time', { title: m.ts }, clock(tsDate(m.ts))),
+                h(
+                  'span',
+                  { class: 'delivered' },
+                  m.deliveredInTurn === undefined ? 'pending' : `turn ${m.deliveredInTurn}`,
+                ),
+              ),
+              h('div', { class: 'stored-text' }, m.text),
+            ),
+          ),
+        ),
+  );
+}
+
+export function renderConversationBody(state: State, actions: Actions): Child[] {
+  if (!state.detail)
+    return [h('p', { class: 'empty' }, state.conversationId ? 'Loading…' : 'Pick a conversation.')];
+  const execution = state.execution;
+  const path = execution ? executionPath(execution.events, execution.status) : undefined;
+  return [
+    ledger(state),
+    execution && path
+      ? graphSection(state, actions, execution, path)
+      : h('p', { class: 'empty' }, 'No execution yet.'),
+    execution && path ? stateDetail(state, actions, path) : null,
+    execution ? eventsSection(state, actions, execution) : null,
+    historySection(state, state.detail.messages),
+    execution
+      ? h(
+          'details',
+          { class: 'execution-io' },
+          h(
+            'summary',
+            null,
+            `Execution ${execution.name}: input${execution.output === undefined ? '' : ' and output'}`,
+          ),
+          h('pre', null, prettyJson(execution.input)),
+          execution.output === undefined ? null : h('pre', null, prettyJson(execution.output)),
+          execution.error ? h('pre', { class: 'bad' }, `${execution.error}: ${execution.cause ?? ''}`) : null,
+        )
+      : null,
+  ].filter((x): x is HTMLElement => x !== null);
+}

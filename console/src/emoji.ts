@@ -1,0 +1,42 @@
+/** The shortcodes the bot uses, and a few common ones; others stay as `:name:`. */
+const EMOJI: Record<string, string> = {
+  eyes: '👀',
+  question: '❓',
+  mag: '🔍',
+  rotating_light: '🚨',
+  red_circle: '🔴',
+  large_orange_circle: '🟠',
+  large_yellow_circle: '🟡',
+  white_circle: '⚪',
+  white_check_mark: '✅',
+  heavy_check_mark: '✔️',
+  warning: '⚠️',
+  x: '❌',
+  bug: '🐛',
+  wrench: '🔧',
+  hammer_and_wrench: '🛠️',
+  tada: '🎉',
+  hourglass: '⌛',
+  hourglass_flowing_sand: '⏳',
+  robot_face: '🤖',
+  memo: '📝',
+  link: '🔗',
+  speech_balloon: '💬',
+  thinking_face: '🤔',
+  '+1': '👍',
+  thumbsup: '👍',
+  '-1': '👎',
+  wave: '👋',
+  pray: '🙏',
+  fire: '🔥',
+  bell: '🔔',
+  alarm_clock: '⏰',
+  lock: '🔒',
+  rocket: '🚀',
+  sparkles: '✨',
+  information_source: 'ℹ️',
+};
+
+export function emojiFor(name: string): string | undefined {
+  return Object.hasOwn(EMOJI, name) ? EMOJI[name] : undefined;
+}

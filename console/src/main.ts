@@ -1,0 +1,558 @@
+/**
+ * The sandbox web console: the fake Slack workspace (channels, messages, threads, a composer
+ * posting as any user, working buttons) beside each conversation's execution graph, event
+ * history, stored messages and ledger. Everything is re-read from the sandbox's JSON API when
+ * its change stream says something changed.
+ */
+
+import { ApiError, api } from './api.ts';
+import { renderConversationBody, renderConversationHeader } from './conversation-view.ts';
+import { type Child, h, replaceChildren } from './dom.ts';
+import { type LiveMode, watchChanges } from './live.ts';
+import { type Actions, channelName, type State, userName, type View } from './state.ts';
+import {
+  createComposer,
+  renderChannelHeader,
+  renderChannelMessages,
+  renderSidebar,
+  renderThreadHeader,
+  renderThreadMessages,
+} from './workspace-view.ts';
+
+const DEFAULT_USER = 'U_REPORTER';
+
+function fromHash(): Partial<State> {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const get = (name: string) => params.get(name) ?? undefined;
+  const partial: Partial<State> = {};
+  const channelId = get('channel');
+  const threadTs = get('thread');
+  const threadChannel = get('threadChannel') ?? channelId;
+  const conversationId = get('conversation');
+  const postAs = get('as');
+  if (channelId) partial.channelId = channelId;
+  if (threadTs && threadChannel) Object.assign(partial, { threadTs, threadChannel });
+  if (conversationId)
+    Object.assign(partial, { conversationId, center: 'conversation', view: 'conversation' });
+  else if (threadTs) partial.view = 'thread';
+  if (postAs) partial.postAs = postAs;
+  return partial;
+}
+
+const state: State = {
+  channels: [],
+  users: [],
+  botUserId: 'U_BOT',
+  postAs: DEFAULT_USER,
+  expandedEvents: new Set(),
+  center: 'channel',
+  view: 'channels',
+  zoom: 'fit',
+  live: 'connecting',
+  conversations: [],
+  ...fromHash(),
+};
+
+function toHash(): void {
+  const params = new URLSearchParams();
+  if (state.channelId) params.set('channel', state.channelId);
+  if (state.threadTs && state.threadChannel) {
+    params.set('thread', state.threadTs);
+    if (state.threadChannel !== state.channelId) params.set('threadChannel', state.threadChannel);
+  }
+  if (state.conversationId && state.center === 'conversation')
+    params.set('conversation', state.conversationId);
+  if (state.postAs !== DEFAULT_USER) params.set('as', state.postAs);
+  history.replaceState(null, '', `#${params.toString()}`);
+}
+
+// ---- the shell: panes built once; their contents are re-rendered when their data changes ----
+
+const liveBadge = h('span', { class: 'live', 'data-testid': 'live' });
+const errorBanner = h('div', { class: 'error-banner', role: 'alert', hidden: true });
+const postAsSelect = h('select', { 'data-testid': 'post-as', 'aria-label': 'Post as' });
+postAsSelect.addEventListener('change', () => actions.setPostAs(postAsSelect.value));
+const topbar = h(
+  'header',
+  { class: 'topbar' },
+  h(
+    'div',
+    { class: 'brand' },
+    h('span', { class: 'logo' }, '◆'),
+    h('span', { class: 'brand-name' }, 'Sandbox console'),
+  ),
+  liveBadge,
+  h('label', { class: 'post-as' }, h('span', null, 'Post as'), postAsSelect),
+);
+const phoneNav = h('nav', { class: 'phone-nav', 'aria-label': 'Panels' });
+
+const sidebar = h('aside', { class: 'pane sidebar', 'data-pane': 'channels' });
+
+const channelHeader = h('div', { class: 'pane-head' });
+const channelBody = h('div', { class: 'pane-body messages', 'data-testid': 'channel-messages' });
+const channelComposer = createComposer('channel-composer', async (text) => {
+  if (!state.channelId) return;
+  await actions.post({ channel: state.channelId, text });
+  stickChannelToBottom = true;
+});
+const channelPane = h(
+  'main',
+  { class: 'pane channel-pane', 'data-pane': 'channel', 'data-testid': 'channel-pane' },
+  channelHeader,
+  channelBody,
+  channelComposer.element,
+);
+
+const conversationHeader = h('div', { class: 'pane-head' });
+const conversationBody = h('div', { class: 'pane-body conversation-body' });
+const conversationPane = h(
+  'section',
+  { class: 'pane conversation-pane', 'data-pane': 'conversation', 'data-testid': 'conversation-pane' },
+  conversationHeader,
+  conversationBody,
+);
+
+const threadHeader = h('div', { class: 'pane-head' });
+const threadBody = h('div', { class: 'pane-body messages', 'data-testid': 'thread-messages' });
+const threadComposer = createComposer('thread-composer', async (text) => {
+  if (!state.threadChannel || !state.threadTs) return;
+  await actions.post({ channel: state.threadChannel, text, thread_ts: state.threadTs });
+  stickThreadToBottom = true;
+});
+const threadPane = h(
+  'aside',
+  { class: 'pane thread-pane', 'data-pane': 'thread', 'data-testid': 'thread-pane' },
+  threadHeader,
+  threadBody,
+  threadComposer.element,
+);
+
+const root = document.getElementById('app') as HTMLElement;
+root.classList.add('app');
+root.append(topbar, errorBanner, phoneNav, sidebar, channelPane, conversationPane, threadPane);
+
+let stickChannelToBottom = false;
+let stickThreadToBottom = false;
+
+// ---- rendering ----
+
+const rendered = new WeakMap<Element, string>();
+
+/** Re-renders `element`'s children when `key` changed; returns whether it did. */
+function update(element: Element, key: string, build: () => Child[]): boolean {
+  if (rendered.get(element) === key) return false;
+  rendered.set(element, key);
+  replaceChildren(element, build());
+  return true;
+}
+
+/** A scrolling message list: new content keeps the reader's place, or follows the bottom if they were there. */
+function updateList(
+  body: HTMLElement,
+  listId: string,
+  key: string,
+  build: () => Child[],
+  forceBottom: boolean,
+): void {
+  const fresh = body.dataset.list !== listId;
+  const atBottom = body.scrollHeight - body.scrollTop - body.clientHeight < 48;
+  const top = body.scrollTop;
+  if (!update(body, `${listId}\n${key}`, build) && !forceBottom) return;
+  body.dataset.list = listId;
+  if (fresh || atBottom || forceBottom) body.scrollTop = body.scrollHeight;
+  else body.scrollTop = top;
+}
+
+let lastCurrentState: string | undefined;
+
+function applyZoom(): void {
+  const scroller = conversationBody.querySelector<HTMLElement>('.graph-scroll');
+  const graph = scroller?.querySelector<SVGSVGElement>('svg.graph');
+  if (!scroller || !graph || scroller.clientWidth === 0) return;
+  const width = Number(graph.getAttribute('width'));
+  const height = Number(graph.getAttribute('height'));
+  const available = scroller.clientWidth - 2;
+  const scale = state.zoom === 'fit' ? Math.max(0.45, Math.min(1, available / width)) : state.zoom;
+  graph.style.width = `${Math.round(width * scale)}px`;
+  graph.style.height = `${Math.round(height * scale)}px`;
+}
+
+/** Brings the state running now into view once it changed (not on every refresh: the reader may be scrolling). */
+function revealCurrentState(): void {
+  const scroller = conversationBody.querySelector<HTMLElement>('.graph-scroll');
+  const current = scroller?.querySelector<SVGGElement>('g.node[data-status="current"]');
+  const name = current?.dataset.state;
+  // A hidden panel has no layout to scroll; try again once it is shown.
+  if (!scroller || !current || name === lastCurrentState || scroller.clientWidth === 0) return;
+  lastCurrentState = name;
+  const box = current.getBoundingClientRect();
+  const frame = scroller.getBoundingClientRect();
+  scroller.scrollTop += box.top - frame.top - (scroller.clientHeight - box.height) / 2;
+  scroller.scrollLeft += box.left - frame.left - (scroller.clientWidth - box.width) / 2;
+}
+
+function renderConversation(): void {
+  const key = JSON.stringify([
+    state.conversationId,
+    state.detail,
+    state.execution,
+    state.executionName,
+    state.selectedState,
+    [...state.expandedEvents],
+    state.zoom,
+    state.users,
+  ]);
+  update(
+    conversationHeader,
+    JSON.stringify([
+      state.conversationId,
+      state.detail?.conversation,
+      state.detail?.executions,
+      state.executionName,
+    ]),
+    () => renderConversationHeader(state, actions),
+  );
+  const scroller = conversationBody.querySelector<HTMLElement>('.graph-scroll');
+  const graphScroll = scroller ? { top: scroller.scrollTop, left: scroller.scrollLeft } : undefined;
+  const bodyTop = conversationBody.scrollTop;
+  if (update(conversationBody, key, () => renderConversationBody(state, actions))) {
+    conversationBody.scrollTop = bodyTop;
+    applyZoom();
+    const next = conversationBody.querySelector<HTMLElement>('.graph-scroll');
+    if (next && graphScroll) {
+      next.scrollTop = graphScroll.top;
+      next.scrollLeft = graphScroll.left;
+    }
+  } else if (state.zoom === 'fit') {
+    // The panel may have just been shown: fit its width now.
+    applyZoom();
+  }
+  revealCurrentState();
+}
+
+function renderPhoneNav(): void {
+  const tab = (view: View, label: string, enabled: boolean) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: state.view === view ? 'active' : '',
+        'data-testid': `nav-${view}`,
+        disabled: !enabled,
+        onclick: () => actions.setView(view),
+      },
+      label,
+    );
+  update(
+    phoneNav,
+    JSON.stringify([state.view, state.channelId, state.threadTs, state.conversationId, state.channels]),
+    () => [
+      tab('channels', 'Channels', true),
+      tab(
+        'channel',
+        state.channelId ? `#${channelName(state, state.channelId)}` : 'Channel',
+        Boolean(state.channelId),
+      ),
+      tab('thread', 'Thread', Boolean(state.threadTs)),
+      tab('conversation', 'Workflow', Boolean(state.conversationId)),
+    ],
+  );
+}
+
+function render(): void {
+  root.dataset.view = state.view;
+  root.dataset.center = state.center;
+  root.dataset.thread = state.threadTs ? 'open' : 'closed';
+  liveBadge.textContent = { connecting: '○ connecting', live: '● live', polling: '◐ polling' }[state.live];
+  liveBadge.dataset.mode = state.live;
+  errorBanner.hidden = !state.error;
+  errorBanner.textContent = state.error ?? '';
+  update(postAsSelect, JSON.stringify([state.users, state.postAs]), () =>
+    state.users.map((u) =>
+      h('option', { value: u.id, selected: u.id === state.postAs }, `${u.realName ?? u.name} (${u.id})`),
+    ),
+  );
+  renderPhoneNav();
+  update(
+    sidebar,
+    JSON.stringify([state.channels, state.conversations, state.channelId, state.conversationId]),
+    () => renderSidebar(state, actions),
+  );
+  update(channelHeader, JSON.stringify([state.channelId, state.channels, state.conversationId]), () =>
+    renderChannelHeader(state, actions),
+  );
+  const chips = state.conversations.map((c) => [c.id, c.workflow, c.phase]);
+  updateList(
+    channelBody,
+    state.channelId ?? '',
+    JSON.stringify([state.messages, state.threadTs, chips, state.users]),
+    () => renderChannelMessages(state, actions),
+    stickChannelToBottom,
+  );
+  stickChannelToBottom = false;
+  channelComposer.update(
+    state.channelId
+      ? `Message #${channelName(state, state.channelId)} as ${userName(state, state.postAs)}`
+      : 'Pick a channel',
+    Boolean(state.channelId),
+  );
+  if (state.threadTs) {
+    update(
+      threadHeader,
+      JSON.stringify([
+        state.threadChannel,
+        state.threadTs,
+        state.conversations.map((c) => [c.id, c.anchors]),
+      ]),
+      () => renderThreadHeader(state, actions),
+    );
+    const running = state.conversations.filter((c) => c.agentTurnRunning).map((c) => c.id);
+    updateList(
+      threadBody,
+      `${state.threadChannel}/${state.threadTs}`,
+      JSON.stringify([state.thread, running, state.users]),
+      () => renderThreadMessages(state, actions),
+      stickThreadToBottom,
+    );
+    stickThreadToBottom = false;
+    threadComposer.update(`Reply in the thread as ${userName(state, state.postAs)}`, true);
+  }
+  if (state.conversationId) renderConversation();
+}
+
+// ---- loading ----
+
+async function loadWorkspace(): Promise<void> {
+  const [channels, users] = await Promise.all([api.channels(), api.users()]);
+  state.channels = channels.channels;
+  state.botUserId = channels.bot_user_id;
+  state.users = users.users;
+}
+
+async function load(): Promise<void> {
+  // The sandbox may have been down when the page opened.
+  if (state.channels.length === 0) await loadWorkspace();
+  const at = {
+    channelId: state.channelId,
+    threadChannel: state.threadChannel,
+    threadTs: state.threadTs,
+    conversationId: state.conversationId,
+  };
+  const notFound = <T>(promise: Promise<T>): Promise<T | undefined> =>
+    promise.catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    });
+  const [conversations, messages, thread, detail] = await Promise.all([
+    api.conversations().then((r) => r.conversations),
+    at.channelId ? notFound(api.messages(at.channelId).then((r) => r.messages)) : undefined,
+    at.threadChannel && at.threadTs
+      ? notFound(api.messages(at.threadChannel, at.threadTs).then((r) => r.messages))
+      : undefined,
+    at.conversationId ? notFound(api.conversation(at.conversationId)) : undefined,
+  ]);
+  state.conversations = conversations;
+  // The reader may have moved on while this loaded: keep only what is still shown.
+  if (state.channelId === at.channelId) state.messages = messages ?? [];
+  if (state.threadTs === at.threadTs && state.threadChannel === at.threadChannel) state.thread = thread ?? [];
+  if (state.conversationId !== at.conversationId || !at.conversationId) return;
+  if (!detail) {
+    delete state.detail;
+    delete state.execution;
+    return;
+  }
+  state.detail = detail;
+  const names = detail.executions.map((e) => e.name);
+  if (!state.executionName || !names.includes(state.executionName)) {
+    const owned = detail.conversation.executionName;
+    const latest = [...detail.executions].sort((a, b) => b.startDate.localeCompare(a.startDate))[0]?.name;
+    const chosen = owned && names.includes(owned) ? owned : latest;
+    if (chosen) state.executionName = chosen;
+    else delete state.executionName;
+  }
+  const name = state.executionName;
+  const execution = name ? await notFound(api.execution(name)) : undefined;
+  if (state.conversationId !== at.conversationId || state.executionName !== name) return;
+  if (execution) state.execution = execution;
+  else delete state.execution;
+}
+
+let inFlight = false;
+let again = false;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let firstPending: number | undefined;
+
+async function refresh(): Promise<void> {
+  if (inFlight) {
+    again = true;
+    return;
+  }
+  inFlight = true;
+  try {
+    await load();
+    delete state.error;
+  } catch (error) {
+    state.error = `The sandbox did not answer: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    inFlight = false;
+    render();
+    if (again) {
+      again = false;
+      scheduleRefresh(0);
+    }
+  }
+}
+
+/** Changes come in bursts: wait for a pause (but no more than 500 ms) before re-reading. */
+function scheduleRefresh(delay = 100): void {
+  const now = Date.now();
+  firstPending ??= now;
+  if (timer !== undefined) clearTimeout(timer);
+  timer = setTimeout(
+    () => {
+      timer = undefined;
+      firstPending = undefined;
+      void refresh();
+    },
+    Math.max(0, Math.min(delay, firstPending + 500 - now)),
+  );
+}
+
+/** Applies a change of what is shown: re-render now, re-read soon. */
+function changed(reload = true): void {
+  toHash();
+  render();
+  if (reload) scheduleRefresh(0);
+}
+
+const actions: Actions = {
+  selectChannel(id) {
+    if (state.channelId !== id) {
+      state.channelId = id;
+      delete state.messages;
+    }
+    state.center = 'channel';
+    state.view = 'channel';
+    changed();
+  },
+  openThread(channel, ts) {
+    if (state.threadTs !== ts || state.threadChannel !== channel) {
+      state.threadChannel = channel;
+      state.threadTs = ts;
+      delete state.thread;
+    }
+    state.view = 'thread';
+    changed();
+  },
+  closeThread() {
+    delete state.threadTs;
+    delete state.threadChannel;
+    delete state.thread;
+    state.view = state.center === 'conversation' ? 'conversation' : 'channel';
+    changed(false);
+  },
+  openConversation(id, options = {}) {
+    if (state.conversationId !== id) {
+      state.conversationId = id;
+      delete state.detail;
+      delete state.execution;
+      delete state.executionName;
+      delete state.selectedState;
+      state.expandedEvents = new Set();
+      lastCurrentState = undefined;
+    }
+    const anchor = state.conversations.find((c) => c.id === id)?.anchors[0];
+    if (options.withThread && anchor) {
+      state.threadChannel = anchor.channel;
+      state.threadTs = anchor.threadTs;
+      delete state.thread;
+      if (!state.channelId) state.channelId = anchor.channel;
+    }
+    state.center = 'conversation';
+    state.view = 'conversation';
+    changed();
+  },
+  closeConversation() {
+    delete state.conversationId;
+    delete state.detail;
+    delete state.execution;
+    delete state.executionName;
+    state.center = 'channel';
+    state.view = 'channel';
+    changed(false);
+  },
+  selectExecution(name) {
+    state.executionName = name;
+    delete state.execution;
+    delete state.selectedState;
+    state.expandedEvents = new Set();
+    lastCurrentState = undefined;
+    changed();
+  },
+  selectState(name) {
+    if (name === undefined) delete state.selectedState;
+    else state.selectedState = name;
+    changed(false);
+  },
+  toggleEvent(index) {
+    if (state.expandedEvents.has(index)) state.expandedEvents.delete(index);
+    else state.expandedEvents.add(index);
+    changed(false);
+  },
+  setView(view) {
+    state.view = view;
+    if (view === 'conversation') state.center = 'conversation';
+    if (view === 'channel') state.center = 'channel';
+    changed(false);
+  },
+  setZoom(zoom) {
+    state.zoom = zoom;
+    changed(false);
+  },
+  setPostAs(user) {
+    state.postAs = user;
+    changed(false);
+  },
+  async post(input) {
+    await api.post({ ...input, user: state.postAs });
+    scheduleRefresh(0);
+  },
+  async press(input) {
+    try {
+      await api.action({ ...input, user: state.postAs });
+      delete state.error;
+    } catch (error) {
+      state.error = `The button press failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    render();
+    scheduleRefresh(0);
+  },
+};
+
+window.addEventListener('resize', () => {
+  if (state.zoom === 'fit') applyZoom();
+});
+
+async function start(): Promise<void> {
+  try {
+    await loadWorkspace();
+  } catch (error) {
+    state.error = `The sandbox did not answer: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (!state.users.some((u) => u.id === state.postAs)) state.postAs = state.users[0]?.id ?? DEFAULT_USER;
+  if (!state.channelId) {
+    const first = state.channels.find((c) => c.name === 'bug-reports') ?? state.channels[0];
+    if (first) state.channelId = first.id;
+  }
+  if (state.view === 'channels' && state.channelId) state.view = 'channel';
+  changed();
+  watchChanges(
+    () => scheduleRefresh(),
+    (mode: LiveMode) => {
+      state.live = mode;
+      render();
+    },
+  );
+}
+
+void start();

@@ -1,0 +1,85 @@
+/** The console's state: what is selected, what was last loaded, and the actions views call. */
+
+import type {
+  Channel,
+  ConversationDetail,
+  ConversationSummary,
+  ExecutionDetail,
+  Message,
+  User,
+} from './api.ts';
+import type { LiveMode } from './live.ts';
+
+/** Which panel a phone shows (one at a time); wide screens show several side by side. */
+export type View = 'channels' | 'channel' | 'thread' | 'conversation';
+
+export interface State {
+  channels: Channel[];
+  users: User[];
+  botUserId: string;
+  postAs: string;
+  channelId?: string;
+  threadTs?: string;
+  /** The thread's channel (a conversation's thread may be in another channel than the one shown). */
+  threadChannel?: string;
+  conversationId?: string;
+  executionName?: string;
+  selectedState?: string;
+  expandedEvents: Set<number>;
+  /** What the middle column shows on wide screens. */
+  center: 'channel' | 'conversation';
+  view: View;
+  /** Graph zoom: a factor, or fit to the panel's width. */
+  zoom: number | 'fit';
+  live: LiveMode;
+  error?: string;
+  messages?: Message[];
+  thread?: Message[];
+  conversations: ConversationSummary[];
+  detail?: ConversationDetail;
+  execution?: ExecutionDetail;
+}
+
+export interface Actions {
+  selectChannel(id: string): void;
+  openThread(channel: string, ts: string): void;
+  closeThread(): void;
+  openConversation(id: string, options?: { withThread?: boolean }): void;
+  closeConversation(): void;
+  selectExecution(name: string): void;
+  selectState(name: string | undefined): void;
+  toggleEvent(index: number): void;
+  setView(view: View): void;
+  setZoom(zoom: number | 'fit'): void;
+  setPostAs(user: string): void;
+  post(input: { channel: string; text: string; thread_ts?: string }): Promise<void>;
+  press(input: {
+    channel: string;
+    message_ts: string;
+    action_id: string;
+    value?: string;
+    block_id?: string;
+  }): Promise<void>;
+}
+
+/** The conversation owning a thread (by its anchors), if any. */
+export function conversationOfThread(
+  state: State,
+  channel: string | undefined,
+  ts: string | undefined,
+): ConversationSummary | undefined {
+  if (!channel || !ts) return undefined;
+  return state.conversations.find((c) => c.anchors.some((a) => a.channel === channel && a.threadTs === ts));
+}
+
+export function userName(state: State, id: string | undefined): string {
+  if (!id) return 'unknown';
+  if (id === state.botUserId) return 'agent';
+  const user = state.users.find((u) => u.id === id);
+  return user?.realName ?? user?.name ?? id;
+}
+
+export function channelName(state: State, id: string | undefined): string {
+  if (!id) return '';
+  return state.channels.find((c) => c.id === id)?.name ?? id;
+}
