@@ -138,7 +138,7 @@ export async function startBugHarness(config: SlackAgentsConfigInput = {}): Prom
     },
     execution: (name) => api<Execution>(`/sandbox/executions/${name}`),
     async eventually(probe, accept, what) {
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 45_000;
       let last: unknown;
       while (Date.now() < deadline) {
         last = await probe().catch((error: unknown) => error);
