@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ChannelSettingsSchema } from '../lambdas/channel/model.ts';
 
 /**
  * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON
@@ -49,6 +50,13 @@ const Channels = z
   })
   // Room for more: further workflows name their channels here (channel name -> channel id).
   .catchall(SlackChannelId);
+
+/** Channel conversations' settings; the Router reads all but `enabled` from CHANNEL_CONVERSATIONS. */
+export const ChannelConversationsConfig = ChannelSettingsSchema.extend({
+  /** Answer mentions in channels no workflow owns. @default true */
+  enabled: z.boolean().default(true),
+});
+export type ChannelConversationsConfig = z.infer<typeof ChannelConversationsConfig>;
 
 export const SlackAgentsConfigSchema = z.strictObject({
   /**
@@ -136,6 +144,27 @@ export const SlackAgentsConfigSchema = z.strictObject({
    * @default 40
    */
   continueAsNewAfterTurns: z.number().int().min(2).max(500).default(40),
+  /**
+   * The requirements interview (seed 004): the confidence its clarification needs before the
+   * PRD is written, the most clarification turns before it proceeds anyway (listing the open
+   * unknowns), and how long it waits for an answer (once before a reminder, once after it).
+   * @default { confidenceThreshold: 95, maxClarificationTurns: 5, answerWaitSeconds: 86400 }
+   */
+  requirementsInterview: z
+    .strictObject({
+      /** @default 95 */
+      confidenceThreshold: z.number().int().min(1).max(100).default(95),
+      /** @default 5 */
+      maxClarificationTurns: z.number().int().min(1).max(20).default(5),
+      /** @default 86400 (24 hours) */
+      answerWaitSeconds: z.number().int().positive().default(86_400),
+    })
+    .prefault({}),
+  /**
+   * Channel conversations (seed 002): after a mention, the bot stays attentive in the channel.
+   * @default { enabled: true, timeoutSeconds: 120, followupWindowSeconds: 60, useLlmJudge: false, judgeModelId: 'claude-haiku-4-5' }
+   */
+  channelConversations: ChannelConversationsConfig.prefault({}),
 });
 
 /** The validated configuration, every default applied. */

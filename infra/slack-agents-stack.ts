@@ -166,10 +166,23 @@ export class SlackAgentsStack extends Stack {
     // The Router parses WORKFLOWS with this schema at runtime; fail the synth instead.
     WorkflowRegistrations.parse(registrations);
 
+    const { enabled: channelConversationsEnabled, ...channelSettings } = config.channelConversations;
     const router = createKernelFunction(this, 'Router', {
       ...functionProps,
-      environment: { ...environment, [ENV.workflows]: this.toJsonString(registrations) },
+      environment: {
+        ...environment,
+        [ENV.workflows]: this.toJsonString(registrations),
+        // Channel conversations (seed 002) run in the Router: absent means off.
+        ...(channelConversationsEnabled
+          ? { [ENV.channelConversations]: JSON.stringify(channelSettings) }
+          : {}),
+      },
     });
+    if (channelConversationsEnabled) {
+      // The Router answers channel conversations itself: it calls the model and posts.
+      modelSecret.grantRead(router);
+      slackSecret.grantRead(router);
+    }
 
     // Ingress: verifies Slack's signature itself, so the URL needs no AWS auth (Slack cannot sign SigV4).
     const functionUrl = ingress.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });

@@ -33,6 +33,11 @@ export interface AgentTurnProps {
   readonly sessionIdPath?: string;
   /** Where the turn's output (e.g. `BugTurnOutput`) goes, e.g. `$.result`. */
   readonly resultPath: string;
+  /**
+   * The confidence below which the agent must ask questions (the requirements clarifier).
+   * @default - none (the profile reports no confidence)
+   */
+  readonly confidenceThreshold?: number;
 }
 
 /**
@@ -62,6 +67,7 @@ export function agentTurn(scope: Construct, id: string, props: AgentTurnProps): 
       ...(props.sessionIdPath === undefined ? {} : { sessionId: sfn.JsonPath.stringAt(props.sessionIdPath) }),
       messages: sfn.JsonPath.listAt(`${DRAINED_PATH}.messages`),
       notes: sfn.JsonPath.listAt(props.notesPath),
+      ...(props.confidenceThreshold === undefined ? {} : { confidenceThreshold: props.confidenceThreshold }),
     }),
     resultPath: props.resultPath,
     taskTimeout: sfn.Timeout.duration(AGENT_TURN_TASK_TIMEOUT),

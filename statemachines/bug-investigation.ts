@@ -15,8 +15,10 @@ import {
   type ChildWorkflowDefinition,
   catchFailure,
   catchTimeout,
+  closeOut,
   DRAINED_PATH,
   defineWorkflow,
+  describeDuration,
   drain,
   FAILURE_PATH,
   failConversation,
@@ -169,24 +171,13 @@ export const BUG_INVESTIGATION = defineWorkflow({
     // The closing turn's Drain records the messages that came after the last agent turn
     // (I3: "or recorded with the conversation's close") and clears the open wait, if any,
     // so no Router tries to wake this execution again.
-    const done = new sfn.Succeed(scope, S.done);
     const markResolved = setConversationFields(scope, S.markResolved, {
       table,
       status: 'resolved',
       phase: 'resolved',
     });
-    const cleanUp = drain(scope, S.cleanUp, { drainFn });
-    // The conversation is resolved already: a failed clean-up fails the execution, visibly,
-    // without marking the conversation failed.
-    catchFailure(
-      cleanUp,
-      sfn.Fail.jsonPath(scope, S.cleanUpFailed, {
-        errorPath: `${FAILURE_PATH}.Error`,
-        causePath: `${FAILURE_PATH}.Cause`,
-      }),
-    );
     catchFailure(markResolved, failed);
-    markResolved.next(nextTurn(scope, S.closingTurn)).next(cleanUp).next(done);
+    markResolved.next(closeOut(scope, { drainFn }));
 
     const acknowledgeClose = slackPost(scope, S.acknowledgeClose, {
       slackPostFn,
@@ -490,12 +481,4 @@ function awaitingPass(scope: Construct, stateName: string, context: TurnContext)
     result: sfn.Result.fromObject(context),
     resultPath: '$.turnContext',
   });
-}
-
-/** `7200` -> `2 hours`, `90` -> `90 seconds`. */
-export function describeDuration(seconds: number): string {
-  const unit = (value: number, name: string) => `${value} ${name}${value === 1 ? '' : 's'}`;
-  if (seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
-  if (seconds % 60 === 0) return unit(seconds / 60, 'minute');
-  return unit(seconds, 'second');
 }

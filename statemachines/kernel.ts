@@ -195,19 +195,77 @@ export interface NextTurnProps {
 }
 
 /**
- * Bumps `$.turn` by one, keeping the rest of the state. JSONPath cannot write a bare number
- * into place (a Pass's Parameters is an object), so the state is merged with `{"turn": n+1}`
- * and the merge result becomes the output.
+ * Bumps `$.turn` by one, keeping the rest of the state (see `incrementCounter`).
  */
 export function nextTurn(scope: Construct, id: string, props: NextTurnProps = {}): sfn.Pass {
+  return incrementCounter(scope, id, { ...props, field: 'turn' });
+}
+
+export interface IncrementCounterProps extends NextTurnProps {
+  /** The top-level number field to bump, e.g. `turn`; it must be present. */
+  readonly field: string;
+}
+
+/**
+ * Bumps the number at `$.<field>` by one, keeping the rest of the state. JSONPath cannot
+ * write a bare number into place (a Pass's Parameters is an object), so the state is merged
+ * with `{"<field>": n+1}` and the merge result becomes the output.
+ */
+export function incrementCounter(scope: Construct, id: string, props: IncrementCounterProps): sfn.Pass {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(props.field)) {
+    throw new Error(`${id}: incrementCounter needs a plain top-level field name, not "${props.field}"`);
+  }
   const bumped = sfn.JsonPath.stringToJson(
-    sfn.JsonPath.format('\\{"turn":{}\\}', sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.turn'), 1)),
+    sfn.JsonPath.format(
+      `\\{"${props.field}":{}\\}`,
+      sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt(`$.${props.field}`), 1),
+    ),
   );
   return sfn.Pass.jsonPath(scope, id, {
     ...stateNameProp(props.stateName),
     parameters: { state: sfn.JsonPath.jsonMerge(sfn.JsonPath.entirePayload, bumped) },
     outputPath: '$.state',
   });
+}
+
+export interface CloseOutProps {
+  /** The Drain function. */
+  readonly drainFn: IFunction;
+  /**
+   * Names of the states: the closing turn, its Drain, the end, and the Fail of a failed Drain.
+   * @default CLOSE_OUT_STATES
+   */
+  readonly stateNames?: Readonly<Record<keyof typeof CLOSE_OUT_STATES, string>>;
+}
+
+/** The close-out's state names, the same in every workflow. */
+export const CLOSE_OUT_STATES = {
+  closingTurn: 'Closing turn',
+  cleanUp: 'Clean up',
+  done: 'Done',
+  cleanUpFailed: 'Clean-up failed',
+} as const satisfies Record<string, string>;
+
+/**
+ * The end of a conversation already marked finished: a closing turn whose Drain records the
+ * messages that came after the last agent turn (I3: "or recorded with the conversation's
+ * close") and clears the open wait, if any, so no Router tries to wake the execution again.
+ * The conversation is finished already: a failed clean-up fails the execution, visibly,
+ * without marking the conversation failed. Returns the closing turn, to chain the marks into.
+ */
+export function closeOut(scope: Construct, props: CloseOutProps): sfn.Pass {
+  const names = props.stateNames ?? CLOSE_OUT_STATES;
+  const cleanUp = drain(scope, names.cleanUp, { drainFn: props.drainFn });
+  catchFailure(
+    cleanUp,
+    sfn.Fail.jsonPath(scope, names.cleanUpFailed, {
+      errorPath: `${FAILURE_PATH}.Error`,
+      causePath: `${FAILURE_PATH}.Cause`,
+    }),
+  );
+  const closingTurn = nextTurn(scope, names.closingTurn);
+  closingTurn.next(cleanUp).next(new sfn.Succeed(scope, names.done));
+  return closingTurn;
 }
 
 export interface DrainProps {
@@ -516,4 +574,12 @@ export function defineWorkflow(definition: WorkflowDefinition): WorkflowDefiniti
 export function resolveTriggers(workflow: WorkflowDefinition, config: SlackAgentsConfig): Trigger[] {
   const triggers = typeof workflow.triggers === 'function' ? workflow.triggers(config) : workflow.triggers;
   return [...triggers];
+}
+
+/** A wait's length as people read it, for the texts workflows post: `7200` -> `2 hours`, `90` -> `90 seconds`. */
+export function describeDuration(seconds: number): string {
+  const unit = (value: number, name: string) => `${value} ${name}${value === 1 ? '' : 's'}`;
+  if (seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
+  if (seconds % 60 === 0) return unit(seconds / 60, 'minute');
+  return unit(seconds, 'second');
 }

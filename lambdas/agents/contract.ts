@@ -8,11 +8,24 @@ import { DrainedMessage } from '../kernel/tasks.ts';
  * session id the next turn resumes.
  */
 
-export const AgentProfileName = z.enum(['bug_investigator']);
+export const AgentProfileName = z.enum([
+  'bug_investigator',
+  'requirements_clarifier',
+  'prd_writer',
+  'requirements_analyst',
+]);
 export type AgentProfileName = z.infer<typeof AgentProfileName>;
 
-/** The conversation state the turn runs in: it selects the state-specific prompt addition (seed 000, section 11). */
-export const TurnState = z.enum(['investigating', 'awaiting_reporter', 'awaiting_dev']);
+/** The bug investigation's states: each selects a prompt addition (seed 000, section 11). */
+export const BugTurnState = z.enum(['investigating', 'awaiting_reporter', 'awaiting_dev']);
+export type BugTurnState = z.infer<typeof BugTurnState>;
+
+/** The requirements interview's agents (seed 004's `current_agent`, before `complete`). */
+export const RequirementsTurnState = z.enum(['clarification', 'prd_generator', 'analysis']);
+export type RequirementsTurnState = z.infer<typeof RequirementsTurnState>;
+
+/** The conversation state the turn runs in, of whichever workflow runs it. */
+export const TurnState = z.enum([...BugTurnState.options, ...RequirementsTurnState.options]);
 export type TurnState = z.infer<typeof TurnState>;
 
 export const AgentTurnInput = z.object({
@@ -28,6 +41,11 @@ export const AgentTurnInput = z.object({
   messages: z.array(DrainedMessage),
   /** Facts the workflow tells the agent, e.g. that the reporter did not answer in time. */
   notes: z.array(z.string()).default([]),
+  /**
+   * For a profile that reports its confidence (the requirements clarifier): the confidence
+   * (0-100) below which it must ask questions.
+   */
+  confidenceThreshold: z.number().int().min(0).max(100).optional(),
 });
 export type AgentTurnInput = z.infer<typeof AgentTurnInput>;
 

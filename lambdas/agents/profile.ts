@@ -24,6 +24,12 @@ export interface AgentProfile<Result, Output> {
   /** The tools offered to the model (each a Lambda, which validates its own arguments). */
   tools: readonly ToolSpec[];
   result: { schema: z.ZodType<Result>; description: string };
+  /**
+   * A check of a schema-valid result against the turn's input (e.g. questions required below
+   * the confidence threshold): a message rejects it, and the model corrects it like a schema error.
+   * @default - every schema-valid result is accepted
+   */
+  check?(result: Result, input: AgentTurnInput): string | undefined;
   /** The user message that opens the turn (initial or continuation, by `input.mode`). */
   prompt(input: AgentTurnInput): string;
   /** The task output of a turn that ended with a valid submission. */

@@ -5,13 +5,13 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import * as z from 'zod';
-import type { AgentTurnInput, BugTurnOutput } from './contract.ts';
+import type { AgentProfileName, AgentTurnInput } from './contract.ts';
 import { ModelCallError } from './errors.ts';
 import { type ModelReply, readReply, type ToolUse, usageOf } from './model-reply.ts';
 import { buildRequest } from './model-request.ts';
 import { type AgentTurnDeps, silentLogger } from './ports.ts';
 import { type AgentProfile, SUBMIT_TOOL, type UnfinishedTurn } from './profile.ts';
-import { PROFILES, type ProfileRegistry } from './profiles/index.ts';
+import { PROFILES, type ProfileOutputs, type ProfileRegistry } from './profiles/index.ts';
 import { capToolOutput, toolError, toolResult } from './tool-results.ts';
 
 /**
@@ -33,12 +33,16 @@ export type RunAgentTurnDeps = AgentTurnDeps & {
   profiles?: ProfileRegistry;
 };
 
-export async function runAgentTurn(input: AgentTurnInput, deps: RunAgentTurnDeps): Promise<BugTurnOutput> {
+/** Runs a turn of the profile the input names; the output is that profile's. */
+export async function runAgentTurn<P extends AgentProfileName>(
+  input: AgentTurnInput & { profile: P },
+  deps: RunAgentTurnDeps,
+): Promise<ProfileOutputs[P]> {
   const profiles = deps.profiles ?? PROFILES;
-  switch (input.profile) {
-    case 'bug_investigator':
-      return runTurn(profiles.bug_investigator, input, deps);
-  }
+  // TypeScript cannot follow `P` from the input to the registry's entry: the registry's type
+  // (`ProfileOutputs` is derived from it) is what ties each name to its output.
+  const profile = profiles[input.profile] as AgentProfile<unknown, ProfileOutputs[P]>;
+  return runTurn(profile, input, deps);
 }
 
 async function runTurn<Result, Output>(
@@ -135,7 +139,7 @@ async function runTurn<Result, Output>(
     }
 
     // A valid submission ends the turn; the reply's other calls are answered, not run.
-    const accepted = acceptSubmission(profile, reply.toolUses);
+    const accepted = acceptSubmission(profile, input, reply.toolUses);
     if (accepted) {
       turn.push({
         role: 'user',
@@ -154,7 +158,7 @@ async function runTurn<Result, Output>(
     let outOfBudget: string | undefined;
     for (const use of reply.toolUses) {
       if (use.name === SUBMIT_TOOL) {
-        submissionError = validationError(profile, use.input);
+        submissionError = validationError(profile, input, use.input);
         results.push(
           toolError(
             use.id,
@@ -194,19 +198,26 @@ async function runTurn<Result, Output>(
 
 function acceptSubmission<Result>(
   profile: AgentProfile<Result, unknown>,
+  input: AgentTurnInput,
   uses: readonly ToolUse[],
 ): { use: ToolUse; result: Result } | undefined {
   for (const use of uses) {
     if (use.name !== SUBMIT_TOOL) continue;
     const parsed = profile.result.schema.safeParse(use.input);
-    if (parsed.success) return { use, result: parsed.data };
+    if (parsed.success && profile.check?.(parsed.data, input) === undefined)
+      return { use, result: parsed.data };
   }
   return undefined;
 }
 
-function validationError(profile: AgentProfile<unknown, unknown>, value: unknown): string {
+function validationError<Result>(
+  profile: AgentProfile<Result, unknown>,
+  input: AgentTurnInput,
+  value: unknown,
+): string {
   const parsed = profile.result.schema.safeParse(value);
-  return parsed.success ? 'no error' : z.prettifyError(parsed.error);
+  if (!parsed.success) return z.prettifyError(parsed.error);
+  return profile.check?.(parsed.data, input) ?? 'no error';
 }
 
 /** Runs one tool call. Whatever goes wrong becomes an `is_error` result the model reads; the loop goes on. */

@@ -95,6 +95,6 @@ export const handler = taskHandler({
     state: input.state,
     action: output.action,
     sessionId: output.sessionId,
-    ...(output.error ? { error: output.error } : {}),
+    ...('error' in output && output.error ? { error: output.error } : {}),
   }),
 });

@@ -9,6 +9,7 @@ import { systemClock } from '../kernel/ports.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
+import { channelConversations } from './channel-wiring.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
 const logger = createLogger('router');
@@ -23,6 +24,11 @@ function parseRecord(record: SQSRecord): InboxEnvelope {
 }
 
 let sqs: SQSClient | undefined;
+
+function channelDeps() {
+  const handle = channelConversations(logger);
+  return handle ? { channelConversations: handle } : {};
+}
 
 async function routeRecord(record: SQSRecord): Promise<void> {
   let envelope: InboxEnvelope;
@@ -50,6 +56,7 @@ async function routeRecord(record: SQSRecord): Promise<void> {
     clock: systemClock,
     workflows: workflowRegistrations(),
     botUserId: process.env[ENV.botUserId],
+    ...channelDeps(),
   });
   const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
   logger.info('routed inbox record', {

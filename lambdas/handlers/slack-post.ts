@@ -4,14 +4,14 @@ import { SlackPostInput, type SlackPostOutput } from '../kernel/tasks.ts';
 import { ENV } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { postToSlack } from '../slack/post-to-slack.ts';
-import { createSlackPoster, type SlackPoster } from '../slack/web-client.ts';
+import { createSlackPoster, type SlackClient } from '../slack/web-client.ts';
 import { taskHandler } from './task-handler.ts';
 import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('slack-post');
-let poster: SlackPoster | undefined;
+let poster: SlackClient | undefined;
 
-async function slackPoster(): Promise<SlackPoster> {
+async function slackPoster(): Promise<SlackClient> {
   if (!poster) {
     const { botToken } = await getSlackSecret();
     const slackApiUrl = process.env[ENV.slackApiUrl];

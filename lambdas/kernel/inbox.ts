@@ -57,6 +57,10 @@ export type InboxEnvelope = z.infer<typeof InboxEnvelope>;
 /**
  * The SQS message group: one per Slack thread (the conversation key), so the Router sees
  * a thread's messages in Slack's order while different threads proceed in parallel.
+ * Channel conversations (lambdas/channel) keep this grouping rather than one group per
+ * channel: a thread's root and its replies must share a group, and per-channel order is not
+ * needed for correctness there (messages sort by Slack ts, last activity only moves forward,
+ * and conditional writes keep one conversation per channel and one answer per message).
  */
 export function messageGroupId(envelope: InboxEnvelope): string {
   switch (envelope.kind) {

@@ -1,3 +1,4 @@
+import type { ChannelOutcome } from '../channel/handle-channel-message.ts';
 import { isCloseIntent } from './close-intent.ts';
 import type { InboxAction, InboxEnvelope, InboxMessage, InboxSlashCommand } from './inbox.ts';
 import { conversationIdFor } from './keys.ts';
@@ -19,6 +20,12 @@ export interface RouterDeps {
   clock: Clock;
   workflows: readonly WorkflowRegistration[];
   botUserId: string | undefined;
+  /**
+   * Channel conversations (seed 002): take the messages no workflow and no thread owns, in
+   * channels no workflow owns. Registered triggers win: a workflow with a `mention` trigger
+   * takes mentions; the requirements interview starts by `/prd` only, so mentions come here.
+   */
+  channelConversations?: (message: InboxMessage) => Promise<ChannelOutcome>;
 }
 
 /** What the Router did with one inbox record (DESIGN 3.5); logged with its reason. */
@@ -32,7 +39,8 @@ export type RouteOutcome =
       stored: 'stored' | 'duplicate';
       wake: WakeCheck;
     }
-  | { type: 'ignored'; reason: string; conversationId?: string };
+  | { type: 'ignored'; reason: string; conversationId?: string }
+  | { type: 'channel'; outcome: ChannelOutcome };
 
 const FINISHED: ReadonlySet<Conversation['status']> = new Set(['resolved', 'closed', 'failed']);
 
@@ -54,7 +62,12 @@ async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<R
   if (envelope.threadTs !== undefined) {
     // A reply belongs to whichever conversation owns its thread; the mapping is stored, not guessed.
     const link = await deps.store.findThread(envelope.channel, envelope.threadTs);
-    if (!link) return { type: 'ignored', reason: 'reply in a thread no conversation owns' };
+    if (!link) {
+      if (deps.channelConversations && !ownedChannel(deps.workflows, envelope.channel)) {
+        return { type: 'channel', outcome: await deps.channelConversations(envelope) };
+      }
+      return { type: 'ignored', reason: 'reply in a thread no conversation owns' };
+    }
     return storeIncoming(link, envelope, deps);
   }
   // A top-level message can only start a conversation (a redelivered one completes its start).
@@ -63,7 +76,12 @@ async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<R
       ? t.channel === envelope.channel
       : t.type === 'mention' && envelope.mentionsBot,
   );
-  if (!registration) return { type: 'ignored', reason: 'top-level message that starts no workflow here' };
+  if (!registration) {
+    // No registration matched, so no workflow owns this channel: it may be a channel conversation.
+    if (deps.channelConversations)
+      return { type: 'channel', outcome: await deps.channelConversations(envelope) };
+    return { type: 'ignored', reason: 'top-level message that starts no workflow here' };
+  }
   return startConversation(registration, envelope, envelope.ts, deps);
 }
 
@@ -81,6 +99,11 @@ async function routeAction(envelope: InboxAction, deps: RouterDeps): Promise<Rou
   if (!link)
     return { type: 'ignored', reason: `action ${envelope.actionId} on a message no conversation owns` };
   return storeIncoming(link, envelope, deps);
+}
+
+/** A channel whose top-level messages start a workflow (the bug-reports channel) is that workflow's alone. */
+function ownedChannel(workflows: readonly WorkflowRegistration[], channel: string): boolean {
+  return workflows.some((w) => w.triggers.some((t) => t.type === 'channel_message' && t.channel === channel));
 }
 
 function findRegistration(

@@ -44,6 +44,8 @@ export const ENV = {
   agentTurnBudgetSeconds: 'AGENT_TURN_BUDGET_SECONDS',
   /** Tool calls one agent turn may make before it returns `continue` (AgentTurn; default 25). */
   agentMaxToolCalls: 'AGENT_MAX_TOOL_CALLS',
+  /** JSON channel conversation settings (Router only; absent: channel conversations off), see infra/config.ts. */
+  channelConversations: 'CHANNEL_CONVERSATIONS',
   /** Powertools service name (the `service` key of every log line and metric). */
   powertoolsServiceName: 'POWERTOOLS_SERVICE_NAME',
   /** Powertools metrics namespace in CloudWatch. */

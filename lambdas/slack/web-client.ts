@@ -13,6 +13,23 @@ export interface SlackPoster {
   postMessage(args: PostMessageArgs): Promise<{ channel: string; ts: string }>;
 }
 
+export interface UploadFileArgs {
+  channel: string;
+  threadTs?: string;
+  filename: string;
+  title: string;
+  /** The file's text (UTF-8), e.g. Markdown. */
+  content: string;
+}
+
+/** Shares a text file in a channel or thread (`files.uploadV2`). */
+export interface SlackFileUploader {
+  uploadFile(args: UploadFileArgs): Promise<{ fileId: string }>;
+}
+
+/** Everything SlackPost needs of Slack. */
+export type SlackClient = SlackPoster & SlackFileUploader;
+
 /**
  * `@slack/web-api`'s WebClient with its own rate-limit handling (it waits out 429s and
  * retries), pointed at `slackApiUrl` (the sandbox's fake Slack offline).
@@ -21,32 +38,52 @@ export function createSlackPoster(options: {
   token: string;
   slackApiUrl?: string;
   maxRetries?: number;
-}): SlackPoster {
+}): SlackClient {
   const client = new WebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: { retries: options.maxRetries ?? 5, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
   });
   return {
     async postMessage(args) {
-      try {
-        const result = await client.chat.postMessage({
+      const result = await call('chat.postMessage', () =>
+        client.chat.postMessage({
           channel: args.channel,
           text: args.text,
           ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
           ...(args.blocks ? { blocks: args.blocks as never } : {}),
-        });
-        if (!result.ts || !result.channel)
-          throw new SlackApiError('chat.postMessage', 'missing ts in response');
-        return { channel: result.channel, ts: result.ts };
-      } catch (error) {
-        if (error instanceof SlackApiError) throw error;
-        const code = (error as { code?: string }).code;
-        if (code === ErrorCode.PlatformError) {
-          const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
-          throw new SlackApiError('chat.postMessage', slackError, { cause: error });
-        }
-        throw new SlackUnavailableError('chat.postMessage', { cause: error });
-      }
+        }),
+      );
+      if (!result.ts || !result.channel)
+        throw new SlackApiError('chat.postMessage', 'missing ts in response');
+      return { channel: result.channel, ts: result.ts };
+    },
+    async uploadFile(args) {
+      // uploadV2 gets an upload URL, posts the bytes there, then shares the file.
+      const file = { filename: args.filename, title: args.title, content: args.content };
+      const result = (await call('files.uploadV2', () =>
+        client.files.uploadV2(
+          args.threadTs
+            ? { ...file, channel_id: args.channel, thread_ts: args.threadTs }
+            : { ...file, channel_id: args.channel },
+        ),
+      )) as { files?: { files?: { id?: string }[] }[] };
+      const fileId = result.files?.flatMap((completion) => completion.files ?? [])[0]?.id;
+      if (!fileId) throw new SlackApiError('files.uploadV2', 'missing file id in response');
+      return { fileId };
     },
   };
+}
+
+/** Runs one Web API call, translating its failure: Slack's refusal or Slack unavailable. */
+async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === ErrorCode.PlatformError) {
+      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
+      throw new SlackApiError(method, slackError, { cause: error });
+    }
+    throw new SlackUnavailableError(method, { cause: error });
+  }
 }

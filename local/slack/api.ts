@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import { readBody } from '../read-body.ts';
 import { type FakeSlack, SlackApiError } from './fake-slack.ts';
-import { SLACK_METHODS, type SlackArgs } from './methods.ts';
+import { SLACK_METHODS, type SlackArgs, UPLOAD_PATH } from './methods.ts';
 
 export type SlackHttpHandler = (
   req: IncomingMessage,
@@ -25,6 +25,11 @@ export function createSlackApiHandler(slack: FakeSlack): SlackHttpHandler {
     const text = body === undefined ? await readBody(req) : body.toString('utf8');
     const url = new URL(req.url ?? '/', 'http://slack.local');
     const method = url.pathname.replace(/^.*\/api\//, '').replace(/\/$/, '');
+    if (method.startsWith(UPLOAD_PATH)) {
+      await receiveUpload(slack, method.slice(UPLOAD_PATH.length), text, req.headers['content-type'], res);
+      return;
+    }
+    const apiBaseUrl = `http://${req.headers.host ?? 'localhost'}${url.pathname.replace(/\/api\/.*$/, '')}/api/`;
     let args: SlackArgs;
     try {
       args = { ...Object.fromEntries(url.searchParams), ...parseBody(text, req.headers['content-type']) };
@@ -57,7 +62,7 @@ export function createSlackApiHandler(slack: FakeSlack): SlackHttpHandler {
       return;
     }
     try {
-      const result = handler(slack, callArgs);
+      const result = handler(slack, callArgs, { apiBaseUrl });
       slack.recordApiCall({ method, args: callArgs, outcome: 'ok' });
       answer(res, { ok: true, ...result });
     } catch (error) {
@@ -121,6 +126,42 @@ function parseBody(text: string, contentType: string | undefined): SlackArgs {
     fields[name] = Array.isArray(value) ? value.at(-1) : value;
   }
   return fields;
+}
+
+/**
+ * Step 2 of `files.uploadV2`: the client posts the bytes to the upload URL as multipart form
+ * data (field `body`), without the bot token, and Slack answers 200 with plain text.
+ */
+async function receiveUpload(
+  slack: FakeSlack,
+  fileId: string,
+  body: string,
+  contentType: string | undefined,
+  res: ServerResponse,
+): Promise<void> {
+  let content: string;
+  try {
+    const form = await new Request('http://slack.local/upload', {
+      method: 'POST',
+      headers: { 'content-type': contentType ?? 'application/octet-stream' },
+      body,
+    }).formData();
+    const file = form.get('body') ?? form.get('file');
+    if (file === null) throw new Error('no file field');
+    content = typeof file === 'string' ? file : await file.text();
+  } catch {
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('invalid upload');
+    return;
+  }
+  try {
+    slack.receiveUpload(fileId, content);
+  } catch (error) {
+    if (!(error instanceof SlackApiError)) throw error;
+    res.writeHead(404, { 'content-type': 'text/plain' }).end(error.code);
+    return;
+  }
+  slack.recordApiCall({ method: 'files.upload.external', args: { file_id: fileId }, outcome: 'ok' });
+  res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${Buffer.byteLength(content)}`);
 }
 
 function bearerToken(header: string | undefined): string | undefined {

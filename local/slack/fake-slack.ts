@@ -37,6 +37,20 @@ export interface SlackMessageView {
   bot?: true;
   text: string;
   blocks?: unknown[];
+  /** The files shared with the message (`files.uploadV2`). */
+  files?: SlackFile[];
+}
+
+/** A file the bot uploaded with `files.uploadV2`, as the fake keeps it. */
+export interface SlackFile {
+  id: string;
+  title: string;
+  filename: string;
+  /** The uploaded bytes as UTF-8 text (the bot uploads text: Markdown). */
+  content: string;
+  channel: string;
+  /** The thread it was shared in, if any. */
+  thread_ts?: string;
 }
 
 export interface StoredSlackMessage {
@@ -52,6 +66,8 @@ export interface StoredSlackMessage {
   edited: { user: string; ts: string } | undefined;
   /** Reaction name -> users, in the order they reacted. */
   reactions: Map<string, string[]>;
+  /** Files shared with the message. */
+  files: SlackFile[] | undefined;
 }
 
 export interface EphemeralMessage {
@@ -126,6 +142,10 @@ export class FakeSlack {
   private readonly callLog: SlackApiCall[] = [];
   private readonly rateLimits = new Map<string, { remaining: number; retryAfterSeconds: number }>();
   private delivery: Promise<void> = Promise.resolve();
+  /** Uploads between `files.getUploadURLExternal` and `files.completeUploadExternal`. */
+  private readonly uploads = new Map<string, { filename: string; content: string | undefined }>();
+  private fileCount = 0;
+  private readonly sharedFiles: SlackFile[] = [];
 
   constructor(options: FakeSlackOptions) {
     this.botToken = options.botToken;
@@ -250,11 +270,71 @@ export class FakeSlack {
       ...(message.bot_id === undefined ? { user: message.user } : { user: message.user, bot: true as const }),
       text: message.text,
       ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+      ...(message.files === undefined ? {} : { files: message.files }),
     }));
   }
 
   channels(): SlackChannel[] {
     return [...this.channelList];
+  }
+
+  /** Step 1 of `files.uploadV2`: reserves a file id for the bytes posted next. */
+  reserveUpload(input: { filename: string }): string {
+    if (!input.filename) throw new SlackApiError('invalid_arguments', 'missing required field: filename');
+    this.fileCount += 1;
+    const id = `F${String(this.fileCount).padStart(8, '0')}`;
+    this.uploads.set(id, { filename: input.filename, content: undefined });
+    return id;
+  }
+
+  /** Step 2: the bytes, posted to the upload URL. */
+  receiveUpload(fileId: string, content: string): void {
+    const upload = this.uploads.get(fileId);
+    if (!upload) throw new SlackApiError('file_not_found', fileId);
+    upload.content = content;
+  }
+
+  /**
+   * Step 3 (`files.completeUploadExternal`): shares the uploaded files in a channel or thread
+   * as one bot message carrying them, with the initial comment as its text. Slack would also
+   * keep unshared files private to the uploader; the fake only shares, so a channel is required.
+   */
+  completeUploads(input: {
+    files: readonly { id: string; title?: string }[];
+    channel: string;
+    thread_ts?: string;
+    initial_comment?: string;
+  }): StoredSlackMessage {
+    const channel = this.channelId(input.channel);
+    const files = input.files.map(({ id, title }): SlackFile => {
+      const upload = this.uploads.get(id);
+      if (upload?.content === undefined) throw new SlackApiError('file_not_found', id);
+      return {
+        id,
+        title: title || upload.filename,
+        filename: upload.filename,
+        content: upload.content,
+        channel,
+        ...(input.thread_ts === undefined ? {} : { thread_ts: input.thread_ts }),
+      };
+    });
+    const message = this.post({
+      channel,
+      user: this.botUserId,
+      bot_id: this.botId,
+      text: input.initial_comment ?? '',
+      ...(input.thread_ts === undefined ? {} : { thread_ts: input.thread_ts }),
+      broadcast: false,
+      files,
+    });
+    for (const file of files) this.uploads.delete(file.id);
+    this.sharedFiles.push(...files);
+    return message;
+  }
+
+  /** Every file the bot shared, in upload order. */
+  files(): SlackFile[] {
+    return [...this.sharedFiles];
   }
 
   users(): SlackUser[] {
@@ -343,6 +423,7 @@ export class FakeSlack {
     thread_ts?: string;
     blocks?: unknown[];
     broadcast: boolean;
+    files?: SlackFile[];
   }): StoredSlackMessage {
     const channel = this.channelId(input.channel);
     let threadTs: string | undefined;
@@ -363,6 +444,7 @@ export class FakeSlack {
       broadcast: threadTs !== undefined && input.broadcast,
       edited: undefined,
       reactions: new Map(),
+      files: input.files,
     };
     this.history.get(channel)?.push(message);
     this.announce({

@@ -7,7 +7,19 @@ import { type FakeSlack, SlackApiError, type StoredSlackMessage } from './fake-s
  */
 
 export type SlackArgs = Record<string, unknown>;
-export type SlackMethod = (slack: FakeSlack, args: SlackArgs) => Record<string, unknown>;
+/** What a method may need of the request besides its arguments. */
+export interface SlackCallContext {
+  /** The API's own base URL, ending in `/api/` (upload URLs point back at it). */
+  apiBaseUrl: string;
+}
+export type SlackMethod = (
+  slack: FakeSlack,
+  args: SlackArgs,
+  context: SlackCallContext,
+) => Record<string, unknown>;
+
+/** Path under the API base where `files.uploadV2` posts a file's bytes (`api.ts` serves it). */
+export const UPLOAD_PATH = 'files.upload.external/';
 
 export const SLACK_METHODS: Record<string, SlackMethod> = {
   'auth.test': (slack) => ({
@@ -65,6 +77,38 @@ export const SLACK_METHODS: Record<string, SlackMethod> = {
       ...(blocks ? { blocks } : {}),
     });
     return { message_ts: ephemeral.message_ts };
+  },
+
+  // files.uploadV2 in @slack/web-api 8: getUploadURLExternal, a POST of the bytes to the
+  // returned URL, then completeUploadExternal, which shares the files.
+  'files.getUploadURLExternal': (slack, args, context) => {
+    const fileId = slack.reserveUpload({ filename: requireString(args, 'filename') });
+    return { upload_url: `${context.apiBaseUrl}${UPLOAD_PATH}${fileId}`, file_id: fileId };
+  },
+
+  'files.completeUploadExternal': (slack, args) => {
+    const files = jsonArg(args, 'files');
+    if (
+      !Array.isArray(files) ||
+      files.length === 0 ||
+      files.some((file) => typeof file !== 'object' || file === null || typeof file.id !== 'string')
+    ) {
+      throw new SlackApiError('invalid_arguments', 'files must be a non-empty array of { id, title? }');
+    }
+    const threadTs = optionalString(args, 'thread_ts');
+    const initialComment = optionalString(args, 'initial_comment');
+    const message = slack.completeUploads({
+      files: files.map((file: { id: string; title?: unknown }) => ({
+        id: file.id,
+        ...(typeof file.title === 'string' ? { title: file.title } : {}),
+      })),
+      channel: requireString(args, 'channel_id'),
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+      ...(initialComment ? { initial_comment: initialComment } : {}),
+    });
+    return {
+      files: (message.files ?? []).map((file) => ({ id: file.id, title: file.title, name: file.filename })),
+    };
   },
 
   'reactions.add': (slack, args) => {
@@ -197,6 +241,11 @@ export function toApiMessage(slack: FakeSlack, message: StoredSlackMessage): Rec
         }),
     ...(message.edited === undefined ? {} : { edited: message.edited }),
     ...(reactions.length === 0 ? {} : { reactions }),
+    ...(message.files === undefined
+      ? {}
+      : {
+          files: message.files.map((file) => ({ id: file.id, title: file.title, name: file.filename })),
+        }),
   };
 }
 
@@ -216,6 +265,16 @@ function requireString(args: SlackArgs, name: string): string {
 function optionalString(args: SlackArgs, name: string): string | undefined {
   const value = args[name];
   return value === undefined || value === null ? undefined : String(value);
+}
+
+function jsonArg(args: SlackArgs, name: string): unknown {
+  const value = args[name];
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new SlackApiError('invalid_arguments', `${name} is not valid JSON`);
+  }
 }
 
 function booleanArg(value: unknown): boolean {

@@ -19,7 +19,10 @@ export function drained(
   return { ts, channel: 'C_BUGS', senderType, senderId, messageType: 'message', text, truncated: false };
 }
 
-export function turnInput(overrides: Partial<AgentTurnInput> = {}): AgentTurnInput {
+/** A bug investigator's turn (the profile most agent tests run). */
+export type BugTurnInput = AgentTurnInput & { profile: 'bug_investigator' };
+
+export function turnInput(overrides: Partial<Omit<AgentTurnInput, 'profile'>> = {}): BugTurnInput {
   return {
     conversationId: CONVERSATION,
     profile: 'bug_investigator',

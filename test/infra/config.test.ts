@@ -16,6 +16,14 @@ describe('stack configuration', () => {
       onCallGroupId: 'S_ONCALL',
       sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
       continueAsNewAfterTurns: 40,
+      requirementsInterview: { confidenceThreshold: 95, maxClarificationTurns: 5, answerWaitSeconds: 86_400 },
+      channelConversations: {
+        enabled: true,
+        timeoutSeconds: 120,
+        followupWindowSeconds: 60,
+        useLlmJudge: false,
+        judgeModelId: 'claude-haiku-4-5',
+      },
     });
   });
 

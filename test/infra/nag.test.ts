@@ -105,6 +105,10 @@ describe('cdk-nag AWS Solutions checks', () => {
       'BugInvestigation Drain',
       'BugInvestigation RegisterWait',
       'BugInvestigation SlackPost',
+      'RequirementsInterview AgentTurn',
+      'RequirementsInterview Drain',
+      'RequirementsInterview RegisterWait',
+      'RequirementsInterview SlackPost',
       'SlaTracking SlaCheck',
       'SlaTracking SlackPost',
     ]);

@@ -168,7 +168,7 @@ describe('function environment', () => {
     ]);
   });
 
-  it('registers the bug investigation in the production stack, and not its SlaTracking child', () => {
+  it('registers the bug investigation and the requirements interview in the production stack, and not SlaTracking', () => {
     const production = templateOf();
     const [, router] = functionResource(production, 'Router');
     const workflows = (router.Properties.Environment as { Variables: Record<string, unknown> }).Variables
@@ -183,8 +183,16 @@ describe('function environment', () => {
         othersRole: null,
         closeOnIntent: true,
       },
+      {
+        workflow: 'requirements_interview',
+        stateMachineArn: `<${stateMachineOf(production, 'requirements_interview')[0]}>`,
+        triggers: [{ type: 'slash_command', command: '/prd' }],
+        ownerRole: 'requester',
+        othersRole: 'participant',
+        closeOnIntent: true,
+      },
     ]);
-    production.resourceCountIs('AWS::StepFunctions::StateMachine', 2);
+    production.resourceCountIs('AWS::StepFunctions::StateMachine', 3);
   });
 
   it('gives TOOL_FUNCTIONS to AgentTurn only, naming the history tool function', () => {
@@ -268,9 +276,44 @@ describe('entry points and wiring', () => {
   });
 
   it('keeps the Slack secret from the functions that do not post or verify', () => {
-    for (const id of ['Router', 'RegisterWait', 'Drain']) {
+    for (const id of ['RegisterWait', 'Drain']) {
       expect(actionsOf(id).flatMap(({ actions }) => actions)).not.toContain('secretsmanager:GetSecretValue');
     }
+  });
+
+  it('lets the Router read the model and Slack secrets to answer channel conversations', () => {
+    const secretIds = Object.keys(resourcesOfType(template, 'AWS::SecretsManager::Secret'));
+    const reads = actionsOf('Router').filter(({ actions }) =>
+      actions.includes('secretsmanager:GetSecretValue'),
+    );
+    expect(reads.map(({ resource }) => resource).sort()).toEqual(secretIds.map((id) => `<${id}>`).sort());
+  });
+
+  it('gives the Router the channel conversation settings from the configuration', () => {
+    const configured = Template.fromStack(
+      probeStack({ config: { channelConversations: { timeoutSeconds: 300, useLlmJudge: true } } }).stack,
+    );
+    const [, router] = functionResource(configured, 'Router');
+    const variables = (router.Properties.Environment as { Variables: Record<string, string> }).Variables;
+    expect(JSON.parse(variables[ENV.channelConversations] ?? '{}')).toEqual({
+      timeoutSeconds: 300,
+      followupWindowSeconds: 60,
+      useLlmJudge: true,
+      judgeModelId: 'claude-haiku-4-5',
+    });
+  });
+
+  it('keeps the Router from the secrets and the settings when channel conversations are off', () => {
+    const off = Template.fromStack(
+      probeStack({ config: { channelConversations: { enabled: false } } }).stack,
+    );
+    const [, router] = functionResource(off, 'Router');
+    expect((router.Properties.Environment as { Variables: object }).Variables).not.toHaveProperty(
+      ENV.channelConversations,
+    );
+    expect(actionsOf('Router', off).flatMap(({ actions }) => actions)).not.toContain(
+      'secretsmanager:GetSecretValue',
+    );
   });
 
   it('lets AgentTurn use the table, read the model key and invoke the history tool, nothing more', () => {
@@ -358,13 +401,14 @@ describe('outputs', () => {
 describe('state machines of the production stack', () => {
   const production = templateOf();
 
-  it('let the Router start the bug investigation, never its SlaTracking child', () => {
+  it('let the Router start the workflows, never the SlaTracking child', () => {
     const [bugId] = stateMachineOf(production, 'bug_investigation');
+    const [interviewId] = stateMachineOf(production, 'requirements_interview');
     const [slaId] = stateMachineOf(production, 'sla_tracking');
     const starts = actionsOf('Router', production).filter(({ actions }) =>
       actions.includes('states:StartExecution'),
     );
-    expect(starts.map(({ resource }) => resource)).toEqual([`<${bugId}>`]);
+    expect(starts.map(({ resource }) => resource)).toEqual([`<${bugId}>`, `<${interviewId}>`]);
     expect(starts.map(({ resource }) => resource)).not.toContain(`<${slaId}>`);
   });
 

@@ -18,7 +18,12 @@ const all = new Map([...probeDefinitions, ...definitions(templateOf())]);
 
 describe('the checked definitions', () => {
   it('are the probe, the production workflows and their children', () => {
-    expect([...all.keys()].sort()).toEqual(['bug_investigation', 'kernel_probe', 'sla_tracking']);
+    expect([...all.keys()].sort()).toEqual([
+      'bug_investigation',
+      'kernel_probe',
+      'requirements_interview',
+      'sla_tracking',
+    ]);
   });
 });
 

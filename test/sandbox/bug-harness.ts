@@ -65,13 +65,14 @@ export interface BugHarness {
 export const bugIdFor = (reportTs: string) =>
   conversationIdFor('bug_investigation', CHANNELS.reports, reportTs);
 
+/** The conversation a request belongs to: the id its first prompt names (a bug's or an interview's). */
 function bugIdOf(body: MessageCreateParamsNonStreaming): string | undefined {
   for (const message of body.messages) {
     const blocks =
       typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
     for (const block of blocks) {
       if (block.type !== 'text') continue;
-      const match = /Bug id: "([^"]+)"/.exec((block as { text: string }).text);
+      const match = /(?:Bug|Interview) id: "([^"]+)"/.exec((block as { text: string }).text);
       if (match?.[1]) return match[1];
     }
   }

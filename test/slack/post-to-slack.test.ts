@@ -3,7 +3,7 @@ import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts'
 import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
 import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
 import { type PostLedger, postToSlack } from '../../lambdas/slack/post-to-slack.ts';
-import type { PostMessageArgs } from '../../lambdas/slack/web-client.ts';
+import type { PostMessageArgs, UploadFileArgs } from '../../lambdas/slack/web-client.ts';
 
 const conversation: Conversation = {
   id: 'c-1',
@@ -22,6 +22,7 @@ const conversation: Conversation = {
 /** The three store calls postToSlack makes, kept in memory. */
 function fakes() {
   const sent: PostMessageArgs[] = [];
+  const uploaded: UploadFileArgs[] = [];
   const stored: StoredMessage[] = [];
   const store = {
     getConversation: async () => conversation,
@@ -31,15 +32,25 @@ function fakes() {
       return 'stored' as const;
     },
   } as Partial<ConversationStore> as ConversationStore;
-  const posts: PostLedger = { find: async () => undefined, record: async () => {} };
+  const ledger = new Map<string, SlackPostOutput>();
+  const posts: PostLedger = {
+    find: async (_conversationId, key) => ledger.get(key),
+    record: async (_conversationId, key, output) => {
+      ledger.set(key, output);
+    },
+  };
   const slack = {
     postMessage: async (args: PostMessageArgs): Promise<SlackPostOutput & { channel: string }> => {
       sent.push(args);
       return { channel: args.channel, ts: '1700000001.000100', threadTs: '1700000001.000100' };
     },
+    uploadFile: async (args: UploadFileArgs) => {
+      uploaded.push(args);
+      return { fileId: `F${uploaded.length}` };
+    },
   };
   const deps = { store, posts, slack, clock: { now: () => new Date(0) }, botUserId: 'U0BOT' };
-  return { deps, sent, stored };
+  return { deps, sent, stored, uploaded };
 }
 
 describe('postToSlack with a template', () => {
@@ -72,5 +83,56 @@ describe('postToSlack with a template', () => {
     await postToSlack({ conversationId: 'c-1', channel: 'C0REPORTS', threadTs: '1.0', text: 'hello' }, deps);
 
     expect(sent).toEqual([{ channel: 'C0REPORTS', threadTs: '1.0', text: 'hello' }]);
+  });
+});
+
+describe('postToSlack with a template that renders a file', () => {
+  const prd = {
+    conversationId: 'c-1',
+    channel: 'C0PRODUCT',
+    threadTs: '1700000000.000100',
+    template: {
+      name: 'requirements_prd',
+      data: {
+        result: {
+          title: 'AI project manager',
+          markdown: '# PRD: AI project manager\n\n## Problem\n\nToo many tools.\n',
+        },
+      },
+    },
+    idempotencyKey: 'c-1:Post PRD:4',
+  } as const;
+
+  it('posts the readable message, then uploads the file to the same thread', async () => {
+    const { deps, sent, uploaded } = fakes();
+
+    await postToSlack(prd, deps);
+
+    expect(sent[0]?.blocks?.[1]).toMatchObject({ text: { text: '*Problem*\nToo many tools.' } });
+    expect(uploaded).toEqual([
+      {
+        channel: 'C0PRODUCT',
+        threadTs: '1700000000.000100',
+        filename: 'prd-ai-project-manager.md',
+        title: 'PRD: AI project manager',
+        content: '# PRD: AI project manager\n\n## Problem\n\nToo many tools.\n',
+      },
+    ]);
+  });
+
+  it('uploads only the file when a retry finds the message posted but the upload failed', async () => {
+    const { deps, sent, uploaded } = fakes();
+    const upload = deps.slack.uploadFile;
+    deps.slack.uploadFile = async () => {
+      throw new Error('Slack unreachable');
+    };
+    await expect(postToSlack(prd, deps)).rejects.toThrow('Slack unreachable');
+    deps.slack.uploadFile = upload;
+
+    await postToSlack(prd, deps);
+    await postToSlack(prd, deps);
+
+    expect(sent).toHaveLength(1);
+    expect(uploaded).toHaveLength(1);
   });
 });

@@ -63,4 +63,34 @@ describe('Slack poster (@slack/web-api)', () => {
       SlackUnavailableError,
     );
   });
+
+  it('uploads a Markdown file to a thread with files.uploadV2', async () => {
+    const poster = createSlackPoster({ token: TOKEN, slackApiUrl: server.slackApiUrl });
+    const root = slack.postAsUser({ channel: 'C_BUGS', user: 'U_REPORTER', text: 'an idea' });
+
+    const { fileId } = await poster.uploadFile({
+      channel: 'C_BUGS',
+      threadTs: root.ts,
+      filename: 'prd.md',
+      title: 'PRD',
+      content: '# PRD\n',
+    });
+
+    expect(slack.files().at(-1)).toEqual({
+      id: fileId,
+      title: 'PRD',
+      filename: 'prd.md',
+      content: '# PRD\n',
+      channel: 'C_BUGS',
+      thread_ts: root.ts,
+    });
+  });
+
+  it("names Slack's error for an upload Slack refuses", async () => {
+    const poster = createSlackPoster({ token: TOKEN, slackApiUrl: server.slackApiUrl });
+
+    const refused = poster.uploadFile({ channel: 'C_NOWHERE', filename: 'a.md', title: 'A', content: 'a' });
+
+    await expect(refused).rejects.toMatchObject({ slackError: 'channel_not_found' });
+  });
 });

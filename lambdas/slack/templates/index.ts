@@ -2,9 +2,17 @@ import * as z from 'zod';
 import { BugEscalationData, renderBugEscalation } from './bug-escalation.ts';
 import { BugFindingsData, renderBugFindings } from './bug-findings.ts';
 import { BugQuestionData, renderBugQuestion } from './bug-question.ts';
+import {
+  RequirementsAnalysisData,
+  RequirementsPrdData,
+  RequirementsQuestionsData,
+  renderRequirementsAnalysis,
+  renderRequirementsPrd,
+  renderRequirementsQuestions,
+} from './requirements.ts';
 import type { RenderedMessage } from './types.ts';
 
-export type { Block, RenderedMessage } from './types.ts';
+export type { Block, RenderedFile, RenderedMessage } from './types.ts';
 
 /**
  * The message templates SlackPost renders (`SlackPostInput.template`). A state machine passes
@@ -15,6 +23,9 @@ export const SlackTemplate = z.discriminatedUnion('name', [
   z.object({ name: z.literal('bug_findings'), data: BugFindingsData }),
   z.object({ name: z.literal('bug_escalation'), data: BugEscalationData }),
   z.object({ name: z.literal('bug_question'), data: BugQuestionData }),
+  z.object({ name: z.literal('requirements_questions'), data: RequirementsQuestionsData }),
+  z.object({ name: z.literal('requirements_prd'), data: RequirementsPrdData }),
+  z.object({ name: z.literal('requirements_analysis'), data: RequirementsAnalysisData }),
 ]);
 export type SlackTemplate = z.infer<typeof SlackTemplate>;
 export type SlackTemplateName = SlackTemplate['name'];
@@ -27,5 +38,11 @@ export function renderTemplate(template: SlackTemplate): RenderedMessage {
       return renderBugEscalation(template.data);
     case 'bug_question':
       return renderBugQuestion(template.data);
+    case 'requirements_questions':
+      return renderRequirementsQuestions(template.data);
+    case 'requirements_prd':
+      return renderRequirementsPrd(template.data);
+    case 'requirements_analysis':
+      return renderRequirementsAnalysis(template.data);
   }
 }

@@ -1,0 +1,71 @@
+import * as z from 'zod';
+
+/**
+ * Channel conversations (seed 002): the bot stays attentive in a channel after it is
+ * addressed. One active conversation per channel, shared by every Router instance through
+ * DynamoDB instead of the seed's in-memory dictionary.
+ */
+
+/** One channel message seen while the conversation was active (the seed's MessageRecord). */
+export const ChannelMessage = z.object({
+  ts: z.string().min(1),
+  /** Present when the message was a reply in a thread. */
+  threadTs: z.string().optional(),
+  userId: z.string().min(1),
+  text: z.string(),
+  isBot: z.boolean(),
+  /** When the Router recorded it (ISO 8601). */
+  at: z.string(),
+});
+export type ChannelMessage = z.infer<typeof ChannelMessage>;
+
+/** One exchange the bot took part in: the message it answered and its reply (the model history). */
+export const BotTurn = z.object({
+  /** ts of the answered message; turns sort by it. */
+  ts: z.string().min(1),
+  userId: z.string().min(1),
+  question: z.string(),
+  answer: z.string(),
+  /** ts of the bot's posted reply. */
+  replyTs: z.string().min(1),
+  at: z.string(),
+});
+export type BotTurn = z.infer<typeof BotTurn>;
+
+/** The active conversation of one channel (the seed's ChannelConversation, without its lists). */
+export const ChannelConversation = z.object({
+  channel: z.string().min(1),
+  conversationId: z.string().min(1),
+  startedAt: z.string(),
+  /** Bumped by every message of anyone, the bot's replies included. */
+  lastActivity: z.string(),
+  /** When the bot last replied, for the recent follow-up tier. */
+  botSpokeAt: z.string().optional(),
+  participants: z.record(z.string(), z.literal(true)),
+});
+export type ChannelConversation = z.infer<typeof ChannelConversation>;
+
+/** The knobs of seed 002's configuration (stack config `channelConversations`, env CHANNEL_CONVERSATIONS). */
+export const ChannelSettingsSchema = z.strictObject({
+  /** Seconds without any message after which a channel's conversation ends. @default 120 */
+  timeoutSeconds: z.number().int().positive().default(120),
+  /** Seconds after the bot spoke in which a follow-up-looking message is answered. @default 60 */
+  followupWindowSeconds: z.number().int().min(0).default(60),
+  /** Ask the judge model whether to answer ambiguous messages. @default false */
+  useLlmJudge: z.boolean().default(false),
+  /** The judge's (fast) model. @default 'claude-haiku-4-5' */
+  judgeModelId: z.string().min(1).default('claude-haiku-4-5'),
+});
+export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>;
+
+export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = ChannelSettingsSchema.parse({});
+
+/** True while the conversation has seen a message within the timeout. */
+export function isActive(conversation: ChannelConversation, now: Date, timeoutSeconds: number): boolean {
+  return now.getTime() - Date.parse(conversation.lastActivity) < timeoutSeconds * 1000;
+}
+
+/** The conversation id of a conversation started by the message `ts` in `channel` (deterministic, so a redelivered start finds its own). */
+export function channelConversationId(channel: string, ts: string): string {
+  return `channel-${channel}-${ts.replace('.', '-')}`;
+}

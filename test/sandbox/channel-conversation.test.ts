@@ -1,0 +1,153 @@
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoChannelStore } from '../../lambdas/adapters/dynamo-channel-store.ts';
+import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
+import { lastUserText, startScriptedModel, text } from '../../local/model/scripted-model.ts';
+import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+
+/**
+ * Seed 002's integration tests in the sandbox: the Router takes the channel's messages, the
+ * scripted model answers behind the real Messages API, and the fake Slack shows the replies.
+ */
+
+const CHANNEL = 'C_GENERAL';
+const RACE_CHANNEL = 'C_RACE';
+type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
+
+let sandbox: Sandbox;
+let model: Awaited<ReturnType<typeof startScriptedModel>>;
+
+beforeAll(async () => {
+  model = await startScriptedModel({
+    steps: [
+      text('Deploys run at 14:00 UTC.'),
+      text('On Fridays deploys are frozen.'),
+      text('Yes, the freeze applies to admins too.'),
+      text('race answer'),
+      text('race answer'),
+    ],
+  });
+  sandbox = await startSandbox({
+    port: 0,
+    // A channel no workflow owns: the fake Slack knows it because the configuration names it.
+    config: { channels: { general: CHANNEL, race: RACE_CHANNEL } },
+    env: { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '0' },
+    logLevel: 'SILENT',
+  });
+});
+
+afterAll(async () => {
+  await sandbox.stop();
+  await model.close();
+});
+
+async function api<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+const post = (user: string, message: string) =>
+  api<{ ts: string }>('/sandbox/slack/post', { channel: CHANNEL, user, text: message });
+
+async function botReplies(count: number, channel = CHANNEL): Promise<Message[]> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    await sandbox.idle();
+    const { messages } = await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${channel}`);
+    const replies = messages.filter((m) => m.bot);
+    if (replies.length >= count) return replies;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${count} bot replies`);
+}
+
+describe('a channel conversation in the sandbox', () => {
+  it('answers a mention, a follow-up with the earlier exchange, and a user who joins with the full context', async () => {
+    await post('U_ALICE', '<@U_BOT> when do deploys run?');
+    expect((await botReplies(1)).map((m) => m.text)).toEqual(['Deploys run at 14:00 UTC.']);
+
+    await post('U_ALICE', 'and on fridays?');
+    expect((await botReplies(2))[1]?.text).toBe('On Fridays deploys are frozen.');
+    const followup = model.requests[1]?.body.messages ?? [];
+    expect(followup[0]).toEqual({ role: 'user', content: '<@U_ALICE>: <@U_BOT> when do deploys run?' });
+    expect(followup[1]).toEqual({ role: 'assistant', content: 'Deploys run at 14:00 UTC.' });
+
+    await post('U_CAROL', 'I deployed on a Friday once, never again');
+    await post('U_BOB', '<@U_BOT> does that apply to admins?');
+    expect((await botReplies(3))[2]?.text).toBe('Yes, the freeze applies to admins too.');
+    const joined = lastUserText(model.requests[2]?.body ?? { model: '', max_tokens: 1, messages: [] });
+    expect(joined).toContain('<@U_CAROL>: I deployed on a Friday once, never again');
+    expect(joined).toContain('you: On Fridays deploys are frozen.');
+    expect(joined).toContain('does that apply to admins?');
+    expect(model.requests).toHaveLength(3);
+    expect(model.failures).toEqual([]);
+  });
+
+  it('starts one conversation and answers each message once when two Router instances take the same channel at once', async () => {
+    const { handler } = await import('../../lambdas/handlers/router.ts');
+    const mention = (user: string, ts: string): InboxMessage => ({
+      kind: 'message',
+      eventId: `Ev-race-${ts}`,
+      channel: RACE_CHANNEL,
+      user,
+      text: '<@U_BOT> who is on call?',
+      ts,
+      mentionsBot: true,
+      receivedAt: new Date().toISOString(),
+    });
+    const first = mention('U_ALICE', '1800000000.000001');
+    const second = mention('U_BOB', '1800000000.000002');
+    // Two batches holding the same two messages (a redelivery racing its original), in both orders.
+    await Promise.all([
+      handler(batch('a', [first, second]), routerContext),
+      handler(batch('b', [second, first]), routerContext),
+    ]);
+    await sandbox.idle();
+    const replies = await botReplies(2, RACE_CHANNEL);
+    expect(replies).toHaveLength(2);
+    const store = new DynamoChannelStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
+    const conversation = await store.getConversation(RACE_CHANNEL);
+    expect(conversation?.participants).toEqual({ U_ALICE: true, U_BOB: true });
+    const messages = await store.listMessages(conversation?.conversationId ?? '');
+    expect(messages.filter((m) => !m.isBot).map((m) => m.ts)).toEqual([first.ts, second.ts]);
+    expect(model.requests).toHaveLength(5);
+  });
+});
+
+const routerContext = {
+  functionName: 'Router',
+  awsRequestId: 'race',
+  getRemainingTimeInMillis: () => 30_000,
+} as Context;
+
+function batch(name: string, envelopes: InboxMessage[]): SQSEvent {
+  return {
+    Records: envelopes.map(
+      (envelope, i): SQSRecord => ({
+        messageId: `${name}-${i}`,
+        receiptHandle: `rh-${name}-${i}`,
+        body: JSON.stringify(envelope),
+        attributes: {
+          ApproximateReceiveCount: '1',
+          SentTimestamp: '1700000000000',
+          SenderId: 'x',
+          ApproximateFirstReceiveTimestamp: '1700000000000',
+          MessageGroupId: RACE_CHANNEL,
+          MessageDeduplicationId: `${name}-${i}`,
+          SequenceNumber: String(i + 1),
+        },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:inbox.fifo',
+        awsRegion: 'us-east-1',
+      }),
+    ),
+  };
+}

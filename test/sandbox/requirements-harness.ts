@@ -1,0 +1,136 @@
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { expect } from 'vitest';
+import type { SlackAgentsConfigInput } from '../../infra/config.ts';
+import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
+import { submit } from '../../local/model/scripted-model.ts';
+import { signSlackRequest } from '../../local/slack/sign.ts';
+import { type BugHarness, startBugHarness } from './bug-harness.ts';
+
+/**
+ * What the requirements interview's sandbox scenarios share: `/prd` as a signed slash command,
+ * the interview's thread and posts, its stored record, and the scripted agents' answers.
+ */
+
+export const PRODUCT = 'C_PRODUCT';
+export const REQUESTER = 'U_REQ';
+export const PARTICIPANT = 'U_PAT';
+
+export type Assessment = { confidence: number; questions: string[]; open_unknowns?: string[] };
+export type InterviewRecord = {
+  currentAgent: string;
+  confidence: number;
+  turnsInAgent: number;
+  confidenceHistory: { turn: number; confidence: number; reason: string }[];
+  transitions: { event: string; agent: string; turnsInAgent: number; confidence?: number }[];
+  metadata: Record<string, number>;
+};
+
+export const assess = (a: Assessment) =>
+  submit({
+    confidence_reason: `Confidence ${a.confidence}`,
+    understanding: 'An AI project manager for software teams.',
+    ...a,
+  });
+
+export const PRD = {
+  title: 'AI project manager',
+  problem: 'Software teams lose hours every week scheduling work.',
+  goals: ['Schedule tasks automatically'],
+  non_goals: ['Payroll'],
+  users: ['Team leads of 10-50 person software teams'],
+  user_stories: ['As a lead, I want tasks scheduled, so that I plan less.'],
+  functional_requirements: ['Suggests a weekly schedule'],
+  non_functional_requirements: ['Answers within 2 seconds'],
+  success_metrics: ['Planning time down 30%'],
+  scope: { in: ['Scheduling'], out: ['Billing'] },
+  dependencies: ['Calendar API'],
+  open_questions: ['Which calendars?'],
+  milestones: ['MVP', 'Beta'],
+};
+export const ANALYSIS = {
+  summary: 'A focused PRD with one risky dependency.',
+  findings: [
+    { kind: 'risk', section: 'Dependencies', finding: 'The calendar API is rate-limited.' },
+    { kind: 'gap', section: 'Users', finding: 'No admin persona.' },
+  ],
+};
+
+export async function startHarness(config: SlackAgentsConfigInput = {}) {
+  return startBugHarness({ channels: { product: PRODUCT }, ...config });
+}
+
+/** `/prd <idea>` as Slack sends it: a signed form post. Returns the conversation id. */
+export async function slashPrd(h: BugHarness, triggerId: string, idea: string): Promise<string> {
+  const body = new URLSearchParams({
+    token: 'deprecated',
+    team_id: 'T_SANDBOX',
+    channel_id: PRODUCT,
+    channel_name: 'product',
+    user_id: REQUESTER,
+    user_name: 'rex',
+    command: '/prd',
+    text: idea,
+    api_app_id: 'A_BOT',
+    response_url: 'https://hooks.slack.invalid/commands/1',
+    trigger_id: triggerId,
+  }).toString();
+  const response = await fetch(`${h.sandbox.url}/slack/events`, {
+    method: 'POST',
+    body,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...signSlackRequest({ signingSecret: h.sandbox.signingSecret, body }),
+    },
+  });
+  expect(response.status).toBe(200);
+  return conversationIdFor('requirements_interview', PRODUCT, triggerId);
+}
+
+export async function interviewRecord(h: BugHarness, id: string): Promise<InterviewRecord | undefined> {
+  const item = await h.sandbox.dynamodb.send(
+    new GetItemCommand({
+      TableName: h.sandbox.tableName,
+      Key: { pk: { S: `CONV#${id}` }, sk: { S: 'META' } },
+      ConsistentRead: true,
+    }),
+  );
+  return item.Item ? (unmarshall(item.Item).interview as InterviewRecord | undefined) : undefined;
+}
+
+/** The thread the interview's opening post opened. */
+export async function threadOf(h: BugHarness, id: string): Promise<string> {
+  const conversation = await h.eventually(
+    () => h.store.getConversation(id, { consistent: true }),
+    (c) => Object.values(c?.anchors ?? {}).some((anchor) => anchor.name === 'interview'),
+    `the interview thread of ${id}`,
+  );
+  const anchor = Object.values(conversation?.anchors ?? {}).find((a) => a.name === 'interview');
+  if (!anchor) throw new Error('no interview anchor');
+  return anchor.threadTs;
+}
+
+export const botPosts = async (h: BugHarness, thread: string) =>
+  (await h.messages(PRODUCT, thread)).filter((m) => m.bot);
+
+/** Resolves once the bot posted a message containing `text` in the thread. */
+export const posted = (h: BugHarness, thread: string, text: string) =>
+  h.eventually(
+    () => botPosts(h, thread),
+    (posts) => posts.some((p) => p.text.includes(text)),
+    `a post with "${text}"`,
+  );
+
+export const waitsForAnswer = (h: BugHarness, id: string) =>
+  h.eventually(
+    () => h.store.getConversation(id, { consistent: true }),
+    (c) => c?.wait !== undefined && c.phase === 'awaiting_answer',
+    `${id} to wait for an answer`,
+  );
+
+export const finished = (h: BugHarness, id: string) =>
+  h.eventually(
+    () => h.execution(id),
+    (e) => e.status !== 'RUNNING',
+    `${id} to finish`,
+  );
