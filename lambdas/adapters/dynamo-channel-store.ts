@@ -1,24 +1,12 @@
-import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod';
 import { BotTurn, ChannelConversation, ChannelMessage } from '../channel/model.ts';
 import type { ChannelStore } from '../channel/ports.ts';
 import { CorruptItemError } from '../kernel/errors.ts';
-import { type Clock, systemClock } from '../kernel/ports.ts';
 
-export interface DynamoChannelStoreOptions {
-  client: DynamoDBClient;
-  tableName: string;
-  /** Items expire this many days after they are written (the table's TTL attribute). @default 90 */
-  retentionDays?: number;
-  clock?: Clock;
-}
+import { DynamoTable, type DynamoTableOptions, isConditionFailure } from './dynamo-table.ts';
+
+export type DynamoChannelStoreOptions = DynamoTableOptions;
 
 /**
  * Channel conversations in the kernel's table, next to (never inside) the workflow
@@ -33,27 +21,7 @@ const channelKeys = {
   answer: (id: string, ts: string) => ({ pk: `CHANCONV#${id}`, sk: `ANSWER#${ts}` }),
 };
 
-const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
-
-export class DynamoChannelStore implements ChannelStore {
-  private readonly doc: DynamoDBDocumentClient;
-  private readonly tableName: string;
-  private readonly retentionSeconds: number;
-  private readonly clock: Clock;
-
-  constructor(options: DynamoChannelStoreOptions) {
-    this.doc = DynamoDBDocumentClient.from(options.client, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
-    this.tableName = options.tableName;
-    this.retentionSeconds = (options.retentionDays ?? 90) * 86_400;
-    this.clock = options.clock ?? systemClock;
-  }
-
-  private ttl(): number {
-    return Math.floor(this.clock.now().getTime() / 1000) + this.retentionSeconds;
-  }
-
+export class DynamoChannelStore extends DynamoTable implements ChannelStore {
   async getConversation(channel: string): Promise<ChannelConversation | undefined> {
     const key = channelKeys.active(channel);
     const { Item } = await this.doc.send(

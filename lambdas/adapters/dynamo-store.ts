@@ -1,6 +1,4 @@
-import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
-  DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -19,44 +17,19 @@ import {
   StoredMessage,
   ThreadAnchor,
 } from '../kernel/model.ts';
-import { type Clock, type ConversationStore, systemClock, type ThreadLink } from '../kernel/ports.ts';
+import type { ConversationStore, ThreadLink } from '../kernel/ports.ts';
 import { SlackPostOutput } from '../kernel/tasks.ts';
 import type { PostLedger } from '../slack/post-to-slack.ts';
+import { DynamoTable, type DynamoTableOptions, isConditionFailure } from './dynamo-table.ts';
 
-export interface DynamoStoreOptions {
-  client: DynamoDBClient;
-  tableName: string;
-  /** Items expire this many days after they are written (the table's TTL attribute). @default 90 */
-  retentionDays?: number;
-  clock?: Clock;
-}
-
-const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
+export type DynamoStoreOptions = DynamoTableOptions;
 
 /**
  * The conversation kernel's records in one DynamoDB table (see kernel/keys.ts). Uses only
  * single-item operations and queries: dynalite has no TransactWriteItems (DESIGN 4), and the
  * wake protocol needs none: its ordering (write, then consistent read) does the work.
  */
-export class DynamoConversationStore implements ConversationStore, PostLedger {
-  private readonly doc: DynamoDBDocumentClient;
-  private readonly tableName: string;
-  private readonly retentionSeconds: number;
-  private readonly clock: Clock;
-
-  constructor(options: DynamoStoreOptions) {
-    this.doc = DynamoDBDocumentClient.from(options.client, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
-    this.tableName = options.tableName;
-    this.retentionSeconds = (options.retentionDays ?? 90) * 86_400;
-    this.clock = options.clock ?? systemClock;
-  }
-
-  private ttl(): number {
-    return Math.floor(this.clock.now().getTime() / 1000) + this.retentionSeconds;
-  }
-
+export class DynamoConversationStore extends DynamoTable implements ConversationStore, PostLedger {
   private nowIso(): string {
     return this.clock.now().toISOString();
   }

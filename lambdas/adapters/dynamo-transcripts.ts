@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { MessageParam, TranscriptStore } from '../agents/ports.ts';
 import { CorruptItemError } from '../kernel/errors.ts';
 import { keys } from '../kernel/keys.ts';
-import { type Clock, systemClock } from '../kernel/ports.ts';
+import type { Clock } from '../kernel/ports.ts';
+import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 
 /**
  * Agent transcripts in the conversations table, one turn per item group:
@@ -59,20 +60,11 @@ export interface DynamoTranscriptStoreOptions {
   }) => void;
 }
 
-export class DynamoTranscriptStore implements TranscriptStore {
-  private readonly doc: DynamoDBDocumentClient;
-  private readonly tableName: string;
-  private readonly retentionSeconds: number;
-  private readonly clock: Clock;
+export class DynamoTranscriptStore extends DynamoTable implements TranscriptStore {
   private readonly onSkippedTurn: NonNullable<DynamoTranscriptStoreOptions['onSkippedTurn']>;
 
   constructor(options: DynamoTranscriptStoreOptions) {
-    this.doc = DynamoDBDocumentClient.from(options.client, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
-    this.tableName = options.tableName;
-    this.retentionSeconds = (options.retentionDays ?? 90) * 86_400;
-    this.clock = options.clock ?? systemClock;
+    super(options);
     this.onSkippedTurn = options.onSkippedTurn ?? (() => {});
   }
 
@@ -88,7 +80,7 @@ export class DynamoTranscriptStore implements TranscriptStore {
       chunks.push(data.subarray(offset, offset + TRANSCRIPT_CHUNK_BYTES));
     }
     const writeId = randomUUID();
-    const ttl = Math.floor(this.clock.now().getTime() / 1000) + this.retentionSeconds;
+    const ttl = this.ttl();
     const { pk } = keys.conversation(conversationId);
     // Chunk 0 last: it is what makes this write visible to `load`.
     for (let index = chunks.length - 1; index >= 0; index--) {
@@ -172,7 +164,7 @@ export class DynamoTranscriptStore implements TranscriptStore {
         }),
       );
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!isConditionFailure(error)) throw error;
     }
   }
 }
