@@ -6,7 +6,7 @@ import type { BugTurnOutput } from '../../lambdas/agents/contract.ts';
 import { handler } from '../../lambdas/handlers/agent-turn.ts';
 import { startScriptedModel, submit, toolUse, withUsage } from '../../local/model/scripted-model.ts';
 import { bugConversation } from '../support/conversations.ts';
-import { startDynalite } from '../support/dynalite.ts';
+import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
 import { CONVERSATION, turnInput, validFindings } from './support.ts';
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
@@ -29,12 +29,7 @@ beforeAll(async () => {
       toolUse('get_bug_conversations', { bug_id: CONVERSATION }),
     ],
   });
-  Object.assign(process.env, {
-    TABLE_NAME: db.tableName,
-    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
+  Object.assign(process.env, handlerEnvironment(db), {
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     ANTHROPIC_API_KEY: 'test-key',
     ANTHROPIC_BASE_URL: model.baseUrl,

@@ -2,11 +2,10 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { handler as router } from '../../lambdas/handlers/router.ts';
-import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import { listenSqsApi, type SqsApiServer } from '../../local/sqs/api.ts';
 import { type EventSource, startEventSource } from '../../local/sqs/event-source.ts';
 import type { SqsQueueService } from '../../local/sqs/queue-service.ts';
-import { seedBugConversation } from '../support/conversations.ts';
+import { reporterReply, seedBugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 /**
@@ -64,18 +63,7 @@ afterAll(async () => {
   await db?.close();
 });
 
-const reply = (conversation: string, ts: string): string =>
-  JSON.stringify({
-    kind: 'message',
-    eventId: `Ev-${ts}`,
-    channel: 'C_BUGS',
-    user: 'U_REPORTER',
-    text: `reply ${ts}`,
-    ts,
-    threadTs: `${conversation}-root`,
-    mentionsBot: false,
-    receivedAt: '2026-11-21T12:00:00Z',
-  } satisfies InboxMessage);
+const reply = reporterReply;
 
 const send = (group: string, id: string, body: string) =>
   sqs.sendMessage({ QueueUrl: inbox, MessageBody: body, MessageGroupId: group, MessageDeduplicationId: id });

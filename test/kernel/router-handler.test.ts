@@ -3,9 +3,8 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { handler } from '../../lambdas/handlers/router.ts';
-import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
-import { seedBugConversation } from '../support/conversations.ts';
-import { startDynalite } from '../support/dynalite.ts';
+import { reporterReply, seedBugConversation } from '../support/conversations.ts';
+import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
 let store: DynamoConversationStore;
@@ -13,12 +12,7 @@ let store: DynamoConversationStore;
 beforeAll(async () => {
   db = await startDynalite();
   store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
-  Object.assign(process.env, {
-    TABLE_NAME: db.tableName,
-    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
+  Object.assign(process.env, handlerEnvironment(db), {
     WORKFLOWS: '[]',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
   });
@@ -48,18 +42,7 @@ function record(id: string, group: string, body: string): SQSRecord {
   };
 }
 
-const reply = (conversation: string, ts: string): string =>
-  JSON.stringify({
-    kind: 'message',
-    eventId: `Ev-${ts}`,
-    channel: 'C_BUGS',
-    user: 'U_REPORTER',
-    text: `reply ${ts}`,
-    ts,
-    threadTs: `${conversation}-root`,
-    mentionsBot: false,
-    receivedAt: '2026-11-21T12:00:00Z',
-  } satisfies InboxMessage);
+const reply = reporterReply;
 
 const context = {
   functionName: 'Router',

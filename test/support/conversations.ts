@@ -1,3 +1,4 @@
+import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { Conversation } from '../../lambdas/kernel/model.ts';
 import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
 
@@ -34,4 +35,19 @@ export async function seedBugConversation(store: ConversationStore, id: string):
       othersRole: null,
     },
   });
+}
+
+/** An inbox record's body: the reporter's reply `ts` in the thread of `<conversation>-root`. */
+export function reporterReply(conversation: string, ts: string): string {
+  return JSON.stringify({
+    kind: 'message',
+    eventId: `Ev-${ts}`,
+    channel: 'C_BUGS',
+    user: 'U_REPORTER',
+    text: `reply ${ts}`,
+    ts,
+    threadTs: `${conversation}-root`,
+    mentionsBot: false,
+    receivedAt: '2026-11-21T12:00:00Z',
+  } satisfies InboxMessage);
 }

@@ -37,3 +37,14 @@ export async function startDynalite(tableName = 'Conversations') {
     },
   };
 }
+
+/** The environment the real handlers need to reach this dynalite (their `kernelDeps()` read it). */
+export function handlerEnvironment(db: { tableName: string; endpoint: string }): Record<string, string> {
+  return {
+    TABLE_NAME: db.tableName,
+    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+  };
+}

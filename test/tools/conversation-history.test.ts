@@ -16,7 +16,7 @@ import {
 } from '../../lambdas/tools/conversation-history.ts';
 import type { ToolResult } from '../../lambdas/tools/invocation.ts';
 import { bugConversation } from '../support/conversations.ts';
-import { startDynalite } from '../support/dynalite.ts';
+import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
 let store: DynamoConversationStore;
@@ -24,13 +24,7 @@ let store: DynamoConversationStore;
 beforeAll(async () => {
   db = await startDynalite();
   store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
-  Object.assign(process.env, {
-    TABLE_NAME: db.tableName,
-    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
-  });
+  Object.assign(process.env, handlerEnvironment(db));
 });
 afterAll(async () => db.close());
 

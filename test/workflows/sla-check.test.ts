@@ -8,7 +8,7 @@ import {
   isAfter,
   SlaCheckOutput,
 } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
-import { startDynalite } from '../support/dynalite.ts';
+import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
 
 /** The escalation post's ts in the developers' channel. */
 const ESCALATED_AT = '1700000500.000200';
@@ -21,13 +21,7 @@ beforeAll(async () => {
   db = await startDynalite();
   store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
   // For the handler's own adapters (kernelDeps).
-  Object.assign(process.env, {
-    TABLE_NAME: db.tableName,
-    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
-  });
+  Object.assign(process.env, handlerEnvironment(db));
 });
 afterAll(async () => db.close());
 
