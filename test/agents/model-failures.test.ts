@@ -1,25 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
-import {
-  httpError,
-  malformed,
-  type ScriptStep,
-  startScriptedModel,
-  submit,
-} from '../../local/model/scripted-model.ts';
-import { MemoryTranscripts, turnDeps, turnInput, validFindings } from './support.ts';
+import { httpError, malformed, submit } from '../../local/model/scripted-model.ts';
+import { MemoryTranscripts, turnDeps, turnInput, useScriptedModel, validFindings } from './support.ts';
 
-let model: Awaited<ReturnType<typeof startScriptedModel>> | undefined;
-
-async function scripted(steps: ScriptStep[]) {
-  model = await startScriptedModel({ steps });
-  return model;
-}
-
-afterEach(async () => {
-  await model?.close();
-  model = undefined;
-});
+const scripted = useScriptedModel({ strict: false });
 
 describe('model API failures', () => {
   it('retries a 500 and a 529, then escalates on the malformed answer, with the error recorded', async () => {

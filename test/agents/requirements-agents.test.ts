@@ -1,31 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentTurnInput } from '../../lambdas/agents/contract.ts';
 import { renderPrdMarkdown } from '../../lambdas/agents/profiles/prd-writer.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import {
   lastToolResults,
   lastUserText,
-  type ScriptStep,
-  startScriptedModel,
   submit,
   systemText,
   toolResultText,
 } from '../../local/model/scripted-model.ts';
-import { drained, MemoryTranscripts, turnDeps } from './support.ts';
+import { drained, MemoryTranscripts, turnDeps, useScriptedModel } from './support.ts';
 
-let model: Awaited<ReturnType<typeof startScriptedModel>> | undefined;
-
-async function scripted(steps: ScriptStep[]) {
-  model = await startScriptedModel({ steps });
-  return model;
-}
-
-afterEach(async () => {
-  expect(model?.failures ?? []).toEqual([]);
-  expect(model?.remaining() ?? 0).toBe(0);
-  await model?.close();
-  model = undefined;
-});
+const scripted = useScriptedModel();
 
 function clarifierInput(overrides: Partial<Omit<AgentTurnInput, 'profile'>> = {}) {
   return {

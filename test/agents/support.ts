@@ -1,10 +1,12 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { afterEach, expect } from 'vitest';
 import { createAnthropicModel } from '../../lambdas/adapters/anthropic-model.ts';
 import type { AgentTurnInput, ToolInvoker } from '../../lambdas/agents/contract.ts';
 import type { TranscriptStore } from '../../lambdas/agents/ports.ts';
 import type { RunAgentTurnDeps } from '../../lambdas/agents/run-agent-turn.ts';
 import type { Ledger } from '../../lambdas/kernel/model.ts';
 import type { DrainedMessage } from '../../lambdas/kernel/tasks.ts';
+import { type ScriptStep, startScriptedModel } from '../../local/model/scripted-model.ts';
 
 /** Fakes and builders shared by the agent tests. */
 
@@ -112,3 +114,23 @@ export const validFindings = {
   confidence: 80,
   severity: 'high',
 } as const;
+
+/**
+ * A scripted model server per test, closed after each one. `strict` (the default) also
+ * checks the script was used exactly as written: no surprise requests, no leftover steps.
+ */
+export function useScriptedModel(options: { strict?: boolean } = {}) {
+  let model: Awaited<ReturnType<typeof startScriptedModel>> | undefined;
+  afterEach(async () => {
+    if (options.strict ?? true) {
+      expect(model?.failures ?? []).toEqual([]);
+      expect(model?.remaining() ?? 0).toBe(0);
+    }
+    await model?.close();
+    model = undefined;
+  });
+  return async (steps: ScriptStep[]) => {
+    model = await startScriptedModel({ steps });
+    return model;
+  };
+}

@@ -1,5 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OUT_OF_BUDGET_NOTE, runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import { TOOL_OUTPUT_LIMIT } from '../../lambdas/agents/tool-results.ts';
 import {
@@ -7,8 +7,6 @@ import {
   lastUserText,
   type RecordedModelRequest,
   reply,
-  type ScriptStep,
-  startScriptedModel,
   submit,
   systemText,
   text,
@@ -24,23 +22,11 @@ import {
   MemoryTranscripts,
   turnDeps,
   turnInput,
+  useScriptedModel,
   validFindings,
 } from './support.ts';
 
-let model: Awaited<ReturnType<typeof startScriptedModel>> | undefined;
-
-async function scripted(steps: ScriptStep[]) {
-  model = await startScriptedModel({ steps });
-  return model;
-}
-
-afterEach(async () => {
-  // Every test's script must have been used as written: no surprise requests, no leftovers.
-  expect(model?.failures ?? []).toEqual([]);
-  expect(model?.remaining() ?? 0).toBe(0);
-  await model?.close();
-  model = undefined;
-});
+const scripted = useScriptedModel();
 
 const history = (bugId = CONVERSATION) => toolUse('get_bug_conversations', { bug_id: bugId });
 const onlyResult = (request: RecordedModelRequest): ToolResultBlockParam => {
