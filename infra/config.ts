@@ -148,7 +148,10 @@ export const SlackAgentsConfigSchema = z.strictObject({
    * The requirements interview (seed 004): the confidence its clarification needs before the
    * PRD is written, the most clarification turns before it proceeds anyway (listing the open
    * unknowns), and how long it waits for an answer (once before a reminder, once after it).
-   * @default { confidenceThreshold: 95, maxClarificationTurns: 5, answerWaitSeconds: 86400 }
+   * Besides `/prd <idea>`, a top-level mention of the bot starts an interview when its text
+   * (the mention taken out) begins with one of `mentionKeywords` (`@bot idea: dark mode`), or
+   * when it is in one of `mentionChannels`; any other mention is a channel conversation.
+   * @default { confidenceThreshold: 95, maxClarificationTurns: 5, answerWaitSeconds: 86400, mentionKeywords: ['prd', 'idea', 'product idea', 'feature idea', 'requirements'], mentionChannels: [] }
    */
   requirementsInterview: z
     .strictObject({
@@ -158,6 +161,12 @@ export const SlackAgentsConfigSchema = z.strictObject({
       maxClarificationTurns: z.number().int().min(1).max(20).default(5),
       /** @default 86400 (24 hours) */
       answerWaitSeconds: z.number().int().positive().default(86_400),
+      /** @default ['prd', 'idea', 'product idea', 'feature idea', 'requirements'] */
+      mentionKeywords: z
+        .array(z.string().trim().min(1))
+        .default(['prd', 'idea', 'product idea', 'feature idea', 'requirements']),
+      /** Channels where every top-level mention of the bot starts an interview. @default [] */
+      mentionChannels: z.array(SlackChannelId).default([]),
     })
     .prefault({}),
   /**

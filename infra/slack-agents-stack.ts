@@ -24,10 +24,16 @@ import {
 } from './config.ts';
 import { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
-import { createKernelFunction } from './constructs/kernel-function.ts';
+import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
 import { FUNCTIONS, type FunctionId } from './functions.ts';
+
+/** The functions a stack has: all of FUNCTIONS, the ChannelResponder only with channel conversations. */
+export type StackFunctions = Readonly<
+  Record<Exclude<FunctionId, 'ChannelResponder'>, NodejsFunction> &
+    Partial<Record<'ChannelResponder', NodejsFunction>>
+>;
 
 /** The repository root (this file is `infra/slack-agents-stack.ts`). */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -54,7 +60,8 @@ export interface SlackAgentsStackProps extends StackProps {
  */
 export class SlackAgentsStack extends Stack {
   readonly config: SlackAgentsConfig;
-  readonly functions: Readonly<Record<FunctionId, NodejsFunction>>;
+  /** The stack's functions; ChannelResponder only when channel conversations are enabled. */
+  readonly functions: StackFunctions;
   /** Every state machine by workflow name: the workflows and their children. */
   readonly stateMachines: ReadonlyMap<string, StateMachine>;
 
@@ -166,23 +173,33 @@ export class SlackAgentsStack extends Stack {
     // The Router parses WORKFLOWS with this schema at runtime; fail the synth instead.
     WorkflowRegistrations.parse(registrations);
 
+    // Channel conversations (seed 002): the Router records a channel's messages and hands
+    // them to the ChannelResponder through a FIFO queue grouped by channel; the responder
+    // decides, calls the model and posts. Off: neither the queue nor the responder exists.
     const { enabled: channelConversationsEnabled, ...channelSettings } = config.channelConversations;
+    const channel = channelConversationsEnabled
+      ? this.channelResponder(functionProps, {
+          [ENV.channelConversations]: JSON.stringify(channelSettings),
+          maxReceiveCount: config.inboxMaxReceiveCount,
+          table,
+          slackSecret,
+          modelSecret,
+        })
+      : undefined;
     const router = createKernelFunction(this, 'Router', {
       ...functionProps,
       environment: {
         ...environment,
         [ENV.workflows]: this.toJsonString(registrations),
-        // Channel conversations (seed 002) run in the Router: absent means off.
-        ...(channelConversationsEnabled
-          ? { [ENV.channelConversations]: JSON.stringify(channelSettings) }
+        ...(channel
+          ? {
+              [ENV.channelConversations]: JSON.stringify(channelSettings),
+              [ENV.channelRepliesQueueUrl]: channel.replies.queue.queueUrl,
+            }
           : {}),
       },
     });
-    if (channelConversationsEnabled) {
-      // The Router answers channel conversations itself: it calls the model and posts.
-      modelSecret.grantRead(router);
-      slackSecret.grantRead(router);
-    }
+    channel?.replies.queue.grantSendMessages(router);
 
     // Ingress: verifies Slack's signature itself, so the URL needs no AWS auth (Slack cannot sign SigV4).
     const functionUrl = ingress.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
@@ -226,6 +243,7 @@ export class SlackAgentsStack extends Stack {
       AgentTurn: agentTurn,
       ConversationHistoryTool: historyTool,
       SlaCheck: slaCheck,
+      ...(channel ? { ChannelResponder: channel.responder } : {}),
     };
     this.stateMachines = stateMachines;
     acknowledgeFindings(this.functions, stateMachines.values());
@@ -236,6 +254,40 @@ export class SlackAgentsStack extends Stack {
     });
     new CfnOutput(this, 'ConversationsTableName', { value: table.tableName });
     new CfnOutput(this, 'InboxQueueUrl', { value: inbox.queue.queueUrl });
+  }
+
+  /** The channel replies queue and the ChannelResponder reading it, one channel's messages at a time. */
+  private channelResponder(
+    functionProps: KernelFunctionProps,
+    props: {
+      [ENV.channelConversations]: string;
+      maxReceiveCount: number;
+      table: ConversationsTable;
+      slackSecret: ThirdPartySecret;
+      modelSecret: ThirdPartySecret;
+    },
+  ): { replies: InboxQueue; responder: NodejsFunction } {
+    const replies = new InboxQueue(this, 'ChannelReplies', {
+      visibilityTimeout: Duration.seconds(6 * FUNCTIONS.ChannelResponder.timeoutSeconds),
+      maxReceiveCount: props.maxReceiveCount,
+    });
+    const responder = createKernelFunction(this, 'ChannelResponder', {
+      ...functionProps,
+      environment: {
+        ...functionProps.environment,
+        [ENV.channelConversations]: props[ENV.channelConversations],
+        [ENV.channelRepliesDeadLetterQueueUrl]: replies.deadLetterQueue.queueUrl,
+      },
+    });
+    // One message per invocation: each may take a model call (and the judge's) with retries.
+    responder.addEventSource(
+      new SqsEventSource(replies.queue, { batchSize: 1, reportBatchItemFailures: true }),
+    );
+    replies.deadLetterQueue.grantSendMessages(responder);
+    props.table.grantReadWriteData(responder);
+    props.modelSecret.grantRead(responder);
+    props.slackSecret.grantRead(responder);
+    return { replies, responder };
   }
 }
 
@@ -275,10 +327,7 @@ function assertUniqueNames(workflows: readonly WorkflowDefinition[]): void {
  * sees every exception at once (the secrets' rotation finding is acknowledged by
  * ThirdPartySecret). cdk-nag 3 matches findings exactly, so each is named in full.
  */
-function acknowledgeFindings(
-  functions: Readonly<Record<FunctionId, NodejsFunction>>,
-  stateMachines: Iterable<StateMachine>,
-): void {
+function acknowledgeFindings(functions: StackFunctions, stateMachines: Iterable<StateMachine>): void {
   const taskTokenReason =
     ' and states:SendTaskSuccess/SendTaskFailure, which act on task tokens, not on resources';
   for (const [id, fn] of Object.entries(functions) as [FunctionId, NodejsFunction][]) {
@@ -312,10 +361,7 @@ function acknowledgeFindings(
  * The functions a state machine's role may invoke, with their logical ids: read from its
  * policy, so each workflow's acknowledgments name exactly the functions its tasks call.
  */
-function invokedFunctions(
-  stateMachine: StateMachine,
-  functions: Readonly<Record<FunctionId, NodejsFunction>>,
-): [FunctionId, string][] {
+function invokedFunctions(stateMachine: StateMachine, functions: StackFunctions): [FunctionId, string][] {
   const stack = Stack.of(stateMachine);
   const policy = stateMachine.role.node.tryFindChild('DefaultPolicy');
   if (!(policy instanceof Policy)) return [];

@@ -42,7 +42,8 @@ import {
  *
  * The conversation record keeps the seed's `conversation_states` row under `interview`:
  * `currentAgent`, `confidence`, `turnsInAgent`, `confidenceHistory` (one entry per clarification
- * turn) and `transitions` (every transition with its agent, confidence, turns and time).
+ * turn) and `transitions` (every transition with its agent, confidence, turns and time `at`, the
+ * ISO time the recording state was entered).
  */
 
 export const REQUIREMENTS_INTERVIEW_STATES = {
@@ -94,6 +95,7 @@ export const REQUIREMENTS_INTERVIEW_STATES = {
   done: 'Done',
   cleanUpFailed: 'Clean-up failed',
   noteFailedAgent: 'Note failed agent',
+  tellFailure: 'Tell requester of failure',
   markFailed: 'Mark failed',
   failed: 'Failed',
 } as const;
@@ -101,6 +103,9 @@ export const REQUIREMENTS_INTERVIEW_STATES = {
 export const REQUIREMENTS_INTERVIEW_TEXTS = {
   acknowledgeClose: ':white_check_mark: Interview stopped. Nothing more will happen in this thread.',
   ready: ':memo: I have what I need. Writing the PRD now...',
+  agentFailed:
+    ':warning: Sorry, I could not continue this interview: an agent turn failed after its retries. ' +
+    'Run /prd again to start over.',
 } as const;
 
 /** The opening post: it opens the thread the interview runs in. */
@@ -149,11 +154,17 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow({
       markStateName: S.markFailed,
       failStateName: S.failed,
     });
-    // An agent turn that failed after its retries (or crashed) ends the conversation as failed.
+    // An agent turn that failed after its retries (or crashed) ends the conversation as failed,
+    // after telling the requester in the thread, so the interview does not just go quiet.
+    const tellFailure = post(S.tellFailure, { text: T.agentFailed });
+    // Failing anyway if the message cannot be posted, with the agent's failure as the
+    // execution's error (the post's own error goes elsewhere, not over `$.failure`).
+    tellFailure.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: '$.tellFailureError' });
     const noteFailedAgent = sfn.Pass.jsonPath(scope, S.noteFailedAgent, {
       parameters: { Error: 'AgentTurnFailed', Cause: 'An agent turn failed after its retries' },
       resultPath: FAILURE_PATH,
-    }).next(failed);
+    });
+    noteFailedAgent.next(tellFailure).next(failed);
 
     // --- The ends: complete, or closed; then the kernel's close-out --------------------------
     const closingTurn = closeOut(scope, { drainFn });
@@ -477,12 +488,15 @@ function recordInterviewState(
   // Turns in the current agent: the clarification counts its turns; the others have one each.
   const turns = props.agent === 'clarification' ? number('$.clarificationTurns') : zero;
   const confidence = number('$.clarification.confidence');
+  // When this state was entered (seed 004 times every transition): the service's own clock, no Lambda.
+  const at = text(sfn.JsonPath.stringAt('$$.State.EnteredTime'));
   const entry = map({
     event: text(props.event),
     agent: text(props.agent),
     turn: number('$.turn'),
     turnsInAgent: turns,
     ...(props.confidence ? { confidence } : {}),
+    at,
   });
   let update: string;
   let values: Record<string, tasks.DynamoAttributeValue>;
@@ -519,6 +533,7 @@ function recordInterviewState(
           turn: turns,
           confidence,
           reason: text(sfn.JsonPath.stringAt('$.clarification.confidenceReason')),
+          at,
         }),
       ]);
     }

@@ -10,10 +10,11 @@ export interface InboxQueueProps {
 }
 
 /**
- * The SQS FIFO inbox between the ingress and the Router (DESIGN 2), with its FIFO
- * dead-letter queue. Message groups are Slack threads (ordered per conversation) and
- * deduplication ids are Slack event ids, set explicitly by the ingress, so content-based
- * deduplication is off: two identical texts are two messages.
+ * An SQS FIFO queue with its FIFO dead-letter queue: the inbox between the ingress and the
+ * Router (DESIGN 2; message groups are Slack threads, deduplication ids Slack event ids), and
+ * the channel replies queue between the Router and the ChannelResponder (groups are channels,
+ * deduplication ids conversation and message). Senders set deduplication ids explicitly, so
+ * content-based deduplication is off: two identical texts are two messages.
  */
 export class InboxQueue extends Construct {
   readonly queue: Queue;

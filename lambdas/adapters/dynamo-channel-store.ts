@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod';
 import { BotTurn, ChannelConversation, ChannelMessage } from '../channel/model.ts';
 import type { ChannelStore } from '../channel/ports.ts';
@@ -60,19 +60,7 @@ export class DynamoChannelStore extends DynamoTable implements ChannelStore {
     channel: string,
     message: ChannelMessage,
   ): Promise<'stored' | 'duplicate'> {
-    let stored: 'stored' | 'duplicate' = 'stored';
-    try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...channelKeys.message(conversationId, message.ts), ...message, ttl: this.ttl() },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      stored = 'duplicate';
-    }
+    const stored = await this.putMessageOnce(conversationId, message);
     // Bumped on a duplicate too, so a crash between the two writes is recovered on redelivery.
     // Only forward: a late, slower instance never moves last activity back.
     await this.updateActive(channel, {
@@ -89,6 +77,11 @@ export class DynamoChannelStore extends DynamoTable implements ChannelStore {
       });
     }
     return stored;
+  }
+
+  async recordHistory(conversationId: string, messages: readonly ChannelMessage[]): Promise<void> {
+    // A redelivered start reads the same history again: each message is stored once.
+    await Promise.all(messages.map((message) => this.putMessageOnce(conversationId, message)));
   }
 
   async listMessages(conversationId: string): Promise<ChannelMessage[]> {
@@ -113,6 +106,23 @@ export class DynamoChannelStore extends DynamoTable implements ChannelStore {
       if (isConditionFailure(error)) return 'taken';
       throw error;
     }
+  }
+
+  async isAnswered(conversationId: string, ts: string): Promise<boolean> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: channelKeys.answer(conversationId, ts),
+        ConsistentRead: true,
+      }),
+    );
+    return Item !== undefined;
+  }
+
+  async releaseAnswer(conversationId: string, ts: string): Promise<void> {
+    await this.doc.send(
+      new DeleteCommand({ TableName: this.tableName, Key: channelKeys.answer(conversationId, ts) }),
+    );
   }
 
   async recordBotTurn(conversationId: string, channel: string, turn: BotTurn): Promise<void> {
@@ -147,6 +157,25 @@ export class DynamoChannelStore extends DynamoTable implements ChannelStore {
       new GetCommand({ TableName: this.tableName, Key: channelKeys.botMessage(channel, ts) }),
     );
     return Item !== undefined;
+  }
+
+  private async putMessageOnce(
+    conversationId: string,
+    message: ChannelMessage,
+  ): Promise<'stored' | 'duplicate'> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...channelKeys.message(conversationId, message.ts), ...message, ttl: this.ttl() },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return 'stored';
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return 'duplicate';
+    }
   }
 
   /** A conditional update of the channel's record; a failed condition is no error (that conversation has ended, or a newer write won). */

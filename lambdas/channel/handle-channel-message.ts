@@ -1,16 +1,8 @@
 import type { AgentLogger } from '../agents/ports.ts';
 import type { Clock } from '../kernel/ports.ts';
-import type { SlackPoster } from '../slack/web-client.ts';
-import {
-  type Decision,
-  type IncomingMessage,
-  type JudgeAsk,
-  shouldRespond,
-  shouldStartConversation,
-} from './decider.ts';
+import { type IncomingMessage, shouldStartConversation } from './decider.ts';
 import { type ChannelConversation, type ChannelSettings, channelConversationId, isActive } from './model.ts';
-import type { ChannelStore } from './ports.ts';
-import type { Answerer } from './respond.ts';
+import type { ChannelStore, ReplyQueue } from './ports.ts';
 
 /** A channel message no workflow and no thread owns (what the Router hands over). */
 export interface ChannelEnvelope {
@@ -22,14 +14,13 @@ export interface ChannelEnvelope {
   mentionsBot: boolean;
 }
 
-export interface ChannelDeps {
+/** What the Router's part needs: the table and the replies queue, no model and no Slack. */
+export interface ChannelRouterDeps {
   store: ChannelStore;
+  replies: ReplyQueue;
   clock: Clock;
-  settings: ChannelSettings;
-  answer: Answerer;
-  slack: SlackPoster;
+  settings: Pick<ChannelSettings, 'timeoutSeconds'>;
   botUserId: string | undefined;
-  judge?: JudgeAsk;
   logger: AgentLogger;
 }
 
@@ -40,17 +31,17 @@ export type ChannelOutcome =
       conversationId: string;
       started: boolean;
       stored: 'stored' | 'duplicate';
-      decision: Decision;
-      answer: 'answered' | 'not_answered' | 'already_answered';
     };
 
 /**
- * The seed's message flow on shared state: record the message in the channel's active
- * conversation (or start one on an explicit trigger), decide, and answer at most once.
+ * The Router's half of the seed's message flow on shared state: record the message in the
+ * channel's active conversation (or start one on an explicit trigger), then hand it to the
+ * responder, which decides and answers in the channel's order. The Router stays fast: no
+ * model call and no Slack call happen here.
  */
 export async function handleChannelMessage(
   envelope: ChannelEnvelope,
-  deps: ChannelDeps,
+  deps: ChannelRouterDeps,
 ): Promise<ChannelOutcome> {
   if (deps.botUserId !== undefined && envelope.user === deps.botUserId) {
     return { type: 'ignored', reason: "the bot's own message" };
@@ -66,76 +57,45 @@ export async function handleChannelMessage(
   const conversation = await activeOrStarted(envelope, incoming, now, deps);
   if (!conversation) return { type: 'ignored', reason: 'no active conversation and no explicit trigger' };
 
-  const stored = await deps.store.recordMessage(conversation.conversation.conversationId, envelope.channel, {
+  const { conversationId } = conversation.conversation;
+  const at = now.toISOString();
+  const stored = await deps.store.recordMessage(conversationId, envelope.channel, {
     ts: envelope.ts,
     ...(envelope.threadTs !== undefined ? { threadTs: envelope.threadTs } : {}),
     userId: envelope.user,
     text: envelope.text,
     isBot: false,
-    at: now.toISOString(),
-  });
-  const { conversationId } = conversation.conversation;
-  const messages = await deps.store.listMessages(conversationId);
-  const decision = await shouldRespond(incoming, conversation.conversation, messages, now, {
-    settings: deps.settings,
-    ...(deps.judge ? { judge: deps.judge } : {}),
-    onJudgeError: (error) => deps.logger.warn('the judge failed; not answering', { conversationId, error }),
-  });
-  deps.logger.info('channel conversation: should respond', { conversationId, ts: envelope.ts, ...decision });
-  const base = { type: 'recorded' as const, conversationId, started: conversation.started, stored, decision };
-  if (!decision.decision) return { ...base, answer: 'not_answered' };
-
-  // Claim first: a redelivery or a concurrent instance finds the claim and stays quiet. A
-  // crash after the claim loses that answer, which is the price of never answering twice.
-  if ((await deps.store.claimAnswer(conversationId, envelope.ts)) === 'taken') {
-    return { ...base, answer: 'already_answered' };
-  }
-  const turns = await deps.store.listBotTurns(conversationId);
-  const text = await deps.answer({
-    channel: envelope.channel,
-    messages,
-    turns,
-    message: { userId: envelope.user, text: envelope.text },
-  });
-  if (text === '') {
-    deps.logger.warn('the model gave no answer text; not posting', { conversationId, ts: envelope.ts });
-    return { ...base, answer: 'not_answered' };
-  }
-  const posted = await deps.slack.postMessage({
-    channel: envelope.channel,
-    text,
-    ...(envelope.threadTs !== undefined ? { threadTs: envelope.threadTs } : {}),
-  });
-  const at = deps.clock.now().toISOString();
-  await deps.store.rememberBotMessage(envelope.channel, posted.ts);
-  await deps.store.recordMessage(conversationId, envelope.channel, {
-    ts: posted.ts,
-    ...(envelope.threadTs !== undefined ? { threadTs: envelope.threadTs } : {}),
-    userId: deps.botUserId ?? 'bot',
-    text,
-    isBot: true,
     at,
   });
-  await deps.store.recordBotTurn(conversationId, envelope.channel, {
+  // Handed over on a duplicate too: a crash between the record and the hand-over is recovered
+  // on redelivery. The queue drops a second job within five minutes; the responder's answer
+  // claim covers a later one.
+  await deps.replies.enqueue({
+    conversationId,
+    channel: envelope.channel,
     ts: envelope.ts,
+    ...(envelope.threadTs !== undefined ? { threadTs: envelope.threadTs } : {}),
     userId: envelope.user,
-    question: envelope.text,
-    answer: text,
-    replyTs: posted.ts,
+    text: envelope.text,
+    mentionsBot: incoming.mentionsBot,
+    repliesToBot: incoming.repliesToBot,
+    started: conversation.started,
     at,
   });
-  return { ...base, answer: 'answered' };
+  return { type: 'recorded', conversationId, started: conversation.started, stored };
 }
 
 async function activeOrStarted(
   envelope: ChannelEnvelope,
   incoming: IncomingMessage,
   now: Date,
-  deps: ChannelDeps,
+  deps: ChannelRouterDeps,
 ): Promise<{ conversation: ChannelConversation; started: boolean } | undefined> {
   const current = await deps.store.getConversation(envelope.channel);
   if (current && isActive(current, now, deps.settings.timeoutSeconds)) {
-    return { conversation: current, started: false };
+    // A redelivered trigger finds the conversation it started, and says so again.
+    const started = current.conversationId === channelConversationId(envelope.channel, envelope.ts);
+    return { conversation: current, started };
   }
   const start = shouldStartConversation(incoming);
   deps.logger.info('channel conversation: should start', {

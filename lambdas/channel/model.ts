@@ -14,8 +14,10 @@ export const ChannelMessage = z.object({
   userId: z.string().min(1),
   text: z.string(),
   isBot: z.boolean(),
-  /** When the Router recorded it (ISO 8601). */
+  /** When the Router recorded it (ISO 8601); for a message from the channel's history, when it was posted. */
   at: z.string(),
+  /** Read from the channel's history when the conversation started (it came before the trigger). */
+  fromHistory: z.literal(true).optional(),
 });
 export type ChannelMessage = z.infer<typeof ChannelMessage>;
 
@@ -55,6 +57,12 @@ export const ChannelSettingsSchema = z.strictObject({
   useLlmJudge: z.boolean().default(false),
   /** The judge's (fast) model. @default 'claude-haiku-4-5' */
   judgeModelId: z.string().min(1).default('claude-haiku-4-5'),
+  /**
+   * Messages read from the channel (or the thread) before the trigger when a conversation
+   * starts, so the first answer knows what was said (seed 002's "load recent messages").
+   * 0 reads none. @default 20
+   */
+  recentHistoryMessages: z.number().int().min(0).max(100).default(20),
 });
 export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>;
 
@@ -68,4 +76,30 @@ export function isActive(conversation: ChannelConversation, now: Date, timeoutSe
 /** The conversation id of a conversation started by the message `ts` in `channel` (deterministic, so a redelivered start finds its own). */
 export function channelConversationId(channel: string, ts: string): string {
   return `channel-${channel}-${ts.replace('.', '-')}`;
+}
+
+/**
+ * One recorded message of an active conversation, handed from the Router to the responder
+ * through the channel replies queue (FIFO, grouped by channel, so a channel's messages are
+ * decided and answered in order). The responder decides whether to answer it.
+ */
+export const ReplyJob = z.object({
+  conversationId: z.string().min(1),
+  channel: z.string().min(1),
+  ts: z.string().min(1),
+  threadTs: z.string().optional(),
+  userId: z.string().min(1),
+  text: z.string(),
+  mentionsBot: z.boolean(),
+  repliesToBot: z.boolean(),
+  /** This message started the conversation: the responder reads the channel's recent history first. */
+  started: z.boolean(),
+  /** When the Router recorded the message (ISO 8601): the follow-up window is measured from it. */
+  at: z.string(),
+});
+export type ReplyJob = z.infer<typeof ReplyJob>;
+
+/** The replies queue's deduplication id: one job per message of a conversation. */
+export function replyJobDeduplicationId(job: Pick<ReplyJob, 'conversationId' | 'ts'>): string {
+  return `${job.conversationId}:${job.ts}`;
 }

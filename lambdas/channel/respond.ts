@@ -22,12 +22,16 @@ export function answerRequestMessages(input: AnswerInput): MessageParam[] {
     { role: 'user', content: `<@${turn.userId}>: ${turn.question}` },
     { role: 'assistant', content: turn.answer },
   ]);
-  const transcript = input.messages.map((m) => `${m.isBot ? 'you' : `<@${m.userId}>`}: ${m.text}`).join('\n');
+  const line = (m: ChannelMessage) => `${m.isBot ? 'you' : `<@${m.userId}>`}: ${m.text}`;
+  const before = input.messages.filter((m) => m.fromHistory === true).map(line);
+  const during = input.messages.filter((m) => m.fromHistory !== true).map(line);
+  const earlier =
+    before.length > 0 ? `Earlier in the channel, before you were addressed:\n${before.join('\n')}\n\n` : '';
   return [
     ...history,
     {
       role: 'user',
-      content: `Channel messages in this conversation so far:\n${transcript}\n\nAnswer this message from <@${input.message.userId}>: ${input.message.text}`,
+      content: `${earlier}Channel messages in this conversation so far:\n${during.join('\n')}\n\nAnswer this message from <@${input.message.userId}>: ${input.message.text}`,
     },
   ];
 }

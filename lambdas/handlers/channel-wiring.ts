@@ -1,16 +1,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { createAnthropicModel } from '../adapters/anthropic-model.ts';
+import { SqsReplyQueue } from '../adapters/channel-replies-queue.ts';
 import { DynamoChannelStore } from '../adapters/dynamo-channel-store.ts';
 import { getModelApiKey } from '../adapters/model-secret.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import type { AgentLogger } from '../agents/ports.ts';
-import {
-  type ChannelDeps,
-  type ChannelOutcome,
-  handleChannelMessage,
-} from '../channel/handle-channel-message.ts';
-import { ChannelSettingsSchema } from '../channel/model.ts';
+import { type ChannelOutcome, handleChannelMessage } from '../channel/handle-channel-message.ts';
+import { type ChannelSettings, ChannelSettingsSchema } from '../channel/model.ts';
 import { createModelAnswerer, createModelJudge } from '../channel/respond.ts';
+import type { ResponderDeps } from '../channel/respond-to-message.ts';
 import type { InboxMessage } from '../kernel/inbox.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
@@ -23,16 +22,56 @@ export class InvalidChannelSettingsError extends Error {
   }
 }
 
-/** Built on the first channel message of an instance (the model and Slack secrets are read then), then reused. */
-let deps: Promise<ChannelDeps> | undefined;
-
-async function buildDeps(raw: string, logger: AgentLogger, env: NodeJS.ProcessEnv): Promise<ChannelDeps> {
-  let settings: ChannelDeps['settings'];
+/** The settings in CHANNEL_CONVERSATIONS, or undefined when it is not set (channel conversations off). */
+export function channelSettings(env: NodeJS.ProcessEnv = process.env): ChannelSettings | undefined {
+  const raw = env[ENV.channelConversations];
+  if (raw === undefined || raw === '') return undefined;
   try {
-    settings = ChannelSettingsSchema.parse(JSON.parse(raw));
+    return ChannelSettingsSchema.parse(JSON.parse(raw));
   } catch (cause) {
     throw new InvalidChannelSettingsError({ cause });
   }
+}
+
+function channelStore(env: NodeJS.ProcessEnv): DynamoChannelStore {
+  return new DynamoChannelStore({
+    client: new DynamoDBClient({}),
+    tableName: requireEnv(ENV.tableName, env),
+    retentionDays: Number(env[ENV.retentionDays] ?? 90),
+  });
+}
+
+/**
+ * The Router's channel conversation handler (record, then hand over to the responder), or
+ * undefined when CHANNEL_CONVERSATIONS is not set (off). No secrets: the Router calls
+ * neither the model nor Slack.
+ */
+export function channelConversations(
+  logger: AgentLogger,
+  env: NodeJS.ProcessEnv = process.env,
+): ((message: InboxMessage) => Promise<ChannelOutcome>) | undefined {
+  const settings = channelSettings(env);
+  if (settings === undefined) return undefined;
+  const deps = {
+    store: channelStore(env),
+    replies: new SqsReplyQueue({
+      sqs: new SQSClient({ useQueueUrlAsEndpoint: false }),
+      queueUrl: requireEnv(ENV.channelRepliesQueueUrl, env),
+    }),
+    clock: systemClock,
+    settings,
+    botUserId: env[ENV.botUserId],
+    logger,
+  };
+  return (message) => handleChannelMessage(message, deps);
+}
+
+/** The responder's dependencies; the model and Slack secrets are read here, once per instance. */
+export async function responderDeps(
+  settings: ChannelSettings,
+  logger: AgentLogger,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResponderDeps> {
   const baseURL = env[ENV.anthropicBaseUrl];
   const model = createAnthropicModel({
     apiKey: await getModelApiKey(env),
@@ -41,34 +80,16 @@ async function buildDeps(raw: string, logger: AgentLogger, env: NodeJS.ProcessEn
   });
   const { botToken } = await getSlackSecret(env);
   const slackApiUrl = env[ENV.slackApiUrl];
+  const slack = createSlackPoster({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) });
   return {
-    store: new DynamoChannelStore({
-      client: new DynamoDBClient({}),
-      tableName: requireEnv(ENV.tableName, env),
-      retentionDays: Number(env[ENV.retentionDays] ?? 90),
-    }),
+    store: channelStore(env),
     clock: systemClock,
     settings,
     answer: createModelAnswerer(model, requireEnv(ENV.modelId, env)),
-    slack: createSlackPoster({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) }),
+    slack,
+    history: slack,
     botUserId: env[ENV.botUserId],
     ...(settings.useLlmJudge ? { judge: createModelJudge(model, settings.judgeModelId) } : {}),
     logger,
-  };
-}
-
-/** The Router's channel conversation handler, or undefined when CHANNEL_CONVERSATIONS is not set (off). */
-export function channelConversations(
-  logger: AgentLogger,
-  env: NodeJS.ProcessEnv = process.env,
-): ((message: InboxMessage) => Promise<ChannelOutcome>) | undefined {
-  const raw = env[ENV.channelConversations];
-  if (raw === undefined || raw === '') return undefined;
-  return async (message) => {
-    deps ??= buildDeps(raw, logger, env).catch((error: unknown) => {
-      deps = undefined;
-      throw error;
-    });
-    return handleChannelMessage(message, await deps);
   };
 }

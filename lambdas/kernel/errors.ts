@@ -32,14 +32,3 @@ export class CorruptItemError extends Error {
     super(`stored item ${key} does not match its schema`, options);
   }
 }
-
-/** An inbox record that is not an envelope: it goes to the DLQ after the redrive count. */
-export class InvalidInboxRecordError extends Error {
-  override readonly name = 'InvalidInboxRecordError';
-  constructor(
-    readonly messageId: string,
-    options: { cause: unknown },
-  ) {
-    super(`inbox record ${messageId} is not a valid envelope`, options);
-  }
-}

@@ -22,8 +22,9 @@ export interface RouterDeps {
   botUserId: string | undefined;
   /**
    * Channel conversations (seed 002): take the messages no workflow and no thread owns, in
-   * channels no workflow owns. Registered triggers win: a workflow with a `mention` trigger
-   * takes mentions; the requirements interview starts by `/prd` only, so mentions come here.
+   * channels no workflow owns. Registered triggers win: a mention that matches a workflow's
+   * `mention` trigger (the requirements interview's keywords, e.g. `@bot idea: ...`) starts that
+   * workflow; any other mention comes here.
    */
   channelConversations?: (message: InboxMessage) => Promise<ChannelOutcome>;
 }
@@ -74,7 +75,7 @@ async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<R
   const registration = findRegistration(deps.workflows, (t) =>
     t.type === 'channel_message'
       ? t.channel === envelope.channel
-      : t.type === 'mention' && envelope.mentionsBot,
+      : t.type === 'mention' && mentionMatches(t, envelope, deps.botUserId),
   );
   if (!registration) {
     // No registration matched, so no workflow owns this channel: it may be a channel conversation.
@@ -104,6 +105,32 @@ async function routeAction(envelope: InboxAction, deps: RouterDeps): Promise<Rou
 /** A channel whose top-level messages start a workflow (the bug-reports channel) is that workflow's alone. */
 function ownedChannel(workflows: readonly WorkflowRegistration[], channel: string): boolean {
   return workflows.some((w) => w.triggers.some((t) => t.type === 'channel_message' && t.channel === channel));
+}
+
+/** Whether a top-level message is a mention the trigger takes (see `Trigger`'s `mention`). */
+export function mentionMatches(
+  trigger: Extract<Trigger, { type: 'mention' }>,
+  message: Pick<InboxMessage, 'channel' | 'text' | 'mentionsBot'>,
+  botUserId: string | undefined,
+): boolean {
+  if (!message.mentionsBot) return false;
+  if (trigger.keywords === undefined && trigger.channels === undefined) return true;
+  if (trigger.channels?.includes(message.channel)) return true;
+  const text = withoutMention(message.text, botUserId).toLowerCase();
+  return (trigger.keywords ?? []).some((keyword) => startsWithPhrase(text, keyword.toLowerCase()));
+}
+
+/** The text with the bot's mentions taken out and the spaces around them collapsed. */
+function withoutMention(text: string, botUserId: string | undefined): string {
+  const mention = botUserId === undefined ? /<@[^>]+>/ : new RegExp(`<@${botUserId}(\\|[^>]*)?>`, 'g');
+  return text.replace(mention, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** `text` begins with `phrase` as whole words: `idea: x` and `idea` do, `ideas` does not. */
+function startsWithPhrase(text: string, phrase: string): boolean {
+  if (!text.startsWith(phrase)) return false;
+  const next = text.charAt(phrase.length);
+  return next === '' || !/[\p{L}\p{N}_]/u.test(next);
 }
 
 function findRegistration(

@@ -10,8 +10,17 @@ export const Trigger = z.discriminatedUnion('type', [
   z.object({ type: z.literal('channel_message'), channel: z.string().min(1) }),
   /** A slash command such as `/prd`. */
   z.object({ type: z.literal('slash_command'), command: z.string().startsWith('/') }),
-  /** A top-level message that mentions the bot, in any channel not claimed by another trigger. */
-  z.object({ type: z.literal('mention') }),
+  /**
+   * A top-level message that mentions the bot, in a channel no `channel_message` trigger owns.
+   * Without `keywords` and `channels` every such mention matches; with them, only a mention in
+   * one of `channels`, or one whose text (the bot's mention taken out) begins with one of
+   * `keywords` as a whole word or phrase, e.g. `@bot idea: dark mode` for the keyword `idea`.
+   */
+  z.object({
+    type: z.literal('mention'),
+    keywords: z.array(z.string().trim().min(1)).optional(),
+    channels: z.array(z.string().min(1)).optional(),
+  }),
 ]);
 export type Trigger = z.infer<typeof Trigger>;
 

@@ -44,8 +44,12 @@ export const ENV = {
   agentTurnBudgetSeconds: 'AGENT_TURN_BUDGET_SECONDS',
   /** Tool calls one agent turn may make before it returns `continue` (AgentTurn; default 25). */
   agentMaxToolCalls: 'AGENT_MAX_TOOL_CALLS',
-  /** JSON channel conversation settings (Router only; absent: channel conversations off), see infra/config.ts. */
+  /** JSON channel conversation settings (Router and ChannelResponder; absent: channel conversations off), see infra/config.ts. */
   channelConversations: 'CHANNEL_CONVERSATIONS',
+  /** URL of the SQS FIFO queue the Router hands channel messages to and the ChannelResponder reads. */
+  channelRepliesQueueUrl: 'CHANNEL_REPLIES_QUEUE_URL',
+  /** URL of the channel replies queue's dead-letter queue (records the ChannelResponder can never read). */
+  channelRepliesDeadLetterQueueUrl: 'CHANNEL_REPLIES_DLQ_URL',
   /** Powertools service name (the `service` key of every log line and metric). */
   powertoolsServiceName: 'POWERTOOLS_SERVICE_NAME',
   /** Powertools metrics namespace in CloudWatch. */

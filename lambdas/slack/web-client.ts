@@ -30,6 +30,30 @@ export interface SlackFileUploader {
 /** Everything SlackPost needs of Slack. */
 export type SlackClient = SlackPoster & SlackFileUploader;
 
+/** One message read back from Slack. */
+export interface SlackHistoryMessage {
+  ts: string;
+  userId: string;
+  text: string;
+}
+
+/** Reads what was said before a message (channel conversations' context on a start). */
+export interface SlackHistoryReader {
+  /**
+   * Up to `limit` messages before `before`, oldest first: in the thread `threadTs` when given
+   * (its parent first), else the channel's top-level messages (`conversations.history`).
+   */
+  recentMessages(args: {
+    channel: string;
+    before: string;
+    threadTs?: string;
+    limit: number;
+  }): Promise<SlackHistoryMessage[]>;
+}
+
+/** The most replies read from a thread in one call; the last `limit` of them are kept. */
+const THREAD_PAGE = 200;
+
 /**
  * `@slack/web-api`'s WebClient with its own rate-limit handling (it waits out 429s and
  * retries), pointed at `slackApiUrl` (the sandbox's fake Slack offline).
@@ -38,7 +62,7 @@ export function createSlackPoster(options: {
   token: string;
   slackApiUrl?: string;
   maxRetries?: number;
-}): SlackClient {
+}): SlackClient & SlackHistoryReader {
   const client = new WebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: { retries: options.maxRetries ?? 5, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
@@ -71,7 +95,41 @@ export function createSlackPoster(options: {
       if (!fileId) throw new SlackApiError('files.uploadV2', 'missing file id in response');
       return { fileId };
     },
+    async recentMessages(args) {
+      if (args.threadTs !== undefined) {
+        const { threadTs } = args;
+        // Replies come oldest first and a page starts at the oldest: read one large page and
+        // keep the parent and the last `limit - 1` replies before the message.
+        const result = await call('conversations.replies', () =>
+          client.conversations.replies({
+            channel: args.channel,
+            ts: threadTs,
+            latest: args.before,
+            inclusive: false,
+            limit: THREAD_PAGE,
+          }),
+        );
+        const messages = readMessages(result.messages).filter((m) => m.ts !== args.before);
+        const [parent, ...replies] = messages;
+        if (parent === undefined || args.limit === 0) return [];
+        return args.limit === 1 ? [parent] : [parent, ...replies.slice(-(args.limit - 1))];
+      }
+      // History comes newest first; `latest` is exclusive by default.
+      const result = await call('conversations.history', () =>
+        client.conversations.history({ channel: args.channel, latest: args.before, limit: args.limit }),
+      );
+      return readMessages(result.messages).reverse();
+    },
   };
+}
+
+/** Slack's messages with a user and text (joins and other system messages have no user). */
+function readMessages(
+  messages: readonly { ts?: string; user?: string; text?: string }[] | undefined,
+): SlackHistoryMessage[] {
+  return (messages ?? []).flatMap((m) =>
+    m.ts !== undefined && m.user !== undefined ? [{ ts: m.ts, userId: m.user, text: m.text ?? '' }] : [],
+  );
 }
 
 /** Runs one Web API call, translating its failure: Slack's refusal or Slack unavailable. */

@@ -81,14 +81,23 @@ function send(client: DynamoDBClient, action: DynamoDbAction, parameters: unknow
   }
 }
 
-/** Replaces the context's placeholder token with the minted one wherever the Parameters hold it. */
-export function withToken(value: unknown, placeholder: string, token: string): unknown {
-  if (typeof value === 'string')
-    return value.includes(placeholder) ? value.split(placeholder).join(token) : value;
-  if (Array.isArray(value)) return value.map((item) => withToken(item, placeholder, token));
+/**
+ * Replaces each placeholder of the static context (a task token, the state's entry time and
+ * name) with its value wherever the Parameters hold it, inside longer strings too
+ * (`States.Format`).
+ */
+export function replacePlaceholders(value: unknown, values: Readonly<Record<string, string>>): unknown {
+  if (typeof value === 'string') {
+    let replaced = value;
+    for (const [placeholder, actual] of Object.entries(values)) {
+      if (replaced.includes(placeholder)) replaced = replaced.split(placeholder).join(actual);
+    }
+    return replaced;
+  }
+  if (Array.isArray(value)) return value.map((item) => replacePlaceholders(item, values));
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, withToken(item, placeholder, token)]),
+      Object.entries(value).map(([key, item]) => [key, replacePlaceholders(item, values)]),
     );
   }
   return value;

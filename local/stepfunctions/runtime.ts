@@ -25,8 +25,8 @@ import {
   type FailureInfo,
   lambdaFailure,
   lambdaInvokeResult,
+  replacePlaceholders,
   toJson,
-  withToken,
 } from './integrations.ts';
 import { MAX_PAYLOAD_BYTES, TaskRun } from './task-run.ts';
 import { MAX_TIMER_MS, scaledMs, scaledTimeoutMs, startTimer } from './time.ts';
@@ -147,6 +147,15 @@ export class LocalStepFunctions {
    * resolves to this placeholder, which each callback task replaces with a freshly minted token.
    */
   private readonly tokenPlaceholder = `sandbox-task-token-placeholder-${randomUUID()}`;
+  /**
+   * `$$.State.EnteredTime` and `$$.State.Name` resolve to these placeholders in the same static
+   * context; each Task replaces them with its own state's values (definition.ts allows them in
+   * Task Parameters only, the one place the runtime sees before the integration runs).
+   */
+  private readonly statePlaceholders = {
+    EnteredTime: `sandbox-state-entered-time-placeholder-${randomUUID()}`,
+    Name: `sandbox-state-name-placeholder-${randomUUID()}`,
+  } as const;
   private readonly now: () => Date;
 
   constructor(private readonly options: LocalStepFunctionsOptions) {
@@ -239,6 +248,7 @@ export class LocalStepFunctions {
         Execution: { Id: executionArn, Name: name, RoleArn: machine.description.roleArn },
         StateMachine: { Id: machine.description.stateMachineArn, Name: machine.description.name },
         Task: { Token: this.tokenPlaceholder },
+        State: this.statePlaceholders,
       },
     });
     execution.abort = run.abort;
@@ -403,11 +413,15 @@ export class LocalStepFunctions {
     const { integration } = spec;
     if (integration.kind === 'wait-path') return this.runPathWait(execution, integration.field, input);
 
-    const parameters = isRecord(input) ? input : {};
     const { timeScale } = this.options;
     const isCallback = integration.kind === 'lambda:invoke.waitForTaskToken';
     const token = isCallback ? mintToken() : undefined;
-    const effectiveInput = token === undefined ? input : withToken(input, this.tokenPlaceholder, token);
+    const effectiveInput = replacePlaceholders(input, {
+      ...(token !== undefined && { [this.tokenPlaceholder]: token }),
+      [this.statePlaceholders.EnteredTime]: this.enteredTime(execution, spec.stateName).toISOString(),
+      [this.statePlaceholders.Name]: spec.stateName,
+    });
+    const parameters = isRecord(effectiveInput) ? effectiveInput : {};
     const record = (event: Omit<HistoryEvent, 'timestamp'>) =>
       this.record(execution, {
         ...event,
@@ -459,13 +473,12 @@ export class LocalStepFunctions {
         );
         break;
       case 'lambda-function':
-        settle(async () => toJson(await invokeLambda(spec.resource, input)), lambdaFailure);
+        settle(async () => toJson(await invokeLambda(spec.resource, effectiveInput)), lambdaFailure);
         break;
       case 'lambda:invoke.waitForTaskToken': {
-        const callParameters = isRecord(effectiveInput) ? effectiveInput : {};
         // The token is registered before the Lambda runs: it may answer the wait itself
         // (RegisterWait does when a message is already pending).
-        attempt(() => invokeLambda(functionName(callParameters), callParameters.Payload ?? {})).then(
+        attempt(() => invokeLambda(functionName(parameters), parameters.Payload ?? {})).then(
           (response) => {
             if (run.pending) record({ type: 'TaskSubmitted', output: lambdaInvokeResult(response) });
           },
@@ -484,6 +497,18 @@ export class LocalStepFunctions {
         break;
     }
     return run.result;
+  }
+
+  /**
+   * When the state was entered: the time of its latest StateEntered event, as in AWS, where a
+   * retry stays in the state it entered once. The event is in the history by now (runTask waits
+   * a macrotask for it); the current time stands in should the library ever log it later.
+   */
+  private enteredTime(execution: Execution, stateName: string): Date {
+    const entered = execution.history.findLast(
+      (event) => event.type === 'StateEntered' && event.stateName === stateName,
+    );
+    return entered?.timestamp ?? this.now();
   }
 
   /** A Wait on SecondsPath/TimestampPath, run as a Task: sleeps, then passes its input on. */

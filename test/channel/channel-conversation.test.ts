@@ -3,13 +3,21 @@ import { DynamoChannelStore } from '../../lambdas/adapters/dynamo-channel-store.
 import type { Message, MessageCreateParamsNonStreaming, ModelClient } from '../../lambdas/agents/ports.ts';
 import { silentLogger } from '../../lambdas/agents/ports.ts';
 import {
-  type ChannelDeps,
   type ChannelEnvelope,
+  type ChannelOutcome,
+  type ChannelRouterDeps,
   handleChannelMessage,
 } from '../../lambdas/channel/handle-channel-message.ts';
-import { DEFAULT_CHANNEL_SETTINGS } from '../../lambdas/channel/model.ts';
+import { DEFAULT_CHANNEL_SETTINGS, type ReplyJob } from '../../lambdas/channel/model.ts';
+import type { ChannelHistory } from '../../lambdas/channel/ports.ts';
 import { createModelAnswerer } from '../../lambdas/channel/respond.ts';
-import type { PostMessageArgs, SlackPoster } from '../../lambdas/slack/web-client.ts';
+import {
+  type ReplyOutcome,
+  type ResponderDeps,
+  respondToMessage,
+} from '../../lambdas/channel/respond-to-message.ts';
+import { SlackApiError } from '../../lambdas/slack/errors.ts';
+import type { PostMessageArgs, SlackHistoryMessage, SlackPoster } from '../../lambdas/slack/web-client.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 const BOT = 'U_BOT';
@@ -34,13 +42,14 @@ function manualClock(start = '2026-11-22T10:00:00.000Z') {
   return { now: () => new Date(now), advance: (seconds: number) => (now += seconds * 1000) };
 }
 
-/** A scripted model: answers in order, records every request. */
-function scriptedModel(answers: string[]) {
+/** A scripted model: answers in order (an Error is thrown instead), records every request. */
+function scriptedModel(answers: (string | Error)[]) {
   const requests: MessageCreateParamsNonStreaming[] = [];
   const model: ModelClient = {
     async createMessage(params) {
       requests.push(params);
       const text = answers.shift() ?? 'no more scripted answers';
+      if (text instanceof Error) throw text;
       return {
         id: `msg_${requests.length}`,
         type: 'message',
@@ -56,44 +65,93 @@ function scriptedModel(answers: string[]) {
   return { model, requests };
 }
 
-function fakeSlack() {
-  const posts: PostMessageArgs[] = [];
-  let seq = 0;
+/** Slack's chat.postMessage, answering `refusals` posts with Slack's refusal first. */
+function fakeSlack(refusals = 0) {
+  const posts: (PostMessageArgs & { ts: string })[] = [];
+  let refuse = refusals;
   const slack: SlackPoster = {
     async postMessage(args) {
-      posts.push(args);
-      seq += 1;
-      return { channel: args.channel, ts: `1900000000.${String(seq).padStart(6, '0')}` };
+      if (refuse > 0) {
+        refuse -= 1;
+        throw new SlackApiError('chat.postMessage', 'ratelimited');
+      }
+      const ts = nextTs();
+      posts.push({ ...args, ts });
+      return { channel: args.channel, ts };
     },
   };
   return { slack, posts };
 }
 
-function setup(answers: string[] = [], settings = DEFAULT_CHANNEL_SETTINGS) {
+interface SetupOptions {
+  settings?: typeof DEFAULT_CHANNEL_SETTINGS;
+  /** What `conversations.history` / `.replies` return (oldest first), or an Error to throw. */
+  history?: SlackHistoryMessage[] | Error;
+  /** Posts Slack refuses before it accepts one. */
+  slackRefusals?: number;
+}
+
+/**
+ * The Router's half and the responder's half over one dynalite table, joined by a list that
+ * stands in for the replies queue (the sandbox tests run the real FIFO queue).
+ */
+function setup(answers: (string | Error)[] = [], options: SetupOptions = {}) {
+  const settings = options.settings ?? DEFAULT_CHANNEL_SETTINGS;
   const clock = manualClock();
   const store = new DynamoChannelStore({ client: db.client, tableName: db.tableName, clock });
   const { model, requests } = scriptedModel(answers);
-  const { slack, posts } = fakeSlack();
-  const deps: ChannelDeps = {
+  const { slack, posts } = fakeSlack(options.slackRefusals);
+  const jobs: ReplyJob[] = [];
+  const historyCalls: Parameters<ChannelHistory['recentMessages']>[0][] = [];
+  const history: ChannelHistory = {
+    async recentMessages(args) {
+      historyCalls.push(args);
+      if (options.history instanceof Error) throw options.history;
+      return options.history ?? [];
+    },
+  };
+  const routerDeps: ChannelRouterDeps = {
+    store,
+    replies: { enqueue: async (job) => void jobs.push(job) },
+    clock,
+    settings,
+    botUserId: BOT,
+    logger: silentLogger,
+  };
+  const responderDeps: ResponderDeps = {
     store,
     clock,
     settings,
     answer: createModelAnswerer(model, 'claude-test'),
     slack,
+    history,
     botUserId: BOT,
     logger: silentLogger,
   };
-  return { clock, store, requests, posts, deps };
+  /** Routes the message, then responds to what the Router handed over, as the queue would. */
+  const handle = async (envelope: ChannelEnvelope): Promise<ChannelOutcome & { replies: ReplyOutcome[] }> => {
+    const before = jobs.length;
+    const outcome = await handleChannelMessage(envelope, routerDeps);
+    const replies: ReplyOutcome[] = [];
+    for (const job of jobs.slice(before)) replies.push(await respondToMessage(job, responderDeps));
+    return { ...outcome, replies };
+  };
+  return { clock, store, requests, posts, jobs, historyCalls, routerDeps, responderDeps, handle };
 }
 
+/** Slack's ts for the next message, anyone's (the bot's replies come after what they answer). */
 let tsSeq = 0;
-function msg(user: string, text: string, overrides: Partial<ChannelEnvelope> = {}): ChannelEnvelope {
+function nextTs(): string {
   tsSeq += 1;
+  return `1800000000.${String(tsSeq).padStart(6, '0')}`;
+}
+
+function msg(user: string, text: string, overrides: Partial<ChannelEnvelope> = {}): ChannelEnvelope {
   return {
     channel,
     user,
     text,
-    ts: `1800000000.${String(tsSeq).padStart(6, '0')}`,
+    ts: nextTs(),
     mentionsBot: text.includes(`<@${BOT}>`),
     ...overrides,
   };
@@ -101,20 +159,26 @@ function msg(user: string, text: string, overrides: Partial<ChannelEnvelope> = {
 
 describe('the conversation per channel', () => {
   it('expires after the timeout without messages', async () => {
-    const { clock, deps } = setup(['hello'], { ...DEFAULT_CHANNEL_SETTINGS, timeoutSeconds: 60 });
-    const first = await handleChannelMessage(msg('U_ALICE', `<@${BOT}> hi`), deps);
+    const { clock, handle } = setup(['hello'], {
+      settings: { ...DEFAULT_CHANNEL_SETTINGS, timeoutSeconds: 60 },
+    });
+    const first = await handle(msg('U_ALICE', `<@${BOT}> hi`));
     clock.advance(61);
-    const later = await handleChannelMessage(msg('U_ALICE', 'anyone around?'), deps);
+    const later = await handle(msg('U_ALICE', 'anyone around?'));
     expect(first.type).toBe('recorded');
-    expect(later).toEqual({ type: 'ignored', reason: 'no active conversation and no explicit trigger' });
+    expect(later).toEqual({
+      type: 'ignored',
+      reason: 'no active conversation and no explicit trigger',
+      replies: [],
+    });
   });
 
   it('stays active while anyone keeps talking, not only the bot', async () => {
-    const { clock, deps, store } = setup(['hello']);
-    await handleChannelMessage(msg('U_ALICE', `<@${BOT}> hi`), deps);
+    const { clock, handle, store } = setup(['hello']);
+    await handle(msg('U_ALICE', `<@${BOT}> hi`));
     for (let i = 0; i < 3; i += 1) {
       clock.advance(100);
-      const outcome = await handleChannelMessage(msg('U_BOB', `side chat ${i}`), deps);
+      const outcome = await handle(msg('U_BOB', `side chat ${i}`));
       expect(outcome.type).toBe('recorded');
     }
     const conversation = await store.getConversation(channel);
@@ -122,48 +186,113 @@ describe('the conversation per channel', () => {
   });
 
   it("filters the bot's own messages before anything else", async () => {
-    const { deps, store } = setup();
-    const outcome = await handleChannelMessage(msg(BOT, `<@${BOT}> talking to myself`), deps);
-    expect(outcome).toEqual({ type: 'ignored', reason: "the bot's own message" });
+    const { handle, store, jobs } = setup();
+    const outcome = await handle(msg(BOT, `<@${BOT}> talking to myself`));
+    expect(outcome).toEqual({ type: 'ignored', reason: "the bot's own message", replies: [] });
     expect(await store.getConversation(channel)).toBeUndefined();
+    expect(jobs).toEqual([]);
   });
 
   it('does not start a conversation without an explicit trigger', async () => {
-    const { deps, store } = setup();
-    const outcome = await handleChannelMessage(msg('U_ALICE', 'what is for lunch?'), deps);
+    const { handle, store, jobs } = setup();
+    const outcome = await handle(msg('U_ALICE', 'what is for lunch?'));
     expect(outcome.type).toBe('ignored');
     expect(await store.getConversation(channel)).toBeUndefined();
+    expect(jobs).toEqual([]);
   });
 
   it("starts on a reply in the thread of the bot's message", async () => {
-    const { clock, deps, posts } = setup(['first answer', 'second answer']);
-    await handleChannelMessage(msg('U_ALICE', `<@${BOT}> hi`), deps);
-    const botTs = '1900000000.000001';
+    const { clock, handle, posts } = setup(['first answer', 'second answer']);
+    await handle(msg('U_ALICE', `<@${BOT}> hi`));
     expect(posts).toHaveLength(1);
+    const botTs = posts[0]?.ts ?? '';
     // The first conversation ends; a reply in the bot's thread starts the next one.
     clock.advance(500);
-    const outcome = await handleChannelMessage(
-      msg('U_BOB', 'thanks, more please', { threadTs: botTs }),
-      deps,
-    );
-    expect(outcome).toMatchObject({ type: 'recorded', started: true, answer: 'answered' });
+    const outcome = await handle(msg('U_BOB', 'thanks, more please', { threadTs: botTs }));
+    expect(outcome).toMatchObject({ type: 'recorded', started: true, replies: [{ answer: 'answered' }] });
     expect(posts[1]).toMatchObject({ threadTs: botTs, text: 'second answer' });
+  });
+
+  it('hands every recorded message to the responder, in order, once per message', async () => {
+    const { handle, jobs } = setup(['hello']);
+    const trigger = msg('U_ALICE', `<@${BOT}> hi`);
+    await handle(trigger);
+    await handle(msg('U_BOB', 'side chat'));
+    expect(jobs.map((job) => [job.userId, job.started, job.mentionsBot])).toEqual([
+      ['U_ALICE', true, true],
+      ['U_BOB', false, false],
+    ]);
+    // A redelivered trigger is handed over again with the same message: the queue's
+    // deduplication id (conversation and ts) drops it, and the answer claim covers a late one.
+    await handleChannelMessage(trigger, setup().routerDeps);
+    expect(jobs).toHaveLength(2);
+  });
+});
+
+describe('the channel history when a conversation starts', () => {
+  it('reads what was said before the trigger and gives it to the first answer as context', async () => {
+    const earlier: SlackHistoryMessage[] = [
+      { ts: '1799999990.000001', userId: 'U_CAROL', text: 'the export job failed again last night' },
+      { ts: '1799999991.000001', userId: BOT, text: 'an earlier answer of mine' },
+    ];
+    const { handle, requests, historyCalls, store } = setup(['It failed on the quota.'], {
+      history: earlier,
+    });
+    const trigger = msg('U_ALICE', `<@${BOT}> why did it fail?`);
+    const outcome = await handle(trigger);
+    expect(outcome.replies).toEqual([expect.objectContaining({ historyLoaded: 2, answer: 'answered' })]);
+    expect(historyCalls).toEqual([{ channel, before: trigger.ts, limit: 20 }]);
+    const prompt = JSON.stringify(requests[0]?.messages);
+    expect(prompt).toContain('Earlier in the channel, before you were addressed:');
+    expect(prompt).toContain('<@U_CAROL>: the export job failed again last night');
+    expect(prompt).toContain('you: an earlier answer of mine');
+    // Context, not activity: the history's authors are not participants.
+    expect((await store.getConversation(channel))?.participants).toEqual({ U_ALICE: true });
+  });
+
+  it('reads the thread when the trigger is a reply in one', async () => {
+    const { handle, historyCalls } = setup(['ok']);
+    const trigger = msg('U_ALICE', `<@${BOT}> thoughts?`, { threadTs: '1799999990.000001' });
+    await handle(trigger);
+    expect(historyCalls).toEqual([{ channel, before: trigger.ts, threadTs: '1799999990.000001', limit: 20 }]);
+  });
+
+  it('reads none when recentHistoryMessages is 0', async () => {
+    const none = setup(['a'], { settings: { ...DEFAULT_CHANNEL_SETTINGS, recentHistoryMessages: 0 } });
+    await none.handle(msg('U_ALICE', `<@${BOT}> hi`));
+    expect(none.historyCalls).toEqual([]);
+  });
+
+  it('reads it only on the start', async () => {
+    const once = setup(['a', 'b']);
+    await once.handle(msg('U_ALICE', `<@${BOT}> hi`));
+    await once.handle(msg('U_ALICE', `<@${BOT}> again`));
+    expect(once.historyCalls).toHaveLength(1);
+  });
+
+  it('answers without the history when Slack cannot give it', async () => {
+    const { handle, posts } = setup(['answered anyway'], { history: new Error('channel_not_found') });
+    const outcome = await handle(msg('U_ALICE', `<@${BOT}> hi`));
+    expect(outcome.replies).toEqual([expect.objectContaining({ historyLoaded: 0, answer: 'answered' })]);
+    expect(posts.map((p) => p.text)).toEqual(['answered anyway']);
   });
 });
 
 describe('answering with the conversation as context', () => {
   it('uses the earlier exchange for a follow-up', async () => {
-    const { clock, deps, requests, posts } = setup([
+    const { clock, handle, requests, posts } = setup([
       'Deploys run at 14:00 UTC.',
       'On Fridays they are frozen.',
     ]);
-    await handleChannelMessage(msg('U_ALICE', `<@${BOT}> when do deploys run?`), deps);
+    await handle(msg('U_ALICE', `<@${BOT}> when do deploys run?`));
     clock.advance(20);
-    const outcome = await handleChannelMessage(msg('U_ALICE', 'and on fridays?'), deps);
-    expect(outcome).toMatchObject({
-      decision: { decision: true, reason: 'recent_followup' },
-      answer: 'answered',
-    });
+    const outcome = await handle(msg('U_ALICE', 'and on fridays?'));
+    expect(outcome.replies).toEqual([
+      expect.objectContaining({
+        decision: { decision: true, reason: 'recent_followup' },
+        answer: 'answered',
+      }),
+    ]);
     expect(posts.map((p) => p.text)).toEqual(['Deploys run at 14:00 UTC.', 'On Fridays they are frozen.']);
     const history = requests[1]?.messages ?? [];
     expect(history[0]).toEqual({ role: 'user', content: `<@U_ALICE>: <@${BOT}> when do deploys run?` });
@@ -172,14 +301,24 @@ describe('answering with the conversation as context', () => {
   });
 
   it('answers another user who joins, with the full channel context', async () => {
-    const { clock, deps, requests } = setup(['Use the blue button.', 'Yes, it works for admins too.']);
-    await handleChannelMessage(msg('U_ALICE', `<@${BOT}> how do I export?`), deps);
+    const { clock, handle, requests } = setup(['Use the blue button.', 'Yes, it works for admins too.']);
+    await handle(msg('U_ALICE', `<@${BOT}> how do I export?`));
     clock.advance(5);
-    const aside = await handleChannelMessage(msg('U_CAROL', 'I tried that yesterday, it was slow'), deps);
+    const aside = await handle(msg('U_CAROL', 'I tried that yesterday, it was slow'));
     clock.advance(5);
-    const joined = await handleChannelMessage(msg('U_BOB', `<@${BOT}> does that work for admins?`), deps);
-    expect(aside).toMatchObject({ answer: 'not_answered', decision: { reason: 'no_trigger' } });
-    expect(joined).toMatchObject({ answer: 'answered', decision: { reason: 'explicit_trigger' } });
+    const joined = await handle(msg('U_BOB', `<@${BOT}> does that work for admins?`));
+    expect(aside.replies).toEqual([
+      expect.objectContaining({
+        answer: 'not_answered',
+        decision: { decision: false, reason: 'no_trigger' },
+      }),
+    ]);
+    expect(joined.replies).toEqual([
+      expect.objectContaining({
+        answer: 'answered',
+        decision: { decision: true, reason: 'explicit_trigger' },
+      }),
+    ]);
     const last = JSON.stringify(requests[1]?.messages);
     expect(last).toContain('how do I export?');
     expect(last).toContain('you: Use the blue button.');
@@ -187,14 +326,50 @@ describe('answering with the conversation as context', () => {
     expect(last).toContain('does that work for admins?');
   });
 
+  it('answers a message with what was said up to it, when the responder is behind', async () => {
+    const { jobs, requests, responderDeps, routerDeps } = setup(['first', 'second']);
+    const first = msg('U_ALICE', `<@${BOT}> question one`);
+    const later = msg('U_BOB', 'a message after it');
+    // Both are recorded before the responder reaches the first.
+    await handleChannelMessage(first, routerDeps);
+    await handleChannelMessage(later, routerDeps);
+    const [job] = jobs;
+    if (!job) throw new Error('no job handed over');
+    await respondToMessage(job, responderDeps);
+    const prompt = JSON.stringify(requests[0]?.messages);
+    expect(prompt).toContain('question one');
+    expect(prompt).not.toContain('a message after it');
+  });
+
   it('never answers a redelivered message twice', async () => {
-    const { deps, posts } = setup(['once', 'twice']);
+    const { handle, posts, requests } = setup(['once', 'twice']);
     const message = msg('U_ALICE', `<@${BOT}> hi`);
-    const first = await handleChannelMessage(message, deps);
-    const again = await handleChannelMessage(message, deps);
-    expect(first).toMatchObject({ answer: 'answered', stored: 'stored' });
-    expect(again).toMatchObject({ answer: 'already_answered', stored: 'duplicate' });
+    const first = await handle(message);
+    const again = await handle(message);
+    expect(first).toMatchObject({ stored: 'stored', replies: [{ answer: 'answered' }] });
+    expect(again).toMatchObject({ stored: 'duplicate', replies: [{ answer: 'already_answered' }] });
     expect(posts).toHaveLength(1);
+    // The redelivery stops before the model.
+    expect(requests).toHaveLength(1);
+  });
+
+  it('answers on the retry after the model failed (no claim is left behind)', async () => {
+    const { handle, jobs, posts, responderDeps } = setup([new Error('overloaded'), 'after the retry']);
+    await expect(handle(msg('U_ALICE', `<@${BOT}> hi`))).rejects.toThrow('overloaded');
+    const [job] = jobs;
+    if (!job) throw new Error('no job handed over');
+    expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'answered' });
+    expect(posts.map((p) => p.text)).toEqual(['after the retry']);
+  });
+
+  it('gives the claim back when Slack refuses the post, so the retry posts once', async () => {
+    const { handle, jobs, posts, responderDeps } = setup(['refused', 'posted'], { slackRefusals: 1 });
+    await expect(handle(msg('U_ALICE', `<@${BOT}> hi`))).rejects.toThrow(SlackApiError);
+    const [job] = jobs;
+    if (!job) throw new Error('no job handed over');
+    expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'answered' });
+    expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'already_answered' });
+    expect(posts.map((p) => p.text)).toEqual(['posted']);
   });
 });
 
@@ -205,16 +380,11 @@ describe('two instances on one channel', () => {
     const one = msg('U_ALICE', `<@${BOT}> first`);
     const two = msg('U_BOB', `<@${BOT}> second`);
     // Each instance handles both messages (a redelivery on the other instance), all at once.
-    const outcomes = await Promise.all([
-      handleChannelMessage(one, a.deps),
-      handleChannelMessage(two, b.deps),
-      handleChannelMessage(two, a.deps),
-      handleChannelMessage(one, b.deps),
-    ]);
+    const outcomes = await Promise.all([a.handle(one), b.handle(two), a.handle(two), b.handle(one)]);
     const ids = new Set(outcomes.map((o) => (o.type === 'recorded' ? o.conversationId : 'ignored')));
     expect(ids.size).toBe(1);
     expect(outcomes.filter((o) => o.type === 'recorded' && o.started)).toHaveLength(2);
-    const answered = outcomes.filter((o) => o.type === 'recorded' && o.answer === 'answered');
+    const answered = outcomes.flatMap((o) => o.replies).filter((r) => r.answer === 'answered');
     expect(answered).toHaveLength(2);
     expect(a.posts.length + b.posts.length).toBe(2);
     const conversation = await a.store.getConversation(channel);

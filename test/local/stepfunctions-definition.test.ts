@@ -120,4 +120,19 @@ describe('prepareDefinition', () => {
       }),
     ).toThrow(/Invalid State Machine Definition/);
   });
+
+  it("allows $$.State.EnteredTime and $$.State.Name only in a Task's Parameters, where the runtime provides them", () => {
+    const reads = (path: string) => ({ 'at.$': path });
+    expect(() => prepare(single(task({ Parameters: reads('$$.State.EnteredTime') })))).not.toThrow();
+    expect(() => prepare(single(task({ Parameters: reads('$$.StateMachine.Id') })))).not.toThrow();
+    expect(() => prepare(single(task({ Parameters: reads('$$.State.RetryCount') })))).toThrow(
+      /reads \$\$\.State\.RetryCount; the sandbox provides \$\$\.State\.EnteredTime and \$\$\.State\.Name only/,
+    );
+    expect(() => prepare(single(task({ ResultSelector: reads('$$.State.EnteredTime') })))).toThrow(
+      /state 'S' reads \$\$\.State\.EnteredTime outside a Task's Parameters/,
+    );
+    expect(() => prepare(single({ Type: 'Pass', Parameters: reads('$$.State.Name'), End: true }))).toThrow(
+      /outside a Task's Parameters/,
+    );
+  });
 });

@@ -275,6 +275,64 @@ describe('lambda tasks', () => {
   });
 });
 
+describe('the context object', () => {
+  it("gives each Task its own $$.State.EnteredTime from the sandbox clock and its $$.State.Name, the same on a retry", async () => {
+    // The sandbox clock ticks a second each time it is read, so every event has its own time.
+    let tick = Date.parse('2026-03-01T12:00:00.000Z');
+    const payloads: Array<Record<string, string>> = [];
+    sandbox = await startStepFunctions({
+      timeScale: 0.001,
+      now: () => new Date((tick += 1_000)),
+      invokeLambda: async (_arn, payload) => {
+        payloads.push(payload as Record<string, string>);
+        if (payloads.length === 1) throw lambdaError('Lambda.TooManyRequestsException', 'slow down');
+        return null;
+      },
+    });
+    const stamped = {
+      Type: 'Task',
+      Resource: 'arn:aws:states:::lambda:invoke',
+      Parameters: {
+        FunctionName: GREET,
+        Payload: {
+          'at.$': '$$.State.EnteredTime',
+          'state.$': '$$.State.Name',
+          'line.$': "States.Format('{} entered at {}', $$.State.Name, $$.State.EnteredTime)",
+        },
+      },
+      Retry: [{ ErrorEquals: ['Lambda.TooManyRequestsException'], IntervalSeconds: 1, MaxAttempts: 1 }],
+      TimeoutSeconds: 10,
+    };
+    sandbox.runtime.registerStateMachine({
+      arn: machineArn('Stamped'),
+      name: 'Stamped',
+      definition: {
+        StartAt: 'First',
+        States: { First: { ...stamped, Next: 'Second' }, Second: { ...stamped, End: true } },
+      },
+    });
+
+    const { executionArn } = sandbox.runtime.startExecution({ stateMachineArn: machineArn('Stamped') });
+    const execution = await sandbox.runtime.waitForExecution(executionArn);
+
+    expect(execution.status).toBe('SUCCEEDED');
+    const entered = (name: string) =>
+      sandbox?.runtime
+        .getExecutionHistory(executionArn)
+        .find((event) => event.type === 'StateEntered' && event.stateName === name)
+        ?.timestamp.toISOString();
+    const [firstAttempt, retried, second] = payloads;
+    expect(firstAttempt).toEqual({
+      at: entered('First'),
+      state: 'First',
+      line: `First entered at ${entered('First')}`,
+    });
+    expect(retried).toEqual(firstAttempt);
+    expect(second).toMatchObject({ at: entered('Second'), state: 'Second' });
+    expect(Date.parse(second?.at ?? '')).toBeGreaterThan(Date.parse(firstAttempt?.at ?? ''));
+  });
+});
+
 describe('execution names', () => {
   it('rejects a second start with the same name and another input as ExecutionAlreadyExists', async () => {
     const { client } = await greeter();

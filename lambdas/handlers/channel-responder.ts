@@ -1,0 +1,48 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { ReplyJob } from '../channel/model.ts';
+import { type ResponderDeps, respondToMessage } from '../channel/respond-to-message.ts';
+import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
+import { createLogger, createMetrics } from '../shared/logger.ts';
+import { channelSettings, responderDeps } from './channel-wiring.ts';
+import { processFifoBatch } from './fifo-batch.ts';
+
+const logger = createLogger('channel-responder');
+const metrics = createMetrics('channel-responder');
+
+/** Built on the first job of an instance (the model and Slack secrets are read then), then reused. */
+let deps: Promise<ResponderDeps> | undefined;
+
+function depsOnce(): Promise<ResponderDeps> {
+  deps ??= (async () => {
+    const settings = channelSettings();
+    if (settings === undefined) throw new MissingConfigurationError(ENV.channelConversations);
+    return responderDeps(settings, logger);
+  })().catch((error: unknown) => {
+    deps = undefined;
+    throw error;
+  });
+  return deps;
+}
+
+async function respond(job: ReplyJob): Promise<void> {
+  const outcome = await respondToMessage(job, await depsOnce());
+  logger.info('handled channel message', { conversationId: job.conversationId, ts: job.ts, outcome });
+  metrics.addMetric(`Reply_${outcome.answer}`, MetricUnit.Count, 1);
+}
+
+/**
+ * Decides and answers channel conversation messages, one channel's in order (the queue's
+ * message groups are channels). A message whose answer fails is retried with the rest of its
+ * channel held back; the answer claim keeps a retry from answering twice.
+ */
+export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  return processFifoBatch(event, context, {
+    schema: ReplyJob,
+    handle: respond,
+    deadLetterQueueUrl: () => requireEnv(ENV.channelRepliesDeadLetterQueueUrl),
+    describe: 'reply job',
+    logger,
+    metrics,
+  });
+}

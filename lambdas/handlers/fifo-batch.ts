@@ -1,0 +1,70 @@
+import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { z } from 'zod';
+import { setAside } from '../adapters/inbox-queue.ts';
+
+export interface FifoBatchOptions<S extends z.ZodType> {
+  /** The records' body schema (JSON). */
+  schema: S;
+  /** Handles one parsed record; a throw fails it and the rest of its message group. */
+  handle: (body: z.infer<S>, record: SQSRecord) => Promise<void>;
+  /** Where a record that does not match the schema is set aside at once. */
+  deadLetterQueueUrl: () => string;
+  /** What a record's body is, for the reason a record is set aside, e.g. `envelope`. */
+  describe: string;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+let sqs: SQSClient | undefined;
+
+/**
+ * Takes a FIFO queue's records in order. A record that fails is reported back (partial batch
+ * failure) together with the later records of its message group, so that group keeps its
+ * order while other groups in the batch go on; after the queue's redrive count it lands in
+ * the DLQ. A record that can never be parsed is set aside in the DLQ at once instead of
+ * holding up its group until the redrive count runs out.
+ */
+export async function processFifoBatch<S extends z.ZodType>(
+  event: SQSEvent,
+  context: Context,
+  options: FifoBatchOptions<S>,
+): Promise<SQSBatchResponse> {
+  const handleRecord = async (record: SQSRecord): Promise<void> => {
+    let body: z.infer<S>;
+    try {
+      body = options.schema.parse(JSON.parse(record.body));
+    } catch (error) {
+      sqs ??= new SQSClient({ useQueueUrlAsEndpoint: false });
+      const reason = `record ${record.messageId} is not a valid ${options.describe}: ${(error as Error).message}`;
+      await setAside(
+        sqs,
+        options.deadLetterQueueUrl(),
+        {
+          messageId: record.messageId,
+          body: record.body,
+          groupId: record.attributes.MessageGroupId ?? 'unknown',
+        },
+        reason,
+      );
+      options.logger.error(`set aside a record that is not a valid ${options.describe}`, {
+        messageId: record.messageId,
+        error,
+      });
+      options.metrics.addMetric('SetAside', MetricUnit.Count, 1);
+      return;
+    }
+    await options.handle(body, record);
+  };
+  // A processor per invocation: it holds the batch's state, and the sandbox runs several
+  // invocations at once in one process (in Lambda, one instance runs one at a time).
+  const processor = new SqsFifoPartialProcessorAsync();
+  try {
+    return await processPartialResponse(event, handleRecord, processor, { context, skipGroupOnError: true });
+  } finally {
+    options.metrics.publishStoredMetrics();
+  }
+}
