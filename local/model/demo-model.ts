@@ -4,9 +4,13 @@ import type {
   MessageCreateParamsNonStreaming,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
+import type { AgentProfileName } from '../../lambdas/agents/contract.ts';
 import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
 import type { BugInvestigationResult } from '../../lambdas/agents/profiles/bug-investigator.ts';
+import { PROFILES } from '../../lambdas/agents/profiles/index.ts';
 import { CONVERSATION_HISTORY_TOOL } from '../../lambdas/tools/conversation-history.ts';
+import { demoAnalysis, demoClarification, demoPrd } from './demo-requirements.ts';
+import { DEMO_LABEL, excerpt, isRuntimeNote, type PromptLine, promptLines, userTexts } from './demo-text.ts';
 import {
   blocksOf,
   isMessagesCall,
@@ -14,13 +18,16 @@ import {
   type ModelReply,
   parseMessagesRequest,
   sendReply,
+  systemText,
   toolResultText,
 } from './messages-wire.ts';
 
 /**
  * The offline demo model: what `npm run dev` talks to without model credentials, behind the
- * same Messages API as Anthropic's. It is no AI: a few deterministic rules that drive the bug
- * workflow through its paths, and everything it writes starts with `[offline demo model]`.
+ * same Messages API as Anthropic's. It is no AI: a few deterministic rules per agent, told
+ * apart by the request's system prompt (the profile's), and everything it writes starts with
+ * `[offline demo model]`. The requirements interview's agents are in demo-requirements.ts; the
+ * bug investigator's rules:
  *
  * - Every turn begins with `get_bug_conversations` (as the real prompt asks).
  * - First turn, vague report (under 12 words, or no detail such as steps, an error or a
@@ -29,26 +36,50 @@ import {
  * - Otherwise: `post_findings` built from the messages it saw, confidence 60, severity medium.
  */
 
-export const DEMO_LABEL = '[offline demo model]';
+export { DEMO_LABEL } from './demo-text.ts';
 export const DEMO_MODEL_ID = 'offline-demo-model';
 
-type Line = { sender: string; senderId: string; text: string };
-
-/** `- [Reporter <@U1>]: text` lines of a prompt. */
-const PROMPT_LINE = /^- \[(\w+) <@([^>]+)>\]: (.*)$/gm;
 /** `[HH:MM:SS] REPORTER <@U1> (message): text` lines of the history tool. */
 const HISTORY_LINE = /^\[[0-9?]{2}:[0-9?]{2}:[0-9?]{2}\] (\w+) <@([^>]+)> \((\w+)\): (.*)$/gm;
 const DETAIL =
   /\b(error|exception|steps?|expected|actual|version|v?\d+\.\d+|stack|trace|logs?|reproduc\w*|crash\w*|status|http|timeout|500|404)\b/i;
 const FIX_REQUEST = /\b(fix|pr|pull request|patch)\b/i;
 
+/** Each agent the demo plays, by profile: every profile must have its rules. */
+const DEMO_AGENTS: Record<AgentProfileName, (request: MessageCreateParamsNonStreaming) => MessageReply> = {
+  bug_investigator: investigate,
+  requirements_clarifier: (request) => submitResult(demoClarification(request)),
+  prd_writer: (request) => submitResult(demoPrd(request)),
+  requirements_analyst: (request) => submitResult(demoAnalysis(request)),
+};
+
+/** The demo model's answer to one Messages API request. */
+export function demoReply(request: MessageCreateParamsNonStreaming): ModelReply {
+  const system = systemText(request);
+  const profile = (Object.keys(DEMO_AGENTS) as AgentProfileName[]).find(
+    (name) => PROFILES[name].system === system,
+  );
+  if (profile) return DEMO_AGENTS[profile](request);
+  // Not one of the agents (e.g. a channel conversation's answer): say so, in plain text.
+  return {
+    kind: 'message',
+    content: [
+      {
+        type: 'text',
+        text: `${DEMO_LABEL} I only play the workflows' agents (${Object.keys(DEMO_AGENTS).join(', ')}); set ANTHROPIC_API_KEY for a real model.`,
+      },
+    ],
+    stopReason: 'end_turn',
+  };
+}
+
 export function isVagueReport(text: string): boolean {
   const words = text.trim().split(/\s+/).filter(Boolean).length;
   return words < 12 || !DETAIL.test(text);
 }
 
-/** The demo model's answer to one Messages API request. */
-export function demoReply(request: MessageCreateParamsNonStreaming): ModelReply {
+/** The bug investigator's turn: read the history, then decide. */
+function investigate(request: MessageCreateParamsNonStreaming): MessageReply {
   const last = blocksOf(request.messages.at(-1));
   const prompt = last.flatMap((block) =>
     block.type === 'text' && !isRuntimeNote(block.text) ? [block.text] : [],
@@ -56,14 +87,10 @@ export function demoReply(request: MessageCreateParamsNonStreaming): ModelReply 
   const historyResult = findHistoryResult(request, last);
   if (prompt.length > 0 || !historyResult) return callHistory(request);
 
-  const turnPrompt = currentTurnPrompt(request);
-  const promptLines = parseLines(turnPrompt, PROMPT_LINE, (m) => ({
-    sender: m[1] ?? '',
-    senderId: m[2] ?? '',
-    text: m[3] ?? '',
-  }));
+  const turnPrompt = userTexts(request).at(-1) ?? '';
+  const turnLines = promptLines(turnPrompt);
   const history = historyResult.is_error ? '' : toolResultText(historyResult);
-  const historyLines = parseLines(history, HISTORY_LINE, (m) => ({
+  const historyLines = [...history.matchAll(HISTORY_LINE)].map((m) => ({
     sender: capitalize(m[1] ?? ''),
     senderId: m[2] ?? '',
     text: m[4] ?? '',
@@ -72,15 +99,15 @@ export function demoReply(request: MessageCreateParamsNonStreaming): ModelReply 
   // The report is the conversation's first reporter message; the prompt has it when the history does not.
   const report =
     historyLines.find((line) => line.sender === 'Reporter')?.text ??
-    promptLines.find((line) => line.sender === 'Reporter')?.text ??
+    turnLines.find((line) => line.sender === 'Reporter')?.text ??
     '';
 
-  const developerAsksForFix = promptLines.some(
+  const developerAsksForFix = turnLines.some(
     (line) => line.sender === 'Developer' && FIX_REQUEST.test(line.text),
   );
   if (developerAsksForFix) return submitResult(resolved(report));
   if (initial && isVagueReport(report)) return submitResult(askReporter());
-  return submitResult(findings(report, promptLines, historyLines));
+  return submitResult(findings(report, turnLines, historyLines));
 }
 
 function askReporter(): BugInvestigationResult {
@@ -95,11 +122,15 @@ function askReporter(): BugInvestigationResult {
   };
 }
 
-function findings(report: string, promptLines: Line[], historyLines: Line[]): BugInvestigationResult {
-  const latest = [...historyLines, ...promptLines]
+function findings(
+  report: string,
+  turnLines: PromptLine[],
+  historyLines: PromptLine[],
+): BugInvestigationResult {
+  const latest = [...historyLines, ...turnLines]
     .reverse()
     .find((line) => line.sender === 'Reporter' && line.text !== report);
-  const seen = historyLines.length > 0 ? historyLines.length : promptLines.length;
+  const seen = historyLines.length > 0 ? historyLines.length : turnLines.length;
   const parts = [
     `${DEMO_LABEL} Read ${seen} message(s) of this bug's conversation.`,
     report ? `The report: "${excerpt(report)}".` : 'The report text was not found.',
@@ -127,12 +158,13 @@ function resolved(report: string): BugInvestigationResult {
   };
 }
 
-function submitResult(result: BugInvestigationResult): MessageReply {
+/** Ends the turn with `submit_result`; the turn checks the result against the profile's schema. */
+function submitResult(result: unknown): MessageReply {
   return message([{ type: 'tool_use', id: nextToolUseId(), name: SUBMIT_TOOL, input: result }]);
 }
 
 function callHistory(request: MessageCreateParamsNonStreaming): MessageReply {
-  const prompt = currentTurnPrompt(request);
+  const prompt = userTexts(request).at(-1) ?? '';
   const bugId =
     /get_bug_conversations\("([^"]+)"\)/.exec(prompt)?.[1] ??
     /Bug id: "([^"]+)"/.exec(prompt)?.[1] ??
@@ -162,36 +194,8 @@ function findHistoryResult(
   return refused ? { ...refused, is_error: true } : undefined;
 }
 
-/** The prompt that opened the current turn: the newest user text that is not a runtime note. */
-function currentTurnPrompt(request: MessageCreateParamsNonStreaming): string {
-  for (let i = request.messages.length - 1; i >= 0; i--) {
-    const item = request.messages[i];
-    if (item?.role !== 'user') continue;
-    const texts = blocksOf(item).flatMap((block) =>
-      block.type === 'text' && !isRuntimeNote(block.text) ? [block.text] : [],
-    );
-    if (texts.length > 0) return texts.join('\n');
-  }
-  return '';
-}
-
-function isRuntimeNote(text: string): boolean {
-  return text.startsWith('[runtime]');
-}
-
-function parseLines(text: string, pattern: RegExp, read: (match: RegExpExecArray) => Line): Line[] {
-  const lines: Line[] = [];
-  for (const match of text.matchAll(pattern)) lines.push(read(match as RegExpExecArray));
-  return lines;
-}
-
 function capitalize(value: string): string {
   return value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
-}
-
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= 200 ? flat : `${flat.slice(0, 199)}…`;
 }
 
 let toolUseCounter = 0;

@@ -1,30 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolInvoker } from '../../lambdas/agents/contract.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
 import { readConversationHistory } from '../../lambdas/tools/conversation-history.ts';
-import { createDemoModelHandler, DEMO_LABEL, isVagueReport } from '../../local/model/demo-model.ts';
-import { readBody } from '../../local/read-body.ts';
-import { CONVERSATION, drained, MemoryTranscripts, turnDeps, turnInput } from './support.ts';
+import { DEMO_LABEL, isVagueReport } from '../../local/model/demo-model.ts';
+import { CONVERSATION, drained, MemoryTranscripts, turnDeps, turnInput, useDemoModel } from './support.ts';
 
-let server: Server;
-let baseUrl: string;
-
-beforeAll(async () => {
-  const handle = createDemoModelHandler();
-  server = createServer((req, res) => {
-    void readBody(req).then((body) => handle(req, res, body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  // Mounted under a prefix, as the sandbox does.
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/model`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+const demoModel = useDemoModel();
 
 /** The real history tool over an in-memory conversation. */
 function historyOf(messages: StoredMessage[]) {
@@ -66,7 +48,7 @@ describe('the offline demo model', () => {
 
     const output = await runAgentTurn(
       turnInput({ messages: [drained('reporter', 'U_REP', report.text)] }),
-      turnDeps(baseUrl, { tools: history.tools }),
+      turnDeps(demoModel(), { tools: history.tools }),
     );
 
     expect(history.calls).toEqual([{ bug_id: CONVERSATION }]);
@@ -82,7 +64,7 @@ describe('the offline demo model', () => {
 
     const output = await runAgentTurn(
       turnInput({ messages: [drained('reporter', 'U_REP', text)] }),
-      turnDeps(baseUrl, { tools: history.tools }),
+      turnDeps(demoModel(), { tools: history.tools }),
     );
 
     expect(output).toMatchObject({ action: 'post_findings', confidence: 60, severity: 'medium' });
@@ -96,7 +78,7 @@ describe('the offline demo model', () => {
     const transcripts = new MemoryTranscripts();
     const messages = [stored('reporter', 'U_REP', 'it crashed', '1732190000.000100')];
     const history = historyOf(messages);
-    const deps = turnDeps(baseUrl, { tools: history.tools, transcripts });
+    const deps = turnDeps(demoModel(), { tools: history.tools, transcripts });
     const first = await runAgentTurn(
       turnInput({ messages: [drained('reporter', 'U_REP', 'it crashed')] }),
       deps,
@@ -133,7 +115,7 @@ describe('the offline demo model', () => {
         sessionId: 'session-x',
         messages: [drained('developer', 'U_DEV', 'please open a PR for this')],
       }),
-      turnDeps(baseUrl, { tools: history.tools }),
+      turnDeps(demoModel(), { tools: history.tools }),
     );
 
     expect(output.action).toBe('resolved');
@@ -152,14 +134,14 @@ describe('the offline demo model', () => {
         sessionId: 'session-y',
         messages: [drained('reporter', 'U_REP', 'just open a PR and fix it')],
       }),
-      turnDeps(baseUrl, { tools: history.tools }),
+      turnDeps(demoModel(), { tools: history.tools }),
     );
 
     expect(output.action).toBe('post_findings');
   });
 
   it('answers other paths with the API error format', async () => {
-    const response = await fetch(`${baseUrl}/v1/models`);
+    const response = await fetch(`${demoModel()}/v1/models`);
 
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });

@@ -1,12 +1,16 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createAnthropicModel } from '../../lambdas/adapters/anthropic-model.ts';
 import type { AgentTurnInput, ToolInvoker } from '../../lambdas/agents/contract.ts';
 import type { TranscriptStore } from '../../lambdas/agents/ports.ts';
 import type { RunAgentTurnDeps } from '../../lambdas/agents/run-agent-turn.ts';
 import type { Ledger } from '../../lambdas/kernel/model.ts';
 import type { DrainedMessage } from '../../lambdas/kernel/tasks.ts';
+import { createDemoModelHandler } from '../../local/model/demo-model.ts';
 import { type ScriptStep, startScriptedModel } from '../../local/model/scripted-model.ts';
+import { readBody } from '../../local/read-body.ts';
 
 /** Fakes and builders shared by the agent tests. */
 
@@ -133,4 +137,27 @@ export function useScriptedModel(options: { strict?: boolean } = {}) {
     model = await startScriptedModel({ steps });
     return model;
   };
+}
+
+/**
+ * The offline demo model on its own server for the file's tests, mounted under a prefix as the
+ * sandbox mounts it. Returns its base URL once the server is up.
+ */
+export function useDemoModel(): () => string {
+  let server: Server | undefined;
+  let baseUrl = '';
+  beforeAll(async () => {
+    const handle = createDemoModelHandler();
+    const listening = createServer((req, res) => {
+      void readBody(req).then((body) => handle(req, res, body));
+    });
+    server = listening;
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/model`;
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+  });
+  return () => baseUrl;
 }

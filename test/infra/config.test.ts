@@ -16,13 +16,20 @@ describe('stack configuration', () => {
       onCallGroupId: 'S_ONCALL',
       sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
       continueAsNewAfterTurns: 40,
-      requirementsInterview: { confidenceThreshold: 95, maxClarificationTurns: 5, answerWaitSeconds: 86_400 },
+      requirementsInterview: {
+        confidenceThreshold: 95,
+        maxClarificationTurns: 5,
+        answerWaitSeconds: 86_400,
+        mentionKeywords: ['prd', 'idea', 'product idea', 'feature idea', 'requirements'],
+        mentionChannels: [],
+      },
       channelConversations: {
         enabled: true,
         timeoutSeconds: 120,
         followupWindowSeconds: 60,
         useLlmJudge: false,
         judgeModelId: 'claude-haiku-4-5',
+        recentHistoryMessages: 20,
       },
     });
   });

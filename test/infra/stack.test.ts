@@ -18,6 +18,15 @@ import {
 
 const template = Template.fromStack(probeStack().stack);
 
+/** The queue whose logical id is `prefix` followed by the queue's own id and CDK's hash. */
+function queueResource(of: Template, prefix: string): [string, Resource] {
+  const found = Object.entries(resourcesOfType(of, 'AWS::SQS::Queue')).filter(([id]) =>
+    new RegExp(`^${prefix}(Queue)?[0-9A-F]{8}$`).test(id),
+  );
+  if (found.length !== 1 || !found[0]) throw new Error(`expected one ${prefix} queue, found ${found.length}`);
+  return found[0];
+}
+
 function environmentOf(id: string): Record<string, unknown> {
   const [, fn] = functionResource(template, id);
   return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -43,7 +52,9 @@ describe('conversations table', () => {
 });
 
 describe('inbox queue', () => {
-  const queues = Object.entries(resourcesOfType(template, 'AWS::SQS::Queue'));
+  const queues = Object.entries(resourcesOfType(template, 'AWS::SQS::Queue')).filter(([id]) =>
+    id.startsWith('Inbox'),
+  );
   const inbox = queues.find(([, queue]) => queue.Properties.RedrivePolicy !== undefined);
   const deadLetters = queues.find(([, queue]) => queue.Properties.RedrivePolicy === undefined);
 
@@ -76,7 +87,7 @@ describe('inbox queue', () => {
     });
   });
 
-  it('refuses requests without TLS on both queues', () => {
+  it('refuses requests without TLS on every queue (inbox and channel replies, with their DLQs)', () => {
     const policies = Object.values(resourcesOfType(template, 'AWS::SQS::QueuePolicy'));
     const denied = policies.map((policy) =>
       (policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement.find(
@@ -86,7 +97,7 @@ describe('inbox queue', () => {
             JSON.stringify({ Bool: { 'aws:SecureTransport': 'false' } }),
       ),
     );
-    expect(policies).toHaveLength(2);
+    expect(policies).toHaveLength(4);
     expect(denied.every((statement) => statement !== undefined)).toBe(true);
   });
 });
@@ -281,36 +292,82 @@ describe('entry points and wiring', () => {
     }
   });
 
-  it('lets the Router read the model and Slack secrets to answer channel conversations', () => {
+  it('lets the Router hand channel messages to the replies queue, with no secret (no model, no Slack)', () => {
+    const [repliesId] = queueResource(template, 'ChannelReplies');
+    expect(actionsOf('Router')).toContainEqual({
+      actions: expect.arrayContaining(['sqs:SendMessage']),
+      resource: `<${repliesId}.Arn>`,
+    });
+    expect(actionsOf('Router').flatMap(({ actions }) => actions)).not.toContain(
+      'secretsmanager:GetSecretValue',
+    );
+    expect(environmentOf('Router')[ENV.channelRepliesQueueUrl]).toEqual({ Ref: repliesId });
+  });
+
+  it('feeds the replies queue to the ChannelResponder one message at a time, reporting failures', () => {
+    const [responderId] = functionResource(template, 'ChannelResponder');
+    const [repliesId, replies] = queueResource(template, 'ChannelReplies');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: responderId },
+      EventSourceArn: { 'Fn::GetAtt': [repliesId, 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(replies.Properties).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: false });
+    expect(replies.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(
+      6 * FUNCTIONS.ChannelResponder.timeoutSeconds,
+    );
+    expect(replies.Properties.RedrivePolicy).toMatchObject({ maxReceiveCount: 5 });
+  });
+
+  it('lets the ChannelResponder read the model and Slack secrets and set aside what it cannot read', () => {
     const secretIds = Object.keys(resourcesOfType(template, 'AWS::SecretsManager::Secret'));
-    const reads = actionsOf('Router').filter(({ actions }) =>
+    const reads = actionsOf('ChannelResponder').filter(({ actions }) =>
       actions.includes('secretsmanager:GetSecretValue'),
     );
     expect(reads.map(({ resource }) => resource).sort()).toEqual(secretIds.map((id) => `<${id}>`).sort());
-  });
-
-  it('gives the Router the channel conversation settings from the configuration', () => {
-    const configured = Template.fromStack(
-      probeStack({ config: { channelConversations: { timeoutSeconds: 300, useLlmJudge: true } } }).stack,
-    );
-    const [, router] = functionResource(configured, 'Router');
-    const variables = (router.Properties.Environment as { Variables: Record<string, string> }).Variables;
-    expect(JSON.parse(variables[ENV.channelConversations] ?? '{}')).toEqual({
-      timeoutSeconds: 300,
-      followupWindowSeconds: 60,
-      useLlmJudge: true,
-      judgeModelId: 'claude-haiku-4-5',
+    const [deadLettersId] = queueResource(template, 'ChannelRepliesDeadLetters');
+    expect(actionsOf('ChannelResponder')).toContainEqual({
+      actions: expect.arrayContaining(['sqs:SendMessage']),
+      resource: `<${deadLettersId}.Arn>`,
+    });
+    expect(environmentOf('ChannelResponder')[ENV.channelRepliesDeadLetterQueueUrl]).toEqual({
+      Ref: deadLettersId,
     });
   });
 
-  it('keeps the Router from the secrets and the settings when channel conversations are off', () => {
+  it('gives the Router and the ChannelResponder the channel conversation settings from the configuration', () => {
+    const configured = Template.fromStack(
+      probeStack({ config: { channelConversations: { timeoutSeconds: 300, useLlmJudge: true } } }).stack,
+    );
+    for (const id of ['Router', 'ChannelResponder']) {
+      const [, fn] = functionResource(configured, id);
+      const variables = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
+      expect(JSON.parse(variables[ENV.channelConversations] ?? '{}')).toEqual({
+        timeoutSeconds: 300,
+        followupWindowSeconds: 60,
+        useLlmJudge: true,
+        judgeModelId: 'claude-haiku-4-5',
+        recentHistoryMessages: 20,
+      });
+    }
+  });
+
+  it('deploys no replies queue and no ChannelResponder when channel conversations are off', () => {
     const off = Template.fromStack(
       probeStack({ config: { channelConversations: { enabled: false } } }).stack,
     );
     const [, router] = functionResource(off, 'Router');
-    expect((router.Properties.Environment as { Variables: object }).Variables).not.toHaveProperty(
-      ENV.channelConversations,
+    const variables = (router.Properties.Environment as { Variables: object }).Variables;
+    expect(variables).not.toHaveProperty(ENV.channelConversations);
+    expect(variables).not.toHaveProperty(ENV.channelRepliesQueueUrl);
+    const marked = Object.values(resourcesOfType(off, 'AWS::Lambda::Function')).map(
+      (fn) => fn.Metadata?.['slack-agents:function'],
     );
+    expect(marked).not.toContain('ChannelResponder');
+    expect(
+      Object.keys(resourcesOfType(off, 'AWS::SQS::Queue')).filter((id) => id.startsWith('Channel')),
+    ).toEqual([]);
     expect(actionsOf('Router', off).flatMap(({ actions }) => actions)).not.toContain(
       'secretsmanager:GetSecretValue',
     );

@@ -6,12 +6,15 @@ import { lastUserText, startScriptedModel, text } from '../../local/model/script
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 
 /**
- * Seed 002's integration tests in the sandbox: the Router takes the channel's messages, the
- * scripted model answers behind the real Messages API, and the fake Slack shows the replies.
+ * Seed 002's integration tests in the sandbox: the Router records the channel's messages and
+ * hands them to the ChannelResponder through the channel replies queue (the SQS FIFO
+ * emulator); the scripted model answers behind the real Messages API, and the fake Slack
+ * shows the replies and serves the channel's history.
  */
 
 const CHANNEL = 'C_GENERAL';
 const RACE_CHANNEL = 'C_RACE';
+const HISTORY_CHANNEL = 'C_HISTORY';
 type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
 
 let sandbox: Sandbox;
@@ -25,12 +28,13 @@ beforeAll(async () => {
       text('Yes, the freeze applies to admins too.'),
       text('race answer'),
       text('race answer'),
+      text('The export failed on the storage quota.'),
     ],
   });
   sandbox = await startSandbox({
     port: 0,
     // A channel no workflow owns: the fake Slack knows it because the configuration names it.
-    config: { channels: { general: CHANNEL, race: RACE_CHANNEL } },
+    config: { channels: { general: CHANNEL, race: RACE_CHANNEL, history: HISTORY_CHANNEL } },
     env: { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '0' },
     logLevel: 'SILENT',
   });
@@ -52,8 +56,8 @@ async function api<T>(path: string, body?: unknown): Promise<T> {
   return (await response.json()) as T;
 }
 
-const post = (user: string, message: string) =>
-  api<{ ts: string }>('/sandbox/slack/post', { channel: CHANNEL, user, text: message });
+const post = (user: string, message: string, channel = CHANNEL) =>
+  api<{ ts: string }>('/sandbox/slack/post', { channel, user, text: message });
 
 async function botReplies(count: number, channel = CHANNEL): Promise<Message[]> {
   const deadline = Date.now() + 20_000;
@@ -117,6 +121,25 @@ describe('a channel conversation in the sandbox', () => {
     const messages = await store.listMessages(conversation?.conversationId ?? '');
     expect(messages.filter((m) => !m.isBot).map((m) => m.ts)).toEqual([first.ts, second.ts]);
     expect(model.requests).toHaveLength(5);
+  });
+
+  it("reads the channel's recent history when a conversation starts and answers with it", async () => {
+    // Said before anyone addressed the bot: no conversation yet, so nothing is recorded...
+    await post('U_CAROL', 'the nightly export failed again', HISTORY_CHANNEL);
+    await post('U_DAVE', 'third time this week', HISTORY_CHANNEL);
+    await sandbox.idle();
+    expect(model.requests).toHaveLength(5);
+    // ...until a mention starts one: the responder reads Slack's history before answering.
+    await post('U_ALICE', '<@U_BOT> why does the export fail?', HISTORY_CHANNEL);
+    expect((await botReplies(1, HISTORY_CHANNEL)).map((m) => m.text)).toEqual([
+      'The export failed on the storage quota.',
+    ]);
+    const prompt = lastUserText(model.requests[5]?.body ?? { model: '', max_tokens: 1, messages: [] });
+    expect(prompt).toContain(
+      'Earlier in the channel, before you were addressed:\n<@U_CAROL>: the nightly export failed again\n<@U_DAVE>: third time this week',
+    );
+    expect(prompt).toContain('Answer this message from <@U_ALICE>: <@U_BOT> why does the export fail?');
+    expect(model.failures).toEqual([]);
   });
 });
 

@@ -21,8 +21,8 @@ export type InterviewRecord = {
   currentAgent: string;
   confidence: number;
   turnsInAgent: number;
-  confidenceHistory: { turn: number; confidence: number; reason: string }[];
-  transitions: { event: string; agent: string; turnsInAgent: number; confidence?: number }[];
+  confidenceHistory: { turn: number; confidence: number; reason: string; at: string }[];
+  transitions: { event: string; agent: string; turnsInAgent: number; confidence?: number; at: string }[];
   metadata: Record<string, number>;
 };
 

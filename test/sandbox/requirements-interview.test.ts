@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  httpError,
   lastToolResults,
+  malformed,
   type RecordedModelRequest,
   submit,
   toolResultText,
 } from '../../local/model/scripted-model.ts';
+import { REQUIREMENTS_INTERVIEW_TEXTS } from '../../statemachines/requirements-interview.ts';
 import { type BugHarness, promptOfTurn, type Step } from './bug-harness.ts';
 import {
   ANALYSIS,
@@ -112,6 +115,15 @@ describe('the requirements interview with the default configuration', () => {
       'analysis_agent_start:analysis',
       'complete:complete',
     ]);
+    // Seed 004 times every transition: ISO times, in the order the transitions happened.
+    const times = [...(record?.transitions ?? []), ...(record?.confidenceHistory ?? [])].map((t) => t.at);
+    expect(times).toHaveLength(10);
+    for (const at of times) expect(new Date(at).toISOString()).toBe(at);
+    const transitionTimes = record?.transitions.map((t) => Date.parse(t.at)) ?? [];
+    expect(transitionTimes).toEqual([...transitionTimes].sort((a, b) => a - b));
+    expect(record?.confidenceHistory.map((entry) => entry.at)).toEqual(
+      record?.transitions.filter((t) => t.event === 'clarification_agent_completed').map((t) => t.at),
+    );
     const conversation = await h.store.getConversation(id, { consistent: true });
     expect(conversation).toMatchObject({ status: 'resolved', phase: 'complete' });
     const posts = await botPosts(h, thread);
@@ -199,10 +211,26 @@ describe('the requirements interview with the default configuration', () => {
     expect(errors[1]).toContain('Your confidence 60 is below the threshold 95, but you asked no question');
     await waitsForAnswer(h, id);
     expect((await interviewRecord(h, id))?.confidenceHistory).toEqual([
-      { turn: 1, confidence: 60, reason: 'Confidence 60' },
+      { turn: 1, confidence: 60, reason: 'Confidence 60', at: expect.any(String) },
     ]);
     await h.post(PRODUCT, REQUESTER, 'stop', thread);
     await finished(h, id);
+  });
+
+  it('tells the requester in the thread when an agent turn fails after its retries, and fails the conversation', {
+    timeout: 90_000,
+  }, async () => {
+    const id = await slashPrd(h, 'trigger-model-down', 'A dashboard for build times');
+    // The API fails past the client's retries (two, in this harness): the turn ends `failed`.
+    h.script(id, [httpError(500), httpError(529), malformed()]);
+    const thread = await threadOf(h, id);
+
+    const execution = await finished(h, id);
+
+    expect(execution.status).toBe('FAILED');
+    expect(h.requestsOf(id)).toHaveLength(3);
+    expect((await botPosts(h, thread)).at(-1)?.text).toBe(REQUIREMENTS_INTERVIEW_TEXTS.agentFailed);
+    expect(await h.store.getConversation(id, { consistent: true })).toMatchObject({ status: 'failed' });
   });
 
   it('ends cleanly when the requester says "cancel"', { timeout: 90_000 }, async () => {

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import {
+  REQUIREMENTS_INTERVIEW_STATES as S,
+  REQUIREMENTS_INTERVIEW_TEXTS as T,
+} from '../../statemachines/requirements-interview.ts';
+import { type AslState, definitions, templateOf } from './template.ts';
+
+/**
+ * Edges of the requirements interview's graph (the production template) that its sandbox
+ * scenarios cannot reach: the behaviour is in test/sandbox/requirements-*.test.ts.
+ */
+const interview = definitions(templateOf()).get('requirements_interview');
+const state = (name: string): AslState => {
+  const found = interview?.States[name];
+  if (found === undefined) throw new Error(`no state "${name}"`);
+  return found;
+};
+
+describe('the requirements_interview graph', () => {
+  it('tells the requester of a failed agent turn, and marks the conversation failed even when that post fails', () => {
+    const tell = state(S.tellFailure);
+
+    expect(state(S.noteFailedAgent).Next).toBe(S.tellFailure);
+    expect(tell.Next).toBe(S.markFailed);
+    expect((tell.Parameters as { Payload: { text: string } }).Payload.text).toBe(T.agentFailed);
+    const [catcher] = tell.Catch as { ErrorEquals: string[]; Next: string; ResultPath: string }[];
+    expect(catcher).toMatchObject({ ErrorEquals: ['States.ALL'], Next: S.markFailed });
+    // The execution fails with the agent's error, not the post's.
+    expect(catcher?.ResultPath).not.toBe('$.failure');
+  });
+});
