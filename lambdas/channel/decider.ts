@@ -56,6 +56,15 @@ export function looksLikeFollowup(text: string): boolean {
   return starters.some((starter) => content.startsWith(starter));
 }
 
+/**
+ * Whether the judge should be asked (the seed leaves `_is_ambiguous` open). A message that
+ * opens by addressing someone else (`<@U123> can you...`) is a side conversation, not for
+ * the bot: not ambiguous, so no model call. Anything else in an active conversation is.
+ */
+export function isAmbiguous(message: IncomingMessage): boolean {
+  return !/^\s*<@[A-Z0-9_]+(\|[^>]*)?>/i.test(message.text);
+}
+
 /** The judge's question over the conversation's most recent messages. */
 export function judgePrompt(message: IncomingMessage, recent: readonly ChannelMessage[]): string {
   const lines = recent.slice(-10).map((m) => `${m.isBot ? 'you (the bot)' : m.userId}: ${m.text}`);
@@ -76,7 +85,7 @@ Answer only YES or NO.`;
 /**
  * The three tiers of seed 002: an explicit trigger always answers; a follow-up-looking
  * message within the follow-up window after the bot spoke answers; otherwise the LLM judge
- * decides when it is on, and its failure means do not answer.
+ * decides ambiguous messages when it is on, and its failure means do not answer.
  */
 export async function shouldRespond(
   message: IncomingMessage,
@@ -92,7 +101,7 @@ export async function shouldRespond(
       return { decision: true, reason: REASONS.recentFollowup };
     }
   }
-  if (deps.settings.useLlmJudge && deps.judge) {
+  if (deps.settings.useLlmJudge && deps.judge && isAmbiguous(message)) {
     try {
       const answer = await deps.judge(judgePrompt(message, recent));
       return { decision: answer.trim().toUpperCase() === 'YES', reason: REASONS.llmJudge };

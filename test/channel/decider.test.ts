@@ -125,6 +125,22 @@ describe('should respond', () => {
     expect(decision).toEqual({ decision: false, reason: 'llm_judge' });
   });
 
+  it('does not ask the judge about a message addressed to someone else (a side conversation)', async () => {
+    const prompts: string[] = [];
+    const decision = await shouldRespond(
+      message('<@U_BOB> can you review my PR?'),
+      conversation(),
+      [],
+      NOW,
+      withJudge(async (prompt) => {
+        prompts.push(prompt);
+        return 'YES';
+      }),
+    );
+    expect(decision).toEqual({ decision: false, reason: 'no_trigger' });
+    expect(prompts).toEqual([]);
+  });
+
   it('does not answer, and reports the error, when the judge fails', async () => {
     const errors: unknown[] = [];
     const decision = await shouldRespond(

@@ -3,7 +3,7 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import type { ChannelOutcome } from '../../lambdas/channel/handle-channel-message.ts';
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { Executions } from '../../lambdas/kernel/ports.ts';
-import { routeEnvelope } from '../../lambdas/kernel/route.ts';
+import { mentionMatches, routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
@@ -20,6 +20,19 @@ const MENTIONS: WorkflowRegistration = {
   workflow: 'mention_workflow',
   stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:Mentions',
   triggers: [{ type: 'mention' }],
+};
+
+/** The requirements interview's registration as the stack writes it with the default keywords. */
+const INTERVIEW: WorkflowRegistration = {
+  ...BUG,
+  workflow: 'requirements_interview',
+  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:RequirementsInterview',
+  triggers: [
+    { type: 'slash_command', command: '/prd' },
+    { type: 'mention', keywords: ['prd', 'idea', 'product idea', 'requirements'], channels: ['C_PRODUCT'] },
+  ],
+  ownerRole: 'requester',
+  othersRole: 'participant',
 };
 
 const executions: Executions = {
@@ -101,5 +114,82 @@ describe('Router and channel conversations', () => {
     const { deps, handed } = setup();
     await routeEnvelope(message({ user: 'U_BOT' }), deps);
     expect(handed).toEqual([]);
+  });
+});
+
+describe('a mention trigger with keywords and channels', () => {
+  const trigger = { type: 'mention' as const, keywords: ['idea', 'product idea'], channels: ['C_PRODUCT'] };
+  const matches = (text: string, channel = 'C_GENERAL', mentionsBot = true) =>
+    mentionMatches(trigger, { channel, text, mentionsBot }, 'U_BOT');
+
+  it('takes a mention whose text begins with a keyword, whole words only, in any case', () => {
+    expect(matches('<@U_BOT> idea: dark mode for the dashboard')).toBe(true);
+    expect(matches('<@U_BOT> Product Idea - offline sync')).toBe(true);
+    expect(matches('<@U_BOT|bot>   IDEA')).toBe(true);
+    expect(matches('idea <@U_BOT>: export to CSV')).toBe(true);
+    expect(matches('<@U_BOT> ideas are welcome')).toBe(false);
+    expect(matches('<@U_BOT> I have an idea')).toBe(false);
+  });
+
+  it('takes every mention in its channels, and never a message without a mention', () => {
+    expect(matches('<@U_BOT> what do you think?', 'C_PRODUCT')).toBe(true);
+    expect(matches('idea: not for the bot', 'C_PRODUCT', false)).toBe(false);
+  });
+
+  it('takes every mention when it has neither keywords nor channels', () => {
+    expect(
+      mentionMatches({ type: 'mention' }, { channel: 'C_X', text: 'hi', mentionsBot: true }, 'U_BOT'),
+    ).toBe(true);
+  });
+});
+
+describe('the rule between the requirements interview and channel conversations', () => {
+  it('starts an interview in the thread of a mention with a product idea', async () => {
+    const { deps, handed } = setup([BUG, INTERVIEW]);
+    const outcome = await routeEnvelope(
+      message({ ts: '1800000000.000300', text: '<@U_BOT> idea: a dark mode for the dashboard' }),
+      deps,
+    );
+    expect(outcome).toMatchObject({
+      type: 'started',
+      workflow: 'requirements_interview',
+      execution: 'started',
+    });
+    expect(handed).toEqual([]);
+    // The interview owns the mention's thread: the requester's answers there go to it.
+    const link = await store.findThread('C_GENERAL', '1800000000.000300');
+    expect(link).toMatchObject({
+      ownerId: 'U_ALICE',
+      anchor: { ownerRole: 'requester', othersRole: 'participant' },
+    });
+  });
+
+  it('leaves any other mention to channel conversations', async () => {
+    const { deps, handed } = setup([BUG, INTERVIEW]);
+    const outcome = await routeEnvelope(
+      message({ ts: '1800000000.000400', text: '<@U_BOT> what time is it?' }),
+      deps,
+    );
+    expect(outcome.type).toBe('channel');
+    expect(handed.map((m) => m.ts)).toEqual(['1800000000.000400']);
+  });
+
+  it('starts an interview from any mention in a channel configured for it', async () => {
+    const { deps, handed } = setup([BUG, INTERVIEW]);
+    const outcome = await routeEnvelope(
+      message({ channel: 'C_PRODUCT', ts: '1800000000.000500', text: '<@U_BOT> we need offline sync' }),
+      deps,
+    );
+    expect(outcome).toMatchObject({ type: 'started', workflow: 'requirements_interview' });
+    expect(handed).toEqual([]);
+  });
+
+  it('keeps the bug-reports channel with the bug workflow, even for a mention with a keyword', async () => {
+    const { deps } = setup([BUG, INTERVIEW]);
+    const outcome = await routeEnvelope(
+      message({ channel: 'C_BUGS', ts: '1800000000.000600', text: '<@U_BOT> idea: the login page crashes' }),
+      deps,
+    );
+    expect(outcome).toMatchObject({ type: 'started', workflow: 'bug_investigation' });
   });
 });
