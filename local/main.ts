@@ -1,5 +1,5 @@
 import './polyfills.ts';
-import type { SlackAgentsConfigInput } from '../infra/config.ts';
+import { parseConfig, type SlackAgentsConfigInput } from '../infra/config.ts';
 import { DEVELOPMENT_SIGNING_SECRET, startSandbox } from './sandbox.ts';
 
 /**
@@ -11,6 +11,8 @@ import { DEVELOPMENT_SIGNING_SECRET, startSandbox } from './sandbox.ts';
  * - SLACK_CHANNEL_<NAME>=<id> for the channels the workflows use, e.g.
  *   SLACK_CHANNEL_BUG_REPORTS=C0123 (config key bugReports)
  * - SANDBOX_LOG_LEVEL (handlers' Powertools log level, default INFO)
+ * - SANDBOX_CONFIG: stack configuration as JSON, the `slackAgents` context's format, e.g.
+ *   '{"channelConversations":{"timeoutSeconds":300,"useLlmJudge":true}}'
  */
 function channelsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const channels: Record<string, string> = {};
@@ -34,8 +36,23 @@ function numberFromEnv(name: string, fallback: number): number {
   return value;
 }
 
-const channels = channelsFromEnv(process.env);
-const config: SlackAgentsConfigInput = Object.keys(channels).length > 0 ? { channels } : {};
+/** SANDBOX_CONFIG, validated as `cdk synth` validates the context (a wrong field is named). */
+function configFromEnv(): SlackAgentsConfigInput {
+  const raw = process.env.SANDBOX_CONFIG;
+  if (raw === undefined || raw.trim() === '') return {};
+  try {
+    parseConfig(raw);
+  } catch (error) {
+    console.error(`SANDBOX_CONFIG: ${(error as Error).message}`);
+    process.exit(2);
+  }
+  return JSON.parse(raw) as SlackAgentsConfigInput;
+}
+
+const fromEnv = configFromEnv();
+const channels = { ...fromEnv.channels, ...channelsFromEnv(process.env) };
+const config: SlackAgentsConfigInput =
+  Object.keys(channels).length > 0 ? { ...fromEnv, channels: channels as SlackAgentsConfigInput['channels'] } : fromEnv;
 const passThrough = Object.fromEntries(
   ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'].flatMap((name) => {
     const value = process.env[name];
