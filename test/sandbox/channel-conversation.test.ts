@@ -29,6 +29,7 @@ beforeAll(async () => {
       text('race answer'),
       text('race answer'),
       text('The export failed on the storage quota.'),
+      text('Still here.'),
     ],
   });
   sandbox = await startSandbox({
@@ -140,6 +141,28 @@ describe('a channel conversation in the sandbox', () => {
     );
     expect(prompt).toContain('Answer this message from <@U_ALICE>: <@U_BOT> why does the export fail?');
     expect(model.failures).toEqual([]);
+  });
+
+  it('sets aside a replies queue record that is not a reply job, and the channel goes on', async () => {
+    const queues = sandbox.sqs.listQueues({}).QueueUrls ?? [];
+    const replies = queues.find((url) => /ChannelRepliesQueue/.test(url));
+    const deadLetters = queues.find((url) => /ChannelRepliesDeadLetters/.test(url));
+    if (!replies || !deadLetters) throw new Error(`no channel replies queues in ${queues.join(', ')}`);
+    sandbox.sqs.sendMessage({
+      QueueUrl: replies,
+      MessageBody: '{"conversationId":"x"}',
+      MessageGroupId: HISTORY_CHANNEL,
+      MessageDeduplicationId: 'not-a-job',
+    });
+    await post('U_ALICE', '<@U_BOT> still there?', HISTORY_CHANNEL);
+    expect((await botReplies(2, HISTORY_CHANNEL))[1]?.text).toBe('Still here.');
+    const dead = await sandbox.sqs.receiveMessage({
+      QueueUrl: deadLetters,
+      MaxNumberOfMessages: 10,
+      MessageAttributeNames: ['All'],
+    });
+    expect(dead.Messages?.map((m) => m.Body)).toEqual(['{"conversationId":"x"}']);
+    expect(dead.Messages?.[0]?.MessageAttributes?.reason?.StringValue).toMatch(/is not a valid reply job/);
   });
 });
 
