@@ -12,9 +12,15 @@ import { kernelDeps, workflowRegistrations } from './wiring.ts';
 const logger = createLogger('router');
 const metrics = createMetrics('router');
 
+/** Built on the first record of an instance (its clients are reused), absent when channel conversations are off. */
+let channel: { channelConversations?: NonNullable<ReturnType<typeof channelConversations>> } | undefined;
+
 function channelDeps() {
-  const handle = channelConversations(logger);
-  return handle ? { channelConversations: handle } : {};
+  if (channel === undefined) {
+    const handle = channelConversations(logger);
+    channel = handle ? { channelConversations: handle } : {};
+  }
+  return channel;
 }
 
 async function routeRecord(envelope: InboxEnvelope): Promise<void> {
