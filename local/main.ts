@@ -52,7 +52,9 @@ function configFromEnv(): SlackAgentsConfigInput {
 const fromEnv = configFromEnv();
 const channels = { ...fromEnv.channels, ...channelsFromEnv(process.env) };
 const config: SlackAgentsConfigInput =
-  Object.keys(channels).length > 0 ? { ...fromEnv, channels: channels as SlackAgentsConfigInput['channels'] } : fromEnv;
+  Object.keys(channels).length > 0
+    ? { ...fromEnv, channels: channels as SlackAgentsConfigInput['channels'] }
+    : fromEnv;
 const passThrough = Object.fromEntries(
   ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'].flatMap((name) => {
     const value = process.env[name];

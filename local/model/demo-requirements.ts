@@ -9,7 +9,7 @@ import {
   type ClarifierResult,
   DEFAULT_CONFIDENCE_THRESHOLD,
 } from '../../lambdas/agents/profiles/requirements-clarifier.ts';
-import { excerpt, labelled, type PromptLine, promptLines, userTexts } from './demo-text.ts';
+import { DEMO_LABEL, excerpt, labelled, type PromptLine, promptLines, userTexts } from './demo-text.ts';
 import { blocksOf } from './messages-wire.ts';
 
 /**
@@ -97,7 +97,9 @@ export function demoPrd(request: MessageCreateParamsNonStreaming): PrdWriterResu
     goals: [labelled(`Deliver what the idea describes: "${short}".`)],
     non_goals: [labelled('Anything the interview did not mention.')],
     users: said.length > 0 ? [labelled(`As the first answer describes them: ${said[0]}.`)] : none('Users'),
-    user_stories: [labelled(`As the requester, I want "${short}", so that the problem above is solved.`)],
+    user_stories: [
+      labelled('As the requester, I want what the idea describes, so that the problem above is solved.'),
+    ],
     functional_requirements: [
       labelled(`Provide the core of the idea: "${short}".`),
       ...said.map((answer) => labelled(`Honour what the interview said: ${answer}.`)),
@@ -154,7 +156,7 @@ export function demoAnalysis(request: MessageCreateParamsNonStreaming): AnalystR
   });
   return {
     summary: labelled(
-      `Read the PRD "${excerpt(prd.title, 150)}" and applied fixed checks to its sections: ` +
+      `Read the PRD "${excerpt(prd.title.replace(DEMO_LABEL, ''), 150)}" and applied fixed checks to its sections: ` +
         `${findings.length} finding(s). No judgement went into them.`,
     ),
     findings,

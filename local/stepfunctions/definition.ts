@@ -330,7 +330,7 @@ class DefinitionPreparer {
 }
 
 /** The `$$.State` fields the runtime provides (runtime.ts), in a Task's Parameters. */
-export const STATE_CONTEXT_FIELDS: readonly string[] = ['EnteredTime', 'Name'];
+const STATE_CONTEXT_FIELDS: readonly string[] = ['EnteredTime', 'Name'];
 
 /**
  * The library evaluates `$$` against one static context, so the runtime can give a state its own

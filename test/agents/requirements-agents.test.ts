@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentTurnInput } from '../../lambdas/agents/contract.ts';
 import { renderPrdMarkdown } from '../../lambdas/agents/profiles/prd-writer.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import {
@@ -9,23 +8,9 @@ import {
   systemText,
   toolResultText,
 } from '../../local/model/scripted-model.ts';
-import { drained, MemoryTranscripts, turnDeps, useScriptedModel } from './support.ts';
+import { clarifierInput, drained, MemoryTranscripts, turnDeps, useScriptedModel } from './support.ts';
 
 const scripted = useScriptedModel();
-
-function clarifierInput(overrides: Partial<Omit<AgentTurnInput, 'profile'>> = {}) {
-  return {
-    conversationId: 'requirements-interview-C_PRODUCT-1',
-    profile: 'requirements_clarifier',
-    turn: 1,
-    mode: 'initial',
-    state: 'clarification',
-    messages: [drained('requester', 'U_REQ', 'I want to build an AI project manager')],
-    notes: [],
-    confidenceThreshold: 95,
-    ...overrides,
-  } as const satisfies AgentTurnInput;
-}
 
 const assessment = {
   confidence: 50,

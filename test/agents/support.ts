@@ -43,6 +43,21 @@ export function turnInput(overrides: Partial<Omit<AgentTurnInput, 'profile'>> = 
   };
 }
 
+/** A requirements clarifier's first turn on an idea (the profile the requirements agent tests start from). */
+export function clarifierInput(overrides: Partial<Omit<AgentTurnInput, 'profile'>> = {}) {
+  return {
+    conversationId: 'requirements-interview-C_PRODUCT-1',
+    profile: 'requirements_clarifier',
+    turn: 1,
+    mode: 'initial',
+    state: 'clarification',
+    messages: [drained('requester', 'U_REQ', 'I want to build an AI project manager')],
+    notes: [],
+    confidenceThreshold: 95,
+    ...overrides,
+  } as const satisfies AgentTurnInput;
+}
+
 /** Transcripts in memory, one entry per saved turn, as the DynamoDB adapter keeps them. */
 export class MemoryTranscripts implements TranscriptStore {
   readonly turns = new Map<string, Map<number, MessageParam[]>>();

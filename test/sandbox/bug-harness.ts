@@ -79,9 +79,22 @@ function bugIdOf(body: MessageCreateParamsNonStreaming): string | undefined {
   return undefined;
 }
 
-export async function startBugHarness(config: SlackAgentsConfigInput = {}): Promise<BugHarness> {
+export interface HarnessOptions {
+  /**
+   * `demo`: the sandbox's offline demo model plays the agents (what `npm run dev` runs without
+   * credentials), and conversations get no script.
+   * @default 'scripted'
+   */
+  model?: 'scripted' | 'demo';
+}
+
+export async function startBugHarness(
+  config: SlackAgentsConfigInput = {},
+  options: HarnessOptions = {},
+): Promise<BugHarness> {
   const scripts = new Map<string, Step[]>();
   const requests = new Map<string, RecordedModelRequest[]>();
+  const scripted = options.model !== 'demo';
   const model = await startScriptedModel({
     steps: async (request) => {
       const bugId = bugIdOf(request.body);
@@ -100,7 +113,9 @@ export async function startBugHarness(config: SlackAgentsConfigInput = {}): Prom
     port: 0,
     timeScale: 0.001,
     config: { reporterWaitSeconds: 7_200, developerWaitSeconds: 8_000, ...config },
-    env: { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' },
+    env: scripted
+      ? { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' }
+      : {},
     logLevel: 'SILENT',
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
@@ -122,6 +137,7 @@ export async function startBugHarness(config: SlackAgentsConfigInput = {}): Prom
     modelFailures: model.failures,
     requestsOf: (bugId) => requests.get(bugId) ?? [],
     script(bugId, steps) {
+      if (!scripted) throw new Error('the offline demo model plays the agents here: no scripts');
       scripts.set(bugId, [...(scripts.get(bugId) ?? []), ...steps]);
     },
     async post(channel, user, text, threadTs) {

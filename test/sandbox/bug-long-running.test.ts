@@ -139,7 +139,8 @@ describe('long-running bug conversations', () => {
         action: 'escalate',
         summary: 'Search cluster unreachable.',
         confidence: 30,
-        severity: 'high',
+        // Low: the 12 s deadline the setup keeps for this test (high's 60 ms raced the answer).
+        severity: 'low',
       }),
       ...turn(bug, findings('Search cluster unreachable: certificate expired.')),
     ]);

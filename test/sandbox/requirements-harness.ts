@@ -5,7 +5,7 @@ import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { submit } from '../../local/model/scripted-model.ts';
 import { signSlackRequest } from '../../local/slack/sign.ts';
-import { type BugHarness, startBugHarness } from './bug-harness.ts';
+import { type BugHarness, type HarnessOptions, startBugHarness } from './bug-harness.ts';
 
 /**
  * What the requirements interview's sandbox scenarios share: `/prd` as a signed slash command,
@@ -56,8 +56,8 @@ export const ANALYSIS = {
   ],
 };
 
-export async function startHarness(config: SlackAgentsConfigInput = {}) {
-  return startBugHarness({ channels: { product: PRODUCT }, ...config });
+export async function startHarness(config: SlackAgentsConfigInput = {}, options: HarnessOptions = {}) {
+  return startBugHarness({ channels: { product: PRODUCT }, ...config }, options);
 }
 
 /** `/prd <idea>` as Slack sends it: a signed form post. Returns the conversation id. */
