@@ -50,11 +50,14 @@ function configFromEnv(): SlackAgentsConfigInput {
 }
 
 const fromEnv = configFromEnv();
-const channels = { ...fromEnv.channels, ...channelsFromEnv(process.env) };
-const config: SlackAgentsConfigInput =
-  Object.keys(channels).length > 0
-    ? { ...fromEnv, channels: channels as SlackAgentsConfigInput['channels'] }
-    : fromEnv;
+// #general: a channel no workflow owns, for requirements interviews started by a mention and
+// for channel conversations.
+const channels: Record<string, string> = {
+  general: 'C_GENERAL',
+  ...(fromEnv.channels as Record<string, string> | undefined),
+  ...channelsFromEnv(process.env),
+};
+const config: SlackAgentsConfigInput = { ...fromEnv, channels };
 const passThrough = Object.fromEntries(
   ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'].flatMap((name) => {
     const value = process.env[name];

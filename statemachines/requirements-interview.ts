@@ -48,6 +48,8 @@ import {
 
 export const REQUIREMENTS_INTERVIEW_STATES = {
   prepare: 'Prepare interview',
+  startedInThread: 'Started by a mention?',
+  openInMentionThread: "Open interview in the mention's thread",
   openThread: 'Open interview thread',
   startRecord: 'Start interview record',
   markClarifying: 'Mark clarifying',
@@ -128,7 +130,15 @@ export function turnCapNote(maxTurns: number): string {
 
 export const REQUIREMENTS_INTERVIEW = defineWorkflow({
   name: 'requirements_interview',
-  triggers: [{ type: 'slash_command', command: '/prd' }],
+  // `/prd <idea>`, or a mention of the bot with a product idea (the rule: infra/config.ts).
+  triggers: (config) => [
+    { type: 'slash_command', command: '/prd' },
+    {
+      type: 'mention',
+      keywords: [...config.requirementsInterview.mentionKeywords],
+      channels: [...config.requirementsInterview.mentionChannels],
+    },
+  ],
   ownerRole: 'requester',
   othersRole: 'participant',
   closeOnIntent: true,
@@ -430,6 +440,20 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow({
     });
     catchFailure(startRecord, failed);
     openThread.next(startRecord).next(markClarifying);
+    // A mention started it: the interview runs in the mention's thread, which the Router
+    // already gave the requester (the registration's roles), so this post links nothing.
+    const openInMentionThread = slackPost(scope, S.openInMentionThread, {
+      slackPostFn,
+      channel: sfn.JsonPath.stringAt('$.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+      text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt('$.ownerId')),
+      resultPath: '$.thread',
+    });
+    catchFailure(openInMentionThread, failed);
+    openInMentionThread.next(startRecord);
+    const startedInThread = sfn.Choice.jsonPath(scope, S.startedInThread)
+      .when(sfn.Condition.isPresent('$.threadTs'), openInMentionThread)
+      .otherwise(openThread);
     const prepare = sfn.Pass.jsonPath(scope, S.prepare, {
       parameters: {
         state: sfn.JsonPath.jsonMerge(
@@ -441,7 +465,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow({
       },
       outputPath: '$.state',
     });
-    return prepare.next(openThread);
+    return prepare.next(startedInThread);
   },
 });
 

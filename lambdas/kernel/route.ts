@@ -126,6 +126,13 @@ function withoutMention(text: string, botUserId: string | undefined): string {
   return text.replace(mention, ' ').replace(/\s+/g, ' ').trim();
 }
 
+/** An opening message without the bot's mention that addresses it: `<@BOT> idea: x` is `idea: x`. */
+function withoutLeadingMention(text: string, botUserId: string | undefined): string {
+  if (botUserId === undefined) return text;
+  const stripped = text.replace(new RegExp(`^\\s*<@${botUserId}(\\|[^>]*)?>[\\s:,]*`), '');
+  return stripped === '' ? text : stripped;
+}
+
 /** `text` begins with `phrase` as whole words: `idea: x` and `idea` do, `ideas` does not. */
 function startsWithPhrase(text: string, phrase: string): boolean {
   if (!text.startsWith(phrase)) return false;
@@ -189,7 +196,10 @@ async function startConversation(
     senderType: registration.ownerRole,
     senderId: envelope.user,
     messageType: 'message',
-    text: envelope.kind === 'slash_command' ? `${envelope.command} ${envelope.text}`.trim() : envelope.text,
+    text:
+      envelope.kind === 'slash_command'
+        ? `${envelope.command} ${envelope.text}`.trim()
+        : withoutLeadingMention(envelope.text, deps.botUserId),
     receivedAt: envelope.receivedAt,
   });
   const input: ExecutionInput = {

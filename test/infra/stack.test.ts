@@ -197,7 +197,14 @@ describe('function environment', () => {
       {
         workflow: 'requirements_interview',
         stateMachineArn: `<${stateMachineOf(production, 'requirements_interview')[0]}>`,
-        triggers: [{ type: 'slash_command', command: '/prd' }],
+        triggers: [
+          { type: 'slash_command', command: '/prd' },
+          {
+            type: 'mention',
+            keywords: ['prd', 'idea', 'product idea', 'feature idea', 'requirements'],
+            channels: [],
+          },
+        ],
         ownerRole: 'requester',
         othersRole: 'participant',
         closeOnIntent: true,

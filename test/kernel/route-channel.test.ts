@@ -157,6 +157,10 @@ describe('the rule between the requirements interview and channel conversations'
     });
     expect(handed).toEqual([]);
     // The interview owns the mention's thread: the requester's answers there go to it.
+    // The opening message is the idea, without the mention that addressed the bot.
+    if (outcome.type !== 'started') throw new Error('not started');
+    const [opening] = await store.listMessages(outcome.conversationId);
+    expect(opening).toMatchObject({ senderType: 'requester', text: 'idea: a dark mode for the dashboard' });
     const link = await store.findThread('C_GENERAL', '1800000000.000300');
     expect(link).toMatchObject({
       ownerId: 'U_ALICE',

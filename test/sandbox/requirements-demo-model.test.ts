@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { DEMO_LABEL } from '../../local/model/demo-model.ts';
 import type { BugHarness } from './bug-harness.ts';
 import {
   botPosts,
   finished,
   interviewRecord,
+  PARTICIPANT,
   PRODUCT,
   posted,
   REQUESTER,
@@ -65,5 +67,37 @@ describe('the requirements interview with the offline demo model', () => {
     expect(prd).toContain('"For teams of 5-20 people in one office"');
     expect(prd).toContain('"It picks a place and splits the bill"');
     expect(analysis).toContain(`## Gaps\n\n- **Success metrics**: ${DEMO_LABEL}`);
+  });
+
+  it('starts an interview in the thread of a mention with a product idea; a plain mention is a channel conversation', {
+    timeout: 60_000,
+  }, async () => {
+    const mention = await h.post(PRODUCT, REQUESTER, '<@U_BOT> idea: a shared calendar for meeting rooms');
+    const id = conversationIdFor('requirements_interview', PRODUCT, mention);
+    // The interview runs in the mention's thread: its opening and its questions are replies there.
+    await posted(h, mention, 'Requirements interview for <@U_REQ>');
+    await posted(h, mention, 'Confidence: 50%');
+    await waitsForAnswer(h, id);
+    expect(await h.store.getConversation(id, { consistent: true })).toMatchObject({
+      workflow: 'requirements_interview',
+      ownerId: REQUESTER,
+    });
+
+    // A mention that is no product idea is answered as a channel conversation, outside any workflow.
+    const chat = await h.post(PRODUCT, PARTICIPANT, '<@U_BOT> what time is the standup?');
+    const answer = await h.eventually(
+      async () => (await h.messages(PRODUCT)).filter((m) => m.bot && Number(m.ts) > Number(chat)),
+      (posts) => posts.length > 0,
+      'the channel conversation answer',
+    );
+    expect(answer[0]?.text).toContain(DEMO_LABEL);
+    expect(
+      await h.store.getConversation(conversationIdFor('requirements_interview', PRODUCT, chat)),
+    ).toBeUndefined();
+
+    // The requester's "cancel" in the mention's thread ends the interview.
+    await h.post(PRODUCT, REQUESTER, 'cancel', mention);
+    expect((await finished(h, id)).status).toBe('SUCCEEDED');
+    expect(await h.store.getConversation(id, { consistent: true })).toMatchObject({ status: 'closed' });
   });
 });
