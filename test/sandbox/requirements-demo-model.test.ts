@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { DEMO_LABEL } from '../../local/model/demo-model.ts';
-import type { BugHarness } from './bug-harness.ts';
 import {
   botPosts,
   finished,
@@ -11,8 +10,8 @@ import {
   posted,
   REQUESTER,
   slashPrd,
-  startHarness,
   threadOf,
+  useHarness,
   waitsForAnswer,
 } from './requirements-harness.ts';
 
@@ -22,13 +21,7 @@ import {
  */
 
 describe('the requirements interview with the offline demo model', () => {
-  let h: BugHarness;
-  beforeAll(async () => {
-    h = await startHarness({}, { model: 'demo' });
-  }, 120_000);
-  afterAll(async () => {
-    await h?.stop();
-  });
+  const h = useHarness({}, { model: 'demo' });
 
   it('asks until two answers bring it to 98, then posts a labelled PRD and its analysis, and completes', {
     timeout: 90_000,

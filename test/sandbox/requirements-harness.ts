@@ -1,6 +1,6 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { submit } from '../../local/model/scripted-model.ts';
@@ -58,6 +58,29 @@ export const ANALYSIS = {
 
 export async function startHarness(config: SlackAgentsConfigInput = {}, options: HarnessOptions = {}) {
   return startBugHarness({ channels: { product: PRODUCT }, ...config }, options);
+}
+
+/**
+ * A sandbox for the calling file's tests: started before them, stopped after them, and the
+ * model checked to have had no unexpected call. The harness is reached through the returned
+ * object as soon as it has started; before that, any use throws.
+ */
+export function useHarness(config: SlackAgentsConfigInput = {}, options: HarnessOptions = {}): BugHarness {
+  let started: BugHarness | undefined;
+  beforeAll(async () => {
+    started = await startHarness(config, options);
+  }, 120_000);
+  afterAll(async () => {
+    await started?.stop();
+    expect(started?.modelFailures ?? []).toEqual([]);
+  });
+  return new Proxy({} as BugHarness, {
+    get(_, key) {
+      if (!started) throw new Error('the sandbox harness is used before it started');
+      const value: unknown = Reflect.get(started, key);
+      return typeof value === 'function' ? value.bind(started) : value;
+    },
+  });
 }
 
 /** `/prd <idea>` as Slack sends it: a signed form post. Returns the conversation id. */

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { submit } from '../../local/model/scripted-model.ts';
-import type { BugHarness } from './bug-harness.ts';
 import { promptOfTurn } from './bug-harness.ts';
 import {
   ANALYSIS,
@@ -13,8 +12,8 @@ import {
   posted,
   REQUESTER,
   slashPrd,
-  startHarness,
   threadOf,
+  useHarness,
   waitsForAnswer,
 } from './requirements-harness.ts';
 
@@ -24,15 +23,8 @@ import {
  */
 
 describe('the requirements interview with its own configuration', () => {
-  let h: BugHarness;
-  beforeAll(async () => {
-    h = await startHarness({
-      requirementsInterview: { confidenceThreshold: 70, maxClarificationTurns: 2, answerWaitSeconds: 3_000 },
-    });
-  }, 120_000);
-  afterAll(async () => {
-    await h?.stop();
-    expect(h?.modelFailures ?? []).toEqual([]);
+  const h = useHarness({
+    requirementsInterview: { confidenceThreshold: 70, maxClarificationTurns: 2, answerWaitSeconds: 3_000 },
   });
 
   it('writes the PRD once the confidence reaches the configured threshold', { timeout: 90_000 }, async () => {

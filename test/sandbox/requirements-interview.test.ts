@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   httpError,
   lastToolResults,
@@ -8,7 +8,7 @@ import {
   toolResultText,
 } from '../../local/model/scripted-model.ts';
 import { REQUIREMENTS_INTERVIEW_TEXTS } from '../../statemachines/requirements-interview.ts';
-import { type BugHarness, promptOfTurn, type Step } from './bug-harness.ts';
+import { promptOfTurn, type Step } from './bug-harness.ts';
 import {
   ANALYSIS,
   assess,
@@ -21,8 +21,8 @@ import {
   posted,
   REQUESTER,
   slashPrd,
-  startHarness,
   threadOf,
+  useHarness,
   waitsForAnswer,
 } from './requirements-harness.ts';
 
@@ -33,14 +33,7 @@ import {
  */
 
 describe('the requirements interview with the default configuration', () => {
-  let h: BugHarness;
-  beforeAll(async () => {
-    h = await startHarness();
-  }, 120_000);
-  afterAll(async () => {
-    await h?.stop();
-    expect(h?.modelFailures ?? []).toEqual([]);
-  });
+  const h = useHarness();
 
   it("runs the seed's example: 50 -> 75 -> 98, then the PRD, the analysis, and complete", {
     timeout: 90_000,
