@@ -62,6 +62,9 @@ export const REQUIREMENTS_INTERVIEW_STATES = {
   routeClarification: 'Route clarification',
   recordClarification: 'Record clarification',
   confidenceCheck: 'Confidence check',
+  logBelowThreshold: 'Log confidence below threshold',
+  logThresholdMet: 'Log confidence threshold met',
+  logTurnCap: 'Log turn cap reached',
   postQuestions: 'Post questions',
   waitForAnswer: 'Wait for answer',
   remind: 'Remind requester',
@@ -393,16 +396,31 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow({
       resultPath: '$.prdNotes',
     });
     noteReady.next(announceReady);
+    // Each outcome of the check is logged (seed 004's `confidence_check`), then followed.
+    const logCheck = (
+      stateName: string,
+      outcome: NonNullable<RecordInterviewProps['check']>['outcome'],
+      then: sfn.IChainable,
+    ) => {
+      const log = record(stateName, {
+        event: 'confidence_check',
+        agent: 'clarification',
+        check: { outcome, threshold: settings.confidenceThreshold },
+      });
+      catchFailure(log, failed);
+      log.next(then);
+      return log;
+    };
     const confidenceCheck = sfn.Choice.jsonPath(scope, S.confidenceCheck)
       .when(
         sfn.Condition.numberGreaterThanEquals('$.clarification.confidence', settings.confidenceThreshold),
-        noteReady,
+        logCheck(S.logThresholdMet, 'threshold_met', noteReady),
       )
       .when(
         sfn.Condition.numberGreaterThanEquals('$.clarificationTurns', settings.maxClarificationTurns),
-        noteTurnCap,
+        logCheck(S.logTurnCap, 'turn_cap_reached', noteTurnCap),
       )
-      .otherwise(postQuestions);
+      .otherwise(logCheck(S.logBelowThreshold, 'below_threshold', postQuestions));
     const recordClarification = record(S.recordClarification, {
       event: 'clarification_agent_completed',
       agent: 'clarification',
@@ -486,6 +504,14 @@ interface RecordInterviewProps {
   /** Also record the clarification's confidence, and the turn's entry in `confidenceHistory`. */
   readonly confidence?: boolean;
   /**
+   * The confidence check's outcome (seed 004's `confidence_check` line): the entry gets the
+   * confidence, the threshold and the outcome; the current agent and the history stay.
+   */
+  readonly check?: {
+    readonly outcome: 'below_threshold' | 'threshold_met' | 'turn_cap_reached';
+    readonly threshold: number;
+  };
+  /**
    * Creates the record (the first transition), with this metadata.
    * @default - the record exists: update it
    */
@@ -519,7 +545,10 @@ function recordInterviewState(
     agent: text(props.agent),
     turn: number('$.turn'),
     turnsInAgent: turns,
-    ...(props.confidence ? { confidence } : {}),
+    ...(props.confidence || props.check ? { confidence } : {}),
+    ...(props.check
+      ? { outcome: text(props.check.outcome), threshold: V.fromNumber(props.check.threshold) }
+      : {}),
     at,
   });
   let update: string;
@@ -540,12 +569,13 @@ function recordInterviewState(
       }),
     };
   } else {
-    const sets = [
-      'interview.currentAgent = :agent',
-      'interview.turnsInAgent = :turns',
-      'interview.transitions = list_append(interview.transitions, :log)',
-    ];
-    values = { ':agent': text(props.agent), ':turns': turns, ':log': list([entry]) };
+    const sets = ['interview.transitions = list_append(interview.transitions, :log)'];
+    values = { ':log': list([entry]) };
+    if (!props.check) {
+      sets.push('interview.currentAgent = :agent', 'interview.turnsInAgent = :turns');
+      values[':agent'] = text(props.agent);
+      values[':turns'] = turns;
+    }
     if (props.confidence) {
       sets.push(
         'interview.confidence = :confidence',

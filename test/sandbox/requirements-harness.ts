@@ -22,7 +22,15 @@ export type InterviewRecord = {
   confidence: number;
   turnsInAgent: number;
   confidenceHistory: { turn: number; confidence: number; reason: string; at: string }[];
-  transitions: { event: string; agent: string; turnsInAgent: number; confidence?: number; at: string }[];
+  transitions: {
+    event: string;
+    agent: string;
+    turnsInAgent: number;
+    confidence?: number;
+    threshold?: number;
+    outcome?: string;
+    at: string;
+  }[];
   metadata: Record<string, number>;
 };
 

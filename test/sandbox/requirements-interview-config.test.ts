@@ -62,6 +62,11 @@ describe('the requirements interview with its own configuration', () => {
     expect(prdPrompt).toContain('limit of 2 clarification turns');
     expect(prdPrompt).toContain('Pricing model');
     expect((await botPosts(h, thread)).filter((p) => p.text.includes('Confidence:'))).toHaveLength(1);
+    const checks = (await interviewRecord(h, id))?.transitions.filter((t) => t.event === 'confidence_check');
+    expect(checks?.map((t) => [t.confidence, t.threshold, t.outcome])).toEqual([
+      [40, 70, 'below_threshold'],
+      [45, 70, 'turn_cap_reached'],
+    ]);
   });
 
   it('reminds the requester once after the wait, then closes after the second', {

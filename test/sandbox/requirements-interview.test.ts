@@ -102,15 +102,23 @@ describe('the requirements interview with the default configuration', () => {
     expect(record?.transitions.map((t) => `${t.event}:${t.agent}`)).toEqual([
       'clarification_agent_start:clarification',
       'clarification_agent_completed:clarification',
+      'confidence_check:clarification',
       'clarification_agent_completed:clarification',
+      'confidence_check:clarification',
       'clarification_agent_completed:clarification',
+      'confidence_check:clarification',
       'prd_generation_start:prd_generator',
       'analysis_agent_start:analysis',
       'complete:complete',
     ]);
     // Seed 004 times every transition: ISO times, in the order the transitions happened.
     const times = [...(record?.transitions ?? []), ...(record?.confidenceHistory ?? [])].map((t) => t.at);
-    expect(times).toHaveLength(10);
+    expect(times).toHaveLength(13);
+    expect(record?.transitions.filter((t) => t.event === 'confidence_check')).toEqual([
+      expect.objectContaining({ confidence: 50, threshold: 95, outcome: 'below_threshold', turnsInAgent: 1 }),
+      expect.objectContaining({ confidence: 75, threshold: 95, outcome: 'below_threshold', turnsInAgent: 2 }),
+      expect.objectContaining({ confidence: 98, threshold: 95, outcome: 'threshold_met', turnsInAgent: 3 }),
+    ]);
     for (const at of times) expect(new Date(at).toISOString()).toBe(at);
     const transitionTimes = record?.transitions.map((t) => Date.parse(t.at)) ?? [];
     expect(transitionTimes).toEqual([...transitionTimes].sort((a, b) => a - b));
