@@ -1,3 +1,4 @@
+import { MalformedModelReplyError, ModelCallError } from '../agents/errors.ts';
 import type { AgentLogger } from '../agents/ports.ts';
 import type { Clock } from '../kernel/ports.ts';
 import { SlackApiError } from '../slack/errors.ts';
@@ -23,7 +24,8 @@ export interface ResponderDeps {
 export type ReplyOutcome = {
   conversationId: string;
   decision: Decision;
-  answer: 'answered' | 'not_answered' | 'already_answered';
+  /** `apologized`: the model failed after its client's retries; the bot said so instead. */
+  answer: 'answered' | 'not_answered' | 'already_answered' | 'apologized';
   /** Messages read from the channel's history when this message started the conversation. */
   historyLoaded?: number;
 };
@@ -59,14 +61,27 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
     return { conversationId, decision, answer: 'already_answered', ...loaded };
   }
   const turns = (await deps.store.listBotTurns(conversationId)).filter((turn) => turn.ts < job.ts);
-  // The model first, then the claim: a model failure leaves no claim behind, so the retry
-  // answers. Two deliveries at once may both ask the model; only the claim's winner posts.
-  const text = await deps.answer({
-    channel: job.channel,
-    messages,
-    turns,
-    message: { userId: job.userId, text: job.text },
-  });
+  // The model first, then the claim: two deliveries at once may both ask the model; only the
+  // claim's winner posts. A model that fails after its client's retries gets an apology in its
+  // place, not a queue retry: the retry would come minutes later (the queue's visibility
+  // timeout), with the channel's later messages held behind it.
+  let text: string;
+  try {
+    text = await deps.answer({
+      channel: job.channel,
+      messages,
+      turns,
+      message: { userId: job.userId, text: job.text },
+    });
+  } catch (error) {
+    if (!(error instanceof ModelCallError || error instanceof MalformedModelReplyError)) throw error;
+    deps.logger.error('the model failed; apologizing instead of answering', {
+      conversationId,
+      ts: job.ts,
+      error,
+    });
+    return { conversationId, decision, ...(await apologize(job, deps)), ...loaded };
+  }
   if (text === '') {
     deps.logger.warn('the model gave no answer text; not posting', { conversationId, ts: job.ts });
     return { conversationId, decision, answer: 'not_answered', ...loaded };
@@ -103,6 +118,22 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
     at,
   });
   return { conversationId, decision, answer: 'answered', ...loaded };
+}
+
+/** The bot's apology for an answer the model could not give, posted at most once like an answer. */
+export const APOLOGY =
+  "Sorry, I couldn't answer that just now: the model I use is unavailable. Please ask me again in a moment.";
+
+async function apologize(
+  job: ReplyJob,
+  deps: ResponderDeps,
+): Promise<{ answer: 'apologized' | 'already_answered' }> {
+  if ((await deps.store.claimAnswer(job.conversationId, job.ts)) === 'taken')
+    return { answer: 'already_answered' };
+  const thread = job.threadTs !== undefined ? { threadTs: job.threadTs } : {};
+  const posted = await deps.slack.postMessage({ channel: job.channel, text: APOLOGY, ...thread });
+  await deps.store.rememberBotMessage(job.channel, posted.ts);
+  return { answer: 'apologized' };
 }
 
 /**

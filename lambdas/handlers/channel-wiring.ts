@@ -77,6 +77,8 @@ export async function responderDeps(
     apiKey: await getModelApiKey(env),
     ...(baseURL ? { baseURL } : {}),
     maxRetries: Number(env[ENV.modelMaxRetries] ?? 2),
+    // A chat answer: three attempts of at most 30 s each stay within the responder's timeout.
+    timeoutMs: 30_000,
   });
   const { botToken } = await getSlackSecret(env);
   const slackApiUrl = env[ENV.slackApiUrl];

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoChannelStore } from '../../lambdas/adapters/dynamo-channel-store.ts';
+import { ModelCallError } from '../../lambdas/agents/errors.ts';
 import type { Message, MessageCreateParamsNonStreaming, ModelClient } from '../../lambdas/agents/ports.ts';
 import { silentLogger } from '../../lambdas/agents/ports.ts';
 import {
@@ -12,6 +13,7 @@ import { DEFAULT_CHANNEL_SETTINGS, type ReplyJob } from '../../lambdas/channel/m
 import type { ChannelHistory } from '../../lambdas/channel/ports.ts';
 import { createModelAnswerer } from '../../lambdas/channel/respond.ts';
 import {
+  APOLOGY,
   type ReplyOutcome,
   type ResponderDeps,
   respondToMessage,
@@ -353,9 +355,29 @@ describe('answering with the conversation as context', () => {
     expect(requests).toHaveLength(1);
   });
 
-  it('answers on the retry after the model failed (no claim is left behind)', async () => {
-    const { handle, jobs, posts, responderDeps } = setup([new Error('overloaded'), 'after the retry']);
-    await expect(handle(msg('U_ALICE', `<@${BOT}> hi`))).rejects.toThrow('overloaded');
+  it('apologizes once, instead of answering late, when the model fails after its retries', async () => {
+    const overloaded = new ModelCallError(
+      'the model API answered HTTP 529 overloaded_error',
+      { status: 529 },
+      {
+        cause: undefined,
+      },
+    );
+    const { handle, jobs, posts, responderDeps, requests } = setup([overloaded, 'not asked']);
+    const outcome = await handle(msg('U_ALICE', `<@${BOT}> hi`));
+    expect(outcome.replies).toEqual([expect.objectContaining({ answer: 'apologized' })]);
+    expect(posts.map((p) => p.text)).toEqual([APOLOGY]);
+    // A redelivery finds the claim: no second apology, no model call.
+    const [job] = jobs;
+    if (!job) throw new Error('no job handed over');
+    expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'already_answered' });
+    expect(posts).toHaveLength(1);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('leaves no claim behind when answering fails otherwise, so the retry answers', async () => {
+    const { handle, jobs, posts, responderDeps } = setup([new Error('socket hang up'), 'after the retry']);
+    await expect(handle(msg('U_ALICE', `<@${BOT}> hi`))).rejects.toThrow('socket hang up');
     const [job] = jobs;
     if (!job) throw new Error('no job handed over');
     expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'answered' });

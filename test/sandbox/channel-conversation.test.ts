@@ -1,8 +1,9 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoChannelStore } from '../../lambdas/adapters/dynamo-channel-store.ts';
+import { APOLOGY } from '../../lambdas/channel/respond-to-message.ts';
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
-import { lastUserText, startScriptedModel, text } from '../../local/model/scripted-model.ts';
+import { httpError, lastUserText, startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 
 /**
@@ -30,6 +31,7 @@ beforeAll(async () => {
       text('race answer'),
       text('The export failed on the storage quota.'),
       text('Still here.'),
+      httpError(529, 'overloaded'),
     ],
   });
   sandbox = await startSandbox({
@@ -163,6 +165,11 @@ describe('a channel conversation in the sandbox', () => {
     });
     expect(dead.Messages?.map((m) => m.Body)).toEqual(['{"conversationId":"x"}']);
     expect(dead.Messages?.[0]?.MessageAttributes?.reason?.StringValue).toMatch(/is not a valid reply job/);
+  });
+
+  it('apologizes in the channel when the model fails, and the channel goes on', async () => {
+    await post('U_BOB', '<@U_BOT> one more question?', HISTORY_CHANNEL);
+    expect((await botReplies(3, HISTORY_CHANNEL))[2]?.text).toBe(APOLOGY);
   });
 });
 
