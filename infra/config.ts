@@ -80,15 +80,16 @@ export const SlackAgentsConfigSchema = z.strictObject({
    */
   developerWaitSeconds: z.number().int().positive().default(172_800),
   /**
-   * The model agent turns use.
-   * @default { provider: 'anthropic', id: 'claude-sonnet-4-5' }
+   * The model agent turns use. (`claude-sonnet-4-5`, the earlier default, reaches end of life
+   * on 2026-11-30 by the Anthropic SDK's deprecation table.)
+   * @default { provider: 'anthropic', id: 'claude-sonnet-5-5' }
    */
   model: z
     .strictObject({
       /** @default 'anthropic' */
       provider: z.enum(['anthropic', 'bedrock']).default('anthropic'),
-      /** @default 'claude-sonnet-4-5' */
-      id: z.string().min(1).default('claude-sonnet-4-5'),
+      /** @default 'claude-sonnet-5-5' */
+      id: z.string().min(1).default('claude-sonnet-5-5'),
     })
     .prefault({}),
   /**

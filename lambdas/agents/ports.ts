@@ -56,7 +56,7 @@ export interface TurnBudget {
 
 export interface AgentTurnDeps {
   model: ModelClient;
-  /** The model id sent with every request, e.g. `claude-sonnet-4-5`. */
+  /** The model id sent with every request, e.g. `claude-sonnet-5-5`. */
   modelId: string;
   tools: ToolInvoker;
   transcripts: TranscriptStore;

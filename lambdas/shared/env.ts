@@ -36,7 +36,7 @@ export const ENV = {
   channels: 'CHANNELS',
   /** Model provider for agent turns: `anthropic` or `bedrock`. */
   modelProvider: 'MODEL_PROVIDER',
-  /** Model id for agent turns, e.g. `claude-sonnet-4-5`. */
+  /** Model id for agent turns, e.g. `claude-sonnet-5-5`. */
   modelId: 'MODEL_ID',
   /** Retries of transient model API failures per call (AgentTurn; default 2, 0 against fakes). */
   modelMaxRetries: 'MODEL_MAX_RETRIES',

@@ -9,7 +9,7 @@ describe('stack configuration', () => {
       botUserId: 'U_BOT',
       reporterWaitSeconds: 7200,
       developerWaitSeconds: 172_800,
-      model: { provider: 'anthropic', id: 'claude-sonnet-4-5' },
+      model: { provider: 'anthropic', id: 'claude-sonnet-5-5' },
       retentionDays: 90,
       logRetentionDays: 90,
       inboxMaxReceiveCount: 5,
@@ -57,7 +57,7 @@ describe('stack configuration', () => {
       bugSummaries: 'C_BUG_SUMMARIES',
       developers: 'C_DEVELOPERS',
     });
-    expect(config.model).toEqual({ provider: 'bedrock', id: 'claude-sonnet-4-5' });
+    expect(config.model).toEqual({ provider: 'bedrock', id: 'claude-sonnet-5-5' });
   });
 
   it('accepts further named channels for future workflows', () => {

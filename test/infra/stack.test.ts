@@ -227,7 +227,7 @@ describe('function environment', () => {
       expect(environmentOf(id), id).toMatchObject({
         [ENV.tableName]: { Ref: onlyResource(template, 'AWS::DynamoDB::Table')[0] },
         [ENV.modelProvider]: 'anthropic',
-        [ENV.modelId]: 'claude-sonnet-4-5',
+        [ENV.modelId]: 'claude-sonnet-5-5',
       });
     }
   });
