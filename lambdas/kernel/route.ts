@@ -120,16 +120,22 @@ export function mentionMatches(
   return (trigger.keywords ?? []).some((keyword) => startsWithPhrase(text, keyword.toLowerCase()));
 }
 
+/** A mention of the bot in Slack's text (`<@U1>`, `<@U1|name>`); anyone's when its id is unknown. */
+function botMention(botUserId: string | undefined): string {
+  return botUserId === undefined ? '<@[^>]+>' : `<@${botUserId}(?:\\|[^>]*)?>`;
+}
+
 /** The text with the bot's mentions taken out and the spaces around them collapsed. */
 function withoutMention(text: string, botUserId: string | undefined): string {
-  const mention = botUserId === undefined ? /<@[^>]+>/ : new RegExp(`<@${botUserId}(\\|[^>]*)?>`, 'g');
+  // Without the bot's id, only the first mention is taken for the bot's.
+  const mention = new RegExp(botMention(botUserId), botUserId === undefined ? '' : 'g');
   return text.replace(mention, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** An opening message without the bot's mention that addresses it: `<@BOT> idea: x` is `idea: x`. */
 function withoutLeadingMention(text: string, botUserId: string | undefined): string {
   if (botUserId === undefined) return text;
-  const stripped = text.replace(new RegExp(`^\\s*<@${botUserId}(\\|[^>]*)?>[\\s:,]*`), '');
+  const stripped = text.replace(new RegExp(`^\\s*${botMention(botUserId)}[\\s:,]*`), '');
   return stripped === '' ? text : stripped;
 }
 

@@ -5,16 +5,10 @@ import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { Executions } from '../../lambdas/kernel/ports.ts';
 import { mentionMatches, routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
+import { BUG_REGISTRATION } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
-const BUG: WorkflowRegistration = {
-  workflow: 'bug_investigation',
-  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:BugInvestigation',
-  triggers: [{ type: 'channel_message', channel: 'C_BUGS' }],
-  ownerRole: 'reporter',
-  othersRole: null,
-  closeOnIntent: true,
-};
+const BUG = BUG_REGISTRATION;
 const MENTIONS: WorkflowRegistration = {
   ...BUG,
   workflow: 'mention_workflow',

@@ -7,6 +7,7 @@ import { registerWait } from '../../lambdas/kernel/register-wait.ts';
 import { type RouteOutcome, routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WakeOutput } from '../../lambdas/kernel/tasks.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
+import { BUG_REGISTRATION } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 class RecordingExecutions implements Executions {
@@ -31,14 +32,7 @@ class RecordingExecutions implements Executions {
   }
 }
 
-const BUG: WorkflowRegistration = {
-  workflow: 'bug_investigation',
-  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:BugInvestigation',
-  triggers: [{ type: 'channel_message', channel: 'C_BUGS' }],
-  ownerRole: 'reporter',
-  othersRole: null,
-  closeOnIntent: true,
-};
+const BUG = BUG_REGISTRATION;
 const PRD: WorkflowRegistration = {
   workflow: 'requirements_interview',
   stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:RequirementsInterview',

@@ -1,6 +1,17 @@
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { Conversation } from '../../lambdas/kernel/model.ts';
 import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
+import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
+
+/** The bug workflow's registration as the Router's tests use it: top-level messages in C_BUGS. */
+export const BUG_REGISTRATION: WorkflowRegistration = {
+  workflow: 'bug_investigation',
+  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:BugInvestigation',
+  triggers: [{ type: 'channel_message', channel: 'C_BUGS' }],
+  ownerRole: 'reporter',
+  othersRole: null,
+  closeOnIntent: true,
+};
 
 /** A bug conversation as the Router creates it (ledger included), owned by U_REPORTER. */
 export function bugConversation(id: string, overrides: Partial<Conversation> = {}): Conversation {
