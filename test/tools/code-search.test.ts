@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InvalidPatternError, SearchTimeoutError } from '../../lambdas/tools/code/errors.ts';
+import { contextGroups, type SearchOptions, searchFiles } from '../../lambdas/tools/code/search.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'code-search-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(path: string, content: string | Uint8Array) {
+  const absolutePath = join(dir, path.replaceAll('/', '__'));
+  writeFileSync(absolutePath, content);
+  return { path, absolutePath };
+}
+
+const cart = file(
+  'src/cart.ts',
+  [
+    'export function total(items) {',
+    '  let sum = 0;',
+    '  for (const item of items) sum += item.price;',
+    '  return sum;',
+    '}',
+  ].join('\n'),
+);
+const readme = file('README.md', '# Webshop\nThe cart sums prices.\n');
+const image = file('logo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 0x73, 0x75, 0x6d]));
+const latin1 = file('legacy.txt', new Uint8Array([0x73, 0x75, 0x6d, 0xe9, 0x0a]));
+const files = [readme, cart, image, latin1];
+
+const options: SearchOptions = {
+  pattern: 'sum',
+  regex: false,
+  caseSensitive: true,
+  contextLines: 0,
+  maxMatches: 50,
+  maxOutputChars: 16_000,
+  maxLineChars: 300,
+  timeLimitMs: 2_000,
+};
+
+describe('searchFiles', () => {
+  it('prints file:line:text for each matching line of a literal search, skipping binary files', async () => {
+    const output = await searchFiles(files, options);
+    expect(output.split('\n')).toEqual([
+      'README.md:2:The cart sums prices.',
+      '--',
+      'src/cart.ts:2:  let sum = 0;',
+      'src/cart.ts:3:  for (const item of items) sum += item.price;',
+      'src/cart.ts:4:  return sum;',
+      '[4 of 4 matching lines shown, 2 file(s) with matches, 4 searched]',
+    ]);
+  });
+
+  it('prints context lines with a dash and merges overlapping context', async () => {
+    const output = await searchFiles([cart], { ...options, pattern: 'return', contextLines: 1 });
+    expect(output.split('\n').slice(0, 3)).toEqual([
+      'src/cart.ts-3-  for (const item of items) sum += item.price;',
+      'src/cart.ts:4:  return sum;',
+      'src/cart.ts-5-}',
+    ]);
+  });
+
+  it('matches a regular expression, case-insensitively when asked', async () => {
+    const output = await searchFiles(files, {
+      ...options,
+      pattern: '^#\\s*WEBSHOP$',
+      regex: true,
+      caseSensitive: false,
+    });
+    expect(output).toContain('README.md:1:# Webshop');
+  });
+
+  it('stops at the match cap and says so', async () => {
+    const output = await searchFiles(files, { ...options, maxMatches: 2 });
+    expect(output).toContain('[2 of 2+ matching lines shown');
+    expect(output).toContain('Output capped at 2 matches');
+    expect(output).not.toContain('return sum');
+  });
+
+  it('stops the regular expression search at the match cap too', async () => {
+    const output = await searchFiles(files, { ...options, regex: true, pattern: 's.m', maxMatches: 1 });
+    expect(output.split('\n')[0]).toBe('README.md:2:The cart sums prices.');
+    expect(output).toContain('Output capped at 1 matches');
+  });
+
+  it('caps the output in characters', async () => {
+    const many = file('many.txt', Array.from({ length: 2_000 }, (_, i) => `sum ${i}`).join('\n'));
+    const output = await searchFiles([many], { ...options, maxMatches: 2_000, maxOutputChars: 1_000 });
+    expect(output.length).toBeLessThanOrEqual(1_000);
+    expect(output).toMatch(/Output capped: narrow the search/);
+  });
+
+  it('clips long lines', async () => {
+    const long = file('min.js', `var sum=${'1+'.repeat(1_000)}1;`);
+    const output = await searchFiles([long], { ...options, maxLineChars: 50 });
+    expect(output).toMatch(/\[\.\.\. \d+ more characters\]/);
+  });
+
+  it('says so when nothing matches', async () => {
+    expect(await searchFiles(files, { ...options, pattern: 'discount' })).toBe(
+      'No matches for literal "discount" in 4 file(s).',
+    );
+  });
+
+  it('refuses a regular expression that does not compile', async () => {
+    await expect(searchFiles(files, { ...options, regex: true, pattern: '(unclosed' })).rejects.toThrow(
+      InvalidPatternError,
+    );
+  });
+
+  it('stops a catastrophically backtracking pattern at its time limit, and the next search still works', async () => {
+    const evil = file('evil.txt', `${'a'.repeat(50_000)}b\n`);
+    const started = performance.now();
+    await expect(
+      searchFiles([evil], { ...options, regex: true, pattern: '(a+)+$', timeLimitMs: 300 }),
+    ).rejects.toThrow(SearchTimeoutError);
+    // Far below what (a+)+$ would need on 50,000 characters (longer than the universe's age).
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(await searchFiles(files, { ...options, regex: true, pattern: 'cart' })).toContain('README.md:2:');
+  });
+});
+
+describe('contextGroups', () => {
+  it('merges ranges that touch and keeps them inside the file', () => {
+    expect(contextGroups([0, 3, 10], 2, 12)).toEqual([
+      { from: 0, to: 5 },
+      { from: 8, to: 11 },
+    ]);
+  });
+});
