@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { x as extract, type ReadEntry } from 'tar';
 import { TarballTooLargeError } from './errors.ts';
 import { normalizeRepoPath } from './paths.ts';
@@ -36,6 +36,15 @@ export interface CacheStats {
   hits: number;
   misses: number;
   evictions: number;
+  /** Trees made from a parent's tree and one change (`derive`), with no download. */
+  derived: number;
+}
+
+/** One file written (`content`) or deleted (no `content`) by a commit of the tools. */
+export interface FileChange {
+  path: string;
+  content?: Uint8Array;
+  executable?: boolean;
 }
 
 const SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
@@ -46,7 +55,7 @@ export class TarballCache {
   /** Scratch directories of unpacks under way, which eviction must leave alone. */
   private readonly scratch = new Set<string>();
   private tick = 0;
-  readonly stats: CacheStats = { hits: 0, misses: 0, evictions: 0 };
+  readonly stats: CacheStats = { hits: 0, misses: 0, evictions: 0, derived: 0 };
 
   constructor(private readonly options: TarballCacheOptions) {}
 
@@ -130,6 +139,61 @@ export class TarballCache {
     } catch (error) {
       await rm(scratch, { recursive: true, force: true });
       throw error;
+    } finally {
+      this.scratch.delete(scratchName);
+    }
+  }
+
+  /**
+   * Records the tree of `sha`, a commit the tools just made on top of `parentSha` with one
+   * file changed, without downloading its tarball: the parent's files are hard-linked (no
+   * copy of their bytes) and the changed file written or left out. The commit's tree is, by
+   * construction, the parent's tree plus that change, so this is the tarball's content; a
+   * change to `.gitattributes` (which can change what a tarball leaves out) is not derived.
+   * Does nothing when the parent is not cached: the next read then downloads.
+   */
+  async derive(parentSha: string, sha: string, change: FileChange): Promise<void> {
+    const parent = this.used.get(parentSha)?.snapshot;
+    if (parent === undefined || this.used.has(sha) || change.path.split('/').at(-1) === '.gitattributes')
+      return;
+    const scratchName = `.derive-${randomUUID()}`;
+    const scratch = join(this.options.root, scratchName);
+    this.scratch.add(scratchName);
+    try {
+      const manifest: SnapshotManifest = structuredClone({ ...parent.manifest, sha });
+      const previous = manifest.files[change.path];
+      manifest.bytes -= previous?.[0] ?? 0;
+      delete manifest.files[change.path];
+      delete manifest.links[change.path];
+      const made = new Set<string>();
+      const ensureDir = async (dir: string) => {
+        if (made.has(dir)) return;
+        await mkdir(dir, { recursive: true });
+        made.add(dir);
+      };
+      const tree = join(scratch, 'tree');
+      await ensureDir(tree);
+      for (const path of Object.keys(manifest.files)) {
+        const target = join(tree, ...path.split('/'));
+        await ensureDir(dirname(target));
+        await link(parent.absolutePath(path), target);
+      }
+      if (change.content !== undefined) {
+        const target = join(tree, ...change.path.split('/'));
+        await ensureDir(dirname(target));
+        await writeFile(target, change.content);
+        manifest.files[change.path] = [change.content.byteLength, change.executable ? 0o755 : 0o644];
+        manifest.bytes += change.content.byteLength;
+      }
+      await writeFile(join(scratch, 'manifest.json'), JSON.stringify(manifest));
+      const dir = join(this.options.root, sha);
+      await rename(scratch, dir);
+      this.used.set(sha, { snapshot: new Snapshot(join(dir, 'tree'), manifest), lastUsed: ++this.tick });
+      this.stats.derived += 1;
+      await this.evict(sha);
+    } catch {
+      // Only an optimisation: the next read of `sha` downloads its tarball instead.
+      await rm(scratch, { recursive: true, force: true });
     } finally {
       this.scratch.delete(scratchName);
     }

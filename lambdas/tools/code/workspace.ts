@@ -1,0 +1,119 @@
+import type { Octokit } from '@octokit/rest';
+import { githubStatus, type RepositoryRef } from '../../adapters/github.ts';
+import type { CodeToolsConfig } from './config.ts';
+import { BranchRefusedError } from './errors.ts';
+import type { TarballCache } from './tarball-cache.ts';
+
+/**
+ * A conversation's workspace: the configured repository, its base branch, and the
+ * conversation's own work branch. The work branch's name is derived here, in code, from the
+ * conversation id (`<prefix><conversation id>`, e.g. `agents/bug-investigation-C0BUGS-1732190000-000100`);
+ * no tool argument names a branch, so the model cannot aim a write anywhere else.
+ */
+
+export interface CodeToolDeps {
+  octokit: Octokit;
+  repository: RepositoryRef;
+  config: CodeToolsConfig;
+  cache: TarballCache;
+  /** Remembers the repository's default branch across warm invocations (it rarely changes). */
+  defaultBranchMemo?: { value?: string };
+}
+
+/** Conversation ids are execution names (letters, digits, `-`, `_`), which are valid in a ref. */
+const SAFE_ID = /^[A-Za-z0-9_-]{1,80}$/;
+
+export function workBranchFor(prefix: string, conversationId: string): string {
+  if (!SAFE_ID.test(conversationId)) {
+    throw new BranchRefusedError(
+      `${prefix}${conversationId}`,
+      'the conversation id is not a safe branch name',
+    );
+  }
+  return `${prefix}${conversationId}`;
+}
+
+export interface ReadRef {
+  /** The branch read: the work branch once it exists, the base branch before. */
+  branch: string;
+  sha: string;
+}
+
+export class Workspace {
+  readonly workBranch: string;
+
+  constructor(
+    readonly deps: CodeToolDeps,
+    readonly conversationId: string,
+  ) {
+    this.workBranch = workBranchFor(deps.config.branchPrefix, conversationId);
+  }
+
+  get owner(): string {
+    return this.deps.repository.owner;
+  }
+
+  get repo(): string {
+    return this.deps.repository.repo;
+  }
+
+  async defaultBranch(): Promise<string> {
+    const memo = this.deps.defaultBranchMemo;
+    if (memo?.value !== undefined) return memo.value;
+    const { data } = await this.deps.octokit.rest.repos.get({ owner: this.owner, repo: this.repo });
+    if (memo !== undefined) memo.value = data.default_branch;
+    return data.default_branch;
+  }
+
+  async baseBranch(): Promise<string> {
+    return this.deps.config.baseBranch ?? this.defaultBranch();
+  }
+
+  /** The head commit of `branch`, or undefined when the branch does not exist. */
+  async headOf(branch: string): Promise<string | undefined> {
+    try {
+      const { data } = await this.deps.octokit.rest.git.getRef({
+        owner: this.owner,
+        repo: this.repo,
+        ref: `heads/${branch}`,
+      });
+      return data.object.sha;
+    } catch (error) {
+      if (githubStatus(error) === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /** What reads see: the work branch (with the conversation's own writes) once it exists, else the base. */
+  async readRef(): Promise<ReadRef> {
+    const work = await this.headOf(this.workBranch);
+    if (work !== undefined) return { branch: this.workBranch, sha: work };
+    const base = await this.baseBranch();
+    const sha = await this.headOf(base);
+    if (sha === undefined)
+      throw new Error(`the base branch ${base} of ${this.owner}/${this.repo} does not exist`);
+    return { branch: base, sha };
+  }
+
+  /**
+   * The last check before a ref is created or moved: the branch must be this conversation's
+   * own work branch, carry the prefix, and be neither the default nor the base branch. The
+   * branch is derived, never given, so this holds by construction; the check keeps it so if a
+   * configuration (a prefix, a base branch named like a work branch) ever makes them meet.
+   */
+  async assertWritable(branch: string): Promise<void> {
+    if (branch !== this.workBranch) {
+      throw new BranchRefusedError(
+        branch,
+        `this conversation writes only to its own work branch ${this.workBranch}`,
+      );
+    }
+    if (!branch.startsWith(this.deps.config.branchPrefix)) {
+      throw new BranchRefusedError(branch, `work branches start with ${this.deps.config.branchPrefix}`);
+    }
+    const [defaultBranch, baseBranch] = [await this.defaultBranch(), await this.baseBranch()];
+    if (branch === defaultBranch || branch === baseBranch) {
+      throw new BranchRefusedError(branch, "it is the repository's default or base branch");
+    }
+  }
+}
