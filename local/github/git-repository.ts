@@ -1,0 +1,276 @@
+import { mkdir } from 'node:fs/promises';
+import { GitCommandError } from './errors.ts';
+import { type GitIdentity, identityEnv, parseIdentity, runGit } from './git.ts';
+
+export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
+
+export interface GitTreeEntry {
+  /** Path relative to the listed tree (with `/` for entries of subtrees in a recursive listing). */
+  path: string;
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  sha: string;
+  /** Blobs only. */
+  size?: number;
+}
+
+export interface GitCommit {
+  sha: string;
+  tree: string;
+  parents: string[];
+  author: GitIdentity;
+  committer: GitIdentity;
+  message: string;
+}
+
+export interface GitRef {
+  /** Full name, `refs/heads/main`. */
+  ref: string;
+  sha: string;
+  type: GitObjectType;
+}
+
+export interface GitDiffFile {
+  filename: string;
+  status: 'added' | 'removed' | 'modified';
+  /** The blob on the head side (the base side's for a removed file). */
+  sha: string;
+  additions: number;
+  deletions: number;
+  /** The unified diff's hunks (from the first `@@`), absent for binary files. */
+  patch?: string;
+}
+
+const ZERO_SHA = '0'.repeat(40);
+const SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * Whether a revision or ref name is one the emulator hands to git: plain names only, so no
+ * caller can slip an option (`--output=...`) or a revision expression (`main@{1}`, `a..b`) in.
+ */
+export function isSafeRevision(rev: string): boolean {
+  return (
+    /^[A-Za-z0-9._/+-]+$/.test(rev) &&
+    !rev.startsWith('-') &&
+    !rev.startsWith('/') &&
+    !rev.endsWith('/') &&
+    !rev.endsWith('.') &&
+    !rev.endsWith('.lock') &&
+    !rev.includes('..') &&
+    !rev.includes('//')
+  );
+}
+
+/** One bare repository on disk, driven with the git CLI. */
+export class GitRepository {
+  private constructor(readonly gitDir: string) {}
+
+  static async create(gitDir: string, defaultBranch: string): Promise<GitRepository> {
+    await mkdir(gitDir, { recursive: true });
+    await runGit(gitDir, ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, gitDir]);
+    return new GitRepository(gitDir);
+  }
+
+  private git(args: string[], options?: Parameters<typeof runGit>[2]): Promise<Buffer> {
+    return runGit(this.gitDir, args, options);
+  }
+
+  /** The type of an object, or undefined when the repository has no object by that sha. */
+  async objectType(sha: string): Promise<GitObjectType | undefined> {
+    if (!SHA.test(sha)) return undefined;
+    try {
+      return (await this.git(['cat-file', '-t', sha])).toString().trim() as GitObjectType;
+    } catch (error) {
+      if (error instanceof GitCommandError) return undefined;
+      throw error;
+    }
+  }
+
+  /** A branch, tag, full ref or commit sha -> the commit's sha, or undefined. */
+  async resolveCommit(rev: string): Promise<string | undefined> {
+    if (!isSafeRevision(rev)) return undefined;
+    try {
+      return (await this.git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).toString().trim();
+    } catch (error) {
+      if (error instanceof GitCommandError) return undefined;
+      throw error;
+    }
+  }
+
+  async refs(): Promise<GitRef[]> {
+    const out = (
+      await this.git(['for-each-ref', '--format=%(refname) %(objectname) %(objecttype)'])
+    ).toString();
+    return out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [ref = '', sha = '', type = 'commit'] = line.split(' ');
+        return { ref, sha, type: type as GitObjectType };
+      });
+  }
+
+  async ref(fullRef: string): Promise<GitRef | undefined> {
+    return (await this.refs()).find((r) => r.ref === fullRef);
+  }
+
+  /**
+   * Points a ref at an object. With `expected`, git checks the ref's current value in the
+   * same step (`null`: the ref must not exist yet), so two writers cannot both win.
+   */
+  async setRef(fullRef: string, sha: string, expected?: string | null): Promise<void> {
+    const args = ['update-ref', fullRef, sha];
+    if (expected !== undefined) args.push(expected ?? ZERO_SHA);
+    await this.git(args);
+  }
+
+  async deleteRef(fullRef: string): Promise<void> {
+    await this.git(['update-ref', '-d', fullRef]);
+  }
+
+  async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    try {
+      await this.git(['merge-base', '--is-ancestor', ancestor, descendant]);
+      return true;
+    } catch (error) {
+      if (error instanceof GitCommandError && error.exitCode === 1) return false;
+      throw error;
+    }
+  }
+
+  async mergeBase(a: string, b: string): Promise<string | undefined> {
+    try {
+      return (await this.git(['merge-base', a, b])).toString().trim() || undefined;
+    } catch (error) {
+      if (error instanceof GitCommandError && error.exitCode === 1) return undefined;
+      throw error;
+    }
+  }
+
+  async writeBlob(content: Buffer): Promise<string> {
+    return (await this.git(['hash-object', '-w', '--stdin'], { input: content })).toString().trim();
+  }
+
+  async readBlob(sha: string): Promise<Buffer> {
+    return this.git(['cat-file', 'blob', sha]);
+  }
+
+  /** A tree's entries (`recursive`: every subtree's too, trees listed before their contents). */
+  async listTree(
+    treeish: string,
+    options: { recursive?: boolean; path?: string } = {},
+  ): Promise<GitTreeEntry[]> {
+    const args = ['ls-tree', '-z', '--long', ...(options.recursive ? ['-r', '-t'] : []), treeish];
+    if (options.path !== undefined) args.push('--', options.path);
+    const out = (await this.git(args)).toString('utf8');
+    return out
+      .split('\0')
+      .filter(Boolean)
+      .map((record) => {
+        const tab = record.indexOf('\t');
+        const [mode = '', type = 'blob', sha = '', size = '-'] = record.slice(0, tab).split(/\s+/);
+        const entry: GitTreeEntry = {
+          path: record.slice(tab + 1),
+          mode,
+          type: type as GitTreeEntry['type'],
+          sha,
+        };
+        if (size !== '-') entry.size = Number(size);
+        return entry;
+      });
+  }
+
+  /** Writes one tree level (names without `/`) and returns its sha. */
+  async writeTree(
+    entries: readonly { name: string; mode: string; type: string; sha: string }[],
+  ): Promise<string> {
+    const input = entries.map((e) => `${e.mode} ${e.type} ${e.sha}\t${e.name}\0`).join('');
+    return (await this.git(['mktree', '-z', '--missing'], { input })).toString().trim();
+  }
+
+  async readCommit(sha: string): Promise<GitCommit> {
+    const raw = (await this.git(['cat-file', 'commit', sha])).toString('utf8');
+    const split = raw.indexOf('\n\n');
+    const headers = (split === -1 ? raw : raw.slice(0, split)).split('\n');
+    const commit: GitCommit = {
+      sha,
+      tree: '',
+      parents: [],
+      author: parseIdentity(''),
+      committer: parseIdentity(''),
+      message: split === -1 ? '' : raw.slice(split + 2),
+    };
+    for (const line of headers) {
+      const space = line.indexOf(' ');
+      const key = line.slice(0, space);
+      const value = line.slice(space + 1);
+      if (key === 'tree') commit.tree = value;
+      else if (key === 'parent') commit.parents.push(value);
+      else if (key === 'author') commit.author = parseIdentity(value);
+      else if (key === 'committer') commit.committer = parseIdentity(value);
+    }
+    return commit;
+  }
+
+  async writeCommit(input: {
+    tree: string;
+    parents: readonly string[];
+    message: string;
+    author: GitIdentity;
+    committer: GitIdentity;
+  }): Promise<string> {
+    const args = ['commit-tree', input.tree, ...input.parents.flatMap((p) => ['-p', p]), '-F', '-'];
+    const out = await this.git(args, {
+      input: input.message,
+      env: identityEnv(input.author, input.committer),
+    });
+    return out.toString().trim();
+  }
+
+  /** Commits reachable from `head` but not from `base`, oldest first. */
+  async commitsBetween(base: string, head: string): Promise<string[]> {
+    const out = (await this.git(['rev-list', '--reverse', `${base}..${head}`])).toString();
+    return out.split('\n').filter(Boolean);
+  }
+
+  /** The files that differ between two commits, with their hunks (renames shown as remove + add). */
+  async diff(base: string, head: string): Promise<GitDiffFile[]> {
+    const range = ['-r', '-z', '--no-renames', base, head];
+    const raw = (await this.git(['diff-tree', ...range])).toString('utf8').split('\0');
+    const numstat = (await this.git(['diff-tree', '--numstat', ...range])).toString('utf8').split('\0');
+    const patches = splitPatches(
+      (await this.git(['diff-tree', '-p', '-r', '--no-renames', base, head])).toString('utf8'),
+    );
+    const files: GitDiffFile[] = [];
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const [, , oldSha = '', newSha = '', letter = 'M'] = (raw[i] ?? '').split(' ');
+      const filename = raw[i + 1] ?? '';
+      const [added = '0', deleted = '0'] = (numstat[files.length] ?? '').split('\t');
+      const patch = patches[files.length];
+      files.push({
+        filename,
+        status: letter === 'A' ? 'added' : letter === 'D' ? 'removed' : 'modified',
+        sha: letter === 'D' ? oldSha : newSha,
+        additions: added === '-' ? 0 : Number(added),
+        deletions: deleted === '-' ? 0 : Number(deleted),
+        ...(patch !== undefined ? { patch } : {}),
+      });
+    }
+    return files;
+  }
+
+  /** A gzipped tar of a commit's tree, every path under `prefix`. */
+  async archive(sha: string, prefix: string): Promise<Buffer> {
+    return this.git(['archive', '--format=tar.gz', `--prefix=${prefix}`, sha]);
+  }
+}
+
+/** `diff-tree -p` output -> each file's hunks, in the order git lists the files (undefined: binary). */
+function splitPatches(text: string): (string | undefined)[] {
+  const chunks = text.split(/^diff --git /m).slice(1);
+  return chunks.map((chunk) => {
+    const start = chunk.search(/^@@/m);
+    if (start === -1) return undefined;
+    return chunk.slice(start).replace(/\n$/, '');
+  });
+}
