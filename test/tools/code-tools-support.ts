@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Octokit } from '@octokit/rest';
+import type * as z from 'zod';
 import {
   createGitHubClient,
   downloadTarball,
@@ -38,7 +39,7 @@ export const BASE_FILES: Record<string, string | Buffer> = {
     0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
   ]),
   'data/huge.json': `[${'1,'.repeat(6_000)}1]\n`,
-  'evil/backtrack.txt': `${'a'.repeat(40_000)}b\n`,
+  'evil/backtrack.txt': `${'a'.repeat(20_000)}b\n`,
 };
 
 /** Max file size the tests configure: `data/huge.json` (12 KB) is over it. */
@@ -52,7 +53,10 @@ export interface CodeToolsWorld {
   repo: string;
   /** Key pair of the App the emulator trusts, made for this run. */
   privateKey: string;
-  deps: (overrides?: Partial<CodeToolsConfig>, credentials?: GitHubCredentials) => CodeToolDeps;
+  deps: (
+    overrides?: Partial<z.input<typeof CodeToolsConfig>>,
+    credentials?: GitHubCredentials,
+  ) => CodeToolDeps;
   call: (tool: string, args: unknown, conversationId: string, deps?: CodeToolDeps) => Promise<ToolResult>;
   head: (branch: string) => Promise<string | undefined>;
   branches: () => Promise<string[]>;
@@ -94,7 +98,7 @@ export async function startCodeToolsWorld(name = 'webshop'): Promise<CodeToolsWo
       ...overrides,
     });
     const octokit = createGitHubClient({ baseUrl: gh.emulator.apiUrl, credentials, log: quiet });
-    const repository = RepositoryRef.parse(`${owner}/${name}`);
+    const repository = config.repository;
     return {
       octokit,
       repository,
