@@ -8,7 +8,6 @@ import {
   createGitHubClient,
   downloadTarball,
   type GitHubCredentials,
-  RepositoryRef,
 } from '../../lambdas/adapters/github.ts';
 import { CodeToolsConfig } from '../../lambdas/tools/code/config.ts';
 import { runCodeTool } from '../../lambdas/tools/code/run-code-tool.ts';
