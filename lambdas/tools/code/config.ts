@@ -5,7 +5,9 @@ import { InvalidCodeToolsConfigurationError } from './errors.ts';
 /**
  * The code tools' Lambda reads its configuration from these environment variables (the stack
  * sets them; the sandbox sets them for the in-process handler). Besides them it reads
- * `TABLE_NAME` (the cost ledger, as every task handler does).
+ * `TABLE_NAME` (the cost ledger, as every task handler does). An empty variable counts as
+ * unset (CloudFormation cannot remove a variable, only empty it), so the branch prefix is never
+ * empty: every work branch carries one.
  */
 export const CODE_TOOLS_ENV = {
   /** The repository the tools work on, `owner/name` (required). */

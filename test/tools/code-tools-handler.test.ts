@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler } from '../../lambdas/handlers/code-tools.ts';
+import { InvalidTaskInputError } from '../../lambdas/kernel/errors.ts';
+import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
+import { type CodeToolsWorld, output, refusal, startCodeToolsWorld } from './code-tools-support.ts';
+
+/**
+ * The Lambda as deployed: configured by environment, its GitHub App credentials in a Secrets
+ * Manager secret (moto_server here, read through Powertools and the real SDK), GitHub at the
+ * emulator.
+ */
+
+let world: CodeToolsWorld;
+let db: Awaited<ReturnType<typeof startDynalite>>;
+let moto: ChildProcess;
+const cacheDir = mkdtempSync(join(tmpdir(), 'code-tools-handler-'));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function startMoto(): Promise<string> {
+  const port = await freePort();
+  moto = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  const endpoint = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      await fetch(`${endpoint}/moto-api/`);
+      return endpoint;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error('moto_server did not start');
+}
+
+beforeAll(async () => {
+  [world, db] = await Promise.all([startCodeToolsWorld(), startDynalite()]);
+  const secretsEndpoint = await startMoto();
+  const aws = { region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };
+  const secrets = new SecretsManagerClient({ ...aws, endpoint: secretsEndpoint });
+  const { ARN } = await secrets.send(
+    new CreateSecretCommand({
+      Name: 'github-app',
+      SecretString: JSON.stringify({ appId: '1', privateKey: world.privateKey, installationId: '1' }),
+    }),
+  );
+  secrets.destroy();
+  Object.assign(process.env, handlerEnvironment(db), {
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secretsEndpoint,
+    CODE_REPOSITORY: `${world.owner}/${world.repo}`,
+    GITHUB_BASE_URL: world.gh.emulator.apiUrl,
+    GITHUB_SECRET_ARN: ARN,
+    CODE_CACHE_DIR: cacheDir,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  moto?.kill();
+  await Promise.all([world?.close(), db?.close()]);
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+describe('the code tools Lambda', () => {
+  it('reads a file, authenticated as the App from the Secrets Manager secret', async () => {
+    const result = await handler({
+      tool: 'read_file',
+      args: { path: 'src/item.ts' },
+      conversationId: 'conv-handler',
+    });
+    expect(output(result)).toContain('2\t  price: number;');
+  });
+
+  it('serves every code tool from the one function', async () => {
+    const conversationId = 'conv-handler';
+    output(await handler({ tool: 'list_files', args: { glob: '*.md' }, conversationId }));
+    output(await handler({ tool: 'search_code', args: { pattern: 'price' }, conversationId }));
+    output(
+      await handler({
+        tool: 'write_file',
+        args: { path: 'CHANGELOG.md', content: '- fix\n' },
+        conversationId,
+      }),
+    );
+    output(await handler({ tool: 'delete_file', args: { path: 'CHANGELOG.md' }, conversationId }));
+    expect(output(await handler({ tool: 'get_diff', args: {}, conversationId }))).toMatch(
+      /2 commit\(s\) ahead of main/,
+    );
+    expect(await world.head('agents/conv-handler')).toBeDefined();
+  });
+
+  it('answers arguments the model got wrong as a tool error', async () => {
+    const result = await handler({
+      tool: 'read_file',
+      args: { file: 'src/item.ts' },
+      conversationId: 'conv-handler',
+    });
+    expect(refusal(result)).toMatch(/^Invalid arguments for read_file:/);
+  });
+
+  it('fails an invocation of a tool that is not a code tool (a wiring defect)', async () => {
+    await expect(
+      handler({ tool: 'get_bug_conversations', args: {}, conversationId: 'conv-handler' }),
+    ).rejects.toThrow(InvalidTaskInputError);
+  });
+});
