@@ -62,6 +62,21 @@ describe('searchFiles', () => {
     ]);
   });
 
+  it('takes a literal pattern literally, regular expression characters included', async () => {
+    const code = file('code.ts', 'a = item.price;\nb = itemXprice;\nc = (x) => x * 2;\n');
+    expect(await searchFiles([code], { ...options, pattern: 'item.price' })).toContain(
+      'code.ts:1:a = item.price;',
+    );
+    expect(await searchFiles([code], { ...options, pattern: 'item.price' })).not.toContain('itemXprice');
+    expect(await searchFiles([code], { ...options, pattern: '(x) => x *' })).toContain('code.ts:3:');
+  });
+
+  it('matches a literal case-insensitively when asked', async () => {
+    expect(await searchFiles(files, { ...options, pattern: 'WEBSHOP', caseSensitive: false })).toContain(
+      'README.md:1:# Webshop',
+    );
+  });
+
   it('matches a regular expression, case-insensitively when asked', async () => {
     const output = await searchFiles(files, {
       ...options,
