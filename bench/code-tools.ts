@@ -116,9 +116,18 @@ async function main() {
     };
   };
   const deps = depsFor();
+  // GitHub requests per tool call: what each call costs in round trips to GitHub in AWS.
+  let requests = 0;
+  octokit.hook.before('request', () => {
+    requests += 1;
+  });
+  const perCall = new Map<string, number[]>();
   const call = async (tool: string, args: unknown, conversationId = 'bench-read') => {
+    const before = requests;
     const result = await runCodeTool({ tool, args, conversationId }, deps);
     if (!result.ok) throw new Error(`${tool} failed: ${result.error}`);
+    const key = `${tool}${conversationId === 'bench-read' ? ' (no work branch yet)' : ' (on the work branch)'}`;
+    perCall.set(key, [...(perCall.get(key) ?? []), requests - before]);
     return result.output;
   };
 
@@ -159,13 +168,29 @@ async function main() {
     const again = depsFor(warm.config.cacheDir);
     await again.cache.snapshot(sha);
   });
+  const parent = await warm.cache.snapshot(sha);
+  await measure(
+    `tarball cache derive after a write (hard links, ${parent.files().length} files)`,
+    MISSES,
+    (i) =>
+      warm.cache.derive(sha, (i + 1).toString(16).padStart(40, 'f'), {
+        path: 'src/area0/part0/module0.ts',
+        content: new TextEncoder().encode(`// ${i}\n`),
+      }),
+  );
   const { data: tarball } = await octokit.rest.repos.downloadTarballArchive({
     owner: 'bench',
     repo: 'repo',
     ref: sha,
   });
   console.log(`\ntarball: ${((tarball as ArrayBuffer).byteLength / 1024).toFixed(0)} KB gzipped`);
-  console.log(`cache stats of the tools' instance: ${JSON.stringify(deps.cache.stats)}\n`);
+  console.log(`cache stats of the tools' instance: ${JSON.stringify(deps.cache.stats)}`);
+  console.log('GitHub requests per call (warm: token and default branch known):');
+  for (const [key, counts] of perCall) {
+    const sorted = [...counts].sort((a, b) => a - b);
+    console.log(`  ${key}: ${percentile(sorted, 50)} (max ${sorted.at(-1)})`);
+  }
+  console.log('');
 
   const header = ['measure', 'n', 'p50 ms', 'p99 ms', 'mean ms'];
   const widths = header.map((h, k) => Math.max(h.length, ...rows.map((r) => (r[k] ?? '').length)));

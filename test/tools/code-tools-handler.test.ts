@@ -7,6 +7,13 @@ import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secre
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../lambdas/handlers/code-tools.ts';
 import { InvalidTaskInputError } from '../../lambdas/kernel/errors.ts';
+import {
+  ALL_CODE_TOOLS,
+  CODE_TOOLS_FUNCTION,
+  codeToolFunctions,
+  codeToolSpecs,
+  READ_CODE_TOOLS,
+} from '../../lambdas/tools/code/deployment.ts';
 import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
 import { type CodeToolsWorld, output, refusal, startCodeToolsWorld } from './code-tools-support.ts';
 
@@ -112,5 +119,32 @@ describe('the code tools Lambda', () => {
     await expect(
       handler({ tool: 'get_bug_conversations', args: {}, conversationId: 'conv-handler' }),
     ).rejects.toThrow(InvalidTaskInputError);
+  });
+});
+
+describe('what the stack and the profiles wire', () => {
+  it('names the handler entry that serves the tools', async () => {
+    const module = (await import(`../../${CODE_TOOLS_FUNCTION.entry}`)) as { handler: unknown };
+    expect(module.handler).toBe(handler);
+  });
+
+  it('maps every code tool to the one function for TOOL_FUNCTIONS', () => {
+    expect(codeToolFunctions('code-tools-fn')).toEqual({
+      list_files: 'code-tools-fn',
+      read_file: 'code-tools-fn',
+      search_code: 'code-tools-fn',
+      write_file: 'code-tools-fn',
+      delete_file: 'code-tools-fn',
+      get_diff: 'code-tools-fn',
+    });
+  });
+
+  it('offers the read tools alone for investigating, and all six for a fix', () => {
+    expect(codeToolSpecs(READ_CODE_TOOLS).map((t) => t.name)).toEqual([
+      'list_files',
+      'read_file',
+      'search_code',
+    ]);
+    expect(codeToolSpecs().map((t) => t.name)).toEqual([...ALL_CODE_TOOLS]);
   });
 });
