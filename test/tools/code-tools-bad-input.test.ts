@@ -188,6 +188,18 @@ describe('the code tools refuse bad input with a clear error and change nothing'
     await expectNothingChanged();
   });
 
+  it('refuses a diff that creates a file that exists, or deletes one', async () => {
+    const create = '--- /dev/null\n+++ b/src/cart.ts\n@@ -0,0 +1 @@\n+new\n';
+    expect(
+      refusal(await world.call('write_file', { path: 'src/cart.ts', diff: create }, 'conv-owner')),
+    ).toMatch(/it creates the file \(--- \/dev\/null\), which already exists/);
+    const remove = '--- a/README.md\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-# Webshop\n-\n-A small shop.\n';
+    expect(
+      refusal(await world.call('write_file', { path: 'README.md', diff: remove }, 'conv-owner')),
+    ).toMatch(/use delete_file/);
+    await expectNothingChanged();
+  });
+
   it('refuses a write with both content and diff, or neither', async () => {
     expect(
       refusal(

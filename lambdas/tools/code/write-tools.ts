@@ -73,6 +73,12 @@ export async function writeFile(workspace: Workspace, args: CodeToolArgs['write_
         throw new DiffDoesNotApplyError(path, `its header names ${named}, not ${path}`);
       }
     }
+    if (diff.oldPath === '/dev/null' && current !== undefined) {
+      throw new DiffDoesNotApplyError(path, 'it creates the file (--- /dev/null), which already exists');
+    }
+    if (diff.newPath === '/dev/null') {
+      throw new DiffDoesNotApplyError(path, 'it deletes the file (+++ /dev/null): use delete_file');
+    }
     const before = current === undefined ? undefined : decodeText(current);
     if (current !== undefined && before === undefined)
       throw new DiffDoesNotApplyError(path, 'the file is binary');
