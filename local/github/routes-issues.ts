@@ -273,7 +273,8 @@ export async function updateIssue(
     issue.title = input.title;
   }
   if (input.body !== undefined && input.body !== issue.body) {
-    changes.body = { from: issue.body };
+    // The webhook schema wants a string here; a body that was never set was empty.
+    changes.body = { from: issue.body ?? '' };
     issue.body = input.body;
   }
   const now = deps.store.timestamp();
