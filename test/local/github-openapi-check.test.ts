@@ -44,8 +44,8 @@ describe('the OpenAPI check of the GitHub emulator', () => {
   });
 
   it('fails a webhook payload that lacks its subject', () => {
-    expect(() => assertWebhookMatchesSchema('issues-opened', { action: 'opened', repository: {}, sender: {} })).toThrow(
-      /required property 'issue'/,
-    );
+    expect(() =>
+      assertWebhookMatchesSchema('issues-opened', { action: 'opened', repository: {}, sender: {} }),
+    ).toThrow(/required property 'issue'/);
   });
 });

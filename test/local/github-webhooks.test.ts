@@ -32,13 +32,11 @@ type Payload = Record<string, unknown> & { action: string };
 /** What arrived since `from`, once every queued delivery was attempted. */
 async function deliveredSince(from: number) {
   await gh.emulator.webhooks.settled();
-  return receiver.received
-    .slice(from)
-    .map((r) => ({
-      ...r,
-      event: String(r.headers['x-github-event']),
-      payload: JSON.parse(r.body) as Payload,
-    }));
+  return receiver.received.slice(from).map((r) => ({
+    ...r,
+    event: String(r.headers['x-github-event']),
+    payload: JSON.parse(r.body) as Payload,
+  }));
 }
 
 /**
