@@ -68,7 +68,7 @@ async function checkout(ref: string): Promise<string> {
 
 /** The demo's own test command, with this project's tools on the PATH as the emulated build has them. */
 async function demoTests(dir: string): Promise<{ code: number; output: string }> {
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     PATH: `${join(process.cwd(), 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
   };
