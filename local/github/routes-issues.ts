@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GitHubApiError, notFound } from './errors.ts';
 import type { Events } from './events.ts';
-import type { Route, RouteContext, RouterDeps } from './router.ts';
+import type { Reply, Route, RouteContext, RouterDeps } from './router.ts';
 import type { CommentRecord, GitHubStore, IssueRecord, LabelRecord, RepoRecord } from './store.ts';
 
 const LabelInput = z.union([
@@ -26,11 +26,23 @@ const AddLabels = z.union([
   z.array(LabelInput).min(1),
 ]);
 
-/** Paging as GitHub does it: `per_page` (at most 100, 30 by default) and `page` from 1. */
-export function page<T>(items: readonly T[], query: URLSearchParams): T[] {
+/**
+ * Paging as GitHub does it: `per_page` (at most 100, 30 by default) and `page` from 1. The router
+ * turns `pagination` into the `Link` header that Octokit's `paginate` follows.
+ */
+export async function paged<T>(
+  items: readonly T[],
+  query: URLSearchParams,
+  view: (item: T) => unknown,
+): Promise<Reply> {
   const perPage = Math.min(100, Math.max(1, Number(query.get('per_page') ?? 30) || 30));
   const pageNumber = Math.max(1, Number(query.get('page') ?? 1) || 1);
-  return items.slice((pageNumber - 1) * perPage, pageNumber * perPage);
+  const slice = items.slice((pageNumber - 1) * perPage, pageNumber * perPage);
+  return {
+    status: 200,
+    body: await Promise.all(slice.map(view)),
+    pagination: { page: pageNumber, perPage, total: items.length },
+  };
 }
 
 /** The label by name, created (grey, no description) if the repository has none: GitHub does that too. */
@@ -145,7 +157,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
           .filter((i) => state === 'all' || i.state === state)
           .filter((i) => labels.every((l) => i.labels.some((x) => x.toLowerCase() === l)))
           .sort((a, b) => (query.get('direction') === 'asc' ? a.number - b.number : b.number - a.number));
-        return { status: 200, body: page(issues, query).map((i) => views.issue(repo, i)) };
+        return paged(issues, query, (i) => views.issue(repo, i));
       },
     },
     {
@@ -189,7 +201,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
       handler: async ({ repo, params, query }) => {
         const issue = issueOf(repo, params.number);
         const comments = [...repo.comments.values()].filter((c) => c.issueNumber === issue.number);
-        return { status: 200, body: page(comments, query).map((c) => views.comment(repo, c)) };
+        return paged(comments, query, (c) => views.comment(repo, c));
       },
     },
     {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GitHubApiError, notFound } from './errors.ts';
 import type { Events } from './events.ts';
 import type { Route, RouterDeps } from './router.ts';
-import { page, updateIssue } from './routes-issues.ts';
+import { paged, updateIssue } from './routes-issues.ts';
 import type { IssueRecord, RepoRecord } from './store.ts';
 import type { Views } from './views.ts';
 
@@ -196,8 +196,7 @@ export function pullRoutes(deps: RouterDeps, events: Events): Route[] {
           .filter((i) => !head || (headBranch(repo, head) ?? '\0') === i.pull?.head)
           .filter((i) => !base || base === i.pull?.base)
           .sort((a, b) => (query.get('direction') === 'asc' ? a.number - b.number : b.number - a.number));
-        const views_ = await Promise.all(page(pulls, query).map((i) => pullView(views, repo, i, false)));
-        return { status: 200, body: views_ };
+        return paged(pulls, query, (i) => pullView(views, repo, i, false));
       },
     },
     {
@@ -239,7 +238,7 @@ export function pullRoutes(deps: RouterDeps, events: Events): Route[] {
         const pull = await pullView(views, repo, issue, false);
         const mergeBase = (await repo.git.mergeBase(pull.base.sha, pull.head.sha)) ?? pull.base.sha;
         const files = await repo.git.diff(mergeBase, pull.head.sha);
-        return { status: 200, body: page(files, query).map((f) => views.diffEntry(repo, pull.head.sha, f)) };
+        return paged(files, query, (f) => views.diffEntry(repo, pull.head.sha, f));
       },
     },
   ];

@@ -145,6 +145,28 @@ describe('the GitHub emulator: issues, comments and labels', () => {
     );
   });
 
+  it('pages long lists with Link headers that Octokit paginate follows', async () => {
+    const { data: issue } = await gh.octokit.rest.issues.create({ owner, repo, title: 'Long thread' });
+    for (let i = 1; i <= 25; i++) {
+      await gh.octokit.rest.issues.createComment({ owner, repo, issue_number: issue.number, body: `c${i}` });
+    }
+    const first = await gh.octokit.rest.issues.listComments({
+      owner,
+      repo,
+      issue_number: issue.number,
+      per_page: 10,
+    });
+    expect(first.data).toHaveLength(10);
+    expect(first.headers.link).toContain('rel="next"');
+    const all = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
+      owner,
+      repo,
+      issue_number: issue.number,
+      per_page: 10,
+    });
+    expect(all.map((c) => c.body)).toEqual(Array.from({ length: 25 }, (_, i) => `c${i + 1}`));
+  });
+
   it('answers 404 for an issue that does not exist', async () => {
     const result = await failure(gh.octokit.rest.issues.get({ owner, repo, issue_number: 999 }));
     expect(result.status).toBe(404);
