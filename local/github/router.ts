@@ -136,6 +136,9 @@ async function dispatch(
       : actor.kind === 'app'
         ? deps.auth.botLogin
         : '';
+  // Nobody writes anonymously, not even to a public repository.
+  if (method !== 'GET' && actor.kind === 'anonymous')
+    throw new GitHubApiError(401, 'Requires authentication');
   if (route.access === 'app' && actor.kind !== 'app') {
     throw new GitHubApiError(401, 'A JSON web token could not be decoded');
   }

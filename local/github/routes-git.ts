@@ -43,6 +43,15 @@ export function gitDataRoutes({ store, views }: RouterDeps): Route[] {
     { method: 'GET', path: '/repos/:owner/:repo/git/refs/*ref', access: 'read', handler: getRef },
     {
       method: 'GET',
+      path: '/repos/:owner/:repo/git/matching-refs/',
+      access: 'read',
+      handler: async ({ repo }) => ({
+        status: 200,
+        body: (await repo.git.refs()).map((r) => views.gitRef(repo, r)),
+      }),
+    },
+    {
+      method: 'GET',
       path: '/repos/:owner/:repo/git/matching-refs/*ref',
       access: 'read',
       handler: async ({ repo, params }) => {
