@@ -350,6 +350,16 @@ describe('the GitHub emulator: commits, comparisons, branches, contents and tarb
     expect(entries[`${top}src/a.ts`]).toBe('export const a = 1;\n');
   });
 
+  it('answers 404 for the tarball of a ref that does not exist', async () => {
+    const result = await failure(
+      gh.octokit.rest.repos.downloadTarballArchive({ owner, repo, ref: 'no-such-ref' }),
+    );
+    expect(result).toMatchObject({
+      status: 404,
+      data: { message: 'No commit found for the ref no-such-ref' },
+    });
+  });
+
   it('answers the tarball request itself with a 302 to a signed link that expires', async () => {
     const token = gh.emulator.createUserToken('dev');
     const res = await fetch(`${gh.emulator.apiUrl}/repos/acme/app/tarball/main`, {
