@@ -6,6 +6,7 @@ import { DEVELOPMENT_SIGNING_SECRET, startSandbox } from './sandbox.ts';
  * `npm run dev`: the offline sandbox. Settings from the environment:
  * - PORT (default 3000)
  * - SLACK_SIGNING_SECRET (default: a development secret, printed below)
+ * - GITHUB_WEBHOOK_SECRET (default: generated at start, printed below)
  * - SANDBOX_TIME_SCALE (default 1; 0.001 turns a 2-hour wait into 7.2 seconds)
  * - ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (passed to the model client unchanged)
  * - SLACK_CHANNEL_<NAME>=<id> for the channels the workflows use, e.g.
@@ -73,6 +74,7 @@ const sandbox = await startSandbox({
   config,
   env: passThrough,
   logLevel,
+  ...(process.env.GITHUB_WEBHOOK_SECRET ? { githubWebhookSecret: process.env.GITHUB_WEBHOOK_SECRET } : {}),
 });
 
 const channelList = sandbox.slack.workspace
@@ -88,6 +90,8 @@ Sandbox listening on ${sandbox.url}
   Channels:               ${channelList}
   Bot user id:            ${sandbox.slack.workspace.botUserId}
   Signing secret:         ${sandbox.signingSecret}${sandbox.signingSecret === DEVELOPMENT_SIGNING_SECRET ? ' (development default; set SLACK_SIGNING_SECRET to change)' : ''}
+  GitHub API (Octokit):   ${sandbox.github.apiUrl}  (demo repository: demo/webshop)
+  GitHub webhooks:        POST ${sandbox.url}/github/events, secret ${sandbox.github.webhookSecret}${process.env.GITHUB_WEBHOOK_SECRET ? '' : ' (generated; set GITHUB_WEBHOOK_SECRET to fix it)'}
   Time scale:             ${sandbox.timeScale}
   Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}
 `);

@@ -13,6 +13,7 @@ import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
 import type { WorkflowDefinition } from '../statemachines/kernel.ts';
+import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
 import { readBody } from './read-body.ts';
@@ -59,6 +60,8 @@ export interface SandboxOptions {
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   /** Concurrent Router invocations, like Lambda instances on the inbox. @default 2 */
   routerConcurrency?: number;
+  /** Signs the GitHub emulator's webhooks (GITHUB_WEBHOOK_SECRET). @default a random secret, printed at start */
+  githubWebhookSecret?: string;
 }
 
 export interface Sandbox {
@@ -72,6 +75,8 @@ export interface Sandbox {
   readonly dynamodb: DynamoDBClient;
   readonly tableName: string;
   readonly inboxUrl: string;
+  /** The GitHub emulator: REST API at `${url}/api/v3`, webhooks to `${url}/github/events`. */
+  readonly github: SandboxGitHub;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -144,6 +149,7 @@ async function assemble(
   const functions = readFunctions(template, names);
   const environment = mergeEnvironments(functions);
   const botUserId = environment.SLACK_BOT_USER_ID ?? 'U_BOT';
+  const github = await startSandboxGitHub({ baseUrl: url, webhookSecret: options.githubWebhookSecret });
   Object.assign(process.env, environment, {
     AWS_REGION: LOCAL_REGION,
     AWS_DEFAULT_REGION: LOCAL_REGION,
@@ -156,6 +162,7 @@ async function assemble(
     SLACK_API_URL: `${url}/api/`,
     SLACK_SIGNING_SECRET: options.signingSecret,
     SLACK_BOT_TOKEN: DEVELOPMENT_BOT_TOKEN,
+    GITHUB_WEBHOOK_SECRET: github.webhookSecret,
     POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'INFO',
     POWERTOOLS_DEV: 'true',
     // Without a model server of the caller's, the offline demo model answers (labelled as such).
@@ -250,6 +257,7 @@ async function assemble(
     if (target.startsWith(SQS_TARGET_PREFIX)) return sqsApi(req, res, body);
     if (target.startsWith(STEP_FUNCTIONS_TARGET_PREFIX)) return sfnApi(req, res, body);
     const path = new URL(req.url ?? '/', url).pathname;
+    if (github.handles(path)) return github.serve(req, res, body);
     if (path.startsWith('/api/')) return slack.api(req, res, body);
     if (path.startsWith(`${DEMO_MODEL_PATH}/`)) return demoModel(req, res, body);
     if (path === '/slack/events') return serveIngress(req, res, body, (event) => invoke(ingressId, event));
@@ -329,6 +337,7 @@ async function assemble(
     dynamodb,
     tableName,
     inboxUrl,
+    github,
     async idle() {
       await slack.workspace.settled();
       await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));
@@ -341,6 +350,7 @@ async function assemble(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       dynamodb.destroy();
+      await github.close();
     },
   };
 }

@@ -4,9 +4,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AppSettings, Auth } from './auth.ts';
+import { Events } from './events.ts';
 import { createRouter, type RouterDeps } from './router.ts';
 import { CODELOAD_PREFIX, contentRoutes, createCodeload, DownloadLinks } from './routes-contents.ts';
 import { gitDataRoutes } from './routes-git.ts';
+import { issueRoutes } from './routes-issues.ts';
+import { pullRoutes, pullView } from './routes-pulls.ts';
 import { repositoryRoutes } from './routes-repos.ts';
 import { GitHubStore } from './store.ts';
 import { Views } from './views.ts';
@@ -31,6 +34,8 @@ export interface GitHubEmulatorOptions {
 export interface GitHubEmulator {
   readonly store: GitHubStore;
   readonly webhooks: Webhooks;
+  /** Sends the webhooks of what happens (issues opened, labelled, comments...). */
+  readonly events: Events;
   readonly auth: Auth;
   readonly views: Views;
   readonly apiUrl: string;
@@ -66,15 +71,23 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
   });
   const deps: RouterDeps = { store, auth, views, webhooks };
   const links = new DownloadLinks(options.baseUrl, now);
+  const events = new Events(deps, (repo, issue) => pullView(views, repo, issue));
   const router = createRouter(
     deps,
-    [...repositoryRoutes(deps), ...gitDataRoutes(deps), ...contentRoutes(deps, links)],
+    [
+      ...repositoryRoutes(deps),
+      ...gitDataRoutes(deps),
+      ...contentRoutes(deps, links),
+      ...issueRoutes(deps, events),
+      ...pullRoutes(deps, events),
+    ],
     GITHUB_API_PREFIX,
   );
   const codeload = createCodeload(store, links);
   return {
     store,
     webhooks,
+    events,
     auth,
     views,
     apiUrl: `${options.baseUrl}${GITHUB_API_PREFIX}`,

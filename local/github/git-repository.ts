@@ -233,6 +233,12 @@ export class GitRepository {
     return out.split('\n').filter(Boolean);
   }
 
+  /** The newest `limit` commits reachable from `sha`, newest first. */
+  async history(sha: string, limit: number): Promise<string[]> {
+    const out = (await this.git(['rev-list', `--max-count=${limit}`, sha])).toString();
+    return out.split('\n').filter(Boolean);
+  }
+
   /** The files that differ between two commits, with their hunks (renames shown as remove + add). */
   async diff(base: string, head: string): Promise<GitDiffFile[]> {
     const range = ['-r', '-z', '--no-renames', base, head];

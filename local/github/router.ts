@@ -19,6 +19,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** A binary body (e.g. a tarball), sent as is. */
   raw?: Buffer;
+  /** A page of a list: the router adds GitHub's `Link` header (next, last, first, prev). */
+  pagination?: { page: number; perPage: number; total: number };
 }
 
 export interface RouteContext {
@@ -96,6 +98,10 @@ export function createRouter(deps: RouterDeps, routes: readonly Route[], prefix:
     } catch (error) {
       reply = errorReply(error);
     }
+    if (reply.pagination) {
+      const link = linkHeader(`${deps.views.api}${path}`, url.searchParams, reply.pagination);
+      if (link) reply.headers = { ...reply.headers, link };
+    }
     send(res, reply);
   };
 }
@@ -130,6 +136,9 @@ async function dispatch(
       : actor.kind === 'app'
         ? deps.auth.botLogin
         : '';
+  // Nobody writes anonymously, not even to a public repository.
+  if (method !== 'GET' && actor.kind === 'anonymous')
+    throw new GitHubApiError(401, 'Requires authentication');
   if (route.access === 'app' && actor.kind !== 'app') {
     throw new GitHubApiError(401, 'A JSON web token could not be decoded');
   }
@@ -173,6 +182,26 @@ async function dispatch(
     repo: repo as RepoRecord,
     permission,
   });
+}
+
+/** `<...&page=2>; rel="next", <...&page=5>; rel="last"`, as GitHub sends it. */
+function linkHeader(
+  base: string,
+  query: URLSearchParams,
+  p: NonNullable<Reply['pagination']>,
+): string | undefined {
+  const last = Math.max(1, Math.ceil(p.total / p.perPage));
+  const at = (n: number) => {
+    const q = new URLSearchParams(query);
+    q.set('per_page', String(p.perPage));
+    q.set('page', String(n));
+    return `<${base}?${q}>`;
+  };
+  const links: string[] = [];
+  if (p.page > 1) links.push(`${at(p.page - 1)}; rel="prev"`);
+  if (p.page < last) links.push(`${at(p.page + 1)}; rel="next"`, `${at(last)}; rel="last"`);
+  if (p.page > 1) links.push(`${at(1)}; rel="first"`);
+  return links.length > 0 ? links.join(', ') : undefined;
 }
 
 function errorReply(error: unknown): Reply {

@@ -55,6 +55,9 @@ export function contentRoutes({ views }: RouterDeps, links: DownloadLinks): Rout
   const contents = async ({ repo, params, query }: RouteContext) => {
     const sha = await commitOf(repo, query.get('ref'));
     const path = (params.path ?? '').replace(/\/+$/, '');
+    if (path.split('/').some((segment) => segment === '..' || segment === '.')) {
+      throw notFound('/repos/contents#get-repository-content');
+    }
     if (path === '') {
       const entries = await repo.git.listTree(sha);
       return { status: 200, body: entries.map((e) => contentEntry(views, repo, sha, e, e.path)) };
@@ -69,6 +72,13 @@ export function contentRoutes({ views }: RouterDeps, links: DownloadLinks): Rout
       };
     }
     const item = contentEntry(views, repo, sha, entry, path);
+    if (item.type === 'symlink') {
+      // GitHub answers a symlink with where it points, not with its content.
+      return {
+        status: 200,
+        body: { ...item, target: (await repo.git.readBlob(entry.sha)).toString('utf8') },
+      };
+    }
     if (item.type !== 'file') return { status: 200, body: item };
     const content = await repo.git.readBlob(entry.sha);
     return { status: 200, body: { ...item, content: base64Lines(content), encoding: 'base64' } };

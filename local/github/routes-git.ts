@@ -43,6 +43,15 @@ export function gitDataRoutes({ store, views }: RouterDeps): Route[] {
     { method: 'GET', path: '/repos/:owner/:repo/git/refs/*ref', access: 'read', handler: getRef },
     {
       method: 'GET',
+      path: '/repos/:owner/:repo/git/matching-refs/',
+      access: 'read',
+      handler: async ({ repo }) => ({
+        status: 200,
+        body: (await repo.git.refs()).map((r) => views.gitRef(repo, r)),
+      }),
+    },
+    {
+      method: 'GET',
       path: '/repos/:owner/:repo/git/matching-refs/*ref',
       access: 'read',
       handler: async ({ repo, params }) => {
@@ -63,7 +72,10 @@ export function gitDataRoutes({ store, views }: RouterDeps): Route[] {
         }
         if (!(await repo.git.objectType(input.sha))) throw unprocessable('Object does not exist');
         if (await repo.git.ref(input.ref)) throw unprocessable('Reference already exists');
-        await repo.git.setRef(input.ref, input.sha, null);
+        // Created only if still absent: of two concurrent creations, the second gets GitHub's 422.
+        await repo.git.setRef(input.ref, input.sha, null).catch((error: unknown) => {
+          throw new GitHubApiError(422, 'Reference already exists', { cause: error });
+        });
         touch(store, repo);
         const created = await repo.git.ref(input.ref);
         if (!created) throw notFound();

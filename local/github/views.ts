@@ -31,7 +31,8 @@ export class Views {
   }
 
   user(user: GitHubUser): Record<string, unknown> {
-    const u = `${this.api}/users/${user.login}`;
+    // A bot's login has brackets (`name[bot]`), escaped in URLs as GitHub does (`name%5Bbot%5D`).
+    const u = `${this.api}/users/${encodeURIComponent(user.login)}`;
     return {
       login: user.login,
       id: user.id,
@@ -312,14 +313,15 @@ export class Views {
               patch_url: `${this.issueHtml(repo, issue)}.patch`,
               merged_at: null,
             },
-            draft: issue.pull.draft,
           }
         : {}),
+      draft: issue.pull?.draft ?? false,
       closed_at: issue.closedAt,
       created_at: issue.createdAt,
       updated_at: issue.updatedAt,
       closed_by: null,
       author_association: this.association(repo, issue.user),
+      performed_via_github_app: null,
       reactions: reactions(`${url}/reactions`),
       timeline_url: `${url}/timeline`,
     };
@@ -339,6 +341,9 @@ export class Views {
       updated_at: comment.updatedAt,
       issue_url: `${this.repoApi(repo)}/issues/${comment.issueNumber}`,
       author_association: this.association(repo, comment.user),
+      // GitHub names the App here when an installation wrote the comment; the emulator does not
+      // describe the App's whole integration object, and null is what a person's comment has.
+      performed_via_github_app: null,
       reactions: reactions(`${url}/reactions`),
     };
   }

@@ -303,6 +303,31 @@ describe('the GitHub emulator: commits, comparisons, branches, contents and tarb
     assertMatchesSchema('GET', '/repos/{owner}/{repo}/contents/{path}', 404, missing.data);
   });
 
+  it('shows a symlink as its target, and refuses a path that climbs out of the repository', async () => {
+    const { data: tree } = await gh.octokit.rest.git.createTree({
+      owner,
+      repo,
+      base_tree: (await gh.octokit.rest.git.getCommit({ owner, repo, commit_sha: mainSha })).data.tree.sha,
+      tree: [{ path: 'link.ts', mode: '120000', type: 'blob', content: 'src/a.ts' }],
+    });
+    const { data: commit } = await gh.octokit.rest.git.createCommit({
+      owner,
+      repo,
+      message: 'link',
+      tree: tree.sha,
+      parents: [mainSha],
+    });
+    const link = await gh.octokit.rest.repos.getContent({ owner, repo, path: 'link.ts', ref: commit.sha });
+    assertMatchesSchema('GET', '/repos/{owner}/{repo}/contents/{path}', 200, link.data);
+    expect(link.data).toMatchObject({ type: 'symlink', target: 'src/a.ts' });
+    // Encoded slashes survive URL normalisation, so `..` reaches the emulator as a path segment.
+    const token = gh.emulator.createUserToken('dev');
+    const climbing = await fetch(`${gh.emulator.apiUrl}/repos/acme/app/contents/src%2F..%2F..%2Fetc`, {
+      headers: { authorization: `token ${token}` },
+    });
+    expect(climbing.status).toBe(404);
+  });
+
   it('redirects a tarball request to a download that Octokit follows, one top-level directory as on GitHub', async () => {
     const response = await gh.octokit.rest.repos.downloadTarballArchive({ owner, repo, ref: 'main' });
     expect(response.status).toBe(200);
@@ -325,6 +350,16 @@ describe('the GitHub emulator: commits, comparisons, branches, contents and tarb
     expect(entries[`${top}src/a.ts`]).toBe('export const a = 1;\n');
   });
 
+  it('answers 404 for the tarball of a ref that does not exist', async () => {
+    const result = await failure(
+      gh.octokit.rest.repos.downloadTarballArchive({ owner, repo, ref: 'no-such-ref' }),
+    );
+    expect(result).toMatchObject({
+      status: 404,
+      data: { message: 'No commit found for the ref no-such-ref' },
+    });
+  });
+
   it('answers the tarball request itself with a 302 to a signed link that expires', async () => {
     const token = gh.emulator.createUserToken('dev');
     const res = await fetch(`${gh.emulator.apiUrl}/repos/acme/app/tarball/main`, {
@@ -345,6 +380,13 @@ describe('the GitHub emulator: who may do what', () => {
   it('asks for authentication on a private repository', async () => {
     const result = await failure(gh.anonymous.rest.repos.get({ owner, repo }));
     expect(result).toMatchObject({ status: 401, data: { message: 'Requires authentication' } });
+  });
+
+  it('refuses a write without credentials even where reading needs none', async () => {
+    await gh.emulator.store.createRepository({ owner, name: 'open', private: false, files: { a: 'a' } });
+    expect((await gh.anonymous.rest.repos.get({ owner, repo: 'open' })).data.private).toBe(false);
+    const write = await failure(gh.anonymous.rest.issues.create({ owner, repo: 'open', title: 'x' }));
+    expect(write).toMatchObject({ status: 401, data: { message: 'Requires authentication' } });
   });
 
   it('rejects an unknown token as bad credentials', async () => {

@@ -36,6 +36,9 @@ export async function startTestGitHub(options: Partial<GitHubEmulatorOptions> = 
       res.writeHead(404).end();
     });
   });
+  // Schema compilation can hold the event loop for seconds; a server closing idle keep-alive
+  // sockets meanwhile races the client reusing them (ECONNRESET), so idle sockets stay open.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   emulator = await startGitHubEmulator({ baseUrl: url, app: { publicKeyPem: publicKey }, ...options });
@@ -74,3 +77,27 @@ export async function failure(call: Promise<unknown>): Promise<{ status: number;
 
 /** Octokit logs every 4xx; the tests assert them instead. */
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+export interface ReceivedWebhook {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A webhook receiver on a port of its own: records what arrives and answers `status`. */
+export async function startReceiver(status = 200) {
+  const received: ReceivedWebhook[] = [];
+  const receiver = { received, status, url: '', close: async () => {} };
+  const server = createServer((req, res) => {
+    void readBody(req).then((body) => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(receiver.status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/github/events`;
+  receiver.close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return receiver;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertMatchesSchema } from './github-openapi.ts';
+import { assertMatchesSchema, assertWebhookMatchesSchema } from './github-openapi.ts';
 
 describe('the OpenAPI check of the GitHub emulator', () => {
   it('fails a body that lacks a field the operation requires', () => {
@@ -41,5 +41,11 @@ describe('the OpenAPI check of the GitHub emulator', () => {
         { ...label, description: 3 },
       ]),
     ).toThrow(/description/);
+  });
+
+  it('fails a webhook payload that lacks its subject', () => {
+    expect(() =>
+      assertWebhookMatchesSchema('issues-opened', { action: 'opened', repository: {}, sender: {} }),
+    ).toThrow(/required property 'issue'/);
   });
 });
