@@ -47,6 +47,9 @@ export interface FileChange {
   executable?: boolean;
 }
 
+/** Hard links made at once when deriving a tree. */
+const LINK_BATCH = 64;
+
 const SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 export class TarballCache {
@@ -173,10 +176,15 @@ export class TarballCache {
       };
       const tree = join(scratch, 'tree');
       await ensureDir(tree);
-      for (const path of Object.keys(manifest.files)) {
-        const target = join(tree, ...path.split('/'));
-        await ensureDir(dirname(target));
-        await link(parent.absolutePath(path), target);
+      const paths = Object.keys(manifest.files);
+      for (const path of paths) await ensureDir(dirname(join(tree, ...path.split('/'))));
+      // Links in batches: libuv's thread pool runs several at once, one await each would serialise them.
+      for (let start = 0; start < paths.length; start += LINK_BATCH) {
+        await Promise.all(
+          paths
+            .slice(start, start + LINK_BATCH)
+            .map((path) => link(parent.absolutePath(path), join(tree, ...path.split('/')))),
+        );
       }
       if (change.content !== undefined) {
         const target = join(tree, ...change.path.split('/'));
