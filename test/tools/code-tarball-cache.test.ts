@@ -137,4 +137,31 @@ describe('TarballCache', () => {
     expect(snapshot.resolve('docs')).toBe('ok.txt');
     expect(snapshot.manifest.skipped.map((s) => s.reason).join('\n')).toMatch(/\.git directory/);
   });
+
+  it('derives a child tree from its parent and one change, without a download', async () => {
+    const { cache, downloads } = cacheOf(
+      new Map([[sha(1), repoTarball({ 'a.txt': 'a\n', 'src/b.txt': 'b\n' })]]),
+    );
+    const parent = await cache.snapshot(sha(1));
+    await cache.derive(sha(1), sha(2), { path: 'src/b.txt', content: new TextEncoder().encode('B!\n') });
+    await cache.derive(sha(2), sha(3), { path: 'a.txt' });
+    const written = await cache.snapshot(sha(2));
+    const deleted = await cache.snapshot(sha(3));
+    expect(readFileSync(written.absolutePath('src/b.txt'), 'utf8')).toBe('B!\n');
+    expect(readFileSync(parent.absolutePath('src/b.txt'), 'utf8')).toBe('b\n');
+    expect(deleted.files()).toEqual([{ path: 'src/b.txt', size: 3 }]);
+    expect(downloads).toEqual([sha(1)]);
+    expect(cache.stats.derived).toBe(2);
+  });
+
+  it('does not derive from a parent it does not hold, nor a change to .gitattributes', async () => {
+    const { cache } = cacheOf(new Map([[sha(1), repoTarball({ 'a.txt': 'a\n' })]]));
+    await cache.derive(sha(7), sha(8), { path: 'a.txt', content: new Uint8Array([1]) });
+    await cache.snapshot(sha(1));
+    await cache.derive(sha(1), sha(2), {
+      path: '.gitattributes',
+      content: new TextEncoder().encode('* export-ignore\n'),
+    });
+    expect(cache.stats.derived).toBe(0);
+  });
 });
