@@ -131,7 +131,16 @@ export async function downloadTarball(
   const data: unknown = response.data;
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (data instanceof Uint8Array) return data;
-  throw new Error(
-    `the tarball of ${repository.owner}/${repository.repo}@${sha} came back as ${typeof data}, not bytes`,
-  );
+  throw new UnexpectedTarballError(`${repository.owner}/${repository.repo}@${sha}`, typeof data);
+}
+
+/** GitHub answered a tarball request with something that is not bytes (an HTML page, JSON): nothing to unpack. */
+export class UnexpectedTarballError extends Error {
+  override readonly name = 'UnexpectedTarballError';
+  constructor(
+    readonly ref: string,
+    readonly got: string,
+  ) {
+    super(`the tarball of ${ref} came back as ${got}, not bytes`);
+  }
 }

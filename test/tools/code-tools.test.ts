@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BaseBranchMissingError } from '../../lambdas/tools/code/errors.ts';
 import { codeTools } from '../../lambdas/tools/code/tools.ts';
 import { CART_TS, type CodeToolsWorld, output, startCodeToolsWorld } from './code-tools-support.ts';
 
@@ -241,5 +242,15 @@ describe('the code tools against the GitHub emulator, through Octokit as a GitHu
     expect(text).toContain('[agents/conv-a at');
     output(await world.call('write_file', { path: 'notes.md', content: 'from a\n' }, 'conv-c', deps));
     expect(await world.head('bots/fixes/conv-c')).toBeDefined();
+  });
+
+  it('fails (a configuration defect, not a tool error) when the base branch does not exist', async () => {
+    const deps = world.deps({ baseBranch: 'release/9' });
+    await expect(world.call('read_file', { path: 'README.md' }, 'conv-nobase', deps)).rejects.toThrow(
+      BaseBranchMissingError,
+    );
+    await expect(
+      world.call('write_file', { path: 'a.txt', content: 'a' }, 'conv-nobase', deps),
+    ).rejects.toThrow('the base branch release/9 of demo/webshop does not exist');
   });
 });

@@ -148,3 +148,29 @@ export class InvalidCodeToolsConfigurationError extends Error {
     super(message, options);
   }
 }
+
+/** The configured base branch (or the default branch) does not exist in the repository: a configuration defect. */
+export class BaseBranchMissingError extends Error {
+  override readonly name = 'BaseBranchMissingError';
+  constructor(
+    readonly repository: string,
+    readonly branch: string,
+  ) {
+    super(
+      `the base branch ${branch} of ${repository} does not exist (CODE_BASE_BRANCH, or the default branch)`,
+    );
+  }
+}
+
+/** A ref that is not a commit sha reached the cache, which names directories by sha: a defect, not input. */
+export class NotACommitShaError extends Error {
+  override readonly name = 'NotACommitShaError';
+  constructor(readonly ref: string) {
+    super(`not a commit sha: ${JSON.stringify(ref)}`);
+  }
+}
+
+/** The search worker failed for a reason other than its time limit (it could not read, or crashed). */
+export class SearchWorkerError extends Error {
+  override readonly name = 'SearchWorkerError';
+}

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { SearchTimeoutError } from './errors.ts';
+import { SearchTimeoutError, SearchWorkerError } from './errors.ts';
 
 /**
  * Regular expression search off the main thread, with a hard time limit.
@@ -92,7 +92,7 @@ export async function runRegexJob(job: RegexJob, timeLimitMs: number): Promise<R
       idle ??= worker;
       if (idle !== worker) void worker.terminate();
       if (reply.ok) resolve({ hits: reply.hits, truncated: reply.truncated });
-      else reject(new Error(`regular expression worker failed: ${reply.message}`));
+      else reject(new SearchWorkerError(`the search worker failed: ${reply.message}`));
     };
     const onError = (error: Error) => {
       cleanup();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { x as extract, type ReadEntry } from 'tar';
-import { TarballTooLargeError } from './errors.ts';
+import { NotACommitShaError, TarballTooLargeError } from './errors.ts';
 import { normalizeRepoPath } from './paths.ts';
 import { Snapshot, SnapshotManifest } from './snapshot.ts';
 
@@ -65,7 +65,7 @@ export class TarballCache {
   /** The tree of commit `sha`, from memory, from `/tmp`, or downloaded and unpacked. */
   async snapshot(sha: string): Promise<Snapshot> {
     // The sha names a directory: only a real sha may.
-    if (!SHA.test(sha)) throw new Error(`not a commit sha: ${JSON.stringify(sha)}`);
+    if (!SHA.test(sha)) throw new NotACommitShaError(sha);
     const known = this.used.get(sha);
     if (known !== undefined) {
       this.stats.hits += 1;

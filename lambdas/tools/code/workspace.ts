@@ -1,7 +1,7 @@
 import type { Octokit } from '@octokit/rest';
 import { githubStatus, type RepositoryRef } from '../../adapters/github.ts';
 import type { CodeToolsConfig } from './config.ts';
-import { BranchRefusedError } from './errors.ts';
+import { BaseBranchMissingError, BranchRefusedError } from './errors.ts';
 import type { TarballCache } from './tarball-cache.ts';
 
 /**
@@ -90,8 +90,7 @@ export class Workspace {
     if (work !== undefined) return { branch: this.workBranch, sha: work };
     const base = await this.baseBranch();
     const sha = await this.headOf(base);
-    if (sha === undefined)
-      throw new Error(`the base branch ${base} of ${this.owner}/${this.repo} does not exist`);
+    if (sha === undefined) throw new BaseBranchMissingError(`${this.owner}/${this.repo}`, base);
     return { branch: base, sha };
   }
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { applyUnifiedDiff, parseUnifiedDiff } from './apply-diff.ts';
 import {
+  BaseBranchMissingError,
   CodeToolRefusal,
   DiffDoesNotApplyError,
   FileNotFoundError,
@@ -27,11 +28,13 @@ interface Head {
 }
 
 async function headOfWork(workspace: Workspace): Promise<Head> {
+  const { cache } = workspace.deps;
   const work = await workspace.headOf(workspace.workBranch);
-  const sha = work ?? (await workspace.headOf(await workspace.baseBranch()));
-  if (sha === undefined)
-    throw new Error(`the base branch of ${workspace.owner}/${workspace.repo} does not exist`);
-  return { sha, branchExists: work !== undefined, snapshot: await workspace.deps.cache.snapshot(sha) };
+  if (work !== undefined) return { sha: work, branchExists: true, snapshot: await cache.snapshot(work) };
+  const base = await workspace.baseBranch();
+  const sha = await workspace.headOf(base);
+  if (sha === undefined) throw new BaseBranchMissingError(`${workspace.owner}/${workspace.repo}`, base);
+  return { sha, branchExists: false, snapshot: await cache.snapshot(sha) };
 }
 
 /** The path to write, checked against the tree: not a directory, not a link, not under a file or a link. */
