@@ -11,6 +11,7 @@ import { gitDataRoutes } from './routes-git.ts';
 import { issueRoutes } from './routes-issues.ts';
 import { pullRoutes, pullView } from './routes-pulls.ts';
 import { repositoryRoutes } from './routes-repos.ts';
+import { reviewRoutes } from './routes-reviews.ts';
 import { GitHubStore } from './store.ts';
 import { Views } from './views.ts';
 import { Webhooks } from './webhooks.ts';
@@ -80,6 +81,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
       ...contentRoutes(deps, links),
       ...issueRoutes(deps, events),
       ...pullRoutes(deps, events),
+      ...reviewRoutes(deps, events),
     ],
     GITHUB_API_PREFIX,
   );

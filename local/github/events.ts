@@ -1,5 +1,12 @@
 import type { Auth } from './auth.ts';
-import type { CommentRecord, GitHubStore, IssueRecord, LabelRecord, RepoRecord } from './store.ts';
+import type {
+  CommentRecord,
+  GitHubStore,
+  IssueRecord,
+  LabelRecord,
+  RepoRecord,
+  ReviewRecord,
+} from './store.ts';
 import type { Views } from './views.ts';
 import type { Webhooks } from './webhooks.ts';
 
@@ -72,6 +79,31 @@ export class Events {
       issue: views.issue(repo, issue),
       comment: views.comment(repo, comment),
       ...(changes ? { changes } : {}),
+      ...this.common(repo, sender),
+    });
+  }
+
+  /** `pull_request_review.submitted`; the webhook spells the state in lower case, unlike the REST API. */
+  async review(repo: RepoRecord, issue: IssueRecord, review: ReviewRecord, sender: string): Promise<void> {
+    const { views, webhooks } = this.deps;
+    const html = `${views.issueHtml(repo, issue)}#pullrequestreview-${review.id}`;
+    const pullUrl = `${views.repoApi(repo)}/pulls/${issue.number}`;
+    void webhooks.emit('pull_request_review', {
+      action: 'submitted',
+      review: {
+        id: review.id,
+        node_id: views.nodeId('PullRequestReview', review.id),
+        user: views.userByLogin(review.user),
+        body: review.body,
+        commit_id: review.commitId,
+        submitted_at: review.submittedAt,
+        state: review.state.toLowerCase(),
+        html_url: html,
+        pull_request_url: pullUrl,
+        author_association: views.association(repo, review.user),
+        _links: { html: { href: html }, pull_request: { href: pullUrl } },
+      },
+      pull_request: await this.pullView(repo, issue),
       ...this.common(repo, sender),
     });
   }

@@ -51,7 +51,8 @@ const SHA = /^[0-9a-f]{40}$/;
 export function isSafeRevision(rev: string): boolean {
   return (
     /^[A-Za-z0-9._/+-]+$/.test(rev) &&
-    !rev.startsWith('-') &&
+    // No component may start with `-` (an option to git) or `.` (git's own rule for ref names).
+    !rev.split('/').some((component) => component.startsWith('-') || component.startsWith('.')) &&
     !rev.startsWith('/') &&
     !rev.endsWith('/') &&
     !rev.endsWith('.') &&

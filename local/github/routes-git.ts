@@ -73,8 +73,15 @@ export function gitDataRoutes({ store, views }: RouterDeps): Route[] {
         if (!(await repo.git.objectType(input.sha))) throw unprocessable('Object does not exist');
         if (await repo.git.ref(input.ref)) throw unprocessable('Reference already exists');
         // Created only if still absent: of two concurrent creations, the second gets GitHub's 422.
-        await repo.git.setRef(input.ref, input.sha, null).catch((error: unknown) => {
-          throw new GitHubApiError(422, 'Reference already exists', { cause: error });
+        await repo.git.setRef(input.ref, input.sha, null).catch(async (error: unknown) => {
+          const raced = await repo.git.ref(input.ref);
+          throw new GitHubApiError(
+            422,
+            raced ? 'Reference already exists' : `${input.ref} is not a valid ref name.`,
+            {
+              cause: error,
+            },
+          );
         });
         touch(store, repo);
         const created = await repo.git.ref(input.ref);

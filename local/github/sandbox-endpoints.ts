@@ -4,6 +4,7 @@ import type { GitHubEmulator } from './emulator.ts';
 import { GitHubApiError } from './errors.ts';
 import { addComment, addLabels, openIssue } from './routes-issues.ts';
 import { pullView } from './routes-pulls.ts';
+import { submitReview } from './routes-reviews.ts';
 import type { RepoRecord } from './store.ts';
 
 /** Who acts through the sandbox endpoints when the request names nobody. */
@@ -29,6 +30,13 @@ const Labels = z.object({
   labels: z.array(z.string().min(1)).min(1),
   user: z.string().min(1).optional(),
 });
+const Review = z.object({
+  repo: RepoName,
+  pull: z.number().int().positive(),
+  event: z.enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']),
+  body: z.string().optional(),
+  user: z.string().min(1).optional(),
+});
 const Collaborator = z.object({
   repo: RepoName,
   user: z.string().min(1),
@@ -41,7 +49,7 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
 
 /**
  * The sandbox's GitHub endpoints for people and tests (`/sandbox/github/...`): act as a user
- * (open an issue, comment, label: each sends its webhooks, and the answer waits for their
+ * (open an issue, comment, label, review a pull request: each sends its webhooks, and the answer waits for their
  * delivery), set who may write, see deliveries, and look at a repository's branches, commits,
  * pull requests and issues (where the emulator's html_url links lead).
  */
@@ -96,6 +104,16 @@ export function createGitHubSandboxEndpoints(github: GitHubEmulator) {
       await addLabels(withEvents, repo, issue, input.labels, input.user ?? DEFAULT_SANDBOX_USER);
       await github.webhooks.settled();
       return [200, { labels: issue.labels }];
+    }
+    if (method === 'POST' && path === '/sandbox/github/reviews') {
+      const input = Review.parse(json());
+      const repo = repoOf(input.repo);
+      const issue = issueOf(repo, input.pull);
+      if (!issue.pull)
+        throw new GitHubApiError(404, `#${input.pull} in ${repo.fullName} is not a pull request`);
+      const review = await submitReview(withEvents, repo, issue, input, input.user ?? DEFAULT_SANDBOX_USER);
+      await github.webhooks.settled();
+      return [200, { id: review.id, state: review.state }];
     }
     if (method === 'POST' && path === '/sandbox/github/collaborators') {
       const input = Collaborator.parse(json());

@@ -50,6 +50,17 @@ export interface IssueRecord {
   pull?: PullRecord;
 }
 
+export interface ReviewRecord {
+  id: number;
+  pullNumber: number;
+  user: string;
+  body: string;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'PENDING';
+  commitId: string;
+  /** Undefined while pending. */
+  submittedAt: string | undefined;
+}
+
 export interface CommentRecord {
   id: number;
   issueNumber: number;
@@ -74,6 +85,7 @@ export interface RepoRecord {
   nextNumber: number;
   issues: Map<number, IssueRecord>;
   comments: Map<number, CommentRecord>;
+  reviews: Map<number, ReviewRecord>;
   /** By lower-cased name (GitHub's label names are case-insensitive). */
   labels: Map<string, LabelRecord>;
   collaborators: Map<string, Permission>;
@@ -162,6 +174,7 @@ export class GitHubStore {
       nextNumber: 1,
       issues: new Map(),
       comments: new Map(),
+      reviews: new Map(),
       labels: new Map(
         DEFAULT_LABELS.map(([name, color, description]) => [
           name,

@@ -204,6 +204,19 @@ describe('the GitHub emulator: repository and git data', () => {
     expect(deleteAgain.status).toBe(422);
   });
 
+  it('refuses a ref name git does not allow', async () => {
+    for (const ref of [
+      'refs/heads/a..b',
+      'refs/heads/x.lock',
+      'refs/heads/-x',
+      'heads/no-refs-prefix',
+      'refs/heads/@',
+    ]) {
+      const result = await failure(gh.octokit.rest.git.createRef({ owner, repo, ref, sha: mainSha }));
+      expect({ ref, status: result.status }).toEqual({ ref, status: 422 });
+    }
+  });
+
   it('refuses a ref pointing at an object that does not exist', async () => {
     const result = await failure(
       gh.octokit.rest.git.createRef({ owner, repo, ref: 'refs/heads/x', sha: 'f'.repeat(40) }),

@@ -13,6 +13,7 @@ beforeAll(async () => {
     owner,
     name: repo,
     files: { 'src/total.ts': 'export const rate = 19;\n' },
+    collaborators: { maintainer: 'admin' },
   });
   mainSha = (await record.git.resolveCommit('main')) ?? '';
 });
@@ -169,5 +170,34 @@ describe('the GitHub emulator: pull requests', () => {
     const result = await failure(gh.octokit.rest.pulls.get({ owner, repo, pull_number: issue.number }));
     expect(result.status).toBe(404);
     assertMatchesSchema('GET', '/repos/{owner}/{repo}/pulls/{pull_number}', 404, result.data);
+  });
+
+  it('takes reviews from others and refuses the author approving their own pull request', async () => {
+    await branchWithChange('agents/bug-6', 'export const rate = 12;\n');
+    const { data: pull } = await gh.octokit.rest.pulls.create({
+      owner,
+      repo,
+      head: 'agents/bug-6',
+      base: 'main',
+      title: 'Six',
+    });
+    const own = await failure(
+      gh.octokit.rest.pulls.createReview({ owner, repo, pull_number: pull.number, event: 'APPROVE' }),
+    );
+    expect(own).toMatchObject({ status: 422, data: { message: 'Can not approve your own pull request' } });
+    assertMatchesSchema('POST', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews', 422, own.data);
+    const approved = await gh
+      .as('maintainer')
+      .rest.pulls.createReview({ owner, repo, pull_number: pull.number, event: 'APPROVE', body: 'LGTM' });
+    assertMatchesSchema('POST', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews', 200, approved.data);
+    expect(approved.data).toMatchObject({
+      state: 'APPROVED',
+      body: 'LGTM',
+      user: { login: 'maintainer' },
+      commit_id: pull.head.sha,
+    });
+    const list = await gh.octokit.rest.pulls.listReviews({ owner, repo, pull_number: pull.number });
+    assertMatchesSchema('GET', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews', 200, list.data);
+    expect(list.data.map((r) => r.state)).toEqual(['APPROVED']);
   });
 });

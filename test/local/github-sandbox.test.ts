@@ -262,6 +262,24 @@ describe('the sandbox GitHub: endpoints for people and tests', () => {
     expect(view.issues.map((i) => i.title)).toContain('Totals too high with SAVE10');
   });
 
+  it('reviews a pull request as a user, delivering pull_request_review', async () => {
+    const { data: pulls } = await octokit.rest.pulls.list({
+      owner: 'demo',
+      repo: 'webshop',
+      head: 'demo:agents/bug-demo',
+    });
+    const from = events.length;
+    const reviewed = await post('/sandbox/github/reviews', {
+      repo: 'demo/webshop',
+      pull: pulls[0]?.number,
+      event: 'APPROVE',
+      user: 'demo-maintainer',
+    });
+    expect(reviewed.status).toBe(200);
+    expect(await reviewed.json()).toMatchObject({ state: 'APPROVED' });
+    expect(events.slice(from).map((e) => e.headers['x-github-event'])).toEqual(['pull_request_review']);
+  });
+
   it('answers bad input with a clear error and changes nothing', async () => {
     const count = github.store.repository('demo', 'webshop')?.issues.size;
     const missing = await post('/sandbox/github/issues', { repo: 'demo/webshop' });

@@ -123,6 +123,13 @@ describe('the GitHub emulator: webhooks', () => {
     });
     await gh.octokit.rest.issues.addLabels({ owner, repo, issue_number: pull.number, labels: ['agent'] });
     await gh.octokit.rest.pulls.update({ owner, repo, pull_number: pull.number, body: 'edited' });
+    await dev.rest.pulls.createReview({
+      owner,
+      repo,
+      pull_number: pull.number,
+      event: 'REQUEST_CHANGES',
+      body: 'Add a test',
+    });
     await gh.octokit.rest.pulls.update({ owner, repo, pull_number: pull.number, state: 'closed' });
 
     const deliveries = await deliveredSince(from);
@@ -138,6 +145,7 @@ describe('the GitHub emulator: webhooks', () => {
       'pull_request.opened',
       'pull_request.labeled',
       'pull_request.edited',
+      'pull_request_review.submitted',
       'pull_request.closed',
     ]);
     const subjects: Record<string, string> = {
@@ -164,6 +172,10 @@ describe('the GitHub emulator: webhooks', () => {
     const edited = deliveries.find((d) => d.event === 'issues' && d.payload.action === 'edited');
     expect(edited?.payload.changes).toEqual({ title: { from: 'Shapes' } });
     const labeled = deliveries.find((d) => d.event === 'pull_request' && d.payload.action === 'labeled');
+    const review = deliveries.find((d) => d.event === 'pull_request_review');
+    expect(review?.payload).toMatchObject({
+      review: { state: 'changes_requested', body: 'Add a test', user: { login: 'dev' } },
+    });
     expect(labeled?.payload).toMatchObject({
       number: pull.number,
       label: { name: 'agent' },
