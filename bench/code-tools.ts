@@ -107,6 +107,7 @@ async function main() {
       repository: config.repository,
       config,
       defaultBranchMemo: {},
+      commitTrees: new Map(),
       cache: new TarballCache({
         root: dir,
         maxBytes: config.cacheMaxMb * 1024 * 1024,

@@ -61,6 +61,7 @@ async function codeToolDeps(): Promise<CodeToolDeps> {
     config,
     cache,
     defaultBranchMemo: deps?.defaultBranchMemo ?? {},
+    commitTrees: deps?.commitTrees ?? new Map(),
     credentialsHash,
   };
   return deps;

@@ -103,6 +103,7 @@ export async function startCodeToolsWorld(name = 'webshop'): Promise<CodeToolsWo
       repository,
       config,
       defaultBranchMemo: {},
+      commitTrees: new Map(),
       cache: new TarballCache({
         root: config.cacheDir,
         maxBytes: config.cacheMaxMb * 1024 * 1024,

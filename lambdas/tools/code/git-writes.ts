@@ -11,6 +11,8 @@ import type { Workspace } from './workspace.ts';
  * a write that fails before the ref moves leaves only unreferenced objects behind.
  */
 
+const MAX_REMEMBERED_TREES = 256;
+
 export interface Commit {
   sha: string;
   parentSha: string;
@@ -30,7 +32,11 @@ export async function commitChange(
   const branch = workspace.workBranch;
   await workspace.assertWritable(branch);
 
-  const { data: parentCommit } = await octokit.rest.git.getCommit({ ...repo, commit_sha: parent.sha });
+  const trees = workspace.deps.commitTrees;
+  // A commit's tree never changes: after the first write, the previous write's answer saves a request.
+  const baseTree =
+    trees?.get(parent.sha) ??
+    (await octokit.rest.git.getCommit({ ...repo, commit_sha: parent.sha })).data.tree.sha;
   let blobSha: string | null = null;
   if (change.content !== undefined) {
     const { data: blob } = await octokit.rest.git.createBlob({
@@ -42,7 +48,7 @@ export async function commitChange(
   }
   const { data: tree } = await octokit.rest.git.createTree({
     ...repo,
-    base_tree: parentCommit.tree.sha,
+    base_tree: baseTree,
     // `sha: null` removes the path from the tree.
     tree: [{ path: change.path, mode: change.executable ? '100755' : '100644', type: 'blob', sha: blobSha }],
   });
@@ -63,6 +69,14 @@ export async function commitChange(
     if (githubStatus(error) === 422 || githubStatus(error) === 409)
       throw new BranchMovedError(branch, { cause: error });
     throw error;
+  }
+  if (trees !== undefined) {
+    trees.set(commit.sha, tree.sha);
+    // Bounded: only the last commits of warm conversations are worth remembering.
+    for (const oldest of trees.keys()) {
+      if (trees.size <= MAX_REMEMBERED_TREES) break;
+      trees.delete(oldest);
+    }
   }
   return { sha: commit.sha, parentSha: parent.sha, created: !parent.branchExists };
 }

@@ -18,6 +18,8 @@ export interface CodeToolDeps {
   cache: TarballCache;
   /** Remembers the repository's default branch across warm invocations (it rarely changes). */
   defaultBranchMemo?: { value?: string };
+  /** Tree sha of each commit the tools made (commit sha -> tree sha), kept across warm invocations. */
+  commitTrees?: Map<string, string>;
 }
 
 /** Conversation ids are execution names (letters, digits, `-`, `_`), which are valid in a ref. */
