@@ -20,22 +20,11 @@ import { InvalidSecretError } from './secrets.ts';
 
 export const DEFAULT_GITHUB_BASE_URL = 'https://api.github.com';
 
-/**
- * `owner/name` as GitHub allows them: an owner of letters, digits and single hyphens (at most
- * 39), a name of letters, digits, `.`, `_`, `-` (at most 100, not `.` or `..`).
- */
-export const RepositoryRef = z
-  .string()
-  .regex(
-    /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}\/[A-Za-z0-9._-]{1,100}$/,
-    'expected a repository as owner/name, e.g. "demo/webshop"',
-  )
-  .refine((value) => !['.', '..'].includes(value.split('/')[1] ?? ''), 'a repository cannot be named . or ..')
-  .transform((value) => {
-    const [owner, repo] = value.split('/') as [string, string];
-    return { owner, repo };
-  });
-export type RepositoryRef = z.infer<typeof RepositoryRef>;
+/** A repository as Octokit's parameters name it (`RepositoryRef` in tools/code/repository.ts parses one). */
+export interface RepositoryCoordinates {
+  owner: string;
+  repo: string;
+}
 
 const numericId = z.union([z.number().int().positive(), z.string().regex(/^\d+$/, 'expected a numeric id')]);
 
@@ -111,20 +100,13 @@ export class MissingGitHubCredentialsError extends Error {
   }
 }
 
-/** The HTTP status of an Octokit `RequestError`, or undefined for anything else. */
-export function githubStatus(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null || !('status' in error)) return undefined;
-  const { status } = error as { status: unknown };
-  return typeof status === 'number' ? status : undefined;
-}
-
 /**
  * The gzipped tarball of commit `sha` (`GET /repos/{owner}/{repo}/tarball/{ref}`; GitHub
  * answers with a redirect to codeload, which fetch follows).
  */
 export async function downloadTarball(
   octokit: Octokit,
-  repository: RepositoryRef,
+  repository: RepositoryCoordinates,
   sha: string,
 ): Promise<Uint8Array> {
   const response = await octokit.rest.repos.downloadTarballArchive({ ...repository, ref: sha });

@@ -3,11 +3,11 @@ import {
   createGitHubClient,
   getGitHubCredentials,
   MissingGitHubCredentialsError,
-  RepositoryRef,
 } from '../../lambdas/adapters/github.ts';
 import { InvalidSecretError } from '../../lambdas/adapters/secrets.ts';
 import { readCodeToolsConfig } from '../../lambdas/tools/code/config.ts';
 import { InvalidCodeToolsConfigurationError } from '../../lambdas/tools/code/errors.ts';
+import { RepositoryRef } from '../../lambdas/tools/code/repository.ts';
 import { type CodeToolsWorld, quiet, startCodeToolsWorld } from './code-tools-support.ts';
 
 let world: CodeToolsWorld;

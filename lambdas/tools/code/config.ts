@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { RepositoryRef } from '../../adapters/github.ts';
 import { InvalidCodeToolsConfigurationError } from './errors.ts';
+import { RepositoryRef } from './repository.ts';
 
 /**
  * The code tools' Lambda reads its configuration from these environment variables (the stack

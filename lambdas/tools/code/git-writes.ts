@@ -1,5 +1,5 @@
-import { githubStatus } from '../../adapters/github.ts';
 import { BranchMovedError } from './errors.ts';
+import { githubStatus } from './repository.ts';
 import type { FileChange } from './tarball-cache.ts';
 import type { Workspace } from './workspace.ts';
 

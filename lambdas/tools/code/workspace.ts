@@ -1,7 +1,7 @@
 import type { Octokit } from '@octokit/rest';
-import { githubStatus, type RepositoryRef } from '../../adapters/github.ts';
 import type { CodeToolsConfig } from './config.ts';
 import { BaseBranchMissingError, BranchRefusedError } from './errors.ts';
+import { githubStatus, type RepositoryRef } from './repository.ts';
 import type { TarballCache } from './tarball-cache.ts';
 
 /**
