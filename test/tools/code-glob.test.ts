@@ -69,4 +69,42 @@ describe('compileGlob', () => {
       }),
     );
   });
+
+  it('agrees with a regular expression reference on random patterns and paths', () => {
+    // The reference: the documented rules written as a regular expression (fine on these tiny inputs).
+    const reference = (glob: string, path: string): boolean => {
+      const pattern = glob.includes('/') ? glob : `**/${glob}`;
+      // Consecutive `**` segments mean what one does.
+      const segments = pattern
+        .split('/')
+        .filter((x) => x !== '')
+        .filter((x, k, all) => !(x === '**' && all[k - 1] === '**'));
+      let source = '';
+      segments.forEach((segment, index) => {
+        const last = index === segments.length - 1;
+        if (segment === '**') {
+          source += last ? (index === 0 ? '.*' : '(?:/.*)?') : index === 0 ? '(?:.*/)?' : '/(?:.*/)?';
+          return;
+        }
+        const body = segment.replace(/\*+/g, '*').replace(/[*?]/g, (c) => (c === '*' ? '[^/]*' : '[^/]'));
+        const previous = segments[index - 1];
+        source += index === 0 || previous === '**' ? body : `/${body}`;
+      });
+      return new RegExp(`^${source}$`).test(path);
+    };
+    const patternPart = fc.constantFrom('a', 'b', '*', '?', '**', '/', 'ab');
+    const segment = fc.stringMatching(/^[ab]{1,3}$/);
+    fc.assert(
+      fc.property(
+        fc.array(patternPart, { minLength: 1, maxLength: 6 }).map((parts) => parts.join('')),
+        fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/')),
+        (glob, path) => {
+          // Segments like `a**b` are `a*b` for both; a pattern that is only slashes is not a pattern.
+          if (glob.replaceAll('/', '') === '') return;
+          expect(compileGlob(glob).matches(path)).toBe(reference(glob, path));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
 });

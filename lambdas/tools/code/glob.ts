@@ -9,7 +9,8 @@ import { InvalidGlobError } from './errors.ts';
  * - `[abc]`, `[a-z]`, `[!a-z]` (or `[^a-z]`): one character of (or not of) a set;
  * - `{ts,tsx}`: alternatives, expanded before matching (at most `MAX_ALTERNATIVES`);
  * - a pattern without `/` matches a file name at any depth (`*.ts` is `**` + `/*.ts`),
- *   as in ripgrep's `--glob` and `.gitignore`.
+ *   as in ripgrep's `--glob` and `.gitignore`; one with a `/` (even a leading one) is anchored
+ *   at the repository root.
  */
 
 export const MAX_GLOB_CHARS = 512;
@@ -34,8 +35,8 @@ export function compileGlob(source: string): Glob {
   if (source.length > MAX_GLOB_CHARS)
     throw new InvalidGlobError(source.slice(0, 80), `longer than ${MAX_GLOB_CHARS} characters`);
   if (source.includes('\0')) throw new InvalidGlobError(source, 'it contains a NUL byte');
-  const trimmed = source.replace(/^\.\//, '').replace(/^\/+/, '');
-  const alternatives = expandBraces(trimmed, source).map((pattern) =>
+  // A `/` anywhere (a leading one included: `/*.md`) anchors the pattern at the root.
+  const alternatives = expandBraces(source.replace(/^\.\//, ''), source).map((pattern) =>
     (pattern.includes('/') ? pattern : `**/${pattern}`)
       .split('/')
       .filter((s) => s !== '')
