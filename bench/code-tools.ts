@@ -117,18 +117,27 @@ async function main() {
     };
   };
   const deps = depsFor();
-  // GitHub requests per tool call: what each call costs in round trips to GitHub in AWS.
+  // GitHub requests per tool call (what each call costs in round trips to GitHub in AWS), and
+  // the time spent waiting on them, so the tools' own time shows apart from the emulator's.
   let requests = 0;
-  octokit.hook.before('request', () => {
+  let githubMs = 0;
+  octokit.hook.wrap('request', async (request, options) => {
     requests += 1;
+    const started = performance.now();
+    try {
+      return await request(options);
+    } finally {
+      githubMs += performance.now() - started;
+    }
   });
-  const perCall = new Map<string, number[]>();
+  const perCall = new Map<string, Array<{ requests: number; ownMs: number }>>();
   const call = async (tool: string, args: unknown, conversationId = 'bench-read') => {
-    const before = requests;
+    const [beforeRequests, beforeMs, started] = [requests, githubMs, performance.now()];
     const result = await runCodeTool({ tool, args, conversationId }, deps);
     if (!result.ok) throw new Error(`${tool} failed: ${result.error}`);
     const key = `${tool}${conversationId === 'bench-read' ? ' (no work branch yet)' : ' (on the work branch)'}`;
-    perCall.set(key, [...(perCall.get(key) ?? []), requests - before]);
+    const ownMs = performance.now() - started - (githubMs - beforeMs);
+    perCall.set(key, [...(perCall.get(key) ?? []), { requests: requests - beforeRequests, ownMs }]);
     return result.output;
   };
 
@@ -186,10 +195,13 @@ async function main() {
   });
   console.log(`\ntarball: ${((tarball as ArrayBuffer).byteLength / 1024).toFixed(0)} KB gzipped`);
   console.log(`cache stats of the tools' instance: ${JSON.stringify(deps.cache.stats)}`);
-  console.log('GitHub requests per call (warm: token and default branch known):');
-  for (const [key, counts] of perCall) {
-    const sorted = [...counts].sort((a, b) => a - b);
-    console.log(`  ${key}: ${percentile(sorted, 50)} (max ${sorted.at(-1)})`);
+  console.log('Per call (warm: token and default branch known): GitHub requests, and the time outside them');
+  for (const [key, calls] of perCall) {
+    const counts = calls.map((c) => c.requests).sort((a, b) => a - b);
+    const own = calls.map((c) => c.ownMs).sort((a, b) => a - b);
+    console.log(
+      `  ${key}: ${percentile(counts, 50)} requests (max ${counts.at(-1)}); own time p50 ${percentile(own, 50).toFixed(2)} ms, p99 ${percentile(own, 99).toFixed(2)} ms`,
+    );
   }
   console.log('');
 
