@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../lambdas/handlers/code-tools.ts';
@@ -124,7 +125,9 @@ describe('the code tools Lambda', () => {
 
 describe('what the stack and the profiles wire', () => {
   it('names the handler entry that serves the tools', async () => {
-    const module = (await import(`../../${CODE_TOOLS_FUNCTION.entry}`)) as { handler: unknown };
+    // As the sandbox loads a function: the entry file from the repository root.
+    const entry = pathToFileURL(join(process.cwd(), CODE_TOOLS_FUNCTION.entry)).href;
+    const module = (await import(entry)) as { handler: unknown };
     expect(module.handler).toBe(handler);
   });
 
