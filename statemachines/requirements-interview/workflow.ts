@@ -1,0 +1,389 @@
+import { Duration } from 'aws-cdk-lib';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { RequirementsInterviewSettings } from '../../lambdas/workflows/requirements-interview/config.ts';
+import type { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
+import { type AgentTurnProps, agentTurn } from '../agent-turn.ts';
+import {
+  catchFailure,
+  catchTimeout,
+  closeOut,
+  DRAINED_PATH,
+  drain,
+  FAILURE_PATH,
+  incrementCounter,
+  nextTurn,
+  waitForPeople,
+} from '../kernel.ts';
+import { failConversation, setConversationFields } from '../kernel-records.ts';
+import { slackPost } from '../slack-post.ts';
+import { defineWorkflow } from '../workflow-module.ts';
+import type { RequirementsFunctionId } from './functions.ts';
+import { agentPass, type RecordInterviewProps, recordInterviewState } from './records.ts';
+import {
+  openingText,
+  REQUIREMENTS_INTERVIEW_STATES,
+  REQUIREMENTS_INTERVIEW_TEXTS,
+  reminderText,
+  timeoutText,
+  turnCapNote,
+} from './states.ts';
+
+/** The interview's agent roles. */
+type AgentProfileName = keyof typeof REQUIREMENTS_INTERVIEW_PROFILES;
+
+/** `requirements_interview` (seed 004); its state and its names are described in states.ts. */
+export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, RequirementsInterviewSettings>({
+  name: 'requirements_interview',
+  // `/prd <idea>`, or a mention of the bot with a product idea (the rule: its config.ts).
+  triggers: (_config, settings) => [
+    { type: 'slash_command', command: '/prd' },
+    {
+      type: 'mention',
+      keywords: [...settings.mentionKeywords],
+      channels: [...settings.mentionChannels],
+    },
+  ],
+  ownerRole: 'requester',
+  othersRole: 'participant',
+  closeOnIntent: true,
+  build(scope, kernel) {
+    const { table } = kernel;
+    const drainFn = kernel.drain;
+    const registerWait = kernel.registerWait;
+    const slackPostFn = kernel.functions.RequirementsInterviewSlackPost;
+    const agentTurnFn = kernel.functions.RequirementsInterviewAgentTurn;
+    const { settings } = kernel;
+    const S = REQUIREMENTS_INTERVIEW_STATES;
+    const T = REQUIREMENTS_INTERVIEW_TEXTS;
+    const thread = {
+      channel: sfn.JsonPath.stringAt('$.thread.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.thread.threadTs'),
+    };
+    const post = (stateName: string, content: Pick<Parameters<typeof slackPost>[2], 'text' | 'template'>) =>
+      slackPost(scope, stateName, { slackPostFn, ...thread, ...content });
+    const record = (stateName: string, props: Omit<RecordInterviewProps, 'table'>) =>
+      recordInterviewState(scope, stateName, { table, ...props });
+    const failed = failConversation(scope, S.markFailed, {
+      table,
+      markStateName: S.markFailed,
+      failStateName: S.failed,
+    });
+    // An agent turn that failed after its retries (or crashed) ends the conversation as failed,
+    // after telling the requester in the thread, so the interview does not just go quiet.
+    const tellFailure = post(S.tellFailure, { text: T.agentFailed });
+    // Failing anyway if the message cannot be posted, with the agent's failure as the
+    // execution's error (the post's own error goes elsewhere, not over `$.failure`).
+    tellFailure.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: '$.tellFailureError' });
+    const noteFailedAgent = sfn.Pass.jsonPath(scope, S.noteFailedAgent, {
+      parameters: { Error: 'AgentTurnFailed', Cause: 'An agent turn failed after its retries' },
+      resultPath: FAILURE_PATH,
+    });
+    noteFailedAgent.next(tellFailure).next(failed);
+
+    // --- The ends: complete, or closed; then the kernel's close-out --------------------------
+    const closingTurn = closeOut(scope, { drainFn });
+    const markComplete = setConversationFields(scope, S.markComplete, {
+      table,
+      status: 'resolved',
+      phase: 'complete',
+    });
+    const markClosed = setConversationFields(scope, S.markClosed, {
+      table,
+      status: 'closed',
+      phase: 'closed',
+    });
+    for (const mark of [markComplete, markClosed]) {
+      catchFailure(mark, failed);
+      mark.next(closingTurn);
+    }
+    const recordClosed = record(S.recordClosed, { event: 'closed', agent: 'closed' });
+    catchFailure(recordClosed, markClosed);
+    recordClosed.next(markClosed);
+    const acknowledgeClose = post(S.acknowledgeClose, { text: T.acknowledgeClose });
+    // The requester asked to stop: stop even if the acknowledgement cannot be posted.
+    catchFailure(acknowledgeClose, recordClosed);
+    acknowledgeClose.next(recordClosed);
+
+    /** Next turn, Drain, then the close check: the start of every agent's turn. */
+    const beginTurn = (names: { next: string; drain: string; close: string }, turnStates: sfn.IChainable) => {
+      const drained = drain(scope, names.drain, { drainFn });
+      catchFailure(drained, failed);
+      const closeRequested = sfn.Choice.jsonPath(scope, names.close)
+        .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), acknowledgeClose)
+        .otherwise(turnStates);
+      return nextTurn(scope, names.next).next(drained).next(closeRequested);
+    };
+    /** One turn of a requirements agent; a turn that failed after its retries fails the conversation. */
+    const turnOf = (
+      stateName: string,
+      profile: AgentProfileName,
+      resultPath: string,
+      props: Pick<AgentTurnProps, 'mode' | 'sessionIdPath' | 'confidenceThreshold'> & { notesPath?: string },
+    ) => {
+      const task = agentTurn(scope, stateName, {
+        stateName,
+        agentTurnFn,
+        profile,
+        statePath: '$.currentAgent',
+        notesPath: '$.notes',
+        resultPath,
+        ...props,
+      });
+      catchFailure(task, noteFailedAgent);
+      return task;
+    };
+
+    /**
+     * A one-turn agent (the PRD generator, the analysis agent): record the transition, enter
+     * the agent, run its turn (again while it runs out of budget), post its result.
+     */
+    const phase = (p: {
+      agent: 'prd_generator' | 'analysis';
+      /** The transition's name in the log (seed 004's). */
+      event: string;
+      names: { record: string; enter: string; next: string; drain: string; close: string; turn: string };
+      route: string;
+      profile: AgentProfileName;
+      resultPath: string;
+      turn: Pick<AgentTurnProps, 'sessionIdPath'> & { notesPath?: string };
+      done: string;
+      post: sfn.TaskStateBase;
+    }) => {
+      const task = turnOf(p.names.turn, p.profile, p.resultPath, { mode: 'continuation', ...p.turn });
+      const start = beginTurn(p.names, task);
+      task.next(
+        sfn.Choice.jsonPath(scope, p.route)
+          .when(sfn.Condition.stringEquals(`${p.resultPath}.action`, p.done), p.post)
+          .when(sfn.Condition.stringEquals(`${p.resultPath}.action`, 'continue'), start)
+          .otherwise(noteFailedAgent),
+      );
+      catchFailure(p.post, failed);
+      const recordStart = record(p.names.record, { event: p.event, agent: p.agent });
+      catchFailure(recordStart, failed);
+      recordStart.next(agentPass(scope, p.names.enter, p.agent)).next(start);
+      return recordStart;
+    };
+
+    // --- The PRD, its analysis, then complete ---------------------------------------------
+    const recordComplete = record(S.recordComplete, { event: 'complete', agent: 'complete' });
+    catchFailure(recordComplete, failed);
+    recordComplete.next(markComplete);
+    const postAnalysis = post(S.postAnalysis, {
+      template: {
+        name: 'requirements_analysis',
+        data: { result: sfn.JsonPath.objectAt('$.analysis'), title: sfn.JsonPath.stringAt('$.prd.title') },
+      },
+    });
+    postAnalysis.next(recordComplete);
+    const analysis = phase({
+      agent: 'analysis',
+      event: 'analysis_agent_start',
+      names: {
+        record: S.recordAnalysisStart,
+        enter: S.enterAnalysis,
+        next: S.nextAnalysisTurn,
+        drain: S.drainForAnalysis,
+        close: S.closeBeforeAnalysis,
+        turn: S.analyse,
+      },
+      route: S.routeAnalysis,
+      profile: 'requirements_analyst',
+      resultPath: '$.analysis',
+      turn: { sessionIdPath: '$.prd.sessionId' },
+      done: 'analysed',
+      post: postAnalysis,
+    });
+    const postPrd = post(S.postPrd, {
+      template: { name: 'requirements_prd', data: { result: sfn.JsonPath.objectAt('$.prd') } },
+    });
+    postPrd.next(analysis);
+    const recordPrdStart = phase({
+      agent: 'prd_generator',
+      event: 'prd_generation_start',
+      names: {
+        record: S.recordPrdStart,
+        enter: S.enterPrd,
+        next: S.nextPrdTurn,
+        drain: S.drainForPrd,
+        close: S.closeBeforePrd,
+        turn: S.writePrd,
+      },
+      route: S.routePrd,
+      profile: 'prd_writer',
+      resultPath: '$.prd',
+      turn: { sessionIdPath: '$.clarification.sessionId', notesPath: '$.prdNotes.notes' },
+      done: 'written',
+      post: postPrd,
+    });
+    const announceReady = post(S.announceReady, { text: T.ready });
+    catchFailure(announceReady, failed);
+    announceReady.next(recordPrdStart);
+    const noteTurnCap = sfn.Pass.jsonPath(scope, S.noteTurnCap, {
+      parameters: {
+        notes: sfn.JsonPath.array(
+          sfn.JsonPath.format(
+            '{} {}',
+            turnCapNote(settings.maxClarificationTurns),
+            sfn.JsonPath.jsonToString(sfn.JsonPath.listAt('$.clarification.openUnknowns')),
+          ),
+        ),
+      },
+      resultPath: '$.prdNotes',
+    });
+    noteTurnCap.next(announceReady);
+
+    // --- Clarification: assess, then ask and wait, or move on -----------------------------
+    const markClarifying = setConversationFields(scope, S.markClarifying, {
+      table,
+      status: 'active',
+      phase: 'clarification',
+    });
+    catchFailure(markClarifying, failed);
+    const clarifyProps = { confidenceThreshold: settings.confidenceThreshold };
+    const clarify = turnOf(S.clarify, 'requirements_clarifier', '$.clarification', {
+      ...clarifyProps,
+      mode: 'initial',
+    });
+    const continueClarifying = turnOf(S.continueClarifying, 'requirements_clarifier', '$.clarification', {
+      ...clarifyProps,
+      mode: 'continuation',
+      sessionIdPath: '$.clarification.sessionId',
+    });
+    const clarificationStart = beginTurn(
+      { next: S.nextClarificationTurn, drain: S.drainForClarification, close: S.closeBeforeClarification },
+      sfn.Choice.jsonPath(scope, S.sessionToResume)
+        .when(sfn.Condition.isPresent('$.clarification.sessionId'), continueClarifying)
+        .otherwise(clarify),
+    );
+    markClarifying.next(clarificationStart);
+
+    const waitForAnswer = waitForPeople(scope, S.waitForAnswer, {
+      registerWait,
+      accepts: 'any',
+      phase: 'awaiting_answer',
+      timeout: Duration.seconds(settings.answerWaitSeconds),
+    });
+    const waitAfterReminder = waitForPeople(scope, S.waitAfterReminder, {
+      registerWait,
+      accepts: 'any',
+      phase: 'awaiting_answer',
+      timeout: Duration.seconds(settings.answerWaitSeconds),
+    });
+    const remind = post(S.remind, { text: reminderText(settings.answerWaitSeconds) });
+    const noteTimeout = post(S.noteTimeout, { text: timeoutText(settings.answerWaitSeconds) });
+    catchFailure(remind, failed);
+    // Closing anyway: a lost goodbye must not keep the conversation open.
+    catchFailure(noteTimeout, recordClosed);
+    catchTimeout(waitForAnswer, remind);
+    catchTimeout(waitAfterReminder, noteTimeout);
+    catchFailure(waitForAnswer, failed);
+    catchFailure(waitAfterReminder, failed);
+    waitForAnswer.next(markClarifying);
+    remind.next(waitAfterReminder);
+    waitAfterReminder.next(markClarifying);
+    noteTimeout.next(recordClosed);
+
+    const postQuestions = post(S.postQuestions, {
+      template: {
+        name: 'requirements_questions',
+        data: { result: sfn.JsonPath.objectAt('$.clarification'), threshold: settings.confidenceThreshold },
+      },
+    });
+    catchFailure(postQuestions, failed);
+    postQuestions.next(waitForAnswer);
+
+    const noteReady = sfn.Pass.jsonPath(scope, S.noteReady, {
+      result: sfn.Result.fromObject({ notes: [] }),
+      resultPath: '$.prdNotes',
+    });
+    noteReady.next(announceReady);
+    // Each outcome of the check is logged (seed 004's `confidence_check`), then followed.
+    const logCheck = (
+      stateName: string,
+      outcome: NonNullable<RecordInterviewProps['check']>['outcome'],
+      then: sfn.IChainable,
+    ) => {
+      const log = record(stateName, {
+        event: 'confidence_check',
+        agent: 'clarification',
+        check: { outcome, threshold: settings.confidenceThreshold },
+      });
+      catchFailure(log, failed);
+      log.next(then);
+      return log;
+    };
+    const confidenceCheck = sfn.Choice.jsonPath(scope, S.confidenceCheck)
+      .when(
+        sfn.Condition.numberGreaterThanEquals('$.clarification.confidence', settings.confidenceThreshold),
+        logCheck(S.logThresholdMet, 'threshold_met', noteReady),
+      )
+      .when(
+        sfn.Condition.numberGreaterThanEquals('$.clarificationTurns', settings.maxClarificationTurns),
+        logCheck(S.logTurnCap, 'turn_cap_reached', noteTurnCap),
+      )
+      .otherwise(logCheck(S.logBelowThreshold, 'below_threshold', postQuestions));
+    const recordClarification = record(S.recordClarification, {
+      event: 'clarification_agent_completed',
+      agent: 'clarification',
+      confidence: true,
+    });
+    catchFailure(recordClarification, failed);
+    recordClarification.next(confidenceCheck);
+    const countTurn = incrementCounter(scope, S.countClarificationTurn, { field: 'clarificationTurns' });
+    countTurn.next(
+      sfn.Choice.jsonPath(scope, S.routeClarification)
+        .when(sfn.Condition.stringEquals('$.clarification.action', 'assessed'), recordClarification)
+        .when(sfn.Condition.stringEquals('$.clarification.action', 'continue'), markClarifying)
+        .otherwise(noteFailedAgent),
+    );
+    clarify.next(countTurn);
+    continueClarifying.next(countTurn);
+
+    // --- The start ---------------------------------------------------------------------------
+    const openThread = slackPost(scope, S.openThread, {
+      slackPostFn,
+      channel: sfn.JsonPath.stringAt('$.channel'),
+      text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt('$.ownerId')),
+      // Slash commands have no thread: this post opens the interview's, owned by the requester.
+      anchor: { name: 'interview', ownerRole: 'requester', othersRole: 'participant' },
+      resultPath: '$.thread',
+    });
+    catchFailure(openThread, failed);
+    const startRecord = record(S.startRecord, {
+      event: 'clarification_agent_start',
+      agent: 'clarification',
+      init: {
+        confidenceThreshold: settings.confidenceThreshold,
+        maxClarificationTurns: settings.maxClarificationTurns,
+      },
+    });
+    catchFailure(startRecord, failed);
+    openThread.next(startRecord).next(markClarifying);
+    // A mention started it: the interview runs in the mention's thread, which the Router
+    // already gave the requester (the registration's roles), so this post links nothing.
+    const openInMentionThread = slackPost(scope, S.openInMentionThread, {
+      slackPostFn,
+      channel: sfn.JsonPath.stringAt('$.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+      text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt('$.ownerId')),
+      resultPath: '$.thread',
+    });
+    catchFailure(openInMentionThread, failed);
+    openInMentionThread.next(startRecord);
+    const startedInThread = sfn.Choice.jsonPath(scope, S.startedInThread)
+      .when(sfn.Condition.isPresent('$.threadTs'), openInMentionThread)
+      .otherwise(openThread);
+    const prepare = sfn.Pass.jsonPath(scope, S.prepare, {
+      parameters: {
+        state: sfn.JsonPath.jsonMerge(
+          sfn.JsonPath.entirePayload,
+          sfn.JsonPath.stringToJson(
+            '{"clarificationTurns":0,"currentAgent":"clarification","notes":[],"prdNotes":{"notes":[]},"clarification":{}}',
+          ),
+        ),
+      },
+      outputPath: '$.state',
+    });
+    return prepare.next(startedInThread);
+  },
+});
