@@ -1,3 +1,4 @@
+import { UnknownTemplateGroupError } from './errors.ts';
 import { branchKey, computeFork, type Fork, MAX_TRACKED_KEYS, MAX_TRACKED_VALUES } from './forks.ts';
 import { type MaskingRule, WILDCARD } from './mask.ts';
 import { tokenize } from './tokenize.ts';
@@ -140,13 +141,16 @@ export class TemplateMiner {
    */
   templateOf(group: number, message: string): MinedTemplate {
     const cluster = this.#clusters[group];
-    if (cluster === undefined) throw new RangeError(`no group with id ${group}`);
+    if (cluster === undefined) throw new UnknownTemplateGroupError(group, `no group with id ${group}`);
     const fork = forkOf(cluster);
     if (fork === undefined) return whole(cluster);
     const words = tokenize(message, this.#rules).words;
     const branch = fork.branches.get(branchKey(words, fork.positions));
     if (branch === undefined)
-      throw new RangeError(`message is not in group ${group}: ${JSON.stringify(message)}`);
+      throw new UnknownTemplateGroupError(
+        group,
+        `message is not in group ${group}: ${JSON.stringify(message)}`,
+      );
     return branchOf(cluster, fork.positions, words, branch);
   }
 
