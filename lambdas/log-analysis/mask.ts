@@ -16,45 +16,77 @@ export interface MaskingRule {
   pattern: RegExp;
 }
 
-const HAS_DIGIT = /\d/;
-const ALNUM_RUN = /[A-Za-z0-9]+/g;
-// Variable parts joined by `.`, `_` or `-` are one value (an IPv4 address, a date, an id like
-// `job_1445_0020`): one wildcard, not four.
-const JOINED_WILDCARDS = /<\*>(?:[._-]+<\*>)+/g;
-// A minus sign directly before a number belongs to it (`blk_-6952...`), unless it follows a
-// letter or digit, where it is a joiner (`R02-M1`).
-const SIGNED_WILDCARD = /(^|[^A-Za-z0-9])-<\*>/g;
-// A name with one digit inside or at its end (`ssh2`, `md5`, `Slf4jLogger`, `log4j`) is a name,
-// not a counter; a digit first (`2275`, `0x1f`) or two or more digits (`J12`, `R02`) is a value.
-const NAME_WITH_ONE_DIGIT = /^[A-Za-z]{2,}\d[A-Za-z]*$/;
-
 // Host names end in a top-level domain; Java class names (`org.apache.Foo`) and file names
-// (`workers2.properties`) do not, so they stay.
+// (`workers2.properties`) do not, so they stay. HOST_HINT is a cheap test before the full one.
+const HOST_HINT = /\.[a-z]{2,8}(?![A-Za-z0-9.-])/;
 const HOST_NAME =
   /(^|[^A-Za-z0-9.-])(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+(?:com|net|org|edu|gov|mil|info|biz|io|local|internal|arpa|cn|uk|de|jp|ru|fr|br|au|nl|it|es|kr|tw|hk|ca|us|eu|ch|se|no|pl|om|il|za|mx)(?![A-Za-z0-9.-])/g;
 // Names of days and months are parts of a date written out in a message.
 const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/;
 
-function maskSegment(segment: string): string {
-  if (!HAS_DIGIT.test(segment) || NAME_WITH_ONE_DIGIT.test(segment)) return segment;
-  return WILDCARD;
-}
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+// `.`, `_` and `-` join the parts of one value.
+const isJoiner = (c: number) => c === 46 || c === 95 || c === 45;
 
 /**
- * Masks the variable parts of one whitespace-free word. Letters-only runs stay; runs of
- * letters and digits that hold a digit become `<*>`; neighbouring wildcards joined by
- * `.`, `_` or `-` fold into one. `blk_-6952295868487656571` -> `blk_<*>`,
- * `10.10.34.11:45307` -> `<*>:<*>`, `core.2275` -> `core.<*>`.
+ * Masks the variable parts of one whitespace-free word, in one pass over its characters
+ * (this runs for every word of every line). A run of letters and digits is a value when it
+ * has two or more digits or a digit among its first two characters (`2275`, `0x1f`, `J12`,
+ * `R02`); a name with one digit later on stays (`ssh2`, `md5`, `Slf4jLogger`). Values joined
+ * by `.`, `_` or `-` fold into one wildcard (an IPv4 address, a date, `job_1445_0020`); a minus
+ * sign before a value belongs to it unless a letter or digit precedes it. Host names and
+ * names of days and months are values too.
+ * `blk_-6952295868487656571` -> `blk_<*>`, `10.10.34.11:45307` -> `<*>:<*>`, `core.2275` -> `core.<*>`.
  */
 export function maskWord(word: string): string {
-  if (CALENDAR_WORD.test(word)) return WILDCARD;
-  let masked = word.includes('.') ? word.replace(HOST_NAME, `$1${WILDCARD}`) : word;
-  if (!HAS_DIGIT.test(masked)) return masked;
-  masked = masked.replace(ALNUM_RUN, maskSegment);
-  if (masked === word) return word;
-  masked = masked.replace(JOINED_WILDCARDS, WILDCARD);
-  if (masked.includes('-<*>')) masked = masked.replace(SIGNED_WILDCARD, `$1${WILDCARD}`);
-  return masked;
+  if (word.length === 3 && CALENDAR_WORD.test(word)) return WILDCARD;
+  const text = word.includes('.') && HOST_HINT.test(word) ? word.replace(HOST_NAME, `$1${WILDCARD}`) : word;
+  const length = text.length;
+  let i = 0;
+  while (i < length && !isDigit(text.charCodeAt(i))) i++;
+  if (i === length) return text;
+  let out = '';
+  let gap = ''; // the characters between the last run and the next
+  let gapJoins = true; // the gap is only joiners
+  let afterValue = false;
+  i = 0;
+  while (i < length) {
+    const c = text.charCodeAt(i);
+    // A wildcard already there (from a host name or a masking rule) is a value like any other.
+    const wildcard = c === 60 && text.startsWith(WILDCARD, i);
+    if (!isAlnum(c) && !wildcard) {
+      gap += text[i];
+      if (!isJoiner(c)) gapJoins = false;
+      i++;
+      continue;
+    }
+    let j = wildcard ? i + WILDCARD.length : i;
+    let digits = wildcard ? 2 : 0;
+    let firstDigit = -1;
+    while (!wildcard && j < length && isAlnum(text.charCodeAt(j))) {
+      if (isDigit(text.charCodeAt(j))) {
+        if (firstDigit < 0) firstDigit = j - i;
+        digits++;
+      }
+      j++;
+    }
+    if (digits >= 2 || (digits === 1 && firstDigit < 2)) {
+      if (!(afterValue && gap !== '' && gapJoins)) {
+        const before = gap.length > 1 ? gap.charCodeAt(gap.length - 2) : out.charCodeAt(out.length - 1);
+        if (gap.endsWith('-') && (Number.isNaN(before) || !isAlnum(before))) gap = gap.slice(0, -1);
+        out += gap + WILDCARD;
+      }
+      afterValue = true;
+    } else {
+      out += gap + text.slice(i, j);
+      afterValue = false;
+    }
+    gap = '';
+    gapJoins = true;
+    i = j;
+  }
+  return out + gap;
 }
 
 /** Applies the extra rules to a whole message (before it is split into words). */

@@ -8,14 +8,20 @@ export interface Tokens {
   gaps: string[];
 }
 
-const WHITESPACE_RUN = /\s+/g;
+const WHITESPACE = /\s/;
+// A local copy: the hot loop should not go through a module binding.
+const ANY = WILDCARD;
+
+function isSpace(c: number, ch: string): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && WHITESPACE.test(ch));
+}
 // A size is a number and its unit, and the unit changes with the number (`5.2 KB`, `320 B`).
 const SIZE_UNIT = /^(?:[KMGTPE]i?B|B)([,;:)\]]*)$/;
 
 function push(words: string[], gaps: string[], gap: string, word: string): void {
   const masked = maskWord(word);
-  const unit = words.length > 0 && words[words.length - 1] === WILDCARD ? SIZE_UNIT.exec(masked) : null;
-  if (unit) words[words.length - 1] = WILDCARD + (unit[1] ?? '');
+  const unit = words.length > 0 && words[words.length - 1] === ANY ? SIZE_UNIT.exec(masked) : null;
+  if (unit) words[words.length - 1] = ANY + (unit[1] ?? '');
   else {
     gaps.push(gap);
     words.push(masked);
@@ -30,22 +36,17 @@ export function tokenize(message: string, rules: readonly MaskingRule[] = []): T
   const text = rules.length > 0 ? applyRules(message, rules) : message;
   const words: string[] = [];
   const gaps: string[] = [];
-  let last = 0;
-  let gap = '';
-  WHITESPACE_RUN.lastIndex = 0;
-  for (let m = WHITESPACE_RUN.exec(text); m !== null; m = WHITESPACE_RUN.exec(text)) {
-    if (m.index > last) {
-      push(words, gaps, gap, text.slice(last, m.index));
-      gap = m[0];
-    } else {
-      gap += m[0];
-    }
-    last = m.index + m[0].length;
+  const length = text.length;
+  let i = 0;
+  let gapStart = 0;
+  while (i < length) {
+    while (i < length && isSpace(text.charCodeAt(i), text[i] as string)) i++;
+    if (i === length) break;
+    const start = i;
+    while (i < length && !isSpace(text.charCodeAt(i), text[i] as string)) i++;
+    push(words, gaps, text.slice(gapStart, start), text.slice(start, i));
+    gapStart = i;
   }
-  if (last < text.length) {
-    push(words, gaps, gap, text.slice(last));
-    gap = '';
-  }
-  gaps.push(gap);
+  gaps.push(text.slice(gapStart));
   return { words, gaps };
 }
