@@ -7,7 +7,7 @@
  */
 
 /** Distinct words remembered per varying position; past this the position is plainly variable. */
-export const MAX_TRACKED_VALUES = 8;
+export const MAX_TRACKED_VALUES = 12;
 /** Distinct whole messages (masked) remembered per group, to count combinations of fork words. */
 export const MAX_TRACKED_KEYS = 64;
 /** A position of lower-case words forks when it shows at most this many (`view`/`modify`). */

@@ -24,6 +24,47 @@ const HOST_NAME =
 // Names of days and months are parts of a date written out in a message.
 const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/;
 
+// An absolute path of two or more parts is one value (`/var/www/html/`, `/etc/app/app.conf`); a
+// single part (`/default-rack`) reads as a name.
+const PATH = /^\/[^/]+\/(?:[^/]*\/?)*?(?=[:,;.)\]]*$)/;
+// A one-letter part between two values joined by `_` belongs to the id (`attempt_<*>_m_<*>`).
+const LETTER_IN_ID = /<\*>_[A-Za-z]_<\*>/g;
+// A name of two or more hyphenated parts ending in a number names an instance (`web-prod-12`,
+// `msra-sa-41`, `ip-10-0-0-1`): all of it is the value. One part before the number stays
+// (`part-<*>`, `thread-<*>`).
+const INSTANCE_NAME = /(^|[^A-Za-z0-9_-])[A-Za-z]+(?:-[A-Za-z]+)+-<\*>/g;
+
+// A URL is its scheme and a value (`hdfs://<*>`, `spark://<*>`).
+const URL_VALUE = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s\])}'",;]+/g;
+// A number with its unit written on (`10000ms`, `5s`, `64MB`) keeps the unit.
+const UNITS = new Set([
+  'ns',
+  'us',
+  'ms',
+  's',
+  'sec',
+  'secs',
+  'min',
+  'mins',
+  'h',
+  'hr',
+  'hrs',
+  'd',
+  'b',
+  'kb',
+  'mb',
+  'gb',
+  'tb',
+  'kib',
+  'mib',
+  'gib',
+  'k',
+  'hz',
+  'khz',
+  'mhz',
+  'ghz',
+]);
+
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 // `.`, `_` and `-` join the parts of one value.
@@ -41,7 +82,9 @@ const isJoiner = (c: number) => c === 46 || c === 95 || c === 45;
  */
 export function maskWord(word: string): string {
   if (word.length === 3 && CALENDAR_WORD.test(word)) return WILDCARD;
-  const text = word.includes('.') && HOST_HINT.test(word) ? word.replace(HOST_NAME, `$1${WILDCARD}`) : word;
+  if (word.charCodeAt(0) === 47 && PATH.test(word)) return word.replace(PATH, WILDCARD);
+  let text = word.includes('.') && HOST_HINT.test(word) ? word.replace(HOST_NAME, `$1${WILDCARD}`) : word;
+  if (text.includes('://')) text = text.replace(URL_VALUE, `$1${WILDCARD}`);
   const length = text.length;
   let i = 0;
   while (i < length && !isDigit(text.charCodeAt(i))) i++;
@@ -64,20 +107,26 @@ export function maskWord(word: string): string {
     let j = wildcard ? i + WILDCARD.length : i;
     let digits = wildcard ? 2 : 0;
     let firstDigit = -1;
+    let lastDigit = -1;
     while (!wildcard && j < length && isAlnum(text.charCodeAt(j))) {
       if (isDigit(text.charCodeAt(j))) {
         if (firstDigit < 0) firstDigit = j - i;
+        lastDigit = j - i;
         digits++;
       }
       j++;
     }
     if (digits >= 2 || (digits === 1 && firstDigit < 2)) {
+      // Digits then a unit: the digits are the value, the unit is not.
+      const unit = firstDigit === 0 && digits === lastDigit + 1 ? text.slice(i + digits, j) : '';
+      const keepUnit = unit !== '' && UNITS.has(unit.toLowerCase());
       if (!(afterValue && gap !== '' && gapJoins)) {
         const before = gap.length > 1 ? gap.charCodeAt(gap.length - 2) : out.charCodeAt(out.length - 1);
         if (gap.endsWith('-') && (Number.isNaN(before) || !isAlnum(before))) gap = gap.slice(0, -1);
         out += gap + WILDCARD;
       }
-      afterValue = true;
+      if (keepUnit) out += unit;
+      afterValue = !keepUnit;
     } else {
       out += gap + text.slice(i, j);
       afterValue = false;
@@ -86,7 +135,10 @@ export function maskWord(word: string): string {
     gapJoins = true;
     i = j;
   }
-  return out + gap;
+  out += gap;
+  if (out.includes('_<*>')) out = out.replace(LETTER_IN_ID, WILDCARD);
+  if (out.includes('-<*>')) out = out.replace(INSTANCE_NAME, `$1${WILDCARD}`);
+  return out;
 }
 
 /** Applies the extra rules to a whole message (before it is split into words). */

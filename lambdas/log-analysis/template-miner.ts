@@ -6,8 +6,8 @@ import { tokenize } from './tokenize.ts';
 /** Settings of the miner. One default serves every log; none of them is per-system tuning. */
 export interface MinerOptions {
   /**
-   * Share of a template's positions a message must match to join it (a wildcard position
-   * matches anything). @default 0.5
+   * Share of a group's positions where a message must have the same word to join it (a
+   * wildcard counts where the message has a masked value there too). @default 0.5
    */
   similarityThreshold?: number;
   /** Extra masking rules, applied before the built-in masking. @default [] */
@@ -175,15 +175,12 @@ export class TemplateMiner {
   }
 }
 
-// A local copy: the hot loop should not go through a module binding.
-const ANY = WILDCARD;
-
 function similarity(template: readonly string[], words: readonly string[]): number {
   if (words.length === 0) return 1;
   let same = 0;
   for (let i = 0; i < words.length; i++) {
     const t = template[i];
-    if (t === words[i] || t === ANY) same++;
+    if (t === words[i]) same++;
   }
   return same / words.length;
 }

@@ -15,11 +15,32 @@ const ANY = WILDCARD;
 function isSpace(c: number, ch: string): boolean {
   return c === 32 || (c >= 9 && c <= 13) || (c > 127 && WHITESPACE.test(ch));
 }
+
+/** Dot leaders (`instruction......0`, `operation..0`) separate words as spaces do: two or more dots after a letter or digit. */
+function dotLeader(text: string, i: number): number {
+  if (
+    text.charCodeAt(i) !== 46 ||
+    text.charCodeAt(i + 1) !== 46 ||
+    i === 0 ||
+    !/[A-Za-z0-9]/.test(text[i - 1] as string)
+  ) {
+    return i;
+  }
+  let j = i;
+  while (text.charCodeAt(j) === 46) j++;
+  return j;
+}
 // A size is a number and its unit, and the unit changes with the number (`5.2 KB`, `320 B`).
+const NAMED = /[A-Za-z]/;
 const SIZE_UNIT = /^(?:[KMGTPE]i?B|B)([,;:)\]]*)$/;
 
 function push(words: string[], gaps: string[], gap: string, word: string): void {
   const masked = maskWord(word);
+  // A list of named values of one form (`blk_<*> blk_<*> blk_<*>`) is one variable part of any
+  // length: its repeats fold into the first, so lists of any length share a template. Bare
+  // values (`<*>: <*>:`) are separate fields and stay.
+  if (words.length > 0 && masked === words[words.length - 1] && masked.includes(ANY) && NAMED.test(masked))
+    return;
   const unit = words.length > 0 && words[words.length - 1] === ANY ? SIZE_UNIT.exec(masked) : null;
   if (unit) words[words.length - 1] = ANY + (unit[1] ?? '');
   else {
@@ -43,9 +64,19 @@ export function tokenize(message: string, rules: readonly MaskingRule[] = []): T
     while (i < length && isSpace(text.charCodeAt(i), text[i] as string)) i++;
     if (i === length) break;
     const start = i;
-    while (i < length && !isSpace(text.charCodeAt(i), text[i] as string)) i++;
-    push(words, gaps, text.slice(gapStart, start), text.slice(start, i));
-    gapStart = i;
+    let end = i;
+    while (i < length && !isSpace(text.charCodeAt(i), text[i] as string)) {
+      const leaderEnd = dotLeader(text, i);
+      if (leaderEnd > i) {
+        end = i;
+        break;
+      }
+      i++;
+      end = i;
+    }
+    push(words, gaps, text.slice(gapStart, start), text.slice(start, end));
+    gapStart = end;
+    if (i < length && text.charCodeAt(i) === 46) i = dotLeader(text, i);
   }
   gaps.push(text.slice(gapStart));
   return { words, gaps };
