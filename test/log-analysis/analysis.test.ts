@@ -78,7 +78,7 @@ describe('anomalies', () => {
       expect.objectContaining({
         type: 'new_error',
         count: 1,
-        template: 'disk /dev/sda1 failed',
+        template: 'disk <*> failed',
         firstSeen: '2024-05-01T11:01:00.000Z',
       }),
     );
