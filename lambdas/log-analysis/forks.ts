@@ -29,7 +29,19 @@ export interface ForkSource {
 /** How a group splits: the fork positions and, per combination of their words, a branch. */
 export interface Fork {
   positions: number[];
-  branches: Map<string, { index: number; count: number }>;
+  branches: Map<string, Branch>;
+}
+
+/** One template of a forked group. */
+export interface Branch {
+  index: number;
+  count: number;
+  /**
+   * Per position, the word every message of the branch has there, where they all have the
+   * same (known when the group's distinct messages are); the branch's template uses it in
+   * place of the group's more general word.
+   */
+  common?: (string | undefined)[];
 }
 
 function forks(seen: Map<string, number>): boolean {
@@ -59,13 +71,19 @@ export function computeFork(source: ForkSource): Fork | undefined {
     if (seen && forks(seen)) positions.push(i);
   });
   if (positions.length === 0) return undefined;
-  const branches = new Map<string, { index: number; count: number }>();
+  const branches = new Map<string, Branch>();
   if (source.keys !== null) {
     for (const [key, count] of source.keys) {
-      const branch = branchKey(key.split(' '), positions);
+      const words = key.split(' ');
+      const branch = branchKey(words, positions);
       const known = branches.get(branch);
-      if (known) known.count += count;
-      else branches.set(branch, { index: branches.size, count });
+      if (known === undefined) {
+        branches.set(branch, { index: branches.size, count, common: words });
+        continue;
+      }
+      known.count += count;
+      const common = known.common as (string | undefined)[];
+      for (let i = 0; i < common.length; i++) if (common[i] !== words[i]) common[i] = undefined;
     }
     return { positions, branches };
   }

@@ -1,5 +1,12 @@
 import { UnknownTemplateGroupError } from './errors.ts';
-import { branchKey, computeFork, type Fork, MAX_TRACKED_KEYS, MAX_TRACKED_VALUES } from './forks.ts';
+import {
+  type Branch,
+  branchKey,
+  computeFork,
+  type Fork,
+  MAX_TRACKED_KEYS,
+  MAX_TRACKED_VALUES,
+} from './forks.ts';
 import { type MaskingRule, WILDCARD } from './mask.ts';
 import { tokenize } from './tokenize.ts';
 
@@ -241,9 +248,12 @@ function branchOf(
   cluster: Cluster,
   positions: readonly number[],
   words: readonly string[],
-  branch: { index: number; count: number },
+  branch: Branch,
 ): MinedTemplate {
   const branchWords = cluster.words.slice();
+  branch.common?.forEach((word, i) => {
+    if (word !== undefined) branchWords[i] = word;
+  });
   for (const p of positions) branchWords[p] = words[p] as string;
   return {
     id: `${cluster.id}.${branch.index}`,
