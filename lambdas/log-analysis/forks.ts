@@ -15,7 +15,7 @@ const MAX_WORD_FORK = 3;
 /** A position of upper-case constants (`NEW`, `RUNNING`: enum names) forks up to the tracking limit. */
 const MAX_CONSTANT_FORK = MAX_TRACKED_VALUES;
 
-const PLAIN_WORD = /^(?:[A-Za-z_]+=)?[([]?[A-Za-z][A-Za-z_'-]*[+-]?[)\]]?[.,;:!?]?$/;
+const PLAIN_WORD = /^(?:[A-Za-z_]+=)?[([]?[A-Za-z][A-Za-z_'-]*[+-]?[)\]]?(?:[.,;:!?]|\.{2,})?$/;
 const CONSTANT_WORD = /^[([]?[A-Z][A-Z0-9_]*[)\]]?[.,;:!?]?$/;
 
 /** What the miner tracks of one group, as forks need it. */

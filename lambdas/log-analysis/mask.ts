@@ -26,7 +26,8 @@ const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|J
 
 // An absolute path of two or more parts is one value (`/var/www/html/`, `/etc/app/app.conf`); a
 // single part (`/default-rack`) reads as a name.
-const PATH = /^\/[^/]+\/(?:[^/]*\/?)*?(?=[:,;.)\]]*$)/;
+const PATH = /^\/[^/]+\//;
+const TRAILING_PUNCTUATION = /[:,;.)\]]*$/;
 // A one-letter part between two values joined by `_` belongs to the id (`attempt_<*>_m_<*>`).
 const LETTER_IN_ID = /<\*>_[A-Za-z]_<\*>/g;
 // A name of two or more hyphenated parts ending in a number names an instance (`web-prod-12`,
@@ -82,7 +83,10 @@ const isJoiner = (c: number) => c === 46 || c === 95 || c === 45;
  */
 export function maskWord(word: string): string {
   if (word.length === 3 && CALENDAR_WORD.test(word)) return WILDCARD;
-  if (word.charCodeAt(0) === 47 && PATH.test(word)) return word.replace(PATH, WILDCARD);
+  if (word.charCodeAt(0) === 47 && PATH.test(word)) {
+    const tail = TRAILING_PUNCTUATION.exec(word)?.[0] ?? '';
+    return WILDCARD + tail;
+  }
   let text = word.includes('.') && HOST_HINT.test(word) ? word.replace(HOST_NAME, `$1${WILDCARD}`) : word;
   if (text.includes('://')) text = text.replace(URL_VALUE, `$1${WILDCARD}`);
   const length = text.length;

@@ -16,7 +16,7 @@ function isSpace(c: number, ch: string): boolean {
   return c === 32 || (c >= 9 && c <= 13) || (c > 127 && WHITESPACE.test(ch));
 }
 
-/** Dot leaders (`instruction......0`, `operation..0`) separate words as spaces do: two or more dots after a letter or digit. */
+/** Dot leaders (`instruction......0`, `operation..0`) end a word: two or more dots after a letter or digit. */
 function dotLeader(text: string, i: number): number {
   if (
     text.charCodeAt(i) !== 46 ||
@@ -64,19 +64,17 @@ export function tokenize(message: string, rules: readonly MaskingRule[] = []): T
     while (i < length && isSpace(text.charCodeAt(i), text[i] as string)) i++;
     if (i === length) break;
     const start = i;
-    let end = i;
     while (i < length && !isSpace(text.charCodeAt(i), text[i] as string)) {
       const leaderEnd = dotLeader(text, i);
       if (leaderEnd > i) {
-        end = i;
+        // The leader ends this word and belongs to it (`instruction......`); a word begins after it.
+        i = leaderEnd;
         break;
       }
       i++;
-      end = i;
     }
-    push(words, gaps, text.slice(gapStart, start), text.slice(start, end));
-    gapStart = end;
-    if (i < length && text.charCodeAt(i) === 46) i = dotLeader(text, i);
+    push(words, gaps, text.slice(gapStart, start), text.slice(start, i));
+    gapStart = i;
   }
   gaps.push(text.slice(gapStart));
   return { words, gaps };

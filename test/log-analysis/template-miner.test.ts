@@ -34,6 +34,17 @@ describe('maskWord', () => {
     expect(maskWord('terminating')).toBe('terminating');
   });
 
+  it('masks paths, URLs and instance names whole, and keeps units written on numbers', () => {
+    expect(maskWord('/var/www/html/')).toBe('<*>');
+    expect(maskWord('/etc/app/app.conf:')).toBe('<*>:');
+    expect(maskWord('/default-rack')).toBe('/default-rack');
+    expect(maskWord('hdfs://10.0.0.1:9000/logs/a.log')).toBe('hdfs://<*>');
+    expect(maskWord('msra-sa-41:9000')).toBe('<*>:<*>');
+    expect(maskWord('part-00347.')).toBe('part-<*>.');
+    expect(maskWord('10000ms')).toBe('<*>ms');
+    expect(maskWord('attempt_1445_0020_m_000001_0')).toBe('attempt_<*>');
+  });
+
   it('masks host names and calendar words', () => {
     expect(maskWord('rhost=ns.example-host.com')).toBe('rhost=<*>');
     expect(maskWord('Jun')).toBe('<*>');
@@ -50,6 +61,15 @@ describe('tokenize', () => {
       'free',
       '<*>',
     ]);
+  });
+
+  it('folds a list of named values into one variable part', () => {
+    expect(tokenize('delete blk_1 blk_-2 blk_3 now').words).toEqual(['delete', 'blk_<*>', 'now']);
+    expect(tokenize('from 1.2.3.4: 11: bye').words).toEqual(['from', '<*>:', '<*>:', 'bye']);
+  });
+
+  it('ends a word at its dot leader', () => {
+    expect(tokenize('illegal instruction......0').words).toEqual(['illegal', 'instruction......', '<*>']);
   });
 
   it('applies extra masking rules before the built-in masking', () => {
