@@ -93,6 +93,6 @@ export function analyzeLogs(input: unknown, options: AnalyzeOptions = {}): LogAn
     timeline: buildTimeline(records, mined, options.timeline),
   };
   if (Number.isFinite(first)) analysis.timeRange = { start: isoTime(first), end: isoTime(last) };
-  const summaryInput = { ...analysis, templates: mined.templates };
+  const summaryInput = { ...analysis, templates: mined.templates, samples: mined.samples };
   return { ...analysis, summary: summarize(summaryInput, options.summary) };
 }

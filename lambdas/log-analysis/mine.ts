@@ -9,6 +9,8 @@ export interface MinedRecords {
   templateIds: string[];
   /** Template text by id. */
   text: Map<string, string>;
+  /** The first message of each template, by id. */
+  samples: Map<string, string>;
 }
 
 /**
@@ -23,5 +25,9 @@ export function mineRecords(
   const groups = records.map((r) => miner.add(r.message));
   const templateIds = records.map((r, i) => miner.templateOf(groups[i] as number, r.message).id);
   const templates = miner.templates();
-  return { templates, templateIds, text: new Map(templates.map((t) => [t.id, t.template])) };
+  const samples = new Map<string, string>();
+  templateIds.forEach((id, i) => {
+    if (!samples.has(id)) samples.set(id, records[i]?.message ?? '');
+  });
+  return { templates, templateIds, text: new Map(templates.map((t) => [t.id, t.template])), samples };
 }

@@ -10,6 +10,8 @@ export interface SummaryInput {
   timeRange?: { start: string; end: string };
   services: string[];
   templates: MinedTemplate[];
+  /** A sample message per template id, shown beside templates with variable parts. */
+  samples?: Map<string, string>;
   errorPatterns: ErrorPattern[];
   anomalies: Anomaly[];
   correlated: CorrelatedEvents[];
@@ -72,7 +74,13 @@ export function summarize(analysis: SummaryInput, options: SummaryOptions = {}):
             : ''),
       ),
     ],
-    ['Templates (count)', analysis.templates.map((t) => `- ${t.count}x ${cut(t.template, max)}`)],
+    [
+      'Templates (count)',
+      analysis.templates.map((t) => {
+        const sample = analysis.samples?.get(t.id);
+        return `- ${t.count}x ${cut(t.template, max)}${sample && sample !== t.template ? `\n  e.g. ${cut(sample, max)}` : ''}`;
+      }),
+    ],
     [
       'Timeline',
       analysis.timeline.map(

@@ -49,6 +49,9 @@ describe('analyzeLogs and its summary', () => {
       affectedServices: ['db'],
     });
     expect(analysis.correlated).toHaveLength(4);
+    expect(analysis.summary).toMatch(
+      /- 2000x GET \/orders\/<\*> <\*> in <\*> ms\n {2}e\.g\. GET \/orders\/0 200 in 0 ms/,
+    );
   });
 
   it('says how much it left out when the budget is small', () => {
