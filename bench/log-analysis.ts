@@ -8,6 +8,7 @@
  * Drain: He et al., "Drain: An Online Log Parsing Approach with Fixed Depth Tree", ICWS 2017;
  * its figures as logpai/logparser publishes them (per-system tuned settings).
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { TemplateMiner } from '../lambdas/log-analysis/template-miner.ts';
@@ -125,13 +126,19 @@ function throughputAndMemory(contents: readonly string[]): void {
   const base = process.memoryUsage().heapUsed;
   const miner = new TemplateMiner();
   let mining = 0;
+  let cpu = 0;
   let lines = 0;
   let peakHeap = 0;
-  const widths = [12, 14, 18, 10, 11];
-  console.log(row(['lines', 'lines/s so far', 'miner heap (GC)', 'groups', 'templates'], widths));
+  const widths = [12, 16, 16, 18, 10, 11];
+  console.log(
+    row(['lines', 'per CPU second', 'per wall second', 'miner heap (GC)', 'groups', 'templates'], widths),
+  );
   for (const batch of replay(contents, TOTAL_LINES)) {
     const start = process.hrtime.bigint();
+    const startCpu = process.cpuUsage();
     for (const line of batch) miner.add(line);
+    const used = process.cpuUsage(startCpu);
+    cpu += (used.user + used.system) / 1e6;
     mining += Number(process.hrtime.bigint() - start) / 1e9;
     lines += batch.length;
     peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed - base);
@@ -142,6 +149,7 @@ function throughputAndMemory(contents: readonly string[]): void {
         row(
           [
             lines.toLocaleString('en'),
+            Math.round(lines / cpu).toLocaleString('en'),
             Math.round(lines / mining).toLocaleString('en'),
             mb(heap),
             String(miner.groupCount),
@@ -152,9 +160,11 @@ function throughputAndMemory(contents: readonly string[]): void {
       );
     }
   }
-  const rate = lines / mining;
+  // CPU time, not wall time: on a shared machine the wall clock also counts other processes'
+  // turns. CPU time includes V8's GC helper threads, so it errs on the slow side.
+  const rate = lines / cpu;
   console.log(
-    `\nmining: ${Math.round(rate).toLocaleString('en')} lines/s (target >= ${THROUGHPUT_TARGET.toLocaleString('en')}: ${rate >= THROUGHPUT_TARGET ? 'met' : 'MISSED'})`,
+    `\nmining: ${Math.round(rate).toLocaleString('en')} lines per CPU second (target >= ${THROUGHPUT_TARGET.toLocaleString('en')}: ${rate >= THROUGHPUT_TARGET ? 'met' : 'MISSED'}); ${Math.round(lines / mining).toLocaleString('en')} per wall second with load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
   );
   console.log(
     `peak heap above the start, sampled per ${BATCH.toLocaleString('en')} lines (includes each batch of replayed lines and garbage): ${mb(peakHeap)}`,
