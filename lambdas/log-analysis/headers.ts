@@ -27,6 +27,12 @@ const SYSLOG =
 const BRACKETED_TIME =
   /^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2} \d{4})\]\s*/;
 const LEVEL_AFTER_TIME = /^(?:-\s*)?\[?([A-Za-z]{3,11})\]?(?:\s+-)?(?:\s+|:\s*|$)/;
+// AWS Lambda's runtimes: Node writes `<time>\t<request id>\t<LEVEL>\t<message>`, Python
+// `[LEVEL]\t<time>\t<request id>\t<message>`.
+const LEADING_LEVEL = /^\[([A-Za-z]{3,8})\]\s+(?=\d{4}-\d{2}-\d{2})/;
+const REQUEST_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\s+/;
+// logfmt and similar: `level=error msg=...`.
+const LEVEL_FIELD = /\b(?:level|severity|lvl)=["']?([A-Za-z]+)/i;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** Options of `parseLine`. */
@@ -86,9 +92,10 @@ function parseJson(raw: string, options: ParseOptions): LogRecord | undefined {
 }
 
 /**
- * Reads the header of one line: a JSON object with a message field, an ISO 8601 timestamp, a
- * syslog header (`Jun 14 15:16:01 host program[pid]: ...`) or an Apache-style bracketed time,
- * then a level word (`INFO`, `[error]`, `- WARN -`). What is left is the message.
+ * Reads the header of one line: a JSON object with a message field, an ISO 8601 timestamp
+ * (with AWS Lambda's request id and level after it, or its level before it), a syslog header
+ * (`Jun 14 15:16:01 host program[pid]: ...`) or an Apache-style bracketed time, then a level
+ * word (`INFO`, `[error]`, `- WARN -`) or a `level=` field. What is left is the message.
  */
 export function parseLine(raw: string, options: ParseOptions = {}): LogRecord {
   const line = raw.trim();
@@ -99,6 +106,14 @@ export function parseLine(raw: string, options: ParseOptions = {}): LogRecord {
   let rest = line;
   let time: number | undefined;
   let service = options.service ?? 'unknown';
+  let level: Level = 'unknown';
+  let requestId: string | undefined;
+  const leading = LEADING_LEVEL.exec(rest);
+  const leadingLevel = levelOf(leading?.[1]);
+  if (leading && leadingLevel) {
+    level = leadingLevel;
+    rest = rest.slice(leading[0].length);
+  }
   const iso = ISO_TIME.exec(rest);
   const syslog = iso ? null : SYSLOG.exec(rest);
   const bracketed = iso || syslog ? null : BRACKETED_TIME.exec(rest);
@@ -107,6 +122,11 @@ export function parseLine(raw: string, options: ParseOptions = {}): LogRecord {
     const text = iso[1].replace(' ', 'T');
     time = timeOf(/(?:Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`);
     rest = rest.slice(iso[0].length);
+    const request = REQUEST_ID.exec(rest);
+    if (request) {
+      requestId = request[1];
+      rest = rest.slice(request[0].length);
+    }
   } else if (syslog) {
     const year =
       options.year ?? (options.time === undefined ? 1970 : new Date(options.time).getUTCFullYear());
@@ -120,14 +140,15 @@ export function parseLine(raw: string, options: ParseOptions = {}): LogRecord {
     time = Date.parse(`${bracketed[1]} UTC`);
     rest = rest.slice(bracketed[0].length);
   }
-  let level: Level = 'unknown';
-  const levelMatch = LEVEL_AFTER_TIME.exec(rest);
+  const levelMatch = level === 'unknown' ? LEVEL_AFTER_TIME.exec(rest) : null;
   const named = levelOf(levelMatch?.[1]);
   if (levelMatch && named) {
     level = named;
     rest = rest.slice(levelMatch[0].length);
   }
+  if (level === 'unknown') level = levelOf(LEVEL_FIELD.exec(rest)?.[1]) ?? 'unknown';
   const record: LogRecord = { level, service, message: rest, raw };
+  if (requestId !== undefined) record.fields = { request_id: requestId };
   const when = time !== undefined && !Number.isNaN(time) ? time : options.time;
   if (when !== undefined) record.time = when;
   return record;

@@ -51,6 +51,26 @@ describe('parseLine', () => {
     expect(record.fields?.trace_id).toBe('t1');
   });
 
+  it("reads AWS Lambda's Node and Python lines, with the request id as a field", () => {
+    const node = parseLine(
+      '2024-05-01T10:00:00.123Z\t8f5c2a4e-1b2c-4d5e-9f00-0123456789ab\tERROR\tInvoke Error boom',
+    );
+    expect(node).toMatchObject({
+      time: Date.parse('2024-05-01T10:00:00.123Z'),
+      level: 'error',
+      message: 'Invoke Error boom',
+    });
+    expect(node.fields).toEqual({ request_id: '8f5c2a4e-1b2c-4d5e-9f00-0123456789ab' });
+    const python = parseLine(
+      '[WARNING]\t2024-05-01T10:00:00.123Z\t8f5c2a4e-1b2c-4d5e-9f00-0123456789ab\tslow call',
+    );
+    expect(python).toMatchObject({ level: 'warn', message: 'slow call' });
+  });
+
+  it('reads a level= field when the header names no level', () => {
+    expect(parseLine('ts=1 level=error msg="db down"').level).toBe('error');
+  });
+
   it('reads a line with no header as the whole message', () => {
     expect(parseLine('just words')).toEqual({
       level: 'unknown',
