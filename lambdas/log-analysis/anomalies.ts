@@ -9,8 +9,11 @@ export interface Anomaly {
   severity: 'low' | 'medium' | 'high';
   /** ISO 8601 bounds of the window the anomaly is about. */
   timeWindow: { start: string; end: string };
-  templateId: string;
-  template: string;
+  /** The template it is about; absent for a service's error rate as a whole. */
+  templateId?: string;
+  template?: string;
+  /** The service whose error rate spiked (`spike` over all of a service's error-like lines). */
+  service?: string;
   /** spike, pattern_change: lines per minute now and in the baseline, and the increase in percent (null from zero). */
   currentRate?: number;
   baselineRate?: number;
@@ -66,7 +69,7 @@ function median(values: number[]): number {
 
 /**
  * Compares a current window with the baseline window before it, per template: `spike` (the
- * rate rose by `spikeFactor` or more), `new_error` (an error-like template present now and
+ * rate rose by `spikeFactor` or more; also per service, over all its error-like lines), `new_error` (an error-like template present now and
  * absent from the baseline), `missing_logs` (a template that came at a steady interval in the
  * baseline and has not come for `missingAfterIntervals` intervals), `pattern_change` (a
  * template's share of all lines moved by `shareChange` or more). Records without a time are
@@ -92,8 +95,19 @@ export function detectAnomalies(
   const stats = new Map<string, Stats>();
   let currentTotal = 0;
   let baselineTotal = 0;
+  const services = new Map<string, { current: number; baseline: number; lines: number }>();
   for (const { r, t, id } of timed) {
     if (t < baselineStart || t > now) continue;
+    let service = services.get(r.service);
+    if (service === undefined) {
+      service = { current: 0, baseline: 0, lines: 0 };
+      services.set(r.service, service);
+    }
+    if (t < start) service.lines++;
+    if (isErrorLike(r)) {
+      if (t >= start) service.current++;
+      else service.baseline++;
+    }
     let s = stats.get(id);
     if (s === undefined) {
       s = {
@@ -186,6 +200,24 @@ export function detectAnomalies(
         });
       }
     }
+  }
+  for (const [name, s] of services) {
+    const currentRate = round(s.current / (windowMs / MINUTE));
+    const baselineRate = round(s.baseline / (baselineMs / MINUTE));
+    // A service that was logging in the baseline without errors and now errs counts too.
+    if (s.current < minCount || s.lines === 0 || currentRate < spikeFactor * baselineRate) continue;
+    const percentIncrease =
+      s.baseline === 0 ? null : Math.round(((currentRate - baselineRate) / baselineRate) * 100);
+    out.push({
+      type: 'spike',
+      description: `${name}: error-like lines ${currentRate}/min now against ${baselineRate}/min in the baseline (${percentIncrease === null ? 'none before' : `+${percentIncrease}%`})`,
+      severity: percentIncrease === null || currentRate >= 10 * baselineRate ? 'high' : 'medium',
+      timeWindow: window,
+      service: name,
+      currentRate,
+      baselineRate,
+      percentIncrease,
+    });
   }
   const rank = { high: 0, medium: 1, low: 2 } as const;
   return out.sort((a, b) => rank[a.severity] - rank[b.severity]);

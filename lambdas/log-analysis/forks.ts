@@ -22,7 +22,7 @@ const CONSTANT_WORD = /^[([]?[A-Z][A-Z0-9_]*[)\]]?[.,;:!?]?$/;
 export interface ForkSource {
   /** Per position: the distinct words seen with their counts, `null` past the limit, undefined if one word only. */
   values: readonly (Map<string, number> | null | undefined)[];
-  /** The distinct masked messages (words joined by a space) with their counts, `null` past the limit. */
+  /** The distinct masked messages (words joined by a space, then any glue after U+0001) with their counts, `null` past the limit. */
   keys: Map<string, number> | null;
 }
 
@@ -74,7 +74,7 @@ export function computeFork(source: ForkSource): Fork | undefined {
   const branches = new Map<string, Branch>();
   if (source.keys !== null) {
     for (const [key, count] of source.keys) {
-      const words = key.split(' ');
+      const words = (key.split('\u0001')[0] as string).split(' ');
       const branch = branchKey(words, positions);
       const known = branches.get(branch);
       if (known === undefined) {

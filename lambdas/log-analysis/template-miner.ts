@@ -36,6 +36,9 @@ export interface MinedTemplate {
   count: number;
 }
 
+/** Separates a key's words from its glue (see `Tokens.glue`). */
+const GLUE = '\u0001';
+
 interface Cluster {
   id: number;
   words: string[];
@@ -99,15 +102,16 @@ export class TemplateMiner {
 
   /** Mines one message; returns the id of the group it joined. */
   add(message: string): number {
-    const { words, gaps } = tokenize(message, this.#rules);
-    const key = words.join(' ');
+    const { words, gaps, glue } = tokenize(message, this.#rules);
+    // Glue is part of what a message is: `op......0` and `op...... 0` are written differently.
+    const key = glue === '' ? words.join(' ') : `${words.join(' ')}${GLUE}${glue}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined) {
       recount(cached, words, key);
       return cached.id;
     }
     const first = words[0];
-    const bucketKey = `${words.length} ${first === undefined || first.includes(WILDCARD) ? WILDCARD : first}`;
+    const bucketKey = `${words.length} ${first === undefined || first.includes(WILDCARD) ? WILDCARD : first}${GLUE}${glue}`;
     let bucket = this.#buckets.get(bucketKey);
     if (bucket === undefined) {
       bucket = [];

@@ -6,6 +6,11 @@ export interface Tokens {
   words: string[];
   /** `gaps[i]` is the whitespace before `words[i]`; `gaps[words.length]` is what trails the last. */
   gaps: string[];
+  /**
+   * The positions of words glued to the one before (after a dot leader, `instruction......0`),
+   * comma-separated; empty when none. Messages that differ in it differ in template.
+   */
+  glue: string;
 }
 
 const WHITESPACE = /\s/;
@@ -77,5 +82,7 @@ export function tokenize(message: string, rules: readonly MaskingRule[] = []): T
     gapStart = i;
   }
   gaps.push(text.slice(gapStart));
-  return { words, gaps };
+  let glue = '';
+  for (let w = 1; w < words.length; w++) if (gaps[w] === '') glue += glue === '' ? String(w) : `,${w}`;
+  return { words, gaps, glue };
 }

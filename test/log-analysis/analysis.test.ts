@@ -71,6 +71,26 @@ describe('anomalies', () => {
     expect(spike?.timeWindow).toEqual({ start: '2024-05-01T11:00:00.000Z', end: '2024-05-01T11:10:00.000Z' });
   });
 
+  it("reports a spike in a service's error rate as a whole", () => {
+    const before = Array.from({ length: 6 }, (_, i) =>
+      rec(i * 10, 'api', `timeout ${i} calling db`, 'error'),
+    );
+    const now = Array.from({ length: 20 }, (_, i) =>
+      rec(60 + i / 4, 'api', `refused ${i} by cache`, 'error'),
+    );
+    const records = [...steady, ...before, ...now];
+    const spike = detectAnomalies(records, mineRecords(records), {
+      now: T0 + 70 * MIN,
+      windowMs: 10 * MIN,
+    }).find((a) => a.type === 'spike' && a.service === 'api');
+    expect(spike).toMatchObject({
+      currentRate: 2,
+      baselineRate: 0.1,
+      percentIncrease: 1900,
+      severity: 'high',
+    });
+  });
+
   it('reports a new error: present now, absent from the baseline', () => {
     const records = [...steady, rec(61, 'db', 'disk /dev/sda1 failed', 'error')];
     const found = detectAnomalies(records, mineRecords(records), { now: T0 + 62 * MIN, windowMs: 5 * MIN });
