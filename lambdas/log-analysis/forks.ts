@@ -44,7 +44,18 @@ export interface Branch {
   common?: (string | undefined)[];
 }
 
+const EMPTY_FIELD = /^[A-Za-z_][\w.-]*=$/;
+
+/** `rhost=` against `rhost=<*>`: a field left empty is a different event from one with a value. */
+function emptyOrNot(seen: Map<string, number>): boolean {
+  if (seen.size !== 2) return false;
+  const [a, b] = [...seen.keys()] as [string, string];
+  const [empty, full] = EMPTY_FIELD.test(a) ? [a, b] : [b, a];
+  return EMPTY_FIELD.test(empty) && full.startsWith(empty) && full.length > empty.length;
+}
+
 function forks(seen: Map<string, number>): boolean {
+  if (emptyOrNot(seen)) return true;
   let plain = true;
   let constant = true;
   for (const word of seen.keys()) {

@@ -125,6 +125,19 @@ describe('TemplateMiner', () => {
     expect(out[2]).toBe(out[0]);
   });
 
+  it('forks a field left empty from the same field with a value', () => {
+    const lines = [
+      'login failed rhost=10.0.0.1 tty=ssh',
+      'login failed rhost=10.0.0.2 tty=ssh',
+      'login failed rhost= tty=ssh',
+    ];
+    expect(mine(lines)).toEqual([
+      'login failed rhost=<*> tty=ssh',
+      'login failed rhost=<*> tty=ssh',
+      'login failed rhost= tty=ssh',
+    ]);
+  });
+
   it('counts templates, most frequent first', () => {
     const miner = new TemplateMiner();
     for (const l of ['a 1', 'a 2', 'a 3', 'b x y']) miner.add(l);
