@@ -54,14 +54,14 @@ describe.runIf(present)('Loghub 2k evaluation (one default configuration)', () =
     });
   }
 
-  it('has a mean grouping accuracy above 0.96 (Drain: 0.909)', () => {
+  it('has a mean grouping accuracy above 0.97 (measured 0.989; Drain: 0.909)', () => {
     const mean = [...results.values()].reduce((n, r) => n + r.ga, 0) / results.size;
-    expect(mean).toBeGreaterThan(0.96);
+    expect(mean).toBeGreaterThan(0.97);
   });
 
-  it('has a mean parsing accuracy above 0.6 (Drain: about 0.32)', () => {
+  it('has a mean parsing accuracy above 0.75 (measured 0.793; Drain: about 0.32)', () => {
     const mean = [...results.values()].reduce((n, r) => n + r.pa, 0) / results.size;
-    expect(mean).toBeGreaterThan(0.6);
+    expect(mean).toBeGreaterThan(0.75);
   });
 });
 
