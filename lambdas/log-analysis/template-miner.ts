@@ -20,6 +20,12 @@ export interface MinerOptions {
   /** Extra masking rules, applied before the built-in masking. @default [] */
   maskingRules?: readonly MaskingRule[];
   /**
+   * Most groups in one bucket (same word count and first word). Past it a message joins the
+   * most similar group even below the threshold, so memory and the time to place a message
+   * stay bounded however many different messages come. @default 1000
+   */
+  maxGroupsPerBucket?: number;
+  /**
    * How many distinct masked messages the exact-match cache remembers before it starts over.
    * It only saves work; results do not depend on it. @default 50000
    */
@@ -90,6 +96,7 @@ export class TemplateMiner {
   readonly #threshold: number;
   readonly #rules: readonly MaskingRule[];
   readonly #cacheSize: number;
+  readonly #maxGroupsPerBucket: number;
   readonly #clusters: Cluster[] = [];
   readonly #buckets = new Map<string, Cluster[]>();
   #cache = new Map<string, Cluster>();
@@ -98,6 +105,7 @@ export class TemplateMiner {
     this.#threshold = options.similarityThreshold ?? 0.5;
     this.#rules = options.maskingRules ?? [];
     this.#cacheSize = options.cacheSize ?? 50_000;
+    this.#maxGroupsPerBucket = options.maxGroupsPerBucket ?? 1000;
   }
 
   /** Mines one message; returns the id of the group it joined. */
@@ -127,7 +135,7 @@ export class TemplateMiner {
       }
     }
     let cluster: Cluster;
-    if (best !== undefined && bestScore >= this.#threshold) {
+    if (best !== undefined && (bestScore >= this.#threshold || bucket.length >= this.#maxGroupsPerBucket)) {
       cluster = best;
       absorb(cluster, words, key);
     } else {

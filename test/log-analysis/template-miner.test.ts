@@ -138,6 +138,13 @@ describe('TemplateMiner', () => {
     ]);
   });
 
+  it('holds at most maxGroupsPerBucket groups per bucket, joining the most similar past it', () => {
+    const miner = new TemplateMiner({ maxGroupsPerBucket: 2 });
+    for (const l of ['alpha beta gamma', 'alpha delta epsilon', 'alpha zeta eta', 'alpha theta iota'])
+      miner.add(l);
+    expect(miner.groupCount).toBe(2);
+  });
+
   it('counts templates, most frequent first', () => {
     const miner = new TemplateMiner();
     for (const l of ['a 1', 'a 2', 'a 3', 'b x y']) miner.add(l);
