@@ -42,6 +42,8 @@ export interface MinedTemplate {
   count: number;
 }
 
+/** First words per word count before new ones share the wildcard bucket (Drain's `maxChild`). */
+const MAX_FIRST_WORDS = 100;
 /** Separates a key's words from its glue (see `Tokens.glue`). */
 const GLUE = '\u0001';
 
@@ -99,6 +101,8 @@ export class TemplateMiner {
   readonly #maxGroupsPerBucket: number;
   readonly #clusters: Cluster[] = [];
   readonly #buckets = new Map<string, Cluster[]>();
+  /** Buckets per word count (and glue). */
+  readonly #firstWords = new Map<string, number>();
   #cache = new Map<string, Cluster>();
 
   constructor(options: MinerOptions = {}) {
@@ -118,13 +122,7 @@ export class TemplateMiner {
       recount(cached, words, key);
       return cached.id;
     }
-    const first = words[0];
-    const bucketKey = `${words.length} ${first === undefined || first.includes(WILDCARD) ? WILDCARD : first}${GLUE}${glue}`;
-    let bucket = this.#buckets.get(bucketKey);
-    if (bucket === undefined) {
-      bucket = [];
-      this.#buckets.set(bucketKey, bucket);
-    }
+    const bucket = this.#bucket(words, glue);
     let best: Cluster | undefined;
     let bestScore = -1;
     for (const candidate of bucket) {
@@ -146,6 +144,29 @@ export class TemplateMiner {
     if (this.#cache.size >= this.#cacheSize) this.#cache = new Map();
     this.#cache.set(key, cluster);
     return cluster.id;
+  }
+
+  /**
+   * The bucket of a message: its word count and first word. As in Drain, a word count holds at
+   * most `MAX_FIRST_WORDS` first words; past that, new ones share the wildcard bucket, so a
+   * variable first word without digits (a user name) cannot make buckets without end.
+   */
+  #bucket(words: readonly string[], glue: string): Cluster[] {
+    const first = words[0];
+    const shape = `${words.length}${GLUE}${glue}`;
+    let key = `${shape} ${first === undefined || first.includes(WILDCARD) ? WILDCARD : first}`;
+    let bucket = this.#buckets.get(key);
+    if (bucket !== undefined) return bucket;
+    const firstWords = this.#firstWords.get(shape) ?? 0;
+    if (firstWords >= MAX_FIRST_WORDS) {
+      key = `${shape} ${WILDCARD}`;
+      bucket = this.#buckets.get(key);
+      if (bucket !== undefined) return bucket;
+    }
+    this.#firstWords.set(shape, firstWords + 1);
+    bucket = [];
+    this.#buckets.set(key, bucket);
+    return bucket;
   }
 
   /** How many groups the miner holds (templates are at least as many: groups can fork). */

@@ -145,6 +145,17 @@ describe('TemplateMiner', () => {
     expect(miner.groupCount).toBe(2);
   });
 
+  it('groups messages whose first word is a variable without digits once first words abound', () => {
+    const names = Array.from(
+      { length: 150 },
+      (_, i) => `user${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
+    );
+    const miner = new TemplateMiner();
+    for (const name of names) miner.add(`${name} logged in from console`);
+    expect(miner.groupCount).toBeLessThanOrEqual(101);
+    expect(miner.templates()[0]).toMatchObject({ template: '<*> logged in from console', count: 50 });
+  });
+
   it('counts templates, most frequent first', () => {
     const miner = new TemplateMiner();
     for (const l of ['a 1', 'a 2', 'a 3', 'b x y']) miner.add(l);
