@@ -27,7 +27,8 @@ export interface MinerOptions {
   maxGroupsPerBucket?: number;
   /**
    * How many distinct masked messages the exact-match cache remembers before it starts over.
-   * It only saves work; results do not depend on it. @default 50000
+   * It saves the search for repeats; after a restart a repeat is placed by the search again
+   * (usually in the same group). @default 50000
    */
   cacheSize?: number;
 }
