@@ -89,7 +89,8 @@ export function summarize(analysis: SummaryInput, options: SummaryOptions = {}):
       ),
     ],
   ];
-  let text = head.join('\n');
+  // Even the first line obeys the budget.
+  let text = cut(head.join('\n'), budget);
   for (const [title, lines] of sections) {
     if (lines.length === 0) continue;
     const header = `\n\n${title}:`;

@@ -28,7 +28,7 @@ function incident() {
 
 describe('analyzeLogs and its summary', () => {
   it('stays within the token budget however many lines came in', () => {
-    for (const tokenBudget of [200, 800]) {
+    for (const tokenBudget of [5, 200, 800]) {
       const { summary } = analyzeLogs(incident(), { summary: { tokenBudget } });
       expect(estimateTokens(summary)).toBeLessThanOrEqual(tokenBudget);
     }
