@@ -28,7 +28,7 @@ export interface MinerOptions {
   /**
    * How many distinct masked messages the exact-match cache remembers before it starts over.
    * It saves the search for repeats; after a restart a repeat is placed by the search again
-   * (usually in the same group). @default 50000
+   * (usually in the same group). @default 10000
    */
   cacheSize?: number;
 }
@@ -45,6 +45,9 @@ export interface MinedTemplate {
 
 /** First words per word count before new ones share the wildcard bucket (Drain's `maxChild`). */
 const MAX_FIRST_WORDS = 100;
+// Local copies: the hot loops should not go through module bindings.
+const TRACKED_VALUES = MAX_TRACKED_VALUES;
+const TRACKED_KEYS = MAX_TRACKED_KEYS;
 /** Separates a key's words from its glue (see `Tokens.glue`). */
 const GLUE = '\u0001';
 
@@ -109,7 +112,7 @@ export class TemplateMiner {
   constructor(options: MinerOptions = {}) {
     this.#threshold = options.similarityThreshold ?? 0.5;
     this.#rules = options.maskingRules ?? [];
-    this.#cacheSize = options.cacheSize ?? 50_000;
+    this.#cacheSize = options.cacheSize ?? 10_000;
     this.#maxGroupsPerBucket = options.maxGroupsPerBucket ?? 1000;
   }
 
@@ -244,7 +247,7 @@ function absorb(cluster: Cluster, words: readonly string[], key: string): void {
       continue;
     }
     seen.set(word, (seen.get(word) ?? 0) + 1);
-    if (seen.size > MAX_TRACKED_VALUES) cluster.values[i] = null;
+    if (seen.size > TRACKED_VALUES) cluster.values[i] = null;
   }
   countKey(cluster, key);
   cluster.count++;
@@ -266,7 +269,7 @@ function recount(cluster: Cluster, words: readonly string[], key: string): void 
 function countKey(cluster: Cluster, key: string): void {
   if (cluster.keys === null) return;
   cluster.keys.set(key, (cluster.keys.get(key) ?? 0) + 1);
-  if (cluster.keys.size > MAX_TRACKED_KEYS) cluster.keys = null;
+  if (cluster.keys.size > TRACKED_KEYS) cluster.keys = null;
 }
 
 function forkOf(cluster: Cluster): Fork | undefined {
