@@ -17,8 +17,9 @@ const WHITESPACE = /\s/;
 // A local copy: the hot loop should not go through a module binding.
 const ANY = WILDCARD;
 
-function isSpace(c: number, ch: string): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && WHITESPACE.test(ch));
+function isSpace(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && WHITESPACE.test(text[i] as string));
 }
 
 /** Dot leaders (`instruction......0`, `operation..0`) end a word: two or more dots after a letter or digit. */
@@ -66,15 +67,17 @@ export function tokenize(message: string, rules: readonly MaskingRule[] = []): T
   let i = 0;
   let gapStart = 0;
   while (i < length) {
-    while (i < length && isSpace(text.charCodeAt(i), text[i] as string)) i++;
+    while (i < length && isSpace(text, i)) i++;
     if (i === length) break;
     const start = i;
-    while (i < length && !isSpace(text.charCodeAt(i), text[i] as string)) {
-      const leaderEnd = dotLeader(text, i);
-      if (leaderEnd > i) {
-        // The leader ends this word and belongs to it (`instruction......`); a word begins after it.
-        i = leaderEnd;
-        break;
+    while (i < length && !isSpace(text, i)) {
+      if (text.charCodeAt(i) === 46 && text.charCodeAt(i + 1) === 46) {
+        const leaderEnd = dotLeader(text, i);
+        if (leaderEnd > i) {
+          // The leader ends this word and belongs to it (`instruction......`); a word begins after it.
+          i = leaderEnd;
+          break;
+        }
       }
       i++;
     }
