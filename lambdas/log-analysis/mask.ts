@@ -94,7 +94,7 @@ export function maskWord(word: string): string {
   while (i < length && !isDigit(text.charCodeAt(i))) i++;
   if (i === length) return text;
   let out = '';
-  let gap = ''; // the characters between the last run and the next
+  let gapFrom = 0; // where the characters between the last run and the next begin
   let gapJoins = true; // the gap is only joiners
   let afterValue = false;
   i = 0;
@@ -103,11 +103,11 @@ export function maskWord(word: string): string {
     // A wildcard already there (from a host name or a masking rule) is a value like any other.
     const wildcard = c === 60 && text.startsWith(WILDCARD, i);
     if (!isAlnum(c) && !wildcard) {
-      gap += text[i];
       if (!isJoiner(c)) gapJoins = false;
       i++;
       continue;
     }
+    let gap = gapFrom < i ? text.slice(gapFrom, i) : '';
     let j = wildcard ? i + WILDCARD.length : i;
     let digits = wildcard ? 2 : 0;
     let firstDigit = -1;
@@ -135,11 +135,11 @@ export function maskWord(word: string): string {
       out += gap + text.slice(i, j);
       afterValue = false;
     }
-    gap = '';
+    gapFrom = j;
     gapJoins = true;
     i = j;
   }
-  out += gap;
+  if (gapFrom < length) out += text.slice(gapFrom);
   if (out.includes('_<*>')) out = out.replace(LETTER_IN_ID, WILDCARD);
   if (out.includes('-<*>')) out = out.replace(INSTANCE_NAME, `$1${WILDCARD}`);
   return out;
