@@ -118,7 +118,7 @@ export class TemplateMiner {
 
   /** Mines one message; returns the id of the group it joined. */
   add(message: string): number {
-    const { words, gaps, glue } = tokenize(message, this.#rules);
+    const { words, glue } = tokenize(message, this.#rules, false);
     // Glue is part of what a message is: `op......0` and `op...... 0` are written differently.
     const key = glue === '' ? words.join(' ') : `${words.join(' ')}${GLUE}${glue}`;
     const cached = this.#cache.get(key);
@@ -141,6 +141,8 @@ export class TemplateMiner {
       cluster = best;
       absorb(cluster, words, key);
     } else {
+      // The whitespace is read again only here: a group keeps its first message's spacing.
+      const { gaps } = tokenize(message, this.#rules);
       cluster = { id: this.#clusters.length, words, gaps, count: 1, values: [], keys: new Map([[key, 1]]) };
       this.#clusters.push(cluster);
       bucket.push(cluster);
@@ -188,7 +190,7 @@ export class TemplateMiner {
     if (cluster === undefined) throw new UnknownTemplateGroupError(group, `no group with id ${group}`);
     const fork = forkOf(cluster);
     if (fork === undefined) return whole(cluster);
-    const words = tokenize(message, this.#rules).words;
+    const words = tokenize(message, this.#rules, false).words;
     const branch = fork.branches.get(branchKey(words, fork.positions));
     if (branch === undefined)
       throw new UnknownTemplateGroupError(

@@ -4,7 +4,10 @@ import { applyRules, type MaskingRule, maskWord, WILDCARD } from './mask.ts';
 export interface Tokens {
   /** The masked words, in order. */
   words: string[];
-  /** `gaps[i]` is the whitespace before `words[i]`; `gaps[words.length]` is what trails the last. */
+  /**
+   * `gaps[i]` is the whitespace before `words[i]`; `gaps[words.length]` is what trails the last.
+   * Only when asked for (`withGaps`): the miner needs them only to start a group.
+   */
   gaps: string[];
   /**
    * The positions of words glued to the one before (after a dot leader, `instruction......0`),
@@ -40,7 +43,7 @@ function dotLeader(text: string, i: number): number {
 const NAMED = /[A-Za-z]/;
 const SIZE_UNIT = /^(?:[KMGTPE]i?B|B)([,;:)\]]*)$/;
 
-function push(words: string[], gaps: string[], gap: string, word: string): void {
+function push(words: string[], gaps: string[] | undefined, gap: string, word: string): void {
   const masked = maskWord(word);
   // A list of named values of one form (`blk_<*> blk_<*> blk_<*>`) is one variable part of any
   // length: its repeats fold into the first, so lists of any length share a template. Bare
@@ -50,7 +53,7 @@ function push(words: string[], gaps: string[], gap: string, word: string): void 
   const unit = words.length > 0 && words[words.length - 1] === ANY ? SIZE_UNIT.exec(masked) : null;
   if (unit) words[words.length - 1] = ANY + (unit[1] ?? '');
   else {
-    gaps.push(gap);
+    gaps?.push(gap);
     words.push(masked);
   }
 }
@@ -59,10 +62,11 @@ function push(words: string[], gaps: string[], gap: string, word: string): void 
  * Splits a message on whitespace and masks every word (see `maskWord`). The whitespace is
  * kept so that a template can be written back with the spacing of its messages.
  */
-export function tokenize(message: string, rules: readonly MaskingRule[] = []): Tokens {
+export function tokenize(message: string, rules: readonly MaskingRule[] = [], withGaps = true): Tokens {
   const text = rules.length > 0 ? applyRules(message, rules) : message;
   const words: string[] = [];
-  const gaps: string[] = [];
+  const gaps: string[] | undefined = withGaps ? [] : undefined;
+  let glue = '';
   const length = text.length;
   let i = 0;
   let gapStart = 0;
@@ -81,11 +85,13 @@ export function tokenize(message: string, rules: readonly MaskingRule[] = []): T
       }
       i++;
     }
-    push(words, gaps, text.slice(gapStart, start), text.slice(start, i));
+    const count = words.length;
+    push(words, gaps, gaps ? text.slice(gapStart, start) : '', text.slice(start, i));
+    if (gapStart === start && count > 0 && words.length > count) {
+      glue += glue === '' ? String(count) : `,${count}`;
+    }
     gapStart = i;
   }
-  gaps.push(text.slice(gapStart));
-  let glue = '';
-  for (let w = 1; w < words.length; w++) if (gaps[w] === '') glue += glue === '' ? String(w) : `,${w}`;
-  return { words, gaps, glue };
+  gaps?.push(text.slice(gapStart));
+  return { words, gaps: gaps ?? [], glue };
 }
