@@ -26,7 +26,9 @@ const SYSLOG =
   /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(\d{1,2}) (\d{2}:\d{2}:\d{2}) (\S+) ([^\s:[]+)(?:\[\d+\])?: ?/;
 const BRACKETED_TIME =
   /^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2} \d{4})\]\s*/;
-const LEVEL_AFTER_TIME = /^(?:-\s*)?\[?([A-Za-z]{3,11})\]?(?:\s+-)?(?:\s+|:\s*|$)/;
+// A level is written in capitals (`ERROR`) or in brackets (`[error]`); a capitalized word alone
+// (`Error connecting to db`) is the message's first word.
+const LEVEL_AFTER_TIME = /^(?:-\s*)?(?:\[([A-Za-z]{3,11})\]|([A-Z]{3,11}))(?:\s+-)?(?:\s+|:\s*|$)/;
 // AWS Lambda's runtimes: Node writes `<time>\t<request id>\t<LEVEL>\t<message>`, Python
 // `[LEVEL]\t<time>\t<request id>\t<message>`.
 const LEADING_LEVEL = /^\[([A-Za-z]{3,8})\]\s+(?=\d{4}-\d{2}-\d{2})/;
@@ -141,7 +143,7 @@ export function parseLine(raw: string, options: ParseOptions = {}): LogRecord {
     rest = rest.slice(bracketed[0].length);
   }
   const levelMatch = level === 'unknown' ? LEVEL_AFTER_TIME.exec(rest) : null;
-  const named = levelOf(levelMatch?.[1]);
+  const named = levelOf(levelMatch?.[1] ?? levelMatch?.[2]);
   if (levelMatch && named) {
     level = named;
     rest = rest.slice(levelMatch[0].length);

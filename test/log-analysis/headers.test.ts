@@ -71,6 +71,13 @@ describe('parseLine', () => {
     expect(parseLine('ts=1 level=error msg="db down"').level).toBe('error');
   });
 
+  it('keeps a capitalized first word that is not written as a level', () => {
+    expect(parseLine('2024-01-01T00:00:00Z Error connecting to db')).toMatchObject({
+      level: 'unknown',
+      message: 'Error connecting to db',
+    });
+  });
+
   it('reads a line with no header as the whole message', () => {
     expect(parseLine('just words')).toEqual({
       level: 'unknown',
