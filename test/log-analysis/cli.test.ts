@@ -43,6 +43,22 @@ describe('logs:templates command', () => {
     expect(result.stdout).toBe('a <*>\nb c\na <*>\n');
   });
 
+  it('keeps lines and templates in step past its write buffers (5,000 lines, about 300 KB)', async () => {
+    const lines = Array.from({ length: 5000 }, (_, i) =>
+      i % 7 === 0
+        ? ''
+        : `req ${i} from 10.0.${i % 256}.${i % 13} took ${i * 3} ms user=u${i % 50} status=${i % 3 === 0 ? 'ok' : 'failed'}`,
+    );
+    const result = await run(`${lines.join('\n')}\n`);
+    const out = result.stdout.split('\n');
+    expect(out).toHaveLength(lines.length + 1);
+    lines.forEach((line, i) => {
+      if (line === '') expect(out[i]).toBe('');
+      else
+        expect(out[i]).toBe(`req <*> from <*> took <*> ms user=<*> status=${i % 3 === 0 ? 'ok' : 'failed'}`);
+    });
+  });
+
   it('writes nothing for empty input', async () => {
     const result = await run('');
     expect(result).toMatchObject({ code: 0, stdout: '' });
