@@ -10,7 +10,7 @@
 export const MAX_TRACKED_VALUES = 12;
 /** Distinct whole messages (masked) remembered per group, to count combinations of fork words. */
 export const MAX_TRACKED_KEYS = 64;
-/** A position of lower-case words forks when it shows at most this many (`view`/`modify`). */
+/** A position of plain words (letters; a `key=` before, punctuation after) forks when it shows at most this many (`view`/`modify`). */
 const MAX_WORD_FORK = 3;
 /** A position of upper-case constants (`NEW`, `RUNNING`: enum names) forks up to the tracking limit. */
 const MAX_CONSTANT_FORK = MAX_TRACKED_VALUES;

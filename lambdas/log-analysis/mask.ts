@@ -31,7 +31,7 @@ const TRAILING_PUNCTUATION = /[:,;.)\]]*$/;
 // A one-letter part between two values joined by `_` belongs to the id (`attempt_<*>_m_<*>`).
 const LETTER_IN_ID = /<\*>_[A-Za-z]_<\*>/g;
 // A name of two or more hyphenated parts ending in a number names an instance (`web-prod-12`,
-// `msra-sa-41`, `ip-10-0-0-1`): all of it is the value. One part before the number stays
+// `msra-sa-41`): all of it is the value. One part before the number stays
 // (`part-<*>`, `thread-<*>`).
 const INSTANCE_NAME = /(^|[^A-Za-z0-9_-])[A-Za-z]+(?:-[A-Za-z]+)+-<\*>/g;
 
