@@ -118,7 +118,10 @@ export function groupingAccuracy(truth: readonly string[], predicted: readonly (
   return truth.length === 0 ? 1 : correct / truth.length;
 }
 
-/** Parsing accuracy (Loghub-2.0): the share of lines whose template string is exactly right (trimmed). */
+/**
+ * Parsing accuracy (Jiang et al., "A Large-scale Evaluation for Log Parsing Techniques: How Far
+ * are We?", ISSTA 2024): the share of lines whose template string is exactly right (trimmed).
+ */
 export function parsingAccuracy(truth: readonly string[], predicted: readonly string[]): number {
   let correct = 0;
   truth.forEach((t, i) => {
