@@ -43,6 +43,11 @@ function cut(text: string, max: number): string {
 export function summarize(analysis: SummaryInput, options: SummaryOptions = {}): string {
   const budget = (options.tokenBudget ?? 2000) * 4;
   const max = options.maxLineChars ?? 240;
+  // Rates over the whole time range, so the model sees how often, not only how many.
+  const minutes = analysis.timeRange
+    ? (Date.parse(analysis.timeRange.end) - Date.parse(analysis.timeRange.start)) / 60_000
+    : 0;
+  const rate = (count: number) => (minutes >= 1 ? ` (${Math.round((count / minutes) * 100) / 100}/min)` : '');
   const head = [
     `${analysis.lineCount} log lines, ${analysis.templates.length} templates, services: ${analysis.services.join(', ') || 'unknown'}` +
       (analysis.timeRange ? `, from ${analysis.timeRange.start} to ${analysis.timeRange.end}` : ''),
@@ -68,17 +73,17 @@ export function summarize(analysis: SummaryInput, options: SummaryOptions = {}):
       'Error patterns (count, level, first..last, services)',
       analysis.errorPatterns.map(
         (p) =>
-          `- ${p.count}x ${p.level} ${p.firstSeen}..${p.lastSeen} [${p.affectedServices.join(', ')}] ${cut(p.pattern, max)}` +
+          `- ${p.count}x${rate(p.count)} ${p.level} ${p.firstSeen}..${p.lastSeen} [${p.affectedServices.join(', ')}] ${cut(p.pattern, max)}` +
           (p.sampleMessages[0] && p.sampleMessages[0] !== p.pattern
             ? `\n  e.g. ${cut(p.sampleMessages[0], max)}`
             : ''),
       ),
     ],
     [
-      'Templates (count)',
+      'Templates (count, rate over the whole range)',
       analysis.templates.map((t) => {
         const sample = analysis.samples?.get(t.id);
-        return `- ${t.count}x ${cut(t.template, max)}${sample && sample !== t.template ? `\n  e.g. ${cut(sample, max)}` : ''}`;
+        return `- ${t.count}x${rate(t.count)} ${cut(t.template, max)}${sample && sample !== t.template ? `\n  e.g. ${cut(sample, max)}` : ''}`;
       }),
     ],
     [

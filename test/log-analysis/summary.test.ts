@@ -39,10 +39,10 @@ describe('analyzeLogs and its summary', () => {
     expect(analysis.lineCount).toBe(2040);
     expect(analysis.summary).toMatch(/^2040 log lines, 2 templates, services: api, db/);
     expect(analysis.summary.indexOf('Anomalies:')).toBeLessThan(
-      analysis.summary.indexOf('Templates (count):'),
+      analysis.summary.indexOf('Templates (count, rate over the whole range):'),
     );
     expect(analysis.summary).toContain('new_error');
-    expect(analysis.summary).toContain('40x error');
+    expect(analysis.summary).toContain('40x (0.8/min) error');
     expect(analysis.errorPatterns[0]).toMatchObject({
       pattern: 'pool exhausted after <*> s',
       count: 40,
@@ -50,7 +50,7 @@ describe('analyzeLogs and its summary', () => {
     });
     expect(analysis.correlated).toHaveLength(4);
     expect(analysis.summary).toMatch(
-      /- 2000x GET <\*> <\*> in <\*> ms\n {2}e\.g\. GET \/orders\/0 200 in 0 ms/,
+      /- 2000x \(40\.02\/min\) GET <\*> <\*> in <\*> ms\n {2}e\.g\. GET \/orders\/0 200 in 0 ms/,
     );
   });
 
