@@ -1,0 +1,109 @@
+/**
+ * Forks: where a mined group's messages show only a few distinct plain words at a position,
+ * those words are not a variable but different templates that look alike (`Failed password`
+ * and `Failed none`, `Transitioned from NEW to SCHEDULED` and `from SCHEDULED to RUNNING`). The
+ * miner groups them while streaming (memory stays bounded) and remembers the words seen; at
+ * the end each group splits into one template per combination of its fork words.
+ */
+
+/** Distinct words remembered per varying position; past this the position is plainly variable. */
+export const MAX_TRACKED_VALUES = 12;
+/** Distinct whole messages (masked) remembered per group, to count combinations of fork words. */
+export const MAX_TRACKED_KEYS = 64;
+/** A position of plain words (letters; a `key=` before, punctuation after) forks when it shows at most this many (`view`/`modify`). */
+const MAX_WORD_FORK = 3;
+/** A position of upper-case constants (`NEW`, `RUNNING`: enum names) forks up to the tracking limit. */
+const MAX_CONSTANT_FORK = MAX_TRACKED_VALUES;
+
+const PLAIN_WORD = /^(?:[A-Za-z_]+=)?[([]?[A-Za-z][A-Za-z_'-]*[+-]?[)\]]?(?:[.,;:!?]|\.{2,})?$/;
+const CONSTANT_WORD = /^[([]?[A-Z][A-Z0-9_]*[)\]]?[.,;:!?]?$/;
+
+/** What the miner tracks of one group, as forks need it. */
+export interface ForkSource {
+  /** Per position: the distinct words seen with their counts, `null` past the limit, undefined if one word only. */
+  values: readonly (Map<string, number> | null | undefined)[];
+  /** The distinct masked messages (words joined by a space, then any glue after U+0001) with their counts, `null` past the limit. */
+  keys: Map<string, number> | null;
+}
+
+/** How a group splits: the fork positions and, per combination of their words, a branch. */
+export interface Fork {
+  positions: number[];
+  branches: Map<string, Branch>;
+}
+
+/** One template of a forked group. */
+export interface Branch {
+  index: number;
+  count: number;
+  /**
+   * Per position, the word every message of the branch has there, where they all have the
+   * same (known when the group's distinct messages are); the branch's template uses it in
+   * place of the group's more general word.
+   */
+  common?: (string | undefined)[];
+}
+
+const EMPTY_FIELD = /^[A-Za-z_][\w.-]*=$/;
+
+/** `rhost=` against `rhost=<*>`: a field left empty is a different event from one with a value. */
+function emptyOrNot(seen: Map<string, number>): boolean {
+  if (seen.size !== 2) return false;
+  const [a, b] = [...seen.keys()] as [string, string];
+  const [empty, full] = EMPTY_FIELD.test(a) ? [a, b] : [b, a];
+  return EMPTY_FIELD.test(empty) && full.startsWith(empty) && full.length > empty.length;
+}
+
+function forks(seen: Map<string, number>): boolean {
+  if (emptyOrNot(seen)) return true;
+  let plain = true;
+  let constant = true;
+  for (const word of seen.keys()) {
+    if (plain && !PLAIN_WORD.test(word)) plain = false;
+    if (constant && !CONSTANT_WORD.test(word)) constant = false;
+    if (!plain && !constant) return false;
+  }
+  return (constant && seen.size <= MAX_CONSTANT_FORK) || (plain && seen.size <= MAX_WORD_FORK);
+}
+
+/** The branch key of a message: its words at the fork positions. */
+export function branchKey(words: readonly string[], positions: readonly number[]): string {
+  return positions.map((p) => words[p] ?? '').join('\u0000');
+}
+
+/**
+ * The fork of a group, or undefined when it stays one template. With the group's distinct
+ * messages known, every fork position takes part; past that limit, only the position with the
+ * fewest words (counts per word are exact; counts per combination are not known).
+ */
+export function computeFork(source: ForkSource): Fork | undefined {
+  const positions: number[] = [];
+  source.values.forEach((seen, i) => {
+    if (seen && forks(seen)) positions.push(i);
+  });
+  if (positions.length === 0) return undefined;
+  const branches = new Map<string, Branch>();
+  if (source.keys !== null) {
+    for (const [key, count] of source.keys) {
+      const words = (key.split('\u0001')[0] as string).split(' ');
+      const branch = branchKey(words, positions);
+      const known = branches.get(branch);
+      if (known === undefined) {
+        branches.set(branch, { index: branches.size, count, common: words });
+        continue;
+      }
+      known.count += count;
+      const common = known.common as (string | undefined)[];
+      for (let i = 0; i < common.length; i++) if (common[i] !== words[i]) common[i] = undefined;
+    }
+    return { positions, branches };
+  }
+  let narrowest = positions[0] as number;
+  for (const p of positions) {
+    if ((source.values[p]?.size ?? 0) < (source.values[narrowest]?.size ?? 0)) narrowest = p;
+  }
+  for (const [word, count] of source.values[narrowest] as Map<string, number>) {
+    branches.set(word, { index: branches.size, count });
+  }
+  return { positions: [narrowest], branches };
+}

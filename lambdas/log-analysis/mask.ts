@@ -1,0 +1,153 @@
+/**
+ * Token masking: the first and cheapest step of template mining. A word that holds a
+ * variable (a number, an id, an address, a hex value, a timestamp) has the variable parts
+ * replaced by `<*>` before the miner compares it with anything, so most lines that share a
+ * template become byte-identical and never need a similarity search.
+ */
+
+/** What a masked (variable) part is written as in a template. */
+export const WILDCARD = '<*>';
+
+/** An extra masking rule, an API option: every match of `pattern` in a message becomes `<*>`. */
+export interface MaskingRule {
+  /** Shown in errors and docs; not used for matching. */
+  name: string;
+  /** Applied with `String.prototype.replace`; give it the `g` flag to mask every match. */
+  pattern: RegExp;
+}
+
+// Host names end in a top-level domain; Java class names (`org.apache.Foo`) and file names
+// (`workers2.properties`) do not, so they stay. HOST_HINT is a cheap test before the full one.
+const HOST_HINT = /\.[a-z]{2,8}(?![A-Za-z0-9.-])/;
+const HOST_NAME =
+  /(^|[^A-Za-z0-9.-])(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+(?:com|net|org|edu|gov|mil|info|biz|io|local|internal|arpa|cn|uk|de|jp|ru|fr|br|au|nl|it|es|kr|tw|hk|ca|us|eu|ch|se|no|pl|om|il|za|mx)(?![A-Za-z0-9.-])/g;
+// Names of days and months are parts of a date written out in a message.
+const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/;
+
+// An absolute path of two or more parts is one value (`/var/www/html/`, `/etc/app/app.conf`); a
+// single part (`/default-rack`) reads as a name.
+const PATH = /^\/[^/]+\//;
+const TRAILING_PUNCTUATION = /[:,;.)\]]*$/;
+// A one-letter part between two values joined by `_` belongs to the id (`attempt_<*>_m_<*>`).
+const LETTER_IN_ID = /<\*>_[A-Za-z]_<\*>/g;
+// A name of two or more hyphenated parts ending in a number names an instance (`web-prod-12`,
+// `msra-sa-41`): all of it is the value. One part before the number stays
+// (`part-<*>`, `thread-<*>`).
+const INSTANCE_NAME = /(^|[^A-Za-z0-9_-])[A-Za-z]+(?:-[A-Za-z]+)+-<\*>/g;
+
+// A URL is its scheme and a value (`hdfs://<*>`, `spark://<*>`).
+const URL_VALUE = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s\])}'",;]+/g;
+// A number with its unit written on (`10000ms`, `5s`, `64MB`) keeps the unit.
+const UNITS = new Set([
+  'ns',
+  'us',
+  'ms',
+  's',
+  'sec',
+  'secs',
+  'min',
+  'mins',
+  'h',
+  'hr',
+  'hrs',
+  'd',
+  'b',
+  'kb',
+  'mb',
+  'gb',
+  'tb',
+  'kib',
+  'mib',
+  'gib',
+  'k',
+  'hz',
+  'khz',
+  'mhz',
+  'ghz',
+]);
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+// `.`, `_` and `-` join the parts of one value.
+const isJoiner = (c: number) => c === 46 || c === 95 || c === 45;
+
+/**
+ * Masks the variable parts of one whitespace-free word, in one pass over its characters
+ * (this runs for every word of every line). A run of letters and digits is a value when it
+ * has two or more digits or a digit among its first two characters (`2275`, `0x1f`, `J12`,
+ * `R02`); a name with one digit later on stays (`ssh2`, `md5`, `Slf4jLogger`). Values joined
+ * by `.`, `_` or `-` fold into one wildcard (an IPv4 address, a date, `job_1445_0020`); a minus
+ * sign before a value belongs to it unless a letter or digit precedes it. Host names and
+ * names of days and months are values too.
+ * `blk_-6952295868487656571` -> `blk_<*>`, `10.10.34.11:45307` -> `<*>:<*>`, `core.2275` -> `core.<*>`.
+ */
+export function maskWord(word: string): string {
+  if (word.length === 3 && CALENDAR_WORD.test(word)) return WILDCARD;
+  if (word.charCodeAt(0) === 47 && PATH.test(word)) {
+    const tail = TRAILING_PUNCTUATION.exec(word)?.[0] ?? '';
+    return WILDCARD + tail;
+  }
+  let text = word.includes('.') && HOST_HINT.test(word) ? word.replace(HOST_NAME, `$1${WILDCARD}`) : word;
+  if (text.includes('://')) text = text.replace(URL_VALUE, `$1${WILDCARD}`);
+  const length = text.length;
+  let i = 0;
+  while (i < length && !isDigit(text.charCodeAt(i))) i++;
+  if (i === length) return text;
+  let out = '';
+  let gapFrom = 0; // where the characters between the last run and the next begin
+  let gapJoins = true; // the gap is only joiners
+  let afterValue = false;
+  i = 0;
+  while (i < length) {
+    const c = text.charCodeAt(i);
+    // A wildcard already there (from a host name or a masking rule) is a value like any other.
+    const wildcard = c === 60 && text.startsWith(WILDCARD, i);
+    if (!isAlnum(c) && !wildcard) {
+      if (!isJoiner(c)) gapJoins = false;
+      i++;
+      continue;
+    }
+    let gap = gapFrom < i ? text.slice(gapFrom, i) : '';
+    let j = wildcard ? i + WILDCARD.length : i;
+    let digits = wildcard ? 2 : 0;
+    let firstDigit = -1;
+    let lastDigit = -1;
+    while (!wildcard && j < length && isAlnum(text.charCodeAt(j))) {
+      if (isDigit(text.charCodeAt(j))) {
+        if (firstDigit < 0) firstDigit = j - i;
+        lastDigit = j - i;
+        digits++;
+      }
+      j++;
+    }
+    if (digits >= 2 || (digits === 1 && firstDigit < 2)) {
+      // Digits then a unit: the digits are the value, the unit is not.
+      const unit = firstDigit === 0 && digits === lastDigit + 1 ? text.slice(i + digits, j) : '';
+      const keepUnit = unit !== '' && UNITS.has(unit.toLowerCase());
+      if (!(afterValue && gap !== '' && gapJoins)) {
+        const before = gap.length > 1 ? gap.charCodeAt(gap.length - 2) : out.charCodeAt(out.length - 1);
+        if (gap.endsWith('-') && (Number.isNaN(before) || !isAlnum(before))) gap = gap.slice(0, -1);
+        out += gap + WILDCARD;
+      }
+      if (keepUnit) out += unit;
+      afterValue = !keepUnit;
+    } else {
+      out += gap + text.slice(i, j);
+      afterValue = false;
+    }
+    gapFrom = j;
+    gapJoins = true;
+    i = j;
+  }
+  if (gapFrom < length) out += text.slice(gapFrom);
+  if (out.includes('_<*>')) out = out.replace(LETTER_IN_ID, WILDCARD);
+  if (out.includes('-<*>')) out = out.replace(INSTANCE_NAME, `$1${WILDCARD}`);
+  return out;
+}
+
+/** Applies the extra rules to a whole message (before it is split into words). */
+export function applyRules(message: string, rules: readonly MaskingRule[]): string {
+  let out = message;
+  for (const rule of rules) out = out.replace(rule.pattern, WILDCARD);
+  return out;
+}

@@ -1,0 +1,311 @@
+import { UnknownTemplateGroupError } from './errors.ts';
+import {
+  type Branch,
+  branchKey,
+  computeFork,
+  type Fork,
+  MAX_TRACKED_KEYS,
+  MAX_TRACKED_VALUES,
+} from './forks.ts';
+import { type MaskingRule, WILDCARD } from './mask.ts';
+import { tokenize } from './tokenize.ts';
+
+/** Settings of the miner. One default serves every log; none of them is per-system tuning. */
+export interface MinerOptions {
+  /**
+   * Share of a group's positions where a message must have the same word to join it (a
+   * wildcard counts where the message has a masked value there too). @default 0.5
+   */
+  similarityThreshold?: number;
+  /** Extra masking rules, applied before the built-in masking. @default [] */
+  maskingRules?: readonly MaskingRule[];
+  /**
+   * Most groups in one bucket (same word count and first word). Past it a message joins the
+   * most similar group even below the threshold, so memory and the time to place a message
+   * stay bounded however many different messages come. @default 1000
+   */
+  maxGroupsPerBucket?: number;
+  /**
+   * How many distinct masked messages the exact-match cache remembers before it starts over.
+   * It saves the search for repeats; after a restart a repeat is placed by the search again
+   * (usually in the same group). @default 10000
+   */
+  cacheSize?: number;
+}
+
+/** A template as the miner holds it. */
+export interface MinedTemplate {
+  /** `<group>`, or `<group>.<branch>` where a group forks. */
+  id: string;
+  /** Variable parts written as `<*>`. */
+  template: string;
+  /** How many messages it holds. */
+  count: number;
+}
+
+/** First words per word count before new ones share the wildcard bucket (Drain's `maxChild`). */
+const MAX_FIRST_WORDS = 100;
+// Local copies: the hot loops should not go through module bindings.
+const TRACKED_VALUES = MAX_TRACKED_VALUES;
+const TRACKED_KEYS = MAX_TRACKED_KEYS;
+/** Separates a key's words from its glue (see `Tokens.glue`). */
+const GLUE = '\u0001';
+
+interface Cluster {
+  id: number;
+  words: string[];
+  gaps: string[];
+  count: number;
+  /** Per position: undefined while one word only; then distinct words with counts; `null` past the limit. */
+  values: (Map<string, number> | null | undefined)[];
+  /** Distinct masked messages with counts, `null` past the limit (see `forks.ts`). */
+  keys: Map<string, number> | null;
+  /** The fork as last computed, and the count it was computed at. */
+  fork?: { at: number; fork: Fork | undefined };
+}
+
+const DELIMITERS = new Set('=:,;/()[]{}"\'|@#.'.split(''));
+
+/**
+ * The word that matches both `a` and `b`: their common head and tail kept up to a delimiter,
+ * the middle a wildcard (`rhost=a.b` + `rhost=c.d` -> `rhost=<*>`). Everything `a` matched, the
+ * result matches, so generalizing never loses a message already held.
+ */
+export function generalizeWord(a: string, b: string): string {
+  if (a === b) return a;
+  const limit = Math.min(a.length, b.length);
+  let head = 0;
+  while (head < limit && a.charCodeAt(head) === b.charCodeAt(head)) head++;
+  while (head > 0 && !DELIMITERS.has(a.charAt(head - 1))) head--;
+  let tail = 0;
+  while (tail < limit - head && a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail))
+    tail++;
+  while (tail > 0 && !DELIMITERS.has(a.charAt(a.length - tail))) tail--;
+  const middle = a.slice(head, a.length - tail);
+  if (middle === WILDCARD) return a;
+  return `${a.slice(0, head)}${WILDCARD}${a.slice(a.length - tail)}`;
+}
+
+/**
+ * Streaming template miner in the manner of Drain (He et al., "Drain: An Online Log Parsing
+ * Approach with Fixed Depth Tree", ICWS 2017): messages are bucketed by word count and first
+ * word, and join the most similar group of their bucket if it is similar enough, or start a
+ * new one. Added here: masking inside words (`mask.ts`), an exact-match cache in front of the
+ * search, generalization that keeps constant heads and tails of words, and forks: a group whose
+ * messages differ only in a few plain words splits into one template per word (`forks.ts`).
+ *
+ * Memory holds groups (bounded tracking per group) and the bounded cache, never messages.
+ * Since a group can still fork or generalize after a message joined it, a message's final
+ * template is known only after the last `add`: ask `templateOf(group, message)` then.
+ */
+export class TemplateMiner {
+  readonly #threshold: number;
+  readonly #rules: readonly MaskingRule[];
+  readonly #cacheSize: number;
+  readonly #maxGroupsPerBucket: number;
+  readonly #clusters: Cluster[] = [];
+  readonly #buckets = new Map<string, Cluster[]>();
+  /** Buckets per word count (and glue). */
+  readonly #firstWords = new Map<string, number>();
+  #cache = new Map<string, Cluster>();
+
+  constructor(options: MinerOptions = {}) {
+    this.#threshold = options.similarityThreshold ?? 0.5;
+    this.#rules = options.maskingRules ?? [];
+    this.#cacheSize = options.cacheSize ?? 10_000;
+    this.#maxGroupsPerBucket = options.maxGroupsPerBucket ?? 1000;
+  }
+
+  /** Mines one message; returns the id of the group it joined. */
+  add(message: string): number {
+    const { words, glue } = tokenize(message, this.#rules, false);
+    // Glue is part of what a message is: `op......0` and `op...... 0` are written differently.
+    const key = glue === '' ? words.join(' ') : `${words.join(' ')}${GLUE}${glue}`;
+    const cached = this.#cache.get(key);
+    if (cached !== undefined) {
+      recount(cached, words, key);
+      return cached.id;
+    }
+    const bucket = this.#bucket(words, glue);
+    let best: Cluster | undefined;
+    let bestScore = -1;
+    for (const candidate of bucket) {
+      const score = similarity(candidate.words, words);
+      if (score > bestScore) {
+        best = candidate;
+        bestScore = score;
+      }
+    }
+    let cluster: Cluster;
+    if (best !== undefined && (bestScore >= this.#threshold || bucket.length >= this.#maxGroupsPerBucket)) {
+      cluster = best;
+      absorb(cluster, words, key);
+    } else {
+      // The whitespace is read again only here: a group keeps its first message's spacing.
+      const { gaps } = tokenize(message, this.#rules);
+      cluster = { id: this.#clusters.length, words, gaps, count: 1, values: [], keys: new Map([[key, 1]]) };
+      this.#clusters.push(cluster);
+      bucket.push(cluster);
+    }
+    if (this.#cache.size >= this.#cacheSize) this.#cache = new Map();
+    this.#cache.set(key, cluster);
+    return cluster.id;
+  }
+
+  /**
+   * The bucket of a message: its word count and first word. As in Drain, a word count holds at
+   * most `MAX_FIRST_WORDS` first words; past that, new ones share the wildcard bucket, so a
+   * variable first word without digits (a user name) cannot make buckets without end.
+   */
+  #bucket(words: readonly string[], glue: string): Cluster[] {
+    const first = words[0];
+    const shape = `${words.length}${GLUE}${glue}`;
+    let key = `${shape} ${first === undefined || first.includes(WILDCARD) ? WILDCARD : first}`;
+    let bucket = this.#buckets.get(key);
+    if (bucket !== undefined) return bucket;
+    const firstWords = this.#firstWords.get(shape) ?? 0;
+    if (firstWords >= MAX_FIRST_WORDS) {
+      key = `${shape} ${WILDCARD}`;
+      bucket = this.#buckets.get(key);
+      if (bucket !== undefined) return bucket;
+    }
+    this.#firstWords.set(shape, firstWords + 1);
+    bucket = [];
+    this.#buckets.set(key, bucket);
+    return bucket;
+  }
+
+  /** How many groups the miner holds (templates are at least as many: groups can fork). */
+  get groupCount(): number {
+    return this.#clusters.length;
+  }
+
+  /**
+   * The template, as the miner sees it now, of `message`, which `add` put in group `group`:
+   * the group's template, or the branch of it that the message's words take where the group
+   * forks. Ask after the last `add` for each message's final template.
+   */
+  templateOf(group: number, message: string): MinedTemplate {
+    const cluster = this.#clusters[group];
+    if (cluster === undefined) throw new UnknownTemplateGroupError(group, `no group with id ${group}`);
+    const fork = forkOf(cluster);
+    if (fork === undefined) return whole(cluster);
+    const words = tokenize(message, this.#rules, false).words;
+    const branch = fork.branches.get(branchKey(words, fork.positions));
+    if (branch === undefined)
+      throw new UnknownTemplateGroupError(
+        group,
+        `message is not in group ${group}: ${JSON.stringify(message)}`,
+      );
+    return branchOf(cluster, fork.positions, words, branch);
+  }
+
+  /** Every template as the miner sees it now, most frequent first. */
+  templates(): MinedTemplate[] {
+    const out: MinedTemplate[] = [];
+    for (const cluster of this.#clusters) {
+      const fork = forkOf(cluster);
+      if (fork === undefined) {
+        out.push(whole(cluster));
+        continue;
+      }
+      for (const [key, branch] of fork.branches) {
+        const words = cluster.words.slice();
+        key.split('\u0000').forEach((word, i) => {
+          words[fork.positions[i] as number] = word;
+        });
+        out.push(branchOf(cluster, fork.positions, words, branch));
+      }
+    }
+    return out.sort((a, b) => b.count - a.count || a.id.localeCompare(b.id, 'en', { numeric: true }));
+  }
+}
+
+function similarity(template: readonly string[], words: readonly string[]): number {
+  if (words.length === 0) return 1;
+  let same = 0;
+  for (let i = 0; i < words.length; i++) {
+    const t = template[i];
+    if (t === words[i]) same++;
+  }
+  return same / words.length;
+}
+
+function absorb(cluster: Cluster, words: readonly string[], key: string): void {
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    const current = cluster.words[i] as string;
+    if (current !== word) cluster.words[i] = generalizeWord(current, word);
+    const seen = cluster.values[i];
+    if (seen === null) continue;
+    if (seen === undefined) {
+      // Until now every message had `current` here: all of the group's count is its.
+      if (current !== word) {
+        cluster.values[i] = new Map([
+          [current, cluster.count],
+          [word, 1],
+        ]);
+      }
+      continue;
+    }
+    seen.set(word, (seen.get(word) ?? 0) + 1);
+    if (seen.size > TRACKED_VALUES) cluster.values[i] = null;
+  }
+  countKey(cluster, key);
+  cluster.count++;
+}
+
+/** A repeat of a message already seen: only the counts move. */
+function recount(cluster: Cluster, words: readonly string[], key: string): void {
+  for (let i = 0; i < cluster.values.length; i++) {
+    const seen = cluster.values[i];
+    if (seen) {
+      const word = words[i] as string;
+      seen.set(word, (seen.get(word) ?? 0) + 1);
+    }
+  }
+  countKey(cluster, key);
+  cluster.count++;
+}
+
+function countKey(cluster: Cluster, key: string): void {
+  if (cluster.keys === null) return;
+  cluster.keys.set(key, (cluster.keys.get(key) ?? 0) + 1);
+  if (cluster.keys.size > TRACKED_KEYS) cluster.keys = null;
+}
+
+function forkOf(cluster: Cluster): Fork | undefined {
+  if (cluster.fork?.at !== cluster.count) cluster.fork = { at: cluster.count, fork: computeFork(cluster) };
+  return cluster.fork.fork;
+}
+
+function whole(cluster: Cluster): MinedTemplate {
+  return { id: String(cluster.id), template: render(cluster.words, cluster.gaps), count: cluster.count };
+}
+
+function branchOf(
+  cluster: Cluster,
+  positions: readonly number[],
+  words: readonly string[],
+  branch: Branch,
+): MinedTemplate {
+  const branchWords = cluster.words.slice();
+  branch.common?.forEach((word, i) => {
+    if (word !== undefined) branchWords[i] = word;
+  });
+  for (const p of positions) branchWords[p] = words[p] as string;
+  return {
+    id: `${cluster.id}.${branch.index}`,
+    template: render(branchWords, cluster.gaps),
+    count: branch.count,
+  };
+}
+
+function render(words: readonly string[], gaps: readonly string[]): string {
+  let out = '';
+  for (let i = 0; i < words.length; i++) {
+    if (i > 0) out += gaps[i];
+    out += words[i];
+  }
+  return out;
+}

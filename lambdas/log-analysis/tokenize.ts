@@ -1,0 +1,97 @@
+import { applyRules, type MaskingRule, maskWord, WILDCARD } from './mask.ts';
+
+/** A message split into masked words and the whitespace around them. */
+export interface Tokens {
+  /** The masked words, in order. */
+  words: string[];
+  /**
+   * `gaps[i]` is the whitespace before `words[i]`; `gaps[words.length]` is what trails the last.
+   * Only when asked for (`withGaps`): the miner needs them only to start a group.
+   */
+  gaps: string[];
+  /**
+   * The positions of words glued to the one before (after a dot leader, `instruction......0`),
+   * comma-separated; empty when none. Messages that differ in it differ in template.
+   */
+  glue: string;
+}
+
+const WHITESPACE = /\s/;
+// A local copy: the hot loop should not go through a module binding.
+const ANY = WILDCARD;
+
+function isSpace(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && WHITESPACE.test(text[i] as string));
+}
+
+/** Dot leaders (`instruction......0`, `operation..0`) end a word: two or more dots after a letter or digit. */
+function dotLeader(text: string, i: number): number {
+  if (
+    text.charCodeAt(i) !== 46 ||
+    text.charCodeAt(i + 1) !== 46 ||
+    i === 0 ||
+    !/[A-Za-z0-9]/.test(text[i - 1] as string)
+  ) {
+    return i;
+  }
+  let j = i;
+  while (text.charCodeAt(j) === 46) j++;
+  return j;
+}
+// A size is a number and its unit, and the unit changes with the number (`5.2 KB`, `320 B`).
+const NAMED = /[A-Za-z]/;
+const SIZE_UNIT = /^(?:[KMGTPE]i?B|B)([,;:)\]]*)$/;
+
+function push(words: string[], gaps: string[] | undefined, gap: string, word: string): void {
+  const masked = maskWord(word);
+  // A list of named values of one form (`blk_<*> blk_<*> blk_<*>`) is one variable part of any
+  // length: its repeats fold into the first, so lists of any length share a template. Bare
+  // values (`<*>: <*>:`) are separate fields and stay.
+  if (words.length > 0 && masked === words[words.length - 1] && masked.includes(ANY) && NAMED.test(masked))
+    return;
+  const unit = words.length > 0 && words[words.length - 1] === ANY ? SIZE_UNIT.exec(masked) : null;
+  if (unit) words[words.length - 1] = ANY + (unit[1] ?? '');
+  else {
+    gaps?.push(gap);
+    words.push(masked);
+  }
+}
+
+/**
+ * Splits a message on whitespace and masks every word (see `maskWord`). The whitespace is
+ * kept so that a template can be written back with the spacing of its messages.
+ */
+export function tokenize(message: string, rules: readonly MaskingRule[] = [], withGaps = true): Tokens {
+  const text = rules.length > 0 ? applyRules(message, rules) : message;
+  const words: string[] = [];
+  const gaps: string[] | undefined = withGaps ? [] : undefined;
+  let glue = '';
+  const length = text.length;
+  let i = 0;
+  let gapStart = 0;
+  while (i < length) {
+    while (i < length && isSpace(text, i)) i++;
+    if (i === length) break;
+    const start = i;
+    while (i < length && !isSpace(text, i)) {
+      if (text.charCodeAt(i) === 46 && text.charCodeAt(i + 1) === 46) {
+        const leaderEnd = dotLeader(text, i);
+        if (leaderEnd > i) {
+          // The leader ends this word and belongs to it (`instruction......`); a word begins after it.
+          i = leaderEnd;
+          break;
+        }
+      }
+      i++;
+    }
+    const count = words.length;
+    push(words, gaps, gaps ? text.slice(gapStart, start) : '', text.slice(start, i));
+    if (gapStart === start && count > 0 && words.length > count) {
+      glue += glue === '' ? String(count) : `,${count}`;
+    }
+    gapStart = i;
+  }
+  gaps?.push(text.slice(gapStart));
+  return { words, gaps: gaps ?? [], glue };
+}
