@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ChannelSettingsSchema } from '../lambdas/channel/model.ts';
+import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
 
 /**
  * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON
@@ -51,6 +52,9 @@ const Channels = z
   // Room for more: further workflows name their channels here (channel name -> channel id).
   .catchall(SlackChannelId);
 
+/** The model id each provider uses when the configuration names none. */
+const DEFAULT_MODEL_IDS = { anthropic: 'claude-sonnet-5-5', bedrock: DEFAULT_BEDROCK_MODEL_ID } as const;
+
 /** Channel conversations' settings; the Router reads all but `enabled` from CHANNEL_CONVERSATIONS. */
 export const ChannelConversationsConfig = ChannelSettingsSchema.extend({
   /** Answer mentions in channels no workflow owns. @default true */
@@ -58,124 +62,147 @@ export const ChannelConversationsConfig = ChannelSettingsSchema.extend({
 });
 export type ChannelConversationsConfig = z.infer<typeof ChannelConversationsConfig>;
 
-export const SlackAgentsConfigSchema = z.strictObject({
-  /**
-   * Slack channels by the name workflows use for them.
-   * @default { bugReports: 'C_BUG_REPORTS', bugSummaries: 'C_BUG_SUMMARIES', developers: 'C_DEVELOPERS' }
-   */
-  channels: Channels.prefault({}),
-  /**
-   * The bot's own Slack user id, so the Router ignores the bot's messages (I5).
-   * @default 'U_BOT' (a placeholder: set the bot user id of your Slack app)
-   */
-  botUserId: SlackUserId.default('U_BOT'),
-  /**
-   * How long a workflow waits for the reporter before taking its timeout path.
-   * @default 7200 (2 hours, seed 000)
-   */
-  reporterWaitSeconds: z.number().int().positive().default(7200),
-  /**
-   * How long a workflow waits for developers before taking its timeout path.
-   * @default 172800 (48 hours, seed 000)
-   */
-  developerWaitSeconds: z.number().int().positive().default(172_800),
-  /**
-   * The model agent turns use. (`claude-sonnet-4-5`, the earlier default, reaches end of life
-   * on 2026-11-30 by the Anthropic SDK's deprecation table.)
-   * @default { provider: 'anthropic', id: 'claude-sonnet-5-5' }
-   */
-  model: z
-    .strictObject({
-      /** @default 'anthropic' */
-      provider: z.enum(['anthropic', 'bedrock']).default('anthropic'),
-      /** @default 'claude-sonnet-5-5' */
-      id: z.string().min(1).default('claude-sonnet-5-5'),
-    })
-    .prefault({}),
-  /**
-   * Days after which finished conversations and their messages expire (DynamoDB TTL).
-   * @default 90
-   */
-  retentionDays: z.number().int().positive().default(90),
-  /**
-   * How long the Lambda and Step Functions logs are kept, in days (a CloudWatch Logs period).
-   * @default 90
-   */
-  logRetentionDays: z
-    .number()
-    .int()
-    .refine((days) => (LOG_RETENTION_DAYS as readonly number[]).includes(days), {
-      message: `expected one of ${LOG_RETENTION_DAYS.join(', ')}`,
-    })
-    .default(90),
-  /**
-   * Deliveries of one inbox message before it moves to the dead-letter queue.
-   * @default 5
-   */
-  inboxMaxReceiveCount: z.number().int().min(1).max(1000).default(5),
-  /**
-   * The Slack user group paged on escalations (mentioned as `<!subteam^ID>`).
-   * @default 'S_ONCALL' (a placeholder: set your on-call user group id)
-   */
-  onCallGroupId: z
-    .string()
-    .regex(/^S[A-Z0-9_]+$/, 'expected a Slack user group id such as S0123456789')
-    .default('S_ONCALL'),
-  /**
-   * SLA tracking of escalations: minutes a developer has to acknowledge, per severity, and
-   * how many reminders (each escalating one level) are posted before it gives up.
-   * @default { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 }
-   */
-  sla: z
-    .strictObject({
-      acknowledgeMinutes: z
-        .strictObject({
-          critical: z.number().int().positive().default(15),
-          high: z.number().int().positive().default(60),
-          medium: z.number().int().positive().default(240),
-          low: z.number().int().positive().default(1440),
-        })
-        .prefault({}),
-      maxReminders: z.number().int().min(0).max(10).default(3),
-    })
-    .prefault({}),
-  /**
-   * Agent turns after which a bug investigation hands its conversation to a fresh execution
-   * (continue-as-new), far below Step Functions' 25,000-event history limit.
-   * @default 40
-   */
-  continueAsNewAfterTurns: z.number().int().min(2).max(500).default(40),
-  /**
-   * The requirements interview (seed 004): the confidence its clarification needs before the
-   * PRD is written, the most clarification turns before it proceeds anyway (listing the open
-   * unknowns), and how long it waits for an answer (once before a reminder, once after it).
-   * Besides `/prd <idea>`, a top-level mention of the bot starts an interview when its text
-   * (the mention taken out) begins with one of `mentionKeywords` (`@bot idea: dark mode`), or
-   * when it is in one of `mentionChannels`; any other mention is a channel conversation.
-   * @default { confidenceThreshold: 95, maxClarificationTurns: 5, answerWaitSeconds: 86400, mentionKeywords: ['prd', 'idea', 'product idea', 'feature idea', 'requirements'], mentionChannels: [] }
-   */
-  requirementsInterview: z
-    .strictObject({
-      /** @default 95 */
-      confidenceThreshold: z.number().int().min(1).max(100).default(95),
-      /** @default 5 */
-      maxClarificationTurns: z.number().int().min(1).max(20).default(5),
-      /** @default 86400 (24 hours) */
-      answerWaitSeconds: z.number().int().positive().default(86_400),
-      /** @default ['prd', 'idea', 'product idea', 'feature idea', 'requirements'] */
-      mentionKeywords: z
-        .array(z.string().trim().min(1))
-        .default(['prd', 'idea', 'product idea', 'feature idea', 'requirements']),
-      /** Channels where every top-level mention of the bot starts an interview. @default [] */
-      mentionChannels: z.array(SlackChannelId).default([]),
-    })
-    .prefault({}),
-  /**
-   * Channel conversations (seed 002): after a mention, the bot stays attentive in the channel.
-   * @default { enabled: true, timeoutSeconds: 120, followupWindowSeconds: 60, useLlmJudge: false, judgeModelId: 'claude-haiku-4-5' }
-   */
-  channelConversations: ChannelConversationsConfig.prefault({}),
-});
+export const SlackAgentsConfigSchema = z
+  .strictObject({
+    /**
+     * Slack channels by the name workflows use for them.
+     * @default { bugReports: 'C_BUG_REPORTS', bugSummaries: 'C_BUG_SUMMARIES', developers: 'C_DEVELOPERS' }
+     */
+    channels: Channels.prefault({}),
+    /**
+     * The bot's own Slack user id, so the Router ignores the bot's messages (I5).
+     * @default 'U_BOT' (a placeholder: set the bot user id of your Slack app)
+     */
+    botUserId: SlackUserId.default('U_BOT'),
+    /**
+     * How long a workflow waits for the reporter before taking its timeout path.
+     * @default 7200 (2 hours, seed 000)
+     */
+    reporterWaitSeconds: z.number().int().positive().default(7200),
+    /**
+     * How long a workflow waits for developers before taking its timeout path.
+     * @default 172800 (48 hours, seed 000)
+     */
+    developerWaitSeconds: z.number().int().positive().default(172_800),
+    /**
+     * The model agent turns and channel conversations use. `anthropic`: the Anthropic API, `id`
+     * an Anthropic model id, the key in the ModelCredentials secret. `bedrock`: Amazon Bedrock in
+     * the stack's region with the functions' roles, `id` a Bedrock model id
+     * (`anthropic.<model>`) or a cross-region inference profile id (`global.anthropic.<model>`,
+     * `us.anthropic.<model>`...), see bedrock-model.ts; no model secret. (`claude-sonnet-4-5`,
+     * the earlier default, reaches end of life on 2026-11-30 by the Anthropic SDK's deprecation table.)
+     * @default { provider: 'anthropic', id: 'claude-sonnet-5-5' } (with bedrock: id 'global.anthropic.claude-sonnet-5-5')
+     */
+    model: z
+      .strictObject({
+        /** @default 'anthropic' */
+        provider: z.enum(['anthropic', 'bedrock']).default('anthropic'),
+        /** @default 'claude-sonnet-5-5', or 'global.anthropic.claude-sonnet-5-5' with bedrock */
+        id: z.string().min(1).optional(),
+      })
+      .prefault({})
+      .superRefine((model, context) => {
+        if (model.provider === 'bedrock' && model.id !== undefined && !parseBedrockModelId(model.id)) {
+          context.addIssue({ code: 'custom', path: ['id'], message: BEDROCK_ID_EXPECTED });
+        }
+      })
+      .transform(({ provider, id }) => ({ provider, id: id ?? DEFAULT_MODEL_IDS[provider] })),
+    /**
+     * Days after which finished conversations and their messages expire (DynamoDB TTL).
+     * @default 90
+     */
+    retentionDays: z.number().int().positive().default(90),
+    /**
+     * How long the Lambda and Step Functions logs are kept, in days (a CloudWatch Logs period).
+     * @default 90
+     */
+    logRetentionDays: z
+      .number()
+      .int()
+      .refine((days) => (LOG_RETENTION_DAYS as readonly number[]).includes(days), {
+        message: `expected one of ${LOG_RETENTION_DAYS.join(', ')}`,
+      })
+      .default(90),
+    /**
+     * Deliveries of one inbox message before it moves to the dead-letter queue.
+     * @default 5
+     */
+    inboxMaxReceiveCount: z.number().int().min(1).max(1000).default(5),
+    /**
+     * The Slack user group paged on escalations (mentioned as `<!subteam^ID>`).
+     * @default 'S_ONCALL' (a placeholder: set your on-call user group id)
+     */
+    onCallGroupId: z
+      .string()
+      .regex(/^S[A-Z0-9_]+$/, 'expected a Slack user group id such as S0123456789')
+      .default('S_ONCALL'),
+    /**
+     * SLA tracking of escalations: minutes a developer has to acknowledge, per severity, and
+     * how many reminders (each escalating one level) are posted before it gives up.
+     * @default { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 }
+     */
+    sla: z
+      .strictObject({
+        acknowledgeMinutes: z
+          .strictObject({
+            critical: z.number().int().positive().default(15),
+            high: z.number().int().positive().default(60),
+            medium: z.number().int().positive().default(240),
+            low: z.number().int().positive().default(1440),
+          })
+          .prefault({}),
+        maxReminders: z.number().int().min(0).max(10).default(3),
+      })
+      .prefault({}),
+    /**
+     * Agent turns after which a bug investigation hands its conversation to a fresh execution
+     * (continue-as-new), far below Step Functions' 25,000-event history limit.
+     * @default 40
+     */
+    continueAsNewAfterTurns: z.number().int().min(2).max(500).default(40),
+    /**
+     * The requirements interview (seed 004): the confidence its clarification needs before the
+     * PRD is written, the most clarification turns before it proceeds anyway (listing the open
+     * unknowns), and how long it waits for an answer (once before a reminder, once after it).
+     * Besides `/prd <idea>`, a top-level mention of the bot starts an interview when its text
+     * (the mention taken out) begins with one of `mentionKeywords` (`@bot idea: dark mode`), or
+     * when it is in one of `mentionChannels`; any other mention is a channel conversation.
+     * @default { confidenceThreshold: 95, maxClarificationTurns: 5, answerWaitSeconds: 86400, mentionKeywords: ['prd', 'idea', 'product idea', 'feature idea', 'requirements'], mentionChannels: [] }
+     */
+    requirementsInterview: z
+      .strictObject({
+        /** @default 95 */
+        confidenceThreshold: z.number().int().min(1).max(100).default(95),
+        /** @default 5 */
+        maxClarificationTurns: z.number().int().min(1).max(20).default(5),
+        /** @default 86400 (24 hours) */
+        answerWaitSeconds: z.number().int().positive().default(86_400),
+        /** @default ['prd', 'idea', 'product idea', 'feature idea', 'requirements'] */
+        mentionKeywords: z
+          .array(z.string().trim().min(1))
+          .default(['prd', 'idea', 'product idea', 'feature idea', 'requirements']),
+        /** Channels where every top-level mention of the bot starts an interview. @default [] */
+        mentionChannels: z.array(SlackChannelId).default([]),
+      })
+      .prefault({}),
+    /**
+     * Channel conversations (seed 002): after a mention, the bot stays attentive in the channel.
+     * @default { enabled: true, timeoutSeconds: 120, followupWindowSeconds: 60, useLlmJudge: false, judgeModelId: 'claude-haiku-4-5' }
+     */
+    channelConversations: ChannelConversationsConfig.prefault({}),
+  })
+  .superRefine((config, context) => {
+    // The judge is a second model on the same provider: with Bedrock it needs a Bedrock id too.
+    const { useLlmJudge, judgeModelId, enabled } = config.channelConversations;
+    if (config.model.provider !== 'bedrock' || !enabled || !useLlmJudge) return;
+    if (!parseBedrockModelId(judgeModelId)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['channelConversations', 'judgeModelId'],
+        message: `with model.provider bedrock, ${BEDROCK_ID_EXPECTED}`,
+      });
+    }
+  });
 
 /** The validated configuration, every default applied. */
 export type SlackAgentsConfig = z.infer<typeof SlackAgentsConfigSchema>;

@@ -16,6 +16,7 @@ import {
   resolveTriggers,
   type WorkflowDefinition,
 } from '../statemachines/kernel.ts';
+import { grantBedrockInvoke } from './bedrock-model.ts';
 import {
   CONFIG_CONTEXT_KEY,
   parseConfig,
@@ -85,12 +86,16 @@ export class SlackAgentsStack extends Stack {
       generatedField: 'signingSecret',
       issuedBy: 'Slack (the app config page: Basic Information and OAuth & Permissions)',
     });
-    const modelSecret = new ThirdPartySecret(this, 'ModelCredentials', {
-      description: 'Model provider credentials: { "apiKey": "..." }',
-      placeholders: {},
-      generatedField: 'apiKey',
-      issuedBy: 'Anthropic (the console API keys page)',
-    });
+    // Bedrock authenticates with the functions' roles: the API key secret exists for Anthropic's API only.
+    const modelSecret =
+      config.model.provider === 'anthropic'
+        ? new ThirdPartySecret(this, 'ModelCredentials', {
+            description: 'Model provider credentials: { "apiKey": "..." }',
+            placeholders: {},
+            generatedField: 'apiKey',
+            issuedBy: 'Anthropic (the console API keys page)',
+          })
+        : undefined;
 
     // Every function gets the SAME values for the variables it has: the sandbox runs all the
     // handlers in one process with one environment, so two functions must never disagree
@@ -102,7 +107,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.inboxQueueUrl]: inbox.queue.queueUrl,
       [ENV.inboxDeadLetterQueueUrl]: inbox.deadLetterQueue.queueUrl,
       [ENV.slackSecretArn]: slackSecret.secretArn,
-      [ENV.modelSecretArn]: modelSecret.secretArn,
+      ...(modelSecret ? { [ENV.modelSecretArn]: modelSecret.secretArn } : {}),
       [ENV.botUserId]: config.botUserId,
       [ENV.retentionDays]: String(config.retentionDays),
       [ENV.channels]: JSON.stringify(config.channels),
@@ -183,7 +188,11 @@ export class SlackAgentsStack extends Stack {
           maxReceiveCount: config.inboxMaxReceiveCount,
           table,
           slackSecret,
-          modelSecret,
+          grantModel: (responder) =>
+            grantModel(responder, config, modelSecret, [
+              config.model.id,
+              ...(channelSettings.useLlmJudge ? [channelSettings.judgeModelId] : []),
+            ]),
         })
       : undefined;
     const router = createKernelFunction(this, 'Router', {
@@ -220,9 +229,9 @@ export class SlackAgentsStack extends Stack {
     table.grantReadWriteData(slackPost);
     slackSecret.grantRead(slackPost);
 
-    // AgentTurn: transcripts and the ledger in the table, the model key, and its tools.
+    // AgentTurn: transcripts and the ledger in the table, the model (key or Bedrock), and its tools.
     table.grantReadWriteData(agentTurn);
-    modelSecret.grantRead(agentTurn);
+    grantModel(agentTurn, config, modelSecret, [config.model.id]);
     // The function itself (the invoker calls it by name), not `grantInvoke`'s `<arn>:*` too.
     agentTurn.addToRolePolicy(
       new PolicyStatement({
@@ -264,7 +273,7 @@ export class SlackAgentsStack extends Stack {
       maxReceiveCount: number;
       table: ConversationsTable;
       slackSecret: ThirdPartySecret;
-      modelSecret: ThirdPartySecret;
+      grantModel: (responder: NodejsFunction) => void;
     },
   ): { replies: InboxQueue; responder: NodejsFunction } {
     const replies = new InboxQueue(this, 'ChannelReplies', {
@@ -285,10 +294,24 @@ export class SlackAgentsStack extends Stack {
     );
     replies.deadLetterQueue.grantSendMessages(responder);
     props.table.grantReadWriteData(responder);
-    props.modelSecret.grantRead(responder);
+    props.grantModel(responder);
     props.slackSecret.grantRead(responder);
     return { replies, responder };
   }
+}
+
+/**
+ * Lets a function call the configured model: read the API key secret (Anthropic's API), or
+ * invoke exactly the given Bedrock models (the agents' model, the channel judge's).
+ */
+function grantModel(
+  fn: NodejsFunction,
+  config: SlackAgentsConfig,
+  modelSecret: ThirdPartySecret | undefined,
+  modelIds: readonly string[],
+): void {
+  if (config.model.provider === 'bedrock') grantBedrockInvoke(requireRole(fn), modelIds);
+  else modelSecret?.grantRead(fn);
 }
 
 /**

@@ -13,6 +13,7 @@ import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
 import type { WorkflowDefinition } from '../statemachines/kernel.ts';
+import { type BedrockRuntime, createBedrockRuntime, isBedrockRuntimeRequest } from './bedrock/runtime-api.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
 import { readBody } from './read-body.ts';
@@ -72,6 +73,8 @@ export interface Sandbox {
   readonly dynamodb: DynamoDBClient;
   readonly tableName: string;
   readonly inboxUrl: string;
+  /** The emulated Bedrock Runtime (model.provider bedrock), in front of the same model server as ANTHROPIC_BASE_URL. */
+  readonly bedrock: BedrockRuntime;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -153,6 +156,7 @@ async function assemble(
     AWS_ENDPOINT_URL_SQS: url,
     AWS_ENDPOINT_URL_SFN: url,
     AWS_ENDPOINT_URL_LAMBDA: url,
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url,
     SLACK_API_URL: `${url}/api/`,
     SLACK_SIGNING_SECRET: options.signingSecret,
     SLACK_BOT_TOKEN: DEVELOPMENT_BOT_TOKEN,
@@ -241,6 +245,11 @@ async function assemble(
   );
 
   const demoModel = createDemoModelHandler();
+  // Bedrock (model.provider bedrock) fronts whichever Messages API server the Anthropic provider would use.
+  const bedrock = createBedrockRuntime({
+    upstream: () => process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com',
+    upstreamApiKey: () => process.env.ANTHROPIC_API_KEY,
+  });
   let sandboxRoutes: ReturnType<typeof createSandboxRoutes> | undefined;
   setRoute(async (req, res) => {
     const target = String(req.headers['x-amz-target'] ?? '');
@@ -252,6 +261,7 @@ async function assemble(
     const path = new URL(req.url ?? '/', url).pathname;
     if (path.startsWith('/api/')) return slack.api(req, res, body);
     if (path.startsWith(`${DEMO_MODEL_PATH}/`)) return demoModel(req, res, body);
+    if (isBedrockRuntimeRequest(req)) return bedrock.handle(req, res, body);
     if (path === '/slack/events') return serveIngress(req, res, body, (event) => invoke(ingressId, event));
     if (!sandboxRoutes)
       return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
@@ -329,6 +339,7 @@ async function assemble(
     dynamodb,
     tableName,
     inboxUrl,
+    bedrock,
     async idle() {
       await slack.workspace.settled();
       await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));
