@@ -89,7 +89,12 @@ Sandbox listening on ${sandbox.url}
   Bot user id:            ${sandbox.slack.workspace.botUserId}
   Signing secret:         ${sandbox.signingSecret}${sandbox.signingSecret === DEVELOPMENT_SIGNING_SECRET ? ' (development default; set SLACK_SIGNING_SECRET to change)' : ''}
   Time scale:             ${sandbox.timeScale}
-  Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}
+  Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}${
+    parseConfig(config).model.provider === 'bedrock'
+      ? `
+  Bedrock Runtime:        ${sandbox.url}/model/${parseConfig(config).model.id}/invoke (emulated, SigV4 with dummy credentials, in front of the model above)`
+      : ''
+  }
 `);
 
 const stop = async () => {
