@@ -101,7 +101,7 @@ describe('the emulated Bedrock Runtime', () => {
     });
   });
 
-  it('answers AWS SDK InvokeModel with the model's message as the body', async () => {
+  it('answers AWS SDK InvokeModel with the model message as the body', async () => {
     next = [text('raw invoke')];
     const output = await aws().send(
       new InvokeModelCommand({
