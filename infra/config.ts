@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ChannelSettingsSchema } from '../lambdas/channel/model.ts';
+import { ChannelSettingsSchema } from '../lambdas/workflows/channel-conversations/model.ts';
 import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
 
 /**

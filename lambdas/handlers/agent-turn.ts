@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
+import { modelClientFromEnv } from '../adapters/model-client.ts';
 import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput } from '../agents/contract.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
@@ -8,7 +9,6 @@ import { runAgentTurn } from '../agents/run-agent-turn.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
-import { modelClientFromEnv } from './model-wiring.ts';
 import { taskHandler } from './task-handler.ts';
 import { kernelDeps } from './wiring.ts';
 

@@ -1,9 +1,9 @@
-import { createAnthropicModel } from '../adapters/anthropic-model.ts';
-import { createBedrockModel } from '../adapters/bedrock-model.ts';
-import { getModelApiKey } from '../adapters/model-secret.ts';
 import { ModelProviderNotSupportedError } from '../agents/errors.ts';
 import type { ModelClient } from '../agents/ports.ts';
 import { ENV, MissingConfigurationError } from '../shared/env.ts';
+import { createAnthropicModel } from './anthropic-model.ts';
+import { createBedrockModel } from './bedrock-model.ts';
+import { getModelApiKey } from './model-secret.ts';
 
 /**
  * The model client the stack's configuration asks for (MODEL_PROVIDER), shared by AgentTurn
