@@ -1,0 +1,81 @@
+import { type ParsedBuildspec, PHASE_NAMES } from './buildspec.ts';
+
+/**
+ * The bash script one build runs: every phase's commands in ONE shell, as CodeBuild runs a
+ * version 0.2 buildspec (a `cd` or an `export` carries over to the next command and phase),
+ * with CodeBuild's `[Container]` lines in the log around each command and phase, and a
+ * status line per phase on file descriptor 3 for the emulator (`START <PHASE>`,
+ * `END <PHASE> <SUCCEEDED|FAILED> <exit status> <failed command index>`).
+ *
+ * Phase transitions as CodeBuild's: a failed INSTALL or PRE_BUILD (with `on-failure: ABORT`,
+ * the default) skips the later command phases; a failed BUILD still runs POST_BUILD, with
+ * CODEBUILD_BUILD_SUCCEEDING=0; a phase stops at its first failing command.
+ */
+
+/** Single-quotes a string for bash. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+const PRELUDE = `set +e
+__cb_log() { printf '[Container] %s %s\\n' "$(date -u '+%Y/%m/%d %H:%M:%S.%6N')" "$*"; }
+__cb_phase() {
+  __cb_name=$1; shift
+  printf 'START %s\\n' "$__cb_name" >&3
+  __cb_log "Entering phase $__cb_name"
+  __cb_index=0
+  for __cb_cmd in "$@"; do
+    __cb_log "Running command $__cb_cmd"
+    eval "$__cb_cmd"
+    __cb_rc=$?
+    if [ "$__cb_rc" -ne 0 ]; then
+      __cb_log "Command did not exit successfully $__cb_cmd exit status $__cb_rc"
+      __cb_log "Phase complete: $__cb_name State: FAILED"
+      __cb_log "Phase context status code: COMMAND_EXECUTION_ERROR Message: Error while executing command: $__cb_cmd. Reason: exit status $__cb_rc"
+      printf 'END %s FAILED %s %s\\n' "$__cb_name" "$__cb_rc" "$__cb_index" >&3
+      return 1
+    fi
+    __cb_index=$((__cb_index + 1))
+  done
+  __cb_log "Phase complete: $__cb_name State: SUCCEEDED"
+  printf 'END %s SUCCEEDED 0 -1\\n' "$__cb_name" >&3
+  return 0
+}
+__cb_abort=0
+export CODEBUILD_BUILD_SUCCEEDING=1
+cd "$CODEBUILD_SRC_DIR" || exit 1
+`;
+
+export function buildScript(buildspec: ParsedBuildspec): string {
+  const lines = [PRELUDE];
+  for (const name of PHASE_NAMES) {
+    const phase = buildspec.phases[name] ?? { commands: [], onFailure: 'ABORT' as const };
+    const aborts = phase.onFailure === 'ABORT' && (name === 'install' || name === 'pre_build');
+    const onFail = `export CODEBUILD_BUILD_SUCCEEDING=0${aborts ? '; __cb_abort=1' : ''}`;
+    const call = ['__cb_phase', name.toUpperCase(), ...phase.commands.map(shellQuote)].join(' ');
+    lines.push(`if [ "$__cb_abort" -eq 0 ]; then ${call} || { ${onFail}; }; fi`);
+  }
+  lines.push('exit 0', '');
+  return lines.join('\n');
+}
+
+export type ScriptEvent =
+  | { kind: 'start'; phase: string }
+  | { kind: 'end'; phase: string; status: 'SUCCEEDED' | 'FAILED'; exitStatus: number; commandIndex: number };
+
+/** One status line of descriptor 3, or undefined for anything else. */
+export function parseScriptEvent(line: string): ScriptEvent | undefined {
+  const start = /^START ([A-Z_]+)$/.exec(line);
+  if (start?.[1]) return { kind: 'start', phase: start[1] };
+  const end = /^END ([A-Z_]+) (SUCCEEDED|FAILED) (\d+) (-?\d+)$/.exec(line);
+  if (end?.[1] && end[2]) {
+    return {
+      kind: 'end',
+      phase: end[1],
+      status: end[2] as 'SUCCEEDED' | 'FAILED',
+      exitStatus: Number(end[3]),
+      commandIndex: Number(end[4]),
+    };
+  }
+  return undefined;
+}
