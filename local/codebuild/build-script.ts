@@ -1,8 +1,10 @@
 import { type ParsedBuildspec, PHASE_NAMES } from './buildspec.ts';
 
 /**
- * The bash script one build runs: every phase's commands in ONE shell, as CodeBuild runs a
- * version 0.2 buildspec (a `cd` or an `export` carries over to the next command and phase),
+ * The bash script one build runs: the phases' commands one after the other, each in a
+ * subshell of one build shell whose variables and working directory carry over to
+ * the next command and phase (as with a version 0.2 buildspec, where a `cd` or an `export`
+ * stays in effect),
  * with CodeBuild's `[Container]` lines in the log around each command and phase, and a
  * status line per phase on file descriptor 3 for the emulator (`START <PHASE>`,
  * `END <PHASE> <SUCCEEDED|FAILED> <exit status> <failed command index>`).
@@ -19,6 +21,16 @@ export function shellQuote(value: string): string {
 
 const PRELUDE = `set +e
 __cb_log() { printf '[Container] %s %s\\n' "$(date -u '+%Y/%m/%d %H:%M:%S.%6N')" "$*"; }
+# The shell's variables (exported or not, bash's own left out) and directory after a command.
+__cb_save() {
+  for __cb_v in $(compgen -v); do
+    case $__cb_v in
+      BASH*|PPID|SHLVL|SECONDS|RANDOM|SRANDOM|LINENO|EUID|UID|PIPESTATUS|FUNCNAME|GROUPS|HISTCMD|OPTIND|OPTERR|EPOCHSECONDS|EPOCHREALTIME|_|__cb_*|PWD|OLDPWD|COLUMNS|LINES) ;;
+      *) declare -p "$__cb_v" 2>/dev/null ;;
+    esac
+  done | sed -e 's/^declare -- /declare -g /' -e 's/^declare -\\([a-zA-Z]*\\) /declare -g\\1 /' > "$__cb_env"
+  pwd > "$__cb_pwd"
+}
 __cb_phase() {
   __cb_name=$1; shift
   printf 'START %s\\n' "$__cb_name" >&3
@@ -26,8 +38,13 @@ __cb_phase() {
   __cb_index=0
   for __cb_cmd in "$@"; do
     __cb_log "Running command $__cb_cmd"
-    eval "$__cb_cmd"
+    # A subshell per command, so \`exit 2\` fails that command, not the build's shell; its
+    # variables and working directory are carried to the next command.
+    rm -f "$__cb_env" "$__cb_pwd"
+    ( trap '__cb_rc=$?; __cb_save; exit $__cb_rc' EXIT; eval "$__cb_cmd" )
     __cb_rc=$?
+    [ -f "$__cb_env" ] && . "$__cb_env" 2>/dev/null
+    [ -f "$__cb_pwd" ] && cd "$(cat "$__cb_pwd")"
     if [ "$__cb_rc" -ne 0 ]; then
       __cb_log "Command did not exit successfully $__cb_cmd exit status $__cb_rc"
       __cb_log "Phase complete: $__cb_name State: FAILED"
@@ -42,6 +59,8 @@ __cb_phase() {
   return 0
 }
 __cb_abort=0
+__cb_env="$TMPDIR/.codebuild-env"
+__cb_pwd="$TMPDIR/.codebuild-pwd"
 export CODEBUILD_BUILD_SUCCEEDING=1
 cd "$CODEBUILD_SRC_DIR" || exit 1
 `;

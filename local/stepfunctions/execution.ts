@@ -6,6 +6,7 @@ import {
   ExecutionTimeoutError,
   type StateMachine,
 } from 'aws-local-stepfunctions';
+import type { CodeBuildPort } from './codebuild-integration.ts';
 import type { PreparedDefinition } from './definition.ts';
 import { StepFunctionsApiError } from './errors.ts';
 import { causeText, type HistoryEvent } from './history.ts';
@@ -29,6 +30,8 @@ export interface LocalStepFunctionsOptions {
   readonly invokeLambda: (functionArn: string, payload: unknown) => Promise<unknown>;
   /** For the direct DynamoDB integrations (`arn:aws:states:::dynamodb:*`). */
   readonly dynamodb?: DynamoDBClient;
+  /** For the CodeBuild integrations (`arn:aws:states:::codebuild:startBuild[.sync]`). */
+  readonly codebuild?: CodeBuildPort;
   /** @default () => new Date() */
   readonly now?: () => Date;
   /** Sees every history event as it is recorded (e.g. to log executions in the sandbox). */

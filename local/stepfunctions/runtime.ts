@@ -94,6 +94,7 @@ export class LocalStepFunctions {
     const prepared = prepareDefinition(registration.definition, {
       timeScale: this.options.timeScale,
       hasDynamoDb: this.options.dynamodb !== undefined,
+      hasCodeBuild: this.options.codebuild !== undefined,
     });
     const existing = this.machines.get(arn);
     if (existing) {

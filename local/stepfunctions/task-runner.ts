@@ -1,6 +1,7 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { RunOptions } from 'aws-local-stepfunctions';
+import { type CodeBuildPort, runStartBuild } from './codebuild-integration.ts';
 import { type TaskSpec, taskTimeoutScale } from './definition.ts';
 import { ExecutionEndedError, StatesRuntimeError, StepFunctionsApiError } from './errors.ts';
 import {
@@ -173,6 +174,11 @@ export class TaskRunner {
       case 'states:startExecution':
         settle(async () => this.startChildExecution(parameters), startExecutionFailure);
         break;
+      case 'codebuild:startBuild':
+        runStartBuild(this.codebuild(), parameters, integration.sync, run, (output) =>
+          record({ type: 'TaskSubmitted', output }),
+        );
+        break;
     }
     return run.result;
   }
@@ -239,6 +245,12 @@ export class TaskRunner {
       ...(typeof Name === 'string' && { name: Name }),
     });
     return { ExecutionArn: started.executionArn, StartDate: started.startDate.getTime() };
+  }
+
+  private codebuild(): CodeBuildPort {
+    // registerStateMachine refuses CodeBuild integrations when none was given.
+    if (!this.deps.options.codebuild) throw new StatesRuntimeError('No CodeBuild is configured');
+    return this.deps.options.codebuild;
   }
 
   private dynamodb(): DynamoDBClient {

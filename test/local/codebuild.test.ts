@@ -184,12 +184,15 @@ describe('builds in the sandbox CodeBuild', () => {
         timeoutInMinutesOverride: 2160,
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await cb.client.send(new StopBuildCommand({ id: started.build?.id }));
+    const id = started.build?.id ?? '';
+    for (let i = 0; i < 400 && cb.service.batchGetBuilds([id]).builds[0]?.currentPhase !== 'BUILD'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await cb.client.send(new StopBuildCommand({ id }));
     const done = await finished(cb.client, started.build?.id ?? '');
 
     expect(done.buildStatus).toBe('STOPPED');
-    expect(done.phases?.find((p) => p.phaseStatus === 'STOPPED')).toBeDefined();
+    expect(done.phases?.find((p) => p.phaseType === 'BUILD')?.phaseStatus).toBe('STOPPED');
   });
 
   it("passes none of the sandbox's own environment, and puts this project's node_modules/.bin on PATH", async () => {
