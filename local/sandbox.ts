@@ -14,6 +14,9 @@ import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
 import type { WorkflowDefinition } from '../statemachines/kernel.ts';
 import { FUNCTIONS, type FunctionId } from '../statemachines/kernel-functions.ts';
 import { type BedrockRuntime, createBedrockRuntime, isBedrockRuntimeRequest } from './bedrock/runtime-api.ts';
+import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
+import { CodeBuildService } from './codebuild/service.ts';
+import { projectsFromTemplate } from './codebuild/template-projects.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
 import { readBody } from './read-body.ts';
@@ -75,6 +78,8 @@ export interface Sandbox {
   readonly inboxUrl: string;
   /** The emulated Bedrock Runtime (model.provider bedrock), in front of the same model server as ANTHROPIC_BASE_URL. */
   readonly bedrock: BedrockRuntime;
+  /** The emulated CodeBuild (builds run in temporary checkouts; their logs kept in memory). */
+  readonly codebuild: CodeBuildService;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -157,6 +162,7 @@ async function assemble(
     AWS_ENDPOINT_URL_SFN: url,
     AWS_ENDPOINT_URL_LAMBDA: url,
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url,
+    AWS_ENDPOINT_URL_CODEBUILD: url,
     SLACK_API_URL: `${url}/api/`,
     SLACK_SIGNING_SECRET: options.signingSecret,
     SLACK_BOT_TOKEN: DEVELOPMENT_BOT_TOKEN,
@@ -227,13 +233,18 @@ async function assemble(
       feed.notify('conversation');
     }
   };
+  // A build runs real code: its minutes are real ones (stretched, never shrunk, by the time scale).
+  const codebuild = new CodeBuildService({ minuteMs: 60_000 * Math.max(1, options.timeScale) });
+  for (const project of projectsFromTemplate(template, names)) codebuild.createProject(project);
   const stepFunctions = new LocalStepFunctions({
     onEvent: () => feed.notify('execution'),
     timeScale: options.timeScale,
     dynamodb,
+    codebuild,
     invokeLambda: (functionArn, payload) => invoke(logicalIdOfArn(functionArn), payload),
   });
   const sfnApi = createStepFunctionsApi(stepFunctions);
+  const codebuildApi = createCodeBuildApiHandler(codebuild);
   // Lambda Invoke (AgentTurn calling its tools): the same in-process handlers, by logical id.
   const lambdaApi = createLambdaApi(invoke, { exists: (name) => functions.has(name) });
 
@@ -258,6 +269,7 @@ async function assemble(
     if (isLambdaInvokeRequest(req)) return lambdaApi(req, res, body);
     if (target.startsWith(SQS_TARGET_PREFIX)) return sqsApi(req, res, body);
     if (target.startsWith(STEP_FUNCTIONS_TARGET_PREFIX)) return sfnApi(req, res, body);
+    if (target.startsWith(CODEBUILD_TARGET_PREFIX)) return codebuildApi(req, res, body);
     const path = new URL(req.url ?? '/', url).pathname;
     if (path.startsWith('/api/')) return slack.api(req, res, body);
     if (path.startsWith(`${DEMO_MODEL_PATH}/`)) return demoModel(req, res, body);
@@ -340,6 +352,7 @@ async function assemble(
     tableName,
     inboxUrl,
     bedrock,
+    codebuild,
     async idle() {
       await slack.workspace.settled();
       await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));
@@ -347,6 +360,7 @@ async function assemble(
     async stop() {
       await Promise.all(sources.map((s) => s.stop()));
       await stepFunctions.close();
+      await codebuild.close();
       sqs.close();
       feed.close();
       server.closeAllConnections();
