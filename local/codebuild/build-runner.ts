@@ -55,6 +55,10 @@ export function runBuild(build: Build, plan: BuildPlan, logs: BuildLogs, now: ()
     }
   };
 
+  // As StartBuild answers: submitted, and queued.
+  finishPhase(startPhase(build, 'SUBMITTED', now()), 'SUCCEEDED', now());
+  startPhase(build, 'QUEUED', now());
+
   const done = (async () => {
     const timer = setTimeout(
       () => interrupt('TIMED_OUT', { statusCode: 'BUILD_TIMED_OUT', message: 'Build has timed out. ' }),
@@ -62,9 +66,9 @@ export function runBuild(build: Build, plan: BuildPlan, logs: BuildLogs, now: ()
     );
     const workDir = await mkdtemp(join(tmpdir(), 'sandbox-codebuild-'));
     try {
-      for (const phase of ['SUBMITTED', 'QUEUED', 'PROVISIONING'] as const) {
-        finishPhase(startPhase(build, phase, now()), 'SUCCEEDED', now());
-      }
+      const queued = build.phases.at(-1);
+      if (queued) finishPhase(queued, 'SUCCEEDED', now());
+      finishPhase(startPhase(build, 'PROVISIONING', now()), 'SUCCEEDED', now());
       const source = await downloadSource(build, plan, workDir, container, now, (c) => {
         child = c;
       });
@@ -74,7 +78,7 @@ export function runBuild(build: Build, plan: BuildPlan, logs: BuildLogs, now: ()
         });
       }
       const current = build.phases.at(-1);
-      if (ending && current?.phaseStatus === 'IN_PROGRESS') {
+      if (ending && current !== undefined && isRunning(current)) {
         finishPhase(current, ending.status, now(), ending.context);
       }
       build.buildStatus =
@@ -82,7 +86,7 @@ export function runBuild(build: Build, plan: BuildPlan, logs: BuildLogs, now: ()
     } catch (error) {
       container(`Build failed in the sandbox: ${(error as Error).message}`);
       const current = build.phases.at(-1);
-      if (current?.phaseStatus === 'IN_PROGRESS') {
+      if (current !== undefined && isRunning(current)) {
         finishPhase(current, 'FAULT', now(), { statusCode: 'CLIENT_ERROR', message: String(error) });
       }
       build.buildStatus = 'FAULT';
@@ -202,7 +206,7 @@ async function runCommands(
   status.flush();
   // A command that exits the shell itself (`exit 3`) ends the phase it was in.
   const current = build.phases.at(-1);
-  if (current?.phaseStatus === 'IN_PROGRESS' && exitCode !== null) {
+  if (current !== undefined && isRunning(current) && exitCode !== null) {
     finishPhase(current, 'FAILED', now(), {
       statusCode: 'COMMAND_EXECUTION_ERROR',
       message: `Error while executing a command: the shell exited with status ${exitCode}`,
@@ -210,8 +214,13 @@ async function runCommands(
   }
 }
 
+function isRunning(phase: BuildPhase): boolean {
+  return phase.phaseStatus === undefined && phase.phaseType !== 'COMPLETED';
+}
+
 function startPhase(build: Build, phaseType: PhaseType, at: Date): BuildPhase {
-  const phase: BuildPhase = { phaseType, phaseStatus: 'IN_PROGRESS', startTime: at };
+  // A running phase has no status yet, as BatchGetBuilds shows it.
+  const phase: BuildPhase = { phaseType, startTime: at };
   build.phases.push(phase);
   build.currentPhase = phaseType;
   return phase;

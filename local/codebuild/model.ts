@@ -72,7 +72,8 @@ export interface PhaseContext {
 
 export interface BuildPhase {
   phaseType: PhaseType;
-  phaseStatus?: Exclude<BuildStatus, 'IN_PROGRESS'> | 'IN_PROGRESS';
+  /** Absent while the phase runs (and on COMPLETED). */
+  phaseStatus?: Exclude<BuildStatus, 'IN_PROGRESS'>;
   startTime: Date;
   endTime?: Date;
   durationInSeconds?: number;
@@ -112,7 +113,9 @@ export interface Build {
   secondarySources: [];
   secondarySourceVersions: [];
   artifacts: { location: string };
-  environment: Project['environment'];
+  secondaryArtifacts: [];
+  cache: { type: 'NO_CACHE' };
+  environment: Project['environment'] & { privilegedMode: boolean; imagePullCredentialsType: 'CODEBUILD' };
   serviceRole: string;
   logs: {
     groupName: string;

@@ -131,7 +131,14 @@ export class CodeBuildService {
       secondarySources: [],
       secondarySourceVersions: [],
       artifacts: { location: '' },
-      environment: { ...project.environment, environmentVariables: variables },
+      secondaryArtifacts: [],
+      cache: { type: 'NO_CACHE' },
+      environment: {
+        ...project.environment,
+        environmentVariables: variables,
+        privilegedMode: false,
+        imagePullCredentialsType: 'CODEBUILD',
+      },
       serviceRole: project.serviceRole,
       logs: {
         groupName,
