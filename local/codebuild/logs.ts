@@ -19,8 +19,14 @@ interface Stream {
 export class BuildLogs {
   private readonly streams = new Map<string, Stream>();
 
-  /** @param maxBytesPerStream the cap of one build's log. */
-  constructor(private readonly maxBytesPerStream: number) {}
+  /**
+   * @param maxBytesPerStream the cap of one build's log.
+   * @param onEvent sees every line as it is written (e.g. to hand it to a CloudWatch Logs emulator).
+   */
+  constructor(
+    private readonly maxBytesPerStream: number,
+    private readonly onEvent?: (groupName: string, streamName: string, event: LogEvent) => void,
+  ) {}
 
   append(groupName: string, streamName: string, message: string, timestamp = Date.now()): void {
     const key = `${groupName}\u0000${streamName}`;
@@ -29,6 +35,7 @@ export class BuildLogs {
       stream = { events: [], bytes: 0, droppedEvents: 0 };
       this.streams.set(key, stream);
     }
+    this.onEvent?.(groupName, streamName, { timestamp, message });
     const bytes = Buffer.byteLength(message);
     stream.events.push({ timestamp, message });
     stream.bytes += bytes;

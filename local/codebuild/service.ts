@@ -24,6 +24,14 @@ export interface CodeBuildServiceOptions {
   maxLogBytes?: number;
   /** @default () => new Date() */
   now?: () => Date;
+  /**
+   * Where the git CLI clones a source location from: the sandbox maps its GitHub emulator's
+   * repository URLs (`https://<host>/<owner>/<repo>.git`) to the repositories on disk here.
+   * @default the location unchanged (a path on disk, or a URL git can clone)
+   */
+  resolveLocation?: (location: string) => string;
+  /** Sees every log line of every build (group `/aws/codebuild/<project>`, stream per build). */
+  onLogEvent?: (groupName: string, streamName: string, event: LogEvent) => void;
 }
 
 /**
@@ -43,7 +51,7 @@ export class CodeBuildService {
     this.region = options.region ?? 'us-east-1';
     this.account = options.account ?? '000000000000';
     this.now = options.now ?? (() => new Date());
-    this.logs = new BuildLogs(options.maxLogBytes ?? 1024 * 1024);
+    this.logs = new BuildLogs(options.maxLogBytes ?? 1024 * 1024, options.onLogEvent);
   }
 
   createProject(input: CreateProjectInput): Project {
@@ -158,7 +166,7 @@ export class CodeBuildService {
     const running = runBuild(
       build,
       {
-        location,
+        location: this.options.resolveLocation?.(location) ?? location,
         ...(sourceVersion ? { sourceVersion } : {}),
         buildspec,
         environment,
