@@ -31,3 +31,14 @@ export class ModelProviderNotSupportedError extends Error {
     super(`MODEL_PROVIDER=${provider} is not a known model provider (expected anthropic or bedrock)`);
   }
 }
+
+/** AgentTurn was asked for a role its workflow does not have: a wiring error, not retried. */
+export class ProfileNotFoundError extends Error {
+  override readonly name = 'ProfileNotFoundError';
+  constructor(
+    readonly profile: string,
+    readonly known: readonly string[],
+  ) {
+    super(`no agent profile "${profile}" here (this function serves: ${known.join(', ') || 'none'})`);
+  }
+}

@@ -17,6 +17,8 @@ type Statement = { actions: string[]; resources: string[] };
 const PROFILE = 'arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile';
 const MODEL_IN_REGION = 'arn:<AWS::Partition>:bedrock:<AWS::Region>::foundation-model';
 const MODEL_ANY_REGION = 'arn:<AWS::Partition>:bedrock:*::foundation-model';
+/** The functions that call the model: each workflow's agent turns and the channel responder. */
+const MODEL_CALLERS = ['BugInvestigationAgentTurn', 'RequirementsInterviewAgentTurn', 'ChannelResponder'];
 
 function statementsOf(template: Template, id: string): Statement[] {
   const [, fn] = functionResource(template, id);
@@ -46,9 +48,9 @@ const bedrock = (model: Record<string, string> = {}, rest: SlackAgentsConfigInpu
   templateOf({ config: { model: { provider: 'bedrock', ...model }, ...rest } });
 
 describe('model.provider bedrock in the stack', () => {
-  it('grants AgentTurn and the ChannelResponder InvokeModel on the default inference profile and its model only', () => {
+  it('grants the agent turns and the ChannelResponder InvokeModel on the default inference profile and its model only', () => {
     const template = bedrock();
-    for (const id of ['AgentTurn', 'ChannelResponder']) {
+    for (const id of MODEL_CALLERS) {
       expect(bedrockStatements(template, id), id).toEqual([
         {
           actions: ['bedrock:InvokeModel'],
@@ -63,7 +65,7 @@ describe('model.provider bedrock in the stack', () => {
 
   it('grants a foundation model id in the stack region only, with no inference profile', () => {
     const template = bedrock({ id: 'anthropic.claude-opus-4-1-20250805-v1:0' });
-    expect(bedrockStatements(template, 'AgentTurn')).toEqual([
+    expect(bedrockStatements(template, 'BugInvestigationAgentTurn')).toEqual([
       {
         actions: ['bedrock:InvokeModel'],
         resources: [`${MODEL_IN_REGION}/anthropic.claude-opus-4-1-20250805-v1:0`],
@@ -74,7 +76,7 @@ describe('model.provider bedrock in the stack', () => {
   it('lets no other function call Bedrock', () => {
     const template = bedrock();
     const callers = functionIds(template).filter((id) => bedrockStatements(template, id).length > 0);
-    expect(callers.sort()).toEqual(['AgentTurn', 'ChannelResponder']);
+    expect(callers.sort()).toEqual([...MODEL_CALLERS].sort());
   });
 
   it('adds the channel judge model to the ChannelResponder alone when the judge is on', () => {
@@ -87,7 +89,7 @@ describe('model.provider bedrock in the stack', () => {
       `${MODEL_ANY_REGION}/anthropic.claude-sonnet-5-5`,
       `${MODEL_IN_REGION}/anthropic.claude-haiku-4-5`,
     ]);
-    expect(bedrockStatements(template, 'AgentTurn')[0]?.resources).not.toContain(
+    expect(bedrockStatements(template, 'BugInvestigationAgentTurn')[0]?.resources).not.toContain(
       `${MODEL_IN_REGION}/anthropic.claude-haiku-4-5`,
     );
   });
@@ -98,7 +100,7 @@ describe('model.provider bedrock in the stack', () => {
       (secret) => (secret.Properties.GenerateSecretString as { GenerateStringKey: string }).GenerateStringKey,
     );
     expect(secrets).toEqual(['signingSecret']);
-    for (const id of ['AgentTurn', 'ChannelResponder']) {
+    for (const id of MODEL_CALLERS) {
       const [, fn] = functionResource(template, id);
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(variables, id).not.toHaveProperty(ENV.modelSecretArn);
@@ -107,9 +109,9 @@ describe('model.provider bedrock in the stack', () => {
         [ENV.modelId]: 'global.anthropic.claude-sonnet-5-5',
       });
     }
-    // AgentTurn reads no secret at all; the responder only Slack's.
+    // An agent turn reads no secret at all; the responder only Slack's.
     expect(
-      statementsOf(template, 'AgentTurn')
+      statementsOf(template, 'BugInvestigationAgentTurn')
         .flatMap((s) => s.actions)
         .filter((a) => a.startsWith('secretsmanager:')),
     ).toEqual([]);
@@ -145,10 +147,12 @@ describe('Bedrock model ids in the configuration', () => {
     );
   });
 
-  it('refuses a judge model that Bedrock cannot serve when the judge is on', () => {
+  it('refuses at synth a judge model that Bedrock cannot serve when the judge is on', () => {
     expect(() =>
-      parseConfig({ model: { provider: 'bedrock' }, channelConversations: { useLlmJudge: true } }),
-    ).toThrow(/slackAgents\.channelConversations\.judgeModelId: with model\.provider bedrock/);
+      buildStack({ config: { model: { provider: 'bedrock' }, channelConversations: { useLlmJudge: true } } }),
+    ).toThrow(
+      /ChannelResponder calls the model "claude-haiku-4-5": with model.provider bedrock, expected a Bedrock model id/,
+    );
   });
 
   it('tells foundation model ids and inference profile ids apart', () => {
