@@ -143,7 +143,7 @@ async function scenario(endpoint: string, location: string): Promise<Observation
   );
   observe(
     'BatchGetBuilds builds[0].id',
-    ((fetched.json.builds as Json[] | undefined)?.[0] ?? {}).id === build.id,
+    (fetched.json.builds as Json[] | undefined)?.[0]?.id === build.id,
   );
 
   const missing = await call(endpoint, 'StartBuild', { projectName: 'no-such-project' });

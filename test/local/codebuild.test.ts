@@ -148,11 +148,7 @@ describe('builds in the sandbox CodeBuild', () => {
       `echo "::check-begin::${name}"; ${command}; code=$?; echo "::check-end::${name}::$code"; [ $code -eq 0 ] || failed=1`;
     const { done } = await build(
       spec({
-        build: [
-          wrap('test', 'sh check.sh test 1'),
-          wrap('lint', 'sh check.sh lint 0'),
-          '[ "$failed" != 1 ]',
-        ],
+        build: [wrap('test', 'sh check.sh test 1'), wrap('lint', 'sh check.sh lint 0'), '[ "$failed" != 1 ]'],
       }),
     );
 
