@@ -141,10 +141,7 @@ async function scenario(endpoint: string, location: string): Promise<Observation
     fetched.json.buildsNotFound,
     "moto leaves buildsNotFound out; CodeBuild's API reference lists the ids it could not find there",
   );
-  observe(
-    'BatchGetBuilds builds[0].id',
-    (fetched.json.builds as Json[] | undefined)?.[0]?.id === build.id,
-  );
+  observe('BatchGetBuilds builds[0].id', (fetched.json.builds as Json[] | undefined)?.[0]?.id === build.id);
 
   const missing = await call(endpoint, 'StartBuild', { projectName: 'no-such-project' });
   observe('StartBuild of a missing project', [missing.status, missing.json.__type]);
