@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseBedrockModelId } from '../../infra/bedrock-model.ts';
 import { parseConfig, type SlackAgentsConfigInput } from '../../infra/config.ts';
 import { buildStack } from '../../infra/synth.ts';
@@ -48,8 +48,14 @@ const bedrock = (model: Record<string, string> = {}, rest: SlackAgentsConfigInpu
   templateOf({ config: { model: { provider: 'bedrock', ...model }, ...rest } });
 
 describe('model.provider bedrock in the stack', () => {
+  // The first synthesis loads the CDK (slow on a busy machine): once, with the hook's own timeout.
+  let defaultBedrock: Template;
+  beforeAll(() => {
+    defaultBedrock = bedrock();
+  }, 180_000);
+
   it('grants the agent turns and the ChannelResponder InvokeModel on the default inference profile and its model only', () => {
-    const template = bedrock();
+    const template = defaultBedrock;
     for (const id of MODEL_CALLERS) {
       expect(bedrockStatements(template, id), id).toEqual([
         {
@@ -74,7 +80,7 @@ describe('model.provider bedrock in the stack', () => {
   });
 
   it('lets no other function call Bedrock', () => {
-    const template = bedrock();
+    const template = defaultBedrock;
     const callers = functionIds(template).filter((id) => bedrockStatements(template, id).length > 0);
     expect(callers.sort()).toEqual([...MODEL_CALLERS].sort());
   });
@@ -95,7 +101,7 @@ describe('model.provider bedrock in the stack', () => {
   });
 
   it('creates no model secret and reads none: MODEL_SECRET_ARN is absent and no function reads a model key', () => {
-    const template = bedrock();
+    const template = defaultBedrock;
     const secrets = Object.values(resourcesOfType(template, 'AWS::SecretsManager::Secret')).map(
       (secret) => (secret.Properties.GenerateSecretString as { GenerateStringKey: string }).GenerateStringKey,
     );
