@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { AgentLimits } from '../lambdas/agents/limits.ts';
 import { ChannelSettingsSchema } from '../lambdas/channel/model.ts';
 
 /**
@@ -175,6 +176,14 @@ export const SlackAgentsConfigSchema = z.strictObject({
    * @default { enabled: true, timeoutSeconds: 120, followupWindowSeconds: 60, useLlmJudge: false, judgeModelId: 'claude-haiku-4-5' }
    */
   channelConversations: ChannelConversationsConfig.prefault({}),
+  /**
+   * The bounds of every agent loop, held by code (lambdas/agents/limits.ts): turns in a row
+   * that run out of their budget, tokens and time per conversation, tool rounds per turn, a
+   * model call's timeout, the longest `retry-after` waited out, and the state machine's
+   * retries of an unavailable model.
+   * @default see `AgentLimits`
+   */
+  agentLimits: AgentLimits.prefault({}),
 });
 
 /** The validated configuration, every default applied. */

@@ -108,6 +108,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.channels]: JSON.stringify(config.channels),
       [ENV.modelProvider]: config.model.provider,
       [ENV.modelId]: config.model.id,
+      [ENV.agentLimits]: JSON.stringify(config.agentLimits),
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     };

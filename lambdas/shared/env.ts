@@ -44,6 +44,10 @@ export const ENV = {
   agentTurnBudgetSeconds: 'AGENT_TURN_BUDGET_SECONDS',
   /** Tool calls one agent turn may make before it returns `continue` (AgentTurn; default 25). */
   agentMaxToolCalls: 'AGENT_MAX_TOOL_CALLS',
+  /** JSON `AgentLimits` (lambdas/agents/limits.ts): the bounds of every agent loop; absent: the defaults. */
+  agentLimits: 'AGENT_LIMITS',
+  /** JSON `ReconcilerSettings` (lambdas/kernel/reconcile.ts): when the reconciler repairs or fails a conversation. */
+  reconciler: 'RECONCILER',
   /** JSON channel conversation settings (Router and ChannelResponder; absent: channel conversations off), see infra/config.ts. */
   channelConversations: 'CHANNEL_CONVERSATIONS',
   /** URL of the SQS FIFO queue the Router hands channel messages to and the ChannelResponder reads. */
