@@ -96,6 +96,8 @@ export const BUG_INVESTIGATION_STATES = {
   cleanUpFailed: 'Clean-up failed',
   markFailed: 'Mark failed',
   failed: 'Failed',
+  tellReporterStopped: 'Tell reporter the agent stopped',
+  tellFailure: 'Tell reporter it failed',
 } as const;
 
 /** The bot's fixed texts. */
@@ -103,7 +105,17 @@ export const BUG_INVESTIGATION_TEXTS = {
   acknowledgeReport: ":eyes: Thanks! I'm looking into this.",
   followUp: ':mag: Follow-up investigation started...',
   acknowledgeClose: ':white_check_mark: Closing this, thanks.',
+  failed:
+    ':x: Something went wrong on my side and I could not finish looking into this. Please ask in #bug-summaries or report it again.',
 } as const;
+
+/** What the reporter reads when the agent stopped on its own (a limit, a model outage, a failed turn). */
+export function agentStoppedText(summaryPath: string): string {
+  return sfn.JsonPath.format(
+    ":warning: I had to stop investigating this automatically, so I've asked the developers to take over. {}",
+    sfn.JsonPath.stringAt(summaryPath),
+  );
+}
 
 /** The agent profile of every turn. */
 export const BUG_INVESTIGATOR_PROFILE = 'bug_investigator';
@@ -165,6 +177,7 @@ export const BUG_INVESTIGATION = defineWorkflow({
       table,
       markStateName: S.markFailed,
       failStateName: S.failed,
+      notice: { slackPostFn, ...reporterThread, text: T.failed, stateName: S.tellFailure },
     });
 
     // --- The end: resolve, then a last Drain ---------------------------------------------
@@ -220,6 +233,7 @@ export const BUG_INVESTIGATION = defineWorkflow({
       statePath: '$.turnContext.state',
       notesPath: '$.turnContext.notes',
       resultPath: '$.result',
+      modelRetry: config.agentLimits.modelRetry,
     } as const;
     const investigate = agentTurn(scope, S.investigate, {
       ...turnProps,
@@ -240,6 +254,15 @@ export const BUG_INVESTIGATION = defineWorkflow({
     // failures already come back as `escalate`) becomes an `escalate` result with the error,
     // so it takes the escalation path like any other.
     const summaryThreadOpen = sfn.Choice.jsonPath(scope, S.summaryThreadOpen);
+    // The reporter hears why the agent stopped; a cosmetic post, so Slack cannot end it here.
+    const tellReporterStopped = slackPost(scope, S.tellReporterStopped, {
+      slackPostFn,
+      ...reporterThread,
+      text: agentStoppedText('$.result.summary'),
+      essential: false,
+    });
+    catchFailure(tellReporterStopped, summaryThreadOpen);
+    tellReporterStopped.next(summaryThreadOpen);
     const failedTurn = (stateName: string, keepSession: boolean) =>
       sfn.Pass.jsonPath(scope, stateName, {
         parameters: {
@@ -249,12 +272,15 @@ export const BUG_INVESTIGATION = defineWorkflow({
             sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`),
           ),
           confidence: 0,
-          severity: 'high',
+          // The agent's last assessment when it made one, else the configured severity.
+          severity: keepSession
+            ? sfn.JsonPath.stringAt('$.result.severity')
+            : config.agentLimits.escalationSeverity,
           error: sfn.JsonPath.jsonToString(sfn.JsonPath.objectAt(FAILURE_PATH)),
           ...(keepSession ? { sessionId: sfn.JsonPath.stringAt('$.result.sessionId') } : {}),
         },
         resultPath: '$.result',
-      }).next(summaryThreadOpen);
+      }).next(tellReporterStopped);
     catchFailure(investigate, failedTurn(S.noteFailedInvestigation, false));
     catchFailure(continueInvestigation, failedTurn(S.noteFailedContinuation, true));
 
@@ -265,8 +291,10 @@ export const BUG_INVESTIGATION = defineWorkflow({
       slackPostFn,
       ...summaryThread,
       text: T.followUp,
+      essential: false,
     });
-    catchFailure(announceFollowUp, failed);
+    // A notice: the follow-up goes on without it.
+    catchFailure(announceFollowUp, sessionToResume);
     announceFollowUp.next(sessionToResume);
     // One Choice for the close check and the turn's kind, to keep a round trip short.
     const closeRequested = sfn.Choice.jsonPath(scope, S.closeRequested)
@@ -423,6 +451,10 @@ export const BUG_INVESTIGATION = defineWorkflow({
     // Every BugAction has its branch; an unknown value takes the escalation path (through
     // the findings), so the conversation can never get stuck on it.
     routeOnAction
+      .when(
+        sfn.Condition.and(actionIs('escalate'), sfn.Condition.isPresent('$.result.error')),
+        tellReporterStopped,
+      )
       .when(actionIs('ask_reporter'), askReporter)
       .when(actionIs('post_findings'), summaryThreadOpen)
       .when(actionIs('resolved'), summaryThreadOpen)
@@ -435,8 +467,10 @@ export const BUG_INVESTIGATION = defineWorkflow({
       slackPostFn,
       ...reporterThread,
       text: T.acknowledgeReport,
+      essential: false,
     });
-    catchFailure(acknowledgeReport, failed);
+    // A cosmetic post: the investigation goes on without it (issue 12: it used to end it).
+    catchFailure(acknowledgeReport, timeToHandOver);
     acknowledgeReport.next(timeToHandOver);
     const resuming = sfn.Choice.jsonPath(scope, S.resuming)
       .when(sfn.Condition.isPresent(`$.${HANDED_OVER_FROM}`), timeToHandOver)

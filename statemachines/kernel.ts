@@ -37,6 +37,10 @@ export const LAMBDA_TRANSIENT_ERRORS = [
   'InternalServerError',
   'ServiceUnavailable',
   'SlackUnavailableError',
+  // A function that ran to its own timeout (a hung call to Slack or AWS): in AWS the task
+  // fails with `Sandbox.Timedout`, or `Lambda.Unknown` when the runtime died on the way out.
+  'Sandbox.Timedout',
+  'Lambda.Unknown',
 ] as const;
 
 /** Throttling and server errors of the direct DynamoDB integration: safe to retry. */
@@ -83,6 +87,22 @@ export function transientRetry(errors: readonly string[]): sfn.RetryProps {
     maxAttempts: 4,
     backoffRate: 2,
     maxDelay: Duration.seconds(20),
+    jitterStrategy: sfn.JitterType.FULL,
+  };
+}
+
+/**
+ * The Retry of a post people must see (a question, findings, an escalation, a failure
+ * notice): Slack unavailable is retried for about an hour and a half (30 s doubling to at
+ * most 30 min, eight times), so an outage of Slack delays the conversation instead of ending it.
+ */
+export function essentialPostRetry(): sfn.RetryProps {
+  return {
+    errors: ['SlackUnavailableError'],
+    interval: Duration.seconds(30),
+    maxAttempts: 8,
+    backoffRate: 2,
+    maxDelay: Duration.minutes(30),
     jitterStrategy: sfn.JitterType.FULL,
   };
 }
@@ -155,6 +175,21 @@ export interface FailConversationProps {
   /** The conversations table. */
   readonly table: ITableRef;
   /**
+   * Tell the conversation's people, where they are, that it ended in failure (an essential
+   * post: it waits for Slack to come back), before it is marked failed.
+   * @default - nobody is told
+   */
+  readonly notice?: {
+    readonly slackPostFn: IFunction;
+    /** Channel: a literal or `JsonPath.stringAt(...)`. */
+    readonly channel: string;
+    /** Thread: a literal or `JsonPath.stringAt(...)`. @default - top level */
+    readonly threadTs?: string;
+    readonly text: string;
+    /** @default 'Tell people it failed' */
+    readonly stateName?: string;
+  };
+  /**
    * Name of the state marking the conversation failed.
    * @default 'Mark failed'
    */
@@ -183,7 +218,20 @@ export function failConversation(scope: Construct, id: string, props: FailConver
     status: 'failed',
   });
   catchFailure(mark, failed);
-  return mark.next(failed);
+  mark.next(failed);
+  if (props.notice === undefined) return mark;
+  const tell = slackPost(scope, `${id} notice`, {
+    stateName: props.notice.stateName ?? 'Tell people it failed',
+    slackPostFn: props.notice.slackPostFn,
+    channel: props.notice.channel,
+    ...(props.notice.threadTs === undefined ? {} : { threadTs: props.notice.threadTs }),
+    text: props.notice.text,
+    // Keep the original failure at $.failure for the Fail state.
+    resultPath: '$.failureNotice',
+  });
+  // Nobody could be told even after the long retries: still mark it failed.
+  tell.addCatch(mark, { errors: [sfn.Errors.ALL], resultPath: '$.failureNoticeError' });
+  return tell.next(mark);
 }
 
 export interface NextTurnProps {
@@ -358,6 +406,14 @@ export interface SlackPostProps {
    * @default - discarded (the input passes through unchanged)
    */
   readonly resultPath?: string;
+  /**
+   * Whether people must see the post: an essential post retries Slack being unavailable for
+   * about an hour and a half (`essentialPostRetry`). A cosmetic one (an acknowledgement, a
+   * notice) retries briefly, and its caller catches its failure into the next state, so it
+   * can never end a conversation.
+   * @default true
+   */
+  readonly essential?: boolean;
 }
 
 /** Posts to Slack through the SlackPost function (`SlackPostInput`). */
@@ -406,7 +462,17 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
     retryOnServiceExceptions: false,
   });
-  addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
+  if (props.essential ?? true) {
+    // The first matching retrier wins: Slack's outages get the long one.
+    const long = essentialPostRetry();
+    addTransientRetry(
+      task,
+      LAMBDA_TRANSIENT_ERRORS.filter((error) => !long.errors?.includes(error)),
+    );
+    task.addRetry(long);
+  } else {
+    addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
+  }
   return task;
 }
 

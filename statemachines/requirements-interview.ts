@@ -226,6 +226,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow({
         statePath: '$.currentAgent',
         notesPath: '$.notes',
         resultPath,
+        modelRetry: kernel.config.agentLimits.modelRetry,
         ...props,
       });
       catchFailure(task, noteFailedAgent);

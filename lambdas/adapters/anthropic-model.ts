@@ -110,6 +110,10 @@ function translate(error: unknown): Error {
         ...(error.status !== undefined ? { status: error.status } : {}),
         ...(type ? { errorType: type } : {}),
         ...(Number.isFinite(capped) ? { retryAfterSeconds: capped } : {}),
+        // The server said not to retry this one (and it was not our cap that said so).
+        ...(!Number.isFinite(capped) && error.headers?.get('x-should-retry') === 'false'
+          ? { doNotRetry: true }
+          : {}),
       },
       { cause: error },
     );

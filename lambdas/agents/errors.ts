@@ -17,6 +17,8 @@ export class ModelCallError extends Error {
       unreachable?: boolean;
       /** Seconds the API asked to wait (`retry-after`), when it asked for more than the client waits. */
       retryAfterSeconds?: number;
+      /** The API marked the failure as not worth retrying (`x-should-retry: false`). */
+      doNotRetry?: boolean;
     },
     options: { cause: unknown },
   ) {

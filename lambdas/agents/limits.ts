@@ -104,7 +104,7 @@ export function agentLimitsFrom(raw: string | undefined): AgentLimits {
 
 /** Whether a model failure is worth retrying later: the service, not the request, was the problem. */
 export function isTransientModelFailure(details: ModelCallError['details']): boolean {
-  if (details.aborted) return false;
+  if (details.aborted || details.doNotRetry) return false;
   if (details.unreachable || details.retryAfterSeconds !== undefined) return true;
   const status = details.status;
   return status !== undefined && (status === 408 || status === 409 || status === 429 || status >= 500);

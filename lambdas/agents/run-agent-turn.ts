@@ -112,7 +112,7 @@ async function runTurn<Result, Output>(
       if (spend.consecutiveContinues + 1 >= limits.maxConsecutiveContinues) {
         how = {
           kind: 'failed',
-          error: `the agent stopped: ${continuesReason(limits.maxConsecutiveContinues)}`,
+          error: continuesReason(limits.maxConsecutiveContinues),
           progress,
         };
       }
@@ -142,7 +142,7 @@ async function runTurn<Result, Output>(
       limits,
       deps.clock.now().getTime(),
     );
-    return reached && `the agent stopped: ${reached}`;
+    return reached;
   };
   const nudge = (content: ContentBlockParam[]) => content.push({ type: 'text', text: SUBMIT_NOW_NOTE });
 

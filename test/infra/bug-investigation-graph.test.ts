@@ -61,9 +61,19 @@ describe('the bug_investigation graph', () => {
   });
 
   it('routes every BugAction, and anything else to the escalation path through the findings', () => {
-    const routed = Object.fromEntries(choices(S.routeOnAction).map((c) => [c.StringEquals, c.Next]));
+    const [stopped, ...byAction] = choices(S.routeOnAction);
+    // First: an escalation the runtime made (it carries the error) tells the reporter first.
+    expect(stopped).toMatchObject({
+      And: [
+        { Variable: '$.result.action', StringEquals: 'escalate' },
+        { Variable: '$.result.error', IsPresent: true },
+      ],
+      Next: S.tellReporterStopped,
+    });
+    expect(state(S.tellReporterStopped).Next).toBe(S.summaryThreadOpen);
+    const routed = Object.fromEntries(byAction.map((c) => [c.StringEquals, c.Next]));
     expect(Object.keys(routed).sort()).toEqual([...BugAction.options].sort());
-    expect(choices(S.routeOnAction).every((c) => c.Variable === '$.result.action')).toBe(true);
+    expect(byAction.every((c) => c.Variable === '$.result.action')).toBe(true);
     expect(routed).toEqual({
       ask_reporter: S.askReporter,
       post_findings: S.summaryThreadOpen,
@@ -190,7 +200,7 @@ describe('the bug_investigation graph', () => {
       expect(state(name)).toMatchObject({
         Parameters: { action: 'escalate', 'error.$': 'States.JsonToString($.failure)' },
         ResultPath: '$.result',
-        Next: S.summaryThreadOpen,
+        Next: S.tellReporterStopped,
       });
     }
     expect(state(S.noteFailedContinuation).Parameters).toHaveProperty('sessionId.$', '$.result.sessionId');

@@ -217,6 +217,8 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
     [S.escalate]: post(S.escalate),
     [S.announceFollowUp]: post(S.announceFollowUp),
     [S.acknowledgeClose]: post(S.acknowledgeClose),
+    [S.tellReporterStopped]: post(S.tellReporterStopped),
+    [S.tellFailure]: post(S.tellFailure),
     [S.markInvestigating]: updateFields(S.markInvestigating),
     [S.markPendingVerification]: updateFields(S.markPendingVerification),
     [S.markResolved]: updateFields(S.markResolved),
