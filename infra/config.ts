@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { AgentLimits } from '../lambdas/agents/limits.ts';
-import { ChannelSettingsSchema } from '../lambdas/channel/model.ts';
+import { ChannelSettingsSchema } from '../lambdas/workflows/channel-conversations/model.ts';
 
 /**
  * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON
