@@ -1,7 +1,9 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { SlackPostInput, type SlackPostOutput } from '../kernel/tasks.ts';
-import { ENV } from '../shared/env.ts';
+import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { postToSlack } from '../slack/post-to-slack.ts';
 import { createSlackPoster, type SlackClient } from '../slack/web-client.ts';
@@ -10,6 +12,7 @@ import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('slack-post');
 let poster: SlackClient | undefined;
+let ledger: DynamoPostLedger | undefined;
 
 async function slackPoster(): Promise<SlackClient> {
   if (!poster) {
@@ -27,9 +30,14 @@ export const handler = taskHandler({
   logger,
   run: async (input): Promise<SlackPostOutput> => {
     const deps = kernelDeps();
+    ledger ??= new DynamoPostLedger({
+      client: new DynamoDBClient({}),
+      tableName: requireEnv(ENV.tableName),
+      retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
+    });
     return postToSlack(input, {
       store: deps.store,
-      posts: deps.store,
+      posts: ledger,
       slack: await slackPoster(),
       clock: systemClock,
       botUserId: process.env[ENV.botUserId] ?? 'bot',
