@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { AgentLimits } from '../lambdas/agents/limits.ts';
+import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import { ChannelSettingsSchema } from '../lambdas/workflows/channel-conversations/model.ts';
 
 /**
@@ -184,6 +185,15 @@ export const SlackAgentsConfigSchema = z.strictObject({
    * @default see `AgentLimits`
    */
   agentLimits: AgentLimits.prefault({}),
+  /**
+   * The reconciler: a sweep every `everyMinutes` that starts conversations the Router could
+   * not start, and wakes waits with a message pending for `olderThanSeconds`; after
+   * `maxRepairs` failed sweeps the conversation is failed and its owner told.
+   * @default { everyMinutes: 5, olderThanSeconds: 300, maxRepairs: 3 }
+   */
+  reconciler: ReconcilerSettings.extend({
+    everyMinutes: z.number().int().min(1).max(1440).default(5),
+  }).prefault({}),
 });
 
 /** The validated configuration, every default applied. */

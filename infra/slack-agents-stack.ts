@@ -26,6 +26,7 @@ import {
 import { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
+import { createReconciler } from './constructs/reconciler.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
 
@@ -235,6 +236,19 @@ export class SlackAgentsStack extends Stack {
     table.grantReadData(historyTool);
     table.grantReadData(slaCheck);
 
+    const reconciler = createReconciler(
+      this,
+      {
+        ...functionProps,
+        environment: { ...environment, [ENV.workflows]: this.toJsonString(registrations) },
+      },
+      config,
+    );
+    table.grantReadWriteData(reconciler);
+    slackSecret.grantRead(reconciler);
+    for (const workflow of workflows) stateMachines.get(workflow.name)?.grantStartExecution(reconciler);
+    reconciler.addToRolePolicy(completeTasks(['states:SendTaskSuccess']));
+
     this.functions = {
       Ingress: ingress,
       Router: router,
@@ -244,6 +258,7 @@ export class SlackAgentsStack extends Stack {
       AgentTurn: agentTurn,
       ConversationHistoryTool: historyTool,
       SlaCheck: slaCheck,
+      Reconciler: reconciler,
       ...(channel ? { ChannelResponder: channel.responder } : {}),
     };
     this.stateMachines = stateMachines;

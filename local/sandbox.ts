@@ -15,7 +15,9 @@ import type { WorkflowDefinition } from '../statemachines/kernel.ts';
 import { FUNCTIONS, type FunctionId } from '../statemachines/kernel-functions.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
+import { forwardTo, ModelFaults, withModelFaults } from './model/faults.ts';
 import { readBody } from './read-body.ts';
+import { createFaultRoutes } from './sandbox-faults.ts';
 import { ChangeFeed, createSandboxRoutes } from './sandbox-routes.ts';
 import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
@@ -39,6 +41,8 @@ const DEVELOPMENT_BOT_TOKEN = 'xoxb-sandbox-not-a-real-token';
 const DYNAMODB_TARGET_PREFIX = 'DynamoDB_20120810.';
 /** Where the offline demo model answers the Messages API (`POST .../v1/messages`). */
 export const DEMO_MODEL_PATH = '/demo-model';
+/** Where the handlers reach the model: faults (`/sandbox/faults`) in front of the demo or the caller's model. */
+export const MODEL_FRONT_PATH = '/model';
 
 export interface SandboxOptions {
   /** @default 3000 (0 picks a free port) */
@@ -72,6 +76,8 @@ export interface Sandbox {
   readonly dynamodb: DynamoDBClient;
   readonly tableName: string;
   readonly inboxUrl: string;
+  /** The model's misbehaviour on purpose (`/sandbox/faults`); also counts the model requests. */
+  readonly modelFaults: ModelFaults;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -163,6 +169,8 @@ async function assemble(
       ? {}
       : { ANTHROPIC_BASE_URL: `${url}${DEMO_MODEL_PATH}`, ANTHROPIC_API_KEY: 'sandbox-demo-model' }),
     ...options.env,
+    // Every model call goes through the sandbox's model front, where faults can be switched on.
+    ANTHROPIC_BASE_URL: `${url}${MODEL_FRONT_PATH}`,
   });
   delete process.env.NODE_OPTIONS;
 
@@ -241,6 +249,23 @@ async function assemble(
   );
 
   const demoModel = createDemoModelHandler();
+  const modelFaults = new ModelFaults();
+  // The caller's model server (a test's scripted model), else the demo model, behind the faults.
+  const upstreamModel = options.env?.ANTHROPIC_BASE_URL;
+  const modelFront = withModelFaults(
+    modelFaults,
+    upstreamModel
+      ? forwardTo(upstreamModel)
+      : (req, res, body) => {
+          req.url = (req.url ?? '').replace(MODEL_FRONT_PATH, DEMO_MODEL_PATH);
+          return demoModel(req, res, body);
+        },
+  );
+  const faultRoutes = createFaultRoutes({
+    slack: slack.workspace.faults,
+    model: modelFaults,
+    timeScale: options.timeScale,
+  });
   let sandboxRoutes: ReturnType<typeof createSandboxRoutes> | undefined;
   setRoute(async (req, res) => {
     const target = String(req.headers['x-amz-target'] ?? '');
@@ -252,6 +277,8 @@ async function assemble(
     const path = new URL(req.url ?? '/', url).pathname;
     if (path.startsWith('/api/')) return slack.api(req, res, body);
     if (path.startsWith(`${DEMO_MODEL_PATH}/`)) return demoModel(req, res, body);
+    if (path.startsWith(`${MODEL_FRONT_PATH}/`)) return modelFront(req, res, body);
+    if (path === '/sandbox/faults' && (await faultRoutes(req, res, body))) return;
     if (path === '/slack/events') return serveIngress(req, res, body, (event) => invoke(ingressId, event));
     if (!sandboxRoutes)
       return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
@@ -329,6 +356,7 @@ async function assemble(
     dynamodb,
     tableName,
     inboxUrl,
+    modelFaults,
     async idle() {
       await slack.workspace.settled();
       await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));

@@ -26,6 +26,8 @@ export const FUNCTIONS = {
     timeoutSeconds: 120,
     memoryMb: 512,
   },
+  /** The scheduled sweep for stuck conversations (issue 12): starts, wakes, or fails them visibly. */
+  Reconciler: { entry: 'lambdas/handlers/reconciler.ts', timeoutSeconds: 120, memoryMb: 256 },
   /** SLA tracking: has a developer answered since the escalation? */
   SlaCheck: {
     entry: 'lambdas/workflows/bug-investigation/handlers/sla-check.ts',

@@ -41,6 +41,7 @@ describe('stack configuration', () => {
         modelRetry: { intervalSeconds: 60, maxAttempts: 3, backoffRate: 2 },
         escalationSeverity: 'medium',
       },
+      reconciler: { everyMinutes: 5, olderThanSeconds: 300, maxRepairs: 3 },
     });
   });
 
