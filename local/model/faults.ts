@@ -205,14 +205,12 @@ export function forwardTo(baseUrl: string): ModelHandler {
       res.writeHead(answer.status, out).end(Buffer.from(await answer.arrayBuffer()));
     } catch (error) {
       if (!res.headersSent && !res.destroyed) {
-        res
-          .writeHead(502, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              type: 'error',
-              error: { type: 'api_error', message: `sandbox model front: ${String(error)}` },
-            }),
-          );
+        res.writeHead(502, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            type: 'error',
+            error: { type: 'api_error', message: `sandbox model front: ${String(error)}` },
+          }),
+        );
       }
     }
   };
