@@ -92,7 +92,6 @@ export function agentTurn(scope: Construct, id: string, props: AgentTurnProps): 
       interval: Duration.seconds(modelRetry.intervalSeconds),
       maxAttempts: modelRetry.maxAttempts,
       backoffRate: modelRetry.backoffRate,
-      jitterStrategy: sfn.JitterType.FULL,
     });
   }
   return task;

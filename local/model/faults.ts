@@ -23,7 +23,7 @@ export type ModelFaultKind = z.infer<typeof ModelFaultKind>;
 export const ModelFaultSpec = z
   .strictObject({
     kind: ModelFaultKind,
-    /** For how long (seconds of the clock given to `ModelFaults`). */
+    /** For how long, from the first request it meets (seconds of the clock given to `ModelFaults`). */
     forSeconds: z.number().positive().optional(),
     /** For how many requests. */
     count: z.number().int().positive().optional(),
@@ -54,7 +54,8 @@ export class ModelFaults {
     const spec = ModelFaultSpec.parse(input);
     this.active.push({
       spec,
-      until: spec.forSeconds === undefined ? undefined : this.now() + spec.forSeconds * 1000,
+      // The clock starts at the first call it meets, so "500s for a minute" is a minute of failures.
+      until: undefined,
       remaining: spec.count,
       hits: 0,
     });
@@ -70,6 +71,8 @@ export class ModelFaults {
     const fault = this.active[0];
     if (!fault) return undefined;
     fault.hits += 1;
+    if (fault.until === undefined && fault.spec.forSeconds !== undefined)
+      fault.until = this.now() + fault.spec.forSeconds * 1000;
     if (fault.remaining !== undefined) fault.remaining -= 1;
     this.prune();
     return fault.spec;

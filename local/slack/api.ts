@@ -55,7 +55,10 @@ export function createSlackApiHandler(slack: FakeSlack): SlackHttpHandler {
       answer(res, { ok: false, error: 'invalid_auth' });
       return;
     }
-    const fault = slack.faults.take(method);
+    const fault = slack.faults.take(
+      method,
+      typeof callArgs.channel === 'string' ? callArgs.channel : undefined,
+    );
     if (fault?.kind === 'rate_limited') {
       slack.recordApiCall({ method, args: callArgs, outcome: 'rate_limited' });
       answer(res, { ok: false, error: 'ratelimited' }, 429, {

@@ -17,7 +17,9 @@ export const SlackFaultSpec = z
     kind: SlackFaultKind,
     /** The Web API method it hits, e.g. `chat.postMessage`. @default every method */
     method: z.string().min(1).optional(),
-    /** For how long (seconds of the fake's clock). */
+    /** Only calls whose `channel` argument is this one. @default every channel */
+    channel: z.string().min(1).optional(),
+    /** For how long, from the first call it meets (seconds of the fake's clock). */
     forSeconds: z.number().positive().optional(),
     /** For how many calls. */
     count: z.number().int().positive().optional(),
@@ -48,7 +50,8 @@ export class SlackFaults {
     const spec = SlackFaultSpec.parse(input);
     this.active.push({
       spec,
-      until: spec.forSeconds === undefined ? undefined : this.now() + spec.forSeconds * 1000,
+      // The clock starts at the first call it meets, so "500s for a minute" is a minute of failures.
+      until: undefined,
       remaining: spec.count,
       hits: 0,
     });
@@ -60,11 +63,17 @@ export class SlackFaults {
   }
 
   /** The fault this call of `method` meets, if any (a counted fault is used up by it). */
-  take(method: string): SlackFaultSpec | undefined {
+  take(method: string, channel?: string): SlackFaultSpec | undefined {
     this.prune();
-    const fault = this.active.find((f) => f.spec.method === undefined || f.spec.method === method);
+    const fault = this.active.find(
+      (f) =>
+        (f.spec.method === undefined || f.spec.method === method) &&
+        (f.spec.channel === undefined || f.spec.channel === channel),
+    );
     if (!fault) return undefined;
     fault.hits += 1;
+    if (fault.until === undefined && fault.spec.forSeconds !== undefined)
+      fault.until = this.now() + fault.spec.forSeconds * 1000;
     if (fault.remaining !== undefined) fault.remaining -= 1;
     this.prune();
     return fault.spec;
