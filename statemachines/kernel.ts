@@ -284,7 +284,28 @@ export interface CloseOutProps {
    * @default CLOSE_OUT_STATES
    */
   readonly stateNames?: Readonly<Record<keyof typeof CLOSE_OUT_STATES, string>>;
+  /**
+   * Say so, where the people are, when the close recorded messages no turn saw (one that
+   * arrived as a wait timed out, or during the last turn): a cosmetic post.
+   * @default - nothing is said
+   */
+  readonly unhandledNotice?: {
+    readonly slackPostFn: IFunction;
+    /** A literal or `JsonPath.stringAt(...)`. */
+    readonly channel: string;
+    /** A literal or `JsonPath.stringAt(...)`. @default - top level */
+    readonly threadTs?: string;
+    readonly text: string;
+  };
 }
+
+/** The states of the close-out's notice of unhandled messages. */
+export const UNHANDLED_NOTICE_STATES = {
+  anyDrained: 'Anything drained at the close?',
+  pick: 'Look for unhandled messages',
+  anyUnhandled: 'Any message unhandled?',
+  notice: 'Say messages were not handled',
+} as const;
 
 /** The close-out's state names, the same in every workflow. */
 export const CLOSE_OUT_STATES = {
@@ -312,7 +333,44 @@ export function closeOut(scope: Construct, props: CloseOutProps): sfn.Pass {
     }),
   );
   const closingTurn = nextTurn(scope, names.closingTurn);
-  closingTurn.next(cleanUp).next(new sfn.Succeed(scope, names.done));
+  const done = new sfn.Succeed(scope, names.done);
+  closingTurn.next(cleanUp);
+  const notice = props.unhandledNotice;
+  if (notice === undefined) {
+    cleanUp.next(done);
+    return closingTurn;
+  }
+  const N = UNHANDLED_NOTICE_STATES;
+  // People's messages only: the close itself ("never mind") and button presses were handled.
+  const pick = sfn.Pass.jsonPath(scope, N.pick, {
+    parameters: {
+      any: sfn.JsonPath.arrayContains(
+        sfn.JsonPath.listAt(`${DRAINED_PATH}.messages[*].messageType`),
+        'message',
+      ),
+    },
+    resultPath: '$.unhandled',
+  });
+  const say = slackPost(scope, N.notice, {
+    slackPostFn: notice.slackPostFn,
+    channel: notice.channel,
+    ...(notice.threadTs === undefined ? {} : { threadTs: notice.threadTs }),
+    text: notice.text,
+    essential: false,
+  });
+  catchFailure(say, done);
+  say.next(done);
+  pick.next(
+    sfn.Choice.jsonPath(scope, N.anyUnhandled)
+      .when(sfn.Condition.booleanEquals('$.unhandled.any', true), say)
+      .otherwise(done),
+  );
+  // A wildcard over no messages points at nothing: look only when something was drained.
+  cleanUp.next(
+    sfn.Choice.jsonPath(scope, N.anyDrained)
+      .when(sfn.Condition.isPresent(`${DRAINED_PATH}.messages[0]`), pick)
+      .otherwise(done),
+  );
   return closingTurn;
 }
 

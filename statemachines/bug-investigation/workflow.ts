@@ -105,6 +105,8 @@ export const BUG_INVESTIGATION_TEXTS = {
   acknowledgeReport: ":eyes: Thanks! I'm looking into this.",
   followUp: ':mag: Follow-up investigation started...',
   acknowledgeClose: ':white_check_mark: Closing this, thanks.',
+  unhandled:
+    ':information_source: This was closed before I could read the last message(s) sent to it, so they were not handled. Post them again in a new report if they still matter.',
   failed:
     ':x: Something went wrong on my side and I could not finish looking into this. Please ask in #bug-summaries or report it again.',
 } as const;
@@ -190,7 +192,12 @@ export const BUG_INVESTIGATION = defineWorkflow({
       phase: 'resolved',
     });
     catchFailure(markResolved, failed);
-    markResolved.next(closeOut(scope, { drainFn }));
+    markResolved.next(
+      closeOut(scope, {
+        drainFn,
+        unhandledNotice: { slackPostFn, ...reporterThread, text: T.unhandled },
+      }),
+    );
 
     const acknowledgeClose = slackPost(scope, S.acknowledgeClose, {
       slackPostFn,

@@ -2,6 +2,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { BugAction } from '../../lambdas/agents/contract.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/workflow.ts';
+import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
 import { type AslDefinition, type AslState, definitions, functionResource, templateOf } from './template.ts';
 
 /**
@@ -23,7 +24,9 @@ const catchers = (name: string) => state(name).Catch as { ErrorEquals: string[];
 
 describe('the bug_investigation graph', () => {
   it('has exactly the states of BUG_INVESTIGATION_STATES, by their readable names', () => {
-    expect(Object.keys(bug.States).sort()).toEqual(Object.values(S).sort());
+    expect(Object.keys(bug.States).sort()).toEqual(
+      [...Object.values(S), ...Object.values(UNHANDLED_NOTICE_STATES)].sort(),
+    );
   });
 
   it('prepares the state, acknowledges the report, then enters the loop', () => {
@@ -231,8 +234,15 @@ describe('the bug_investigation graph', () => {
       Next: S.closingTurn,
     });
     expect(state(S.closingTurn).Next).toBe(S.cleanUp);
-    expect(state(S.cleanUp).Next).toBe(S.done);
+    expect(state(S.cleanUp).Next).toBe(UNHANDLED_NOTICE_STATES.anyDrained);
     expect(catchers(S.cleanUp)[0]?.Next).toBe(S.cleanUpFailed);
+    // Messages no turn saw are said to be unhandled, in the reporter's thread (a cosmetic post).
+    expect(state(UNHANDLED_NOTICE_STATES.anyDrained)).toMatchObject({
+      Choices: [{ Variable: '$.drained.messages[0]', IsPresent: true, Next: UNHANDLED_NOTICE_STATES.pick }],
+      Default: S.done,
+    });
+    expect(state(UNHANDLED_NOTICE_STATES.notice).Next).toBe(S.done);
+    expect(catchers(UNHANDLED_NOTICE_STATES.notice)[0]?.Next).toBe(S.done);
   });
 
   it('hands over by starting its own state machine, records it, and ends', () => {

@@ -14,6 +14,7 @@ import {
 import { type RenderedMessage, renderTemplate } from '../../lambdas/slack/templates/index.ts';
 import { SlaTrackingInput } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/workflow.ts';
+import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
 import { type AslDefinition, definitions, templateOf } from '../infra/template.ts';
 
 /**
@@ -219,6 +220,7 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
     [S.acknowledgeClose]: post(S.acknowledgeClose),
     [S.tellReporterStopped]: post(S.tellReporterStopped),
     [S.tellFailure]: post(S.tellFailure),
+    [UNHANDLED_NOTICE_STATES.notice]: post(UNHANDLED_NOTICE_STATES.notice),
     [S.markInvestigating]: updateFields(S.markInvestigating),
     [S.markPendingVerification]: updateFields(S.markPendingVerification),
     [S.markResolved]: updateFields(S.markResolved),

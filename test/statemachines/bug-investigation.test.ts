@@ -3,6 +3,7 @@ import {
   BUG_INVESTIGATION_STATES as S,
   BUG_INVESTIGATION_TEXTS as T,
 } from '../../statemachines/bug-investigation/workflow.ts';
+import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
 import {
   CONVERSATION_ID,
   EXECUTION_ARN,
@@ -378,6 +379,36 @@ describe('a bug investigation', () => {
     expect(told.map((post) => [post.input.channel, post.input.threadTs, post.rendered.text])).toEqual([
       [report.channel, expect.any(String), T.failed],
     ]);
+  });
+
+  it('says, in the reporter thread, that a message that came as the developers wait timed out was not handled', async () => {
+    const run = await runBugInvestigation({
+      agent: [turn('post_findings')],
+      drains: [{ messages: [report] }, { messages: [developerReply] }],
+      waits: ['timeout'],
+    });
+
+    expect(run.failure).toBeUndefined();
+    expect(run.statuses.at(-1)).toBe('resolved');
+    const notice = run.posts.filter((post) => post.state === UNHANDLED_NOTICE_STATES.notice);
+    expect(notice.map((post) => [post.input.channel, post.rendered.text])).toEqual([
+      [report.channel, T.unhandled],
+    ]);
+  });
+
+  it('says nothing of unhandled messages when the clean-up drained only a close', async () => {
+    const close = {
+      ...message('reporter', 'never mind', '1700000500.000100'),
+      messageType: 'close' as const,
+    };
+    const run = await runBugInvestigation({
+      agent: [turn('ask_reporter')],
+      drains: [{ messages: [report] }, { closeRequested: true, messages: [] }, { messages: [close] }],
+      waits: ['close'],
+    });
+
+    expect(run.statuses.at(-1)).toBe('resolved');
+    expect(run.posts.map((post) => post.state)).not.toContain(UNHANDLED_NOTICE_STATES.notice);
   });
 
   it('goes on investigating when the acknowledgement cannot be posted (a cosmetic post)', async () => {
