@@ -4,6 +4,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import { ENV } from '../../lambdas/shared/env.ts';
+import { KERNEL_FUNCTIONS } from '../../statemachines/kernel-functions.ts';
 import type { SlackAgentsConfig } from '../config.ts';
 import { createKernelFunction, type KernelFunctionProps } from './kernel-function.ts';
 
@@ -18,7 +19,7 @@ export function createReconciler(
   config: SlackAgentsConfig,
 ): NodejsFunction {
   const { everyMinutes, ...settings } = config.reconciler;
-  const fn = createKernelFunction(scope, 'Reconciler', {
+  const fn = createKernelFunction(scope, 'Reconciler', KERNEL_FUNCTIONS.Reconciler, {
     ...props,
     environment: { ...props.environment, [ENV.reconciler]: JSON.stringify(settings) },
   });

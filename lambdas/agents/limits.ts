@@ -1,6 +1,9 @@
 import * as z from 'zod';
-import { Severity } from './contract.ts';
 import { InvalidAgentLimitsError, type ModelCallError } from './errors.ts';
+
+/** The severity scale of escalations (low to critical), as workflows that escalate use it. */
+export const EscalationSeverity = z.enum(['low', 'medium', 'high', 'critical']);
+export type EscalationSeverity = z.infer<typeof EscalationSeverity>;
 
 /**
  * What bounds an agent loop, held by code (issue 12): per turn (tool rounds, a model call's
@@ -40,7 +43,7 @@ export const AgentLimits = z.strictObject({
     })
     .prefault({}),
   /** The severity of an escalation when the agent never assessed one (a failed first turn). @default 'medium' */
-  escalationSeverity: Severity.default('medium'),
+  escalationSeverity: EscalationSeverity.default('medium'),
 });
 export type AgentLimits = z.infer<typeof AgentLimits>;
 export type AgentLimitsInput = z.input<typeof AgentLimits>;

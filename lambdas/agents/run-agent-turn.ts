@@ -5,8 +5,8 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import * as z from 'zod';
-import type { AgentProfileName, AgentTurnInput } from './contract.ts';
-import { ModelCallError, ModelUnavailableError } from './errors.ts';
+import type { AgentTurnInput } from './contract.ts';
+import { ModelCallError, ModelUnavailableError, ProfileNotFoundError } from './errors.ts';
 import {
   type AgentLimits,
   type ConversationBudgetStore,
@@ -17,8 +17,13 @@ import {
 import { type ModelReply, readReply, type ToolUse, usageOf } from './model-reply.ts';
 import { buildRequest } from './model-request.ts';
 import { type AgentTurnDeps, silentLogger } from './ports.ts';
-import { type AgentProfile, SUBMIT_TOOL, type UnfinishedTurn } from './profile.ts';
-import { PROFILES, type ProfileOutputs, type ProfileRegistry } from './profiles/index.ts';
+import {
+  type AgentProfile,
+  type ProfileOutput,
+  type ProfileRegistry,
+  SUBMIT_TOOL,
+  type UnfinishedTurn,
+} from './profile.ts';
 import { capToolOutput, toolError, toolResult } from './tool-results.ts';
 
 /**
@@ -39,24 +44,25 @@ export const SUBMIT_NOW_NOTE = `[runtime] Call ${SUBMIT_TOOL} now with what you 
 /** Replies without a submission after the reminder before the turn fails. */
 export const ROUNDS_AFTER_REMINDER = 2;
 
-export type RunAgentTurnDeps = AgentTurnDeps & {
-  /** @default PROFILES */
-  profiles?: ProfileRegistry;
+export type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = AgentTurnDeps & {
+  /** The roles this function serves (its workflow's). */
+  profiles: R;
   /** The conversation's bounds (issue 12). @default - only the turn's own budget */
   limits?: AgentLimits;
   /** What the conversation spent; with `limits`, a conversation over them runs no model call. */
   conversationBudget?: ConversationBudgetStore;
 };
 
-/** Runs a turn of the profile the input names; the output is that profile's. */
-export async function runAgentTurn<P extends AgentProfileName>(
+/**
+ * Runs a turn of the profile the input names; the output is that profile's.
+ * @throws ProfileNotFoundError when the registry has no such profile (a wiring error).
+ */
+export async function runAgentTurn<R extends ProfileRegistry, P extends keyof R & string>(
   input: AgentTurnInput & { profile: P },
-  deps: RunAgentTurnDeps,
-): Promise<ProfileOutputs[P]> {
-  const profiles = deps.profiles ?? PROFILES;
-  // TypeScript cannot follow `P` from the input to the registry's entry: the registry's type
-  // (`ProfileOutputs` is derived from it) is what ties each name to its output.
-  const profile = profiles[input.profile] as AgentProfile<unknown, ProfileOutputs[P]>;
+  deps: RunAgentTurnDeps<R>,
+): Promise<ProfileOutput<R, P>> {
+  const profile = deps.profiles[input.profile] as AgentProfile<unknown, ProfileOutput<R, P>> | undefined;
+  if (profile === undefined) throw new ProfileNotFoundError(input.profile, Object.keys(deps.profiles));
   return runTurn(profile, input, deps);
 }
 

@@ -2,10 +2,11 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import { systemClock } from '../kernel/ports.ts';
-import { SlackPostInput, type SlackPostOutput } from '../kernel/tasks.ts';
+import type { SlackPostOutput } from '../kernel/tasks.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { postToSlack } from '../slack/post-to-slack.ts';
+import { NO_TEMPLATES, slackPostInputFor, type TemplateRegistry } from '../slack/templates/index.ts';
 import { createSlackPoster, type SlackClient } from '../slack/web-client.ts';
 import { taskHandler } from './task-handler.ts';
 import { kernelDeps } from './wiring.ts';
@@ -13,6 +14,16 @@ import { kernelDeps } from './wiring.ts';
 const logger = createLogger('slack-post');
 let poster: SlackClient | undefined;
 let ledger: DynamoPostLedger | undefined;
+
+/** The idempotency records (with the first attempt's note), built on first use. */
+function postLedger(): DynamoPostLedger {
+  ledger ??= new DynamoPostLedger({
+    client: new DynamoDBClient({}),
+    tableName: requireEnv(ENV.tableName),
+    retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
+  });
+  return ledger;
+}
 
 async function slackPoster(): Promise<SlackClient> {
   if (!poster) {
@@ -23,25 +34,30 @@ async function slackPoster(): Promise<SlackClient> {
   return poster;
 }
 
-/** Posts for a workflow, records the post in the conversation, and anchors new threads. */
-export const handler = taskHandler({
-  task: 'SlackPost',
-  schema: SlackPostInput,
-  logger,
-  run: async (input): Promise<SlackPostOutput> => {
-    const deps = kernelDeps();
-    ledger ??= new DynamoPostLedger({
-      client: new DynamoDBClient({}),
-      tableName: requireEnv(ENV.tableName),
-      retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
-    });
-    return postToSlack(input, {
-      store: deps.store,
-      posts: ledger,
-      slack: await slackPoster(),
-      clock: systemClock,
-      botUserId: process.env[ENV.botUserId] ?? 'bot',
-    });
-  },
-  summary: (input, output) => ({ channel: output.channel, ts: output.ts, anchor: input.anchor?.name }),
-});
+/**
+ * A SlackPost handler rendering `templates` (a workflow's): posts for a workflow, records the
+ * post in the conversation, and anchors new threads. Each workflow's entry file calls this
+ * with its own templates.
+ */
+export function createSlackPostHandler(templates: TemplateRegistry) {
+  return taskHandler({
+    task: 'SlackPost',
+    schema: slackPostInputFor(templates),
+    logger,
+    run: async (input): Promise<SlackPostOutput> => {
+      const deps = kernelDeps();
+      return postToSlack(input, {
+        store: deps.store,
+        posts: postLedger(),
+        slack: await slackPoster(),
+        clock: systemClock,
+        botUserId: process.env[ENV.botUserId] ?? 'bot',
+        templates,
+      });
+    },
+    summary: (input, output) => ({ channel: output.channel, ts: output.ts, anchor: input.anchor?.name }),
+  });
+}
+
+/** The kernel's SlackPost: texts and blocks, no templates. */
+export const handler = createSlackPostHandler(NO_TEMPLATES);

@@ -1,8 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
-import type { Construct } from 'constructs';
-import type { BugAction, TurnState } from '../../lambdas/agents/contract.ts';
+import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { agentTurn } from '../agent-turn.ts';
 import {
   continueAsNew,
@@ -12,126 +11,47 @@ import {
   START_EXECUTION_TRANSIENT_ERRORS,
 } from '../continue-as-new.ts';
 import {
-  type ChildWorkflowDefinition,
   catchFailure,
   catchTimeout,
   closeOut,
   DRAINED_PATH,
-  defineWorkflow,
-  describeDuration,
   drain,
-  FAILURE_PATH,
-  failConversation,
   nextTurn,
-  requireChild,
-  setConversationFields,
-  slackPost,
   transientRetry,
   waitForPeople,
 } from '../kernel.ts';
+import { failConversation, setConversationFields } from '../kernel-records.ts';
+import { slackPost } from '../slack-post.ts';
+import {
+  type ChildWorkflowDefinition,
+  defineWorkflow,
+  requireChannel,
+  requireChild,
+} from '../workflow-module.ts';
+import type { BugFunctionId } from './functions.ts';
 import { buildSlaTracking } from './sla-tracking.ts';
+import {
+  actionIs,
+  awaitingPass,
+  BUG_INVESTIGATION_STATES,
+  BUG_INVESTIGATION_TEXTS,
+  BUG_INVESTIGATOR_PROFILE,
+  reporterSilenceNote,
+  turnContext,
+} from './states.ts';
+import { failedTurn, tellReporterStopped, tellUnhandled } from './stops.ts';
 
-/**
- * `bug_investigation` (seed 000): a top-level message in the bug-reports channel starts an
- * investigation. The bot acknowledges it, the bug investigator agent investigates turn by
- * turn, and the agent's `action` routes the conversation: ask the reporter, post findings for
- * developers, escalate to the on-call group (with SlaTracking as a child), resolve, or run
- * another turn. The reporter's close intent ends it at any point.
- *
- * The state, beyond `ExecutionInput` (conversationId, workflow, channel, threadTs, ownerId, turn):
- * - `turnContext`: `{ state, notes, followUp }`, what the next agent turn is told: the
- *   `TurnState` the conversation comes from (`investigating`, `awaiting_reporter`,
- *   `awaiting_dev`), notes such as "the reporter did not answer", and whether the turn
- *   follows up on developers' answers (announced in the summary thread). Replaced whole
- *   after every routed action, so a note or an announcement is given once.
- * - `result`: the last turn's `BugTurnOutput`; its `sessionId` is the session the next turn
- *   resumes. A turn that failed leaves a stand-in `escalate` result (keeping the session).
- * - `threads`: `{ summary?, escalation? }`, the `SlackPostOutput` of the findings post (the
- *   summary thread developers answer in) and of the last escalation post.
- * - `handoverAtTurn`: the turn at which this execution hands over to a fresh one.
- * - `drained`, `wake`, `timedOut`, `failure`: the kernel's, see kernel.ts.
- * - `handedOverFrom`: on an execution that continues a handed-over conversation, the ARN of
- *   the one before.
- */
-
-/** State names, as an auditor reads them in the execution graph. */
-export const BUG_INVESTIGATION_STATES = {
-  prepare: 'Prepare conversation',
-  resuming: 'Resuming a handover?',
-  acknowledgeReport: 'Acknowledge report',
-  timeToHandOver: 'Time to hand over?',
-  handOver: 'Hand over to a fresh execution',
-  recordHandover: 'Record handover',
-  handedOver: 'Handed over',
-  markInvestigating: 'Mark investigating',
-  nextTurn: 'Next turn',
-  drain: 'Drain messages',
-  closeRequested: 'Close requested?',
-  announceFollowUp: 'Announce follow-up',
-  sessionToResume: 'Session to resume?',
-  investigate: 'Investigate',
-  continueInvestigation: 'Continue investigation',
-  noteFailedInvestigation: 'Note failed investigation',
-  noteFailedContinuation: 'Note failed continuation',
-  routeOnAction: 'Route on action',
-  askReporter: 'Ask reporter',
-  awaitingReporter: 'Awaiting reporter',
-  waitForReporter: 'Wait for reporter',
-  noteReporterSilence: 'Note reporter silence',
-  keepInvestigating: 'Keep investigating',
-  summaryThreadOpen: 'Summary thread open?',
-  postFindings: 'Post findings',
-  postUpdatedFindings: 'Post updated findings',
-  routeOnConclusion: 'Route on conclusion',
-  escalate: 'Escalate to on-call',
-  startSlaTracking: 'Start SLA tracking',
-  markPendingVerification: 'Mark pending verification',
-  awaitingDevelopers: 'Awaiting developers',
-  waitForDevelopers: 'Wait for developers',
-  acknowledgeClose: 'Acknowledge close',
-  markResolved: 'Mark resolved',
-  closingTurn: 'Closing turn',
-  cleanUp: 'Clean up',
-  done: 'Done',
-  cleanUpFailed: 'Clean-up failed',
-  markFailed: 'Mark failed',
-  failed: 'Failed',
-  tellReporterStopped: 'Tell reporter the agent stopped',
-  tellFailure: 'Tell reporter it failed',
-} as const;
-
-/** The bot's fixed texts. */
-export const BUG_INVESTIGATION_TEXTS = {
-  acknowledgeReport: ":eyes: Thanks! I'm looking into this.",
-  followUp: ':mag: Follow-up investigation started...',
-  acknowledgeClose: ':white_check_mark: Closing this, thanks.',
-  unhandled:
-    ':information_source: This was closed before I could read the last message(s) sent to it, so they were not handled. Post them again in a new report if they still matter.',
-  failed:
-    ':x: Something went wrong on my side and I could not finish looking into this. Please ask in #bug-summaries or report it again.',
-} as const;
-
-/** What the reporter reads when the agent stopped on its own (a limit, a model outage, a failed turn). */
-export function agentStoppedText(summaryPath: string): string {
-  return sfn.JsonPath.format(
-    ":warning: I had to stop investigating this automatically, so I've asked the developers to take over. {}",
-    sfn.JsonPath.stringAt(summaryPath),
-  );
-}
-
-/** The agent profile of every turn. */
-export const BUG_INVESTIGATOR_PROFILE = 'bug_investigator';
-
-/** The note the turn after an unanswered question gets. */
-export function reporterSilenceNote(waitSeconds: number): string {
-  return `The reporter did not answer your clarification question within ${describeDuration(waitSeconds)}. Continue the investigation with what you have, and do not ask the same question again.`;
-}
-
+/** `bug_investigation` (seed 000); its state and its names are described in states.ts. */
 /** SlaTracking as the bug investigation's child (DESIGN 1: "Bug investigation (+ SLA tracking child)"). */
-export const SLA_TRACKING: ChildWorkflowDefinition = {
+export const SLA_TRACKING: ChildWorkflowDefinition<BugFunctionId, BugInvestigationSettings> = {
   name: 'sla_tracking',
-  build: (scope, { slaCheck, slackPost: slackPostFn, table, config }) =>
-    buildSlaTracking(scope, { slaCheck, slackPost: slackPostFn, table, config }),
+  build: (scope, { functions, table, settings }) =>
+    buildSlaTracking(scope, {
+      slaCheck: functions.SlaCheck,
+      slackPost: functions.BugInvestigationSlackPost,
+      table,
+      settings,
+    }),
 };
 
 /** Fields a fresh execution needs to continue the conversation (everything else is per turn). */
@@ -147,9 +67,9 @@ const CARRIED_FIELDS = [
   'result',
 ] as const;
 
-export const BUG_INVESTIGATION = defineWorkflow({
+export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationSettings>({
   name: 'bug_investigation',
-  triggers: (config) => [{ type: 'channel_message', channel: config.channels.bugReports }],
+  triggers: (config) => [{ type: 'channel_message', channel: requireChannel(config, 'bugReports') }],
   ownerRole: 'reporter',
   // Seed 000: a third party's reply in the reporter's thread triggers nothing.
   othersRole: null,
@@ -157,14 +77,9 @@ export const BUG_INVESTIGATION = defineWorkflow({
   children: [SLA_TRACKING],
   continuesAsNew: true,
   build(scope, kernel, children) {
-    const {
-      registerWait,
-      drain: drainFn,
-      slackPost: slackPostFn,
-      agentTurn: agentTurnFn,
-      table,
-      config,
-    } = kernel;
+    const { registerWait, drain: drainFn, table, config, settings } = kernel;
+    const slackPostFn = kernel.functions.BugInvestigationSlackPost;
+    const agentTurnFn = kernel.functions.BugInvestigationAgentTurn;
     const S = BUG_INVESTIGATION_STATES;
     const T = BUG_INVESTIGATION_TEXTS;
     const reporterThread = {
@@ -192,12 +107,9 @@ export const BUG_INVESTIGATION = defineWorkflow({
       phase: 'resolved',
     });
     catchFailure(markResolved, failed);
-    markResolved.next(
-      closeOut(scope, {
-        drainFn,
-        unhandledNotice: { slackPostFn, ...reporterThread, text: T.unhandled },
-      }),
-    );
+    // A message no turn saw (one that came as a wait timed out) is said to be unhandled.
+    const unhandledNotice = tellUnhandled(scope, { slackPostFn, ...reporterThread });
+    markResolved.next(closeOut(scope, { drainFn, unhandledNotice }));
 
     const acknowledgeClose = slackPost(scope, S.acknowledgeClose, {
       slackPostFn,
@@ -261,35 +173,21 @@ export const BUG_INVESTIGATION = defineWorkflow({
     // failures already come back as `escalate`) becomes an `escalate` result with the error,
     // so it takes the escalation path like any other.
     const summaryThreadOpen = sfn.Choice.jsonPath(scope, S.summaryThreadOpen);
-    // The reporter hears why the agent stopped; a cosmetic post, so Slack cannot end it here.
-    const tellReporterStopped = slackPost(scope, S.tellReporterStopped, {
+    // The reporter hears why the agent stopped on its own (issue 12), then the escalation goes on.
+    const tellStopped = tellReporterStopped(scope, {
       slackPostFn,
       ...reporterThread,
-      text: agentStoppedText('$.result.summary'),
-      essential: false,
+      next: summaryThreadOpen,
     });
-    catchFailure(tellReporterStopped, summaryThreadOpen);
-    tellReporterStopped.next(summaryThreadOpen);
-    const failedTurn = (stateName: string, keepSession: boolean) =>
-      sfn.Pass.jsonPath(scope, stateName, {
-        parameters: {
-          action: 'escalate' satisfies BugAction,
-          summary: sfn.JsonPath.format(
-            'The investigation turn failed ({}), so a developer needs to take over.',
-            sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`),
-          ),
-          confidence: 0,
-          // The agent's last assessment when it made one, else the configured severity.
-          severity: keepSession
-            ? sfn.JsonPath.stringAt('$.result.severity')
-            : config.agentLimits.escalationSeverity,
-          error: sfn.JsonPath.jsonToString(sfn.JsonPath.objectAt(FAILURE_PATH)),
-          ...(keepSession ? { sessionId: sfn.JsonPath.stringAt('$.result.sessionId') } : {}),
-        },
-        resultPath: '$.result',
-      }).next(tellReporterStopped);
-    catchFailure(investigate, failedTurn(S.noteFailedInvestigation, false));
-    catchFailure(continueInvestigation, failedTurn(S.noteFailedContinuation, true));
+    const stopped = (stateName: string, keepSession: boolean) =>
+      failedTurn(scope, {
+        stateName,
+        keepSession,
+        defaultSeverity: config.agentLimits.escalationSeverity,
+        next: tellStopped,
+      });
+    catchFailure(investigate, stopped(S.noteFailedInvestigation, false));
+    catchFailure(continueInvestigation, stopped(S.noteFailedContinuation, true));
 
     const sessionToResume = sfn.Choice.jsonPath(scope, S.sessionToResume)
       .when(sfn.Condition.isPresent('$.result.sessionId'), continueInvestigation)
@@ -358,7 +256,7 @@ export const BUG_INVESTIGATION = defineWorkflow({
     } as const;
     const postFindings = slackPost(scope, S.postFindings, {
       slackPostFn,
-      channel: config.channels.bugSummaries,
+      channel: requireChannel(config, 'bugSummaries'),
       template: findings,
       // Developers' replies in the summary thread are routed to this conversation.
       anchor: { name: 'summary', ownerRole: null, othersRole: 'developer' },
@@ -397,14 +295,14 @@ export const BUG_INVESTIGATION = defineWorkflow({
 
     const escalate = slackPost(scope, S.escalate, {
       slackPostFn,
-      channel: config.channels.developers,
+      channel: requireChannel(config, 'developers'),
       template: {
         name: 'bug_escalation',
         data: {
           result: sfn.JsonPath.objectAt('$.result'),
-          onCallGroupId: config.onCallGroupId,
+          onCallGroupId: settings.onCallGroupId,
           executionArn: sfn.JsonPath.executionId,
-          findingsChannel: config.channels.bugSummaries,
+          findingsChannel: requireChannel(config, 'bugSummaries'),
         },
       },
       anchor: { name: 'escalation', ownerRole: null, othersRole: 'developer' },
@@ -458,10 +356,7 @@ export const BUG_INVESTIGATION = defineWorkflow({
     // Every BugAction has its branch; an unknown value takes the escalation path (through
     // the findings), so the conversation can never get stuck on it.
     routeOnAction
-      .when(
-        sfn.Condition.and(actionIs('escalate'), sfn.Condition.isPresent('$.result.error')),
-        tellReporterStopped,
-      )
+      .when(sfn.Condition.and(actionIs('escalate'), sfn.Condition.isPresent('$.result.error')), tellStopped)
       .when(actionIs('ask_reporter'), askReporter)
       .when(actionIs('post_findings'), summaryThreadOpen)
       .when(actionIs('resolved'), summaryThreadOpen)
@@ -490,7 +385,7 @@ export const BUG_INVESTIGATION = defineWorkflow({
           sfn.JsonPath.stringToJson(
             sfn.JsonPath.format(
               `\\{"turnContext":\\{"state":"investigating","notes":[],"followUp":false\\},"threads":\\{\\},"handoverAtTurn":{}\\}`,
-              sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.turn'), config.continueAsNewAfterTurns),
+              sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.turn'), settings.continueAsNewAfterTurns),
             ),
           ),
           sfn.JsonPath.entirePayload,
@@ -501,25 +396,3 @@ export const BUG_INVESTIGATION = defineWorkflow({
     return prepare.next(resuming);
   },
 });
-
-function actionIs(action: BugAction): sfn.Condition {
-  return sfn.Condition.stringEquals('$.result.action', action);
-}
-
-interface TurnContext {
-  readonly state: TurnState;
-  readonly notes: readonly string[];
-  readonly followUp: boolean;
-}
-
-function turnContext(state: TurnState, extra: Partial<Omit<TurnContext, 'state'>> = {}): TurnContext {
-  return { state, notes: [], followUp: false, ...extra };
-}
-
-/** Sets what the turn after a wait is told, before the wait. */
-function awaitingPass(scope: Construct, stateName: string, context: TurnContext): sfn.Pass {
-  return sfn.Pass.jsonPath(scope, stateName, {
-    result: sfn.Result.fromObject(context),
-    resultPath: '$.turnContext',
-  });
-}

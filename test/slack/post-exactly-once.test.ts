@@ -5,6 +5,7 @@ import type { ConversationStore, ThreadLink } from '../../lambdas/kernel/ports.t
 import type { SlackPostInput } from '../../lambdas/kernel/tasks.ts';
 import { SlackUnavailableError } from '../../lambdas/slack/errors.ts';
 import { postToSlack } from '../../lambdas/slack/post-to-slack.ts';
+import { NO_TEMPLATES } from '../../lambdas/slack/templates/index.ts';
 import { createSlackPoster } from '../../lambdas/slack/web-client.ts';
 import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
@@ -63,6 +64,7 @@ const deps = (overrides: { store?: ConversationStore; maxRetries?: number } = {}
   }),
   clock: { now: () => new Date() },
   botUserId: 'U_BOT',
+  templates: NO_TEMPLATES,
 });
 
 const botPostsOf = (id: string) =>

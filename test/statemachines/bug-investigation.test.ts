@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BUG_INVESTIGATION_STATES as S,
   BUG_INVESTIGATION_TEXTS as T,
-} from '../../statemachines/bug-investigation/workflow.ts';
-import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
+} from '../../statemachines/bug-investigation/states.ts';
 import {
   CONVERSATION_ID,
   EXECUTION_ARN,
@@ -171,7 +170,7 @@ describe('a bug investigation', () => {
       agent: [turn('escalate', { severity: 'critical' }), turn('resolved', { sessionId: 'session-1' })],
       drains: [{ messages: [report] }, { messages: [developerReply] }],
       waits: ['message'],
-      config: { onCallGroupId: 'S0PLATFORM' },
+      config: { bugInvestigation: { onCallGroupId: 'S0PLATFORM' } },
     });
 
     const escalation = run.posts.find((post) => post.state === S.escalate);
@@ -390,7 +389,7 @@ describe('a bug investigation', () => {
 
     expect(run.failure).toBeUndefined();
     expect(run.statuses.at(-1)).toBe('resolved');
-    const notice = run.posts.filter((post) => post.state === UNHANDLED_NOTICE_STATES.notice);
+    const notice = run.posts.filter((post) => post.state === S.tellUnhandled);
     expect(notice.map((post) => [post.input.channel, post.rendered.text])).toEqual([
       [report.channel, T.unhandled],
     ]);
@@ -408,7 +407,7 @@ describe('a bug investigation', () => {
     });
 
     expect(run.statuses.at(-1)).toBe('resolved');
-    expect(run.posts.map((post) => post.state)).not.toContain(UNHANDLED_NOTICE_STATES.notice);
+    expect(run.posts.map((post) => post.state)).not.toContain(S.tellUnhandled);
   });
 
   it('goes on investigating when the acknowledgement cannot be posted (a cosmetic post)', async () => {
@@ -442,7 +441,7 @@ describe('a bug investigation', () => {
 });
 
 describe('continue-as-new', () => {
-  const config = { continueAsNewAfterTurns: 2 };
+  const config = { bugInvestigation: { continueAsNewAfterTurns: 2 } };
 
   it('hands the conversation to a fresh execution at the top of the loop once the threshold is reached', async () => {
     const run = await runBugInvestigation({
