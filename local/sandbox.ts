@@ -49,6 +49,8 @@ const DYNAMODB_TARGET_PREFIX = 'DynamoDB_20120810.';
 export const DEMO_MODEL_PATH = '/demo-model';
 /** Where the handlers reach the model: faults (`/sandbox/faults`) in front of the demo or the caller's model. */
 export const MODEL_FRONT_PATH = '/model';
+/** Where the model front forwards when only `ANTHROPIC_API_KEY` is set (the SDK's own default). */
+const ANTHROPIC_API_URL = 'https://api.anthropic.com';
 
 export interface SandboxOptions {
   /** @default 3000 (0 picks a free port) */
@@ -249,8 +251,10 @@ async function assemble(
 
   const demoModel = createDemoModelHandler();
   const modelFaults = new ModelFaults();
-  // The caller's model server (a test's scripted model), else the demo model, behind the faults.
-  const upstreamModel = options.env?.ANTHROPIC_BASE_URL;
+  // The caller's model server (a test's scripted model), the Anthropic API when only a key is
+  // given, else the demo model: behind the faults either way.
+  const upstreamModel =
+    options.env?.ANTHROPIC_BASE_URL || (options.env?.ANTHROPIC_API_KEY ? ANTHROPIC_API_URL : undefined);
   const modelFront = withModelFaults(
     modelFaults,
     upstreamModel
