@@ -28,9 +28,11 @@ import { capToolOutput, toolError, toolResult } from './tool-results.ts';
 
 /**
  * One agent turn (DESIGN 3.4): the model's tool loop over the resumed session, ended by a
- * valid `submit_result`, by the budget (`continue`), or by a failure (`escalate` with the
- * error). Model failures never throw out of here: the workflow's Choice always gets an
- * action it knows. Only a transcript that cannot be loaded throws (before any model call).
+ * valid `submit_result`, by the budget (`continue`), or by a failure (the profile's failure
+ * action, with the error). The conversation's limits (limits.ts) end it as a failure too, with
+ * the reason. Only two things throw: a transcript that cannot be loaded (before any model
+ * call), and a model that stayed unavailable (`ModelUnavailableError`), which the state
+ * machine retries minutes apart before its Catch escalates.
  */
 
 /** Invalid submissions answered with the validation errors before the turn gives up. */
