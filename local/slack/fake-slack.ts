@@ -56,10 +56,12 @@ export class FakeSlack {
   private readonly uploads = new Map<string, { filename: string; content: string | undefined }>();
   private fileCount = 0;
   private readonly sharedFiles: SlackFile[] = [];
+  private readonly userGroups: Record<string, string[]>;
   /** Misbehaviour on purpose, for a while (the sandbox's `/sandbox/faults`). */
   readonly faults: SlackFaults;
 
   constructor(options: FakeSlackOptions) {
+    this.userGroups = { ...(options.userGroups ?? {}) };
     this.botToken = options.botToken;
     this.botUserId = options.botUserId ?? 'U_BOT';
     this.botId = options.botId ?? 'B_BOT';
@@ -253,6 +255,13 @@ export class FakeSlack {
 
   users(): SlackUser[] {
     return [...this.userList.values()];
+  }
+
+  /** The members of a user group (Slack answers `no_such_subteam` for an unknown one). */
+  userGroupMembers(groupId: string): string[] {
+    const members = this.userGroups[groupId];
+    if (members === undefined) throw new SlackApiError('no_such_subteam');
+    return [...members];
   }
 
   user(id: string): SlackUser {
