@@ -20,6 +20,7 @@ import {
 import { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { createKernelFunction } from './constructs/kernel-function.ts';
+import { createReconciler } from './constructs/reconciler.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { deployModules } from './workflow-modules.ts';
 
@@ -105,6 +106,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.approvals]: JSON.stringify(config.approvals),
       [ENV.modelProvider]: config.model.provider,
       [ENV.modelId]: config.model.id,
+      [ENV.agentLimits]: JSON.stringify(config.agentLimits),
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     };
@@ -164,9 +166,24 @@ export class SlackAgentsStack extends Stack {
     table.grantReadWriteData(slackPost);
     slackSecret.grantRead(slackPost);
 
+    // The sweep for stuck conversations: it starts the workflows like the Router, and wakes waits.
+    const reconciler = createReconciler(
+      this,
+      {
+        ...functionProps,
+        environment: { ...environment, [ENV.workflows]: this.toJsonString(deployed.registrations) },
+      },
+      config,
+    );
+    table.grantReadWriteData(reconciler);
+    slackSecret.grantRead(reconciler);
+    for (const stateMachine of deployed.startable) stateMachine.grantStartExecution(reconciler);
+    reconciler.addToRolePolicy(completeTasks(['states:SendTaskSuccess']));
+
     this.functions = new Map<string, NodejsFunction>([
       ['Ingress', ingress],
       ['Router', router],
+      ['Reconciler', reconciler],
       ['RegisterWait', registerWait],
       ['Drain', drain],
       ['SlackPost', slackPost],

@@ -11,14 +11,15 @@ import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
-import { type BedrockRuntime, createBedrockRuntime, isBedrockRuntimeRequest } from './bedrock/runtime-api.ts';
+import type { BedrockRuntime } from './bedrock/runtime-api.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
 import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
-import { createDemoModelHandler } from './model/demo-model.ts';
+import type { ModelFaults } from './model/faults.ts';
 import { readBody } from './read-body.ts';
+import { createSandboxModels, DEMO_MODEL_PATH, MODEL_FRONT_PATH } from './sandbox-models.ts';
 import {
   createQueues,
   createTables,
@@ -48,8 +49,8 @@ import {
 export const DEVELOPMENT_SIGNING_SECRET = 'sandbox-signing-secret-not-for-production';
 const DEVELOPMENT_BOT_TOKEN = 'xoxb-sandbox-not-a-real-token';
 const DYNAMODB_TARGET_PREFIX = 'DynamoDB_20120810.';
-/** Where the offline demo model answers the Messages API (`POST .../v1/messages`). */
-export const DEMO_MODEL_PATH = '/demo-model';
+
+export { DEMO_MODEL_PATH, MODEL_FRONT_PATH };
 
 export interface SandboxOptions {
   /** @default 3000 (0 picks a free port) */
@@ -91,6 +92,8 @@ export interface Sandbox {
   readonly bedrock: BedrockRuntime;
   /** The emulated CodeBuild (builds run in temporary checkouts; their logs kept in memory). */
   readonly codebuild: CodeBuildService;
+  /** The model's misbehaviour on purpose (`/sandbox/faults`); also counts the model requests. */
+  readonly modelFaults: ModelFaults;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -179,6 +182,8 @@ async function assemble(
       ? {}
       : { ANTHROPIC_BASE_URL: `${url}${DEMO_MODEL_PATH}`, ANTHROPIC_API_KEY: 'sandbox-demo-model' }),
     ...options.env,
+    // Every model call goes through the sandbox's model front, where faults can be switched on.
+    ANTHROPIC_BASE_URL: `${url}${MODEL_FRONT_PATH}`,
   });
   delete process.env.NODE_OPTIONS;
 
@@ -261,11 +266,10 @@ async function assemble(
     String(resolveIntrinsics(ingress[1].Properties?.TargetFunctionArn ?? null, template, names)),
   );
 
-  const demoModel = createDemoModelHandler();
-  // Bedrock (model.provider bedrock) fronts whichever Messages API server the Anthropic provider would use.
-  const bedrock = createBedrockRuntime({
-    upstream: () => process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com',
-    upstreamApiKey: () => process.env.ANTHROPIC_API_KEY,
+  const models = createSandboxModels({
+    env: options.env,
+    slackFaults: slack.workspace.faults,
+    timeScale: options.timeScale,
   });
   let sandboxRoutes: ReturnType<typeof createSandboxRoutes> | undefined;
   setRoute(async (req, res) => {
@@ -279,8 +283,7 @@ async function assemble(
     const path = new URL(req.url ?? '/', url).pathname;
     if (github.handles(path)) return github.serve(req, res, body);
     if (path.startsWith('/api/')) return slack.api(req, res, body);
-    if (path.startsWith(`${DEMO_MODEL_PATH}/`)) return demoModel(req, res, body);
-    if (isBedrockRuntimeRequest(req)) return bedrock.handle(req, res, body);
+    if (await models.serve(req, res, body, path)) return;
     if (path === '/slack/events') return serveIngress(req, res, body, (event) => invoke(ingressId, event));
     if (!sandboxRoutes)
       return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
@@ -359,8 +362,9 @@ async function assemble(
     tableName,
     inboxUrl,
     github,
-    bedrock,
+    bedrock: models.bedrock,
     codebuild,
+    modelFaults: models.faults,
     async idle() {
       await slack.workspace.settled();
       await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));

@@ -4,6 +4,8 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type * as z from 'zod';
+import type { AgentLimits } from '../lambdas/agents/limits.ts';
+import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
 import type { FunctionSpec } from './kernel-functions.ts';
 
@@ -29,6 +31,10 @@ export interface KernelConfig {
   readonly retentionDays: number;
   readonly logRetentionDays: number;
   readonly inboxMaxReceiveCount: number;
+  /** The bounds of every agent loop (issue 12). */
+  readonly agentLimits: AgentLimits;
+  /** The sweep for stuck conversations (issue 12). */
+  readonly reconciler: ReconcilerSettings & { readonly everyMinutes: number };
   /** Who holds each configured role: Slack user groups and users (defaults from the modules). */
   readonly people: Readonly<
     Record<string, { readonly groups: readonly string[]; readonly users: readonly string[] }>

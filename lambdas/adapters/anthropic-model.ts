@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../agents/ports.ts';
 import { translateModelError } from './model-errors.ts';
+import { cappedRetryAfterFetch } from './model-retry-after.ts';
 
 export interface AnthropicModelOptions {
   apiKey: string;
@@ -13,6 +14,13 @@ export interface AnthropicModelOptions {
   maxRetries?: number;
   /** Milliseconds one attempt may take. @default 120000 */
   timeoutMs?: number;
+  /**
+   * The longest `retry-after` (or `retry-after-ms`) the client waits out before a retry. The
+   * SDK would wait whatever the API asks (an hour, for a 429 with `retry-after: 3600`); past
+   * this, the call fails at once as unavailable with the asked wait, and the caller decides.
+   * @default 30
+   */
+  maxRetryAfterSeconds?: number;
 }
 
 /**
@@ -26,6 +34,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     maxRetries: options.maxRetries ?? 2,
     timeout: options.timeoutMs ?? 120_000,
+    fetch: cappedRetryAfterFetch(options.maxRetryAfterSeconds ?? 30),
   });
   return {
     async createMessage(params, requestOptions = {}) {

@@ -1,6 +1,7 @@
 import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import type { ModelClient } from '../agents/ports.ts';
 import { type DescribeApiError, translateModelError } from './model-errors.ts';
+import { cappedRetryAfterFetch } from './model-retry-after.ts';
 
 export interface BedrockModelOptions {
   /** The Bedrock Runtime region. @default the SDK's: `AWS_REGION` (set by Lambda), else us-east-1 */
@@ -16,6 +17,8 @@ export interface BedrockModelOptions {
   maxRetries?: number;
   /** Milliseconds one attempt may take. @default 120000 */
   timeoutMs?: number;
+  /** The longest `retry-after` the client waits out before a retry (see anthropic-model.ts). @default 30 */
+  maxRetryAfterSeconds?: number;
 }
 
 /**
@@ -48,6 +51,7 @@ export function createBedrockModel(options: BedrockModelOptions = {}): ModelClie
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     maxRetries: options.maxRetries ?? 2,
     timeout: options.timeoutMs ?? 120_000,
+    fetch: cappedRetryAfterFetch(options.maxRetryAfterSeconds ?? 30),
   });
   return {
     async createMessage(params, requestOptions = {}) {

@@ -15,11 +15,16 @@ import { getModelApiKey } from './model-secret.ts';
  */
 export async function modelClientFromEnv(
   env: NodeJS.ProcessEnv,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; maxRetryAfterSeconds?: number } = {},
 ): Promise<ModelClient> {
   const provider = env[ENV.modelProvider] ?? 'anthropic';
   const maxRetries = retriesFromEnv(env);
-  const timeout = options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
+  const timeout = {
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.maxRetryAfterSeconds !== undefined
+      ? { maxRetryAfterSeconds: options.maxRetryAfterSeconds }
+      : {}),
+  };
   if (provider === 'bedrock') {
     const baseURL = env[ENV.bedrockEndpointUrl];
     return createBedrockModel({ ...(baseURL ? { baseURL } : {}), maxRetries, ...timeout });

@@ -13,6 +13,9 @@ import { MalformedModelReplyError, ModelCallError } from '../agents/errors.ts';
  * differs between providers: that part is the `describe` argument.
  */
 
+/** Marks a response whose asked `retry-after` was over the client's cap (model-retry-after.ts): its seconds. */
+export const CAPPED_HEADER = 'x-agent-retry-after-capped';
+
 /** The type and message an HTTP error carries, read the provider's way. */
 export interface ApiErrorDescription {
   type?: string;
@@ -44,18 +47,29 @@ export function translateModelError(
     );
   }
   if (error instanceof APIConnectionTimeoutError) {
-    return new ModelCallError(`${provider} timed out`, {}, { cause: error });
+    return new ModelCallError(`${provider} timed out`, { unreachable: true }, { cause: error });
   }
   if (error instanceof APIConnectionError) {
-    return new ModelCallError(`could not reach ${provider}: ${error.message}`, {}, { cause: error });
+    return new ModelCallError(
+      `could not reach ${provider}: ${error.message}`,
+      { unreachable: true },
+      { cause: error },
+    );
   }
   if (error instanceof APIError) {
     const { type, message } = describe(error);
+    const capped = Number(error.headers?.get(CAPPED_HEADER) ?? Number.NaN);
+    const askedWait = Number.isFinite(capped) ? ` (it asked to wait ${capped} s)` : '';
     return new ModelCallError(
-      `${provider} answered HTTP ${error.status ?? '?'}${type ? ` ${type}` : ''}: ${message ?? error.message}`,
+      `${provider} answered HTTP ${error.status ?? '?'}${type ? ` ${type}` : ''}: ${message ?? error.message}${askedWait}`,
       {
         ...(error.status !== undefined ? { status: error.status } : {}),
         ...(type ? { errorType: type } : {}),
+        ...(Number.isFinite(capped) ? { retryAfterSeconds: capped } : {}),
+        // The server said not to retry this one (and it was not our cap that said so).
+        ...(!Number.isFinite(capped) && error.headers?.get('x-should-retry') === 'false'
+          ? { doNotRetry: true }
+          : {}),
       },
       { cause: error },
     );

@@ -1,9 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoConversationBudget } from '../adapters/dynamo-conversation-budget.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
 import { modelClientFromEnv } from '../adapters/model-client.ts';
 import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput } from '../agents/contract.ts';
+import { type AgentLimits, agentLimitsFrom } from '../agents/limits.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
 import type { ProfileRegistry } from '../agents/profile.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
@@ -16,6 +18,8 @@ import { kernelDeps } from './wiring.ts';
 const logger = createLogger('agent-turn');
 
 interface AgentAdapters {
+  limits: AgentLimits;
+  conversationBudget: DynamoConversationBudget;
   model: ModelClient;
   modelId: string;
   tools: ToolInvoker;
@@ -26,13 +30,20 @@ interface AgentAdapters {
 let adapters: Promise<AgentAdapters> | undefined;
 
 async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<AgentAdapters> {
+  const limits = agentLimitsFrom(env[ENV.agentLimits]);
+  const tableName = requireEnv(ENV.tableName, env);
   return {
-    model: await modelClientFromEnv(env),
+    limits,
+    conversationBudget: new DynamoConversationBudget({ client: new DynamoDBClient({}), tableName }),
+    model: await modelClientFromEnv(env, {
+      timeoutMs: limits.modelCallTimeoutSeconds * 1000,
+      maxRetryAfterSeconds: limits.maxRetryAfterSeconds,
+    }),
     modelId: requireEnv(ENV.modelId, env),
     tools: createLambdaToolInvoker(),
     transcripts: new DynamoTranscriptStore({
       client: new DynamoDBClient({}),
-      tableName: requireEnv(ENV.tableName, env),
+      tableName,
       retentionDays: numberFromEnv(ENV.retentionDays, env) ?? 90,
       onSkippedTurn: (details) => logger.warn('skipped an incomplete transcript turn', details),
     }),
