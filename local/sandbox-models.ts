@@ -41,7 +41,7 @@ export function createSandboxModels(options: {
   const modelFront = withModelFaults(
     faults,
     upstreamModel
-      ? forwardTo(upstreamModel)
+      ? forwardTo(upstreamModel, MODEL_FRONT_PATH)
       : (req, res, body) => {
           req.url = (req.url ?? '').replace(MODEL_FRONT_PATH, DEMO_MODEL_PATH);
           return demoModel(req, res, body);

@@ -182,10 +182,14 @@ async function hang(res: ServerResponse): Promise<void> {
   if (!res.writableEnded) res.destroy();
 }
 
-/** Forwards a Messages API request to another server (a test's scripted model) unchanged. */
-export function forwardTo(baseUrl: string): ModelHandler {
+/**
+ * Forwards a Messages API request to another server (a test's scripted model) unchanged, less
+ * the path `prefix` it was served under.
+ */
+export function forwardTo(baseUrl: string, prefix: string): ModelHandler {
   return async (req, res, body) => {
-    const path = (req.url ?? '/').replace(/^\/model/, '');
+    const url = req.url ?? '/';
+    const path = url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : url;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || ['host', 'content-length', 'connection'].includes(name)) continue;
