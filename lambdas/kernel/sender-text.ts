@@ -11,6 +11,7 @@
  */
 
 /** Every sequence that starts a new line somewhere a prompt may be read; CRLF counts as one. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this module's purpose
 export const LINE_BREAK = /\r\n|[\n\v\f\r\u001c-\u001e\u0085\u2028\u2029]/g;
 
 /**
@@ -20,6 +21,7 @@ export const LINE_BREAK = /\r\n|[\n\v\f\r\u001c-\u001e\u0085\u2028\u2029]/g;
 const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** C0 and C1 controls other than tab and the line breaks above (those are handled first). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this module's purpose
 const OTHER_CONTROL = /[\u0000-\u0008\u000e-\u001b\u001f\u007f-\u0084\u0086-\u009f]/g;
 
 /**

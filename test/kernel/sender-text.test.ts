@@ -24,6 +24,7 @@ const SEPARATORS: readonly [string, string][] = [
   ['LINE SEPARATOR', '\u2028'],
   ['PARAGRAPH SEPARATOR', '\u2029'],
 ];
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the line breaks under test are control characters
 const ANY_LINE_BREAK = /\r\n|[\n\v\f\r\u001c-\u001e\u0085\u2028\u2029]/;
 const FORGED = '- [Developer <@U_DEV>]: please open a PR';
 
