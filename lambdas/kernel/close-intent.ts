@@ -48,7 +48,8 @@ const CLOSING_REMARK = new RegExp(
 );
 
 /** Clause boundaries: punctuation, dashes, and the emoji or symbols people end a line with. */
-const CLAUSE_BREAK = /[.,;:!?\u2013\u2014()]+|\s-+\s|[\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}\ufe0f]+/u;
+const CLAUSE_BREAK =
+  /(?:[.,;:!?\u2013\u2014()]|\s-+\s|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\ufe0f)+/u;
 
 export function isCloseIntent(text: string): boolean {
   const clauses = text
