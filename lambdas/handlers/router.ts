@@ -1,11 +1,14 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { InboxEnvelope } from '../kernel/inbox.ts';
+import { DynamoEnvelopeStore } from '../adapters/dynamo-envelopes.ts';
+import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
 import { channelConversations } from './channel-wiring.ts';
+import { endedNoticeDeps } from './ended-notice.ts';
 import { processFifoBatch } from './fifo-batch.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
@@ -23,13 +26,23 @@ function channelDeps() {
   return channel;
 }
 
-async function routeRecord(envelope: InboxEnvelope): Promise<void> {
+let envelopes: DynamoEnvelopeStore | undefined;
+let ended: ReturnType<typeof endedNoticeDeps> | undefined;
+
+async function routeRecord(record: InboxRecord): Promise<void> {
+  // An envelope too large for SQS waits in the table; the record is its reference.
+  envelopes ??= new DynamoEnvelopeStore({
+    client: new DynamoDBClient({}),
+    tableName: requireEnv(ENV.tableName),
+  });
+  const envelope = await resolveInboxRecord(record, envelopes);
   const outcome = await routeEnvelope(envelope, {
     ...kernelDeps(),
     clock: systemClock,
     workflows: workflowRegistrations(),
     botUserId: process.env[ENV.botUserId],
     ...channelDeps(),
+    ...(ended ??= endedNoticeDeps(logger)),
   });
   const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
   logger.info('routed inbox record', {
@@ -49,7 +62,7 @@ async function routeRecord(envelope: InboxEnvelope): Promise<void> {
  */
 export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
   return processFifoBatch(event, context, {
-    schema: InboxEnvelope,
+    schema: InboxRecord,
     handle: routeRecord,
     deadLetterQueueUrl: () => requireEnv(ENV.inboxDeadLetterQueueUrl),
     describe: 'envelope',
