@@ -35,6 +35,7 @@ async function routeRecord(record: InboxRecord): Promise<void> {
     client: new DynamoDBClient({}),
     tableName: requireEnv(ENV.tableName),
   });
+  ended ??= endedNoticeDeps(logger);
   const envelope = await resolveInboxRecord(record, envelopes);
   const outcome = await routeEnvelope(envelope, {
     ...kernelDeps(),
@@ -42,7 +43,7 @@ async function routeRecord(record: InboxRecord): Promise<void> {
     workflows: workflowRegistrations(),
     botUserId: process.env[ENV.botUserId],
     ...channelDeps(),
-    ...(ended ??= endedNoticeDeps(logger)),
+    ...ended,
   });
   const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
   logger.info('routed inbox record', {
