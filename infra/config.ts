@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ChannelSettingsSchema } from '../lambdas/channel/model.ts';
+import { ChannelSettingsSchema } from '../lambdas/workflows/channel-conversations/model.ts';
 
 /**
  * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON

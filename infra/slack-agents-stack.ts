@@ -16,6 +16,7 @@ import {
   resolveTriggers,
   type WorkflowDefinition,
 } from '../statemachines/kernel.ts';
+import { FUNCTIONS, type FunctionId } from '../statemachines/kernel-functions.ts';
 import {
   CONFIG_CONTEXT_KEY,
   parseConfig,
@@ -27,7 +28,6 @@ import { InboxQueue } from './constructs/inbox-queue.ts';
 import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
-import { FUNCTIONS, type FunctionId } from './functions.ts';
 
 /** The functions a stack has: all of FUNCTIONS, the ChannelResponder only with channel conversations. */
 export type StackFunctions = Readonly<

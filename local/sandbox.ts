@@ -8,11 +8,11 @@ import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from
 import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
 import type { SlackAgentsConfigInput } from '../infra/config.ts';
-import { FUNCTIONS, type FunctionId } from '../infra/functions.ts';
 import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
 import type { WorkflowDefinition } from '../statemachines/kernel.ts';
+import { FUNCTIONS, type FunctionId } from '../statemachines/kernel-functions.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
 import { readBody } from './read-body.ts';

@@ -3,9 +3,9 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { FUNCTIONS } from '../infra/functions.ts';
 import type { AgentProfileName } from '../lambdas/agents/contract.ts';
 import { addTransientRetry, DRAINED_PATH, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
+import { FUNCTIONS } from './kernel-functions.ts';
 
 /**
  * Task timeout of an agent turn: twice the function's own timeout, as for the kernel's

@@ -1,6 +1,6 @@
-import { BUG_INVESTIGATION } from './bug-investigation.ts';
+import { BUG_INVESTIGATION } from './bug-investigation/workflow.ts';
 import type { WorkflowDefinition } from './kernel.ts';
-import { REQUIREMENTS_INTERVIEW } from './requirements-interview.ts';
+import { REQUIREMENTS_INTERVIEW } from './requirements-interview/workflow.ts';
 
 /**
  * The workflows `cdk deploy` deploys: the bug investigation (seed 000) and the requirements

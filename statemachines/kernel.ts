@@ -5,10 +5,10 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import type { SlackAgentsConfig } from '../infra/config.ts';
-import { FUNCTIONS } from '../infra/functions.ts';
 import type { ConversationStatus, SenderType, WaitAccepts } from '../lambdas/kernel/model.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
 import type { SlackTemplateName } from '../lambdas/slack/templates/index.ts';
+import { FUNCTIONS } from './kernel-functions.ts';
 
 /**
  * The kernel fragments (DESIGN 3): the states every workflow builds its graph from.

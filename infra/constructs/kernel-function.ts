@@ -5,7 +5,7 @@ import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aw
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { FUNCTIONS, type FunctionId } from '../functions.ts';
+import { FUNCTIONS, type FunctionId } from '../../statemachines/kernel-functions.ts';
 
 /** Metadata key on each function's CloudFormation resource: the function's FUNCTIONS key. */
 export const FUNCTION_METADATA_KEY = 'slack-agents:function';

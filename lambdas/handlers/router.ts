@@ -7,7 +7,7 @@ import { systemClock } from '../kernel/ports.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
-import { channelConversations } from './channel-wiring.ts';
+import { channelConversations } from '../workflows/channel-conversations/handlers/wiring.ts';
 import { endedNoticeDeps } from './ended-notice.ts';
 import { processFifoBatch } from './fifo-batch.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';

@@ -1,4 +1,4 @@
-import type { ChannelOutcome } from '../channel/handle-channel-message.ts';
+import type { ChannelOutcome } from '../workflows/channel-conversations/handle-channel-message.ts';
 import { isCloseIntent } from './close-intent.ts';
 import type { InboxMessage } from './inbox.ts';
 import { conversationIdFor } from './keys.ts';

@@ -6,9 +6,9 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { AgentProfileName } from '../../lambdas/agents/contract.ts';
 import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
-import type { BugInvestigationResult } from '../../lambdas/agents/profiles/bug-investigator.ts';
 import { PROFILES } from '../../lambdas/agents/profiles/index.ts';
 import { CONVERSATION_HISTORY_TOOL } from '../../lambdas/tools/conversation-history.ts';
+import type { BugInvestigationResult } from '../../lambdas/workflows/bug-investigation/profiles/bug-investigator.ts';
 import { demoAnalysis, demoClarification, demoPrd } from './demo-requirements.ts';
 import { DEMO_LABEL, excerpt, isRuntimeNote, type PromptLine, promptLines, userTexts } from './demo-text.ts';
 import {

@@ -1,10 +1,10 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS } from '../../infra/functions.ts';
 import { SlackAgentsStack } from '../../infra/slack-agents-stack.ts';
 import { WorkflowRegistrations } from '../../lambdas/kernel/workflows.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
+import { FUNCTIONS } from '../../statemachines/kernel-functions.ts';
 import {
   functionResource,
   onlyResource,

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
-import type { ChannelOutcome } from '../../lambdas/channel/handle-channel-message.ts';
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { Executions } from '../../lambdas/kernel/ports.ts';
 import { mentionMatches, routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
+import type { ChannelOutcome } from '../../lambdas/workflows/channel-conversations/handle-channel-message.ts';
 import { BUG_REGISTRATION } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 

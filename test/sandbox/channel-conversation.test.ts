@@ -1,8 +1,8 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoChannelStore } from '../../lambdas/adapters/dynamo-channel-store.ts';
-import { APOLOGY } from '../../lambdas/channel/respond-to-message.ts';
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
+import { DynamoChannelStore } from '../../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
+import { APOLOGY } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { httpError, lastUserText, startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 

@@ -13,7 +13,7 @@ import {
 } from '../../lambdas/kernel/tasks.ts';
 import { type RenderedMessage, renderTemplate } from '../../lambdas/slack/templates/index.ts';
 import { SlaTrackingInput } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
-import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation.ts';
+import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/workflow.ts';
 import { type AslDefinition, definitions, templateOf } from '../infra/template.ts';
 
 /**

@@ -13,12 +13,12 @@ import {
   type SlaCheckOutput,
   type SlaTrackingInput,
 } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
-import { LAMBDA_TRANSIENT_ERRORS } from '../../statemachines/kernel.ts';
 import {
   buildSlaTracking,
   deadlineStateName,
   SLA_TRACKING_STATES as STATES,
-} from '../../statemachines/sla-tracking.ts';
+} from '../../statemachines/bug-investigation/sla-tracking.ts';
+import { LAMBDA_TRANSIENT_ERRORS } from '../../statemachines/kernel.ts';
 import { type AslDefinition, allKeys, allStates, renderIntrinsics } from '../infra/template.ts';
 
 /**

@@ -1,10 +1,26 @@
+import {
+  type BugInvestigationResult,
+  bugInvestigator,
+} from '../../workflows/bug-investigation/profiles/bug-investigator.ts';
+import type {
+  AnalysisTurnOutput,
+  ClarificationTurnOutput,
+  PrdTurnOutput,
+} from '../../workflows/requirements-interview/contract.ts';
+import {
+  type PrdWriterResult,
+  prdWriter,
+} from '../../workflows/requirements-interview/profiles/prd-writer.ts';
+import {
+  type AnalystResult,
+  requirementsAnalyst,
+} from '../../workflows/requirements-interview/profiles/requirements-analyst.ts';
+import {
+  type ClarifierResult,
+  requirementsClarifier,
+} from '../../workflows/requirements-interview/profiles/requirements-clarifier.ts';
 import type { BugTurnOutput } from '../contract.ts';
 import type { AgentProfile } from '../profile.ts';
-import type { AnalysisTurnOutput, ClarificationTurnOutput, PrdTurnOutput } from '../requirements-contract.ts';
-import { type BugInvestigationResult, bugInvestigator } from './bug-investigator.ts';
-import { type PrdWriterResult, prdWriter } from './prd-writer.ts';
-import { type AnalystResult, requirementsAnalyst } from './requirements-analyst.ts';
-import { type ClarifierResult, requirementsClarifier } from './requirements-clarifier.ts';
 
 /**
  * Every agent role, by the name AgentTurn's input gives (`AgentProfileName`). A new role is a

@@ -1,7 +1,16 @@
 import * as z from 'zod';
-import { BugEscalationData, renderBugEscalation } from './bug-escalation.ts';
-import { BugFindingsData, renderBugFindings } from './bug-findings.ts';
-import { BugQuestionData, renderBugQuestion } from './bug-question.ts';
+import {
+  BugEscalationData,
+  renderBugEscalation,
+} from '../../workflows/bug-investigation/templates/bug-escalation.ts';
+import {
+  BugFindingsData,
+  renderBugFindings,
+} from '../../workflows/bug-investigation/templates/bug-findings.ts';
+import {
+  BugQuestionData,
+  renderBugQuestion,
+} from '../../workflows/bug-investigation/templates/bug-question.ts';
 import {
   RequirementsAnalysisData,
   RequirementsPrdData,
@@ -9,7 +18,7 @@ import {
   renderRequirementsAnalysis,
   renderRequirementsPrd,
   renderRequirementsQuestions,
-} from './requirements.ts';
+} from '../../workflows/requirements-interview/templates.ts';
 import type { RenderedMessage } from './types.ts';
 
 export type { Block, RenderedFile, RenderedMessage } from './types.ts';

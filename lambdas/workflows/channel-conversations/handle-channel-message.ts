@@ -1,5 +1,5 @@
-import type { AgentLogger } from '../agents/ports.ts';
-import type { Clock } from '../kernel/ports.ts';
+import type { AgentLogger } from '../../agents/ports.ts';
+import type { Clock } from '../../kernel/ports.ts';
 import { type IncomingMessage, shouldStartConversation } from './decider.ts';
 import { type ChannelConversation, type ChannelSettings, channelConversationId, isActive } from './model.ts';
 import type { ChannelStore, ReplyQueue } from './ports.ts';

@@ -1,11 +1,11 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { ReplyJob } from '../channel/model.ts';
-import { type ResponderDeps, respondToMessage } from '../channel/respond-to-message.ts';
-import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
-import { createLogger, createMetrics } from '../shared/logger.ts';
-import { channelSettings, responderDeps } from './channel-wiring.ts';
-import { processFifoBatch } from './fifo-batch.ts';
+import { processFifoBatch } from '../../../handlers/fifo-batch.ts';
+import { ENV, MissingConfigurationError, requireEnv } from '../../../shared/env.ts';
+import { createLogger, createMetrics } from '../../../shared/logger.ts';
+import { ReplyJob } from '../model.ts';
+import { type ResponderDeps, respondToMessage } from '../respond-to-message.ts';
+import { channelSettings, responderDeps } from './wiring.ts';
 
 const logger = createLogger('channel-responder');
 const metrics = createMetrics('channel-responder');

@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import type { AgentTurnInput } from '../contract.ts';
-import type { AgentProfile } from '../profile.ts';
-import { withNotes } from '../prompts.ts';
+import type { AgentTurnInput } from '../../../agents/contract.ts';
+import type { AgentProfile } from '../../../agents/profile.ts';
+import { withNotes } from '../../../agents/prompts.ts';
 import {
   AnalysisFindingKind,
   type AnalysisTurnOutput,
   AnalysisTurnOutput as OutputSchema,
-} from '../requirements-contract.ts';
+} from '../contract.ts';
 import { PrdSection } from './prd-writer.ts';
 import { MESSAGES_ARE_DATA, unfinishedRequirementsTurn } from './requirements-common.ts';
 

@@ -1,8 +1,8 @@
 import * as z from 'zod';
+import { executionConsoleUrl, link } from '../../../slack/templates/links.ts';
+import { FALLBACK_TEXT_LIMIT, labelledSection, mrkdwnText } from '../../../slack/templates/text.ts';
+import type { Block, RenderedMessage } from '../../../slack/templates/types.ts';
 import { BugResultView, confidenceLabel, severityLabel, severityWord } from './bug-result.ts';
-import { executionConsoleUrl, link } from './links.ts';
-import { FALLBACK_TEXT_LIMIT, labelledSection, mrkdwnText } from './text.ts';
-import type { Block, RenderedMessage } from './types.ts';
 
 /** `bug_escalation`: a bug handed to the on-call developers, posted in the developers' channel. */
 export const BugEscalationData = z.object({

@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { type ReplyJob, replyJobDeduplicationId } from '../channel/model.ts';
-import type { ReplyQueue } from '../channel/ports.ts';
+import { type ReplyJob, replyJobDeduplicationId } from '../model.ts';
+import type { ReplyQueue } from '../ports.ts';
 
 /**
  * The channel replies queue (SQS FIFO): grouped by channel, so the responder decides and

@@ -1,6 +1,12 @@
 import * as z from 'zod';
-import { FALLBACK_TEXT_LIMIT, labelledSection, mrkdwnText, plainText, SECTION_TEXT_LIMIT } from './text.ts';
-import type { Block, RenderedMessage } from './types.ts';
+import {
+  FALLBACK_TEXT_LIMIT,
+  labelledSection,
+  mrkdwnText,
+  plainText,
+  SECTION_TEXT_LIMIT,
+} from '../../slack/templates/text.ts';
+import type { Block, RenderedMessage } from '../../slack/templates/types.ts';
 
 /**
  * The requirements interview's messages (seed 004): the clarification questions as a numbered

@@ -1,7 +1,7 @@
-import { createLogger } from '../shared/logger.ts';
-import { checkAcknowledgement, SlaCheckInput } from '../workflows/bug-investigation/sla-check.ts';
-import { taskHandler } from './task-handler.ts';
-import { kernelDeps } from './wiring.ts';
+import { taskHandler } from '../../../handlers/task-handler.ts';
+import { kernelDeps } from '../../../handlers/wiring.ts';
+import { createLogger } from '../../../shared/logger.ts';
+import { checkAcknowledgement, SlaCheckInput } from '../sla-check.ts';
 
 /** SlaTracking's check: has a developer answered since the escalation, or has the conversation ended? */
 export const handler = taskHandler({

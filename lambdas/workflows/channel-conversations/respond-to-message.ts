@@ -1,8 +1,8 @@
-import { MalformedModelReplyError, ModelCallError } from '../agents/errors.ts';
-import type { AgentLogger } from '../agents/ports.ts';
-import type { Clock } from '../kernel/ports.ts';
-import { SlackApiError } from '../slack/errors.ts';
-import type { SlackHistoryMessage, SlackPoster } from '../slack/web-client.ts';
+import { MalformedModelReplyError, ModelCallError } from '../../agents/errors.ts';
+import type { AgentLogger } from '../../agents/ports.ts';
+import type { Clock } from '../../kernel/ports.ts';
+import { SlackApiError } from '../../slack/errors.ts';
+import type { SlackHistoryMessage, SlackPoster } from '../../slack/web-client.ts';
 import { type Decision, type JudgeAsk, shouldRespond } from './decider.ts';
 import type { ChannelConversation, ChannelMessage, ChannelSettings, ReplyJob } from './model.ts';
 import type { ChannelHistory, ChannelStore } from './ports.ts';

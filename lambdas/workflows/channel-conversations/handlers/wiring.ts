@@ -1,19 +1,19 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { createAnthropicModel } from '../adapters/anthropic-model.ts';
+import { createAnthropicModel } from '../../../adapters/anthropic-model.ts';
+import { getModelApiKey } from '../../../adapters/model-secret.ts';
+import { getSlackSecret } from '../../../adapters/secrets.ts';
+import type { AgentLogger } from '../../../agents/ports.ts';
+import type { InboxMessage } from '../../../kernel/inbox.ts';
+import { systemClock } from '../../../kernel/ports.ts';
+import { ENV, requireEnv } from '../../../shared/env.ts';
+import { createSlackPoster } from '../../../slack/web-client.ts';
 import { SqsReplyQueue } from '../adapters/channel-replies-queue.ts';
 import { DynamoChannelStore } from '../adapters/dynamo-channel-store.ts';
-import { getModelApiKey } from '../adapters/model-secret.ts';
-import { getSlackSecret } from '../adapters/secrets.ts';
-import type { AgentLogger } from '../agents/ports.ts';
-import { type ChannelOutcome, handleChannelMessage } from '../channel/handle-channel-message.ts';
-import { type ChannelSettings, ChannelSettingsSchema } from '../channel/model.ts';
-import { createModelAnswerer, createModelJudge } from '../channel/respond.ts';
-import type { ResponderDeps } from '../channel/respond-to-message.ts';
-import type { InboxMessage } from '../kernel/inbox.ts';
-import { systemClock } from '../kernel/ports.ts';
-import { ENV, requireEnv } from '../shared/env.ts';
-import { createSlackPoster } from '../slack/web-client.ts';
+import { type ChannelOutcome, handleChannelMessage } from '../handle-channel-message.ts';
+import { type ChannelSettings, ChannelSettingsSchema } from '../model.ts';
+import { createModelAnswerer, createModelJudge } from '../respond.ts';
+import type { ResponderDeps } from '../respond-to-message.ts';
 
 export class InvalidChannelSettingsError extends Error {
   override readonly name = 'InvalidChannelSettingsError';

@@ -1,4 +1,4 @@
-import type { MessageParam, ModelClient } from '../agents/ports.ts';
+import type { MessageParam, ModelClient } from '../../agents/ports.ts';
 import type { BotTurn, ChannelMessage } from './model.ts';
 
 /** What the agent gets: the conversation's recorded channel messages and its own earlier turns. */

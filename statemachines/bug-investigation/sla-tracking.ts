@@ -4,10 +4,10 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import type { SlackAgentsConfig } from '../infra/config.ts';
-import { FUNCTIONS } from '../infra/functions.ts';
-import type { Severity } from '../lambdas/agents/contract.ts';
-import { catchFailure, FAILURE_PATH, LAMBDA_TRANSIENT_ERRORS, slackPost } from './kernel.ts';
+import type { SlackAgentsConfig } from '../../infra/config.ts';
+import type { Severity } from '../../lambdas/agents/contract.ts';
+import { catchFailure, FAILURE_PATH, LAMBDA_TRANSIENT_ERRORS, slackPost } from '../kernel.ts';
+import { FUNCTIONS } from '../kernel-functions.ts';
 
 /**
  * `SlaTracking` (seed 000's `SLATrackingWorkflow`): the child a bug investigation starts,

@@ -1,10 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod';
-import { BotTurn, ChannelConversation, ChannelMessage } from '../channel/model.ts';
-import type { ChannelStore } from '../channel/ports.ts';
-import { CorruptItemError } from '../kernel/errors.ts';
-
-import { DynamoTable, type DynamoTableOptions, isConditionFailure } from './dynamo-table.ts';
+import { DynamoTable, type DynamoTableOptions, isConditionFailure } from '../../../adapters/dynamo-table.ts';
+import { CorruptItemError } from '../../../kernel/errors.ts';
+import { BotTurn, ChannelConversation, ChannelMessage } from '../model.ts';
+import type { ChannelStore } from '../ports.ts';
 
 export type DynamoChannelStoreOptions = DynamoTableOptions;
 

@@ -1,6 +1,6 @@
-import { CONVERSATION_HISTORY_TOOL } from '../../tools/conversation-history.ts';
-import { type AgentTurnInput, BugTurnState } from '../contract.ts';
-import { messageLines, withNotes } from '../prompts.ts';
+import { type AgentTurnInput, BugTurnState } from '../../../agents/contract.ts';
+import { messageLines, withNotes } from '../../../agents/prompts.ts';
+import { CONVERSATION_HISTORY_TOOL } from '../../../tools/conversation-history.ts';
 
 /**
  * The bug investigator's turn prompts (seed 000). The bug id is the conversation id, so the

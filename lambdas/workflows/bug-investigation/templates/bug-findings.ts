@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { BugResultView, confidenceLabel, severityLabel, severityWord } from './bug-result.ts';
-import { executionConsoleUrl, link, safeHttpUrl } from './links.ts';
+import { executionConsoleUrl, link, safeHttpUrl } from '../../../slack/templates/links.ts';
 import {
   FALLBACK_TEXT_LIMIT,
   FIELD_TEXT_LIMIT,
@@ -8,8 +7,9 @@ import {
   mrkdwnText,
   plainText,
   SECTION_TEXT_LIMIT,
-} from './text.ts';
-import type { Block, RenderedMessage } from './types.ts';
+} from '../../../slack/templates/text.ts';
+import type { Block, RenderedMessage } from '../../../slack/templates/types.ts';
+import { BugResultView, confidenceLabel, severityLabel, severityWord } from './bug-result.ts';
 
 /** `bug_findings`: an investigation's findings, posted for developers in the bug-summaries channel. */
 export const BugFindingsData = z.object({

@@ -21,9 +21,17 @@ export const FUNCTIONS = {
    * Channel conversations' responder: decides and answers one channel message (a model call,
    * the judge's too, with their retries), one channel's messages in order.
    */
-  ChannelResponder: { entry: 'lambdas/handlers/channel-responder.ts', timeoutSeconds: 120, memoryMb: 512 },
+  ChannelResponder: {
+    entry: 'lambdas/workflows/channel-conversations/handlers/channel-responder.ts',
+    timeoutSeconds: 120,
+    memoryMb: 512,
+  },
   /** SLA tracking: has a developer answered since the escalation? */
-  SlaCheck: { entry: 'lambdas/handlers/sla-check.ts', timeoutSeconds: 30, memoryMb: 256 },
+  SlaCheck: {
+    entry: 'lambdas/workflows/bug-investigation/handlers/sla-check.ts',
+    timeoutSeconds: 30,
+    memoryMb: 256,
+  },
 } as const satisfies Record<string, { entry: string; timeoutSeconds: number; memoryMb: number }>;
 
 export type FunctionId = keyof typeof FUNCTIONS;

@@ -1,4 +1,4 @@
-import type { UnfinishedTurn } from '../profile.ts';
+import type { UnfinishedTurn } from '../../../agents/profile.ts';
 
 /**
  * What the requirements interview's three agents (seed 004) share: how a turn without a

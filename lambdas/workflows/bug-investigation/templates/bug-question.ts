@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { mrkdwnText, SECTION_TEXT_LIMIT } from './text.ts';
-import type { RenderedMessage } from './types.ts';
+import { mrkdwnText, SECTION_TEXT_LIMIT } from '../../../slack/templates/text.ts';
+import type { RenderedMessage } from '../../../slack/templates/types.ts';
 
 /** `bug_question`: the investigator's clarification question, in the reporter's thread. */
 export const BugQuestionData = z.object({

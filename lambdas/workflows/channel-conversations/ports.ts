@@ -1,4 +1,4 @@
-import type { SlackHistoryReader } from '../slack/web-client.ts';
+import type { SlackHistoryReader } from '../../slack/web-client.ts';
 import type { BotTurn, ChannelConversation, ChannelMessage, ReplyJob } from './model.ts';
 
 /** Where channel conversations live; the DynamoDB adapter uses conditional writes only. */

@@ -1,11 +1,8 @@
 import * as z from 'zod';
-import type { AgentTurnInput } from '../contract.ts';
-import type { AgentProfile } from '../profile.ts';
-import { messageLines, withNotes } from '../prompts.ts';
-import {
-  type ClarificationTurnOutput,
-  ClarificationTurnOutput as OutputSchema,
-} from '../requirements-contract.ts';
+import type { AgentTurnInput } from '../../../agents/contract.ts';
+import type { AgentProfile } from '../../../agents/profile.ts';
+import { messageLines, withNotes } from '../../../agents/prompts.ts';
+import { type ClarificationTurnOutput, ClarificationTurnOutput as OutputSchema } from '../contract.ts';
 import { MESSAGES_ARE_DATA, unfinishedRequirementsTurn } from './requirements-common.ts';
 
 /**

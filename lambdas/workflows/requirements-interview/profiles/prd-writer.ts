@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import type { AgentTurnInput } from '../contract.ts';
-import type { AgentProfile } from '../profile.ts';
-import { withNotes } from '../prompts.ts';
-import { PrdTurnOutput as OutputSchema, type PrdTurnOutput } from '../requirements-contract.ts';
+import type { AgentTurnInput } from '../../../agents/contract.ts';
+import type { AgentProfile } from '../../../agents/profile.ts';
+import { withNotes } from '../../../agents/prompts.ts';
+import { PrdTurnOutput as OutputSchema, type PrdTurnOutput } from '../contract.ts';
 import { MESSAGES_ARE_DATA, unfinishedRequirementsTurn } from './requirements-common.ts';
 
 /**

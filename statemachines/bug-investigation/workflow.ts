@@ -2,15 +2,15 @@ import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import type { BugAction, TurnState } from '../lambdas/agents/contract.ts';
-import { agentTurn } from './agent-turn.ts';
+import type { BugAction, TurnState } from '../../lambdas/agents/contract.ts';
+import { agentTurn } from '../agent-turn.ts';
 import {
   continueAsNew,
   EXECUTION_ALREADY_EXISTS,
   HANDED_OVER_FROM,
   START_EXECUTION_TIMEOUT,
   START_EXECUTION_TRANSIENT_ERRORS,
-} from './continue-as-new.ts';
+} from '../continue-as-new.ts';
 import {
   type ChildWorkflowDefinition,
   catchFailure,
@@ -28,7 +28,7 @@ import {
   slackPost,
   transientRetry,
   waitForPeople,
-} from './kernel.ts';
+} from '../kernel.ts';
 import { buildSlaTracking } from './sla-tracking.ts';
 
 /**

@@ -3,8 +3,8 @@ import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import type { AgentProfileName, RequirementsTurnState } from '../lambdas/agents/contract.ts';
-import { type AgentTurnProps, agentTurn } from './agent-turn.ts';
+import type { AgentProfileName, RequirementsTurnState } from '../../lambdas/agents/contract.ts';
+import { type AgentTurnProps, agentTurn } from '../agent-turn.ts';
 import {
   addTransientRetry,
   catchFailure,
@@ -23,7 +23,7 @@ import {
   setConversationFields,
   slackPost,
   waitForPeople,
-} from './kernel.ts';
+} from '../kernel.ts';
 
 /**
  * `requirements_interview` (seed 004): `/prd <idea>` opens a thread where the clarification
