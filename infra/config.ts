@@ -175,6 +175,19 @@ export const SlackAgentsConfigSchema = z.strictObject({
    * @default { enabled: true, timeoutSeconds: 120, followupWindowSeconds: 60, useLlmJudge: false, judgeModelId: 'claude-haiku-4-5' }
    */
   channelConversations: ChannelConversationsConfig.prefault({}),
+  /**
+   * CloudWatch alarms whose state changes an EventBridge rule delivers to the ingress (for the
+   * workflows' `alert` triggers): exact alarm names and name prefixes. Both empty: no rule.
+   * @default { names: [], namePrefixes: [] }
+   */
+  alarms: z
+    .strictObject({
+      /** @default [] */
+      names: z.array(z.string().min(1).max(255)).default([]),
+      /** @default [] */
+      namePrefixes: z.array(z.string().min(1).max(255)).default([]),
+    })
+    .prefault({}),
 });
 
 /** The validated configuration, every default applied. */
