@@ -35,9 +35,9 @@ export interface IngressDependencies {
   /** The Slack signing secret (Secrets Manager in AWS, cached; an env override locally). */
   getSigningSecret: () => Promise<string>;
   /** The GitHub webhook secret; absent: `/github/events` answers 404. */
-  getGithubWebhookSecret?: () => Promise<string>;
+  getGithubWebhookSecret?: (() => Promise<string>) | undefined;
   /** The PagerDuty V3 webhook signing secret; absent: `/pagerduty/events` answers 404. */
-  getPagerdutyWebhookSecret?: () => Promise<string>;
+  getPagerdutyWebhookSecret?: (() => Promise<string>) | undefined;
   /**
    * Puts the envelope on the inbox. Rejects with `InboxMessageRejectedError` (by name) when
    * the message itself is refused, which is answered 4xx; any other rejection is answered 500.
