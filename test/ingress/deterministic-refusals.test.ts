@@ -96,6 +96,15 @@ describe('requests that got a 500 before (issue 12 point 6)', () => {
     },
   );
 
+  it('enqueues a slash command from a user id with a space (its group names the user)', async () => {
+    const response = await handler()(
+      signedRequest({ body: slashCommand({ user_id: 'U 1' }), contentType: FORM_TYPE, timestamp: now() }),
+    );
+
+    expect(response.statusCode).toBe(200);
+    expect(await queued()).toEqual([expect.objectContaining({ kind: 'slash_command', user: 'U 1' })]);
+  });
+
   it('enqueues a message from a user id with a space, in the same group as the rest of its thread', async () => {
     const handle = handler();
     const thread = { thread_ts: '1735689500.000001' };
@@ -116,8 +125,16 @@ describe('requests that got a 500 before (issue 12 point 6)', () => {
     );
 
     expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
-    // One receive hands out a group's messages in order, so both arriving together means one group.
-    expect((await queued()).map((r) => r.kind === 'message' && r.user)).toEqual(['U 1', 'U2']);
+    const { Messages = [] } = await api.service.receiveMessage({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+      MessageSystemAttributeNames: ['MessageGroupId'],
+    });
+    expect(Messages.map((m) => (JSON.parse(m.Body) as { user: string }).user)).toEqual(['U 1', 'U2']);
+    expect(Messages.map((m) => m.Attributes?.MessageGroupId)).toEqual([
+      'C0001:1735689500.000001',
+      'C0001:1735689500.000001',
+    ]);
   });
 
   it('keeps a 300 KB message in the table, enqueues its reference, and gives the Router the whole message', async () => {
