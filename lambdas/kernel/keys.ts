@@ -3,10 +3,21 @@
  * Slack order); the channel suffix keeps messages of two channels with equal ts apart,
  * since a ts is unique only per channel.
  */
+/** The parts of the key format that state machines build keys from (statemachines/kernel-records.ts). */
+export const keyFormat = {
+  /** Partition key prefix of a conversation's items. */
+  conversationPrefix: 'CONV#',
+  /** Sort key of the conversation's own record. */
+  conversationSort: 'META',
+} as const;
+
 export const keys = {
-  conversation: (conversationId: string) => ({ pk: `CONV#${conversationId}`, sk: 'META' }),
+  conversation: (conversationId: string) => ({
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
+    sk: keyFormat.conversationSort,
+  }),
   message: (conversationId: string, ts: string, channel: string) => ({
-    pk: `CONV#${conversationId}`,
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `MSG#${ts}#${channel}`,
   }),
   messagePrefix: 'MSG#',
@@ -14,7 +25,7 @@ export const keys = {
   /** An inbox envelope too large for an SQS message, by its deduplication id (kernel/inbox.ts). */
   inboxEnvelope: (deduplicationId: string) => ({ pk: `INBOX#${deduplicationId}`, sk: 'ENVELOPE' }),
   post: (conversationId: string, idempotencyKey: string) => ({
-    pk: `CONV#${conversationId}`,
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `POST#${idempotencyKey}`,
   }),
 } as const;

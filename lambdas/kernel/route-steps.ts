@@ -1,15 +1,21 @@
-import type { ChannelOutcome } from '../workflows/channel-conversations/handle-channel-message.ts';
 import { isCloseIntent } from './close-intent.ts';
-import type { InboxMessage } from './inbox.ts';
 import { conversationIdFor } from './keys.ts';
 import {
   anchorKey,
   type Conversation,
+  FINISHED_STATUSES,
   type MessageType,
   type SenderType,
   type ThreadAnchor,
 } from './model.ts';
-import type { Clock, ConversationStore, Executions, ThreadLink } from './ports.ts';
+import type {
+  Clock,
+  ConversationStore,
+  Executions,
+  ThreadLink,
+  UnownedMessageHandler,
+  UnownedOutcome,
+} from './ports.ts';
 import type { ExecutionInput, ExecutionOrigin } from './tasks.ts';
 import { type WakeCheck, wakeIfDue } from './wake.ts';
 import type { Trigger, WorkflowRegistration } from './workflows.ts';
@@ -27,12 +33,12 @@ export interface RouterDeps {
   workflows: readonly WorkflowRegistration[];
   botUserId: string | undefined;
   /**
-   * Channel conversations (seed 002): take the messages no workflow and no thread owns, in
-   * channels no workflow owns. Registered triggers win: a mention that matches a workflow's
-   * `mention` trigger (the requirements interview's keywords, e.g. `@bot idea: ...`) starts that
-   * workflow; any other mention comes here.
+   * Takes the messages no workflow and no thread owns, in channels no workflow owns (channel
+   * conversations, seed 002, plug in here through their Router entry). Registered triggers
+   * win: a mention that matches a workflow's `mention` trigger (the requirements interview's
+   * keywords, e.g. `@bot idea: ...`) starts that workflow; any other message comes here.
    */
-  channelConversations?: (message: InboxMessage) => Promise<ChannelOutcome>;
+  unownedMessages?: UnownedMessageHandler;
   /**
    * Answers a message in the thread of a conversation that has ended (issue 12 point 8): the
    * sender is told the conversation is over and how to start a new one, instead of silence.
@@ -63,9 +69,7 @@ export type RouteOutcome =
       wake: WakeCheck;
     }
   | { type: 'ignored'; reason: string; conversationId?: string }
-  | { type: 'channel'; outcome: ChannelOutcome };
-
-const FINISHED: ReadonlySet<Conversation['status']> = new Set(['resolved', 'closed', 'failed']);
+  | { type: 'channel'; outcome: UnownedOutcome };
 
 export function findRegistration(
   workflows: readonly WorkflowRegistration[],
@@ -193,7 +197,7 @@ export async function storeIncoming(
   const conversation = await deps.store.getConversation(conversationId);
   if (!conversation)
     return { type: 'ignored', conversationId, reason: 'thread points at a missing conversation' };
-  if (FINISHED.has(conversation.status)) return answerEnded(link, incoming, conversation, deps);
+  if (FINISHED_STATUSES.has(conversation.status)) return answerEnded(link, incoming, conversation, deps);
   // Only the owner, in a thread where they are the owner (the reporter's own thread), can close.
   const closing =
     incoming.kind === 'message' &&

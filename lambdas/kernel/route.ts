@@ -40,8 +40,8 @@ async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<R
     // A reply belongs to whichever conversation owns its thread; the mapping is stored, not guessed.
     const link = await deps.store.findThread(envelope.channel, envelope.threadTs);
     if (!link) {
-      if (deps.channelConversations && !ownedChannel(deps.workflows, envelope.channel)) {
-        return { type: 'channel', outcome: await deps.channelConversations(envelope) };
+      if (deps.unownedMessages && !ownedChannel(deps.workflows, envelope.channel)) {
+        return { type: 'channel', outcome: await deps.unownedMessages(envelope) };
       }
       return { type: 'ignored', reason: 'reply in a thread no conversation owns' };
     }
@@ -55,8 +55,7 @@ async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<R
   );
   if (!registration) {
     // No registration matched, so no workflow owns this channel: it may be a channel conversation.
-    if (deps.channelConversations)
-      return { type: 'channel', outcome: await deps.channelConversations(envelope) };
+    if (deps.unownedMessages) return { type: 'channel', outcome: await deps.unownedMessages(envelope) };
     return { type: 'ignored', reason: 'top-level message that starts no workflow here' };
   }
   return startConversation(

@@ -4,10 +4,11 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import type { SlackAgentsConfig } from '../../infra/config.ts';
-import type { Severity } from '../../lambdas/agents/contract.ts';
-import { catchFailure, FAILURE_PATH, LAMBDA_TRANSIENT_ERRORS, slackPost } from '../kernel.ts';
-import { FUNCTIONS } from '../kernel-functions.ts';
+import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import type { Severity } from '../../lambdas/workflows/bug-investigation/contract.ts';
+import { catchFailure, FAILURE_PATH, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+import { slackPost } from '../slack-post.ts';
+import { BUG_FUNCTIONS } from './functions.ts';
 
 /**
  * `SlaTracking` (seed 000's `SLATrackingWorkflow`): the child a bug investigation starts,
@@ -46,7 +47,7 @@ export function deadlineStateName(severity: Severity): string {
 export const CHECK_PATH = '$.check';
 
 /** Twice the function's own timeout, so a Lambda that runs to its limit fails as a Lambda error first. */
-const CHECK_TASK_TIMEOUT = Duration.seconds(2 * FUNCTIONS.SlaCheck.timeoutSeconds);
+const CHECK_TASK_TIMEOUT = Duration.seconds(2 * BUG_FUNCTIONS.SlaCheck.timeoutSeconds);
 
 const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const satisfies readonly Severity[];
 
@@ -60,8 +61,8 @@ export interface SlaTrackingProps {
    * conversation through SlaCheck, which has logic (DESIGN 2).
    */
   readonly table: ITableRef;
-  /** The stack's configuration: `sla`, `onCallGroupId`. */
-  readonly config: SlackAgentsConfig;
+  /** The bug investigation's configuration: `sla`, `onCallGroupId`. */
+  readonly settings: BugInvestigationSettings;
 }
 
 /**
@@ -70,7 +71,7 @@ export interface SlaTrackingProps {
  * in the same scope; call it once per scope.
  */
 export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn.IChainable {
-  const { config } = props;
+  const { settings: config } = props;
   const states = new Construct(scope, 'SlaTrackingStates');
   const names = SLA_TRACKING_STATES;
   const oncall = `<!subteam^${config.onCallGroupId}>`;

@@ -2,7 +2,8 @@ import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import type { BugAction, TurnState } from '../../lambdas/agents/contract.ts';
+import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import type { BugAction, BugTurnState } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { agentTurn } from '../agent-turn.ts';
 import {
   continueAsNew,
@@ -12,23 +13,26 @@ import {
   START_EXECUTION_TRANSIENT_ERRORS,
 } from '../continue-as-new.ts';
 import {
-  type ChildWorkflowDefinition,
   catchFailure,
   catchTimeout,
   closeOut,
   DRAINED_PATH,
-  defineWorkflow,
   describeDuration,
   drain,
   FAILURE_PATH,
-  failConversation,
   nextTurn,
-  requireChild,
-  setConversationFields,
-  slackPost,
   transientRetry,
   waitForPeople,
 } from '../kernel.ts';
+import { failConversation, setConversationFields } from '../kernel-records.ts';
+import { slackPost } from '../slack-post.ts';
+import {
+  type ChildWorkflowDefinition,
+  defineWorkflow,
+  requireChannel,
+  requireChild,
+} from '../workflow-module.ts';
+import type { BugFunctionId } from './functions.ts';
 import { buildSlaTracking } from './sla-tracking.ts';
 
 /**
@@ -114,10 +118,15 @@ export function reporterSilenceNote(waitSeconds: number): string {
 }
 
 /** SlaTracking as the bug investigation's child (DESIGN 1: "Bug investigation (+ SLA tracking child)"). */
-export const SLA_TRACKING: ChildWorkflowDefinition = {
+export const SLA_TRACKING: ChildWorkflowDefinition<BugFunctionId, BugInvestigationSettings> = {
   name: 'sla_tracking',
-  build: (scope, { slaCheck, slackPost: slackPostFn, table, config }) =>
-    buildSlaTracking(scope, { slaCheck, slackPost: slackPostFn, table, config }),
+  build: (scope, { functions, table, settings }) =>
+    buildSlaTracking(scope, {
+      slaCheck: functions.SlaCheck,
+      slackPost: functions.BugInvestigationSlackPost,
+      table,
+      settings,
+    }),
 };
 
 /** Fields a fresh execution needs to continue the conversation (everything else is per turn). */
@@ -133,9 +142,9 @@ const CARRIED_FIELDS = [
   'result',
 ] as const;
 
-export const BUG_INVESTIGATION = defineWorkflow({
+export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationSettings>({
   name: 'bug_investigation',
-  triggers: (config) => [{ type: 'channel_message', channel: config.channels.bugReports }],
+  triggers: (config) => [{ type: 'channel_message', channel: requireChannel(config, 'bugReports') }],
   ownerRole: 'reporter',
   // Seed 000: a third party's reply in the reporter's thread triggers nothing.
   othersRole: null,
@@ -143,14 +152,9 @@ export const BUG_INVESTIGATION = defineWorkflow({
   children: [SLA_TRACKING],
   continuesAsNew: true,
   build(scope, kernel, children) {
-    const {
-      registerWait,
-      drain: drainFn,
-      slackPost: slackPostFn,
-      agentTurn: agentTurnFn,
-      table,
-      config,
-    } = kernel;
+    const { registerWait, drain: drainFn, table, config, settings } = kernel;
+    const slackPostFn = kernel.functions.BugInvestigationSlackPost;
+    const agentTurnFn = kernel.functions.BugInvestigationAgentTurn;
     const S = BUG_INVESTIGATION_STATES;
     const T = BUG_INVESTIGATION_TEXTS;
     const reporterThread = {
@@ -323,7 +327,7 @@ export const BUG_INVESTIGATION = defineWorkflow({
     } as const;
     const postFindings = slackPost(scope, S.postFindings, {
       slackPostFn,
-      channel: config.channels.bugSummaries,
+      channel: requireChannel(config, 'bugSummaries'),
       template: findings,
       // Developers' replies in the summary thread are routed to this conversation.
       anchor: { name: 'summary', ownerRole: null, othersRole: 'developer' },
@@ -362,14 +366,14 @@ export const BUG_INVESTIGATION = defineWorkflow({
 
     const escalate = slackPost(scope, S.escalate, {
       slackPostFn,
-      channel: config.channels.developers,
+      channel: requireChannel(config, 'developers'),
       template: {
         name: 'bug_escalation',
         data: {
           result: sfn.JsonPath.objectAt('$.result'),
-          onCallGroupId: config.onCallGroupId,
+          onCallGroupId: settings.onCallGroupId,
           executionArn: sfn.JsonPath.executionId,
-          findingsChannel: config.channels.bugSummaries,
+          findingsChannel: requireChannel(config, 'bugSummaries'),
         },
       },
       anchor: { name: 'escalation', ownerRole: null, othersRole: 'developer' },
@@ -449,7 +453,7 @@ export const BUG_INVESTIGATION = defineWorkflow({
           sfn.JsonPath.stringToJson(
             sfn.JsonPath.format(
               `\\{"turnContext":\\{"state":"investigating","notes":[],"followUp":false\\},"threads":\\{\\},"handoverAtTurn":{}\\}`,
-              sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.turn'), config.continueAsNewAfterTurns),
+              sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.turn'), settings.continueAsNewAfterTurns),
             ),
           ),
           sfn.JsonPath.entirePayload,
@@ -466,12 +470,12 @@ function actionIs(action: BugAction): sfn.Condition {
 }
 
 interface TurnContext {
-  readonly state: TurnState;
+  readonly state: BugTurnState;
   readonly notes: readonly string[];
   readonly followUp: boolean;
 }
 
-function turnContext(state: TurnState, extra: Partial<Omit<TurnContext, 'state'>> = {}): TurnContext {
+function turnContext(state: BugTurnState, extra: Partial<Omit<TurnContext, 'state'>> = {}): TurnContext {
   return { state, notes: [], followUp: false, ...extra };
 }
 

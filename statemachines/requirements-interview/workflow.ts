@@ -3,7 +3,9 @@ import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import type { AgentProfileName, RequirementsTurnState } from '../../lambdas/agents/contract.ts';
+import type { RequirementsInterviewSettings } from '../../lambdas/workflows/requirements-interview/config.ts';
+import type { RequirementsTurnState } from '../../lambdas/workflows/requirements-interview/contract.ts';
+import type { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { type AgentTurnProps, agentTurn } from '../agent-turn.ts';
 import {
   addTransientRetry,
@@ -13,17 +15,20 @@ import {
   DRAINED_PATH,
   DYNAMODB_TASK_TIMEOUT,
   DYNAMODB_TRANSIENT_ERRORS,
-  defineWorkflow,
   describeDuration,
   drain,
   FAILURE_PATH,
-  failConversation,
   incrementCounter,
   nextTurn,
-  setConversationFields,
-  slackPost,
   waitForPeople,
 } from '../kernel.ts';
+import { conversationItemKey, failConversation, setConversationFields } from '../kernel-records.ts';
+import { slackPost } from '../slack-post.ts';
+import { defineWorkflow } from '../workflow-module.ts';
+import type { RequirementsFunctionId } from './functions.ts';
+
+/** The interview's agent roles. */
+type AgentProfileName = keyof typeof REQUIREMENTS_INTERVIEW_PROFILES;
 
 /**
  * `requirements_interview` (seed 004): `/prd <idea>` opens a thread where the clarification
@@ -131,15 +136,15 @@ export function turnCapNote(maxTurns: number): string {
   return `The interview reached its limit of ${maxTurns} clarification turns before your confidence reached the threshold. Write the PRD anyway from what you know, and list every open unknown under open questions. The open unknowns the clarification agent reported:`;
 }
 
-export const REQUIREMENTS_INTERVIEW = defineWorkflow({
+export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, RequirementsInterviewSettings>({
   name: 'requirements_interview',
-  // `/prd <idea>`, or a mention of the bot with a product idea (the rule: infra/config.ts).
-  triggers: (config) => [
+  // `/prd <idea>`, or a mention of the bot with a product idea (the rule: its config.ts).
+  triggers: (_config, settings) => [
     { type: 'slash_command', command: '/prd' },
     {
       type: 'mention',
-      keywords: [...config.requirementsInterview.mentionKeywords],
-      channels: [...config.requirementsInterview.mentionChannels],
+      keywords: [...settings.mentionKeywords],
+      channels: [...settings.mentionChannels],
     },
   ],
   ownerRole: 'requester',
@@ -149,9 +154,9 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow({
     const { table } = kernel;
     const drainFn = kernel.drain;
     const registerWait = kernel.registerWait;
-    const slackPostFn = kernel.slackPost;
-    const agentTurnFn = kernel.agentTurn;
-    const settings = kernel.config.requirementsInterview;
+    const slackPostFn = kernel.functions.RequirementsInterviewSlackPost;
+    const agentTurnFn = kernel.functions.RequirementsInterviewAgentTurn;
+    const { settings } = kernel;
     const S = REQUIREMENTS_INTERVIEW_STATES;
     const T = REQUIREMENTS_INTERVIEW_TEXTS;
     const thread = {
@@ -596,10 +601,7 @@ function recordInterviewState(
   const task = tasks.DynamoUpdateItem.jsonPath(scope, id, {
     stateName: id,
     table: props.table,
-    key: {
-      pk: text(sfn.JsonPath.format('CONV#{}', sfn.JsonPath.stringAt('$.conversationId'))),
-      sk: text('META'),
-    },
+    key: conversationItemKey(),
     updateExpression: update,
     conditionExpression: 'attribute_exists(pk)',
     expressionAttributeValues: values,

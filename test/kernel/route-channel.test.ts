@@ -51,7 +51,7 @@ function setup(workflows: WorkflowRegistration[] = [BUG]) {
     clock: { now: () => new Date('2026-11-22T12:00:00Z') },
     workflows,
     botUserId: 'U_BOT',
-    channelConversations: async (message: InboxMessage): Promise<ChannelOutcome> => {
+    unownedMessages: async (message: InboxMessage): Promise<ChannelOutcome> => {
       handed.push(message);
       return { type: 'ignored', reason: 'recorded by the test' };
     },

@@ -97,7 +97,7 @@ describe('a channel conversation in the sandbox', () => {
   });
 
   it('starts one conversation and answers each message once when two Router instances take the same channel at once', async () => {
-    const { handler } = await import('../../lambdas/handlers/router.ts');
+    const { handler } = await import('../../lambdas/workflows/channel-conversations/handlers/router.ts');
     const mention = (user: string, ts: string): InboxMessage => ({
       kind: 'message',
       eventId: `Ev-race-${ts}`,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { EVENTBRIDGE_PATH, type Sandbox, startSandbox } from '../../local/sandbox.ts';
-import { KERNEL_PROBE } from '../../statemachines/probe.ts';
+import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import {
   alarmStateChange,
   githubExample,
@@ -28,7 +28,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({
     port: 0,
     timeScale: 0.001,
-    workflows: [KERNEL_PROBE],
+    modules: [KERNEL_PROBE_MODULE],
     config: { channels: { probe: PROBE } },
     logLevel: 'SILENT',
   });

@@ -1,5 +1,5 @@
 import type { AgentLogger } from '../../agents/ports.ts';
-import type { Clock } from '../../kernel/ports.ts';
+import type { Clock, UnownedOutcome } from '../../kernel/ports.ts';
 import { type IncomingMessage, shouldStartConversation } from './decider.ts';
 import { type ChannelConversation, type ChannelSettings, channelConversationId, isActive } from './model.ts';
 import type { ChannelStore, ReplyQueue } from './ports.ts';
@@ -24,14 +24,8 @@ export interface ChannelRouterDeps {
   logger: AgentLogger;
 }
 
-export type ChannelOutcome =
-  | { type: 'ignored'; reason: string }
-  | {
-      type: 'recorded';
-      conversationId: string;
-      started: boolean;
-      stored: 'stored' | 'duplicate';
-    };
+/** What the Router's hook did with a channel message (the kernel's `UnownedOutcome`). */
+export type ChannelOutcome = UnownedOutcome;
 
 /**
  * The Router's half of the seed's message flow on shared state: record the message in the

@@ -8,6 +8,10 @@ import * as z from 'zod';
  * machine's payload well under its 256 KB limit.
  */
 
+/** The requirements interview's agents (seed 004's `current_agent`, before `complete`). */
+export const RequirementsTurnState = z.enum(['clarification', 'prd_generator', 'analysis']);
+export type RequirementsTurnState = z.infer<typeof RequirementsTurnState>;
+
 /** The end of a turn without a valid submission, the same for every requirements agent. */
 const UnfinishedOutput = z.object({
   action: z.enum(['continue', 'failed']),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { defineTemplates } from '../../slack/templates/index.ts';
 import {
   FALLBACK_TEXT_LIMIT,
   labelledSection,
@@ -142,3 +143,10 @@ function slug(title: string): string {
     .slice(0, 60);
   return cut || 'untitled';
 }
+
+/** The requirements interview's Slack messages, rendered by its SlackPost function. */
+export const REQUIREMENTS_INTERVIEW_TEMPLATES = defineTemplates({
+  requirements_questions: { data: RequirementsQuestionsData, render: renderRequirementsQuestions },
+  requirements_prd: { data: RequirementsPrdData, render: renderRequirementsPrd },
+  requirements_analysis: { data: RequirementsAnalysisData, render: renderRequirementsAnalysis },
+});

@@ -1,6 +1,7 @@
-import { type AgentTurnInput, BugTurnState } from '../../../agents/contract.ts';
+import type { AgentTurnInput } from '../../../agents/contract.ts';
 import { messageLines, withNotes } from '../../../agents/prompts.ts';
 import { CONVERSATION_HISTORY_TOOL } from '../../../tools/conversation-history.ts';
+import { BugTurnState } from '../contract.ts';
 
 /**
  * The bug investigator's turn prompts (seed 000). The bug id is the conversation id, so the

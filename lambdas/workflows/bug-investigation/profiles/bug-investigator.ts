@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { BugAction, BugTurnOutput, Severity } from '../../../agents/contract.ts';
 import type { AgentProfile, UnfinishedTurn } from '../../../agents/profile.ts';
 import { conversationHistoryTool } from '../../../tools/conversation-history.ts';
+import { BugAction, BugTurnOutput, Severity } from '../contract.ts';
 import { buildContinuationPrompt, buildInvestigationPrompt } from './bug-investigator-prompts.ts';
 
 /**

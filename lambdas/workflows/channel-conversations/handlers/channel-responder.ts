@@ -1,8 +1,9 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { processFifoBatch } from '../../../handlers/fifo-batch.ts';
-import { ENV, MissingConfigurationError, requireEnv } from '../../../shared/env.ts';
+import { MissingConfigurationError, requireEnv } from '../../../shared/env.ts';
 import { createLogger, createMetrics } from '../../../shared/logger.ts';
+import { CHANNEL_ENV } from '../env.ts';
 import { ReplyJob } from '../model.ts';
 import { type ResponderDeps, respondToMessage } from '../respond-to-message.ts';
 import { channelSettings, responderDeps } from './wiring.ts';
@@ -16,7 +17,7 @@ let deps: Promise<ResponderDeps> | undefined;
 function depsOnce(): Promise<ResponderDeps> {
   deps ??= (async () => {
     const settings = channelSettings();
-    if (settings === undefined) throw new MissingConfigurationError(ENV.channelConversations);
+    if (settings === undefined) throw new MissingConfigurationError(CHANNEL_ENV.settings);
     return responderDeps(settings, logger);
   })().catch((error: unknown) => {
     deps = undefined;
@@ -40,7 +41,7 @@ export async function handler(event: SQSEvent, context: Context): Promise<SQSBat
   return processFifoBatch(event, context, {
     schema: ReplyJob,
     handle: respond,
-    deadLetterQueueUrl: () => requireEnv(ENV.channelRepliesDeadLetterQueueUrl),
+    deadLetterQueueUrl: () => requireEnv(CHANNEL_ENV.repliesDeadLetterQueueUrl),
     describe: 'reply job',
     logger,
     metrics,

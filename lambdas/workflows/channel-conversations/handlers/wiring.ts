@@ -10,6 +10,7 @@ import { ENV, requireEnv } from '../../../shared/env.ts';
 import { createSlackPoster } from '../../../slack/web-client.ts';
 import { SqsReplyQueue } from '../adapters/channel-replies-queue.ts';
 import { DynamoChannelStore } from '../adapters/dynamo-channel-store.ts';
+import { CHANNEL_ENV } from '../env.ts';
 import { type ChannelOutcome, handleChannelMessage } from '../handle-channel-message.ts';
 import { type ChannelSettings, ChannelSettingsSchema } from '../model.ts';
 import { createModelAnswerer, createModelJudge } from '../respond.ts';
@@ -18,13 +19,13 @@ import type { ResponderDeps } from '../respond-to-message.ts';
 export class InvalidChannelSettingsError extends Error {
   override readonly name = 'InvalidChannelSettingsError';
   constructor(options: { cause: unknown }) {
-    super(`${ENV.channelConversations} is not valid channel conversation settings`, options);
+    super(`${CHANNEL_ENV.settings} is not valid channel conversation settings`, options);
   }
 }
 
 /** The settings in CHANNEL_CONVERSATIONS, or undefined when it is not set (channel conversations off). */
 export function channelSettings(env: NodeJS.ProcessEnv = process.env): ChannelSettings | undefined {
-  const raw = env[ENV.channelConversations];
+  const raw = env[CHANNEL_ENV.settings];
   if (raw === undefined || raw === '') return undefined;
   try {
     return ChannelSettingsSchema.parse(JSON.parse(raw));
@@ -56,7 +57,7 @@ export function channelConversations(
     store: channelStore(env),
     replies: new SqsReplyQueue({
       sqs: new SQSClient({ useQueueUrlAsEndpoint: false }),
-      queueUrl: requireEnv(ENV.channelRepliesQueueUrl, env),
+      queueUrl: requireEnv(CHANNEL_ENV.repliesQueueUrl, env),
     }),
     clock: systemClock,
     settings,
