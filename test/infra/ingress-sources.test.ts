@@ -1,29 +1,33 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
 import { functionResource, renderIntrinsics, resourcesOfType, templateOf } from './template.ts';
 
 /** Contract of what the ingress takes besides Slack (infra/constructs/ingress-sources.ts). */
 
-function environmentOf(template: Template, id: string): Record<string, unknown> {
-  const [, resource] = functionResource(template, id);
+function environmentOf(stack: Template, id: string): Record<string, unknown> {
+  const [, resource] = functionResource(stack, id);
   return (resource.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 }
 
 /** The statements of a function's role's default policy, as JSON text. */
-function policyOf(template: Template, id: string): string {
-  const [logicalId] = functionResource(template, id);
-  const policies = Object.entries(resourcesOfType(template, 'AWS::IAM::Policy')).filter(([policyId]) =>
+function policyOf(stack: Template, id: string): string {
+  const [logicalId] = functionResource(stack, id);
+  const policies = Object.entries(resourcesOfType(stack, 'AWS::IAM::Policy')).filter(([policyId]) =>
     policyId.startsWith(`${logicalId.replace(/[0-9A-F]{8}$/, '')}RoleDefaultPolicy`),
   );
   return JSON.stringify(policies.map(([, policy]) => policy.Properties.PolicyDocument));
 }
 
+/** The default stack, synthesized once (a synth takes seconds on a busy machine). */
+let template: Template;
+beforeAll(() => {
+  template = templateOf();
+}, 120_000);
+
 describe('the ingress sources in the stack', () => {
   it('keeps the GitHub and PagerDuty webhook secrets in Secrets Manager, generated, none in the template', () => {
-    const template = templateOf();
-
     const secrets = Object.entries(resourcesOfType(template, 'AWS::SecretsManager::Secret')).filter(
       ([id]) => id.includes('GithubWebhookSecret') || id.includes('PagerdutyWebhookSecret'),
     );
@@ -36,7 +40,6 @@ describe('the ingress sources in the stack', () => {
   });
 
   it('gives the ingress the secrets ARNs, read access to them, and write access to the table', () => {
-    const template = templateOf();
     const env = environmentOf(template, 'Ingress');
 
     expect(renderIntrinsics(env.GITHUB_WEBHOOK_SECRET_ARN)).toMatch(/GithubWebhookSecret/);
@@ -51,13 +54,12 @@ describe('the ingress sources in the stack', () => {
   });
 
   it('tells the ingress the slash commands the workflows handle, as plain strings', () => {
-    const env = environmentOf(templateOf(), 'Ingress');
+    const env = environmentOf(template, 'Ingress');
 
     expect(JSON.parse(String(env.SLASH_COMMANDS))).toEqual(['/prd']);
   });
 
   it('lets the Router invoke SlackPost, and only it, for notices on ended conversations', () => {
-    const template = templateOf();
     const [slackPostId] = functionResource(template, 'SlackPost');
 
     expect(environmentOf(template, 'Router').SLACK_POST_FUNCTION).toEqual({ Ref: slackPostId });
@@ -68,14 +70,16 @@ describe('the ingress sources in the stack', () => {
   });
 
   it('creates no alarm rule when no alarm is configured', () => {
-    expect(Object.keys(resourcesOfType(templateOf(), 'AWS::Events::Rule'))).toEqual([]);
+    expect(Object.keys(resourcesOfType(template, 'AWS::Events::Rule'))).toEqual([]);
   });
 
   it('routes the configured alarms state changes to the ingress, by name and by prefix', () => {
-    const template = templateOf({ config: { alarms: { names: ['checkout-5xx'], namePrefixes: ['prod-'] } } });
-    const [ingressId] = functionResource(template, 'Ingress');
+    const withAlarms = templateOf({
+      config: { alarms: { names: ['checkout-5xx'], namePrefixes: ['prod-'] } },
+    });
+    const [ingressId] = functionResource(withAlarms, 'Ingress');
 
-    template.hasResourceProperties('AWS::Events::Rule', {
+    withAlarms.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: {
         source: ['aws.cloudwatch'],
         'detail-type': ['CloudWatch Alarm State Change'],
@@ -85,7 +89,7 @@ describe('the ingress sources in the stack', () => {
         Match.objectLike({ Arn: { 'Fn::GetAtt': [ingressId, 'Arn'] }, RetryPolicy: Match.anyValue() }),
       ],
     });
-    template.hasResourceProperties('AWS::Lambda::Permission', {
+    withAlarms.hasResourceProperties('AWS::Lambda::Permission', {
       Action: 'lambda:InvokeFunction',
       Principal: 'events.amazonaws.com',
       FunctionName: { 'Fn::GetAtt': [ingressId, 'Arn'] },
