@@ -48,14 +48,3 @@ export function verifyPagerdutyRequest(options: VerifyPagerdutyRequestOptions): 
   if (!matched)
     throw new InvalidWebhookSignatureError('pagerduty', WebhookSignatureFailure.signatureMismatch);
 }
-
-/**
- * Whether an event's own (signed) time is too far from now to accept: older than `maxAgeSeconds`
- * or more than five minutes ahead. An unreadable time counts as stale.
- */
-export function isStale(eventTime: string, nowMilliseconds: number, maxAgeSeconds: number): boolean {
-  const at = Date.parse(eventTime);
-  if (Number.isNaN(at)) return true;
-  const age = (nowMilliseconds - at) / 1000;
-  return age > maxAgeSeconds || age < -5 * 60;
-}

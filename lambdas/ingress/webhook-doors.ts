@@ -1,9 +1,10 @@
 import { type Admission, decodeUtf8, parseJson, respondJson } from './admission.ts';
 import { type AlertParse, parseAlarmStateChange, parsePagerdutyWebhook } from './alert-payloads.ts';
 import { InvalidWebhookSignatureError, WebhookSignatureFailure } from './errors.ts';
+import { isStale } from './event-age.ts';
 import { isRoutedGithubEvent, parseGithubEvent } from './github-payloads.ts';
 import { verifyGithubRequest } from './verify-github-request.ts';
-import { isStale, verifyPagerdutyRequest } from './verify-pagerduty-request.ts';
+import { verifyPagerdutyRequest } from './verify-pagerduty-request.ts';
 
 export interface WebhookDoorOptions {
   secret: string;
