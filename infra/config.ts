@@ -114,6 +114,19 @@ const KernelConfigFields = {
   reconciler: ReconcilerSettings.extend({
     everyMinutes: z.number().int().min(1).max(1440).default(5),
   }).prefault({}),
+  /**
+   * CloudWatch alarms whose state changes an EventBridge rule delivers to the ingress (for the
+   * workflows' `alert` triggers): exact alarm names and name prefixes. Both empty: no rule.
+   * @default { names: [], namePrefixes: [] }
+   */
+  alarms: z
+    .strictObject({
+      /** @default [] */
+      names: z.array(z.string().min(1).max(255)).default([]),
+      /** @default [] */
+      namePrefixes: z.array(z.string().min(1).max(255)).default([]),
+    })
+    .prefault({}),
 };
 
 /**

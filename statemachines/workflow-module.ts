@@ -35,6 +35,8 @@ export interface KernelConfig {
   readonly agentLimits: AgentLimits;
   /** The sweep for stuck conversations (issue 12). */
   readonly reconciler: ReconcilerSettings & { readonly everyMinutes: number };
+  /** CloudWatch alarms (names, name prefixes) whose state changes reach the ingress. */
+  readonly alarms: { readonly names: readonly string[]; readonly namePrefixes: readonly string[] };
   /** Who holds each configured role: Slack user groups and users (defaults from the modules). */
   readonly people: Readonly<
     Record<string, { readonly groups: readonly string[]; readonly users: readonly string[] }>

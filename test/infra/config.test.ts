@@ -13,6 +13,7 @@ describe('stack configuration', () => {
       retentionDays: 90,
       logRetentionDays: 90,
       inboxMaxReceiveCount: 5,
+      alarms: { names: [], namePrefixes: [] },
       people: {
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
