@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
+import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
 
 /**
  * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON
@@ -26,6 +27,9 @@ const LOG_RETENTION_DAYS = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
 ] as const;
 
+/** The model id each provider uses when the configuration names none. */
+const DEFAULT_MODEL_IDS = { anthropic: 'claude-sonnet-5-5', bedrock: DEFAULT_BEDROCK_MODEL_ID } as const;
+
 /**
  * The kernel's fields. `channels` gets one defaulted field per channel a module declares;
  * each module with a configuration section adds it under its key (see `configSchema`).
@@ -47,18 +51,28 @@ const KernelConfigFields = {
    */
   developerWaitSeconds: z.number().int().positive().default(172_800),
   /**
-   * The model agent turns use. (`claude-sonnet-4-5`, the earlier default, reaches end of life
-   * on 2026-11-30 by the Anthropic SDK's deprecation table.)
-   * @default { provider: 'anthropic', id: 'claude-sonnet-5-5' }
+   * The model agent turns and channel conversations use. `anthropic`: the Anthropic API, `id`
+   * an Anthropic model id, the key in the ModelCredentials secret. `bedrock`: Amazon Bedrock in
+   * the stack's region with the functions' roles, `id` a Bedrock model id
+   * (`anthropic.<model>`) or a cross-region inference profile id (`global.anthropic.<model>`,
+   * `us.anthropic.<model>`...), see bedrock-model.ts; no model secret. (`claude-sonnet-4-5`,
+   * the earlier default, reaches end of life on 2026-11-30 by the Anthropic SDK's deprecation table.)
+   * @default { provider: 'anthropic', id: 'claude-sonnet-5-5' } (with bedrock: id 'global.anthropic.claude-sonnet-5-5')
    */
   model: z
     .strictObject({
       /** @default 'anthropic' */
       provider: z.enum(['anthropic', 'bedrock']).default('anthropic'),
-      /** @default 'claude-sonnet-5-5' */
-      id: z.string().min(1).default('claude-sonnet-5-5'),
+      /** @default 'claude-sonnet-5-5', or 'global.anthropic.claude-sonnet-5-5' with bedrock */
+      id: z.string().min(1).optional(),
     })
-    .prefault({}),
+    .prefault({})
+    .superRefine((model, context) => {
+      if (model.provider === 'bedrock' && model.id !== undefined && !parseBedrockModelId(model.id)) {
+        context.addIssue({ code: 'custom', path: ['id'], message: BEDROCK_ID_EXPECTED });
+      }
+    })
+    .transform(({ provider, id }) => ({ provider, id: id ?? DEFAULT_MODEL_IDS[provider] })),
   /**
    * Days after which finished conversations and their messages expire (DynamoDB TTL).
    * @default 90

@@ -76,12 +76,16 @@ export class SlackAgentsStack extends Stack {
       generatedField: 'signingSecret',
       issuedBy: 'Slack (the app config page: Basic Information and OAuth & Permissions)',
     });
-    const modelSecret = new ThirdPartySecret(this, 'ModelCredentials', {
-      description: 'Model provider credentials: { "apiKey": "..." }',
-      placeholders: {},
-      generatedField: 'apiKey',
-      issuedBy: 'Anthropic (the console API keys page)',
-    });
+    // Bedrock authenticates with the functions' roles: the API key secret exists for Anthropic's API only.
+    const modelSecret =
+      config.model.provider === 'anthropic'
+        ? new ThirdPartySecret(this, 'ModelCredentials', {
+            description: 'Model provider credentials: { "apiKey": "..." }',
+            placeholders: {},
+            generatedField: 'apiKey',
+            issuedBy: 'Anthropic (the console API keys page)',
+          })
+        : undefined;
 
     // Every function gets the SAME values for the variables it has: the sandbox runs all the
     // handlers in one process with one environment, so two functions must never disagree
@@ -93,7 +97,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.inboxQueueUrl]: inbox.queue.queueUrl,
       [ENV.inboxDeadLetterQueueUrl]: inbox.deadLetterQueue.queueUrl,
       [ENV.slackSecretArn]: slackSecret.secretArn,
-      [ENV.modelSecretArn]: modelSecret.secretArn,
+      ...(modelSecret ? { [ENV.modelSecretArn]: modelSecret.secretArn } : {}),
       [ENV.botUserId]: config.botUserId,
       [ENV.retentionDays]: String(config.retentionDays),
       [ENV.channels]: JSON.stringify(config.channels),

@@ -93,7 +93,12 @@ Sandbox listening on ${sandbox.url}
   GitHub API (Octokit):   ${sandbox.github.apiUrl}  (demo repository: demo/webshop)
   GitHub webhooks:        POST ${sandbox.url}/github/events, secret ${sandbox.github.webhookSecret}${process.env.GITHUB_WEBHOOK_SECRET ? '' : ' (generated; set GITHUB_WEBHOOK_SECRET to fix it)'}
   Time scale:             ${sandbox.timeScale}
-  Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}
+  Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}${
+    parseConfig(config).model.provider === 'bedrock'
+      ? `
+  Bedrock Runtime:        ${sandbox.url}/model/${parseConfig(config).model.id}/invoke (emulated, SigV4 with dummy credentials, in front of the model above)`
+      : ''
+  }
 `);
 
 const stop = async () => {

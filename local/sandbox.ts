@@ -12,6 +12,10 @@ import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
 import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
+import { type BedrockRuntime, createBedrockRuntime, isBedrockRuntimeRequest } from './bedrock/runtime-api.ts';
+import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
+import { CodeBuildService } from './codebuild/service.ts';
+import { projectsFromTemplate } from './codebuild/template-projects.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
 import { readBody } from './read-body.ts';
@@ -83,6 +87,10 @@ export interface Sandbox {
   readonly inboxUrl: string;
   /** The GitHub emulator: REST API at `${url}/api/v3`, webhooks to `${url}/github/events`. */
   readonly github: SandboxGitHub;
+  /** The emulated Bedrock Runtime (model.provider bedrock), in front of the same model server as ANTHROPIC_BASE_URL. */
+  readonly bedrock: BedrockRuntime;
+  /** The emulated CodeBuild (builds run in temporary checkouts; their logs kept in memory). */
+  readonly codebuild: CodeBuildService;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -158,6 +166,8 @@ async function assemble(
     AWS_ENDPOINT_URL_SQS: url,
     AWS_ENDPOINT_URL_SFN: url,
     AWS_ENDPOINT_URL_LAMBDA: url,
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url,
+    AWS_ENDPOINT_URL_CODEBUILD: url,
     SLACK_API_URL: `${url}/api/`,
     SLACK_SIGNING_SECRET: options.signingSecret,
     SLACK_BOT_TOKEN: DEVELOPMENT_BOT_TOKEN,
@@ -229,13 +239,18 @@ async function assemble(
       feed.notify('conversation');
     }
   };
+  // A build runs real code: its minutes are real ones (stretched, never shrunk, by the time scale).
+  const codebuild = new CodeBuildService({ minuteMs: 60_000 * Math.max(1, options.timeScale) });
+  for (const project of projectsFromTemplate(template, names)) codebuild.createProject(project);
   const stepFunctions = new LocalStepFunctions({
     onEvent: () => feed.notify('execution'),
     timeScale: options.timeScale,
     dynamodb,
+    codebuild,
     invokeLambda: (functionArn, payload) => invoke(logicalIdOfArn(functionArn), payload),
   });
   const sfnApi = createStepFunctionsApi(stepFunctions);
+  const codebuildApi = createCodeBuildApiHandler(codebuild);
   // Lambda Invoke (AgentTurn calling its tools): the same in-process handlers, by logical id.
   const lambdaApi = createLambdaApi(invoke, { exists: (name) => functions.has(name) });
 
@@ -247,6 +262,11 @@ async function assemble(
   );
 
   const demoModel = createDemoModelHandler();
+  // Bedrock (model.provider bedrock) fronts whichever Messages API server the Anthropic provider would use.
+  const bedrock = createBedrockRuntime({
+    upstream: () => process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com',
+    upstreamApiKey: () => process.env.ANTHROPIC_API_KEY,
+  });
   let sandboxRoutes: ReturnType<typeof createSandboxRoutes> | undefined;
   setRoute(async (req, res) => {
     const target = String(req.headers['x-amz-target'] ?? '');
@@ -255,10 +275,12 @@ async function assemble(
     if (isLambdaInvokeRequest(req)) return lambdaApi(req, res, body);
     if (target.startsWith(SQS_TARGET_PREFIX)) return sqsApi(req, res, body);
     if (target.startsWith(STEP_FUNCTIONS_TARGET_PREFIX)) return sfnApi(req, res, body);
+    if (target.startsWith(CODEBUILD_TARGET_PREFIX)) return codebuildApi(req, res, body);
     const path = new URL(req.url ?? '/', url).pathname;
     if (github.handles(path)) return github.serve(req, res, body);
     if (path.startsWith('/api/')) return slack.api(req, res, body);
     if (path.startsWith(`${DEMO_MODEL_PATH}/`)) return demoModel(req, res, body);
+    if (isBedrockRuntimeRequest(req)) return bedrock.handle(req, res, body);
     if (path === '/slack/events') return serveIngress(req, res, body, (event) => invoke(ingressId, event));
     if (!sandboxRoutes)
       return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
@@ -337,6 +359,8 @@ async function assemble(
     tableName,
     inboxUrl,
     github,
+    bedrock,
+    codebuild,
     async idle() {
       await slack.workspace.settled();
       await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));
@@ -344,6 +368,7 @@ async function assemble(
     async stop() {
       await Promise.all(sources.map((s) => s.stop()));
       await stepFunctions.close();
+      await codebuild.close();
       sqs.close();
       feed.close();
       server.closeAllConnections();

@@ -183,6 +183,11 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
   environment?(settings: S): Readonly<Record<string, string>>;
   /** Whether the module deploys anything under its settings (its section still validates). @default true */
   enabled?(settings: S): boolean;
+  /**
+   * Models its model-calling functions call besides the configured `model.id` (with Bedrock,
+   * the stack lets them invoke exactly these too). @default - none
+   */
+  models?(settings: S): readonly string[];
   /** Its state machines; the Router starts them on their triggers. @default - none */
   readonly workflows?: readonly WorkflowDefinition<F, S>[];
 }

@@ -1,11 +1,6 @@
-import Anthropic, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from '@anthropic-ai/sdk';
-import { MalformedModelReplyError, ModelCallError } from '../agents/errors.ts';
+import Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../agents/ports.ts';
+import { translateModelError } from './model-errors.ts';
 
 export interface AnthropicModelOptions {
   apiKey: string;
@@ -39,39 +34,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
           ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
         });
       } catch (error) {
-        throw translate(error);
+        throw translateModelError(error);
       }
     },
   };
-}
-
-function translate(error: unknown): Error {
-  if (error instanceof APIUserAbortError) {
-    return new ModelCallError(
-      'the model call was aborted at the turn deadline',
-      { aborted: true },
-      { cause: error },
-    );
-  }
-  if (error instanceof APIConnectionTimeoutError) {
-    return new ModelCallError('the model API timed out', {}, { cause: error });
-  }
-  if (error instanceof APIConnectionError) {
-    return new ModelCallError(`could not reach the model API: ${error.message}`, {}, { cause: error });
-  }
-  if (error instanceof APIError) {
-    const type = error.type ?? undefined;
-    return new ModelCallError(
-      `the model API answered HTTP ${error.status ?? '?'}${type ? ` ${type}` : ''}: ${error.apiMessage ?? error.message}`,
-      {
-        ...(error.status !== undefined ? { status: error.status } : {}),
-        ...(type ? { errorType: type } : {}),
-      },
-      { cause: error },
-    );
-  }
-  if (error instanceof SyntaxError) {
-    return new MalformedModelReplyError('the model API answered with invalid JSON', { cause: error });
-  }
-  return error instanceof Error ? error : new ModelCallError(String(error), {}, { cause: error });
 }

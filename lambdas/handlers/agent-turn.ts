@@ -1,11 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createAnthropicModel } from '../adapters/anthropic-model.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
-import { getModelApiKey } from '../adapters/model-secret.ts';
+import { modelClientFromEnv } from '../adapters/model-client.ts';
 import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput } from '../agents/contract.ts';
-import { ModelProviderNotSupportedError } from '../agents/errors.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
 import type { ProfileRegistry } from '../agents/profile.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
@@ -28,15 +26,8 @@ interface AgentAdapters {
 let adapters: Promise<AgentAdapters> | undefined;
 
 async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<AgentAdapters> {
-  const provider = env[ENV.modelProvider] ?? 'anthropic';
-  if (provider !== 'anthropic') throw new ModelProviderNotSupportedError(provider);
-  const baseURL = env[ENV.anthropicBaseUrl];
   return {
-    model: createAnthropicModel({
-      apiKey: await getModelApiKey(env),
-      ...(baseURL ? { baseURL } : {}),
-      maxRetries: numberFromEnv(ENV.modelMaxRetries, env) ?? 2,
-    }),
+    model: await modelClientFromEnv(env),
     modelId: requireEnv(ENV.modelId, env),
     tools: createLambdaToolInvoker(),
     transcripts: new DynamoTranscriptStore({

@@ -67,7 +67,7 @@ describe('stack configuration', () => {
       bugSummaries: 'C_BUG_SUMMARIES',
       developers: 'C_DEVELOPERS',
     });
-    expect(config.model).toEqual({ provider: 'bedrock', id: 'claude-sonnet-5-5' });
+    expect(config.model).toEqual({ provider: 'bedrock', id: 'global.anthropic.claude-sonnet-5-5' });
   });
 
   it('accepts further named channels for future workflows', () => {
