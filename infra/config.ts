@@ -94,6 +94,13 @@ const KernelConfigFields = {
    * @default 5
    */
   inboxMaxReceiveCount: z.number().int().min(1).max(1000).default(5),
+  /**
+   * GitHub, for workflows whose agents work on a repository: the REST API base URL
+   * (`https://HOST/api/v3` for GitHub Enterprise Server; the sandbox sets its emulator's).
+   */
+  github: z
+    .strictObject({ baseUrl: z.url({ protocol: /^https?$/ }).default('https://api.github.com') })
+    .prefault({}),
 };
 
 /**

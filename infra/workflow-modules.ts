@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -8,6 +8,7 @@ import type { IChainable, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { WorkflowRegistration } from '../lambdas/kernel/workflows.ts';
 import { ENV } from '../lambdas/shared/env.ts';
+import { CODE_TOOLS_ENV } from '../lambdas/tools/code/config.ts';
 import type { FunctionSpec } from '../statemachines/kernel-functions.ts';
 import {
   type AnyWorkflowModule,
@@ -20,7 +21,7 @@ import type { SlackAgentsConfig } from './config.ts';
 import type { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
-import type { ThirdPartySecret } from './constructs/third-party-secret.ts';
+import { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
 
 /** What the workflow modules get from the stack. */
@@ -231,12 +232,51 @@ function createFunctions(
   return functions;
 }
 
+/** The GitHub credentials secret: created once, when the first function asks for it. */
+const githubSecrets = new WeakMap<Construct, ThirdPartySecret>();
+
+function githubSecretOf(scope: Construct): ThirdPartySecret {
+  const stack = Stack.of(scope);
+  let secret = githubSecrets.get(stack);
+  if (secret === undefined) {
+    secret = new ThirdPartySecret(stack, 'GitHubCredentials', {
+      description:
+        'GitHub App credentials: { "appId": "...", "installationId": "...", "privateKey": "-----BEGIN..." } (or { "token": "..." } for a fine-grained token)',
+      placeholders: { appId: 'REPLACE_WITH_APP_ID', installationId: 'REPLACE_WITH_INSTALLATION_ID' },
+      generatedField: 'privateKey',
+      issuedBy: "GitHub (the App's settings: App ID, a private key, and the installation's id)",
+    });
+    new CfnOutput(stack, 'GitHubCredentialsSecretArn', {
+      value: secret.secretArn,
+      description: 'Put the GitHub App credentials (or a token) in this secret',
+    });
+    githubSecrets.set(stack, secret);
+  }
+  return secret;
+}
+
 function grantAccess(
   fn: NodejsFunction,
   spec: FunctionSpec,
   props: ModuleDeploymentProps,
   modelIds: readonly string[] = [],
 ): void {
+  if (spec.access?.githubSecret === true) {
+    const secret = githubSecretOf(fn);
+    secret.grantRead(fn);
+    fn.addEnvironment(CODE_TOOLS_ENV.githubSecretArn, secret.secretArn);
+    fn.addEnvironment(CODE_TOOLS_ENV.githubBaseUrl, props.config.github.baseUrl);
+  }
+  if (spec.access?.buildLogs === true) {
+    const stack = Stack.of(fn);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['logs:GetLogEvents'],
+        resources: [stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: '/aws/codebuild/*', arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+      }),
+    );
+  }
   if (spec.access?.table === 'read') props.table.grantReadData(fn);
   if (spec.access?.table === 'read_write') props.table.grantReadWriteData(fn);
   if (spec.access?.slackSecret === true) props.slackSecret.grantRead(fn);

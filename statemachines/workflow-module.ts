@@ -29,6 +29,8 @@ export interface KernelConfig {
   readonly retentionDays: number;
   readonly logRetentionDays: number;
   readonly inboxMaxReceiveCount: number;
+  /** GitHub's REST API base URL, for workflows that work on a repository (issue 13). */
+  readonly github: { readonly baseUrl: string };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
 import { BUG_INVESTIGATION } from './workflow.ts';
@@ -22,5 +23,8 @@ export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugI
   roles: ['reporter', 'developer'],
   statuses: ['pending_verification'],
   functions: BUG_FUNCTIONS,
+  // The code tools' and the pull request opener's repository (issue 13); none: no code tools.
+  environment: (settings) =>
+    settings.repository === undefined ? {} : { [CODE_TOOLS_ENV.repository]: settings.repository },
   workflows: [BUG_INVESTIGATION],
 });
