@@ -240,7 +240,8 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
   catchFailure(readBuildResults, noteUnreadBuild);
 
   const feedBack = sfn.Pass.jsonPath(scope, S.feedBackBuild, {
-    parameters: sfn.JsonPath.listAt('$.fix.build.feedback'),
+    // A Pass without parameters passes its (input-path) input on: the feedback becomes the notes.
+    inputPath: '$.fix.build.feedback',
     resultPath: '$.fix.notes',
   }).next(rewriteFix);
   const buildPassed = sfn.Choice.jsonPath(scope, S.buildPassed)

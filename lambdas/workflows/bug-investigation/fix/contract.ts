@@ -61,10 +61,10 @@ export type BuildResults = z.infer<typeof BuildResults>;
 export const ReadBuildResultsInput = z.object({
   conversationId: z.string().min(1),
   attempt: z.number().int().positive(),
-  /** `{ Build }` of a build that succeeded. */
-  output: z.object({ Build: z.record(z.string(), z.unknown()) }).optional(),
-  /** `{ Error, Cause }` of a build that failed, timed out or could not start. */
-  failure: z.object({ Error: z.string(), Cause: z.string().optional() }).optional(),
+  /** `{ Build }` of a build that succeeded; `{}` when it did not. */
+  output: z.object({ Build: z.record(z.string(), z.unknown()).optional() }).optional(),
+  /** `{ Error, Cause }` of a build that failed, timed out or could not start; `{}` when it succeeded. */
+  failure: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
 });
 export type ReadBuildResultsInput = z.infer<typeof ReadBuildResultsInput>;
 
