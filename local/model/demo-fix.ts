@@ -177,11 +177,14 @@ export function demoCodeInvestigation(
 export function demoFixRequested(
   request: MessageCreateParamsNonStreaming,
   report: string,
+  history: string,
 ): BugInvestigationResult | undefined {
   if (!offers(request, CODE_TOOL_NAMES.searchCode)) return undefined;
+  // The code its earlier findings cited (they are in the conversation's history), for the fixer.
+  const cited = [...history.matchAll(/([\w./-]+\.[a-z]{1,4}):(\d+)/g)].at(-1)?.[0];
   return {
     action: 'fix_requested',
-    summary: `${DEMO_LABEL} A developer asked for a fix${report ? ` of "${excerpt(report)}"` : ''}; the workflow has it made, built and opened as a draft pull request.`,
+    summary: `${DEMO_LABEL} A developer asked for a fix${report ? ` of "${excerpt(report)}"` : ''}${cited ? `; my findings pointed at ${cited}` : ''}. The workflow has it made, built and opened as a draft pull request.`,
     confidence: 60,
     severity: 'medium',
   };
