@@ -58,7 +58,9 @@ const channels: Record<string, string> = {
   ...(fromEnv.channels as Record<string, string> | undefined),
   ...channelsFromEnv(process.env),
 };
-const config: SlackAgentsConfigInput = { ...fromEnv, channels };
+// The bug workflow works on the sandbox GitHub's demo repository unless SANDBOX_CONFIG names one.
+const bugInvestigation = { repository: 'demo/webshop', ...(fromEnv.bugInvestigation as object | undefined) };
+const config: SlackAgentsConfigInput = { ...fromEnv, channels, bugInvestigation };
 const passThrough = Object.fromEntries(
   ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'].flatMap((name) => {
     const value = process.env[name];
@@ -90,7 +92,7 @@ Sandbox listening on ${sandbox.url}
   Channels:               ${channelList}
   Bot user id:            ${sandbox.slack.workspace.botUserId}
   Signing secret:         ${sandbox.signingSecret}${sandbox.signingSecret === DEVELOPMENT_SIGNING_SECRET ? ' (development default; set SLACK_SIGNING_SECRET to change)' : ''}
-  GitHub API (Octokit):   ${sandbox.github.apiUrl}  (demo repository: demo/webshop)
+  GitHub API (Octokit):   ${sandbox.github.apiUrl}  (demo repository: demo/webshop; the bug workflow works on ${bugInvestigation.repository})
   GitHub webhooks:        POST ${sandbox.url}/github/events, secret ${sandbox.github.webhookSecret}${process.env.GITHUB_WEBHOOK_SECRET ? '' : ' (generated; set GITHUB_WEBHOOK_SECRET to fix it)'}
   Time scale:             ${sandbox.timeScale}
   Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}${
