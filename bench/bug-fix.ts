@@ -11,7 +11,14 @@
 import { DEMO_BUG } from '../local/github/demo-webshop.ts';
 import { submit, toolUse } from '../local/model/scripted-model.ts';
 import { FIX_PATH_STATES } from '../statemachines/bug-investigation/fix-path.ts';
-import { bugIdFor, CHANNELS, DEVELOPER, REPORTER, readsHistory, startBugHarness } from '../test/sandbox/bug-harness.ts';
+import {
+  bugIdFor,
+  CHANNELS,
+  DEVELOPER,
+  REPORTER,
+  readsHistory,
+  startBugHarness,
+} from '../test/sandbox/bug-harness.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const AT = `${DEMO_BUG.file}:${DEMO_BUG.line}`;
@@ -33,22 +40,40 @@ const ledgerOf = async (bug: string) => (await h.store.getConversation(bug, { co
 
 const rows: { transitions: number; lambdaMs: number; buildMs: number; pathMs: number }[] = [];
 for (let round = 0; round < ROUNDS; round++) {
-  const report = await h.post(CHANNELS.reports, REPORTER, `Checkout totals are too high with a discount code, round ${round}: VAT looks wrong, steps: apply SAVE10 in DE.`);
+  const report = await h.post(
+    CHANNELS.reports,
+    REPORTER,
+    `Checkout totals are too high with a discount code, round ${round}: VAT looks wrong, steps: apply SAVE10 in DE.`,
+  );
   const bug = bugIdFor(report);
   h.script(bug, [
     readsHistory(bug),
-    submit({ action: 'post_findings', summary: `VAT on the subtotal at ${AT}.`, confidence: 90, severity: 'high' }),
+    submit({
+      action: 'post_findings',
+      summary: `VAT on the subtotal at ${AT}.`,
+      confidence: 90,
+      severity: 'high',
+    }),
   ]);
   const summaries = await until(
     () => h.messages(CHANNELS.summaries),
     (all) => all.some((m) => m.bot && Number(m.ts) > Number(report) && m.text.includes(AT)),
   );
-  const thread = summaries.find((m) => m.bot && Number(m.ts) > Number(report) && m.text.includes(AT))?.ts ?? '';
-  await until(() => h.store.getConversation(bug, { consistent: true }), (c) => c?.phase === 'awaiting_dev' && c.wait !== undefined);
+  const thread =
+    summaries.find((m) => m.bot && Number(m.ts) > Number(report) && m.text.includes(AT))?.ts ?? '';
+  await until(
+    () => h.store.getConversation(bug, { consistent: true }),
+    (c) => c?.phase === 'awaiting_dev' && c.wait !== undefined,
+  );
   const before = await ledgerOf(bug);
   h.script(bug, [
     readsHistory(bug),
-    submit({ action: 'fix_requested', summary: `VAT on the subtotal at ${AT}.`, confidence: 90, severity: 'high' }),
+    submit({
+      action: 'fix_requested',
+      summary: `VAT on the subtotal at ${AT}.`,
+      confidence: 90,
+      severity: 'high',
+    }),
     toolUse('write_file', {
       path: DEMO_BUG.file,
       diff: `--- a/${DEMO_BUG.file}\n+++ b/${DEMO_BUG.file}\n@@ -${DEMO_BUG.line},1 +${DEMO_BUG.line},1 @@\n-${BUG_LINE}\n+${FIXED_LINE}\n`,
@@ -60,27 +85,37 @@ for (let round = 0; round < ROUNDS; round++) {
     async () => (await h.messages(CHANNELS.reports, report)).map((m) => m.text),
     (texts) => texts.some((t) => t.includes('pull request')),
   );
-  await until(() => h.store.getConversation(bug, { consistent: true }), (c) => c?.phase === 'awaiting_dev' && c.wait !== undefined);
+  await until(
+    () => h.store.getConversation(bug, { consistent: true }),
+    (c) => c?.phase === 'awaiting_dev' && c.wait !== undefined,
+  );
   const after = await ledgerOf(bug);
   const execution = await h.execution(bug);
-  const entered = execution.events.filter((e) => e.type.endsWith('StateEntered') && FIX_STATES.has(e.stateName ?? ''));
+  const entered = execution.events.filter(
+    (e) => e.type.endsWith('StateEntered') && FIX_STATES.has(e.stateName ?? ''),
+  );
   const at = (name: string, type: string) =>
     Date.parse(execution.events.find((e) => e.stateName === name && e.type === type)?.timestamp ?? '');
   rows.push({
     transitions: entered.length,
     lambdaMs: (after?.lambdaMs ?? 0) - (before?.lambdaMs ?? 0),
-    buildMs: at(FIX_PATH_STATES.buildFix, 'TaskStateExited') - at(FIX_PATH_STATES.buildFix, 'TaskStateEntered'),
+    buildMs:
+      at(FIX_PATH_STATES.buildFix, 'TaskStateExited') - at(FIX_PATH_STATES.buildFix, 'TaskStateEntered'),
     pathMs:
-      at(FIX_PATH_STATES.postPullRequestToReporter, 'TaskStateExited') - at(FIX_PATH_STATES.checkFixRequest, 'TaskStateEntered'),
+      at(FIX_PATH_STATES.postPullRequestToReporter, 'TaskStateExited') -
+      at(FIX_PATH_STATES.checkFixRequest, 'TaskStateEntered'),
   });
 }
 await h.stop();
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 console.log(`bug fix path, one attempt (green build), ${ROUNDS} rounds, sandbox, scripted model`);
 console.log('round  transitions  lambda ms (ledger)  build ms  path ms');
 for (const [i, r] of rows.entries()) {
-  console.log(`${String(i + 1).padStart(5)}  ${String(r.transitions).padStart(11)}  ${String(r.lambdaMs).padStart(18)}  ${String(r.buildMs).padStart(8)}  ${String(r.pathMs).padStart(7)}`);
+  console.log(
+    `${String(i + 1).padStart(5)}  ${String(r.transitions).padStart(11)}  ${String(r.lambdaMs).padStart(18)}  ${String(r.buildMs).padStart(8)}  ${String(r.pathMs).padStart(7)}`,
+  );
 }
 console.log(
   `median ${median(rows.map((r) => r.transitions))} transitions, ${median(rows.map((r) => r.lambdaMs))} Lambda ms, build ${median(rows.map((r) => r.buildMs))} ms, path ${median(rows.map((r) => r.pathMs))} ms`,

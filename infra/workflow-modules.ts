@@ -273,7 +273,14 @@ function grantAccess(
       new PolicyStatement({
         effect: Effect.ALLOW,
         actions: ['logs:GetLogEvents'],
-        resources: [stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: '/aws/codebuild/*', arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+        resources: [
+          stack.formatArn({
+            service: 'logs',
+            resource: 'log-group',
+            resourceName: '/aws/codebuild/*',
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        ],
       }),
     );
   }

@@ -11,14 +11,14 @@ import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
-import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
 import { type BedrockRuntime, createBedrockRuntime, isBedrockRuntimeRequest } from './bedrock/runtime-api.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
-import { sandboxBotToken, sandboxRepositoryPath } from './github/sandbox-bot.ts';
-import { createLogsApiHandler, LOGS_TARGET_PREFIX, LocalLogs } from './logs/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
+import { sandboxBotToken, sandboxRepositoryPath } from './github/sandbox-bot.ts';
+import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
+import { createLogsApiHandler, LOGS_TARGET_PREFIX, LocalLogs } from './logs/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
 import { readBody } from './read-body.ts';
 import {

@@ -45,13 +45,18 @@ export class LocalLogs {
   /** GetLogEvents, forward from the head or from a token (`f/<index>`). */
   getLogEvents(input: z.infer<typeof GetLogEventsInput>) {
     const events = this.streams.get(`${input.logGroupName}\u0000${input.logStreamName}`);
-    if (events === undefined) throw new LogsApiError('ResourceNotFoundException', 'The specified log stream does not exist.');
+    if (events === undefined)
+      throw new LogsApiError('ResourceNotFoundException', 'The specified log stream does not exist.');
     const limit = input.limit ?? DEFAULT_LIMIT;
     const fromToken = /^f\/(\d+)$/.exec(input.nextToken ?? '');
     if (input.nextToken !== undefined && fromToken === null) {
       throw new LogsApiError('InvalidParameterException', 'The specified nextToken is invalid.');
     }
-    const start = fromToken ? Number(fromToken[1]) : input.startFromHead ? 0 : Math.max(0, events.length - limit);
+    const start = fromToken
+      ? Number(fromToken[1])
+      : input.startFromHead
+        ? 0
+        : Math.max(0, events.length - limit);
     const page = events.slice(start, start + limit);
     const end = start + page.length;
     return { events: page, nextForwardToken: `f/${end}`, nextBackwardToken: `b/${start}` };

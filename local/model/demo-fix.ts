@@ -107,7 +107,10 @@ export function busiestFile(searchOutput: string): string | undefined {
 
 /** `read_file`'s numbered lines back to the file's lines (line numbers from 1). */
 export function unnumbered(readOutput: string): { number: number; text: string }[] {
-  return [...readOutput.matchAll(/^\s*(\d+)\t(.*)$/gm)].map((m) => ({ number: Number(m[1]), text: m[2] ?? '' }));
+  return [...readOutput.matchAll(/^\s*(\d+)\t(.*)$/gm)].map((m) => ({
+    number: Number(m[1]),
+    text: m[2] ?? '',
+  }));
 }
 
 export interface StaleValue {
@@ -148,7 +151,12 @@ export function demoCodeInvestigation(
   if (search === undefined) {
     const pattern = searchPattern(report);
     if (pattern === undefined) return undefined;
-    return call(CODE_TOOL_NAMES.searchCode, { pattern, regex: true, case_sensitive: false, max_results: 100 });
+    return call(CODE_TOOL_NAMES.searchCode, {
+      pattern,
+      regex: true,
+      case_sensitive: false,
+      max_results: 100,
+    });
   }
   const path = search.isError ? undefined : busiestFile(search.result ?? '');
   const read = rounds.find((r) => r.name === CODE_TOOL_NAMES.readFile);
@@ -208,7 +216,12 @@ export function demoFix(request: MessageCreateParamsNonStreaming): MessageReply 
     if (path) return call(CODE_TOOL_NAMES.readFile, { path });
     const pattern = searchPattern(prompt);
     if (search === undefined && pattern) {
-      return call(CODE_TOOL_NAMES.searchCode, { pattern, regex: true, case_sensitive: false, max_results: 100 });
+      return call(CODE_TOOL_NAMES.searchCode, {
+        pattern,
+        regex: true,
+        case_sensitive: false,
+        max_results: 100,
+      });
     }
     return submit({ action: 'cannot_fix', summary: `${DEMO_LABEL} I could not find the code to change.` });
   }

@@ -111,7 +111,8 @@ function investigate(request: MessageCreateParamsNonStreaming): MessageReply {
   const developerAsksForFix = turnLines.some(
     (line) => line.sender === 'Developer' && FIX_REQUEST.test(line.text),
   );
-  if (developerAsksForFix) return submitResult(demoFixRequested(request, report, history) ?? resolved(report));
+  if (developerAsksForFix)
+    return submitResult(demoFixRequested(request, report, history) ?? resolved(report));
   if (initial && isVagueReport(report)) return submitResult(askReporter());
   // With code tools on offer, the demo reads the code before it posts findings (demo-fix.ts).
   return demoCodeInvestigation(request, report) ?? submitResult(findings(report, turnLines, historyLines));

@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as codebuild from 'aws-cdk-lib/aws-codebuild';
-import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
@@ -65,7 +65,11 @@ export class ChecksBuildProject extends Construct {
 export class StartChecksBuild extends tasks.CodeBuildStartBuild {
   private readonly sourceVersionPath: string;
 
-  constructor(scope: Construct, id: string, props: tasks.CodeBuildStartBuildProps & { sourceVersionPath: string }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: tasks.CodeBuildStartBuildProps & { sourceVersionPath: string },
+  ) {
     const { sourceVersionPath, ...rest } = props;
     super(scope, id, rest);
     this.sourceVersionPath = sourceVersionPath;

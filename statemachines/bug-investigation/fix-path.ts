@@ -5,7 +5,13 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { agentTurn } from '../agent-turn.ts';
-import { addTransientRetry, catchFailure, DRAINED_PATH, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+import {
+  addTransientRetry,
+  catchFailure,
+  DRAINED_PATH,
+  KERNEL_TASK_TIMEOUT,
+  LAMBDA_TRANSIENT_ERRORS,
+} from '../kernel.ts';
 import { slackPost } from '../slack-post.ts';
 import { ChecksBuildProject, StartChecksBuild } from './checks-build.ts';
 
@@ -105,7 +111,10 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
   const S = FIX_PATH_STATES;
   const { settings } = props;
   const conversationId = sfn.JsonPath.stringAt('$.conversationId');
-  const outcome = { name: 'bug_fix_outcome', data: { fix: sfn.JsonPath.objectAt('$.fix'), maxAttempts: settings.maxFixAttempts } };
+  const outcome = {
+    name: 'bug_fix_outcome',
+    data: { fix: sfn.JsonPath.objectAt('$.fix'), maxAttempts: settings.maxFixAttempts },
+  };
 
   // --- The end: both threads hear the outcome ------------------------------------------------
   const post = (stateName: string, thread: { channel: string; threadTs: string }) =>
@@ -143,7 +152,13 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     '$.fix.pullRequest',
   );
   const notePullRequestFailure = sfn.Pass.jsonPath(scope, S.notePullRequestFailure, {
-    parameters: { opened: false, reason: sfn.JsonPath.format('Opening the pull request failed: {}', sfn.JsonPath.stringAt('$.failure.Error')) },
+    parameters: {
+      opened: false,
+      reason: sfn.JsonPath.format(
+        'Opening the pull request failed: {}',
+        sfn.JsonPath.stringAt('$.failure.Error'),
+      ),
+    },
     resultPath: '$.fix.pullRequest',
   }).next(whyToDevelopers);
   catchFailure(openPullRequest, notePullRequestFailure);
@@ -232,7 +247,10 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
       passed: false,
       status: 'UNKNOWN',
       checks: [],
-      summary: sfn.JsonPath.format('The build results could not be read: {}', sfn.JsonPath.stringAt('$.failure.Error')),
+      summary: sfn.JsonPath.format(
+        'The build results could not be read: {}',
+        sfn.JsonPath.stringAt('$.failure.Error'),
+      ),
       feedback: [],
     },
     resultPath: '$.fix.build',

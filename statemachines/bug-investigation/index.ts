@@ -1,5 +1,5 @@
-import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
+import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
 import { BUG_INVESTIGATION } from './workflow.ts';

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { FIX_PATH_STATES as F } from '../../statemachines/bug-investigation/fix-path.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
-import { type AslState, definitions, functionResource, onlyResource, resourcesOfType, templateOf } from './template.ts';
+import {
+  type AslState,
+  definitions,
+  functionResource,
+  onlyResource,
+  resourcesOfType,
+  templateOf,
+} from './template.ts';
 
 /**
  * The bug workflow's fix path as deployed with a repository (issue 13): its states' names and
@@ -9,7 +16,9 @@ import { type AslState, definitions, functionResource, onlyResource, resourcesOf
  * (timeouts, retries, catches) run on it in state-machines.test.ts.
  */
 const template = templateOf({
-  config: { bugInvestigation: { repository: 'demo/webshop', build: { commands: { lint: 'npm run lint:ci' } } } },
+  config: {
+    bugInvestigation: { repository: 'demo/webshop', build: { commands: { lint: 'npm run lint:ci' } } },
+  },
 });
 const bug = definitions(template).get('bug_investigation');
 if (bug === undefined) throw new Error('no bug_investigation');
@@ -23,7 +32,9 @@ const catchNext = (name: string) => (state(name).Catch as { Next: string }[]).ma
 
 type Statement = { Action: string | string[]; Resource: unknown };
 function statementsOf(roleRef: unknown): Statement[] {
-  const roleId = (roleRef as { Ref?: string; 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt']?.[0] ?? (roleRef as { Ref: string }).Ref;
+  const roleId =
+    (roleRef as { Ref?: string; 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt']?.[0] ??
+    (roleRef as { Ref: string }).Ref;
   return Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
     .filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId))
     .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
@@ -37,7 +48,11 @@ describe('the fix path of bug_investigation', () => {
 
   it('goes to the fix path on fix_requested, and lets only a request the check allows through', () => {
     const route = state(S.routeOnAction).Choices as Choice[];
-    expect(route).toContainEqual({ Variable: '$.result.action', StringEquals: 'fix_requested', Next: F.checkFixRequest });
+    expect(route).toContainEqual({
+      Variable: '$.result.action',
+      StringEquals: 'fix_requested',
+      Next: F.checkFixRequest,
+    });
     expect(state(F.checkFixRequest).Next).toBe(F.developerAsked);
     expect(catchNext(F.checkFixRequest)).toEqual([S.summaryThreadOpen]);
     expect(state(F.developerAsked)).toMatchObject({
@@ -65,12 +80,18 @@ describe('the fix path of bug_investigation', () => {
       ],
       Default: F.explainToDevelopers,
     });
-    expect(state(F.feedBackBuild)).toMatchObject({ InputPath: '$.fix.build.feedback', ResultPath: '$.fix.notes', Next: F.rewriteFix });
+    expect(state(F.feedBackBuild)).toMatchObject({
+      InputPath: '$.fix.build.feedback',
+      ResultPath: '$.fix.notes',
+      Next: F.rewriteFix,
+    });
   });
 
   it('tells both threads the outcome, pull request or reason, then waits for developers', () => {
     expect(state(F.pullRequestOpened)).toMatchObject({
-      Choices: [{ Variable: '$.fix.pullRequest.opened', BooleanEquals: true, Next: F.postPullRequestToDevelopers }],
+      Choices: [
+        { Variable: '$.fix.pullRequest.opened', BooleanEquals: true, Next: F.postPullRequestToDevelopers },
+      ],
       Default: F.explainToDevelopers,
     });
     expect(state(F.postPullRequestToDevelopers).Next).toBe(F.postPullRequestToReporter);
@@ -86,7 +107,9 @@ describe('the fix path of bug_investigation', () => {
   it("builds the conversation's work branch with startBuild.sync, bounded by the project's timeout", () => {
     const build = state(F.buildFix);
     expect(build.Resource).toBe('arn:<AWS::Partition>:states:::codebuild:startBuild.sync');
-    expect(build.Parameters).toMatchObject({ 'SourceVersion.$': "States.Format('refs/heads/agents/{}', $.conversationId)" });
+    expect(build.Parameters).toMatchObject({
+      'SourceVersion.$': "States.Format('refs/heads/agents/{}', $.conversationId)",
+    });
     expect(build.TimeoutSeconds).toBe((20 + 10) * 60);
   });
 
@@ -95,8 +118,8 @@ describe('the fix path of bug_investigation', () => {
     const source = project.Properties.Source as { Type: string; Location: string; BuildSpec: string };
     expect(source.Type).toBe('GITHUB');
     expect(source.Location).toBe('https://github.com/demo/webshop.git');
-    const commands = (JSON.parse(source.BuildSpec) as { phases: { build: { commands: string[] } } }).phases.build
-      .commands;
+    const commands = (JSON.parse(source.BuildSpec) as { phases: { build: { commands: string[] } } }).phases
+      .build.commands;
     expect(commands).toHaveLength(6);
     expect(commands).toContain(
       'echo "::check-begin::lint"; ( npm run lint:ci ) 2>&1; code=$?; echo "::check-end::lint::$code"; [ $code -eq 0 ] || failed=1',

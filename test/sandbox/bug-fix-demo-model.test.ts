@@ -50,11 +50,19 @@ describe('the offline demo model on demo/webshop', () => {
       'the outcome of the fix',
     );
     expect(texts.find((t) => t.includes('pull request'))).toContain('Draft pull request opened');
-    const github = new Octokit({ baseUrl: h.sandbox.github.apiUrl, auth: h.sandbox.github.createUserToken('demo-dev') });
+    const github = new Octokit({
+      baseUrl: h.sandbox.github.apiUrl,
+      auth: h.sandbox.github.createUserToken('demo-dev'),
+    });
     const pulls = (await github.rest.pulls.list({ owner: 'demo', repo: 'webshop', state: 'open' })).data;
     expect(pulls).toHaveLength(1);
-    const files = (await github.rest.pulls.listFiles({ owner: 'demo', repo: 'webshop', pull_number: pulls[0]?.number ?? 0 }))
-      .data;
+    const files = (
+      await github.rest.pulls.listFiles({
+        owner: 'demo',
+        repo: 'webshop',
+        pull_number: pulls[0]?.number ?? 0,
+      })
+    ).data;
     expect(files[0]?.patch).toContain('+  const vat = vatFor(net, options.region);');
   }, 240_000);
 });

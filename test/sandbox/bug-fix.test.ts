@@ -1,8 +1,23 @@
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
-import { lastToolResults, type RecordedModelRequest, submit, toolResultText, toolUse } from '../../local/model/scripted-model.ts';
-import { type BugHarness, bugIdFor, CHANNELS, DEVELOPER, REPORTER, readsHistory, type Step, startBugHarness } from './bug-harness.ts';
+import {
+  lastToolResults,
+  type RecordedModelRequest,
+  submit,
+  toolResultText,
+  toolUse,
+} from '../../local/model/scripted-model.ts';
+import {
+  type BugHarness,
+  bugIdFor,
+  CHANNELS,
+  DEVELOPER,
+  REPORTER,
+  readsHistory,
+  type Step,
+  startBugHarness,
+} from './bug-harness.ts';
 
 /**
  * Issue 13's acceptance in the sandbox: the bug workflow on `demo/webshop` (the GitHub
@@ -22,7 +37,10 @@ const REPORT =
 
 beforeAll(async () => {
   h = await startBugHarness({ bugInvestigation: { repository: 'demo/webshop' } });
-  github = new Octokit({ baseUrl: h.sandbox.github.apiUrl, auth: h.sandbox.github.createUserToken('demo-maintainer') });
+  github = new Octokit({
+    baseUrl: h.sandbox.github.apiUrl,
+    auth: h.sandbox.github.createUserToken('demo-maintainer'),
+  });
 }, 120_000);
 afterAll(async () => {
   await h?.stop();
@@ -33,7 +51,12 @@ const botTexts = async (channel: string, threadTs?: string) =>
   (await h.messages(channel, threadTs)).filter((m) => m.bot).map((m) => m.text);
 
 /** Waits up to `seconds` (builds run real npm, tests and tsc). */
-async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, seconds = 150): Promise<T> {
+async function waitFor<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  what: string,
+  seconds = 150,
+): Promise<T> {
   const deadline = Date.now() + seconds * 1000;
   let last: T | undefined;
   while (Date.now() < deadline) {
@@ -157,7 +180,9 @@ describe('bug fixes as pull requests (issue 13) in the sandbox', () => {
     expect(said.some((t) => t.includes(`Draft pull request opened: ${pull?.html_url}`))).toBe(true);
     expect(pull?.body).toContain(AT);
     expect(pull?.body).toContain('test: passed');
-    expect(pull?.body).toContain(`https://slack.com/archives/${CHANNELS.summaries}/p${thread.replace('.', '')}`);
+    expect(pull?.body).toContain(
+      `https://slack.com/archives/${CHANNELS.summaries}/p${thread.replace('.', '')}`,
+    );
     const reporterTexts = await waitFor(
       () => botTexts(CHANNELS.reports, report),
       (texts) => texts.some((t) => t.includes('Draft pull request opened')),
@@ -236,9 +261,7 @@ describe('bug fixes as pull requests (issue 13) in the sandbox', () => {
     const bug = bugIdFor(report);
     const thread = await reportAndFindings(bug, report);
     // The model is fooled into asking for a fix; the workflow's check is not.
-    h.script(bug, [
-      ...fixRequested(bug),
-    ]);
+    h.script(bug, [...fixRequested(bug)]);
     await h.post(CHANNELS.reports, REPORTER, 'Just fix it yourself and open a PR', report);
     await waitFor(
       () => botTexts(CHANNELS.summaries, thread),
@@ -249,8 +272,12 @@ describe('bug fixes as pull requests (issue 13) in the sandbox', () => {
     // A third party in the reporter's thread starts no turn at all (the script has no step left for one).
     await h.post(CHANNELS.reports, 'U_THIRD', 'open a PR for this now', report);
     await new Promise((r) => setTimeout(r, 1_500));
-    expect(h.requestsOf(bug).every((r) => !JSON.stringify(r.body.system).includes("Bug Bot's fixer"))).toBe(true);
+    expect(h.requestsOf(bug).every((r) => !JSON.stringify(r.body.system).includes("Bug Bot's fixer"))).toBe(
+      true,
+    );
     expect(await pullsOf(bug)).toEqual([]);
-    await expect(github.rest.git.getRef({ ...REPO, ref: `heads/${branchOf(bug)}` })).rejects.toMatchObject({ status: 404 });
+    await expect(github.rest.git.getRef({ ...REPO, ref: `heads/${branchOf(bug)}` })).rejects.toMatchObject({
+      status: 404,
+    });
   }, 120_000);
 });

@@ -1,16 +1,23 @@
-import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { createServer, type Server } from 'node:http';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoWebshop } from '../../local/github/demo-webshop.ts';
-import { createLogsApiHandler, LocalLogs } from '../../local/logs/api.ts';
-import { readBody } from '../../local/read-body.ts';
-import { buildResults, CHECK_TAIL_CHARS, parseChecks } from '../../lambdas/workflows/bug-investigation/fix/build-results.ts';
+import {
+  buildResults,
+  CHECK_TAIL_CHARS,
+  parseChecks,
+} from '../../lambdas/workflows/bug-investigation/fix/build-results.ts';
 import { checkLine } from '../../lambdas/workflows/bug-investigation/fix/buildspec.ts';
 import type { OpenPullRequestInput } from '../../lambdas/workflows/bug-investigation/fix/contract.ts';
 import { checkFixRequest } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
-import { openFixPullRequest, pullRequestBody } from '../../lambdas/workflows/bug-investigation/fix/pull-request.ts';
+import {
+  openFixPullRequest,
+  pullRequestBody,
+} from '../../lambdas/workflows/bug-investigation/fix/pull-request.ts';
 import { readBuildResults } from '../../lambdas/workflows/bug-investigation/fix/read-build.ts';
 import { renderBugFixOutcome } from '../../lambdas/workflows/bug-investigation/templates/bug-fix-outcome.ts';
+import { seedDemoWebshop } from '../../local/github/demo-webshop.ts';
+import { createLogsApiHandler, LocalLogs } from '../../local/logs/api.ts';
+import { readBody } from '../../local/read-body.ts';
 import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
 
 const message = (senderType: 'reporter' | 'developer', senderId: string, text: string) => ({
@@ -66,7 +73,11 @@ describe('per-check results from a build log', () => {
   });
 
   it("keeps only the tail of a long check's output", () => {
-    const long = ['::check-begin::test', ...Array.from({ length: 500 }, (_, i) => `line ${i}`), '::check-end::test::2'];
+    const long = [
+      '::check-begin::test',
+      ...Array.from({ length: 500 }, (_, i) => `line ${i}`),
+      '::check-end::test::2',
+    ];
     const [test] = parseChecks(long);
     expect(test?.tail.length).toBe(CHECK_TAIL_CHARS);
     expect(test?.tail.endsWith('line 499')).toBe(true);
@@ -80,15 +91,26 @@ describe('per-check results from a build log', () => {
     expect(failed.summary).toContain('• typecheck: did not finish');
     expect(failed.feedback.join('\n')).toContain('Check "test" exited 1');
     expect(failed.feedback.join('\n')).not.toContain('Check "install"');
-    expect(buildResults({ attempt: 1, status: 'SUCCEEDED', checks: parseChecks(log.slice(0, 4)) }).passed).toBe(true);
+    expect(
+      buildResults({ attempt: 1, status: 'SUCCEEDED', checks: parseChecks(log.slice(0, 4)) }).passed,
+    ).toBe(true);
   });
 
   it('runs a check line in bash: the exit code is recorded, the line itself never fails', async () => {
     const { execFileSync } = await import('node:child_process');
-    const out = execFileSync('bash', ['-c', `${checkLine('test', 'echo boom; exit 3')}; echo "failed=$failed"`], {
-      encoding: 'utf8',
-    });
-    expect(out.trim().split('\n')).toEqual(['::check-begin::test', 'boom', '::check-end::test::3', 'failed=1']);
+    const out = execFileSync(
+      'bash',
+      ['-c', `${checkLine('test', 'echo boom; exit 3')}; echo "failed=$failed"`],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(out.trim().split('\n')).toEqual([
+      '::check-begin::test',
+      'boom',
+      '::check-end::test::3',
+      'failed=1',
+    ]);
   });
 });
 
@@ -113,9 +135,18 @@ describe('reading a build through CloudWatch Logs (the sandbox emulator, the rea
     for (const line of ['::check-begin::test', 'not ok 1', '::check-end::test::1']) {
       store.put('/aws/codebuild/p', 's1', { timestamp: Date.now(), message: line });
     }
-    const build = { Id: 'p:1', BuildStatus: 'FAILED', Logs: { GroupName: '/aws/codebuild/p', StreamName: 's1' } };
+    const build = {
+      Id: 'p:1',
+      BuildStatus: 'FAILED',
+      Logs: { GroupName: '/aws/codebuild/p', StreamName: 's1' },
+    };
     const results = await readBuildResults(
-      { conversationId: 'c', attempt: 1, output: {}, failure: { Error: 'States.TaskFailed', Cause: JSON.stringify({ Build: build }) } },
+      {
+        conversationId: 'c',
+        attempt: 1,
+        output: {},
+        failure: { Error: 'States.TaskFailed', Cause: JSON.stringify({ Build: build }) },
+      },
       logs,
     );
     expect(results).toMatchObject({ passed: false, status: 'FAILED', buildId: 'p:1' });
@@ -124,7 +155,12 @@ describe('reading a build through CloudWatch Logs (the sandbox emulator, the rea
 
   it('says a build CodeBuild refused to start did not start', async () => {
     const results = await readBuildResults(
-      { conversationId: 'c', attempt: 1, output: {}, failure: { Error: 'CodeBuild.ResourceNotFoundException', Cause: 'no project' } },
+      {
+        conversationId: 'c',
+        attempt: 1,
+        output: {},
+        failure: { Error: 'CodeBuild.ResourceNotFoundException', Cause: 'no project' },
+      },
       logs,
     );
     expect(results).toMatchObject({ passed: false, status: 'NOT_STARTED' });
@@ -145,7 +181,14 @@ describe('the draft pull request', () => {
     branch,
     findings: { summary: 'VAT on the subtotal at src/checkout.ts:44.' },
     fixSummary: 'Pass net.',
-    build: { attempt: 1, passed: true, status: 'SUCCEEDED', checks: [], summary: 'Build succeeded (attempt 1)', feedback: [] },
+    build: {
+      attempt: 1,
+      passed: true,
+      status: 'SUCCEEDED',
+      checks: [],
+      summary: 'Build succeeded (attempt 1)',
+      feedback: [],
+    },
     requestedBy: 'U_DEV',
     thread: { channel: 'C_SUM', threadTs: '1700000000.000100' },
   });

@@ -65,7 +65,10 @@ export function buildResults(input: {
   const lines = input.checks.map(checkLine);
   if (input.problem !== undefined) lines.push(`• build: ${tail(input.problem, 300)}`);
   if (lines.length === 0) lines.push(`• build: ${input.status}`);
-  const summary = tail(`Build ${input.status.toLowerCase()} (attempt ${input.attempt}):\n${lines.join('\n')}`, 2_000);
+  const summary = tail(
+    `Build ${input.status.toLowerCase()} (attempt ${input.attempt}):\n${lines.join('\n')}`,
+    2_000,
+  );
   const feedback = passed
     ? []
     : [

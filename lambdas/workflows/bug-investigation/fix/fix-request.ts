@@ -18,8 +18,13 @@ export function checkFixRequest(input: FixRequestCheckInput): FixRequestCheck {
   if (developer === undefined) {
     return {
       allowed: false,
-      reason: 'No developer asked for a fix in the messages of this turn: a request from anyone else is context only.',
+      reason:
+        'No developer asked for a fix in the messages of this turn: a request from anyone else is context only.',
     };
   }
-  return { allowed: true, requestedBy: developer.senderId, reason: `<@${developer.senderId}> asked for a fix.` };
+  return {
+    allowed: true,
+    requestedBy: developer.senderId,
+    reason: `<@${developer.senderId}> asked for a fix.`,
+  };
 }

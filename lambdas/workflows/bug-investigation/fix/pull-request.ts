@@ -68,7 +68,10 @@ export async function openFixPullRequest(
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' && REFUSALS.has(status)) {
       const message = error instanceof Error ? error.message : String(error);
-      return { opened: false, reason: `GitHub refused the pull request (${status}): ${message.slice(0, 500)}` };
+      return {
+        opened: false,
+        reason: `GitHub refused the pull request (${status}): ${message.slice(0, 500)}`,
+      };
     }
     throw error;
   }

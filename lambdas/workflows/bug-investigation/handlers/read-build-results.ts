@@ -12,6 +12,9 @@ export const handler = taskHandler({
   task: 'ReadBuildResults',
   schema: ReadBuildResultsInput,
   logger: createLogger('read-build-results'),
-  run: (input) => readBuildResults(input, (logs ??= new CloudWatchLogsClient({}))),
+  run: (input) => {
+    logs ??= new CloudWatchLogsClient({});
+    return readBuildResults(input, logs);
+  },
   summary: (_input, output) => ({ attempt: output.attempt, status: output.status, passed: output.passed }),
 });

@@ -24,7 +24,7 @@ export const BugInvestigationResult = z
         'post_findings: you have findings and want developer review before a fix is made. ' +
         'resolved: the bug is fully resolved or confirmed not to be a bug. ' +
         'escalate: it needs human engineers (complex, security or infrastructure-level). ' +
-        'fix_requested: a developer asked for a fix or a pull request in this turn\'s messages (the workflow then makes, builds and opens it).',
+        "fix_requested: a developer asked for a fix or a pull request in this turn's messages (the workflow then makes, builds and opens it).",
     ),
     summary: z
       .string()

@@ -43,7 +43,9 @@ export function renderBugFixOutcome(data: BugFixOutcomeData): RenderedMessage {
   if (pull?.opened && pull.url) {
     const build = data.fix.build?.summary ? `\n${data.fix.build.summary}` : '';
     return {
-      text: text(`:white_check_mark: Draft pull request opened: ${pull.url}\n${data.fix.turn?.summary ?? ''}${build}`),
+      text: text(
+        `:white_check_mark: Draft pull request opened: ${pull.url}\n${data.fix.turn?.summary ?? ''}${build}`,
+      ),
     };
   }
   return { text: text(`:x: No pull request was opened: ${noPullRequestReason(data)}`) };
