@@ -13,7 +13,9 @@ import {
   LAMBDA_TRANSIENT_ERRORS,
 } from '../kernel.ts';
 import { slackPost } from '../slack-post.ts';
+import type { KernelResources } from '../workflow-module.ts';
 import { ChecksBuildProject, StartChecksBuild } from './checks-build.ts';
+import type { BugFunctionId } from './functions.ts';
 
 /**
  * The fix path (issue 13): a developer asked for a fix in the findings thread. The workflow
@@ -83,6 +85,33 @@ export interface FixPathProps {
   readonly done: sfn.IChainable;
   readonly reporterThread: { channel: string; threadTs: string };
   readonly summaryThread: { channel: string; threadTs: string };
+}
+
+/** Where the bug workflow's graph joins the fix path. */
+export type FixPathJoints = Pick<FixPathProps, 'notAllowed' | 'done' | 'reporterThread' | 'summaryThread'>;
+
+/**
+ * The fix path's first state with the module's functions and settings, or `notAllowed` when
+ * no repository is configured (a fix request is then taken as findings, as before issue 13).
+ */
+export function fixPathOr(
+  scope: Construct,
+  kernel: KernelResources<BugFunctionId, BugInvestigationSettings>,
+  joints: FixPathJoints,
+): sfn.IChainable {
+  const { settings, functions } = kernel;
+  if (settings.repository === undefined) return joints.notAllowed;
+  return buildFixPath(scope, {
+    ...joints,
+    repository: settings.repository,
+    githubBaseUrl: kernel.config.github.baseUrl,
+    settings,
+    agentTurnFn: functions.BugInvestigationAgentTurn,
+    slackPostFn: functions.BugInvestigationSlackPost,
+    checkFixRequestFn: functions.CheckFixRequest,
+    readBuildResultsFn: functions.ReadBuildResults,
+    openPullRequestFn: functions.OpenPullRequest,
+  });
 }
 
 /** A Lambda task of the path: payload response only, transient retries, the task timeout. */

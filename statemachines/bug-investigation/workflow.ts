@@ -30,7 +30,7 @@ import {
   requireChannel,
   requireChild,
 } from '../workflow-module.ts';
-import { buildFixPath } from './fix-path.ts';
+import { fixPathOr } from './fix-path.ts';
 import type { BugFunctionId } from './functions.ts';
 import { buildSlaTracking } from './sla-tracking.ts';
 import {
@@ -353,24 +353,12 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
 
     // Every BugAction has its branch; an unknown value takes the escalation path (through
     // the findings), so the conversation can never get stuck on it.
-    // A fix request (issue 13): the fix path when a repository is configured, else findings as before.
-    const fixPath =
-      settings.repository === undefined
-        ? summaryThreadOpen
-        : buildFixPath(scope, {
-            repository: settings.repository,
-            githubBaseUrl: config.github.baseUrl,
-            settings,
-            agentTurnFn,
-            slackPostFn,
-            checkFixRequestFn: kernel.functions.CheckFixRequest,
-            readBuildResultsFn: kernel.functions.ReadBuildResults,
-            openPullRequestFn: kernel.functions.OpenPullRequest,
-            notAllowed: summaryThreadOpen,
-            done: markPendingVerification,
-            reporterThread,
-            summaryThread,
-          });
+    const threads = { reporterThread, summaryThread };
+    const fixPath = fixPathOr(scope, kernel, {
+      notAllowed: summaryThreadOpen,
+      done: markPendingVerification,
+      ...threads,
+    });
     routeOnAction
       .when(actionIs('fix_requested'), fixPath)
       .when(actionIs('ask_reporter'), askReporter)
