@@ -1,4 +1,4 @@
-import { ArnFormat, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -8,7 +8,6 @@ import type { IChainable, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { WorkflowRegistration } from '../lambdas/kernel/workflows.ts';
 import { ENV } from '../lambdas/shared/env.ts';
-import { CODE_TOOLS_ENV } from '../lambdas/tools/code/config.ts';
 import type { FunctionSpec } from '../statemachines/kernel-functions.ts';
 import {
   type AnyWorkflowModule,
@@ -18,10 +17,11 @@ import {
 } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, grantBedrockInvoke, parseBedrockModelId } from './bedrock-model.ts';
 import type { SlackAgentsConfig } from './config.ts';
+import { grantCodeAccess } from './constructs/code-access.ts';
 import type { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
-import { ThirdPartySecret } from './constructs/third-party-secret.ts';
+import type { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
 
 /** What the workflow modules get from the stack. */
@@ -61,6 +61,8 @@ export interface ModuleDeployment {
 interface EnabledModule {
   readonly module: AnyWorkflowModule;
   readonly settings: unknown;
+  /** Its functions not deployed under its settings. */
+  readonly disabled: ReadonlySet<string>;
   readonly environment: Readonly<Record<string, string>>;
   /** Models its functions call besides the configured one. */
   readonly models: readonly string[];
@@ -81,6 +83,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
         module,
         settings,
         environment: module.environment?.(settings) ?? {},
+        disabled: new Set<string>(module.disabledFunctions?.(settings) ?? []),
         models: module.models?.(settings) ?? [],
       },
     ];
@@ -91,13 +94,15 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
   const startable: StateMachine[] = [];
   const registrations: WorkflowRegistration[] = [];
   const children = new Map<string, ChildWorkflowDefinition>();
-  for (const { module, settings } of enabled) {
+  for (const { module, settings, disabled } of enabled) {
     const kernel: KernelResources = {
       ...props.kernel,
       table: props.table as ITableRef,
       config,
       functions: Object.fromEntries(
-        Object.keys(module.functions ?? {}).map((id) => [id, requireFn(functions, id)]),
+        Object.keys(module.functions ?? {})
+          .filter((id) => !disabled.has(id))
+          .map((id) => [id, requireFn(functions, id)]),
       ),
       settings,
     };
@@ -178,13 +183,12 @@ function createFunctions(
   enabled: readonly EnabledModule[],
   props: ModuleDeploymentProps,
 ): Map<string, NodejsFunction> {
-  const all = enabled.flatMap(({ module, environment, models }) =>
-    Object.entries(module.functions ?? {}).map(([id, spec]) => ({
-      id,
-      spec: spec as FunctionSpec,
-      environment,
-      models,
-    })),
+  const all = enabled.flatMap(({ module, environment, models, disabled }) =>
+    Object.entries(module.functions ?? {}).flatMap(([id, spec]) =>
+      disabled.has(id)
+        ? []
+        : [{ id, spec: withoutTools(spec as FunctionSpec, disabled), environment, models }],
+    ),
   );
   const usesTools = (spec: FunctionSpec) => Object.keys(spec.access?.tools ?? {}).length > 0;
   const functions = new Map<string, NodejsFunction>();
@@ -232,27 +236,17 @@ function createFunctions(
   return functions;
 }
 
-/** The GitHub credentials secret: created once, when the first function asks for it. */
-const githubSecrets = new WeakMap<Construct, ThirdPartySecret>();
-
-function githubSecretOf(scope: Construct): ThirdPartySecret {
-  const stack = Stack.of(scope);
-  let secret = githubSecrets.get(stack);
-  if (secret === undefined) {
-    secret = new ThirdPartySecret(stack, 'GitHubCredentials', {
-      description:
-        'GitHub App credentials: { "appId": "...", "installationId": "...", "privateKey": "-----BEGIN..." } (or { "token": "..." } for a fine-grained token)',
-      placeholders: { appId: 'REPLACE_WITH_APP_ID', installationId: 'REPLACE_WITH_INSTALLATION_ID' },
-      generatedField: 'privateKey',
-      issuedBy: "GitHub (the App's settings: App ID, a private key, and the installation's id)",
-    });
-    new CfnOutput(stack, 'GitHubCredentialsSecretArn', {
-      value: secret.secretArn,
-      description: 'Put the GitHub App credentials (or a token) in this secret',
-    });
-    githubSecrets.set(stack, secret);
-  }
-  return secret;
+/** A spec without the tools that disabled functions would serve. */
+function withoutTools(spec: FunctionSpec, disabled: ReadonlySet<string>): FunctionSpec {
+  const tools = spec.access?.tools;
+  if (tools === undefined || disabled.size === 0) return spec;
+  return {
+    ...spec,
+    access: {
+      ...spec.access,
+      tools: Object.fromEntries(Object.entries(tools).filter(([, target]) => !disabled.has(target))),
+    },
+  };
 }
 
 function grantAccess(
@@ -261,29 +255,7 @@ function grantAccess(
   props: ModuleDeploymentProps,
   modelIds: readonly string[] = [],
 ): void {
-  if (spec.access?.githubSecret === true) {
-    const secret = githubSecretOf(fn);
-    secret.grantRead(fn);
-    fn.addEnvironment(CODE_TOOLS_ENV.githubSecretArn, secret.secretArn);
-    fn.addEnvironment(CODE_TOOLS_ENV.githubBaseUrl, props.config.github.baseUrl);
-  }
-  if (spec.access?.buildLogs === true) {
-    const stack = Stack.of(fn);
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        actions: ['logs:GetLogEvents'],
-        resources: [
-          stack.formatArn({
-            service: 'logs',
-            resource: 'log-group',
-            resourceName: '/aws/codebuild/*',
-            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-          }),
-        ],
-      }),
-    );
-  }
+  grantCodeAccess(fn, spec, props.config.github.baseUrl);
   if (spec.access?.table === 'read') props.table.grantReadData(fn);
   if (spec.access?.table === 'read_write') props.table.grantReadWriteData(fn);
   if (spec.access?.slackSecret === true) props.slackSecret.grantRead(fn);

@@ -183,6 +183,12 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    * @default - none
    */
   environment?(settings: S): Readonly<Record<string, string>>;
+  /**
+   * Its functions NOT deployed under these settings (e.g. the bug workflow's code tools without
+   * a repository); tools they serve are not offered, and `build` does not get them.
+   * @default - every function is deployed
+   */
+  disabledFunctions?(settings: S): readonly F[];
   /** Whether the module deploys anything under its settings (its section still validates). @default true */
   enabled?(settings: S): boolean;
   /**

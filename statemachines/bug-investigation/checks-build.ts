@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as codebuild from 'aws-cdk-lib/aws-codebuild';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
@@ -54,6 +54,25 @@ export class ChecksBuildProject extends Construct {
       },
       timeout: Duration.minutes(props.build.timeoutMinutes),
     });
+    const stack = Stack.of(this);
+    const projectRef = stack.getLogicalId(this.project.node.defaultChild as codebuild.CfnProject);
+    Validations.of(this.project).acknowledge({
+      id: 'AwsSolutions-CB4',
+      reason:
+        'The checks build produces no artifacts and holds no secret: only its log, which CodeBuild encrypts with the AWS managed key.',
+    });
+    if (this.project.role !== undefined) {
+      Validations.of(this.project.role).acknowledge(
+        {
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/codebuild/<${projectRef}>:*]`,
+          reason: "CodeBuild's own grant: the streams of this project's log group, created per build.",
+        },
+        {
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:codebuild:<AWS::Region>:<AWS::AccountId>:report-group/<${projectRef}>-*]`,
+          reason: "CodeBuild's own grant: this project's test report groups.",
+        },
+      );
+    }
   }
 }
 

@@ -24,6 +24,11 @@ export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugI
   statuses: ['pending_verification'],
   functions: BUG_FUNCTIONS,
   // The code tools' and the pull request opener's repository (issue 13); none: no code tools.
+  // Without a repository: no code tools, no fix path, nothing of GitHub or CodeBuild deployed.
+  disabledFunctions: (settings) =>
+    settings.repository === undefined
+      ? ['BugCodeTools', 'CheckFixRequest', 'ReadBuildResults', 'OpenPullRequest']
+      : [],
   environment: (settings) =>
     settings.repository === undefined ? {} : { [CODE_TOOLS_ENV.repository]: settings.repository },
   workflows: [BUG_INVESTIGATION],

@@ -13,10 +13,13 @@ describe('stack configuration', () => {
       retentionDays: 90,
       logRetentionDays: 90,
       inboxMaxReceiveCount: 5,
+      github: { baseUrl: 'https://api.github.com' },
       bugInvestigation: {
         onCallGroupId: 'S_ONCALL',
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,
+        build: { commands: {}, timeoutMinutes: 20 },
+        maxFixAttempts: 3,
       },
       requirementsInterview: {
         confidenceThreshold: 95,
@@ -34,6 +37,12 @@ describe('stack configuration', () => {
         recentHistoryMessages: 20,
       },
     });
+  });
+
+  it('refuses a bug repository that is not owner/name, and more than three fix attempts', () => {
+    expect(() => parseConfig({ bugInvestigation: { repository: 'webshop' } })).toThrow(/owner\/name/);
+    expect(() => parseConfig({ bugInvestigation: { maxFixAttempts: 4 } })).toThrow(/maxFixAttempts/);
+    expect(() => parseConfig({ github: { baseUrl: 'ftp://example.com' } })).toThrow(/baseUrl/);
   });
 
   it('keeps the default SLA deadlines a partial SLA table leaves out', () => {
