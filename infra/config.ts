@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { Approvals, RoleMembers } from '../lambdas/kernel/people.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
@@ -111,14 +112,30 @@ const KernelConfigFields = {
 export function configSchema(modules: readonly AnyWorkflowModule[] = WORKFLOW_MODULES) {
   const channelDefaults: Record<string, z.ZodDefault<typeof SlackChannelId>> = {};
   const sections: Record<string, z.ZodType> = {};
+  const roleDefaults: Record<string, z.ZodType> = {};
+  const decisionDefaults: Record<string, z.ZodType> = {};
   for (const module of modules) {
+    for (const [role, members] of Object.entries(module.people ?? {})) {
+      if (role in roleDefaults) throw new Error(`role "${role}" is configured by two modules`);
+      roleDefaults[role] = RoleMembers.prefault({
+        groups: [...(members.groups ?? [])],
+        users: [...(members.users ?? [])],
+      });
+    }
+    for (const [kind, roles] of Object.entries(module.decisions ?? {})) {
+      if (kind in decisionDefaults) throw new Error(`decision "${kind}" is declared by two modules`);
+      decisionDefaults[kind] = z
+        .array(z.string())
+        .min(1)
+        .default([...roles]);
+    }
     for (const [name, id] of Object.entries(module.channels ?? {})) {
       if (name in channelDefaults) throw new Error(`channel "${name}" is declared by two modules`);
       channelDefaults[name] = SlackChannelId.default(id);
     }
     if (module.settings === undefined) continue;
     const { key, schema } = module.settings;
-    if (key in KernelConfigFields || key in sections || key === 'channels')
+    if (key in KernelConfigFields || key in sections || ['channels', 'people', 'approvals'].includes(key))
       throw new Error(`configuration section "${key}" of ${module.name} is taken`);
     sections[key] = (schema as z.ZodType<unknown, object>).prefault({});
   }
@@ -128,6 +145,13 @@ export function configSchema(modules: readonly AnyWorkflowModule[] = WORKFLOW_MO
      * accepted as channel ids).
      */
     channels: z.object(channelDefaults).catchall(SlackChannelId).prefault({}),
+    /**
+     * Who holds each role (Slack user groups and user ids), e.g. `developer`, `on_call`: a
+     * sender gets such a role only as a member, wherever they write. Further roles are accepted.
+     */
+    people: z.object(roleDefaults).catchall(RoleMembers).prefault({}),
+    /** Who may decide what: decision kind -> roles whose holders may press its buttons. */
+    approvals: z.object(decisionDefaults).catchall(Approvals.valueType).prefault({}),
     ...KernelConfigFields,
     ...sections,
   });

@@ -101,6 +101,8 @@ export class SlackAgentsStack extends Stack {
       [ENV.botUserId]: config.botUserId,
       [ENV.retentionDays]: String(config.retentionDays),
       [ENV.channels]: JSON.stringify(config.channels),
+      [ENV.people]: JSON.stringify(config.people),
+      [ENV.approvals]: JSON.stringify(config.approvals),
       [ENV.modelProvider]: config.model.provider,
       [ENV.modelId]: config.model.id,
       [ENV.powertoolsServiceName]: 'slack-agents',
@@ -148,6 +150,8 @@ export class SlackAgentsStack extends Stack {
 
     router.addEventSource(new SqsEventSource(inbox.queue, { batchSize: 10, reportBatchItemFailures: true }));
     table.grantReadWriteData(router);
+    // Roles come from Slack user groups (usergroups.users.list), read with the bot token.
+    slackSecret.grantRead(router);
     // A record that can never be routed (not an envelope) is set aside at once, see router.ts.
     inbox.deadLetterQueue.grantSendMessages(router);
     // The workflows only: children are started by their parent, never by a Slack event.

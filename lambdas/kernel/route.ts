@@ -8,6 +8,7 @@ import {
   type SenderType,
   type ThreadAnchor,
 } from './model.ts';
+import { type PeopleDirectory, verifiedRole } from './people.ts';
 import type {
   Clock,
   ConversationStore,
@@ -33,6 +34,11 @@ export interface RouterDeps {
    * keywords, e.g. `@bot idea: ...`) starts that workflow; any other message comes here.
    */
   unownedMessages?: UnownedMessageHandler;
+  /**
+   * The configured roles: a sender gets a role the configuration defines (`developer`) only as
+   * a member, whatever thread they write in. Without it, the thread's roles are taken as they are.
+   */
+  people?: PeopleDirectory;
 }
 
 /** What the Router did with one inbox record (DESIGN 3.5); logged with its reason. */
@@ -230,13 +236,25 @@ export function senderTypeIn(link: ThreadLink, userId: string): SenderType | nul
   return link.anchor.othersRole;
 }
 
+/** `senderTypeIn`, with a role the configuration defines given to its holders only. */
+async function verifiedSenderType(
+  link: ThreadLink,
+  userId: string,
+  people: PeopleDirectory | undefined,
+): Promise<SenderType | null> {
+  const role = senderTypeIn(link, userId);
+  const isOwner = userId === link.ownerId && link.anchor.ownerRole !== null;
+  if (role === null || isOwner || people === undefined) return role;
+  return verifiedRole(people, userId, role);
+}
+
 async function storeIncoming(
   link: ThreadLink,
   envelope: InboxMessage | InboxAction,
   deps: RouterDeps,
 ): Promise<RouteOutcome> {
   const conversationId = link.conversationId;
-  const senderType = senderTypeIn(link, envelope.user);
+  const senderType = await verifiedSenderType(link, envelope.user, deps.people);
   if (senderType === null) {
     return {
       type: 'ignored',

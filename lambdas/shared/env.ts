@@ -33,6 +33,10 @@ export const ENV = {
   anthropicBaseUrl: 'ANTHROPIC_BASE_URL',
   /** Days after which finished conversations expire through the table's TTL attribute. */
   retentionDays: 'RETENTION_DAYS',
+  /** JSON object of the configured roles: role -> `{ groups, users }` (see kernel/people.ts). */
+  people: 'PEOPLE',
+  /** JSON object of who may decide what: decision kind -> roles (see kernel/people.ts). */
+  approvals: 'APPROVALS',
   /** JSON object of the configured Slack channels: channel name (e.g. `bugReports`) -> channel id. */
   channels: 'CHANNELS',
   /** Model provider for agent turns: `anthropic` or `bedrock`. */

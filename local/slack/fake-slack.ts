@@ -104,6 +104,8 @@ export interface FakeSlackOptions {
   teamName?: string;
   channels?: SlackChannel[];
   users?: SlackUser[];
+  /** User groups: group id -> member user ids (`usergroups.users.list`). @default {} */
+  userGroups?: Record<string, string[]>;
   /** Clock for message timestamps (epoch ms). @default Date.now */
   now?: () => number;
   /** Called when a subscriber throws or rejects. @default console.error */
@@ -147,7 +149,10 @@ export class FakeSlack {
   private fileCount = 0;
   private readonly sharedFiles: SlackFile[] = [];
 
+  private readonly userGroups: Record<string, string[]>;
+
   constructor(options: FakeSlackOptions) {
+    this.userGroups = { ...(options.userGroups ?? {}) };
     this.botToken = options.botToken;
     this.botUserId = options.botUserId ?? 'U_BOT';
     this.botId = options.botId ?? 'B_BOT';
@@ -339,6 +344,13 @@ export class FakeSlack {
 
   users(): SlackUser[] {
     return [...this.userList.values()];
+  }
+
+  /** The members of a user group (Slack answers `no_such_subteam` for an unknown one). */
+  userGroupMembers(groupId: string): string[] {
+    const members = this.userGroups[groupId];
+    if (members === undefined) throw new SlackApiError('no_such_subteam');
+    return [...members];
   }
 
   user(id: string): SlackUser {

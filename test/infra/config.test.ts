@@ -14,8 +14,12 @@ describe('stack configuration', () => {
       logRetentionDays: 90,
       inboxMaxReceiveCount: 5,
       github: { baseUrl: 'https://api.github.com' },
+      people: {
+        developer: { groups: ['S_DEVELOPERS'], users: [] },
+        on_call: { groups: ['S_ONCALL'], users: [] },
+      },
+      approvals: {},
       bugInvestigation: {
-        onCallGroupId: 'S_ONCALL',
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,
         build: { commands: {}, timeoutMinutes: 20 },
@@ -57,8 +61,8 @@ describe('stack configuration', () => {
   });
 
   it('rejects an on-call group that is not a Slack user group id (it is pasted into a mention)', () => {
-    expect(() => parseConfig({ bugInvestigation: { onCallGroupId: 'here> <!channel' } })).toThrow(
-      /slackAgents\.bugInvestigation\.onCallGroupId/,
+    expect(() => parseConfig({ people: { on_call: { groups: ['here> <!channel'] } } })).toThrow(
+      /slackAgents\.people\.on_call\.groups\.0/,
     );
   });
 
