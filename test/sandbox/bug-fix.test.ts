@@ -44,7 +44,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await h?.stop();
-  expect(h?.modelFailures ?? []).toEqual([]);
+  expect(h?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
 });
 
 const botTexts = async (channel: string, threadTs?: string) =>
@@ -100,8 +100,12 @@ function investigates(bug: string, seen: { search: string; read: string }): Step
   ];
 }
 
-/** The investigator's turn on a fix request: it says `fix_requested` (the workflow checks who asked). */
-const fixRequested = (bug: string): Step[] => [
+/**
+ * The investigator's turn on a fix request: it says `fix_requested` (the workflow checks who
+ * asked). `withFix: false` leaves out the fix, which the investigator's own check refuses
+ * without a developer's message: so a fooled model's request reaches the workflow's check.
+ */
+const fixRequested = (bug: string, withFix = true): Step[] => [
   readsHistory(bug),
   () =>
     submit({
@@ -109,7 +113,7 @@ const fixRequested = (bug: string): Step[] => [
       summary: `VAT is charged on the subtotal before the discount at ${AT}.`,
       confidence: 90,
       severity: 'high',
-      fix: { description: 'Charge VAT on net, the amount after the discount.' },
+      ...(withFix ? { fix: { description: 'Charge VAT on net, the amount after the discount.' } } : {}),
     }),
 ];
 
@@ -214,12 +218,13 @@ describe('bug fixes as pull requests (issue 13) in the sandbox', () => {
       }),
     ]);
     await h.post(CHANNELS.summaries, DEVELOPER, 'Go ahead and fix it please', thread);
-    await waitFor(
+    const said = await waitFor(
       () => botTexts(CHANNELS.summaries, thread),
       (texts) => texts.some((t) => t.includes('pull request')),
       'the pull request after a second attempt',
       240,
     );
+    expect(said.at(-1)).toContain('Draft pull request opened');
     expect(secondPrompt).toContain('Build attempt 1 of your fix failed');
     expect(secondPrompt).toContain('Check \\"test\\" exited 1');
     const [pull] = await pullsOf(bug);
@@ -256,19 +261,25 @@ describe('bug fixes as pull requests (issue 13) in the sandbox', () => {
     expect(await pullsOf(bug)).toEqual([]);
   }, 420_000);
 
-  it('takes a fix request from the reporter as context: no fixer turn, no branch, no PR', async () => {
+  it('takes a fix request from the reporter or a third party as context: no fixer turn, no branch, no PR', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, REPORT);
     const bug = bugIdFor(report);
     const thread = await reportAndFindings(bug, report);
+    const updatedFindings = (count: number, what: string) =>
+      waitFor(
+        () => botTexts(CHANNELS.summaries, thread),
+        (texts) => texts.filter((t) => t.includes(AT)).length >= count,
+        what,
+        60,
+      );
     // The model is fooled into asking for a fix; the workflow's check is not.
-    h.script(bug, [...fixRequested(bug)]);
+    h.script(bug, fixRequested(bug, false));
     await h.post(CHANNELS.reports, REPORTER, 'Just fix it yourself and open a PR', report);
-    await waitFor(
-      () => botTexts(CHANNELS.summaries, thread),
-      (texts) => texts.filter((t) => t.includes(AT)).length >= 2,
-      'the updated findings instead of a fix',
-      60,
-    );
+    await updatedFindings(2, "the updated findings instead of a fix (the reporter's request)");
+    // U_THIRD is no developer (not in S_DEVELOPERS): in the findings thread a participant.
+    h.script(bug, fixRequested(bug, false));
+    await h.post(CHANNELS.summaries, 'U_THIRD', 'I need this fixed, open the PR', thread);
+    await updatedFindings(3, "the updated findings instead of a fix (a third party's request)");
     // A third party in the reporter's thread starts no turn at all (the script has no step left for one).
     await h.post(CHANNELS.reports, 'U_THIRD', 'open a PR for this now', report);
     await new Promise((r) => setTimeout(r, 1_500));
@@ -279,5 +290,5 @@ describe('bug fixes as pull requests (issue 13) in the sandbox', () => {
     await expect(github.rest.git.getRef({ ...REPO, ref: `heads/${branchOf(bug)}` })).rejects.toMatchObject({
       status: 404,
     });
-  }, 120_000);
+  }, 180_000);
 });
