@@ -87,22 +87,30 @@ export interface FixPathProps {
   readonly summaryThread: { channel: string; threadTs: string };
 }
 
-/** Where the bug workflow's graph joins the fix path. */
-export type FixPathJoints = Pick<FixPathProps, 'notAllowed' | 'done' | 'reporterThread' | 'summaryThread'>;
-
 /**
  * The fix path's first state with the module's functions and settings, or `notAllowed` when
  * no repository is configured (a fix request is then taken as findings, as before issue 13).
+ * `notAllowed`: where a request nobody may make goes on; `done`: where the path ends.
  */
 export function fixPathOr(
   scope: Construct,
   kernel: KernelResources<BugFunctionId, BugInvestigationSettings>,
-  joints: FixPathJoints,
+  notAllowed: sfn.IChainable,
+  done: sfn.IChainable,
 ): sfn.IChainable {
   const { settings, functions } = kernel;
-  if (settings.repository === undefined) return joints.notAllowed;
+  if (settings.repository === undefined) return notAllowed;
   return buildFixPath(scope, {
-    ...joints,
+    notAllowed,
+    done,
+    reporterThread: {
+      channel: sfn.JsonPath.stringAt('$.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+    },
+    summaryThread: {
+      channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.threads.summary.threadTs'),
+    },
     repository: settings.repository,
     githubBaseUrl: kernel.config.github.baseUrl,
     settings,

@@ -355,14 +355,8 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
 
     // Every BugAction has its branch; an unknown value takes the escalation path (through
     // the findings), so the conversation can never get stuck on it.
-    const threads = { reporterThread, summaryThread };
-    const fixPath = fixPathOr(scope, kernel, {
-      notAllowed: summaryThreadOpen,
-      done: markPendingVerification,
-      ...threads,
-    });
     routeOnAction
-      .when(actionIs('fix_requested'), fixPath)
+      .when(actionIs('fix_requested'), fixPathOr(scope, kernel, summaryThreadOpen, markPendingVerification))
       .when(actionIs('ask_reporter'), askReporter)
       .when(actionIs('post_findings'), summaryThreadOpen)
       .when(actionIs('resolved'), summaryThreadOpen)
