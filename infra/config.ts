@@ -127,6 +127,13 @@ const KernelConfigFields = {
       namePrefixes: z.array(z.string().min(1).max(255)).default([]),
     })
     .prefault({}),
+  /**
+   * GitHub, for workflows whose agents work on a repository: the REST API base URL
+   * (`https://HOST/api/v3` for GitHub Enterprise Server; the sandbox sets its emulator's).
+   */
+  github: z
+    .strictObject({ baseUrl: z.url({ protocol: /^https?$/ }).default('https://api.github.com') })
+    .prefault({}),
 };
 
 /**

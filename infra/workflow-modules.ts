@@ -17,6 +17,7 @@ import {
 } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, grantBedrockInvoke, parseBedrockModelId } from './bedrock-model.ts';
 import type { SlackAgentsConfig } from './config.ts';
+import { grantCodeAccess } from './constructs/code-access.ts';
 import type { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
@@ -60,6 +61,8 @@ export interface ModuleDeployment {
 interface EnabledModule {
   readonly module: AnyWorkflowModule;
   readonly settings: unknown;
+  /** Its functions not deployed under its settings. */
+  readonly disabled: ReadonlySet<string>;
   readonly environment: Readonly<Record<string, string>>;
   /** Models its functions call besides the configured one. */
   readonly models: readonly string[];
@@ -80,6 +83,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
         module,
         settings,
         environment: module.environment?.(settings) ?? {},
+        disabled: new Set<string>(module.disabledFunctions?.(settings) ?? []),
         models: module.models?.(settings) ?? [],
       },
     ];
@@ -90,13 +94,15 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
   const startable: StateMachine[] = [];
   const registrations: WorkflowRegistration[] = [];
   const children = new Map<string, ChildWorkflowDefinition>();
-  for (const { module, settings } of enabled) {
+  for (const { module, settings, disabled } of enabled) {
     const kernel: KernelResources = {
       ...props.kernel,
       table: props.table as ITableRef,
       config,
       functions: Object.fromEntries(
-        Object.keys(module.functions ?? {}).map((id) => [id, requireFn(functions, id)]),
+        Object.keys(module.functions ?? {})
+          .filter((id) => !disabled.has(id))
+          .map((id) => [id, requireFn(functions, id)]),
       ),
       settings,
     };
@@ -177,13 +183,12 @@ function createFunctions(
   enabled: readonly EnabledModule[],
   props: ModuleDeploymentProps,
 ): Map<string, NodejsFunction> {
-  const all = enabled.flatMap(({ module, environment, models }) =>
-    Object.entries(module.functions ?? {}).map(([id, spec]) => ({
-      id,
-      spec: spec as FunctionSpec,
-      environment,
-      models,
-    })),
+  const all = enabled.flatMap(({ module, environment, models, disabled }) =>
+    Object.entries(module.functions ?? {}).flatMap(([id, spec]) =>
+      disabled.has(id)
+        ? []
+        : [{ id, spec: withoutTools(spec as FunctionSpec, disabled), environment, models }],
+    ),
   );
   const usesTools = (spec: FunctionSpec) => Object.keys(spec.access?.tools ?? {}).length > 0;
   const functions = new Map<string, NodejsFunction>();
@@ -231,12 +236,26 @@ function createFunctions(
   return functions;
 }
 
+/** A spec without the tools that disabled functions would serve. */
+function withoutTools(spec: FunctionSpec, disabled: ReadonlySet<string>): FunctionSpec {
+  const tools = spec.access?.tools;
+  if (tools === undefined || disabled.size === 0) return spec;
+  return {
+    ...spec,
+    access: {
+      ...spec.access,
+      tools: Object.fromEntries(Object.entries(tools).filter(([, target]) => !disabled.has(target))),
+    },
+  };
+}
+
 function grantAccess(
   fn: NodejsFunction,
   spec: FunctionSpec,
   props: ModuleDeploymentProps,
   modelIds: readonly string[] = [],
 ): void {
+  grantCodeAccess(fn, spec, props.config.github.baseUrl);
   if (spec.access?.table === 'read') props.table.grantReadData(fn);
   if (spec.access?.table === 'read_write') props.table.grantReadWriteData(fn);
   if (spec.access?.slackSecret === true) props.slackSecret.grantRead(fn);

@@ -63,7 +63,9 @@ const channels: Record<string, string> = {
   ...(fromEnv.channels as Record<string, string> | undefined),
   ...channelsFromEnv(process.env),
 };
-const config: SlackAgentsConfigInput = { ...fromEnv, channels };
+// The bug workflow works on the sandbox GitHub's demo repository unless SANDBOX_CONFIG names one.
+const bugInvestigation = { repository: 'demo/webshop', ...(fromEnv.bugInvestigation as object | undefined) };
+const config: SlackAgentsConfigInput = { ...fromEnv, channels, bugInvestigation };
 const passThrough = Object.fromEntries(
   ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'].flatMap((name) => {
     const value = process.env[name];
@@ -98,7 +100,7 @@ Sandbox listening on ${sandbox.url}
   Channels:               ${channelList}
   Bot user id:            ${sandbox.slack.workspace.botUserId}
   Signing secret:         ${sandbox.signingSecret}${sandbox.signingSecret === DEVELOPMENT_SIGNING_SECRET ? ' (development default; set SLACK_SIGNING_SECRET to change)' : ''}
-  GitHub API (Octokit):   ${sandbox.github.apiUrl}  (demo repository: demo/webshop)
+  GitHub API (Octokit):   ${sandbox.github.apiUrl}  (demo repository: demo/webshop; the bug workflow works on ${bugInvestigation.repository})
   GitHub webhooks:        POST ${sandbox.url}/github/events, secret ${sandbox.webhookSecrets.github}${sandbox.webhookSecrets.github === DEVELOPMENT_WEBHOOK_SECRETS.github ? ' (development default; set GITHUB_WEBHOOK_SECRET to change)' : ''}
   PagerDuty webhooks:     POST ${sandbox.url}/pagerduty/events, secret ${sandbox.webhookSecrets.pagerduty}${sandbox.webhookSecrets.pagerduty === DEVELOPMENT_WEBHOOK_SECRETS.pagerduty ? ' (development default; set PAGERDUTY_WEBHOOK_SECRET to change)' : ''}
   Alarm events:           POST ${sandbox.url}${EVENTBRIDGE_PATH}  (an EventBridge event, invoked as the alarm rule would)

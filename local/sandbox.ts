@@ -15,8 +15,10 @@ import type { BedrockRuntime } from './bedrock/runtime-api.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
+import { sandboxBotToken, sandboxRepositoryPath } from './github/sandbox-bot.ts';
 import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
+import { createLogsApiHandler, LOGS_TARGET_PREFIX, LocalLogs } from './logs/api.ts';
 import type { ModelFaults } from './model/faults.ts';
 import { readBody } from './read-body.ts';
 import { createSandboxModels, DEMO_MODEL_PATH, MODEL_FRONT_PATH } from './sandbox-models.ts';
@@ -187,6 +189,10 @@ async function assemble(
     AWS_ENDPOINT_URL_LAMBDA: url,
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url,
     AWS_ENDPOINT_URL_CODEBUILD: url,
+    AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: url,
+    // The code tools and the pull request opener talk to the sandbox's GitHub as its bot.
+    GITHUB_BASE_URL: github.apiUrl,
+    GITHUB_TOKEN: sandboxBotToken(github),
     SLACK_API_URL: `${url}/api/`,
     SLACK_SIGNING_SECRET: options.signingSecret,
     GITHUB_WEBHOOK_SECRET: webhookSecrets.github,
@@ -262,7 +268,14 @@ async function assemble(
     }
   };
   // A build runs real code: its minutes are real ones (stretched, never shrunk, by the time scale).
-  const codebuild = new CodeBuildService({ minuteMs: 60_000 * Math.max(1, options.timeScale) });
+  const buildLogs = new LocalLogs();
+  const codebuild = new CodeBuildService({
+    minuteMs: 60_000 * Math.max(1, options.timeScale),
+    // A project whose source is a repository of the sandbox's GitHub builds from it on disk.
+    resolveLocation: (location) => sandboxRepositoryPath(github, location) ?? location,
+    onLogEvent: (group, stream, event) => buildLogs.put(group, stream, event),
+  });
+  const logsApi = createLogsApiHandler(buildLogs);
   for (const project of projectsFromTemplate(template, names)) codebuild.createProject(project);
   const stepFunctions = new LocalStepFunctions({
     onEvent: () => feed.notify('execution'),
@@ -297,6 +310,7 @@ async function assemble(
     if (target.startsWith(SQS_TARGET_PREFIX)) return sqsApi(req, res, body);
     if (target.startsWith(STEP_FUNCTIONS_TARGET_PREFIX)) return sfnApi(req, res, body);
     if (target.startsWith(CODEBUILD_TARGET_PREFIX)) return codebuildApi(req, res, body);
+    if (target.startsWith(LOGS_TARGET_PREFIX)) return logsApi(req, res, body);
     const path = new URL(req.url ?? '/', url).pathname;
     if (github.handles(path)) return github.serve(req, res, body);
     if (path.startsWith('/api/')) return slack.api(req, res, body);

@@ -19,6 +19,13 @@ export interface FunctionAccess<F extends string = string> {
    * @default - none
    */
   readonly tools?: Readonly<Record<string, F>>;
+  /**
+   * Read the GitHub credentials secret (created by the stack when a function asks for it);
+   * the function gets GITHUB_SECRET_ARN and GITHUB_BASE_URL. @default false
+   */
+  readonly githubSecret?: boolean;
+  /** Read CodeBuild's build logs (`logs:GetLogEvents` on `/aws/codebuild/*`). @default false */
+  readonly buildLogs?: boolean;
 }
 
 /** One Lambda function: its entry (a file exporting `handler`), limits and access. */

@@ -37,6 +37,8 @@ export interface KernelConfig {
   readonly reconciler: ReconcilerSettings & { readonly everyMinutes: number };
   /** CloudWatch alarms (names, name prefixes) whose state changes reach the ingress. */
   readonly alarms: { readonly names: readonly string[]; readonly namePrefixes: readonly string[] };
+  /** GitHub's REST API base URL, for workflows that work on a repository (issue 13). */
+  readonly github: { readonly baseUrl: string };
   /** Who holds each configured role: Slack user groups and users (defaults from the modules). */
   readonly people: Readonly<
     Record<string, { readonly groups: readonly string[]; readonly users: readonly string[] }>
@@ -209,6 +211,12 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    * @default - none
    */
   environment?(settings: S): Readonly<Record<string, string>>;
+  /**
+   * Its functions NOT deployed under these settings (e.g. the bug workflow's code tools without
+   * a repository); tools they serve are not offered, and `build` does not get them.
+   * @default - every function is deployed
+   */
+  disabledFunctions?(settings: S): readonly F[];
   /** Whether the module deploys anything under its settings (its section still validates). @default true */
   enabled?(settings: S): boolean;
   /**

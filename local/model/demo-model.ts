@@ -9,6 +9,7 @@ import { CONVERSATION_HISTORY_TOOL } from '../../lambdas/tools/conversation-hist
 import type { BugInvestigationResult } from '../../lambdas/workflows/bug-investigation/profiles/bug-investigator.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
+import { demoCodeInvestigation, demoFix, demoFixRequested } from './demo-fix.ts';
 import { demoAnalysis, demoClarification, demoPrd } from './demo-requirements.ts';
 import { DEMO_LABEL, excerpt, isRuntimeNote, type PromptLine, promptLines, userTexts } from './demo-text.ts';
 import {
@@ -52,6 +53,7 @@ const FIX_REQUEST = /\b(fix|pr|pull request|patch)\b/i;
 /** Each agent the demo plays, by profile: every profile must have its rules. */
 const DEMO_AGENTS: Record<AgentProfileName, (request: MessageCreateParamsNonStreaming) => MessageReply> = {
   bug_investigator: investigate,
+  bug_fixer: demoFix,
   requirements_clarifier: (request) => submitResult(demoClarification(request)),
   prd_writer: (request) => submitResult(demoPrd(request)),
   requirements_analyst: (request) => submitResult(demoAnalysis(request)),
@@ -109,9 +111,11 @@ function investigate(request: MessageCreateParamsNonStreaming): MessageReply {
   const developerAsksForFix = turnLines.some(
     (line) => line.sender === 'Developer' && FIX_REQUEST.test(line.text),
   );
-  if (developerAsksForFix) return submitResult(resolved(report));
+  if (developerAsksForFix)
+    return submitResult(demoFixRequested(request, report, history) ?? resolved(report));
   if (initial && isVagueReport(report)) return submitResult(askReporter());
-  return submitResult(findings(report, turnLines, historyLines));
+  // With code tools on offer, the demo reads the code before it posts findings (demo-fix.ts).
+  return demoCodeInvestigation(request, report) ?? submitResult(findings(report, turnLines, historyLines));
 }
 
 function askReporter(): BugInvestigationResult {

@@ -1,3 +1,4 @@
+import { CODE_TOOLS_FUNCTION, codeToolFunctions } from '../../lambdas/tools/code/deployment.ts';
 import { CONVERSATION_HISTORY_TOOL } from '../../lambdas/tools/conversation-history.ts';
 import {
   agentTurnFunction,
@@ -12,16 +13,24 @@ export type BugFunctionId =
   | 'BugInvestigationAgentTurn'
   | 'BugInvestigationSlackPost'
   | 'ConversationHistoryTool'
-  | 'SlaCheck';
+  | 'SlaCheck'
+  | 'BugCodeTools'
+  | 'CheckFixRequest'
+  | 'ReadBuildResults'
+  | 'OpenPullRequest';
 
 const LAMBDAS = 'lambdas/workflows/bug-investigation/handlers';
 
 export const BUG_FUNCTIONS = {
-  /** The investigator's turns, with the conversation-history tool. */
+  /**
+   * The investigator's and the fixer's turns, with the conversation-history tool and the code
+   * tools (each profile offers the ones it may use: the investigator reads, the fixer writes).
+   */
   BugInvestigationAgentTurn: agentTurnFunction<BugFunctionId>(`${LAMBDAS}/agent-turn.ts`, {
     [CONVERSATION_HISTORY_TOOL]: 'ConversationHistoryTool',
+    ...(codeToolFunctions('BugCodeTools') as Record<string, 'BugCodeTools'>),
   }),
-  /** Its posts and SLA tracking's: texts, the findings, the question and the escalation. */
+  /** Its posts and SLA tracking's: texts, the findings, the question, the escalation, the fix outcome. */
   BugInvestigationSlackPost: slackPostFunction(`${LAMBDAS}/slack-post.ts`),
   /** The agents' conversation-history tool (`get_bug_conversations`). */
   ConversationHistoryTool: CONVERSATION_HISTORY_TOOL_FUNCTION,
@@ -31,5 +40,33 @@ export const BUG_FUNCTIONS = {
     timeoutSeconds: TASK_FUNCTION_TIMEOUT_SECONDS,
     memoryMb: 256,
     access: { table: 'read' },
+  },
+  /** The six code tools on the configured repository (lambdas/tools/code): the GitHub secret and the ledger only. */
+  BugCodeTools: {
+    entry: CODE_TOOLS_FUNCTION.entry,
+    timeoutSeconds: CODE_TOOLS_FUNCTION.timeoutSeconds,
+    memoryMb: CODE_TOOLS_FUNCTION.memoryMb,
+    access: { table: 'read_write', githubSecret: true },
+  },
+  /** The fix path's check of who asked (a developer), in code. */
+  CheckFixRequest: {
+    entry: `${LAMBDAS}/check-fix-request.ts`,
+    timeoutSeconds: TASK_FUNCTION_TIMEOUT_SECONDS,
+    memoryMb: 256,
+    access: { table: 'read_write' },
+  },
+  /** Per-check exit codes and output tails from a checks build's log. */
+  ReadBuildResults: {
+    entry: `${LAMBDAS}/read-build-results.ts`,
+    timeoutSeconds: TASK_FUNCTION_TIMEOUT_SECONDS,
+    memoryMb: 256,
+    access: { table: 'read_write', buildLogs: true },
+  },
+  /** The fix's draft pull request, through Octokit. */
+  OpenPullRequest: {
+    entry: `${LAMBDAS}/open-pull-request.ts`,
+    timeoutSeconds: TASK_FUNCTION_TIMEOUT_SECONDS,
+    memoryMb: 256,
+    access: { table: 'read_write', githubSecret: true },
   },
 } as const satisfies Record<BugFunctionId, FunctionSpec<BugFunctionId>>;

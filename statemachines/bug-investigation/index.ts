@@ -1,3 +1,4 @@
+import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
@@ -29,5 +30,13 @@ export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugI
   },
   statuses: ['pending_verification'],
   functions: BUG_FUNCTIONS,
+  // The code tools' and the pull request opener's repository (issue 13); none: no code tools.
+  // Without a repository: no code tools, no fix path, nothing of GitHub or CodeBuild deployed.
+  disabledFunctions: (settings) =>
+    settings.repository === undefined
+      ? ['BugCodeTools', 'CheckFixRequest', 'ReadBuildResults', 'OpenPullRequest']
+      : [],
+  environment: (settings) =>
+    settings.repository === undefined ? {} : { [CODE_TOOLS_ENV.repository]: settings.repository },
   workflows: [BUG_INVESTIGATION],
 });

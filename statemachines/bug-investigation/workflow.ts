@@ -29,6 +29,7 @@ import {
   requireChild,
   requireRoleGroup,
 } from '../workflow-module.ts';
+import { fixPathOr } from './fix-path.ts';
 import type { BugFunctionId } from './functions.ts';
 import { buildSlaTracking } from './sla-tracking.ts';
 import {
@@ -359,6 +360,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     // the findings), so the conversation can never get stuck on it.
     routeOnAction
       .when(sfn.Condition.and(actionIs('escalate'), sfn.Condition.isPresent('$.result.error')), tellStopped)
+      .when(actionIs('fix_requested'), fixPathOr(scope, kernel, summaryThreadOpen, markPendingVerification))
       .when(actionIs('ask_reporter'), askReporter)
       .when(actionIs('post_findings'), summaryThreadOpen)
       .when(actionIs('resolved'), summaryThreadOpen)

@@ -83,6 +83,8 @@ describe('the bug_investigation graph', () => {
       resolved: S.summaryThreadOpen,
       escalate: S.summaryThreadOpen,
       continue: S.keepInvestigating,
+      // Without a repository a fix request is taken as findings (the fix path: bug-fix-path.test.ts).
+      fix_requested: S.summaryThreadOpen,
     });
     expect(state(S.routeOnAction).Default).toBe(S.summaryThreadOpen);
     expect(choices(S.routeOnConclusion).map((c) => [c.StringEquals, c.Next])).toEqual([

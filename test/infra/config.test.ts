@@ -14,6 +14,7 @@ describe('stack configuration', () => {
       logRetentionDays: 90,
       inboxMaxReceiveCount: 5,
       alarms: { names: [], namePrefixes: [] },
+      github: { baseUrl: 'https://api.github.com' },
       people: {
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
@@ -22,6 +23,8 @@ describe('stack configuration', () => {
       bugInvestigation: {
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,
+        build: { commands: {}, timeoutMinutes: 20 },
+        maxFixAttempts: 3,
       },
       requirementsInterview: {
         confidenceThreshold: 95,
@@ -56,6 +59,12 @@ describe('stack configuration', () => {
     expect(() => parseConfig({ agentLimits: { maxConsecutiveContinues: 0 } })).toThrow(
       /slackAgents\.agentLimits\.maxConsecutiveContinues/,
     );
+  });
+
+  it('refuses a bug repository that is not owner/name, and more than three fix attempts', () => {
+    expect(() => parseConfig({ bugInvestigation: { repository: 'webshop' } })).toThrow(/owner\/name/);
+    expect(() => parseConfig({ bugInvestigation: { maxFixAttempts: 4 } })).toThrow(/maxFixAttempts/);
+    expect(() => parseConfig({ github: { baseUrl: 'ftp://example.com' } })).toThrow(/baseUrl/);
   });
 
   it('keeps the default SLA deadlines a partial SLA table leaves out', () => {

@@ -69,6 +69,11 @@ describe('cdk-nag AWS Solutions checks', () => {
     expect(unacknowledgedFindings(buildStack().stack)).toEqual([]);
   });
 
+  it('find nothing unacknowledged with a repository configured (the code tools, the checks build, the fix path)', () => {
+    const stack = buildStack({ config: { bugInvestigation: { repository: 'demo/webshop' } } }).stack;
+    expect(unacknowledgedFindings(stack)).toEqual([]);
+  });
+
   it('let the app synthesize with the checks registered as a validation plugin', () => {
     const { app } = probeStack();
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../infra/config.ts';
 import { SlackAgentsStack } from '../../infra/slack-agents-stack.ts';
 import { buildStack } from '../../infra/synth.ts';
 import { WorkflowRegistrations } from '../../lambdas/kernel/workflows.ts';
@@ -27,11 +28,16 @@ const template = Template.fromStack(
   }).stack,
 );
 
-/** Every function of that stack: the kernel's and the modules'. */
+/** Every function of that stack: the kernel's and the modules', but those their default settings disable. */
+const defaults = parseConfig({ channels: { probe: PROBE_CHANNEL } });
 const FUNCTIONS: Record<string, FunctionSpec> = Object.assign(
   {},
   KERNEL_FUNCTIONS,
-  ...WORKFLOW_MODULES.map((module) => module.functions ?? {}),
+  ...WORKFLOW_MODULES.map((module) => {
+    const settings = module.settings === undefined ? undefined : defaults[module.settings.key];
+    const disabled = new Set<string>(module.disabledFunctions?.(settings) ?? []);
+    return Object.fromEntries(Object.entries(module.functions ?? {}).filter(([id]) => !disabled.has(id)));
+  }),
 );
 
 /** The queue whose logical id is `prefix` followed by the queue's own id and CDK's hash. */

@@ -14,7 +14,11 @@ import {
 const template = Template.fromStack(probeStack().stack);
 const probeDefinitions = definitions(template);
 /** The probe's and the production stack's state machines: the workflows and their children. */
-const all = new Map([...probeDefinitions, ...definitions(templateOf())]);
+// With a repository configured, so the bug workflow's fix path (issue 13) is checked too.
+const all = new Map([
+  ...probeDefinitions,
+  ...definitions(templateOf({ config: { bugInvestigation: { repository: 'demo/webshop' } } })),
+]);
 
 describe('the checked definitions', () => {
   it('are the probe, the production workflows and their children', () => {

@@ -30,5 +30,35 @@ export const BugInvestigationSettings = z.strictObject({
    * @default 40
    */
   continueAsNewAfterTurns: z.number().int().min(2).max(500).default(40),
+  /**
+   * The repository the investigator reads and the fixer changes, `owner/name`. Without one
+   * the bug workflow runs without code tools and its findings say no code was inspected.
+   * @default - none
+   */
+  repository: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'expected owner/name, e.g. demo/webshop')
+    .optional(),
+  /** The checks a fix must pass: the CodeBuild project's commands and limits. */
+  build: z
+    .strictObject({
+      /**
+       * Shell commands per check; a check without one is detected from the repository's
+       * `package.json` (`npm ci`/`npm install`, and the `test`, `lint`, `typecheck` scripts).
+       */
+      commands: z
+        .strictObject({
+          install: z.string().min(1).optional(),
+          test: z.string().min(1).optional(),
+          lint: z.string().min(1).optional(),
+          typecheck: z.string().min(1).optional(),
+        })
+        .prefault({}),
+      /** A build stopped past this (CodeBuild allows 5 to 2160). @default 20 */
+      timeoutMinutes: z.number().int().min(5).max(120).default(20),
+    })
+    .prefault({}),
+  /** Build-and-fix attempts before the workflow gives up on a fix (at most 3). @default 3 */
+  maxFixAttempts: z.number().int().min(1).max(3).default(3),
 });
 export type BugInvestigationSettings = z.infer<typeof BugInvestigationSettings>;

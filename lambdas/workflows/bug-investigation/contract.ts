@@ -6,7 +6,15 @@ import * as z from 'zod';
 export const BugTurnState = z.enum(['investigating', 'awaiting_reporter', 'awaiting_dev']);
 export type BugTurnState = z.infer<typeof BugTurnState>;
 
-export const BugAction = z.enum(['ask_reporter', 'post_findings', 'escalate', 'resolved', 'continue']);
+export const BugAction = z.enum([
+  'ask_reporter',
+  'post_findings',
+  'escalate',
+  'resolved',
+  'continue',
+  /** A developer asked for a fix: the workflow checks who asked, then runs the fix path. */
+  'fix_requested',
+]);
 export type BugAction = z.infer<typeof BugAction>;
 
 export const Severity = z.enum(['low', 'medium', 'high', 'critical']);

@@ -1,0 +1,73 @@
+import { ArnFormat, CfnOutput, Stack, Validations } from 'aws-cdk-lib';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Construct } from 'constructs';
+import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
+import type { FunctionSpec } from '../../statemachines/kernel-functions.ts';
+import { ThirdPartySecret } from './third-party-secret.ts';
+
+/**
+ * What a function that works on code may be given (issue 13): the GitHub credentials secret
+ * (`access.githubSecret`, with GITHUB_SECRET_ARN and GITHUB_BASE_URL) and CodeBuild's logs
+ * (`access.buildLogs`). Nothing else of AWS.
+ */
+
+/** The GitHub credentials secret: created once, when the first function asks for it. */
+const githubSecrets = new WeakMap<Construct, ThirdPartySecret>();
+
+function githubSecretOf(scope: Construct): ThirdPartySecret {
+  const stack = Stack.of(scope);
+  let secret = githubSecrets.get(stack);
+  if (secret === undefined) {
+    secret = new ThirdPartySecret(stack, 'GitHubCredentials', {
+      description:
+        'GitHub App credentials: { "appId": "...", "installationId": "...", "privateKey": "-----BEGIN..." } (or { "token": "..." } for a fine-grained token)',
+      placeholders: { appId: 'REPLACE_WITH_APP_ID', installationId: 'REPLACE_WITH_INSTALLATION_ID' },
+      generatedField: 'privateKey',
+      issuedBy: "GitHub (the App's settings: App ID, a private key, and the installation's id)",
+    });
+    new CfnOutput(stack, 'GitHubCredentialsSecretArn', {
+      value: secret.secretArn,
+      description: 'Put the GitHub App credentials (or a token) in this secret',
+    });
+    githubSecrets.set(stack, secret);
+  }
+  return secret;
+}
+
+/** Grants `fn` the code access its spec declares; nothing when it declares none. */
+export function grantCodeAccess(fn: NodejsFunction, spec: FunctionSpec, githubBaseUrl: string): void {
+  if (spec.access?.githubSecret === true) {
+    const secret = githubSecretOf(fn);
+    secret.grantRead(fn);
+    fn.addEnvironment(CODE_TOOLS_ENV.githubSecretArn, secret.secretArn);
+    fn.addEnvironment(CODE_TOOLS_ENV.githubBaseUrl, githubBaseUrl);
+  }
+  if (spec.access?.buildLogs === true) {
+    const stack = Stack.of(fn);
+    Validations.of(requireRole(fn)).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/codebuild/*]',
+      reason:
+        "Read-only (logs:GetLogEvents) on CodeBuild's log groups: the checks project is created with its state machine, after this function, so its generated name cannot be named here.",
+    });
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['logs:GetLogEvents'],
+        resources: [
+          stack.formatArn({
+            service: 'logs',
+            resource: 'log-group',
+            resourceName: '/aws/codebuild/*',
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        ],
+      }),
+    );
+  }
+}
+
+function requireRole(fn: NodejsFunction) {
+  if (fn.role === undefined) throw new Error(`${fn.node.id} has no execution role`);
+  return fn.role;
+}

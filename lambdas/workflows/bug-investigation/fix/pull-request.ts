@@ -1,0 +1,78 @@
+import type { Octokit } from '@octokit/rest';
+import type { OpenPullRequestInput, PullRequestOutcome } from './contract.ts';
+
+/**
+ * Opens the fix's draft pull request: deterministic code, not the model. Idempotent: a retried
+ * task finds the pull request an earlier attempt opened for the same head. A GitHub refusal
+ * (no commits on the branch, no permission, a missing repository) is an outcome with the
+ * reason, which the workflow posts in both threads; only transient failures throw.
+ */
+
+const TITLE_CHARS = 72;
+
+/** A Slack link to the findings thread (Slack redirects it to the workspace). */
+export function slackThreadLink(thread: { channel: string; threadTs: string }): string {
+  return `https://slack.com/archives/${thread.channel}/p${thread.threadTs.replace('.', '')}`;
+}
+
+export function pullRequestTitle(input: OpenPullRequestInput): string {
+  const first = (input.findings.fix?.description ?? input.fixSummary).split('\n')[0]?.trim() || 'Bug fix';
+  const title = `Fix: ${first}`;
+  return title.length <= TITLE_CHARS ? title : `${title.slice(0, TITLE_CHARS - 1)}…`;
+}
+
+export function pullRequestBody(input: OpenPullRequestInput): string {
+  const { findings } = input;
+  return [
+    `Draft pull request opened by Bug Bot for bug \`${input.conversationId}\`${input.requestedBy ? `, as asked by Slack user ${input.requestedBy}` : ''}.`,
+    `Slack thread: ${slackThreadLink(input.thread)}`,
+    '## Findings',
+    findings.summary,
+    ...(findings.rootCause ? ['**Root cause:**', findings.rootCause] : []),
+    ...(findings.severity ? [`**Severity:** ${findings.severity}`] : []),
+    '## The change',
+    input.fixSummary,
+    '## Checks',
+    input.build.summary,
+    '_Review before merging: the change was written by an agent._',
+  ].join('\n\n');
+}
+
+/** GitHub's answers that are a refusal (nothing a retry changes), by HTTP status. */
+const REFUSALS = new Set([401, 403, 404, 409, 422]);
+
+export async function openFixPullRequest(
+  octokit: Octokit,
+  repository: { owner: string; repo: string },
+  input: OpenPullRequestInput,
+): Promise<PullRequestOutcome> {
+  try {
+    const existing = await octokit.rest.pulls.list({
+      ...repository,
+      state: 'open',
+      head: `${repository.owner}:${input.branch}`,
+    });
+    const found = existing.data[0];
+    if (found !== undefined) return { opened: true, url: found.html_url, number: found.number };
+    const { data: repo } = await octokit.rest.repos.get(repository);
+    const { data: pull } = await octokit.rest.pulls.create({
+      ...repository,
+      head: input.branch,
+      base: repo.default_branch,
+      title: pullRequestTitle(input),
+      body: pullRequestBody(input),
+      draft: true,
+    });
+    return { opened: true, url: pull.html_url, number: pull.number };
+  } catch (error) {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' && REFUSALS.has(status)) {
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        opened: false,
+        reason: `GitHub refused the pull request (${status}): ${message.slice(0, 500)}`,
+      };
+    }
+    throw error;
+  }
+}

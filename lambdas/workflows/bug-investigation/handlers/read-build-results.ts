@@ -1,0 +1,20 @@
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { taskHandler } from '../../../handlers/task-handler.ts';
+import { createLogger } from '../../../shared/logger.ts';
+import { ReadBuildResultsInput } from '../fix/contract.ts';
+import { readBuildResults } from '../fix/read-build.ts';
+
+/** One client per execution environment (its endpoint from AWS_ENDPOINT_URL_CLOUDWATCH_LOGS offline). */
+let logs: CloudWatchLogsClient | undefined;
+
+/** "Read build results": per-check exit codes and output tails from the build's log. */
+export const handler = taskHandler({
+  task: 'ReadBuildResults',
+  schema: ReadBuildResultsInput,
+  logger: createLogger('read-build-results'),
+  run: (input) => {
+    logs ??= new CloudWatchLogsClient({});
+    return readBuildResults(input, logs);
+  },
+  summary: (_input, output) => ({ attempt: output.attempt, status: output.status, passed: output.passed }),
+});

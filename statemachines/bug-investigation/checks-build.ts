@@ -1,0 +1,102 @@
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import * as codebuild from 'aws-cdk-lib/aws-codebuild';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { Construct } from 'constructs';
+import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import { checksBuildspec } from '../../lambdas/workflows/bug-investigation/fix/buildspec.ts';
+
+/** github.com's REST API: a repository there is a GITHUB source, anywhere else GITHUB_ENTERPRISE. */
+const GITHUB_COM_API = 'https://api.github.com';
+
+export interface ChecksBuildProjectProps {
+  /** `owner/name`. */
+  readonly repository: string;
+  /** The REST API base URL (`github.baseUrl`): `https://api.github.com` or `https://HOST/api/v3`. */
+  readonly githubBaseUrl: string;
+  readonly build: BugInvestigationSettings['build'];
+}
+
+/** The clone URL of `repository` on the GitHub that `githubBaseUrl` serves. */
+export function cloneUrl(githubBaseUrl: string, repository: string): string {
+  const base = githubBaseUrl.replace(/\/+$/, '');
+  if (base === GITHUB_COM_API) return `https://github.com/${repository}.git`;
+  return `${base.replace(/\/api\/v3$/, '')}/${repository}.git`;
+}
+
+/**
+ * The CodeBuild project that runs a repository's checks (install, test, lint, typecheck) on
+ * a work branch. Its source is the repository itself, checked out by CodeBuild with the
+ * GitHub credentials CodeBuild holds for the account (imported once at deploy, README): the
+ * build's environment gets no secret and no token, so the code under test, which an agent
+ * wrote, cannot read one. Each start names the branch (`SourceVersion`).
+ */
+export class ChecksBuildProject extends Construct {
+  readonly project: codebuild.Project;
+
+  constructor(scope: Construct, id: string, props: ChecksBuildProjectProps) {
+    super(scope, id);
+    const [owner, repo] = props.repository.split('/') as [string, string];
+    const source =
+      props.githubBaseUrl.replace(/\/+$/, '') === GITHUB_COM_API
+        ? codebuild.Source.gitHub({ owner, repo, reportBuildStatus: false })
+        : codebuild.Source.gitHubEnterprise({
+            httpsCloneUrl: cloneUrl(props.githubBaseUrl, props.repository),
+            reportBuildStatus: false,
+          });
+    this.project = new codebuild.Project(this, 'Project', {
+      description: `Checks of ${props.repository} on an agent's work branch`,
+      source,
+      buildSpec: codebuild.BuildSpec.fromObject(checksBuildspec(props.build)),
+      environment: {
+        buildImage: codebuild.LinuxBuildImage.STANDARD_7_0,
+        computeType: codebuild.ComputeType.SMALL,
+      },
+      timeout: Duration.minutes(props.build.timeoutMinutes),
+    });
+    const stack = Stack.of(this);
+    const projectRef = stack.getLogicalId(this.project.node.defaultChild as codebuild.CfnProject);
+    Validations.of(this.project).acknowledge({
+      id: 'AwsSolutions-CB4',
+      reason:
+        'The checks build produces no artifacts and holds no secret: only its log, which CodeBuild encrypts with the AWS managed key.',
+    });
+    if (this.project.role !== undefined) {
+      Validations.of(this.project.role).acknowledge(
+        {
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/codebuild/<${projectRef}>:*]`,
+          reason: "CodeBuild's own grant: the streams of this project's log group, created per build.",
+        },
+        {
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:codebuild:<AWS::Region>:<AWS::AccountId>:report-group/<${projectRef}>-*]`,
+          reason: "CodeBuild's own grant: this project's test report groups.",
+        },
+      );
+    }
+  }
+}
+
+/**
+ * `codebuild:startBuild.sync` with the branch to build: CDK's task renders the project and
+ * its IAM (StartBuild, StopBuild, BatchGetBuilds, the managed EventBridge rule); this adds
+ * `SourceVersion`, which CDK's task does not offer.
+ */
+export class StartChecksBuild extends tasks.CodeBuildStartBuild {
+  private readonly sourceVersionPath: string;
+
+  constructor(
+    scope: Construct,
+    id: string,
+    props: tasks.CodeBuildStartBuildProps & { sourceVersionPath: string },
+  ) {
+    const { sourceVersionPath, ...rest } = props;
+    super(scope, id, rest);
+    this.sourceVersionPath = sourceVersionPath;
+  }
+
+  override toStateJson(queryLanguage?: sfn.QueryLanguage): object {
+    const state = super.toStateJson(queryLanguage) as { Parameters?: Record<string, unknown> };
+    state.Parameters = { ...state.Parameters, 'SourceVersion.$': this.sourceVersionPath };
+    return state;
+  }
+}

@@ -1,0 +1,347 @@
+import { Duration } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import type { AgentLimits } from '../../lambdas/agents/limits.ts';
+import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import { agentTurn } from '../agent-turn.ts';
+import {
+  addTransientRetry,
+  catchFailure,
+  DRAINED_PATH,
+  KERNEL_TASK_TIMEOUT,
+  LAMBDA_TRANSIENT_ERRORS,
+} from '../kernel.ts';
+import { slackPost } from '../slack-post.ts';
+import type { KernelResources } from '../workflow-module.ts';
+import { ChecksBuildProject, StartChecksBuild } from './checks-build.ts';
+import type { BugFunctionId } from './functions.ts';
+
+/**
+ * The fix path (issue 13): a developer asked for a fix in the findings thread. The workflow
+ * checks in code who asked, the fixer agent changes the conversation's work branch with the
+ * code tools, CodeBuild runs the repository's checks on it, and the workflow (not the model)
+ * opens a draft pull request and posts its link in both threads. At most `maxFixAttempts`
+ * build-and-fix rounds, each failing build's output fed back to the fixer; when no pull
+ * request can be opened, both threads say why.
+ *
+ * Its state, under `$.fix`: `attempt` (builds started), `notes` (what the fixer's next turn is
+ * told), `turn` (the fixer's last `BugFixOutput`), `buildOutput`/`buildFailure` (the build
+ * Task's output or its Catch's `{ Error, Cause }`), `build` (`BuildResults`) and
+ * `pullRequest` (`PullRequestOutcome`); `$.fixRequest` is the check's `FixRequestCheck`.
+ */
+
+/** State names, as they read in the execution graph. */
+export const FIX_PATH_STATES = {
+  checkFixRequest: 'Check fix request',
+  developerAsked: 'Did a developer ask?',
+  startFix: 'Start fix',
+  writeFix: 'Write fix',
+  rewriteFix: 'Write fix again',
+  noteFailedFix: 'Note failed fix attempt',
+  fixWritten: 'Fix written?',
+  prepareBuild: 'Prepare build',
+  buildFix: 'Build fix',
+  readBuildResults: 'Read build results',
+  noteUnreadBuild: 'Note unread build',
+  buildPassed: 'Build passed?',
+  feedBackBuild: 'Feed build output back',
+  openPullRequest: 'Open pull request',
+  notePullRequestFailure: 'Note pull request failure',
+  pullRequestOpened: 'Pull request opened?',
+  postPullRequestToDevelopers: 'Post pull request in findings thread',
+  postPullRequestToReporter: "Post pull request in reporter's thread",
+  explainToDevelopers: 'Say why no pull request in findings thread',
+  explainToReporter: "Say why no pull request in reporter's thread",
+} as const;
+
+/** The profile of the fixer's turns (lambdas/workflows/bug-investigation/profiles/bug-fixer.ts). */
+export const BUG_FIXER_PROFILE = 'bug_fixer';
+
+/**
+ * The work branch's ref. The code tools derive the branch as `<prefix><conversation id>`
+ * (`workBranchFor`); the bug workflow keeps their default prefix.
+ */
+export const WORK_BRANCH_PREFIX = 'agents/';
+const WORK_BRANCH = `States.Format('${WORK_BRANCH_PREFIX}{}', $.conversationId)`;
+
+/** Build Task timeout: the project's own timeout plus time to queue and provision. */
+export function buildTaskTimeout(build: BugInvestigationSettings['build']): Duration {
+  return Duration.minutes(build.timeoutMinutes + 10);
+}
+
+export interface FixPathProps {
+  readonly repository: string;
+  readonly githubBaseUrl: string;
+  readonly settings: BugInvestigationSettings;
+  readonly agentTurnFn: IFunction;
+  /** The state machine's retries of an unavailable model (`agentLimits.modelRetry`). */
+  readonly modelRetry: AgentLimits['modelRetry'];
+  readonly slackPostFn: IFunction;
+  readonly checkFixRequestFn: IFunction;
+  readonly readBuildResultsFn: IFunction;
+  readonly openPullRequestFn: IFunction;
+  /** Where a request nobody may make goes on (the usual findings path). */
+  readonly notAllowed: sfn.IChainable;
+  /** Where the path ends, with a pull request or with the reason in both threads. */
+  readonly done: sfn.IChainable;
+  readonly reporterThread: { channel: string; threadTs: string };
+  readonly summaryThread: { channel: string; threadTs: string };
+}
+
+/**
+ * The fix path's first state with the module's functions and settings, or `notAllowed` when
+ * no repository is configured (a fix request is then taken as findings, as before issue 13).
+ * `notAllowed`: where a request nobody may make goes on; `done`: where the path ends.
+ */
+export function fixPathOr(
+  scope: Construct,
+  kernel: KernelResources<BugFunctionId, BugInvestigationSettings>,
+  notAllowed: sfn.IChainable,
+  done: sfn.IChainable,
+): sfn.IChainable {
+  const { settings, functions } = kernel;
+  if (settings.repository === undefined) return notAllowed;
+  return buildFixPath(scope, {
+    notAllowed,
+    done,
+    reporterThread: {
+      channel: sfn.JsonPath.stringAt('$.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+    },
+    summaryThread: {
+      channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.threads.summary.threadTs'),
+    },
+    repository: settings.repository,
+    githubBaseUrl: kernel.config.github.baseUrl,
+    settings,
+    agentTurnFn: functions.BugInvestigationAgentTurn,
+    modelRetry: kernel.config.agentLimits.modelRetry,
+    slackPostFn: functions.BugInvestigationSlackPost,
+    checkFixRequestFn: functions.CheckFixRequest,
+    readBuildResultsFn: functions.ReadBuildResults,
+    openPullRequestFn: functions.OpenPullRequest,
+  });
+}
+
+/** A Lambda task of the path: payload response only, transient retries, the task timeout. */
+function lambdaTask(
+  scope: Construct,
+  stateName: string,
+  fn: IFunction,
+  payload: Record<string, unknown>,
+  resultPath: string,
+): tasks.LambdaInvoke {
+  const task = tasks.LambdaInvoke.jsonPath(scope, stateName, {
+    stateName,
+    lambdaFunction: fn,
+    payload: sfn.TaskInput.fromObject(payload),
+    payloadResponseOnly: true,
+    resultPath,
+    taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
+    retryOnServiceExceptions: false,
+  });
+  addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
+  return task;
+}
+
+/** Builds the fix path; returns its first state. */
+export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChainable {
+  const S = FIX_PATH_STATES;
+  const { settings } = props;
+  const conversationId = sfn.JsonPath.stringAt('$.conversationId');
+  const outcome = {
+    name: 'bug_fix_outcome',
+    data: { fix: sfn.JsonPath.objectAt('$.fix'), maxAttempts: settings.maxFixAttempts },
+  };
+
+  // --- The end: both threads hear the outcome ------------------------------------------------
+  const post = (stateName: string, thread: { channel: string; threadTs: string }) =>
+    slackPost(scope, stateName, { slackPostFn: props.slackPostFn, ...thread, template: outcome });
+  const toDevelopers = post(S.postPullRequestToDevelopers, props.summaryThread);
+  const toReporter = post(S.postPullRequestToReporter, props.reporterThread);
+  const whyToDevelopers = post(S.explainToDevelopers, props.summaryThread);
+  const whyToReporter = post(S.explainToReporter, props.reporterThread);
+  // A thread that cannot be told must not keep the other from hearing it, nor end the conversation.
+  catchFailure(toDevelopers, toReporter);
+  catchFailure(toReporter, props.done);
+  catchFailure(whyToDevelopers, whyToReporter);
+  catchFailure(whyToReporter, props.done);
+  toDevelopers.next(toReporter).next(props.done);
+  whyToDevelopers.next(whyToReporter).next(props.done);
+
+  // --- The pull request ----------------------------------------------------------------------
+  const openPullRequest = lambdaTask(
+    scope,
+    S.openPullRequest,
+    props.openPullRequestFn,
+    {
+      // Shape: OpenPullRequestInput.
+      conversationId,
+      branch: sfn.JsonPath.stringAt(WORK_BRANCH),
+      findings: { summary: sfn.JsonPath.stringAt('$.result.summary') },
+      fixSummary: sfn.JsonPath.stringAt('$.fix.turn.summary'),
+      build: sfn.JsonPath.objectAt('$.fix.build'),
+      requestedBy: sfn.JsonPath.stringAt('$.fixRequest.requestedBy'),
+      thread: {
+        channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
+        threadTs: sfn.JsonPath.stringAt('$.threads.summary.threadTs'),
+      },
+    },
+    '$.fix.pullRequest',
+  );
+  const notePullRequestFailure = sfn.Pass.jsonPath(scope, S.notePullRequestFailure, {
+    parameters: {
+      opened: false,
+      reason: sfn.JsonPath.format(
+        'Opening the pull request failed: {}',
+        sfn.JsonPath.stringAt('$.failure.Error'),
+      ),
+    },
+    resultPath: '$.fix.pullRequest',
+  }).next(whyToDevelopers);
+  catchFailure(openPullRequest, notePullRequestFailure);
+  const pullRequestOpened = sfn.Choice.jsonPath(scope, S.pullRequestOpened)
+    .when(sfn.Condition.booleanEquals('$.fix.pullRequest.opened', true), toDevelopers)
+    .otherwise(whyToDevelopers);
+  openPullRequest.next(pullRequestOpened);
+
+  // --- The fixer's turns ---------------------------------------------------------------------
+  const turnProps = {
+    agentTurnFn: props.agentTurnFn,
+    modelRetry: props.modelRetry,
+    profile: BUG_FIXER_PROFILE,
+    statePath: '$.turnContext.state',
+    notesPath: '$.fix.notes',
+    resultPath: '$.fix.turn',
+  } as const;
+  const writeFix = agentTurn(scope, S.writeFix, { ...turnProps, stateName: S.writeFix, mode: 'initial' });
+  const rewriteFix = agentTurn(scope, S.rewriteFix, {
+    ...turnProps,
+    stateName: S.rewriteFix,
+    mode: 'continuation',
+    sessionIdPath: '$.fix.turn.sessionId',
+  });
+  const noteFailedFix = sfn.Pass.jsonPath(scope, S.noteFailedFix, {
+    parameters: {
+      action: 'cannot_fix',
+      sessionId: 'none',
+      summary: sfn.JsonPath.format('The fix attempt failed: {}', sfn.JsonPath.stringAt('$.failure.Error')),
+    },
+    resultPath: '$.fix.turn',
+  }).next(whyToDevelopers);
+  catchFailure(writeFix, noteFailedFix);
+  catchFailure(rewriteFix, noteFailedFix);
+
+  // --- The build -----------------------------------------------------------------------------
+  const checks = new ChecksBuildProject(scope, 'ChecksBuild', {
+    repository: props.repository,
+    githubBaseUrl: props.githubBaseUrl,
+    build: settings.build,
+  });
+  // Each attempt starts with empty build slots: the results Lambda reads whichever the build fills.
+  const prepareBuild = sfn.Pass.jsonPath(scope, S.prepareBuild, {
+    parameters: {
+      attempt: sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.fix.attempt'), 1),
+      notes: sfn.JsonPath.listAt('$.fix.notes'),
+      turn: sfn.JsonPath.objectAt('$.fix.turn'),
+      build: sfn.JsonPath.objectAt('$.fix.build'),
+      pullRequest: sfn.JsonPath.objectAt('$.fix.pullRequest'),
+      buildOutput: {},
+      buildFailure: {},
+    },
+    resultPath: '$.fix',
+  });
+  const buildFix = new StartChecksBuild(scope, S.buildFix, {
+    stateName: S.buildFix,
+    project: checks.project,
+    integrationPattern: sfn.IntegrationPattern.RUN_JOB,
+    sourceVersionPath: `States.Format('refs/heads/${WORK_BRANCH_PREFIX}{}', $.conversationId)`,
+    resultPath: '$.fix.buildOutput',
+    taskTimeout: sfn.Timeout.duration(buildTaskTimeout(settings.build)),
+  });
+  buildFix.addRetry({
+    errors: ['CodeBuild.AccountLimitExceededException', 'CodeBuild.CodeBuildException', 'States.Http.Socket'],
+    interval: Duration.seconds(30),
+    maxAttempts: 3,
+    backoffRate: 2,
+  });
+  const readBuildResults = lambdaTask(
+    scope,
+    S.readBuildResults,
+    props.readBuildResultsFn,
+    {
+      // Shape: ReadBuildResultsInput.
+      conversationId,
+      attempt: sfn.JsonPath.numberAt('$.fix.attempt'),
+      output: sfn.JsonPath.objectAt('$.fix.buildOutput'),
+      failure: sfn.JsonPath.objectAt('$.fix.buildFailure'),
+    },
+    '$.fix.build',
+  );
+  // A failed, timed-out or refused build is a result to read, not the end of the path.
+  buildFix.addCatch(readBuildResults, { errors: [sfn.Errors.ALL], resultPath: '$.fix.buildFailure' });
+  const noteUnreadBuild = sfn.Pass.jsonPath(scope, S.noteUnreadBuild, {
+    parameters: {
+      attempt: sfn.JsonPath.numberAt('$.fix.attempt'),
+      passed: false,
+      status: 'UNKNOWN',
+      checks: [],
+      summary: sfn.JsonPath.format(
+        'The build results could not be read: {}',
+        sfn.JsonPath.stringAt('$.failure.Error'),
+      ),
+      feedback: [],
+    },
+    resultPath: '$.fix.build',
+  }).next(whyToDevelopers);
+  catchFailure(readBuildResults, noteUnreadBuild);
+
+  const feedBack = sfn.Pass.jsonPath(scope, S.feedBackBuild, {
+    // A Pass without parameters passes its (input-path) input on: the feedback becomes the notes.
+    inputPath: '$.fix.build.feedback',
+    resultPath: '$.fix.notes',
+  }).next(rewriteFix);
+  const buildPassed = sfn.Choice.jsonPath(scope, S.buildPassed)
+    .when(sfn.Condition.booleanEquals('$.fix.build.passed', true), openPullRequest)
+    .when(sfn.Condition.numberLessThan('$.fix.attempt', settings.maxFixAttempts), feedBack)
+    .otherwise(whyToDevelopers);
+  prepareBuild.next(buildFix).next(readBuildResults).next(buildPassed);
+
+  const fixWritten = sfn.Choice.jsonPath(scope, S.fixWritten)
+    .when(sfn.Condition.stringEquals('$.fix.turn.action', 'fix_written'), prepareBuild)
+    .otherwise(whyToDevelopers);
+  writeFix.next(fixWritten);
+  rewriteFix.next(fixWritten);
+
+  // --- The start: who asked? -----------------------------------------------------------------
+  const startFix = sfn.Pass.jsonPath(scope, S.startFix, {
+    parameters: {
+      attempt: 0,
+      notes: sfn.JsonPath.array(
+        sfn.JsonPath.format(
+          'The findings of the investigation, which the developer asked you to fix: {}',
+          sfn.JsonPath.stringAt('$.result.summary'),
+        ),
+      ),
+      build: { passed: false, status: 'NOT_STARTED', summary: 'No build ran.' },
+      pullRequest: { opened: false },
+    },
+    resultPath: '$.fix',
+  }).next(writeFix);
+  const checkFixRequest = lambdaTask(
+    scope,
+    S.checkFixRequest,
+    props.checkFixRequestFn,
+    { conversationId, messages: sfn.JsonPath.listAt(`${DRAINED_PATH}.messages`) },
+    '$.fixRequest',
+  );
+  // Without the check nobody gets a fix: the request is taken as context, as from anyone else.
+  catchFailure(checkFixRequest, props.notAllowed);
+  const developerAsked = sfn.Choice.jsonPath(scope, S.developerAsked)
+    .when(sfn.Condition.booleanEquals('$.fixRequest.allowed', true), startFix)
+    .otherwise(props.notAllowed);
+  return checkFixRequest.next(developerAsked);
+}

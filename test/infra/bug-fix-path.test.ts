@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { FIX_PATH_STATES as F } from '../../statemachines/bug-investigation/fix-path.ts';
+import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
+import {
+  type AslState,
+  definitions,
+  functionResource,
+  onlyResource,
+  resourcesOfType,
+  templateOf,
+} from './template.ts';
+
+/**
+ * The bug workflow's fix path as deployed with a repository (issue 13): its states' names and
+ * edges, the build Task, the CodeBuild project, and who may do what. The generic checks
+ * (timeouts, retries, catches) run on it in state-machines.test.ts.
+ */
+const template = templateOf({
+  config: {
+    bugInvestigation: { repository: 'demo/webshop', build: { commands: { lint: 'npm run lint:ci' } } },
+  },
+});
+const bug = definitions(template).get('bug_investigation');
+if (bug === undefined) throw new Error('no bug_investigation');
+const state = (name: string): AslState => {
+  const found = bug.States[name];
+  if (found === undefined) throw new Error(`no state "${name}"`);
+  return found;
+};
+type Choice = Record<string, unknown> & { Next: string };
+const catchNext = (name: string) => (state(name).Catch as { Next: string }[]).map((c) => c.Next);
+
+type Statement = { Action: string | string[]; Resource: unknown };
+function statementsOf(roleRef: unknown): Statement[] {
+  const roleId =
+    (roleRef as { Ref?: string; 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt']?.[0] ??
+    (roleRef as { Ref: string }).Ref;
+  return Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
+    .filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId))
+    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+const actions = (statements: Statement[]) => statements.flatMap((s) => [s.Action].flat()).sort();
+
+describe('the fix path of bug_investigation', () => {
+  it('has every fix path state, by its readable name, beside the investigation states', () => {
+    expect(Object.keys(bug.States).sort()).toEqual([...Object.values(S), ...Object.values(F)].sort());
+  });
+
+  it('goes to the fix path on fix_requested, and lets only a request the check allows through', () => {
+    const route = state(S.routeOnAction).Choices as Choice[];
+    expect(route).toContainEqual({
+      Variable: '$.result.action',
+      StringEquals: 'fix_requested',
+      Next: F.checkFixRequest,
+    });
+    expect(state(F.checkFixRequest).Next).toBe(F.developerAsked);
+    expect(catchNext(F.checkFixRequest)).toEqual([S.summaryThreadOpen]);
+    expect(state(F.developerAsked)).toMatchObject({
+      Choices: [{ Variable: '$.fixRequest.allowed', BooleanEquals: true, Next: F.startFix }],
+      Default: S.summaryThreadOpen,
+    });
+  });
+
+  it('writes, builds, reads the results, and loops at most three times before saying why', () => {
+    expect(state(F.startFix).Next).toBe(F.writeFix);
+    expect(state(F.writeFix).Next).toBe(F.fixWritten);
+    expect(state(F.rewriteFix).Next).toBe(F.fixWritten);
+    expect(state(F.fixWritten)).toMatchObject({
+      Choices: [{ Variable: '$.fix.turn.action', StringEquals: 'fix_written', Next: F.prepareBuild }],
+      Default: F.explainToDevelopers,
+    });
+    expect(state(F.prepareBuild).Next).toBe(F.buildFix);
+    expect(state(F.buildFix).Next).toBe(F.readBuildResults);
+    // A failed or timed-out build is read too: its Catch goes to the same state.
+    expect(catchNext(F.buildFix)).toEqual([F.readBuildResults]);
+    expect(state(F.buildPassed)).toMatchObject({
+      Choices: [
+        { Variable: '$.fix.build.passed', BooleanEquals: true, Next: F.openPullRequest },
+        { Variable: '$.fix.attempt', NumericLessThan: 3, Next: F.feedBackBuild },
+      ],
+      Default: F.explainToDevelopers,
+    });
+    expect(state(F.feedBackBuild)).toMatchObject({
+      InputPath: '$.fix.build.feedback',
+      ResultPath: '$.fix.notes',
+      Next: F.rewriteFix,
+    });
+  });
+
+  it('tells both threads the outcome, pull request or reason, then waits for developers', () => {
+    expect(state(F.pullRequestOpened)).toMatchObject({
+      Choices: [
+        { Variable: '$.fix.pullRequest.opened', BooleanEquals: true, Next: F.postPullRequestToDevelopers },
+      ],
+      Default: F.explainToDevelopers,
+    });
+    expect(state(F.postPullRequestToDevelopers).Next).toBe(F.postPullRequestToReporter);
+    expect(state(F.postPullRequestToReporter).Next).toBe(S.markPendingVerification);
+    expect(state(F.explainToDevelopers).Next).toBe(F.explainToReporter);
+    expect(state(F.explainToReporter).Next).toBe(S.markPendingVerification);
+    for (const failing of [F.writeFix, F.rewriteFix, F.openPullRequest, F.readBuildResults]) {
+      const next = catchNext(failing)[0] as string;
+      expect(state(next).Next, failing).toBe(F.explainToDevelopers);
+    }
+  });
+
+  it("builds the conversation's work branch with startBuild.sync, bounded by the project's timeout", () => {
+    const build = state(F.buildFix);
+    expect(build.Resource).toBe('arn:<AWS::Partition>:states:::codebuild:startBuild.sync');
+    expect(build.Parameters).toMatchObject({
+      'SourceVersion.$': "States.Format('refs/heads/agents/{}', $.conversationId)",
+    });
+    expect(build.TimeoutSeconds).toBe((20 + 10) * 60);
+  });
+
+  it('has a CodeBuild project on the repository, with the configured and detected checks and no secret', () => {
+    const [, project] = onlyResource(template, 'AWS::CodeBuild::Project');
+    const source = project.Properties.Source as { Type: string; Location: string; BuildSpec: string };
+    expect(source.Type).toBe('GITHUB');
+    expect(source.Location).toBe('https://github.com/demo/webshop.git');
+    const commands = (JSON.parse(source.BuildSpec) as { phases: { build: { commands: string[] } } }).phases
+      .build.commands;
+    expect(commands).toHaveLength(6);
+    expect(commands).toContain(
+      'echo "::check-begin::lint"; ( npm run lint:ci ) 2>&1; code=$?; echo "::check-end::lint::$code"; [ $code -eq 0 ] || failed=1',
+    );
+    expect(commands.find((c) => c.includes('::check-begin::test'))).toContain("scripts?.['test']");
+    expect(commands.at(-1)).toBe('[ "$failed" != 1 ]');
+    expect(project.Properties.TimeoutInMinutes).toBe(20);
+    const environment = project.Properties.Environment as { EnvironmentVariables?: unknown[] };
+    expect(environment.EnvironmentVariables ?? []).toEqual([]);
+  });
+
+  it('gives the code tools the GitHub secret and the ledger only, and names the secret in an output', () => {
+    const [, fn] = functionResource(template, 'BugCodeTools');
+    const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables.CODE_REPOSITORY).toBe('demo/webshop');
+    expect(variables.GITHUB_BASE_URL).toBe('https://api.github.com');
+    expect(variables.GITHUB_SECRET_ARN).toBeDefined();
+    const granted = actions(statementsOf(fn.Properties.Role));
+    expect(granted.filter((a) => !/^(dynamodb|logs|xray):/.test(a))).toEqual([
+      'secretsmanager:DescribeSecret',
+      'secretsmanager:GetSecretValue',
+    ]);
+    const outputs = template.toJSON().Outputs as Record<string, unknown>;
+    expect(Object.keys(outputs)).toContain('GitHubCredentialsSecretArn');
+  });
+
+  it('lets the build results Lambda read CodeBuild logs and nothing of GitHub', () => {
+    const [, fn] = functionResource(template, 'ReadBuildResults');
+    const granted = actions(statementsOf(fn.Properties.Role));
+    expect(granted).toContain('logs:GetLogEvents');
+    expect(granted.some((a) => a.startsWith('secretsmanager:'))).toBe(false);
+  });
+
+  it('has no fix path, code tools variable or build project without a repository', () => {
+    const plain = templateOf();
+    const states = Object.keys(definitions(plain).get('bug_investigation')?.States ?? {});
+    expect(states).not.toContain(F.writeFix);
+    expect(Object.keys(resourcesOfType(plain, 'AWS::CodeBuild::Project'))).toEqual([]);
+  });
+});
