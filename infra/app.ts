@@ -1,6 +1,6 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
+import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import { CONFIG_CONTEXT_KEY } from './config.ts';
 import { SlackAgentsStack } from './slack-agents-stack.ts';
 import { STACK_ID } from './synth.ts';
@@ -13,7 +13,7 @@ import { STACK_ID } from './synth.ts';
  */
 const app = new App();
 new SlackAgentsStack(app, STACK_ID, {
-  workflows: PRODUCTION_WORKFLOWS,
+  modules: WORKFLOW_MODULES,
   config: app.node.tryGetContext(CONFIG_CONTEXT_KEY) ?? {},
   description: 'Slack-native AI agents whose conversations run as Step Functions workflows',
 });

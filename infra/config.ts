@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ChannelSettingsSchema } from '../lambdas/channel/model.ts';
+import { WORKFLOW_MODULES } from '../statemachines/index.ts';
+import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
 
 /**
  * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON
@@ -25,45 +26,11 @@ const LOG_RETENTION_DAYS = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
 ] as const;
 
-const Channels = z
-  .object({
-    /**
-     * Where people report bugs; a top-level message starts a bug investigation (seed 000).
-     * @default 'C_BUG_REPORTS' (a placeholder: set the real channel id before deploying)
-     */
-    bugReports: SlackChannelId.default('C_BUG_REPORTS'),
-    /**
-     * Where the bot posts investigation summaries for developers.
-     * @default 'C_BUG_SUMMARIES' (a placeholder: set the real channel id before deploying)
-     */
-    bugSummaries: SlackChannelId.default('C_BUG_SUMMARIES'),
-    /**
-     * Where escalations to developers go.
-     * @default 'C_DEVELOPERS' (a placeholder: set the real channel id before deploying)
-     */
-    developers: SlackChannelId.default('C_DEVELOPERS'),
-    /**
-     * The channel the `kernel_probe` test workflow listens to. Only the sandbox uses it.
-     * @default - none (the probe workflow refuses to build without it)
-     */
-    probe: SlackChannelId.optional(),
-  })
-  // Room for more: further workflows name their channels here (channel name -> channel id).
-  .catchall(SlackChannelId);
-
-/** Channel conversations' settings; the Router reads all but `enabled` from CHANNEL_CONVERSATIONS. */
-export const ChannelConversationsConfig = ChannelSettingsSchema.extend({
-  /** Answer mentions in channels no workflow owns. @default true */
-  enabled: z.boolean().default(true),
-});
-export type ChannelConversationsConfig = z.infer<typeof ChannelConversationsConfig>;
-
-export const SlackAgentsConfigSchema = z.strictObject({
-  /**
-   * Slack channels by the name workflows use for them.
-   * @default { bugReports: 'C_BUG_REPORTS', bugSummaries: 'C_BUG_SUMMARIES', developers: 'C_DEVELOPERS' }
-   */
-  channels: Channels.prefault({}),
+/**
+ * The kernel's fields. `channels` gets one defaulted field per channel a module declares;
+ * each module with a configuration section adds it under its key (see `configSchema`).
+ */
+const KernelConfigFields = {
   /**
    * The bot's own Slack user id, so the Router ignores the bot's messages (I5).
    * @default 'U_BOT' (a placeholder: set the bot user id of your Slack app)
@@ -113,74 +80,47 @@ export const SlackAgentsConfigSchema = z.strictObject({
    * @default 5
    */
   inboxMaxReceiveCount: z.number().int().min(1).max(1000).default(5),
-  /**
-   * The Slack user group paged on escalations (mentioned as `<!subteam^ID>`).
-   * @default 'S_ONCALL' (a placeholder: set your on-call user group id)
-   */
-  onCallGroupId: z
-    .string()
-    .regex(/^S[A-Z0-9_]+$/, 'expected a Slack user group id such as S0123456789')
-    .default('S_ONCALL'),
-  /**
-   * SLA tracking of escalations: minutes a developer has to acknowledge, per severity, and
-   * how many reminders (each escalating one level) are posted before it gives up.
-   * @default { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 }
-   */
-  sla: z
-    .strictObject({
-      acknowledgeMinutes: z
-        .strictObject({
-          critical: z.number().int().positive().default(15),
-          high: z.number().int().positive().default(60),
-          medium: z.number().int().positive().default(240),
-          low: z.number().int().positive().default(1440),
-        })
-        .prefault({}),
-      maxReminders: z.number().int().min(0).max(10).default(3),
-    })
-    .prefault({}),
-  /**
-   * Agent turns after which a bug investigation hands its conversation to a fresh execution
-   * (continue-as-new), far below Step Functions' 25,000-event history limit.
-   * @default 40
-   */
-  continueAsNewAfterTurns: z.number().int().min(2).max(500).default(40),
-  /**
-   * The requirements interview (seed 004): the confidence its clarification needs before the
-   * PRD is written, the most clarification turns before it proceeds anyway (listing the open
-   * unknowns), and how long it waits for an answer (once before a reminder, once after it).
-   * Besides `/prd <idea>`, a top-level mention of the bot starts an interview when its text
-   * (the mention taken out) begins with one of `mentionKeywords` (`@bot idea: dark mode`), or
-   * when it is in one of `mentionChannels`; any other mention is a channel conversation.
-   * @default { confidenceThreshold: 95, maxClarificationTurns: 5, answerWaitSeconds: 86400, mentionKeywords: ['prd', 'idea', 'product idea', 'feature idea', 'requirements'], mentionChannels: [] }
-   */
-  requirementsInterview: z
-    .strictObject({
-      /** @default 95 */
-      confidenceThreshold: z.number().int().min(1).max(100).default(95),
-      /** @default 5 */
-      maxClarificationTurns: z.number().int().min(1).max(20).default(5),
-      /** @default 86400 (24 hours) */
-      answerWaitSeconds: z.number().int().positive().default(86_400),
-      /** @default ['prd', 'idea', 'product idea', 'feature idea', 'requirements'] */
-      mentionKeywords: z
-        .array(z.string().trim().min(1))
-        .default(['prd', 'idea', 'product idea', 'feature idea', 'requirements']),
-      /** Channels where every top-level mention of the bot starts an interview. @default [] */
-      mentionChannels: z.array(SlackChannelId).default([]),
-    })
-    .prefault({}),
-  /**
-   * Channel conversations (seed 002): after a mention, the bot stays attentive in the channel.
-   * @default { enabled: true, timeoutSeconds: 120, followupWindowSeconds: 60, useLlmJudge: false, judgeModelId: 'claude-haiku-4-5' }
-   */
-  channelConversations: ChannelConversationsConfig.prefault({}),
-});
+};
 
-/** The validated configuration, every default applied. */
-export type SlackAgentsConfig = z.infer<typeof SlackAgentsConfigSchema>;
-/** What callers may pass: every field optional. */
-export type SlackAgentsConfigInput = z.input<typeof SlackAgentsConfigSchema>;
+/**
+ * The stack configuration's schema for these modules: the kernel's fields, the channels the
+ * modules name (with their placeholder defaults; further names are accepted), and each
+ * module's section under its key, every field defaulted.
+ */
+export function configSchema(modules: readonly AnyWorkflowModule[] = WORKFLOW_MODULES) {
+  const channelDefaults: Record<string, z.ZodDefault<typeof SlackChannelId>> = {};
+  const sections: Record<string, z.ZodType> = {};
+  for (const module of modules) {
+    for (const [name, id] of Object.entries(module.channels ?? {})) {
+      if (name in channelDefaults) throw new Error(`channel "${name}" is declared by two modules`);
+      channelDefaults[name] = SlackChannelId.default(id);
+    }
+    if (module.settings === undefined) continue;
+    const { key, schema } = module.settings;
+    if (key in KernelConfigFields || key in sections || key === 'channels')
+      throw new Error(`configuration section "${key}" of ${module.name} is taken`);
+    sections[key] = (schema as z.ZodType<unknown, object>).prefault({});
+  }
+  return z.strictObject({
+    /**
+     * Slack channels by the name workflows use for them (room for more: further names are
+     * accepted as channel ids).
+     */
+    channels: z.object(channelDefaults).catchall(SlackChannelId).prefault({}),
+    ...KernelConfigFields,
+    ...sections,
+  });
+}
+
+/**
+ * The validated configuration, every default applied: the kernel's fields and each module's
+ * section by its key (the stack hands a module its own, typed by the module's schema).
+ */
+export type SlackAgentsConfig = KernelConfig & { readonly [section: string]: unknown };
+/** What callers may pass: every field optional (sections as their modules' schemas take them). */
+export type SlackAgentsConfigInput = {
+  readonly [K in keyof KernelConfig]?: unknown;
+} & { readonly [section: string]: unknown };
 
 export class InvalidConfigError extends Error {
   override readonly name = 'InvalidConfigError';
@@ -197,10 +137,13 @@ export class InvalidConfigError extends Error {
  * JSON text is accepted because `cdk -c key=value` passes context values as strings.
  * @throws InvalidConfigError naming each bad field, e.g. `slackAgents.reporterWaitSeconds: ...`
  */
-export function parseConfig(raw: unknown = {}): SlackAgentsConfig {
+export function parseConfig(
+  raw: unknown = {},
+  modules: readonly AnyWorkflowModule[] = WORKFLOW_MODULES,
+): SlackAgentsConfig {
   const value = typeof raw === 'string' ? parseJsonText(raw) : (raw ?? {});
-  const result = SlackAgentsConfigSchema.safeParse(value);
-  if (result.success) return result.data;
+  const result = configSchema(modules).safeParse(value);
+  if (result.success) return result.data as SlackAgentsConfig;
   const issues = result.error.issues.flatMap((issue) => {
     const field = [CONFIG_CONTEXT_KEY, ...issue.path.map(String)].join('.');
     // A typo'd field name is the likeliest mistake: name each unknown field on its own.

@@ -6,16 +6,11 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { type WorkflowRegistration, WorkflowRegistrations } from '../lambdas/kernel/workflows.ts';
+import { WorkflowRegistrations } from '../lambdas/kernel/workflows.ts';
 import { ENV } from '../lambdas/shared/env.ts';
-import { CONVERSATION_HISTORY_TOOL } from '../lambdas/tools/conversation-history.ts';
-import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
-import {
-  type ChildWorkflowDefinition,
-  type KernelResources,
-  resolveTriggers,
-  type WorkflowDefinition,
-} from '../statemachines/kernel.ts';
+import { WORKFLOW_MODULES } from '../statemachines/index.ts';
+import { KERNEL_FUNCTIONS, type KernelFunctionId } from '../statemachines/kernel-functions.ts';
+import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
 import {
   CONFIG_CONTEXT_KEY,
   parseConfig,
@@ -24,29 +19,25 @@ import {
 } from './config.ts';
 import { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
-import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
+import { createKernelFunction } from './constructs/kernel-function.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
-import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
-import { FUNCTIONS, type FunctionId } from './functions.ts';
+import { deployModules } from './workflow-modules.ts';
 
-/** The functions a stack has: all of FUNCTIONS, the ChannelResponder only with channel conversations. */
-export type StackFunctions = Readonly<
-  Record<Exclude<FunctionId, 'ChannelResponder'>, NodejsFunction> &
-    Partial<Record<'ChannelResponder', NodejsFunction>>
->;
+/** The stack's functions by id: the kernel's and every enabled module's. */
+export type StackFunctions = ReadonlyMap<string, NodejsFunction>;
 
 /** The repository root (this file is `infra/slack-agents-stack.ts`). */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface SlackAgentsStackProps extends StackProps {
   /**
-   * The workflows to deploy, one state machine each, plus one per child they declare
-   * (SlaTracking for the bug investigation).
-   * @default PRODUCTION_WORKFLOWS
+   * The workflow modules to deploy: their functions, queues and state machines (and each
+   * workflow's children).
+   * @default WORKFLOW_MODULES
    */
-  readonly workflows?: readonly WorkflowDefinition[];
+  readonly modules?: readonly AnyWorkflowModule[];
   /**
-   * Stack configuration (see config.ts for every field and its default).
+   * Stack configuration (see config.ts and each module's section for every field and its default).
    * @default - the `slackAgents` context value, or all defaults when it is absent
    */
   readonly config?: SlackAgentsConfigInput;
@@ -60,23 +51,23 @@ export interface SlackAgentsStackProps extends StackProps {
  */
 export class SlackAgentsStack extends Stack {
   readonly config: SlackAgentsConfig;
-  /** The stack's functions; ChannelResponder only when channel conversations are enabled. */
+  /** The stack's functions: the kernel's and the enabled modules'. */
   readonly functions: StackFunctions;
   /** Every state machine by workflow name: the workflows and their children. */
   readonly stateMachines: ReadonlyMap<string, StateMachine>;
 
   constructor(scope: Construct, id: string, props: SlackAgentsStackProps = {}) {
     super(scope, id, props);
-    const config = parseConfig(props.config ?? this.node.tryGetContext(CONFIG_CONTEXT_KEY));
+    const modules = props.modules ?? WORKFLOW_MODULES;
+    assertUniqueNames(modules);
+    const config = parseConfig(props.config ?? this.node.tryGetContext(CONFIG_CONTEXT_KEY), modules);
     this.config = config;
-    const workflows = props.workflows ?? PRODUCTION_WORKFLOWS;
-    assertUniqueNames(workflows);
 
     const table = new ConversationsTable(this, 'Conversations');
     const inbox = new InboxQueue(this, 'Inbox', {
       // Six times the Router's timeout: the Lambda event source mapping's advice, so a
       // message is not redelivered while a slow batch is still being processed.
-      visibilityTimeout: Duration.seconds(6 * FUNCTIONS.Router.timeoutSeconds),
+      visibilityTimeout: Duration.seconds(6 * KERNEL_FUNCTIONS.Router.timeoutSeconds),
       maxReceiveCount: config.inboxMaxReceiveCount,
     });
     const slackSecret = new ThirdPartySecret(this, 'SlackCredentials', {
@@ -96,7 +87,7 @@ export class SlackAgentsStack extends Stack {
     // handlers in one process with one environment, so two functions must never disagree
     // about a variable. Variables may be absent on some functions: WORKFLOWS is on the Router
     // only, because it holds the state machine ARNs and the state machines reference the
-    // kernel task functions; giving those functions WORKFLOWS would be a dependency cycle.
+    // task functions; giving those functions WORKFLOWS would be a dependency cycle.
     const environment: Record<string, string> = {
       [ENV.tableName]: table.tableName,
       [ENV.inboxQueueUrl]: inbox.queue.queueUrl,
@@ -112,94 +103,39 @@ export class SlackAgentsStack extends Stack {
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     };
     const functionProps = { projectRoot: PROJECT_ROOT, environment, logRetention: config.logRetentionDays };
+    const kernelFunction = (id: KernelFunctionId) =>
+      createKernelFunction(this, id, KERNEL_FUNCTIONS[id], functionProps);
 
-    const ingress = createKernelFunction(this, 'Ingress', functionProps);
-    const registerWait = createKernelFunction(this, 'RegisterWait', functionProps);
-    const drain = createKernelFunction(this, 'Drain', functionProps);
-    const slackPost = createKernelFunction(this, 'SlackPost', functionProps);
-    const historyTool = createKernelFunction(this, 'ConversationHistoryTool', functionProps);
-    const slaCheck = createKernelFunction(this, 'SlaCheck', functionProps);
-    // TOOL_FUNCTIONS is on AgentTurn only: no other function calls tools.
-    const agentTurn = createKernelFunction(this, 'AgentTurn', {
-      ...functionProps,
-      environment: {
-        ...environment,
-        [ENV.toolFunctions]: this.toJsonString({ [CONVERSATION_HISTORY_TOOL]: historyTool.functionName }),
-      },
-    });
-
-    const kernel: KernelResources = { registerWait, drain, slackPost, agentTurn, slaCheck, table, config };
-    const stateMachines = new Map<string, StateMachine>();
-    const children = new Map<string, { definition: ChildWorkflowDefinition; stateMachine: StateMachine }>();
-    const childOf = (definition: ChildWorkflowDefinition): StateMachine => {
-      const existing = children.get(definition.name);
-      if (existing !== undefined) {
-        if (existing.definition !== definition)
-          throw new Error(`workflow "${definition.name}" is defined twice`);
-        return existing.stateMachine;
-      }
-      const stateMachine = createWorkflowStateMachine(this, {
-        name: definition.name,
-        build: (scope) => definition.build(scope, kernel),
-        ...(definition.timeout === undefined ? {} : { timeout: definition.timeout }),
-        logRetention: config.logRetentionDays,
-      });
-      children.set(definition.name, { definition, stateMachine });
-      stateMachines.set(definition.name, stateMachine);
-      return stateMachine;
-    };
-    const registrations: WorkflowRegistration[] = workflows.map((workflow) => {
-      const deployedChildren = new Map(
-        (workflow.children ?? []).map((child) => [child.name, childOf(child)] as const),
-      );
-      const stateMachine = createWorkflowStateMachine(this, {
-        name: workflow.name,
-        build: (scope) => workflow.build(scope, kernel, deployedChildren),
-        ...(workflow.timeout === undefined ? {} : { timeout: workflow.timeout }),
-        logRetention: config.logRetentionDays,
-      });
-      // The start of each child is granted by the task that starts it (StepFunctionsStartExecution).
-      if (workflow.continuesAsNew === true) allowStartingItself(stateMachine);
-      stateMachines.set(workflow.name, stateMachine);
-      return {
-        workflow: workflow.name,
-        stateMachineArn: stateMachine.stateMachineArn,
-        triggers: resolveTriggers(workflow, config),
-        ownerRole: workflow.ownerRole,
-        othersRole: workflow.othersRole,
-        closeOnIntent: workflow.closeOnIntent,
-      };
+    const ingress = kernelFunction('Ingress');
+    const registerWait = kernelFunction('RegisterWait');
+    const drain = kernelFunction('Drain');
+    const slackPost = kernelFunction('SlackPost');
+    const deployed = deployModules(this, {
+      modules,
+      config,
+      functionProps,
+      table,
+      slackSecret,
+      modelSecret,
+      kernel: { registerWait, drain, slackPost },
     });
     // The Router parses WORKFLOWS with this schema at runtime; fail the synth instead.
-    WorkflowRegistrations.parse(registrations);
+    WorkflowRegistrations.parse(deployed.registrations);
 
-    // Channel conversations (seed 002): the Router records a channel's messages and hands
-    // them to the ChannelResponder through a FIFO queue grouped by channel; the responder
-    // decides, calls the model and posts. Off: neither the queue nor the responder exists.
-    const { enabled: channelConversationsEnabled, ...channelSettings } = config.channelConversations;
-    const channel = channelConversationsEnabled
-      ? this.channelResponder(functionProps, {
-          [ENV.channelConversations]: JSON.stringify(channelSettings),
-          maxReceiveCount: config.inboxMaxReceiveCount,
-          table,
-          slackSecret,
-          modelSecret,
-        })
-      : undefined;
-    const router = createKernelFunction(this, 'Router', {
-      ...functionProps,
-      environment: {
-        ...environment,
-        [ENV.workflows]: this.toJsonString(registrations),
-        ...(channel
-          ? {
-              [ENV.channelConversations]: JSON.stringify(channelSettings),
-              [ENV.channelRepliesQueueUrl]: channel.replies.queue.queueUrl,
-            }
-          : {}),
+    const router = createKernelFunction(
+      this,
+      'Router',
+      { ...KERNEL_FUNCTIONS.Router, entry: deployed.routerEntry ?? KERNEL_FUNCTIONS.Router.entry },
+      {
+        ...functionProps,
+        environment: {
+          ...environment,
+          [ENV.workflows]: this.toJsonString(deployed.registrations),
+          ...deployed.routerEnvironment,
+        },
       },
-    });
-    channel?.replies.queue.grantSendMessages(router);
+    );
+    deployed.connectRouter(router);
 
     // Ingress: verifies Slack's signature itself, so the URL needs no AWS auth (Slack cannot sign SigV4).
     const functionUrl = ingress.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
@@ -211,7 +147,7 @@ export class SlackAgentsStack extends Stack {
     // A record that can never be routed (not an envelope) is set aside at once, see router.ts.
     inbox.deadLetterQueue.grantSendMessages(router);
     // The workflows only: children are started by their parent, never by a Slack event.
-    for (const workflow of workflows) stateMachines.get(workflow.name)?.grantStartExecution(router);
+    for (const stateMachine of deployed.startable) stateMachine.grantStartExecution(router);
     router.addToRolePolicy(completeTasks(['states:SendTaskSuccess', 'states:SendTaskFailure']));
 
     table.grantReadWriteData(registerWait);
@@ -220,33 +156,16 @@ export class SlackAgentsStack extends Stack {
     table.grantReadWriteData(slackPost);
     slackSecret.grantRead(slackPost);
 
-    // AgentTurn: transcripts and the ledger in the table, the model key, and its tools.
-    table.grantReadWriteData(agentTurn);
-    modelSecret.grantRead(agentTurn);
-    // The function itself (the invoker calls it by name), not `grantInvoke`'s `<arn>:*` too.
-    agentTurn.addToRolePolicy(
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        actions: ['lambda:InvokeFunction'],
-        resources: [historyTool.functionArn],
-      }),
-    );
-    table.grantReadData(historyTool);
-    table.grantReadData(slaCheck);
-
-    this.functions = {
-      Ingress: ingress,
-      Router: router,
-      RegisterWait: registerWait,
-      Drain: drain,
-      SlackPost: slackPost,
-      AgentTurn: agentTurn,
-      ConversationHistoryTool: historyTool,
-      SlaCheck: slaCheck,
-      ...(channel ? { ChannelResponder: channel.responder } : {}),
-    };
-    this.stateMachines = stateMachines;
-    acknowledgeFindings(this.functions, stateMachines.values());
+    this.functions = new Map<string, NodejsFunction>([
+      ['Ingress', ingress],
+      ['Router', router],
+      ['RegisterWait', registerWait],
+      ['Drain', drain],
+      ['SlackPost', slackPost],
+      ...deployed.functions,
+    ]);
+    this.stateMachines = deployed.stateMachines;
+    acknowledgeFindings(this.functions, deployed.stateMachines.values());
 
     new CfnOutput(this, 'SlackRequestUrl', {
       value: functionUrl.url,
@@ -255,58 +174,6 @@ export class SlackAgentsStack extends Stack {
     new CfnOutput(this, 'ConversationsTableName', { value: table.tableName });
     new CfnOutput(this, 'InboxQueueUrl', { value: inbox.queue.queueUrl });
   }
-
-  /** The channel replies queue and the ChannelResponder reading it, one channel's messages at a time. */
-  private channelResponder(
-    functionProps: KernelFunctionProps,
-    props: {
-      [ENV.channelConversations]: string;
-      maxReceiveCount: number;
-      table: ConversationsTable;
-      slackSecret: ThirdPartySecret;
-      modelSecret: ThirdPartySecret;
-    },
-  ): { replies: InboxQueue; responder: NodejsFunction } {
-    const replies = new InboxQueue(this, 'ChannelReplies', {
-      visibilityTimeout: Duration.seconds(6 * FUNCTIONS.ChannelResponder.timeoutSeconds),
-      maxReceiveCount: props.maxReceiveCount,
-    });
-    const responder = createKernelFunction(this, 'ChannelResponder', {
-      ...functionProps,
-      environment: {
-        ...functionProps.environment,
-        [ENV.channelConversations]: props[ENV.channelConversations],
-        [ENV.channelRepliesDeadLetterQueueUrl]: replies.deadLetterQueue.queueUrl,
-      },
-    });
-    // One message per invocation: each may take a model call (and the judge's) with retries.
-    responder.addEventSource(
-      new SqsEventSource(replies.queue, { batchSize: 1, reportBatchItemFailures: true }),
-    );
-    replies.deadLetterQueue.grantSendMessages(responder);
-    props.table.grantReadWriteData(responder);
-    props.modelSecret.grantRead(responder);
-    props.slackSecret.grantRead(responder);
-    return { replies, responder };
-  }
-}
-
-/**
- * Lets a state machine start executions of itself (continue-as-new, `$$.StateMachine.Id`).
- * A separate policy: in the role's default policy, which the state machine depends on, its
- * own ARN would be a dependency cycle.
- */
-function allowStartingItself(stateMachine: StateMachine): void {
-  new Policy(stateMachine, 'StartItself', {
-    roles: [stateMachine.role],
-    statements: [
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        actions: ['states:StartExecution'],
-        resources: [stateMachine.stateMachineArn],
-      }),
-    ],
-  });
 }
 
 /** Task tokens are not resources: SendTask* only accepts `*`. */
@@ -314,11 +181,16 @@ function completeTasks(actions: string[]): PolicyStatement {
   return new PolicyStatement({ effect: Effect.ALLOW, actions, resources: ['*'] });
 }
 
-function assertUniqueNames(workflows: readonly WorkflowDefinition[]): void {
-  const seen = new Set<string>();
-  for (const { name } of workflows) {
-    if (seen.has(name)) throw new Error(`workflow "${name}" is defined twice`);
-    seen.add(name);
+function assertUniqueNames(modules: readonly AnyWorkflowModule[]): void {
+  const modulesSeen = new Set<string>();
+  const workflowsSeen = new Set<string>();
+  for (const module of modules) {
+    if (modulesSeen.has(module.name)) throw new Error(`module "${module.name}" is given twice`);
+    modulesSeen.add(module.name);
+    for (const { name } of module.workflows ?? []) {
+      if (workflowsSeen.has(name)) throw new Error(`workflow "${name}" is defined twice`);
+      workflowsSeen.add(name);
+    }
   }
 }
 
@@ -330,7 +202,7 @@ function assertUniqueNames(workflows: readonly WorkflowDefinition[]): void {
 function acknowledgeFindings(functions: StackFunctions, stateMachines: Iterable<StateMachine>): void {
   const taskTokenReason =
     ' and states:SendTaskSuccess/SendTaskFailure, which act on task tokens, not on resources';
-  for (const [id, fn] of Object.entries(functions) as [FunctionId, NodejsFunction][]) {
+  for (const [id, fn] of functions) {
     Validations.of(fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
@@ -361,13 +233,13 @@ function acknowledgeFindings(functions: StackFunctions, stateMachines: Iterable<
  * The functions a state machine's role may invoke, with their logical ids: read from its
  * policy, so each workflow's acknowledgments name exactly the functions its tasks call.
  */
-function invokedFunctions(stateMachine: StateMachine, functions: StackFunctions): [FunctionId, string][] {
+function invokedFunctions(stateMachine: StateMachine, functions: StackFunctions): [string, string][] {
   const stack = Stack.of(stateMachine);
   const policy = stateMachine.role.node.tryFindChild('DefaultPolicy');
   if (!(policy instanceof Policy)) return [];
   const rendered = JSON.stringify(stack.resolve(policy.document));
-  return (Object.entries(functions) as [FunctionId, NodejsFunction][])
-    .map(([id, fn]): [FunctionId, string] => [id, stack.getLogicalId(fn.node.defaultChild as CfnElement)])
+  return [...functions]
+    .map(([id, fn]): [string, string] => [id, stack.getLogicalId(fn.node.defaultChild as CfnElement)])
     .filter(([, logicalId]) => rendered.includes(`"${logicalId}"`));
 }
 

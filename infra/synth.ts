@@ -1,5 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import type { WorkflowDefinition } from '../statemachines/kernel.ts';
+import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
 import type { SlackAgentsConfigInput } from './config.ts';
 import { SlackAgentsStack } from './slack-agents-stack.ts';
 
@@ -8,10 +8,10 @@ export const STACK_ID = 'SlackAgents';
 
 export interface SynthesizeOptions {
   /**
-   * The workflows to include.
-   * @default PRODUCTION_WORKFLOWS
+   * The workflow modules to include.
+   * @default WORKFLOW_MODULES
    */
-  readonly workflows?: readonly WorkflowDefinition[];
+  readonly modules?: readonly AnyWorkflowModule[];
   /**
    * Stack configuration.
    * @default - every default of config.ts
@@ -32,7 +32,7 @@ export function buildStack(options: SynthesizeOptions = {}): { app: App; stack: 
     context: options.bundling === true ? {} : { 'aws:cdk:bundling-stacks': [] },
   });
   const stack = new SlackAgentsStack(app, STACK_ID, {
-    ...(options.workflows === undefined ? {} : { workflows: options.workflows }),
+    ...(options.modules === undefined ? {} : { modules: options.modules }),
     ...(options.config === undefined ? {} : { config: options.config }),
   });
   return { app, stack };
@@ -41,7 +41,7 @@ export function buildStack(options: SynthesizeOptions = {}): { app: App; stack: 
 /**
  * The CloudFormation template of the stack, as `cdk synth` writes it. The sandbox takes the
  * state machine definitions from it, so it runs exactly what `cdk deploy` deploys: resources
- * carry `Metadata['slack-agents:function']` (a FUNCTIONS key) and
+ * carry `Metadata['slack-agents:function']` (the function's id), `Metadata['slack-agents:entry']` and
  * `Metadata['slack-agents:workflow']` (a workflow name).
  */
 export function synthesizeTemplate(options: SynthesizeOptions = {}): Record<string, unknown> {

@@ -8,11 +8,10 @@ import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from
 import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
 import type { SlackAgentsConfigInput } from '../infra/config.ts';
-import { FUNCTIONS, type FunctionId } from '../infra/functions.ts';
 import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
-import { PRODUCTION_WORKFLOWS } from '../statemachines/index.ts';
-import type { WorkflowDefinition } from '../statemachines/kernel.ts';
+import { WORKFLOW_MODULES } from '../statemachines/index.ts';
+import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
 import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
@@ -50,8 +49,8 @@ export interface SandboxOptions {
   signingSecret?: string;
   /** Multiplies every Wait and every wait for people (SANDBOX_TIME_SCALE). @default 1 */
   timeScale?: number;
-  /** The workflows the stack is synthesized with. @default PRODUCTION_WORKFLOWS */
-  workflows?: readonly WorkflowDefinition[];
+  /** The workflow modules the stack is synthesized with. @default WORKFLOW_MODULES */
+  modules?: readonly AnyWorkflowModule[];
   /** Stack configuration (channel ids, timeouts...), as `cdk deploy` would get it. */
   config?: SlackAgentsConfigInput;
   /** Extra environment for the handlers, e.g. ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY. */
@@ -86,7 +85,10 @@ type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
 interface FunctionInfo {
   logicalId: string;
-  id: FunctionId;
+  /** The function's entry file (its `slack-agents:entry` metadata), run in process. */
+  entry: string;
+  /** Whether it runs agent turns (`slack-agents:kind`): the console shows the bot thinking. */
+  agentTurn: boolean;
   timeoutSeconds: number;
   environment: Record<string, string>;
 }
@@ -140,7 +142,7 @@ async function assemble(
   setRoute: (route: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => void,
 ): Promise<Sandbox> {
   const template = synthesizeTemplate({
-    workflows: options.workflows ?? PRODUCTION_WORKFLOWS,
+    modules: options.modules ?? WORKFLOW_MODULES,
     ...(options.config ? { config: options.config } : {}),
   }) as unknown as CloudFormationTemplate;
   const names = { baseUrl: url };
@@ -194,7 +196,7 @@ async function assemble(
     if (!handler) {
       const info = functions.get(logicalId);
       if (!info) throw new UnsupportedTemplateError(`no function ${logicalId} in the template`);
-      handler = import(pathToFileURL(`${process.cwd()}/${FUNCTIONS[info.id].entry}`).href).then(
+      handler = import(pathToFileURL(`${process.cwd()}/${info.entry}`).href).then(
         (module: { handler: Handler }) => module.handler,
       );
       handlers.set(logicalId, handler);
@@ -208,7 +210,7 @@ async function assemble(
     const info = functions.get(logicalId);
     const handler = await handlerOf(logicalId);
     const conversationId =
-      info?.id === 'AgentTurn'
+      info?.agentTurn === true
         ? String((event as { conversationId?: unknown }).conversationId ?? '')
         : undefined;
     if (conversationId !== undefined) {
@@ -361,8 +363,8 @@ function readFunctions(
 ): Map<string, FunctionInfo> {
   const functions = new Map<string, FunctionInfo>();
   for (const [logicalId, resource] of resourcesOfType(template, 'AWS::Lambda::Function')) {
-    const id = resource.Metadata?.['slack-agents:function'];
-    if (typeof id !== 'string' || !(id in FUNCTIONS)) continue;
+    const entry = resource.Metadata?.['slack-agents:entry'];
+    if (typeof entry !== 'string') continue;
     const variables = resolveIntrinsics(
       (resource.Properties?.Environment as { Variables?: never } | undefined)?.Variables ?? {},
       template,
@@ -370,7 +372,8 @@ function readFunctions(
     ) as Record<string, string>;
     functions.set(logicalId, {
       logicalId,
-      id: id as FunctionId,
+      entry,
+      agentTurn: resource.Metadata?.['slack-agents:kind'] === 'agent_turn',
       timeoutSeconds: Number(resource.Properties?.Timeout ?? 3),
       environment: variables,
     });

@@ -3,23 +3,23 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { FUNCTIONS } from '../infra/functions.ts';
-import type { AgentProfileName } from '../lambdas/agents/contract.ts';
 import { addTransientRetry, DRAINED_PATH, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
+import { AGENT_TURN_TIMEOUT_SECONDS } from './kernel-functions.ts';
 
 /**
  * Task timeout of an agent turn: twice the function's own timeout, as for the kernel's
  * tasks, so a turn that runs to its limit fails as a Lambda error first. The turn's own time
  * budget is well below the function's timeout (DESIGN 3.4).
  */
-export const AGENT_TURN_TASK_TIMEOUT = Duration.seconds(2 * FUNCTIONS.AgentTurn.timeoutSeconds);
+export const AGENT_TURN_TASK_TIMEOUT = Duration.seconds(2 * AGENT_TURN_TIMEOUT_SECONDS);
 
 export interface AgentTurnProps {
   /** The state's name in the execution graph, e.g. 'Investigate'. */
   readonly stateName: string;
-  /** The AgentTurn function. */
+  /** The workflow's AgentTurn function (`agentTurnFunction`). */
   readonly agentTurnFn: IFunction;
-  readonly profile: AgentProfileName;
+  /** The role: one of the profiles that function serves. */
+  readonly profile: string;
   /** `initial` builds the first prompt; `continuation` resumes `sessionIdPath`. */
   readonly mode: 'initial' | 'continuation';
   /** Path of the `TurnState` the turn runs in, e.g. `$.turnContext.state`. */

@@ -9,6 +9,7 @@ import {
   DYNAMODB_TRANSIENT_ERRORS,
   transientRetry,
 } from './kernel.ts';
+import { conversationItemKey } from './kernel-records.ts';
 
 /**
  * Continue-as-new for Step Functions (issue 3, item 5): a long conversation hands itself to a
@@ -109,12 +110,7 @@ export function continueAsNew(scope: Construct, id: string, props: ContinueAsNew
 
   const record = tasks.DynamoUpdateItem.jsonPath(scope, props.recordStateName ?? 'Record handover', {
     table: props.table,
-    key: {
-      pk: tasks.DynamoAttributeValue.fromString(
-        sfn.JsonPath.format('CONV#{}', sfn.JsonPath.stringAt('$.conversationId')),
-      ),
-      sk: tasks.DynamoAttributeValue.fromString('META'),
-    },
+    key: conversationItemKey(),
     updateExpression: 'SET executionName = :name, executionArn = :arn',
     conditionExpression: 'attribute_exists(pk)',
     expressionAttributeValues: {

@@ -1,13 +1,15 @@
-import { BUG_INVESTIGATION } from './bug-investigation.ts';
-import type { WorkflowDefinition } from './kernel.ts';
-import { REQUIREMENTS_INTERVIEW } from './requirements-interview.ts';
+import { BUG_INVESTIGATION_MODULE } from './bug-investigation/index.ts';
+import { CHANNEL_CONVERSATIONS_MODULE } from './channel-conversations.ts';
+import { REQUIREMENTS_INTERVIEW_MODULE } from './requirements-interview/index.ts';
+import type { AnyWorkflowModule } from './workflow-module.ts';
 
 /**
- * The workflows `cdk deploy` deploys: the bug investigation (seed 000) and the requirements
- * interview (seed 004); the others follow. The `kernel_probe` workflow (probe.ts) is for the sandbox tests and is
- * deliberately absent.
+ * The workflow modules `cdk deploy` deploys, and the sandbox runs: adding a workflow is a new
+ * module (statemachines/<workflow> and lambdas/workflows/<workflow>) and one entry here. The
+ * `kernel_probe` module (probe.ts) is for the sandbox tests and is deliberately absent.
  */
-export const PRODUCTION_WORKFLOWS: readonly WorkflowDefinition[] = [
-  BUG_INVESTIGATION,
-  REQUIREMENTS_INTERVIEW,
+export const WORKFLOW_MODULES: readonly AnyWorkflowModule[] = [
+  BUG_INVESTIGATION_MODULE,
+  REQUIREMENTS_INTERVIEW_MODULE,
+  CHANNEL_CONVERSATIONS_MODULE,
 ];

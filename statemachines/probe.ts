@@ -1,20 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import {
-  catchFailure,
-  catchTimeout,
-  defineWorkflow,
-  drain,
-  failConversation,
-  nextTurn,
-  setConversationFields,
-  slackPost,
-  waitForPeople,
-} from './kernel.ts';
+import { catchFailure, catchTimeout, drain, nextTurn, waitForPeople } from './kernel.ts';
+import { failConversation, setConversationFields } from './kernel-records.ts';
+import { slackPost } from './slack-post.ts';
+import { defineWorkflow, defineWorkflowModule } from './workflow-module.ts';
 
 /**
  * `kernel_probe`: the smallest workflow that exercises every kernel fragment, for the
- * sandbox tests (not deployed: it is not in PRODUCTION_WORKFLOWS). Each turn it drains the
+ * sandbox tests (not deployed: it is not in WORKFLOW_MODULES). Each turn it drains the
  * pending messages and replies with how many it got; then it waits for the reporter, or
  * ends when a close was requested or the wait timed out. A task that fails after its
  * retries marks the conversation failed and fails the execution.
@@ -96,4 +89,11 @@ export const KERNEL_PROBE = defineWorkflow({
 
     return markInvestigating.next(turn).next(drainMessages).next(reply).next(closeRequested);
   },
+});
+
+/** The probe as a module: the kernel's functions only (its posts are texts). */
+export const KERNEL_PROBE_MODULE = defineWorkflowModule({
+  name: 'kernel_probe',
+  roles: ['reporter'],
+  workflows: [KERNEL_PROBE],
 });

@@ -5,10 +5,14 @@ import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aw
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { FUNCTIONS, type FunctionId } from '../functions.ts';
+import type { FunctionSpec } from '../../statemachines/kernel-functions.ts';
 
-/** Metadata key on each function's CloudFormation resource: the function's FUNCTIONS key. */
+/** Metadata key on each function's CloudFormation resource: the function's id (its construct id). */
 export const FUNCTION_METADATA_KEY = 'slack-agents:function';
+/** Metadata key on each function's resource: its entry file, which the sandbox runs in process. */
+export const ENTRY_METADATA_KEY = 'slack-agents:entry';
+/** Metadata key on a function's resource: its kind (`agent_turn`), when it has one. */
+export const KIND_METADATA_KEY = 'slack-agents:kind';
 
 export interface KernelFunctionProps {
   /** The repository root: entries, the lockfile and esbuild's working directory are here. */
@@ -20,19 +24,19 @@ export interface KernelFunctionProps {
 }
 
 /**
- * One of the FUNCTIONS as a bundled Node.js Lambda. The construct id is the FUNCTIONS key
- * and the CloudFormation resource carries it as metadata, so the sandbox can map a Task's
- * `FunctionName` (`Fn::GetAtt <logicalId>.Arn`) back to the handler it runs in process.
+ * A function spec (the kernel's or a workflow module's) as a bundled Node.js Lambda. The
+ * CloudFormation resource carries its id, entry and kind as metadata, so the sandbox can map
+ * a Task's `FunctionName` (`Fn::GetAtt <logicalId>.Arn`) back to the handler it runs in process.
  *
  * Each function gets its own role with write access to its own log group only, instead of
  * the AWSLambdaBasicExecutionRole managed policy (which allows every log group).
  */
 export function createKernelFunction(
   scope: Construct,
-  id: FunctionId,
+  id: string,
+  spec: FunctionSpec,
   props: KernelFunctionProps,
 ): NodejsFunction {
-  const spec = FUNCTIONS[id];
   const logGroup = new LogGroup(scope, `${id}Logs`, {
     retention: props.logRetention,
     removalPolicy: RemovalPolicy.RETAIN,
@@ -69,6 +73,9 @@ export function createKernelFunction(
       externalModules: [],
     },
   });
-  (fn.node.defaultChild as CfnFunction).addMetadata(FUNCTION_METADATA_KEY, id);
+  const resource = fn.node.defaultChild as CfnFunction;
+  resource.addMetadata(FUNCTION_METADATA_KEY, id);
+  resource.addMetadata(ENTRY_METADATA_KEY, spec.entry);
+  if (spec.kind !== undefined) resource.addMetadata(KIND_METADATA_KEY, spec.kind);
   return fn;
 }

@@ -35,3 +35,14 @@ export class ModelProviderNotSupportedError extends Error {
     );
   }
 }
+
+/** AgentTurn was asked for a role its workflow does not have: a wiring error, not retried. */
+export class ProfileNotFoundError extends Error {
+  override readonly name = 'ProfileNotFoundError';
+  constructor(
+    readonly profile: string,
+    readonly known: readonly string[],
+  ) {
+    super(`no agent profile "${profile}" here (this function serves: ${known.join(', ') || 'none'})`);
+  }
+}

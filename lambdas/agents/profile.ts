@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { ToolSpec } from '../tools/invocation.ts';
-import type { AgentProfileName, AgentTurnInput } from './contract.ts';
+import type { AgentTurnInput } from './contract.ts';
 
 /**
  * A role profile (DESIGN 3.4): the system prompt, the tools, the prompts of each turn, and
@@ -19,7 +19,8 @@ export type UnfinishedTurn =
   | { kind: 'failed'; error: string; progress: string | undefined };
 
 export interface AgentProfile<Result, Output> {
-  name: AgentProfileName;
+  /** The role's name, the `profile` of AgentTurnInput, e.g. `bug_investigator`. */
+  name: string;
   system: string;
   /** The tools offered to the model (each a Lambda, which validates its own arguments). */
   tools: readonly ToolSpec[];
@@ -38,4 +39,23 @@ export interface AgentProfile<Result, Output> {
   unfinished(end: UnfinishedTurn, sessionId: string): Output;
   /** The task output's schema, checked before the turn returns. */
   outputSchema: z.ZodType<Output>;
+}
+
+/**
+ * The roles one AgentTurn function serves, by name: each workflow declares its own
+ * (lambdas/workflows/<workflow>/profiles) and hands them to `createAgentTurnHandler`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds profiles of any result and output.
+export type ProfileRegistry = Readonly<Record<string, AgentProfile<any, any>>>;
+
+/** The task output of a registry's profile. */
+export type ProfileOutput<R extends ProfileRegistry, P extends keyof R> =
+  R[P] extends AgentProfile<infer _Result, infer Output> ? Output : never;
+
+/** Declares a workflow's profiles, checking that each is filed under its own name. */
+export function defineProfiles<const R extends ProfileRegistry>(profiles: R): R {
+  for (const [key, profile] of Object.entries(profiles)) {
+    if (profile.name !== key) throw new Error(`profile "${profile.name}" is registered as "${key}"`);
+  }
+  return profiles;
 }

@@ -7,20 +7,17 @@ import type { DrainedMessage } from '../kernel/tasks.ts';
  * indented, so no text a user writes can pass for another labelled line (DESIGN 3.4).
  */
 
-const SENDER_LABEL = {
-  reporter: 'Reporter',
-  requester: 'Requester',
-  developer: 'Developer',
-  approver: 'Approver',
-  participant: 'Participant',
-  bot: 'Bot',
-} as const satisfies Record<SenderType, string>;
+/** A role as the prompt labels it: `developer` -> `Developer`, `on_call` -> `On call`. */
+export function senderLabel(role: SenderType): string {
+  const words = role.replace(/_/g, ' ');
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+}
 
 /** `- [Developer <@U123>]: text`, the seed's line format (section 11) with the sender id. */
 export function messageLine(message: Pick<DrainedMessage, 'senderType' | 'senderId' | 'text' | 'truncated'>) {
   const text = message.text.replace(/\r\n?/g, '\n').replace(/\n/g, '\n  ');
   const cut = message.truncated ? ' [message shortened here; the history tool has it whole]' : '';
-  return `- [${SENDER_LABEL[message.senderType]} <@${message.senderId}>]: ${text}${cut}`;
+  return `- [${senderLabel(message.senderType)} <@${message.senderId}>]: ${text}${cut}`;
 }
 
 export function messageLines(messages: readonly DrainedMessage[]): string {

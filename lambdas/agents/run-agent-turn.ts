@@ -5,13 +5,18 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import * as z from 'zod';
-import type { AgentProfileName, AgentTurnInput } from './contract.ts';
-import { ModelCallError } from './errors.ts';
+import type { AgentTurnInput } from './contract.ts';
+import { ModelCallError, ProfileNotFoundError } from './errors.ts';
 import { type ModelReply, readReply, type ToolUse, usageOf } from './model-reply.ts';
 import { buildRequest } from './model-request.ts';
 import { type AgentTurnDeps, silentLogger } from './ports.ts';
-import { type AgentProfile, SUBMIT_TOOL, type UnfinishedTurn } from './profile.ts';
-import { PROFILES, type ProfileOutputs, type ProfileRegistry } from './profiles/index.ts';
+import {
+  type AgentProfile,
+  type ProfileOutput,
+  type ProfileRegistry,
+  SUBMIT_TOOL,
+  type UnfinishedTurn,
+} from './profile.ts';
 import { capToolOutput, toolError, toolResult } from './tool-results.ts';
 
 /**
@@ -28,20 +33,21 @@ export const MAX_SUBMISSION_RETRIES = 2;
 export const OUT_OF_BUDGET_NOTE = '[runtime] This turn ran out of its budget before you submitted a result';
 export const FAILED_TURN_NOTE = '[runtime] This turn ended without a result';
 
-export type RunAgentTurnDeps = AgentTurnDeps & {
-  /** @default PROFILES */
-  profiles?: ProfileRegistry;
+export type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = AgentTurnDeps & {
+  /** The roles this function serves (its workflow's). */
+  profiles: R;
 };
 
-/** Runs a turn of the profile the input names; the output is that profile's. */
-export async function runAgentTurn<P extends AgentProfileName>(
+/**
+ * Runs a turn of the profile the input names; the output is that profile's.
+ * @throws ProfileNotFoundError when the registry has no such profile (a wiring error).
+ */
+export async function runAgentTurn<R extends ProfileRegistry, P extends keyof R & string>(
   input: AgentTurnInput & { profile: P },
-  deps: RunAgentTurnDeps,
-): Promise<ProfileOutputs[P]> {
-  const profiles = deps.profiles ?? PROFILES;
-  // TypeScript cannot follow `P` from the input to the registry's entry: the registry's type
-  // (`ProfileOutputs` is derived from it) is what ties each name to its output.
-  const profile = profiles[input.profile] as AgentProfile<unknown, ProfileOutputs[P]>;
+  deps: RunAgentTurnDeps<R>,
+): Promise<ProfileOutput<R, P>> {
+  const profile = deps.profiles[input.profile] as AgentProfile<unknown, ProfileOutput<R, P>> | undefined;
+  if (profile === undefined) throw new ProfileNotFoundError(input.profile, Object.keys(deps.profiles));
   return runTurn(profile, input, deps);
 }
 

@@ -7,6 +7,7 @@ import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput } from '../agents/contract.ts';
 import { ModelProviderNotSupportedError } from '../agents/errors.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
+import type { ProfileRegistry } from '../agents/profile.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
@@ -56,45 +57,52 @@ function numberFromEnv(name: (typeof ENV)[keyof typeof ENV], env: NodeJS.Process
 }
 
 /**
- * One agent turn: runs the role's tool loop and returns its structured output (always with
- * an `action` the workflow's Choice knows; model failures become `escalate`, a spent budget
- * `continue`). The budget ends 30 s before the Lambda's timeout, and at AGENT_TURN_BUDGET_SECONDS.
+ * A workflow's AgentTurn handler: one agent turn of one of `profiles` (the workflow's roles),
+ * which runs the role's tool loop and returns its structured output (always with an `action`
+ * the workflow's Choice knows; model failures become `escalate`, a spent budget `continue`).
+ * The budget ends 30 s before the Lambda's timeout, and at AGENT_TURN_BUDGET_SECONDS. Each
+ * workflow's entry file calls this with its own profiles, so no Lambda bundles another
+ * workflow's roles.
  */
-export const handler = taskHandler({
-  task: 'AgentTurn',
-  schema: AgentTurnInput,
-  logger,
-  run: async (input, context) => {
-    const pending = adapters ?? buildAdapters();
-    adapters = pending;
-    // A configuration error must not stick to the instance: the next invocation tries again.
-    const built = await pending.catch((error: unknown) => {
-      adapters = undefined;
-      throw error;
-    });
-    const budgetSeconds = numberFromEnv(ENV.agentTurnBudgetSeconds, process.env);
-    const maxToolCalls = numberFromEnv(ENV.agentMaxToolCalls, process.env);
-    const store = kernelDeps().store;
-    return runAgentTurn(input, {
-      ...built,
-      ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
-      clock: systemClock,
-      budget: turnBudget({
-        nowMs: systemClock.now().getTime(),
-        ...(context ? { remainingMs: context.getRemainingTimeInMillis() } : {}),
-        ...(budgetSeconds !== undefined ? { budgetMs: budgetSeconds * 1000 } : {}),
-        ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
-      }),
-      logger,
-    });
-  },
-  summary: (input, output) => ({
-    profile: input.profile,
-    turn: input.turn,
-    mode: input.mode,
-    state: input.state,
-    action: output.action,
-    sessionId: output.sessionId,
-    ...('error' in output && output.error ? { error: output.error } : {}),
-  }),
-});
+export function createAgentTurnHandler(profiles: ProfileRegistry) {
+  return taskHandler({
+    task: 'AgentTurn',
+    schema: AgentTurnInput,
+    logger,
+    run: async (input, context) => {
+      const pending = adapters ?? buildAdapters();
+      adapters = pending;
+      // A configuration error must not stick to the instance: the next invocation tries again.
+      const built = await pending.catch((error: unknown) => {
+        adapters = undefined;
+        throw error;
+      });
+      const budgetSeconds = numberFromEnv(ENV.agentTurnBudgetSeconds, process.env);
+      const maxToolCalls = numberFromEnv(ENV.agentMaxToolCalls, process.env);
+      const store = kernelDeps().store;
+      const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
+        ...built,
+        profiles,
+        ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
+        clock: systemClock,
+        budget: turnBudget({
+          nowMs: systemClock.now().getTime(),
+          ...(context ? { remainingMs: context.getRemainingTimeInMillis() } : {}),
+          ...(budgetSeconds !== undefined ? { budgetMs: budgetSeconds * 1000 } : {}),
+          ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
+        }),
+        logger,
+      });
+      return output;
+    },
+    summary: (input, output) => ({
+      profile: input.profile,
+      turn: input.turn,
+      mode: input.mode,
+      state: input.state,
+      action: output.action,
+      sessionId: output.sessionId,
+      ...(output.error ? { error: output.error } : {}),
+    }),
+  });
+}

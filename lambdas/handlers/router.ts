@@ -1,59 +1,71 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { AgentLogger } from '../agents/ports.ts';
 import { InboxEnvelope } from '../kernel/inbox.ts';
-import { systemClock } from '../kernel/ports.ts';
+import { systemClock, type UnownedMessageHandler } from '../kernel/ports.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
-import { channelConversations } from './channel-wiring.ts';
 import { processFifoBatch } from './fifo-batch.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
 const logger = createLogger('router');
 const metrics = createMetrics('router');
 
-/** Built on the first record of an instance (its clients are reused), absent when channel conversations are off. */
-let channel: { channelConversations?: NonNullable<ReturnType<typeof channelConversations>> } | undefined;
-
-function channelDeps() {
-  if (channel === undefined) {
-    const handle = channelConversations(logger);
-    channel = handle ? { channelConversations: handle } : {};
-  }
-  return channel;
-}
-
-async function routeRecord(envelope: InboxEnvelope): Promise<void> {
-  const outcome = await routeEnvelope(envelope, {
-    ...kernelDeps(),
-    clock: systemClock,
-    workflows: workflowRegistrations(),
-    botUserId: process.env[ENV.botUserId],
-    ...channelDeps(),
-  });
-  const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
-  logger.info('routed inbox record', {
-    ...(conversationId ? { conversationId } : {}),
-    eventId: envelope.eventId,
-    kind: envelope.kind,
-    outcome,
-  });
-  metrics.addMetric(`Routed_${outcome.type}`, MetricUnit.Count, 1);
-  if (outcome.type === 'stored' && outcome.wake.outcome === 'woken')
-    metrics.addMetric('WaitsWoken', MetricUnit.Count, 1);
+export interface RouterOptions {
+  /**
+   * Builds the hook for messages no workflow owns (channel conversations' Router entry gives
+   * one), once per instance; undefined when the hook is off.
+   */
+  unownedMessages?: (logger: AgentLogger) => UnownedMessageHandler | undefined;
 }
 
 /**
- * Takes inbox records in FIFO order, per Slack thread (see `processFifoBatch`): a record that
- * fails holds back the rest of its conversation, in order, while other conversations go on.
+ * The Router's handler: takes inbox records in FIFO order, per Slack thread (see
+ * `processFifoBatch`): a record that fails holds back the rest of its conversation, in order,
+ * while other conversations go on.
  */
-export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  return processFifoBatch(event, context, {
-    schema: InboxEnvelope,
-    handle: routeRecord,
-    deadLetterQueueUrl: () => requireEnv(ENV.inboxDeadLetterQueueUrl),
-    describe: 'envelope',
-    logger,
-    metrics,
-  });
+export function createRouterHandler(options: RouterOptions = {}) {
+  /** Built on the first record of an instance (its clients are reused). */
+  let unowned: { unownedMessages?: UnownedMessageHandler } | undefined;
+  const unownedDeps = () => {
+    if (unowned === undefined) {
+      const hook = options.unownedMessages?.(logger);
+      unowned = hook ? { unownedMessages: hook } : {};
+    }
+    return unowned;
+  };
+
+  async function routeRecord(envelope: InboxEnvelope): Promise<void> {
+    const outcome = await routeEnvelope(envelope, {
+      ...kernelDeps(),
+      clock: systemClock,
+      workflows: workflowRegistrations(),
+      botUserId: process.env[ENV.botUserId],
+      ...unownedDeps(),
+    });
+    const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
+    logger.info('routed inbox record', {
+      ...(conversationId ? { conversationId } : {}),
+      eventId: envelope.eventId,
+      kind: envelope.kind,
+      outcome,
+    });
+    metrics.addMetric(`Routed_${outcome.type}`, MetricUnit.Count, 1);
+    if (outcome.type === 'stored' && outcome.wake.outcome === 'woken')
+      metrics.addMetric('WaitsWoken', MetricUnit.Count, 1);
+  }
+
+  return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+    processFifoBatch(event, context, {
+      schema: InboxEnvelope,
+      handle: routeRecord,
+      deadLetterQueueUrl: () => requireEnv(ENV.inboxDeadLetterQueueUrl),
+      describe: 'envelope',
+      logger,
+      metrics,
+    });
 }
+
+/** The kernel's Router: workflows only (a workflow module may declare an entry adding a hook). */
+export const handler = createRouterHandler();

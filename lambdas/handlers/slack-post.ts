@@ -1,9 +1,10 @@
 import { getSlackSecret } from '../adapters/secrets.ts';
 import { systemClock } from '../kernel/ports.ts';
-import { SlackPostInput, type SlackPostOutput } from '../kernel/tasks.ts';
+import type { SlackPostOutput } from '../kernel/tasks.ts';
 import { ENV } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { postToSlack } from '../slack/post-to-slack.ts';
+import { NO_TEMPLATES, slackPostInputFor, type TemplateRegistry } from '../slack/templates/index.ts';
 import { createSlackPoster, type SlackClient } from '../slack/web-client.ts';
 import { taskHandler } from './task-handler.ts';
 import { kernelDeps } from './wiring.ts';
@@ -20,20 +21,30 @@ async function slackPoster(): Promise<SlackClient> {
   return poster;
 }
 
-/** Posts for a workflow, records the post in the conversation, and anchors new threads. */
-export const handler = taskHandler({
-  task: 'SlackPost',
-  schema: SlackPostInput,
-  logger,
-  run: async (input): Promise<SlackPostOutput> => {
-    const deps = kernelDeps();
-    return postToSlack(input, {
-      store: deps.store,
-      posts: deps.store,
-      slack: await slackPoster(),
-      clock: systemClock,
-      botUserId: process.env[ENV.botUserId] ?? 'bot',
-    });
-  },
-  summary: (input, output) => ({ channel: output.channel, ts: output.ts, anchor: input.anchor?.name }),
-});
+/**
+ * A SlackPost handler rendering `templates` (a workflow's): posts for a workflow, records the
+ * post in the conversation, and anchors new threads. Each workflow's entry file calls this
+ * with its own templates.
+ */
+export function createSlackPostHandler(templates: TemplateRegistry) {
+  return taskHandler({
+    task: 'SlackPost',
+    schema: slackPostInputFor(templates),
+    logger,
+    run: async (input): Promise<SlackPostOutput> => {
+      const deps = kernelDeps();
+      return postToSlack(input, {
+        store: deps.store,
+        posts: deps.store,
+        slack: await slackPoster(),
+        clock: systemClock,
+        botUserId: process.env[ENV.botUserId] ?? 'bot',
+        templates,
+      });
+    },
+    summary: (input, output) => ({ channel: output.channel, ts: output.ts, anchor: input.anchor?.name }),
+  });
+}
+
+/** The kernel's SlackPost: texts and blocks, no templates. */
+export const handler = createSlackPostHandler(NO_TEMPLATES);

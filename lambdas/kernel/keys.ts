@@ -3,16 +3,27 @@
  * Slack order); the channel suffix keeps messages of two channels with equal ts apart,
  * since a ts is unique only per channel.
  */
+/** The parts of the key format that state machines build keys from (statemachines/kernel-records.ts). */
+export const keyFormat = {
+  /** Partition key prefix of a conversation's items. */
+  conversationPrefix: 'CONV#',
+  /** Sort key of the conversation's own record. */
+  conversationSort: 'META',
+} as const;
+
 export const keys = {
-  conversation: (conversationId: string) => ({ pk: `CONV#${conversationId}`, sk: 'META' }),
+  conversation: (conversationId: string) => ({
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
+    sk: keyFormat.conversationSort,
+  }),
   message: (conversationId: string, ts: string, channel: string) => ({
-    pk: `CONV#${conversationId}`,
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `MSG#${ts}#${channel}`,
   }),
   messagePrefix: 'MSG#',
   thread: (channel: string, threadTs: string) => ({ pk: `THREAD#${channel}#${threadTs}`, sk: 'THREAD' }),
   post: (conversationId: string, idempotencyKey: string) => ({
-    pk: `CONV#${conversationId}`,
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `POST#${idempotencyKey}`,
   }),
 } as const;

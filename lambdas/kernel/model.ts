@@ -5,9 +5,16 @@ import * as z from 'zod';
  * when read from DynamoDB; the TypeScript types are inferred from them.
  */
 
-/** Who sent a message, as the workflow sees it. Roles are assigned per thread anchor. */
-export const SenderType = z.enum(['reporter', 'requester', 'developer', 'approver', 'participant', 'bot']);
+/**
+ * Who sent a message, as the workflow sees it: a role (lower snake case). The kernel knows
+ * `bot` only; each workflow module declares its own roles (`reporter`, `developer`...), which
+ * the Router assigns per thread anchor.
+ */
+export const SenderType = z.string().regex(/^[a-z][a-z0-9_]*$/, 'expected a role name such as reporter');
 export type SenderType = z.infer<typeof SenderType>;
+
+/** The bot's own role: its posts are recorded with it, and no wait accepts it. */
+export const BOT_ROLE = 'bot';
 
 /** What a wait accepts: any incoming message, or only messages from the listed sender types. */
 export const WaitAccepts = z.union([z.literal('any'), z.array(SenderType).min(1)]);
@@ -47,8 +54,19 @@ export const Ledger = z.object({
 });
 export type Ledger = z.infer<typeof Ledger>;
 
-export const ConversationStatus = z.enum(['active', 'pending_verification', 'resolved', 'closed', 'failed']);
+/**
+ * A conversation's status (lower snake case). The kernel's are `active` and the finished
+ * ones (`FINISHED_STATUSES`); a workflow module declares its own further statuses (the bug
+ * investigation's `pending_verification`), which the kernel treats as not finished.
+ */
+export const ConversationStatus = z.string().regex(/^[a-z][a-z0-9_]*$/, 'expected a status such as active');
 export type ConversationStatus = z.infer<typeof ConversationStatus>;
+
+/** The statuses the kernel itself sets or acts on. */
+export const KERNEL_STATUSES = ['active', 'resolved', 'closed', 'failed'] as const;
+
+/** A conversation in one of these has ended: the Router stores nothing more for it. */
+export const FINISHED_STATUSES: ReadonlySet<string> = new Set(['resolved', 'closed', 'failed']);
 
 export const Conversation = z.object({
   id: z.string().min(1),
@@ -98,6 +116,6 @@ export function anchorKey(channel: string, threadTs: string): string {
 
 /** Does an open wait accept a message from this sender type? */
 export function waitAccepts(accepts: WaitAccepts, senderType: SenderType): boolean {
-  if (senderType === 'bot') return false;
+  if (senderType === BOT_ROLE) return false;
   return accepts === 'any' || accepts.includes(senderType);
 }

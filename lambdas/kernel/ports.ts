@@ -1,3 +1,4 @@
+import type { InboxMessage } from './inbox.ts';
 import type { Conversation, Ledger, OpenWait, StoredMessage, ThreadAnchor } from './model.ts';
 import type { WakeOutput } from './tasks.ts';
 
@@ -55,3 +56,14 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** What became of a message no workflow and no thread owns (see `UnownedMessageHandler`). */
+export type UnownedOutcome =
+  | { type: 'ignored'; reason: string }
+  | { type: 'recorded'; conversationId: string; started: boolean; stored: 'stored' | 'duplicate' };
+
+/**
+ * The Router's hook for messages no workflow and no thread owns, in channels no workflow owns:
+ * channel conversations (seed 002) record them and answer outside Step Functions.
+ */
+export type UnownedMessageHandler = (message: InboxMessage) => Promise<UnownedOutcome>;

@@ -1,15 +1,21 @@
-import type { ChannelOutcome } from '../channel/handle-channel-message.ts';
 import { isCloseIntent } from './close-intent.ts';
 import type { InboxAction, InboxEnvelope, InboxMessage, InboxSlashCommand } from './inbox.ts';
 import { conversationIdFor } from './keys.ts';
 import {
   anchorKey,
-  type Conversation,
+  FINISHED_STATUSES,
   type MessageType,
   type SenderType,
   type ThreadAnchor,
 } from './model.ts';
-import type { Clock, ConversationStore, Executions, ThreadLink } from './ports.ts';
+import type {
+  Clock,
+  ConversationStore,
+  Executions,
+  ThreadLink,
+  UnownedMessageHandler,
+  UnownedOutcome,
+} from './ports.ts';
 import type { ExecutionInput } from './tasks.ts';
 import { type WakeCheck, wakeIfDue } from './wake.ts';
 import type { Trigger, WorkflowRegistration } from './workflows.ts';
@@ -21,12 +27,12 @@ export interface RouterDeps {
   workflows: readonly WorkflowRegistration[];
   botUserId: string | undefined;
   /**
-   * Channel conversations (seed 002): take the messages no workflow and no thread owns, in
-   * channels no workflow owns. Registered triggers win: a mention that matches a workflow's
-   * `mention` trigger (the requirements interview's keywords, e.g. `@bot idea: ...`) starts that
-   * workflow; any other mention comes here.
+   * Takes the messages no workflow and no thread owns, in channels no workflow owns (channel
+   * conversations, seed 002, plug in here through their Router entry). Registered triggers
+   * win: a mention that matches a workflow's `mention` trigger (the requirements interview's
+   * keywords, e.g. `@bot idea: ...`) starts that workflow; any other message comes here.
    */
-  channelConversations?: (message: InboxMessage) => Promise<ChannelOutcome>;
+  unownedMessages?: UnownedMessageHandler;
 }
 
 /** What the Router did with one inbox record (DESIGN 3.5); logged with its reason. */
@@ -41,9 +47,7 @@ export type RouteOutcome =
       wake: WakeCheck;
     }
   | { type: 'ignored'; reason: string; conversationId?: string }
-  | { type: 'channel'; outcome: ChannelOutcome };
-
-const FINISHED: ReadonlySet<Conversation['status']> = new Set(['resolved', 'closed', 'failed']);
+  | { type: 'channel'; outcome: UnownedOutcome };
 
 export async function routeEnvelope(envelope: InboxEnvelope, deps: RouterDeps): Promise<RouteOutcome> {
   if (deps.botUserId !== undefined && envelope.user === deps.botUserId) {
@@ -64,8 +68,8 @@ async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<R
     // A reply belongs to whichever conversation owns its thread; the mapping is stored, not guessed.
     const link = await deps.store.findThread(envelope.channel, envelope.threadTs);
     if (!link) {
-      if (deps.channelConversations && !ownedChannel(deps.workflows, envelope.channel)) {
-        return { type: 'channel', outcome: await deps.channelConversations(envelope) };
+      if (deps.unownedMessages && !ownedChannel(deps.workflows, envelope.channel)) {
+        return { type: 'channel', outcome: await deps.unownedMessages(envelope) };
       }
       return { type: 'ignored', reason: 'reply in a thread no conversation owns' };
     }
@@ -79,8 +83,7 @@ async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<R
   );
   if (!registration) {
     // No registration matched, so no workflow owns this channel: it may be a channel conversation.
-    if (deps.channelConversations)
-      return { type: 'channel', outcome: await deps.channelConversations(envelope) };
+    if (deps.unownedMessages) return { type: 'channel', outcome: await deps.unownedMessages(envelope) };
     return { type: 'ignored', reason: 'top-level message that starts no workflow here' };
   }
   return startConversation(registration, envelope, envelope.ts, deps);
@@ -244,7 +247,7 @@ async function storeIncoming(
   const conversation = await deps.store.getConversation(conversationId);
   if (!conversation)
     return { type: 'ignored', conversationId, reason: 'thread points at a missing conversation' };
-  if (FINISHED.has(conversation.status)) {
+  if (FINISHED_STATUSES.has(conversation.status)) {
     return { type: 'ignored', conversationId, reason: `conversation is ${conversation.status}` };
   }
   // Only the owner, in a thread where they are the owner (the reporter's own thread), can close.

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { SlackTemplate } from '../slack/templates/index.ts';
 import { MessageType, SenderType, WaitAccepts } from './model.ts';
 
 /**
@@ -71,10 +70,13 @@ export const SlackPostInput = z
     text: z.string().min(1).optional(),
     blocks: z.array(z.record(z.string(), z.unknown())).optional(),
     /**
-     * A message template (lambdas/slack/templates) and its data: SlackPost renders the text and
-     * the blocks, so a state machine passes an agent's result instead of formatting it.
+     * A message template of the workflow's SlackPost function and its data: SlackPost renders
+     * the text and the blocks (lambdas/slack/templates), so a state machine passes an agent's
+     * result instead of formatting it. Which names and data are valid is the function's to check.
      */
-    template: SlackTemplate.optional(),
+    template: z
+      .object({ name: z.string().regex(/^[a-z][a-z0-9_]*$/), data: z.record(z.string(), z.unknown()) })
+      .optional(),
     /**
      * Register the posted message's thread as an anchor of the conversation (e.g. the summary
      * thread developers answer in), so replies in it are routed to this conversation.

@@ -1,7 +1,8 @@
 /**
  * Environment variable names shared by the stack (which sets them), the Lambda handlers
  * (which read them) and the sandbox (which sets them for the in-process handlers).
- * One list, so a rename cannot leave one side behind.
+ * One list, so a rename cannot leave one side behind. A workflow's own variables are in its
+ * folder (e.g. lambdas/workflows/channel-conversations/env.ts).
  */
 export const ENV = {
   /** DynamoDB table holding conversations, messages, thread anchors, waits and ledgers. */
@@ -44,12 +45,6 @@ export const ENV = {
   agentTurnBudgetSeconds: 'AGENT_TURN_BUDGET_SECONDS',
   /** Tool calls one agent turn may make before it returns `continue` (AgentTurn; default 25). */
   agentMaxToolCalls: 'AGENT_MAX_TOOL_CALLS',
-  /** JSON channel conversation settings (Router and ChannelResponder; absent: channel conversations off), see infra/config.ts. */
-  channelConversations: 'CHANNEL_CONVERSATIONS',
-  /** URL of the SQS FIFO queue the Router hands channel messages to and the ChannelResponder reads. */
-  channelRepliesQueueUrl: 'CHANNEL_REPLIES_QUEUE_URL',
-  /** URL of the channel replies queue's dead-letter queue (records the ChannelResponder can never read). */
-  channelRepliesDeadLetterQueueUrl: 'CHANNEL_REPLIES_DLQ_URL',
   /** Powertools service name (the `service` key of every log line and metric). */
   powertoolsServiceName: 'POWERTOOLS_SERVICE_NAME',
   /** Powertools metrics namespace in CloudWatch. */
@@ -65,7 +60,7 @@ export class MissingConfigurationError extends Error {
   }
 }
 
-export function requireEnv(name: EnvName, env: NodeJS.ProcessEnv = process.env): string {
+export function requireEnv(name: EnvName | (string & {}), env: NodeJS.ProcessEnv = process.env): string {
   const value = env[name];
   if (value === undefined || value === '') throw new MissingConfigurationError(name);
   return value;

@@ -20,3 +20,14 @@ export class SlackUnavailableError extends Error {
     super(`Slack ${method} is unavailable`, options);
   }
 }
+
+/** A post names a template its SlackPost function does not have: a wiring error, not retried. */
+export class UnknownTemplateError extends Error {
+  override readonly name = 'UnknownTemplateError';
+  constructor(
+    readonly template: string,
+    readonly known: readonly string[],
+  ) {
+    super(`no Slack template "${template}" here (known: ${known.join(', ') || 'none'})`);
+  }
+}

@@ -1,7 +1,7 @@
 import { ConversationNotFoundError } from '../kernel/errors.ts';
 import type { Clock, ConversationStore } from '../kernel/ports.ts';
 import type { SlackPostInput, SlackPostOutput } from '../kernel/tasks.ts';
-import { type RenderedFile, renderTemplate } from './templates/index.ts';
+import { type RenderedFile, renderTemplate, type TemplateRegistry } from './templates/index.ts';
 import type { PostMessageArgs, SlackClient } from './web-client.ts';
 
 export interface PostDeps {
@@ -11,6 +11,8 @@ export interface PostDeps {
   botUserId: string;
   /** Idempotency records of earlier posts (kept beside the conversation). */
   posts: PostLedger;
+  /** The templates this function renders (its workflow's). */
+  templates: TemplateRegistry;
 }
 
 export interface PostLedger {
@@ -24,7 +26,7 @@ export interface PostLedger {
  * replies in it are routed here. A template's file is then uploaded to the message's thread.
  */
 export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promise<SlackPostOutput> {
-  const { message, file } = messageOf(input);
+  const { message, file } = messageOf(input, deps.templates);
   const earlier = input.idempotencyKey
     ? await deps.posts.find(input.conversationId, input.idempotencyKey)
     : undefined;
@@ -88,9 +90,12 @@ async function shareFile(
 }
 
 /** The message to post: the input's text and blocks, or its template rendered (with its file). */
-function messageOf(input: SlackPostInput): { message: PostMessageArgs; file: RenderedFile | undefined } {
+function messageOf(
+  input: SlackPostInput,
+  templates: TemplateRegistry,
+): { message: PostMessageArgs; file: RenderedFile | undefined } {
   const rendered = input.template
-    ? renderTemplate(input.template)
+    ? renderTemplate(templates, input.template)
     : { text: input.text, blocks: input.blocks, file: undefined };
   // SlackPostInput guarantees text or a template; a template always renders text.
   if (rendered.text === undefined) throw new TypeError('SlackPostInput without text or template');

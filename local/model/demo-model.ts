@@ -4,11 +4,11 @@ import type {
   MessageCreateParamsNonStreaming,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { AgentProfileName } from '../../lambdas/agents/contract.ts';
 import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
-import type { BugInvestigationResult } from '../../lambdas/agents/profiles/bug-investigator.ts';
-import { PROFILES } from '../../lambdas/agents/profiles/index.ts';
 import { CONVERSATION_HISTORY_TOOL } from '../../lambdas/tools/conversation-history.ts';
+import type { BugInvestigationResult } from '../../lambdas/workflows/bug-investigation/profiles/bug-investigator.ts';
+import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
+import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { demoAnalysis, demoClarification, demoPrd } from './demo-requirements.ts';
 import { DEMO_LABEL, excerpt, isRuntimeNote, type PromptLine, promptLines, userTexts } from './demo-text.ts';
 import {
@@ -37,6 +37,10 @@ import {
  */
 
 export { DEMO_LABEL } from './demo-text.ts';
+
+/** The agents the demo plays: the workflows' profiles (each workflow serves its own). */
+const PROFILES = { ...BUG_INVESTIGATION_PROFILES, ...REQUIREMENTS_INTERVIEW_PROFILES };
+type AgentProfileName = keyof typeof PROFILES;
 export const DEMO_MODEL_ID = 'offline-demo-model';
 
 /** `[HH:MM:SS] REPORTER <@U1> (message): text` lines of the history tool. */

@@ -3,12 +3,12 @@ import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
 import {
   PrdWriterResult as PrdSchema,
   type PrdWriterResult,
-} from '../../lambdas/agents/profiles/prd-writer.ts';
-import type { AnalystResult } from '../../lambdas/agents/profiles/requirements-analyst.ts';
+} from '../../lambdas/workflows/requirements-interview/profiles/prd-writer.ts';
+import type { AnalystResult } from '../../lambdas/workflows/requirements-interview/profiles/requirements-analyst.ts';
 import {
   type ClarifierResult,
   DEFAULT_CONFIDENCE_THRESHOLD,
-} from '../../lambdas/agents/profiles/requirements-clarifier.ts';
+} from '../../lambdas/workflows/requirements-interview/profiles/requirements-clarifier.ts';
 import { DEMO_LABEL, excerpt, labelled, type PromptLine, promptLines, userTexts } from './demo-text.ts';
 import { blocksOf } from './messages-wire.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PRD_SECTIONS } from '../../lambdas/agents/profiles/prd-writer.ts';
-import { CLARIFIER_SYSTEM_PROMPT } from '../../lambdas/agents/profiles/requirements-clarifier.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
+import { PRD_SECTIONS } from '../../lambdas/workflows/requirements-interview/profiles/prd-writer.ts';
+import { CLARIFIER_SYSTEM_PROMPT } from '../../lambdas/workflows/requirements-interview/profiles/requirements-clarifier.ts';
 import { DEMO_LABEL } from '../../local/model/demo-model.ts';
 import { DEMO_QUESTIONS } from '../../local/model/demo-requirements.ts';
 import { clarifierInput, drained, MemoryTranscripts, turnDeps, useDemoModel } from './support.ts';

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BugInvestigationResult, bugInvestigator } from '../../lambdas/agents/profiles/bug-investigator.ts';
+import { messageLine } from '../../lambdas/agents/prompts.ts';
+import {
+  BugInvestigationResult,
+  bugInvestigator,
+} from '../../lambdas/workflows/bug-investigation/profiles/bug-investigator.ts';
 import {
   buildContinuationPrompt,
   buildInvestigationPrompt,
-} from '../../lambdas/agents/profiles/bug-investigator-prompts.ts';
-import { messageLine } from '../../lambdas/agents/prompts.ts';
+} from '../../lambdas/workflows/bug-investigation/profiles/bug-investigator-prompts.ts';
 import { CONVERSATION, drained, turnInput } from './support.ts';
 
 const READ_HISTORY_FIRST =

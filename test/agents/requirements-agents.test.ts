@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderPrdMarkdown } from '../../lambdas/agents/profiles/prd-writer.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
+import { renderPrdMarkdown } from '../../lambdas/workflows/requirements-interview/profiles/prd-writer.ts';
 import {
   lastToolResults,
   lastUserText,

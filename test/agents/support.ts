@@ -8,11 +8,17 @@ import type { TranscriptStore } from '../../lambdas/agents/ports.ts';
 import type { RunAgentTurnDeps } from '../../lambdas/agents/run-agent-turn.ts';
 import type { Ledger } from '../../lambdas/kernel/model.ts';
 import type { DrainedMessage } from '../../lambdas/kernel/tasks.ts';
+import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
+import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { createDemoModelHandler } from '../../local/model/demo-model.ts';
 import { type ScriptStep, startScriptedModel } from '../../local/model/scripted-model.ts';
 import { readBody } from '../../local/read-body.ts';
 
 /** Fakes and builders shared by the agent tests. */
+
+/** The roles the agent tests run: the bug investigation's and the requirements interview's. */
+export const TEST_PROFILES = { ...BUG_INVESTIGATION_PROFILES, ...REQUIREMENTS_INTERVIEW_PROFILES };
+export type TestProfiles = typeof TEST_PROFILES;
 
 export const CONVERSATION = 'bug-investigation-C_BUGS-1732190000-000100';
 
@@ -110,10 +116,11 @@ export function ledgerRecorder() {
 /** Deps for `runAgentTurn` over the real SDK client pointed at a local model server. */
 export function turnDeps(
   baseUrl: string,
-  overrides: Partial<RunAgentTurnDeps> & { maxRetries?: number } = {},
-): RunAgentTurnDeps {
+  overrides: Partial<RunAgentTurnDeps<TestProfiles>> & { maxRetries?: number } = {},
+): RunAgentTurnDeps<TestProfiles> {
   const { maxRetries, ...rest } = overrides;
   return {
+    profiles: TEST_PROFILES,
     model: createAnthropicModel({ apiKey: 'test-key', baseURL: baseUrl, maxRetries: maxRetries ?? 0 }),
     modelId: 'claude-test',
     tools: fakeTools({}).invoker,

@@ -1,25 +1,28 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DynamoChannelStore } from '../../lambdas/adapters/dynamo-channel-store.ts';
 import { ModelCallError } from '../../lambdas/agents/errors.ts';
 import type { Message, MessageCreateParamsNonStreaming, ModelClient } from '../../lambdas/agents/ports.ts';
 import { silentLogger } from '../../lambdas/agents/ports.ts';
+import { SlackApiError } from '../../lambdas/slack/errors.ts';
+import type { PostMessageArgs, SlackHistoryMessage, SlackPoster } from '../../lambdas/slack/web-client.ts';
+import { DynamoChannelStore } from '../../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
 import {
   type ChannelEnvelope,
   type ChannelOutcome,
   type ChannelRouterDeps,
   handleChannelMessage,
-} from '../../lambdas/channel/handle-channel-message.ts';
-import { DEFAULT_CHANNEL_SETTINGS, type ReplyJob } from '../../lambdas/channel/model.ts';
-import type { ChannelHistory } from '../../lambdas/channel/ports.ts';
-import { createModelAnswerer } from '../../lambdas/channel/respond.ts';
+} from '../../lambdas/workflows/channel-conversations/handle-channel-message.ts';
+import {
+  DEFAULT_CHANNEL_SETTINGS,
+  type ReplyJob,
+} from '../../lambdas/workflows/channel-conversations/model.ts';
+import type { ChannelHistory } from '../../lambdas/workflows/channel-conversations/ports.ts';
+import { createModelAnswerer } from '../../lambdas/workflows/channel-conversations/respond.ts';
 import {
   APOLOGY,
   type ReplyOutcome,
   type ResponderDeps,
   respondToMessage,
-} from '../../lambdas/channel/respond-to-message.ts';
-import { SlackApiError } from '../../lambdas/slack/errors.ts';
-import type { PostMessageArgs, SlackHistoryMessage, SlackPoster } from '../../lambdas/slack/web-client.ts';
+} from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 const BOT = 'U_BOT';

@@ -5,8 +5,11 @@ import {
   looksLikeFollowup,
   shouldRespond,
   shouldStartConversation,
-} from '../../lambdas/channel/decider.ts';
-import { type ChannelConversation, DEFAULT_CHANNEL_SETTINGS } from '../../lambdas/channel/model.ts';
+} from '../../lambdas/workflows/channel-conversations/decider.ts';
+import {
+  type ChannelConversation,
+  DEFAULT_CHANNEL_SETTINGS,
+} from '../../lambdas/workflows/channel-conversations/model.ts';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const secondsAgo = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();

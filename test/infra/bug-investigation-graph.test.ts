@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { BugAction } from '../../lambdas/agents/contract.ts';
-import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation.ts';
+import { BugAction } from '../../lambdas/workflows/bug-investigation/contract.ts';
+import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/workflow.ts';
 import { type AslDefinition, type AslState, definitions, functionResource, templateOf } from './template.ts';
 
 /**
@@ -196,8 +196,8 @@ describe('the bug_investigation graph', () => {
     expect(state(S.noteFailedContinuation).Parameters).toHaveProperty('sessionId.$', '$.result.sessionId');
   });
 
-  it('calls AgentTurn with the AgentTurnInput of the first turn and of a continuation', () => {
-    const [agentTurnId] = functionResource(template, 'AgentTurn');
+  it('calls its AgentTurn with the AgentTurnInput of the first turn and of a continuation', () => {
+    const [agentTurnId] = functionResource(template, 'BugInvestigationAgentTurn');
     expect(state(S.investigate)).toMatchObject({
       Resource: `<${agentTurnId}.Arn>`,
       Parameters: { profile: 'bug_investigator', mode: 'initial', 'state.$': '$.turnContext.state' },
@@ -249,7 +249,11 @@ describe('the bug_investigation graph', () => {
   it('takes its waits and its handover threshold from the configuration', () => {
     const configured = definitionOf(
       templateOf({
-        config: { reporterWaitSeconds: 60, developerWaitSeconds: 120, continueAsNewAfterTurns: 3 },
+        config: {
+          reporterWaitSeconds: 60,
+          developerWaitSeconds: 120,
+          bugInvestigation: { continueAsNewAfterTurns: 3 },
+        },
       }),
       'bug_investigation',
     );

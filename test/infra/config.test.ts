@@ -13,9 +13,11 @@ describe('stack configuration', () => {
       retentionDays: 90,
       logRetentionDays: 90,
       inboxMaxReceiveCount: 5,
-      onCallGroupId: 'S_ONCALL',
-      sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
-      continueAsNewAfterTurns: 40,
+      bugInvestigation: {
+        onCallGroupId: 'S_ONCALL',
+        sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
+        continueAsNewAfterTurns: 40,
+      },
       requirementsInterview: {
         confidenceThreshold: 95,
         maxClarificationTurns: 5,
@@ -35,18 +37,26 @@ describe('stack configuration', () => {
   });
 
   it('keeps the default SLA deadlines a partial SLA table leaves out', () => {
-    expect(parseConfig({ sla: { acknowledgeMinutes: { critical: 5 } } }).sla).toEqual({
-      acknowledgeMinutes: { critical: 5, high: 60, medium: 240, low: 1440 },
-      maxReminders: 3,
+    expect(
+      parseConfig({ bugInvestigation: { sla: { acknowledgeMinutes: { critical: 5 } } } }).bugInvestigation,
+    ).toMatchObject({
+      sla: {
+        acknowledgeMinutes: { critical: 5, high: 60, medium: 240, low: 1440 },
+        maxReminders: 3,
+      },
     });
   });
 
   it('rejects an on-call group that is not a Slack user group id (it is pasted into a mention)', () => {
-    expect(() => parseConfig({ onCallGroupId: 'here> <!channel' })).toThrow(/slackAgents\.onCallGroupId/);
+    expect(() => parseConfig({ bugInvestigation: { onCallGroupId: 'here> <!channel' } })).toThrow(
+      /slackAgents\.bugInvestigation\.onCallGroupId/,
+    );
   });
 
   it('refuses a continue-as-new threshold below two turns', () => {
-    expect(() => parseConfig({ continueAsNewAfterTurns: 1 })).toThrow(/slackAgents\.continueAsNewAfterTurns/);
+    expect(() => parseConfig({ bugInvestigation: { continueAsNewAfterTurns: 1 } })).toThrow(
+      /slackAgents\.bugInvestigation\.continueAsNewAfterTurns/,
+    );
   });
 
   it('keeps the defaults of the fields a partial configuration leaves out', () => {

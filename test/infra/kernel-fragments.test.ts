@@ -15,18 +15,15 @@ import type { Construct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
 import { WorkflowRegistrations } from '../../lambdas/kernel/workflows.ts';
+import { drain, LAMBDA_TRANSIENT_ERRORS, nextTurn, waitForPeople } from '../../statemachines/kernel.ts';
+import { setConversationFields } from '../../statemachines/kernel-records.ts';
+import { KERNEL_PROBE } from '../../statemachines/probe.ts';
+import { slackPost } from '../../statemachines/slack-post.ts';
 import {
   type ChildWorkflowDefinition,
   defineWorkflow,
-  drain,
-  LAMBDA_TRANSIENT_ERRORS,
-  nextTurn,
-  setConversationFields,
-  slackPost,
   type WorkflowDefinition,
-  waitForPeople,
-} from '../../statemachines/kernel.ts';
-import { KERNEL_PROBE } from '../../statemachines/probe.ts';
+} from '../../statemachines/workflow-module.ts';
 import {
   type AslDefinition,
   type AslState,
@@ -34,6 +31,7 @@ import {
   functionResource,
   renderIntrinsics,
   resourcesOfType,
+  testModule,
 } from './template.ts';
 
 const FN_ARN = 'arn:aws:lambda:eu-west-1:123456789012:function:';
@@ -256,13 +254,16 @@ describe('workflow definitions', () => {
 
   it('cannot be deployed twice under one name', () => {
     const config = { channels: { probe: 'C_PROBE' } };
-    expect(() => buildStack({ workflows: [KERNEL_PROBE, KERNEL_PROBE], config })).toThrow(/defined twice/);
+    expect(() => buildStack({ modules: [testModule(KERNEL_PROBE, KERNEL_PROBE)], config })).toThrow(
+      /defined twice/,
+    );
   });
 
   it('get their own scope, so two workflows may use the same state names', () => {
     const copy: WorkflowDefinition = { ...KERNEL_PROBE, name: 'kernel_probe_copy' };
     const template = Template.fromStack(
-      buildStack({ workflows: [KERNEL_PROBE, copy], config: { channels: { probe: 'C_PROBE' } } }).stack,
+      buildStack({ modules: [testModule(KERNEL_PROBE, copy)], config: { channels: { probe: 'C_PROBE' } } })
+        .stack,
     );
     expect([...definitions(template).keys()].sort()).toEqual(['kernel_probe', 'kernel_probe_copy']);
   });
@@ -277,7 +278,7 @@ describe('workflow definitions', () => {
       { ...KERNEL_PROBE, name: 'kernel_probe_copy', children: [child] },
     ];
     const template = Template.fromStack(
-      buildStack({ workflows: parents, config: { channels: { probe: 'C_PROBE' } } }).stack,
+      buildStack({ modules: [testModule(...parents)], config: { channels: { probe: 'C_PROBE' } } }).stack,
     );
 
     expect([...definitions(template).keys()].sort()).toEqual([
@@ -304,9 +305,9 @@ describe('workflow definitions', () => {
       { ...KERNEL_PROBE, children: [child()] },
       { ...KERNEL_PROBE, name: 'kernel_probe_copy', children: [child()] },
     ];
-    expect(() => buildStack({ workflows: parents, config: { channels: { probe: 'C_PROBE' } } })).toThrow(
-      /"probe_child" is defined twice/,
-    );
+    expect(() =>
+      buildStack({ modules: [testModule(...parents)], config: { channels: { probe: 'C_PROBE' } } }),
+    ).toThrow(/"probe_child" is defined twice/);
   });
 
   it('check the names of their children too', () => {
@@ -320,6 +321,6 @@ describe('workflow definitions', () => {
   });
 
   it('explain a missing probe channel instead of registering an empty trigger', () => {
-    expect(() => buildStack({ workflows: [KERNEL_PROBE] })).toThrow(/channels\.probe/);
+    expect(() => buildStack({ modules: [testModule(KERNEL_PROBE)] })).toThrow(/channels\.probe/);
   });
 });

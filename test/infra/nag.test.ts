@@ -101,16 +101,16 @@ describe('cdk-nag AWS Solutions checks', () => {
       .filter(({ id }) => id.startsWith('AwsSolutions-IAM5[Resource::<'))
       .map(({ id, path }) => `${path.split('/')[1]} ${id.replace(/^.*<(\w+?)[0-9A-F]{8}\.Arn>.*$/, '$1')}`);
     expect(invokeAcknowledgments.sort()).toEqual([
-      'BugInvestigation AgentTurn',
+      'BugInvestigation BugInvestigationAgentTurn',
+      'BugInvestigation BugInvestigationSlackPost',
       'BugInvestigation Drain',
       'BugInvestigation RegisterWait',
-      'BugInvestigation SlackPost',
-      'RequirementsInterview AgentTurn',
       'RequirementsInterview Drain',
       'RequirementsInterview RegisterWait',
-      'RequirementsInterview SlackPost',
+      'RequirementsInterview RequirementsInterviewAgentTurn',
+      'RequirementsInterview RequirementsInterviewSlackPost',
+      'SlaTracking BugInvestigationSlackPost',
       'SlaTracking SlaCheck',
-      'SlaTracking SlackPost',
     ]);
   });
 

@@ -1,22 +1,38 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS } from '../../infra/functions.ts';
 import { SlackAgentsStack } from '../../infra/slack-agents-stack.ts';
+import { buildStack } from '../../infra/synth.ts';
 import { WorkflowRegistrations } from '../../lambdas/kernel/workflows.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
+import { CHANNEL_ENV } from '../../lambdas/workflows/channel-conversations/env.ts';
+import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
+import { type FunctionSpec, KERNEL_FUNCTIONS } from '../../statemachines/kernel-functions.ts';
+import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import {
   functionResource,
   onlyResource,
   PROBE_CHANNEL,
-  probeStack,
   type Resource,
   renderIntrinsics,
   resourcesOfType,
   templateOf,
 } from './template.ts';
 
-const template = Template.fromStack(probeStack().stack);
+/** The production modules and the probe, so the kernel's wiring is seen beside every module's. */
+const template = Template.fromStack(
+  buildStack({
+    modules: [KERNEL_PROBE_MODULE, ...WORKFLOW_MODULES],
+    config: { channels: { probe: PROBE_CHANNEL } },
+  }).stack,
+);
+
+/** Every function of that stack: the kernel's and the modules'. */
+const FUNCTIONS: Record<string, FunctionSpec> = Object.assign(
+  {},
+  KERNEL_FUNCTIONS,
+  ...WORKFLOW_MODULES.map((module) => module.functions ?? {}),
+);
 
 /** The queue whose logical id is `prefix` followed by the queue's own id and CDK's hash. */
 function queueResource(of: Template, prefix: string): [string, Resource] {
@@ -68,7 +84,7 @@ describe('inbox queue', () => {
 
   it('hides a message for at least six times the Router timeout', () => {
     expect(inbox?.[1].Properties.VisibilityTimeout).toBeGreaterThanOrEqual(
-      6 * FUNCTIONS.Router.timeoutSeconds,
+      6 * KERNEL_FUNCTIONS.Router.timeoutSeconds,
     );
   });
 
@@ -81,7 +97,7 @@ describe('inbox queue', () => {
   });
 
   it('takes maxReceiveCount from the configuration', () => {
-    const configured = Template.fromStack(probeStack({ config: { inboxMaxReceiveCount: 3 } }).stack);
+    const configured = Template.fromStack(buildStack({ config: { inboxMaxReceiveCount: 3 } }).stack);
     configured.hasResourceProperties('AWS::SQS::Queue', {
       RedrivePolicy: Match.objectLike({ maxReceiveCount: 3 }),
     });
@@ -163,11 +179,11 @@ describe('function environment', () => {
   });
 
   it('gives the Router the probe registration when the probe workflow is deployed', () => {
-    const [stateMachineId] = onlyResource(template, 'AWS::StepFunctions::StateMachine');
+    const [stateMachineId] = stateMachineOf(template, 'kernel_probe');
     const registrations = WorkflowRegistrations.parse(
       JSON.parse(renderIntrinsics(environmentOf('Router').WORKFLOWS)),
     );
-    expect(registrations).toEqual([
+    expect(registrations.filter((registration) => registration.workflow === 'kernel_probe')).toEqual([
       {
         workflow: 'kernel_probe',
         stateMachineArn: `<${stateMachineId}>`,
@@ -213,17 +229,24 @@ describe('function environment', () => {
     production.resourceCountIs('AWS::StepFunctions::StateMachine', 3);
   });
 
-  it('gives TOOL_FUNCTIONS to AgentTurn only, naming the history tool function', () => {
+  it('gives TOOL_FUNCTIONS to the agent turns that call tools only, naming the history tool function', () => {
     const withTools = Object.keys(FUNCTIONS).filter((id) => ENV.toolFunctions in environmentOf(id));
-    expect(withTools).toEqual(['AgentTurn']);
+    expect(withTools).toEqual(['BugInvestigationAgentTurn']);
     const [historyToolId] = functionResource(template, 'ConversationHistoryTool');
-    expect(JSON.parse(renderIntrinsics(environmentOf('AgentTurn')[ENV.toolFunctions]))).toEqual({
+    expect(
+      JSON.parse(renderIntrinsics(environmentOf('BugInvestigationAgentTurn')[ENV.toolFunctions])),
+    ).toEqual({
       get_bug_conversations: `<${historyToolId}>`,
     });
   });
 
   it('gives the agent and tool functions the kernel settings too', () => {
-    for (const id of ['AgentTurn', 'ConversationHistoryTool', 'SlaCheck']) {
+    for (const id of [
+      'BugInvestigationAgentTurn',
+      'RequirementsInterviewAgentTurn',
+      'ConversationHistoryTool',
+      'SlaCheck',
+    ]) {
       expect(environmentOf(id), id).toMatchObject({
         [ENV.tableName]: { Ref: onlyResource(template, 'AWS::DynamoDB::Table')[0] },
         [ENV.modelProvider]: 'anthropic',
@@ -279,7 +302,7 @@ describe('entry points and wiring', () => {
   });
 
   it('lets the Router start the workflow state machines', () => {
-    const [stateMachineId] = onlyResource(template, 'AWS::StepFunctions::StateMachine');
+    const [stateMachineId] = stateMachineOf(template, 'kernel_probe');
     expect(actionsOf('Router')).toContainEqual({
       actions: ['states:StartExecution'],
       resource: `<${stateMachineId}>`,
@@ -308,7 +331,7 @@ describe('entry points and wiring', () => {
     expect(actionsOf('Router').flatMap(({ actions }) => actions)).not.toContain(
       'secretsmanager:GetSecretValue',
     );
-    expect(environmentOf('Router')[ENV.channelRepliesQueueUrl]).toEqual({ Ref: repliesId });
+    expect(environmentOf('Router')[CHANNEL_ENV.repliesQueueUrl]).toEqual({ Ref: repliesId });
   });
 
   it('feeds the replies queue to the ChannelResponder one message at a time, reporting failures', () => {
@@ -322,7 +345,7 @@ describe('entry points and wiring', () => {
     });
     expect(replies.Properties).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: false });
     expect(replies.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(
-      6 * FUNCTIONS.ChannelResponder.timeoutSeconds,
+      6 * (FUNCTIONS.ChannelResponder?.timeoutSeconds ?? Number.NaN),
     );
     expect(replies.Properties.RedrivePolicy).toMatchObject({ maxReceiveCount: 5 });
   });
@@ -338,19 +361,19 @@ describe('entry points and wiring', () => {
       actions: expect.arrayContaining(['sqs:SendMessage']),
       resource: `<${deadLettersId}.Arn>`,
     });
-    expect(environmentOf('ChannelResponder')[ENV.channelRepliesDeadLetterQueueUrl]).toEqual({
+    expect(environmentOf('ChannelResponder')[CHANNEL_ENV.repliesDeadLetterQueueUrl]).toEqual({
       Ref: deadLettersId,
     });
   });
 
   it('gives the Router and the ChannelResponder the channel conversation settings from the configuration', () => {
     const configured = Template.fromStack(
-      probeStack({ config: { channelConversations: { timeoutSeconds: 300, useLlmJudge: true } } }).stack,
+      buildStack({ config: { channelConversations: { timeoutSeconds: 300, useLlmJudge: true } } }).stack,
     );
     for (const id of ['Router', 'ChannelResponder']) {
       const [, fn] = functionResource(configured, id);
       const variables = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
-      expect(JSON.parse(variables[ENV.channelConversations] ?? '{}')).toEqual({
+      expect(JSON.parse(variables[CHANNEL_ENV.settings] ?? '{}')).toEqual({
         timeoutSeconds: 300,
         followupWindowSeconds: 60,
         useLlmJudge: true,
@@ -362,12 +385,12 @@ describe('entry points and wiring', () => {
 
   it('deploys no replies queue and no ChannelResponder when channel conversations are off', () => {
     const off = Template.fromStack(
-      probeStack({ config: { channelConversations: { enabled: false } } }).stack,
+      buildStack({ config: { channelConversations: { enabled: false } } }).stack,
     );
     const [, router] = functionResource(off, 'Router');
     const variables = (router.Properties.Environment as { Variables: object }).Variables;
-    expect(variables).not.toHaveProperty(ENV.channelConversations);
-    expect(variables).not.toHaveProperty(ENV.channelRepliesQueueUrl);
+    expect(variables).not.toHaveProperty(CHANNEL_ENV.settings);
+    expect(variables).not.toHaveProperty(CHANNEL_ENV.repliesQueueUrl);
     const marked = Object.values(resourcesOfType(off, 'AWS::Lambda::Function')).map(
       (fn) => fn.Metadata?.['slack-agents:function'],
     );
@@ -380,7 +403,7 @@ describe('entry points and wiring', () => {
     );
   });
 
-  it('lets AgentTurn use the table, read the model key and invoke the history tool, nothing more', () => {
+  it("lets the bug investigation's AgentTurn use the table, read the model key and invoke the history tool, nothing more", () => {
     const [tableId] = onlyResource(template, 'AWS::DynamoDB::Table');
     const [historyToolId] = functionResource(template, 'ConversationHistoryTool');
     const [modelSecretId] = Object.entries(resourcesOfType(template, 'AWS::SecretsManager::Secret')).find(
@@ -388,7 +411,7 @@ describe('entry points and wiring', () => {
         (secret.Properties.GenerateSecretString as { GenerateStringKey: string }).GenerateStringKey ===
         'apiKey',
     ) ?? [''];
-    const statements = actionsOf('AgentTurn');
+    const statements = actionsOf('BugInvestigationAgentTurn');
     expect(statements).toContainEqual({
       actions: ['lambda:InvokeFunction'],
       resource: `<${historyToolId}.Arn>`,
@@ -417,11 +440,11 @@ describe('entry points and wiring', () => {
     }
   });
 
-  it('lets no function but AgentTurn invoke another function', () => {
+  it("lets no function but the bug investigation's AgentTurn (the one with tools) invoke another function", () => {
     const invoking = Object.keys(FUNCTIONS).filter((id) =>
       actionsOf(id).some(({ actions }) => actions.includes('lambda:InvokeFunction')),
     );
-    expect(invoking).toEqual(['AgentTurn']);
+    expect(invoking).toEqual(['BugInvestigationAgentTurn']);
   });
 
   it('lets only the Router and RegisterWait complete task tokens', () => {
@@ -493,13 +516,13 @@ describe('state machines of the production stack', () => {
     ).toBe(true);
   });
 
-  it('let SlaTracking invoke SlaCheck and SlackPost only, and start nothing', () => {
+  it("let SlaTracking invoke SlaCheck and the bug investigation's SlackPost only, and start nothing", () => {
     const [, sla] = stateMachineOf(production, 'sla_tracking');
     const statements = roleStatements(production, sla.Properties.RoleArn);
     const invoked = statements
       .filter(({ actions }) => actions.includes('lambda:InvokeFunction'))
       .map(({ resource }) => resource.replace(/^<(\w+?)[0-9A-F]{8}\.Arn>(:\*)?$/, '$1'));
-    expect([...new Set(invoked)].sort()).toEqual(['SlaCheck', 'SlackPost']);
+    expect([...new Set(invoked)].sort()).toEqual(['BugInvestigationSlackPost', 'SlaCheck']);
     expect(statements.flatMap(({ actions }) => actions)).not.toContain('states:StartExecution');
   });
 });

@@ -1,6 +1,11 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildStack, type SynthesizeOptions } from '../../infra/synth.ts';
-import { KERNEL_PROBE } from '../../statemachines/probe.ts';
+import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
+import {
+  type AnyWorkflowModule,
+  defineWorkflowModule,
+  type WorkflowDefinition,
+} from '../../statemachines/workflow-module.ts';
 
 /**
  * Helpers for reading the synthesized template: the stack is built in memory with
@@ -10,12 +15,17 @@ import { KERNEL_PROBE } from '../../statemachines/probe.ts';
 export const PROBE_CHANNEL = 'C_PROBE';
 
 /** The stack with the probe workflow, as the sandbox synthesizes it. */
-export function probeStack(options: Omit<SynthesizeOptions, 'workflows'> = {}) {
+export function probeStack(options: Omit<SynthesizeOptions, 'modules'> = {}) {
   return buildStack({
     ...options,
-    workflows: [KERNEL_PROBE],
+    modules: [KERNEL_PROBE_MODULE],
     config: { channels: { probe: PROBE_CHANNEL }, ...options.config },
   });
+}
+
+/** A test module deploying these workflows with the kernel's functions only (their roles: `reporter`). */
+export function testModule(...workflows: WorkflowDefinition[]): AnyWorkflowModule {
+  return defineWorkflowModule({ name: 'test_module', roles: ['reporter'], workflows });
 }
 
 export function templateOf(options: SynthesizeOptions = {}): Template {

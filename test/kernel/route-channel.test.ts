@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
-import type { ChannelOutcome } from '../../lambdas/channel/handle-channel-message.ts';
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { Executions } from '../../lambdas/kernel/ports.ts';
 import { mentionMatches, routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
+import type { ChannelOutcome } from '../../lambdas/workflows/channel-conversations/handle-channel-message.ts';
 import { BUG_REGISTRATION } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
@@ -51,7 +51,7 @@ function setup(workflows: WorkflowRegistration[] = [BUG]) {
     clock: { now: () => new Date('2026-11-22T12:00:00Z') },
     workflows,
     botUserId: 'U_BOT',
-    channelConversations: async (message: InboxMessage): Promise<ChannelOutcome> => {
+    unownedMessages: async (message: InboxMessage): Promise<ChannelOutcome> => {
       handed.push(message);
       return { type: 'ignored', reason: 'recorded by the test' };
     },

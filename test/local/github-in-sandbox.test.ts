@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
-import { KERNEL_PROBE } from '../../statemachines/probe.ts';
+import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 
 let sandbox: Sandbox;
 
 beforeAll(async () => {
   sandbox = await startSandbox({
     port: 0,
-    workflows: [KERNEL_PROBE],
+    modules: [KERNEL_PROBE_MODULE],
     config: { channels: { probe: 'C_PROBE' } },
     logLevel: 'SILENT',
     githubWebhookSecret: randomBytes(16).toString('hex'),

@@ -22,10 +22,12 @@ let h: BugHarness;
 
 beforeAll(async () => {
   h = await startBugHarness({
-    continueAsNewAfterTurns: 2,
-    // Critical: one minute per level, 60 ms at the sandbox's time scale; low: 200 minutes, 12 s,
-    // so that a developer's answer lands well inside the deadline even on a loaded machine.
-    sla: { acknowledgeMinutes: { critical: 1, high: 1, medium: 1, low: 200 }, maxReminders: 2 },
+    bugInvestigation: {
+      continueAsNewAfterTurns: 2,
+      // Critical: one minute per level, 60 ms at the sandbox's time scale; low: 200 minutes, 12 s,
+      // so that a developer's answer lands well inside the deadline even on a loaded machine.
+      sla: { acknowledgeMinutes: { critical: 1, high: 1, medium: 1, low: 200 }, maxReminders: 2 },
+    },
   });
 }, 120_000);
 afterAll(async () => {

@@ -1,8 +1,8 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoChannelStore } from '../../lambdas/adapters/dynamo-channel-store.ts';
-import { APOLOGY } from '../../lambdas/channel/respond-to-message.ts';
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
+import { DynamoChannelStore } from '../../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
+import { APOLOGY } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { httpError, lastUserText, startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 
@@ -97,7 +97,7 @@ describe('a channel conversation in the sandbox', () => {
   });
 
   it('starts one conversation and answers each message once when two Router instances take the same channel at once', async () => {
-    const { handler } = await import('../../lambdas/handlers/router.ts');
+    const { handler } = await import('../../lambdas/workflows/channel-conversations/handlers/router.ts');
     const mention = (user: string, ts: string): InboxMessage => ({
       kind: 'message',
       eventId: `Ev-race-${ts}`,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
-import { KERNEL_PROBE } from '../../statemachines/probe.ts';
+import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 
 /** The sandbox's JSON surface the web console reads: conversations, executions, buttons, change events. */
 
@@ -12,7 +12,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({
     port: 0,
     timeScale: 0.001,
-    workflows: [KERNEL_PROBE],
+    modules: [KERNEL_PROBE_MODULE],
     config: { channels: { probe: PROBE } },
     logLevel: 'SILENT',
   });

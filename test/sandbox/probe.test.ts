@@ -3,7 +3,7 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { signSlackRequest } from '../../local/slack/sign.ts';
-import { KERNEL_PROBE } from '../../statemachines/probe.ts';
+import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 
 /**
  * The kernel end to end in the sandbox: the kernel_probe state machine taken from the
@@ -20,7 +20,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({
     port: 0,
     timeScale: TIME_SCALE,
-    workflows: [KERNEL_PROBE],
+    modules: [KERNEL_PROBE_MODULE],
     config: { channels: { probe: PROBE } },
     logLevel: 'SILENT',
   });

@@ -4,6 +4,8 @@ import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
 import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
 import { type PostLedger, postToSlack } from '../../lambdas/slack/post-to-slack.ts';
 import type { PostMessageArgs, UploadFileArgs } from '../../lambdas/slack/web-client.ts';
+import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investigation/templates/index.ts';
+import { REQUIREMENTS_INTERVIEW_TEMPLATES } from '../../lambdas/workflows/requirements-interview/templates.ts';
 
 const conversation: Conversation = {
   id: 'c-1',
@@ -49,7 +51,15 @@ function fakes() {
       return { fileId: `F${uploaded.length}` };
     },
   };
-  const deps = { store, posts, slack, clock: { now: () => new Date(0) }, botUserId: 'U0BOT' };
+  const deps = {
+    store,
+    posts,
+    slack,
+    clock: { now: () => new Date(0) },
+    botUserId: 'U0BOT',
+    // The templates of the two workflows these tests post for (each SlackPost has its own).
+    templates: { ...BUG_INVESTIGATION_TEMPLATES, ...REQUIREMENTS_INTERVIEW_TEMPLATES },
+  };
   return { deps, sent, stored, uploaded };
 }
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { renderTemplate } from '../../lambdas/slack/templates/index.ts';
+import { REQUIREMENTS_INTERVIEW_TEMPLATES } from '../../lambdas/workflows/requirements-interview/templates.ts';
 
 describe('the requirements interview templates', () => {
   it('shows the questions as a numbered list with the confidence and the threshold', () => {
-    const rendered = renderTemplate({
+    const rendered = renderTemplate(REQUIREMENTS_INTERVIEW_TEMPLATES, {
       name: 'requirements_questions',
       data: {
         result: {
@@ -21,7 +22,7 @@ describe('the requirements interview templates', () => {
   });
 
   it('renders the analysis grouped by kind, each finding with its PRD section, and attaches it', () => {
-    const rendered = renderTemplate({
+    const rendered = renderTemplate(REQUIREMENTS_INTERVIEW_TEMPLATES, {
       name: 'requirements_analysis',
       data: {
         title: 'AI project manager',
@@ -53,7 +54,7 @@ describe('the requirements interview templates', () => {
   it('keeps a long PRD within Slack limits: sections cut to 3,000 characters', () => {
     const markdown = `# PRD: Big\n\n## Problem\n\n${'x'.repeat(5_000)}\n`;
 
-    const rendered = renderTemplate({
+    const rendered = renderTemplate(REQUIREMENTS_INTERVIEW_TEMPLATES, {
       name: 'requirements_prd',
       data: { result: { title: 'Big', markdown } },
     });

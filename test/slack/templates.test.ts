@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SlackPostInput } from '../../lambdas/kernel/tasks.ts';
-import { type Block, renderTemplate, SlackTemplate } from '../../lambdas/slack/templates/index.ts';
+import { type Block, renderTemplate, slackPostInputFor } from '../../lambdas/slack/templates/index.ts';
 import { executionConsoleUrl } from '../../lambdas/slack/templates/links.ts';
 import {
   FIELD_TEXT_LIMIT,
@@ -8,6 +8,16 @@ import {
   SECTION_TEXT_LIMIT,
   truncate,
 } from '../../lambdas/slack/templates/text.ts';
+import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investigation/templates/index.ts';
+
+/** The bug investigation's SlackPost input: a template of its own, with valid data. */
+const BugPostInput = slackPostInputFor(BUG_INVESTIGATION_TEMPLATES);
+
+/** A template of the bug investigation's, its data checked as its SlackPost checks it. */
+const SlackTemplate = {
+  parse: (template: { name: string; data: Record<string, unknown> }) =>
+    BugPostInput.parse({ conversationId: 'c-1', channel: 'C0SUMMARIES', template }).template ?? template,
+};
 
 const EXECUTION_ARN = 'arn:aws:states:eu-west-1:123456789012:execution:BugInvestigation:bug-1';
 
@@ -22,6 +32,7 @@ const result = {
 
 function findings(overrides: Record<string, unknown> = {}) {
   return renderTemplate(
+    BUG_INVESTIGATION_TEMPLATES,
     SlackTemplate.parse({
       name: 'bug_findings',
       data: { result: { ...result, ...overrides }, executionArn: EXECUTION_ARN },
@@ -120,6 +131,7 @@ describe('the bug_findings template', () => {
 describe('the bug_escalation template', () => {
   const escalation = (data: Record<string, unknown> = {}) =>
     renderTemplate(
+      BUG_INVESTIGATION_TEMPLATES,
       SlackTemplate.parse({
         name: 'bug_escalation',
         data: {
@@ -170,7 +182,7 @@ describe('the bug_escalation template', () => {
 
 describe('the bug_question template', () => {
   it('asks the agent question, escaped', () => {
-    const rendered = renderTemplate({
+    const rendered = renderTemplate(BUG_INVESTIGATION_TEMPLATES, {
       name: 'bug_question',
       data: { result: { clarificationQuestion: 'Does it fail for <all> users?' } },
     });
@@ -179,7 +191,10 @@ describe('the bug_question template', () => {
   });
 
   it('asks a generic question when the agent gave none, so the reporter can still answer', () => {
-    const rendered = renderTemplate({ name: 'bug_question', data: { result: {} } });
+    const rendered = renderTemplate(BUG_INVESTIGATION_TEMPLATES, {
+      name: 'bug_question',
+      data: { result: {} },
+    });
 
     expect(rendered.text).toMatch(/^:question: Could you tell me more\?/);
   });
@@ -229,7 +244,16 @@ describe('SlackPostInput with a template', () => {
     );
   });
 
-  it('refuses a template it does not know', () => {
-    expect(() => SlackPostInput.parse({ ...base, template: { name: 'bug_poem', data: {} } })).toThrow();
+  it('refuses a template its SlackPost does not know, or bad data for one it knows', () => {
+    const messages = (template: { name: string; data: Record<string, unknown> }) =>
+      BugPostInput.safeParse({ ...base, template }).error?.issues.map((issue) => issue.message);
+    expect(messages({ name: 'bug_poem', data: {} })).toEqual([
+      expect.stringMatching(/^unknown template "bug_poem"/),
+    ]);
+    expect(messages({ name: 'requirements_prd', data: { result: {} } })).toEqual([
+      expect.stringMatching(/^unknown template "requirements_prd"/),
+    ]);
+    const bad = BugPostInput.safeParse({ ...base, template: { name: 'bug_findings', data: {} } });
+    expect(bad.error?.issues.map((issue) => issue.path)).toContainEqual(['template', 'data', 'result']);
   });
 });

@@ -1,20 +1,29 @@
 import { StateMachine } from 'aws-local-stepfunctions';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
-import { AgentTurnInput, BugTurnOutput } from '../../lambdas/agents/contract.ts';
+import { AgentTurnInput } from '../../lambdas/agents/contract.ts';
 import {
   type DrainedMessage,
   DrainInput,
   type DrainOutput,
   type ExecutionInput,
   RegisterWaitInput,
-  SlackPostInput,
+  type SlackPostInput,
   type SlackPostOutput,
   type WakeOutput,
 } from '../../lambdas/kernel/tasks.ts';
-import { type RenderedMessage, renderTemplate } from '../../lambdas/slack/templates/index.ts';
+import {
+  type RenderedMessage,
+  renderTemplate,
+  slackPostInputFor,
+} from '../../lambdas/slack/templates/index.ts';
+import { BugTurnOutput } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { SlaTrackingInput } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
-import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation.ts';
+import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investigation/templates/index.ts';
+import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/workflow.ts';
 import { type AslDefinition, definitions, templateOf } from '../infra/template.ts';
+
+/** The bug investigation's SlackPost input: its templates only, with valid data. */
+const BUG_POST_INPUT = slackPostInputFor(BUG_INVESTIGATION_TEMPLATES);
 
 /**
  * Runs the deployed bug_investigation definition (taken from the synthesized production
@@ -166,8 +175,10 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
   };
   const post = (state: string) => (input: unknown) => {
     failIfScripted(state);
-    const parsed = SlackPostInput.parse((input as { Payload: unknown }).Payload);
-    const rendered = parsed.template ? renderTemplate(parsed.template) : { text: parsed.text ?? '' };
+    const parsed = BUG_POST_INPUT.parse((input as { Payload: unknown }).Payload);
+    const rendered = parsed.template
+      ? renderTemplate(BUG_INVESTIGATION_TEMPLATES, parsed.template)
+      : { text: parsed.text ?? '' };
     slackTs += 1;
     const ts = `1700000${slackTs}.000100`;
     const output: SlackPostOutput = { channel: parsed.channel, ts, threadTs: parsed.threadTs ?? ts };

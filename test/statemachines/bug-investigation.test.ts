@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BUG_INVESTIGATION_STATES as S,
   BUG_INVESTIGATION_TEXTS as T,
-} from '../../statemachines/bug-investigation.ts';
+} from '../../statemachines/bug-investigation/workflow.ts';
 import {
   CONVERSATION_ID,
   EXECUTION_ARN,
@@ -170,7 +170,7 @@ describe('a bug investigation', () => {
       agent: [turn('escalate', { severity: 'critical' }), turn('resolved', { sessionId: 'session-1' })],
       drains: [{ messages: [report] }, { messages: [developerReply] }],
       waits: ['message'],
-      config: { onCallGroupId: 'S0PLATFORM' },
+      config: { bugInvestigation: { onCallGroupId: 'S0PLATFORM' } },
     });
 
     const escalation = run.posts.find((post) => post.state === S.escalate);
@@ -366,7 +366,7 @@ describe('a bug investigation', () => {
 });
 
 describe('continue-as-new', () => {
-  const config = { continueAsNewAfterTurns: 2 };
+  const config = { bugInvestigation: { continueAsNewAfterTurns: 2 } };
 
   it('hands the conversation to a fresh execution at the top of the loop once the threshold is reached', async () => {
     const run = await runBugInvestigation({

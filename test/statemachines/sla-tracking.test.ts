@@ -5,20 +5,20 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
-import { parseConfig, type SlackAgentsConfig } from '../../infra/config.ts';
-import type { Severity } from '../../lambdas/agents/contract.ts';
 import { SlackPostInput, type SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
+import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import type { Severity } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import {
   SlaCheckInput,
   type SlaCheckOutput,
   type SlaTrackingInput,
 } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
-import { LAMBDA_TRANSIENT_ERRORS } from '../../statemachines/kernel.ts';
 import {
   buildSlaTracking,
   deadlineStateName,
   SLA_TRACKING_STATES as STATES,
-} from '../../statemachines/sla-tracking.ts';
+} from '../../statemachines/bug-investigation/sla-tracking.ts';
+import { LAMBDA_TRANSIENT_ERRORS } from '../../statemachines/kernel.ts';
 import { type AslDefinition, allKeys, allStates, renderIntrinsics } from '../infra/template.ts';
 
 /**
@@ -27,12 +27,12 @@ import { type AslDefinition, allKeys, allStates, renderIntrinsics } from '../inf
  * the real task schemas (SlaCheckInput, SlackPostInput), and its waits made instant.
  */
 
-const CONFIG = parseConfig({
+const CONFIG = BugInvestigationSettings.parse({
   onCallGroupId: 'S_PLATFORM_ONCALL',
   sla: { acknowledgeMinutes: { critical: 5, high: 30, medium: 120, low: 720 }, maxReminders: 2 },
 });
 
-function synthesize(config: SlackAgentsConfig = CONFIG): AslDefinition {
+function synthesize(settings: BugInvestigationSettings = CONFIG): AslDefinition {
   const app = new App();
   const stack = new Stack(app, 'SlaTrackingTest');
   const table = new dynamodb.Table(stack, 'Conversations', {
@@ -49,7 +49,7 @@ function synthesize(config: SlackAgentsConfig = CONFIG): AslDefinition {
     slaCheck: dummy('SlaCheck'),
     slackPost: dummy('SlackPost'),
     table,
-    config,
+    settings,
   });
   new sfn.StateMachine(stack, 'SlaTracking', {
     definitionBody: sfn.DefinitionBody.fromChainable(definition),
@@ -263,7 +263,7 @@ describe('the SlaTracking definition (run)', () => {
   });
 
   it('gives up at the first missed deadline when no reminders are configured', async () => {
-    const definition = synthesize(parseConfig({ sla: { maxReminders: 0 } }));
+    const definition = synthesize(BugInvestigationSettings.parse({ sla: { maxReminders: 0 } }));
 
     const { posts } = await run(escalation(), [NOT_YET], definition);
 

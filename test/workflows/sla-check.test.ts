@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
-import { handler } from '../../lambdas/handlers/sla-check.ts';
 import { ConversationNotFoundError } from '../../lambdas/kernel/errors.ts';
 import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
+import { handler } from '../../lambdas/workflows/bug-investigation/handlers/sla-check.ts';
 import {
   checkAcknowledgement,
   isAfter,

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { Severity } from '../../agents/contract.ts';
 import { ConversationNotFoundError } from '../../kernel/errors.ts';
 import type { ConversationStatus, StoredMessage } from '../../kernel/model.ts';
 import type { ConversationStore } from '../../kernel/ports.ts';
+import { Severity } from './contract.ts';
 
 /**
  * The SlaTracking workflow's check (seed 000's `SLATrackingWorkflow`): after each

@@ -1,0 +1,285 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { IChainable, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import type { WorkflowRegistration } from '../lambdas/kernel/workflows.ts';
+import { ENV } from '../lambdas/shared/env.ts';
+import type { FunctionSpec } from '../statemachines/kernel-functions.ts';
+import {
+  type AnyWorkflowModule,
+  type ChildWorkflowDefinition,
+  type KernelResources,
+  resolveTriggers,
+} from '../statemachines/workflow-module.ts';
+import type { SlackAgentsConfig } from './config.ts';
+import type { ConversationsTable } from './constructs/conversations-table.ts';
+import { InboxQueue } from './constructs/inbox-queue.ts';
+import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
+import type { ThirdPartySecret } from './constructs/third-party-secret.ts';
+import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
+
+/** What the workflow modules get from the stack. */
+export interface ModuleDeploymentProps {
+  readonly modules: readonly AnyWorkflowModule[];
+  readonly config: SlackAgentsConfig;
+  readonly functionProps: KernelFunctionProps;
+  readonly table: ConversationsTable;
+  readonly slackSecret: ThirdPartySecret;
+  readonly modelSecret: ThirdPartySecret;
+  /** The kernel's task functions the workflows' states call. */
+  readonly kernel: {
+    readonly registerWait: IFunction;
+    readonly drain: IFunction;
+    readonly slackPost: IFunction;
+  };
+}
+
+/** The modules as deployed: what the stack wires to the Router and checks. */
+export interface ModuleDeployment {
+  /** Every module function, by id. */
+  readonly functions: ReadonlyMap<string, NodejsFunction>;
+  /** Every state machine by workflow name: the workflows and their children. */
+  readonly stateMachines: ReadonlyMap<string, StateMachine>;
+  /** The state machines the Router starts (workflows, not children). */
+  readonly startable: readonly StateMachine[];
+  readonly registrations: readonly WorkflowRegistration[];
+  /** A module's Router entry, when one declares it. */
+  readonly routerEntry: string | undefined;
+  /** Variables the Router gets from the module that extends it. */
+  readonly routerEnvironment: Readonly<Record<string, string>>;
+  /** Gives the Router what the modules' queues need from it (send, URL). */
+  connectRouter(router: NodejsFunction): void;
+}
+
+interface EnabledModule {
+  readonly module: AnyWorkflowModule;
+  readonly settings: unknown;
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+/**
+ * Deploys the workflow modules (docs/architecture.md, "The workflow module"): each enabled
+ * module's functions with the access they declare, its queues, and its state machines with
+ * their children, and returns the Router's registrations. Nothing here names a workflow.
+ */
+export function deployModules(scope: Construct, props: ModuleDeploymentProps): ModuleDeployment {
+  const { config } = props;
+  const enabled: EnabledModule[] = props.modules.flatMap((module) => {
+    const settings = module.settings === undefined ? undefined : config[module.settings.key];
+    if (module.enabled?.(settings) === false) return [];
+    return [{ module, settings, environment: module.environment?.(settings) ?? {} }];
+  });
+  const functions = createFunctions(scope, enabled, props);
+
+  const stateMachines = new Map<string, StateMachine>();
+  const startable: StateMachine[] = [];
+  const registrations: WorkflowRegistration[] = [];
+  const children = new Map<string, ChildWorkflowDefinition>();
+  for (const { module, settings } of enabled) {
+    const kernel: KernelResources = {
+      ...props.kernel,
+      table: props.table as ITableRef,
+      config,
+      functions: Object.fromEntries(
+        Object.keys(module.functions ?? {}).map((id) => [id, requireFn(functions, id)]),
+      ),
+      settings,
+    };
+    const machine = (name: string, build: (s: Construct) => IChainable, timeout?: Duration) =>
+      createWorkflowStateMachine(scope, {
+        name,
+        build,
+        ...(timeout === undefined ? {} : { timeout }),
+        logRetention: config.logRetentionDays,
+      });
+    for (const workflow of module.workflows ?? []) {
+      const deployedChildren = new Map<string, StateMachine>();
+      for (const child of workflow.children ?? []) {
+        const existing = children.get(child.name);
+        if (existing !== undefined && existing !== child)
+          throw new Error(`workflow "${child.name}" is defined twice`);
+        let stateMachine = stateMachines.get(child.name);
+        if (stateMachine === undefined) {
+          stateMachine = machine(child.name, (s) => child.build(s, kernel), child.timeout);
+          children.set(child.name, child);
+          stateMachines.set(child.name, stateMachine);
+        }
+        deployedChildren.set(child.name, stateMachine);
+      }
+      if (stateMachines.has(workflow.name)) throw new Error(`workflow "${workflow.name}" is defined twice`);
+      const stateMachine = machine(
+        workflow.name,
+        (s) => workflow.build(s, kernel, deployedChildren),
+        workflow.timeout,
+      );
+      // The start of each child is granted by the task that starts it (StepFunctionsStartExecution).
+      if (workflow.continuesAsNew === true) allowStartingItself(stateMachine);
+      stateMachines.set(workflow.name, stateMachine);
+      startable.push(stateMachine);
+      registrations.push({
+        workflow: workflow.name,
+        stateMachineArn: stateMachine.stateMachineArn,
+        triggers: resolveTriggers(workflow, config, settings),
+        ownerRole: workflow.ownerRole,
+        othersRole: workflow.othersRole,
+        closeOnIntent: workflow.closeOnIntent,
+      });
+    }
+  }
+
+  const routerModules = enabled.filter(({ module }) => module.routerEntry !== undefined);
+  if (routerModules.length > 1) {
+    throw new Error(
+      `only one module may extend the Router: ${routerModules.map((m) => m.module.name).join(', ')}`,
+    );
+  }
+  const queues = createQueues(scope, enabled, functions, config);
+  return {
+    functions,
+    stateMachines,
+    startable,
+    registrations,
+    routerEntry: routerModules[0]?.module.routerEntry,
+    routerEnvironment: routerModules[0]?.environment ?? {},
+    connectRouter(router) {
+      for (const { queue, senders, urlVariable } of queues) {
+        if (!senders.includes('Router')) continue;
+        queue.queue.grantSendMessages(router);
+        router.addEnvironment(urlVariable, queue.queue.queueUrl);
+      }
+    },
+  };
+}
+
+/**
+ * The modules' functions. Agent turns that call tools come last: they get TOOL_FUNCTIONS, the
+ * names of every tool function of the stack (tool names are unique), so that every function
+ * that has the variable has the same value (the sandbox runs them in one process); each may
+ * invoke its own module's tools only.
+ */
+function createFunctions(
+  scope: Construct,
+  enabled: readonly EnabledModule[],
+  props: ModuleDeploymentProps,
+): Map<string, NodejsFunction> {
+  const all = enabled.flatMap(({ module, environment }) =>
+    Object.entries(module.functions ?? {}).map(([id, spec]) => ({
+      id,
+      spec: spec as FunctionSpec,
+      environment,
+    })),
+  );
+  const usesTools = (spec: FunctionSpec) => Object.keys(spec.access?.tools ?? {}).length > 0;
+  const functions = new Map<string, NodejsFunction>();
+  const create = (id: string, spec: FunctionSpec, environment: Record<string, string>) => {
+    if (functions.has(id)) throw new Error(`function "${id}" is declared twice`);
+    const fn = createKernelFunction(scope, id, spec, {
+      ...props.functionProps,
+      environment: { ...props.functionProps.environment, ...environment },
+    });
+    grantAccess(fn, spec, props);
+    functions.set(id, fn);
+    return fn;
+  };
+  for (const { id, spec, environment } of all.filter(({ spec }) => !usesTools(spec)))
+    create(id, spec, environment);
+
+  const toolFunctions: Record<string, string> = {};
+  for (const { spec } of all) {
+    for (const [tool, target] of Object.entries(spec.access?.tools ?? {})) {
+      const name = requireFn(functions, target).functionName;
+      if (tool in toolFunctions && toolFunctions[tool] !== name)
+        throw new Error(`tool "${tool}" is served twice`);
+      toolFunctions[tool] = name;
+    }
+  }
+  const toolsVariable = Stack.of(scope).toJsonString(toolFunctions);
+  for (const { id, spec, environment } of all.filter(({ spec }) => usesTools(spec))) {
+    const fn = create(id, spec, { ...environment, [ENV.toolFunctions]: toolsVariable });
+    // The functions themselves (the invoker calls them by name), not `grantInvoke`'s `<arn>:*` too.
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['lambda:InvokeFunction'],
+        resources: Object.values(spec.access?.tools ?? {}).map(
+          (target) => requireFn(functions, target).functionArn,
+        ),
+      }),
+    );
+  }
+  return functions;
+}
+
+function grantAccess(fn: NodejsFunction, spec: FunctionSpec, props: ModuleDeploymentProps): void {
+  if (spec.access?.table === 'read') props.table.grantReadData(fn);
+  if (spec.access?.table === 'read_write') props.table.grantReadWriteData(fn);
+  if (spec.access?.slackSecret === true) props.slackSecret.grantRead(fn);
+  if (spec.access?.modelSecret === true) props.modelSecret.grantRead(fn);
+}
+
+interface DeployedQueue {
+  readonly queue: InboxQueue;
+  readonly senders: readonly string[];
+  readonly urlVariable: string;
+}
+
+/** The modules' FIFO queues, each with a dead-letter queue, read by its consumer. */
+function createQueues(
+  scope: Construct,
+  enabled: readonly EnabledModule[],
+  functions: ReadonlyMap<string, NodejsFunction>,
+  config: SlackAgentsConfig,
+): DeployedQueue[] {
+  return enabled.flatMap(({ module }) =>
+    Object.entries(module.queues ?? {}).map(([id, spec]) => {
+      const consumer = requireFn(functions, spec.consumer);
+      const consumerSpec = (module.functions as Record<string, FunctionSpec> | undefined)?.[spec.consumer];
+      const queue = new InboxQueue(scope, id, {
+        // Six times the consumer's timeout: the Lambda event source mapping's advice, so a
+        // message is not redelivered while a slow invocation is still working on it.
+        visibilityTimeout: Duration.seconds(6 * (consumerSpec?.timeoutSeconds ?? 30)),
+        maxReceiveCount: config.inboxMaxReceiveCount,
+      });
+      consumer.addEnvironment(spec.deadLetterUrlVariable, queue.deadLetterQueue.queueUrl);
+      consumer.addEventSource(
+        new SqsEventSource(queue.queue, { batchSize: spec.batchSize, reportBatchItemFailures: true }),
+      );
+      queue.deadLetterQueue.grantSendMessages(consumer);
+      for (const sender of spec.senders) {
+        if (sender === 'Router') continue;
+        const fn = requireFn(functions, sender);
+        queue.queue.grantSendMessages(fn);
+        fn.addEnvironment(spec.urlVariable, queue.queue.queueUrl);
+      }
+      return { queue, senders: spec.senders, urlVariable: spec.urlVariable };
+    }),
+  );
+}
+
+/**
+ * Lets a state machine start executions of itself (continue-as-new, `$$.StateMachine.Id`).
+ * A separate policy: in the role's default policy, which the state machine depends on, its
+ * own ARN would be a dependency cycle.
+ */
+function allowStartingItself(stateMachine: StateMachine): void {
+  new Policy(stateMachine, 'StartItself', {
+    roles: [stateMachine.role],
+    statements: [
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['states:StartExecution'],
+        resources: [stateMachine.stateMachineArn],
+      }),
+    ],
+  });
+}
+
+function requireFn(functions: ReadonlyMap<string, NodejsFunction>, id: string): NodejsFunction {
+  const fn = functions.get(id);
+  if (fn === undefined) throw new Error(`function "${id}" is not deployed`);
+  return fn;
+}

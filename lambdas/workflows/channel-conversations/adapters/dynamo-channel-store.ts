@@ -1,0 +1,227 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { z } from 'zod';
+import { DynamoTable, type DynamoTableOptions, isConditionFailure } from '../../../adapters/dynamo-table.ts';
+import { CorruptItemError } from '../../../kernel/errors.ts';
+import { BotTurn, ChannelConversation, ChannelMessage } from '../model.ts';
+import type { ChannelStore } from '../ports.ts';
+
+export type DynamoChannelStoreOptions = DynamoTableOptions;
+
+/**
+ * Channel conversations in the kernel's table, next to (never inside) the workflow
+ * conversations: `CHANNEL#<channel>` holds the channel's active conversation and the bot's
+ * posted messages; `CHANCONV#<id>` holds that conversation's messages, turns and answer claims.
+ */
+const channelKeys = {
+  active: (channel: string) => ({ pk: `CHANNEL#${channel}`, sk: 'ACTIVE' }),
+  botMessage: (channel: string, ts: string) => ({ pk: `CHANNEL#${channel}`, sk: `BOTMSG#${ts}` }),
+  message: (id: string, ts: string) => ({ pk: `CHANCONV#${id}`, sk: `MSG#${ts}` }),
+  turn: (id: string, ts: string) => ({ pk: `CHANCONV#${id}`, sk: `TURN#${ts}` }),
+  answer: (id: string, ts: string) => ({ pk: `CHANCONV#${id}`, sk: `ANSWER#${ts}` }),
+};
+
+export class DynamoChannelStore extends DynamoTable implements ChannelStore {
+  async getConversation(channel: string): Promise<ChannelConversation | undefined> {
+    const key = channelKeys.active(channel);
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }),
+    );
+    return Item ? parse(ChannelConversation, Item, `${key.pk}/${key.sk}`) : undefined;
+  }
+
+  async startConversation(
+    conversation: ChannelConversation,
+    expiredBefore: string,
+  ): Promise<ChannelConversation> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...channelKeys.active(conversation.channel), ...conversation, ttl: this.ttl() },
+          // One active conversation per channel: replace only an expired one. The same id
+          // passes too, so a redelivered trigger completes its own start.
+          ConditionExpression:
+            'attribute_not_exists(pk) OR lastActivity < :expiredBefore OR conversationId = :id',
+          ExpressionAttributeValues: { ':expiredBefore': expiredBefore, ':id': conversation.conversationId },
+        }),
+      );
+      return conversation;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const winner = await this.getConversation(conversation.channel);
+      if (!winner) throw error;
+      return winner;
+    }
+  }
+
+  async recordMessage(
+    conversationId: string,
+    channel: string,
+    message: ChannelMessage,
+  ): Promise<'stored' | 'duplicate'> {
+    const stored = await this.putMessageOnce(conversationId, message);
+    // Bumped on a duplicate too, so a crash between the two writes is recovered on redelivery.
+    // Only forward: a late, slower instance never moves last activity back.
+    await this.updateActive(channel, {
+      UpdateExpression: 'SET lastActivity = :at',
+      ConditionExpression: 'conversationId = :id AND lastActivity < :at',
+      ExpressionAttributeValues: { ':id': conversationId, ':at': message.at },
+    });
+    if (!message.isBot) {
+      await this.updateActive(channel, {
+        UpdateExpression: 'SET participants.#user = :true',
+        ConditionExpression: 'conversationId = :id',
+        ExpressionAttributeNames: { '#user': message.userId },
+        ExpressionAttributeValues: { ':id': conversationId, ':true': true },
+      });
+    }
+    return stored;
+  }
+
+  async recordHistory(conversationId: string, messages: readonly ChannelMessage[]): Promise<void> {
+    // A redelivered start reads the same history again: each message is stored once.
+    await Promise.all(messages.map((message) => this.putMessageOnce(conversationId, message)));
+  }
+
+  async listMessages(conversationId: string): Promise<ChannelMessage[]> {
+    return this.query(conversationId, 'MSG#', ChannelMessage);
+  }
+
+  async claimAnswer(conversationId: string, ts: string): Promise<'claimed' | 'taken'> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...channelKeys.answer(conversationId, ts),
+            claimedAt: this.clock.now().toISOString(),
+            ttl: this.ttl(),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return 'claimed';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'taken';
+      throw error;
+    }
+  }
+
+  async isAnswered(conversationId: string, ts: string): Promise<boolean> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: channelKeys.answer(conversationId, ts),
+        ConsistentRead: true,
+      }),
+    );
+    return Item !== undefined;
+  }
+
+  async releaseAnswer(conversationId: string, ts: string): Promise<void> {
+    await this.doc.send(
+      new DeleteCommand({ TableName: this.tableName, Key: channelKeys.answer(conversationId, ts) }),
+    );
+  }
+
+  async recordBotTurn(conversationId: string, channel: string, turn: BotTurn): Promise<void> {
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...channelKeys.turn(conversationId, turn.ts), ...turn, ttl: this.ttl() },
+      }),
+    );
+    await this.updateActive(channel, {
+      UpdateExpression: 'SET botSpokeAt = :at',
+      ConditionExpression: 'conversationId = :id',
+      ExpressionAttributeValues: { ':id': conversationId, ':at': turn.at },
+    });
+  }
+
+  async listBotTurns(conversationId: string): Promise<BotTurn[]> {
+    return this.query(conversationId, 'TURN#', BotTurn);
+  }
+
+  async rememberBotMessage(channel: string, ts: string): Promise<void> {
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...channelKeys.botMessage(channel, ts), ttl: this.ttl() },
+      }),
+    );
+  }
+
+  async isBotMessage(channel: string, ts: string): Promise<boolean> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: channelKeys.botMessage(channel, ts) }),
+    );
+    return Item !== undefined;
+  }
+
+  private async putMessageOnce(
+    conversationId: string,
+    message: ChannelMessage,
+  ): Promise<'stored' | 'duplicate'> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...channelKeys.message(conversationId, message.ts), ...message, ttl: this.ttl() },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return 'stored';
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return 'duplicate';
+    }
+  }
+
+  /** A conditional update of the channel's record; a failed condition is no error (that conversation has ended, or a newer write won). */
+  private async updateActive(
+    channel: string,
+    expression: {
+      UpdateExpression: string;
+      ConditionExpression: string;
+      ExpressionAttributeNames?: Record<string, string>;
+      ExpressionAttributeValues: Record<string, unknown>;
+    },
+  ): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({ TableName: this.tableName, Key: channelKeys.active(channel), ...expression }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  private async query<S extends z.ZodType>(
+    conversationId: string,
+    prefix: string,
+    schema: S,
+  ): Promise<z.infer<S>[]> {
+    const items: z.infer<S>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': `CHANCONV#${conversationId}`, ':prefix': prefix },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) items.push(parse(schema, item, String(item.sk)));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, item: unknown, key: string): z.infer<S> {
+  const parsed = schema.safeParse(item);
+  if (!parsed.success) throw new CorruptItemError(key, { cause: parsed.error });
+  return parsed.data;
+}

@@ -1,0 +1,13 @@
+/**
+ * Channel conversations' environment variables, set by the stack from the module's
+ * declaration (statemachines/channel-conversations.ts) and read by its Router entry and its
+ * ChannelResponder.
+ */
+export const CHANNEL_ENV = {
+  /** JSON channel conversation settings (Router and ChannelResponder; absent: channel conversations off). */
+  settings: 'CHANNEL_CONVERSATIONS',
+  /** URL of the SQS FIFO queue the Router hands channel messages to and the ChannelResponder reads. */
+  repliesQueueUrl: 'CHANNEL_REPLIES_QUEUE_URL',
+  /** URL of the channel replies queue's dead-letter queue (records the ChannelResponder can never read). */
+  repliesDeadLetterQueueUrl: 'CHANNEL_REPLIES_DLQ_URL',
+} as const;

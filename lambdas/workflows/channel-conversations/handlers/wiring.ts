@@ -1,0 +1,98 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { createAnthropicModel } from '../../../adapters/anthropic-model.ts';
+import { getModelApiKey } from '../../../adapters/model-secret.ts';
+import { getSlackSecret } from '../../../adapters/secrets.ts';
+import type { AgentLogger } from '../../../agents/ports.ts';
+import type { InboxMessage } from '../../../kernel/inbox.ts';
+import { systemClock } from '../../../kernel/ports.ts';
+import { ENV, requireEnv } from '../../../shared/env.ts';
+import { createSlackPoster } from '../../../slack/web-client.ts';
+import { SqsReplyQueue } from '../adapters/channel-replies-queue.ts';
+import { DynamoChannelStore } from '../adapters/dynamo-channel-store.ts';
+import { CHANNEL_ENV } from '../env.ts';
+import { type ChannelOutcome, handleChannelMessage } from '../handle-channel-message.ts';
+import { type ChannelSettings, ChannelSettingsSchema } from '../model.ts';
+import { createModelAnswerer, createModelJudge } from '../respond.ts';
+import type { ResponderDeps } from '../respond-to-message.ts';
+
+export class InvalidChannelSettingsError extends Error {
+  override readonly name = 'InvalidChannelSettingsError';
+  constructor(options: { cause: unknown }) {
+    super(`${CHANNEL_ENV.settings} is not valid channel conversation settings`, options);
+  }
+}
+
+/** The settings in CHANNEL_CONVERSATIONS, or undefined when it is not set (channel conversations off). */
+export function channelSettings(env: NodeJS.ProcessEnv = process.env): ChannelSettings | undefined {
+  const raw = env[CHANNEL_ENV.settings];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    return ChannelSettingsSchema.parse(JSON.parse(raw));
+  } catch (cause) {
+    throw new InvalidChannelSettingsError({ cause });
+  }
+}
+
+function channelStore(env: NodeJS.ProcessEnv): DynamoChannelStore {
+  return new DynamoChannelStore({
+    client: new DynamoDBClient({}),
+    tableName: requireEnv(ENV.tableName, env),
+    retentionDays: Number(env[ENV.retentionDays] ?? 90),
+  });
+}
+
+/**
+ * The Router's channel conversation handler (record, then hand over to the responder), or
+ * undefined when CHANNEL_CONVERSATIONS is not set (off). No secrets: the Router calls
+ * neither the model nor Slack.
+ */
+export function channelConversations(
+  logger: AgentLogger,
+  env: NodeJS.ProcessEnv = process.env,
+): ((message: InboxMessage) => Promise<ChannelOutcome>) | undefined {
+  const settings = channelSettings(env);
+  if (settings === undefined) return undefined;
+  const deps = {
+    store: channelStore(env),
+    replies: new SqsReplyQueue({
+      sqs: new SQSClient({ useQueueUrlAsEndpoint: false }),
+      queueUrl: requireEnv(CHANNEL_ENV.repliesQueueUrl, env),
+    }),
+    clock: systemClock,
+    settings,
+    botUserId: env[ENV.botUserId],
+    logger,
+  };
+  return (message) => handleChannelMessage(message, deps);
+}
+
+/** The responder's dependencies; the model and Slack secrets are read here, once per instance. */
+export async function responderDeps(
+  settings: ChannelSettings,
+  logger: AgentLogger,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResponderDeps> {
+  const baseURL = env[ENV.anthropicBaseUrl];
+  const model = createAnthropicModel({
+    apiKey: await getModelApiKey(env),
+    ...(baseURL ? { baseURL } : {}),
+    maxRetries: Number(env[ENV.modelMaxRetries] ?? 2),
+    // A chat answer: three attempts of at most 30 s each stay within the responder's timeout.
+    timeoutMs: 30_000,
+  });
+  const { botToken } = await getSlackSecret(env);
+  const slackApiUrl = env[ENV.slackApiUrl];
+  const slack = createSlackPoster({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) });
+  return {
+    store: channelStore(env),
+    clock: systemClock,
+    settings,
+    answer: createModelAnswerer(model, requireEnv(ENV.modelId, env)),
+    slack,
+    history: slack,
+    botUserId: env[ENV.botUserId],
+    ...(settings.useLlmJudge ? { judge: createModelJudge(model, settings.judgeModelId) } : {}),
+    logger,
+  };
+}

@@ -1,0 +1,196 @@
+import { MalformedModelReplyError, ModelCallError } from '../../agents/errors.ts';
+import type { AgentLogger } from '../../agents/ports.ts';
+import type { Clock } from '../../kernel/ports.ts';
+import { SlackApiError } from '../../slack/errors.ts';
+import type { SlackHistoryMessage, SlackPoster } from '../../slack/web-client.ts';
+import { type Decision, type JudgeAsk, shouldRespond } from './decider.ts';
+import type { ChannelConversation, ChannelMessage, ChannelSettings, ReplyJob } from './model.ts';
+import type { ChannelHistory, ChannelStore } from './ports.ts';
+import type { Answerer } from './respond.ts';
+
+/** What the responder needs: the table, the model (answer, judge) and Slack. */
+export interface ResponderDeps {
+  store: ChannelStore;
+  clock: Clock;
+  settings: ChannelSettings;
+  answer: Answerer;
+  slack: SlackPoster;
+  history: ChannelHistory;
+  botUserId: string | undefined;
+  judge?: JudgeAsk;
+  logger: AgentLogger;
+}
+
+export type ReplyOutcome = {
+  conversationId: string;
+  decision: Decision;
+  /** `apologized`: the model failed after its client's retries; the bot said so instead. */
+  answer: 'answered' | 'not_answered' | 'already_answered' | 'apologized';
+  /** Messages read from the channel's history when this message started the conversation. */
+  historyLoaded?: number;
+};
+
+/**
+ * The responder's half of the seed's flow, for one recorded message, in its channel's order:
+ * on a conversation's first message read the channel's recent history, decide with the
+ * three tiers, and answer at most once.
+ */
+export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Promise<ReplyOutcome> {
+  const { conversationId } = job;
+  const historyLoaded = job.started ? await loadRecentHistory(job, deps) : undefined;
+  const loaded = historyLoaded === undefined ? {} : { historyLoaded };
+  // Only what was said up to this message: a responder behind the channel answers each
+  // message as it stood then, not with later messages it has not reached yet.
+  const messages = (await deps.store.listMessages(conversationId)).filter((m) => m.ts <= job.ts);
+  const decision = await shouldRespond(
+    { userId: job.userId, text: job.text, mentionsBot: job.mentionsBot, repliesToBot: job.repliesToBot },
+    await conversationOf(job, deps),
+    messages,
+    new Date(job.at),
+    {
+      settings: deps.settings,
+      ...(deps.judge ? { judge: deps.judge } : {}),
+      onJudgeError: (error) => deps.logger.warn('the judge failed; not answering', { conversationId, error }),
+    },
+  );
+  deps.logger.info('channel conversation: should respond', { conversationId, ts: job.ts, ...decision });
+  if (!decision.decision) return { conversationId, decision, answer: 'not_answered', ...loaded };
+
+  // A redelivery of a message already answered stops before the model call.
+  if (await deps.store.isAnswered(conversationId, job.ts)) {
+    return { conversationId, decision, answer: 'already_answered', ...loaded };
+  }
+  const turns = (await deps.store.listBotTurns(conversationId)).filter((turn) => turn.ts < job.ts);
+  // The model first, then the claim: two deliveries at once may both ask the model; only the
+  // claim's winner posts. A model that fails after its client's retries gets an apology in its
+  // place, not a queue retry: the retry would come minutes later (the queue's visibility
+  // timeout), with the channel's later messages held behind it.
+  let text: string;
+  try {
+    text = await deps.answer({
+      channel: job.channel,
+      messages,
+      turns,
+      message: { userId: job.userId, text: job.text },
+    });
+  } catch (error) {
+    if (!(error instanceof ModelCallError || error instanceof MalformedModelReplyError)) throw error;
+    deps.logger.error('the model failed; apologizing instead of answering', {
+      conversationId,
+      ts: job.ts,
+      error,
+    });
+    return { conversationId, decision, ...(await apologize(job, deps)), ...loaded };
+  }
+  if (text === '') {
+    deps.logger.warn('the model gave no answer text; not posting', { conversationId, ts: job.ts });
+    return { conversationId, decision, answer: 'not_answered', ...loaded };
+  }
+  if ((await deps.store.claimAnswer(conversationId, job.ts)) === 'taken') {
+    return { conversationId, decision, answer: 'already_answered', ...loaded };
+  }
+  const thread = job.threadTs !== undefined ? { threadTs: job.threadTs } : {};
+  let posted: { ts: string };
+  try {
+    posted = await deps.slack.postMessage({ channel: job.channel, text, ...thread });
+  } catch (error) {
+    // Slack refused the post, so nothing was posted: give the claim back for the retry. When
+    // Slack could not be reached the post may have landed; the claim stays (never twice).
+    if (error instanceof SlackApiError) await deps.store.releaseAnswer(conversationId, job.ts);
+    throw error;
+  }
+  const at = deps.clock.now().toISOString();
+  await deps.store.rememberBotMessage(job.channel, posted.ts);
+  await deps.store.recordMessage(conversationId, job.channel, {
+    ts: posted.ts,
+    ...thread,
+    userId: deps.botUserId ?? 'bot',
+    text,
+    isBot: true,
+    at,
+  });
+  await deps.store.recordBotTurn(conversationId, job.channel, {
+    ts: job.ts,
+    userId: job.userId,
+    question: job.text,
+    answer: text,
+    replyTs: posted.ts,
+    at,
+  });
+  return { conversationId, decision, answer: 'answered', ...loaded };
+}
+
+/** The bot's apology for an answer the model could not give, posted at most once like an answer. */
+export const APOLOGY =
+  "Sorry, I couldn't answer that just now: the model I use is unavailable. Please ask me again in a moment.";
+
+async function apologize(
+  job: ReplyJob,
+  deps: ResponderDeps,
+): Promise<{ answer: 'apologized' | 'already_answered' }> {
+  if ((await deps.store.claimAnswer(job.conversationId, job.ts)) === 'taken')
+    return { answer: 'already_answered' };
+  const thread = job.threadTs !== undefined ? { threadTs: job.threadTs } : {};
+  const posted = await deps.slack.postMessage({ channel: job.channel, text: APOLOGY, ...thread });
+  await deps.store.rememberBotMessage(job.channel, posted.ts);
+  return { answer: 'apologized' };
+}
+
+/**
+ * The conversation as the decider needs it (when the bot last spoke). When the channel has
+ * moved on to a newer conversation, this message's conversation has ended: no recent bot turn.
+ */
+async function conversationOf(job: ReplyJob, deps: ResponderDeps): Promise<ChannelConversation> {
+  const current = await deps.store.getConversation(job.channel);
+  if (current?.conversationId === job.conversationId) return current;
+  return {
+    channel: job.channel,
+    conversationId: job.conversationId,
+    startedAt: job.at,
+    lastActivity: job.at,
+    participants: {},
+  };
+}
+
+/**
+ * Seed 002's "load recent messages" on a start: what was said before the trigger, kept as
+ * the conversation's context. Slack failing here costs context, not the answer: logged, and
+ * the answer goes on without it.
+ */
+async function loadRecentHistory(job: ReplyJob, deps: ResponderDeps): Promise<number> {
+  const limit = deps.settings.recentHistoryMessages;
+  if (limit === 0) return 0;
+  let recent: SlackHistoryMessage[];
+  try {
+    recent = await deps.history.recentMessages({
+      channel: job.channel,
+      before: job.ts,
+      ...(job.threadTs !== undefined ? { threadTs: job.threadTs } : {}),
+      limit,
+    });
+  } catch (error) {
+    deps.logger.warn('could not read the channel history; answering without it', {
+      conversationId: job.conversationId,
+      error,
+    });
+    return 0;
+  }
+  const messages: ChannelMessage[] = recent.map((m) => ({
+    ts: m.ts,
+    ...(job.threadTs !== undefined && m.ts !== job.threadTs ? { threadTs: job.threadTs } : {}),
+    userId: m.userId,
+    text: m.text,
+    // The bot's own earlier messages are its words; another bot is one more participant.
+    isBot: deps.botUserId !== undefined && m.userId === deps.botUserId,
+    at: slackTsToIso(m.ts),
+    fromHistory: true,
+  }));
+  await deps.store.recordHistory(job.conversationId, messages);
+  return messages.length;
+}
+
+/** Slack's `ts` is seconds since the epoch with microseconds: `1700000000.000100`. */
+function slackTsToIso(ts: string): string {
+  const seconds = Number(ts);
+  return Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : new Date(0).toISOString();
+}

@@ -1,0 +1,26 @@
+import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import { defineWorkflowModule } from '../workflow-module.ts';
+import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
+import { BUG_INVESTIGATION } from './workflow.ts';
+
+/**
+ * Bug investigation (seed 000) with its SLA-tracking child: a top-level message in the
+ * bug-reports channel starts one; findings go to the bug-summaries channel, escalations to
+ * the developers' channel, mentioning the on-call group.
+ */
+export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugInvestigationSettings>({
+  name: 'bug_investigation',
+  settings: { key: 'bugInvestigation', schema: BugInvestigationSettings },
+  channels: {
+    /** A top-level message here starts an investigation (placeholder id). */
+    bugReports: 'C_BUG_REPORTS',
+    /** Where findings are posted for developers (placeholder id). */
+    bugSummaries: 'C_BUG_SUMMARIES',
+    /** Where escalations go (placeholder id). */
+    developers: 'C_DEVELOPERS',
+  },
+  roles: ['reporter', 'developer'],
+  statuses: ['pending_verification'],
+  functions: BUG_FUNCTIONS,
+  workflows: [BUG_INVESTIGATION],
+});

@@ -1,0 +1,213 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { Construct } from 'constructs';
+import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import type { Severity } from '../../lambdas/workflows/bug-investigation/contract.ts';
+import { catchFailure, FAILURE_PATH, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+import { slackPost } from '../slack-post.ts';
+import { BUG_FUNCTIONS } from './functions.ts';
+
+/**
+ * `SlaTracking` (seed 000's `SLATrackingWorkflow`): the child a bug investigation starts,
+ * fire and forget, when it escalates to developers. It waits for the acknowledgement
+ * deadline of the escalation's severity, then checks whether a developer has answered since
+ * the escalation post. If nobody has and the conversation is still open, it reminds the
+ * on-call group in the escalation thread and escalates one level, up to
+ * `config.sla.maxReminders` reminders; then it posts that the SLA was missed and stops.
+ *
+ * Every level waits the same per-severity deadline (`config.sla.acknowledgeMinutes`): a
+ * critical escalation with the defaults is reminded after 15, 30 and 45 minutes and given
+ * up on after 60. Execution input: `SlaTrackingInput`
+ * (lambdas/workflows/bug-investigation/sla-check.ts), `level` 0.
+ */
+
+/** The states' names in the execution graph. */
+export const SLA_TRACKING_STATES = {
+  lookUpDeadline: 'Look up deadline',
+  unknownSeverity: 'Unknown severity',
+  waitForAcknowledgement: 'Wait for acknowledgement',
+  checkAcknowledgement: 'Check acknowledgement',
+  acknowledged: 'Acknowledged?',
+  postReminder: 'Post reminder',
+  escalate: 'Escalate one level',
+  giveUp: 'Give up',
+  done: 'Done',
+  failed: 'SLA tracking failed',
+} as const;
+
+/** Name of the state that sets a severity's deadline, e.g. `Critical deadline`. */
+export function deadlineStateName(severity: Severity): string {
+  return `${severity[0]?.toUpperCase() ?? ''}${severity.slice(1)} deadline`;
+}
+
+/** Where the check's `SlaCheckOutput` goes. */
+export const CHECK_PATH = '$.check';
+
+/** Twice the function's own timeout, so a Lambda that runs to its limit fails as a Lambda error first. */
+const CHECK_TASK_TIMEOUT = Duration.seconds(2 * BUG_FUNCTIONS.SlaCheck.timeoutSeconds);
+
+const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const satisfies readonly Severity[];
+
+export interface SlaTrackingProps {
+  /** The SlaCheck function (`SlaCheckInput` -> `SlaCheckOutput`). */
+  readonly slaCheck: IFunction;
+  /** The SlackPost function. */
+  readonly slackPost: IFunction;
+  /**
+   * The conversations table. Not read by the definition today: the check reads the
+   * conversation through SlaCheck, which has logic (DESIGN 2).
+   */
+  readonly table: ITableRef;
+  /** The bug investigation's configuration: `sla`, `onCallGroupId`. */
+  readonly settings: BugInvestigationSettings;
+}
+
+/**
+ * Builds the SlaTracking definition. Its states are created in a child construct
+ * `SlaTrackingStates` of `scope`, so they cannot clash with another workflow's construct ids
+ * in the same scope; call it once per scope.
+ */
+export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn.IChainable {
+  const { settings: config } = props;
+  const states = new Construct(scope, 'SlaTrackingStates');
+  const names = SLA_TRACKING_STATES;
+  const oncall = `<!subteam^${config.onCallGroupId}>`;
+
+  const failed = sfn.Fail.jsonPath(states, 'Failed', {
+    stateName: names.failed,
+    errorPath: `${FAILURE_PATH}.Error`,
+    causePath: `${FAILURE_PATH}.Cause`,
+  });
+  const done = sfn.Succeed.jsonPath(states, 'Done', { stateName: names.done });
+
+  const waitForAcknowledgement = sfn.Wait.jsonPath(states, 'Wait', {
+    stateName: names.waitForAcknowledgement,
+    time: sfn.WaitTime.secondsPath('$.deadlineSeconds'),
+  });
+
+  // A Choice into one Pass per severity: JSONPath has no lookup into a literal table. Each
+  // Pass rebuilds the state from the known fields, which also drops the previous check.
+  const lookUpDeadline = sfn.Choice.jsonPath(states, 'Look up deadline', { stateName: names.lookUpDeadline });
+  for (const severity of SEVERITIES) {
+    const minutes = config.sla.acknowledgeMinutes[severity];
+    const setDeadline = sfn.Pass.jsonPath(states, `${severity} deadline`, {
+      stateName: deadlineStateName(severity),
+      parameters: {
+        conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+        channel: sfn.JsonPath.stringAt('$.channel'),
+        threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+        severity: sfn.JsonPath.stringAt('$.severity'),
+        level: sfn.JsonPath.numberAt('$.level'),
+        deadlineMinutes: minutes,
+        deadlineSeconds: minutes * 60,
+      },
+    });
+    lookUpDeadline.when(
+      sfn.Condition.stringEquals('$.severity', severity),
+      setDeadline.next(waitForAcknowledgement),
+    );
+  }
+  // The parent validates the severity (BugTurnOutput); anything else is its defect: fail loudly.
+  lookUpDeadline.otherwise(
+    sfn.Fail.jsonPath(states, 'Unknown severity', {
+      stateName: names.unknownSeverity,
+      error: 'UnknownSeverity',
+      cause: `severity must be one of ${SEVERITIES.join(', ')}`,
+    }),
+  );
+
+  const check = tasks.LambdaInvoke.jsonPath(states, 'Check', {
+    stateName: names.checkAcknowledgement,
+    lambdaFunction: props.slaCheck,
+    // Shape: SlaCheckInput.
+    payload: sfn.TaskInput.fromObject({
+      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      since: sfn.JsonPath.stringAt('$.threadTs'),
+    }),
+    resultSelector: {
+      acknowledged: sfn.JsonPath.stringAt('$.Payload.acknowledged'),
+      closed: sfn.JsonPath.stringAt('$.Payload.closed'),
+      reason: sfn.JsonPath.stringAt('$.Payload.reason'),
+    },
+    resultPath: CHECK_PATH,
+    taskTimeout: sfn.Timeout.duration(CHECK_TASK_TIMEOUT),
+    retryOnServiceExceptions: false,
+  });
+  // The check only reads, so retrying it is always safe; the same policy as the kernel's tasks.
+  check.addRetry({
+    errors: [...LAMBDA_TRANSIENT_ERRORS],
+    interval: Duration.seconds(1),
+    maxAttempts: 4,
+    backoffRate: 2,
+    maxDelay: Duration.seconds(20),
+    jitterStrategy: sfn.JitterType.FULL,
+  });
+
+  // Keys include the escalation's ts: a conversation escalated twice gets its reminders twice.
+  const postReminder = slackPost(states, 'Post reminder', {
+    stateName: names.postReminder,
+    slackPostFn: props.slackPost,
+    channel: sfn.JsonPath.stringAt('$.channel'),
+    threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+    text: sfn.JsonPath.format(
+      `${oncall} SLA reminder: not acknowledged after {} minutes; escalating to level {}`,
+      sfn.JsonPath.stringAt('$.deadlineMinutes'),
+      sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.level'), 1),
+    ),
+    idempotencyKey: sfn.JsonPath.format(
+      '{}:sla:{}:reminder:{}',
+      sfn.JsonPath.stringAt('$.conversationId'),
+      sfn.JsonPath.stringAt('$.threadTs'),
+      sfn.JsonPath.stringAt('$.level'),
+    ),
+  });
+  const giveUp = slackPost(states, 'Give up', {
+    stateName: names.giveUp,
+    slackPostFn: props.slackPost,
+    channel: sfn.JsonPath.stringAt('$.channel'),
+    threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+    text: sfn.JsonPath.format(
+      `${oncall} SLA missed: this {} severity escalation was not acknowledged after {} reminder(s). No more reminders will be sent.`,
+      sfn.JsonPath.stringAt('$.severity'),
+      sfn.JsonPath.stringAt('$.level'),
+    ),
+    idempotencyKey: sfn.JsonPath.format(
+      '{}:sla:{}:gave-up',
+      sfn.JsonPath.stringAt('$.conversationId'),
+      sfn.JsonPath.stringAt('$.threadTs'),
+    ),
+  });
+  for (const task of [check, postReminder, giveUp]) catchFailure(task, failed);
+
+  // As `nextTurn` in kernel.ts: JSONPath cannot write a bare number into place, so the state
+  // is merged with `{"level": level + 1}`.
+  const escalate = sfn.Pass.jsonPath(states, 'Escalate', {
+    stateName: names.escalate,
+    parameters: {
+      state: sfn.JsonPath.jsonMerge(
+        sfn.JsonPath.entirePayload,
+        sfn.JsonPath.stringToJson(
+          sfn.JsonPath.format('\\{"level":{}\\}', sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.level'), 1)),
+        ),
+      ),
+    },
+    outputPath: '$.state',
+  });
+
+  const acknowledged = sfn.Choice.jsonPath(states, 'Acknowledged', { stateName: names.acknowledged })
+    .when(
+      sfn.Condition.or(
+        sfn.Condition.booleanEquals(`${CHECK_PATH}.acknowledged`, true),
+        sfn.Condition.booleanEquals(`${CHECK_PATH}.closed`, true),
+      ),
+      done,
+    )
+    .when(sfn.Condition.numberGreaterThanEquals('$.level', config.sla.maxReminders), giveUp.next(done))
+    .otherwise(postReminder.next(escalate).next(lookUpDeadline));
+
+  waitForAcknowledgement.next(check).next(acknowledged);
+  return lookUpDeadline;
+}

@@ -1,0 +1,488 @@
+import { Duration } from 'aws-cdk-lib';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import type { BugAction, BugTurnState } from '../../lambdas/workflows/bug-investigation/contract.ts';
+import { agentTurn } from '../agent-turn.ts';
+import {
+  continueAsNew,
+  EXECUTION_ALREADY_EXISTS,
+  HANDED_OVER_FROM,
+  START_EXECUTION_TIMEOUT,
+  START_EXECUTION_TRANSIENT_ERRORS,
+} from '../continue-as-new.ts';
+import {
+  catchFailure,
+  catchTimeout,
+  closeOut,
+  DRAINED_PATH,
+  describeDuration,
+  drain,
+  FAILURE_PATH,
+  nextTurn,
+  transientRetry,
+  waitForPeople,
+} from '../kernel.ts';
+import { failConversation, setConversationFields } from '../kernel-records.ts';
+import { slackPost } from '../slack-post.ts';
+import {
+  type ChildWorkflowDefinition,
+  defineWorkflow,
+  requireChannel,
+  requireChild,
+} from '../workflow-module.ts';
+import type { BugFunctionId } from './functions.ts';
+import { buildSlaTracking } from './sla-tracking.ts';
+
+/**
+ * `bug_investigation` (seed 000): a top-level message in the bug-reports channel starts an
+ * investigation. The bot acknowledges it, the bug investigator agent investigates turn by
+ * turn, and the agent's `action` routes the conversation: ask the reporter, post findings for
+ * developers, escalate to the on-call group (with SlaTracking as a child), resolve, or run
+ * another turn. The reporter's close intent ends it at any point.
+ *
+ * The state, beyond `ExecutionInput` (conversationId, workflow, channel, threadTs, ownerId, turn):
+ * - `turnContext`: `{ state, notes, followUp }`, what the next agent turn is told: the
+ *   `TurnState` the conversation comes from (`investigating`, `awaiting_reporter`,
+ *   `awaiting_dev`), notes such as "the reporter did not answer", and whether the turn
+ *   follows up on developers' answers (announced in the summary thread). Replaced whole
+ *   after every routed action, so a note or an announcement is given once.
+ * - `result`: the last turn's `BugTurnOutput`; its `sessionId` is the session the next turn
+ *   resumes. A turn that failed leaves a stand-in `escalate` result (keeping the session).
+ * - `threads`: `{ summary?, escalation? }`, the `SlackPostOutput` of the findings post (the
+ *   summary thread developers answer in) and of the last escalation post.
+ * - `handoverAtTurn`: the turn at which this execution hands over to a fresh one.
+ * - `drained`, `wake`, `timedOut`, `failure`: the kernel's, see kernel.ts.
+ * - `handedOverFrom`: on an execution that continues a handed-over conversation, the ARN of
+ *   the one before.
+ */
+
+/** State names, as an auditor reads them in the execution graph. */
+export const BUG_INVESTIGATION_STATES = {
+  prepare: 'Prepare conversation',
+  resuming: 'Resuming a handover?',
+  acknowledgeReport: 'Acknowledge report',
+  timeToHandOver: 'Time to hand over?',
+  handOver: 'Hand over to a fresh execution',
+  recordHandover: 'Record handover',
+  handedOver: 'Handed over',
+  markInvestigating: 'Mark investigating',
+  nextTurn: 'Next turn',
+  drain: 'Drain messages',
+  closeRequested: 'Close requested?',
+  announceFollowUp: 'Announce follow-up',
+  sessionToResume: 'Session to resume?',
+  investigate: 'Investigate',
+  continueInvestigation: 'Continue investigation',
+  noteFailedInvestigation: 'Note failed investigation',
+  noteFailedContinuation: 'Note failed continuation',
+  routeOnAction: 'Route on action',
+  askReporter: 'Ask reporter',
+  awaitingReporter: 'Awaiting reporter',
+  waitForReporter: 'Wait for reporter',
+  noteReporterSilence: 'Note reporter silence',
+  keepInvestigating: 'Keep investigating',
+  summaryThreadOpen: 'Summary thread open?',
+  postFindings: 'Post findings',
+  postUpdatedFindings: 'Post updated findings',
+  routeOnConclusion: 'Route on conclusion',
+  escalate: 'Escalate to on-call',
+  startSlaTracking: 'Start SLA tracking',
+  markPendingVerification: 'Mark pending verification',
+  awaitingDevelopers: 'Awaiting developers',
+  waitForDevelopers: 'Wait for developers',
+  acknowledgeClose: 'Acknowledge close',
+  markResolved: 'Mark resolved',
+  closingTurn: 'Closing turn',
+  cleanUp: 'Clean up',
+  done: 'Done',
+  cleanUpFailed: 'Clean-up failed',
+  markFailed: 'Mark failed',
+  failed: 'Failed',
+} as const;
+
+/** The bot's fixed texts. */
+export const BUG_INVESTIGATION_TEXTS = {
+  acknowledgeReport: ":eyes: Thanks! I'm looking into this.",
+  followUp: ':mag: Follow-up investigation started...',
+  acknowledgeClose: ':white_check_mark: Closing this, thanks.',
+} as const;
+
+/** The agent profile of every turn. */
+export const BUG_INVESTIGATOR_PROFILE = 'bug_investigator';
+
+/** The note the turn after an unanswered question gets. */
+export function reporterSilenceNote(waitSeconds: number): string {
+  return `The reporter did not answer your clarification question within ${describeDuration(waitSeconds)}. Continue the investigation with what you have, and do not ask the same question again.`;
+}
+
+/** SlaTracking as the bug investigation's child (DESIGN 1: "Bug investigation (+ SLA tracking child)"). */
+export const SLA_TRACKING: ChildWorkflowDefinition<BugFunctionId, BugInvestigationSettings> = {
+  name: 'sla_tracking',
+  build: (scope, { functions, table, settings }) =>
+    buildSlaTracking(scope, {
+      slaCheck: functions.SlaCheck,
+      slackPost: functions.BugInvestigationSlackPost,
+      table,
+      settings,
+    }),
+};
+
+/** Fields a fresh execution needs to continue the conversation (everything else is per turn). */
+const CARRIED_FIELDS = [
+  'conversationId',
+  'workflow',
+  'channel',
+  'threadTs',
+  'ownerId',
+  'turn',
+  'turnContext',
+  'threads',
+  'result',
+] as const;
+
+export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationSettings>({
+  name: 'bug_investigation',
+  triggers: (config) => [{ type: 'channel_message', channel: requireChannel(config, 'bugReports') }],
+  ownerRole: 'reporter',
+  // Seed 000: a third party's reply in the reporter's thread triggers nothing.
+  othersRole: null,
+  closeOnIntent: true,
+  children: [SLA_TRACKING],
+  continuesAsNew: true,
+  build(scope, kernel, children) {
+    const { registerWait, drain: drainFn, table, config, settings } = kernel;
+    const slackPostFn = kernel.functions.BugInvestigationSlackPost;
+    const agentTurnFn = kernel.functions.BugInvestigationAgentTurn;
+    const S = BUG_INVESTIGATION_STATES;
+    const T = BUG_INVESTIGATION_TEXTS;
+    const reporterThread = {
+      channel: sfn.JsonPath.stringAt('$.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+    };
+    const summaryThread = {
+      channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.threads.summary.threadTs'),
+    };
+    const failed = failConversation(scope, S.markFailed, {
+      table,
+      markStateName: S.markFailed,
+      failStateName: S.failed,
+    });
+
+    // --- The end: resolve, then a last Drain ---------------------------------------------
+    // The closing turn's Drain records the messages that came after the last agent turn
+    // (I3: "or recorded with the conversation's close") and clears the open wait, if any,
+    // so no Router tries to wake this execution again.
+    const markResolved = setConversationFields(scope, S.markResolved, {
+      table,
+      status: 'resolved',
+      phase: 'resolved',
+    });
+    catchFailure(markResolved, failed);
+    markResolved.next(closeOut(scope, { drainFn }));
+
+    const acknowledgeClose = slackPost(scope, S.acknowledgeClose, {
+      slackPostFn,
+      ...reporterThread,
+      text: T.acknowledgeClose,
+    });
+    // The reporter asked to close: close even if the acknowledgement cannot be posted.
+    catchFailure(acknowledgeClose, markResolved);
+    acknowledgeClose.next(markResolved);
+
+    // --- The top of the loop: hand over, or start the next turn ---------------------------
+    const markInvestigating = setConversationFields(scope, S.markInvestigating, {
+      table,
+      status: 'active',
+      phase: 'investigating',
+    });
+    catchFailure(markInvestigating, failed);
+    // Here nothing is in flight: the last wait has ended and the pending messages are in the
+    // table for the next Drain, whichever execution runs it.
+    const handOver = continueAsNew(scope, 'Continue as new', {
+      table,
+      carry: CARRIED_FIELDS,
+      onStartFailure: markInvestigating,
+      handOverStateName: S.handOver,
+      recordStateName: S.recordHandover,
+      doneStateName: S.handedOver,
+    });
+    const timeToHandOver = sfn.Choice.jsonPath(scope, S.timeToHandOver)
+      .when(sfn.Condition.numberGreaterThanEqualsJsonPath('$.turn', '$.handoverAtTurn'), handOver)
+      .otherwise(markInvestigating);
+
+    const drainMessages = drain(scope, S.drain, { drainFn });
+    catchFailure(drainMessages, failed);
+    markInvestigating.next(nextTurn(scope, S.nextTurn)).next(drainMessages);
+
+    // --- The agent's turn ------------------------------------------------------------------
+    const turnProps = {
+      agentTurnFn,
+      profile: BUG_INVESTIGATOR_PROFILE,
+      statePath: '$.turnContext.state',
+      notesPath: '$.turnContext.notes',
+      resultPath: '$.result',
+    } as const;
+    const investigate = agentTurn(scope, S.investigate, {
+      ...turnProps,
+      stateName: S.investigate,
+      mode: 'initial',
+    });
+    const continueInvestigation = agentTurn(scope, S.continueInvestigation, {
+      ...turnProps,
+      stateName: S.continueInvestigation,
+      mode: 'continuation',
+      sessionIdPath: '$.result.sessionId',
+    });
+    const routeOnAction = sfn.Choice.jsonPath(scope, S.routeOnAction);
+    investigate.next(routeOnAction);
+    continueInvestigation.next(routeOnAction);
+
+    // A turn that failed after its retries (the function crashed or timed out: model
+    // failures already come back as `escalate`) becomes an `escalate` result with the error,
+    // so it takes the escalation path like any other.
+    const summaryThreadOpen = sfn.Choice.jsonPath(scope, S.summaryThreadOpen);
+    const failedTurn = (stateName: string, keepSession: boolean) =>
+      sfn.Pass.jsonPath(scope, stateName, {
+        parameters: {
+          action: 'escalate' satisfies BugAction,
+          summary: sfn.JsonPath.format(
+            'The investigation turn failed ({}), so a developer needs to take over.',
+            sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`),
+          ),
+          confidence: 0,
+          severity: 'high',
+          error: sfn.JsonPath.jsonToString(sfn.JsonPath.objectAt(FAILURE_PATH)),
+          ...(keepSession ? { sessionId: sfn.JsonPath.stringAt('$.result.sessionId') } : {}),
+        },
+        resultPath: '$.result',
+      }).next(summaryThreadOpen);
+    catchFailure(investigate, failedTurn(S.noteFailedInvestigation, false));
+    catchFailure(continueInvestigation, failedTurn(S.noteFailedContinuation, true));
+
+    const sessionToResume = sfn.Choice.jsonPath(scope, S.sessionToResume)
+      .when(sfn.Condition.isPresent('$.result.sessionId'), continueInvestigation)
+      .otherwise(investigate);
+    const announceFollowUp = slackPost(scope, S.announceFollowUp, {
+      slackPostFn,
+      ...summaryThread,
+      text: T.followUp,
+    });
+    catchFailure(announceFollowUp, failed);
+    announceFollowUp.next(sessionToResume);
+    // One Choice for the close check and the turn's kind, to keep a round trip short.
+    const closeRequested = sfn.Choice.jsonPath(scope, S.closeRequested)
+      .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), acknowledgeClose)
+      .when(
+        sfn.Condition.and(
+          sfn.Condition.isPresent('$.turnContext.followUp'),
+          sfn.Condition.booleanEquals('$.turnContext.followUp', true),
+        ),
+        announceFollowUp,
+      )
+      .when(sfn.Condition.isPresent('$.result.sessionId'), continueInvestigation)
+      .otherwise(investigate);
+    drainMessages.next(closeRequested);
+
+    // --- ask_reporter: ask in the reporter's thread, wait for the reporter ------------------
+    const askReporter = slackPost(scope, S.askReporter, {
+      slackPostFn,
+      ...reporterThread,
+      template: { name: 'bug_question', data: { result: sfn.JsonPath.objectAt('$.result') } },
+    });
+    catchFailure(askReporter, failed);
+    const waitForReporter = waitForPeople(scope, S.waitForReporter, {
+      registerWait,
+      accepts: ['reporter'],
+      phase: 'awaiting_reporter',
+      timeout: Duration.seconds(config.reporterWaitSeconds),
+    });
+    // Seed 000: no answer in time -> investigate on, and tell the agent so.
+    const noteReporterSilence = sfn.Pass.jsonPath(scope, S.noteReporterSilence, {
+      result: sfn.Result.fromObject(
+        turnContext('awaiting_reporter', { notes: [reporterSilenceNote(config.reporterWaitSeconds)] }),
+      ),
+      resultPath: '$.turnContext',
+    }).next(timeToHandOver);
+    catchTimeout(waitForReporter, noteReporterSilence);
+    catchFailure(waitForReporter, failed);
+    askReporter
+      .next(awaitingPass(scope, S.awaitingReporter, turnContext('awaiting_reporter')))
+      .next(waitForReporter)
+      .next(timeToHandOver);
+
+    // --- continue: the turn ran out of its budget; run another in the same state ------------
+    const keepInvestigating = sfn.Pass.jsonPath(scope, S.keepInvestigating, {
+      parameters: { state: sfn.JsonPath.stringAt('$.turnContext.state'), notes: [], followUp: false },
+      resultPath: '$.turnContext',
+    }).next(timeToHandOver);
+
+    // --- post_findings / resolved / escalate: post the findings (seed: save, post, summary
+    // thread), then resolve, or escalate, and wait for developers ---------------------------
+    const findings = {
+      name: 'bug_findings',
+      data: { result: sfn.JsonPath.objectAt('$.result'), executionArn: sfn.JsonPath.executionId },
+    } as const;
+    const postFindings = slackPost(scope, S.postFindings, {
+      slackPostFn,
+      channel: requireChannel(config, 'bugSummaries'),
+      template: findings,
+      // Developers' replies in the summary thread are routed to this conversation.
+      anchor: { name: 'summary', ownerRole: null, othersRole: 'developer' },
+      resultPath: '$.threads.summary',
+    });
+    // Later findings go in the same summary thread, where the developers already are.
+    const postUpdatedFindings = slackPost(scope, S.postUpdatedFindings, {
+      slackPostFn,
+      ...summaryThread,
+      template: findings,
+    });
+    catchFailure(postFindings, failed);
+    catchFailure(postUpdatedFindings, failed);
+    summaryThreadOpen
+      .when(sfn.Condition.isPresent('$.threads.summary'), postUpdatedFindings)
+      .otherwise(postFindings);
+
+    const markPendingVerification = setConversationFields(scope, S.markPendingVerification, {
+      table,
+      status: 'pending_verification',
+    });
+    catchFailure(markPendingVerification, failed);
+    const waitForDevelopers = waitForPeople(scope, S.waitForDevelopers, {
+      registerWait,
+      accepts: 'any',
+      phase: 'awaiting_dev',
+      timeout: Duration.seconds(config.developerWaitSeconds),
+    });
+    // Seed 000: nobody answered in 48 hours -> resolved.
+    catchTimeout(waitForDevelopers, markResolved);
+    catchFailure(waitForDevelopers, failed);
+    markPendingVerification
+      .next(awaitingPass(scope, S.awaitingDevelopers, turnContext('awaiting_dev', { followUp: true })))
+      .next(waitForDevelopers)
+      .next(timeToHandOver);
+
+    const escalate = slackPost(scope, S.escalate, {
+      slackPostFn,
+      channel: requireChannel(config, 'developers'),
+      template: {
+        name: 'bug_escalation',
+        data: {
+          result: sfn.JsonPath.objectAt('$.result'),
+          onCallGroupId: settings.onCallGroupId,
+          executionArn: sfn.JsonPath.executionId,
+          findingsChannel: requireChannel(config, 'bugSummaries'),
+        },
+      },
+      anchor: { name: 'escalation', ownerRole: null, othersRole: 'developer' },
+      resultPath: '$.threads.escalation',
+    });
+    catchFailure(escalate, failed);
+    const startSlaTracking = tasks.StepFunctionsStartExecution.jsonPath(scope, S.startSlaTracking, {
+      stateMachine: requireChild(children, SLA_TRACKING.name),
+      integrationPattern: sfn.IntegrationPattern.REQUEST_RESPONSE,
+      // One SLA per escalation: a retried start finds its execution instead of a second one.
+      name: sfn.JsonPath.format(
+        '{}-{}',
+        sfn.JsonPath.stringAt('$.conversationId'),
+        sfn.JsonPath.stringAt('$.turn'),
+      ),
+      associateWithParent: true,
+      // Shape: SlaTrackingInput (lambdas/workflows/bug-investigation/sla-check.ts).
+      input: sfn.TaskInput.fromObject({
+        conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+        channel: sfn.JsonPath.stringAt('$.threads.escalation.channel'),
+        threadTs: sfn.JsonPath.stringAt('$.threads.escalation.ts'),
+        severity: sfn.JsonPath.stringAt('$.result.severity'),
+        level: 0,
+      }),
+      resultPath: sfn.JsonPath.DISCARD,
+      taskTimeout: sfn.Timeout.duration(START_EXECUTION_TIMEOUT),
+    });
+    startSlaTracking.addRetry(transientRetry(START_EXECUTION_TRANSIENT_ERRORS));
+    // Started already (an earlier attempt got through): carry on.
+    startSlaTracking.addCatch(markPendingVerification, {
+      errors: [EXECUTION_ALREADY_EXISTS],
+      resultPath: sfn.JsonPath.DISCARD,
+    });
+    // The on-call group has been paged already; without the reminders the conversation
+    // still goes on (the error stays in the execution history and at $.slaStartFailure),
+    // rather than failing and leaving the developers' answers unheard.
+    startSlaTracking.addCatch(markPendingVerification, {
+      errors: [sfn.Errors.ALL],
+      resultPath: '$.slaStartFailure',
+    });
+    escalate.next(startSlaTracking).next(markPendingVerification);
+
+    const routeOnConclusion = sfn.Choice.jsonPath(scope, S.routeOnConclusion)
+      .when(actionIs('resolved'), markResolved)
+      .when(actionIs('post_findings'), markPendingVerification)
+      // `escalate`, and anything unexpected: a person looks at it.
+      .otherwise(escalate);
+    postFindings.next(routeOnConclusion);
+    postUpdatedFindings.next(routeOnConclusion);
+
+    // Every BugAction has its branch; an unknown value takes the escalation path (through
+    // the findings), so the conversation can never get stuck on it.
+    routeOnAction
+      .when(actionIs('ask_reporter'), askReporter)
+      .when(actionIs('post_findings'), summaryThreadOpen)
+      .when(actionIs('resolved'), summaryThreadOpen)
+      .when(actionIs('escalate'), summaryThreadOpen)
+      .when(actionIs('continue'), keepInvestigating)
+      .otherwise(summaryThreadOpen);
+
+    // --- The start ---------------------------------------------------------------------------
+    const acknowledgeReport = slackPost(scope, S.acknowledgeReport, {
+      slackPostFn,
+      ...reporterThread,
+      text: T.acknowledgeReport,
+    });
+    catchFailure(acknowledgeReport, failed);
+    acknowledgeReport.next(timeToHandOver);
+    const resuming = sfn.Choice.jsonPath(scope, S.resuming)
+      .when(sfn.Condition.isPresent(`$.${HANDED_OVER_FROM}`), timeToHandOver)
+      .otherwise(acknowledgeReport);
+    // Defaults under the input: a handed-over execution brings its own turnContext, threads
+    // and result. `handoverAtTurn` counts from the turn this execution starts at.
+    const prepare = sfn.Pass.jsonPath(scope, S.prepare, {
+      parameters: {
+        state: sfn.JsonPath.jsonMerge(
+          sfn.JsonPath.stringToJson(
+            sfn.JsonPath.format(
+              `\\{"turnContext":\\{"state":"investigating","notes":[],"followUp":false\\},"threads":\\{\\},"handoverAtTurn":{}\\}`,
+              sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.turn'), settings.continueAsNewAfterTurns),
+            ),
+          ),
+          sfn.JsonPath.entirePayload,
+        ),
+      },
+      outputPath: '$.state',
+    });
+    return prepare.next(resuming);
+  },
+});
+
+function actionIs(action: BugAction): sfn.Condition {
+  return sfn.Condition.stringEquals('$.result.action', action);
+}
+
+interface TurnContext {
+  readonly state: BugTurnState;
+  readonly notes: readonly string[];
+  readonly followUp: boolean;
+}
+
+function turnContext(state: BugTurnState, extra: Partial<Omit<TurnContext, 'state'>> = {}): TurnContext {
+  return { state, notes: [], followUp: false, ...extra };
+}
+
+/** Sets what the turn after a wait is told, before the wait. */
+function awaitingPass(scope: Construct, stateName: string, context: TurnContext): sfn.Pass {
+  return sfn.Pass.jsonPath(scope, stateName, {
+    result: sfn.Result.fromObject(context),
+    resultPath: '$.turnContext',
+  });
+}

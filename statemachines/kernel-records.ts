@@ -1,0 +1,119 @@
+import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import { keyFormat } from '../lambdas/kernel/keys.ts';
+import {
+  addTransientRetry,
+  catchFailure,
+  DYNAMODB_TASK_TIMEOUT,
+  DYNAMODB_TRANSIENT_ERRORS,
+  FAILURE_PATH,
+  stateNameProp,
+} from './kernel.ts';
+
+/**
+ * Kernel fragments that write the conversation's record with the direct DynamoDB integration
+ * (no logic, so no Lambda: DESIGN 2), through the kernel's key format (lambdas/kernel/keys.ts).
+ */
+
+/**
+ * The key of the conversation's record (`keys.conversation`) for a DynamoDB task, built from
+ * `$.conversationId` or the path given.
+ */
+export function conversationItemKey(
+  conversationIdPath = '$.conversationId',
+): Record<'pk' | 'sk', tasks.DynamoAttributeValue> {
+  return {
+    pk: tasks.DynamoAttributeValue.fromString(
+      sfn.JsonPath.format(`${keyFormat.conversationPrefix}{}`, sfn.JsonPath.stringAt(conversationIdPath)),
+    ),
+    sk: tasks.DynamoAttributeValue.fromString(keyFormat.conversationSort),
+  };
+}
+
+export interface FailConversationProps {
+  /** The conversations table. */
+  readonly table: ITableRef;
+  /**
+   * Name of the state marking the conversation failed.
+   * @default 'Mark failed'
+   */
+  readonly markStateName?: string;
+  /**
+   * Name of the Fail state that ends the execution.
+   * @default 'Failed'
+   */
+  readonly failStateName?: string;
+}
+
+/**
+ * The end of a failed conversation: marks it `failed` (so it is not left `active` forever,
+ * I6) and fails the execution with the original error from `$.failure`. If even the mark
+ * fails, the execution still fails.
+ */
+export function failConversation(scope: Construct, id: string, props: FailConversationProps): sfn.IChainable {
+  const failed = sfn.Fail.jsonPath(scope, `${id} end`, {
+    stateName: props.failStateName ?? 'Failed',
+    errorPath: `${FAILURE_PATH}.Error`,
+    causePath: `${FAILURE_PATH}.Cause`,
+  });
+  const mark = setConversationFields(scope, id, {
+    stateName: props.markStateName ?? 'Mark failed',
+    table: props.table,
+    status: 'failed',
+  });
+  catchFailure(mark, failed);
+  return mark.next(failed);
+}
+
+export interface SetConversationFieldsProps {
+  /**
+   * The state's name in the execution graph, e.g. 'Mark resolved'.
+   * @default - the construct id
+   */
+  readonly stateName?: string;
+  /** The conversations table. */
+  readonly table: ITableRef;
+  /**
+   * New status of the conversation.
+   * @default - unchanged
+   */
+  readonly status?: string;
+  /**
+   * New phase of the conversation, e.g. `investigating`.
+   * @default - unchanged
+   */
+  readonly phase?: string;
+}
+
+/**
+ * Sets the conversation's status and/or phase with the direct DynamoDB integration (no
+ * logic, so no Lambda: DESIGN 2). The update is conditional on the conversation existing,
+ * so a wrong id fails the task instead of creating a stray item.
+ */
+export function setConversationFields(
+  scope: Construct,
+  id: string,
+  props: SetConversationFieldsProps,
+): tasks.DynamoUpdateItem {
+  const fields = { status: props.status, phase: props.phase };
+  const set = Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (set.length === 0) throw new Error(`${id}: setConversationFields needs a status or a phase to set`);
+  const task = tasks.DynamoUpdateItem.jsonPath(scope, id, {
+    ...stateNameProp(props.stateName),
+    table: props.table,
+    key: conversationItemKey(),
+    // `status` is a DynamoDB reserved word: every field goes through a name placeholder.
+    updateExpression: `SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}`,
+    conditionExpression: 'attribute_exists(pk)',
+    expressionAttributeNames: Object.fromEntries(set.map(([name]) => [`#${name}`, name])),
+    expressionAttributeValues: Object.fromEntries(
+      set.map(([name, value]) => [`:${name}`, tasks.DynamoAttributeValue.fromString(value)]),
+    ),
+    resultPath: sfn.JsonPath.DISCARD,
+    taskTimeout: sfn.Timeout.duration(DYNAMODB_TASK_TIMEOUT),
+  });
+  addTransientRetry(task, DYNAMODB_TRANSIENT_ERRORS);
+  return task;
+}

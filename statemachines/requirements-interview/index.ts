@@ -1,0 +1,20 @@
+import { RequirementsInterviewSettings } from '../../lambdas/workflows/requirements-interview/config.ts';
+import { defineWorkflowModule } from '../workflow-module.ts';
+import { REQUIREMENTS_FUNCTIONS, type RequirementsFunctionId } from './functions.ts';
+import { REQUIREMENTS_INTERVIEW } from './workflow.ts';
+
+/**
+ * The requirements interview (seed 004): `/prd <idea>`, or a mention of the bot with a
+ * product idea, opens a thread where three agents interview the requester and write a PRD.
+ */
+export const REQUIREMENTS_INTERVIEW_MODULE = defineWorkflowModule<
+  RequirementsFunctionId,
+  RequirementsInterviewSettings
+>({
+  name: 'requirements_interview',
+  settings: { key: 'requirementsInterview', schema: RequirementsInterviewSettings },
+  roles: ['requester', 'participant'],
+  statuses: [],
+  functions: REQUIREMENTS_FUNCTIONS,
+  workflows: [REQUIREMENTS_INTERVIEW],
+});

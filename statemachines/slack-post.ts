@@ -1,0 +1,114 @@
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import { addTransientRetry, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
+
+export interface SlackPostAnchor {
+  /** The anchor's name within the conversation, e.g. `summary`. */
+  readonly name: string;
+  /** Role of the thread's owner. */
+  readonly ownerRole: string | null;
+  /** Role of anyone else in the thread; null ignores them. */
+  readonly othersRole: string | null;
+}
+
+export interface SlackPostProps {
+  /**
+   * The state's name in the execution graph, e.g. 'Reply to reporter'.
+   * @default - the construct id
+   */
+  readonly stateName?: string;
+  /** The SlackPost function. */
+  readonly slackPostFn: IFunction;
+  /** Channel id: a literal, or `JsonPath.stringAt('$.channel')`. */
+  readonly channel: string;
+  /**
+   * Thread to reply in: a literal ts or `JsonPath.stringAt('$.threadTs')`.
+   * @default - a new top-level message
+   */
+  readonly threadTs?: string;
+  /**
+   * The text: a literal, `JsonPath.stringAt(...)` or `JsonPath.format(...)`. Give either
+   * `text` or `template`.
+   * @default - none: `template` is required then
+   */
+  readonly text?: string;
+  /**
+   * A message template the SlackPost function given renders (its workflow's templates): its name and its data,
+   * whose values may be JSONPath references (`JsonPath.objectAt('$.result')`).
+   * @default - none: `text` is required then
+   */
+  readonly template?: { readonly name: string; readonly data: Record<string, unknown> };
+  /**
+   * Register the posted message's thread as an anchor of the conversation.
+   * @default - no anchor
+   */
+  readonly anchor?: SlackPostAnchor;
+  /**
+   * Key that makes a retried post post once. `null` posts without one.
+   * @default - `<conversationId>:<stateName>:<turn>`, unique per state and turn
+   */
+  readonly idempotencyKey?: string | null;
+  /**
+   * Where the posted message's `{ channel, ts, threadTs }` goes.
+   * @default - discarded (the input passes through unchanged)
+   */
+  readonly resultPath?: string;
+}
+
+/** Posts to Slack through the SlackPost function (`SlackPostInput`). */
+export function slackPost(scope: Construct, id: string, props: SlackPostProps): tasks.LambdaInvoke {
+  const stateName = props.stateName ?? id;
+  if ((props.text === undefined) === (props.template === undefined)) {
+    throw new Error(`${stateName}: slackPost needs either a text or a template`);
+  }
+  const idempotencyKey =
+    props.idempotencyKey === undefined
+      ? sfn.JsonPath.format(
+          '{}:{}:{}',
+          sfn.JsonPath.stringAt('$.conversationId'),
+          stateName,
+          sfn.JsonPath.stringAt('$.turn'),
+        )
+      : props.idempotencyKey;
+  const task = tasks.LambdaInvoke.jsonPath(scope, id, {
+    stateName,
+    lambdaFunction: props.slackPostFn,
+    payload: sfn.TaskInput.fromObject({
+      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      channel: props.channel,
+      ...(props.threadTs === undefined ? {} : { threadTs: props.threadTs }),
+      ...(props.text === undefined ? {} : { text: props.text }),
+      ...(props.template === undefined
+        ? {}
+        : { template: { name: props.template.name, data: props.template.data } }),
+      ...(props.anchor === undefined
+        ? {}
+        : {
+            anchor: {
+              name: props.anchor.name,
+              ownerRole: props.anchor.ownerRole ?? JSON_NULL,
+              othersRole: props.anchor.othersRole ?? JSON_NULL,
+            },
+          }),
+      ...(idempotencyKey === null ? {} : { idempotencyKey }),
+    }),
+    resultSelector: {
+      channel: sfn.JsonPath.stringAt('$.Payload.channel'),
+      ts: sfn.JsonPath.stringAt('$.Payload.ts'),
+      threadTs: sfn.JsonPath.stringAt('$.Payload.threadTs'),
+    },
+    resultPath: props.resultPath ?? sfn.JsonPath.DISCARD,
+    taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
+    retryOnServiceExceptions: false,
+  });
+  addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
+  return task;
+}
+
+/**
+ * A JSON `null` in a task payload. CDK drops null-valued fields when it renders a payload,
+ * and SlackPostInput needs the anchor's roles present even when null ("ignore them").
+ */
+const JSON_NULL = sfn.JsonPath.stringToJson('null');
