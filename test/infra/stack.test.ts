@@ -214,7 +214,12 @@ describe('function environment', () => {
         workflow: 'requirements_interview',
         stateMachineArn: `<${stateMachineOf(production, 'requirements_interview')[0]}>`,
         triggers: [
-          { type: 'slash_command', command: '/prd' },
+          {
+            type: 'slash_command',
+            command: '/prd',
+            description: 'Start a requirements interview: the bot asks about your idea, then writes a PRD',
+            usageHint: '<product idea>',
+          },
           {
             type: 'mention',
             keywords: ['prd', 'idea', 'product idea', 'feature idea', 'requirements'],
