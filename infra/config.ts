@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
+import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
 
 /**
  * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON
@@ -80,6 +81,12 @@ const KernelConfigFields = {
    * @default 5
    */
   inboxMaxReceiveCount: z.number().int().min(1).max(1000).default(5),
+  /**
+   * Alarms and the dashboard (infra/constructs/monitoring.ts): e-mail addresses subscribed to
+   * the alarm topic, and the model latency alarm's threshold.
+   * @default { alarmEmails: [], modelLatencyP90Ms: 60000 }
+   */
+  monitoring: MonitoringSettingsSchema.prefault({}),
 };
 
 /**

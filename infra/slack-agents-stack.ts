@@ -20,6 +20,7 @@ import {
 import { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { createKernelFunction } from './constructs/kernel-function.ts';
+import { deadLetterQueuesIn, Monitoring, MonitoringSettingsSchema } from './constructs/monitoring.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { deployModules } from './workflow-modules.ts';
 
@@ -173,6 +174,15 @@ export class SlackAgentsStack extends Stack {
     });
     new CfnOutput(this, 'ConversationsTableName', { value: table.tableName });
     new CfnOutput(this, 'InboxQueueUrl', { value: inbox.queue.queueUrl });
+
+    // Last, so that every function, state machine and dead-letter queue above is watched.
+    new Monitoring(this, 'Monitoring', {
+      settings: MonitoringSettingsSchema.parse(config.monitoring),
+      functions: this.functions,
+      stateMachines: this.stateMachines,
+      deadLetterQueues: deadLetterQueuesIn(this),
+      ingress,
+    });
   }
 }
 

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createAnthropicModel } from '../adapters/anthropic-model.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
+import { createAgentMetrics, recordFailedTurn, withModelMetrics } from '../adapters/model-metrics.ts';
 import { getModelApiKey } from '../adapters/model-secret.ts';
 import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput } from '../agents/contract.ts';
@@ -16,6 +17,7 @@ import { taskHandler } from './task-handler.ts';
 import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('agent-turn');
+const metrics = createAgentMetrics();
 
 interface AgentAdapters {
   model: ModelClient;
@@ -32,11 +34,14 @@ async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<Agen
   if (provider !== 'anthropic') throw new ModelProviderNotSupportedError(provider);
   const baseURL = env[ENV.anthropicBaseUrl];
   return {
-    model: createAnthropicModel({
-      apiKey: await getModelApiKey(env),
-      ...(baseURL ? { baseURL } : {}),
-      maxRetries: numberFromEnv(ENV.modelMaxRetries, env) ?? 2,
-    }),
+    model: withModelMetrics(
+      createAnthropicModel({
+        apiKey: await getModelApiKey(env),
+        ...(baseURL ? { baseURL } : {}),
+        maxRetries: numberFromEnv(ENV.modelMaxRetries, env) ?? 2,
+      }),
+      { metrics, provider },
+    ),
     modelId: requireEnv(ENV.modelId, env),
     tools: createLambdaToolInvoker(),
     transcripts: new DynamoTranscriptStore({
@@ -93,6 +98,9 @@ export function createAgentTurnHandler(profiles: ProfileRegistry) {
         }),
         logger,
       });
+      // A failed turn escalates to people: an alarm counts it, and the terminal shows it at WARN.
+      if (recordFailedTurn(metrics, output))
+        logger.warn('agent turn failed: escalating', { profile: input.profile, error: output.error });
       return output;
     },
     summary: (input, output) => ({

@@ -481,9 +481,11 @@ describe('credentials', () => {
 });
 
 describe('outputs', () => {
-  it('give the Slack request URL, the table name and the inbox URL', () => {
+  it('give the Slack request URL, the table name, the inbox URL, the alarm topic and the dashboard', () => {
     expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([
+      'AlarmTopicArn',
       'ConversationsTableName',
+      'DashboardUrl',
       'InboxQueueUrl',
       'SlackRequestUrl',
     ]);

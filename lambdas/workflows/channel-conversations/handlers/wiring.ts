@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { createAnthropicModel } from '../../../adapters/anthropic-model.ts';
+import { createAgentMetrics, withModelMetrics } from '../../../adapters/model-metrics.ts';
 import { getModelApiKey } from '../../../adapters/model-secret.ts';
 import { getSlackSecret } from '../../../adapters/secrets.ts';
 import type { AgentLogger } from '../../../agents/ports.ts';
@@ -74,13 +75,16 @@ export async function responderDeps(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResponderDeps> {
   const baseURL = env[ENV.anthropicBaseUrl];
-  const model = createAnthropicModel({
-    apiKey: await getModelApiKey(env),
-    ...(baseURL ? { baseURL } : {}),
-    maxRetries: Number(env[ENV.modelMaxRetries] ?? 2),
-    // A chat answer: three attempts of at most 30 s each stay within the responder's timeout.
-    timeoutMs: 30_000,
-  });
+  const model = withModelMetrics(
+    createAnthropicModel({
+      apiKey: await getModelApiKey(env),
+      ...(baseURL ? { baseURL } : {}),
+      maxRetries: Number(env[ENV.modelMaxRetries] ?? 2),
+      // A chat answer: three attempts of at most 30 s each stay within the responder's timeout.
+      timeoutMs: 30_000,
+    }),
+    { metrics: createAgentMetrics(), provider: env[ENV.modelProvider] ?? 'anthropic' },
+  );
   const { botToken } = await getSlackSecret(env);
   const slackApiUrl = env[ENV.slackApiUrl];
   const slack = createSlackPoster({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) });
