@@ -32,6 +32,7 @@ import {
   resourcesOfType,
   UnsupportedTemplateError,
 } from './template.ts';
+import { createSandboxLog } from './terminal-log.ts';
 
 /** The signing secret the sandbox uses unless `SLACK_SIGNING_SECRET` says otherwise (printed at start). */
 export const DEVELOPMENT_SIGNING_SECRET = 'sandbox-signing-secret-not-for-production';
@@ -188,7 +189,12 @@ async function assemble(
   });
 
   // SQS and Step Functions emulators.
-  const sqs = new SqsQueueService({ baseUrl: url });
+  // A Lambda that threw and a message that reached a dead-letter queue show at WARN.
+  const sandboxLog = createSandboxLog({ level: options.logLevel ?? 'INFO' });
+  const sqs = new SqsQueueService({
+    baseUrl: url,
+    onDeadLetter: (arrival) => sandboxLog.warn('message arrived in a dead-letter queue', arrival),
+  });
   const sqsApi = createSqsApiHandler(sqs);
   const handlers = new Map<string, Promise<Handler>>();
   const handlerOf = (logicalId: string): Promise<Handler> => {
@@ -223,6 +229,9 @@ async function assemble(
         lambdaContext(info ?? { logicalId, timeoutSeconds: 30 }),
       );
       return result === undefined ? null : JSON.parse(JSON.stringify(result));
+    } catch (error) {
+      sandboxLog.warn(`Lambda ${logicalId} failed`, { error, ...(conversationId ? { conversationId } : {}) });
+      throw error;
     } finally {
       if (conversationId !== undefined) {
         const left = (agentTurnsRunning.get(conversationId) ?? 1) - 1;

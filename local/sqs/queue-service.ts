@@ -44,6 +44,16 @@ export interface SqsQueueServiceOptions {
   timeScale?: number;
   /** The clock (epoch ms). @default real time, sped up by `timeScale` */
   now?: () => number;
+  /**
+   * Called when a message arrives in a dead-letter queue (a queue another's redrive policy
+   * names): moved there after `maxReceiveCount` receives, or sent there directly.
+   * @default - nothing
+   */
+  onDeadLetter?: (arrival: {
+    queue: string;
+    messageId: string;
+    reason: 'max_receive_count' | 'sent';
+  }) => void;
 }
 
 /** A received message in the SQS JSON protocol's shape. */
@@ -98,6 +108,7 @@ export class SqsQueueService {
   readonly region: string;
   readonly accountId: string;
   private readonly timeScale: number;
+  private readonly onDeadLetter: SqsQueueServiceOptions['onDeadLetter'];
   private readonly clock: () => number;
   private readonly queues = new Map<string, FifoQueue>();
   private readonly passthrough = new Map<FifoQueue, Record<string, string>>();
@@ -108,6 +119,7 @@ export class SqsQueueService {
     this.region = options.region ?? 'us-east-1';
     this.accountId = options.accountId ?? '000000000000';
     this.timeScale = options.timeScale ?? 1;
+    this.onDeadLetter = options.onDeadLetter;
     if (!(this.timeScale > 0)) throw new RangeError(`timeScale must be positive, got ${options.timeScale}`);
     const start = Date.now();
     this.clock = options.now ?? (() => start + (Date.now() - start) * this.timeScale);
@@ -340,6 +352,10 @@ export class SqsQueueService {
     return queue;
   }
 
+  private isDeadLetterQueue(queue: FifoQueue): boolean {
+    return [...this.queues.values()].some((q) => q.config.redrivePolicy?.deadLetterTargetArn === queue.arn);
+  }
+
   private findByArn(arn: string): FifoQueue | undefined {
     return [...this.queues.values()].find((queue) => queue.arn === arn);
   }
@@ -399,6 +415,8 @@ export class SqsQueueService {
       now,
     );
     if (outcome.enqueued) this.longPolls.notify(queue);
+    if (outcome.enqueued && this.isDeadLetterQueue(queue))
+      this.onDeadLetter?.({ queue: queue.name, messageId: outcome.messageId, reason: 'sent' });
     return {
       MessageId: outcome.messageId,
       // The SDK checks this against the body it sent, so it is the request's body even for a
@@ -446,6 +464,11 @@ export class SqsQueueService {
           if (!target) return false;
           target.acceptDeadLetter(message, queue.arn);
           this.longPolls.notify(target);
+          this.onDeadLetter?.({
+            queue: target.name,
+            messageId: message.messageId,
+            reason: 'max_receive_count',
+          });
           return true;
         }
       : undefined;
