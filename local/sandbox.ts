@@ -1,10 +1,9 @@
 import './polyfills.ts';
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CreateTableCommand, type CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
 import type { SlackAgentsConfigInput } from '../infra/config.ts';
@@ -16,6 +15,15 @@ import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
 import { readBody } from './read-body.ts';
+import {
+  createQueues,
+  createTables,
+  lambdaContext,
+  logicalIdOfArn,
+  mergeEnvironments,
+  readFunctions,
+  serveIngress,
+} from './sandbox-resources.ts';
 import { ChangeFeed, createSandboxRoutes } from './sandbox-routes.ts';
 import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
@@ -25,7 +33,6 @@ import { createStepFunctionsApi, STEP_FUNCTIONS_TARGET_PREFIX } from './stepfunc
 import { LocalStepFunctions } from './stepfunctions/runtime.ts';
 import {
   type CloudFormationTemplate,
-  LOCAL_ACCOUNT,
   LOCAL_REGION,
   localArn,
   resolveIntrinsics,
@@ -83,16 +90,6 @@ export interface Sandbox {
 }
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
-
-interface FunctionInfo {
-  logicalId: string;
-  /** The function's entry file (its `slack-agents:entry` metadata), run in process. */
-  entry: string;
-  /** Whether it runs agent turns (`slack-agents:kind`): the console shows the bot thinking. */
-  agentTurn: boolean;
-  timeoutSeconds: number;
-  environment: Record<string, string>;
-}
 
 /**
  * The offline runtime: the synthesized stack's tables (dynalite), queues (the SQS FIFO
@@ -364,174 +361,4 @@ async function assemble(
       await github.close();
     },
   };
-}
-
-function readFunctions(
-  template: CloudFormationTemplate,
-  names: { baseUrl: string },
-): Map<string, FunctionInfo> {
-  const functions = new Map<string, FunctionInfo>();
-  for (const [logicalId, resource] of resourcesOfType(template, 'AWS::Lambda::Function')) {
-    const entry = resource.Metadata?.['slack-agents:entry'];
-    if (typeof entry !== 'string') continue;
-    const variables = resolveIntrinsics(
-      (resource.Properties?.Environment as { Variables?: never } | undefined)?.Variables ?? {},
-      template,
-      names,
-    ) as Record<string, string>;
-    functions.set(logicalId, {
-      logicalId,
-      entry,
-      agentTurn: resource.Metadata?.['slack-agents:kind'] === 'agent_turn',
-      timeoutSeconds: Number(resource.Properties?.Timeout ?? 3),
-      environment: variables,
-    });
-  }
-  return functions;
-}
-
-/** The handlers share one process, so a variable two functions both set must agree. */
-function mergeEnvironments(functions: Map<string, FunctionInfo>): Record<string, string> {
-  const merged: Record<string, string> = {};
-  for (const { logicalId, environment } of functions.values()) {
-    for (const [name, value] of Object.entries(environment)) {
-      if (name === 'NODE_OPTIONS') continue;
-      if (name in merged && merged[name] !== value) {
-        throw new UnsupportedTemplateError(`${logicalId} sets ${name} differently from another function`);
-      }
-      merged[name] = String(value);
-    }
-  }
-  return merged;
-}
-
-async function createTables(template: CloudFormationTemplate, dynamodb: DynamoDBClient): Promise<string> {
-  let first = '';
-  for (const [logicalId, resource] of resourcesOfType(template, 'AWS::DynamoDB::Table')) {
-    const p = resource.Properties ?? {};
-    const name = typeof p.TableName === 'string' ? p.TableName : logicalId;
-    first ||= name;
-    await dynamodb.send(
-      new CreateTableCommand({
-        TableName: name,
-        BillingMode: 'PAY_PER_REQUEST',
-        KeySchema: p.KeySchema as CreateTableCommandInput['KeySchema'],
-        AttributeDefinitions: p.AttributeDefinitions as CreateTableCommandInput['AttributeDefinitions'],
-        ...(p.GlobalSecondaryIndexes
-          ? {
-              GlobalSecondaryIndexes:
-                p.GlobalSecondaryIndexes as unknown as CreateTableCommandInput['GlobalSecondaryIndexes'],
-            }
-          : {}),
-      }),
-    );
-  }
-  return first;
-}
-
-/** Creates the template's queues, dead-letter queues first; returns queue ARN -> URL. */
-function createQueues(
-  template: CloudFormationTemplate,
-  sqs: SqsQueueService,
-  names: { baseUrl: string },
-): Map<string, string> {
-  const urls = new Map<string, string>();
-  const queues = resourcesOfType(template, 'AWS::SQS::Queue').sort(
-    ([, a], [, b]) =>
-      Number(a.Properties?.RedrivePolicy !== undefined) - Number(b.Properties?.RedrivePolicy !== undefined),
-  );
-  for (const [logicalId] of queues) {
-    const resolved = resolveIntrinsics(
-      template.Resources[logicalId]?.Properties ?? {},
-      template,
-      names,
-    ) as Record<string, unknown>;
-    const url = String(resolveIntrinsics({ Ref: logicalId }, template, names));
-    const attributes: Record<string, string> = {};
-    if (resolved.FifoQueue === true) attributes.FifoQueue = 'true';
-    if (resolved.ContentBasedDeduplication === true) attributes.ContentBasedDeduplication = 'true';
-    if (resolved.VisibilityTimeout !== undefined)
-      attributes.VisibilityTimeout = String(resolved.VisibilityTimeout);
-    if (resolved.RedrivePolicy) attributes.RedrivePolicy = JSON.stringify(resolved.RedrivePolicy);
-    const created = sqs.createQueue({
-      QueueName: url.slice(url.lastIndexOf('/') + 1),
-      Attributes: attributes,
-    });
-    urls.set(sqs.queueArn(created.QueueUrl), created.QueueUrl);
-  }
-  return urls;
-}
-
-function logicalIdOfArn(arn: string): string {
-  const match = /:function:([^:]+)/.exec(arn);
-  return match?.[1] ?? arn;
-}
-
-function lambdaContext(info: { logicalId: string; timeoutSeconds: number }): Context {
-  const deadline = Date.now() + info.timeoutSeconds * 1000;
-  const fail = () => {
-    throw new Error('callback-style Lambda completion is not supported');
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: info.logicalId,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: localArn('lambda', `function:${info.logicalId}`),
-    memoryLimitInMB: '256',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${info.logicalId}`,
-    logStreamName: 'sandbox',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: fail,
-    fail,
-    succeed: fail,
-  };
-}
-
-/** Serves the ingress Lambda as its Function URL does: the request as an HTTP API v2 event. */
-async function serveIngress(
-  req: IncomingMessage,
-  res: ServerResponse,
-  body: string,
-  invoke: (event: unknown) => Promise<unknown>,
-): Promise<void> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
-  }
-  const path = (req.url ?? '/').split('?')[0] ?? '/';
-  const event = {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: path,
-    rawQueryString: (req.url ?? '').split('?')[1] ?? '',
-    headers,
-    requestContext: {
-      accountId: LOCAL_ACCOUNT,
-      apiId: 'sandbox',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: 'sandbox',
-      http: {
-        method: req.method ?? 'GET',
-        path,
-        protocol: 'HTTP/1.1',
-        sourceIp: '127.0.0.1',
-        userAgent: headers['user-agent'] ?? '',
-      },
-      requestId: randomUUID(),
-      routeKey: '$default',
-      stage: '$default',
-      time: new Date().toISOString(),
-      timeEpoch: Date.now(),
-    },
-    body,
-    isBase64Encoded: false,
-  };
-  const result = (await invoke(event)) as {
-    statusCode?: number;
-    headers?: Record<string, string>;
-    body?: string;
-  } | null;
-  res.writeHead(result?.statusCode ?? 200, result?.headers ?? {});
-  res.end(result?.body ?? '');
 }

@@ -5,11 +5,15 @@
  * its change stream says something changed.
  */
 
+import { createActions } from './actions.ts';
 import { ApiError, api } from './api.ts';
 import { renderConversationBody, renderConversationHeader } from './conversation-view.ts';
-import { type Child, h, replaceChildren } from './dom.ts';
+import { h } from './dom.ts';
+import { fitGraph, scrollToCurrentState } from './graph-scroll.ts';
 import { type LiveMode, watchChanges } from './live.ts';
-import { type Actions, channelName, type State, userName, type View } from './state.ts';
+import { DEFAULT_USER, hashOf, stateFromHash } from './location.ts';
+import { update, updateList } from './render-cache.ts';
+import { channelName, type State, userName, type View } from './state.ts';
 import {
   createComposer,
   renderChannelHeader,
@@ -18,26 +22,6 @@ import {
   renderThreadHeader,
   renderThreadMessages,
 } from './workspace-view.ts';
-
-const DEFAULT_USER = 'U_REPORTER';
-
-function fromHash(): Partial<State> {
-  const params = new URLSearchParams(location.hash.slice(1));
-  const get = (name: string) => params.get(name) ?? undefined;
-  const partial: Partial<State> = {};
-  const channelId = get('channel');
-  const threadTs = get('thread');
-  const threadChannel = get('threadChannel') ?? channelId;
-  const conversationId = get('conversation');
-  const postAs = get('as');
-  if (channelId) partial.channelId = channelId;
-  if (threadTs && threadChannel) Object.assign(partial, { threadTs, threadChannel });
-  if (conversationId)
-    Object.assign(partial, { conversationId, center: 'conversation', view: 'conversation' });
-  else if (threadTs) partial.view = 'thread';
-  if (postAs) partial.postAs = postAs;
-  return partial;
-}
 
 const state: State = {
   channels: [],
@@ -50,20 +34,11 @@ const state: State = {
   zoom: 'fit',
   live: 'connecting',
   conversations: [],
-  ...fromHash(),
+  ...stateFromHash(),
 };
 
 function toHash(): void {
-  const params = new URLSearchParams();
-  if (state.channelId) params.set('channel', state.channelId);
-  if (state.threadTs && state.threadChannel) {
-    params.set('thread', state.threadTs);
-    if (state.threadChannel !== state.channelId) params.set('threadChannel', state.threadChannel);
-  }
-  if (state.conversationId && state.center === 'conversation')
-    params.set('conversation', state.conversationId);
-  if (state.postAs !== DEFAULT_USER) params.set('as', state.postAs);
-  history.replaceState(null, '', `#${params.toString()}`);
+  history.replaceState(null, '', hashOf(state));
 }
 
 // ---- the shell: panes built once; their contents are re-rendered when their data changes ----
@@ -136,59 +111,15 @@ let stickThreadToBottom = false;
 
 // ---- rendering ----
 
-const rendered = new WeakMap<Element, string>();
-
-/** Re-renders `element`'s children when `key` changed; returns whether it did. */
-function update(element: Element, key: string, build: () => Child[]): boolean {
-  if (rendered.get(element) === key) return false;
-  rendered.set(element, key);
-  replaceChildren(element, build());
-  return true;
-}
-
-/** A scrolling message list: new content keeps the reader's place, or follows the bottom if they were there. */
-function updateList(
-  body: HTMLElement,
-  listId: string,
-  key: string,
-  build: () => Child[],
-  forceBottom: boolean,
-): void {
-  const fresh = body.dataset.list !== listId;
-  const atBottom = body.scrollHeight - body.scrollTop - body.clientHeight < 48;
-  const top = body.scrollTop;
-  if (!update(body, `${listId}\n${key}`, build) && !forceBottom) return;
-  body.dataset.list = listId;
-  if (fresh || atBottom || forceBottom) body.scrollTop = body.scrollHeight;
-  else body.scrollTop = top;
-}
-
 let lastCurrentState: string | undefined;
 
 function applyZoom(): void {
-  const scroller = conversationBody.querySelector<HTMLElement>('.graph-scroll');
-  const graph = scroller?.querySelector<SVGSVGElement>('svg.graph');
-  if (!scroller || !graph || scroller.clientWidth === 0) return;
-  const width = Number(graph.getAttribute('width'));
-  const height = Number(graph.getAttribute('height'));
-  const available = scroller.clientWidth - 2;
-  const scale = state.zoom === 'fit' ? Math.max(0.45, Math.min(1, available / width)) : state.zoom;
-  graph.style.width = `${Math.round(width * scale)}px`;
-  graph.style.height = `${Math.round(height * scale)}px`;
+  fitGraph(conversationBody, state.zoom);
 }
 
 /** Brings the state running now into view once it changed (not on every refresh: the reader may be scrolling). */
 function revealCurrentState(): void {
-  const scroller = conversationBody.querySelector<HTMLElement>('.graph-scroll');
-  const current = scroller?.querySelector<SVGGElement>('g.node[data-status="current"]');
-  const name = current?.dataset.state;
-  // A hidden panel has no layout to scroll; try again once it is shown.
-  if (!scroller || !current || name === lastCurrentState || scroller.clientWidth === 0) return;
-  lastCurrentState = name;
-  const box = current.getBoundingClientRect();
-  const frame = scroller.getBoundingClientRect();
-  scroller.scrollTop += box.top - frame.top - (scroller.clientHeight - box.height) / 2;
-  scroller.scrollLeft += box.left - frame.left - (scroller.clientWidth - box.width) / 2;
+  lastCurrentState = scrollToCurrentState(conversationBody, lastCurrentState);
 }
 
 function renderConversation(): void {
@@ -425,109 +356,14 @@ function changed(reload = true): void {
   if (reload) scheduleRefresh(0);
 }
 
-const actions: Actions = {
-  selectChannel(id) {
-    if (state.channelId !== id) {
-      state.channelId = id;
-      delete state.messages;
-    }
-    state.center = 'channel';
-    state.view = 'channel';
-    changed();
-  },
-  openThread(channel, ts) {
-    if (state.threadTs !== ts || state.threadChannel !== channel) {
-      state.threadChannel = channel;
-      state.threadTs = ts;
-      delete state.thread;
-    }
-    state.view = 'thread';
-    changed();
-  },
-  closeThread() {
-    delete state.threadTs;
-    delete state.threadChannel;
-    delete state.thread;
-    state.view = state.center === 'conversation' ? 'conversation' : 'channel';
-    changed(false);
-  },
-  openConversation(id, options = {}) {
-    if (state.conversationId !== id) {
-      state.conversationId = id;
-      delete state.detail;
-      delete state.execution;
-      delete state.executionName;
-      delete state.selectedState;
-      state.expandedEvents = new Set();
-      lastCurrentState = undefined;
-    }
-    const anchor = state.conversations.find((c) => c.id === id)?.anchors[0];
-    if (options.withThread && anchor) {
-      state.threadChannel = anchor.channel;
-      state.threadTs = anchor.threadTs;
-      delete state.thread;
-      if (!state.channelId) state.channelId = anchor.channel;
-    }
-    state.center = 'conversation';
-    state.view = 'conversation';
-    changed();
-  },
-  closeConversation() {
-    delete state.conversationId;
-    delete state.detail;
-    delete state.execution;
-    delete state.executionName;
-    state.center = 'channel';
-    state.view = 'channel';
-    changed(false);
-  },
-  selectExecution(name) {
-    state.executionName = name;
-    delete state.execution;
-    delete state.selectedState;
-    state.expandedEvents = new Set();
+const actions = createActions(state, {
+  changed,
+  render,
+  scheduleRefresh,
+  forgetCurrentState: () => {
     lastCurrentState = undefined;
-    changed();
   },
-  selectState(name) {
-    if (name === undefined) delete state.selectedState;
-    else state.selectedState = name;
-    changed(false);
-  },
-  toggleEvent(index) {
-    if (state.expandedEvents.has(index)) state.expandedEvents.delete(index);
-    else state.expandedEvents.add(index);
-    changed(false);
-  },
-  setView(view) {
-    state.view = view;
-    if (view === 'conversation') state.center = 'conversation';
-    if (view === 'channel') state.center = 'channel';
-    changed(false);
-  },
-  setZoom(zoom) {
-    state.zoom = zoom;
-    changed(false);
-  },
-  setPostAs(user) {
-    state.postAs = user;
-    changed(false);
-  },
-  async post(input) {
-    await api.post({ ...input, user: state.postAs });
-    scheduleRefresh(0);
-  },
-  async press(input) {
-    try {
-      await api.action({ ...input, user: state.postAs });
-      delete state.error;
-    } catch (error) {
-      state.error = `The button press failed: ${error instanceof Error ? error.message : String(error)}`;
-    }
-    render();
-    scheduleRefresh(0);
-  },
-};
+});
 
 window.addEventListener('resize', () => {
   if (state.zoom === 'fit') applyZoom();

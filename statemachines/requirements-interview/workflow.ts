@@ -1,141 +1,37 @@
 import { Duration } from 'aws-cdk-lib';
-import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
-import type { Construct } from 'constructs';
 import type { RequirementsInterviewSettings } from '../../lambdas/workflows/requirements-interview/config.ts';
-import type { RequirementsTurnState } from '../../lambdas/workflows/requirements-interview/contract.ts';
 import type { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { type AgentTurnProps, agentTurn } from '../agent-turn.ts';
 import {
-  addTransientRetry,
   catchFailure,
   catchTimeout,
   closeOut,
   DRAINED_PATH,
-  DYNAMODB_TASK_TIMEOUT,
-  DYNAMODB_TRANSIENT_ERRORS,
-  describeDuration,
   drain,
   FAILURE_PATH,
   incrementCounter,
   nextTurn,
   waitForPeople,
 } from '../kernel.ts';
-import { conversationItemKey, failConversation, setConversationFields } from '../kernel-records.ts';
+import { failConversation, setConversationFields } from '../kernel-records.ts';
 import { slackPost } from '../slack-post.ts';
 import { defineWorkflow } from '../workflow-module.ts';
 import type { RequirementsFunctionId } from './functions.ts';
+import { agentPass, type RecordInterviewProps, recordInterviewState } from './records.ts';
+import {
+  openingText,
+  REQUIREMENTS_INTERVIEW_STATES,
+  REQUIREMENTS_INTERVIEW_TEXTS,
+  reminderText,
+  timeoutText,
+  turnCapNote,
+} from './states.ts';
 
 /** The interview's agent roles. */
 type AgentProfileName = keyof typeof REQUIREMENTS_INTERVIEW_PROFILES;
 
-/**
- * `requirements_interview` (seed 004): `/prd <idea>` opens a thread where the clarification
- * agent interviews the requester (anyone else in the thread may answer too, labelled as a
- * participant) until its confidence reaches the threshold or the turn cap, then the PRD
- * generator writes the PRD and the analysis agent analyses it; both are posted and attached
- * as Markdown. The requester's "cancel" ends it at any point.
- *
- * The state, beyond `ExecutionInput` (conversationId, workflow, channel, ownerId, turn):
- * - `thread`: the `SlackPostOutput` of the post that opened the interview's thread.
- * - `clarificationTurns`: clarification turns so far (seed 004's `turns_count`).
- * - `clarification`, `prd`, `analysis`: the last turn output of each agent; the PRD generator
- *   and the analysis agent resume the clarification's session, so each reads the interview.
- * - `prdNotes`: what the PRD generator is told (the open unknowns, at the turn cap).
- * - `drained`, `wake`, `timedOut`, `failure`: the kernel's, see kernel.ts.
- *
- * The conversation record keeps the seed's `conversation_states` row under `interview`:
- * `currentAgent`, `confidence`, `turnsInAgent`, `confidenceHistory` (one entry per clarification
- * turn) and `transitions` (every transition with its agent, confidence, turns and time `at`, the
- * ISO time the recording state was entered).
- */
-
-export const REQUIREMENTS_INTERVIEW_STATES = {
-  prepare: 'Prepare interview',
-  startedInThread: 'Started by a mention?',
-  openInMentionThread: "Open interview in the mention's thread",
-  openThread: 'Open interview thread',
-  startRecord: 'Start interview record',
-  markClarifying: 'Mark clarifying',
-  nextClarificationTurn: 'Next clarification turn',
-  drainForClarification: 'Drain for clarification',
-  closeBeforeClarification: 'Close requested before clarification?',
-  clarify: 'Clarify',
-  continueClarifying: 'Continue clarifying',
-  countClarificationTurn: 'Count clarification turn',
-  routeClarification: 'Route clarification',
-  recordClarification: 'Record clarification',
-  confidenceCheck: 'Confidence check',
-  logBelowThreshold: 'Log confidence below threshold',
-  logThresholdMet: 'Log confidence threshold met',
-  logTurnCap: 'Log turn cap reached',
-  postQuestions: 'Post questions',
-  waitForAnswer: 'Wait for answer',
-  remind: 'Remind requester',
-  waitAfterReminder: 'Wait after reminder',
-  noteTimeout: 'Close for no answer',
-  noteTurnCap: 'Note turn cap',
-  noteReady: 'Note confidence reached',
-  announceReady: 'Announce PRD',
-  enterPrd: 'Enter PRD generation',
-  enterAnalysis: 'Enter analysis',
-  sessionToResume: 'Session to resume?',
-  recordPrdStart: 'Record PRD generation start',
-  nextPrdTurn: 'Next PRD turn',
-  drainForPrd: 'Drain for PRD',
-  closeBeforePrd: 'Close requested before PRD?',
-  writePrd: 'Write PRD',
-  routePrd: 'Route PRD',
-  postPrd: 'Post PRD',
-  recordAnalysisStart: 'Record analysis start',
-  nextAnalysisTurn: 'Next analysis turn',
-  drainForAnalysis: 'Drain for analysis',
-  closeBeforeAnalysis: 'Close requested before analysis?',
-  analyse: 'Analyse PRD',
-  routeAnalysis: 'Route analysis',
-  postAnalysis: 'Post analysis',
-  recordComplete: 'Record complete',
-  markComplete: 'Mark complete',
-  acknowledgeClose: 'Acknowledge close',
-  recordClosed: 'Record closed',
-  markClosed: 'Mark closed',
-  closingTurn: 'Closing turn',
-  cleanUp: 'Clean up',
-  done: 'Done',
-  cleanUpFailed: 'Clean-up failed',
-  noteFailedAgent: 'Note failed agent',
-  tellFailure: 'Tell requester of failure',
-  markFailed: 'Mark failed',
-  failed: 'Failed',
-} as const;
-
-export const REQUIREMENTS_INTERVIEW_TEXTS = {
-  acknowledgeClose: ':white_check_mark: Interview stopped. Nothing more will happen in this thread.',
-  ready: ':memo: I have what I need. Writing the PRD now...',
-  agentFailed:
-    ':warning: Sorry, I could not continue this interview: an agent turn failed after its retries. ' +
-    'Run /prd again to start over.',
-} as const;
-
-/** The opening post: it opens the thread the interview runs in. */
-export function openingText(ownerId: string): string {
-  return `:memo: Requirements interview for <@${ownerId}>. I'll ask a few questions to understand the idea, then write a PRD and analyse it. Answer in this thread; anyone may chime in. Say "cancel" to stop.`;
-}
-
-export function reminderText(waitSeconds: number): string {
-  return `:bell: Reminder: the questions above are still open. Without an answer in ${describeDuration(waitSeconds)}, I'll close this interview.`;
-}
-
-export function timeoutText(waitSeconds: number): string {
-  return `:zzz: No answer after the reminder (${describeDuration(waitSeconds)}): closing this interview. Run /prd again to start over.`;
-}
-
-/** The note the PRD generator gets when the turn cap ended the interview. */
-export function turnCapNote(maxTurns: number): string {
-  return `The interview reached its limit of ${maxTurns} clarification turns before your confidence reached the threshold. Write the PRD anyway from what you know, and list every open unknown under open questions. The open unknowns the clarification agent reported:`;
-}
-
+/** `requirements_interview` (seed 004); its state and its names are described in states.ts. */
 export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, RequirementsInterviewSettings>({
   name: 'requirements_interview',
   // `/prd <idea>`, or a mention of the bot with a product idea (the rule: its config.ts).
@@ -496,123 +392,3 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     return prepare.next(startedInThread);
   },
 });
-
-/** Sets `$.currentAgent`, the state the next agent turn runs in. */
-function agentPass(scope: Construct, stateName: string, agent: RequirementsTurnState): sfn.Pass {
-  return sfn.Pass.jsonPath(scope, stateName, {
-    result: sfn.Result.fromString(agent),
-    resultPath: '$.currentAgent',
-  });
-}
-
-interface RecordInterviewProps {
-  readonly table: ITableRef;
-  /** The transition's name in the log, e.g. `prd_generation_start` (seed 004's log lines). */
-  readonly event: string;
-  /** The agent the conversation is in after the transition (seed 004's `current_agent`). */
-  readonly agent: RequirementsTurnState | 'complete' | 'closed';
-  /** Also record the clarification's confidence, and the turn's entry in `confidenceHistory`. */
-  readonly confidence?: boolean;
-  /**
-   * The confidence check's outcome (seed 004's `confidence_check` line): the entry gets the
-   * confidence, the threshold and the outcome; the current agent and the history stay.
-   */
-  readonly check?: {
-    readonly outcome: 'below_threshold' | 'threshold_met' | 'turn_cap_reached';
-    readonly threshold: number;
-  };
-  /**
-   * Creates the record (the first transition), with this metadata.
-   * @default - the record exists: update it
-   */
-  readonly init?: { readonly confidenceThreshold: number; readonly maxClarificationTurns: number };
-}
-
-/**
- * Writes seed 004's conversation state into the conversation record (`interview`) and appends
- * the transition to its log, with the direct DynamoDB integration (no logic, so no Lambda). The
- * update is conditional on the conversation existing, like `setConversationFields`.
- */
-function recordInterviewState(
-  scope: Construct,
-  id: string,
-  props: RecordInterviewProps,
-): tasks.DynamoUpdateItem {
-  const V = tasks.DynamoAttributeValue;
-  const text = (value: string) => V.fromString(value);
-  const list = (values: tasks.DynamoAttributeValue[]) => V.fromList(values);
-  const map = (values: Record<string, tasks.DynamoAttributeValue>) => V.fromMap(values);
-  // A number from the state: DynamoDB's `N` is a string, so the number is formatted into one.
-  const number = (path: string) => V.numberFromString(sfn.JsonPath.format('{}', sfn.JsonPath.stringAt(path)));
-  const zero = V.fromNumber(0);
-  // Turns in the current agent: the clarification counts its turns; the others have one each.
-  const turns = props.agent === 'clarification' ? number('$.clarificationTurns') : zero;
-  const confidence = number('$.clarification.confidence');
-  // When this state was entered (seed 004 times every transition): the service's own clock, no Lambda.
-  const at = text(sfn.JsonPath.stringAt('$$.State.EnteredTime'));
-  const entry = map({
-    event: text(props.event),
-    agent: text(props.agent),
-    turn: number('$.turn'),
-    turnsInAgent: turns,
-    ...(props.confidence || props.check ? { confidence } : {}),
-    ...(props.check
-      ? { outcome: text(props.check.outcome), threshold: V.fromNumber(props.check.threshold) }
-      : {}),
-    at,
-  });
-  let update: string;
-  let values: Record<string, tasks.DynamoAttributeValue>;
-  if (props.init) {
-    update = 'SET interview = :interview';
-    values = {
-      ':interview': map({
-        currentAgent: text(props.agent),
-        confidence: zero,
-        turnsInAgent: zero,
-        confidenceHistory: list([]),
-        transitions: list([entry]),
-        metadata: map({
-          confidenceThreshold: V.fromNumber(props.init.confidenceThreshold),
-          maxClarificationTurns: V.fromNumber(props.init.maxClarificationTurns),
-        }),
-      }),
-    };
-  } else {
-    const sets = ['interview.transitions = list_append(interview.transitions, :log)'];
-    values = { ':log': list([entry]) };
-    if (!props.check) {
-      sets.push('interview.currentAgent = :agent', 'interview.turnsInAgent = :turns');
-      values[':agent'] = text(props.agent);
-      values[':turns'] = turns;
-    }
-    if (props.confidence) {
-      sets.push(
-        'interview.confidence = :confidence',
-        'interview.confidenceHistory = list_append(interview.confidenceHistory, :history)',
-      );
-      values[':confidence'] = confidence;
-      values[':history'] = list([
-        map({
-          turn: turns,
-          confidence,
-          reason: text(sfn.JsonPath.stringAt('$.clarification.confidenceReason')),
-          at,
-        }),
-      ]);
-    }
-    update = `SET ${sets.join(', ')}`;
-  }
-  const task = tasks.DynamoUpdateItem.jsonPath(scope, id, {
-    stateName: id,
-    table: props.table,
-    key: conversationItemKey(),
-    updateExpression: update,
-    conditionExpression: 'attribute_exists(pk)',
-    expressionAttributeValues: values,
-    resultPath: sfn.JsonPath.DISCARD,
-    taskTimeout: sfn.Timeout.duration(DYNAMODB_TASK_TIMEOUT),
-  });
-  addTransientRetry(task, DYNAMODB_TRANSIENT_ERRORS);
-  return task;
-}

@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { BugAction } from '../../lambdas/workflows/bug-investigation/contract.ts';
-import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/workflow.ts';
+import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
 import { type AslDefinition, type AslState, definitions, functionResource, templateOf } from './template.ts';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   REQUIREMENTS_INTERVIEW_STATES as S,
   REQUIREMENTS_INTERVIEW_TEXTS as T,
-} from '../../statemachines/requirements-interview/workflow.ts';
+} from '../../statemachines/requirements-interview/states.ts';
 import { type AslState, definitions, templateOf } from './template.ts';
 
 /**

@@ -7,7 +7,7 @@ import {
   submit,
   toolResultText,
 } from '../../local/model/scripted-model.ts';
-import { REQUIREMENTS_INTERVIEW_TEXTS } from '../../statemachines/requirements-interview/workflow.ts';
+import { REQUIREMENTS_INTERVIEW_TEXTS } from '../../statemachines/requirements-interview/states.ts';
 import { promptOfTurn, type Step } from './bug-harness.ts';
 import {
   ANALYSIS,

@@ -19,7 +19,7 @@ import {
 import { BugTurnOutput } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { SlaTrackingInput } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
 import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investigation/templates/index.ts';
-import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/workflow.ts';
+import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
 import { type AslDefinition, definitions, templateOf } from '../infra/template.ts';
 
 /** The bug investigation's SlackPost input: its templates only, with valid data. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BUG_INVESTIGATION_STATES as S,
   BUG_INVESTIGATION_TEXTS as T,
-} from '../../statemachines/bug-investigation/workflow.ts';
+} from '../../statemachines/bug-investigation/states.ts';
 import {
   CONVERSATION_ID,
   EXECUTION_ARN,

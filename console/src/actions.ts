@@ -1,0 +1,119 @@
+import { api } from './api.ts';
+import type { Actions, State } from './state.ts';
+
+/** What the actions need from the page: re-render, re-read, and forget the followed state. */
+export interface ActionHooks {
+  /** A change of what is shown: re-render now, re-read soon unless `reload` is false. */
+  changed(reload?: boolean): void;
+  render(): void;
+  scheduleRefresh(delay?: number): void;
+  /** The graph's current state is no longer the one to scroll to (another execution is shown). */
+  forgetCurrentState(): void;
+}
+
+/** What the user can do in the console: each changes `state` and tells the page. */
+export function createActions(state: State, hooks: ActionHooks): Actions {
+  return {
+    selectChannel(id) {
+      if (state.channelId !== id) {
+        state.channelId = id;
+        delete state.messages;
+      }
+      state.center = 'channel';
+      state.view = 'channel';
+      hooks.changed();
+    },
+    openThread(channel, ts) {
+      if (state.threadTs !== ts || state.threadChannel !== channel) {
+        state.threadChannel = channel;
+        state.threadTs = ts;
+        delete state.thread;
+      }
+      state.view = 'thread';
+      hooks.changed();
+    },
+    closeThread() {
+      delete state.threadTs;
+      delete state.threadChannel;
+      delete state.thread;
+      state.view = state.center === 'conversation' ? 'conversation' : 'channel';
+      hooks.changed(false);
+    },
+    openConversation(id, options = {}) {
+      if (state.conversationId !== id) {
+        state.conversationId = id;
+        delete state.detail;
+        delete state.execution;
+        delete state.executionName;
+        delete state.selectedState;
+        state.expandedEvents = new Set();
+        hooks.forgetCurrentState();
+      }
+      const anchor = state.conversations.find((c) => c.id === id)?.anchors[0];
+      if (options.withThread && anchor) {
+        state.threadChannel = anchor.channel;
+        state.threadTs = anchor.threadTs;
+        delete state.thread;
+        if (!state.channelId) state.channelId = anchor.channel;
+      }
+      state.center = 'conversation';
+      state.view = 'conversation';
+      hooks.changed();
+    },
+    closeConversation() {
+      delete state.conversationId;
+      delete state.detail;
+      delete state.execution;
+      delete state.executionName;
+      state.center = 'channel';
+      state.view = 'channel';
+      hooks.changed(false);
+    },
+    selectExecution(name) {
+      state.executionName = name;
+      delete state.execution;
+      delete state.selectedState;
+      state.expandedEvents = new Set();
+      hooks.forgetCurrentState();
+      hooks.changed();
+    },
+    selectState(name) {
+      if (name === undefined) delete state.selectedState;
+      else state.selectedState = name;
+      hooks.changed(false);
+    },
+    toggleEvent(index) {
+      if (state.expandedEvents.has(index)) state.expandedEvents.delete(index);
+      else state.expandedEvents.add(index);
+      hooks.changed(false);
+    },
+    setView(view) {
+      state.view = view;
+      if (view === 'conversation') state.center = 'conversation';
+      if (view === 'channel') state.center = 'channel';
+      hooks.changed(false);
+    },
+    setZoom(zoom) {
+      state.zoom = zoom;
+      hooks.changed(false);
+    },
+    setPostAs(user) {
+      state.postAs = user;
+      hooks.changed(false);
+    },
+    async post(input) {
+      await api.post({ ...input, user: state.postAs });
+      hooks.scheduleRefresh(0);
+    },
+    async press(input) {
+      try {
+        await api.action({ ...input, user: state.postAs });
+        delete state.error;
+      } catch (error) {
+        state.error = `The button press failed: ${error instanceof Error ? error.message : String(error)}`;
+      }
+      hooks.render();
+      hooks.scheduleRefresh(0);
+    },
+  };
+}

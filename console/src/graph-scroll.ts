@@ -1,0 +1,33 @@
+import type { State } from './state.ts';
+
+/** The execution graph's scroller: zoom to fit (or a scale), and follow the state running now. */
+
+/** Sizes the graph in `container` for the zoom: `fit` shrinks it to the width (not below 45%). */
+export function fitGraph(container: Element, zoom: State['zoom']): void {
+  const scroller = container.querySelector<HTMLElement>('.graph-scroll');
+  const graph = scroller?.querySelector<SVGSVGElement>('svg.graph');
+  if (!scroller || !graph || scroller.clientWidth === 0) return;
+  const width = Number(graph.getAttribute('width'));
+  const height = Number(graph.getAttribute('height'));
+  const available = scroller.clientWidth - 2;
+  const scale = zoom === 'fit' ? Math.max(0.45, Math.min(1, available / width)) : zoom;
+  graph.style.width = `${Math.round(width * scale)}px`;
+  graph.style.height = `${Math.round(height * scale)}px`;
+}
+
+/**
+ * Scrolls the state running now into the middle of the graph's scroller when it is not the
+ * one scrolled to last (`last`); returns the state scrolled to.
+ */
+export function scrollToCurrentState(container: Element, last: string | undefined): string | undefined {
+  const scroller = container.querySelector<HTMLElement>('.graph-scroll');
+  const current = scroller?.querySelector<SVGGElement>('g.node[data-status="current"]');
+  const name = current?.dataset.state;
+  // A hidden panel has no layout to scroll; try again once it is shown.
+  if (!scroller || !current || name === last || scroller.clientWidth === 0) return last;
+  const box = current.getBoundingClientRect();
+  const frame = scroller.getBoundingClientRect();
+  scroller.scrollTop += box.top - frame.top - (scroller.clientHeight - box.height) / 2;
+  scroller.scrollLeft += box.left - frame.left - (scroller.clientWidth - box.width) / 2;
+  return name;
+}
