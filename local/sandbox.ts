@@ -190,7 +190,7 @@ async function assemble(
   const sandboxLog = createSandboxLog({ level: options.logLevel ?? 'INFO' });
   const sqs = new SqsQueueService({
     baseUrl: url,
-    onDeadLetter: (arrival) => sandboxLog.warn('message arrived in a dead-letter queue', arrival),
+    onDeadLetter: (arrival) => sandboxLog.warn('message arrived in a dead-letter queue', { ...arrival }),
   });
   const sqsApi = createSqsApiHandler(sqs);
   const handlers = new Map<string, Promise<Handler>>();
