@@ -87,6 +87,19 @@ const KernelConfigFields = {
    * @default { alarmEmails: [], modelLatencyP90Ms: 60000 }
    */
   monitoring: MonitoringSettingsSchema.prefault({}),
+  /**
+   * CloudWatch alarms whose state changes an EventBridge rule delivers to the ingress (for the
+   * workflows' `alert` triggers): exact alarm names and name prefixes. Both empty: no rule.
+   * @default { names: [], namePrefixes: [] }
+   */
+  alarms: z
+    .strictObject({
+      /** @default [] */
+      names: z.array(z.string().min(1).max(255)).default([]),
+      /** @default [] */
+      namePrefixes: z.array(z.string().min(1).max(255)).default([]),
+    })
+    .prefault({}),
 };
 
 /**

@@ -19,6 +19,7 @@ import {
 } from './config.ts';
 import { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
+import { IngressSources } from './constructs/ingress-sources.ts';
 import { createKernelFunction } from './constructs/kernel-function.ts';
 import { deadLetterQueuesIn, Monitoring, MonitoringSettingsSchema } from './constructs/monitoring.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
@@ -137,11 +138,29 @@ export class SlackAgentsStack extends Stack {
       },
     );
     deployed.connectRouter(router);
+    // The Router answers a reply to an ended conversation through SlackPost, invoked asynchronously.
+    router.addEnvironment(ENV.slackPostFunction, slackPost.functionName);
+    router.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['lambda:InvokeFunction'],
+        resources: [slackPost.functionArn],
+      }),
+    );
 
     // Ingress: verifies Slack's signature itself, so the URL needs no AWS auth (Slack cannot sign SigV4).
     const functionUrl = ingress.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
     inbox.queue.grantSendMessages(ingress);
     slackSecret.grantRead(ingress);
+    // Envelopes too large for an SQS message wait in the table for the Router.
+    table.grantWriteData(ingress);
+    new IngressSources(this, 'IngressSources', {
+      ingress,
+      slashCommands: deployed.registrations.flatMap((r) =>
+        r.triggers.flatMap((t) => (t.type === 'slash_command' ? [t.command] : [])),
+      ),
+      alarms: config.alarms,
+    });
 
     router.addEventSource(new SqsEventSource(inbox.queue, { batchSize: 10, reportBatchItemFailures: true }));
     table.grantReadWriteData(router);

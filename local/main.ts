@@ -1,13 +1,18 @@
 import './polyfills.ts';
 import { parseConfig, type SlackAgentsConfigInput } from '../infra/config.ts';
-import { DEVELOPMENT_SIGNING_SECRET, startSandbox } from './sandbox.ts';
+import {
+  DEVELOPMENT_SIGNING_SECRET,
+  DEVELOPMENT_WEBHOOK_SECRETS,
+  EVENTBRIDGE_PATH,
+  startSandbox,
+} from './sandbox.ts';
 import { installTerminalLog, parseLogFormat } from './terminal-log.ts';
 
 /**
  * `npm run dev`: the offline sandbox. Settings from the environment:
  * - PORT (default 3000)
  * - SLACK_SIGNING_SECRET (default: a development secret, printed below)
- * - GITHUB_WEBHOOK_SECRET (default: generated at start, printed below)
+ * - GITHUB_WEBHOOK_SECRET, PAGERDUTY_WEBHOOK_SECRET (default: development secrets, printed below)
  * - SANDBOX_TIME_SCALE (default 1; 0.001 turns a 2-hour wait into 7.2 seconds)
  * - ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (passed to the model client unchanged)
  * - SLACK_CHANNEL_<NAME>=<id> for the channels the workflows use, e.g.
@@ -78,11 +83,14 @@ try {
 const sandbox = await startSandbox({
   port: numberFromEnv('PORT', 3000),
   signingSecret: process.env.SLACK_SIGNING_SECRET || DEVELOPMENT_SIGNING_SECRET,
+  webhookSecrets: {
+    github: process.env.GITHUB_WEBHOOK_SECRET || DEVELOPMENT_WEBHOOK_SECRETS.github,
+    pagerduty: process.env.PAGERDUTY_WEBHOOK_SECRET || DEVELOPMENT_WEBHOOK_SECRETS.pagerduty,
+  },
   timeScale: numberFromEnv('SANDBOX_TIME_SCALE', 1),
   config,
   env: passThrough,
   logLevel,
-  ...(process.env.GITHUB_WEBHOOK_SECRET ? { githubWebhookSecret: process.env.GITHUB_WEBHOOK_SECRET } : {}),
 });
 
 const channelList = sandbox.slack.workspace
@@ -99,7 +107,9 @@ Sandbox listening on ${sandbox.url}
   Bot user id:            ${sandbox.slack.workspace.botUserId}
   Signing secret:         ${sandbox.signingSecret}${sandbox.signingSecret === DEVELOPMENT_SIGNING_SECRET ? ' (development default; set SLACK_SIGNING_SECRET to change)' : ''}
   GitHub API (Octokit):   ${sandbox.github.apiUrl}  (demo repository: demo/webshop)
-  GitHub webhooks:        POST ${sandbox.url}/github/events, secret ${sandbox.github.webhookSecret}${process.env.GITHUB_WEBHOOK_SECRET ? '' : ' (generated; set GITHUB_WEBHOOK_SECRET to fix it)'}
+  GitHub webhooks:        POST ${sandbox.url}/github/events, secret ${sandbox.webhookSecrets.github}${sandbox.webhookSecrets.github === DEVELOPMENT_WEBHOOK_SECRETS.github ? ' (development default; set GITHUB_WEBHOOK_SECRET to change)' : ''}
+  PagerDuty webhooks:     POST ${sandbox.url}/pagerduty/events, secret ${sandbox.webhookSecrets.pagerduty}${sandbox.webhookSecrets.pagerduty === DEVELOPMENT_WEBHOOK_SECRETS.pagerduty ? ' (development default; set PAGERDUTY_WEBHOOK_SECRET to change)' : ''}
+  Alarm events:           POST ${sandbox.url}${EVENTBRIDGE_PATH}  (an EventBridge event, invoked as the alarm rule would)
   Time scale:             ${sandbox.timeScale}
   Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}
 `);

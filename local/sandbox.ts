@@ -43,6 +43,13 @@ import { createSandboxLog } from './terminal-log.ts';
 
 /** The signing secret the sandbox uses unless `SLACK_SIGNING_SECRET` says otherwise (printed at start). */
 export const DEVELOPMENT_SIGNING_SECRET = 'sandbox-signing-secret-not-for-production';
+/** The webhook secrets the sandbox verifies GitHub and PagerDuty deliveries with, unless set (printed at start). */
+export const DEVELOPMENT_WEBHOOK_SECRETS = {
+  github: 'sandbox-github-webhook-secret-not-for-production',
+  pagerduty: 'sandbox-pagerduty-webhook-secret-not-for-production',
+} as const;
+/** Where the sandbox takes an EventBridge event and invokes the ingress with it, as the alarm rule would. */
+export const EVENTBRIDGE_PATH = '/sandbox/eventbridge';
 const DEVELOPMENT_BOT_TOKEN = 'xoxb-sandbox-not-a-real-token';
 const DYNAMODB_TARGET_PREFIX = 'DynamoDB_20120810.';
 /** Where the offline demo model answers the Messages API (`POST .../v1/messages`). */
@@ -55,6 +62,8 @@ export interface SandboxOptions {
   host?: string;
   /** @default DEVELOPMENT_SIGNING_SECRET */
   signingSecret?: string;
+  /** GitHub's and PagerDuty's webhook secrets. @default DEVELOPMENT_WEBHOOK_SECRETS */
+  webhookSecrets?: { github: string; pagerduty: string };
   /** Multiplies every Wait and every wait for people (SANDBOX_TIME_SCALE). @default 1 */
   timeScale?: number;
   /** The workflow modules the stack is synthesized with. @default WORKFLOW_MODULES */
@@ -67,7 +76,7 @@ export interface SandboxOptions {
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   /** Concurrent Router invocations, like Lambda instances on the inbox. @default 2 */
   routerConcurrency?: number;
-  /** Signs the GitHub emulator's webhooks (GITHUB_WEBHOOK_SECRET). @default a random secret, printed at start */
+  /** Signs the GitHub emulator's webhooks (GITHUB_WEBHOOK_SECRET). @default webhookSecrets.github */
   githubWebhookSecret?: string;
 }
 
@@ -75,6 +84,7 @@ export interface Sandbox {
   readonly url: string;
   readonly port: number;
   readonly signingSecret: string;
+  readonly webhookSecrets: { github: string; pagerduty: string };
   readonly timeScale: number;
   readonly slack: FakeSlack;
   readonly stepFunctions: LocalStepFunctions;
@@ -149,7 +159,16 @@ async function assemble(
   const functions = readFunctions(template, names);
   const environment = mergeEnvironments(functions);
   const botUserId = environment.SLACK_BOT_USER_ID ?? 'U_BOT';
-  const github = await startSandboxGitHub({ baseUrl: url, webhookSecret: options.githubWebhookSecret });
+  // One GitHub secret: the emulator signs its webhooks with what the ingress verifies them with.
+  const github = await startSandboxGitHub({
+    baseUrl: url,
+    webhookSecret:
+      options.githubWebhookSecret ?? options.webhookSecrets?.github ?? DEVELOPMENT_WEBHOOK_SECRETS.github,
+  });
+  const webhookSecrets = {
+    github: github.webhookSecret,
+    pagerduty: options.webhookSecrets?.pagerduty ?? DEVELOPMENT_WEBHOOK_SECRETS.pagerduty,
+  };
   Object.assign(process.env, environment, {
     AWS_REGION: LOCAL_REGION,
     AWS_DEFAULT_REGION: LOCAL_REGION,
@@ -161,8 +180,9 @@ async function assemble(
     AWS_ENDPOINT_URL_LAMBDA: url,
     SLACK_API_URL: `${url}/api/`,
     SLACK_SIGNING_SECRET: options.signingSecret,
+    GITHUB_WEBHOOK_SECRET: webhookSecrets.github,
+    PAGERDUTY_WEBHOOK_SECRET: webhookSecrets.pagerduty,
     SLACK_BOT_TOKEN: DEVELOPMENT_BOT_TOKEN,
-    GITHUB_WEBHOOK_SECRET: github.webhookSecret,
     POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'INFO',
     POWERTOOLS_DEV: 'true',
     // Without a model server of the caller's, the offline demo model answers (labelled as such).
@@ -268,7 +288,9 @@ async function assemble(
     if (github.handles(path)) return github.serve(req, res, body);
     if (path.startsWith('/api/')) return slack.api(req, res, body);
     if (path.startsWith(`${DEMO_MODEL_PATH}/`)) return demoModel(req, res, body);
-    if (path === '/slack/events') return serveIngress(req, res, body, (event) => invoke(ingressId, event));
+    if (path === '/slack/events' || path === '/github/events' || path === '/pagerduty/events')
+      return serveIngress(req, res, body, (event) => invoke(ingressId, event));
+    if (path === EVENTBRIDGE_PATH) return serveEventBridge(res, body, (event) => invoke(ingressId, event));
     if (!sandboxRoutes)
       return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
     return sandboxRoutes(req, res, body, path);
@@ -338,6 +360,7 @@ async function assemble(
     url,
     port,
     signingSecret: options.signingSecret,
+    webhookSecrets,
     timeScale: options.timeScale,
     slack,
     stepFunctions,
@@ -361,4 +384,26 @@ async function assemble(
       await github.close();
     },
   };
+}
+
+/** Invokes the ingress with an EventBridge event, as the alarm rule's Lambda target does; answers what it returned. */
+async function serveEventBridge(
+  res: ServerResponse,
+  body: string,
+  invoke: (event: unknown) => Promise<unknown>,
+): Promise<void> {
+  let event: unknown;
+  try {
+    event = JSON.parse(body);
+  } catch {
+    res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"the body is not JSON"}');
+    return;
+  }
+  try {
+    const result = await invoke(event);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+  } catch (error) {
+    // A throw is what makes EventBridge retry: shown as 502, like a failed async invocation.
+    res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error) }));
+  }
 }

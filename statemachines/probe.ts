@@ -24,7 +24,15 @@ export const KERNEL_PROBE = defineWorkflow({
         'the kernel_probe workflow needs a `channels.probe` channel id in the slackAgents config',
       );
     }
-    return [{ type: 'channel_message', channel }];
+    // Triggers from outside Slack, so the sandbox tests can drive the Router's GitHub and alert
+    // paths end to end (the repository and label are those of @octokit/webhooks-examples).
+    return [
+      { type: 'channel_message', channel },
+      { type: 'github_issue_labeled', repository: 'Codertocat/Hello-World', label: 'bug' },
+      { type: 'github_pull_request_review', repository: 'Codertocat/Hello-World' },
+      { type: 'alert', source: 'cloudwatch', namePrefixes: ['probe-'] },
+      { type: 'alert', source: 'pagerduty' },
+    ];
   },
   ownerRole: 'reporter',
   // As in seed 000's reporter thread: nobody but the reporter is heard there.
@@ -37,10 +45,28 @@ export const KERNEL_PROBE = defineWorkflow({
     });
     const turn = nextTurn(scope, 'Next turn');
     const drainMessages = drain(scope, 'Drain messages', { drainFn });
+    // Where the probe talks: its own Slack thread, or, for a conversation from GitHub or an
+    // alert, a thread it opens in the probe channel.
+    const reportInThread = new sfn.Pass(scope, 'Report in its thread', {
+      parameters: {
+        channel: sfn.JsonPath.stringAt('$.channel'),
+        threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+      },
+      resultPath: '$.report',
+    });
+    const openReportThread = slackPost(scope, 'Open report thread', {
+      slackPostFn,
+      channel: config.channels.probe ?? '',
+      text: sfn.JsonPath.format('probe conversation from {}', sfn.JsonPath.stringAt('$.origin.kind')),
+      resultPath: '$.report',
+    });
+    const startedOutsideSlack = sfn.Choice.jsonPath(scope, 'Started outside Slack?')
+      .when(sfn.Condition.isPresent('$.origin'), openReportThread)
+      .otherwise(reportInThread);
     const reply = slackPost(scope, 'Reply', {
       slackPostFn,
-      channel: sfn.JsonPath.stringAt('$.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+      channel: sfn.JsonPath.stringAt('$.report.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.report.threadTs'),
       text: sfn.JsonPath.format(
         'probe turn {} got {} message(s)',
         sfn.JsonPath.stringAt('$.turn'),
@@ -58,8 +84,8 @@ export const KERNEL_PROBE = defineWorkflow({
     });
     const replyTimedOut = slackPost(scope, 'Reply timed out', {
       slackPostFn,
-      channel: sfn.JsonPath.stringAt('$.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+      channel: sfn.JsonPath.stringAt('$.report.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.report.threadTs'),
       text: 'probe timed out',
     });
     catchTimeout(waitForReporter, replyTimedOut.next(markResolved));
@@ -68,6 +94,7 @@ export const KERNEL_PROBE = defineWorkflow({
     const failed = failConversation(scope, 'Mark failed', { table });
     for (const task of [
       markInvestigating,
+      openReportThread,
       drainMessages,
       reply,
       waitForReporter,
@@ -87,7 +114,11 @@ export const KERNEL_PROBE = defineWorkflow({
       .when(sfn.Condition.booleanEquals('$.drained.closeRequested', true), markResolved)
       .otherwise(finishTurn);
 
-    return markInvestigating.next(turn).next(drainMessages).next(reply).next(closeRequested);
+    openReportThread.next(turn);
+    reportInThread.next(turn);
+    markInvestigating.next(startedOutsideSlack);
+    turn.next(drainMessages).next(reply).next(closeRequested);
+    return markInvestigating;
   },
 });
 

@@ -29,6 +29,8 @@ export interface KernelConfig {
   readonly retentionDays: number;
   readonly logRetentionDays: number;
   readonly inboxMaxReceiveCount: number;
+  /** CloudWatch alarms (names, name prefixes) whose state changes reach the ingress. */
+  readonly alarms: { readonly names: readonly string[]; readonly namePrefixes: readonly string[] };
 }
 
 /**

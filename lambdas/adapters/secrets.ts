@@ -1,6 +1,6 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import * as z from 'zod';
-import { ENV, MissingConfigurationError } from '../shared/env.ts';
+import { ENV, type EnvName, MissingConfigurationError } from '../shared/env.ts';
 
 const SlackSecret = z.object({ signingSecret: z.string().min(1), botToken: z.string().min(1) });
 export type SlackSecret = z.infer<typeof SlackSecret>;
@@ -33,4 +33,24 @@ export async function getSlackSecret(env: NodeJS.ProcessEnv = process.env): Prom
   const parsed = SlackSecret.safeParse(raw);
   if (!parsed.success) throw new InvalidSecretError(arn, { cause: parsed.error });
   return parsed.data;
+}
+
+const WebhookSecret = z.object({ secret: z.string().min(1) });
+
+/**
+ * A webhook signing secret (GitHub's, PagerDuty's): the local override when set, otherwise
+ * the `{ "secret": "..." }` secret in Secrets Manager, cached for five minutes. Never logged.
+ */
+export async function getWebhookSecret(
+  names: { override: EnvName; arn: EnvName },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
+  const override = env[names.override];
+  if (override) return override;
+  const arn = env[names.arn];
+  if (!arn) throw new MissingConfigurationError(`${names.arn} (or ${names.override})`);
+  const raw = await getSecret(arn, { transform: 'json', maxAge: 300 });
+  const parsed = WebhookSecret.safeParse(raw);
+  if (!parsed.success) throw new InvalidSecretError(arn, { cause: parsed.error });
+  return parsed.data.secret;
 }

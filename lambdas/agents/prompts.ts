@@ -1,4 +1,5 @@
 import type { SenderType } from '../kernel/model.ts';
+import { indentSenderText } from '../kernel/sender-text.ts';
 import type { DrainedMessage } from '../kernel/tasks.ts';
 
 /**
@@ -15,7 +16,8 @@ export function senderLabel(role: SenderType): string {
 
 /** `- [Developer <@U123>]: text`, the seed's line format (section 11) with the sender id. */
 export function messageLine(message: Pick<DrainedMessage, 'senderType' | 'senderId' | 'text' | 'truncated'>) {
-  const text = message.text.replace(/\r\n?/g, '\n').replace(/\n/g, '\n  ');
+  // Every Unicode line break, not only LF: a U+2028 must not start a forged labelled line.
+  const text = indentSenderText(message.text, '  ');
   const cut = message.truncated ? ' [message shortened here; the history tool has it whole]' : '';
   return `- [${senderLabel(message.senderType)} <@${message.senderId}>]: ${text}${cut}`;
 }

@@ -1,7 +1,10 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import * as z from 'zod';
+import { DynamoEnvelopeStore } from '../adapters/dynamo-envelopes.ts';
 import { sendToInbox } from '../adapters/inbox-queue.ts';
-import { getSlackSecret } from '../adapters/secrets.ts';
+import { getSlackSecret, getWebhookSecret } from '../adapters/secrets.ts';
 import { createIngressHandler, type IngressHandler } from '../ingress/handle-ingress.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
@@ -14,29 +17,54 @@ const logger = createLogger('ingress');
  */
 let ingress: IngressHandler | undefined;
 
+const SlashCommands = z.array(z.string().startsWith('/'));
+
+function slashCommands(): readonly string[] | undefined {
+  const raw = process.env[ENV.slashCommands];
+  if (raw === undefined || raw === '') {
+    logger.warn(`${ENV.slashCommands} is not set: every slash command is passed to the Router`);
+    return undefined;
+  }
+  return SlashCommands.parse(JSON.parse(raw));
+}
+
 function createIngress(): IngressHandler {
   // The SDK reads AWS_ENDPOINT_URL_SQS (the sandbox's SQS locally), but by default sends to
   // the QueueUrl's host whenever that differs from an endpoint set that way;
   // `useQueueUrlAsEndpoint: false` keeps the configured endpoint authoritative. In AWS the
   // two agree, so this changes nothing there.
   const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+  // Messages too large for SQS wait in the table for the Router (hence the ingress's table access).
+  const envelopes = new DynamoEnvelopeStore({
+    client: new DynamoDBClient({}),
+    tableName: requireEnv(ENV.tableName),
+    retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
+  });
   const botUserId = process.env[ENV.botUserId] || undefined;
   if (botUserId === undefined)
     logger.warn(`${ENV.botUserId} is not set: the bot's own messages are not recognised`);
   return createIngressHandler({
     getSigningSecret: async () => (await getSlackSecret()).signingSecret,
+    getGithubWebhookSecret: () =>
+      getWebhookSecret({ override: ENV.githubWebhookSecret, arn: ENV.githubWebhookSecretArn }),
+    getPagerdutyWebhookSecret: () =>
+      getWebhookSecret({ override: ENV.pagerdutyWebhookSecret, arn: ENV.pagerdutyWebhookSecretArn }),
     enqueue: async (envelope) => {
-      await sendToInbox(sqs, requireEnv(ENV.inboxQueueUrl), envelope);
+      await sendToInbox(sqs, requireEnv(ENV.inboxQueueUrl), envelope, { envelopes });
     },
     now: Date.now,
     logger,
     botUserId,
+    slashCommands: slashCommands(),
   });
 }
 
-/** Lambda Function URL handler for Slack's Events API, slash commands and interactivity. */
+/**
+ * Lambda handler for the Function URL (Slack's Events API, slash commands and interactivity;
+ * GitHub and PagerDuty webhooks) and for the EventBridge rule's CloudWatch alarm events.
+ */
 export async function handler(
-  event: APIGatewayProxyEventV2,
+  event: APIGatewayProxyEventV2 | Record<string, unknown>,
   context?: Context,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   if (context) logger.addContext(context);

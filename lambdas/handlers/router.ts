@@ -1,11 +1,14 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { DynamoEnvelopeStore } from '../adapters/dynamo-envelopes.ts';
 import type { AgentLogger } from '../agents/ports.ts';
-import { InboxEnvelope } from '../kernel/inbox.ts';
+import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
 import { systemClock, type UnownedMessageHandler } from '../kernel/ports.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
+import { endedNoticeDeps } from './ended-notice.ts';
 import { processFifoBatch } from './fifo-batch.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
@@ -36,13 +39,24 @@ export function createRouterHandler(options: RouterOptions = {}) {
     return unowned;
   };
 
-  async function routeRecord(envelope: InboxEnvelope): Promise<void> {
+  let envelopes: DynamoEnvelopeStore | undefined;
+  let ended: ReturnType<typeof endedNoticeDeps> | undefined;
+
+  async function routeRecord(record: InboxRecord): Promise<void> {
+    // An envelope too large for SQS waits in the table; the record is its reference.
+    envelopes ??= new DynamoEnvelopeStore({
+      client: new DynamoDBClient({}),
+      tableName: requireEnv(ENV.tableName),
+    });
+    ended ??= endedNoticeDeps(logger);
+    const envelope = await resolveInboxRecord(record, envelopes);
     const outcome = await routeEnvelope(envelope, {
       ...kernelDeps(),
       clock: systemClock,
       workflows: workflowRegistrations(),
       botUserId: process.env[ENV.botUserId],
       ...unownedDeps(),
+      ...ended,
     });
     const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
     logger.info('routed inbox record', {
@@ -58,7 +72,7 @@ export function createRouterHandler(options: RouterOptions = {}) {
 
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
     processFifoBatch(event, context, {
-      schema: InboxEnvelope,
+      schema: InboxRecord,
       handle: routeRecord,
       deadLetterQueueUrl: () => requireEnv(ENV.inboxDeadLetterQueueUrl),
       describe: 'envelope',

@@ -31,3 +31,34 @@ export class MissingSigningSecretError extends Error {
     super('the Slack signing secret is empty');
   }
 }
+
+/** Why a webhook's signature (GitHub, PagerDuty) was refused: the ingress answers 401. */
+export const WebhookSignatureFailure = {
+  missingSignature: 'missing_signature',
+  malformedSignature: 'malformed_signature',
+  signatureMismatch: 'signature_mismatch',
+  emptyBody: 'empty_body',
+  /** The event's own signed time is outside the accepted window: a replay, or a very late retry. */
+  staleEvent: 'stale_event',
+} as const;
+export type WebhookSignatureFailure = (typeof WebhookSignatureFailure)[keyof typeof WebhookSignatureFailure];
+
+/** A GitHub or PagerDuty webhook without a valid signature over its body. */
+export class InvalidWebhookSignatureError extends Error {
+  override readonly name = 'InvalidWebhookSignatureError';
+  constructor(
+    readonly source: 'github' | 'pagerduty',
+    readonly reason: WebhookSignatureFailure,
+    detail?: string,
+  ) {
+    super(`${source} webhook signature rejected: ${reason}${detail ? ` (${detail})` : ''}`);
+  }
+}
+
+/** A webhook secret is empty: a configuration fault, not bad input. */
+export class MissingWebhookSecretError extends Error {
+  override readonly name = 'MissingWebhookSecretError';
+  constructor(readonly source: 'github' | 'pagerduty') {
+    super(`the ${source} webhook secret is empty`);
+  }
+}

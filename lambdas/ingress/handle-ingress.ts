@@ -1,170 +1,212 @@
-import type { InboxEnvelope } from '../kernel/inbox.ts';
-import { InvalidSlackSignatureError } from './errors.ts';
-import { parseSlackRequest } from './parse-slack-request.ts';
-import { verifySlackRequest } from './verify-slack-request.ts';
+import { type InboxEnvelope, MAX_ENVELOPE_BYTES, serializeEnvelope } from '../kernel/inbox.ts';
+import {
+  type Admission,
+  errorSummary,
+  type IngressLogger,
+  type IngressResponse,
+  refusal,
+  respond,
+} from './admission.ts';
+import { isEventBridgeEvent } from './alert-payloads.ts';
+import { admitSlackRequest } from './slack-door.ts';
+import { admitAlarmEvent, admitGithubRequest, admitPagerdutyRequest } from './webhook-doors.ts';
+
+export type { IngressLogger, IngressResponse } from './admission.ts';
 
 /** The parts of a Lambda Function URL event (`APIGatewayProxyEventV2`) the ingress reads. */
 export interface IngressEvent {
+  rawPath?: string | undefined;
   headers?: Record<string, string | undefined> | null | undefined;
   body?: string | null | undefined;
   isBase64Encoded?: boolean | undefined;
-  requestContext?: { http?: { method?: string | undefined } | undefined } | undefined;
+  requestContext?:
+    | { http?: { method?: string | undefined; path?: string | undefined } | undefined }
+    | undefined;
 }
 
-/** A structured Function URL result (`APIGatewayProxyStructuredResultV2`). */
-export interface IngressResponse {
-  statusCode: number;
-  headers: Record<string, string>;
-  body: string;
-}
+/** Where GitHub and PagerDuty deliver; every other path is Slack's (its request URL is the root). */
+export const GITHUB_EVENTS_PATH = '/github/events';
+export const PAGERDUTY_EVENTS_PATH = '/pagerduty/events';
 
-/** What the ingress needs of a logger; Powertools' `Logger` fits it. */
-export interface IngressLogger {
-  debug(message: string, ...attributes: Record<string, unknown>[]): void;
-  info(message: string, ...attributes: Record<string, unknown>[]): void;
-  warn(message: string, ...attributes: Record<string, unknown>[]): void;
-  error(message: string, ...attributes: Record<string, unknown>[]): void;
-}
+/** GitHub keeps deliveries for redelivery three days; an event older than that is a replay. */
+export const DEFAULT_WEBHOOK_MAX_AGE_SECONDS = 3 * 24 * 3600;
 
 export interface IngressDependencies {
   /** The Slack signing secret (Secrets Manager in AWS, cached; an env override locally). */
   getSigningSecret: () => Promise<string>;
-  /** Puts the envelope on the inbox; rejects when it could not (the request then gets a 500). */
+  /** The GitHub webhook secret; absent: `/github/events` answers 404. */
+  getGithubWebhookSecret?: (() => Promise<string>) | undefined;
+  /** The PagerDuty V3 webhook signing secret; absent: `/pagerduty/events` answers 404. */
+  getPagerdutyWebhookSecret?: (() => Promise<string>) | undefined;
+  /**
+   * Puts the envelope on the inbox. Rejects with `InboxMessageRejectedError` (by name) when
+   * the message itself is refused, which is answered 4xx; any other rejection is answered 500.
+   */
   enqueue: (envelope: InboxEnvelope) => Promise<void>;
   /** Milliseconds since the epoch. */
   now: () => number;
   logger: IngressLogger;
   /** The bot's own Slack user id, so its own messages are not routed back to it. */
   botUserId: string | undefined;
+  /** The slash commands some workflow handles; undefined passes every command on. */
+  slashCommands?: readonly string[] | undefined;
+  /** @default DEFAULT_WEBHOOK_MAX_AGE_SECONDS */
+  webhookMaxAgeSeconds?: number;
 }
 
-export type IngressHandler = (event: IngressEvent) => Promise<IngressResponse>;
-
-const JSON_HEADERS = { 'content-type': 'application/json' };
-const TEXT_HEADERS = { 'content-type': 'text/plain; charset=utf-8' };
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** What Slack sees once an envelope is on the inbox: an empty 200, or a slash command's ack. */
-function accepted(envelope: InboxEnvelope): IngressResponse {
-  switch (envelope.kind) {
-    case 'message':
-    case 'action':
-      return respond(200, '');
-    case 'slash_command':
-      // Ephemeral: only the person who typed the command sees the ack; the work goes on behind the inbox.
-      return respondJson(200, {
-        response_type: 'ephemeral',
-        text: `Got it: ${envelope.command} is on its way.`,
-      });
-  }
-}
+export type IngressHandler = (event: IngressEvent | Record<string, unknown>) => Promise<IngressResponse>;
 
 /**
- * The Slack door: verify, parse, enqueue, answer, all without calling Slack or a model,
- * well inside Slack's three-second budget. Status codes say whose fault a refusal is:
- * 401 unsigned or stale, 400 signed but unreadable (with `x-slack-no-retry`, since a retry
- * would carry the same bytes), 500 only when the request was good and the inbox or the
- * secret store failed us, so that Slack retries it.
+ * The door of the system: verify, parse, enqueue, answer, all without calling Slack or a
+ * model, well inside Slack's three-second budget. Slack at any path, GitHub at
+ * `/github/events`, PagerDuty at `/pagerduty/events` (Function URL requests), and CloudWatch
+ * alarm state changes from the EventBridge rule (invoked directly). A deterministic refusal
+ * is 4xx with `x-slack-no-retry`; 500 only when the request was good and a secret or the
+ * inbox failed us; for EventBridge that is a throw, so Lambda's async retries take it.
  */
 export function createIngressHandler(deps: IngressDependencies): IngressHandler {
   const { logger } = deps;
+  const maxAgeSeconds = deps.webhookMaxAgeSeconds ?? DEFAULT_WEBHOOK_MAX_AGE_SECONDS;
 
   return async (event) => {
-    const method = event.requestContext?.http?.method;
+    if (isEventBridgeEvent(event)) {
+      const response = await settle(
+        deps,
+        'eventbridge',
+        admitAlarmEvent(event, { nowMilliseconds: deps.now(), maxAgeSeconds }),
+      );
+      if (response.statusCode >= 500)
+        throw new Error(`could not enqueue EventBridge event ${String(event.id)}`);
+      return response;
+    }
+    const request = event as IngressEvent;
+    const method = request.requestContext?.http?.method;
     if (method !== undefined && method.toUpperCase() !== 'POST') {
-      return { statusCode: 405, headers: { ...TEXT_HEADERS, allow: 'POST' }, body: 'Method Not Allowed' };
+      return {
+        statusCode: 405,
+        headers: { 'content-type': 'text/plain; charset=utf-8', allow: 'POST' },
+        body: 'Method Not Allowed',
+      };
     }
-    const headers = lowerCaseHeaders(event.headers);
-    const rawBody = event.body ?? '';
-    // The signature covers the bytes Slack sent, so base64 is undone before anything else.
-    const bodyBytes: Uint8Array | string = event.isBase64Encoded ? Buffer.from(rawBody, 'base64') : rawBody;
-
-    let signingSecret: string;
-    try {
-      signingSecret = await deps.getSigningSecret();
-    } catch (error) {
-      logger.error('cannot read the Slack signing secret', { error: errorSummary(error) });
-      return respond(500, 'Internal Server Error');
-    }
-
+    const headers = lowerCaseHeaders(request.headers);
+    const rawBody = request.body ?? '';
+    // Signatures cover the bytes as sent, so base64 is undone before anything else.
+    const body: Uint8Array | string = request.isBase64Encoded ? Buffer.from(rawBody, 'base64') : rawBody;
+    const path = request.rawPath ?? request.requestContext?.http?.path ?? '/';
     const nowMilliseconds = deps.now();
-    try {
-      verifySlackRequest({ signingSecret, headers, body: bodyBytes, nowMilliseconds });
-    } catch (error) {
-      if (!(error instanceof InvalidSlackSignatureError)) {
-        logger.error('cannot verify Slack requests', { error: errorSummary(error) });
-        return respond(500, 'Internal Server Error');
+
+    switch (path) {
+      case GITHUB_EVENTS_PATH: {
+        if (deps.getGithubWebhookSecret === undefined) return respond(404, 'Not Found');
+        const secret = await readSecret(deps.getGithubWebhookSecret, 'GitHub webhook', logger);
+        if (secret === undefined) return respond(500, 'Internal Server Error');
+        return settle(
+          deps,
+          'github',
+          await admitGithubRequest({ secret, headers, body, nowMilliseconds, maxAgeSeconds }),
+        );
       }
-      logger.warn('rejected an unverified request', { reason: error.reason });
-      return respond(401, 'Unauthorized');
-    }
-    // Verified: the timestamp header is present and all digits.
-    const requestTimestamp = headers['x-slack-request-timestamp'] ?? '';
-
-    let body: string;
-    try {
-      body = typeof bodyBytes === 'string' ? bodyBytes : utf8.decode(bodyBytes);
-    } catch {
-      return badRequest(logger, 'body is not valid UTF-8');
-    }
-
-    const parsed = parseSlackRequest({
-      body,
-      contentType: headers['content-type'],
-      requestTimestamp,
-      receivedAt: new Date(nowMilliseconds).toISOString(),
-      botUserId: deps.botUserId,
-    });
-
-    switch (parsed.type) {
-      case 'url_verification':
-        logger.info('answered url_verification');
-        return respondJson(200, { challenge: parsed.challenge });
-      case 'ignore':
-        logger.info('ignored a Slack request', { reason: parsed.reason, detail: parsed.detail });
-        return respond(200, '');
-      case 'invalid':
-        return badRequest(logger, parsed.reason);
-      case 'enqueue':
-        return enqueue(deps, parsed.envelope, headers);
+      case PAGERDUTY_EVENTS_PATH: {
+        if (deps.getPagerdutyWebhookSecret === undefined) return respond(404, 'Not Found');
+        const secret = await readSecret(deps.getPagerdutyWebhookSecret, 'PagerDuty webhook', logger);
+        if (secret === undefined) return respond(500, 'Internal Server Error');
+        return settle(
+          deps,
+          'pagerduty',
+          admitPagerdutyRequest({ secret, headers, body, nowMilliseconds, maxAgeSeconds }),
+        );
+      }
+      default: {
+        const signingSecret = await readSecret(deps.getSigningSecret, 'Slack signing', logger);
+        if (signingSecret === undefined) return respond(500, 'Internal Server Error');
+        return settle(
+          deps,
+          'slack',
+          admitSlackRequest({
+            signingSecret,
+            headers,
+            body,
+            nowMilliseconds,
+            botUserId: deps.botUserId,
+            slashCommands: deps.slashCommands,
+          }),
+        );
+      }
     }
   };
+}
+
+async function readSecret(
+  get: () => Promise<string>,
+  what: string,
+  logger: IngressLogger,
+): Promise<string | undefined> {
+  try {
+    return await get();
+  } catch (error) {
+    logger.error(`cannot read the ${what} secret`, { error: errorSummary(error) });
+    return undefined;
+  }
+}
+
+/** Acts on a door's decision: answer, refuse, or enqueue and acknowledge. */
+async function settle(
+  deps: IngressDependencies,
+  source: string,
+  admission: Admission,
+): Promise<IngressResponse> {
+  const { logger } = deps;
+  switch (admission.type) {
+    case 'unavailable':
+      logger.error(admission.reason, { source, error: errorSummary(admission.error) });
+      return respond(500, 'Internal Server Error');
+    case 'refuse':
+      if (admission.status === 401)
+        logger.warn('rejected an unverified request', { source, reason: admission.reason });
+      else logger.warn('rejected a malformed request', { source, reason: admission.reason });
+      return refusal(admission.status, admission.reason);
+    case 'answer':
+      if (admission.ignored) logger.info('ignored a request', { source, ...admission.ignored });
+      return admission.response;
+    case 'enqueue':
+      return enqueue(deps, source, admission);
+  }
 }
 
 async function enqueue(
   deps: IngressDependencies,
-  envelope: InboxEnvelope,
-  headers: Record<string, string>,
+  source: string,
+  admission: Extract<Admission, { type: 'enqueue' }>,
 ): Promise<IngressResponse> {
-  const ids = { kind: envelope.kind, eventId: envelope.eventId, channel: envelope.channel, ts: envelope.ts };
-  const retryNum = headers['x-slack-retry-num'];
-  if (retryNum !== undefined) {
-    // A retry is enqueued like the first delivery: the same event id is the same SQS
-    // deduplication id, so SQS drops it if the first made it; if not, this one counts.
-    deps.logger.info('Slack retried an event', {
-      ...ids,
-      retryNum,
-      retryReason: headers['x-slack-retry-reason'],
-    });
+  const { envelope } = admission;
+  const ids = {
+    source,
+    kind: envelope.kind,
+    eventId: envelope.eventId,
+    ...('channel' in envelope ? { channel: envelope.channel } : {}),
+    ts: envelope.ts,
+  };
+  if (admission.note) deps.logger.info('a retried delivery', { ...ids, ...admission.note });
+  // Beyond what one DynamoDB item holds, the message could not be stored by the Router either.
+  const bytes = Buffer.byteLength(serializeEnvelope(envelope), 'utf8');
+  if (bytes > MAX_ENVELOPE_BYTES) {
+    const reason = `the message is ${bytes} bytes; at most ${MAX_ENVELOPE_BYTES} can be kept`;
+    deps.logger.warn('rejected a request too large to keep', { ...ids, bytes });
+    return refusal(413, reason);
   }
   try {
     await deps.enqueue(envelope);
   } catch (error) {
-    deps.logger.error('could not enqueue; Slack will retry', { ...ids, error: errorSummary(error) });
+    if (error instanceof Error && error.name === 'InboxMessageRejectedError') {
+      // SQS refuses these bytes and always will: a retry would only be refused again.
+      deps.logger.error('the inbox refused the message', { ...ids, error: errorSummary(error) });
+      return refusal(400, 'the message cannot be queued');
+    }
+    deps.logger.error('could not enqueue; the sender will retry', { ...ids, error: errorSummary(error) });
     return respond(500, 'Internal Server Error');
   }
   deps.logger.info('enqueued', ids);
-  return accepted(envelope);
-}
-
-function badRequest(logger: IngressLogger, reason: string): IngressResponse {
-  logger.warn('rejected a malformed Slack request', { reason });
-  return {
-    statusCode: 400,
-    headers: { ...TEXT_HEADERS, 'x-slack-no-retry': '1' },
-    body: `Bad Request: ${reason}`,
-  };
+  return admission.accepted;
 }
 
 /** Function URLs lower-case header names already; other callers (the sandbox, tests) may not. */
@@ -174,19 +216,4 @@ function lowerCaseHeaders(headers: IngressEvent['headers']): Record<string, stri
     if (typeof value === 'string') lower[name.toLowerCase()] = value;
   }
   return lower;
-}
-
-/** Name and message only: SDK errors can carry request metadata we do not want in logs. */
-function errorSummary(error: unknown): { name: string; message: string; cause?: string } {
-  if (!(error instanceof Error)) return { name: 'NonError', message: String(error) };
-  const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : undefined;
-  return { name: error.name, message: error.message, ...(cause === undefined ? {} : { cause }) };
-}
-
-function respond(statusCode: number, body: string): IngressResponse {
-  return { statusCode, headers: TEXT_HEADERS, body };
-}
-
-function respondJson(statusCode: number, body: unknown): IngressResponse {
-  return { statusCode, headers: JSON_HEADERS, body: JSON.stringify(body) };
 }

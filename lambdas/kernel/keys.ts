@@ -22,6 +22,8 @@ export const keys = {
   }),
   messagePrefix: 'MSG#',
   thread: (channel: string, threadTs: string) => ({ pk: `THREAD#${channel}#${threadTs}`, sk: 'THREAD' }),
+  /** An inbox envelope too large for an SQS message, by its deduplication id (kernel/inbox.ts). */
+  inboxEnvelope: (deduplicationId: string) => ({ pk: `INBOX#${deduplicationId}`, sk: 'ENVELOPE' }),
   post: (conversationId: string, idempotencyKey: string) => ({
     pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `POST#${idempotencyKey}`,

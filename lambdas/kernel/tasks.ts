@@ -6,6 +6,28 @@ import { MessageType, SenderType, WaitAccepts } from './model.ts';
  * facts only; message bodies and transcripts stay in DynamoDB (DESIGN 2).
  */
 
+/**
+ * Where a conversation that did not begin in Slack came from: a GitHub issue or pull request,
+ * or an alert. Its anchor is `github:<owner>/<repo>` + the number, or `alert:<source>` + the
+ * incident key, in the places a Slack conversation has its channel and thread.
+ */
+export const ExecutionOrigin = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('github'),
+    repository: z.string().min(1),
+    number: z.number().int().positive(),
+    url: z.string(),
+  }),
+  z.object({
+    kind: z.literal('alert'),
+    source: z.enum(['cloudwatch', 'pagerduty']),
+    name: z.string().min(1),
+    incidentKey: z.string().min(1),
+    url: z.string().optional(),
+  }),
+]);
+export type ExecutionOrigin = z.infer<typeof ExecutionOrigin>;
+
 /** The input every workflow execution starts with (written by the Router). */
 export const ExecutionInput = z.object({
   conversationId: z.string().min(1),
@@ -16,6 +38,8 @@ export const ExecutionInput = z.object({
   ownerId: z.string().min(1),
   /** Turn counter carried across continue-as-new; a fresh conversation starts at 0. */
   turn: z.number().int().nonnegative().default(0),
+  /** Absent for a conversation started in Slack. */
+  origin: ExecutionOrigin.optional(),
 });
 export type ExecutionInput = z.infer<typeof ExecutionInput>;
 

@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { SenderType } from './model.ts';
 
+const GithubRepository = z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected owner/name');
+
 /**
  * How a conversation of a workflow begins. The stack writes one registration per workflow
  * into the Router's environment (`WORKFLOWS`); the Router starts the named state machine.
@@ -28,6 +30,31 @@ export const Trigger = z.discriminatedUnion('type', [
     type: z.literal('mention'),
     keywords: z.array(z.string().trim().min(1)).optional(),
     channels: z.array(z.string().min(1)).optional(),
+  }),
+  /** An issue labelled `label` in `repository` (`owner/name`), e.g. `agent` (seed 001). */
+  z.object({
+    type: z.literal('github_issue_labeled'),
+    repository: GithubRepository,
+    label: z.string().min(1),
+  }),
+  /**
+   * A pull request review submitted in `repository` on a pull request no conversation owns.
+   * (Comments and reviews on an issue or pull request a conversation owns wake that
+   * conversation, like a reply in its Slack thread; that needs no trigger.)
+   */
+  z.object({ type: z.literal('github_pull_request_review'), repository: GithubRepository }),
+  /**
+   * An alert that opens an incident (a CloudWatch alarm going into ALARM, a PagerDuty
+   * `incident.triggered`) from `source`, for an alarm or PagerDuty service named in `names`
+   * (PagerDuty: the service's name or id) or starting with one of `namePrefixes`; with
+   * neither, every alert of the source. Later updates of the same incident (OK, acknowledged,
+   * resolved) wake the conversation it opened.
+   */
+  z.object({
+    type: z.literal('alert'),
+    source: z.enum(['cloudwatch', 'pagerduty']),
+    names: z.array(z.string().min(1)).optional(),
+    namePrefixes: z.array(z.string().min(1)).optional(),
   }),
 ]);
 export type Trigger = z.infer<typeof Trigger>;

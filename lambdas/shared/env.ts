@@ -17,6 +17,18 @@ export const ENV = {
   slackSecretArn: 'SLACK_SECRET_ARN',
   /** ARN of the Secrets Manager secret with model credentials `{ "apiKey": "..." }`. */
   modelSecretArn: 'MODEL_SECRET_ARN',
+  /** ARN of the Secrets Manager secret `{ "secret": "..." }` GitHub signs webhooks with (Ingress). */
+  githubWebhookSecretArn: 'GITHUB_WEBHOOK_SECRET_ARN',
+  /** Local override of the GitHub webhook secret (sandbox, development). Never set in AWS. */
+  githubWebhookSecret: 'GITHUB_WEBHOOK_SECRET',
+  /** ARN of the Secrets Manager secret `{ "secret": "..." }` PagerDuty signs V3 webhooks with (Ingress). */
+  pagerdutyWebhookSecretArn: 'PAGERDUTY_WEBHOOK_SECRET_ARN',
+  /** Local override of the PagerDuty webhook secret (sandbox, development). Never set in AWS. */
+  pagerdutyWebhookSecret: 'PAGERDUTY_WEBHOOK_SECRET',
+  /** JSON array of the slash commands some workflow handles, e.g. `["/prd"]` (Ingress). */
+  slashCommands: 'SLASH_COMMANDS',
+  /** Name of the SlackPost function the Router invokes (asynchronously) for notices. */
+  slackPostFunction: 'SLACK_POST_FUNCTION',
   /** Local override of the signing secret (sandbox, development). Never set in AWS. */
   slackSigningSecret: 'SLACK_SIGNING_SECRET',
   /** Local override of the bot token (sandbox, development). Never set in AWS. */

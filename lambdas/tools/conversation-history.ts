@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { StoredMessage } from '../kernel/model.ts';
 import type { ConversationStore } from '../kernel/ports.ts';
+import { indentSenderText } from '../kernel/sender-text.ts';
 import { invalidArgumentsMessage, type ToolResult, type ToolSpec, toInputSchema } from './invocation.ts';
 
 /**
@@ -158,7 +159,7 @@ export function formatMessageLine(message: StoredMessage, time = slackTime(messa
     message.messageType === 'action' && message.actionId !== undefined
       ? ` [${message.actionId}${message.actionValue !== undefined ? `=${message.actionValue}` : ''}]`
       : '';
-  const text = message.text.replace(/\r\n?/g, '\n').replace(/\n/g, '\n    ');
+  const text = indentSenderText(message.text, '    ');
   return `[${time}] ${message.senderType.toUpperCase()} <@${message.senderId}> (${message.messageType}): ${text}${action}`;
 }
 

@@ -14,6 +14,7 @@ describe('stack configuration', () => {
       logRetentionDays: 90,
       inboxMaxReceiveCount: 5,
       monitoring: { alarmEmails: [], modelLatencyP90Ms: 60_000 },
+      alarms: { names: [], namePrefixes: [] },
       bugInvestigation: {
         onCallGroupId: 'S_ONCALL',
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },

@@ -135,6 +135,6 @@ describe('the kernel_probe definition against the kernel task contracts', () => 
   it('keeps the state small: ids and facts, not the Lambda response envelope', async () => {
     const { output } = await runProbe({ closeOnDrain: 1 });
 
-    expect(Object.keys(output as object).sort()).toEqual([...Object.keys(start), 'drained'].sort());
+    expect(Object.keys(output as object).sort()).toEqual([...Object.keys(start), 'drained', 'report'].sort());
   });
 });

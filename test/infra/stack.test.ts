@@ -187,7 +187,13 @@ describe('function environment', () => {
       {
         workflow: 'kernel_probe',
         stateMachineArn: `<${stateMachineId}>`,
-        triggers: [{ type: 'channel_message', channel: PROBE_CHANNEL }],
+        triggers: [
+          { type: 'channel_message', channel: PROBE_CHANNEL },
+          { type: 'github_issue_labeled', repository: 'Codertocat/Hello-World', label: 'bug' },
+          { type: 'github_pull_request_review', repository: 'Codertocat/Hello-World' },
+          { type: 'alert', source: 'cloudwatch', namePrefixes: ['probe-'] },
+          { type: 'alert', source: 'pagerduty' },
+        ],
         ownerRole: 'reporter',
         othersRole: null,
         closeOnIntent: true,
@@ -314,11 +320,16 @@ describe('entry points and wiring', () => {
     });
   });
 
-  it('gives the Ingress nothing but the inbox and the Slack secret (plus logs and traces)', () => {
+  it('gives the Ingress nothing but the inbox, its secrets and table writes for large envelopes (plus logs and traces)', () => {
     const services = new Set(
       actionsOf('Ingress').flatMap(({ actions }) => actions.map((a) => a.split(':')[0])),
     );
-    expect([...services].sort()).toEqual(['logs', 'secretsmanager', 'sqs', 'xray']);
+    expect([...services].sort()).toEqual(['dynamodb', 'logs', 'secretsmanager', 'sqs', 'xray']);
+    const dynamodb = actionsOf('Ingress').flatMap(({ actions }) =>
+      actions.filter((a) => a.startsWith('dynamodb:')),
+    );
+    expect(dynamodb).not.toContain('dynamodb:GetItem');
+    expect(dynamodb).not.toContain('dynamodb:Query');
   });
 
   it('keeps the Slack secret from the functions that do not post or verify', () => {
@@ -356,7 +367,10 @@ describe('entry points and wiring', () => {
   });
 
   it('lets the ChannelResponder read the model and Slack secrets and set aside what it cannot read', () => {
-    const secretIds = Object.keys(resourcesOfType(template, 'AWS::SecretsManager::Secret'));
+    // The model and Slack secrets; the webhook secrets are the ingress's alone.
+    const secretIds = Object.keys(resourcesOfType(template, 'AWS::SecretsManager::Secret')).filter(
+      (id) => !id.startsWith('IngressSources'),
+    );
     const reads = actionsOf('ChannelResponder').filter(({ actions }) =>
       actions.includes('secretsmanager:GetSecretValue'),
     );
@@ -445,11 +459,11 @@ describe('entry points and wiring', () => {
     }
   });
 
-  it("lets no function but the bug investigation's AgentTurn (the one with tools) invoke another function", () => {
+  it("lets no function but the bug investigation's AgentTurn (the one with tools) and the Router (notices through SlackPost) invoke another function", () => {
     const invoking = Object.keys(FUNCTIONS).filter((id) =>
       actionsOf(id).some(({ actions }) => actions.includes('lambda:InvokeFunction')),
     );
-    expect(invoking).toEqual(['BugInvestigationAgentTurn']);
+    expect(invoking.sort()).toEqual(['BugInvestigationAgentTurn', 'Router']);
   });
 
   it('lets only the Router and RegisterWait complete task tokens', () => {
@@ -461,9 +475,9 @@ describe('entry points and wiring', () => {
 });
 
 describe('credentials', () => {
-  it('are two secrets whose values are generated, never written in the template', () => {
+  it('are four secrets (Slack, model, GitHub and PagerDuty webhooks) whose values are generated, never written in the template', () => {
     const secrets = Object.values(resourcesOfType(template, 'AWS::SecretsManager::Secret'));
-    expect(secrets).toHaveLength(2);
+    expect(secrets).toHaveLength(4);
     for (const secret of secrets) {
       expect(secret.Properties).not.toHaveProperty('SecretString');
       expect(secret.Properties).toHaveProperty('GenerateSecretString.GenerateStringKey');

@@ -92,7 +92,13 @@ describe('the kernel_probe graph', () => {
 
   it('marks the conversation, then drains and replies each turn', () => {
     expect(probe.StartAt).toBe('Mark investigating');
-    expect(state('Mark investigating').Next).toBe('Next turn');
+    expect(state('Mark investigating').Next).toBe('Started outside Slack?');
+    expect(state('Started outside Slack?')).toMatchObject({
+      Choices: [{ Variable: '$.origin', IsPresent: true, Next: 'Open report thread' }],
+      Default: 'Report in its thread',
+    });
+    expect(state('Open report thread').Next).toBe('Next turn');
+    expect(state('Report in its thread').Next).toBe('Next turn');
     expect(state('Next turn').Next).toBe('Drain messages');
     expect(state('Drain messages').Next).toBe('Reply');
     expect(state('Reply').Next).toBe('Close requested?');
@@ -158,8 +164,8 @@ describe('the kernel_probe graph', () => {
     expect(state('Reply')).toMatchObject({
       Parameters: {
         Payload: {
-          'channel.$': '$.channel',
-          'threadTs.$': '$.threadTs',
+          'channel.$': '$.report.channel',
+          'threadTs.$': '$.report.threadTs',
           'text.$': "States.Format('probe turn {} got {} message(s)', $.turn, $.drained.count)",
         },
       },

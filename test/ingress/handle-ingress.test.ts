@@ -252,7 +252,7 @@ describe('requests that are not verifiably from Slack', () => {
       {
         level: 'warn',
         message: 'rejected an unverified request',
-        attributes: { reason: 'signature_mismatch' },
+        attributes: { source: 'slack', reason: 'signature_mismatch' },
       },
     ]);
     const logged = JSON.stringify(logger.lines);
@@ -338,7 +338,7 @@ describe('Slack retries', () => {
     expect(inbox.sent[1]?.groupId).toBe(inbox.sent[0]?.groupId);
     expect(logger.lines).toContainEqual(
       expect.objectContaining({
-        message: 'Slack retried an event',
+        message: 'a retried delivery',
         attributes: expect.objectContaining({
           eventId: 'Ev0001',
           retryNum: '1',
@@ -367,7 +367,7 @@ describe('messages the bot does not route', () => {
     expect(inbox.sent).toEqual([]);
     expect(logger.lines).toContainEqual(
       expect.objectContaining({
-        message: 'ignored a Slack request',
+        message: 'ignored a request',
         attributes: expect.objectContaining({ reason }),
       }),
     );
@@ -623,7 +623,13 @@ describe('logging', () => {
       {
         level: 'info',
         message: 'enqueued',
-        attributes: { kind: 'message', eventId: 'Ev0001', channel: 'C0001', ts: '1735689600.000100' },
+        attributes: {
+          source: 'slack',
+          kind: 'message',
+          eventId: 'Ev0001',
+          channel: 'C0001',
+          ts: '1735689600.000100',
+        },
       },
     ]);
     const logged = JSON.stringify(logger.lines);

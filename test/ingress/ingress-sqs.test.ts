@@ -138,6 +138,7 @@ describe('the Lambda entry (lambdas/handlers/ingress.ts)', () => {
       AWS_ACCESS_KEY_ID: 'x',
       AWS_SECRET_ACCESS_KEY: 'x',
       INBOX_QUEUE_URL: QUEUE_URL,
+      TABLE_NAME: 'conversations',
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_BOT_TOKEN: 'xoxb-test',
       SLACK_BOT_USER_ID: BOT_USER_ID,

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import * as z from 'zod';
+import { GithubEventName, InboxGithubEvent } from '../kernel/inbox.ts';
+
+/**
+ * The GitHub webhook payloads the ingress reads, as zod schemas of only the fields it uses
+ * (loose objects: GitHub adds fields freely), and their reduction to an inbox envelope.
+ */
+
+const Login = z.string().min(1);
+const User = z.looseObject({ login: Login, type: z.string().optional() });
+const Repository = z.looseObject({ full_name: z.string().regex(/^[^/\s]+\/[^/\s]+$/) });
+const Issue = z.looseObject({
+  number: z.number().int().positive(),
+  title: z.string(),
+  body: z.string().nullish(),
+  html_url: z.string(),
+  updated_at: z.string(),
+});
+
+export const IssuesPayload = z.looseObject({
+  action: z.string().min(1),
+  issue: Issue,
+  label: z.looseObject({ name: z.string().min(1) }).nullish(),
+  repository: Repository,
+  sender: User,
+});
+
+export const IssueCommentPayload = z.looseObject({
+  action: z.string().min(1),
+  issue: Issue,
+  comment: z.looseObject({
+    body: z.string().nullish(),
+    html_url: z.string(),
+    created_at: z.string(),
+    updated_at: z.string().nullish(),
+  }),
+  repository: Repository,
+  sender: User,
+});
+
+export const PullRequestReviewPayload = z.looseObject({
+  action: z.string().min(1),
+  review: z.looseObject({
+    body: z.string().nullish(),
+    state: z.string(),
+    html_url: z.string(),
+    submitted_at: z.string().nullish(),
+  }),
+  pull_request: z.looseObject({
+    number: z.number().int().positive(),
+    title: z.string(),
+    updated_at: z.string(),
+  }),
+  repository: Repository,
+  sender: User,
+});
+
+/** The events the ingress takes; anything else (push, star, ...) is acknowledged and ignored. */
+export function isRoutedGithubEvent(name: string): name is GithubEventName {
+  return GithubEventName.safeParse(name).success;
+}
+
+export type GithubParse =
+  | { type: 'enqueue'; envelope: InboxGithubEvent; eventTime: string }
+  | { type: 'invalid'; reason: string };
+
+/** Reads a verified delivery of one of the routed events into an envelope. Pure. */
+export function parseGithubEvent(
+  name: GithubEventName,
+  deliveryId: string,
+  json: unknown,
+  receivedAt: string,
+): GithubParse {
+  const common = { kind: 'github' as const, eventId: deliveryId, receivedAt, event: name };
+  switch (name) {
+    case 'issues': {
+      const parsed = IssuesPayload.safeParse(json);
+      if (!parsed.success) return invalidShape('issues', parsed.error);
+      const { issue, sender } = parsed.data;
+      return envelope(
+        {
+          ...common,
+          action: parsed.data.action,
+          repository: parsed.data.repository.full_name,
+          number: issue.number,
+          ...(parsed.data.label ? { label: parsed.data.label.name } : {}),
+          user: `github:${sender.login}`,
+          senderIsBot: sender.type === 'Bot',
+          title: issue.title,
+          text: issue.body ?? '',
+          url: issue.html_url,
+          ts: eventTs(issue.updated_at, deliveryId),
+        },
+        issue.updated_at,
+      );
+    }
+    case 'issue_comment': {
+      const parsed = IssueCommentPayload.safeParse(json);
+      if (!parsed.success) return invalidShape('issue_comment', parsed.error);
+      const { issue, comment, sender } = parsed.data;
+      const at = comment.updated_at ?? comment.created_at;
+      return envelope(
+        {
+          ...common,
+          action: parsed.data.action,
+          repository: parsed.data.repository.full_name,
+          number: issue.number,
+          user: `github:${sender.login}`,
+          senderIsBot: sender.type === 'Bot',
+          title: issue.title,
+          text: comment.body ?? '',
+          url: comment.html_url,
+          ts: eventTs(at, deliveryId),
+        },
+        at,
+      );
+    }
+    case 'pull_request_review': {
+      const parsed = PullRequestReviewPayload.safeParse(json);
+      if (!parsed.success) return invalidShape('pull_request_review', parsed.error);
+      const { review, pull_request: pullRequest, sender } = parsed.data;
+      const at = review.submitted_at ?? pullRequest.updated_at;
+      return envelope(
+        {
+          ...common,
+          action: parsed.data.action,
+          repository: parsed.data.repository.full_name,
+          number: pullRequest.number,
+          user: `github:${sender.login}`,
+          senderIsBot: sender.type === 'Bot',
+          title: pullRequest.title,
+          text: `[review: ${review.state}] ${review.body ?? ''}`.trim(),
+          url: review.html_url,
+          ts: eventTs(at, deliveryId),
+        },
+        at,
+      );
+    }
+  }
+}
+
+/**
+ * A message ts for an event from elsewhere: seconds of its own time (so a conversation's
+ * messages sort in time) and six digits from a hash of its id (so two events in one second
+ * differ, and a redelivery of the same one is equal, which keeps it stored once).
+ */
+export function eventTs(isoTime: string, id: string): string {
+  const seconds = Math.max(0, Math.floor(Date.parse(isoTime) / 1000) || 0);
+  const micros = createHash('sha256').update(id).digest().readUInt32BE(0) % 1_000_000;
+  return `${String(seconds).padStart(10, '0')}.${String(micros).padStart(6, '0')}`;
+}
+
+function envelope(candidate: InboxGithubEvent, eventTime: string): GithubParse {
+  const checked = InboxGithubEvent.safeParse(candidate);
+  if (!checked.success) return invalidShape(`${candidate.event} envelope`, checked.error);
+  return { type: 'enqueue', envelope: checked.data, eventTime };
+}
+
+/** Field paths and zod's messages only: a reason is logged, and must not echo content. */
+export function invalidShape(what: string, error: z.ZodError): { type: 'invalid'; reason: string } {
+  const issues = error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
+  return { type: 'invalid', reason: `${what}: ${issues}` };
+}

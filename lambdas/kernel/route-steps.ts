@@ -1,0 +1,277 @@
+import { isCloseIntent } from './close-intent.ts';
+import { conversationIdFor } from './keys.ts';
+import {
+  anchorKey,
+  type Conversation,
+  FINISHED_STATUSES,
+  type MessageType,
+  type SenderType,
+  type ThreadAnchor,
+} from './model.ts';
+import type {
+  Clock,
+  ConversationStore,
+  Executions,
+  ThreadLink,
+  UnownedMessageHandler,
+  UnownedOutcome,
+} from './ports.ts';
+import type { ExecutionInput, ExecutionOrigin } from './tasks.ts';
+import { type WakeCheck, wakeIfDue } from './wake.ts';
+import type { Trigger, WorkflowRegistration } from './workflows.ts';
+
+/**
+ * The Router's steps, whatever the source of the record (DESIGN 3.5): start a conversation,
+ * store a message of one and wake it, or answer in the thread of one that has ended.
+ * `route.ts` (Slack) and `route-external.ts` (GitHub, alerts) decide which.
+ */
+
+export interface RouterDeps {
+  store: ConversationStore;
+  executions: Executions;
+  clock: Clock;
+  workflows: readonly WorkflowRegistration[];
+  botUserId: string | undefined;
+  /**
+   * Takes the messages no workflow and no thread owns, in channels no workflow owns (channel
+   * conversations, seed 002, plug in here through their Router entry). Registered triggers
+   * win: a mention that matches a workflow's `mention` trigger (the requirements interview's
+   * keywords, e.g. `@bot idea: ...`) starts that workflow; any other message comes here.
+   */
+  unownedMessages?: UnownedMessageHandler;
+  /**
+   * Answers a message in the thread of a conversation that has ended (issue 12 point 8): the
+   * sender is told the conversation is over and how to start a new one, instead of silence.
+   * @default - none: such a message is ignored with a logged reason
+   */
+  endedNotice?: (notice: EndedNotice) => Promise<void>;
+}
+
+/** A short answer in the thread of an ended conversation to someone who wrote there. */
+export interface EndedNotice {
+  conversationId: string;
+  channel: string;
+  threadTs: string;
+  /** The message answered: the notice's idempotency key, so a redelivery answers once. */
+  ts: string;
+  text: string;
+}
+
+/** What the Router did with one inbox record (DESIGN 3.5); logged with its reason. */
+export type RouteOutcome =
+  | { type: 'started'; conversationId: string; workflow: string; execution: 'started' | 'already_started' }
+  | {
+      type: 'stored';
+      conversationId: string;
+      senderType: SenderType;
+      messageType: MessageType;
+      stored: 'stored' | 'duplicate';
+      wake: WakeCheck;
+    }
+  | { type: 'ignored'; reason: string; conversationId?: string }
+  | { type: 'channel'; outcome: UnownedOutcome };
+
+export function findRegistration(
+  workflows: readonly WorkflowRegistration[],
+  matches: (trigger: Trigger) => boolean,
+): WorkflowRegistration | undefined {
+  // A channel's own workflow wins over a generic mention trigger.
+  const specific = workflows.find((w) => w.triggers.some((t) => t.type !== 'mention' && matches(t)));
+  return specific ?? workflows.find((w) => w.triggers.some(matches));
+}
+
+/** How a conversation begins: where, by whom, and its opening message. */
+export interface ConversationStart {
+  /** The Slack channel, or a GitHub repository or alert source as an anchor channel. */
+  channel: string;
+  /** The thread the conversation owns from the start (absent: a slash command's, opened by the bot's first post). */
+  threadTs?: string;
+  /** What names the conversation when it has no thread yet (a slash command's trigger id). */
+  originId?: string;
+  user: string;
+  ts: string;
+  text: string;
+  receivedAt: string;
+  /** Where a conversation from outside Slack came from, for the workflow. */
+  origin?: ExecutionOrigin;
+}
+
+export async function startConversation(
+  registration: WorkflowRegistration,
+  start: ConversationStart,
+  deps: RouterDeps,
+): Promise<RouteOutcome> {
+  const now = deps.clock.now().toISOString();
+  const { threadTs } = start;
+  const conversationId = conversationIdFor(
+    registration.workflow,
+    start.channel,
+    threadTs ?? start.originId ?? start.ts,
+  );
+  const anchor: ThreadAnchor | undefined = threadTs
+    ? {
+        name: 'origin',
+        channel: start.channel,
+        threadTs,
+        ownerRole: registration.ownerRole,
+        othersRole: registration.othersRole,
+      }
+    : undefined;
+  // Every step below is idempotent, so a redelivery after a crash anywhere in between
+  // completes the start instead of starting twice.
+  await deps.store.createConversation({
+    id: conversationId,
+    workflow: registration.workflow,
+    status: 'active',
+    phase: 'starting',
+    ownerId: start.user,
+    participants: { [start.user]: registration.ownerRole },
+    anchors: anchor ? { [anchorKey(anchor.channel, anchor.threadTs)]: anchor } : {},
+    closeOnIntent: registration.closeOnIntent,
+    closeRequested: false,
+    ledger: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, transitions: 0, lambdaMs: 0 },
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (anchor) await deps.store.linkThread({ conversationId, ownerId: start.user, anchor });
+  // The opening message is the first turn's input: stored pending, handed over by the first Drain.
+  await deps.store.putMessage({
+    conversationId,
+    ts: start.ts,
+    channel: start.channel,
+    ...(threadTs ? { threadTs } : {}),
+    senderType: registration.ownerRole,
+    senderId: start.user,
+    messageType: 'message',
+    text: start.text,
+    receivedAt: start.receivedAt,
+  });
+  const input: ExecutionInput = {
+    conversationId,
+    workflow: registration.workflow,
+    channel: start.channel,
+    ...(threadTs ? { threadTs } : {}),
+    ownerId: start.user,
+    turn: 0,
+    ...(start.origin ? { origin: start.origin } : {}),
+  };
+  const started = await deps.executions.start(registration.stateMachineArn, conversationId, input);
+  await deps.store.setExecution(conversationId, conversationId, started.executionArn);
+  return { type: 'started', conversationId, workflow: registration.workflow, execution: started.status };
+}
+
+/** The sender's role in this thread, or null when the thread does not hear them (I5). */
+export function senderTypeIn(link: ThreadLink, userId: string): SenderType | null {
+  if (userId === link.ownerId && link.anchor.ownerRole !== null) return link.anchor.ownerRole;
+  return link.anchor.othersRole;
+}
+
+/** An incoming message of an existing conversation, whatever its source. */
+export interface Incoming {
+  kind: 'message' | 'action';
+  user: string;
+  channel: string;
+  ts: string;
+  text: string;
+  receivedAt: string;
+  /** Whether the owner's close intent counts here (Slack messages; not buttons, not other sources). */
+  closable: boolean;
+  actionId?: string;
+  actionValue?: string;
+}
+
+export async function storeIncoming(
+  link: ThreadLink,
+  incoming: Incoming,
+  deps: RouterDeps,
+): Promise<RouteOutcome> {
+  const conversationId = link.conversationId;
+  const senderType = senderTypeIn(link, incoming.user);
+  if (senderType === null) {
+    return {
+      type: 'ignored',
+      conversationId,
+      reason: `${incoming.user} is not heard in thread ${link.anchor.name}`,
+    };
+  }
+  const conversation = await deps.store.getConversation(conversationId);
+  if (!conversation)
+    return { type: 'ignored', conversationId, reason: 'thread points at a missing conversation' };
+  if (FINISHED_STATUSES.has(conversation.status)) return answerEnded(link, incoming, conversation, deps);
+  // Only the owner, in a thread where they are the owner (the reporter's own thread), can close.
+  const closing =
+    incoming.kind === 'message' &&
+    incoming.closable &&
+    incoming.user === conversation.ownerId &&
+    link.anchor.ownerRole !== null &&
+    conversation.closeOnIntent &&
+    isCloseIntent(incoming.text);
+  const messageType: MessageType = incoming.kind === 'action' ? 'action' : closing ? 'close' : 'message';
+  const stored = await deps.store.putMessage({
+    conversationId,
+    ts: incoming.ts,
+    channel: incoming.channel,
+    threadTs: link.anchor.threadTs,
+    senderType,
+    senderId: incoming.user,
+    messageType,
+    text: incoming.text,
+    ...(incoming.actionId !== undefined ? { actionId: incoming.actionId } : {}),
+    ...(incoming.actionValue !== undefined ? { actionValue: incoming.actionValue } : {}),
+    receivedAt: incoming.receivedAt,
+  });
+  if (!(incoming.user in conversation.participants)) {
+    await deps.store.addParticipant(conversationId, incoming.user, senderType);
+  }
+  if (closing) await deps.store.requestClose(conversationId);
+  // Write (above), then read (here): see kernel/register-wait.ts for the other half. A
+  // duplicate delivery still runs the check, so a crash between store and wake is recovered.
+  const wake = await wakeIfDue(deps, conversationId);
+  return { type: 'stored', conversationId, senderType, messageType, stored, wake };
+}
+
+/**
+ * A message in the thread of an ended conversation. Seed 000 ends a bug for good (resolved,
+ * workspace cleaned up) and the people who were in it have moved on, so it is not reopened:
+ * the sender is told, in the thread, that this conversation is over and how to start a new
+ * one, which then gets its own investigation. Slack threads only; a button press on an ended
+ * conversation is the approvals' business.
+ */
+async function answerEnded(
+  link: ThreadLink,
+  incoming: Incoming,
+  conversation: Conversation,
+  deps: RouterDeps,
+): Promise<RouteOutcome> {
+  const reason = `conversation is ${conversation.status}`;
+  if (deps.endedNotice === undefined || incoming.kind !== 'message' || !isSlackChannel(link.anchor.channel)) {
+    return { type: 'ignored', conversationId: conversation.id, reason };
+  }
+  await deps.endedNotice({
+    conversationId: conversation.id,
+    channel: link.anchor.channel,
+    threadTs: link.anchor.threadTs,
+    ts: incoming.ts,
+    text: endedText(conversation, deps.workflows),
+  });
+  return { type: 'ignored', conversationId: conversation.id, reason: `${reason}; told the sender` };
+}
+
+/** Anchors outside Slack (`github:...`, `alert:...`) have a prefix; Slack channel ids have none. */
+function isSlackChannel(channel: string): boolean {
+  return !channel.includes(':');
+}
+
+function endedText(conversation: Conversation, workflows: readonly WorkflowRegistration[]): string {
+  const how = workflows
+    .find((w) => w.workflow === conversation.workflow)
+    ?.triggers.map((t) =>
+      t.type === 'channel_message'
+        ? `post a new message in <#${t.channel}>`
+        : t.type === 'slash_command'
+          ? `use ${t.command}`
+          : undefined,
+    )
+    .find((text) => text !== undefined);
+  return `This conversation has ended (${conversation.status}), so this reply was not passed on. To start a new one, ${how ?? 'start a new conversation'}.`;
+}

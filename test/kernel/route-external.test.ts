@@ -1,0 +1,302 @@
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { drain } from '../../lambdas/kernel/drain.ts';
+import type { InboxAlert, InboxGithubEvent, InboxMessage } from '../../lambdas/kernel/inbox.ts';
+import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
+import type { Executions, StartResult, WakeResult } from '../../lambdas/kernel/ports.ts';
+import { registerWait } from '../../lambdas/kernel/register-wait.ts';
+import { type EndedNotice, routeEnvelope } from '../../lambdas/kernel/route.ts';
+import type { WakeOutput } from '../../lambdas/kernel/tasks.ts';
+import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
+import { startDynalite } from '../support/dynalite.ts';
+
+/** The Router's paths for GitHub and alert envelopes, and its answer on ended conversations, over dynalite. */
+
+class RecordingExecutions implements Executions {
+  readonly starts: { name: string; input: unknown }[] = [];
+  readonly wakes: { token: string; output: WakeOutput }[] = [];
+  async start(arn: string, name: string, input: unknown): Promise<StartResult> {
+    const executionArn = `${arn}:${name}`;
+    if (this.starts.some((s) => s.name === name)) return { status: 'already_started', executionArn };
+    this.starts.push({ name, input });
+    return { status: 'started', executionArn };
+  }
+  async wake(token: string, output: WakeOutput): Promise<WakeResult> {
+    this.wakes.push({ token, output });
+    return 'woken';
+  }
+}
+
+const PIPELINE: WorkflowRegistration = {
+  workflow: 'issue_pipeline',
+  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:IssuePipeline',
+  triggers: [
+    { type: 'github_issue_labeled', repository: 'acme/webshop', label: 'agent' },
+    { type: 'github_pull_request_review', repository: 'acme/webshop' },
+  ],
+  ownerRole: 'requester',
+  othersRole: 'participant',
+  closeOnIntent: false,
+};
+const INCIDENTS: WorkflowRegistration = {
+  workflow: 'incident_investigation',
+  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:Incidents',
+  triggers: [
+    { type: 'alert', source: 'cloudwatch', names: ['checkout-5xx'], namePrefixes: ['prod-'] },
+    { type: 'alert', source: 'pagerduty', names: ['PF9KMXH'] },
+  ],
+  ownerRole: 'reporter',
+  othersRole: 'participant',
+  closeOnIntent: false,
+};
+const PROBE: WorkflowRegistration = {
+  workflow: 'kernel_probe',
+  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:Probe',
+  triggers: [{ type: 'channel_message', channel: 'C_PROBE' }],
+  ownerRole: 'reporter',
+  othersRole: null,
+  closeOnIntent: true,
+};
+
+let db: Awaited<ReturnType<typeof startDynalite>>;
+let store: DynamoConversationStore;
+let executions: RecordingExecutions;
+let notices: EndedNotice[];
+let seq = 0;
+
+beforeAll(async () => {
+  db = await startDynalite();
+  store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
+});
+afterAll(async () => db.close());
+beforeEach(() => {
+  executions = new RecordingExecutions();
+  notices = [];
+  seq += 1;
+});
+
+const deps = () => ({
+  store,
+  executions,
+  clock: { now: () => new Date('2026-11-21T12:00:00Z') },
+  workflows: [PIPELINE, INCIDENTS, PROBE],
+  botUserId: 'U_BOT',
+  endedNotice: async (notice: EndedNotice) => void notices.push(notice),
+});
+
+function github(overrides: Partial<InboxGithubEvent>): InboxGithubEvent {
+  return {
+    kind: 'github',
+    eventId: `delivery-${seq}-${Math.random()}`,
+    receivedAt: '2026-11-21T12:00:00Z',
+    event: 'issues',
+    action: 'labeled',
+    repository: 'acme/webshop',
+    number: 100 + seq,
+    label: 'agent',
+    user: 'github:octocat',
+    senderIsBot: false,
+    title: 'Cart total ignores coupons',
+    text: 'Steps: add a coupon',
+    url: 'https://github.com/acme/webshop/issues/1',
+    ts: `1763726400.${String(seq).padStart(6, '0')}`,
+    ...overrides,
+  };
+}
+
+function alert(overrides: Partial<InboxAlert>): InboxAlert {
+  return {
+    kind: 'alert',
+    eventId: `alert-${seq}-${Math.random()}`,
+    receivedAt: '2026-11-21T12:00:00Z',
+    source: 'cloudwatch',
+    name: 'checkout-5xx',
+    incidentKey: `arn:aws:cloudwatch:us-east-1:1:alarm:checkout-5xx@${seq}`,
+    state: 'ALARM',
+    opens: true,
+    user: 'cloudwatch',
+    title: 'checkout-5xx is ALARM',
+    text: 'Threshold crossed',
+    ts: `1763726400.${String(seq).padStart(6, '0')}`,
+    ...overrides,
+  };
+}
+
+describe('GitHub events in the Router', () => {
+  it('starts the workflow whose trigger names the repository and the label, anchored at the issue', async () => {
+    const outcome = await routeEnvelope(github({}), deps());
+
+    const id = conversationIdFor('issue_pipeline', 'github:acme/webshop', String(100 + seq));
+    expect(outcome).toMatchObject({ type: 'started', conversationId: id, workflow: 'issue_pipeline' });
+    expect(executions.starts[0]?.input).toMatchObject({
+      origin: { kind: 'github', repository: 'acme/webshop', number: 100 + seq },
+    });
+    expect(await store.findThread('github:acme/webshop', String(100 + seq))).toMatchObject({
+      conversationId: id,
+    });
+  });
+
+  it('ignores a label no workflow takes, and a bot, with their reasons', async () => {
+    const other = await routeEnvelope(github({ label: 'question' }), deps());
+    const bot = await routeEnvelope(github({ senderIsBot: true, user: 'github:our-app[bot]' }), deps());
+
+    expect(other).toMatchObject({
+      type: 'ignored',
+      reason: expect.stringContaining('no workflow starts on it'),
+    });
+    expect(bot).toMatchObject({ type: 'ignored', reason: 'github:our-app[bot] is a bot' });
+    expect(executions.starts).toEqual([]);
+  });
+
+  it('stores a comment on an owned issue and wakes the open wait, like a reply in its thread', async () => {
+    const started = await routeEnvelope(github({}), deps());
+    if (started.type !== 'started') throw new Error('not started');
+    // The first turn takes the opening message, then the workflow waits.
+    await drain({ conversationId: started.conversationId, turn: 1 }, { store });
+    await registerWait(
+      { conversationId: started.conversationId, taskToken: 'token-1', accepts: 'any', phase: 'awaiting' },
+      { store, executions, clock: deps().clock },
+    );
+
+    const outcome = await routeEnvelope(
+      github({
+        event: 'issue_comment',
+        action: 'created',
+        text: 'It also fails with two coupons',
+        ts: `1763726500.${String(seq).padStart(6, '0')}`,
+      }),
+      deps(),
+    );
+
+    expect(outcome).toMatchObject({
+      type: 'stored',
+      senderType: 'requester',
+      stored: 'stored',
+      wake: { outcome: 'woken' },
+    });
+    expect(executions.wakes).toEqual([{ token: 'token-1', output: { woken: 'message' } }]);
+  });
+
+  it('ignores a comment on an issue no conversation owns', async () => {
+    const outcome = await routeEnvelope(github({ event: 'issue_comment', action: 'created' }), deps());
+
+    expect(outcome).toMatchObject({ type: 'ignored' });
+  });
+});
+
+describe('alerts in the Router', () => {
+  it('starts the incident workflow for a configured alarm (by name or prefix) and for a PagerDuty service id', async () => {
+    const byName = await routeEnvelope(alert({}), deps());
+    const byPrefix = await routeEnvelope(alert({ name: 'prod-latency', incidentKey: `p-${seq}` }), deps());
+    const paged = await routeEnvelope(
+      alert({
+        source: 'pagerduty',
+        name: 'Checkout API',
+        serviceId: 'PF9KMXH',
+        incidentKey: `PD-${seq}`,
+        state: 'incident.triggered',
+      }),
+      deps(),
+    );
+
+    expect([byName.type, byPrefix.type, paged.type]).toEqual(['started', 'started', 'started']);
+  });
+
+  it('ignores an unconfigured alarm, and an OK of an incident nobody has', async () => {
+    const other = await routeEnvelope(alert({ name: 'billing-latency' }), deps());
+    const ok = await routeEnvelope(alert({ state: 'OK', opens: false, incidentKey: `none-${seq}` }), deps());
+
+    expect([other.type, ok.type]).toEqual(['ignored', 'ignored']);
+    expect(executions.starts).toEqual([]);
+  });
+
+  it('stores the OK that ends an incident in the conversation the ALARM started', async () => {
+    const started = await routeEnvelope(alert({}), deps());
+
+    const ok = await routeEnvelope(
+      alert({
+        state: 'OK',
+        opens: false,
+        title: 'checkout-5xx is OK',
+        ts: `1763726900.${String(seq).padStart(6, '0')}`,
+      }),
+      deps(),
+    );
+
+    expect(ok).toMatchObject({
+      type: 'stored',
+      conversationId: started.type === 'started' ? started.conversationId : '',
+    });
+  });
+});
+
+describe('a reply to an ended conversation', () => {
+  function slackMessage(overrides: Partial<InboxMessage>): InboxMessage {
+    return {
+      kind: 'message',
+      eventId: `Ev-${seq}-${Math.random()}`,
+      channel: 'C_PROBE',
+      user: 'U_REPORTER',
+      text: 'the cart forgets items',
+      ts: `1763726000.${String(seq).padStart(6, '0')}`,
+      mentionsBot: false,
+      receivedAt: '2026-11-21T12:00:00Z',
+      ...overrides,
+    };
+  }
+
+  it('is answered in its thread with how to start a new one, and the conversation stays ended', async () => {
+    const root = slackMessage({});
+    const started = await routeEnvelope(root, deps());
+    if (started.type !== 'started') throw new Error('not started');
+    // The state machines set statuses (a direct DynamoDB update); here the record is marked so.
+    await db.client.send(
+      new UpdateItemCommand({
+        TableName: db.tableName,
+        Key: { pk: { S: `CONV#${started.conversationId}` }, sk: { S: 'META' } },
+        UpdateExpression: 'SET #s = :s',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':s': { S: 'resolved' } },
+      }),
+    );
+
+    const reply = slackMessage({
+      text: 'it still crashes on Safari',
+      ts: `1763726100.${String(seq).padStart(6, '0')}`,
+      threadTs: root.ts,
+    });
+    const outcome = await routeEnvelope(reply, deps());
+
+    expect(outcome).toMatchObject({ type: 'ignored', reason: 'conversation is resolved; told the sender' });
+    expect(notices).toEqual([
+      {
+        conversationId: started.conversationId,
+        channel: 'C_PROBE',
+        threadTs: root.ts,
+        ts: reply.ts,
+        text: 'This conversation has ended (resolved), so this reply was not passed on. To start a new one, post a new message in <#C_PROBE>.',
+      },
+    ]);
+    expect((await store.getConversation(started.conversationId))?.status).toBe('resolved');
+  });
+
+  it("still ignores a third party's reply there (I5): nobody tells them anything", async () => {
+    const root = slackMessage({});
+    const started = await routeEnvelope(root, deps());
+    if (started.type !== 'started') throw new Error('not started');
+
+    const outcome = await routeEnvelope(
+      slackMessage({
+        user: 'U_THIRD',
+        text: 'me too',
+        ts: `1763726200.${String(seq).padStart(6, '0')}`,
+        threadTs: root.ts,
+      }),
+      deps(),
+    );
+
+    expect(outcome).toMatchObject({ type: 'ignored', reason: 'U_THIRD is not heard in thread origin' });
+    expect(notices).toEqual([]);
+  });
+});
