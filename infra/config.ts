@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { AgentLimits } from '../lambdas/agents/limits.ts';
+import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
 import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
@@ -100,6 +102,23 @@ const KernelConfigFields = {
       namePrefixes: z.array(z.string().min(1).max(255)).default([]),
     })
     .prefault({}),
+  /**
+   * The bounds of every agent loop, held by code (lambdas/agents/limits.ts): turns in a row
+   * that run out of their budget, tokens and time per conversation, tool rounds per turn, a
+   * model call's timeout, the longest `retry-after` waited out, and the state machine's
+   * retries of an unavailable model.
+   * @default see `AgentLimits`
+   */
+  agentLimits: AgentLimits.prefault({}),
+  /**
+   * The reconciler: a sweep every `everyMinutes` that starts conversations the Router could
+   * not start, and wakes waits with a message pending for `olderThanSeconds`; after
+   * `maxRepairs` failed sweeps the conversation is failed and its owner told.
+   * @default { everyMinutes: 5, olderThanSeconds: 300, maxRepairs: 3 }
+   */
+  reconciler: ReconcilerSettings.extend({
+    everyMinutes: z.number().int().min(1).max(1440).default(5),
+  }).prefault({}),
 };
 
 /**

@@ -22,6 +22,7 @@ import { InboxQueue } from './constructs/inbox-queue.ts';
 import { IngressSources } from './constructs/ingress-sources.ts';
 import { createKernelFunction } from './constructs/kernel-function.ts';
 import { deadLetterQueuesIn, Monitoring, MonitoringSettingsSchema } from './constructs/monitoring.ts';
+import { createReconciler } from './constructs/reconciler.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { deployModules } from './workflow-modules.ts';
 
@@ -101,6 +102,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.channels]: JSON.stringify(config.channels),
       [ENV.modelProvider]: config.model.provider,
       [ENV.modelId]: config.model.id,
+      [ENV.agentLimits]: JSON.stringify(config.agentLimits),
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     };
@@ -176,9 +178,24 @@ export class SlackAgentsStack extends Stack {
     table.grantReadWriteData(slackPost);
     slackSecret.grantRead(slackPost);
 
+    // The sweep for stuck conversations: it starts the workflows like the Router, and wakes waits.
+    const reconciler = createReconciler(
+      this,
+      {
+        ...functionProps,
+        environment: { ...environment, [ENV.workflows]: this.toJsonString(deployed.registrations) },
+      },
+      config,
+    );
+    table.grantReadWriteData(reconciler);
+    slackSecret.grantRead(reconciler);
+    for (const stateMachine of deployed.startable) stateMachine.grantStartExecution(reconciler);
+    reconciler.addToRolePolicy(completeTasks(['states:SendTaskSuccess']));
+
     this.functions = new Map<string, NodejsFunction>([
       ['Ingress', ingress],
       ['Router', router],
+      ['Reconciler', reconciler],
       ['RegisterWait', registerWait],
       ['Drain', drain],
       ['SlackPost', slackPost],

@@ -6,15 +6,27 @@ import { pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
-import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
-import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
-import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
+import { startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
+import { forwardTo, ModelFaults, withModelFaults } from './model/faults.ts';
 import { readBody } from './read-body.ts';
+import { createFaultRoutes } from './sandbox-faults.ts';
+import {
+  ANTHROPIC_API_URL,
+  DEMO_MODEL_PATH,
+  DEVELOPMENT_BOT_TOKEN,
+  DEVELOPMENT_SIGNING_SECRET,
+  DEVELOPMENT_WEBHOOK_SECRETS,
+  DYNAMODB_TARGET_PREFIX,
+  EVENTBRIDGE_PATH,
+  MODEL_FRONT_PATH,
+  type Sandbox,
+  type SandboxOptions,
+} from './sandbox-options.ts';
 import {
   createQueues,
   createTables,
@@ -25,7 +37,7 @@ import {
   serveIngress,
 } from './sandbox-resources.ts';
 import { ChangeFeed, createSandboxRoutes } from './sandbox-routes.ts';
-import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
+import { createFakeSlack, signedEventRequests } from './sandbox-slack.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
 import { type EventSource, startEventSource } from './sqs/event-source.ts';
 import { SqsQueueService } from './sqs/queue-service.ts';
@@ -41,63 +53,15 @@ import {
 } from './template.ts';
 import { createSandboxLog } from './terminal-log.ts';
 
-/** The signing secret the sandbox uses unless `SLACK_SIGNING_SECRET` says otherwise (printed at start). */
-export const DEVELOPMENT_SIGNING_SECRET = 'sandbox-signing-secret-not-for-production';
-/** The webhook secrets the sandbox verifies GitHub and PagerDuty deliveries with, unless set (printed at start). */
-export const DEVELOPMENT_WEBHOOK_SECRETS = {
-  github: 'sandbox-github-webhook-secret-not-for-production',
-  pagerduty: 'sandbox-pagerduty-webhook-secret-not-for-production',
-} as const;
-/** Where the sandbox takes an EventBridge event and invokes the ingress with it, as the alarm rule would. */
-export const EVENTBRIDGE_PATH = '/sandbox/eventbridge';
-const DEVELOPMENT_BOT_TOKEN = 'xoxb-sandbox-not-a-real-token';
-const DYNAMODB_TARGET_PREFIX = 'DynamoDB_20120810.';
-/** Where the offline demo model answers the Messages API (`POST .../v1/messages`). */
-export const DEMO_MODEL_PATH = '/demo-model';
-
-export interface SandboxOptions {
-  /** @default 3000 (0 picks a free port) */
-  port?: number;
-  /** @default '127.0.0.1' */
-  host?: string;
-  /** @default DEVELOPMENT_SIGNING_SECRET */
-  signingSecret?: string;
-  /** GitHub's and PagerDuty's webhook secrets. @default DEVELOPMENT_WEBHOOK_SECRETS */
-  webhookSecrets?: { github: string; pagerduty: string };
-  /** Multiplies every Wait and every wait for people (SANDBOX_TIME_SCALE). @default 1 */
-  timeScale?: number;
-  /** The workflow modules the stack is synthesized with. @default WORKFLOW_MODULES */
-  modules?: readonly AnyWorkflowModule[];
-  /** Stack configuration (channel ids, timeouts...), as `cdk deploy` would get it. */
-  config?: SlackAgentsConfigInput;
-  /** Extra environment for the handlers, e.g. ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY. */
-  env?: Record<string, string>;
-  /** Powertools log level of the handlers. @default 'INFO' */
-  logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
-  /** Concurrent Router invocations, like Lambda instances on the inbox. @default 2 */
-  routerConcurrency?: number;
-  /** Signs the GitHub emulator's webhooks (GITHUB_WEBHOOK_SECRET). @default webhookSecrets.github */
-  githubWebhookSecret?: string;
-}
-
-export interface Sandbox {
-  readonly url: string;
-  readonly port: number;
-  readonly signingSecret: string;
-  readonly webhookSecrets: { github: string; pagerduty: string };
-  readonly timeScale: number;
-  readonly slack: FakeSlack;
-  readonly stepFunctions: LocalStepFunctions;
-  readonly sqs: SqsQueueService;
-  readonly dynamodb: DynamoDBClient;
-  readonly tableName: string;
-  readonly inboxUrl: string;
-  /** The GitHub emulator: REST API at `${url}/api/v3`, webhooks to `${url}/github/events`. */
-  readonly github: SandboxGitHub;
-  /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
-  idle(): Promise<void>;
-  stop(): Promise<void>;
-}
+export {
+  DEMO_MODEL_PATH,
+  DEVELOPMENT_SIGNING_SECRET,
+  DEVELOPMENT_WEBHOOK_SECRETS,
+  EVENTBRIDGE_PATH,
+  MODEL_FRONT_PATH,
+  type Sandbox,
+  type SandboxOptions,
+} from './sandbox-options.ts';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -190,6 +154,8 @@ async function assemble(
       ? {}
       : { ANTHROPIC_BASE_URL: `${url}${DEMO_MODEL_PATH}`, ANTHROPIC_API_KEY: 'sandbox-demo-model' }),
     ...options.env,
+    // Every model call goes through the sandbox's model front, where faults can be switched on.
+    ANTHROPIC_BASE_URL: `${url}${MODEL_FRONT_PATH}`,
   });
   delete process.env.NODE_OPTIONS;
 
@@ -276,6 +242,25 @@ async function assemble(
   );
 
   const demoModel = createDemoModelHandler();
+  const modelFaults = new ModelFaults();
+  // The caller's model server (a test's scripted model), the Anthropic API when only a key is
+  // given, else the demo model: behind the faults either way.
+  const upstreamModel =
+    options.env?.ANTHROPIC_BASE_URL || (options.env?.ANTHROPIC_API_KEY ? ANTHROPIC_API_URL : undefined);
+  const modelFront = withModelFaults(
+    modelFaults,
+    upstreamModel
+      ? forwardTo(upstreamModel)
+      : (req, res, body) => {
+          req.url = (req.url ?? '').replace(MODEL_FRONT_PATH, DEMO_MODEL_PATH);
+          return demoModel(req, res, body);
+        },
+  );
+  const faultRoutes = createFaultRoutes({
+    slack: slack.workspace.faults,
+    model: modelFaults,
+    timeScale: options.timeScale,
+  });
   let sandboxRoutes: ReturnType<typeof createSandboxRoutes> | undefined;
   setRoute(async (req, res) => {
     const target = String(req.headers['x-amz-target'] ?? '');
@@ -288,6 +273,8 @@ async function assemble(
     if (github.handles(path)) return github.serve(req, res, body);
     if (path.startsWith('/api/')) return slack.api(req, res, body);
     if (path.startsWith(`${DEMO_MODEL_PATH}/`)) return demoModel(req, res, body);
+    if (path.startsWith(`${MODEL_FRONT_PATH}/`)) return modelFront(req, res, body);
+    if (path === '/sandbox/faults' && (await faultRoutes(req, res, body))) return;
     if (path === '/slack/events' || path === '/github/events' || path === '/pagerduty/events')
       return serveIngress(req, res, body, (event) => invoke(ingressId, event));
     if (path === EVENTBRIDGE_PATH) return serveEventBridge(res, body, (event) => invoke(ingressId, event));
@@ -369,6 +356,7 @@ async function assemble(
     tableName,
     inboxUrl,
     github,
+    modelFaults,
     async idle() {
       await slack.workspace.settled();
       await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));

@@ -3,6 +3,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+import { type AgentLimits, DEFAULT_AGENT_LIMITS } from '../lambdas/agents/limits.ts';
 import { addTransientRetry, DRAINED_PATH, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
 import { AGENT_TURN_TIMEOUT_SECONDS } from './kernel-functions.ts';
 
@@ -38,7 +39,16 @@ export interface AgentTurnProps {
    * @default - none (the profile reports no confidence)
    */
   readonly confidenceThreshold?: number;
+  /**
+   * Retries of a turn whose model stayed unavailable (`ModelUnavailableError`): minutes apart,
+   * so a short outage of the model delays the conversation instead of escalating it.
+   * @default DEFAULT_AGENT_LIMITS.modelRetry (the `agentLimits.modelRetry` configuration)
+   */
+  readonly modelRetry?: AgentLimits['modelRetry'];
 }
+
+/** The error AgentTurn ends with when the model stayed unavailable (lambdas/agents/errors.ts). */
+export const MODEL_UNAVAILABLE_ERROR = 'ModelUnavailableError';
 
 /**
  * One agent turn (`AgentTurnInput`), with the messages the last Drain handed to this turn
@@ -46,8 +56,9 @@ export interface AgentTurnProps {
  * as it is (the plain Lambda integration): an agent's output has optional fields, which a
  * ResultSelector could not copy without failing on the absent ones.
  *
- * Retried for transient Lambda errors only. A model failure is not an error here: the
- * function returns `escalate` with the error itself. Add a Catch for the rest.
+ * Retried for transient Lambda errors, and for a model that stayed unavailable
+ * (`ModelUnavailableError`) with the `modelRetry` backoff. Other model failures are not
+ * errors here: the function returns `escalate` with the error itself. Add a Catch for the rest.
  */
 export function agentTurn(scope: Construct, id: string, props: AgentTurnProps): tasks.LambdaInvoke {
   if (props.mode === 'continuation' && props.sessionIdPath === undefined) {
@@ -74,5 +85,14 @@ export function agentTurn(scope: Construct, id: string, props: AgentTurnProps): 
     retryOnServiceExceptions: false,
   });
   addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
+  const modelRetry = props.modelRetry ?? DEFAULT_AGENT_LIMITS.modelRetry;
+  if (modelRetry.maxAttempts > 0) {
+    task.addRetry({
+      errors: [MODEL_UNAVAILABLE_ERROR],
+      interval: Duration.seconds(modelRetry.intervalSeconds),
+      maxAttempts: modelRetry.maxAttempts,
+      backoffRate: modelRetry.backoffRate,
+    });
+  }
   return task;
 }

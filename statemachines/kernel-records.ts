@@ -1,4 +1,5 @@
 import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
@@ -11,6 +12,7 @@ import {
   FAILURE_PATH,
   stateNameProp,
 } from './kernel.ts';
+import { slackPost } from './slack-post.ts';
 
 /**
  * Kernel fragments that write the conversation's record with the direct DynamoDB integration
@@ -35,6 +37,21 @@ export function conversationItemKey(
 export interface FailConversationProps {
   /** The conversations table. */
   readonly table: ITableRef;
+  /**
+   * Tell the conversation's people, where they are, that it ended in failure (an essential
+   * post: it waits for Slack to come back), before it is marked failed.
+   * @default - nobody is told
+   */
+  readonly notice?: {
+    readonly slackPostFn: IFunction;
+    /** Channel: a literal or `JsonPath.stringAt(...)`. */
+    readonly channel: string;
+    /** Thread: a literal or `JsonPath.stringAt(...)`. @default - top level */
+    readonly threadTs?: string;
+    readonly text: string;
+    /** @default 'Tell people it failed' */
+    readonly stateName?: string;
+  };
   /**
    * Name of the state marking the conversation failed.
    * @default 'Mark failed'
@@ -64,7 +81,20 @@ export function failConversation(scope: Construct, id: string, props: FailConver
     status: 'failed',
   });
   catchFailure(mark, failed);
-  return mark.next(failed);
+  mark.next(failed);
+  if (props.notice === undefined) return mark;
+  const tell = slackPost(scope, `${id} notice`, {
+    stateName: props.notice.stateName ?? 'Tell people it failed',
+    slackPostFn: props.notice.slackPostFn,
+    channel: props.notice.channel,
+    ...(props.notice.threadTs === undefined ? {} : { threadTs: props.notice.threadTs }),
+    text: props.notice.text,
+    // Keep the original failure at $.failure for the Fail state.
+    resultPath: '$.failureNotice',
+  });
+  // Nobody could be told even after the long retries: still mark it failed.
+  tell.addCatch(mark, { errors: [sfn.Errors.ALL], resultPath: '$.failureNoticeError' });
+  return tell.next(mark);
 }
 
 export interface SetConversationFieldsProps {

@@ -33,6 +33,10 @@ export const LAMBDA_TRANSIENT_ERRORS = [
   'InternalServerError',
   'ServiceUnavailable',
   'SlackUnavailableError',
+  // A function that ran to its own timeout (a hung call to Slack or AWS): in AWS the task
+  // fails with `Sandbox.Timedout`, or `Lambda.Unknown` when the runtime died on the way out.
+  'Sandbox.Timedout',
+  'Lambda.Unknown',
 ] as const;
 
 /** Throttling and server errors of the direct DynamoDB integration: safe to retry. */
@@ -198,7 +202,21 @@ export interface CloseOutProps {
    * @default CLOSE_OUT_STATES
    */
   readonly stateNames?: Readonly<Record<keyof typeof CLOSE_OUT_STATES, string>>;
+  /**
+   * A post (a cosmetic `slackPost`, built by the workflow where its people are) saying the
+   * close recorded messages no turn saw: one that arrived as a wait timed out, or during the
+   * last turn. Its failure is caught into the end.
+   * @default - nothing is said
+   */
+  readonly unhandledNotice?: sfn.TaskStateBase;
 }
+
+/** The states of the close-out's notice of unhandled messages. */
+export const UNHANDLED_NOTICE_STATES = {
+  anyDrained: 'Anything drained at the close?',
+  pick: 'Look for unhandled messages',
+  anyUnhandled: 'Any message unhandled?',
+} as const;
 
 /** The close-out's state names, the same in every workflow. */
 export const CLOSE_OUT_STATES = {
@@ -226,7 +244,37 @@ export function closeOut(scope: Construct, props: CloseOutProps): sfn.Pass {
     }),
   );
   const closingTurn = nextTurn(scope, names.closingTurn);
-  closingTurn.next(cleanUp).next(new sfn.Succeed(scope, names.done));
+  const done = new sfn.Succeed(scope, names.done);
+  closingTurn.next(cleanUp);
+  const say = props.unhandledNotice;
+  if (say === undefined) {
+    cleanUp.next(done);
+    return closingTurn;
+  }
+  const N = UNHANDLED_NOTICE_STATES;
+  // People's messages only: the close itself ("never mind") and button presses were handled.
+  const pick = sfn.Pass.jsonPath(scope, N.pick, {
+    parameters: {
+      any: sfn.JsonPath.arrayContains(
+        sfn.JsonPath.listAt(`${DRAINED_PATH}.messages[*].messageType`),
+        'message',
+      ),
+    },
+    resultPath: '$.unhandled',
+  });
+  catchFailure(say, done);
+  say.next(done);
+  pick.next(
+    sfn.Choice.jsonPath(scope, N.anyUnhandled)
+      .when(sfn.Condition.booleanEquals('$.unhandled.any', true), say)
+      .otherwise(done),
+  );
+  // A wildcard over no messages points at nothing: look only when something was drained.
+  cleanUp.next(
+    sfn.Choice.jsonPath(scope, N.anyDrained)
+      .when(sfn.Condition.isPresent(`${DRAINED_PATH}.messages[0]`), pick)
+      .otherwise(done),
+  );
   return closingTurn;
 }
 

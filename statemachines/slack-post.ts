@@ -1,3 +1,4 @@
+import { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
@@ -55,6 +56,30 @@ export interface SlackPostProps {
    * @default - discarded (the input passes through unchanged)
    */
   readonly resultPath?: string;
+  /**
+   * Whether people must see the post: an essential post retries Slack being unavailable for
+   * about an hour and a half (`essentialPostRetry`). A cosmetic one (an acknowledgement, a
+   * notice) retries briefly, and its caller catches its failure into the next state, so it
+   * can never end a conversation.
+   * @default true
+   */
+  readonly essential?: boolean;
+}
+
+/**
+ * The Retry of a post people must see (a question, findings, an escalation, a failure
+ * notice): Slack unavailable is retried for about an hour and a half (30 s doubling to at
+ * most 30 min, eight times), so an outage of Slack delays the conversation instead of ending it.
+ */
+export function essentialPostRetry(): sfn.RetryProps {
+  return {
+    errors: ['SlackUnavailableError'],
+    interval: Duration.seconds(30),
+    maxAttempts: 8,
+    backoffRate: 2,
+    maxDelay: Duration.minutes(30),
+    jitterStrategy: sfn.JitterType.FULL,
+  };
 }
 
 /** Posts to Slack through the SlackPost function (`SlackPostInput`). */
@@ -103,7 +128,17 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
     retryOnServiceExceptions: false,
   });
-  addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
+  if (props.essential ?? true) {
+    // The first matching retrier wins: Slack's outages get the long one.
+    const long = essentialPostRetry();
+    addTransientRetry(
+      task,
+      LAMBDA_TRANSIENT_ERRORS.filter((error) => !long.errors?.includes(error)),
+    );
+    task.addRetry(long);
+  } else {
+    addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
+  }
   return task;
 }
 

@@ -4,6 +4,8 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type * as z from 'zod';
+import type { AgentLimits } from '../lambdas/agents/limits.ts';
+import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
 import type { FunctionSpec } from './kernel-functions.ts';
 
@@ -31,6 +33,10 @@ export interface KernelConfig {
   readonly inboxMaxReceiveCount: number;
   /** CloudWatch alarms (names, name prefixes) whose state changes reach the ingress. */
   readonly alarms: { readonly names: readonly string[]; readonly namePrefixes: readonly string[] };
+  /** The bounds of every agent loop (issue 12). */
+  readonly agentLimits: AgentLimits;
+  /** The sweep for stuck conversations (issue 12). */
+  readonly reconciler: ReconcilerSettings & { readonly everyMinutes: number };
 }
 
 /**

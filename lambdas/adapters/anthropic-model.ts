@@ -18,7 +18,17 @@ export interface AnthropicModelOptions {
   maxRetries?: number;
   /** Milliseconds one attempt may take. @default 120000 */
   timeoutMs?: number;
+  /**
+   * The longest `retry-after` (or `retry-after-ms`) the client waits out before a retry. The
+   * SDK would wait whatever the API asks (an hour, for a 429 with `retry-after: 3600`); past
+   * this, the call fails at once as unavailable with the asked wait, and the caller decides.
+   * @default 30
+   */
+  maxRetryAfterSeconds?: number;
 }
+
+/** Marks a response whose asked wait was over the cap: its seconds. */
+const CAPPED_HEADER = 'x-agent-retry-after-capped';
 
 /**
  * The model port over `@anthropic-ai/sdk`. The SDK retries transient failures itself; what
@@ -31,6 +41,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     maxRetries: options.maxRetries ?? 2,
     timeout: options.timeoutMs ?? 120_000,
+    fetch: cappedRetryAfterFetch(options.maxRetryAfterSeconds ?? 30),
   });
   return {
     async createMessage(params, requestOptions = {}) {
@@ -45,6 +56,33 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
   };
 }
 
+/**
+ * `fetch` that turns an asked wait over `capSeconds` into "do not retry" for the SDK
+ * (`x-should-retry: false`), keeping the asked seconds in a header `translate` reads.
+ */
+function cappedRetryAfterFetch(capSeconds: number): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const asked = askedWaitSeconds(response.headers);
+    if (asked === undefined || asked <= capSeconds) return response;
+    const headers = new Headers(response.headers);
+    headers.set('x-should-retry', 'false');
+    headers.set(CAPPED_HEADER, String(Math.ceil(asked)));
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+}
+
+function askedWaitSeconds(headers: Headers): number | undefined {
+  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms)) return ms / 1000;
+  const raw = headers.get('retry-after');
+  if (raw === null) return undefined;
+  const seconds = Number.parseFloat(raw);
+  if (Number.isFinite(seconds)) return seconds;
+  const date = Date.parse(raw);
+  return Number.isFinite(date) ? (date - Date.now()) / 1000 : undefined;
+}
+
 function translate(error: unknown): Error {
   if (error instanceof APIUserAbortError) {
     return new ModelCallError(
@@ -54,18 +92,28 @@ function translate(error: unknown): Error {
     );
   }
   if (error instanceof APIConnectionTimeoutError) {
-    return new ModelCallError('the model API timed out', {}, { cause: error });
+    return new ModelCallError('the model API timed out', { unreachable: true }, { cause: error });
   }
   if (error instanceof APIConnectionError) {
-    return new ModelCallError(`could not reach the model API: ${error.message}`, {}, { cause: error });
+    return new ModelCallError(
+      `could not reach the model API: ${error.message}`,
+      { unreachable: true },
+      { cause: error },
+    );
   }
   if (error instanceof APIError) {
     const type = error.type ?? undefined;
+    const capped = Number(error.headers?.get(CAPPED_HEADER) ?? Number.NaN);
     return new ModelCallError(
-      `the model API answered HTTP ${error.status ?? '?'}${type ? ` ${type}` : ''}: ${error.apiMessage ?? error.message}`,
+      `the model API answered HTTP ${error.status ?? '?'}${type ? ` ${type}` : ''}: ${error.apiMessage ?? error.message}${Number.isFinite(capped) ? ` (it asked to wait ${capped} s)` : ''}`,
       {
         ...(error.status !== undefined ? { status: error.status } : {}),
         ...(type ? { errorType: type } : {}),
+        ...(Number.isFinite(capped) ? { retryAfterSeconds: capped } : {}),
+        // The server said not to retry this one (and it was not our cap that said so).
+        ...(!Number.isFinite(capped) && error.headers?.get('x-should-retry') === 'false'
+          ? { doNotRetry: true }
+          : {}),
       },
       { cause: error },
     );

@@ -9,7 +9,17 @@ export class ModelCallError extends Error {
   override readonly name = 'ModelCallError';
   constructor(
     message: string,
-    readonly details: { status?: number; errorType?: string; aborted?: boolean },
+    readonly details: {
+      status?: number;
+      errorType?: string;
+      aborted?: boolean;
+      /** The call timed out or could not connect. */
+      unreachable?: boolean;
+      /** Seconds the API asked to wait (`retry-after`), when it asked for more than the client waits. */
+      retryAfterSeconds?: number;
+      /** The API marked the failure as not worth retrying (`x-should-retry: false`). */
+      doNotRetry?: boolean;
+    },
     options: { cause: unknown },
   ) {
     super(message, options);
@@ -33,6 +43,27 @@ export class ModelProviderNotSupportedError extends Error {
         ? 'MODEL_PROVIDER=bedrock is not supported yet: @anthropic-ai/bedrock-sdk is not part of this build; use MODEL_PROVIDER=anthropic'
         : `MODEL_PROVIDER=${provider} is not a known model provider (expected anthropic or bedrock)`,
     );
+  }
+}
+
+/**
+ * The model stayed unavailable (5xx, 529 overloaded, 429, a timeout, no connection) after the
+ * client's own retries, or asked for a longer wait than a turn may spend. The turn ends with
+ * this error, unsaved, so the state machine retries it with a backoff of minutes (the
+ * `modelRetry` limits) before its Catch escalates.
+ */
+export class ModelUnavailableError extends Error {
+  override readonly name = 'ModelUnavailableError';
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+  }
+}
+
+/** `AGENT_LIMITS` is not valid JSON of `AgentLimits`: a deployment defect, never retried. */
+export class InvalidAgentLimitsError extends Error {
+  override readonly name = 'InvalidAgentLimitsError';
+  constructor(options: { cause: unknown }) {
+    super('AGENT_LIMITS is not a valid agent limits configuration', options);
   }
 }
 

@@ -6,7 +6,14 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import * as z from 'zod';
 import type { AgentTurnInput } from './contract.ts';
-import { ModelCallError, ProfileNotFoundError } from './errors.ts';
+import { ModelCallError, ModelUnavailableError, ProfileNotFoundError } from './errors.ts';
+import {
+  type AgentLimits,
+  type ConversationBudgetStore,
+  continuesReason,
+  conversationLimitReached,
+  isTransientModelFailure,
+} from './limits.ts';
 import { type ModelReply, readReply, type ToolUse, usageOf } from './model-reply.ts';
 import { buildRequest } from './model-request.ts';
 import { type AgentTurnDeps, silentLogger } from './ports.ts';
@@ -21,9 +28,11 @@ import { capToolOutput, toolError, toolResult } from './tool-results.ts';
 
 /**
  * One agent turn (DESIGN 3.4): the model's tool loop over the resumed session, ended by a
- * valid `submit_result`, by the budget (`continue`), or by a failure (`escalate` with the
- * error). Model failures never throw out of here: the workflow's Choice always gets an
- * action it knows. Only a transcript that cannot be loaded throws (before any model call).
+ * valid `submit_result`, by the budget (`continue`), or by a failure (the profile's failure
+ * action, with the error). The conversation's limits (limits.ts) end it as a failure too, with
+ * the reason. Only two things throw: a transcript that cannot be loaded (before any model
+ * call), and a model that stayed unavailable (`ModelUnavailableError`), which the state
+ * machine retries minutes apart before its Catch escalates.
  */
 
 /** Invalid submissions answered with the validation errors before the turn gives up. */
@@ -32,10 +41,18 @@ export const MAX_SUBMISSION_RETRIES = 2;
 /** What the model reads, in the saved transcript, where a turn ended without its result. */
 export const OUT_OF_BUDGET_NOTE = '[runtime] This turn ran out of its budget before you submitted a result';
 export const FAILED_TURN_NOTE = '[runtime] This turn ended without a result';
+/** What the model is told when it has not submitted after `maxToolRounds` replies (or answered in plain text). */
+export const SUBMIT_NOW_NOTE = `[runtime] Call ${SUBMIT_TOOL} now with what you have: this turn ends without a result otherwise.`;
+/** Replies without a submission after the reminder before the turn fails. */
+export const ROUNDS_AFTER_REMINDER = 2;
 
 export type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = AgentTurnDeps & {
   /** The roles this function serves (its workflow's). */
   profiles: R;
+  /** The conversation's bounds (issue 12). @default - only the turn's own budget */
+  limits?: AgentLimits;
+  /** What the conversation spent; with `limits`, a conversation over them runs no model call. */
+  conversationBudget?: ConversationBudgetStore;
 };
 
 /**
@@ -54,7 +71,7 @@ export async function runAgentTurn<R extends ProfileRegistry, P extends keyof R 
 async function runTurn<Result, Output>(
   profile: AgentProfile<Result, Output>,
   input: AgentTurnInput,
-  deps: AgentTurnDeps,
+  deps: RunAgentTurnDeps,
 ): Promise<Output> {
   const log = deps.logger ?? silentLogger;
   const { conversationId } = input;
@@ -67,8 +84,10 @@ async function runTurn<Result, Output>(
     : [];
   const turn: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: profile.prompt(input) }] }];
   const toolNames = new Set(profile.tools.map((tool) => tool.name));
-  const stats = { modelCalls: 0, toolCalls: 0, invalidSubmissions: 0 };
+  const stats = { modelCalls: 0, toolCalls: 0, invalidSubmissions: 0, rounds: 0, tokens: 0 };
   let progress: string | undefined;
+  const limits = deps.limits;
+  const spend = limits ? await deps.conversationBudget?.spend(conversationId) : undefined;
 
   const remainingMs = () => deps.budget.deadlineMs - deps.clock.now().getTime();
 
@@ -95,7 +114,18 @@ async function runTurn<Result, Output>(
       .catch((error: unknown) => log.error('could not save the transcript', { error, sessionId }));
     return final;
   };
-  const unfinished = (how: UnfinishedTurn) => {
+  const unfinished = async (how: UnfinishedTurn) => {
+    if (how.kind === 'out_of_budget' && limits && spend) {
+      // Counted before the output is chosen, so a retried turn cannot slip past the bound.
+      if (spend.consecutiveContinues + 1 >= limits.maxConsecutiveContinues) {
+        how = {
+          kind: 'failed',
+          error: continuesReason(limits.maxConsecutiveContinues),
+          progress,
+        };
+      }
+    }
+    await recordEnd(how.kind === 'out_of_budget');
     log[how.kind === 'failed' ? 'error' : 'info']('turn ended without a result', { ...how, ...stats });
     // Tell the next turn of the session where and why this one stopped.
     const note =
@@ -108,8 +138,26 @@ async function runTurn<Result, Output>(
     return end(profile.unfinished(how, sessionId));
   };
 
+  const recordEnd = (continued: boolean) =>
+    deps.conversationBudget
+      ?.recordTurnEnd(conversationId, input.turn, continued)
+      .catch((error: unknown) => log.warn('could not record how the turn ended', { error }));
+  /** Why no further model call may run in this conversation, checked before every call. */
+  const overLimit = (): string | undefined => {
+    if (!limits || !spend) return undefined;
+    const reached = conversationLimitReached(
+      { ...spend, tokens: spend.tokens + stats.tokens },
+      limits,
+      deps.clock.now().getTime(),
+    );
+    return reached;
+  };
+  const nudge = (content: ContentBlockParam[]) => content.push({ type: 'text', text: SUBMIT_NOW_NOTE });
+
   for (;;) {
     if (remainingMs() <= 0) return unfinished({ kind: 'out_of_budget', reason: 'time budget', progress });
+    const stop = overLimit();
+    if (stop !== undefined) return unfinished({ kind: 'failed', error: stop, progress });
 
     let reply: ModelReply;
     try {
@@ -118,8 +166,10 @@ async function runTurn<Result, Output>(
         { signal: AbortSignal.timeout(Math.max(1, remainingMs())) },
       );
       stats.modelCalls += 1;
+      const usage = usageOf(message);
+      stats.tokens += (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
       await deps
-        .ledger(conversationId, usageOf(message))
+        .ledger(conversationId, usage)
         .catch((error: unknown) => log.warn('could not add token usage to the ledger', { error }));
       reply = readReply(message);
     } catch (error) {
@@ -131,17 +181,27 @@ async function runTurn<Result, Output>(
           progress,
         });
       }
+      if (error instanceof ModelCallError && isTransientModelFailure(error.details)) {
+        // Not saved: the retried turn starts again from the turns before it.
+        log.warn('the model is unavailable: the state machine retries the turn', { ...stats });
+        throw new ModelUnavailableError(describe(error), { cause: error });
+      }
       return unfinished({ kind: 'failed', error: describe(error), progress });
     }
+    stats.rounds += 1;
 
     if (reply.blocks.length > 0) turn.push({ role: 'assistant', content: reply.blocks });
     if (reply.text !== undefined) progress = reply.text.slice(0, 2_000);
     if (reply.toolUses.length === 0) {
-      const why =
-        reply.stopReason === 'refusal'
-          ? 'the model refused to continue'
-          : `the model answered without calling a tool (stop_reason ${reply.stopReason ?? 'none'})`;
-      return unfinished({ kind: 'failed', error: why, progress });
+      if (reply.stopReason === 'refusal')
+        return unfinished({ kind: 'failed', error: 'the model refused to continue', progress });
+      const why = `the model answered without calling a tool (stop_reason ${reply.stopReason ?? 'none'})`;
+      // Once, the model is reminded; a second plain answer in the turn ends it.
+      if (turnHasNudge(turn)) return unfinished({ kind: 'failed', error: why, progress });
+      const content: ContentBlockParam[] = [];
+      nudge(content);
+      turn.push({ role: 'user', content });
+      continue;
     }
 
     // A valid submission ends the turn; the reply's other calls are answered, not run.
@@ -156,6 +216,7 @@ async function runTurn<Result, Output>(
         ),
       });
       log.info('turn submitted its result', { ...stats });
+      await recordEnd(false);
       return end(profile.output(accepted.result, sessionId));
     }
 
@@ -188,6 +249,17 @@ async function runTurn<Result, Output>(
       results.push(await callTool(use, toolNames, input, deps, log));
     }
     if (submissionError !== undefined) stats.invalidSubmissions += 1;
+    if (limits && outOfBudget === undefined) {
+      if (stats.rounds >= limits.maxToolRounds + ROUNDS_AFTER_REMINDER) {
+        turn.push({ role: 'user', content: results });
+        return unfinished({
+          kind: 'failed',
+          error: `the model did not submit a result after ${stats.rounds} tool rounds and a reminder`,
+          progress,
+        });
+      }
+      if (stats.rounds === limits.maxToolRounds) nudge(results);
+    }
 
     turn.push({ role: 'user', content: results });
     if (outOfBudget !== undefined)
@@ -248,6 +320,16 @@ async function callTool(
     log.error('tool call failed', { tool: use.name, error });
     return toolError(use.id, `${use.name} failed: ${describe(error)}`);
   }
+}
+
+/** Whether the runtime already reminded the model, in this turn, to submit. */
+function turnHasNudge(turn: readonly MessageParam[]): boolean {
+  return turn.some(
+    (message) =>
+      message.role === 'user' &&
+      Array.isArray(message.content) &&
+      message.content.some((block) => block.type === 'text' && block.text === SUBMIT_NOW_NOTE),
+  );
 }
 
 function describe(error: unknown): string {

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createAnthropicModel } from '../adapters/anthropic-model.ts';
+import { DynamoConversationBudget } from '../adapters/dynamo-conversation-budget.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
 import { createAgentMetrics, recordFailedTurn, withModelMetrics } from '../adapters/model-metrics.ts';
@@ -7,6 +8,7 @@ import { getModelApiKey } from '../adapters/model-secret.ts';
 import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput } from '../agents/contract.ts';
 import { ModelProviderNotSupportedError } from '../agents/errors.ts';
+import { type AgentLimits, agentLimitsFrom } from '../agents/limits.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
 import type { ProfileRegistry } from '../agents/profile.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
@@ -20,6 +22,8 @@ const logger = createLogger('agent-turn');
 const metrics = createAgentMetrics();
 
 interface AgentAdapters {
+  limits: AgentLimits;
+  conversationBudget: DynamoConversationBudget;
   model: ModelClient;
   modelId: string;
   tools: ToolInvoker;
@@ -33,12 +37,18 @@ async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<Agen
   const provider = env[ENV.modelProvider] ?? 'anthropic';
   if (provider !== 'anthropic') throw new ModelProviderNotSupportedError(provider);
   const baseURL = env[ENV.anthropicBaseUrl];
+  const limits = agentLimitsFrom(env[ENV.agentLimits]);
+  const tableName = requireEnv(ENV.tableName, env);
   return {
+    limits,
+    conversationBudget: new DynamoConversationBudget({ client: new DynamoDBClient({}), tableName }),
     model: withModelMetrics(
       createAnthropicModel({
         apiKey: await getModelApiKey(env),
         ...(baseURL ? { baseURL } : {}),
         maxRetries: numberFromEnv(ENV.modelMaxRetries, env) ?? 2,
+        timeoutMs: limits.modelCallTimeoutSeconds * 1000,
+        maxRetryAfterSeconds: limits.maxRetryAfterSeconds,
       }),
       { metrics, provider },
     ),
@@ -46,7 +56,7 @@ async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<Agen
     tools: createLambdaToolInvoker(),
     transcripts: new DynamoTranscriptStore({
       client: new DynamoDBClient({}),
-      tableName: requireEnv(ENV.tableName, env),
+      tableName,
       retentionDays: numberFromEnv(ENV.retentionDays, env) ?? 90,
       onSkippedTurn: (details) => logger.warn('skipped an incomplete transcript turn', details),
     }),

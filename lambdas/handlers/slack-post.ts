@@ -1,7 +1,9 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import { systemClock } from '../kernel/ports.ts';
 import type { SlackPostOutput } from '../kernel/tasks.ts';
-import { ENV } from '../shared/env.ts';
+import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { postToSlack } from '../slack/post-to-slack.ts';
 import { NO_TEMPLATES, slackPostInputFor, type TemplateRegistry } from '../slack/templates/index.ts';
@@ -11,6 +13,17 @@ import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('slack-post');
 let poster: SlackClient | undefined;
+let ledger: DynamoPostLedger | undefined;
+
+/** The idempotency records (with the first attempt's note), built on first use. */
+function postLedger(): DynamoPostLedger {
+  ledger ??= new DynamoPostLedger({
+    client: new DynamoDBClient({}),
+    tableName: requireEnv(ENV.tableName),
+    retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
+  });
+  return ledger;
+}
 
 async function slackPoster(): Promise<SlackClient> {
   if (!poster) {
@@ -35,7 +48,7 @@ export function createSlackPostHandler(templates: TemplateRegistry) {
       const deps = kernelDeps();
       return postToSlack(input, {
         store: deps.store,
-        posts: deps.store,
+        posts: postLedger(),
         slack: await slackPoster(),
         clock: systemClock,
         botUserId: process.env[ENV.botUserId] ?? 'bot',

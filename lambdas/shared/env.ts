@@ -57,6 +57,10 @@ export const ENV = {
   agentTurnBudgetSeconds: 'AGENT_TURN_BUDGET_SECONDS',
   /** Tool calls one agent turn may make before it returns `continue` (AgentTurn; default 25). */
   agentMaxToolCalls: 'AGENT_MAX_TOOL_CALLS',
+  /** JSON `AgentLimits` (lambdas/agents/limits.ts): the bounds of every agent loop; absent: the defaults. */
+  agentLimits: 'AGENT_LIMITS',
+  /** JSON `ReconcilerSettings` (lambdas/kernel/reconcile.ts): when the reconciler repairs or fails a conversation. */
+  reconciler: 'RECONCILER',
   /** Powertools service name (the `service` key of every log line and metric). */
   powertoolsServiceName: 'POWERTOOLS_SERVICE_NAME',
   /** Powertools metrics namespace in CloudWatch. */

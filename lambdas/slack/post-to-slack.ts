@@ -18,39 +18,34 @@ export interface PostDeps {
 export interface PostLedger {
   find(conversationId: string, key: string): Promise<SlackPostOutput | undefined>;
   record(conversationId: string, key: string, output: SlackPostOutput): Promise<void>;
+  /**
+   * Notes an attempt to post `key` before it is made; `earlier` when an attempt was noted
+   * before (a retried task: Slack may have taken that post), with when the first one began.
+   * @default - not noted: a retried task cannot tell a lost answer from no post
+   */
+  attempt?(conversationId: string, key: string): Promise<{ earlier: boolean; firstAttemptAt: string }>;
 }
+
+/** How far before the first attempt a top-level post is looked for (clocks differ a little). */
+const FIND_MARGIN_SECONDS = 60;
 
 /**
  * Posts for a workflow and records the post in the conversation's history (so the history
  * tool shows the bot's side too). With `anchor`, the posted thread becomes the conversation's:
  * replies in it are routed here. A template's file is then uploaded to the message's thread.
+ *
+ * Exactly once with its side effects (issue 12): the thread link and the stored bot message
+ * are written, idempotently, on every attempt, and the idempotency record last, so a retry
+ * after any failure completes what the first attempt left undone. A post Slack accepted but
+ * answered with an error is found again by its key (message metadata) instead of posted twice.
  */
 export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promise<SlackPostOutput> {
   const { message, file } = messageOf(input, deps.templates);
-  const earlier = input.idempotencyKey
-    ? await deps.posts.find(input.conversationId, input.idempotencyKey)
-    : undefined;
-  const output = earlier ?? (await postMessage(input, message, deps));
-  // After the message, with its own ledger entry: a task retried after a failed upload
-  // finds the message posted and uploads the file only.
-  if (file) await shareFile(input, file, output, deps);
-  return output;
-}
-
-async function postMessage(
-  input: SlackPostInput,
-  message: PostMessageArgs,
-  deps: PostDeps,
-): Promise<SlackPostOutput> {
+  const key = input.idempotencyKey;
   const conversation = await deps.store.getConversation(input.conversationId);
   if (!conversation) throw new ConversationNotFoundError(input.conversationId);
-  const posted = await deps.slack.postMessage(message);
-  const output: SlackPostOutput = {
-    channel: posted.channel,
-    ts: posted.ts,
-    threadTs: input.threadTs ?? posted.ts,
-  };
-  if (input.idempotencyKey) await deps.posts.record(input.conversationId, input.idempotencyKey, output);
+  const recorded = key ? await deps.posts.find(input.conversationId, key) : undefined;
+  const output = recorded ?? (await postOnce(input, message, deps));
   if (input.anchor) {
     await deps.store.linkThread({
       conversationId: input.conversationId,
@@ -58,6 +53,7 @@ async function postMessage(
       anchor: { ...input.anchor, channel: output.channel, threadTs: output.threadTs },
     });
   }
+  // A conditional put: `duplicate` on a retry, never a second copy (I1).
   await deps.store.putMessage({
     conversationId: input.conversationId,
     ts: output.ts,
@@ -69,7 +65,34 @@ async function postMessage(
     text: message.text,
     receivedAt: deps.clock.now().toISOString(),
   });
+  if (key && !recorded) await deps.posts.record(input.conversationId, key, output);
+  // After the message, with its own ledger entry: a task retried after a failed upload
+  // finds the message posted and uploads the file only.
+  if (file) await shareFile(input, file, output, deps);
   return output;
+}
+
+/** Posts the message, unless an earlier attempt of this key already did (then finds it). */
+async function postOnce(
+  input: SlackPostInput,
+  message: PostMessageArgs,
+  deps: PostDeps,
+): Promise<SlackPostOutput> {
+  const key = input.idempotencyKey;
+  let found: { channel: string; ts: string } | undefined;
+  if (key && deps.posts.attempt) {
+    const attempt = await deps.posts.attempt(input.conversationId, key);
+    if (attempt.earlier) {
+      const oldest = Math.floor(Date.parse(attempt.firstAttemptAt) / 1000) - FIND_MARGIN_SECONDS;
+      found = await deps.slack.findPost({
+        channel: input.channel,
+        postKey: key,
+        ...(input.threadTs ? { threadTs: input.threadTs } : { oldest: `${oldest}.000000` }),
+      });
+    }
+  }
+  const posted = found ?? (await deps.slack.postMessage({ ...message, ...(key ? { postKey: key } : {}) }));
+  return { channel: posted.channel, ts: posted.ts, threadTs: input.threadTs ?? posted.ts };
 }
 
 async function shareFile(

@@ -6,12 +6,35 @@ export interface PostMessageArgs {
   text: string;
   threadTs?: string;
   blocks?: Record<string, unknown>[];
+  /**
+   * The post's idempotency key, sent as the message's metadata (`agent_post`), so a post Slack
+   * accepted but answered with an error can be found again instead of posted twice.
+   */
+  postKey?: string;
+}
+
+/** Where to look for a post carrying `postKey`: its thread, or the channel since `oldest`. */
+export interface FindPostArgs {
+  channel: string;
+  threadTs?: string;
+  postKey: string;
+  /** A Slack ts: top-level messages before it are not searched. */
+  oldest?: string;
 }
 
 /** The Slack calls the kernel makes; the adapter below is the only place that knows @slack/web-api. */
 export interface SlackPoster {
   postMessage(args: PostMessageArgs): Promise<{ channel: string; ts: string }>;
 }
+
+/** Finds a keyed post again (a post Slack accepted but answered with an error). */
+export interface SlackPostFinder {
+  /** The bot's message carrying `postKey` in its metadata, if Slack has it. */
+  findPost(args: FindPostArgs): Promise<{ channel: string; ts: string } | undefined>;
+}
+
+/** The metadata event type of the bot's keyed posts. */
+export const POST_METADATA_EVENT = 'agent_post';
 
 export interface UploadFileArgs {
   channel: string;
@@ -28,7 +51,7 @@ export interface SlackFileUploader {
 }
 
 /** Everything SlackPost needs of Slack. */
-export type SlackClient = SlackPoster & SlackFileUploader;
+export type SlackClient = SlackPoster & SlackPostFinder & SlackFileUploader;
 
 /** One message read back from Slack. */
 export interface SlackHistoryMessage {
@@ -54,28 +77,92 @@ export interface SlackHistoryReader {
 /** The most replies read from a thread in one call; the last `limit` of them are kept. */
 const THREAD_PAGE = 200;
 
-/**
- * `@slack/web-api`'s WebClient with its own rate-limit handling (it waits out 429s and
- * retries), pointed at `slackApiUrl` (the sandbox's fake Slack offline).
- */
-export function createSlackPoster(options: {
+export interface SlackPosterOptions {
   token: string;
   slackApiUrl?: string;
+  /** Retries of one call when Slack is unreachable, answers 5xx, or rate-limits briefly. @default 2 */
   maxRetries?: number;
-}): SlackClient & SlackHistoryReader {
+  /** Milliseconds one HTTP request may take before it counts as Slack not answering. @default 5000 */
+  timeoutMs?: number;
+  /** The longest `Retry-After` waited out in process; past it the call fails as unavailable at once. @default 10 */
+  maxRetryAfterSeconds?: number;
+}
+
+/**
+ * `@slack/web-api`'s WebClient pointed at `slackApiUrl` (the sandbox's fake Slack offline),
+ * with a timeout on every request and our own retries: the client's retries would repost a
+ * message Slack accepted but answered with an error, so a post is looked for again (by its
+ * `postKey`) before each retry, and a 429 asking for a long wait ends the call instead of
+ * holding the Lambda (the state machine retries the task later).
+ */
+export function createSlackPoster(options: SlackPosterOptions): SlackClient & SlackHistoryReader {
   const client = new WebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-    retryConfig: { retries: options.maxRetries ?? 5, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
+    retryConfig: { retries: 0 },
+    timeout: options.timeoutMs ?? 5_000,
+    rejectRateLimitedCalls: true,
   });
+  const policy = {
+    retries: options.maxRetries ?? 2,
+    maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 10,
+  };
+  const call = <T>(method: string, run: () => Promise<T>, beforeRetry?: () => Promise<T | undefined>) =>
+    callWithRetries(method, run, policy, beforeRetry);
+  const findPost = async (args: FindPostArgs) => {
+    const messages = args.threadTs
+      ? (
+          await call('conversations.replies', () =>
+            client.conversations.replies({
+              channel: args.channel,
+              ts: args.threadTs as string,
+              include_all_metadata: true,
+              limit: THREAD_PAGE,
+            }),
+          )
+        ).messages
+      : (
+          await call('conversations.history', () =>
+            client.conversations.history({
+              channel: args.channel,
+              ...(args.oldest ? { oldest: args.oldest } : {}),
+              include_all_metadata: true,
+              limit: 100,
+            }),
+          )
+        ).messages;
+    const found = (messages ?? []).find(
+      (m) =>
+        m.metadata?.event_type === POST_METADATA_EVENT &&
+        (m.metadata.event_payload as { key?: unknown } | undefined)?.key === args.postKey,
+    );
+    return found?.ts ? { channel: args.channel, ts: found.ts } : undefined;
+  };
   return {
+    findPost,
     async postMessage(args) {
-      const result = await call('chat.postMessage', () =>
-        client.chat.postMessage({
-          channel: args.channel,
-          text: args.text,
-          ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
-          ...(args.blocks ? { blocks: args.blocks as never } : {}),
-        }),
+      const result = await call(
+        'chat.postMessage',
+        async () => {
+          const posted = await client.chat.postMessage({
+            channel: args.channel,
+            text: args.text,
+            ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
+            ...(args.blocks ? { blocks: args.blocks as never } : {}),
+            ...(args.postKey
+              ? { metadata: { event_type: POST_METADATA_EVENT, event_payload: { key: args.postKey } } }
+              : {}),
+          });
+          return { channel: posted.channel, ts: posted.ts };
+        },
+        // Slack may have taken the failed attempt: find it rather than post it twice.
+        args.postKey
+          ? () =>
+              findPost({
+                channel: args.channel,
+                postKey: args.postKey as string,
+                ...(args.threadTs ? { threadTs: args.threadTs } : {}),
+              })
+          : undefined,
       );
       if (!result.ts || !result.channel)
         throw new SlackApiError('chat.postMessage', 'missing ts in response');
@@ -132,16 +219,39 @@ function readMessages(
   );
 }
 
-/** Runs one Web API call, translating its failure: Slack's refusal or Slack unavailable. */
-async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === ErrorCode.PlatformError) {
-      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
-      throw new SlackApiError(method, slackError, { cause: error });
+/**
+ * Runs one Web API call with retries, translating its failure: Slack's refusal (terminal) or
+ * Slack unavailable (unreachable, no answer in time, 5xx, rate-limited past the retries or
+ * for longer than the cap). `beforeRetry` may find what the failed attempt did after all.
+ */
+async function callWithRetries<T>(
+  method: string,
+  run: () => Promise<T>,
+  policy: { retries: number; maxRetryAfterSeconds: number },
+  beforeRetry?: () => Promise<T | undefined>,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === ErrorCode.PlatformError) {
+        const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
+        throw new SlackApiError(method, slackError, { cause: error });
+      }
+      const retryAfter =
+        code === ErrorCode.RateLimitedError ? (error as { retryAfter?: number }).retryAfter : undefined;
+      const waitMs =
+        retryAfter === undefined
+          ? 500 * 2 ** attempt
+          : retryAfter <= policy.maxRetryAfterSeconds
+            ? retryAfter * 1000
+            : undefined;
+      if (attempt >= policy.retries || waitMs === undefined)
+        throw new SlackUnavailableError(method, { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      const found = await beforeRetry?.().catch(() => undefined);
+      if (found !== undefined) return found;
     }
-    throw new SlackUnavailableError(method, { cause: error });
   }
 }

@@ -32,7 +32,15 @@ export type ModelReply =
       usage?: Partial<UsageCounts>;
     }
   /** An HTTP error with the API's error body (`{type:'error', error:{type, message}}`). */
-  | { kind: 'error'; status: number; errorType: string; message: string; shouldRetry?: boolean }
+  | {
+      kind: 'error';
+      status: number;
+      errorType: string;
+      message: string;
+      shouldRetry?: boolean;
+      /** Sent as `retry-after` (seconds), in place of the short `retry-after-ms` of scripted failures. */
+      retryAfterSeconds?: number;
+    }
   /** Anything else, byte for byte (a malformed answer). */
   | { kind: 'raw'; status: number; contentType: string; body: string };
 
@@ -69,8 +77,9 @@ export function sendReply(
   if (reply.kind === 'error') {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'request-id': context.id };
     if (reply.shouldRetry !== undefined) headers['x-should-retry'] = String(reply.shouldRetry);
+    if (reply.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.retryAfterSeconds);
     // Keeps the SDK's backoff between retries short: the scripted failures are instant.
-    if (context.retryAfterMs !== undefined) headers['retry-after-ms'] = String(context.retryAfterMs);
+    else if (context.retryAfterMs !== undefined) headers['retry-after-ms'] = String(context.retryAfterMs);
     res
       .writeHead(reply.status, headers)
       .end(JSON.stringify({ type: 'error', error: { type: reply.errorType, message: reply.message } }));

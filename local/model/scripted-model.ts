@@ -97,6 +97,17 @@ export function httpError(status: number, message = `scripted HTTP ${status}`): 
   return { kind: 'error', status, errorType: errorTypeFor(status), message };
 }
 
+/** A 429 (or `status`) that asks the client to wait `seconds` before it retries (`retry-after`). */
+export function retryAfter(seconds: number, status = 429): ModelReply {
+  return {
+    kind: 'error',
+    status,
+    errorType: errorTypeFor(status),
+    message: `scripted HTTP ${status}: retry after ${seconds} s`,
+    retryAfterSeconds: seconds,
+  };
+}
+
 /** A 200 whose body is not a usable message: by default, JSON cut off in the middle. */
 export function malformed(
   body = '{"id":"msg_broken","type":"message","content":[{"type":"tool_u',

@@ -55,15 +55,35 @@ export function createSlackApiHandler(slack: FakeSlack): SlackHttpHandler {
       answer(res, { ok: false, error: 'invalid_auth' });
       return;
     }
-    const retryAfter = slack.takeRateLimit(method);
-    if (retryAfter !== undefined) {
+    const fault = slack.faults.take(
+      method,
+      typeof callArgs.channel === 'string' ? callArgs.channel : undefined,
+    );
+    if (fault?.kind === 'rate_limited') {
       slack.recordApiCall({ method, args: callArgs, outcome: 'rate_limited' });
-      answer(res, { ok: false, error: 'ratelimited' }, 429, { 'retry-after': String(retryAfter) });
+      answer(res, { ok: false, error: 'ratelimited' }, 429, {
+        'retry-after': String(fault.retryAfterSeconds),
+      });
+      return;
+    }
+    if (fault?.kind === 'server_error') {
+      slack.recordApiCall({ method, args: callArgs, outcome: { error: 'http_500' } });
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+      return;
+    }
+    if (fault?.kind === 'no_answer') {
+      slack.recordApiCall({ method, args: callArgs, outcome: { error: 'no_answer' } });
+      await holdUntilClientGivesUp(res);
       return;
     }
     try {
       const result = handler(slack, callArgs, { apiBaseUrl });
-      slack.recordApiCall({ method, args: callArgs, outcome: 'ok' });
+      slack.recordApiCall({ method, args: callArgs, outcome: fault ? { error: 'accepted_then_500' } : 'ok' });
+      if (fault?.kind === 'accepted_then_error') {
+        // Done, but the answer is lost: the client sees a server error.
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+        return;
+      }
       answer(res, { ok: true, ...result });
     } catch (error) {
       if (!(error instanceof SlackApiError)) throw error;
@@ -162,6 +182,19 @@ async function receiveUpload(
   }
   slack.recordApiCall({ method: 'files.upload.external', args: { file_id: fileId }, outcome: 'ok' });
   res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${Buffer.byteLength(content)}`);
+}
+
+/** Never answers; resolves when the client closed the connection (its timeout), or after 15 minutes. */
+async function holdUntilClientGivesUp(res: ServerResponse): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 15 * 60_000);
+    timer.unref();
+    res.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  if (!res.writableEnded) res.destroy();
 }
 
 function bearerToken(header: string | undefined): string | undefined {

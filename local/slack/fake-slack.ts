@@ -5,110 +5,21 @@
  * API request, the bot's own posts included.
  */
 
-export interface SlackChannel {
-  id: string;
-  name: string;
-}
+import { SlackFaults } from './faults.ts';
+import type {
+  EphemeralMessage,
+  FakeSlackOptions,
+  SlackApiCall,
+  SlackChannel,
+  SlackFile,
+  SlackMessageEvent,
+  SlackMessageMetadata,
+  SlackMessageView,
+  SlackUser,
+  StoredSlackMessage,
+} from './types.ts';
 
-export interface SlackUser {
-  id: string;
-  name: string;
-  realName?: string;
-}
-
-/** What `onMessage` subscribers receive for each new message. */
-export interface SlackMessageEvent {
-  channel: string;
-  ts: string;
-  thread_ts?: string;
-  user?: string;
-  bot_id?: string;
-  /** `thread_broadcast` for a reply also sent to the channel. */
-  subtype?: string;
-  text: string;
-  blocks?: unknown[];
-}
-
-/** A message as `messages()` lists it. */
-export interface SlackMessageView {
-  ts: string;
-  thread_ts?: string;
-  user?: string;
-  bot?: true;
-  text: string;
-  blocks?: unknown[];
-  /** The files shared with the message (`files.uploadV2`). */
-  files?: SlackFile[];
-}
-
-/** A file the bot uploaded with `files.uploadV2`, as the fake keeps it. */
-export interface SlackFile {
-  id: string;
-  title: string;
-  filename: string;
-  /** The uploaded bytes as UTF-8 text (the bot uploads text: Markdown). */
-  content: string;
-  channel: string;
-  /** The thread it was shared in, if any. */
-  thread_ts?: string;
-}
-
-export interface StoredSlackMessage {
-  channel: string;
-  ts: string;
-  /** Set on replies only: the root's ts. */
-  thread_ts: string | undefined;
-  user: string;
-  bot_id: string | undefined;
-  text: string;
-  blocks: unknown[] | undefined;
-  broadcast: boolean;
-  edited: { user: string; ts: string } | undefined;
-  /** Reaction name -> users, in the order they reacted. */
-  reactions: Map<string, string[]>;
-  /** Files shared with the message. */
-  files: SlackFile[] | undefined;
-}
-
-export interface EphemeralMessage {
-  channel: string;
-  user: string;
-  message_ts: string;
-  thread_ts?: string;
-  text: string;
-  blocks?: unknown[];
-}
-
-/** One Web API call as the fake answered it, for tests to assert what the bot did. */
-export interface SlackApiCall {
-  method: string;
-  /** The arguments as received (form fields are strings), without the token. */
-  args: Record<string, unknown>;
-  outcome: 'ok' | 'rate_limited' | { error: string };
-}
-
-export interface FakeSlackOptions {
-  /** The only token the Web API accepts. */
-  botToken: string;
-  /** @default 'U_BOT' */
-  botUserId?: string;
-  /** @default 'B_BOT' */
-  botId?: string;
-  /** @default 'A_BOT' */
-  appId?: string;
-  /** @default 'agent' */
-  botName?: string;
-  /** @default 'T_SANDBOX' */
-  teamId?: string;
-  /** @default 'sandbox' */
-  teamName?: string;
-  channels?: SlackChannel[];
-  users?: SlackUser[];
-  /** Clock for message timestamps (epoch ms). @default Date.now */
-  now?: () => number;
-  /** Called when a subscriber throws or rejects. @default console.error */
-  onListenerError?: (error: unknown, event: SlackMessageEvent) => void;
-}
+export type * from './types.ts';
 
 export type MessageListener = (event: SlackMessageEvent) => void | Promise<void>;
 
@@ -140,12 +51,13 @@ export class FakeSlack {
   private readonly ephemeralList: EphemeralMessage[] = [];
   private readonly listeners = new Set<MessageListener>();
   private readonly callLog: SlackApiCall[] = [];
-  private readonly rateLimits = new Map<string, { remaining: number; retryAfterSeconds: number }>();
   private delivery: Promise<void> = Promise.resolve();
   /** Uploads between `files.getUploadURLExternal` and `files.completeUploadExternal`. */
   private readonly uploads = new Map<string, { filename: string; content: string | undefined }>();
   private fileCount = 0;
   private readonly sharedFiles: SlackFile[] = [];
+  /** Misbehaviour on purpose, for a while (the sandbox's `/sandbox/faults`). */
+  readonly faults: SlackFaults;
 
   constructor(options: FakeSlackOptions) {
     this.botToken = options.botToken;
@@ -156,6 +68,7 @@ export class FakeSlack {
     this.teamId = options.teamId ?? 'T_SANDBOX';
     this.teamName = options.teamName ?? 'sandbox';
     this.clock = options.now ?? Date.now;
+    this.faults = new SlackFaults(this.clock);
     this.onListenerError =
       options.onListenerError ??
       ((error, event) => console.error(`[fake slack] onMessage failed for ${event.ts}`, error));
@@ -207,6 +120,7 @@ export class FakeSlack {
     thread_ts?: string;
     blocks?: unknown[];
     broadcast?: boolean;
+    metadata?: SlackMessageMetadata;
   }): StoredSlackMessage {
     return this.post({
       ...input,
@@ -362,19 +276,10 @@ export class FakeSlack {
 
   /**
    * The next `times` Web API calls of `method` answer HTTP 429 with `Retry-After`, as Slack
-   * does when a method's rate tier is exhausted.
+   * does when a method's rate tier is exhausted (a `rate_limited` fault, see faults.ts).
    */
   rateLimit(method: string, times = 1, retryAfterSeconds = 1): void {
-    this.rateLimits.set(method, { remaining: times, retryAfterSeconds });
-  }
-
-  /** Used by the API: the Retry-After seconds if this call of `method` is rate limited. */
-  takeRateLimit(method: string): number | undefined {
-    const limit = this.rateLimits.get(method);
-    if (!limit || limit.remaining <= 0) return undefined;
-    limit.remaining -= 1;
-    if (limit.remaining === 0) this.rateLimits.delete(method);
-    return limit.retryAfterSeconds;
+    this.faults.add({ kind: 'rate_limited', method, count: times, retryAfterSeconds });
   }
 
   /** Resolves a channel id, a name or `#name` to the channel's id. */
@@ -424,6 +329,7 @@ export class FakeSlack {
     blocks?: unknown[];
     broadcast: boolean;
     files?: SlackFile[];
+    metadata?: SlackMessageMetadata;
   }): StoredSlackMessage {
     const channel = this.channelId(input.channel);
     let threadTs: string | undefined;
@@ -445,6 +351,7 @@ export class FakeSlack {
       edited: undefined,
       reactions: new Map(),
       files: input.files,
+      metadata: input.metadata,
     };
     this.history.get(channel)?.push(message);
     this.announce({

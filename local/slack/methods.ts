@@ -1,4 +1,9 @@
-import { type FakeSlack, SlackApiError, type StoredSlackMessage } from './fake-slack.ts';
+import {
+  type FakeSlack,
+  SlackApiError,
+  type SlackMessageMetadata,
+  type StoredSlackMessage,
+} from './fake-slack.ts';
 
 /**
  * The Web API methods the fake answers, over the workspace in `fake-slack.ts`. Arguments
@@ -37,11 +42,13 @@ export const SLACK_METHODS: Record<string, SlackMethod> = {
     const blocks = blocksArg(args);
     if (!text && !blocks && args.attachments === undefined) throw new SlackApiError('no_text');
     const threadTs = optionalString(args, 'thread_ts');
+    const metadata = metadataArg(args);
     const message = slack.postAsBot({
       channel: requireString(args, 'channel'),
       text: text ?? '',
       ...(threadTs ? { thread_ts: threadTs } : {}),
       ...(blocks ? { blocks } : {}),
+      ...(metadata ? { metadata } : {}),
       broadcast: booleanArg(args.reply_broadcast),
     });
     return { channel: message.channel, ts: message.ts, message: toApiMessage(slack, message) };
@@ -131,7 +138,9 @@ export const SLACK_METHODS: Record<string, SlackMethod> = {
       1000,
     );
     return {
-      messages: [root, ...page.items].flatMap((message) => (message ? [toApiMessage(slack, message)] : [])),
+      messages: [root, ...page.items].flatMap((message) =>
+        message ? [toApiMessage(slack, message, { metadata: booleanArg(args.include_all_metadata) })] : [],
+      ),
       has_more: page.hasMore,
       response_metadata: { next_cursor: page.nextCursor },
     };
@@ -147,7 +156,9 @@ export const SLACK_METHODS: Record<string, SlackMethod> = {
       .reverse();
     const page = paginate(messages, args, 100);
     return {
-      messages: page.items.map((message) => toApiMessage(slack, message)),
+      messages: page.items.map((message) =>
+        toApiMessage(slack, message, { metadata: booleanArg(args.include_all_metadata) }),
+      ),
       has_more: page.hasMore,
       pin_count: 0,
       response_metadata: { next_cursor: page.nextCursor },
@@ -203,7 +214,11 @@ export const SLACK_METHODS: Record<string, SlackMethod> = {
 };
 
 /** A stored message as the Web API shows it (thread parents carry their reply summary). */
-export function toApiMessage(slack: FakeSlack, message: StoredSlackMessage): Record<string, unknown> {
+export function toApiMessage(
+  slack: FakeSlack,
+  message: StoredSlackMessage,
+  options: { metadata?: boolean } = {},
+): Record<string, unknown> {
   const replies = message.thread_ts === undefined ? slack.replies(message.channel, message.ts) : [];
   const replyUsers = [...new Set(replies.map((reply) => reply.user))];
   const reactions = [...message.reactions].map(([name, users]) => ({ name, users, count: users.length }));
@@ -227,6 +242,10 @@ export function toApiMessage(slack: FakeSlack, message: StoredSlackMessage): Rec
           },
         }),
     ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+    // Slack returns metadata only to `include_all_metadata` (the app's own, with its app id).
+    ...(options.metadata && message.metadata
+      ? { metadata: { ...message.metadata, app_id: slack.appId } }
+      : {}),
     ...(message.thread_ts === undefined
       ? {}
       : { thread_ts: message.thread_ts, parent_user_id: parentUser(slack, message) }),
@@ -279,6 +298,29 @@ function jsonArg(args: SlackArgs, name: string): unknown {
 
 function booleanArg(value: unknown): boolean {
   return value === true || value === 'true' || value === '1' || value === 1;
+}
+
+/** `metadata` of `chat.postMessage`: `{event_type, event_payload}`, as JSON text in a form body. */
+function metadataArg(args: SlackArgs): SlackMessageMetadata | undefined {
+  let metadata = args.metadata;
+  if (metadata === undefined || metadata === null || metadata === '') return undefined;
+  if (typeof metadata === 'string') {
+    try {
+      metadata = JSON.parse(metadata);
+    } catch {
+      throw new SlackApiError('invalid_metadata_format', 'metadata is not valid JSON');
+    }
+  }
+  const value = metadata as { event_type?: unknown; event_payload?: unknown };
+  if (
+    typeof value !== 'object' ||
+    typeof value.event_type !== 'string' ||
+    typeof value.event_payload !== 'object' ||
+    value.event_payload === null
+  ) {
+    throw new SlackApiError('invalid_metadata_schema', 'metadata needs event_type and event_payload');
+  }
+  return { event_type: value.event_type, event_payload: value.event_payload as Record<string, unknown> };
 }
 
 function blocksArg(args: SlackArgs): unknown[] | undefined {

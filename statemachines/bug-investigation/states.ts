@@ -68,6 +68,9 @@ export const BUG_INVESTIGATION_STATES = {
   cleanUpFailed: 'Clean-up failed',
   markFailed: 'Mark failed',
   failed: 'Failed',
+  tellReporterStopped: 'Tell reporter the agent stopped',
+  tellFailure: 'Tell reporter it failed',
+  tellUnhandled: 'Say messages were not handled',
 } as const;
 
 /** The bot's fixed texts. */
@@ -75,6 +78,10 @@ export const BUG_INVESTIGATION_TEXTS = {
   acknowledgeReport: ":eyes: Thanks! I'm looking into this.",
   followUp: ':mag: Follow-up investigation started...',
   acknowledgeClose: ':white_check_mark: Closing this, thanks.',
+  unhandled:
+    ':information_source: This was closed before I could read the last message(s) sent to it, so they were not handled. Post them again in a new report if they still matter.',
+  failed:
+    ':x: Something went wrong on my side and I could not finish looking into this. Please ask in #bug-summaries or report it again.',
 } as const;
 
 /** The agent profile of every turn. */

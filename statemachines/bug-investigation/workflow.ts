@@ -2,7 +2,6 @@ import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
-import type { BugAction } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { agentTurn } from '../agent-turn.ts';
 import {
   continueAsNew,
@@ -17,7 +16,6 @@ import {
   closeOut,
   DRAINED_PATH,
   drain,
-  FAILURE_PATH,
   nextTurn,
   transientRetry,
   waitForPeople,
@@ -41,6 +39,7 @@ import {
   reporterSilenceNote,
   turnContext,
 } from './states.ts';
+import { failedTurn, tellReporterStopped, tellUnhandled } from './stops.ts';
 
 /** `bug_investigation` (seed 000); its state and its names are described in states.ts. */
 /** SlaTracking as the bug investigation's child (DESIGN 1: "Bug investigation (+ SLA tracking child)"). */
@@ -95,6 +94,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       table,
       markStateName: S.markFailed,
       failStateName: S.failed,
+      notice: { slackPostFn, ...reporterThread, text: T.failed, stateName: S.tellFailure },
     });
 
     // --- The end: resolve, then a last Drain ---------------------------------------------
@@ -107,7 +107,9 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       phase: 'resolved',
     });
     catchFailure(markResolved, failed);
-    markResolved.next(closeOut(scope, { drainFn }));
+    // A message no turn saw (one that came as a wait timed out) is said to be unhandled.
+    const unhandledNotice = tellUnhandled(scope, { slackPostFn, ...reporterThread });
+    markResolved.next(closeOut(scope, { drainFn, unhandledNotice }));
 
     const acknowledgeClose = slackPost(scope, S.acknowledgeClose, {
       slackPostFn,
@@ -150,6 +152,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       statePath: '$.turnContext.state',
       notesPath: '$.turnContext.notes',
       resultPath: '$.result',
+      modelRetry: config.agentLimits.modelRetry,
     } as const;
     const investigate = agentTurn(scope, S.investigate, {
       ...turnProps,
@@ -170,23 +173,21 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     // failures already come back as `escalate`) becomes an `escalate` result with the error,
     // so it takes the escalation path like any other.
     const summaryThreadOpen = sfn.Choice.jsonPath(scope, S.summaryThreadOpen);
-    const failedTurn = (stateName: string, keepSession: boolean) =>
-      sfn.Pass.jsonPath(scope, stateName, {
-        parameters: {
-          action: 'escalate' satisfies BugAction,
-          summary: sfn.JsonPath.format(
-            'The investigation turn failed ({}), so a developer needs to take over.',
-            sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`),
-          ),
-          confidence: 0,
-          severity: 'high',
-          error: sfn.JsonPath.jsonToString(sfn.JsonPath.objectAt(FAILURE_PATH)),
-          ...(keepSession ? { sessionId: sfn.JsonPath.stringAt('$.result.sessionId') } : {}),
-        },
-        resultPath: '$.result',
-      }).next(summaryThreadOpen);
-    catchFailure(investigate, failedTurn(S.noteFailedInvestigation, false));
-    catchFailure(continueInvestigation, failedTurn(S.noteFailedContinuation, true));
+    // The reporter hears why the agent stopped on its own (issue 12), then the escalation goes on.
+    const tellStopped = tellReporterStopped(scope, {
+      slackPostFn,
+      ...reporterThread,
+      next: summaryThreadOpen,
+    });
+    const stopped = (stateName: string, keepSession: boolean) =>
+      failedTurn(scope, {
+        stateName,
+        keepSession,
+        defaultSeverity: config.agentLimits.escalationSeverity,
+        next: tellStopped,
+      });
+    catchFailure(investigate, stopped(S.noteFailedInvestigation, false));
+    catchFailure(continueInvestigation, stopped(S.noteFailedContinuation, true));
 
     const sessionToResume = sfn.Choice.jsonPath(scope, S.sessionToResume)
       .when(sfn.Condition.isPresent('$.result.sessionId'), continueInvestigation)
@@ -195,8 +196,10 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       slackPostFn,
       ...summaryThread,
       text: T.followUp,
+      essential: false,
     });
-    catchFailure(announceFollowUp, failed);
+    // A notice: the follow-up goes on without it.
+    catchFailure(announceFollowUp, sessionToResume);
     announceFollowUp.next(sessionToResume);
     // One Choice for the close check and the turn's kind, to keep a round trip short.
     const closeRequested = sfn.Choice.jsonPath(scope, S.closeRequested)
@@ -353,6 +356,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     // Every BugAction has its branch; an unknown value takes the escalation path (through
     // the findings), so the conversation can never get stuck on it.
     routeOnAction
+      .when(sfn.Condition.and(actionIs('escalate'), sfn.Condition.isPresent('$.result.error')), tellStopped)
       .when(actionIs('ask_reporter'), askReporter)
       .when(actionIs('post_findings'), summaryThreadOpen)
       .when(actionIs('resolved'), summaryThreadOpen)
@@ -365,8 +369,10 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       slackPostFn,
       ...reporterThread,
       text: T.acknowledgeReport,
+      essential: false,
     });
-    catchFailure(acknowledgeReport, failed);
+    // A cosmetic post: the investigation goes on without it (issue 12: it used to end it).
+    catchFailure(acknowledgeReport, timeToHandOver);
     acknowledgeReport.next(timeToHandOver);
     const resuming = sfn.Choice.jsonPath(scope, S.resuming)
       .when(sfn.Condition.isPresent(`$.${HANDED_OVER_FROM}`), timeToHandOver)

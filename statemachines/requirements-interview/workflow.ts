@@ -132,6 +132,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
         statePath: '$.currentAgent',
         notesPath: '$.notes',
         resultPath,
+        modelRetry: kernel.config.agentLimits.modelRetry,
         ...props,
       });
       catchFailure(task, noteFailedAgent);

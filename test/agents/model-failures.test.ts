@@ -22,14 +22,19 @@ describe('model API failures', () => {
     expect(server.failures).toEqual([]);
   });
 
-  it('escalates with the API error once the retries are used up', async () => {
+  it('ends the turn as ModelUnavailableError, for the state machine to retry, once the retries are used up', async () => {
     const server = await scripted([httpError(500), httpError(529), httpError(529, 'Overloaded')]);
+    const transcripts = new MemoryTranscripts();
 
-    const output = await runAgentTurn(turnInput(), turnDeps(server.baseUrl, { maxRetries: 2 }));
+    const run = runAgentTurn(turnInput(), turnDeps(server.baseUrl, { maxRetries: 2, transcripts }));
 
+    await expect(run).rejects.toMatchObject({
+      name: 'ModelUnavailableError',
+      message: 'ModelCallError: the model API answered HTTP 529 overloaded_error: Overloaded',
+    });
     expect(server.requests).toHaveLength(3);
-    expect(output.action).toBe('escalate');
-    expect(output.error).toBe('ModelCallError: the model API answered HTTP 529 overloaded_error: Overloaded');
+    // Nothing saved: the retried turn starts from the turns before it.
+    expect(transcripts.saved('session-1', 1)).toBeUndefined();
   });
 
   it('does not retry a request the API refused as invalid', async () => {

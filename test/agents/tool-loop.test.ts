@@ -1,6 +1,6 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import { OUT_OF_BUDGET_NOTE, runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
+import { OUT_OF_BUDGET_NOTE, runAgentTurn, SUBMIT_NOW_NOTE } from '../../lambdas/agents/run-agent-turn.ts';
 import { TOOL_OUTPUT_LIMIT } from '../../lambdas/agents/tool-results.ts';
 import {
   lastToolResults,
@@ -212,14 +212,23 @@ describe('the tool loop', () => {
     ).toEqual([true, false]);
   });
 
-  it('escalates when the model answers without calling a tool', async () => {
-    const server = await scripted([text('I think it is the cache.')]);
+  it('reminds a model that answered without calling a tool, and escalates when it does so again', async () => {
+    const server = await scripted([text('I think it is the cache.'), text('Still the cache.')]);
 
     const output = await runAgentTurn(turnInput(), turnDeps(server.baseUrl));
 
     expect(output.action).toBe('escalate');
     expect(output.error).toBe('the model answered without calling a tool (stop_reason end_turn)');
-    expect(output.summary).toContain('I think it is the cache.');
+    expect(output.summary).toContain('Still the cache.');
+    expect(lastUserText(server.requests[1]?.body ?? ({} as never))).toBe(SUBMIT_NOW_NOTE);
+  });
+
+  it('accepts a submission that follows the reminder', async () => {
+    const server = await scripted([text('I think it is the cache.'), submit(validFindings)]);
+
+    const output = await runAgentTurn(turnInput(), turnDeps(server.baseUrl));
+
+    expect(output.action).toBe('post_findings');
   });
 });
 

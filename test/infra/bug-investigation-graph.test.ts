@@ -2,6 +2,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { BugAction } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
+import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
 import { type AslDefinition, type AslState, definitions, functionResource, templateOf } from './template.ts';
 
 /**
@@ -23,7 +24,9 @@ const catchers = (name: string) => state(name).Catch as { ErrorEquals: string[];
 
 describe('the bug_investigation graph', () => {
   it('has exactly the states of BUG_INVESTIGATION_STATES, by their readable names', () => {
-    expect(Object.keys(bug.States).sort()).toEqual(Object.values(S).sort());
+    expect(Object.keys(bug.States).sort()).toEqual(
+      [...Object.values(S), ...Object.values(UNHANDLED_NOTICE_STATES)].sort(),
+    );
   });
 
   it('prepares the state, acknowledges the report, then enters the loop', () => {
@@ -61,9 +64,19 @@ describe('the bug_investigation graph', () => {
   });
 
   it('routes every BugAction, and anything else to the escalation path through the findings', () => {
-    const routed = Object.fromEntries(choices(S.routeOnAction).map((c) => [c.StringEquals, c.Next]));
+    const [stopped, ...byAction] = choices(S.routeOnAction);
+    // First: an escalation the runtime made (it carries the error) tells the reporter first.
+    expect(stopped).toMatchObject({
+      And: [
+        { Variable: '$.result.action', StringEquals: 'escalate' },
+        { Variable: '$.result.error', IsPresent: true },
+      ],
+      Next: S.tellReporterStopped,
+    });
+    expect(state(S.tellReporterStopped).Next).toBe(S.summaryThreadOpen);
+    const routed = Object.fromEntries(byAction.map((c) => [c.StringEquals, c.Next]));
     expect(Object.keys(routed).sort()).toEqual([...BugAction.options].sort());
-    expect(choices(S.routeOnAction).every((c) => c.Variable === '$.result.action')).toBe(true);
+    expect(byAction.every((c) => c.Variable === '$.result.action')).toBe(true);
     expect(routed).toEqual({
       ask_reporter: S.askReporter,
       post_findings: S.summaryThreadOpen,
@@ -190,7 +203,7 @@ describe('the bug_investigation graph', () => {
       expect(state(name)).toMatchObject({
         Parameters: { action: 'escalate', 'error.$': 'States.JsonToString($.failure)' },
         ResultPath: '$.result',
-        Next: S.summaryThreadOpen,
+        Next: S.tellReporterStopped,
       });
     }
     expect(state(S.noteFailedContinuation).Parameters).toHaveProperty('sessionId.$', '$.result.sessionId');
@@ -221,8 +234,15 @@ describe('the bug_investigation graph', () => {
       Next: S.closingTurn,
     });
     expect(state(S.closingTurn).Next).toBe(S.cleanUp);
-    expect(state(S.cleanUp).Next).toBe(S.done);
+    expect(state(S.cleanUp).Next).toBe(UNHANDLED_NOTICE_STATES.anyDrained);
     expect(catchers(S.cleanUp)[0]?.Next).toBe(S.cleanUpFailed);
+    // Messages no turn saw are said to be unhandled, in the reporter's thread (a cosmetic post).
+    expect(state(UNHANDLED_NOTICE_STATES.anyDrained)).toMatchObject({
+      Choices: [{ Variable: '$.drained.messages[0]', IsPresent: true, Next: UNHANDLED_NOTICE_STATES.pick }],
+      Default: S.done,
+    });
+    expect(state(S.tellUnhandled).Next).toBe(S.done);
+    expect(catchers(S.tellUnhandled)[0]?.Next).toBe(S.done);
   });
 
   it('hands over by starting its own state machine, records it, and ends', () => {

@@ -35,7 +35,24 @@ describe('stack configuration', () => {
         judgeModelId: 'claude-haiku-4-5',
         recentHistoryMessages: 20,
       },
+      agentLimits: {
+        maxConsecutiveContinues: 3,
+        maxConversationTokens: 2_000_000,
+        maxConversationSeconds: 604_800,
+        maxToolRounds: 8,
+        modelCallTimeoutSeconds: 120,
+        maxRetryAfterSeconds: 30,
+        modelRetry: { intervalSeconds: 60, maxAttempts: 3, backoffRate: 2 },
+        escalationSeverity: 'medium',
+      },
+      reconciler: { everyMinutes: 5, olderThanSeconds: 300, maxRepairs: 3 },
     });
+  });
+
+  it('names a wrong agent limit by its field', () => {
+    expect(() => parseConfig({ agentLimits: { maxConsecutiveContinues: 0 } })).toThrow(
+      /slackAgents\.agentLimits\.maxConsecutiveContinues/,
+    );
   });
 
   it('keeps the default SLA deadlines a partial SLA table leaves out', () => {

@@ -173,9 +173,21 @@ describe('function environment', () => {
     expect(conflicting).toEqual([]);
   });
 
-  it('sets WORKFLOWS on the Router only (the state machines reference the other functions)', () => {
+  it('sets WORKFLOWS on the Router and the Reconciler only (the state machines reference the other functions)', () => {
     const withWorkflows = Object.keys(FUNCTIONS).filter((id) => ENV.workflows in environmentOf(id));
-    expect(withWorkflows).toEqual(['Router']);
+    expect(withWorkflows.sort()).toEqual(['Reconciler', 'Router']);
+  });
+
+  it('runs the Reconciler on a schedule, every five minutes by default', () => {
+    const [reconcilerId] = functionResource(template, 'Reconciler');
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [reconcilerId, 'Arn'] } })],
+    });
+    expect(JSON.parse(String(environmentOf('Reconciler').RECONCILER))).toEqual({
+      olderThanSeconds: 300,
+      maxRepairs: 3,
+    });
   });
 
   it('gives the Router the probe registration when the probe workflow is deployed', () => {
@@ -466,11 +478,11 @@ describe('entry points and wiring', () => {
     expect(invoking.sort()).toEqual(['BugInvestigationAgentTurn', 'Router']);
   });
 
-  it('lets only the Router and RegisterWait complete task tokens', () => {
+  it('lets only the Router, RegisterWait and the Reconciler complete task tokens', () => {
     const completing = Object.keys(FUNCTIONS).filter((id) =>
       actionsOf(id).some(({ actions }) => actions.includes('states:SendTaskSuccess')),
     );
-    expect(completing.sort()).toEqual(['RegisterWait', 'Router']);
+    expect(completing.sort()).toEqual(['Reconciler', 'RegisterWait', 'Router']);
   });
 });
 

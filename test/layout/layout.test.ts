@@ -23,8 +23,6 @@ const MAX_LINES = 400;
 const KNOWN_OVERSIZE: Readonly<Record<string, string>> = {
   // Split on branch `bedrock`, which owns local/stepfunctions/.
   'local/stepfunctions/runtime.ts': 'bedrock',
-  // Split on branch `reliability`, which owns local/slack/ and local/model/.
-  'local/slack/fake-slack.ts': 'reliability',
 };
 
 describe('the import graph', () => {

@@ -86,6 +86,10 @@ export interface HarnessOptions {
    * @default 'scripted'
    */
   model?: 'scripted' | 'demo';
+  /** @default 0.001 */
+  timeScale?: number;
+  /** Extra environment for the handlers (e.g. `MODEL_MAX_RETRIES`). */
+  env?: Record<string, string>;
 }
 
 export async function startBugHarness(
@@ -111,11 +115,16 @@ export async function startBugHarness(
   });
   const sandbox = await startSandbox({
     port: 0,
-    timeScale: 0.001,
+    timeScale: options.timeScale ?? 0.001,
     config: { reporterWaitSeconds: 7_200, developerWaitSeconds: 8_000, ...config },
     env: scripted
-      ? { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' }
-      : {},
+      ? {
+          ANTHROPIC_BASE_URL: model.baseUrl,
+          ANTHROPIC_API_KEY: 'test-key',
+          MODEL_MAX_RETRIES: '2',
+          ...options.env,
+        }
+      : { ...options.env },
     logLevel: 'SILENT',
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });

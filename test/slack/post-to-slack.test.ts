@@ -46,6 +46,7 @@ function fakes() {
       sent.push(args);
       return { channel: args.channel, ts: '1700000001.000100', threadTs: '1700000001.000100' };
     },
+    findPost: async () => undefined,
     uploadFile: async (args: UploadFileArgs) => {
       uploaded.push(args);
       return { fileId: `F${uploaded.length}` };

@@ -295,27 +295,35 @@ describe('a bug investigation', () => {
     expect(run.waits.map(({ state }) => state)).toEqual([S.waitForDevelopers]);
   });
 
-  it('escalates with the error when an agent turn fails after its retries', async () => {
+  it('escalates a first turn that failed after its retries with the configured severity, and tells the reporter', async () => {
     const run = await runBugInvestigation({
-      agent: [error('Lambda.Unknown', 'Task timed out after 300.00 seconds')],
+      agent: [error('Runtime.ExitError', 'Runtime exited with error: signal: killed')],
       drains: [{ messages: [report] }],
       waits: ['timeout'],
     });
 
     expect(run.failure).toBeUndefined();
     const escalation = run.posts.find((post) => post.state === S.escalate);
-    expect(run.output.result).toMatchObject({ action: 'escalate', severity: 'high', confidence: 0 });
-    expect(escalation?.input.template?.data).toMatchObject({ result: { severity: 'high', confidence: 0 } });
-    expect(JSON.stringify(escalation?.rendered.blocks)).toContain('Task timed out after 300.00 seconds');
-    expect(escalation?.rendered.text).toContain('The investigation turn failed (Lambda.Unknown)');
-    expect(run.slaStarts.map(({ input }) => input.severity)).toEqual(['high']);
+    // No assessment yet: agentLimits.escalationSeverity (medium by default), not a hard-coded one.
+    expect(run.output.result).toMatchObject({ action: 'escalate', severity: 'medium', confidence: 0 });
+    expect(escalation?.input.template?.data).toMatchObject({ result: { severity: 'medium', confidence: 0 } });
+    expect(JSON.stringify(escalation?.rendered.blocks)).toContain(
+      'Runtime exited with error: signal: killed',
+    );
+    expect(escalation?.rendered.text).toContain('The investigation turn failed (Runtime.ExitError)');
+    expect(run.slaStarts.map(({ input }) => input.severity)).toEqual(['medium']);
+    const told = run.posts.find((post) => post.state === S.tellReporterStopped);
+    expect(told?.rendered.text).toContain(
+      "I had to stop investigating this automatically, so I've asked the developers",
+    );
+    expect(told?.rendered.text).toContain('The investigation turn failed (Runtime.ExitError)');
   });
 
   it('keeps the session when a continuation fails, so the next turn still resumes it', async () => {
     const run = await runBugInvestigation({
       agent: [
-        turn('post_findings', { sessionId: 'session-7' }),
-        error('Lambda.Unknown'),
+        turn('post_findings', { sessionId: 'session-7', severity: 'low' }),
+        error('Runtime.ExitError'),
         turn('resolved', { sessionId: 'session-7' }),
       ],
       drains: [{ messages: [report] }, { messages: [developerReply] }, { messages: [developerReply] }],
@@ -323,7 +331,10 @@ describe('a bug investigation', () => {
     });
 
     expect(run.agentInputs.map((input) => input.sessionId)).toEqual([undefined, 'session-7', 'session-7']);
-    expect(run.posts.filter((post) => post.state === S.escalate)).toHaveLength(1);
+    const escalations = run.posts.filter((post) => post.state === S.escalate);
+    expect(escalations).toHaveLength(1);
+    // The agent's last assessment, not a hard-coded severity.
+    expect(escalations[0]?.input.template?.data).toMatchObject({ result: { severity: 'low' } });
   });
 
   it('starts without a session again when the first turn failed', async () => {
@@ -362,6 +373,70 @@ describe('a bug investigation', () => {
 
     expect(run.failure?.message).toMatch(/no conversation/);
     expect(run.statuses.at(-1)).toBe('failed');
+    // Issue 12: "Mark failed" used to tell nobody.
+    const told = run.posts.filter((post) => post.state === S.tellFailure);
+    expect(told.map((post) => [post.input.channel, post.input.threadTs, post.rendered.text])).toEqual([
+      [report.channel, expect.any(String), T.failed],
+    ]);
+  });
+
+  it('says, in the reporter thread, that a message that came as the developers wait timed out was not handled', async () => {
+    const run = await runBugInvestigation({
+      agent: [turn('post_findings')],
+      drains: [{ messages: [report] }, { messages: [developerReply] }],
+      waits: ['timeout'],
+    });
+
+    expect(run.failure).toBeUndefined();
+    expect(run.statuses.at(-1)).toBe('resolved');
+    const notice = run.posts.filter((post) => post.state === S.tellUnhandled);
+    expect(notice.map((post) => [post.input.channel, post.rendered.text])).toEqual([
+      [report.channel, T.unhandled],
+    ]);
+  });
+
+  it('says nothing of unhandled messages when the clean-up drained only a close', async () => {
+    const close = {
+      ...message('reporter', 'never mind', '1700000500.000100'),
+      messageType: 'close' as const,
+    };
+    const run = await runBugInvestigation({
+      agent: [turn('ask_reporter')],
+      drains: [{ messages: [report] }, { closeRequested: true, messages: [] }, { messages: [close] }],
+      waits: ['close'],
+    });
+
+    expect(run.statuses.at(-1)).toBe('resolved');
+    expect(run.posts.map((post) => post.state)).not.toContain(S.tellUnhandled);
+  });
+
+  it('goes on investigating when the acknowledgement cannot be posted (a cosmetic post)', async () => {
+    const run = await runBugInvestigation({
+      agent: [turn('resolved')],
+      drains: [{ messages: [report] }],
+      failing: {
+        [S.acknowledgeReport]: error('SlackUnavailableError', 'Slack chat.postMessage is unavailable'),
+      },
+    });
+
+    expect(run.failure).toBeUndefined();
+    expect(run.agentInputs).toHaveLength(1);
+    expect(run.statuses.at(-1)).toBe('resolved');
+  });
+
+  it('goes on with the follow-up when its announcement cannot be posted', async () => {
+    const run = await runBugInvestigation({
+      agent: [
+        turn('post_findings', { sessionId: 'session-2' }),
+        turn('resolved', { sessionId: 'session-2' }),
+      ],
+      drains: [{ messages: [report] }, { messages: [developerReply] }],
+      waits: ['message'],
+      failing: { [S.announceFollowUp]: error('SlackApiError', 'not_in_channel') },
+    });
+
+    expect(run.failure).toBeUndefined();
+    expect(run.agentInputs).toHaveLength(2);
   });
 });
 

@@ -1,0 +1,114 @@
+import * as z from 'zod';
+import { InvalidAgentLimitsError, type ModelCallError } from './errors.ts';
+
+/** The severity scale of escalations (low to critical), as workflows that escalate use it. */
+export const EscalationSeverity = z.enum(['low', 'medium', 'high', 'critical']);
+export type EscalationSeverity = z.infer<typeof EscalationSeverity>;
+
+/**
+ * What bounds an agent loop, held by code (issue 12): per turn (tool rounds, a model call's
+ * own time, the longest `retry-after` the client waits out) and per conversation (turns in a
+ * row that ran out of their budget, tokens, wall-clock time). The stack validates the
+ * configuration (`agentLimits` in infra/config.ts) and hands it to the functions as
+ * `AGENT_LIMITS` JSON; the same schema reads it back.
+ */
+export const AgentLimits = z.strictObject({
+  /** Turns in a row that end `continue` (time or tool budget spent) before the agent is stopped. @default 3 */
+  maxConsecutiveContinues: z.number().int().min(1).max(100).default(3),
+  /** Model tokens (input + output, from the ledger) one conversation may spend. @default 2000000 */
+  maxConversationTokens: z.number().int().positive().default(2_000_000),
+  /** Seconds from a conversation's start after which no agent turn runs. @default 604800 (7 days) */
+  maxConversationSeconds: z.number().int().positive().default(604_800),
+  /**
+   * Model replies of one turn without a valid submission before the model is told to submit
+   * now; two more without one and the turn fails. @default 8
+   */
+  maxToolRounds: z.number().int().min(1).max(100).default(8),
+  /** Seconds one model request may take (each attempt of the client). @default 120 */
+  modelCallTimeoutSeconds: z.number().int().positive().max(900).default(120),
+  /**
+   * The longest `retry-after` the model client waits out inside a turn; a longer one ends the
+   * call as unavailable, and the state machine waits instead (`modelRetry`). @default 30
+   */
+  maxRetryAfterSeconds: z.number().int().min(0).max(600).default(30),
+  /**
+   * The state machine's retries of a turn whose model stayed unavailable (5xx, 529, 429,
+   * timeouts) after the client's retries: first wait, attempts, growth. @default { intervalSeconds: 60, maxAttempts: 3, backoffRate: 2 }
+   */
+  modelRetry: z
+    .strictObject({
+      intervalSeconds: z.number().int().positive().default(60),
+      maxAttempts: z.number().int().min(0).max(10).default(3),
+      backoffRate: z.number().min(1).max(10).default(2),
+    })
+    .prefault({}),
+  /** The severity of an escalation when the agent never assessed one (a failed first turn). @default 'medium' */
+  escalationSeverity: EscalationSeverity.default('medium'),
+});
+export type AgentLimits = z.infer<typeof AgentLimits>;
+export type AgentLimitsInput = z.input<typeof AgentLimits>;
+
+export const DEFAULT_AGENT_LIMITS: AgentLimits = AgentLimits.parse({});
+
+/** What the conversation has spent so far, read before a turn (see `ConversationBudgetStore`). */
+export interface ConversationSpend {
+  /** ISO time the conversation started. */
+  createdAt: string;
+  /** Model tokens so far (input + output). */
+  tokens: number;
+  /** Turns that ended `continue` since the last turn that did not. */
+  consecutiveContinues: number;
+}
+
+/** The conversation's side of the budget: what it spent, and how each turn ended. */
+export interface ConversationBudgetStore {
+  spend(conversationId: string): Promise<ConversationSpend | undefined>;
+  /** Records how turn `turn` ended; idempotent per turn (a retried turn counts once). */
+  recordTurnEnd(conversationId: string, turn: number, continued: boolean): Promise<void>;
+}
+
+/** Why the conversation may not run another turn, in words for the people in it; undefined when it may. */
+export function conversationLimitReached(
+  spend: ConversationSpend,
+  limits: AgentLimits,
+  nowMs: number,
+): string | undefined {
+  if (spend.tokens >= limits.maxConversationTokens) {
+    return `it used its budget of ${limits.maxConversationTokens.toLocaleString('en-US')} model tokens`;
+  }
+  const ageSeconds = (nowMs - Date.parse(spend.createdAt)) / 1000;
+  if (ageSeconds >= limits.maxConversationSeconds) {
+    return `it reached its time limit of ${describeSeconds(limits.maxConversationSeconds)}`;
+  }
+  return undefined;
+}
+
+/** The reason given when a turn would be the `max`-th in a row to run out of its budget. */
+export function continuesReason(max: number): string {
+  return `it ran out of its per-turn budget ${max} turns in a row without reaching a result`;
+}
+
+function describeSeconds(seconds: number): string {
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} day${seconds === 86_400 ? '' : 's'}`;
+  if (seconds % 3600 === 0) return `${seconds / 3600} hour${seconds === 3600 ? '' : 's'}`;
+  if (seconds % 60 === 0) return `${seconds / 60} minute${seconds === 60 ? '' : 's'}`;
+  return `${seconds} seconds`;
+}
+
+/** Reads `AGENT_LIMITS` (JSON); absent means the defaults. */
+export function agentLimitsFrom(raw: string | undefined): AgentLimits {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_AGENT_LIMITS;
+  try {
+    return AgentLimits.parse(JSON.parse(raw));
+  } catch (cause) {
+    throw new InvalidAgentLimitsError({ cause });
+  }
+}
+
+/** Whether a model failure is worth retrying later: the service, not the request, was the problem. */
+export function isTransientModelFailure(details: ModelCallError['details']): boolean {
+  if (details.aborted || details.doNotRetry) return false;
+  if (details.unreachable || details.retryAfterSeconds !== undefined) return true;
+  const status = details.status;
+  return status !== undefined && (status === 408 || status === 409 || status === 429 || status >= 500);
+}

@@ -1,0 +1,80 @@
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import type { EscalationSeverity } from '../../lambdas/agents/limits.ts';
+import type { BugAction } from '../../lambdas/workflows/bug-investigation/contract.ts';
+import { catchFailure, FAILURE_PATH } from '../kernel.ts';
+import { slackPost } from '../slack-post.ts';
+import { BUG_INVESTIGATION_STATES as S, BUG_INVESTIGATION_TEXTS as T } from './states.ts';
+
+/**
+ * Where the bug investigation goes when its agent stops on its own (issue 12): a limit
+ * reached, a model that stayed unavailable, a turn that failed. The reporter is told in plain
+ * words, then the findings and the escalation go to the developers as for any escalation.
+ */
+
+/** What the reporter reads when the agent stopped on its own, with the summary's reason. */
+export function agentStoppedText(summaryPath: string): string {
+  return sfn.JsonPath.format(
+    ":warning: I had to stop investigating this automatically, so I've asked the developers to take over. {}",
+    sfn.JsonPath.stringAt(summaryPath),
+  );
+}
+
+/** Tells the reporter, in their thread, that the agent stopped; a cosmetic post. */
+export function tellReporterStopped(
+  scope: Construct,
+  props: { slackPostFn: IFunction; channel: string; threadTs: string; next: sfn.IChainable },
+): sfn.TaskStateBase {
+  const tell = slackPost(scope, S.tellReporterStopped, {
+    slackPostFn: props.slackPostFn,
+    channel: props.channel,
+    threadTs: props.threadTs,
+    text: agentStoppedText('$.result.summary'),
+    essential: false,
+  });
+  catchFailure(tell, props.next);
+  tell.next(props.next);
+  return tell;
+}
+
+/**
+ * A turn that failed after its retries (the function crashed, or the model stayed
+ * unavailable through the state machine's retries) becomes an `escalate` result with the
+ * error. Its severity is the agent's last assessment when there is one (a continuation),
+ * else the configured one, never a fixed level.
+ */
+export function failedTurn(
+  scope: Construct,
+  props: {
+    stateName: string;
+    keepSession: boolean;
+    defaultSeverity: EscalationSeverity;
+    next: sfn.IChainable;
+  },
+): sfn.Pass {
+  const pass = sfn.Pass.jsonPath(scope, props.stateName, {
+    parameters: {
+      action: 'escalate' satisfies BugAction,
+      summary: sfn.JsonPath.format(
+        'The investigation turn failed ({}), so a developer needs to take over.',
+        sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`),
+      ),
+      confidence: 0,
+      severity: props.keepSession ? sfn.JsonPath.stringAt('$.result.severity') : props.defaultSeverity,
+      error: sfn.JsonPath.jsonToString(sfn.JsonPath.objectAt(FAILURE_PATH)),
+      ...(props.keepSession ? { sessionId: sfn.JsonPath.stringAt('$.result.sessionId') } : {}),
+    },
+    resultPath: '$.result',
+  });
+  pass.next(props.next);
+  return pass;
+}
+
+/** Says, in the reporter's thread, that the close recorded messages no turn saw; a cosmetic post. */
+export function tellUnhandled(
+  scope: Construct,
+  props: { slackPostFn: IFunction; channel: string; threadTs: string },
+): sfn.TaskStateBase {
+  return slackPost(scope, S.tellUnhandled, { ...props, text: T.unhandled, essential: false });
+}

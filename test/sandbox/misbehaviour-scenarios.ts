@@ -1,0 +1,238 @@
+import type { SlackAgentsConfigInput } from '../../infra/config.ts';
+import type { StoredMessage } from '../../lambdas/kernel/model.ts';
+import type { ModelFaultInput } from '../../local/model/faults.ts';
+import type { SlackFaultInput } from '../../local/slack/faults.ts';
+import {
+  type BugHarness,
+  bugIdFor,
+  CHANNELS,
+  DEVELOPER,
+  findings,
+  REPORTER,
+  readsHistory,
+  startBugHarness,
+  submits,
+  turn,
+} from './bug-harness.ts';
+
+/**
+ * Issue 12's acceptance scenarios, shared by the sandbox test (which asserts on them) and
+ * `npm run bench:misbehaviour` (which prints their figures): a bug conversation against a
+ * misbehaving model or a misbehaving Slack, switched on through `/sandbox/faults`, driven to
+ * its end, with the model calls and tokens it cost.
+ */
+
+/** The time scale of these scenarios: a minute of workflow time is 0.6 s. */
+export const TIME_SCALE = 0.01;
+
+/** The limits the scenarios run under (the bounds their model-call counts are checked against). */
+export const LIMITS = {
+  maxToolRounds: 3,
+  modelCallTimeoutSeconds: 1,
+  maxRetryAfterSeconds: 30,
+  modelRetry: { intervalSeconds: 60, maxAttempts: 2, backoffRate: 2 },
+  escalationSeverity: 'high',
+} as const satisfies NonNullable<SlackAgentsConfigInput['agentLimits']>;
+
+export const MODEL_MAX_RETRIES = 0;
+
+export function startMisbehaviourHarness(): Promise<BugHarness> {
+  return startBugHarness(
+    { agentLimits: LIMITS, developerWaitSeconds: 100_000, reporterWaitSeconds: 100_000 },
+    { timeScale: TIME_SCALE, env: { MODEL_MAX_RETRIES: String(MODEL_MAX_RETRIES) } },
+  );
+}
+
+export type Fault = ({ target: 'slack' } & SlackFaultInput) | ({ target: 'model' } & ModelFaultInput);
+
+export async function addFault(h: BugHarness, fault: Fault): Promise<void> {
+  const response = await fetch(`${h.sandbox.url}/sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(fault),
+  });
+  if (response.status !== 201)
+    throw new Error(`/sandbox/faults answered ${response.status}: ${await response.text()}`);
+}
+
+export async function clearFaults(h: BugHarness): Promise<void> {
+  await fetch(`${h.sandbox.url}/sandbox/faults`, { method: 'DELETE' });
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  bugId: string;
+  /** Messages API requests the conversation caused (faulted ones included). */
+  modelCalls: number;
+  /** Input + output tokens in the conversation's ledger. */
+  tokens: number;
+  /** The conversation's status when it ended, and how its execution ended. */
+  endState: string;
+  wallMs: number;
+  /** The bot's posts in the reporter's thread, in order. */
+  reporterThread: string[];
+  /** The bot's posts in #bug-summaries about this bug. */
+  findingsPosts: number;
+  /** The conversation's stored messages at the end. */
+  messages: StoredMessage[];
+  /** The escalation's text in #developers, if any. */
+  escalation: string | undefined;
+  /** Slack calls the faults answered (`http_500`, `no_answer`, `accepted_then_500`). */
+  slackFaultsMet: string[];
+}
+
+export interface Scenario {
+  name: string;
+  /** The faults in force from before the report. */
+  faults: Fault[];
+  /** The report's text. */
+  report: string;
+  /** The script of the conversation's model (requests the faults answer never reach it). */
+  script(bugId: string): ReturnType<typeof turn>;
+  /** After the first turn: what the people do before the reporter closes it. */
+  afterFirstTurn?(h: BugHarness, bugId: string, report: string): Promise<void>;
+}
+
+const botTexts = async (h: BugHarness, channel: string, threadTs?: string) =>
+  (await h.messages(channel, threadTs)).filter((m) => m.bot).map((m) => m.text);
+
+/** Runs one scenario to its end: the agent stops (or succeeds), then the reporter closes it. */
+export async function runScenario(h: BugHarness, scenario: Scenario): Promise<ScenarioResult> {
+  await clearFaults(h);
+  for (const fault of scenario.faults) await addFault(h, fault);
+  const started = Date.now();
+  const requestsBefore = h.sandbox.modelFaults.requests;
+  const slackCallsBefore = h.sandbox.slack.workspace.apiCalls().length;
+  const report = await h.post(CHANNELS.reports, REPORTER, scenario.report);
+  const bugId = bugIdFor(report);
+  h.script(bugId, scenario.script(bugId));
+  // Every scenario's first turn ends waiting for developers: findings, or an escalation.
+  await h.eventually(
+    () => h.store.getConversation(bugId, { consistent: true }),
+    (c) => c?.wait !== undefined && c.phase === 'awaiting_dev',
+    `${bugId} to wait for developers`,
+  );
+  await scenario.afterFirstTurn?.(h, bugId, report);
+  await clearFaults(h);
+  await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
+  const execution = await h.eventually(
+    () => h.execution(bugId),
+    (e) => e.status !== 'RUNNING',
+    `${bugId} to end`,
+  );
+  const wallMs = Date.now() - started;
+  const conversation = await h.store.getConversation(bugId, { consistent: true });
+  const summaries = await h.messages(CHANNELS.summaries);
+  const developers = await h.messages(CHANNELS.developers);
+  return {
+    scenario: scenario.name,
+    bugId,
+    modelCalls: h.sandbox.modelFaults.requests - requestsBefore,
+    tokens: (conversation?.ledger?.inputTokens ?? 0) + (conversation?.ledger?.outputTokens ?? 0),
+    endState: `${conversation?.status ?? 'missing'} (${execution.status})`,
+    wallMs,
+    reporterThread: await botTexts(h, CHANNELS.reports, report),
+    findingsPosts: summaries.filter((m) => m.bot && JSON.stringify(m).includes(bugId)).length,
+    messages: await h.store.listMessages(bugId),
+    escalation: developers.find((m) => m.bot && JSON.stringify(m).includes(bugId))?.text,
+    slackFaultsMet: h.sandbox.slack.workspace
+      .apiCalls()
+      .slice(slackCallsBefore)
+      .flatMap((call) =>
+        typeof call.outcome === 'object' &&
+        ['http_500', 'no_answer', 'accepted_then_500'].includes(call.outcome.error)
+          ? [call.outcome.error]
+          : [],
+      ),
+  };
+}
+
+const DETAILED = 'Checkout returns HTTP 500 after I click Pay on version 2.3.1, every time, on Safari 17';
+const noScript = () => [];
+
+/** A developer asks a question in the findings thread; the next turn must see it, once. */
+async function developerAsks(h: BugHarness, bugId: string): Promise<void> {
+  const summaries = await h.eventually(
+    () => h.messages(CHANNELS.summaries),
+    (messages) => messages.some((m) => m.bot && JSON.stringify(m).includes(bugId)),
+    'the findings',
+  );
+  const post = summaries.find((m) => m.bot && JSON.stringify(m).includes(bugId));
+  if (!post) throw new Error('no findings post');
+  await h.post(CHANNELS.summaries, DEVELOPER, 'Does it also happen on Firefox?', post.ts);
+  await h.eventually(
+    async () => (await h.store.listMessages(bugId)).filter((m) => m.text.includes('Firefox')),
+    (messages) => messages.length === 1 && messages[0]?.deliveredInTurn !== undefined,
+    "the developer's question to reach a turn",
+  );
+  await h.eventually(
+    () => h.store.getConversation(bugId, { consistent: true }),
+    (c) => c?.wait !== undefined && c.phase === 'awaiting_dev',
+    `${bugId} to wait for developers again`,
+  );
+}
+
+/** Model misbehaviour: the agent must stop within its bounds, and say so. */
+export const MODEL_SCENARIOS: Scenario[] = [
+  {
+    name: 'model never submits',
+    faults: [{ target: 'model', kind: 'never_submits', count: 50 }],
+    report: DETAILED,
+    script: noScript,
+  },
+  {
+    name: 'model hangs',
+    faults: [{ target: 'model', kind: 'hang', count: 50 }],
+    report: DETAILED,
+    script: noScript,
+  },
+  {
+    name: 'model 429, retry-after 3600 s',
+    faults: [{ target: 'model', kind: 'rate_limited', retryAfterSeconds: 3_600, count: 50 }],
+    report: DETAILED,
+    script: noScript,
+  },
+  {
+    name: 'model 500s for a minute',
+    faults: [{ target: 'model', kind: 'server_error', forSeconds: 60 }],
+    report: DETAILED,
+    script: (bugId) => turn(bugId, findings('Checkout fails after the payment redirect.')),
+  },
+];
+
+/** Slack misbehaviour: nothing lost, nothing posted twice, the conversation goes on. */
+export const SLACK_SCENARIOS: Scenario[] = [
+  {
+    name: 'Slack 500s for a minute',
+    faults: [{ target: 'slack', kind: 'server_error', method: 'chat.postMessage', forSeconds: 60 }],
+    report: DETAILED,
+    script: (bugId) => turn(bugId, findings('Checkout fails after the payment redirect.')),
+  },
+  {
+    name: 'Slack accepts the findings, answers 500',
+    faults: [
+      {
+        target: 'slack',
+        kind: 'accepted_then_error',
+        method: 'chat.postMessage',
+        channel: CHANNELS.summaries,
+        count: 1,
+      },
+    ],
+    report: DETAILED,
+    script: (bugId) => [
+      ...turn(bugId, findings('Checkout fails after the payment redirect.')),
+      readsHistory(bugId),
+      submits({ ...findings('Also on Firefox: the redirect drops the token.'), confidence: 85 }),
+    ],
+    afterFirstTurn: developerAsks,
+  },
+  {
+    name: 'Slack does not answer',
+    faults: [
+      { target: 'slack', kind: 'no_answer', method: 'chat.postMessage', channel: CHANNELS.reports, count: 1 },
+    ],
+    report: DETAILED,
+    script: (bugId) => turn(bugId, findings('Checkout fails after the payment redirect.')),
+  },
+];

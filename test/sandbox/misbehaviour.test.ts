@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BugHarness } from './bug-harness.ts';
+import {
+  LIMITS,
+  MODEL_MAX_RETRIES,
+  MODEL_SCENARIOS,
+  runScenario,
+  type Scenario,
+  type ScenarioResult,
+  SLACK_SCENARIOS,
+  startMisbehaviourHarness,
+} from './misbehaviour-scenarios.ts';
+
+/**
+ * Issue 12's acceptance, end to end in the sandbox: a misbehaving model and a misbehaving
+ * Slack (switched on through `/sandbox/faults`). Each conversation ends in a defined state,
+ * its people are told, no message is lost or answered twice, and the model calls stay within
+ * the configured bounds.
+ */
+
+let h: BugHarness;
+
+beforeAll(async () => {
+  h = await startMisbehaviourHarness();
+}, 120_000);
+afterAll(async () => {
+  await h?.stop();
+  expect(h?.modelFailures ?? []).toEqual([]);
+});
+
+const scenario = (list: Scenario[], name: string): Scenario => {
+  const found = list.find((s) => s.name === name);
+  if (!found) throw new Error(`no scenario ${name}`);
+  return found;
+};
+
+/** Every stored person's message reached a turn or the close; the bot's posts each appear once. */
+function expectNothingLostOrDoubled(result: ScenarioResult): void {
+  const incoming = result.messages.filter((m) => m.senderType !== 'bot');
+  expect(incoming.length).toBeGreaterThan(0);
+  expect(incoming.filter((m) => m.deliveredInTurn === undefined)).toEqual([]);
+  expect(new Set(result.reporterThread).size).toBe(result.reporterThread.length);
+}
+
+const STOPPED = "I had to stop investigating this automatically, so I've asked the developers to take over";
+/** The agent turn's attempts the state machine makes for an unavailable model. */
+const TURN_ATTEMPTS = LIMITS.modelRetry.maxAttempts + 1;
+
+describe('a misbehaving model', { timeout: 90_000 }, () => {
+  it('that never submits: the turn fails after its tool rounds and a reminder, and the reporter is told', async () => {
+    const result = await runScenario(h, scenario(MODEL_SCENARIOS, 'model never submits'));
+
+    expect(result.modelCalls).toBe(LIMITS.maxToolRounds + 2);
+    expect(result.reporterThread).toEqual([
+      ":eyes: Thanks! I'm looking into this.",
+      expect.stringContaining(STOPPED),
+      ':white_check_mark: Closing this, thanks.',
+    ]);
+    expect(result.reporterThread[1]).toContain('did not submit a result after 5 tool rounds and a reminder');
+    expect(result.escalation).toContain('<!subteam^S_ONCALL>');
+    expect(result.endState).toBe('resolved (SUCCEEDED)');
+    expectNothingLostOrDoubled(result);
+  });
+
+  it('that hangs: each call ends at its timeout, the state machine retries minutes apart, then escalates', async () => {
+    const result = await runScenario(h, scenario(MODEL_SCENARIOS, 'model hangs'));
+
+    expect(result.modelCalls).toBe(TURN_ATTEMPTS * (MODEL_MAX_RETRIES + 1));
+    expect(result.reporterThread[1]).toContain(STOPPED);
+    expect(result.reporterThread[1]).toContain('ModelUnavailableError');
+    // No assessment yet: the configured severity.
+    expect(result.escalation).toMatch(/high/i);
+    expect(result.endState).toBe('resolved (SUCCEEDED)');
+    expectNothingLostOrDoubled(result);
+  });
+
+  it('that answers 429 with retry-after: 3600: no hour-long wait, a bounded number of calls, then escalation', async () => {
+    const result = await runScenario(h, scenario(MODEL_SCENARIOS, 'model 429, retry-after 3600 s'));
+
+    expect(result.modelCalls).toBe(TURN_ATTEMPTS);
+    expect(result.wallMs).toBeLessThan(60_000);
+    expect(result.reporterThread[1]).toContain(STOPPED);
+    expect(result.endState).toBe('resolved (SUCCEEDED)');
+    expectNothingLostOrDoubled(result);
+  });
+
+  it('that answers 500 for a minute: the turn is retried after the outage, and nobody is paged', async () => {
+    const result = await runScenario(h, scenario(MODEL_SCENARIOS, 'model 500s for a minute'));
+
+    // At least one 500, then the scripted turn's two calls; never more than the retries allow.
+    expect(result.modelCalls).toBeGreaterThanOrEqual(3);
+    expect(result.modelCalls).toBeLessThanOrEqual(TURN_ATTEMPTS + 2);
+    expect(result.escalation).toBeUndefined();
+    expect(result.findingsPosts).toBe(1);
+    expect(result.reporterThread.join('\n')).not.toContain(STOPPED);
+    expect(result.endState).toBe('resolved (SUCCEEDED)');
+    expectNothingLostOrDoubled(result);
+  });
+});
+
+describe('a misbehaving Slack', { timeout: 90_000 }, () => {
+  it('that answers 500 for a minute: the conversation goes on, every post once', async () => {
+    const result = await runScenario(h, scenario(SLACK_SCENARIOS, 'Slack 500s for a minute'));
+
+    expect(result.slackFaultsMet.length).toBeGreaterThan(0);
+    expect(result.reporterThread).toEqual([
+      ":eyes: Thanks! I'm looking into this.",
+      ':white_check_mark: Closing this, thanks.',
+    ]);
+    expect(result.findingsPosts).toBe(1);
+    expect(result.endState).toBe('resolved (SUCCEEDED)');
+    expectNothingLostOrDoubled(result);
+  });
+
+  it('that accepts the findings and answers 500: posted once, and the reply in its thread reaches a turn', async () => {
+    const result = await runScenario(h, scenario(SLACK_SCENARIOS, 'Slack accepts the findings, answers 500'));
+
+    expect(result.slackFaultsMet).toEqual(['accepted_then_500']);
+    expect(result.findingsPosts).toBe(1);
+    expect(
+      result.messages.filter((m) => m.text.includes('Firefox') && m.senderType === 'developer'),
+    ).toHaveLength(1);
+    expect(result.modelCalls).toBe(4);
+    expect(result.endState).toBe('resolved (SUCCEEDED)');
+    expectNothingLostOrDoubled(result);
+  });
+
+  it('that does not answer: the call times out, is retried, and the conversation goes on', async () => {
+    const result = await runScenario(h, scenario(SLACK_SCENARIOS, 'Slack does not answer'));
+
+    expect(result.slackFaultsMet).toEqual(['no_answer']);
+    expect(result.reporterThread).toEqual([
+      ":eyes: Thanks! I'm looking into this.",
+      ':white_check_mark: Closing this, thanks.',
+    ]);
+    expect(result.findingsPosts).toBe(1);
+    expect(result.endState).toBe('resolved (SUCCEEDED)');
+    expectNothingLostOrDoubled(result);
+  });
+});
