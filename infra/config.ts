@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { AgentLimits } from '../lambdas/agents/limits.ts';
+import { Approvals, RoleMembers } from '../lambdas/kernel/people.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
+import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
 import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
 
 /**
@@ -29,6 +31,9 @@ const LOG_RETENTION_DAYS = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
 ] as const;
 
+/** The model id each provider uses when the configuration names none. */
+const DEFAULT_MODEL_IDS = { anthropic: 'claude-sonnet-5-5', bedrock: DEFAULT_BEDROCK_MODEL_ID } as const;
+
 /**
  * The kernel's fields. `channels` gets one defaulted field per channel a module declares;
  * each module with a configuration section adds it under its key (see `configSchema`).
@@ -50,18 +55,28 @@ const KernelConfigFields = {
    */
   developerWaitSeconds: z.number().int().positive().default(172_800),
   /**
-   * The model agent turns use. (`claude-sonnet-4-5`, the earlier default, reaches end of life
-   * on 2026-11-30 by the Anthropic SDK's deprecation table.)
-   * @default { provider: 'anthropic', id: 'claude-sonnet-5-5' }
+   * The model agent turns and channel conversations use. `anthropic`: the Anthropic API, `id`
+   * an Anthropic model id, the key in the ModelCredentials secret. `bedrock`: Amazon Bedrock in
+   * the stack's region with the functions' roles, `id` a Bedrock model id
+   * (`anthropic.<model>`) or a cross-region inference profile id (`global.anthropic.<model>`,
+   * `us.anthropic.<model>`...), see bedrock-model.ts; no model secret. (`claude-sonnet-4-5`,
+   * the earlier default, reaches end of life on 2026-11-30 by the Anthropic SDK's deprecation table.)
+   * @default { provider: 'anthropic', id: 'claude-sonnet-5-5' } (with bedrock: id 'global.anthropic.claude-sonnet-5-5')
    */
   model: z
     .strictObject({
       /** @default 'anthropic' */
       provider: z.enum(['anthropic', 'bedrock']).default('anthropic'),
-      /** @default 'claude-sonnet-5-5' */
-      id: z.string().min(1).default('claude-sonnet-5-5'),
+      /** @default 'claude-sonnet-5-5', or 'global.anthropic.claude-sonnet-5-5' with bedrock */
+      id: z.string().min(1).optional(),
     })
-    .prefault({}),
+    .prefault({})
+    .superRefine((model, context) => {
+      if (model.provider === 'bedrock' && model.id !== undefined && !parseBedrockModelId(model.id)) {
+        context.addIssue({ code: 'custom', path: ['id'], message: BEDROCK_ID_EXPECTED });
+      }
+    })
+    .transform(({ provider, id }) => ({ provider, id: id ?? DEFAULT_MODEL_IDS[provider] })),
   /**
    * Days after which finished conversations and their messages expire (DynamoDB TTL).
    * @default 90
@@ -129,14 +144,30 @@ const KernelConfigFields = {
 export function configSchema(modules: readonly AnyWorkflowModule[] = WORKFLOW_MODULES) {
   const channelDefaults: Record<string, z.ZodDefault<typeof SlackChannelId>> = {};
   const sections: Record<string, z.ZodType> = {};
+  const roleDefaults: Record<string, z.ZodType> = {};
+  const decisionDefaults: Record<string, z.ZodType> = {};
   for (const module of modules) {
+    for (const [role, members] of Object.entries(module.people ?? {})) {
+      if (role in roleDefaults) throw new Error(`role "${role}" is configured by two modules`);
+      roleDefaults[role] = RoleMembers.prefault({
+        groups: [...(members.groups ?? [])],
+        users: [...(members.users ?? [])],
+      });
+    }
+    for (const [kind, roles] of Object.entries(module.decisions ?? {})) {
+      if (kind in decisionDefaults) throw new Error(`decision "${kind}" is declared by two modules`);
+      decisionDefaults[kind] = z
+        .array(z.string())
+        .min(1)
+        .default([...roles]);
+    }
     for (const [name, id] of Object.entries(module.channels ?? {})) {
       if (name in channelDefaults) throw new Error(`channel "${name}" is declared by two modules`);
       channelDefaults[name] = SlackChannelId.default(id);
     }
     if (module.settings === undefined) continue;
     const { key, schema } = module.settings;
-    if (key in KernelConfigFields || key in sections || key === 'channels')
+    if (key in KernelConfigFields || key in sections || ['channels', 'people', 'approvals'].includes(key))
       throw new Error(`configuration section "${key}" of ${module.name} is taken`);
     sections[key] = (schema as z.ZodType<unknown, object>).prefault({});
   }
@@ -146,6 +177,13 @@ export function configSchema(modules: readonly AnyWorkflowModule[] = WORKFLOW_MO
      * accepted as channel ids).
      */
     channels: z.object(channelDefaults).catchall(SlackChannelId).prefault({}),
+    /**
+     * Who holds each role (Slack user groups and user ids), e.g. `developer`, `on_call`: a
+     * sender gets such a role only as a member, wherever they write. Further roles are accepted.
+     */
+    people: z.object(roleDefaults).catchall(RoleMembers).prefault({}),
+    /** Who may decide what: decision kind -> roles whose holders may press its buttons. */
+    approvals: z.object(decisionDefaults).catchall(Approvals.valueType).prefault({}),
     ...KernelConfigFields,
     ...sections,
   });

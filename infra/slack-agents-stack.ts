@@ -79,12 +79,16 @@ export class SlackAgentsStack extends Stack {
       generatedField: 'signingSecret',
       issuedBy: 'Slack (the app config page: Basic Information and OAuth & Permissions)',
     });
-    const modelSecret = new ThirdPartySecret(this, 'ModelCredentials', {
-      description: 'Model provider credentials: { "apiKey": "..." }',
-      placeholders: {},
-      generatedField: 'apiKey',
-      issuedBy: 'Anthropic (the console API keys page)',
-    });
+    // Bedrock authenticates with the functions' roles: the API key secret exists for Anthropic's API only.
+    const modelSecret =
+      config.model.provider === 'anthropic'
+        ? new ThirdPartySecret(this, 'ModelCredentials', {
+            description: 'Model provider credentials: { "apiKey": "..." }',
+            placeholders: {},
+            generatedField: 'apiKey',
+            issuedBy: 'Anthropic (the console API keys page)',
+          })
+        : undefined;
 
     // Every function gets the SAME values for the variables it has: the sandbox runs all the
     // handlers in one process with one environment, so two functions must never disagree
@@ -96,10 +100,12 @@ export class SlackAgentsStack extends Stack {
       [ENV.inboxQueueUrl]: inbox.queue.queueUrl,
       [ENV.inboxDeadLetterQueueUrl]: inbox.deadLetterQueue.queueUrl,
       [ENV.slackSecretArn]: slackSecret.secretArn,
-      [ENV.modelSecretArn]: modelSecret.secretArn,
+      ...(modelSecret ? { [ENV.modelSecretArn]: modelSecret.secretArn } : {}),
       [ENV.botUserId]: config.botUserId,
       [ENV.retentionDays]: String(config.retentionDays),
       [ENV.channels]: JSON.stringify(config.channels),
+      [ENV.people]: JSON.stringify(config.people),
+      [ENV.approvals]: JSON.stringify(config.approvals),
       [ENV.modelProvider]: config.model.provider,
       [ENV.modelId]: config.model.id,
       [ENV.agentLimits]: JSON.stringify(config.agentLimits),
@@ -166,6 +172,8 @@ export class SlackAgentsStack extends Stack {
 
     router.addEventSource(new SqsEventSource(inbox.queue, { batchSize: 10, reportBatchItemFailures: true }));
     table.grantReadWriteData(router);
+    // Roles come from Slack user groups (usergroups.users.list), read with the bot token.
+    slackSecret.grantRead(router);
     // A record that can never be routed (not an envelope) is set aside at once, see router.ts.
     inbox.deadLetterQueue.grantSendMessages(router);
     // The workflows only: children are started by their parent, never by a Slack event.

@@ -49,14 +49,16 @@ export const SLACK_COMPOSITE_METHODS: Readonly<Record<string, readonly string[]>
 };
 
 /**
- * The Web API methods the handlers call (lambdas/slack/web-client.ts). The manifest test
- * reads the code and fails when this list and the calls differ, either way.
+ * The Web API methods the handlers call (lambdas/slack/web-client.ts, user-groups.ts). The
+ * manifest test reads the code and fails when this list and the calls differ, either way.
  */
 export const SLACK_METHODS_CALLED: readonly string[] = [
   'chat.postMessage',
   'conversations.history',
   'conversations.replies',
   'files.uploadV2',
+  // The members of the configured roles' user groups (slackAgents.people).
+  'usergroups.users.list',
 ];
 
 /**

@@ -15,6 +15,7 @@ import {
   type KernelResources,
   resolveTriggers,
 } from '../statemachines/workflow-module.ts';
+import { BEDROCK_ID_EXPECTED, grantBedrockInvoke, parseBedrockModelId } from './bedrock-model.ts';
 import type { SlackAgentsConfig } from './config.ts';
 import type { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
@@ -29,7 +30,8 @@ export interface ModuleDeploymentProps {
   readonly functionProps: KernelFunctionProps;
   readonly table: ConversationsTable;
   readonly slackSecret: ThirdPartySecret;
-  readonly modelSecret: ThirdPartySecret;
+  /** The Anthropic API key's secret; absent with `model.provider: bedrock`. */
+  readonly modelSecret: ThirdPartySecret | undefined;
   /** The kernel's task functions the workflows' states call. */
   readonly kernel: {
     readonly registerWait: IFunction;
@@ -59,6 +61,8 @@ interface EnabledModule {
   readonly module: AnyWorkflowModule;
   readonly settings: unknown;
   readonly environment: Readonly<Record<string, string>>;
+  /** Models its functions call besides the configured one. */
+  readonly models: readonly string[];
 }
 
 /**
@@ -71,7 +75,14 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
   const enabled: EnabledModule[] = props.modules.flatMap((module) => {
     const settings = module.settings === undefined ? undefined : config[module.settings.key];
     if (module.enabled?.(settings) === false) return [];
-    return [{ module, settings, environment: module.environment?.(settings) ?? {} }];
+    return [
+      {
+        module,
+        settings,
+        environment: module.environment?.(settings) ?? {},
+        models: module.models?.(settings) ?? [],
+      },
+    ];
   });
   const functions = createFunctions(scope, enabled, props);
 
@@ -166,27 +177,33 @@ function createFunctions(
   enabled: readonly EnabledModule[],
   props: ModuleDeploymentProps,
 ): Map<string, NodejsFunction> {
-  const all = enabled.flatMap(({ module, environment }) =>
+  const all = enabled.flatMap(({ module, environment, models }) =>
     Object.entries(module.functions ?? {}).map(([id, spec]) => ({
       id,
       spec: spec as FunctionSpec,
       environment,
+      models,
     })),
   );
   const usesTools = (spec: FunctionSpec) => Object.keys(spec.access?.tools ?? {}).length > 0;
   const functions = new Map<string, NodejsFunction>();
-  const create = (id: string, spec: FunctionSpec, environment: Record<string, string>) => {
+  const create = (
+    id: string,
+    spec: FunctionSpec,
+    environment: Record<string, string>,
+    models: readonly string[],
+  ) => {
     if (functions.has(id)) throw new Error(`function "${id}" is declared twice`);
     const fn = createKernelFunction(scope, id, spec, {
       ...props.functionProps,
       environment: { ...props.functionProps.environment, ...environment },
     });
-    grantAccess(fn, spec, props);
+    grantAccess(fn, spec, props, models);
     functions.set(id, fn);
     return fn;
   };
-  for (const { id, spec, environment } of all.filter(({ spec }) => !usesTools(spec)))
-    create(id, spec, environment);
+  for (const { id, spec, environment, models } of all.filter(({ spec }) => !usesTools(spec)))
+    create(id, spec, environment, models);
 
   const toolFunctions: Record<string, string> = {};
   for (const { spec } of all) {
@@ -198,8 +215,8 @@ function createFunctions(
     }
   }
   const toolsVariable = Stack.of(scope).toJsonString(toolFunctions);
-  for (const { id, spec, environment } of all.filter(({ spec }) => usesTools(spec))) {
-    const fn = create(id, spec, { ...environment, [ENV.toolFunctions]: toolsVariable });
+  for (const { id, spec, environment, models } of all.filter(({ spec }) => usesTools(spec))) {
+    const fn = create(id, spec, { ...environment, [ENV.toolFunctions]: toolsVariable }, models);
     // The functions themselves (the invoker calls them by name), not `grantInvoke`'s `<arn>:*` too.
     fn.addToRolePolicy(
       new PolicyStatement({
@@ -214,11 +231,42 @@ function createFunctions(
   return functions;
 }
 
-function grantAccess(fn: NodejsFunction, spec: FunctionSpec, props: ModuleDeploymentProps): void {
+function grantAccess(
+  fn: NodejsFunction,
+  spec: FunctionSpec,
+  props: ModuleDeploymentProps,
+  modelIds: readonly string[] = [],
+): void {
   if (spec.access?.table === 'read') props.table.grantReadData(fn);
   if (spec.access?.table === 'read_write') props.table.grantReadWriteData(fn);
   if (spec.access?.slackSecret === true) props.slackSecret.grantRead(fn);
-  if (spec.access?.modelSecret === true) props.modelSecret.grantRead(fn);
+  if (spec.access?.modelSecret === true) grantModel(fn, props, modelIds);
+}
+
+/**
+ * Lets a function that calls the model do so: read the API key secret (Anthropic's API), or
+ * invoke exactly the configured Bedrock models: the agents' model and the further ones its
+ * module calls (the channel judge's).
+ */
+function grantModel(
+  fn: NodejsFunction,
+  props: ModuleDeploymentProps,
+  moduleModelIds: readonly string[],
+): void {
+  if (props.config.model.provider !== 'bedrock') {
+    props.modelSecret?.grantRead(fn);
+    return;
+  }
+  const ids = [props.config.model.id, ...moduleModelIds];
+  for (const id of ids) {
+    if (!parseBedrockModelId(id)) {
+      throw new Error(
+        `${fn.node.id} calls the model "${id}": with model.provider bedrock, ${BEDROCK_ID_EXPECTED}`,
+      );
+    }
+  }
+  if (fn.role === undefined) throw new Error(`${fn.node.id} has no execution role`);
+  grantBedrockInvoke(fn.role, [...new Set(ids)]);
 }
 
 interface DeployedQueue {

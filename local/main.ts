@@ -111,7 +111,12 @@ Sandbox listening on ${sandbox.url}
   PagerDuty webhooks:     POST ${sandbox.url}/pagerduty/events, secret ${sandbox.webhookSecrets.pagerduty}${sandbox.webhookSecrets.pagerduty === DEVELOPMENT_WEBHOOK_SECRETS.pagerduty ? ' (development default; set PAGERDUTY_WEBHOOK_SECRET to change)' : ''}
   Alarm events:           POST ${sandbox.url}${EVENTBRIDGE_PATH}  (an EventBridge event, invoked as the alarm rule would)
   Time scale:             ${sandbox.timeScale}
-  Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}
+  Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}${
+    parseConfig(config).model.provider === 'bedrock'
+      ? `
+  Bedrock Runtime:        ${sandbox.url}/model/${parseConfig(config).model.id}/invoke (emulated, SigV4 with dummy credentials, in front of the model above)`
+      : ''
+  }
 `);
 
 const stop = async () => {

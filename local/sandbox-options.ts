@@ -1,6 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
+import type { BedrockRuntime } from './bedrock/runtime-api.ts';
+import type { CodeBuildService } from './codebuild/service.ts';
 import type { SandboxGitHub } from './github/sandbox-github.ts';
 import type { ModelFaults } from './model/faults.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
@@ -68,6 +70,10 @@ export interface Sandbox {
   readonly github: SandboxGitHub;
   /** The model's misbehaviour on purpose (`/sandbox/faults`); also counts the model requests. */
   readonly modelFaults: ModelFaults;
+  /** The emulated Bedrock Runtime (model.provider bedrock), in front of the same model server as ANTHROPIC_BASE_URL. */
+  readonly bedrock: BedrockRuntime;
+  /** The emulated CodeBuild (builds run in temporary checkouts; their logs kept in memory). */
+  readonly codebuild: CodeBuildService;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
   idle(): Promise<void>;
   stop(): Promise<void>;

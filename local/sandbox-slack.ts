@@ -34,8 +34,11 @@ export function createFakeSlack(options: {
       { id: 'U_REPORTER', name: 'reporter', realName: 'Rita Reporter' },
       { id: 'U_DEV', name: 'developer', realName: 'Dev Eloper' },
       { id: 'U_DEV2', name: 'developer2', realName: 'Dana Dev' },
+      { id: 'U_ONCALL', name: 'oncall', realName: 'Otto Oncall' },
       { id: 'U_THIRD', name: 'bystander', realName: 'Bea Bystander' },
     ],
+    // The groups of the default `slackAgents.people`: developers, and the on-call rotation.
+    userGroups: { S_DEVELOPERS: ['U_DEV', 'U_DEV2'], S_ONCALL: ['U_ONCALL'] },
   });
   const handler = createSlackApiHandler(workspace);
   return { workspace, api: (req, res, body) => handler(req, res, body) };

@@ -9,11 +9,16 @@ import dynalite from 'dynalite';
 import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
+import { createBedrockRuntime, isBedrockRuntimeRequest } from './bedrock/runtime-api.ts';
+import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
+import { CodeBuildService } from './codebuild/service.ts';
+import { projectsFromTemplate } from './codebuild/template-projects.ts';
 import { startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
 import { forwardTo, ModelFaults, withModelFaults } from './model/faults.ts';
 import { readBody } from './read-body.ts';
+import { serveEventBridge } from './sandbox-eventbridge.ts';
 import { createFaultRoutes } from './sandbox-faults.ts';
 import {
   ANTHROPIC_API_URL,
@@ -142,6 +147,8 @@ async function assemble(
     AWS_ENDPOINT_URL_SQS: url,
     AWS_ENDPOINT_URL_SFN: url,
     AWS_ENDPOINT_URL_LAMBDA: url,
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url,
+    AWS_ENDPOINT_URL_CODEBUILD: url,
     SLACK_API_URL: `${url}/api/`,
     SLACK_SIGNING_SECRET: options.signingSecret,
     GITHUB_WEBHOOK_SECRET: webhookSecrets.github,
@@ -224,13 +231,18 @@ async function assemble(
       feed.notify('conversation');
     }
   };
+  // A build runs real code: its minutes are real ones (stretched, never shrunk, by the time scale).
+  const codebuild = new CodeBuildService({ minuteMs: 60_000 * Math.max(1, options.timeScale) });
+  for (const project of projectsFromTemplate(template, names)) codebuild.createProject(project);
   const stepFunctions = new LocalStepFunctions({
     onEvent: () => feed.notify('execution'),
     timeScale: options.timeScale,
     dynamodb,
+    codebuild,
     invokeLambda: (functionArn, payload) => invoke(logicalIdOfArn(functionArn), payload),
   });
   const sfnApi = createStepFunctionsApi(stepFunctions);
+  const codebuildApi = createCodeBuildApiHandler(codebuild);
   // Lambda Invoke (AgentTurn calling its tools): the same in-process handlers, by logical id.
   const lambdaApi = createLambdaApi(invoke, { exists: (name) => functions.has(name) });
 
@@ -261,6 +273,11 @@ async function assemble(
     model: modelFaults,
     timeScale: options.timeScale,
   });
+  // Bedrock (model.provider bedrock) fronts whichever Messages API server the Anthropic provider would use.
+  const bedrock = createBedrockRuntime({
+    upstream: () => process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com',
+    upstreamApiKey: () => process.env.ANTHROPIC_API_KEY,
+  });
   let sandboxRoutes: ReturnType<typeof createSandboxRoutes> | undefined;
   setRoute(async (req, res) => {
     const target = String(req.headers['x-amz-target'] ?? '');
@@ -269,11 +286,14 @@ async function assemble(
     if (isLambdaInvokeRequest(req)) return lambdaApi(req, res, body);
     if (target.startsWith(SQS_TARGET_PREFIX)) return sqsApi(req, res, body);
     if (target.startsWith(STEP_FUNCTIONS_TARGET_PREFIX)) return sfnApi(req, res, body);
+    if (target.startsWith(CODEBUILD_TARGET_PREFIX)) return codebuildApi(req, res, body);
     const path = new URL(req.url ?? '/', url).pathname;
     if (github.handles(path)) return github.serve(req, res, body);
     if (path.startsWith('/api/')) return slack.api(req, res, body);
     if (path.startsWith(`${DEMO_MODEL_PATH}/`)) return demoModel(req, res, body);
-    if (path.startsWith(`${MODEL_FRONT_PATH}/`)) return modelFront(req, res, body);
+    // `/model/v1/messages` is the model front (Messages API); any other `/model/{modelId}/...` is Bedrock's.
+    if (path.startsWith(`${MODEL_FRONT_PATH}/v1/`)) return modelFront(req, res, body);
+    if (isBedrockRuntimeRequest(req)) return bedrock.handle(req, res, body);
     if (path === '/sandbox/faults' && (await faultRoutes(req, res, body))) return;
     if (path === '/slack/events' || path === '/github/events' || path === '/pagerduty/events')
       return serveIngress(req, res, body, (event) => invoke(ingressId, event));
@@ -357,6 +377,8 @@ async function assemble(
     inboxUrl,
     github,
     modelFaults,
+    bedrock,
+    codebuild,
     async idle() {
       await slack.workspace.settled();
       await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));
@@ -364,6 +386,7 @@ async function assemble(
     async stop() {
       await Promise.all(sources.map((s) => s.stop()));
       await stepFunctions.close();
+      await codebuild.close();
       sqs.close();
       feed.close();
       server.closeAllConnections();
@@ -372,26 +395,4 @@ async function assemble(
       await github.close();
     },
   };
-}
-
-/** Invokes the ingress with an EventBridge event, as the alarm rule's Lambda target does; answers what it returned. */
-async function serveEventBridge(
-  res: ServerResponse,
-  body: string,
-  invoke: (event: unknown) => Promise<unknown>,
-): Promise<void> {
-  let event: unknown;
-  try {
-    event = JSON.parse(body);
-  } catch {
-    res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"the body is not JSON"}');
-    return;
-  }
-  try {
-    const result = await invoke(event);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
-  } catch (error) {
-    // A throw is what makes EventBridge retry: shown as 502, like a failed async invocation.
-    res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error) }));
-  }
 }

@@ -41,4 +41,6 @@ export const CHANNEL_CONVERSATIONS_MODULE = defineWorkflowModule<
   },
   environment: ({ enabled: _enabled, ...settings }) => ({ [CHANNEL_ENV.settings]: JSON.stringify(settings) }),
   enabled: (settings) => settings.enabled,
+  // The judge is a second model the responder calls.
+  models: (settings) => (settings.useLlmJudge ? [settings.judgeModelId] : []),
 });

@@ -37,6 +37,12 @@ export interface KernelConfig {
   readonly agentLimits: AgentLimits;
   /** The sweep for stuck conversations (issue 12). */
   readonly reconciler: ReconcilerSettings & { readonly everyMinutes: number };
+  /** Who holds each configured role: Slack user groups and users (defaults from the modules). */
+  readonly people: Readonly<
+    Record<string, { readonly groups: readonly string[]; readonly users: readonly string[] }>
+  >;
+  /** Who may decide what: decision kind -> the roles whose holders may (defaults from the modules). */
+  readonly approvals: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -165,6 +171,20 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
   /** The roles its conversations give senders (the kernel adds `bot`). */
   readonly roles: readonly string[];
   /**
+   * Roles people hold by configuration, with their default members, composed into
+   * `slackAgents.people`: a sender gets such a role only as a member (lambdas/kernel/people.ts).
+   * @default - none
+   */
+  readonly people?: Readonly<
+    Record<string, { readonly groups?: readonly string[]; readonly users?: readonly string[] }>
+  >;
+  /**
+   * Decisions its people make with buttons, with the roles allowed by default, composed into
+   * `slackAgents.approvals`.
+   * @default - none
+   */
+  readonly decisions?: Readonly<Record<string, readonly string[]>>;
+  /**
    * Conversation statuses it sets beyond the kernel's (`active`, `resolved`, `closed`,
    * `failed`): the kernel treats them as not finished.
    * @default - none
@@ -191,6 +211,11 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
   environment?(settings: S): Readonly<Record<string, string>>;
   /** Whether the module deploys anything under its settings (its section still validates). @default true */
   enabled?(settings: S): boolean;
+  /**
+   * Models its model-calling functions call besides the configured `model.id` (with Bedrock,
+   * the stack lets them invoke exactly these too). @default - none
+   */
+  models?(settings: S): readonly string[];
   /** Its state machines; the Router starts them on their triggers. @default - none */
   readonly workflows?: readonly WorkflowDefinition<F, S>[];
 }
@@ -241,6 +266,14 @@ export function defineWorkflowModule<F extends string, S>(
     }
   }
   return module;
+}
+
+/** The first user group of a configured role (to mention it); fails the synth when it has none. */
+export function requireRoleGroup(config: KernelConfig, role: string): string {
+  const group = config.people[role]?.groups[0];
+  if (group === undefined)
+    throw new Error(`slackAgents.people.${role} needs a user group (groups: ["S..."])`);
+  return group;
 }
 
 /** A configured channel's id; fails the synth when the configuration has none by that name. */

@@ -34,15 +34,11 @@ export class MalformedModelReplyError extends Error {
   }
 }
 
-/** The stack asks for a model provider this build cannot serve: terminal configuration error. */
+/** The stack names a model provider this build does not know: terminal configuration error. */
 export class ModelProviderNotSupportedError extends Error {
   override readonly name = 'ModelProviderNotSupportedError';
   constructor(readonly provider: string) {
-    super(
-      provider === 'bedrock'
-        ? 'MODEL_PROVIDER=bedrock is not supported yet: @anthropic-ai/bedrock-sdk is not part of this build; use MODEL_PROVIDER=anthropic'
-        : `MODEL_PROVIDER=${provider} is not a known model provider (expected anthropic or bedrock)`,
-    );
+    super(`MODEL_PROVIDER=${provider} is not a known model provider (expected anthropic or bedrock)`);
   }
 }
 

@@ -1,13 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createAnthropicModel } from '../adapters/anthropic-model.ts';
 import { DynamoConversationBudget } from '../adapters/dynamo-conversation-budget.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
+import { modelClientFromEnv } from '../adapters/model-client.ts';
 import { createAgentMetrics, recordFailedTurn, withModelMetrics } from '../adapters/model-metrics.ts';
-import { getModelApiKey } from '../adapters/model-secret.ts';
 import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput } from '../agents/contract.ts';
-import { ModelProviderNotSupportedError } from '../agents/errors.ts';
 import { type AgentLimits, agentLimitsFrom } from '../agents/limits.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
 import type { ProfileRegistry } from '../agents/profile.ts';
@@ -35,18 +33,13 @@ let adapters: Promise<AgentAdapters> | undefined;
 
 async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<AgentAdapters> {
   const provider = env[ENV.modelProvider] ?? 'anthropic';
-  if (provider !== 'anthropic') throw new ModelProviderNotSupportedError(provider);
-  const baseURL = env[ENV.anthropicBaseUrl];
   const limits = agentLimitsFrom(env[ENV.agentLimits]);
   const tableName = requireEnv(ENV.tableName, env);
   return {
     limits,
     conversationBudget: new DynamoConversationBudget({ client: new DynamoDBClient({}), tableName }),
     model: withModelMetrics(
-      createAnthropicModel({
-        apiKey: await getModelApiKey(env),
-        ...(baseURL ? { baseURL } : {}),
-        maxRetries: numberFromEnv(ENV.modelMaxRetries, env) ?? 2,
+      await modelClientFromEnv(env, {
         timeoutMs: limits.modelCallTimeoutSeconds * 1000,
         maxRetryAfterSeconds: limits.maxRetryAfterSeconds,
       }),

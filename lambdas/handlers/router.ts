@@ -2,12 +2,15 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DynamoEnvelopeStore } from '../adapters/dynamo-envelopes.ts';
+import { getSlackSecret } from '../adapters/secrets.ts';
 import type { AgentLogger } from '../agents/ports.ts';
 import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
+import { People, PeopleDirectory } from '../kernel/people.ts';
 import { systemClock, type UnownedMessageHandler } from '../kernel/ports.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
+import { createSlackUserGroups } from '../slack/user-groups.ts';
 import { endedNoticeDeps } from './ended-notice.ts';
 import { processFifoBatch } from './fifo-batch.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
@@ -50,6 +53,7 @@ export function createRouterHandler(options: RouterOptions = {}) {
     });
     ended ??= endedNoticeDeps(logger);
     const envelope = await resolveInboxRecord(record, envelopes);
+    const people = await peopleDirectory();
     const outcome = await routeEnvelope(envelope, {
       ...kernelDeps(),
       clock: systemClock,
@@ -57,6 +61,7 @@ export function createRouterHandler(options: RouterOptions = {}) {
       botUserId: process.env[ENV.botUserId],
       ...unownedDeps(),
       ...ended,
+      ...(people ? { people } : {}),
     });
     const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
     logger.info('routed inbox record', {
@@ -79,6 +84,26 @@ export function createRouterHandler(options: RouterOptions = {}) {
       logger,
       metrics,
     });
+}
+
+/** The configured roles, built once per instance (its group cache with it); none without PEOPLE. */
+let directory: Promise<PeopleDirectory | undefined> | undefined;
+
+function peopleDirectory(): Promise<PeopleDirectory | undefined> {
+  directory ??= (async () => {
+    const raw = process.env[ENV.people];
+    if (raw === undefined || raw === '') return undefined;
+    const people = People.parse(JSON.parse(raw));
+    const { botToken } = await getSlackSecret();
+    const slackApiUrl = process.env[ENV.slackApiUrl];
+    const groups = createSlackUserGroups({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) });
+    return new PeopleDirectory(people, groups, systemClock);
+  })().catch((error: unknown) => {
+    // A configuration or secret error must not stick to the instance.
+    directory = undefined;
+    throw error;
+  });
+  return directory;
 }
 
 /** The kernel's Router: workflows only (a workflow module may declare an entry adding a hook). */

@@ -8,6 +8,7 @@ import {
   type SenderType,
   type ThreadAnchor,
 } from './model.ts';
+import { type PeopleDirectory, verifiedRole } from './people.ts';
 import type {
   Clock,
   ConversationStore,
@@ -45,6 +46,11 @@ export interface RouterDeps {
    * @default - none: such a message is ignored with a logged reason
    */
   endedNotice?: (notice: EndedNotice) => Promise<void>;
+  /**
+   * The configured roles: a sender gets a role the configuration defines (`developer`) only as
+   * a member, whatever thread they write in. Without it, the thread's roles are taken as they are.
+   */
+  people?: PeopleDirectory;
 }
 
 /** A short answer in the thread of an ended conversation to someone who wrote there. */
@@ -166,6 +172,18 @@ export function senderTypeIn(link: ThreadLink, userId: string): SenderType | nul
   return link.anchor.othersRole;
 }
 
+/** `senderTypeIn`, with a role the configuration defines given to its holders only. */
+async function verifiedSenderType(
+  link: ThreadLink,
+  userId: string,
+  people: PeopleDirectory | undefined,
+): Promise<SenderType | null> {
+  const role = senderTypeIn(link, userId);
+  const isOwner = userId === link.ownerId && link.anchor.ownerRole !== null;
+  if (role === null || isOwner || people === undefined) return role;
+  return verifiedRole(people, userId, role);
+}
+
 /** An incoming message of an existing conversation, whatever its source. */
 export interface Incoming {
   kind: 'message' | 'action';
@@ -186,7 +204,7 @@ export async function storeIncoming(
   deps: RouterDeps,
 ): Promise<RouteOutcome> {
   const conversationId = link.conversationId;
-  const senderType = senderTypeIn(link, incoming.user);
+  const senderType = await verifiedSenderType(link, incoming.user, deps.people);
   if (senderType === null) {
     return {
       type: 'ignored',

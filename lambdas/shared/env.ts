@@ -45,12 +45,21 @@ export const ENV = {
   anthropicBaseUrl: 'ANTHROPIC_BASE_URL',
   /** Days after which finished conversations expire through the table's TTL attribute. */
   retentionDays: 'RETENTION_DAYS',
+  /** JSON object of the configured roles: role -> `{ groups, users }` (see kernel/people.ts). */
+  people: 'PEOPLE',
+  /** JSON object of who may decide what: decision kind -> roles (see kernel/people.ts). */
+  approvals: 'APPROVALS',
   /** JSON object of the configured Slack channels: channel name (e.g. `bugReports`) -> channel id. */
   channels: 'CHANNELS',
   /** Model provider for agent turns: `anthropic` or `bedrock`. */
   modelProvider: 'MODEL_PROVIDER',
-  /** Model id for agent turns, e.g. `claude-sonnet-5-5`. */
+  /**
+   * Model id for agent turns: the Anthropic API's (`claude-sonnet-5-5`), or with Bedrock a
+   * Bedrock model id or inference profile id (`global.anthropic.claude-sonnet-5-5`).
+   */
   modelId: 'MODEL_ID',
+  /** Bedrock Runtime endpoint override (the sandbox's emulator); unset in AWS. The AWS SDKs' naming. */
+  bedrockEndpointUrl: 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
   /** Retries of transient model API failures per call (AgentTurn; default 2, 0 against fakes). */
   modelMaxRetries: 'MODEL_MAX_RETRIES',
   /** Seconds one agent turn may run before it returns `continue` (AgentTurn; default 240, capped by the Lambda timeout). */

@@ -59,7 +59,10 @@ export class FakeSlack {
   /** Misbehaviour on purpose, for a while (the sandbox's `/sandbox/faults`). */
   readonly faults: SlackFaults;
 
+  private readonly userGroups: Record<string, string[]>;
+
   constructor(options: FakeSlackOptions) {
+    this.userGroups = { ...(options.userGroups ?? {}) };
     this.botToken = options.botToken;
     this.botUserId = options.botUserId ?? 'U_BOT';
     this.botId = options.botId ?? 'B_BOT';
@@ -253,6 +256,13 @@ export class FakeSlack {
 
   users(): SlackUser[] {
     return [...this.userList.values()];
+  }
+
+  /** The members of a user group (Slack answers `no_such_subteam` for an unknown one). */
+  userGroupMembers(groupId: string): string[] {
+    const members = this.userGroups[groupId];
+    if (members === undefined) throw new SlackApiError('no_such_subteam');
+    return [...members];
   }
 
   user(id: string): SlackUser {

@@ -190,6 +190,10 @@ export const SLACK_METHODS: Record<string, SlackMethod> = {
     };
   },
 
+  'usergroups.users.list': (slack, args) => ({
+    users: slack.userGroupMembers(requireString(args, 'usergroup')),
+  }),
+
   'users.info': (slack, args) => {
     const user = slack.user(requireString(args, 'user'));
     const isBot = user.id === slack.botUserId;

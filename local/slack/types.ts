@@ -107,6 +107,8 @@ export interface FakeSlackOptions {
   teamName?: string;
   channels?: SlackChannel[];
   users?: SlackUser[];
+  /** User groups: group id -> member user ids (`usergroups.users.list`). @default {} */
+  userGroups?: Record<string, string[]>;
   /** Clock for message timestamps (epoch ms). @default Date.now */
   now?: () => number;
   /** Called when a subscriber throws or rejects. @default console.error */

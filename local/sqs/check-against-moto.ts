@@ -9,8 +9,7 @@
  * marked "info" are printed but not compared: there the two are known to differ and this
  * emulator follows AWS's documented behaviour (noted in the row).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import {
   CreateQueueCommand,
   DeleteMessageCommand,
@@ -22,6 +21,7 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { startMoto } from '../moto-server.ts';
 import { listenSqsApi } from './api.ts';
 
 interface Observation {
@@ -240,50 +240,6 @@ async function scenario(endpoint: string, prefix: string): Promise<Observation[]
   } finally {
     sqs.destroy();
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('could not find a free port');
-  return address.port;
-}
-
-async function startMoto(): Promise<{ endpoint: string; process: ChildProcess }> {
-  const port = await freePort();
-  const candidates: Array<[string, string[]]> = [
-    ['moto_server', ['-H', '127.0.0.1', '-p', String(port)]],
-    ['python3', ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)]],
-  ];
-  for (const [command, args] of candidates) {
-    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const spawned = await new Promise<boolean>((resolve) => {
-      child.once('spawn', () => resolve(true));
-      child.once('error', () => resolve(false));
-    });
-    if (!spawned) continue;
-    const endpoint = `http://127.0.0.1:${port}`;
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      if (child.exitCode !== null) break;
-      try {
-        await fetch(`${endpoint}/moto-api/`);
-        return { endpoint, process: child };
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
-    child.kill();
-    throw new Error(`${command} did not start on port ${port}: ${stderr.slice(-500)}`);
-  }
-  throw new Error(
-    'neither moto_server nor `python3 -m moto.server` could be run (pip install "moto[server]")',
-  );
 }
 
 function format(value: unknown): string {

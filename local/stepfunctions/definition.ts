@@ -34,6 +34,7 @@ export type TaskIntegration =
   | { readonly kind: 'lambda-function' }
   | { readonly kind: 'dynamodb'; readonly action: DynamoDbAction }
   | { readonly kind: 'states:startExecution' }
+  | { readonly kind: 'codebuild:startBuild'; readonly sync: boolean }
   | { readonly kind: 'wait-path'; readonly field: 'SecondsPath' | 'TimestampPath' };
 
 /**
@@ -107,6 +108,7 @@ export function classifyResource(
   resource: string,
   stateName: string,
   hasDynamoDb: boolean,
+  hasCodeBuild = false,
 ): Exclude<TaskIntegration, { kind: 'wait-path' }> {
   if (LAMBDA_FUNCTION_ARN.test(resource)) return { kind: 'lambda-function' };
   const service = OPTIMIZED_INTEGRATION.exec(resource)?.[1];
@@ -117,6 +119,14 @@ export function classifyResource(
       return { kind: 'lambda:invoke.waitForTaskToken' };
     case 'states:startExecution':
       return { kind: 'states:startExecution' };
+    case 'codebuild:startBuild':
+    case 'codebuild:startBuild.sync':
+      if (!hasCodeBuild) {
+        throw invalidDefinition(
+          `state '${stateName}' uses ${resource}, but the sandbox's Step Functions has no CodeBuild`,
+        );
+      }
+      return { kind: 'codebuild:startBuild', sync: service.endsWith('.sync') };
   }
   const action = DYNAMODB_ACTIONS.find((candidate) => service === `dynamodb:${candidate}`);
   if (action) {
@@ -130,13 +140,13 @@ export function classifyResource(
   throw invalidDefinition(
     `state '${stateName}' uses the resource '${resource}', which the sandbox does not support ` +
       '(supported: lambda:invoke, lambda:invoke.waitForTaskToken, Lambda function ARNs, ' +
-      'dynamodb:getItem|putItem|updateItem|deleteItem, states:startExecution)',
+      'dynamodb:getItem|putItem|updateItem|deleteItem, states:startExecution, codebuild:startBuild[.sync])',
   );
 }
 
 export function prepareDefinition(
   definition: unknown,
-  options: { timeScale: number; hasDynamoDb: boolean },
+  options: { timeScale: number; hasDynamoDb: boolean; hasCodeBuild?: boolean },
 ): PreparedDefinition {
   const parsed = parseDefinition(definition);
   try {
@@ -146,7 +156,11 @@ export function prepareDefinition(
   } catch (error) {
     throw invalidDefinition(error instanceof Error ? error.message : String(error));
   }
-  const preparer = new DefinitionPreparer(options.timeScale, options.hasDynamoDb);
+  const preparer = new DefinitionPreparer(
+    options.timeScale,
+    options.hasDynamoDb,
+    options.hasCodeBuild ?? false,
+  );
   const runnable = preparer.machine(parsed, true);
   return {
     source: JSON.stringify(parsed),
@@ -178,6 +192,7 @@ class DefinitionPreparer {
   constructor(
     private readonly timeScale: number,
     private readonly hasDynamoDb: boolean,
+    private readonly hasCodeBuild: boolean,
   ) {}
 
   machine(machine: Json, isRoot: boolean): Json {
@@ -246,7 +261,7 @@ class DefinitionPreparer {
         );
       }
     }
-    const integration = classifyResource(resource, name, this.hasDynamoDb);
+    const integration = classifyResource(resource, name, this.hasDynamoDb, this.hasCodeBuild);
     const timeoutSeconds = typeof state.TimeoutSeconds === 'number' ? state.TimeoutSeconds : undefined;
     const heartbeatSeconds = typeof state.HeartbeatSeconds === 'number' ? state.HeartbeatSeconds : undefined;
     this.tasks.set(name, {

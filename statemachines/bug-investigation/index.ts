@@ -19,7 +19,14 @@ export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugI
     /** Where escalations go (placeholder id). */
     developers: 'C_DEVELOPERS',
   },
-  roles: ['reporter', 'developer'],
+  // `participant`: someone writing in a developers' thread who is neither developer nor on call.
+  roles: ['reporter', 'developer', 'on_call', 'participant'],
+  people: {
+    /** Developers: they may ask for a fix (placeholder group id). */
+    developer: { groups: ['S_DEVELOPERS'] },
+    /** On call: escalations mention their group, and they acknowledge them (placeholder group id). */
+    on_call: { groups: ['S_ONCALL'] },
+  },
   statuses: ['pending_verification'],
   functions: BUG_FUNCTIONS,
   workflows: [BUG_INVESTIGATION],

@@ -61,8 +61,10 @@ export interface SlaTrackingProps {
    * conversation through SlaCheck, which has logic (DESIGN 2).
    */
   readonly table: ITableRef;
-  /** The bug investigation's configuration: `sla`, `onCallGroupId`. */
+  /** The bug investigation's configuration: `sla`. */
   readonly settings: BugInvestigationSettings;
+  /** The on-call group the reminders mention (`slackAgents.people.on_call`). */
+  readonly onCallGroupId: string;
 }
 
 /**
@@ -74,7 +76,7 @@ export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn
   const { settings: config } = props;
   const states = new Construct(scope, 'SlaTrackingStates');
   const names = SLA_TRACKING_STATES;
-  const oncall = `<!subteam^${config.onCallGroupId}>`;
+  const oncall = `<!subteam^${props.onCallGroupId}>`;
 
   const failed = sfn.Fail.jsonPath(states, 'Failed', {
     stateName: names.failed,

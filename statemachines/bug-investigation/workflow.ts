@@ -27,6 +27,7 @@ import {
   defineWorkflow,
   requireChannel,
   requireChild,
+  requireRoleGroup,
 } from '../workflow-module.ts';
 import type { BugFunctionId } from './functions.ts';
 import { buildSlaTracking } from './sla-tracking.ts';
@@ -45,12 +46,13 @@ import { failedTurn, tellReporterStopped, tellUnhandled } from './stops.ts';
 /** SlaTracking as the bug investigation's child (DESIGN 1: "Bug investigation (+ SLA tracking child)"). */
 export const SLA_TRACKING: ChildWorkflowDefinition<BugFunctionId, BugInvestigationSettings> = {
   name: 'sla_tracking',
-  build: (scope, { functions, table, settings }) =>
+  build: (scope, { functions, table, settings, config }) =>
     buildSlaTracking(scope, {
       slaCheck: functions.SlaCheck,
       slackPost: functions.BugInvestigationSlackPost,
       table,
       settings,
+      onCallGroupId: requireRoleGroup(config, 'on_call'),
     }),
 };
 
@@ -300,7 +302,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
         name: 'bug_escalation',
         data: {
           result: sfn.JsonPath.objectAt('$.result'),
-          onCallGroupId: settings.onCallGroupId,
+          onCallGroupId: requireRoleGroup(config, 'on_call'),
           executionArn: sfn.JsonPath.executionId,
           findingsChannel: requireChannel(config, 'bugSummaries'),
         },

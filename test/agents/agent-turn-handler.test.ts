@@ -45,14 +45,14 @@ afterAll(async () => {
   await db.close();
 });
 
-// In file order: the Bedrock case first, before a successful turn caches the adapters.
+// In file order: the unknown provider first, before a successful turn caches the adapters.
 describe('AgentTurn handler', () => {
-  it('refuses the Bedrock provider with a clear, named error', async () => {
-    process.env.MODEL_PROVIDER = 'bedrock';
+  it('refuses an unknown model provider with a clear, named error', async () => {
+    process.env.MODEL_PROVIDER = 'vertex';
     try {
       await expect(handler(turnInput(), context(300_000))).rejects.toMatchObject({
         name: 'ModelProviderNotSupportedError',
-        message: expect.stringContaining('not supported yet'),
+        message: 'MODEL_PROVIDER=vertex is not a known model provider (expected anthropic or bedrock)',
       });
     } finally {
       delete process.env.MODEL_PROVIDER;

@@ -15,8 +15,12 @@ describe('stack configuration', () => {
       inboxMaxReceiveCount: 5,
       monitoring: { alarmEmails: [], modelLatencyP90Ms: 60_000 },
       alarms: { names: [], namePrefixes: [] },
+      people: {
+        developer: { groups: ['S_DEVELOPERS'], users: [] },
+        on_call: { groups: ['S_ONCALL'], users: [] },
+      },
+      approvals: {},
       bugInvestigation: {
-        onCallGroupId: 'S_ONCALL',
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,
       },
@@ -67,8 +71,8 @@ describe('stack configuration', () => {
   });
 
   it('rejects an on-call group that is not a Slack user group id (it is pasted into a mention)', () => {
-    expect(() => parseConfig({ bugInvestigation: { onCallGroupId: 'here> <!channel' } })).toThrow(
-      /slackAgents\.bugInvestigation\.onCallGroupId/,
+    expect(() => parseConfig({ people: { on_call: { groups: ['here> <!channel'] } } })).toThrow(
+      /slackAgents\.people\.on_call\.groups\.0/,
     );
   });
 
@@ -86,7 +90,7 @@ describe('stack configuration', () => {
       bugSummaries: 'C_BUG_SUMMARIES',
       developers: 'C_DEVELOPERS',
     });
-    expect(config.model).toEqual({ provider: 'bedrock', id: 'claude-sonnet-5-5' });
+    expect(config.model).toEqual({ provider: 'bedrock', id: 'global.anthropic.claude-sonnet-5-5' });
   });
 
   it('accepts further named channels for future workflows', () => {

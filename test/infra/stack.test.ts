@@ -289,6 +289,11 @@ describe('function environment', () => {
         developers: 'C_DEVELOPERS',
         probe: PROBE_CHANNEL,
       }),
+      [ENV.people]: JSON.stringify({
+        developer: { groups: ['S_DEVELOPERS'], users: [] },
+        on_call: { groups: ['S_ONCALL'], users: [] },
+      }),
+      [ENV.approvals]: JSON.stringify({}),
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     });
@@ -350,15 +355,18 @@ describe('entry points and wiring', () => {
     }
   });
 
-  it('lets the Router hand channel messages to the replies queue, with no secret (no model, no Slack)', () => {
+  it('lets the Router hand channel messages to the replies queue, and read only the Slack secret (user groups, never the model)', () => {
     const [repliesId] = queueResource(template, 'ChannelReplies');
     expect(actionsOf('Router')).toContainEqual({
       actions: expect.arrayContaining(['sqs:SendMessage']),
       resource: `<${repliesId}.Arn>`,
     });
-    expect(actionsOf('Router').flatMap(({ actions }) => actions)).not.toContain(
-      'secretsmanager:GetSecretValue',
+    const secrets = resourcesOfType(template, 'AWS::SecretsManager::Secret');
+    const slackSecretId = Object.entries(secrets).find(([id]) => id.startsWith('SlackCredentials'))?.[0];
+    const secretReads = actionsOf('Router').filter(({ actions }) =>
+      actions.includes('secretsmanager:GetSecretValue'),
     );
+    expect(secretReads.map(({ resource }) => resource)).toEqual([`<${slackSecretId}>`]);
     expect(environmentOf('Router')[CHANNEL_ENV.repliesQueueUrl]).toEqual({ Ref: repliesId });
   });
 
@@ -429,9 +437,14 @@ describe('entry points and wiring', () => {
     expect(
       Object.keys(resourcesOfType(off, 'AWS::SQS::Queue')).filter((id) => id.startsWith('Channel')),
     ).toEqual([]);
-    expect(actionsOf('Router', off).flatMap(({ actions }) => actions)).not.toContain(
-      'secretsmanager:GetSecretValue',
+    // The Router still reads the Slack secret (user groups), never another one.
+    const slackSecretId = Object.keys(resourcesOfType(off, 'AWS::SecretsManager::Secret')).find((id) =>
+      id.startsWith('SlackCredentials'),
     );
+    const secretReads = actionsOf('Router', off).filter(({ actions }) =>
+      actions.includes('secretsmanager:GetSecretValue'),
+    );
+    expect(secretReads.map(({ resource }) => resource)).toEqual([`<${slackSecretId}>`]);
   });
 
   it("lets the bug investigation's AgentTurn use the table, read the model key and invoke the history tool, nothing more", () => {

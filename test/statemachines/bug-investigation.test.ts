@@ -170,7 +170,7 @@ describe('a bug investigation', () => {
       agent: [turn('escalate', { severity: 'critical' }), turn('resolved', { sessionId: 'session-1' })],
       drains: [{ messages: [report] }, { messages: [developerReply] }],
       waits: ['message'],
-      config: { bugInvestigation: { onCallGroupId: 'S0PLATFORM' } },
+      config: { people: { on_call: { groups: ['S0PLATFORM'] } } },
     });
 
     const escalation = run.posts.find((post) => post.state === S.escalate);

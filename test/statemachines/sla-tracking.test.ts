@@ -28,7 +28,6 @@ import { type AslDefinition, allKeys, allStates, renderIntrinsics } from '../inf
  */
 
 const CONFIG = BugInvestigationSettings.parse({
-  onCallGroupId: 'S_PLATFORM_ONCALL',
   sla: { acknowledgeMinutes: { critical: 5, high: 30, medium: 120, low: 720 }, maxReminders: 2 },
 });
 
@@ -50,6 +49,7 @@ function synthesize(settings: BugInvestigationSettings = CONFIG): AslDefinition 
     slackPost: dummy('SlackPost'),
     table,
     settings,
+    onCallGroupId: 'S_PLATFORM_ONCALL',
   });
   new sfn.StateMachine(stack, 'SlaTracking', {
     definitionBody: sfn.DefinitionBody.fromChainable(definition),

@@ -2,17 +2,10 @@ import * as z from 'zod';
 
 /**
  * The bug investigation's section of the stack configuration (`slackAgents.bugInvestigation`),
- * composed into the stack's schema by its module (statemachines/bug-investigation).
+ * composed into the stack's schema by its module (statemachines/bug-investigation). Who is a
+ * developer and who is on call (the group escalations mention) is `slackAgents.people`.
  */
 export const BugInvestigationSettings = z.strictObject({
-  /**
-   * The Slack user group paged on escalations (mentioned as `<!subteam^ID>`).
-   * @default 'S_ONCALL' (a placeholder: set your on-call user group id)
-   */
-  onCallGroupId: z
-    .string()
-    .regex(/^S[A-Z0-9_]+$/, 'expected a Slack user group id such as S0123456789')
-    .default('S_ONCALL'),
   /**
    * SLA tracking of escalations: minutes a developer has to acknowledge, per severity, and
    * how many reminders (each escalating one level) are posted before it gives up.

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ConversationNotFoundError } from '../../kernel/errors.ts';
-import type { ConversationStatus, StoredMessage } from '../../kernel/model.ts';
+import { type ConversationStatus, FINISHED_STATUSES, type StoredMessage } from '../../kernel/model.ts';
 import type { ConversationStore } from '../../kernel/ports.ts';
 import { Severity } from './contract.ts';
 
@@ -47,7 +47,14 @@ export const SlaCheckOutput = z.object({
 export type SlaCheckOutput = z.infer<typeof SlaCheckOutput>;
 
 /** Statuses after which a conversation needs no developer any more. */
-const FINISHED: ReadonlySet<ConversationStatus> = new Set(['resolved', 'closed', 'failed']);
+const FINISHED: ReadonlySet<ConversationStatus> = FINISHED_STATUSES;
+
+/**
+ * The roles whose answer acknowledges an escalation. The Router gives them to members of the
+ * configured groups only (lambdas/kernel/people.ts): anyone else replying in the escalation
+ * thread is a participant, and their reply acknowledges nothing.
+ */
+export const ACKNOWLEDGING_ROLES: ReadonlySet<string> = new Set(['developer', 'on_call']);
 
 /**
  * Checks an escalation's acknowledgement. Reads consistently, so a developer reply stored
@@ -65,7 +72,7 @@ export async function checkAcknowledgement(
   // Any thread counts: developers may answer in the escalation thread, the summary thread
   // or wherever else the conversation is anchored; the stored sender type says who they are.
   const answer = messages.find(
-    (message) => message.senderType === 'developer' && isAfter(message.ts, input.since),
+    (message) => ACKNOWLEDGING_ROLES.has(message.senderType) && isAfter(message.ts, input.since),
   );
   const closed = FINISHED.has(conversation.status) || conversation.closeRequested;
   return {
@@ -81,7 +88,7 @@ function reasonFor(
   closeRequested: boolean,
   since: string,
 ): string {
-  if (answer) return `developer ${answer.senderId} answered at ${answer.ts}`;
+  if (answer) return `${answer.senderType} ${answer.senderId} answered at ${answer.ts}`;
   if (FINISHED.has(status)) return `conversation is ${status}`;
   if (closeRequested) return 'close requested';
   return `no developer message since ${since}`;

@@ -1,8 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { createAnthropicModel } from '../../../adapters/anthropic-model.ts';
+import { modelClientFromEnv } from '../../../adapters/model-client.ts';
 import { createAgentMetrics, withModelMetrics } from '../../../adapters/model-metrics.ts';
-import { getModelApiKey } from '../../../adapters/model-secret.ts';
 import { getSlackSecret } from '../../../adapters/secrets.ts';
 import type { AgentLogger } from '../../../agents/ports.ts';
 import type { InboxMessage } from '../../../kernel/inbox.ts';
@@ -68,23 +67,17 @@ export function channelConversations(
   return (message) => handleChannelMessage(message, deps);
 }
 
-/** The responder's dependencies; the model and Slack secrets are read here, once per instance. */
+/** The responder's dependencies; the Slack secret (and the model's with the Anthropic API) is read here, once per instance. */
 export async function responderDeps(
   settings: ChannelSettings,
   logger: AgentLogger,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResponderDeps> {
-  const baseURL = env[ENV.anthropicBaseUrl];
-  const model = withModelMetrics(
-    createAnthropicModel({
-      apiKey: await getModelApiKey(env),
-      ...(baseURL ? { baseURL } : {}),
-      maxRetries: Number(env[ENV.modelMaxRetries] ?? 2),
-      // A chat answer: three attempts of at most 30 s each stay within the responder's timeout.
-      timeoutMs: 30_000,
-    }),
-    { metrics: createAgentMetrics(), provider: env[ENV.modelProvider] ?? 'anthropic' },
-  );
+  // A chat answer: three attempts of at most 30 s each stay within the responder's timeout.
+  const model = withModelMetrics(await modelClientFromEnv(env, { timeoutMs: 30_000 }), {
+    metrics: createAgentMetrics(),
+    provider: env[ENV.modelProvider] ?? 'anthropic',
+  });
   const { botToken } = await getSlackSecret(env);
   const slackApiUrl = env[ENV.slackApiUrl];
   const slack = createSlackPoster({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) });

@@ -1,0 +1,48 @@
+import { ModelProviderNotSupportedError } from '../agents/errors.ts';
+import type { ModelClient } from '../agents/ports.ts';
+import { ENV, MissingConfigurationError } from '../shared/env.ts';
+import { createAnthropicModel } from './anthropic-model.ts';
+import { createBedrockModel } from './bedrock-model.ts';
+import { getModelApiKey } from './model-secret.ts';
+
+/**
+ * The model client the stack's configuration asks for (MODEL_PROVIDER), shared by AgentTurn
+ * and the ChannelResponder so both honour the provider:
+ * - `anthropic`: the Anthropic API with the key from MODEL_SECRET_ARN (or ANTHROPIC_API_KEY),
+ *   at ANTHROPIC_BASE_URL when set;
+ * - `bedrock`: Bedrock Runtime in the function's region (AWS_REGION) with the role's
+ *   credentials, at AWS_ENDPOINT_URL_BEDROCK_RUNTIME when set. No secret is read.
+ */
+export async function modelClientFromEnv(
+  env: NodeJS.ProcessEnv,
+  options: { timeoutMs?: number; maxRetryAfterSeconds?: number } = {},
+): Promise<ModelClient> {
+  const provider = env[ENV.modelProvider] ?? 'anthropic';
+  const maxRetries = retriesFromEnv(env);
+  const timeout = options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
+  if (provider === 'bedrock') {
+    const baseURL = env[ENV.bedrockEndpointUrl];
+    return createBedrockModel({ ...(baseURL ? { baseURL } : {}), maxRetries, ...timeout });
+  }
+  if (provider !== 'anthropic') throw new ModelProviderNotSupportedError(provider);
+  const baseURL = env[ENV.anthropicBaseUrl];
+  return createAnthropicModel({
+    apiKey: await getModelApiKey(env),
+    ...(baseURL ? { baseURL } : {}),
+    maxRetries,
+    ...timeout,
+    ...(options.maxRetryAfterSeconds !== undefined
+      ? { maxRetryAfterSeconds: options.maxRetryAfterSeconds }
+      : {}),
+  });
+}
+
+function retriesFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env[ENV.modelMaxRetries];
+  if (raw === undefined || raw === '') return 2;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new MissingConfigurationError(`${ENV.modelMaxRetries} (an integer >= 0)`);
+  }
+  return value;
+}

@@ -1,0 +1,256 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { buildScript, parseScriptEvent } from './build-script.ts';
+import type { ParsedBuildspec } from './buildspec.ts';
+import { type BuildLogs, lineSplitter } from './logs.ts';
+import type { Build, BuildPhase, BuildStatus, PhaseContext, PhaseType } from './model.ts';
+
+const run = promisify(execFile);
+
+/** What one build runs: where its source is, which version, its commands and environment. */
+export interface BuildPlan {
+  /** A git repository: a path on disk or a URL the git CLI can clone. */
+  readonly location: string;
+  /** A branch (`main`, `refs/heads/main`), a tag or a commit; undefined: the default branch. */
+  readonly sourceVersion?: string;
+  readonly buildspec: ParsedBuildspec;
+  /** The build's whole environment (nothing of the sandbox's own is passed on). */
+  readonly environment: Record<string, string>;
+  /** Milliseconds the build may run before it is TIMED_OUT. */
+  readonly timeoutMs: number;
+}
+
+export interface RunningBuild {
+  /** Resolves when the build is COMPLETED, whatever its status. */
+  readonly done: Promise<void>;
+  /** StopBuild: ends the running command and marks the build STOPPED. */
+  stop(): void;
+}
+
+/**
+ * Runs one build in a clean temporary checkout (cloned with the git CLI, removed afterwards),
+ * updating `build` in place phase by phase as CodeBuild reports it, and writing its log to
+ * `logs` under `build.logs`.
+ */
+export function runBuild(build: Build, plan: BuildPlan, logs: BuildLogs, now: () => Date): RunningBuild {
+  const log = (message: string) => logs.append(build.logs.groupName, build.logs.streamName, message);
+  const container = (message: string) => log(`[Container] ${stamp(now())} ${message}`);
+  let child: ChildProcess | undefined;
+  let ending: { status: 'TIMED_OUT' | 'STOPPED'; context?: PhaseContext } | undefined;
+
+  const interrupt = (status: 'TIMED_OUT' | 'STOPPED', context?: PhaseContext) => {
+    if (ending || build.buildComplete) return;
+    ending = { status, ...(context ? { context } : {}) };
+    container(status === 'TIMED_OUT' ? 'Build timed out' : 'Build stopped');
+    // The script runs in its own process group: end the command it is running too.
+    if (child?.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  };
+
+  // As StartBuild answers: submitted, and queued.
+  finishPhase(startPhase(build, 'SUBMITTED', now()), 'SUCCEEDED', now());
+  startPhase(build, 'QUEUED', now());
+
+  const done = (async () => {
+    const timer = setTimeout(
+      () => interrupt('TIMED_OUT', { statusCode: 'BUILD_TIMED_OUT', message: 'Build has timed out. ' }),
+      plan.timeoutMs,
+    );
+    const workDir = await mkdtemp(join(tmpdir(), 'sandbox-codebuild-'));
+    try {
+      const queued = build.phases.at(-1);
+      if (queued) finishPhase(queued, 'SUCCEEDED', now());
+      finishPhase(startPhase(build, 'PROVISIONING', now()), 'SUCCEEDED', now());
+      const source = await downloadSource(build, plan, workDir, container, now, (c) => {
+        child = c;
+      });
+      if (source !== undefined && !ending) {
+        await runCommands(build, plan, source, workDir, log, now, (c) => {
+          child = c;
+        });
+      }
+      const current = build.phases.at(-1);
+      if (ending && current !== undefined && isRunning(current)) {
+        finishPhase(current, ending.status, now(), ending.context);
+      }
+      build.buildStatus =
+        ending?.status ?? (build.phases.some((p) => p.phaseStatus === 'FAILED') ? 'FAILED' : 'SUCCEEDED');
+    } catch (error) {
+      container(`Build failed in the sandbox: ${(error as Error).message}`);
+      const current = build.phases.at(-1);
+      if (current !== undefined && isRunning(current)) {
+        finishPhase(current, 'FAULT', now(), { statusCode: 'CLIENT_ERROR', message: String(error) });
+      }
+      build.buildStatus = 'FAULT';
+    } finally {
+      clearTimeout(timer);
+      await rm(workDir, { recursive: true, force: true });
+    }
+    for (const phase of ['UPLOAD_ARTIFACTS', 'FINALIZING'] as const) {
+      finishPhase(startPhase(build, phase, now()), 'SUCCEEDED', now());
+    }
+    build.phases.push({ phaseType: 'COMPLETED', startTime: now() });
+    build.currentPhase = 'COMPLETED';
+    build.endTime = now();
+    build.buildComplete = true;
+    container(`Phase complete: FINALIZING State: SUCCEEDED; build ${build.buildStatus}`);
+  })();
+
+  return { done, stop: () => interrupt('STOPPED') };
+}
+
+/** DOWNLOAD_SOURCE: clones the repository and checks out the version; the checkout's path, or undefined when it failed. */
+async function downloadSource(
+  build: Build,
+  plan: BuildPlan,
+  workDir: string,
+  container: (message: string) => void,
+  now: () => Date,
+  setChild: (child: ChildProcess) => void,
+): Promise<string | undefined> {
+  const phase = startPhase(build, 'DOWNLOAD_SOURCE', now());
+  const sourceDir = join(workDir, 'src');
+  const version = plan.sourceVersion?.replace(/^refs\/heads\//, '');
+  try {
+    const clone = run('git', ['clone', '--quiet', '--no-checkout', plan.location, sourceDir], {
+      env: gitEnvironment(),
+    });
+    setChild(clone.child);
+    await clone;
+    const checkout = version
+      ? run('git', ['-C', sourceDir, 'checkout', '--quiet', version], { env: gitEnvironment() })
+      : run('git', ['-C', sourceDir, 'checkout', '--quiet'], { env: gitEnvironment() });
+    setChild(checkout.child);
+    await checkout;
+    const { stdout } = await run('git', ['-C', sourceDir, 'rev-parse', 'HEAD'], { env: gitEnvironment() });
+    build.resolvedSourceVersion = stdout.trim();
+    container(`CODEBUILD_SRC_DIR=${sourceDir}`);
+    container(`Phase complete: DOWNLOAD_SOURCE State: SUCCEEDED`);
+    finishPhase(phase, 'SUCCEEDED', now());
+    return sourceDir;
+  } catch (error) {
+    const reason = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim();
+    const message = `CLIENT_ERROR: could not get the source ${plan.location}${version ? ` at ${version}` : ''}: ${reason}`;
+    container(`Phase complete: DOWNLOAD_SOURCE State: FAILED`);
+    container(`Phase context status code: ${message}`);
+    finishPhase(phase, 'FAILED', now(), { statusCode: 'CLIENT_ERROR', message });
+    return undefined;
+  }
+}
+
+/** INSTALL to POST_BUILD: the buildspec's commands in one bash, its status lines on descriptor 3. */
+async function runCommands(
+  build: Build,
+  plan: BuildPlan,
+  sourceDir: string,
+  workDir: string,
+  log: (line: string) => void,
+  now: () => Date,
+  setChild: (child: ChildProcess) => void,
+): Promise<void> {
+  const scriptPath = join(workDir, 'buildspec.sh');
+  await writeFile(scriptPath, buildScript(plan.buildspec));
+  const home = join(workDir, 'home');
+  const tmp = join(workDir, 'tmp');
+  await Promise.all([mkdir(home), mkdir(tmp)]);
+  const child = spawn('bash', ['--noprofile', '--norc', scriptPath], {
+    cwd: sourceDir,
+    env: {
+      ...plan.environment,
+      HOME: home,
+      TMPDIR: tmp,
+      CODEBUILD_SRC_DIR: sourceDir,
+      CODEBUILD_RESOLVED_SOURCE_VERSION: build.resolvedSourceVersion ?? '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  setChild(child);
+  const output = lineSplitter(log);
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  const status = lineSplitter((line) => {
+    const event = parseScriptEvent(line);
+    if (event?.kind === 'start') startPhase(build, event.phase as PhaseType, now());
+    if (event?.kind === 'end') {
+      const phase = build.phases.findLast((p) => p.phaseType === event.phase);
+      if (!phase) return;
+      const command =
+        plan.buildspec.phases[event.phase.toLowerCase() as keyof ParsedBuildspec['phases']]?.commands[
+          event.commandIndex
+        ];
+      finishPhase(
+        phase,
+        event.status,
+        now(),
+        event.status === 'FAILED'
+          ? {
+              statusCode: 'COMMAND_EXECUTION_ERROR',
+              message: `Error while executing command: ${command ?? '?'}. Reason: exit status ${event.exitStatus}`,
+            }
+          : undefined,
+      );
+    }
+  });
+  (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (chunk: Buffer) => status.push(chunk));
+  const exitCode = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  output.flush();
+  status.flush();
+  // A command that exits the shell itself (`exit 3`) ends the phase it was in.
+  const current = build.phases.at(-1);
+  if (current !== undefined && isRunning(current) && exitCode !== null) {
+    finishPhase(current, 'FAILED', now(), {
+      statusCode: 'COMMAND_EXECUTION_ERROR',
+      message: `Error while executing a command: the shell exited with status ${exitCode}`,
+    });
+  }
+}
+
+function isRunning(phase: BuildPhase): boolean {
+  return phase.phaseStatus === undefined && phase.phaseType !== 'COMPLETED';
+}
+
+function startPhase(build: Build, phaseType: PhaseType, at: Date): BuildPhase {
+  // A running phase has no status yet, as BatchGetBuilds shows it.
+  const phase: BuildPhase = { phaseType, startTime: at };
+  build.phases.push(phase);
+  build.currentPhase = phaseType;
+  return phase;
+}
+
+function finishPhase(
+  phase: BuildPhase,
+  status: Exclude<BuildStatus, 'IN_PROGRESS'>,
+  at: Date,
+  context?: PhaseContext,
+): void {
+  phase.phaseStatus = status;
+  phase.endTime = at;
+  phase.durationInSeconds = Math.max(0, Math.round((at.getTime() - phase.startTime.getTime()) / 1000));
+  if (context) phase.contexts = [context];
+}
+
+/** git without the user's configuration, prompts or hooks. */
+function gitEnvironment(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    HOME: tmpdir(),
+  };
+}
+
+/** CodeBuild's `[Container]` timestamp, e.g. `2026/11/23 19:30:00.123456`. */
+function stamp(at: Date): string {
+  const iso = at.toISOString();
+  return `${iso.slice(0, 10).replace(/-/g, '/')} ${iso.slice(11, 23)}000`;
+}

@@ -1,0 +1,180 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseBedrockModelId } from '../../infra/bedrock-model.ts';
+import { parseConfig, type SlackAgentsConfigInput } from '../../infra/config.ts';
+import { buildStack } from '../../infra/synth.ts';
+import { ENV } from '../../lambdas/shared/env.ts';
+import { functionResource, renderIntrinsics, resourcesOfType, templateOf } from './template.ts';
+
+/**
+ * Contract of `model.provider: bedrock`: the functions that call the model may invoke the
+ * configured model and nothing else, no other function may, and no model secret exists.
+ */
+
+type Statement = { actions: string[]; resources: string[] };
+
+const PROFILE = 'arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile';
+const MODEL_IN_REGION = 'arn:<AWS::Partition>:bedrock:<AWS::Region>::foundation-model';
+const MODEL_ANY_REGION = 'arn:<AWS::Partition>:bedrock:*::foundation-model';
+/** The functions that call the model: each workflow's agent turns and the channel responder. */
+const MODEL_CALLERS = ['BugInvestigationAgentTurn', 'RequirementsInterviewAgentTurn', 'ChannelResponder'];
+
+function statementsOf(template: Template, id: string): Statement[] {
+  const [, fn] = functionResource(template, id);
+  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
+    .filter((policy) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+    .flatMap((policy) =>
+      (
+        policy.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }
+      ).Statement.map((statement) => ({
+        actions: [statement.Action].flat() as string[],
+        resources: [statement.Resource].flat().map(renderIntrinsics),
+      })),
+    );
+}
+
+const bedrockStatements = (template: Template, id: string) =>
+  statementsOf(template, id).filter((s) => s.actions.some((a) => a.startsWith('bedrock:')));
+
+const functionIds = (template: Template) =>
+  Object.values(resourcesOfType(template, 'AWS::Lambda::Function')).flatMap((fn) => {
+    const id = fn.Metadata?.['slack-agents:function'];
+    return typeof id === 'string' ? [id] : [];
+  });
+
+const bedrock = (model: Record<string, string> = {}, rest: SlackAgentsConfigInput = {}) =>
+  templateOf({ config: { model: { provider: 'bedrock', ...model }, ...rest } });
+
+describe('model.provider bedrock in the stack', () => {
+  // The first synthesis loads the CDK (slow on a busy machine): once, with the hook's own timeout.
+  let defaultBedrock: Template;
+  beforeAll(() => {
+    defaultBedrock = bedrock();
+  }, 180_000);
+
+  it('grants the agent turns and the ChannelResponder InvokeModel on the default inference profile and its model only', () => {
+    const template = defaultBedrock;
+    for (const id of MODEL_CALLERS) {
+      expect(bedrockStatements(template, id), id).toEqual([
+        {
+          actions: ['bedrock:InvokeModel'],
+          resources: [
+            `${PROFILE}/global.anthropic.claude-sonnet-5-5`,
+            `${MODEL_ANY_REGION}/anthropic.claude-sonnet-5-5`,
+          ],
+        },
+      ]);
+    }
+  });
+
+  it('grants a foundation model id in the stack region only, with no inference profile', () => {
+    const template = bedrock({ id: 'anthropic.claude-opus-4-1-20250805-v1:0' });
+    expect(bedrockStatements(template, 'BugInvestigationAgentTurn')).toEqual([
+      {
+        actions: ['bedrock:InvokeModel'],
+        resources: [`${MODEL_IN_REGION}/anthropic.claude-opus-4-1-20250805-v1:0`],
+      },
+    ]);
+  });
+
+  it('lets no other function call Bedrock', () => {
+    const template = defaultBedrock;
+    const callers = functionIds(template).filter((id) => bedrockStatements(template, id).length > 0);
+    expect(callers.sort()).toEqual([...MODEL_CALLERS].sort());
+  });
+
+  it('adds the channel judge model to the ChannelResponder alone when the judge is on', () => {
+    const template = bedrock(
+      { id: 'us.anthropic.claude-sonnet-5-5' },
+      { channelConversations: { useLlmJudge: true, judgeModelId: 'anthropic.claude-haiku-4-5' } },
+    );
+    expect(bedrockStatements(template, 'ChannelResponder')[0]?.resources).toEqual([
+      `${PROFILE}/us.anthropic.claude-sonnet-5-5`,
+      `${MODEL_ANY_REGION}/anthropic.claude-sonnet-5-5`,
+      `${MODEL_IN_REGION}/anthropic.claude-haiku-4-5`,
+    ]);
+    expect(bedrockStatements(template, 'BugInvestigationAgentTurn')[0]?.resources).not.toContain(
+      `${MODEL_IN_REGION}/anthropic.claude-haiku-4-5`,
+    );
+  });
+
+  it('creates no model secret and reads none: MODEL_SECRET_ARN is absent and no function reads a model key', () => {
+    const template = defaultBedrock;
+    const secrets = Object.values(resourcesOfType(template, 'AWS::SecretsManager::Secret')).map(
+      (secret) => (secret.Properties.GenerateSecretString as { GenerateStringKey: string }).GenerateStringKey,
+    );
+    // Slack's signing secret and the webhook secrets (GitHub, PagerDuty): no model key.
+    expect(secrets).toContain('signingSecret');
+    expect(secrets).not.toContain('apiKey');
+    for (const id of MODEL_CALLERS) {
+      const [, fn] = functionResource(template, id);
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables, id).not.toHaveProperty(ENV.modelSecretArn);
+      expect(variables, id).toMatchObject({
+        [ENV.modelProvider]: 'bedrock',
+        [ENV.modelId]: 'global.anthropic.claude-sonnet-5-5',
+      });
+    }
+    // An agent turn reads no secret at all; the responder only Slack's.
+    expect(
+      statementsOf(template, 'BugInvestigationAgentTurn')
+        .flatMap((s) => s.actions)
+        .filter((a) => a.startsWith('secretsmanager:')),
+    ).toEqual([]);
+  });
+
+  it('keeps the Anthropic default free of any Bedrock permission', () => {
+    const template = templateOf();
+    for (const id of functionIds(template)) expect(bedrockStatements(template, id), id).toEqual([]);
+  });
+
+  it('passes cdk-nag with the Bedrock grants, the profile model region wildcard acknowledged', () => {
+    const { stack } = buildStack({ config: { model: { provider: 'bedrock' } } });
+    const report = new AwsSolutionsChecks().validateScope(stack);
+    const findings = report.violations.flatMap((violation) =>
+      violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.constructPath}`),
+    );
+    expect(findings).toEqual([]);
+  });
+});
+
+describe('Bedrock model ids in the configuration', () => {
+  it('defaults the Bedrock model to the global Sonnet 5.5 inference profile', () => {
+    expect(parseConfig({ model: { provider: 'bedrock' } }).model).toEqual({
+      provider: 'bedrock',
+      id: 'global.anthropic.claude-sonnet-5-5',
+    });
+    expect(parseConfig({}).model).toEqual({ provider: 'anthropic', id: 'claude-sonnet-5-5' });
+  });
+
+  it('refuses an Anthropic API model id with the Bedrock provider, naming the field', () => {
+    expect(() => parseConfig({ model: { provider: 'bedrock', id: 'claude-sonnet-5-5' } })).toThrow(
+      /slackAgents\.model\.id: expected a Bedrock model id/,
+    );
+  });
+
+  it('refuses at synth a judge model that Bedrock cannot serve when the judge is on', () => {
+    expect(() =>
+      buildStack({ config: { model: { provider: 'bedrock' }, channelConversations: { useLlmJudge: true } } }),
+    ).toThrow(
+      /ChannelResponder calls the model "claude-haiku-4-5": with model.provider bedrock, expected a Bedrock model id/,
+    );
+  });
+
+  it('tells foundation model ids and inference profile ids apart', () => {
+    expect(parseBedrockModelId('anthropic.claude-opus-4-1-20250805-v1:0')).toEqual({
+      id: 'anthropic.claude-opus-4-1-20250805-v1:0',
+      foundationModelId: 'anthropic.claude-opus-4-1-20250805-v1:0',
+    });
+    expect(parseBedrockModelId('eu.anthropic.claude-sonnet-5-5')).toEqual({
+      id: 'eu.anthropic.claude-sonnet-5-5',
+      foundationModelId: 'anthropic.claude-sonnet-5-5',
+      geography: 'eu',
+    });
+    expect(parseBedrockModelId('mars.anthropic.claude-sonnet-5-5')).toBeUndefined();
+    expect(parseBedrockModelId('meta.llama3-70b-instruct-v1:0')).toBeUndefined();
+    expect(parseBedrockModelId('claude-sonnet-5-5')).toBeUndefined();
+  });
+});
