@@ -19,6 +19,7 @@ import {
 import { BugTurnOutput } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { SlaTrackingInput } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
 import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investigation/templates/index.ts';
+import { BUG_INVESTIGATION_MODULE } from '../../statemachines/bug-investigation/index.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
 import { type AslDefinition, definitions, templateOf } from '../infra/template.ts';
 
@@ -126,12 +127,18 @@ export function error(name: string, message = `${name} in a test`): Error {
 
 const definitionCache = new Map<string, AslDefinition>();
 
-/** The bug_investigation definition of the production template under `config`. */
+/**
+ * The bug_investigation definition as `cdk deploy` builds it under `config`, from a stack
+ * with the bug investigation's module alone (the definition does not depend on the other
+ * modules, and the smaller stack synthesizes faster).
+ */
 export function bugDefinition(config: SlackAgentsConfigInput = {}): AslDefinition {
   const key = JSON.stringify(config);
   let definition = definitionCache.get(key);
   if (definition === undefined) {
-    definition = definitions(templateOf({ config })).get('bug_investigation');
+    definition = definitions(templateOf({ modules: [BUG_INVESTIGATION_MODULE], config })).get(
+      'bug_investigation',
+    );
     if (definition === undefined) throw new Error('bug_investigation is not in the production template');
     definitionCache.set(key, definition);
   }

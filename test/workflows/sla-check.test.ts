@@ -87,6 +87,43 @@ describe('checkAcknowledgement', () => {
     });
   });
 
+  it('is acknowledged when the on-call engineer answered after the escalation', async () => {
+    const id = await escalatedConversation();
+    await store.putMessage(
+      message(id, {
+        ts: '1700000600.000002',
+        channel: 'C_DEVELOPERS',
+        threadTs: ESCALATED_AT,
+        senderType: 'on_call',
+        senderId: 'U_ONCALL',
+      }),
+    );
+
+    const result = await checkAcknowledgement({ conversationId: id, since: ESCALATED_AT }, { store });
+
+    expect(result).toMatchObject({
+      acknowledged: true,
+      reason: 'on_call U_ONCALL answered at 1700000600.000002',
+    });
+  });
+
+  it('is not acknowledged by a reply from someone who is neither developer nor on call', async () => {
+    const id = await escalatedConversation();
+    await store.putMessage(
+      message(id, {
+        ts: '1700000600.000003',
+        channel: 'C_DEVELOPERS',
+        threadTs: ESCALATED_AT,
+        senderType: 'participant',
+        senderId: 'U_THIRD',
+      }),
+    );
+
+    const result = await checkAcknowledgement({ conversationId: id, since: ESCALATED_AT }, { store });
+
+    expect(result).toMatchObject({ acknowledged: false, closed: false });
+  });
+
   it('counts a developer answer in any of the conversation threads, not only the escalation thread', async () => {
     const id = await escalatedConversation();
     await store.putMessage(message(id, { ts: '1700000700.000000', channel: 'C_BUG_SUMMARIES' }));
