@@ -41,16 +41,16 @@ export interface RouterDeps {
    */
   unownedMessages?: UnownedMessageHandler;
   /**
+   * The configured roles: a sender gets a role the configuration defines (`developer`) only as
+   * a member, whatever thread they write in. Without it, the thread's roles are taken as they are.
+   */
+  people?: PeopleDirectory;
+  /**
    * Answers a message in the thread of a conversation that has ended (issue 12 point 8): the
    * sender is told the conversation is over and how to start a new one, instead of silence.
    * @default - none: such a message is ignored with a logged reason
    */
   endedNotice?: (notice: EndedNotice) => Promise<void>;
-  /**
-   * The configured roles: a sender gets a role the configuration defines (`developer`) only as
-   * a member, whatever thread they write in. Without it, the thread's roles are taken as they are.
-   */
-  people?: PeopleDirectory;
 }
 
 /** A short answer in the thread of an ended conversation to someone who wrote there. */
