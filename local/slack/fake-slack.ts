@@ -56,10 +56,9 @@ export class FakeSlack {
   private readonly uploads = new Map<string, { filename: string; content: string | undefined }>();
   private fileCount = 0;
   private readonly sharedFiles: SlackFile[] = [];
+  private readonly userGroups: Record<string, string[]>;
   /** Misbehaviour on purpose, for a while (the sandbox's `/sandbox/faults`). */
   readonly faults: SlackFaults;
-
-  private readonly userGroups: Record<string, string[]>;
 
   constructor(options: FakeSlackOptions) {
     this.userGroups = { ...(options.userGroups ?? {}) };
