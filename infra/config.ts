@@ -5,6 +5,7 @@ import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
+import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
 
 /**
  * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON
@@ -98,6 +99,25 @@ const KernelConfigFields = {
    */
   inboxMaxReceiveCount: z.number().int().min(1).max(1000).default(5),
   /**
+   * Alarms and the dashboard (infra/constructs/monitoring.ts): e-mail addresses subscribed to
+   * the alarm topic, and the model latency alarm's threshold.
+   * @default { alarmEmails: [], modelLatencyP90Ms: 60000 }
+   */
+  monitoring: MonitoringSettingsSchema.prefault({}),
+  /**
+   * CloudWatch alarms whose state changes an EventBridge rule delivers to the ingress (for the
+   * workflows' `alert` triggers): exact alarm names and name prefixes. Both empty: no rule.
+   * @default { names: [], namePrefixes: [] }
+   */
+  alarms: z
+    .strictObject({
+      /** @default [] */
+      names: z.array(z.string().min(1).max(255)).default([]),
+      /** @default [] */
+      namePrefixes: z.array(z.string().min(1).max(255)).default([]),
+    })
+    .prefault({}),
+  /**
    * The bounds of every agent loop, held by code (lambdas/agents/limits.ts): turns in a row
    * that run out of their budget, tokens and time per conversation, tool rounds per turn, a
    * model call's timeout, the longest `retry-after` waited out, and the state machine's
@@ -114,19 +134,6 @@ const KernelConfigFields = {
   reconciler: ReconcilerSettings.extend({
     everyMinutes: z.number().int().min(1).max(1440).default(5),
   }).prefault({}),
-  /**
-   * CloudWatch alarms whose state changes an EventBridge rule delivers to the ingress (for the
-   * workflows' `alert` triggers): exact alarm names and name prefixes. Both empty: no rule.
-   * @default { names: [], namePrefixes: [] }
-   */
-  alarms: z
-    .strictObject({
-      /** @default [] */
-      names: z.array(z.string().min(1).max(255)).default([]),
-      /** @default [] */
-      namePrefixes: z.array(z.string().min(1).max(255)).default([]),
-    })
-    .prefault({}),
   /**
    * GitHub, for workflows whose agents work on a repository: the REST API base URL
    * (`https://HOST/api/v3` for GitHub Enterprise Server; the sandbox sets its emulator's).

@@ -21,6 +21,7 @@ import { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { IngressSources } from './constructs/ingress-sources.ts';
 import { createKernelFunction } from './constructs/kernel-function.ts';
+import { deadLetterQueuesIn, Monitoring, MonitoringSettingsSchema } from './constructs/monitoring.ts';
 import { createReconciler } from './constructs/reconciler.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { deployModules } from './workflow-modules.ts';
@@ -217,6 +218,15 @@ export class SlackAgentsStack extends Stack {
     });
     new CfnOutput(this, 'ConversationsTableName', { value: table.tableName });
     new CfnOutput(this, 'InboxQueueUrl', { value: inbox.queue.queueUrl });
+
+    // Last, so that every function, state machine and dead-letter queue above is watched.
+    new Monitoring(this, 'Monitoring', {
+      settings: MonitoringSettingsSchema.parse(config.monitoring),
+      functions: this.functions,
+      stateMachines: this.stateMachines,
+      deadLetterQueues: deadLetterQueuesIn(this),
+      ingress,
+    });
   }
 }
 

@@ -6,6 +6,7 @@ import {
   EVENTBRIDGE_PATH,
   startSandbox,
 } from './sandbox.ts';
+import { installTerminalLog, parseLogFormat } from './terminal-log.ts';
 
 /**
  * `npm run dev`: the offline sandbox. Settings from the environment:
@@ -17,6 +18,7 @@ import {
  * - SLACK_CHANNEL_<NAME>=<id> for the channels the workflows use, e.g.
  *   SLACK_CHANNEL_BUG_REPORTS=C0123 (config key bugReports)
  * - SANDBOX_LOG_LEVEL (handlers' Powertools log level, default INFO)
+ * - SANDBOX_LOG_FORMAT: `line` (default, one line per log record) or `json` (Powertools' JSON)
  * - SANDBOX_CONFIG: stack configuration as JSON, the `slackAgents` context's format, e.g.
  *   '{"channelConversations":{"timeoutSeconds":300,"useLlmJudge":true}}'
  */
@@ -73,6 +75,12 @@ const passThrough = Object.fromEntries(
   }),
 );
 const logLevel = (process.env.SANDBOX_LOG_LEVEL ?? 'INFO') as 'INFO';
+try {
+  installTerminalLog({ format: parseLogFormat(process.env.SANDBOX_LOG_FORMAT), color: process.stdout.isTTY });
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
 
 const sandbox = await startSandbox({
   port: numberFromEnv('PORT', 3000),

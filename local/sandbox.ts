@@ -6,22 +6,28 @@ import { pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
-import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
-import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
-import type { BedrockRuntime } from './bedrock/runtime-api.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
 import { sandboxBotToken, sandboxRepositoryPath } from './github/sandbox-bot.ts';
-import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
+import { startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { createLogsApiHandler, LOGS_TARGET_PREFIX, LocalLogs } from './logs/api.ts';
-import type { ModelFaults } from './model/faults.ts';
 import { readBody } from './read-body.ts';
+import { serveEventBridge } from './sandbox-eventbridge.ts';
 import { createSandboxModels, DEMO_MODEL_PATH, MODEL_FRONT_PATH } from './sandbox-models.ts';
+import {
+  DEVELOPMENT_BOT_TOKEN,
+  DEVELOPMENT_SIGNING_SECRET,
+  DEVELOPMENT_WEBHOOK_SECRETS,
+  DYNAMODB_TARGET_PREFIX,
+  EVENTBRIDGE_PATH,
+  type Sandbox,
+  type SandboxOptions,
+} from './sandbox-options.ts';
 import {
   createQueues,
   createTables,
@@ -32,7 +38,7 @@ import {
   serveIngress,
 } from './sandbox-resources.ts';
 import { ChangeFeed, createSandboxRoutes } from './sandbox-routes.ts';
-import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
+import { createFakeSlack, signedEventRequests } from './sandbox-slack.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
 import { type EventSource, startEventSource } from './sqs/event-source.ts';
 import { SqsQueueService } from './sqs/queue-service.ts';
@@ -46,70 +52,17 @@ import {
   resourcesOfType,
   UnsupportedTemplateError,
 } from './template.ts';
+import { createSandboxLog } from './terminal-log.ts';
 
-/** The signing secret the sandbox uses unless `SLACK_SIGNING_SECRET` says otherwise (printed at start). */
-export const DEVELOPMENT_SIGNING_SECRET = 'sandbox-signing-secret-not-for-production';
-/** The webhook secrets the sandbox verifies GitHub and PagerDuty deliveries with, unless set (printed at start). */
-export const DEVELOPMENT_WEBHOOK_SECRETS = {
-  github: 'sandbox-github-webhook-secret-not-for-production',
-  pagerduty: 'sandbox-pagerduty-webhook-secret-not-for-production',
-} as const;
-/** Where the sandbox takes an EventBridge event and invokes the ingress with it, as the alarm rule would. */
-export const EVENTBRIDGE_PATH = '/sandbox/eventbridge';
-const DEVELOPMENT_BOT_TOKEN = 'xoxb-sandbox-not-a-real-token';
-const DYNAMODB_TARGET_PREFIX = 'DynamoDB_20120810.';
-
-export { DEMO_MODEL_PATH, MODEL_FRONT_PATH };
-
-export interface SandboxOptions {
-  /** @default 3000 (0 picks a free port) */
-  port?: number;
-  /** @default '127.0.0.1' */
-  host?: string;
-  /** @default DEVELOPMENT_SIGNING_SECRET */
-  signingSecret?: string;
-  /** GitHub's and PagerDuty's webhook secrets. @default DEVELOPMENT_WEBHOOK_SECRETS */
-  webhookSecrets?: { github: string; pagerduty: string };
-  /** Multiplies every Wait and every wait for people (SANDBOX_TIME_SCALE). @default 1 */
-  timeScale?: number;
-  /** The workflow modules the stack is synthesized with. @default WORKFLOW_MODULES */
-  modules?: readonly AnyWorkflowModule[];
-  /** Stack configuration (channel ids, timeouts...), as `cdk deploy` would get it. */
-  config?: SlackAgentsConfigInput;
-  /** Extra environment for the handlers, e.g. ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY. */
-  env?: Record<string, string>;
-  /** Powertools log level of the handlers. @default 'INFO' */
-  logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
-  /** Concurrent Router invocations, like Lambda instances on the inbox. @default 2 */
-  routerConcurrency?: number;
-  /** The GitHub webhook secret alone (the emulator signs with it, the ingress verifies it); `webhookSecrets.github` wins. */
-  githubWebhookSecret?: string;
-}
-
-export interface Sandbox {
-  readonly url: string;
-  readonly port: number;
-  readonly signingSecret: string;
-  readonly webhookSecrets: { github: string; pagerduty: string };
-  readonly timeScale: number;
-  readonly slack: FakeSlack;
-  readonly stepFunctions: LocalStepFunctions;
-  readonly sqs: SqsQueueService;
-  readonly dynamodb: DynamoDBClient;
-  readonly tableName: string;
-  readonly inboxUrl: string;
-  /** The GitHub emulator: REST API at `${url}/api/v3`, webhooks to `${url}/github/events`. */
-  readonly github: SandboxGitHub;
-  /** The emulated Bedrock Runtime (model.provider bedrock), in front of the same model server as ANTHROPIC_BASE_URL. */
-  readonly bedrock: BedrockRuntime;
-  /** The emulated CodeBuild (builds run in temporary checkouts; their logs kept in memory). */
-  readonly codebuild: CodeBuildService;
-  /** The model's misbehaviour on purpose (`/sandbox/faults`); also counts the model requests. */
-  readonly modelFaults: ModelFaults;
-  /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
-  idle(): Promise<void>;
-  stop(): Promise<void>;
-}
+export {
+  DEMO_MODEL_PATH,
+  DEVELOPMENT_SIGNING_SECRET,
+  DEVELOPMENT_WEBHOOK_SECRETS,
+  EVENTBRIDGE_PATH,
+  MODEL_FRONT_PATH,
+  type Sandbox,
+  type SandboxOptions,
+};
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -223,7 +176,12 @@ async function assemble(
   });
 
   // SQS and Step Functions emulators.
-  const sqs = new SqsQueueService({ baseUrl: url });
+  // A Lambda that threw and a message that reached a dead-letter queue show at WARN.
+  const sandboxLog = createSandboxLog({ level: options.logLevel ?? 'INFO' });
+  const sqs = new SqsQueueService({
+    baseUrl: url,
+    onDeadLetter: (arrival) => sandboxLog.warn('message arrived in a dead-letter queue', { ...arrival }),
+  });
   const sqsApi = createSqsApiHandler(sqs);
   const handlers = new Map<string, Promise<Handler>>();
   const handlerOf = (logicalId: string): Promise<Handler> => {
@@ -258,6 +216,9 @@ async function assemble(
         lambdaContext(info ?? { logicalId, timeoutSeconds: 30 }),
       );
       return result === undefined ? null : JSON.parse(JSON.stringify(result));
+    } catch (error) {
+      sandboxLog.warn(`Lambda ${logicalId} failed`, { error, ...(conversationId ? { conversationId } : {}) });
+      throw error;
     } finally {
       if (conversationId !== undefined) {
         const left = (agentTurnsRunning.get(conversationId) ?? 1) - 1;
@@ -415,26 +376,4 @@ async function assemble(
       await github.close();
     },
   };
-}
-
-/** Invokes the ingress with an EventBridge event, as the alarm rule's Lambda target does; answers what it returned. */
-async function serveEventBridge(
-  res: ServerResponse,
-  body: string,
-  invoke: (event: unknown) => Promise<unknown>,
-): Promise<void> {
-  let event: unknown;
-  try {
-    event = JSON.parse(body);
-  } catch {
-    res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"the body is not JSON"}');
-    return;
-  }
-  try {
-    const result = await invoke(event);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
-  } catch (error) {
-    // A throw is what makes EventBridge retry: shown as 502, like a failed async invocation.
-    res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error) }));
-  }
 }

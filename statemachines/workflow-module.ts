@@ -31,12 +31,12 @@ export interface KernelConfig {
   readonly retentionDays: number;
   readonly logRetentionDays: number;
   readonly inboxMaxReceiveCount: number;
+  /** CloudWatch alarms (names, name prefixes) whose state changes reach the ingress. */
+  readonly alarms: { readonly names: readonly string[]; readonly namePrefixes: readonly string[] };
   /** The bounds of every agent loop (issue 12). */
   readonly agentLimits: AgentLimits;
   /** The sweep for stuck conversations (issue 12). */
   readonly reconciler: ReconcilerSettings & { readonly everyMinutes: number };
-  /** CloudWatch alarms (names, name prefixes) whose state changes reach the ingress. */
-  readonly alarms: { readonly names: readonly string[]; readonly namePrefixes: readonly string[] };
   /** GitHub's REST API base URL, for workflows that work on a repository (issue 13). */
   readonly github: { readonly baseUrl: string };
   /** Who holds each configured role: Slack user groups and users (defaults from the modules). */

@@ -36,6 +36,9 @@ export async function modelClientFromEnv(
     ...(baseURL ? { baseURL } : {}),
     maxRetries,
     ...timeout,
+    ...(options.maxRetryAfterSeconds !== undefined
+      ? { maxRetryAfterSeconds: options.maxRetryAfterSeconds }
+      : {}),
   });
 }
 

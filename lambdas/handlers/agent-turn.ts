@@ -3,6 +3,7 @@ import { DynamoConversationBudget } from '../adapters/dynamo-conversation-budget
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
 import { modelClientFromEnv } from '../adapters/model-client.ts';
+import { createAgentMetrics, recordFailedTurn, withModelMetrics } from '../adapters/model-metrics.ts';
 import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput } from '../agents/contract.ts';
 import { type AgentLimits, agentLimitsFrom } from '../agents/limits.ts';
@@ -16,6 +17,7 @@ import { taskHandler } from './task-handler.ts';
 import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('agent-turn');
+const metrics = createAgentMetrics();
 
 interface AgentAdapters {
   limits: AgentLimits;
@@ -30,15 +32,19 @@ interface AgentAdapters {
 let adapters: Promise<AgentAdapters> | undefined;
 
 async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<AgentAdapters> {
+  const provider = env[ENV.modelProvider] ?? 'anthropic';
   const limits = agentLimitsFrom(env[ENV.agentLimits]);
   const tableName = requireEnv(ENV.tableName, env);
   return {
     limits,
     conversationBudget: new DynamoConversationBudget({ client: new DynamoDBClient({}), tableName }),
-    model: await modelClientFromEnv(env, {
-      timeoutMs: limits.modelCallTimeoutSeconds * 1000,
-      maxRetryAfterSeconds: limits.maxRetryAfterSeconds,
-    }),
+    model: withModelMetrics(
+      await modelClientFromEnv(env, {
+        timeoutMs: limits.modelCallTimeoutSeconds * 1000,
+        maxRetryAfterSeconds: limits.maxRetryAfterSeconds,
+      }),
+      { metrics, provider },
+    ),
     modelId: requireEnv(ENV.modelId, env),
     tools: createLambdaToolInvoker(),
     transcripts: new DynamoTranscriptStore({
@@ -95,6 +101,9 @@ export function createAgentTurnHandler(profiles: ProfileRegistry) {
         }),
         logger,
       });
+      // A failed turn escalates to people: an alarm counts it, and the terminal shows it at WARN.
+      if (recordFailedTurn(metrics, output))
+        logger.warn('agent turn failed: escalating', { profile: input.profile, error: output.error });
       return output;
     },
     summary: (input, output) => ({

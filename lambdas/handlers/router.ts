@@ -60,8 +60,8 @@ export function createRouterHandler(options: RouterOptions = {}) {
       workflows: workflowRegistrations(),
       botUserId: process.env[ENV.botUserId],
       ...unownedDeps(),
-      ...(people ? { people } : {}),
       ...ended,
+      ...(people ? { people } : {}),
     });
     const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
     logger.info('routed inbox record', {

@@ -10,8 +10,16 @@ const GithubRepository = z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected owner/
 export const Trigger = z.discriminatedUnion('type', [
   /** A top-level message in this channel (the bug-reports channel, seed 000). */
   z.object({ type: z.literal('channel_message'), channel: z.string().min(1) }),
-  /** A slash command such as `/prd`. */
-  z.object({ type: z.literal('slash_command'), command: z.string().startsWith('/') }),
+  /**
+   * A slash command such as `/prd`; `description` and `usageHint` are what Slack shows in its
+   * command menu (the app manifest, `npm run slack:manifest`).
+   */
+  z.object({
+    type: z.literal('slash_command'),
+    command: z.string().startsWith('/'),
+    description: z.string().min(1).max(2000).optional(),
+    usageHint: z.string().min(1).max(1000).optional(),
+  }),
   /**
    * A top-level message that mentions the bot, in a channel no `channel_message` trigger owns.
    * Without `keywords` and `channels` every such mention matches; with them, only a mention in

@@ -21,26 +21,9 @@ import { md5, parseSendRequest, toWire, type WireMessage } from './wire.ts';
 
 export type { WireMessage } from './wire.ts';
 
-export interface SqsQueueServiceOptions {
-  /**
-   * Base URL clients reach the API at; queue URLs are `${baseUrl}/${accountId}/${name}`.
-   * Lookups use only the queue name, so a URL with another host still resolves.
-   * @default 'http://localhost:9324'
-   */
-  baseUrl?: string;
-  /** @default 'us-east-1' */
-  region?: string;
-  /** @default '000000000000' */
-  accountId?: string;
-  /**
-   * Virtual milliseconds per real millisecond: 60 makes a 30 s visibility timeout pass in
-   * half a second. Long-poll waits are scaled the same way.
-   * @default 1
-   */
-  timeScale?: number;
-  /** The clock (epoch ms). @default real time, sped up by `timeScale` */
-  now?: () => number;
-}
+import type { SqsQueueServiceOptions } from './service-options.ts';
+
+export type { DeadLetterArrival, SqsQueueServiceOptions } from './service-options.ts';
 
 export interface BatchResultError {
   Id: string;
@@ -69,6 +52,7 @@ export class SqsQueueService {
   readonly region: string;
   readonly accountId: string;
   private readonly timeScale: number;
+  private readonly onDeadLetter: SqsQueueServiceOptions['onDeadLetter'];
   private readonly clock: () => number;
   private readonly queues = new Map<string, FifoQueue>();
   private readonly passthrough = new Map<FifoQueue, Record<string, string>>();
@@ -79,6 +63,7 @@ export class SqsQueueService {
     this.region = options.region ?? 'us-east-1';
     this.accountId = options.accountId ?? '000000000000';
     this.timeScale = options.timeScale ?? 1;
+    this.onDeadLetter = options.onDeadLetter;
     if (!(this.timeScale > 0)) throw new RangeError(`timeScale must be positive, got ${options.timeScale}`);
     const start = Date.now();
     this.clock = options.now ?? (() => start + (Date.now() - start) * this.timeScale);
@@ -311,6 +296,10 @@ export class SqsQueueService {
     return queue;
   }
 
+  private isDeadLetterQueue(queue: FifoQueue): boolean {
+    return [...this.queues.values()].some((q) => q.config.redrivePolicy?.deadLetterTargetArn === queue.arn);
+  }
+
   private findByArn(arn: string): FifoQueue | undefined {
     return [...this.queues.values()].find((queue) => queue.arn === arn);
   }
@@ -335,6 +324,8 @@ export class SqsQueueService {
       now,
     );
     if (outcome.enqueued) this.longPolls.notify(queue);
+    if (outcome.enqueued && this.isDeadLetterQueue(queue))
+      this.onDeadLetter?.({ queue: queue.name, messageId: outcome.messageId, reason: 'sent' });
     return {
       MessageId: outcome.messageId,
       // The SDK checks this against the body it sent, so it is the request's body even for a
@@ -362,6 +353,11 @@ export class SqsQueueService {
           if (!target) return false;
           target.acceptDeadLetter(message, queue.arn);
           this.longPolls.notify(target);
+          this.onDeadLetter?.({
+            queue: target.name,
+            messageId: message.messageId,
+            reason: 'max_receive_count',
+          });
           return true;
         }
       : undefined;

@@ -36,7 +36,12 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
   name: 'requirements_interview',
   // `/prd <idea>`, or a mention of the bot with a product idea (the rule: its config.ts).
   triggers: (_config, settings) => [
-    { type: 'slash_command', command: '/prd' },
+    {
+      type: 'slash_command',
+      command: '/prd',
+      description: 'Start a requirements interview: the bot asks about your idea, then writes a PRD',
+      usageHint: '<product idea>',
+    },
     {
       type: 'mention',
       keywords: [...settings.mentionKeywords],

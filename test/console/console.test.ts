@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import {
   startBugHarness,
   submits,
 } from '../sandbox/bug-harness.ts';
+import { ensureChromium } from './chromium.ts';
 
 /**
  * The sandbox web console in Debian's Chromium (playwright-core, no downloaded browser): the
@@ -24,24 +25,20 @@ import {
  */
 
 const OUT = 'test-output/console';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WAIT = 60_000;
 
 let h: BugHarness;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not at ${CHROMIUM}: run \`bash scripts/ensure-chromium.sh\` (or set CHROMIUM_PATH)`,
-    );
-  }
+  // Found, or installed with apt-get as root (saying why), or a failure saying how to install it.
+  const executablePath = ensureChromium();
   mkdirSync(OUT, { recursive: true });
   await build({ configFile: 'console/vite.config.ts', logLevel: 'warn' });
   // Long waits for people, so a slow browser never races a scaled 2-hour timeout.
   h = await startBugHarness({ reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 });
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     args: [
       '--headless',
       '--no-sandbox',
@@ -53,7 +50,8 @@ beforeAll(async () => {
       '--disable-sync',
     ],
   });
-}, 180_000);
+  // An apt-get install of Chromium on a fresh machine takes minutes.
+}, 900_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -105,7 +105,9 @@ describe('model.provider bedrock in the stack', () => {
     const secrets = Object.values(resourcesOfType(template, 'AWS::SecretsManager::Secret')).map(
       (secret) => (secret.Properties.GenerateSecretString as { GenerateStringKey: string }).GenerateStringKey,
     );
-    expect(secrets).toEqual(['signingSecret']);
+    // Slack's signing secret and the webhook secrets (GitHub, PagerDuty): no model key.
+    expect(secrets).toContain('signingSecret');
+    expect(secrets).not.toContain('apiKey');
     for (const id of MODEL_CALLERS) {
       const [, fn] = functionResource(template, id);
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;

@@ -13,6 +13,7 @@ describe('stack configuration', () => {
       retentionDays: 90,
       logRetentionDays: 90,
       inboxMaxReceiveCount: 5,
+      monitoring: { alarmEmails: [], modelLatencyP90Ms: 60_000 },
       alarms: { names: [], namePrefixes: [] },
       github: { baseUrl: 'https://api.github.com' },
       people: {

@@ -70,7 +70,11 @@ describe('the ingress sources in the stack', () => {
   });
 
   it('creates no alarm rule when no alarm is configured', () => {
-    expect(Object.keys(resourcesOfType(template, 'AWS::Events::Rule'))).toEqual([]);
+    // Only scheduled rules (the Reconciler's): none with an event pattern.
+    const patterned = Object.entries(resourcesOfType(template, 'AWS::Events::Rule')).filter(
+      ([, rule]) => rule.Properties.EventPattern !== undefined,
+    );
+    expect(patterned).toEqual([]);
   });
 
   it('routes the configured alarms state changes to the ingress, by name and by prefix', () => {

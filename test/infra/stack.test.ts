@@ -238,7 +238,12 @@ describe('function environment', () => {
         workflow: 'requirements_interview',
         stateMachineArn: `<${stateMachineOf(production, 'requirements_interview')[0]}>`,
         triggers: [
-          { type: 'slash_command', command: '/prd' },
+          {
+            type: 'slash_command',
+            command: '/prd',
+            description: 'Start a requirements interview: the bot asks about your idea, then writes a PRD',
+            usageHint: '<product idea>',
+          },
           {
             type: 'mention',
             keywords: ['prd', 'idea', 'product idea', 'feature idea', 'requirements'],
@@ -521,9 +526,11 @@ describe('credentials', () => {
 });
 
 describe('outputs', () => {
-  it('give the Slack request URL, the table name and the inbox URL', () => {
+  it('give the Slack request URL, the table name, the inbox URL, the alarm topic and the dashboard', () => {
     expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([
+      'AlarmTopicArn',
       'ConversationsTableName',
+      'DashboardUrl',
       'InboxQueueUrl',
       'SlackRequestUrl',
     ]);

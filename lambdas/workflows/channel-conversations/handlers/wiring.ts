@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { modelClientFromEnv } from '../../../adapters/model-client.ts';
+import { createAgentMetrics, withModelMetrics } from '../../../adapters/model-metrics.ts';
 import { getSlackSecret } from '../../../adapters/secrets.ts';
 import type { AgentLogger } from '../../../agents/ports.ts';
 import type { InboxMessage } from '../../../kernel/inbox.ts';
@@ -73,7 +74,10 @@ export async function responderDeps(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResponderDeps> {
   // A chat answer: three attempts of at most 30 s each stay within the responder's timeout.
-  const model = await modelClientFromEnv(env, { timeoutMs: 30_000 });
+  const model = withModelMetrics(await modelClientFromEnv(env, { timeoutMs: 30_000 }), {
+    metrics: createAgentMetrics(),
+    provider: env[ENV.modelProvider] ?? 'anthropic',
+  });
   const { botToken } = await getSlackSecret(env);
   const slackApiUrl = env[ENV.slackApiUrl];
   const slack = createSlackPoster({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) });

@@ -1,0 +1,74 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SlackAgentsConfigInput } from '../infra/config.ts';
+import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
+import type { BedrockRuntime } from './bedrock/runtime-api.ts';
+import type { CodeBuildService } from './codebuild/service.ts';
+import type { SandboxGitHub } from './github/sandbox-github.ts';
+import type { ModelFaults } from './model/faults.ts';
+import type { FakeSlack } from './sandbox-slack.ts';
+import type { SqsQueueService } from './sqs/queue-service.ts';
+import type { LocalStepFunctions } from './stepfunctions/runtime.ts';
+
+/** The sandbox's options, what `startSandbox` returns, and its fixed paths and development secrets (sandbox.ts). */
+
+/** The signing secret the sandbox uses unless `SLACK_SIGNING_SECRET` says otherwise (printed at start). */
+export const DEVELOPMENT_SIGNING_SECRET = 'sandbox-signing-secret-not-for-production';
+/** The webhook secrets the sandbox verifies GitHub and PagerDuty deliveries with, unless set (printed at start). */
+export const DEVELOPMENT_WEBHOOK_SECRETS = {
+  github: 'sandbox-github-webhook-secret-not-for-production',
+  pagerduty: 'sandbox-pagerduty-webhook-secret-not-for-production',
+} as const;
+/** Where the sandbox takes an EventBridge event and invokes the ingress with it, as the alarm rule would. */
+export const EVENTBRIDGE_PATH = '/sandbox/eventbridge';
+export const DEVELOPMENT_BOT_TOKEN = 'xoxb-sandbox-not-a-real-token';
+export const DYNAMODB_TARGET_PREFIX = 'DynamoDB_20120810.';
+
+export interface SandboxOptions {
+  /** @default 3000 (0 picks a free port) */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** @default DEVELOPMENT_SIGNING_SECRET */
+  signingSecret?: string;
+  /** GitHub's and PagerDuty's webhook secrets. @default DEVELOPMENT_WEBHOOK_SECRETS */
+  webhookSecrets?: { github: string; pagerduty: string };
+  /** Multiplies every Wait and every wait for people (SANDBOX_TIME_SCALE). @default 1 */
+  timeScale?: number;
+  /** The workflow modules the stack is synthesized with. @default WORKFLOW_MODULES */
+  modules?: readonly AnyWorkflowModule[];
+  /** Stack configuration (channel ids, timeouts...), as `cdk deploy` would get it. */
+  config?: SlackAgentsConfigInput;
+  /** Extra environment for the handlers, e.g. ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY. */
+  env?: Record<string, string>;
+  /** Powertools log level of the handlers. @default 'INFO' */
+  logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+  /** Concurrent Router invocations, like Lambda instances on the inbox. @default 2 */
+  routerConcurrency?: number;
+  /** The GitHub webhook secret alone (the emulator signs with it, the ingress verifies it); `webhookSecrets.github` wins. */
+  githubWebhookSecret?: string;
+}
+
+export interface Sandbox {
+  readonly url: string;
+  readonly port: number;
+  readonly signingSecret: string;
+  readonly webhookSecrets: { github: string; pagerduty: string };
+  readonly timeScale: number;
+  readonly slack: FakeSlack;
+  readonly stepFunctions: LocalStepFunctions;
+  readonly sqs: SqsQueueService;
+  readonly dynamodb: DynamoDBClient;
+  readonly tableName: string;
+  readonly inboxUrl: string;
+  /** The GitHub emulator: REST API at `${url}/api/v3`, webhooks to `${url}/github/events`. */
+  readonly github: SandboxGitHub;
+  /** The model's misbehaviour on purpose (`/sandbox/faults`); also counts the model requests. */
+  readonly modelFaults: ModelFaults;
+  /** The emulated Bedrock Runtime (model.provider bedrock), in front of the same model server as ANTHROPIC_BASE_URL. */
+  readonly bedrock: BedrockRuntime;
+  /** The emulated CodeBuild (builds run in temporary checkouts; their logs kept in memory). */
+  readonly codebuild: CodeBuildService;
+  /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
