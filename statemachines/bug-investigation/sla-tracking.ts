@@ -8,7 +8,8 @@ import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-inves
 import type { Severity } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { catchFailure, FAILURE_PATH, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
 import { slackPost } from '../slack-post.ts';
-import { BUG_FUNCTIONS } from './functions.ts';
+import { type ChildWorkflowDefinition, requireRoleGroup } from '../workflow-module.ts';
+import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
 
 /**
  * `SlaTracking` (seed 000's `SLATrackingWorkflow`): the child a bug investigation starts,
@@ -213,3 +214,16 @@ export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn
   waitForAcknowledgement.next(check).next(acknowledged);
   return lookUpDeadline;
 }
+
+/** SlaTracking as the bug investigation's child (DESIGN 1: "Bug investigation (+ SLA tracking child)"). */
+export const SLA_TRACKING: ChildWorkflowDefinition<BugFunctionId, BugInvestigationSettings> = {
+  name: 'sla_tracking',
+  build: (scope, { functions, table, settings, config }) =>
+    buildSlaTracking(scope, {
+      slaCheck: functions.SlaCheck,
+      slackPost: functions.BugInvestigationSlackPost,
+      table,
+      settings,
+      onCallGroupId: requireRoleGroup(config, 'on_call'),
+    }),
+};

@@ -22,16 +22,10 @@ import {
 } from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
 import { slackPost } from '../slack-post.ts';
-import {
-  type ChildWorkflowDefinition,
-  defineWorkflow,
-  requireChannel,
-  requireChild,
-  requireRoleGroup,
-} from '../workflow-module.ts';
+import { defineWorkflow, requireChannel, requireChild, requireRoleGroup } from '../workflow-module.ts';
 import { fixPathOr } from './fix-path.ts';
 import type { BugFunctionId } from './functions.ts';
-import { buildSlaTracking } from './sla-tracking.ts';
+import { SLA_TRACKING } from './sla-tracking.ts';
 import {
   actionIs,
   awaitingPass,
@@ -44,19 +38,6 @@ import {
 import { failedTurn, tellReporterStopped, tellUnhandled } from './stops.ts';
 
 /** `bug_investigation` (seed 000); its state and its names are described in states.ts. */
-/** SlaTracking as the bug investigation's child (DESIGN 1: "Bug investigation (+ SLA tracking child)"). */
-export const SLA_TRACKING: ChildWorkflowDefinition<BugFunctionId, BugInvestigationSettings> = {
-  name: 'sla_tracking',
-  build: (scope, { functions, table, settings, config }) =>
-    buildSlaTracking(scope, {
-      slaCheck: functions.SlaCheck,
-      slackPost: functions.BugInvestigationSlackPost,
-      table,
-      settings,
-      onCallGroupId: requireRoleGroup(config, 'on_call'),
-    }),
-};
-
 /** Fields a fresh execution needs to continue the conversation (everything else is per turn). */
 const CARRIED_FIELDS = [
   'conversationId',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FIX_PATH_STATES as F } from '../../statemachines/bug-investigation/fix-path.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
+import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
 import {
   type AslState,
   definitions,
@@ -43,7 +44,9 @@ const actions = (statements: Statement[]) => statements.flatMap((s) => [s.Action
 
 describe('the fix path of bug_investigation', () => {
   it('has every fix path state, by its readable name, beside the investigation states', () => {
-    expect(Object.keys(bug.States).sort()).toEqual([...Object.values(S), ...Object.values(F)].sort());
+    expect(Object.keys(bug.States).sort()).toEqual(
+      [...Object.values(S), ...Object.values(UNHANDLED_NOTICE_STATES), ...Object.values(F)].sort(),
+    );
   });
 
   it('goes to the fix path on fix_requested, and lets only a request the check allows through', () => {
