@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ModelClient } from '../agents/ports.ts';
 import { translateModelError } from './model-errors.ts';
 import { cappedRetryAfterFetch } from './model-retry-after.ts';
+import { sdkModelClient } from './sdk-model-client.ts';
 
 export interface AnthropicModelOptions {
   apiKey: string;
@@ -36,15 +37,5 @@ export function createAnthropicModel(options: AnthropicModelOptions): ModelClien
     timeout: options.timeoutMs ?? 120_000,
     fetch: cappedRetryAfterFetch(options.maxRetryAfterSeconds ?? 30),
   });
-  return {
-    async createMessage(params, requestOptions = {}) {
-      try {
-        return await client.messages.create(params, {
-          ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
-        });
-      } catch (error) {
-        throw translateModelError(error);
-      }
-    },
-  };
+  return sdkModelClient(client, (error) => translateModelError(error));
 }

@@ -2,6 +2,7 @@ import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import type { ModelClient } from '../agents/ports.ts';
 import { type DescribeApiError, translateModelError } from './model-errors.ts';
 import { cappedRetryAfterFetch } from './model-retry-after.ts';
+import { sdkModelClient } from './sdk-model-client.ts';
 
 export interface BedrockModelOptions {
   /** The Bedrock Runtime region. @default the SDK's: `AWS_REGION` (set by Lambda), else us-east-1 */
@@ -53,15 +54,5 @@ export function createBedrockModel(options: BedrockModelOptions = {}): ModelClie
     timeout: options.timeoutMs ?? 120_000,
     fetch: cappedRetryAfterFetch(options.maxRetryAfterSeconds ?? 30),
   });
-  return {
-    async createMessage(params, requestOptions = {}) {
-      try {
-        return await client.messages.create(params, {
-          ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
-        });
-      } catch (error) {
-        throw translateModelError(error, describeBedrockError, 'Bedrock');
-      }
-    },
-  };
+  return sdkModelClient(client, (error) => translateModelError(error, describeBedrockError, 'Bedrock'));
 }
