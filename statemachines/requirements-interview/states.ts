@@ -70,6 +70,7 @@ export const REQUIREMENTS_INTERVIEW_STATES = {
   recordClosed: 'Record closed',
   markClosed: 'Mark closed',
   closingTurn: 'Closing turn',
+  tellUnhandled: 'Say messages were not handled',
   cleanUp: 'Clean up',
   done: 'Done',
   cleanUpFailed: 'Clean-up failed',
@@ -82,6 +83,8 @@ export const REQUIREMENTS_INTERVIEW_STATES = {
 export const REQUIREMENTS_INTERVIEW_TEXTS = {
   acknowledgeClose: ':white_check_mark: Interview stopped. Nothing more will happen in this thread.',
   ready: ':memo: I have what I need. Writing the PRD now...',
+  unhandled:
+    ':information_source: This interview ended before I could read the last message(s) sent to it, so they were not handled. Run /prd again if they still matter.',
   agentFailed:
     ':warning: Sorry, I could not continue this interview: an agent turn failed after its retries. ' +
     'Run /prd again to start over.',

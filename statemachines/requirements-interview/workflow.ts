@@ -64,8 +64,10 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       channel: sfn.JsonPath.stringAt('$.thread.channel'),
       threadTs: sfn.JsonPath.stringAt('$.thread.threadTs'),
     };
-    const post = (stateName: string, content: Pick<Parameters<typeof slackPost>[2], 'text' | 'template'>) =>
-      slackPost(scope, stateName, { slackPostFn, ...thread, ...content });
+    const post = (
+      stateName: string,
+      content: Pick<Parameters<typeof slackPost>[2], 'text' | 'template' | 'essential'>,
+    ) => slackPost(scope, stateName, { slackPostFn, ...thread, ...content });
     const record = (stateName: string, props: Omit<RecordInterviewProps, 'table'>) =>
       recordInterviewState(scope, stateName, { table, ...props });
     const failed = failConversation(scope, S.markFailed, {
@@ -86,7 +88,9 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     noteFailedAgent.next(tellFailure).next(failed);
 
     // --- The ends: complete, or closed; then the kernel's close-out --------------------------
-    const closingTurn = closeOut(scope, { drainFn });
+    // Messages that came in as the interview ended are said to be unhandled (a cosmetic post).
+    const unhandledNotice = post(S.tellUnhandled, { text: T.unhandled, essential: false });
+    const closingTurn = closeOut(scope, { drainFn, unhandledNotice });
     const markComplete = setConversationFields(scope, S.markComplete, {
       table,
       status: 'resolved',

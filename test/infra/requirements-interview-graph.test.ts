@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
 import {
   REQUIREMENTS_INTERVIEW_STATES as S,
   REQUIREMENTS_INTERVIEW_TEXTS as T,
@@ -27,5 +28,15 @@ describe('the requirements_interview graph', () => {
     expect(catcher).toMatchObject({ ErrorEquals: ['States.ALL'], Next: S.markFailed });
     // The execution fails with the agent's error, not the post's.
     expect(catcher?.ResultPath).not.toBe('$.failure');
+  });
+
+  it('says, in the interview thread, that messages no turn saw at the close were not handled (a cosmetic post)', () => {
+    expect(state(S.cleanUp).Next).toBe(UNHANDLED_NOTICE_STATES.anyDrained);
+    expect(state(UNHANDLED_NOTICE_STATES.anyDrained)).toMatchObject({ Default: S.done });
+    const tell = state(S.tellUnhandled);
+    expect((tell.Parameters as { Payload: { text: string } }).Payload.text).toBe(T.unhandled);
+    expect(tell.Next).toBe(S.done);
+    // Cosmetic: its failure ends the close-out as done, not failed.
+    expect((tell.Catch as { Next: string }[])[0]?.Next).toBe(S.done);
   });
 });
