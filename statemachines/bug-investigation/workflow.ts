@@ -30,7 +30,7 @@ import {
   requireRoleGroup,
 } from '../workflow-module.ts';
 import type { BugFunctionId } from './functions.ts';
-import { buildSlaTracking } from './sla-tracking.ts';
+import { buildSlaTracking, ESCALATION_APPROVAL } from './sla-tracking.ts';
 import {
   actionIs,
   awaitingPass,
@@ -308,6 +308,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
         },
       },
       anchor: { name: 'escalation', ownerRole: null, othersRole: 'developer' },
+      approval: ESCALATION_APPROVAL,
       resultPath: '$.threads.escalation',
     });
     catchFailure(escalate, failed);
@@ -338,9 +339,8 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       errors: [EXECUTION_ALREADY_EXISTS],
       resultPath: sfn.JsonPath.DISCARD,
     });
-    // The on-call group has been paged already; without the reminders the conversation
-    // still goes on (the error stays in the execution history and at $.slaStartFailure),
-    // rather than failing and leaving the developers' answers unheard.
+    // On call was paged already: without reminders the conversation goes on (the error stays
+    // at $.slaStartFailure) rather than fail and leave the developers' answers unheard.
     startSlaTracking.addCatch(markPendingVerification, {
       errors: [sfn.Errors.ALL],
       resultPath: '$.slaStartFailure',
