@@ -96,6 +96,12 @@ describe('the escalation Acknowledge button', () => {
       'the Acknowledge button',
     );
     expect(button?.value).toContain('acknowledge_escalation');
+    // SlackPost opens the approval just after posting: a press before that would be "not current".
+    await h.eventually(
+      () => h.store.getConversation(bug, { consistent: true }),
+      (c) => c?.approvals?.acknowledge_escalation?.messageTs === ts,
+      'the approval to be open',
+    );
 
     // Someone who is neither on call nor anything else: nothing changes, they are told who may.
     await press(THIRD, ts, button as Button);
