@@ -34,7 +34,8 @@ export class DynamoApprovalStore extends DynamoTable implements ApprovalStore {
           Key: key,
           UpdateExpression: 'SET approvals.#kind = :approval, updatedAt = :now',
           // A retried post opens its approval again: one it already decided stays decided.
-          ConditionExpression: 'attribute_not_exists(approvals.#kind.decided) OR approvals.#kind.nonce <> :nonce',
+          ConditionExpression:
+            'attribute_not_exists(approvals.#kind.decided) OR approvals.#kind.nonce <> :nonce',
           ExpressionAttributeNames: { '#kind': approval.kind },
           ExpressionAttributeValues: {
             ':approval': approval,
@@ -57,7 +58,8 @@ export class DynamoApprovalStore extends DynamoTable implements ApprovalStore {
           Key: keys.conversation(conversationId),
           UpdateExpression:
             'SET approvals.#kind.decided = :record, decisions = list_append(if_not_exists(decisions, :none), :one), updatedAt = :now',
-          ConditionExpression: 'approvals.#kind.nonce = :nonce AND attribute_not_exists(approvals.#kind.decided)',
+          ConditionExpression:
+            'approvals.#kind.nonce = :nonce AND attribute_not_exists(approvals.#kind.decided)',
           ExpressionAttributeNames: { '#kind': record.kind },
           ExpressionAttributeValues: {
             ':record': record,

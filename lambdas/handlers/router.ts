@@ -7,9 +7,9 @@ import { getSlackSecret } from '../adapters/secrets.ts';
 import type { AgentLogger } from '../agents/ports.ts';
 import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
 import { Approvals, People, PeopleDirectory } from '../kernel/people.ts';
-import type { ApprovalDeps } from '../kernel/route-approval.ts';
 import { systemClock, type UnownedMessageHandler } from '../kernel/ports.ts';
 import { routeEnvelope } from '../kernel/route.ts';
+import type { ApprovalDeps } from '../kernel/route-approval.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
 import { createSlackApprovalNotices } from '../slack/approval-notices.ts';
@@ -122,7 +122,10 @@ function approvalDeps(): Promise<ApprovalDeps> {
     const slackApiUrl = process.env[ENV.slackApiUrl];
     return {
       rules,
-      store: new DynamoApprovalStore({ client: new DynamoDBClient({}), tableName: requireEnv(ENV.tableName) }),
+      store: new DynamoApprovalStore({
+        client: new DynamoDBClient({}),
+        tableName: requireEnv(ENV.tableName),
+      }),
       notices: createSlackApprovalNotices({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) }),
     };
   })().catch((error: unknown) => {

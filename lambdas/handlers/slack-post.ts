@@ -27,6 +27,15 @@ function postLedger(): DynamoPostLedger {
   return ledger;
 }
 
+/** Where a post's approval is opened, built on first use. */
+function approvalStore(): DynamoApprovalStore {
+  approvals ??= new DynamoApprovalStore({
+    client: new DynamoDBClient({}),
+    tableName: requireEnv(ENV.tableName),
+  });
+  return approvals;
+}
+
 async function slackPoster(): Promise<SlackClient> {
   if (!poster) {
     const { botToken } = await getSlackSecret();
@@ -55,10 +64,7 @@ export function createSlackPostHandler(templates: TemplateRegistry) {
         clock: systemClock,
         botUserId: process.env[ENV.botUserId] ?? 'bot',
         templates,
-        approvals: (approvals ??= new DynamoApprovalStore({
-          client: new DynamoDBClient({}),
-          tableName: requireEnv(ENV.tableName),
-        })),
+        approvals: approvalStore(),
       });
     },
     summary: (input, output) => ({ channel: output.channel, ts: output.ts, anchor: input.anchor?.name }),

@@ -81,7 +81,13 @@ export type OpenApproval = z.infer<typeof OpenApproval>;
 export const ApprovalRequest = z.object({
   kind: Name,
   buttons: z
-    .array(z.object({ decision: Name, label: z.string().min(1).max(75), style: z.enum(['primary', 'danger']).optional() }))
+    .array(
+      z.object({
+        decision: Name,
+        label: z.string().min(1).max(75),
+        style: z.enum(['primary', 'danger']).optional(),
+      }),
+    )
     .min(1)
     .max(5),
 });
@@ -135,11 +141,16 @@ export async function judgePress(
 ): Promise<PressVerdict> {
   const { value } = press;
   const approval = open[value.kind];
-  if (approval === undefined || approval.nonce !== value.nonce || !approval.choices.includes(value.decision)) {
+  if (
+    approval === undefined ||
+    approval.nonce !== value.nonce ||
+    !approval.choices.includes(value.decision)
+  ) {
     return {
       type: 'refuse',
       reason: 'stale',
-      explanation: 'This button is no longer current: it belongs to an earlier request. Use the latest message.',
+      explanation:
+        'This button is no longer current: it belongs to an earlier request. Use the latest message.',
     };
   }
   if (approval.decided !== undefined) {

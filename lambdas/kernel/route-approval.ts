@@ -38,11 +38,16 @@ export async function routeApprovalPress(
     return { type: 'ignored', conversationId, reason: 'approval button whose value is not an approval' };
   }
   const conversation = await deps.store.getConversation(conversationId, { consistent: true });
-  if (!conversation) return { type: 'ignored', conversationId, reason: 'thread points at a missing conversation' };
+  if (!conversation)
+    return { type: 'ignored', conversationId, reason: 'thread points at a missing conversation' };
   const open: Record<string, OpenApproval> = conversation.approvals ?? {};
   const current = open[value.kind];
   // A redelivery of the press that decided (same action_ts): tell the outcome again, idempotently.
-  if (current?.decided !== undefined && current.decided.pressTs === envelope.ts && current.decided.by === envelope.user) {
+  if (
+    current?.decided !== undefined &&
+    current.decided.pressTs === envelope.ts &&
+    current.decided.by === envelope.user
+  ) {
     await approvals.notices.decided(current, current.decided, { announce: false });
     return { type: 'approval', conversationId, outcome: 'decided', detail: 'redelivered press' };
   }
@@ -59,7 +64,9 @@ export async function routeApprovalPress(
   const written = await approvals.store.decide(conversationId, verdict.record);
   if (written === 'lost') {
     // Another press decided between the read and the write: this one is the second.
-    const after = (await deps.store.getConversation(conversationId, { consistent: true }))?.approvals?.[value.kind];
+    const after = (await deps.store.getConversation(conversationId, { consistent: true }))?.approvals?.[
+      value.kind
+    ];
     const by = after?.decided;
     const text =
       by === undefined

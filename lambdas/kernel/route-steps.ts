@@ -1,6 +1,5 @@
 import { isCloseIntent } from './close-intent.ts';
 import { conversationIdFor } from './keys.ts';
-import type { ApprovalDeps } from './route-approval.ts';
 import {
   anchorKey,
   type Conversation,
@@ -18,6 +17,7 @@ import type {
   UnownedMessageHandler,
   UnownedOutcome,
 } from './ports.ts';
+import type { ApprovalDeps } from './route-approval.ts';
 import type { ExecutionInput, ExecutionOrigin } from './tasks.ts';
 import { type WakeCheck, wakeIfDue } from './wake.ts';
 import type { Trigger, WorkflowRegistration } from './workflows.ts';

@@ -1,5 +1,5 @@
-import type { InboxAction, InboxEnvelope, InboxMessage, InboxSlashCommand } from './inbox.ts';
 import { isApprovalAction } from './approvals.ts';
+import type { InboxAction, InboxEnvelope, InboxMessage, InboxSlashCommand } from './inbox.ts';
 import { routeApprovalPress } from './route-approval.ts';
 import { routeAlert, routeGithubEvent } from './route-external.ts';
 import {

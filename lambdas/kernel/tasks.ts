@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { MessageType, SenderType, WaitAccepts } from './model.ts';
 import { ApprovalRequest } from './approvals.ts';
+import { MessageType, SenderType, WaitAccepts } from './model.ts';
 
 /**
  * Inputs and outputs of the kernel's state machine tasks. State machines pass ids and small

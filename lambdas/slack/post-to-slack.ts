@@ -51,7 +51,8 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
   const key = input.idempotencyKey;
   const nonce = input.approval ? approvalNonce(input) : undefined;
   if (input.approval && nonce !== undefined) {
-    if (deps.approvals === undefined) throw new TypeError('SlackPost with an approval, but no approval store');
+    if (deps.approvals === undefined)
+      throw new TypeError('SlackPost with an approval, but no approval store');
     message.blocks = [...(message.blocks ?? []), approvalBlock(input.approval, nonce)];
   }
   const conversation = await deps.store.getConversation(input.conversationId);

@@ -22,7 +22,9 @@ let h: BugHarness;
 beforeAll(async () => {
   // Low severity: 200 minutes, 12 s at the time scale, so the presses land inside the deadline.
   h = await startBugHarness({
-    bugInvestigation: { sla: { acknowledgeMinutes: { critical: 1, high: 1, medium: 1, low: 200 }, maxReminders: 2 } },
+    bugInvestigation: {
+      sla: { acknowledgeMinutes: { critical: 1, high: 1, medium: 1, low: 200 }, maxReminders: 2 },
+    },
   });
 }, 120_000);
 afterAll(async () => {
