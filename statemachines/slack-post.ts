@@ -3,6 +3,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+import { ApprovalRequest } from '../lambdas/kernel/approvals.ts';
 import { addTransientRetry, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
 
 export interface SlackPostAnchor {
@@ -46,6 +47,12 @@ export interface SlackPostProps {
    * @default - no anchor
    */
   readonly anchor?: SlackPostAnchor;
+  /**
+   * Buttons for a decision (lambdas/kernel/approvals.ts): SlackPost appends them and opens
+   * the approval on the conversation; presses are judged by the Router.
+   * @default - no buttons
+   */
+  readonly approval?: ApprovalRequest;
   /**
    * Key that makes a retried post post once. `null` posts without one.
    * @default - `<conversationId>:<stateName>:<turn>`, unique per state and turn
@@ -117,6 +124,7 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
               othersRole: props.anchor.othersRole ?? JSON_NULL,
             },
           }),
+      ...(props.approval === undefined ? {} : { approval: ApprovalRequest.parse(props.approval) }),
       ...(idempotencyKey === null ? {} : { idempotencyKey }),
     }),
     resultSelector: {

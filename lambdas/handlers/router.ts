@@ -1,15 +1,18 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { DynamoApprovalStore } from '../adapters/dynamo-approvals.ts';
 import { DynamoEnvelopeStore } from '../adapters/dynamo-envelopes.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import type { AgentLogger } from '../agents/ports.ts';
 import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
-import { People, PeopleDirectory } from '../kernel/people.ts';
+import { Approvals, People, PeopleDirectory } from '../kernel/people.ts';
 import { systemClock, type UnownedMessageHandler } from '../kernel/ports.ts';
 import { routeEnvelope } from '../kernel/route.ts';
+import type { ApprovalDeps } from '../kernel/route-approval.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
+import { createSlackApprovalNotices } from '../slack/approval-notices.ts';
 import { createSlackUserGroups } from '../slack/user-groups.ts';
 import { endedNoticeDeps } from './ended-notice.ts';
 import { processFifoBatch } from './fifo-batch.ts';
@@ -54,12 +57,14 @@ export function createRouterHandler(options: RouterOptions = {}) {
     ended ??= endedNoticeDeps(logger);
     const envelope = await resolveInboxRecord(record, envelopes);
     const people = await peopleDirectory();
+    const approvals = await approvalDeps();
     const outcome = await routeEnvelope(envelope, {
       ...kernelDeps(),
       clock: systemClock,
       workflows: workflowRegistrations(),
       botUserId: process.env[ENV.botUserId],
       ...unownedDeps(),
+      approvals,
       ...ended,
       ...(people ? { people } : {}),
     });
@@ -104,6 +109,30 @@ function peopleDirectory(): Promise<PeopleDirectory | undefined> {
     throw error;
   });
   return directory;
+}
+
+/** Approval presses' configuration, store and Slack notices, built once per instance. */
+let approvalsDeps: Promise<ApprovalDeps> | undefined;
+
+function approvalDeps(): Promise<ApprovalDeps> {
+  approvalsDeps ??= (async () => {
+    const raw = process.env[ENV.approvals];
+    const rules = Approvals.parse(raw === undefined || raw === '' ? {} : JSON.parse(raw));
+    const { botToken } = await getSlackSecret();
+    const slackApiUrl = process.env[ENV.slackApiUrl];
+    return {
+      rules,
+      store: new DynamoApprovalStore({
+        client: new DynamoDBClient({}),
+        tableName: requireEnv(ENV.tableName),
+      }),
+      notices: createSlackApprovalNotices({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) }),
+    };
+  })().catch((error: unknown) => {
+    approvalsDeps = undefined;
+    throw error;
+  });
+  return approvalsDeps;
 }
 
 /** The kernel's Router: workflows only (a workflow module may declare an entry adding a hook). */

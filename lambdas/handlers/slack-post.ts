@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoApprovalStore } from '../adapters/dynamo-approvals.ts';
 import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import { systemClock } from '../kernel/ports.ts';
@@ -14,6 +15,7 @@ import { kernelDeps } from './wiring.ts';
 const logger = createLogger('slack-post');
 let poster: SlackClient | undefined;
 let ledger: DynamoPostLedger | undefined;
+let approvals: DynamoApprovalStore | undefined;
 
 /** The idempotency records (with the first attempt's note), built on first use. */
 function postLedger(): DynamoPostLedger {
@@ -23,6 +25,15 @@ function postLedger(): DynamoPostLedger {
     retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
   });
   return ledger;
+}
+
+/** Where a post's approval is opened, built on first use. */
+function approvalStore(): DynamoApprovalStore {
+  approvals ??= new DynamoApprovalStore({
+    client: new DynamoDBClient({}),
+    tableName: requireEnv(ENV.tableName),
+  });
+  return approvals;
 }
 
 async function slackPoster(): Promise<SlackClient> {
@@ -53,6 +64,7 @@ export function createSlackPostHandler(templates: TemplateRegistry) {
         clock: systemClock,
         botUserId: process.env[ENV.botUserId] ?? 'bot',
         templates,
+        approvals: approvalStore(),
       });
     },
     summary: (input, output) => ({ channel: output.channel, ts: output.ts, anchor: input.anchor?.name }),

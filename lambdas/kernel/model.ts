@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DecisionRecord, OpenApproval } from './approvals.ts';
 
 /**
  * The conversation kernel's records (DESIGN 3.1). Items are validated with these schemas
@@ -84,6 +85,10 @@ export const Conversation = z.object({
   sessionId: z.string().optional(),
   closeRequested: z.boolean().default(false),
   wait: OpenWait.optional(),
+  /** The approval open now per decision kind (kernel/approvals.ts); apart from `wait`. */
+  approvals: z.record(z.string(), OpenApproval).optional(),
+  /** Every decision taken with buttons, in order, for audit. */
+  decisions: z.array(DecisionRecord).optional(),
   ledger: Ledger.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -17,6 +17,7 @@ import type {
   UnownedMessageHandler,
   UnownedOutcome,
 } from './ports.ts';
+import type { ApprovalDeps } from './route-approval.ts';
 import type { ExecutionInput, ExecutionOrigin } from './tasks.ts';
 import { type WakeCheck, wakeIfDue } from './wake.ts';
 import type { Trigger, WorkflowRegistration } from './workflows.ts';
@@ -51,6 +52,11 @@ export interface RouterDeps {
    * @default - none: such a message is ignored with a logged reason
    */
   endedNotice?: (notice: EndedNotice) => Promise<void>;
+  /**
+   * Takes approval button presses (kernel/route-approval.ts).
+   * @default - none: a press is ignored with a logged reason
+   */
+  approvals?: ApprovalDeps;
 }
 
 /** A short answer in the thread of an ended conversation to someone who wrote there. */
@@ -75,6 +81,7 @@ export type RouteOutcome =
       wake: WakeCheck;
     }
   | { type: 'ignored'; reason: string; conversationId?: string }
+  | { type: 'approval'; conversationId: string; outcome: 'decided' | 'refused'; detail: string }
   | { type: 'channel'; outcome: UnownedOutcome };
 
 export function findRegistration(

@@ -1,4 +1,6 @@
+import { isApprovalAction } from './approvals.ts';
 import type { InboxAction, InboxEnvelope, InboxMessage, InboxSlashCommand } from './inbox.ts';
+import { routeApprovalPress } from './route-approval.ts';
 import { routeAlert, routeGithubEvent } from './route-external.ts';
 import {
   findRegistration,
@@ -96,6 +98,7 @@ async function routeAction(envelope: InboxAction, deps: RouterDeps): Promise<Rou
   const link = await deps.store.findThread(envelope.channel, envelope.threadTs ?? envelope.messageTs);
   if (!link)
     return { type: 'ignored', reason: `action ${envelope.actionId} on a message no conversation owns` };
+  if (isApprovalAction(envelope.actionId)) return routeApprovalPress(envelope, link, deps);
   return storeIncoming(
     link,
     {

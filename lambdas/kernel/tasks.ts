@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ApprovalRequest } from './approvals.ts';
 import { MessageType, SenderType, WaitAccepts } from './model.ts';
 
 /**
@@ -112,6 +113,11 @@ export const SlackPostInput = z
         othersRole: SenderType.nullable(),
       })
       .optional(),
+    /**
+     * Buttons for a decision (kernel/approvals.ts): appended to the message, and the approval
+     * opened on the conversation once posted, replacing any earlier one of its kind.
+     */
+    approval: ApprovalRequest.optional(),
     /** Posting twice with the same key posts once (a retried task must not double-post). */
     idempotencyKey: z.string().min(1).optional(),
   })

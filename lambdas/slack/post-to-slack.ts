@@ -1,3 +1,5 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { type ApprovalStore, approvalBlock } from '../kernel/approvals.ts';
 import { ConversationNotFoundError } from '../kernel/errors.ts';
 import type { Clock, ConversationStore } from '../kernel/ports.ts';
 import type { SlackPostInput, SlackPostOutput } from '../kernel/tasks.ts';
@@ -13,6 +15,11 @@ export interface PostDeps {
   posts: PostLedger;
   /** The templates this function renders (its workflow's). */
   templates: TemplateRegistry;
+  /**
+   * Where a post's approval is opened (`SlackPostInput.approval`).
+   * @default - none: a post with an approval fails with a clear error
+   */
+  approvals?: ApprovalStore;
 }
 
 export interface PostLedger {
@@ -42,6 +49,12 @@ const FIND_MARGIN_SECONDS = 60;
 export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promise<SlackPostOutput> {
   const { message, file } = messageOf(input, deps.templates);
   const key = input.idempotencyKey;
+  const nonce = input.approval ? approvalNonce(input) : undefined;
+  if (input.approval && nonce !== undefined) {
+    if (deps.approvals === undefined)
+      throw new TypeError('SlackPost with an approval, but no approval store');
+    message.blocks = [...(message.blocks ?? []), approvalBlock(input.approval, nonce)];
+  }
   const conversation = await deps.store.getConversation(input.conversationId);
   if (!conversation) throw new ConversationNotFoundError(input.conversationId);
   const recorded = key ? await deps.posts.find(input.conversationId, key) : undefined;
@@ -65,6 +78,18 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
     text: message.text,
     receivedAt: deps.clock.now().toISOString(),
   });
+  // Before the idempotency record, so a retry after a failure here opens it again (same nonce).
+  if (input.approval && nonce !== undefined && deps.approvals) {
+    await deps.approvals.openApproval(input.conversationId, {
+      nonce,
+      kind: input.approval.kind,
+      choices: input.approval.buttons.map((button) => button.decision),
+      channel: output.channel,
+      messageTs: output.ts,
+      text: message.text,
+      openedAt: deps.clock.now().toISOString(),
+    });
+  }
   if (key && !recorded) await deps.posts.record(input.conversationId, key, output);
   // After the message, with its own ledger entry: a task retried after a failed upload
   // finds the message posted and uploads the file only.
@@ -110,6 +135,15 @@ async function shareFile(
   });
   // The ledger keeps post outputs; for a file, its id stands in the `ts`.
   if (key) await deps.posts.record(input.conversationId, key, { ...message, ts: fileId });
+}
+
+/**
+ * An approval's nonce: derived from the post's idempotency key, so a retried post renders the
+ * same buttons and opens the same approval; a post without a key gets a random one.
+ */
+function approvalNonce(input: SlackPostInput): string {
+  const seed = input.idempotencyKey ?? randomUUID();
+  return createHash('sha256').update(`${input.conversationId}\n${seed}`).digest('hex').slice(0, 32);
 }
 
 /** The message to post: the input's text and blocks, or its template rendered (with its file). */

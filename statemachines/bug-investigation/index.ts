@@ -28,6 +28,8 @@ export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugI
     /** On call: escalations mention their group, and they acknowledge them (placeholder group id). */
     on_call: { groups: ['S_ONCALL'] },
   },
+  // The escalation's Acknowledge button (sla-tracking.ts): on call may press it.
+  decisions: { acknowledge_escalation: ['on_call'] },
   statuses: ['pending_verification'],
   functions: BUG_FUNCTIONS,
   // The code tools' and the pull request opener's repository (issue 13); none: no code tools.

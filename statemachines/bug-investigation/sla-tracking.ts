@@ -4,8 +4,10 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
+import type { ApprovalRequest } from '../../lambdas/kernel/approvals.ts';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import type { Severity } from '../../lambdas/workflows/bug-investigation/contract.ts';
+import { ACKNOWLEDGE_ESCALATION } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
 import { catchFailure, FAILURE_PATH, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
 import { slackPost } from '../slack-post.ts';
 import { type ChildWorkflowDefinition, requireRoleGroup } from '../workflow-module.ts';
@@ -24,6 +26,15 @@ import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
  * up on after 60. Execution input: `SlaTrackingInput`
  * (lambdas/workflows/bug-investigation/sla-check.ts), `level` 0.
  */
+
+/**
+ * The escalation message's button: on call acknowledges with it (`slackAgents.approvals`
+ * `acknowledge_escalation`), and SlaCheck sees the decision, as it sees an on-call reply.
+ */
+export const ESCALATION_APPROVAL = {
+  kind: ACKNOWLEDGE_ESCALATION,
+  buttons: [{ decision: 'acknowledge', label: 'Acknowledge', style: 'primary' }],
+} as const satisfies ApprovalRequest;
 
 /** The states' names in the execution graph. */
 export const SLA_TRACKING_STATES = {

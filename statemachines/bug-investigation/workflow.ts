@@ -25,7 +25,7 @@ import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, requireChannel, requireChild, requireRoleGroup } from '../workflow-module.ts';
 import { fixPathOr } from './fix-path.ts';
 import type { BugFunctionId } from './functions.ts';
-import { SLA_TRACKING } from './sla-tracking.ts';
+import { ESCALATION_APPROVAL, SLA_TRACKING } from './sla-tracking.ts';
 import {
   actionIs,
   awaitingPass,
@@ -290,6 +290,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
         },
       },
       anchor: { name: 'escalation', ownerRole: null, othersRole: 'developer' },
+      approval: ESCALATION_APPROVAL,
       resultPath: '$.threads.escalation',
     });
     catchFailure(escalate, failed);
@@ -320,9 +321,8 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       errors: [EXECUTION_ALREADY_EXISTS],
       resultPath: sfn.JsonPath.DISCARD,
     });
-    // The on-call group has been paged already; without the reminders the conversation
-    // still goes on (the error stays in the execution history and at $.slaStartFailure),
-    // rather than failing and leaving the developers' answers unheard.
+    // On call was paged already: without reminders the conversation goes on (the error stays
+    // at $.slaStartFailure) rather than fail and leave the developers' answers unheard.
     startSlaTracking.addCatch(markPendingVerification, {
       errors: [sfn.Errors.ALL],
       resultPath: '$.slaStartFailure',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoApprovalStore } from '../../lambdas/adapters/dynamo-approvals.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { ConversationNotFoundError } from '../../lambdas/kernel/errors.ts';
 import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
@@ -221,5 +222,61 @@ describe('the SlaCheck handler', () => {
     await expect(
       handler({ conversationId: 'no-such-conversation', since: ESCALATED_AT }),
     ).rejects.toMatchObject({ name: 'ConversationNotFoundError' });
+  });
+});
+
+describe('the Acknowledge button (approvals)', () => {
+  const approvalAt = (messageTs: string, nonce: string) => ({
+    nonce,
+    kind: 'acknowledge_escalation',
+    choices: ['acknowledge'],
+    channel: 'C_DEVELOPERS',
+    messageTs,
+    text: 'Bug escalation',
+    openedAt: '2026-11-21T12:05:00Z',
+  });
+  const decision = (messageTs: string, nonce: string) => ({
+    kind: 'acknowledge_escalation',
+    decision: 'acknowledge',
+    by: 'U_ONCALL',
+    at: '2026-11-21T12:06:00Z',
+    nonce,
+    pressTs: '1700000600.000001',
+    messageTs,
+  });
+
+  it('acknowledges the escalation whose button on call pressed, stored once, first press wins', async () => {
+    const id = await escalatedConversation();
+    const approvals = new DynamoApprovalStore({ client: db.client, tableName: db.tableName });
+    await approvals.openApproval(id, approvalAt(ESCALATED_AT, 'nonce-0000000001'));
+
+    expect(await approvals.decide(id, decision(ESCALATED_AT, 'nonce-0000000001'))).toBe('decided');
+    expect(await approvals.decide(id, { ...decision(ESCALATED_AT, 'nonce-0000000001'), by: 'U_DEV' })).toBe(
+      'lost',
+    );
+    // A retried post opens its approval again: the decision stays.
+    await approvals.openApproval(id, approvalAt(ESCALATED_AT, 'nonce-0000000001'));
+    const stored = await store.getConversation(id, { consistent: true });
+    expect(stored?.decisions).toEqual([decision(ESCALATED_AT, 'nonce-0000000001')]);
+    expect(stored?.approvals?.acknowledge_escalation?.decided?.by).toBe('U_ONCALL');
+
+    const check = await checkAcknowledgement({ conversationId: id, since: ESCALATED_AT }, { store });
+    expect(check).toEqual({
+      acknowledged: true,
+      closed: false,
+      reason: 'acknowledged by U_ONCALL at 2026-11-21T12:06:00Z (button)',
+    });
+  });
+
+  it("does not take an earlier escalation's decision, nor one for a replaced approval", async () => {
+    const id = await escalatedConversation();
+    const approvals = new DynamoApprovalStore({ client: db.client, tableName: db.tableName });
+    await approvals.openApproval(id, approvalAt('1700000400.000100', 'nonce-earlier001'));
+    await approvals.decide(id, decision('1700000400.000100', 'nonce-earlier001'));
+    await approvals.openApproval(id, approvalAt(ESCALATED_AT, 'nonce-later00001'));
+
+    expect(await approvals.decide(id, decision(ESCALATED_AT, 'nonce-earlier001'))).toBe('lost');
+    const check = await checkAcknowledgement({ conversationId: id, since: ESCALATED_AT }, { store });
+    expect(check.acknowledged).toBe(false);
   });
 });

@@ -54,6 +54,9 @@ const FINISHED: ReadonlySet<ConversationStatus> = FINISHED_STATUSES;
  * configured groups only (lambdas/kernel/people.ts): anyone else replying in the escalation
  * thread is a participant, and their reply acknowledges nothing.
  */
+/** The decision kind of the escalation's Acknowledge button (`slackAgents.approvals`). */
+export const ACKNOWLEDGE_ESCALATION = 'acknowledge_escalation';
+
 export const ACKNOWLEDGING_ROLES: ReadonlySet<string> = new Set(['developer', 'on_call']);
 
 /**
@@ -74,7 +77,14 @@ export async function checkAcknowledgement(
   const answer = messages.find(
     (message) => ACKNOWLEDGING_ROLES.has(message.senderType) && isAfter(message.ts, input.since),
   );
+  // The Acknowledge button of this escalation (its message's ts is the thread's).
+  const pressed = (conversation.decisions ?? []).find(
+    (decision) => decision.kind === ACKNOWLEDGE_ESCALATION && decision.messageTs === input.since,
+  );
   const closed = FINISHED.has(conversation.status) || conversation.closeRequested;
+  if (pressed !== undefined) {
+    return { acknowledged: true, closed, reason: `acknowledged by ${pressed.by} at ${pressed.at} (button)` };
+  }
   return {
     acknowledged: answer !== undefined,
     closed,

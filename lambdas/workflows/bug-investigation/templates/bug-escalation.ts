@@ -43,7 +43,7 @@ export function renderBugEscalation(data: BugEscalationData): RenderedMessage {
   const where = [
     data.findingsChannel === undefined ? undefined : `Findings in <#${data.findingsChannel}>`,
     link(executionConsoleUrl(data.executionArn), 'Investigation in the Step Functions console'),
-    'reply in this thread to acknowledge',
+    'press Acknowledge or reply in this thread to acknowledge',
   ].filter((part) => part !== undefined);
   blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: where.join(' · ') }] });
   // The mention leads the text too: notifications are built from `text`, not from the blocks.

@@ -1,0 +1,217 @@
+import * as z from 'zod';
+import type { Approvals, PeopleDirectory } from './people.ts';
+import type { Clock } from './ports.ts';
+
+/**
+ * Approvals (issue 11 point 3): a workflow posts Block Kit buttons for a decision kind
+ * (`acknowledge_escalation`) and the people configuration says who may press them
+ * (`slackAgents.approvals`: kind -> roles). Each kind has at most one approval open per
+ * conversation, keyed by the kind (the conversation's `approvals` map), so it never takes the
+ * conversation's one wait slot: the bug investigation's 48-hour wait for developers and SLA
+ * tracking's acknowledgement are open at once. A button carries the approval's nonce: a
+ * button of an earlier approval of that kind is stale.
+ */
+
+/** A decision kind or a decision (lower snake case), as in `slackAgents.approvals`. */
+const Name = z.string().regex(/^[a-z][a-z0-9_]*$/, 'expected a name such as acknowledge_escalation');
+
+/** What a button's `value` carries: the approval's nonce and the decision it stands for. */
+export const ApprovalButtonValue = z.strictObject({
+  /** The approval's nonce: the button belongs to that approval only. */
+  nonce: z.string().min(8).max(80),
+  /** The decision kind (`acknowledge_escalation`). */
+  kind: Name,
+  /** The decision itself (`acknowledge`, `approve`, `reject`...). */
+  decision: Name,
+});
+export type ApprovalButtonValue = z.infer<typeof ApprovalButtonValue>;
+
+/** The `action_id` of every approval button: the Router knows a press by it. */
+export const APPROVAL_ACTION_ID = 'approval_decision';
+
+/** A button's value for `decision` of the approval with `nonce` (Slack allows 2,000 characters). */
+export function approvalButtonValue(value: ApprovalButtonValue): string {
+  return JSON.stringify(ApprovalButtonValue.parse(value));
+}
+
+/** The approval a pressed button stands for, or undefined when the value is not one of ours. */
+export function parseApprovalButton(value: string | undefined): ApprovalButtonValue | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const parsed = ApprovalButtonValue.safeParse(JSON.parse(value));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A decision taken: kept on the conversation (`decisions`) for audit. */
+export const DecisionRecord = z.object({
+  kind: Name,
+  decision: Name,
+  /** The Slack user who pressed the button. */
+  by: z.string().min(1),
+  /** When the Router took the press (ISO 8601). */
+  at: z.string().min(1),
+  nonce: z.string().min(1),
+  /** The press's `action_ts`: a redelivered press has the same, a second press another. */
+  pressTs: z.string().min(1),
+  /** The message whose buttons were pressed (an escalation's ts, for SLA tracking). */
+  messageTs: z.string().min(1),
+});
+export type DecisionRecord = z.infer<typeof DecisionRecord>;
+
+/** The approval open now for a kind: the message its buttons are in, and its decision once taken. */
+export const OpenApproval = z.object({
+  nonce: z.string().min(8),
+  kind: Name,
+  /** The decisions its buttons offer. */
+  choices: z.array(Name).min(1),
+  /** Where the buttons are (for `chat.update`). */
+  channel: z.string().min(1),
+  messageTs: z.string().min(1),
+  /** The message's text: what stays in it once its buttons are replaced by the decision. */
+  text: z.string(),
+  openedAt: z.string().min(1),
+  decided: DecisionRecord.optional(),
+});
+export type OpenApproval = z.infer<typeof OpenApproval>;
+
+/** A post's approval: its kind and the buttons it offers (SlackPost appends them and opens it). */
+export const ApprovalRequest = z.object({
+  kind: Name,
+  buttons: z
+    .array(
+      z.object({
+        decision: Name,
+        label: z.string().min(1).max(75),
+        style: z.enum(['primary', 'danger']).optional(),
+      }),
+    )
+    .min(1)
+    .max(5),
+});
+export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
+
+/** The Block Kit actions block of an approval's buttons. */
+export function approvalBlock(request: ApprovalRequest, nonce: string): Record<string, unknown> {
+  return {
+    type: 'actions',
+    block_id: `approval:${request.kind}`,
+    elements: request.buttons.map((button, index) => ({
+      type: 'button',
+      // Unique within the block, as Slack requires; the Router knows a press by the prefix.
+      action_id: index === 0 ? APPROVAL_ACTION_ID : `${APPROVAL_ACTION_ID}:${index}`,
+      text: { type: 'plain_text', text: button.label },
+      value: approvalButtonValue({ nonce, kind: request.kind, decision: button.decision }),
+      ...(button.style === undefined ? {} : { style: button.style }),
+    })),
+  };
+}
+
+/** Whether an action id is an approval button's. */
+export function isApprovalAction(actionId: string): boolean {
+  return actionId === APPROVAL_ACTION_ID || actionId.startsWith(`${APPROVAL_ACTION_ID}:`);
+}
+
+/** A button press, as the Router has it from the inbox. */
+export interface Press {
+  user: string;
+  /** Slack's `action_ts` of the press. */
+  ts: string;
+  value: ApprovalButtonValue;
+}
+
+/** Why a press changed nothing. */
+export type RefusalReason = 'stale' | 'already_decided' | 'unauthorized';
+
+export type PressVerdict =
+  | { type: 'decide'; approval: OpenApproval; record: DecisionRecord }
+  | { type: 'refuse'; reason: RefusalReason; explanation: string };
+
+/**
+ * Judges a press against the conversation's open approvals and the configuration. Only a
+ * press of the approval open now (its nonce), not yet decided, by a holder of one of the
+ * kind's roles decides; anything else is refused with words for the presser.
+ */
+export async function judgePress(
+  press: Press,
+  open: Readonly<Record<string, OpenApproval>>,
+  deps: { approvals: Approvals; people: PeopleDirectory; clock: Clock },
+): Promise<PressVerdict> {
+  const { value } = press;
+  const approval = open[value.kind];
+  if (
+    approval === undefined ||
+    approval.nonce !== value.nonce ||
+    !approval.choices.includes(value.decision)
+  ) {
+    return {
+      type: 'refuse',
+      reason: 'stale',
+      explanation:
+        'This button is no longer current: it belongs to an earlier request. Use the latest message.',
+    };
+  }
+  if (approval.decided !== undefined) {
+    const { decided } = approval;
+    return {
+      type: 'refuse',
+      reason: 'already_decided',
+      explanation: `This was already decided: ${decided.decision} by <@${decided.by}> at ${decided.at}.`,
+    };
+  }
+  const roles = deps.approvals[value.kind] ?? [];
+  if (!(await holdsAny(deps.people, press.user, roles))) {
+    return {
+      type: 'refuse',
+      reason: 'unauthorized',
+      explanation:
+        roles.length === 0
+          ? `Nobody is configured to decide ${value.kind}, so your press changed nothing.`
+          : `Only ${roles.join(' or ')} may decide ${value.kind}, so your press changed nothing.`,
+    };
+  }
+  const record: DecisionRecord = {
+    kind: value.kind,
+    decision: value.decision,
+    by: press.user,
+    at: deps.clock.now().toISOString(),
+    nonce: value.nonce,
+    pressTs: press.ts,
+    messageTs: approval.messageTs,
+  };
+  return { type: 'decide', approval, record };
+}
+
+async function holdsAny(people: PeopleDirectory, user: string, roles: readonly string[]): Promise<boolean> {
+  for (const role of roles) if (await people.holds(user, role)) return true;
+  return false;
+}
+
+/** The words that replace the buttons once decided: who, what, when. */
+export function decidedText(record: DecisionRecord): string {
+  return `:white_check_mark: ${record.decision} by <@${record.by}> at ${record.at}`;
+}
+
+/** Where approvals and their decisions are kept (the conversation's record). */
+export interface ApprovalStore {
+  /** Opens (or replaces) the approval of its kind; a button of the replaced one is stale from now on. */
+  openApproval(conversationId: string, approval: OpenApproval): Promise<void>;
+  /**
+   * Records the decision if that approval is still open and undecided (conditional), and
+   * appends it to the conversation's `decisions`. `lost` when another press won.
+   */
+  decide(conversationId: string, record: DecisionRecord): Promise<'decided' | 'lost'>;
+}
+
+/** What people see after a press: the message updated, a line in the thread, or an ephemeral. */
+export interface ApprovalNotices {
+  /**
+   * `chat.update`: the buttons replaced by the decision; with `announce`, a line in the
+   * message's thread too (once: not for a redelivered press).
+   */
+  decided(approval: OpenApproval, record: DecisionRecord, options: { announce: boolean }): Promise<void>;
+  /** `chat.postEphemeral` to the presser. */
+  refused(channel: string, user: string, text: string, threadTs?: string): Promise<void>;
+}

@@ -1,0 +1,57 @@
+import { ErrorCode, WebClient } from '@slack/web-api';
+import { type ApprovalNotices, decidedText } from '../kernel/approvals.ts';
+import { SlackApiError, SlackUnavailableError } from './errors.ts';
+
+/**
+ * What people see of a press (kernel/approvals.ts), through Slack's Web API: the decided
+ * message updated (`chat.update`, its buttons replaced by who decided what and when) and a
+ * line in its thread, or an explanation only the presser sees (`chat.postEphemeral`).
+ */
+export function createSlackApprovalNotices(options: {
+  token: string;
+  slackApiUrl?: string;
+  maxRetries?: number;
+}): ApprovalNotices {
+  const client = new WebClient(options.token, {
+    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    retryConfig: { retries: options.maxRetries ?? 3, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+  });
+  return {
+    async decided(approval, record, { announce }) {
+      const decided = decidedText(record);
+      await call('chat.update', () =>
+        client.chat.update({
+          channel: approval.channel,
+          ts: approval.messageTs,
+          text: approval.text,
+          blocks: [
+            { type: 'section', text: { type: 'mrkdwn', text: approval.text } },
+            { type: 'context', elements: [{ type: 'mrkdwn', text: decided }] },
+          ],
+        }),
+      );
+      if (!announce) return;
+      await call('chat.postMessage', () =>
+        client.chat.postMessage({ channel: approval.channel, thread_ts: approval.messageTs, text: decided }),
+      );
+    },
+    async refused(channel, user, text, threadTs) {
+      await call('chat.postEphemeral', () =>
+        client.chat.postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) }),
+      );
+    },
+  };
+}
+
+async function call(method: string, send: () => Promise<unknown>): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === ErrorCode.PlatformError) {
+      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
+      throw new SlackApiError(method, slackError, { cause: error });
+    }
+    throw new SlackUnavailableError(method, { cause: error });
+  }
+}
