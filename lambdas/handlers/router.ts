@@ -5,6 +5,7 @@ import { DynamoApprovalStore } from '../adapters/dynamo-approvals.ts';
 import { DynamoEnvelopeStore } from '../adapters/dynamo-envelopes.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import type { AgentLogger } from '../agents/ports.ts';
+import { isApprovalAction } from '../kernel/approvals.ts';
 import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
 import { Approvals, People, PeopleDirectory } from '../kernel/people.ts';
 import { systemClock, type UnownedMessageHandler } from '../kernel/ports.ts';
@@ -57,16 +58,18 @@ export function createRouterHandler(options: RouterOptions = {}) {
     ended ??= endedNoticeDeps(logger);
     const envelope = await resolveInboxRecord(record, envelopes);
     const people = await peopleDirectory();
-    const approvals = await approvalDeps();
+    // Only a press needs them (and the Slack secret they read).
+    const approvals =
+      envelope.kind === 'action' && isApprovalAction(envelope.actionId) ? await approvalDeps() : undefined;
     const outcome = await routeEnvelope(envelope, {
       ...kernelDeps(),
       clock: systemClock,
       workflows: workflowRegistrations(),
       botUserId: process.env[ENV.botUserId],
       ...unownedDeps(),
-      approvals,
-      ...ended,
       ...(people ? { people } : {}),
+      ...(approvals ? { approvals } : {}),
+      ...ended,
     });
     const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
     logger.info('routed inbox record', {

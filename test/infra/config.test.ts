@@ -20,7 +20,7 @@ describe('stack configuration', () => {
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
       },
-      approvals: {},
+      approvals: { acknowledge_escalation: ['on_call'] },
       bugInvestigation: {
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,

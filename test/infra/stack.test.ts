@@ -299,7 +299,7 @@ describe('function environment', () => {
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
       }),
-      [ENV.approvals]: JSON.stringify({}),
+      [ENV.approvals]: JSON.stringify({ acknowledge_escalation: ['on_call'] }),
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     });
