@@ -54,6 +54,9 @@ export const SLACK_COMPOSITE_METHODS: Readonly<Record<string, readonly string[]>
  */
 export const SLACK_METHODS_CALLED: readonly string[] = [
   'chat.postMessage',
+  // Approvals: the decision replaces the buttons; a refused press is told privately.
+  'chat.postEphemeral',
+  'chat.update',
   'conversations.history',
   'conversations.replies',
   'files.uploadV2',
