@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod';
 import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
+import { FaultSchedule } from '../fault-schedule.ts';
 import {
   errorTypeFor,
   isMessagesCall,
@@ -36,63 +37,30 @@ export const ModelFaultSpec = z
 export type ModelFaultSpec = z.infer<typeof ModelFaultSpec>;
 export type ModelFaultInput = z.input<typeof ModelFaultSpec>;
 
-interface ActiveFault {
-  spec: ModelFaultSpec;
-  until: number | undefined;
-  remaining: number | undefined;
-  hits: number;
-}
-
+/** The model's faults in force; every Messages API request takes the oldest. */
 export class ModelFaults {
-  private active: ActiveFault[] = [];
+  private readonly schedule: FaultSchedule<ModelFaultSpec>;
   /** Messages API requests seen, faulted or not. */
   requests = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(now: () => number = Date.now) {
+    this.schedule = new FaultSchedule(now);
+  }
 
   add(input: ModelFaultInput): ModelFaultSpec {
-    const spec = ModelFaultSpec.parse(input);
-    this.active.push({
-      spec,
-      // The clock starts at the first call it meets, so "500s for a minute" is a minute of failures.
-      until: undefined,
-      remaining: spec.count,
-      hits: 0,
-    });
-    return spec;
+    return this.schedule.add(ModelFaultSpec.parse(input));
   }
 
   clear(): void {
-    this.active = [];
+    this.schedule.clear();
   }
 
   take(): ModelFaultSpec | undefined {
-    this.prune();
-    const fault = this.active[0];
-    if (!fault) return undefined;
-    fault.hits += 1;
-    if (fault.until === undefined && fault.spec.forSeconds !== undefined)
-      fault.until = this.now() + fault.spec.forSeconds * 1000;
-    if (fault.remaining !== undefined) fault.remaining -= 1;
-    this.prune();
-    return fault.spec;
+    return this.schedule.take();
   }
 
-  list(): { spec: ModelFaultSpec; hits: number; remaining?: number; endsInMs?: number }[] {
-    this.prune();
-    return this.active.map((f) => ({
-      spec: f.spec,
-      hits: f.hits,
-      ...(f.remaining === undefined ? {} : { remaining: f.remaining }),
-      ...(f.until === undefined ? {} : { endsInMs: Math.max(0, f.until - this.now()) }),
-    }));
-  }
-
-  private prune(): void {
-    const now = this.now();
-    this.active = this.active.filter(
-      (f) => (f.until === undefined || now < f.until) && (f.remaining === undefined || f.remaining > 0),
-    );
+  list() {
+    return this.schedule.list();
   }
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { FaultSchedule } from '../fault-schedule.ts';
 
 /**
  * Misbehaviour of the fake Slack on purpose, for a while (issue 12): so every outage the
@@ -32,68 +33,33 @@ export const SlackFaultSpec = z
 export type SlackFaultSpec = z.infer<typeof SlackFaultSpec>;
 export type SlackFaultInput = z.input<typeof SlackFaultSpec>;
 
-interface ActiveFault {
-  spec: SlackFaultSpec;
-  /** Epoch ms after which it is over, when it lasts for a time. */
-  until: number | undefined;
-  remaining: number | undefined;
-  hits: number;
-}
-
-/** The faults in force, oldest first; a call takes the first that matches its method. */
+/** The fake Slack's faults in force, oldest first; a call takes the first that matches its method and channel. */
 export class SlackFaults {
-  private active: ActiveFault[] = [];
+  private readonly schedule: FaultSchedule<SlackFaultSpec>;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(now: () => number = Date.now) {
+    this.schedule = new FaultSchedule(now);
+  }
 
   add(input: SlackFaultInput): SlackFaultSpec {
-    const spec = SlackFaultSpec.parse(input);
-    this.active.push({
-      spec,
-      // The clock starts at the first call it meets, so "500s for a minute" is a minute of failures.
-      until: undefined,
-      remaining: spec.count,
-      hits: 0,
-    });
-    return spec;
+    return this.schedule.add(SlackFaultSpec.parse(input));
   }
 
   clear(): void {
-    this.active = [];
+    this.schedule.clear();
   }
 
   /** The fault this call of `method` meets, if any (a counted fault is used up by it). */
   take(method: string, channel?: string): SlackFaultSpec | undefined {
-    this.prune();
-    const fault = this.active.find(
-      (f) =>
-        (f.spec.method === undefined || f.spec.method === method) &&
-        (f.spec.channel === undefined || f.spec.channel === channel),
+    return this.schedule.take(
+      (spec) =>
+        (spec.method === undefined || spec.method === method) &&
+        (spec.channel === undefined || spec.channel === channel),
     );
-    if (!fault) return undefined;
-    fault.hits += 1;
-    if (fault.until === undefined && fault.spec.forSeconds !== undefined)
-      fault.until = this.now() + fault.spec.forSeconds * 1000;
-    if (fault.remaining !== undefined) fault.remaining -= 1;
-    this.prune();
-    return fault.spec;
   }
 
   /** What is in force, for the sandbox's `GET /sandbox/faults`. */
-  list(): { spec: SlackFaultSpec; hits: number; remaining?: number; endsInMs?: number }[] {
-    this.prune();
-    return this.active.map((f) => ({
-      spec: f.spec,
-      hits: f.hits,
-      ...(f.remaining === undefined ? {} : { remaining: f.remaining }),
-      ...(f.until === undefined ? {} : { endsInMs: Math.max(0, f.until - this.now()) }),
-    }));
-  }
-
-  private prune(): void {
-    const now = this.now();
-    this.active = this.active.filter(
-      (f) => (f.until === undefined || now < f.until) && (f.remaining === undefined || f.remaining > 0),
-    );
+  list() {
+    return this.schedule.list();
   }
 }
