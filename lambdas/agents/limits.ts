@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import { formatUsd, microUsd } from '../shared/money.ts';
 import { InvalidAgentLimitsError, type ModelCallError } from './errors.ts';
-import { formatUsd, microUsd } from './pricing.ts';
 
 /** The severity scale of escalations (low to critical), as workflows that escalate use it. */
 export const EscalationSeverity = z.enum(['low', 'medium', 'high', 'critical']);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Ledger } from '../kernel/model.ts';
+import { formatUsd, microUsd } from '../shared/money.ts';
 import { InvalidModelPriceError, InvalidModelPriceSettingError } from './errors.ts';
 
 /**
@@ -130,23 +131,6 @@ export function costOfCall(usage: CallUsage, price: ModelPrice): number {
   return Math.round(micro);
 }
 
-/** Micro-dollars from dollars (a configured budget), rounded to the micro-dollar. */
-export function microUsd(usd: number): number {
-  return Math.round(usd * 1_000_000);
-}
-
-/**
- * Micro-dollars as people read money: cents from a dollar up (`$12.34`), four decimals below
- * (`$0.0123`), and `< $0.0001` for a cost that is not zero but rounds to it.
- */
-export function formatUsd(micro: number): string {
-  if (micro > 0 && micro < 100) return '< $0.0001';
-  const usd = micro / 1_000_000;
-  return usd >= 1
-    ? `$${usd.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
-    : `$${usd.toFixed(4)}`;
-}
-
 /** Reads `MODEL_PRICE` (JSON `ModelPrice`); absent means unpriced. */
 export function modelPriceFrom(raw: string | undefined): ModelPrice | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
@@ -156,6 +140,8 @@ export function modelPriceFrom(raw: string | undefined): ModelPrice | undefined 
     throw new InvalidModelPriceSettingError({ cause });
   }
 }
+
+export { formatUsd, microUsd };
 
 /** The UTC day of an instant (`2026-11-23`): the daily ceiling's key. */
 export function utcDay(at: Date): string {
