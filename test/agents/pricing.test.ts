@@ -76,7 +76,8 @@ describe('model prices', () => {
   });
 
   it('formats money as people read it', () => {
-    expect(formatUsd(0)).toBe('$0.0000');
+    expect(formatUsd(0)).toBe('$0.00');
+    expect(formatUsd(500_000)).toBe('$0.50');
     expect(formatUsd(42)).toBe('< $0.0001');
     expect(formatUsd(12_345)).toBe('$0.0123');
     expect(formatUsd(microUsd(1234.5))).toBe('$1,234.50');

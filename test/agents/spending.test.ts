@@ -108,7 +108,7 @@ describe('the cost of agent turns', () => {
     expect(server.requests).toHaveLength(1);
     expect(output).toMatchObject({
       action: 'escalate',
-      error: 'it used its budget of $0.1500 of estimated model cost',
+      error: 'it used its budget of $0.15 of estimated model cost',
     });
   });
 
