@@ -130,6 +130,7 @@ function approvalDeps(): Promise<ApprovalDeps> {
         tableName: requireEnv(ENV.tableName),
       }),
       notices: createSlackApprovalNotices({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) }),
+      tasks: kernelDeps().executions,
     };
   })().catch((error: unknown) => {
     approvalsDeps = undefined;

@@ -1,5 +1,5 @@
 import { ErrorCode, WebClient } from '@slack/web-api';
-import { type ApprovalNotices, decidedText } from '../kernel/approvals.ts';
+import { type ApprovalNotices, decidedText, expiredText } from '../kernel/approvals.ts';
 import { SlackApiError, SlackUnavailableError } from './errors.ts';
 
 /**
@@ -33,6 +33,19 @@ export function createSlackApprovalNotices(options: {
       if (!announce) return;
       await call('chat.postMessage', () =>
         client.chat.postMessage({ channel: approval.channel, thread_ts: approval.messageTs, text: decided }),
+      );
+    },
+    async expired(approval, at) {
+      await call('chat.update', () =>
+        client.chat.update({
+          channel: approval.channel,
+          ts: approval.messageTs,
+          text: approval.text,
+          blocks: [
+            { type: 'section', text: { type: 'mrkdwn', text: approval.text } },
+            { type: 'context', elements: [{ type: 'mrkdwn', text: expiredText(at) }] },
+          ],
+        }),
       );
     },
     async refused(channel, user, text, threadTs) {
