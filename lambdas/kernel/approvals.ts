@@ -272,10 +272,11 @@ export interface ApprovalStore {
 /** What people see after a press: the message updated, a line in the thread, or an ephemeral. */
 export interface ApprovalNotices {
   /**
-   * `chat.update`: the buttons replaced by the decision; with `announce`, a line in the
-   * message's thread too (once: not for a redelivered press).
+   * `chat.update`: the buttons replaced by the decision, and a line in the message's thread.
+   * Called again for a redelivered press, so both are idempotent (the line goes through
+   * SlackPost's ledger, keyed by the approval's nonce: posted once).
    */
-  decided(approval: PlacedApproval, record: DecisionRecord, options: { announce: boolean }): Promise<void>;
+  decided(conversationId: string, approval: PlacedApproval, record: DecisionRecord): Promise<void>;
   /** `chat.postEphemeral` to the presser. */
   refused(channel: string, user: string, text: string, threadTs?: string): Promise<void>;
   /** `chat.update`: the buttons replaced by "no decision by <time>". */

@@ -49,7 +49,8 @@ export async function routeApprovalPress(
   const open: Record<string, OpenApproval> = conversation.approvals ?? {};
   const current = open[value.kind];
   const where = { channel: envelope.channel, messageTs: envelope.messageTs };
-  // A redelivery of the press that decided (same action_ts): finish what it began, idempotently.
+  // A redelivery of the press that decided (same action_ts): finish what it began (the wake-up,
+  // the message, the thread line), each idempotent.
   if (
     current?.decided !== undefined &&
     current.nonce === value.nonce &&
@@ -57,7 +58,7 @@ export async function routeApprovalPress(
     current.decided.by === envelope.user
   ) {
     const wait = await wakeWaiting(conversationId, current, current.decided, approvals);
-    await approvals.notices.decided(placed(current, where), current.decided, { announce: false });
+    await approvals.notices.decided(conversationId, placed(current, where), current.decided);
     return { type: 'approval', conversationId, outcome: 'decided', detail: 'redelivered press', wait };
   }
   const people = deps.people ?? new PeopleDirectory({}, { members: async () => [] }, deps.clock);
@@ -92,7 +93,7 @@ export async function routeApprovalPress(
   }
   // The approval as the decision wrote it: a wait parked at any time before has its token here.
   const wait = await wakeWaiting(conversationId, written.approval, verdict.record, approvals);
-  await approvals.notices.decided(placed(written.approval, where), verdict.record, { announce: true });
+  await approvals.notices.decided(conversationId, placed(written.approval, where), verdict.record);
   return {
     type: 'approval',
     conversationId,

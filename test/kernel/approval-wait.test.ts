@@ -83,14 +83,14 @@ async function world(options: { placed?: boolean } = {}) {
     },
   };
   const seen = {
-    decided: [] as { record: DecisionRecord; announce: boolean; ts: string }[],
+    decided: [] as { record: DecisionRecord; ts: string }[],
     refused: [] as { user: string; text: string }[],
     expired: [] as { approval: PlacedApproval; at: string }[],
   };
   const notices: ApprovalNotices & { refuseUpdates: boolean } = {
     refuseUpdates: false,
-    async decided(approval, record, { announce }) {
-      seen.decided.push({ record, announce, ts: approval.messageTs });
+    async decided(_conversationId, approval, record) {
+      seen.decided.push({ record, ts: approval.messageTs });
     },
     async refused(_channel, user, text) {
       seen.refused.push({ user, text });
@@ -179,7 +179,11 @@ describe('the Router completing an approval wait', () => {
     expect(again).toMatchObject({ outcome: 'decided', detail: 'redelivered press', wait: 'none' });
     expect(w.completed).toEqual([{ token: 'token-1', output: decided('U_DEV') }]);
     expect(await w.decisions()).toHaveLength(1);
-    expect(w.seen.decided.map((d) => d.announce)).toEqual([true, false]);
+    // Told twice: the notices are idempotent (the thread line goes through the post ledger).
+    expect(w.seen.decided.map((d) => d.record)).toEqual([
+      w.seen.decided[0]?.record,
+      w.seen.decided[0]?.record,
+    ]);
   });
 
   it('completes the wait on the redelivery when the first delivery failed before completing it', async () => {
