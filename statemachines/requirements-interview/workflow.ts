@@ -183,7 +183,6 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
         name: 'requirements_analysis',
         data: { result: sfn.JsonPath.objectAt('$.analysis'), title: sfn.JsonPath.stringAt('$.prd.title') },
       },
-      // The interview's last word carries its estimated model cost (issue 16).
       withCost: true,
     });
     postAnalysis.next(recordComplete);
