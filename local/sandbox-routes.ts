@@ -3,9 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
-import { Conversation } from '../lambdas/kernel/model.ts';
+import { SandboxConversations } from './sandbox-conversations.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
 import { signSlackRequest } from './slack/sign.ts';
 import { toAwsHistory } from './stepfunctions/aws-history.ts';
@@ -77,38 +77,7 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
   const workspace = slack.workspace;
   const doc = DynamoDBDocumentClient.from(deps.dynamodb);
 
-  async function listConversations() {
-    const conversations: Conversation[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(
-        new ScanCommand({
-          TableName: deps.tableName,
-          FilterExpression: 'sk = :meta',
-          ExpressionAttributeValues: { ':meta': 'META' },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const parsed = Conversation.safeParse(item);
-        if (parsed.success) conversations.push(parsed.data);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return conversations.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  }
-
-  const conversationView = (c: Conversation) => ({
-    id: c.id,
-    workflow: c.workflow,
-    status: c.status,
-    phase: c.phase,
-    ...(c.executionName ? { executionName: c.executionName } : {}),
-    anchors: Object.values(c.anchors).map(({ name, channel, threadTs }) => ({ name, channel, threadTs })),
-    agentTurnRunning: (deps.agentTurnsRunning.get(c.id) ?? 0) > 0,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-  });
+  const conversations = new SandboxConversations(doc, deps.tableName, deps.agentTurnsRunning);
 
   return async (req: IncomingMessage, res: ServerResponse, body: string, path: string): Promise<void> => {
     const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
@@ -161,13 +130,22 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
     }
     if (method === 'POST' && path === '/sandbox/slack/action') return pressButton(deps, body, res);
     if (method === 'GET' && path === '/sandbox/conversations') {
-      return sendJson(res, 200, { conversations: (await listConversations()).map(conversationView) });
+      return sendJson(res, 200, { conversations: await conversations.list() });
     }
     const conversationMatch = /^\/sandbox\/conversations\/([^/]+)$/.exec(path);
     if (method === 'GET' && conversationMatch) {
       const id = decodeURIComponent(conversationMatch[1] ?? '');
       const conversation = await store.getConversation(id, { consistent: true });
-      if (!conversation) return sendJson(res, 404, { error: `no conversation ${id}` });
+      if (!conversation) {
+        // A channel conversation (seed 002) has no kernel record, no execution and no ledger.
+        const channel = await conversations.channelDetail(id);
+        if (!channel) return sendJson(res, 404, { error: `no conversation ${id}` });
+        return sendJson(res, 200, {
+          conversation: { ...channel.conversation, ledger: {} },
+          messages: channel.messages,
+          executions: [],
+        });
+      }
       const messages = await store.listMessages(id);
       const ownExecutions = stepFunctions
         .listExecutions()
@@ -183,7 +161,10 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
         .flatMap((e) => stepFunctions.getExecutionHistory(e.executionArn))
         .filter((event) => event.type === 'StateEntered').length;
       return sendJson(res, 200, {
-        conversation: { ...conversationView(conversation), ledger: { ...conversation.ledger, transitions } },
+        conversation: {
+          ...conversations.kernelView(conversation),
+          ledger: { ...conversation.ledger, transitions },
+        },
         messages: messages.map(({ ttl: _ttl, ...m }) => m),
         executions,
       });

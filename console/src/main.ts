@@ -13,7 +13,7 @@ import { fitGraph, scrollToCurrentState } from './graph-scroll.ts';
 import { type LiveMode, watchChanges } from './live.ts';
 import { DEFAULT_USER, hashOf, stateFromHash } from './location.ts';
 import { update, updateList } from './render-cache.ts';
-import { channelName, type State, userName, type View } from './state.ts';
+import { channelName, conversationOfExecution, type State, userName, type View } from './state.ts';
 import {
   createComposer,
   renderChannelHeader,
@@ -29,6 +29,7 @@ const state: State = {
   botUserId: 'U_BOT',
   postAs: DEFAULT_USER,
   expandedEvents: new Set(),
+  expandedGroups: new Set(),
   center: 'channel',
   view: 'channels',
   zoom: 'fit',
@@ -130,6 +131,7 @@ function renderConversation(): void {
     state.executionName,
     state.selectedState,
     [...state.expandedEvents],
+    [...state.expandedGroups],
     state.zoom,
     state.users,
   ]);
@@ -283,6 +285,16 @@ async function load(): Promise<void> {
     at.conversationId ? notFound(api.conversation(at.conversationId)) : undefined,
   ]);
   state.conversations = conversations;
+  if (state.linkedExecution && !state.conversationId) {
+    const linked = conversationOfExecution(conversations, state.linkedExecution);
+    if (linked) {
+      const execution = state.linkedExecution;
+      delete state.linkedExecution;
+      actions.openConversation(linked.id, { withThread: true });
+      state.executionName = execution;
+      return;
+    }
+  }
   // The reader may have moved on while this loaded: keep only what is still shown.
   if (state.channelId === at.channelId) state.messages = messages ?? [];
   if (state.threadTs === at.threadTs && state.threadChannel === at.threadChannel) state.thread = thread ?? [];
