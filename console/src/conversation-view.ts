@@ -12,6 +12,8 @@ import { clock, humanize, number, prettyJson, tsDate } from './format.ts';
 import { asAsl } from './graph-layout.ts';
 import { graphLegend, renderGraph } from './graph-view.ts';
 import type { Actions, State } from './state.ts';
+import { hasWorkspace, historyFacts, workspaceFacts } from './workspace-facts.ts';
+import { workspaceSection } from './workspace-panel.ts';
 
 export function renderConversationHeader(state: State, actions: Actions): Child[] {
   const c = state.detail?.conversation;
@@ -233,12 +235,17 @@ export function renderConversationBody(state: State, actions: Actions): Child[] 
     return [h('p', { class: 'empty' }, state.conversationId ? 'Loading…' : 'Pick a conversation.')];
   const execution = state.execution;
   const path = execution ? executionPath(execution.events, execution.status) : undefined;
+  const workspace =
+    execution && state.conversationId
+      ? workspaceFacts(state.conversationId, historyFacts(execution.events), state.repositories ?? [])
+      : undefined;
   return [
     ledger(state),
     execution && path
       ? graphSection(state, actions, execution, path)
       : h('p', { class: 'empty' }, 'No execution yet.'),
     execution && path ? stateDetail(state, actions, path) : null,
+    workspace && hasWorkspace(workspace) ? workspaceSection(workspace) : null,
     execution ? eventsSection(state, actions, execution) : null,
     historySection(state, state.detail.messages),
     execution

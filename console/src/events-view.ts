@@ -29,7 +29,11 @@ function eventItem(state: State, actions: Actions, events: HistoryEvent[], i: nu
   const event = events[i];
   if (!event) return null;
   const open = state.expandedEvents.has(i);
-  const hasDetail = event.input !== undefined || event.output !== undefined || event.error !== undefined;
+  const hasDetail =
+    event.input !== undefined ||
+    event.output !== undefined ||
+    event.parameters !== undefined ||
+    event.error !== undefined;
   const at = new Date(event.timestamp);
   return h(
     'li',
@@ -58,6 +62,9 @@ function eventItem(state: State, actions: Actions, events: HistoryEvent[], i: nu
           { class: 'io' },
           event.input !== undefined
             ? h('div', null, h('h3', null, 'Input'), h('pre', null, prettyJson(event.input)))
+            : null,
+          event.parameters !== undefined
+            ? h('div', null, h('h3', null, 'Parameters'), h('pre', null, prettyJson(event.parameters)))
             : null,
           event.output !== undefined
             ? h('div', null, h('h3', null, 'Output'), h('pre', null, prettyJson(event.output)))

@@ -6,7 +6,7 @@
  */
 
 import { createActions } from './actions.ts';
-import { ApiError, api } from './api.ts';
+import { ApiError, api, type RepositoryPage } from './api.ts';
 import { renderConversationBody, renderConversationHeader } from './conversation-view.ts';
 import { h } from './dom.ts';
 import { fitGraph, scrollToCurrentState } from './graph-scroll.ts';
@@ -129,6 +129,7 @@ function renderConversation(): void {
     state.detail,
     state.execution,
     state.executionName,
+    state.repositories,
     state.selectedState,
     [...state.expandedEvents],
     [...state.expandedGroups],
@@ -314,10 +315,25 @@ async function load(): Promise<void> {
     else delete state.executionName;
   }
   const name = state.executionName;
-  const execution = name ? await notFound(api.execution(name)) : undefined;
+  const [execution, repositories] = await Promise.all([
+    name ? notFound(api.execution(name)) : undefined,
+    loadRepositories(),
+  ]);
   if (state.conversationId !== at.conversationId || state.executionName !== name) return;
   if (execution) state.execution = execution;
   else delete state.execution;
+  state.repositories = repositories;
+}
+
+/** The sandbox GitHub's repositories with their branches and pulls; none when it has no GitHub. */
+async function loadRepositories(): Promise<RepositoryPage[]> {
+  try {
+    const { repositories } = await api.repositories();
+    return await Promise.all(repositories.map((r) => api.repository(r.full_name)));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return [];
+    throw error;
+  }
 }
 
 let inFlight = false;

@@ -6,6 +6,7 @@ import type {
   ConversationSummary,
   ExecutionDetail,
   Message,
+  RepositoryPage,
   User,
 } from './api.ts';
 import type { LiveMode } from './live.ts';
@@ -42,6 +43,8 @@ export interface State {
   conversations: ConversationSummary[];
   detail?: ConversationDetail;
   execution?: ExecutionDetail;
+  /** The sandbox's GitHub repositories, for the conversation's workspace (absent: not read yet). */
+  repositories?: RepositoryPage[];
 }
 
 export interface Actions {
