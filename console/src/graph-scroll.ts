@@ -1,16 +1,7 @@
+import { fitScale } from './fit-scale.ts';
 import type { State } from './state.ts';
 
 /** The execution graph's scroller: zoom to fit (or a scale), and follow the state running now. */
-
-/**
- * The scale at which a `width` wide graph fits `available` pixels: never above 100% (a small
- * graph is not blown up) and with no floor, so "Fit" always fits (a 1,726 px graph in a 538 px
- * box is drawn at 31%, where a 45% floor once left it scrolling sideways).
- */
-export function fitScale(width: number, available: number): number {
-  if (!(width > 0) || !(available > 0)) return 1;
-  return Math.min(1, available / width);
-}
 
 /** Sizes the graph in `container` for the zoom: `fit` shrinks it to the scroller's inner width. */
 export function fitGraph(container: Element, zoom: State['zoom']): void {

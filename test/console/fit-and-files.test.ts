@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fileSize, PREVIEW_LINES, previewText } from '../../console/src/file-share.ts';
-import { fitScale } from '../../console/src/graph-scroll.ts';
+import { fileSize, PREVIEW_LINES, previewText } from '../../console/src/file-preview.ts';
+import { fitScale } from '../../console/src/fit-scale.ts';
 
 describe("the graph's Fit", () => {
   it('fits a 1,726 px graph in a 538 px box, with no floor on the scale (issue 16)', () => {
