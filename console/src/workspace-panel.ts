@@ -113,7 +113,16 @@ export function workspaceSection(facts: WorkspaceFacts): HTMLElement {
         h(
           'div',
           { class: 'branch-head' },
-          h('code', { class: 'branch-name' }, b.name),
+          h(
+            'a',
+            {
+              href: `/sandbox/github/repos/${b.repository.split('/').map(encodeURIComponent).join('/')}`,
+              target: '_blank',
+              rel: 'noopener noreferrer',
+              title: `${b.repository} in the sandbox's GitHub`,
+            },
+            h('code', { class: 'branch-name' }, b.name),
+          ),
           h('span', { class: 'sub' }, ` in ${b.repository}, ${b.aheadBy} ahead of ${b.base}`),
         ),
         b.commits.length === 0
