@@ -65,10 +65,18 @@ const TABLE_CREATE = new Set([
   'LocalSecondaryIndexes',
 ]);
 /**
- * Accepted and not emulated: encryption at rest and tags change nothing a handler can see,
- * and deletion protection guards against `cdk destroy`, which the sandbox never runs.
+ * Accepted and not emulated: encryption at rest, the storage class, Contributor Insights and
+ * tags change nothing a handler can see, and deletion protection guards against `cdk
+ * destroy`, which the sandbox never runs. (A stream is not among them: code could depend on
+ * one, and the sandbox runs none, so it stops the start.)
  */
-const TABLE_ACCEPTED = new Set(['SSESpecification', 'Tags', 'DeletionProtectionEnabled']);
+const TABLE_ACCEPTED = new Set([
+  'SSESpecification',
+  'Tags',
+  'DeletionProtectionEnabled',
+  'TableClass',
+  'ContributorInsightsSpecification',
+]);
 
 export interface TableSettings {
   ttl?: { attributeName: string; enabled: boolean };
