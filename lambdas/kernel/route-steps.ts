@@ -149,7 +149,15 @@ export async function startConversation(
     anchors: anchor ? { [anchorKey(anchor.channel, anchor.threadTs)]: anchor } : {},
     closeOnIntent: registration.closeOnIntent,
     closeRequested: false,
-    ledger: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, transitions: 0, lambdaMs: 0 },
+    ledger: {
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costMicroUsd: 0,
+      transitions: 0,
+      lambdaMs: 0,
+    },
     createdAt: now,
     updatedAt: now,
   });
