@@ -58,7 +58,10 @@ function countSends(prototype: { send: (...args: never[]) => Promise<unknown> })
     const stack = new Error().stack ?? '';
     // The harness's own reads (polling for the conversation's phase) are not the wake path.
     if (stack.includes(`${process.cwd()}/test/`)) return send.apply(this, args);
-    const command = (args[0] as { constructor: { name: string } }).constructor.name.replace(/Command$/, '');
+    const command = (args[0] as unknown as { constructor: { name: string } }).constructor.name.replace(
+      /Command$/,
+      '',
+    );
     const call: Call = {
       service,
       command,
