@@ -73,7 +73,8 @@ const finished = (bugId: string) =>
 /** Phases in the order the execution set them, from the states it entered. */
 function phasesOf(events: { type: string; stateName?: string }[]): string[] {
   const phaseOf: Record<string, string> = {
-    'Mark investigating': 'investigating',
+    // Drain marks the conversation investigating as each turn begins.
+    'Drain messages': 'investigating',
     'Wait for reporter': 'awaiting_reporter',
     'Wait for developers': 'awaiting_dev',
     'Mark resolved': 'resolved',
