@@ -37,7 +37,7 @@ const ENDPOINT_VARIABLES = [
 ];
 
 export async function startTelemetryHarness(
-  options: { config?: TelemetryConfigInput; demoSeed?: number | false } = {},
+  options: { config?: TelemetryConfigInput; demoSeed?: number | false; env?: NodeJS.ProcessEnv } = {},
 ): Promise<TelemetryHarness> {
   const telemetry = createSandboxTelemetry({ now: () => NOW, demoSeed: options.demoSeed ?? 3 });
   const server: Server = createServer((req, res) => {
@@ -64,13 +64,12 @@ export async function startTelemetryHarness(
     AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
     ...Object.fromEntries(ENDPOINT_VARIABLES.map((name) => [name, endpoint])),
   });
-  const deps: TelemetryDeps = {
-    ...createTelemetryDeps({
-      config: TelemetryConfig.parse(options.config ?? DEMO_TELEMETRY_CONFIG),
-      tableName: db.tableName,
-    }),
+  const deps: TelemetryDeps = createTelemetryDeps({
+    config: TelemetryConfig.parse(options.config ?? DEMO_TELEMETRY_CONFIG),
+    tableName: db.tableName,
     now: () => NOW,
-  };
+    ...(options.env ? { env: options.env } : {}),
+  });
   return {
     telemetry,
     deps,

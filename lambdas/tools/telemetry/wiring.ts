@@ -21,8 +21,11 @@ export function createTelemetryDeps(options: {
   retentionDays?: number;
   env?: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
+  /** The clock of the windows and the ledger's records. @default Date.now */
+  now?: () => number;
 }): TelemetryDeps {
   const { config } = options;
+  const now = options.now ?? Date.now;
   const env = options.env ?? process.env;
   const cloudwatch = config.sources.cloudwatch.enabled;
   const datadog = config.sources.datadog.enabled
@@ -43,6 +46,7 @@ export function createTelemetryDeps(options: {
     ledger: new DynamoEvidenceLedger({
       client: new DynamoDBClient({}),
       tableName: options.tableName,
+      now,
       ...(options.retentionDays !== undefined ? { retentionDays: options.retentionDays } : {}),
     }),
     logs: { ...(logs ? { cloudwatch: logs } : {}), ...(datadog ? { datadog } : {}) },
@@ -57,6 +61,6 @@ export function createTelemetryDeps(options: {
           }),
         }
       : {}),
-    now: Date.now,
+    now,
   };
 }
