@@ -19,7 +19,9 @@ import { functionResource, renderIntrinsics, resourcesOfType } from './template.
  * DescribeStackEvents on the configured stacks, the third-party secrets only when enabled.
  */
 
-const MODULE = defineWorkflowModule({
+type FunctionId = 'TelemetryTools' | 'TelemetryAgentTurn';
+
+const MODULE = defineWorkflowModule<FunctionId, unknown>({
   name: 'telemetry_test',
   roles: ['reporter'],
   functions: {
