@@ -52,7 +52,7 @@ try {
     for (let i = 0; i < RUNS; i++) {
       const started = performance.now();
       // A scope per call: the per-scope budget would refuse the sixth call of one.
-      const result = await harness.call(tool, args, { conversationId: 'bench', scope: `bench/${scope++}` });
+      const result = await harness.call(tool, args, { conversationId: 'bench', scope: `bench-${scope++}` });
       times.push(performance.now() - started);
       if (!result.ok) throw new Error(`${label}: ${result.error}`);
       chars = result.output.length;

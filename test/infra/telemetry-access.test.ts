@@ -1,6 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
 import { TelemetryConfig } from '../../lambdas/tools/telemetry/config.ts';
 import {
@@ -36,6 +36,27 @@ const MODULE = defineWorkflowModule<FunctionId, unknown>({
 function stackWith(telemetry: unknown) {
   return buildStack({ modules: [MODULE], config: { telemetry } }).stack;
 }
+
+/** Synthesis is the slow part: each configuration's template is built once, in a hook with room for a busy machine. */
+const templates = new Map<string, Template>();
+const templateWith = (telemetry: unknown) => {
+  const key = JSON.stringify(telemetry);
+  let template = templates.get(key);
+  if (template === undefined) {
+    template = Template.fromStack(stackWith(telemetry));
+    templates.set(key, template);
+  }
+  return template;
+};
+const WITH_THIRD_PARTIES = {
+  ...DEMO_TELEMETRY_CONFIG,
+  sources: { datadog: { enabled: true }, pagerduty: { enabled: true } },
+};
+const WITHOUT_CLOUDWATCH = { ...DEMO_TELEMETRY_CONFIG, sources: { cloudwatch: { enabled: false } } };
+
+beforeAll(() => {
+  for (const config of [DEMO_TELEMETRY_CONFIG, WITH_THIRD_PARTIES, WITHOUT_CLOUDWATCH]) templateWith(config);
+}, 180_000);
 
 interface Statement {
   Effect: string;
@@ -73,8 +94,7 @@ const TELEMETRY_ACTIONS = [
 
 describe('the telemetry tools function', () => {
   it('gets its configuration as TELEMETRY_CONFIG, validated and with every default', () => {
-    const template = Template.fromStack(stackWith(DEMO_TELEMETRY_CONFIG));
-    const [, fn] = functionResource(template, 'TelemetryTools');
+    const [, fn] = functionResource(templateWith(DEMO_TELEMETRY_CONFIG), 'TelemetryTools');
     const variables = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
     expect(JSON.parse(variables.TELEMETRY_CONFIG ?? '')).toEqual(
       TelemetryConfig.parse(DEMO_TELEMETRY_CONFIG),
@@ -84,7 +104,7 @@ describe('the telemetry tools function', () => {
   });
 
   it('may read the configured log groups, metrics and stacks, and nothing else of CloudWatch or CloudFormation', () => {
-    const statements = statementsOf(Template.fromStack(stackWith(DEMO_TELEMETRY_CONFIG)), 'TelemetryTools');
+    const statements = statementsOf(templateWith(DEMO_TELEMETRY_CONFIG), 'TelemetryTools');
     const telemetry = statements.filter((s) => s.actions.some(readsTelemetry));
     expect(telemetry.flatMap((s) => s.actions).sort()).toEqual([...TELEMETRY_ACTIONS].sort());
     const logs = telemetry.find((s) => s.actions.includes('logs:FilterLogEvents'));
@@ -112,22 +132,12 @@ describe('the telemetry tools function', () => {
   });
 
   it('gets no CloudWatch or CloudFormation permission with CloudWatch disabled', () => {
-    const statements = statementsOf(
-      Template.fromStack(
-        stackWith({ ...DEMO_TELEMETRY_CONFIG, sources: { cloudwatch: { enabled: false } } }),
-      ),
-      'TelemetryTools',
-    );
+    const statements = statementsOf(templateWith(WITHOUT_CLOUDWATCH), 'TelemetryTools');
     expect(statements.flatMap((s) => s.actions).filter(readsTelemetry)).toEqual([]);
   });
 
   it('reads the Datadog and PagerDuty secrets, created for it, only when those sources are enabled', () => {
-    const template = Template.fromStack(
-      stackWith({
-        ...DEMO_TELEMETRY_CONFIG,
-        sources: { datadog: { enabled: true }, pagerduty: { enabled: true } },
-      }),
-    );
+    const template = templateWith(WITH_THIRD_PARTIES);
     const [, fn] = functionResource(template, 'TelemetryTools');
     const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(renderIntrinsics(variables.DATADOG_SECRET_ARN)).toMatch(/^<DatadogCredentials\w+>$/);
@@ -147,10 +157,7 @@ describe('the telemetry tools function', () => {
   });
 
   it('leaves no cdk-nag finding unacknowledged', () => {
-    const stack = stackWith({
-      ...DEMO_TELEMETRY_CONFIG,
-      sources: { datadog: { enabled: true }, pagerduty: { enabled: true } },
-    });
+    const stack = stackWith(WITH_THIRD_PARTIES);
     const report = new AwsSolutionsChecks().validateScope(stack);
     expect(
       report.violations.flatMap((v) =>

@@ -101,16 +101,16 @@ describe('the telemetry tools in the sandbox', () => {
     const result = await invoke(
       'query_logs',
       { service: 'payment-api', filterPattern: '"timed out"', lastMinutes: 60 },
-      'round-1/h1',
+      'round-1:h1',
     );
     expect(result.ok).toBe(true);
     expect(result.output).toMatch(
-      /^Evidence ev-1 \(query_logs, cloudwatch-logs:\/ecs\/payment-api, .*\. Queries used in scope round-1\/h1: 1 of 5\./,
+      /^Evidence ev-1 \(query_logs, cloudwatch-logs:\/ecs\/payment-api, .*\. Queries used in scope round-1:h1: 1 of 5\./,
     );
     expect(result.output).toContain('provider request timed out after <*>ms op=charge provider=acmepay');
     const ledger = new DynamoEvidenceLedger({ client: sandbox.dynamodb, tableName: sandbox.tableName });
     expect((await ledger.listEvidence('incident-sandbox')).map((r) => [r.id, r.tool, r.scope])).toEqual([
-      ['ev-1', 'query_logs', 'round-1/h1'],
+      ['ev-1', 'query_logs', 'round-1:h1'],
     ]);
   });
 

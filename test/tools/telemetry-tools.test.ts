@@ -139,24 +139,24 @@ describe('too broad queries', () => {
 
   it('does not count refused queries against the scope', async () => {
     for (let i = 0; i < 6; i++)
-      await h.call('query_logs', {}, { conversationId: 'broad-4', scope: 'round-1/h1' });
-    const result = await h.call('service_map', {}, { conversationId: 'broad-4', scope: 'round-1/h1' });
+      await h.call('query_logs', {}, { conversationId: 'broad-4', scope: 'round-1:h1' });
+    const result = await h.call('service_map', {}, { conversationId: 'broad-4', scope: 'round-1:h1' });
     expect(output(result)).toMatch(/^Evidence ev-1 /);
     expect(
       output(
         await h.call(
           'recent_deployments',
           { service: 'checkout', lastMinutes: 180 },
-          { conversationId: 'broad-4', scope: 'round-1/h1' },
+          { conversationId: 'broad-4', scope: 'round-1:h1' },
         ),
       ),
-    ).toContain('Queries used in scope round-1/h1: 1 of 5.');
+    ).toContain('Queries used in scope round-1:h1: 1 of 5.');
   });
 });
 
 describe('the per-scope query budget', () => {
   it('refuses the sixth query of a hypothesis in a round, with the reason', async () => {
-    const scope = 'round-2/h3';
+    const scope = 'round-2:h3';
     for (let i = 1; i <= 5; i++) {
       const text = output(
         await h.call(
@@ -175,7 +175,7 @@ describe('the per-scope query budget', () => {
     expect(sixth).toEqual({
       ok: false,
       error: expect.stringMatching(
-        /^Refused \(scope_budget\): the query budget of scope round-2\/h3 is spent \(5 queries/,
+        /^Refused \(scope_budget\): the query budget of scope round-2:h3 is spent \(5 queries/,
       ),
     });
   });
@@ -185,14 +185,14 @@ describe('the per-scope query budget', () => {
       await h.call(
         'query_metrics',
         { service: 'checkout', metrics: ['Errors'] },
-        { conversationId: 'budget-2', scope: 'round-1/h1' },
+        { conversationId: 'budget-2', scope: 'round-1:h1' },
       );
     expect(
       (
         await h.call(
           'query_metrics',
           { service: 'checkout', metrics: ['Errors'] },
-          { conversationId: 'budget-2', scope: 'round-1/h2' },
+          { conversationId: 'budget-2', scope: 'round-1:h2' },
         )
       ).ok,
     ).toBe(true);
@@ -201,7 +201,7 @@ describe('the per-scope query budget', () => {
         await h.call(
           'query_metrics',
           { service: 'checkout', metrics: ['Errors'] },
-          { conversationId: 'budget-3', scope: 'round-1/h1' },
+          { conversationId: 'budget-3', scope: 'round-1:h1' },
         )
       ).ok,
     ).toBe(true);
@@ -213,7 +213,7 @@ describe('the per-scope query budget', () => {
         h.call(
           'query_metrics',
           { service: 'checkout', metrics: ['Requests'] },
-          { conversationId: 'budget-4', scope: 'round-1/h4' },
+          { conversationId: 'budget-4', scope: 'round-1:h4' },
         ),
       ),
     );
@@ -223,7 +223,7 @@ describe('the per-scope query budget', () => {
 
   it('does not count the service map, which reads configuration', async () => {
     for (let i = 0; i < 7; i++)
-      expect((await h.call('service_map', {}, { conversationId: 'budget-5', scope: 'round-1/h1' })).ok).toBe(
+      expect((await h.call('service_map', {}, { conversationId: 'budget-5', scope: 'round-1:h1' })).ok).toBe(
         true,
       );
   });
@@ -238,7 +238,7 @@ describe('the evidence ledger', () => {
       await h.call(
         'query_metrics',
         { service: 'payment-api', metrics: ['ProviderTimeouts'], stat: 'Sum', lastMinutes: 120 },
-        { conversationId: 'ledger-1', scope: 'round-1/h2' },
+        { conversationId: 'ledger-1', scope: 'round-1:h2' },
       ),
     );
     const elsewhere = output(await h.call('service_map', {}, { conversationId: 'ledger-2' }));
@@ -259,7 +259,7 @@ describe('the evidence ledger', () => {
       tool: 'query_metrics',
       source: 'cloudwatch-metrics:Demo/Services',
       query: 'ProviderTimeouts Sum 120s {"Service":"payment-api"}',
-      scope: 'round-1/h2',
+      scope: 'round-1:h2',
       timeRange: { start: new Date(NOW - 120 * 60_000).toISOString(), end: new Date(NOW).toISOString() },
       at: new Date(NOW).toISOString(),
     });
