@@ -53,6 +53,14 @@ describe('query_logs', () => {
     expect(text.split('\n').filter((l) => l.includes('{"time"')).length).toBe(lines.length);
   });
 
+  // Regression: with the detector's default hour of baseline, a 30-minute query counted the half
+  // hour before its start as silence and reported the steady timeout rate as a +330% spike.
+  it('reports no spike for a rate that is steady over the whole window', async () => {
+    const text = output(await h.call('query_logs', { service: 'payment-api', lastMinutes: 30 }, { conversationId: 'logs-6' }));
+    expect(text).toContain('provider request timed out after <*>ms');
+    expect(text).not.toMatch(/\] spike /);
+  });
+
   it('says when more events matched than the cap, and analyzes the cap', async () => {
     const text = output(
       await h.call(

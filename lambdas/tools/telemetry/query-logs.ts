@@ -128,7 +128,7 @@ function eventsText(
         Math.floor((budget - lines.join('\n').length - exampleText.length - 100) / 4),
       ),
     },
-    anomalies: { now: window.end },
+    anomalies: anomalyWindows(window, truncated ? (events.at(-1)?.timestamp ?? window.end) : window.end),
     correlation: { maxGroups: 5 },
   });
   const top = analysis.errorPatterns[0];
@@ -144,6 +144,19 @@ function eventsText(
     output: cap(`${lines.join('\n')}\n\n${analysis.summary}${exampleText}`, budget),
     summary: summary.slice(0, 1000),
   };
+}
+
+/**
+ * The anomaly detector's windows within what was read: the current window a quarter of it (1
+ * to 15 minutes) before `readUntil`, the baseline the rest (at most an hour). Its defaults
+ * (15 minutes against the hour before) would count the part of the baseline before the query's
+ * start as silence and report a steady rate as a spike. `readUntil` is the last event's time
+ * when the cap cut the read short, so the current window is not empty for that reason.
+ */
+function anomalyWindows(window: ResolvedWindow, readUntil: number) {
+  const span = Math.max(60_000, readUntil - window.start);
+  const windowMs = Math.min(15 * 60_000, Math.max(60_000, Math.floor(span / 4)));
+  return { now: readUntil, windowMs, baselineMs: Math.max(60_000, Math.min(60 * 60_000, span - windowMs)) };
 }
 
 /** Error-like lines first (one per distinct text), then the latest others; each cut to 300 characters. */
