@@ -56,12 +56,14 @@ describe('query_logs', () => {
   // Regression: with the detector's default hour of baseline, a 30-minute query counted the half
   // hour before its start as silence and reported the steady timeout rate as a +330% spike.
   it('reports no spike for a rate that is steady over the whole window', async () => {
-    const text = output(await h.call('query_logs', { service: 'payment-api', lastMinutes: 30 }, { conversationId: 'logs-6' }));
+    const text = output(
+      await h.call('query_logs', { service: 'payment-api', lastMinutes: 30 }, { conversationId: 'logs-6' }),
+    );
     expect(text).toContain('provider request timed out after <*>ms');
     expect(text).not.toMatch(/\] spike /);
   });
 
-  it('says when more events matched than the cap, and analyzes the cap', async () => {
+  it('analyzes the latest events, every one from a point to the end, when more matched than the cap', async () => {
     const text = output(
       await h.call(
         'query_logs',
@@ -69,8 +71,37 @@ describe('query_logs', () => {
         { conversationId: 'logs-3' },
       ),
     );
-    expect(text).toContain('100+ events from cloudwatch-logs');
-    expect(text).toContain('More matched than the cap of 100');
+    expect(text).toContain(
+      `More than 100 events from cloudwatch-logs, ${new Date(NOW - 7_200_000).toISOString()} .. ${new Date(NOW).toISOString()}. That is more than the cap: the analysis covers the latest `,
+    );
+    // The window halved from its end until it fits: its start is the end minus 120 min / 2^k.
+    const cut = /the latest (\d+), every event from (\S+) to the end/.exec(text);
+    const from = Date.parse(cut?.[2] ?? '');
+    expect([1, 2, 3, 4, 5, 6].map((k) => NOW - 7_200_000 / 2 ** k)).toContain(from);
+    const analyzed = /(\d+) log lines, \d+ templates, services: checkout, from (\S+) to/.exec(text);
+    expect(Number(analyzed?.[1])).toBe(Number(cut?.[1]));
+    expect(Number(analyzed?.[1])).toBeLessThanOrEqual(100);
+    expect(Date.parse(analyzed?.[2] ?? '')).toBeGreaterThanOrEqual(from);
+    // Every event from there on was read: as many as CloudWatch holds in that part of the window.
+    const all = output(
+      await h.call(
+        'query_logs',
+        { service: 'checkout', since: new Date(from).toISOString() },
+        { conversationId: 'logs-3b' },
+      ),
+    );
+    expect(all).toContain(`${cut?.[1]} events from cloudwatch-logs`);
+  });
+
+  it('analyzes the earliest events when even a minute holds more than the cap', async () => {
+    const text = output(
+      await h.call(
+        'query_logs',
+        { service: 'payment-api', lastMinutes: 60, maxEvents: 10 },
+        { conversationId: 'logs-7' },
+      ),
+    );
+    expect(text).toContain('the analysis covers the earliest 10 of the window');
   });
 
   it('runs a Logs Insights stats query and shows its rows', async () => {
