@@ -14,7 +14,7 @@ const RUNS = 15;
 
 const CASES: [string, string, Record<string, unknown>][] = [
   [
-    'query_logs, payment-api, 60 min, all events (2,000 analyzed)',
+    'query_logs, payment-api, 60 min, all events (over the cap: the latest part analyzed)',
     'query_logs',
     { service: 'payment-api', lastMinutes: 60 },
   ],
