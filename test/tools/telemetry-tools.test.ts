@@ -257,6 +257,10 @@ describe('the per-scope query budget', () => {
       ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
+    // Each got its own evidence id, and the ledger holds exactly those.
+    const ids = results.flatMap((r) => (r.ok ? [/^Evidence (ev-\d+)/.exec(r.output)?.[1]] : []));
+    expect(new Set(ids).size).toBe(5);
+    expect((await h.deps.ledger.listEvidence('budget-4')).map((r) => r.id).sort()).toEqual([...ids].sort());
     expect(results.filter((r) => !r.ok && r.error.startsWith('Refused (scope_budget)'))).toHaveLength(7);
   });
 
