@@ -99,7 +99,11 @@ const sandbox = await startSandbox({
   config,
   env: passThrough,
   logLevel,
-  ...(process.env.SANDBOX_LOGHUB_DIR ? { telemetry: { loghubDir: process.env.SANDBOX_LOGHUB_DIR } } : {}),
+  // The demo incident: SANDBOX_DEMO_SEED picks another one (`off`: none), SANDBOX_LOGHUB_DIR adds noise.
+  telemetry: {
+    demoSeed: process.env.SANDBOX_DEMO_SEED === 'off' ? false : numberFromEnv('SANDBOX_DEMO_SEED', 3),
+    ...(process.env.SANDBOX_LOGHUB_DIR ? { loghubDir: process.env.SANDBOX_LOGHUB_DIR } : {}),
+  },
 }).catch((error: unknown) => {
   // The stack rejects a wrong field of SANDBOX_CONFIG (InvalidConfigError, naming the field).
   if (error instanceof Error && error.name === 'InvalidConfigError') {
