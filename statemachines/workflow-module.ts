@@ -8,6 +8,7 @@ import type { AgentLimits } from '../lambdas/agents/limits.ts';
 import type { ModelPrices } from '../lambdas/agents/pricing.ts';
 import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
+import type { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
 import type { FunctionSpec } from './kernel-functions.ts';
 
 /**
@@ -48,6 +49,8 @@ export interface KernelConfig {
   >;
   /** Who may decide what: decision kind -> the roles whose holders may (defaults from the modules). */
   readonly approvals: Readonly<Record<string, readonly string[]>>;
+  /** The telemetry tools' services and data sources (issue 15, lambdas/tools/telemetry/config.ts). */
+  readonly telemetry: TelemetryConfig;
 }
 
 /**
