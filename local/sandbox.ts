@@ -6,9 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
-import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
-import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
@@ -45,13 +43,13 @@ import { SqsQueueService } from './sqs/queue-service.ts';
 import { createStepFunctionsApi, STEP_FUNCTIONS_TARGET_PREFIX } from './stepfunctions/api.ts';
 import { LocalStepFunctions } from './stepfunctions/runtime.ts';
 import {
-  type CloudFormationTemplate,
   LOCAL_REGION,
   localArn,
   resolveIntrinsics,
   resourcesOfType,
   UnsupportedTemplateError,
 } from './template.ts';
+import { sandboxTemplate } from './template-cache.ts';
 import { TableSettingsStore } from './template-settings.ts';
 import { createSandboxLog } from './terminal-log.ts';
 
@@ -115,10 +113,12 @@ async function assemble(
   port: number,
   setRoute: (route: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => void,
 ): Promise<Sandbox> {
-  const template = synthesizeTemplate({
-    modules: options.modules ?? WORKFLOW_MODULES,
+  // The default modules' template is reused while their sources and the configuration are unchanged.
+  const { template } = await sandboxTemplate({
+    ...(options.modules ? { modules: options.modules } : {}),
     ...(options.config ? { config: options.config } : {}),
-  }) as unknown as CloudFormationTemplate;
+    ...(options.templateCache === false ? { cache: false } : {}),
+  });
   const names = { baseUrl: url };
   // One GitHub secret: the emulator signs its deliveries with what the ingress verifies.
   const webhookSecrets = {

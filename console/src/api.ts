@@ -63,6 +63,8 @@ export interface Ledger {
   inputTokens?: number;
   outputTokens?: number;
   cacheReadTokens?: number;
+  /** The model calls' estimated cost in micro-dollars (lambdas/agents/pricing.ts). */
+  costMicroUsd?: number;
   transitions?: number;
   lambdaMs?: number;
 }

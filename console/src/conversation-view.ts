@@ -4,6 +4,7 @@
  * the kernel stored for it.
  */
 
+import { formatUsd } from '../../lambdas/shared/money.ts';
 import type { ExecutionDetail, StoredMessage } from './api.ts';
 import { type Child, h } from './dom.ts';
 import { eventsSection } from './events-view.ts';
@@ -77,6 +78,7 @@ function ledger(state: State): HTMLElement {
     tile('input tokens', number(l.inputTokens), 'ledger-input'),
     tile('output tokens', number(l.outputTokens), 'ledger-output'),
     tile('cache reads', number(l.cacheReadTokens), 'ledger-cache'),
+    tile('estimated model cost', formatUsd(l.costMicroUsd ?? 0), 'ledger-cost'),
     tile('state transitions', number(l.transitions), 'ledger-transitions'),
     tile('Lambda time', `${((l.lambdaMs ?? 0) / 1000).toFixed(2)} s`, 'ledger-lambda'),
   );

@@ -98,20 +98,32 @@ describe('the fix path of bug_investigation', () => {
       Default: F.explainToDevelopers,
     });
     expect(state(F.postPullRequestToDevelopers).Next).toBe(F.postPullRequestToReporter);
-    expect(state(F.postPullRequestToReporter).Next).toBe(S.markPendingVerification);
+    expect(state(F.postPullRequestToReporter).Next).toBe(S.awaitingDevelopers);
     expect(state(F.explainToDevelopers).Next).toBe(F.explainToReporter);
-    expect(state(F.explainToReporter).Next).toBe(S.markPendingVerification);
+    expect(state(F.explainToReporter).Next).toBe(S.awaitingDevelopers);
     for (const failing of [F.writeFix, F.rewriteFix, F.openPullRequest, F.readBuildResults]) {
       const next = catchNext(failing)[0] as string;
       expect(state(next).Next, failing).toBe(F.explainToDevelopers);
     }
   });
 
-  it("builds the conversation's work branch with startBuild.sync, bounded by the project's timeout", () => {
+  it("hands the fixer's tools, the build and the pull request the one work branch the check named", () => {
+    for (const turn of [F.writeFix, F.rewriteFix]) {
+      // The plain Lambda integration: the Parameters are the payload.
+      expect(state(turn).Parameters, turn).toMatchObject({
+        toolContext: { 'workBranch.$': '$.fixRequest.workBranch' },
+      });
+    }
+    expect(state(F.openPullRequest).Parameters).toMatchObject({
+      'branch.$': '$.fixRequest.workBranch',
+    });
+  });
+
+  it("builds the bug's work branch with startBuild.sync, bounded by the project's timeout", () => {
     const build = state(F.buildFix);
     expect(build.Resource).toBe('arn:<AWS::Partition>:states:::codebuild:startBuild.sync');
     expect(build.Parameters).toMatchObject({
-      'SourceVersion.$': "States.Format('refs/heads/agents/{}', $.conversationId)",
+      'SourceVersion.$': "States.Format('refs/heads/{}', $.fixRequest.workBranch)",
     });
     expect(build.TimeoutSeconds).toBe((20 + 10) * 60);
   });
