@@ -223,17 +223,15 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
 export const FILE_PREVIEW_CHARS = 1_200;
 
 /**
- * A message with its shared files as the console shows them (name, size, a preview and where
- * the whole file is), not their whole content, which the file's own route serves.
+ * A message with its shared files as the fake Slack keeps them (content included, which tests
+ * read), plus what the console shows: size, a preview, and where the whole file is served.
  */
 function withFileShares<M extends { files?: SlackFile[] }>(message: M) {
   if (!message.files) return message;
   return {
     ...message,
     files: message.files.map((file) => ({
-      id: file.id,
-      title: file.title,
-      filename: file.filename,
+      ...file,
       size: Buffer.byteLength(file.content, 'utf8'),
       preview: file.content.slice(0, FILE_PREVIEW_CHARS),
       truncated: file.content.length > FILE_PREVIEW_CHARS,
