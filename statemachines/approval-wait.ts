@@ -117,6 +117,7 @@ export function approvalWait(scope: Construct, id: string, props: ApprovalWaitPr
     ...(props.text === undefined ? {} : { text: props.text }),
     ...(props.template === undefined ? {} : { template: props.template }),
     approval,
+    keepApprovalNonce: true,
     ...(props.idempotencyKey === undefined ? {} : { idempotencyKey: props.idempotencyKey }),
     resultPath,
   });
