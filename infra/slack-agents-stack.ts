@@ -6,6 +6,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import { requirePriceOf } from '../lambdas/agents/pricing.ts';
 import { WorkflowRegistrations } from '../lambdas/kernel/workflows.ts';
 import { ENV } from '../lambdas/shared/env.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
@@ -109,6 +110,8 @@ export class SlackAgentsStack extends Stack {
       [ENV.modelProvider]: config.model.provider,
       [ENV.modelId]: config.model.id,
       [ENV.agentLimits]: JSON.stringify(config.agentLimits),
+      // parseConfig made sure the model has a price.
+      [ENV.modelPrice]: JSON.stringify(requirePriceOf(config.model.id, config.modelPrices)),
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     };

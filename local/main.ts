@@ -1,5 +1,5 @@
 import './polyfills.ts';
-import { parseConfig, type SlackAgentsConfigInput } from '../infra/config.ts';
+import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import {
   DEVELOPMENT_SIGNING_SECRET,
   DEVELOPMENT_WEBHOOK_SECRETS,
@@ -44,17 +44,23 @@ function numberFromEnv(name: string, fallback: number): number {
   return value;
 }
 
-/** SANDBOX_CONFIG, validated as `cdk synth` validates the context (a wrong field is named). */
+/**
+ * SANDBOX_CONFIG as JSON. Its fields are validated as `cdk synth` validates the context, by the
+ * stack itself when the sandbox synthesizes it (a wrong field is named, see `startSandbox` below);
+ * a configuration whose template is cached was valid when it was synthesized.
+ */
 function configFromEnv(): SlackAgentsConfigInput {
   const raw = process.env.SANDBOX_CONFIG;
   if (raw === undefined || raw.trim() === '') return {};
   try {
-    parseConfig(raw);
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('expected a JSON object');
+    return parsed as SlackAgentsConfigInput;
   } catch (error) {
     console.error(`SANDBOX_CONFIG: ${(error as Error).message}`);
     process.exit(2);
   }
-  return JSON.parse(raw) as SlackAgentsConfigInput;
 }
 
 const fromEnv = configFromEnv();
@@ -93,6 +99,13 @@ const sandbox = await startSandbox({
   config,
   env: passThrough,
   logLevel,
+}).catch((error: unknown) => {
+  // The stack rejects a wrong field of SANDBOX_CONFIG (InvalidConfigError, naming the field).
+  if (error instanceof Error && error.name === 'InvalidConfigError') {
+    console.error(`SANDBOX_CONFIG: ${error.message}`);
+    process.exit(2);
+  }
+  throw error;
 });
 
 const channelList = sandbox.slack.workspace
@@ -114,9 +127,10 @@ Sandbox listening on ${sandbox.url}
   Alarm events:           POST ${sandbox.url}${EVENTBRIDGE_PATH}  (an EventBridge event, invoked as the alarm rule would)
   Time scale:             ${sandbox.timeScale}
   Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}${
-    parseConfig(config).model.provider === 'bedrock'
+    // The handlers' environment, from the template: what the stack configured.
+    process.env.MODEL_PROVIDER === 'bedrock'
       ? `
-  Bedrock Runtime:        ${sandbox.url}/model/${parseConfig(config).model.id}/invoke (emulated, SigV4 with dummy credentials, in front of the model above)`
+  Bedrock Runtime:        ${sandbox.url}/model/${process.env.MODEL_ID}/invoke (emulated, SigV4 with dummy credentials, in front of the model above)`
       : ''
   }
 `);

@@ -46,6 +46,12 @@ export interface SandboxOptions {
   routerConcurrency?: number;
   /** The GitHub webhook secret alone (the emulator signs with it, the ingress verifies it); `webhookSecrets.github` wins. */
   githubWebhookSecret?: string;
+  /**
+   * Reuse the template synthesized for the same sources and configuration (`.sandbox/template-cache/`,
+   * local/template-cache.ts); only the default modules' is cached. `false` synthesizes every time.
+   * @default true
+   */
+  templateCache?: boolean;
 }
 
 export interface Sandbox {

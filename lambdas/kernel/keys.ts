@@ -24,6 +24,8 @@ export const keys = {
   thread: (channel: string, threadTs: string) => ({ pk: `THREAD#${channel}#${threadTs}`, sk: 'THREAD' }),
   /** An inbox envelope too large for an SQS message, by its deduplication id (kernel/inbox.ts). */
   inboxEnvelope: (deduplicationId: string) => ({ pk: `INBOX#${deduplicationId}`, sk: 'ENVELOPE' }),
+  /** The platform's model spend of one UTC day (`YYYY-MM-DD`), across conversations (agents/limits.ts). */
+  dailySpend: (day: string) => ({ pk: `SPEND#${day}`, sk: 'SPEND' }),
   post: (conversationId: string, idempotencyKey: string) => ({
     pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `POST#${idempotencyKey}`,
