@@ -15,7 +15,7 @@ import {
 } from '../kernel.ts';
 import { slackPost } from '../slack-post.ts';
 import type { KernelResources } from '../workflow-module.ts';
-import { ChecksBuildProject, StartChecksBuild } from './checks-build.ts';
+import { ChecksBuildProject, StartChecksBuild } from '../checks-build.ts';
 import type { BugFunctionId } from './functions.ts';
 
 /**

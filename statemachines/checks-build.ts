@@ -3,8 +3,8 @@ import * as codebuild from 'aws-cdk-lib/aws-codebuild';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
-import { checksBuildspec } from '../../lambdas/workflows/bug-investigation/fix/buildspec.ts';
+import { checksBuildspec } from '../lambdas/builds/buildspec.ts';
+import type { BuildSettings } from '../lambdas/builds/contract.ts';
 
 /** github.com's REST API: a repository there is a GITHUB source, anywhere else GITHUB_ENTERPRISE. */
 const GITHUB_COM_API = 'https://api.github.com';
@@ -14,7 +14,7 @@ export interface ChecksBuildProjectProps {
   readonly repository: string;
   /** The REST API base URL (`github.baseUrl`): `https://api.github.com` or `https://HOST/api/v3`. */
   readonly githubBaseUrl: string;
-  readonly build: BugInvestigationSettings['build'];
+  readonly build: BuildSettings;
 }
 
 /** The clone URL of `repository` on the GitHub that `githubBaseUrl` serves. */
