@@ -110,6 +110,7 @@ export const NextStage = z.enum([
   'analyst',
   'writer',
   'build',
+  'build_base',
   'reviewer',
   'approval',
   'committer',
@@ -131,14 +132,20 @@ export const HandOff = z.object({
   asker: ModelAgent.optional(),
   /** The agent asked, for `ask_agent`. */
   asked: ModelAgent.optional(),
-  /** Why the pipeline ended (`stopped`, `blocked`, `failed`). */
+  /** Why the pipeline ended (`stopped`, `blocked`, `failed`), or what people are asked. */
   reason: z.string().max(2_000).optional(),
+  /** For `ask_people`: nobody who may answer did yet; wait again without asking again. */
+  waitAgain: z.boolean().optional(),
 });
 export type HandOff = z.infer<typeof HandOff>;
 
 export const StartInput = z.object({
   conversationId: z.string().min(1),
-  origin: z.object({ kind: z.literal('github'), repository: z.string(), number: z.number().int().positive() }),
+  origin: z.object({
+    kind: z.literal('github'),
+    repository: z.string(),
+    number: z.number().int().positive(),
+  }),
 });
 export type StartInput = z.infer<typeof StartInput>;
 
@@ -160,7 +167,9 @@ export const HandOffInput = z.object({
   mode: z.enum(['work', 'answer', 'people']),
   turn: IssueTurnOutput.optional(),
   /** For `people`: the messages the wake drained (answers from Slack or GitHub). */
-  messages: z.array(z.object({ senderType: z.string(), senderId: z.string(), text: z.string() })).optional(),
+  messages: z
+    .array(z.object({ channel: z.string(), senderType: z.string(), senderId: z.string(), text: z.string() }))
+    .optional(),
   /** For `people`: the wait timed out. */
   timedOut: z.boolean().optional(),
   /** The previous hand-off (who asked whom). */
@@ -197,8 +206,8 @@ export const ProgressInput = z.object({
   conversationId: z.string().min(1),
   /** The configured channel the pipeline's message lives in. */
   channel: z.string().min(1),
-  /** The stage starting now (shown as running). */
-  stage: z.string().min(1),
+  /** Something to say besides the summary: posted in the pipeline's thread and as an issue comment. */
+  say: z.string().max(4_000).optional(),
 });
 export type ProgressInput = z.infer<typeof ProgressInput>;
 

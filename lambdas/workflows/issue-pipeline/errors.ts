@@ -30,3 +30,11 @@ export class NotAnIssueError extends Error {
     super(message, options);
   }
 }
+
+/** The base commit's build finished, but the change's own results were not kept before it. */
+export class BranchResultsMissingError extends Error {
+  override readonly name = 'BranchResultsMissingError';
+  constructor(readonly conversationId: string) {
+    super(`the change's build results of ${conversationId} were not kept while the base commit built`);
+  }
+}

@@ -1,3 +1,4 @@
+import type { BuildResults } from '../../builds/contract.ts';
 import type { BaselineRecord } from './contract.ts';
 import type { IssueState } from './state.ts';
 
@@ -14,6 +15,9 @@ export interface IssueStateStore {
   save(conversationId: string, state: IssueState): Promise<void>;
   progress(conversationId: string): Promise<ProgressAnchors>;
   setProgress(conversationId: string, anchors: ProgressAnchors): Promise<void>;
+  /** Keeps the change's build results while the base commit builds. */
+  keepBranchResults(conversationId: string, results: BuildResults): Promise<void>;
+  branchResults(conversationId: string): Promise<BuildResults | undefined>;
   baseline(repository: string, sha: string): Promise<BaselineRecord | undefined>;
   saveBaseline(repository: string, record: BaselineRecord): Promise<void>;
 }

@@ -212,7 +212,12 @@ export function initialState(input: {
       errors: [],
       commands_run: [],
     },
-    review: { completed: false, verdict: null, findings: { good: [], issues: [] }, feedback_for_writer: null },
+    review: {
+      completed: false,
+      verdict: null,
+      findings: { good: [], issues: [] },
+      feedback_for_writer: null,
+    },
     commit: {
       completed: false,
       hash: null,

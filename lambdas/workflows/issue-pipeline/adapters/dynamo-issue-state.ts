@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { DynamoTable, isConditionFailure } from '../../../adapters/dynamo-table.ts';
+import { BuildResults } from '../../../builds/contract.ts';
 import { keys } from '../../../kernel/keys.ts';
 import { BaselineRecord } from '../contract.ts';
 import { DocumentNotFoundError, InvalidDocumentError } from '../errors.ts';
@@ -70,6 +71,31 @@ export class DynamoIssueStateStore extends DynamoTable implements IssueStateStor
         ExpressionAttributeValues: { ':p': anchors },
       }),
     );
+  }
+
+  async keepBranchResults(conversationId: string, results: BuildResults): Promise<void> {
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.conversation(conversationId),
+        UpdateExpression: 'SET issueBranchBuild = :r',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':r': results },
+      }),
+    );
+  }
+
+  async branchResults(conversationId: string): Promise<BuildResults | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.conversation(conversationId),
+        ConsistentRead: true,
+        ProjectionExpression: 'issueBranchBuild',
+      }),
+    );
+    const parsed = BuildResults.safeParse(Item?.issueBranchBuild);
+    return parsed.success ? parsed.data : undefined;
   }
 
   async baseline(repository: string, sha: string): Promise<BaselineRecord | undefined> {

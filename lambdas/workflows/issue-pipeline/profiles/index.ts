@@ -1,12 +1,7 @@
 import { defineProfiles } from '../../../agents/profile.ts';
-import { CODE_TOOL_NAMES } from '../../../tools/code/tools.ts';
 import { ALL_CODE_TOOLS, codeToolSpecs, READ_CODE_TOOLS } from '../../../tools/code/deployment.ts';
-import {
-  AnalysisSubmission,
-  ChangesSubmission,
-  ReviewSubmission,
-  TriageSubmission,
-} from '../contract.ts';
+import { CODE_TOOL_NAMES } from '../../../tools/code/tools.ts';
+import { AnalysisSubmission, ChangesSubmission, ReviewSubmission, TriageSubmission } from '../contract.ts';
 import { type IssueAgentSpec, issueAgentProfile, issueAnswerProfile } from './common.ts';
 import { ROLES, TASKS } from './prompts.ts';
 
