@@ -100,3 +100,18 @@ export class StartChecksBuild extends tasks.CodeBuildStartBuild {
     return state;
   }
 }
+
+/** Build Task timeout: the project's own timeout plus time to queue and provision. */
+export function checksBuildTaskTimeout(build: BuildSettings): Duration {
+  return Duration.minutes(build.timeoutMinutes + 10);
+}
+
+/** The Retry of a checks build that CodeBuild could not take now (account limits, its own errors, the network). */
+export function checksBuildRetry(): sfn.RetryProps {
+  return {
+    errors: ['CodeBuild.AccountLimitExceededException', 'CodeBuild.CodeBuildException', 'States.Http.Socket'],
+    interval: Duration.seconds(30),
+    maxAttempts: 3,
+    backoffRate: 2,
+  };
+}

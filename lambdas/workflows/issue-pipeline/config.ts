@@ -41,3 +41,6 @@ export const IssuePipelineSettings = z.strictObject({
   build: BuildSettings,
 });
 export type IssuePipelineSettings = z.infer<typeof IssuePipelineSettings>;
+
+/** The variable carrying the validated settings (JSON) to the pipeline's functions. */
+export const ISSUE_PIPELINE_SETTINGS_ENV = 'ISSUE_PIPELINE_SETTINGS';

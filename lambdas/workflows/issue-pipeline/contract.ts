@@ -112,7 +112,6 @@ export const NextStage = z.enum([
   'build',
   'build_base',
   'reviewer',
-  'approval',
   'committer',
   'ask_agent',
   'ask_people',

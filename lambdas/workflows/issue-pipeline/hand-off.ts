@@ -232,17 +232,33 @@ function afterReview(state: IssueState, r: ReviewSubmission, ctx: HandOffContext
   state.pipeline.current_agent = 'committer';
   const sensitive = touchesSensitivePaths(state, ctx.sensitivePaths);
   if (sensitive.length > 0) {
-    const reason = `The change touches sensitive paths (${sensitive.join(', ')}): an approver must approve it before the pull request.`;
-    state.communication.escalations.push({
-      agent: 'reviewer',
-      reason,
-      requires_human: true,
-      resolved: false,
-    });
-    return { state, handOff: { next: 'approval', attempt: state.pipeline.attempt, notes: [], reason } };
+    const reason = `${SENSITIVE_PREFIX} (${sensitive.join(', ')}): a developer or a repository writer must approve it before the pull request is opened. Answer "approve", or say what must change.`;
+    const approved = state.communication.escalations.some((e) => e.reason === reason && e.resolved);
+    if (!approved) {
+      if (!state.communication.escalations.some((e) => e.reason === reason))
+        state.communication.escalations.push({
+          agent: 'reviewer',
+          reason,
+          requires_human: true,
+          resolved: false,
+        });
+      return {
+        state,
+        handOff: {
+          next: 'ask_people',
+          attempt: state.pipeline.attempt,
+          notes: [],
+          asker: 'reviewer',
+          reason,
+        },
+      };
+    }
   }
   return { state, handOff: { next: 'committer', attempt: state.pipeline.attempt, notes: [] } };
 }
+
+/** How an escalation for sensitive paths begins. */
+export const SENSITIVE_PREFIX = 'The change touches sensitive paths';
 
 /** Whether the approved change touches a sensitive path (an approver's button before the Committer). */
 export function touchesSensitivePaths(state: IssueState, sensitivePaths: readonly string[]): string[] {

@@ -4,15 +4,13 @@ import { createGitHubClient, getGitHubCredentials } from '../../../adapters/gith
 import { ENV, MissingConfigurationError, requireEnv } from '../../../shared/env.ts';
 import { readCodeToolsConfig } from '../../../tools/code/config.ts';
 import { DynamoIssueStateStore } from '../adapters/dynamo-issue-state.ts';
-import { IssuePipelineSettings } from '../config.ts';
+import { ISSUE_PIPELINE_SETTINGS_ENV, IssuePipelineSettings } from '../config.ts';
 
 /**
  * The pipeline's adapters, built on first use (the sandbox loads handlers before it sets the
  * environment): its settings (`ISSUE_PIPELINE_SETTINGS`, set by its module), the document
  * store, and Octokit on the configured repository.
  */
-
-export const ISSUE_PIPELINE_SETTINGS_ENV = 'ISSUE_PIPELINE_SETTINGS';
 
 let settings: IssuePipelineSettings | undefined;
 let store: DynamoIssueStateStore | undefined;
