@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
-import { lastToolResults, toolResultText, toolUse } from '../../local/model/scripted-model.ts';
+import { lastToolResults, toolResultText, toolUse, withUsage } from '../../local/model/scripted-model.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,
@@ -43,21 +43,20 @@ const triage = (proceed = true): Step[] => [
     ...(proceed ? {} : { rejection_reason: 'This needs a product decision, not a code change.' }),
   }),
 ];
-const analysis: Step[] = [
-  submitAs('submit_analysis', {
-    brief: `VAT is computed on the subtotal at ${DEMO_BUG.file}:${DEMO_BUG.line}; compute it on net.`,
-    files: [{ path: DEMO_BUG.file, purpose: 'checkout totals', action: 'modify' }],
-    patterns: ['Money is in cents'],
-    test_requirement: {
-      required: true,
-      type: 'regression',
-      location: 'test/checkout.test.ts',
-      description: 'VAT on the discounted amount',
-    },
-    must_do: ['Charge VAT on the amount after the discount'],
-    must_not_do: ['Do not change the discount rules'],
-  }),
-];
+const analysisReply = submitAs('submit_analysis', {
+  brief: `VAT is computed on the subtotal at ${DEMO_BUG.file}:${DEMO_BUG.line}; compute it on net.`,
+  files: [{ path: DEMO_BUG.file, purpose: 'checkout totals', action: 'modify' }],
+  patterns: ['Money is in cents'],
+  test_requirement: {
+    required: true,
+    type: 'regression',
+    location: 'test/checkout.test.ts',
+    description: 'VAT on the discounted amount',
+  },
+  must_do: ['Charge VAT on the amount after the discount'],
+  must_not_do: ['Do not change the discount rules'],
+});
+const analysis: Step[] = [analysisReply];
 const writes = (diff: string, seen?: (prompt: string) => void): Step[] => [
   (request) => {
     seen?.(JSON.stringify(request.body.messages));
@@ -138,4 +137,228 @@ describe('the issue pipeline (issue 17) in the sandbox', () => {
     expect(comments[0]?.body).toContain('**done**');
     expect(comments[0]?.body).toContain(pull?.html_url ?? 'missing');
   }, 300_000);
+
+  it("sends the writer back twice with the reviewer's feedback, then opens the pull request on the third attempt", async () => {
+    const issue = await h.openIssue(TITLE, BODY);
+    const id = pipelineIdFor(issue);
+    const prompts: string[] = [];
+    const seen = (prompt: string) => prompts.push(prompt);
+    h.script(id, [
+      ...triage(),
+      ...analysis,
+      ...writes(lineDiff(BUG_LINE, FIXED_LINE), seen),
+      ...review('REJECTED', 'Name the regression in a comment (first review).'),
+      ...writes(lineDiff(FIXED_LINE, `${FIXED_LINE} // VAT after discount`), seen),
+      ...review('REJECTED', 'Use a block comment instead (second review).'),
+      ...writes(
+        lineDiff(`${FIXED_LINE} // VAT after discount`, `${FIXED_LINE} /* VAT after discount */`),
+        seen,
+      ),
+      ...review('APPROVED'),
+    ]);
+    const state = await h.waitFor(
+      () => documentOf(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+      240,
+    );
+    expect(state.pipeline.status).toBe('completed');
+    expect(state.pipeline.attempt).toBe(3);
+    expect(prompts).toHaveLength(3);
+    expect(prompts[0]).not.toContain('first review');
+    expect(prompts[1]).toContain('first review');
+    expect(prompts[2]).toContain('second review');
+    expect(prompts[2]).toContain('Attempt 3 of 3');
+    expect((await pullOf(id))?.body).toContain(`Closes #${issue}`);
+  }, 300_000);
+
+  it('ends failed with the reason and the last feedback after three rejections, and opens nothing', async () => {
+    const issue = await h.openIssue(TITLE, BODY);
+    const id = pipelineIdFor(issue);
+    h.script(id, [
+      ...triage(),
+      ...analysis,
+      ...writes(lineDiff(BUG_LINE, FIXED_LINE)),
+      ...review('REJECTED', 'No (1).'),
+      ...writes(lineDiff(FIXED_LINE, `${FIXED_LINE} // 2`)),
+      ...review('REJECTED', 'No (2).'),
+      ...writes(lineDiff(`${FIXED_LINE} // 2`, `${FIXED_LINE} // 3`)),
+      ...review('REJECTED', 'Still not right (3).'),
+    ]);
+    const state = await h.waitFor(
+      () => documentOf(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+      240,
+    );
+    expect(state.pipeline.status).toBe('failed');
+    expect(state.pipeline.failure_reason).toBe('Writer-Reviewer loop exhausted after 3 attempts');
+    expect(state.review.feedback_for_writer).toContain('Still not right (3).');
+    expect(await pullOf(id)).toBeUndefined();
+    const comments = await h.waitFor(
+      () => commentsOf(issue),
+      (cs) => cs.some((c) => c.body?.includes('**failed**')),
+      'the comment edited to failed',
+    );
+    expect(comments.find((c) => c.body?.includes('**failed**'))?.body).toContain(
+      'Writer-Reviewer loop exhausted',
+    );
+    const conversation = await h.store.getConversation(id);
+    expect(conversation?.status).toBe('failed');
+  }, 300_000);
+
+  it('stops when triage says not to proceed, saying why on the issue and in Slack', async () => {
+    const issue = await h.openIssue('Redesign the whole shop', 'Make it nicer.');
+    const id = pipelineIdFor(issue);
+    h.script(id, triage(false));
+    const state = await h.waitFor(
+      () => documentOf(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+    );
+    expect(state.triage.should_proceed).toBe(false);
+    expect(state.learnings.outcome).toContain('stopped by triage');
+    const comments = await h.waitFor(
+      () => commentsOf(issue),
+      (cs) => cs.some((c) => c.body?.includes('product decision')),
+      'the rejection on the issue',
+    );
+    expect(comments).toHaveLength(1);
+    const [message] = await pipelineMessage(issue);
+    expect(message?.text).toContain('product decision');
+    expect(h.requestsOf(id)).toHaveLength(1);
+    expect((await h.store.getConversation(id))?.status).toBe('closed');
+  }, 120_000);
+
+  it('sends a failing build back to the writer, but does not blame the change for a test that fails on the base commit too', async () => {
+    const issue = await h.openIssue(TITLE, BODY);
+    const id = pipelineIdFor(issue);
+    const broken = '  const vat: string = vatFor(subtotal, options.region);';
+    let second = '';
+    h.script(id, [
+      ...triage(),
+      ...analysis,
+      ...writes(lineDiff(BUG_LINE, broken)),
+      ...writes(lineDiff(broken, BUG_LINE.replace('subtotal', 'net')), (p) => {
+        second = p;
+      }),
+      ...review('APPROVED'),
+    ]);
+    const state = await h.waitFor(
+      () => documentOf(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+      300,
+    );
+    expect(state.pipeline.status).toBe('completed');
+    expect(state.pipeline.attempt).toBe(2);
+    // The first build: typecheck broke (the change's fault); the planted bug's test fails on main too.
+    expect(second).toContain('Check \\"typecheck\\" exited');
+    expect(second).not.toContain('Check \\"test\\" exited');
+    const { data: main } = await h.github.rest.repos.getBranch({ ...REPO, branch: 'main' });
+    const baseline = await h.documents.baseline('demo/webshop', main.commit.sha);
+    expect(baseline?.results.checks.find((c) => c.name === 'test')?.exitCode).toBe(1);
+  }, 360_000);
+
+  it("asks people, ignores an answer from someone without write access, and goes on with a writer's issue comment", async () => {
+    const issue = await h.openIssue(TITLE, BODY);
+    const id = pipelineIdFor(issue);
+    let analystPrompt = '';
+    h.script(id, [
+      ...triage(),
+      submitAs('submit_analysis', {
+        brief: 'x',
+        files: [{ path: DEMO_BUG.file, purpose: 'x', action: 'modify' }],
+        patterns: [],
+        test_requirement: { required: false, type: 'none', location: null, description: 'none' },
+        must_do: ['x'],
+        must_not_do: [],
+        question: { to: 'people', question: 'Is VAT charged after the discount in every region?' },
+      }),
+      (request) => {
+        analystPrompt = JSON.stringify(request.body.messages);
+        return analysisReply;
+      },
+      ...writes(lineDiff(BUG_LINE, FIXED_LINE)),
+      ...review('APPROVED'),
+    ]);
+    await h.waitFor(
+      () => commentsOf(issue),
+      (cs) => cs.some((c) => c.body?.includes('in every region?')),
+      'the question on the issue',
+    );
+    const [message] = await pipelineMessage(issue);
+    const thread = await h.messages(PIPELINE_CHANNEL, message?.ts);
+    expect(thread.some((m) => m.bot && m.text.includes('in every region?'))).toBe(true);
+    await h.setPermission('a-reader', 'read');
+    await h.comment(issue, 'No idea, sorry.', 'a-reader');
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await documentOf(id)).communication.questions[0]?.answered).toBe(false);
+    await h.setPermission('a-writer', 'write');
+    await h.comment(issue, 'Yes: VAT always applies to the discounted amount.', 'a-writer');
+    const state = await h.waitFor(
+      () => documentOf(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+      240,
+    );
+    expect(state.pipeline.status).toBe('completed');
+    expect(state.communication.questions[0]).toMatchObject({ from: 'analyst', to: 'people', answered: true });
+    expect(state.communication.questions[0]?.answer).toContain('always applies');
+    expect(state.communication.questions[0]?.answer).not.toContain('No idea');
+    expect(analystPrompt).toContain('always applies');
+  }, 300_000);
+
+  it('sends an output that breaks the schema back to the agent twice, then ends blocked with the reason', async () => {
+    const issue = await h.openIssue(TITLE, BODY);
+    const id = pipelineIdFor(issue);
+    const bad = submitAs('submit_triage', {
+      type: 'BUG_FIX',
+      scope: 'HUGE',
+      complexity: 'simple',
+      should_proceed: true,
+    });
+    h.script(id, [bad, bad, bad]);
+    const state = await h.waitFor(
+      () => documentOf(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+    );
+    expect(state.pipeline.status).toBe('blocked');
+    expect(state.pipeline.blocked_reason).toContain('The triage could not finish');
+    expect(state.pipeline.blocked_reason).toContain('invalid 3 times');
+    const [, second] = h.requestsOf(id);
+    const [result] = second ? lastToolResults(second.body) : [];
+    expect(result ? toolResultText(result) : '').toContain('does not match the schema of submit_triage');
+  }, 120_000);
+
+  it('ends blocked at the token ceiling, before the next agent runs', async () => {
+    const issue = await h.openIssue(TITLE, BODY);
+    const id = pipelineIdFor(issue);
+    h.script(id, [
+      withUsage(
+        toolUse('submit_triage', {
+          type: 'BUG_FIX',
+          scope: 'SMALL',
+          complexity: 'simple',
+          should_proceed: true,
+        }),
+        { input_tokens: 1_600_000 },
+      ),
+    ]);
+    const state = await h.waitFor(
+      () => documentOf(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+    );
+    expect(state.pipeline.status).toBe('blocked');
+    expect(state.pipeline.blocked_reason).toContain('its ceiling is 1,500,000');
+    expect(h.requestsOf(id)).toHaveLength(1);
+    const comments = await h.waitFor(
+      () => commentsOf(issue),
+      (cs) => cs.some((c) => c.body?.includes('**blocked**')),
+      'the comment edited to blocked',
+    );
+    expect(comments).toHaveLength(1);
+  }, 120_000);
 });
