@@ -28,7 +28,7 @@ export const ISSUE_PIPELINE_STATES = {
   committer: 'Committer',
   committed: 'Pull request opened?',
   whoIsAsked: 'Who is asked?',
-  waitingAgain: 'Waiting again?',
+  waitingAgain: 'Answered by someone who may?',
   askPeople: 'Ask people',
   waitForPeople: 'Wait for people',
   drainAnswers: 'Drain answers',

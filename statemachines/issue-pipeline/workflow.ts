@@ -173,8 +173,25 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
       phase: 'awaiting_people',
       timeout: Duration.seconds(settings.humanWaitSeconds),
     });
-    const people = (name: string, payload: Record<string, unknown>) =>
-      handOff(name, { agent: sfn.JsonPath.stringAt('$.handOff.asker'), mode: 'people', ...payload });
+    // Nobody who may answer did (a comment from a reader): wait again, without showing progress,
+    // whose edits would come back as events of their own.
+    const answered = sfn.Choice.jsonPath(scope, S.waitingAgain);
+    const people = (name: string, payload: Record<string, unknown>) => {
+      const handed = task(
+        name,
+        'IssueHandOff',
+        {
+          previous: sfn.JsonPath.objectAt('$.handOff'),
+          agent: sfn.JsonPath.stringAt('$.handOff.asker'),
+          mode: 'people',
+          ...payload,
+        },
+        '$.handOff',
+      );
+      catchFailure(handed, failed);
+      handed.next(answered);
+      return handed;
+    };
     const takeSilence = people(S.takeSilence, { timedOut: true });
     catchTimeout(waitForAnswer, takeSilence);
     catchFailure(waitForAnswer, failed);
@@ -183,9 +200,7 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     const takeAnswer = people(S.takeAnswer, { messages: sfn.JsonPath.listAt('$.drained.messages') });
     askPeople.next(waitForAnswer);
     waitForAnswer.next(nextTurn(scope, S.nextAnswerTurn)).next(drainAnswers).next(takeAnswer);
-    const waitingAgain = sfn.Choice.jsonPath(scope, S.waitingAgain)
-      .when(sfn.Condition.booleanEquals('$.handOff.waitAgain', true), waitForAnswer)
-      .otherwise(askPeople);
+    answered.when(sfn.Condition.isPresent('$.handOff.waitAgain'), waitForAnswer).otherwise(showProgress);
 
     // --- The hub's routes ---------------------------------------------------------------------
     const attemptsLeft = sfn.Choice.jsonPath(scope, S.attemptsLeft)
@@ -200,10 +215,6 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
       .when(nextIs('reviewer'), stages.reviewer)
       .when(nextIs('committer'), committer)
       .when(nextIs('ask_agent'), whoIsAsked)
-      .when(
-        sfn.Condition.and(nextIs('ask_people'), sfn.Condition.isPresent('$.handOff.waitAgain')),
-        waitingAgain,
-      )
       .when(nextIs('ask_people'), askPeople)
       .when(nextIs('stopped'), markStopped)
       .when(nextIs('blocked'), markBlocked)

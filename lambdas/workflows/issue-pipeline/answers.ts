@@ -20,9 +20,14 @@ export async function acceptedAnswers(
   for (const message of messages) {
     const fromGithub = message.channel.startsWith('github:');
     const ok = fromGithub
-      ? WRITERS.has(await permissionOf(message.senderId).catch(() => 'none'))
+      ? WRITERS.has(await permissionOf(githubLogin(message.senderId)).catch(() => 'none'))
       : message.senderType === 'developer';
     (ok ? accepted : refused).push(message);
   }
   return { accepted, refused };
+}
+
+/** The Router stores a GitHub sender as `github:<login>`. */
+export function githubLogin(senderId: string): string {
+  return senderId.replace(/^github:/, '');
 }
