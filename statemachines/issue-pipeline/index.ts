@@ -5,6 +5,7 @@ import {
 } from '../../lambdas/workflows/issue-pipeline/config.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { ISSUE_FUNCTIONS, type IssueFunctionId } from './functions.ts';
+import { SENSITIVE_CHANGE_DECISION } from './states.ts';
 import { ISSUE_PIPELINE } from './workflow.ts';
 
 /**
@@ -23,6 +24,8 @@ export const ISSUE_PIPELINE_MODULE = defineWorkflowModule<IssueFunctionId, Issue
   // `requester`: who labelled the issue; `commenter`: anyone commenting on it (write access is
   // checked in code before an answer counts); `developer`: replies in the pipeline's thread.
   roles: ['requester', 'commenter', 'developer'],
+  // Changes to the configured sensitive paths: developers may approve them by default.
+  decisions: { [SENSITIVE_CHANGE_DECISION]: ['developer'] },
   functions: ISSUE_FUNCTIONS,
   enabled: (settings) => settings.repository !== undefined,
   environment: (settings) =>

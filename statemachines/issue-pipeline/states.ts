@@ -25,6 +25,7 @@ export const ISSUE_PIPELINE_STATES = {
   prepareBaseBuild: 'Prepare base build',
   buildBase: 'Build base commit',
   judgeBaseBuild: 'Judge build against base',
+  takeApproval: 'Take approval',
   committer: 'Committer',
   committed: 'Pull request opened?',
   whoIsAsked: 'Who is asked?',
@@ -74,3 +75,6 @@ export function agentStates(agent: ModelAgent) {
 /** The text of a failure people are told about. */
 export const FAILURE_TEXT =
   ':warning: The issue pipeline stopped on an internal error after its retries; nothing more will happen. A developer needs to look at it.';
+
+/** The decision kind of the sensitive-paths approval (who may press: `slackAgents.approvals`). */
+export const SENSITIVE_CHANGE_DECISION = 'approve_sensitive_change';

@@ -3,6 +3,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { IssuePipelineSettings } from '../../lambdas/workflows/issue-pipeline/config.ts';
 import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { agentTurn } from '../agent-turn.ts';
+import { approvalWait } from '../approval-wait.ts';
 import {
   ChecksBuildProject,
   checksBuildRetry,
@@ -14,7 +15,7 @@ import { failConversation, setConversationFields } from '../kernel-records.ts';
 import { lambdaTask } from '../lambda-task.ts';
 import { defineWorkflow, type KernelResources, requireChannel } from '../workflow-module.ts';
 import type { IssueFunctionId } from './functions.ts';
-import { agentStates, FAILURE_TEXT, ISSUE_PIPELINE_STATES } from './states.ts';
+import { agentStates, FAILURE_TEXT, ISSUE_PIPELINE_STATES, SENSITIVE_CHANGE_DECISION } from './states.ts';
 
 type Kernel = KernelResources<IssueFunctionId, IssuePipelineSettings>;
 
@@ -103,6 +104,8 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
         sessionIdPath: `$.pipeline.sessions.${agent}`,
         resultPath: '$.turnOutput',
         modelRetry: kernel.config.agentLimits.modelRetry,
+        // Every agent reads (and the writer writes) the pipeline's branch, agents/issue-<n>.
+        toolContext: { workBranch: sfn.JsonPath.stringAt('$.pipeline.branch') },
       });
       const noteFailed = sfn.Pass.jsonPath(scope, answering ? N.noteFailedAnswer : N.noteFailedTurn, {
         parameters: {
@@ -152,6 +155,31 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     const finalProgress = progress(S.finalProgress);
     catchFailure(finalProgress, committed);
     committer.next(finalProgress).next(committed);
+
+    // --- Sensitive paths: an approver's button before the Committer ---------------------------
+    const takeApproval = handOff(S.takeApproval, {
+      agent: 'reviewer',
+      mode: 'approval',
+      approval: sfn.JsonPath.objectAt('$.approval'),
+    });
+    const approval = approvalWait(scope, 'Sensitive change approval', {
+      label: 'sensitive change approval',
+      slackPostFn: kernel.slackPost,
+      approvalWaitFn: kernel.approvalWait,
+      channel,
+      threadTs: sfn.JsonPath.stringAt('$.progress.threadTs'),
+      text: sfn.JsonPath.format(':lock: {}', sfn.JsonPath.stringAt('$.handOff.reason')),
+      approval: {
+        kind: SENSITIVE_CHANGE_DECISION,
+        buttons: [
+          { decision: 'approve', label: 'Approve', style: 'primary' },
+          { decision: 'reject', label: 'Reject', style: 'danger' },
+        ],
+      },
+      timeout: Duration.seconds(settings.humanWaitSeconds),
+      resultPath: '$.approval',
+      onFailure: failed,
+    }).next(takeApproval);
 
     // --- Questions and escalations ------------------------------------------------------------
     const whoIsAsked = sfn.Choice.jsonPath(scope, S.whoIsAsked);
@@ -213,6 +241,7 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
       .when(nextIs('build'), buildStates.build)
       .when(nextIs('build_base'), buildStates.base)
       .when(nextIs('reviewer'), stages.reviewer)
+      .when(nextIs('approval'), approval)
       .when(nextIs('committer'), committer)
       .when(nextIs('ask_agent'), whoIsAsked)
       .when(nextIs('ask_people'), askPeople)

@@ -83,7 +83,12 @@ const review = (verdict: 'APPROVED' | 'REJECTED', feedback?: string): Step[] => 
 ];
 
 async function pullOf(id: string) {
-  const { data } = await h.github.rest.pulls.list({ ...REPO, state: 'all', head: `demo:agents/${id}` });
+  const issue = id.split('-').at(-1);
+  const { data } = await h.github.rest.pulls.list({
+    ...REPO,
+    state: 'all',
+    head: `demo:agents/issue-${issue}`,
+  });
   return data[0];
 }
 
@@ -124,6 +129,7 @@ describe('the issue pipeline (issue 17) in the sandbox', () => {
     expect(pull?.body).toContain('<details><summary>Pipeline state document</summary>');
     expect(pull?.labels.map((l) => l.name)).toContain('agent-pipeline');
     expect(state.commit.pr_url).toBe(pull?.html_url);
+    expect(pull?.head.ref).toBe(`agents/issue-${issue}`);
     const files = (await h.github.rest.pulls.listFiles({ ...REPO, pull_number: pull?.number ?? 0 })).data;
     expect(files.map((f) => f.filename)).toEqual([DEMO_BUG.file]);
     const slack = await h.waitFor(

@@ -112,6 +112,7 @@ export const NextStage = z.enum([
   'build',
   'build_base',
   'reviewer',
+  'approval',
   'committer',
   'ask_agent',
   'ask_people',
@@ -163,7 +164,15 @@ export const HandOffInput = z.object({
   conversationId: z.string().min(1),
   /** The agent whose turn just ended, and how it was run (its own turn, or an answer to a question). */
   agent: ModelAgent,
-  mode: z.enum(['work', 'answer', 'people']),
+  mode: z.enum(['work', 'answer', 'people', 'approval']),
+  /** For `approval`: the approval wait's result (lambdas/kernel/approval-wait.ts). */
+  approval: z
+    .object({
+      outcome: z.enum(['decided', 'expired']),
+      decision: z.string().optional(),
+      by: z.string().optional(),
+    })
+    .optional(),
   turn: IssueTurnOutput.optional(),
   /** For `people`: the messages the wake drained (answers from Slack or GitHub). */
   messages: z

@@ -87,6 +87,8 @@ export function handOff(state: IssueState, input: HandOffInput, ctx: HandOffCont
       return afterAnswer(state, input);
     case 'people':
       return afterPeople(state, input);
+    case 'approval':
+      return afterApproval(state, input);
   }
 }
 
@@ -232,27 +234,14 @@ function afterReview(state: IssueState, r: ReviewSubmission, ctx: HandOffContext
   state.pipeline.current_agent = 'committer';
   const sensitive = touchesSensitivePaths(state, ctx.sensitivePaths);
   if (sensitive.length > 0) {
-    const reason = `${SENSITIVE_PREFIX} (${sensitive.join(', ')}): a developer or a repository writer must approve it before the pull request is opened. Answer "approve", or say what must change.`;
-    const approved = state.communication.escalations.some((e) => e.reason === reason && e.resolved);
-    if (!approved) {
-      if (!state.communication.escalations.some((e) => e.reason === reason))
-        state.communication.escalations.push({
-          agent: 'reviewer',
-          reason,
-          requires_human: true,
-          resolved: false,
-        });
-      return {
-        state,
-        handOff: {
-          next: 'ask_people',
-          attempt: state.pipeline.attempt,
-          notes: [],
-          asker: 'reviewer',
-          reason,
-        },
-      };
-    }
+    const reason = `${SENSITIVE_PREFIX} (${sensitive.join(', ')}): an approver must approve it before the pull request is opened.`;
+    state.communication.escalations.push({
+      agent: 'reviewer',
+      reason,
+      requires_human: true,
+      resolved: false,
+    });
+    return { state, handOff: { next: 'approval', attempt: state.pipeline.attempt, notes: [], reason } };
   }
   return { state, handOff: { next: 'committer', attempt: state.pipeline.attempt, notes: [] } };
 }
@@ -315,4 +304,21 @@ function afterPeople(state: IssueState, input: HandOffInput): HandOffResult {
     state,
     handOff: { next: asker, attempt: state.pipeline.attempt, notes: answeredNotes(asker, answered, state) },
   };
+}
+
+/** The approver's press on the sensitive change (or none in time). */
+function afterApproval(state: IssueState, input: HandOffInput): HandOffResult {
+  const open = state.communication.escalations.find(
+    (e) => e.reason.startsWith(SENSITIVE_PREFIX) && !e.resolved,
+  );
+  const approval = input.approval;
+  if (approval?.outcome !== 'decided') {
+    return block(state, 'Nobody approved the change to sensitive paths in time.');
+  }
+  if (open !== undefined) open.resolved = true;
+  if (approval.decision !== 'approve') {
+    return block(state, `<@${approval.by ?? 'someone'}> rejected the change to sensitive paths.`);
+  }
+  state.pipeline.current_agent = 'committer';
+  return { state, handOff: { next: 'committer', attempt: state.pipeline.attempt, notes: [] } };
 }

@@ -18,7 +18,8 @@ export async function startPipeline(
     store: IssueStateStore;
     now: () => Date;
     maxAttempts: number;
-    branch: string;
+    /** The work branches' prefix (the code tools'), e.g. `agents/`: the branch is `<prefix>issue-<n>`. */
+    branchPrefix: string;
     newSessionId?: () => string;
   },
 ): Promise<StartOutput> {
@@ -35,6 +36,7 @@ export async function startPipeline(
     repo,
     branch: repository.default_branch,
   });
+  const branch = `${deps.branchPrefix}issue-${issue.number}`;
   const state = initialState({
     issue: {
       number: issue.number,
@@ -48,14 +50,14 @@ export async function startPipeline(
     },
     startedAt: deps.now().toISOString(),
     maxAttempts: deps.maxAttempts,
-    branch: deps.branch,
+    branch,
   });
   await deps.store.save(input.conversationId, state);
   const session = deps.newSessionId ?? randomUUID;
   return {
     number: issue.number,
     url: issue.html_url,
-    branch: deps.branch,
+    branch,
     baseSha: base.commit.sha,
     sessions: { triage: session(), analyst: session(), writer: session(), reviewer: session() },
     handOff: { next: 'triage', attempt: 0, notes: notesFor('triage', state) },

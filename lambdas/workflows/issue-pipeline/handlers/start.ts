@@ -1,7 +1,6 @@
 import { taskHandler } from '../../../handlers/task-handler.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { readCodeToolsConfig } from '../../../tools/code/config.ts';
-import { workBranchFor } from '../../../tools/code/workspace.ts';
 import { StartInput } from '../contract.ts';
 import { startPipeline } from '../start.ts';
 import { github, issueStateStore, pipelineSettings } from './wiring.ts';
@@ -18,8 +17,7 @@ export const handler = taskHandler({
       store: issueStateStore(),
       now: () => new Date(),
       maxAttempts: pipelineSettings().maxAttempts,
-      // The code tools write to this branch (their own derivation from the conversation id).
-      branch: workBranchFor(readCodeToolsConfig().branchPrefix, input.conversationId),
+      branchPrefix: readCodeToolsConfig().branchPrefix,
     });
   },
   summary: (_input, output) => ({ issue: output.number, branch: output.branch, baseSha: output.baseSha }),
