@@ -53,7 +53,11 @@ function pipelineIdOf(request: RecordedModelRequest): string | undefined {
   return /Issue pipeline id: \\?"([^"\\]+)\\?"/.exec(JSON.stringify(request.body.messages))?.[1];
 }
 
-export async function startIssueHarness(config: SlackAgentsConfigInput = {}): Promise<IssueHarness> {
+export async function startIssueHarness(
+  config: SlackAgentsConfigInput = {},
+  options: { model?: 'scripted' | 'demo' } = {},
+): Promise<IssueHarness> {
+  const scripted = options.model !== 'demo';
   const scripts = new Map<string, Step[]>();
   const requests = new Map<string, RecordedModelRequest[]>();
   const model = await startScriptedModel({
@@ -74,11 +78,10 @@ export async function startIssueHarness(config: SlackAgentsConfigInput = {}): Pr
       ...config,
       issuePipeline: { repository: 'demo/webshop', ...(config.issuePipeline as object | undefined) },
     },
-    env: {
-      ANTHROPIC_BASE_URL: model.baseUrl,
-      ANTHROPIC_API_KEY: 'test-key',
-      MODEL_MAX_RETRIES: '2',
-    },
+    // Without model settings the sandbox's offline demo model plays the agents.
+    env: scripted
+      ? { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' }
+      : {},
     logLevel: 'SILENT',
   });
   const api = async <T>(path: string, body?: unknown): Promise<T> => {

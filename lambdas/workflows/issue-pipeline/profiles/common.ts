@@ -82,7 +82,7 @@ export function issueAnswerProfile(
 ): AgentProfile<AnswerSubmission, IssueTurnOutput> {
   return {
     name: `issue_${spec.agent}_answer`,
-    system: systemPrompt(spec.role),
+    system: `${systemPrompt(spec.role)}\n\nNow another agent of the pipeline asks you a question: answer it with submit_answer.`,
     get tools() {
       return spec.tools();
     },
