@@ -37,7 +37,16 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
   triggers: (_config, settings) =>
     settings.repository === undefined
       ? []
-      : [{ type: 'github_issue_labeled', repository: settings.repository, label: settings.label }],
+      : [
+          { type: 'github_issue_labeled', repository: settings.repository, label: settings.label },
+          {
+            type: 'slash_command',
+            command: '/fix',
+            description: `Run the issue pipeline on an issue of ${settings.repository}: triage to pull request`,
+            usageHint: '<issue URL or number>',
+            issues: settings.repository,
+          },
+        ],
   ownerRole: 'requester',
   othersRole: 'commenter',
   closeOnIntent: false,

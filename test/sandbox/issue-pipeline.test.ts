@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
 import { lastToolResults, toolResultText, toolUse, withUsage } from '../../local/model/scripted-model.ts';
+import { signSlackRequest } from '../../local/slack/sign.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,
@@ -367,4 +368,71 @@ describe('the issue pipeline (issue 17) in the sandbox', () => {
     );
     expect(comments).toHaveLength(1);
   }, 120_000);
+
+  it('starts on /fix <number> from Slack, once per issue: a second /fix answers with where it runs', async () => {
+    const issue = await h.openIssue('Not labelled', 'A vague wish.', []);
+    const id = pipelineIdFor(issue);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    h.script(id, [
+      async () => {
+        await held;
+        return triage(false)[0] as never;
+      },
+    ]);
+    await fix(`${issue}`, 'trigger-1');
+    const top = await h.waitFor(
+      () => pipelineMessage(issue),
+      (ms) => ms.length === 1,
+      'the progress message of the /fix start',
+    );
+    await fix(`http://127.0.0.1/demo/webshop/issues/${issue}`, 'trigger-2');
+    const answer = await h.waitFor(
+      async () =>
+        (await h.messages(PIPELINE_CHANNEL)).find(
+          (m) => m.bot && m.text.includes(`#${issue} is already running`),
+        ),
+      (m) => m !== undefined,
+      'the answer to the second /fix',
+    );
+    expect(answer?.text).toContain(
+      `https://slack.com/archives/${PIPELINE_CHANNEL}/p${top[0]?.ts.replace('.', '')}`,
+    );
+    release();
+    const state = await h.waitFor(
+      () => documentOf(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+    );
+    expect(state.learnings.outcome).toContain('stopped by triage');
+    expect(h.requestsOf(id)).toHaveLength(1);
+  }, 120_000);
 });
+
+/** `/fix <text>` as Slack sends it: a signed form post, by a developer in the pipeline's channel. */
+async function fix(text: string, triggerId: string): Promise<void> {
+  const body = new URLSearchParams({
+    token: 'deprecated',
+    team_id: 'T_SANDBOX',
+    channel_id: PIPELINE_CHANNEL,
+    channel_name: 'developers',
+    user_id: 'U_DEV',
+    user_name: 'dev',
+    command: '/fix',
+    text,
+    api_app_id: 'A_BOT',
+    response_url: 'https://hooks.slack.invalid/commands/1',
+    trigger_id: triggerId,
+  }).toString();
+  const response = await fetch(`${h.sandbox.url}/slack/events`, {
+    method: 'POST',
+    body,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...signSlackRequest({ signingSecret: h.sandbox.signingSecret, body }),
+    },
+  });
+  expect(response.status).toBe(200);
+}
