@@ -316,6 +316,41 @@ describe('the issue pipeline (issue 17) in the sandbox', () => {
     expect(analystPrompt).toContain('always applies');
   }, 300_000);
 
+  it("answers an agent's question by running the asked agent, then resumes the asker with the answer", async () => {
+    const issue = await h.openIssue(TITLE, BODY);
+    const id = pipelineIdFor(issue);
+    let writerPrompt = '';
+    let analystAsked = '';
+    h.script(id, [
+      ...triage(),
+      ...analysis,
+      submitAs('submit_changes', {
+        changes: [{ file: DEMO_BUG.file, description: 'not yet' }],
+        test_written: false,
+        summary: 'Asking first.',
+        question: { to: 'analyst', question: 'Is net the amount after the discount?' },
+      }),
+      (request) => {
+        analystAsked = JSON.stringify(request.body.messages);
+        return submitAs('submit_answer', { answer: 'Yes: net is subtotal minus the discount.' });
+      },
+      ...writes(lineDiff(BUG_LINE, FIXED_LINE), (p) => {
+        writerPrompt = p;
+      }),
+      ...review('APPROVED'),
+    ]);
+    const state = await h.waitFor(
+      () => documentOf(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+      240,
+    );
+    expect(state.pipeline.status).toBe('completed');
+    expect(analystAsked).toContain('Is net the amount after the discount?');
+    expect(writerPrompt).toContain('net is subtotal minus the discount');
+    expect(state.communication.questions[0]).toMatchObject({ from: 'writer', to: 'analyst', answered: true });
+  }, 300_000);
+
   it('sends an output that breaks the schema back to the agent twice, then ends blocked with the reason', async () => {
     const issue = await h.openIssue(TITLE, BODY);
     const id = pipelineIdFor(issue);
