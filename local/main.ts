@@ -73,7 +73,9 @@ const channels: Record<string, string> = {
 };
 // The bug workflow works on the sandbox GitHub's demo repository unless SANDBOX_CONFIG names one.
 const bugInvestigation = { repository: 'demo/webshop', ...(fromEnv.bugInvestigation as object | undefined) };
-const config: SlackAgentsConfigInput = { ...fromEnv, channels, bugInvestigation };
+// The issue pipeline works on the same demo repository: label one of its issues `agent`.
+const issuePipeline = { repository: 'demo/webshop', ...(fromEnv.issuePipeline as object | undefined) };
+const config: SlackAgentsConfigInput = { ...fromEnv, channels, bugInvestigation, issuePipeline };
 const passThrough = Object.fromEntries(
   ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'].flatMap((name) => {
     const value = process.env[name];

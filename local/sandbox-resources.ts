@@ -54,12 +54,33 @@ export function readFunctions(
   return functions;
 }
 
-/** The handlers share one process, so a variable two functions both set must agree. */
+/** The variable mapping tool names to functions (lambdas/shared/env.ts `ENV.toolFunctions`). */
+const TOOL_FUNCTIONS = 'TOOL_FUNCTIONS';
+
+/**
+ * The handlers share one process, so a variable two functions both set must agree. The tool
+ * maps of several agent functions are merged: two workflows may each deploy their own code tools
+ * function under the same tool names; in one process such functions run the same entry with the
+ * same environment, so either serves the other's calls (in AWS each agent calls its own).
+ */
 export function mergeEnvironments(functions: Map<string, FunctionInfo>): Record<string, string> {
   const merged: Record<string, string> = {};
+  const tools: Record<string, string> = {};
   for (const { logicalId, environment } of functions.values()) {
     for (const [name, value] of Object.entries(environment)) {
       if (name === 'NODE_OPTIONS') continue;
+      if (name === TOOL_FUNCTIONS) {
+        for (const [tool, target] of Object.entries(JSON.parse(String(value)) as Record<string, string>)) {
+          const known = tools[tool];
+          if (known !== undefined && functions.get(known)?.entry !== functions.get(target)?.entry)
+            throw new UnsupportedTemplateError(
+              `${logicalId} serves tool ${tool} with other code than another function`,
+            );
+          tools[tool] ??= target;
+        }
+        merged[name] = JSON.stringify(tools);
+        continue;
+      }
       if (name in merged && merged[name] !== value) {
         throw new UnsupportedTemplateError(`${logicalId} sets ${name} differently from another function`);
       }

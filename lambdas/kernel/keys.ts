@@ -46,6 +46,11 @@ export const keys = {
     pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `QUERIES#${scope}`,
   }),
+  /**
+   * A checks build's results on a repository's commit (a base commit the workflows' changes
+   * are judged against), cached per commit: the same commit builds the same way.
+   */
+  buildBaseline: (repository: string, sha: string) => ({ pk: `BASELINE#${repository}`, sk: `SHA#${sha}` }),
 } as const;
 
 /**

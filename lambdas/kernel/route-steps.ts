@@ -64,7 +64,8 @@ export interface RouterDeps {
 export interface EndedNotice {
   conversationId: string;
   channel: string;
-  threadTs: string;
+  /** The thread to answer in; absent: a top-level message (an answer to a slash command). */
+  threadTs?: string;
   /** The message answered: the notice's idempotency key, so a redelivery answers once. */
   ts: string;
   text: string;

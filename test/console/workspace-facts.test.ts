@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RepositoryPage } from '../../console/src/api.ts';
 import { hasWorkspace, historyFacts, workspaceFacts } from '../../console/src/workspace-facts.ts';
-import { buildResults } from '../../lambdas/workflows/bug-investigation/fix/build-results.ts';
+import { buildResults } from '../../lambdas/builds/build-results.ts';
 
 /**
  * The console's workspace facts against what the bug workflow's fix path really writes: the

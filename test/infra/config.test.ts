@@ -5,7 +5,12 @@ import { buildStack } from '../../infra/synth.ts';
 describe('stack configuration', () => {
   it('applies the documented defaults when nothing is configured', () => {
     expect(parseConfig(undefined)).toEqual({
-      channels: { bugReports: 'C_BUG_REPORTS', bugSummaries: 'C_BUG_SUMMARIES', developers: 'C_DEVELOPERS' },
+      channels: {
+        bugReports: 'C_BUG_REPORTS',
+        bugSummaries: 'C_BUG_SUMMARIES',
+        developers: 'C_DEVELOPERS',
+        issuePipeline: 'C_DEVELOPERS',
+      },
       botUserId: 'U_BOT',
       reporterWaitSeconds: 7200,
       developerWaitSeconds: 172_800,
@@ -36,7 +41,7 @@ describe('stack configuration', () => {
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
       },
-      approvals: { acknowledge_escalation: ['on_call'] },
+      approvals: { acknowledge_escalation: ['on_call'], approve_sensitive_change: ['developer'] },
       bugInvestigation: {
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,
@@ -57,6 +62,18 @@ describe('stack configuration', () => {
         useLlmJudge: false,
         judgeModelId: 'claude-haiku-4-5',
         recentHistoryMessages: 20,
+      },
+      issuePipeline: {
+        label: 'agent',
+        maxAttempts: 3,
+        maxTokens: 1_500_000,
+        maxCostUsd: 20,
+        costPerMillionTokens: 6,
+        wallClockMinutes: 240,
+        humanWaitSeconds: 86_400,
+        sensitivePaths: [],
+        pullRequest: 'draft',
+        build: { commands: {}, timeoutMinutes: 20 },
       },
       agentLimits: {
         maxConsecutiveContinues: 3,
@@ -140,6 +157,7 @@ describe('stack configuration', () => {
       bugReports: 'C0123ABCD',
       bugSummaries: 'C_BUG_SUMMARIES',
       developers: 'C_DEVELOPERS',
+      issuePipeline: 'C_DEVELOPERS',
     });
     expect(config.model).toEqual({ provider: 'bedrock', id: 'global.anthropic.claude-sonnet-5-5' });
   });

@@ -77,6 +77,11 @@ describe('cdk-nag AWS Solutions checks', () => {
     expect(unacknowledgedFindings(stack)).toEqual([]);
   });
 
+  it('find nothing unacknowledged with the issue pipeline deployed (its code tools, checks build and functions)', () => {
+    const stack = buildStack({ config: { issuePipeline: { repository: 'demo/webshop' } } }).stack;
+    expect(unacknowledgedFindings(stack)).toEqual([]);
+  });
+
   it('let the app synthesize with the checks registered as a validation plugin', () => {
     const { app } = probeStack();
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -36,6 +36,8 @@ const FUNCTIONS: Record<string, FunctionSpec> = Object.assign(
   KERNEL_FUNCTIONS,
   ...WORKFLOW_MODULES.map((module) => {
     const settings = module.settings === undefined ? undefined : defaults[module.settings.key];
+    // A module its settings do not enable deploys nothing (the issue pipeline without a repository).
+    if (module.enabled?.(settings) === false) return {};
     const disabled = new Set<string>(module.disabledFunctions?.(settings) ?? []);
     return Object.fromEntries(Object.entries(module.functions ?? {}).filter(([id]) => !disabled.has(id)));
   }),
@@ -302,13 +304,17 @@ describe('function environment', () => {
         bugReports: 'C_BUG_REPORTS',
         bugSummaries: 'C_BUG_SUMMARIES',
         developers: 'C_DEVELOPERS',
+        issuePipeline: 'C_DEVELOPERS',
         probe: PROBE_CHANNEL,
       }),
       [ENV.people]: JSON.stringify({
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
       }),
-      [ENV.approvals]: JSON.stringify({ acknowledge_escalation: ['on_call'] }),
+      [ENV.approvals]: JSON.stringify({
+        acknowledge_escalation: ['on_call'],
+        approve_sensitive_change: ['developer'],
+      }),
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     });

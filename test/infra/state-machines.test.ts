@@ -18,7 +18,14 @@ const probeDefinitions = definitions(template);
 // With a repository configured, so the bug workflow's fix path (issue 13) is checked too.
 const all = new Map([
   ...probeDefinitions,
-  ...definitions(templateOf({ config: { bugInvestigation: { repository: 'demo/webshop' } } })),
+  ...definitions(
+    templateOf({
+      config: {
+        bugInvestigation: { repository: 'demo/webshop' },
+        issuePipeline: { repository: 'demo/webshop' },
+      },
+    }),
+  ),
   // The approval wait fragment, in its test-only workflow.
   ...definitions(
     templateOf({
@@ -32,6 +39,7 @@ describe('the checked definitions', () => {
   it('are the probe, the production workflows and their children', () => {
     expect([...all.keys()].sort()).toEqual([
       'bug_investigation',
+      'issue_pipeline',
       'kernel_approval_probe',
       'kernel_probe',
       'requirements_interview',
