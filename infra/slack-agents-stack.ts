@@ -6,6 +6,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import { requirePriceOf } from '../lambdas/agents/pricing.ts';
 import { WorkflowRegistrations } from '../lambdas/kernel/workflows.ts';
 import { ENV } from '../lambdas/shared/env.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
@@ -110,6 +111,8 @@ export class SlackAgentsStack extends Stack {
       [ENV.modelProvider]: config.model.provider,
       [ENV.modelId]: config.model.id,
       [ENV.agentLimits]: JSON.stringify(config.agentLimits),
+      // parseConfig made sure the model has a price.
+      [ENV.modelPrice]: JSON.stringify(requirePriceOf(config.model.id, config.modelPrices)),
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     };
@@ -121,6 +124,7 @@ export class SlackAgentsStack extends Stack {
     const registerWait = kernelFunction('RegisterWait');
     const drain = kernelFunction('Drain');
     const slackPost = kernelFunction('SlackPost');
+    const approvalWait = kernelFunction('ApprovalWait');
     const deployed = deployModules(this, {
       modules,
       config,
@@ -128,7 +132,7 @@ export class SlackAgentsStack extends Stack {
       table,
       slackSecret,
       modelSecret,
-      kernel: { registerWait, drain, slackPost },
+      kernel: { registerWait, drain, slackPost, approvalWait },
     });
     // The Router parses WORKFLOWS with this schema at runtime; fail the synth instead.
     WorkflowRegistrations.parse(deployed.registrations);
@@ -186,6 +190,11 @@ export class SlackAgentsStack extends Stack {
     table.grantReadWriteData(drain);
     table.grantReadWriteData(slackPost);
     slackSecret.grantRead(slackPost);
+    // Parks a wait's token (and completes it when the decision came first); marks expiries
+    // and updates their messages.
+    table.grantReadWriteData(approvalWait);
+    slackSecret.grantRead(approvalWait);
+    approvalWait.addToRolePolicy(completeTasks(['states:SendTaskSuccess']));
 
     // The sweep for stuck conversations: it starts the workflows like the Router, and wakes waits.
     const reconciler = createReconciler(
@@ -208,6 +217,7 @@ export class SlackAgentsStack extends Stack {
       ['RegisterWait', registerWait],
       ['Drain', drain],
       ['SlackPost', slackPost],
+      ['ApprovalWait', approvalWait],
       ...deployed.functions,
     ]);
     this.stateMachines = deployed.stateMachines;
@@ -274,7 +284,7 @@ function acknowledgeFindings(functions: StackFunctions, stateMachines: Iterable<
       reason:
         'NODEJS_22_X is pinned on purpose (DESIGN 6): the handlers are built and tested for Node 22; a runtime upgrade is a deliberate change with its own test run.',
     });
-    const completesTasks = id === 'Router' || id === 'RegisterWait';
+    const completesTasks = id === 'Router' || id === 'RegisterWait' || id === 'ApprovalWait';
     Validations.of(requireRole(fn)).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: `Resource::* only for actions without resource-level permissions: X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords)${completesTasks ? taskTokenReason : ''}.`,

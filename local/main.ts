@@ -99,6 +99,11 @@ const sandbox = await startSandbox({
   config,
   env: passThrough,
   logLevel,
+  // The demo incident: SANDBOX_DEMO_SEED picks another one (`off`: none), SANDBOX_LOGHUB_DIR adds noise.
+  telemetry: {
+    demoSeed: process.env.SANDBOX_DEMO_SEED === 'off' ? false : numberFromEnv('SANDBOX_DEMO_SEED', 3),
+    ...(process.env.SANDBOX_LOGHUB_DIR ? { loghubDir: process.env.SANDBOX_LOGHUB_DIR } : {}),
+  },
 }).catch((error: unknown) => {
   // The stack rejects a wrong field of SANDBOX_CONFIG (InvalidConfigError, naming the field).
   if (error instanceof Error && error.name === 'InvalidConfigError') {
@@ -126,6 +131,7 @@ Sandbox listening on ${sandbox.url}
   PagerDuty webhooks:     POST ${sandbox.url}/pagerduty/events, secret ${sandbox.webhookSecrets.pagerduty}${sandbox.webhookSecrets.pagerduty === DEVELOPMENT_WEBHOOK_SECRETS.pagerduty ? ' (development default; set PAGERDUTY_WEBHOOK_SECRET to change)' : ''}
   Alarm events:           POST ${sandbox.url}${EVENTBRIDGE_PATH}  (an EventBridge event, invoked as the alarm rule would)
   Time scale:             ${sandbox.timeScale}
+  Telemetry (emulated):   CloudWatch Logs, metrics, CloudFormation stack events on ${sandbox.url}${sandbox.telemetry.demo ? `; demo incident: payment-api deployed ${new Date(sandbox.telemetry.demo.deployAt).toISOString()}` : ''}${sandbox.telemetry.noiseNote ? ` (${sandbox.telemetry.noiseNote})` : ''}
   Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}${
     // The handlers' environment, from the template: what the stack configured.
     process.env.MODEL_PROVIDER === 'bedrock'

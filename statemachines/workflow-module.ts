@@ -5,8 +5,10 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type * as z from 'zod';
 import type { AgentLimits } from '../lambdas/agents/limits.ts';
+import type { ModelPrices } from '../lambdas/agents/pricing.ts';
 import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
+import type { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
 import type { FunctionSpec } from './kernel-functions.ts';
 
 /**
@@ -28,6 +30,8 @@ export interface KernelConfig {
   /** How long a workflow waits for developers. */
   readonly developerWaitSeconds: number;
   readonly model: { readonly provider: string; readonly id: string };
+  /** Model prices (USD per million tokens) over the defaults of lambdas/agents/pricing.ts (issue 16). */
+  readonly modelPrices: ModelPrices;
   readonly retentionDays: number;
   readonly logRetentionDays: number;
   readonly inboxMaxReceiveCount: number;
@@ -45,6 +49,8 @@ export interface KernelConfig {
   >;
   /** Who may decide what: decision kind -> the roles whose holders may (defaults from the modules). */
   readonly approvals: Readonly<Record<string, readonly string[]>>;
+  /** The telemetry tools' services and data sources (issue 15, lambdas/tools/telemetry/config.ts). */
+  readonly telemetry: TelemetryConfig;
 }
 
 /**
@@ -56,6 +62,8 @@ export interface KernelResources<F extends string = string, S = unknown> {
   readonly registerWait: IFunction;
   readonly drain: IFunction;
   readonly slackPost: IFunction;
+  /** The approval wait's steps (statemachines/approval-wait.ts). */
+  readonly approvalWait: IFunction;
   readonly table: ITableRef;
   readonly config: KernelConfig;
   /** The module's own functions, by their key in `WorkflowModule.functions`. */

@@ -82,7 +82,14 @@ export type RouteOutcome =
       wake: WakeCheck;
     }
   | { type: 'ignored'; reason: string; conversationId?: string }
-  | { type: 'approval'; conversationId: string; outcome: 'decided' | 'refused'; detail: string }
+  | {
+      type: 'approval';
+      conversationId: string;
+      outcome: 'decided' | 'refused';
+      detail: string;
+      /** The waiting workflow's wake-up: completed, found over (a logged ignore), or none parked. */
+      wait?: 'completed' | 'already_ended' | 'none';
+    }
   | { type: 'channel'; outcome: UnownedOutcome };
 
 export function findRegistration(
@@ -143,7 +150,15 @@ export async function startConversation(
     anchors: anchor ? { [anchorKey(anchor.channel, anchor.threadTs)]: anchor } : {},
     closeOnIntent: registration.closeOnIntent,
     closeRequested: false,
-    ledger: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, transitions: 0, lambdaMs: 0 },
+    ledger: {
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costMicroUsd: 0,
+      transitions: 0,
+      lambdaMs: 0,
+    },
     createdAt: now,
     updatedAt: now,
   });

@@ -133,9 +133,22 @@ export const SlackPostInput = z
     approval: ApprovalRequest.optional(),
     /** Posting twice with the same key posts once (a retried task must not double-post). */
     idempotencyKey: z.string().min(1).optional(),
+    /**
+     * Appends the conversation's estimated model cost (its ledger) to the message: for a
+     * conversation's final message (issue 16).
+     */
+    withCost: z.boolean().optional(),
+    /**
+     * A message to link to: its permalink (`chat.getPermalink`) is handed to the template as
+     * `data.permalink`, absent when Slack gives none. Only with a `template`.
+     */
+    permalinkOf: z.object({ channel: z.string().min(1), ts: z.string().min(1) }).optional(),
   })
   .refine((input) => (input.template === undefined) === (input.text !== undefined), {
     message: 'give either `text` or a `template`, not both and not neither',
+  })
+  .refine((input) => input.permalinkOf === undefined || input.template !== undefined, {
+    message: 'a permalink is handed to a template: give `permalinkOf` with a `template` only',
   })
   .refine((input) => input.template === undefined || input.blocks === undefined, {
     message: 'a `template` renders its own blocks: do not give `blocks` with it',
@@ -146,5 +159,7 @@ export const SlackPostOutput = z.object({
   channel: z.string(),
   ts: z.string(),
   threadTs: z.string(),
+  /** The nonce of the approval the post opened (its buttons'), for a wait to park on. */
+  approvalNonce: z.string().optional(),
 });
 export type SlackPostOutput = z.infer<typeof SlackPostOutput>;

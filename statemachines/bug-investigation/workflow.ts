@@ -25,6 +25,11 @@ import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, requireChannel, requireChild, requireRoleGroup } from '../workflow-module.ts';
 import { fixPathOr } from './fix-path.ts';
 import type { BugFunctionId } from './functions.ts';
+import {
+  acknowledgeClose as closeWithNotices,
+  tellFindingsPosted,
+  tellResolved,
+} from './reporter-updates.ts';
 import { ESCALATION_APPROVAL, SLA_TRACKING } from './sla-tracking.ts';
 import {
   actionIs,
@@ -95,14 +100,14 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     const unhandledNotice = tellUnhandled(scope, { slackPostFn, ...reporterThread });
     markResolved.next(closeOut(scope, { drainFn, unhandledNotice }));
 
-    const acknowledgeClose = slackPost(scope, S.acknowledgeClose, {
-      slackPostFn,
-      ...reporterThread,
-      text: T.acknowledgeClose,
-    });
     // The reporter asked to close: close even if the acknowledgement cannot be posted.
-    catchFailure(acknowledgeClose, markResolved);
-    acknowledgeClose.next(markResolved);
+    const acknowledgeClose = closeWithNotices(scope, { slackPostFn, reporterThread, markResolved });
+    const resolvedNotice = tellResolved(scope, {
+      slackPostFn,
+      reporterThread,
+      developerWaitSeconds: config.developerWaitSeconds,
+      markResolved,
+    });
 
     // --- The top of the loop: hand over, or start the next turn ---------------------------
     // Drain marks the conversation investigating (status active) in the write that ends the
@@ -271,7 +276,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       timeout: Duration.seconds(config.developerWaitSeconds),
     });
     // Seed 000: nobody answered in 48 hours -> resolved.
-    catchTimeout(waitForDevelopers, markResolved);
+    catchTimeout(waitForDevelopers, resolvedNotice.noFollowUp);
     catchFailure(waitForDevelopers, failed);
     const awaitingDevelopers = awaitingPass(
       scope,
@@ -333,11 +338,11 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     escalate.next(startSlaTracking).next(awaitingDevelopers);
 
     const routeOnConclusion = sfn.Choice.jsonPath(scope, S.routeOnConclusion)
-      .when(actionIs('resolved'), markResolved)
+      .when(actionIs('resolved'), resolvedNotice.concluded)
       .when(actionIs('post_findings'), awaitingDevelopers)
       // `escalate`, and anything unexpected: a person looks at it.
       .otherwise(escalate);
-    postFindings.next(routeOnConclusion);
+    postFindings.next(tellFindingsPosted(scope, { slackPostFn, reporterThread, next: routeOnConclusion }));
     postUpdatedFindings.next(routeOnConclusion);
 
     // Every BugAction has its branch; an unknown value takes the escalation path (through

@@ -98,7 +98,7 @@ describe('the bug_investigation graph', () => {
       Default: S.postFindings,
     });
     expect(choices(S.routeOnConclusion).map((c) => [c.StringEquals, c.Next])).toEqual([
-      ['resolved', S.markResolved],
+      ['resolved', S.tellResolved],
       ['post_findings', S.awaitingDevelopers],
     ]);
     expect(state(S.routeOnConclusion).Default).toBe(S.escalate);
@@ -150,8 +150,21 @@ describe('the bug_investigation graph', () => {
         },
       },
       ResultPath: '$.threads.summary',
+      Next: S.tellFindingsPosted,
+    });
+    // Issue 16: the reporter hears the findings went to the developers, with their permalink.
+    expect(state(S.tellFindingsPosted)).toMatchObject({
+      Parameters: {
+        Payload: {
+          'channel.$': '$.channel',
+          'threadTs.$': '$.threadTs',
+          template: { name: 'bug_findings_posted', data: { 'channel.$': '$.threads.summary.channel' } },
+          permalinkOf: { 'channel.$': '$.threads.summary.channel', 'ts.$': '$.threads.summary.ts' },
+        },
+      },
       Next: S.routeOnConclusion,
     });
+    expect(catchers(S.tellFindingsPosted)[0]?.Next).toBe(S.routeOnConclusion);
     expect(state(S.postUpdatedFindings)).toMatchObject({
       Parameters: {
         Payload: { 'channel.$': '$.threads.summary.channel', 'threadTs.$': '$.threads.summary.threadTs' },
@@ -199,7 +212,7 @@ describe('the bug_investigation graph', () => {
     });
     expect(catchers(S.waitForDevelopers)[0]).toMatchObject({
       ErrorEquals: ['States.Timeout'],
-      Next: S.markResolved,
+      Next: S.tellResolvedNoFollowUp,
     });
   });
 
@@ -236,8 +249,30 @@ describe('the bug_investigation graph', () => {
   });
 
   it('ends by resolving, then drains once more in a closing turn', () => {
-    expect(state(S.acknowledgeClose).Next).toBe(S.markResolved);
-    expect(catchers(S.acknowledgeClose)[0]?.Next).toBe(S.markResolved);
+    // Issue 16: the close and the resolution are told with the conversation's cost, and a close
+    // is announced in the findings thread when there is one.
+    expect(state(S.acknowledgeClose)).toMatchObject({
+      Parameters: { Payload: { 'channel.$': '$.channel', withCost: true } },
+      Next: S.developersToTell,
+    });
+    expect(catchers(S.acknowledgeClose)[0]?.Next).toBe(S.developersToTell);
+    expect(state(S.developersToTell)).toMatchObject({
+      Choices: [{ Variable: '$.threads.summary', IsPresent: true, Next: S.announceClose }],
+      Default: S.markResolved,
+    });
+    expect(state(S.announceClose)).toMatchObject({
+      Parameters: {
+        Payload: { 'channel.$': '$.threads.summary.channel', 'threadTs.$': '$.threads.summary.threadTs' },
+      },
+      Next: S.markResolved,
+    });
+    for (const name of [S.tellResolved, S.tellResolvedNoFollowUp]) {
+      expect(state(name)).toMatchObject({
+        Parameters: { Payload: { 'channel.$': '$.channel', 'threadTs.$': '$.threadTs', withCost: true } },
+        Next: S.markResolved,
+      });
+      expect(catchers(name)[0]?.Next).toBe(S.markResolved);
+    }
     expect(state(S.markResolved)).toMatchObject({
       Parameters: {
         ExpressionAttributeValues: { ':status': { S: 'resolved' }, ':phase': { S: 'resolved' } },

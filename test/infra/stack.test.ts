@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../infra/config.ts';
 import { SlackAgentsStack } from '../../infra/slack-agents-stack.ts';
 import { buildStack } from '../../infra/synth.ts';
+import { DEFAULT_MODEL_PRICES } from '../../lambdas/agents/pricing.ts';
 import { WorkflowRegistrations } from '../../lambdas/kernel/workflows.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
 import { CHANNEL_ENV } from '../../lambdas/workflows/channel-conversations/env.ts';
@@ -194,6 +195,14 @@ describe('function environment', () => {
       olderThanSeconds: 300,
       maxRepairs: 3,
     });
+  });
+
+  it("gives the agent turns the configured model's price, resolved at synth (issue 16)", () => {
+    for (const id of ['BugInvestigationAgentTurn', 'RequirementsInterviewAgentTurn']) {
+      expect(JSON.parse(String(environmentOf(id)[ENV.modelPrice]))).toEqual(
+        DEFAULT_MODEL_PRICES['claude-sonnet-5-5'],
+      );
+    }
   });
 
   it('gives the Router the probe registration when the probe workflow is deployed', () => {
@@ -497,11 +506,11 @@ describe('entry points and wiring', () => {
     expect(invoking.sort()).toEqual(['BugInvestigationAgentTurn', 'Router']);
   });
 
-  it('lets only the Router, RegisterWait and the Reconciler complete task tokens', () => {
+  it('lets only the Router, RegisterWait, ApprovalWait and the Reconciler complete task tokens', () => {
     const completing = Object.keys(FUNCTIONS).filter((id) =>
       actionsOf(id).some(({ actions }) => actions.includes('states:SendTaskSuccess')),
     );
-    expect(completing.sort()).toEqual(['Reconciler', 'RegisterWait', 'Router']);
+    expect(completing.sort()).toEqual(['ApprovalWait', 'Reconciler', 'RegisterWait', 'Router']);
   });
 });
 

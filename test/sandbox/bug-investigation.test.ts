@@ -228,7 +228,10 @@ describe('bug investigation (seed 000) in the sandbox', () => {
     const done = await finished(bug);
 
     expect(done.status).toBe('SUCCEEDED');
-    expect(await botTexts(CHANNELS.reports, report)).toContain(':white_check_mark: Closing this, thanks.');
+    // Issue 16: the last word in the reporter's thread carries the conversation's estimated cost.
+    expect((await botTexts(CHANNELS.reports, report)).at(-1)).toMatch(
+      /^:white_check_mark: Closing this, thanks\.\n:moneybag: Estimated model cost of this conversation: \$/,
+    );
     const closed = await conversation(bug);
     expect(closed).toMatchObject({ status: 'resolved', closeRequested: true });
     expect(closed?.wait).toBeUndefined();
