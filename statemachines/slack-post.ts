@@ -54,6 +54,12 @@ export interface SlackPostProps {
    */
   readonly approval?: ApprovalRequest;
   /**
+   * Keep the opened approval's nonce (`approvalNonce`) beside the post's answer at
+   * `resultPath`, for a wait on the approval (statemachines/approval-wait.ts does).
+   * @default false
+   */
+  readonly keepApprovalNonce?: boolean;
+  /**
    * Key that makes a retried post post once. `null` posts without one.
    * @default - `<conversationId>:<stateName>:<turn>`, unique per state and turn
    */
@@ -150,10 +156,10 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
       channel: sfn.JsonPath.stringAt('$.Payload.channel'),
       ts: sfn.JsonPath.stringAt('$.Payload.ts'),
       threadTs: sfn.JsonPath.stringAt('$.Payload.threadTs'),
-      // Present exactly when the post opens an approval (a wait parks on it by its nonce).
-      ...(props.approval === undefined
-        ? {}
-        : { approvalNonce: sfn.JsonPath.stringAt('$.Payload.approvalNonce') }),
+      // Only for a wait on the approval (it parks by the nonce): the answer of any other post keeps its shape.
+      ...(props.approval !== undefined && props.keepApprovalNonce === true
+        ? { approvalNonce: sfn.JsonPath.stringAt('$.Payload.approvalNonce') }
+        : {}),
     },
     resultPath: props.resultPath ?? sfn.JsonPath.DISCARD,
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),

@@ -105,7 +105,7 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
     await deps.approvals.placeApproval(
       input.conversationId,
       { kind: input.approval.kind, nonce },
-      { channel: output.channel, messageTs: output.ts },
+      { channel: output.channel, messageTs: output.ts, threadTs: output.threadTs },
     );
   }
   if (key && !recorded) await deps.posts.record(input.conversationId, key, output);
