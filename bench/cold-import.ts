@@ -1,7 +1,7 @@
 /**
  * Cold import of the bundled functions (issue 16 item 8): each entry is bundled as
  * `cdk deploy` bundles it (esbuild: ESM, minified, with a source map beside it), then imported
- * by a fresh Node process, timed from the `import()` call to its end. Three ways to run a bundle:
+ * by a fresh Node process, which reports the CPU time of the `import()` call. Three ways to run a bundle:
  * - `--enable-source-maps`: what the functions ran with before (Node parses the map at load);
  * - `no source maps`: the floor (minified positions in stack traces);
  * - `lazy source maps`: the bundle with `lambdas/shared/source-maps-entry.ts` injected, no flag:
@@ -58,9 +58,12 @@ const ENV = {
   NODE_OPTIONS: '',
 };
 
-/** Milliseconds one fresh process takes to import the bundle. */
+/**
+ * CPU milliseconds (user + system) one fresh process spends importing the bundle. CPU time,
+ * not wall time: on a shared machine the wall clock counts the other processes too.
+ */
 function importMs(file: string, flags: string[]): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
+  const script = `const c = process.cpuUsage(); await import(${JSON.stringify(pathToFileURL(file).href)}); const d = process.cpuUsage(c); console.log((d.user + d.system) / 1000);`;
   const text = execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], { env: ENV });
   return Number(text.toString().trim().split('\n').at(-1));
 }
@@ -81,7 +84,7 @@ function firstTrace(file: string): { ms: number; frames: string[] } {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 
-console.log(`cold import, median of ${RUNS} fresh processes (node ${process.version})`);
+console.log(`cold import CPU time, median of ${RUNS} fresh processes (node ${process.version})`);
 console.log(
   '| function | bundle | map | --enable-source-maps | no source maps | lazy source maps | flag tax | lazy tax |',
 );

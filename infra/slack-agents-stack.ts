@@ -19,6 +19,7 @@ import {
   type SlackAgentsConfigInput,
 } from './config.ts';
 import { ConversationsTable } from './constructs/conversations-table.ts';
+import { addDeployOutputs } from './constructs/deploy-outputs.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { IngressSources } from './constructs/ingress-sources.ts';
 import { createKernelFunction } from './constructs/kernel-function.ts';
@@ -166,7 +167,7 @@ export class SlackAgentsStack extends Stack {
     slackSecret.grantRead(ingress);
     // Envelopes too large for an SQS message wait in the table for the Router.
     table.grantWriteData(ingress);
-    new IngressSources(this, 'IngressSources', {
+    const ingressSources = new IngressSources(this, 'IngressSources', {
       ingress,
       slashCommands: deployed.registrations.flatMap((r) =>
         r.triggers.flatMap((t) => (t.type === 'slash_command' ? [t.command] : [])),
@@ -228,6 +229,17 @@ export class SlackAgentsStack extends Stack {
     });
     new CfnOutput(this, 'ConversationsTableName', { value: table.tableName });
     new CfnOutput(this, 'InboxQueueUrl', { value: inbox.queue.queueUrl });
+    addDeployOutputs(this, {
+      functionUrl: functionUrl.url,
+      secrets: {
+        slack: slackSecret,
+        model: modelSecret,
+        githubWebhook: ingressSources.githubWebhookSecret,
+        pagerdutyWebhook: ingressSources.pagerdutyWebhookSecret,
+      },
+      inboxDeadLetterQueueUrl: inbox.deadLetterQueue.queueUrl,
+      stateMachines: this.stateMachines,
+    });
 
     // Last, so that every function, state machine and dead-letter queue above is watched.
     new Monitoring(this, 'Monitoring', {

@@ -1,5 +1,16 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
@@ -15,7 +26,9 @@ import type { CloudFormationTemplate } from './template.ts';
  * `lambdas/`, whose contracts and configuration schemas the stack reads), plus the lockfile
  * (the aws-cdk-lib version). Any edit there makes a new key, so a stale template is never used.
  * Only the default set of workflow modules is cached: modules a caller hands in may be
- * defined anywhere (tests define their own), so their templates are synthesized every time.
+ * defined anywhere (tests define their own), so their templates are synthesized every time,
+ * in process. The default modules' template is synthesized by a child process
+ * (local/synth-template.ts), so even a start that misses the cache never loads aws-cdk-lib.
  */
 
 /** The folders and files whose content makes the template. */
@@ -122,7 +135,8 @@ export interface SandboxTemplateOptions {
 
 /**
  * The template the sandbox runs: from the cache when the default modules' sources and the
- * configuration are unchanged, else synthesized (aws-cdk-lib is loaded only then) and kept.
+ * configuration are unchanged, else synthesized (by a child process for the default modules)
+ * and kept.
  * A configuration the stack rejects throws its `InvalidConfigError`, and nothing is kept.
  */
 export async function sandboxTemplate(
@@ -137,14 +151,61 @@ export async function sandboxTemplate(
     const template = readCachedTemplate(cache, key);
     if (template !== undefined) return { template, cached: true };
   }
-  const [{ synthesizeTemplate }, { WORKFLOW_MODULES }] = await Promise.all([
-    import('../infra/synth.ts'),
-    import('../statemachines/index.ts'),
-  ]);
-  const template = synthesizeTemplate({
-    modules: options.modules ?? WORKFLOW_MODULES,
-    ...(options.config ? { config: options.config } : {}),
-  }) as unknown as CloudFormationTemplate;
+  const template =
+    options.modules === undefined
+      ? await synthesizeApart(options.config)
+      : await synthesizeHere(options.modules, options.config);
   if (cache !== undefined && key !== undefined) writeCachedTemplate(cache, key, template);
   return { template, cached: false };
+}
+
+async function synthesizeHere(
+  modules: readonly AnyWorkflowModule[],
+  config: SlackAgentsConfigInput | undefined,
+): Promise<CloudFormationTemplate> {
+  const { synthesizeTemplate } = await import('../infra/synth.ts');
+  return synthesizeTemplate({ modules, ...(config ? { config } : {}) }) as unknown as CloudFormationTemplate;
+}
+
+/** The default modules' template, synthesized by a child process (local/synth-template.ts). */
+async function synthesizeApart(config: SlackAgentsConfigInput | undefined): Promise<CloudFormationTemplate> {
+  const directory = mkdtempSync(join(tmpdir(), 'sandbox-synth-'));
+  const output = join(directory, 'template.json');
+  try {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'synth-template.ts'), output],
+      // The child's warnings go to the terminal as the sandbox's would; its answer to stdout.
+      { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+    let answer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      answer += chunk.toString();
+    });
+    child.stdin.end(JSON.stringify({ config: config ?? null }));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    if (code !== 0) {
+      const failure = (JSON.parse(answer || '{}') as { error?: { name?: string; message?: string } }).error;
+      throw new SynthesisFailedError(failure?.name, failure?.message ?? `synthesis exited with ${code}`);
+    }
+    return JSON.parse(readFileSync(output, 'utf8')) as CloudFormationTemplate;
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The stack could not be synthesized in the child process. Its `name` is the stack's own
+ * error's (`InvalidConfigError` for a wrong configuration field), so callers tell them apart
+ * as if the stack had been built in process.
+ */
+export class SynthesisFailedError extends Error {
+  override readonly name: string;
+  constructor(name: string | undefined, message: string) {
+    super(message);
+    this.name = name ?? 'SynthesisFailedError';
+  }
 }

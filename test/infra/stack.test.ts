@@ -541,14 +541,32 @@ describe('credentials', () => {
 });
 
 describe('outputs', () => {
-  it('give the Slack request URL, the table name, the inbox URL, the alarm topic and the dashboard', () => {
-    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([
-      'AlarmTopicArn',
-      'ConversationsTableName',
-      'DashboardUrl',
-      'InboxQueueUrl',
-      'SlackRequestUrl',
-    ]);
+  it('give every URL and secret name of the deploy guide, the table, the queues, the alarms and each state machine', () => {
+    const stateMachines = [...Object.keys(template.findResources('AWS::StepFunctions::StateMachine'))];
+    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual(
+      [
+        'AlarmTopicArn',
+        'ConversationsTableName',
+        'DashboardUrl',
+        'GitHubWebhookSecretName',
+        'GitHubWebhookUrl',
+        'InboxDeadLetterQueueUrl',
+        'InboxQueueUrl',
+        'ModelCredentialsSecretName',
+        'PagerDutyWebhookSecretName',
+        'PagerDutyWebhookUrl',
+        'SlackCredentialsSecretName',
+        'SlackRequestUrl',
+        'BugInvestigationStateMachineArn',
+        'KernelProbeStateMachineArn',
+        'RequirementsInterviewStateMachineArn',
+        'SlaTrackingStateMachineArn',
+      ].sort(),
+    );
+    // One state machine output per state machine.
+    expect(
+      Object.keys(template.toJSON().Outputs).filter((id) => id.endsWith('StateMachineArn')),
+    ).toHaveLength(stateMachines.length);
   });
 });
 
