@@ -5,7 +5,7 @@ import type {
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
 import { toInputSchema } from '../tools/invocation.ts';
-import { type AgentProfile, SUBMIT_TOOL } from './profile.ts';
+import { type AgentProfile, submitToolOf } from './profile.ts';
 
 /**
  * Builds one Messages API request of a turn: the profile's system prompt and tools, the
@@ -28,7 +28,7 @@ function submitTool(profile: AgentProfile<unknown, unknown>): Tool {
   let tool = submitTools.get(profile);
   if (!tool) {
     tool = {
-      name: SUBMIT_TOOL,
+      name: submitToolOf(profile),
       description: profile.result.description,
       input_schema: toInputSchema(profile.result.schema) as Tool['input_schema'],
     };

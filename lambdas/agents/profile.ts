@@ -11,6 +11,11 @@ import type { AgentTurnInput } from './contract.ts';
 /** The final tool every profile gets; its input schema is the profile's result schema. */
 export const SUBMIT_TOOL = 'submit_result';
 
+/** The final tool of a profile: its own name, or `submit_result`. */
+export function submitToolOf(profile: { submitTool?: string }): string {
+  return profile.submitTool ?? SUBMIT_TOOL;
+}
+
 /** How a turn ended without a valid submission. */
 export type UnfinishedTurn =
   /** The time budget or the tool-call cap ran out: the workflow runs another turn. */
@@ -25,6 +30,11 @@ export interface AgentProfile<Result, Output> {
   /** The tools offered to the model (each a Lambda, which validates its own arguments). */
   tools: readonly ToolSpec[];
   result: { schema: z.ZodType<Result>; description: string };
+  /**
+   * The name of the final tool whose input is the result, e.g. `submit_triage`.
+   * @default SUBMIT_TOOL (`submit_result`)
+   */
+  submitTool?: string;
   /**
    * A check of a schema-valid result against the turn's input (e.g. questions required below
    * the confidence threshold): a message rejects it, and the model corrects it like a schema error.

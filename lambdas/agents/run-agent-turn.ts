@@ -22,6 +22,7 @@ import {
   type ProfileOutput,
   type ProfileRegistry,
   SUBMIT_TOOL,
+  submitToolOf,
   type UnfinishedTurn,
 } from './profile.ts';
 import { capToolOutput, toolError, toolResult } from './tool-results.ts';
@@ -42,7 +43,12 @@ export const MAX_SUBMISSION_RETRIES = 2;
 export const OUT_OF_BUDGET_NOTE = '[runtime] This turn ran out of its budget before you submitted a result';
 export const FAILED_TURN_NOTE = '[runtime] This turn ended without a result';
 /** What the model is told when it has not submitted after `maxToolRounds` replies (or answered in plain text). */
-export const SUBMIT_NOW_NOTE = `[runtime] Call ${SUBMIT_TOOL} now with what you have: this turn ends without a result otherwise.`;
+export const SUBMIT_NOW_NOTE = submitNowNote(SUBMIT_TOOL);
+
+/** The reminder for a profile whose final tool is `tool`. */
+export function submitNowNote(tool: string): string {
+  return `[runtime] Call ${tool} now with what you have: this turn ends without a result otherwise.`;
+}
 /** Replies without a submission after the reminder before the turn fails. */
 export const ROUNDS_AFTER_REMINDER = 2;
 
@@ -152,7 +158,9 @@ async function runTurn<Result, Output>(
     );
     return reached;
   };
-  const nudge = (content: ContentBlockParam[]) => content.push({ type: 'text', text: SUBMIT_NOW_NOTE });
+  const submitTool = submitToolOf(profile);
+  const nudgeText = submitNowNote(submitTool);
+  const nudge = (content: ContentBlockParam[]) => content.push({ type: 'text', text: nudgeText });
 
   for (;;) {
     if (remainingMs() <= 0) return unfinished({ kind: 'out_of_budget', reason: 'time budget', progress });
@@ -197,7 +205,7 @@ async function runTurn<Result, Output>(
         return unfinished({ kind: 'failed', error: 'the model refused to continue', progress });
       const why = `the model answered without calling a tool (stop_reason ${reply.stopReason ?? 'none'})`;
       // Once, the model is reminded; a second plain answer in the turn ends it.
-      if (turnHasNudge(turn)) return unfinished({ kind: 'failed', error: why, progress });
+      if (turnHasNudge(turn, nudgeText)) return unfinished({ kind: 'failed', error: why, progress });
       const content: ContentBlockParam[] = [];
       nudge(content);
       turn.push({ role: 'user', content });
@@ -224,13 +232,13 @@ async function runTurn<Result, Output>(
     let submissionError: string | undefined;
     let outOfBudget: string | undefined;
     for (const use of reply.toolUses) {
-      if (use.name === SUBMIT_TOOL) {
+      if (use.name === submitTool) {
         submissionError = validationError(profile, input, use.input);
         results.push(
           toolError(
             use.id,
-            `Your result does not match the schema of ${SUBMIT_TOOL}:\n${submissionError}\n` +
-              `Correct these fields and call ${SUBMIT_TOOL} again.`,
+            `Your result does not match the schema of ${submitTool}:\n${submissionError}\n` +
+              `Correct these fields and call ${submitTool} again.`,
           ),
         );
         continue;
@@ -246,7 +254,7 @@ async function runTurn<Result, Output>(
         continue;
       }
       stats.toolCalls += 1;
-      results.push(await callTool(use, toolNames, input, deps, log));
+      results.push(await callTool(use, toolNames, submitTool, input, deps, log));
     }
     if (submissionError !== undefined) stats.invalidSubmissions += 1;
     if (limits && outOfBudget === undefined) {
@@ -280,7 +288,7 @@ function acceptSubmission<Result>(
   uses: readonly ToolUse[],
 ): { use: ToolUse; result: Result } | undefined {
   for (const use of uses) {
-    if (use.name !== SUBMIT_TOOL) continue;
+    if (use.name !== submitToolOf(profile)) continue;
     const parsed = profile.result.schema.safeParse(use.input);
     if (parsed.success && profile.check?.(parsed.data, input) === undefined)
       return { use, result: parsed.data };
@@ -302,6 +310,7 @@ function validationError<Result>(
 async function callTool(
   use: ToolUse,
   known: ReadonlySet<string>,
+  submitTool: string,
   input: AgentTurnInput,
   deps: AgentTurnDeps,
   log: NonNullable<AgentTurnDeps['logger']>,
@@ -310,7 +319,7 @@ async function callTool(
     log.warn('the model asked for an unknown tool', { tool: use.name });
     return toolError(
       use.id,
-      `Unknown tool "${use.name}". The tools you have are: ${[...known, SUBMIT_TOOL].join(', ')}.`,
+      `Unknown tool "${use.name}". The tools you have are: ${[...known, submitTool].join(', ')}.`,
     );
   }
   try {
@@ -323,12 +332,12 @@ async function callTool(
 }
 
 /** Whether the runtime already reminded the model, in this turn, to submit. */
-function turnHasNudge(turn: readonly MessageParam[]): boolean {
+function turnHasNudge(turn: readonly MessageParam[], note: string): boolean {
   return turn.some(
     (message) =>
       message.role === 'user' &&
       Array.isArray(message.content) &&
-      message.content.some((block) => block.type === 'text' && block.text === SUBMIT_NOW_NOTE),
+      message.content.some((block) => block.type === 'text' && block.text === note),
   );
 }
 
