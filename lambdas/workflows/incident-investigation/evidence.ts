@@ -154,7 +154,9 @@ export function judgeEvaluation(
     adjustments.push('strength lowered from weak to none: no supporting finding with a valid citation');
   } else if (strength === 'contradicting' && contradicting === 0) {
     strength = 'none';
-    adjustments.push('strength changed from contradicting to none: no contradicting finding with a valid citation');
+    adjustments.push(
+      'strength changed from contradicting to none: no contradicting finding with a valid citation',
+    );
   }
 
   let action = result.action;

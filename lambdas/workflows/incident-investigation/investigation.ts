@@ -1,8 +1,14 @@
 import type { ConversationStore } from '../../kernel/ports.ts';
+import type { InvestigationConfig } from './config.ts';
 import type { ConclusionResult, EvaluationResult, HypothesesResult, TriageResult } from './contract.ts';
 import { IncidentNotFoundError } from './errors.ts';
-import { capLevel, checkFindings, type EvidenceRecord, judgeEvaluation, supportingSources } from './evidence.ts';
-import type { InvestigationConfig } from './config.ts';
+import {
+  capLevel,
+  checkFindings,
+  type EvidenceRecord,
+  judgeEvaluation,
+  supportingSources,
+} from './evidence.ts';
 import type { IncidentRecord, IncidentStore, StoredConclusion } from './record.ts';
 import {
   CONCLUDE_REASONS,
@@ -89,7 +95,9 @@ export interface RoundItem {
 
 export type RoundPlan =
   | { decision: 'investigate'; round: number; items: RoundItem[]; nextTurn: number }
-  | { decision: 'conclude'; reason: string; notes: string[] };
+  | { decision: 'conclude'; reason: string; notes: string[] }
+  /** The owner asked to stop (a close intent in the thread): no round, no conclusion. */
+  | { decision: 'closed' };
 
 /**
  * The next round's hypotheses, or why the rounds end (seed 003: until one is confirmed, all
@@ -103,6 +111,7 @@ export async function planRound(
   const record = await requireRecord(deps, input.conversationId);
   const nodes = await deps.incidents.listNodes(input.conversationId);
   const conversation = await deps.conversations.getConversation(input.conversationId, { consistent: true });
+  if (conversation?.closeRequested === true) return { decision: 'closed' };
   const tokens = (conversation?.ledger?.inputTokens ?? 0) + (conversation?.ledger?.outputTokens ?? 0);
   const { budget } = deps.config;
   const decision = decideRound(
@@ -113,7 +122,11 @@ export async function planRound(
   if (decision.decision === 'conclude') {
     const because = CONCLUDE_REASONS[decision.reason];
     await deps.incidents.updateRecord(input.conversationId, { concludedBecause: decision.reason });
-    return { decision: 'conclude', reason: decision.reason, notes: conclusionNotes(nodes, because, tokens, budget) };
+    return {
+      decision: 'conclude',
+      reason: decision.reason,
+      notes: conclusionNotes(nodes, because, tokens, budget),
+    };
   }
   const round = record.roundsDone + 1;
   const items = openInOrder(nodes)
@@ -147,7 +160,12 @@ function investigatorNotes(
     `It is confirmed by: ${node.confirmingEvidence}. It is refuted by: ${node.refutingEvidence}.`,
     ...(parent ? [`It refines ${parent.id}: ${parent.statement.slice(0, 300)}`] : []),
     ...(node.suggestedQueries.length > 0
-      ? [`Suggested queries: ${node.suggestedQueries.map((q) => `${q.tool} (${q.purpose})`).join('; ').slice(0, 600)}`]
+      ? [
+          `Suggested queries: ${node.suggestedQueries
+            .map((q) => `${q.tool} (${q.purpose})`)
+            .join('; ')
+            .slice(0, 600)}`,
+        ]
       : []),
     ...(triage
       ? [
@@ -189,7 +207,8 @@ export async function recordEvaluation(
   const at = deps.now().toISOString();
   const nodes = await deps.incidents.listNodes(input.conversationId);
   const node = nodes.find((n) => n.id === input.hypothesisId);
-  if (node === undefined) throw new IncidentNotFoundError(`${input.conversationId} (hypothesis ${input.hypothesisId})`);
+  if (node === undefined)
+    throw new IncidentNotFoundError(`${input.conversationId} (hypothesis ${input.hypothesisId})`);
   if (input.result === undefined) {
     const failed = input.error ?? 'the investigating turn ended without an evaluation';
     await deps.incidents.setEvaluation(
@@ -281,7 +300,9 @@ export async function recordConclusion(
       outcome = 'inconclusive';
       adjustments.push('root cause refused: its evidence chain has no strong finding with a valid citation');
     } else if (chosen.id !== hypothesisId) {
-      adjustments.push(`filed under the confirmed ${chosen.id}: the conclusion named ${hypothesisId ?? 'none'}`);
+      adjustments.push(
+        `filed under the confirmed ${chosen.id}: the conclusion named ${hypothesisId ?? 'none'}`,
+      );
       hypothesisId = chosen.id;
     }
   }
@@ -295,7 +316,10 @@ export async function recordConclusion(
   const conclusion: StoredConclusion = {
     outcome,
     claimedOutcome: result?.outcome ?? 'inconclusive',
-    rootCause: outcome === 'root_cause' ? (result?.root_cause ?? '') : (result?.root_cause ?? 'No root cause was established.'),
+    rootCause:
+      outcome === 'root_cause'
+        ? (result?.root_cause ?? '')
+        : (result?.root_cause ?? 'No root cause was established.'),
     ...(outcome === 'root_cause' && hypothesisId ? { hypothesisId } : {}),
     confidence,
     claimedConfidence: claimed,

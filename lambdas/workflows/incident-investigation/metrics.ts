@@ -38,13 +38,19 @@ export function computeMetrics(input: {
     hypothesesFormed: nodes.length,
     hypothesesPruned: nodes.filter((n) => n.status === 'pruned').length,
     hypothesesConfirmed: confirmed.length,
-    averageDepth: depths.length === 0 ? 0 : Math.round((depths.reduce((a, b) => a + b, 0) / depths.length) * 100) / 100,
+    averageDepth:
+      depths.length === 0 ? 0 : Math.round((depths.reduce((a, b) => a + b, 0) / depths.length) * 100) / 100,
     maxDepth: depths.length === 0 ? 0 : Math.max(...depths),
     rounds: record.roundsDone,
     toolCallsPerInvestigation: input.toolCalls,
     findingsDropped: dropped + (record.conclusion?.drops.filter((d) => d.dropped === 'finding').length ?? 0),
     ...(firstConfirmed
-      ? { timeToRootCause: Math.max(0, Math.round((Date.parse(firstConfirmed) - Date.parse(record.startedAt)) / 1000)) }
+      ? {
+          timeToRootCause: Math.max(
+            0,
+            Math.round((Date.parse(firstConfirmed) - Date.parse(record.startedAt)) / 1000),
+          ),
+        }
       : {}),
     approvalsRequested: requested,
     approvalsGranted: steps.filter((s) => s.approval?.decision === 'approve').length,

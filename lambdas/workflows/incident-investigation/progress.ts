@@ -14,7 +14,8 @@ import { CONCLUDE_REASONS, type HypothesisNode, type StoredEvaluation } from './
 const MESSAGE_LIMIT = 3_900;
 
 const e = (text: string, limit = 400) => escapeMrkdwn(truncate(text, limit));
-const list = (items: readonly string[]) => (items.length === 0 ? '_none_' : items.map((i) => e(i, 300)).join('; '));
+const list = (items: readonly string[]) =>
+  items.length === 0 ? '_none_' : items.map((i) => e(i, 300)).join('; ');
 
 const STATUS: Record<HypothesisNode['status'], string> = {
   open: ':hourglass_flowing_sand: open',
@@ -57,7 +58,9 @@ function renderTriage(record: IncidentRecord): string {
 }
 
 function lastEvaluation(node: HypothesisNode): string {
-  const rounds = Object.keys(node.evaluations).map(Number).sort((a, b) => b - a);
+  const rounds = Object.keys(node.evaluations)
+    .map(Number)
+    .sort((a, b) => b - a);
   const last = rounds[0] === undefined ? undefined : node.evaluations[String(rounds[0])];
   if (last === undefined) return '';
   if (!('action' in last)) return ` — round ${last.round}: no evaluation (${e(last.failed, 150)})`;
@@ -74,7 +77,8 @@ function lastEvaluation(node: HypothesisNode): string {
 function renderHypotheses(record: IncidentRecord, nodes: readonly HypothesisNode[]): string {
   const sorted = [...nodes].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   const lines = sorted.map(
-    (n) => `${'    '.repeat(n.depth - 1)}• *${n.id}* ${STATUS[n.status]} (${n.category}) ${e(n.statement, 200)}${lastEvaluation(n)}`,
+    (n) =>
+      `${'    '.repeat(n.depth - 1)}• *${n.id}* ${STATUS[n.status]} (${n.category}) ${e(n.statement, 200)}${lastEvaluation(n)}`,
   );
   const state = record.concludedBecause
     ? `ended: ${CONCLUDE_REASONS[record.concludedBecause as keyof typeof CONCLUDE_REASONS] ?? record.concludedBecause}`
@@ -117,7 +121,9 @@ function renderRemediation(record: IncidentRecord): string {
   });
   return [
     `:hammer_and_wrench: *Remediation* — ${p.status}${p.stopReason ? `: ${e(p.stopReason, 300)}` : ''}`,
-    ...(p.matchedRunbooks.length > 0 ? [`*Runbooks:* ${p.matchedRunbooks.map((r) => e(r.title, 100)).join('; ')}`] : []),
+    ...(p.matchedRunbooks.length > 0
+      ? [`*Runbooks:* ${p.matchedRunbooks.map((r) => e(r.title, 100)).join('; ')}`]
+      : []),
     ...(steps.length > 0 ? steps : ['_No steps._']),
     `*Recovery:* ${e(p.estimatedRecoveryTime, 100)}`,
     `*Monitoring to verify the fix:* ${list(p.monitoring)}`,

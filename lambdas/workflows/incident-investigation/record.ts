@@ -118,7 +118,14 @@ export const IncidentRecord = z.object({
   triage: TriageResult.optional(),
   roundsDone: z.number().int().nonnegative().default(0),
   rounds: z
-    .array(z.object({ round: z.number().int(), decision: z.string(), reason: z.string().optional(), at: z.string() }))
+    .array(
+      z.object({
+        round: z.number().int(),
+        decision: z.string(),
+        reason: z.string().optional(),
+        at: z.string(),
+      }),
+    )
     .default([]),
   concludedBecause: z.string().optional(),
   conclusion: StoredConclusion.optional(),
@@ -138,7 +145,11 @@ export interface IncidentStore {
   /** Sets top-level fields of the record. */
   updateRecord(conversationId: string, fields: Partial<IncidentRecord>): Promise<void>;
   /** Appends a round's entry to `rounds` once per round and sets `roundsDone` (idempotent). */
-  recordRound(conversationId: string, entry: IncidentRecord['rounds'][number], roundsDone: number): Promise<void>;
+  recordRound(
+    conversationId: string,
+    entry: IncidentRecord['rounds'][number],
+    roundsDone: number,
+  ): Promise<void>;
   /** Sets one step of the plan. */
   updateStep(conversationId: string, step: StoredStep): Promise<void>;
   /** Creates nodes that do not exist yet (a retried write creates none twice). */
@@ -155,6 +166,9 @@ export interface IncidentStore {
   /** Sets a node's status and confidence (a merge). */
   updateNode(
     conversationId: string,
-    update: Pick<HypothesisNode, 'id' | 'status' | 'confidence' | 'level'> & { closedRound?: number; closedAt?: string },
+    update: Pick<HypothesisNode, 'id' | 'status' | 'confidence' | 'level'> & {
+      closedRound?: number;
+      closedAt?: string;
+    },
   ): Promise<void>;
 }

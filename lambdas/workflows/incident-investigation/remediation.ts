@@ -124,7 +124,8 @@ export async function nextStep(input: { conversationId: string }, deps: Remediat
   const step = plan.status === 'stopped' ? undefined : plan.steps.find((s) => OPEN.has(s.status));
   if (step === undefined) {
     const status = plan.status === 'stopped' ? 'stopped' : 'completed';
-    if (plan.status !== status) await deps.incidents.updateRecord(input.conversationId, { plan: { ...plan, status } });
+    if (plan.status !== status)
+      await deps.incidents.updateRecord(input.conversationId, { plan: { ...plan, status } });
     return { done: true, status };
   }
   if (plan.status !== 'running')
@@ -132,7 +133,12 @@ export async function nextStep(input: { conversationId: string }, deps: Remediat
   const approval = step.requiresApproval && step.status !== 'approved';
   if (approval && step.status !== 'awaiting_approval')
     await deps.incidents.updateStep(input.conversationId, { ...step, status: 'awaiting_approval' });
-  return { done: false, index: step.index, approval, text: approvalText(step, plan.steps.length, deps.config) };
+  return {
+    done: false,
+    index: step.index,
+    approval,
+    text: approvalText(step, plan.steps.length, deps.config),
+  };
 }
 
 /** The words of a step's approval message. */
@@ -181,7 +187,14 @@ export async function decideStep(
     ...step,
     status: decided ? 'rejected' : 'not_run',
     ...(decided
-      ? { approval: { decision: decided.decision, by: decided.by, at: decided.at, messageTs: decided.messageTs } }
+      ? {
+          approval: {
+            decision: decided.decision,
+            by: decided.by,
+            at: decided.at,
+            messageTs: decided.messageTs,
+          },
+        }
       : {}),
   });
   await stopPlan(deps, input.conversationId, reason);
@@ -202,10 +215,15 @@ export async function runStep(
   const plan = requirePlan(record, input.conversationId);
   const step = requireStep(plan, input.index);
   if (step.status === 'succeeded' || step.status === 'failed') {
-    return { ok: step.status === 'succeeded', rolledBack: step.rollbackResult?.ok ?? false, detail: step.result?.detail ?? '' };
+    return {
+      ok: step.status === 'succeeded',
+      rolledBack: step.rollbackResult?.ok ?? false,
+      detail: step.result?.detail ?? '',
+    };
   }
   const skill = deps.config.skills.find((s) => s.name === step.skill);
-  if (skill === undefined) throw new IncidentStateError(`step ${step.index + 1} has no configured skill to run`);
+  if (skill === undefined)
+    throw new IncidentStateError(`step ${step.index + 1} has no configured skill to run`);
   const needsApproval = step.requiresApproval || skill.mutating;
   if (needsApproval && (step.approval?.decision !== 'approve' || step.status !== 'approved')) {
     throw new ApprovalRequiredError(step.index);
@@ -216,8 +234,17 @@ export async function runStep(
   const request = { conversationId: input.conversationId, step: step.index, parameters: step.parameters };
   // Marked first: a retry after the skill ran must not run it again.
   if (step.running === true) {
-    const result = { ok: false, detail: 'interrupted while running: its outcome is unknown, check by hand', at: deps.now().toISOString() };
-    await deps.incidents.updateStep(input.conversationId, { ...step, running: false, status: 'failed', result });
+    const result = {
+      ok: false,
+      detail: 'interrupted while running: its outcome is unknown, check by hand',
+      at: deps.now().toISOString(),
+    };
+    await deps.incidents.updateStep(input.conversationId, {
+      ...step,
+      running: false,
+      status: 'failed',
+      result,
+    });
     await stopPlan(deps, input.conversationId, `step ${step.index + 1} was interrupted`);
     return { ok: false, rolledBack: false, detail: result.detail };
   }
@@ -225,7 +252,12 @@ export async function runStep(
   const outcome = await deps.skills.run(skill, 'apply', request);
   const result = { ...outcome, at: deps.now().toISOString() };
   if (outcome.ok) {
-    await deps.incidents.updateStep(input.conversationId, { ...step, running: false, status: 'succeeded', result });
+    await deps.incidents.updateStep(input.conversationId, {
+      ...step,
+      running: false,
+      status: 'succeeded',
+      result,
+    });
     return { ok: true, rolledBack: false, detail: outcome.detail };
   }
   const rollbackSkill = deps.config.skills.find((s) => s.name === step.rollbackSkill);
@@ -234,7 +266,10 @@ export async function runStep(
         ok: false,
         detail: `the rollback could not run: ${(error as Error).message}`,
       }))
-    : { ok: false, detail: step.rollback ? `no rollback skill: roll back by hand: ${step.rollback}` : 'no rollback' };
+    : {
+        ok: false,
+        detail: step.rollback ? `no rollback skill: roll back by hand: ${step.rollback}` : 'no rollback',
+      };
   const rollbackResult = { ...rollback, at: deps.now().toISOString() };
   await deps.incidents.updateStep(input.conversationId, {
     ...step,
@@ -253,5 +288,7 @@ export async function runStep(
 
 async function stopPlan(deps: RemediationDeps, conversationId: string, reason: string): Promise<void> {
   const plan = requirePlan(await requireRecord(deps, conversationId), conversationId);
-  await deps.incidents.updateRecord(conversationId, { plan: { ...plan, status: 'stopped', stopReason: reason } });
+  await deps.incidents.updateRecord(conversationId, {
+    plan: { ...plan, status: 'stopped', stopReason: reason },
+  });
 }

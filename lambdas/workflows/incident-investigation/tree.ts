@@ -1,5 +1,11 @@
 import * as z from 'zod';
-import { Category, ConfidenceLevel, EvaluationAction, EvidenceStrength, type HypothesesResult } from './contract.ts';
+import {
+  Category,
+  ConfidenceLevel,
+  EvaluationAction,
+  EvidenceStrength,
+  type HypothesesResult,
+} from './contract.ts';
 
 /**
  * The hypothesis tree (seed 003's hypothesis engine): nodes kept in DynamoDB beside the
@@ -50,7 +56,11 @@ export const StoredEvaluation = z.object({
 export type StoredEvaluation = z.infer<typeof StoredEvaluation>;
 
 /** A round whose investigation of the node failed: recorded as a gap. */
-export const FailedEvaluation = z.object({ round: z.number().int().positive(), failed: z.string(), at: z.string() });
+export const FailedEvaluation = z.object({
+  round: z.number().int().positive(),
+  failed: z.string(),
+  at: z.string(),
+});
 
 export const HypothesisNode = z.object({
   id: z.string().regex(/^H\d+(\.\d+)*$/),
@@ -178,7 +188,10 @@ export function openInOrder(nodes: readonly HypothesisNode[]): HypothesisNode[] 
 /** Why the rounds end (or `investigate`). */
 export type RoundDecision =
   | { decision: 'investigate' }
-  | { decision: 'conclude'; reason: 'confirmed' | 'all_pruned' | 'round_budget' | 'time_budget' | 'cost_budget' };
+  | {
+      decision: 'conclude';
+      reason: 'confirmed' | 'all_pruned' | 'round_budget' | 'time_budget' | 'cost_budget';
+    };
 
 export interface Budget {
   maxRounds: number;

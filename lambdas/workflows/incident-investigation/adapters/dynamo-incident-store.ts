@@ -34,7 +34,11 @@ export class DynamoIncidentStore extends DynamoTable implements IncidentStore {
 
   async getRecord(conversationId: string): Promise<IncidentRecord | undefined> {
     const out = await this.doc.send(
-      new GetCommand({ TableName: this.tableName, Key: this.recordKey(conversationId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: this.recordKey(conversationId),
+        ConsistentRead: true,
+      }),
     );
     return out.Item ? IncidentRecord.parse(out.Item) : undefined;
   }
@@ -69,7 +73,8 @@ export class DynamoIncidentStore extends DynamoTable implements IncidentStore {
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      if ((await this.getRecord(conversationId)) === undefined) throw new IncidentNotFoundError(conversationId);
+      if ((await this.getRecord(conversationId)) === undefined)
+        throw new IncidentNotFoundError(conversationId);
     }
   }
 
@@ -143,7 +148,8 @@ export class DynamoIncidentStore extends DynamoTable implements IncidentStore {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new IncidentNotFoundError(`${conversationId} (hypothesis ${nodeId})`);
+      if (isConditionFailure(error))
+        throw new IncidentNotFoundError(`${conversationId} (hypothesis ${nodeId})`);
       throw error;
     }
   }

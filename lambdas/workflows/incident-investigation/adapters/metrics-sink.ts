@@ -22,10 +22,12 @@ const COUNTS: readonly (keyof AgentMetrics)[] = [
  * AgentMetrics as CloudWatch metrics (embedded metric format through Powertools, namespace
  * `SlackAgents`, dimensions `service` and `outcome`), published at once: one set per investigation.
  */
-export function powertoolsMetricsSink(metrics = new Metrics({
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
-  serviceName: INCIDENT_METRICS_SERVICE,
-})): MetricsSink {
+export function powertoolsMetricsSink(
+  metrics = new Metrics({
+    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
+    serviceName: INCIDENT_METRICS_SERVICE,
+  }),
+): MetricsSink {
   return {
     emit(values, dimensions) {
       metrics.addDimension('outcome', dimensions.outcome);

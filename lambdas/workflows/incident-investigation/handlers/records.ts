@@ -35,10 +35,12 @@ const metricsSink = powertoolsMetricsSink();
 const Id = { conversationId: z.string().min(1) };
 /** An agent turn's outcome as the state machine hands it over: its result when it submitted one. */
 const Turn = <R extends z.ZodType>(result: R) => ({
-  action: z.enum(['submitted', 'continue', 'escalate']),
-  result: result.optional(),
-  error: z.string().optional(),
-  sessionId: z.string().optional(),
+  turn: z.object({
+    action: z.enum(['submitted', 'continue', 'escalate']),
+    result: result.optional(),
+    error: z.string().optional(),
+    sessionId: z.string().optional(),
+  }),
 });
 
 /** The IncidentRecords task's input: which record keeping step, with what (small: ids, a turn's result). */
@@ -70,7 +72,17 @@ export type IncidentRecordsInput = z.infer<typeof IncidentRecordsInput>;
 
 /** A turn that did not submit: its error, or why it has none. */
 const failure = (turn: { action: string; error?: string | undefined }) =>
-  turn.error ?? (turn.action === 'submitted' ? 'no result' : `the turn ended with ${turn.action}`);
+  turn.error ??
+  (turn.action === 'continue'
+    ? 'the turn ran out of its budget before it submitted (its session goes on next round)'
+    : `the turn ended with ${turn.action}`);
+
+/** The result of a turn that submitted one, or the error of one that did not. */
+function turnOutcome<R>(turn: { action: string; result?: R | undefined; error?: string | undefined }) {
+  return turn.action === 'submitted' && turn.result !== undefined
+    ? { result: turn.result }
+    : { error: failure(turn) };
+}
 
 async function run(input: IncidentRecordsInput): Promise<unknown> {
   const now = () => new Date();
@@ -92,8 +104,8 @@ async function run(input: IncidentRecordsInput): Promise<unknown> {
           conversationId: input.conversationId,
           hypothesisId: input.hypothesisId,
           round: input.round,
-          ...(input.sessionId ? { sessionId: input.sessionId } : {}),
-          ...(input.action === 'submitted' && input.result ? { result: input.result } : { error: failure(input) }),
+          ...(input.turn.sessionId ? { sessionId: input.turn.sessionId } : {}),
+          ...turnOutcome(input.turn),
         },
         investigation(),
       );
@@ -103,7 +115,7 @@ async function run(input: IncidentRecordsInput): Promise<unknown> {
       const outcome = await recordConclusion(
         {
           conversationId: input.conversationId,
-          ...(input.action === 'submitted' && input.result ? { result: input.result } : { error: failure(input) }),
+          ...turnOutcome(input.turn),
         },
         investigation(),
       );
@@ -114,7 +126,7 @@ async function run(input: IncidentRecordsInput): Promise<unknown> {
       return recordPlan(
         {
           conversationId: input.conversationId,
-          ...(input.action === 'submitted' && input.result ? { result: input.result } : { error: failure(input) }),
+          ...turnOutcome(input.turn),
         },
         remediation(),
       );

@@ -15,7 +15,8 @@ import { incidentProfile } from './incident-common.ts';
  * session and the notes the workflow gives them (the tree, the conclusion, the skills).
  */
 
-const ROLE = 'You are an experienced site reliability engineer investigating a production incident with responders in a Slack thread.';
+const ROLE =
+  'You are an experienced site reliability engineer investigating a production incident with responders in a Slack thread.';
 
 export const incidentTriager = incidentProfile({
   name: 'incident_triager',
@@ -43,7 +44,8 @@ export const incidentInvestigator = incidentProfile({
   system: `${ROLE} This is INVESTIGATE and EVALUATE for one hypothesis (the notes name it): run its targeted queries with the data tools (at most 5 per round), then evaluate the evidence: strong, weak, none or contradicting, and decide: confirm (strong evidence, specific enough), branch into 2-3 more specific sub-hypotheses (strong but broad), continue (weak: more queries next round), or prune (none or contradicting). Other hypotheses are investigated at the same time by colleagues; stay on yours.`,
   tools: INCIDENT_DATA_TOOLS,
   schema: EvaluationResult,
-  description: 'Your evaluation of the hypothesis (seed 003 EvidenceEvaluation) with cited findings. Ends the turn.',
+  description:
+    'Your evaluation of the hypothesis (seed 003 EvidenceEvaluation) with cited findings. Ends the turn.',
   ask: () => 'Investigate the hypothesis in the notes, then submit your evaluation with submit_evaluation.',
 });
 
