@@ -31,6 +31,7 @@ export const INCIDENT_STATES = {
   advanceTurn: 'Advance turn past the round',
   mergeRound: 'Merge round',
   showRound: 'Show round',
+  showFinalTree: 'Show why the rounds ended',
   markConcluding: 'Mark concluding',
   recordConclusion: 'Record conclusion',
   showConclusion: 'Show conclusion',

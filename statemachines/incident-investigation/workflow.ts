@@ -208,7 +208,10 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       sfn.Choice.jsonPath(scope, S.moreRounds)
         .when(sfn.Condition.stringEquals('$.roundPlan.decision', 'investigate'), markInvestigating)
         .when(sfn.Condition.stringEquals('$.roundPlan.decision', 'closed'), acknowledgeClose)
-        .otherwise(markConcluding),
+        // The tree's message says why the rounds ended, then the conclusion follows.
+        .otherwise(
+          showPhase(scope, S.showFinalTree, { fn: progress, phase: 'hypotheses', next: markConcluding }),
+        ),
     );
 
     // --- Hypothesize ----------------------------------------------------------------------------
