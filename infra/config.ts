@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { AgentLimits } from '../lambdas/agents/limits.ts';
 import { Approvals, RoleMembers } from '../lambdas/kernel/people.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
+import { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
@@ -141,6 +142,14 @@ const KernelConfigFields = {
   github: z
     .strictObject({ baseUrl: z.url({ protocol: /^https?$/ }).default('https://api.github.com') })
     .prefault({}),
+  /**
+   * The incident tools' telemetry (lambdas/tools/telemetry/config.ts): the services (log
+   * groups, metrics, CloudFormation stacks, dependencies = the service map), the query bounds
+   * (widest window, events per query, queries per hypothesis per round) and the data sources
+   * (CloudWatch on; Datadog and PagerDuty off until enabled).
+   * @default { services: [] } with every bound at its default
+   */
+  telemetry: TelemetryConfig.prefault({}),
 };
 
 /**

@@ -15,7 +15,6 @@ import { projectsFromTemplate } from './codebuild/template-projects.ts';
 import { sandboxBotToken, sandboxRepositoryPath } from './github/sandbox-bot.ts';
 import { startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
-import { createLogsApiHandler, LOGS_TARGET_PREFIX, LocalLogs } from './logs/api.ts';
 import { readBody } from './read-body.ts';
 import { serveEventBridge } from './sandbox-eventbridge.ts';
 import { createSandboxModels, DEMO_MODEL_PATH, MODEL_FRONT_PATH } from './sandbox-models.ts';
@@ -39,11 +38,13 @@ import {
 } from './sandbox-resources.ts';
 import { ChangeFeed, createSandboxRoutes } from './sandbox-routes.ts';
 import { createFakeSlack, signedEventRequests } from './sandbox-slack.ts';
+import { createSandboxTelemetry } from './sandbox-telemetry.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
 import { type EventSource, startEventSource } from './sqs/event-source.ts';
 import { SqsQueueService } from './sqs/queue-service.ts';
 import { createStepFunctionsApi, STEP_FUNCTIONS_TARGET_PREFIX } from './stepfunctions/api.ts';
 import { LocalStepFunctions } from './stepfunctions/runtime.ts';
+import { DEMO_TELEMETRY_CONFIG } from './telemetry/demo-services.ts';
 import {
   type CloudFormationTemplate,
   LOCAL_REGION,
@@ -114,9 +115,10 @@ async function assemble(
   port: number,
   setRoute: (route: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => void,
 ): Promise<Sandbox> {
+  // The telemetry tools read the demo incident's services unless the caller configures others.
   const template = synthesizeTemplate({
     modules: options.modules ?? WORKFLOW_MODULES,
-    ...(options.config ? { config: options.config } : {}),
+    config: { telemetry: DEMO_TELEMETRY_CONFIG, ...options.config },
   }) as unknown as CloudFormationTemplate;
   const names = { baseUrl: url };
   // One GitHub secret: the emulator signs its deliveries with what the ingress verifies.
@@ -143,6 +145,8 @@ async function assemble(
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url,
     AWS_ENDPOINT_URL_CODEBUILD: url,
     AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: url,
+    AWS_ENDPOINT_URL_CLOUDWATCH: url,
+    AWS_ENDPOINT_URL_CLOUDFORMATION: url,
     // The code tools and the pull request opener talk to the sandbox's GitHub as its bot.
     GITHUB_BASE_URL: github.apiUrl,
     GITHUB_TOKEN: sandboxBotToken(github),
@@ -229,14 +233,17 @@ async function assemble(
     }
   };
   // A build runs real code: its minutes are real ones (stretched, never shrunk, by the time scale).
-  const buildLogs = new LocalLogs();
+  const telemetry = createSandboxTelemetry({
+    ...(options.telemetry?.demoSeed !== undefined ? { demoSeed: options.telemetry.demoSeed } : {}),
+    ...(options.telemetry?.loghubDir ? { loghubDir: options.telemetry.loghubDir } : {}),
+  });
+  const buildLogs = telemetry.logs;
   const codebuild = new CodeBuildService({
     minuteMs: 60_000 * Math.max(1, options.timeScale),
     // A project whose source is a repository of the sandbox's GitHub builds from it on disk.
     resolveLocation: (location) => sandboxRepositoryPath(github, location) ?? location,
     onLogEvent: (group, stream, event) => buildLogs.put(group, stream, event),
   });
-  const logsApi = createLogsApiHandler(buildLogs);
   for (const project of projectsFromTemplate(template, names)) codebuild.createProject(project);
   const stepFunctions = new LocalStepFunctions({
     onEvent: () => feed.notify('execution'),
@@ -271,7 +278,7 @@ async function assemble(
     if (target.startsWith(SQS_TARGET_PREFIX)) return sqsApi(req, res, body);
     if (target.startsWith(STEP_FUNCTIONS_TARGET_PREFIX)) return sfnApi(req, res, body);
     if (target.startsWith(CODEBUILD_TARGET_PREFIX)) return codebuildApi(req, res, body);
-    if (target.startsWith(LOGS_TARGET_PREFIX)) return logsApi(req, res, body);
+    if (await telemetry.serve(req, res, body)) return;
     const path = new URL(req.url ?? '/', url).pathname;
     if (github.handles(path)) return github.serve(req, res, body);
     if (path.startsWith('/api/')) return slack.api(req, res, body);
@@ -359,6 +366,7 @@ async function assemble(
     github,
     bedrock: models.bedrock,
     codebuild,
+    telemetry,
     modelFaults: models.faults,
     async idle() {
       await slack.workspace.settled();

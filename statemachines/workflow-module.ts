@@ -7,6 +7,7 @@ import type * as z from 'zod';
 import type { AgentLimits } from '../lambdas/agents/limits.ts';
 import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
+import type { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
 import type { FunctionSpec } from './kernel-functions.ts';
 
 /**
@@ -45,6 +46,8 @@ export interface KernelConfig {
   >;
   /** Who may decide what: decision kind -> the roles whose holders may (defaults from the modules). */
   readonly approvals: Readonly<Record<string, readonly string[]>>;
+  /** The telemetry tools' services and data sources (issue 15, lambdas/tools/telemetry/config.ts). */
+  readonly telemetry: TelemetryConfig;
 }
 
 /**

@@ -38,6 +38,22 @@ export const keys = {
     pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `POST#${idempotencyKey}`,
   }),
+  /** One evidence record of the telemetry tools (`ev-<n>`), sorted by n (lambdas/tools/telemetry/evidence.ts). */
+  evidence: (conversationId: string, n: number) => ({
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
+    sk: `EVIDENCE#${String(n).padStart(6, '0')}`,
+  }),
+  evidencePrefix: 'EVIDENCE#',
+  /** The conversation's evidence counter: the last `n` handed out. */
+  evidenceCounter: (conversationId: string) => ({
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
+    sk: 'EVIDENCE_COUNTER',
+  }),
+  /** Queries run in one scope (e.g. `round-2/h3`), counted against the per-scope limit. */
+  queryBudget: (conversationId: string, scope: string) => ({
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
+    sk: `QUERIES#${scope}`,
+  }),
 } as const;
 
 /**

@@ -16,6 +16,21 @@ describe('stack configuration', () => {
       monitoring: { alarmEmails: [], modelLatencyP90Ms: 60_000 },
       alarms: { names: [], namePrefixes: [] },
       github: { baseUrl: 'https://api.github.com' },
+      telemetry: {
+        services: [],
+        maxWindowMinutes: 360,
+        defaultWindowMinutes: 60,
+        maxEvents: 2000,
+        maxExamples: 5,
+        outputTokenBudget: 1500,
+        queriesPerScope: 5,
+        insightsTimeoutSeconds: 20,
+        sources: {
+          cloudwatch: { enabled: true },
+          datadog: { enabled: false, baseUrl: 'https://api.datadoghq.com' },
+          pagerduty: { enabled: false, baseUrl: 'https://api.pagerduty.com' },
+        },
+      },
       people: {
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
