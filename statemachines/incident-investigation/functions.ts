@@ -1,9 +1,14 @@
+import {
+  TELEMETRY_TOOLS_FUNCTION,
+  telemetryToolFunctions,
+} from '../../lambdas/tools/telemetry/deployment.ts';
 import { DEMO_SKILL_FUNCTION_KEY } from '../../lambdas/workflows/incident-investigation/adapters/skill-runner.ts';
 import { agentTurnFunction, type FunctionSpec, TASK_FUNCTION_TIMEOUT_SECONDS } from '../kernel-functions.ts';
 
 /** The incident investigation's own functions, by construct id. */
 export type IncidentFunctionId =
   | 'IncidentAgentTurn'
+  | 'IncidentTelemetryTools'
   | 'IncidentRecords'
   | 'IncidentProgress'
   | 'IncidentRemediation'
@@ -16,7 +21,12 @@ export const REMEDIATION_TIMEOUT_SECONDS = 300;
 
 export const INCIDENT_FUNCTIONS = {
   /** The five agents' turns (triage, hypotheses, investigation, conclusion, plan) with the data tools. */
-  IncidentAgentTurn: agentTurnFunction<IncidentFunctionId>(`${LAMBDAS}/agent-turn.ts`, {}),
+  IncidentAgentTurn: agentTurnFunction<IncidentFunctionId>(
+    `${LAMBDAS}/agent-turn.ts`,
+    telemetryToolFunctions('IncidentTelemetryTools'),
+  ),
+  /** The data tools (lambdas/tools/telemetry): logs, metrics, deployments, service map, PagerDuty; the evidence ledger. */
+  IncidentTelemetryTools: TELEMETRY_TOOLS_FUNCTION,
   /** The record keeping: the tree, the rounds, the evidence rules, the plan, the metrics. */
   IncidentRecords: {
     entry: `${LAMBDAS}/records.ts`,

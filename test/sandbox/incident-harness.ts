@@ -4,9 +4,11 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { DynamoIncidentStore } from '../../lambdas/workflows/incident-investigation/adapters/dynamo-incident-store.ts';
 import {
+  lastToolResults,
   type ModelReply,
   type RecordedModelRequest,
   startScriptedModel,
+  toolResultText,
   toolUse,
 } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
@@ -52,7 +54,7 @@ export interface IncidentHarness {
 
 /** The queue a request is answered from: its final tool, and for an investigator its hypothesis. */
 export function queueOf(request: RecordedModelRequest): string {
-  const submit = request.body.tools?.at(-1)?.name ?? 'unknown';
+  const submit = (request.body.tools?.at(-1) as { name?: string } | undefined)?.name ?? 'unknown';
   if (submit !== 'submit_evaluation') return submit;
   const hypothesis = /You investigate hypothesis (H[\d.]+)/.exec(promptOfTurn(request))?.[1];
   return `${submit}:${hypothesis ?? 'unknown'}`;
@@ -237,7 +239,7 @@ export const finished = (h: IncidentHarness, id: string) =>
 export const answer =
   (result: unknown): Step =>
   (request) =>
-    toolUse(request.body.tools?.at(-1)?.name ?? 'submit_result', result);
+    toolUse((request.body.tools?.at(-1) as { name?: string } | undefined)?.name ?? 'submit_result', result);
 
 /** A reply calling a data tool. */
 export const query = (tool: string, args: unknown): ModelReply => toolUse(tool, args);
@@ -300,3 +302,14 @@ export const NO_PLAN = {
   estimated_recovery_time: 'unknown',
   monitoring: ['checkout p99 latency'],
 };
+
+/** The evidence id a data tool's result (the last tool result of the request) says to cite. */
+export function evidenceIdOf(request: RecordedModelRequest): string {
+  const [result] = lastToolResults(request.body);
+  const id = result ? /Cite it as (ev-\d+)/.exec(toolResultText(result))?.[1] : undefined;
+  if (!id)
+    throw new Error(
+      `no evidence id in the tool result: ${result ? toolResultText(result).slice(0, 300) : 'none'}`,
+    );
+  return id;
+}

@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { kernelDeps } from '../../handlers/wiring.ts';
 import { ENV, requireEnv } from '../../shared/env.ts';
+import { DynamoEvidenceLedger } from '../../tools/telemetry/dynamo-evidence-ledger.ts';
 import { DynamoIncidentStore } from './adapters/dynamo-incident-store.ts';
 import { INCIDENT_ENV, InvestigationConfig, RemediationConfig } from './config.ts';
 import { IncidentConfigurationError } from './errors.ts';
-import { EvidenceRecord } from './evidence.ts';
 import type { EvidenceLedger } from './investigation.ts';
 
 /**
@@ -39,11 +39,16 @@ export function remediationConfig(): RemediationConfig {
   return readJson(INCIDENT_ENV.remediation, (v) => RemediationConfig.parse(v));
 }
 
-/** The evidence ledger the telemetry tools write (lambdas/tools/telemetry). */
+let ledger: DynamoEvidenceLedger | undefined;
+
+/** The evidence ledger the telemetry tools write (lambdas/tools/telemetry), read to check citations. */
 export function evidenceLedger(): EvidenceLedger {
-  return {
-    list: async () => [].map((e) => EvidenceRecord.parse(e)),
-  };
+  ledger ??= new DynamoEvidenceLedger({
+    client: new DynamoDBClient({}),
+    tableName: requireEnv(ENV.tableName),
+  });
+  const reader = ledger;
+  return { list: (conversationId) => reader.listEvidence(conversationId) };
 }
 
 export function conversations() {
