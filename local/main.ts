@@ -6,6 +6,7 @@ import {
   EVENTBRIDGE_PATH,
   startSandbox,
 } from './sandbox.ts';
+import { DEMO_INCIDENT_SETTINGS } from './telemetry/demo-incident-settings.ts';
 import { installTerminalLog, parseLogFormat } from './terminal-log.ts';
 
 /**
@@ -67,7 +68,13 @@ const channels: Record<string, string> = {
 };
 // The bug workflow works on the sandbox GitHub's demo repository unless SANDBOX_CONFIG names one.
 const bugInvestigation = { repository: 'demo/webshop', ...(fromEnv.bugInvestigation as object | undefined) };
-const config: SlackAgentsConfigInput = { ...fromEnv, channels, bugInvestigation };
+// The incident workflow's demo skills (labelled, they change nothing) and a runbook, so
+// `/investigate checkout latency` can show approval, a run and a rollback, unless SANDBOX_CONFIG names its own.
+const incidentInvestigation = {
+  ...DEMO_INCIDENT_SETTINGS,
+  ...(fromEnv.incidentInvestigation as object | undefined),
+};
+const config: SlackAgentsConfigInput = { ...fromEnv, channels, bugInvestigation, incidentInvestigation };
 const passThrough = Object.fromEntries(
   ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'].flatMap((name) => {
     const value = process.env[name];

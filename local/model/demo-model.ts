@@ -8,8 +8,10 @@ import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
 import { CONVERSATION_HISTORY_TOOL } from '../../lambdas/tools/conversation-history.ts';
 import type { BugInvestigationResult } from '../../lambdas/workflows/bug-investigation/profiles/bug-investigator.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
+import { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigation/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { demoCodeInvestigation, demoFix, demoFixRequested } from './demo-fix.ts';
+import { DEMO_INCIDENT_AGENTS } from './demo-incident.ts';
 import { demoAnalysis, demoClarification, demoPrd } from './demo-requirements.ts';
 import { DEMO_LABEL, excerpt, isRuntimeNote, type PromptLine, promptLines, userTexts } from './demo-text.ts';
 import {
@@ -40,7 +42,7 @@ import {
 export { DEMO_LABEL } from './demo-text.ts';
 
 /** The agents the demo plays: the workflows' profiles (each workflow serves its own). */
-const PROFILES = { ...BUG_INVESTIGATION_PROFILES, ...REQUIREMENTS_INTERVIEW_PROFILES };
+const PROFILES = { ...BUG_INVESTIGATION_PROFILES, ...REQUIREMENTS_INTERVIEW_PROFILES, ...INCIDENT_PROFILES };
 type AgentProfileName = keyof typeof PROFILES;
 export const DEMO_MODEL_ID = 'offline-demo-model';
 
@@ -57,6 +59,7 @@ const DEMO_AGENTS: Record<AgentProfileName, (request: MessageCreateParamsNonStre
   requirements_clarifier: (request) => submitResult(demoClarification(request)),
   prd_writer: (request) => submitResult(demoPrd(request)),
   requirements_analyst: (request) => submitResult(demoAnalysis(request)),
+  ...DEMO_INCIDENT_AGENTS,
 };
 
 /** The demo model's answer to one Messages API request. */

@@ -73,7 +73,10 @@ function incidentIdOf(request: RecordedModelRequest): string | undefined {
   return undefined;
 }
 
-export async function startIncidentHarness(config: SlackAgentsConfigInput = {}): Promise<IncidentHarness> {
+export async function startIncidentHarness(
+  config: SlackAgentsConfigInput = {},
+  options: { model?: 'scripted' | 'demo' } = {},
+): Promise<IncidentHarness> {
   const scripts = new Map<string, Script>();
   const requests = new Map<string, { queue: string; request: RecordedModelRequest }[]>();
   const model = await startScriptedModel({
@@ -92,7 +95,11 @@ export async function startIncidentHarness(config: SlackAgentsConfigInput = {}):
     port: 0,
     timeScale: 0.001,
     config: { channels: { incidents: INCIDENTS }, ...config },
-    env: { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' },
+    // `demo`: the sandbox's offline demo model plays the agents, as in `npm run dev`.
+    env:
+      options.model === 'demo'
+        ? {}
+        : { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' },
     logLevel: 'SILENT',
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
@@ -166,10 +173,13 @@ export async function startIncidentHarness(config: SlackAgentsConfigInput = {}):
 }
 
 /** A sandbox for the calling file's tests, checked to have had no unexpected model call. */
-export function useIncidentHarness(config: SlackAgentsConfigInput = {}): IncidentHarness {
+export function useIncidentHarness(
+  config: SlackAgentsConfigInput = {},
+  options: { model?: 'scripted' | 'demo' } = {},
+): IncidentHarness {
   let started: IncidentHarness | undefined;
   beforeAll(async () => {
-    started = await startIncidentHarness(config);
+    started = await startIncidentHarness(config, options);
   }, 120_000);
   afterAll(async () => {
     await started?.stop();

@@ -186,12 +186,21 @@ function conclusionNotes(
   tokens: number,
   budget: InvestigationConfig['budget'],
 ): string[] {
+  // Each node with the findings code kept, and their evidence ids: the conclusion cites them.
   const tree = nodes
-    .map((n) => `${n.id} [${n.status}, confidence ${n.confidence}]: ${n.statement.slice(0, 200)}`)
+    .map((n) => {
+      const last = Object.values(n.evaluations)
+        .filter((e): e is StoredEvaluation => 'action' in e)
+        .sort((a, b) => b.round - a.round)[0];
+      const findings = (last?.findings ?? [])
+        .map((f) => `  finding (${f.strength}): ${f.finding.slice(0, 200)} [${f.evidenceIds.join(', ')}]`)
+        .join('\n');
+      return `${n.id} [${n.status}, confidence ${n.confidence}]: ${n.statement.slice(0, 200)}${findings ? `\n${findings}` : ''}`;
+    })
     .join('\n');
   return [
     `The rounds ended because ${because} (tokens used ${tokens} of ${budget.maxTokens}).`,
-    `The hypothesis tree:\n${tree}`.slice(0, 4_000),
+    `The hypothesis tree:\n${tree}`.slice(0, 6_000),
     'Conclude: root_cause only for a confirmed hypothesis, citing its evidence ids; otherwise inconclusive, listing the gaps. Code checks both.',
   ];
 }
