@@ -120,6 +120,7 @@ export class SlackAgentsStack extends Stack {
     const registerWait = kernelFunction('RegisterWait');
     const drain = kernelFunction('Drain');
     const slackPost = kernelFunction('SlackPost');
+    const approvalWait = kernelFunction('ApprovalWait');
     const deployed = deployModules(this, {
       modules,
       config,
@@ -127,7 +128,7 @@ export class SlackAgentsStack extends Stack {
       table,
       slackSecret,
       modelSecret,
-      kernel: { registerWait, drain, slackPost },
+      kernel: { registerWait, drain, slackPost, approvalWait },
     });
     // The Router parses WORKFLOWS with this schema at runtime; fail the synth instead.
     WorkflowRegistrations.parse(deployed.registrations);
@@ -185,6 +186,11 @@ export class SlackAgentsStack extends Stack {
     table.grantReadWriteData(drain);
     table.grantReadWriteData(slackPost);
     slackSecret.grantRead(slackPost);
+    // Parks a wait's token (and completes it when the decision came first); marks expiries
+    // and updates their messages.
+    table.grantReadWriteData(approvalWait);
+    slackSecret.grantRead(approvalWait);
+    approvalWait.addToRolePolicy(completeTasks(['states:SendTaskSuccess']));
 
     // The sweep for stuck conversations: it starts the workflows like the Router, and wakes waits.
     const reconciler = createReconciler(
@@ -207,6 +213,7 @@ export class SlackAgentsStack extends Stack {
       ['RegisterWait', registerWait],
       ['Drain', drain],
       ['SlackPost', slackPost],
+      ['ApprovalWait', approvalWait],
       ...deployed.functions,
     ]);
     this.stateMachines = deployed.stateMachines;
@@ -262,7 +269,7 @@ function acknowledgeFindings(functions: StackFunctions, stateMachines: Iterable<
       reason:
         'NODEJS_22_X is pinned on purpose (DESIGN 6): the handlers are built and tested for Node 22; a runtime upgrade is a deliberate change with its own test run.',
     });
-    const completesTasks = id === 'Router' || id === 'RegisterWait';
+    const completesTasks = id === 'Router' || id === 'RegisterWait' || id === 'ApprovalWait';
     Validations.of(requireRole(fn)).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: `Resource::* only for actions without resource-level permissions: X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords)${completesTasks ? taskTokenReason : ''}.`,

@@ -40,6 +40,7 @@ export interface ModuleDeploymentProps {
     readonly registerWait: IFunction;
     readonly drain: IFunction;
     readonly slackPost: IFunction;
+    readonly approvalWait: IFunction;
   };
 }
 

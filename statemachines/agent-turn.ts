@@ -45,6 +45,12 @@ export interface AgentTurnProps {
    * @default DEFAULT_AGENT_LIMITS.modelRetry (the `agentLimits.modelRetry` configuration)
    */
   readonly modelRetry?: AgentLimits['modelRetry'];
+  /**
+   * What the turn's tools are told (`AgentTurnInput.toolContext`, `ToolInvocation.context`):
+   * the work branch code tools write to, a scope; literals or `JsonPath.stringAt(...)`.
+   * @default - none: each tool's own rule (code tools: `agents/<conversation id>`)
+   */
+  readonly toolContext?: { readonly workBranch?: string; readonly scope?: string };
 }
 
 /** The error AgentTurn ends with when the model stayed unavailable (lambdas/agents/errors.ts). */
@@ -79,6 +85,7 @@ export function agentTurn(scope: Construct, id: string, props: AgentTurnProps): 
       messages: sfn.JsonPath.listAt(`${DRAINED_PATH}.messages`),
       notes: sfn.JsonPath.listAt(props.notesPath),
       ...(props.confidenceThreshold === undefined ? {} : { confidenceThreshold: props.confidenceThreshold }),
+      ...(props.toolContext === undefined ? {} : { toolContext: { ...props.toolContext } }),
     }),
     resultPath: props.resultPath,
     taskTimeout: sfn.Timeout.duration(AGENT_TURN_TASK_TIMEOUT),

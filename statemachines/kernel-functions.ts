@@ -57,6 +57,8 @@ export const KERNEL_FUNCTIONS = {
   Drain: { entry: 'lambdas/handlers/drain.ts', timeoutSeconds: 30, memoryMb: 256 },
   /** Texts and blocks only: a workflow with templates declares its own (`slackPostFunction`). */
   SlackPost: { entry: 'lambdas/handlers/slack-post.ts', timeoutSeconds: 30, memoryMb: 256 },
+  /** The approval wait's park and expire steps (statemachines/approval-wait.ts). */
+  ApprovalWait: { entry: 'lambdas/handlers/approval-wait.ts', timeoutSeconds: 30, memoryMb: 256 },
   /** The scheduled sweep for stuck conversations (issue 12): starts, wakes, or fails them visibly. */
   Reconciler: { entry: 'lambdas/handlers/reconciler.ts', timeoutSeconds: 120, memoryMb: 256 },
 } as const satisfies Record<string, FunctionSpec>;

@@ -131,6 +131,10 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
       channel: sfn.JsonPath.stringAt('$.Payload.channel'),
       ts: sfn.JsonPath.stringAt('$.Payload.ts'),
       threadTs: sfn.JsonPath.stringAt('$.Payload.threadTs'),
+      // Present exactly when the post opens an approval (a wait parks on it by its nonce).
+      ...(props.approval === undefined
+        ? {}
+        : { approvalNonce: sfn.JsonPath.stringAt('$.Payload.approvalNonce') }),
     },
     resultPath: props.resultPath ?? sfn.JsonPath.DISCARD,
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),

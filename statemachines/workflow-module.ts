@@ -59,6 +59,8 @@ export interface KernelResources<F extends string = string, S = unknown> {
   readonly registerWait: IFunction;
   readonly drain: IFunction;
   readonly slackPost: IFunction;
+  /** The approval wait's steps (statemachines/approval-wait.ts). */
+  readonly approvalWait: IFunction;
   readonly table: ITableRef;
   readonly config: KernelConfig;
   /** The module's own functions, by their key in `WorkflowModule.functions`. */

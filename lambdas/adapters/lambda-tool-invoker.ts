@@ -54,7 +54,12 @@ export function createLambdaToolInvoker(options: LambdaToolInvokerOptions = {}):
       const map = configured();
       const functionName = Object.hasOwn(map, tool) ? map[tool] : undefined;
       if (functionName === undefined) throw new UnknownToolError(tool, Object.keys(map));
-      const invocation: ToolInvocation = { tool, args, conversationId: context.conversationId };
+      const invocation: ToolInvocation = {
+        tool,
+        args,
+        conversationId: context.conversationId,
+        ...(context.toolContext === undefined ? {} : { context: context.toolContext }),
+      };
       client ??= new LambdaClient({});
       const response = await client.send(
         new InvokeCommand({

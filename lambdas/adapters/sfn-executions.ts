@@ -7,6 +7,7 @@ import {
   TaskDoesNotExist,
   TaskTimedOut,
 } from '@aws-sdk/client-sfn';
+import type { TaskCompleter } from '../kernel/approval-wait.ts';
 import type { Executions, StartResult, WakeResult } from '../kernel/ports.ts';
 import type { WakeOutput } from '../kernel/tasks.ts';
 
@@ -16,7 +17,7 @@ export function executionArnFor(stateMachineArn: string, name: string): string {
 }
 
 /** Step Functions calls of the kernel, with the "already done" answers translated to results. */
-export class SfnExecutions implements Executions {
+export class SfnExecutions implements Executions, TaskCompleter {
   constructor(private readonly client: SFNClient) {}
 
   async start(stateMachineArn: string, name: string, input: unknown): Promise<StartResult> {
@@ -35,17 +36,21 @@ export class SfnExecutions implements Executions {
   }
 
   async wake(taskToken: string, output: WakeOutput): Promise<WakeResult> {
+    return (await this.complete(taskToken, output)) === 'completed' ? 'woken' : 'already_woken';
+  }
+
+  async complete(taskToken: string, output: unknown): Promise<'completed' | 'already_ended'> {
     try {
       await this.client.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) }));
-      return 'woken';
+      return 'completed';
     } catch (error) {
-      // The other side of the protocol (or a timeout) ended the wait first: waking twice is harmless.
+      // The other side of the protocol (or a timeout) ended the wait first: completing twice is harmless.
       if (
         error instanceof TaskTimedOut ||
         error instanceof InvalidToken ||
         error instanceof TaskDoesNotExist
       ) {
-        return 'already_woken';
+        return 'already_ended';
       }
       throw error;
     }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { DrainedMessage } from '../kernel/tasks.ts';
+import { ToolContext } from '../tools/invocation.ts';
 
 /**
  * The AgentTurn task's contract with the state machines. Each workflow deploys its own
@@ -28,10 +29,19 @@ export const AgentTurnInput = z.object({
    * (0-100) below which it must ask questions.
    */
   confidenceThreshold: z.number().int().min(0).max(100).optional(),
+  /**
+   * What the turn's tools are told (the work branch, a scope): set by the state machine,
+   * never by the model, and passed to every tool Lambda as `ToolInvocation.context`.
+   */
+  toolContext: ToolContext.optional(),
 });
 export type AgentTurnInput = z.infer<typeof AgentTurnInput>;
 
 /** How an agent calls its tools (Lambdas in AWS and in the sandbox); output is text, size-capped by the caller. */
 export interface ToolInvoker {
-  invoke(tool: string, args: unknown, context: { conversationId: string }): Promise<string>;
+  invoke(
+    tool: string,
+    args: unknown,
+    context: { conversationId: string; toolContext?: ToolContext },
+  ): Promise<string>;
 }

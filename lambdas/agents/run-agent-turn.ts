@@ -323,7 +323,10 @@ async function callTool(
     );
   }
   try {
-    const output = await deps.tools.invoke(use.name, use.input, { conversationId: input.conversationId });
+    const output = await deps.tools.invoke(use.name, use.input, {
+      conversationId: input.conversationId,
+      ...(input.toolContext === undefined ? {} : { toolContext: input.toolContext }),
+    });
     return toolResult(use.id, capToolOutput(output));
   } catch (error) {
     log.error('tool call failed', { tool: use.name, error });

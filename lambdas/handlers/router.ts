@@ -3,6 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DynamoApprovalStore } from '../adapters/dynamo-approvals.ts';
 import { DynamoEnvelopeStore } from '../adapters/dynamo-envelopes.ts';
+import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import type { AgentLogger } from '../agents/ports.ts';
 import { isApprovalAction } from '../kernel/approvals.ts';
@@ -14,7 +15,10 @@ import type { ApprovalDeps } from '../kernel/route-approval.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
 import { createSlackApprovalNotices } from '../slack/approval-notices.ts';
+import { postToSlack } from '../slack/post-to-slack.ts';
+import { NO_TEMPLATES } from '../slack/templates/index.ts';
 import { createSlackUserGroups } from '../slack/user-groups.ts';
+import { createSlackPoster } from '../slack/web-client.ts';
 import { endedNoticeDeps } from './ended-notice.ts';
 import { processFifoBatch } from './fifo-batch.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
@@ -123,13 +127,33 @@ function approvalDeps(): Promise<ApprovalDeps> {
     const rules = Approvals.parse(raw === undefined || raw === '' ? {} : JSON.parse(raw));
     const { botToken } = await getSlackSecret();
     const slackApiUrl = process.env[ENV.slackApiUrl];
+    const client = new DynamoDBClient({});
+    const tableName = requireEnv(ENV.tableName);
+    const slack = { token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) };
+    const postDeps = {
+      store: kernelDeps().store,
+      slack: createSlackPoster(slack),
+      posts: new DynamoPostLedger({
+        client,
+        tableName,
+        retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
+      }),
+      clock: systemClock,
+      botUserId: process.env[ENV.botUserId] ?? 'bot',
+      templates: NO_TEMPLATES,
+    };
     return {
       rules,
-      store: new DynamoApprovalStore({
-        client: new DynamoDBClient({}),
-        tableName: requireEnv(ENV.tableName),
+      store: new DynamoApprovalStore({ client, tableName }),
+      notices: createSlackApprovalNotices({
+        ...slack,
+        // The decision's line in the thread goes through SlackPost's ledger: posted once, and
+        // kept in the conversation's history like every post of the bot.
+        threadLine: async (line) => {
+          await postToSlack(line, postDeps);
+        },
       }),
-      notices: createSlackApprovalNotices({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) }),
+      tasks: kernelDeps().executions,
     };
   })().catch((error: unknown) => {
     approvalsDeps = undefined;

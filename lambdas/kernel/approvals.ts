@@ -67,13 +67,26 @@ export const OpenApproval = z.object({
   kind: Name,
   /** The decisions its buttons offer. */
   choices: z.array(Name).min(1),
-  /** Where the buttons are (for `chat.update`). */
-  channel: z.string().min(1),
-  messageTs: z.string().min(1),
+  /**
+   * Where the buttons are (for `chat.update`). Absent between the approval's opening and
+   * Slack's answer to the post: SlackPost opens it first, so a press right after the post
+   * finds it open (a press carries its message's channel and ts anyway).
+   */
+  channel: z.string().min(1).optional(),
+  messageTs: z.string().min(1).optional(),
   /** The message's text: what stays in it once its buttons are replaced by the decision. */
   text: z.string(),
   openedAt: z.string().min(1),
   decided: DecisionRecord.optional(),
+  /**
+   * The task token of the workflow waiting for the decision (statemachines/approval-wait.ts):
+   * the Router completes it with the decision. Absent for an approval nobody waits on.
+   */
+  taskToken: z.string().min(1).optional(),
+  /** Set once the waiting task was completed (or found ended), so a redelivered press sends nothing. */
+  woken: z.boolean().optional(),
+  /** When the wait ran out with no decision: later presses are told it expired. */
+  expiredAt: z.string().min(1).optional(),
 });
 export type OpenApproval = z.infer<typeof OpenApproval>;
 
@@ -119,11 +132,13 @@ export interface Press {
   user: string;
   /** Slack's `action_ts` of the press. */
   ts: string;
+  /** The message holding the pressed button. */
+  messageTs: string;
   value: ApprovalButtonValue;
 }
 
 /** Why a press changed nothing. */
-export type RefusalReason = 'stale' | 'already_decided' | 'unauthorized';
+export type RefusalReason = 'stale' | 'already_decided' | 'expired' | 'unauthorized';
 
 export type PressVerdict =
   | { type: 'decide'; approval: OpenApproval; record: DecisionRecord }
@@ -161,6 +176,13 @@ export async function judgePress(
       explanation: `This was already decided: ${decided.decision} by <@${decided.by}> at ${decided.at}.`,
     };
   }
+  if (approval.expiredAt !== undefined) {
+    return {
+      type: 'refuse',
+      reason: 'expired',
+      explanation: `This request expired at ${approval.expiredAt} with no decision, so your press changed nothing.`,
+    };
+  }
   const roles = deps.approvals[value.kind] ?? [];
   if (!(await holdsAny(deps.people, press.user, roles))) {
     return {
@@ -179,7 +201,7 @@ export async function judgePress(
     at: deps.clock.now().toISOString(),
     nonce: value.nonce,
     pressTs: press.ts,
-    messageTs: approval.messageTs,
+    messageTs: approval.messageTs ?? press.messageTs,
   };
   return { type: 'decide', approval, record };
 }
@@ -194,24 +216,84 @@ export function decidedText(record: DecisionRecord): string {
   return `:white_check_mark: ${record.decision} by <@${record.by}> at ${record.at}`;
 }
 
+/** Which approval: its kind and its nonce. */
+export interface ApprovalRef {
+  kind: string;
+  nonce: string;
+}
+
+/** The words that replace the buttons when nobody decided in time. */
+export function expiredText(at: string): string {
+  return `:hourglass: no decision by ${at}: this request expired`;
+}
+
 /** Where approvals and their decisions are kept (the conversation's record). */
 export interface ApprovalStore {
-  /** Opens (or replaces) the approval of its kind; a button of the replaced one is stale from now on. */
-  openApproval(conversationId: string, approval: OpenApproval): Promise<void>;
   /**
-   * Records the decision if that approval is still open and undecided (conditional), and
-   * appends it to the conversation's `decisions`. `lost` when another press won.
+   * Opens (or replaces) the approval of its kind; a button of the replaced one is stale from
+   * now on. Opening again the same approval (a retried post) keeps its decision and its wait.
    */
-  decide(conversationId: string, record: DecisionRecord): Promise<'decided' | 'lost'>;
+  openApproval(conversationId: string, approval: OpenApproval): Promise<void>;
+  /** Notes where the approval's buttons were posted, if it is still the one open. */
+  placeApproval(
+    conversationId: string,
+    ref: ApprovalRef,
+    where: { channel: string; messageTs: string },
+  ): Promise<void>;
+  /**
+   * Parks a waiting task's token on the approval (a retried task's new token replaces the
+   * old one) and returns the approval as written; undefined when it is no longer the one open.
+   */
+  parkWait(conversationId: string, ref: ApprovalRef, taskToken: string): Promise<OpenApproval | undefined>;
+  /** Notes that the waiting task was completed, so a redelivered press does not complete it again. */
+  markWoken(conversationId: string, ref: ApprovalRef): Promise<void>;
+  /**
+   * Marks the approval expired if it is still open and undecided (conditional); otherwise
+   * returns it as it is (decided by a press that won the race), or undefined when replaced.
+   */
+  expire(
+    conversationId: string,
+    ref: ApprovalRef,
+    at: string,
+  ): Promise<
+    { type: 'expired'; approval: OpenApproval } | { type: 'not_open'; approval: OpenApproval | undefined }
+  >;
+  /**
+   * Records the decision if that approval is still open, undecided and not expired
+   * (conditional), and appends it to the conversation's `decisions`; returns the approval as
+   * written (with the token of a wait parked on it). `lost` when another press or the expiry won.
+   */
+  decide(
+    conversationId: string,
+    record: DecisionRecord,
+  ): Promise<{ type: 'decided'; approval: OpenApproval } | { type: 'lost' }>;
 }
 
 /** What people see after a press: the message updated, a line in the thread, or an ephemeral. */
 export interface ApprovalNotices {
   /**
-   * `chat.update`: the buttons replaced by the decision; with `announce`, a line in the
-   * message's thread too (once: not for a redelivered press).
+   * `chat.update`: the buttons replaced by the decision, and a line in the message's thread.
+   * Called again for a redelivered press, so both are idempotent (the line goes through
+   * SlackPost's ledger, keyed by the approval's nonce: posted once).
    */
-  decided(approval: OpenApproval, record: DecisionRecord, options: { announce: boolean }): Promise<void>;
+  decided(conversationId: string, approval: PlacedApproval, record: DecisionRecord): Promise<void>;
   /** `chat.postEphemeral` to the presser. */
   refused(channel: string, user: string, text: string, threadTs?: string): Promise<void>;
+  /** `chat.update`: the buttons replaced by "no decision by <time>". */
+  expired(approval: PlacedApproval, at: string): Promise<void>;
+}
+
+/** An approval whose message is known. */
+export type PlacedApproval = OpenApproval & { channel: string; messageTs: string };
+
+/** The message's place once posted: a press brings it when the approval was opened before the post's answer. */
+export function placed(
+  approval: OpenApproval,
+  where: { channel: string; messageTs: string },
+): PlacedApproval {
+  return {
+    ...approval,
+    channel: approval.channel ?? where.channel,
+    messageTs: approval.messageTs ?? where.messageTs,
+  };
 }

@@ -32,3 +32,17 @@ export class CorruptItemError extends Error {
     super(`stored item ${key} does not match its schema`, options);
   }
 }
+
+/**
+ * An approval wait names an approval that is no longer the one open of its kind (a later
+ * post replaced it): nobody can decide it any more, so waiting would be in vain. Terminal.
+ */
+export class ApprovalNotOpenError extends Error {
+  override readonly name = 'ApprovalNotOpenError';
+  constructor(
+    readonly conversationId: string,
+    readonly kind: string,
+  ) {
+    super(`conversation ${conversationId}: the ${kind} approval this wait is for is no longer open`);
+  }
+}

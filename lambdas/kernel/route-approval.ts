@@ -1,9 +1,12 @@
+import { decidedResult, type TaskCompleter } from './approval-wait.ts';
 import {
   type ApprovalNotices,
   type ApprovalStore,
+  type DecisionRecord,
   judgePress,
   type OpenApproval,
   parseApprovalButton,
+  placed,
 } from './approvals.ts';
 import type { InboxAction } from './inbox.ts';
 import { type Approvals, PeopleDirectory } from './people.ts';
@@ -16,12 +19,15 @@ export interface ApprovalDeps {
   rules: Approvals;
   store: ApprovalStore;
   notices: ApprovalNotices;
+  /** Completes the task of a workflow waiting for the decision (statemachines/approval-wait.ts). */
+  tasks: TaskCompleter;
 }
 
 /**
  * A press of an approval button: decides the approval open now if the presser may, and
  * tells them otherwise. A press is not a message for the agent: it is stored as the decision
- * (once, conditionally) and wakes no wait; the workflow reads the decision.
+ * (once, conditionally); a workflow waiting on the approval (a parked task token) is
+ * completed with it, one that is not reads the decision when it needs it.
  */
 export async function routeApprovalPress(
   envelope: InboxAction,
@@ -42,39 +48,74 @@ export async function routeApprovalPress(
     return { type: 'ignored', conversationId, reason: 'thread points at a missing conversation' };
   const open: Record<string, OpenApproval> = conversation.approvals ?? {};
   const current = open[value.kind];
-  // A redelivery of the press that decided (same action_ts): tell the outcome again, idempotently.
+  const where = { channel: envelope.channel, messageTs: envelope.messageTs };
+  // A redelivery of the press that decided (same action_ts): finish what it began (the wake-up,
+  // the message, the thread line), each idempotent.
   if (
     current?.decided !== undefined &&
+    current.nonce === value.nonce &&
     current.decided.pressTs === envelope.ts &&
     current.decided.by === envelope.user
   ) {
-    await approvals.notices.decided(current, current.decided, { announce: false });
-    return { type: 'approval', conversationId, outcome: 'decided', detail: 'redelivered press' };
+    const wait = await wakeWaiting(conversationId, current, current.decided, approvals);
+    await approvals.notices.decided(conversationId, placed(current, where), current.decided);
+    return { type: 'approval', conversationId, outcome: 'decided', detail: 'redelivered press', wait };
   }
   const people = deps.people ?? new PeopleDirectory({}, { members: async () => [] }, deps.clock);
-  const verdict = await judgePress({ user: envelope.user, ts: envelope.ts, value }, open, {
-    approvals: approvals.rules,
-    people,
-    clock: deps.clock,
-  });
+  const verdict = await judgePress(
+    { user: envelope.user, ts: envelope.ts, messageTs: envelope.messageTs, value },
+    open,
+    { approvals: approvals.rules, people, clock: deps.clock },
+  );
   if (verdict.type === 'refuse') {
     await approvals.notices.refused(envelope.channel, envelope.user, verdict.explanation, envelope.threadTs);
     return { type: 'approval', conversationId, outcome: 'refused', detail: verdict.reason };
   }
   const written = await approvals.store.decide(conversationId, verdict.record);
-  if (written === 'lost') {
-    // Another press decided between the read and the write: this one is the second.
+  if (written.type === 'lost') {
+    // Another press, or the wait's expiry, came between the read and the write.
     const after = (await deps.store.getConversation(conversationId, { consistent: true }))?.approvals?.[
       value.kind
     ];
-    const by = after?.decided;
     const text =
-      by === undefined
-        ? 'This button is no longer current: it belongs to an earlier request.'
-        : `This was already decided: ${by.decision} by <@${by.by}> at ${by.at}.`;
+      after?.decided !== undefined
+        ? `This was already decided: ${after.decided.decision} by <@${after.decided.by}> at ${after.decided.at}.`
+        : after?.expiredAt !== undefined && after.nonce === value.nonce
+          ? `This request expired at ${after.expiredAt} with no decision, so your press changed nothing.`
+          : 'This button is no longer current: it belongs to an earlier request.';
     await approvals.notices.refused(envelope.channel, envelope.user, text, envelope.threadTs);
-    return { type: 'approval', conversationId, outcome: 'refused', detail: 'lost to another press' };
+    return {
+      type: 'approval',
+      conversationId,
+      outcome: 'refused',
+      detail: 'lost to another press or the expiry',
+    };
   }
-  await approvals.notices.decided(verdict.approval, verdict.record, { announce: true });
-  return { type: 'approval', conversationId, outcome: 'decided', detail: `${value.kind}: ${value.decision}` };
+  // The approval as the decision wrote it: a wait parked at any time before has its token here.
+  const wait = await wakeWaiting(conversationId, written.approval, verdict.record, approvals);
+  await approvals.notices.decided(conversationId, placed(written.approval, where), verdict.record);
+  return {
+    type: 'approval',
+    conversationId,
+    outcome: 'decided',
+    detail: `${value.kind}: ${value.decision}`,
+    wait,
+  };
+}
+
+/**
+ * Completes the parked wait with the decision, once: `woken` is noted after, so a redelivered
+ * press sends again only if the first delivery failed before noting it. A task already over
+ * (timed out, or woken by the park step) is a logged ignore: the decision stays recorded.
+ */
+async function wakeWaiting(
+  conversationId: string,
+  approval: OpenApproval,
+  record: DecisionRecord,
+  approvals: ApprovalDeps,
+): Promise<'completed' | 'already_ended' | 'none'> {
+  if (approval.taskToken === undefined || approval.woken === true) return 'none';
+  const sent = await approvals.tasks.complete(approval.taskToken, decidedResult(record));
+  await approvals.store.markWoken(conversationId, { kind: approval.kind, nonce: approval.nonce });
+  return sent;
 }

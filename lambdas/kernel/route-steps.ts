@@ -81,7 +81,14 @@ export type RouteOutcome =
       wake: WakeCheck;
     }
   | { type: 'ignored'; reason: string; conversationId?: string }
-  | { type: 'approval'; conversationId: string; outcome: 'decided' | 'refused'; detail: string }
+  | {
+      type: 'approval';
+      conversationId: string;
+      outcome: 'decided' | 'refused';
+      detail: string;
+      /** The waiting workflow's wake-up: completed, found over (a logged ignore), or none parked. */
+      wait?: 'completed' | 'already_ended' | 'none';
+    }
   | { type: 'channel'; outcome: UnownedOutcome };
 
 export function findRegistration(

@@ -133,5 +133,7 @@ export const SlackPostOutput = z.object({
   channel: z.string(),
   ts: z.string(),
   threadTs: z.string(),
+  /** The nonce of the approval the post opened (its buttons'), for a wait to park on. */
+  approvalNonce: z.string().optional(),
 });
 export type SlackPostOutput = z.infer<typeof SlackPostOutput>;

@@ -1,6 +1,15 @@
 import { ErrorCode, WebClient } from '@slack/web-api';
-import { type ApprovalNotices, decidedText } from '../kernel/approvals.ts';
+import { type ApprovalNotices, decidedText, expiredText } from '../kernel/approvals.ts';
 import { SlackApiError, SlackUnavailableError } from './errors.ts';
+
+/** A line in a thread, posted once per key (SlackPost's `postToSlack` with its ledger). */
+export type ThreadLinePoster = (line: {
+  conversationId: string;
+  channel: string;
+  threadTs: string;
+  text: string;
+  idempotencyKey: string;
+}) => Promise<void>;
 
 /**
  * What people see of a press (kernel/approvals.ts), through Slack's Web API: the decided
@@ -11,13 +20,18 @@ export function createSlackApprovalNotices(options: {
   token: string;
   slackApiUrl?: string;
   maxRetries?: number;
+  /**
+   * Posts the decision's line in the message's thread, exactly once.
+   * @default - no thread line (for a function that only marks expiries)
+   */
+  threadLine?: ThreadLinePoster;
 }): ApprovalNotices {
   const client = new WebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: { retries: options.maxRetries ?? 3, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
   });
   return {
-    async decided(approval, record, { announce }) {
+    async decided(conversationId, approval, record) {
       const decided = decidedText(record);
       await call('chat.update', () =>
         client.chat.update({
@@ -30,9 +44,27 @@ export function createSlackApprovalNotices(options: {
           ],
         }),
       );
-      if (!announce) return;
-      await call('chat.postMessage', () =>
-        client.chat.postMessage({ channel: approval.channel, thread_ts: approval.messageTs, text: decided }),
+      // Keyed by the approval: a redelivered press, or a Router retried after a failure
+      // anywhere above, posts it once.
+      await options.threadLine?.({
+        conversationId,
+        channel: approval.channel,
+        threadTs: approval.messageTs,
+        text: decided,
+        idempotencyKey: `approval:${approval.nonce}:decided`,
+      });
+    },
+    async expired(approval, at) {
+      await call('chat.update', () =>
+        client.chat.update({
+          channel: approval.channel,
+          ts: approval.messageTs,
+          text: approval.text,
+          blocks: [
+            { type: 'section', text: { type: 'mrkdwn', text: approval.text } },
+            { type: 'context', elements: [{ type: 'mrkdwn', text: expiredText(at) }] },
+          ],
+        }),
       );
     },
     async refused(channel, user, text, threadTs) {

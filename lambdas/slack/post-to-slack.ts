@@ -57,6 +57,18 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
   }
   const conversation = await deps.store.getConversation(input.conversationId);
   if (!conversation) throw new ConversationNotFoundError(input.conversationId);
+  // Opened before the post, so a press right after it finds its approval open (not stale);
+  // its message is noted once Slack answers. A retry opens the same one (same nonce) again,
+  // which keeps what it has since (its message, a decision, a parked wait).
+  if (input.approval && nonce !== undefined && deps.approvals) {
+    await deps.approvals.openApproval(input.conversationId, {
+      nonce,
+      kind: input.approval.kind,
+      choices: input.approval.buttons.map((button) => button.decision),
+      text: message.text,
+      openedAt: deps.clock.now().toISOString(),
+    });
+  }
   const recorded = key ? await deps.posts.find(input.conversationId, key) : undefined;
   const output = recorded ?? (await postOnce(input, message, deps));
   if (input.anchor) {
@@ -78,23 +90,20 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
     text: message.text,
     receivedAt: deps.clock.now().toISOString(),
   });
-  // Before the idempotency record, so a retry after a failure here opens it again (same nonce).
+  // Before the idempotency record, so a retry after a failure here notes it again.
   if (input.approval && nonce !== undefined && deps.approvals) {
-    await deps.approvals.openApproval(input.conversationId, {
-      nonce,
-      kind: input.approval.kind,
-      choices: input.approval.buttons.map((button) => button.decision),
-      channel: output.channel,
-      messageTs: output.ts,
-      text: message.text,
-      openedAt: deps.clock.now().toISOString(),
-    });
+    await deps.approvals.placeApproval(
+      input.conversationId,
+      { kind: input.approval.kind, nonce },
+      { channel: output.channel, messageTs: output.ts },
+    );
   }
   if (key && !recorded) await deps.posts.record(input.conversationId, key, output);
   // After the message, with its own ledger entry: a task retried after a failed upload
   // finds the message posted and uploads the file only.
   if (file) await shareFile(input, file, output, deps);
-  return output;
+  // The ledger keeps the post only; the nonce is derived again, the same, on every attempt.
+  return nonce === undefined ? output : { ...output, approvalNonce: nonce };
 }
 
 /** Posts the message, unless an earlier attempt of this key already did (then finds it). */

@@ -7,6 +7,22 @@ import * as z from 'zod';
  * them), never a thrown error: a tool Lambda throws only when the infrastructure failed.
  */
 
+/**
+ * What the state machine tells a turn's tools, never the model: the work branch a code tool
+ * writes to (e.g. the bug workflow's `agents/bug-<short id>`), and a scope (e.g. an incident
+ * hypothesis's) a tool keeps its results to. Absent fields fall back to the tool's own rule.
+ */
+export const ToolContext = z.strictObject({
+  /** The branch code tools read and write; it must carry the configured prefix (the tools check). */
+  workBranch: z.string().min(1).max(200).optional(),
+  /** A tool-defined scope within the conversation, e.g. `hypothesis-2`. */
+  scope: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/, 'a scope is letters, digits, and . _ : - (at most 100)')
+    .optional(),
+});
+export type ToolContext = z.infer<typeof ToolContext>;
+
 export const ToolInvocation = z.object({
   /** The tool's name as offered to the model, e.g. `get_bug_conversations`. */
   tool: z.string().min(1),
@@ -14,6 +30,8 @@ export const ToolInvocation = z.object({
   args: z.unknown(),
   /** The conversation whose agent turn calls the tool (log context, ledger, access scope). */
   conversationId: z.string().min(1),
+  /** From the state machine through the agent turn (`AgentTurnInput.toolContext`). */
+  context: ToolContext.optional(),
 });
 export type ToolInvocation = z.infer<typeof ToolInvocation>;
 

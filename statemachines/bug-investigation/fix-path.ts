@@ -60,11 +60,11 @@ export const FIX_PATH_STATES = {
 export const BUG_FIXER_PROFILE = 'bug_fixer';
 
 /**
- * The work branch's ref. The code tools derive the branch as `<prefix><conversation id>`
- * (`workBranchFor`); the bug workflow keeps their default prefix.
+ * The bug's work branch, `agents/bug-<short id>` (`bugWorkBranch`), as "Check fix request"
+ * put it in the state: the fixer's tools write to it, the build checks it out, the pull
+ * request proposes it.
  */
-export const WORK_BRANCH_PREFIX = 'agents/';
-const WORK_BRANCH = `States.Format('${WORK_BRANCH_PREFIX}{}', $.conversationId)`;
+const WORK_BRANCH = '$.fixRequest.workBranch';
 
 /** Build Task timeout: the project's own timeout plus time to queue and provision. */
 export function buildTaskTimeout(build: BugInvestigationSettings['build']): Duration {
@@ -216,6 +216,8 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     statePath: '$.turnContext.state',
     notesPath: '$.fix.notes',
     resultPath: '$.fix.turn',
+    // Set here, never by the model: the code tools write to this branch and no other.
+    toolContext: { workBranch: sfn.JsonPath.stringAt(WORK_BRANCH) },
   } as const;
   const writeFix = agentTurn(scope, S.writeFix, { ...turnProps, stateName: S.writeFix, mode: 'initial' });
   const rewriteFix = agentTurn(scope, S.rewriteFix, {
@@ -258,7 +260,7 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     stateName: S.buildFix,
     project: checks.project,
     integrationPattern: sfn.IntegrationPattern.RUN_JOB,
-    sourceVersionPath: `States.Format('refs/heads/${WORK_BRANCH_PREFIX}{}', $.conversationId)`,
+    sourceVersionPath: `States.Format('refs/heads/{}', ${WORK_BRANCH})`,
     resultPath: '$.fix.buildOutput',
     taskTimeout: sfn.Timeout.duration(buildTaskTimeout(settings.build)),
   });

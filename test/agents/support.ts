@@ -8,6 +8,7 @@ import type { TranscriptStore } from '../../lambdas/agents/ports.ts';
 import type { RunAgentTurnDeps } from '../../lambdas/agents/run-agent-turn.ts';
 import type { Ledger } from '../../lambdas/kernel/model.ts';
 import type { DrainedMessage } from '../../lambdas/kernel/tasks.ts';
+import type { ToolContext } from '../../lambdas/tools/invocation.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { createDemoModelHandler } from '../../local/model/demo-model.ts';
@@ -90,10 +91,15 @@ export class MemoryTranscripts implements TranscriptStore {
 
 /** Tools answered from a table; every call recorded. */
 export function fakeTools(answers: Record<string, (args: unknown) => string | Promise<string>>) {
-  const calls: { tool: string; args: unknown; conversationId: string }[] = [];
+  const calls: { tool: string; args: unknown; conversationId: string; toolContext?: ToolContext }[] = [];
   const invoker: ToolInvoker = {
     async invoke(tool, args, context) {
-      calls.push({ tool, args, conversationId: context.conversationId });
+      calls.push({
+        tool,
+        args,
+        conversationId: context.conversationId,
+        ...(context.toolContext === undefined ? {} : { toolContext: context.toolContext }),
+      });
       const answer = answers[tool];
       if (!answer) throw new Error(`no fake answer for ${tool}`);
       return answer(args);

@@ -65,6 +65,16 @@ describe('the tool loop', () => {
     ]);
   });
 
+  it("hands every tool call the turn's tool context, which the state machine set", async () => {
+    const server = await scripted([history(), history(), submit(validFindings)]);
+    const tools = fakeTools({ get_bug_conversations: () => 'nothing yet' });
+    const toolContext = { workBranch: 'agents/bug-0123abcd4567', scope: 'hypothesis-1' };
+
+    await runAgentTurn(turnInput({ toolContext }), turnDeps(server.baseUrl, { tools: tools.invoker }));
+
+    expect(tools.calls.map((call) => call.toolContext)).toEqual([toolContext, toolContext]);
+  });
+
   it('sends the system prompt, the tools with submit_result last, and marks the stable prefix for caching', async () => {
     const server = await scripted([submit(validFindings)]);
 

@@ -107,11 +107,23 @@ describe('the fix path of bug_investigation', () => {
     }
   });
 
-  it("builds the conversation's work branch with startBuild.sync, bounded by the project's timeout", () => {
+  it("hands the fixer's tools, the build and the pull request the one work branch the check named", () => {
+    for (const turn of [F.writeFix, F.rewriteFix]) {
+      // The plain Lambda integration: the Parameters are the payload.
+      expect(state(turn).Parameters, turn).toMatchObject({
+        toolContext: { 'workBranch.$': '$.fixRequest.workBranch' },
+      });
+    }
+    expect(state(F.openPullRequest).Parameters).toMatchObject({
+      'branch.$': '$.fixRequest.workBranch',
+    });
+  });
+
+  it("builds the bug's work branch with startBuild.sync, bounded by the project's timeout", () => {
     const build = state(F.buildFix);
     expect(build.Resource).toBe('arn:<AWS::Partition>:states:::codebuild:startBuild.sync');
     expect(build.Parameters).toMatchObject({
-      'SourceVersion.$': "States.Format('refs/heads/agents/{}', $.conversationId)",
+      'SourceVersion.$': "States.Format('refs/heads/{}', $.fixRequest.workBranch)",
     });
     expect(build.TimeoutSeconds).toBe((20 + 10) * 60);
   });

@@ -497,11 +497,11 @@ describe('entry points and wiring', () => {
     expect(invoking.sort()).toEqual(['BugInvestigationAgentTurn', 'Router']);
   });
 
-  it('lets only the Router, RegisterWait and the Reconciler complete task tokens', () => {
+  it('lets only the Router, RegisterWait, ApprovalWait and the Reconciler complete task tokens', () => {
     const completing = Object.keys(FUNCTIONS).filter((id) =>
       actionsOf(id).some(({ actions }) => actions.includes('states:SendTaskSuccess')),
     );
-    expect(completing.sort()).toEqual(['Reconciler', 'RegisterWait', 'Router']);
+    expect(completing.sort()).toEqual(['ApprovalWait', 'Reconciler', 'RegisterWait', 'Router']);
   });
 });
 

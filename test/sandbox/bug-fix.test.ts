@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
@@ -151,7 +152,8 @@ async function fileOn(ref: string): Promise<string> {
   return Buffer.from(data.content, 'base64').toString('utf8');
 }
 
-const branchOf = (bug: string) => `agents/${bug}`;
+/** `agents/bug-<short id>`: the first 12 hex digits of the conversation id's SHA-256 (issue 13). */
+const branchOf = (bug: string) => `agents/bug-${createHash('sha256').update(bug).digest('hex').slice(0, 12)}`;
 
 async function pullsOf(bug: string) {
   return (await github.rest.pulls.list({ ...REPO, state: 'all', head: `demo:${branchOf(bug)}` })).data;
@@ -181,6 +183,12 @@ describe('bug fixes as pull requests (issue 13) in the sandbox', () => {
     const [pull] = await pullsOf(bug);
     expect(pull?.draft).toBe(true);
     expect(pull?.base.ref).toBe('main');
+    expect(pull?.head.ref).toMatch(/^agents\/bug-[0-9a-f]{12}$/);
+    expect(pull?.head.ref).toBe(branchOf(bug));
+    // The conversation-id branch of the code tools' own rule was never made.
+    await expect(github.rest.git.getRef({ ...REPO, ref: `heads/agents/${bug}` })).rejects.toMatchObject({
+      status: 404,
+    });
     expect(said.some((t) => t.includes(`Draft pull request opened: ${pull?.html_url}`))).toBe(true);
     expect(pull?.body).toContain(AT);
     expect(pull?.body).toContain('test: passed');

@@ -26,6 +26,8 @@ const FUNCTIONS: Record<string, (event: unknown) => Promise<unknown>> = {
     throw new UpstreamDownError('GitHub answered 503');
   },
   ConfusedTool: async () => ({ answer: 42 }),
+  // Answers with what it was invoked with, as a code tool would read it.
+  EchoTool: async (event) => ({ ok: true, output: JSON.stringify(event) }),
 };
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
@@ -51,6 +53,7 @@ beforeAll(async () => {
       flaky_tool: 'arn:aws:lambda:us-east-1:000000000000:function:FlakyTool',
       confused_tool: 'ConfusedTool',
       ghost_tool: 'GhostTool',
+      echo_tool: 'EchoTool',
     }),
   });
   const store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
@@ -84,6 +87,25 @@ describe('the Lambda tool invoker', () => {
     expect(output).toBe(
       '--- 2024-11-21 ---\n[11:53:20] REPORTER <@U_REPORTER> (message): checkout fails with a 500',
     );
+  });
+
+  it("passes the turn's tool context to the tool function as `context`, and none when the turn has none", async () => {
+    const tools = createLambdaToolInvoker();
+
+    const given = await tools.invoke(
+      'echo_tool',
+      { path: 'a' },
+      { conversationId, toolContext: { workBranch: 'agents/bug-0123abcd4567', scope: 'hypothesis-2' } },
+    );
+    const none = await tools.invoke('echo_tool', { path: 'a' }, { conversationId });
+
+    expect(JSON.parse(given)).toEqual({
+      tool: 'echo_tool',
+      args: { path: 'a' },
+      conversationId,
+      context: { workBranch: 'agents/bug-0123abcd4567', scope: 'hypothesis-2' },
+    });
+    expect(JSON.parse(none)).toEqual({ tool: 'echo_tool', args: { path: 'a' }, conversationId });
   });
 
   it('returns a tool-error text the model can act on when its arguments are wrong', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import {
   pullRequestBody,
 } from '../../lambdas/workflows/bug-investigation/fix/pull-request.ts';
 import { readBuildResults } from '../../lambdas/workflows/bug-investigation/fix/read-build.ts';
+import { bugWorkBranch } from '../../lambdas/workflows/bug-investigation/fix/work-branch.ts';
 import { renderBugFixOutcome } from '../../lambdas/workflows/bug-investigation/templates/bug-fix-outcome.ts';
 import { seedDemoWebshop } from '../../local/github/demo-webshop.ts';
 import { createLogsApiHandler, LocalLogs } from '../../local/logs/api.ts';
@@ -35,6 +37,19 @@ describe('who may have a fix made', () => {
     expect(
       checkFixRequest({ conversationId: 'c', messages: [message('developer', 'U_DEV', 'please fix it')] }),
     ).toMatchObject({ allowed: true, requestedBy: 'U_DEV' });
+  });
+
+  it("names the bug's work branch agents/bug-<12 hex digits of the id's SHA-256>, stable and distinct per bug", () => {
+    const check = checkFixRequest({
+      conversationId: 'bug-investigation-C_BUGS-1700000000-000100',
+      messages: [],
+    });
+
+    expect(check.workBranch).toBe(
+      `agents/bug-${createHash('sha256').update('bug-investigation-C_BUGS-1700000000-000100').digest('hex').slice(0, 12)}`,
+    );
+    expect(bugWorkBranch('bug-investigation-C_BUGS-1700000000-000100')).toBe(check.workBranch);
+    expect(bugWorkBranch('bug-investigation-C_BUGS-1700000000-000200')).not.toBe(check.workBranch);
   });
 
   it("refuses the reporter's request, whatever it says", () => {
@@ -196,13 +211,28 @@ describe('the draft pull request', () => {
   it('is refused, with the reason, when the branch has no commits over the default branch', async () => {
     const repo = { owner: 'demo', repo: 'webshop' };
     const main = (await gh.octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
-    await gh.octokit.rest.git.createRef({ ...repo, ref: 'refs/heads/agents/bug-1', sha: main });
-    const outcome = await openFixPullRequest(gh.octokit, repo, input('agents/bug-1'));
+    const branch = bugWorkBranch('bug-1');
+    await gh.octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha: main });
+    const outcome = await openFixPullRequest(gh.octokit, repo, input(branch));
     expect(outcome.opened).toBe(false);
     expect(outcome.reason).toContain('GitHub refused the pull request (422)');
     expect(renderBugFixOutcome({ fix: { attempt: 1, pullRequest: outcome }, maxAttempts: 3 }).text).toContain(
       'No pull request was opened: GitHub refused',
     );
+  });
+
+  it("is refused, without asking GitHub, from any branch but the bug's own work branch", async () => {
+    const repo = { owner: 'demo', repo: 'webshop' };
+    const before = (await gh.octokit.rest.pulls.list({ ...repo, state: 'all' })).data.length;
+
+    for (const branch of ['main', 'agents/bug-1', bugWorkBranch('bug-2')]) {
+      const outcome = await openFixPullRequest(gh.octokit, repo, input(branch));
+      expect(outcome).toEqual({
+        opened: false,
+        reason: `Refused to open a pull request from ${branch}: this bug's work branch is ${bugWorkBranch('bug-1')}.`,
+      });
+    }
+    expect((await gh.octokit.rest.pulls.list({ ...repo, state: 'all' })).data).toHaveLength(before);
   });
 
   it('links the Slack thread and carries the findings and the build in its body', () => {

@@ -250,10 +250,14 @@ describe('the Acknowledge button (approvals)', () => {
     const approvals = new DynamoApprovalStore({ client: db.client, tableName: db.tableName });
     await approvals.openApproval(id, approvalAt(ESCALATED_AT, 'nonce-0000000001'));
 
-    expect(await approvals.decide(id, decision(ESCALATED_AT, 'nonce-0000000001'))).toBe('decided');
-    expect(await approvals.decide(id, { ...decision(ESCALATED_AT, 'nonce-0000000001'), by: 'U_DEV' })).toBe(
-      'lost',
-    );
+    expect(await approvals.decide(id, decision(ESCALATED_AT, 'nonce-0000000001'))).toMatchObject({
+      type: 'decided',
+    });
+    expect(
+      await approvals.decide(id, { ...decision(ESCALATED_AT, 'nonce-0000000001'), by: 'U_DEV' }),
+    ).toEqual({
+      type: 'lost',
+    });
     // A retried post opens its approval again: the decision stays.
     await approvals.openApproval(id, approvalAt(ESCALATED_AT, 'nonce-0000000001'));
     const stored = await store.getConversation(id, { consistent: true });
@@ -275,7 +279,7 @@ describe('the Acknowledge button (approvals)', () => {
     await approvals.decide(id, decision('1700000400.000100', 'nonce-earlier001'));
     await approvals.openApproval(id, approvalAt(ESCALATED_AT, 'nonce-later00001'));
 
-    expect(await approvals.decide(id, decision(ESCALATED_AT, 'nonce-earlier001'))).toBe('lost');
+    expect(await approvals.decide(id, decision(ESCALATED_AT, 'nonce-earlier001'))).toEqual({ type: 'lost' });
     const check = await checkAcknowledgement({ conversationId: id, since: ESCALATED_AT }, { store });
     expect(check.acknowledged).toBe(false);
   });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { invalidArgumentsMessage, type ToolResult } from '../invocation.ts';
+import { invalidArgumentsMessage, type ToolContext, type ToolResult } from '../invocation.ts';
 import { CodeToolRefusal } from './errors.ts';
 import { listFiles, readFile, searchCode } from './read-tools.ts';
 import { CODE_TOOL_ARGS, type CodeToolArgs, type CodeToolName, isCodeToolName } from './tools.ts';
@@ -14,7 +14,7 @@ import { deleteFile, getDiff, writeFile } from './write-tools.ts';
  * failures (GitHub down, a misconfiguration) throw.
  */
 export async function runCodeTool(
-  invocation: { tool: string; args: unknown; conversationId: string },
+  invocation: { tool: string; args: unknown; conversationId: string; context?: ToolContext | undefined },
   deps: CodeToolDeps,
 ): Promise<ToolResult> {
   const { tool } = invocation;
@@ -27,7 +27,10 @@ export async function runCodeTool(
   const parsed = (CODE_TOOL_ARGS[tool] as z.ZodType).safeParse(invocation.args ?? {});
   if (!parsed.success) return { ok: false, error: invalidArgumentsMessage(tool, parsed.error as z.ZodError) };
   try {
-    const workspace = new Workspace(deps, invocation.conversationId);
+    const given = invocation.context?.workBranch;
+    const workspace = new Workspace(deps, invocation.conversationId, given);
+    // A branch the workflow named is checked before even a read: a wrong one is a defect to see at once.
+    if (given !== undefined) await workspace.assertNotProtected();
     return { ok: true, output: await RUNNERS[tool](workspace, parsed.data as never) };
   } catch (error) {
     if (error instanceof CodeToolRefusal) return { ok: false, error: `${tool}: ${error.message}` };

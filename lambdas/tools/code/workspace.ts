@@ -6,9 +6,11 @@ import type { TarballCache } from './tarball-cache.ts';
 
 /**
  * A conversation's workspace: the configured repository, its base branch, and the
- * conversation's own work branch. The work branch's name is derived here, in code, from the
- * conversation id (`<prefix><conversation id>`, e.g. `agents/bug-investigation-C0BUGS-1732190000-000100`);
- * no tool argument names a branch, so the model cannot aim a write anywhere else.
+ * conversation's own work branch. The work branch is the one the state machine named in the
+ * tool context (`ToolInvocation.context.workBranch`, e.g. the bug workflow's
+ * `agents/bug-<short id>`), checked here; without one it is derived from the conversation id
+ * (`<prefix><conversation id>`). No tool argument names a branch, so the model cannot aim a
+ * write anywhere else.
  */
 
 export interface CodeToolDeps {
@@ -35,6 +37,30 @@ export function workBranchFor(prefix: string, conversationId: string): string {
   return `${prefix}${conversationId}`;
 }
 
+/**
+ * A branch name a state machine may give: the configured prefix, then path segments of
+ * letters, digits, `.`, `_` and `-` (no `..`, no segment starting with `.` or ending with
+ * `.lock`: what git refuses in a ref).
+ */
+const SAFE_BRANCH_REST = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/** The work branch the tool context names, checked against the prefix and git's ref rules. */
+export function givenWorkBranch(prefix: string, branch: string): string {
+  if (!branch.startsWith(prefix)) {
+    throw new BranchRefusedError(branch, `work branches given by the workflow must start with ${prefix}`);
+  }
+  const rest = branch.slice(prefix.length);
+  if (
+    branch.length > 200 ||
+    !SAFE_BRANCH_REST.test(rest) ||
+    rest.includes('..') ||
+    /\.lock(\/|$)/.test(rest)
+  ) {
+    throw new BranchRefusedError(branch, 'it is not a safe branch name');
+  }
+  return branch;
+}
+
 export interface ReadRef {
   /** The branch read: the work branch once it exists, the base branch before. */
   branch: string;
@@ -44,11 +70,27 @@ export interface ReadRef {
 export class Workspace {
   readonly workBranch: string;
 
+  /** `workBranch`: the tool context's (checked); without it, the conversation's derived one. */
   constructor(
     readonly deps: CodeToolDeps,
     readonly conversationId: string,
+    workBranch?: string,
   ) {
-    this.workBranch = workBranchFor(deps.config.branchPrefix, conversationId);
+    this.workBranch =
+      workBranch === undefined
+        ? workBranchFor(deps.config.branchPrefix, conversationId)
+        : givenWorkBranch(deps.config.branchPrefix, workBranch);
+  }
+
+  /**
+   * Refuses a work branch that is the repository's default or base branch (a prefix such as
+   * `release/` could make them meet), before any read or write uses it.
+   */
+  async assertNotProtected(): Promise<void> {
+    const [defaultBranch, baseBranch] = [await this.defaultBranch(), await this.baseBranch()];
+    if (this.workBranch === defaultBranch || this.workBranch === baseBranch) {
+      throw new BranchRefusedError(this.workBranch, "it is the repository's default or base branch");
+    }
   }
 
   get owner(): string {
@@ -112,9 +154,6 @@ export class Workspace {
     if (!branch.startsWith(this.deps.config.branchPrefix)) {
       throw new BranchRefusedError(branch, `work branches start with ${this.deps.config.branchPrefix}`);
     }
-    const [defaultBranch, baseBranch] = [await this.defaultBranch(), await this.baseBranch()];
-    if (branch === defaultBranch || branch === baseBranch) {
-      throw new BranchRefusedError(branch, "it is the repository's default or base branch");
-    }
+    await this.assertNotProtected();
   }
 }

@@ -28,6 +28,8 @@ export const FixRequestCheck = z.object({
   /** The developer whose message asked, when allowed. */
   requestedBy: z.string().optional(),
   reason: z.string(),
+  /** The bug's work branch (`bugWorkBranch`), which the fix path writes, builds and proposes. */
+  workBranch: z.string().min(1),
 });
 export type FixRequestCheck = z.infer<typeof FixRequestCheck>;
 

@@ -1,5 +1,6 @@
 import type { DrainedMessage } from '../../../kernel/tasks.ts';
 import type { FixRequestCheck, FixRequestCheckInput } from './contract.ts';
+import { bugWorkBranch } from './work-branch.ts';
 
 /**
  * Who may have a fix made: the code's check, not the model's. The investigator saying
@@ -15,14 +16,17 @@ export function isDeveloper(message: Pick<DrainedMessage, 'senderType' | 'sender
 
 export function checkFixRequest(input: FixRequestCheckInput): FixRequestCheck {
   const developer = input.messages.find(isDeveloper);
+  const workBranch = bugWorkBranch(input.conversationId);
   if (developer === undefined) {
     return {
+      workBranch,
       allowed: false,
       reason:
         'No developer asked for a fix in the messages of this turn: a request from anyone else is context only.',
     };
   }
   return {
+    workBranch,
     allowed: true,
     requestedBy: developer.senderId,
     reason: `<@${developer.senderId}> asked for a fix.`,

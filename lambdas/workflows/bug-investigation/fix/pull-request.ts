@@ -1,5 +1,6 @@
 import type { Octokit } from '@octokit/rest';
 import type { OpenPullRequestInput, PullRequestOutcome } from './contract.ts';
+import { bugWorkBranch } from './work-branch.ts';
 
 /**
  * Opens the fix's draft pull request: deterministic code, not the model. Idempotent: a retried
@@ -46,6 +47,14 @@ export async function openFixPullRequest(
   repository: { owner: string; repo: string },
   input: OpenPullRequestInput,
 ): Promise<PullRequestOutcome> {
+  // The head is the bug's own work branch and nothing else, whatever the state carried.
+  const expected = bugWorkBranch(input.conversationId);
+  if (input.branch !== expected) {
+    return {
+      opened: false,
+      reason: `Refused to open a pull request from ${input.branch}: this bug's work branch is ${expected}.`,
+    };
+  }
   try {
     const existing = await octokit.rest.pulls.list({
       ...repository,

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
+import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import { KERNEL_APPROVAL_PROBE_MODULE, PROBE_DECISION } from '../../statemachines/approval-probe.ts';
+
+/**
+ * The approval wait end to end (statemachines/approval-wait.ts), in the sandbox's real local
+ * Step Functions runtime, through the kernel_approval_probe workflow: buttons posted, presses
+ * sent as signed `block_actions` through the fake Slack, the execution woken (or not) by the
+ * Router, and the wait running out when nobody decides.
+ */
+
+const CHANNEL = 'C_APPROVALS';
+const WORKFLOW = 'kernel_approval_probe';
+let sandbox: Sandbox;
+let store: DynamoConversationStore;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    port: 0,
+    // The probe waits 10,000 s for a decision: 10 s here.
+    timeScale: 0.001,
+    modules: [KERNEL_APPROVAL_PROBE_MODULE],
+    config: { channels: { approvalProbe: CHANNEL } },
+    logLevel: 'SILENT',
+  });
+  store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
+}, 120_000);
+afterAll(async () => sandbox?.stop());
+
+async function api<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  let last: T | unknown;
+  while (Date.now() < deadline) {
+    last = await probe().catch((error: unknown) => error);
+    if (!(last instanceof Error) && accept(last as T)) return last as T;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(
+    `timed out waiting for ${what}; last seen: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
+  );
+}
+
+type Message = { ts: string; user?: string; bot?: boolean; text: string };
+type Button = { action_id: string; value: string; text: { text: string } };
+type Execution = { status: string; events: { type: string; stateName?: string }[] };
+
+const report = async (text: string) =>
+  (await api<{ ts: string }>('/sandbox/slack/post', { channel: CHANNEL, user: 'U_REPORTER', text })).ts;
+const botReplies = async (root: string) =>
+  (
+    await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${CHANNEL}&thread_ts=${root}`)
+  ).messages.filter((m) => m.bot);
+const execution = (root: string) =>
+  api<Execution>(`/sandbox/executions/${conversationIdFor(WORKFLOW, CHANNEL, root)}`);
+const conversation = (root: string) =>
+  store.getConversation(conversationIdFor(WORKFLOW, CHANNEL, root), { consistent: true });
+const ephemeralsTo = (user: string) => sandbox.slack.workspace.ephemerals().filter((e) => e.user === user);
+
+/** The buttons of a message, if it still has them. */
+function buttonsOf(ts: string): Button[] | undefined {
+  const blocks = (sandbox.slack.workspace.find(CHANNEL, ts).blocks ?? []) as {
+    type: string;
+    elements?: Button[];
+  }[];
+  return blocks.find((block) => block.type === 'actions')?.elements;
+}
+
+/** The question with its buttons, as soon as the bot has posted it. */
+async function question(root: string): Promise<{ ts: string; approve: Button; reject: Button }> {
+  const [posted] = await eventually(
+    () => botReplies(root),
+    (list) => list.some((m) => m.text === 'May the probe go on?'),
+    'the question with its buttons',
+  );
+  const ts = posted?.ts ?? '';
+  const [approve, reject] = buttonsOf(ts) ?? [];
+  if (approve === undefined || reject === undefined) throw new Error('the question has no buttons');
+  return { ts, approve, reject };
+}
+
+async function press(user: string, messageTs: string, button: Button): Promise<void> {
+  await api('/sandbox/slack/action', {
+    channel: CHANNEL,
+    user,
+    message_ts: messageTs,
+    action_id: button.action_id,
+    value: button.value,
+  });
+}
+
+const finished = (root: string) =>
+  eventually(
+    () => execution(root),
+    (e) => e.status !== 'RUNNING',
+    'the execution to end',
+  );
+
+describe('an approval wait in the sandbox (kernel_approval_probe)', () => {
+  it('is woken by an authorized press with its decision, after an unauthorized press changed nothing', {
+    timeout: 60_000,
+  }, async () => {
+    const root = await report('please deploy the hotfix');
+    const { ts, approve, reject } = await question(root);
+    expect(approve.text.text).toBe('Approve');
+    expect(JSON.parse(approve.value)).toMatchObject({ kind: PROBE_DECISION, decision: 'approve' });
+
+    // Someone who is not an approver: told so, nothing stored, the execution still waits.
+    await press('U_THIRD', ts, approve);
+    const refused = await eventually(
+      async () => ephemeralsTo('U_THIRD'),
+      (list) => list.length === 1,
+      'an ephemeral to the bystander',
+    );
+    expect(refused[0]?.text).toContain('Only approver may decide approve_probe');
+    await sandbox.idle();
+    expect((await conversation(root))?.decisions ?? []).toEqual([]);
+    expect((await execution(root)).status).toBe('RUNNING');
+    expect(buttonsOf(ts)).toHaveLength(2);
+
+    await press('U_DEV2', ts, reject);
+    const done = await finished(root);
+
+    expect(done.status).toBe('SUCCEEDED');
+    expect((await botReplies(root)).map((m) => m.text)).toContain('probe decision: reject by U_DEV2');
+    const stored = await conversation(root);
+    expect(stored?.decisions).toEqual([
+      expect.objectContaining({ kind: PROBE_DECISION, decision: 'reject', by: 'U_DEV2', messageTs: ts }),
+    ]);
+    expect(stored?.approvals?.[PROBE_DECISION]).toMatchObject({ woken: true, decided: { by: 'U_DEV2' } });
+    expect(buttonsOf(ts)).toBeUndefined();
+    const waits = done.events.filter(
+      (e) => e.type === 'TaskStateEntered' && e.stateName === 'Wait for probe approval',
+    );
+    expect(waits).toHaveLength(1);
+    expect(done.events.some((e) => e.stateName === 'Expire probe approval')).toBe(false);
+
+    // A second press on the old message changes nothing and is told who decided.
+    await press('U_DEV', ts, approve);
+    const again = await eventually(
+      async () => ephemeralsTo('U_DEV'),
+      (list) => list.length === 1,
+      'an ephemeral about the decision taken',
+    );
+    expect(again[0]?.text).toContain('already decided: reject by <@U_DEV2>');
+    expect((await conversation(root))?.decisions).toHaveLength(1);
+  });
+
+  it('expires when nobody decides in time: says so in the thread and the message, and refuses a late press', {
+    timeout: 60_000,
+  }, async () => {
+    const root = await report('rotate the database password');
+    const { ts, approve } = await question(root);
+
+    const done = await finished(root);
+
+    expect(done.status).toBe('SUCCEEDED');
+    const texts = (await botReplies(root)).map((m) => m.text);
+    expect(texts.some((t) => t.startsWith('probe approval expired at '))).toBe(true);
+    expect(
+      done.events.some((e) => e.type === 'TaskStateEntered' && e.stateName === 'Expire probe approval'),
+    ).toBe(true);
+    expect(buttonsOf(ts)).toBeUndefined();
+    expect(JSON.stringify(sandbox.slack.workspace.find(CHANNEL, ts).blocks)).toContain('no decision by');
+    expect((await conversation(root))?.approvals?.[PROBE_DECISION]?.expiredAt).toBeDefined();
+
+    const before = ephemeralsTo('U_DEV').length;
+    await press('U_DEV', ts, approve);
+    const late = await eventually(
+      async () => ephemeralsTo('U_DEV'),
+      (list) => list.length === before + 1,
+      'an ephemeral about the expiry',
+    );
+    expect(late.at(-1)?.text).toContain('expired');
+    expect((await conversation(root))?.decisions ?? []).toEqual([]);
+  });
+});

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoPostLedger } from '../../lambdas/adapters/dynamo-post-ledger.ts';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import type { DecisionRecord, PlacedApproval } from '../../lambdas/kernel/approvals.ts';
+import { createSlackApprovalNotices } from '../../lambdas/slack/approval-notices.ts';
+import { SlackApiError } from '../../lambdas/slack/errors.ts';
+import { postToSlack } from '../../lambdas/slack/post-to-slack.ts';
+import { NO_TEMPLATES } from '../../lambdas/slack/templates/index.ts';
+import { createSlackPoster } from '../../lambdas/slack/web-client.ts';
+import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
+import { FakeSlack } from '../../local/slack/fake-slack.ts';
+import { bugConversation } from '../support/conversations.ts';
+import { startDynalite } from '../support/dynalite.ts';
+
+/**
+ * What people see of a decision or an expiry, through the real WebClient against the fake
+ * Slack, with the thread line posted through SlackPost's ledger (dynalite).
+ */
+
+const TOKEN = 'xoxb-approval-notices';
+const CHANNEL = 'C_DEVELOPERS';
+let slack: FakeSlack;
+let server: FakeSlackServer;
+let db: Awaited<ReturnType<typeof startDynalite>>;
+let store: DynamoConversationStore;
+let n = 0;
+
+beforeAll(async () => {
+  slack = new FakeSlack({ botToken: TOKEN, channels: [{ id: CHANNEL, name: 'developers' }] });
+  server = await listenFakeSlack(slack);
+  db = await startDynalite();
+  store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
+});
+afterAll(async () => {
+  await server?.close();
+  await db?.close();
+});
+
+function notices() {
+  const postDeps = {
+    store,
+    posts: new DynamoPostLedger({ client: db.client, tableName: db.tableName }),
+    slack: createSlackPoster({ token: TOKEN, slackApiUrl: server.slackApiUrl, maxRetries: 0 }),
+    clock: { now: () => new Date() },
+    botUserId: 'U_BOT',
+    templates: NO_TEMPLATES,
+  };
+  return createSlackApprovalNotices({
+    token: TOKEN,
+    slackApiUrl: server.slackApiUrl,
+    maxRetries: 0,
+    threadLine: async (line) => {
+      await postToSlack(line, postDeps);
+    },
+  });
+}
+
+/** A conversation and its message with buttons, as SlackPost leaves them. */
+async function withButtons(): Promise<{ id: string; approval: PlacedApproval; record: DecisionRecord }> {
+  n += 1;
+  const id = `notices-${n}`;
+  await store.createConversation(bugConversation(id));
+  const message = slack.postAsBot({
+    channel: CHANNEL,
+    text: 'Open a pull request with this fix?',
+    blocks: [{ type: 'actions', elements: [{ type: 'button', action_id: 'approval_decision', value: 'x' }] }],
+  });
+  const approval: PlacedApproval = {
+    nonce: `nonce-notices-${n}`,
+    kind: 'approve_fix',
+    choices: ['approve'],
+    channel: CHANNEL,
+    messageTs: message.ts,
+    text: 'Open a pull request with this fix?',
+    openedAt: '2026-11-23T10:00:00.000Z',
+  };
+  const record: DecisionRecord = {
+    kind: 'approve_fix',
+    decision: 'approve',
+    by: 'U_DEV',
+    at: '2026-11-23T10:05:00.000Z',
+    nonce: approval.nonce,
+    pressTs: '1700000300.000001',
+    messageTs: message.ts,
+  };
+  return { id, approval, record };
+}
+
+const blocksOf = (ts: string) => JSON.stringify(slack.find(CHANNEL, ts).blocks ?? []);
+
+describe('approval notices in Slack', () => {
+  it('replace the buttons with the decision and say it once in the thread, however often they are told', async () => {
+    const { id, approval, record } = await withButtons();
+    const told = notices();
+
+    await told.decided(id, approval, record);
+    await told.decided(id, approval, record);
+
+    expect(blocksOf(approval.messageTs)).not.toContain('"actions"');
+    expect(blocksOf(approval.messageTs)).toContain('approve by <@U_DEV> at 2026-11-23T10:05:00.000Z');
+    expect(slack.replies(CHANNEL, approval.messageTs).map((m) => m.text)).toEqual([
+      ':white_check_mark: approve by <@U_DEV> at 2026-11-23T10:05:00.000Z',
+    ]);
+    // Kept in the conversation's history like every post of the bot.
+    const history = await store.listMessages(id);
+    expect(history.filter((m) => m.senderType === 'bot').map((m) => m.text)).toEqual([
+      ':white_check_mark: approve by <@U_DEV> at 2026-11-23T10:05:00.000Z',
+    ]);
+  });
+
+  it('replace the buttons with "no decision by <time>" when the wait ran out', async () => {
+    const { approval } = await withButtons();
+
+    await notices().expired(approval, '2026-11-24T10:00:00.000Z');
+
+    expect(blocksOf(approval.messageTs)).not.toContain('"actions"');
+    expect(blocksOf(approval.messageTs)).toContain('no decision by 2026-11-24T10:00:00.000Z');
+    expect(slack.find(CHANNEL, approval.messageTs).text).toBe('Open a pull request with this fix?');
+  });
+
+  it('report a message Slack cannot find as a Slack refusal, not as Slack being down', async () => {
+    const { approval } = await withButtons();
+
+    await expect(notices().expired({ ...approval, messageTs: '1.000000' }, 'x')).rejects.toBeInstanceOf(
+      SlackApiError,
+    );
+  });
+});
