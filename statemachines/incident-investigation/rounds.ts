@@ -64,6 +64,8 @@ export function investigationRound(
       resultPath: '$.turnResult',
       ...(mode === 'continuation' ? { sessionIdPath: '$.item.sessionId' } : {}),
       modelRetry: kernel.config.agentLimits.modelRetry,
+      // The data tools count this hypothesis's queries of this round under its own scope.
+      toolContext: { scope: sfn.JsonPath.stringAt('$.item.scope') },
     });
     task.addCatch(noteFailed, { errors: [sfn.Errors.ALL], resultPath: FAILURE_PATH });
     task.next(evaluate);

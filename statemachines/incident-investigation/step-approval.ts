@@ -1,22 +1,46 @@
+import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
+import { STEP_DECISION } from '../../lambdas/workflows/incident-investigation/remediation.ts';
+import { approvalWait } from '../approval-wait.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
 
 /**
- * SEAM (until the kernel's approval wait, statemachines/approval-wait.ts, is merged): the wait
- * for a remediation step's approval. It must leave an `ApprovalWaitResult` at `resultPath`
- * (`{ outcome: 'decided' | 'expired', ... }`). Until the fragment lands, every approval
- * expires at once, so no step that needs one ever runs (the safe side of the rule).
+ * The wait for a remediation step's approval: the step's message with Approve and Reject
+ * buttons in the incident thread, and the kernel's bounded approval wait (statemachines/
+ * approval-wait.ts), woken only by a press of someone `slackAgents.approvals.remediation_step`
+ * allows. Leaves an `ApprovalWaitResult` at `resultPath`; the decision itself is read back
+ * from the conversation's record by the next task, not taken from the state.
  */
 export function stepApproval(
   scope: Construct,
-  _kernel: KernelResources<IncidentFunctionId, IncidentInvestigationSettings>,
+  kernel: KernelResources<IncidentFunctionId, IncidentInvestigationSettings>,
   props: { readonly resultPath: string; readonly onFailure: sfn.IChainable },
-): sfn.IChainable & sfn.INextable {
-  return sfn.Pass.jsonPath(scope, 'Wait for step approval', {
-    result: sfn.Result.fromObject({ outcome: 'expired', kind: 'remediation_step', at: 'not waited' }),
+): sfn.Chain {
+  return approvalWait(scope, 'Step approval', {
+    label: 'step approval',
+    slackPostFn: kernel.slackPost,
+    approvalWaitFn: kernel.approvalWait,
+    channel: sfn.JsonPath.stringAt('$.thread.channel'),
+    threadTs: sfn.JsonPath.stringAt('$.thread.threadTs'),
+    text: sfn.JsonPath.stringAt('$.step.text'),
+    approval: {
+      kind: STEP_DECISION,
+      buttons: [
+        { decision: 'approve', label: 'Approve and run', style: 'primary' },
+        { decision: 'reject', label: 'Reject', style: 'danger' },
+      ],
+    },
+    timeout: Duration.seconds(kernel.settings.approvalWaitSeconds),
     resultPath: props.resultPath,
+    onFailure: props.onFailure,
+    // One approval per step: the turn does not move between steps, the index does.
+    idempotencyKey: sfn.JsonPath.format(
+      '{}:approve-step:{}',
+      sfn.JsonPath.stringAt('$.conversationId'),
+      sfn.JsonPath.stringAt('$.step.index'),
+    ),
   });
 }

@@ -323,3 +323,60 @@ export function evidenceIdOf(request: RecordedModelRequest): string {
     );
   return id;
 }
+
+export type Button = { action_id: string; value: string; text: { text: string } };
+
+/** The Approve and Reject buttons of the approval message of remediation step `step` (1-based), once posted. */
+export async function stepButtons(
+  h: IncidentHarness,
+  thread: string,
+  step: number,
+): Promise<{ ts: string; approve: Button; reject: Button }> {
+  const posts = await h.eventually(
+    () => h.messages(INCIDENTS, thread),
+    (list) => list.some((m) => m.bot && m.text.includes(`*Remediation step ${step} of`)),
+    `the approval of step ${step}`,
+  );
+  const ts = posts.find((m) => m.bot && m.text.includes(`*Remediation step ${step} of`))?.ts ?? '';
+  const blocks = (h.sandbox.slack.workspace.find(INCIDENTS, ts).blocks ?? []) as {
+    type: string;
+    elements?: Button[];
+  }[];
+  const [approve, reject] = blocks.find((b) => b.type === 'actions')?.elements ?? [];
+  if (approve === undefined || reject === undefined)
+    throw new Error(`step ${step}'s approval has no buttons`);
+  return { ts, approve, reject };
+}
+
+/** The incident's conclusion with a confirmed root cause, without tools (the tree decides). */
+export const ROOT_CAUSE = (hypothesisId: string, evidence: string[]) => ({
+  outcome: 'root_cause',
+  root_cause: 'The payment-api deploy made provider calls time out.',
+  hypothesis_id: hypothesisId,
+  confidence: 'medium',
+  evidence_chain: evidence.map((id) => ({
+    finding: `finding ${id}`,
+    evidence_ids: [id],
+    strength: 'strong',
+  })),
+  alternative_explanations: [],
+  unknowns: [],
+  gaps: [],
+});
+
+/** Skills of the sandbox's labelled demo target: a rollback skill and what undoes it. */
+export const DEMO_SKILLS = {
+  skills: [
+    {
+      name: 'rollback_deployment',
+      description: 'Rolls a service back (demo)',
+      target: { type: 'demo' as const },
+      rollbackSkill: 'restore_deployment',
+    },
+    {
+      name: 'restore_deployment',
+      description: 'Restores the deployment (demo)',
+      target: { type: 'demo' as const },
+    },
+  ],
+};

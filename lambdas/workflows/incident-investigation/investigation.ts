@@ -89,7 +89,7 @@ export interface RoundItem {
   round: number;
   /** The iteration's own turn number: its Drain and its agent turn (distinct per iteration). */
   turn: number;
-  /** The data tools' query budget scope (`round-2/h1.2`): at most 5 queries per hypothesis per round. */
+  /** The data tools' query budget scope (`round-2:h1.2`): at most 5 queries per hypothesis per round. */
   scope: string;
   sessionId?: string;
   notes: string[];
@@ -138,7 +138,7 @@ export async function planRound(
         hypothesisId: node.id,
         round,
         turn: input.turn + index + 1,
-        scope: `round-${round}/${node.id.toLowerCase()}`,
+        scope: `round-${round}:${node.id.toLowerCase()}`,
         ...(node.sessionId ? { sessionId: node.sessionId } : {}),
         notes: investigatorNotes(node, nodes, record, round, budget.maxRounds),
       }),
