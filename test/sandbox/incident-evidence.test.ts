@@ -181,6 +181,21 @@ describe('an incident investigation with evidence', () => {
     ]);
     expect(h3.strength).toBe('none');
 
+    // Each hypothesis's queries were counted in its own scope of its round; round 1's
+    // hypotheses ran in parallel, so their records may come in either order.
+    const ledger = new DynamoEvidenceLedger({ client: h.sandbox.dynamodb, tableName: h.sandbox.tableName });
+    const scopes = (await ledger.listEvidence(id)).map((e) => [e.tool, e.scope]);
+    expect(scopes).toHaveLength(5);
+    expect(scopes).toEqual(
+      expect.arrayContaining([
+        ['service_map', 'unscoped'],
+        ['query_logs', 'round-1:h1'],
+        ['query_metrics', 'round-1:h2'],
+        ['recent_deployments', 'round-2:h1.1'],
+        ['query_metrics', 'round-2:h1.1'],
+      ]),
+    );
+
     const record = await h.incidents.getRecord(id);
     expect(record?.conclusion).toMatchObject({
       outcome: 'root_cause',
