@@ -246,10 +246,8 @@ export const finished = (h: IncidentHarness, id: string) =>
   );
 
 /** Submits `result` through the turn's own final tool (`submit_triage`, `submit_evaluation`...). */
-export const answer =
-  (result: unknown) =>
-  (request: RecordedModelRequest) =>
-    toolUse((request.body.tools?.at(-1) as { name?: string } | undefined)?.name ?? 'submit_result', result);
+export const answer = (result: unknown) => (request: RecordedModelRequest) =>
+  toolUse((request.body.tools?.at(-1) as { name?: string } | undefined)?.name ?? 'submit_result', result);
 
 /** A reply calling a data tool. */
 export const query = (tool: string, args: unknown): ModelReply => toolUse(tool, args);
