@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_LABEL } from '../../local/model/demo-text.ts';
 import { DEMO_INCIDENT_SETTINGS } from '../../local/telemetry/demo-incident-settings.ts';
-import { finished, INCIDENTS, slashInvestigate, threadOf, useIncidentHarness } from './incident-harness.ts';
+import {
+  APPROVER,
+  finished,
+  INCIDENTS,
+  slashInvestigate,
+  stepButtons,
+  threadOf,
+  useIncidentHarness,
+} from './incident-harness.ts';
 
 /**
  * `/investigate checkout latency` as `npm run dev` runs it: the offline demo model plays the
@@ -11,16 +19,15 @@ import { finished, INCIDENTS, slashInvestigate, threadOf, useIncidentHarness } f
 describe('the incident investigation with the offline demo model', () => {
   const h = useIncidentHarness({ incidentInvestigation: DEMO_INCIDENT_SETTINGS }, { model: 'demo' });
 
-  it('finds the planted cause with cited evidence and proposes the runbook skill', {
+  it('finds the planted cause with cited evidence, and runs the runbook skill once approved', {
     timeout: 180_000,
   }, async () => {
     const id = await slashInvestigate(h, 'trigger-demo', 'checkout latency');
     const thread = await threadOf(h, id);
-    await h.eventually(
-      () => h.incidents.getRecord(id),
-      (r) => r?.plan !== undefined && r.plan.status !== 'proposed' && r.plan.status !== 'running',
-      'the plan to end',
-    );
+    // The plan's skill step waits for an approver: approve it, as on call would.
+    const step = await stepButtons(h, thread, 1);
+    await h.press(INCIDENTS, APPROVER, step.ts, step.approve.action_id, step.approve.value);
+    expect((await finished(h, id)).status).toBe('SUCCEEDED');
 
     const nodes = await h.incidents.listNodes(id);
     const confirmed = nodes.filter((n) => n.status === 'confirmed');
@@ -36,11 +43,19 @@ describe('the incident investigation with the offline demo model', () => {
       expect.stringMatching(/^ev-\d+$/),
     ]);
     expect(record?.plan?.matchedRunbooks.map((r) => r.name)).toEqual(['payment-provider-timeouts']);
-    expect(record?.plan?.steps[0]).toMatchObject({ skill: 'rollback_deployment', requiresApproval: true });
+    expect(record?.plan?.steps[0]).toMatchObject({
+      skill: 'rollback_deployment',
+      requiresApproval: true,
+      status: 'succeeded',
+      result: {
+        ok: true,
+        detail: expect.stringContaining('[demo skill] rollback_deployment applied with service=payment-api'),
+      },
+    });
+    expect(record?.plan?.status).toBe('completed');
 
     const posts = (await h.messages(INCIDENTS, thread)).filter((m) => m.bot).map((m) => m.text);
     expect(posts.some((t) => t.includes(':dart: *Root cause*'))).toBe(true);
     expect(posts.some((t) => t.includes(':hammer_and_wrench: *Remediation*'))).toBe(true);
-    expect((await finished(h, id)).status).toBe('SUCCEEDED');
   });
 });
