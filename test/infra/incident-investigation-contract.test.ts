@@ -145,10 +145,8 @@ function roleStatements(from: Template, roleArn: unknown) {
 
 describe('the incident investigation module', () => {
   it('registers /investigate and the configured services alarms and PagerDuty services', () => {
-    const router = Object.values(resourcesOfType(template, 'AWS::Lambda::Function')).find(
-      (f) => f.Metadata?.['slack-agents:function'] === 'Router',
-    );
-    const variables = (router?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const [, router] = functionResource(template, 'Router');
+    const variables = (router.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     const registrations = JSON.parse(renderIntrinsics(variables.WORKFLOWS)) as {
       workflow: string;
       triggers: unknown[];
