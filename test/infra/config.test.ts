@@ -5,7 +5,12 @@ import { buildStack } from '../../infra/synth.ts';
 describe('stack configuration', () => {
   it('applies the documented defaults when nothing is configured', () => {
     expect(parseConfig(undefined)).toEqual({
-      channels: { bugReports: 'C_BUG_REPORTS', bugSummaries: 'C_BUG_SUMMARIES', developers: 'C_DEVELOPERS' },
+      channels: {
+        bugReports: 'C_BUG_REPORTS',
+        bugSummaries: 'C_BUG_SUMMARIES',
+        developers: 'C_DEVELOPERS',
+        incidents: 'C_INCIDENTS',
+      },
       botUserId: 'U_BOT',
       reporterWaitSeconds: 7200,
       developerWaitSeconds: 172_800,
@@ -34,8 +39,9 @@ describe('stack configuration', () => {
       people: {
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
+        incident_approver: { groups: ['S_ONCALL'], users: [] },
       },
-      approvals: { acknowledge_escalation: ['on_call'] },
+      approvals: { acknowledge_escalation: ['on_call'], remediation_step: ['incident_approver'] },
       bugInvestigation: {
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,
@@ -48,6 +54,16 @@ describe('stack configuration', () => {
         answerWaitSeconds: 86_400,
         mentionKeywords: ['prd', 'idea', 'product idea', 'feature idea', 'requirements'],
         mentionChannels: [],
+      },
+      incidentInvestigation: {
+        services: [],
+        budget: { maxRounds: 4, maxMinutes: 60, maxTokens: 600_000 },
+        mapConcurrency: 3,
+        maxHypothesesPerRound: 5,
+        maxDepth: 3,
+        approvalWaitSeconds: 3600,
+        runbooks: [],
+        skills: [],
       },
       channelConversations: {
         enabled: true,
@@ -113,6 +129,7 @@ describe('stack configuration', () => {
       bugReports: 'C0123ABCD',
       bugSummaries: 'C_BUG_SUMMARIES',
       developers: 'C_DEVELOPERS',
+      incidents: 'C_INCIDENTS',
     });
     expect(config.model).toEqual({ provider: 'bedrock', id: 'global.anthropic.claude-sonnet-5-5' });
   });

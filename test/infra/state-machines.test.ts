@@ -24,6 +24,7 @@ describe('the checked definitions', () => {
   it('are the probe, the production workflows and their children', () => {
     expect([...all.keys()].sort()).toEqual([
       'bug_investigation',
+      'incident_investigation',
       'kernel_probe',
       'requirements_interview',
       'sla_tracking',
