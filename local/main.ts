@@ -6,7 +6,7 @@ import {
   EVENTBRIDGE_PATH,
   startSandbox,
 } from './sandbox.ts';
-import { DEMO_INCIDENT_SETTINGS } from './telemetry/demo-incident-settings.ts';
+import { DEMO_INCIDENT_ALARM_PREFIXES, DEMO_INCIDENT_SETTINGS } from './telemetry/demo-incident-settings.ts';
 import { installTerminalLog, parseLogFormat } from './terminal-log.ts';
 
 /**
@@ -74,7 +74,15 @@ const incidentInvestigation = {
   ...DEMO_INCIDENT_SETTINGS,
   ...(fromEnv.incidentInvestigation as object | undefined),
 };
-const config: SlackAgentsConfigInput = { ...fromEnv, channels, bugInvestigation, incidentInvestigation };
+// Their alarms reach the ingress through the alarm rule's configuration.
+const alarms = { namePrefixes: DEMO_INCIDENT_ALARM_PREFIXES, ...(fromEnv.alarms as object | undefined) };
+const config: SlackAgentsConfigInput = {
+  ...fromEnv,
+  channels,
+  bugInvestigation,
+  incidentInvestigation,
+  alarms,
+};
 const passThrough = Object.fromEntries(
   ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'].flatMap((name) => {
     const value = process.env[name];

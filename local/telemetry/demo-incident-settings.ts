@@ -5,6 +5,9 @@ import type { IncidentInvestigationSettingsInput } from '../../lambdas/workflows
  * a runbook for payment provider timeouts, and two demo skills (the module's labelled demo
  * skill function: they change nothing) so a plan can be approved, run, and rolled back.
  */
+/** The alarm name prefixes of the demo services (the stack's alarm rule must route them). */
+export const DEMO_INCIDENT_ALARM_PREFIXES = ['checkout-', 'payment-api-'];
+
 export const DEMO_INCIDENT_SETTINGS = {
   services: [
     { name: 'checkout', alarmPrefixes: ['checkout-'] },

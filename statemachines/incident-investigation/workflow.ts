@@ -22,7 +22,7 @@ type Profile = keyof typeof INCIDENT_PROFILES;
  */
 export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, IncidentInvestigationSettings>({
   name: 'incident_investigation',
-  triggers: (_config, settings) => incidentTriggers(settings),
+  triggers: (config, settings) => incidentTriggers(config, settings),
   ownerRole: 'responder',
   othersRole: 'responder',
   closeOnIntent: true,

@@ -19,6 +19,7 @@ import {
  */
 
 const CONFIG = {
+  alarms: { names: ['checkout-p99'] },
   incidentInvestigation: {
     mapConcurrency: 2,
     approvalWaitSeconds: 900,
@@ -156,6 +157,14 @@ describe('the incident investigation module', () => {
       { type: 'alert', source: 'cloudwatch', names: ['checkout-p99'] },
       { type: 'alert', source: 'pagerduty', names: ['PCHECKOUT'] },
     ]);
+  });
+
+  it('fails the synth when a service names an alarm the alarm rule does not route', () => {
+    expect(() =>
+      templateOf({
+        config: { incidentInvestigation: { services: [{ name: 'checkout', alarmPrefixes: ['checkout-'] }] } },
+      }),
+    ).toThrow(/alarms does not route to the ingress: checkout-\*/);
   });
 
   it('lets the skill runner invoke exactly the configured Lambda skill and start the SSM document', () => {

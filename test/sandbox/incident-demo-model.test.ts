@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_LABEL } from '../../local/model/demo-text.ts';
-import { DEMO_INCIDENT_SETTINGS } from '../../local/telemetry/demo-incident-settings.ts';
+import {
+  DEMO_INCIDENT_ALARM_PREFIXES,
+  DEMO_INCIDENT_SETTINGS,
+} from '../../local/telemetry/demo-incident-settings.ts';
 import {
   APPROVER,
   finished,
@@ -17,7 +20,10 @@ import {
  * deploy, then provider timeouts) and citing the evidence ids they return.
  */
 describe('the incident investigation with the offline demo model', () => {
-  const h = useIncidentHarness({ incidentInvestigation: DEMO_INCIDENT_SETTINGS }, { model: 'demo' });
+  const h = useIncidentHarness(
+    { incidentInvestigation: DEMO_INCIDENT_SETTINGS, alarms: { namePrefixes: DEMO_INCIDENT_ALARM_PREFIXES } },
+    { model: 'demo' },
+  );
 
   it('finds the planted cause with cited evidence, and runs the runbook skill once approved', {
     timeout: 180_000,

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { RecordedModelRequest } from '../../local/model/scripted-model.ts';
+import { EVENTBRIDGE_PATH } from '../../local/sandbox.ts';
+import { alarmStateChange } from '../ingress/webhooks.ts';
+import { promptOfTurn } from './bug-harness.ts';
 import {
   answer,
   evaluation,
@@ -19,7 +23,13 @@ import {
  * hypothesis, the tree and the conclusion read back from the table.
  */
 describe('an incident investigation without evidence', () => {
-  const h = useIncidentHarness({ incidentInvestigation: { mapConcurrency: 3 } });
+  const h = useIncidentHarness({
+    alarms: { names: ['checkout-p99'] },
+    incidentInvestigation: {
+      mapConcurrency: 3,
+      services: [{ name: 'checkout', alarmNames: ['checkout-p99'] }],
+    },
+  });
 
   it('prunes every hypothesis and concludes INCONCLUSIVE with its gaps', { timeout: 120_000 }, async () => {
     const id = await slashInvestigate(h, 'trigger-pruned', 'checkout latency');
@@ -63,5 +73,44 @@ describe('an incident investigation without evidence', () => {
     expect(posts.some((t) => t.includes('*Hypotheses* — ended: every hypothesis was pruned'))).toBe(true);
     const conversation = await h.store.getConversation(id);
     expect(conversation?.status).toBe('resolved');
+  });
+
+  it('opens an incident thread for an alarm of a configured service, with the alert as the first message', {
+    timeout: 120_000,
+  }, async () => {
+    const response = await fetch(`${h.sandbox.url}${EVENTBRIDGE_PATH}`, {
+      method: 'POST',
+      body: JSON.stringify(alarmStateChange({ alarmName: 'checkout-p99', state: 'ALARM', at: new Date() })),
+    });
+    expect(response.status).toBe(200);
+    const listed = await h.eventually(
+      async () =>
+        (
+          (await (await fetch(`${h.sandbox.url}/sandbox/conversations`)).json()) as {
+            conversations: { id: string; workflow: string }[];
+          }
+        ).conversations.filter(
+          (c) => c.workflow === 'incident_investigation' && c.id.includes('alert-cloudwatch'),
+        ),
+      (list) => list.length === 1,
+      'the alarm to start an incident',
+    );
+    const id = listed[0]?.id ?? '';
+    h.script(id, {
+      submit_triage: [answer(TRIAGE)],
+      submit_hypotheses: [answer(HYPOTHESES)],
+      'submit_evaluation:H1': [answer(evaluation('H1', 'prune', 'none'))],
+      'submit_evaluation:H2': [answer(evaluation('H2', 'prune', 'none'))],
+      'submit_evaluation:H3': [answer(evaluation('H3', 'prune', 'none'))],
+      submit_conclusion: [answer(INCONCLUSIVE)],
+      submit_remediation_plan: [answer(NO_PLAN)],
+    });
+    const thread = await threadOf(h, id);
+    expect((await finished(h, id)).status).toBe('SUCCEEDED');
+
+    const opening = (await h.messages(INCIDENTS)).find((m) => m.ts === thread);
+    expect(opening?.text).toContain('Incident investigation of the cloudwatch alert checkout-p99');
+    const triage = h.requestsOf(id).find(({ queue }) => queue === 'submit_triage');
+    expect(promptOfTurn(triage?.request as RecordedModelRequest)).toContain('[cloudwatch ALARM]');
   });
 });
