@@ -79,7 +79,10 @@ export function remediationSteps(
 
   next.next(
     sfn.Choice.jsonPath(scope, S.stepLeft)
-      .when(sfn.Condition.booleanEquals('$.step.done', true), props.finish)
+      .when(
+        sfn.Condition.booleanEquals('$.step.done', true),
+        showPhase(scope, `${S.showStep} done`, { fn: progress, phase: 'remediation', next: props.finish }),
+      )
       .when(sfn.Condition.booleanEquals('$.step.approval', true), approval)
       .otherwise(run),
   );

@@ -62,6 +62,6 @@ describe('the incident investigation with the offline demo model', () => {
 
     const posts = (await h.messages(INCIDENTS, thread)).filter((m) => m.bot).map((m) => m.text);
     expect(posts.some((t) => t.includes(':dart: *Root cause*'))).toBe(true);
-    expect(posts.some((t) => t.includes(':hammer_and_wrench: *Remediation*'))).toBe(true);
+    expect(posts.some((t) => t.startsWith(':hammer_and_wrench: *Remediation* — completed'))).toBe(true);
   });
 });
