@@ -1,5 +1,7 @@
 import * as z from 'zod';
+import { InvalidModelPriceError } from '../lambdas/agents/errors.ts';
 import { AgentLimits } from '../lambdas/agents/limits.ts';
+import { ModelPrices, priceOf } from '../lambdas/agents/pricing.ts';
 import { Approvals, RoleMembers } from '../lambdas/kernel/people.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
@@ -78,6 +80,16 @@ const KernelConfigFields = {
       }
     })
     .transform(({ provider, id }) => ({ provider, id: id ?? DEFAULT_MODEL_IDS[provider] })),
+  /**
+   * Model prices in USD per million tokens (`inputPerMillion`, `outputPerMillion`,
+   * `cacheWritePerMillion`, `cacheReadPerMillion`, optionally a `longPrompt` band), by model
+   * id, over the defaults of lambdas/agents/pricing.ts (the Claude API's list prices, dated
+   * there). The configured `model.id` must have a price, here or there: the synth fails
+   * otherwise, since the ledger's cost and the money limits (`agentLimits.maxConversationCostUsd`,
+   * `agentLimits.maxDailyCostUsd`) could not be held. Set it for Bedrock when its rates differ.
+   * @default {}
+   */
+  modelPrices: ModelPrices.default({}),
   /**
    * Days after which finished conversations and their messages expire (DynamoDB TTL).
    * @default 90
@@ -236,7 +248,15 @@ export function parseConfig(
 ): SlackAgentsConfig {
   const value = typeof raw === 'string' ? parseJsonText(raw) : (raw ?? {});
   const result = configSchema(modules).safeParse(value);
-  if (result.success) return result.data as SlackAgentsConfig;
+  if (result.success) {
+    const config = result.data as SlackAgentsConfig;
+    // An unpriced model is a synth-time error: a cost nobody can compute is a limit nobody holds.
+    if (priceOf(config.model.id, config.modelPrices) === undefined) {
+      const error = new InvalidModelPriceError(config.model.id);
+      throw new InvalidConfigError([`${CONFIG_CONTEXT_KEY}.modelPrices: ${error.message}`], { cause: error });
+    }
+    return config;
+  }
   const issues = result.error.issues.flatMap((issue) => {
     const field = [CONFIG_CONTEXT_KEY, ...issue.path.map(String)].join('.');
     // A typo'd field name is the likeliest mistake: name each unknown field on its own.

@@ -215,17 +215,16 @@ function createFunctions(
   for (const { id, spec, environment, models } of all.filter(({ spec }) => !usesTools(spec)))
     create(id, spec, environment, models);
 
-  const toolFunctions: Record<string, string> = {};
-  for (const { spec } of all) {
-    for (const [tool, target] of Object.entries(spec.access?.tools ?? {})) {
-      const name = requireFn(functions, target).functionName;
-      if (tool in toolFunctions && toolFunctions[tool] !== name)
-        throw new Error(`tool "${tool}" is served twice`);
-      toolFunctions[tool] = name;
-    }
-  }
-  const toolsVariable = Stack.of(scope).toJsonString(toolFunctions);
+  // Each agent function gets the map of its own tools: two workflows may each serve a tool of
+  // the same name (their own code tools, on their own repositories).
   for (const { id, spec, environment, models } of all.filter(({ spec }) => usesTools(spec))) {
+    const toolFunctions = Object.fromEntries(
+      Object.entries(spec.access?.tools ?? {}).map(([tool, target]) => [
+        tool,
+        requireFn(functions, target).functionName,
+      ]),
+    );
+    const toolsVariable = Stack.of(scope).toJsonString(toolFunctions);
     const fn = create(id, spec, { ...environment, [ENV.toolFunctions]: toolsVariable }, models);
     // The functions themselves (the invoker calls them by name), not `grantInvoke`'s `<arn>:*` too.
     fn.addToRolePolicy(

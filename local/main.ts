@@ -1,5 +1,5 @@
 import './polyfills.ts';
-import { parseConfig, type SlackAgentsConfigInput } from '../infra/config.ts';
+import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import {
   DEVELOPMENT_SIGNING_SECRET,
   DEVELOPMENT_WEBHOOK_SECRETS,
@@ -45,17 +45,23 @@ function numberFromEnv(name: string, fallback: number): number {
   return value;
 }
 
-/** SANDBOX_CONFIG, validated as `cdk synth` validates the context (a wrong field is named). */
+/**
+ * SANDBOX_CONFIG as JSON. Its fields are validated as `cdk synth` validates the context, by the
+ * stack itself when the sandbox synthesizes it (a wrong field is named, see `startSandbox` below);
+ * a configuration whose template is cached was valid when it was synthesized.
+ */
 function configFromEnv(): SlackAgentsConfigInput {
   const raw = process.env.SANDBOX_CONFIG;
   if (raw === undefined || raw.trim() === '') return {};
   try {
-    parseConfig(raw);
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('expected a JSON object');
+    return parsed as SlackAgentsConfigInput;
   } catch (error) {
     console.error(`SANDBOX_CONFIG: ${(error as Error).message}`);
     process.exit(2);
   }
-  return JSON.parse(raw) as SlackAgentsConfigInput;
 }
 
 const fromEnv = configFromEnv();
@@ -68,6 +74,8 @@ const channels: Record<string, string> = {
 };
 // The bug workflow works on the sandbox GitHub's demo repository unless SANDBOX_CONFIG names one.
 const bugInvestigation = { repository: 'demo/webshop', ...(fromEnv.bugInvestigation as object | undefined) };
+// The issue pipeline works on the same demo repository: label one of its issues `agent`.
+const issuePipeline = { repository: 'demo/webshop', ...(fromEnv.issuePipeline as object | undefined) };
 // The incident workflow's demo skills (labelled, they change nothing) and a runbook, so
 // `/investigate checkout latency` can show approval, a run and a rollback, unless SANDBOX_CONFIG names its own.
 const incidentInvestigation = {
@@ -80,6 +88,7 @@ const config: SlackAgentsConfigInput = {
   ...fromEnv,
   channels,
   bugInvestigation,
+  issuePipeline,
   incidentInvestigation,
   alarms,
 };
@@ -108,7 +117,18 @@ const sandbox = await startSandbox({
   config,
   env: passThrough,
   logLevel,
-  ...(process.env.SANDBOX_LOGHUB_DIR ? { telemetry: { loghubDir: process.env.SANDBOX_LOGHUB_DIR } } : {}),
+  // The demo incident: SANDBOX_DEMO_SEED picks another one (`off`: none), SANDBOX_LOGHUB_DIR adds noise.
+  telemetry: {
+    demoSeed: process.env.SANDBOX_DEMO_SEED === 'off' ? false : numberFromEnv('SANDBOX_DEMO_SEED', 3),
+    ...(process.env.SANDBOX_LOGHUB_DIR ? { loghubDir: process.env.SANDBOX_LOGHUB_DIR } : {}),
+  },
+}).catch((error: unknown) => {
+  // The stack rejects a wrong field of SANDBOX_CONFIG (InvalidConfigError, naming the field).
+  if (error instanceof Error && error.name === 'InvalidConfigError') {
+    console.error(`SANDBOX_CONFIG: ${error.message}`);
+    process.exit(2);
+  }
+  throw error;
 });
 
 const channelList = sandbox.slack.workspace
@@ -131,9 +151,10 @@ Sandbox listening on ${sandbox.url}
   Time scale:             ${sandbox.timeScale}
   Telemetry (emulated):   CloudWatch Logs, metrics, CloudFormation stack events on ${sandbox.url}${sandbox.telemetry.demo ? `; demo incident: payment-api deployed ${new Date(sandbox.telemetry.demo.deployAt).toISOString()}` : ''}${sandbox.telemetry.noiseNote ? ` (${sandbox.telemetry.noiseNote})` : ''}
   Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}${
-    parseConfig(config).model.provider === 'bedrock'
+    // The handlers' environment, from the template: what the stack configured.
+    process.env.MODEL_PROVIDER === 'bedrock'
       ? `
-  Bedrock Runtime:        ${sandbox.url}/model/${parseConfig(config).model.id}/invoke (emulated, SigV4 with dummy credentials, in front of the model above)`
+  Bedrock Runtime:        ${sandbox.url}/model/${process.env.MODEL_ID}/invoke (emulated, SigV4 with dummy credentials, in front of the model above)`
       : ''
   }
 `);

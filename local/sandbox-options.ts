@@ -49,6 +49,12 @@ export interface SandboxOptions {
   githubWebhookSecret?: string;
   /** The demo incident's seed (`false`: none) and Loghub's directory for its noise. @default seed 3, no noise */
   telemetry?: Pick<SandboxTelemetryOptions, 'demoSeed' | 'loghubDir'>;
+  /**
+   * Reuse the template synthesized for the same sources and configuration (`.sandbox/template-cache/`,
+   * local/template-cache.ts); only the default modules' is cached. `false` synthesizes every time.
+   * @default true
+   */
+  templateCache?: boolean;
 }
 
 export interface Sandbox {

@@ -6,9 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
-import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
-import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
@@ -46,13 +44,14 @@ import { createStepFunctionsApi, STEP_FUNCTIONS_TARGET_PREFIX } from './stepfunc
 import { LocalStepFunctions } from './stepfunctions/runtime.ts';
 import { DEMO_TELEMETRY_CONFIG } from './telemetry/demo-services.ts';
 import {
-  type CloudFormationTemplate,
   LOCAL_REGION,
   localArn,
   resolveIntrinsics,
   resourcesOfType,
   UnsupportedTemplateError,
 } from './template.ts';
+import { sandboxTemplate } from './template-cache.ts';
+import { TableSettingsStore } from './template-settings.ts';
 import { createSandboxLog } from './terminal-log.ts';
 
 export {
@@ -115,11 +114,13 @@ async function assemble(
   port: number,
   setRoute: (route: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => void,
 ): Promise<Sandbox> {
+  // The default modules' template is reused while their sources and the configuration are unchanged.
   // The telemetry tools read the demo incident's services unless the caller configures others.
-  const template = synthesizeTemplate({
-    modules: options.modules ?? WORKFLOW_MODULES,
+  const { template } = await sandboxTemplate({
+    ...(options.modules ? { modules: options.modules } : {}),
     config: { telemetry: DEMO_TELEMETRY_CONFIG, ...options.config },
-  }) as unknown as CloudFormationTemplate;
+    ...(options.templateCache === false ? { cache: false } : {}),
+  });
   const names = { baseUrl: url };
   // One GitHub secret: the emulator signs its deliveries with what the ingress verifies.
   const webhookSecrets = {
@@ -157,6 +158,8 @@ async function assemble(
     SLACK_BOT_TOKEN: DEVELOPMENT_BOT_TOKEN,
     POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'INFO',
     POWERTOOLS_DEV: 'true',
+    // Execution links in Slack messages open this console, not the AWS one (issue 16 item 7).
+    SANDBOX_CONSOLE_URL: url,
     // Without a model server of the caller's, the offline demo model answers (labelled as such).
     ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY
       ? {}
@@ -269,11 +272,15 @@ async function assemble(
     slackFaults: slack.workspace.faults,
     timeScale: options.timeScale,
   });
+  // TTL and point-in-time recovery of the template's tables, which dynalite does not keep.
+  const tableSettings = new TableSettingsStore();
   let sandboxRoutes: ReturnType<typeof createSandboxRoutes> | undefined;
   setRoute(async (req, res) => {
     const target = String(req.headers['x-amz-target'] ?? '');
-    if (target.startsWith(DYNAMODB_TARGET_PREFIX)) return dynamoListener(req, res);
+    if (target.startsWith(DYNAMODB_TARGET_PREFIX) && !tableSettings.handles(target))
+      return dynamoListener(req, res);
     const body = await readBody(req);
+    if (tableSettings.handles(target)) return tableSettings.serve(req, res, body);
     if (isLambdaInvokeRequest(req)) return lambdaApi(req, res, body);
     if (target.startsWith(SQS_TARGET_PREFIX)) return sqsApi(req, res, body);
     if (target.startsWith(STEP_FUNCTIONS_TARGET_PREFIX)) return sfnApi(req, res, body);
@@ -292,7 +299,7 @@ async function assemble(
   });
 
   // Resources of the template.
-  const tableName = await createTables(template, dynamodb);
+  const tableName = await createTables(template, dynamodb, tableSettings);
   sandboxRoutes = createSandboxRoutes(
     {
       slack,

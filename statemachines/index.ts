@@ -1,6 +1,7 @@
 import { BUG_INVESTIGATION_MODULE } from './bug-investigation/index.ts';
 import { CHANNEL_CONVERSATIONS_MODULE } from './channel-conversations.ts';
 import { INCIDENT_INVESTIGATION_MODULE } from './incident-investigation/index.ts';
+import { ISSUE_PIPELINE_MODULE } from './issue-pipeline/index.ts';
 import { REQUIREMENTS_INTERVIEW_MODULE } from './requirements-interview/index.ts';
 import type { AnyWorkflowModule } from './workflow-module.ts';
 
@@ -13,5 +14,6 @@ export const WORKFLOW_MODULES: readonly AnyWorkflowModule[] = [
   BUG_INVESTIGATION_MODULE,
   REQUIREMENTS_INTERVIEW_MODULE,
   CHANNEL_CONVERSATIONS_MODULE,
+  ISSUE_PIPELINE_MODULE,
   INCIDENT_INVESTIGATION_MODULE,
 ];

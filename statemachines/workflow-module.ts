@@ -5,6 +5,7 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type * as z from 'zod';
 import type { AgentLimits } from '../lambdas/agents/limits.ts';
+import type { ModelPrices } from '../lambdas/agents/pricing.ts';
 import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
 import type { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
@@ -29,6 +30,8 @@ export interface KernelConfig {
   /** How long a workflow waits for developers. */
   readonly developerWaitSeconds: number;
   readonly model: { readonly provider: string; readonly id: string };
+  /** Model prices (USD per million tokens) over the defaults of lambdas/agents/pricing.ts (issue 16). */
+  readonly modelPrices: ModelPrices;
   readonly retentionDays: number;
   readonly logRetentionDays: number;
   readonly inboxMaxReceiveCount: number;

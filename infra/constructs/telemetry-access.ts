@@ -85,6 +85,10 @@ export function grantTelemetryAccess(fn: NodejsFunction, spec: FunctionSpec, con
         resources: ['*'],
       }),
     );
+    acknowledge(
+      '*',
+      'Resource::* only for actions without resource-level permissions: logs:GetQueryResults and cloudwatch:GetMetricData (the telemetry tools), and X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords).',
+    );
     const stacks = [...new Set(config.services.flatMap((s) => s.stacks))];
     if (stacks.length > 0) {
       fn.addToRolePolicy(

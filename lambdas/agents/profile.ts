@@ -11,8 +11,8 @@ import type { AgentTurnInput } from './contract.ts';
 /** The final tool every profile gets; its input schema is the profile's result schema. */
 export const SUBMIT_TOOL = 'submit_result';
 
-/** The final tool of a profile: its own name, or `submit_result`. */
-export function submitToolOf(profile: { submitTool?: string }): string {
+/** The name of the profile's final tool. */
+export function submitToolOf(profile: Pick<AgentProfile<unknown, unknown>, 'submitTool'>): string {
   return profile.submitTool ?? SUBMIT_TOOL;
 }
 
@@ -31,7 +31,8 @@ export interface AgentProfile<Result, Output> {
   tools: readonly ToolSpec[];
   result: { schema: z.ZodType<Result>; description: string };
   /**
-   * The name of the final tool whose input is the result, e.g. `submit_triage`.
+   * The name of the final tool whose input is the result (e.g. the issue pipeline's
+   * `submit_triage`), so the model reads what it is submitting.
    * @default SUBMIT_TOOL (`submit_result`)
    */
   submitTool?: string;

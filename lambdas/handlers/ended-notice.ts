@@ -30,7 +30,7 @@ export function endedNoticeDeps(logger: WarnLogger): {
       const input: SlackPostInput = {
         conversationId: notice.conversationId,
         channel: notice.channel,
-        threadTs: notice.threadTs,
+        ...(notice.threadTs === undefined ? {} : { threadTs: notice.threadTs }),
         text: notice.text,
         idempotencyKey: `ended-notice:${notice.ts}`,
       };

@@ -34,6 +34,8 @@ export const keys = {
   }),
   /** The sort key prefix of a conversation's workflow items (`workflowItem`), to query them. */
   workflowItemPrefix: 'WF#',
+  /** The platform's model spend of one UTC day (`YYYY-MM-DD`), across conversations (agents/limits.ts). */
+  dailySpend: (day: string) => ({ pk: `SPEND#${day}`, sk: 'SPEND' }),
   post: (conversationId: string, idempotencyKey: string) => ({
     pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `POST#${idempotencyKey}`,
@@ -54,6 +56,11 @@ export const keys = {
     pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `QUERIES#${scope}`,
   }),
+  /**
+   * A checks build's results on a repository's commit (a base commit the workflows' changes
+   * are judged against), cached per commit: the same commit builds the same way.
+   */
+  buildBaseline: (repository: string, sha: string) => ({ pk: `BASELINE#${repository}`, sk: `SHA#${sha}` }),
 } as const;
 
 /**

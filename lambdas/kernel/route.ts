@@ -1,7 +1,7 @@
 import { isApprovalAction } from './approvals.ts';
 import type { InboxAction, InboxEnvelope, InboxMessage, InboxSlashCommand } from './inbox.ts';
 import { routeApprovalPress } from './route-approval.ts';
-import { routeAlert, routeGithubEvent } from './route-external.ts';
+import { routeAlert, routeGithubEvent, routeIssueCommand } from './route-external.ts';
 import {
   findRegistration,
   type Incoming,
@@ -80,6 +80,11 @@ async function routeSlashCommand(envelope: InboxSlashCommand, deps: RouterDeps):
     (t) => t.type === 'slash_command' && t.command === envelope.command,
   );
   if (!registration) return { type: 'ignored', reason: `no workflow handles ${envelope.command}` };
+  const issues = registration.triggers.find(
+    (t) => t.type === 'slash_command' && t.command === envelope.command && t.issues !== undefined,
+  );
+  if (issues?.type === 'slash_command' && issues.issues !== undefined)
+    return routeIssueCommand(envelope, registration, issues.issues, deps);
   return startConversation(
     registration,
     {

@@ -19,6 +19,12 @@ export const Trigger = z.discriminatedUnion('type', [
     command: z.string().startsWith('/'),
     description: z.string().min(1).max(2000).optional(),
     usageHint: z.string().min(1).max(1000).optional(),
+    /**
+     * The command names an issue of this repository (`owner/name`) by URL or number, and the
+     * conversation is that issue's: the same one its `github_issue_labeled` trigger starts, so
+     * an issue has one conversation whichever way it began (the issue pipeline's `/fix`).
+     */
+    issues: GithubRepository.optional(),
   }),
   /**
    * A top-level message that mentions the bot, in a channel no `channel_message` trigger owns.

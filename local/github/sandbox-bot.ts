@@ -9,6 +9,9 @@ export const SANDBOX_BOT_LOGIN = 'slack-agents-bot';
 
 /** A fresh token of the bot, made a write collaborator of every repository the emulator holds. */
 export function sandboxBotToken(github: GitHubEmulator): string {
+  // A Bot, as the App installation it stands for: webhooks of its own comments say so
+  // (`sender.type`), and the Router ignores them.
+  github.store.user(SANDBOX_BOT_LOGIN, 'Bot');
   for (const repo of github.store.repos.values()) repo.collaborators.set(SANDBOX_BOT_LOGIN, 'write');
   return github.createUserToken(SANDBOX_BOT_LOGIN);
 }

@@ -76,9 +76,16 @@ const PutLogEventsInput = z.object({
 
 /** The emulated service: the stored logs and the Insights queries run so far. */
 export class LogsService {
-  private readonly queries = new Map<string, InsightsResult>();
+  private readonly queries = new Map<string, { result: InsightsResult; polls: number }>();
 
-  constructor(readonly logs: LocalLogs = new LocalLogs()) {}
+  /**
+   * @param options.runningPolls how many `GetQueryResults` of a query answer `Running` (with no
+   * rows) before `Complete`, as the service does while a query runs. @default 0
+   */
+  constructor(
+    readonly logs: LocalLogs = new LocalLogs(),
+    private readonly options: { runningPolls?: number } = {},
+  ) {}
 
   call(operation: string, raw: unknown): unknown {
     switch (operation) {
@@ -93,9 +100,16 @@ export class LogsService {
         return this.startQuery(parse(StartQueryInput, raw));
       case 'GetQueryResults': {
         const { queryId } = parse(z.object({ queryId: z.string().min(1) }), raw);
-        const result = this.queries.get(queryId);
-        if (result === undefined)
-          throw new LogsApiError('ResourceNotFoundException', 'Query does not exist.');
+        const query = this.queries.get(queryId);
+        if (query === undefined) throw new LogsApiError('ResourceNotFoundException', 'Query does not exist.');
+        query.polls++;
+        if (query.polls <= (this.options.runningPolls ?? 0))
+          return {
+            results: [],
+            statistics: { recordsMatched: 0, recordsScanned: 0, bytesScanned: 0 },
+            status: 'Running',
+          };
+        const { result } = query;
         return {
           results: result.rows,
           statistics: {
@@ -162,10 +176,13 @@ export class LogsService {
     // StartQuery's times are in seconds; the end second is included whole.
     const events = this.logs.scan(groups, input.startTime * 1000, input.endTime * 1000 + 999);
     const queryId = randomUUID();
-    this.queries.set(
-      queryId,
-      runInsightsQuery(commands, events, { account: LOCAL_ACCOUNT, limit: input.limit ?? DEFAULT_PAGE }),
-    );
+    this.queries.set(queryId, {
+      result: runInsightsQuery(commands, events, {
+        account: LOCAL_ACCOUNT,
+        limit: input.limit ?? DEFAULT_PAGE,
+      }),
+      polls: 0,
+    });
     return { queryId };
   }
 }

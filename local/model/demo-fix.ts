@@ -31,7 +31,7 @@ interface ToolRound {
 }
 
 /** This turn's tool calls: those after the turn's prompt (a resumed session carries earlier turns'). */
-function toolRounds(request: MessageCreateParamsNonStreaming): ToolRound[] {
+export function toolRounds(request: MessageCreateParamsNonStreaming): ToolRound[] {
   const turnStart = request.messages.findLastIndex(
     (m) => m.role === 'user' && !blocksOf(m).some((b) => b.type === 'tool_result'),
   );
@@ -60,11 +60,11 @@ function toolRounds(request: MessageCreateParamsNonStreaming): ToolRound[] {
   return rounds;
 }
 
-const offers = (request: MessageCreateParamsNonStreaming, tool: string) =>
+export const offers = (request: MessageCreateParamsNonStreaming, tool: string) =>
   (request.tools ?? []).some((t) => 'name' in t && t.name === tool);
 
 let counter = 0;
-function call(name: string, input: Record<string, unknown>): MessageReply {
+export function call(name: string, input: Record<string, unknown>): MessageReply {
   counter += 1;
   return {
     kind: 'message',

@@ -9,9 +9,11 @@ import { CONVERSATION_HISTORY_TOOL } from '../../lambdas/tools/conversation-hist
 import type { BugInvestigationResult } from '../../lambdas/workflows/bug-investigation/profiles/bug-investigator.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
 import { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigation/profiles/index.ts';
+import { ISSUE_PIPELINE_PROFILES } from '../../lambdas/workflows/issue-pipeline/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { demoCodeInvestigation, demoFix, demoFixRequested } from './demo-fix.ts';
 import { DEMO_INCIDENT_AGENTS } from './demo-incident.ts';
+import { demoAnalyst, demoAnswer, demoReviewer, demoTriage, demoWriter } from './demo-issue.ts';
 import { demoAnalysis, demoClarification, demoPrd } from './demo-requirements.ts';
 import { DEMO_LABEL, excerpt, isRuntimeNote, type PromptLine, promptLines, userTexts } from './demo-text.ts';
 import {
@@ -42,7 +44,12 @@ import {
 export { DEMO_LABEL } from './demo-text.ts';
 
 /** The agents the demo plays: the workflows' profiles (each workflow serves its own). */
-const PROFILES = { ...BUG_INVESTIGATION_PROFILES, ...REQUIREMENTS_INTERVIEW_PROFILES, ...INCIDENT_PROFILES };
+const PROFILES = {
+  ...BUG_INVESTIGATION_PROFILES,
+  ...REQUIREMENTS_INTERVIEW_PROFILES,
+  ...ISSUE_PIPELINE_PROFILES,
+  ...INCIDENT_PROFILES,
+};
 type AgentProfileName = keyof typeof PROFILES;
 export const DEMO_MODEL_ID = 'offline-demo-model';
 
@@ -60,6 +67,14 @@ const DEMO_AGENTS: Record<AgentProfileName, (request: MessageCreateParamsNonStre
   prd_writer: (request) => submitResult(demoPrd(request)),
   requirements_analyst: (request) => submitResult(demoAnalysis(request)),
   ...DEMO_INCIDENT_AGENTS,
+  issue_triage: demoTriage,
+  issue_analyst: demoAnalyst,
+  issue_writer: demoWriter,
+  issue_reviewer: demoReviewer,
+  issue_triage_answer: demoAnswer,
+  issue_analyst_answer: demoAnswer,
+  issue_writer_answer: demoAnswer,
+  issue_reviewer_answer: demoAnswer,
 };
 
 /** The demo model's answer to one Messages API request. */

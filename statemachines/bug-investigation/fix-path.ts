@@ -1,21 +1,19 @@
-import { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import type { AgentLimits } from '../../lambdas/agents/limits.ts';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { agentTurn } from '../agent-turn.ts';
 import {
-  addTransientRetry,
-  catchFailure,
-  DRAINED_PATH,
-  KERNEL_TASK_TIMEOUT,
-  LAMBDA_TRANSIENT_ERRORS,
-} from '../kernel.ts';
+  ChecksBuildProject,
+  checksBuildRetry,
+  checksBuildTaskTimeout,
+  StartChecksBuild,
+} from '../checks-build.ts';
+import { catchFailure, DRAINED_PATH } from '../kernel.ts';
+import { lambdaTask } from '../lambda-task.ts';
 import { slackPost } from '../slack-post.ts';
 import type { KernelResources } from '../workflow-module.ts';
-import { ChecksBuildProject, StartChecksBuild } from './checks-build.ts';
 import type { BugFunctionId } from './functions.ts';
 
 /**
@@ -65,11 +63,6 @@ export const BUG_FIXER_PROFILE = 'bug_fixer';
  * request proposes it.
  */
 const WORK_BRANCH = '$.fixRequest.workBranch';
-
-/** Build Task timeout: the project's own timeout plus time to queue and provision. */
-export function buildTaskTimeout(build: BugInvestigationSettings['build']): Duration {
-  return Duration.minutes(build.timeoutMinutes + 10);
-}
 
 export interface FixPathProps {
   readonly repository: string;
@@ -124,27 +117,6 @@ export function fixPathOr(
     readBuildResultsFn: functions.ReadBuildResults,
     openPullRequestFn: functions.OpenPullRequest,
   });
-}
-
-/** A Lambda task of the path: payload response only, transient retries, the task timeout. */
-function lambdaTask(
-  scope: Construct,
-  stateName: string,
-  fn: IFunction,
-  payload: Record<string, unknown>,
-  resultPath: string,
-): tasks.LambdaInvoke {
-  const task = tasks.LambdaInvoke.jsonPath(scope, stateName, {
-    stateName,
-    lambdaFunction: fn,
-    payload: sfn.TaskInput.fromObject(payload),
-    payloadResponseOnly: true,
-    resultPath,
-    taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
-    retryOnServiceExceptions: false,
-  });
-  addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
-  return task;
 }
 
 /** Builds the fix path; returns its first state. */
@@ -262,14 +234,9 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     integrationPattern: sfn.IntegrationPattern.RUN_JOB,
     sourceVersionPath: `States.Format('refs/heads/{}', ${WORK_BRANCH})`,
     resultPath: '$.fix.buildOutput',
-    taskTimeout: sfn.Timeout.duration(buildTaskTimeout(settings.build)),
+    taskTimeout: sfn.Timeout.duration(checksBuildTaskTimeout(settings.build)),
   });
-  buildFix.addRetry({
-    errors: ['CodeBuild.AccountLimitExceededException', 'CodeBuild.CodeBuildException', 'States.Http.Socket'],
-    interval: Duration.seconds(30),
-    maxAttempts: 3,
-    backoffRate: 2,
-  });
+  buildFix.addRetry(checksBuildRetry());
   const readBuildResults = lambdaTask(
     scope,
     S.readBuildResults,

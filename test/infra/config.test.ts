@@ -10,11 +10,13 @@ describe('stack configuration', () => {
         bugSummaries: 'C_BUG_SUMMARIES',
         developers: 'C_DEVELOPERS',
         incidents: 'C_INCIDENTS',
+        issuePipeline: 'C_DEVELOPERS',
       },
       botUserId: 'U_BOT',
       reporterWaitSeconds: 7200,
       developerWaitSeconds: 172_800,
       model: { provider: 'anthropic', id: 'claude-sonnet-5-5' },
+      modelPrices: {},
       retentionDays: 90,
       logRetentionDays: 90,
       inboxMaxReceiveCount: 5,
@@ -41,7 +43,11 @@ describe('stack configuration', () => {
         on_call: { groups: ['S_ONCALL'], users: [] },
         incident_approver: { groups: ['S_ONCALL'], users: [] },
       },
-      approvals: { acknowledge_escalation: ['on_call'], remediation_step: ['incident_approver'] },
+      approvals: {
+        acknowledge_escalation: ['on_call'],
+        remediation_step: ['incident_approver'],
+        approve_sensitive_change: ['developer'],
+      },
       bugInvestigation: {
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,
@@ -73,6 +79,18 @@ describe('stack configuration', () => {
         judgeModelId: 'claude-haiku-4-5',
         recentHistoryMessages: 20,
       },
+      issuePipeline: {
+        label: 'agent',
+        maxAttempts: 3,
+        maxTokens: 1_500_000,
+        maxCostUsd: 20,
+        costPerMillionTokens: 6,
+        wallClockMinutes: 240,
+        humanWaitSeconds: 86_400,
+        sensitivePaths: [],
+        pullRequest: 'draft',
+        build: { commands: {}, timeoutMinutes: 20 },
+      },
       agentLimits: {
         maxConsecutiveContinues: 3,
         maxConversationTokens: 2_000_000,
@@ -85,6 +103,32 @@ describe('stack configuration', () => {
       },
       reconciler: { everyMinutes: 5, olderThanSeconds: 300, maxRepairs: 3 },
     });
+  });
+
+  it('fails for a model with no price, naming modelPrices, and takes a configured price', () => {
+    expect(() => parseConfig({ model: { id: 'claude-unlisted-1' } })).toThrow(
+      /slackAgents\.modelPrices: no price is known for model "claude-unlisted-1"/,
+    );
+    const price = {
+      inputPerMillion: 1,
+      outputPerMillion: 2,
+      cacheWritePerMillion: 1.25,
+      cacheReadPerMillion: 0.1,
+    };
+    const config = parseConfig({
+      model: { id: 'claude-unlisted-1' },
+      modelPrices: { 'claude-unlisted-1': price },
+    });
+    expect(config.modelPrices).toEqual({ 'claude-unlisted-1': price });
+  });
+
+  it('names a wrong price field and accepts money limits', () => {
+    expect(() => parseConfig({ modelPrices: { 'claude-sonnet-5-5': { inputPerMillion: -1 } } })).toThrow(
+      /slackAgents\.modelPrices\.claude-sonnet-5-5\.inputPerMillion/,
+    );
+    expect(
+      parseConfig({ agentLimits: { maxConversationCostUsd: 2.5, maxDailyCostUsd: 100 } }).agentLimits,
+    ).toMatchObject({ maxConversationCostUsd: 2.5, maxDailyCostUsd: 100 });
   });
 
   it('names a wrong agent limit by its field', () => {
@@ -130,6 +174,7 @@ describe('stack configuration', () => {
       bugSummaries: 'C_BUG_SUMMARIES',
       developers: 'C_DEVELOPERS',
       incidents: 'C_INCIDENTS',
+      issuePipeline: 'C_DEVELOPERS',
     });
     expect(config.model).toEqual({ provider: 'bedrock', id: 'global.anthropic.claude-sonnet-5-5' });
   });

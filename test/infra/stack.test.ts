@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../infra/config.ts';
 import { SlackAgentsStack } from '../../infra/slack-agents-stack.ts';
 import { buildStack } from '../../infra/synth.ts';
+import { DEFAULT_MODEL_PRICES } from '../../lambdas/agents/pricing.ts';
 import { WorkflowRegistrations } from '../../lambdas/kernel/workflows.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
 import { CHANNEL_ENV } from '../../lambdas/workflows/channel-conversations/env.ts';
@@ -35,6 +36,8 @@ const FUNCTIONS: Record<string, FunctionSpec> = Object.assign(
   KERNEL_FUNCTIONS,
   ...WORKFLOW_MODULES.map((module) => {
     const settings = module.settings === undefined ? undefined : defaults[module.settings.key];
+    // A module its settings do not enable deploys nothing (the issue pipeline without a repository).
+    if (module.enabled?.(settings) === false) return {};
     const disabled = new Set<string>(module.disabledFunctions?.(settings) ?? []);
     return Object.fromEntries(Object.entries(module.functions ?? {}).filter(([id]) => !disabled.has(id)));
   }),
@@ -196,6 +199,14 @@ describe('function environment', () => {
     });
   });
 
+  it("gives the agent turns the configured model's price, resolved at synth (issue 16)", () => {
+    for (const id of ['BugInvestigationAgentTurn', 'RequirementsInterviewAgentTurn']) {
+      expect(JSON.parse(String(environmentOf(id)[ENV.modelPrice]))).toEqual(
+        DEFAULT_MODEL_PRICES['claude-sonnet-5-5'],
+      );
+    }
+  });
+
   it('gives the Router the probe registration when the probe workflow is deployed', () => {
     const [stateMachineId] = stateMachineOf(template, 'kernel_probe');
     const registrations = WorkflowRegistrations.parse(
@@ -316,6 +327,7 @@ describe('function environment', () => {
         bugReports: 'C_BUG_REPORTS',
         bugSummaries: 'C_BUG_SUMMARIES',
         developers: 'C_DEVELOPERS',
+        issuePipeline: 'C_DEVELOPERS',
         incidents: 'C_INCIDENTS',
         probe: PROBE_CHANNEL,
       }),
@@ -326,6 +338,7 @@ describe('function environment', () => {
       }),
       [ENV.approvals]: JSON.stringify({
         acknowledge_escalation: ['on_call'],
+        approve_sensitive_change: ['developer'],
         remediation_step: ['incident_approver'],
       }),
       [ENV.powertoolsServiceName]: 'slack-agents',
@@ -554,14 +567,32 @@ describe('credentials', () => {
 });
 
 describe('outputs', () => {
-  it('give the Slack request URL, the table name, the inbox URL, the alarm topic and the dashboard', () => {
-    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([
-      'AlarmTopicArn',
-      'ConversationsTableName',
-      'DashboardUrl',
-      'InboxQueueUrl',
-      'SlackRequestUrl',
-    ]);
+  it('give every URL and secret name of the deploy guide, the table, the queues, the alarms and each state machine', () => {
+    const stateMachines = [...Object.keys(template.findResources('AWS::StepFunctions::StateMachine'))];
+    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual(
+      [
+        'AlarmTopicArn',
+        'ConversationsTableName',
+        'DashboardUrl',
+        'GitHubWebhookSecretName',
+        'GitHubWebhookUrl',
+        'InboxDeadLetterQueueUrl',
+        'InboxQueueUrl',
+        'ModelCredentialsSecretName',
+        'PagerDutyWebhookSecretName',
+        'PagerDutyWebhookUrl',
+        'SlackCredentialsSecretName',
+        'SlackRequestUrl',
+        'BugInvestigationStateMachineArn',
+        'KernelProbeStateMachineArn',
+        'RequirementsInterviewStateMachineArn',
+        'SlaTrackingStateMachineArn',
+      ].sort(),
+    );
+    // One state machine output per state machine.
+    expect(
+      Object.keys(template.toJSON().Outputs).filter((id) => id.endsWith('StateMachineArn')),
+    ).toHaveLength(stateMachines.length);
   });
 });
 

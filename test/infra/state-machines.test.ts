@@ -1,6 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
+import { KERNEL_APPROVAL_PROBE_MODULE } from '../../statemachines/approval-probe.ts';
 import {
   type AslState,
   allKeys,
@@ -17,7 +18,21 @@ const probeDefinitions = definitions(template);
 // With a repository configured, so the bug workflow's fix path (issue 13) is checked too.
 const all = new Map([
   ...probeDefinitions,
-  ...definitions(templateOf({ config: { bugInvestigation: { repository: 'demo/webshop' } } })),
+  ...definitions(
+    templateOf({
+      config: {
+        bugInvestigation: { repository: 'demo/webshop' },
+        issuePipeline: { repository: 'demo/webshop' },
+      },
+    }),
+  ),
+  // The approval wait fragment, in its test-only workflow.
+  ...definitions(
+    templateOf({
+      modules: [KERNEL_APPROVAL_PROBE_MODULE],
+      config: { channels: { approvalProbe: 'C_APPROVALS' } },
+    }),
+  ),
 ]);
 
 describe('the checked definitions', () => {
@@ -25,6 +40,8 @@ describe('the checked definitions', () => {
     expect([...all.keys()].sort()).toEqual([
       'bug_investigation',
       'incident_investigation',
+      'issue_pipeline',
+      'kernel_approval_probe',
       'kernel_probe',
       'requirements_interview',
       'sla_tracking',

@@ -13,6 +13,7 @@ import {
   StartQueryCommand,
 } from '@aws-sdk/client-cloudwatch-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloudWatchLogsSource } from '../../lambdas/tools/telemetry/cloudwatch-sources.ts';
 import { createLogsApiHandler, LogsService } from '../../local/logs/api.ts';
 import { compileFilterPattern } from '../../local/logs/filter-pattern.ts';
 import { readBody } from '../../local/read-body.ts';
@@ -250,5 +251,43 @@ describe('Logs Insights through the SDK', () => {
       endCharOffset: 23,
     });
     expect((error as Error).message).toMatch(/unsupported command parse/);
+  });
+});
+
+describe('a Logs Insights query that is still running', () => {
+  it('answers Running until it has been polled runningPolls times, and the SDK adapter waits for Complete', async () => {
+    const service = new LogsService(undefined, { runningPolls: 2 });
+    service.logs.put('/ecs/slow', 'a', { timestamp: T0, message: 'ERROR one' });
+    const api = createLogsApiHandler(service);
+    const slow = createServer((req, res) => void readBody(req).then((body) => api(req, res, body)));
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const client = new CloudWatchLogsClient({
+      endpoint: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    const sleeps: number[] = [];
+    try {
+      const source = new CloudWatchLogsSource(client, {
+        insightsTimeoutMs: 5000,
+        pollMs: 7,
+        sleep: async (ms) => {
+          sleeps.push(ms);
+        },
+      });
+      const rows = await source.insights({
+        logGroups: ['/ecs/slow'],
+        queryString: 'stats count(*) as n',
+        start: T0,
+        end: T0 + 1000,
+        limit: 10,
+      });
+      expect(rows.rows).toEqual([{ n: '1' }]);
+      expect(sleeps).toEqual([7, 7]);
+    } finally {
+      client.destroy();
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
   });
 });

@@ -53,7 +53,17 @@ describe('query_logs', () => {
     expect(text.split('\n').filter((l) => l.includes('{"time"')).length).toBe(lines.length);
   });
 
-  it('says when more events matched than the cap, and analyzes the cap', async () => {
+  // Regression: with the detector's default hour of baseline, a 30-minute query counted the half
+  // hour before its start as silence and reported the steady timeout rate as a +330% spike.
+  it('reports no spike for a rate that is steady over the whole window', async () => {
+    const text = output(
+      await h.call('query_logs', { service: 'payment-api', lastMinutes: 30 }, { conversationId: 'logs-6' }),
+    );
+    expect(text).toContain('provider request timed out after <*>ms');
+    expect(text).not.toMatch(/\] spike /);
+  });
+
+  it('analyzes the latest events, every one from a point to the end, when more matched than the cap', async () => {
     const text = output(
       await h.call(
         'query_logs',
@@ -61,8 +71,37 @@ describe('query_logs', () => {
         { conversationId: 'logs-3' },
       ),
     );
-    expect(text).toContain('100+ events from cloudwatch-logs');
-    expect(text).toContain('More matched than the cap of 100');
+    expect(text).toContain(
+      `More than 100 events from cloudwatch-logs, ${new Date(NOW - 7_200_000).toISOString()} .. ${new Date(NOW).toISOString()}. That is more than the cap: the analysis covers the latest `,
+    );
+    // The window halved from its end until it fits: its start is the end minus 120 min / 2^k.
+    const cut = /the latest (\d+), every event from (\S+) to the end/.exec(text);
+    const from = Date.parse(cut?.[2] ?? '');
+    expect([1, 2, 3, 4, 5, 6].map((k) => NOW - 7_200_000 / 2 ** k)).toContain(from);
+    const analyzed = /(\d+) log lines, \d+ templates, services: checkout, from (\S+) to/.exec(text);
+    expect(Number(analyzed?.[1])).toBe(Number(cut?.[1]));
+    expect(Number(analyzed?.[1])).toBeLessThanOrEqual(100);
+    expect(Date.parse(analyzed?.[2] ?? '')).toBeGreaterThanOrEqual(from);
+    // Every event from there on was read: as many as CloudWatch holds in that part of the window.
+    const all = output(
+      await h.call(
+        'query_logs',
+        { service: 'checkout', since: new Date(from).toISOString() },
+        { conversationId: 'logs-3b' },
+      ),
+    );
+    expect(all).toContain(`${cut?.[1]} events from cloudwatch-logs`);
+  });
+
+  it('analyzes the earliest events when even a minute holds more than the cap', async () => {
+    const text = output(
+      await h.call(
+        'query_logs',
+        { service: 'payment-api', lastMinutes: 60, maxEvents: 10 },
+        { conversationId: 'logs-7' },
+      ),
+    );
+    expect(text).toContain('the analysis covers the earliest 10 of the window');
   });
 
   it('runs a Logs Insights stats query and shows its rows', async () => {
@@ -139,24 +178,24 @@ describe('too broad queries', () => {
 
   it('does not count refused queries against the scope', async () => {
     for (let i = 0; i < 6; i++)
-      await h.call('query_logs', {}, { conversationId: 'broad-4', scope: 'round-1/h1' });
-    const result = await h.call('service_map', {}, { conversationId: 'broad-4', scope: 'round-1/h1' });
+      await h.call('query_logs', {}, { conversationId: 'broad-4', scope: 'round-1:h1' });
+    const result = await h.call('service_map', {}, { conversationId: 'broad-4', scope: 'round-1:h1' });
     expect(output(result)).toMatch(/^Evidence ev-1 /);
     expect(
       output(
         await h.call(
           'recent_deployments',
           { service: 'checkout', lastMinutes: 180 },
-          { conversationId: 'broad-4', scope: 'round-1/h1' },
+          { conversationId: 'broad-4', scope: 'round-1:h1' },
         ),
       ),
-    ).toContain('Queries used in scope round-1/h1: 1 of 5.');
+    ).toContain('Queries used in scope round-1:h1: 1 of 5.');
   });
 });
 
 describe('the per-scope query budget', () => {
   it('refuses the sixth query of a hypothesis in a round, with the reason', async () => {
-    const scope = 'round-2/h3';
+    const scope = 'round-2:h3';
     for (let i = 1; i <= 5; i++) {
       const text = output(
         await h.call(
@@ -175,7 +214,7 @@ describe('the per-scope query budget', () => {
     expect(sixth).toEqual({
       ok: false,
       error: expect.stringMatching(
-        /^Refused \(scope_budget\): the query budget of scope round-2\/h3 is spent \(5 queries/,
+        /^Refused \(scope_budget\): the query budget of scope round-2:h3 is spent \(5 queries/,
       ),
     });
   });
@@ -185,14 +224,14 @@ describe('the per-scope query budget', () => {
       await h.call(
         'query_metrics',
         { service: 'checkout', metrics: ['Errors'] },
-        { conversationId: 'budget-2', scope: 'round-1/h1' },
+        { conversationId: 'budget-2', scope: 'round-1:h1' },
       );
     expect(
       (
         await h.call(
           'query_metrics',
           { service: 'checkout', metrics: ['Errors'] },
-          { conversationId: 'budget-2', scope: 'round-1/h2' },
+          { conversationId: 'budget-2', scope: 'round-1:h2' },
         )
       ).ok,
     ).toBe(true);
@@ -201,7 +240,7 @@ describe('the per-scope query budget', () => {
         await h.call(
           'query_metrics',
           { service: 'checkout', metrics: ['Errors'] },
-          { conversationId: 'budget-3', scope: 'round-1/h1' },
+          { conversationId: 'budget-3', scope: 'round-1:h1' },
         )
       ).ok,
     ).toBe(true);
@@ -213,17 +252,21 @@ describe('the per-scope query budget', () => {
         h.call(
           'query_metrics',
           { service: 'checkout', metrics: ['Requests'] },
-          { conversationId: 'budget-4', scope: 'round-1/h4' },
+          { conversationId: 'budget-4', scope: 'round-1:h4' },
         ),
       ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
+    // Each got its own evidence id, and the ledger holds exactly those.
+    const ids = results.flatMap((r) => (r.ok ? [/^Evidence (ev-\d+)/.exec(r.output)?.[1]] : []));
+    expect(new Set(ids).size).toBe(5);
+    expect((await h.deps.ledger.listEvidence('budget-4')).map((r) => r.id).sort()).toEqual([...ids].sort());
     expect(results.filter((r) => !r.ok && r.error.startsWith('Refused (scope_budget)'))).toHaveLength(7);
   });
 
   it('does not count the service map, which reads configuration', async () => {
     for (let i = 0; i < 7; i++)
-      expect((await h.call('service_map', {}, { conversationId: 'budget-5', scope: 'round-1/h1' })).ok).toBe(
+      expect((await h.call('service_map', {}, { conversationId: 'budget-5', scope: 'round-1:h1' })).ok).toBe(
         true,
       );
   });
@@ -238,7 +281,7 @@ describe('the evidence ledger', () => {
       await h.call(
         'query_metrics',
         { service: 'payment-api', metrics: ['ProviderTimeouts'], stat: 'Sum', lastMinutes: 120 },
-        { conversationId: 'ledger-1', scope: 'round-1/h2' },
+        { conversationId: 'ledger-1', scope: 'round-1:h2' },
       ),
     );
     const elsewhere = output(await h.call('service_map', {}, { conversationId: 'ledger-2' }));
@@ -259,7 +302,7 @@ describe('the evidence ledger', () => {
       tool: 'query_metrics',
       source: 'cloudwatch-metrics:Demo/Services',
       query: 'ProviderTimeouts Sum 120s {"Service":"payment-api"}',
-      scope: 'round-1/h2',
+      scope: 'round-1:h2',
       timeRange: { start: new Date(NOW - 120 * 60_000).toISOString(), end: new Date(NOW).toISOString() },
       at: new Date(NOW).toISOString(),
     });

@@ -2,19 +2,15 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildResults,
-  CHECK_TAIL_CHARS,
-  parseChecks,
-} from '../../lambdas/workflows/bug-investigation/fix/build-results.ts';
-import { checkLine } from '../../lambdas/workflows/bug-investigation/fix/buildspec.ts';
+import { buildResults, CHECK_TAIL_CHARS, parseChecks } from '../../lambdas/builds/build-results.ts';
+import { checkLine } from '../../lambdas/builds/buildspec.ts';
+import { readBuildResults } from '../../lambdas/builds/read-build.ts';
 import type { OpenPullRequestInput } from '../../lambdas/workflows/bug-investigation/fix/contract.ts';
 import { checkFixRequest } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
 import {
   openFixPullRequest,
   pullRequestBody,
 } from '../../lambdas/workflows/bug-investigation/fix/pull-request.ts';
-import { readBuildResults } from '../../lambdas/workflows/bug-investigation/fix/read-build.ts';
 import { bugWorkBranch } from '../../lambdas/workflows/bug-investigation/fix/work-branch.ts';
 import { renderBugFixOutcome } from '../../lambdas/workflows/bug-investigation/templates/bug-fix-outcome.ts';
 import { seedDemoWebshop } from '../../local/github/demo-webshop.ts';

@@ -23,7 +23,7 @@ export const EvidenceRecord = z.object({
   query: z.string(),
   /** ISO 8601 bounds of the data; absent for configuration (the service map). */
   timeRange: z.object({ start: z.string(), end: z.string() }).optional(),
-  /** The scope the query was counted in (`round-2/h3`), or `unscoped`. */
+  /** The scope the query was counted in (`round-2:h3`), or `unscoped`. */
   scope: z.string().min(1),
   /** A short line on what the result showed (the model reads the full result in its transcript). */
   summary: z.string().max(1000),

@@ -1,7 +1,7 @@
 import { analyzeLogs, isErrorLike, type LogEvent, parseLine } from '../../log-analysis/index.ts';
 import { type CallDeps, cap, type ToolOutcome } from './deps.ts';
 import { QueryRefusedError } from './errors.ts';
-import type { FetchedLogEvent, InsightsRows, LogsSource } from './sources.ts';
+import type { FetchedLogEvent, InsightsRows, LogsQuery, LogsSource } from './sources.ts';
 import type { QueryLogsArgs } from './tools.ts';
 import { isoRange, type ResolvedWindow, requireService, resolveWindow } from './window.ts';
 
@@ -57,7 +57,7 @@ export async function queryLogs(args: QueryLogsArgs, deps: CallDeps): Promise<To
   }
 
   await deps.reserve();
-  const fetched = await source.filter({
+  const fetched = await readLatest(source, {
     service: service.name,
     logGroups: service.logGroups,
     ...(args.filterPattern !== undefined ? { pattern: args.filterPattern } : {}),
@@ -67,7 +67,7 @@ export async function queryLogs(args: QueryLogsArgs, deps: CallDeps): Promise<To
   });
   const text = eventsText(
     fetched.events,
-    fetched.truncated,
+    fetched,
     limit,
     window,
     deps,
@@ -89,9 +89,37 @@ function describe(source: LogsSource, pattern: string | undefined): string {
   return `${source.name}${pattern ? ` matching ${JSON.stringify(pattern)}` : ''}`;
 }
 
+/** How a read was cut short by the cap: not at all, or to its latest events from `from` (or its earliest, without `from`). */
+interface Cut {
+  truncated: boolean;
+  from?: number;
+}
+
+/**
+ * A read within the cap. When more events match than the cap, the latest matter most in an
+ * incident: the window is halved from its end (at most six times, never below a minute) until
+ * what it holds fits, and those events, all of them from `from` to the end, are analyzed. When
+ * even that does not fit, the earliest events of the window are.
+ */
+async function readLatest(
+  source: LogsSource,
+  query: LogsQuery,
+): Promise<{ events: FetchedLogEvent[] } & Cut> {
+  const first = await source.filter(query);
+  if (!first.truncated) return first;
+  let span = query.end - query.start;
+  for (let halvings = 0; halvings < 6; halvings++) {
+    span = Math.floor(span / 2);
+    if (span < 60_000) break;
+    const part = await source.filter({ ...query, start: query.end - span });
+    if (!part.truncated) return { events: part.events, truncated: true, from: query.end - span };
+  }
+  return first;
+}
+
 function eventsText(
   events: readonly FetchedLogEvent[],
-  truncated: boolean,
+  cut: Cut,
   limit: number,
   window: ResolvedWindow,
   deps: CallDeps,
@@ -99,10 +127,15 @@ function eventsText(
   what: string,
 ): { output: string; summary: string } {
   const range = isoRange(window);
+  const { truncated } = cut;
+  const covered =
+    cut.from === undefined
+      ? `the earliest ${events.length} of the window`
+      : `the latest ${events.length}, every event from ${new Date(cut.from).toISOString()} to the end`;
   const lines = [
-    `${events.length}${truncated ? '+' : ''} events from ${what}, ${range.start} .. ${range.end}.` +
+    `${truncated ? 'More than ' : ''}${truncated ? limit : events.length} events from ${what}, ${range.start} .. ${range.end}.` +
       (truncated
-        ? ` More matched than the cap of ${limit}: the analysis covers the earliest ${limit}; narrow the window or the pattern.`
+        ? ` That is more than the cap: the analysis covers ${covered}; narrow the window or the pattern for the rest.`
         : ''),
   ];
   if (window.note) lines.push(`Note: ${window.note}.`);
@@ -128,13 +161,16 @@ function eventsText(
         Math.floor((budget - lines.join('\n').length - exampleText.length - 100) / 4),
       ),
     },
-    anomalies: { now: window.end },
+    anomalies: anomalyWindows(
+      cut.from === undefined ? window : { ...window, start: cut.from },
+      truncated && cut.from === undefined ? (events.at(-1)?.timestamp ?? window.end) : window.end,
+    ),
     correlation: { maxGroups: 5 },
   });
   const top = analysis.errorPatterns[0];
   const anomaly = analysis.anomalies[0];
   const summary = [
-    `${events.length}${truncated ? '+' : ''} events ${what}`,
+    `${truncated ? `more than ${limit}` : events.length} events ${what}${cut.from !== undefined ? ` (analyzed from ${new Date(cut.from).toISOString()})` : ''}`,
     top
       ? `top error pattern ${top.count}x "${top.pattern.slice(0, 120)}" (${top.firstSeen}..${top.lastSeen})`
       : 'no error patterns',
@@ -144,6 +180,19 @@ function eventsText(
     output: cap(`${lines.join('\n')}\n\n${analysis.summary}${exampleText}`, budget),
     summary: summary.slice(0, 1000),
   };
+}
+
+/**
+ * The anomaly detector's windows within what was read: the current window a quarter of it (1
+ * to 15 minutes) before `readUntil`, the baseline the rest (at most an hour). Its defaults
+ * (15 minutes against the hour before) would count the part of the baseline before the query's
+ * start as silence and report a steady rate as a spike. `readUntil` is the last event's time
+ * when the cap cut the read short, so the current window is not empty for that reason.
+ */
+function anomalyWindows(window: ResolvedWindow, readUntil: number) {
+  const span = Math.max(60_000, readUntil - window.start);
+  const windowMs = Math.min(15 * 60_000, Math.max(60_000, Math.floor(span / 4)));
+  return { now: readUntil, windowMs, baselineMs: Math.max(60_000, Math.min(60 * 60_000, span - windowMs)) };
 }
 
 /** Error-like lines first (one per distinct text), then the latest others; each cut to 300 characters. */
@@ -183,7 +232,15 @@ function insightsText(
       ...(row['@logStream'] ? { stream: row['@logStream'] } : {}),
     }));
     events.sort((a, b) => a.timestamp - b.timestamp);
-    return eventsText(events, false, events.length, window, deps, budget, 'a Logs Insights query');
+    return eventsText(
+      events,
+      { truncated: false },
+      events.length,
+      window,
+      deps,
+      budget,
+      'a Logs Insights query',
+    );
   }
   const range = isoRange(window);
   const head = `Logs Insights: ${result.rows.length} rows (${result.recordsMatched ?? '?'} records matched of ${result.recordsScanned ?? '?'} scanned), ${range.start} .. ${range.end}.${window.note ? `\nNote: ${window.note}.` : ''}`;

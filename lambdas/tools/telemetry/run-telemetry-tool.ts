@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import { invalidArgumentsMessage, ToolInvocation, type ToolResult } from '../invocation.ts';
 import { getIncident, recentDeployments, serviceMap } from './context-tools.ts';
 import type { CallDeps, TelemetryDeps, ToolOutcome } from './deps.ts';
@@ -10,7 +10,7 @@ import { TELEMETRY_TOOL_SCHEMAS, TelemetryToolName } from './tools.ts';
 
 /**
  * Runs one telemetry tool call: validates the arguments (zod), counts the query in its scope
- * (`context.scope`, set by the state machine, e.g. `round-2/h3`; `unscoped` without one) and
+ * (`context.scope`, set by the state machine, e.g. `round-2:h3`; `unscoped` without one) and
  * refuses the one past `queriesPerScope`, runs the tool, records the evidence in the ledger and
  * answers the model with the evidence id first.
  *
@@ -20,11 +20,8 @@ import { TELEMETRY_TOOL_SCHEMAS, TelemetryToolName } from './tools.ts';
  * a source that is down or throttling (`TelemetrySourceError`, `kind.retryable` for throttling and 5xx), the ledger.
  */
 
-export const TelemetryToolInvocation = ToolInvocation.extend({
-  tool: TelemetryToolName,
-  /** Set by the state machine through AgentTurn: the hypothesis and round the call serves. */
-  context: z.looseObject({ scope: z.string().min(1).max(128).optional() }).optional(),
-});
+/** `context.scope` (the shared `ToolContext`, set by the state machine through AgentTurn) names the hypothesis and round, e.g. `round-2:h3`. */
+export const TelemetryToolInvocation = ToolInvocation.extend({ tool: TelemetryToolName });
 export type TelemetryToolInvocation = z.infer<typeof TelemetryToolInvocation>;
 
 /** The tools that read a source, and so count against the scope's budget; service_map reads configuration. */

@@ -44,8 +44,10 @@ export function isQueryTooBroad(
   config: TelemetryConfig,
   now: number,
 ): { refuse?: string; narrow?: string } {
+  // Each reason on its own: a caller that checks the window alone must still see it.
+  const reasons: { refuse?: string; narrow?: string } = {};
   if (query.service === undefined || query.service.trim() === '')
-    return { refuse: `a query must name one service (${serviceNames(config)})` };
+    reasons.refuse = `a query must name one service (${serviceNames(config)})`;
   const end = query.until === undefined ? now : Math.min(Date.parse(query.until), now);
   const start =
     query.since !== undefined
@@ -53,10 +55,8 @@ export function isQueryTooBroad(
       : end - (query.lastMinutes ?? config.defaultWindowMinutes) * 60_000;
   const minutes = Math.ceil((end - start) / 60_000);
   if (minutes > config.maxWindowMinutes)
-    return {
-      narrow: `the window asked for is ${minutes} minutes, wider than the maximum of ${config.maxWindowMinutes}`,
-    };
-  return {};
+    reasons.narrow = `the window asked for is ${minutes} minutes, wider than the maximum of ${config.maxWindowMinutes}`;
+  return reasons;
 }
 
 /** The window a query runs over: defaulted, clamped to now, narrowed when too wide; refused when empty. */

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { BuildSettings } from '../../builds/contract.ts';
 
 /**
  * The bug investigation's section of the stack configuration (`slackAgents.bugInvestigation`),
@@ -40,24 +41,7 @@ export const BugInvestigationSettings = z.strictObject({
     .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'expected owner/name, e.g. demo/webshop')
     .optional(),
   /** The checks a fix must pass: the CodeBuild project's commands and limits. */
-  build: z
-    .strictObject({
-      /**
-       * Shell commands per check; a check without one is detected from the repository's
-       * `package.json` (`npm ci`/`npm install`, and the `test`, `lint`, `typecheck` scripts).
-       */
-      commands: z
-        .strictObject({
-          install: z.string().min(1).optional(),
-          test: z.string().min(1).optional(),
-          lint: z.string().min(1).optional(),
-          typecheck: z.string().min(1).optional(),
-        })
-        .prefault({}),
-      /** A build stopped past this (CodeBuild allows 5 to 2160). @default 20 */
-      timeoutMinutes: z.number().int().min(5).max(120).default(20),
-    })
-    .prefault({}),
+  build: BuildSettings,
   /** Build-and-fix attempts before the workflow gives up on a fix (at most 3). @default 3 */
   maxFixAttempts: z.number().int().min(1).max(3).default(3),
 });

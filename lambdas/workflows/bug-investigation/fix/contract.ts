@@ -1,5 +1,8 @@
 import * as z from 'zod';
+import { BuildResults } from '../../../builds/contract.ts';
 import { DrainedMessage } from '../../../kernel/tasks.ts';
+
+export { BuildResults, CheckResult, ReadBuildResultsInput } from '../../../builds/contract.ts';
 
 /**
  * The fix path's contracts with the state machine (statemachines/bug-investigation/fix-path.ts):
@@ -32,43 +35,6 @@ export const FixRequestCheck = z.object({
   workBranch: z.string().min(1),
 });
 export type FixRequestCheck = z.infer<typeof FixRequestCheck>;
-
-/** One check of a build: its exit code (absent when it never finished) and its output's tail. */
-export const CheckResult = z.object({
-  name: z.string(),
-  /** Absent: the check started but never ended (the build timed out or was stopped). */
-  exitCode: z.number().int().optional(),
-  /** The command was not configured and the repository has no such script. */
-  skipped: z.boolean(),
-  tail: z.string(),
-});
-export type CheckResult = z.infer<typeof CheckResult>;
-
-/** Output of "Read build results" (`$.fix.build`). */
-export const BuildResults = z.object({
-  attempt: z.number().int().positive(),
-  passed: z.boolean(),
-  /** CodeBuild's status (SUCCEEDED, FAILED, TIMED_OUT, STOPPED), or NOT_STARTED. */
-  status: z.string(),
-  buildId: z.string().optional(),
-  checks: z.array(CheckResult),
-  /** One line per check, for Slack and the pull request. */
-  summary: z.string().max(2_000),
-  /** What the fixer's next attempt is told: the failing checks' output. */
-  feedback: z.array(z.string().max(8_000)),
-});
-export type BuildResults = z.infer<typeof BuildResults>;
-
-/** Input of "Read build results": the Task's output, or what its Catch recorded. */
-export const ReadBuildResultsInput = z.object({
-  conversationId: z.string().min(1),
-  attempt: z.number().int().positive(),
-  /** `{ Build }` of a build that succeeded; `{}` when it did not. */
-  output: z.object({ Build: z.record(z.string(), z.unknown()).optional() }).optional(),
-  /** `{ Error, Cause }` of a build that failed, timed out or could not start; `{}` when it succeeded. */
-  failure: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
-});
-export type ReadBuildResultsInput = z.infer<typeof ReadBuildResultsInput>;
 
 /** Input of "Open pull request". */
 export const OpenPullRequestInput = z.object({

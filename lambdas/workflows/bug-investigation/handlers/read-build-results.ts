@@ -1,8 +1,8 @@
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { ReadBuildResultsInput } from '../../../builds/contract.ts';
+import { readBuildResults } from '../../../builds/read-build.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
 import { createLogger } from '../../../shared/logger.ts';
-import { ReadBuildResultsInput } from '../fix/contract.ts';
-import { readBuildResults } from '../fix/read-build.ts';
 
 /** One client per execution environment (its endpoint from AWS_ENDPOINT_URL_CLOUDWATCH_LOGS offline). */
 let logs: CloudWatchLogsClient | undefined;

@@ -1,4 +1,4 @@
-import type { BugInvestigationSettings } from '../config.ts';
+import type { BuildSettings } from './contract.ts';
 
 /**
  * The buildspec of the checks build: each check is ONE command line that cannot fail and
@@ -34,7 +34,7 @@ export function checkLine(name: CheckName, command: string): string {
 }
 
 /** The checks build's buildspec (version 0.2) for the configured commands. */
-export function checksBuildspec(build: BugInvestigationSettings['build']): Record<string, unknown> {
+export function checksBuildspec(build: BuildSettings): Record<string, unknown> {
   const commands: Partial<Record<CheckName, string | undefined>> = build.commands;
   return {
     version: '0.2',

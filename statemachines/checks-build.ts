@@ -3,8 +3,8 @@ import * as codebuild from 'aws-cdk-lib/aws-codebuild';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
-import { checksBuildspec } from '../../lambdas/workflows/bug-investigation/fix/buildspec.ts';
+import { checksBuildspec } from '../lambdas/builds/buildspec.ts';
+import type { BuildSettings } from '../lambdas/builds/contract.ts';
 
 /** github.com's REST API: a repository there is a GITHUB source, anywhere else GITHUB_ENTERPRISE. */
 const GITHUB_COM_API = 'https://api.github.com';
@@ -14,7 +14,7 @@ export interface ChecksBuildProjectProps {
   readonly repository: string;
   /** The REST API base URL (`github.baseUrl`): `https://api.github.com` or `https://HOST/api/v3`. */
   readonly githubBaseUrl: string;
-  readonly build: BugInvestigationSettings['build'];
+  readonly build: BuildSettings;
 }
 
 /** The clone URL of `repository` on the GitHub that `githubBaseUrl` serves. */
@@ -99,4 +99,19 @@ export class StartChecksBuild extends tasks.CodeBuildStartBuild {
     state.Parameters = { ...state.Parameters, 'SourceVersion.$': this.sourceVersionPath };
     return state;
   }
+}
+
+/** Build Task timeout: the project's own timeout plus time to queue and provision. */
+export function checksBuildTaskTimeout(build: BuildSettings): Duration {
+  return Duration.minutes(build.timeoutMinutes + 10);
+}
+
+/** The Retry of a checks build that CodeBuild could not take now (account limits, its own errors, the network). */
+export function checksBuildRetry(): sfn.RetryProps {
+  return {
+    errors: ['CodeBuild.AccountLimitExceededException', 'CodeBuild.CodeBuildException', 'States.Http.Socket'],
+    interval: Duration.seconds(30),
+    maxAttempts: 3,
+    backoffRate: 2,
+  };
 }

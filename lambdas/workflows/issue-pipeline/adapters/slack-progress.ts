@@ -1,0 +1,41 @@
+import { ErrorCode, WebClient } from '@slack/web-api';
+import { SlackApiError, SlackUnavailableError } from '../../../slack/errors.ts';
+
+/**
+ * The pipeline's Slack message through `@slack/web-api`: posted once, then edited in place
+ * (`chat.update`), and replies in its thread. Errors are translated as the kernel's Slack
+ * adapters do: Slack's own refusal is `SlackApiError`, anything else `SlackUnavailableError`
+ * (which the state machine retries).
+ */
+export function createSlackProgress(options: { token: string; slackApiUrl?: string }) {
+  const client = new WebClient(options.token, {
+    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+  });
+  return {
+    async post(channel: string, text: string) {
+      const posted = await call('chat.postMessage', () => client.chat.postMessage({ channel, text }));
+      if (!posted.ts || !posted.channel)
+        throw new SlackApiError('chat.postMessage', 'missing ts in response');
+      return { channel: posted.channel, ts: posted.ts };
+    },
+    async update(channel: string, ts: string, text: string) {
+      await call('chat.update', () => client.chat.update({ channel, ts, text }));
+    },
+    async reply(channel: string, threadTs: string, text: string) {
+      await call('chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, text }));
+    },
+  };
+}
+
+async function call<T>(method: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if ((error as { code?: string }).code === ErrorCode.PlatformError) {
+      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
+      throw new SlackApiError(method, slackError, { cause: error });
+    }
+    throw new SlackUnavailableError(method, { cause: error });
+  }
+}

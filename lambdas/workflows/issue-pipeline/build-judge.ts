@@ -1,0 +1,82 @@
+import type { BuildResults } from '../../builds/contract.ts';
+import type { HandOff } from './contract.ts';
+import { toWriter } from './hand-off.ts';
+import { notesFor } from './notes.ts';
+import type { IssueState } from './state.ts';
+
+/**
+ * The Build stage's verdict (seed 001's build agent, in code): the change's checks, judged
+ * against the base commit's. A check that fails on the base commit too is reported as
+ * pre-existing and not blamed on the change, so a repository with a red test or two can still
+ * be worked on; the base's results are cached per commit (one base build per base commit).
+ */
+
+const SEED_COMMANDS: Record<string, string> = {
+  install: 'install',
+  test: 'npm test',
+  lint: 'npm run lint',
+  typecheck: 'npm run typecheck',
+};
+
+const failed = (check: BuildResults['checks'][number]) => !check.skipped && check.exitCode !== 0;
+
+/** The checks of the change that fail, and which of them fail on the base commit too. */
+export function failingChecks(
+  branch: BuildResults,
+  base: BuildResults | undefined,
+): { name: string; preExisting: boolean }[] {
+  const baseFailing = new Set((base?.checks ?? []).filter(failed).map((c) => c.name));
+  return branch.checks.filter(failed).map((c) => ({ name: c.name, preExisting: baseFailing.has(c.name) }));
+}
+
+/** Whether the base commit's results are needed: something failed and they are not known yet. */
+export function needsBase(branch: BuildResults, base: BuildResults | undefined): boolean {
+  return base === undefined && branch.checks.some(failed);
+}
+
+/** Writes the build section and decides: the reviewer (green, or red only where the base is), or the writer. */
+export function judgeBuild(
+  state: IssueState,
+  branch: BuildResults,
+  base: BuildResults | undefined,
+): { state: IssueState; handOff: HandOff } {
+  const failing = failingChecks(branch, base);
+  const preExisting = new Set(failing.filter((f) => f.preExisting).map((f) => f.name));
+  const blamed = failing.filter((f) => !f.preExisting);
+  const ok = (name: string) => {
+    const check = branch.checks.find((c) => c.name === name);
+    return check === undefined || check.skipped || check.exitCode === 0 || preExisting.has(name);
+  };
+  // A build that ran no check at all (it could not start, or died first) is a failure of its own.
+  const noChecks = branch.checks.length === 0 && !branch.passed;
+  state.build = {
+    completed: true,
+    tests_passed: ok('test') && !noChecks,
+    lint_passed: ok('lint') && !noChecks,
+    type_check_passed: ok('typecheck') && !noChecks,
+    errors: [
+      ...blamed.map((f) => `${f.name} failed`),
+      ...[...preExisting].map((name) => `${name} fails on the base commit too (pre-existing)`),
+      ...(noChecks ? [branch.summary.slice(0, 2_000)] : []),
+    ].slice(0, 20),
+    commands_run: branch.checks.slice(0, 10).map((c) => ({
+      command: SEED_COMMANDS[c.name] ?? c.name,
+      exit_code: c.skipped ? 0 : (c.exitCode ?? null),
+      output: c.tail.slice(-2_000),
+      pre_existing: preExisting.has(c.name),
+    })),
+  };
+  if (blamed.length === 0 && !noChecks) {
+    state.pipeline.current_agent = 'reviewer';
+    return {
+      state,
+      handOff: { next: 'reviewer', attempt: state.pipeline.attempt, notes: notesFor('reviewer', state) },
+    };
+  }
+  const feedback = branch.feedback
+    .filter(
+      (line) => !/^Check "([^"]+)"/.test(line) || blamed.some((b) => line.startsWith(`Check "${b.name}"`)),
+    )
+    .join('\n\n');
+  return toWriter(state, feedback || branch.summary);
+}

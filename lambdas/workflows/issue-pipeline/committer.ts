@@ -1,0 +1,120 @@
+import type { Octokit } from '@octokit/rest';
+import type { CommitOutput } from './contract.ts';
+import type { IssueStateStore } from './ports.ts';
+import type { IssueState } from './state.ts';
+
+/**
+ * The Committer (seed 001), deterministic code and not a model: the final commit message, a
+ * draft or ready pull request from the work branch with "Closes #n", the issue's labels, the
+ * state document as a collapsed summary, and the pull request's URL recorded. It never merges.
+ * Idempotent: a retry finds the pull request an earlier attempt opened for the same branch.
+ */
+
+const TITLE_CHARS = 72;
+/** GitHub's body limit is 65,536 characters: the document is shortened well below it. */
+const DOCUMENT_CHARS = 40_000;
+/** The label every pipeline pull request carries. */
+export const PIPELINE_LABEL = 'agent-pipeline';
+
+const PREFIX: Record<NonNullable<IssueState['issue']['type']>, string> = {
+  BUG_FIX: 'fix',
+  NEW_FEATURE: 'feat',
+  REFACTOR_STYLE: 'refactor',
+};
+
+/** The final commit message: conventional type, the issue's title and number, the writer's summary. */
+export function commitMessage(state: IssueState): string {
+  const type = state.issue.type ? PREFIX[state.issue.type] : 'fix';
+  const first = `${type}: ${state.issue.title} (#${state.issue.number})`;
+  const title = first.length <= TITLE_CHARS ? first : `${first.slice(0, TITLE_CHARS - 1)}…`;
+  return `${title}\n\n${state.writer.summary}\n\nCloses #${state.issue.number}`;
+}
+
+export function pullRequestBody(state: IssueState, message: string): string {
+  const json = JSON.stringify(state, null, 2);
+  const document = json.length <= DOCUMENT_CHARS ? json : `${json.slice(0, DOCUMENT_CHARS)}\n… (shortened)`;
+  const checks = state.build.commands_run
+    .map(
+      (c) =>
+        `- \`${c.command}\`: ${c.exit_code === 0 ? 'passed' : `exit ${c.exit_code ?? 'none'}`}${c.pre_existing ? ' (fails on the base commit too)' : ''}`,
+    )
+    .join('\n');
+  return [
+    message.split('\n').slice(2).join('\n'),
+    '## Changes',
+    state.writer.changes.map((c) => `- \`${c.file}\`: ${c.description}`).join('\n'),
+    `Test: ${state.writer.test_written ? (state.writer.test_file ?? 'written') : 'none'}`,
+    '## Checks',
+    checks || 'No checks ran.',
+    `## Review\n${state.review.verdict ?? 'none'} after ${state.pipeline.attempt} writer attempt(s).`,
+    `<details><summary>Pipeline state document</summary>\n\n\`\`\`json\n${document}\n\`\`\`\n\n</details>`,
+    '_Opened by the issue pipeline: the change was written by agents. Review before merging._',
+  ].join('\n\n');
+}
+
+/** GitHub's answers that are a refusal (nothing a retry changes), by HTTP status. */
+const REFUSALS = new Set([401, 403, 404, 409, 422]);
+
+export async function runCommitter(
+  conversationId: string,
+  deps: {
+    octokit: Octokit;
+    store: IssueStateStore;
+    repository: { owner: string; repo: string };
+    draft: boolean;
+    /** The trigger label, not copied onto the pull request. */
+    triggerLabel: string;
+  },
+): Promise<CommitOutput> {
+  const state = await deps.store.load(conversationId);
+  const { octokit, repository } = deps;
+  const branch = state.commit.branch;
+  const message = commitMessage(state);
+  try {
+    const { data: head } = await octokit.rest.repos.getBranch({ ...repository, branch });
+    const existing = await octokit.rest.pulls.list({
+      ...repository,
+      state: 'open',
+      head: `${repository.owner}:${branch}`,
+    });
+    let pull = existing.data[0];
+    if (pull === undefined) {
+      const { data: repo } = await octokit.rest.repos.get(repository);
+      pull = (
+        await octokit.rest.pulls.create({
+          ...repository,
+          head: branch,
+          base: repo.default_branch,
+          title: message.split('\n')[0] ?? `Issue #${state.issue.number}`,
+          body: pullRequestBody(state, message),
+          draft: deps.draft,
+        })
+      ).data as (typeof existing.data)[number];
+    }
+    const labels = [PIPELINE_LABEL, ...state.issue.labels.filter((l) => l !== deps.triggerLabel)];
+    await octokit.rest.issues.addLabels({ ...repository, issue_number: pull.number, labels });
+    state.commit = {
+      completed: true,
+      hash: head.commit.sha,
+      message,
+      branch,
+      pushed: true,
+      pr_created: true,
+      pr_url: pull.html_url,
+      issue_closed: false,
+    };
+    state.pipeline.status = 'completed';
+    state.learnings.outcome = `pull request opened: ${pull.html_url}`;
+    await deps.store.save(conversationId, state);
+    return { opened: true, url: pull.html_url };
+  } catch (error) {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status !== 'number' || !REFUSALS.has(status)) throw error;
+    const reason = `GitHub refused the pull request (${status}): ${(error instanceof Error ? error.message : String(error)).slice(0, 500)}`;
+    state.pipeline.status = 'blocked';
+    state.pipeline.blocked_reason = reason;
+    state.learnings.outcome = `blocked: ${reason}`;
+    await deps.store.save(conversationId, state);
+    return { opened: false, reason };
+  }
+}

@@ -1,0 +1,223 @@
+import * as z from 'zod';
+import { BuildResults } from '../../builds/contract.ts';
+import {
+  AnalysisFile,
+  ModelAgent,
+  Observation,
+  ReviewIssue,
+  TestRequirement,
+  WriterChange,
+} from './state.ts';
+
+/**
+ * The issue pipeline's contracts: what each agent submits (the input of its final tool), what
+ * an agent turn returns to the state machine, and the inputs and outputs of the pipeline's own
+ * task Lambdas. The state machine (statemachines/issue-pipeline) passes ids and small facts;
+ * the document stays in DynamoDB.
+ */
+
+const observations = z
+  .array(Observation.omit({ agent: true }))
+  .max(10)
+  .optional()
+  .describe('What you learned about this repository that the next pipelines should know.');
+
+/** Every agent may ask another agent or people, or escalate, instead of (or besides) its result. */
+const communication = {
+  question: z
+    .object({
+      to: z.union([ModelAgent, z.literal('people')]),
+      question: z.string().min(1).max(2_000),
+    })
+    .optional()
+    .describe(
+      'Ask instead of guessing: another agent (triage, analyst, writer, reviewer) or people (the developers). ' +
+        'The pipeline answers and runs your turn again with the answer; your other fields are then ignored.',
+    ),
+  escalation: z
+    .object({ reason: z.string().min(1).max(2_000), requires_human: z.boolean() })
+    .optional()
+    .describe('Escalate to people (requires_human: true pauses the pipeline until one of them answers).'),
+  observations,
+};
+
+export const TriageSubmission = z.object({
+  type: z.enum(['BUG_FIX', 'NEW_FEATURE', 'REFACTOR_STYLE']),
+  scope: z.enum(['SMALL', 'MEDIUM', 'LARGE']),
+  complexity: z.enum(['simple', 'moderate', 'complex']),
+  should_proceed: z.boolean(),
+  rejection_reason: z
+    .string()
+    .max(2_000)
+    .optional()
+    .describe('Required when should_proceed is false: said on the issue.'),
+  ...communication,
+});
+export type TriageSubmission = z.infer<typeof TriageSubmission>;
+
+export const AnalysisSubmission = z.object({
+  brief: z.string().min(1).max(12_000).describe('The full Markdown brief for the writer.'),
+  files: z.array(AnalysisFile).min(1).max(50),
+  patterns: z.array(z.string().max(500)).max(30),
+  test_requirement: TestRequirement,
+  must_do: z.array(z.string().max(500)).min(1).max(30),
+  must_not_do: z.array(z.string().max(500)).max(30),
+  ...communication,
+});
+export type AnalysisSubmission = z.infer<typeof AnalysisSubmission>;
+
+export const ChangesSubmission = z.object({
+  changes: z.array(WriterChange).min(1).max(50),
+  test_written: z.boolean(),
+  test_file: z.string().max(500).optional(),
+  summary: z.string().min(1).max(4_000),
+  ...communication,
+});
+export type ChangesSubmission = z.infer<typeof ChangesSubmission>;
+
+export const ReviewSubmission = z.object({
+  verdict: z.enum(['APPROVED', 'REJECTED', 'NEEDS_INFO']),
+  findings: z.object({ good: z.array(z.string().max(500)).max(20), issues: z.array(ReviewIssue).max(30) }),
+  feedback_for_writer: z
+    .string()
+    .max(12_000)
+    .optional()
+    .describe('Required when REJECTED: what the writer must change.'),
+  ...communication,
+});
+export type ReviewSubmission = z.infer<typeof ReviewSubmission>;
+
+/** An answer to another agent's question. */
+export const AnswerSubmission = z.object({ answer: z.string().min(1).max(4_000) });
+export type AnswerSubmission = z.infer<typeof AnswerSubmission>;
+
+/**
+ * What an agent turn returns: the submission (passed once through the state to the hand-off,
+ * which validates it against the document and stores it), `continue` when the turn ran out of
+ * its budget, or `blocked` with the reason (a failed turn, a schema broken three times).
+ */
+export const IssueTurnOutput = z.object({
+  action: z.enum(['submitted', 'continue', 'blocked']),
+  sessionId: z.string().min(1),
+  submission: z.record(z.string(), z.unknown()).optional(),
+  reason: z.string().max(2_000).optional(),
+});
+export type IssueTurnOutput = z.infer<typeof IssueTurnOutput>;
+
+/** Where the pipeline goes next, decided in code at every hand-off. */
+export const NextStage = z.enum([
+  'triage',
+  'analyst',
+  'writer',
+  'build',
+  'build_base',
+  'reviewer',
+  'approval',
+  'committer',
+  'ask_agent',
+  'ask_people',
+  'stopped',
+  'blocked',
+  'failed',
+]);
+export type NextStage = z.infer<typeof NextStage>;
+
+/** The hand-off's output (`$.handOff`): small facts only. */
+export const HandOff = z.object({
+  next: NextStage,
+  attempt: z.number().int().min(0),
+  /** What the next agent is told (capped). */
+  notes: z.array(z.string()),
+  /** The agent that asked a question, to resume with the answer. */
+  asker: ModelAgent.optional(),
+  /** The agent asked, for `ask_agent`. */
+  asked: ModelAgent.optional(),
+  /** Why the pipeline ended (`stopped`, `blocked`, `failed`), or what people are asked. */
+  reason: z.string().max(2_000).optional(),
+  /** For `ask_people`: nobody who may answer did yet; wait again without asking again. */
+  waitAgain: z.boolean().optional(),
+});
+export type HandOff = z.infer<typeof HandOff>;
+
+export const StartInput = z.object({
+  conversationId: z.string().min(1),
+  origin: z.object({
+    kind: z.literal('github'),
+    repository: z.string(),
+    number: z.number().int().positive(),
+  }),
+});
+export type StartInput = z.infer<typeof StartInput>;
+
+export const StartOutput = z.object({
+  number: z.number().int().positive(),
+  url: z.string(),
+  branch: z.string(),
+  baseSha: z.string(),
+  handOff: HandOff,
+  /** One session per agent, resumed across its turns. */
+  sessions: z.record(ModelAgent, z.string()),
+});
+export type StartOutput = z.infer<typeof StartOutput>;
+
+export const HandOffInput = z.object({
+  conversationId: z.string().min(1),
+  /** The agent whose turn just ended, and how it was run (its own turn, or an answer to a question). */
+  agent: ModelAgent,
+  mode: z.enum(['work', 'answer', 'people', 'approval']),
+  /** For `approval`: the approval wait's result (lambdas/kernel/approval-wait.ts). */
+  approval: z
+    .object({
+      outcome: z.enum(['decided', 'expired']),
+      decision: z.string().optional(),
+      by: z.string().optional(),
+    })
+    .optional(),
+  turn: IssueTurnOutput.optional(),
+  /** For `people`: the messages the wake drained (answers from Slack or GitHub). */
+  messages: z
+    .array(z.object({ channel: z.string(), senderType: z.string(), senderId: z.string(), text: z.string() }))
+    .optional(),
+  /** For `people`: the wait timed out. */
+  timedOut: z.boolean().optional(),
+  /** The previous hand-off (who asked whom). */
+  previous: HandOff.optional(),
+});
+export type HandOffInput = z.infer<typeof HandOffInput>;
+
+export const JudgeBuildInput = z.object({
+  conversationId: z.string().min(1),
+  attempt: z.number().int().positive(),
+  /** `branch`: the change's build; `base`: the base commit's, run once per base commit. */
+  kind: z.enum(['branch', 'base']),
+  baseSha: z.string().min(1),
+  output: z.object({ Build: z.record(z.string(), z.unknown()).optional() }).optional(),
+  failure: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
+});
+export type JudgeBuildInput = z.infer<typeof JudgeBuildInput>;
+
+/** A base commit's build results, cached per commit (the repository may have a red test of its own). */
+export const BaselineRecord = z.object({ sha: z.string(), results: BuildResults });
+export type BaselineRecord = z.infer<typeof BaselineRecord>;
+
+export const CommitInput = z.object({ conversationId: z.string().min(1), branch: z.string().min(1) });
+export type CommitInput = z.infer<typeof CommitInput>;
+
+export const CommitOutput = z.object({
+  opened: z.boolean(),
+  url: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type CommitOutput = z.infer<typeof CommitOutput>;
+
+export const ProgressInput = z.object({
+  conversationId: z.string().min(1),
+  /** The configured channel the pipeline's message lives in. */
+  channel: z.string().min(1),
+  /** Something to say besides the summary: posted in the pipeline's thread and as an issue comment. */
+  say: z.string().max(4_000).optional(),
+});
+export type ProgressInput = z.infer<typeof ProgressInput>;
+
+export const ProgressOutput = z.object({ channel: z.string(), threadTs: z.string() });
+export type ProgressOutput = z.infer<typeof ProgressOutput>;

@@ -1,0 +1,324 @@
+import * as z from 'zod';
+import {
+  AnalysisSubmission,
+  AnswerSubmission,
+  ChangesSubmission,
+  type HandOff,
+  type HandOffInput,
+  ReviewSubmission,
+  TriageSubmission,
+} from './contract.ts';
+import { limitReached, type PipelineLimits } from './limits.ts';
+import { answeredNotes, notesFor, questionNotes } from './notes.ts';
+import type { IssueState, ModelAgent, Question } from './state.ts';
+
+/**
+ * The orchestrator's hand-off (seed 001), in code: validates what an agent submitted, writes
+ * it into its section of the document, and decides where the pipeline goes next. It holds the
+ * limits (attempts, tokens and cost, wall clock) before anything else runs. Pure: the handler
+ * loads the document and the spend, and stores what this returns.
+ */
+
+export interface HandOffContext {
+  limits: PipelineLimits;
+  /** Path prefixes whose changes need an approver's button before the Committer. */
+  sensitivePaths: readonly string[];
+  spend: { tokens: number };
+  nowMs: number;
+}
+
+export interface HandOffResult {
+  state: IssueState;
+  handOff: HandOff;
+}
+
+const SUBMISSIONS = {
+  triage: TriageSubmission,
+  analyst: AnalysisSubmission,
+  writer: ChangesSubmission,
+  reviewer: ReviewSubmission,
+} as const;
+
+/** Ends the pipeline `blocked` with the reason. */
+export function block(state: IssueState, reason: string): HandOffResult {
+  state.pipeline.status = 'blocked';
+  state.pipeline.blocked_reason = reason.slice(0, 2_000);
+  state.learnings.outcome = `blocked: ${reason}`.slice(0, 2_000);
+  return { state, handOff: { next: 'blocked', attempt: state.pipeline.attempt, notes: [], reason } };
+}
+
+/** Sends the pipeline to `agent`'s own turn. */
+function goTo(state: IssueState, agent: ModelAgent): HandOffResult {
+  state.pipeline.current_agent = agent;
+  return { state, handOff: { next: agent, attempt: state.pipeline.attempt, notes: notesFor(agent, state) } };
+}
+
+/**
+ * Sends the writer back with `feedback` (a rejection or a failed build), or ends the pipeline
+ * `failed` when it had its `max_attempts`. The first attempt starts here too (no feedback).
+ */
+export function toWriter(state: IssueState, feedback: string | null): HandOffResult {
+  const { pipeline } = state;
+  if (pipeline.attempt >= pipeline.max_attempts) {
+    const reason = `Writer-Reviewer loop exhausted after ${pipeline.attempt} attempts`;
+    pipeline.status = 'failed';
+    pipeline.failure_reason = reason;
+    if (feedback !== null) state.review.feedback_for_writer = feedback.slice(0, 12_000);
+    state.learnings.outcome = `failed: ${reason}`;
+    return { state, handOff: { next: 'failed', attempt: pipeline.attempt, notes: [], reason } };
+  }
+  pipeline.attempt += 1;
+  state.writer.attempt = pipeline.attempt;
+  state.writer.completed = false;
+  state.writer.previous_feedback = feedback === null ? null : feedback.slice(0, 12_000);
+  state.build.completed = false;
+  state.review.completed = false;
+  return goTo(state, 'writer');
+}
+
+/** Where a hand-off goes once its agent's turn (or the answer to its question) is in. */
+export function handOff(state: IssueState, input: HandOffInput, ctx: HandOffContext): HandOffResult {
+  const reached = limitReached(state, ctx.spend, ctx.limits, ctx.nowMs);
+  if (reached !== undefined) return block(state, `Stopped at a hard limit: ${reached}.`);
+  switch (input.mode) {
+    case 'work':
+      return afterWork(state, input, ctx);
+    case 'answer':
+      return afterAnswer(state, input);
+    case 'people':
+      return afterPeople(state, input);
+    case 'approval':
+      return afterApproval(state, input);
+  }
+}
+
+function afterWork(state: IssueState, input: HandOffInput, ctx: HandOffContext): HandOffResult {
+  const { agent, turn } = input;
+  if (turn === undefined) return block(state, `The ${agent}'s turn returned nothing.`);
+  if (turn.action === 'continue') return goTo(state, agent);
+  if (turn.action === 'blocked')
+    return block(state, `The ${agent} could not finish: ${turn.reason ?? 'no reason given'}`);
+  const parsed = SUBMISSIONS[agent].safeParse(turn.submission);
+  if (!parsed.success) {
+    // The agent turn already sent invalid submissions back twice; this is the document's own guard.
+    return block(state, `The ${agent}'s output breaks the schema: ${z.prettifyError(parsed.error)}`);
+  }
+  const submission = parsed.data;
+  for (const observation of submission.observations ?? []) {
+    state.learnings.observations.push({ agent, ...observation });
+  }
+  if (submission.question !== undefined) {
+    const question: Question = { from: agent, ...submission.question, answered: false, answer: null };
+    state.communication.questions.push(question);
+    return ask(state, question);
+  }
+  if (submission.escalation !== undefined) {
+    state.communication.escalations.push({ agent, ...submission.escalation, resolved: false });
+    if (submission.escalation.requires_human) {
+      return {
+        state,
+        handOff: {
+          next: 'ask_people',
+          attempt: state.pipeline.attempt,
+          notes: [],
+          asker: agent,
+          reason: submission.escalation.reason,
+        },
+      };
+    }
+  }
+  switch (agent) {
+    case 'triage':
+      return afterTriage(state, TriageSubmission.parse(submission));
+    case 'analyst':
+      return afterAnalysis(state, AnalysisSubmission.parse(submission));
+    case 'writer':
+      return afterChanges(state, ChangesSubmission.parse(submission));
+    case 'reviewer':
+      return afterReview(state, ReviewSubmission.parse(submission), ctx);
+  }
+}
+
+function ask(state: IssueState, question: Question): HandOffResult {
+  const attempt = state.pipeline.attempt;
+  if (question.to === 'people') {
+    return {
+      state,
+      handOff: { next: 'ask_people', attempt, notes: [], asker: question.from, reason: question.question },
+    };
+  }
+  if (question.to === question.from) return block(state, `The ${question.from} asked itself a question.`);
+  return {
+    state,
+    handOff: {
+      next: 'ask_agent',
+      attempt,
+      notes: questionNotes(question, state),
+      asker: question.from,
+      asked: question.to,
+    },
+  };
+}
+
+function afterTriage(state: IssueState, t: TriageSubmission): HandOffResult {
+  state.issue.type = t.type;
+  state.triage = {
+    completed: true,
+    scope: t.scope,
+    complexity: t.complexity,
+    should_proceed: t.should_proceed,
+    rejection_reason: t.should_proceed ? null : (t.rejection_reason ?? 'No reason given.'),
+  };
+  if (!t.should_proceed) {
+    const reason = state.triage.rejection_reason ?? 'No reason given.';
+    state.pipeline.status = 'completed';
+    state.learnings.outcome = `stopped by triage: ${reason}`.slice(0, 2_000);
+    return { state, handOff: { next: 'stopped', attempt: 0, notes: [], reason } };
+  }
+  return goTo(state, 'analyst');
+}
+
+function afterAnalysis(state: IssueState, a: AnalysisSubmission): HandOffResult {
+  state.analysis = {
+    completed: true,
+    files: a.files,
+    patterns: a.patterns,
+    test_requirement: a.test_requirement,
+    must_do: a.must_do,
+    must_not_do: a.must_not_do,
+    brief: a.brief,
+  };
+  return toWriter(state, null);
+}
+
+function afterChanges(state: IssueState, c: ChangesSubmission): HandOffResult {
+  state.writer = {
+    ...state.writer,
+    completed: true,
+    changes: c.changes,
+    test_written: c.test_written,
+    test_file: c.test_file ?? null,
+    summary: c.summary,
+  };
+  state.pipeline.current_agent = 'build';
+  return { state, handOff: { next: 'build', attempt: state.pipeline.attempt, notes: [] } };
+}
+
+function afterReview(state: IssueState, r: ReviewSubmission, ctx: HandOffContext): HandOffResult {
+  state.review = {
+    completed: true,
+    verdict: r.verdict,
+    findings: r.findings,
+    feedback_for_writer: r.feedback_for_writer ?? null,
+  };
+  if (r.verdict === 'REJECTED') {
+    const issues = r.findings.issues.map(
+      (i) => `- ${i.file}${i.line ? `:${i.line}` : ''} (${i.severity}): ${i.issue}`,
+    );
+    return toWriter(
+      state,
+      [r.feedback_for_writer ?? 'The reviewer rejected the change.', ...issues].join('\n'),
+    );
+  }
+  if (r.verdict === 'NEEDS_INFO') {
+    const question: Question = {
+      from: 'reviewer',
+      to: 'people',
+      question: r.feedback_for_writer ?? 'The reviewer needs more information before approving.',
+      answered: false,
+      answer: null,
+    };
+    state.communication.questions.push(question);
+    return ask(state, question);
+  }
+  state.pipeline.current_agent = 'committer';
+  const sensitive = touchesSensitivePaths(state, ctx.sensitivePaths);
+  if (sensitive.length > 0) {
+    const reason = `${SENSITIVE_PREFIX} (${sensitive.join(', ')}): an approver must approve it before the pull request is opened.`;
+    state.communication.escalations.push({
+      agent: 'reviewer',
+      reason,
+      requires_human: true,
+      resolved: false,
+    });
+    return { state, handOff: { next: 'approval', attempt: state.pipeline.attempt, notes: [], reason } };
+  }
+  return { state, handOff: { next: 'committer', attempt: state.pipeline.attempt, notes: [] } };
+}
+
+/** How an escalation for sensitive paths begins. */
+export const SENSITIVE_PREFIX = 'The change touches sensitive paths';
+
+/** Whether the approved change touches a sensitive path (an approver's button before the Committer). */
+export function touchesSensitivePaths(state: IssueState, sensitivePaths: readonly string[]): string[] {
+  const files = state.writer.changes.map((c) => c.file.replace(/^\/+/, ''));
+  return files.filter((file) => sensitivePaths.some((prefix) => file.startsWith(prefix.replace(/^\/+/, ''))));
+}
+
+function lastOpenQuestion(state: IssueState, from: ModelAgent | undefined): Question | undefined {
+  return [...state.communication.questions].reverse().find((q) => !q.answered && q.from === from);
+}
+
+function afterAnswer(state: IssueState, input: HandOffInput): HandOffResult {
+  const asker = input.previous?.asker;
+  const question = lastOpenQuestion(state, asker);
+  if (asker === undefined || question === undefined)
+    return block(state, 'An answer came for no open question.');
+  const turn = input.turn;
+  if (turn?.action !== 'submitted')
+    return block(state, `The ${input.agent} could not answer the ${asker}: ${turn?.reason ?? 'no answer'}`);
+  const parsed = AnswerSubmission.safeParse(turn.submission);
+  if (!parsed.success) return block(state, `The ${input.agent}'s answer breaks the schema.`);
+  question.answered = true;
+  question.answer = parsed.data.answer;
+  state.pipeline.current_agent = asker;
+  return {
+    state,
+    handOff: { next: asker, attempt: state.pipeline.attempt, notes: answeredNotes(asker, question, state) },
+  };
+}
+
+function afterPeople(state: IssueState, input: HandOffInput): HandOffResult {
+  const asker = input.previous?.asker;
+  if (asker === undefined) return block(state, 'People answered, but nobody had asked.');
+  if (input.timedOut) return block(state, `Nobody answered the ${asker}'s question in time.`);
+  const answer = (input.messages ?? []).map((m) => `[${m.senderType} ${m.senderId}] ${m.text}`).join('\n');
+  if (answer === '') return block(state, `The ${asker}'s question got no usable answer.`);
+  const question = lastOpenQuestion(state, asker);
+  if (question !== undefined) {
+    question.answered = true;
+    question.answer = answer.slice(0, 4_000);
+  }
+  for (const escalation of state.communication.escalations) {
+    if (escalation.agent === asker && !escalation.resolved) escalation.resolved = true;
+  }
+  state.pipeline.current_agent = asker;
+  const answered: Question = question ?? {
+    from: asker,
+    to: 'people',
+    question: input.previous?.reason ?? 'escalation',
+    answered: true,
+    answer: answer.slice(0, 4_000),
+  };
+  return {
+    state,
+    handOff: { next: asker, attempt: state.pipeline.attempt, notes: answeredNotes(asker, answered, state) },
+  };
+}
+
+/** The approver's press on the sensitive change (or none in time). */
+function afterApproval(state: IssueState, input: HandOffInput): HandOffResult {
+  const open = state.communication.escalations.find(
+    (e) => e.reason.startsWith(SENSITIVE_PREFIX) && !e.resolved,
+  );
+  const approval = input.approval;
+  if (approval?.outcome !== 'decided') {
+    return block(state, 'Nobody approved the change to sensitive paths in time.');
+  }
+  if (open !== undefined) open.resolved = true;
+  if (approval.decision !== 'approve') {
+    return block(state, `<@${approval.by ?? 'someone'}> rejected the change to sensitive paths.`);
+  }
+  state.pipeline.current_agent = 'committer';
+  return { state, handOff: { next: 'committer', attempt: state.pipeline.attempt, notes: [] } };
+}

@@ -1,0 +1,24 @@
+import { taskHandler } from '../../../handlers/task-handler.ts';
+import { createLogger } from '../../../shared/logger.ts';
+import { readCodeToolsConfig } from '../../../tools/code/config.ts';
+import { StartInput } from '../contract.ts';
+import { startPipeline } from '../start.ts';
+import { github, issueStateStore, pipelineSettings } from './wiring.ts';
+
+/** "Start pipeline": the issue from GitHub, the base commit, the initial document. */
+export const handler = taskHandler({
+  task: 'IssueStart',
+  schema: StartInput,
+  logger: createLogger('issue-start'),
+  run: async (input) => {
+    const { octokit } = await github();
+    return startPipeline(input, {
+      octokit,
+      store: issueStateStore(),
+      now: () => new Date(),
+      maxAttempts: pipelineSettings().maxAttempts,
+      branchPrefix: readCodeToolsConfig().branchPrefix,
+    });
+  },
+  summary: (_input, output) => ({ issue: output.number, branch: output.branch, baseSha: output.baseSha }),
+});

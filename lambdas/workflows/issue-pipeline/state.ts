@@ -1,0 +1,238 @@
+import * as z from 'zod';
+
+/**
+ * Seed 001's shared state document, as a zod schema: the one record the pipeline's agents hand
+ * over to each other. It lives in DynamoDB on the conversation's record (`issueState`); the state
+ * machine passes ids and small facts, and every hand-off validates the whole document before
+ * it is written (hand-off.ts). Field names and enums are the seed's.
+ */
+
+const text = (max: number) => z.string().max(max);
+
+export const AgentName = z.enum(['triage', 'analyst', 'writer', 'build', 'reviewer', 'committer']);
+export type AgentName = z.infer<typeof AgentName>;
+
+/** The agents that are models (the build and the committer are code). */
+export const ModelAgent = z.enum(['triage', 'analyst', 'writer', 'reviewer']);
+export type ModelAgent = z.infer<typeof ModelAgent>;
+
+export const PipelineStatus = z.enum(['in_progress', 'completed', 'failed', 'blocked']);
+export type PipelineStatus = z.infer<typeof PipelineStatus>;
+
+export const IssueSection = z.object({
+  number: z.number().int().positive(),
+  title: text(300),
+  url: z.string(),
+  type: z.enum(['BUG_FIX', 'NEW_FEATURE', 'REFACTOR_STYLE']).nullable(),
+  original_body: text(20_000),
+  labels: z.array(z.string()),
+});
+
+export const PipelineSection = z.object({
+  started_at: z.string(),
+  current_agent: AgentName,
+  attempt: z.number().int().min(0),
+  max_attempts: z.number().int().positive(),
+  status: PipelineStatus,
+  blocked_reason: text(2_000).nullable(),
+  failure_reason: text(2_000).nullable(),
+});
+
+export const TriageSection = z.object({
+  completed: z.boolean(),
+  scope: z.enum(['SMALL', 'MEDIUM', 'LARGE']).nullable(),
+  complexity: z.enum(['simple', 'moderate', 'complex']).nullable(),
+  should_proceed: z.boolean(),
+  rejection_reason: text(2_000).nullable(),
+});
+
+export const AnalysisFile = z.object({
+  path: text(500),
+  purpose: text(500),
+  action: z.enum(['modify', 'create', 'delete']),
+});
+
+export const TestRequirement = z.object({
+  required: z.boolean(),
+  type: z.enum(['regression', 'unit', 'integration', 'none']),
+  location: text(500).nullable(),
+  description: text(2_000),
+});
+
+export const AnalysisSection = z.object({
+  completed: z.boolean(),
+  files: z.array(AnalysisFile).max(50),
+  patterns: z.array(text(500)).max(30),
+  test_requirement: TestRequirement.nullable(),
+  must_do: z.array(text(500)).max(30),
+  must_not_do: z.array(text(500)).max(30),
+  brief: text(12_000),
+});
+
+export const WriterChange = z.object({ file: text(500), description: text(1_000) });
+
+export const WriterSection = z.object({
+  completed: z.boolean(),
+  attempt: z.number().int().min(0),
+  changes: z.array(WriterChange).max(50),
+  test_written: z.boolean(),
+  test_file: text(500).nullable(),
+  summary: text(4_000),
+  previous_feedback: text(12_000).nullable(),
+});
+
+export const CommandRun = z.object({
+  command: text(200),
+  exit_code: z.number().int().nullable(),
+  output: text(2_000),
+  /** Not in the seed: the check fails on the base commit too, so the change is not blamed for it. */
+  pre_existing: z.boolean().default(false),
+});
+
+export const BuildSection = z.object({
+  completed: z.boolean(),
+  tests_passed: z.boolean(),
+  lint_passed: z.boolean(),
+  type_check_passed: z.boolean(),
+  errors: z.array(text(2_000)).max(20),
+  commands_run: z.array(CommandRun).max(10),
+});
+
+export const ReviewIssue = z.object({
+  file: text(500),
+  line: z.number().int().positive().nullable(),
+  issue: text(1_000),
+  severity: z.enum(['minor', 'major', 'critical']),
+});
+
+export const ReviewSection = z.object({
+  completed: z.boolean(),
+  verdict: z.enum(['APPROVED', 'REJECTED', 'NEEDS_INFO']).nullable(),
+  findings: z.object({ good: z.array(text(500)).max(20), issues: z.array(ReviewIssue).max(30) }),
+  feedback_for_writer: text(12_000).nullable(),
+});
+
+export const CommitSection = z.object({
+  completed: z.boolean(),
+  hash: z.string().nullable(),
+  message: text(4_000).nullable(),
+  branch: z.string(),
+  pushed: z.boolean(),
+  pr_created: z.boolean(),
+  pr_url: z.string().nullable(),
+  issue_closed: z.boolean(),
+});
+
+export const Question = z.object({
+  from: ModelAgent,
+  /** Another agent, or `people`. */
+  to: z.union([ModelAgent, z.literal('people')]),
+  question: text(2_000),
+  answered: z.boolean(),
+  answer: text(4_000).nullable(),
+});
+export type Question = z.infer<typeof Question>;
+
+export const Escalation = z.object({
+  agent: ModelAgent,
+  reason: text(2_000),
+  requires_human: z.boolean(),
+  resolved: z.boolean(),
+});
+export type Escalation = z.infer<typeof Escalation>;
+
+export const Observation = z.object({
+  agent: ModelAgent,
+  type: z.enum(['pattern_discovered', 'pitfall', 'convention', 'other']),
+  content: text(1_000),
+});
+
+export const IssueState = z.object({
+  version: z.literal('1.0'),
+  issue: IssueSection,
+  pipeline: PipelineSection,
+  triage: TriageSection,
+  analysis: AnalysisSection,
+  writer: WriterSection,
+  build: BuildSection,
+  review: ReviewSection,
+  commit: CommitSection,
+  communication: z.object({ questions: z.array(Question).max(30), escalations: z.array(Escalation).max(30) }),
+  learnings: z.object({
+    session_id: z.string(),
+    observations: z.array(Observation).max(100),
+    outcome: text(2_000).nullable(),
+  }),
+});
+export type IssueState = z.infer<typeof IssueState>;
+
+/** The document a pipeline starts with: the issue, and every agent's section not yet done. */
+export function initialState(input: {
+  issue: z.infer<typeof IssueSection>;
+  startedAt: string;
+  maxAttempts: number;
+  branch: string;
+}): IssueState {
+  return IssueState.parse({
+    version: '1.0',
+    issue: input.issue,
+    pipeline: {
+      started_at: input.startedAt,
+      current_agent: 'triage',
+      attempt: 0,
+      max_attempts: input.maxAttempts,
+      status: 'in_progress',
+      blocked_reason: null,
+      failure_reason: null,
+    },
+    triage: { completed: false, scope: null, complexity: null, should_proceed: true, rejection_reason: null },
+    analysis: {
+      completed: false,
+      files: [],
+      patterns: [],
+      test_requirement: null,
+      must_do: [],
+      must_not_do: [],
+      brief: '',
+    },
+    writer: {
+      completed: false,
+      attempt: 0,
+      changes: [],
+      test_written: false,
+      test_file: null,
+      summary: '',
+      previous_feedback: null,
+    },
+    build: {
+      completed: false,
+      tests_passed: false,
+      lint_passed: false,
+      type_check_passed: false,
+      errors: [],
+      commands_run: [],
+    },
+    review: {
+      completed: false,
+      verdict: null,
+      findings: { good: [], issues: [] },
+      feedback_for_writer: null,
+    },
+    commit: {
+      completed: false,
+      hash: null,
+      message: null,
+      branch: input.branch,
+      pushed: false,
+      pr_created: false,
+      pr_url: null,
+      issue_closed: false,
+    },
+    communication: { questions: [], escalations: [] },
+    learnings: {
+      session_id: `${input.startedAt.slice(0, 10)}-issue-${input.issue.number}`,
+      observations: [],
+      outcome: null,
+    },
+  });
+}

@@ -1,0 +1,39 @@
+import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
+import {
+  ISSUE_PIPELINE_SETTINGS_ENV,
+  IssuePipelineSettings,
+} from '../../lambdas/workflows/issue-pipeline/config.ts';
+import { defineWorkflowModule } from '../workflow-module.ts';
+import { ISSUE_FUNCTIONS, type IssueFunctionId } from './functions.ts';
+import { SENSITIVE_CHANGE_DECISION } from './states.ts';
+import { ISSUE_PIPELINE } from './workflow.ts';
+
+/**
+ * The issue pipeline (seed 001): an issue labelled `agent` (by default) in the configured
+ * repository goes through triage, analyst, writer, build, reviewer and committer to a pull
+ * request; its progress is one Slack message in the configured channel and one issue comment.
+ * Without a repository nothing of it is deployed.
+ */
+export const ISSUE_PIPELINE_MODULE = defineWorkflowModule<IssueFunctionId, IssuePipelineSettings>({
+  name: 'issue_pipeline',
+  settings: { key: 'issuePipeline', schema: IssuePipelineSettings },
+  channels: {
+    /** Where each pipeline's progress message goes, and its questions (placeholder id). */
+    issuePipeline: 'C_DEVELOPERS',
+  },
+  // `requester`: who labelled the issue; `commenter`: anyone commenting on it (write access is
+  // checked in code before an answer counts); `developer`: replies in the pipeline's thread.
+  roles: ['requester', 'commenter', 'developer'],
+  // Changes to the configured sensitive paths: developers may approve them by default.
+  decisions: { [SENSITIVE_CHANGE_DECISION]: ['developer'] },
+  functions: ISSUE_FUNCTIONS,
+  enabled: (settings) => settings.repository !== undefined,
+  environment: (settings) =>
+    settings.repository === undefined
+      ? {}
+      : {
+          [CODE_TOOLS_ENV.repository]: settings.repository,
+          [ISSUE_PIPELINE_SETTINGS_ENV]: JSON.stringify(settings),
+        },
+  workflows: [ISSUE_PIPELINE],
+});

@@ -1,0 +1,337 @@
+import { Duration } from 'aws-cdk-lib';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { IssuePipelineSettings } from '../../lambdas/workflows/issue-pipeline/config.ts';
+import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
+import { agentTurn } from '../agent-turn.ts';
+import { approvalWait } from '../approval-wait.ts';
+import {
+  ChecksBuildProject,
+  checksBuildRetry,
+  checksBuildTaskTimeout,
+  StartChecksBuild,
+} from '../checks-build.ts';
+import { catchFailure, catchTimeout, closeOut, drain, nextTurn, waitForPeople } from '../kernel.ts';
+import { failConversation, setConversationFields } from '../kernel-records.ts';
+import { lambdaTask } from '../lambda-task.ts';
+import { defineWorkflow, type KernelResources, requireChannel } from '../workflow-module.ts';
+import type { IssueFunctionId } from './functions.ts';
+import { agentStates, FAILURE_TEXT, ISSUE_PIPELINE_STATES, SENSITIVE_CHANGE_DECISION } from './states.ts';
+
+type Kernel = KernelResources<IssueFunctionId, IssuePipelineSettings>;
+
+const AGENTS: readonly ModelAgent[] = ['triage', 'analyst', 'writer', 'reviewer'];
+const conversationId = sfn.JsonPath.stringAt('$.conversationId');
+const nextIs = (stage: string) => sfn.Condition.stringEquals('$.handOff.next', stage);
+
+/**
+ * `issue_pipeline` (seed 001): Triage -> Analyst -> Writer -> Build -> Reviewer -> Committer, a
+ * rejection or a failed build back to the Writer for at most `maxAttempts` attempts. After each
+ * stage the hand-off (code) validates the agent's output into the document, holds the limits
+ * and decides the next stage; the progress message and comment are edited; the hub "Next
+ * stage?" routes. Questions to another agent run that agent; questions to people and
+ * escalations wait, bounded, for an answer in the thread or on the issue. The state is
+ * described in states.ts.
+ */
+export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSettings>({
+  name: 'issue_pipeline',
+  triggers: (_config, settings) =>
+    settings.repository === undefined
+      ? []
+      : [
+          { type: 'github_issue_labeled', repository: settings.repository, label: settings.label },
+          {
+            type: 'slash_command',
+            command: '/fix',
+            description: `Run the issue pipeline on an issue of ${settings.repository}: triage to pull request`,
+            usageHint: '<issue URL or number>',
+            issues: settings.repository,
+          },
+        ],
+  ownerRole: 'requester',
+  othersRole: 'commenter',
+  closeOnIntent: false,
+  build(scope, kernel) {
+    const S = ISSUE_PIPELINE_STATES;
+    const { table, settings } = kernel;
+    const fns = kernel.functions;
+    const channel = requireChannel(kernel.config, 'issuePipeline');
+    const task = (name: string, fn: IssueFunctionId, payload: Record<string, unknown>, resultPath: string) =>
+      lambdaTask(scope, name, fns[fn], { conversationId, ...payload }, resultPath);
+    const progress = (name: string, say?: string) =>
+      task(name, 'IssueProgress', { channel, ...(say === undefined ? {} : { say }) }, '$.progress');
+
+    // --- The ends ----------------------------------------------------------------------------
+    const failed = failConversation(scope, S.markFailed, {
+      table,
+      markStateName: S.markFailed,
+      failStateName: S.failed,
+      notice: { slackPostFn: kernel.slackPost, channel, text: FAILURE_TEXT, stateName: S.tellFailure },
+    });
+    const closingTurn = closeOut(scope, { drainFn: kernel.drain });
+    const mark = (name: string, status: string, phase: string) => {
+      const marked = setConversationFields(scope, name, { table, status, phase });
+      catchFailure(marked, failed);
+      marked.next(closingTurn);
+      return marked;
+    };
+    const markDone = mark(S.markDone, 'resolved', 'completed');
+    const markStopped = mark(S.markStopped, 'closed', 'stopped');
+    const markBlocked = mark(S.markBlocked, 'failed', 'blocked');
+    const markEndFailed = mark(S.markEndFailed, 'failed', 'failed');
+
+    // --- The hub: show progress, then the next stage ------------------------------------------
+    const nextStage = sfn.Choice.jsonPath(scope, S.nextStage);
+    const showProgress = progress(S.showProgress);
+    // Progress is for people to watch: its failure must not stop the pipeline.
+    catchFailure(showProgress, nextStage);
+    showProgress.next(nextStage);
+
+    /** A hand-off Lambda after an agent's turn, then the hub. */
+    const handOff = (name: string, payload: Record<string, unknown>) => {
+      const handed = task(
+        name,
+        'IssueHandOff',
+        { previous: sfn.JsonPath.objectAt('$.handOff'), ...payload },
+        '$.handOff',
+      );
+      catchFailure(handed, failed);
+      handed.next(showProgress);
+      return handed;
+    };
+
+    /** Next turn, Drain, the agent's turn (a failed turn becomes `blocked` for the hand-off), the hand-off. */
+    const agentStage = (agent: ModelAgent, answering: boolean) => {
+      const N = agentStates(agent);
+      const turnName = answering ? N.answer : N.turn;
+      const turn = agentTurn(scope, turnName, {
+        stateName: turnName,
+        agentTurnFn: fns.IssuePipelineAgentTurn,
+        profile: answering ? `issue_${agent}_answer` : `issue_${agent}`,
+        mode: 'initial',
+        statePath: '$.handOff.next',
+        notesPath: '$.handOff.notes',
+        sessionIdPath: `$.pipeline.sessions.${agent}`,
+        resultPath: '$.turnOutput',
+        modelRetry: kernel.config.agentLimits.modelRetry,
+        // Every agent reads (and the writer writes) the pipeline's branch, agents/issue-<n>.
+        toolContext: { workBranch: sfn.JsonPath.stringAt('$.pipeline.branch') },
+      });
+      const noteFailed = sfn.Pass.jsonPath(scope, answering ? N.noteFailedAnswer : N.noteFailedTurn, {
+        parameters: {
+          action: 'blocked',
+          sessionId: 'none',
+          reason: sfn.JsonPath.format('the turn failed: {}', sfn.JsonPath.stringAt('$.failure.Error')),
+        },
+        resultPath: '$.turnOutput',
+      });
+      catchFailure(turn, noteFailed);
+      const handed = handOff(answering ? N.takeAnswer : N.handOff, {
+        agent,
+        mode: answering ? 'answer' : 'work',
+        turn: sfn.JsonPath.objectAt('$.turnOutput'),
+      });
+      noteFailed.next(handed);
+      turn.next(handed);
+      const drained = drain(scope, answering ? N.answerDrain : N.drain, { drainFn: kernel.drain });
+      catchFailure(drained, failed);
+      return nextTurn(scope, answering ? N.answerNextTurn : N.nextTurn)
+        .next(drained)
+        .next(turn);
+    };
+    const perAgent = (answering: boolean): Record<ModelAgent, sfn.IChainable> => ({
+      triage: agentStage('triage', answering),
+      analyst: agentStage('analyst', answering),
+      writer: agentStage('writer', answering),
+      reviewer: agentStage('reviewer', answering),
+    });
+    const stages = perAgent(false);
+    const answers = perAgent(true);
+
+    // --- Build: the change, then (once per base commit) the base ------------------------------
+    const buildStates = buildStage(scope, kernel, task, showProgress, failed);
+
+    // --- Committer ----------------------------------------------------------------------------
+    const committer = task(
+      S.committer,
+      'IssueCommitter',
+      { branch: sfn.JsonPath.stringAt('$.pipeline.branch') },
+      '$.commit',
+    );
+    catchFailure(committer, failed);
+    const committed = sfn.Choice.jsonPath(scope, S.committed)
+      .when(sfn.Condition.booleanEquals('$.commit.opened', true), markDone)
+      .otherwise(markBlocked);
+    const finalProgress = progress(S.finalProgress);
+    catchFailure(finalProgress, committed);
+    committer.next(finalProgress).next(committed);
+
+    // --- Sensitive paths: an approver's button before the Committer ---------------------------
+    const takeApproval = handOff(S.takeApproval, {
+      agent: 'reviewer',
+      mode: 'approval',
+      approval: sfn.JsonPath.objectAt('$.approval'),
+    });
+    const approval = approvalWait(scope, 'Sensitive change approval', {
+      label: 'sensitive change approval',
+      slackPostFn: kernel.slackPost,
+      approvalWaitFn: kernel.approvalWait,
+      channel,
+      threadTs: sfn.JsonPath.stringAt('$.progress.threadTs'),
+      text: sfn.JsonPath.format(':lock: {}', sfn.JsonPath.stringAt('$.handOff.reason')),
+      approval: {
+        kind: SENSITIVE_CHANGE_DECISION,
+        buttons: [
+          { decision: 'approve', label: 'Approve', style: 'primary' },
+          { decision: 'reject', label: 'Reject', style: 'danger' },
+        ],
+      },
+      timeout: Duration.seconds(settings.humanWaitSeconds),
+      resultPath: '$.approval',
+      onFailure: failed,
+    }).next(takeApproval);
+
+    // --- Questions and escalations ------------------------------------------------------------
+    const whoIsAsked = sfn.Choice.jsonPath(scope, S.whoIsAsked);
+    for (const agent of AGENTS)
+      whoIsAsked.when(sfn.Condition.stringEquals('$.handOff.asked', agent), answers[agent]);
+    whoIsAsked.otherwise(markBlocked);
+    const askPeople = progress(
+      S.askPeople,
+      sfn.JsonPath.format(
+        ':question: The {} asks: {}\nAnswer in this thread (developers) or on the issue (people with write access to the repository).',
+        sfn.JsonPath.stringAt('$.handOff.asker'),
+        sfn.JsonPath.stringAt('$.handOff.reason'),
+      ),
+    );
+    catchFailure(askPeople, failed);
+    const waitForAnswer = waitForPeople(scope, S.waitForPeople, {
+      registerWait: kernel.registerWait,
+      accepts: 'any',
+      phase: 'awaiting_people',
+      timeout: Duration.seconds(settings.humanWaitSeconds),
+    });
+    // Nobody who may answer did (a comment from a reader): wait again, without showing progress,
+    // whose edits would come back as events of their own.
+    const answered = sfn.Choice.jsonPath(scope, S.waitingAgain);
+    const people = (name: string, payload: Record<string, unknown>) => {
+      const handed = task(
+        name,
+        'IssueHandOff',
+        {
+          previous: sfn.JsonPath.objectAt('$.handOff'),
+          agent: sfn.JsonPath.stringAt('$.handOff.asker'),
+          mode: 'people',
+          ...payload,
+        },
+        '$.handOff',
+      );
+      catchFailure(handed, failed);
+      handed.next(answered);
+      return handed;
+    };
+    const takeSilence = people(S.takeSilence, { timedOut: true });
+    catchTimeout(waitForAnswer, takeSilence);
+    catchFailure(waitForAnswer, failed);
+    const drainAnswers = drain(scope, S.drainAnswers, { drainFn: kernel.drain });
+    catchFailure(drainAnswers, failed);
+    const takeAnswer = people(S.takeAnswer, { messages: sfn.JsonPath.listAt('$.drained.messages') });
+    askPeople.next(waitForAnswer);
+    waitForAnswer.next(nextTurn(scope, S.nextAnswerTurn)).next(drainAnswers).next(takeAnswer);
+    answered.when(sfn.Condition.isPresent('$.handOff.waitAgain'), waitForAnswer).otherwise(showProgress);
+
+    // --- The hub's routes ---------------------------------------------------------------------
+    const attemptsLeft = sfn.Choice.jsonPath(scope, S.attemptsLeft)
+      .when(sfn.Condition.numberLessThanEquals('$.handOff.attempt', settings.maxAttempts), stages.writer)
+      .otherwise(markEndFailed);
+    nextStage
+      .when(nextIs('triage'), stages.triage)
+      .when(nextIs('analyst'), stages.analyst)
+      .when(nextIs('writer'), attemptsLeft)
+      .when(nextIs('build'), buildStates.build)
+      .when(nextIs('build_base'), buildStates.base)
+      .when(nextIs('reviewer'), stages.reviewer)
+      .when(nextIs('approval'), approval)
+      .when(nextIs('committer'), committer)
+      .when(nextIs('ask_agent'), whoIsAsked)
+      .when(nextIs('ask_people'), askPeople)
+      .when(nextIs('stopped'), markStopped)
+      .when(nextIs('blocked'), markBlocked)
+      .otherwise(markEndFailed);
+
+    // --- The start ----------------------------------------------------------------------------
+    const start = task(S.start, 'IssueStart', { origin: sfn.JsonPath.objectAt('$.origin') }, '$.pipeline');
+    catchFailure(start, failed);
+    const begin = sfn.Pass.jsonPath(scope, S.begin, {
+      inputPath: '$.pipeline.handOff',
+      resultPath: '$.handOff',
+    });
+    return start.next(begin).next(showProgress);
+  },
+});
+
+/** The Build stage: the work branch's checks, judged (code); the base commit's when it is needed. */
+function buildStage(
+  scope: Parameters<typeof lambdaTask>[0],
+  kernel: Kernel,
+  task: (
+    name: string,
+    fn: IssueFunctionId,
+    payload: Record<string, unknown>,
+    resultPath: string,
+  ) => ReturnType<typeof lambdaTask>,
+  showProgress: sfn.IChainable,
+  failed: sfn.IChainable,
+): { build: sfn.IChainable; base: sfn.IChainable } {
+  const S = ISSUE_PIPELINE_STATES;
+  const { settings } = kernel;
+  const checks = new ChecksBuildProject(scope, 'ChecksBuild', {
+    repository: settings.repository ?? '',
+    githubBaseUrl: kernel.config.github.baseUrl,
+    build: settings.build,
+  });
+  const run = (name: string, sourceVersionPath: string, judge: sfn.IChainable) => {
+    const build = new StartChecksBuild(scope, name, {
+      stateName: name,
+      project: checks.project,
+      integrationPattern: sfn.IntegrationPattern.RUN_JOB,
+      sourceVersionPath,
+      resultPath: '$.build.output',
+      taskTimeout: sfn.Timeout.duration(checksBuildTaskTimeout(settings.build)),
+    });
+    build.addRetry(checksBuildRetry());
+    // A failed, timed-out or refused build is a result to judge, not the end of the pipeline.
+    build.addCatch(judge, { errors: [sfn.Errors.ALL], resultPath: '$.build.failure' });
+    build.next(judge);
+    return build;
+  };
+  const judge = (name: string, kind: 'branch' | 'base') => {
+    const judged = task(
+      name,
+      'IssueJudgeBuild',
+      {
+        attempt: sfn.JsonPath.numberAt('$.handOff.attempt'),
+        kind,
+        baseSha: sfn.JsonPath.stringAt('$.pipeline.baseSha'),
+        output: sfn.JsonPath.objectAt('$.build.output'),
+        failure: sfn.JsonPath.objectAt('$.build.failure'),
+      },
+      '$.handOff',
+    );
+    catchFailure(judged, failed);
+    judged.next(showProgress);
+    return judged;
+  };
+  // Each build starts with empty slots: the judge reads whichever the build fills.
+  const prepare = (name: string) =>
+    sfn.Pass.jsonPath(scope, name, {
+      result: sfn.Result.fromObject({ output: {}, failure: {} }),
+      resultPath: '$.build',
+    });
+  const build = prepare(S.prepareBuild).next(
+    run(S.build, "States.Format('refs/heads/{}', $.pipeline.branch)", judge(S.judgeBuild, 'branch')),
+  );
+  const base = prepare(S.prepareBaseBuild).next(
+    run(S.buildBase, '$.pipeline.baseSha', judge(S.judgeBaseBuild, 'base')),
+  );
+  return { build, base };
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { agentStates, ISSUE_PIPELINE_STATES as S } from '../../statemachines/issue-pipeline/states.ts';
+import { type AslState, definitions, functionResource, renderIntrinsics, templateOf } from './template.ts';
+
+/**
+ * The issue pipeline's graph as deployed (issue 17): the seed's agents as states, the hub's
+ * routes, the attempts guard, the bounded waits and their timeouts, the builds, the work
+ * branch every agent is given, and its triggers. The generic checks (a timeout, a Retry for
+ * transient errors and a Catch on every Task) run on it in state-machines.test.ts.
+ */
+const template = templateOf({
+  config: {
+    issuePipeline: { repository: 'demo/webshop', maxAttempts: 2, humanWaitSeconds: 3_600 },
+  },
+});
+const graph = definitions(template).get('issue_pipeline');
+if (graph === undefined) throw new Error('no issue_pipeline');
+const state = (name: string): AslState => {
+  const found = graph.States[name];
+  if (found === undefined) throw new Error(`no state "${name}"`);
+  return found;
+};
+type Choice = { StringEquals?: string; Next: string; Variable?: string; NumericLessThanEquals?: number };
+const choices = (name: string) => state(name).Choices as Choice[];
+const catches = (name: string) => state(name).Catch as { ErrorEquals: string[]; Next: string }[];
+
+describe('the issue_pipeline definition', () => {
+  it('names its stages as seed 001 names its agents', () => {
+    for (const name of ['Triage', 'Analyst', 'Writer', 'Build', 'Reviewer', 'Committer']) {
+      expect(Object.keys(graph.States)).toContain(name);
+    }
+  });
+
+  it('starts with the issue, then shows progress and routes from the hub', () => {
+    expect(graph.StartAt).toBe(S.start);
+    expect(state(S.start).Next).toBe(S.begin);
+    expect(state(S.begin).Next).toBe(S.showProgress);
+    expect(state(S.showProgress).Next).toBe(S.nextStage);
+    const routes = Object.fromEntries(choices(S.nextStage).map((c) => [c.StringEquals, c.Next]));
+    expect(routes).toMatchObject({
+      triage: agentStates('triage').nextTurn,
+      analyst: agentStates('analyst').nextTurn,
+      writer: S.attemptsLeft,
+      build: S.prepareBuild,
+      build_base: S.prepareBaseBuild,
+      reviewer: agentStates('reviewer').nextTurn,
+      approval: 'Post sensitive change approval',
+      committer: S.committer,
+      ask_agent: S.whoIsAsked,
+      ask_people: S.askPeople,
+      stopped: S.markStopped,
+      blocked: S.markBlocked,
+    });
+    expect(state(S.nextStage).Default).toBe(S.markEndFailed);
+  });
+
+  it('lets the writer run at most maxAttempts times, held by the state machine too', () => {
+    const [guard] = choices(S.attemptsLeft);
+    expect(guard).toMatchObject({
+      Variable: '$.handOff.attempt',
+      NumericLessThanEquals: 2,
+      Next: agentStates('writer').nextTurn,
+    });
+    expect(state(S.attemptsLeft).Default).toBe(S.markEndFailed);
+  });
+
+  it('hands every agent turn to the hand-off, a failed turn as blocked', () => {
+    for (const agent of ['triage', 'analyst', 'writer', 'reviewer'] as const) {
+      const N = agentStates(agent);
+      expect(state(N.turn).Next).toBe(N.handOff);
+      expect(catches(N.turn).at(-1)).toMatchObject({ ErrorEquals: ['States.ALL'], Next: N.noteFailedTurn });
+      expect(state(N.noteFailedTurn).Next).toBe(N.handOff);
+      expect(state(N.handOff).Next).toBe(S.showProgress);
+    }
+  });
+
+  it("gives every agent the pipeline's work branch, and each its own session", () => {
+    for (const agent of ['triage', 'analyst', 'writer', 'reviewer'] as const) {
+      // Payload response only: the state's Parameters are the Lambda's payload.
+      const parameters = state(agentStates(agent).turn).Parameters as Record<string, unknown>;
+      expect(parameters).toMatchObject({
+        profile: `issue_${agent}`,
+        'sessionId.$': `$.pipeline.sessions.${agent}`,
+        toolContext: { 'workBranch.$': '$.pipeline.branch' },
+      });
+    }
+  });
+
+  it('bounds the wait for people by the configured time, and takes the silence to the hand-off', () => {
+    expect(state(S.waitForPeople).TimeoutSeconds).toBe(3_600);
+    expect(catches(S.waitForPeople)[0]).toMatchObject({
+      ErrorEquals: ['States.Timeout'],
+      Next: S.takeSilence,
+    });
+    expect(state('Wait for sensitive change approval').TimeoutSeconds).toBe(3_600);
+  });
+
+  it('builds the work branch, and the base commit only when the judge asks for it', () => {
+    const build = state(S.build).Parameters as Record<string, unknown>;
+    expect(build['SourceVersion.$']).toBe("States.Format('refs/heads/{}', $.pipeline.branch)");
+    const base = state(S.buildBase).Parameters as Record<string, unknown>;
+    expect(base['SourceVersion.$']).toBe('$.pipeline.baseSha');
+    expect(catches(S.build).at(-1)).toMatchObject({ ErrorEquals: ['States.ALL'], Next: S.judgeBuild });
+    expect(catches(S.buildBase).at(-1)).toMatchObject({
+      ErrorEquals: ['States.ALL'],
+      Next: S.judgeBaseBuild,
+    });
+  });
+
+  it('starts on the configured label and on /fix, naming issues of the repository', () => {
+    const [, router] = functionResource(template, 'Router');
+    const variables = (router.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const registrations = renderIntrinsics(variables.WORKFLOWS);
+    expect(registrations).toContain(
+      '"type":"github_issue_labeled","repository":"demo/webshop","label":"agent"',
+    );
+    expect(registrations).toContain('"command":"/fix"');
+    expect(registrations).toContain('"issues":"demo/webshop"');
+  });
+});

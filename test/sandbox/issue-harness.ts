@@ -1,0 +1,148 @@
+import { Octokit } from '@octokit/rest';
+import type { SlackAgentsConfigInput } from '../../infra/config.ts';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
+import { DynamoIssueStateStore } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
+import {
+  type ModelReply,
+  type RecordedModelRequest,
+  startScriptedModel,
+  toolUse,
+} from '../../local/model/scripted-model.ts';
+import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+
+/**
+ * A sandbox running the issue pipeline on `demo/webshop` with a scripted model: each pipeline
+ * (issue) gets its own script, taken in order across its agents' turns, and every request the
+ * model received is kept for assertions.
+ */
+
+export const REPO = { owner: 'demo', repo: 'webshop' } as const;
+export const PIPELINE_CHANNEL = 'C_DEVELOPERS';
+export type Step = ModelReply | ((request: RecordedModelRequest) => ModelReply | Promise<ModelReply>);
+
+type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
+
+export const pipelineIdFor = (issue: number) =>
+  conversationIdFor('issue_pipeline', `github:${REPO.owner}/${REPO.repo}`, String(issue));
+
+export interface IssueHarness {
+  sandbox: Sandbox;
+  store: DynamoConversationStore;
+  documents: DynamoIssueStateStore;
+  github: Octokit;
+  modelFailures: string[];
+  requestsOf(pipelineId: string): RecordedModelRequest[];
+  script(pipelineId: string, steps: Step[]): void;
+  /** Opens an issue labelled `agent` (the pipeline's trigger); returns its number. */
+  openIssue(title: string, body: string, labels?: string[]): Promise<number>;
+  comment(issue: number, body: string, user: string): Promise<void>;
+  setPermission(user: string, permission: 'admin' | 'write' | 'read' | 'none'): Promise<void>;
+  post(channel: string, user: string, text: string, threadTs?: string): Promise<string>;
+  messages(channel: string, threadTs?: string): Promise<Message[]>;
+  waitFor<T>(
+    probe: () => Promise<T>,
+    accept: (value: T) => boolean,
+    what: string,
+    seconds?: number,
+  ): Promise<T>;
+  stop(): Promise<void>;
+}
+
+function pipelineIdOf(request: RecordedModelRequest): string | undefined {
+  return /Issue pipeline id: \\?"([^"\\]+)\\?"/.exec(JSON.stringify(request.body.messages))?.[1];
+}
+
+export async function startIssueHarness(
+  config: SlackAgentsConfigInput = {},
+  options: { model?: 'scripted' | 'demo' } = {},
+): Promise<IssueHarness> {
+  const scripted = options.model !== 'demo';
+  const scripts = new Map<string, Step[]>();
+  const requests = new Map<string, RecordedModelRequest[]>();
+  const model = await startScriptedModel({
+    steps: async (request) => {
+      const id = pipelineIdOf(request);
+      if (!id) throw new Error('a model request without a pipeline id in its prompt');
+      for (let i = 0; i < 100 && !scripts.has(id); i++) await new Promise((r) => setTimeout(r, 50));
+      const step = scripts.get(id)?.shift();
+      if (!step) throw new Error(`the script of ${id} has no step left for request ${request.index}`);
+      requests.set(id, [...(requests.get(id) ?? []), request]);
+      return typeof step === 'function' ? step(request) : step;
+    },
+  });
+  const sandbox = await startSandbox({
+    port: 0,
+    timeScale: 0.001,
+    config: {
+      ...config,
+      issuePipeline: { repository: 'demo/webshop', ...(config.issuePipeline as object | undefined) },
+    },
+    // Without model settings the sandbox's offline demo model plays the agents.
+    env: scripted
+      ? { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' }
+      : {},
+    logLevel: 'SILENT',
+  });
+  const api = async <T>(path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${sandbox.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  const repo = `${REPO.owner}/${REPO.repo}`;
+  return {
+    sandbox,
+    store: new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName }),
+    documents: new DynamoIssueStateStore({ client: sandbox.dynamodb, tableName: sandbox.tableName }),
+    github: new Octokit({
+      baseUrl: sandbox.github.apiUrl,
+      auth: sandbox.github.createUserToken('demo-maintainer'),
+    }),
+    modelFailures: model.failures,
+    requestsOf: (id) => requests.get(id) ?? [],
+    script(id, steps) {
+      scripts.set(id, [...(scripts.get(id) ?? []), ...steps]);
+    },
+    async openIssue(title, body, labels = ['agent']) {
+      return (await api<{ number: number }>('/sandbox/github/issues', { repo, title, body, labels })).number;
+    },
+    async comment(issue, body, user) {
+      await api('/sandbox/github/comments', { repo, issue, body, user });
+    },
+    async setPermission(user, permission) {
+      await api('/sandbox/github/collaborators', { repo, user, permission });
+    },
+    async post(channel, user, text, threadTs) {
+      const body = { channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) };
+      return (await api<{ ts: string }>('/sandbox/slack/post', body)).ts;
+    },
+    async messages(channel, threadTs) {
+      const query = `channel=${channel}${threadTs ? `&thread_ts=${threadTs}` : ''}`;
+      return (await api<{ messages: Message[] }>(`/sandbox/slack/messages?${query}`)).messages;
+    },
+    async waitFor(probe, accept, what, seconds = 60) {
+      const deadline = Date.now() + seconds * 1000;
+      let last: unknown;
+      while (Date.now() < deadline) {
+        last = await probe().catch((error: unknown) => error);
+        if (!(last instanceof Error) && accept(last as never)) return last as never;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error(
+        `timed out waiting for ${what}; last seen: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
+      );
+    },
+    async stop() {
+      await sandbox.stop();
+      await model.close();
+    },
+  };
+}
+
+/** An agent's final tool call. */
+export const submitAs = (tool: string, input: unknown): ModelReply => toolUse(tool, input);

@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import type { BuildResults } from '../../lambdas/builds/contract.ts';
+import { issueNumberIn } from '../../lambdas/kernel/route-external.ts';
+import { acceptedAnswers } from '../../lambdas/workflows/issue-pipeline/answers.ts';
+import { judgeBuild, needsBase } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
+import { commitMessage } from '../../lambdas/workflows/issue-pipeline/committer.ts';
+import { type HandOffContext, handOff, toWriter } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
+import { limitReached } from '../../lambdas/workflows/issue-pipeline/limits.ts';
+import { renderProgress } from '../../lambdas/workflows/issue-pipeline/progress.ts';
+import { IssueState, initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+
+const NOW = Date.parse('2026-01-01T10:00:00Z');
+const fresh = () =>
+  initialState({
+    issue: {
+      number: 7,
+      title: 'Totals',
+      url: 'https://github.com/o/r/issues/7',
+      type: null,
+      original_body: 'b',
+      labels: ['agent'],
+    },
+    startedAt: new Date(NOW).toISOString(),
+    maxAttempts: 3,
+    branch: 'agents/issue-7',
+  });
+const ctx = (over: Partial<HandOffContext> = {}): HandOffContext => ({
+  limits: { maxTokens: 1_000, maxCostUsd: 1, costPerMillionTokens: 6, wallClockMinutes: 60 },
+  sensitivePaths: [],
+  spend: { tokens: 0 },
+  nowMs: NOW,
+  ...over,
+});
+const turn = (submission: Record<string, unknown>) => ({
+  action: 'submitted' as const,
+  sessionId: 's',
+  submission,
+});
+const results = (checks: [string, number][]): BuildResults => ({
+  attempt: 1,
+  passed: checks.every(([, code]) => code === 0),
+  status: checks.every(([, code]) => code === 0) ? 'SUCCEEDED' : 'FAILED',
+  checks: checks.map(([name, exitCode]) => ({ name, exitCode, skipped: false, tail: `${name} output` })),
+  summary: 'summary',
+  feedback: checks
+    .filter(([, c]) => c !== 0)
+    .map(([name, c]) => `Check "${name}" exited ${c}. The end of its output:\n${name} output`),
+});
+
+describe('the hand-off (seed 001, in code)', () => {
+  it('stores a valid triage and sends the pipeline to the analyst with the issue as notes', () => {
+    const { state, handOff: next } = handOff(
+      fresh(),
+      {
+        conversationId: 'c',
+        agent: 'triage',
+        mode: 'work',
+        turn: turn({ type: 'BUG_FIX', scope: 'SMALL', complexity: 'simple', should_proceed: true }),
+      },
+      ctx(),
+    );
+    expect(next.next).toBe('analyst');
+    expect(next.notes.join('\n')).toContain('#7 "Totals"');
+    expect(state.triage).toMatchObject({ completed: true, scope: 'SMALL' });
+    expect(IssueState.safeParse(state).success).toBe(true);
+  });
+
+  it('blocks with the schema errors when a submission breaks the schema', () => {
+    const { state, handOff: next } = handOff(
+      fresh(),
+      { conversationId: 'c', agent: 'triage', mode: 'work', turn: turn({ type: 'BUG_FIX', scope: 'HUGE' }) },
+      ctx(),
+    );
+    expect(next.next).toBe('blocked');
+    expect(state.pipeline.blocked_reason).toMatch(/breaks the schema/);
+  });
+
+  it('blocks at the token ceiling before it looks at the submission', () => {
+    const { handOff: next } = handOff(
+      fresh(),
+      { conversationId: 'c', agent: 'triage', mode: 'work', turn: turn({}) },
+      ctx({ spend: { tokens: 1_000 } }),
+    );
+    expect(next).toMatchObject({ next: 'blocked' });
+    expect(next.reason).toContain('ceiling is 1,000');
+  });
+
+  it('fails after max_attempts writer attempts, keeping the last feedback', () => {
+    let state = fresh();
+    for (let i = 0; i < 3; i++) state = toWriter(state, `feedback ${i}`).state;
+    const last = toWriter(state, 'final feedback');
+    expect(last.handOff.next).toBe('failed');
+    expect(last.state.pipeline.failure_reason).toBe('Writer-Reviewer loop exhausted after 3 attempts');
+    expect(last.state.review.feedback_for_writer).toBe('final feedback');
+  });
+
+  it('routes a question to another agent, and its answer back to the asker', () => {
+    const asked = handOff(
+      fresh(),
+      {
+        conversationId: 'c',
+        agent: 'writer',
+        mode: 'work',
+        turn: turn({
+          changes: [{ file: 'a', description: 'd' }],
+          test_written: false,
+          summary: 's',
+          question: { to: 'analyst', question: 'Where is it?' },
+        }),
+      },
+      ctx(),
+    );
+    expect(asked.handOff).toMatchObject({ next: 'ask_agent', asker: 'writer', asked: 'analyst' });
+    const answered = handOff(
+      asked.state,
+      {
+        conversationId: 'c',
+        agent: 'analyst',
+        mode: 'answer',
+        turn: turn({ answer: 'In cart.ts' }),
+        previous: asked.handOff,
+      },
+      ctx(),
+    );
+    expect(answered.handOff.next).toBe('writer');
+    expect(answered.handOff.notes[0]).toContain('In cart.ts');
+    expect(answered.state.communication.questions[0]).toMatchObject({ answered: true, answer: 'In cart.ts' });
+  });
+
+  it('asks for approval when an approved change touches a sensitive path', () => {
+    const state = fresh();
+    state.writer.changes = [{ file: 'infra/stack.ts', description: 'x' }];
+    const { handOff: next } = handOff(
+      state,
+      {
+        conversationId: 'c',
+        agent: 'reviewer',
+        mode: 'work',
+        turn: turn({ verdict: 'APPROVED', findings: { good: [], issues: [] } }),
+      },
+      ctx({ sensitivePaths: ['infra/'] }),
+    );
+    expect(next.next).toBe('approval');
+    expect(next.reason).toContain('infra/stack.ts');
+  });
+});
+
+describe('the build judged against the base commit', () => {
+  it('needs the base only when a check failed and the base is not known', () => {
+    expect(needsBase(results([['test', 1]]), undefined)).toBe(true);
+    expect(needsBase(results([['test', 0]]), undefined)).toBe(false);
+    expect(needsBase(results([['test', 1]]), results([['test', 1]]))).toBe(false);
+  });
+
+  it('reports a check that fails on the base too as pre-existing and sends the change to the reviewer', () => {
+    const state = fresh();
+    state.pipeline.attempt = 1;
+    const judged = judgeBuild(
+      state,
+      results([
+        ['test', 1],
+        ['typecheck', 0],
+      ]),
+      results([
+        ['test', 1],
+        ['typecheck', 0],
+      ]),
+    );
+    expect(judged.handOff.next).toBe('reviewer');
+    expect(judged.state.build.commands_run[0]).toMatchObject({ command: 'npm test', pre_existing: true });
+    expect(judged.state.build.tests_passed).toBe(true);
+  });
+
+  it('sends the writer only the failures the change caused', () => {
+    const state = fresh();
+    state.pipeline.attempt = 1;
+    const judged = judgeBuild(
+      state,
+      results([
+        ['test', 1],
+        ['typecheck', 2],
+      ]),
+      results([
+        ['test', 1],
+        ['typecheck', 0],
+      ]),
+    );
+    expect(judged.handOff.next).toBe('writer');
+    expect(judged.state.writer.previous_feedback).toContain('Check "typecheck" exited 2');
+    expect(judged.state.writer.previous_feedback).not.toContain('Check "test"');
+  });
+});
+
+describe('the pipeline around the agents', () => {
+  it('finds the issue a /fix names: a number, #number, or its URL in the repository', () => {
+    expect(issueNumberIn('42', 'o/r')).toBe(42);
+    expect(issueNumberIn(' #42 ', 'o/r')).toBe(42);
+    expect(issueNumberIn('https://github.com/O/R/issues/42', 'o/r')).toBe(42);
+    expect(issueNumberIn('https://github.com/other/r/issues/42', 'o/r')).toBeUndefined();
+    expect(issueNumberIn('fix the cart', 'o/r')).toBeUndefined();
+  });
+
+  it('takes answers from developers in Slack and from repository writers on GitHub only', async () => {
+    const { accepted, refused } = await acceptedAnswers(
+      [
+        { channel: 'C1', senderType: 'developer', senderId: 'U1', text: 'a' },
+        { channel: 'C1', senderType: 'participant', senderId: 'U2', text: 'b' },
+        { channel: 'github:o/r', senderType: 'commenter', senderId: 'github:writer', text: 'c' },
+        { channel: 'github:o/r', senderType: 'commenter', senderId: 'github:reader', text: 'd' },
+      ],
+      async (login) => (login === 'writer' ? 'write' : 'read'),
+    );
+    expect(accepted.map((a) => a.text)).toEqual(['a', 'c']);
+    expect(refused.map((a) => a.text)).toEqual(['b', 'd']);
+  });
+
+  it('holds the wall-clock limit and the cost ceiling', () => {
+    const limits = { maxTokens: 10_000_000, maxCostUsd: 1, costPerMillionTokens: 6, wallClockMinutes: 60 };
+    expect(limitReached(fresh(), { tokens: 0 }, limits, NOW + 61 * 60_000)).toContain(
+      'wall-clock limit is 60',
+    );
+    expect(limitReached(fresh(), { tokens: 200_000 }, limits, NOW)).toContain('$1.20');
+    expect(limitReached(fresh(), { tokens: 100_000 }, limits, NOW)).toBeUndefined();
+  });
+
+  it('renders the same checklist for Slack and GitHub, with the reason once it ended', () => {
+    const state = fresh();
+    state.pipeline.status = 'blocked';
+    state.pipeline.blocked_reason = 'Nobody answered.';
+    expect(renderProgress(state, 'slack')).toContain(
+      '<https://github.com/o/r/issues/7|#7 Totals>: *blocked*',
+    );
+    expect(renderProgress(state, 'github')).toContain(
+      '[#7 Totals](https://github.com/o/r/issues/7): **blocked**',
+    );
+    expect(renderProgress(state, 'github')).toContain('Reason: Nobody answered.');
+  });
+
+  it('writes the final commit message with the issue and "Closes #n"', () => {
+    const state = fresh();
+    state.issue.type = 'BUG_FIX';
+    state.writer.summary = 'VAT on net.';
+    expect(commitMessage(state)).toBe('fix: Totals (#7)\n\nVAT on net.\n\nCloses #7');
+  });
+});
