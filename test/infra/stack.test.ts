@@ -178,7 +178,10 @@ describe('function environment', () => {
         valuesByName.set(name, values);
       }
     }
-    const conflicting = [...valuesByName].filter(([, values]) => values.size > 1).map(([name]) => name);
+    // Each agent function names its own tools; the sandbox merges the maps (sandbox-resources.ts).
+    const conflicting = [...valuesByName]
+      .filter(([name, values]) => values.size > 1 && name !== ENV.toolFunctions)
+      .map(([name]) => name);
     expect(conflicting).toEqual([]);
   });
 
@@ -289,12 +292,13 @@ describe('function environment', () => {
     const withTools = Object.keys(FUNCTIONS).filter((id) => ENV.toolFunctions in environmentOf(id));
     expect(withTools).toEqual(['BugInvestigationAgentTurn', 'IncidentAgentTurn']);
     const [historyToolId] = functionResource(template, 'ConversationHistoryTool');
-    const [telemetryId] = functionResource(template, 'IncidentTelemetryTools');
-    // One value stack-wide (the sandbox runs every handler in one process); each turn may invoke its own only.
     expect(
       JSON.parse(renderIntrinsics(environmentOf('BugInvestigationAgentTurn')[ENV.toolFunctions])),
     ).toEqual({
       get_bug_conversations: `<${historyToolId}>`,
+    });
+    const [telemetryId] = functionResource(template, 'IncidentTelemetryTools');
+    expect(JSON.parse(renderIntrinsics(environmentOf('IncidentAgentTurn')[ENV.toolFunctions]))).toEqual({
       query_logs: `<${telemetryId}>`,
       query_metrics: `<${telemetryId}>`,
       recent_deployments: `<${telemetryId}>`,
@@ -584,6 +588,7 @@ describe('outputs', () => {
         'SlackCredentialsSecretName',
         'SlackRequestUrl',
         'BugInvestigationStateMachineArn',
+        'IncidentInvestigationStateMachineArn',
         'KernelProbeStateMachineArn',
         'RequirementsInterviewStateMachineArn',
         'SlaTrackingStateMachineArn',
