@@ -6,6 +6,7 @@ import {
   EVENTBRIDGE_PATH,
   startSandbox,
 } from './sandbox.ts';
+import { DEMO_INCIDENT_ALARM_PREFIXES, DEMO_INCIDENT_SETTINGS } from './telemetry/demo-incident-settings.ts';
 import { installTerminalLog, parseLogFormat } from './terminal-log.ts';
 
 /**
@@ -75,7 +76,22 @@ const channels: Record<string, string> = {
 const bugInvestigation = { repository: 'demo/webshop', ...(fromEnv.bugInvestigation as object | undefined) };
 // The issue pipeline works on the same demo repository: label one of its issues `agent`.
 const issuePipeline = { repository: 'demo/webshop', ...(fromEnv.issuePipeline as object | undefined) };
-const config: SlackAgentsConfigInput = { ...fromEnv, channels, bugInvestigation, issuePipeline };
+// The incident workflow's demo skills (labelled, they change nothing) and a runbook, so
+// `/investigate checkout latency` can show approval, a run and a rollback, unless SANDBOX_CONFIG names its own.
+const incidentInvestigation = {
+  ...DEMO_INCIDENT_SETTINGS,
+  ...(fromEnv.incidentInvestigation as object | undefined),
+};
+// Their alarms reach the ingress through the alarm rule's configuration.
+const alarms = { namePrefixes: DEMO_INCIDENT_ALARM_PREFIXES, ...(fromEnv.alarms as object | undefined) };
+const config: SlackAgentsConfigInput = {
+  ...fromEnv,
+  channels,
+  bugInvestigation,
+  issuePipeline,
+  incidentInvestigation,
+  alarms,
+};
 const passThrough = Object.fromEntries(
   ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'].flatMap((name) => {
     const value = process.env[name];

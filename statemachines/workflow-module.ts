@@ -160,6 +160,25 @@ export interface QueueSpec<F extends string = string> {
 }
 
 /**
+ * An IAM permission a module function needs beyond its `access` (e.g. invoking configured
+ * Lambda skills): actions on resources given as ARNs, or as the parts of an ARN in the stack's
+ * own partition, region and account (`Stack.formatArn`).
+ */
+export interface ModulePermission {
+  readonly actions: readonly string[];
+  readonly resources: readonly (
+    | string
+    | {
+        readonly service: string;
+        readonly resource: string;
+        readonly resourceName: string;
+        /** `:` (`function:name`) or `/` (`automation-definition/name`) between resource and name. */
+        readonly separator: ':' | '/';
+      }
+  )[];
+}
+
+/**
  * A workflow module: one entry in `WORKFLOW_MODULES` (index.ts) deploys all of it. `F` are
  * the keys of its functions, `S` the type of its configuration section.
  */
@@ -225,6 +244,12 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    * @default - every function is deployed
    */
   disabledFunctions?(settings: S): readonly F[];
+  /**
+   * IAM permissions its functions need under its settings beyond `access` (the incident
+   * investigation's skills: configured Lambdas and SSM Automation documents), by function key.
+   * @default - none
+   */
+  permissions?(settings: S): Readonly<Partial<Record<F, readonly ModulePermission[]>>>;
   /** Whether the module deploys anything under its settings (its section still validates). @default true */
   enabled?(settings: S): boolean;
   /**

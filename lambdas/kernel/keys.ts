@@ -24,6 +24,16 @@ export const keys = {
   thread: (channel: string, threadTs: string) => ({ pk: `THREAD#${channel}#${threadTs}`, sk: 'THREAD' }),
   /** An inbox envelope too large for an SQS message, by its deduplication id (kernel/inbox.ts). */
   inboxEnvelope: (deduplicationId: string) => ({ pk: `INBOX#${deduplicationId}`, sk: 'ENVELOPE' }),
+  /**
+   * An item a workflow keeps beside its conversation (the incident investigation's record and
+   * hypothesis nodes), sorted under `WF#<sort>`, apart from the kernel's own sort keys.
+   */
+  workflowItem: (conversationId: string, sort: string) => ({
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
+    sk: `WF#${sort}`,
+  }),
+  /** The sort key prefix of a conversation's workflow items (`workflowItem`), to query them. */
+  workflowItemPrefix: 'WF#',
   /** The platform's model spend of one UTC day (`YYYY-MM-DD`), across conversations (agents/limits.ts). */
   dailySpend: (day: string) => ({ pk: `SPEND#${day}`, sk: 'SPEND' }),
   post: (conversationId: string, idempotencyKey: string) => ({

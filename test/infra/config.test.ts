@@ -9,6 +9,7 @@ describe('stack configuration', () => {
         bugReports: 'C_BUG_REPORTS',
         bugSummaries: 'C_BUG_SUMMARIES',
         developers: 'C_DEVELOPERS',
+        incidents: 'C_INCIDENTS',
         issuePipeline: 'C_DEVELOPERS',
       },
       botUserId: 'U_BOT',
@@ -40,8 +41,13 @@ describe('stack configuration', () => {
       people: {
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
+        incident_approver: { groups: ['S_ONCALL'], users: [] },
       },
-      approvals: { acknowledge_escalation: ['on_call'], approve_sensitive_change: ['developer'] },
+      approvals: {
+        acknowledge_escalation: ['on_call'],
+        remediation_step: ['incident_approver'],
+        approve_sensitive_change: ['developer'],
+      },
       bugInvestigation: {
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,
@@ -54,6 +60,16 @@ describe('stack configuration', () => {
         answerWaitSeconds: 86_400,
         mentionKeywords: ['prd', 'idea', 'product idea', 'feature idea', 'requirements'],
         mentionChannels: [],
+      },
+      incidentInvestigation: {
+        services: [],
+        budget: { maxRounds: 4, maxMinutes: 60, maxTokens: 600_000 },
+        mapConcurrency: 3,
+        maxHypothesesPerRound: 5,
+        maxDepth: 3,
+        approvalWaitSeconds: 3600,
+        runbooks: [],
+        skills: [],
       },
       channelConversations: {
         enabled: true,
@@ -157,6 +173,7 @@ describe('stack configuration', () => {
       bugReports: 'C0123ABCD',
       bugSummaries: 'C_BUG_SUMMARIES',
       developers: 'C_DEVELOPERS',
+      incidents: 'C_INCIDENTS',
       issuePipeline: 'C_DEVELOPERS',
     });
     expect(config.model).toEqual({ provider: 'bedrock', id: 'global.anthropic.claude-sonnet-5-5' });

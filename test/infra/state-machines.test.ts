@@ -39,6 +39,7 @@ describe('the checked definitions', () => {
   it('are the probe, the production workflows and their children', () => {
     expect([...all.keys()].sort()).toEqual([
       'bug_investigation',
+      'incident_investigation',
       'issue_pipeline',
       'kernel_approval_probe',
       'kernel_probe',
