@@ -66,4 +66,3 @@ export function showPhase(
   task.next(props.next);
   return task;
 }
-
