@@ -3,7 +3,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import type { Phase } from '../../lambdas/workflows/incident-investigation/record.ts';
-import { addTransientRetry, catchFailure, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+import { addTransientRetry, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
 
 /**
  * The incident workflow's own tasks: its record keeping (IncidentRecords, one `op` per call)
@@ -66,5 +66,3 @@ export function showPhase(
   task.next(props.next);
   return task;
 }
-
-export { catchFailure };
