@@ -1,7 +1,10 @@
 import * as z from 'zod';
+import { InvalidModelPriceError } from '../lambdas/agents/errors.ts';
 import { AgentLimits } from '../lambdas/agents/limits.ts';
+import { ModelPrices, priceOf } from '../lambdas/agents/pricing.ts';
 import { Approvals, RoleMembers } from '../lambdas/kernel/people.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
+import { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
@@ -78,6 +81,16 @@ const KernelConfigFields = {
     })
     .transform(({ provider, id }) => ({ provider, id: id ?? DEFAULT_MODEL_IDS[provider] })),
   /**
+   * Model prices in USD per million tokens (`inputPerMillion`, `outputPerMillion`,
+   * `cacheWritePerMillion`, `cacheReadPerMillion`, optionally a `longPrompt` band), by model
+   * id, over the defaults of lambdas/agents/pricing.ts (the Claude API's list prices, dated
+   * there). The configured `model.id` must have a price, here or there: the synth fails
+   * otherwise, since the ledger's cost and the money limits (`agentLimits.maxConversationCostUsd`,
+   * `agentLimits.maxDailyCostUsd`) could not be held. Set it for Bedrock when its rates differ.
+   * @default {}
+   */
+  modelPrices: ModelPrices.default({}),
+  /**
    * Days after which finished conversations and their messages expire (DynamoDB TTL).
    * @default 90
    */
@@ -141,6 +154,14 @@ const KernelConfigFields = {
   github: z
     .strictObject({ baseUrl: z.url({ protocol: /^https?$/ }).default('https://api.github.com') })
     .prefault({}),
+  /**
+   * The incident tools' telemetry (lambdas/tools/telemetry/config.ts): the services (log
+   * groups, metrics, CloudFormation stacks, dependencies = the service map), the query bounds
+   * (widest window, events per query, queries per hypothesis per round) and the data sources
+   * (CloudWatch on; Datadog and PagerDuty off until enabled).
+   * @default { services: [] } with every bound at its default
+   */
+  telemetry: TelemetryConfig.prefault({}),
 };
 
 /**
@@ -227,7 +248,15 @@ export function parseConfig(
 ): SlackAgentsConfig {
   const value = typeof raw === 'string' ? parseJsonText(raw) : (raw ?? {});
   const result = configSchema(modules).safeParse(value);
-  if (result.success) return result.data as SlackAgentsConfig;
+  if (result.success) {
+    const config = result.data as SlackAgentsConfig;
+    // An unpriced model is a synth-time error: a cost nobody can compute is a limit nobody holds.
+    if (priceOf(config.model.id, config.modelPrices) === undefined) {
+      const error = new InvalidModelPriceError(config.model.id);
+      throw new InvalidConfigError([`${CONFIG_CONTEXT_KEY}.modelPrices: ${error.message}`], { cause: error });
+    }
+    return config;
+  }
   const issues = result.error.issues.flatMap((issue) => {
     const field = [CONFIG_CONTEXT_KEY, ...issue.path.map(String)].join('.');
     // A typo'd field name is the likeliest mistake: name each unknown field on its own.

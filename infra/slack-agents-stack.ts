@@ -6,6 +6,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import { requirePriceOf } from '../lambdas/agents/pricing.ts';
 import { WorkflowRegistrations } from '../lambdas/kernel/workflows.ts';
 import { ENV } from '../lambdas/shared/env.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
@@ -18,6 +19,7 @@ import {
   type SlackAgentsConfigInput,
 } from './config.ts';
 import { ConversationsTable } from './constructs/conversations-table.ts';
+import { addDeployOutputs } from './constructs/deploy-outputs.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { IngressSources } from './constructs/ingress-sources.ts';
 import { createKernelFunction } from './constructs/kernel-function.ts';
@@ -109,6 +111,8 @@ export class SlackAgentsStack extends Stack {
       [ENV.modelProvider]: config.model.provider,
       [ENV.modelId]: config.model.id,
       [ENV.agentLimits]: JSON.stringify(config.agentLimits),
+      // parseConfig made sure the model has a price.
+      [ENV.modelPrice]: JSON.stringify(requirePriceOf(config.model.id, config.modelPrices)),
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     };
@@ -163,7 +167,7 @@ export class SlackAgentsStack extends Stack {
     slackSecret.grantRead(ingress);
     // Envelopes too large for an SQS message wait in the table for the Router.
     table.grantWriteData(ingress);
-    new IngressSources(this, 'IngressSources', {
+    const ingressSources = new IngressSources(this, 'IngressSources', {
       ingress,
       slashCommands: deployed.registrations.flatMap((r) =>
         r.triggers.flatMap((t) => (t.type === 'slash_command' ? [t.command] : [])),
@@ -225,6 +229,17 @@ export class SlackAgentsStack extends Stack {
     });
     new CfnOutput(this, 'ConversationsTableName', { value: table.tableName });
     new CfnOutput(this, 'InboxQueueUrl', { value: inbox.queue.queueUrl });
+    addDeployOutputs(this, {
+      functionUrl: functionUrl.url,
+      secrets: {
+        slack: slackSecret,
+        model: modelSecret,
+        githubWebhook: ingressSources.githubWebhookSecret,
+        pagerdutyWebhook: ingressSources.pagerdutyWebhookSecret,
+      },
+      inboxDeadLetterQueueUrl: inbox.deadLetterQueue.queueUrl,
+      stateMachines: this.stateMachines,
+    });
 
     // Last, so that every function, state machine and dead-letter queue above is watched.
     new Monitoring(this, 'Monitoring', {

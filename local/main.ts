@@ -1,11 +1,12 @@
 import './polyfills.ts';
-import { parseConfig, type SlackAgentsConfigInput } from '../infra/config.ts';
+import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import {
   DEVELOPMENT_SIGNING_SECRET,
   DEVELOPMENT_WEBHOOK_SECRETS,
   EVENTBRIDGE_PATH,
   startSandbox,
 } from './sandbox.ts';
+import { DEMO_INCIDENT_ALARM_PREFIXES, DEMO_INCIDENT_SETTINGS } from './telemetry/demo-incident-settings.ts';
 import { installTerminalLog, parseLogFormat } from './terminal-log.ts';
 
 /**
@@ -44,17 +45,23 @@ function numberFromEnv(name: string, fallback: number): number {
   return value;
 }
 
-/** SANDBOX_CONFIG, validated as `cdk synth` validates the context (a wrong field is named). */
+/**
+ * SANDBOX_CONFIG as JSON. Its fields are validated as `cdk synth` validates the context, by the
+ * stack itself when the sandbox synthesizes it (a wrong field is named, see `startSandbox` below);
+ * a configuration whose template is cached was valid when it was synthesized.
+ */
 function configFromEnv(): SlackAgentsConfigInput {
   const raw = process.env.SANDBOX_CONFIG;
   if (raw === undefined || raw.trim() === '') return {};
   try {
-    parseConfig(raw);
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('expected a JSON object');
+    return parsed as SlackAgentsConfigInput;
   } catch (error) {
     console.error(`SANDBOX_CONFIG: ${(error as Error).message}`);
     process.exit(2);
   }
-  return JSON.parse(raw) as SlackAgentsConfigInput;
 }
 
 const fromEnv = configFromEnv();
@@ -69,7 +76,22 @@ const channels: Record<string, string> = {
 const bugInvestigation = { repository: 'demo/webshop', ...(fromEnv.bugInvestigation as object | undefined) };
 // The issue pipeline works on the same demo repository: label one of its issues `agent`.
 const issuePipeline = { repository: 'demo/webshop', ...(fromEnv.issuePipeline as object | undefined) };
-const config: SlackAgentsConfigInput = { ...fromEnv, channels, bugInvestigation, issuePipeline };
+// The incident workflow's demo skills (labelled, they change nothing) and a runbook, so
+// `/investigate checkout latency` can show approval, a run and a rollback, unless SANDBOX_CONFIG names its own.
+const incidentInvestigation = {
+  ...DEMO_INCIDENT_SETTINGS,
+  ...(fromEnv.incidentInvestigation as object | undefined),
+};
+// Their alarms reach the ingress through the alarm rule's configuration.
+const alarms = { namePrefixes: DEMO_INCIDENT_ALARM_PREFIXES, ...(fromEnv.alarms as object | undefined) };
+const config: SlackAgentsConfigInput = {
+  ...fromEnv,
+  channels,
+  bugInvestigation,
+  issuePipeline,
+  incidentInvestigation,
+  alarms,
+};
 const passThrough = Object.fromEntries(
   ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'].flatMap((name) => {
     const value = process.env[name];
@@ -95,6 +117,18 @@ const sandbox = await startSandbox({
   config,
   env: passThrough,
   logLevel,
+  // The demo incident: SANDBOX_DEMO_SEED picks another one (`off`: none), SANDBOX_LOGHUB_DIR adds noise.
+  telemetry: {
+    demoSeed: process.env.SANDBOX_DEMO_SEED === 'off' ? false : numberFromEnv('SANDBOX_DEMO_SEED', 3),
+    ...(process.env.SANDBOX_LOGHUB_DIR ? { loghubDir: process.env.SANDBOX_LOGHUB_DIR } : {}),
+  },
+}).catch((error: unknown) => {
+  // The stack rejects a wrong field of SANDBOX_CONFIG (InvalidConfigError, naming the field).
+  if (error instanceof Error && error.name === 'InvalidConfigError') {
+    console.error(`SANDBOX_CONFIG: ${error.message}`);
+    process.exit(2);
+  }
+  throw error;
 });
 
 const channelList = sandbox.slack.workspace
@@ -115,10 +149,12 @@ Sandbox listening on ${sandbox.url}
   PagerDuty webhooks:     POST ${sandbox.url}/pagerduty/events, secret ${sandbox.webhookSecrets.pagerduty}${sandbox.webhookSecrets.pagerduty === DEVELOPMENT_WEBHOOK_SECRETS.pagerduty ? ' (development default; set PAGERDUTY_WEBHOOK_SECRET to change)' : ''}
   Alarm events:           POST ${sandbox.url}${EVENTBRIDGE_PATH}  (an EventBridge event, invoked as the alarm rule would)
   Time scale:             ${sandbox.timeScale}
+  Telemetry (emulated):   CloudWatch Logs, metrics, CloudFormation stack events on ${sandbox.url}${sandbox.telemetry.demo ? `; demo incident: payment-api deployed ${new Date(sandbox.telemetry.demo.deployAt).toISOString()}` : ''}${sandbox.telemetry.noiseNote ? ` (${sandbox.telemetry.noiseNote})` : ''}
   Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}${
-    parseConfig(config).model.provider === 'bedrock'
+    // The handlers' environment, from the template: what the stack configured.
+    process.env.MODEL_PROVIDER === 'bedrock'
       ? `
-  Bedrock Runtime:        ${sandbox.url}/model/${parseConfig(config).model.id}/invoke (emulated, SigV4 with dummy credentials, in front of the model above)`
+  Bedrock Runtime:        ${sandbox.url}/model/${process.env.MODEL_ID}/invoke (emulated, SigV4 with dummy credentials, in front of the model above)`
       : ''
   }
 `);

@@ -6,6 +6,7 @@ import type { CodeBuildService } from './codebuild/service.ts';
 import type { SandboxGitHub } from './github/sandbox-github.ts';
 import type { ModelFaults } from './model/faults.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
+import type { SandboxTelemetry, SandboxTelemetryOptions } from './sandbox-telemetry.ts';
 import type { SqsQueueService } from './sqs/queue-service.ts';
 import type { LocalStepFunctions } from './stepfunctions/runtime.ts';
 
@@ -46,6 +47,14 @@ export interface SandboxOptions {
   routerConcurrency?: number;
   /** The GitHub webhook secret alone (the emulator signs with it, the ingress verifies it); `webhookSecrets.github` wins. */
   githubWebhookSecret?: string;
+  /** The demo incident's seed (`false`: none) and Loghub's directory for its noise. @default seed 3, no noise */
+  telemetry?: Pick<SandboxTelemetryOptions, 'demoSeed' | 'loghubDir'>;
+  /**
+   * Reuse the template synthesized for the same sources and configuration (`.sandbox/template-cache/`,
+   * local/template-cache.ts); only the default modules' is cached. `false` synthesizes every time.
+   * @default true
+   */
+  templateCache?: boolean;
 }
 
 export interface Sandbox {
@@ -68,6 +77,8 @@ export interface Sandbox {
   readonly bedrock: BedrockRuntime;
   /** The emulated CodeBuild (builds run in temporary checkouts; their logs kept in memory). */
   readonly codebuild: CodeBuildService;
+  /** Emulated CloudWatch Logs, metrics and CloudFormation stack events, with the demo incident. */
+  readonly telemetry: SandboxTelemetry;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
   idle(): Promise<void>;
   stop(): Promise<void>;

@@ -15,6 +15,7 @@ import {
   resourcesOfType,
   UnsupportedTemplateError,
 } from './template.ts';
+import { queueAttributes, type TableSettingsStore, tableSettings } from './template-settings.ts';
 
 /** How the sandbox builds its resources from the template, and serves the ingress's Function URL. */
 
@@ -89,15 +90,22 @@ export function mergeEnvironments(functions: Map<string, FunctionInfo>): Record<
   return merged;
 }
 
+/**
+ * Creates the template's tables in dynalite, with the settings dynalite does not keep (TTL,
+ * point-in-time recovery) recorded in `settings`; returns the first table's name.
+ */
 export async function createTables(
   template: CloudFormationTemplate,
   dynamodb: DynamoDBClient,
+  settings?: TableSettingsStore,
 ): Promise<string> {
   let first = '';
   for (const [logicalId, resource] of resourcesOfType(template, 'AWS::DynamoDB::Table')) {
     const p = resource.Properties ?? {};
     const name = typeof p.TableName === 'string' ? p.TableName : logicalId;
     first ||= name;
+    // Read before creating: a property the sandbox cannot apply fails the start, not later.
+    const kept = tableSettings(logicalId, p as Record<string, unknown>);
     await dynamodb.send(
       new CreateTableCommand({
         TableName: name,
@@ -110,8 +118,15 @@ export async function createTables(
                 p.GlobalSecondaryIndexes as unknown as CreateTableCommandInput['GlobalSecondaryIndexes'],
             }
           : {}),
+        ...(p.LocalSecondaryIndexes
+          ? {
+              LocalSecondaryIndexes:
+                p.LocalSecondaryIndexes as unknown as CreateTableCommandInput['LocalSecondaryIndexes'],
+            }
+          : {}),
       }),
     );
+    settings?.set(name, kept);
   }
   return first;
 }
@@ -134,12 +149,8 @@ export function createQueues(
       names,
     ) as Record<string, unknown>;
     const url = String(resolveIntrinsics({ Ref: logicalId }, template, names));
-    const attributes: Record<string, string> = {};
-    if (resolved.FifoQueue === true) attributes.FifoQueue = 'true';
-    if (resolved.ContentBasedDeduplication === true) attributes.ContentBasedDeduplication = 'true';
-    if (resolved.VisibilityTimeout !== undefined)
-      attributes.VisibilityTimeout = String(resolved.VisibilityTimeout);
-    if (resolved.RedrivePolicy) attributes.RedrivePolicy = JSON.stringify(resolved.RedrivePolicy);
+    // Every setting of the template, as the queue's attributes (a 14-day DLQ retention stays 14 days).
+    const attributes = queueAttributes(logicalId, resolved);
     const created = sqs.createQueue({
       QueueName: url.slice(url.lastIndexOf('/') + 1),
       Attributes: attributes,

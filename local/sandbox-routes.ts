@@ -3,11 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
-import { Conversation } from '../lambdas/kernel/model.ts';
+import { SandboxConversations } from './sandbox-conversations.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
 import { signSlackRequest } from './slack/sign.ts';
+import type { SlackFile } from './slack/types.ts';
 import { toAwsHistory } from './stepfunctions/aws-history.ts';
 import type { LocalStepFunctions } from './stepfunctions/runtime.ts';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './template.ts';
@@ -77,38 +78,7 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
   const workspace = slack.workspace;
   const doc = DynamoDBDocumentClient.from(deps.dynamodb);
 
-  async function listConversations() {
-    const conversations: Conversation[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(
-        new ScanCommand({
-          TableName: deps.tableName,
-          FilterExpression: 'sk = :meta',
-          ExpressionAttributeValues: { ':meta': 'META' },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const parsed = Conversation.safeParse(item);
-        if (parsed.success) conversations.push(parsed.data);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return conversations.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  }
-
-  const conversationView = (c: Conversation) => ({
-    id: c.id,
-    workflow: c.workflow,
-    status: c.status,
-    phase: c.phase,
-    ...(c.executionName ? { executionName: c.executionName } : {}),
-    anchors: Object.values(c.anchors).map(({ name, channel, threadTs }) => ({ name, channel, threadTs })),
-    agentTurnRunning: (deps.agentTurnsRunning.get(c.id) ?? 0) > 0,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-  });
+  const conversations = new SandboxConversations(doc, deps.tableName, deps.agentTurnsRunning);
 
   return async (req: IncomingMessage, res: ServerResponse, body: string, path: string): Promise<void> => {
     const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
@@ -131,7 +101,7 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       } catch (error) {
         return sendJson(res, 404, { error: (error as Error).message });
       }
-      if (threadTs) return sendJson(res, 200, { messages });
+      if (threadTs) return sendJson(res, 200, { messages: messages.map(withFileShares) });
       // Top-level messages say how many replies they have and which conversation owns their thread.
       const channelId = workspace.channelId(channel);
       const enriched = await Promise.all(
@@ -139,13 +109,26 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
           const link = await store.findThread(channelId, m.ts).catch(() => undefined);
           const replies = workspace.replies(channelId, m.ts).length;
           return {
-            ...m,
+            ...withFileShares(m),
             ...(replies > 0 ? { reply_count: replies } : {}),
             ...(link ? { conversation_id: link.conversationId } : {}),
           };
         }),
       );
       return sendJson(res, 200, { messages: enriched });
+    }
+    const fileMatch = /^\/sandbox\/slack\/files\/([^/]+)$/.exec(path);
+    if (method === 'GET' && fileMatch) {
+      const id = decodeURIComponent(fileMatch[1] ?? '');
+      const file = slack.workspace.files().find((f) => f.id === id);
+      if (!file) return sendJson(res, 404, { error: `no file ${id}` });
+      // Shown as text whatever it holds: the bot uploads text, and nothing in it may run here.
+      res.writeHead(200, {
+        'content-type': 'text/plain; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+        'content-disposition': `inline; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`,
+      });
+      return void res.end(file.content);
     }
     if (method === 'POST' && path === '/sandbox/slack/post') {
       const parsed = parsePost(body);
@@ -161,13 +144,22 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
     }
     if (method === 'POST' && path === '/sandbox/slack/action') return pressButton(deps, body, res);
     if (method === 'GET' && path === '/sandbox/conversations') {
-      return sendJson(res, 200, { conversations: (await listConversations()).map(conversationView) });
+      return sendJson(res, 200, { conversations: await conversations.list() });
     }
     const conversationMatch = /^\/sandbox\/conversations\/([^/]+)$/.exec(path);
     if (method === 'GET' && conversationMatch) {
       const id = decodeURIComponent(conversationMatch[1] ?? '');
       const conversation = await store.getConversation(id, { consistent: true });
-      if (!conversation) return sendJson(res, 404, { error: `no conversation ${id}` });
+      if (!conversation) {
+        // A channel conversation (seed 002) has no kernel record, no execution and no ledger.
+        const channel = await conversations.channelDetail(id);
+        if (!channel) return sendJson(res, 404, { error: `no conversation ${id}` });
+        return sendJson(res, 200, {
+          conversation: { ...channel.conversation, ledger: {} },
+          messages: channel.messages,
+          executions: [],
+        });
+      }
       const messages = await store.listMessages(id);
       const ownExecutions = stepFunctions
         .listExecutions()
@@ -183,7 +175,10 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
         .flatMap((e) => stepFunctions.getExecutionHistory(e.executionArn))
         .filter((event) => event.type === 'StateEntered').length;
       return sendJson(res, 200, {
-        conversation: { ...conversationView(conversation), ledger: { ...conversation.ledger, transitions } },
+        conversation: {
+          ...conversations.kernelView(conversation),
+          ledger: { ...conversation.ledger, transitions },
+        },
         messages: messages.map(({ ttl: _ttl, ...m }) => m),
         executions,
       });
@@ -221,6 +216,27 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
     }
     if (method === 'GET' && !path.startsWith('/sandbox/')) return serveConsole(deps.consoleDir, path, res);
     return sendJson(res, 404, { error: `no route ${method} ${path}` });
+  };
+}
+
+/** Characters of a shared file the message list carries: the console shows them as a preview. */
+export const FILE_PREVIEW_CHARS = 1_200;
+
+/**
+ * A message with its shared files as the fake Slack keeps them (content included, which tests
+ * read), plus what the console shows: size, a preview, and where the whole file is served.
+ */
+function withFileShares<M extends { files?: SlackFile[] }>(message: M) {
+  if (!message.files) return message;
+  return {
+    ...message,
+    files: message.files.map((file) => ({
+      ...file,
+      size: Buffer.byteLength(file.content, 'utf8'),
+      preview: file.content.slice(0, FILE_PREVIEW_CHARS),
+      truncated: file.content.length > FILE_PREVIEW_CHARS,
+      url: `/sandbox/slack/files/${encodeURIComponent(file.id)}`,
+    })),
   };
 }
 
@@ -330,7 +346,7 @@ function serveConsole(dir: string, path: string, res: ServerResponse): void {
 
 function historyEntry(event: { type: string; timestamp: number; [key: string]: unknown }) {
   const details = Object.entries(event).find(([key]) => key.endsWith('EventDetails'))?.[1] as
-    | { name?: string; input?: string; output?: string; error?: string; cause?: string }
+    | { name?: string; input?: string; output?: string; parameters?: string; error?: string; cause?: string }
     | undefined;
   return {
     type: event.type,
@@ -338,6 +354,8 @@ function historyEntry(event: { type: string; timestamp: number; [key: string]: u
     timestamp: new Date(event.timestamp * 1000).toISOString(),
     ...(details?.input !== undefined ? { input: details.input } : {}),
     ...(details?.output !== undefined ? { output: details.output } : {}),
+    // A service integration's request (a build's SourceVersion, say), as the Task sent it.
+    ...(details?.parameters !== undefined ? { parameters: details.parameters } : {}),
     ...(details?.error !== undefined ? { error: details.error } : {}),
   };
 }

@@ -6,16 +6,13 @@ import { pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
-import { synthesizeTemplate } from '../infra/synth.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
-import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
 import { sandboxBotToken, sandboxRepositoryPath } from './github/sandbox-bot.ts';
 import { startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
-import { createLogsApiHandler, LOGS_TARGET_PREFIX, LocalLogs } from './logs/api.ts';
 import { readBody } from './read-body.ts';
 import { serveEventBridge } from './sandbox-eventbridge.ts';
 import { createSandboxModels, DEMO_MODEL_PATH, MODEL_FRONT_PATH } from './sandbox-models.ts';
@@ -39,19 +36,22 @@ import {
 } from './sandbox-resources.ts';
 import { ChangeFeed, createSandboxRoutes } from './sandbox-routes.ts';
 import { createFakeSlack, signedEventRequests } from './sandbox-slack.ts';
+import { createSandboxTelemetry } from './sandbox-telemetry.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
 import { type EventSource, startEventSource } from './sqs/event-source.ts';
 import { SqsQueueService } from './sqs/queue-service.ts';
 import { createStepFunctionsApi, STEP_FUNCTIONS_TARGET_PREFIX } from './stepfunctions/api.ts';
 import { LocalStepFunctions } from './stepfunctions/runtime.ts';
+import { DEMO_TELEMETRY_CONFIG } from './telemetry/demo-services.ts';
 import {
-  type CloudFormationTemplate,
   LOCAL_REGION,
   localArn,
   resolveIntrinsics,
   resourcesOfType,
   UnsupportedTemplateError,
 } from './template.ts';
+import { sandboxTemplate } from './template-cache.ts';
+import { TableSettingsStore } from './template-settings.ts';
 import { createSandboxLog } from './terminal-log.ts';
 
 export {
@@ -114,10 +114,13 @@ async function assemble(
   port: number,
   setRoute: (route: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => void,
 ): Promise<Sandbox> {
-  const template = synthesizeTemplate({
-    modules: options.modules ?? WORKFLOW_MODULES,
-    ...(options.config ? { config: options.config } : {}),
-  }) as unknown as CloudFormationTemplate;
+  // The default modules' template is reused while their sources and the configuration are unchanged.
+  // The telemetry tools read the demo incident's services unless the caller configures others.
+  const { template } = await sandboxTemplate({
+    ...(options.modules ? { modules: options.modules } : {}),
+    config: { telemetry: DEMO_TELEMETRY_CONFIG, ...options.config },
+    ...(options.templateCache === false ? { cache: false } : {}),
+  });
   const names = { baseUrl: url };
   // One GitHub secret: the emulator signs its deliveries with what the ingress verifies.
   const webhookSecrets = {
@@ -143,6 +146,8 @@ async function assemble(
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url,
     AWS_ENDPOINT_URL_CODEBUILD: url,
     AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: url,
+    AWS_ENDPOINT_URL_CLOUDWATCH: url,
+    AWS_ENDPOINT_URL_CLOUDFORMATION: url,
     // The code tools and the pull request opener talk to the sandbox's GitHub as its bot.
     GITHUB_BASE_URL: github.apiUrl,
     GITHUB_TOKEN: sandboxBotToken(github),
@@ -153,6 +158,8 @@ async function assemble(
     SLACK_BOT_TOKEN: DEVELOPMENT_BOT_TOKEN,
     POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'INFO',
     POWERTOOLS_DEV: 'true',
+    // Execution links in Slack messages open this console, not the AWS one (issue 16 item 7).
+    SANDBOX_CONSOLE_URL: url,
     // Without a model server of the caller's, the offline demo model answers (labelled as such).
     ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY
       ? {}
@@ -229,14 +236,17 @@ async function assemble(
     }
   };
   // A build runs real code: its minutes are real ones (stretched, never shrunk, by the time scale).
-  const buildLogs = new LocalLogs();
+  const telemetry = createSandboxTelemetry({
+    ...(options.telemetry?.demoSeed !== undefined ? { demoSeed: options.telemetry.demoSeed } : {}),
+    ...(options.telemetry?.loghubDir ? { loghubDir: options.telemetry.loghubDir } : {}),
+  });
+  const buildLogs = telemetry.logs;
   const codebuild = new CodeBuildService({
     minuteMs: 60_000 * Math.max(1, options.timeScale),
     // A project whose source is a repository of the sandbox's GitHub builds from it on disk.
     resolveLocation: (location) => sandboxRepositoryPath(github, location) ?? location,
     onLogEvent: (group, stream, event) => buildLogs.put(group, stream, event),
   });
-  const logsApi = createLogsApiHandler(buildLogs);
   for (const project of projectsFromTemplate(template, names)) codebuild.createProject(project);
   const stepFunctions = new LocalStepFunctions({
     onEvent: () => feed.notify('execution'),
@@ -262,16 +272,20 @@ async function assemble(
     slackFaults: slack.workspace.faults,
     timeScale: options.timeScale,
   });
+  // TTL and point-in-time recovery of the template's tables, which dynalite does not keep.
+  const tableSettings = new TableSettingsStore();
   let sandboxRoutes: ReturnType<typeof createSandboxRoutes> | undefined;
   setRoute(async (req, res) => {
     const target = String(req.headers['x-amz-target'] ?? '');
-    if (target.startsWith(DYNAMODB_TARGET_PREFIX)) return dynamoListener(req, res);
+    if (target.startsWith(DYNAMODB_TARGET_PREFIX) && !tableSettings.handles(target))
+      return dynamoListener(req, res);
     const body = await readBody(req);
+    if (tableSettings.handles(target)) return tableSettings.serve(req, res, body);
     if (isLambdaInvokeRequest(req)) return lambdaApi(req, res, body);
     if (target.startsWith(SQS_TARGET_PREFIX)) return sqsApi(req, res, body);
     if (target.startsWith(STEP_FUNCTIONS_TARGET_PREFIX)) return sfnApi(req, res, body);
     if (target.startsWith(CODEBUILD_TARGET_PREFIX)) return codebuildApi(req, res, body);
-    if (target.startsWith(LOGS_TARGET_PREFIX)) return logsApi(req, res, body);
+    if (await telemetry.serve(req, res, body)) return;
     const path = new URL(req.url ?? '/', url).pathname;
     if (github.handles(path)) return github.serve(req, res, body);
     if (path.startsWith('/api/')) return slack.api(req, res, body);
@@ -285,7 +299,7 @@ async function assemble(
   });
 
   // Resources of the template.
-  const tableName = await createTables(template, dynamodb);
+  const tableName = await createTables(template, dynamodb, tableSettings);
   sandboxRoutes = createSandboxRoutes(
     {
       slack,
@@ -359,6 +373,7 @@ async function assemble(
     github,
     bedrock: models.bedrock,
     codebuild,
+    telemetry,
     modelFaults: models.faults,
     async idle() {
       await slack.workspace.settled();

@@ -79,7 +79,9 @@ export interface ApprovalWaitProps {
   /** Where any task's error ends up, after its retries (a defined state: DESIGN 2). */
   readonly onFailure: sfn.IChainable;
   /**
-   * The post's idempotency key.
+   * The post's idempotency key. A chain that runs again within the same `$.turn` (asking
+   * again after a rejection, say) needs a key that differs each time: the same key posts
+   * once and opens the same approval, whose first decision would be the answer again.
    * @default - `<conversationId>:Post <label>:<turn>` (slackPost's default)
    */
   readonly idempotencyKey?: string;
@@ -115,6 +117,7 @@ export function approvalWait(scope: Construct, id: string, props: ApprovalWaitPr
     ...(props.text === undefined ? {} : { text: props.text }),
     ...(props.template === undefined ? {} : { template: props.template }),
     approval,
+    keepApprovalNonce: true,
     ...(props.idempotencyKey === undefined ? {} : { idempotencyKey: props.idempotencyKey }),
     resultPath,
   });

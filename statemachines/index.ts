@@ -1,5 +1,6 @@
 import { BUG_INVESTIGATION_MODULE } from './bug-investigation/index.ts';
 import { CHANNEL_CONVERSATIONS_MODULE } from './channel-conversations.ts';
+import { INCIDENT_INVESTIGATION_MODULE } from './incident-investigation/index.ts';
 import { ISSUE_PIPELINE_MODULE } from './issue-pipeline/index.ts';
 import { REQUIREMENTS_INTERVIEW_MODULE } from './requirements-interview/index.ts';
 import type { AnyWorkflowModule } from './workflow-module.ts';
@@ -14,4 +15,5 @@ export const WORKFLOW_MODULES: readonly AnyWorkflowModule[] = [
   REQUIREMENTS_INTERVIEW_MODULE,
   CHANNEL_CONVERSATIONS_MODULE,
   ISSUE_PIPELINE_MODULE,
+  INCIDENT_INVESTIGATION_MODULE,
 ];

@@ -54,6 +54,12 @@ export interface SlackPostProps {
    */
   readonly approval?: ApprovalRequest;
   /**
+   * Keep the opened approval's nonce (`approvalNonce`) beside the post's answer at
+   * `resultPath`, for a wait on the approval (statemachines/approval-wait.ts does).
+   * @default false
+   */
+  readonly keepApprovalNonce?: boolean;
+  /**
    * Key that makes a retried post post once. `null` posts without one.
    * @default - `<conversationId>:<stateName>:<turn>`, unique per state and turn
    */
@@ -71,6 +77,18 @@ export interface SlackPostProps {
    * @default true
    */
   readonly essential?: boolean;
+  /**
+   * Appends the conversation's estimated model cost to the message (a conversation's final
+   * message, issue 16).
+   * @default false
+   */
+  readonly withCost?: boolean;
+  /**
+   * A message whose permalink the template gets as `data.permalink`: channel and ts, literals
+   * or `JsonPath.stringAt(...)`. Only with `template`.
+   * @default - no permalink
+   */
+  readonly permalinkOf?: { readonly channel: string; readonly ts: string };
 }
 
 /**
@@ -94,6 +112,9 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
   const stateName = props.stateName ?? id;
   if ((props.text === undefined) === (props.template === undefined)) {
     throw new Error(`${stateName}: slackPost needs either a text or a template`);
+  }
+  if (props.permalinkOf !== undefined && props.template === undefined) {
+    throw new Error(`${stateName}: a permalink is handed to a template: give permalinkOf with a template`);
   }
   const idempotencyKey =
     props.idempotencyKey === undefined
@@ -126,15 +147,19 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
           }),
       ...(props.approval === undefined ? {} : { approval: ApprovalRequest.parse(props.approval) }),
       ...(idempotencyKey === null ? {} : { idempotencyKey }),
+      ...(props.withCost ? { withCost: true } : {}),
+      ...(props.permalinkOf === undefined
+        ? {}
+        : { permalinkOf: { channel: props.permalinkOf.channel, ts: props.permalinkOf.ts } }),
     }),
     resultSelector: {
       channel: sfn.JsonPath.stringAt('$.Payload.channel'),
       ts: sfn.JsonPath.stringAt('$.Payload.ts'),
       threadTs: sfn.JsonPath.stringAt('$.Payload.threadTs'),
-      // Present exactly when the post opens an approval (a wait parks on it by its nonce).
-      ...(props.approval === undefined
-        ? {}
-        : { approvalNonce: sfn.JsonPath.stringAt('$.Payload.approvalNonce') }),
+      // Only for a wait on the approval (it parks by the nonce): the answer of any other post keeps its shape.
+      ...(props.approval !== undefined && props.keepApprovalNonce === true
+        ? { approvalNonce: sfn.JsonPath.stringAt('$.Payload.approvalNonce') }
+        : {}),
     },
     resultPath: props.resultPath ?? sfn.JsonPath.DISCARD,
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),

@@ -5,8 +5,10 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type * as z from 'zod';
 import type { AgentLimits } from '../lambdas/agents/limits.ts';
+import type { ModelPrices } from '../lambdas/agents/pricing.ts';
 import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
+import type { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
 import type { FunctionSpec } from './kernel-functions.ts';
 
 /**
@@ -28,6 +30,8 @@ export interface KernelConfig {
   /** How long a workflow waits for developers. */
   readonly developerWaitSeconds: number;
   readonly model: { readonly provider: string; readonly id: string };
+  /** Model prices (USD per million tokens) over the defaults of lambdas/agents/pricing.ts (issue 16). */
+  readonly modelPrices: ModelPrices;
   readonly retentionDays: number;
   readonly logRetentionDays: number;
   readonly inboxMaxReceiveCount: number;
@@ -45,6 +49,8 @@ export interface KernelConfig {
   >;
   /** Who may decide what: decision kind -> the roles whose holders may (defaults from the modules). */
   readonly approvals: Readonly<Record<string, readonly string[]>>;
+  /** The telemetry tools' services and data sources (issue 15, lambdas/tools/telemetry/config.ts). */
+  readonly telemetry: TelemetryConfig;
 }
 
 /**
@@ -154,6 +160,25 @@ export interface QueueSpec<F extends string = string> {
 }
 
 /**
+ * An IAM permission a module function needs beyond its `access` (e.g. invoking configured
+ * Lambda skills): actions on resources given as ARNs, or as the parts of an ARN in the stack's
+ * own partition, region and account (`Stack.formatArn`).
+ */
+export interface ModulePermission {
+  readonly actions: readonly string[];
+  readonly resources: readonly (
+    | string
+    | {
+        readonly service: string;
+        readonly resource: string;
+        readonly resourceName: string;
+        /** `:` (`function:name`) or `/` (`automation-definition/name`) between resource and name. */
+        readonly separator: ':' | '/';
+      }
+  )[];
+}
+
+/**
  * A workflow module: one entry in `WORKFLOW_MODULES` (index.ts) deploys all of it. `F` are
  * the keys of its functions, `S` the type of its configuration section.
  */
@@ -219,6 +244,12 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    * @default - every function is deployed
    */
   disabledFunctions?(settings: S): readonly F[];
+  /**
+   * IAM permissions its functions need under its settings beyond `access` (the incident
+   * investigation's skills: configured Lambdas and SSM Automation documents), by function key.
+   * @default - none
+   */
+  permissions?(settings: S): Readonly<Partial<Record<F, readonly ModulePermission[]>>>;
   /** Whether the module deploys anything under its settings (its section still validates). @default true */
   enabled?(settings: S): boolean;
   /**

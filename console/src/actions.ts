@@ -47,6 +47,7 @@ export function createActions(state: State, hooks: ActionHooks): Actions {
         delete state.executionName;
         delete state.selectedState;
         state.expandedEvents = new Set();
+        state.expandedGroups = new Set();
         hooks.forgetCurrentState();
       }
       const anchor = state.conversations.find((c) => c.id === id)?.anchors[0];
@@ -74,6 +75,7 @@ export function createActions(state: State, hooks: ActionHooks): Actions {
       delete state.execution;
       delete state.selectedState;
       state.expandedEvents = new Set();
+      state.expandedGroups = new Set();
       hooks.forgetCurrentState();
       hooks.changed();
     },
@@ -85,6 +87,15 @@ export function createActions(state: State, hooks: ActionHooks): Actions {
     toggleEvent(index) {
       if (state.expandedEvents.has(index)) state.expandedEvents.delete(index);
       else state.expandedEvents.add(index);
+      hooks.changed(false);
+    },
+    toggleEventGroup(start) {
+      if (state.expandedGroups.has(start)) state.expandedGroups.delete(start);
+      else state.expandedGroups.add(start);
+      hooks.changed(false);
+    },
+    setEventGroups(starts) {
+      state.expandedGroups = new Set(starts);
       hooks.changed(false);
     },
     setView(view) {

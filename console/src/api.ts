@@ -14,6 +14,21 @@ export interface User {
   realName?: string;
 }
 
+/** A file shared with a message (`files.uploadV2`): its name, a preview, and where the whole file is. */
+export interface FileShare {
+  id: string;
+  title: string;
+  filename: string;
+  /** Bytes. */
+  size: number;
+  /** The file's beginning, as text. */
+  preview: string;
+  /** Whether the preview is shorter than the file. */
+  truncated: boolean;
+  /** The whole file, served by the sandbox as text. */
+  url: string;
+}
+
 export interface Message {
   ts: string;
   thread_ts?: string;
@@ -21,6 +36,7 @@ export interface Message {
   bot?: boolean;
   text: string;
   blocks?: unknown[];
+  files?: FileShare[];
   reply_count?: number;
   conversation_id?: string;
 }
@@ -47,6 +63,8 @@ export interface Ledger {
   inputTokens?: number;
   outputTokens?: number;
   cacheReadTokens?: number;
+  /** The model calls' estimated cost in micro-dollars (lambdas/agents/pricing.ts). */
+  costMicroUsd?: number;
   transitions?: number;
   lambdaMs?: number;
 }
@@ -82,6 +100,8 @@ export interface HistoryEvent {
   timestamp: string;
   input?: string;
   output?: string;
+  /** A service integration Task's request parameters (JSON). */
+  parameters?: string;
   error?: string;
 }
 
@@ -95,6 +115,26 @@ export interface ExecutionDetail {
   cause?: string;
   definition: unknown;
   events: HistoryEvent[];
+}
+
+/** A repository of the sandbox's GitHub, as `/sandbox/github/repos/{owner}/{repo}` shows it. */
+export interface RepositoryPage {
+  repository: { full_name: string; default_branch: string };
+  branches: {
+    name: string;
+    sha: string;
+    ahead_by: number;
+    commits: { sha: string; message: string; author: string; date: string }[];
+  }[];
+  pulls: {
+    number: number;
+    title: string;
+    state: string;
+    draft?: boolean;
+    head?: string;
+    base?: string;
+    html_url: string;
+  }[];
 }
 
 export class ApiError extends Error {
@@ -151,4 +191,10 @@ export const api = {
   conversations: () => request<{ conversations: ConversationSummary[] }>('/sandbox/conversations'),
   conversation: (id: string) => request<ConversationDetail>(`/sandbox/conversations/${q(id)}`),
   execution: (name: string) => request<ExecutionDetail>(`/sandbox/executions/${q(name)}`),
+  repositories: () =>
+    request<{ repositories: { full_name: string; default_branch: string }[] }>('/sandbox/github/repos'),
+  repository: (fullName: string) => {
+    const [owner = '', repo = ''] = fullName.split('/');
+    return request<RepositoryPage>(`/sandbox/github/repos/${q(owner)}/${q(repo)}`);
+  },
 };

@@ -5,7 +5,9 @@
  * can show falls back to its `text`.
  */
 
+import type { FileShare } from './api.ts';
 import { type Child, h } from './dom.ts';
+import { renderFileShare } from './file-share.ts';
 import { type Inline, parseMrkdwn, parsePlain } from './mrkdwn.ts';
 
 export interface RenderContext {
@@ -182,12 +184,22 @@ function block(value: unknown, ctx: RenderContext): HTMLElement | undefined {
   }
 }
 
-/** The message body: its blocks when it has some the console can show, else its text. */
+/**
+ * The message body: its blocks when it has some the console can show, else its text; then
+ * the files shared with it. A file share without text shows only its files.
+ */
 export function renderMessageBody(
-  message: { text: string; blocks?: unknown[] },
+  message: { text: string; blocks?: unknown[]; files?: FileShare[] },
   ctx: RenderContext,
 ): HTMLElement {
   const rendered = (message.blocks ?? []).map((b) => block(b, ctx)).filter((b) => b !== undefined);
-  if (rendered.length > 0) return h('div', { class: 'blocks' }, rendered);
-  return renderMrkdwn(message.text, ctx);
+  const files = message.files ?? [];
+  const body =
+    rendered.length > 0
+      ? h('div', { class: 'blocks' }, rendered)
+      : message.text.trim() === '' && files.length > 0
+        ? null
+        : renderMrkdwn(message.text, ctx);
+  if (files.length === 0 && body) return body;
+  return h('div', { class: 'with-files' }, body, files.map(renderFileShare));
 }

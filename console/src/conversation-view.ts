@@ -4,13 +4,17 @@
  * the kernel stored for it.
  */
 
-import type { ExecutionDetail, HistoryEvent, StoredMessage } from './api.ts';
+import { formatUsd } from '../../lambdas/shared/money.ts';
+import type { ExecutionDetail, StoredMessage } from './api.ts';
 import { type Child, h } from './dom.ts';
+import { eventsSection } from './events-view.ts';
 import { type ExecutionPath, executionPath } from './execution-path.ts';
-import { clock, elapsed, humanize, number, prettyJson, tsDate } from './format.ts';
+import { clock, humanize, number, prettyJson, tsDate } from './format.ts';
 import { asAsl } from './graph-layout.ts';
 import { graphLegend, renderGraph } from './graph-view.ts';
 import type { Actions, State } from './state.ts';
+import { hasWorkspace, historyFacts, workspaceFacts } from './workspace-facts.ts';
+import { workspaceSection } from './workspace-panel.ts';
 
 export function renderConversationHeader(state: State, actions: Actions): Child[] {
   const c = state.detail?.conversation;
@@ -74,6 +78,7 @@ function ledger(state: State): HTMLElement {
     tile('input tokens', number(l.inputTokens), 'ledger-input'),
     tile('output tokens', number(l.outputTokens), 'ledger-output'),
     tile('cache reads', number(l.cacheReadTokens), 'ledger-cache'),
+    tile('estimated model cost', formatUsd(l.costMicroUsd ?? 0), 'ledger-cost'),
     tile('state transitions', number(l.transitions), 'ledger-transitions'),
     tile('Lambda time', `${((l.lambdaMs ?? 0) / 1000).toFixed(2)} s`, 'ledger-lambda'),
   );
@@ -92,6 +97,7 @@ function graphSection(
       {
         type: 'button',
         class: `small${state.zoom === zoom ? ' active' : ''}`,
+        'data-testid': `zoom-${zoom}`,
         title,
         onclick: () => actions.setZoom(zoom),
       },
@@ -113,7 +119,7 @@ function graphSection(
       h(
         'span',
         { class: 'zoom' },
-        zoomButton('Fit', 'fit', 'Fit the width'),
+        zoomButton('Fit', 'fit', 'Fit the graph to the panel'),
         zoomButton('75%', 0.75, 'Zoom 75%'),
         zoomButton('100%', 1, 'Zoom 100%'),
       ),
@@ -183,75 +189,6 @@ function stateDetail(state: State, actions: Actions, path: ExecutionPath): HTMLE
   );
 }
 
-function eventClass(event: HistoryEvent): string {
-  if (/(Failed|TimedOut|Aborted)$/.test(event.type)) return 'bad';
-  if (/Succeeded$/.test(event.type)) return 'good';
-  if (/StateEntered$/.test(event.type)) return 'entered';
-  return '';
-}
-
-function eventsSection(state: State, actions: Actions, execution: ExecutionDetail): HTMLElement {
-  const events = execution.events;
-  const start = events[0] ? new Date(events[0].timestamp) : new Date();
-  return h(
-    'section',
-    { class: 'events', 'data-testid': 'events' },
-    h(
-      'div',
-      { class: 'section-head' },
-      h('h2', null, 'Event history'),
-      h('span', { class: 'sub' }, `${events.length} events`),
-    ),
-    h(
-      'ol',
-      { class: 'event-list' },
-      events.map((event, i) => {
-        const open = state.expandedEvents.has(i);
-        const hasDetail =
-          event.input !== undefined || event.output !== undefined || event.error !== undefined;
-        const at = new Date(event.timestamp);
-        return h(
-          'li',
-          {
-            class: `event ${eventClass(event)}${open ? ' open' : ''}`,
-            'data-testid': 'event',
-            'data-type': event.type,
-          },
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'event-row',
-              'aria-expanded': hasDetail ? String(open) : undefined,
-              disabled: !hasDetail,
-              onclick: () => actions.toggleEvent(i),
-            },
-            h('span', { class: 'event-id' }, String(i + 1)),
-            h('span', { class: 'event-type' }, event.type),
-            h('span', { class: 'event-state' }, event.stateName ?? ''),
-            h('time', { datetime: event.timestamp, title: clock(at) }, elapsed(start, at)),
-          ),
-          open
-            ? h(
-                'div',
-                { class: 'io' },
-                event.input !== undefined
-                  ? h('div', null, h('h3', null, 'Input'), h('pre', null, prettyJson(event.input)))
-                  : null,
-                event.output !== undefined
-                  ? h('div', null, h('h3', null, 'Output'), h('pre', null, prettyJson(event.output)))
-                  : null,
-                event.error !== undefined
-                  ? h('div', null, h('h3', null, 'Error'), h('pre', null, event.error))
-                  : null,
-              )
-            : null,
-        );
-      }),
-    ),
-  );
-}
-
 function historySection(state: State, messages: StoredMessage[]): HTMLElement {
   return h(
     'section',
@@ -300,12 +237,17 @@ export function renderConversationBody(state: State, actions: Actions): Child[] 
     return [h('p', { class: 'empty' }, state.conversationId ? 'Loading…' : 'Pick a conversation.')];
   const execution = state.execution;
   const path = execution ? executionPath(execution.events, execution.status) : undefined;
+  const workspace =
+    execution && state.conversationId
+      ? workspaceFacts(state.conversationId, historyFacts(execution.events), state.repositories ?? [])
+      : undefined;
   return [
     ledger(state),
     execution && path
       ? graphSection(state, actions, execution, path)
       : h('p', { class: 'empty' }, 'No execution yet.'),
     execution && path ? stateDetail(state, actions, path) : null,
+    workspace && hasWorkspace(workspace) ? workspaceSection(workspace) : null,
     execution ? eventsSection(state, actions, execution) : null,
     historySection(state, state.detail.messages),
     execution

@@ -1,18 +1,20 @@
+import { fitScale } from './fit-scale.ts';
 import type { State } from './state.ts';
 
 /** The execution graph's scroller: zoom to fit (or a scale), and follow the state running now. */
 
-/** Sizes the graph in `container` for the zoom: `fit` shrinks it to the width (not below 45%). */
+/** Sizes the graph in `container` for the zoom: `fit` shrinks it to the scroller's inner width. */
 export function fitGraph(container: Element, zoom: State['zoom']): void {
   const scroller = container.querySelector<HTMLElement>('.graph-scroll');
   const graph = scroller?.querySelector<SVGSVGElement>('svg.graph');
   if (!scroller || !graph || scroller.clientWidth === 0) return;
   const width = Number(graph.getAttribute('width'));
   const height = Number(graph.getAttribute('height'));
-  const available = scroller.clientWidth - 2;
-  const scale = zoom === 'fit' ? Math.max(0.45, Math.min(1, available / width)) : zoom;
-  graph.style.width = `${Math.round(width * scale)}px`;
-  graph.style.height = `${Math.round(height * scale)}px`;
+  // clientWidth is inside the border and excludes a vertical scrollbar, which a tall graph has.
+  const scale = zoom === 'fit' ? fitScale(width, scroller.clientWidth) : zoom;
+  // Rounded down: a graph one pixel too wide would bring back the sideways scrollbar.
+  graph.style.width = `${Math.floor(width * scale)}px`;
+  graph.style.height = `${Math.floor(height * scale)}px`;
 }
 
 /**

@@ -2,7 +2,8 @@ import type { State } from './state.ts';
 
 /**
  * What the address keeps (`#channel=...&thread=...&conversation=...&as=...`), so a reload or a
- * shared link opens the same view.
+ * shared link opens the same view. `#execution=<name>` (the links in Slack messages) opens the
+ * conversation that runs that execution.
  */
 
 /** Who the composer posts as unless the address says otherwise. */
@@ -17,11 +18,15 @@ export function stateFromHash(hash: string = location.hash): Partial<State> {
   const threadTs = get('thread');
   const threadChannel = get('threadChannel') ?? channelId;
   const conversationId = get('conversation');
+  // An execution link (a Slack message's "in the console"): its conversation is found once loaded.
+  const execution = get('execution');
   const postAs = get('as');
   if (channelId) partial.channelId = channelId;
   if (threadTs && threadChannel) Object.assign(partial, { threadTs, threadChannel });
   if (conversationId)
     Object.assign(partial, { conversationId, center: 'conversation', view: 'conversation' });
+  else if (execution)
+    Object.assign(partial, { linkedExecution: execution, center: 'conversation', view: 'conversation' });
   else if (threadTs) partial.view = 'thread';
   if (postAs) partial.postAs = postAs;
   return partial;

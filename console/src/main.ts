@@ -6,11 +6,11 @@
  */
 
 import { createActions } from './actions.ts';
-import { ApiError, api } from './api.ts';
 import { renderConversationBody, renderConversationHeader } from './conversation-view.ts';
 import { h } from './dom.ts';
 import { fitGraph, scrollToCurrentState } from './graph-scroll.ts';
 import { type LiveMode, watchChanges } from './live.ts';
+import { createLoader } from './load.ts';
 import { DEFAULT_USER, hashOf, stateFromHash } from './location.ts';
 import { update, updateList } from './render-cache.ts';
 import { channelName, type State, userName, type View } from './state.ts';
@@ -29,6 +29,7 @@ const state: State = {
   botUserId: 'U_BOT',
   postAs: DEFAULT_USER,
   expandedEvents: new Set(),
+  expandedGroups: new Set(),
   center: 'channel',
   view: 'channels',
   zoom: 'fit',
@@ -128,8 +129,10 @@ function renderConversation(): void {
     state.detail,
     state.execution,
     state.executionName,
+    state.repositories,
     state.selectedState,
     [...state.expandedEvents],
+    [...state.expandedGroups],
     state.zoom,
     state.users,
   ]);
@@ -149,6 +152,10 @@ function renderConversation(): void {
   if (update(conversationBody, key, () => renderConversationBody(state, actions))) {
     conversationBody.scrollTop = bodyTop;
     applyZoom();
+    // A check's output tail ends where the failure is reported: show its end first.
+    for (const tail of conversationBody.querySelectorAll<HTMLElement>('.check-tail')) {
+      tail.scrollTop = tail.scrollHeight;
+    }
     const next = conversationBody.querySelector<HTMLElement>('.graph-scroll');
     if (next && graphScroll) {
       next.scrollTop = graphScroll.top;
@@ -253,60 +260,9 @@ function render(): void {
 
 // ---- loading ----
 
-async function loadWorkspace(): Promise<void> {
-  const [channels, users] = await Promise.all([api.channels(), api.users()]);
-  state.channels = channels.channels;
-  state.botUserId = channels.bot_user_id;
-  state.users = users.users;
-}
-
-async function load(): Promise<void> {
-  // The sandbox may have been down when the page opened.
-  if (state.channels.length === 0) await loadWorkspace();
-  const at = {
-    channelId: state.channelId,
-    threadChannel: state.threadChannel,
-    threadTs: state.threadTs,
-    conversationId: state.conversationId,
-  };
-  const notFound = <T>(promise: Promise<T>): Promise<T | undefined> =>
-    promise.catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 404) return undefined;
-      throw error;
-    });
-  const [conversations, messages, thread, detail] = await Promise.all([
-    api.conversations().then((r) => r.conversations),
-    at.channelId ? notFound(api.messages(at.channelId).then((r) => r.messages)) : undefined,
-    at.threadChannel && at.threadTs
-      ? notFound(api.messages(at.threadChannel, at.threadTs).then((r) => r.messages))
-      : undefined,
-    at.conversationId ? notFound(api.conversation(at.conversationId)) : undefined,
-  ]);
-  state.conversations = conversations;
-  // The reader may have moved on while this loaded: keep only what is still shown.
-  if (state.channelId === at.channelId) state.messages = messages ?? [];
-  if (state.threadTs === at.threadTs && state.threadChannel === at.threadChannel) state.thread = thread ?? [];
-  if (state.conversationId !== at.conversationId || !at.conversationId) return;
-  if (!detail) {
-    delete state.detail;
-    delete state.execution;
-    return;
-  }
-  state.detail = detail;
-  const names = detail.executions.map((e) => e.name);
-  if (!state.executionName || !names.includes(state.executionName)) {
-    const owned = detail.conversation.executionName;
-    const latest = [...detail.executions].sort((a, b) => b.startDate.localeCompare(a.startDate))[0]?.name;
-    const chosen = owned && names.includes(owned) ? owned : latest;
-    if (chosen) state.executionName = chosen;
-    else delete state.executionName;
-  }
-  const name = state.executionName;
-  const execution = name ? await notFound(api.execution(name)) : undefined;
-  if (state.conversationId !== at.conversationId || state.executionName !== name) return;
-  if (execution) state.execution = execution;
-  else delete state.execution;
-}
+const { loadWorkspace, load } = createLoader(state, {
+  openConversation: (id, options) => actions.openConversation(id, options),
+});
 
 let inFlight = false;
 let again = false;

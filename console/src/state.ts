@@ -6,6 +6,7 @@ import type {
   ConversationSummary,
   ExecutionDetail,
   Message,
+  RepositoryPage,
   User,
 } from './api.ts';
 import type { LiveMode } from './live.ts';
@@ -24,8 +25,12 @@ export interface State {
   threadChannel?: string;
   conversationId?: string;
   executionName?: string;
+  /** An execution named by the address (`#execution=`), whose conversation is not known yet. */
+  linkedExecution?: string;
   selectedState?: string;
   expandedEvents: Set<number>;
+  /** Event history groups shown open, by the index of their first event. */
+  expandedGroups: Set<number>;
   /** What the middle column shows on wide screens. */
   center: 'channel' | 'conversation';
   view: View;
@@ -38,6 +43,8 @@ export interface State {
   conversations: ConversationSummary[];
   detail?: ConversationDetail;
   execution?: ExecutionDetail;
+  /** The sandbox's GitHub repositories, for the conversation's workspace (absent: not read yet). */
+  repositories?: RepositoryPage[];
 }
 
 export interface Actions {
@@ -49,6 +56,9 @@ export interface Actions {
   selectExecution(name: string): void;
   selectState(name: string | undefined): void;
   toggleEvent(index: number): void;
+  toggleEventGroup(start: number): void;
+  /** Opens exactly these event groups (by first event), closing the others. */
+  setEventGroups(starts: number[]): void;
   setView(view: View): void;
   setZoom(zoom: number | 'fit'): void;
   setPostAs(user: string): void;
@@ -60,6 +70,17 @@ export interface Actions {
     value?: string;
     block_id?: string;
   }): Promise<void>;
+}
+
+/** The conversation running the execution `name` (named after it, or continued as new from it). */
+export function conversationOfExecution(
+  conversations: readonly ConversationSummary[],
+  name: string,
+): ConversationSummary | undefined {
+  return (
+    conversations.find((c) => c.executionName === name) ??
+    conversations.find((c) => name === c.id || name.startsWith(`${c.id}-`))
+  );
 }
 
 /** The conversation owning a thread (by its anchors), if any. */

@@ -196,26 +196,34 @@ export function renderChannelMessages(state: State, actions: Actions): Child[] {
 
 export function renderThreadHeader(state: State, actions: Actions): Child[] {
   const conversation = conversationOfThread(state, state.threadChannel, state.threadTs);
+  // The title and chip wrap within their own box, and the close button keeps a column of its
+  // own: it never sits over the title or the chip, whatever their length (issue 16).
   return [
-    h('h1', null, 'Thread', h('span', { class: 'sub' }, ` # ${channelName(state, state.threadChannel)}`)),
-    conversation
-      ? h(
-          'button',
-          {
-            type: 'button',
-            class: 'chip',
-            'data-testid': 'thread-conversation',
-            onclick: () => actions.openConversation(conversation.id),
-          },
-          `⚙ ${humanize(conversation.workflow)}`,
-        )
-      : null,
+    h(
+      'div',
+      { class: 'head-main' },
+      h('h1', null, 'Thread', h('span', { class: 'sub' }, ` # ${channelName(state, state.threadChannel)}`)),
+      conversation
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'chip',
+              'data-testid': 'thread-conversation',
+              onclick: () => actions.openConversation(conversation.id),
+            },
+            `⚙ ${humanize(conversation.workflow)}`,
+          )
+        : null,
+    ),
     h(
       'button',
       {
         type: 'button',
         class: 'icon close',
         title: 'Close the thread',
+        'aria-label': 'Close the thread',
+        'data-testid': 'close-thread',
         onclick: () => actions.closeThread(),
       },
       '✕',

@@ -90,11 +90,16 @@ export class DynamoApprovalStore extends DynamoTable implements ApprovalStore {
   async placeApproval(
     conversationId: string,
     ref: ApprovalRef,
-    where: { channel: string; messageTs: string },
+    where: { channel: string; messageTs: string; threadTs: string },
   ): Promise<void> {
     await this.updateIfOpen(conversationId, ref, {
-      UpdateExpression: 'SET approvals.#kind.channel = :channel, approvals.#kind.messageTs = :messageTs',
-      ExpressionAttributeValues: { ':channel': where.channel, ':messageTs': where.messageTs },
+      UpdateExpression:
+        'SET approvals.#kind.channel = :channel, approvals.#kind.messageTs = :messageTs, approvals.#kind.threadTs = :threadTs',
+      ExpressionAttributeValues: {
+        ':channel': where.channel,
+        ':messageTs': where.messageTs,
+        ':threadTs': where.threadTs,
+      },
     });
   }
 

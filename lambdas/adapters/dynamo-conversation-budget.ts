@@ -14,7 +14,11 @@ import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 const BudgetItem = z.object({
   createdAt: z.string(),
   ledger: z
-    .object({ inputTokens: z.number().default(0), outputTokens: z.number().default(0) })
+    .object({
+      inputTokens: z.number().default(0),
+      outputTokens: z.number().default(0),
+      costMicroUsd: z.number().default(0),
+    })
     .partial()
     .optional(),
   continueTurns: z.set(z.number()).optional(),
@@ -39,6 +43,7 @@ export class DynamoConversationBudget extends DynamoTable implements Conversatio
     return {
       createdAt,
       tokens: (ledger?.inputTokens ?? 0) + (ledger?.outputTokens ?? 0),
+      costMicroUsd: ledger?.costMicroUsd ?? 0,
       consecutiveContinues: [...(continueTurns ?? [])].filter((turn) => turn > streakFrom).length,
     };
   }

@@ -1,4 +1,7 @@
 import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -17,7 +20,12 @@ import {
   StoredMessage,
   ThreadAnchor,
 } from '../kernel/model.ts';
-import type { ConversationStore, ThreadLink } from '../kernel/ports.ts';
+import type {
+  ConversationMark,
+  ConversationStore,
+  StoredAndConversation,
+  ThreadLink,
+} from '../kernel/ports.ts';
 import { SlackPostOutput } from '../kernel/tasks.ts';
 import type { PostLedger } from '../slack/post-to-slack.ts';
 import { DynamoTable, type DynamoTableOptions, isConditionFailure } from './dynamo-table.ts';
@@ -194,12 +202,107 @@ export class DynamoConversationStore extends DynamoTable implements Conversation
     });
   }
 
-  async openWait(conversationId: string, wait: OpenWait, phase: string): Promise<void> {
+  async openWait(conversationId: string, wait: OpenWait, phase: string, status?: string): Promise<void> {
     await this.update(conversationId, {
-      UpdateExpression: 'SET #wait = :wait, phase = :phase, updatedAt = :now',
-      ExpressionAttributeNames: { '#wait': 'wait' },
-      ExpressionAttributeValues: { ':wait': wait, ':phase': phase, ':now': this.nowIso() },
+      UpdateExpression: `SET #wait = :wait, phase = :phase, updatedAt = :now${status === undefined ? '' : ', #status = :status'}`,
+      ExpressionAttributeNames: { '#wait': 'wait', ...(status === undefined ? {} : { '#status': 'status' }) },
+      ExpressionAttributeValues: {
+        ':wait': wait,
+        ':phase': phase,
+        ':now': this.nowIso(),
+        ...(status === undefined ? {} : { ':status': status }),
+      },
     });
+  }
+
+  async readAfterStore(message: StoredMessage): Promise<StoredAndConversation> {
+    const conversationKey = keys.conversation(message.conversationId);
+    const messageKey = keys.message(message.conversationId, message.ts, message.channel);
+    const items: Record<string, unknown>[] = [];
+    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+      [this.tableName]: { Keys: [conversationKey, messageKey], ConsistentRead: true },
+    };
+    // BatchGetItem may leave keys unprocessed under load: ask again for those.
+    while (request !== undefined && Object.keys(request).length > 0) {
+      const page: BatchGetCommandOutput = await this.doc.send(new BatchGetCommand({ RequestItems: request }));
+      items.push(...(page.Responses?.[this.tableName] ?? []));
+      request = page.UnprocessedKeys as typeof request;
+    }
+    const conversation = items.find((item) => item.sk === conversationKey.sk);
+    const stored = items.find((item) => item.sk === messageKey.sk);
+    return {
+      conversation: conversation
+        ? parseItem(Conversation, conversation, `${conversationKey.pk}/${conversationKey.sk}`)
+        : undefined,
+      message: stored ? parseItem(StoredMessage, stored, messageKey.sk) : undefined,
+    };
+  }
+
+  async withdrawMessage(message: StoredMessage): Promise<'withdrawn' | 'delivered'> {
+    try {
+      await this.doc.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.message(message.conversationId, message.ts, message.channel),
+          ConditionExpression: 'attribute_not_exists(deliveredInTurn)',
+        }),
+      );
+      return 'withdrawn';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'delivered';
+      throw error;
+    }
+  }
+
+  async endWait(
+    conversationId: string,
+    options: { mark?: ConversationMark; ledger?: Partial<Ledger> } = {},
+  ): Promise<Conversation> {
+    const { mark = {}, ledger = {} } = options;
+    const set = Object.entries({ status: mark.status, phase: mark.phase }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    );
+    const add = Object.entries(ledger).filter(([, value]) => typeof value === 'number' && value !== 0);
+    const send = (withLedger: boolean) =>
+      this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.conversation(conversationId),
+          UpdateExpression: [
+            'REMOVE #wait',
+            `SET updatedAt = :now${set.map(([field]) => `, #${field} = :${field}`).join('')}`,
+            ...(withLedger && add.length > 0
+              ? [`ADD ${add.map((_, i) => `ledger.#l${i} :l${i}`).join(', ')}`]
+              : []),
+          ].join(' '),
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: {
+            '#wait': 'wait',
+            ...Object.fromEntries(set.map(([field]) => [`#${field}`, field])),
+            ...(withLedger ? Object.fromEntries(add.map(([field], i) => [`#l${i}`, field])) : {}),
+          },
+          ExpressionAttributeValues: {
+            ':now': this.nowIso(),
+            ...Object.fromEntries(set.map(([field, value]) => [`:${field}`, value])),
+            ...(withLedger ? Object.fromEntries(add.map(([, value], i) => [`:l${i}`, value])) : {}),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+    const key = keys.conversation(conversationId);
+    try {
+      const { Attributes } = await send(true).catch(async (error: unknown) => {
+        // ADD on a nested path needs the `ledger` map: without one, write the rest, then the ledger alone.
+        if (add.length === 0 || (error as { name?: string }).name !== 'ValidationException') throw error;
+        const result = await send(false);
+        await this.addToLedger(conversationId, ledger);
+        return result;
+      });
+      return parseItem(Conversation, Attributes, `${key.pk}/${key.sk}`);
+    } catch (error) {
+      if (isConditionFailure(error)) throw new ConversationNotFoundError(conversationId);
+      throw error;
+    }
   }
 
   async clearWait(conversationId: string, waitId?: string): Promise<void> {

@@ -73,3 +73,29 @@ export class ProfileNotFoundError extends Error {
     super(`no agent profile "${profile}" here (this function serves: ${known.join(', ') || 'none'})`);
   }
 }
+
+/**
+ * No price is known for the configured model (neither `modelPrices` nor the defaults of
+ * pricing.ts): a configuration error, raised at synth, so no stack deploys whose cost
+ * limits could not be held.
+ */
+export class InvalidModelPriceError extends Error {
+  override readonly name = 'InvalidModelPriceError';
+  constructor(
+    readonly modelId: string,
+    options?: { cause: unknown },
+  ) {
+    super(
+      `no price is known for model "${modelId}": add it to modelPrices, e.g. "modelPrices": { "${modelId}": { "inputPerMillion": 3, "outputPerMillion": 15, "cacheWritePerMillion": 3.75, "cacheReadPerMillion": 0.3 } } (USD per million tokens)`,
+      options,
+    );
+  }
+}
+
+/** `MODEL_PRICE` is not a valid `ModelPrice` (JSON): a deployment error, not retryable. */
+export class InvalidModelPriceSettingError extends Error {
+  override readonly name = 'InvalidModelPriceSettingError';
+  constructor(options: { cause: unknown }) {
+    super('MODEL_PRICE is not a valid model price (JSON, USD per million tokens)', options);
+  }
+}

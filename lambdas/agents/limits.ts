@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { formatUsd, microUsd } from '../shared/money.ts';
 import { InvalidAgentLimitsError, type ModelCallError } from './errors.ts';
 
 /** The severity scale of escalations (low to critical), as workflows that escalate use it. */
@@ -17,6 +18,19 @@ export const AgentLimits = z.strictObject({
   maxConsecutiveContinues: z.number().int().min(1).max(100).default(3),
   /** Model tokens (input + output, from the ledger) one conversation may spend. @default 2000000 */
   maxConversationTokens: z.number().int().positive().default(2_000_000),
+  /**
+   * The estimated model cost (USD, priced with `modelPrices`) one conversation may spend; on
+   * reaching it the agent stops as for the token budget. @default - no money budget
+   */
+  maxConversationCostUsd: z.number().positive().optional(),
+  /**
+   * The estimated model cost (USD) all conversations together may spend in one UTC day,
+   * checked before each agent turn against an atomic counter per day; on reaching it a turn
+   * does not call the model and ends as a failure saying so, which each workflow takes its
+   * stop path for (the bug investigation tells the reporter and escalates to on call).
+   * @default - no daily ceiling
+   */
+  maxDailyCostUsd: z.number().positive().optional(),
   /** Seconds from a conversation's start after which no agent turn runs. @default 604800 (7 days) */
   maxConversationSeconds: z.number().int().positive().default(604_800),
   /**
@@ -56,6 +70,8 @@ export interface ConversationSpend {
   createdAt: string;
   /** Model tokens so far (input + output). */
   tokens: number;
+  /** The model calls' estimated cost so far, in micro-dollars. */
+  costMicroUsd: number;
   /** Turns that ended `continue` since the last turn that did not. */
   consecutiveContinues: number;
 }
@@ -76,11 +92,40 @@ export function conversationLimitReached(
   if (spend.tokens >= limits.maxConversationTokens) {
     return `it used its budget of ${limits.maxConversationTokens.toLocaleString('en-US')} model tokens`;
   }
+  if (
+    limits.maxConversationCostUsd !== undefined &&
+    spend.costMicroUsd >= microUsd(limits.maxConversationCostUsd)
+  ) {
+    return `it used its budget of ${formatUsd(microUsd(limits.maxConversationCostUsd))} of estimated model cost`;
+  }
   const ageSeconds = (nowMs - Date.parse(spend.createdAt)) / 1000;
   if (ageSeconds >= limits.maxConversationSeconds) {
     return `it reached its time limit of ${describeSeconds(limits.maxConversationSeconds)}`;
   }
   return undefined;
+}
+
+/**
+ * The platform's spend per UTC day, across every conversation (issue 16): an atomic counter
+ * per day, added to after each model call and read before each agent turn.
+ */
+export interface DailySpendStore {
+  /** Micro-dollars spent on `day` (`YYYY-MM-DD`, UTC) so far; 0 when nothing was. */
+  spentOn(day: string): Promise<number>;
+  /** Adds a call's cost to `day`'s counter. */
+  add(day: string, costMicroUsd: number): Promise<void>;
+}
+
+/** Why no turn may call the model today, in words for people; undefined when it may. */
+export function dailyCeilingReached(
+  spentMicroUsd: number,
+  limits: AgentLimits,
+  day: string,
+): string | undefined {
+  if (limits.maxDailyCostUsd === undefined) return undefined;
+  const ceiling = microUsd(limits.maxDailyCostUsd);
+  if (spentMicroUsd < ceiling) return undefined;
+  return `the platform reached its spending ceiling of ${formatUsd(ceiling)} of estimated model cost for today (${day}, UTC); it resets at midnight UTC`;
 }
 
 /** The reason given when a turn would be the `max`-th in a row to run out of its budget. */

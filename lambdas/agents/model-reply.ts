@@ -86,5 +86,6 @@ export function usageOf(message: unknown): Partial<Ledger> {
     inputTokens: usage.data.input_tokens + (usage.data.cache_creation_input_tokens ?? 0),
     outputTokens: usage.data.output_tokens,
     cacheReadTokens: usage.data.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: usage.data.cache_creation_input_tokens ?? 0,
   };
 }

@@ -11,12 +11,13 @@ import {
   type AgentLimits,
   type ConversationBudgetStore,
   continuesReason,
-  conversationLimitReached,
+  type DailySpendStore,
   isTransientModelFailure,
 } from './limits.ts';
 import { type ModelReply, readReply, type ToolUse, usageOf } from './model-reply.ts';
 import { buildRequest } from './model-request.ts';
 import { type AgentTurnDeps, silentLogger } from './ports.ts';
+import type { ModelPrice } from './pricing.ts';
 import {
   type AgentProfile,
   type ProfileOutput,
@@ -25,6 +26,7 @@ import {
   submitToolOf,
   type UnfinishedTurn,
 } from './profile.ts';
+import { TurnSpending } from './spending.ts';
 import { capToolOutput, toolError, toolResult } from './tool-results.ts';
 
 /**
@@ -59,6 +61,10 @@ export type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = Agen
   limits?: AgentLimits;
   /** What the conversation spent; with `limits`, a conversation over them runs no model call. */
   conversationBudget?: ConversationBudgetStore;
+  /** The platform's spend per UTC day; with `limits.maxDailyCostUsd`, no call runs past it. */
+  dailySpend?: DailySpendStore;
+  /** The price of `modelId`: each call's estimated cost goes to the ledger and the day's spend. */
+  price?: ModelPrice;
 };
 
 /**
@@ -91,10 +97,11 @@ async function runTurn<Result, Output>(
   const turn: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: profile.prompt(input) }] }];
   const toolNames = new Set(profile.tools.map((tool) => tool.name));
   const submitTool = submitToolOf(profile);
-  const stats = { modelCalls: 0, toolCalls: 0, invalidSubmissions: 0, rounds: 0, tokens: 0 };
+  const stats = { modelCalls: 0, toolCalls: 0, invalidSubmissions: 0, rounds: 0 };
   let progress: string | undefined;
   const limits = deps.limits;
-  const spend = limits ? await deps.conversationBudget?.spend(conversationId) : undefined;
+  const spending = await TurnSpending.start(conversationId, deps);
+  const spend = spending.conversation;
 
   const remainingMs = () => deps.budget.deadlineMs - deps.clock.now().getTime();
 
@@ -149,22 +156,13 @@ async function runTurn<Result, Output>(
     deps.conversationBudget
       ?.recordTurnEnd(conversationId, input.turn, continued)
       .catch((error: unknown) => log.warn('could not record how the turn ended', { error }));
-  /** Why no further model call may run in this conversation, checked before every call. */
-  const overLimit = (): string | undefined => {
-    if (!limits || !spend) return undefined;
-    const reached = conversationLimitReached(
-      { ...spend, tokens: spend.tokens + stats.tokens },
-      limits,
-      deps.clock.now().getTime(),
-    );
-    return reached;
-  };
   const nudge = (content: ContentBlockParam[]) =>
     content.push({ type: 'text', text: submitNowNote(submitTool) });
 
   for (;;) {
     if (remainingMs() <= 0) return unfinished({ kind: 'out_of_budget', reason: 'time budget', progress });
-    const stop = overLimit();
+    // Checked before every call: the conversation's bounds and the platform's daily ceiling.
+    const stop = spending.overLimit();
     if (stop !== undefined) return unfinished({ kind: 'failed', error: stop, progress });
 
     let reply: ModelReply;
@@ -174,10 +172,9 @@ async function runTurn<Result, Output>(
         { signal: AbortSignal.timeout(Math.max(1, remainingMs())) },
       );
       stats.modelCalls += 1;
-      const usage = usageOf(message);
-      stats.tokens += (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+      const delta = await spending.record(usageOf(message));
       await deps
-        .ledger(conversationId, usage)
+        .ledger(conversationId, delta)
         .catch((error: unknown) => log.warn('could not add token usage to the ledger', { error }));
       reply = readReply(message);
     } catch (error) {

@@ -1,13 +1,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoConversationBudget } from '../adapters/dynamo-conversation-budget.ts';
+import { DynamoDailySpend } from '../adapters/dynamo-daily-spend.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
 import { modelClientFromEnv } from '../adapters/model-client.ts';
 import { createAgentMetrics, recordFailedTurn, withModelMetrics } from '../adapters/model-metrics.ts';
 import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput } from '../agents/contract.ts';
-import { type AgentLimits, agentLimitsFrom } from '../agents/limits.ts';
+import { type AgentLimits, agentLimitsFrom, type DailySpendStore } from '../agents/limits.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
+import { type ModelPrice, modelPriceFrom } from '../agents/pricing.ts';
 import type { ProfileRegistry } from '../agents/profile.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
 import { systemClock } from '../kernel/ports.ts';
@@ -22,6 +24,8 @@ const metrics = createAgentMetrics();
 interface AgentAdapters {
   limits: AgentLimits;
   conversationBudget: DynamoConversationBudget;
+  dailySpend: DailySpendStore;
+  price?: ModelPrice;
   model: ModelClient;
   modelId: string;
   tools: ToolInvoker;
@@ -35,9 +39,20 @@ async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<Agen
   const provider = env[ENV.modelProvider] ?? 'anthropic';
   const limits = agentLimitsFrom(env[ENV.agentLimits]);
   const tableName = requireEnv(ENV.tableName, env);
+  const price = modelPriceFrom(env[ENV.modelPrice]);
+  if (price === undefined && (limits.maxConversationCostUsd ?? limits.maxDailyCostUsd) !== undefined) {
+    // The stack always sets a price; this is a hand-made deployment.
+    logger.warn('money limits are configured but MODEL_PRICE is not set: model calls are unpriced');
+  }
   return {
     limits,
     conversationBudget: new DynamoConversationBudget({ client: new DynamoDBClient({}), tableName }),
+    dailySpend: new DynamoDailySpend({
+      client: new DynamoDBClient({}),
+      tableName,
+      retentionDays: numberFromEnv(ENV.retentionDays, env) ?? 90,
+    }),
+    ...(price === undefined ? {} : { price }),
     model: withModelMetrics(
       await modelClientFromEnv(env, {
         timeoutMs: limits.modelCallTimeoutSeconds * 1000,

@@ -9,7 +9,13 @@ export const handler = taskHandler({
   task: 'Drain',
   schema: DrainInput,
   logger: createLogger('drain'),
-  run: (input) => drain(input, kernelDeps()),
+  // The invocation's time goes in Drain's own write on the conversation: no ledger request of
+  // its own on the wake path (the last round trip, in parallel with the marks, is not counted).
+  run: async (input, _context, meter) => {
+    const output = await drain(input, kernelDeps(), { elapsedMs: meter.elapsedMs });
+    meter.recorded();
+    return output;
+  },
   summary: (_input, output) => ({
     turn: output.turn,
     count: output.count,

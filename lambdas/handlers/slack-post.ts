@@ -8,12 +8,12 @@ import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { postToSlack } from '../slack/post-to-slack.ts';
 import { NO_TEMPLATES, slackPostInputFor, type TemplateRegistry } from '../slack/templates/index.ts';
-import { createSlackPoster, type SlackClient } from '../slack/web-client.ts';
+import { createSlackPoster, type SlackClient, type SlackPermalinks } from '../slack/web-client.ts';
 import { taskHandler } from './task-handler.ts';
 import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('slack-post');
-let poster: SlackClient | undefined;
+let poster: (SlackClient & SlackPermalinks) | undefined;
 let ledger: DynamoPostLedger | undefined;
 let approvals: DynamoApprovalStore | undefined;
 
@@ -36,7 +36,7 @@ function approvalStore(): DynamoApprovalStore {
   return approvals;
 }
 
-async function slackPoster(): Promise<SlackClient> {
+async function slackPoster(): Promise<SlackClient & SlackPermalinks> {
   if (!poster) {
     const { botToken } = await getSlackSecret();
     const slackApiUrl = process.env[ENV.slackApiUrl];
@@ -57,10 +57,12 @@ export function createSlackPostHandler(templates: TemplateRegistry) {
     logger,
     run: async (input): Promise<SlackPostOutput> => {
       const deps = kernelDeps();
+      const slack = await slackPoster();
       return postToSlack(input, {
         store: deps.store,
         posts: postLedger(),
-        slack: await slackPoster(),
+        slack,
+        permalinks: slack,
         clock: systemClock,
         botUserId: process.env[ENV.botUserId] ?? 'bot',
         templates,

@@ -13,26 +13,47 @@ export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(
   task: string;
   schema: S;
   logger: Logger;
-  /** `context` is the Lambda context (its remaining time bounds an agent turn); absent when called without one. */
-  run: (input: z.infer<S>, context: Context | undefined) => Promise<R>;
+  /**
+   * `context` is the Lambda context (its remaining time bounds an agent turn); absent when
+   * called without one. `meter` gives the invocation's time so far, for a task that adds it to
+   * the ledger in a write of its own (Drain) and then calls `meter.recorded()`.
+   */
+  run: (input: z.infer<S>, context: Context | undefined, meter: TaskMeter) => Promise<R>;
   summary: (input: z.infer<S>, output: R) => Record<string, unknown>;
 }): (event: unknown, context?: Context) => Promise<R> {
   const { task, schema, logger, run, summary } = options;
   return async (event, context) => {
     const started = performance.now();
+    let recorded = false;
+    const meter: TaskMeter = {
+      elapsedMs: () => performance.now() - started,
+      recorded: () => {
+        recorded = true;
+      },
+    };
     const input = parseTaskInput(task, schema, event);
     logger.appendKeys({ conversationId: input.conversationId });
     try {
-      const output = await run(input, context);
+      const output = await run(input, context, meter);
       logger.info(`${task} done`, summary(input, output));
       return output;
     } finally {
-      const lambdaMs = Math.round(performance.now() - started);
-      // The ledger is bookkeeping: failing to update it must not fail the task.
-      await kernelDeps()
-        .store.addToLedger(input.conversationId, { lambdaMs })
-        .catch((error: unknown) => logger.warn('could not add to the ledger', { error }));
+      if (!recorded) await addLedger(input.conversationId, started, logger);
       logger.removeKeys(['conversationId']);
     }
   };
+}
+
+/** The invocation's time, for a task that puts it in the ledger itself (see `run`). */
+export interface TaskMeter {
+  elapsedMs(): number;
+  recorded(): void;
+}
+
+async function addLedger(conversationId: string, started: number, logger: Logger): Promise<void> {
+  const lambdaMs = Math.round(performance.now() - started);
+  // The ledger is bookkeeping: failing to update it must not fail the task.
+  await kernelDeps()
+    .store.addToLedger(conversationId, { lambdaMs })
+    .catch((error: unknown) => logger.warn('could not add to the ledger', { error }));
 }

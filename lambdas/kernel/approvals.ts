@@ -74,6 +74,8 @@ export const OpenApproval = z.object({
    */
   channel: z.string().min(1).optional(),
   messageTs: z.string().min(1).optional(),
+  /** The root of the message's thread (its own ts for a top-level message): where lines about it go. */
+  threadTs: z.string().min(1).optional(),
   /** The message's text: what stays in it once its buttons are replaced by the decision. */
   text: z.string(),
   openedAt: z.string().min(1),
@@ -238,7 +240,7 @@ export interface ApprovalStore {
   placeApproval(
     conversationId: string,
     ref: ApprovalRef,
-    where: { channel: string; messageTs: string },
+    where: { channel: string; messageTs: string; threadTs: string },
   ): Promise<void>;
   /**
    * Parks a waiting task's token on the approval (a retried task's new token replaces the
@@ -289,11 +291,13 @@ export type PlacedApproval = OpenApproval & { channel: string; messageTs: string
 /** The message's place once posted: a press brings it when the approval was opened before the post's answer. */
 export function placed(
   approval: OpenApproval,
-  where: { channel: string; messageTs: string },
+  where: { channel: string; messageTs: string; threadTs?: string | undefined },
 ): PlacedApproval {
+  const threadTs = approval.threadTs ?? where.threadTs;
   return {
     ...approval,
     channel: approval.channel ?? where.channel,
     messageTs: approval.messageTs ?? where.messageTs,
+    ...(threadTs === undefined ? {} : { threadTs }),
   };
 }

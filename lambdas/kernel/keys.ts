@@ -24,9 +24,37 @@ export const keys = {
   thread: (channel: string, threadTs: string) => ({ pk: `THREAD#${channel}#${threadTs}`, sk: 'THREAD' }),
   /** An inbox envelope too large for an SQS message, by its deduplication id (kernel/inbox.ts). */
   inboxEnvelope: (deduplicationId: string) => ({ pk: `INBOX#${deduplicationId}`, sk: 'ENVELOPE' }),
+  /**
+   * An item a workflow keeps beside its conversation (the incident investigation's record and
+   * hypothesis nodes), sorted under `WF#<sort>`, apart from the kernel's own sort keys.
+   */
+  workflowItem: (conversationId: string, sort: string) => ({
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
+    sk: `WF#${sort}`,
+  }),
+  /** The sort key prefix of a conversation's workflow items (`workflowItem`), to query them. */
+  workflowItemPrefix: 'WF#',
+  /** The platform's model spend of one UTC day (`YYYY-MM-DD`), across conversations (agents/limits.ts). */
+  dailySpend: (day: string) => ({ pk: `SPEND#${day}`, sk: 'SPEND' }),
   post: (conversationId: string, idempotencyKey: string) => ({
     pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `POST#${idempotencyKey}`,
+  }),
+  /** One evidence record of the telemetry tools (`ev-<n>`), sorted by n (lambdas/tools/telemetry/evidence.ts). */
+  evidence: (conversationId: string, n: number) => ({
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
+    sk: `EVIDENCE#${String(n).padStart(6, '0')}`,
+  }),
+  evidencePrefix: 'EVIDENCE#',
+  /** The conversation's evidence counter: the last `n` handed out. */
+  evidenceCounter: (conversationId: string) => ({
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
+    sk: 'EVIDENCE_COUNTER',
+  }),
+  /** Queries run in one scope (e.g. `round-2/h3`), counted against the per-scope limit. */
+  queryBudget: (conversationId: string, scope: string) => ({
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
+    sk: `QUERIES#${scope}`,
   }),
   /**
    * A checks build's results on a repository's commit (a base commit the workflows' changes

@@ -50,6 +50,10 @@ export const Ledger = z.object({
   inputTokens: z.number().int().nonnegative().default(0),
   outputTokens: z.number().int().nonnegative().default(0),
   cacheReadTokens: z.number().int().nonnegative().default(0),
+  /** Of `inputTokens`, those written to the prompt cache (priced apart). */
+  cacheWriteTokens: z.number().int().nonnegative().default(0),
+  /** The model calls' estimated cost in micro-dollars, priced per call (lambdas/agents/pricing.ts). */
+  costMicroUsd: z.number().int().nonnegative().default(0),
   transitions: z.number().int().nonnegative().default(0),
   lambdaMs: z.number().nonnegative().default(0),
 });

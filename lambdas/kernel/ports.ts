@@ -35,10 +35,38 @@ export interface ConversationStore {
   requestClose(conversationId: string): Promise<void>;
   addParticipant(conversationId: string, userId: string, role: StoredMessage['senderType']): Promise<void>;
   setExecution(conversationId: string, executionName: string, executionArn: string): Promise<void>;
-  openWait(conversationId: string, wait: OpenWait, phase: string): Promise<void>;
+  /**
+   * The Router's read after its write (DESIGN 3.3), in one request: the conversation (its open
+   * wait, its status) and the message just stored (still pending or not), strongly consistent.
+   */
+  readAfterStore(message: StoredMessage): Promise<StoredAndConversation>;
+  /** Deletes a message that no turn took (stored for a conversation found ended): `delivered` if one did. */
+  withdrawMessage(message: StoredMessage): Promise<'withdrawn' | 'delivered'>;
+  /** Sets the phase (and the status, when given) of the conversation and opens the wait. */
+  openWait(conversationId: string, wait: OpenWait, phase: string, status?: string): Promise<void>;
+  /**
+   * Drain's write on the conversation, in one request: removes the open wait (it has ended),
+   * sets the fields of `mark`, adds `ledger`, and returns the conversation after that.
+   */
+  endWait(
+    conversationId: string,
+    options?: { mark?: ConversationMark; ledger?: Partial<Ledger> },
+  ): Promise<Conversation>;
   /** Removes the open wait, only if it is still the one with `waitId` (when given). */
   clearWait(conversationId: string, waitId?: string): Promise<void>;
   addToLedger(conversationId: string, delta: Partial<Ledger>): Promise<void>;
+}
+
+/** What the Router's `readAfterStore` found: either may be missing. */
+export interface StoredAndConversation {
+  conversation: Conversation | undefined;
+  message: StoredMessage | undefined;
+}
+
+/** A status and/or phase a task sets on the conversation as it goes (e.g. Drain's `investigating`). */
+export interface ConversationMark {
+  status?: string | undefined;
+  phase?: string | undefined;
 }
 
 export type StartResult = { status: 'started' | 'already_started'; executionArn: string };

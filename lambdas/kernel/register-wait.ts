@@ -22,7 +22,7 @@ export async function registerWait(input: RegisterWaitInput, deps: RegisterWaitD
     since: deps.clock.now().toISOString(),
   };
   // Write first: from here on, a Router that stores a message will see this wait and wake it.
-  await deps.store.openWait(input.conversationId, wait, input.phase);
+  await deps.store.openWait(input.conversationId, wait, input.phase, input.status);
   // Then read: a message stored before the write above (while the agent was still running,
   // or just now) is found here, so no wake-up is lost whichever side came first.
   return wakeIfDue(deps, input.conversationId);

@@ -48,7 +48,7 @@ export async function routeApprovalPress(
     return { type: 'ignored', conversationId, reason: 'thread points at a missing conversation' };
   const open: Record<string, OpenApproval> = conversation.approvals ?? {};
   const current = open[value.kind];
-  const where = { channel: envelope.channel, messageTs: envelope.messageTs };
+  const where = { channel: envelope.channel, messageTs: envelope.messageTs, threadTs: envelope.threadTs };
   // A redelivery of the press that decided (same action_ts): finish what it began (the wake-up,
   // the message, the thread line), each idempotent.
   if (

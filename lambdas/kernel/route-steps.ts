@@ -6,6 +6,7 @@ import {
   FINISHED_STATUSES,
   type MessageType,
   type SenderType,
+  type StoredMessage,
   type ThreadAnchor,
 } from './model.ts';
 import { type PeopleDirectory, verifiedRole } from './people.ts';
@@ -19,7 +20,7 @@ import type {
 } from './ports.ts';
 import type { ApprovalDeps } from './route-approval.ts';
 import type { ExecutionInput, ExecutionOrigin } from './tasks.ts';
-import { type WakeCheck, wakeIfDue } from './wake.ts';
+import { type WakeCheck, wakeForStoredMessage, wakeIfDue } from './wake.ts';
 import type { Trigger, WorkflowRegistration } from './workflows.ts';
 
 /**
@@ -150,7 +151,15 @@ export async function startConversation(
     anchors: anchor ? { [anchorKey(anchor.channel, anchor.threadTs)]: anchor } : {},
     closeOnIntent: registration.closeOnIntent,
     closeRequested: false,
-    ledger: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, transitions: 0, lambdaMs: 0 },
+    ledger: {
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costMicroUsd: 0,
+      transitions: 0,
+      lambdaMs: 0,
+    },
     createdAt: now,
     updatedAt: now,
   });
@@ -227,21 +236,86 @@ export async function storeIncoming(
       reason: `${incoming.user} is not heard in thread ${link.anchor.name}`,
     };
   }
+  // Only the owner, in a thread where they are the owner (the reporter's own thread), can close.
+  const mayClose =
+    incoming.kind === 'message' &&
+    incoming.closable &&
+    incoming.user === link.ownerId &&
+    link.anchor.ownerRole !== null &&
+    isCloseIntent(incoming.text);
+  if (mayClose) return storeClosingCandidate(link, incoming, senderType, deps);
+
+  // The wake path's short form (issue 16 item 8): store, then one read of the conversation
+  // and the message together, then wake. Write before read, as DESIGN 3.3 asks.
+  const message = storedMessage(
+    link,
+    incoming,
+    senderType,
+    incoming.kind === 'action' ? 'action' : 'message',
+  );
+  const stored = await deps.store.putMessage(message);
+  const after = await deps.store.readAfterStore(message);
+  const conversation = after.conversation;
+  if (!conversation) {
+    await deps.store.withdrawMessage(message);
+    return { type: 'ignored', conversationId, reason: 'thread points at a missing conversation' };
+  }
+  if (FINISHED_STATUSES.has(conversation.status)) {
+    // Stored a moment after the conversation ended: take it back, unless the closing Drain
+    // already recorded it with the close (I3), and tell the sender, as for any later reply.
+    if ((await deps.store.withdrawMessage(message)) === 'delivered') {
+      return { type: 'ignored', conversationId, reason: "recorded with the conversation's close" };
+    }
+    return answerEnded(link, incoming, conversation, deps);
+  }
+  const pending = after.message !== undefined && after.message.deliveredInTurn === undefined;
+  // A new participant is bookkeeping, not part of the protocol: recorded beside the wake.
+  const [wake] = await Promise.all([
+    wakeForStoredMessage(deps, conversation, { senderType, pending }),
+    incoming.user in conversation.participants
+      ? undefined
+      : deps.store.addParticipant(conversationId, incoming.user, senderType),
+  ]);
+  return { type: 'stored', conversationId, senderType, messageType: message.messageType, stored, wake };
+}
+
+/**
+ * A message that may be its owner's close ("never mind"): whether it closes depends on the
+ * workflow (`closeOnIntent`), so the conversation is read first, as the protocol's long form.
+ * Closes are rare; every other message takes the short form above.
+ */
+async function storeClosingCandidate(
+  link: ThreadLink,
+  incoming: Incoming,
+  senderType: SenderType,
+  deps: RouterDeps,
+): Promise<RouteOutcome> {
+  const conversationId = link.conversationId;
   const conversation = await deps.store.getConversation(conversationId);
   if (!conversation)
     return { type: 'ignored', conversationId, reason: 'thread points at a missing conversation' };
   if (FINISHED_STATUSES.has(conversation.status)) return answerEnded(link, incoming, conversation, deps);
-  // Only the owner, in a thread where they are the owner (the reporter's own thread), can close.
-  const closing =
-    incoming.kind === 'message' &&
-    incoming.closable &&
-    incoming.user === conversation.ownerId &&
-    link.anchor.ownerRole !== null &&
-    conversation.closeOnIntent &&
-    isCloseIntent(incoming.text);
-  const messageType: MessageType = incoming.kind === 'action' ? 'action' : closing ? 'close' : 'message';
-  const stored = await deps.store.putMessage({
-    conversationId,
+  const closing = conversation.closeOnIntent && incoming.user === conversation.ownerId;
+  const message = storedMessage(link, incoming, senderType, closing ? 'close' : 'message');
+  const stored = await deps.store.putMessage(message);
+  if (!(incoming.user in conversation.participants)) {
+    await deps.store.addParticipant(conversationId, incoming.user, senderType);
+  }
+  if (closing) await deps.store.requestClose(conversationId);
+  // Write (above), then read (here): see kernel/register-wait.ts for the other half. A
+  // duplicate delivery still runs the check, so a crash between store and wake is recovered.
+  const wake = await wakeIfDue(deps, conversationId);
+  return { type: 'stored', conversationId, senderType, messageType: message.messageType, stored, wake };
+}
+
+function storedMessage(
+  link: ThreadLink,
+  incoming: Incoming,
+  senderType: SenderType,
+  messageType: MessageType,
+): StoredMessage {
+  return {
+    conversationId: link.conversationId,
     ts: incoming.ts,
     channel: incoming.channel,
     threadTs: link.anchor.threadTs,
@@ -252,15 +326,7 @@ export async function storeIncoming(
     ...(incoming.actionId !== undefined ? { actionId: incoming.actionId } : {}),
     ...(incoming.actionValue !== undefined ? { actionValue: incoming.actionValue } : {}),
     receivedAt: incoming.receivedAt,
-  });
-  if (!(incoming.user in conversation.participants)) {
-    await deps.store.addParticipant(conversationId, incoming.user, senderType);
-  }
-  if (closing) await deps.store.requestClose(conversationId);
-  // Write (above), then read (here): see kernel/register-wait.ts for the other half. A
-  // duplicate delivery still runs the check, so a crash between store and wake is recovered.
-  const wake = await wakeIfDue(deps, conversationId);
-  return { type: 'stored', conversationId, senderType, messageType, stored, wake };
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ApprovalRequest } from './approvals.ts';
-import { MessageType, SenderType, WaitAccepts } from './model.ts';
+import { ConversationStatus, MessageType, SenderType, WaitAccepts } from './model.ts';
 
 /**
  * Inputs and outputs of the kernel's state machine tasks. State machines pass ids and small
@@ -50,6 +50,8 @@ export const RegisterWaitInput = z.object({
   accepts: WaitAccepts,
   /** The conversation's phase while it waits, e.g. `awaiting_reporter`. */
   phase: z.string().min(1),
+  /** The conversation's status while it waits (the bug workflow's `pending_verification`); absent: unchanged. */
+  status: ConversationStatus.optional(),
 });
 export type RegisterWaitInput = z.infer<typeof RegisterWaitInput>;
 
@@ -63,6 +65,17 @@ export const DrainInput = z.object({
   conversationId: z.string().min(1),
   /** The turn the drained messages are handed to; a retried Drain with the same turn returns the same set. */
   turn: z.number().int().nonnegative(),
+  /**
+   * The status and/or phase the conversation takes as the turn begins (`active`,
+   * `investigating`), set in the same write that ends the wait: the workflow needs no separate
+   * "Mark" state on the wake path.
+   */
+  mark: z
+    .object({ status: ConversationStatus.optional(), phase: z.string().min(1).optional() })
+    .refine((mark) => mark.status !== undefined || mark.phase !== undefined, {
+      message: 'a mark sets a status, a phase or both',
+    })
+    .optional(),
 });
 export type DrainInput = z.infer<typeof DrainInput>;
 
@@ -120,9 +133,22 @@ export const SlackPostInput = z
     approval: ApprovalRequest.optional(),
     /** Posting twice with the same key posts once (a retried task must not double-post). */
     idempotencyKey: z.string().min(1).optional(),
+    /**
+     * Appends the conversation's estimated model cost (its ledger) to the message: for a
+     * conversation's final message (issue 16).
+     */
+    withCost: z.boolean().optional(),
+    /**
+     * A message to link to: its permalink (`chat.getPermalink`) is handed to the template as
+     * `data.permalink`, absent when Slack gives none. Only with a `template`.
+     */
+    permalinkOf: z.object({ channel: z.string().min(1), ts: z.string().min(1) }).optional(),
   })
   .refine((input) => (input.template === undefined) === (input.text !== undefined), {
     message: 'give either `text` or a `template`, not both and not neither',
+  })
+  .refine((input) => input.permalinkOf === undefined || input.template !== undefined, {
+    message: 'a permalink is handed to a template: give `permalinkOf` with a `template` only',
   })
   .refine((input) => input.template === undefined || input.blocks === undefined, {
     message: 'a `template` renders its own blocks: do not give `blocks` with it',

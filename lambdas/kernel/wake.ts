@@ -35,3 +35,29 @@ export async function wakeIfDue(
   const outcome = await deps.executions.wake(conversation.wait.taskToken, reason);
   return { outcome, reason: reason.woken, waitId: conversation.wait.waitId };
 }
+
+/**
+ * The Router's read half for a message it has just stored, given what it read after that
+ * write (the conversation, and whether the message is still pending): due if a close was
+ * requested, or if the wait accepts this message and no turn has taken it yet. No other
+ * message needs looking at: whoever stored another, and RegisterWait, each read after their
+ * own write, so one of them wakes the wait for it (DESIGN 3.3). And a message some Drain took
+ * already must not wake a later wait: that wait's RegisterWait read after the message was
+ * stored, so it had nothing of it to wake for.
+ */
+export async function wakeForStoredMessage(
+  deps: { executions: Executions },
+  conversation: Conversation,
+  message: { senderType: StoredMessage['senderType']; pending: boolean },
+): Promise<WakeCheck> {
+  const wait = conversation.wait;
+  if (!wait) return { outcome: 'no_wait' };
+  const reason: WakeOutput | undefined = conversation.closeRequested
+    ? { woken: 'close' }
+    : message.pending && waitAccepts(wait.accepts, message.senderType)
+      ? { woken: 'message' }
+      : undefined;
+  if (!reason) return { outcome: 'nothing_accepted' };
+  const outcome = await deps.executions.wake(wait.taskToken, reason);
+  return { outcome, reason: reason.woken, waitId: wait.waitId };
+}

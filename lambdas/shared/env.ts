@@ -68,6 +68,12 @@ export const ENV = {
   agentMaxToolCalls: 'AGENT_MAX_TOOL_CALLS',
   /** JSON `AgentLimits` (lambdas/agents/limits.ts): the bounds of every agent loop; absent: the defaults. */
   agentLimits: 'AGENT_LIMITS',
+  /**
+   * JSON `ModelPrice` (lambdas/agents/pricing.ts) of MODEL_ID: what each model call costs, for
+   * the ledger's estimated cost and the money limits. The stack resolves it from `modelPrices`
+   * and the defaults; absent: calls are not priced (and money limits cannot be held).
+   */
+  modelPrice: 'MODEL_PRICE',
   /** JSON `ReconcilerSettings` (lambdas/kernel/reconcile.ts): when the reconciler repairs or fails a conversation. */
   reconciler: 'RECONCILER',
   /** Powertools service name (the `service` key of every log line and metric). */

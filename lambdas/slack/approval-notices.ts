@@ -1,5 +1,5 @@
 import { ErrorCode, WebClient } from '@slack/web-api';
-import { type ApprovalNotices, decidedText, expiredText } from '../kernel/approvals.ts';
+import { type ApprovalNotices, decidedText, expiredText, type PlacedApproval } from '../kernel/approvals.ts';
 import { SlackApiError, SlackUnavailableError } from './errors.ts';
 
 /** A line in a thread, posted once per key (SlackPost's `postToSlack` with its ledger). */
@@ -30,42 +30,35 @@ export function createSlackApprovalNotices(options: {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: { retries: options.maxRetries ?? 3, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
   });
+  /** The message as it was, its buttons replaced by one line (who decided, or that nobody did). */
+  const replaceButtons = (approval: PlacedApproval, line: string) =>
+    call('chat.update', () =>
+      client.chat.update({
+        channel: approval.channel,
+        ts: approval.messageTs,
+        text: approval.text,
+        blocks: [
+          { type: 'section', text: { type: 'mrkdwn', text: approval.text } },
+          { type: 'context', elements: [{ type: 'mrkdwn', text: line }] },
+        ],
+      }),
+    );
   return {
     async decided(conversationId, approval, record) {
       const decided = decidedText(record);
-      await call('chat.update', () =>
-        client.chat.update({
-          channel: approval.channel,
-          ts: approval.messageTs,
-          text: approval.text,
-          blocks: [
-            { type: 'section', text: { type: 'mrkdwn', text: approval.text } },
-            { type: 'context', elements: [{ type: 'mrkdwn', text: decided }] },
-          ],
-        }),
-      );
+      await replaceButtons(approval, decided);
       // Keyed by the approval: a redelivered press, or a Router retried after a failure
       // anywhere above, posts it once.
       await options.threadLine?.({
         conversationId,
         channel: approval.channel,
-        threadTs: approval.messageTs,
+        threadTs: approval.threadTs ?? approval.messageTs,
         text: decided,
         idempotencyKey: `approval:${approval.nonce}:decided`,
       });
     },
     async expired(approval, at) {
-      await call('chat.update', () =>
-        client.chat.update({
-          channel: approval.channel,
-          ts: approval.messageTs,
-          text: approval.text,
-          blocks: [
-            { type: 'section', text: { type: 'mrkdwn', text: approval.text } },
-            { type: 'context', elements: [{ type: 'mrkdwn', text: expiredText(at) }] },
-          ],
-        }),
-      );
+      await replaceButtons(approval, expiredText(at));
     },
     async refused(channel, user, text, threadTs) {
       await call('chat.postEphemeral', () =>

@@ -1,10 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type ApprovalStore, approvalBlock } from '../kernel/approvals.ts';
 import { ConversationNotFoundError } from '../kernel/errors.ts';
+import type { Ledger } from '../kernel/model.ts';
 import type { Clock, ConversationStore } from '../kernel/ports.ts';
 import type { SlackPostInput, SlackPostOutput } from '../kernel/tasks.ts';
+import { formatUsd } from '../shared/money.ts';
+import { SlackApiError } from './errors.ts';
 import { type RenderedFile, renderTemplate, type TemplateRegistry } from './templates/index.ts';
-import type { PostMessageArgs, SlackClient } from './web-client.ts';
+import type { PostMessageArgs, SlackClient, SlackPermalinks } from './web-client.ts';
 
 export interface PostDeps {
   store: ConversationStore;
@@ -20,6 +23,11 @@ export interface PostDeps {
    * @default - none: a post with an approval fails with a clear error
    */
   approvals?: ApprovalStore;
+  /**
+   * Permalinks of other messages (`SlackPostInput.permalinkOf`).
+   * @default - none: the template gets no permalink
+   */
+  permalinks?: SlackPermalinks;
 }
 
 export interface PostLedger {
@@ -47,7 +55,8 @@ const FIND_MARGIN_SECONDS = 60;
  * answered with an error is found again by its key (message metadata) instead of posted twice.
  */
 export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promise<SlackPostOutput> {
-  const { message, file } = messageOf(input, deps.templates);
+  const permalink = input.permalinkOf ? await permalinkOf(input.permalinkOf, deps) : undefined;
+  const { message, file } = messageOf(input, deps.templates, permalink);
   const key = input.idempotencyKey;
   const nonce = input.approval ? approvalNonce(input) : undefined;
   if (input.approval && nonce !== undefined) {
@@ -57,6 +66,7 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
   }
   const conversation = await deps.store.getConversation(input.conversationId);
   if (!conversation) throw new ConversationNotFoundError(input.conversationId);
+  if (input.withCost) appendCost(message, conversation.ledger);
   // Opened before the post, so a press right after it finds its approval open (not stale);
   // its message is noted once Slack answers. A retry opens the same one (same nonce) again,
   // which keeps what it has since (its message, a decision, a parked wait).
@@ -95,7 +105,7 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
     await deps.approvals.placeApproval(
       input.conversationId,
       { kind: input.approval.kind, nonce },
-      { channel: output.channel, messageTs: output.ts },
+      { channel: output.channel, messageTs: output.ts, threadTs: output.threadTs },
     );
   }
   if (key && !recorded) await deps.posts.record(input.conversationId, key, output);
@@ -155,13 +165,52 @@ function approvalNonce(input: SlackPostInput): string {
   return createHash('sha256').update(`${input.conversationId}\n${seed}`).digest('hex').slice(0, 32);
 }
 
+/**
+ * The permalink of a message another one points at, or undefined when Slack refuses to give
+ * one (the message points at the channel instead). Slack being unavailable is thrown: the
+ * task is retried.
+ */
+async function permalinkOf(
+  target: { channel: string; ts: string },
+  deps: PostDeps,
+): Promise<string | undefined> {
+  if (deps.permalinks === undefined) return undefined;
+  try {
+    return await deps.permalinks.permalink(target);
+  } catch (error) {
+    if (error instanceof SlackApiError) return undefined;
+    throw error;
+  }
+}
+
+/** The line a conversation's final message ends with: its estimated model cost and tokens. */
+export function costLine(ledger: Partial<Ledger> | undefined): string {
+  const tokens = (ledger?.inputTokens ?? 0) + (ledger?.outputTokens ?? 0);
+  const cached = ledger?.cacheReadTokens ?? 0;
+  const cache = cached > 0 ? ` and ${cached.toLocaleString('en-US')} read from the cache` : '';
+  return `:moneybag: Estimated model cost of this conversation: ${formatUsd(ledger?.costMicroUsd ?? 0)} (${tokens.toLocaleString('en-US')} tokens${cache})`;
+}
+
+/** Appends the cost line to the text, and as a context block when the message has blocks. */
+function appendCost(message: PostMessageArgs, ledger: Partial<Ledger> | undefined): void {
+  const line = costLine(ledger);
+  message.text = `${message.text}\n${line}`;
+  if (message.blocks) {
+    message.blocks = [...message.blocks, { type: 'context', elements: [{ type: 'mrkdwn', text: line }] }];
+  }
+}
+
 /** The message to post: the input's text and blocks, or its template rendered (with its file). */
 function messageOf(
   input: SlackPostInput,
   templates: TemplateRegistry,
+  permalink: string | undefined,
 ): { message: PostMessageArgs; file: RenderedFile | undefined } {
   const rendered = input.template
-    ? renderTemplate(templates, input.template)
+    ? renderTemplate(templates, {
+        name: input.template.name,
+        data: permalink === undefined ? input.template.data : { ...input.template.data, permalink },
+      })
     : { text: input.text, blocks: input.blocks, file: undefined };
   // SlackPostInput guarantees text or a template; a template always renders text.
   if (rendered.text === undefined) throw new TypeError('SlackPostInput without text or template');

@@ -53,6 +53,11 @@ export interface SlackFileUploader {
 /** Everything SlackPost needs of Slack. */
 export type SlackClient = SlackPoster & SlackPostFinder & SlackFileUploader;
 
+/** A message's permalink (`chat.getPermalink`), for messages that point at another one. */
+export interface SlackPermalinks {
+  permalink(args: { channel: string; ts: string }): Promise<string>;
+}
+
 /** One message read back from Slack. */
 export interface SlackHistoryMessage {
   ts: string;
@@ -95,7 +100,9 @@ export interface SlackPosterOptions {
  * `postKey`) before each retry, and a 429 asking for a long wait ends the call instead of
  * holding the Lambda (the state machine retries the task later).
  */
-export function createSlackPoster(options: SlackPosterOptions): SlackClient & SlackHistoryReader {
+export function createSlackPoster(
+  options: SlackPosterOptions,
+): SlackClient & SlackHistoryReader & SlackPermalinks {
   const client = new WebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: { retries: 0 },
@@ -139,6 +146,13 @@ export function createSlackPoster(options: SlackPosterOptions): SlackClient & Sl
   };
   return {
     findPost,
+    async permalink(args) {
+      const result = await call('chat.getPermalink', () =>
+        client.chat.getPermalink({ channel: args.channel, message_ts: args.ts }),
+      );
+      if (!result.permalink) throw new SlackApiError('chat.getPermalink', 'missing permalink in response');
+      return result.permalink;
+    },
     async postMessage(args) {
       const result = await call(
         'chat.postMessage',

@@ -8,9 +8,11 @@ import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
 import { CONVERSATION_HISTORY_TOOL } from '../../lambdas/tools/conversation-history.ts';
 import type { BugInvestigationResult } from '../../lambdas/workflows/bug-investigation/profiles/bug-investigator.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
+import { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigation/profiles/index.ts';
 import { ISSUE_PIPELINE_PROFILES } from '../../lambdas/workflows/issue-pipeline/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { demoCodeInvestigation, demoFix, demoFixRequested } from './demo-fix.ts';
+import { DEMO_INCIDENT_AGENTS } from './demo-incident.ts';
 import { demoAnalyst, demoAnswer, demoReviewer, demoTriage, demoWriter } from './demo-issue.ts';
 import { demoAnalysis, demoClarification, demoPrd } from './demo-requirements.ts';
 import { DEMO_LABEL, excerpt, isRuntimeNote, type PromptLine, promptLines, userTexts } from './demo-text.ts';
@@ -46,6 +48,7 @@ const PROFILES = {
   ...BUG_INVESTIGATION_PROFILES,
   ...REQUIREMENTS_INTERVIEW_PROFILES,
   ...ISSUE_PIPELINE_PROFILES,
+  ...INCIDENT_PROFILES,
 };
 type AgentProfileName = keyof typeof PROFILES;
 export const DEMO_MODEL_ID = 'offline-demo-model';
@@ -63,6 +66,7 @@ const DEMO_AGENTS: Record<AgentProfileName, (request: MessageCreateParamsNonStre
   requirements_clarifier: (request) => submitResult(demoClarification(request)),
   prd_writer: (request) => submitResult(demoPrd(request)),
   requirements_analyst: (request) => submitResult(demoAnalysis(request)),
+  ...DEMO_INCIDENT_AGENTS,
   issue_triage: demoTriage,
   issue_analyst: demoAnalyst,
   issue_writer: demoWriter,

@@ -71,6 +71,19 @@ export const SLACK_METHODS: Record<string, SlackMethod> = {
     };
   },
 
+  // Slack answers `https://<team>.slack.com/archives/...`; the sandbox has no such site, so
+  // the permalink opens the message's thread in the sandbox's own console (console/src/location.ts).
+  'chat.getPermalink': (slack, args, context) => {
+    const channel = slack.channelId(requireString(args, 'channel'));
+    const message = slack.find(channel, requireString(args, 'message_ts'));
+    const thread = message.thread_ts ?? message.ts;
+    const origin = new URL(context.apiBaseUrl).origin;
+    return {
+      channel,
+      permalink: `${origin}/#${new URLSearchParams({ channel, thread }).toString()}`,
+    };
+  },
+
   'chat.postEphemeral': (slack, args) => {
     const text = optionalString(args, 'text');
     const blocks = blocksArg(args);

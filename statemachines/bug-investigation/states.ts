@@ -35,7 +35,6 @@ export const BUG_INVESTIGATION_STATES = {
   handOver: 'Hand over to a fresh execution',
   recordHandover: 'Record handover',
   handedOver: 'Handed over',
-  markInvestigating: 'Mark investigating',
   nextTurn: 'Next turn',
   drain: 'Drain messages',
   closeRequested: 'Close requested?',
@@ -57,7 +56,6 @@ export const BUG_INVESTIGATION_STATES = {
   routeOnConclusion: 'Route on conclusion',
   escalate: 'Escalate to on-call',
   startSlaTracking: 'Start SLA tracking',
-  markPendingVerification: 'Mark pending verification',
   awaitingDevelopers: 'Awaiting developers',
   waitForDevelopers: 'Wait for developers',
   acknowledgeClose: 'Acknowledge close',
@@ -71,6 +69,11 @@ export const BUG_INVESTIGATION_STATES = {
   tellReporterStopped: 'Tell reporter the agent stopped',
   tellFailure: 'Tell reporter it failed',
   tellUnhandled: 'Say messages were not handled',
+  tellFindingsPosted: 'Tell reporter findings were posted',
+  tellResolved: 'Tell reporter it is resolved',
+  tellResolvedNoFollowUp: 'Tell reporter it is resolved without follow-up',
+  developersToTell: 'Findings thread to tell?',
+  announceClose: 'Announce close to developers',
 } as const;
 
 /** The bot's fixed texts. */
@@ -78,6 +81,10 @@ export const BUG_INVESTIGATION_TEXTS = {
   acknowledgeReport: ":eyes: Thanks! I'm looking into this.",
   followUp: ':mag: Follow-up investigation started...',
   acknowledgeClose: ':white_check_mark: Closing this, thanks.',
+  resolved:
+    ":white_check_mark: I've marked this report resolved: my conclusion is in the findings I posted for the developers. If it happens again, post a new report.",
+  /** `{}` is the reporter's user id. */
+  closedForDevelopers: ':no_entry_sign: <@{}> closed this report, so the investigation has ended.',
   unhandled:
     ':information_source: This was closed before I could read the last message(s) sent to it, so they were not handled. Post them again in a new report if they still matter.',
   failed:

@@ -25,6 +25,11 @@ import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, requireChannel, requireChild, requireRoleGroup } from '../workflow-module.ts';
 import { fixPathOr } from './fix-path.ts';
 import type { BugFunctionId } from './functions.ts';
+import {
+  acknowledgeClose as closeWithNotices,
+  tellFindingsPosted,
+  tellResolved,
+} from './reporter-updates.ts';
 import { ESCALATION_APPROVAL, SLA_TRACKING } from './sla-tracking.ts';
 import {
   actionIs,
@@ -95,39 +100,38 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     const unhandledNotice = tellUnhandled(scope, { slackPostFn, ...reporterThread });
     markResolved.next(closeOut(scope, { drainFn, unhandledNotice }));
 
-    const acknowledgeClose = slackPost(scope, S.acknowledgeClose, {
-      slackPostFn,
-      ...reporterThread,
-      text: T.acknowledgeClose,
-    });
     // The reporter asked to close: close even if the acknowledgement cannot be posted.
-    catchFailure(acknowledgeClose, markResolved);
-    acknowledgeClose.next(markResolved);
+    const acknowledgeClose = closeWithNotices(scope, { slackPostFn, reporterThread, markResolved });
+    const resolvedNotice = tellResolved(scope, {
+      slackPostFn,
+      reporterThread,
+      developerWaitSeconds: config.developerWaitSeconds,
+      markResolved,
+    });
 
     // --- The top of the loop: hand over, or start the next turn ---------------------------
-    const markInvestigating = setConversationFields(scope, S.markInvestigating, {
-      table,
-      status: 'active',
-      phase: 'investigating',
+    // Drain marks the conversation investigating (status active) in the write that ends the
+    // wait: no "Mark" state on the wake path (issue 16 item 8).
+    const drainMessages = drain(scope, S.drain, {
+      drainFn,
+      mark: { status: 'active', phase: 'investigating' },
     });
-    catchFailure(markInvestigating, failed);
+    catchFailure(drainMessages, failed);
+    const startTurn = nextTurn(scope, S.nextTurn);
+    startTurn.next(drainMessages);
     // Here nothing is in flight: the last wait has ended and the pending messages are in the
     // table for the next Drain, whichever execution runs it.
     const handOver = continueAsNew(scope, 'Continue as new', {
       table,
       carry: CARRIED_FIELDS,
-      onStartFailure: markInvestigating,
+      onStartFailure: startTurn,
       handOverStateName: S.handOver,
       recordStateName: S.recordHandover,
       doneStateName: S.handedOver,
     });
     const timeToHandOver = sfn.Choice.jsonPath(scope, S.timeToHandOver)
       .when(sfn.Condition.numberGreaterThanEqualsJsonPath('$.turn', '$.handoverAtTurn'), handOver)
-      .otherwise(markInvestigating);
-
-    const drainMessages = drain(scope, S.drain, { drainFn });
-    catchFailure(drainMessages, failed);
-    markInvestigating.next(nextTurn(scope, S.nextTurn)).next(drainMessages);
+      .otherwise(startTurn);
 
     // --- The agent's turn ------------------------------------------------------------------
     const turnProps = {
@@ -254,28 +258,32 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     });
     catchFailure(postFindings, failed);
     catchFailure(postUpdatedFindings, failed);
-    summaryThreadOpen
-      .when(sfn.Condition.isPresent('$.threads.summary'), postUpdatedFindings)
-      .otherwise(postFindings);
+    const summaryOpen = sfn.Condition.isPresent('$.threads.summary');
+    summaryThreadOpen.when(summaryOpen, postUpdatedFindings).otherwise(postFindings);
+    const findingsAction = sfn.Condition.or(
+      actionIs('post_findings'),
+      actionIs('resolved'),
+      actionIs('escalate'),
+    );
 
-    const markPendingVerification = setConversationFields(scope, S.markPendingVerification, {
-      table,
-      status: 'pending_verification',
-    });
-    catchFailure(markPendingVerification, failed);
+    // RegisterWait marks the conversation pending verification as it opens the wait: no
+    // "Mark" state on the round trip (issue 16 item 8).
     const waitForDevelopers = waitForPeople(scope, S.waitForDevelopers, {
       registerWait,
       accepts: 'any',
       phase: 'awaiting_dev',
+      status: 'pending_verification',
       timeout: Duration.seconds(config.developerWaitSeconds),
     });
     // Seed 000: nobody answered in 48 hours -> resolved.
-    catchTimeout(waitForDevelopers, markResolved);
+    catchTimeout(waitForDevelopers, resolvedNotice.noFollowUp);
     catchFailure(waitForDevelopers, failed);
-    markPendingVerification
-      .next(awaitingPass(scope, S.awaitingDevelopers, turnContext('awaiting_dev', { followUp: true })))
-      .next(waitForDevelopers)
-      .next(timeToHandOver);
+    const awaitingDevelopers = awaitingPass(
+      scope,
+      S.awaitingDevelopers,
+      turnContext('awaiting_dev', { followUp: true }),
+    );
+    awaitingDevelopers.next(waitForDevelopers).next(timeToHandOver);
 
     const escalate = slackPost(scope, S.escalate, {
       slackPostFn,
@@ -317,35 +325,36 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     });
     startSlaTracking.addRetry(transientRetry(START_EXECUTION_TRANSIENT_ERRORS));
     // Started already (an earlier attempt got through): carry on.
-    startSlaTracking.addCatch(markPendingVerification, {
+    startSlaTracking.addCatch(awaitingDevelopers, {
       errors: [EXECUTION_ALREADY_EXISTS],
       resultPath: sfn.JsonPath.DISCARD,
     });
     // On call was paged already: without reminders the conversation goes on (the error stays
     // at $.slaStartFailure) rather than fail and leave the developers' answers unheard.
-    startSlaTracking.addCatch(markPendingVerification, {
+    startSlaTracking.addCatch(awaitingDevelopers, {
       errors: [sfn.Errors.ALL],
       resultPath: '$.slaStartFailure',
     });
-    escalate.next(startSlaTracking).next(markPendingVerification);
+    escalate.next(startSlaTracking).next(awaitingDevelopers);
 
     const routeOnConclusion = sfn.Choice.jsonPath(scope, S.routeOnConclusion)
-      .when(actionIs('resolved'), markResolved)
-      .when(actionIs('post_findings'), markPendingVerification)
+      .when(actionIs('resolved'), resolvedNotice.concluded)
+      .when(actionIs('post_findings'), awaitingDevelopers)
       // `escalate`, and anything unexpected: a person looks at it.
       .otherwise(escalate);
-    postFindings.next(routeOnConclusion);
+    postFindings.next(tellFindingsPosted(scope, { slackPostFn, reporterThread, next: routeOnConclusion }));
     postUpdatedFindings.next(routeOnConclusion);
 
     // Every BugAction has its branch; an unknown value takes the escalation path (through
     // the findings), so the conversation can never get stuck on it.
     routeOnAction
       .when(sfn.Condition.and(actionIs('escalate'), sfn.Condition.isPresent('$.result.error')), tellStopped)
-      .when(actionIs('fix_requested'), fixPathOr(scope, kernel, summaryThreadOpen, markPendingVerification))
+      .when(actionIs('fix_requested'), fixPathOr(scope, kernel, summaryThreadOpen, awaitingDevelopers))
       .when(actionIs('ask_reporter'), askReporter)
-      .when(actionIs('post_findings'), summaryThreadOpen)
-      .when(actionIs('resolved'), summaryThreadOpen)
-      .when(actionIs('escalate'), summaryThreadOpen)
+      // The findings' three actions go straight to the right post (one Choice fewer per round
+      // trip than through "Summary thread open?", which the other paths still take).
+      .when(sfn.Condition.and(findingsAction, summaryOpen), postUpdatedFindings)
+      .when(findingsAction, postFindings)
       .when(actionIs('continue'), keepInvestigating)
       .otherwise(summaryThreadOpen);
 

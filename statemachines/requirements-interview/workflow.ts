@@ -66,7 +66,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     };
     const post = (
       stateName: string,
-      content: Pick<Parameters<typeof slackPost>[2], 'text' | 'template' | 'essential'>,
+      content: Pick<Parameters<typeof slackPost>[2], 'text' | 'template' | 'essential' | 'withCost'>,
     ) => slackPost(scope, stateName, { slackPostFn, ...thread, ...content });
     const record = (stateName: string, props: Omit<RecordInterviewProps, 'table'>) =>
       recordInterviewState(scope, stateName, { table, ...props });
@@ -183,6 +183,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
         name: 'requirements_analysis',
         data: { result: sfn.JsonPath.objectAt('$.analysis'), title: sfn.JsonPath.stringAt('$.prd.title') },
       },
+      withCost: true,
     });
     postAnalysis.next(recordComplete);
     const analysis = phase({

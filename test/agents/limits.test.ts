@@ -25,6 +25,7 @@ function budgetOf(spend: Partial<ConversationSpend> = {}) {
     spend: async () => ({
       createdAt: new Date().toISOString(),
       tokens: 0,
+      costMicroUsd: 0,
       consecutiveContinues: 0,
       ...spend,
     }),
@@ -232,7 +233,12 @@ describe('the conversation budget in DynamoDB', () => {
     await budget.recordTurnEnd('budget-1', 2, false);
     const afterReset = await budget.spend('budget-1');
 
-    expect(twoInARow).toEqual({ createdAt: '2026-11-21T12:00:00Z', tokens: 1_000, consecutiveContinues: 2 });
+    expect(twoInARow).toEqual({
+      createdAt: '2026-11-21T12:00:00Z',
+      tokens: 1_000,
+      costMicroUsd: 0,
+      consecutiveContinues: 2,
+    });
     expect(afterReset?.consecutiveContinues).toBe(1);
     expect(await budget.spend('missing')).toBeUndefined();
   });

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ask,
@@ -14,7 +13,7 @@ import {
   startBugHarness,
   submits,
 } from '../sandbox/bug-harness.ts';
-import { ensureChromium } from './chromium.ts';
+import { launchConsoleBrowser, openConsoleAt, shot, WAIT } from './browser.ts';
 
 /**
  * The sandbox web console in Debian's Chromium (playwright-core, no downloaded browser): the
@@ -24,33 +23,15 @@ import { ensureChromium } from './chromium.ts';
  * README's docs/console.png.
  */
 
-const OUT = 'test-output/console';
-const WAIT = 60_000;
-
 let h: BugHarness;
 let browser: Browser;
 
 beforeAll(async () => {
-  // Found, or installed with apt-get as root (saying why), or a failure saying how to install it.
-  const executablePath = ensureChromium();
-  mkdirSync(OUT, { recursive: true });
-  await build({ configFile: 'console/vite.config.ts', logLevel: 'warn' });
+  // Chromium found, or installed with apt-get as root (saying why), or a failure saying how to
+  // install it; an apt-get install of Chromium on a fresh machine takes minutes.
+  browser = await launchConsoleBrowser();
   // Long waits for people, so a slow browser never races a scaled 2-hour timeout.
   h = await startBugHarness({ reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 });
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  // An apt-get install of Chromium on a fresh machine takes minutes.
 }, 900_000);
 
 afterAll(async () => {
@@ -59,23 +40,10 @@ afterAll(async () => {
   expect(h?.modelFailures ?? []).toEqual([]);
 });
 
-async function openConsole(
+const openConsole = (
   viewport: { width: number; height: number },
   options: { mode?: 'live' | 'polling'; before?: (page: Page) => Promise<void> } = {},
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.setDefaultTimeout(WAIT);
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  await options.before?.(page);
-  await page.goto(h.sandbox.url);
-  await page.locator(`[data-testid="live"][data-mode="${options.mode ?? 'live'}"]`).waitFor();
-  expect(problems).toEqual([]);
-  return { context, page };
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `${OUT}/${name}.png` });
+) => openConsoleAt(browser, h.sandbox.url, viewport, options);
 
 /** A promise the test resolves to let a scripted model step go on. */
 function gate(): { promise: Promise<void>; open(): void } {
@@ -174,6 +142,10 @@ describe('the sandbox console', () => {
     for (const state of ['Ask reporter', 'Wait for reporter', 'Continue investigation', 'Post findings']) {
       await path.and(page.locator(`[data-state="${state}"]`)).waitFor();
     }
+    // Issue 16: the ledger shows the conversation's estimated model cost, priced per call.
+    const cost = page.getByTestId('ledger-cost').locator('.value');
+    await expect.poll(() => cost.textContent(), { timeout: WAIT }).toMatch(/^\$0\.\d{4}$/);
+    expect(await cost.textContent()).not.toBe('$0.0000');
     await shot(page, '05-waiting-for-developers');
     if (process.env.UPDATE_SCREENSHOT === '1') {
       mkdirSync('docs', { recursive: true });
@@ -183,7 +155,10 @@ describe('the sandbox console', () => {
     // A state's input and output, and an event's, on click.
     await page.locator('svg.graph g.node[data-state="Ask reporter"]').click();
     await page.getByTestId('state-detail').getByText(question).first().waitFor();
-    const entered = page.locator('[data-testid="event"][data-type="TaskStateEntered"]').first();
+    // The history in groups per state visit: open one, then one of its events.
+    const asked = page.locator('[data-testid="event-group"][data-state="Ask reporter"]').first();
+    await asked.locator('.event-group-row').click();
+    const entered = asked.locator('[data-testid="event"][data-type="TaskStateEntered"]');
     await entered.locator('button').click();
     await entered.getByText('Input').waitFor();
     await page

@@ -18,7 +18,12 @@ const PROFILE = 'arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inf
 const MODEL_IN_REGION = 'arn:<AWS::Partition>:bedrock:<AWS::Region>::foundation-model';
 const MODEL_ANY_REGION = 'arn:<AWS::Partition>:bedrock:*::foundation-model';
 /** The functions that call the model: each workflow's agent turns and the channel responder. */
-const MODEL_CALLERS = ['BugInvestigationAgentTurn', 'RequirementsInterviewAgentTurn', 'ChannelResponder'];
+const MODEL_CALLERS = [
+  'BugInvestigationAgentTurn',
+  'RequirementsInterviewAgentTurn',
+  'ChannelResponder',
+  'IncidentAgentTurn',
+];
 
 function statementsOf(template: Template, id: string): Statement[] {
   const [, fn] = functionResource(template, id);

@@ -98,9 +98,9 @@ describe('the fix path of bug_investigation', () => {
       Default: F.explainToDevelopers,
     });
     expect(state(F.postPullRequestToDevelopers).Next).toBe(F.postPullRequestToReporter);
-    expect(state(F.postPullRequestToReporter).Next).toBe(S.markPendingVerification);
+    expect(state(F.postPullRequestToReporter).Next).toBe(S.awaitingDevelopers);
     expect(state(F.explainToDevelopers).Next).toBe(F.explainToReporter);
-    expect(state(F.explainToReporter).Next).toBe(S.markPendingVerification);
+    expect(state(F.explainToReporter).Next).toBe(S.awaitingDevelopers);
     for (const failing of [F.writeFix, F.rewriteFix, F.openPullRequest, F.readBuildResults]) {
       const next = catchNext(failing)[0] as string;
       expect(state(next).Next, failing).toBe(F.explainToDevelopers);

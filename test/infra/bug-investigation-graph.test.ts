@@ -39,14 +39,16 @@ describe('the bug_investigation graph', () => {
     expect(state(S.acknowledgeReport).Next).toBe(S.timeToHandOver);
   });
 
-  it('starts each turn by marking the conversation investigating, counting the turn and draining', () => {
+  it('starts each turn by counting it and draining, Drain marking the conversation investigating', () => {
     expect(state(S.timeToHandOver)).toMatchObject({
       Choices: [{ Variable: '$.turn', NumericGreaterThanEqualsPath: '$.handoverAtTurn', Next: S.handOver }],
-      Default: S.markInvestigating,
+      Default: S.nextTurn,
     });
-    expect(state(S.markInvestigating).Next).toBe(S.nextTurn);
     expect(state(S.nextTurn).Next).toBe(S.drain);
-    expect(state(S.drain).Next).toBe(S.closeRequested);
+    expect(state(S.drain)).toMatchObject({
+      Parameters: { Payload: { mark: { status: 'active', phase: 'investigating' } } },
+      Next: S.closeRequested,
+    });
   });
 
   it('closes on request, announces a developer follow-up, and resumes the session when there is one', () => {
@@ -74,22 +76,30 @@ describe('the bug_investigation graph', () => {
       Next: S.tellReporterStopped,
     });
     expect(state(S.tellReporterStopped).Next).toBe(S.summaryThreadOpen);
-    const routed = Object.fromEntries(byAction.map((c) => [c.StringEquals, c.Next]));
-    expect(Object.keys(routed).sort()).toEqual([...BugAction.options].sort());
-    expect(byAction.every((c) => c.Variable === '$.result.action')).toBe(true);
-    expect(routed).toEqual({
-      ask_reporter: S.askReporter,
-      post_findings: S.summaryThreadOpen,
-      resolved: S.summaryThreadOpen,
-      escalate: S.summaryThreadOpen,
-      continue: S.keepInvestigating,
+    const action = (name: string) => ({ Variable: '$.result.action', StringEquals: name });
+    const findingsAction = { Or: [action('post_findings'), action('resolved'), action('escalate')] };
+    expect(byAction).toEqual([
       // Without a repository a fix request is taken as findings (the fix path: bug-fix-path.test.ts).
-      fix_requested: S.summaryThreadOpen,
-    });
+      { ...action('fix_requested'), Next: S.summaryThreadOpen },
+      { ...action('ask_reporter'), Next: S.askReporter },
+      // Findings go straight to their post: updated in the summary thread once it is open.
+      {
+        And: [findingsAction, { Variable: '$.threads.summary', IsPresent: true }],
+        Next: S.postUpdatedFindings,
+      },
+      { ...findingsAction, Next: S.postFindings },
+      { ...action('continue'), Next: S.keepInvestigating },
+    ]);
+    const routed = JSON.stringify(byAction).match(/"StringEquals":"[a-z_]+"/g) ?? [];
+    expect(new Set(routed.map((m) => m.split('"')[3])).size).toBe(BugAction.options.length);
     expect(state(S.routeOnAction).Default).toBe(S.summaryThreadOpen);
+    expect(state(S.summaryThreadOpen)).toMatchObject({
+      Choices: [{ Variable: '$.threads.summary', IsPresent: true, Next: S.postUpdatedFindings }],
+      Default: S.postFindings,
+    });
     expect(choices(S.routeOnConclusion).map((c) => [c.StringEquals, c.Next])).toEqual([
-      ['resolved', S.markResolved],
-      ['post_findings', S.markPendingVerification],
+      ['resolved', S.tellResolved],
+      ['post_findings', S.awaitingDevelopers],
     ]);
     expect(state(S.routeOnConclusion).Default).toBe(S.escalate);
   });
@@ -140,8 +150,21 @@ describe('the bug_investigation graph', () => {
         },
       },
       ResultPath: '$.threads.summary',
+      Next: S.tellFindingsPosted,
+    });
+    // Issue 16: the reporter hears the findings went to the developers, with their permalink.
+    expect(state(S.tellFindingsPosted)).toMatchObject({
+      Parameters: {
+        Payload: {
+          'channel.$': '$.channel',
+          'threadTs.$': '$.threadTs',
+          template: { name: 'bug_findings_posted', data: { 'channel.$': '$.threads.summary.channel' } },
+          permalinkOf: { 'channel.$': '$.threads.summary.channel', 'ts.$': '$.threads.summary.ts' },
+        },
+      },
       Next: S.routeOnConclusion,
     });
+    expect(catchers(S.tellFindingsPosted)[0]?.Next).toBe(S.routeOnConclusion);
     expect(state(S.postUpdatedFindings)).toMatchObject({
       Parameters: {
         Payload: { 'channel.$': '$.threads.summary.channel', 'threadTs.$': '$.threads.summary.threadTs' },
@@ -170,27 +193,26 @@ describe('the bug_investigation graph', () => {
         'Name.$': "States.Format('{}-{}', $.conversationId, $.turn)",
         Input: { 'threadTs.$': '$.threads.escalation.ts', 'severity.$': '$.result.severity', level: 0 },
       },
-      Next: S.markPendingVerification,
+      Next: S.awaitingDevelopers,
     });
     // The on-call group was paged already: a failed SLA start does not end the conversation.
     expect(catchers(S.startSlaTracking).map((c) => c.Next)).toEqual([
-      S.markPendingVerification,
-      S.markPendingVerification,
+      S.awaitingDevelopers,
+      S.awaitingDevelopers,
     ]);
-    expect(state(S.markPendingVerification).Next).toBe(S.awaitingDevelopers);
     expect(state(S.awaitingDevelopers)).toMatchObject({
       Result: { state: 'awaiting_dev', notes: [], followUp: true },
       ResultPath: '$.turnContext',
       Next: S.waitForDevelopers,
     });
     expect(state(S.waitForDevelopers)).toMatchObject({
-      Parameters: { Payload: { accepts: 'any', phase: 'awaiting_dev' } },
+      Parameters: { Payload: { accepts: 'any', phase: 'awaiting_dev', status: 'pending_verification' } },
       TimeoutSeconds: 172_800,
       Next: S.timeToHandOver,
     });
     expect(catchers(S.waitForDevelopers)[0]).toMatchObject({
       ErrorEquals: ['States.Timeout'],
-      Next: S.markResolved,
+      Next: S.tellResolvedNoFollowUp,
     });
   });
 
@@ -227,8 +249,30 @@ describe('the bug_investigation graph', () => {
   });
 
   it('ends by resolving, then drains once more in a closing turn', () => {
-    expect(state(S.acknowledgeClose).Next).toBe(S.markResolved);
-    expect(catchers(S.acknowledgeClose)[0]?.Next).toBe(S.markResolved);
+    // Issue 16: the close and the resolution are told with the conversation's cost, and a close
+    // is announced in the findings thread when there is one.
+    expect(state(S.acknowledgeClose)).toMatchObject({
+      Parameters: { Payload: { 'channel.$': '$.channel', withCost: true } },
+      Next: S.developersToTell,
+    });
+    expect(catchers(S.acknowledgeClose)[0]?.Next).toBe(S.developersToTell);
+    expect(state(S.developersToTell)).toMatchObject({
+      Choices: [{ Variable: '$.threads.summary', IsPresent: true, Next: S.announceClose }],
+      Default: S.markResolved,
+    });
+    expect(state(S.announceClose)).toMatchObject({
+      Parameters: {
+        Payload: { 'channel.$': '$.threads.summary.channel', 'threadTs.$': '$.threads.summary.threadTs' },
+      },
+      Next: S.markResolved,
+    });
+    for (const name of [S.tellResolved, S.tellResolvedNoFollowUp]) {
+      expect(state(name)).toMatchObject({
+        Parameters: { Payload: { 'channel.$': '$.channel', 'threadTs.$': '$.threadTs', withCost: true } },
+        Next: S.markResolved,
+      });
+      expect(catchers(name)[0]?.Next).toBe(S.markResolved);
+    }
     expect(state(S.markResolved)).toMatchObject({
       Parameters: {
         ExpressionAttributeValues: { ':status': { S: 'resolved' }, ':phase': { S: 'resolved' } },
@@ -258,7 +302,7 @@ describe('the bug_investigation graph', () => {
     });
     expect(catchers(S.handOver).map((c) => [c.ErrorEquals[0], c.Next])).toEqual([
       ['StepFunctions.ExecutionAlreadyExistsException', S.handedOver],
-      ['States.ALL', S.markInvestigating],
+      ['States.ALL', S.nextTurn],
     ]);
     expect(state(S.recordHandover)).toMatchObject({
       Resource: 'arn:<AWS::Partition>:states:::dynamodb:updateItem',

@@ -9,23 +9,45 @@ describe('stack configuration', () => {
         bugReports: 'C_BUG_REPORTS',
         bugSummaries: 'C_BUG_SUMMARIES',
         developers: 'C_DEVELOPERS',
+        incidents: 'C_INCIDENTS',
         issuePipeline: 'C_DEVELOPERS',
       },
       botUserId: 'U_BOT',
       reporterWaitSeconds: 7200,
       developerWaitSeconds: 172_800,
       model: { provider: 'anthropic', id: 'claude-sonnet-5-5' },
+      modelPrices: {},
       retentionDays: 90,
       logRetentionDays: 90,
       inboxMaxReceiveCount: 5,
       monitoring: { alarmEmails: [], modelLatencyP90Ms: 60_000 },
       alarms: { names: [], namePrefixes: [] },
       github: { baseUrl: 'https://api.github.com' },
+      telemetry: {
+        services: [],
+        maxWindowMinutes: 360,
+        defaultWindowMinutes: 60,
+        maxEvents: 2000,
+        maxExamples: 5,
+        outputTokenBudget: 1500,
+        queriesPerScope: 5,
+        insightsTimeoutSeconds: 20,
+        sources: {
+          cloudwatch: { enabled: true },
+          datadog: { enabled: false, baseUrl: 'https://api.datadoghq.com' },
+          pagerduty: { enabled: false, baseUrl: 'https://api.pagerduty.com' },
+        },
+      },
       people: {
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
+        incident_approver: { groups: ['S_ONCALL'], users: [] },
       },
-      approvals: { acknowledge_escalation: ['on_call'], approve_sensitive_change: ['developer'] },
+      approvals: {
+        acknowledge_escalation: ['on_call'],
+        remediation_step: ['incident_approver'],
+        approve_sensitive_change: ['developer'],
+      },
       bugInvestigation: {
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,
@@ -38,6 +60,16 @@ describe('stack configuration', () => {
         answerWaitSeconds: 86_400,
         mentionKeywords: ['prd', 'idea', 'product idea', 'feature idea', 'requirements'],
         mentionChannels: [],
+      },
+      incidentInvestigation: {
+        services: [],
+        budget: { maxRounds: 4, maxMinutes: 60, maxTokens: 600_000 },
+        mapConcurrency: 3,
+        maxHypothesesPerRound: 5,
+        maxDepth: 3,
+        approvalWaitSeconds: 3600,
+        runbooks: [],
+        skills: [],
       },
       channelConversations: {
         enabled: true,
@@ -71,6 +103,32 @@ describe('stack configuration', () => {
       },
       reconciler: { everyMinutes: 5, olderThanSeconds: 300, maxRepairs: 3 },
     });
+  });
+
+  it('fails for a model with no price, naming modelPrices, and takes a configured price', () => {
+    expect(() => parseConfig({ model: { id: 'claude-unlisted-1' } })).toThrow(
+      /slackAgents\.modelPrices: no price is known for model "claude-unlisted-1"/,
+    );
+    const price = {
+      inputPerMillion: 1,
+      outputPerMillion: 2,
+      cacheWritePerMillion: 1.25,
+      cacheReadPerMillion: 0.1,
+    };
+    const config = parseConfig({
+      model: { id: 'claude-unlisted-1' },
+      modelPrices: { 'claude-unlisted-1': price },
+    });
+    expect(config.modelPrices).toEqual({ 'claude-unlisted-1': price });
+  });
+
+  it('names a wrong price field and accepts money limits', () => {
+    expect(() => parseConfig({ modelPrices: { 'claude-sonnet-5-5': { inputPerMillion: -1 } } })).toThrow(
+      /slackAgents\.modelPrices\.claude-sonnet-5-5\.inputPerMillion/,
+    );
+    expect(
+      parseConfig({ agentLimits: { maxConversationCostUsd: 2.5, maxDailyCostUsd: 100 } }).agentLimits,
+    ).toMatchObject({ maxConversationCostUsd: 2.5, maxDailyCostUsd: 100 });
   });
 
   it('names a wrong agent limit by its field', () => {
@@ -115,6 +173,7 @@ describe('stack configuration', () => {
       bugReports: 'C0123ABCD',
       bugSummaries: 'C_BUG_SUMMARIES',
       developers: 'C_DEVELOPERS',
+      incidents: 'C_INCIDENTS',
       issuePipeline: 'C_DEVELOPERS',
     });
     expect(config.model).toEqual({ provider: 'bedrock', id: 'global.anthropic.claude-sonnet-5-5' });

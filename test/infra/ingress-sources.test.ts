@@ -56,7 +56,7 @@ describe('the ingress sources in the stack', () => {
   it('tells the ingress the slash commands the workflows handle, as plain strings', () => {
     const env = environmentOf(template, 'Ingress');
 
-    expect(JSON.parse(String(env.SLASH_COMMANDS))).toEqual(['/prd']);
+    expect(JSON.parse(String(env.SLASH_COMMANDS)).sort()).toEqual(['/investigate', '/prd']);
   });
 
   it('lets the Router invoke SlackPost, and only it, for notices on ended conversations', () => {

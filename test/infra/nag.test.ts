@@ -36,6 +36,9 @@ function acknowledgments(scope: IConstruct): { id: string; reason: string; path:
 
 /** Actions that support no resource-level permissions: the only ones allowed on Resource '*'. */
 const ACTIONS_WITHOUT_RESOURCES = new Set([
+  // The incident workflow's telemetry tools: neither action has resource-level permissions.
+  'logs:GetQueryResults',
+  'cloudwatch:GetMetricData',
   'xray:PutTraceSegments',
   'xray:PutTelemetryRecords',
   'xray:GetSamplingRules',
@@ -50,6 +53,9 @@ const ACTIONS_WITHOUT_RESOURCES = new Set([
   'logs:DescribeLogGroups',
   'states:SendTaskSuccess',
   'states:SendTaskFailure',
+  // The telemetry tools (infra/constructs/telemetry-access.ts): neither takes a resource.
+  'logs:GetQueryResults',
+  'cloudwatch:GetMetricData',
 ]);
 
 describe('cdk-nag AWS Solutions checks', () => {
@@ -115,6 +121,13 @@ describe('cdk-nag AWS Solutions checks', () => {
       'BugInvestigation BugInvestigationSlackPost',
       'BugInvestigation Drain',
       'BugInvestigation RegisterWait',
+      'IncidentInvestigation ApprovalWait',
+      'IncidentInvestigation Drain',
+      'IncidentInvestigation IncidentAgentTurn',
+      'IncidentInvestigation IncidentProgress',
+      'IncidentInvestigation IncidentRecords',
+      'IncidentInvestigation IncidentRemediation',
+      'IncidentInvestigation SlackPost',
       'RequirementsInterview Drain',
       'RequirementsInterview RegisterWait',
       'RequirementsInterview RequirementsInterviewAgentTurn',

@@ -134,6 +134,14 @@ describe('the Slack app manifest', () => {
         url: REQUEST_URL,
         should_escape: false,
       },
+      {
+        command: '/investigate',
+        description:
+          'Investigate an incident: hypotheses tested against telemetry, a cited conclusion, approved fixes',
+        usage_hint: '<description, alarm name or PagerDuty incident id>',
+        url: REQUEST_URL,
+        should_escape: false,
+      },
     ]);
     const registered = WORKFLOW_MODULES.flatMap((module) => module.workflows ?? [])
       .flatMap((workflow) => (typeof workflow.triggers === 'function' ? [] : workflow.triggers))
@@ -179,7 +187,9 @@ describe('the Slack app manifest', () => {
   });
 
   it('declares no slash command and no commands scope without a workflow that has one', () => {
-    const modules = WORKFLOW_MODULES.filter((module) => module.name !== 'requirements_interview');
+    const modules = WORKFLOW_MODULES.filter(
+      (module) => module.name !== 'requirements_interview' && module.name !== 'incident_investigation',
+    );
     const manifest = buildSlackManifest({
       config: parseConfig({}, modules),
       modules,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../infra/config.ts';
 import { SlackAgentsStack } from '../../infra/slack-agents-stack.ts';
 import { buildStack } from '../../infra/synth.ts';
+import { DEFAULT_MODEL_PRICES } from '../../lambdas/agents/pricing.ts';
 import { WorkflowRegistrations } from '../../lambdas/kernel/workflows.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
 import { CHANNEL_ENV } from '../../lambdas/workflows/channel-conversations/env.ts';
@@ -177,7 +178,10 @@ describe('function environment', () => {
         valuesByName.set(name, values);
       }
     }
-    const conflicting = [...valuesByName].filter(([, values]) => values.size > 1).map(([name]) => name);
+    // Each agent function names its own tools; the sandbox merges the maps (sandbox-resources.ts).
+    const conflicting = [...valuesByName]
+      .filter(([name, values]) => values.size > 1 && name !== ENV.toolFunctions)
+      .map(([name]) => name);
     expect(conflicting).toEqual([]);
   });
 
@@ -196,6 +200,14 @@ describe('function environment', () => {
       olderThanSeconds: 300,
       maxRepairs: 3,
     });
+  });
+
+  it("gives the agent turns the configured model's price, resolved at synth (issue 16)", () => {
+    for (const id of ['BugInvestigationAgentTurn', 'RequirementsInterviewAgentTurn']) {
+      expect(JSON.parse(String(environmentOf(id)[ENV.modelPrice]))).toEqual(
+        DEFAULT_MODEL_PRICES['claude-sonnet-5-5'],
+      );
+    }
   });
 
   it('gives the Router the probe registration when the probe workflow is deployed', () => {
@@ -256,18 +268,42 @@ describe('function environment', () => {
         othersRole: 'participant',
         closeOnIntent: true,
       },
+      {
+        workflow: 'incident_investigation',
+        stateMachineArn: `<${stateMachineOf(production, 'incident_investigation')[0]}>`,
+        triggers: [
+          {
+            type: 'slash_command',
+            command: '/investigate',
+            description:
+              'Investigate an incident: hypotheses tested against telemetry, a cited conclusion, approved fixes',
+            usageHint: '<description, alarm name or PagerDuty incident id>',
+          },
+        ],
+        ownerRole: 'responder',
+        othersRole: 'responder',
+        closeOnIntent: true,
+      },
     ]);
-    production.resourceCountIs('AWS::StepFunctions::StateMachine', 3);
+    production.resourceCountIs('AWS::StepFunctions::StateMachine', 4);
   });
 
   it('gives TOOL_FUNCTIONS to the agent turns that call tools only, naming the history tool function', () => {
     const withTools = Object.keys(FUNCTIONS).filter((id) => ENV.toolFunctions in environmentOf(id));
-    expect(withTools).toEqual(['BugInvestigationAgentTurn']);
+    expect(withTools).toEqual(['BugInvestigationAgentTurn', 'IncidentAgentTurn']);
     const [historyToolId] = functionResource(template, 'ConversationHistoryTool');
     expect(
       JSON.parse(renderIntrinsics(environmentOf('BugInvestigationAgentTurn')[ENV.toolFunctions])),
     ).toEqual({
       get_bug_conversations: `<${historyToolId}>`,
+    });
+    const [telemetryId] = functionResource(template, 'IncidentTelemetryTools');
+    expect(JSON.parse(renderIntrinsics(environmentOf('IncidentAgentTurn')[ENV.toolFunctions]))).toEqual({
+      query_logs: `<${telemetryId}>`,
+      query_metrics: `<${telemetryId}>`,
+      recent_deployments: `<${telemetryId}>`,
+      service_map: `<${telemetryId}>`,
+      get_incident: `<${telemetryId}>`,
     });
   });
 
@@ -296,15 +332,18 @@ describe('function environment', () => {
         bugSummaries: 'C_BUG_SUMMARIES',
         developers: 'C_DEVELOPERS',
         issuePipeline: 'C_DEVELOPERS',
+        incidents: 'C_INCIDENTS',
         probe: PROBE_CHANNEL,
       }),
       [ENV.people]: JSON.stringify({
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
+        incident_approver: { groups: ['S_ONCALL'], users: [] },
       }),
       [ENV.approvals]: JSON.stringify({
         acknowledge_escalation: ['on_call'],
         approve_sensitive_change: ['developer'],
+        remediation_step: ['incident_approver'],
       }),
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
@@ -496,11 +535,11 @@ describe('entry points and wiring', () => {
     }
   });
 
-  it("lets no function but the bug investigation's AgentTurn (the one with tools) and the Router (notices through SlackPost) invoke another function", () => {
+  it('lets no function but the agent turns with tools and the Router (notices through SlackPost) invoke another function', () => {
     const invoking = Object.keys(FUNCTIONS).filter((id) =>
       actionsOf(id).some(({ actions }) => actions.includes('lambda:InvokeFunction')),
     );
-    expect(invoking.sort()).toEqual(['BugInvestigationAgentTurn', 'Router']);
+    expect(invoking.sort()).toEqual(['BugInvestigationAgentTurn', 'IncidentAgentTurn', 'Router']);
   });
 
   it('lets only the Router, RegisterWait, ApprovalWait and the Reconciler complete task tokens', () => {
@@ -532,14 +571,33 @@ describe('credentials', () => {
 });
 
 describe('outputs', () => {
-  it('give the Slack request URL, the table name, the inbox URL, the alarm topic and the dashboard', () => {
-    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual([
-      'AlarmTopicArn',
-      'ConversationsTableName',
-      'DashboardUrl',
-      'InboxQueueUrl',
-      'SlackRequestUrl',
-    ]);
+  it('give every URL and secret name of the deploy guide, the table, the queues, the alarms and each state machine', () => {
+    const stateMachines = [...Object.keys(template.findResources('AWS::StepFunctions::StateMachine'))];
+    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual(
+      [
+        'AlarmTopicArn',
+        'ConversationsTableName',
+        'DashboardUrl',
+        'GitHubWebhookSecretName',
+        'GitHubWebhookUrl',
+        'InboxDeadLetterQueueUrl',
+        'InboxQueueUrl',
+        'ModelCredentialsSecretName',
+        'PagerDutyWebhookSecretName',
+        'PagerDutyWebhookUrl',
+        'SlackCredentialsSecretName',
+        'SlackRequestUrl',
+        'BugInvestigationStateMachineArn',
+        'IncidentInvestigationStateMachineArn',
+        'KernelProbeStateMachineArn',
+        'RequirementsInterviewStateMachineArn',
+        'SlaTrackingStateMachineArn',
+      ].sort(),
+    );
+    // One state machine output per state machine.
+    expect(
+      Object.keys(template.toJSON().Outputs).filter((id) => id.endsWith('StateMachineArn')),
+    ).toHaveLength(stateMachines.length);
   });
 });
 
@@ -549,11 +607,16 @@ describe('state machines of the production stack', () => {
   it('let the Router start the workflows, never the SlaTracking child', () => {
     const [bugId] = stateMachineOf(production, 'bug_investigation');
     const [interviewId] = stateMachineOf(production, 'requirements_interview');
+    const [incidentId] = stateMachineOf(production, 'incident_investigation');
     const [slaId] = stateMachineOf(production, 'sla_tracking');
     const starts = actionsOf('Router', production).filter(({ actions }) =>
       actions.includes('states:StartExecution'),
     );
-    expect(starts.map(({ resource }) => resource)).toEqual([`<${bugId}>`, `<${interviewId}>`]);
+    expect(starts.map(({ resource }) => resource)).toEqual([
+      `<${bugId}>`,
+      `<${interviewId}>`,
+      `<${incidentId}>`,
+    ]);
     expect(starts.map(({ resource }) => resource)).not.toContain(`<${slaId}>`);
   });
 

@@ -1,6 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
+import { KERNEL_APPROVAL_PROBE_MODULE } from '../../statemachines/approval-probe.ts';
 import {
   type AslState,
   allKeys,
@@ -25,13 +26,22 @@ const all = new Map([
       },
     }),
   ),
+  // The approval wait fragment, in its test-only workflow.
+  ...definitions(
+    templateOf({
+      modules: [KERNEL_APPROVAL_PROBE_MODULE],
+      config: { channels: { approvalProbe: 'C_APPROVALS' } },
+    }),
+  ),
 ]);
 
 describe('the checked definitions', () => {
   it('are the probe, the production workflows and their children', () => {
     expect([...all.keys()].sort()).toEqual([
       'bug_investigation',
+      'incident_investigation',
       'issue_pipeline',
+      'kernel_approval_probe',
       'kernel_probe',
       'requirements_interview',
       'sla_tracking',

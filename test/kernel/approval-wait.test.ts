@@ -67,7 +67,11 @@ async function world(options: { placed?: boolean } = {}) {
     openedAt: clock.now().toISOString(),
   });
   if (options.placed ?? true)
-    await approvals.placeApproval(id, { kind: KIND, nonce }, { channel: CHANNEL, messageTs: MESSAGE_TS });
+    await approvals.placeApproval(
+      id,
+      { kind: KIND, nonce },
+      { channel: CHANNEL, messageTs: MESSAGE_TS, threadTs: MESSAGE_TS },
+    );
 
   const completed: { token: string; output: unknown }[] = [];
   const tasks: TaskCompleter & { failNext: boolean; ended: boolean } = {

@@ -369,5 +369,8 @@ function bindAll(store: DynamoConversationStore): ConversationStore {
     openWait: store.openWait.bind(store),
     clearWait: store.clearWait.bind(store),
     addToLedger: store.addToLedger.bind(store),
+    readAfterStore: store.readAfterStore.bind(store),
+    withdrawMessage: store.withdrawMessage.bind(store),
+    endWait: store.endWait.bind(store),
   };
 }

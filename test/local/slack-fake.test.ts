@@ -1,5 +1,6 @@
 import { ErrorCode, LogLevel, WebClient, WebClientEvent } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSlackPoster } from '../../lambdas/slack/web-client.ts';
 import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack, type SlackMessageEvent } from '../../local/slack/fake-slack.ts';
 
@@ -320,5 +321,25 @@ describe('fake Slack Web API through the real @slack/web-api WebClient', () => {
 
     expect(anonymous).toEqual({ ok: false, error: 'not_authed' });
     expect(json).toMatchObject({ ok: true, message: { text: 'hi', blocks: [{ type: 'divider' }] } });
+  });
+});
+
+describe('chat.getPermalink in the fake Slack (issue 16)', () => {
+  it("answers a message's permalink as the sandbox console's view of its thread, through the kernel's poster", async () => {
+    const poster = createSlackPoster({ token: BOT_TOKEN, slackApiUrl: server.slackApiUrl, maxRetries: 0 });
+    const root = await poster.postMessage({ channel: 'C_DEVS', text: 'Findings' });
+    const reply = await poster.postMessage({ channel: 'C_DEVS', text: 'More', threadTs: root.ts });
+    const origin = new URL(server.slackApiUrl).origin;
+
+    expect(await poster.permalink(root)).toBe(`${origin}/#channel=C_DEVS&thread=${root.ts}`);
+    expect(await poster.permalink(reply)).toBe(`${origin}/#channel=C_DEVS&thread=${root.ts}`);
+  });
+
+  it("answers Slack's message_not_found for a message it does not have", async () => {
+    const poster = createSlackPoster({ token: BOT_TOKEN, slackApiUrl: server.slackApiUrl, maxRetries: 0 });
+
+    await expect(poster.permalink({ channel: 'C_DEVS', ts: '1700000000.000001' })).rejects.toThrow(
+      /chat\.getPermalink failed: message_not_found/,
+    );
   });
 });

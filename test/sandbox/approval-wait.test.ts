@@ -3,6 +3,7 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { KERNEL_APPROVAL_PROBE_MODULE, PROBE_DECISION } from '../../statemachines/approval-probe.ts';
+import { eventually, sandboxApi } from '../support/sandbox-http.ts';
 
 /**
  * The approval wait end to end (statemachines/approval-wait.ts), in the sandbox's real local
@@ -29,33 +30,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => sandbox?.stop());
 
-async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  let last: T | unknown;
-  while (Date.now() < deadline) {
-    last = await probe().catch((error: unknown) => error);
-    if (!(last instanceof Error) && accept(last as T)) return last as T;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(
-    `timed out waiting for ${what}; last seen: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
-  );
-}
+const api = sandboxApi(() => sandbox.url);
 
 type Message = { ts: string; user?: string; bot?: boolean; text: string };
 type Button = { action_id: string; value: string; text: { text: string } };
@@ -138,7 +113,10 @@ describe('an approval wait in the sandbox (kernel_approval_probe)', () => {
     const done = await finished(root);
 
     expect(done.status).toBe('SUCCEEDED');
-    expect((await botReplies(root)).map((m) => m.text)).toContain('probe decision: reject by U_DEV2');
+    const replies = (await botReplies(root)).map((m) => m.text);
+    expect(replies).toContain('probe decision: reject by U_DEV2');
+    // The decision's line, once, in the thread the buttons are in.
+    expect(replies.filter((t) => t.includes(':white_check_mark: reject by <@U_DEV2>'))).toHaveLength(1);
     const stored = await conversation(root);
     expect(stored?.decisions).toEqual([
       expect.objectContaining({ kind: PROBE_DECISION, decision: 'reject', by: 'U_DEV2', messageTs: ts }),

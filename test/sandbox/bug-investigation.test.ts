@@ -73,7 +73,8 @@ const finished = (bugId: string) =>
 /** Phases in the order the execution set them, from the states it entered. */
 function phasesOf(events: { type: string; stateName?: string }[]): string[] {
   const phaseOf: Record<string, string> = {
-    'Mark investigating': 'investigating',
+    // Drain marks the conversation investigating as each turn begins.
+    'Drain messages': 'investigating',
     'Wait for reporter': 'awaiting_reporter',
     'Wait for developers': 'awaiting_dev',
     'Mark resolved': 'resolved',
@@ -168,19 +169,25 @@ describe('bug investigation (seed 000) in the sandbox', () => {
     await finished(bug);
   });
 
-  it('step 6: two developer messages sent quickly both reach the next turn', async () => {
+  it('step 6: two developer messages sent quickly both appear in the history the next turn reads', async () => {
     const report = await h.post(
       CHANNELS.reports,
       REPORTER,
       'The search page returns a 502 for queries with accents',
     );
     const bug = bugIdFor(report);
-    let prompt = '';
+    const histories: string[] = [];
+    const prompts: string[] = [];
+    const seen = (history: string, prompt: string) => {
+      histories.push(history);
+      prompts.push(prompt);
+    };
     h.script(bug, [
       ...turn(bug, findings('Search 502s on accented queries.')),
-      ...turn(bug, findings('Search 502s: the tokenizer rejects UTF-8.'), (_history, p) => {
-        prompt = p;
-      }),
+      ...turn(bug, findings('Search 502s: the tokenizer rejects UTF-8.'), seen),
+      // The second message may be stored after the first one's Drain took the pending ones:
+      // then it waits for the next turn (I3), which runs at once (RegisterWait finds it pending).
+      ...turn(bug, findings('Search 502s: the tokenizer rejects UTF-8.'), seen),
     ]);
     const thread = await summaryThread('Search 502s on accented queries.');
     await waitsIn(bug, 'awaiting_dev');
@@ -190,9 +197,22 @@ describe('bug investigation (seed 000) in the sandbox', () => {
       h.post(CHANNELS.summaries, 'U_DEV2', 'and the nginx logs', thread),
     ]);
     await updatedFindings(thread, 'Search 502s: the tokenizer rejects UTF-8.');
+    const handed = (text: string) => prompts.filter((p) => p.includes(text)).length;
+    const first = '- [Developer <@U_DEV>]: check the tokenizer';
+    const second = '- [Developer <@U_DEV2>]: and the nginx logs';
+    await h.eventually(
+      async () => [handed(first), handed(second)],
+      (counts) => counts.every((n) => n > 0),
+      'both messages handed to a turn',
+    );
+    await waitsIn(bug, 'awaiting_dev');
 
-    expect(prompt).toContain('- [Developer <@U_DEV>]: check the tokenizer');
-    expect(prompt).toContain('- [Developer <@U_DEV2>]: and the nginx logs');
+    // Seed 000 step 6: both are in the conversation history the follow-up turn reads.
+    expect(histories[0]).toContain('check the tokenizer');
+    expect(histories[0]).toContain('and the nginx logs');
+    // Each was handed to exactly one turn's prompt (I3).
+    expect(handed(first)).toBe(1);
+    expect(handed(second)).toBe(1);
     expect(await botTexts(CHANNELS.summaries, thread)).toContain(':mag: Follow-up investigation started...');
     await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
     await finished(bug);
@@ -208,7 +228,10 @@ describe('bug investigation (seed 000) in the sandbox', () => {
     const done = await finished(bug);
 
     expect(done.status).toBe('SUCCEEDED');
-    expect(await botTexts(CHANNELS.reports, report)).toContain(':white_check_mark: Closing this, thanks.');
+    // Issue 16: the last word in the reporter's thread carries the conversation's estimated cost.
+    expect((await botTexts(CHANNELS.reports, report)).at(-1)).toMatch(
+      /^:white_check_mark: Closing this, thanks\.\n:moneybag: Estimated model cost of this conversation: \$/,
+    );
     const closed = await conversation(bug);
     expect(closed).toMatchObject({ status: 'resolved', closeRequested: true });
     expect(closed?.wait).toBeUndefined();

@@ -42,6 +42,13 @@ function expectNothingLostOrDoubled(result: ScenarioResult): void {
   expect(new Set(result.reporterThread).size).toBe(result.reporterThread.length);
 }
 
+/** Issue 16: the reporter hears the findings went to the developers, and the close carries the cost. */
+const FINDINGS_POSTED = expect.stringContaining(
+  "I've posted what I found for the developers in <#C_BUG_SUMMARIES>",
+);
+const CLOSED_WITH_COST = expect.stringMatching(
+  /^:white_check_mark: Closing this, thanks\.\n:moneybag: Estimated model cost of this conversation: \$\d/,
+);
 const STOPPED = "I had to stop investigating this automatically, so I've asked the developers to take over";
 /** The agent turn's attempts the state machine makes for an unavailable model. */
 const TURN_ATTEMPTS = LIMITS.modelRetry.maxAttempts + 1;
@@ -54,7 +61,8 @@ describe('a misbehaving model', { timeout: 90_000 }, () => {
     expect(result.reporterThread).toEqual([
       ":eyes: Thanks! I'm looking into this.",
       expect.stringContaining(STOPPED),
-      ':white_check_mark: Closing this, thanks.',
+      FINDINGS_POSTED,
+      CLOSED_WITH_COST,
     ]);
     expect(result.reporterThread[1]).toContain('did not submit a result after 5 tool rounds and a reminder');
     expect(result.escalation).toContain('<!subteam^S_ONCALL>');
@@ -105,7 +113,8 @@ describe('a misbehaving Slack', { timeout: 90_000 }, () => {
     expect(result.slackFaultsMet.length).toBeGreaterThan(0);
     expect(result.reporterThread).toEqual([
       ":eyes: Thanks! I'm looking into this.",
-      ':white_check_mark: Closing this, thanks.',
+      FINDINGS_POSTED,
+      CLOSED_WITH_COST,
     ]);
     expect(result.findingsPosts).toBe(1);
     expect(result.endState).toBe('resolved (SUCCEEDED)');
@@ -131,7 +140,8 @@ describe('a misbehaving Slack', { timeout: 90_000 }, () => {
     expect(result.slackFaultsMet).toEqual(['no_answer']);
     expect(result.reporterThread).toEqual([
       ":eyes: Thanks! I'm looking into this.",
-      ':white_check_mark: Closing this, thanks.',
+      FINDINGS_POSTED,
+      CLOSED_WITH_COST,
     ]);
     expect(result.findingsPosts).toBe(1);
     expect(result.endState).toBe('resolved (SUCCEEDED)');

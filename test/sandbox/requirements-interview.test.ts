@@ -139,6 +139,14 @@ describe('the requirements interview with the default configuration', () => {
     expect(prdFile).toContain('## Functional requirements\n\n- Suggests a weekly schedule');
     expect(analysisFile).toContain('## Risks\n\n- **Dependencies**: The calendar API is rate-limited.');
     expect(posts.some((p) => p.text === 'PRD: AI project manager')).toBe(true);
+    // Issue 16: the last message, the analysis (its file follows), carries the interview's estimated model cost.
+    const costed = posts.filter((p) =>
+      p.text.includes(':moneybag: Estimated model cost of this conversation: $'),
+    );
+    expect(costed).toHaveLength(1);
+    const blocks = JSON.stringify((costed[0] as { blocks?: unknown }).blocks);
+    expect(blocks).toContain(':mag: Analysis: AI project manager');
+    expect(blocks).toContain(':moneybag: Estimated model cost');
   });
 
   it("hands an answer sent while the clarification turn runs to the next turn, labelling a participant's as theirs", {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
 import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
 import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
+import { SlackApiError, SlackUnavailableError } from '../../lambdas/slack/errors.ts';
 import { type PostLedger, postToSlack } from '../../lambdas/slack/post-to-slack.ts';
 import type { PostMessageArgs, UploadFileArgs } from '../../lambdas/slack/web-client.ts';
 import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investigation/templates/index.ts';
@@ -145,5 +146,126 @@ describe('postToSlack with a template that renders a file', () => {
 
     expect(sent).toHaveLength(1);
     expect(uploaded).toHaveLength(1);
+  });
+});
+
+describe("postToSlack with a conversation's cost and a permalink (issue 16)", () => {
+  it("appends the conversation's estimated cost from its ledger to the text and the blocks", async () => {
+    const { deps, sent, stored } = fakes();
+    const priced = {
+      ...conversation,
+      ledger: {
+        inputTokens: 12_000,
+        outputTokens: 3_456,
+        cacheReadTokens: 40_000,
+        cacheWriteTokens: 0,
+        costMicroUsd: 123_456,
+        transitions: 0,
+        lambdaMs: 0,
+      },
+    };
+    deps.store.getConversation = async () => priced;
+
+    await postToSlack(
+      {
+        conversationId: 'c-1',
+        channel: 'C0REPORTS',
+        threadTs: '1.2',
+        text: 'Closing this, thanks.',
+        withCost: true,
+      },
+      deps,
+    );
+    await postToSlack(
+      {
+        conversationId: 'c-1',
+        channel: 'C0SUMMARIES',
+        withCost: true,
+        template: {
+          name: 'bug_findings',
+          data: {
+            result: { summary: 'Done' },
+            executionArn: 'arn:aws:states:eu-west-1:123456789012:execution:B:c-1',
+          },
+        },
+      },
+      deps,
+    );
+
+    const line =
+      ':moneybag: Estimated model cost of this conversation: $0.1235 (15,456 tokens and 40,000 read from the cache)';
+    expect(sent[0]?.text).toBe(`Closing this, thanks.\n${line}`);
+    expect(stored[0]?.text).toBe(`Closing this, thanks.\n${line}`);
+    expect(sent[1]?.blocks?.at(-1)).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: line }] });
+  });
+
+  it('leaves the cost out unless asked', async () => {
+    const { deps, sent } = fakes();
+
+    await postToSlack({ conversationId: 'c-1', channel: 'C0REPORTS', text: 'A question?' }, deps);
+
+    expect(sent[0]?.text).toBe('A question?');
+  });
+
+  it("links the reporter's thread to the findings through their permalink, or names the channel without one", async () => {
+    const { deps, sent } = fakes();
+    const asked: { channel: string; ts: string }[] = [];
+    const input = {
+      conversationId: 'c-1',
+      channel: 'C0REPORTS',
+      threadTs: '1.2',
+      template: { name: 'bug_findings_posted', data: { channel: 'C0SUMMARIES' } },
+      permalinkOf: { channel: 'C0SUMMARIES', ts: '1700000001.000100' },
+    };
+
+    await postToSlack(input, {
+      ...deps,
+      permalinks: {
+        permalink: async (target) => {
+          asked.push(target);
+          return 'https://example.slack.com/archives/C0SUMMARIES/p1700000001000100';
+        },
+      },
+    });
+    await postToSlack(input, {
+      ...deps,
+      permalinks: {
+        permalink: async () => {
+          throw new SlackApiError('chat.getPermalink', 'message_not_found');
+        },
+      },
+    });
+
+    expect(asked).toEqual([{ channel: 'C0SUMMARIES', ts: '1700000001.000100' }]);
+    expect(sent[0]?.text).toBe(
+      ":mag: I've posted what I found for the developers in <#C0SUMMARIES> (<https://example.slack.com/archives/C0SUMMARIES/p1700000001000100|the findings>). I'll tell you here when it is fixed, resolved or closed.",
+    );
+    expect(sent[1]?.text).toBe(
+      ":mag: I've posted what I found for the developers in <#C0SUMMARIES>. I'll tell you here when it is fixed, resolved or closed.",
+    );
+  });
+
+  it('retries the task when Slack is unavailable for the permalink, posting nothing', async () => {
+    const { deps, sent } = fakes();
+
+    await expect(
+      postToSlack(
+        {
+          conversationId: 'c-1',
+          channel: 'C0REPORTS',
+          template: { name: 'bug_findings_posted', data: { channel: 'C0SUMMARIES' } },
+          permalinkOf: { channel: 'C0SUMMARIES', ts: '1.1' },
+        },
+        {
+          ...deps,
+          permalinks: {
+            permalink: async () => {
+              throw new SlackUnavailableError('chat.getPermalink', { cause: new Error('503') });
+            },
+          },
+        },
+      ),
+    ).rejects.toThrow(SlackUnavailableError);
+    expect(sent).toEqual([]);
   });
 });

@@ -219,8 +219,18 @@ describe('truncate', () => {
 
 describe('executionConsoleUrl', () => {
   it('encodes what is not an execution ARN instead of linking it raw', () => {
-    expect(executionConsoleUrl('not an arn|x>')).toBe(
+    expect(executionConsoleUrl('not an arn|x>', undefined)).toBe(
       'https://console.aws.amazon.com/states/home#/v2/executions/details/not%20an%20arn%7Cx%3E',
+    );
+  });
+
+  it("links a sandbox execution to the sandbox's console instead of the AWS console", () => {
+    const arn = 'arn:aws:states:us-east-1:000000000000:execution:BugInvestigation:bug-C0BUGS-1-000100';
+    expect(executionConsoleUrl(arn, 'http://127.0.0.1:3000/')).toBe(
+      'http://127.0.0.1:3000/#execution=bug-C0BUGS-1-000100',
+    );
+    expect(executionConsoleUrl(arn, undefined)).toBe(
+      `https://us-east-1.console.aws.amazon.com/states/home?region=us-east-1#/v2/executions/details/${arn}`,
     );
   });
 });

@@ -195,6 +195,9 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
   const drain = (state: string) => (input: unknown) => {
     failIfScripted(state);
     const parsed = DrainInput.parse((input as { Payload: unknown }).Payload);
+    // Drain's mark, as the real one writes it with the end of the wait.
+    if (parsed.mark?.phase !== undefined) run.phases.push(parsed.mark.phase);
+    if (parsed.mark?.status !== undefined) run.statuses.push(parsed.mark.status);
     const scripted = script.drains?.[run.drains.length] ?? {};
     run.drains.push({ state, input: parsed });
     const messages = scripted.messages ?? [];
@@ -210,6 +213,9 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
     failIfScripted(state);
     run.waits.push({ state, input: RegisterWaitInput.parse((input as { Payload: unknown }).Payload) });
     run.phases.push(run.waits.at(-1)?.input.phase ?? '');
+    // RegisterWait's status, as the real one writes it with the wait.
+    const status = run.waits.at(-1)?.input.status;
+    if (status !== undefined) run.statuses.push(status);
     const outcome = script.waits?.[waitCalls];
     waitCalls += 1;
     if (outcome === undefined) return exhausted(`wait ${waitCalls}`);
@@ -238,8 +244,6 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
     [S.tellReporterStopped]: post(S.tellReporterStopped),
     [S.tellFailure]: post(S.tellFailure),
     [S.tellUnhandled]: post(S.tellUnhandled),
-    [S.markInvestigating]: updateFields(S.markInvestigating),
-    [S.markPendingVerification]: updateFields(S.markPendingVerification),
     [S.markResolved]: updateFields(S.markResolved),
     [S.markFailed]: updateFields(S.markFailed),
     [S.drain]: drain(S.drain),

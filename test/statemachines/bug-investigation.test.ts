@@ -119,7 +119,6 @@ describe('a bug investigation', () => {
       S.awaitingReporter,
       S.waitForReporter,
       S.timeToHandOver,
-      S.markInvestigating,
       S.nextTurn,
       S.drain,
       S.closeRequested,

@@ -7,11 +7,26 @@ const EXECUTION_ARN = /^arn:aws[a-z-]*:states:([a-z0-9-]+):\d{12}:execution:[^\s
 const CONSOLE = 'https://console.aws.amazon.com/states/home';
 
 /**
- * The Step Functions console page of an execution. With a real execution ARN, the link opens
- * the ARN's region; anything else (a local sandbox ARN also matches) still gets the generic
- * console URL, with the text URL-encoded.
+ * Where execution links lead instead of the AWS console: the sandbox sets it to its own web
+ * console (`SANDBOX_CONSOLE_URL`), whose `#execution=<name>` opens the conversation that runs
+ * it. Unset in a deployed stack.
  */
-export function executionConsoleUrl(executionArn: string): string {
+export const SANDBOX_CONSOLE_URL_VARIABLE = 'SANDBOX_CONSOLE_URL';
+
+/**
+ * The console page of an execution. With `sandboxConsoleUrl` (by default the
+ * `SANDBOX_CONSOLE_URL` variable), the sandbox's own console: a sandbox's executions exist
+ * nowhere else. Otherwise the Step Functions console: with a real execution ARN, in the ARN's
+ * region; anything else still gets the generic console URL, with the text URL-encoded.
+ */
+export function executionConsoleUrl(
+  executionArn: string,
+  sandboxConsoleUrl: string | undefined = process.env[SANDBOX_CONSOLE_URL_VARIABLE],
+): string {
+  if (sandboxConsoleUrl !== undefined && sandboxConsoleUrl !== '') {
+    const name = executionArn.slice(executionArn.lastIndexOf(':') + 1);
+    return `${sandboxConsoleUrl.replace(/\/+$/, '')}/#execution=${encodeURIComponent(name)}`;
+  }
   const region = EXECUTION_ARN.exec(executionArn)?.[1];
   const encoded = encodeURIComponent(executionArn);
   if (region === undefined) return `${CONSOLE}#/v2/executions/details/${encoded}`;

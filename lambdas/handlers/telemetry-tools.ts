@@ -1,0 +1,44 @@
+import { ENV, requireEnv } from '../shared/env.ts';
+import { createLogger } from '../shared/logger.ts';
+import { readTelemetryConfig } from '../tools/telemetry/config.ts';
+import type { TelemetryDeps } from '../tools/telemetry/deps.ts';
+import { runTelemetryTool, TelemetryToolInvocation } from '../tools/telemetry/run-telemetry-tool.ts';
+import { createTelemetryDeps } from '../tools/telemetry/wiring.ts';
+import { taskHandler } from './task-handler.ts';
+
+/**
+ * The telemetry tools' Lambda: ONE function serves `query_logs`, `query_metrics`,
+ * `recent_deployments`, `service_map` and `get_incident` (lambdas/tools/telemetry/README.md),
+ * dispatching on the tool name. One function because they share the configuration, the SDK
+ * clients and the ledger, and need the same read-only permissions.
+ *
+ * Wrong arguments and refusals are `ok: false` results; a source that is down or throttling,
+ * and the ledger failing, throw (a function error the agent runtime reports as a failed call).
+ */
+const logger = createLogger('telemetry-tools');
+
+let deps: TelemetryDeps | undefined;
+
+function telemetryDeps(): TelemetryDeps {
+  deps ??= createTelemetryDeps({
+    config: readTelemetryConfig(),
+    tableName: requireEnv(ENV.tableName),
+    retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
+  });
+  return deps;
+}
+
+export const handler = taskHandler({
+  task: 'TelemetryTools',
+  schema: TelemetryToolInvocation,
+  logger,
+  run: (invocation) => runTelemetryTool(invocation, telemetryDeps()),
+  summary: (invocation, result) => ({
+    tool: invocation.tool,
+    scope: invocation.context?.scope,
+    ok: result.ok,
+    ...(result.ok
+      ? { chars: result.output.length, evidence: /^Evidence (ev-\d+)/.exec(result.output)?.[1] }
+      : { error: result.error }),
+  }),
+});

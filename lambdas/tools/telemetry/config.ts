@@ -1,0 +1,137 @@
+import * as z from 'zod';
+import { InvalidTelemetryConfigurationError } from './errors.ts';
+
+/**
+ * The telemetry tools' configuration: the stack configuration's `telemetry` section, handed to
+ * the tool Lambda as JSON in `TELEMETRY_CONFIG` (infra/constructs/telemetry-access.ts). One
+ * schema for the stack (validated at synth) and the Lambda (validated at its first call).
+ */
+
+export const TELEMETRY_ENV = {
+  /** The `TelemetryConfig` as JSON (required). */
+  config: 'TELEMETRY_CONFIG',
+  /** ARN of the Secrets Manager secret `{ "apiKey": "...", "appKey": "..." }` for Datadog. */
+  datadogSecretArn: 'DATADOG_SECRET_ARN',
+  /** Local overrides (sandbox, tests). Never set in AWS. */
+  datadogApiKey: 'DATADOG_API_KEY',
+  datadogAppKey: 'DATADOG_APP_KEY',
+  /** ARN of the Secrets Manager secret `{ "token": "..." }` (a PagerDuty REST API key). */
+  pagerdutySecretArn: 'PAGERDUTY_SECRET_ARN',
+  /** Local override (sandbox, tests). Never set in AWS. */
+  pagerdutyToken: 'PAGERDUTY_API_TOKEN',
+} as const;
+
+const ServiceName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'a service name: lower-case letters, digits, ".", "_", "-"');
+
+/** One service: where its telemetry is, and what it calls (the service map). */
+export const TelemetryService = z.strictObject({
+  name: ServiceName,
+  /** What it does, for the model. */
+  description: z.string().max(500).optional(),
+  /** Its CloudWatch log groups (names). @default [] */
+  logGroups: z.array(z.string().min(1).max(512)).max(10).default([]),
+  /** Its CloudWatch metrics: one namespace, the dimensions that select the service, the metric names. */
+  metrics: z
+    .strictObject({
+      namespace: z.string().min(1).max(255),
+      dimensions: z.record(z.string().min(1), z.string().min(1)).default({}),
+      names: z.array(z.string().min(1).max(255)).min(1).max(20),
+    })
+    .optional(),
+  /** CloudFormation stacks whose updates are its deployments. @default [] */
+  stacks: z.array(z.string().min(1).max(128)).max(10).default([]),
+  /** Services (or external systems) it calls. @default [] */
+  dependencies: z.array(z.string().min(1).max(128)).max(30).default([]),
+  /** Its name in Datadog's `service:` tag and the Datadog metrics to offer. @default the name, no metrics */
+  datadog: z
+    .strictObject({
+      service: z.string().min(1).optional(),
+      metrics: z.array(z.string().min(1)).max(20).default([]),
+    })
+    .optional(),
+});
+export type TelemetryService = z.infer<typeof TelemetryService>;
+
+const HttpsOrLocal = z.url({ protocol: /^https?$/ });
+
+export const TelemetryConfig = z
+  .strictObject({
+    /** The services the tools may query; a query must name one. @default [] */
+    services: z.array(TelemetryService).max(100).default([]),
+    /** The widest time window of one query, in minutes; wider ones are narrowed to it. @default 360 */
+    maxWindowMinutes: z.number().int().min(5).max(10_080).default(360),
+    /** The window when a query gives none: the last this many minutes. @default 60 */
+    defaultWindowMinutes: z.number().int().min(1).max(10_080).default(60),
+    /** Log events fetched per query at most (what the analysis reads). @default 2000 */
+    maxEvents: z.number().int().min(10).max(10_000).default(2000),
+    /** Raw log lines shown to the model per result at most. @default 5 */
+    maxExamples: z.number().int().min(0).max(20).default(5),
+    /** Tokens (characters / 4) of one tool result at most. @default 1500 */
+    outputTokenBudget: z.number().int().min(200).max(8000).default(1500),
+    /** Queries per scope (per hypothesis per round); the next is refused (seed 003: 5). @default 5 */
+    queriesPerScope: z.number().int().min(1).max(50).default(5),
+    /** Logs Insights: how long to wait for a query to complete, in seconds. @default 20 */
+    insightsTimeoutSeconds: z.number().int().min(1).max(120).default(20),
+    /** Data sources. CloudWatch (logs, metrics, CloudFormation deployments) is on by default. */
+    sources: z
+      .strictObject({
+        cloudwatch: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
+        /** Datadog's logs search and metrics query APIs (`https://api.datadoghq.eu` etc. per site). */
+        datadog: z
+          .strictObject({
+            enabled: z.boolean().default(false),
+            baseUrl: HttpsOrLocal.default('https://api.datadoghq.com'),
+          })
+          .prefault({}),
+        /** PagerDuty's REST API, for incident details. */
+        pagerduty: z
+          .strictObject({
+            enabled: z.boolean().default(false),
+            baseUrl: HttpsOrLocal.default('https://api.pagerduty.com'),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+  })
+  .superRefine((config, context) => {
+    const names = new Set<string>();
+    for (const [i, service] of config.services.entries()) {
+      if (names.has(service.name))
+        context.addIssue({
+          code: 'custom',
+          path: ['services', i, 'name'],
+          message: `${service.name} is listed twice`,
+        });
+      names.add(service.name);
+    }
+    if (config.defaultWindowMinutes > config.maxWindowMinutes)
+      context.addIssue({
+        code: 'custom',
+        path: ['defaultWindowMinutes'],
+        message: 'must not exceed maxWindowMinutes',
+      });
+  });
+export type TelemetryConfig = z.infer<typeof TelemetryConfig>;
+export type TelemetryConfigInput = z.input<typeof TelemetryConfig>;
+
+/** The configuration from `TELEMETRY_CONFIG`. */
+export function readTelemetryConfig(env: NodeJS.ProcessEnv = process.env): TelemetryConfig {
+  const text = env[TELEMETRY_ENV.config];
+  if (text === undefined || text === '')
+    throw new InvalidTelemetryConfigurationError(`${TELEMETRY_ENV.config} is not set`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (cause) {
+    throw new InvalidTelemetryConfigurationError(`${TELEMETRY_ENV.config} is not JSON`, { cause });
+  }
+  const parsed = TelemetryConfig.safeParse(raw);
+  if (!parsed.success)
+    throw new InvalidTelemetryConfigurationError(
+      `invalid ${TELEMETRY_ENV.config}:\n${z.prettifyError(parsed.error)}`,
+      { cause: parsed.error },
+    );
+  return parsed.data;
+}

@@ -1,0 +1,32 @@
+import { ErrorCode, WebClient } from '@slack/web-api';
+import { SlackApiError, SlackUnavailableError } from '../../../slack/errors.ts';
+
+/** Updates a posted message in place (`chat.update`): a phase message as the phase moves on. */
+export interface MessageUpdater {
+  update(args: { channel: string; ts: string; text: string }): Promise<void>;
+}
+
+/**
+ * `chat.update` through `@slack/web-api`, pointed at `slackApiUrl` (the sandbox's fake Slack
+ * offline). Slack unreachable or answering 5xx is `SlackUnavailableError` (the state machine
+ * retries it); an error Slack answers with is `SlackApiError` (not retried).
+ */
+export function createMessageUpdater(options: { token: string; slackApiUrl?: string }): MessageUpdater {
+  const client = new WebClient(options.token, {
+    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+  });
+  return {
+    async update({ channel, ts, text }) {
+      try {
+        await client.chat.update({ channel, ts, text });
+      } catch (error) {
+        if ((error as { code?: string }).code === ErrorCode.PlatformError) {
+          const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
+          throw new SlackApiError('chat.update', slackError, { cause: error });
+        }
+        throw new SlackUnavailableError('chat.update', { cause: error });
+      }
+    },
+  };
+}

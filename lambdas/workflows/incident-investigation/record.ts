@@ -1,0 +1,174 @@
+import * as z from 'zod';
+import { ConclusionResult, RiskLevel, TriageResult } from './contract.ts';
+import type { HypothesisNode, StoredEvaluation } from './tree.ts';
+
+/**
+ * The incident's own record (beside the conversation's, `keys.workflowItem(id, 'INCIDENT')`):
+ * triage, the rounds and why they ended, the conclusion after the evidence rules, the
+ * remediation plan with each step's approval and result, the phase messages to update in
+ * place, and the investigation's metrics. The hypothesis nodes are items of their own.
+ */
+
+const Kept = z.object({
+  finding: z.string(),
+  strength: z.string(),
+  evidenceIds: z.array(z.string()),
+  sources: z.array(z.string()),
+});
+const Dropped = z.object({
+  finding: z.string(),
+  evidenceIds: z.array(z.string()),
+  dropped: z.enum(['finding', 'citation']),
+  reason: z.string(),
+});
+
+export const StoredConclusion = z.object({
+  outcome: z.enum(['root_cause', 'inconclusive']),
+  claimedOutcome: ConclusionResult.shape.outcome,
+  rootCause: z.string(),
+  hypothesisId: z.string().optional(),
+  confidence: z.enum(['low', 'medium', 'high']),
+  claimedConfidence: z.enum(['low', 'medium', 'high']),
+  evidenceChain: z.array(Kept),
+  drops: z.array(Dropped),
+  adjustments: z.array(z.string()),
+  alternativeExplanations: z.array(z.string()),
+  unknowns: z.array(z.string()),
+  gaps: z.array(z.string()),
+  at: z.string(),
+});
+export type StoredConclusion = z.infer<typeof StoredConclusion>;
+
+export const StepStatus = z.enum([
+  'pending',
+  'manual',
+  'awaiting_approval',
+  'approved',
+  'rejected',
+  'succeeded',
+  'failed',
+  'not_run',
+]);
+export type StepStatus = z.infer<typeof StepStatus>;
+
+const Outcome = z.object({ ok: z.boolean(), detail: z.string(), at: z.string() });
+
+export const StoredStep = z.object({
+  index: z.number().int().nonnegative(),
+  action: z.string(),
+  command: z.string().optional(),
+  skill: z.string().optional(),
+  parameters: z.record(z.string(), z.string()).default({}),
+  rollback: z.string().optional(),
+  rollbackSkill: z.string().optional(),
+  riskLevel: RiskLevel,
+  /** Decided by code: the model's flag, or a mutating skill, or a risk above low. */
+  requiresApproval: z.boolean(),
+  runbook: z.string().optional(),
+  /** Why code changed the model's step (an unknown skill made manual...). */
+  notes: z.array(z.string()).default([]),
+  status: StepStatus,
+  /** Set just before its skill is called: a retried run finds it and does not call it twice. */
+  running: z.boolean().optional(),
+  approval: z
+    .object({ decision: z.string(), by: z.string(), at: z.string(), messageTs: z.string() })
+    .optional(),
+  result: Outcome.optional(),
+  rollbackResult: Outcome.optional(),
+});
+export type StoredStep = z.infer<typeof StoredStep>;
+
+export const StoredPlan = z.object({
+  steps: z.array(StoredStep),
+  estimatedRecoveryTime: z.string(),
+  monitoring: z.array(z.string()),
+  matchedRunbooks: z.array(z.object({ name: z.string(), title: z.string() })),
+  status: z.enum(['proposed', 'running', 'completed', 'stopped']),
+  stopReason: z.string().optional(),
+});
+export type StoredPlan = z.infer<typeof StoredPlan>;
+
+/** The seed's AgentMetrics (the post-incident accuracy fields come from a postmortem, not from here). */
+export const AgentMetrics = z.object({
+  hypothesesFormed: z.number().int(),
+  hypothesesPruned: z.number().int(),
+  hypothesesConfirmed: z.number().int(),
+  averageDepth: z.number(),
+  maxDepth: z.number().int(),
+  rounds: z.number().int(),
+  toolCallsPerInvestigation: z.number().int(),
+  findingsDropped: z.number().int(),
+  /** Seconds from the start to the confirmation; absent when nothing was confirmed. */
+  timeToRootCause: z.number().optional(),
+  approvalsRequested: z.number().int(),
+  approvalsGranted: z.number().int(),
+  /** Messages people added in the incident's thread after it began. */
+  clarificationsNeeded: z.number().int(),
+  outcome: z.enum(['root_cause', 'inconclusive', 'none']),
+});
+export type AgentMetrics = z.infer<typeof AgentMetrics>;
+
+export const PHASES = ['triage', 'hypotheses', 'conclusion', 'remediation'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export const IncidentRecord = z.object({
+  startedAt: z.string(),
+  channel: z.string(),
+  threadTs: z.string(),
+  triage: TriageResult.optional(),
+  roundsDone: z.number().int().nonnegative().default(0),
+  rounds: z
+    .array(
+      z.object({
+        round: z.number().int(),
+        decision: z.string(),
+        reason: z.string().optional(),
+        at: z.string(),
+      }),
+    )
+    .default([]),
+  concludedBecause: z.string().optional(),
+  conclusion: StoredConclusion.optional(),
+  plan: StoredPlan.optional(),
+  /** The phase messages, posted once and then updated in place. */
+  progress: z.record(z.string(), z.object({ channel: z.string(), ts: z.string() })).default({}),
+  metrics: AgentMetrics.optional(),
+  finishedAt: z.string().optional(),
+});
+export type IncidentRecord = z.infer<typeof IncidentRecord>;
+
+/** Where the investigation's items live; the adapter over DynamoDB implements it. */
+export interface IncidentStore {
+  /** Creates the record once (a retried start keeps the first). */
+  createRecord(conversationId: string, record: IncidentRecord): Promise<void>;
+  getRecord(conversationId: string): Promise<IncidentRecord | undefined>;
+  /** Sets top-level fields of the record. */
+  updateRecord(conversationId: string, fields: Partial<IncidentRecord>): Promise<void>;
+  /** Appends a round's entry to `rounds` once per round and sets `roundsDone` (idempotent). */
+  recordRound(
+    conversationId: string,
+    entry: IncidentRecord['rounds'][number],
+    roundsDone: number,
+  ): Promise<void>;
+  /** Sets one step of the plan. */
+  updateStep(conversationId: string, step: StoredStep): Promise<void>;
+  /** Creates nodes that do not exist yet (a retried write creates none twice). */
+  putNodes(conversationId: string, nodes: readonly HypothesisNode[]): Promise<void>;
+  listNodes(conversationId: string): Promise<HypothesisNode[]>;
+  /** Records a round's evaluation (or its failure) of a node, replacing that round's earlier one. */
+  setEvaluation(
+    conversationId: string,
+    nodeId: string,
+    round: number,
+    evaluation: StoredEvaluation | { round: number; failed: string; at: string },
+    sessionId?: string,
+  ): Promise<void>;
+  /** Sets a node's status and confidence (a merge). */
+  updateNode(
+    conversationId: string,
+    update: Pick<HypothesisNode, 'id' | 'status' | 'confidence' | 'level'> & {
+      closedRound?: number;
+      closedAt?: string;
+    },
+  ): Promise<void>;
+}

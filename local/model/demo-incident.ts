@@ -1,0 +1,340 @@
+import type {
+  MessageCreateParamsNonStreaming,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ConclusionResult,
+  EvaluationResult,
+  HypothesesResult,
+  RemediationPlanResult,
+  TriageResult,
+} from '../../lambdas/workflows/incident-investigation/contract.ts';
+import { DEMO_LABEL, excerpt, labelled, promptLines } from './demo-text.ts';
+import { blocksOf, type MessageReply, toolResultText } from './messages-wire.ts';
+
+/**
+ * The offline demo model's incident investigation (seed 003): no AI, fixed rules over what the
+ * real data tools return, labelled in everything it writes. It calls the telemetry tools and
+ * cites the evidence ids their results give, so the whole path (tools, evidence ledger, the
+ * rules in code, the tree, the conclusion, the plan) runs offline.
+ *
+ * - Triage: the service map; the services named in the command (else the first), severity high.
+ * - Hypotheses: each dependency of the service is failing (one each), a recent deployment of
+ *   the service regressed it, and (to reach three) the service lacks capacity. Each names its
+ *   service as `[service: x]`.
+ * - Investigation of one hypothesis: its service's error and timeout logs, then its recent
+ *   deployments. 50 or more error-like events starting within 30 minutes after a deployment
+ *   finished: confirm (both cited, strong); 50 or more otherwise: continue (weak); fewer: prune.
+ * - Conclusion: the confirmed hypothesis with the findings the notes list, or INCONCLUSIVE.
+ * - Remediation: the first configured skill that changes something, for the root cause's
+ *   service, then a step for people to watch the service.
+ */
+
+type Reply = (request: MessageCreateParamsNonStreaming) => MessageReply;
+
+let counter = 0;
+const call = (name: string, input: unknown): MessageReply => {
+  counter += 1;
+  return {
+    kind: 'message',
+    content: [
+      { type: 'tool_use', id: `toolu_demo_incident_${String(counter).padStart(6, '0')}`, name, input },
+    ],
+    stopReason: 'tool_use',
+  };
+};
+/** Ends the turn through the profile's own final tool (the request's last tool). */
+const submit = (request: MessageCreateParamsNonStreaming, result: unknown) =>
+  call((request.tools?.at(-1) as { name?: string } | undefined)?.name ?? 'submit_result', result);
+
+/** The texts and tool results of the current turn: everything after its prompt (`Incident id: ...`). */
+function currentTurn(request: MessageCreateParamsNonStreaming) {
+  const messages = request.messages;
+  let start = 0;
+  messages.forEach((message, index) => {
+    if (message.role !== 'user') return;
+    if (blocksOf(message).some((b) => b.type === 'text' && b.text.startsWith('Incident id:'))) start = index;
+  });
+  const blocks = messages.slice(start).flatMap((m) => blocksOf(m));
+  const prompt =
+    blocks.flatMap((b) => (b.type === 'text' && b.text.startsWith('Incident id:') ? [b.text] : []))[0] ?? '';
+  const results = blocks
+    .filter((b): b is ToolResultBlockParam => b.type === 'tool_result')
+    .map(toolResultText);
+  return { prompt, results };
+}
+
+/** Every tool result of the whole session (the hypothesizer reads the triage's service map). */
+function allResults(request: MessageCreateParamsNonStreaming): string[] {
+  return request.messages
+    .flatMap((m) => blocksOf(m))
+    .filter((b): b is ToolResultBlockParam => b.type === 'tool_result')
+    .map(toolResultText);
+}
+
+const evidenceId = (result: string | undefined) => /Cite it as (ev-\d+)/.exec(result ?? '')?.[1];
+
+interface MappedService {
+  name: string;
+  dependencies: string[];
+}
+
+/** The services of a `service_map` result: `- name: description` and `  depends on: a, b; ...`. */
+export function servicesOf(result: string): MappedService[] {
+  return [...result.matchAll(/^- ([a-z0-9][a-z0-9._-]*): .*\n {2}depends on: ([^;\n]*)/gm)].map((m) => ({
+    name: m[1] ?? '',
+    dependencies: (m[2] ?? '')
+      .split(',')
+      .map((d) => d.trim())
+      .filter((d) => d !== '' && d !== 'nothing configured'),
+  }));
+}
+
+function serviceMap(request: MessageCreateParamsNonStreaming): MappedService[] {
+  const map = allResults(request).find((r) => r.includes('(service_map,'));
+  return map ? servicesOf(map) : [];
+}
+
+/** The service the responder named (`/investigate checkout latency`), else the first one. */
+function mainService(
+  request: MessageCreateParamsNonStreaming,
+  services: MappedService[],
+): MappedService | undefined {
+  const said = request.messages
+    .flatMap((m) => (m.role === 'user' ? blocksOf(m) : []))
+    .flatMap((b) => (b.type === 'text' ? promptLines(b.text).map((l) => l.text.toLowerCase()) : []))
+    .join(' ');
+  return (
+    services.find((s) => new RegExp(`\\b${s.name.replace(/[.-]/g, '\\$&')}\\b`).test(said)) ?? services[0]
+  );
+}
+
+const triage: Reply = (request) => {
+  const turn = currentTurn(request);
+  if (turn.results.length === 0) return call('service_map', {});
+  const services = serviceMap(request);
+  const main = mainService(request, services);
+  const affected = main
+    ? [main.name, ...main.dependencies.filter((d) => services.some((s) => s.name === d))]
+    : ['unknown'];
+  const now = Date.now();
+  const result: TriageResult = {
+    incident_summary: labelled(
+      `An incident reported on ${main?.name ?? 'an unknown service'}; the service map lists what it depends on. The demo model reads no symptom beyond the command.`,
+    ),
+    affected_services: affected,
+    symptoms: [excerpt(promptLines(turn.prompt)[0]?.text ?? 'as reported', 300)],
+    error_messages: [],
+    time_window: { start: new Date(now - 90 * 60_000).toISOString(), end: new Date(now).toISOString() },
+    severity: 'high',
+    related_knowledge: [],
+  };
+  return submit(request, result);
+};
+
+const hypothesize: Reply = (request) => {
+  const services = serviceMap(request);
+  const main = mainService(request, services);
+  const name = main?.name ?? 'the service';
+  const configured = (main?.dependencies ?? []).filter((d) => services.some((s) => s.name === d));
+  const hypothesis = (
+    statement: string,
+    service: string,
+    category: HypothesesResult['hypotheses'][number]['category'],
+    priority: number,
+  ) => ({
+    statement: `${DEMO_LABEL} ${statement} [service: ${service}]`,
+    category,
+    priority,
+    confirming_evidence: `errors or timeouts in ${service}'s logs starting soon after one of its deployments`,
+    refuting_evidence: `no errors in ${service}'s logs in the window`,
+    suggested_queries: [
+      { tool: 'query_logs', purpose: `errors and timeouts of ${service}` },
+      { tool: 'recent_deployments', purpose: `deployments of ${service}` },
+    ],
+  });
+  const list = [
+    ...configured
+      .slice(0, 3)
+      .map((d, i) =>
+        hypothesis(`${d}, which ${name} depends on, is failing or slow`, d, 'dependency', i + 1),
+      ),
+    hypothesis(`A recent deployment of ${name} regressed it`, name, 'application', configured.length + 1),
+    hypothesis(`${name} lacks capacity for its load`, name, 'capacity', configured.length + 2),
+  ].slice(0, 5);
+  return submit(request, { hypotheses: list } satisfies HypothesesResult);
+};
+
+/** The error-like events of a `query_logs` result, and when the first began. */
+function errorsOf(result: string): { count: number; first: number | undefined } {
+  const patterns = result.split('Error patterns')[1]?.split(/\n[A-Z]/)[0] ?? '';
+  let count = 0;
+  let first: number | undefined;
+  for (const m of patterns.matchAll(/^- (\d+)x \([^)]*\) \w+ (\S+)\.\./gm)) {
+    count += Number(m[1]);
+    const at = Date.parse(m[2] ?? '');
+    if (Number.isFinite(at)) first = first === undefined ? at : Math.min(first, at);
+  }
+  return { count, first };
+}
+
+const investigate: Reply = (request) => {
+  const turn = currentTurn(request);
+  const id = /You investigate hypothesis (H[\d.]+)/.exec(turn.prompt)?.[1] ?? 'H1';
+  const service = /\[service: ([^\]]+)\]/.exec(turn.prompt)?.[1];
+  if (service === undefined) {
+    return submit(request, {
+      hypothesis_id: id,
+      evidence_strength: 'none',
+      reasoning: labelled('This hypothesis names no service, so the demo model cannot query for it.'),
+      confidence: 0,
+      action: 'prune',
+      findings: [],
+    } satisfies EvaluationResult);
+  }
+  const logs = turn.results.find((r) => r.includes('(query_logs,'));
+  if (logs === undefined)
+    return call('query_logs', { service, filterPattern: '?ERROR ?error ?timeout', lastMinutes: 90 });
+  const deploys = turn.results.find((r) => r.includes('(recent_deployments,'));
+  if (deploys === undefined) return call('recent_deployments', { service, lastMinutes: 180 });
+  const errors = errorsOf(logs);
+  const finished = [...deploys.matchAll(/finished (\S+?) \(/g)]
+    .map((m) => Date.parse(m[1] ?? ''))
+    .filter(Number.isFinite);
+  const deployBefore =
+    errors.first === undefined
+      ? undefined
+      : finished.find((at) => at <= (errors.first ?? 0) && (errors.first ?? 0) - at <= 30 * 60_000);
+  const logsId = evidenceId(logs) ?? 'none';
+  const deployId = evidenceId(deploys) ?? 'none';
+  const many = errors.count >= 50;
+  const result: EvaluationResult =
+    many && deployBefore !== undefined
+      ? {
+          hypothesis_id: id,
+          evidence_strength: 'strong',
+          reasoning: labelled(
+            `${errors.count} error-like events in ${service}'s logs began ${Math.round(((errors.first ?? 0) - deployBefore) / 60_000)} min after a deployment of ${service} finished.`,
+          ),
+          confidence: 85,
+          action: 'confirm',
+          findings: [
+            {
+              finding: `${errors.count} error-like events in ${service}'s logs`,
+              evidence_ids: [logsId],
+              strength: 'strong',
+            },
+            {
+              finding: `${service} was deployed shortly before the errors began`,
+              evidence_ids: [deployId],
+              strength: 'strong',
+            },
+          ],
+        }
+      : many
+        ? {
+            hypothesis_id: id,
+            evidence_strength: 'weak',
+            reasoning: labelled(
+              `${errors.count} error-like events in ${service}'s logs, but no deployment of ${service} shortly before them.`,
+            ),
+            confidence: 40,
+            action: 'continue',
+            findings: [
+              {
+                finding: `${errors.count} error-like events in ${service}'s logs`,
+                evidence_ids: [logsId],
+                strength: 'weak',
+              },
+            ],
+          }
+        : {
+            hypothesis_id: id,
+            evidence_strength: 'contradicting',
+            reasoning: labelled(`Only ${errors.count} error-like events in ${service}'s logs.`),
+            confidence: 5,
+            action: 'prune',
+            findings: [
+              {
+                finding: `${service}'s logs show ${errors.count} error-like events`,
+                evidence_ids: [logsId],
+                strength: 'contradicting',
+              },
+            ],
+          };
+  return submit(request, result);
+};
+
+const conclude: Reply = (request) => {
+  const prompt = currentTurn(request).prompt;
+  const confirmed = /^(H[\d.]+) \[confirmed[^\]]*\]: (.*)$/m.exec(prompt);
+  if (!confirmed) {
+    return submit(request, {
+      outcome: 'inconclusive',
+      root_cause: labelled('No hypothesis was confirmed.'),
+      confidence: 'low',
+      evidence_chain: [],
+      alternative_explanations: [],
+      unknowns: [labelled('What the hypotheses did not cover')],
+      gaps: [labelled("The demo model only checks logs and deployments of each hypothesis's service.")],
+    } satisfies ConclusionResult);
+  }
+  const block = prompt.slice(prompt.indexOf(confirmed[0]) + confirmed[0].length).split(/\nH\d/)[0] ?? '';
+  const chain = [...block.matchAll(/^ {2}finding \((strong|weak)\): (.*) \[([^\]]*)\]$/gm)].map((m) => ({
+    finding: m[2] ?? '',
+    evidence_ids: (m[3] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    strength: (m[1] ?? 'weak') as 'strong' | 'weak',
+  }));
+  return submit(request, {
+    outcome: 'root_cause',
+    root_cause: (confirmed[2] ?? '').trim(),
+    hypothesis_id: confirmed[1],
+    confidence: 'high',
+    evidence_chain: chain,
+    alternative_explanations: [labelled('The other hypotheses, which the tree shows pruned or open')],
+    unknowns: [labelled('Why the deployment caused the errors: the demo model does not read diffs')],
+    gaps: [],
+  } satisfies ConclusionResult);
+};
+
+const remediate: Reply = (request) => {
+  const prompt = currentTurn(request).prompt;
+  const service = /\[service: ([^\]]+)\]/.exec(prompt)?.[1] ?? 'the service';
+  const skill = /Configured skills: ([a-z][a-z0-9_-]*) \(changes systems/.exec(prompt)?.[1];
+  const plan: RemediationPlanResult = {
+    steps: [
+      ...(skill
+        ? [
+            {
+              action: labelled(`Run ${skill} for ${service}`),
+              skill,
+              parameters: { service },
+              rollback: `redeploy the current version of ${service}`,
+              risk_level: 'medium' as const,
+              requires_approval: true,
+            },
+          ]
+        : []),
+      {
+        action: labelled(`Watch ${service}'s error rate and latency for 15 minutes`),
+        risk_level: 'low',
+        requires_approval: false,
+      },
+    ],
+    estimated_recovery_time: '15 minutes',
+    monitoring: [`${service} error-like log events per minute`, `${service} LatencyMs p99`],
+  };
+  return submit(request, plan);
+};
+
+/** The incident investigation's agents, by profile name. */
+export const DEMO_INCIDENT_AGENTS = {
+  incident_triager: triage,
+  incident_hypothesizer: hypothesize,
+  incident_investigator: investigate,
+  incident_concluder: conclude,
+  incident_remediator: remediate,
+} as const;

@@ -1,0 +1,191 @@
+import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { Conversation } from '../lambdas/kernel/model.ts';
+import { CHANNEL_ENV } from '../lambdas/workflows/channel-conversations/env.ts';
+import {
+  ChannelConversation,
+  ChannelMessage,
+  ChannelSettingsSchema,
+  DEFAULT_CHANNEL_SETTINGS,
+  isActive,
+} from '../lambdas/workflows/channel-conversations/model.ts';
+
+/**
+ * The conversations the console lists: the kernel's (one `META` item each, with a state
+ * machine) and channel conversations (seed 002), which have no state machine and no kernel
+ * record: their channel's `ACTIVE` item names the latest one, and each keeps its messages
+ * under `CHANCONV#<id>`. Channel conversations are the one workflow the kernel record does not
+ * describe, so the sandbox reads them through their own model here, for the console only.
+ */
+
+/** A conversation as the console's list shows it. */
+export interface ConversationView {
+  id: string;
+  workflow: string;
+  status: string;
+  phase: string;
+  executionName?: string;
+  anchors: { name: string; channel: string; threadTs: string }[];
+  agentTurnRunning: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A stored message as the console's conversation history shows it. */
+export interface MessageView {
+  ts: string;
+  channel: string;
+  threadTs?: string;
+  senderType: string;
+  senderId: string;
+  messageType: string;
+  text: string;
+  receivedAt?: string;
+  deliveredInTurn?: number;
+}
+
+export const CHANNEL_WORKFLOW = 'channel_conversations';
+const CHANNEL_CONVERSATION_PK = 'CHANCONV#';
+/** `channel-<channel>-<seconds>-<micros>` (channelConversationId): the channel and ts that started it. */
+const CHANNEL_CONVERSATION_ID = /^channel-(.+)-(\d+)-(\d+)$/;
+
+const ItemKey = z.object({ pk: z.string(), sk: z.string() });
+
+async function scanAll(doc: DynamoDBDocumentClient, tableName: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+function channelSettings() {
+  const raw = process.env[CHANNEL_ENV.settings];
+  if (!raw) return DEFAULT_CHANNEL_SETTINGS;
+  try {
+    return ChannelSettingsSchema.parse(JSON.parse(raw));
+  } catch {
+    return DEFAULT_CHANNEL_SETTINGS;
+  }
+}
+
+/** Reads the table's conversations: kernel records and channel conversations, newest first. */
+export class SandboxConversations {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly agentTurnsRunning: ReadonlyMap<string, number>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The view of a kernel conversation. */
+  kernelView(c: Conversation): ConversationView {
+    return {
+      id: c.id,
+      workflow: c.workflow,
+      status: c.status,
+      phase: c.phase,
+      ...(c.executionName ? { executionName: c.executionName } : {}),
+      anchors: Object.values(c.anchors).map(({ name, channel, threadTs }) => ({ name, channel, threadTs })),
+      agentTurnRunning: (this.agentTurnsRunning.get(c.id) ?? 0) > 0,
+      createdAt: c.createdAt,
+      updatedAt: c.updatedAt,
+    };
+  }
+
+  async list(): Promise<ConversationView[]> {
+    const items = await scanAll(this.doc, this.tableName);
+    const views: ConversationView[] = [];
+    const active = new Map<string, ChannelConversation>();
+    const channelMessages = new Map<string, ChannelMessage[]>();
+    for (const item of items) {
+      const key = ItemKey.safeParse(item);
+      if (!key.success) continue;
+      if (key.data.sk === 'META') {
+        const parsed = Conversation.safeParse(item);
+        if (parsed.success) views.push(this.kernelView(parsed.data));
+      } else if (key.data.sk === 'ACTIVE') {
+        const parsed = ChannelConversation.safeParse(item);
+        if (parsed.success) active.set(parsed.data.conversationId, parsed.data);
+      } else if (key.data.pk.startsWith(CHANNEL_CONVERSATION_PK) && key.data.sk.startsWith('MSG#')) {
+        const parsed = ChannelMessage.safeParse(item);
+        if (!parsed.success) continue;
+        const id = key.data.pk.slice(CHANNEL_CONVERSATION_PK.length);
+        channelMessages.set(id, [...(channelMessages.get(id) ?? []), parsed.data]);
+      }
+    }
+    const ids = new Set([...active.keys(), ...channelMessages.keys()]);
+    for (const id of ids) {
+      const view = this.channelView(id, active.get(id), channelMessages.get(id) ?? []);
+      if (view) views.push(view);
+    }
+    return views.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /** A channel conversation with its messages, or undefined when `id` is not one. */
+  async channelDetail(
+    id: string,
+  ): Promise<{ conversation: ConversationView; messages: MessageView[] } | undefined> {
+    if (!CHANNEL_CONVERSATION_ID.test(id)) return undefined;
+    const items = await scanAll(this.doc, this.tableName);
+    let record: ChannelConversation | undefined;
+    const messages: ChannelMessage[] = [];
+    for (const item of items) {
+      const key = ItemKey.safeParse(item);
+      if (!key.success) continue;
+      if (key.data.sk === 'ACTIVE') {
+        const parsed = ChannelConversation.safeParse(item);
+        if (parsed.success && parsed.data.conversationId === id) record = parsed.data;
+      } else if (key.data.pk === `${CHANNEL_CONVERSATION_PK}${id}` && key.data.sk.startsWith('MSG#')) {
+        const parsed = ChannelMessage.safeParse(item);
+        if (parsed.success) messages.push(parsed.data);
+      }
+    }
+    const conversation = this.channelView(id, record, messages);
+    if (!conversation) return undefined;
+    const channel = conversation.anchors[0]?.channel ?? '';
+    return {
+      conversation,
+      messages: messages
+        .sort((a, b) => Number(a.ts) - Number(b.ts))
+        .map((m) => ({
+          ts: m.ts,
+          channel,
+          ...(m.threadTs ? { threadTs: m.threadTs } : {}),
+          senderType: m.isBot ? 'bot' : 'user',
+          senderId: m.userId,
+          messageType: m.fromHistory ? 'history' : 'message',
+          text: m.text,
+          receivedAt: m.at,
+        })),
+    };
+  }
+
+  private channelView(
+    id: string,
+    record: ChannelConversation | undefined,
+    messages: readonly ChannelMessage[],
+  ): ConversationView | undefined {
+    const match = CHANNEL_CONVERSATION_ID.exec(id);
+    const channel = record?.channel ?? match?.[1];
+    if (!channel || !match) return undefined;
+    const startTs = `${match[2]}.${match[3]}`;
+    const times = messages.map((m) => m.at).sort();
+    const createdAt = record?.startedAt ?? times[0] ?? new Date(Number(match[2]) * 1000).toISOString();
+    const updatedAt = record?.lastActivity ?? times.at(-1) ?? createdAt;
+    const attentive = record !== undefined && isActive(record, this.now(), channelSettings().timeoutSeconds);
+    return {
+      id,
+      workflow: CHANNEL_WORKFLOW,
+      status: attentive ? 'active' : 'closed',
+      phase: attentive ? 'attentive' : 'ended',
+      anchors: [{ name: 'channel', channel, threadTs: startTs }],
+      agentTurnRunning: false,
+      createdAt,
+      updatedAt,
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import type { TelemetryConfigInput } from '../../lambdas/tools/telemetry/config.ts';
+
+/**
+ * The demo incident's three services as the telemetry tools are configured for them (the
+ * stack configuration's `telemetry` section): where their logs, metrics and deployments are,
+ * and what each depends on (the service map).
+ */
+
+export const DEMO_NAMESPACE = 'Demo/Services';
+
+export const DEMO_SERVICES = {
+  checkout: { logGroup: '/ecs/checkout', stack: 'checkout-prod' },
+  'payment-api': { logGroup: '/ecs/payment-api', stack: 'payment-api-prod' },
+  'session-cache': { logGroup: '/ecs/session-cache', stack: 'session-cache-prod' },
+} as const;
+
+export type DemoService = keyof typeof DEMO_SERVICES;
+
+const metricsOf = (service: DemoService, names: string[]) => ({
+  namespace: DEMO_NAMESPACE,
+  dimensions: { Service: service },
+  names,
+});
+
+export const DEMO_TELEMETRY_CONFIG = {
+  services: [
+    {
+      name: 'checkout',
+      description: 'Web checkout: cart, order placement; calls payment-api to authorize payments',
+      logGroups: [DEMO_SERVICES.checkout.logGroup],
+      metrics: metricsOf('checkout', ['LatencyMs', 'Errors', 'Requests']),
+      stacks: [DEMO_SERVICES.checkout.stack],
+      dependencies: ['payment-api', 'session-cache'],
+    },
+    {
+      name: 'payment-api',
+      description: 'Payment authorization; calls the external payment provider (AcmePay)',
+      logGroups: [DEMO_SERVICES['payment-api'].logGroup],
+      metrics: metricsOf('payment-api', ['LatencyMs', 'Errors', 'Requests', 'ProviderTimeouts']),
+      stacks: [DEMO_SERVICES['payment-api'].stack],
+      dependencies: ['acmepay (external)'],
+    },
+    {
+      name: 'session-cache',
+      description: 'Redis cache of sessions and carts',
+      logGroups: [DEMO_SERVICES['session-cache'].logGroup],
+      metrics: metricsOf('session-cache', ['LatencyMs', 'HitRate', 'Evictions', 'MemoryUsedPercent']),
+      stacks: [DEMO_SERVICES['session-cache'].stack],
+      dependencies: [],
+    },
+  ],
+} satisfies TelemetryConfigInput;

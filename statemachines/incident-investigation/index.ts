@@ -1,0 +1,39 @@
+import {
+  IncidentInvestigationSettings,
+  incidentEnvironment,
+} from '../../lambdas/workflows/incident-investigation/config.ts';
+import { STEP_DECISION } from '../../lambdas/workflows/incident-investigation/remediation.ts';
+import { defineWorkflowModule } from '../workflow-module.ts';
+import { INCIDENT_FUNCTIONS, type IncidentFunctionId } from './functions.ts';
+import { incidentPermissions } from './permissions.ts';
+import { INCIDENT_INVESTIGATION } from './workflow.ts';
+
+/**
+ * Incident investigation (seed 003): `/investigate ...`, or an alert of a configured service,
+ * opens a thread in the incidents channel where hypotheses are tested against telemetry, a
+ * conclusion is drawn with its evidence chain, and remediation steps run only once approved.
+ */
+export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
+  IncidentFunctionId,
+  IncidentInvestigationSettings
+>({
+  name: 'incident_investigation',
+  settings: { key: 'incidentInvestigation', schema: IncidentInvestigationSettings },
+  channels: {
+    /** Every incident gets a thread here (placeholder id). */
+    incidents: 'C_INCIDENTS',
+  },
+  roles: ['responder', 'incident_approver'],
+  people: {
+    /** Who may approve a remediation step (placeholder group: the on-call group). */
+    incident_approver: { groups: ['S_ONCALL'] },
+  },
+  decisions: { [STEP_DECISION]: ['incident_approver'] },
+  functions: INCIDENT_FUNCTIONS,
+  // The demo skill is deployed only when a configured skill names it.
+  disabledFunctions: (settings) =>
+    settings.skills.some((s) => s.target.type === 'demo') ? [] : ['IncidentDemoSkill'],
+  environment: (settings) => incidentEnvironment(settings),
+  permissions: (settings) => incidentPermissions(settings),
+  workflows: [INCIDENT_INVESTIGATION],
+});

@@ -1,0 +1,90 @@
+import { Duration } from 'aws-cdk-lib';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
+import { addTransientRetry, catchFailure, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+import type { KernelResources } from '../workflow-module.ts';
+import { type IncidentFunctionId, REMEDIATION_TIMEOUT_SECONDS } from './functions.ts';
+import { INCIDENT_STATES } from './states.ts';
+import { stepApproval } from './step-approval.ts';
+import { recordsTask, showPhase } from './tasks.ts';
+
+/**
+ * The remediation steps, one at a time (seed 003's REMEDIATE): the next step; when it needs an
+ * approval, its buttons and the bounded wait for an authorized press, then the decision as the
+ * Router stored it; the run (through the step's skill, with its rollback on failure) and the
+ * plan's message updated. A rejection, a failure or an expired approval stops the plan (the
+ * records say why); then `finish`. Returns the first state.
+ */
+export function remediationSteps(
+  scope: Construct,
+  kernel: KernelResources<IncidentFunctionId, IncidentInvestigationSettings>,
+  props: { finish: sfn.IChainable; failed: sfn.IChainable },
+): sfn.IChainable {
+  const S = INCIDENT_STATES;
+  const records = kernel.functions.IncidentRecords;
+  const progress = kernel.functions.IncidentProgress;
+
+  const next = recordsTask(scope, S.nextStep, { fn: records, op: 'next_step', resultPath: '$.step' });
+  catchFailure(next, props.failed);
+  const showStep = showPhase(scope, S.showStep, { fn: progress, phase: 'remediation', next });
+
+  const run = tasks.LambdaInvoke.jsonPath(scope, S.runStep, {
+    stateName: S.runStep,
+    lambdaFunction: kernel.functions.IncidentRemediation,
+    payloadResponseOnly: true,
+    payload: sfn.TaskInput.fromObject({
+      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      index: sfn.JsonPath.numberAt('$.step.index'),
+    }),
+    resultPath: '$.stepRun',
+    // Twice the function's own timeout: a skill that runs to the limit fails as a Lambda error first.
+    taskTimeout: sfn.Timeout.duration(Duration.seconds(2 * REMEDIATION_TIMEOUT_SECONDS)),
+    retryOnServiceExceptions: false,
+  });
+  // Only the Lambda service's own hiccups: a retried run finds its step marked running and
+  // records it as interrupted instead of calling the skill twice.
+  addTransientRetry(run, LAMBDA_TRANSIENT_ERRORS);
+  const stepError = sfn.Pass.jsonPath(scope, S.stepError, {
+    result: sfn.Result.fromBoolean(true),
+    resultPath: '$.stepFailed',
+  });
+  run.addCatch(stepError, { errors: [sfn.Errors.ALL], resultPath: '$.failure' });
+  stepError.next(props.finish);
+  run.next(showStep);
+
+  const decision = recordsTask(scope, S.recordDecision, {
+    fn: records,
+    op: 'decide_step',
+    payload: {
+      index: sfn.JsonPath.numberAt('$.step.index'),
+      outcome: sfn.JsonPath.stringAt('$.stepApproval.outcome'),
+    },
+    resultPath: '$.stepDecision',
+  });
+  catchFailure(decision, props.failed);
+  const showStopped = showPhase(scope, `${S.showStep} stopped`, {
+    fn: progress,
+    phase: 'remediation',
+    next: props.finish,
+  });
+  decision.next(
+    sfn.Choice.jsonPath(scope, S.approved)
+      .when(sfn.Condition.stringEquals('$.stepDecision.decision', 'approve'), run)
+      .otherwise(showStopped),
+  );
+  const approval = stepApproval(scope, kernel, { resultPath: '$.stepApproval', onFailure: props.failed });
+  approval.next(decision);
+
+  next.next(
+    sfn.Choice.jsonPath(scope, S.stepLeft)
+      .when(
+        sfn.Condition.booleanEquals('$.step.done', true),
+        showPhase(scope, `${S.showStep} done`, { fn: progress, phase: 'remediation', next: props.finish }),
+      )
+      .when(sfn.Condition.booleanEquals('$.step.approval', true), approval)
+      .otherwise(run),
+  );
+  return next;
+}

@@ -1,0 +1,129 @@
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
+import { agentTurn } from '../agent-turn.ts';
+import { DRAINED_PATH, drain, FAILURE_PATH } from '../kernel.ts';
+import type { KernelResources } from '../workflow-module.ts';
+import type { IncidentFunctionId } from './functions.ts';
+import { INCIDENT_STATES, ITERATION_STATES } from './states.ts';
+import { recordsTask, showPhase } from './tasks.ts';
+
+/**
+ * One round of investigation (seed 003's INVESTIGATE and EVALUATE): a Map over the round's
+ * hypotheses (`$.roundPlan.items`), at most `mapConcurrency` at a time. Each iteration drains
+ * the pending messages under its own turn number (so a message that arrives during the round
+ * reaches exactly one later turn, I3), runs the investigator's turn with the data tools, and
+ * records its evaluation through the evidence rules. An iteration never fails the round: a
+ * failed turn is recorded as a gap. After the Map: the turn counter moves past the round's
+ * turns, and the round is merged into the tree.
+ */
+export function investigationRound(
+  scope: Construct,
+  kernel: KernelResources<IncidentFunctionId, IncidentInvestigationSettings>,
+  then: sfn.IChainable,
+): { start: sfn.IChainable; merge: sfn.TaskStateBase } {
+  const S = INCIDENT_STATES;
+  const I = ITERATION_STATES;
+  const records = kernel.functions.IncidentRecords;
+  const agentTurnFn = kernel.functions.IncidentAgentTurn;
+
+  // --- One hypothesis -------------------------------------------------------------------
+  const done = new sfn.Succeed(scope, I.done);
+  const show = showPhase(scope, I.show, {
+    fn: kernel.functions.IncidentProgress,
+    phase: 'hypotheses',
+    next: done,
+  });
+  const evaluate = recordsTask(scope, I.evaluate, {
+    fn: records,
+    op: 'evaluation',
+    payload: {
+      hypothesisId: sfn.JsonPath.stringAt('$.item.hypothesisId'),
+      round: sfn.JsonPath.numberAt('$.item.round'),
+      turn: sfn.JsonPath.objectAt('$.turnResult'),
+    },
+  });
+  evaluate.addCatch(new sfn.Succeed(scope, I.notRecorded), {
+    errors: [sfn.Errors.ALL],
+    resultPath: FAILURE_PATH,
+  });
+  evaluate.next(show);
+  const noteFailed = sfn.Pass.jsonPath(scope, I.noteFailed, {
+    parameters: { action: 'escalate', error: sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`) },
+    resultPath: '$.turnResult',
+  });
+  noteFailed.next(evaluate);
+  const turn = (stateName: string, mode: 'initial' | 'continuation') => {
+    const task = agentTurn(scope, stateName, {
+      stateName,
+      agentTurnFn,
+      profile: 'incident_investigator',
+      mode,
+      statePath: '$.agentState',
+      notesPath: '$.item.notes',
+      resultPath: '$.turnResult',
+      ...(mode === 'continuation' ? { sessionIdPath: '$.item.sessionId' } : {}),
+      modelRetry: kernel.config.agentLimits.modelRetry,
+      // The data tools count this hypothesis's queries of this round under its own scope.
+      toolContext: { scope: sfn.JsonPath.stringAt('$.item.scope') },
+    });
+    task.addCatch(noteFailed, { errors: [sfn.Errors.ALL], resultPath: FAILURE_PATH });
+    task.next(evaluate);
+    return task;
+  };
+  const resume = sfn.Choice.jsonPath(scope, I.resume)
+    .when(sfn.Condition.isPresent('$.item.sessionId'), turn(I.investigateFurther, 'continuation'))
+    .otherwise(turn(I.investigate, 'initial'));
+  const drained = drain(scope, I.drain, { drainFn: kernel.drain });
+  const skip = new sfn.Succeed(scope, I.skip);
+  drained.addCatch(skip, { errors: [sfn.Errors.ALL], resultPath: FAILURE_PATH });
+  const iteration = drained.next(
+    sfn.Choice.jsonPath(scope, I.closeRequested)
+      .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), skip)
+      .otherwise(resume),
+  );
+
+  // --- The round ------------------------------------------------------------------------
+  const map = sfn.Map.jsonPath(scope, S.investigateAll, {
+    stateName: S.investigateAll,
+    itemsPath: '$.roundPlan.items',
+    maxConcurrency: kernel.settings.mapConcurrency,
+    itemSelector: {
+      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      agentState: sfn.JsonPath.stringAt('$.agentState'),
+      turn: sfn.JsonPath.numberAt('$$.Map.Item.Value.turn'),
+      item: sfn.JsonPath.objectAt('$$.Map.Item.Value'),
+    },
+    resultPath: sfn.JsonPath.DISCARD,
+  });
+  map.itemProcessor(iteration);
+  // The turn counter moves past the turns the round's iterations used.
+  const advance = sfn.Pass.jsonPath(scope, S.advanceTurn, {
+    parameters: {
+      state: sfn.JsonPath.jsonMerge(
+        sfn.JsonPath.entirePayload,
+        sfn.JsonPath.stringToJson(
+          sfn.JsonPath.format('\\{"turn":{}\\}', sfn.JsonPath.stringAt('$.roundPlan.nextTurn')),
+        ),
+      ),
+    },
+    outputPath: '$.state',
+  });
+  map.addCatch(advance, { errors: [sfn.Errors.ALL], resultPath: '$.roundFailure' });
+  map.next(advance);
+  const merge = recordsTask(scope, S.mergeRound, {
+    fn: records,
+    op: 'merge',
+    payload: { round: sfn.JsonPath.numberAt('$.roundPlan.round') },
+    resultPath: '$.merged',
+  });
+  const showRound = showPhase(scope, S.showRound, {
+    fn: kernel.functions.IncidentProgress,
+    phase: 'hypotheses',
+    next: then,
+  });
+  advance.next(merge);
+  merge.next(showRound);
+  // The merge's Catch is the caller's (its failure path).
+  return { start: map, merge };
+}

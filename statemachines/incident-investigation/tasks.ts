@@ -1,0 +1,70 @@
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import type { Phase } from '../../lambdas/workflows/incident-investigation/record.ts';
+import { addTransientRetry, catchFailure, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+
+/**
+ * The incident workflow's own tasks: its record keeping (IncidentRecords, one `op` per call)
+ * and its phase messages (IncidentProgress). Each has the kernel's timeout and transient
+ * Retry; the caller adds the Catch.
+ */
+
+/** A call of IncidentRecords (`IncidentRecordsInput`): its answer (small) at `resultPath`. */
+export function recordsTask(
+  scope: Construct,
+  stateName: string,
+  props: {
+    fn: IFunction;
+    op: string;
+    payload?: Record<string, unknown>;
+    /** @default - discarded */
+    resultPath?: string;
+  },
+): tasks.LambdaInvoke {
+  const task = tasks.LambdaInvoke.jsonPath(scope, stateName, {
+    stateName,
+    lambdaFunction: props.fn,
+    payloadResponseOnly: true,
+    payload: sfn.TaskInput.fromObject({
+      op: props.op,
+      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      ...props.payload,
+    }),
+    resultPath: props.resultPath ?? sfn.JsonPath.DISCARD,
+    taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
+    retryOnServiceExceptions: false,
+  });
+  addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
+  return task;
+}
+
+/**
+ * Shows a phase in the thread (posts it, or updates it in place). Cosmetic: its failure after
+ * the retries is caught into `next`, so a Slack outage never stops the investigation.
+ */
+export function showPhase(
+  scope: Construct,
+  stateName: string,
+  props: { fn: IFunction; phase: Phase; next: sfn.IChainable },
+): tasks.LambdaInvoke {
+  const task = tasks.LambdaInvoke.jsonPath(scope, stateName, {
+    stateName,
+    lambdaFunction: props.fn,
+    payloadResponseOnly: true,
+    payload: sfn.TaskInput.fromObject({
+      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      phase: props.phase,
+    }),
+    resultPath: sfn.JsonPath.DISCARD,
+    taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
+    retryOnServiceExceptions: false,
+  });
+  addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
+  task.addCatch(props.next, { errors: [sfn.Errors.ALL], resultPath: '$.progressError' });
+  task.next(props.next);
+  return task;
+}
+
+export { catchFailure };

@@ -1,0 +1,312 @@
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
+import type { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigation/profiles/index.ts';
+import { agentTurn } from '../agent-turn.ts';
+import { catchFailure, closeOut, DRAINED_PATH, drain, FAILURE_PATH, nextTurn } from '../kernel.ts';
+import { failConversation, setConversationFields } from '../kernel-records.ts';
+import { slackPost } from '../slack-post.ts';
+import { defineWorkflow, requireChannel } from '../workflow-module.ts';
+import type { IncidentFunctionId } from './functions.ts';
+import { remediationSteps } from './remediation.ts';
+import { investigationRound } from './rounds.ts';
+import { alertOpeningText, INCIDENT_STATES, INCIDENT_TEXTS, openingText } from './states.ts';
+import { recordsTask, showPhase } from './tasks.ts';
+import { incidentTriggers } from './triggers.ts';
+
+type Profile = keyof typeof INCIDENT_PROFILES;
+
+/**
+ * `incident_investigation` (seed 003): Triage -> Hypothesize -> rounds of a Map of
+ * Investigate+Evaluate over the open hypotheses -> Conclude -> Remediate, in a thread of the
+ * incidents channel. Its state is described in states.ts; the tree lives in DynamoDB.
+ */
+export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, IncidentInvestigationSettings>({
+  name: 'incident_investigation',
+  triggers: (config, settings) => incidentTriggers(config, settings),
+  ownerRole: 'responder',
+  othersRole: 'responder',
+  closeOnIntent: true,
+  build(scope, kernel) {
+    const { table } = kernel;
+    const S = INCIDENT_STATES;
+    const T = INCIDENT_TEXTS;
+    const records = kernel.functions.IncidentRecords;
+    const progress = kernel.functions.IncidentProgress;
+    const agentTurnFn = kernel.functions.IncidentAgentTurn;
+    const incidents = requireChannel(kernel.config, 'incidents');
+    const thread = {
+      channel: sfn.JsonPath.stringAt('$.thread.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.thread.threadTs'),
+    };
+    const post = (stateName: string, text: string, essential = true) =>
+      slackPost(scope, stateName, { slackPostFn: kernel.slackPost, ...thread, text, essential });
+    const mark = (stateName: string, phase: string, status = 'active') =>
+      setConversationFields(scope, stateName, { table, status, phase });
+
+    // --- Failure, stop, and the end ----------------------------------------------------------
+    const failed = failConversation(scope, S.markFailed, {
+      table,
+      markStateName: S.markFailed,
+      failStateName: S.failed,
+    });
+    const tellFailure = post(S.tellFailure, T.agentFailed);
+    tellFailure.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: '$.tellFailureError' });
+    tellFailure.next(failed);
+    const noteFailedAgent = sfn.Pass.jsonPath(scope, S.noteFailedAgent, {
+      parameters: { Error: 'AgentTurnFailed', Cause: 'An agent turn failed after its retries' },
+      resultPath: FAILURE_PATH,
+    });
+    noteFailedAgent.next(tellFailure);
+    const closingTurn = closeOut(scope, {
+      drainFn: kernel.drain,
+      unhandledNotice: post(S.tellUnhandled, T.unhandled, false),
+    });
+    const markClosed = mark(S.markClosed, 'closed', 'closed');
+    const markResolved = mark(S.markResolved, 'complete', 'resolved');
+    for (const m of [markClosed, markResolved]) {
+      catchFailure(m, failed);
+      m.next(closingTurn);
+    }
+    const acknowledgeClose = post(S.acknowledgeClose, T.acknowledgeClose, false);
+    catchFailure(acknowledgeClose, markClosed);
+    acknowledgeClose.next(markClosed);
+    const finish = recordsTask(scope, S.finish, { fn: records, op: 'finish', resultPath: '$.metrics' });
+    // Metrics are bookkeeping: the incident is resolved even if they cannot be stored.
+    finish.addCatch(markResolved, { errors: [sfn.Errors.ALL], resultPath: '$.metricsError' });
+    finish.next(markResolved);
+
+    /** A turn that failed as a task: its error as the turn's outcome, for the record that follows. */
+    const turnFailed = (stateName: string, then: sfn.IChainable) =>
+      sfn.Pass.jsonPath(scope, stateName, {
+        parameters: { action: 'escalate', error: sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`) },
+        resultPath: '$.turnResult',
+      }).next(then);
+
+    /**
+     * A phase's agent turn in the main session: next turn, Drain (the people's messages since
+     * the last turn), the stop check, the turn (again while it runs out of budget), its session
+     * kept, then `submitted` to `done`; a failed turn to `onFailed`.
+     */
+    const phaseTurn = (p: {
+      name: string;
+      profile: Profile;
+      notesPath: string;
+      done: sfn.IChainable;
+      /** A turn that ended `escalate` (its error in `$.turnResult`). */
+      onFailed: sfn.IChainable;
+      /** A turn that failed as a task, after its retries (its error at `$.failure`). @default onFailed */
+      onError?: sfn.IChainable;
+    }) => {
+      const turn = (stateName: string, mode: 'initial' | 'continuation') => {
+        const task = agentTurn(scope, stateName, {
+          stateName,
+          agentTurnFn,
+          profile: p.profile,
+          mode,
+          statePath: '$.agentState',
+          notesPath: p.notesPath,
+          resultPath: '$.turnResult',
+          ...(mode === 'continuation' ? { sessionIdPath: '$.sessions.main' } : {}),
+          modelRetry: kernel.config.agentLimits.modelRetry,
+        });
+        catchFailure(task, p.onError ?? p.onFailed);
+        return task;
+      };
+      const keep = sfn.Pass.jsonPath(scope, `Keep session of ${p.name}`, {
+        inputPath: '$.turnResult.sessionId',
+        resultPath: '$.sessions.main',
+      });
+      const drained = drain(scope, `Drain for ${p.name}`, { drainFn: kernel.drain });
+      catchFailure(drained, failed);
+      const start = nextTurn(scope, `Next ${p.name} turn`);
+      const route = sfn.Choice.jsonPath(scope, `Route ${p.name}`)
+        .when(sfn.Condition.stringEquals('$.turnResult.action', 'submitted'), p.done)
+        .when(sfn.Condition.stringEquals('$.turnResult.action', 'continue'), start)
+        .otherwise(p.onFailed);
+      const initial = turn(p.name.charAt(0).toUpperCase() + p.name.slice(1), 'initial');
+      const continued = turn(`Continue ${p.name}`, 'continuation');
+      initial.next(keep);
+      continued.next(keep);
+      keep.next(route);
+      start.next(drained).next(
+        sfn.Choice.jsonPath(scope, `Stop requested before ${p.name}?`)
+          .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), acknowledgeClose)
+          .otherwise(
+            sfn.Choice.jsonPath(scope, `Session for ${p.name}?`)
+              .when(sfn.Condition.isPresent('$.sessions.main'), continued)
+              .otherwise(initial),
+          ),
+      );
+      return start;
+    };
+
+    // --- Remediate ----------------------------------------------------------------------------
+    const steps = remediationSteps(scope, kernel, { finish, failed });
+    const showPlan = showPhase(scope, S.showPlan, { fn: progress, phase: 'remediation', next: steps });
+    const recordPlan = recordsTask(scope, S.recordPlan, {
+      fn: records,
+      op: 'plan',
+      payload: { turn: sfn.JsonPath.objectAt('$.turnResult') },
+      resultPath: '$.planned',
+    });
+    catchFailure(recordPlan, failed);
+    recordPlan.next(showPlan);
+    // A failed planning turn is recorded (no plan, with the reason), not a failed incident.
+    const planFailed = turnFailed('Note failed plan', recordPlan);
+    const remediate = phaseTurn({
+      name: 'remediation',
+      profile: 'incident_remediator',
+      notesPath: '$.conclusion.notes',
+      done: recordPlan,
+      onFailed: recordPlan,
+      onError: planFailed,
+    });
+    const markRemediating = mark(S.markRemediating, 'remediating');
+    catchFailure(markRemediating, failed);
+    markRemediating.next(remediate);
+
+    // --- Conclude -----------------------------------------------------------------------------
+    const showConclusion = showPhase(scope, S.showConclusion, {
+      fn: progress,
+      phase: 'conclusion',
+      next: markRemediating,
+    });
+    const recordConclusion = recordsTask(scope, S.recordConclusion, {
+      fn: records,
+      op: 'conclusion',
+      payload: { turn: sfn.JsonPath.objectAt('$.turnResult') },
+      resultPath: '$.conclusion',
+    });
+    catchFailure(recordConclusion, failed);
+    recordConclusion.next(showConclusion);
+    const conclude = phaseTurn({
+      name: 'conclusion',
+      profile: 'incident_concluder',
+      notesPath: '$.roundPlan.notes',
+      done: recordConclusion,
+      onFailed: recordConclusion,
+      onError: turnFailed('Note failed conclusion', recordConclusion),
+    });
+    const markConcluding = mark(S.markConcluding, 'concluding');
+    catchFailure(markConcluding, failed);
+    markConcluding.next(conclude);
+
+    // --- Rounds ---------------------------------------------------------------------------------
+    const planRound = recordsTask(scope, S.planRound, {
+      fn: records,
+      op: 'plan_round',
+      payload: { turn: sfn.JsonPath.numberAt('$.turn') },
+      resultPath: '$.roundPlan',
+    });
+    catchFailure(planRound, failed);
+    const round = investigationRound(scope, kernel, planRound);
+    catchFailure(round.merge, failed);
+    const markInvestigating = mark(S.markInvestigating, 'investigating');
+    catchFailure(markInvestigating, failed);
+    markInvestigating.next(round.start);
+    planRound.next(
+      sfn.Choice.jsonPath(scope, S.moreRounds)
+        .when(sfn.Condition.stringEquals('$.roundPlan.decision', 'investigate'), markInvestigating)
+        .when(sfn.Condition.stringEquals('$.roundPlan.decision', 'closed'), acknowledgeClose)
+        // The tree's message says why the rounds ended, then the conclusion follows.
+        .otherwise(
+          showPhase(scope, S.showFinalTree, { fn: progress, phase: 'hypotheses', next: markConcluding }),
+        ),
+    );
+
+    // --- Hypothesize ----------------------------------------------------------------------------
+    const showHypotheses = showPhase(scope, S.showHypotheses, {
+      fn: progress,
+      phase: 'hypotheses',
+      next: planRound,
+    });
+    const recordHypotheses = recordsTask(scope, S.recordHypotheses, {
+      fn: records,
+      op: 'hypotheses',
+      payload: { result: sfn.JsonPath.objectAt('$.turnResult.result') },
+      resultPath: '$.formed',
+    });
+    catchFailure(recordHypotheses, failed);
+    recordHypotheses.next(showHypotheses);
+    const hypothesize = phaseTurn({
+      name: 'hypotheses',
+      profile: 'incident_hypothesizer',
+      notesPath: '$.notes',
+      done: recordHypotheses,
+      onFailed: noteFailedAgent,
+    });
+    const markHypothesize = mark(S.markHypothesize, 'hypothesize');
+    catchFailure(markHypothesize, failed);
+    markHypothesize.next(hypothesize);
+
+    // --- Triage ---------------------------------------------------------------------------------
+    const showTriage = showPhase(scope, S.showTriage, {
+      fn: progress,
+      phase: 'triage',
+      next: markHypothesize,
+    });
+    const recordTriage = recordsTask(scope, S.recordTriage, {
+      fn: records,
+      op: 'triage',
+      payload: { result: sfn.JsonPath.objectAt('$.turnResult.result') },
+    });
+    catchFailure(recordTriage, failed);
+    recordTriage.next(showTriage);
+    const triage = phaseTurn({
+      name: 'triage',
+      profile: 'incident_triager',
+      notesPath: '$.notes',
+      done: recordTriage,
+      onFailed: noteFailedAgent,
+    });
+    const markTriage = mark(S.markTriage, 'triage');
+    catchFailure(markTriage, failed);
+    markTriage.next(triage);
+
+    // --- The start: the incident's thread in the incidents channel ------------------------------
+    const startRecord = recordsTask(scope, S.startRecord, {
+      fn: records,
+      op: 'start',
+      payload: thread,
+    });
+    catchFailure(startRecord, failed);
+    startRecord.next(markTriage);
+    const anchor = { name: 'incident', ownerRole: 'responder', othersRole: 'responder' };
+    const openThread = slackPost(scope, S.openThread, {
+      slackPostFn: kernel.slackPost,
+      channel: incidents,
+      text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt('$.ownerId')),
+      anchor,
+      resultPath: '$.thread',
+    });
+    const openThreadForAlert = slackPost(scope, S.openThreadForAlert, {
+      slackPostFn: kernel.slackPost,
+      channel: incidents,
+      text: sfn.JsonPath.format(
+        alertOpeningText('{}', '{}'),
+        sfn.JsonPath.stringAt('$.origin.source'),
+        sfn.JsonPath.stringAt('$.origin.name'),
+      ),
+      anchor,
+      resultPath: '$.thread',
+    });
+    for (const open of [openThread, openThreadForAlert]) {
+      catchFailure(open, failed);
+      open.next(startRecord);
+    }
+    const prepare = sfn.Pass.jsonPath(scope, S.prepare, {
+      parameters: {
+        state: sfn.JsonPath.jsonMerge(
+          sfn.JsonPath.entirePayload,
+          sfn.JsonPath.stringToJson('{"agentState":"investigating","notes":[],"sessions":{}}'),
+        ),
+      },
+      outputPath: '$.state',
+    });
+    return prepare.next(
+      sfn.Choice.jsonPath(scope, S.fromAlert)
+        .when(sfn.Condition.isPresent('$.origin'), openThreadForAlert)
+        .otherwise(openThread),
+    );
+  },
+});

@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { expect } from 'vitest';
+import { ensureChromium } from './chromium.ts';
+
+/** What the console's browser tests share: building the console, launching Chromium, opening a page. */
+
+export const OUT = 'test-output/console';
+export const WAIT = 60_000;
+
+/** Builds the console and launches Debian's Chromium (found, or installed saying why). */
+export async function launchConsoleBrowser(): Promise<Browser> {
+  const executablePath = ensureChromium();
+  mkdirSync(OUT, { recursive: true });
+  await build({ configFile: 'console/vite.config.ts', logLevel: 'warn' });
+  return chromium.launch({
+    executablePath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Opens the console at `url` (the sandbox's, with a hash if wanted) and waits for its change stream. */
+export async function openConsoleAt(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number },
+  options: { mode?: 'live' | 'polling'; before?: (page: Page) => Promise<void> } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT);
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await options.before?.(page);
+  await page.goto(url);
+  await page.locator(`[data-testid="live"][data-mode="${options.mode ?? 'live'}"]`).waitFor();
+  expect(problems).toEqual([]);
+  return { context, page };
+}
+
+export const shot = (page: Page, name: string) => page.screenshot({ path: `${OUT}/${name}.png` });
+
+/** The graph's scroller, after Fit: the graph no wider than the box, and nothing to scroll sideways. */
+export async function expectGraphFits(page: Page): Promise<{ graph: number; box: number }> {
+  const scroller = page.getByTestId('graph-scroll');
+  await expect
+    .poll(
+      () =>
+        scroller.evaluate((element) => {
+          const svg = element.querySelector('svg.graph');
+          return svg ? svg.getBoundingClientRect().width <= element.clientWidth : false;
+        }),
+      { timeout: WAIT },
+    )
+    .toBe(true);
+  const sizes = await scroller.evaluate((element) => ({
+    graph: Number(element.querySelector('svg.graph')?.getAttribute('width')),
+    box: element.clientWidth,
+    sideways: element.scrollWidth - element.clientWidth,
+  }));
+  expect(sizes.sideways).toBeLessThanOrEqual(0);
+  return sizes;
+}
+
+/** Whether two boxes overlap (sharing an edge is not overlapping). */
+export async function overlaps(a: Locator, b: Locator): Promise<boolean> {
+  const [x, y] = await Promise.all([a.boundingBox(), b.boundingBox()]);
+  if (!x || !y) throw new Error('an element has no box');
+  return (
+    x.x < y.x + y.width - 0.5 &&
+    y.x < x.x + x.width - 0.5 &&
+    x.y < y.y + y.height - 0.5 &&
+    y.y < x.y + x.height - 0.5
+  );
+}

@@ -1,0 +1,79 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { DEPLOY_OUTPUTS, stateMachineOutputId } from '../../infra/constructs/deploy-outputs.ts';
+import { templateOf } from './template.ts';
+
+/**
+ * The outputs the README's deploy guide pastes from (issue 16 item 2): every URL Slack,
+ * GitHub and PagerDuty are given, and the name of every secret to fill in.
+ */
+
+const template = templateOf();
+const outputs = template.toJSON().Outputs as Record<string, { Value: unknown; Description?: string }>;
+
+/** The logical id of the only resource of a type whose id starts with `prefix`. */
+function logicalId(type: string, prefix: string): string {
+  const ids = Object.keys(template.findResources(type)).filter((id) => id.startsWith(prefix));
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
+}
+
+describe('the deploy outputs', () => {
+  it('gives the Slack, GitHub and PagerDuty URLs on the ingress Function URL', () => {
+    const url = logicalId('AWS::Lambda::Url', 'Ingress');
+    const functionUrl = { 'Fn::GetAtt': [url, 'FunctionUrl'] };
+
+    expect(outputs.SlackRequestUrl?.Value).toEqual(functionUrl);
+    expect(outputs[DEPLOY_OUTPUTS.githubWebhookUrl]?.Value).toEqual({
+      'Fn::Join': ['', [functionUrl, 'github/events']],
+    });
+    expect(outputs[DEPLOY_OUTPUTS.pagerdutyWebhookUrl]?.Value).toEqual({
+      'Fn::Join': ['', [functionUrl, 'pagerduty/events']],
+    });
+  });
+
+  it("names each secret to fill in, from the secret's own ARN", () => {
+    const secrets = {
+      [DEPLOY_OUTPUTS.slackSecret]: logicalId('AWS::SecretsManager::Secret', 'SlackCredentials'),
+      [DEPLOY_OUTPUTS.modelSecret]: logicalId('AWS::SecretsManager::Secret', 'ModelCredentials'),
+      [DEPLOY_OUTPUTS.githubWebhookSecret]: logicalId(
+        'AWS::SecretsManager::Secret',
+        'IngressSourcesGithubWebhookSecret',
+      ),
+      [DEPLOY_OUTPUTS.pagerdutyWebhookSecret]: logicalId(
+        'AWS::SecretsManager::Secret',
+        'IngressSourcesPagerdutyWebhookSecret',
+      ),
+    };
+    for (const [output, secret] of Object.entries(secrets)) {
+      expect(JSON.stringify(outputs[output]?.Value), output).toContain(`"Ref":"${secret}"`);
+      expect(outputs[output]?.Description, output).toMatch(/\{.*".*".*\}/);
+    }
+  });
+
+  it('has no model secret output with Bedrock, which needs no key', () => {
+    const bedrock = templateOf({ config: { model: { provider: 'bedrock' } } }).toJSON().Outputs as Record<
+      string,
+      unknown
+    >;
+
+    expect(bedrock[DEPLOY_OUTPUTS.modelSecret]).toBeUndefined();
+    expect(bedrock[DEPLOY_OUTPUTS.slackSecret]).toBeDefined();
+  });
+
+  it("gives the inbox's dead-letter queue and each workflow's state machine", () => {
+    template.hasOutput(DEPLOY_OUTPUTS.inboxDeadLetterQueueUrl, {
+      Value: { Ref: logicalId('AWS::SQS::Queue', 'InboxDeadLetters') },
+    });
+    const bug = logicalId('AWS::StepFunctions::StateMachine', 'BugInvestigation');
+    template.hasOutput(stateMachineOutputId('bug_investigation'), { Value: { Ref: bug } });
+    template.hasOutput(stateMachineOutputId('requirements_interview'), {
+      Value: Match.objectLike({ Ref: Match.anyValue() }),
+    });
+  });
+
+  it('turns a workflow name into an output id', () => {
+    expect(stateMachineOutputId('bug_investigation')).toBe('BugInvestigationStateMachineArn');
+    expect(stateMachineOutputId('sla_tracking')).toBe('SlaTrackingStateMachineArn');
+  });
+});

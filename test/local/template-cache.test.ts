@@ -1,0 +1,114 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  readCachedTemplate,
+  sandboxTemplate,
+  type TemplateCacheOptions,
+  templateKey,
+  writeCachedTemplate,
+} from '../../local/template-cache.ts';
+import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A repository root with a few source files, and a cache directory of its own. */
+function fakeRepository(): TemplateCacheOptions {
+  const root = mkdtempSync(join(tmpdir(), 'template-cache-'));
+  made.push(root);
+  for (const folder of ['infra', 'statemachines', 'lambdas/kernel'])
+    mkdirSync(join(root, folder), { recursive: true });
+  writeFileSync(join(root, 'infra', 'stack.ts'), 'export const a = 1;\n');
+  writeFileSync(join(root, 'statemachines', 'bug.ts'), 'export const b = 2;\n');
+  writeFileSync(join(root, 'lambdas', 'kernel', 'config.ts'), 'export const c = 3;\n');
+  writeFileSync(join(root, 'package-lock.json'), '{"lockfileVersion":3}\n');
+  return { root, directory: join(root, '.sandbox', 'template-cache') };
+}
+
+const template = { Resources: { Table: { Type: 'AWS::DynamoDB::Table' } } };
+
+describe('the sandbox template cache', () => {
+  it('keeps the key while the sources and the configuration are unchanged', () => {
+    const cache = fakeRepository();
+
+    expect(templateKey(cache, { a: 1 })).toBe(templateKey(cache, { a: 1 }));
+  });
+
+  it('changes the key when a source file, the lockfile or the configuration changes', () => {
+    const cache = fakeRepository();
+    const before = templateKey(cache, {});
+
+    writeFileSync(join(cache.root, 'lambdas', 'kernel', 'config.ts'), 'export const c = 4;\n');
+    const afterSource = templateKey(cache, {});
+    writeFileSync(join(cache.root, 'package-lock.json'), '{"lockfileVersion":3,"x":1}\n');
+    const afterLock = templateKey(cache, {});
+    writeFileSync(join(cache.root, 'statemachines', 'new.ts'), 'export const d = 5;\n');
+    const afterNewFile = templateKey(cache, {});
+
+    expect(new Set([before, afterSource, afterLock, afterNewFile, templateKey(cache, { x: 1 })]).size).toBe(
+      5,
+    );
+  });
+
+  it('reads back what it wrote, and misses on an unknown key or a broken entry', () => {
+    const cache = fakeRepository();
+    const key = templateKey(cache, {});
+    writeCachedTemplate(cache, key, template as never);
+
+    expect(readCachedTemplate(cache, key)).toEqual(template);
+    expect(readCachedTemplate(cache, 'f'.repeat(64))).toBeUndefined();
+    writeFileSync(join(cache.directory, `${key}.json`), '{"Resources":');
+    expect(readCachedTemplate(cache, key)).toBeUndefined();
+  });
+
+  it('keeps a few entries only', () => {
+    const cache = fakeRepository();
+    for (let i = 0; i < 12; i++) writeCachedTemplate(cache, `k${i}`, template as never);
+
+    expect(readdirSync(cache.directory).filter((name) => name.endsWith('.json')).length).toBe(8);
+  });
+
+  it('synthesizes the default modules once, then serves the same template from the cache', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'template-cache-'));
+    made.push(directory);
+    const cache = { root: process.cwd(), directory };
+
+    const first = await sandboxTemplate({ config: { reporterWaitSeconds: 600 }, cache });
+    const second = await sandboxTemplate({ config: { reporterWaitSeconds: 600 }, cache });
+
+    expect(first.cached).toBe(false);
+    expect(second.cached).toBe(true);
+    expect(second.template).toEqual(first.template);
+  }, 120_000);
+
+  it('synthesizes modules a caller hands in every time, keeping nothing', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'template-cache-'));
+    made.push(directory);
+
+    const result = await sandboxTemplate({
+      modules: [KERNEL_PROBE_MODULE],
+      config: { channels: { probe: 'C_PROBE' } },
+      cache: { root: process.cwd(), directory },
+    });
+
+    expect(result.cached).toBe(false);
+    expect(readdirSync(directory)).toEqual([]);
+  }, 120_000);
+
+  it('rejects a configuration the stack rejects, keeping nothing', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'template-cache-'));
+    made.push(directory);
+
+    await expect(
+      sandboxTemplate({
+        config: { reporterWaitSeconds: -1 } as never,
+        cache: { root: process.cwd(), directory },
+      }),
+    ).rejects.toMatchObject({ name: 'InvalidConfigError' });
+    expect(readdirSync(directory)).toEqual([]);
+  }, 120_000);
+});

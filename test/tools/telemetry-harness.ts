@@ -1,0 +1,97 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TelemetryConfig, type TelemetryConfigInput } from '../../lambdas/tools/telemetry/config.ts';
+import type { TelemetryDeps } from '../../lambdas/tools/telemetry/deps.ts';
+import { runTelemetryTool } from '../../lambdas/tools/telemetry/run-telemetry-tool.ts';
+import { createTelemetryDeps } from '../../lambdas/tools/telemetry/wiring.ts';
+import { readBody } from '../../local/read-body.ts';
+import { createSandboxTelemetry, type SandboxTelemetry } from '../../local/sandbox-telemetry.ts';
+import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
+import { startDynalite } from '../support/dynalite.ts';
+
+/**
+ * The telemetry tools against the sandbox's emulators (CloudWatch Logs, metrics,
+ * CloudFormation) on a local port, through the real SDK clients pointed there by
+ * `AWS_ENDPOINT_URL_*`, with the evidence ledger in dynalite. The demo incident is seeded
+ * with a fixed clock, so its facts are the same on every run.
+ */
+
+export const NOW = Date.parse('2026-11-23T22:00:00.000Z');
+
+export interface TelemetryHarness {
+  telemetry: SandboxTelemetry;
+  deps: TelemetryDeps;
+  endpoint: string;
+  call(
+    tool: string,
+    args: unknown,
+    options?: { scope?: string; conversationId?: string },
+  ): ReturnType<typeof runTelemetryTool>;
+  close(): Promise<void>;
+}
+
+const ENDPOINT_VARIABLES = [
+  'AWS_ENDPOINT_URL_CLOUDWATCH_LOGS',
+  'AWS_ENDPOINT_URL_CLOUDWATCH',
+  'AWS_ENDPOINT_URL_CLOUDFORMATION',
+];
+
+export async function startTelemetryHarness(
+  options: { config?: TelemetryConfigInput; demoSeed?: number | false; env?: NodeJS.ProcessEnv } = {},
+): Promise<TelemetryHarness> {
+  const telemetry = createSandboxTelemetry({ now: () => NOW, demoSeed: options.demoSeed ?? 3 });
+  const server: Server = createServer((req, res) => {
+    void readBody(req).then(async (body) => {
+      if (!(await telemetry.serve(req, res, body))) res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const db = await startDynalite();
+  const saved = Object.fromEntries(
+    [
+      ...ENDPOINT_VARIABLES,
+      'AWS_REGION',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_ENDPOINT_URL_DYNAMODB',
+    ].map((name) => [name, process.env[name]]),
+  );
+  Object.assign(process.env, {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
+    ...Object.fromEntries(ENDPOINT_VARIABLES.map((name) => [name, endpoint])),
+  });
+  const deps: TelemetryDeps = createTelemetryDeps({
+    config: TelemetryConfig.parse(options.config ?? DEMO_TELEMETRY_CONFIG),
+    tableName: db.tableName,
+    now: () => NOW,
+    ...(options.env ? { env: options.env } : {}),
+  });
+  return {
+    telemetry,
+    deps,
+    endpoint,
+    call: (tool, args, call = {}) =>
+      runTelemetryTool(
+        {
+          tool: tool as never,
+          args,
+          conversationId: call.conversationId ?? 'incident-1',
+          ...(call.scope ? { context: { scope: call.scope } } : {}),
+        },
+        deps,
+      ),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    },
+  };
+}

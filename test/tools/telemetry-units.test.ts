@@ -1,0 +1,163 @@
+import type { StackEvent } from '@aws-sdk/client-cloudformation';
+import { describe, expect, it } from 'vitest';
+import { deploymentsOf } from '../../lambdas/tools/telemetry/cloudformation-deployments.ts';
+import { TelemetryConfig } from '../../lambdas/tools/telemetry/config.ts';
+import { QueryRefusedError } from '../../lambdas/tools/telemetry/errors.ts';
+import { describeSeries, largestShift } from '../../lambdas/tools/telemetry/query-metrics.ts';
+import { isQueryTooBroad, resolveWindow } from '../../lambdas/tools/telemetry/window.ts';
+
+const NOW = Date.parse('2026-11-23T22:00:00.000Z');
+const config = TelemetryConfig.parse({
+  services: [{ name: 'checkout' }],
+  maxWindowMinutes: 120,
+  defaultWindowMinutes: 30,
+});
+
+describe('query windows', () => {
+  it('defaults to the last defaultWindowMinutes before now', () => {
+    expect(resolveWindow({}, config, NOW)).toEqual({ start: NOW - 30 * 60_000, end: NOW });
+  });
+
+  it('ends a window that reaches into the future now, and says so', () => {
+    const window = resolveWindow(
+      { since: '2026-11-23T21:30:00Z', until: '2026-11-23T23:00:00Z' },
+      config,
+      NOW,
+    );
+    expect(window).toEqual({
+      start: NOW - 30 * 60_000,
+      end: NOW,
+      note: 'until is in the future: the window ends now',
+    });
+  });
+
+  // Regression: isQueryTooBroad returned the missing service alone, so a window checked without one was never narrowed.
+  it('narrows a window wider than the maximum to its latest part', () => {
+    const window = resolveWindow({ until: '2026-11-23T21:00:00Z', lastMinutes: 600 }, config, NOW);
+    expect(window.start).toBe(Date.parse('2026-11-23T19:00:00Z'));
+    expect(window.end).toBe(Date.parse('2026-11-23T21:00:00Z'));
+    expect(window.note).toMatch(
+      /^narrowed: the window asked for is 600 minutes, wider than the maximum of 120/,
+    );
+  });
+
+  it('refuses since together with lastMinutes', () => {
+    expect(() => resolveWindow({ since: '2026-11-23T21:00:00Z', lastMinutes: 5 }, config, NOW)).toThrow(
+      QueryRefusedError,
+    );
+  });
+
+  it('calls a query without a service too broad, and a wide one too wide, like the seed’s isQueryTooBroad', () => {
+    expect(isQueryTooBroad({ lastMinutes: 10 }, config, NOW)).toEqual({
+      refuse: 'a query must name one service (checkout)',
+    });
+    expect(isQueryTooBroad({ lastMinutes: 500 }, config, NOW)).toEqual({
+      refuse: 'a query must name one service (checkout)',
+      narrow: 'the window asked for is 500 minutes, wider than the maximum of 120',
+    });
+    expect(isQueryTooBroad({ service: 'checkout', lastMinutes: 121 }, config, NOW).narrow).toMatch(
+      /121 minutes/,
+    );
+    expect(isQueryTooBroad({ service: 'checkout', lastMinutes: 120 }, config, NOW)).toEqual({});
+  });
+});
+
+describe('level shifts in a metric series', () => {
+  it('finds where a flat series steps up', () => {
+    const values = [10, 11, 9, 10, 10, 11, 95, 100, 98, 102];
+    expect(largestShift(values)).toBe(6);
+  });
+
+  it('finds none in noise around one level, nor in a series too short to tell', () => {
+    expect(largestShift([10, 14, 9, 13, 8, 12, 10, 14, 9, 13])).toBeUndefined();
+    expect(largestShift([1, 1, 100, 100])).toBeUndefined();
+  });
+
+  it('describes a series by range, shift and a downsampled line', () => {
+    const timestamps = Array.from({ length: 48 }, (_, i) => NOW - (48 - i) * 60_000);
+    const values = timestamps.map((_, i) => (i < 30 ? 200 : 6000));
+    const { text, summary } = describeSeries({ name: 'LatencyMs', timestamps, values });
+    expect(text).toContain('LatencyMs: 48 points, min 200, mean 2375, max 6000 at 2026-11-23T21:42Z.');
+    expect(text).toContain('Largest level shift at 2026-11-23T21:42Z: mean 200 before, 6000 after (+2900%).');
+    expect(text).toMatch(/Series \(mean of every 2 points\): 21:12 200, .* 21:58 6000$/);
+    expect(summary).toBe(
+      'LatencyMs max 6000 at 2026-11-23T21:42Z; shift at 2026-11-23T21:42Z from 200 to 6000',
+    );
+  });
+});
+
+describe('deployments from stack events', () => {
+  const at = (minute: number) => new Date(NOW - (60 - minute) * 60_000);
+  const stackEvent = (minute: number, status: string, reason?: string): StackEvent => ({
+    StackName: 'api-prod',
+    StackId: 'id',
+    EventId: `${minute}${status}`,
+    LogicalResourceId: 'api-prod',
+    ResourceType: 'AWS::CloudFormation::Stack',
+    ResourceStatus: status as never,
+    Timestamp: at(minute),
+    ...(reason ? { ResourceStatusReason: reason } : {}),
+  });
+  const resourceEvent = (minute: number, id: string, status: string, physical?: string): StackEvent => ({
+    StackName: 'api-prod',
+    StackId: 'id',
+    EventId: `${minute}${id}${status}`,
+    LogicalResourceId: id,
+    ResourceType: 'AWS::ECS::Service',
+    ResourceStatus: status as never,
+    Timestamp: at(minute),
+    ...(physical ? { PhysicalResourceId: physical } : {}),
+  });
+
+  it('groups an update from its start to its final stack status, with the resources it changed', () => {
+    const events = [
+      stackEvent(10, 'UPDATE_IN_PROGRESS', 'User Initiated'),
+      resourceEvent(11, 'Service', 'UPDATE_IN_PROGRESS'),
+      resourceEvent(14, 'Service', 'UPDATE_COMPLETE', 'svc-arn'),
+      stackEvent(15, 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS'),
+      stackEvent(16, 'UPDATE_COMPLETE'),
+      stackEvent(40, 'UPDATE_IN_PROGRESS', 'User Initiated'),
+      resourceEvent(41, 'Service', 'UPDATE_FAILED'),
+      stackEvent(42, 'UPDATE_ROLLBACK_IN_PROGRESS', 'The following resource(s) failed to update: [Service].'),
+      stackEvent(45, 'UPDATE_ROLLBACK_COMPLETE'),
+    ].reverse();
+    const deployments = deploymentsOf('api-prod', events, { start: at(0).getTime(), end: NOW });
+    expect(deployments).toEqual([
+      {
+        stack: 'api-prod',
+        started: at(10).getTime(),
+        finished: at(16).getTime(),
+        status: 'UPDATE_COMPLETE',
+        reason: 'User Initiated',
+        changes: [
+          {
+            logicalId: 'Service',
+            type: 'AWS::ECS::Service',
+            physicalId: 'svc-arn',
+            status: 'UPDATE_COMPLETE',
+          },
+        ],
+      },
+      {
+        stack: 'api-prod',
+        started: at(40).getTime(),
+        finished: at(45).getTime(),
+        status: 'UPDATE_ROLLBACK_COMPLETE',
+        reason: 'The following resource(s) failed to update: [Service].',
+        changes: [{ logicalId: 'Service', type: 'AWS::ECS::Service', status: 'UPDATE_FAILED' }],
+      },
+    ]);
+  });
+
+  it('keeps only deployments that started in the window, and one still running without an end', () => {
+    const events = [
+      stackEvent(5, 'UPDATE_IN_PROGRESS'),
+      stackEvent(9, 'UPDATE_COMPLETE'),
+      stackEvent(50, 'UPDATE_IN_PROGRESS'),
+    ];
+    const deployments = deploymentsOf('api-prod', events, { start: at(30).getTime(), end: NOW });
+    expect(deployments).toEqual([
+      { stack: 'api-prod', started: at(50).getTime(), status: 'UPDATE_IN_PROGRESS', changes: [] },
+    ]);
+  });
+});

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import type { Conversation } from '../../lambdas/kernel/model.ts';
+import type { RemediationConfig } from '../../lambdas/workflows/incident-investigation/config.ts';
+import { ApprovalRequiredError } from '../../lambdas/workflows/incident-investigation/errors.ts';
+import type {
+  IncidentRecord,
+  IncidentStore,
+  StoredStep,
+} from '../../lambdas/workflows/incident-investigation/record.ts';
+import {
+  matchRunbooks,
+  planSteps,
+  runStep,
+  type SkillRunner,
+} from '../../lambdas/workflows/incident-investigation/remediation.ts';
+
+/** Remediation's rules in code: what needs an approval, and that nothing needing one runs without it. */
+
+const CONFIG: RemediationConfig = {
+  skills: [
+    { name: 'restart', description: 'restart', target: { type: 'demo' }, mutating: true },
+    { name: 'read_status', description: 'reads', target: { type: 'demo' }, mutating: false },
+  ],
+  runbooks: [
+    {
+      name: 'provider',
+      title: 'Provider timeouts',
+      matches: ['Provider Timeout'],
+      steps: ['roll back'],
+      skills: [],
+    },
+  ],
+};
+
+const stepOf = (over: Record<string, unknown>) => ({
+  action: 'do it',
+  risk_level: 'low' as const,
+  requires_approval: false,
+  ...over,
+});
+
+describe('a remediation plan', () => {
+  it('needs an approval for a mutating skill even when the model says it does not', () => {
+    const [step] = planSteps(
+      { steps: [stepOf({ skill: 'restart' })], estimated_recovery_time: '5m', monitoring: [] },
+      CONFIG,
+    );
+    expect(step).toMatchObject({ skill: 'restart', requiresApproval: true, status: 'pending' });
+    expect(step?.notes).toContain('needs an approval: it changes something (code decides, not the model)');
+  });
+
+  it('leaves a step whose skill is not configured to people, and runs a read-only skill without approval', () => {
+    const steps = planSteps(
+      {
+        steps: [stepOf({ skill: 'drop_database', risk_level: 'high' }), stepOf({ skill: 'read_status' })],
+        estimated_recovery_time: '5m',
+        monitoring: [],
+      },
+      CONFIG,
+    );
+    expect(steps[0]).toMatchObject({ status: 'manual', requiresApproval: true });
+    expect(steps[0]?.skill).toBeUndefined();
+    expect(steps[1]).toMatchObject({ skill: 'read_status', requiresApproval: false, status: 'pending' });
+  });
+
+  it('matches runbooks by their phrases in the root cause, whatever the case', () => {
+    expect(matchRunbooks(CONFIG, 'a payment provider timeout after the deploy').map((r) => r.name)).toEqual([
+      'provider',
+    ]);
+    expect(matchRunbooks(CONFIG, 'a full disk')).toEqual([]);
+  });
+});
+
+/** An in-memory IncidentStore holding one record. */
+function storeWith(steps: StoredStep[]): IncidentStore & { record: IncidentRecord } {
+  const store = {
+    record: {
+      startedAt: 'now',
+      channel: 'C',
+      threadTs: '1.0',
+      roundsDone: 0,
+      rounds: [],
+      progress: {},
+      plan: { steps, estimatedRecoveryTime: '5m', monitoring: [], matchedRunbooks: [], status: 'running' },
+    } as IncidentRecord,
+    createRecord: async () => {},
+    getRecord: async () => structuredClone(store.record),
+    updateRecord: async (_: string, fields: Partial<IncidentRecord>) => {
+      Object.assign(store.record, fields);
+    },
+    recordRound: async () => {},
+    updateStep: async (_: string, step: StoredStep) => {
+      const plan = store.record.plan;
+      if (plan) plan.steps[step.index] = step;
+    },
+    putNodes: async () => {},
+    listNodes: async () => [],
+    setEvaluation: async () => {},
+    updateNode: async () => {},
+  };
+  return store;
+}
+
+const pending = (over: Partial<StoredStep> = {}): StoredStep => ({
+  index: 0,
+  action: 'restart it',
+  skill: 'restart',
+  parameters: {},
+  riskLevel: 'medium',
+  requiresApproval: true,
+  notes: [],
+  status: 'awaiting_approval',
+  ...over,
+});
+
+describe('running a step', () => {
+  const calls: string[] = [];
+  const skills: SkillRunner = {
+    run: async (skill, action) => {
+      calls.push(`${skill.name}:${action}`);
+      return { ok: true, detail: 'done' };
+    },
+  };
+  const deps = (store: IncidentStore) => ({
+    incidents: store,
+    conversations: { getConversation: async () => undefined as Conversation | undefined },
+    config: CONFIG,
+    now: () => new Date('2026-01-01T00:00:00Z'),
+    skills,
+  });
+
+  it('refuses a step that needs an approval and has none, calling no skill', async () => {
+    calls.length = 0;
+    const store = storeWith([pending()]);
+    await expect(runStep({ conversationId: 'c', index: 0 }, deps(store))).rejects.toBeInstanceOf(
+      ApprovalRequiredError,
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses a mutating skill stored without the approval flag: the configuration decides too', async () => {
+    calls.length = 0;
+    const store = storeWith([pending({ requiresApproval: false, status: 'pending' })]);
+    await expect(runStep({ conversationId: 'c', index: 0 }, deps(store))).rejects.toBeInstanceOf(
+      ApprovalRequiredError,
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it('runs an approved step once: a retry after the call records it as interrupted instead of calling again', async () => {
+    calls.length = 0;
+    const approval = { decision: 'approve', by: 'U1', at: 'now', messageTs: '2.0' };
+    const store = storeWith([pending({ status: 'approved', approval, running: true })]);
+    const out = await runStep({ conversationId: 'c', index: 0 }, deps(store));
+    expect(out).toMatchObject({ ok: false, detail: expect.stringContaining('interrupted') });
+    expect(calls).toEqual([]);
+    expect(store.record.plan?.status).toBe('stopped');
+  });
+});
