@@ -1,3 +1,6 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Octokit } from '@octokit/rest';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
@@ -78,10 +81,14 @@ export async function startIssueHarness(
       ...config,
       issuePipeline: { repository: 'demo/webshop', ...(config.issuePipeline as object | undefined) },
     },
-    // Without model settings the sandbox's offline demo model plays the agents.
-    env: scripted
-      ? { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' }
-      : {},
+    // Without model settings the sandbox's offline demo model plays the agents. The code tools'
+    // tarball cache is this sandbox's own: test files run in parallel, each with its own GitHub.
+    env: {
+      CODE_CACHE_DIR: await mkdtemp(join(tmpdir(), 'issue-pipeline-code-')),
+      ...(scripted
+        ? { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' }
+        : {}),
+    },
     logLevel: 'SILENT',
   });
   const api = async <T>(path: string, body?: unknown): Promise<T> => {

@@ -48,9 +48,11 @@ describe('the issue pipeline with the offline demo model', () => {
     });
     expect(data[0]?.draft).toBe(true);
     expect(data[0]?.body).toContain(`Closes #${issue}`);
-    const messages = await h.messages(PIPELINE_CHANNEL);
-    expect(messages.some((m) => m.bot && m.text.includes(`#${issue} `) && m.text.includes('done'))).toBe(
-      true,
+    // The document says completed as the Committer ends; the message is edited right after.
+    await h.waitFor(
+      () => h.messages(PIPELINE_CHANNEL),
+      (ms) => ms.some((m) => m.bot === true && m.text.includes(`#${issue} `) && m.text.includes('done')),
+      'the progress message edited to done',
     );
   }, 300_000);
 });

@@ -7,6 +7,8 @@ import { handOff } from '../hand-off.ts';
 import { github, issueStateStore, pipelineSettings } from './wiring.ts';
 
 const logger = createLogger('issue-hand-off');
+/** The platform's own GitHub sender id, once known ('' when the credentials cannot say: an App). */
+let self: string | undefined;
 
 /** "Hand off": validates an agent's output into the document and decides the next stage. */
 export const handler = taskHandler({
@@ -22,7 +24,14 @@ export const handler = taskHandler({
     let messages = input.messages;
     if (input.mode === 'people' && !input.timedOut && messages !== undefined) {
       const { octokit, repository } = await github();
-      const { accepted, refused } = await acceptedAnswers(messages, async (username) => {
+      // With a token (not an App), the platform's own comments come back as a user's: never an answer.
+      self ??= await octokit.rest.users
+        .getAuthenticated()
+        .then(({ data }) => `github:${data.login}`)
+        .catch(() => '');
+      const own = self;
+      const others = messages.filter((m) => m.senderId !== own);
+      const { accepted, refused } = await acceptedAnswers(others, async (username) => {
         const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repository, username });
         return data.permission;
       });
