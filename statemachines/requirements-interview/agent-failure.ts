@@ -8,10 +8,10 @@ import { REQUIREMENTS_INTERVIEW_STATES, REQUIREMENTS_INTERVIEW_TEXTS } from './s
  * How the interview ends when an agent cannot go on: it ends the conversation as failed after
  * telling the requester in the thread, so the interview does not just go quiet.
  *
- * An agent turn that ended `failed` with a reason (a limit held by code: the daily spending
- * ceiling, the conversation's money or token budget, its time limit) tells the requester that
- * reason, not the generic "an agent turn failed": they learn whether trying again can help.
- * A turn that failed without one (a crash, a Catch) keeps the generic text.
+ * An agent turn that a limit held by code stopped (the daily spending ceiling, the
+ * conversation's money or token budget, its time limit: `stoppedBy` in the turn output) tells
+ * the requester that reason, not the generic "an agent turn failed": they learn whether trying
+ * again can help. Any other failure (the model's, a crash, a Catch) keeps the generic text.
  */
 
 /** The states this part adds, by the agent whose turn stopped. */
@@ -38,7 +38,7 @@ export interface AgentFailurePaths {
   readonly noteFailedAgent: sfn.Pass;
   /**
    * Per agent, the state its route takes for anything but its expected actions: the reason
-   * told when the turn output has one (`<resultPath>.error`), the generic path otherwise.
+   * told when a limit stopped the agent (`<resultPath>.stoppedBy`), the generic path otherwise.
    */
   readonly stopped: (agent: string, resultPath: string) => sfn.Choice;
 }
@@ -65,7 +65,7 @@ export function agentFailurePaths(scope: Construct, props: AgentFailureProps): A
   tell.next(props.failed);
   const stopped = (agent: string, resultPath: string) => {
     const note = sfn.Pass.jsonPath(scope, S.noteStopped(agent), {
-      parameters: { Error: 'AgentTurnStopped', 'Cause.$': `${resultPath}.error` },
+      parameters: { Error: 'AgentTurnStopped', 'Cause.$': `${resultPath}.stoppedBy` },
       resultPath: FAILURE_PATH,
     });
     note.next(tell);
@@ -73,7 +73,7 @@ export function agentFailurePaths(scope: Construct, props: AgentFailureProps): A
       .when(
         sfn.Condition.and(
           sfn.Condition.stringEquals(`${resultPath}.action`, 'failed'),
-          sfn.Condition.isString(`${resultPath}.error`),
+          sfn.Condition.isPresent(`${resultPath}.stoppedBy`),
         ),
         note,
       )
