@@ -85,7 +85,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
       {
         module,
         settings,
-        environment: module.environment?.(settings) ?? {},
+        environment: module.environment?.(settings, config) ?? {},
         disabled: new Set<string>(module.disabledFunctions?.(settings) ?? []),
         models: module.models?.(settings) ?? [],
       },

@@ -1,3 +1,4 @@
+import { requirePriceOf } from '../lambdas/agents/pricing.ts';
 import { ChannelConversationsConfig } from '../lambdas/workflows/channel-conversations/config.ts';
 import { CHANNEL_ENV } from '../lambdas/workflows/channel-conversations/env.ts';
 import { defineWorkflowModule } from './workflow-module.ts';
@@ -39,7 +40,15 @@ export const CHANNEL_CONVERSATIONS_MODULE = defineWorkflowModule<
       deadLetterUrlVariable: CHANNEL_ENV.repliesDeadLetterQueueUrl,
     },
   },
-  environment: ({ enabled: _enabled, ...settings }) => ({ [CHANNEL_ENV.settings]: JSON.stringify(settings) }),
+  environment: ({ enabled: _enabled, ...settings }, kernel) => ({
+    [CHANNEL_ENV.settings]: JSON.stringify(settings),
+    // Priced like the agents' model (MODEL_PRICE): an unpriced judge fails the synth.
+    ...(settings.useLlmJudge
+      ? {
+          [CHANNEL_ENV.judgePrice]: JSON.stringify(requirePriceOf(settings.judgeModelId, kernel.modelPrices)),
+        }
+      : {}),
+  }),
   enabled: (settings) => settings.enabled,
   // The judge is a second model the responder calls.
   models: (settings) => (settings.useLlmJudge ? [settings.judgeModelId] : []),

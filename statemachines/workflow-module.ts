@@ -234,10 +234,11 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
   /** Queues it owns, by construct id. @default - none */
   readonly queues?: Readonly<Record<string, QueueSpec<F>>>;
   /**
-   * Environment variables of its functions (and of the Router when it declares `routerEntry`).
+   * Environment variables of its functions (and of the Router when it declares `routerEntry`),
+   * from its settings and the kernel's configuration (e.g. the price of a model it calls).
    * @default - none
    */
-  environment?(settings: S): Readonly<Record<string, string>>;
+  environment?(settings: S, kernel: KernelConfig): Readonly<Record<string, string>>;
   /**
    * Its functions NOT deployed under these settings (e.g. the bug workflow's code tools without
    * a repository); tools they serve are not offered, and `build` does not get them.

@@ -20,8 +20,12 @@ export function submitToolOf(profile: Pick<AgentProfile<unknown, unknown>, 'subm
 export type UnfinishedTurn =
   /** The time budget or the tool-call cap ran out: the workflow runs another turn. */
   | { kind: 'out_of_budget'; reason: string; progress: string | undefined }
-  /** A failure after retries: the workflow escalates to people. */
-  | { kind: 'failed'; error: string; progress: string | undefined };
+  /**
+   * A failure after retries: the workflow escalates to people. `limit`: a bound held by code
+   * (a conversation's budget or time limit, the platform's daily ceiling) stopped the turn, and
+   * `error` says which in words for the people in the conversation.
+   */
+  | { kind: 'failed'; error: string; progress: string | undefined; limit?: true };
 
 export interface AgentProfile<Result, Output> {
   /** The role's name, the `profile` of AgentTurnInput, e.g. `bug_investigator`. */

@@ -136,6 +136,7 @@ async function runTurn<Result, Output>(
           kind: 'failed',
           error: continuesReason(limits.maxConsecutiveContinues),
           progress,
+          limit: true,
         };
       }
     }
@@ -163,7 +164,7 @@ async function runTurn<Result, Output>(
     if (remainingMs() <= 0) return unfinished({ kind: 'out_of_budget', reason: 'time budget', progress });
     // Checked before every call: the conversation's bounds and the platform's daily ceiling.
     const stop = spending.overLimit();
-    if (stop !== undefined) return unfinished({ kind: 'failed', error: stop, progress });
+    if (stop !== undefined) return unfinished({ kind: 'failed', error: stop, progress, limit: true });
 
     let reply: ModelReply;
     try {

@@ -9,7 +9,6 @@ import {
   closeOut,
   DRAINED_PATH,
   drain,
-  FAILURE_PATH,
   incrementCounter,
   nextTurn,
   waitForPeople,
@@ -17,6 +16,7 @@ import {
 import { failConversation, setConversationFields } from '../kernel-records.ts';
 import { slackPost } from '../slack-post.ts';
 import { defineWorkflow } from '../workflow-module.ts';
+import { agentFailurePaths } from './agent-failure.ts';
 import type { RequirementsFunctionId } from './functions.ts';
 import { agentPass, type RecordInterviewProps, recordInterviewState } from './records.ts';
 import {
@@ -75,17 +75,8 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       markStateName: S.markFailed,
       failStateName: S.failed,
     });
-    // An agent turn that failed after its retries (or crashed) ends the conversation as failed,
-    // after telling the requester in the thread, so the interview does not just go quiet.
-    const tellFailure = post(S.tellFailure, { text: T.agentFailed });
-    // Failing anyway if the message cannot be posted, with the agent's failure as the
-    // execution's error (the post's own error goes elsewhere, not over `$.failure`).
-    tellFailure.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: '$.tellFailureError' });
-    const noteFailedAgent = sfn.Pass.jsonPath(scope, S.noteFailedAgent, {
-      parameters: { Error: 'AgentTurnFailed', Cause: 'An agent turn failed after its retries' },
-      resultPath: FAILURE_PATH,
-    });
-    noteFailedAgent.next(tellFailure).next(failed);
+    // An agent that cannot go on: the requester is told (why, when a limit stopped it).
+    const { noteFailedAgent, stopped } = agentFailurePaths(scope, { post, failed });
 
     // --- The ends: complete, or closed; then the kernel's close-out --------------------------
     // Messages that came in as the interview ended are said to be unhandled (a cosmetic post).
@@ -165,7 +156,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
         sfn.Choice.jsonPath(scope, p.route)
           .when(sfn.Condition.stringEquals(`${p.resultPath}.action`, p.done), p.post)
           .when(sfn.Condition.stringEquals(`${p.resultPath}.action`, 'continue'), start)
-          .otherwise(noteFailedAgent),
+          .otherwise(stopped(p.agent, p.resultPath)),
       );
       catchFailure(p.post, failed);
       const recordStart = record(p.names.record, { event: p.event, agent: p.agent });
@@ -345,7 +336,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       sfn.Choice.jsonPath(scope, S.routeClarification)
         .when(sfn.Condition.stringEquals('$.clarification.action', 'assessed'), recordClarification)
         .when(sfn.Condition.stringEquals('$.clarification.action', 'continue'), markClarifying)
-        .otherwise(noteFailedAgent),
+        .otherwise(stopped('clarification', '$.clarification')),
     );
     clarify.next(countTurn);
     continueClarifying.next(countTurn);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AgentLimits } from '../../lambdas/agents/limits.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import { renderPrdMarkdown } from '../../lambdas/workflows/requirements-interview/profiles/prd-writer.ts';
 import {
@@ -109,6 +110,27 @@ describe('the requirements clarifier', () => {
 
     expect(output).toMatchObject({ action: 'failed', sessionId: 'session-1' });
     expect('error' in output && output.error).toContain("the model's result was invalid 3 times");
+    // Not a limit: the requester is not told this error (no stoppedBy).
+    expect(output).not.toHaveProperty('stoppedBy');
+  });
+
+  it('names the limit that stopped the turn (the daily ceiling) as stoppedBy, without a model call', async () => {
+    const server = await scripted([]);
+    const noon = new Date('2026-11-23T12:00:00Z');
+
+    const output = await runAgentTurn(
+      clarifierInput(),
+      turnDeps(server.baseUrl, {
+        limits: AgentLimits.parse({ maxDailyCostUsd: 1 }),
+        dailySpend: { spentOn: async () => 1_000_000, add: async () => {} },
+        clock: { now: () => noon },
+      }),
+    );
+
+    const reason =
+      'the platform reached its spending ceiling of $1.00 of estimated model cost for today (2026-11-23, UTC); it resets at midnight UTC';
+    expect(server.requests).toHaveLength(0);
+    expect(output).toMatchObject({ action: 'failed', error: reason, stoppedBy: reason });
   });
 });
 

@@ -473,6 +473,43 @@ describe('entry points and wiring', () => {
     }
   });
 
+  it("prices the ChannelResponder's models like the agents': MODEL_PRICE, the limits, and the judge's own price", () => {
+    const configured = Template.fromStack(
+      buildStack({
+        config: {
+          channelConversations: { useLlmJudge: true },
+          modelPrices: {
+            'claude-haiku-4-5': {
+              inputPerMillion: 0.8,
+              outputPerMillion: 4,
+              cacheWritePerMillion: 1,
+              cacheReadPerMillion: 0.08,
+            },
+          },
+          agentLimits: { maxDailyCostUsd: 25 },
+        },
+      }).stack,
+    );
+    const [, fn] = functionResource(configured, 'ChannelResponder');
+    const variables = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
+    expect(JSON.parse(variables[CHANNEL_ENV.judgePrice] ?? '{}')).toEqual({
+      inputPerMillion: 0.8,
+      outputPerMillion: 4,
+      cacheWritePerMillion: 1,
+      cacheReadPerMillion: 0.08,
+    });
+    expect(JSON.parse(variables[ENV.modelPrice] ?? '{}')).toEqual(DEFAULT_MODEL_PRICES['claude-sonnet-5-5']);
+    expect(JSON.parse(variables[ENV.agentLimits] ?? '{}')).toMatchObject({ maxDailyCostUsd: 25 });
+  });
+
+  it('fails the synth when the judge is on and its model has no price', () => {
+    expect(() =>
+      buildStack({
+        config: { channelConversations: { useLlmJudge: true, judgeModelId: 'some-unlisted-model' } },
+      }),
+    ).toThrow(/some-unlisted-model/);
+  });
+
   it('deploys no replies queue and no ChannelResponder when channel conversations are off', () => {
     const off = Template.fromStack(
       buildStack({ config: { channelConversations: { enabled: false } } }).stack,

@@ -10,4 +10,9 @@ export const CHANNEL_ENV = {
   repliesQueueUrl: 'CHANNEL_REPLIES_QUEUE_URL',
   /** URL of the channel replies queue's dead-letter queue (records the ChannelResponder can never read). */
   repliesDeadLetterQueueUrl: 'CHANNEL_REPLIES_DLQ_URL',
+  /**
+   * JSON `ModelPrice` of the judge's model, when the judge is on (the answering model's is the
+   * kernel's MODEL_PRICE), so its calls count in the daily spend too.
+   */
+  judgePrice: 'CHANNEL_JUDGE_PRICE',
 } as const;

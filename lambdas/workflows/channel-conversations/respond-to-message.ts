@@ -4,9 +4,11 @@ import type { Clock } from '../../kernel/ports.ts';
 import { SlackApiError } from '../../slack/errors.ts';
 import type { SlackHistoryMessage, SlackPoster } from '../../slack/web-client.ts';
 import { type Decision, type JudgeAsk, shouldRespond } from './decider.ts';
+import { DailyBudgetSpentError } from './errors.ts';
 import type { ChannelConversation, ChannelMessage, ChannelSettings, ReplyJob } from './model.ts';
 import type { ChannelHistory, ChannelStore } from './ports.ts';
 import type { Answerer } from './respond.ts';
+import { type ChannelSpending, dailyBudgetSpent } from './spending.ts';
 
 /** What the responder needs: the table, the model (answer, judge) and Slack. */
 export interface ResponderDeps {
@@ -18,14 +20,19 @@ export interface ResponderDeps {
   history: ChannelHistory;
   botUserId: string | undefined;
   judge?: JudgeAsk;
+  /** The daily ceiling and its counter; without it no model call is held. */
+  spending?: ChannelSpending;
   logger: AgentLogger;
 }
 
 export type ReplyOutcome = {
   conversationId: string;
   decision: Decision;
-  /** `apologized`: the model failed after its client's retries; the bot said so instead. */
-  answer: 'answered' | 'not_answered' | 'already_answered' | 'apologized';
+  /**
+   * `apologized`: the model failed after its client's retries; the bot said so instead.
+   * `budget_spent`: the platform's daily model budget was reached; the bot said so, no model call.
+   */
+  answer: 'answered' | 'not_answered' | 'already_answered' | 'apologized' | 'budget_spent';
   /** Messages read from the channel's history when this message started the conversation. */
   historyLoaded?: number;
 };
@@ -49,7 +56,7 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
     new Date(job.at),
     {
       settings: deps.settings,
-      ...(deps.judge ? { judge: deps.judge } : {}),
+      ...(deps.judge ? { judge: heldJudge(deps.judge, deps.spending) } : {}),
       onJudgeError: (error) => deps.logger.warn('the judge failed; not answering', { conversationId, error }),
     },
   );
@@ -59,6 +66,18 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
   // A redelivery of a message already answered stops before the model call.
   if (await deps.store.isAnswered(conversationId, job.ts)) {
     return { conversationId, decision, answer: 'already_answered', ...loaded };
+  }
+  // The daily ceiling is checked before the model call, as before an agent turn; once reached,
+  // the asker is told so (at most once, like an answer) instead of being left unanswered.
+  const spent = await dailyBudgetSpent(deps.spending);
+  if (spent !== undefined) {
+    deps.logger.warn('the daily model budget is spent; not calling the model', {
+      conversationId,
+      ts: job.ts,
+      reason: spent,
+    });
+    const told = await postOnce(job, deps, budgetSpentText(spent));
+    return { conversationId, decision, answer: told ? 'budget_spent' : 'already_answered', ...loaded };
   }
   const turns = (await deps.store.listBotTurns(conversationId)).filter((turn) => turn.ts < job.ts);
   // The model first, then the claim: two deliveries at once may both ask the model; only the
@@ -124,16 +143,38 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
 export const APOLOGY =
   "Sorry, I couldn't answer that just now: the model I use is unavailable. Please ask me again in a moment.";
 
+/** What the bot says instead of an answer once the platform's daily model budget is spent. */
+export function budgetSpentText(reason: string): string {
+  return `Sorry, I can't answer that today: the platform's daily model budget is spent (${reason}).`;
+}
+
 async function apologize(
   job: ReplyJob,
   deps: ResponderDeps,
 ): Promise<{ answer: 'apologized' | 'already_answered' }> {
-  if ((await deps.store.claimAnswer(job.conversationId, job.ts)) === 'taken')
-    return { answer: 'already_answered' };
+  return { answer: (await postOnce(job, deps, APOLOGY)) ? 'apologized' : 'already_answered' };
+}
+
+/** Posts `text` in the answer's place under the answer's claim; false when the claim was taken. */
+async function postOnce(job: ReplyJob, deps: ResponderDeps, text: string): Promise<boolean> {
+  if ((await deps.store.claimAnswer(job.conversationId, job.ts)) === 'taken') return false;
   const thread = job.threadTs !== undefined ? { threadTs: job.threadTs } : {};
-  const posted = await deps.slack.postMessage({ channel: job.channel, text: APOLOGY, ...thread });
+  const posted = await deps.slack.postMessage({ channel: job.channel, text, ...thread });
   await deps.store.rememberBotMessage(job.channel, posted.ts);
-  return { answer: 'apologized' };
+  return true;
+}
+
+/**
+ * The judge behind the daily ceiling: once it is reached the judge is not asked, and the
+ * decider takes that as a failed judge (do not answer). Saying the budget is spent to a
+ * message that may not be for the bot would be noise; explicit triggers still hear it.
+ */
+function heldJudge(judge: JudgeAsk, spending: ChannelSpending | undefined): JudgeAsk {
+  return async (prompt) => {
+    const spent = await dailyBudgetSpent(spending);
+    if (spent !== undefined) throw new DailyBudgetSpentError(spent);
+    return judge(prompt);
+  };
 }
 
 /**

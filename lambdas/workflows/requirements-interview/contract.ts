@@ -18,6 +18,8 @@ const UnfinishedOutput = z.object({
   sessionId: z.string().min(1),
   /** What the failure was, on `failed`. */
   error: z.string().max(2_000).optional(),
+  /** On `failed`, when a limit held by code stopped the agent: which, in words for the requester. */
+  stoppedBy: z.string().max(2_000).optional(),
 });
 
 /** The clarification agent assessed the idea: its confidence, and its questions when below the threshold. */

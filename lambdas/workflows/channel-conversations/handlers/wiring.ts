@@ -1,9 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDailySpend } from '../../../adapters/dynamo-daily-spend.ts';
 import { modelClientFromEnv } from '../../../adapters/model-client.ts';
 import { createAgentMetrics, withModelMetrics } from '../../../adapters/model-metrics.ts';
 import { getSlackSecret } from '../../../adapters/secrets.ts';
-import type { AgentLogger } from '../../../agents/ports.ts';
+import { agentLimitsFrom } from '../../../agents/limits.ts';
+import type { AgentLogger, ModelClient } from '../../../agents/ports.ts';
+import { type ModelPrice, modelPriceFrom } from '../../../agents/pricing.ts';
 import type { InboxMessage } from '../../../kernel/inbox.ts';
 import { systemClock } from '../../../kernel/ports.ts';
 import { ENV, requireEnv } from '../../../shared/env.ts';
@@ -15,6 +18,7 @@ import { type ChannelOutcome, handleChannelMessage } from '../handle-channel-mes
 import { type ChannelSettings, ChannelSettingsSchema } from '../model.ts';
 import { createModelAnswerer, createModelJudge } from '../respond.ts';
 import type { ResponderDeps } from '../respond-to-message.ts';
+import { type ChannelSpending, pricedModel } from '../spending.ts';
 
 export class InvalidChannelSettingsError extends Error {
   override readonly name = 'InvalidChannelSettingsError';
@@ -73,11 +77,14 @@ export async function responderDeps(
   logger: AgentLogger,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResponderDeps> {
+  const modelId = requireEnv(ENV.modelId, env);
+  const spending = channelSpending(settings, modelId, logger, env);
   // A chat answer: three attempts of at most 30 s each stay within the responder's timeout.
-  const model = withModelMetrics(await modelClientFromEnv(env, { timeoutMs: 30_000 }), {
+  const metered: ModelClient = withModelMetrics(await modelClientFromEnv(env, { timeoutMs: 30_000 }), {
     metrics: createAgentMetrics(),
     provider: env[ENV.modelProvider] ?? 'anthropic',
   });
+  const model = pricedModel(metered, spending);
   const { botToken } = await getSlackSecret(env);
   const slackApiUrl = env[ENV.slackApiUrl];
   const slack = createSlackPoster({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) });
@@ -85,11 +92,48 @@ export async function responderDeps(
     store: channelStore(env),
     clock: systemClock,
     settings,
-    answer: createModelAnswerer(model, requireEnv(ENV.modelId, env)),
+    answer: createModelAnswerer(model, modelId),
     slack,
     history: slack,
     botUserId: env[ENV.botUserId],
     ...(settings.useLlmJudge ? { judge: createModelJudge(model, settings.judgeModelId) } : {}),
+    spending,
+    logger,
+  };
+}
+
+/**
+ * The responder's money, from the variables agent turns read too (AGENT_LIMITS, MODEL_PRICE)
+ * and the judge's price (CHANNEL_JUDGE_PRICE): the same table, the same daily counter.
+ */
+export function channelSpending(
+  settings: ChannelSettings,
+  modelId: string,
+  logger: AgentLogger,
+  env: NodeJS.ProcessEnv = process.env,
+): ChannelSpending {
+  const limits = agentLimitsFrom(env[ENV.agentLimits]);
+  const prices: Record<string, ModelPrice> = {};
+  const judgePrice = settings.useLlmJudge ? modelPriceFrom(env[CHANNEL_ENV.judgePrice]) : undefined;
+  if (judgePrice !== undefined) prices[settings.judgeModelId] = judgePrice;
+  const price = modelPriceFrom(env[ENV.modelPrice]);
+  if (price !== undefined) prices[modelId] = price;
+  if (limits.maxDailyCostUsd !== undefined && Object.keys(prices).length < (settings.useLlmJudge ? 2 : 1)) {
+    // The stack always sets them; this is a hand-made deployment.
+    logger.warn('a daily cost ceiling is configured but a model the responder calls has no price', {
+      modelId,
+      ...(settings.useLlmJudge ? { judgeModelId: settings.judgeModelId } : {}),
+    });
+  }
+  return {
+    limits,
+    dailySpend: new DynamoDailySpend({
+      client: new DynamoDBClient({}),
+      tableName: requireEnv(ENV.tableName, env),
+      retentionDays: Number(env[ENV.retentionDays] ?? 90),
+    }),
+    prices,
+    clock: systemClock,
     logger,
   };
 }

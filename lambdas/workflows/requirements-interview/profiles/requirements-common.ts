@@ -5,13 +5,18 @@ import type { UnfinishedTurn } from '../../../agents/profile.ts';
  * valid submission ends, and the rules every one of them follows about Slack messages.
  */
 
-/** `continue` when the budget ran out (the workflow runs the agent again), `failed` with the error otherwise. */
+/**
+ * `continue` when the budget ran out (the workflow runs the agent again), `failed` with the
+ * error otherwise, and with `stoppedBy` when a limit stopped the agent.
+ */
 export function unfinishedRequirementsTurn(
   end: UnfinishedTurn,
   sessionId: string,
-): { action: 'continue' | 'failed'; sessionId: string; error?: string } {
+): { action: 'continue' | 'failed'; sessionId: string; error?: string; stoppedBy?: string } {
   if (end.kind === 'out_of_budget') return { action: 'continue', sessionId };
-  return { action: 'failed', sessionId, error: end.error.slice(0, 2_000) };
+  const error = end.error.slice(0, 2_000);
+  // A limit's reason is told to the requester (agent-failure.ts); other errors are not.
+  return { action: 'failed', sessionId, error, ...(end.limit ? { stoppedBy: error } : {}) };
 }
 
 /** The part of every requirements agent's system prompt about who says what. */

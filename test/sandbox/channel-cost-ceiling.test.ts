@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
+import { utcDay } from '../../lambdas/agents/pricing.ts';
+import { budgetSpentText } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
+import { startScriptedModel, text, withUsage } from '../../local/model/scripted-model.ts';
+import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+
+/**
+ * Issue 16 item 4 for channel conversations, in the sandbox: the ChannelResponder's model call
+ * is priced with the configured model's default price (claude-sonnet-5-5: $2 in, $10 out per
+ * million tokens) and added to the same daily counter as agent turns; once the day's spend
+ * reached `agentLimits.maxDailyCostUsd`, a mention is answered, in its thread, with the spent
+ * budget and no model call.
+ */
+
+const CHANNEL = 'C_COSTS';
+type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
+
+let sandbox: Sandbox;
+let model: Awaited<ReturnType<typeof startScriptedModel>>;
+
+beforeAll(async () => {
+  model = await startScriptedModel({
+    // 1,000 in ($0.002) and 60,000 out ($0.60): past the $0.50 ceiling in one answer.
+    steps: [withUsage(text('Deploys run at 14:00 UTC.'), { input_tokens: 1_000, output_tokens: 60_000 })],
+  });
+  sandbox = await startSandbox({
+    port: 0,
+    config: { channels: { costs: CHANNEL }, agentLimits: { maxDailyCostUsd: 0.5 } },
+    env: { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '0' },
+    logLevel: 'SILENT',
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await sandbox?.stop();
+  await model?.close();
+});
+
+async function api<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function botMessages(count: number, threadTs?: string): Promise<Message[]> {
+  const thread = threadTs === undefined ? '' : `&thread_ts=${threadTs}`;
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    await sandbox.idle();
+    const { messages } = await api<{ messages: Message[] }>(
+      `/sandbox/slack/messages?channel=${CHANNEL}${thread}`,
+    );
+    const bot = messages.filter((m) => m.bot);
+    if (bot.length >= count) return bot;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${count} bot messages`);
+}
+
+describe('the daily cost ceiling in a channel conversation', () => {
+  it("counts the responder's answer in the day's spend, then answers a mention in its thread with the spent budget and no model call", async () => {
+    const spend = new DynamoDailySpend({ client: sandbox.dynamodb, tableName: sandbox.tableName });
+    const today = utcDay(new Date());
+    await api('/sandbox/slack/post', {
+      channel: CHANNEL,
+      user: 'U_ALICE',
+      text: '<@U_BOT> when do deploys run?',
+    });
+    const [answer] = await botMessages(1);
+    expect(answer?.text).toBe('Deploys run at 14:00 UTC.');
+    expect(await spend.spentOn(today)).toBe(602_000);
+
+    // A reply in the bot's thread is an explicit trigger; the ceiling is reached, so no model call.
+    await api('/sandbox/slack/post', {
+      channel: CHANNEL,
+      user: 'U_BOB',
+      text: 'and on Fridays?',
+      thread_ts: answer?.ts,
+    });
+    // The thread's listing starts with its parent, the bot's answer.
+    const inThread = (await botMessages(2, answer?.ts)).filter((m) => m.ts !== answer?.ts);
+    const reason =
+      'the platform reached its spending ceiling of $0.50 of estimated model cost for today ' +
+      `(${today}, UTC); it resets at midnight UTC`;
+    expect(inThread.map((m) => m.text)).toEqual([budgetSpentText(reason)]);
+    expect(model.requests).toHaveLength(1);
+    expect(model.failures).toEqual([]);
+    expect(await spend.spentOn(today)).toBe(602_000);
+  });
+});

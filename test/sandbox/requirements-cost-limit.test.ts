@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { withUsage } from '../../local/model/scripted-model.ts';
+import { stoppedAgentText } from '../../statemachines/requirements-interview/agent-failure.ts';
+import { REQUIREMENTS_INTERVIEW_TEXTS } from '../../statemachines/requirements-interview/states.ts';
+import {
+  assess,
+  botPosts,
+  finished,
+  PRODUCT,
+  posted,
+  REQUESTER,
+  slashPrd,
+  threadOf,
+  useHarness,
+  waitsForAnswer,
+} from './requirements-harness.ts';
+
+/**
+ * Issue 16 item 4 in the requirements interview: a turn stopped by a money limit
+ * (`agentLimits.maxConversationCostUsd`, priced with the default price of the configured
+ * model, claude-sonnet-5-5: $2 in, $10 out per million tokens) tells the requester why, not
+ * the generic "an agent turn failed".
+ */
+
+describe('the requirements interview under a money budget', () => {
+  const h = useHarness({ agentLimits: { maxConversationCostUsd: 0.5 } });
+
+  it('tells the requester the interview stopped because it used its money budget, and fails the conversation', {
+    timeout: 90_000,
+  }, async () => {
+    const id = await slashPrd(h, 'trigger-money-budget', 'A dashboard for build times');
+    // One call: 1,000 in ($0.002) and 60,000 out ($0.60), past the $0.50 budget.
+    h.script(id, [
+      withUsage(assess({ confidence: 40, questions: ['Which builds?'] }), {
+        input_tokens: 1_000,
+        output_tokens: 60_000,
+      }),
+    ]);
+    const thread = await threadOf(h, id);
+    await posted(h, thread, 'Confidence: 40%');
+    await waitsForAnswer(h, id);
+
+    await h.post(PRODUCT, REQUESTER, 'The CI builds of the main repository', thread);
+    const execution = await finished(h, id);
+
+    expect(execution.status).toBe('FAILED');
+    const last = (await botPosts(h, thread)).at(-1)?.text;
+    expect(last).toBe(stoppedAgentText('it used its budget of $0.50 of estimated model cost'));
+    expect(last).not.toBe(REQUIREMENTS_INTERVIEW_TEXTS.agentFailed);
+    // The second turn made no model call.
+    expect(h.requestsOf(id)).toHaveLength(1);
+    const conversation = await h.store.getConversation(id, { consistent: true });
+    expect(conversation).toMatchObject({ status: 'failed', ledger: { costMicroUsd: 602_000 } });
+  });
+});
