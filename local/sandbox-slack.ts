@@ -25,7 +25,13 @@ export function createFakeSlack(options: {
   config?: unknown;
 }): FakeSlack {
   const configured = JSON.parse(options.channelsEnv.CHANNELS ?? '{}') as Record<string, string>;
-  const channels = Object.entries(configured).map(([key, id]) => ({ id, name: channelName(key) }));
+  // Two settings may name one channel (the issue pipeline posts in #developers by default):
+  // it is one channel in the workspace, named after the first setting.
+  const byId = new Map<string, { id: string; name: string }>();
+  for (const [key, id] of Object.entries(configured)) {
+    if (!byId.has(id)) byId.set(id, { id, name: channelName(key) });
+  }
+  const channels = [...byId.values()];
   const workspace = new Workspace({
     botToken: options.botToken,
     botUserId: options.botUserId,
