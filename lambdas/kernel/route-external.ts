@@ -174,7 +174,7 @@ export async function routeAlert(envelope: InboxAlert, deps: RouterDeps): Promis
       conversationId: outcome.conversationId,
       ownerId: envelope.user,
       anchor: {
-        name: 'incident',
+        name: 'incident-name',
         ...alarmNameAnchor(envelope.name),
         ownerRole: registration.ownerRole,
         othersRole: registration.othersRole,

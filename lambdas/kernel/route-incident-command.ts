@@ -89,7 +89,7 @@ export async function routeIncidentCommand(
       conversationId: outcome.conversationId,
       ownerId: envelope.user,
       anchor: {
-        name: 'incident',
+        name: 'incident-name',
         ...named,
         ownerRole: registration.ownerRole,
         othersRole: registration.othersRole,
