@@ -5,6 +5,7 @@ import { extname, join, normalize } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
+import { DynamoIncidentStore } from '../lambdas/workflows/incident-investigation/adapters/dynamo-incident-store.ts';
 import { SandboxConversations } from './sandbox-conversations.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
 import { signSlackRequest } from './slack/sign.ts';
@@ -79,6 +80,7 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
   const doc = DynamoDBDocumentClient.from(deps.dynamodb);
 
   const conversations = new SandboxConversations(doc, deps.tableName, deps.agentTurnsRunning);
+  const incidents = new DynamoIncidentStore({ client: deps.dynamodb, tableName: deps.tableName });
 
   return async (req: IncomingMessage, res: ServerResponse, body: string, path: string): Promise<void> => {
     const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
@@ -174,10 +176,16 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       const transitions = ownExecutions
         .flatMap((e) => stepFunctions.getExecutionHistory(e.executionArn))
         .filter((event) => event.type === 'StateEntered').length;
+      // A workflow's own metrics join the ledger (the incident investigation's AgentMetrics).
+      const workflowMetrics =
+        conversation.workflow === 'incident_investigation'
+          ? (await incidents.getRecord(id))?.metrics
+          : undefined;
       return sendJson(res, 200, {
         conversation: {
           ...conversations.kernelView(conversation),
           ledger: { ...conversation.ledger, transitions },
+          ...(workflowMetrics ? { workflowMetrics } : {}),
         },
         messages: messages.map(({ ttl: _ttl, ...m }) => m),
         executions,

@@ -89,7 +89,11 @@ export interface ExecutionSummary {
 }
 
 export interface ConversationDetail {
-  conversation: ConversationSummary & { ledger: Ledger };
+  conversation: ConversationSummary & {
+    ledger: Ledger;
+    /** The workflow's own metrics (the incident investigation's AgentMetrics), once stored. */
+    workflowMetrics?: Record<string, number | string>;
+  };
   messages: StoredMessage[];
   executions: ExecutionSummary[];
 }

@@ -13,6 +13,7 @@ import { clock, humanize, number, prettyJson, tsDate } from './format.ts';
 import { asAsl } from './graph-layout.ts';
 import { graphLegend, renderGraph } from './graph-view.ts';
 import type { Actions, State } from './state.ts';
+import { metricTiles } from './workflow-metrics.ts';
 import { hasWorkspace, historyFacts, workspaceFacts } from './workspace-facts.ts';
 import { workspaceSection } from './workspace-panel.ts';
 
@@ -81,6 +82,7 @@ function ledger(state: State): HTMLElement {
     tile('estimated model cost', formatUsd(l.costMicroUsd ?? 0), 'ledger-cost'),
     tile('state transitions', number(l.transitions), 'ledger-transitions'),
     tile('Lambda time', `${((l.lambdaMs ?? 0) / 1000).toFixed(2)} s`, 'ledger-lambda'),
+    ...metricTiles(state.detail?.conversation.workflowMetrics).map((m) => tile(m.label, m.value, m.testId)),
   );
 }
 

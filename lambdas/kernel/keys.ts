@@ -51,7 +51,7 @@ export const keys = {
     pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: 'EVIDENCE_COUNTER',
   }),
-  /** Queries run in one scope (e.g. `round-2/h3`), counted against the per-scope limit. */
+  /** Queries run in one scope (e.g. `round-2:h3`; the ToolContext refuses `/`), counted against the per-scope limit. */
   queryBudget: (conversationId: string, scope: string) => ({
     pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `QUERIES#${scope}`,

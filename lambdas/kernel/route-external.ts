@@ -26,6 +26,14 @@ export function alertAnchor(source: InboxAlert['source'], incidentKey: string) {
   return { channel: `alert:${source}`, threadTs: incidentKey };
 }
 
+/**
+ * Where an alarm's latest conversation is found by the alarm's name alone: an alert's own
+ * anchor carries the ALARM episode, which `/investigate <alarm name>` does not know.
+ */
+export function alarmNameAnchor(name: string): { channel: string; threadTs: string } {
+  return { channel: 'alarm:cloudwatch', threadTs: name };
+}
+
 export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterDeps): Promise<RouteOutcome> {
   // Our own GitHub App's comments come back as events too; no app or bot starts or wakes anything.
   if (envelope.senderIsBot) return { type: 'ignored', reason: `${envelope.user} is a bot` };
@@ -142,7 +150,7 @@ export async function routeAlert(envelope: InboxAlert, deps: RouterDeps): Promis
   const registration = findRegistration(deps.workflows, (trigger) => startsOnAlert(trigger, envelope));
   if (!registration)
     return { type: 'ignored', reason: `no workflow takes ${envelope.source} alerts of ${envelope.name}` };
-  return startConversation(
+  const outcome = await startConversation(
     registration,
     {
       ...anchor,
@@ -160,6 +168,20 @@ export async function routeAlert(envelope: InboxAlert, deps: RouterDeps): Promis
     },
     deps,
   );
+  // The alarm's name then leads `/investigate <alarm name>` to this run (route-incident-command.ts).
+  if (envelope.source === 'cloudwatch' && outcome.type === 'started') {
+    await deps.store.linkThread({
+      conversationId: outcome.conversationId,
+      ownerId: envelope.user,
+      anchor: {
+        name: 'incident-name',
+        ...alarmNameAnchor(envelope.name),
+        ownerRole: registration.ownerRole,
+        othersRole: registration.othersRole,
+      },
+    });
+  }
+  return outcome;
 }
 
 function startsOnAlert(trigger: Trigger, envelope: InboxAlert): boolean {

@@ -2,6 +2,7 @@ import { isApprovalAction } from './approvals.ts';
 import type { InboxAction, InboxEnvelope, InboxMessage, InboxSlashCommand } from './inbox.ts';
 import { routeApprovalPress } from './route-approval.ts';
 import { routeAlert, routeGithubEvent, routeIssueCommand } from './route-external.ts';
+import { routeIncidentCommand } from './route-incident-command.ts';
 import {
   findRegistration,
   type Incoming,
@@ -85,6 +86,10 @@ async function routeSlashCommand(envelope: InboxSlashCommand, deps: RouterDeps):
   );
   if (issues?.type === 'slash_command' && issues.issues !== undefined)
     return routeIssueCommand(envelope, registration, issues.issues, deps);
+  const incidents = registration.triggers.some(
+    (t) => t.type === 'slash_command' && t.command === envelope.command && t.incidents === true,
+  );
+  if (incidents) return routeIncidentCommand(envelope, registration, deps);
   return startConversation(
     registration,
     {

@@ -25,6 +25,12 @@ export const Trigger = z.discriminatedUnion('type', [
      * an issue has one conversation whichever way it began (the issue pipeline's `/fix`).
      */
     issues: GithubRepository.optional(),
+    /**
+     * The command may name an incident (a PagerDuty incident id, or an alarm of the workflow's
+     * `alert` triggers): one whose conversation still runs is not started twice, the command is
+     * answered with where it runs (the incident investigation's `/investigate`).
+     */
+    incidents: z.boolean().optional(),
   }),
   /**
    * A top-level message that mentions the bot, in a channel no `channel_message` trigger owns.

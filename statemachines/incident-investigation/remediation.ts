@@ -14,8 +14,8 @@ import { recordsTask, showPhase } from './tasks.ts';
  * The remediation steps, one at a time (seed 003's REMEDIATE): the next step; when it needs an
  * approval, its buttons and the bounded wait for an authorized press, then the decision as the
  * Router stored it; the run (through the step's skill, with its rollback on failure) and the
- * plan's message updated. A rejection, a failure or an expired approval stops the plan (the
- * records say why); then `finish`. Returns the first state.
+ * plan's message updated. A rejection, a failure or an expired approval stops the plan, and a
+ * run that fails after its retries fails it (the records say why, the plan's message shows it); then `finish`. Returns the first state.
  */
 export function remediationSteps(
   scope: Construct,
@@ -46,12 +46,22 @@ export function remediationSteps(
   // Only the Lambda service's own hiccups: a retried run finds its step marked running and
   // records it as interrupted instead of calling the skill twice.
   addTransientRetry(run, LAMBDA_TRANSIENT_ERRORS);
-  const stepError = sfn.Pass.jsonPath(scope, S.stepError, {
-    result: sfn.Result.fromBoolean(true),
-    resultPath: '$.stepFailed',
+  // A run that failed after its retries is recorded (the plan `failed`, with the reason) and
+  // shown in the thread: the plan is never left `running` without a word.
+  const stepError = recordsTask(scope, S.stepError, {
+    fn: records,
+    op: 'fail_step',
+    payload: {
+      index: sfn.JsonPath.numberAt('$.step.index'),
+      error: sfn.JsonPath.stringAt('$.failure.Error'),
+      cause: sfn.JsonPath.stringAt('$.failure.Cause'),
+    },
   });
+  catchFailure(stepError, props.failed);
   run.addCatch(stepError, { errors: [sfn.Errors.ALL], resultPath: '$.failure' });
-  stepError.next(props.finish);
+  stepError.next(
+    showPhase(scope, `${S.showStep} failed`, { fn: progress, phase: 'remediation', next: props.finish }),
+  );
   run.next(showStep);
 
   const decision = recordsTask(scope, S.recordDecision, {

@@ -44,7 +44,7 @@ export const INCIDENT_STATES = {
   approved: 'Approved?',
   runStep: 'Run step',
   showStep: 'Show step',
-  stepError: 'Note step error',
+  stepError: 'Record step error',
   finish: 'Record metrics',
   markResolved: 'Mark resolved',
   acknowledgeClose: 'Acknowledge stop',

@@ -19,6 +19,7 @@ export function incidentTriggers(config: KernelConfig, settings: IncidentInvesti
       description:
         'Investigate an incident: hypotheses tested against telemetry, a cited conclusion, approved fixes',
       usageHint: '<description, alarm name or PagerDuty incident id>',
+      incidents: true,
     },
     ...(alarms.length + prefixes.length > 0
       ? [

@@ -1,6 +1,7 @@
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
 import type { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigation/profiles/index.ts';
+import type { Phase } from '../../lambdas/workflows/incident-investigation/record.ts';
 import { agentTurn } from '../agent-turn.ts';
 import { catchFailure, closeOut, DRAINED_PATH, drain, FAILURE_PATH, nextTurn } from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
@@ -140,56 +141,75 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       return start;
     };
 
+    /**
+     * A phase as the seed tells it: the conversation marked, the phase's agent turn, its
+     * result recorded, the phase's message shown, then `show.next`. A turn that fails stops the
+     * incident, unless `failedTurnState` is given: then its failure is recorded as the phase's
+     * outcome (an INCONCLUSIVE conclusion, no plan), not a failed incident.
+     */
+    const phase = (p: {
+      mark: { stateName: string; phase: string };
+      turn: { name: string; profile: Profile; notesPath: string };
+      record: { stateName: string; op: string; payload: Record<string, unknown>; resultPath?: string };
+      show: { stateName: string; phase: Phase; next: sfn.IChainable };
+      /** @default - a failed turn fails the incident */
+      failedTurnState?: string;
+    }): sfn.IChainable => {
+      const show = showPhase(scope, p.show.stateName, {
+        fn: progress,
+        phase: p.show.phase,
+        next: p.show.next,
+      });
+      const record = recordsTask(scope, p.record.stateName, {
+        fn: records,
+        op: p.record.op,
+        payload: p.record.payload,
+        ...(p.record.resultPath ? { resultPath: p.record.resultPath } : {}),
+      });
+      catchFailure(record, failed);
+      record.next(show);
+      const turn = phaseTurn({
+        ...p.turn,
+        done: record,
+        ...(p.failedTurnState
+          ? { onFailed: record, onError: turnFailed(p.failedTurnState, record) }
+          : { onFailed: noteFailedAgent }),
+      });
+      const marked = mark(p.mark.stateName, p.mark.phase);
+      catchFailure(marked, failed);
+      marked.next(turn);
+      return marked;
+    };
+    const submitted = { result: sfn.JsonPath.objectAt('$.turnResult.result') };
+    const wholeTurn = { turn: sfn.JsonPath.objectAt('$.turnResult') };
+
     // --- Remediate ----------------------------------------------------------------------------
-    const steps = remediationSteps(scope, kernel, { finish, failed });
-    const showPlan = showPhase(scope, S.showPlan, { fn: progress, phase: 'remediation', next: steps });
-    const recordPlan = recordsTask(scope, S.recordPlan, {
-      fn: records,
-      op: 'plan',
-      payload: { turn: sfn.JsonPath.objectAt('$.turnResult') },
-      resultPath: '$.planned',
+    const markRemediating = phase({
+      mark: { stateName: S.markRemediating, phase: 'remediating' },
+      turn: { name: 'remediation', profile: 'incident_remediator', notesPath: '$.conclusion.notes' },
+      record: { stateName: S.recordPlan, op: 'plan', payload: wholeTurn, resultPath: '$.planned' },
+      show: {
+        stateName: S.showPlan,
+        phase: 'remediation',
+        next: remediationSteps(scope, kernel, { finish, failed }),
+      },
+      // A failed planning turn is recorded (no plan, with the reason), not a failed incident.
+      failedTurnState: 'Note failed plan',
     });
-    catchFailure(recordPlan, failed);
-    recordPlan.next(showPlan);
-    // A failed planning turn is recorded (no plan, with the reason), not a failed incident.
-    const planFailed = turnFailed('Note failed plan', recordPlan);
-    const remediate = phaseTurn({
-      name: 'remediation',
-      profile: 'incident_remediator',
-      notesPath: '$.conclusion.notes',
-      done: recordPlan,
-      onFailed: recordPlan,
-      onError: planFailed,
-    });
-    const markRemediating = mark(S.markRemediating, 'remediating');
-    catchFailure(markRemediating, failed);
-    markRemediating.next(remediate);
 
     // --- Conclude -----------------------------------------------------------------------------
-    const showConclusion = showPhase(scope, S.showConclusion, {
-      fn: progress,
-      phase: 'conclusion',
-      next: markRemediating,
+    const markConcluding = phase({
+      mark: { stateName: S.markConcluding, phase: 'concluding' },
+      turn: { name: 'conclusion', profile: 'incident_concluder', notesPath: '$.roundPlan.notes' },
+      record: {
+        stateName: S.recordConclusion,
+        op: 'conclusion',
+        payload: wholeTurn,
+        resultPath: '$.conclusion',
+      },
+      show: { stateName: S.showConclusion, phase: 'conclusion', next: markRemediating },
+      failedTurnState: 'Note failed conclusion',
     });
-    const recordConclusion = recordsTask(scope, S.recordConclusion, {
-      fn: records,
-      op: 'conclusion',
-      payload: { turn: sfn.JsonPath.objectAt('$.turnResult') },
-      resultPath: '$.conclusion',
-    });
-    catchFailure(recordConclusion, failed);
-    recordConclusion.next(showConclusion);
-    const conclude = phaseTurn({
-      name: 'conclusion',
-      profile: 'incident_concluder',
-      notesPath: '$.roundPlan.notes',
-      done: recordConclusion,
-      onFailed: recordConclusion,
-      onError: turnFailed('Note failed conclusion', recordConclusion),
-    });
-    const markConcluding = mark(S.markConcluding, 'concluding');
-    catchFailure(markConcluding, failed);
-    markConcluding.next(conclude);
 
     // --- Rounds ---------------------------------------------------------------------------------
     const planRound = recordsTask(scope, S.planRound, {
@@ -214,54 +234,19 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
         ),
     );
 
-    // --- Hypothesize ----------------------------------------------------------------------------
-    const showHypotheses = showPhase(scope, S.showHypotheses, {
-      fn: progress,
-      phase: 'hypotheses',
-      next: planRound,
+    // --- Hypothesize, after Triage ----------------------------------------------------------------
+    const markHypothesize = phase({
+      mark: { stateName: S.markHypothesize, phase: 'hypothesize' },
+      turn: { name: 'hypotheses', profile: 'incident_hypothesizer', notesPath: '$.notes' },
+      record: { stateName: S.recordHypotheses, op: 'hypotheses', payload: submitted, resultPath: '$.formed' },
+      show: { stateName: S.showHypotheses, phase: 'hypotheses', next: planRound },
     });
-    const recordHypotheses = recordsTask(scope, S.recordHypotheses, {
-      fn: records,
-      op: 'hypotheses',
-      payload: { result: sfn.JsonPath.objectAt('$.turnResult.result') },
-      resultPath: '$.formed',
+    const markTriage = phase({
+      mark: { stateName: S.markTriage, phase: 'triage' },
+      turn: { name: 'triage', profile: 'incident_triager', notesPath: '$.notes' },
+      record: { stateName: S.recordTriage, op: 'triage', payload: submitted },
+      show: { stateName: S.showTriage, phase: 'triage', next: markHypothesize },
     });
-    catchFailure(recordHypotheses, failed);
-    recordHypotheses.next(showHypotheses);
-    const hypothesize = phaseTurn({
-      name: 'hypotheses',
-      profile: 'incident_hypothesizer',
-      notesPath: '$.notes',
-      done: recordHypotheses,
-      onFailed: noteFailedAgent,
-    });
-    const markHypothesize = mark(S.markHypothesize, 'hypothesize');
-    catchFailure(markHypothesize, failed);
-    markHypothesize.next(hypothesize);
-
-    // --- Triage ---------------------------------------------------------------------------------
-    const showTriage = showPhase(scope, S.showTriage, {
-      fn: progress,
-      phase: 'triage',
-      next: markHypothesize,
-    });
-    const recordTriage = recordsTask(scope, S.recordTriage, {
-      fn: records,
-      op: 'triage',
-      payload: { result: sfn.JsonPath.objectAt('$.turnResult.result') },
-    });
-    catchFailure(recordTriage, failed);
-    recordTriage.next(showTriage);
-    const triage = phaseTurn({
-      name: 'triage',
-      profile: 'incident_triager',
-      notesPath: '$.notes',
-      done: recordTriage,
-      onFailed: noteFailedAgent,
-    });
-    const markTriage = mark(S.markTriage, 'triage');
-    catchFailure(markTriage, failed);
-    markTriage.next(triage);
 
     // --- The start: the incident's thread in the incidents channel ------------------------------
     const startRecord = recordsTask(scope, S.startRecord, {

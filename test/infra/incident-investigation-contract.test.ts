@@ -126,6 +126,24 @@ describe('the incident_investigation state machine', () => {
     expect(state(S.showRound).Next).toBe(S.planRound);
     expect(state(S.advanceTurn).Next).toBe(S.mergeRound);
   });
+
+  it('records a step run that failed after its retries as failed, then shows the plan, never silently', () => {
+    const catches = state(S.runStep).Catch as { ErrorEquals: string[]; Next: string; ResultPath: string }[];
+    expect(catches).toEqual([{ ErrorEquals: ['States.ALL'], Next: S.stepError, ResultPath: '$.failure' }]);
+    const record = state(S.stepError) as unknown as {
+      Type: string;
+      Parameters: Record<string, string>;
+      Next: string;
+    };
+    expect(record.Type).toBe('Task');
+    // payloadResponseOnly: the Parameters are the Lambda's payload.
+    expect(record.Parameters).toMatchObject({
+      op: 'fail_step',
+      'error.$': '$.failure.Error',
+      'cause.$': '$.failure.Cause',
+    });
+    expect(state(record.Next).Parameters).toMatchObject({ phase: 'remediation' });
+  });
 });
 
 function roleStatements(from: Template, roleArn: unknown) {

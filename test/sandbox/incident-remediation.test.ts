@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedModelRequest } from '../../local/model/scripted-model.ts';
 import {
   APPROVER,
-  answer,
   BYSTANDER,
+  confirmThenPlan,
   DEMO_SKILLS,
-  evaluation,
-  evidenceIdOf,
   finished,
-  HYPOTHESES,
   INCIDENTS,
-  type IncidentHarness,
-  query,
-  ROOT_CAUSE,
   slashInvestigate,
   stepButtons,
-  TRIAGE,
   threadOf,
   useIncidentHarness,
 } from './incident-harness.ts';
@@ -25,38 +17,6 @@ import {
  * of its Approve button (the kernel's approval wait), runs through its skill (the labelled demo
  * skill), and is rolled back when it fails; a rejection stops the plan with its reason.
  */
-
-/** An investigation that confirms H1 in round 1 with cited evidence, then plans `plan`. */
-function confirmThenPlan(h: IncidentHarness, id: string, plan: unknown) {
-  let logs = '';
-  let deploys = '';
-  h.script(id, {
-    submit_triage: [answer(TRIAGE)],
-    submit_hypotheses: [answer(HYPOTHESES)],
-    'submit_evaluation:H1': [
-      query('query_logs', { service: 'payment-api', filterPattern: 'timeout', lastMinutes: 180 }),
-      (request: RecordedModelRequest) => {
-        logs = evidenceIdOf(request);
-        return query('recent_deployments', { service: 'payment-api', lastMinutes: 180 });
-      },
-      (request: RecordedModelRequest) => {
-        deploys = evidenceIdOf(request);
-        return answer(
-          evaluation('H1', 'confirm', 'strong', [
-            { finding: 'provider timeouts', evidence_ids: [logs], strength: 'strong' },
-            { finding: 'a deploy just before', evidence_ids: [deploys], strength: 'strong' },
-          ]),
-        )(request);
-      },
-    ],
-    'submit_evaluation:H2': [answer(evaluation('H2', 'prune', 'none'))],
-    'submit_evaluation:H3': [answer(evaluation('H3', 'prune', 'none'))],
-    submit_conclusion: [
-      (request: RecordedModelRequest) => answer(ROOT_CAUSE('H1', [logs, deploys]))(request),
-    ],
-    submit_remediation_plan: [answer(plan)],
-  });
-}
 
 const step = (action: string, parameters: Record<string, string>) => ({
   action,

@@ -212,6 +212,28 @@ describe('the hypothesis tree', () => {
     expect(decideRound(open, spent, budget)).toEqual({ decision: 'investigate' });
   });
 
+  it('ends the rounds on the money budget when one is set, from the ledger cost in micro-dollars', () => {
+    const spent = {
+      roundsDone: 0,
+      startedAt: '2026-01-01T00:00:00Z',
+      tokens: 10,
+      nowMs: Date.parse('2026-01-01T00:01:00Z'),
+    };
+    const budget = { maxRounds: 3, maxMinutes: 10, maxTokens: 1000, maxCostUsd: 0.25 };
+    const open = [node({ id: 'H1' })];
+    expect(decideRound(open, { ...spent, costMicroUsd: 249_999 }, budget)).toEqual({
+      decision: 'investigate',
+    });
+    expect(decideRound(open, { ...spent, costMicroUsd: 250_000 }, budget)).toEqual({
+      decision: 'conclude',
+      reason: 'money_budget',
+    });
+    const { maxCostUsd: _none, ...tokensOnly } = budget;
+    expect(decideRound(open, { ...spent, costMicroUsd: 9_000_000 }, tokensOnly)).toEqual({
+      decision: 'investigate',
+    });
+  });
+
   it('investigates open hypotheses by priority, then the shallower first', () => {
     const order = openInOrder([
       node({ id: 'H2', priority: 2 }),

@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../../lambdas/kernel/model.ts';
 import type { RemediationConfig } from '../../lambdas/workflows/incident-investigation/config.ts';
 import { ApprovalRequiredError } from '../../lambdas/workflows/incident-investigation/errors.ts';
+import { renderPhase } from '../../lambdas/workflows/incident-investigation/progress.ts';
 import type {
   IncidentRecord,
   IncidentStore,
   StoredStep,
 } from '../../lambdas/workflows/incident-investigation/record.ts';
 import {
+  failStep,
   matchRunbooks,
+  nextStep,
   planSteps,
   runStep,
   type SkillRunner,
@@ -155,5 +158,30 @@ describe('running a step', () => {
     expect(out).toMatchObject({ ok: false, detail: expect.stringContaining('interrupted') });
     expect(calls).toEqual([]);
     expect(store.record.plan?.status).toBe('stopped');
+  });
+
+  it('records the plan failed with the reason when the run failed after its retries, and shows it', async () => {
+    const approval = { decision: 'approve', by: 'U1', at: 'now', messageTs: '2.0' };
+    const store = storeWith([
+      pending({ status: 'approved', approval, running: true }),
+      pending({ index: 1 }),
+    ]);
+    const failure = {
+      conversationId: 'c',
+      index: 0,
+      error: 'SkillFailedError',
+      cause: 'Lambda ops-restart: throttled',
+    };
+
+    const out = await failStep(failure, deps(store));
+    await failStep(failure, deps(store));
+
+    const reason = 'step 1 could not be run: SkillFailedError (Lambda ops-restart: throttled)';
+    expect(out.reason).toBe(reason);
+    expect(store.record.plan).toMatchObject({ status: 'failed', stopReason: reason });
+    expect(store.record.plan?.steps[0]).toMatchObject({ status: 'failed', running: false });
+    expect(store.record.plan?.steps[0]?.result?.detail).toContain('its outcome is unknown, check by hand');
+    expect(await nextStep({ conversationId: 'c' }, deps(store))).toEqual({ done: true, status: 'failed' });
+    expect(renderPhase('remediation', store.record, [])).toContain(`*Remediation* — failed: ${reason}`);
   });
 });

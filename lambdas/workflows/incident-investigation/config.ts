@@ -89,6 +89,12 @@ export const IncidentInvestigationSettings = z
         maxMinutes: z.number().int().min(1).max(1440).default(60),
         /** Model tokens (input + output, the conversation's ledger) after which no new round starts. @default 600000 */
         maxTokens: z.number().int().positive().default(600_000),
+        /**
+         * Dollars the model may cost (the conversation ledger's `costMicroUsd`, priced by
+         * lambdas/agents/pricing.ts) after which no new round starts; checked with the tokens.
+         * @default - no money budget: the tokens alone
+         */
+        maxCostUsd: z.number().positive().max(100_000).optional(),
       })
       .prefault({}),
     /** Hypotheses investigated at the same time (the Map's MaxConcurrency). @default 3 */
@@ -141,7 +147,12 @@ export const RemediationConfig = z.object({ runbooks: z.array(Runbook), skills: 
 export type RemediationConfig = z.infer<typeof RemediationConfig>;
 
 export const InvestigationConfig = z.object({
-  budget: z.object({ maxRounds: z.number(), maxMinutes: z.number(), maxTokens: z.number() }),
+  budget: z.object({
+    maxRounds: z.number(),
+    maxMinutes: z.number(),
+    maxTokens: z.number(),
+    maxCostUsd: z.number().optional(),
+  }),
   maxHypothesesPerRound: z.number(),
   maxDepth: z.number(),
   services: z.array(z.string()),

@@ -1,4 +1,5 @@
 import type { ConversationStore } from '../../kernel/ports.ts';
+import { formatUsd, microUsd } from '../../shared/money.ts';
 import type { InvestigationConfig } from './config.ts';
 import type { ConclusionResult, EvaluationResult, HypothesesResult, TriageResult } from './contract.ts';
 import { IncidentNotFoundError } from './errors.ts';
@@ -115,10 +116,17 @@ export async function planRound(
   const conversation = await deps.conversations.getConversation(input.conversationId, { consistent: true });
   if (conversation?.closeRequested === true) return { decision: 'closed' };
   const tokens = (conversation?.ledger?.inputTokens ?? 0) + (conversation?.ledger?.outputTokens ?? 0);
+  const costMicroUsd = conversation?.ledger?.costMicroUsd ?? 0;
   const { budget } = deps.config;
   const decision = decideRound(
     nodes,
-    { roundsDone: record.roundsDone, startedAt: record.startedAt, tokens, nowMs: deps.now().getTime() },
+    {
+      roundsDone: record.roundsDone,
+      startedAt: record.startedAt,
+      tokens,
+      costMicroUsd,
+      nowMs: deps.now().getTime(),
+    },
     budget,
   );
   if (decision.decision === 'conclude') {
@@ -127,7 +135,7 @@ export async function planRound(
     return {
       decision: 'conclude',
       reason: decision.reason,
-      notes: conclusionNotes(nodes, because, tokens, budget),
+      notes: conclusionNotes(nodes, because, { tokens, costMicroUsd }, budget),
     };
   }
   const round = record.roundsDone + 1;
@@ -183,9 +191,13 @@ function investigatorNotes(
 function conclusionNotes(
   nodes: readonly HypothesisNode[],
   because: string,
-  tokens: number,
+  spent: { tokens: number; costMicroUsd: number },
   budget: InvestigationConfig['budget'],
 ): string[] {
+  const money =
+    budget.maxCostUsd === undefined
+      ? ''
+      : `, cost ${formatUsd(spent.costMicroUsd)} of ${formatUsd(microUsd(budget.maxCostUsd))}`;
   // Each node with the findings code kept, and their evidence ids: the conclusion cites them.
   const tree = nodes
     .map((n) => {
@@ -199,7 +211,7 @@ function conclusionNotes(
     })
     .join('\n');
   return [
-    `The rounds ended because ${because} (tokens used ${tokens} of ${budget.maxTokens}).`,
+    `The rounds ended because ${because} (tokens used ${spent.tokens} of ${budget.maxTokens}${money}).`,
     `The hypothesis tree:\n${tree}`.slice(0, 6_000),
     'Conclude: root_cause only for a confirmed hypothesis, citing its evidence ids; otherwise inconclusive, listing the gaps. Code checks both.',
   ];

@@ -83,7 +83,7 @@ export const StoredPlan = z.object({
   estimatedRecoveryTime: z.string(),
   monitoring: z.array(z.string()),
   matchedRunbooks: z.array(z.object({ name: z.string(), title: z.string() })),
-  status: z.enum(['proposed', 'running', 'completed', 'stopped']),
+  status: z.enum(['proposed', 'running', 'completed', 'stopped', 'failed']),
   stopReason: z.string().optional(),
 });
 export type StoredPlan = z.infer<typeof StoredPlan>;

@@ -121,9 +121,10 @@ const OPEN: ReadonlySet<StoredStep['status']> = new Set(['pending', 'awaiting_ap
 export async function nextStep(input: { conversationId: string }, deps: RemediationDeps): Promise<NextStep> {
   const record = await requireRecord(deps, input.conversationId);
   const plan = requirePlan(record, input.conversationId);
-  const step = plan.status === 'stopped' ? undefined : plan.steps.find((s) => OPEN.has(s.status));
+  const ended = plan.status === 'stopped' || plan.status === 'failed';
+  const step = ended ? undefined : plan.steps.find((s) => OPEN.has(s.status));
   if (step === undefined) {
-    const status = plan.status === 'stopped' ? 'stopped' : 'completed';
+    const status = ended ? plan.status : 'completed';
     if (plan.status !== status)
       await deps.incidents.updateRecord(input.conversationId, { plan: { ...plan, status } });
     return { done: true, status };
@@ -284,6 +285,42 @@ export async function runStep(
     `step ${step.index + 1} failed (${outcome.detail}); rollback ${rollback.ok ? 'succeeded' : 'did not succeed'}: ${rollback.detail}`,
   );
   return { ok: false, rolledBack: rollback.ok, detail: outcome.detail };
+}
+
+/**
+ * The step's run failed after its retries (the task threw: a skill's SDK call, a timeout, a
+ * state that forbade running): the plan is recorded `failed` with the reason, and the step,
+ * if the skill may have started, as failed with its outcome unknown. Never silent: the plan's
+ * message shows the reason. Idempotent, so the state machine may retry it.
+ */
+export async function failStep(
+  input: { conversationId: string; index: number; error: string; cause?: string | undefined },
+  deps: RemediationDeps,
+): Promise<{ reason: string }> {
+  const plan = requirePlan(await requireRecord(deps, input.conversationId), input.conversationId);
+  const step = requireStep(plan, input.index);
+  const cause = (input.cause ?? '').slice(0, 500);
+  const reason = `step ${step.index + 1} could not be run: ${input.error}${cause ? ` (${cause})` : ''}`;
+  if (plan.status === 'failed' && plan.stopReason) return { reason: plan.stopReason };
+  if (step.status !== 'succeeded' && step.status !== 'failed') {
+    await deps.incidents.updateStep(input.conversationId, {
+      ...step,
+      running: false,
+      status: 'failed',
+      result: {
+        ok: false,
+        detail: step.running
+          ? `${reason}; it may have started: its outcome is unknown, check by hand`
+          : reason,
+        at: deps.now().toISOString(),
+      },
+    });
+  }
+  const latest = requirePlan(await requireRecord(deps, input.conversationId), input.conversationId);
+  await deps.incidents.updateRecord(input.conversationId, {
+    plan: { ...latest, status: 'failed', stopReason: reason },
+  });
+  return { reason };
 }
 
 async function stopPlan(deps: RemediationDeps, conversationId: string, reason: string): Promise<void> {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { microUsd } from '../../shared/money.ts';
 import {
   Category,
   ConfidenceLevel,
@@ -190,22 +191,24 @@ export type RoundDecision =
   | { decision: 'investigate' }
   | {
       decision: 'conclude';
-      reason: 'confirmed' | 'all_pruned' | 'round_budget' | 'time_budget' | 'cost_budget';
+      reason: 'confirmed' | 'all_pruned' | 'round_budget' | 'time_budget' | 'cost_budget' | 'money_budget';
     };
 
 export interface Budget {
   maxRounds: number;
   maxMinutes: number;
   maxTokens: number;
+  /** Dollars of model cost; none: the tokens alone. */
+  maxCostUsd?: number | undefined;
 }
 
 /**
  * Whether another round runs: not when a hypothesis is confirmed or none is open, nor when
- * the round, time or cost (model tokens) budget is spent.
+ * the round, time or cost budget is spent (model tokens, and money when a `maxCostUsd` is set).
  */
 export function decideRound(
   nodes: readonly HypothesisNode[],
-  spent: { roundsDone: number; startedAt: string; tokens: number; nowMs: number },
+  spent: { roundsDone: number; startedAt: string; tokens: number; costMicroUsd?: number; nowMs: number },
   budget: Budget,
 ): RoundDecision {
   if (nodes.some((n) => n.status === 'confirmed')) return { decision: 'conclude', reason: 'confirmed' };
@@ -214,6 +217,8 @@ export function decideRound(
   if (spent.nowMs - Date.parse(spent.startedAt) >= budget.maxMinutes * 60_000)
     return { decision: 'conclude', reason: 'time_budget' };
   if (spent.tokens >= budget.maxTokens) return { decision: 'conclude', reason: 'cost_budget' };
+  if (budget.maxCostUsd !== undefined && (spent.costMicroUsd ?? 0) >= microUsd(budget.maxCostUsd))
+    return { decision: 'conclude', reason: 'money_budget' };
   return { decision: 'investigate' };
 }
 
@@ -224,4 +229,5 @@ export const CONCLUDE_REASONS: Record<Extract<RoundDecision, { decision: 'conclu
   round_budget: 'the round budget was spent',
   time_budget: 'the time budget was spent',
   cost_budget: 'the cost budget (model tokens) was spent',
+  money_budget: 'the cost budget (money spent on the model) was spent',
 };

@@ -19,7 +19,7 @@ import {
   startIncident,
 } from '../investigation.ts';
 import { finishInvestigation } from '../metrics.ts';
-import { decideStep, nextStep, recordPlan } from '../remediation.ts';
+import { decideStep, failStep, nextStep, recordPlan } from '../remediation.ts';
 import { remediationNotes } from '../remediation-notes.ts';
 import {
   conversations,
@@ -65,6 +65,13 @@ export const IncidentRecordsInput = z.discriminatedUnion('op', [
     ...Id,
     index: z.number().int().nonnegative(),
     outcome: z.enum(['decided', 'expired']),
+  }),
+  z.object({
+    op: z.literal('fail_step'),
+    ...Id,
+    index: z.number().int().nonnegative(),
+    error: z.string().min(1),
+    cause: z.string().optional(),
   }),
   z.object({ op: z.literal('finish'), ...Id }),
 ]);
@@ -134,6 +141,8 @@ async function run(input: IncidentRecordsInput): Promise<unknown> {
       return nextStep(input, remediation());
     case 'decide_step':
       return decideStep(input, remediation());
+    case 'fail_step':
+      return failStep(input, remediation());
     case 'finish':
       return finishInvestigation(input, { ...base, evidence: evidenceLedger(), sink: metricsSink });
   }

@@ -1,0 +1,209 @@
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import type { InboxAlert, InboxSlashCommand } from '../../lambdas/kernel/inbox.ts';
+import type { Executions, StartResult, WakeResult } from '../../lambdas/kernel/ports.ts';
+import { type EndedNotice, routeEnvelope } from '../../lambdas/kernel/route.ts';
+import { incidentNamedBy } from '../../lambdas/kernel/route-incident-command.ts';
+import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
+import { startDynalite } from '../support/dynalite.ts';
+
+/** `/investigate <incident>`: one execution per incident, whether a command or an alert began it. */
+
+class RecordingExecutions implements Executions {
+  readonly starts: { name: string; input: unknown }[] = [];
+  async start(arn: string, name: string, input: unknown): Promise<StartResult> {
+    const executionArn = `${arn}:${name}`;
+    if (this.starts.some((s) => s.name === name)) return { status: 'already_started', executionArn };
+    this.starts.push({ name, input });
+    return { status: 'started', executionArn };
+  }
+  async wake(): Promise<WakeResult> {
+    return 'woken';
+  }
+}
+
+const INCIDENTS: WorkflowRegistration = {
+  workflow: 'incident_investigation',
+  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:Incidents',
+  triggers: [
+    { type: 'slash_command', command: '/investigate', incidents: true },
+    { type: 'alert', source: 'cloudwatch', names: ['checkout-5xx'], namePrefixes: ['prod-'] },
+    { type: 'alert', source: 'pagerduty', names: ['PF9KMXH'] },
+  ],
+  ownerRole: 'reporter',
+  othersRole: 'participant',
+  closeOnIntent: false,
+};
+
+let db: Awaited<ReturnType<typeof startDynalite>>;
+let store: DynamoConversationStore;
+let executions: RecordingExecutions;
+let notices: EndedNotice[];
+let seq = 0;
+
+beforeAll(async () => {
+  db = await startDynalite();
+  store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
+});
+afterAll(async () => db.close());
+beforeEach(() => {
+  executions = new RecordingExecutions();
+  notices = [];
+  seq += 1;
+});
+
+const deps = () => ({
+  store,
+  executions,
+  clock: { now: () => new Date('2026-11-21T12:00:00Z') },
+  workflows: [INCIDENTS],
+  botUserId: 'U_BOT',
+  endedNotice: async (notice: EndedNotice) => void notices.push(notice),
+});
+
+let commands = 0;
+function investigate(text: string): InboxSlashCommand {
+  commands += 1;
+  return {
+    kind: 'slash_command',
+    eventId: `trigger-${seq}-${commands}`,
+    channel: 'C_OPS',
+    user: 'U_RESPONDER',
+    command: '/investigate',
+    text,
+    ts: `1763726400.${String(commands).padStart(6, '0')}`,
+    receivedAt: '2026-11-21T12:00:00Z',
+  };
+}
+
+function alarm(name: string): InboxAlert {
+  return {
+    kind: 'alert',
+    eventId: `alert-${seq}`,
+    receivedAt: '2026-11-21T12:00:00Z',
+    source: 'cloudwatch',
+    name,
+    incidentKey: `arn:aws:cloudwatch:us-east-1:1:alarm:${name}@${seq}`,
+    state: 'ALARM',
+    opens: true,
+    user: 'cloudwatch',
+    title: `${name} is ALARM`,
+    text: 'Threshold crossed',
+    ts: `1763726300.${String(seq).padStart(6, '0')}`,
+  };
+}
+
+/** The incident thread the workflow posts in, linked as its SlackPost would. */
+async function postThread(conversationId: string, threadTs: string): Promise<void> {
+  await store.linkThread({
+    conversationId,
+    ownerId: 'U_RESPONDER',
+    anchor: {
+      name: 'incident-thread',
+      channel: 'C_INCIDENTS',
+      threadTs,
+      ownerRole: 'reporter',
+      othersRole: 'participant',
+    },
+  });
+}
+
+async function setStatus(conversationId: string, status: string): Promise<void> {
+  await db.client.send(
+    new UpdateItemCommand({
+      TableName: db.tableName,
+      Key: { pk: { S: `CONV#${conversationId}` }, sk: { S: 'META' } },
+      UpdateExpression: 'SET #s = :s',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':s': { S: status } },
+    }),
+  );
+}
+
+describe('/investigate naming an incident', () => {
+  it('answers a repeated /investigate <PagerDuty id> with the running thread and starts nothing more', async () => {
+    const id = `PX${seq}Q7K`;
+    const first = await routeEnvelope(investigate(id), deps());
+    if (first.type !== 'started') throw new Error(`not started: ${JSON.stringify(first)}`);
+    await postThread(first.conversationId, '1763726500.000100');
+
+    const second = await routeEnvelope(investigate(`https://acme.pagerduty.com/incidents/${id}`), deps());
+
+    expect(second).toMatchObject({ type: 'ignored', conversationId: first.conversationId });
+    expect(executions.starts).toHaveLength(1);
+    expect(notices).toEqual([
+      {
+        conversationId: first.conversationId,
+        channel: 'C_OPS',
+        ts: expect.any(String),
+        text: `${id} is already being investigated: https://slack.com/archives/C_INCIDENTS/p1763726500000100; it is not started twice.`,
+      },
+    ]);
+  });
+
+  it('answers /investigate <alarm name> while the investigation its alarm started runs', async () => {
+    const started = await routeEnvelope(alarm(`prod-latency-${seq}`), deps());
+    if (started.type !== 'started') throw new Error('the alarm started nothing');
+
+    const command = await routeEnvelope(investigate(`prod-latency-${seq}`), deps());
+
+    expect(command).toMatchObject({ type: 'ignored', conversationId: started.conversationId });
+    expect(executions.starts).toHaveLength(1);
+    expect(notices[0]?.text).toBe(
+      `prod-latency-${seq} is already being investigated; it is not started twice.`,
+    );
+  });
+
+  it('delivers the PagerDuty webhook of an incident /investigate started to that investigation', async () => {
+    const id = `PD${seq}ZZ9`;
+    const first = await routeEnvelope(investigate(id), deps());
+    if (first.type !== 'started') throw new Error('not started');
+
+    const paged = await routeEnvelope(
+      {
+        ...alarm('x'),
+        source: 'pagerduty',
+        name: 'Checkout API',
+        serviceId: 'PF9KMXH',
+        incidentKey: id,
+        state: 'incident.triggered',
+      },
+      deps(),
+    );
+
+    expect(paged).toMatchObject({ type: 'stored', conversationId: first.conversationId });
+    expect(executions.starts).toHaveLength(1);
+  });
+
+  it('starts a new investigation once the previous one for that incident has finished', async () => {
+    const first = await routeEnvelope(investigate(`prod-db-${seq}`), deps());
+    if (first.type !== 'started') throw new Error('not started');
+    await setStatus(first.conversationId, 'resolved');
+
+    const again = await routeEnvelope(investigate(`prod-db-${seq}`), deps());
+
+    expect(again).toMatchObject({ type: 'started' });
+    expect(executions.starts).toHaveLength(2);
+    expect(notices).toEqual([]);
+  });
+
+  it('starts every free description, even twice: only a named incident is deduplicated', async () => {
+    await routeEnvelope(investigate('checkout latency'), deps());
+    await routeEnvelope(investigate('checkout latency'), deps());
+
+    expect(executions.starts).toHaveLength(2);
+  });
+
+  it('tells an incident name from a description', () => {
+    const alarms = { names: ['checkout-5xx'], prefixes: ['prod-'] };
+    expect(incidentNamedBy('checkout-5xx', alarms)).toEqual({
+      channel: 'alarm:cloudwatch',
+      threadTs: 'checkout-5xx',
+    });
+    expect(incidentNamedBy(' PF9KMXH ', alarms)).toEqual({ channel: 'alert:pagerduty', threadTs: 'PF9KMXH' });
+    expect(incidentNamedBy('checkout', alarms)).toBeUndefined();
+    expect(incidentNamedBy('CHECKOUT', alarms)).toBeUndefined();
+    expect(incidentNamedBy('prod- is slow', alarms)).toBeUndefined();
+  });
+});
