@@ -25,9 +25,9 @@ const fresh = () =>
     branch: 'agents/issue-7',
   });
 const ctx = (over: Partial<HandOffContext> = {}): HandOffContext => ({
-  limits: { maxTokens: 1_000, maxCostUsd: 1, costPerMillionTokens: 6, wallClockMinutes: 60 },
+  limits: { maxTokens: 1_000, maxCostUsd: 1, wallClockMinutes: 60 },
   sensitivePaths: [],
-  spend: { tokens: 0 },
+  spend: { tokens: 0, costMicroUsd: 0 },
   nowMs: NOW,
   ...over,
 });
@@ -79,7 +79,7 @@ describe('the hand-off (seed 001, in code)', () => {
     const { handOff: next } = handOff(
       fresh(),
       { conversationId: 'c', agent: 'triage', mode: 'work', turn: turn({}) },
-      ctx({ spend: { tokens: 1_000 } }),
+      ctx({ spend: { tokens: 1_000, costMicroUsd: 0 } }),
     );
     expect(next).toMatchObject({ next: 'blocked' });
     expect(next.reason).toContain('ceiling is 1,000');
@@ -214,13 +214,16 @@ describe('the pipeline around the agents', () => {
     expect(refused.map((a) => a.text)).toEqual(['b', 'd']);
   });
 
-  it('holds the wall-clock limit and the cost ceiling', () => {
-    const limits = { maxTokens: 10_000_000, maxCostUsd: 1, costPerMillionTokens: 6, wallClockMinutes: 60 };
-    expect(limitReached(fresh(), { tokens: 0 }, limits, NOW + 61 * 60_000)).toContain(
+  it("holds the wall-clock limit and the cost ceiling on the ledger's estimated cost, not on tokens", () => {
+    const limits = { maxTokens: 10_000_000, maxCostUsd: 1, wallClockMinutes: 60 };
+    expect(limitReached(fresh(), { tokens: 0, costMicroUsd: 0 }, limits, NOW + 61 * 60_000)).toContain(
       'wall-clock limit is 60',
     );
-    expect(limitReached(fresh(), { tokens: 200_000 }, limits, NOW)).toContain('$1.20');
-    expect(limitReached(fresh(), { tokens: 100_000 }, limits, NOW)).toBeUndefined();
+    // The ledger's priced cost decides: few tokens of a dear model reach it, many cheap ones do not.
+    expect(limitReached(fresh(), { tokens: 1_000, costMicroUsd: 1_200_000 }, limits, NOW)).toContain(
+      'estimated model cost reached $1.20, its ceiling is $1.00',
+    );
+    expect(limitReached(fresh(), { tokens: 5_000_000, costMicroUsd: 999_999 }, limits, NOW)).toBeUndefined();
   });
 
   it('renders the same checklist for Slack and GitHub, with the reason once it ended', () => {

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolUse, withUsage } from '../../local/model/scripted-model.ts';
+import { type IssueHarness, pipelineIdFor, REPO, startIssueHarness } from './issue-harness.ts';
+
+/**
+ * Follow-ups to issue 17 in the sandbox: the money ceiling held on the ledger's estimated cost
+ * (the platform's price table, the sandbox model priced as claude-sonnet-5-5: $2 in, $10 out
+ * per million tokens).
+ */
+
+const CEILING_USD = 1;
+let h: IssueHarness;
+beforeAll(async () => {
+  h = await startIssueHarness({ issuePipeline: { maxCostUsd: CEILING_USD } });
+}, 120_000);
+afterAll(async () => {
+  await h?.stop();
+  expect(h?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
+});
+
+async function commentsOf(issue: number) {
+  const { data } = await h.github.rest.issues.listComments({ ...REPO, issue_number: issue });
+  return data;
+}
+
+describe('the issue pipeline follow-ups in the sandbox', () => {
+  it("ends blocked at the money ceiling from the ledger's priced cost, far below the token ceiling", async () => {
+    const issue = await h.openIssue('Totals off by a cent', 'Rounding is wrong in the cart.');
+    const id = pipelineIdFor(issue);
+    h.script(id, [
+      withUsage(
+        toolUse('submit_triage', {
+          type: 'BUG_FIX',
+          scope: 'SMALL',
+          complexity: 'simple',
+          should_proceed: true,
+        }),
+        // 200,000 tokens of 1,500,000; priced $0.20 in + $1.00 out = $1.20, past the $1 ceiling.
+        { input_tokens: 100_000, output_tokens: 100_000 },
+      ),
+    ]);
+    const state = await h.waitFor(
+      () => h.documents.load(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+    );
+    expect(state.pipeline.status).toBe('blocked');
+    expect(state.pipeline.blocked_reason).toContain(
+      'estimated model cost reached $1.20, its ceiling is $1.00',
+    );
+    const ledger = (await h.store.getConversation(id, { consistent: true }))?.ledger;
+    expect(ledger?.costMicroUsd).toBe(1_200_000);
+    expect(h.requestsOf(id)).toHaveLength(1);
+    await h.waitFor(
+      () => commentsOf(issue),
+      (cs) => cs.some((c) => c.body?.includes('**blocked**')),
+      'the comment edited to blocked',
+    );
+  }, 120_000);
+});
