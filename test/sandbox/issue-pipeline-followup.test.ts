@@ -5,7 +5,7 @@ import { type IssueHarness, pipelineIdFor, REPO, startIssueHarness } from './iss
 /**
  * Follow-ups to issue 17 in the sandbox: the money ceiling held on the ledger's estimated cost
  * (the platform's price table, the sandbox model priced as claude-sonnet-5-5: $2 in, $10 out
- * per million tokens).
+ * per million tokens); the conversation's phase set at each hand-off.
  */
 
 const CEILING_USD = 1;
@@ -56,5 +56,48 @@ describe('the issue pipeline follow-ups in the sandbox', () => {
       (cs) => cs.some((c) => c.body?.includes('**blocked**')),
       'the comment edited to blocked',
     );
+  }, 120_000);
+
+  it("sets the conversation's phase at each hand-off, so each agent runs while the phase names its stage", async () => {
+    const issue = await h.openIssue('Cart badge count stale', 'The badge shows the old count.');
+    const id = pipelineIdFor(issue);
+    const phases: string[] = [];
+    const phaseNow = async () => {
+      phases.push((await h.store.getConversation(id, { consistent: true }))?.phase ?? 'none');
+    };
+    h.script(id, [
+      async () => {
+        await phaseNow();
+        return toolUse('submit_triage', {
+          type: 'BUG_FIX',
+          scope: 'SMALL',
+          complexity: 'simple',
+          should_proceed: true,
+        });
+      },
+      async () => {
+        await phaseNow();
+        // Past the $1 ceiling: the next hand-off ends the pipeline before the writer.
+        return withUsage(
+          toolUse('submit_analysis', {
+            brief: 'The badge reads a cached count.',
+            files: [{ path: 'src/cart.ts', purpose: 'cart', action: 'modify' }],
+            patterns: [],
+            test_requirement: { required: false, type: 'none', location: null, description: 'None needed.' },
+            must_do: ['Count from the cart, not the cache'],
+            must_not_do: [],
+          }),
+          { output_tokens: 150_000 },
+        );
+      },
+    ]);
+    await h.waitFor(
+      () => h.store.getConversation(id, { consistent: true }),
+      (c) => c?.status === 'failed',
+      'the pipeline marked blocked',
+    );
+    expect(h.requestsOf(id)).toHaveLength(2);
+    expect(phases).toEqual(['triage', 'analyst']);
+    expect((await h.store.getConversation(id, { consistent: true }))?.phase).toBe('blocked');
   }, 120_000);
 });
