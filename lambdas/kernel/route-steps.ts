@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { isCloseIntent } from './close-intent.ts';
 import { conversationIdFor } from './keys.ts';
 import {
@@ -54,11 +55,31 @@ export interface RouterDeps {
    */
   endedNotice?: (notice: EndedNotice) => Promise<void>;
   /**
+   * Hands a repeated trigger of a running conversation (its issue labelled again) to the
+   * workflow's own function, which answers on the issue with where it runs: the Router has no
+   * GitHub client and makes no call outside AWS.
+   * @default - none: the repeated trigger is ignored with a logged reason
+   */
+  retriggered?: (notice: Retrigger) => Promise<void>;
+  /**
    * Takes approval button presses (kernel/route-approval.ts).
    * @default - none: a press is ignored with a logged reason
    */
   approvals?: ApprovalDeps;
 }
+
+/** A trigger that would start a conversation already running on the same anchor. */
+export const Retrigger = z.object({
+  conversationId: z.string().min(1),
+  workflow: z.string().min(1),
+  /** Where it came from: `github:owner/name` and the issue number, as the anchor keeps them. */
+  channel: z.string().min(1),
+  threadTs: z.string().min(1),
+  /** Who triggered it again, and the event's id (the answer's idempotency key). */
+  user: z.string().min(1),
+  ts: z.string().min(1),
+});
+export type Retrigger = z.infer<typeof Retrigger>;
 
 /** A short answer in the thread of an ended conversation to someone who wrote there. */
 export interface EndedNotice {

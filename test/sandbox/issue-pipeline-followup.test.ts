@@ -58,6 +58,54 @@ describe('the issue pipeline follow-ups in the sandbox', () => {
     );
   }, 120_000);
 
+  it('answers a second agent label on a running pipeline on the issue, with its Slack thread and progress comment', async () => {
+    const issue = await h.openIssue('Search ignores accents', 'Searching "cafe" misses "café".');
+    const id = pipelineIdFor(issue);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    h.script(id, [
+      async () => {
+        await held;
+        return toolUse('submit_triage', {
+          type: 'BUG_FIX',
+          scope: 'SMALL',
+          complexity: 'simple',
+          should_proceed: false,
+          rejection_reason: 'Needs a product decision.',
+        });
+      },
+    ]);
+    // The progress comment is posted before triage's model call, which the script holds.
+    const progress = await h.waitFor(
+      () => h.documents.progress(id),
+      (a) => a.commentId !== undefined && a.slack !== undefined,
+      'the progress message and comment',
+    );
+    await h.github.rest.issues.removeLabel({ ...REPO, issue_number: issue, name: 'agent' });
+    await h.github.rest.issues.addLabels({ ...REPO, issue_number: issue, labels: ['agent'] });
+    const comments = await h.waitFor(
+      () => commentsOf(issue),
+      (cs) => cs.some((c) => c.body?.includes('already running')),
+      'the answer on the issue',
+    );
+    const answer = comments.find((c) => c.body?.includes('already running'))?.body ?? '';
+    const slack = progress.slack ?? { channel: '', ts: '' };
+    expect(answer).toContain(`https://slack.com/archives/${slack.channel}/p${slack.ts.replace('.', '')}`);
+    expect(answer).toContain(`/issues/${issue}#issuecomment-${progress.commentId}`);
+    release();
+    const state = await h.waitFor(
+      () => h.documents.load(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+    );
+    // One pipeline: the second label started nothing, triage ran once.
+    expect(state.pipeline.status).toBe('completed');
+    expect(h.requestsOf(id)).toHaveLength(1);
+    expect((await commentsOf(issue)).filter((c) => c.body?.includes('already running'))).toHaveLength(1);
+  }, 120_000);
+
   it("sets the conversation's phase at each hand-off, so each agent runs while the phase names its stage", async () => {
     const issue = await h.openIssue('Cart badge count stale', 'The badge shows the old count.');
     const id = pipelineIdFor(issue);
