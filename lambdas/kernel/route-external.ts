@@ -33,8 +33,11 @@ export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterD
   const link = await deps.store.findThread(anchor.channel, anchor.threadTs);
   const what = `${envelope.event}.${envelope.action} on ${envelope.repository}#${envelope.number}`;
   if (link) {
-    const again = findRegistration(deps.workflows, (trigger) => startsOnGithub(trigger, envelope));
-    if (again !== undefined) return answerRetrigger(link.conversationId, envelope, what, deps);
+    // A review on an owned pull request wakes its conversation; only a label is a start again.
+    const again =
+      envelope.event === 'issues' &&
+      findRegistration(deps.workflows, (trigger) => startsOnGithub(trigger, envelope)) !== undefined;
+    if (again) return answerRetrigger(link.conversationId, envelope, what, deps);
     if (!wakes(envelope))
       return { type: 'ignored', conversationId: link.conversationId, reason: `${what} says nothing` };
     return storeIncoming(
