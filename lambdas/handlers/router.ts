@@ -73,6 +73,7 @@ export function createRouterHandler(options: RouterOptions = {}) {
       clock: systemClock,
       workflows: workflowRegistrations(),
       botUserId: process.env[ENV.botUserId],
+      githubLogin: process.env[ENV.githubLogin],
       ...unownedDeps(),
       ...(people ? { people } : {}),
       ...(approvals ? { approvals } : {}),

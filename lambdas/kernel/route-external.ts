@@ -29,6 +29,13 @@ export function alertAnchor(source: InboxAlert['source'], incidentKey: string) {
 export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterDeps): Promise<RouteOutcome> {
   // Our own GitHub App's comments come back as events too; no app or bot starts or wakes anything.
   if (envelope.senderIsBot) return { type: 'ignored', reason: `${envelope.user} is a bot` };
+  // With a token instead of an App, the platform's own comments come back as a user's: they
+  // must not reach the agents' prompts nor count as people's answers.
+  if (
+    deps.githubLogin !== undefined &&
+    envelope.user.toLowerCase() === `github:${deps.githubLogin}`.toLowerCase()
+  )
+    return { type: 'ignored', reason: `${envelope.user} is the platform's own GitHub login` };
   const anchor = githubAnchor(envelope.repository, envelope.number);
   const link = await deps.store.findThread(anchor.channel, anchor.threadTs);
   const what = `${envelope.event}.${envelope.action} on ${envelope.repository}#${envelope.number}`;

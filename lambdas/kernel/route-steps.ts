@@ -37,6 +37,12 @@ export interface RouterDeps {
   workflows: readonly WorkflowRegistration[];
   botUserId: string | undefined;
   /**
+   * The GitHub login the platform acts as with a token (no App): its own comments come back as
+   * a user's, and are ignored like the bot's own Slack messages.
+   * @default - none: an App's comments are a bot's, ignored as such
+   */
+  githubLogin?: string | undefined;
+  /**
    * Takes the messages no workflow and no thread owns, in channels no workflow owns (channel
    * conversations, seed 002, plug in here through their Router entry). Registered triggers
    * win: a mention that matches a workflow's `mention` trigger (the requirements interview's

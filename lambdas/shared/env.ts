@@ -32,6 +32,8 @@ export const ENV = {
    * conversation (an issue labelled again), for the workflow that owns it to answer where it runs.
    */
   retriggerQueueUrl: 'RETRIGGER_QUEUE_URL',
+  /** The GitHub login the platform's token acts as (no App), so its own comments are ignored. */
+  githubLogin: 'GITHUB_SELF_LOGIN',
   /** Its dead-letter queue (set on its consumer). */
   retriggerDeadLetterQueueUrl: 'RETRIGGER_DEAD_LETTER_QUEUE_URL',
   /** Name of the SlackPost function the Router invokes (asynchronously) for notices. */

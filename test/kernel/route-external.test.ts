@@ -203,6 +203,35 @@ describe('GitHub events in the Router', () => {
     expect(executions.starts).toHaveLength(1);
   });
 
+  it("ignores the platform's own GitHub login (a token, not an App) on an owned issue: its comments reach no prompt", async () => {
+    const withLogin = { ...deps(), githubLogin: 'Acme-Agents' };
+    const started = await routeEnvelope(github({}), withLogin);
+    if (started.type !== 'started') throw new Error('not started');
+    const comment = (user: string) =>
+      github({
+        event: 'issue_comment',
+        action: 'created',
+        user,
+        text: 'Progress: triage done',
+        label: undefined,
+      });
+
+    const own = await routeEnvelope(comment('github:acme-agents'), withLogin);
+    expect(own).toMatchObject({
+      type: 'ignored',
+      reason: "github:acme-agents is the platform's own GitHub login",
+    });
+    const senders = async () => (await store.pendingMessages(started.conversationId)).map((m) => m.senderId);
+    // Only the labelling that started it is there.
+    expect(await senders()).toEqual(['github:octocat']);
+    // Someone else's comment is still stored for the conversation.
+    const person = await routeEnvelope(comment('github:octocat'), withLogin);
+    expect(person).toMatchObject({ type: 'stored', conversationId: started.conversationId });
+    expect((await store.pendingMessages(started.conversationId)).map((m) => m.senderId)).toEqual([
+      'github:octocat',
+    ]);
+  });
+
   it('stores a comment on an owned issue and wakes the open wait, like a reply in its thread', async () => {
     const started = await routeEnvelope(github({}), deps());
     if (started.type !== 'started') throw new Error('not started');
