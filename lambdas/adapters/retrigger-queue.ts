@@ -1,5 +1,5 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { Retrigger } from '../kernel/route-steps.ts';
+import type { Retrigger } from '../kernel/retrigger.ts';
 import { ENV } from '../shared/env.ts';
 
 let sqs: SQSClient | undefined;

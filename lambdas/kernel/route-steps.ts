@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { isCloseIntent } from './close-intent.ts';
 import { conversationIdFor } from './keys.ts';
 import {
@@ -19,6 +18,7 @@ import type {
   UnownedMessageHandler,
   UnownedOutcome,
 } from './ports.ts';
+import type { Retrigger } from './retrigger.ts';
 import type { ApprovalDeps } from './route-approval.ts';
 import type { ExecutionInput, ExecutionOrigin } from './tasks.ts';
 import { type WakeCheck, wakeForStoredMessage, wakeIfDue } from './wake.ts';
@@ -73,19 +73,6 @@ export interface RouterDeps {
    */
   approvals?: ApprovalDeps;
 }
-
-/** A trigger that would start a conversation already running on the same anchor. */
-export const Retrigger = z.object({
-  conversationId: z.string().min(1),
-  workflow: z.string().min(1),
-  /** Where it came from: `github:owner/name` and the issue number, as the anchor keeps them. */
-  channel: z.string().min(1),
-  threadTs: z.string().min(1),
-  /** Who triggered it again, and the event's id (the answer's idempotency key). */
-  user: z.string().min(1),
-  ts: z.string().min(1),
-});
-export type Retrigger = z.infer<typeof Retrigger>;
 
 /** A short answer in the thread of an ended conversation to someone who wrote there. */
 export interface EndedNotice {

@@ -6,8 +6,8 @@ import type { InboxAlert, InboxGithubEvent, InboxMessage } from '../../lambdas/k
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import type { Executions, StartResult, WakeResult } from '../../lambdas/kernel/ports.ts';
 import { registerWait } from '../../lambdas/kernel/register-wait.ts';
+import type { Retrigger } from '../../lambdas/kernel/retrigger.ts';
 import { type EndedNotice, routeEnvelope } from '../../lambdas/kernel/route.ts';
-import type { Retrigger } from '../../lambdas/kernel/route-steps.ts';
 import type { WakeOutput } from '../../lambdas/kernel/tasks.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from '../support/dynalite.ts';

@@ -7,6 +7,7 @@ import { commitMessage } from '../../lambdas/workflows/issue-pipeline/committer.
 import { type HandOffContext, handOff, toWriter } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
 import { limitReached } from '../../lambdas/workflows/issue-pipeline/limits.ts';
 import { renderProgress } from '../../lambdas/workflows/issue-pipeline/progress.ts';
+import { retriggerAnswer, retriggerMark } from '../../lambdas/workflows/issue-pipeline/retrigger.ts';
 import { IssueState, initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
 
 const NOW = Date.parse('2026-01-01T10:00:00Z');
@@ -244,5 +245,27 @@ describe('the pipeline around the agents', () => {
     state.issue.type = 'BUG_FIX';
     state.writer.summary = 'VAT on net.';
     expect(commitMessage(state)).toBe('fix: Totals (#7)\n\nVAT on net.\n\nCloses #7');
+  });
+});
+
+describe('the answer to an issue labelled again while its pipeline runs', () => {
+  it('names the person, links the Slack thread and the progress comment, and carries the event mark', () => {
+    const body = retriggerAnswer({
+      user: 'github:octocat',
+      ts: '1763726400.000100',
+      issueUrl: 'https://github.com/o/r/issues/7',
+      anchors: { slack: { channel: 'C_DEV', ts: '1763726000.123456' }, commentId: 42 },
+    });
+    expect(body).toContain('@octocat the agent pipeline is already running');
+    expect(body).toContain('https://slack.com/archives/C_DEV/p1763726000123456');
+    expect(body).toContain('https://github.com/o/r/issues/7#issuecomment-42');
+    expect(body).toContain(retriggerMark('1763726400.000100'));
+    expect(retriggerMark('1763726400.000100')).not.toBe(retriggerMark('1763726400.000101'));
+  });
+
+  it('still answers before the progress is posted, without links', () => {
+    const body = retriggerAnswer({ user: 'github:octocat', ts: '1', issueUrl: 'u', anchors: {} });
+    expect(body).not.toContain('http');
+    expect(body).toContain('already running');
   });
 });

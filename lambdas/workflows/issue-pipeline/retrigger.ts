@@ -10,8 +10,21 @@ export function slackMessageLink(channel: string, ts: string): string {
   return `https://slack.com/archives/${channel}/p${ts.replace('.', '')}`;
 }
 
+/**
+ * The answer's hidden mark, by the triggering event: a retried delivery finds it on the issue
+ * and does not answer twice.
+ */
+export function retriggerMark(ts: string): string {
+  return `<!-- agent-pipeline-retrigger:${ts.replace(/[^0-9A-Za-z._:-]/g, '_')} -->`;
+}
+
 /** The comment answering `user` (`github:login`), who triggered the running pipeline again. */
-export function retriggerAnswer(input: { user: string; issueUrl: string; anchors: ProgressAnchors }): string {
+export function retriggerAnswer(input: {
+  user: string;
+  ts: string;
+  issueUrl: string;
+  anchors: ProgressAnchors;
+}): string {
   const login = input.user.replace(/^github:/, '');
   const { slack, commentId } = input.anchors;
   const where = [
@@ -19,5 +32,5 @@ export function retriggerAnswer(input: { user: string; issueUrl: string; anchors
     ...(commentId !== undefined ? [`its progress: ${input.issueUrl}#issuecomment-${commentId}`] : []),
   ];
   const links = where.length > 0 ? `\n\n${where.map((w) => `- ${w}`).join('\n')}` : '';
-  return `@${login} the agent pipeline is already running on this issue; it is not started twice.${links}`;
+  return `@${login} the agent pipeline is already running on this issue; it is not started twice.${links}\n\n${retriggerMark(input.ts)}`;
 }

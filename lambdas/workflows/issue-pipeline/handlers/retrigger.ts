@@ -1,9 +1,9 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { processFifoBatch } from '../../../handlers/fifo-batch.ts';
-import { Retrigger } from '../../../kernel/route-steps.ts';
+import { Retrigger } from '../../../kernel/retrigger.ts';
 import { ENV, requireEnv } from '../../../shared/env.ts';
 import { createLogger, createMetrics } from '../../../shared/logger.ts';
-import { retriggerAnswer } from '../retrigger.ts';
+import { retriggerAnswer, retriggerMark } from '../retrigger.ts';
 import { github, issueStateStore } from './wiring.ts';
 
 const logger = createLogger('issue-retrigger');
@@ -14,8 +14,17 @@ async function answer(notice: Retrigger): Promise<void> {
   const state = await store.load(notice.conversationId);
   const anchors = await store.progress(notice.conversationId);
   const { octokit, repository } = await github();
-  const body = retriggerAnswer({ user: notice.user, issueUrl: state.issue.url, anchors });
-  await octokit.rest.issues.createComment({ ...repository, issue_number: state.issue.number, body });
+  const issue = { ...repository, issue_number: state.issue.number };
+  const mark = retriggerMark(notice.ts);
+  const comments = await octokit.paginate(octokit.rest.issues.listComments, { ...issue, per_page: 100 });
+  if (comments.some((c) => c.body?.includes(mark))) {
+    logger.info('the repeated trigger was already answered (a retried delivery)', {
+      conversationId: notice.conversationId,
+    });
+    return;
+  }
+  const body = retriggerAnswer({ user: notice.user, ts: notice.ts, issueUrl: state.issue.url, anchors });
+  await octokit.rest.issues.createComment({ ...issue, body });
   logger.info('answered a repeated trigger on the issue', {
     conversationId: notice.conversationId,
     issue: state.issue.number,
