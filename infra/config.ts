@@ -149,10 +149,18 @@ const KernelConfigFields = {
   }).prefault({}),
   /**
    * GitHub, for workflows whose agents work on a repository: the REST API base URL
-   * (`https://HOST/api/v3` for GitHub Enterprise Server; the sandbox sets its emulator's).
+   * (`https://HOST/api/v3` for GitHub Enterprise Server; the sandbox sets its emulator's), and
+   * with a token instead of an App, the login the token acts as (`login`): the platform's own
+   * comments then come back as a user's, and the Router ignores them (an App's are a bot's).
    */
   github: z
-    .strictObject({ baseUrl: z.url({ protocol: /^https?$/ }).default('https://api.github.com') })
+    .strictObject({
+      baseUrl: z.url({ protocol: /^https?$/ }).default('https://api.github.com'),
+      login: z
+        .string()
+        .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, 'expected a GitHub login, e.g. acme-agents')
+        .optional(),
+    })
     .prefault({}),
   /**
    * The incident tools' telemetry (lambdas/tools/telemetry/config.ts): the services (log

@@ -104,6 +104,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.slackSecretArn]: slackSecret.secretArn,
       ...(modelSecret ? { [ENV.modelSecretArn]: modelSecret.secretArn } : {}),
       [ENV.botUserId]: config.botUserId,
+      ...(config.github.login ? { [ENV.githubLogin]: config.github.login } : {}),
       [ENV.retentionDays]: String(config.retentionDays),
       [ENV.channels]: JSON.stringify(config.channels),
       [ENV.people]: JSON.stringify(config.people),

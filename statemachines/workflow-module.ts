@@ -41,8 +41,8 @@ export interface KernelConfig {
   readonly agentLimits: AgentLimits;
   /** The sweep for stuck conversations (issue 12). */
   readonly reconciler: ReconcilerSettings & { readonly everyMinutes: number };
-  /** GitHub's REST API base URL, for workflows that work on a repository (issue 13). */
-  readonly github: { readonly baseUrl: string };
+  /** GitHub's REST API base URL, for workflows that work on a repository (issue 13), and the login a token acts as. */
+  readonly github: { readonly baseUrl: string; readonly login?: string | undefined };
   /** Who holds each configured role: Slack user groups and users (defaults from the modules). */
   readonly people: Readonly<
     Record<string, { readonly groups: readonly string[]; readonly users: readonly string[] }>

@@ -4,6 +4,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DynamoApprovalStore } from '../adapters/dynamo-approvals.ts';
 import { DynamoEnvelopeStore } from '../adapters/dynamo-envelopes.ts';
 import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
+import { retriggerDeps } from '../adapters/retrigger-queue.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import type { AgentLogger } from '../agents/ports.ts';
 import { isApprovalAction } from '../kernel/approvals.ts';
@@ -52,6 +53,7 @@ export function createRouterHandler(options: RouterOptions = {}) {
 
   let envelopes: DynamoEnvelopeStore | undefined;
   let ended: ReturnType<typeof endedNoticeDeps> | undefined;
+  let retriggers: ReturnType<typeof retriggerDeps> | undefined;
 
   async function routeRecord(record: InboxRecord): Promise<void> {
     // An envelope too large for SQS waits in the table; the record is its reference.
@@ -60,6 +62,7 @@ export function createRouterHandler(options: RouterOptions = {}) {
       tableName: requireEnv(ENV.tableName),
     });
     ended ??= endedNoticeDeps(logger);
+    retriggers ??= retriggerDeps();
     const envelope = await resolveInboxRecord(record, envelopes);
     const people = await peopleDirectory();
     // Only a press needs them (and the Slack secret they read).
@@ -70,10 +73,12 @@ export function createRouterHandler(options: RouterOptions = {}) {
       clock: systemClock,
       workflows: workflowRegistrations(),
       botUserId: process.env[ENV.botUserId],
+      githubLogin: process.env[ENV.githubLogin],
       ...unownedDeps(),
       ...(people ? { people } : {}),
       ...(approvals ? { approvals } : {}),
       ...ended,
+      ...retriggers,
     });
     const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
     logger.info('routed inbox record', {

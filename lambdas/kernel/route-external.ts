@@ -37,10 +37,22 @@ export function alarmNameAnchor(name: string): { channel: string; threadTs: stri
 export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterDeps): Promise<RouteOutcome> {
   // Our own GitHub App's comments come back as events too; no app or bot starts or wakes anything.
   if (envelope.senderIsBot) return { type: 'ignored', reason: `${envelope.user} is a bot` };
+  // With a token instead of an App, the platform's own comments come back as a user's: they
+  // must not reach the agents' prompts nor count as people's answers.
+  if (
+    deps.githubLogin !== undefined &&
+    envelope.user.toLowerCase() === `github:${deps.githubLogin}`.toLowerCase()
+  )
+    return { type: 'ignored', reason: `${envelope.user} is the platform's own GitHub login` };
   const anchor = githubAnchor(envelope.repository, envelope.number);
   const link = await deps.store.findThread(anchor.channel, anchor.threadTs);
   const what = `${envelope.event}.${envelope.action} on ${envelope.repository}#${envelope.number}`;
   if (link) {
+    // A review on an owned pull request wakes its conversation; only a label is a start again.
+    const again =
+      envelope.event === 'issues' &&
+      findRegistration(deps.workflows, (trigger) => startsOnGithub(trigger, envelope)) !== undefined;
+    if (again) return answerRetrigger(link.conversationId, envelope, what, deps);
     if (!wakes(envelope))
       return { type: 'ignored', conversationId: link.conversationId, reason: `${what} says nothing` };
     return storeIncoming(
@@ -72,6 +84,39 @@ export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterD
     },
     deps,
   );
+}
+
+/**
+ * A start trigger on an issue a conversation already owns (its label removed and added again):
+ * one conversation per issue, so nothing starts; while it runs, its workflow is told, to answer
+ * on the issue with where it runs. An ended one was the issue's run: the label starts nothing.
+ */
+async function answerRetrigger(
+  conversationId: string,
+  envelope: InboxGithubEvent,
+  what: string,
+  deps: RouterDeps,
+): Promise<RouteOutcome> {
+  const conversation = await deps.store.getConversation(conversationId);
+  if (conversation === undefined || FINISHED_STATUSES.has(conversation.status)) {
+    return {
+      type: 'ignored',
+      conversationId,
+      reason: `${what}: the issue already had its run (${conversation?.status ?? 'gone'})`,
+    };
+  }
+  if (deps.retriggered === undefined) {
+    return { type: 'ignored', conversationId, reason: `${what}: already running; no one to tell it` };
+  }
+  const anchor = githubAnchor(envelope.repository, envelope.number);
+  await deps.retriggered({
+    conversationId,
+    workflow: conversation.workflow,
+    ...anchor,
+    user: envelope.user,
+    ts: envelope.ts,
+  });
+  return { type: 'ignored', conversationId, reason: `${what}: already running; answered on the issue` };
 }
 
 /** What on an owned issue is said to the conversation: a new or edited comment, a submitted review. */

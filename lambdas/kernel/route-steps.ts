@@ -18,6 +18,7 @@ import type {
   UnownedMessageHandler,
   UnownedOutcome,
 } from './ports.ts';
+import type { Retrigger } from './retrigger.ts';
 import type { ApprovalDeps } from './route-approval.ts';
 import type { ExecutionInput, ExecutionOrigin } from './tasks.ts';
 import { type WakeCheck, wakeForStoredMessage, wakeIfDue } from './wake.ts';
@@ -36,6 +37,12 @@ export interface RouterDeps {
   workflows: readonly WorkflowRegistration[];
   botUserId: string | undefined;
   /**
+   * The GitHub login the platform acts as with a token (no App): its own comments come back as
+   * a user's, and are ignored like the bot's own Slack messages.
+   * @default - none: an App's comments are a bot's, ignored as such
+   */
+  githubLogin?: string | undefined;
+  /**
    * Takes the messages no workflow and no thread owns, in channels no workflow owns (channel
    * conversations, seed 002, plug in here through their Router entry). Registered triggers
    * win: a mention that matches a workflow's `mention` trigger (the requirements interview's
@@ -53,6 +60,13 @@ export interface RouterDeps {
    * @default - none: such a message is ignored with a logged reason
    */
   endedNotice?: (notice: EndedNotice) => Promise<void>;
+  /**
+   * Hands a repeated trigger of a running conversation (its issue labelled again) to the
+   * workflow's own function, which answers on the issue with where it runs: the Router has no
+   * GitHub client and makes no call outside AWS.
+   * @default - none: the repeated trigger is ignored with a logged reason
+   */
+  retriggered?: (notice: Retrigger) => Promise<void>;
   /**
    * Takes approval button presses (kernel/route-approval.ts).
    * @default - none: a press is ignored with a logged reason

@@ -27,6 +27,15 @@ export const ENV = {
   pagerdutyWebhookSecret: 'PAGERDUTY_WEBHOOK_SECRET',
   /** JSON array of the slash commands some workflow handles, e.g. `["/prd"]` (Ingress). */
   slashCommands: 'SLASH_COMMANDS',
+  /**
+   * URL of the SQS FIFO queue where the Router hands a repeated trigger of a running
+   * conversation (an issue labelled again), for the workflow that owns it to answer where it runs.
+   */
+  retriggerQueueUrl: 'RETRIGGER_QUEUE_URL',
+  /** The GitHub login the platform's token acts as (no App), so its own comments are ignored. */
+  githubLogin: 'GITHUB_SELF_LOGIN',
+  /** Its dead-letter queue (set on its consumer). */
+  retriggerDeadLetterQueueUrl: 'RETRIGGER_DEAD_LETTER_QUEUE_URL',
   /** Name of the SlackPost function the Router invokes (asynchronously) for notices. */
   slackPostFunction: 'SLACK_POST_FUNCTION',
   /** Local override of the signing secret (sandbox, development). Never set in AWS. */

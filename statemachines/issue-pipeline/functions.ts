@@ -9,7 +9,8 @@ export type IssueFunctionId =
   | 'IssueHandOff'
   | 'IssueJudgeBuild'
   | 'IssueCommitter'
-  | 'IssueProgress';
+  | 'IssueProgress'
+  | 'IssueRetrigger';
 
 const LAMBDAS = 'lambdas/workflows/issue-pipeline/handlers';
 
@@ -46,4 +47,6 @@ export const ISSUE_FUNCTIONS = {
   IssueCommitter: task('committer.ts', { table: 'read_write', githubSecret: true }),
   /** The Slack message and the issue comment, edited in place. */
   IssueProgress: task('progress.ts', { table: 'read_write', githubSecret: true, slackSecret: true }),
+  /** Answers on an issue labelled again while its pipeline runs (the Router's queue). */
+  IssueRetrigger: task('retrigger.ts', { table: 'read', githubSecret: true }),
 } as const satisfies Record<IssueFunctionId, FunctionSpec<IssueFunctionId>>;

@@ -1,3 +1,4 @@
+import { ENV } from '../../lambdas/shared/env.ts';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import {
   ISSUE_PIPELINE_SETTINGS_ENV,
@@ -27,6 +28,16 @@ export const ISSUE_PIPELINE_MODULE = defineWorkflowModule<IssueFunctionId, Issue
   // Changes to the configured sensitive paths: developers may approve them by default.
   decisions: { [SENSITIVE_CHANGE_DECISION]: ['developer'] },
   functions: ISSUE_FUNCTIONS,
+  queues: {
+    /** An issue labelled again while its pipeline runs: the Router hands it here to be answered on the issue. */
+    IssueRetriggers: {
+      consumer: 'IssueRetrigger',
+      batchSize: 1,
+      senders: ['Router'],
+      urlVariable: ENV.retriggerQueueUrl,
+      deadLetterUrlVariable: ENV.retriggerDeadLetterQueueUrl,
+    },
+  },
   enabled: (settings) => settings.repository !== undefined,
   environment: (settings) =>
     settings.repository === undefined

@@ -15,6 +15,7 @@ import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts
 export const ISSUE_PIPELINE_STATES = {
   start: 'Start pipeline',
   begin: 'Begin with triage',
+  markStage: 'Mark stage',
   showProgress: 'Show progress',
   nextStage: 'Next stage?',
   attemptsLeft: 'Attempts left?',

@@ -81,10 +81,18 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
 
     // --- The hub: show progress, then the next stage ------------------------------------------
     const nextStage = sfn.Choice.jsonPath(scope, S.nextStage);
-    const showProgress = progress(S.showProgress);
+    const shown = progress(S.showProgress);
     // Progress is for people to watch: its failure must not stop the pipeline.
-    catchFailure(showProgress, nextStage);
-    showProgress.next(nextStage);
+    catchFailure(shown, nextStage);
+    shown.next(nextStage);
+    // Every hand-off passes here: the conversation's phase names the stage it hands to, so the
+    // console and the Reconciler see where the pipeline is (it is for watching, as progress is).
+    const showProgress = setConversationFields(scope, S.markStage, {
+      table,
+      phase: sfn.JsonPath.stringAt('$.handOff.next'),
+    });
+    catchFailure(showProgress, shown);
+    showProgress.next(shown);
 
     /** A hand-off Lambda after an agent's turn, then the hub. */
     const handOff = (name: string, payload: Record<string, unknown>) => {

@@ -84,7 +84,6 @@ describe('stack configuration', () => {
         maxAttempts: 3,
         maxTokens: 1_500_000,
         maxCostUsd: 20,
-        costPerMillionTokens: 6,
         wallClockMinutes: 240,
         humanWaitSeconds: 86_400,
         sensitivePaths: [],

@@ -31,10 +31,11 @@ describe('the issue_pipeline definition', () => {
     }
   });
 
-  it('starts with the issue, then shows progress and routes from the hub', () => {
+  it('starts with the issue, then marks the stage, shows progress and routes from the hub', () => {
     expect(graph.StartAt).toBe(S.start);
     expect(state(S.start).Next).toBe(S.begin);
-    expect(state(S.begin).Next).toBe(S.showProgress);
+    expect(state(S.begin).Next).toBe(S.markStage);
+    expect(state(S.markStage).Next).toBe(S.showProgress);
     expect(state(S.showProgress).Next).toBe(S.nextStage);
     const routes = Object.fromEntries(choices(S.nextStage).map((c) => [c.StringEquals, c.Next]));
     expect(routes).toMatchObject({
@@ -70,8 +71,23 @@ describe('the issue_pipeline definition', () => {
       expect(state(N.turn).Next).toBe(N.handOff);
       expect(catches(N.turn).at(-1)).toMatchObject({ ErrorEquals: ['States.ALL'], Next: N.noteFailedTurn });
       expect(state(N.noteFailedTurn).Next).toBe(N.handOff);
-      expect(state(N.handOff).Next).toBe(S.showProgress);
+      expect(state(N.handOff).Next).toBe(S.markStage);
     }
+  });
+
+  it("sets the conversation's phase to the stage each hand-off names, and a failed write does not stop it", () => {
+    const mark = state(S.markStage);
+    expect(String(mark.Resource)).toMatch(/:states:::dynamodb:updateItem$/);
+    const parameters = mark.Parameters as {
+      UpdateExpression: string;
+      ExpressionAttributeNames: Record<string, string>;
+      ExpressionAttributeValues: Record<string, unknown>;
+    };
+    expect(parameters.UpdateExpression).toBe('SET #phase = :phase');
+    expect(parameters.ExpressionAttributeNames).toEqual({ '#phase': 'phase' });
+    expect(parameters.ExpressionAttributeValues).toEqual({ ':phase': { 'S.$': '$.handOff.next' } });
+    expect(catches(S.markStage).at(-1)).toMatchObject({ ErrorEquals: ['States.ALL'], Next: S.showProgress });
+    for (const judge of [S.judgeBuild, S.judgeBaseBuild]) expect(state(judge).Next).toBe(S.markStage);
   });
 
   it("gives every agent the pipeline's work branch, and each its own session", () => {

@@ -6,6 +6,7 @@ import type { InboxAlert, InboxGithubEvent, InboxMessage } from '../../lambdas/k
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import type { Executions, StartResult, WakeResult } from '../../lambdas/kernel/ports.ts';
 import { registerWait } from '../../lambdas/kernel/register-wait.ts';
+import type { Retrigger } from '../../lambdas/kernel/retrigger.ts';
 import { type EndedNotice, routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WakeOutput } from '../../lambdas/kernel/tasks.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
@@ -147,6 +148,88 @@ describe('GitHub events in the Router', () => {
     });
     expect(bot).toMatchObject({ type: 'ignored', reason: 'github:our-app[bot] is a bot' });
     expect(executions.starts).toEqual([]);
+  });
+
+  it("hands the label added again on a running conversation's issue to its workflow, and starts nothing", async () => {
+    const retriggers: Retrigger[] = [];
+    const withRetrigger = { ...deps(), retriggered: async (r: Retrigger) => void retriggers.push(r) };
+    const first = await routeEnvelope(github({}), withRetrigger);
+    if (first.type !== 'started') throw new Error('not started');
+    const again = github({ user: 'github:hubot-fan', ts: `1763726500.${String(seq).padStart(6, '0')}` });
+    const outcome = await routeEnvelope(again, withRetrigger);
+
+    expect(outcome).toMatchObject({
+      type: 'ignored',
+      conversationId: first.conversationId,
+      reason: expect.stringContaining('already running; answered on the issue'),
+    });
+    expect(retriggers).toEqual([
+      {
+        conversationId: first.conversationId,
+        workflow: 'issue_pipeline',
+        channel: 'github:acme/webshop',
+        threadTs: String(100 + seq),
+        user: 'github:hubot-fan',
+        ts: again.ts,
+      },
+    ]);
+    expect(executions.starts).toHaveLength(1);
+    // Without a workflow to tell, the label is still only ignored, with its reason.
+    const untold = await routeEnvelope(github({ eventId: `again-${seq}` }), deps());
+    expect(untold).toMatchObject({ type: 'ignored', reason: expect.stringContaining('no one to tell it') });
+  });
+
+  it('tells no one when the label is added again after the issue had its run', async () => {
+    const retriggers: Retrigger[] = [];
+    const withRetrigger = { ...deps(), retriggered: async (r: Retrigger) => void retriggers.push(r) };
+    const first = await routeEnvelope(github({}), withRetrigger);
+    if (first.type !== 'started') throw new Error('not started');
+    await db.client.send(
+      new UpdateItemCommand({
+        TableName: db.tableName,
+        Key: { pk: { S: `CONV#${first.conversationId}` }, sk: { S: 'META' } },
+        UpdateExpression: 'SET #s = :s',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':s': { S: 'resolved' } },
+      }),
+    );
+    const outcome = await routeEnvelope(github({ eventId: `again-${seq}` }), withRetrigger);
+
+    expect(outcome).toMatchObject({
+      type: 'ignored',
+      reason: expect.stringContaining('already had its run (resolved)'),
+    });
+    expect(retriggers).toEqual([]);
+    expect(executions.starts).toHaveLength(1);
+  });
+
+  it("ignores the platform's own GitHub login (a token, not an App) on an owned issue: its comments reach no prompt", async () => {
+    const withLogin = { ...deps(), githubLogin: 'Acme-Agents' };
+    const started = await routeEnvelope(github({}), withLogin);
+    if (started.type !== 'started') throw new Error('not started');
+    const comment = (user: string) =>
+      github({
+        event: 'issue_comment',
+        action: 'created',
+        user,
+        text: 'Progress: triage done',
+        label: undefined,
+      });
+
+    const own = await routeEnvelope(comment('github:acme-agents'), withLogin);
+    expect(own).toMatchObject({
+      type: 'ignored',
+      reason: "github:acme-agents is the platform's own GitHub login",
+    });
+    const senders = async () => (await store.pendingMessages(started.conversationId)).map((m) => m.senderId);
+    // Only the labelling that started it is there.
+    expect(await senders()).toEqual(['github:octocat']);
+    // Someone else's comment is still stored for the conversation.
+    const person = await routeEnvelope(comment('github:octocat'), withLogin);
+    expect(person).toMatchObject({ type: 'stored', conversationId: started.conversationId });
+    expect((await store.pendingMessages(started.conversationId)).map((m) => m.senderId)).toEqual([
+      'github:octocat',
+    ]);
   });
 
   it('stores a comment on an owned issue and wakes the open wait, like a reply in its thread', async () => {

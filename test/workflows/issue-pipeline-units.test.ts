@@ -7,6 +7,7 @@ import { commitMessage } from '../../lambdas/workflows/issue-pipeline/committer.
 import { type HandOffContext, handOff, toWriter } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
 import { limitReached } from '../../lambdas/workflows/issue-pipeline/limits.ts';
 import { renderProgress } from '../../lambdas/workflows/issue-pipeline/progress.ts';
+import { retriggerAnswer, retriggerMark } from '../../lambdas/workflows/issue-pipeline/retrigger.ts';
 import { IssueState, initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
 
 const NOW = Date.parse('2026-01-01T10:00:00Z');
@@ -25,9 +26,9 @@ const fresh = () =>
     branch: 'agents/issue-7',
   });
 const ctx = (over: Partial<HandOffContext> = {}): HandOffContext => ({
-  limits: { maxTokens: 1_000, maxCostUsd: 1, costPerMillionTokens: 6, wallClockMinutes: 60 },
+  limits: { maxTokens: 1_000, maxCostUsd: 1, wallClockMinutes: 60 },
   sensitivePaths: [],
-  spend: { tokens: 0 },
+  spend: { tokens: 0, costMicroUsd: 0 },
   nowMs: NOW,
   ...over,
 });
@@ -79,7 +80,7 @@ describe('the hand-off (seed 001, in code)', () => {
     const { handOff: next } = handOff(
       fresh(),
       { conversationId: 'c', agent: 'triage', mode: 'work', turn: turn({}) },
-      ctx({ spend: { tokens: 1_000 } }),
+      ctx({ spend: { tokens: 1_000, costMicroUsd: 0 } }),
     );
     expect(next).toMatchObject({ next: 'blocked' });
     expect(next.reason).toContain('ceiling is 1,000');
@@ -214,13 +215,16 @@ describe('the pipeline around the agents', () => {
     expect(refused.map((a) => a.text)).toEqual(['b', 'd']);
   });
 
-  it('holds the wall-clock limit and the cost ceiling', () => {
-    const limits = { maxTokens: 10_000_000, maxCostUsd: 1, costPerMillionTokens: 6, wallClockMinutes: 60 };
-    expect(limitReached(fresh(), { tokens: 0 }, limits, NOW + 61 * 60_000)).toContain(
+  it("holds the wall-clock limit and the cost ceiling on the ledger's estimated cost, not on tokens", () => {
+    const limits = { maxTokens: 10_000_000, maxCostUsd: 1, wallClockMinutes: 60 };
+    expect(limitReached(fresh(), { tokens: 0, costMicroUsd: 0 }, limits, NOW + 61 * 60_000)).toContain(
       'wall-clock limit is 60',
     );
-    expect(limitReached(fresh(), { tokens: 200_000 }, limits, NOW)).toContain('$1.20');
-    expect(limitReached(fresh(), { tokens: 100_000 }, limits, NOW)).toBeUndefined();
+    // The ledger's priced cost decides: few tokens of a dear model reach it, many cheap ones do not.
+    expect(limitReached(fresh(), { tokens: 1_000, costMicroUsd: 1_200_000 }, limits, NOW)).toContain(
+      'estimated model cost reached $1.20, its ceiling is $1.00',
+    );
+    expect(limitReached(fresh(), { tokens: 5_000_000, costMicroUsd: 999_999 }, limits, NOW)).toBeUndefined();
   });
 
   it('renders the same checklist for Slack and GitHub, with the reason once it ended', () => {
@@ -241,5 +245,27 @@ describe('the pipeline around the agents', () => {
     state.issue.type = 'BUG_FIX';
     state.writer.summary = 'VAT on net.';
     expect(commitMessage(state)).toBe('fix: Totals (#7)\n\nVAT on net.\n\nCloses #7');
+  });
+});
+
+describe('the answer to an issue labelled again while its pipeline runs', () => {
+  it('names the person, links the Slack thread and the progress comment, and carries the event mark', () => {
+    const body = retriggerAnswer({
+      user: 'github:octocat',
+      ts: '1763726400.000100',
+      issueUrl: 'https://github.com/o/r/issues/7',
+      anchors: { slack: { channel: 'C_DEV', ts: '1763726000.123456' }, commentId: 42 },
+    });
+    expect(body).toContain('@octocat the agent pipeline is already running');
+    expect(body).toContain('https://slack.com/archives/C_DEV/p1763726000123456');
+    expect(body).toContain('https://github.com/o/r/issues/7#issuecomment-42');
+    expect(body).toContain(retriggerMark('1763726400.000100'));
+    expect(retriggerMark('1763726400.000100')).not.toBe(retriggerMark('1763726400.000101'));
+  });
+
+  it('still answers before the progress is posted, without links', () => {
+    const body = retriggerAnswer({ user: 'github:octocat', ts: '1', issueUrl: 'u', anchors: {} });
+    expect(body).not.toContain('http');
+    expect(body).toContain('already running');
   });
 });

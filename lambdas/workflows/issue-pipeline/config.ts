@@ -23,12 +23,11 @@ export const IssuePipelineSettings = z.strictObject({
   /** Model tokens (input + output) one pipeline may spend before it is blocked. @default 1500000 */
   maxTokens: z.number().int().positive().default(1_500_000),
   /**
-   * Cost ceiling in US dollars, at `costPerMillionTokens`: the pipeline is blocked at whichever
-   * of the two ceilings comes first. @default 20
+   * Cost ceiling in US dollars, held against the conversation ledger's estimated cost (each
+   * model call priced by the platform's price table, lambdas/agents/pricing.ts): the pipeline
+   * is blocked at whichever of the two ceilings comes first. @default 20
    */
   maxCostUsd: z.number().positive().default(20),
-  /** The price used for the cost ceiling, per million tokens (input and output alike). @default 6 */
-  costPerMillionTokens: z.number().positive().default(6),
   /** Wall-clock limit of one pipeline, from its start, in minutes. @default 240 */
   wallClockMinutes: z.number().int().min(5).max(10_080).default(240),
   /** How long a question to people or an escalation waits for an answer, in seconds. @default 86400 */

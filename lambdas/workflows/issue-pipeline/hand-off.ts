@@ -8,7 +8,7 @@ import {
   ReviewSubmission,
   TriageSubmission,
 } from './contract.ts';
-import { limitReached, type PipelineLimits } from './limits.ts';
+import { limitReached, type PipelineLimits, type PipelineSpend } from './limits.ts';
 import { answeredNotes, notesFor, questionNotes } from './notes.ts';
 import type { IssueState, ModelAgent, Question } from './state.ts';
 
@@ -23,7 +23,7 @@ export interface HandOffContext {
   limits: PipelineLimits;
   /** Path prefixes whose changes need an approver's button before the Committer. */
   sensitivePaths: readonly string[];
-  spend: { tokens: number };
+  spend: PipelineSpend;
   nowMs: number;
 }
 

@@ -1,3 +1,4 @@
+import { formatUsd, microUsd } from '../../shared/money.ts';
 import type { IssuePipelineSettings } from './config.ts';
 import type { IssueState } from './state.ts';
 
@@ -7,29 +8,31 @@ import type { IssueState } from './state.ts';
  * held where the writer is sent back (hand-off.ts).
  */
 
-export type PipelineLimits = Pick<
-  IssuePipelineSettings,
-  'maxTokens' | 'maxCostUsd' | 'costPerMillionTokens' | 'wallClockMinutes'
->;
+export type PipelineLimits = Pick<IssuePipelineSettings, 'maxTokens' | 'maxCostUsd' | 'wallClockMinutes'>;
 
-/** Dollars for `tokens` at the configured price. */
-export function costOf(tokens: number, limits: Pick<PipelineLimits, 'costPerMillionTokens'>): number {
-  return (tokens / 1_000_000) * limits.costPerMillionTokens;
+/**
+ * What the pipeline's conversation has spent, from its ledger: tokens (input + output) and the
+ * estimated cost the agent turns priced per call by the model that served them
+ * (lambdas/agents/pricing.ts), in micro-dollars.
+ */
+export interface PipelineSpend {
+  tokens: number;
+  costMicroUsd: number;
 }
 
 /** Why the pipeline may not go on, in words for people; undefined while it may. */
 export function limitReached(
   state: IssueState,
-  spend: { tokens: number },
+  spend: PipelineSpend,
   limits: PipelineLimits,
   nowMs: number,
 ): string | undefined {
   if (spend.tokens >= limits.maxTokens) {
     return `the pipeline used ${spend.tokens.toLocaleString('en-US')} model tokens, its ceiling is ${limits.maxTokens.toLocaleString('en-US')}`;
   }
-  const cost = costOf(spend.tokens, limits);
-  if (cost >= limits.maxCostUsd) {
-    return `the pipeline's model cost reached $${cost.toFixed(2)}, its ceiling is $${limits.maxCostUsd.toFixed(2)}`;
+  const ceiling = microUsd(limits.maxCostUsd);
+  if (spend.costMicroUsd >= ceiling) {
+    return `the pipeline's estimated model cost reached ${formatUsd(spend.costMicroUsd)}, its ceiling is ${formatUsd(ceiling)}`;
   }
   const minutes = (nowMs - Date.parse(state.pipeline.started_at)) / 60_000;
   if (minutes >= limits.wallClockMinutes) {

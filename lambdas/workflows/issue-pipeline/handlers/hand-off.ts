@@ -20,7 +20,11 @@ export const handler = taskHandler({
     const store = issueStateStore();
     const state = await store.load(input.conversationId);
     const conversation = await kernelDeps().store.getConversation(input.conversationId, { consistent: true });
-    const tokens = (conversation?.ledger?.inputTokens ?? 0) + (conversation?.ledger?.outputTokens ?? 0);
+    const ledger = conversation?.ledger;
+    const spend = {
+      tokens: (ledger?.inputTokens ?? 0) + (ledger?.outputTokens ?? 0),
+      costMicroUsd: ledger?.costMicroUsd ?? 0,
+    };
     let messages = input.messages;
     if (input.mode === 'people' && !input.timedOut && messages !== undefined) {
       const { octokit, repository } = await github();
@@ -50,7 +54,7 @@ export const handler = taskHandler({
       {
         limits: settings,
         sensitivePaths: settings.sensitivePaths,
-        spend: { tokens },
+        spend,
         nowMs: Date.now(),
       },
     );
