@@ -278,6 +278,8 @@ describe('function environment', () => {
             description:
               'Investigate an incident: hypotheses tested against telemetry, a cited conclusion, approved fixes',
             usageHint: '<description, alarm name or PagerDuty incident id>',
+            // A repeated /investigate of a running incident answers with its thread.
+            incidents: true,
           },
         ],
         ownerRole: 'responder',
