@@ -6,6 +6,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { DynamoIncidentStore } from '../lambdas/workflows/incident-investigation/adapters/dynamo-incident-store.ts';
+import { DynamoIssueStateStore } from '../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
 import { SandboxConversations } from './sandbox-conversations.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
 import { signSlackRequest } from './slack/sign.ts';
@@ -81,6 +82,7 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
 
   const conversations = new SandboxConversations(doc, deps.tableName, deps.agentTurnsRunning);
   const incidents = new DynamoIncidentStore({ client: deps.dynamodb, tableName: deps.tableName });
+  const issueDocuments = new DynamoIssueStateStore({ client: deps.dynamodb, tableName: deps.tableName });
 
   return async (req: IncomingMessage, res: ServerResponse, body: string, path: string): Promise<void> => {
     const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
@@ -181,11 +183,17 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
         conversation.workflow === 'incident_investigation'
           ? (await incidents.getRecord(id))?.metrics
           : undefined;
+      // And its document (the issue pipeline's state document of seed 001), once started.
+      const workflowDocument =
+        conversation.workflow === 'issue_pipeline'
+          ? await issueDocuments.load(id).catch(() => undefined)
+          : undefined;
       return sendJson(res, 200, {
         conversation: {
           ...conversations.kernelView(conversation),
           ledger: { ...conversation.ledger, transitions },
           ...(workflowMetrics ? { workflowMetrics } : {}),
+          ...(workflowDocument ? { workflowDocument } : {}),
         },
         messages: messages.map(({ ttl: _ttl, ...m }) => m),
         executions,

@@ -93,6 +93,8 @@ export interface ConversationDetail {
     ledger: Ledger;
     /** The workflow's own metrics (the incident investigation's AgentMetrics), once stored. */
     workflowMetrics?: Record<string, number | string>;
+    /** The workflow's own document (the issue pipeline's state document), when it keeps one. */
+    workflowDocument?: unknown;
   };
   messages: StoredMessage[];
   executions: ExecutionSummary[];

@@ -234,6 +234,17 @@ function historySection(state: State, messages: StoredMessage[]): HTMLElement {
   );
 }
 
+/** The workflow's own document (seed 001's state document), collapsed under the graph. */
+function documentSection(document: unknown): HTMLElement | null {
+  if (document === undefined) return null;
+  return h(
+    'details',
+    { class: 'execution-io', 'data-testid': 'workflow-document' },
+    h('summary', null, 'Workflow state document'),
+    h('pre', null, prettyJson(document)),
+  );
+}
+
 export function renderConversationBody(state: State, actions: Actions): Child[] {
   if (!state.detail)
     return [h('p', { class: 'empty' }, state.conversationId ? 'Loading…' : 'Pick a conversation.')];
@@ -249,6 +260,7 @@ export function renderConversationBody(state: State, actions: Actions): Child[] 
       ? graphSection(state, actions, execution, path)
       : h('p', { class: 'empty' }, 'No execution yet.'),
     execution && path ? stateDetail(state, actions, path) : null,
+    documentSection(state.detail.conversation.workflowDocument),
     workspace && hasWorkspace(workspace) ? workspaceSection(workspace) : null,
     execution ? eventsSection(state, actions, execution) : null,
     historySection(state, state.detail.messages),

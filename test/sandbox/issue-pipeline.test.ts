@@ -124,6 +124,10 @@ describe('the issue pipeline (issue 17) in the sandbox', () => {
       240,
     );
     expect(state.pipeline.status).toBe('completed');
+    // The console reads the same document beside the conversation's ledger.
+    const detail = await fetch(`${h.sandbox.url}/sandbox/conversations/${encodeURIComponent(id)}`);
+    const { conversation } = (await detail.json()) as { conversation: { workflowDocument?: unknown } };
+    expect(conversation.workflowDocument).toEqual(state);
     const pull = await pullOf(id);
     expect(pull?.draft).toBe(true);
     expect(pull?.body).toContain(`Closes #${issue}`);
