@@ -212,8 +212,24 @@ describe('the sandbox console', () => {
     ]) {
       const phone = viewport.width < 700;
       const { context, page } = await openConsole(viewport);
+      // The settled layout must not scroll sideways. The console re-renders as the sandbox's
+      // change feed arrives, so the check waits (5 s at most) for the render to settle, and on
+      // failure names the elements that stick out.
       const noOverflow = async () =>
-        expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+        expect
+          .poll(
+            () =>
+              page.evaluate(`(() => {
+                if (document.documentElement.scrollWidth <= window.innerWidth) return 'fits';
+                const wide = [...document.querySelectorAll('body *')]
+                  .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+                  .slice(0, 5)
+                  .map((e) => e.tagName + '.' + e.className + ' right=' + Math.round(e.getBoundingClientRect().right));
+                return 'overflows: ' + wide.join('; ');
+              })()`),
+            { timeout: 5_000 },
+          )
+          .toBe('fits');
       if (phone) await page.getByTestId('nav-channels').click();
       await page.locator(`[data-testid="channel-link"][data-channel="${CHANNELS.developers}"]`).click();
 
