@@ -178,12 +178,11 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       const transitions = ownExecutions
         .flatMap((e) => stepFunctions.getExecutionHistory(e.executionArn))
         .filter((event) => event.type === 'StateEntered').length;
-      // A workflow's own metrics join the ledger (the incident investigation's AgentMetrics).
+      // A workflow's own metrics (incident AgentMetrics) and document (issue pipeline) join the ledger.
       const workflowMetrics =
         conversation.workflow === 'incident_investigation'
           ? (await incidents.getRecord(id))?.metrics
           : undefined;
-      // And its document (the issue pipeline's state document of seed 001), once started.
       const workflowDocument =
         conversation.workflow === 'issue_pipeline'
           ? await issueDocuments.load(id).catch(() => undefined)
