@@ -1,7 +1,9 @@
 /**
  * Log analysis benchmark: the template miner's accuracy on the Loghub 2k samples beside
  * Drain's published figures, its throughput on one thread, and its memory over 1,000,000
- * lines. Prints figures; it is not a test and asserts nothing. Run: `npm run bench:logs`.
+ * lines. Prints figures; it is not a test and asserts nothing. Run: `npm run bench:logs`;
+ * `-- --loo` measures each system with every learned choice made without it instead
+ * (`log-analysis-loo.ts`, also `npm run bench:logs-loo`); `-- --accuracy` skips the 1,000,000 lines.
  *
  * Data: Loghub (Zhu et al., ISSRE 2023; https://github.com/logpai/loghub), read in place from
  * `<repo>/../shared/data/loghub/` or `$LOGHUB_DIR`, never copied into this repository.
@@ -12,6 +14,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { TemplateMiner } from '../lambdas/log-analysis/template-miner.ts';
+import { leaveOneOut } from './log-analysis-loo.ts';
 import {
   groupingAccuracy,
   type LabelledLine,
@@ -260,6 +263,9 @@ if (!loghubPresent()) {
     `No Loghub 2k data in ${loghubDir()}: set LOGHUB_DIR to the directory of the *_2k.log_structured.csv files.`,
   );
   process.exitCode = 1;
+} else if (process.argv.includes('--loo')) {
+  leaveOneOut(process.argv.includes('--strict'));
 } else {
-  throughputAndMemory(accuracy());
+  const labelled = accuracy();
+  if (!process.argv.includes('--accuracy')) throughputAndMemory(labelled);
 }

@@ -6,14 +6,14 @@
  * the end each group splits into one template per combination of its fork words.
  */
 
+import { DEFAULT_HEURISTICS, type Heuristics } from './heuristics.ts';
+
 /** Distinct words remembered per varying position; past this the position is plainly variable. */
 export const MAX_TRACKED_VALUES = 12;
 /** Distinct whole messages (masked) remembered per group, to count combinations of fork words. */
 export const MAX_TRACKED_KEYS = 64;
-/** A position of plain words (letters; a `key=` before, punctuation after) forks when it shows at most this many (`view`/`modify`). */
-const MAX_WORD_FORK = 3;
-/** A position of upper-case constants (`NEW`, `RUNNING`: enum names) forks up to the tracking limit. */
-const MAX_CONSTANT_FORK = MAX_TRACKED_VALUES;
+/** The learned fork rules (see `heuristics.ts`): how many plain words or constants a fork may have, and empty fields. */
+export type ForkRules = Pick<Heuristics, 'maxWordFork' | 'maxConstantFork' | 'emptyFieldFork'>;
 
 const PLAIN_WORD = /^(?:[A-Za-z_]+=)?[([]?[A-Za-z][A-Za-z_'-]*[+-]?[)\]]?(?:[.,;:!?]|\.{2,})?$/;
 const CONSTANT_WORD = /^[([]?[A-Z][A-Z0-9_]*[)\]]?[.,;:!?]?$/;
@@ -54,8 +54,8 @@ function emptyOrNot(seen: Map<string, number>): boolean {
   return EMPTY_FIELD.test(empty) && full.startsWith(empty) && full.length > empty.length;
 }
 
-function forks(seen: Map<string, number>): boolean {
-  if (emptyOrNot(seen)) return true;
+function forks(seen: Map<string, number>, rules: ForkRules): boolean {
+  if (rules.emptyFieldFork && emptyOrNot(seen)) return true;
   let plain = true;
   let constant = true;
   for (const word of seen.keys()) {
@@ -63,7 +63,10 @@ function forks(seen: Map<string, number>): boolean {
     if (constant && !CONSTANT_WORD.test(word)) constant = false;
     if (!plain && !constant) return false;
   }
-  return (constant && seen.size <= MAX_CONSTANT_FORK) || (plain && seen.size <= MAX_WORD_FORK);
+  return (
+    (constant && seen.size <= Math.min(rules.maxConstantFork, MAX_TRACKED_VALUES)) ||
+    (plain && seen.size <= rules.maxWordFork)
+  );
 }
 
 /** The branch key of a message: its words at the fork positions. */
@@ -76,10 +79,10 @@ export function branchKey(words: readonly string[], positions: readonly number[]
  * messages known, every fork position takes part; past that limit, only the position with the
  * fewest words (counts per word are exact; counts per combination are not known).
  */
-export function computeFork(source: ForkSource): Fork | undefined {
+export function computeFork(source: ForkSource, rules: ForkRules = DEFAULT_HEURISTICS): Fork | undefined {
   const positions: number[] = [];
   source.values.forEach((seen, i) => {
-    if (seen && forks(seen)) positions.push(i);
+    if (seen && forks(seen, rules)) positions.push(i);
   });
   if (positions.length === 0) return undefined;
   const branches = new Map<string, Branch>();

@@ -5,8 +5,14 @@
  * template become byte-identical and never need a similarity search.
  */
 
+import { DEFAULT_HEURISTICS, type Heuristics } from './heuristics.ts';
+
 /** What a masked (variable) part is written as in a template. */
 export const WILDCARD = '<*>';
+
+/** The learned word rules (see `heuristics.ts`). */
+export type WordRules = Pick<Heuristics, 'instanceNames' | 'letterInId' | 'pathFileName'>;
+export const DEFAULT_WORD_RULES: WordRules = DEFAULT_HEURISTICS;
 
 /** An extra masking rule, an API option: every match of `pattern` in a message becomes `<*>`. */
 export interface MaskingRule {
@@ -17,10 +23,17 @@ export interface MaskingRule {
 }
 
 // Host names end in a top-level domain; Java class names (`org.apache.Foo`) and file names
-// (`workers2.properties`) do not, so they stay. HOST_HINT is a cheap test before the full one.
+// (`workers2.properties`) do not, so they stay. The domains: the generic ones of RFC 920 and
+// IANA's root zone that hosts mostly use, and any two-letter country code (ISO 3166-1, RFC
+// 1591) after at least two labels, since one label and two letters is as often a file
+// (`main.py`, `libc.so`). HOST_HINT is a cheap test before the full one.
 const HOST_HINT = /\.[a-z]{2,8}(?![A-Za-z0-9.-])/;
 const HOST_NAME =
-  /(^|[^A-Za-z0-9.-])(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+(?:com|net|org|edu|gov|mil|info|biz|io|local|internal|arpa|cn|uk|de|jp|ru|fr|br|au|nl|it|es|kr|tw|hk|ca|us|eu|ch|se|no|pl|om|il|za|mx)(?![A-Za-z0-9.-])/g;
+  /(^|[^A-Za-z0-9.-])(?:(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+(?:com|net|org|edu|gov|mil|int|info|biz|io|local|localdomain|internal|arpa|cloud|dev|app)|(?:[A-Za-z0-9][A-Za-z0-9-]*\.){2,}[a-z]{2})(?![A-Za-z0-9.-])/g;
+// A UUID (RFC 4122: 8-4-4-4-12 hex digits) and a MAC address or other colon- or hyphen-joined
+// hex bytes (IEEE 802: `00:1a:2b:3c:4d:5e`) are one value even where a part has no digit.
+const UUID = /[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}/g;
+const HEX_BYTES = /(^|[^0-9A-Za-z:-])(?:[0-9A-Fa-f]{2}[:-]){3,}[0-9A-Fa-f]{2}(?![0-9A-Za-z:-])/g;
 // Names of days and months are parts of a date written out in a message.
 const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/;
 
@@ -81,14 +94,14 @@ const isJoiner = (c: number) => c === 46 || c === 95 || c === 45;
  * names of days and months are values too.
  * `blk_-6952295868487656571` -> `blk_<*>`, `10.10.34.11:45307` -> `<*>:<*>`, `core.2275` -> `core.<*>`.
  */
-export function maskWord(word: string): string {
+export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): string {
   if (word.length === 3 && CALENDAR_WORD.test(word)) return WILDCARD;
-  if (word.charCodeAt(0) === 47 && PATH.test(word)) {
-    const tail = TRAILING_PUNCTUATION.exec(word)?.[0] ?? '';
-    return WILDCARD + tail;
-  }
+  if (word.charCodeAt(0) === 47 && PATH.test(word)) return maskPath(word, rules);
   let text = word.includes('.') && HOST_HINT.test(word) ? word.replace(HOST_NAME, `$1${WILDCARD}`) : word;
   if (text.includes('://')) text = text.replace(URL_VALUE, `$1${WILDCARD}`);
+  if (text.length >= 11 && (text.includes(':') || text.includes('-'))) {
+    text = text.replace(UUID, WILDCARD).replace(HEX_BYTES, `$1${WILDCARD}`);
+  }
   const length = text.length;
   let i = 0;
   while (i < length && !isDigit(text.charCodeAt(i))) i++;
@@ -140,9 +153,21 @@ export function maskWord(word: string): string {
     i = j;
   }
   if (gapFrom < length) out += text.slice(gapFrom);
-  if (out.includes('_<*>')) out = out.replace(LETTER_IN_ID, WILDCARD);
-  if (out.includes('-<*>')) out = out.replace(INSTANCE_NAME, `$1${WILDCARD}`);
+  if (rules.letterInId && out.includes('_<*>')) out = out.replace(LETTER_IN_ID, WILDCARD);
+  if (rules.instanceNames && out.includes('-<*>')) out = out.replace(INSTANCE_NAME, `$1${WILDCARD}`);
   return out;
+}
+
+/** `<*>` and any trailing punctuation; with `pathFileName`, `/<*>/` and the last part's masked form when it holds a value. */
+function maskPath(word: string, rules: WordRules): string {
+  const tail = TRAILING_PUNCTUATION.exec(word)?.[0] ?? '';
+  const body = word.slice(0, word.length - tail.length);
+  const name = body.slice(body.lastIndexOf('/') + 1);
+  if (rules.pathFileName && name !== '') {
+    const masked = maskWord(name, rules);
+    if (masked !== name && masked !== WILDCARD) return `/${WILDCARD}/${masked}${tail}`;
+  }
+  return WILDCARD + tail;
 }
 
 /** Applies the extra rules to a whole message (before it is split into words). */

@@ -7,6 +7,7 @@ import {
   MAX_TRACKED_KEYS,
   MAX_TRACKED_VALUES,
 } from './forks.ts';
+import { type Heuristics, resolveHeuristics } from './heuristics.ts';
 import { type MaskingRule, WILDCARD } from './mask.ts';
 import { tokenize } from './tokenize.ts';
 
@@ -31,6 +32,11 @@ export interface MinerOptions {
    * (usually in the same group). @default 10000
    */
   cacheSize?: number;
+  /**
+   * The learned settings and optional rules (`heuristics.ts`), each defaulting to the value
+   * chosen on sample logs. `similarityThreshold` above takes precedence over the one here.
+   */
+  heuristics?: Partial<Heuristics>;
 }
 
 /** A template as the miner holds it. */
@@ -103,6 +109,7 @@ export class TemplateMiner {
   readonly #rules: readonly MaskingRule[];
   readonly #cacheSize: number;
   readonly #maxGroupsPerBucket: number;
+  readonly #h: Heuristics;
   readonly #clusters: Cluster[] = [];
   readonly #buckets = new Map<string, Cluster[]>();
   /** Buckets per word count (and glue). */
@@ -110,7 +117,11 @@ export class TemplateMiner {
   #cache = new Map<string, Cluster>();
 
   constructor(options: MinerOptions = {}) {
-    this.#threshold = options.similarityThreshold ?? 0.5;
+    this.#h = resolveHeuristics({
+      ...options.heuristics,
+      ...(options.similarityThreshold === undefined ? {} : { similarityThreshold: options.similarityThreshold }),
+    });
+    this.#threshold = this.#h.similarityThreshold;
     this.#rules = options.maskingRules ?? [];
     this.#cacheSize = options.cacheSize ?? 10_000;
     this.#maxGroupsPerBucket = options.maxGroupsPerBucket ?? 1000;
@@ -118,7 +129,7 @@ export class TemplateMiner {
 
   /** Mines one message; returns the id of the group it joined. */
   add(message: string): number {
-    const { words, glue } = tokenize(message, this.#rules, false);
+    const { words, glue } = tokenize(message, this.#rules, false, this.#h);
     // Glue is part of what a message is: `op......0` and `op...... 0` are written differently.
     const key = glue === '' ? words.join(' ') : `${words.join(' ')}${GLUE}${glue}`;
     const cached = this.#cache.get(key);
@@ -142,7 +153,7 @@ export class TemplateMiner {
       absorb(cluster, words, key);
     } else {
       // The whitespace is read again only here: a group keeps its first message's spacing.
-      const { gaps } = tokenize(message, this.#rules);
+      const { gaps } = tokenize(message, this.#rules, true, this.#h);
       cluster = { id: this.#clusters.length, words, gaps, count: 1, values: [], keys: new Map([[key, 1]]) };
       this.#clusters.push(cluster);
       bucket.push(cluster);
@@ -188,9 +199,9 @@ export class TemplateMiner {
   templateOf(group: number, message: string): MinedTemplate {
     const cluster = this.#clusters[group];
     if (cluster === undefined) throw new UnknownTemplateGroupError(group, `no group with id ${group}`);
-    const fork = forkOf(cluster);
+    const fork = forkOf(cluster, this.#h);
     if (fork === undefined) return whole(cluster);
-    const words = tokenize(message, this.#rules, false).words;
+    const words = tokenize(message, this.#rules, false, this.#h).words;
     const branch = fork.branches.get(branchKey(words, fork.positions));
     if (branch === undefined)
       throw new UnknownTemplateGroupError(
@@ -204,7 +215,7 @@ export class TemplateMiner {
   templates(): MinedTemplate[] {
     const out: MinedTemplate[] = [];
     for (const cluster of this.#clusters) {
-      const fork = forkOf(cluster);
+      const fork = forkOf(cluster, this.#h);
       if (fork === undefined) {
         out.push(whole(cluster));
         continue;
@@ -274,8 +285,9 @@ function countKey(cluster: Cluster, key: string): void {
   if (cluster.keys.size > TRACKED_KEYS) cluster.keys = null;
 }
 
-function forkOf(cluster: Cluster): Fork | undefined {
-  if (cluster.fork?.at !== cluster.count) cluster.fork = { at: cluster.count, fork: computeFork(cluster) };
+function forkOf(cluster: Cluster, h: Heuristics): Fork | undefined {
+  if (cluster.fork?.at !== cluster.count)
+    cluster.fork = { at: cluster.count, fork: computeFork(cluster, h) };
   return cluster.fork.fork;
 }
 
