@@ -14,7 +14,6 @@ import { availableParallelism, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { TemplateMiner } from '../lambdas/log-analysis/template-miner.ts';
-import { leaveOneOut } from './log-analysis-loo.ts';
 import {
   groupingAccuracy,
   type LabelledLine,
@@ -24,6 +23,7 @@ import {
   readSystem,
   SYSTEMS,
 } from '../test/log-analysis/loghub.ts';
+import { leaveOneOut } from './log-analysis-loo.ts';
 
 const TOTAL_LINES = 1_000_000;
 const CHECKPOINTS = [100_000, 250_000, 500_000, 1_000_000];

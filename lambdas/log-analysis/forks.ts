@@ -18,11 +18,14 @@ export type ForkRules = Pick<Heuristics, 'maxWordFork' | 'maxConstantFork' | 'em
 const PLAIN_WORD = /^(?:[A-Za-z_]+=)?[([]?[A-Za-z][A-Za-z_'-]*[+-]?[)\]]?(?:[.,;:!?]|\.{2,})?$/;
 const CONSTANT_WORD = /^[([]?[A-Z][A-Z0-9_]*[)\]]?[.,;:!?]?$/;
 
+/** Joins a masked message's words into its key (a word can hold spaces: a quoted string). */
+export const KEY_SEPARATOR = '\u0002';
+
 /** What the miner tracks of one group, as forks need it. */
 export interface ForkSource {
   /** Per position: the distinct words seen with their counts, `null` past the limit, undefined if one word only. */
   values: readonly (Map<string, number> | null | undefined)[];
-  /** The distinct masked messages (words joined by a space, then any glue after U+0001) with their counts, `null` past the limit. */
+  /** The distinct masked messages (words joined by `KEY_SEPARATOR`, then any glue after U+0001) with their counts, `null` past the limit. */
   keys: Map<string, number> | null;
 }
 
@@ -88,7 +91,7 @@ export function computeFork(source: ForkSource, rules: ForkRules = DEFAULT_HEURI
   const branches = new Map<string, Branch>();
   if (source.keys !== null) {
     for (const [key, count] of source.keys) {
-      const words = (key.split('\u0001')[0] as string).split(' ');
+      const words = (key.split('\u0001')[0] as string).split(KEY_SEPARATOR);
       const branch = branchKey(words, positions);
       const known = branches.get(branch);
       if (known === undefined) {

@@ -6,6 +6,7 @@
  */
 
 import { DEFAULT_HEURISTICS, type Heuristics } from './heuristics.ts';
+import { maskHosts } from './hosts.ts';
 
 /** What a masked (variable) part is written as in a template. */
 export const WILDCARD = '<*>';
@@ -22,14 +23,6 @@ export interface MaskingRule {
   pattern: RegExp;
 }
 
-// Host names end in a top-level domain; Java class names (`org.apache.Foo`) and file names
-// (`workers2.properties`) do not, so they stay. The domains: the generic ones of RFC 920 and
-// IANA's root zone that hosts mostly use, and any two-letter country code (ISO 3166-1, RFC
-// 1591) after at least two labels, since one label and two letters is as often a file
-// (`main.py`, `libc.so`). HOST_HINT is a cheap test before the full one.
-const HOST_HINT = /\.[a-z]{2,8}(?![A-Za-z0-9.-])/;
-const HOST_NAME =
-  /(^|[^A-Za-z0-9.-])(?:(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+(?:com|net|org|edu|gov|mil|int|info|biz|io|local|localdomain|internal|arpa|cloud|dev|app)|(?:[A-Za-z0-9][A-Za-z0-9-]*\.){2,}[a-z]{2})(?![A-Za-z0-9.-])/g;
 // A UUID (RFC 4122: 8-4-4-4-12 hex digits) and a MAC address or other colon- or hyphen-joined
 // hex bytes (IEEE 802: `00:1a:2b:3c:4d:5e`) are one value even where a part has no digit.
 const UUID = /[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}/g;
@@ -97,7 +90,8 @@ const isJoiner = (c: number) => c === 46 || c === 95 || c === 45;
 export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): string {
   if (word.length === 3 && CALENDAR_WORD.test(word)) return WILDCARD;
   if (word.charCodeAt(0) === 47 && PATH.test(word)) return maskPath(word, rules);
-  let text = word.includes('.') && HOST_HINT.test(word) ? word.replace(HOST_NAME, `$1${WILDCARD}`) : word;
+  // Java class names (`org.apache.Foo`) and file names (`workers2.properties`) are not hosts.
+  let text = maskHosts(word);
   if (text.includes('://')) text = text.replace(URL_VALUE, `$1${WILDCARD}`);
   if (text.length >= 11 && (text.includes(':') || text.includes('-'))) {
     text = text.replace(UUID, WILDCARD).replace(HEX_BYTES, `$1${WILDCARD}`);

@@ -4,6 +4,7 @@ import {
   branchKey,
   computeFork,
   type Fork,
+  KEY_SEPARATOR,
   MAX_TRACKED_KEYS,
   MAX_TRACKED_VALUES,
 } from './forks.ts';
@@ -15,7 +16,8 @@ import { tokenize } from './tokenize.ts';
 export interface MinerOptions {
   /**
    * Share of a group's positions where a message must have the same word to join it (a
-   * wildcard counts where the message has a masked value there too). @default 0.5
+   * wildcard counts where the message has a masked value there too). Overrides
+   * `heuristics.similarityThreshold`. @default 0.6 (see `heuristics.ts`)
    */
   similarityThreshold?: number;
   /** Extra masking rules, applied before the built-in masking. @default [] */
@@ -119,7 +121,9 @@ export class TemplateMiner {
   constructor(options: MinerOptions = {}) {
     this.#h = resolveHeuristics({
       ...options.heuristics,
-      ...(options.similarityThreshold === undefined ? {} : { similarityThreshold: options.similarityThreshold }),
+      ...(options.similarityThreshold === undefined
+        ? {}
+        : { similarityThreshold: options.similarityThreshold }),
     });
     this.#threshold = this.#h.similarityThreshold;
     this.#rules = options.maskingRules ?? [];
@@ -131,7 +135,7 @@ export class TemplateMiner {
   add(message: string): number {
     const { words, glue } = tokenize(message, this.#rules, false, this.#h);
     // Glue is part of what a message is: `op......0` and `op...... 0` are written differently.
-    const key = glue === '' ? words.join(' ') : `${words.join(' ')}${GLUE}${glue}`;
+    const key = glue === '' ? words.join(KEY_SEPARATOR) : `${words.join(KEY_SEPARATOR)}${GLUE}${glue}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined) {
       recount(cached, words, key);
@@ -286,8 +290,7 @@ function countKey(cluster: Cluster, key: string): void {
 }
 
 function forkOf(cluster: Cluster, h: Heuristics): Fork | undefined {
-  if (cluster.fork?.at !== cluster.count)
-    cluster.fork = { at: cluster.count, fork: computeFork(cluster, h) };
+  if (cluster.fork?.at !== cluster.count) cluster.fork = { at: cluster.count, fork: computeFork(cluster, h) };
   return cluster.fork.fork;
 }
 

@@ -4,7 +4,13 @@ import { applyRules, type MaskingRule, maskWord, WILDCARD } from './mask.ts';
 /** The learned rules tokenizing follows (see `heuristics.ts`). */
 export type TokenRules = Pick<
   Heuristics,
-  'instanceNames' | 'letterInId' | 'pathFileName' | 'mergeAdjacentValues' | 'dotLeaders' | 'sizeUnits'
+  | 'instanceNames'
+  | 'letterInId'
+  | 'pathFileName'
+  | 'mergeAdjacentValues'
+  | 'dotLeaders'
+  | 'sizeUnits'
+  | 'quotedStrings'
 >;
 
 /** A message split into masked words and the whitespace around them. */
@@ -46,6 +52,30 @@ function dotLeader(text: string, i: number): number {
   while (text.charCodeAt(j) === 46) j++;
   return j;
 }
+/** Longest quoted string read as one word; a longer one is split on whitespace as any text. */
+const MAX_QUOTED = 256;
+
+/**
+ * Where the quoted string opened at `open` ends (just after its closing quote), if it holds
+ * whitespace and closes within `MAX_QUOTED` characters at the end of a word (whitespace, the
+ * end, or punctuation after it); else `open`.
+ */
+function closingQuote(text: string, open: number): number {
+  const quote = text.charCodeAt(open);
+  let spaced = false;
+  const end = Math.min(text.length, open + MAX_QUOTED);
+  for (let j = open + 1; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (c === quote) {
+      const after = text.charCodeAt(j + 1);
+      const ends = Number.isNaN(after) || isSpace(text, j + 1) || ENDS_WORD.has(after);
+      if (ends) return spaced ? j + 1 : open;
+    } else if (!spaced && isSpace(text, j)) spaced = true;
+  }
+  return open;
+}
+// `,` `;` `:` `.` `)` `]` `}`
+const ENDS_WORD = new Set([44, 59, 58, 46, 41, 93, 125]);
 const NAMED = /[A-Za-z]/;
 const SIZE_UNIT = /^(?:[KMGTPE]i?B|B)([,;:)\]]*)$/;
 
@@ -59,8 +89,7 @@ function push(out: Tokens, gap: string | undefined, glued: boolean, word: string
     // any length: its repeats fold into the first, so lists of any length share a template.
     const list = masked === previous && NAMED.test(masked);
     // Values with only whitespace between are one value (`Fri Jun 17 07:07:00` -> `<*>:<*>:<*>`).
-    const adjacent =
-      rules.mergeAdjacentValues && previous.endsWith(ANY) && masked.startsWith(ANY) && !glued;
+    const adjacent = rules.mergeAdjacentValues && previous.endsWith(ANY) && masked.startsWith(ANY) && !glued;
     // A size is a number and its unit, and the unit changes with the number (`5.2 KB`, `320 B`).
     const unit = rules.sizeUnits && previous === ANY ? SIZE_UNIT.exec(masked) : null;
     if (list || adjacent || unit) {
@@ -95,7 +124,16 @@ export function tokenize(
     if (i === length) break;
     const start = i;
     while (i < length && !isSpace(text, i)) {
-      if (learned.dotLeaders && text.charCodeAt(i) === 46 && text.charCodeAt(i + 1) === 46) {
+      const c = text.charCodeAt(i);
+      if (learned.quotedStrings && (c === 34 || c === 39) && (i === start || text.charCodeAt(i - 1) === 61)) {
+        // A quoted string is one word however many words it holds (`'a b.txt'`, `msg="x y"`).
+        const close = closingQuote(text, i);
+        if (close > i) {
+          i = close;
+          continue;
+        }
+      }
+      if (learned.dotLeaders && c === 46 && text.charCodeAt(i + 1) === 46) {
         const leaderEnd = dotLeader(text, i);
         if (leaderEnd > i) {
           // The leader ends this word and belongs to it (`instruction......`); a word begins after it.
@@ -106,7 +144,13 @@ export function tokenize(
       i++;
     }
     const count = words.length;
-    push(out, withGaps ? text.slice(gapStart, start) : undefined, gapStart === start, text.slice(start, i), learned);
+    push(
+      out,
+      withGaps ? text.slice(gapStart, start) : undefined,
+      gapStart === start,
+      text.slice(start, i),
+      learned,
+    );
     if (gapStart === start && count > 0 && words.length > count) {
       glue += glue === '' ? String(count) : `,${count}`;
     }
