@@ -84,7 +84,7 @@ function push(out: Tokens, gap: string | undefined, glued: boolean, word: string
   const masked = maskWord(word, rules);
   const last = words.length - 1;
   const previous = words[last];
-  if (previous !== undefined && previous.includes(ANY)) {
+  if (previous?.includes(ANY)) {
     // A list of named values of one form (`blk_<*> blk_<*> blk_<*>`) is one variable part of
     // any length: its repeats fold into the first, so lists of any length share a template.
     const list = masked === previous && NAMED.test(masked);
