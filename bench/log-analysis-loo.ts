@@ -48,6 +48,7 @@ export function dataFreeStart(strict: boolean): Heuristics {
     sizeUnits: !strict,
     quotedStrings: !strict,
     pathFileName: false,
+    nameFirstWords: false,
   };
 }
 

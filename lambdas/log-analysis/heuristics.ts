@@ -47,6 +47,12 @@ export interface Heuristics {
    * parsing literature names (Zhu et al., ICSE-SEIP 2019; LogBatcher).
    */
   quotedStrings: boolean;
+  /**
+   * A first word that holds `.`, `/`, `\` or `@` (a file, host or address name) does not pick
+   * the message's bucket: Drain buckets by first word on the premise that it is a constant,
+   * and such a word is as often a value.
+   */
+  nameFirstWords: boolean;
   /** Dot leaders (`instruction......0`) end a word, so the value after them is a word of its own. */
   dotLeaders: boolean;
   /**
@@ -76,6 +82,7 @@ export const DEFAULT_HEURISTICS: Readonly<Heuristics> = Object.freeze({
   sizeUnits: true,
   quotedStrings: true,
   pathFileName: true,
+  nameFirstWords: false,
 });
 
 /** Rules from the literature, on for every log; not chosen on data. */
@@ -93,6 +100,7 @@ export const LEARNED: readonly (keyof Heuristics)[] = [
   'letterInId',
   'dotLeaders',
   'pathFileName',
+  'nameFirstWords',
   'similarityThreshold',
 ];
 
@@ -109,6 +117,7 @@ export const HEURISTIC_CANDIDATES: { readonly [K in keyof Heuristics]: readonly 
   sizeUnits: [false, true],
   quotedStrings: [false, true],
   pathFileName: [false, true],
+  nameFirstWords: [false, true],
 };
 
 /** `DEFAULT_HEURISTICS` with `overrides` on top; refuses values out of range. */

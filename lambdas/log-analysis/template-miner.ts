@@ -72,6 +72,10 @@ interface Cluster {
   fork?: { at: number; fork: Fork | undefined };
 }
 
+// A first word holding a dot, a slash, a backslash or an at sign reads as a file, host or
+// address name (`chrome.exe`, `user@host`), a value more often than a constant.
+const NAME_LIKE = /[./\\@]/;
+
 const DELIMITERS = new Set('=:,;/()[]{}"\'|@#.'.split(''));
 
 /**
@@ -175,7 +179,9 @@ export class TemplateMiner {
   #bucket(words: readonly string[], glue: string): Cluster[] {
     const first = words[0];
     const shape = `${words.length}${GLUE}${glue}`;
-    let key = `${shape} ${first === undefined || first.includes(WILDCARD) ? WILDCARD : first}`;
+    const variable =
+      first === undefined || first.includes(WILDCARD) || (this.#h.nameFirstWords && NAME_LIKE.test(first));
+    let key = `${shape} ${variable ? WILDCARD : first}`;
     let bucket = this.#buckets.get(key);
     if (bucket !== undefined) return bucket;
     const firstWords = this.#firstWords.get(shape) ?? 0;

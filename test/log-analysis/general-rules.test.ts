@@ -177,6 +177,12 @@ describe('learned rules switch on and off', () => {
     expect(words('check disk.......3', { dotLeaders: false })).toEqual(['check', 'disk.......<*>']);
   });
 
+  it('lets a first word that reads as a file or host name not pick the bucket (nameFirstWords)', () => {
+    const lines = ['backup.exe - sent 10 bytes', 'sync.exe - sent 12 bytes', 'mail.exe - sent 9 bytes'];
+    expect(new Set(mine(lines)).size).toBe(3);
+    expect(new Set(mine(lines, { nameFirstWords: true }))).toEqual(new Set(['<*>.exe - sent <*> bytes']));
+  });
+
   it('joins a group only above the similarity threshold', () => {
     const lines = ['alpha beta gamma delta', 'alpha beta zeta eta'];
     expect(new Set(mine(lines, { similarityThreshold: 0.5, maxWordFork: 0 })).size).toBe(1);
