@@ -28,6 +28,16 @@ const HOST_NAME = new RegExp(
   `(^|[^A-Za-z0-9.-])((?:[A-Za-z0-9][A-Za-z0-9-]*\\.)+(?:${GENERIC})|(?:[A-Za-z0-9][A-Za-z0-9-]*\\.){2,}([a-z]{2}))(?![A-Za-z0-9.-])`,
   'g',
 );
+// Dotted words ending in a country code are also property and package names (`mapred.task.id`,
+// `app.config.in`). One is a host name when it shows what machine names have and those do not:
+// a digit or a hyphen in a label, or a second-level domain under the country (`example.co.uk`).
+const MACHINE_LABEL = /[0-9-]/;
+const SECOND_LEVEL = /\.(?:co|com|net|org|ac|edu|gov|go|ne|or)\.[a-z]{2}$/;
+
+function countryHost(name: string, country: string): boolean {
+  return COUNTRIES.has(country) && (MACHINE_LABEL.test(name) || SECOND_LEVEL.test(name));
+}
+
 // IPv6 (RFC 4291): up to eight groups of one to four hex digits joined by colons, compressed
 // with one `::` or all eight written; a candidate run is checked by `isIpv6`.
 const HEX_COLONS = /(^|[^0-9A-Za-z:])([0-9A-Fa-f:]{3,})(?![0-9A-Za-z:])/g;
@@ -46,8 +56,8 @@ function isIpv6(run: string): boolean {
 export function maskHosts(word: string): string {
   let out = word;
   if (out.includes('.') && HOST_HINT.test(out)) {
-    out = out.replace(HOST_NAME, (match, before: string, _name: string, country?: string) =>
-      country === undefined || COUNTRIES.has(country) ? before + WILDCARD : match,
+    out = out.replace(HOST_NAME, (match, before: string, name: string, country?: string) =>
+      country === undefined || countryHost(name, country) ? before + WILDCARD : match,
     );
   }
   if (out.includes('::') || out.split(':').length > 7) {

@@ -56,6 +56,10 @@ describe('variable shapes that are always masked', () => {
     expect(maskWord('app.min.js')).toBe('app.min.js');
     expect(maskWord('backup.tar.gz')).toBe('backup.tar.gz');
     expect(maskWord('com.example.Worker')).toBe('com.example.Worker');
+    // A property name ending in a country code is not a host; a machine-like name is.
+    expect(maskWord('worker.task.id')).toBe('worker.task.id');
+    expect(maskWord('www.example.co.uk')).toBe('<*>');
+    expect(maskWord('host-7.example.it')).toBe('<*>');
   });
 
   it('keeps the unit of a duration or a size written on its number', () => {
