@@ -52,6 +52,12 @@ function isIpv6(run: string): boolean {
   return halves.length === 2 ? groups.length <= 7 : groups.length === 8;
 }
 
+function colons(text: string, from: number): number {
+  let n = 0;
+  for (let i = from; i >= 0; i = text.indexOf(':', i + 1)) n++;
+  return n;
+}
+
 /** `word` with its host names and IPv6 addresses written as `<*>`. */
 export function maskHosts(word: string): string {
   let out = word;
@@ -60,7 +66,8 @@ export function maskHosts(word: string): string {
       country === undefined || countryHost(name, country) ? before + WILDCARD : match,
     );
   }
-  if (out.includes('::') || out.split(':').length > 7) {
+  const colon = out.indexOf(':');
+  if (colon >= 0 && (out.includes('::') || colons(out, colon) >= 7)) {
     out = out.replace(HEX_COLONS, (match, before: string, run: string) =>
       isIpv6(run) ? before + WILDCARD : match,
     );
