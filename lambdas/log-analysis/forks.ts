@@ -48,13 +48,21 @@ export interface Branch {
 }
 
 const EMPTY_FIELD = /^[A-Za-z_][\w.-]*=$/;
+const NAME_PART = /^[A-Za-z_][A-Za-z_-]*$/;
 
-/** `rhost=` against `rhost=<*>`: a field left empty is a different event from one with a value. */
+/**
+ * A part left empty is a different event from the same part filled: `rhost=` against
+ * `rhost=<*>` (a field with and without its value), `(uid=<*>)` against `LOGIN(uid=<*>)` (a
+ * word with and without a name before it). Two words at the position, one the other with a
+ * value or a name added.
+ */
 function emptyOrNot(seen: Map<string, number>): boolean {
   if (seen.size !== 2) return false;
   const [a, b] = [...seen.keys()] as [string, string];
-  const [empty, full] = EMPTY_FIELD.test(a) ? [a, b] : [b, a];
-  return EMPTY_FIELD.test(empty) && full.startsWith(empty) && full.length > empty.length;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (EMPTY_FIELD.test(short) && long.startsWith(short)) return true;
+  if (!short.includes('<*>') || !/[^A-Za-z]/.test(short.charAt(0))) return false;
+  return long.endsWith(short) && NAME_PART.test(long.slice(0, long.length - short.length));
 }
 
 function forks(seen: Map<string, number>, rules: ForkRules): boolean {

@@ -176,6 +176,18 @@ describe('learned rules switch on and off', () => {
     expect(mine(lines, { emptyFieldFork: false })[2]).toBe('auth fail peer=<*> mode=x');
   });
 
+  it('forks a word with a name before it from the same word without (emptyFieldFork)', () => {
+    const lines = ['shell started by (pid=10)', 'shell started by (pid=11)', 'shell started by CRON(pid=12)'];
+    expect(mine(lines)).toEqual([
+      'shell started by (pid=<*>)',
+      'shell started by (pid=<*>)',
+      'shell started by CRON(pid=<*>)',
+    ]);
+    expect(new Set(mine(lines, { emptyFieldFork: false }))).toEqual(
+      new Set(['shell started by <*>(pid=<*>)']),
+    );
+  });
+
   it('ends a word at a dot leader (dotLeaders)', () => {
     expect(words('check disk.......3', { dotLeaders: true })).toEqual(['check', 'disk.......', '<*>']);
     expect(words('check disk.......3', { dotLeaders: false })).toEqual(['check', 'disk.......<*>']);
