@@ -41,6 +41,12 @@ export interface Heuristics {
   /** A one-letter part between two values joined by `_` belongs to the id (`attempt_<*>_m_<*>` -> `attempt_<*>`). */
   letterInId: boolean;
   /**
+   * A message may join a group it differs from in one word, whatever the threshold: one
+   * differing word can always be a variable, and without this a message of two or three words
+   * (`Started foo`) could never join a group at a threshold above 1/2 or 2/3.
+   */
+  oneDifferentWord: boolean;
+  /**
    * A quoted string that holds whitespace is one word (`'my file.txt'`, `msg="disk full"`), so
    * messages whose quoted values have different word counts share a template; the value
    * generalizes as any word (`'<*>'`). Quoted values are among the variable shapes the log
@@ -81,6 +87,7 @@ export const DEFAULT_HEURISTICS: Readonly<Heuristics> = Object.freeze({
   dotLeaders: false,
   sizeUnits: true,
   quotedStrings: true,
+  oneDifferentWord: true,
   pathFileName: true,
   nameFirstWords: false,
 });
@@ -91,6 +98,7 @@ export const GENERAL: readonly (keyof Heuristics)[] = [
   'sizeUnits',
   'instanceNames',
   'quotedStrings',
+  'oneDifferentWord',
 ];
 /** The choices made on sample logs, in the order the benchmark chooses them (rules, then the threshold). */
 export const LEARNED: readonly (keyof Heuristics)[] = [
@@ -116,6 +124,7 @@ export const HEURISTIC_CANDIDATES: { readonly [K in keyof Heuristics]: readonly 
   dotLeaders: [false, true],
   sizeUnits: [false, true],
   quotedStrings: [false, true],
+  oneDifferentWord: [false, true],
   pathFileName: [false, true],
   nameFirstWords: [false, true],
 };

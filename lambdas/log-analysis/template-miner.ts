@@ -156,7 +156,13 @@ export class TemplateMiner {
       }
     }
     let cluster: Cluster;
-    if (best !== undefined && (bestScore >= this.#threshold || bucket.length >= this.#maxGroupsPerBucket)) {
+    // One differing word can always be a variable: a short message (`Started foo`) may differ
+    // in one word however high the threshold.
+    const threshold =
+      this.#h.oneDifferentWord && words.length > 1
+        ? Math.min(this.#threshold, (words.length - 1) / words.length)
+        : this.#threshold;
+    if (best !== undefined && (bestScore >= threshold || bucket.length >= this.#maxGroupsPerBucket)) {
       cluster = best;
       absorb(cluster, words, key);
     } else {

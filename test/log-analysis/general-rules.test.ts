@@ -135,6 +135,13 @@ describe('general rules', () => {
     expect(words("user's 'unclosed quote here")).toHaveLength(4);
   });
 
+  it('lets a short message join a group it differs from in one word', () => {
+    const lines = ['Started alpha', 'Started bravo', 'Started charlie', 'Started delta', 'Started echo'];
+    expect(new Set(mine(lines))).toEqual(new Set(['Started <*>']));
+    expect(new Set(mine(lines, { oneDifferentWord: false })).size).toBe(5);
+    expect(new Set(mine(['alpha', 'bravo'])).size).toBe(2);
+  });
+
   it('masks a numbered instance name whole, or only its number when switched off', () => {
     expect(maskWord('web-prod-12')).toBe('<*>');
     expect(maskWord('web-prod-12', { ...DEFAULT_HEURISTICS, instanceNames: false })).toBe('web-prod-<*>');
