@@ -33,6 +33,8 @@ const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|J
 // An absolute path of two or more parts is one value (`/var/www/html/`, `/etc/app/app.conf`); a
 // single part (`/default-rack`) reads as a name.
 const PATH = /^\/[^/]+\//;
+const WINDOWS_PATH = /^[A-Za-z]:\\[^\\]/;
+const KEYED_PATH = /^[A-Za-z_][\w.-]*[=:](?=\/[^/]+\/)/;
 const TRAILING_PUNCTUATION = /[:,;.)\]]*$/;
 // A one-letter part between two values joined by `_` belongs to the id (`attempt_<*>_m_<*>`).
 const LETTER_IN_ID = /<\*>_[A-Za-z]_<\*>/g;
@@ -90,6 +92,15 @@ const isJoiner = (c: number) => c === 46 || c === 95 || c === 45;
 export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): string {
   if (word.length === 3 && CALENDAR_WORD.test(word)) return WILDCARD;
   if (word.charCodeAt(0) === 47 && PATH.test(word)) return maskPath(word, rules);
+  // A Windows path (`C:\Users\me\app.log`) is one value.
+  if (word.charCodeAt(1) === 58 && word.charCodeAt(2) === 92 && WINDOWS_PATH.test(word)) {
+    return WILDCARD + (TRAILING_PUNCTUATION.exec(word)?.[0] ?? '');
+  }
+  // A path as the value of a field (`file=/var/log/app.log`, `path:/srv/x/`): the key stays.
+  if (word.includes('=/') || word.includes(':/')) {
+    const key = KEYED_PATH.exec(word);
+    if (key !== null) return key[0] + maskPath(word.slice(key[0].length), rules);
+  }
   // Java class names (`org.apache.Foo`) and file names (`workers2.properties`) are not hosts.
   let text = maskHosts(word);
   if (text.includes('://')) text = text.replace(URL_VALUE, `$1${WILDCARD}`);

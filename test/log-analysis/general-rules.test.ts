@@ -78,6 +78,13 @@ describe('variable shapes that are always masked', () => {
     expect(new Set(out)).toEqual(new Set(['cache miss key=<*> shard=<*>']));
   });
 
+  it('masks a path given as a field value, and Windows paths', () => {
+    expect(maskWord('file=/var/log/app.log')).toBe('file=<*>');
+    expect(maskWord('path:/srv/x/y,')).toBe('path:<*>,');
+    expect(maskWord('C:\\Users\\me\\report.txt;')).toBe('<*>;');
+    expect(maskWord('user=/a')).toBe('user=/a');
+  });
+
   it('masks a path whole, or keeps a file name that holds a value', () => {
     expect(maskWord('/srv/app/settings.yaml,')).toBe('<*>,');
     expect(maskWord('/srv/data/7/chunk_000123', { ...DEFAULT_HEURISTICS, pathFileName: true })).toBe(
