@@ -33,6 +33,9 @@ const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|J
 // An absolute path of two or more parts is one value (`/var/www/html/`, `/etc/app/app.conf`); a
 // single part (`/default-rack`) reads as a name.
 const PATH = /^\/[^/]+\//;
+const HEX_RUN = /^[0-9A-Fa-f]+$/;
+// An e-mail address (RFC 5322's common form) is one value, once its domain is masked.
+const EMAIL = /(^|[^\w.%+-])[\w.%+-]+@<\*>/g;
 const WINDOWS_PATH = /^[A-Za-z]:\\[^\\]/;
 const KEYED_PATH = /^[A-Za-z_][\w.-]*[=:](?=\/[^/]+\/)/;
 const TRAILING_PUNCTUATION = /[:,;.)\]]*$/;
@@ -103,6 +106,7 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
   }
   // Java class names (`org.apache.Foo`) and file names (`workers2.properties`) are not hosts.
   let text = maskHosts(word);
+  if (text.includes('@<*>')) text = text.replace(EMAIL, `$1${WILDCARD}`);
   if (text.includes('://')) text = text.replace(URL_VALUE, `$1${WILDCARD}`);
   if (text.length >= 11 && (text.includes(':') || text.includes('-'))) {
     text = text.replace(UUID, WILDCARD).replace(HEX_BYTES, `$1${WILDCARD}`);
@@ -141,7 +145,9 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
     if (digits >= 2 || (digits === 1 && firstDigit < 2)) {
       // Digits then a unit: the digits are the value, the unit is not.
       const unit = firstDigit === 0 && digits === lastDigit + 1 ? text.slice(i + digits, j) : '';
-      const keepUnit = unit !== '' && UNITS.has(unit.toLowerCase());
+      // Eight or more hex digits are a hex value even where they end in a unit's letter (`7317849d`).
+      const keepUnit =
+        unit !== '' && UNITS.has(unit.toLowerCase()) && !(j - i >= 8 && HEX_RUN.test(text.slice(i, j)));
       if (!(afterValue && gap !== '' && gapJoins)) {
         const before = gap.length > 1 ? gap.charCodeAt(gap.length - 2) : out.charCodeAt(out.length - 1);
         if (gap.endsWith('-') && (Number.isNaN(before) || !isAlnum(before))) gap = gap.slice(0, -1);

@@ -62,6 +62,12 @@ describe('variable shapes that are always masked', () => {
     expect(maskWord('host-7.example.it')).toBe('<*>');
   });
 
+  it('masks e-mail addresses whole, and long hex ending in a unit letter whole', () => {
+    expect(maskWord('to=ops.team@example.com,')).toBe('to=<*>,');
+    expect(maskWord('Handler@7a3b94cd')).toBe('Handler@<*>');
+    expect(maskWord('5d')).toBe('<*>d');
+  });
+
   it('keeps the unit of a duration or a size written on its number', () => {
     expect(maskWord('250ms')).toBe('<*>ms');
     expect(maskWord('took=1.5s')).toBe('took=<*>s');
