@@ -1,9 +1,9 @@
 /**
  * The miner's switchable choices, in one place, so a benchmark can choose each of them again
  * without the log it then tests on (leave one system out) and show what they are worth on a
- * log never seen. Most were chosen by measuring them on sample logs (`LEARNED`); two are
- * rules from the literature that hold for any log (`GENERAL`), switchable only so that the
- * benchmark can also choose them on data and show what that changes. Rules that were never
+ * log never seen. Some were chosen by measuring them on sample logs (`LEARNED`); the others
+ * are rules from the literature and standards that hold for any log (`GENERAL`), switchable
+ * only so that the benchmark can also choose them on data and show what that changes. Rules that were never
  * chosen on data (numbers, hex, IP addresses, UUIDs, paths, URLs, dates: the variable shapes
  * every log parsing benchmark masks) are always on and are not here.
  */
@@ -22,7 +22,10 @@ export interface Heuristics {
   maxWordFork: number;
   /** The same for upper-case constants (enum names: `from NEW to RUNNING`); 0: never. */
   maxConstantFork: number;
-  /** A field left empty (`rhost=`) forks from the same field with a value (`rhost=<*>`). */
+  /**
+   * A part left empty is another event than the part filled: a field without its value
+   * (`rhost=` / `rhost=<*>`), a word without the name before it (`(uid=<*>)` / `LOGIN(uid=<*>)`).
+   */
   emptyFieldFork: boolean;
   /**
    * Values next to each other, with only whitespace between, are one variable part of any
