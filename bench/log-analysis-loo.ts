@@ -62,10 +62,10 @@ export const GENERAL_RULES: readonly [string, string][] = [
   ['URLs (scheme://<*>), absolute paths of two or more parts', 'RFC 3986; variable shapes in Zhu et al.'],
   ['values joined by . _ - fold into one (ids such as blk_<*>)', 'Drain preprocessing (ids as one token)'],
   ['key=value: the key stays, the value generalizes', 'Drain / Brain: constant head of a token'],
-  ['lists of one named value repeated fold into one', 'Khan et al. (ICSE 2022): variable-length lists'],
+  ['lists of one named value repeated fold into one', 'a list length says nothing a template can use'],
   [
     'values with only whitespace between are one (mergeAdjacentValues)',
-    'Khan et al. (ICSE 2022): consecutive variables',
+    'Khan et al. (ICSE 2022) merge <*><*>; extended to spaces',
   ],
   ['a size unit after a number is part of it (sizeUnits)', 'IEC 80000-13; sizes in Zhu et al.'],
   ['a quoted string is one word (quotedStrings)', 'quoted values: Zhu et al.; LogBatcher'],

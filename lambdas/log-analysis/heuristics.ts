@@ -30,8 +30,11 @@ export interface Heuristics {
   /**
    * Values next to each other, with only whitespace between, are one variable part of any
    * length (`at Fri Jun 17 07:07:00 2005` -> `at <*>:<*>:<*>`): templates then merge across
-   * different token counts. The "consecutive variables" rule of Khan et al., "Guidelines for
-   * Assessing the Accuracy of Log Message Template Identification Techniques" (ICSE 2022).
+   * different token counts. Two variables with no constant between say nothing a template can
+   * use but how many there are, and a value can hold spaces (a date, a size, free text). The
+   * template corrections of Khan et al., "Guidelines for Assessing the Accuracy of Log Message
+   * Template Identification Techniques" (ICSE 2022), merge variables joined with no delimiter
+   * or by a dot; this extends that to whitespace.
    */
   mergeAdjacentValues: boolean;
   /**
