@@ -55,20 +55,23 @@ export function dataFreeStart(strict: boolean): Heuristics {
 
 /** The rules that are always on, and where each comes from (none was chosen on these logs). */
 export const GENERAL_RULES: readonly [string, string][] = [
-  ['numbers, hex (0x..), IPv4 with port', 'the masking regexes of Zhu et al. (ICSE-SEIP 2019) / Drain'],
-  ['dates: day and month names, times', 'Zhu et al. (ICSE-SEIP 2019); RFC 3164 / ISO 8601 shapes'],
+  ['numbers, hex (0x..), IPv4 with port', 'Drain (ICWS 2017) and its benchmark settings'],
+  ['dates: day and month names, times', 'RFC 3164 / RFC 5424 / ISO 8601 date shapes'],
   ['UUIDs, MAC addresses and other hex bytes', 'RFC 4122; IEEE 802 (EUI-48)'],
   ['host names with a generic or country top-level domain', 'RFC 920 / RFC 1591, ISO 3166-1'],
-  ['URLs (scheme://<*>), absolute paths of two or more parts', 'RFC 3986; variable shapes in Zhu et al.'],
+  [
+    'URLs (scheme://<*>), absolute paths of two or more parts',
+    'RFC 3986; path-like strings (Khan et al., ICSE 2022)',
+  ],
   ['values joined by . _ - fold into one (ids such as blk_<*>)', 'Drain preprocessing (ids as one token)'],
-  ['key=value: the key stays, the value generalizes', 'Drain / Brain: constant head of a token'],
+  ['key=value: the key stays, the value generalizes', 'the field name is the constant part of the token'],
   ['lists of one named value repeated fold into one', 'a list length says nothing a template can use'],
   [
     'values with only whitespace between are one (mergeAdjacentValues)',
     'Khan et al. (ICSE 2022) merge <*><*>; extended to spaces',
   ],
-  ['a size unit after a number is part of it (sizeUnits)', 'IEC 80000-13; sizes in Zhu et al.'],
-  ['a quoted string is one word (quotedStrings)', 'quoted values: Zhu et al.; LogBatcher'],
+  ['a size unit after a number is part of it (sizeUnits)', 'IEC 80000-13'],
+  ['a quoted string is one word (quotedStrings)', 'RFC 5424 structured-data values; logfmt'],
   [
     'a hyphenated name ending in a number is one value (instanceNames)',
     'RFC 1123 host labels; StatefulSet pod names',

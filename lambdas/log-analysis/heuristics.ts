@@ -56,7 +56,7 @@ export interface Heuristics {
    * A quoted string that holds whitespace is one word (`'my file.txt'`, `msg="disk full"`), so
    * messages whose quoted values have different word counts share a template; the value
    * generalizes as any word (`'<*>'`). Quoted values are among the variable shapes the log
-   * parsing literature names (Zhu et al., ICSE-SEIP 2019; LogBatcher).
+   * formats define (RFC 5424 structured-data values, logfmt).
    */
   quotedStrings: boolean;
   /**
@@ -69,8 +69,7 @@ export interface Heuristics {
   dotLeaders: boolean;
   /**
    * A size unit after a number (`5.2 KB`) is part of the value: the unit changes with the
-   * number (the binary and decimal byte units of IEC 80000-13, as the durations and sizes
-   * among the common variable shapes of Zhu et al., ICSE-SEIP 2019).
+   * number (the binary and decimal byte units of IEC 80000-13).
    */
   sizeUnits: boolean;
   /**
