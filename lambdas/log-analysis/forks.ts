@@ -6,23 +6,26 @@
  * the end each group splits into one template per combination of its fork words.
  */
 
+import { DEFAULT_HEURISTICS, type Heuristics } from './heuristics.ts';
+
 /** Distinct words remembered per varying position; past this the position is plainly variable. */
 export const MAX_TRACKED_VALUES = 12;
 /** Distinct whole messages (masked) remembered per group, to count combinations of fork words. */
 export const MAX_TRACKED_KEYS = 64;
-/** A position of plain words (letters; a `key=` before, punctuation after) forks when it shows at most this many (`view`/`modify`). */
-const MAX_WORD_FORK = 3;
-/** A position of upper-case constants (`NEW`, `RUNNING`: enum names) forks up to the tracking limit. */
-const MAX_CONSTANT_FORK = MAX_TRACKED_VALUES;
+/** The learned fork rules (see `heuristics.ts`): how many plain words or constants a fork may have, and empty fields. */
+export type ForkRules = Pick<Heuristics, 'maxWordFork' | 'maxConstantFork' | 'emptyFieldFork'>;
 
 const PLAIN_WORD = /^(?:[A-Za-z_]+=)?[([]?[A-Za-z][A-Za-z_'-]*[+-]?[)\]]?(?:[.,;:!?]|\.{2,})?$/;
 const CONSTANT_WORD = /^[([]?[A-Z][A-Z0-9_]*[)\]]?[.,;:!?]?$/;
+
+/** Joins a masked message's words into its key (a word can hold spaces: a quoted string). */
+export const KEY_SEPARATOR = '\u0002';
 
 /** What the miner tracks of one group, as forks need it. */
 export interface ForkSource {
   /** Per position: the distinct words seen with their counts, `null` past the limit, undefined if one word only. */
   values: readonly (Map<string, number> | null | undefined)[];
-  /** The distinct masked messages (words joined by a space, then any glue after U+0001) with their counts, `null` past the limit. */
+  /** The distinct masked messages (words joined by `KEY_SEPARATOR`, then any glue after U+0001) with their counts, `null` past the limit. */
   keys: Map<string, number> | null;
 }
 
@@ -45,17 +48,25 @@ export interface Branch {
 }
 
 const EMPTY_FIELD = /^[A-Za-z_][\w.-]*=$/;
+const NAME_PART = /^[A-Za-z_][A-Za-z_-]*$/;
 
-/** `rhost=` against `rhost=<*>`: a field left empty is a different event from one with a value. */
+/**
+ * A part left empty is a different event from the same part filled: `rhost=` against
+ * `rhost=<*>` (a field with and without its value), `(uid=<*>)` against `LOGIN(uid=<*>)` (a
+ * word with and without a name before it). Two words at the position, one the other with a
+ * value or a name added.
+ */
 function emptyOrNot(seen: Map<string, number>): boolean {
   if (seen.size !== 2) return false;
   const [a, b] = [...seen.keys()] as [string, string];
-  const [empty, full] = EMPTY_FIELD.test(a) ? [a, b] : [b, a];
-  return EMPTY_FIELD.test(empty) && full.startsWith(empty) && full.length > empty.length;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (EMPTY_FIELD.test(short) && long.startsWith(short)) return true;
+  if (!short.includes('<*>') || !/[^A-Za-z]/.test(short.charAt(0))) return false;
+  return long.endsWith(short) && NAME_PART.test(long.slice(0, long.length - short.length));
 }
 
-function forks(seen: Map<string, number>): boolean {
-  if (emptyOrNot(seen)) return true;
+function forks(seen: Map<string, number>, rules: ForkRules): boolean {
+  if (rules.emptyFieldFork && emptyOrNot(seen)) return true;
   let plain = true;
   let constant = true;
   for (const word of seen.keys()) {
@@ -63,7 +74,10 @@ function forks(seen: Map<string, number>): boolean {
     if (constant && !CONSTANT_WORD.test(word)) constant = false;
     if (!plain && !constant) return false;
   }
-  return (constant && seen.size <= MAX_CONSTANT_FORK) || (plain && seen.size <= MAX_WORD_FORK);
+  return (
+    (constant && seen.size <= Math.min(rules.maxConstantFork, MAX_TRACKED_VALUES)) ||
+    (plain && seen.size <= rules.maxWordFork)
+  );
 }
 
 /** The branch key of a message: its words at the fork positions. */
@@ -76,16 +90,16 @@ export function branchKey(words: readonly string[], positions: readonly number[]
  * messages known, every fork position takes part; past that limit, only the position with the
  * fewest words (counts per word are exact; counts per combination are not known).
  */
-export function computeFork(source: ForkSource): Fork | undefined {
+export function computeFork(source: ForkSource, rules: ForkRules = DEFAULT_HEURISTICS): Fork | undefined {
   const positions: number[] = [];
   source.values.forEach((seen, i) => {
-    if (seen && forks(seen)) positions.push(i);
+    if (seen && forks(seen, rules)) positions.push(i);
   });
   if (positions.length === 0) return undefined;
   const branches = new Map<string, Branch>();
   if (source.keys !== null) {
     for (const [key, count] of source.keys) {
-      const words = (key.split('\u0001')[0] as string).split(' ');
+      const words = (key.split('\u0001')[0] as string).split(KEY_SEPARATOR);
       const branch = branchKey(words, positions);
       const known = branches.get(branch);
       if (known === undefined) {

@@ -5,8 +5,15 @@
  * template become byte-identical and never need a similarity search.
  */
 
+import { DEFAULT_HEURISTICS, type Heuristics } from './heuristics.ts';
+import { maskHosts } from './hosts.ts';
+
 /** What a masked (variable) part is written as in a template. */
 export const WILDCARD = '<*>';
+
+/** The learned word rules (see `heuristics.ts`). */
+export type WordRules = Pick<Heuristics, 'instanceNames' | 'letterInId' | 'pathFileName'>;
+export const DEFAULT_WORD_RULES: WordRules = DEFAULT_HEURISTICS;
 
 /** An extra masking rule, an API option: every match of `pattern` in a message becomes `<*>`. */
 export interface MaskingRule {
@@ -16,17 +23,21 @@ export interface MaskingRule {
   pattern: RegExp;
 }
 
-// Host names end in a top-level domain; Java class names (`org.apache.Foo`) and file names
-// (`workers2.properties`) do not, so they stay. HOST_HINT is a cheap test before the full one.
-const HOST_HINT = /\.[a-z]{2,8}(?![A-Za-z0-9.-])/;
-const HOST_NAME =
-  /(^|[^A-Za-z0-9.-])(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+(?:com|net|org|edu|gov|mil|info|biz|io|local|internal|arpa|cn|uk|de|jp|ru|fr|br|au|nl|it|es|kr|tw|hk|ca|us|eu|ch|se|no|pl|om|il|za|mx)(?![A-Za-z0-9.-])/g;
+// A UUID (RFC 4122: 8-4-4-4-12 hex digits) and a MAC address or other colon- or hyphen-joined
+// hex bytes (IEEE 802: `00:1a:2b:3c:4d:5e`) are one value even where a part has no digit.
+const UUID = /[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}/g;
+const HEX_BYTES = /(^|[^0-9A-Za-z:-])(?:[0-9A-Fa-f]{2}[:-]){3,}[0-9A-Fa-f]{2}(?![0-9A-Za-z:-])/g;
 // Names of days and months are parts of a date written out in a message.
 const CALENDAR_WORD = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)$/;
 
 // An absolute path of two or more parts is one value (`/var/www/html/`, `/etc/app/app.conf`); a
 // single part (`/default-rack`) reads as a name.
 const PATH = /^\/[^/]+\//;
+const HEX_RUN = /^[0-9A-Fa-f]+$/;
+// An e-mail address (RFC 5322's common form) is one value, once its domain is masked.
+const EMAIL = /(^|[^\w.%+-])[\w.%+-]+@<\*>/g;
+const WINDOWS_PATH = /^[A-Za-z]:\\[^\\]/;
+const KEYED_PATH = /^[A-Za-z_][\w.-]*[=:](?=\/[^/]+\/)/;
 const TRAILING_PUNCTUATION = /[:,;.)\]]*$/;
 // A one-letter part between two values joined by `_` belongs to the id (`attempt_<*>_m_<*>`).
 const LETTER_IN_ID = /<\*>_[A-Za-z]_<\*>/g;
@@ -81,14 +92,25 @@ const isJoiner = (c: number) => c === 46 || c === 95 || c === 45;
  * names of days and months are values too.
  * `blk_-6952295868487656571` -> `blk_<*>`, `10.10.34.11:45307` -> `<*>:<*>`, `core.2275` -> `core.<*>`.
  */
-export function maskWord(word: string): string {
+export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): string {
   if (word.length === 3 && CALENDAR_WORD.test(word)) return WILDCARD;
-  if (word.charCodeAt(0) === 47 && PATH.test(word)) {
-    const tail = TRAILING_PUNCTUATION.exec(word)?.[0] ?? '';
-    return WILDCARD + tail;
+  if (word.charCodeAt(0) === 47 && PATH.test(word)) return maskPath(word, rules);
+  // A Windows path (`C:\Users\me\app.log`) is one value.
+  if (word.charCodeAt(1) === 58 && word.charCodeAt(2) === 92 && WINDOWS_PATH.test(word)) {
+    return WILDCARD + (TRAILING_PUNCTUATION.exec(word)?.[0] ?? '');
   }
-  let text = word.includes('.') && HOST_HINT.test(word) ? word.replace(HOST_NAME, `$1${WILDCARD}`) : word;
+  // A path as the value of a field (`file=/var/log/app.log`, `path:/srv/x/`): the key stays.
+  if (word.includes('=/') || word.includes(':/')) {
+    const key = KEYED_PATH.exec(word);
+    if (key !== null) return key[0] + maskPath(word.slice(key[0].length), rules);
+  }
+  // Java class names (`org.apache.Foo`) and file names (`workers2.properties`) are not hosts.
+  let text = maskHosts(word);
+  if (text.includes('@<*>')) text = text.replace(EMAIL, `$1${WILDCARD}`);
   if (text.includes('://')) text = text.replace(URL_VALUE, `$1${WILDCARD}`);
+  if (text.length >= 11 && (text.includes(':') || text.includes('-'))) {
+    text = text.replace(UUID, WILDCARD).replace(HEX_BYTES, `$1${WILDCARD}`);
+  }
   const length = text.length;
   let i = 0;
   while (i < length && !isDigit(text.charCodeAt(i))) i++;
@@ -123,7 +145,9 @@ export function maskWord(word: string): string {
     if (digits >= 2 || (digits === 1 && firstDigit < 2)) {
       // Digits then a unit: the digits are the value, the unit is not.
       const unit = firstDigit === 0 && digits === lastDigit + 1 ? text.slice(i + digits, j) : '';
-      const keepUnit = unit !== '' && UNITS.has(unit.toLowerCase());
+      // Eight or more hex digits are a hex value even where they end in a unit's letter (`7317849d`).
+      const keepUnit =
+        unit !== '' && UNITS.has(unit.toLowerCase()) && !(j - i >= 8 && HEX_RUN.test(text.slice(i, j)));
       if (!(afterValue && gap !== '' && gapJoins)) {
         const before = gap.length > 1 ? gap.charCodeAt(gap.length - 2) : out.charCodeAt(out.length - 1);
         if (gap.endsWith('-') && (Number.isNaN(before) || !isAlnum(before))) gap = gap.slice(0, -1);
@@ -140,9 +164,21 @@ export function maskWord(word: string): string {
     i = j;
   }
   if (gapFrom < length) out += text.slice(gapFrom);
-  if (out.includes('_<*>')) out = out.replace(LETTER_IN_ID, WILDCARD);
-  if (out.includes('-<*>')) out = out.replace(INSTANCE_NAME, `$1${WILDCARD}`);
+  if (rules.letterInId && out.includes('_<*>')) out = out.replace(LETTER_IN_ID, WILDCARD);
+  if (rules.instanceNames && out.includes('-<*>')) out = out.replace(INSTANCE_NAME, `$1${WILDCARD}`);
   return out;
+}
+
+/** `<*>` and any trailing punctuation; with `pathFileName`, `/<*>/` and the last part's masked form when it holds a value. */
+function maskPath(word: string, rules: WordRules): string {
+  const tail = TRAILING_PUNCTUATION.exec(word)?.[0] ?? '';
+  const body = word.slice(0, word.length - tail.length);
+  const name = body.slice(body.lastIndexOf('/') + 1);
+  if (rules.pathFileName && name !== '') {
+    const masked = maskWord(name, rules);
+    if (masked !== name && masked !== WILDCARD) return `/${WILDCARD}/${masked}${tail}`;
+  }
+  return WILDCARD + tail;
 }
 
 /** Applies the extra rules to a whole message (before it is split into words). */

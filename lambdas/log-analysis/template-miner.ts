@@ -4,9 +4,11 @@ import {
   branchKey,
   computeFork,
   type Fork,
+  KEY_SEPARATOR,
   MAX_TRACKED_KEYS,
   MAX_TRACKED_VALUES,
 } from './forks.ts';
+import { type Heuristics, resolveHeuristics } from './heuristics.ts';
 import { type MaskingRule, WILDCARD } from './mask.ts';
 import { tokenize } from './tokenize.ts';
 
@@ -14,7 +16,8 @@ import { tokenize } from './tokenize.ts';
 export interface MinerOptions {
   /**
    * Share of a group's positions where a message must have the same word to join it (a
-   * wildcard counts where the message has a masked value there too). @default 0.5
+   * wildcard counts where the message has a masked value there too). Overrides
+   * `heuristics.similarityThreshold`. @default 0.6 (see `heuristics.ts`)
    */
   similarityThreshold?: number;
   /** Extra masking rules, applied before the built-in masking. @default [] */
@@ -31,6 +34,11 @@ export interface MinerOptions {
    * (usually in the same group). @default 10000
    */
   cacheSize?: number;
+  /**
+   * The learned settings and optional rules (`heuristics.ts`), each defaulting to the value
+   * chosen on sample logs. `similarityThreshold` above takes precedence over the one here.
+   */
+  heuristics?: Partial<Heuristics>;
 }
 
 /** A template as the miner holds it. */
@@ -63,6 +71,10 @@ interface Cluster {
   /** The fork as last computed, and the count it was computed at. */
   fork?: { at: number; fork: Fork | undefined };
 }
+
+// A first word holding a dot, a slash, a backslash or an at sign reads as a file, host or
+// address name (`chrome.exe`, `user@host`), a value more often than a constant.
+const NAME_LIKE = /[./\\@]/;
 
 const DELIMITERS = new Set('=:,;/()[]{}"\'|@#.'.split(''));
 
@@ -103,6 +115,7 @@ export class TemplateMiner {
   readonly #rules: readonly MaskingRule[];
   readonly #cacheSize: number;
   readonly #maxGroupsPerBucket: number;
+  readonly #h: Heuristics;
   readonly #clusters: Cluster[] = [];
   readonly #buckets = new Map<string, Cluster[]>();
   /** Buckets per word count (and glue). */
@@ -110,7 +123,13 @@ export class TemplateMiner {
   #cache = new Map<string, Cluster>();
 
   constructor(options: MinerOptions = {}) {
-    this.#threshold = options.similarityThreshold ?? 0.5;
+    this.#h = resolveHeuristics({
+      ...options.heuristics,
+      ...(options.similarityThreshold === undefined
+        ? {}
+        : { similarityThreshold: options.similarityThreshold }),
+    });
+    this.#threshold = this.#h.similarityThreshold;
     this.#rules = options.maskingRules ?? [];
     this.#cacheSize = options.cacheSize ?? 10_000;
     this.#maxGroupsPerBucket = options.maxGroupsPerBucket ?? 1000;
@@ -118,9 +137,9 @@ export class TemplateMiner {
 
   /** Mines one message; returns the id of the group it joined. */
   add(message: string): number {
-    const { words, glue } = tokenize(message, this.#rules, false);
+    const { words, glue } = tokenize(message, this.#rules, false, this.#h);
     // Glue is part of what a message is: `op......0` and `op...... 0` are written differently.
-    const key = glue === '' ? words.join(' ') : `${words.join(' ')}${GLUE}${glue}`;
+    const key = glue === '' ? words.join(KEY_SEPARATOR) : `${words.join(KEY_SEPARATOR)}${GLUE}${glue}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined) {
       recount(cached, words, key);
@@ -137,12 +156,18 @@ export class TemplateMiner {
       }
     }
     let cluster: Cluster;
-    if (best !== undefined && (bestScore >= this.#threshold || bucket.length >= this.#maxGroupsPerBucket)) {
+    // One differing word can always be a variable: a short message (`Started foo`) may differ
+    // in one word however high the threshold.
+    const threshold =
+      this.#h.oneDifferentWord && words.length > 1
+        ? Math.min(this.#threshold, (words.length - 1) / words.length)
+        : this.#threshold;
+    if (best !== undefined && (bestScore >= threshold || bucket.length >= this.#maxGroupsPerBucket)) {
       cluster = best;
       absorb(cluster, words, key);
     } else {
       // The whitespace is read again only here: a group keeps its first message's spacing.
-      const { gaps } = tokenize(message, this.#rules);
+      const { gaps } = tokenize(message, this.#rules, true, this.#h);
       cluster = { id: this.#clusters.length, words, gaps, count: 1, values: [], keys: new Map([[key, 1]]) };
       this.#clusters.push(cluster);
       bucket.push(cluster);
@@ -160,7 +185,9 @@ export class TemplateMiner {
   #bucket(words: readonly string[], glue: string): Cluster[] {
     const first = words[0];
     const shape = `${words.length}${GLUE}${glue}`;
-    let key = `${shape} ${first === undefined || first.includes(WILDCARD) ? WILDCARD : first}`;
+    const variable =
+      first === undefined || first.includes(WILDCARD) || (this.#h.nameFirstWords && NAME_LIKE.test(first));
+    let key = `${shape} ${variable ? WILDCARD : first}`;
     let bucket = this.#buckets.get(key);
     if (bucket !== undefined) return bucket;
     const firstWords = this.#firstWords.get(shape) ?? 0;
@@ -188,9 +215,9 @@ export class TemplateMiner {
   templateOf(group: number, message: string): MinedTemplate {
     const cluster = this.#clusters[group];
     if (cluster === undefined) throw new UnknownTemplateGroupError(group, `no group with id ${group}`);
-    const fork = forkOf(cluster);
+    const fork = forkOf(cluster, this.#h);
     if (fork === undefined) return whole(cluster);
-    const words = tokenize(message, this.#rules, false).words;
+    const words = tokenize(message, this.#rules, false, this.#h).words;
     const branch = fork.branches.get(branchKey(words, fork.positions));
     if (branch === undefined)
       throw new UnknownTemplateGroupError(
@@ -204,7 +231,7 @@ export class TemplateMiner {
   templates(): MinedTemplate[] {
     const out: MinedTemplate[] = [];
     for (const cluster of this.#clusters) {
-      const fork = forkOf(cluster);
+      const fork = forkOf(cluster, this.#h);
       if (fork === undefined) {
         out.push(whole(cluster));
         continue;
@@ -274,8 +301,8 @@ function countKey(cluster: Cluster, key: string): void {
   if (cluster.keys.size > TRACKED_KEYS) cluster.keys = null;
 }
 
-function forkOf(cluster: Cluster): Fork | undefined {
-  if (cluster.fork?.at !== cluster.count) cluster.fork = { at: cluster.count, fork: computeFork(cluster) };
+function forkOf(cluster: Cluster, h: Heuristics): Fork | undefined {
+  if (cluster.fork?.at !== cluster.count) cluster.fork = { at: cluster.count, fork: computeFork(cluster, h) };
   return cluster.fork.fork;
 }
 

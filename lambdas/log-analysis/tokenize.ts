@@ -1,4 +1,17 @@
+import { DEFAULT_HEURISTICS, type Heuristics } from './heuristics.ts';
 import { applyRules, type MaskingRule, maskWord, WILDCARD } from './mask.ts';
+
+/** The learned rules tokenizing follows (see `heuristics.ts`). */
+export type TokenRules = Pick<
+  Heuristics,
+  | 'instanceNames'
+  | 'letterInId'
+  | 'pathFileName'
+  | 'mergeAdjacentValues'
+  | 'dotLeaders'
+  | 'sizeUnits'
+  | 'quotedStrings'
+>;
 
 /** A message split into masked words and the whitespace around them. */
 export interface Tokens {
@@ -39,33 +52,69 @@ function dotLeader(text: string, i: number): number {
   while (text.charCodeAt(j) === 46) j++;
   return j;
 }
-// A size is a number and its unit, and the unit changes with the number (`5.2 KB`, `320 B`).
+/** Longest quoted string read as one word; a longer one is split on whitespace as any text. */
+const MAX_QUOTED = 256;
+
+/**
+ * Where the quoted string opened at `open` ends (just after its closing quote), if it holds
+ * whitespace and closes within `MAX_QUOTED` characters at the end of a word (whitespace, the
+ * end, or punctuation after it); else `open`.
+ */
+function closingQuote(text: string, open: number): number {
+  const quote = text.charCodeAt(open);
+  let spaced = false;
+  const end = Math.min(text.length, open + MAX_QUOTED);
+  for (let j = open + 1; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (c === quote) {
+      const after = text.charCodeAt(j + 1);
+      const ends = Number.isNaN(after) || isSpace(text, j + 1) || ENDS_WORD.has(after);
+      if (ends) return spaced ? j + 1 : open;
+    } else if (!spaced && isSpace(text, j)) spaced = true;
+  }
+  return open;
+}
+// `,` `;` `:` `.` `)` `]` `}`
+const ENDS_WORD = new Set([44, 59, 58, 46, 41, 93, 125]);
 const NAMED = /[A-Za-z]/;
 const SIZE_UNIT = /^(?:[KMGTPE]i?B|B)([,;:)\]]*)$/;
 
-function push(words: string[], gaps: string[] | undefined, gap: string, word: string): void {
-  const masked = maskWord(word);
-  // A list of named values of one form (`blk_<*> blk_<*> blk_<*>`) is one variable part of any
-  // length: its repeats fold into the first, so lists of any length share a template. Bare
-  // values (`<*>: <*>:`) are separate fields and stay.
-  if (words.length > 0 && masked === words[words.length - 1] && masked.includes(ANY) && NAMED.test(masked))
-    return;
-  const unit = words.length > 0 && words[words.length - 1] === ANY ? SIZE_UNIT.exec(masked) : null;
-  if (unit) words[words.length - 1] = ANY + (unit[1] ?? '');
-  else {
-    gaps?.push(gap);
-    words.push(masked);
+function push(out: Tokens, gap: string | undefined, glued: boolean, word: string, rules: TokenRules): void {
+  const words = out.words;
+  const masked = maskWord(word, rules);
+  const last = words.length - 1;
+  const previous = words[last];
+  if (previous?.includes(ANY)) {
+    // A list of named values of one form (`blk_<*> blk_<*> blk_<*>`) is one variable part of
+    // any length: its repeats fold into the first, so lists of any length share a template.
+    const list = masked === previous && NAMED.test(masked);
+    // Values with only whitespace between are one value (`Fri Jun 17 07:07:00` -> `<*>:<*>:<*>`).
+    const adjacent = rules.mergeAdjacentValues && previous.endsWith(ANY) && masked.startsWith(ANY) && !glued;
+    // A size is a number and its unit, and the unit changes with the number (`5.2 KB`, `320 B`).
+    const unit = rules.sizeUnits && previous === ANY ? SIZE_UNIT.exec(masked) : null;
+    if (list || adjacent || unit) {
+      if (adjacent) words[last] = previous + masked.slice(ANY.length);
+      else if (unit) words[last] = ANY + (unit[1] ?? '');
+      return;
+    }
   }
+  if (gap !== undefined) out.gaps.push(gap);
+  words.push(masked);
 }
 
 /**
  * Splits a message on whitespace and masks every word (see `maskWord`). The whitespace is
  * kept so that a template can be written back with the spacing of its messages.
  */
-export function tokenize(message: string, rules: readonly MaskingRule[] = [], withGaps = true): Tokens {
+export function tokenize(
+  message: string,
+  rules: readonly MaskingRule[] = [],
+  withGaps = true,
+  learned: TokenRules = DEFAULT_HEURISTICS,
+): Tokens {
   const text = rules.length > 0 ? applyRules(message, rules) : message;
-  const words: string[] = [];
-  const gaps: string[] | undefined = withGaps ? [] : undefined;
+  const out: Tokens = { words: [], gaps: [], glue: '' };
+  const words = out.words;
   let glue = '';
   const length = text.length;
   let i = 0;
@@ -75,7 +124,16 @@ export function tokenize(message: string, rules: readonly MaskingRule[] = [], wi
     if (i === length) break;
     const start = i;
     while (i < length && !isSpace(text, i)) {
-      if (text.charCodeAt(i) === 46 && text.charCodeAt(i + 1) === 46) {
+      const c = text.charCodeAt(i);
+      if (learned.quotedStrings && (c === 34 || c === 39) && (i === start || text.charCodeAt(i - 1) === 61)) {
+        // A quoted string is one word however many words it holds (`'a b.txt'`, `msg="x y"`).
+        const close = closingQuote(text, i);
+        if (close > i) {
+          i = close;
+          continue;
+        }
+      }
+      if (learned.dotLeaders && c === 46 && text.charCodeAt(i + 1) === 46) {
         const leaderEnd = dotLeader(text, i);
         if (leaderEnd > i) {
           // The leader ends this word and belongs to it (`instruction......`); a word begins after it.
@@ -86,12 +144,19 @@ export function tokenize(message: string, rules: readonly MaskingRule[] = [], wi
       i++;
     }
     const count = words.length;
-    push(words, gaps, gaps ? text.slice(gapStart, start) : '', text.slice(start, i));
+    push(
+      out,
+      withGaps ? text.slice(gapStart, start) : undefined,
+      gapStart === start,
+      text.slice(start, i),
+      learned,
+    );
     if (gapStart === start && count > 0 && words.length > count) {
       glue += glue === '' ? String(count) : `,${count}`;
     }
     gapStart = i;
   }
-  gaps?.push(text.slice(gapStart));
-  return { words, gaps: gaps ?? [], glue };
+  if (withGaps) out.gaps.push(text.slice(gapStart));
+  out.glue = glue;
+  return out;
 }

@@ -54,14 +54,18 @@ describe.runIf(present)('Loghub 2k evaluation (one default configuration)', () =
     });
   }
 
-  it('has a mean grouping accuracy above 0.97 (measured 0.989; Drain: 0.909)', () => {
+  it('has a mean grouping accuracy above 0.99 (measured 0.998; Drain: 0.909)', () => {
     const mean = [...results.values()].reduce((n, r) => n + r.ga, 0) / results.size;
-    expect(mean).toBeGreaterThan(0.97);
+    expect(mean).toBeGreaterThan(0.99);
   });
 
-  it('has a mean parsing accuracy above 0.75 (measured 0.793; Drain: about 0.32)', () => {
+  it('has a mean parsing accuracy above 0.86 (measured 0.880; Drain: about 0.32)', () => {
     const mean = [...results.values()].reduce((n, r) => n + r.pa, 0) / results.size;
-    expect(mean).toBeGreaterThan(0.75);
+    expect(mean).toBeGreaterThan(0.86);
+  });
+
+  it('parses at least 0.63 of every system exactly (lowest measured: 0.659)', () => {
+    for (const [name, r] of results) expect(r.pa, name).toBeGreaterThanOrEqual(0.63);
   });
 });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_HEURISTICS } from '../../lambdas/log-analysis/heuristics.ts';
 import { maskWord } from '../../lambdas/log-analysis/mask.ts';
 import { mineRecords } from '../../lambdas/log-analysis/mine.ts';
 import { generalizeWord, TemplateMiner } from '../../lambdas/log-analysis/template-miner.ts';
@@ -68,8 +69,17 @@ describe('tokenize', () => {
     expect(tokenize('from 1.2.3.4: 11: bye').words).toEqual(['from', '<*>:', '<*>:', 'bye']);
   });
 
-  it('ends a word at its dot leader', () => {
-    expect(tokenize('illegal instruction......0').words).toEqual(['illegal', 'instruction......', '<*>']);
+  it('ends a word at its dot leader where that rule is on', () => {
+    const rules = { ...DEFAULT_HEURISTICS, dotLeaders: true };
+    expect(tokenize('illegal instruction......0', [], true, rules).words).toEqual([
+      'illegal',
+      'instruction......',
+      '<*>',
+    ]);
+    expect(tokenize('illegal instruction......0', [], true, { ...rules, dotLeaders: false }).words).toEqual([
+      'illegal',
+      'instruction......<*>',
+    ]);
   });
 
   it('applies extra masking rules before the built-in masking', () => {
@@ -205,6 +215,21 @@ const word = fc.oneof(
     'blk_-2',
     'Jun',
     '10ms',
+  ),
+  fc.constantFrom(
+    "'a b'",
+    '"x y z",',
+    "'open",
+    "end'",
+    'msg="p q"',
+    'ops@example.com',
+    'fe80::1',
+    'C:\\x\\y.log',
+    'file=/a/b/c',
+    '550e8400-e29b-41d4-a716-446655440000',
+    'LOGIN(uid=0)',
+    '(uid=1)',
+    'key=',
   ),
   fc.integer({ min: 0, max: 99999 }).map(String),
   fc.stringMatching(/^[a-z]{1,8}$/),

@@ -1,0 +1,147 @@
+/**
+ * The miner's switchable choices, in one place, so a benchmark can choose each of them again
+ * without the log it then tests on (leave one system out) and show what they are worth on a
+ * log never seen. Some were chosen by measuring them on sample logs (`LEARNED`); the others
+ * are rules from the literature and standards that hold for any log (`GENERAL`), switchable
+ * only so that the benchmark can also choose them on data and show what that changes. Rules that were never
+ * chosen on data (numbers, hex, IP addresses, UUIDs, paths, URLs, dates: the variable shapes
+ * every log parsing benchmark masks) are always on and are not here.
+ */
+
+/** The learned settings and optional rules of the miner. */
+export interface Heuristics {
+  /**
+   * Share of a group's positions where a message must have the same word to join it (Drain's
+   * similarity threshold, which its authors tune per log between 0.4 and 0.7).
+   */
+  similarityThreshold: number;
+  /**
+   * A position of plain words forks its group into one template per word when it shows at
+   * most this many words (`Failed password` / `Failed none`); 0: never.
+   */
+  maxWordFork: number;
+  /** The same for upper-case constants (enum names: `from NEW to RUNNING`); 0: never. */
+  maxConstantFork: number;
+  /**
+   * A part left empty is another event than the part filled: a field without its value
+   * (`rhost=` / `rhost=<*>`), a word without the name before it (`(uid=<*>)` / `LOGIN(uid=<*>)`).
+   */
+  emptyFieldFork: boolean;
+  /**
+   * Values next to each other, with only whitespace between, are one variable part of any
+   * length (`at Fri Jun 17 07:07:00 2005` -> `at <*>:<*>:<*>`): templates then merge across
+   * different token counts. Two variables with no constant between say nothing a template can
+   * use but how many there are, and a value can hold spaces (a date, a size, free text). The
+   * template corrections of Khan et al., "Guidelines for Assessing the Accuracy of Log Message
+   * Template Identification Techniques" (ICSE 2022), merge variables joined with no delimiter
+   * or by a dot; this extends that to whitespace.
+   */
+  mergeAdjacentValues: boolean;
+  /**
+   * A name of two or more hyphenated parts ending in a number names an instance
+   * (`web-prod-12` -> `<*>`); with it off only the number is masked (`web-prod-<*>`). Numbered
+   * host and instance names are a naming convention, not one log's: RFC 1123 host labels,
+   * Kubernetes StatefulSet pods (`<name>-<ordinal>`), EC2 host names (`ip-10-0-0-1`).
+   */
+  instanceNames: boolean;
+  /** A one-letter part between two values joined by `_` belongs to the id (`attempt_<*>_m_<*>` -> `attempt_<*>`). */
+  letterInId: boolean;
+  /**
+   * A message may join a group it differs from in one word, whatever the threshold: one
+   * differing word can always be a variable, and without this a message of two or three words
+   * (`Started foo`) could never join a group at a threshold above 1/2 or 2/3.
+   */
+  oneDifferentWord: boolean;
+  /**
+   * A quoted string that holds whitespace is one word (`'my file.txt'`, `msg="disk full"`), so
+   * messages whose quoted values have different word counts share a template; the value
+   * generalizes as any word (`'<*>'`). Quoted values are among the variable shapes the log
+   * formats define (RFC 5424 structured-data values, logfmt).
+   */
+  quotedStrings: boolean;
+  /**
+   * A first word that holds `.`, `/`, `\` or `@` (a file, host or address name) does not pick
+   * the message's bucket: Drain buckets by first word on the premise that it is a constant,
+   * and such a word is as often a value.
+   */
+  nameFirstWords: boolean;
+  /** Dot leaders (`instruction......0`) end a word, so the value after them is a word of its own. */
+  dotLeaders: boolean;
+  /**
+   * A size unit after a number (`5.2 KB`) is part of the value: the unit changes with the
+   * number (the binary and decimal byte units of IEC 80000-13).
+   */
+  sizeUnits: boolean;
+  /**
+   * An absolute path whose last part holds a value keeps that part's masked form
+   * (`/data/7/blk_12` -> `/<*>/blk_<*>`: the file name says what kind of file); off, and for
+   * other paths, the whole path is one value.
+   */
+  pathFileName: boolean;
+}
+
+/** The choices shipped: the ones the leave-one-system-out benchmark selects on all its logs. */
+export const DEFAULT_HEURISTICS: Readonly<Heuristics> = Object.freeze({
+  similarityThreshold: 0.6,
+  maxWordFork: 3,
+  maxConstantFork: 8,
+  emptyFieldFork: true,
+  mergeAdjacentValues: true,
+  instanceNames: true,
+  letterInId: true,
+  dotLeaders: false,
+  sizeUnits: true,
+  quotedStrings: true,
+  oneDifferentWord: true,
+  pathFileName: true,
+  nameFirstWords: false,
+});
+
+/** Rules from the literature, on for every log; not chosen on data. */
+export const GENERAL: readonly (keyof Heuristics)[] = [
+  'mergeAdjacentValues',
+  'sizeUnits',
+  'instanceNames',
+  'quotedStrings',
+  'oneDifferentWord',
+];
+/** The choices made on sample logs, in the order the benchmark chooses them (rules, then the threshold). */
+export const LEARNED: readonly (keyof Heuristics)[] = [
+  'maxWordFork',
+  'maxConstantFork',
+  'emptyFieldFork',
+  'letterInId',
+  'dotLeaders',
+  'pathFileName',
+  'nameFirstWords',
+  'similarityThreshold',
+];
+
+/** The candidate values of each choice, as the leave-one-system-out benchmark tries them. */
+export const HEURISTIC_CANDIDATES: { readonly [K in keyof Heuristics]: readonly Heuristics[K][] } = {
+  similarityThreshold: [0.4, 0.5, 0.6, 0.7],
+  maxWordFork: [0, 1, 2, 3, 4, 6],
+  maxConstantFork: [0, 4, 8, 12],
+  emptyFieldFork: [false, true],
+  mergeAdjacentValues: [false, true],
+  instanceNames: [false, true],
+  letterInId: [false, true],
+  dotLeaders: [false, true],
+  sizeUnits: [false, true],
+  quotedStrings: [false, true],
+  oneDifferentWord: [false, true],
+  pathFileName: [false, true],
+  nameFirstWords: [false, true],
+};
+
+/** `DEFAULT_HEURISTICS` with `overrides` on top; refuses values out of range. */
+export function resolveHeuristics(overrides: Partial<Heuristics> = {}): Heuristics {
+  const h = { ...DEFAULT_HEURISTICS, ...overrides };
+  if (!(h.similarityThreshold >= 0 && h.similarityThreshold <= 1))
+    throw new RangeError(`similarityThreshold must be within 0..1, got ${h.similarityThreshold}`);
+  for (const key of ['maxWordFork', 'maxConstantFork'] as const) {
+    if (!Number.isInteger(h[key]) || h[key] < 0)
+      throw new RangeError(`${key} must be a whole number >= 0, got ${h[key]}`);
+  }
+  return h;
+}
