@@ -17,7 +17,7 @@ import {
 } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, grantBedrockInvoke, parseBedrockModelId } from './bedrock-model.ts';
 import type { SlackAgentsConfig } from './config.ts';
-import { grantCodeAccess } from './constructs/code-access.ts';
+import { grantBuildLogReads, grantCodeAccess } from './constructs/code-access.ts';
 import type { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
@@ -169,6 +169,8 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
       `only one module may extend the Router: ${routerModules.map((m) => m.module.name).join(', ')}`,
     );
   }
+  // Last of the code access: every CodeBuild project of the modules exists now.
+  grantBuildLogReads(scope);
   const queues = createQueues(scope, enabled, functions, config);
   return {
     functions,

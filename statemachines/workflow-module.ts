@@ -35,6 +35,8 @@ export interface KernelConfig {
   readonly retentionDays: number;
   readonly logRetentionDays: number;
   readonly inboxMaxReceiveCount: number;
+  /** The ingress function's reserved concurrency; null reserves none. */
+  readonly ingressReservedConcurrency: number | null;
   /** CloudWatch alarms (names, name prefixes) whose state changes reach the ingress. */
   readonly alarms: { readonly names: readonly string[]; readonly namePrefixes: readonly string[] };
   /** The bounds of every agent loop (issue 12). */
