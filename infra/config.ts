@@ -107,6 +107,15 @@ const KernelConfigFields = {
     })
     .default(90),
   /**
+   * The ingress function's reserved concurrency: requests (Slack, GitHub, PagerDuty, alarm
+   * events) it handles at once at most, so a flood at its public Function URL cannot take the
+   * account's whole Lambda concurrency, and other functions cannot starve it. Lambda keeps 100
+   * of the account's quota unreserved: an account whose quota is below 100 + this refuses it
+   * at deploy; `null` reserves none.
+   * @default 50
+   */
+  ingressReservedConcurrency: z.number().int().min(1).max(1000).nullable().default(50),
+  /**
    * Deliveries of one inbox message before it moves to the dead-letter queue.
    * @default 5
    */

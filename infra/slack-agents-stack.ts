@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { type CfnElement, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Effect, type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
+import { type CfnFunction, FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
@@ -20,6 +21,7 @@ import {
 } from './config.ts';
 import { ConversationsTable } from './constructs/conversations-table.ts';
 import { addDeployOutputs } from './constructs/deploy-outputs.ts';
+import { FailureQueue } from './constructs/failure-queue.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { IngressSources } from './constructs/ingress-sources.ts';
 import { createKernelFunction } from './constructs/kernel-function.ts';
@@ -152,8 +154,18 @@ export class SlackAgentsStack extends Stack {
       },
     );
     deployed.connectRouter(router);
-    // The Router answers a reply to an ended conversation through SlackPost, invoked asynchronously.
+    // The Router answers a reply to an ended conversation through SlackPost, invoked
+    // asynchronously: an answer that fails after Lambda's retries is kept, not lost.
     router.addEnvironment(ENV.slackPostFunction, slackPost.functionName);
+    const slackPostFailures = new FailureQueue(this, 'SlackPostAsyncInvocations', {
+      holds:
+        "SlackPost's asynchronous invocations (the Router's answers to replies in ended conversations) that failed after Lambda's retries",
+    });
+    slackPost.configureAsyncInvoke({
+      onFailure: new SqsDestination(slackPostFailures.queue),
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(1),
+    });
     router.addToRolePolicy(
       new PolicyStatement({
         effect: Effect.ALLOW,
@@ -164,6 +176,11 @@ export class SlackAgentsStack extends Stack {
 
     // Ingress: verifies Slack's signature itself, so the URL needs no AWS auth (Slack cannot sign SigV4).
     const functionUrl = ingress.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
+    // A public URL: its concurrency is bounded so a flood cannot drain the account's.
+    if (config.ingressReservedConcurrency !== null) {
+      (ingress.node.defaultChild as CfnFunction).reservedConcurrentExecutions =
+        config.ingressReservedConcurrency;
+    }
     inbox.queue.grantSendMessages(ingress);
     slackSecret.grantRead(ingress);
     // Envelopes too large for an SQS message wait in the table for the Router.
@@ -247,7 +264,11 @@ export class SlackAgentsStack extends Stack {
       settings: MonitoringSettingsSchema.parse(config.monitoring),
       functions: this.functions,
       stateMachines: this.stateMachines,
-      deadLetterQueues: deadLetterQueuesIn(this),
+      deadLetterQueues: new Map([
+        ...deadLetterQueuesIn(this),
+        ['SlackPostAsyncInvocations', slackPostFailures.queue],
+        ...ingressSources.failureQueues,
+      ]),
       ingress,
     });
   }

@@ -1,4 +1,4 @@
-import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -13,18 +13,18 @@ import {
   type AnyWorkflowModule,
   type ChildWorkflowDefinition,
   type KernelResources,
-  type ModulePermission,
   resolveTriggers,
 } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, grantBedrockInvoke, parseBedrockModelId } from './bedrock-model.ts';
 import type { SlackAgentsConfig } from './config.ts';
-import { grantCodeAccess } from './constructs/code-access.ts';
+import { grantBuildLogReads, grantCodeAccess } from './constructs/code-access.ts';
 import type { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
 import { grantTelemetryAccess } from './constructs/telemetry-access.ts';
 import type { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
+import { grantPermissions } from './module-permissions.ts';
 
 /** What the workflow modules get from the stack. */
 export interface ModuleDeploymentProps {
@@ -92,8 +92,18 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
     ];
   });
   const functions = createFunctions(scope, enabled, props);
-  for (const { module, settings, disabled } of enabled)
+  for (const { module, settings, disabled } of enabled) {
     grantPermissions(module, settings, disabled, functions);
+    module.provision?.(
+      scope,
+      settings,
+      Object.fromEntries(
+        Object.keys(module.functions ?? {})
+          .filter((id) => !disabled.has(id))
+          .map((id) => [id, requireFn(functions, id)]),
+      ),
+    );
+  }
 
   const stateMachines = new Map<string, StateMachine>();
   const startable: StateMachine[] = [];
@@ -159,6 +169,8 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
       `only one module may extend the Router: ${routerModules.map((m) => m.module.name).join(', ')}`,
     );
   }
+  // Last of the code access: every CodeBuild project of the modules exists now.
+  grantBuildLogReads(scope);
   const queues = createQueues(scope, enabled, functions, config);
   return {
     functions,
@@ -348,42 +360,6 @@ function allowStartingItself(stateMachine: StateMachine): void {
       }),
     ],
   });
-}
-
-/** The module's extra permissions under its settings (`WorkflowModule.permissions`), on its deployed functions. */
-function grantPermissions(
-  module: AnyWorkflowModule,
-  settings: unknown,
-  disabled: ReadonlySet<string>,
-  functions: ReadonlyMap<string, NodejsFunction>,
-): void {
-  const byFunction = (module.permissions?.(settings) ?? {}) as Record<string, readonly ModulePermission[]>;
-  for (const [id, permissions] of Object.entries(byFunction)) {
-    if (disabled.has(id)) continue;
-    const fn = requireFn(functions, id);
-    const stack = Stack.of(fn);
-    for (const permission of permissions) {
-      fn.addToRolePolicy(
-        new PolicyStatement({
-          effect: Effect.ALLOW,
-          actions: [...permission.actions],
-          resources: permission.resources.map((resource) =>
-            typeof resource === 'string'
-              ? resource
-              : stack.formatArn({
-                  service: resource.service,
-                  resource: resource.resource,
-                  resourceName: resource.resourceName,
-                  arnFormat:
-                    resource.separator === ':'
-                      ? ArnFormat.COLON_RESOURCE_NAME
-                      : ArnFormat.SLASH_RESOURCE_NAME,
-                }),
-          ),
-        }),
-      );
-    }
-  }
 }
 
 function requireFn(functions: ReadonlyMap<string, NodejsFunction>, id: string): NodejsFunction {

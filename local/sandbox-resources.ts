@@ -138,10 +138,16 @@ export function createQueues(
   names: { baseUrl: string },
 ): Map<string, string> {
   const urls = new Map<string, string>();
-  const queues = resourcesOfType(template, 'AWS::SQS::Queue').sort(
-    ([, a], [, b]) =>
-      Number(a.Properties?.RedrivePolicy !== undefined) - Number(b.Properties?.RedrivePolicy !== undefined),
-  );
+  // The stack's standard queues only keep what asynchronous invocations failed on (Lambda
+  // on-failure destinations, an EventBridge target's dead-letter queue), and the sandbox's SQS
+  // serves FIFO queues: they are not created here. The sandbox reports a failed asynchronous
+  // invocation on its terminal instead (the Lambda emulator's `onEventError`).
+  const queues = resourcesOfType(template, 'AWS::SQS::Queue')
+    .filter(([, queue]) => queue.Properties?.FifoQueue === true)
+    .sort(
+      ([, a], [, b]) =>
+        Number(a.Properties?.RedrivePolicy !== undefined) - Number(b.Properties?.RedrivePolicy !== undefined),
+    );
   for (const [logicalId] of queues) {
     const resolved = resolveIntrinsics(
       template.Resources[logicalId]?.Properties ?? {},

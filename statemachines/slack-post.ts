@@ -125,6 +125,7 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
           sfn.JsonPath.stringAt('$.turn'),
         )
       : props.idempotencyKey;
+  const resultPath = props.resultPath ?? sfn.JsonPath.DISCARD;
   const task = tasks.LambdaInvoke.jsonPath(scope, id, {
     stateName,
     lambdaFunction: props.slackPostFn,
@@ -152,16 +153,22 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
         ? {}
         : { permalinkOf: { channel: props.permalinkOf.channel, ts: props.permalinkOf.ts } }),
     }),
-    resultSelector: {
-      channel: sfn.JsonPath.stringAt('$.Payload.channel'),
-      ts: sfn.JsonPath.stringAt('$.Payload.ts'),
-      threadTs: sfn.JsonPath.stringAt('$.Payload.threadTs'),
-      // Only for a wait on the approval (it parks by the nonce): the answer of any other post keeps its shape.
-      ...(props.approval !== undefined && props.keepApprovalNonce === true
-        ? { approvalNonce: sfn.JsonPath.stringAt('$.Payload.approvalNonce') }
-        : {}),
-    },
-    resultPath: props.resultPath ?? sfn.JsonPath.DISCARD,
+    // A selector on a discarded result would only add a way to fail: a field the answer lacks
+    // raises States.Runtime, which no Catch handles. Select only what the state keeps.
+    ...(resultPath === sfn.JsonPath.DISCARD
+      ? {}
+      : {
+          resultSelector: {
+            channel: sfn.JsonPath.stringAt('$.Payload.channel'),
+            ts: sfn.JsonPath.stringAt('$.Payload.ts'),
+            threadTs: sfn.JsonPath.stringAt('$.Payload.threadTs'),
+            // Only for a wait on the approval (it parks by the nonce): the answer of any other post keeps its shape.
+            ...(props.approval !== undefined && props.keepApprovalNonce === true
+              ? { approvalNonce: sfn.JsonPath.stringAt('$.Payload.approvalNonce') }
+              : {}),
+          },
+        }),
+    resultPath,
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
     retryOnServiceExceptions: false,
   });

@@ -1,6 +1,6 @@
 import type { Duration } from 'aws-cdk-lib';
 import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type * as z from 'zod';
@@ -35,6 +35,8 @@ export interface KernelConfig {
   readonly retentionDays: number;
   readonly logRetentionDays: number;
   readonly inboxMaxReceiveCount: number;
+  /** The ingress function's reserved concurrency; null reserves none. */
+  readonly ingressReservedConcurrency: number | null;
   /** CloudWatch alarms (names, name prefixes) whose state changes reach the ingress. */
   readonly alarms: { readonly names: readonly string[]; readonly namePrefixes: readonly string[] };
   /** The bounds of every agent loop (issue 12). */
@@ -166,6 +168,13 @@ export interface QueueSpec<F extends string = string> {
  */
 export interface ModulePermission {
   readonly actions: readonly string[];
+  /**
+   * Why a resource with a `*` in it is as narrow as the action allows (an id AWS assigns at run
+   * time, the versions of one document): the stack acknowledges cdk-nag's wildcard finding on
+   * each such resource with this reason. A wildcard without one fails the synth.
+   * @default - no wildcard is expected
+   */
+  readonly wildcardReason?: string;
   readonly resources: readonly (
     | string
     | {
@@ -251,6 +260,13 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    * @default - none
    */
   permissions?(settings: S): Readonly<Partial<Record<F, readonly ModulePermission[]>>>;
+  /**
+   * Creates what its functions need under its settings beyond functions, queues and
+   * permissions (the incident investigation's SSM Automation role), and wires it to them (an
+   * environment variable, `iam:PassRole`). Called once its functions exist.
+   * @default - nothing more
+   */
+  provision?(scope: Construct, settings: S, functions: Readonly<Partial<Record<F, LambdaFunction>>>): void;
   /** Whether the module deploys anything under its settings (its section still validates). @default true */
   enabled?(settings: S): boolean;
   /**

@@ -1,9 +1,11 @@
 import { ArnFormat, CfnOutput, Stack, Validations } from 'aws-cdk-lib';
+import { Project } from 'aws-cdk-lib/aws-codebuild';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import type { FunctionSpec } from '../../statemachines/kernel-functions.ts';
+import { nagResourceName } from '../nag-resource.ts';
 import { ThirdPartySecret } from './third-party-secret.ts';
 
 /**
@@ -45,25 +47,48 @@ export function grantCodeAccess(fn: NodejsFunction, spec: FunctionSpec, githubBa
   }
   if (spec.access?.buildLogs === true) {
     const stack = Stack.of(fn);
-    Validations.of(requireRole(fn)).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/codebuild/*]',
-      reason:
-        "Read-only (logs:GetLogEvents) on CodeBuild's log groups: the checks project is created with its state machine, after this function, so its generated name cannot be named here.",
-    });
+    buildLogReaders.set(stack, [...(buildLogReaders.get(stack) ?? []), fn]);
+  }
+}
+
+/** The functions that read build logs (`access.buildLogs`), per stack, until the projects exist. */
+const buildLogReaders = new WeakMap<Stack, NodejsFunction[]>();
+
+/**
+ * Lets each function with `access.buildLogs` read the build logs of the stack's own CodeBuild
+ * projects (`logs:GetLogEvents` on `/aws/codebuild/<project>`), and no other project's: called
+ * once every project exists (the checks builds are created with their state machines, after
+ * the functions).
+ */
+export function grantBuildLogReads(scope: Construct): void {
+  const stack = Stack.of(scope);
+  const readers = buildLogReaders.get(stack) ?? [];
+  const projects = stack.node.findAll().filter((c): c is Project => c instanceof Project);
+  if (readers.length === 0 || projects.length === 0) return;
+  const logGroups = projects.map((project) =>
+    stack.formatArn({
+      service: 'logs',
+      resource: 'log-group',
+      resourceName: `/aws/codebuild/${project.projectName}`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    }),
+  );
+  for (const fn of readers) {
     fn.addToRolePolicy(
       new PolicyStatement({
         effect: Effect.ALLOW,
         actions: ['logs:GetLogEvents'],
-        resources: [
-          stack.formatArn({
-            service: 'logs',
-            resource: 'log-group',
-            resourceName: '/aws/codebuild/*',
-            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-          }),
-        ],
+        // The group, and its streams (`<group>:*`, the form GetLogEvents is authorized on).
+        resources: logGroups.flatMap((group) => [group, `${group}:*`]),
       }),
     );
+    for (const group of logGroups) {
+      Validations.of(requireRole(fn)).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${nagResourceName(fn, `${group}:*`)}]`,
+        reason:
+          "Read-only (logs:GetLogEvents) on the log streams of one of the stack's own CodeBuild projects: CodeBuild names a stream per build, so the streams cannot be listed ahead.",
+      });
+    }
   }
 }
 

@@ -2,8 +2,11 @@ import { Duration } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ENV } from '../../lambdas/shared/env.ts';
+import { FailureQueue } from './failure-queue.ts';
 import { ThirdPartySecret } from './third-party-secret.ts';
 
 export interface IngressSourcesProps {
@@ -28,6 +31,12 @@ export class IngressSources extends Construct {
   readonly githubWebhookSecret: ThirdPartySecret;
   readonly pagerdutyWebhookSecret: ThirdPartySecret;
   readonly alarmRule: Rule | undefined;
+  /**
+   * With the alarm rule: the rule target's dead-letter queue (`AlarmEvents`: events EventBridge
+   * could not deliver in its retries) and the ingress's asynchronous on-failure destination
+   * (`IngressAsyncInvocations`: delivered events the ingress failed on after Lambda's retries).
+   */
+  readonly failureQueues: ReadonlyMap<string, IQueue>;
 
   constructor(scope: Construct, id: string, props: IngressSourcesProps) {
     super(scope, id);
@@ -53,18 +62,44 @@ export class IngressSources extends Construct {
 
     const names = props.alarms?.names ?? [];
     const prefixes = props.alarms?.namePrefixes ?? [];
-    this.alarmRule =
-      names.length + prefixes.length === 0
-        ? undefined
-        : new Rule(this, 'AlarmStateChanges', {
-            description: 'CloudWatch alarm state changes of the configured alarms, to the ingress',
-            eventPattern: {
-              source: ['aws.cloudwatch'],
-              detailType: ['CloudWatch Alarm State Change'],
-              detail: { alarmName: [...names, ...prefixes.map((prefix) => ({ prefix }))] },
-            },
-            // The ingress throws only when the inbox failed it: worth retrying for a while.
-            targets: [new LambdaFunction(ingress, { retryAttempts: 8, maxEventAge: Duration.hours(2) })],
-          });
+    if (names.length + prefixes.length === 0) {
+      this.alarmRule = undefined;
+      this.failureQueues = new Map();
+      return;
+    }
+    // An alarm's state change is delivered once: what fails for good is kept, not lost.
+    const undelivered = new FailureQueue(this, 'AlarmEvents', {
+      holds: 'alarm state changes EventBridge could not deliver to the ingress',
+    });
+    const failed = new FailureQueue(this, 'IngressAsyncInvocations', {
+      holds:
+        "the ingress's asynchronous invocations (alarm state changes) that failed after Lambda's retries",
+    });
+    // Only EventBridge invokes the ingress asynchronously; the Function URL's requests are synchronous.
+    ingress.configureAsyncInvoke({
+      onFailure: new SqsDestination(failed.queue),
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(2),
+    });
+    this.alarmRule = new Rule(this, 'AlarmStateChanges', {
+      description: 'CloudWatch alarm state changes of the configured alarms, to the ingress',
+      eventPattern: {
+        source: ['aws.cloudwatch'],
+        detailType: ['CloudWatch Alarm State Change'],
+        detail: { alarmName: [...names, ...prefixes.map((prefix) => ({ prefix }))] },
+      },
+      // The ingress throws only when the inbox failed it: worth retrying for a while.
+      targets: [
+        new LambdaFunction(ingress, {
+          retryAttempts: 8,
+          maxEventAge: Duration.hours(2),
+          deadLetterQueue: undelivered.queue,
+        }),
+      ],
+    });
+    this.failureQueues = new Map([
+      ['AlarmEvents', undelivered.queue],
+      ['IngressAsyncInvocations', failed.queue],
+    ]);
   }
 }

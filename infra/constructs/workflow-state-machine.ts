@@ -1,4 +1,4 @@
-import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, type Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import {
   type CfnStateMachine,
@@ -47,6 +47,7 @@ export function createWorkflowStateMachine(scope: Construct, props: WorkflowStat
   // States are constructs: give each workflow its own scope so state names cannot collide.
   const states = new Construct(scope, `${id}States`);
   const logGroup = new LogGroup(scope, `${id}Logs`, {
+    logGroupName: vendedLogGroupName(scope, props.name),
     retention: props.logRetention,
     removalPolicy: RemovalPolicy.RETAIN,
   });
@@ -61,4 +62,16 @@ export function createWorkflowStateMachine(scope: Construct, props: WorkflowStat
   });
   (stateMachine.node.defaultChild as CfnStateMachine).addMetadata(WORKFLOW_METADATA_KEY, props.name);
   return stateMachine;
+}
+
+/**
+ * `/aws/vendedlogs/states/<stack>/<workflow>-<stack uuid>`: under this prefix CloudWatch Logs
+ * does not add a statement per log group to its account-wide resource policy (5,120
+ * characters at most), which in shared accounts fills up and fails the deploy. The stack's
+ * own id ends the name, so a log group kept after the stack was deleted (RETAIN) never blocks
+ * a new stack of the same name.
+ */
+export function vendedLogGroupName(scope: Construct, workflow: string): string {
+  const stackUuid = Fn.select(2, Fn.split('/', Aws.STACK_ID));
+  return `/aws/vendedlogs/states/${Stack.of(scope).stackName}/${workflow}-${stackUuid}`;
 }

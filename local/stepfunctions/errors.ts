@@ -85,3 +85,17 @@ export class StatesRuntimeError extends TaskFailure {
     super('States.Runtime', cause);
   }
 }
+
+/**
+ * `States.DataLimitExceeded`: a state's input (after Parameters), result or output larger than
+ * Step Functions' 256 KiB payload quota. As in Step Functions, neither Retry nor Catch (not
+ * even `States.ALL`) handles it: the execution fails.
+ */
+export class DataLimitExceededError extends TaskFailure {
+  readonly isRetryable = false;
+  readonly isCatchable = false;
+
+  constructor(cause: string) {
+    super('States.DataLimitExceeded', cause);
+  }
+}

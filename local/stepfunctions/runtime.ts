@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StateMachine } from 'aws-local-stepfunctions';
+import { enforceStateOutputLimit } from './data-limits.ts';
 import { prepareDefinition } from './definition.ts';
 import {
   executionDoesNotExist,
@@ -73,6 +74,7 @@ export class LocalStepFunctions {
 
   constructor(private readonly options: LocalStepFunctionsOptions) {
     if (!(options.timeScale > 0)) throw new RangeError(`timeScale must be > 0, got ${options.timeScale}`);
+    enforceStateOutputLimit();
     this.now = options.now ?? (() => new Date());
     this.tasks = new TaskRunner({
       options,

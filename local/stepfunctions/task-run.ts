@@ -1,9 +1,9 @@
-import { ExecutionEndedError, TaskFailure } from './errors.ts';
+import { MAX_PAYLOAD_BYTES, payloadBytes } from './data-limits.ts';
+import { DataLimitExceededError, ExecutionEndedError, TaskFailure } from './errors.ts';
 import type { HistoryEvent } from './history.ts';
 import { startTimer } from './time.ts';
 
-/** Step Functions' payload limit: a task result above it fails the task (DESIGN 2). */
-export const MAX_PAYLOAD_BYTES = 256 * 1024;
+export { MAX_PAYLOAD_BYTES };
 
 export type TaskRunStatus = 'pending' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled';
 
@@ -54,12 +54,15 @@ export class TaskRun {
 
   succeed(output: unknown): void {
     if (!this.pending) return;
-    const size = Buffer.byteLength(JSON.stringify(output) ?? 'null');
+    const size = payloadBytes(output);
     if (size > MAX_PAYLOAD_BYTES) {
-      this.fail(
-        'States.DataLimitExceeded',
+      // Terminal, as in Step Functions: no Retry or Catch of the state sees it.
+      const error = new DataLimitExceededError(
         `The state/task returned a result with a size exceeding the maximum number of bytes service limit (${size} > ${MAX_PAYLOAD_BYTES}).`,
       );
+      this.settle('failed');
+      this.options.record({ type: 'TaskFailed', error: error.name, cause: error.message });
+      this.rejectResult(error);
       return;
     }
     this.settle('succeeded');

@@ -2,6 +2,7 @@ import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { RunOptions } from 'aws-local-stepfunctions';
 import { type CodeBuildPort, runStartBuild } from './codebuild-integration.ts';
+import { assertWithinDataLimit } from './data-limits.ts';
 import { type TaskSpec, taskTimeoutScale } from './definition.ts';
 import { ExecutionEndedError, StatesRuntimeError, StepFunctionsApiError } from './errors.ts';
 import {
@@ -100,6 +101,8 @@ export class TaskRunner {
       [this.deps.placeholders.enteredTime]: this.enteredTime(execution, spec.stateName).toISOString(),
       [this.deps.placeholders.name]: spec.stateName,
     });
+    // The state's input after Parameters is held to the quota before anything runs.
+    assertWithinDataLimit(effectiveInput, `The input of state '${spec.stateName}'`);
     const parameters = isRecord(effectiveInput) ? effectiveInput : {};
     const record = (event: Omit<HistoryEvent, 'timestamp'>) =>
       this.deps.record(execution, {

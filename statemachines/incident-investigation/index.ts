@@ -4,6 +4,7 @@ import {
 } from '../../lambdas/workflows/incident-investigation/config.ts';
 import { STEP_DECISION } from '../../lambdas/workflows/incident-investigation/remediation.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
+import { provisionAutomationRole } from './automation-role.ts';
 import { INCIDENT_FUNCTIONS, type IncidentFunctionId } from './functions.ts';
 import { incidentPermissions } from './permissions.ts';
 import { INCIDENT_INVESTIGATION } from './workflow.ts';
@@ -35,5 +36,6 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
     settings.skills.some((s) => s.target.type === 'demo') ? [] : ['IncidentDemoSkill'],
   environment: (settings) => incidentEnvironment(settings),
   permissions: (settings) => incidentPermissions(settings),
+  provision: (scope, settings, functions) => provisionAutomationRole(scope, settings, functions),
   workflows: [INCIDENT_INVESTIGATION],
 });

@@ -28,6 +28,8 @@ export function incidentPermissions(
   if (documents.length > 0) {
     permissions.push({
       actions: ['ssm:StartAutomationExecution'],
+      wildcardReason:
+        'the versions of each configured Automation document (document:version); no other document',
       resources: documents.map((d) =>
         d.startsWith('arn:')
           ? d
@@ -41,6 +43,8 @@ export function incidentPermissions(
     });
     permissions.push({
       actions: ['ssm:GetAutomationExecution'],
+      wildcardReason:
+        'SSM assigns an execution its id when it starts, so no id can be named ahead; the runner reads only the executions it started',
       resources: [{ service: 'ssm', resource: 'automation-execution', resourceName: '*', separator: '/' }],
     });
   }

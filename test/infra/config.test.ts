@@ -19,6 +19,7 @@ describe('stack configuration', () => {
       modelPrices: {},
       retentionDays: 90,
       logRetentionDays: 90,
+      ingressReservedConcurrency: 50,
       inboxMaxReceiveCount: 5,
       monitoring: { alarmEmails: [], modelLatencyP90Ms: 60_000 },
       alarms: { names: [], namePrefixes: [] },

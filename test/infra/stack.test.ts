@@ -112,7 +112,7 @@ describe('inbox queue', () => {
     });
   });
 
-  it('refuses requests without TLS on every queue (inbox and channel replies, with their DLQs)', () => {
+  it('refuses requests without TLS on every queue (inbox and channel replies with their DLQs, SlackPost’s failure queue)', () => {
     const policies = Object.values(resourcesOfType(template, 'AWS::SQS::QueuePolicy'));
     const denied = policies.map((policy) =>
       (policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement.find(
@@ -122,7 +122,7 @@ describe('inbox queue', () => {
             JSON.stringify({ Bool: { 'aws:SecureTransport': 'false' } }),
       ),
     );
-    expect(policies).toHaveLength(4);
+    expect(policies).toHaveLength(5);
     expect(denied.every((statement) => statement !== undefined)).toBe(true);
   });
 });

@@ -95,11 +95,13 @@ const credentials = {
   accessKeyId: `AKIDTEST${randomBytes(6).toString('hex').toUpperCase()}`,
   secretAccessKey: randomBytes(20).toString('hex'),
 };
-const runner = () =>
+const AUTOMATION_ROLE = 'arn:aws:iam::123456789012:role/SlackAgents-SkillAutomationRole';
+const runner = ({ withAutomationRole = true } = {}) =>
   createSkillRunner({
     lambda: new LambdaClient({ endpoint, region: 'eu-west-1', credentials, maxAttempts: 1 }),
     ssm: new SSMClient({ endpoint, region: 'eu-west-1', credentials, maxAttempts: 1 }),
     demoFunction: undefined,
+    automationAssumeRole: withAutomationRole ? AUTOMATION_ROLE : undefined,
     pollMs: 1,
     sleep: async () => {},
   });
@@ -112,7 +114,7 @@ const request = {
 const scale: Skill = {
   name: 'scale',
   description: 'Scales a service',
-  target: { type: 'ssm_automation', document: 'Ops-ScaleService', documentVersion: '3' },
+  target: { type: 'ssm_automation', document: 'Ops-ScaleService', documentVersion: '3', policyArns: [] },
   mutating: true,
 };
 const RESTART_ARN = 'arn:aws:lambda:eu-west-1:123456789012:function:ops-restart';
@@ -124,7 +126,7 @@ const restart: Skill = {
 };
 
 describe('an SSM Automation skill', () => {
-  it('starts the document with its version and list-valued parameters, and waits for Success', async () => {
+  it('starts the document with its version, list-valued parameters and the Automation role, and waits for Success', async () => {
     automationPolls = ['Pending', 'InProgress', 'Success'];
 
     const out = await runner().run(scale, 'apply', request);
@@ -135,7 +137,7 @@ describe('an SSM Automation skill', () => {
     expect(start?.body).toEqual({
       DocumentName: 'Ops-ScaleService',
       DocumentVersion: '3',
-      Parameters: { service: ['payment-api'] },
+      Parameters: { service: ['payment-api'], AutomationAssumeRole: [AUTOMATION_ROLE] },
     });
     expect(start?.auth).toMatch(
       new RegExp(`^AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/\\d{8}/eu-west-1/ssm/aws4_request`),
@@ -157,8 +159,30 @@ describe('an SSM Automation skill', () => {
     expect(seen[0]?.body).toMatchObject({ Parameters: { service: ['payment-api'], Rollback: ['true'] } });
   });
 
+  it('keeps a step from naming another Automation role than the stack’s', async () => {
+    automationPolls = ['Success'];
+
+    await runner().run(scale, 'apply', {
+      ...request,
+      parameters: { AutomationAssumeRole: 'arn:aws:iam::1:role/x' },
+    });
+
+    expect(seen[0]?.body).toMatchObject({ Parameters: { AutomationAssumeRole: [AUTOMATION_ROLE] } });
+  });
+
+  it('refuses to start a document without the Automation role, and calls nothing', async () => {
+    await expect(runner({ withAutomationRole: false }).run(scale, 'apply', request)).rejects.toMatchObject({
+      name: 'SkillFailedError',
+      message: 'skill scale failed: no Automation role is configured to run it',
+    });
+    expect(seen).toEqual([]);
+  });
+
   it('throws an SSM error that is not the skill’s own (an unknown document), so the task’s retry and Catch decide', async () => {
-    const missing: Skill = { ...scale, target: { type: 'ssm_automation', document: 'Ops-Missing' } };
+    const missing: Skill = {
+      ...scale,
+      target: { type: 'ssm_automation', document: 'Ops-Missing', policyArns: [] },
+    };
 
     await expect(runner().run(missing, 'apply', request)).rejects.toMatchObject({ name: 'InvalidDocument' });
     expect(seen.map((s) => s.target)).toEqual(['AmazonSSM.StartAutomationExecution']);

@@ -39,6 +39,14 @@ export const SkillTarget = z.discriminatedUnion('type', [
     document: z.string().min(1),
     /** The document's version. @default - the default version */
     documentVersion: z.string().min(1).optional(),
+    /**
+     * IAM managed policies (ARNs) the Automation role gets for this document's steps: the
+     * stack creates one role that SSM assumes to run the skills' documents
+     * (`AutomationAssumeRole`), with the policies of every SSM skill. @default []
+     */
+    policyArns: z
+      .array(z.string().regex(/^arn:aws[a-z-]*:iam::(aws|\d{12}):policy\/.+$/, 'expected an IAM policy ARN'))
+      .default([]),
   }),
   z.strictObject({
     /**
@@ -140,6 +148,8 @@ export const INCIDENT_ENV = {
   remediation: 'INCIDENT_REMEDIATION',
   /** JSON of the budget and the Map's bounds. */
   investigation: 'INCIDENT_INVESTIGATION',
+  /** The role SSM assumes to run the skills' Automation documents (`AutomationAssumeRole`), with SSM skills. */
+  automationRole: 'INCIDENT_AUTOMATION_ROLE_ARN',
 } as const;
 
 /** What the functions read of the settings (the stack writes it as JSON). */

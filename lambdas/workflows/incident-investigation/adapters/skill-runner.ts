@@ -40,6 +40,11 @@ export interface SkillRunnerOptions {
   ssm: SSMClient;
   /** The demo skill's function name (from TOOL_FUNCTIONS), when deployed. */
   demoFunction: string | undefined;
+  /**
+   * The role SSM assumes to run an Automation document (`AutomationAssumeRole`): the stack
+   * creates it with the first SSM skill. Without it an SSM skill is not run.
+   */
+  automationAssumeRole: string | undefined;
   /** How long to wait for an Automation execution to finish before reporting it unfinished. @default 240000 */
   automationWaitMs?: number;
   /** Between two looks at an Automation execution. @default 5000 */
@@ -78,11 +83,19 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
     version: string | undefined,
     parameters: Record<string, string>,
   ) => {
+    const role = options.automationAssumeRole;
+    if (role === undefined)
+      throw new SkillFailedError(skill.name, 'no Automation role is configured to run it');
     const started = await options.ssm.send(
       new StartAutomationExecutionCommand({
         DocumentName: document,
         ...(version ? { DocumentVersion: version } : {}),
-        Parameters: Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, [v]])),
+        // The document's steps act as this role (its own `assumeRole: '{{ AutomationAssumeRole }}'`),
+        // set last so a step's parameters cannot name another.
+        Parameters: {
+          ...Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, [v]])),
+          AutomationAssumeRole: [role],
+        },
       }),
     );
     const id = started.AutomationExecutionId;

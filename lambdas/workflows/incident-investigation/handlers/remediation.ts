@@ -5,6 +5,7 @@ import { taskHandler } from '../../../handlers/task-handler.ts';
 import { ENV } from '../../../shared/env.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { createSkillRunner, DEMO_SKILL_FUNCTION_KEY } from '../adapters/skill-runner.ts';
+import { INCIDENT_ENV } from '../config.ts';
 import { runStep, type SkillRunner } from '../remediation.ts';
 import { conversations, incidentStore, remediationConfig } from '../wiring.ts';
 
@@ -41,6 +42,7 @@ export const handler = taskHandler({
       lambda: new LambdaClient({}),
       ssm: new SSMClient({}),
       demoFunction: demoFunction(),
+      automationAssumeRole: process.env[INCIDENT_ENV.automationRole],
     });
     return runStep(input, {
       incidents: incidentStore(),
