@@ -1,4 +1,7 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoWorkBranches } from '../../../adapters/dynamo-work-branches.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
+import { ENV, requireEnv } from '../../../shared/env.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { readCodeToolsConfig } from '../../../tools/code/config.ts';
 import { StartInput } from '../contract.ts';
@@ -18,6 +21,10 @@ export const handler = taskHandler({
       now: () => new Date(),
       maxAttempts: pipelineSettings().maxAttempts,
       branchPrefix: readCodeToolsConfig().branchPrefix,
+      workBranches: new DynamoWorkBranches({
+        client: new DynamoDBClient({}),
+        tableName: requireEnv(ENV.tableName),
+      }),
     });
   },
   summary: (_input, output) => ({ issue: output.number, branch: output.branch, baseSha: output.baseSha }),
