@@ -109,14 +109,22 @@ export class DynamoConversationReservations extends DynamoTable implements Conve
     // A counter that does not exist yet starts at the seed: it may be taken only if the seed is below the bound.
     const below = (path: string, value: string, seedValue: number, max: number) =>
       seedValue < max ? `(attribute_not_exists(${path}) OR ${path} < ${value})` : `${path} < ${value}`;
-    const conditions = ['attribute_exists(pk)', below('#tokens', ':maxTokens', seed.tokens, bounds.maxTokens)];
+    const conditions = [
+      'attribute_exists(pk)',
+      below('#tokens', ':maxTokens', seed.tokens, bounds.maxTokens),
+    ];
     const values: Record<string, unknown> = {
       ':maxTokens': bounds.maxTokens,
       ':tokens': reservation.tokens,
       ':micro': reservation.microUsd,
       ':seedTokens': seed.tokens,
       ':seedMicro': seed.microUsd,
-      ':open': { day: reservation.day, microUsd: reservation.microUsd, tokens: reservation.tokens, expiresAtMs: reservation.expiresAtMs },
+      ':open': {
+        day: reservation.day,
+        microUsd: reservation.microUsd,
+        tokens: reservation.tokens,
+        expiresAtMs: reservation.expiresAtMs,
+      },
     };
     if (bounds.maxMicroUsd !== undefined) {
       conditions.push(below('#micro', ':maxMicro', seed.microUsd, bounds.maxMicroUsd));
@@ -190,7 +198,11 @@ export class DynamoConversationReservations extends DynamoTable implements Conve
 
   async expired(conversationId: string, nowMs: number): Promise<OpenReservation[]> {
     const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.conversation(conversationId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.conversation(conversationId),
+        ConsistentRead: true,
+      }),
     );
     const found: OpenReservation[] = [];
     for (const [name, value] of Object.entries(Item ?? {})) {

@@ -85,12 +85,20 @@ export class CallBudget {
 
   /** Settles a call that ran: the reservation becomes its real cost. */
   async settle(hold: Hold, actual: WorstCase): Promise<void> {
-    await this.close(hold, { tokens: actual.tokens - hold.worst.tokens, microUsd: actual.microUsd - hold.worst.microUsd }, actual);
+    await this.close(
+      hold,
+      { tokens: actual.tokens - hold.worst.tokens, microUsd: actual.microUsd - hold.worst.microUsd },
+      actual,
+    );
   }
 
   /** Releases the reservation of a call that failed before it was billed. */
   async release(hold: Hold): Promise<void> {
-    await this.close(hold, { tokens: -hold.worst.tokens, microUsd: -hold.worst.microUsd }, { tokens: 0, microUsd: 0 });
+    await this.close(
+      hold,
+      { tokens: -hold.worst.tokens, microUsd: -hold.worst.microUsd },
+      { tokens: 0, microUsd: 0 },
+    );
   }
 
   private async close(hold: Hold, delta: WorstCase, actual: WorstCase): Promise<void> {
@@ -154,11 +162,18 @@ export class CallBudget {
     const { limits, clock } = this.deps;
     const now = clock.now();
     const reason = conversationLimitReached(
-      { createdAt: now.toISOString(), tokens: held.tokens, costMicroUsd: held.microUsd, consecutiveContinues: 0 },
+      {
+        createdAt: now.toISOString(),
+        tokens: held.tokens,
+        costMicroUsd: held.microUsd,
+        consecutiveContinues: 0,
+      },
       {
         ...limits,
         maxConversationTokens: bounds.maxTokens,
-        ...(bounds.maxMicroUsd === undefined ? {} : { maxConversationCostUsd: bounds.maxMicroUsd / 1_000_000 }),
+        ...(bounds.maxMicroUsd === undefined
+          ? {}
+          : { maxConversationCostUsd: bounds.maxMicroUsd / 1_000_000 }),
       },
       now.getTime(),
     );

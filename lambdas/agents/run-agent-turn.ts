@@ -190,7 +190,8 @@ async function runTurn<Result, Output>(
     const request = buildRequest({ modelId: deps.modelId, profile, history, turn });
     // Held before the call, atomically: racing turns cannot all spend the same remainder.
     const reserved = await spending.reserve(request);
-    if (!reserved.granted) return unfinished({ kind: 'failed', error: reserved.reason, progress, limit: true });
+    if (!reserved.granted)
+      return unfinished({ kind: 'failed', error: reserved.reason, progress, limit: true });
     let reply: ModelReply;
     let message: Message;
     try {

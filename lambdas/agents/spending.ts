@@ -1,4 +1,5 @@
 import type { Ledger } from '../kernel/model.ts';
+import { CallBudget, type Hold, type Reserved } from './call-budget.ts';
 import {
   type AgentLimits,
   type ConversationBudgetStore,
@@ -7,7 +8,6 @@ import {
   type DailySpendStore,
   dailyCeilingReached,
 } from './limits.ts';
-import { CallBudget, type Hold, type Reserved } from './call-budget.ts';
 import { type AgentLogger, type Clock, type MessageCreateParamsNonStreaming, silentLogger } from './ports.ts';
 import { type CallUsage, costOfCall, type ModelPrice, microUsd, utcDay } from './pricing.ts';
 import { type ConversationReservations, type DailyReservations, worstCaseOf } from './reservations.ts';
@@ -75,7 +75,9 @@ export class TurnSpending {
    * budget; a refusal carries the reason in words for people. Without reservation stores,
    * always granted (with no hold).
    */
-  async reserve(request: MessageCreateParamsNonStreaming): Promise<Reserved | { granted: true; hold?: undefined }> {
+  async reserve(
+    request: MessageCreateParamsNonStreaming,
+  ): Promise<Reserved | { granted: true; hold?: undefined }> {
     if (!this.budget) return { granted: true };
     return this.budget.reserve(worstCaseOf(request, this.deps.price));
   }

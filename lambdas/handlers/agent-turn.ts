@@ -1,5 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoConversationBudget, DynamoConversationReservations } from '../adapters/dynamo-conversation-budget.ts';
+import {
+  DynamoConversationBudget,
+  DynamoConversationReservations,
+} from '../adapters/dynamo-conversation-budget.ts';
 import { DynamoDailySpend } from '../adapters/dynamo-daily-spend.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
@@ -9,9 +12,9 @@ import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput } from '../agents/contract.ts';
 import { type AgentLimits, agentLimitsFrom, type DailySpendStore } from '../agents/limits.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
-import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
 import { type ModelPrice, modelPriceFrom } from '../agents/pricing.ts';
 import type { ProfileRegistry } from '../agents/profile.ts';
+import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';

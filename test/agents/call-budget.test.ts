@@ -1,12 +1,15 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationReservations } from '../../lambdas/adapters/dynamo-conversation-budget.ts';
 import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { CallBudget } from '../../lambdas/agents/call-budget.ts';
 import { DEFAULT_AGENT_LIMITS } from '../../lambdas/agents/limits.ts';
 import { DEFAULT_MODEL_PRICES } from '../../lambdas/agents/pricing.ts';
-import { PROMPT_OVERHEAD_TOKENS, RESERVATION_LIFETIME_MS, worstCaseOf } from '../../lambdas/agents/reservations.ts';
+import {
+  PROMPT_OVERHEAD_TOKENS,
+  RESERVATION_LIFETIME_MS,
+  worstCaseOf,
+} from '../../lambdas/agents/reservations.ts';
 import { keys } from '../../lambdas/kernel/keys.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
@@ -27,7 +30,10 @@ afterAll(() => db.close());
 
 async function conversation(id: string, ledger = { inputTokens: 0, outputTokens: 0, costMicroUsd: 0 }) {
   await DynamoDBDocumentClient.from(db.client).send(
-    new PutCommand({ TableName: db.tableName, Item: { ...keys.conversation(id), createdAt: now.toISOString(), ledger } }),
+    new PutCommand({
+      TableName: db.tableName,
+      Item: { ...keys.conversation(id), createdAt: now.toISOString(), ledger },
+    }),
   );
 }
 

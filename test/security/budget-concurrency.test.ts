@@ -4,8 +4,15 @@ import { DEFAULT_MODEL_PRICES, utcDay } from '../../lambdas/agents/pricing.ts';
 import { worstCaseOf } from '../../lambdas/agents/reservations.ts';
 import { DynamoEvidenceLedger } from '../../lambdas/tools/telemetry/dynamo-evidence-ledger.ts';
 import { submit, withUsage } from '../../local/model/scripted-model.ts';
+import {
+  type BugHarness,
+  bugIdFor,
+  CHANNELS,
+  findings,
+  REPORTER,
+  startBugHarness,
+} from '../sandbox/bug-harness.ts';
 import { startDynalite } from '../support/dynalite.ts';
-import { type BugHarness, bugIdFor, CHANNELS, findings, REPORTER, startBugHarness } from '../sandbox/bug-harness.ts';
 
 /**
  * The attack: eight bug reports at once against a small daily ceiling. When the ceiling was
@@ -33,7 +40,9 @@ describe('eight conversations racing for a small daily ceiling', () => {
   it('spend at most the ceiling plus one call’s worst case, and tell each refused reporter why', async () => {
     const today = utcDay(new Date());
     const reports = await Promise.all(
-      Array.from({ length: REPORTS }, (_, i) => h.post(CHANNELS.reports, REPORTER, `checkout fails, case ${i}`)),
+      Array.from({ length: REPORTS }, (_, i) =>
+        h.post(CHANNELS.reports, REPORTER, `checkout fails, case ${i}`),
+      ),
     );
     for (const ts of reports) {
       h.script(bugIdFor(ts), [
@@ -92,7 +101,12 @@ describe('the incident query budget', () => {
         Array.from({ length: 20 }, () => ledger.reserveQuery('incident-1', 'round-1:h1', 5)),
       );
       expect(answers.filter((a) => a.granted)).toHaveLength(5);
-      expect(answers.filter((a) => a.granted).map((a) => a.used).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(
+        answers
+          .filter((a) => a.granted)
+          .map((a) => a.used)
+          .sort(),
+      ).toEqual([1, 2, 3, 4, 5]);
       // Another hypothesis has its own five.
       expect((await ledger.reserveQuery('incident-1', 'round-1:h2', 5)).granted).toBe(true);
     } finally {

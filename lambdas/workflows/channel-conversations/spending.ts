@@ -79,7 +79,8 @@ function reservedModel(model: ModelClient, spending: ChannelSpending, day: Daily
       const held = ceiling !== undefined || worst > 0;
       if (held && !(await day.reserve(today, worst, ceiling === undefined ? undefined : microUsd(ceiling)))) {
         throw new DailyBudgetSpentError(
-          dailyCeilingReached(Number.MAX_SAFE_INTEGER, spending.limits, today) ?? 'the daily ceiling is reached',
+          dailyCeilingReached(Number.MAX_SAFE_INTEGER, spending.limits, today) ??
+            'the daily ceiling is reached',
         );
       }
       const settle = (delta: number) =>
