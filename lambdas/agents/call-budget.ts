@@ -36,11 +36,13 @@ export type Reserved = { granted: true; hold: Hold } | { granted: false; reason:
 
 /**
  * Reserves, settles and releases model calls' worst cases against the day's ceiling and the
- * conversation's budget (reservations.ts). The day is reserved first and given back if the
- * conversation refuses: DynamoDB transactions are not used (the sandbox's dynalite lacks
- * them), and the two counters are consistent once both updates land. A reservation that
- * throws leaves nothing held; settling is bookkeeping, so its failures are logged: an
- * unsettled reservation expires (the conversation's) or ends with its day (the day's).
+ * conversation's budget (reservations.ts). Each counter is reserved by its own conditional
+ * update, and one granted while the other refused is given back: DynamoDB transactions are
+ * not used (the sandbox's dynalite lacks them). A refusal therefore may, for a moment, hold
+ * what it gives back, which can only refuse another call early, never let one overrun. A
+ * reservation that throws leaves nothing held; settling is bookkeeping, so its failures are
+ * logged: an unsettled reservation expires (the conversation's) or ends with its day (the
+ * day's).
  */
 export class CallBudget {
   constructor(private readonly deps: CallBudgetDeps) {}
@@ -56,31 +58,40 @@ export class CallBudget {
     const id = (deps.newId ?? randomUUID)();
     const ceiling = deps.limits.maxDailyCostUsd;
     const ceilingMicroUsd = ceiling === undefined ? undefined : Math.round(ceiling * 1_000_000);
-    let onDay = false;
-    if (deps.day && (worst.microUsd > 0 || ceilingMicroUsd !== undefined)) {
-      if (!(await deps.day.reserve(day, worst.microUsd, ceilingMicroUsd))) {
-        return { granted: false, reason: this.dayReason(day) };
-      }
-      onDay = true;
-    }
-    if (!deps.conversation) return { granted: true, hold: { id, day, worst, onDay, onConversation: false } };
-    const { store, bounds } = deps.conversation;
-    let answer: Awaited<ReturnType<ConversationReservations['reserve']>>;
-    try {
-      answer = await store.reserve(
-        deps.conversation.id,
+    const onDayWanted = deps.day !== undefined && (worst.microUsd > 0 || ceilingMicroUsd !== undefined);
+    const { conversation } = deps;
+    // Both counters at once: each update is atomic on its own, and whichever granted while the
+    // other refused (or failed) is given back below. In sequence it would cost a round trip more.
+    const [onDayResult, conversationResult] = await Promise.allSettled([
+      onDayWanted ? (deps.day as DailyReservations).reserve(day, worst.microUsd, ceilingMicroUsd) : false,
+      conversation?.store.reserve(
+        conversation.id,
         { id, day, ...worst, expiresAtMs: now.getTime() + RESERVATION_LIFETIME_MS },
-        bounds,
-      );
-    } catch (error) {
-      if (onDay) await this.giveBackDay(day, worst.microUsd);
-      throw error;
-    }
-    if (!answer.granted) {
-      if (onDay) await this.giveBackDay(day, worst.microUsd);
-      return { granted: false, reason: this.conversationReason(answer.held, bounds) };
-    }
-    return { granted: true, hold: { id, day, worst, onDay, onConversation: true } };
+        conversation.bounds,
+      ),
+    ]);
+    const dayAnswer = onDayResult.status === 'fulfilled' ? onDayResult.value : undefined;
+    const conversationAnswer =
+      conversationResult.status === 'fulfilled' ? conversationResult.value : undefined;
+    const hold: Hold = {
+      id,
+      day,
+      worst,
+      onDay: dayAnswer === true,
+      onConversation: conversationAnswer?.granted === true,
+    };
+    const dayRefused = onDayWanted && dayAnswer === false;
+    const conversationRefused = conversationAnswer?.granted === false;
+    const failure = [onDayResult, conversationResult].find((r) => r.status === 'rejected');
+    if (!failure && !dayRefused && !conversationRefused) return { granted: true, hold };
+    await this.release(hold);
+    if (failure) throw failure.reason;
+    if (dayRefused) return { granted: false, reason: this.dayReason(day) };
+    const held = conversationAnswer?.granted === false ? conversationAnswer.held : { tokens: 0, microUsd: 0 };
+    return {
+      granted: false,
+      reason: this.conversationReason(held, conversation?.bounds ?? { maxTokens: 0 }),
+    };
   }
 
   /** Settles a call that ran: the reservation becomes its real cost. */
@@ -92,7 +103,7 @@ export class CallBudget {
     );
   }
 
-  /** Releases the reservation of a call that failed before it was billed. */
+  /** Releases the reservation of a call that failed before it was billed (or was never made). */
   async release(hold: Hold): Promise<void> {
     await this.close(
       hold,
@@ -102,19 +113,22 @@ export class CallBudget {
   }
 
   private async close(hold: Hold, delta: WorstCase, actual: WorstCase): Promise<void> {
-    const { deps } = this;
-    let dayDelta = delta.microUsd;
+    const { day, conversation } = this.deps;
     try {
-      if (hold.onConversation && deps.conversation) {
-        const open = await deps.conversation.store.settle(deps.conversation.id, hold.id, delta);
-        if (!open) {
-          // Already given back as expired: the real cost is counted in full instead.
-          this.log.warn('a reservation was settled after it expired', { reservation: hold.id });
-          await deps.conversation.store.add(deps.conversation.id, actual);
-          dayDelta = actual.microUsd;
-        }
+      const [open] = await Promise.all([
+        hold.onConversation && conversation
+          ? conversation.store.settle(conversation.id, hold.id, delta)
+          : Promise.resolve(true),
+        hold.onDay && day && delta.microUsd !== 0 ? day.adjust(hold.day, delta.microUsd) : undefined,
+      ]);
+      if (!open && conversation) {
+        // The sweep gave it back as expired (on the day too): the real cost is counted in full.
+        this.log.warn('a reservation was settled after it expired', { reservation: hold.id });
+        await Promise.all([
+          conversation.store.add(conversation.id, actual),
+          hold.onDay && day ? day.adjust(hold.day, hold.worst.microUsd) : undefined,
+        ]);
       }
-      if (hold.onDay && deps.day && dayDelta !== 0) await deps.day.adjust(hold.day, dayDelta);
     } catch (error) {
       this.log.warn('could not settle a model call reservation', { error, reservation: hold.id });
     }
@@ -141,13 +155,6 @@ export class CallBudget {
       this.log.warn('could not give back expired reservations', { error });
     }
     return released;
-  }
-
-  private async giveBackDay(day: string, microUsd: number): Promise<void> {
-    if (microUsd === 0) return;
-    await this.deps.day
-      ?.adjust(day, -microUsd)
-      .catch((error: unknown) => this.log.warn('could not give back a day reservation', { error, day }));
   }
 
   private dayReason(day: string): string {
