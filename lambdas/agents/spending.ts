@@ -40,7 +40,9 @@ export interface SpendingDeps {
 /**
  * One turn's spending: what the conversation and the platform had spent when the turn began
  * (read once, before the first model call), plus what this turn's calls added. `overLimit`
- * is asked before every model call, so a turn stops as soon as a bound is reached.
+ * is asked before every model call, so a turn stops as soon as a bound is reached. That read
+ * alone cannot hold a bound against other turns running at the same time: with reservation
+ * stores, `reserve` holds each call's worst case atomically before it runs (call-budget.ts).
  */
 export class TurnSpending {
   private tokens = 0;
