@@ -1,4 +1,5 @@
-import { existsSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { StartBuildCommand } from '@aws-sdk/client-codebuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,12 +29,29 @@ beforeAll(async () => {
       `echo pwned > ${marker} && echo WROTE-TMP`,
       'cat /etc/shadow >/dev/null 2>&1 && echo READ-SHADOW',
       'echo own > "$CODEBUILD_SRC_DIR/own.txt" && echo WROTE-OWN',
+      // A link committed on the branch, to the project's manifest: followed, it finds nothing.
+      'cat leak.json && echo READ-THROUGH-LINK',
       // The checks still run: node and the project's tsx are there.
       'node -e "console.log(\'node \' + process.version)"',
       'tsx --version >/dev/null && echo TSX-OK',
       'exit 0',
     ].join('\n'),
   });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo.path, ...args], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: repo.path,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.com',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.com',
+      },
+    });
+  symlinkSync(join(projectRoot, 'package.json'), join(repo.path, 'leak.json'));
+  git('add', 'leak.json');
+  git('commit', '--quiet', '-m', 'a link out of the checkout');
   await createProject(
     cb.client,
     'attack',
@@ -71,6 +89,7 @@ describe('a build script attacking the machine that runs it', () => {
     expect(log).not.toContain('READ-PROJECT-FILE');
     expect(log).not.toContain('WROTE-PROJECT');
     expect(log).not.toContain('READ-SHADOW');
+    expect(log).not.toContain('READ-THROUGH-LINK');
     // A write to /tmp lands in the build's own throwaway /tmp, never on the host.
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(join(projectRoot, 'pwned.txt'))).toBe(false);
