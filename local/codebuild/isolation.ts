@@ -44,7 +44,8 @@ mount --bind /mnt/work "$work"
 mkdir "$root/node_modules"
 mount --bind /mnt/modules "$root/node_modules"
 mount -o remount,bind,ro "$root/node_modules"
-mount -o remount,ro "$root"
+# Refused inside a user namespace; there the tmpfs takes writes that vanish with the build.
+mount -o remount,ro "$root" 2>/dev/null || true
 umount -l /mnt
 cd "$work"
 exec "$@"
