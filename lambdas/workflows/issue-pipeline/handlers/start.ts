@@ -8,7 +8,12 @@ import { StartInput } from '../contract.ts';
 import { startPipeline } from '../start.ts';
 import { github, issueStateStore, pipelineSettings } from './wiring.ts';
 
-/** "Start pipeline": the issue from GitHub, the base commit, the initial document. */
+let workBranches: DynamoWorkBranches | undefined;
+
+/**
+ * "Start pipeline": the issue from GitHub, the base commit, the initial document, and the work
+ * branch recorded as the conversation's own (the code tools write there and nowhere else).
+ */
 export const handler = taskHandler({
   task: 'IssueStart',
   schema: StartInput,
@@ -21,10 +26,10 @@ export const handler = taskHandler({
       now: () => new Date(),
       maxAttempts: pipelineSettings().maxAttempts,
       branchPrefix: readCodeToolsConfig().branchPrefix,
-      workBranches: new DynamoWorkBranches({
+      workBranches: (workBranches ??= new DynamoWorkBranches({
         client: new DynamoDBClient({}),
         tableName: requireEnv(ENV.tableName),
-      }),
+      })),
     });
   },
   summary: (_input, output) => ({ issue: output.number, branch: output.branch, baseSha: output.baseSha }),
