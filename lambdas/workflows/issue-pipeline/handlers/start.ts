@@ -20,16 +20,17 @@ export const handler = taskHandler({
   logger: createLogger('issue-start'),
   run: async (input) => {
     const { octokit } = await github();
+    workBranches ??= new DynamoWorkBranches({
+      client: new DynamoDBClient({}),
+      tableName: requireEnv(ENV.tableName),
+    });
     return startPipeline(input, {
       octokit,
       store: issueStateStore(),
       now: () => new Date(),
       maxAttempts: pipelineSettings().maxAttempts,
       branchPrefix: readCodeToolsConfig().branchPrefix,
-      workBranches: (workBranches ??= new DynamoWorkBranches({
-        client: new DynamoDBClient({}),
-        tableName: requireEnv(ENV.tableName),
-      })),
+      workBranches,
     });
   },
   summary: (_input, output) => ({ issue: output.number, branch: output.branch, baseSha: output.baseSha }),
