@@ -1,6 +1,13 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { ConversationBudgetStore, ConversationSpend } from '../agents/limits.ts';
+import type {
+  ConversationBounds,
+  ConversationHeld,
+  ConversationReservation,
+  ConversationReservations,
+  OpenReservation,
+} from '../agents/reservations.ts';
 import { CorruptItemError } from '../kernel/errors.ts';
 import { keys } from '../kernel/keys.ts';
 import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
@@ -74,5 +81,153 @@ export class DynamoConversationBudget extends DynamoTable implements Conversatio
       if (isConditionFailure(error)) return;
       throw error;
     }
+  }
+}
+
+/** An open reservation, as an attribute of the conversation's record (`reservation#<id>`). */
+const OpenItem = z.object({
+  day: z.string(),
+  microUsd: z.number(),
+  tokens: z.number(),
+  expiresAtMs: z.number(),
+});
+const RESERVATION_PREFIX = 'reservation#';
+
+/**
+ * The conversation's budget counters for reservations (agents/reservations.ts), on its `META`
+ * item: `budgetTokens` and `budgetMicroUsd` hold what was settled plus what is reserved, and
+ * each open reservation is an attribute of its own, written in the same update that counts
+ * it, so a reservation can never be counted without being recorded (and later expired).
+ */
+export class DynamoConversationReservations extends DynamoTable implements ConversationReservations {
+  async reserve(
+    conversationId: string,
+    reservation: OpenReservation,
+    bounds: ConversationBounds,
+  ): Promise<ConversationReservation> {
+    const seed = bounds.seed ?? { tokens: 0, microUsd: 0 };
+    // A counter that does not exist yet starts at the seed: it may be taken only if the seed is below the bound.
+    const below = (path: string, value: string, seedValue: number, max: number) =>
+      seedValue < max ? `(attribute_not_exists(${path}) OR ${path} < ${value})` : `${path} < ${value}`;
+    const conditions = [
+      'attribute_exists(pk)',
+      below('#tokens', ':maxTokens', seed.tokens, bounds.maxTokens),
+    ];
+    const values: Record<string, unknown> = {
+      ':maxTokens': bounds.maxTokens,
+      ':tokens': reservation.tokens,
+      ':micro': reservation.microUsd,
+      ':seedTokens': seed.tokens,
+      ':seedMicro': seed.microUsd,
+      ':open': {
+        day: reservation.day,
+        microUsd: reservation.microUsd,
+        tokens: reservation.tokens,
+        expiresAtMs: reservation.expiresAtMs,
+      },
+    };
+    if (bounds.maxMicroUsd !== undefined) {
+      conditions.push(below('#micro', ':maxMicro', seed.microUsd, bounds.maxMicroUsd));
+      values[':maxMicro'] = bounds.maxMicroUsd;
+    }
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.conversation(conversationId),
+          UpdateExpression:
+            'SET #tokens = if_not_exists(#tokens, :seedTokens) + :tokens, #micro = if_not_exists(#micro, :seedMicro) + :micro, #open = :open',
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: {
+            '#tokens': 'budgetTokens',
+            '#micro': 'budgetMicroUsd',
+            '#open': `${RESERVATION_PREFIX}${reservation.id}`,
+          },
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return { granted: true };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return { granted: false, held: await this.held(conversationId, seed) };
+    }
+  }
+
+  async settle(conversationId: string, id: string, delta: ConversationHeld): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.conversation(conversationId),
+          // Conditional on the reservation being open: a second settle (a retry, the sweep) changes nothing.
+          UpdateExpression: 'ADD #tokens :tokens, #micro :micro REMOVE #open',
+          ConditionExpression: 'attribute_exists(#open)',
+          ExpressionAttributeNames: {
+            '#tokens': 'budgetTokens',
+            '#micro': 'budgetMicroUsd',
+            '#open': `${RESERVATION_PREFIX}${id}`,
+          },
+          ExpressionAttributeValues: { ':tokens': delta.tokens, ':micro': delta.microUsd },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async add(conversationId: string, amount: ConversationHeld): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.conversation(conversationId),
+          UpdateExpression: 'ADD #tokens :tokens, #micro :micro',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#tokens': 'budgetTokens', '#micro': 'budgetMicroUsd' },
+          ExpressionAttributeValues: { ':tokens': amount.tokens, ':micro': amount.microUsd },
+        }),
+      );
+    } catch (error) {
+      // The conversation is gone: nothing left to hold.
+      if (isConditionFailure(error)) return;
+      throw error;
+    }
+  }
+
+  async expired(conversationId: string, nowMs: number): Promise<OpenReservation[]> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.conversation(conversationId),
+        ConsistentRead: true,
+      }),
+    );
+    const found: OpenReservation[] = [];
+    for (const [name, value] of Object.entries(Item ?? {})) {
+      if (!name.startsWith(RESERVATION_PREFIX)) continue;
+      const parsed = OpenItem.safeParse(value);
+      // An unreadable entry is left alone (and counted): giving back an unknown amount could undercount.
+      if (parsed.success && parsed.data.expiresAtMs <= nowMs) {
+        found.push({ id: name.slice(RESERVATION_PREFIX.length), ...parsed.data });
+      }
+    }
+    return found;
+  }
+
+  private async held(conversationId: string, seed: ConversationHeld): Promise<ConversationHeld> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.conversation(conversationId),
+        ConsistentRead: true,
+        ProjectionExpression: 'budgetTokens, budgetMicroUsd',
+      }),
+    );
+    return {
+      tokens: typeof Item?.budgetTokens === 'number' ? Item.budgetTokens : seed.tokens,
+      microUsd: typeof Item?.budgetMicroUsd === 'number' ? Item.budgetMicroUsd : seed.microUsd,
+    };
   }
 }

@@ -24,10 +24,12 @@ export const AgentLimits = z.strictObject({
    */
   maxConversationCostUsd: z.number().positive().optional(),
   /**
-   * The estimated model cost (USD) all conversations together may spend in one UTC day,
-   * checked before each agent turn against an atomic counter per day; on reaching it a turn
-   * does not call the model and ends as a failure saying so, which each workflow takes its
-   * stop path for (the bug investigation tells the reporter and escalates to on call).
+   * The estimated model cost (USD) all conversations together may spend in one UTC day:
+   * each model call's worst case is reserved on an atomic counter per day before it runs
+   * (docs/security-budgets-and-branches.md), so concurrent calls overshoot it by at most one
+   * call's worst case; once refused, a turn does not call the model and ends as a failure
+   * saying so, which each workflow takes its stop path for (the bug investigation tells the
+   * reporter and escalates to on call).
    * @default - no daily ceiling
    */
   maxDailyCostUsd: z.number().positive().optional(),
@@ -106,8 +108,9 @@ export function conversationLimitReached(
 }
 
 /**
- * The platform's spend per UTC day, across every conversation (issue 16): an atomic counter
- * per day, added to after each model call and read before each agent turn.
+ * The platform's spend per UTC day, across every conversation: an atomic counter per day,
+ * read before each agent turn; with reservations (reservations.ts) each call's worst case is
+ * held on it before the call and settled after.
  */
 export interface DailySpendStore {
   /** Micro-dollars spent on `day` (`YYYY-MM-DD`, UTC) so far; 0 when nothing was. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   ContentBlockParam,
+  Message,
   MessageParam,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
@@ -26,7 +27,7 @@ import {
   submitToolOf,
   type UnfinishedTurn,
 } from './profile.ts';
-import { TurnSpending } from './spending.ts';
+import { type SpendingDeps, TurnSpending } from './spending.ts';
 import { capToolOutput, toolError, toolResult } from './tool-results.ts';
 
 /**
@@ -65,6 +66,10 @@ export type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = Agen
   dailySpend?: DailySpendStore;
   /** The price of `modelId`: each call's estimated cost goes to the ledger and the day's spend. */
   price?: ModelPrice;
+  /** Where each call's worst case is reserved before it runs (reservations.ts). @default - not reserved */
+  reservations?: NonNullable<SpendingDeps['reservations']>;
+  /** A workflow's tighter ceiling for the conversation (the issue pipeline's). */
+  conversationCeiling?: NonNullable<SpendingDeps['conversationCeiling']>;
 };
 
 /**
@@ -157,6 +162,22 @@ async function runTurn<Result, Output>(
     deps.conversationBudget
       ?.recordTurnEnd(conversationId, input.turn, continued)
       .catch((error: unknown) => log.warn('could not record how the turn ended', { error }));
+  const failedCall = async (error: unknown): Promise<Output> => {
+    // The deadline's abort lands here too: that is the budget running out, not a failure.
+    if (remainingMs() <= 0 || (error instanceof ModelCallError && error.details.aborted)) {
+      return unfinished({
+        kind: 'out_of_budget',
+        reason: 'time budget ran out during a model call',
+        progress,
+      });
+    }
+    if (error instanceof ModelCallError && isTransientModelFailure(error.details)) {
+      // Not saved: the retried turn starts again from the turns before it.
+      log.warn('the model is unavailable: the state machine retries the turn', { ...stats });
+      throw new ModelUnavailableError(describe(error), { cause: error });
+    }
+    return unfinished({ kind: 'failed', error: describe(error), progress });
+  };
   const nudge = (content: ContentBlockParam[]) =>
     content.push({ type: 'text', text: submitNowNote(submitTool) });
 
@@ -166,33 +187,30 @@ async function runTurn<Result, Output>(
     const stop = spending.overLimit();
     if (stop !== undefined) return unfinished({ kind: 'failed', error: stop, progress, limit: true });
 
+    const request = buildRequest({ modelId: deps.modelId, profile, history, turn });
+    // Held before the call, atomically: racing turns cannot all spend the same remainder.
+    const reserved = await spending.reserve(request);
+    if (!reserved.granted)
+      return unfinished({ kind: 'failed', error: reserved.reason, progress, limit: true });
     let reply: ModelReply;
+    let message: Message;
     try {
-      const message = await deps.model.createMessage(
-        buildRequest({ modelId: deps.modelId, profile, history, turn }),
-        { signal: AbortSignal.timeout(Math.max(1, remainingMs())) },
-      );
+      message = await deps.model.createMessage(request, {
+        signal: AbortSignal.timeout(Math.max(1, remainingMs())),
+      });
+    } catch (error) {
+      await spending.release(reserved.hold);
+      return failedCall(error);
+    }
+    try {
       stats.modelCalls += 1;
-      const delta = await spending.record(usageOf(message));
+      const delta = await spending.record(usageOf(message), reserved.hold);
       await deps
         .ledger(conversationId, delta)
         .catch((error: unknown) => log.warn('could not add token usage to the ledger', { error }));
       reply = readReply(message);
     } catch (error) {
-      // The deadline's abort lands here too: that is the budget running out, not a failure.
-      if (remainingMs() <= 0 || (error instanceof ModelCallError && error.details.aborted)) {
-        return unfinished({
-          kind: 'out_of_budget',
-          reason: 'time budget ran out during a model call',
-          progress,
-        });
-      }
-      if (error instanceof ModelCallError && isTransientModelFailure(error.details)) {
-        // Not saved: the retried turn starts again from the turns before it.
-        log.warn('the model is unavailable: the state machine retries the turn', { ...stats });
-        throw new ModelUnavailableError(describe(error), { cause: error });
-      }
-      return unfinished({ kind: 'failed', error: describe(error), progress });
+      return failedCall(error);
     }
     stats.rounds += 1;
 

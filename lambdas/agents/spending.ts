@@ -1,4 +1,5 @@
 import type { Ledger } from '../kernel/model.ts';
+import { CallBudget, type Hold, type Reserved } from './call-budget.ts';
 import {
   type AgentLimits,
   type ConversationBudgetStore,
@@ -7,8 +8,9 @@ import {
   type DailySpendStore,
   dailyCeilingReached,
 } from './limits.ts';
-import { type AgentLogger, type Clock, silentLogger } from './ports.ts';
-import { type CallUsage, costOfCall, type ModelPrice, utcDay } from './pricing.ts';
+import { type AgentLogger, type Clock, type MessageCreateParamsNonStreaming, silentLogger } from './ports.ts';
+import { type CallUsage, costOfCall, type ModelPrice, microUsd, utcDay } from './pricing.ts';
+import { type ConversationReservations, type DailyReservations, worstCaseOf } from './reservations.ts';
 
 /** What a turn's spending is measured with; every part optional (no limits: nothing is held). */
 export interface SpendingDeps {
@@ -20,6 +22,17 @@ export interface SpendingDeps {
   dailySpend?: DailySpendStore;
   /** The price of the model the turn calls; without one, calls cost nothing in the ledger. */
   price?: ModelPrice;
+  /**
+   * The counters model calls are reserved against before they run (reservations.ts): with
+   * them, each call's worst case is held atomically, so concurrent turns cannot overrun a
+   * ceiling; without them the turn's start-time reads are all that holds.
+   */
+  reservations?: { day?: DailyReservations; conversation?: ConversationReservations };
+  /**
+   * A tighter money and token ceiling of the workflow for this conversation (the issue
+   * pipeline's), held with the conversation's own. @default - the conversation's limits only
+   */
+  conversationCeiling?: { maxCostUsd?: number; maxTokens?: number };
   clock: Clock;
   logger?: AgentLogger;
 }
@@ -27,7 +40,9 @@ export interface SpendingDeps {
 /**
  * One turn's spending: what the conversation and the platform had spent when the turn began
  * (read once, before the first model call), plus what this turn's calls added. `overLimit`
- * is asked before every model call, so a turn stops as soon as a bound is reached.
+ * is asked before every model call, so a turn stops as soon as a bound is reached. That read
+ * alone cannot hold a bound against other turns running at the same time: with reservation
+ * stores, `reserve` holds each call's worst case atomically before it runs (call-budget.ts).
  */
 export class TurnSpending {
   private tokens = 0;
@@ -39,6 +54,7 @@ export class TurnSpending {
     readonly conversation: ConversationSpend | undefined,
     /** The day's spend at the turn's start, and that day; undefined without a daily ceiling. */
     private readonly day: { day: string; spentMicroUsd: number } | undefined,
+    private readonly budget: CallBudget | undefined,
   ) {}
 
   /** Reads what was spent before this turn (the reads throw: the task is retried). */
@@ -50,18 +66,42 @@ export class TurnSpending {
       const today = utcDay(deps.clock.now());
       day = { day: today, spentMicroUsd: await deps.dailySpend.spentOn(today) };
     }
-    return new TurnSpending(deps, conversation, day);
+    const budget = callBudgetOf(conversationId, conversation, deps);
+    // Reservations left by an invocation that died mid-call are given back before this turn reserves.
+    await budget?.sweepExpired();
+    return new TurnSpending(deps, conversation, day, budget);
+  }
+
+  /**
+   * Reserves the worst case of `request` against the day's ceiling and the conversation's
+   * budget; a refusal carries the reason in words for people. Without reservation stores,
+   * always granted (with no hold).
+   */
+  async reserve(
+    request: MessageCreateParamsNonStreaming,
+  ): Promise<Reserved | { granted: true; hold?: undefined }> {
+    if (!this.budget) return { granted: true };
+    return this.budget.reserve(worstCaseOf(request, this.deps.price));
+  }
+
+  /** Gives back the reservation of a call that failed. */
+  async release(hold: Hold | undefined): Promise<void> {
+    if (hold) await this.budget?.release(hold);
   }
 
   /**
    * Counts one model call and returns its ledger delta (tokens and estimated cost). The
    * day's counter is added to here, as bookkeeping: a failed add is logged, not thrown.
    */
-  async record(usage: CallUsage): Promise<Partial<Ledger>> {
+  async record(usage: CallUsage, hold?: Hold): Promise<Partial<Ledger>> {
     const cost = this.deps.price ? costOfCall(usage, this.deps.price) : 0;
-    this.tokens += (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+    const tokens = (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+    this.tokens += tokens;
     this.costMicroUsd += cost;
-    if (cost > 0 && this.deps.dailySpend) {
+    if (hold && this.budget) {
+      // The reservation becomes the real cost, on the day's counter and the conversation's.
+      await this.budget.settle(hold, { tokens, microUsd: cost });
+    } else if (cost > 0 && this.deps.dailySpend) {
       const today = utcDay(this.deps.clock.now());
       await this.deps.dailySpend
         .add(today, cost)
@@ -91,4 +131,36 @@ export class TurnSpending {
       this.deps.clock.now().getTime(),
     );
   }
+}
+
+/** The reservations of a turn's calls, when the deps have somewhere to hold them. */
+function callBudgetOf(
+  conversationId: string,
+  spend: ConversationSpend | undefined,
+  deps: SpendingDeps,
+): CallBudget | undefined {
+  const { limits, reservations } = deps;
+  if (!limits || !reservations || (!reservations.day && !reservations.conversation)) return undefined;
+  const ceiling = deps.conversationCeiling;
+  const costs = [limits.maxConversationCostUsd, ceiling?.maxCostUsd].filter((c) => c !== undefined);
+  const maxCost = costs.length === 0 ? undefined : Math.min(...costs);
+  const conversation =
+    reservations.conversation && spend
+      ? {
+          id: conversationId,
+          store: reservations.conversation,
+          bounds: {
+            maxTokens: Math.min(limits.maxConversationTokens, ceiling?.maxTokens ?? Number.POSITIVE_INFINITY),
+            ...(maxCost === undefined ? {} : { maxMicroUsd: microUsd(maxCost) }),
+            seed: { tokens: spend.tokens, microUsd: spend.costMicroUsd },
+          },
+        }
+      : undefined;
+  return new CallBudget({
+    limits: maxCost === undefined ? limits : { ...limits, maxConversationCostUsd: maxCost },
+    ...(reservations.day ? { day: reservations.day } : {}),
+    ...(conversation ? { conversation } : {}),
+    clock: deps.clock,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
 }

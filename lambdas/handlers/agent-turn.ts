@@ -1,5 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoConversationBudget } from '../adapters/dynamo-conversation-budget.ts';
+import {
+  DynamoConversationBudget,
+  DynamoConversationReservations,
+} from '../adapters/dynamo-conversation-budget.ts';
 import { DynamoDailySpend } from '../adapters/dynamo-daily-spend.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
@@ -11,6 +14,7 @@ import { type AgentLimits, agentLimitsFrom, type DailySpendStore } from '../agen
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
 import { type ModelPrice, modelPriceFrom } from '../agents/pricing.ts';
 import type { ProfileRegistry } from '../agents/profile.ts';
+import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
@@ -25,6 +29,7 @@ interface AgentAdapters {
   limits: AgentLimits;
   conversationBudget: DynamoConversationBudget;
   dailySpend: DailySpendStore;
+  reservations: { day: DailyReservations; conversation: ConversationReservations };
   price?: ModelPrice;
   model: ModelClient;
   modelId: string;
@@ -44,14 +49,20 @@ async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<Agen
     // The stack always sets a price; this is a hand-made deployment.
     logger.warn('money limits are configured but MODEL_PRICE is not set: model calls are unpriced');
   }
+  const dailySpend = new DynamoDailySpend({
+    client: new DynamoDBClient({}),
+    tableName,
+    retentionDays: numberFromEnv(ENV.retentionDays, env) ?? 90,
+  });
   return {
     limits,
     conversationBudget: new DynamoConversationBudget({ client: new DynamoDBClient({}), tableName }),
-    dailySpend: new DynamoDailySpend({
-      client: new DynamoDBClient({}),
-      tableName,
-      retentionDays: numberFromEnv(ENV.retentionDays, env) ?? 90,
-    }),
+    dailySpend,
+    // Every model call's worst case is reserved on the day's counter and the conversation's record.
+    reservations: {
+      day: dailySpend,
+      conversation: new DynamoConversationReservations({ client: new DynamoDBClient({}), tableName }),
+    },
     ...(price === undefined ? {} : { price }),
     model: withModelMetrics(
       await modelClientFromEnv(env, {
@@ -87,7 +98,13 @@ function numberFromEnv(name: (typeof ENV)[keyof typeof ENV], env: NodeJS.Process
  * workflow's entry file calls this with its own profiles, so no Lambda bundles another
  * workflow's roles.
  */
-export function createAgentTurnHandler(profiles: ProfileRegistry) {
+export function createAgentTurnHandler(
+  profiles: ProfileRegistry,
+  options: {
+    /** A workflow's own ceiling for each of its conversations, held per model call with the conversation's. */
+    conversationCeiling?: () => { maxCostUsd?: number; maxTokens?: number };
+  } = {},
+) {
   return taskHandler({
     task: 'AgentTurn',
     schema: AgentTurnInput,
@@ -106,6 +123,7 @@ export function createAgentTurnHandler(profiles: ProfileRegistry) {
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,
+        ...(options.conversationCeiling ? { conversationCeiling: options.conversationCeiling() } : {}),
         ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
         clock: systemClock,
         budget: turnBudget({

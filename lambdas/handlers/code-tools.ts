@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Octokit } from '@octokit/rest';
+import { DynamoWorkBranches } from '../adapters/dynamo-work-branches.ts';
 import { createGitHubClient, downloadTarball, getGitHubCredentials } from '../adapters/github.ts';
+import { ENV } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { readCodeToolsConfig } from '../tools/code/config.ts';
 import { CodeToolInvocationName, runCodeTool } from '../tools/code/run-code-tool.ts';
@@ -62,9 +65,19 @@ async function codeToolDeps(): Promise<CodeToolDeps> {
     cache,
     defaultBranchMemo: deps?.defaultBranchMemo ?? {},
     commitTrees: deps?.commitTrees ?? new Map(),
+    ...workBranches(),
     credentialsHash,
   };
   return deps;
+}
+
+/** Where the workflows recorded their conversations' work branches (the conversations table). */
+function workBranches(): Pick<CodeToolDeps, 'workBranches'> {
+  if (deps?.workBranches) return { workBranches: deps.workBranches };
+  const tableName = process.env[ENV.tableName];
+  // Without the table only the derived branch is owned: a recorded one is refused, never allowed.
+  if (!tableName) return {};
+  return { workBranches: new DynamoWorkBranches({ client: new DynamoDBClient({}), tableName }) };
 }
 
 export const handler = taskHandler({

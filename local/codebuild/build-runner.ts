@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildScript, parseScriptEvent } from './build-script.ts';
 import type { ParsedBuildspec } from './buildspec.ts';
+import { handOver, isolatedCommand, isolationMode, isolationNote } from './isolation.ts';
 import { type BuildLogs, lineSplitter } from './logs.ts';
 import type { Build, BuildPhase, BuildStatus, PhaseContext, PhaseType } from './model.ts';
 
@@ -21,6 +22,11 @@ export interface BuildPlan {
   readonly environment: Record<string, string>;
   /** Milliseconds the build may run before it is TIMED_OUT. */
   readonly timeoutMs: number;
+  /**
+   * The sandbox's project root, hidden from the build's commands (isolation.ts).
+   * @default process.cwd()
+   */
+  readonly projectRoot?: string;
 }
 
 export interface RunningBuild {
@@ -161,7 +167,16 @@ async function runCommands(
   const home = join(workDir, 'home');
   const tmp = join(workDir, 'tmp');
   await Promise.all([mkdir(home), mkdir(tmp)]);
-  const child = spawn('bash', ['--noprofile', '--norc', scriptPath], {
+  // The commands are code an agent may have written: kept from the project's files and the host.
+  const mode = await isolationMode();
+  await handOver(mode, workDir);
+  log(`[Container] ${stamp(now())} ${isolationNote(mode)}`);
+  const command = isolatedCommand(mode, {
+    projectRoot: plan.projectRoot ?? process.cwd(),
+    workDir,
+    command: ['bash', '--noprofile', '--norc', scriptPath],
+  });
+  const child = spawn(command.file, command.args, {
     cwd: sourceDir,
     env: {
       ...plan.environment,

@@ -171,6 +171,7 @@ export class CodeBuildService {
         buildspec,
         environment,
         timeoutMs: timeoutInMinutes * (this.options.minuteMs ?? 60_000),
+        projectRoot: this.options.projectRoot ?? process.cwd(),
       },
       this.logs,
       this.now,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { derivedWorkBranch } from '../../lambdas/tools/code/branch-ownership.ts';
 import { runCodeTool } from '../../lambdas/tools/code/run-code-tool.ts';
 import type { CodeToolDeps } from '../../lambdas/tools/code/workspace.ts';
 import { type CodeToolsWorld, output, refusal, startCodeToolsWorld } from './code-tools-support.ts';
@@ -18,24 +19,18 @@ afterAll(() => world.close());
 const call = (tool: string, args: unknown, conversationId: string, workBranch: string, deps?: CodeToolDeps) =>
   runCodeTool({ tool, args, conversationId, context: { workBranch } }, deps ?? world.deps());
 
+/** The work branch conversation `conv-ctx` owns (its id's digest). */
+const OWN = derivedWorkBranch('agents/', 'conv-ctx');
+
 describe('the code tools with a work branch from the tool context', () => {
   it('write to and read from the branch the workflow named, not the conversation-id branch', async () => {
-    output(
-      await call(
-        'write_file',
-        { path: 'notes.md', content: 'fixed\n' },
-        'conv-ctx',
-        'agents/bug-0123abcd4567',
-      ),
-    );
+    output(await call('write_file', { path: 'notes.md', content: 'fixed\n' }, 'conv-ctx', OWN));
 
-    expect(await world.head('agents/bug-0123abcd4567')).toBeDefined();
+    expect(await world.head(OWN)).toBeDefined();
     expect(await world.head('agents/conv-ctx')).toBeUndefined();
-    expect(
-      output(await call('read_file', { path: 'notes.md' }, 'conv-ctx', 'agents/bug-0123abcd4567')),
-    ).toContain('1\tfixed');
-    expect(output(await call('get_diff', {}, 'conv-ctx', 'agents/bug-0123abcd4567'))).toContain(
-      'agents/bug-0123abcd4567 is 1 commit(s) ahead of main',
+    expect(output(await call('read_file', { path: 'notes.md' }, 'conv-ctx', OWN))).toContain('1\tfixed');
+    expect(output(await call('get_diff', {}, 'conv-ctx', OWN))).toContain(
+      `${OWN} is 1 commit(s) ahead of main`,
     );
   });
 
@@ -67,26 +62,26 @@ describe('the code tools with a work branch from the tool context', () => {
   );
 
   it("refuse a branch that is the repository's default branch, even with the prefix", async () => {
+    // The conversation's own branch, made the default branch by a careless configuration.
+    const stable = derivedWorkBranch('agents/', 'conv-trap');
     await world.gh.emulator.store.createRepository({
       owner: 'demo',
       name: 'trap-context',
-      defaultBranch: 'agents/stable',
+      defaultBranch: stable,
       files: { 'a.txt': 'a\n' },
     });
     const trap = world.deps({ repository: 'demo/trap-context' });
     const headBefore = await world.gh.emulator.store
       .repository('demo', 'trap-context')
-      ?.git.ref('refs/heads/agents/stable');
+      ?.git.ref(`refs/heads/${stable}`);
 
     expect(
-      refusal(
-        await call('write_file', { path: 'a.txt', content: 'b\n' }, 'conv-trap', 'agents/stable', trap),
-      ),
+      refusal(await call('write_file', { path: 'a.txt', content: 'b\n' }, 'conv-trap', stable, trap)),
     ).toBe(
-      'write_file: writing to branch "agents/stable" is refused: it is the repository\'s default or base branch',
+      `write_file: writing to branch "${stable}" is refused: it is the repository's default or base branch`,
     );
     expect(
-      await world.gh.emulator.store.repository('demo', 'trap-context')?.git.ref('refs/heads/agents/stable'),
+      await world.gh.emulator.store.repository('demo', 'trap-context')?.git.ref(`refs/heads/${stable}`),
     ).toEqual(headBefore);
   });
 });

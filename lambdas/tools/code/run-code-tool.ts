@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { invalidArgumentsMessage, type ToolContext, type ToolResult } from '../invocation.ts';
+import { assertOwnedBranch } from './branch-ownership.ts';
 import { CodeToolRefusal } from './errors.ts';
 import { listFiles, readFile, searchCode } from './read-tools.ts';
 import { CODE_TOOL_ARGS, type CodeToolArgs, type CodeToolName, isCodeToolName } from './tools.ts';
@@ -29,8 +30,13 @@ export async function runCodeTool(
   try {
     const given = invocation.context?.workBranch;
     const workspace = new Workspace(deps, invocation.conversationId, given);
-    // A branch the workflow named is checked before even a read: a wrong one is a defect to see at once.
-    if (given !== undefined) await workspace.assertNotProtected();
+    // A branch the workflow named is checked before even a read: a wrong one is a defect to see
+    // at once, and one the conversation does not own (a direct invoke naming another
+    // conversation's branch) must change nothing.
+    if (given !== undefined) {
+      await assertOwnedBranch(given, invocation.conversationId, deps.config.branchPrefix, deps.workBranches);
+      await workspace.assertNotProtected();
+    }
     return { ok: true, output: await RUNNERS[tool](workspace, parsed.data as never) };
   } catch (error) {
     if (error instanceof CodeToolRefusal) return { ok: false, error: `${tool}: ${error.message}` };

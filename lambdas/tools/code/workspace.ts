@@ -1,4 +1,5 @@
 import type { Octokit } from '@octokit/rest';
+import type { WorkBranchRecords } from './branch-ownership.ts';
 import type { CodeToolsConfig } from './config.ts';
 import { BaseBranchMissingError, BranchRefusedError } from './errors.ts';
 import { githubStatus, type RepositoryRef } from './repository.ts';
@@ -8,9 +9,10 @@ import type { TarballCache } from './tarball-cache.ts';
  * A conversation's workspace: the configured repository, its base branch, and the
  * conversation's own work branch. The work branch is the one the state machine named in the
  * tool context (`ToolInvocation.context.workBranch`, e.g. the bug workflow's
- * `agents/bug-<short id>`), checked here; without one it is derived from the conversation id
+ * `agents/bug-<short id>`), checked here against the branches the conversation owns
+ * (branch-ownership.ts); without one it is derived from the conversation id
  * (`<prefix><conversation id>`). No tool argument names a branch, so the model cannot aim a
- * write anywhere else.
+ * write anywhere else, and an invocation naming another conversation's branch is refused.
  */
 
 export interface CodeToolDeps {
@@ -22,6 +24,11 @@ export interface CodeToolDeps {
   defaultBranchMemo?: { value?: string };
   /** Tree sha of each commit the tools made (commit sha -> tree sha), kept across warm invocations. */
   commitTrees?: Map<string, string>;
+  /**
+   * The work branches workflows recorded for their conversations; a branch the tool context
+   * names must be the conversation's derived or recorded one. @default - only the derived one
+   */
+  workBranches?: WorkBranchRecords;
 }
 
 /** Conversation ids are execution names (letters, digits, `-`, `_`), which are valid in a ref. */

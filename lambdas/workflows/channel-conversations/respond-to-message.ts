@@ -93,6 +93,16 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
       message: { userId: job.userId, text: job.text },
     });
   } catch (error) {
+    if (error instanceof DailyBudgetSpentError) {
+      // Another answer reserved the rest of the day's budget between the check above and this call.
+      deps.logger.warn('the daily model budget is spent; the model was not called', {
+        conversationId,
+        ts: job.ts,
+        reason: error.reason,
+      });
+      const told = await postOnce(job, deps, budgetSpentText(error.reason));
+      return { conversationId, decision, answer: told ? 'budget_spent' : 'already_answered', ...loaded };
+    }
     if (!(error instanceof ModelCallError || error instanceof MalformedModelReplyError)) throw error;
     deps.logger.error('the model failed; apologizing instead of answering', {
       conversationId,

@@ -1,8 +1,10 @@
 import { type AgentLimits, type DailySpendStore, dailyCeilingReached } from '../../agents/limits.ts';
 import { usageOf } from '../../agents/model-reply.ts';
 import type { AgentLogger, ModelClient } from '../../agents/ports.ts';
-import { costOfCall, type ModelPrice, utcDay } from '../../agents/pricing.ts';
+import { costOfCall, type ModelPrice, microUsd, utcDay } from '../../agents/pricing.ts';
+import { type DailyReservations, worstCaseOf } from '../../agents/reservations.ts';
 import type { Clock } from '../../kernel/ports.ts';
+import { DailyBudgetSpentError } from './errors.ts';
 
 /**
  * What channel conversations' model calls cost (issue 16 item 4): the same prices as agent
@@ -14,6 +16,12 @@ export interface ChannelSpending {
   limits: AgentLimits;
   /** The platform's spend per UTC day, shared with every agent turn. */
   dailySpend: DailySpendStore;
+  /**
+   * The same counter, for reservations: with it each call's worst case is held before the
+   * call (atomically, against the ceiling) and settled after, so concurrent answers cannot
+   * overrun the ceiling. @default - the counter is read before, and added to after
+   */
+  reservations?: DailyReservations;
   /** Price by the model id a request names; a model without one costs nothing in the counter. */
   prices: Readonly<Record<string, ModelPrice>>;
   clock: Clock;
@@ -37,6 +45,7 @@ export async function dailyBudgetSpent(spending: ChannelSpending | undefined): P
  * logged, and the answer it paid for is still given.
  */
 export function pricedModel(model: ModelClient, spending: ChannelSpending): ModelClient {
+  if (spending.reservations) return reservedModel(model, spending, spending.reservations);
   return {
     async createMessage(params, options) {
       const reply = await model.createMessage(params, options);
@@ -50,6 +59,47 @@ export function pricedModel(model: ModelClient, spending: ChannelSpending): Mode
             spending.logger.warn('could not add to the daily spend', { error, day, model: params.model }),
           );
       }
+      return reply;
+    },
+  };
+}
+
+/**
+ * `model`, with each call's worst case reserved on the day's counter before it runs and
+ * settled to its real cost after (given back when it fails). A refused reservation throws
+ * `DailyBudgetSpentError` with the ceiling's words: no model call was made.
+ */
+function reservedModel(model: ModelClient, spending: ChannelSpending, day: DailyReservations): ModelClient {
+  const ceiling = spending.limits.maxDailyCostUsd;
+  return {
+    async createMessage(params, options) {
+      const price = spending.prices[params.model];
+      const worst = worstCaseOf(params, price).microUsd;
+      const today = utcDay(spending.clock.now());
+      const held = ceiling !== undefined || worst > 0;
+      if (held && !(await day.reserve(today, worst, ceiling === undefined ? undefined : microUsd(ceiling)))) {
+        throw new DailyBudgetSpentError(
+          dailyCeilingReached(Number.MAX_SAFE_INTEGER, spending.limits, today) ??
+            'the daily ceiling is reached',
+        );
+      }
+      const settle = (delta: number) =>
+        held && delta !== 0
+          ? day
+              .adjust(today, delta)
+              .catch((error: unknown) =>
+                spending.logger.warn('could not settle a daily spend reservation', { error, day: today }),
+              )
+          : Promise.resolve();
+      let reply: Awaited<ReturnType<ModelClient['createMessage']>>;
+      try {
+        reply = await model.createMessage(params, options);
+      } catch (error) {
+        await settle(-worst);
+        throw error;
+      }
+      const cost = price ? costOfCall(usageOf(reply), price) : 0;
+      await settle(cost - worst);
       return reply;
     },
   };

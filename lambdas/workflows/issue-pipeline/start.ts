@@ -21,6 +21,11 @@ export async function startPipeline(
     /** The work branches' prefix (the code tools'), e.g. `agents/`: the branch is `<prefix>issue-<n>`. */
     branchPrefix: string;
     newSessionId?: () => string;
+    /**
+     * Records the branch as the conversation's own, so the code tools write there and nowhere
+     * else. @default - not recorded (the code tools then refuse the branch)
+     */
+    workBranches?: { record(conversationId: string, branch: string): Promise<void> };
   },
 ): Promise<StartOutput> {
   const [owner, repo] = input.origin.repository.split('/') as [string, string];
@@ -53,6 +58,7 @@ export async function startPipeline(
     branch,
   });
   await deps.store.save(input.conversationId, state);
+  await deps.workBranches?.record(input.conversationId, branch);
   const session = deps.newSessionId ?? randomUUID;
   return {
     number: issue.number,

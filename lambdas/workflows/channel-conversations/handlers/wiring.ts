@@ -125,13 +125,15 @@ export function channelSpending(
       ...(settings.useLlmJudge ? { judgeModelId: settings.judgeModelId } : {}),
     });
   }
+  const dailySpend = new DynamoDailySpend({
+    client: new DynamoDBClient({}),
+    tableName: requireEnv(ENV.tableName, env),
+    retentionDays: Number(env[ENV.retentionDays] ?? 90),
+  });
   return {
     limits,
-    dailySpend: new DynamoDailySpend({
-      client: new DynamoDBClient({}),
-      tableName: requireEnv(ENV.tableName, env),
-      retentionDays: Number(env[ENV.retentionDays] ?? 90),
-    }),
+    dailySpend,
+    reservations: dailySpend,
     prices,
     clock: systemClock,
     logger,

@@ -1,23 +1,36 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoWorkBranches } from '../../../adapters/dynamo-work-branches.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
+import { ENV, requireEnv } from '../../../shared/env.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { readCodeToolsConfig } from '../../../tools/code/config.ts';
 import { StartInput } from '../contract.ts';
 import { startPipeline } from '../start.ts';
 import { github, issueStateStore, pipelineSettings } from './wiring.ts';
 
-/** "Start pipeline": the issue from GitHub, the base commit, the initial document. */
+let workBranches: DynamoWorkBranches | undefined;
+
+/**
+ * "Start pipeline": the issue from GitHub, the base commit, the initial document, and the work
+ * branch recorded as the conversation's own (the code tools write there and nowhere else).
+ */
 export const handler = taskHandler({
   task: 'IssueStart',
   schema: StartInput,
   logger: createLogger('issue-start'),
   run: async (input) => {
     const { octokit } = await github();
+    workBranches ??= new DynamoWorkBranches({
+      client: new DynamoDBClient({}),
+      tableName: requireEnv(ENV.tableName),
+    });
     return startPipeline(input, {
       octokit,
       store: issueStateStore(),
       now: () => new Date(),
       maxAttempts: pipelineSettings().maxAttempts,
       branchPrefix: readCodeToolsConfig().branchPrefix,
+      workBranches,
     });
   },
   summary: (_input, output) => ({ issue: output.number, branch: output.branch, baseSha: output.baseSha }),

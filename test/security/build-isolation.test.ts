@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { StartBuildCommand } from '@aws-sdk/client-codebuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolationMode, NOBODY } from '../../local/codebuild/isolation.ts';
+import { createProject, finished, makeRepository, startCodeBuild } from '../local/codebuild.harness.ts';
+
+/**
+ * The attack: a build script (a branch's test script, a `postinstall`) that reads the
+ * sandbox project's own files by absolute path and writes outside its build directory. The
+ * sandbox's CodeBuild runs it as `nobody` in a private mount namespace (when the sandbox runs
+ * as root, as CI does), so the reads find nothing and the writes land nowhere the host sees.
+ */
+
+const projectRoot = process.cwd();
+const marker = `/tmp/build-isolation-${process.pid}`;
+let cb: Awaited<ReturnType<typeof startCodeBuild>>;
+let repo: ReturnType<typeof makeRepository>;
+
+beforeAll(async () => {
+  cb = await startCodeBuild({ minuteMs: 2_000, projectRoot });
+  repo = makeRepository({
+    'attack.sh': [
+      'echo "running-as-uid=$(id -u)"',
+      `cat ${join(projectRoot, 'package.json')} && echo READ-PROJECT-FILE`,
+      `echo "listing: $(ls -A ${projectRoot} | tr '\\n' ' ')"`,
+      `echo pwned > ${join(projectRoot, 'pwned.txt')} && echo WROTE-PROJECT`,
+      `echo pwned > ${marker} && echo WROTE-TMP`,
+      'cat /etc/shadow >/dev/null 2>&1 && echo READ-SHADOW',
+      'echo own > "$CODEBUILD_SRC_DIR/own.txt" && echo WROTE-OWN',
+      // A link committed on the branch, to the project's manifest: followed, it finds nothing.
+      'cat leak.json && echo READ-THROUGH-LINK',
+      // The checks still run: node and the project's tsx are there.
+      'node -e "console.log(\'node \' + process.version)"',
+      'tsx --version >/dev/null && echo TSX-OK',
+      'exit 0',
+    ].join('\n'),
+  });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo.path, ...args], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: repo.path,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.com',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.com',
+      },
+    });
+  symlinkSync(join(projectRoot, 'package.json'), join(repo.path, 'leak.json'));
+  git('add', 'leak.json');
+  git('commit', '--quiet', '-m', 'a link out of the checkout');
+  await createProject(
+    cb.client,
+    'attack',
+    repo.path,
+    'version: 0.2\nphases:\n  build:\n    commands:\n      - bash attack.sh\n',
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await cb?.close();
+  repo?.remove();
+  rmSync(marker, { force: true });
+  rmSync(join(projectRoot, 'pwned.txt'), { force: true });
+});
+
+describe('a build script attacking the machine that runs it', () => {
+  it('cannot read the project’s files nor write outside its directory, and the checks still run', async () => {
+    const mode = await isolationMode();
+    // CI runs as root: the full isolation is what is asserted there. Elsewhere the mode is reported.
+    if (process.getuid?.() === 0) expect(mode).toBe('namespace-nobody');
+
+    const started = await cb.client.send(new StartBuildCommand({ projectName: 'attack' }));
+    const done = await finished(cb.client, started.build?.id ?? '');
+    const log = cb.service
+      .readLog(done.id ?? '')
+      .events.map((event) => event.message)
+      .join('\n');
+
+    expect(done.buildStatus).toBe('SUCCEEDED');
+    expect(log).toContain('Build isolation: ');
+    expect(log).toContain('WROTE-OWN');
+    expect(log).toMatch(/node v\d+/);
+    expect(log).toContain('TSX-OK');
+    if (mode === 'none') return;
+    expect(log).not.toContain('READ-PROJECT-FILE');
+    expect(log).not.toContain('WROTE-PROJECT');
+    expect(log).not.toContain('READ-SHADOW');
+    expect(log).not.toContain('READ-THROUGH-LINK');
+    // A write to /tmp lands in the build's own throwaway /tmp, never on the host.
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(projectRoot, 'pwned.txt'))).toBe(false);
+    if (mode === 'namespace-nobody') expect(log).toContain(`running-as-uid=${NOBODY.uid}\n`);
+    // The project root shows nothing but its node_modules (read-only, for the checks' tools).
+    expect(log).toContain('listing: node_modules \n');
+  });
+});
