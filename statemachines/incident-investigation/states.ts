@@ -47,6 +47,8 @@ export const INCIDENT_STATES = {
   stepError: 'Record step error',
   finish: 'Record metrics',
   markResolved: 'Mark resolved',
+  remediationStopped: 'Remediation stopped?',
+  markUnremediated: 'Mark closed unremediated',
   acknowledgeClose: 'Acknowledge stop',
   markClosed: 'Mark closed',
   noteFailedAgent: 'Note failed agent',

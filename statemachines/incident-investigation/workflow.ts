@@ -73,7 +73,18 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     });
     const markClosed = mark(S.markClosed, 'closed', 'closed');
     const markResolved = mark(S.markResolved, 'complete', 'resolved');
-    for (const m of [markClosed, markResolved]) {
+    // A plan whose step was rejected (or expired) left the incident unremediated: not resolved.
+    const markUnremediated = mark(S.markUnremediated, 'remediation_stopped', 'closed');
+    const ended = sfn.Choice.jsonPath(scope, S.remediationStopped)
+      .when(
+        sfn.Condition.and(
+          sfn.Condition.isPresent('$.stepDecision.decision'),
+          sfn.Condition.not(sfn.Condition.stringEquals('$.stepDecision.decision', 'approve')),
+        ),
+        markUnremediated,
+      )
+      .otherwise(markResolved);
+    for (const m of [markClosed, markResolved, markUnremediated]) {
       catchFailure(m, failed);
       m.next(closingTurn);
     }
@@ -82,8 +93,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     acknowledgeClose.next(markClosed);
     const finish = recordsTask(scope, S.finish, { fn: records, op: 'finish', resultPath: '$.metrics' });
     // Metrics are bookkeeping: the incident is resolved even if they cannot be stored.
-    finish.addCatch(markResolved, { errors: [sfn.Errors.ALL], resultPath: '$.metricsError' });
-    finish.next(markResolved);
+    finish.addCatch(ended, { errors: [sfn.Errors.ALL], resultPath: '$.metricsError' });
+    finish.next(ended);
 
     /** A turn that failed as a task: its error as the turn's outcome, for the record that follows. */
     const turnFailed = (stateName: string, then: sfn.IChainable) =>
