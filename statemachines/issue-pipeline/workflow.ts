@@ -212,7 +212,10 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
       approvalWaitFn: kernel.approvalWait,
       channel,
       threadTs: sfn.JsonPath.stringAt('$.progress.threadTs'),
-      text: sfn.JsonPath.format(':lock: {}', sfn.JsonPath.stringAt('$.handOff.reason')),
+      text: sfn.JsonPath.format(
+        ':lock: {} Approve opens the pull request; Reject stops the pipeline here.',
+        sfn.JsonPath.stringAt('$.handOff.reason'),
+      ),
       approval: {
         kind: SENSITIVE_CHANGE_DECISION,
         buttons: [
