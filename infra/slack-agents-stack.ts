@@ -8,6 +8,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { requirePriceOf } from '../lambdas/agents/pricing.ts';
+import { usageOfTrigger } from '../lambdas/kernel/slash-command-help.ts';
 import { WorkflowRegistrations } from '../lambdas/kernel/workflows.ts';
 import { ENV } from '../lambdas/shared/env.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
@@ -189,6 +190,9 @@ export class SlackAgentsStack extends Stack {
       ingress,
       slashCommands: deployed.registrations.flatMap((r) =>
         r.triggers.flatMap((t) => (t.type === 'slash_command' ? [t.command] : [])),
+      ),
+      slashCommandUsage: deployed.registrations.flatMap((r) =>
+        r.triggers.flatMap((t) => (t.type === 'slash_command' ? [usageOfTrigger(t)] : [])),
       ),
       alarms: config.alarms,
     });

@@ -5,6 +5,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { SlashCommandUsage } from '../../lambdas/kernel/slash-command-help.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
 import { FailureQueue } from './failure-queue.ts';
 import { ThirdPartySecret } from './third-party-secret.ts';
@@ -14,6 +15,12 @@ export interface IngressSourcesProps {
   readonly ingress: IFunction & { addEnvironment(key: string, value: string): unknown };
   /** The slash commands some workflow handles: any other is answered "not a command this app handles". */
   readonly slashCommands: readonly string[];
+  /**
+   * What each slash command takes: `help`, an empty text or one the command cannot use is
+   * answered with the command's usage at once.
+   * @default - none: every command is passed on as typed
+   */
+  readonly slashCommandUsage?: readonly SlashCommandUsage[];
   /**
    * CloudWatch alarms whose state changes reach the ingress through an EventBridge rule: exact
    * names and name prefixes. With neither, no rule is created.
@@ -59,6 +66,8 @@ export class IngressSources extends Construct {
     ingress.addEnvironment(ENV.githubWebhookSecretArn, this.githubWebhookSecret.secretArn);
     ingress.addEnvironment(ENV.pagerdutyWebhookSecretArn, this.pagerdutyWebhookSecret.secretArn);
     ingress.addEnvironment(ENV.slashCommands, JSON.stringify([...new Set(props.slashCommands)].sort()));
+    if (props.slashCommandUsage !== undefined && props.slashCommandUsage.length > 0)
+      ingress.addEnvironment(ENV.slashCommandUsage, JSON.stringify(props.slashCommandUsage));
 
     const names = props.alarms?.names ?? [];
     const prefixes = props.alarms?.namePrefixes ?? [];

@@ -6,6 +6,7 @@ import { DynamoEnvelopeStore } from '../adapters/dynamo-envelopes.ts';
 import { sendToInbox } from '../adapters/inbox-queue.ts';
 import { getSlackSecret, getWebhookSecret } from '../adapters/secrets.ts';
 import { createIngressHandler, type IngressHandler } from '../ingress/handle-ingress.ts';
+import { type SlashCommandUsage, SlashCommandUsages } from '../kernel/slash-command-help.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 
@@ -26,6 +27,13 @@ function slashCommands(): readonly string[] | undefined {
     return undefined;
   }
   return SlashCommands.parse(JSON.parse(raw));
+}
+
+/** What each slash command takes (`SLASH_COMMAND_USAGE`), for its help; absent, commands pass as typed. */
+function slashCommandUsage(): readonly SlashCommandUsage[] | undefined {
+  const raw = process.env[ENV.slashCommandUsage];
+  if (raw === undefined || raw === '') return undefined;
+  return SlashCommandUsages.parse(JSON.parse(raw));
 }
 
 function createIngress(): IngressHandler {
@@ -56,6 +64,7 @@ function createIngress(): IngressHandler {
     logger,
     botUserId,
     slashCommands: slashCommands(),
+    slashCommandUsage: slashCommandUsage(),
   });
 }
 

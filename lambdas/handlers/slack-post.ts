@@ -8,6 +8,7 @@ import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { postToSlack } from '../slack/post-to-slack.ts';
 import { NO_TEMPLATES, slackPostInputFor, type TemplateRegistry } from '../slack/templates/index.ts';
+import { KERNEL_TEMPLATES } from '../slack/templates/kernel-templates.ts';
 import { createSlackPoster, type SlackClient, type SlackPermalinks } from '../slack/web-client.ts';
 import { taskHandler } from './task-handler.ts';
 import { kernelDeps } from './wiring.ts';
@@ -48,9 +49,10 @@ async function slackPoster(): Promise<SlackClient & SlackPermalinks> {
 /**
  * A SlackPost handler rendering `templates` (a workflow's): posts for a workflow, records the
  * post in the conversation, and anchors new threads. Each workflow's entry file calls this
- * with its own templates.
+ * with its own templates; the kernel's (`agent_stopped`) come with every one.
  */
-export function createSlackPostHandler(templates: TemplateRegistry) {
+export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
+  const templates: TemplateRegistry = { ...KERNEL_TEMPLATES, ...workflowTemplates };
   return taskHandler({
     task: 'SlackPost',
     schema: slackPostInputFor(templates),

@@ -1,4 +1,5 @@
 import { type InboxEnvelope, MAX_ENVELOPE_BYTES, serializeEnvelope } from '../kernel/inbox.ts';
+import type { SlashCommandUsage } from '../kernel/slash-command-help.ts';
 import {
   type Admission,
   errorSummary,
@@ -50,6 +51,12 @@ export interface IngressDependencies {
   botUserId: string | undefined;
   /** The slash commands some workflow handles; undefined passes every command on. */
   slashCommands?: readonly string[] | undefined;
+  /**
+   * What each slash command takes, so that `help`, an empty text or an unusable one is answered
+   * at once with the command's usage instead of starting anything.
+   * @default - none: every command is passed on as typed
+   */
+  slashCommandUsage?: readonly SlashCommandUsage[] | undefined;
   /** @default DEFAULT_WEBHOOK_MAX_AGE_SECONDS */
   webhookMaxAgeSeconds?: number;
 }
@@ -129,6 +136,7 @@ export function createIngressHandler(deps: IngressDependencies): IngressHandler 
             nowMilliseconds,
             botUserId: deps.botUserId,
             slashCommands: deps.slashCommands,
+            slashCommandUsage: deps.slashCommandUsage,
           }),
         );
       }

@@ -1,4 +1,5 @@
 import type { InboxEnvelope } from '../kernel/inbox.ts';
+import { readCommandText, type SlashCommandUsage } from '../kernel/slash-command-help.ts';
 import { type Admission, decodeUtf8, respond, respondJson } from './admission.ts';
 import { InvalidSlackSignatureError } from './errors.ts';
 import { parseSlackRequest } from './parse-slack-request.ts';
@@ -12,6 +13,8 @@ export interface SlackDoorOptions {
   botUserId: string | undefined;
   /** The slash commands some workflow handles; undefined passes every command on. */
   slashCommands: readonly string[] | undefined;
+  /** What each slash command takes; a command without one is passed on as typed. */
+  slashCommandUsage?: readonly SlashCommandUsage[] | undefined;
 }
 
 /** What Slack sees once an envelope is on the inbox: an empty 200, or a slash command's ack. */
@@ -77,6 +80,20 @@ export function admitSlackRequest(options: SlackDoorOptions): Admission {
             text: `${envelope.command} is not a command this app handles.`,
           }),
           ignored: { reason: 'unknown_slash_command', detail: envelope.command },
+        };
+      }
+      const usage =
+        envelope.kind === 'slash_command'
+          ? options.slashCommandUsage?.find((u) => u.command === envelope.command)
+          : undefined;
+      const reading =
+        envelope.kind === 'slash_command' && usage ? readCommandText(usage, envelope.text) : undefined;
+      if (reading?.type === 'answer') {
+        // Help, or a command that cannot run as typed: its usage now, and nothing started.
+        return {
+          type: 'answer',
+          response: respondJson(200, { response_type: 'ephemeral', text: reading.text }),
+          ignored: { reason: `slash_command_${reading.reason}`, detail: usage?.command ?? '' },
         };
       }
       const retryNum = headers['x-slack-retry-num'];

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { decisionEmoji, decisionSentence, slackTime } from './decision-text.ts';
 import type { Approvals, PeopleDirectory } from './people.ts';
 import type { Clock } from './ports.ts';
 
@@ -175,14 +176,14 @@ export async function judgePress(
     return {
       type: 'refuse',
       reason: 'already_decided',
-      explanation: `This was already decided: ${decided.decision} by <@${decided.by}> at ${decided.at}.`,
+      explanation: `This was already decided: ${decisionSentence(decided)}.`,
     };
   }
   if (approval.expiredAt !== undefined) {
     return {
       type: 'refuse',
       reason: 'expired',
-      explanation: `This request expired at ${approval.expiredAt} with no decision, so your press changed nothing.`,
+      explanation: `This request expired at ${slackTime(approval.expiredAt)} with no decision, so your press changed nothing.`,
     };
   }
   const roles = deps.approvals[value.kind] ?? [];
@@ -215,7 +216,7 @@ async function holdsAny(people: PeopleDirectory, user: string, roles: readonly s
 
 /** The words that replace the buttons once decided: who, what, when. */
 export function decidedText(record: DecisionRecord): string {
-  return `:white_check_mark: ${record.decision} by <@${record.by}> at ${record.at}`;
+  return `${decisionEmoji(record.decision)} ${decisionSentence(record)}`;
 }
 
 /** Which approval: its kind and its nonce. */
@@ -226,7 +227,7 @@ export interface ApprovalRef {
 
 /** The words that replace the buttons when nobody decided in time. */
 export function expiredText(at: string): string {
-  return `:hourglass: no decision by ${at}: this request expired`;
+  return `:hourglass: Expired: nobody decided by ${slackTime(at)}.`;
 }
 
 /** Where approvals and their decisions are kept (the conversation's record). */

@@ -11,6 +11,7 @@ import {
   startConversation,
   storeIncoming,
 } from './route-steps.ts';
+import { type CommandReading, readCommandText, usageOfTrigger } from './slash-command-help.ts';
 import type { Trigger, WorkflowRegistration } from './workflows.ts';
 
 export {
@@ -81,6 +82,20 @@ async function routeSlashCommand(envelope: InboxSlashCommand, deps: RouterDeps):
     (t) => t.type === 'slash_command' && t.command === envelope.command,
   );
   if (!registration) return { type: 'ignored', reason: `no workflow handles ${envelope.command}` };
+  const trigger = registration.triggers.find(
+    (t): t is Extract<Trigger, { type: 'slash_command' }> =>
+      t.type === 'slash_command' && t.command === envelope.command,
+  );
+  const reading: CommandReading = trigger
+    ? readCommandText(usageOfTrigger(trigger), envelope.text)
+    : { type: 'run' };
+  // The ingress answers these with the command's usage before they reach the inbox; one that
+  // comes through anyway (an ingress without the usage list) starts nothing either.
+  if (reading.type === 'answer')
+    return {
+      type: 'ignored',
+      reason: `${envelope.command} "${envelope.text.slice(0, 100)}": ${reading.reason}`,
+    };
   const issues = registration.triggers.find(
     (t) => t.type === 'slash_command' && t.command === envelope.command && t.issues !== undefined,
   );

@@ -27,6 +27,8 @@ export const ENV = {
   pagerdutyWebhookSecret: 'PAGERDUTY_WEBHOOK_SECRET',
   /** JSON array of the slash commands some workflow handles, e.g. `["/prd"]` (Ingress). */
   slashCommands: 'SLASH_COMMANDS',
+  /** JSON array of what each slash command takes, for its help (kernel/slash-command-help.ts) (Ingress). */
+  slashCommandUsage: 'SLASH_COMMAND_USAGE',
   /**
    * URL of the SQS FIFO queue where the Router hands a repeated trigger of a running
    * conversation (an issue labelled again), for the workflow that owns it to answer where it runs.

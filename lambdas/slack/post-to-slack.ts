@@ -7,6 +7,7 @@ import type { SlackPostInput, SlackPostOutput } from '../kernel/tasks.ts';
 import { formatUsd } from '../shared/money.ts';
 import { SlackApiError } from './errors.ts';
 import { type RenderedFile, renderTemplate, type TemplateRegistry } from './templates/index.ts';
+import { SECTION_TEXT_LIMIT, truncate } from './templates/text.ts';
 import type { PostMessageArgs, SlackClient, SlackPermalinks } from './web-client.ts';
 
 export interface PostDeps {
@@ -62,7 +63,12 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
   if (input.approval && nonce !== undefined) {
     if (deps.approvals === undefined)
       throw new TypeError('SlackPost with an approval, but no approval store');
-    message.blocks = [...(message.blocks ?? []), approvalBlock(input.approval, nonce)];
+    // Slack shows a message's blocks instead of its text: a text-only message gets its words
+    // as a section above the buttons, so people read what the buttons would do.
+    const words = message.blocks ?? [
+      { type: 'section', text: { type: 'mrkdwn', text: truncate(message.text, SECTION_TEXT_LIMIT) } },
+    ];
+    message.blocks = [...words, approvalBlock(input.approval, nonce)];
   }
   const conversation = await deps.store.getConversation(input.conversationId);
   if (!conversation) throw new ConversationNotFoundError(input.conversationId);

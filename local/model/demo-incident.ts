@@ -19,12 +19,17 @@ import { blocksOf, type MessageReply, toolResultText } from './messages-wire.ts'
  * rules in code, the tree, the conclusion, the plan) runs offline.
  *
  * - Triage: the service map; the services named in the command (else the first), severity high.
- * - Hypotheses: each dependency of the service is failing (one each), a recent deployment of
- *   the service regressed it, and (to reach three) the service lacks capacity. Each names its
- *   service as `[service: x]`.
+ * - Hypotheses (always the 3 to 5 the schema asks for): each mapped dependency of the service is
+ *   failing (one each, at most three), a recent deployment of the service regressed it, each
+ *   dependency outside the map (`acmepay (external)`) is failing, as seen from the service's
+ *   own logs, the service lacks capacity, and, only while fewer than three, a configuration
+ *   change broke it. Each names the service whose logs it reads as `[service: x]`, and an
+ *   outside dependency as `[outside: y]`.
  * - Investigation of one hypothesis: its service's error and timeout logs, then its recent
  *   deployments. 50 or more error-like events starting within 30 minutes after a deployment
- *   finished: confirm (both cited, strong); 50 or more otherwise: continue (weak); fewer: prune.
+ *   finished: confirm (both cited, strong), except for a capacity or outside-dependency
+ *   hypothesis, which that deployment explains away: prune; 50 or more otherwise: continue
+ *   (weak); fewer: prune.
  * - Conclusion: the confirmed hypothesis with the findings the notes list, or INCONCLUSIVE.
  * - Remediation: the first configured skill that changes something, for the root cause's
  *   service, then a step for people to watch the service.
@@ -95,7 +100,10 @@ function serviceMap(request: MessageCreateParamsNonStreaming): MappedService[] {
   return map ? servicesOf(map) : [];
 }
 
-/** The service the responder named (`/investigate checkout latency`), else the first one. */
+/**
+ * The service named first in what people and alerts said (`/investigate checkout latency`, an
+ * alarm `payment-api-5xx is ALARM`), else the first one of the map.
+ */
 function mainService(
   request: MessageCreateParamsNonStreaming,
   services: MappedService[],
@@ -104,9 +112,14 @@ function mainService(
     .flatMap((m) => (m.role === 'user' ? blocksOf(m) : []))
     .flatMap((b) => (b.type === 'text' ? promptLines(b.text).map((l) => l.text.toLowerCase()) : []))
     .join(' ');
-  return (
-    services.find((s) => new RegExp(`\\b${s.name.replace(/[.-]/g, '\\$&')}\\b`).test(said)) ?? services[0]
-  );
+  const named = services
+    .map((service) => ({
+      service,
+      at: said.search(new RegExp(`\\b${service.name.replace(/[.-]/g, '\\$&')}\\b`)),
+    }))
+    .filter(({ at }) => at >= 0)
+    .sort((a, b) => a.at - b.at);
+  return named[0]?.service ?? services[0];
 }
 
 const triage: Reply = (request) => {
@@ -141,11 +154,10 @@ const hypothesize: Reply = (request) => {
     statement: string,
     service: string,
     category: HypothesesResult['hypotheses'][number]['category'],
-    priority: number,
   ) => ({
     statement: `${DEMO_LABEL} ${statement} [service: ${service}]`,
     category,
-    priority,
+    priority: 1,
     confirming_evidence: `errors or timeouts in ${service}'s logs starting soon after one of its deployments`,
     refuting_evidence: `no errors in ${service}'s logs in the window`,
     suggested_queries: [
@@ -153,15 +165,21 @@ const hypothesize: Reply = (request) => {
       { tool: 'recent_deployments', purpose: `deployments of ${service}` },
     ],
   });
-  const list = [
+  const outside = (main?.dependencies ?? []).filter((d) => !services.some((s) => s.name === d));
+  const core = [
     ...configured
       .slice(0, 3)
-      .map((d, i) =>
-        hypothesis(`${d}, which ${name} depends on, is failing or slow`, d, 'dependency', i + 1),
-      ),
-    hypothesis(`A recent deployment of ${name} regressed it`, name, 'application', configured.length + 1),
-    hypothesis(`${name} lacks capacity for its load`, name, 'capacity', configured.length + 2),
-  ].slice(0, 5);
+      .map((d) => hypothesis(`${d}, which ${name} depends on, is failing or slow`, d, 'dependency')),
+    hypothesis(`A recent deployment of ${name} regressed it`, name, 'application'),
+    ...outside.map((d) =>
+      hypothesis(`${d}, which ${name} calls, is failing or slow [outside: ${d}]`, name, 'dependency'),
+    ),
+    hypothesis(`${name} lacks capacity for its load`, name, 'capacity'),
+  ];
+  const fillers = [hypothesis(`A configuration change of ${name} broke it`, name, 'configuration')];
+  const list = [...core, ...fillers.slice(0, Math.max(0, 3 - core.length))]
+    .slice(0, 5)
+    .map((h, i) => ({ ...h, priority: i + 1 }));
   return submit(request, { hypotheses: list } satisfies HypothesesResult);
 };
 
@@ -208,60 +226,81 @@ const investigate: Reply = (request) => {
   const logsId = evidenceId(logs) ?? 'none';
   const deployId = evidenceId(deploys) ?? 'none';
   const many = errors.count >= 50;
+  // A deployment just before the errors explains them: it confirms a hypothesis that blames the
+  // service or a dependency inside the map, and explains away one that blames capacity or
+  // something outside.
+  const explainedAway = /\(capacity, priority/.test(turn.prompt) || /\[outside: [^\]]+\]/.test(turn.prompt);
   const result: EvaluationResult =
-    many && deployBefore !== undefined
+    many && deployBefore !== undefined && explainedAway
       ? {
           hypothesis_id: id,
-          evidence_strength: 'strong',
+          evidence_strength: 'contradicting',
           reasoning: labelled(
-            `${errors.count} error-like events in ${service}'s logs began ${Math.round(((errors.first ?? 0) - deployBefore) / 60_000)} min after a deployment of ${service} finished.`,
+            `${errors.count} error-like events in ${service}'s logs began soon after a deployment of ${service} finished, which points at that deployment instead.`,
           ),
-          confidence: 85,
-          action: 'confirm',
+          confidence: 10,
+          action: 'prune',
           findings: [
-            {
-              finding: `${errors.count} error-like events in ${service}'s logs`,
-              evidence_ids: [logsId],
-              strength: 'strong',
-            },
             {
               finding: `${service} was deployed shortly before the errors began`,
               evidence_ids: [deployId],
-              strength: 'strong',
+              strength: 'contradicting',
             },
           ],
         }
-      : many
+      : many && deployBefore !== undefined
         ? {
             hypothesis_id: id,
-            evidence_strength: 'weak',
+            evidence_strength: 'strong',
             reasoning: labelled(
-              `${errors.count} error-like events in ${service}'s logs, but no deployment of ${service} shortly before them.`,
+              `${errors.count} error-like events in ${service}'s logs began ${Math.round(((errors.first ?? 0) - deployBefore) / 60_000)} min after a deployment of ${service} finished.`,
             ),
-            confidence: 40,
-            action: 'continue',
+            confidence: 85,
+            action: 'confirm',
             findings: [
               {
                 finding: `${errors.count} error-like events in ${service}'s logs`,
                 evidence_ids: [logsId],
-                strength: 'weak',
+                strength: 'strong',
+              },
+              {
+                finding: `${service} was deployed shortly before the errors began`,
+                evidence_ids: [deployId],
+                strength: 'strong',
               },
             ],
           }
-        : {
-            hypothesis_id: id,
-            evidence_strength: 'contradicting',
-            reasoning: labelled(`Only ${errors.count} error-like events in ${service}'s logs.`),
-            confidence: 5,
-            action: 'prune',
-            findings: [
-              {
-                finding: `${service}'s logs show ${errors.count} error-like events`,
-                evidence_ids: [logsId],
-                strength: 'contradicting',
-              },
-            ],
-          };
+        : many
+          ? {
+              hypothesis_id: id,
+              evidence_strength: 'weak',
+              reasoning: labelled(
+                `${errors.count} error-like events in ${service}'s logs, but no deployment of ${service} shortly before them.`,
+              ),
+              confidence: 40,
+              action: 'continue',
+              findings: [
+                {
+                  finding: `${errors.count} error-like events in ${service}'s logs`,
+                  evidence_ids: [logsId],
+                  strength: 'weak',
+                },
+              ],
+            }
+          : {
+              hypothesis_id: id,
+              evidence_strength: 'contradicting',
+              reasoning: labelled(`Only ${errors.count} error-like events in ${service}'s logs.`),
+              confidence: 5,
+              action: 'prune',
+              findings: [
+                {
+                  finding: `${service}'s logs show ${errors.count} error-like events`,
+                  evidence_ids: [logsId],
+                  strength: 'contradicting',
+                },
+              ],
+            };
   return submit(request, result);
 };
 

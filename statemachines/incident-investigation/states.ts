@@ -47,9 +47,13 @@ export const INCIDENT_STATES = {
   stepError: 'Record step error',
   finish: 'Record metrics',
   markResolved: 'Mark resolved',
+  remediationStopped: 'Remediation stopped?',
+  markUnremediated: 'Mark closed unremediated',
   acknowledgeClose: 'Acknowledge stop',
   markClosed: 'Mark closed',
   noteFailedAgent: 'Note failed agent',
+  noteStoppedAgent: 'Note agent stopped by a limit',
+  noteUnfinishedAgent: 'Note agent turn without a result',
   tellFailure: 'Tell responders of failure',
   markFailed: 'Mark failed',
   failed: 'Failed',
@@ -75,8 +79,8 @@ export const INCIDENT_TEXTS = {
   acknowledgeClose: ':octagonal_sign: Investigation stopped. Nothing more will happen in this thread.',
   unhandled:
     ':information_source: This investigation ended before it could read the last message(s) sent to it, so they were not handled.',
-  agentFailed:
-    ':warning: Sorry, I could not continue this investigation: an agent turn failed after its retries. Run /investigate again to start over.',
+  /** What the stop message (the `agent_stopped` template) names: the work and how to start it again. */
+  stopped: { work: 'investigation', command: '/investigate' },
 } as const;
 
 const HOW = 'Add context in this thread at any time: it reaches the next agent turn. Say "stop" to end it.';

@@ -6,6 +6,7 @@ import { agentTurn } from '../agent-turn.ts';
 import { catchFailure, closeOut, DRAINED_PATH, drain, FAILURE_PATH, nextTurn } from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
 import { slackPost } from '../slack-post.ts';
+import { noteTurnWithoutResult } from '../turn-stops.ts';
 import { defineWorkflow, requireChannel } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
 import { remediationSteps } from './remediation.ts';
@@ -50,21 +51,40 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       markStateName: S.markFailed,
       failStateName: S.failed,
     });
-    const tellFailure = post(S.tellFailure, T.agentFailed);
+    // The stop's real cause (`$.failure`: a Catch's, or the note of a turn without a result) in words.
+    const tellFailure = slackPost(scope, S.tellFailure, {
+      slackPostFn: kernel.slackPost,
+      ...thread,
+      template: {
+        name: 'agent_stopped',
+        data: { failure: sfn.JsonPath.objectAt(FAILURE_PATH), ...T.stopped },
+      },
+    });
     tellFailure.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: '$.tellFailureError' });
     tellFailure.next(failed);
-    const noteFailedAgent = sfn.Pass.jsonPath(scope, S.noteFailedAgent, {
-      parameters: { Error: 'AgentTurnFailed', Cause: 'An agent turn failed after its retries' },
-      resultPath: FAILURE_PATH,
+    const noteFailedAgent = noteTurnWithoutResult(scope, {
+      turnResultPath: '$.turnResult',
+      names: { choose: S.noteFailedAgent, limit: S.noteStoppedAgent, unfinished: S.noteUnfinishedAgent },
+      next: tellFailure,
     });
-    noteFailedAgent.next(tellFailure);
     const closingTurn = closeOut(scope, {
       drainFn: kernel.drain,
       unhandledNotice: post(S.tellUnhandled, T.unhandled, false),
     });
     const markClosed = mark(S.markClosed, 'closed', 'closed');
     const markResolved = mark(S.markResolved, 'complete', 'resolved');
-    for (const m of [markClosed, markResolved]) {
+    // A plan whose step was rejected (or expired) left the incident unremediated: not resolved.
+    const markUnremediated = mark(S.markUnremediated, 'remediation_stopped', 'closed');
+    const ended = sfn.Choice.jsonPath(scope, S.remediationStopped)
+      .when(
+        sfn.Condition.and(
+          sfn.Condition.isPresent('$.stepDecision.decision'),
+          sfn.Condition.not(sfn.Condition.stringEquals('$.stepDecision.decision', 'approve')),
+        ),
+        markUnremediated,
+      )
+      .otherwise(markResolved);
+    for (const m of [markClosed, markResolved, markUnremediated]) {
       catchFailure(m, failed);
       m.next(closingTurn);
     }
@@ -73,8 +93,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     acknowledgeClose.next(markClosed);
     const finish = recordsTask(scope, S.finish, { fn: records, op: 'finish', resultPath: '$.metrics' });
     // Metrics are bookkeeping: the incident is resolved even if they cannot be stored.
-    finish.addCatch(markResolved, { errors: [sfn.Errors.ALL], resultPath: '$.metricsError' });
-    finish.next(markResolved);
+    finish.addCatch(ended, { errors: [sfn.Errors.ALL], resultPath: '$.metricsError' });
+    finish.next(ended);
 
     /** A turn that failed as a task: its error as the turn's outcome, for the record that follows. */
     const turnFailed = (stateName: string, then: sfn.IChainable) =>
@@ -110,7 +130,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
           ...(mode === 'continuation' ? { sessionIdPath: '$.sessions.main' } : {}),
           modelRetry: kernel.config.agentLimits.modelRetry,
         });
-        catchFailure(task, p.onError ?? p.onFailed);
+        // A turn that failed as a task keeps the Catch's error: the stop is told with it.
+        catchFailure(task, p.onError ?? tellFailure);
         return task;
       };
       const keep = sfn.Pass.jsonPath(scope, `Keep session of ${p.name}`, {

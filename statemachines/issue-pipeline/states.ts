@@ -47,6 +47,7 @@ export const ISSUE_PIPELINE_STATES = {
   failed: 'Failed',
   noteFailure: 'Note failure',
   tellFailure: 'Tell people it failed',
+  tellIssueFailure: 'Tell the issue it failed',
 } as const;
 
 const TITLE: Record<ModelAgent, string> = {
@@ -73,9 +74,12 @@ export function agentStates(agent: ModelAgent) {
   };
 }
 
-/** The text of a failure people are told about. */
+/**
+ * What the developers' channel is told when the pipeline's own thread and issue could not be
+ * (`States.Format`: `{}` is the error's name); the execution, named after the conversation, has the rest.
+ */
 export const FAILURE_TEXT =
-  ':warning: The issue pipeline stopped on an internal error after its retries; nothing more will happen. A developer needs to look at it.';
+  ':warning: An issue pipeline stopped on an internal error after its retries ({}), and its issue could not be told; nothing more will happen. A developer needs to look at it in the execution.';
 
 /** The decision kind of the sensitive-paths approval (who may press: `slackAgents.approvals`). */
 export const SENSITIVE_CHANGE_DECISION = 'approve_sensitive_change';

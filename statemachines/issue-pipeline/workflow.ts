@@ -10,9 +10,18 @@ import {
   checksBuildTaskTimeout,
   StartChecksBuild,
 } from '../checks-build.ts';
-import { catchFailure, catchTimeout, closeOut, drain, nextTurn, waitForPeople } from '../kernel.ts';
+import {
+  catchFailure,
+  catchTimeout,
+  closeOut,
+  drain,
+  FAILURE_PATH,
+  nextTurn,
+  waitForPeople,
+} from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
 import { lambdaTask } from '../lambda-task.ts';
+import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, type KernelResources, requireChannel } from '../workflow-module.ts';
 import type { IssueFunctionId } from './functions.ts';
 import { agentStates, FAILURE_TEXT, ISSUE_PIPELINE_STATES, SENSITIVE_CHANGE_DECISION } from './states.ts';
@@ -61,12 +70,30 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
       task(name, 'IssueProgress', { channel, ...(say === undefined ? {} : { say }) }, '$.progress');
 
     // --- The ends ----------------------------------------------------------------------------
-    const failed = failConversation(scope, S.markFailed, {
+    const markFailed = failConversation(scope, S.markFailed, {
       table,
       markStateName: S.markFailed,
       failStateName: S.failed,
-      notice: { slackPostFn: kernel.slackPost, channel, text: FAILURE_TEXT, stateName: S.tellFailure },
     });
+    // The error is told where people follow the issue: the pipeline's thread (its message links
+    // the issue) and a comment on the issue. Should that fail too (the issue's state or GitHub is
+    // what failed), the developers' channel is told instead.
+    const tellChannel = slackPost(scope, S.tellFailure, {
+      slackPostFn: kernel.slackPost,
+      channel,
+      text: sfn.JsonPath.format(FAILURE_TEXT, sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`)),
+      resultPath: '$.failureNotice',
+    });
+    tellChannel.addCatch(markFailed, { errors: [sfn.Errors.ALL], resultPath: '$.failureNoticeError' });
+    tellChannel.next(markFailed);
+    const failed = task(
+      S.tellIssueFailure,
+      'IssueProgress',
+      { channel, failure: sfn.JsonPath.objectAt(FAILURE_PATH) },
+      '$.failureNotice',
+    );
+    failed.addCatch(tellChannel, { errors: [sfn.Errors.ALL], resultPath: '$.failureNoticeError' });
+    failed.next(markFailed);
     const closingTurn = closeOut(scope, { drainFn: kernel.drain });
     const mark = (name: string, status: string, phase: string) => {
       const marked = setConversationFields(scope, name, { table, status, phase });
@@ -185,7 +212,10 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
       approvalWaitFn: kernel.approvalWait,
       channel,
       threadTs: sfn.JsonPath.stringAt('$.progress.threadTs'),
-      text: sfn.JsonPath.format(':lock: {}', sfn.JsonPath.stringAt('$.handOff.reason')),
+      text: sfn.JsonPath.format(
+        ':lock: {} Approve opens the pull request; Reject stops the pipeline here.',
+        sfn.JsonPath.stringAt('$.handOff.reason'),
+      ),
       approval: {
         kind: SENSITIVE_CHANGE_DECISION,
         buttons: [

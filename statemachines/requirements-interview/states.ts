@@ -85,9 +85,6 @@ export const REQUIREMENTS_INTERVIEW_TEXTS = {
   ready: ':memo: I have what I need. Writing the PRD now...',
   unhandled:
     ':information_source: This interview ended before I could read the last message(s) sent to it, so they were not handled. Run /prd again if they still matter.',
-  agentFailed:
-    ':warning: Sorry, I could not continue this interview: an agent turn failed after its retries. ' +
-    'Run /prd again to start over.',
 } as const;
 
 /** The opening post: it opens the thread the interview runs in. */

@@ -19,6 +19,7 @@ import type { ChannelHistory } from '../../lambdas/workflows/channel-conversatio
 import { createModelAnswerer } from '../../lambdas/workflows/channel-conversations/respond.ts';
 import {
   APOLOGY,
+  NO_ANSWER_APOLOGY,
   type ReplyOutcome,
   type ResponderDeps,
   respondToMessage,
@@ -356,6 +357,18 @@ describe('answering with the conversation as context', () => {
     expect(posts).toHaveLength(1);
     // The redelivery stops before the model.
     expect(requests).toHaveLength(1);
+  });
+
+  it('answers a direct mention with an apology when the model gives no text, instead of silence', async () => {
+    const { handle, posts } = setup(['']);
+    const outcome = await handle(msg('U_ALICE', `<@${BOT}> what does the batch job do?`));
+    expect(outcome.replies).toEqual([expect.objectContaining({ answer: 'empty_apologized' })]);
+    expect(posts.map((p) => p.text)).toEqual([NO_ANSWER_APOLOGY]);
+  });
+
+  it('says after a model outage that the message will not be answered automatically, and to ask again', () => {
+    expect(APOLOGY).toContain('this message will not be answered automatically');
+    expect(APOLOGY).toContain('Please ask me again');
   });
 
   it('apologizes once, instead of answering late, when the model fails after its retries', async () => {

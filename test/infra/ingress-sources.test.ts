@@ -59,6 +59,16 @@ describe('the ingress sources in the stack', () => {
     expect(JSON.parse(String(env.SLASH_COMMANDS)).sort()).toEqual(['/investigate', '/prd']);
   });
 
+  it("tells the ingress each slash command's usage, so it can answer `help` at once", () => {
+    const env = environmentOf(template, 'Ingress');
+    const usage = JSON.parse(String(env.SLASH_COMMAND_USAGE)) as { command: string; usageHint?: string }[];
+
+    expect(usage.map((u) => [u.command, u.usageHint]).sort()).toEqual([
+      ['/investigate', '<description, alarm name or PagerDuty incident id>'],
+      ['/prd', '<product idea>'],
+    ]);
+  });
+
   it('lets the Router invoke SlackPost, and only it, for notices on ended conversations', () => {
     const [slackPostId] = functionResource(template, 'SlackPost');
 

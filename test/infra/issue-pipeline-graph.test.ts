@@ -31,6 +31,21 @@ describe('the issue_pipeline definition', () => {
     }
   });
 
+  it('tells a failure on the issue and in its thread, with the error, and the channel only when that fails', () => {
+    const tellIssue = state(S.tellIssueFailure);
+    expect(tellIssue.Parameters).toMatchObject({
+      'failure.$': '$.failure',
+    });
+    expect(tellIssue.Next).toBe(S.markFailed);
+    expect(catches(S.tellIssueFailure).at(-1)).toMatchObject({
+      ErrorEquals: ['States.ALL'],
+      Next: S.tellFailure,
+    });
+    expect(state(S.tellFailure).Next).toBe(S.markFailed);
+    expect(catches(S.tellFailure).at(-1)).toMatchObject({ ErrorEquals: ['States.ALL'], Next: S.markFailed });
+    expect(catches(S.start).at(-1)).toMatchObject({ Next: S.tellIssueFailure });
+  });
+
   it('starts with the issue, then marks the stage, shows progress and routes from the hub', () => {
     expect(graph.StartAt).toBe(S.start);
     expect(state(S.start).Next).toBe(S.begin);

@@ -23,7 +23,11 @@ describe('the requirements_interview graph', () => {
 
     expect(state(S.noteFailedAgent).Next).toBe(S.tellFailure);
     expect(tell.Next).toBe(S.markFailed);
-    expect((tell.Parameters as { Payload: { text: string } }).Payload.text).toBe(T.agentFailed);
+    // The stop is told with its real cause: the failure at `$.failure`, worded by the template.
+    expect((tell.Parameters as { Payload: { template: unknown } }).Payload.template).toEqual({
+      name: 'agent_stopped',
+      data: { 'failure.$': '$.failure', work: 'interview', command: '/prd' },
+    });
     const [catcher] = tell.Catch as { ErrorEquals: string[]; Next: string; ResultPath: string }[];
     expect(catcher).toMatchObject({ ErrorEquals: ['States.ALL'], Next: S.markFailed });
     // The execution fails with the agent's error, not the post's.

@@ -638,3 +638,51 @@ describe('logging', () => {
     expect(logged).not.toContain(SIGNING_SECRET);
   });
 });
+
+describe('slash command help at the door', () => {
+  const usage = [
+    { command: '/prd', description: 'Start a requirements interview', usageHint: '<product idea>' },
+    { command: '/fix', usageHint: '<issue URL or number>', issues: 'acme/shop' },
+  ];
+
+  it('answers `/prd help` ephemerally with its usage and enqueues nothing', async () => {
+    const { handle, inbox } = setup({ slashCommands: ['/prd', '/fix'], slashCommandUsage: usage });
+
+    const response = await handle(
+      signedRequest({ body: slashCommand({ text: 'help' }), contentType: FORM_TYPE }),
+    );
+
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toEqual({
+      response_type: 'ephemeral',
+      text: '*/prd*: Start a requirements interview\nUsage: `/prd <product idea>`\n`/prd help` shows this help.',
+    });
+    expect(inbox.sent).toEqual([]);
+  });
+
+  it('answers `/fix` with no argument with its usage instead of "on its way"', async () => {
+    const { handle, inbox, logger } = setup({ slashCommands: ['/prd', '/fix'], slashCommandUsage: usage });
+
+    const response = await handle(
+      signedRequest({ body: slashCommand({ command: '/fix', text: '' }), contentType: FORM_TYPE }),
+    );
+
+    const answer = JSON.parse(response.body) as { response_type: string; text: string };
+    expect(answer.response_type).toBe('ephemeral');
+    expect(answer.text).toMatch(/^\/fix needs <issue URL or number>\.\n/);
+    expect(answer.text).not.toContain('on its way');
+    expect(inbox.sent).toEqual([]);
+    expect(JSON.stringify(logger.lines)).toContain('slash_command_missing_argument');
+  });
+
+  it('passes a command it can run on to the inbox with the usual acknowledgement', async () => {
+    const { handle, inbox } = setup({ slashCommands: ['/prd', '/fix'], slashCommandUsage: usage });
+
+    const response = await handle(
+      signedRequest({ body: slashCommand({ command: '/fix', text: '#42' }), contentType: FORM_TYPE }),
+    );
+
+    expect(JSON.parse(response.body).text).toBe('Got it: /fix is on its way.');
+    expect(inbox.sent).toHaveLength(1);
+  });
+});

@@ -237,7 +237,7 @@ describe('the Router completing an approval wait', () => {
     expect(w.completed).toHaveLength(1);
     expect(await w.decisions()).toHaveLength(1);
     expect(w.seen.refused.map((r) => r.user)).toEqual(['U_THIRD', 'U_DEV', 'U_DEV2']);
-    expect(w.seen.refused[2]?.text).toContain('already decided: approve by <@U_DEV>');
+    expect(w.seen.refused[2]?.text).toContain('already decided: Approved by <@U_DEV> at <!date^');
   });
 
   it('takes a press right after the post, before its message is noted, for the approval open now', async () => {

@@ -136,7 +136,7 @@ describe('judging a press', () => {
 
     expect(verdict).toMatchObject({ type: 'refuse', reason: 'already_decided' });
     expect(verdict.type === 'refuse' && verdict.explanation).toBe(
-      'This was already decided: acknowledge by <@U_ONCALL> at 2026-11-23T09:30:00.000Z.',
+      'This was already decided: Acknowledged by <@U_ONCALL> at <!date^1795426200^{date_short_pretty} {time}|2026-11-23 09:30 UTC>.',
     );
   });
 });

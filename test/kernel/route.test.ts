@@ -266,6 +266,29 @@ describe('Router', () => {
     expect(executions.starts[0]?.input).not.toHaveProperty('threadTs');
   });
 
+  it('starts no interview for `/prd help` or an empty `/prd` that reached it', async () => {
+    for (const text of ['help', '']) {
+      const command: InboxSlashCommand = {
+        kind: 'slash_command',
+        eventId: `13345224609.738474921.${seq}${text}`,
+        channel: 'C_PRODUCT',
+        user: 'U_PM',
+        command: '/prd',
+        text,
+        ts: '1700000000.123457',
+        receivedAt: '2026-11-21T12:00:00Z',
+      };
+
+      const outcome = await routeEnvelope(command, deps());
+
+      expect(outcome).toMatchObject({
+        type: 'ignored',
+        reason: expect.stringMatching(/help|missing_argument/),
+      });
+    }
+    expect(executions.starts).toEqual([]);
+  });
+
   it("stores a button press on the conversation's message as an action", async () => {
     const { conversationId, rootTs } = await startBug();
     const action: InboxAction = {

@@ -116,7 +116,7 @@ describe('an approval wait in the sandbox (kernel_approval_probe)', () => {
     const replies = (await botReplies(root)).map((m) => m.text);
     expect(replies).toContain('probe decision: reject by U_DEV2');
     // The decision's line, once, in the thread the buttons are in.
-    expect(replies.filter((t) => t.includes(':white_check_mark: reject by <@U_DEV2>'))).toHaveLength(1);
+    expect(replies.filter((t) => t.includes(':x: Rejected by <@U_DEV2> at <!date^'))).toHaveLength(1);
     const stored = await conversation(root);
     expect(stored?.decisions).toEqual([
       expect.objectContaining({ kind: PROBE_DECISION, decision: 'reject', by: 'U_DEV2', messageTs: ts }),
@@ -136,7 +136,7 @@ describe('an approval wait in the sandbox (kernel_approval_probe)', () => {
       (list) => list.length === 1,
       'an ephemeral about the decision taken',
     );
-    expect(again[0]?.text).toContain('already decided: reject by <@U_DEV2>');
+    expect(again[0]?.text).toContain('already decided: Rejected by <@U_DEV2>');
     expect((await conversation(root))?.decisions).toHaveLength(1);
   });
 
@@ -155,7 +155,9 @@ describe('an approval wait in the sandbox (kernel_approval_probe)', () => {
       done.events.some((e) => e.type === 'TaskStateEntered' && e.stateName === 'Expire probe approval'),
     ).toBe(true);
     expect(buttonsOf(ts)).toBeUndefined();
-    expect(JSON.stringify(sandbox.slack.workspace.find(CHANNEL, ts).blocks)).toContain('no decision by');
+    expect(JSON.stringify(sandbox.slack.workspace.find(CHANNEL, ts).blocks)).toContain(
+      ':hourglass: Expired: nobody decided by <!date^',
+    );
     expect((await conversation(root))?.approvals?.[PROBE_DECISION]?.expiredAt).toBeDefined();
 
     const before = ephemeralsTo('U_DEV').length;

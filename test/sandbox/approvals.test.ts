@@ -136,10 +136,10 @@ describe('the escalation Acknowledge button', () => {
     expect(h.sandbox.slack.workspace.find(CHANNELS.developers, ts).text).toContain('Invoice mailer');
     const thread = await h.eventually(
       () => h.messages(CHANNELS.developers, ts),
-      (list) => list.some((m) => m.bot && m.text.includes(`acknowledge by <@${ONCALL}>`)),
+      (list) => list.some((m) => m.bot && m.text.includes(`:eyes: Acknowledged by <@${ONCALL}>`)),
       'the acknowledgement in the thread',
     );
-    expect(thread.filter((m) => m.text.includes('acknowledge by')).length).toBe(1);
+    expect(thread.filter((m) => m.text.includes('Acknowledged by')).length).toBe(1);
 
     // The same person presses again (the old message still in their client): told, nothing stored.
     await press(ONCALL, ts, button as Button);

@@ -2,7 +2,10 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import { DynamoChannelStore } from '../../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
-import { APOLOGY } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
+import {
+  APOLOGY,
+  NO_ANSWER_APOLOGY,
+} from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { httpError, lastUserText, startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 
@@ -16,6 +19,7 @@ import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 const CHANNEL = 'C_GENERAL';
 const RACE_CHANNEL = 'C_RACE';
 const HISTORY_CHANNEL = 'C_HISTORY';
+const QUIET_CHANNEL = 'C_QUIET';
 type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
 
 let sandbox: Sandbox;
@@ -32,12 +36,15 @@ beforeAll(async () => {
       text('The export failed on the storage quota.'),
       text('Still here.'),
       httpError(529, 'overloaded'),
+      text(''),
     ],
   });
   sandbox = await startSandbox({
     port: 0,
     // A channel no workflow owns: the fake Slack knows it because the configuration names it.
-    config: { channels: { general: CHANNEL, race: RACE_CHANNEL, history: HISTORY_CHANNEL } },
+    config: {
+      channels: { general: CHANNEL, race: RACE_CHANNEL, history: HISTORY_CHANNEL, quiet: QUIET_CHANNEL },
+    },
     env: { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '0' },
     logLevel: 'SILENT',
   });
@@ -170,6 +177,11 @@ describe('a channel conversation in the sandbox', () => {
   it('apologizes in the channel when the model fails, and the channel goes on', async () => {
     await post('U_BOB', '<@U_BOT> one more question?', HISTORY_CHANNEL);
     expect((await botReplies(3, HISTORY_CHANNEL))[2]?.text).toBe(APOLOGY);
+  });
+
+  it('answers a mention with an apology when the model gives no text, instead of dropping it', async () => {
+    await post('U_CAROL', '<@U_BOT> what is the meaning of this?', QUIET_CHANNEL);
+    expect((await botReplies(1, QUIET_CHANNEL)).map((m) => m.text)).toEqual([NO_ANSWER_APOLOGY]);
   });
 });
 

@@ -269,3 +269,36 @@ describe("postToSlack with a conversation's cost and a permalink (issue 16)", ()
     expect(sent).toEqual([]);
   });
 });
+
+describe('postToSlack with buttons', () => {
+  it('shows a text-only message as a section above its buttons, so people read what they do', async () => {
+    const { deps, sent } = fakes();
+    const approvals = {
+      openApproval: async () => {},
+      placeApproval: async () => {},
+    } as unknown as NonNullable<Parameters<typeof postToSlack>[1]['approvals']>;
+    const text =
+      ':wrench: *Remediation step 1 of 2* needs an approval: restart it. Approving runs it now; rejecting stops the plan.';
+
+    await postToSlack(
+      {
+        conversationId: 'c-1',
+        channel: 'C0INCIDENTS',
+        text,
+        approval: {
+          kind: 'approve_step',
+          buttons: [
+            { decision: 'approve', label: 'Approve', style: 'primary' },
+            { decision: 'reject', label: 'Reject', style: 'danger' },
+          ],
+        },
+        idempotencyKey: 'step-1',
+      },
+      { ...deps, approvals },
+    );
+
+    const blocks = sent[0]?.blocks as { type: string; text?: { text: string } }[];
+    expect(blocks.map((b) => b.type)).toEqual(['section', 'actions']);
+    expect(blocks[0]?.text?.text).toBe(text);
+  });
+});

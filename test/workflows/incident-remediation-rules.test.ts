@@ -185,3 +185,24 @@ describe('running a step', () => {
     expect(renderPhase('remediation', store.record, [])).toContain(`*Remediation* — failed: ${reason}`);
   });
 });
+
+describe("a rejected plan's message", () => {
+  it('says who rejected it and when as a sentence with a live mention, never an escaped one', () => {
+    const store = storeWith([
+      pending({
+        status: 'rejected',
+        approval: { decision: 'reject', by: 'U_ONCALL', at: '2023-11-14T22:13:20.000Z', messageTs: '1.1' },
+      }),
+    ]);
+    if (store.record.plan) {
+      store.record.plan.status = 'stopped';
+      store.record.plan.stopReason = 'step 1 was rejected by <@U_ONCALL> at 2023-11-14T22:13:20.000Z';
+    }
+    const text = renderPhase('remediation', store.record, []);
+    const when = '<!date^1700000000^{date_short_pretty} {time}|2023-11-14 22:13 UTC>';
+    expect(text).toContain(`*Remediation* — stopped: step 1 was rejected by <@U_ONCALL> at ${when}`);
+    expect(text).toContain(`1. :no_entry: Rejected by <@U_ONCALL> at ${when} restart it`);
+    expect(text).not.toContain('&lt;@');
+    expect(text).not.toContain('resolved');
+  });
+});

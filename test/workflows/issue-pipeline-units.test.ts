@@ -6,7 +6,7 @@ import { judgeBuild, needsBase } from '../../lambdas/workflows/issue-pipeline/bu
 import { commitMessage } from '../../lambdas/workflows/issue-pipeline/committer.ts';
 import { type HandOffContext, handOff, toWriter } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
 import { limitReached } from '../../lambdas/workflows/issue-pipeline/limits.ts';
-import { renderProgress } from '../../lambdas/workflows/issue-pipeline/progress.ts';
+import { failureNotice, renderProgress } from '../../lambdas/workflows/issue-pipeline/progress.ts';
 import { retriggerAnswer, retriggerMark } from '../../lambdas/workflows/issue-pipeline/retrigger.ts';
 import { IssueState, initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
 
@@ -238,6 +238,18 @@ describe('the pipeline around the agents', () => {
       '[#7 Totals](https://github.com/o/r/issues/7): **blocked**',
     );
     expect(renderProgress(state, 'github')).toContain('Reason: Nobody answered.');
+  });
+
+  it('tells an internal error with the issue linked, the error and its cause, for Slack and GitHub', () => {
+    const state = fresh();
+    const failure = { Error: 'Lambda.ServiceException', Cause: 'Rate exceeded' };
+    expect(failureNotice(state, failure, 'slack')).toBe(
+      ':warning: The issue pipeline for <https://github.com/o/r/issues/7|#7 Totals> stopped on an internal error after its retries (Lambda.ServiceException: Rate exceeded). ' +
+        'Nothing more will happen on its own: a developer needs to look at it, then label the issue again or run /fix to start over.',
+    );
+    expect(failureNotice(state, { Error: 'States.Timeout' }, 'github')).toContain(
+      'The issue pipeline for [#7 Totals](https://github.com/o/r/issues/7) stopped on an internal error after its retries (States.Timeout).',
+    );
   });
 
   it('writes the final commit message with the issue and "Closes #n"', () => {

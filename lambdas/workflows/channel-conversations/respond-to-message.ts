@@ -31,8 +31,15 @@ export type ReplyOutcome = {
   /**
    * `apologized`: the model failed after its client's retries; the bot said so instead.
    * `budget_spent`: the platform's daily model budget was reached; the bot said so, no model call.
+   * `empty_apologized`: the model gave no text for a message addressed to the bot; the bot said so.
    */
-  answer: 'answered' | 'not_answered' | 'already_answered' | 'apologized' | 'budget_spent';
+  answer:
+    | 'answered'
+    | 'not_answered'
+    | 'already_answered'
+    | 'apologized'
+    | 'budget_spent'
+    | 'empty_apologized';
   /** Messages read from the channel's history when this message started the conversation. */
   historyLoaded?: number;
 };
@@ -112,8 +119,16 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
     return { conversationId, decision, ...(await apologize(job, deps)), ...loaded };
   }
   if (text === '') {
-    deps.logger.warn('the model gave no answer text; not posting', { conversationId, ts: job.ts });
-    return { conversationId, decision, answer: 'not_answered', ...loaded };
+    // Someone who addressed the bot (a mention, a reply to it) is owed an answer, even if only
+    // an apology; a message the judge picked up was not addressed to it, and silence is fine.
+    const addressed = job.mentionsBot || job.repliesToBot;
+    deps.logger.warn(`the model gave no answer text; ${addressed ? 'apologizing' : 'not posting'}`, {
+      conversationId,
+      ts: job.ts,
+    });
+    if (!addressed) return { conversationId, decision, answer: 'not_answered', ...loaded };
+    const told = await postOnce(job, deps, NO_ANSWER_APOLOGY);
+    return { conversationId, decision, answer: told ? 'empty_apologized' : 'already_answered', ...loaded };
   }
   if ((await deps.store.claimAnswer(conversationId, job.ts)) === 'taken') {
     return { conversationId, decision, answer: 'already_answered', ...loaded };
@@ -149,9 +164,16 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
   return { conversationId, decision, answer: 'answered', ...loaded };
 }
 
-/** The bot's apology for an answer the model could not give, posted at most once like an answer. */
+/**
+ * The bot's apology for an answer the model could not give, posted at most once like an answer.
+ * It is not retried on its own (the channel's later messages would wait behind it), so it says so.
+ */
 export const APOLOGY =
-  "Sorry, I couldn't answer that just now: the model I use is unavailable. Please ask me again in a moment.";
+  "Sorry, I couldn't answer that: the model I use is unavailable right now, and this message will not be answered automatically. Please ask me again in a few minutes.";
+
+/** The bot's apology when the model gave no text for a message addressed to it. */
+export const NO_ANSWER_APOLOGY =
+  "Sorry, I couldn't come up with an answer to that. Could you ask it again, perhaps with a bit more detail?";
 
 /** What the bot says instead of an answer once the platform's daily model budget is spent. */
 export function budgetSpentText(reason: string): string {

@@ -136,6 +136,8 @@ export function incidentTurnOutput<R extends z.ZodType>(result: R) {
     sessionId: z.string().min(1),
     result: result.optional(),
     error: z.string().optional(),
+    /** With `escalate`: the limit held by code that stopped the turn, in words for people. */
+    stoppedBy: z.string().optional(),
     progress: z.string().optional(),
   });
 }
@@ -144,5 +146,6 @@ export type IncidentTurnOutput<R> = {
   sessionId: string;
   result?: R;
   error?: string;
+  stoppedBy?: string;
   progress?: string;
 };

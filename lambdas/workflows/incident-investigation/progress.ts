@@ -1,3 +1,4 @@
+import { decisionSentence } from '../../kernel/decision-text.ts';
 import { escapeMrkdwn, truncate } from '../../slack/templates/text.ts';
 import type { IncidentRecord, Phase, StoredStep } from './record.ts';
 import { CONCLUDE_REASONS, type HypothesisNode, type StoredEvaluation } from './tree.ts';
@@ -34,6 +35,8 @@ const STEP: Record<StoredStep['status'], string> = {
   failed: ':x: failed',
   not_run: ':zzz: not run',
 };
+
+const lowerFirst = (text: string) => `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
 
 export function renderPhase(phase: Phase, record: IncidentRecord, nodes: readonly HypothesisNode[]): string {
   const text = {
@@ -116,11 +119,25 @@ function renderRemediation(record: IncidentRecord): string {
     const rollback = s.rollbackResult
       ? ` — rollback ${s.rollbackResult.ok ? 'done' : 'not done'}: ${e(s.rollbackResult.detail, 150)}`
       : '';
-    const by = s.approval ? ` (${s.approval.decision} by <@${s.approval.by}>)` : '';
-    return `${s.index + 1}. ${STEP[s.status]}${by} ${e(s.action, 200)}${s.skill ? ` [skill \`${s.skill}\`]` : ''}${s.command ? ` \`${e(s.command, 150)}\`` : ''}${detail}${rollback}`;
+    // Who decided reads as a sentence; a rejection is the step's status itself.
+    const status =
+      s.status === 'rejected' && s.approval
+        ? `:no_entry: ${decisionSentence(s.approval)}`
+        : `${STEP[s.status]}${s.approval ? ` (${decisionSentence(s.approval)})` : ''}`;
+    return `${s.index + 1}. ${status} ${e(s.action, 200)}${s.skill ? ` [skill \`${s.skill}\`]` : ''}${s.command ? ` \`${e(s.command, 150)}\`` : ''}${detail}${rollback}`;
   });
+  // A rejection is told from the step's decision, so its mention and time render as Slack's;
+  // any other reason is text (a skill's output among them), escaped.
+  const rejected =
+    p.status === 'stopped' ? p.steps.find((s) => s.status === 'rejected' && s.approval) : undefined;
+  const reason =
+    rejected?.approval !== undefined
+      ? `step ${rejected.index + 1} was ${lowerFirst(decisionSentence(rejected.approval))}`
+      : p.stopReason
+        ? e(p.stopReason, 300)
+        : undefined;
   return [
-    `:hammer_and_wrench: *Remediation* — ${p.status}${p.stopReason ? `: ${e(p.stopReason, 300)}` : ''}`,
+    `:hammer_and_wrench: *Remediation* — ${p.status}${reason ? `: ${reason}` : ''}`,
     ...(p.matchedRunbooks.length > 0
       ? [`*Runbooks:* ${p.matchedRunbooks.map((r) => e(r.title, 100)).join('; ')}`]
       : []),

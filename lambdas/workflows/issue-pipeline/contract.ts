@@ -216,6 +216,11 @@ export const ProgressInput = z.object({
   channel: z.string().min(1),
   /** Something to say besides the summary: posted in the pipeline's thread and as an issue comment. */
   say: z.string().max(4_000).optional(),
+  /**
+   * The error that stopped the pipeline (a Catch's `$.failure`): said in the pipeline's thread
+   * and on the issue, with the issue's link, instead of `say`.
+   */
+  failure: z.looseObject({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
 });
 export type ProgressInput = z.infer<typeof ProgressInput>;
 

@@ -92,6 +92,27 @@ export function renderProgress(state: IssueState, flavour: Flavour): string {
   ].join('\n');
 }
 
+/** A failure as a Catch records it (`Cause` may be absent). */
+export interface PipelineFailure {
+  readonly Error?: string | undefined;
+  readonly Cause?: string | undefined;
+}
+
+/**
+ * What people are told when the pipeline stopped on an error after its retries: which issue
+ * (linked), the error and its cause, and that a developer needs to look.
+ */
+export function failureNotice(state: IssueState, failure: PipelineFailure, flavour: Flavour): string {
+  const { issue } = state;
+  const cause = (failure.Cause ?? '').replace(/\s+/g, ' ').trim();
+  const short = cause.length <= 300 ? cause : `${cause.slice(0, 299)}…`;
+  const what = `${failure.Error ?? 'an unknown error'}${short ? `: ${short}` : ''}`;
+  return (
+    `:warning: The issue pipeline for ${link(issue.url, `#${issue.number} ${issue.title}`, flavour)} stopped on an internal error after its retries (${what}). ` +
+    'Nothing more will happen on its own: a developer needs to look at it, then label the issue again or run /fix to start over.'
+  );
+}
+
 /** Where the summary goes: the Slack message and the issue comment, created once, then edited. */
 export interface ProgressSurfaces {
   postSlack(channel: string, text: string): Promise<{ channel: string; ts: string }>;
@@ -107,7 +128,7 @@ export async function showProgress(
   anchors: ProgressAnchors,
   channel: string,
   surfaces: ProgressSurfaces,
-  say?: string,
+  say?: string | { readonly slack: string; readonly github: string },
 ): Promise<ProgressAnchors & { slack: { channel: string; ts: string } }> {
   const slackText = renderProgress(state, 'slack');
   let slack = anchors.slack;
@@ -118,8 +139,8 @@ export async function showProgress(
   if (commentId === undefined) commentId = await surfaces.createComment(body);
   else await surfaces.updateComment(commentId, body);
   if (say !== undefined) {
-    await surfaces.replySlack(slack.channel, slack.ts, say);
-    await surfaces.createComment(say);
+    await surfaces.replySlack(slack.channel, slack.ts, typeof say === 'string' ? say : say.slack);
+    await surfaces.createComment(typeof say === 'string' ? say : say.github);
   }
   return { slack, commentId };
 }

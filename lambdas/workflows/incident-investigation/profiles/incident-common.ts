@@ -61,7 +61,12 @@ export function incidentProfile<R>(options: {
     unfinished: (end, sessionId) =>
       end.kind === 'out_of_budget'
         ? { action: 'continue', sessionId }
-        : { action: 'escalate', sessionId, error: end.error.slice(0, 2_000) },
+        : {
+            action: 'escalate',
+            sessionId,
+            error: end.error.slice(0, 2_000),
+            ...(end.limit ? { stoppedBy: end.error.slice(0, 2_000) } : {}),
+          },
     outputSchema,
   };
 }

@@ -5,14 +5,15 @@ import { ENV } from '../../../shared/env.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { createSlackProgress } from '../adapters/slack-progress.ts';
 import { ProgressInput, type ProgressOutput } from '../contract.ts';
-import { showProgress } from '../progress.ts';
+import { failureNotice, showProgress } from '../progress.ts';
 import { github, issueStateStore } from './wiring.ts';
 
 let slack: ReturnType<typeof createSlackProgress> | undefined;
 
 /**
  * "Show progress": the pipeline's one Slack message and one issue comment, created once and
- * edited in place; with `say`, a line in the message's thread and a comment on the issue. The
+ * edited in place; with `say` (or `failure`: the error that stopped it, with the issue's link),
+ * a line in the message's thread and a comment on the issue. The
  * message's thread is the pipeline's: developers' replies there reach it.
  */
 export const handler = taskHandler({
@@ -44,7 +45,12 @@ export const handler = taskHandler({
           await octokit.rest.issues.updateComment({ ...repository, comment_id, body });
         },
       },
-      input.say,
+      input.failure === undefined
+        ? input.say
+        : {
+            slack: failureNotice(state, input.failure, 'slack'),
+            github: failureNotice(state, input.failure, 'github'),
+          },
     );
     if (anchors.slack === undefined) {
       const kernel = kernelDeps().store;

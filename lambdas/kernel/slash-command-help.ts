@@ -1,0 +1,93 @@
+import * as z from 'zod';
+import { issueNumberIn } from './route-external.ts';
+import type { Trigger } from './workflows.ts';
+
+/**
+ * Help for the slash commands: what each takes, and the answer to a command that asks for help
+ * (`/prd help`) or cannot run as typed (`/fix` with no issue, `/prd --list`). The ingress answers
+ * these at once, ephemerally, from the list the stack gives it; the Router answers them too when
+ * one reaches it, so that no such command starts a conversation.
+ */
+
+/** What the help of one command is made of: the `slash_command` trigger's own fields. */
+export const SlashCommandUsage = z.object({
+  command: z.string().startsWith('/'),
+  description: z.string().min(1).optional(),
+  usageHint: z.string().min(1).optional(),
+  /** The command names an issue of this repository (`owner/name`) by URL or number. */
+  issues: z.string().min(1).optional(),
+});
+export type SlashCommandUsage = z.infer<typeof SlashCommandUsage>;
+
+export const SlashCommandUsages = z.array(SlashCommandUsage);
+
+/** The usage of a `slash_command` trigger, as the stack hands it to the ingress. */
+export function usageOfTrigger(trigger: Extract<Trigger, { type: 'slash_command' }>): SlashCommandUsage {
+  return {
+    command: trigger.command,
+    ...(trigger.description === undefined ? {} : { description: trigger.description }),
+    ...(trigger.usageHint === undefined ? {} : { usageHint: trigger.usageHint }),
+    ...(trigger.issues === undefined ? {} : { issues: trigger.issues }),
+  };
+}
+
+/** Words that ask for help instead of naming an idea, an incident or an issue. */
+const HELP_WORDS = new Set(['help', '-h', '--help', '?', 'usage']);
+
+/** What a command's text asks for: to run, or an answer the person gets instead (and why). */
+export type CommandReading =
+  | { type: 'run' }
+  | { type: 'answer'; reason: 'help' | 'missing_argument' | 'unknown_subcommand' | 'no_issue'; text: string };
+
+/** A command's help in Slack mrkdwn: what it does, its usage line, and its `help` subcommand. */
+export function commandHelp(usage: SlashCommandUsage): string {
+  const line = `\`${usage.command}${usage.usageHint ? ` ${usage.usageHint}` : ''}\``;
+  return [
+    `*${usage.command}*${usage.description ? `: ${usage.description}` : ''}`,
+    `Usage: ${line}`,
+    ...(usage.issues
+      ? [`The issue is one of ${usage.issues}: its number (\`42\`, \`#42\`) or its URL.`]
+      : []),
+    `\`${usage.command} help\` shows this help.`,
+  ].join('\n');
+}
+
+/**
+ * Reads a command's text before anything starts: `help` (and `-h`, `--help`, `?`), an empty
+ * text, a leading option (`--list`: these commands have none), and for an issue command a text
+ * that names no issue of its repository, each get the command's help instead of a run.
+ */
+export function readCommandText(usage: SlashCommandUsage, text: string): CommandReading {
+  const trimmed = text.trim();
+  const help = commandHelp(usage);
+  if (HELP_WORDS.has(trimmed.toLowerCase())) return { type: 'answer', reason: 'help', text: help };
+  if (trimmed === '') {
+    return {
+      type: 'answer',
+      reason: 'missing_argument',
+      text: `${usage.command} needs ${usage.usageHint ?? 'some text'}.\n${help}`,
+    };
+  }
+  const option = /^--?[A-Za-z][\w-]*/.exec(trimmed)?.[0];
+  if (option !== undefined) {
+    return {
+      type: 'answer',
+      reason: 'unknown_subcommand',
+      text: `${usage.command} has no option \`${option}\`.\n${help}`,
+    };
+  }
+  if (usage.issues !== undefined && issueNumberIn(trimmed, usage.issues) === undefined) {
+    return {
+      type: 'answer',
+      reason: 'no_issue',
+      text: `\`${excerpt(trimmed)}\` names no issue of ${usage.issues}.\n${help}`,
+    };
+  }
+  return { type: 'run' };
+}
+
+/** A person's text quoted back in inline code: one line, short, without backticks. */
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').replaceAll('`', "'");
+  return flat.length <= 80 ? flat : `${flat.slice(0, 79)}…`;
+}
