@@ -103,7 +103,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.inboxDeadLetterQueueUrl]: inbox.deadLetterQueue.queueUrl,
       [ENV.slackSecretArn]: slackSecret.secretArn,
       ...(modelSecret ? { [ENV.modelSecretArn]: modelSecret.secretArn } : {}),
-      [ENV.botUserId]: config.botUserId,
+      ...(config.botUserId ? { [ENV.botUserId]: config.botUserId } : {}),
       ...(config.github.login ? { [ENV.githubLogin]: config.github.login } : {}),
       [ENV.retentionDays]: String(config.retentionDays),
       [ENV.channels]: JSON.stringify(config.channels),

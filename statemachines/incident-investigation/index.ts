@@ -5,6 +5,7 @@ import {
 import { STEP_DECISION } from '../../lambdas/workflows/incident-investigation/remediation.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { INCIDENT_FUNCTIONS, type IncidentFunctionId } from './functions.ts';
+import { incidentProblems } from './checks.ts';
 import { incidentPermissions } from './permissions.ts';
 import { INCIDENT_INVESTIGATION } from './workflow.ts';
 
@@ -35,5 +36,7 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
     settings.skills.some((s) => s.target.type === 'demo') ? [] : ['IncidentDemoSkill'],
   environment: (settings) => incidentEnvironment(settings),
   permissions: (settings) => incidentPermissions(settings),
+  check: (settings, kernel) => incidentProblems(settings, kernel),
+  enabled: (settings) => settings.enabled,
   workflows: [INCIDENT_INVESTIGATION],
 });
