@@ -58,7 +58,8 @@ export function deployProblems(
   const problems: ConfigProblem[] = [];
   const enabled = modules.filter((module) => isModuleEnabled(module, config));
   const owners = new Map<string, AnyWorkflowModule>();
-  for (const module of enabled) for (const name of Object.keys(module.channels ?? {})) owners.set(name, module);
+  for (const module of enabled)
+    for (const name of Object.keys(module.channels ?? {})) owners.set(name, module);
 
   if (config.sandbox !== true) {
     // Channels: those of enabled modules must be real; a disabled module's default is unused.
@@ -84,7 +85,8 @@ export function deployProblems(
   for (const module of enabled) {
     for (const role of Object.keys(module.people ?? {})) needed.set(role, module.name);
     for (const kind of Object.keys(module.decisions ?? {})) {
-      for (const role of config.approvals[kind] ?? []) if (role in config.people) needed.set(role, module.name);
+      for (const role of config.approvals[kind] ?? [])
+        if (role in config.people) needed.set(role, module.name);
     }
   }
   for (const [role, members] of Object.entries(config.people)) {
@@ -93,7 +95,10 @@ export function deployProblems(
       ...members.users.map((id, i) => ({ id, at: `users.${i}`, kind: 'user' as const })),
     ].filter(({ id }) => isPlaceholderId(id));
     const neededBy = needed.get(role);
-    if (config.sandbox !== true && (neededBy !== undefined || fake.length < members.groups.length + members.users.length)) {
+    if (
+      config.sandbox !== true &&
+      (neededBy !== undefined || fake.length < members.groups.length + members.users.length)
+    ) {
       for (const { id, at, kind } of fake)
         problems.push({
           path: `people.${role}.${at}`,

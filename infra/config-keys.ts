@@ -94,10 +94,12 @@ function unknownInUnion(def: Def, value: unknown, path: (string | number)[]): Un
     return [];
   }
   const results = options.map((option) => unknownKeys(option, value, path));
-  return results.reduce<UnknownKey[] | undefined>(
-    (best, result) => (best === undefined || result.length < best.length ? result : best),
-    undefined,
-  ) ?? [];
+  return (
+    results.reduce<UnknownKey[] | undefined>(
+      (best, result) => (best === undefined || result.length < best.length ? result : best),
+      undefined,
+    ) ?? []
+  );
 }
 
 /**

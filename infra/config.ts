@@ -57,7 +57,10 @@ const KernelConfigFields = {
    */
   stackName: z
     .string()
-    .regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'expected a stack name: a letter, then letters, digits and hyphens (128 at most)')
+    .regex(
+      /^[A-Za-z][A-Za-z0-9-]{0,127}$/,
+      'expected a stack name: a letter, then letters, digits and hyphens (128 at most)',
+    )
     .default('SlackAgents'),
   /**
    * The bot's own Slack user id, so the Router ignores the bot's messages. Leave it out: the
@@ -261,7 +264,10 @@ export class InvalidConfigError extends Error {
     readonly issues: readonly string[],
     options: { cause?: unknown } = {},
   ) {
-    super(`invalid ${CONFIG_CONTEXT_KEY} configuration:\n${issues.map((issue) => `  ${issue}`).join('\n')}`, options);
+    super(
+      `invalid ${CONFIG_CONTEXT_KEY} configuration:\n${issues.map((issue) => `  ${issue}`).join('\n')}`,
+      options,
+    );
   }
 }
 
@@ -281,13 +287,14 @@ export function parseConfig(
   const line = (path: readonly (string | number)[], message: string) =>
     `${[CONFIG_CONTEXT_KEY, ...path.map(String)].join('.')}: ${message}`;
   // Unknown keys first, each with the nearest known name; zod's own report of them is dropped.
-  const unknown = [...unknownKeys(schema, value), ...unknownChannels(value, modules)].map(({ path, suggestion }) =>
-    line(
-      path,
-      suggestion === undefined
-        ? 'unknown key'
-        : `unknown key; did you mean ${[...path.slice(0, -1), suggestion].filter((p) => typeof p === 'string').join('.')}?`,
-    ),
+  const unknown = [...unknownKeys(schema, value), ...unknownChannels(value, modules)].map(
+    ({ path, suggestion }) =>
+      line(
+        path,
+        suggestion === undefined
+          ? 'unknown key'
+          : `unknown key; did you mean ${[...path.slice(0, -1), suggestion].filter((p) => typeof p === 'string').join('.')}?`,
+      ),
   );
   const result = schema.safeParse(value);
   const invalid = result.success

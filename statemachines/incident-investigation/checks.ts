@@ -13,7 +13,8 @@ export function incidentProblems(
 ): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
   const covered = (name: string) =>
-    config.alarms.names.includes(name) || config.alarms.namePrefixes.some((prefix) => name.startsWith(prefix));
+    config.alarms.names.includes(name) ||
+    config.alarms.namePrefixes.some((prefix) => name.startsWith(prefix));
   settings.services.forEach((service, index) => {
     const missing = [
       ...service.alarmNames.filter((name) => !covered(name)),

@@ -4,8 +4,8 @@ import {
 } from '../../lambdas/workflows/incident-investigation/config.ts';
 import { STEP_DECISION } from '../../lambdas/workflows/incident-investigation/remediation.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
-import { INCIDENT_FUNCTIONS, type IncidentFunctionId } from './functions.ts';
 import { incidentProblems } from './checks.ts';
+import { INCIDENT_FUNCTIONS, type IncidentFunctionId } from './functions.ts';
 import { incidentPermissions } from './permissions.ts';
 import { INCIDENT_INVESTIGATION } from './workflow.ts';
 

@@ -190,7 +190,9 @@ describe('stack configuration', () => {
   });
 
   it('accepts further named channels in the sandbox, which creates them in its fake workspace', () => {
-    expect(parseConfig({ sandbox: true, channels: { general: 'C_GENERAL' } }).channels.general).toBe('C_GENERAL');
+    expect(parseConfig({ sandbox: true, channels: { general: 'C_GENERAL' } }).channels.general).toBe(
+      'C_GENERAL',
+    );
   });
 
   it('reads JSON text, as `cdk -c slackAgents=...` passes it', () => {
