@@ -84,7 +84,7 @@ export function createSlackApiHandler(slack: FakeSlack): SlackHttpHandler {
         res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
         return;
       }
-      answer(res, { ok: true, ...result });
+      answer(res, { ok: true, ...result }, 200, scopeHeader(slack.scopes));
     } catch (error) {
       if (!(error instanceof SlackApiError)) throw error;
       slack.recordApiCall({ method, args: callArgs, outcome: { error: error.code } });
@@ -195,6 +195,11 @@ async function holdUntilClientGivesUp(res: ServerResponse): Promise<void> {
     });
   });
   if (!res.writableEnded) res.destroy();
+}
+
+/** Slack names the token's scopes in a header of every authenticated answer. */
+function scopeHeader(scopes: readonly string[] | undefined): Record<string, string> {
+  return scopes === undefined ? {} : { 'x-oauth-scopes': scopes.join(',') };
 }
 
 function bearerToken(header: string | undefined): string | undefined {

@@ -36,6 +36,8 @@ export class SlackApiError extends Error {
 
 export class FakeSlack {
   readonly botToken: string;
+  /** The token's scopes (`x-oauth-scopes`); undefined: no header. */
+  readonly scopes: readonly string[] | undefined;
   readonly botUserId: string;
   readonly botId: string;
   readonly appId: string;
@@ -63,6 +65,7 @@ export class FakeSlack {
   constructor(options: FakeSlackOptions) {
     this.userGroups = { ...(options.userGroups ?? {}) };
     this.botToken = options.botToken;
+    this.scopes = options.scopes;
     this.botUserId = options.botUserId ?? 'U_BOT';
     this.botId = options.botId ?? 'B_BOT';
     this.appId = options.appId ?? 'A_BOT';
