@@ -7,13 +7,14 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { WebClient } from '@slack/web-api';
-import { createGitHubClient, GitHubCredentials } from '../../lambdas/adapters/github.ts';
+import { GitHubCredentials } from '../../lambdas/adapters/github.ts';
 import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
 import type { AnyWorkflowModule } from '../../statemachines/workflow-module.ts';
 import type { SlackAgentsConfig } from '../config.ts';
 import { isModuleEnabled, isPlaceholderId } from '../config-checks.ts';
 import { buildSlackManifest } from '../slack-manifest.ts';
 import { secretsOf } from './deploy-steps.ts';
+import { checkGitHub } from './github-checks.ts';
 
 /**
  * The preflight's live part, with the deploying account's credentials: the deployed stack's
@@ -24,14 +25,6 @@ import { secretsOf } from './deploy-steps.ts';
  * `SLACK_API_URL`, `ANTHROPIC_BASE_URL`, `github.baseUrl`), which is how a test points them at
  * the sandbox's emulators. Each problem names its fix.
  */
-
-/** The App permissions the code tools, the fixer and the issue pipeline use (docs/deploy.md). */
-export const GITHUB_APP_PERMISSIONS: Readonly<Record<string, 'read' | 'write'>> = {
-  contents: 'write',
-  pull_requests: 'write',
-  issues: 'write',
-  metadata: 'read',
-};
 
 export interface LiveReport {
   readonly problems: string[];
@@ -180,15 +173,18 @@ async function checkSlack(
       const id = config.channels[name];
       if (id !== undefined) channels.set(`channels.${name}`, id);
     }
+  // conversations.history needs only the manifest's channels:history, and says both whether
+  // the channel exists and whether the bot is in it.
   for (const [path, id] of channels) {
     try {
-      const { channel } = await slack.conversations.info({ channel: id });
-      if (channel?.is_member === false)
-        report.problems.push(`${path}: the bot is not in #${channel.name}: /invite @${auth.user} there`);
-      else report.passed.push(`${path}: #${channel?.name ?? id}`);
+      await slack.conversations.history({ channel: id, limit: 1 });
+      report.passed.push(`${path}: ${id}, the bot is in it`);
     } catch (error) {
+      const code = slackError(error);
       report.problems.push(
-        `${path}: ${id} (${slackError(error)}): set the channel's id (its details in Slack, at the bottom)`,
+        code === 'not_in_channel'
+          ? `${path}: the bot is not in ${id}: /invite @${auth.user} in that channel`
+          : `${path}: ${id} (${code}): set the channel's id (its details in Slack, at the bottom)`,
       );
     }
   }
@@ -203,57 +199,6 @@ async function checkSlack(
           `people.${role}: user group ${group} (${slackError(error)}): set the id from usergroups.list (docs/deploy.md, "User group ids")`,
         );
       }
-    }
-  }
-}
-
-async function checkGitHub(
-  config: SlackAgentsConfig,
-  raw: Record<string, unknown>,
-  report: LiveReport,
-): Promise<void> {
-  const credentials = GitHubCredentials.parse(raw);
-  const settings = config as {
-    bugInvestigation?: { repository?: string };
-    issuePipeline?: { repository?: string };
-  };
-  const repositories = [
-    ...new Set([settings.bugInvestigation?.repository, settings.issuePipeline?.repository]),
-  ].filter((r): r is string => r !== undefined);
-  const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-  const octokit = createGitHubClient({ baseUrl: config.github.baseUrl, credentials, log: quiet });
-  for (const repository of repositories) {
-    const [owner = '', repo = ''] = repository.split('/');
-    try {
-      if ('token' in credentials) {
-        const { data } = await octokit.rest.repos.get({ owner, repo });
-        if (data.permissions?.push !== true)
-          report.problems.push(
-            `GitHub ${repository}: the token cannot push: give it Contents, Pull requests and Issues: read and write`,
-          );
-        else report.passed.push(`GitHub ${repository}: the token may push`);
-        continue;
-      }
-      const { data } = await octokit.rest.apps.getRepoInstallation({ owner, repo });
-      if (String(data.id) !== String(credentials.installationId))
-        report.problems.push(
-          `GitHub ${repository}: the App's installation here is ${data.id}, the secret says ${credentials.installationId}: put ${data.id} in installationId`,
-        );
-      const permissions = data.permissions as Record<string, string | undefined>;
-      const lacking = Object.entries(GITHUB_APP_PERMISSIONS).filter(
-        ([name, level]) =>
-          !(permissions[name] === 'write' || (level === 'read' && permissions[name] === 'read')),
-      );
-      if (lacking.length > 0)
-        report.problems.push(
-          `GitHub ${repository}: the App lacks ${lacking.map(([n, l]) => `${n}: ${l}`).join(', ')}: grant them in the App's settings and accept them on the installation`,
-        );
-      else report.passed.push(`GitHub ${repository}: App installation ${data.id} with its permissions`);
-      await octokit.rest.repos.get({ owner, repo });
-    } catch (error) {
-      report.problems.push(
-        `GitHub ${repository}: ${errorName(error)}: install the App on the repository (its page, Install App), and check github.baseUrl`,
-      );
     }
   }
 }
@@ -292,7 +237,7 @@ async function checkModel(
   }
 }
 
-function errorName(error: unknown): string {
+export function errorName(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message.split('\n')[0]}`;
   return String(error);
 }

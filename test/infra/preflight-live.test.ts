@@ -145,7 +145,7 @@ describe('the live preflight', () => {
         'SlackCredentialsSecretName: filled',
         'GitHubCredentialsSecretArn: filled',
         expect.stringMatching(/^Slack: the token has the \d+ scopes of the manifest$/),
-        'channels.bugReports: #bug-reports',
+        'channels.bugReports: C07BUGREPRT, the bot is in it',
         'people.on_call: user group S07ONCALLRS',
         'GitHub acme/webshop: App installation 1 with its permissions',
         `model: anthropic answers with ${config.model.id}`,
