@@ -36,8 +36,6 @@ export class SlackApiError extends Error {
 
 export class FakeSlack {
   readonly botToken: string;
-  /** The token's scopes (`x-oauth-scopes`); undefined: no header. */
-  readonly scopes: readonly string[] | undefined;
   readonly botUserId: string;
   readonly botId: string;
   readonly appId: string;
@@ -62,10 +60,10 @@ export class FakeSlack {
   /** Misbehaviour on purpose, for a while (the sandbox's `/sandbox/faults`). */
   readonly faults: SlackFaults;
 
-  constructor(options: FakeSlackOptions) {
+  /** The token's scopes, sent as `x-oauth-scopes` (FakeSlackOptions.scopes). */
+  constructor(options: FakeSlackOptions, readonly scopes = options.scopes) {
     this.userGroups = { ...(options.userGroups ?? {}) };
     this.botToken = options.botToken;
-    this.scopes = options.scopes;
     this.botUserId = options.botUserId ?? 'U_BOT';
     this.botId = options.botId ?? 'B_BOT';
     this.appId = options.appId ?? 'A_BOT';
