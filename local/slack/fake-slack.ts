@@ -60,8 +60,7 @@ export class FakeSlack {
   /** Misbehaviour on purpose, for a while (the sandbox's `/sandbox/faults`). */
   readonly faults: SlackFaults;
 
-  /** The token's scopes, sent as `x-oauth-scopes` (FakeSlackOptions.scopes). */
-  constructor(options: FakeSlackOptions, readonly scopes = options.scopes) {
+  constructor(options: FakeSlackOptions) {
     this.userGroups = { ...(options.userGroups ?? {}) };
     this.botToken = options.botToken;
     this.botUserId = options.botUserId ?? 'U_BOT';

@@ -107,11 +107,6 @@ export interface FakeSlackOptions {
   teamName?: string;
   channels?: SlackChannel[];
   users?: SlackUser[];
-  /**
-   * The bot token's OAuth scopes, sent as Slack sends them: the `x-oauth-scopes` header of
-   * every authenticated answer. @default - no header
-   */
-  scopes?: readonly string[];
   /** User groups: group id -> member user ids (`usergroups.users.list`). @default {} */
   userGroups?: Record<string, string[]>;
   /** Clock for message timestamps (epoch ms). @default Date.now */

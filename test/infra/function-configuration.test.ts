@@ -71,7 +71,7 @@ describe('configuration beyond the 4 KB environment', () => {
       expect(resource.Properties.Layers, id).toContainEqual({ Ref: layerId });
     }
     // The staged asset is what Lambda extracts under /opt: each file equals the metadata's.
-    const key = (layer?.Properties.Content as { S3Key: string }).S3Key;
+    const key = (layer?.Properties.Content as { S3Key: string } | undefined)?.S3Key ?? '';
     const staged = join(large.assembly, `asset.${key.replace(/\.zip$/, '')}`, 'slack-agents');
     const files = layer?.Metadata?.['slack-agents:config-files'] as Record<string, Record<string, string>>;
     for (const [file, variables] of Object.entries(files)) {

@@ -85,14 +85,13 @@ beforeAll(async () => {
   slackUrl = await listen((req, res) => {
     const slack = new FakeSlack({
       botToken: BOT_TOKEN,
-      scopes: slackScopes,
       channels: [
         { id: 'C07BUGREPRT', name: 'bug-reports' },
         { id: 'C07BUGSUMRY', name: 'bug-summaries' },
       ],
       userGroups: { S07DEVELOPR: ['U07LEADDEVL'], S07ONCALLRS: [] },
     });
-    void createSlackApiHandler(slack)(req, res);
+    void createSlackApiHandler(slack, { scopes: () => slackScopes })(req, res);
   });
   modelUrl = await listen((req, res) => {
     req.resume();

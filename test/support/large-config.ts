@@ -18,7 +18,10 @@ export const LARGE_CONFIG = {
   people: {
     developer: { groups: [id('S', 1)], users: Array.from({ length: 20 }, (_, i) => id('U', 100 + i)) },
     on_call: { groups: [id('S', 2)], users: Array.from({ length: 15 }, (_, i) => id('U', 200 + i)) },
-    incident_approver: { groups: [id('S', 3)], users: Array.from({ length: 15 }, (_, i) => id('U', 300 + i)) },
+    incident_approver: {
+      groups: [id('S', 3)],
+      users: Array.from({ length: 15 }, (_, i) => id('U', 300 + i)),
+    },
   },
   bugInvestigation: { repository: 'acme/webshop' },
   issuePipeline: { repository: 'acme/webshop', sensitivePaths: ['.github/**', 'infra/**'] },
