@@ -1,21 +1,33 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
-import { CONFIG_CONTEXT_KEY } from './config.ts';
+import { CONFIG_CONTEXT_KEY, InvalidConfigError } from './config.ts';
 import { SlackAgentsStack } from './slack-agents-stack.ts';
-import { STACK_ID } from './synth.ts';
+import { stackNameOf } from './synth.ts';
 
 /**
  * The CDK app (`cdk synth`, `cdk deploy`). Configuration comes from the `slackAgents`
- * context (cdk.json or `-c slackAgents='{...}'`); the stack is environment-agnostic.
- * cdk-nag's AWS Solutions checks run as a validation plugin: an unacknowledged finding
- * fails the synth.
+ * context (cdk.json or `-c slackAgents='{...}'`); the stack is environment-agnostic, named
+ * `stackName` (default `SlackAgents`). cdk-nag's AWS Solutions checks run as a validation
+ * plugin: an unacknowledged finding fails the synth. A configuration that cannot work in AWS
+ * stops here with one line per problem, and the sandbox's own is never deployed.
  */
 const app = new App();
-new SlackAgentsStack(app, STACK_ID, {
-  modules: WORKFLOW_MODULES,
-  config: app.node.tryGetContext(CONFIG_CONTEXT_KEY) ?? {},
-  description: 'Slack-native AI agents whose conversations run as Step Functions workflows',
-});
-Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-app.synth();
+const config = app.node.tryGetContext(CONFIG_CONTEXT_KEY) ?? {};
+try {
+  const stack = new SlackAgentsStack(app, stackNameOf(config), {
+    modules: WORKFLOW_MODULES,
+    config,
+    description: 'Slack-native AI agents whose conversations run as Step Functions workflows',
+  });
+  if (stack.config.sandbox)
+    throw new InvalidConfigError([
+      `${CONFIG_CONTEXT_KEY}.sandbox: the sandbox's configuration is never deployed; remove sandbox: true`,
+    ]);
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  app.synth();
+} catch (error) {
+  if (!(error instanceof InvalidConfigError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exitCode = 1;
+}

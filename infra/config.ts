@@ -2,12 +2,14 @@ import * as z from 'zod';
 import { InvalidModelPriceError } from '../lambdas/agents/errors.ts';
 import { AgentLimits } from '../lambdas/agents/limits.ts';
 import { ModelPrices, priceOf } from '../lambdas/agents/pricing.ts';
-import { Approvals, RoleMembers } from '../lambdas/kernel/people.ts';
+import { RoleMembers } from '../lambdas/kernel/people.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
+import { deployProblems, unknownChannels } from './config-checks.ts';
+import { unknownKeys } from './config-keys.ts';
 import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
 
 /**
@@ -43,10 +45,29 @@ const DEFAULT_MODEL_IDS = { anthropic: 'claude-sonnet-5-5', bedrock: DEFAULT_BED
  */
 const KernelConfigFields = {
   /**
-   * The bot's own Slack user id, so the Router ignores the bot's messages (I5).
-   * @default 'U_BOT' (a placeholder: set the bot user id of your Slack app)
+   * This configuration is the offline sandbox's (`npm run dev`, the tests): its fake workspace
+   * ids (`C_...`, `S_...`, `U_...`) are allowed, and `cdk deploy` refuses it.
+   * @default false
    */
-  botUserId: SlackUserId.default('U_BOT'),
+  sandbox: z.boolean().default(false),
+  /**
+   * The CloudFormation stack's name (`cdk deploy` creates or updates this stack): one account
+   * and region can hold several installs under different names.
+   * @default 'SlackAgents'
+   */
+  stackName: z
+    .string()
+    .regex(
+      /^[A-Za-z][A-Za-z0-9-]{0,127}$/,
+      'expected a stack name: a letter, then letters, digits and hyphens (128 at most)',
+    )
+    .default('SlackAgents'),
+  /**
+   * The bot's own Slack user id, so the Router ignores the bot's messages. Leave it out: the
+   * functions read it from Slack's `auth.test` with the bot token, once per cold start.
+   * @default - read at run time (the sandbox: 'U_BOT')
+   */
+  botUserId: SlackUserId.optional(),
   /**
    * How long a workflow waits for the reporter before taking its timeout path.
    * @default 7200 (2 hours, seed 000)
@@ -218,17 +239,18 @@ export function configSchema(modules: readonly AnyWorkflowModule[] = WORKFLOW_MO
   }
   return z.strictObject({
     /**
-     * Slack channels by the name workflows use for them (room for more: further names are
-     * accepted as channel ids).
+     * Slack channels by the name the workflows use for them. Outside the sandbox only the names
+     * the modules declare (config-checks.ts refuses others, naming the nearest); the sandbox
+     * creates a channel in its fake workspace for each further name.
      */
     channels: z.object(channelDefaults).catchall(SlackChannelId).prefault({}),
     /**
      * Who holds each role (Slack user groups and user ids), e.g. `developer`, `on_call`: a
-     * sender gets such a role only as a member, wherever they write. Further roles are accepted.
+     * sender gets such a role only as a member, wherever they write.
      */
-    people: z.object(roleDefaults).catchall(RoleMembers).prefault({}),
+    people: z.strictObject(roleDefaults).prefault({}),
     /** Who may decide what: decision kind -> roles whose holders may press its buttons. */
-    approvals: z.object(decisionDefaults).catchall(Approvals.valueType).prefault({}),
+    approvals: z.strictObject(decisionDefaults).prefault({}),
     ...KernelConfigFields,
     ...sections,
   });
@@ -247,41 +269,66 @@ export type SlackAgentsConfigInput = {
 export class InvalidConfigError extends Error {
   override readonly name = 'InvalidConfigError';
   constructor(
+    /** One line per problem: `slackAgents.<path>: <what is wrong and what to do>`. */
     readonly issues: readonly string[],
-    options: { cause: unknown },
+    options: { cause?: unknown } = {},
   ) {
-    super(`invalid ${CONFIG_CONTEXT_KEY} configuration: ${issues.join('; ')}`, options);
+    super(
+      `invalid ${CONFIG_CONTEXT_KEY} configuration:\n${issues.map((issue) => `  ${issue}`).join('\n')}`,
+      options,
+    );
   }
 }
 
 /**
- * Validates a raw configuration (context value or props) and applies the defaults.
+ * Validates a raw configuration (context value or props), applies the defaults, and checks
+ * what it needs to work in AWS (infra/config-checks.ts) unless it is the sandbox's.
  * JSON text is accepted because `cdk -c key=value` passes context values as strings.
- * @throws InvalidConfigError naming each bad field, e.g. `slackAgents.reporterWaitSeconds: ...`
+ * @throws InvalidConfigError with one line per problem, e.g.
+ *   `slackAgents.channels.bugReport: unknown key; did you mean channels.bugReports?`
  */
 export function parseConfig(
   raw: unknown = {},
   modules: readonly AnyWorkflowModule[] = WORKFLOW_MODULES,
 ): SlackAgentsConfig {
   const value = typeof raw === 'string' ? parseJsonText(raw) : (raw ?? {});
-  const result = configSchema(modules).safeParse(value);
-  if (result.success) {
-    const config = result.data as SlackAgentsConfig;
-    // An unpriced model is a synth-time error: a cost nobody can compute is a limit nobody holds.
-    if (priceOf(config.model.id, config.modelPrices) === undefined) {
-      const error = new InvalidModelPriceError(config.model.id);
-      throw new InvalidConfigError([`${CONFIG_CONTEXT_KEY}.modelPrices: ${error.message}`], { cause: error });
-    }
-    return config;
+  const schema = configSchema(modules);
+  const line = (path: readonly (string | number)[], message: string) =>
+    `${[CONFIG_CONTEXT_KEY, ...path.map(String)].join('.')}: ${message}`;
+  // Unknown keys first, each with the nearest known name; zod's own report of them is dropped.
+  const unknown = [...unknownKeys(schema, value), ...unknownChannels(value, modules)].map(
+    ({ path, suggestion }) =>
+      line(
+        path,
+        suggestion === undefined
+          ? 'unknown key'
+          : `unknown key; did you mean ${[...path.slice(0, -1), suggestion].filter((p) => typeof p === 'string').join('.')}?`,
+      ),
+  );
+  const result = schema.safeParse(value);
+  const invalid = result.success
+    ? []
+    : result.error.issues
+        .filter((issue) => issue.code !== 'unrecognized_keys')
+        .map((issue) => line(issue.path as (string | number)[], issue.message));
+  if (!result.success || unknown.length > 0)
+    throw new InvalidConfigError([...unknown, ...invalid], { cause: result.error });
+  const config = result.data as SlackAgentsConfig;
+  // An unpriced model is a synth-time error: a cost nobody can compute is a limit nobody holds.
+  if (priceOf(config.model.id, config.modelPrices) === undefined) {
+    const error = new InvalidModelPriceError(config.model.id);
+    throw new InvalidConfigError([line(['modelPrices'], error.message)], { cause: error });
   }
-  const issues = result.error.issues.flatMap((issue) => {
-    const field = [CONFIG_CONTEXT_KEY, ...issue.path.map(String)].join('.');
-    // A typo'd field name is the likeliest mistake: name each unknown field on its own.
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${field}.${key}: unknown field`);
-    return [`${field}: ${issue.message}`];
-  });
-  throw new InvalidConfigError(issues, { cause: result.error });
+  const problems = deployProblems(config, modules);
+  if (problems.length > 0)
+    throw new InvalidConfigError(problems.map((problem) => line(problem.path.split('.'), problem.message)));
+  // The sandbox's fake workspace has its bot as U_BOT; elsewhere the functions ask Slack.
+  if (config.sandbox && config.botUserId === undefined) return { ...config, botUserId: SANDBOX_BOT_USER_ID };
+  return config;
 }
+
+/** The bot's user id in the sandbox's fake workspace. */
+export const SANDBOX_BOT_USER_ID = 'U_BOT';
 
 function parseJsonText(text: string): unknown {
   try {

@@ -23,6 +23,7 @@ import {
 import { ConversationsTable } from './constructs/conversations-table.ts';
 import { addDeployOutputs } from './constructs/deploy-outputs.ts';
 import { FailureQueue } from './constructs/failure-queue.ts';
+import { FunctionConfiguration } from './constructs/function-configuration.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { IngressSources } from './constructs/ingress-sources.ts';
 import { createKernelFunction } from './constructs/kernel-function.ts';
@@ -63,6 +64,8 @@ export class SlackAgentsStack extends Stack {
   readonly functions: StackFunctions;
   /** Every state machine by workflow name: the workflows and their children. */
   readonly stateMachines: ReadonlyMap<string, StateMachine>;
+  /** The functions' configuration files (the variables synth knows), in a layer. */
+  readonly configuration: FunctionConfiguration;
 
   constructor(scope: Construct, id: string, props: SlackAgentsStackProps = {}) {
     super(scope, id, props);
@@ -106,7 +109,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.inboxDeadLetterQueueUrl]: inbox.deadLetterQueue.queueUrl,
       [ENV.slackSecretArn]: slackSecret.secretArn,
       ...(modelSecret ? { [ENV.modelSecretArn]: modelSecret.secretArn } : {}),
-      [ENV.botUserId]: config.botUserId,
+      ...(config.botUserId ? { [ENV.botUserId]: config.botUserId } : {}),
       ...(config.github.login ? { [ENV.githubLogin]: config.github.login } : {}),
       [ENV.retentionDays]: String(config.retentionDays),
       [ENV.channels]: JSON.stringify(config.channels),
@@ -149,7 +152,7 @@ export class SlackAgentsStack extends Stack {
         ...functionProps,
         environment: {
           ...environment,
-          [ENV.workflows]: this.toJsonString(deployed.registrations),
+          ...registrationVariables(this, deployed.registrations),
           ...deployed.routerEnvironment,
         },
       },
@@ -223,7 +226,7 @@ export class SlackAgentsStack extends Stack {
       this,
       {
         ...functionProps,
-        environment: { ...environment, [ENV.workflows]: this.toJsonString(deployed.registrations) },
+        environment: { ...environment, ...registrationVariables(this, deployed.registrations) },
       },
       config,
     );
@@ -275,7 +278,27 @@ export class SlackAgentsStack extends Stack {
       ]),
       ingress,
     });
+    // After every variable is set: what synth knows goes into files, off Lambda's 4 KB environment.
+    this.configuration = new FunctionConfiguration(this, 'FunctionConfiguration', [
+      ...this.functions.values(),
+    ]);
   }
+}
+
+/**
+ * The registrations for the Router and the Reconciler: the triggers (known at synth, so they
+ * go to the configuration file) apart from the state machines' ARNs (known at deploy).
+ */
+function registrationVariables(
+  stack: Stack,
+  registrations: readonly { readonly workflow: string; readonly stateMachineArn: string }[],
+): Record<string, string> {
+  return {
+    [ENV.workflows]: JSON.stringify(registrations.map(({ stateMachineArn: _arn, ...rest }) => rest)),
+    [ENV.workflowStateMachines]: stack.toJsonString(
+      Object.fromEntries(registrations.map((r) => [r.workflow, r.stateMachineArn])),
+    ),
+  };
 }
 
 /** Task tokens are not resources: SendTask* only accepts `*`. */

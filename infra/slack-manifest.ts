@@ -64,6 +64,9 @@ export const SLACK_METHODS_CALLED: readonly string[] = [
   'files.uploadV2',
   // The members of the configured roles' user groups (slackAgents.people).
   'usergroups.users.list',
+  // The bot's own user id when it is not configured (lambdas/adapters/bot-user-id.ts), and
+  // the preflight's check of the token (no scope needed).
+  'auth.test',
 ];
 
 /**

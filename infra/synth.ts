@@ -6,6 +6,20 @@ import { SlackAgentsStack } from './slack-agents-stack.ts';
 /** The stack's id, and the name `cdk deploy` gives it. */
 export const STACK_ID = 'SlackAgents';
 
+/** The stack name a raw configuration asks for (`stackName`, validated with the rest by parseConfig). */
+export function stackNameOf(raw: unknown): string {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return STACK_ID;
+    }
+  }
+  const name = (value as { stackName?: unknown } | null)?.stackName;
+  return typeof name === 'string' && name !== '' ? name : STACK_ID;
+}
+
 export interface SynthesizeOptions {
   /**
    * The workflow modules to include.
@@ -17,6 +31,14 @@ export interface SynthesizeOptions {
    * @default - every default of config.ts
    */
   readonly config?: SlackAgentsConfigInput;
+  /**
+   * Build the sandbox's stack: `slackAgents.sandbox` is set unless the configuration sets it,
+   * so the fake workspace's ids (the module defaults among them) are allowed. The sandbox and
+   * the tests build this way; `cdk synth`/`cdk deploy` (infra/app.ts) and the preflight never
+   * do, and a test that checks what AWS would refuse passes `false`.
+   * @default true
+   */
+  readonly sandbox?: boolean;
   /**
    * Bundle the functions with esbuild. Off by default: the template is the same without
    * bundling except for the asset hashes, and skipping it makes synthesis take a second.
@@ -33,7 +55,7 @@ export function buildStack(options: SynthesizeOptions = {}): { app: App; stack: 
   });
   const stack = new SlackAgentsStack(app, STACK_ID, {
     ...(options.modules === undefined ? {} : { modules: options.modules }),
-    ...(options.config === undefined ? {} : { config: options.config }),
+    config: { sandbox: options.sandbox ?? true, ...options.config },
   });
   return { app, stack };
 }

@@ -6,6 +6,12 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
+import {
+  applyConfigFile,
+  CONFIG_FILE_DIR,
+  CONFIG_FILE_VARIABLE,
+  CONFIG_FILES_METADATA_KEY,
+} from '../lambdas/shared/config-file.ts';
 import type { SqsQueueService } from './sqs/queue-service.ts';
 import {
   type CloudFormationTemplate,
@@ -35,6 +41,7 @@ export function readFunctions(
   names: { baseUrl: string },
 ): Map<string, FunctionInfo> {
   const functions = new Map<string, FunctionInfo>();
+  const configFiles = configFilesOf(template);
   for (const [logicalId, resource] of resourcesOfType(template, 'AWS::Lambda::Function')) {
     const entry = resource.Metadata?.['slack-agents:entry'];
     if (typeof entry !== 'string') continue;
@@ -43,6 +50,7 @@ export function readFunctions(
       template,
       names,
     ) as Record<string, string>;
+    withConfigFile(variables, configFiles);
     functions.set(logicalId, {
       logicalId,
       entry,
@@ -52,6 +60,34 @@ export function readFunctions(
     });
   }
   return functions;
+}
+
+/** The configuration layer's files by path, from its metadata (infra/constructs/function-configuration.ts). */
+function configFilesOf(template: CloudFormationTemplate): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [, layer] of resourcesOfType(template, 'AWS::Lambda::LayerVersion')) {
+    const metadata = layer.Metadata?.[CONFIG_FILES_METADATA_KEY];
+    if (metadata === undefined || metadata === null || typeof metadata !== 'object') continue;
+    for (const [file, variables] of Object.entries(metadata)) {
+      files.set(`${CONFIG_FILE_DIR}/${file}`, JSON.stringify(variables));
+    }
+  }
+  return files;
+}
+
+/**
+ * Reads a function's configuration file into its variables with the loader its bundle runs at
+ * cold start (lambdas/shared/config-file.ts), so the in-process handler sees what the deployed
+ * one sees; the sandbox serves the file from the layer's metadata instead of /opt.
+ */
+function withConfigFile(variables: Record<string, string>, files: ReadonlyMap<string, string>): void {
+  applyConfigFile(variables, (path) => {
+    const text = files.get(path);
+    if (text === undefined)
+      throw new UnsupportedTemplateError(`no configuration file ${path} in the template`);
+    return text;
+  });
+  delete variables[CONFIG_FILE_VARIABLE];
 }
 
 /** The variable mapping tool names to functions (lambdas/shared/env.ts `ENV.toolFunctions`). */

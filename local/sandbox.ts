@@ -118,7 +118,7 @@ async function assemble(
   // The telemetry tools read the demo incident's services unless the caller configures others.
   const { template } = await sandboxTemplate({
     ...(options.modules ? { modules: options.modules } : {}),
-    config: { telemetry: DEMO_TELEMETRY_CONFIG, ...options.config },
+    config: { sandbox: true, telemetry: DEMO_TELEMETRY_CONFIG, ...options.config },
     ...(options.templateCache === false ? { cache: false } : {}),
   });
   const names = { baseUrl: url };

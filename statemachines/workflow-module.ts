@@ -24,7 +24,10 @@ import type { FunctionSpec } from './kernel-functions.ts';
 export interface KernelConfig {
   /** Slack channel ids by the name workflows use for them (their defaults come from the modules). */
   readonly channels: Readonly<Record<string, string | undefined>>;
-  readonly botUserId: string;
+  /** The bot's Slack user id; absent: read from Slack's `auth.test` at run time (once per cold start). */
+  readonly botUserId?: string | undefined;
+  /** The offline sandbox's configuration: its fake workspace ids are allowed; never deployed. */
+  readonly sandbox?: boolean;
   /** How long a workflow waits for the person who started it. */
   readonly reporterWaitSeconds: number;
   /** How long a workflow waits for developers. */
@@ -267,6 +270,14 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    * @default - nothing more
    */
   provision?(scope: Construct, settings: S, functions: Readonly<Partial<Record<F, LambdaFunction>>>): void;
+  /**
+   * What its settings need beyond their schema to work in AWS, checked at synth when the module
+   * is enabled (e.g. a skill's target): one problem per field, named by its path from the
+   * configuration's root (`incidentInvestigation.skills.0.target`). The kernel checks channels
+   * and people itself (infra/config-checks.ts).
+   * @default - nothing more
+   */
+  check?(settings: S, kernel: KernelConfig): readonly { readonly path: string; readonly message: string }[];
   /** Whether the module deploys anything under its settings (its section still validates). @default true */
   enabled?(settings: S): boolean;
   /**

@@ -9,6 +9,8 @@ import type { FunctionSpec } from '../../statemachines/kernel-functions.ts';
 
 /** Injected into every bundle: maps stack traces to the sources when one is formatted (lambdas/shared/lazy-source-maps.ts). */
 export const SOURCE_MAPS_ENTRY = 'lambdas/shared/source-maps-entry.ts';
+/** Injected into every bundle, first: reads the function's configuration file into its environment (lambdas/shared/config-file.ts). */
+export const CONFIG_FILE_ENTRY = 'lambdas/shared/config-file-entry.ts';
 
 /** Metadata key on each function's CloudFormation resource: the function's id (its construct id). */
 export const FUNCTION_METADATA_KEY = 'slack-agents:function';
@@ -68,8 +70,9 @@ export function createKernelFunction(
     bundling: {
       minify: true,
       sourceMap: true,
-      // Runs before the function's own code: installs the lazy stack trace mapping (see above).
-      inject: [join(props.projectRoot, SOURCE_MAPS_ENTRY)],
+      // Run before the function's own code: the configuration file's variables enter the
+      // environment, and the lazy stack trace mapping is installed (see above).
+      inject: [join(props.projectRoot, CONFIG_FILE_ENTRY), join(props.projectRoot, SOURCE_MAPS_ENTRY)],
       target: 'node22',
       // The sources are ESM TypeScript with `.ts` import extensions, which esbuild resolves.
       format: OutputFormat.ESM,

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
+import { resolveBotUserId } from '../adapters/bot-user-id.ts';
 import { DynamoEnvelopeStore } from '../adapters/dynamo-envelopes.ts';
 import { sendToInbox } from '../adapters/inbox-queue.ts';
 import { getSlackSecret, getWebhookSecret } from '../adapters/secrets.ts';
@@ -49,8 +50,6 @@ function createIngress(): IngressHandler {
     retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
   });
   const botUserId = process.env[ENV.botUserId] || undefined;
-  if (botUserId === undefined)
-    logger.warn(`${ENV.botUserId} is not set: the bot's own messages are not recognised`);
   return createIngressHandler({
     getSigningSecret: async () => (await getSlackSecret()).signingSecret,
     getGithubWebhookSecret: () =>
@@ -77,6 +76,8 @@ export async function handler(
   context?: Context,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   if (context) logger.addContext(context);
+  // Before the ingress is built: it recognises the bot's own messages and mentions by this id.
+  if (ingress === undefined) await resolveBotUserId();
   ingress ??= createIngress();
   return ingress(event);
 }

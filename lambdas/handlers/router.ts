@@ -1,6 +1,7 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { resolveBotUserId } from '../adapters/bot-user-id.ts';
 import { DynamoApprovalStore } from '../adapters/dynamo-approvals.ts';
 import { DynamoEnvelopeStore } from '../adapters/dynamo-envelopes.ts';
 import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
@@ -56,6 +57,9 @@ export function createRouterHandler(options: RouterOptions = {}) {
   let retriggers: ReturnType<typeof retriggerDeps> | undefined;
 
   async function routeRecord(record: InboxRecord): Promise<void> {
+    // The bot's own messages are ignored by its id (configured, or from auth.test once), and
+    // the notices below are posted as it: resolved before anything reads it.
+    await resolveBotUserId();
     // An envelope too large for SQS waits in the table; the record is its reference.
     envelopes ??= new DynamoEnvelopeStore({
       client: new DynamoDBClient({}),

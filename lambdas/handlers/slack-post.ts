@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { resolveBotUserId } from '../adapters/bot-user-id.ts';
 import { DynamoApprovalStore } from '../adapters/dynamo-approvals.ts';
 import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
@@ -66,7 +67,7 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
         slack,
         permalinks: slack,
         clock: systemClock,
-        botUserId: process.env[ENV.botUserId] ?? 'bot',
+        botUserId: await resolveBotUserId(),
         templates,
         approvals: approvalStore(),
       });

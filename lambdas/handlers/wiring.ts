@@ -3,7 +3,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoConversationStore } from '../adapters/dynamo-store.ts';
 import { SfnExecutions } from '../adapters/sfn-executions.ts';
 import { systemClock } from '../kernel/ports.ts';
-import { WorkflowRegistrations } from '../kernel/workflows.ts';
+import { WorkflowRegistrations, withStateMachineArns } from '../kernel/workflows.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 
 /**
@@ -33,10 +33,11 @@ export class InvalidWorkflowConfigurationError extends Error {
   }
 }
 
-export function workflowRegistrations() {
-  const raw = process.env[ENV.workflows] ?? '[]';
+export function workflowRegistrations(env: NodeJS.ProcessEnv = process.env) {
+  const raw = env[ENV.workflows] ?? '[]';
   try {
-    return WorkflowRegistrations.parse(JSON.parse(raw));
+    const arns = JSON.parse(env[ENV.workflowStateMachines] ?? '{}') as Record<string, string>;
+    return WorkflowRegistrations.parse(withStateMachineArns(JSON.parse(raw), arns));
   } catch (cause) {
     throw new InvalidWorkflowConfigurationError({ cause });
   }

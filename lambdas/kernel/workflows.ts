@@ -85,3 +85,18 @@ export const WorkflowRegistration = z.object({
 export type WorkflowRegistration = z.infer<typeof WorkflowRegistration>;
 
 export const WorkflowRegistrations = z.array(WorkflowRegistration);
+
+/**
+ * The registrations with their state machines' ARNs put back: the stack writes the triggers
+ * into the functions' configuration file and only the ARNs (known at deploy) into the
+ * environment, `{ workflow: arn }`. A registration that carries its ARN keeps it.
+ */
+export function withStateMachineArns(
+  registrations: readonly Record<string, unknown>[],
+  arns: Readonly<Record<string, string>>,
+): unknown[] {
+  return registrations.map((registration) => {
+    const arn = typeof registration.workflow === 'string' ? arns[registration.workflow] : undefined;
+    return arn === undefined ? registration : { stateMachineArn: arn, ...registration };
+  });
+}

@@ -11,8 +11,20 @@ export const ENV = {
   inboxQueueUrl: 'INBOX_QUEUE_URL',
   /** URL of the inbox's dead-letter queue, where the Router sets aside records it can never route. */
   inboxDeadLetterQueueUrl: 'INBOX_DLQ_URL',
-  /** JSON array of workflow registrations (see `WorkflowRegistrations` in kernel/workflows.ts). */
+  /**
+   * JSON array of workflow registrations (see `WorkflowRegistrations` in kernel/workflows.ts),
+   * their state machines' ARNs in `WORKFLOW_STATE_MACHINES`.
+   */
   workflows: 'WORKFLOWS',
+  /** JSON `{ workflow: stateMachineArn }` of the registrations in WORKFLOWS (Router, Reconciler). */
+  workflowStateMachines: 'WORKFLOW_STATE_MACHINES',
+  /**
+   * Path of the function's configuration file (`/opt/slack-agents/<digest>.json`, from the
+   * stack's configuration layer): JSON `{ NAME: value }` of every variable whose value is known
+   * at synth. Lambda's environment holds 4 KB in all; this file has no such limit. It is read
+   * into `process.env` before the function's own code runs (lambdas/shared/config-file.ts).
+   */
+  configFile: 'SLACK_AGENTS_CONFIG_FILE',
   /** ARN of the Secrets Manager secret `{ "signingSecret": "...", "botToken": "..." }`. */
   slackSecretArn: 'SLACK_SECRET_ARN',
   /** ARN of the Secrets Manager secret with model credentials `{ "apiKey": "..." }`. */

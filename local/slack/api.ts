@@ -20,7 +20,11 @@ export type SlackHttpHandler = (
  *
  * `body` is the request body if the caller has already read it; otherwise it is read here.
  */
-export function createSlackApiHandler(slack: FakeSlack): SlackHttpHandler {
+export function createSlackApiHandler(
+  slack: FakeSlack,
+  /** The token's OAuth scopes, sent as Slack sends them (`x-oauth-scopes`). @default - no header */
+  options: { scopes?: () => readonly string[] } = {},
+): SlackHttpHandler {
   return async (req, res, body) => {
     const text = body === undefined ? await readBody(req) : body.toString('utf8');
     const url = new URL(req.url ?? '/', 'http://slack.local');
@@ -84,7 +88,7 @@ export function createSlackApiHandler(slack: FakeSlack): SlackHttpHandler {
         res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
         return;
       }
-      answer(res, { ok: true, ...result });
+      answer(res, { ok: true, ...result }, 200, scopeHeader(options.scopes?.()));
     } catch (error) {
       if (!(error instanceof SlackApiError)) throw error;
       slack.recordApiCall({ method, args: callArgs, outcome: { error: error.code } });
@@ -195,6 +199,11 @@ async function holdUntilClientGivesUp(res: ServerResponse): Promise<void> {
     });
   });
   if (!res.writableEnded) res.destroy();
+}
+
+/** Slack names the token's scopes in a header of every authenticated answer. */
+function scopeHeader(scopes: readonly string[] | undefined): Record<string, string> {
+  return scopes === undefined ? {} : { 'x-oauth-scopes': scopes.join(',') };
 }
 
 function bearerToken(header: string | undefined): string | undefined {

@@ -40,5 +40,6 @@ export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugI
       : [],
   environment: (settings) =>
     settings.repository === undefined ? {} : { [CODE_TOOLS_ENV.repository]: settings.repository },
+  enabled: (settings) => settings.enabled,
   workflows: [BUG_INVESTIGATION],
 });

@@ -5,6 +5,7 @@ import {
 import { STEP_DECISION } from '../../lambdas/workflows/incident-investigation/remediation.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { provisionAutomationRole } from './automation-role.ts';
+import { incidentProblems } from './checks.ts';
 import { INCIDENT_FUNCTIONS, type IncidentFunctionId } from './functions.ts';
 import { incidentPermissions } from './permissions.ts';
 import { INCIDENT_INVESTIGATION } from './workflow.ts';
@@ -37,5 +38,7 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
   environment: (settings) => incidentEnvironment(settings),
   permissions: (settings) => incidentPermissions(settings),
   provision: (scope, settings, functions) => provisionAutomationRole(scope, settings, functions),
+  check: (settings, kernel) => incidentProblems(settings, kernel),
+  enabled: (settings) => settings.enabled,
   workflows: [INCIDENT_INVESTIGATION],
 });

@@ -5,7 +5,7 @@ import { parseBedrockModelId } from '../../infra/bedrock-model.ts';
 import { parseConfig, type SlackAgentsConfigInput } from '../../infra/config.ts';
 import { buildStack } from '../../infra/synth.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
-import { functionResource, renderIntrinsics, resourcesOfType, templateOf } from './template.ts';
+import { functionResource, renderIntrinsics, resourcesOfType, templateOf, variablesOf } from './template.ts';
 
 /**
  * Contract of `model.provider: bedrock`: the functions that call the model may invoke the
@@ -115,7 +115,7 @@ describe('model.provider bedrock in the stack', () => {
     expect(secrets).not.toContain('apiKey');
     for (const id of MODEL_CALLERS) {
       const [, fn] = functionResource(template, id);
-      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      const variables = variablesOf(template, fn);
       expect(variables, id).not.toHaveProperty(ENV.modelSecretArn);
       expect(variables, id).toMatchObject({
         [ENV.modelProvider]: 'bedrock',
@@ -147,11 +147,11 @@ describe('model.provider bedrock in the stack', () => {
 
 describe('Bedrock model ids in the configuration', () => {
   it('defaults the Bedrock model to the global Sonnet 5.5 inference profile', () => {
-    expect(parseConfig({ model: { provider: 'bedrock' } }).model).toEqual({
+    expect(parseConfig({ sandbox: true, model: { provider: 'bedrock' } }).model).toEqual({
       provider: 'bedrock',
       id: 'global.anthropic.claude-sonnet-5-5',
     });
-    expect(parseConfig({}).model).toEqual({ provider: 'anthropic', id: 'claude-sonnet-5-5' });
+    expect(parseConfig({ sandbox: true }).model).toEqual({ provider: 'anthropic', id: 'claude-sonnet-5-5' });
   });
 
   it('refuses an Anthropic API model id with the Bedrock provider, naming the field', () => {

@@ -9,6 +9,7 @@ import {
   onlyResource,
   resourcesOfType,
   templateOf,
+  variablesOf,
 } from './template.ts';
 
 /**
@@ -148,7 +149,7 @@ describe('the fix path of bug_investigation', () => {
 
   it('gives the code tools the GitHub secret and the ledger only, and names the secret in an output', () => {
     const [, fn] = functionResource(template, 'BugCodeTools');
-    const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const variables = variablesOf(template, fn);
     expect(variables.CODE_REPOSITORY).toBe('demo/webshop');
     expect(variables.GITHUB_BASE_URL).toBe('https://api.github.com');
     expect(variables.GITHUB_SECRET_ARN).toBeDefined();

@@ -4,7 +4,9 @@ import { buildStack } from '../../infra/synth.ts';
 
 describe('stack configuration', () => {
   it('applies the documented defaults when nothing is configured', () => {
-    expect(parseConfig(undefined)).toEqual({
+    expect(parseConfig({ sandbox: true })).toEqual({
+      sandbox: true,
+      stackName: 'SlackAgents',
       channels: {
         bugReports: 'C_BUG_REPORTS',
         bugSummaries: 'C_BUG_SUMMARIES',
@@ -50,6 +52,7 @@ describe('stack configuration', () => {
         approve_sensitive_change: ['developer'],
       },
       bugInvestigation: {
+        enabled: true,
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,
         build: { commands: {}, timeoutMinutes: 20 },
@@ -63,6 +66,7 @@ describe('stack configuration', () => {
         mentionChannels: [],
       },
       incidentInvestigation: {
+        enabled: true,
         services: [],
         budget: { maxRounds: 4, maxMinutes: 60, maxTokens: 600_000 },
         mapConcurrency: 3,
@@ -116,6 +120,7 @@ describe('stack configuration', () => {
       cacheReadPerMillion: 0.1,
     };
     const config = parseConfig({
+      sandbox: true,
       model: { id: 'claude-unlisted-1' },
       modelPrices: { 'claude-unlisted-1': price },
     });
@@ -127,7 +132,8 @@ describe('stack configuration', () => {
       /slackAgents\.modelPrices\.claude-sonnet-5-5\.inputPerMillion/,
     );
     expect(
-      parseConfig({ agentLimits: { maxConversationCostUsd: 2.5, maxDailyCostUsd: 100 } }).agentLimits,
+      parseConfig({ sandbox: true, agentLimits: { maxConversationCostUsd: 2.5, maxDailyCostUsd: 100 } })
+        .agentLimits,
     ).toMatchObject({ maxConversationCostUsd: 2.5, maxDailyCostUsd: 100 });
   });
 
@@ -145,7 +151,8 @@ describe('stack configuration', () => {
 
   it('keeps the default SLA deadlines a partial SLA table leaves out', () => {
     expect(
-      parseConfig({ bugInvestigation: { sla: { acknowledgeMinutes: { critical: 5 } } } }).bugInvestigation,
+      parseConfig({ sandbox: true, bugInvestigation: { sla: { acknowledgeMinutes: { critical: 5 } } } })
+        .bugInvestigation,
     ).toMatchObject({
       sla: {
         acknowledgeMinutes: { critical: 5, high: 60, medium: 240, low: 1440 },
@@ -167,7 +174,11 @@ describe('stack configuration', () => {
   });
 
   it('keeps the defaults of the fields a partial configuration leaves out', () => {
-    const config = parseConfig({ channels: { bugReports: 'C0123ABCD' }, model: { provider: 'bedrock' } });
+    const config = parseConfig({
+      sandbox: true,
+      channels: { bugReports: 'C0123ABCD' },
+      model: { provider: 'bedrock' },
+    });
 
     expect(config.channels).toEqual({
       bugReports: 'C0123ABCD',
@@ -179,12 +190,14 @@ describe('stack configuration', () => {
     expect(config.model).toEqual({ provider: 'bedrock', id: 'global.anthropic.claude-sonnet-5-5' });
   });
 
-  it('accepts further named channels for future workflows', () => {
-    expect(parseConfig({ channels: { incidents: 'C0INCIDENTS' } }).channels.incidents).toBe('C0INCIDENTS');
+  it('accepts further named channels in the sandbox, which creates them in its fake workspace', () => {
+    expect(parseConfig({ sandbox: true, channels: { general: 'C_GENERAL' } }).channels.general).toBe(
+      'C_GENERAL',
+    );
   });
 
   it('reads JSON text, as `cdk -c slackAgents=...` passes it', () => {
-    expect(parseConfig('{"reporterWaitSeconds": 60}').reporterWaitSeconds).toBe(60);
+    expect(parseConfig('{"sandbox": true, "reporterWaitSeconds": 60}').reporterWaitSeconds).toBe(60);
   });
 
   it('names the field of an invalid value', () => {
@@ -199,7 +212,7 @@ describe('stack configuration', () => {
 
   it('names an unknown field, so a typo does not pass silently', () => {
     expect(() => parseConfig({ reporterWaitSecs: 60 })).toThrow(
-      /slackAgents\.reporterWaitSecs: unknown field/,
+      /slackAgents\.reporterWaitSecs: unknown key; did you mean reporterWaitSeconds\?/,
     );
   });
 

@@ -2,13 +2,13 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
-import { functionResource, renderIntrinsics, resourcesOfType, templateOf } from './template.ts';
+import { functionResource, renderIntrinsics, resourcesOfType, templateOf, variablesOf } from './template.ts';
 
 /** Contract of what the ingress takes besides Slack (infra/constructs/ingress-sources.ts). */
 
 function environmentOf(stack: Template, id: string): Record<string, unknown> {
   const [, resource] = functionResource(stack, id);
-  return (resource.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  return variablesOf(stack, resource);
 }
 
 /** The statements of a function's role's default policy, as JSON text. */
@@ -112,7 +112,7 @@ describe('the ingress sources in the stack', () => {
 
   it('refuses an unknown field of the alarms configuration at synth', () => {
     expect(() => templateOf({ config: { alarms: { name: ['x'] } } as never })).toThrow(
-      /slackAgents\.alarms\.name: unknown field/,
+      /slackAgents\.alarms\.name: unknown key; did you mean alarms\.names\?/,
     );
   });
 

@@ -2,16 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { InvalidConfigError, parseConfig } from '../../infra/config.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
-import { functionResource, renderIntrinsics, resourcesOfType, templateOf } from './template.ts';
+import { functionResource, renderIntrinsics, resourcesOfType, templateOf, variablesOf } from './template.ts';
 
 /**
  * The issue pipeline's follow-ups as deployed: the Router's way to the IssueRetrigger function
  * (a queue it may send to, never a GitHub client), and the platform's own GitHub login handed
  * to the Router when it acts with a token.
  */
-const variablesOf = (template: ReturnType<typeof templateOf>, id: string) =>
-  (functionResource(template, id)[1].Properties.Environment as { Variables: Record<string, unknown> })
-    .Variables;
+const variablesOfFunction = (template: ReturnType<typeof templateOf>, id: string) =>
+  variablesOf(template, functionResource(template, id)[1]);
 
 describe('the issue pipeline follow-ups in the stack', () => {
   const template = templateOf({
@@ -19,8 +18,8 @@ describe('the issue pipeline follow-ups in the stack', () => {
   });
 
   it("hands the Router the retrigger queue, read by IssueRetrigger (which holds the GitHub secret, the Router doesn't)", () => {
-    const router = variablesOf(template, 'Router');
-    const retrigger = variablesOf(template, 'IssueRetrigger');
+    const router = variablesOfFunction(template, 'Router');
+    const retrigger = variablesOfFunction(template, 'IssueRetrigger');
     expect(renderIntrinsics(router[ENV.retriggerQueueUrl])).toMatch(/IssueRetriggers/);
     expect(retrigger[ENV.retriggerDeadLetterQueueUrl]).toBeDefined();
     expect(retrigger[CODE_TOOLS_ENV.githubSecretArn]).toBeDefined();
@@ -33,8 +32,8 @@ describe('the issue pipeline follow-ups in the stack', () => {
   });
 
   it("sets the platform's own GitHub login on the Router only when configured, and refuses one that is no login", () => {
-    expect(variablesOf(template, 'Router')[ENV.githubLogin]).toBe('acme-agents');
-    expect(variablesOf(templateOf({ config: {} }), 'Router')[ENV.githubLogin]).toBeUndefined();
+    expect(variablesOfFunction(template, 'Router')[ENV.githubLogin]).toBe('acme-agents');
+    expect(variablesOfFunction(templateOf({ config: {} }), 'Router')[ENV.githubLogin]).toBeUndefined();
     expect(() => parseConfig({ github: { login: 'not a login' } })).toThrow(InvalidConfigError);
   });
 });

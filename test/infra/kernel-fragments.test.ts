@@ -28,7 +28,7 @@ import {
   type AslDefinition,
   type AslState,
   definitions,
-  functionResource,
+  registrationsText,
   renderIntrinsics,
   resourcesOfType,
   testModule,
@@ -286,10 +286,7 @@ describe('workflow definitions', () => {
       'kernel_probe_copy',
       'probe_child',
     ]);
-    const [, router] = functionResource(template, 'Router');
-    const workflows = (router.Properties.Environment as { Variables: Record<string, unknown> }).Variables
-      .WORKFLOWS;
-    const registered = WorkflowRegistrations.parse(JSON.parse(renderIntrinsics(workflows)));
+    const registered = WorkflowRegistrations.parse(JSON.parse(registrationsText(template)));
     expect(registered.map((registration) => registration.workflow)).toEqual([
       'kernel_probe',
       'kernel_probe_copy',

@@ -193,7 +193,7 @@ describe('the alarm topic and the dashboard', () => {
       /slackAgents\.monitoring\.alarmEmails\.0/,
     );
     expect(() => parseConfig({ monitoring: { alarmEmail: [] } })).toThrow(
-      /monitoring\.alarmEmail: unknown field/,
+      /monitoring\.alarmEmail: unknown key; did you mean monitoring\.alarmEmails\?/,
     );
   });
 

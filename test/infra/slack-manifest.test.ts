@@ -22,10 +22,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const REQUEST_URL = 'https://abcdefghijklmnop.lambda-url.eu-west-1.on.aws/';
 const validate = new Ajv({ allErrors: true }).compile(SLACK_MANIFEST_SCHEMA);
 
-/** The production modules' manifest; `null`: no request URL given. */
-function manifestFor(raw: unknown = {}, requestUrl: string | null = REQUEST_URL): SlackManifest {
+/** The production modules' manifest (with the sandbox's ids); `null`: no request URL given. */
+function manifestFor(raw: object = {}, requestUrl: string | null = REQUEST_URL): SlackManifest {
   return buildSlackManifest({
-    config: parseConfig(raw),
+    config: parseConfig({ sandbox: true, ...raw }),
     modules: WORKFLOW_MODULES,
     ...(requestUrl === null ? {} : { requestUrl }),
   });
@@ -191,7 +191,7 @@ describe('the Slack app manifest', () => {
       (module) => module.name !== 'requirements_interview' && module.name !== 'incident_investigation',
     );
     const manifest = buildSlackManifest({
-      config: parseConfig({}, modules),
+      config: parseConfig({ sandbox: true }, modules),
       modules,
       requestUrl: REQUEST_URL,
     });
@@ -217,7 +217,11 @@ describe('npm run slack:manifest', () => {
 
   it('prints the manifest with the given request URL and the configuration from SLACK_AGENTS_CONFIG', async () => {
     const { stdout } = await run(['--request-url', REQUEST_URL], {
-      SLACK_AGENTS_CONFIG: JSON.stringify({ channels: { bugReports: 'C0123' } }),
+      SLACK_AGENTS_CONFIG: JSON.stringify({
+        channels: { bugReports: 'C0123', bugSummaries: 'C0124', developers: 'C0125' },
+        people: { developer: { groups: ['S0123'] }, on_call: { groups: ['S0124'] } },
+        incidentInvestigation: { enabled: false },
+      }),
     });
     const manifest = JSON.parse(stdout) as SlackManifest;
     expectValid(manifest);
@@ -227,7 +231,9 @@ describe('npm run slack:manifest', () => {
   it('fails naming the bad field of a configuration given with -c', async () => {
     await expect(run(['-c', '{"reporterWaitSecs":5}'])).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringContaining('slackAgents.reporterWaitSecs: unknown field'),
+      stderr: expect.stringContaining(
+        'slackAgents.reporterWaitSecs: unknown key; did you mean reporterWaitSeconds?',
+      ),
     });
   });
 });

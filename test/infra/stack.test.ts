@@ -16,9 +16,11 @@ import {
   onlyResource,
   PROBE_CHANNEL,
   type Resource,
+  registrationsText,
   renderIntrinsics,
   resourcesOfType,
   templateOf,
+  variablesOf,
 } from './template.ts';
 
 /** The production modules and the probe, so the kernel's wiring is seen beside every module's. */
@@ -30,7 +32,7 @@ const template = Template.fromStack(
 );
 
 /** Every function of that stack: the kernel's and the modules', but those their default settings disable. */
-const defaults = parseConfig({ channels: { probe: PROBE_CHANNEL } });
+const defaults = parseConfig({ sandbox: true, channels: { probe: PROBE_CHANNEL } });
 const FUNCTIONS: Record<string, FunctionSpec> = Object.assign(
   {},
   KERNEL_FUNCTIONS,
@@ -54,7 +56,7 @@ function queueResource(of: Template, prefix: string): [string, Resource] {
 
 function environmentOf(id: string): Record<string, unknown> {
   const [, fn] = functionResource(template, id);
-  return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  return variablesOf(template, fn);
 }
 
 describe('conversations table', () => {
@@ -212,9 +214,7 @@ describe('function environment', () => {
 
   it('gives the Router the probe registration when the probe workflow is deployed', () => {
     const [stateMachineId] = stateMachineOf(template, 'kernel_probe');
-    const registrations = WorkflowRegistrations.parse(
-      JSON.parse(renderIntrinsics(environmentOf('Router').WORKFLOWS)),
-    );
+    const registrations = WorkflowRegistrations.parse(JSON.parse(registrationsText(template)));
     expect(registrations.filter((registration) => registration.workflow === 'kernel_probe')).toEqual([
       {
         workflow: 'kernel_probe',
@@ -235,10 +235,7 @@ describe('function environment', () => {
 
   it('registers the bug investigation and the requirements interview in the production stack, and not SlaTracking', () => {
     const production = templateOf();
-    const [, router] = functionResource(production, 'Router');
-    const workflows = (router.Properties.Environment as { Variables: Record<string, unknown> }).Variables
-      .WORKFLOWS;
-    const registrations = WorkflowRegistrations.parse(JSON.parse(renderIntrinsics(workflows)));
+    const registrations = WorkflowRegistrations.parse(JSON.parse(registrationsText(production)));
     expect(registrations).toEqual([
       {
         workflow: 'bug_investigation',
@@ -357,7 +354,7 @@ describe('function environment', () => {
 
   it('reads the configuration from the `slackAgents` context when no props are given', () => {
     const app = new App({
-      context: { 'aws:cdk:bundling-stacks': [], slackAgents: { botUserId: 'U0CONTEXT' } },
+      context: { 'aws:cdk:bundling-stacks': [], slackAgents: { sandbox: true, botUserId: 'U0CONTEXT' } },
     });
     const stack = new SlackAgentsStack(app, 'FromContext');
     expect(stack.config.botUserId).toBe('U0CONTEXT');
@@ -464,7 +461,7 @@ describe('entry points and wiring', () => {
     );
     for (const id of ['Router', 'ChannelResponder']) {
       const [, fn] = functionResource(configured, id);
-      const variables = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
+      const variables = variablesOf(configured, fn) as Record<string, string>;
       expect(JSON.parse(variables[CHANNEL_ENV.settings] ?? '{}')).toEqual({
         timeoutSeconds: 300,
         followupWindowSeconds: 60,
@@ -493,7 +490,7 @@ describe('entry points and wiring', () => {
       }).stack,
     );
     const [, fn] = functionResource(configured, 'ChannelResponder');
-    const variables = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
+    const variables = variablesOf(configured, fn) as Record<string, string>;
     expect(JSON.parse(variables[CHANNEL_ENV.judgePrice] ?? '{}')).toEqual({
       inputPerMillion: 0.8,
       outputPerMillion: 4,
@@ -517,7 +514,7 @@ describe('entry points and wiring', () => {
       buildStack({ config: { channelConversations: { enabled: false } } }).stack,
     );
     const [, router] = functionResource(off, 'Router');
-    const variables = (router.Properties.Environment as { Variables: object }).Variables;
+    const variables = variablesOf(off, router);
     expect(variables).not.toHaveProperty(CHANNEL_ENV.settings);
     expect(variables).not.toHaveProperty(CHANNEL_ENV.repliesQueueUrl);
     const marked = Object.values(resourcesOfType(off, 'AWS::Lambda::Function')).map(

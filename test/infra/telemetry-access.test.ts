@@ -10,7 +10,7 @@ import {
 import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
 import { agentTurnFunction } from '../../statemachines/kernel-functions.ts';
 import { defineWorkflowModule } from '../../statemachines/workflow-module.ts';
-import { functionResource, renderIntrinsics, resourcesOfType } from './template.ts';
+import { functionResource, renderIntrinsics, resourcesOfType, variablesOf } from './template.ts';
 
 /**
  * The telemetry tools' function as a module deploys it: its configuration, and exactly the
@@ -94,8 +94,9 @@ const TELEMETRY_ACTIONS = [
 
 describe('the telemetry tools function', () => {
   it('gets its configuration as TELEMETRY_CONFIG, validated and with every default', () => {
-    const [, fn] = functionResource(templateWith(DEMO_TELEMETRY_CONFIG), 'TelemetryTools');
-    const variables = (fn.Properties.Environment as { Variables: Record<string, string> }).Variables;
+    const template = templateWith(DEMO_TELEMETRY_CONFIG);
+    const [, fn] = functionResource(template, 'TelemetryTools');
+    const variables = variablesOf(template, fn) as Record<string, string>;
     expect(JSON.parse(variables.TELEMETRY_CONFIG ?? '')).toEqual(
       TelemetryConfig.parse(DEMO_TELEMETRY_CONFIG),
     );
@@ -139,7 +140,7 @@ describe('the telemetry tools function', () => {
   it('reads the Datadog and PagerDuty secrets, created for it, only when those sources are enabled', () => {
     const template = templateWith(WITH_THIRD_PARTIES);
     const [, fn] = functionResource(template, 'TelemetryTools');
-    const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const variables = variablesOf(template, fn);
     expect(renderIntrinsics(variables.DATADOG_SECRET_ARN)).toMatch(/^<DatadogCredentials\w+>$/);
     expect(renderIntrinsics(variables.PAGERDUTY_SECRET_ARN)).toMatch(/^<PagerDutyApiCredentials\w+>$/);
     const secretReads = statementsOf(template, 'TelemetryTools').filter((s) =>

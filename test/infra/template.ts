@@ -1,5 +1,11 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildStack, type SynthesizeOptions } from '../../infra/synth.ts';
+import { withStateMachineArns } from '../../lambdas/kernel/workflows.ts';
+import {
+  CONFIG_FILE_DIR,
+  CONFIG_FILE_VARIABLE,
+  CONFIG_FILES_METADATA_KEY,
+} from '../../lambdas/shared/config-file.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import {
   type AnyWorkflowModule,
@@ -108,4 +114,31 @@ export function allKeys(value: unknown): string[] {
     return Object.entries(value).flatMap(([key, inner]) => [key, ...allKeys(inner)]);
   }
   return [];
+}
+
+/**
+ * A function's variables as its code sees them: the environment with its configuration file
+ * (the configuration layer's metadata) applied, the way the bundle's injected entry applies it.
+ */
+export function variablesOf(template: Template, resource: Resource): Record<string, unknown> {
+  const variables = {
+    ...(resource.Properties.Environment as { Variables: Record<string, unknown> }).Variables,
+  };
+  const path = variables[CONFIG_FILE_VARIABLE];
+  if (typeof path !== 'string') return variables;
+  const files = Object.values(resourcesOfType(template, 'AWS::Lambda::LayerVersion')).map(
+    (layer) =>
+      layer.Metadata?.[CONFIG_FILES_METADATA_KEY] as Record<string, Record<string, string>> | undefined,
+  );
+  const file = files.find((f) => f !== undefined)?.[path.slice(CONFIG_FILE_DIR.length + 1)];
+  if (file === undefined) throw new Error(`no configuration file ${path} in the template`);
+  delete variables[CONFIG_FILE_VARIABLE];
+  return { ...file, ...variables };
+}
+
+/** The Router's (or Reconciler's) registrations as JSON text, their state machine ARNs put back. */
+export function registrationsText(template: Template, id = 'Router'): string {
+  const variables = variablesOf(template, functionResource(template, id)[1]);
+  const arns = JSON.parse(renderIntrinsics(variables.WORKFLOW_STATE_MACHINES)) as Record<string, string>;
+  return JSON.stringify(withStateMachineArns(JSON.parse(String(variables.WORKFLOWS)), arns));
 }

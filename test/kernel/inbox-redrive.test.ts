@@ -36,6 +36,7 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'test',
     AWS_SECRET_ACCESS_KEY: 'test',
     WORKFLOWS: '[]',
+    SLACK_BOT_USER_ID: 'U_BOT',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     POWERTOOLS_DEV: 'true',
   });

@@ -42,6 +42,8 @@ export async function startDynalite(tableName = 'Conversations') {
 export function handlerEnvironment(db: { tableName: string; endpoint: string }): Record<string, string> {
   return {
     TABLE_NAME: db.tableName,
+    // Configured, as the sandbox configures it: without it the handlers ask Slack's auth.test.
+    SLACK_BOT_USER_ID: 'U_BOT',
     AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'test',

@@ -8,6 +8,12 @@ import { BuildSettings } from '../../builds/contract.ts';
  */
 export const BugInvestigationSettings = z.strictObject({
   /**
+   * Whether the bug investigation is deployed; on, it needs `channels.bugReports`,
+   * `bugSummaries` and `developers`, and people in `developer` and `on_call`.
+   * @default true
+   */
+  enabled: z.boolean().default(true),
+  /**
    * SLA tracking of escalations: minutes a developer has to acknowledge, per severity, and
    * how many reminders (each escalating one level) are posted before it gives up.
    * @default { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 }

@@ -31,12 +31,22 @@ export const SkillTarget = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('lambda'),
     /** A function name or ARN the stack lets the runner invoke. */
-    function: z.string().min(1),
+    function: z
+      .string()
+      .regex(
+        /^(arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:function:)?[A-Za-z0-9_-]{1,64}(:[A-Za-z0-9$_-]{1,128})?$/,
+        'expected a Lambda function name or ARN, e.g. restart-checkout or arn:aws:lambda:eu-west-1:123456789012:function:restart-checkout',
+      ),
   }),
   z.strictObject({
     type: z.literal('ssm_automation'),
     /** The Automation document's name (or ARN), e.g. `AWS-RestartEC2Instance`. */
-    document: z.string().min(1),
+    document: z
+      .string()
+      .regex(
+        /^(arn:aws[a-z-]*:ssm:[a-z0-9-]+:\d{12}:document\/)?[A-Za-z0-9_.-]{3,128}$/,
+        'expected an SSM Automation document name or ARN, e.g. AWS-RestartEC2Instance',
+      ),
     /** The document's version. @default - the default version */
     documentVersion: z.string().min(1).optional(),
     /**
@@ -86,6 +96,12 @@ export type Runbook = z.infer<typeof Runbook>;
 
 export const IncidentInvestigationSettings = z
   .strictObject({
+    /**
+     * Whether the incident investigation is deployed (`/investigate`, the alert triggers, its
+     * functions); on, it needs `channels.incidents` and people in `approvals.remediation_step`'s roles.
+     * @default true
+     */
+    enabled: z.boolean().default(true),
     /** Services it answers for: their alarms and PagerDuty services open incidents. @default [] */
     services: z.array(IncidentService).default([]),
     /** What ends the rounds of investigation (a Conclude follows whichever ends first). */

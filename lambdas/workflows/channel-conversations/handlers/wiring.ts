@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { resolveBotUserId } from '../../../adapters/bot-user-id.ts';
 import { DynamoDailySpend } from '../../../adapters/dynamo-daily-spend.ts';
 import { modelClientFromEnv } from '../../../adapters/model-client.ts';
 import { createAgentMetrics, withModelMetrics } from '../../../adapters/model-metrics.ts';
@@ -78,6 +79,7 @@ export async function responderDeps(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResponderDeps> {
   const modelId = requireEnv(ENV.modelId, env);
+  await resolveBotUserId(env);
   const spending = channelSpending(settings, modelId, logger, env);
   // A chat answer: three attempts of at most 30 s each stay within the responder's timeout.
   const metered: ModelClient = withModelMetrics(await modelClientFromEnv(env, { timeoutMs: 30_000 }), {

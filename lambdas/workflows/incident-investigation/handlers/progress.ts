@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod';
+import { resolveBotUserId } from '../../../adapters/bot-user-id.ts';
 import { DynamoPostLedger } from '../../../adapters/dynamo-post-ledger.ts';
 import { getSlackSecret } from '../../../adapters/secrets.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
@@ -41,6 +42,7 @@ export const handler = taskHandler({
   logger,
   run: async (input) => {
     const { poster, updater } = await slackClients();
+    const botUserId = await resolveBotUserId();
     const store = kernelDeps().store;
     const tableName = requireEnv(ENV.tableName);
     return showPhase(input, {
@@ -51,7 +53,7 @@ export const handler = taskHandler({
           store,
           slack: poster,
           clock: systemClock,
-          botUserId: process.env[ENV.botUserId] ?? 'bot',
+          botUserId,
           posts: new DynamoPostLedger({ client: new DynamoDBClient({}), tableName }),
           templates: NO_TEMPLATES,
         }),

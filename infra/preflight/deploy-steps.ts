@@ -1,0 +1,88 @@
+import type { SlackAgentsConfig } from '../config.ts';
+
+/**
+ * The deploy steps that remain after a static preflight passes, for this configuration: the
+ * secrets its stack creates (docs/deploy.md, "Secrets"), and the steps only its options need
+ * (CodeBuild's GitHub source credentials with a repository, webhooks with GitHub or PagerDuty).
+ */
+
+interface Settings {
+  readonly bugInvestigation?: { readonly enabled?: boolean; readonly repository?: string };
+  readonly issuePipeline?: { readonly repository?: string };
+  readonly incidentInvestigation?: {
+    readonly enabled?: boolean;
+    readonly services?: readonly { readonly pagerDutyServices: readonly string[] }[];
+  };
+}
+
+/** The secrets the stack creates under this configuration: stack output, and what goes in. */
+export function secretsOf(config: SlackAgentsConfig): { output: string; content: string }[] {
+  const settings = config as SlackAgentsConfig & Settings;
+  const repository = settings.bugInvestigation?.repository ?? settings.issuePipeline?.repository;
+  return [
+    { output: 'SlackCredentialsSecretName', content: '{"signingSecret":"<32 hex>","botToken":"xoxb-..."}' },
+    ...(config.model.provider === 'anthropic'
+      ? [{ output: 'ModelCredentialsSecretName', content: '{"apiKey":"sk-ant-..."}' }]
+      : []),
+    ...(repository
+      ? [
+          {
+            output: 'GitHubCredentialsSecretArn',
+            content:
+              '{"appId":"123456","installationId":"7890123","privateKey":"-----BEGIN RSA PRIVATE KEY-----..."}',
+          },
+        ]
+      : []),
+    ...(pagerDutyServices(config)
+      ? [
+          {
+            output: 'PagerDutyWebhookSecretName',
+            content: '{"secret":"<the V3 subscription signing secret>"}',
+          },
+        ]
+      : []),
+    ...(config.telemetry.sources.datadog.enabled
+      ? [{ output: 'DatadogCredentialsSecretArn', content: '{"apiKey":"<32 hex>","appKey":"<40 hex>"}' }]
+      : []),
+    ...(config.telemetry.sources.pagerduty.enabled
+      ? [{ output: 'PagerDutyApiCredentialsSecretArn', content: '{"token":"<REST API key>"}' }]
+      : []),
+  ];
+}
+
+/** Whether a service's PagerDuty incidents start investigations (the PagerDuty webhook is then needed). */
+export function pagerDutyServices(config: SlackAgentsConfig): boolean {
+  const incident = (config as SlackAgentsConfig & Settings).incidentInvestigation;
+  return (
+    incident?.enabled !== false && (incident?.services ?? []).some((s) => s.pagerDutyServices.length > 0)
+  );
+}
+
+export function remainingSteps(config: SlackAgentsConfig, stackName: string): string[] {
+  const settings = config as SlackAgentsConfig & Settings;
+  const repository = settings.bugInvestigation?.repository ?? settings.issuePipeline?.repository;
+  const pagerDuty = (settings.incidentInvestigation?.services ?? []).some(
+    (s) => s.pagerDutyServices.length > 0,
+  );
+  const steps = [
+    'npx cdk bootstrap (once per account and region)',
+    ...(repository
+      ? [
+          'aws codebuild import-source-credentials --server-type GITHUB --auth-type PERSONAL_ACCESS_TOKEN --token <token> (once per account and region, before the first deploy: the checks build clones the repository)',
+        ]
+      : []),
+    `npx cdk deploy ${stackName}`,
+    ...secretsOf(config).map(
+      (secret) =>
+        `aws secretsmanager put-secret-value --secret-id "$(out ${secret.output})" --secret-string '${secret.content}'`,
+    ),
+    'npm run slack:manifest -- --request-url "$(out SlackRequestUrl)": paste it into the Slack app, then invite the bot to the configured channels',
+    ...(repository
+      ? ['GitHub webhook: payload URL "$(out GitHubWebhookUrl)", the secret of GitHubWebhookSecretName']
+      : []),
+    ...(pagerDuty ? ['PagerDuty: a Generic Webhook (V3) subscription to "$(out PagerDutyWebhookUrl)"'] : []),
+    `npm run preflight -- --live (credentials of the account; checks the secrets, Slack, GitHub and the model)`,
+    'Verify: docs/deploy.md, "Verify the install"',
+  ];
+  return steps.map((step, index) => `${index + 1}. ${step}`);
+}

@@ -1,0 +1,170 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { InvalidConfigError, parseConfig } from '../../infra/config.ts';
+
+/** A configuration that works in AWS: real-looking ids, every enabled workflow provided for. */
+const WORKING = JSON.parse(
+  readFileSync(new URL('../../docs/examples/bug-investigation.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
+
+/** The problem lines of a configuration (none: it parses). */
+function problems(raw: unknown): string[] {
+  try {
+    parseConfig(raw);
+    return [];
+  } catch (error) {
+    if (error instanceof InvalidConfigError) return [...error.issues];
+    throw error;
+  }
+}
+
+describe('configuration that refuses what cannot work', () => {
+  it('accepts a complete configuration with real ids', () => {
+    expect(problems(WORKING)).toEqual([]);
+  });
+
+  it('names a typo in channels with the channel it meant', () => {
+    expect(
+      problems({ ...WORKING, channels: { ...(WORKING.channels as object), bugReport: 'C0123' } }),
+    ).toEqual(['slackAgents.channels.bugReport: unknown key; did you mean channels.bugReports?']);
+  });
+
+  it('names unknown keys at any depth, with the nearest known name when there is one', () => {
+    const lines = problems({
+      ...WORKING,
+      reporterWaitSecs: 60,
+      bugInvestigation: { build: { comands: {} } },
+      incidentInvestigation: {
+        skills: [
+          { name: 'restart', description: 'd', target: { type: 'lambda', function: 'restart', role: 'x' } },
+        ],
+      },
+      unrelated: true,
+    });
+    expect(lines).toEqual([
+      'slackAgents.bugInvestigation.build.comands: unknown key; did you mean bugInvestigation.build.commands?',
+      'slackAgents.incidentInvestigation.skills.0.target.role: unknown key',
+      'slackAgents.reporterWaitSecs: unknown key; did you mean reporterWaitSeconds?',
+      'slackAgents.unrelated: unknown key',
+    ]);
+  });
+
+  it("refuses the sandbox's fake ids outside the sandbox, one line each, naming what to set", () => {
+    const lines = problems({});
+    expect(lines).toContain(
+      "slackAgents.channels.bugReports: C_BUG_REPORTS is a placeholder of the sandbox's fake workspace; bug_investigation posts there: set a channel id (C0123456789: the channel's details in Slack, at the bottom), or set bugInvestigation.enabled: false",
+    );
+    expect(lines).toContain(
+      'slackAgents.people.on_call.groups.0: S_ONCALL is a placeholder of the sandbox\'s fake workspace: set a user group id (S0123456789: docs/deploy.md, "User group ids")',
+    );
+    expect(lines.some((line) => line.startsWith('slackAgents.channels.incidents: C_INCIDENTS'))).toBe(true);
+    expect(lines.every((line) => !line.includes('\n') && !line.includes('    at '))).toBe(true);
+    expect(problems({ ...WORKING, botUserId: 'U_BOT' })).toEqual([
+      expect.stringMatching(/^slackAgents\.botUserId: U_BOT is a placeholder/),
+    ]);
+    expect(problems({ ...WORKING, requirementsInterview: { mentionChannels: ['C_PRODUCT'] } })).toEqual([
+      expect.stringMatching(
+        /^slackAgents\.requirementsInterview\.mentionChannels\.0: C_PRODUCT is a placeholder/,
+      ),
+    ]);
+  });
+
+  it('accepts the fake ids in the sandbox configuration only', () => {
+    expect(problems({ sandbox: true })).toEqual([]);
+    expect(parseConfig({ sandbox: true }).botUserId).toBe('U_BOT');
+    expect(parseConfig(WORKING).botUserId).toBeUndefined();
+  });
+
+  it('asks for the incidents channel when the incident investigation is on, and not when it is off', () => {
+    const on = { ...WORKING, incidentInvestigation: {} };
+    expect(problems(on)).toEqual([
+      expect.stringMatching(
+        /^slackAgents\.channels\.incidents: C_INCIDENTS .*incident_investigation posts there.*or set incidentInvestigation\.enabled: false$/,
+      ),
+      expect.stringMatching(/^slackAgents\.people\.incident_approver\.groups\.0: S_ONCALL is a placeholder/),
+    ]);
+    expect(
+      problems({
+        ...on,
+        channels: { ...(WORKING.channels as object), incidents: 'C07INCIDENT' },
+        people: { ...(WORKING.people as object), incident_approver: { groups: ['S07APPROVE'] } },
+      }),
+    ).toEqual([]);
+  });
+
+  it('asks for people in a role an enabled workflow needs, including the roles deciding its approvals', () => {
+    expect(
+      problems({ ...WORKING, people: { ...(WORKING.people as object), on_call: { groups: [] } } }),
+    ).toEqual([
+      'slackAgents.people.on_call: bug_investigation needs someone in this role: give it groups (a user group id (S0123456789: docs/deploy.md, "User group ids")) or users',
+    ]);
+    const pipeline = {
+      ...WORKING,
+      issuePipeline: { repository: 'acme/webshop' },
+      channels: { ...(WORKING.channels as object), issuePipeline: 'C07PIPELINE' },
+      approvals: { approve_sensitive_change: ['incident_approver'] },
+    };
+    expect(problems(pipeline)).toEqual([
+      expect.stringMatching(/^slackAgents\.people\.incident_approver\.groups\.0: S_ONCALL is a placeholder/),
+    ]);
+  });
+
+  it('refuses a skill that cannot run in AWS: the demo skill, a malformed function or document', () => {
+    const withSkills = (skills: unknown[]) => ({
+      ...WORKING,
+      channels: { ...(WORKING.channels as object), incidents: 'C07INCIDENT' },
+      people: { ...(WORKING.people as object), incident_approver: { groups: ['S07APPROVE'] } },
+      incidentInvestigation: { skills },
+    });
+    expect(problems(withSkills([{ name: 'demo', description: 'd', target: { type: 'demo' } }]))).toEqual([
+      "slackAgents.incidentInvestigation.skills.0.target: demo runs the sandbox's demo skill, which changes nothing: give it a lambda or ssm_automation target",
+    ]);
+    expect(
+      problems(
+        withSkills([
+          { name: 'restart', description: 'd', target: { type: 'lambda', function: 'has spaces' } },
+        ]),
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /^slackAgents\.incidentInvestigation\.skills\.0\.target\.function: expected a Lambda function name or ARN/,
+      ),
+    ]);
+    expect(
+      problems(
+        withSkills([
+          { name: 'rollback', description: 'd', target: { type: 'ssm_automation', document: 'a' } },
+        ]),
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /^slackAgents\.incidentInvestigation\.skills\.0\.target\.document: expected an SSM Automation document/,
+      ),
+    ]);
+  });
+
+  it('stops `cdk synth` with the problem lines and no stack trace, and never deploys the sandbox configuration', async () => {
+    const run = (config: unknown) =>
+      promisify(execFile)('npx', ['tsx', 'infra/app.ts'], {
+        cwd: new URL('../..', import.meta.url).pathname,
+        env: {
+          ...process.env,
+          CDK_CONTEXT_JSON: JSON.stringify({ slackAgents: config, 'aws:cdk:bundling-stacks': [] }),
+          CDK_OUTDIR: '/tmp/slack-agents-config-check',
+        },
+      });
+    await expect(run({ ...WORKING, channels: { bugReport: 'C0123' } })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        'slackAgents.channels.bugReport: unknown key; did you mean channels.bugReports?',
+      ),
+    });
+    const failed = await run({ sandbox: true }).catch((error: { stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr.trim()).toBe(
+      "invalid slackAgents configuration:\n  slackAgents.sandbox: the sandbox's configuration is never deployed; remove sandbox: true",
+    );
+  }, 120_000);
+});

@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { limitProblems } from '../../infra/limits.ts';
+import { staticPreflight } from '../../infra/preflight/static-checks.ts';
+
+const EXAMPLES = new URL('../../docs/examples/', import.meta.url);
+const ROOT = new URL('../..', import.meta.url).pathname;
+const examples = readdirSync(EXAMPLES).filter((file) => file.endsWith('.json'));
+
+describe('the static preflight', () => {
+  it('covers an example configuration for every workflow', () => {
+    expect(examples).toEqual(
+      expect.arrayContaining([
+        'bug-investigation.json',
+        'incident-investigation.json',
+        'issue-pipeline.json',
+        'requirements-interview.json',
+        'all-workflows.json',
+      ]),
+    );
+  });
+
+  it.each(examples)(
+    'passes %s: it validates, synthesizes under cdk-nag and fits the limits AWS enforces',
+    (file) => {
+      const report = staticPreflight(readFileSync(new URL(file, EXAMPLES), 'utf8'));
+      expect(report.problems).toEqual([]);
+      expect(report.template).toBeDefined();
+      expect(report.environmentSizes.size).toBeGreaterThan(5);
+    },
+    300_000,
+  );
+
+  it('stops at the configuration, one line per problem, without synthesizing', () => {
+    const report = staticPreflight('{"channels":{"bugReport":"C0123"},"sandbox":false}');
+    expect(report.template).toBeUndefined();
+    expect(report.problems).toContain(
+      'slackAgents.channels.bugReport: unknown key; did you mean channels.bugReports?',
+    );
+  });
+
+  it('runs as npm run preflight: the checks, the figures, and the deploy steps that remain', async () => {
+    const { stdout } = await promisify(execFile)(
+      'npx',
+      ['tsx', 'scripts/preflight.ts', '-c', 'docs/examples/issue-pipeline.json'],
+      {
+        cwd: ROOT,
+      },
+    );
+    expect(stdout).toMatch(/synthesized SlackAgentsPipeline in \d+\.\d s/);
+    expect(stdout).toMatch(/Router: \d+ of 4096 bytes/);
+    expect(stdout).toContain('npx cdk deploy SlackAgentsPipeline');
+    expect(stdout).toContain('aws codebuild import-source-credentials');
+    const failed = await promisify(execFile)(
+      'npx',
+      ['tsx', 'scripts/preflight.ts', '-c', '{"reporterWaitSecs":1}'],
+      {
+        cwd: ROOT,
+      },
+    ).catch((error: { code: number; stdout: string }) => error);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stdout: string }).stdout).toContain(
+      'FIX slackAgents.reporterWaitSecs: unknown key; did you mean reporterWaitSeconds?',
+    );
+  }, 300_000);
+});
+
+describe('the limits AWS enforces that synth does not', () => {
+  const fn = (variables: Record<string, unknown>) => ({
+    Type: 'AWS::Lambda::Function',
+    Properties: { Environment: { Variables: variables } },
+    Metadata: { 'slack-agents:function': 'Router' },
+  });
+
+  it("counts a function's environment at its longest, deploy-time values included", () => {
+    const arns = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`ARN_${i}`, { Ref: 'Queue' }]));
+    const template = { Resources: { Queue: { Type: 'AWS::SQS::Queue' }, Fn: fn(arns) } };
+    // 25 queue URLs at 160 characters and their names: over 4 KB, though the template holds 600 bytes.
+    expect(limitProblems(template, 'SlackAgents')).toEqual([
+      {
+        resource: 'Router',
+        message: expect.stringMatching(/^environment up to 4\d{3} bytes; Lambda takes 4096 in all/),
+      },
+    ]);
+    expect(limitProblems({ Resources: { Fn: fn({ SMALL: 'x'.repeat(100) }) } }, 'SlackAgents')).toEqual([]);
+  });
+
+  it('refuses a state machine definition over 1 MB, a name over its limit, a FIFO queue name without .fifo', () => {
+    const template = {
+      Resources: {
+        Machine: {
+          Type: 'AWS::StepFunctions::StateMachine',
+          Properties: { DefinitionString: 'x'.repeat(1_048_577) },
+        },
+        Rule: { Type: 'AWS::Events::Rule', Properties: { Name: 'r'.repeat(65) } },
+        Queue: { Type: 'AWS::SQS::Queue', Properties: { FifoQueue: true, QueueName: 'inbox' } },
+      },
+    };
+    expect(limitProblems(template, 'SlackAgents').map((p) => p.resource)).toEqual([
+      'SlackAgents',
+      'Machine',
+      'Rule',
+      'Queue',
+    ]);
+    expect(limitProblems({ Resources: {} }, '1-not-a-stack-name')).toHaveLength(1);
+  });
+});
