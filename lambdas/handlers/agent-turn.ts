@@ -87,12 +87,26 @@ function numberFromEnv(name: (typeof ENV)[keyof typeof ENV], env: NodeJS.Process
  * workflow's entry file calls this with its own profiles, so no Lambda bundles another
  * workflow's roles.
  */
-export function createAgentTurnHandler(profiles: ProfileRegistry) {
+export function createAgentTurnHandler(
+  profiles: ProfileRegistry,
+  options: {
+    /**
+     * Checks the senders code can check only with the workflow's own clients (a GitHub
+     * commenter's permission) and sets each message's `verified`, before the prompt is built.
+     * @default - none: senders are judged by their role (agents/people-text.ts `isVerified`)
+     */
+    verifySenders?: (messages: AgentTurnInput['messages']) => Promise<AgentTurnInput['messages']>;
+  } = {},
+) {
   return taskHandler({
     task: 'AgentTurn',
     schema: AgentTurnInput,
     logger,
-    run: async (input, context) => {
+    run: async (given, context) => {
+      const input =
+        options.verifySenders === undefined || given.messages.length === 0
+          ? given
+          : { ...given, messages: await options.verifySenders(given.messages) };
       const pending = adapters ?? buildAdapters();
       adapters = pending;
       // A configuration error must not stick to the instance: the next invocation tries again.

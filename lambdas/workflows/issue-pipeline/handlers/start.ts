@@ -3,6 +3,8 @@ import { createLogger } from '../../../shared/logger.ts';
 import { readCodeToolsConfig } from '../../../tools/code/config.ts';
 import { StartInput } from '../contract.ts';
 import { startPipeline } from '../start.ts';
+import { START_ROLE, startRefusal } from '../start-authority.ts';
+import { peopleDirectory } from '../../../handlers/people-directory.ts';
 import { github, issueStateStore, pipelineSettings } from './wiring.ts';
 
 /** "Start pipeline": the issue from GitHub, the base commit, the initial document. */
@@ -11,13 +13,24 @@ export const handler = taskHandler({
   schema: StartInput,
   logger: createLogger('issue-start'),
   run: async (input) => {
-    const { octokit } = await github();
+    const { octokit, repository } = await github();
     return startPipeline(input, {
       octokit,
       store: issueStateStore(),
       now: () => new Date(),
       maxAttempts: pipelineSettings().maxAttempts,
       branchPrefix: readCodeToolsConfig().branchPrefix,
+      startRefusal: (ownerId) =>
+        startRefusal(ownerId, {
+          repository: `${repository.owner}/${repository.repo}`,
+          permissionOf: async (username) =>
+            (await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repository, username })).data
+              .permission,
+          holdsDeveloperRole: async (userId) => {
+            const people = await peopleDirectory();
+            return people?.configures(START_ROLE) ? people.holds(userId, START_ROLE) : undefined;
+          },
+        }),
     });
   },
   summary: (_input, output) => ({ issue: output.number, branch: output.branch, baseSha: output.baseSha }),
