@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import { dataJson, personEntry } from '../agents/people-text.ts';
 import type { StoredMessage } from '../kernel/model.ts';
 import type { ConversationStore } from '../kernel/ports.ts';
-import { dataJson, personEntry } from '../agents/people-text.ts';
 import { invalidArgumentsMessage, type ToolResult, type ToolSpec, toInputSchema } from './invocation.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { PEOPLE_DATA_HEADER } from '../../agents/people-text.ts';
-import { channelLine } from './respond.ts';
 import type { ChannelConversation, ChannelMessage, ChannelSettings } from './model.ts';
+import { channelLine } from './respond.ts';
 
 /** The facts about one incoming message the decider looks at. */
 export interface IncomingMessage {

@@ -1,4 +1,4 @@
-import { WRITERS, githubLogin } from './answers.ts';
+import { githubLogin, WRITERS } from './answers.ts';
 
 /**
  * Who may start the pipeline, in code: whoever did the starting act, never anyone else in the

@@ -1,6 +1,6 @@
-import { kernelDeps } from '../../../handlers/wiring.ts';
 import { peopleDirectory } from '../../../handlers/people-directory.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
+import { kernelDeps } from '../../../handlers/wiring.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { FixRequestCheckInput } from '../fix/contract.ts';
 import { checkFixRequest, FIX_REQUEST_ROLE } from '../fix/fix-request.ts';

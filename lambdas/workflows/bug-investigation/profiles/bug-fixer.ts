@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { AgentProfile, UnfinishedTurn } from '../../../agents/profile.ts';
 import { PEOPLE_TEXT_RULES } from '../../../agents/people-text.ts';
+import type { AgentProfile, UnfinishedTurn } from '../../../agents/profile.ts';
 import { messageLines, withNotes } from '../../../agents/prompts.ts';
 import { codeToolSpecs } from '../../../tools/code/deployment.ts';
 import { conversationHistoryTool } from '../../../tools/conversation-history.ts';

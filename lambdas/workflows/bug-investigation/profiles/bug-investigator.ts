@@ -111,7 +111,9 @@ export function bugTurnOutput(result: BugInvestigationResult, sessionId: string)
     confidence: result.confidence,
     severity: result.severity,
     ...(result.clarification_question ? { clarificationQuestion: result.clarification_question } : {}),
-    ...(result.action === 'fix_requested' && result.fix_request ? { fixRequest: result.fix_request.trim() } : {}),
+    ...(result.action === 'fix_requested' && result.fix_request
+      ? { fixRequest: result.fix_request.trim() }
+      : {}),
     ...(fix
       ? {
           fix: {

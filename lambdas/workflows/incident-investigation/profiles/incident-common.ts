@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { AgentTurnInput } from '../../../agents/contract.ts';
-import type { AgentProfile } from '../../../agents/profile.ts';
 import { PEOPLE_TEXT_RULES } from '../../../agents/people-text.ts';
+import type { AgentProfile } from '../../../agents/profile.ts';
 import { messageLines, withNotes } from '../../../agents/prompts.ts';
 import type { ToolSpec } from '../../../tools/invocation.ts';
 import { type IncidentTurnOutput, incidentTurnOutput } from '../contract.ts';

@@ -1,10 +1,10 @@
+import { peopleDirectory } from '../../../handlers/people-directory.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { readCodeToolsConfig } from '../../../tools/code/config.ts';
 import { StartInput } from '../contract.ts';
 import { startPipeline } from '../start.ts';
 import { START_ROLE, startRefusal } from '../start-authority.ts';
-import { peopleDirectory } from '../../../handlers/people-directory.ts';
 import { github, issueStateStore, pipelineSettings } from './wiring.ts';
 
 /** "Start pipeline": the issue from GitHub, the base commit, the initial document. */
