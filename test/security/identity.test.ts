@@ -3,7 +3,13 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { EVENTBRIDGE_PATH, type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
-import { alarmStateChange, pagerdutyIncident, pagerdutyRequest } from '../ingress/webhooks.ts';
+import {
+  alarmStateChange,
+  githubExample,
+  githubHeaders,
+  pagerdutyIncident,
+  pagerdutyRequest,
+} from '../ingress/webhooks.ts';
 
 /**
  * Attack: identity by truncation. Conversation ids were cut at 80 characters, so two alarms of
@@ -113,5 +119,41 @@ describe('identity without collisions', () => {
     );
     expect(ids[0]).not.toBe(ids[1]);
     for (const id of ids) expect((await store.getConversation(id))?.workflow).toBe('kernel_probe');
+  });
+
+  it('stores a GitHub comment delivered under two delivery ids once, and an edit of it as a message of its own (regression: it was handled twice)', async () => {
+    const deliver = async (event: string, payload: unknown, deliveryId: string) => {
+      const body = JSON.stringify(payload);
+      const headers = await githubHeaders({ event, body, secret: sandbox.webhookSecrets.github, deliveryId });
+      const response = await fetch(`${sandbox.url}/github/events`, { method: 'POST', headers, body });
+      expect(response.status).toBe(202);
+    };
+    await deliver('issues', githubExample('issues', 'labeled', new Date()), 'label-1');
+    const conversationId = conversationIdFor('kernel_probe', 'github:Codertocat/Hello-World', '1');
+    await eventually(
+      () => store.getConversation(conversationId, { consistent: true }),
+      (c) => c?.wait !== undefined,
+      'the first wait',
+    );
+    const comment = githubExample('issue_comment', 'created', new Date()) as {
+      comment: { body: string; updated_at: string };
+    };
+
+    await deliver('issue_comment', comment, 'delivery-a');
+    await deliver('issue_comment', comment, 'delivery-b');
+    await sandbox.idle();
+    const comments = async () =>
+      (await store.listMessages(conversationId)).filter((m) => m.text.startsWith('[GitHub comment'));
+    expect(await comments()).toHaveLength(1);
+
+    const edited = structuredClone(comment);
+    edited.comment.body = 'Edited: the typo is on line 3.';
+    edited.comment.updated_at = new Date(Date.now() + 60_000).toISOString();
+    await deliver('issue_comment', { ...edited, action: 'edited' }, 'delivery-c');
+    await sandbox.idle();
+    expect((await comments()).map((m) => m.text)).toEqual([
+      expect.stringContaining('You are totally right'),
+      expect.stringContaining('Edited: the typo is on line 3.'),
+    ]);
   });
 });
