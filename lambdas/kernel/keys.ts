@@ -75,10 +75,13 @@ export const MAX_CONVERSATION_ID_LENGTH = 72;
 /** Hex digits of the SHA-256 kept in a digested id: 96 bits, collision-free in practice. */
 const DIGEST_HEX_DIGITS = 24;
 
-/** A channel that maps to itself in an id: Slack's channel ids are letters and digits. */
-const PLAIN_CHANNEL = /^[A-Za-z0-9]+$/;
-/** An origin that maps to an id unambiguously: letters and digits, or a Slack ts (digits, one dot, digits). */
-const PLAIN_ORIGIN = /^(?:[A-Za-z0-9]+|\d+\.\d+)$/;
+/** A channel that maps to itself in an id, with no dash to blur where it ends: a Slack channel id. */
+const PLAIN_CHANNEL = /^[A-Za-z0-9_]+$/;
+/**
+ * An origin whose only change is dots becoming dashes, which loses nothing when it holds no dash:
+ * a Slack ts (`1700000000.000100`), a trigger id (`13345224609.738474920.8ee9...`), a number.
+ */
+const PLAIN_ORIGIN = /^[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*$/;
 
 /**
  * A conversation id that is also a valid, deterministic execution name (letters, digits, `-`
@@ -86,8 +89,8 @@ const PLAIN_ORIGIN = /^(?:[A-Za-z0-9]+|\d+\.\d+)$/;
  * a redelivered start is rejected by Step Functions as `ExecutionAlreadyExists`.
  *
  * Two different origins never share an id. A Slack thread (channel id + ts) reads as itself,
- * `bug-investigation-C0123-1700000000-000100`, since turning its one dot into a dash loses
- * nothing. Any other origin (a GitHub issue `github:owner/repo` + number, an alarm's ARN, a
+ * `bug-investigation-C0123-1700000000-000100`, since turning the dots of a dashless id into
+ * dashes loses nothing. Any other origin (a GitHub issue `github:owner/repo` + number, an alarm's ARN, a
  * PagerDuty incident) loses characters when made safe, and may be long: its id is a readable
  * head followed by a SHA-256 digest of the whole origin, so ids that share a long prefix, or
  * differ only in a character made safe (`a.b` and `a-b`), stay apart.
