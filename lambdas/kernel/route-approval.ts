@@ -127,7 +127,7 @@ async function wakeWaiting(
  * A decision its approval asks to deliver (`deliverAsMessage`) is stored as a message of the
  * conversation from the presser, keyed by the press's own ts: a redelivered press stores it once
  * (the message's conditional put), and the message wakes the conversation's wait as any other
- * does (DESIGN's wait and wake protocol). Its role is the thread's, verified like a message's.
+ * does (kernel/wake.ts). Its role is the thread's, verified like a message's.
  */
 async function deliverDecision(
   link: ThreadLink,
