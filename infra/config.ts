@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { InvalidModelPriceError } from '../lambdas/agents/errors.ts';
 import { AgentLimits } from '../lambdas/agents/limits.ts';
+import { UntrustedTextMode } from '../lambdas/agents/people-text.ts';
 import { ModelPrices, priceOf } from '../lambdas/agents/pricing.ts';
 import { RoleMembers } from '../lambdas/kernel/people.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
@@ -168,6 +169,14 @@ const KernelConfigFields = {
    * @default see `AgentLimits`
    */
   agentLimits: AgentLimits.prefault({}),
+  /**
+   * Text from people with no role in a workflow (a third party in a Slack thread, a GitHub
+   * user without write access to the repository): `label` hands it to the agents wrapped and
+   * marked as unverified outside content (`"verified": false`), `omit` leaves it out of their
+   * prompts (the history keeps it for people). Either way it is data, never instructions.
+   * @default 'label'
+   */
+  untrustedText: UntrustedTextMode.default('label'),
   /**
    * The reconciler: a sweep every `everyMinutes` that starts conversations the Router could
    * not start, and wakes waits with a message pending for `olderThanSeconds`; after

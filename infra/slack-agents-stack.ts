@@ -118,6 +118,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.modelProvider]: config.model.provider,
       [ENV.modelId]: config.model.id,
       [ENV.agentLimits]: JSON.stringify(config.agentLimits),
+      [ENV.untrustedText]: config.untrustedText,
       // parseConfig made sure the model has a price.
       [ENV.modelPrice]: JSON.stringify(requirePriceOf(config.model.id, config.modelPrices)),
       [ENV.powertoolsServiceName]: 'slack-agents',

@@ -67,9 +67,9 @@ export interface ContinueAsNewProps {
  * `handedOverFrom` (this execution's ARN, also linked in the console as its parent), writes
  * its name and ARN to the conversation, and ends this execution. Returns the first state.
  *
- * Conversation ids are at most 80 characters, as are execution names: a workflow whose ids
- * come near that limit must shorten them before using this (bug investigation ids are about
- * 50 characters).
+ * Execution names are at most 80 characters; conversation ids are at most
+ * `MAX_CONVERSATION_ID_LENGTH` (72, lambdas/kernel/keys.ts), which leaves room for the dash
+ * and a turn of up to 7 digits.
  */
 export function continueAsNew(scope: Construct, id: string, props: ContinueAsNewProps): sfn.IChainable {
   const handedOver = new sfn.Succeed(scope, `${id} done`, {

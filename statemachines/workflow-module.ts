@@ -44,6 +44,8 @@ export interface KernelConfig {
   readonly alarms: { readonly names: readonly string[]; readonly namePrefixes: readonly string[] };
   /** The bounds of every agent loop (issue 12). */
   readonly agentLimits: AgentLimits;
+  /** What reaches prompts of text from people with no role in a workflow (lambdas/agents/people-text.ts). */
+  readonly untrustedText: 'label' | 'omit';
   /** The sweep for stuck conversations (issue 12). */
   readonly reconciler: ReconcilerSettings & { readonly everyMinutes: number };
   /** GitHub's REST API base URL, for workflows that work on a repository (issue 13), and the login a token acts as. */

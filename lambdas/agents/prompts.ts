@@ -1,29 +1,28 @@
 import type { SenderType } from '../kernel/model.ts';
-import { indentSenderText } from '../kernel/sender-text.ts';
 import type { DrainedMessage } from '../kernel/tasks.ts';
+import { type PersonMessage, peopleBlock, personLine } from './people-text.ts';
 
 /**
- * Prompt pieces every profile shares. Slack users' messages enter prompts as data: each is
- * one line labelled with the sender's type and Slack id, and a message's own line breaks are
- * indented, so no text a user writes can pass for another labelled line (DESIGN 3.4).
+ * Prompt pieces every profile shares. People's messages enter prompts as data, in the one
+ * structural form of people-text.ts: a JSON object per message, its sender's verified role
+ * outside the text, so no text a person writes can pass for another message or for the
+ * platform's words.
  */
 
-/** A role as the prompt labels it: `developer` -> `Developer`, `on_call` -> `On call`. */
+/** A role as people read it: `developer` -> `Developer`, `on_call` -> `On call`. */
 export function senderLabel(role: SenderType): string {
   const words = role.replace(/_/g, ' ');
   return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
 }
 
-/** `- [Developer <@U123>]: text`, the seed's line format (section 11) with the sender id. */
-export function messageLine(message: Pick<DrainedMessage, 'senderType' | 'senderId' | 'text' | 'truncated'>) {
-  // Every Unicode line break, not only LF: a U+2028 must not start a forged labelled line.
-  const text = indentSenderText(message.text, '  ');
-  const cut = message.truncated ? ' [message shortened here; the history tool has it whole]' : '';
-  return `- [${senderLabel(message.senderType)} <@${message.senderId}>]: ${text}${cut}`;
+/** One message as it enters a prompt (people-text.ts `personLine`). */
+export function messageLine(message: PersonMessage): string {
+  return personLine(message);
 }
 
+/** A turn's messages as they enter a prompt: the data header, then one line per message; empty when none. */
 export function messageLines(messages: readonly DrainedMessage[]): string {
-  return messages.map(messageLine).join('\n');
+  return peopleBlock(messages);
 }
 
 /** Facts the workflow tells the agent (e.g. the reporter's wait timed out), appended to the turn's prompt. */

@@ -103,13 +103,23 @@ export function createAgentTurnHandler(
   options: {
     /** A workflow's own ceiling for each of its conversations, held per model call with the conversation's. */
     conversationCeiling?: () => { maxCostUsd?: number; maxTokens?: number };
+    /**
+     * Checks the senders code can check only with the workflow's own clients (a GitHub
+     * commenter's permission) and sets each message's `verified`, before the prompt is built.
+     * @default - none: senders are judged by their role (agents/people-text.ts `isVerified`)
+     */
+    verifySenders?: (messages: AgentTurnInput['messages']) => Promise<AgentTurnInput['messages']>;
   } = {},
 ) {
   return taskHandler({
     task: 'AgentTurn',
     schema: AgentTurnInput,
     logger,
-    run: async (input, context) => {
+    run: async (given, context) => {
+      const input =
+        options.verifySenders === undefined || given.messages.length === 0
+          ? given
+          : { ...given, messages: await options.verifySenders(given.messages) };
       const pending = adapters ?? buildAdapters();
       adapters = pending;
       // A configuration error must not stick to the instance: the next invocation tries again.

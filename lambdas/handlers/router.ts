@@ -10,7 +10,7 @@ import { getSlackSecret } from '../adapters/secrets.ts';
 import type { AgentLogger } from '../agents/ports.ts';
 import { isApprovalAction } from '../kernel/approvals.ts';
 import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
-import { Approvals, People, PeopleDirectory } from '../kernel/people.ts';
+import { Approvals } from '../kernel/people.ts';
 import { systemClock, type UnownedMessageHandler } from '../kernel/ports.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import type { ApprovalDeps } from '../kernel/route-approval.ts';
@@ -19,10 +19,10 @@ import { createLogger, createMetrics } from '../shared/logger.ts';
 import { createSlackApprovalNotices } from '../slack/approval-notices.ts';
 import { postToSlack } from '../slack/post-to-slack.ts';
 import { NO_TEMPLATES } from '../slack/templates/index.ts';
-import { createSlackUserGroups } from '../slack/user-groups.ts';
 import { createSlackPoster } from '../slack/web-client.ts';
 import { endedNoticeDeps } from './ended-notice.ts';
 import { processFifoBatch } from './fifo-batch.ts';
+import { peopleDirectory } from './people-directory.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
 const logger = createLogger('router');
@@ -105,26 +105,6 @@ export function createRouterHandler(options: RouterOptions = {}) {
       logger,
       metrics,
     });
-}
-
-/** The configured roles, built once per instance (its group cache with it); none without PEOPLE. */
-let directory: Promise<PeopleDirectory | undefined> | undefined;
-
-function peopleDirectory(): Promise<PeopleDirectory | undefined> {
-  directory ??= (async () => {
-    const raw = process.env[ENV.people];
-    if (raw === undefined || raw === '') return undefined;
-    const people = People.parse(JSON.parse(raw));
-    const { botToken } = await getSlackSecret();
-    const slackApiUrl = process.env[ENV.slackApiUrl];
-    const groups = createSlackUserGroups({ token: botToken, ...(slackApiUrl ? { slackApiUrl } : {}) });
-    return new PeopleDirectory(people, groups, systemClock);
-  })().catch((error: unknown) => {
-    // A configuration or secret error must not stick to the instance.
-    directory = undefined;
-    throw error;
-  });
-  return directory;
 }
 
 /** Approval presses' configuration, store and Slack notices, built once per instance. */

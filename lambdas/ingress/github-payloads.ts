@@ -30,6 +30,7 @@ export const IssueCommentPayload = z.looseObject({
   action: z.string().min(1),
   issue: Issue,
   comment: z.looseObject({
+    id: z.number().int().positive(),
     body: z.string().nullish(),
     html_url: z.string(),
     created_at: z.string(),
@@ -42,6 +43,7 @@ export const IssueCommentPayload = z.looseObject({
 export const PullRequestReviewPayload = z.looseObject({
   action: z.string().min(1),
   review: z.looseObject({
+    id: z.number().int().positive(),
     body: z.string().nullish(),
     state: z.string(),
     html_url: z.string(),
@@ -100,9 +102,11 @@ export function parseGithubEvent(
       if (!parsed.success) return invalidShape('issue_comment', parsed.error);
       const { issue, comment, sender } = parsed.data;
       const at = comment.updated_at ?? comment.created_at;
+      const eventId = commentEventId(comment.id, at);
       return envelope(
         {
           ...common,
+          eventId,
           action: parsed.data.action,
           repository: parsed.data.repository.full_name,
           number: issue.number,
@@ -111,7 +115,7 @@ export function parseGithubEvent(
           title: issue.title,
           text: comment.body ?? '',
           url: comment.html_url,
-          ts: eventTs(at, deliveryId),
+          ts: eventTs(at, eventId),
         },
         at,
       );
@@ -121,9 +125,11 @@ export function parseGithubEvent(
       if (!parsed.success) return invalidShape('pull_request_review', parsed.error);
       const { review, pull_request: pullRequest, sender } = parsed.data;
       const at = review.submitted_at ?? pullRequest.updated_at;
+      const eventId = reviewEventId(review.id, at);
       return envelope(
         {
           ...common,
+          eventId,
           action: parsed.data.action,
           repository: parsed.data.repository.full_name,
           number: pullRequest.number,
@@ -132,7 +138,7 @@ export function parseGithubEvent(
           title: pullRequest.title,
           text: `[review: ${review.state}] ${review.body ?? ''}`.trim(),
           url: review.html_url,
-          ts: eventTs(at, deliveryId),
+          ts: eventTs(at, eventId),
         },
         at,
       );
@@ -141,14 +147,30 @@ export function parseGithubEvent(
 }
 
 /**
+ * A comment's own identity, in place of the delivery id: GitHub redelivers a delivery for days,
+ * and the same comment can come under two delivery ids (a redelivery asked for, a second hook).
+ * A comment is one message; an edit of it (a new `updated_at`) is another.
+ */
+export function commentEventId(commentId: number, updatedAt: string): string {
+  return `github-comment:${commentId}@${updatedAt}`;
+}
+
+/** A review's own identity, as `commentEventId` for comments. */
+export function reviewEventId(reviewId: number, submittedAt: string): string {
+  return `github-review:${reviewId}@${submittedAt}`;
+}
+
+/**
  * A message ts for an event from elsewhere: seconds of its own time (so a conversation's
- * messages sort in time) and six digits from a hash of its id (so two events in one second
- * differ, and a redelivery of the same one is equal, which keeps it stored once).
+ * messages sort in time) and twenty digits from a SHA-256 of its id (64 bits: two events in
+ * one second never share a ts in practice, and a redelivery of the same one is equal, which
+ * keeps it stored once). Stored messages are keyed by ts, so a shorter hash would let two
+ * events of one second become one message.
  */
 export function eventTs(isoTime: string, id: string): string {
   const seconds = Math.max(0, Math.floor(Date.parse(isoTime) / 1000) || 0);
-  const micros = createHash('sha256').update(id).digest().readUInt32BE(0) % 1_000_000;
-  return `${String(seconds).padStart(10, '0')}.${String(micros).padStart(6, '0')}`;
+  const fraction = createHash('sha256').update(id).digest().readBigUInt64BE(0);
+  return `${String(seconds).padStart(10, '0')}.${String(fraction).padStart(20, '0')}`;
 }
 
 function envelope(candidate: InboxGithubEvent, eventTime: string): GithubParse {

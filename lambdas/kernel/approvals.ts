@@ -90,6 +90,8 @@ export const OpenApproval = z.object({
   woken: z.boolean().optional(),
   /** When the wait ran out with no decision: later presses are told it expired. */
   expiredAt: z.string().min(1).optional(),
+  /** The decision is handed to the conversation as a message (`ApprovalRequest.deliverAsMessage`). */
+  deliverAsMessage: z.boolean().optional(),
 });
 export type OpenApproval = z.infer<typeof OpenApproval>;
 
@@ -106,6 +108,14 @@ export const ApprovalRequest = z.object({
     )
     .min(1)
     .max(5),
+  /**
+   * Hand the decision to the conversation as a message from the presser (an `action` message,
+   * `actionId` APPROVAL_ACTION_ID), for an approval no task waits on: the message wakes the
+   * conversation's wait like any other, and its turn sees the decision (the bug workflow's
+   * "Fix it" on its findings). Only the press that decides is delivered; refused presses are not.
+   * @default false
+   */
+  deliverAsMessage: z.boolean().optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 

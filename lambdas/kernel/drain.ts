@@ -51,6 +51,8 @@ export async function drain(
       messageType: message.messageType,
       text: message.text.slice(0, DRAINED_TEXT_LIMIT),
       truncated: message.text.length > DRAINED_TEXT_LIMIT,
+      ...(message.actionId === undefined ? {} : { actionId: message.actionId.slice(0, 255) }),
+      ...(message.actionValue === undefined ? {} : { actionValue: message.actionValue.slice(0, 2_000) }),
     });
   });
   return {

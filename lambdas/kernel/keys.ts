@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Single-table keys. Messages sort by Slack ts within a conversation (I2: stored order =
  * Slack order); the channel suffix keeps messages of two channels with equal ts apart,
@@ -64,11 +66,49 @@ export const keys = {
 } as const;
 
 /**
- * A conversation id that is also a valid, deterministic execution name (1-80 characters of
- * letters, digits, `-` and `_`): the same Slack message always yields the same id, so a
- * redelivered start is rejected by Step Functions as `ExecutionAlreadyExists`.
+ * The longest conversation id: an execution name may have 80 characters, and a conversation's
+ * later executions and children are named `<conversation id>-<turn>` (continue-as-new, SLA
+ * tracking), so the id leaves room for a dash and a turn of up to 7 digits.
+ */
+export const MAX_CONVERSATION_ID_LENGTH = 72;
+
+/** Hex digits of the SHA-256 kept in a digested id: 96 bits, collision-free in practice. */
+const DIGEST_HEX_DIGITS = 24;
+
+/** A channel that maps to itself in an id, with no dash to blur where it ends: a Slack channel id. */
+const PLAIN_CHANNEL = /^[A-Za-z0-9_]+$/;
+/**
+ * An origin whose only change is dots becoming dashes, which loses nothing when it holds no dash:
+ * a Slack ts (`1700000000.000100`), a trigger id (`13345224609.738474920.8ee9...`), a number.
+ */
+const PLAIN_ORIGIN = /^[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*$/;
+
+/**
+ * A conversation id that is also a valid, deterministic execution name (letters, digits, `-`
+ * and `_`, at most `MAX_CONVERSATION_ID_LENGTH`): the same origin always yields the same id, so
+ * a redelivered start is rejected by Step Functions as `ExecutionAlreadyExists`.
+ *
+ * Two different origins never share an id. A Slack thread (channel id + ts) reads as itself,
+ * `bug-investigation-C0123-1700000000-000100`, since turning the dots of a dashless id into
+ * dashes loses nothing. Any other origin (a GitHub issue `github:owner/repo` + number, an alarm's ARN, a
+ * PagerDuty incident) loses characters when made safe, and may be long: its id is a readable
+ * head followed by a SHA-256 digest of the whole origin, so ids that share a long prefix, or
+ * differ only in a character made safe (`a.b` and `a-b`), stay apart.
  */
 export function conversationIdFor(workflow: string, channel: string, originId: string): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '-');
-  return `${safe(workflow).replace(/_/g, '-')}-${safe(channel)}-${safe(originId)}`.slice(0, 80);
+  const readable = `${safe(workflow).replace(/_/g, '-')}-${safe(channel)}-${safe(originId)}`;
+  const exact = PLAIN_CHANNEL.test(channel) && PLAIN_ORIGIN.test(originId);
+  if (exact && readable.length <= MAX_CONVERSATION_ID_LENGTH) return readable;
+  const digest = digestOf([workflow, channel, originId]);
+  const head = readable.slice(0, MAX_CONVERSATION_ID_LENGTH - DIGEST_HEX_DIGITS - 1).replace(/-+$/, '');
+  return `${head}-${digest}`;
+}
+
+/**
+ * The hex SHA-256 digest (first `DIGEST_HEX_DIGITS` digits) of parts joined without ambiguity
+ * (as a JSON array, so `["a-b","c"]` and `["a","b-c"]` differ).
+ */
+export function digestOf(parts: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('hex').slice(0, DIGEST_HEX_DIGITS);
 }

@@ -1,5 +1,6 @@
 import { decidedResult, type TaskCompleter } from './approval-wait.ts';
 import {
+  APPROVAL_ACTION_ID,
   type ApprovalNotices,
   type ApprovalStore,
   type DecisionRecord,
@@ -11,7 +12,7 @@ import {
 import type { InboxAction } from './inbox.ts';
 import { type Approvals, PeopleDirectory } from './people.ts';
 import type { ThreadLink } from './ports.ts';
-import type { RouteOutcome, RouterDeps } from './route-steps.ts';
+import { type RouteOutcome, type RouterDeps, storeIncoming } from './route-steps.ts';
 
 /** What the Router needs to take approval presses (kernel/approvals.ts). */
 export interface ApprovalDeps {
@@ -58,6 +59,7 @@ export async function routeApprovalPress(
     current.decided.by === envelope.user
   ) {
     const wait = await wakeWaiting(conversationId, current, current.decided, approvals);
+    await deliverDecision(link, current, current.decided, envelope, deps);
     await approvals.notices.decided(conversationId, placed(current, where), current.decided);
     return { type: 'approval', conversationId, outcome: 'decided', detail: 'redelivered press', wait };
   }
@@ -93,6 +95,7 @@ export async function routeApprovalPress(
   }
   // The approval as the decision wrote it: a wait parked at any time before has its token here.
   const wait = await wakeWaiting(conversationId, written.approval, verdict.record, approvals);
+  await deliverDecision(link, written.approval, verdict.record, envelope, deps);
   await approvals.notices.decided(conversationId, placed(written.approval, where), verdict.record);
   return {
     type: 'approval',
@@ -118,4 +121,35 @@ async function wakeWaiting(
   const sent = await approvals.tasks.complete(approval.taskToken, decidedResult(record));
   await approvals.store.markWoken(conversationId, { kind: approval.kind, nonce: approval.nonce });
   return sent;
+}
+
+/**
+ * A decision its approval asks to deliver (`deliverAsMessage`) is stored as a message of the
+ * conversation from the presser, keyed by the press's own ts: a redelivered press stores it once
+ * (the message's conditional put), and the message wakes the conversation's wait as any other
+ * does (kernel/wake.ts). Its role is the thread's, verified like a message's.
+ */
+async function deliverDecision(
+  link: ThreadLink,
+  approval: OpenApproval,
+  record: DecisionRecord,
+  envelope: InboxAction,
+  deps: RouterDeps,
+): Promise<void> {
+  if (approval.deliverAsMessage !== true) return;
+  await storeIncoming(
+    link,
+    {
+      kind: 'action',
+      user: record.by,
+      channel: envelope.channel,
+      ts: record.pressTs,
+      text: `[pressed: ${record.kind} ${record.decision}]`,
+      receivedAt: record.at,
+      closable: false,
+      actionId: APPROVAL_ACTION_ID,
+      actionValue: envelope.value ?? '',
+    },
+    deps,
+  );
 }

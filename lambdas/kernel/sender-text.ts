@@ -1,8 +1,8 @@
 /**
- * Sender text as it may enter a prompt. Prompts and the history tool render each message as
- * one labelled line (`- [Reporter <@U1>]: ...`) and indent the message's own continuation
- * lines, so no text a person writes can pass for another sender's labelled line (DESIGN 3.4).
- * That only holds if every way of starting a new line is seen as one: besides LF and CR,
+ * Sender text as it may enter a prompt. Prompts and the history tool carry each message as one
+ * JSON line (agents/people-text.ts), whose text is normalised here first: every way of starting
+ * a new line becomes `\n` (then escaped by JSON), so a reader sees the person's line breaks as
+ * the person meant them and none as the start of another entry. Besides LF and CR,
  * Unicode and common tokenizers break lines at VT, FF, NEL (U+0085), the line and paragraph
  * separators (U+2028, U+2029) and, in Python's `str.splitlines`, the C0 file, group and record
  * separators (U+001C-U+001E). Bidirectional controls can reorder what a reader sees (the

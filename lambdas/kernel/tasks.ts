@@ -88,6 +88,14 @@ export const DrainedMessage = z.object({
   text: z.string(),
   /** True when `text` was cut to keep the state payload small; the history tool has it whole. */
   truncated: z.boolean(),
+  /**
+   * Whether code checked that the sender holds a role in the workflow (a GitHub permission
+   * check, made before the turn). Absent: decided from the sender type (agents/people-text.ts).
+   */
+  verified: z.boolean().optional(),
+  /** For an `action` message (a pressed button): its action id and value. */
+  actionId: z.string().max(255).optional(),
+  actionValue: z.string().max(2_000).optional(),
 });
 export type DrainedMessage = z.infer<typeof DrainedMessage>;
 

@@ -92,6 +92,12 @@ export const ENV = {
   /** JSON `AgentLimits` (lambdas/agents/limits.ts): the bounds of every agent loop; absent: the defaults. */
   agentLimits: 'AGENT_LIMITS',
   /**
+   * What reaches prompts of text from people with no role in a workflow: `label` (wrapped and
+   * marked as unverified outside content) or `omit` (left out); absent: `label`
+   * (lambdas/agents/people-text.ts).
+   */
+  untrustedText: 'UNTRUSTED_TEXT',
+  /**
    * JSON `ModelPrice` (lambdas/agents/pricing.ts) of MODEL_ID: what each model call costs, for
    * the ledger's estimated cost and the money limits. The stack resolves it from `modelPrices`
    * and the defaults; absent: calls are not priced (and money limits cannot be held).

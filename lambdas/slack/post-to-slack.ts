@@ -83,6 +83,7 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
       choices: input.approval.buttons.map((button) => button.decision),
       text: message.text,
       openedAt: deps.clock.now().toISOString(),
+      ...(input.approval.deliverAsMessage === true ? { deliverAsMessage: true } : {}),
     });
   }
   const recorded = key ? await deps.posts.find(input.conversationId, key) : undefined;

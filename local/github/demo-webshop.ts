@@ -39,6 +39,7 @@ export async function seedDemoWebshop(store: GitHubStore): Promise<RepoRecord> {
     files: await demoWebshopFiles(),
     message: 'Web shop: cart, catalog, discounts, VAT and checkout totals, with tests',
     author: { name: 'Demo Maintainer', email: 'maintainer@webshop.invalid', date: '2026-01-05T09:00:00Z' },
-    collaborators: { 'demo-dev': 'write', 'demo-maintainer': 'admin' },
+    // The sandbox's default GitHub user (sandbox-endpoints.ts) is the one driving the demo: a maintainer.
+    collaborators: { 'demo-dev': 'write', 'demo-maintainer': 'admin', 'sandbox-user': 'write' },
   });
 }

@@ -186,12 +186,14 @@ export function demoFixRequested(
   request: MessageCreateParamsNonStreaming,
   report: string,
   history: string,
+  fixRequest: string,
 ): BugInvestigationResult | undefined {
   if (!offers(request, CODE_TOOL_NAMES.searchCode)) return undefined;
   // The code its earlier findings cited (they are in the conversation's history), for the fixer.
   const cited = [...history.matchAll(/([\w./-]+\.[a-z]{1,4}):(\d+)/g)].at(-1)?.[0];
   return {
     action: 'fix_requested',
+    fix_request: fixRequest,
     summary: `${DEMO_LABEL} A developer asked for a fix${report ? ` of "${excerpt(report)}"` : ''}${cited ? `; my findings pointed at ${cited}` : ''}. The workflow has it made, built and opened as a draft pull request.`,
     confidence: 60,
     severity: 'medium',

@@ -53,8 +53,7 @@ const PROFILES = {
 type AgentProfileName = keyof typeof PROFILES;
 export const DEMO_MODEL_ID = 'offline-demo-model';
 
-/** `[HH:MM:SS] REPORTER <@U1> (message): text` lines of the history tool. */
-const HISTORY_LINE = /^\[[0-9?]{2}:[0-9?]{2}:[0-9?]{2}\] (\w+) <@([^>]+)> \((\w+)\): (.*)$/gm;
+/** Words of a report detailed enough to investigate without asking. */
 const DETAIL =
   /\b(error|exception|steps?|expected|actual|version|v?\d+\.\d+|stack|trace|logs?|reproduc\w*|crash\w*|status|http|timeout|500|404)\b/i;
 const FIX_REQUEST = /\b(fix|pr|pull request|patch)\b/i;
@@ -114,11 +113,7 @@ function investigate(request: MessageCreateParamsNonStreaming): MessageReply {
   const turnPrompt = userTexts(request).at(-1) ?? '';
   const turnLines = promptLines(turnPrompt);
   const history = historyResult.is_error ? '' : toolResultText(historyResult);
-  const historyLines = [...history.matchAll(HISTORY_LINE)].map((m) => ({
-    sender: capitalize(m[1] ?? ''),
-    senderId: m[2] ?? '',
-    text: m[4] ?? '',
-  }));
+  const historyLines = promptLines(history);
   const initial = turnPrompt.startsWith('A new bug report');
   // The report is the conversation's first reporter message; the prompt has it when the history does not.
   const report =
@@ -126,11 +121,16 @@ function investigate(request: MessageCreateParamsNonStreaming): MessageReply {
     turnLines.find((line) => line.sender === 'Reporter')?.text ??
     '';
 
-  const developerAsksForFix = turnLines.some(
-    (line) => line.sender === 'Developer' && FIX_REQUEST.test(line.text),
-  );
-  if (developerAsksForFix)
-    return submitResult(demoFixRequested(request, report, history) ?? resolved(report));
+  // The request a fix rests on: a "Fix it" press, or a developer's own message asking for it.
+  const fixRequest = [...turnLines]
+    .reverse()
+    .find(
+      (line) =>
+        line.sender === 'Developer' &&
+        (line.type === 'action' ? line.text.includes('request_fix') : FIX_REQUEST.test(line.text)),
+    );
+  if (fixRequest?.id !== undefined)
+    return submitResult(demoFixRequested(request, report, history, fixRequest.id) ?? resolved(report));
   if (initial && isVagueReport(report)) return submitResult(askReporter());
   // With code tools on offer, the demo reads the code before it posts findings (demo-fix.ts).
   return demoCodeInvestigation(request, report) ?? submitResult(findings(report, turnLines, historyLines));
@@ -218,10 +218,6 @@ function findHistoryResult(
   if (history) return history;
   const refused = results.find((result) => calls.get(result.tool_use_id) === SUBMIT_TOOL && result.is_error);
   return refused ? { ...refused, is_error: true } : undefined;
-}
-
-function capitalize(value: string): string {
-  return value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
 }
 
 let toolUseCounter = 0;

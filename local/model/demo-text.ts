@@ -8,21 +8,34 @@ export const DEMO_LABEL = '[offline demo model]';
 
 export const labelled = (text: string) => `${DEMO_LABEL} ${text}`;
 
-/** A Slack message as a prompt shows it: `- [Requester <@U1>]: text`. */
-export type PromptLine = { sender: string; senderId: string; text: string };
+/** A message as a prompt (or the history tool) shows it: its sender's role label, id, text and message id. */
+export type PromptLine = { sender: string; senderId: string; text: string; id?: string; type?: string };
 
 /**
- * `- [Reporter <@U1>]: text` lines of a prompt (lambdas/agents/prompts.ts), with a message's
- * own line breaks, which the prompt indents by two spaces.
+ * The people's messages of a prompt or of a history page (lambdas/agents/people-text.ts): one
+ * JSON object per line, `{"from":"U1","role":"reporter","verified":true,"text":"..."}`, in a
+ * history page after the time (`[09:14:03] {...}`). `sender` is the role as a label (`Reporter`).
  */
-const PROMPT_LINE = /^- \[(\w+) <@([^>]+)>\]: (.*(?:\n {2}.*)*)$/gm;
+const PERSON_LINE = /^(?:\[[0-9?]{2}:[0-9?]{2}:[0-9?]{2}\] )?(\{"from":.*\})$/gm;
 
 export function promptLines(text: string): PromptLine[] {
-  return [...text.matchAll(PROMPT_LINE)].map((match) => ({
-    sender: match[1] ?? '',
-    senderId: match[2] ?? '',
-    text: (match[3] ?? '').replace(/\n {2}/g, '\n'),
-  }));
+  return [...text.matchAll(PERSON_LINE)].flatMap((match) => {
+    try {
+      const entry = JSON.parse(match[1] ?? '') as Record<string, unknown>;
+      const role = String(entry.role ?? '');
+      return [
+        {
+          sender: `${role.charAt(0).toUpperCase()}${role.slice(1).replace(/_/g, ' ')}`,
+          senderId: String(entry.from ?? ''),
+          text: typeof entry.text === 'string' ? entry.text : '',
+          ...(typeof entry.id === 'string' ? { id: entry.id } : {}),
+          ...(typeof entry.type === 'string' ? { type: entry.type } : {}),
+        },
+      ];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The runtime's notes in a transcript (`[runtime] This turn ran out of its budget...`). */

@@ -2,7 +2,9 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { AgentLimits } from '../../lambdas/agents/limits.ts';
+import type { ApprovalRequest } from '../../lambdas/kernel/approvals.ts';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import { FIX_DECISION, REQUEST_FIX } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
 import { agentTurn } from '../agent-turn.ts';
 import {
   ChecksBuildProject,
@@ -34,6 +36,8 @@ import type { BugFunctionId } from './functions.ts';
 export const FIX_PATH_STATES = {
   checkFixRequest: 'Check fix request',
   developerAsked: 'Did a developer ask?',
+  canTellWhyNoFix: 'Can say why no fix?',
+  tellWhyNoFix: 'Say why no fix',
   startFix: 'Start fix',
   writeFix: 'Write fix',
   rewriteFix: 'Write fix again',
@@ -53,6 +57,18 @@ export const FIX_PATH_STATES = {
   explainToDevelopers: 'Say why no pull request in findings thread',
   explainToReporter: "Say why no pull request in reporter's thread",
 } as const;
+
+/**
+ * The findings' "Fix it" button: a developer (`slackAgents.approvals.request_fix`) presses it
+ * to have the fix made. The press is decided like any approval (the button open now, once, by
+ * a holder of the role; anyone else is told why with an ephemeral) and handed to the
+ * conversation as that developer's message, which wakes the wait for developers.
+ */
+export const FIX_IT_APPROVAL = {
+  kind: REQUEST_FIX,
+  buttons: [{ decision: FIX_DECISION, label: 'Fix it', style: 'primary' }],
+  deliverAsMessage: true,
+} as const satisfies ApprovalRequest;
 
 /** The profile of the fixer's turns (lambdas/workflows/bug-investigation/profiles/bug-fixer.ts). */
 export const BUG_FIXER_PROFILE = 'bug_fixer';
@@ -304,13 +320,31 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     scope,
     S.checkFixRequest,
     props.checkFixRequestFn,
-    { conversationId, messages: sfn.JsonPath.listAt(`${DRAINED_PATH}.messages`) },
+    {
+      // Shape: FixRequestCheckInput. The cited request is in the result (`fixRequest`).
+      conversationId,
+      turn: sfn.JsonPath.numberAt('$.turn'),
+      result: sfn.JsonPath.objectAt('$.result'),
+      messages: sfn.JsonPath.listAt(`${DRAINED_PATH}.messages`),
+    },
     '$.fixRequest',
   );
   // Without the check nobody gets a fix: the request is taken as context, as from anyone else.
   catchFailure(checkFixRequest, props.notAllowed);
+  // A refused request is told where it was made (or in the findings or reporter's thread).
+  const tellWhyNoFix = slackPost(scope, S.tellWhyNoFix, {
+    slackPostFn: props.slackPostFn,
+    channel: sfn.JsonPath.stringAt('$.fixRequest.notice.channel'),
+    threadTs: sfn.JsonPath.stringAt('$.fixRequest.notice.threadTs'),
+    text: sfn.JsonPath.stringAt('$.fixRequest.reason'),
+  });
+  catchFailure(tellWhyNoFix, props.notAllowed);
+  tellWhyNoFix.next(props.notAllowed);
+  const canTellWhyNoFix = sfn.Choice.jsonPath(scope, S.canTellWhyNoFix)
+    .when(sfn.Condition.isPresent('$.fixRequest.notice'), tellWhyNoFix)
+    .otherwise(props.notAllowed);
   const developerAsked = sfn.Choice.jsonPath(scope, S.developerAsked)
     .when(sfn.Condition.booleanEquals('$.fixRequest.allowed', true), startFix)
-    .otherwise(props.notAllowed);
+    .otherwise(canTellWhyNoFix);
   return checkFixRequest.next(developerAsked);
 }

@@ -48,12 +48,12 @@ export const BUG_FUNCTIONS = {
     memoryMb: CODE_TOOLS_FUNCTION.memoryMb,
     access: { table: 'read_write', githubSecret: true },
   },
-  /** The fix path's check of who asked (a developer), in code. */
+  /** The fix path's check of who asked (a developer), in code: the Slack secret to read the developers' groups. */
   CheckFixRequest: {
     entry: `${LAMBDAS}/check-fix-request.ts`,
     timeoutSeconds: TASK_FUNCTION_TIMEOUT_SECONDS,
     memoryMb: 256,
-    access: { table: 'read_write' },
+    access: { table: 'read_write', slackSecret: true },
   },
   /** Per-check exit codes and output tails from a checks build's log. */
   ReadBuildResults: {

@@ -1,5 +1,6 @@
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import { REQUEST_FIX } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
 import { BUG_INVESTIGATION } from './workflow.ts';
@@ -28,8 +29,9 @@ export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugI
     /** On call: escalations mention their group, and they acknowledge them (placeholder group id). */
     on_call: { groups: ['S_ONCALL'] },
   },
-  // The escalation's Acknowledge button (sla-tracking.ts): on call may press it.
-  decisions: { acknowledge_escalation: ['on_call'] },
+  // The escalation's Acknowledge button (sla-tracking.ts): on call may press it. The findings'
+  // "Fix it" (fix-path.ts): developers may press it.
+  decisions: { acknowledge_escalation: ['on_call'], [REQUEST_FIX]: ['developer'] },
   statuses: ['pending_verification'],
   functions: BUG_FUNCTIONS,
   // The code tools' and the pull request opener's repository (issue 13); none: no code tools.

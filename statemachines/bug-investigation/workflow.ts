@@ -23,7 +23,7 @@ import {
 import { failConversation, setConversationFields } from '../kernel-records.ts';
 import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, requireChannel, requireChild, requireRoleGroup } from '../workflow-module.ts';
-import { fixPathOr } from './fix-path.ts';
+import { FIX_IT_APPROVAL, fixPathOr } from './fix-path.ts';
 import type { BugFunctionId } from './functions.ts';
 import {
   acknowledgeClose as closeWithNotices,
@@ -242,10 +242,13 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       name: 'bug_findings',
       data: { result: sfn.JsonPath.objectAt('$.result'), executionArn: sfn.JsonPath.executionId },
     } as const;
+    // With a repository, the findings carry "Fix it" for developers; each post replaces the last one's.
+    const fixIt = settings.repository === undefined ? {} : { approval: FIX_IT_APPROVAL };
     const postFindings = slackPost(scope, S.postFindings, {
       slackPostFn,
       channel: requireChannel(config, 'bugSummaries'),
       template: findings,
+      ...fixIt,
       // Developers' replies in the summary thread are routed to this conversation.
       anchor: { name: 'summary', ownerRole: null, othersRole: 'developer' },
       resultPath: '$.threads.summary',
@@ -255,6 +258,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       slackPostFn,
       ...summaryThread,
       template: findings,
+      ...fixIt,
     });
     catchFailure(postFindings, failed);
     catchFailure(postUpdatedFindings, failed);

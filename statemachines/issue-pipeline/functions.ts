@@ -38,7 +38,7 @@ export const ISSUE_FUNCTIONS = {
     access: { table: 'read_write', githubSecret: true },
   },
   /** Reads the issue, notes the base commit, stores the initial document. */
-  IssueStart: task('start.ts', { table: 'read_write', githubSecret: true }),
+  IssueStart: task('start.ts', { table: 'read_write', githubSecret: true, slackSecret: true }),
   /** Validates an agent's output into the document and decides the next stage (and who may answer). */
   IssueHandOff: task('hand-off.ts', { table: 'read_write', githubSecret: true }),
   /** The build's per-check results, judged against the base commit's. */

@@ -297,7 +297,12 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
       .otherwise(markEndFailed);
 
     // --- The start ----------------------------------------------------------------------------
-    const start = task(S.start, 'IssueStart', { origin: sfn.JsonPath.objectAt('$.origin') }, '$.pipeline');
+    const start = task(
+      S.start,
+      'IssueStart',
+      { origin: sfn.JsonPath.objectAt('$.origin'), ownerId: sfn.JsonPath.stringAt('$.ownerId') },
+      '$.pipeline',
+    );
     catchFailure(start, failed);
     const begin = sfn.Pass.jsonPath(scope, S.begin, {
       inputPath: '$.pipeline.handOff',

@@ -52,8 +52,12 @@ describe('the requirements clarifier', () => {
 
     const request = server.requests[0]?.body;
     if (request === undefined) throw new Error('the model was not called');
-    expect(lastUserText(request)).toContain('- [Requester <@U_REQ>]: For software teams');
-    expect(lastUserText(request)).toContain('- [Participant <@U_PAT>]: Mostly 10-50 people');
+    expect(lastUserText(request)).toContain(
+      '"from":"U_REQ","role":"requester","verified":true,"text":"For software teams',
+    );
+    expect(lastUserText(request)).toContain(
+      '"from":"U_PAT","role":"participant","verified":false,"text":"Mostly 10-50 people',
+    );
     expect(lastUserText(request)).toContain('The confidence threshold is 95');
     expect(systemText(request)).toContain('fewest questions');
     expect(output).toEqual({

@@ -105,7 +105,7 @@ describe('the tool loop', () => {
     expect(body?.system).toEqual([expect.objectContaining({ cache_control: { type: 'ephemeral' } })]);
     expect(body?.tool_choice).toEqual({ type: 'any' });
     expect(lastUserText(body ?? ({} as never))).toContain(
-      '- [Reporter <@U_REPORTER>]: Checkout fails with HTTP 500',
+      '"from":"U_REPORTER","role":"reporter","verified":true,"text":"Checkout fails with HTTP 500',
     );
   });
 
@@ -335,8 +335,12 @@ describe('sessions', () => {
         ]);
         expect(JSON.stringify(messages[0])).toContain('A new bug report');
         const prompt = lastUserText(request.body);
-        expect(prompt).toContain('- [Developer <@U_DEV1>]: It started after the 2.3 deploy');
-        expect(prompt).toContain('- [Developer <@U_DEV2>]: Only for EU customers');
+        expect(prompt).toContain(
+          '"from":"U_DEV1","role":"developer","verified":true,"text":"It started after the 2.3 deploy',
+        );
+        expect(prompt).toContain(
+          '"from":"U_DEV2","role":"developer","verified":true,"text":"Only for EU customers',
+        );
         expect(prompt).toContain(`Start by calling get_bug_conversations("${CONVERSATION}")`);
         // The resumed transcript's last block is a cache breakpoint.
         const closing = messages.at(-1)?.content as { type: string; cache_control?: unknown }[];

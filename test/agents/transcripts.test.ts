@@ -154,7 +154,9 @@ describe('agent turns over DynamoDB', () => {
       ),
       (request) => {
         expect(request.body.messages).toHaveLength(5);
-        expect(lastUserText(request.body)).toContain('- [Reporter <@U_REPORTER>]: 2.3.1 on Android');
+        expect(lastUserText(request.body)).toContain(
+          '"from":"U_REPORTER","role":"reporter","verified":true,"text":"2.3.1 on Android',
+        );
         return withUsage(submit(validFindings), {
           input_tokens: 50,
           output_tokens: 100,

@@ -163,6 +163,11 @@ function msg(user: string, text: string, overrides: Partial<ChannelEnvelope> = {
   };
 }
 
+/** A person's message as it appears in a JSON-serialised request: its data entry, escaped once more. */
+function said(from: string, role: string, text: string): string {
+  return JSON.stringify(`"from":"${from}","role":"${role}","verified":true,"text":"${text}"`).slice(1, -1);
+}
+
 describe('the conversation per channel', () => {
   it('expires after the timeout without messages', async () => {
     const { clock, handle } = setup(['hello'], {
@@ -250,8 +255,8 @@ describe('the channel history when a conversation starts', () => {
     expect(historyCalls).toEqual([{ channel, before: trigger.ts, limit: 20 }]);
     const prompt = JSON.stringify(requests[0]?.messages);
     expect(prompt).toContain('Earlier in the channel, before you were addressed:');
-    expect(prompt).toContain('<@U_CAROL>: the export job failed again last night');
-    expect(prompt).toContain('you: an earlier answer of mine');
+    expect(prompt).toContain(said('U_CAROL', 'member', 'the export job failed again last night'));
+    expect(prompt).toContain(said(BOT, 'bot', 'an earlier answer of mine'));
     // Context, not activity: the history's authors are not participants.
     expect((await store.getConversation(channel))?.participants).toEqual({ U_ALICE: true });
   });
@@ -301,7 +306,12 @@ describe('answering with the conversation as context', () => {
     ]);
     expect(posts.map((p) => p.text)).toEqual(['Deploys run at 14:00 UTC.', 'On Fridays they are frozen.']);
     const history = requests[1]?.messages ?? [];
-    expect(history[0]).toEqual({ role: 'user', content: `<@U_ALICE>: <@${BOT}> when do deploys run?` });
+    expect(history[0]?.role).toBe('user');
+    expect(JSON.parse(String(history[0]?.content))).toMatchObject({
+      from: 'U_ALICE',
+      role: 'member',
+      text: `<@${BOT}> when do deploys run?`,
+    });
     expect(history[1]).toEqual({ role: 'assistant', content: 'Deploys run at 14:00 UTC.' });
     expect(JSON.stringify(history[2])).toContain('and on fridays?');
   });
@@ -327,8 +337,8 @@ describe('answering with the conversation as context', () => {
     ]);
     const last = JSON.stringify(requests[1]?.messages);
     expect(last).toContain('how do I export?');
-    expect(last).toContain('you: Use the blue button.');
-    expect(last).toContain('<@U_CAROL>: I tried that yesterday, it was slow');
+    expect(last).toContain(said(BOT, 'bot', 'Use the blue button.'));
+    expect(last).toContain(said('U_CAROL', 'member', 'I tried that yesterday, it was slow'));
     expect(last).toContain('does that work for admins?');
   });
 

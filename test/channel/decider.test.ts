@@ -113,8 +113,10 @@ describe('should respond', () => {
       }),
     );
     expect(decision).toEqual({ decision: true, reason: 'llm_judge' });
-    expect(prompts[0]).toContain('U_BOB: deploy failed');
-    expect(prompts[0]).toContain('New message from U_ALICE: "the deploy is still red"');
+    expect(prompts[0]).toContain('{"from":"U_BOB","role":"member","verified":true,"text":"deploy failed"');
+    expect(prompts[0]).toContain(
+      'New message:\n{"from":"U_ALICE","role":"member","verified":true,"text":"the deploy is still red"}',
+    );
   });
 
   it('does not answer when the judge says NO', async () => {
@@ -180,8 +182,8 @@ describe('the judge prompt', () => {
       at: NOW.toISOString(),
     }));
     const prompt = judgePrompt(message('x'), recent);
-    expect(prompt).not.toContain('m1\n');
-    expect(prompt).toContain('U_BOB: m2');
-    expect(prompt).toContain('you (the bot): m11');
+    expect(prompt).not.toContain('"text":"m1"');
+    expect(prompt).toContain('{"from":"U_BOB","role":"member","verified":true,"text":"m2"');
+    expect(prompt).toContain('{"from":"U_BOT","role":"bot","verified":true,"text":"m11"');
   });
 });

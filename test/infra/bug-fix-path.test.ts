@@ -50,7 +50,7 @@ describe('the fix path of bug_investigation', () => {
     );
   });
 
-  it('goes to the fix path on fix_requested, and lets only a request the check allows through', () => {
+  it('goes to the fix path on fix_requested, lets only a request the check allows through, and says why otherwise', () => {
     const route = state(S.routeOnAction).Choices as Choice[];
     expect(route).toContainEqual({
       Variable: '$.result.action',
@@ -61,8 +61,17 @@ describe('the fix path of bug_investigation', () => {
     expect(catchNext(F.checkFixRequest)).toEqual([S.summaryThreadOpen]);
     expect(state(F.developerAsked)).toMatchObject({
       Choices: [{ Variable: '$.fixRequest.allowed', BooleanEquals: true, Next: F.startFix }],
+      Default: F.canTellWhyNoFix,
+    });
+    // The check reads the cited request from the result and the turn that asked.
+    expect(state(F.checkFixRequest).Parameters).toMatchObject({ 'turn.$': '$.turn', 'result.$': '$.result' });
+    // A refusal is told where the request was made, then the findings go on as before.
+    expect(state(F.canTellWhyNoFix)).toMatchObject({
+      Choices: [{ Variable: '$.fixRequest.notice', IsPresent: true, Next: F.tellWhyNoFix }],
       Default: S.summaryThreadOpen,
     });
+    expect(state(F.tellWhyNoFix).Next).toBe(S.summaryThreadOpen);
+    expect(catchNext(F.tellWhyNoFix)).toEqual([S.summaryThreadOpen]);
   });
 
   it('writes, builds, reads the results, and loops at most three times before saying why', () => {

@@ -48,9 +48,11 @@ describe('stack configuration', () => {
       },
       approvals: {
         acknowledge_escalation: ['on_call'],
+        request_fix: ['developer'],
         remediation_step: ['incident_approver'],
         approve_sensitive_change: ['developer'],
       },
+      untrustedText: 'label',
       bugInvestigation: {
         enabled: true,
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },

@@ -341,9 +341,11 @@ describe('function environment', () => {
       }),
       [ENV.approvals]: JSON.stringify({
         acknowledge_escalation: ['on_call'],
+        request_fix: ['developer'],
         approve_sensitive_change: ['developer'],
         remediation_step: ['incident_approver'],
       }),
+      [ENV.untrustedText]: 'label',
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     });

@@ -105,7 +105,7 @@ describe('GitHub webhooks at /github/events', () => {
     ['issue_comment', githubExamples('issue_comment')],
     ['pull_request_review', githubExamples('pull_request_review')],
   ] as const)(
-    'enqueues every real %s example once, grouped by issue, deduplicated by delivery',
+    'enqueues every real %s example once, grouped by issue, deduplicated by the delivery or the comment',
     async (event, payloads) => {
       const { handle, inbox } = setup();
 
@@ -124,7 +124,16 @@ describe('GitHub webhooks at /github/events', () => {
 
       expect(inbox.sent).toHaveLength(payloads.length);
       for (const [index, sent] of inbox.sent.entries()) {
-        expect(sent.dedupId).toBe(`delivery-${event}-${index}`);
+        // An issue event is its delivery; a comment or a review is itself, whichever delivery brought it.
+        const own = (payloads[index] as { comment?: { id: number }; review?: { id: number } }) ?? {};
+        const expected =
+          event === 'issues'
+            ? `delivery-${event}-${index}`
+            : new RegExp(
+                `^github-${event === 'issue_comment' ? `comment:${own.comment?.id}` : `review:${own.review?.id}`}@`,
+              );
+        if (typeof expected === 'string') expect(sent.dedupId).toBe(expected);
+        else expect(sent.dedupId).toMatch(expected);
         expect(sent.envelope).toMatchObject({
           kind: 'github',
           event,
@@ -171,6 +180,39 @@ describe('GitHub webhooks at /github/events', () => {
       inbox.sent[0]?.envelope.ts,
       inbox.sent[0]?.envelope.ts,
     ]);
+  });
+
+  it('gives the same comment under two delivery ids one dedup id and one ts (a comment is stored once)', async () => {
+    const { handle, inbox } = setup();
+    const body = JSON.stringify(githubExample('issue_comment', 'created', NOW));
+
+    for (const deliveryId of ['d-first', 'd-second']) {
+      await handle(await githubRequest({ event: 'issue_comment', body, secret: GITHUB_SECRET, deliveryId }));
+    }
+
+    const [first, second] = inbox.sent;
+    expect(first?.dedupId).toMatch(/^github-comment:\d+@/);
+    expect(second?.dedupId).toBe(first?.dedupId);
+    expect(second?.envelope.ts).toBe(first?.envelope.ts);
+  });
+
+  it('takes an edit of a comment (a new updated_at) as a message of its own', async () => {
+    const { handle, inbox } = setup();
+    const created = githubExample('issue_comment', 'created', NOW) as { comment: { updated_at: string } };
+    const edited = structuredClone(created);
+    edited.comment.updated_at = new Date(NOW.getTime() + 60_000).toISOString();
+
+    for (const [deliveryId, payload] of [
+      ['d-1', created],
+      ['d-2', edited],
+    ] as const) {
+      const body = JSON.stringify(payload);
+      await handle(await githubRequest({ event: 'issue_comment', body, secret: GITHUB_SECRET, deliveryId }));
+    }
+
+    const [first, second] = inbox.sent;
+    expect(second?.dedupId).not.toBe(first?.dedupId);
+    expect(second?.envelope.ts).not.toBe(first?.envelope.ts);
   });
 
   it('refuses a forged delivery with 401 and enqueues nothing', async () => {

@@ -14,6 +14,7 @@ import {
   bugIdFor,
   CHANNELS,
   DEVELOPER,
+  messageIdOf,
   REPORTER,
   readsHistory,
   type Step,
@@ -102,19 +103,19 @@ function investigates(bug: string, seen: { search: string; read: string }): Step
 }
 
 /**
- * The investigator's turn on a fix request: it says `fix_requested` (the workflow checks who
- * asked). `withFix: false` leaves out the fix, which the investigator's own check refuses
- * without a developer's message: so a fooled model's request reaches the workflow's check.
+ * The investigator's turn on a fix request: it says `fix_requested`, citing the latest message
+ * of its turn (from `user` when given) as the request; the workflow checks that message's sender.
  */
-const fixRequested = (bug: string, withFix = true): Step[] => [
+const fixRequested = (bug: string, user?: string): Step[] => [
   readsHistory(bug),
-  () =>
+  (request) =>
     submit({
       action: 'fix_requested',
+      fix_request: messageIdOf(request, user),
       summary: `VAT is charged on the subtotal before the discount at ${AT}.`,
       confidence: 90,
       severity: 'high',
-      ...(withFix ? { fix: { description: 'Charge VAT on net, the amount after the discount.' } } : {}),
+      fix: { description: 'Charge VAT on net, the amount after the discount.' },
     }),
 ];
 
@@ -269,7 +270,7 @@ describe('bug fixes as pull requests (issue 13) in the sandbox', () => {
     expect(await pullsOf(bug)).toEqual([]);
   }, 420_000);
 
-  it('takes a fix request from the reporter or a third party as context: no fixer turn, no branch, no PR', async () => {
+  it('refuses a fix request the model cites from the reporter or a third party, and says why where it was asked: no fixer turn, no branch, no PR', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, REPORT);
     const bug = bugIdFor(report);
     const thread = await reportAndFindings(bug, report);
@@ -281,13 +282,22 @@ describe('bug fixes as pull requests (issue 13) in the sandbox', () => {
         60,
       );
     // The model is fooled into asking for a fix; the workflow's check is not.
-    h.script(bug, fixRequested(bug, false));
+    h.script(bug, fixRequested(bug));
     await h.post(CHANNELS.reports, REPORTER, 'Just fix it yourself and open a PR', report);
     await updatedFindings(2, "the updated findings instead of a fix (the reporter's request)");
+    await waitFor(
+      () => botTexts(CHANNELS.reports, report),
+      (texts) => texts.some((t) => t.includes('Only developers can ask for a fix; <@U_REPORTER> is not one')),
+      "the refusal in the reporter's thread",
+      30,
+    );
     // U_THIRD is no developer (not in S_DEVELOPERS): in the findings thread a participant.
-    h.script(bug, fixRequested(bug, false));
+    h.script(bug, fixRequested(bug));
     await h.post(CHANNELS.summaries, 'U_THIRD', 'I need this fixed, open the PR', thread);
     await updatedFindings(3, "the updated findings instead of a fix (a third party's request)");
+    expect(await botTexts(CHANNELS.summaries, thread)).toContainEqual(
+      expect.stringContaining('Only developers can ask for a fix; <@U_THIRD> is not one'),
+    );
     // A third party in the reporter's thread starts no turn at all (the script has no step left for one).
     await h.post(CHANNELS.reports, 'U_THIRD', 'open a PR for this now', report);
     await new Promise((r) => setTimeout(r, 1_500));

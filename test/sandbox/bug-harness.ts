@@ -2,6 +2,7 @@ import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resource
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
+import { promptLines } from '../../local/model/demo-text.ts';
 import {
   lastToolResults,
   lastUserText,
@@ -233,3 +234,16 @@ export const findings = (summary: string): BugResult => ({
   confidence: 80,
   severity: 'high',
 });
+
+/**
+ * The id of the latest message of the turn's prompt (people's messages are JSON lines there),
+ * from `user` when given: what an investigator cites as the request a fix rests on.
+ */
+export function messageIdOf(request: RecordedModelRequest, user?: string): string {
+  const entries = promptLines(promptOfTurn(request)).filter(
+    (line) => user === undefined || line.senderId === user,
+  );
+  const id = entries.at(-1)?.id;
+  if (id === undefined) throw new Error(`no message${user ? ` from ${user}` : ''} in the turn's prompt`);
+  return id;
+}

@@ -111,7 +111,9 @@ describe('bug investigation (seed 000) in the sandbox', () => {
     expect((await conversation(bug))?.status).toBe('pending_verification');
     const done = await finished(bug);
 
-    expect(secondPrompt).toContain('- [Reporter <@U_REPORTER>]: the checkout page, a 500 after paying');
+    expect(secondPrompt).toContain(
+      '"from":"U_REPORTER","role":"reporter","verified":true,"text":"the checkout page, a 500 after paying',
+    );
     expect(done.status).toBe('SUCCEEDED');
     expect(phasesOf(done.events)).toEqual([
       'investigating',
@@ -145,8 +147,12 @@ describe('bug investigation (seed 000) in the sandbox', () => {
     const thread = await summaryThread('Login fails for some accounts.');
     await updatedFindings(thread, 'Login fails for SSO accounts only.');
 
-    expect(historyNextTurn).toMatch(/REPORTER <@U_REPORTER> \(message\): it only fails with SSO accounts/);
-    expect(promptNextTurn).toContain('- [Reporter <@U_REPORTER>]: it only fails with SSO accounts');
+    expect(historyNextTurn).toContain(
+      '"from":"U_REPORTER","role":"reporter","verified":true,"text":"it only fails with SSO accounts',
+    );
+    expect(promptNextTurn).toContain(
+      '"from":"U_REPORTER","role":"reporter","verified":true,"text":"it only fails with SSO accounts',
+    );
     expect(promptNextTurn).toContain(`get_bug_conversations("${bug}")`);
     expect(promptNextTurn).toContain('do not ask again');
     await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
@@ -198,8 +204,8 @@ describe('bug investigation (seed 000) in the sandbox', () => {
     ]);
     await updatedFindings(thread, 'Search 502s: the tokenizer rejects UTF-8.');
     const handed = (text: string) => prompts.filter((p) => p.includes(text)).length;
-    const first = '- [Developer <@U_DEV>]: check the tokenizer';
-    const second = '- [Developer <@U_DEV2>]: and the nginx logs';
+    const first = '"from":"U_DEV","role":"developer","verified":true,"text":"check the tokenizer';
+    const second = '"from":"U_DEV2","role":"developer","verified":true,"text":"and the nginx logs';
     await h.eventually(
       async () => [handed(first), handed(second)],
       (counts) => counts.every((n) => n > 0),
@@ -260,7 +266,8 @@ describe('bug investigation (seed 000) in the sandbox', () => {
     await h.post(CHANNELS.summaries, DEVELOPER, 'is it the proxy body limit?', thread);
     await updatedFindings(thread, 'Uploads over 10 MB hang: proxy limit.');
 
-    const answer = '- [Reporter <@U_REPORTER>]: files over 10 MB, on Chrome';
+    const answer =
+      '"from":"U_REPORTER","role":"reporter","verified":true,"text":"files over 10 MB, on Chrome';
     expect(prompts[0]).toContain(answer);
     expect(prompts[1]).not.toContain(answer);
     const stored = (await h.store.listMessages(bug)).filter((m) => m.text === 'files over 10 MB, on Chrome');
@@ -298,8 +305,10 @@ describe('bug investigation (seed 000) in the sandbox', () => {
     await h.post(CHANNELS.reports, REPORTER, 'Europe/Berlin', report);
     await updatedFindings(thread, 'Dashboard misses a day: UTC cut-off.');
 
-    expect(prompt).toContain('- [Developer <@U_DEV>]: I suspect the UTC cut-off job');
-    expect(prompt).toContain('- [Reporter <@U_REPORTER>]: Europe/Berlin');
+    expect(prompt).toContain(
+      '"from":"U_DEV","role":"developer","verified":true,"text":"I suspect the UTC cut-off job',
+    );
+    expect(prompt).toContain('"from":"U_REPORTER","role":"reporter","verified":true,"text":"Europe/Berlin');
     await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
     await finished(bug);
   });

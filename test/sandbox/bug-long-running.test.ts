@@ -89,7 +89,9 @@ describe('long-running bug conversations', () => {
     const second = await h.execution(`${bug}-2`);
     expect(second.status).toBe('RUNNING');
     expect(second.events.some((e) => e.stateName === 'Acknowledge report')).toBe(false);
-    expect(prompts[1]).toContain('- [Developer <@U_DEV>]: flushing fixes it');
+    expect(prompts[1]).toContain(
+      '"from":"U_DEV","role":"developer","verified":true,"text":"flushing fixes it',
+    );
     // The agent resumed its session across the executions: every request opens with the report.
     const openings = new Set(
       h.requestsOf(bug).map((r) => lastUserText({ ...r.body, messages: r.body.messages.slice(0, 1) })),

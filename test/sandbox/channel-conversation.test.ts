@@ -89,15 +89,24 @@ describe('a channel conversation in the sandbox', () => {
     await post('U_ALICE', 'and on fridays?');
     expect((await botReplies(2))[1]?.text).toBe('On Fridays deploys are frozen.');
     const followup = model.requests[1]?.body.messages ?? [];
-    expect(followup[0]).toEqual({ role: 'user', content: '<@U_ALICE>: <@U_BOT> when do deploys run?' });
+    expect(followup[0]?.role).toBe('user');
+    expect(JSON.parse(String(followup[0]?.content))).toMatchObject({
+      from: 'U_ALICE',
+      role: 'member',
+      text: '<@U_BOT> when do deploys run?',
+    });
     expect(followup[1]).toEqual({ role: 'assistant', content: 'Deploys run at 14:00 UTC.' });
 
     await post('U_CAROL', 'I deployed on a Friday once, never again');
     await post('U_BOB', '<@U_BOT> does that apply to admins?');
     expect((await botReplies(3))[2]?.text).toBe('Yes, the freeze applies to admins too.');
     const joined = lastUserText(model.requests[2]?.body ?? { model: '', max_tokens: 1, messages: [] });
-    expect(joined).toContain('<@U_CAROL>: I deployed on a Friday once, never again');
-    expect(joined).toContain('you: On Fridays deploys are frozen.');
+    expect(joined).toContain(
+      '"from":"U_CAROL","role":"member","verified":true,"text":"I deployed on a Friday once, never again"',
+    );
+    expect(joined).toContain(
+      '"from":"U_BOT","role":"bot","verified":true,"text":"On Fridays deploys are frozen."',
+    );
     expect(joined).toContain('does that apply to admins?');
     expect(model.requests).toHaveLength(3);
     expect(model.failures).toEqual([]);
@@ -145,10 +154,12 @@ describe('a channel conversation in the sandbox', () => {
       'The export failed on the storage quota.',
     ]);
     const prompt = lastUserText(model.requests[5]?.body ?? { model: '', max_tokens: 1, messages: [] });
-    expect(prompt).toContain(
-      'Earlier in the channel, before you were addressed:\n<@U_CAROL>: the nightly export failed again\n<@U_DAVE>: third time this week',
+    expect(prompt).toMatch(
+      /Earlier in the channel, before you were addressed:\n\{"from":"U_CAROL","role":"member","verified":true,"text":"the nightly export failed again"[^\n]*\}\n\{"from":"U_DAVE","role":"member","verified":true,"text":"third time this week"[^\n]*\}\n/,
     );
-    expect(prompt).toContain('Answer this message from <@U_ALICE>: <@U_BOT> why does the export fail?');
+    expect(prompt).toContain(
+      'Answer this message:\n{"from":"U_ALICE","role":"member","verified":true,"text":"<@U_BOT> why does the export fail?"',
+    );
     expect(model.failures).toEqual([]);
   });
 

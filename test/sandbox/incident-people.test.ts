@@ -59,7 +59,7 @@ describe('people in the loop', () => {
     const turnsWithIt = h.requestsOf(id).filter(({ request }) => promptOfTurn(request).includes(CONTEXT));
     expect(turnsWithIt.map(({ queue }) => queue)).toEqual(['submit_evaluation:H3']);
     expect(promptOfTurn(turnsWithIt[0]?.request as RecordedModelRequest)).toContain(
-      `- [Responder <@U_DEV>]: ${CONTEXT}`,
+      `"from":"U_DEV","role":"responder","verified":true,"text":"${CONTEXT}`,
     );
     const message = (await h.store.listMessages(id)).find((m) => m.text === CONTEXT);
     expect(message?.deliveredInTurn).toBeGreaterThan(0);

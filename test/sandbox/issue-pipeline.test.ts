@@ -84,7 +84,9 @@ const review = (verdict: 'APPROVED' | 'REJECTED', feedback?: string): Step[] => 
 ];
 
 async function pullOf(id: string) {
-  const issue = id.split('-').at(-1);
+  // The issue is the conversation's GitHub anchor (its id keeps only a digest of the origin).
+  const anchors = Object.values((await h.store.getConversation(id))?.anchors ?? {});
+  const issue = anchors.find((a) => a.channel.startsWith('github:'))?.threadTs;
   const { data } = await h.github.rest.pulls.list({
     ...REPO,
     state: 'all',

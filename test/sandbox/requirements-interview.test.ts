@@ -83,11 +83,15 @@ describe('the requirements interview with the default configuration', () => {
     const execution = await finished(h, id);
 
     expect(execution.status).toBe('SUCCEEDED');
-    expect(prompts[0]).toContain('[Requester <@U_REQ>]: /prd I want to build an AI project manager');
-    expect(prompts[1]).toContain(
-      '[Requester <@U_REQ>]: It should help with task scheduling and team management',
+    expect(prompts[0]).toContain(
+      '"from":"U_REQ","role":"requester","verified":true,"text":"/prd I want to build an AI project manager',
     );
-    expect(prompts[2]).toContain('[Requester <@U_REQ>]: For software development teams, 10-50 people');
+    expect(prompts[1]).toContain(
+      '"from":"U_REQ","role":"requester","verified":true,"text":"It should help with task scheduling and team management',
+    );
+    expect(prompts[2]).toContain(
+      '"from":"U_REQ","role":"requester","verified":true,"text":"For software development teams, 10-50 people',
+    );
     const record = await interviewRecord(h, id);
     expect(record).toMatchObject({
       currentAgent: 'complete',
@@ -157,7 +161,9 @@ describe('the requirements interview with the default configuration', () => {
       assess({ confidence: 40, questions: ['Who hands over to whom?'] }),
       async (request) => {
         // The answer arrives while this (second) turn still runs: it must wait for the third.
-        expect(promptOfTurn(request)).toContain('[Requester <@U_REQ>]: Engineers on call');
+        expect(promptOfTurn(request)).toContain(
+          '"from":"U_REQ","role":"requester","verified":true,"text":"Engineers on call',
+        );
         await h.post(PRODUCT, PARTICIPANT, 'Also the incident commander', await threadOf(h, id));
         await h.eventually(
           () => h.store.listMessages(id),
@@ -184,7 +190,9 @@ describe('the requirements interview with the default configuration', () => {
       'the third clarification turn',
     );
 
-    expect(nextPrompt).toContain('- [Participant <@U_PAT>]: Also the incident commander');
+    expect(nextPrompt).toContain(
+      '"from":"U_PAT","role":"participant","verified":false,"text":"Also the incident commander',
+    );
     expect(nextPrompt).not.toContain('Engineers on call');
     await waitsForAnswer(h, id);
     await h.post(PRODUCT, REQUESTER, 'cancel', thread);

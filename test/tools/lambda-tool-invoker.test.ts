@@ -85,7 +85,7 @@ describe('the Lambda tool invoker', () => {
     );
 
     expect(output).toBe(
-      '--- 2024-11-21 ---\n[11:53:20] REPORTER <@U_REPORTER> (message): checkout fails with a 500',
+      '--- 2024-11-21 ---\n[11:53:20] {"from":"U_REPORTER","role":"reporter","verified":true,"text":"checkout fails with a 500","id":"1732190000.000100"}',
     );
   });
 

@@ -37,6 +37,11 @@ export const BugTurnOutput = z.object({
       branch: z.string().optional(),
     })
     .optional(),
+  /**
+   * With `fix_requested`: the id (Slack ts) of the message, or the "Fix it" press, that asked
+   * for the fix. "Check fix request" verifies its sender; nothing else of the turn counts.
+   */
+  fixRequest: z.string().max(100).optional(),
   /** Why the turn became `escalate` on its own (model failures after retries), when it did. */
   error: z.string().max(2_000).optional(),
 });

@@ -1,4 +1,6 @@
+import { PEOPLE_DATA_HEADER } from '../../agents/people-text.ts';
 import type { ChannelConversation, ChannelMessage, ChannelSettings } from './model.ts';
+import { channelLine } from './respond.ts';
 
 /** The facts about one incoming message the decider looks at. */
 export interface IncomingMessage {
@@ -67,13 +69,14 @@ export function isAmbiguous(message: IncomingMessage): boolean {
 
 /** The judge's question over the conversation's most recent messages. */
 export function judgePrompt(message: IncomingMessage, recent: readonly ChannelMessage[]): string {
-  const lines = recent.slice(-10).map((m) => `${m.isBot ? 'you (the bot)' : m.userId}: ${m.text}`);
-  return `You're a Slack bot in an active conversation.
+  const lines = recent.slice(-10).map(channelLine);
+  return `You're a Slack bot in an active conversation. ${PEOPLE_DATA_HEADER} Messages with the role "bot" are yours.
 
 Recent messages:
 ${lines.join('\n')}
 
-New message from ${message.userId}: "${message.text}"
+New message:
+${channelLine(message)}
 
 Should you respond to this message?
 - YES if it's directed at you or continues the discussion you're part of

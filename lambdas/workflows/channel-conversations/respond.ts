@@ -1,3 +1,4 @@
+import { PEOPLE_DATA_HEADER, PEOPLE_TEXT_RULES, personLine } from '../../agents/people-text.ts';
 import type { MessageParam, ModelClient } from '../../agents/ports.ts';
 import type { BotTurn, ChannelMessage } from './model.ts';
 
@@ -14,24 +15,35 @@ export type Answerer = (input: AnswerInput) => Promise<string>;
 
 const SYSTEM = `You are a helpful assistant taking part in a Slack channel conversation.
 Several people may talk to you; answer the latest message briefly, using the channel context
-and what you said before. Reply with the message text only.`;
+and what you said before. Reply with the message text only.
+
+${PEOPLE_TEXT_RULES}`;
+
+/** A channel message as people-text.ts renders it: everyone in a channel is a member; the bot is itself. */
+export function channelLine(message: { userId: string; text: string; isBot?: boolean; ts?: string }): string {
+  return personLine({
+    senderType: message.isBot === true ? 'bot' : 'member',
+    senderId: message.userId,
+    text: message.text,
+    ts: message.ts,
+  });
+}
 
 /** The model's input: earlier turns as the history, the channel transcript as context. */
 export function answerRequestMessages(input: AnswerInput): MessageParam[] {
   const history: MessageParam[] = input.turns.flatMap((turn): MessageParam[] => [
-    { role: 'user', content: `<@${turn.userId}>: ${turn.question}` },
+    { role: 'user', content: channelLine({ userId: turn.userId, text: turn.question, ts: turn.ts }) },
     { role: 'assistant', content: turn.answer },
   ]);
-  const line = (m: ChannelMessage) => `${m.isBot ? 'you' : `<@${m.userId}>`}: ${m.text}`;
-  const before = input.messages.filter((m) => m.fromHistory === true).map(line);
-  const during = input.messages.filter((m) => m.fromHistory !== true).map(line);
+  const before = input.messages.filter((m) => m.fromHistory === true).map(channelLine);
+  const during = input.messages.filter((m) => m.fromHistory !== true).map(channelLine);
   const earlier =
     before.length > 0 ? `Earlier in the channel, before you were addressed:\n${before.join('\n')}\n\n` : '';
   return [
     ...history,
     {
       role: 'user',
-      content: `${earlier}Channel messages in this conversation so far:\n${during.join('\n')}\n\nAnswer this message from <@${input.message.userId}>: ${input.message.text}`,
+      content: `${PEOPLE_DATA_HEADER}\n\n${earlier}Channel messages in this conversation so far:\n${during.join('\n')}\n\nAnswer this message:\n${channelLine(input.message)}`,
     },
   ];
 }

@@ -8,7 +8,7 @@ import type { HandOffInput } from './contract.ts';
 
 type Answer = NonNullable<HandOffInput['messages']>[number];
 
-const WRITERS = new Set(['admin', 'maintain', 'write']);
+export const WRITERS: ReadonlySet<string> = new Set(['admin', 'maintain', 'write']);
 
 /** The answers that count; the rest are left out (and logged by the caller). */
 export async function acceptedAnswers(

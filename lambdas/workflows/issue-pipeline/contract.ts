@@ -141,6 +141,8 @@ export type HandOff = z.infer<typeof HandOff>;
 
 export const StartInput = z.object({
   conversationId: z.string().min(1),
+  /** Who started it (the labeller `github:<login>`, or the Slack user who ran `/fix`): checked before any work. */
+  ownerId: z.string().min(1).optional(),
   origin: z.object({
     kind: z.literal('github'),
     repository: z.string(),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { personLine } from '../../agents/people-text.ts';
 import {
   AnalysisSubmission,
   AnswerSubmission,
@@ -282,7 +283,8 @@ function afterPeople(state: IssueState, input: HandOffInput): HandOffResult {
   const asker = input.previous?.asker;
   if (asker === undefined) return block(state, 'People answered, but nobody had asked.');
   if (input.timedOut) return block(state, `Nobody answered the ${asker}'s question in time.`);
-  const answer = (input.messages ?? []).map((m) => `[${m.senderType} ${m.senderId}] ${m.text}`).join('\n');
+  // The answers that count were checked by the caller (answers.ts): each one JSON line of data.
+  const answer = (input.messages ?? []).map((m) => personLine({ ...m, verified: true }, 'label')).join('\n');
   if (answer === '') return block(state, `The ${asker}'s question got no usable answer.`);
   const question = lastOpenQuestion(state, asker);
   if (question !== undefined) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Octokit } from '@octokit/rest';
 import type { StartInput, StartOutput } from './contract.ts';
 import { NotAnIssueError } from './errors.ts';
+import { block } from './hand-off.ts';
 import { notesFor } from './notes.ts';
 import type { IssueStateStore } from './ports.ts';
 import { initialState } from './state.ts';
@@ -26,6 +27,11 @@ export async function startPipeline(
      * else. @default - not recorded (the code tools then refuse the branch)
      */
     workBranches?: { record(conversationId: string, branch: string): Promise<void> };
+    /**
+     * Why who started the pipeline may not (start-authority.ts), or undefined when they may.
+     * @default - nobody is refused
+     */
+    startRefusal?: (ownerId: string) => Promise<string | undefined>;
   },
 ): Promise<StartOutput> {
   const [owner, repo] = input.origin.repository.split('/') as [string, string];
@@ -57,8 +63,15 @@ export async function startPipeline(
     maxAttempts: deps.maxAttempts,
     branch,
   });
-  await deps.store.save(input.conversationId, state);
-  await deps.workBranches?.record(input.conversationId, branch);
+  // Who started it is checked before any agent reads the issue: a refusal ends the pipeline
+  // blocked, with the reason on the issue and in Slack (its progress message).
+  const refusal =
+    input.ownerId === undefined || deps.startRefusal === undefined
+      ? undefined
+      : await deps.startRefusal(input.ownerId);
+  const blocked = refusal === undefined ? undefined : block(state, refusal);
+  await deps.store.save(input.conversationId, blocked?.state ?? state);
+  if (blocked === undefined) await deps.workBranches?.record(input.conversationId, branch);
   const session = deps.newSessionId ?? randomUUID;
   return {
     number: issue.number,
@@ -66,6 +79,6 @@ export async function startPipeline(
     branch,
     baseSha: base.commit.sha,
     sessions: { triage: session(), analyst: session(), writer: session(), reviewer: session() },
-    handOff: { next: 'triage', attempt: 0, notes: notesFor('triage', state) },
+    handOff: blocked?.handOff ?? { next: 'triage', attempt: 0, notes: notesFor('triage', state) },
   };
 }

@@ -18,10 +18,17 @@ export const BugFixOutput = z.object({
 });
 export type BugFixOutput = z.infer<typeof BugFixOutput>;
 
-/** Input of "Check fix request": the messages the investigator's turn saw. */
+/** Input of "Check fix request": the request the investigator cites, and the turn it ran in. */
 export const FixRequestCheckInput = z.object({
   conversationId: z.string().min(1),
-  messages: z.array(DrainedMessage),
+  /** The turn that asked for the fix: the cited message must have reached it or an earlier one. */
+  turn: z.number().int().nonnegative(),
+  /** The id (ts) of the message or "Fix it" press the investigator cites as the request. */
+  fixRequest: z.string().min(1).optional(),
+  /** The investigator's turn output (`BugTurnOutput`), whose `fixRequest` is used when `fixRequest` is not given. */
+  result: z.looseObject({ fixRequest: z.string().min(1).optional() }).optional(),
+  /** The messages the investigator's turn saw (for the record; they lend no authority). */
+  messages: z.array(DrainedMessage).default([]),
 });
 export type FixRequestCheckInput = z.infer<typeof FixRequestCheckInput>;
 
@@ -31,6 +38,8 @@ export const FixRequestCheck = z.object({
   /** The developer whose message asked, when allowed. */
   requestedBy: z.string().optional(),
   reason: z.string(),
+  /** Where a refusal is told (the request's thread, else the findings or the reporter's thread). */
+  notice: z.object({ channel: z.string().min(1), threadTs: z.string().min(1) }).optional(),
   /** The bug's work branch (`bugWorkBranch`), which the fix path writes, builds and proposes. */
   workBranch: z.string().min(1),
 });

@@ -1,13 +1,28 @@
+import { peopleDirectory } from '../../../handlers/people-directory.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
+import { kernelDeps } from '../../../handlers/wiring.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { FixRequestCheckInput } from '../fix/contract.ts';
-import { checkFixRequest } from '../fix/fix-request.ts';
+import { checkFixRequest, FIX_REQUEST_ROLE } from '../fix/fix-request.ts';
 
-/** "Check fix request": did a developer ask? (The investigator's word is not enough.) */
+/** "Check fix request": did a developer ask, by their own act? (The investigator's word is not enough.) */
 export const handler = taskHandler({
   task: 'CheckFixRequest',
   schema: FixRequestCheckInput,
   logger: createLogger('check-fix-request'),
-  run: async (input) => checkFixRequest(input),
-  summary: (_input, output) => ({ allowed: output.allowed, requestedBy: output.requestedBy }),
+  run: async (input) => {
+    const { store } = kernelDeps();
+    const people = await peopleDirectory();
+    return checkFixRequest(input, {
+      conversation: () => store.getConversation(input.conversationId, { consistent: true }),
+      messages: () => store.listMessages(input.conversationId),
+      holdsDeveloperRole: async (userId) =>
+        people?.configures(FIX_REQUEST_ROLE) ? people.holds(userId, FIX_REQUEST_ROLE) : undefined,
+    });
+  },
+  summary: (input, output) => ({
+    fixRequest: input.fixRequest,
+    allowed: output.allowed,
+    requestedBy: output.requestedBy,
+  }),
 });

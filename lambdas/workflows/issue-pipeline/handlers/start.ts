@@ -1,11 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoWorkBranches } from '../../../adapters/dynamo-work-branches.ts';
+import { peopleDirectory } from '../../../handlers/people-directory.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
 import { ENV, requireEnv } from '../../../shared/env.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { readCodeToolsConfig } from '../../../tools/code/config.ts';
 import { StartInput } from '../contract.ts';
 import { startPipeline } from '../start.ts';
+import { START_ROLE, startRefusal } from '../start-authority.ts';
 import { github, issueStateStore, pipelineSettings } from './wiring.ts';
 
 let workBranches: DynamoWorkBranches | undefined;
@@ -19,7 +21,7 @@ export const handler = taskHandler({
   schema: StartInput,
   logger: createLogger('issue-start'),
   run: async (input) => {
-    const { octokit } = await github();
+    const { octokit, repository } = await github();
     workBranches ??= new DynamoWorkBranches({
       client: new DynamoDBClient({}),
       tableName: requireEnv(ENV.tableName),
@@ -31,6 +33,17 @@ export const handler = taskHandler({
       maxAttempts: pipelineSettings().maxAttempts,
       branchPrefix: readCodeToolsConfig().branchPrefix,
       workBranches,
+      startRefusal: (ownerId) =>
+        startRefusal(ownerId, {
+          repository: `${repository.owner}/${repository.repo}`,
+          permissionOf: async (username) =>
+            (await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repository, username })).data
+              .permission,
+          holdsDeveloperRole: async (userId) => {
+            const people = await peopleDirectory();
+            return people?.configures(START_ROLE) ? people.holds(userId, START_ROLE) : undefined;
+          },
+        }),
     });
   },
   summary: (_input, output) => ({ issue: output.number, branch: output.branch, baseSha: output.baseSha }),

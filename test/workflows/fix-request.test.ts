@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import {
+  APPROVAL_ACTION_ID,
+  approvalButtonValue,
+  type DecisionRecord,
+} from '../../lambdas/kernel/approvals.ts';
+import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
+import {
+  checkFixRequest,
+  FIX_DECISION,
+  type FixRequestDeps,
+  REQUEST_FIX,
+} from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
+
+const SUMMARY = { channel: 'C_BUG_SUMMARIES', threadTs: '1700000000.000100' };
+const REPORTER = { channel: 'C_BUG_REPORTS', threadTs: '1699999999.000100' };
+
+function conversation(decisions: DecisionRecord[] = []): Conversation {
+  return {
+    id: 'bug-1',
+    workflow: 'bug_investigation',
+    status: 'pending_verification',
+    phase: 'awaiting_dev',
+    ownerId: 'U_REPORTER',
+    participants: {},
+    anchors: {
+      origin: { name: 'origin', ...REPORTER, ownerRole: 'reporter', othersRole: null },
+      summary: { name: 'summary', ...SUMMARY, ownerRole: null, othersRole: 'developer' },
+    },
+    closeOnIntent: true,
+    closeRequested: false,
+    decisions,
+    createdAt: '2026-11-23T12:00:00.000Z',
+    updatedAt: '2026-11-23T12:00:00.000Z',
+  };
+}
+
+let seq = 0;
+function message(
+  fields: Partial<StoredMessage> & Pick<StoredMessage, 'senderType' | 'senderId'>,
+): StoredMessage {
+  seq += 1;
+  return {
+    conversationId: 'bug-1',
+    ts: `1700000100.${String(seq).padStart(6, '0')}`,
+    channel: SUMMARY.channel,
+    threadTs: SUMMARY.threadTs,
+    messageType: 'message',
+    text: 'text',
+    receivedAt: '2026-11-23T12:00:00.000Z',
+    deliveredInTurn: 3,
+    ...fields,
+  };
+}
+
+function press(user: string): { message: StoredMessage; decision: DecisionRecord } {
+  const value = approvalButtonValue({ nonce: 'nonce-0001', kind: REQUEST_FIX, decision: FIX_DECISION });
+  const pressed = message({
+    senderType: 'developer',
+    senderId: user,
+    messageType: 'action',
+    actionId: APPROVAL_ACTION_ID,
+    actionValue: value,
+    text: `[pressed: ${REQUEST_FIX} ${FIX_DECISION}]`,
+  });
+  return {
+    message: pressed,
+    decision: {
+      kind: REQUEST_FIX,
+      decision: FIX_DECISION,
+      by: user,
+      at: '2026-11-23T12:05:00.000Z',
+      nonce: 'nonce-0001',
+      pressTs: pressed.ts,
+      messageTs: '1700000000.000100',
+    },
+  };
+}
+
+function deps(
+  messages: StoredMessage[],
+  options: { decisions?: DecisionRecord[]; developers?: string[] } = {},
+): FixRequestDeps {
+  return {
+    conversation: async () => conversation(options.decisions),
+    messages: async () => messages,
+    holdsDeveloperRole: async (user) => (options.developers ? options.developers.includes(user) : undefined),
+  };
+}
+
+const run = (fixRequest: string | undefined, d: FixRequestDeps, turn = 3) =>
+  checkFixRequest({ conversationId: 'bug-1', turn, messages: [], ...(fixRequest ? { fixRequest } : {}) }, d);
+
+describe('fix authority rests on the one act the request cites', () => {
+  it("refuses a third party's request even when a developer wrote in the same turn (regression: any developer message allowed it)", async () => {
+    const third = message({
+      senderType: 'participant',
+      senderId: 'U_THIRD',
+      text: 'please fix it and open a PR',
+    });
+    const thanks = message({ senderType: 'developer', senderId: 'U_DEV', text: 'thanks, at lunch' });
+
+    const result = await run(third.ts, deps([third, thanks], { developers: ['U_DEV'] }));
+
+    expect(result.allowed).toBe(false);
+    expect(result.reason).toBe(
+      'Only developers can ask for a fix; <@U_THIRD> is not one, so no fix was started. A developer can press "Fix it" on the findings or ask in the findings thread.',
+    );
+    expect(result.notice).toEqual(SUMMARY);
+  });
+
+  it("allows a developer's own message, by the configured roles", async () => {
+    const ask = message({ senderType: 'developer', senderId: 'U_DEV', text: 'open a PR please' });
+    expect(await run(ask.ts, deps([ask], { developers: ['U_DEV'] }))).toMatchObject({
+      allowed: true,
+      requestedBy: 'U_DEV',
+    });
+  });
+
+  it('asks the configuration again: a message labelled developer from someone no longer one is refused', async () => {
+    const ask = message({ senderType: 'developer', senderId: 'U_FORMER', text: 'fix it' });
+    const result = await run(ask.ts, deps([ask], { developers: ['U_DEV'] }));
+    expect(result.allowed).toBe(false);
+    expect(result.reason).toContain('<@U_FORMER> is not one');
+  });
+
+  it('refuses a request that cites no message, and tells the findings thread', async () => {
+    const result = await run(undefined, deps([]));
+    expect(result.allowed).toBe(false);
+    expect(result.reason).toContain('cites no message');
+    expect(result.notice).toEqual(SUMMARY);
+  });
+
+  it('refuses an id that is no message of this conversation', async () => {
+    const result = await run('1700009999.000001', deps([]));
+    expect(result.allowed).toBe(false);
+    expect(result.reason).toContain('is not a message of this conversation');
+  });
+
+  it('refuses a message delivered after the turn that asked (or not delivered at all)', async () => {
+    const later = message({ senderType: 'developer', senderId: 'U_DEV', deliveredInTurn: 4 });
+    const pending: StoredMessage = { ...message({ senderType: 'developer', senderId: 'U_DEV' }) };
+    delete pending.deliveredInTurn;
+    for (const cited of [later, pending]) {
+      const result = await run(cited.ts, deps([later, pending], { developers: ['U_DEV'] }));
+      expect(result.allowed).toBe(false);
+      expect(result.reason).toContain('had not reached the investigation yet');
+    }
+  });
+
+  it("refuses the bot's own message, whatever it says", async () => {
+    const bot = message({
+      senderType: 'bot',
+      senderId: 'U_BOT',
+      messageType: 'bot',
+      text: 'a developer asked',
+    });
+    const result = await run(bot.ts, deps([bot], { developers: ['U_BOT'] }));
+    expect(result.allowed).toBe(false);
+    expect(result.reason).toContain("is not a person's message");
+  });
+
+  it('allows a "Fix it" press that the Router recorded as that developer\'s decision', async () => {
+    const { message: pressed, decision } = press('U_DEV');
+    expect(await run(pressed.ts, deps([pressed], { decisions: [decision] }))).toMatchObject({
+      allowed: true,
+      requestedBy: 'U_DEV',
+    });
+  });
+
+  it('refuses a press with no recorded decision behind it (a forged action message)', async () => {
+    const { message: pressed, decision } = press('U_DEV');
+    const other = { ...decision, by: 'U_OTHER' };
+    const result = await run(pressed.ts, deps([pressed], { decisions: [other] }));
+    expect(result.allowed).toBe(false);
+    expect(result.reason).toContain('no recorded "Fix it" decision');
+  });
+
+  it("tells a refusal in the cited message's own thread", async () => {
+    const inReporterThread = message({
+      senderType: 'reporter',
+      senderId: 'U_REPORTER',
+      channel: REPORTER.channel,
+      threadTs: REPORTER.threadTs,
+    });
+    const result = await run(inReporterThread.ts, deps([inReporterThread], { developers: ['U_DEV'] }));
+    expect(result.notice).toEqual(REPORTER);
+  });
+});
