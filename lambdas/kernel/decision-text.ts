@@ -11,6 +11,7 @@ const DECISIONS: Readonly<Record<string, { emoji: string; past: string }>> = {
   acknowledge: { emoji: ':eyes:', past: 'Acknowledged' },
   investigate: { emoji: ':mag:', past: 'Chose to keep investigating' },
   conclude: { emoji: ':checkered_flag:', past: 'Chose to conclude' },
+  fix: { emoji: ':hammer_and_wrench:', past: 'Fix requested' },
 };
 
 /** `Rejected`, `Acknowledged`; an unknown decision as `Decided "x"`. */

@@ -36,6 +36,10 @@ describe('decisions as people read them', () => {
     expect(decidedText(record('approve'))).toMatch(/^:white_check_mark: Approved by <@U_OTTO>/);
   });
 
+  it('reads a "Fix it" press as a fix requested by that person', () => {
+    expect(decidedText(record('fix'))).toMatch(/^:hammer_and_wrench: Fix requested by <@U_OTTO> at /);
+  });
+
   it('still reads as a sentence for a decision it has no words for', () => {
     expect(decidedText(record('defer'))).toMatch(/^:ballot_box_with_check: Decided "defer" by <@U_OTTO>/);
   });

@@ -211,6 +211,6 @@ describe('the bug fixer starts only from a developer', () => {
       (list) => list.length > 0,
       'the ephemeral about the earlier decision',
     );
-    expect(again.at(-1)?.text).toContain(`This was already decided: fix by <@${DEVELOPER}>`);
+    expect(again.at(-1)?.text).toContain(`This was already decided: Fix requested by <@${DEVELOPER}>`);
   }, 120_000);
 });
