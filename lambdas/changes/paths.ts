@@ -57,8 +57,9 @@ export function compilePattern(source: string): PathPattern {
 }
 
 /**
- * A path prefix (the issue pipeline's former `sensitivePaths`, e.g. `src/payments`) as
- * patterns: the path itself and everything under it.
+ * A path prefix (the issue pipeline's `sensitivePaths`, e.g. `src/payments`) as patterns:
+ * every path that starts with it (`src/payments.ts`, `src/payments/stripe.ts`), as the prefix
+ * was always read, now without regard to case.
  */
 export function prefixPatterns(prefix: string): string[] {
   const clean = prefix
@@ -67,5 +68,5 @@ export function prefixPatterns(prefix: string): string[] {
     .replace(/\/+$/, '');
   if (clean === '') return [];
   const anchored = clean.includes('/') ? clean : `/${clean}`;
-  return [anchored, `${anchored}/**`];
+  return [`${anchored}*`, `${anchored}*/**`];
 }

@@ -1,0 +1,103 @@
+import type { Octokit } from '@octokit/rest';
+import * as z from 'zod';
+import { definedChecksBuildspec } from './buildspec.ts';
+import {
+  CheckDefinition,
+  defineChecks,
+  type PackageFacts,
+  packageFacts,
+  sourceText,
+} from './check-definitions.ts';
+import { CheckCommands } from './contract.ts';
+
+/**
+ * "Define checks", before a checks build: the merge base of the work branch and its base
+ * branch (GitHub's compare API), the base commit's and the branch's `package.json` and
+ * lockfile, and from them each check's command (check-definitions.ts) as the buildspec the
+ * build runs instead of the project's (`BuildspecOverride`). So the branch under test never
+ * decides what it is judged by.
+ */
+
+export const DefineChecksInput = z.object({
+  conversationId: z.string().min(1),
+  /** The work branch to build. */
+  branch: z.string().min(1),
+  /** The base to compare with (a commit sha or branch). @default the repository's default branch */
+  base: z.string().min(1).optional(),
+  /** The configured commands (`build.commands` of the workflow's settings). */
+  commands: CheckCommands.prefault({}),
+});
+export type DefineChecksInput = z.infer<typeof DefineChecksInput>;
+
+export const DefinedChecks = z.object({
+  /** The base commit the checks are defined by (the merge base). */
+  baseSha: z.string(),
+  /** The branch's head when the checks were defined. */
+  headSha: z.string(),
+  /** The buildspec, as JSON text (valid YAML) for StartBuild's `buildspecOverride`. */
+  buildspec: z.string().max(20_000),
+  checks: z.array(CheckDefinition),
+});
+export type DefinedChecks = z.infer<typeof DefinedChecks>;
+
+type Repository = { owner: string; repo: string };
+
+/** A file's text and blob sha at `ref`, or undefined when there is none. */
+async function fileAt(octokit: Octokit, repository: Repository, path: string, ref: string) {
+  try {
+    const { data } = await octokit.rest.repos.getContent({ ...repository, path, ref });
+    if (Array.isArray(data) || data.type !== 'file') return undefined;
+    const text =
+      'content' in data && typeof data.content === 'string'
+        ? Buffer.from(data.content, 'base64').toString('utf8')
+        : '';
+    return { text, sha: data.sha };
+  } catch (error) {
+    if ((error as { status?: unknown }).status === 404) return undefined;
+    throw error;
+  }
+}
+
+export async function readPackageFacts(
+  octokit: Octokit,
+  repository: Repository,
+  ref: string,
+): Promise<PackageFacts> {
+  const [manifest, lock, shrinkwrap] = await Promise.all([
+    fileAt(octokit, repository, 'package.json', ref),
+    fileAt(octokit, repository, 'package-lock.json', ref),
+    fileAt(octokit, repository, 'npm-shrinkwrap.json', ref),
+  ]);
+  return packageFacts(manifest, (shrinkwrap ?? lock)?.sha);
+}
+
+export async function defineChecksOf(
+  octokit: Octokit,
+  repository: Repository,
+  input: DefineChecksInput,
+): Promise<DefinedChecks> {
+  const base = input.base ?? (await octokit.rest.repos.get(repository)).data.default_branch;
+  const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+    ...repository,
+    basehead: `${base}...${input.branch}`,
+    per_page: 1,
+  });
+  const baseSha = data.merge_base_commit.sha;
+  const { data: head } = await octokit.rest.repos.getBranch({ ...repository, branch: input.branch });
+  const headSha = head.commit.sha;
+  const [baseFacts, branchFacts] = await Promise.all([
+    readPackageFacts(octokit, repository, baseSha),
+    readPackageFacts(octokit, repository, headSha),
+  ]);
+  const checks = defineChecks({ commands: input.commands, baseSha, base: baseFacts, branch: branchFacts });
+  const buildspec = definedChecksBuildspec(
+    checks.map((c) => ({
+      name: c.name,
+      ...(c.command === undefined ? {} : { command: c.command }),
+      ...(c.source === undefined ? {} : { source: sourceText(c.source) }),
+      ...(c.refused === undefined ? {} : { refused: c.refused }),
+      ...(c.skipped === undefined ? {} : { skipped: c.skipped }),
+    })),
+  );
+  return { baseSha, headSha, buildspec: JSON.stringify(buildspec), checks };
+}
