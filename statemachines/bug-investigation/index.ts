@@ -1,6 +1,8 @@
+import { PROTECTED_PATHS_ENV } from '../../lambdas/changes/config.ts';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
+import { PROTECTED_FIX_DECISION } from './fix-guards.ts';
 import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
 import { BUG_INVESTIGATION } from './workflow.ts';
 
@@ -29,16 +31,29 @@ export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugI
     on_call: { groups: ['S_ONCALL'] },
   },
   // The escalation's Acknowledge button (sla-tracking.ts): on call may press it.
-  decisions: { acknowledge_escalation: ['on_call'] },
+  // A fix touching a protected path (fix-path.ts): developers may approve it by default.
+  decisions: { acknowledge_escalation: ['on_call'], [PROTECTED_FIX_DECISION]: ['developer'] },
   statuses: ['pending_verification'],
   functions: BUG_FUNCTIONS,
   // The code tools' and the pull request opener's repository (issue 13); none: no code tools.
   // Without a repository: no code tools, no fix path, nothing of GitHub or CodeBuild deployed.
   disabledFunctions: (settings) =>
     settings.repository === undefined
-      ? ['BugCodeTools', 'CheckFixRequest', 'ReadBuildResults', 'OpenPullRequest']
+      ? [
+          'BugCodeTools',
+          'CheckFixRequest',
+          'ReadBuildResults',
+          'OpenPullRequest',
+          'DefineChecks',
+          'CheckProtectedChanges',
+        ]
       : [],
-  environment: (settings) =>
-    settings.repository === undefined ? {} : { [CODE_TOOLS_ENV.repository]: settings.repository },
+  environment: (settings, kernel) =>
+    settings.repository === undefined
+      ? {}
+      : {
+          [CODE_TOOLS_ENV.repository]: settings.repository,
+          [PROTECTED_PATHS_ENV]: JSON.stringify(kernel.protectedPaths ?? {}),
+        },
   workflows: [BUG_INVESTIGATION],
 });
