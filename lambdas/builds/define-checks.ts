@@ -20,7 +20,7 @@ import { CheckCommands } from './contract.ts';
 
 export const DefineChecksInput = z.object({
   conversationId: z.string().min(1),
-  /** The work branch to build. */
+  /** The work branch to build (or a commit sha: the base build names the base commit). */
   branch: z.string().min(1),
   /** The base to compare with (a commit sha or branch). @default the repository's default branch */
   base: z.string().min(1).optional(),
@@ -83,8 +83,9 @@ export async function defineChecksOf(
     per_page: 1,
   });
   const baseSha = data.merge_base_commit.sha;
-  const { data: head } = await octokit.rest.repos.getBranch({ ...repository, branch: input.branch });
-  const headSha = head.commit.sha;
+  const headSha = /^[0-9a-f]{40}$/.test(input.branch)
+    ? input.branch
+    : (await octokit.rest.repos.getBranch({ ...repository, branch: input.branch })).data.commit.sha;
   const [baseFacts, branchFacts] = await Promise.all([
     readPackageFacts(octokit, repository, baseSha),
     readPackageFacts(octokit, repository, headSha),

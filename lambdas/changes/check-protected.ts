@@ -20,8 +20,9 @@ export async function checkProtectedChanges(
   repository: { owner: string; repo: string },
   input: { branch: string; base?: string; handling: ProtectedChangeHandling },
   rules: ProtectedPaths,
+  maxApprovalChars?: number,
 ): Promise<ProtectedGateVerdict> {
   const base = input.base ?? (await octokit.rest.repos.get(repository)).data.default_branch;
   const diff = await readBranchDiff(octokit, repository, base, input.branch);
-  return protectedGate(diff, rules, input.handling);
+  return protectedGate(diff, rules, input.handling, maxApprovalChars);
 }

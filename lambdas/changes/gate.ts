@@ -35,6 +35,8 @@ export function protectedGate(
   diff: BranchDiff,
   rules: ProtectedPaths,
   handling: ProtectedChangeHandling,
+  /** The longest approval text (the issue pipeline's hand-off carries at most 2,000 characters). */
+  maxApprovalChars: number = APPROVAL_TEXT_CHARS,
 ): ProtectedGateVerdict {
   const found = findProtectedChanges(diff.files, rules);
   const files = found.map((c) => c.file.path);
@@ -47,7 +49,7 @@ export function protectedGate(
       ? ['• more files changed than GitHub lists in one comparison: they cannot all be checked']
       : []),
   ].join('\n');
-  const what = `The change touches protected paths (CI, dependencies, build or check definitions, owners, agent configuration):\n${listed}`;
+  const what = `The change touches protected paths:\n${listed}`;
   if (handling === 'refuse') {
     return {
       verdict: 'refused',
@@ -65,7 +67,6 @@ export function protectedGate(
     headSha: diff.headSha,
     files,
     reason,
-    approvalText:
-      text.length <= APPROVAL_TEXT_CHARS ? text : `${text.slice(0, APPROVAL_TEXT_CHARS - 6)}…\n\`\`\``,
+    approvalText: text.length <= maxApprovalChars ? text : `${text.slice(0, maxApprovalChars - 6)}…\n\`\`\``,
   };
 }
