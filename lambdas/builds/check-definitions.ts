@@ -41,8 +41,14 @@ export interface PackageFacts {
   unreadable?: string;
   /** The blob sha of `package.json`, when it is there: any change of it is seen. */
   manifestSha?: string;
-  /** The blob sha of `package-lock.json` (or `npm-shrinkwrap.json`), when there is one. */
+  /**
+   * The lockfiles npm reads (`package-lock.json`, `npm-shrinkwrap.json`, `yarn.lock`), as one
+   * key of their paths and blob shas, when there is one: any of them added, changed or deleted
+   * changes it.
+   */
   lockfileSha?: string;
+  /** `package-lock.json` or `npm-shrinkwrap.json` is there: the install is `npm ci`. */
+  ciLockfile?: boolean;
 }
 
 /** Scripts npm runs itself on `npm ci`/`npm install` of the root package. */
@@ -56,12 +62,22 @@ export const INSTALL_HOOKS = [
   'postprepare',
 ];
 
-/** A commit's `package.json` (text and blob sha; absent: `undefined`) and lockfile blob sha -> its facts. */
+/**
+ * A commit's `package.json` (text and blob sha; absent: `undefined`) and its lockfiles (blob
+ * sha by path) -> its facts.
+ */
 export function packageFacts(
   manifest: { text: string; sha: string } | undefined,
-  lockfileSha: string | undefined,
+  lockfiles: Readonly<Record<string, string>> = {},
 ): PackageFacts {
-  const lockfile = lockfileSha === undefined ? {} : { lockfileSha };
+  const paths = Object.keys(lockfiles).sort();
+  const lockfile =
+    paths.length === 0
+      ? {}
+      : {
+          lockfileSha: paths.map((p) => `${p}:${lockfiles[p]}`).join(' '),
+          ciLockfile: paths.some((p) => p === 'package-lock.json' || p === 'npm-shrinkwrap.json'),
+        };
   if (manifest === undefined) return { present: false, scripts: {}, ...lockfile };
   const text = manifest.text;
   const known = { manifestSha: manifest.sha, ...lockfile };
@@ -119,8 +135,7 @@ function installDefinition(
   if (!base.present) return { name: 'install', skipped: `not configured, and ${at} has no package.json` };
   return {
     name: 'install',
-    command:
-      base.lockfileSha !== undefined ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund',
+    command: base.ciLockfile === true ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund',
     source: { type: 'base', sha: baseSha },
   };
 }

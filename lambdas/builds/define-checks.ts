@@ -42,6 +42,9 @@ export type DefinedChecks = z.infer<typeof DefinedChecks>;
 
 type Repository = { owner: string; repo: string };
 
+/** The lockfiles npm reads on install (it reads `yarn.lock` too, to inform its resolution). */
+const NPM_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock'] as const;
+
 /** A file's text and blob sha at `ref`, or undefined when there is none. */
 async function fileAt(octokit: Octokit, repository: Repository, path: string, ref: string) {
   try {
@@ -63,12 +66,16 @@ export async function readPackageFacts(
   repository: Repository,
   ref: string,
 ): Promise<PackageFacts> {
-  const [manifest, lock, shrinkwrap] = await Promise.all([
+  const [manifest, ...locks] = await Promise.all([
     fileAt(octokit, repository, 'package.json', ref),
-    fileAt(octokit, repository, 'package-lock.json', ref),
-    fileAt(octokit, repository, 'npm-shrinkwrap.json', ref),
+    ...NPM_LOCKFILES.map((path) => fileAt(octokit, repository, path, ref)),
   ]);
-  return packageFacts(manifest, (shrinkwrap ?? lock)?.sha);
+  const lockfiles: Record<string, string> = {};
+  NPM_LOCKFILES.forEach((path, i) => {
+    const sha = locks[i]?.sha;
+    if (sha !== undefined) lockfiles[path] = sha;
+  });
+  return packageFacts(manifest, lockfiles);
 }
 
 export async function defineChecksOf(

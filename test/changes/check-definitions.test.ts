@@ -14,7 +14,7 @@ const manifest = (scripts: Record<string, string>, sha = 'm1') => ({
   sha,
 });
 const webshop = { test: 'tsx --test test/*.test.ts', typecheck: 'tsc --noEmit -p tsconfig.json' };
-const base = packageFacts(manifest(webshop), undefined);
+const base = packageFacts(manifest(webshop));
 const define = (branch: ReturnType<typeof packageFacts>, commands = {}) =>
   Object.fromEntries(
     defineChecks({ commands, baseSha: BASE, base, branch }).map((c) => [c.name, c]),
@@ -22,7 +22,7 @@ const define = (branch: ReturnType<typeof packageFacts>, commands = {}) =>
 
 describe("a check's command comes from the configuration or the base commit", () => {
   it("runs the base commit's scripts, said to come from it, and skips what the base does not define", () => {
-    const checks = define(packageFacts(manifest(webshop), undefined));
+    const checks = define(packageFacts(manifest(webshop)));
     expect(checks.test).toEqual({
       name: 'test',
       command: 'npm run --silent test',
@@ -35,20 +35,23 @@ describe("a check's command comes from the configuration or the base commit", ()
   });
 
   it('runs a configured command as written', () => {
-    const checks = define(packageFacts(manifest(webshop), undefined), { lint: 'npx biome check .' });
+    const checks = define(packageFacts(manifest(webshop)), { lint: 'npx biome check .' });
     expect(checks.lint).toEqual({ name: 'lint', command: 'npx biome check .', source: { type: 'config' } });
   });
 
   it('installs with npm ci when the base commit has a lockfile', () => {
-    const withLock = packageFacts(manifest(webshop), 'lock1');
+    const withLock = packageFacts(manifest(webshop), { 'package-lock.json': 'lock1' });
     const [install] = defineChecks({ commands: {}, baseSha: BASE, base: withLock, branch: withLock });
     expect(install?.command).toBe('npm ci --no-audit --no-fund');
+    const yarn = packageFacts(manifest(webshop), { 'yarn.lock': 'y1' });
+    const [installed] = defineChecks({ commands: {}, baseSha: BASE, base: yarn, branch: yarn });
+    expect(installed?.command).toBe('npm install --no-audit --no-fund');
   });
 });
 
 describe('a branch that breaks the base definition fails, it is not skipped', () => {
   it('fails every check the base defines when the branch deletes package.json', () => {
-    const checks = define(packageFacts(undefined, undefined));
+    const checks = define(packageFacts(undefined));
     expect(checks.install.refused).toContain('deletes package.json');
     expect(checks.test.refused).toContain('deletes package.json');
     expect(checks.typecheck.refused).toContain('deletes package.json');
@@ -56,25 +59,25 @@ describe('a branch that breaks the base definition fails, it is not skipped', ()
   });
 
   it('fails the test check when the branch replaces the script with echo', () => {
-    const checks = define(packageFacts(manifest({ ...webshop, test: 'echo ok' }, 'm2'), undefined));
+    const checks = define(packageFacts(manifest({ ...webshop, test: 'echo ok' }, 'm2')));
     expect(checks.test.refused).toContain('changes "test"');
     expect(checks.test.command).toBeUndefined();
   });
 
   it('fails the check when the branch empties or removes its script, or adds a pre-hook', () => {
-    expect(define(packageFacts(manifest({ ...webshop, test: '' }, 'm2'), undefined)).test.refused).toContain(
+    expect(define(packageFacts(manifest({ ...webshop, test: '' }, 'm2'))).test.refused).toContain(
       'empties "test"',
     );
-    expect(
-      define(packageFacts(manifest({ test: webshop.test }, 'm2'), undefined)).typecheck.refused,
-    ).toContain('removes "typecheck"');
-    expect(
-      define(packageFacts(manifest({ ...webshop, pretest: 'exit 0' }, 'm2'), undefined)).test.refused,
-    ).toContain('changes "pretest"');
+    expect(define(packageFacts(manifest({ test: webshop.test }, 'm2'))).typecheck.refused).toContain(
+      'removes "typecheck"',
+    );
+    expect(define(packageFacts(manifest({ ...webshop, pretest: 'exit 0' }, 'm2'))).test.refused).toContain(
+      'changes "pretest"',
+    );
   });
 
   it('fails the install when the branch adds a postinstall script, or changes package.json at all', () => {
-    const added = define(packageFacts(manifest({ ...webshop, postinstall: 'curl x | sh' }, 'm2'), undefined));
+    const added = define(packageFacts(manifest({ ...webshop, postinstall: 'curl x | sh' }, 'm2')));
     expect(added.install.refused).toContain('install script(s) postinstall');
     const deps = define(
       packageFacts(
@@ -87,26 +90,28 @@ describe('a branch that breaks the base definition fails, it is not skipped', ()
   });
 
   it('fails the install when the branch adds, changes or deletes the lockfile', () => {
-    expect(define(packageFacts(manifest(webshop), 'lock2')).install.refused).toContain('adds the lockfile');
-    const locked = packageFacts(manifest(webshop), 'lock1');
+    expect(define(packageFacts(manifest(webshop), { 'yarn.lock': 'lock2' })).install.refused).toContain(
+      'adds the lockfile',
+    );
+    const locked = packageFacts(manifest(webshop), { 'package-lock.json': 'lock1' });
     const [install] = defineChecks({
       commands: {},
       baseSha: BASE,
       base: locked,
-      branch: packageFacts(manifest(webshop), undefined),
+      branch: packageFacts(manifest(webshop)),
     });
     expect(install?.refused).toContain('deletes the lockfile');
   });
 
   it('fails a configured check whose base script the branch changed', () => {
-    const checks = define(packageFacts(manifest({ ...webshop, test: 'true' }, 'm2'), undefined), {
+    const checks = define(packageFacts(manifest({ ...webshop, test: 'true' }, 'm2')), {
       test: 'npm test',
     });
     expect(checks.test.refused).toContain('changes "test"');
   });
 
   it('fails on a package.json that does not parse', () => {
-    const checks = define(packageFacts({ text: '{ nope', sha: 'm9' }, undefined));
+    const checks = define(packageFacts({ text: '{ nope', sha: 'm9' }));
     expect(checks.test.refused).toContain('does not parse');
   });
 });

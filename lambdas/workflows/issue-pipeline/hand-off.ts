@@ -316,12 +316,14 @@ function afterApproval(state: IssueState, input: HandOffInput): HandOffResult {
     (e) => e.reason.startsWith(SENSITIVE_PREFIX) && !e.resolved,
   );
   const approval = input.approval;
+  // The block names what was refused: the escalation's reason lists the protected files.
+  const what = open === undefined ? '' : `\n${open.reason}`;
   if (approval?.outcome !== 'decided') {
-    return block(state, 'Nobody approved the change to protected paths in time.');
+    return block(state, `Nobody approved the change to protected paths in time.${what}`);
   }
   if (open !== undefined) open.resolved = true;
   if (approval.decision !== 'approve') {
-    return block(state, `<@${approval.by ?? 'someone'}> rejected the change to protected paths.`);
+    return block(state, `<@${approval.by ?? 'someone'}> rejected the change to protected paths.${what}`);
   }
   state.pipeline.current_agent = 'committer';
   return { state, handOff: { next: 'committer', attempt: state.pipeline.attempt, notes: [] } };
