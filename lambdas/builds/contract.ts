@@ -20,8 +20,9 @@ export type CheckCommands = z.infer<typeof CheckCommands>;
 export const BuildSettings = z
   .strictObject({
     /**
-     * Shell commands per check; a check without one is detected from the repository's
-     * `package.json` (`npm ci`/`npm install`, and the `test`, `lint`, `typecheck` scripts).
+     * Shell commands per check; a check without one is defined by the BASE commit's
+     * `package.json` (`npm ci`/`npm install`, and the `test`, `lint`, `typecheck` scripts),
+     * never by the branch under test (check-definitions.ts, docs/security-code-changes.md).
      */
     commands: CheckCommands.prefault({}),
     /** A build stopped past this (CodeBuild allows 5 to 2160). @default 20 */
