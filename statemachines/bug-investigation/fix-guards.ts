@@ -28,7 +28,11 @@ export const FIX_GUARD_STATES = {
   noteRefused: 'Note protected change refused',
   noteRejected: 'Note protected change rejected',
   noteExpired: 'Note protected change not approved in time',
+  noteApprovalFailed: 'Note protected change approval failed',
 } as const;
+
+/** How the approval wait's states name the decision ("Post protected change approval", ...). */
+export const PROTECTED_FIX_APPROVAL_LABEL = 'protected change approval';
 
 /** Where the fix path keeps "Define checks"' answer: the buildspec the build runs. */
 export const DEFINED_CHECKS_PATH = '$.fix.checks';
@@ -135,7 +139,7 @@ export function protectedGateStates(scope: Construct, props: ProtectedGateProps)
     .when(sfn.Condition.stringEquals('$.fixApproval.outcome', 'decided'), rejected)
     .otherwise(expired);
   const approval = approvalWait(scope, 'Protected fix approval', {
-    label: 'protected change approval',
+    label: PROTECTED_FIX_APPROVAL_LABEL,
     slackPostFn: props.slackPostFn,
     approvalWaitFn: props.approvalWaitFn,
     channel: props.thread.channel,
@@ -151,7 +155,7 @@ export function protectedGateStates(scope: Construct, props: ProtectedGateProps)
     timeout: props.timeout.toSeconds() >= 1 ? props.timeout : Duration.hours(48),
     resultPath: '$.fixApproval',
     onFailure: noPullRequest(
-      'Note protected change approval failed',
+      S.noteApprovalFailed,
       sfn.JsonPath.format(
         'asking for an approval of the change to protected paths failed ({}), so no pull request was opened.',
         sfn.JsonPath.stringAt('$.failure.Error'),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../infra/config.ts';
 import type { BranchDiff, ChangedFile } from '../../lambdas/changes/changed-files.ts';
 import { changedFilesSection } from '../../lambdas/changes/changed-files.ts';
 import { protectedGate } from '../../lambdas/changes/gate.ts';
@@ -207,5 +208,23 @@ describe("a pull request's file list", () => {
     expect(text).toBe(
       '- `src/x.yml` → `.github/x.yml` (renamed)\n- `package.json` (deleted)\n- `src/l` (added, a symbolic link)',
     );
+  });
+});
+
+describe('the protected-paths setting in the stack configuration', () => {
+  it('names a removed pattern that is not a default by its field, failing the synth', () => {
+    expect(() => parseConfig({ protectedPaths: { remove: ['.github/'] } })).toThrow(
+      /slackAgents\.protectedPaths\.remove: .*"\.github\/" is not one of the default protected paths/,
+    );
+  });
+
+  it('takes added patterns and each workflow its own handling', () => {
+    const config = parseConfig({
+      protectedPaths: { add: ['src/payments/**'] },
+      bugInvestigation: { protectedChanges: 'refuse' },
+    }) as unknown as { protectedPaths: unknown; bugInvestigation: { protectedChanges: string } };
+    expect(config.protectedPaths).toEqual({ add: ['src/payments/**'], remove: [] });
+    expect(config.bugInvestigation.protectedChanges).toBe('refuse');
+    expect(() => parseConfig({ issuePipeline: { protectedChanges: 'ignore' } })).toThrow(/protectedChanges/);
   });
 });

@@ -47,11 +47,14 @@ describe('stack configuration', () => {
         acknowledge_escalation: ['on_call'],
         remediation_step: ['incident_approver'],
         approve_sensitive_change: ['developer'],
+        approve_protected_fix: ['developer'],
       },
+      protectedPaths: { add: [], remove: [] },
       bugInvestigation: {
         sla: { acknowledgeMinutes: { critical: 15, high: 60, medium: 240, low: 1440 }, maxReminders: 3 },
         continueAsNewAfterTurns: 40,
         build: { commands: {}, timeoutMinutes: 20 },
+        protectedChanges: 'approve',
         maxFixAttempts: 3,
       },
       requirementsInterview: {
@@ -87,6 +90,7 @@ describe('stack configuration', () => {
         wallClockMinutes: 240,
         humanWaitSeconds: 86_400,
         sensitivePaths: [],
+        protectedChanges: 'approve',
         pullRequest: 'draft',
         build: { commands: {}, timeoutMinutes: 20 },
       },
