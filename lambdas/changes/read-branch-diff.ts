@@ -95,5 +95,7 @@ export async function readBranchDiff(
       ...(unreadable.length === 0 ? {} : { unreadable: unreadable.join('; ') }),
     });
   }
-  return { baseSha, headSha, files, incomplete: listed.length >= COMPARE_FILE_LIMIT };
+  // GitHub lists at most 300 files and 250 commits: past either, the facts are partial.
+  const incomplete = listed.length >= COMPARE_FILE_LIMIT || data.total_commits > data.commits.length;
+  return { baseSha, headSha, files, incomplete };
 }
