@@ -24,7 +24,9 @@ import type { BugFunctionId } from './functions.ts';
  * code tools, CodeBuild runs the repository's checks on it, and the workflow (not the model)
  * opens a draft pull request and posts its link in both threads. At most `maxFixAttempts`
  * build-and-fix rounds, each failing build's output fed back to the fixer; when no pull
- * request can be opened, both threads say why.
+ * request can be opened, both threads say why. Each build runs the checks the configuration or
+ * the base commit defines, never the fix branch; a green fix whose diff touches a protected path
+ * waits for an approver or is refused (fix-guards.ts, docs/security-code-changes.md).
  *
  * Its state, under `$.fix`: `attempt` (builds started), `notes` (what the fixer's next turn is
  * told), `turn` (the fixer's last `BugFixOutput`), `buildOutput`/`buildFailure` (the build

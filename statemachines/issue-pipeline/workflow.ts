@@ -173,7 +173,7 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     catchFailure(finalProgress, committed);
     committer.next(finalProgress).next(committed);
 
-    // --- Sensitive paths: an approver's button before the Committer ---------------------------
+    // --- Protected paths (the branch's real diff): an approver's button before the Committer --
     const takeApproval = handOff(S.takeApproval, {
       agent: 'reviewer',
       mode: 'approval',

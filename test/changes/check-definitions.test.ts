@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseChecks } from '../../lambdas/builds/build-results.ts';
+import { buildResults, parseChecks } from '../../lambdas/builds/build-results.ts';
 import { definedChecksBuildspec } from '../../lambdas/builds/buildspec.ts';
 import {
   type CheckDefinition,
@@ -158,5 +158,45 @@ describe('the defined checks as a build, and what the build reports', () => {
     };
     const line = spec.phases.build.commands[1] ?? '';
     expect(line).toContain("'Refused: it'\\''s `rm -rf /` $(x)'");
+  });
+});
+
+describe('what people are told about a build', () => {
+  it('names the command and its origin of each check that ran, and why one failed without running', () => {
+    const results = buildResults({
+      attempt: 1,
+      status: 'FAILED',
+      checks: [
+        {
+          name: 'test',
+          exitCode: 0,
+          skipped: false,
+          tail: '',
+          command: 'npm run --silent test',
+          source: 'from the base commit 0123456',
+        },
+        {
+          name: 'install',
+          exitCode: 1,
+          skipped: false,
+          tail: 'Refused: …',
+          refused: 'the branch deletes package.json',
+        },
+        {
+          name: 'lint',
+          exitCode: 0,
+          skipped: true,
+          tail: 'not configured, and the base commit 0123456 defines no "lint" script',
+        },
+      ],
+    });
+    expect(results.summary).toContain(
+      '• test: passed — `npm run --silent test` from the base commit 0123456',
+    );
+    expect(results.summary).toContain('• install: failed, not run: the branch deletes package.json');
+    expect(results.summary).toContain(
+      '• lint: skipped (not configured, and the base commit 0123456 defines no "lint" script)',
+    );
+    expect(results.passed).toBe(false);
   });
 });
