@@ -173,6 +173,8 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
       fixSummary: sfn.JsonPath.stringAt('$.fix.turn.summary'),
       build: sfn.JsonPath.objectAt('$.fix.build'),
       requestedBy: sfn.JsonPath.stringAt('$.fixRequest.requestedBy'),
+      // The head "Check protected changes" judged: a branch that moved since is not proposed.
+      checkedHead: sfn.JsonPath.stringAt('$.fix.protected.headSha'),
       thread: {
         channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
         threadTs: sfn.JsonPath.stringAt('$.threads.summary.threadTs'),

@@ -162,6 +162,7 @@ describe('the fix path of bug_investigation', () => {
     }
     expect(state(F.openPullRequest).Parameters).toMatchObject({
       'branch.$': '$.fixRequest.workBranch',
+      'checkedHead.$': '$.fix.protected.headSha',
     });
   });
 

@@ -63,6 +63,14 @@ export async function openFixPullRequest(
     };
   }
   try {
+    if (input.checkedHead !== undefined) {
+      const { data: head } = await octokit.rest.repos.getBranch({ ...repository, branch: input.branch });
+      if (head.commit.sha !== input.checkedHead)
+        return {
+          opened: false,
+          reason: `the branch ${input.branch} changed after its diff was checked (checked ${input.checkedHead.slice(0, 7)}, now ${head.commit.sha.slice(0, 7)}), so nothing unchecked is proposed.`,
+        };
+    }
     const existing = await octokit.rest.pulls.list({
       ...repository,
       state: 'open',
