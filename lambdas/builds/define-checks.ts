@@ -45,37 +45,36 @@ type Repository = { owner: string; repo: string };
 /** The lockfiles npm reads on install (it reads `yarn.lock` too, to inform its resolution). */
 const NPM_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock'] as const;
 
-/** A file's text and blob sha at `ref`, or undefined when there is none. */
-async function fileAt(octokit: Octokit, repository: Repository, path: string, ref: string) {
-  try {
-    const { data } = await octokit.rest.repos.getContent({ ...repository, path, ref });
-    if (Array.isArray(data) || data.type !== 'file') return undefined;
-    const text =
-      'content' in data && typeof data.content === 'string'
-        ? Buffer.from(data.content, 'base64').toString('utf8')
-        : '';
-    return { text, sha: data.sha };
-  } catch (error) {
-    if ((error as { status?: unknown }).status === 404) return undefined;
-    throw error;
-  }
-}
-
+/**
+ * A commit's `package.json` and npm lockfiles, from its root tree (one listing, no probing for
+ * files that may not be there), `package.json`'s text from its blob. A `package.json` that is a
+ * symbolic link is unreadable: the build would follow it anywhere.
+ */
 export async function readPackageFacts(
   octokit: Octokit,
   repository: Repository,
-  ref: string,
+  commitSha: string,
 ): Promise<PackageFacts> {
-  const [manifest, ...locks] = await Promise.all([
-    fileAt(octokit, repository, 'package.json', ref),
-    ...NPM_LOCKFILES.map((path) => fileAt(octokit, repository, path, ref)),
-  ]);
+  const { data: commit } = await octokit.rest.git.getCommit({ ...repository, commit_sha: commitSha });
+  const { data: tree } = await octokit.rest.git.getTree({ ...repository, tree_sha: commit.tree.sha });
+  const blob = (path: string) => tree.tree.find((e) => e.path === path && e.type === 'blob');
   const lockfiles: Record<string, string> = {};
-  NPM_LOCKFILES.forEach((path, i) => {
-    const sha = locks[i]?.sha;
+  for (const path of NPM_LOCKFILES) {
+    const sha = blob(path)?.sha;
     if (sha !== undefined) lockfiles[path] = sha;
-  });
-  return packageFacts(manifest, lockfiles);
+  }
+  const manifest = blob('package.json');
+  if (manifest?.sha === undefined) return packageFacts(undefined, lockfiles);
+  if (manifest.mode === '120000')
+    return {
+      ...packageFacts(undefined, lockfiles),
+      present: true,
+      manifestSha: manifest.sha,
+      unreadable: 'package.json is a symbolic link',
+    };
+  const { data } = await octokit.rest.git.getBlob({ ...repository, file_sha: manifest.sha });
+  const text = Buffer.from(data.content, data.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
+  return packageFacts({ text, sha: manifest.sha }, lockfiles);
 }
 
 export async function defineChecksOf(

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineChecksOf } from '../../lambdas/builds/define-checks.ts';
 import { readBranchDiff } from '../../lambdas/changes/read-branch-diff.ts';
 import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
 
@@ -20,6 +21,8 @@ beforeAll(async () => {
       'README.md': '# facts\nmore than a line\nand another\n',
       'src/a.ts': 'export const a = 1;\n',
       'run.sh': 'echo\n',
+      'package.json': JSON.stringify({ scripts: { test: 'node --test' } }),
+      'package-lock.json': '{}',
     },
   });
   mainSha = (await record.git.resolveCommit('main')) ?? '';
@@ -73,5 +76,42 @@ describe('reading what a work branch changed', () => {
     await gh.octokit.rest.git.createRef({ ...repository, ref: 'refs/heads/agents/empty', sha: mainSha });
     const diff = await readBranchDiff(gh.octokit, repository, 'main', 'agents/empty');
     expect(diff).toEqual({ baseSha: mainSha, headSha: mainSha, files: [], incomplete: false });
+  });
+});
+
+describe('defining the checks from the base commit, through GitHub', () => {
+  it("runs the base's scripts and refuses the ones the branch changed, with the base commit named", async () => {
+    await branch('agents/echo', [
+      { path: 'package.json', mode: '100644', content: JSON.stringify({ scripts: { test: 'echo ok' } }) },
+    ]);
+    const defined = await defineChecksOf(gh.octokit, repository, {
+      conversationId: 'c',
+      branch: 'agents/echo',
+      commands: { lint: 'npx biome check .' },
+    });
+    expect(defined.baseSha).toBe(mainSha);
+    const byName = Object.fromEntries(defined.checks.map((c) => [c.name, c]));
+    expect(byName.install?.refused).toContain('changes package.json');
+    expect(byName.test?.refused).toContain(
+      `changes "test" in package.json: the check is defined by the base commit ${mainSha.slice(0, 7)}`,
+    );
+    expect(byName.lint).toMatchObject({ command: 'npx biome check .', source: { type: 'config' } });
+    expect(byName.typecheck?.skipped).toBeDefined();
+    expect(JSON.parse(defined.buildspec).phases.build.commands).toHaveLength(6);
+  });
+
+  it('defines the base build by the base itself: nothing is refused there', async () => {
+    const defined = await defineChecksOf(gh.octokit, repository, {
+      conversationId: 'c',
+      branch: mainSha,
+      base: mainSha,
+      commands: {},
+    });
+    const byName = Object.fromEntries(defined.checks.map((c) => [c.name, c]));
+    expect(byName.install).toMatchObject({
+      command: 'npm ci --no-audit --no-fund',
+      source: { type: 'base', sha: mainSha },
+    });
+    expect(byName.test).toMatchObject({ command: 'npm run --silent test' });
   });
 });
