@@ -3,6 +3,7 @@ import { InvalidModelPriceError } from '../lambdas/agents/errors.ts';
 import { AgentLimits } from '../lambdas/agents/limits.ts';
 import { UntrustedTextMode } from '../lambdas/agents/people-text.ts';
 import { ModelPrices, priceOf } from '../lambdas/agents/pricing.ts';
+import { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import { RoleMembers } from '../lambdas/kernel/people.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
@@ -209,6 +210,15 @@ const KernelConfigFields = {
    * @default { services: [] } with every bound at its default
    */
   telemetry: TelemetryConfig.prefault({}),
+  /**
+   * Protected paths, one setting for every workflow that writes code (the bug workflow's fixer,
+   * the issue pipeline): a change touching one waits for an approver or is refused, as each
+   * workflow's `protectedChanges` says (docs/security-code-changes.md). `add`: patterns
+   * protected besides the defaults; `remove`: default patterns not protected here, each written
+   * exactly as in the default list (lambdas/changes/protected-paths.ts).
+   * @default { add: [], remove: [] } (the defaults: CI, dependency manifests and lockfiles, build scripts, check definitions, CODEOWNERS, agent configuration)
+   */
+  protectedPaths: ProtectedPathsSettings,
 };
 
 /**

@@ -6,6 +6,9 @@ import { Construct } from 'constructs';
 import { checksBuildspec } from '../lambdas/builds/buildspec.ts';
 import type { BuildSettings } from '../lambdas/builds/contract.ts';
 
+/** The handler of "Define checks" (lambdas/builds/define-checks.ts), shared by every module that builds. */
+export const DEFINE_CHECKS_ENTRY = 'lambdas/handlers/define-checks.ts';
+
 /** github.com's REST API: a repository there is a GITHUB source, anywhere else GITHUB_ENTERPRISE. */
 const GITHUB_COM_API = 'https://api.github.com';
 
@@ -79,24 +82,32 @@ export class ChecksBuildProject extends Construct {
 /**
  * `codebuild:startBuild.sync` with the branch to build: CDK's task renders the project and
  * its IAM (StartBuild, StopBuild, BatchGetBuilds, the managed EventBridge rule); this adds
- * `SourceVersion`, which CDK's task does not offer.
+ * `SourceVersion`, which CDK's task does not offer, and `BuildspecOverride`: the checks
+ * "Define checks" decided from the configuration and the base commit, so the build never runs
+ * what the branch under test defines.
  */
 export class StartChecksBuild extends tasks.CodeBuildStartBuild {
   private readonly sourceVersionPath: string;
+  private readonly buildspecPath: string | undefined;
 
   constructor(
     scope: Construct,
     id: string,
-    props: tasks.CodeBuildStartBuildProps & { sourceVersionPath: string },
+    props: tasks.CodeBuildStartBuildProps & { sourceVersionPath: string; buildspecPath?: string },
   ) {
-    const { sourceVersionPath, ...rest } = props;
+    const { sourceVersionPath, buildspecPath, ...rest } = props;
     super(scope, id, rest);
     this.sourceVersionPath = sourceVersionPath;
+    this.buildspecPath = buildspecPath;
   }
 
   override toStateJson(queryLanguage?: sfn.QueryLanguage): object {
     const state = super.toStateJson(queryLanguage) as { Parameters?: Record<string, unknown> };
-    state.Parameters = { ...state.Parameters, 'SourceVersion.$': this.sourceVersionPath };
+    state.Parameters = {
+      ...state.Parameters,
+      'SourceVersion.$': this.sourceVersionPath,
+      ...(this.buildspecPath === undefined ? {} : { 'BuildspecOverride.$': this.buildspecPath }),
+    };
     return state;
   }
 }

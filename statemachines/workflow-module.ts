@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import type * as z from 'zod';
 import type { AgentLimits } from '../lambdas/agents/limits.ts';
 import type { ModelPrices } from '../lambdas/agents/pricing.ts';
+import type { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
 import type { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
@@ -58,6 +59,11 @@ export interface KernelConfig {
   readonly approvals: Readonly<Record<string, readonly string[]>>;
   /** The telemetry tools' services and data sources (issue 15, lambdas/tools/telemetry/config.ts). */
   readonly telemetry: TelemetryConfig;
+  /**
+   * The paths whose change waits for an approver or is refused, for every workflow that writes
+   * code (lambdas/changes/protected-paths.ts; absent: the defaults).
+   */
+  readonly protectedPaths?: ProtectedPathsSettings;
 }
 
 /**

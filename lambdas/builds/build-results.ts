@@ -1,4 +1,4 @@
-import { CHECK_BEGIN, CHECK_END, CHECK_SKIPPED } from './buildspec.ts';
+import { CHECK_BEGIN, CHECK_COMMAND, CHECK_END, CHECK_SKIPPED } from './buildspec.ts';
 import type { BuildResults, CheckResult } from './contract.ts';
 
 /** Characters of each check's output kept (its tail, where a failure is reported). */
@@ -9,6 +9,23 @@ export function tail(text: string, max: number = CHECK_TAIL_CHARS): string {
   return text.length <= max ? text : `…${text.slice(text.length - max + 1)}`;
 }
 
+type Announced = { command?: string; source?: string; refused?: string };
+
+/** A check's announcement (its first line): the command and its origin. Only the first counts. */
+function announcement(json: string): Announced {
+  try {
+    const value: unknown = JSON.parse(json);
+    if (typeof value !== 'object' || value === null) return {};
+    const pick = (key: string) => {
+      const v = (value as Record<string, unknown>)[key];
+      return typeof v === 'string' ? { [key]: v } : {};
+    };
+    return { ...pick('command'), ...pick('source'), ...pick('refused') };
+  } catch {
+    return {};
+  }
+}
+
 /**
  * Each check's exit code and output from the build's log lines: the lines between
  * `::check-begin::<name>` and `::check-end::<name>::<code>`. A check with a begin and no end
@@ -17,14 +34,18 @@ export function tail(text: string, max: number = CHECK_TAIL_CHARS): string {
  */
 export function parseChecks(lines: readonly string[]): CheckResult[] {
   const checks: CheckResult[] = [];
-  let current: { name: string; output: string[]; skipped: boolean } | undefined;
+  let current: { name: string; output: string[]; skipped: boolean; announced?: Announced } | undefined;
   const close = (exitCode: number | undefined) => {
     if (current === undefined) return;
+    const a = current.announced;
     checks.push({
       name: current.name,
       ...(exitCode === undefined ? {} : { exitCode }),
       skipped: current.skipped,
       tail: tail(current.output.join('\n')),
+      ...(a?.command === undefined ? {} : { command: a.command.slice(0, 1_000) }),
+      ...(a?.source === undefined ? {} : { source: a.source.slice(0, 200) }),
+      ...(a?.refused === undefined ? {} : { refused: a.refused.slice(0, 1_000) }),
     });
     current = undefined;
   };
@@ -38,6 +59,8 @@ export function parseChecks(lines: readonly string[]): CheckResult[] {
       close(Number.isInteger(code) ? code : undefined);
     } else if (current !== undefined) {
       if (line.startsWith(CHECK_SKIPPED)) current.skipped = true;
+      else if (line.startsWith(CHECK_COMMAND) && current.announced === undefined)
+        current.announced = announcement(line.slice(CHECK_COMMAND.length));
       else if (!line.startsWith('[Container]')) current.output.push(line);
     }
   }
@@ -46,9 +69,13 @@ export function parseChecks(lines: readonly string[]): CheckResult[] {
 }
 
 function checkLine(check: CheckResult): string {
-  if (check.skipped) return `• ${check.name}: skipped (not configured, no such script)`;
-  if (check.exitCode === undefined) return `• ${check.name}: did not finish`;
-  return `• ${check.name}: ${check.exitCode === 0 ? 'passed' : `failed (exit ${check.exitCode})`}`;
+  if (check.skipped)
+    return `• ${check.name}: skipped (${check.tail.trim() || 'not configured, no such script'})`;
+  if (check.refused !== undefined) return `• ${check.name}: failed, not run: ${check.refused}`;
+  const ran =
+    check.command === undefined ? '' : ` — \`${check.command}\`${check.source ? ` ${check.source}` : ''}`;
+  if (check.exitCode === undefined) return `• ${check.name}: did not finish${ran}`;
+  return `• ${check.name}: ${check.exitCode === 0 ? 'passed' : `failed (exit ${check.exitCode})`}${ran}`;
 }
 
 /** The results of one build attempt, with what the fixer is told when it failed. */

@@ -49,3 +49,46 @@ export function checksBuildspec(build: BuildSettings): Record<string, unknown> {
     },
   };
 }
+
+/** The line a defined check prints first: its command and where it came from, as JSON. */
+export const CHECK_COMMAND = '::check-command::';
+
+/** `text` as one single-quoted shell word. */
+export function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** What a defined check says about itself: the command and its origin, or why it did not run. */
+export interface CheckAnnouncement {
+  command?: string;
+  /** For people: "from the configuration", "from the base commit abc1234". */
+  source?: string;
+  refused?: string;
+}
+
+/**
+ * One defined check as a command line: it announces its command and origin, then runs it; a
+ * refused check prints why and fails; a skipped one says why it did not run.
+ */
+export function definedCheckLine(name: CheckName, check: CheckAnnouncement & { skipped?: string }): string {
+  const announce = `echo ${shellQuote(`${CHECK_COMMAND}${JSON.stringify({ command: check.command, source: check.source, refused: check.refused })}`)}`;
+  if (check.refused !== undefined)
+    return checkLine(name, `${announce}; echo ${shellQuote(`Refused: ${check.refused}`)}; exit 1`);
+  if (check.command === undefined)
+    return `echo "${CHECK_BEGIN}${name}"; echo "${CHECK_SKIPPED}${name}"; echo ${shellQuote(check.skipped ?? 'not defined')}; echo "${CHECK_END}${name}::0"`;
+  return checkLine(name, `${announce}; ${check.command}`);
+}
+
+/** The buildspec (version 0.2) running exactly the defined checks, in order. */
+export function definedChecksBuildspec(
+  checks: readonly (CheckAnnouncement & { name: CheckName; skipped?: string })[],
+): Record<string, unknown> {
+  return {
+    version: '0.2',
+    phases: {
+      build: {
+        commands: ['failed=0', ...checks.map((c) => definedCheckLine(c.name, c)), '[ "$failed" != 1 ]'],
+      },
+    },
+  };
+}

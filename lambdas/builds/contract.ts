@@ -7,21 +7,24 @@ import * as z from 'zod';
  * builds an agent's work branch (the bug workflow's fix path, the issue pipeline).
  */
 
+/** Configured shell commands per check (a check without one is defined by the base commit). */
+export const CheckCommands = z.strictObject({
+  install: z.string().min(1).optional(),
+  test: z.string().min(1).optional(),
+  lint: z.string().min(1).optional(),
+  typecheck: z.string().min(1).optional(),
+});
+export type CheckCommands = z.infer<typeof CheckCommands>;
+
 /** The checks a change must pass: the CodeBuild project's commands and limits. */
 export const BuildSettings = z
   .strictObject({
     /**
-     * Shell commands per check; a check without one is detected from the repository's
-     * `package.json` (`npm ci`/`npm install`, and the `test`, `lint`, `typecheck` scripts).
+     * Shell commands per check; a check without one is defined by the BASE commit's
+     * `package.json` (`npm ci`/`npm install`, and the `test`, `lint`, `typecheck` scripts),
+     * never by the branch under test (check-definitions.ts, docs/security-code-changes.md).
      */
-    commands: z
-      .strictObject({
-        install: z.string().min(1).optional(),
-        test: z.string().min(1).optional(),
-        lint: z.string().min(1).optional(),
-        typecheck: z.string().min(1).optional(),
-      })
-      .prefault({}),
+    commands: CheckCommands.prefault({}),
     /** A build stopped past this (CodeBuild allows 5 to 2160). @default 20 */
     timeoutMinutes: z.number().int().min(5).max(120).default(20),
   })
@@ -36,6 +39,12 @@ export const CheckResult = z.object({
   /** The command was not configured and the repository has no such script. */
   skipped: z.boolean(),
   tail: z.string(),
+  /** The command that ran (a build whose checks were defined before it: check-definitions.ts). */
+  command: z.string().max(1_000).optional(),
+  /** Where the command came from, for people: "from the configuration", "from the base commit abc1234". */
+  source: z.string().max(200).optional(),
+  /** Why the check failed without running: the branch broke the base's definition of it. */
+  refused: z.string().max(1_000).optional(),
 });
 export type CheckResult = z.infer<typeof CheckResult>;
 

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { GitCommandError } from './errors.ts';
 import { type GitIdentity, identityEnv, parseIdentity, runGit } from './git.ts';
+import { type ComparedFile, compareDiff } from './git-compare-diff.ts';
 
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -264,6 +265,11 @@ export class GitRepository {
       });
     }
     return files;
+  }
+
+  /** The files between two commits as GitHub's compare lists them: renames, mode and type changes. */
+  compare(base: string, head: string): Promise<ComparedFile[]> {
+    return compareDiff((args) => this.git(args), base, head);
   }
 
   /** A gzipped tar of a commit's tree, every path under `prefix`. */

@@ -170,7 +170,7 @@ export async function comparison(
   const commits = await Promise.all(
     ahead.map(async (sha) => views.commit(repo, await repo.git.readCommit(sha))),
   );
-  const files = await repo.git.diff(mergeBase, head);
+  const files = await repo.git.compare(mergeBase, head);
   const r = views.repoApi(repo);
   const html = `${views.repoHtml(repo)}/compare/${basehead}`;
   return {
@@ -186,7 +186,11 @@ export async function comparison(
     behind_by: behind.length,
     total_commits: ahead.length,
     commits,
-    files: files.map((f) => views.diffEntry(repo, head, f)),
+    files: files.map((f) => ({
+      ...views.diffEntry(repo, head, f),
+      status: f.status,
+      ...(f.previous_filename === undefined ? {} : { previous_filename: f.previous_filename }),
+    })),
   };
 }
 

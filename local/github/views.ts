@@ -1,3 +1,4 @@
+import type { ComparedFile } from './git-compare-diff.ts';
 import type { GitCommit, GitDiffFile } from './git-repository.ts';
 import type {
   CommentRecord,
@@ -243,7 +244,7 @@ export class Views {
     };
   }
 
-  diffEntry(repo: RepoRecord, sha: string, f: GitDiffFile) {
+  diffEntry(repo: RepoRecord, sha: string, f: GitDiffFile | ComparedFile) {
     const path = encodePath(f.filename);
     return {
       sha: f.sha,

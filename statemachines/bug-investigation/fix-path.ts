@@ -1,3 +1,4 @@
+import { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
@@ -16,6 +17,7 @@ import { catchFailure, DRAINED_PATH } from '../kernel.ts';
 import { lambdaTask } from '../lambda-task.ts';
 import { slackPost } from '../slack-post.ts';
 import type { KernelResources } from '../workflow-module.ts';
+import { DEFINED_CHECKS_PATH, defineChecksState, protectedGateStates } from './fix-guards.ts';
 import type { BugFunctionId } from './functions.ts';
 
 /**
@@ -24,7 +26,9 @@ import type { BugFunctionId } from './functions.ts';
  * code tools, CodeBuild runs the repository's checks on it, and the workflow (not the model)
  * opens a draft pull request and posts its link in both threads. At most `maxFixAttempts`
  * build-and-fix rounds, each failing build's output fed back to the fixer; when no pull
- * request can be opened, both threads say why.
+ * request can be opened, both threads say why. Each build runs the checks the configuration or
+ * the base commit defines, never the fix branch; a green fix whose diff touches a protected path
+ * waits for an approver or is refused (fix-guards.ts, docs/security-code-changes.md).
  *
  * Its state, under `$.fix`: `attempt` (builds started), `notes` (what the fixer's next turn is
  * told), `turn` (the fixer's last `BugFixOutput`), `buildOutput`/`buildFailure` (the build
@@ -91,6 +95,14 @@ export interface FixPathProps {
   readonly checkFixRequestFn: IFunction;
   readonly readBuildResultsFn: IFunction;
   readonly openPullRequestFn: IFunction;
+  /** "Define checks" before each build (fix-guards.ts). */
+  readonly defineChecksFn: IFunction;
+  /** "Check protected changes" before the pull request (fix-guards.ts). */
+  readonly checkProtectedChangesFn: IFunction;
+  /** The kernel's ApprovalWait, for a fix touching protected paths. */
+  readonly approvalWaitFn: IFunction;
+  /** How long a protected change waits for an approver. */
+  readonly approvalTimeout: Duration;
   /** Where a request nobody may make goes on (the usual findings path). */
   readonly notAllowed: sfn.IChainable;
   /** Where the path ends, with a pull request or with the reason in both threads. */
@@ -132,6 +144,10 @@ export function fixPathOr(
     checkFixRequestFn: functions.CheckFixRequest,
     readBuildResultsFn: functions.ReadBuildResults,
     openPullRequestFn: functions.OpenPullRequest,
+    defineChecksFn: functions.DefineChecks,
+    checkProtectedChangesFn: functions.CheckProtectedChanges,
+    approvalWaitFn: kernel.approvalWait,
+    approvalTimeout: Duration.seconds(kernel.config.developerWaitSeconds),
   });
 }
 
@@ -173,6 +189,8 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
       fixSummary: sfn.JsonPath.stringAt('$.fix.turn.summary'),
       build: sfn.JsonPath.objectAt('$.fix.build'),
       requestedBy: sfn.JsonPath.stringAt('$.fixRequest.requestedBy'),
+      // The head "Check protected changes" judged: a branch that moved since is not proposed.
+      checkedHead: sfn.JsonPath.stringAt('$.fix.protected.headSha'),
       thread: {
         channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
         threadTs: sfn.JsonPath.stringAt('$.threads.summary.threadTs'),
@@ -195,6 +213,18 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     .when(sfn.Condition.booleanEquals('$.fix.pullRequest.opened', true), toDevelopers)
     .otherwise(whyToDevelopers);
   openPullRequest.next(pullRequestOpened);
+  // The fix branch's real diff against the protected paths decides whether it may be proposed.
+  const protectedGate = protectedGateStates(scope, {
+    checkFn: props.checkProtectedChangesFn,
+    slackPostFn: props.slackPostFn,
+    approvalWaitFn: props.approvalWaitFn,
+    branchPath: WORK_BRANCH,
+    handling: settings.protectedChanges,
+    thread: props.summaryThread,
+    timeout: props.approvalTimeout,
+    open: openPullRequest,
+    explain: whyToDevelopers,
+  });
 
   // --- The fixer's turns ---------------------------------------------------------------------
   const turnProps = {
@@ -244,11 +274,18 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     },
     resultPath: '$.fix',
   });
+  const defineChecks = defineChecksState(scope, {
+    fn: props.defineChecksFn,
+    branchPath: WORK_BRANCH,
+    build: settings.build,
+    explain: whyToDevelopers,
+  });
   const buildFix = new StartChecksBuild(scope, S.buildFix, {
     stateName: S.buildFix,
     project: checks.project,
     integrationPattern: sfn.IntegrationPattern.RUN_JOB,
     sourceVersionPath: `States.Format('refs/heads/{}', ${WORK_BRANCH})`,
+    buildspecPath: `${DEFINED_CHECKS_PATH}.buildspec`,
     resultPath: '$.fix.buildOutput',
     taskTimeout: sfn.Timeout.duration(checksBuildTaskTimeout(settings.build)),
   });
@@ -290,10 +327,10 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     resultPath: '$.fix.notes',
   }).next(rewriteFix);
   const buildPassed = sfn.Choice.jsonPath(scope, S.buildPassed)
-    .when(sfn.Condition.booleanEquals('$.fix.build.passed', true), openPullRequest)
+    .when(sfn.Condition.booleanEquals('$.fix.build.passed', true), protectedGate)
     .when(sfn.Condition.numberLessThan('$.fix.attempt', settings.maxFixAttempts), feedBack)
     .otherwise(whyToDevelopers);
-  prepareBuild.next(buildFix).next(readBuildResults).next(buildPassed);
+  prepareBuild.next(defineChecks).next(buildFix).next(readBuildResults).next(buildPassed);
 
   const fixWritten = sfn.Choice.jsonPath(scope, S.fixWritten)
     .when(sfn.Condition.stringEquals('$.fix.turn.action', 'fix_written'), prepareBuild)

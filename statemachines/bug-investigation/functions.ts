@@ -1,5 +1,6 @@
 import { CODE_TOOLS_FUNCTION, codeToolFunctions } from '../../lambdas/tools/code/deployment.ts';
 import { CONVERSATION_HISTORY_TOOL } from '../../lambdas/tools/conversation-history.ts';
+import { DEFINE_CHECKS_ENTRY } from '../checks-build.ts';
 import {
   agentTurnFunction,
   CONVERSATION_HISTORY_TOOL_FUNCTION,
@@ -17,7 +18,9 @@ export type BugFunctionId =
   | 'BugCodeTools'
   | 'CheckFixRequest'
   | 'ReadBuildResults'
-  | 'OpenPullRequest';
+  | 'OpenPullRequest'
+  | 'DefineChecks'
+  | 'CheckProtectedChanges';
 
 const LAMBDAS = 'lambdas/workflows/bug-investigation/handlers';
 
@@ -65,6 +68,20 @@ export const BUG_FUNCTIONS = {
   /** The fix's draft pull request, through Octokit. */
   OpenPullRequest: {
     entry: `${LAMBDAS}/open-pull-request.ts`,
+    timeoutSeconds: TASK_FUNCTION_TIMEOUT_SECONDS,
+    memoryMb: 256,
+    access: { table: 'read_write', githubSecret: true },
+  },
+  /** Each check's command from the configuration or the base commit (never the branch under test). */
+  DefineChecks: {
+    entry: DEFINE_CHECKS_ENTRY,
+    timeoutSeconds: TASK_FUNCTION_TIMEOUT_SECONDS,
+    memoryMb: 256,
+    access: { table: 'read_write', githubSecret: true },
+  },
+  /** The fix branch's real diff against the protected paths, before the pull request. */
+  CheckProtectedChanges: {
+    entry: 'lambdas/handlers/check-protected-changes.ts',
     timeoutSeconds: TASK_FUNCTION_TIMEOUT_SECONDS,
     memoryMb: 256,
     access: { table: 'read_write', githubSecret: true },

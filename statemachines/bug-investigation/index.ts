@@ -1,7 +1,9 @@
+import { PROTECTED_PATHS_ENV } from '../../lambdas/changes/config.ts';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { REQUEST_FIX } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
+import { PROTECTED_FIX_DECISION } from './fix-guards.ts';
 import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
 import { BUG_INVESTIGATION } from './workflow.ts';
 
@@ -30,18 +32,35 @@ export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugI
     on_call: { groups: ['S_ONCALL'] },
   },
   // The escalation's Acknowledge button (sla-tracking.ts): on call may press it. The findings'
-  // "Fix it" (fix-path.ts): developers may press it.
-  decisions: { acknowledge_escalation: ['on_call'], [REQUEST_FIX]: ['developer'] },
+  // "Fix it" (fix-path.ts): developers may press it. A fix touching a protected path
+  // (fix-path.ts): developers may approve it by default.
+  decisions: {
+    acknowledge_escalation: ['on_call'],
+    [REQUEST_FIX]: ['developer'],
+    [PROTECTED_FIX_DECISION]: ['developer'],
+  },
   statuses: ['pending_verification'],
   functions: BUG_FUNCTIONS,
   // The code tools' and the pull request opener's repository (issue 13); none: no code tools.
   // Without a repository: no code tools, no fix path, nothing of GitHub or CodeBuild deployed.
   disabledFunctions: (settings) =>
     settings.repository === undefined
-      ? ['BugCodeTools', 'CheckFixRequest', 'ReadBuildResults', 'OpenPullRequest']
+      ? [
+          'BugCodeTools',
+          'CheckFixRequest',
+          'ReadBuildResults',
+          'OpenPullRequest',
+          'DefineChecks',
+          'CheckProtectedChanges',
+        ]
       : [],
-  environment: (settings) =>
-    settings.repository === undefined ? {} : { [CODE_TOOLS_ENV.repository]: settings.repository },
+  environment: (settings, kernel) =>
+    settings.repository === undefined
+      ? {}
+      : {
+          [CODE_TOOLS_ENV.repository]: settings.repository,
+          [PROTECTED_PATHS_ENV]: JSON.stringify(kernel.protectedPaths ?? {}),
+        },
   enabled: (settings) => settings.enabled,
   workflows: [BUG_INVESTIGATION],
 });

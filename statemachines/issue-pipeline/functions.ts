@@ -1,4 +1,5 @@
 import { CODE_TOOLS_FUNCTION, codeToolFunctions } from '../../lambdas/tools/code/deployment.ts';
+import { DEFINE_CHECKS_ENTRY } from '../checks-build.ts';
 import { agentTurnFunction, type FunctionSpec, TASK_FUNCTION_TIMEOUT_SECONDS } from '../kernel-functions.ts';
 
 /** The issue pipeline's own functions, by construct id. */
@@ -10,7 +11,8 @@ export type IssueFunctionId =
   | 'IssueJudgeBuild'
   | 'IssueCommitter'
   | 'IssueProgress'
-  | 'IssueRetrigger';
+  | 'IssueRetrigger'
+  | 'IssueDefineChecks';
 
 const LAMBDAS = 'lambdas/workflows/issue-pipeline/handlers';
 
@@ -49,4 +51,11 @@ export const ISSUE_FUNCTIONS = {
   IssueProgress: task('progress.ts', { table: 'read_write', githubSecret: true, slackSecret: true }),
   /** Answers on an issue labelled again while its pipeline runs (the Router's queue). */
   IssueRetrigger: task('retrigger.ts', { table: 'read', githubSecret: true }),
+  /** Each check's command from the configuration or the base commit (never the branch under test). */
+  IssueDefineChecks: {
+    entry: DEFINE_CHECKS_ENTRY,
+    timeoutSeconds: TASK_FUNCTION_TIMEOUT_SECONDS,
+    memoryMb: 256,
+    access: { table: 'read_write', githubSecret: true },
+  },
 } as const satisfies Record<IssueFunctionId, FunctionSpec<IssueFunctionId>>;

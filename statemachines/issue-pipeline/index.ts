@@ -1,3 +1,4 @@
+import { PROTECTED_PATHS_ENV } from '../../lambdas/changes/config.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import {
@@ -25,7 +26,7 @@ export const ISSUE_PIPELINE_MODULE = defineWorkflowModule<IssueFunctionId, Issue
   // `requester`: who labelled the issue; `commenter`: anyone commenting on it (write access is
   // checked in code before an answer counts); `developer`: replies in the pipeline's thread.
   roles: ['requester', 'commenter', 'developer'],
-  // Changes to the configured sensitive paths: developers may approve them by default.
+  // Changes to protected paths (and `sensitivePaths`): developers may approve them by default.
   decisions: { [SENSITIVE_CHANGE_DECISION]: ['developer'] },
   functions: ISSUE_FUNCTIONS,
   queues: {
@@ -39,11 +40,12 @@ export const ISSUE_PIPELINE_MODULE = defineWorkflowModule<IssueFunctionId, Issue
     },
   },
   enabled: (settings) => settings.repository !== undefined,
-  environment: (settings) =>
+  environment: (settings, kernel) =>
     settings.repository === undefined
       ? {}
       : {
           [CODE_TOOLS_ENV.repository]: settings.repository,
+          [PROTECTED_PATHS_ENV]: JSON.stringify(kernel.protectedPaths ?? {}),
           [ISSUE_PIPELINE_SETTINGS_ENV]: JSON.stringify(settings),
         },
   workflows: [ISSUE_PIPELINE],

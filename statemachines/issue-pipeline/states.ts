@@ -24,6 +24,8 @@ export const ISSUE_PIPELINE_STATES = {
   judgeBuild: 'Judge build',
   afterBuild: 'Base commit needed?',
   prepareBaseBuild: 'Prepare base build',
+  defineChecks: 'Define checks',
+  defineBaseChecks: 'Define base checks',
   buildBase: 'Build base commit',
   judgeBaseBuild: 'Judge build against base',
   takeApproval: 'Take approval',

@@ -200,7 +200,7 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     catchFailure(finalProgress, committed);
     committer.next(finalProgress).next(committed);
 
-    // --- Sensitive paths: an approver's button before the Committer ---------------------------
+    // --- Protected paths (the branch's real diff): an approver's button before the Committer --
     const takeApproval = handOff(S.takeApproval, {
       agent: 'reviewer',
       mode: 'approval',
@@ -338,6 +338,8 @@ function buildStage(
       project: checks.project,
       integrationPattern: sfn.IntegrationPattern.RUN_JOB,
       sourceVersionPath,
+      // The checks "Define checks" took from the configuration and the base commit.
+      buildspecPath: '$.build.checks.buildspec',
       resultPath: '$.build.output',
       taskTimeout: sfn.Timeout.duration(checksBuildTaskTimeout(settings.build)),
     });
@@ -370,11 +372,27 @@ function buildStage(
       result: sfn.Result.fromObject({ output: {}, failure: {} }),
       resultPath: '$.build',
     });
-  const build = prepare(S.prepareBuild).next(
-    run(S.build, "States.Format('refs/heads/{}', $.pipeline.branch)", judge(S.judgeBuild, 'branch')),
-  );
-  const base = prepare(S.prepareBaseBuild).next(
-    run(S.buildBase, '$.pipeline.baseSha', judge(S.judgeBaseBuild, 'base')),
-  );
+  // Each build's commands come from the configuration or the base commit, never from the branch
+  // under test; the base build is defined by the base itself (so nothing it lacks is refused).
+  const define = (name: string, head: string) => {
+    const defined = task(
+      name,
+      'IssueDefineChecks',
+      {
+        branch: sfn.JsonPath.stringAt(head),
+        base: sfn.JsonPath.stringAt('$.pipeline.baseSha'),
+        commands: settings.build.commands,
+      },
+      '$.build.checks',
+    );
+    catchFailure(defined, failed);
+    return defined;
+  };
+  const build = prepare(S.prepareBuild)
+    .next(define(S.defineChecks, '$.pipeline.branch'))
+    .next(run(S.build, "States.Format('refs/heads/{}', $.pipeline.branch)", judge(S.judgeBuild, 'branch')));
+  const base = prepare(S.prepareBaseBuild)
+    .next(define(S.defineBaseChecks, '$.pipeline.baseSha'))
+    .next(run(S.buildBase, '$.pipeline.baseSha', judge(S.judgeBaseBuild, 'base')));
   return { build, base };
 }

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import {
+  FIX_GUARD_STATES as G,
+  PROTECTED_FIX_APPROVAL_LABEL,
+} from '../../statemachines/bug-investigation/fix-guards.ts';
 import { FIX_PATH_STATES as F } from '../../statemachines/bug-investigation/fix-path.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
 import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
@@ -45,8 +49,16 @@ const actions = (statements: Statement[]) => statements.flatMap((s) => [s.Action
 
 describe('the fix path of bug_investigation', () => {
   it('has every fix path state, by its readable name, beside the investigation states', () => {
+    const approval = ['Post', 'Wait for', 'Expire'].map((verb) => `${verb} ${PROTECTED_FIX_APPROVAL_LABEL}`);
     expect(Object.keys(bug.States).sort()).toEqual(
-      [...Object.values(S), ...Object.values(UNHANDLED_NOTICE_STATES), ...Object.values(F)].sort(),
+      [
+        ...Object.values(S),
+        ...Object.values(UNHANDLED_NOTICE_STATES),
+        ...Object.values(F),
+        ...Object.values(G),
+        ...approval,
+        `${PROTECTED_FIX_APPROVAL_LABEL} expired`,
+      ].sort(),
     );
   });
 
@@ -82,13 +94,20 @@ describe('the fix path of bug_investigation', () => {
       Choices: [{ Variable: '$.fix.turn.action', StringEquals: 'fix_written', Next: F.prepareBuild }],
       Default: F.explainToDevelopers,
     });
-    expect(state(F.prepareBuild).Next).toBe(F.buildFix);
+    // The checks are defined (configuration or base commit) before each build, and the build runs them.
+    expect(state(F.prepareBuild).Next).toBe(G.defineChecks);
+    expect(state(G.defineChecks).Next).toBe(F.buildFix);
+    expect(catchNext(G.defineChecks)).toEqual([G.noteUndefinedChecks]);
+    expect(state(G.noteUndefinedChecks).Next).toBe(F.explainToDevelopers);
+    expect((state(F.buildFix).Parameters as Record<string, unknown>)['BuildspecOverride.$']).toBe(
+      '$.fix.checks.buildspec',
+    );
     expect(state(F.buildFix).Next).toBe(F.readBuildResults);
     // A failed or timed-out build is read too: its Catch goes to the same state.
     expect(catchNext(F.buildFix)).toEqual([F.readBuildResults]);
     expect(state(F.buildPassed)).toMatchObject({
       Choices: [
-        { Variable: '$.fix.build.passed', BooleanEquals: true, Next: F.openPullRequest },
+        { Variable: '$.fix.build.passed', BooleanEquals: true, Next: G.checkProtected },
         { Variable: '$.fix.attempt', NumericLessThan: 3, Next: F.feedBackBuild },
       ],
       Default: F.explainToDevelopers,
@@ -98,6 +117,33 @@ describe('the fix path of bug_investigation', () => {
       ResultPath: '$.fix.notes',
       Next: F.rewriteFix,
     });
+  });
+
+  it("opens a pull request only when the branch's diff is clear of protected paths, or an approver approves", () => {
+    expect(state(G.checkProtected).Next).toBe(G.protectedTouched);
+    expect(catchNext(G.checkProtected)).toEqual([G.noteUncheckedPaths]);
+    expect(state(G.protectedTouched)).toMatchObject({
+      Choices: [
+        { Variable: '$.fix.protected.verdict', StringEquals: 'clear', Next: F.openPullRequest },
+        {
+          Variable: '$.fix.protected.verdict',
+          StringEquals: 'approval',
+          Next: `Post ${PROTECTED_FIX_APPROVAL_LABEL}`,
+        },
+      ],
+      Default: G.noteRefused,
+    });
+    expect(state(`Wait for ${PROTECTED_FIX_APPROVAL_LABEL}`).TimeoutSeconds).toBe(172_800);
+    expect(state(G.protectedApproved)).toMatchObject({
+      Choices: [
+        { Variable: '$.fixApproval.decision', StringEquals: 'approve', Next: F.openPullRequest },
+        { Variable: '$.fixApproval.outcome', StringEquals: 'decided', Next: G.noteRejected },
+      ],
+      Default: G.noteExpired,
+    });
+    for (const note of [G.noteRefused, G.noteRejected, G.noteExpired, G.noteUncheckedPaths]) {
+      expect(state(note)).toMatchObject({ ResultPath: '$.fix.pullRequest', Next: F.explainToDevelopers });
+    }
   });
 
   it('tells both threads the outcome, pull request or reason, then waits for developers', () => {
@@ -126,6 +172,7 @@ describe('the fix path of bug_investigation', () => {
     }
     expect(state(F.openPullRequest).Parameters).toMatchObject({
       'branch.$': '$.fixRequest.workBranch',
+      'checkedHead.$': '$.fix.protected.headSha',
     });
   });
 

@@ -342,6 +342,7 @@ describe('function environment', () => {
       [ENV.approvals]: JSON.stringify({
         acknowledge_escalation: ['on_call'],
         request_fix: ['developer'],
+        approve_protected_fix: ['developer'],
         approve_sensitive_change: ['developer'],
         remediation_step: ['incident_approver'],
       }),

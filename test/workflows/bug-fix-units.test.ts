@@ -254,6 +254,20 @@ describe('the draft pull request', () => {
     expect((await gh.octokit.rest.pulls.list({ ...repo, state: 'all' })).data).toHaveLength(before);
   });
 
+  it('is refused when the branch moved after its diff was checked', async () => {
+    const repo = { owner: 'demo', repo: 'webshop' };
+    const branch = bugWorkBranch('bug-1');
+    const head = (await gh.octokit.rest.repos.getBranch({ ...repo, branch })).data.commit.sha;
+    const outcome = await openFixPullRequest(gh.octokit, repo, {
+      ...input(branch),
+      checkedHead: 'f'.repeat(40),
+    });
+    expect(outcome).toEqual({
+      opened: false,
+      reason: `the branch ${branch} changed after its diff was checked (checked fffffff, now ${head.slice(0, 7)}), so nothing unchecked is proposed.`,
+    });
+  });
+
   it('links the Slack thread and carries the findings and the build in its body', () => {
     const body = pullRequestBody(input('agents/bug-1'));
     expect(body).toContain('https://slack.com/archives/C_SUM/p1700000000000100');

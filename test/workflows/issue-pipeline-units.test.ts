@@ -27,7 +27,7 @@ const fresh = () =>
   });
 const ctx = (over: Partial<HandOffContext> = {}): HandOffContext => ({
   limits: { maxTokens: 1_000, maxCostUsd: 1, wallClockMinutes: 60 },
-  sensitivePaths: [],
+  protectedGate: { verdict: 'clear', headSha: 'h', files: [], reason: '', approvalText: '' },
   spend: { tokens: 0, costMicroUsd: 0 },
   nowMs: NOW,
   ...over,
@@ -128,21 +128,61 @@ describe('the hand-off (seed 001, in code)', () => {
     expect(answered.state.communication.questions[0]).toMatchObject({ answered: true, answer: 'In cart.ts' });
   });
 
-  it('asks for approval when an approved change touches a sensitive path', () => {
-    const state = fresh();
-    state.writer.changes = [{ file: 'infra/stack.ts', description: 'x' }];
-    const { handOff: next } = handOff(
-      state,
-      {
-        conversationId: 'c',
-        agent: 'reviewer',
-        mode: 'work',
-        turn: turn({ verdict: 'APPROVED', findings: { good: [], issues: [] } }),
-      },
-      ctx({ sensitivePaths: ['infra/'] }),
+  const review = {
+    conversationId: 'c',
+    agent: 'reviewer' as const,
+    mode: 'work' as const,
+    turn: turn({ verdict: 'APPROVED', findings: { good: [], issues: [] } }),
+  };
+
+  it("asks for approval when the branch's diff touches a protected path, with the diff in the request", () => {
+    const { state, handOff: next } = handOff(
+      fresh(),
+      review,
+      ctx({
+        protectedGate: {
+          verdict: 'approval',
+          headSha: 'h',
+          files: ['infra/stack.ts'],
+          reason: 'The change touches protected paths:\n• `infra/stack.ts` (modified): matches `infra*`',
+          approvalText: 'The change touches protected paths: ... ```+new line```',
+        },
+      }),
     );
     expect(next.next).toBe('approval');
-    expect(next.reason).toContain('infra/stack.ts');
+    expect(next.reason).toContain('+new line');
+    expect(state.communication.escalations[0]?.reason).toContain('infra/stack.ts');
+  });
+
+  it("ignores the writer's own list of changes: a clear diff goes to the Committer", () => {
+    const state = fresh();
+    state.writer.changes = [{ file: '.github/workflows/ci.yml', description: 'claims a protected file' }];
+    const { handOff: next } = handOff(state, review, ctx());
+    expect(next.next).toBe('committer');
+  });
+
+  it('blocks with the reason when the pipeline refuses protected changes', () => {
+    const { handOff: next, state } = handOff(
+      fresh(),
+      review,
+      ctx({
+        protectedGate: {
+          verdict: 'refused',
+          headSha: 'h',
+          files: ['.github/workflows/evil.yml'],
+          reason:
+            'The change touches protected paths: `.github/workflows/evil.yml`. This workflow refuses such changes.',
+          approvalText: '',
+        },
+      }),
+    );
+    expect(next.next).toBe('blocked');
+    expect(state.pipeline.blocked_reason).toContain('.github/workflows/evil.yml');
+  });
+
+  it('opens nothing when the diff was not checked', () => {
+    const { protectedGate: _, ...unchecked } = ctx();
+    expect(handOff(fresh(), review, unchecked).handOff.next).toBe('blocked');
   });
 });
 

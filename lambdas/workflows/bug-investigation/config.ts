@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { BuildSettings } from '../../builds/contract.ts';
+import { ProtectedChangeHandling } from '../../changes/protected-paths.ts';
 
 /**
  * The bug investigation's section of the stack configuration (`slackAgents.bugInvestigation`),
@@ -48,6 +49,13 @@ export const BugInvestigationSettings = z.strictObject({
     .optional(),
   /** The checks a fix must pass: the CodeBuild project's commands and limits. */
   build: BuildSettings,
+  /**
+   * A fix touching a protected path (`slackAgents.protectedPaths`): `approve` waits for an
+   * approver's button (`slackAgents.approvals.approve_protected_fix`, developers by default)
+   * with the real diff of those files; `refuse` opens no pull request and says why in both
+   * threads. @default 'approve'
+   */
+  protectedChanges: ProtectedChangeHandling.default('approve'),
   /** Build-and-fix attempts before the workflow gives up on a fix (at most 3). @default 3 */
   maxFixAttempts: z.number().int().min(1).max(3).default(3),
 });

@@ -20,13 +20,18 @@ const SEED_COMMANDS: Record<string, string> = {
 
 const failed = (check: BuildResults['checks'][number]) => !check.skipped && check.exitCode !== 0;
 
-/** The checks of the change that fail, and which of them fail on the base commit too. */
+/**
+ * The checks of the change that fail, and which of them fail on the base commit too. A check
+ * refused because the branch broke its definition is never pre-existing: the base defines it.
+ */
 export function failingChecks(
   branch: BuildResults,
   base: BuildResults | undefined,
 ): { name: string; preExisting: boolean }[] {
   const baseFailing = new Set((base?.checks ?? []).filter(failed).map((c) => c.name));
-  return branch.checks.filter(failed).map((c) => ({ name: c.name, preExisting: baseFailing.has(c.name) }));
+  return branch.checks
+    .filter(failed)
+    .map((c) => ({ name: c.name, preExisting: c.refused === undefined && baseFailing.has(c.name) }));
 }
 
 /** Whether the base commit's results are needed: something failed and they are not known yet. */
@@ -43,9 +48,11 @@ export function judgeBuild(
   const failing = failingChecks(branch, base);
   const preExisting = new Set(failing.filter((f) => f.preExisting).map((f) => f.name));
   const blamed = failing.filter((f) => !f.preExisting);
+  // Only a check that ran can have passed: one the base does not define is not claimed.
   const ok = (name: string) => {
     const check = branch.checks.find((c) => c.name === name);
-    return check === undefined || check.skipped || check.exitCode === 0 || preExisting.has(name);
+    if (check === undefined || check.skipped || check.refused !== undefined) return false;
+    return check.exitCode === 0 || preExisting.has(name);
   };
   // A build that ran no check at all (it could not start, or died first) is a failure of its own.
   const noChecks = branch.checks.length === 0 && !branch.passed;
@@ -59,12 +66,20 @@ export function judgeBuild(
       ...[...preExisting].map((name) => `${name} fails on the base commit too (pre-existing)`),
       ...(noChecks ? [branch.summary.slice(0, 2_000)] : []),
     ].slice(0, 20),
-    commands_run: branch.checks.slice(0, 10).map((c) => ({
-      command: SEED_COMMANDS[c.name] ?? c.name,
-      exit_code: c.skipped ? 0 : (c.exitCode ?? null),
-      output: c.tail.slice(-2_000),
-      pre_existing: preExisting.has(c.name),
-    })),
+    commands_run: branch.checks
+      .filter((c) => !c.skipped)
+      .slice(0, 10)
+      .map((c) => ({
+        command: (c.refused !== undefined
+          ? `${c.name} not run: ${c.refused}`
+          : (c.command ?? SEED_COMMANDS[c.name] ?? c.name)
+        ).slice(0, 200),
+        exit_code: c.exitCode ?? null,
+        output: c.tail.slice(-2_000),
+        pre_existing: preExisting.has(c.name),
+        check: c.name.slice(0, 50),
+        ...(c.source === undefined ? {} : { source: c.source.slice(0, 200) }),
+      })),
   };
   if (blamed.length === 0 && !noChecks) {
     state.pipeline.current_agent = 'reviewer';

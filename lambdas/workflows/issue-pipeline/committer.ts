@@ -1,4 +1,6 @@
 import type { Octokit } from '@octokit/rest';
+import { changedFilesSection } from '../../changes/changed-files.ts';
+import { readBranchDiff } from '../../changes/read-branch-diff.ts';
 import type { CommitOutput } from './contract.ts';
 import type { IssueStateStore } from './ports.ts';
 import type { IssueState } from './state.ts';
@@ -30,19 +32,24 @@ export function commitMessage(state: IssueState): string {
   return `${title}\n\n${state.writer.summary}\n\nCloses #${state.issue.number}`;
 }
 
-export function pullRequestBody(state: IssueState, message: string): string {
+/**
+ * The body: the writer's summary, the files the branch really changes (`files`, from GitHub's
+ * comparison: never the writer's own list), the checks with their commands and origin, the
+ * review, and the state document.
+ */
+export function pullRequestBody(state: IssueState, message: string, files: string): string {
   const json = JSON.stringify(state, null, 2);
   const document = json.length <= DOCUMENT_CHARS ? json : `${json.slice(0, DOCUMENT_CHARS)}\n… (shortened)`;
   const checks = state.build.commands_run
     .map(
       (c) =>
-        `- \`${c.command}\`: ${c.exit_code === 0 ? 'passed' : `exit ${c.exit_code ?? 'none'}`}${c.pre_existing ? ' (fails on the base commit too)' : ''}`,
+        `- \`${c.command}\`${c.source ? ` (${c.source})` : ''}: ${c.exit_code === 0 ? 'passed' : `exit ${c.exit_code ?? 'none'}`}${c.pre_existing ? ' (fails on the base commit too)' : ''}`,
     )
     .join('\n');
   return [
     message.split('\n').slice(2).join('\n'),
-    '## Changes',
-    state.writer.changes.map((c) => `- \`${c.file}\`: ${c.description}`).join('\n'),
+    '## Files changed (from the branch, not from the agents)',
+    files,
     `Test: ${state.writer.test_written ? (state.writer.test_file ?? 'written') : 'none'}`,
     '## Checks',
     checks || 'No checks ran.',
@@ -80,13 +87,14 @@ export async function runCommitter(
     let pull = existing.data[0];
     if (pull === undefined) {
       const { data: repo } = await octokit.rest.repos.get(repository);
+      const diff = await readBranchDiff(octokit, repository, repo.default_branch, branch);
       pull = (
         await octokit.rest.pulls.create({
           ...repository,
           head: branch,
           base: repo.default_branch,
           title: message.split('\n')[0] ?? `Issue #${state.issue.number}`,
-          body: pullRequestBody(state, message),
+          body: pullRequestBody(state, message, changedFilesSection(diff)),
           draft: deps.draft,
         })
       ).data as (typeof existing.data)[number];

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { BuildSettings } from '../../builds/contract.ts';
+import { ProtectedChangeHandling } from '../../changes/protected-paths.ts';
 
 /**
  * The issue pipeline's section of the stack configuration (`slackAgents.issuePipeline`),
@@ -32,8 +33,18 @@ export const IssuePipelineSettings = z.strictObject({
   wallClockMinutes: z.number().int().min(5).max(10_080).default(240),
   /** How long a question to people or an escalation waits for an answer, in seconds. @default 86400 */
   humanWaitSeconds: z.number().int().min(60).max(604_800).default(86_400),
-  /** Path prefixes whose changes need an approver's button before the Committer runs. @default [] */
+  /**
+   * Path prefixes protected for this pipeline besides `slackAgents.protectedPaths` (each: every
+   * path that starts with it, in any case). @default []
+   */
   sensitivePaths: z.array(z.string().min(1)).default([]),
+  /**
+   * A change touching a protected path: `approve` waits for an approver's button
+   * (`slackAgents.approvals.approve_sensitive_change`, developers by default) with the real
+   * diff of those files before the Committer; `refuse` blocks the pipeline with the reason, in
+   * Slack and on the issue. @default 'approve'
+   */
+  protectedChanges: ProtectedChangeHandling.default('approve'),
   /** Whether the Committer opens a draft or a ready pull request. @default 'draft' */
   pullRequest: z.enum(['draft', 'ready']).default('draft'),
   /** The checks a change must pass (CodeBuild). */

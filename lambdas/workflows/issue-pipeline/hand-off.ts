@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { personLine } from '../../agents/people-text.ts';
+import type { ProtectedGateVerdict } from '../../changes/gate.ts';
 import {
   AnalysisSubmission,
   AnswerSubmission,
@@ -22,8 +23,11 @@ import type { IssueState, ModelAgent, Question } from './state.ts';
 
 export interface HandOffContext {
   limits: PipelineLimits;
-  /** Path prefixes whose changes need an approver's button before the Committer. */
-  sensitivePaths: readonly string[];
+  /**
+   * The protected-paths gate on the work branch's real diff (lambdas/changes/gate.ts), which
+   * the handler runs when the reviewer submits: the writer's own list of changes never counts.
+   */
+  protectedGate?: ProtectedGateVerdict;
   spend: PipelineSpend;
   nowMs: number;
 }
@@ -233,28 +237,28 @@ function afterReview(state: IssueState, r: ReviewSubmission, ctx: HandOffContext
     return ask(state, question);
   }
   state.pipeline.current_agent = 'committer';
-  const sensitive = touchesSensitivePaths(state, ctx.sensitivePaths);
-  if (sensitive.length > 0) {
-    const reason = `${SENSITIVE_PREFIX} (${sensitive.join(', ')}): an approver must approve it before the pull request is opened.`;
+  const gate = ctx.protectedGate;
+  if (gate === undefined)
+    return block(
+      state,
+      'The changed files were not checked against the protected paths, so no pull request is opened.',
+    );
+  if (gate.verdict === 'refused') return block(state, gate.reason);
+  if (gate.verdict === 'approval') {
     state.communication.escalations.push({
       agent: 'reviewer',
-      reason,
+      reason: gate.reason.slice(0, 2_000),
       requires_human: true,
       resolved: false,
     });
+    const reason = gate.approvalText.slice(0, 2_000);
     return { state, handOff: { next: 'approval', attempt: state.pipeline.attempt, notes: [], reason } };
   }
   return { state, handOff: { next: 'committer', attempt: state.pipeline.attempt, notes: [] } };
 }
 
-/** How an escalation for sensitive paths begins. */
-export const SENSITIVE_PREFIX = 'The change touches sensitive paths';
-
-/** Whether the approved change touches a sensitive path (an approver's button before the Committer). */
-export function touchesSensitivePaths(state: IssueState, sensitivePaths: readonly string[]): string[] {
-  const files = state.writer.changes.map((c) => c.file.replace(/^\/+/, ''));
-  return files.filter((file) => sensitivePaths.some((prefix) => file.startsWith(prefix.replace(/^\/+/, ''))));
-}
+/** How an escalation for protected paths begins (the gate's reason, lambdas/changes/gate.ts). */
+export const SENSITIVE_PREFIX = 'The change touches protected paths';
 
 function lastOpenQuestion(state: IssueState, from: ModelAgent | undefined): Question | undefined {
   return [...state.communication.questions].reverse().find((q) => !q.answered && q.from === from);
@@ -308,18 +312,20 @@ function afterPeople(state: IssueState, input: HandOffInput): HandOffResult {
   };
 }
 
-/** The approver's press on the sensitive change (or none in time). */
+/** The approver's press on the protected change (or none in time). */
 function afterApproval(state: IssueState, input: HandOffInput): HandOffResult {
   const open = state.communication.escalations.find(
     (e) => e.reason.startsWith(SENSITIVE_PREFIX) && !e.resolved,
   );
   const approval = input.approval;
+  // The block names what was refused: the escalation's reason lists the protected files.
+  const what = open === undefined ? '' : `\n${open.reason}`;
   if (approval?.outcome !== 'decided') {
-    return block(state, 'Nobody approved the change to sensitive paths in time.');
+    return block(state, `Nobody approved the change to protected paths in time.${what}`);
   }
   if (open !== undefined) open.resolved = true;
   if (approval.decision !== 'approve') {
-    return block(state, `<@${approval.by ?? 'someone'}> rejected the change to sensitive paths.`);
+    return block(state, `<@${approval.by ?? 'someone'}> rejected the change to protected paths.${what}`);
   }
   state.pipeline.current_agent = 'committer';
   return { state, handOff: { next: 'committer', attempt: state.pipeline.attempt, notes: [] } };

@@ -58,7 +58,9 @@ function buildNote(state: IssueState): string {
     (c) =>
       `  - ${c.command}: ${c.exit_code === null ? 'did not finish' : `exit ${c.exit_code}`}${c.pre_existing ? ' (fails on the base commit too: pre-existing, not caused by the change)' : ''}`,
   );
-  return `Build: tests ${b.tests_passed ? 'passed' : 'failed'}, lint ${b.lint_passed ? 'passed' : 'failed'}, type check ${b.type_check_passed ? 'passed' : 'failed'}.\n${lines.join('\n')}`;
+  const ran = (check: string) => b.commands_run.some((c) => (c.check ?? '') === check);
+  const said = (check: string, passed: boolean) => (passed ? 'passed' : ran(check) ? 'failed' : 'not run');
+  return `Build: tests ${said('test', b.tests_passed)}, lint ${said('lint', b.lint_passed)}, type check ${said('typecheck', b.type_check_passed)}.\n${lines.join('\n')}`;
 }
 
 function cap(notes: string[]): string[] {

@@ -57,7 +57,7 @@ function detail(state: IssueState, stage: AgentName, flavour: Flavour): string {
       return state.build.commands_run
         .map(
           (c) =>
-            `${c.command} ${c.exit_code === 0 ? 'passed' : c.pre_existing ? 'failed (pre-existing)' : 'failed'}`,
+            `${c.command} ${c.exit_code === 0 ? 'passed' : c.pre_existing ? 'failed (pre-existing)' : 'failed'}${c.source ? ` (${c.source})` : ''}`,
         )
         .join(' · ');
     case 'reviewer':

@@ -87,6 +87,10 @@ export const CommandRun = z.object({
   output: text(2_000),
   /** Not in the seed: the check fails on the base commit too, so the change is not blamed for it. */
   pre_existing: z.boolean().default(false),
+  /** Not in the seed: which check this is (install, test, lint, typecheck). */
+  check: text(50).optional(),
+  /** Not in the seed: where the command came from ("from the base commit abc1234", "from the configuration"). */
+  source: text(200).optional(),
 });
 
 export const BuildSection = z.object({

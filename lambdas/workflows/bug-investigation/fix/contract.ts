@@ -59,6 +59,11 @@ export const OpenPullRequestInput = z.object({
   fixSummary: z.string(),
   build: BuildResults,
   requestedBy: z.string().optional(),
+  /**
+   * The branch head whose diff "Check protected changes" judged (and an approver may have
+   * approved): a branch that moved since is not proposed.
+   */
+  checkedHead: z.string().optional(),
   /** The findings thread, linked from the pull request. */
   thread: z.object({ channel: z.string(), threadTs: z.string() }),
 });

@@ -1,4 +1,6 @@
 import type { Octokit } from '@octokit/rest';
+import { changedFilesSection } from '../../../changes/changed-files.ts';
+import { readBranchDiff } from '../../../changes/read-branch-diff.ts';
 import type { OpenPullRequestInput, PullRequestOutcome } from './contract.ts';
 import { bugWorkBranch } from './work-branch.ts';
 
@@ -22,7 +24,11 @@ export function pullRequestTitle(input: OpenPullRequestInput): string {
   return title.length <= TITLE_CHARS ? title : `${title.slice(0, TITLE_CHARS - 1)}…`;
 }
 
-export function pullRequestBody(input: OpenPullRequestInput): string {
+/**
+ * The body: the findings, the fixer's summary, the files the branch really changes (from
+ * GitHub's comparison, `files`; never from the agent) and the checks with their commands.
+ */
+export function pullRequestBody(input: OpenPullRequestInput, files?: string): string {
   const { findings } = input;
   return [
     `Draft pull request opened by Bug Bot for bug \`${input.conversationId}\`${input.requestedBy ? `, as asked by Slack user ${input.requestedBy}` : ''}.`,
@@ -33,6 +39,7 @@ export function pullRequestBody(input: OpenPullRequestInput): string {
     ...(findings.severity ? [`**Severity:** ${findings.severity}`] : []),
     '## The change',
     input.fixSummary,
+    ...(files === undefined ? [] : ['## Files changed (from the branch, not from the agent)', files]),
     '## Checks',
     input.build.summary,
     '_Review before merging: the change was written by an agent._',
@@ -56,6 +63,14 @@ export async function openFixPullRequest(
     };
   }
   try {
+    if (input.checkedHead !== undefined) {
+      const { data: head } = await octokit.rest.repos.getBranch({ ...repository, branch: input.branch });
+      if (head.commit.sha !== input.checkedHead)
+        return {
+          opened: false,
+          reason: `the branch ${input.branch} changed after its diff was checked (checked ${input.checkedHead.slice(0, 7)}, now ${head.commit.sha.slice(0, 7)}), so nothing unchecked is proposed.`,
+        };
+    }
     const existing = await octokit.rest.pulls.list({
       ...repository,
       state: 'open',
@@ -64,12 +79,13 @@ export async function openFixPullRequest(
     const found = existing.data[0];
     if (found !== undefined) return { opened: true, url: found.html_url, number: found.number };
     const { data: repo } = await octokit.rest.repos.get(repository);
+    const diff = await readBranchDiff(octokit, repository, repo.default_branch, input.branch);
     const { data: pull } = await octokit.rest.pulls.create({
       ...repository,
       head: input.branch,
       base: repo.default_branch,
       title: pullRequestTitle(input),
-      body: pullRequestBody(input),
+      body: pullRequestBody(input, changedFilesSection(diff)),
       draft: true,
     });
     return { opened: true, url: pull.html_url, number: pull.number };

@@ -1,3 +1,6 @@
+import { checkProtectedChanges } from '../../../changes/check-protected.ts';
+import { readProtectedPaths } from '../../../changes/config.ts';
+import type { ProtectedGateVerdict } from '../../../changes/gate.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
 import { kernelDeps } from '../../../handlers/wiring.ts';
 import { createLogger } from '../../../shared/logger.ts';
@@ -7,6 +10,8 @@ import { handOff } from '../hand-off.ts';
 import { github, issueStateStore, pipelineSettings } from './wiring.ts';
 
 const logger = createLogger('issue-hand-off');
+/** The hand-off's reason (the approval request's text) holds at most 2,000 characters. */
+const HAND_OFF_REASON_CHARS = 1_990;
 /** The platform's own GitHub sender id, once known ('' when the credentials cannot say: an App). */
 let self: string | undefined;
 
@@ -48,12 +53,30 @@ export const handler = taskHandler({
       }
       messages = accepted;
     }
+    // The reviewer's verdict is the last stop before the Committer: the gate judges the
+    // branch's real diff there (whatever the writer said it changed).
+    let protectedGate: ProtectedGateVerdict | undefined;
+    if (input.mode === 'work' && input.agent === 'reviewer' && input.turn?.action === 'submitted') {
+      const { octokit, repository } = await github();
+      protectedGate = await checkProtectedChanges(
+        octokit,
+        repository,
+        { branch: state.commit.branch, handling: settings.protectedChanges },
+        readProtectedPaths(settings.sensitivePaths),
+        HAND_OFF_REASON_CHARS,
+      );
+      if (protectedGate.verdict !== 'clear')
+        logger.info('the change touches protected paths', {
+          verdict: protectedGate.verdict,
+          files: protectedGate.files,
+        });
+    }
     const result = handOff(
       state,
       { ...input, ...(messages === undefined ? {} : { messages }) },
       {
         limits: settings,
-        sensitivePaths: settings.sensitivePaths,
+        ...(protectedGate === undefined ? {} : { protectedGate }),
         spend,
         nowMs: Date.now(),
       },

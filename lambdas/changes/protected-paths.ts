@@ -1,0 +1,285 @@
+import * as z from 'zod';
+import { type ChangedFile, describeChange, SYMLINK_MODE } from './changed-files.ts';
+import { compilePattern, type PathPattern, prefixPatterns } from './paths.ts';
+
+/**
+ * Protected paths: the files whose change can alter how code is built, checked, deployed or
+ * reviewed, or what the agents themselves are told. A change that touches one (adding,
+ * modifying, deleting, renaming into or out of it, changing its mode) waits for an approver or
+ * is refused, as each workflow is configured (docs/security-code-changes.md). Decided on the
+ * branch's real diff: never on what an agent says it changed.
+ */
+
+/** The default patterns, by what they protect. Patterns are globs matched without case (paths.ts). */
+export const DEFAULT_PROTECTED_PATHS = {
+  ci: [
+    '/.github/**',
+    '.gitlab-ci.yml',
+    '/.gitlab/**',
+    '/.circleci/**',
+    'Jenkinsfile',
+    'Jenkinsfile.*',
+    'buildspec.yml',
+    'buildspec.yaml',
+    'buildspec-*.yml',
+    'azure-pipelines.yml',
+    'azure-pipelines.yaml',
+    '/.azure-pipelines/**',
+    '.travis.yml',
+    'bitbucket-pipelines.yml',
+    '/.buildkite/**',
+    '.drone.yml',
+    'appveyor.yml',
+    'cloudbuild.yaml',
+    'cloudbuild.yml',
+    '.pre-commit-config.yaml',
+    '/.husky/**',
+    '/.devcontainer/**',
+    '/.vscode/**',
+    '.gitattributes',
+    '.gitmodules',
+  ],
+  dependencies: [
+    'package.json',
+    'package-lock.json',
+    'npm-shrinkwrap.json',
+    'yarn.lock',
+    'pnpm-lock.yaml',
+    'pnpm-workspace.yaml',
+    'bun.lock',
+    'bun.lockb',
+    '.npmrc',
+    '.yarnrc',
+    '.yarnrc.yml',
+    '.nvmrc',
+    'requirements*.txt',
+    'constraints*.txt',
+    'Pipfile',
+    'Pipfile.lock',
+    'pyproject.toml',
+    'poetry.lock',
+    'uv.lock',
+    'setup.py',
+    'setup.cfg',
+    'go.mod',
+    'go.sum',
+    'Cargo.toml',
+    'Cargo.lock',
+    'Gemfile',
+    'Gemfile.lock',
+    '*.gemspec',
+    'composer.json',
+    'composer.lock',
+    'pom.xml',
+    'build.gradle',
+    'build.gradle.kts',
+    'settings.gradle',
+    'settings.gradle.kts',
+    'gradle.properties',
+    '/gradle/wrapper/**',
+    '*.csproj',
+    'packages.lock.json',
+    'Directory.Packages.props',
+    'mix.exs',
+    'mix.lock',
+  ],
+  build: [
+    'Makefile',
+    'GNUmakefile',
+    '*.mk',
+    'Dockerfile',
+    'Dockerfile.*',
+    '*.dockerfile',
+    'Containerfile',
+    'docker-compose*.yml',
+    'docker-compose*.yaml',
+    'compose.yml',
+    'compose.yaml',
+    'Rakefile',
+    'Taskfile.yml',
+    'justfile',
+    'CMakeLists.txt',
+    'BUILD',
+    'BUILD.bazel',
+    'WORKSPACE',
+    'MODULE.bazel',
+  ],
+  /** The definitions the checks judge by: a branch must not loosen its own judge. */
+  checks: [
+    'tsconfig*.json',
+    'vitest.config.*',
+    'vitest.workspace.*',
+    'vite.config.*',
+    'jest.config.*',
+    'biome.json',
+    'biome.jsonc',
+    'eslint.config.*',
+    '.eslintrc*',
+    'pytest.ini',
+    'tox.ini',
+    'noxfile.py',
+  ],
+  owners: ['CODEOWNERS'],
+  agents: ['AGENTS.md', 'CLAUDE.md', '/.claude/**', '/.cursor/**', '.cursorrules', '/.slack-agents/**'],
+} as const satisfies Record<string, readonly string[]>;
+
+const ALL_DEFAULTS: readonly string[] = Object.values(DEFAULT_PROTECTED_PATHS).flat();
+
+/** Lockfiles by name: a change of nothing but lockfiles is protected whatever the patterns say. */
+const LOCKFILES = new Set([
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lock',
+  'bun.lockb',
+  'pipfile.lock',
+  'poetry.lock',
+  'uv.lock',
+  'go.sum',
+  'cargo.lock',
+  'gemfile.lock',
+  'composer.lock',
+  'packages.lock.json',
+  'mix.lock',
+]);
+
+const Pattern = z
+  .string()
+  .trim()
+  .min(1)
+  .max(512)
+  .refine((p) => !p.split('/').includes('..'), 'a pattern may not contain a ".." segment');
+
+/**
+ * The stack's one protected-paths setting (`slackAgents.protectedPaths`), shared by every
+ * workflow that writes code.
+ */
+export const ProtectedPathsSettings = z
+  .strictObject({
+    /** Patterns protected besides the defaults (globs; see docs/security-code-changes.md). @default [] */
+    add: z.array(Pattern).max(200).default([]),
+    /**
+     * Default patterns that are NOT protected in this stack, each written exactly as in the
+     * default list (a typo is a configuration error, not a silently kept default). @default []
+     */
+    remove: z
+      .array(z.string())
+      .max(200)
+      .default([])
+      .superRefine((removed, context) => {
+        for (const pattern of removed) {
+          if (!ALL_DEFAULTS.includes(pattern))
+            context.addIssue({
+              code: 'custom',
+              message: `"${pattern}" is not one of the default protected paths`,
+            });
+        }
+      }),
+  })
+  .prefault({});
+export type ProtectedPathsSettings = z.infer<typeof ProtectedPathsSettings>;
+
+/** What a workflow does with a change to a protected path: wait for an approver, or refuse it. */
+export const ProtectedChangeHandling = z.enum(['approve', 'refuse']);
+export type ProtectedChangeHandling = z.infer<typeof ProtectedChangeHandling>;
+
+/** The compiled patterns a workflow checks against. */
+export interface ProtectedPaths {
+  readonly patterns: readonly PathPattern[];
+}
+
+/**
+ * The defaults, minus `remove`, plus `add`, plus a workflow's own extra prefixes (the issue
+ * pipeline's `sensitivePaths`: each a path prefix, everything starting with it).
+ */
+export function protectedPaths(
+  settings: ProtectedPathsSettings,
+  extraPrefixes: readonly string[] = [],
+): ProtectedPaths {
+  const removed = new Set(settings.remove);
+  const sources = [
+    ...ALL_DEFAULTS.filter((p) => !removed.has(p)),
+    ...settings.add,
+    ...extraPrefixes.flatMap(prefixPatterns),
+  ];
+  return { patterns: [...new Set(sources)].map(compilePattern) };
+}
+
+export interface ProtectedChange {
+  file: ChangedFile;
+  /** Why it is protected, for people: the pattern, a symbolic link, a lockfile-only change. */
+  why: string;
+}
+
+function matching(rules: ProtectedPaths, path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  return rules.patterns.find((p) => p.matches(path))?.source;
+}
+
+const fileName = (path: string) => path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+
+/** The files of a diff that touch a protected path, each with the reason. */
+export function findProtectedChanges(
+  files: readonly ChangedFile[],
+  rules: ProtectedPaths,
+): ProtectedChange[] {
+  const found: ProtectedChange[] = [];
+  for (const file of files) {
+    if (file.status === 'unchanged') continue;
+    const why =
+      file.unreadable !== undefined
+        ? `its path cannot be checked: ${file.unreadable}`
+        : file.mode === SYMLINK_MODE || file.previousMode === SYMLINK_MODE
+          ? 'a symbolic link'
+          : ((p) => (p === undefined ? undefined : `matches \`${p}\``))(
+              matching(rules, file.path) ?? matching(rules, file.previousPath),
+            );
+    if (why !== undefined) found.push({ file, why });
+  }
+  const changed = files.filter((f) => f.status !== 'unchanged');
+  const lockfilesOnly = changed.length > 0 && changed.every((f) => LOCKFILES.has(fileName(f.path)));
+  if (lockfilesOnly) {
+    for (const file of changed) {
+      if (!found.some((p) => p.file === file)) found.push({ file, why: 'a lockfile-only change' });
+    }
+  }
+  return found;
+}
+
+/** One line per protected file, for people. */
+export function describeProtected(changes: readonly ProtectedChange[]): string {
+  return changes.map((c) => `• ${describeChange(c.file)}: ${c.why}`).join('\n');
+}
+
+/** Characters of each file's patch shown, and of all patches together, in an approval request. */
+export const PATCH_CHARS_PER_FILE = 1_200;
+export const PATCH_CHARS_TOTAL = 2_400;
+
+/**
+ * The real diff of the protected files, for the approver: each file's patch cut to
+ * `PATCH_CHARS_PER_FILE`, all of them to `PATCH_CHARS_TOTAL` (a Slack message holds more, but
+ * an approver reads the start and opens the branch for the rest), marked where cut.
+ */
+export function protectedDiffExcerpt(changes: readonly ProtectedChange[]): string {
+  const parts: string[] = [];
+  let left = PATCH_CHARS_TOTAL;
+  for (const { file } of changes) {
+    if (left <= 0) {
+      parts.push('… (more files: see the branch)');
+      break;
+    }
+    const body =
+      file.patch === undefined
+        ? file.status === 'removed'
+          ? '(the whole file is deleted)'
+          : '(no text diff: binary, mode only, or too large)'
+        : file.patch;
+    const cap = Math.min(PATCH_CHARS_PER_FILE, left);
+    const shown =
+      body.length <= cap ? body : `${body.slice(0, cap)}\n… (cut: ${body.length - cap} more characters)`;
+    left -= shown.length;
+    parts.push(`${file.path}\n${shown.replaceAll('```', "'''")}`);
+  }
+  return parts.join('\n\n');
+}

@@ -1,0 +1,170 @@
+import { Duration } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import type { BuildSettings } from '../../lambdas/builds/contract.ts';
+import type { ProtectedChangeHandling } from '../../lambdas/changes/protected-paths.ts';
+import { approvalWait } from '../approval-wait.ts';
+import { catchFailure } from '../kernel.ts';
+import { lambdaTask } from '../lambda-task.ts';
+
+/**
+ * The fix path's two guards on facts (docs/security-code-changes.md): "Define checks" before
+ * each build (the commands from the configuration or the base commit, never the fix branch),
+ * and "Check protected changes" after a green build (the fix branch's real diff against the
+ * protected paths: clear, an approver's button with the diff of those files, or refused).
+ */
+
+/** The decision kind of a fix touching protected paths (who may press: `slackAgents.approvals`). */
+export const PROTECTED_FIX_DECISION = 'approve_protected_fix';
+
+export const FIX_GUARD_STATES = {
+  defineChecks: 'Define checks',
+  noteUndefinedChecks: 'Note checks not defined',
+  checkProtected: 'Check protected changes',
+  noteUncheckedPaths: 'Note protected paths not checked',
+  protectedTouched: 'Protected paths touched?',
+  protectedApproved: 'Protected change approved?',
+  noteRefused: 'Note protected change refused',
+  noteRejected: 'Note protected change rejected',
+  noteExpired: 'Note protected change not approved in time',
+  noteApprovalFailed: 'Note protected change approval failed',
+} as const;
+
+/** How the approval wait's states name the decision ("Post protected change approval", ...). */
+export const PROTECTED_FIX_APPROVAL_LABEL = 'protected change approval';
+
+/** Where the fix path keeps "Define checks"' answer: the buildspec the build runs. */
+export const DEFINED_CHECKS_PATH = '$.fix.checks';
+
+/** "Define checks" (its answer at `$.fix.checks`); its failure is told in both threads (`explain`). */
+export function defineChecksState(
+  scope: Construct,
+  props: { fn: IFunction; branchPath: string; build: BuildSettings; explain: sfn.IChainable },
+): sfn.TaskStateBase {
+  const S = FIX_GUARD_STATES;
+  const define = lambdaTask(
+    scope,
+    S.defineChecks,
+    props.fn,
+    {
+      // Shape: DefineChecksInput (lambdas/builds/define-checks.ts).
+      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      branch: sfn.JsonPath.stringAt(props.branchPath),
+      commands: props.build.commands,
+    },
+    DEFINED_CHECKS_PATH,
+  );
+  const note = sfn.Pass.jsonPath(scope, S.noteUndefinedChecks, {
+    parameters: {
+      attempt: sfn.JsonPath.numberAt('$.fix.attempt'),
+      passed: false,
+      status: 'NOT_STARTED',
+      checks: [],
+      summary: sfn.JsonPath.format(
+        'The checks could not be defined from the base commit: {}',
+        sfn.JsonPath.stringAt('$.failure.Error'),
+      ),
+      feedback: [],
+    },
+    resultPath: '$.fix.build',
+  }).next(props.explain);
+  catchFailure(define, note);
+  return define;
+}
+
+export interface ProtectedGateProps {
+  readonly checkFn: IFunction;
+  readonly slackPostFn: IFunction;
+  readonly approvalWaitFn: IFunction;
+  readonly branchPath: string;
+  readonly handling: ProtectedChangeHandling;
+  /** Where the approval is asked (the findings thread). */
+  readonly thread: { channel: string; threadTs: string };
+  readonly timeout: Duration;
+  /** Clear or approved: open the pull request. */
+  readonly open: sfn.IChainable;
+  /** Refused, rejected, expired, or not checked: say why in both threads (reads `$.fix.pullRequest`). */
+  readonly explain: sfn.IChainable;
+}
+
+/** "Check protected changes" and what follows from its verdict; returns its first state. */
+export function protectedGateStates(scope: Construct, props: ProtectedGateProps): sfn.IChainable {
+  const S = FIX_GUARD_STATES;
+  const noPullRequest = (name: string, reason: string) =>
+    sfn.Pass.jsonPath(scope, name, {
+      parameters: { opened: false, reason },
+      resultPath: '$.fix.pullRequest',
+    }).next(props.explain);
+  const check = lambdaTask(
+    scope,
+    S.checkProtected,
+    props.checkFn,
+    {
+      // Shape: CheckProtectedChangesInput (lambdas/changes/check-protected.ts).
+      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      branch: sfn.JsonPath.stringAt(props.branchPath),
+      handling: props.handling,
+    },
+    '$.fix.protected',
+  );
+  catchFailure(
+    check,
+    noPullRequest(
+      S.noteUncheckedPaths,
+      sfn.JsonPath.format(
+        'the changed paths could not be checked against the protected paths ({}), so no pull request was opened.',
+        sfn.JsonPath.stringAt('$.failure.Error'),
+      ),
+    ),
+  );
+  const refused = noPullRequest(S.noteRefused, sfn.JsonPath.stringAt('$.fix.protected.reason'));
+  const rejected = noPullRequest(
+    S.noteRejected,
+    sfn.JsonPath.format(
+      '<@{}> rejected the change to protected paths.\n{}',
+      sfn.JsonPath.stringAt('$.fixApproval.by'),
+      sfn.JsonPath.stringAt('$.fix.protected.reason'),
+    ),
+  );
+  const expired = noPullRequest(
+    S.noteExpired,
+    sfn.JsonPath.format(
+      'nobody approved the change to protected paths in time.\n{}',
+      sfn.JsonPath.stringAt('$.fix.protected.reason'),
+    ),
+  );
+  const approved = sfn.Choice.jsonPath(scope, S.protectedApproved)
+    .when(sfn.Condition.stringEquals('$.fixApproval.decision', 'approve'), props.open)
+    .when(sfn.Condition.stringEquals('$.fixApproval.outcome', 'decided'), rejected)
+    .otherwise(expired);
+  const approval = approvalWait(scope, 'Protected fix approval', {
+    label: PROTECTED_FIX_APPROVAL_LABEL,
+    slackPostFn: props.slackPostFn,
+    approvalWaitFn: props.approvalWaitFn,
+    channel: props.thread.channel,
+    threadTs: props.thread.threadTs,
+    text: sfn.JsonPath.format(':lock: {}', sfn.JsonPath.stringAt('$.fix.protected.approvalText')),
+    approval: {
+      kind: PROTECTED_FIX_DECISION,
+      buttons: [
+        { decision: 'approve', label: 'Approve', style: 'primary' },
+        { decision: 'reject', label: 'Reject', style: 'danger' },
+      ],
+    },
+    timeout: props.timeout.toSeconds() >= 1 ? props.timeout : Duration.hours(48),
+    resultPath: '$.fixApproval',
+    onFailure: noPullRequest(
+      S.noteApprovalFailed,
+      sfn.JsonPath.format(
+        'asking for an approval of the change to protected paths failed ({}), so no pull request was opened.',
+        sfn.JsonPath.stringAt('$.failure.Error'),
+      ),
+    ),
+  }).next(approved);
+  const touched = sfn.Choice.jsonPath(scope, S.protectedTouched)
+    .when(sfn.Condition.stringEquals('$.fix.protected.verdict', 'clear'), props.open)
+    .when(sfn.Condition.stringEquals('$.fix.protected.verdict', 'approval'), approval)
+    .otherwise(refused);
+  return check.next(touched);
+}
