@@ -220,11 +220,14 @@ describe('the protected-paths setting in the stack configuration', () => {
 
   it('takes added patterns and each workflow its own handling', () => {
     const config = parseConfig({
+      sandbox: true,
       protectedPaths: { add: ['src/payments/**'] },
       bugInvestigation: { protectedChanges: 'refuse' },
     }) as unknown as { protectedPaths: unknown; bugInvestigation: { protectedChanges: string } };
     expect(config.protectedPaths).toEqual({ add: ['src/payments/**'], remove: [] });
     expect(config.bugInvestigation.protectedChanges).toBe('refuse');
-    expect(() => parseConfig({ issuePipeline: { protectedChanges: 'ignore' } })).toThrow(/protectedChanges/);
+    expect(() => parseConfig({ sandbox: true, issuePipeline: { protectedChanges: 'ignore' } })).toThrow(
+      /protectedChanges/,
+    );
   });
 });

@@ -8,6 +8,7 @@ import {
   bugIdFor,
   CHANNELS,
   DEVELOPER,
+  messageIdOf,
   REPORTER,
   readsHistory,
   type Step,
@@ -114,9 +115,10 @@ async function attack(more: Step[]) {
     findings.find((m) => m.bot && m.text.includes(AT) && Number(m.ts) > Number(report))?.ts ?? '';
   h.script(bug, [
     readsHistory(bug),
-    () =>
+    (request) =>
       submit({
         action: 'fix_requested',
+        fix_request: messageIdOf(request, DEVELOPER),
         summary: `VAT is charged on the subtotal before the discount at ${AT}.`,
         confidence: 90,
         severity: 'high',
