@@ -7,6 +7,7 @@ import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { type CloudFormationTemplate, resourcesOfType } from '../../local/template.ts';
 import { installTerminalLog, parseLogFormat } from '../../local/terminal-log.ts';
 import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
+import { eventually } from '../support/eventually.ts';
 
 /**
  * Issue 16 item 9, end to end: the sandbox at its default log level and format (as `npm run
@@ -62,11 +63,12 @@ afterAll(async () => {
 });
 
 async function until(what: string, accept: () => boolean, seconds = 45): Promise<void> {
-  const deadline = Date.now() + seconds * 1000;
-  while (!accept()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; lines:\n${lines.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually(
+    () => accept() || lines.join('\n'),
+    (seen) => seen === true,
+    what,
+    seconds * 1000,
+  );
 }
 
 const warnings = () => lines.filter((l) => /^\d{2}:\d{2}:\d{2}\.\d{3} WARN /.test(l));
