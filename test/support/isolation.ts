@@ -12,7 +12,7 @@ import { dirname, join, relative, resolve } from 'node:path';
  */
 
 const PROCESS_WIDE =
-  /process\.env\s*(?:\.[A-Za-z_]+|\[[^\]]+\])\s*=(?!=)|Object\.assign\(\s*process\.env|delete process\.env|vi\.(?:spyOn|stubEnv|stubGlobal|mock|doMock|useFakeTimers)|globalThis\.[A-Za-z_]+\s*=(?!=)|lambdas\/handlers\/|local\/sandbox\.ts|local\/main\.ts|playwright|chromium|@vitest-isolate/;
+  /process\.env\s*(?:\.[A-Za-z_]+|\[[^\]]+\])\s*(?:\?\?|\|\||&&)?=(?!=)|Object\.assign\(\s*process\.env|delete process\.env|vi\.(?:spyOn|stubEnv|stubGlobal|mock|doMock|useFakeTimers)|globalThis\.[A-Za-z_]+\s*=(?!=)|lambdas\/handlers\/|local\/sandbox\.ts|local\/main\.ts|playwright|chromium|@vitest-isolate/;
 
 /** Relative imports of a module (`from './x.ts'`, `import('./x.ts')`). */
 function relativeImports(source: string): string[] {
