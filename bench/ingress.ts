@@ -167,6 +167,8 @@ async function main(): Promise<void> {
     INBOX_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/inbox.fifo',
     // The table holds only envelopes too large for SQS; the benchmark's messages never reach it.
     TABLE_NAME: 'bench-conversations',
+    // The benchmark sends message events only: no slash command is registered.
+    SLASH_COMMANDS: '[]',
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'bench',
     AWS_SECRET_ACCESS_KEY: 'bench',
