@@ -2,11 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { synthesizeTemplate } from '../../infra/synth.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
-import { type CloudFormationTemplate, resourcesOfType } from '../../local/template.ts';
+import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
+import { resourcesOfType } from '../../local/template.ts';
+import { sandboxTemplate } from '../../local/template-cache.ts';
 import { installTerminalLog, parseLogFormat } from '../../local/terminal-log.ts';
-import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
 import { eventually } from '../support/eventually.ts';
 
 /**
@@ -87,7 +87,8 @@ describe('the sandbox terminal at the default level (issue 16)', () => {
   });
 
   it('shows a Lambda that threw at WARN, naming it', async () => {
-    const template = synthesizeTemplate({ modules: WORKFLOW_MODULES }) as unknown as CloudFormationTemplate;
+    // The template the sandbox runs (its default configuration), from the cache it was just kept in.
+    const { template } = await sandboxTemplate({ config: { telemetry: DEMO_TELEMETRY_CONFIG } });
     const drain = resourcesOfType(template, 'AWS::Lambda::Function').find(
       ([, r]) => r.Metadata?.['slack-agents:entry'] === 'lambdas/handlers/drain.ts',
     )?.[0];
