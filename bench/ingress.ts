@@ -165,6 +165,10 @@ async function main(): Promise<void> {
     SLACK_BOT_TOKEN: 'xoxb-bench',
     SLACK_BOT_USER_ID: BOT_USER_ID,
     INBOX_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/inbox.fifo',
+    // The table holds only envelopes too large for SQS; the benchmark's messages never reach it.
+    TABLE_NAME: 'bench-conversations',
+    // The benchmark sends message events only: no slash command is registered.
+    SLASH_COMMANDS: '[]',
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'bench',
     AWS_SECRET_ACCESS_KEY: 'bench',

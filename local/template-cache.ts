@@ -34,8 +34,11 @@ import type { CloudFormationTemplate } from './template.ts';
 /** The folders and files whose content makes the template. */
 export const TEMPLATE_SOURCES = ['infra', 'statemachines', 'lambdas', 'package-lock.json'] as const;
 
-/** Entries kept on disk: a few recent configurations (tests, `npm run dev` with settings). */
-const KEEP_ENTRIES = 8;
+/**
+ * Entries kept on disk: recent configurations (`npm run dev` with settings, and the test suite,
+ * whose sandboxes start with a few dozen; fewer would evict some on every run). About 350 KB each.
+ */
+export const KEEP_ENTRIES = 48;
 /** Bump when the cached format changes. */
 const FORMAT = 1;
 
@@ -167,8 +170,39 @@ async function synthesizeHere(
   return synthesizeTemplate({ modules, ...(config ? { config } : {}) }) as unknown as CloudFormationTemplate;
 }
 
-/** The default modules' template, synthesized by a child process (local/synth-template.ts). */
+/**
+ * The default modules' template, synthesized by the warm synthesis server named by
+ * `SANDBOX_SYNTH_URL` when one runs (local/synth-server.ts), else by a child process of its own
+ * (local/synth-template.ts).
+ */
 async function synthesizeApart(config: SlackAgentsConfigInput | undefined): Promise<CloudFormationTemplate> {
+  const server = process.env.SANDBOX_SYNTH_URL;
+  return server ? synthesizeOnServer(server, config) : synthesizeInChild(config);
+}
+
+async function synthesizeOnServer(
+  server: string,
+  config: SlackAgentsConfigInput | undefined,
+): Promise<CloudFormationTemplate> {
+  const response = await fetch(`${server}/synthesize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ config: config ?? null }),
+  });
+  const answer = (await response.json()) as CloudFormationTemplate & {
+    error?: { name?: string; message?: string };
+  };
+  if (!response.ok)
+    throw new SynthesisFailedError(
+      answer.error?.name,
+      answer.error?.message ?? `the synthesis server answered ${response.status}`,
+    );
+  return answer;
+}
+
+async function synthesizeInChild(
+  config: SlackAgentsConfigInput | undefined,
+): Promise<CloudFormationTemplate> {
   const directory = mkdtempSync(join(tmpdir(), 'sandbox-synth-'));
   const output = join(directory, 'template.json');
   try {

@@ -17,6 +17,7 @@ import {
   startBugHarness,
   submits,
 } from '../sandbox/bug-harness.ts';
+import { eventually } from '../support/eventually.ts';
 import { expectGraphFits, launchConsoleBrowser, openConsoleAt, overlaps, shot } from './browser.ts';
 
 /**
@@ -57,21 +58,8 @@ const bot = async (channel: string, threadTs?: string) =>
   (await h.messages(channel, threadTs)).filter((m) => m.bot);
 
 /** Waits up to `seconds` (builds run the demo's real npm test). */
-async function waitFor<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  what: string,
-  seconds = 60,
-) {
-  const deadline = Date.now() + seconds * 1000;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (accept(last)) return last;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)}`);
-}
+const waitFor = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, seconds = 60) =>
+  eventually(probe, accept, what, seconds * 1000);
 
 /** Reports a bug whose first turn posts findings; returns the bug id and the findings' thread. */
 async function reportWithFindings(text: string, summary: string): Promise<{ bug: string; thread: string }> {

@@ -34,8 +34,24 @@ export function testModule(...workflows: WorkflowDefinition[]): AnyWorkflowModul
   return defineWorkflowModule({ name: 'test_module', roles: ['reporter'], workflows });
 }
 
+/**
+ * Templates of the default modules, by configuration. Files that share a worker's modules
+ * (vitest.config.ts) share these too, so a configuration several files read is synthesized
+ * once per worker. Templates are only read (assertions never change them); a configuration
+ * the stack refuses throws every time, since nothing is kept for it.
+ */
+const defaultModuleTemplates = new Map<string, Template>();
+
 export function templateOf(options: SynthesizeOptions = {}): Template {
-  return Template.fromStack(buildStack(options).stack);
+  if (options.modules !== undefined || options.bundling === true)
+    return Template.fromStack(buildStack(options).stack);
+  const key = JSON.stringify(options.config ?? {});
+  let template = defaultModuleTemplates.get(key);
+  if (template === undefined) {
+    template = Template.fromStack(buildStack(options).stack);
+    defaultModuleTemplates.set(key, template);
+  }
+  return template;
 }
 
 export type Resource = {

@@ -13,6 +13,7 @@ import {
 import { createCodeBuildApiHandler } from '../../local/codebuild/api.ts';
 import { CodeBuildService, type CodeBuildServiceOptions } from '../../local/codebuild/service.ts';
 import { readBody } from '../../local/read-body.ts';
+import { eventually } from '../support/eventually.ts';
 
 /** The sandbox's CodeBuild behind a real HTTP server, and a real CodeBuild client pointed at it. */
 export async function startCodeBuild(options: CodeBuildServiceOptions = {}) {
@@ -102,12 +103,11 @@ export async function createProject(
 
 /** Polls BatchGetBuilds until the build is complete. */
 export async function finished(client: CodeBuildClient, id: string, timeoutMs = 30_000): Promise<Build> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { builds } = await client.send(new BatchGetBuildsCommand({ ids: [id] }));
-    const build = builds?.[0];
-    if (build?.buildComplete) return build;
-    if (Date.now() > deadline) throw new Error(`build ${id} still running after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const build = await eventually(
+    async () => (await client.send(new BatchGetBuildsCommand({ ids: [id] }))).builds?.[0],
+    (found) => found?.buildComplete === true,
+    `build ${id} to complete`,
+    timeoutMs,
+  );
+  return build as Build;
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDemoIncident } from '../../local/telemetry/demo-incident.ts';
 import { readLoghubNoise } from '../../local/telemetry/loghub-noise.ts';
 import { loghubDir, loghubPresent } from '../log-analysis/loghub.ts';
+import { itWithLoghub } from '../support/shared-data.ts';
 
 const NOW = Date.parse('2026-11-23T22:00:00.000Z');
 
@@ -66,7 +67,7 @@ describe('the demo incident', () => {
 });
 
 describe('Loghub noise', () => {
-  it('is read from the Loghub directory when it is there', () => {
+  itWithLoghub('is read from the Loghub directory when it is there', () => {
     expect(loghubPresent()).toBe(true);
     const noise = readLoghubNoise(loghubDir());
     expect(noise.note).toBeUndefined();

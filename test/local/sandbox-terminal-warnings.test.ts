@@ -2,11 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { synthesizeTemplate } from '../../infra/synth.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
-import { type CloudFormationTemplate, resourcesOfType } from '../../local/template.ts';
+import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
+import { resourcesOfType } from '../../local/template.ts';
+import { sandboxTemplate } from '../../local/template-cache.ts';
 import { installTerminalLog, parseLogFormat } from '../../local/terminal-log.ts';
-import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
+import { eventually } from '../support/eventually.ts';
 
 /**
  * Issue 16 item 9, end to end: the sandbox at its default log level and format (as `npm run
@@ -62,11 +63,12 @@ afterAll(async () => {
 });
 
 async function until(what: string, accept: () => boolean, seconds = 45): Promise<void> {
-  const deadline = Date.now() + seconds * 1000;
-  while (!accept()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; lines:\n${lines.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await eventually(
+    () => accept() || lines.join('\n'),
+    (seen) => seen === true,
+    what,
+    seconds * 1000,
+  );
 }
 
 const warnings = () => lines.filter((l) => /^\d{2}:\d{2}:\d{2}\.\d{3} WARN /.test(l));
@@ -85,7 +87,8 @@ describe('the sandbox terminal at the default level (issue 16)', () => {
   });
 
   it('shows a Lambda that threw at WARN, naming it', async () => {
-    const template = synthesizeTemplate({ modules: WORKFLOW_MODULES }) as unknown as CloudFormationTemplate;
+    // The template the sandbox runs (its default configuration), from the cache it was just kept in.
+    const { template } = await sandboxTemplate({ config: { telemetry: DEMO_TELEMETRY_CONFIG } });
     const drain = resourcesOfType(template, 'AWS::Lambda::Function').find(
       ([, r]) => r.Metadata?.['slack-agents:entry'] === 'lambdas/handlers/drain.ts',
     )?.[0];

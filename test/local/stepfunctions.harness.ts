@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { createStepFunctionsApi } from '../../local/stepfunctions/api.ts';
 import { LocalStepFunctions, type LocalStepFunctionsOptions } from '../../local/stepfunctions/runtime.ts';
+import { eventually } from '../support/eventually.ts';
 
 /** The sandbox's Step Functions behind a real HTTP server, and a real SFN client pointed at it. */
 export async function startStepFunctions(
@@ -43,13 +44,12 @@ export async function settled(
   executionArn: string,
   timeoutMs = 20_000,
 ): Promise<DescribeExecutionCommandOutput> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const execution = await client.send(new DescribeExecutionCommand({ executionArn }));
-    if (execution.status !== 'RUNNING') return execution;
-    if (Date.now() > deadline) throw new Error(`${executionArn} still RUNNING after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return eventually(
+    () => client.send(new DescribeExecutionCommand({ executionArn })),
+    (execution) => execution.status !== 'RUNNING',
+    `${executionArn} to leave RUNNING`,
+    { timeoutMs, intervalMs: 20 },
+  );
 }
 
 /** What a fake RegisterWait was called with: the token of a wait, and the rest of its payload. */

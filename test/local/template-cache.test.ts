@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  KEEP_ENTRIES,
   readCachedTemplate,
   sandboxTemplate,
   type TemplateCacheOptions,
@@ -10,10 +11,21 @@ import {
   writeCachedTemplate,
 } from '../../local/template-cache.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
+import { type SynthServer, startSynthServer } from '../support/synth-server.ts';
 
 const made: string[] = [];
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+// The test run's synthesis server (test/global-setup.ts) is set aside: these tests synthesize
+// in a process of their own, as a sandbox started outside the tests does; the server has its own tests.
+const runServer = process.env.SANDBOX_SYNTH_URL;
+beforeAll(() => {
+  delete process.env.SANDBOX_SYNTH_URL;
+});
+afterAll(() => {
+  if (runServer) process.env.SANDBOX_SYNTH_URL = runServer;
 });
 
 /** A repository root with a few source files, and a cache directory of its own. */
@@ -65,11 +77,11 @@ describe('the sandbox template cache', () => {
     expect(readCachedTemplate(cache, key)).toBeUndefined();
   });
 
-  it('keeps a few entries only', () => {
+  it('keeps a bounded number of entries only', () => {
     const cache = fakeRepository();
-    for (let i = 0; i < 12; i++) writeCachedTemplate(cache, `k${i}`, template as never);
+    for (let i = 0; i < KEEP_ENTRIES + 4; i++) writeCachedTemplate(cache, `k${i}`, template as never);
 
-    expect(readdirSync(cache.directory).filter((name) => name.endsWith('.json')).length).toBe(8);
+    expect(readdirSync(cache.directory).filter((name) => name.endsWith('.json')).length).toBe(KEEP_ENTRIES);
   });
 
   it('synthesizes the default modules once, then serves the same template from the cache', async () => {
@@ -102,6 +114,42 @@ describe('the sandbox template cache', () => {
   it('rejects a configuration the stack rejects, keeping nothing', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'template-cache-'));
     made.push(directory);
+
+    await expect(
+      sandboxTemplate({
+        config: { reporterWaitSeconds: -1 } as never,
+        cache: { root: process.cwd(), directory },
+      }),
+    ).rejects.toMatchObject({ name: 'InvalidConfigError' });
+    expect(readdirSync(directory)).toEqual([]);
+  }, 120_000);
+});
+
+describe('the warm synthesis server (SANDBOX_SYNTH_URL)', () => {
+  let server: SynthServer | undefined;
+  beforeAll(async () => {
+    // The run's own server when there is one (it is warm by now), else one of this file's.
+    server = runServer ? { url: runServer, close: async () => {} } : await startSynthServer(process.cwd());
+  }, 120_000);
+  afterAll(async () => {
+    delete process.env.SANDBOX_SYNTH_URL;
+    await server?.close();
+  });
+
+  it('answers the template a process of its own synthesizes for the same configuration', async () => {
+    const config = { reporterWaitSeconds: 900 };
+    const apart = await sandboxTemplate({ config, cache: false });
+    process.env.SANDBOX_SYNTH_URL = server?.url ?? '';
+    const served = await sandboxTemplate({ config, cache: false });
+    delete process.env.SANDBOX_SYNTH_URL;
+
+    expect(served.template).toEqual(apart.template);
+  }, 120_000);
+
+  it("rejects a configuration the stack rejects with the stack's own error, keeping nothing", async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'template-cache-'));
+    made.push(directory);
+    process.env.SANDBOX_SYNTH_URL = server?.url ?? '';
 
     await expect(
       sandboxTemplate({

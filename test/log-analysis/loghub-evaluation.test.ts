@@ -1,26 +1,14 @@
 /**
  * The miner on the Loghub 2k samples, one default configuration for all eight systems. The
  * floors sit a little below what `npm run bench:logs` measures, so noise cannot flake them;
- * the benchmark prints the figures. Where the data is absent (a clone outside this project),
- * this says so and steps aside; the unit and property tests still cover the miner.
+ * the benchmark prints the figures. Where the data is absent (a clone without it beside), each
+ * test is listed as skipped with a note naming where it looked; the unit and property tests
+ * still cover the miner.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TemplateMiner } from '../../lambdas/log-analysis/template-miner.ts';
-import {
-  groupingAccuracy,
-  loghubDir,
-  loghubPresent,
-  parsingAccuracy,
-  readSystem,
-  SYSTEMS,
-} from './loghub.ts';
-
-const present = loghubPresent();
-if (!present) {
-  console.warn(
-    `Loghub evaluation not run: no Loghub 2k data in ${loghubDir()} (set LOGHUB_DIR to where it is).`,
-  );
-}
+import { describeWithLoghub } from '../support/shared-data.ts';
+import { groupingAccuracy, parsingAccuracy, readSystem, SYSTEMS } from './loghub.ts';
 
 function evaluate(name: (typeof SYSTEMS)[number]['name']) {
   const lines = readSystem(name);
@@ -39,8 +27,8 @@ function evaluate(name: (typeof SYSTEMS)[number]['name']) {
   };
 }
 
-describe.runIf(present)('Loghub 2k evaluation (one default configuration)', () => {
-  // In beforeAll, not in the describe body: vitest collects a runIf(false) body too.
+describeWithLoghub('Loghub 2k evaluation (one default configuration)', () => {
+  // In beforeAll, not in the describe body: a suite skipped for want of the data is still collected.
   let results = new Map<string, { ga: number; pa: number }>();
   beforeAll(() => {
     results = new Map(SYSTEMS.map((s) => [s.name, evaluate(s.name)]));

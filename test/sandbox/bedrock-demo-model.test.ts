@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_LABEL } from '../../local/model/demo-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import { eventually } from '../support/eventually.ts';
 
 /**
  * What `SANDBOX_CONFIG='{"model":{"provider":"bedrock"}}' npm run dev` runs without model
@@ -36,14 +37,16 @@ async function api<T>(path: string, body?: unknown): Promise<T> {
 }
 
 async function botSays(query: string, accept: (text: string) => boolean): Promise<string> {
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    const { messages } = await api<{ messages: Message[] }>(`/sandbox/slack/messages?${query}`);
-    const found = messages.find((m) => m.bot && accept(m.text));
-    if (found) return found.text;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the bot never answered in ${query}`);
+  const found = await eventually(
+    async () => {
+      const { messages } = await api<{ messages: Message[] }>(`/sandbox/slack/messages?${query}`);
+      return messages.find((m) => m.bot && accept(m.text));
+    },
+    (message) => message !== undefined,
+    `the bot's answer in ${query}`,
+    45_000,
+  );
+  return found?.text ?? '';
 }
 
 describe('the offline demo model behind the emulated Bedrock Runtime', () => {

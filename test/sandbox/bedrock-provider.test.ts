@@ -8,6 +8,7 @@ import {
   toolUse,
 } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import { eventually } from '../support/eventually.ts';
 import { bugIdFor, CHANNELS, findings, REPORTER, submits } from './bug-harness.ts';
 
 /**
@@ -68,14 +69,15 @@ async function api<T>(path: string, body?: unknown): Promise<T> {
 }
 
 async function botMessages(channel: string, accept: (messages: Message[]) => boolean): Promise<Message[]> {
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    const { messages } = await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${channel}`);
-    const bot = messages.filter((m) => m.bot);
-    if (accept(bot)) return bot;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for the bot in ${channel}`);
+  return eventually(
+    async () => {
+      const { messages } = await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${channel}`);
+      return messages.filter((m) => m.bot);
+    },
+    accept,
+    `the bot in ${channel}`,
+    45_000,
+  );
 }
 
 describe('the Bedrock provider in the sandbox', () => {

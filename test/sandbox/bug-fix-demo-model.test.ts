@@ -1,6 +1,7 @@
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
+import { eventually } from '../support/eventually.ts';
 import { type BugHarness, CHANNELS, DEVELOPER, REPORTER, startBugHarness } from './bug-harness.ts';
 
 /**
@@ -15,16 +16,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.stop());
 
-async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 120_000;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (accept(last)) return last;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)}`);
-}
+const waitFor = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string) =>
+  eventually(probe, accept, what, 120_000);
 
 describe('the offline demo model on demo/webshop', () => {
   it('cites the planted bug from the code, and fixes it as a draft PR when a developer asks', async () => {

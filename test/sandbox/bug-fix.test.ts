@@ -9,6 +9,7 @@ import {
   toolResultText,
   toolUse,
 } from '../../local/model/scripted-model.ts';
+import { eventually } from '../support/eventually.ts';
 import {
   type BugHarness,
   bugIdFor,
@@ -53,21 +54,8 @@ const botTexts = async (channel: string, threadTs?: string) =>
   (await h.messages(channel, threadTs)).filter((m) => m.bot).map((m) => m.text);
 
 /** Waits up to `seconds` (builds run real npm, tests and tsc). */
-async function waitFor<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  what: string,
-  seconds = 150,
-): Promise<T> {
-  const deadline = Date.now() + seconds * 1000;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (accept(last)) return last;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)}`);
-}
+const waitFor = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, seconds = 150) =>
+  eventually(probe, accept, what, seconds * 1000);
 
 const resultOf = (request: RecordedModelRequest) => {
   const [first] = lastToolResults(request.body);

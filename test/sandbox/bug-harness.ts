@@ -14,6 +14,7 @@ import {
   toolUse,
 } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import { eventually, until } from '../support/eventually.ts';
 
 /**
  * A sandbox running the production workflows with a scripted model behind the real
@@ -105,7 +106,7 @@ export async function startBugHarness(
       const bugId = bugIdOf(request.body);
       if (!bugId) throw new Error('a model request without a bug id in its first prompt');
       // The test registers a script right after posting the report; the first turn may be quicker.
-      for (let i = 0; i < 100 && !scripts.has(bugId); i++) await new Promise((r) => setTimeout(r, 50));
+      await until(() => scripts.has(bugId), `a script for ${bugId}`, 5_000).catch(() => false);
       const step = scripts.get(bugId)?.shift();
       if (!step) throw new Error(`the script of ${bugId} has no step left for request ${request.index}`);
       const list = requests.get(bugId) ?? [];
@@ -164,18 +165,7 @@ export async function startBugHarness(
       return (await api<{ messages: Message[] }>(`/sandbox/slack/messages?${query}`)).messages;
     },
     execution: (name) => api<Execution>(`/sandbox/executions/${name}`),
-    async eventually(probe, accept, what) {
-      const deadline = Date.now() + 45_000;
-      let last: unknown;
-      while (Date.now() < deadline) {
-        last = await probe().catch((error: unknown) => error);
-        if (!(last instanceof Error) && accept(last as never)) return last as never;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(
-        `timed out waiting for ${what}; last seen: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
-      );
-    },
+    eventually: (probe, accept, what) => eventually(probe, accept, what, 45_000),
     async stop() {
       await sandbox.stop();
       await model.close();

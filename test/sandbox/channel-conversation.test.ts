@@ -8,6 +8,7 @@ import {
 } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { httpError, lastUserText, startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import { eventually } from '../support/eventually.ts';
 
 /**
  * Seed 002's integration tests in the sandbox: the Router records the channel's messages and
@@ -70,15 +71,16 @@ const post = (user: string, message: string, channel = CHANNEL) =>
   api<{ ts: string }>('/sandbox/slack/post', { channel, user, text: message });
 
 async function botReplies(count: number, channel = CHANNEL): Promise<Message[]> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    await sandbox.idle();
-    const { messages } = await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${channel}`);
-    const replies = messages.filter((m) => m.bot);
-    if (replies.length >= count) return replies;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${count} bot replies`);
+  return eventually(
+    async () => {
+      await sandbox.idle();
+      const { messages } = await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${channel}`);
+      return messages.filter((m) => m.bot);
+    },
+    (replies) => replies.length >= count,
+    `${count} bot replies`,
+    20_000,
+  );
 }
 
 describe('a channel conversation in the sandbox', () => {

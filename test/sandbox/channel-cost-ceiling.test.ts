@@ -4,6 +4,7 @@ import { utcDay } from '../../lambdas/agents/pricing.ts';
 import { budgetSpentText } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { startScriptedModel, text, withUsage } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import { eventually } from '../support/eventually.ts';
 
 /**
  * Issue 16 item 4 for channel conversations, in the sandbox: the ChannelResponder's model call
@@ -50,17 +51,18 @@ async function api<T>(path: string, body?: unknown): Promise<T> {
 
 async function botMessages(count: number, threadTs?: string): Promise<Message[]> {
   const thread = threadTs === undefined ? '' : `&thread_ts=${threadTs}`;
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    await sandbox.idle();
-    const { messages } = await api<{ messages: Message[] }>(
-      `/sandbox/slack/messages?channel=${CHANNEL}${thread}`,
-    );
-    const bot = messages.filter((m) => m.bot);
-    if (bot.length >= count) return bot;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${count} bot messages`);
+  return eventually(
+    async () => {
+      await sandbox.idle();
+      const { messages } = await api<{ messages: Message[] }>(
+        `/sandbox/slack/messages?channel=${CHANNEL}${thread}`,
+      );
+      return messages.filter((m) => m.bot);
+    },
+    (bot) => bot.length >= count,
+    `${count} bot messages`,
+    20_000,
+  );
 }
 
 describe('the daily cost ceiling in a channel conversation', () => {

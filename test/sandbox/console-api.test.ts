@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
+import { eventually as poll } from '../support/eventually.ts';
 
 /** The sandbox's JSON surface the web console reads: conversations, executions, buttons, change events. */
 
@@ -31,15 +32,8 @@ const post = async (path: string, body: unknown) =>
     headers: { 'content-type': 'application/json' },
   });
 
-async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined && accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`gave up; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const eventually = <T>(probe: () => Promise<T>, accept: (value: T) => boolean) =>
+  poll(probe, (value) => value !== undefined && accept(value), 'the console API', 20_000);
 
 type Message = { ts: string; bot?: boolean; text: string; reply_count?: number; conversation_id?: string };
 

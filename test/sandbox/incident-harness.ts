@@ -13,6 +13,7 @@ import {
 } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { signSlackRequest } from '../../local/slack/sign.ts';
+import { eventually, until } from '../support/eventually.ts';
 import { promptOfTurn } from './bug-harness.ts';
 
 /**
@@ -83,7 +84,7 @@ export async function startIncidentHarness(
     steps: async (request) => {
       const id = incidentIdOf(request);
       if (!id) throw new Error('a model request without an incident id in its prompt');
-      for (let i = 0; i < 100 && !scripts.has(id); i++) await new Promise((r) => setTimeout(r, 50));
+      await until(() => scripts.has(id), `a script for ${id}`, 5_000).catch(() => false);
       const queue = queueOf(request);
       const step = scripts.get(id)?.[queue]?.shift();
       if (!step) throw new Error(`the script of ${id} has no step left in ${queue}`);
@@ -153,18 +154,7 @@ export async function startIncidentHarness(
       ).messages;
     },
     execution: (name) => api<Execution>(`/sandbox/executions/${name}`),
-    async eventually(probe, accept, what) {
-      const deadline = Date.now() + 60_000;
-      let last: unknown;
-      while (Date.now() < deadline) {
-        last = await probe().catch((error: unknown) => error);
-        if (!(last instanceof Error) && accept(last as never)) return last as never;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(
-        `timed out waiting for ${what}; last seen: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
-      );
-    },
+    eventually: (probe, accept, what) => eventually(probe, accept, what, 60_000),
     async stop() {
       await sandbox.stop();
       await model.close();

@@ -10,6 +10,7 @@ import {
   pagerdutyIncident,
   pagerdutyRequest,
 } from '../ingress/webhooks.ts';
+import { eventually as poll } from '../support/eventually.ts';
 
 /**
  * Triggers beyond Slack end to end (issue 11 part 4), and the answer to a reply after a
@@ -44,20 +45,8 @@ async function messages(threadTs?: string): Promise<Message[]> {
   return ((await response.json()) as { messages: Message[] }).messages;
 }
 
-async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + 25_000;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    last = await probe().catch((error: unknown) => error);
-    if (!(last instanceof Error) && accept(last as T)) return last as T;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)}`);
-}
+const eventually = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string) =>
+  poll(probe, accept, what, 25_000);
 
 /** The probe's thread for a conversation from outside Slack: the bot's "probe conversation from" post. */
 async function reportThread(kind: string, existing: ReadonlySet<string>): Promise<string> {

@@ -13,6 +13,7 @@ import {
   toolUse,
 } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import { eventually, until } from '../support/eventually.ts';
 
 /**
  * A sandbox running the issue pipeline on `demo/webshop` with a scripted model: each pipeline
@@ -67,7 +68,7 @@ export async function startIssueHarness(
     steps: async (request) => {
       const id = pipelineIdOf(request);
       if (!id) throw new Error('a model request without a pipeline id in its prompt');
-      for (let i = 0; i < 100 && !scripts.has(id); i++) await new Promise((r) => setTimeout(r, 50));
+      await until(() => scripts.has(id), `a script for ${id}`, 5_000).catch(() => false);
       const step = scripts.get(id)?.shift();
       if (!step) throw new Error(`the script of ${id} has no step left for request ${request.index}`);
       requests.set(id, [...(requests.get(id) ?? []), request]);
@@ -132,18 +133,7 @@ export async function startIssueHarness(
       const query = `channel=${channel}${threadTs ? `&thread_ts=${threadTs}` : ''}`;
       return (await api<{ messages: Message[] }>(`/sandbox/slack/messages?${query}`)).messages;
     },
-    async waitFor(probe, accept, what, seconds = 60) {
-      const deadline = Date.now() + seconds * 1000;
-      let last: unknown;
-      while (Date.now() < deadline) {
-        last = await probe().catch((error: unknown) => error);
-        if (!(last instanceof Error) && accept(last as never)) return last as never;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      throw new Error(
-        `timed out waiting for ${what}; last seen: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
-      );
-    },
+    waitFor: (probe, accept, what, seconds = 60) => eventually(probe, accept, what, seconds * 1000),
     async stop() {
       await sandbox.stop();
       await model.close();

@@ -216,7 +216,12 @@ describe('the issue pipeline (issue 17) in the sandbox', () => {
     expect(comments.find((c) => c.body?.includes('**failed**'))?.body).toContain(
       'Writer-Reviewer loop exhausted',
     );
-    const conversation = await h.store.getConversation(id);
+    // The conversation's status is written after the comment's edit: wait for it, not for a poll's luck.
+    const conversation = await h.waitFor(
+      () => h.store.getConversation(id),
+      (c) => c?.status !== 'active',
+      'the conversation to end',
+    );
     expect(conversation?.status).toBe('failed');
   }, 300_000);
 

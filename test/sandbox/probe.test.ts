@@ -4,6 +4,7 @@ import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { signSlackRequest } from '../../local/slack/sign.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
+import { eventually as poll } from '../support/eventually.ts';
 
 /**
  * The kernel end to end in the sandbox: the kernel_probe state machine taken from the
@@ -61,23 +62,9 @@ type Execution = { status: string; events: { type: string; stateName?: string }[
 const execution = (rootTs: string) =>
   api<Execution>(`/sandbox/executions/${conversationIdFor('kernel_probe', PROBE, rootTs)}`);
 
-async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + 25_000;
-  let last: T | unknown;
-  while (Date.now() < deadline) {
-    // Not there yet (e.g. the execution is not started) counts as "not yet", not as a failure.
-    last = await probe().catch((error: unknown) => error);
-    if (!(last instanceof Error) && accept(last as T)) return last as T;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(
-    `timed out waiting for ${what}; last seen: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
-  );
-}
+// Not there yet (e.g. the execution is not started) counts as "not yet", not as a failure.
+const eventually = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string) =>
+  poll(probe, accept, what, 25_000);
 
 const conversation = (rootTs: string) =>
   store.getConversation(conversationIdFor('kernel_probe', PROBE, rootTs), { consistent: true });

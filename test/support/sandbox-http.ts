@@ -17,24 +17,5 @@ export function sandboxApi(baseUrl: () => string) {
   };
 }
 
-/**
- * Polls `probe` until `accept` holds, for at most `timeoutMs`; a probe that throws counts as
- * "not yet" (e.g. an execution not started). Fails naming `what` and the last value seen.
- */
-export async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | unknown;
-  while (Date.now() < deadline) {
-    last = await probe().catch((error: unknown) => error);
-    if (!(last instanceof Error) && accept(last as T)) return last as T;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(
-    `timed out waiting for ${what}; last seen: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
-  );
-}
+/** The polling helper (test/support/eventually.ts), here too for the files that import it from here. */
+export { eventually } from './eventually.ts';
