@@ -1,5 +1,5 @@
 /**
- * One fix attempt's cost in the sandbox (issue 13): a developer's fix request on demo/webshop
+ * One fix attempt's cost in the sandbox: a developer's fix request on demo/webshop
  * taken through the bug workflow's fix path (check who asked, one fixer turn with one write,
  * one CodeBuild run of the repository's real checks, reading its results, the draft pull
  * request, the posts in both threads). The model is scripted, so the figures are the

@@ -1,5 +1,5 @@
 /**
- * Cold import of the bundled functions (issue 16 item 8): each entry is bundled as
+ * Cold import of the bundled functions: each entry is bundled as
  * `cdk deploy` bundles it (esbuild: ESM, minified, with a source map beside it), then imported
  * by a fresh Node process, which reports the CPU time of the `import()` call. Three ways to run a bundle:
  * - `--enable-source-maps`: what the functions ran with before (Node parses the map at load);

@@ -1,5 +1,5 @@
 /**
- * `npm run dev`'s start and idle memory (issue 16 item 8): starts `local/main.ts` in a fresh
+ * `npm run dev`'s start and idle memory: starts `local/main.ts` in a fresh
  * Node process (as `tsx` runs it), times it from spawn to "Sandbox listening", lets it idle,
  * and reads its resident memory (VmRSS). Runs RUNS starts in a row, so the first
  * shows a cold template cache and the next ones a warm one (`.sandbox/template-cache/`; set

@@ -1,5 +1,5 @@
 /**
- * The wake path and the developer round trip (issue 16 item 8), measured in the sandbox with
+ * The wake path and the developer round trip, measured in the sandbox with
  * the production bug workflow and a scripted model. Prints figures; asserts nothing.
  *
  * - Wake path: every DynamoDB and Step Functions call made from the moment the reporter's

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { InvalidModelPriceError } from '../lambdas/agents/errors.ts';
 import { AgentLimits } from '../lambdas/agents/limits.ts';
-import { UntrustedTextMode } from '../lambdas/agents/people-text.ts';
 import { ModelPrices, priceOf } from '../lambdas/agents/pricing.ts';
 import { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import { RoleMembers } from '../lambdas/kernel/people.ts';
+import { UntrustedTextMode } from '../lambdas/kernel/people-text.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
@@ -72,12 +72,12 @@ const KernelConfigFields = {
   botUserId: SlackUserId.optional(),
   /**
    * How long a workflow waits for the reporter before taking its timeout path.
-   * @default 7200 (2 hours, seed 000)
+   * @default 7200 (2 hours)
    */
   reporterWaitSeconds: z.number().int().positive().default(7200),
   /**
    * How long a workflow waits for developers before taking its timeout path.
-   * @default 172800 (48 hours, seed 000)
+   * @default 172800 (48 hours)
    */
   developerWaitSeconds: z.number().int().positive().default(172_800),
   /**

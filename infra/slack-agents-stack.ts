@@ -53,7 +53,7 @@ export interface SlackAgentsStackProps extends StackProps {
 }
 
 /**
- * Slack agents on Step Functions (DESIGN 2): the ingress behind a Function URL, the FIFO
+ * Slack agents on Step Functions: the ingress behind a Function URL, the FIFO
  * inbox, the Router, the kernel task functions, one state machine per workflow, the
  * conversations table and the third-party credentials. Environment-agnostic: it synthesizes
  * without an account or region.
@@ -332,7 +332,7 @@ function acknowledgeFindings(functions: StackFunctions, stateMachines: Iterable<
     Validations.of(fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'NODEJS_22_X is pinned on purpose (DESIGN 6): the handlers are built and tested for Node 22; a runtime upgrade is a deliberate change with its own test run.',
+        'NODEJS_22_X is pinned on purpose: the handlers are built and tested for Node 22; a runtime upgrade is a deliberate change with its own test run.',
     });
     const completesTasks = id === 'Router' || id === 'RegisterWait' || id === 'ApprovalWait';
     Validations.of(requireRole(fn)).acknowledge({

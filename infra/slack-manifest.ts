@@ -57,7 +57,7 @@ export const SLACK_METHODS_CALLED: readonly string[] = [
   // Approvals: the decision replaces the buttons; a refused press is told privately.
   'chat.postEphemeral',
   'chat.update',
-  // A reporter's thread links to the findings posted for the developers (issue 16).
+  // A reporter's thread links to the findings posted for the developers.
   'chat.getPermalink',
   'conversations.history',
   'conversations.replies',

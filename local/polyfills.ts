@@ -1,5 +1,5 @@
 /**
- * aws-local-stepfunctions 3 calls `Promise.withResolvers`, which Node 20 lacks (DESIGN 6).
+ * aws-local-stepfunctions 3 calls `Promise.withResolvers`, which Node 20 lacks.
  * Imported first by the sandbox and the test setup.
  */
 if (typeof Promise.withResolvers !== 'function') {

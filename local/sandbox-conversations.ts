@@ -12,7 +12,7 @@ import {
 
 /**
  * The conversations the console lists: the kernel's (one `META` item each, with a state
- * machine) and channel conversations (seed 002), which have no state machine and no kernel
+ * machine) and channel conversations, which have no state machine and no kernel
  * record: their channel's `ACTIVE` item names the latest one, and each keeps its messages
  * under `CHANCONV#<id>`. Channel conversations are the one workflow the kernel record does not
  * describe, so the sandbox reads them through their own model here, for the console only.

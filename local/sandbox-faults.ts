@@ -4,7 +4,7 @@ import { ModelFaultSpec, type ModelFaults } from './model/faults.ts';
 import { SlackFaultSpec, type SlackFaults } from './slack/faults.ts';
 
 /**
- * `/sandbox/faults` (issue 12): tell the fake Slack or the model to misbehave for a while.
+ * `/sandbox/faults`: tell the fake Slack or the model to misbehave for a while.
  * - `POST /sandbox/faults` `{target: 'slack'|'model', kind, method?, forSeconds?|count?, retryAfterSeconds?}`
  *   adds one; `forSeconds` is workflow time, multiplied by the sandbox's time scale like its
  *   waits and retries (at `SANDBOX_TIME_SCALE=0.01`, a 60-second outage lasts 0.6 s);

@@ -155,7 +155,7 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       const id = decodeURIComponent(conversationMatch[1] ?? '');
       const conversation = await store.getConversation(id, { consistent: true });
       if (!conversation) {
-        // A channel conversation (seed 002) has no kernel record, no execution and no ledger.
+        // A channel conversation has no kernel record, no execution and no ledger.
         const channel = await conversations.channelDetail(id);
         if (!channel) return sendJson(res, 404, { error: `no conversation ${id}` });
         return sendJson(res, 200, {

@@ -15,7 +15,7 @@ import { LOCAL_ACCOUNT, LOCAL_REGION } from './template.ts';
 /**
  * The sandbox's telemetry: CloudWatch Logs (build logs and the demo incident's), CloudWatch
  * metrics and CloudFormation stack events, served on the sandbox's port, and the demo incident
- * seeded at start (issue 15, part 8).
+ * seeded at start.
  */
 
 export interface SandboxTelemetryOptions {

@@ -158,7 +158,7 @@ async function assemble(
     SLACK_BOT_TOKEN: DEVELOPMENT_BOT_TOKEN,
     POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'INFO',
     POWERTOOLS_DEV: 'true',
-    // Execution links in Slack messages open this console, not the AWS one (issue 16 item 7).
+    // Execution links in Slack messages open this console, not the AWS one.
     SANDBOX_CONSOLE_URL: url,
     // Without a model server of the caller's, the offline demo model answers (labelled as such).
     ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY

@@ -18,7 +18,7 @@ import type { CloudFormationTemplate } from './template.ts';
 
 /**
  * The synthesized template, kept between sandbox starts while nothing it is made of changed
- * (issue 16 item 8). Synthesis needs aws-cdk-lib loaded (about 2 s and 200 MiB of a process's
+ *. Synthesis needs aws-cdk-lib loaded (about 2 s and 200 MiB of a process's
  * memory here) and the stack built (2-5 s); a start that finds its template here does neither.
  *
  * The key is a hash of everything the template is made of: the configuration, and the content

@@ -5,7 +5,7 @@ import { UnsupportedTemplateError } from './template.ts';
 
 /**
  * The settings of the template's queues and tables that the sandbox's emulators would
- * otherwise drop (issue 16: a dead-letter queue's 14-day retention showed as SQS's default 4
+ * otherwise drop (a dead-letter queue's 14-day retention showed as SQS's default 4
  * days, the table's TTL as disabled). Every property of an `AWS::SQS::Queue` becomes the queue
  * attribute of the same name; a property the sandbox does not know fails the start, so none is
  * dropped silently. Tables: dynalite creates the table; TTL and point-in-time recovery, which

@@ -1,5 +1,5 @@
 /**
- * Redrive of a FIFO dead-letter queue (issue 12): moves what the inbox set aside back into it,
+ * Redrive of a FIFO dead-letter queue: moves what the inbox set aside back into it,
  * in order per message group, once the cause is fixed (a Step Functions outage longer than the
  * inbox's receives, a bad deployment). The Router is idempotent per Slack message (I1), so a
  * record that did get through before is stored once and its start completes once.

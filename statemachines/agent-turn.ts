@@ -10,7 +10,7 @@ import { AGENT_TURN_TIMEOUT_SECONDS } from './kernel-functions.ts';
 /**
  * Task timeout of an agent turn: twice the function's own timeout, as for the kernel's
  * tasks, so a turn that runs to its limit fails as a Lambda error first. The turn's own time
- * budget is well below the function's timeout (DESIGN 3.4).
+ * budget is well below the function's timeout.
  */
 export const AGENT_TURN_TASK_TIMEOUT = Duration.seconds(2 * AGENT_TURN_TIMEOUT_SECONDS);
 

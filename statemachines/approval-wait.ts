@@ -76,7 +76,7 @@ export interface ApprovalWaitProps {
   readonly timeout: Duration;
   /** Where the `ApprovalWaitResult` goes, e.g. `$.fixApproval` (a top-level field). */
   readonly resultPath: string;
-  /** Where any task's error ends up, after its retries (a defined state: DESIGN 2). */
+  /** Where any task's error ends up, after its retries (a defined state). */
   readonly onFailure: sfn.IChainable;
   /**
    * The post's idempotency key. A chain that runs again within the same `$.turn` (asking

@@ -4,7 +4,7 @@ import { CHANNEL_ENV } from '../lambdas/workflows/channel-conversations/env.ts';
 import { defineWorkflowModule } from './workflow-module.ts';
 
 /**
- * Channel conversations (seed 002): no state machine. Its Router entry records the messages
+ * Channel conversations: no state machine. Its Router entry records the messages
  * no workflow owns in the channel's one active conversation and hands them on, through a
  * FIFO queue grouped by channel, to its ChannelResponder, which decides, calls the model and
  * posts. Off (`enabled: false`): neither the queue nor the responder exists, and the Router's

@@ -12,7 +12,7 @@ import {
 import { conversationItemKey } from './kernel-records.ts';
 
 /**
- * Continue-as-new for Step Functions (issue 3, item 5): a long conversation hands itself to a
+ * Continue-as-new for Step Functions: a long conversation hands itself to a
  * fresh execution of the same state machine before its history could reach the 25,000-event
  * limit. Step Functions has no such primitive, so it is three states: start the new execution
  * (`$$.StateMachine.Id`, so no state machine needs its own ARN in its definition), record it

@@ -59,7 +59,7 @@ export const KERNEL_FUNCTIONS = {
   SlackPost: { entry: 'lambdas/handlers/slack-post.ts', timeoutSeconds: 30, memoryMb: 256 },
   /** The approval wait's park and expire steps (statemachines/approval-wait.ts). */
   ApprovalWait: { entry: 'lambdas/handlers/approval-wait.ts', timeoutSeconds: 30, memoryMb: 256 },
-  /** The scheduled sweep for stuck conversations (issue 12): starts, wakes, or fails them visibly. */
+  /** The scheduled sweep for stuck conversations: starts, wakes, or fails them visibly. */
   Reconciler: { entry: 'lambdas/handlers/reconciler.ts', timeoutSeconds: 120, memoryMb: 256 },
 } as const satisfies Record<string, FunctionSpec>;
 

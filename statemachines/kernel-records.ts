@@ -16,7 +16,7 @@ import { slackPost } from './slack-post.ts';
 
 /**
  * Kernel fragments that write the conversation's record with the direct DynamoDB integration
- * (no logic, so no Lambda: DESIGN 2), through the kernel's key format (lambdas/kernel/keys.ts).
+ * (no logic, so no Lambda), through the kernel's key format (lambdas/kernel/keys.ts).
  */
 
 /**
@@ -119,7 +119,7 @@ export interface SetConversationFieldsProps {
 
 /**
  * Sets the conversation's status and/or phase with the direct DynamoDB integration (no
- * logic, so no Lambda: DESIGN 2). The update is conditional on the conversation existing,
+ * logic, so no Lambda). The update is conditional on the conversation existing,
  * so a wrong id fails the task instead of creating a stray item.
  */
 export function setConversationFields(

@@ -7,7 +7,7 @@ import type { WaitAccepts } from '../lambdas/kernel/model.ts';
 import { KERNEL_FUNCTIONS, TASK_FUNCTION_TIMEOUT_SECONDS } from './kernel-functions.ts';
 
 /**
- * The kernel fragments (DESIGN 3): the states every workflow builds its graph from.
+ * The kernel fragments: the states every workflow builds its graph from.
  * Each one is a JSONPath state (no `Assign`, no JSONata: the local runtime would ignore
  * them), and each Task carries an explicit `TimeoutSeconds` and a Retry limited to
  * transient errors, so the workflows cannot forget either.
@@ -116,7 +116,7 @@ export interface WaitForPeopleProps {
 }
 
 /**
- * Waits for people (DESIGN 3.3): a `.waitForTaskToken` task that hands RegisterWait the
+ * Waits for people: a `.waitForTaskToken` task that hands RegisterWait the
  * token and what the wait accepts. RegisterWait or the Router completes it with
  * `WakeOutput`, found at `$.wake`. Add the timeout path with `catchTimeout`.
  */
@@ -151,7 +151,7 @@ export function catchTimeout(task: sfn.TaskStateBase, handler: sfn.IChainable): 
 }
 
 /**
- * Routes any error left after a task's retries to `handler` (DESIGN 2: every Task has a
+ * Routes any error left after a task's retries to `handler` (every Task has a
  * Catch that ends in a defined state), putting `{ Error, Cause }` at `$.failure`. Add it
  * after `catchTimeout`: the first matching catcher wins.
  */
@@ -295,7 +295,7 @@ export interface DrainProps {
   readonly drainFn: IFunction;
   /**
    * The status and/or phase the conversation takes as the turn begins, written by Drain in the
-   * same request that ends the wait (issue 16 item 8: one state and one request fewer per turn
+   * same request that ends the wait (one state and one request fewer per turn
    * than a "Mark" state before it).
    * @default - unchanged
    */
@@ -303,7 +303,7 @@ export interface DrainProps {
 }
 
 /**
- * Hands the pending messages to turn `$.turn` (DESIGN 3.3) and puts `DrainOutput`
+ * Hands the pending messages to turn `$.turn` and puts `DrainOutput`
  * (`turn`, `closeRequested`, `count`, `messages`) at `$.drained`. Drain is idempotent per
  * turn, so it is retried like any transient failure.
  */

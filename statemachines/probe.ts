@@ -35,7 +35,7 @@ export const KERNEL_PROBE = defineWorkflow({
     ];
   },
   ownerRole: 'reporter',
-  // As in seed 000's reporter thread: nobody but the reporter is heard there.
+  // As in reporter thread: nobody but the reporter is heard there.
   othersRole: null,
   closeOnIntent: true,
   build(scope, { registerWait, drain: drainFn, slackPost: slackPostFn, table, config }) {

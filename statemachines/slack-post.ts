@@ -79,7 +79,7 @@ export interface SlackPostProps {
   readonly essential?: boolean;
   /**
    * Appends the conversation's estimated model cost to the message (a conversation's final
-   * message, issue 16).
+   * message).
    * @default false
    */
   readonly withCost?: boolean;

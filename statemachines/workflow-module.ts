@@ -34,7 +34,7 @@ export interface KernelConfig {
   /** How long a workflow waits for developers. */
   readonly developerWaitSeconds: number;
   readonly model: { readonly provider: string; readonly id: string };
-  /** Model prices (USD per million tokens) over the defaults of lambdas/agents/pricing.ts (issue 16). */
+  /** Model prices (USD per million tokens) over the defaults of lambdas/agents/pricing.ts. */
   readonly modelPrices: ModelPrices;
   readonly retentionDays: number;
   readonly logRetentionDays: number;
@@ -43,13 +43,13 @@ export interface KernelConfig {
   readonly ingressReservedConcurrency: number | null;
   /** CloudWatch alarms (names, name prefixes) whose state changes reach the ingress. */
   readonly alarms: { readonly names: readonly string[]; readonly namePrefixes: readonly string[] };
-  /** The bounds of every agent loop (issue 12). */
+  /** The bounds of every agent loop. */
   readonly agentLimits: AgentLimits;
-  /** What reaches prompts of text from people with no role in a workflow (lambdas/agents/people-text.ts). */
+  /** What reaches prompts of text from people with no role in a workflow (lambdas/kernel/people-text.ts). */
   readonly untrustedText: 'label' | 'omit';
-  /** The sweep for stuck conversations (issue 12). */
+  /** The sweep for stuck conversations. */
   readonly reconciler: ReconcilerSettings & { readonly everyMinutes: number };
-  /** GitHub's REST API base URL, for workflows that work on a repository (issue 13), and the login a token acts as. */
+  /** GitHub's REST API base URL, for workflows that work on a repository, and the login a token acts as. */
   readonly github: { readonly baseUrl: string; readonly login?: string | undefined };
   /** Who holds each configured role: Slack user groups and users (defaults from the modules). */
   readonly people: Readonly<
@@ -57,7 +57,7 @@ export interface KernelConfig {
   >;
   /** Who may decide what: decision kind -> the roles whose holders may (defaults from the modules). */
   readonly approvals: Readonly<Record<string, readonly string[]>>;
-  /** The telemetry tools' services and data sources (issue 15, lambdas/tools/telemetry/config.ts). */
+  /** The telemetry tools' services and data sources (lambdas/tools/telemetry/config.ts). */
   readonly telemetry: TelemetryConfig;
   /**
    * The paths whose change waits for an approver or is refused, for every workflow that writes

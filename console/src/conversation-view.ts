@@ -234,7 +234,7 @@ function historySection(state: State, messages: StoredMessage[]): HTMLElement {
   );
 }
 
-/** The workflow's own document (seed 001's state document), collapsed under the graph. */
+/** The workflow's own document (its state document), collapsed under the graph. */
 function documentSection(document: unknown): HTMLElement | null {
   if (document === undefined) return null;
   return h(

@@ -1,6 +1,6 @@
 /**
  * A workflow's own per-conversation metrics as ledger tiles: today the incident
- * investigation's AgentMetrics (seed 003), which the sandbox adds to a conversation's detail
+ * investigation's AgentMetrics, which the sandbox adds to a conversation's detail
  * once the investigation has finished. Pure, so it is tested without a browser.
  */
 

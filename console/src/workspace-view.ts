@@ -197,7 +197,7 @@ export function renderChannelMessages(state: State, actions: Actions): Child[] {
 export function renderThreadHeader(state: State, actions: Actions): Child[] {
   const conversation = conversationOfThread(state, state.threadChannel, state.threadTs);
   // The title and chip wrap within their own box, and the close button keeps a column of its
-  // own: it never sits over the title or the chip, whatever their length (issue 16).
+  // own: it never sits over the title or the chip, whatever their length.
   return [
     h(
       'div',

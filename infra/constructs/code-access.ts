@@ -9,7 +9,7 @@ import { nagResourceName } from '../nag-resource.ts';
 import { ThirdPartySecret } from './third-party-secret.ts';
 
 /**
- * What a function that works on code may be given (issue 13): the GitHub credentials secret
+ * What a function that works on code may be given: the GitHub credentials secret
  * (`access.githubSecret`, with GITHUB_SECRET_ARN and GITHUB_BASE_URL) and CodeBuild's logs
  * (`access.buildLogs`). Nothing else of AWS.
  */

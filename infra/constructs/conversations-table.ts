@@ -3,7 +3,7 @@ import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/
 import type { Construct } from 'constructs';
 
 /**
- * The single table of the conversation kernel (DESIGN 3.1). Items:
+ * The single table of the conversation kernel. Items:
  * - `CONV#<id>` / `META`: the conversation (status, phase, participants, anchors, open wait, ledger);
  * - `CONV#<id>` / `MSG#<ts>#<channel>`: its messages, in Slack order;
  * - `CONV#<id>` / `POST#<key>`: the bot's posts, by idempotency key;

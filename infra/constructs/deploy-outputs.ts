@@ -3,7 +3,7 @@ import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 
 /**
- * The stack outputs the deploy guide (README, "Deploy") pastes from (issue 16 item 2): every
+ * The stack outputs the deploy guide (README, "Deploy") pastes from: every
  * URL to give Slack, GitHub and PagerDuty, the name of every secret to fill in, the dead-letter
  * queue to redrive from, and each workflow's state machine (to watch a first conversation).
  * Outputs sit on the stack itself, so their names are the plain ids below.

@@ -11,7 +11,7 @@ export interface InboxQueueProps {
 
 /**
  * An SQS FIFO queue with its FIFO dead-letter queue: the inbox between the ingress and the
- * Router (DESIGN 2; message groups are Slack threads, deduplication ids Slack event ids), and
+ * Router (message groups are Slack threads, deduplication ids Slack event ids), and
  * the channel replies queue between the Router and the ChannelResponder (groups are channels,
  * deduplication ids conversation and message). Senders set deduplication ids explicitly, so
  * content-based deduplication is off: two identical texts are two messages.

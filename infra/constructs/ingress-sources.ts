@@ -30,7 +30,7 @@ export interface IngressSourcesProps {
 }
 
 /**
- * What the ingress takes besides Slack (DESIGN 7.3): the GitHub and PagerDuty webhook secrets,
+ * What the ingress takes besides Slack: the GitHub and PagerDuty webhook secrets,
  * the list of slash commands it passes on, and the EventBridge rule that invokes it with the
  * configured alarms' state changes. Kept apart from the stack so the stack only wires it.
  */

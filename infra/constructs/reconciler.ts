@@ -9,7 +9,7 @@ import type { SlackAgentsConfig } from '../config.ts';
 import { createKernelFunction, type KernelFunctionProps } from './kernel-function.ts';
 
 /**
- * The Reconciler function and the EventBridge schedule that runs it (issue 12): every
+ * The Reconciler function and the EventBridge schedule that runs it: every
  * `reconciler.everyMinutes`, a sweep for conversations the event path left stuck. The caller
  * grants it the table, the Slack secret, starting the workflows and completing their tasks.
  */

@@ -9,7 +9,7 @@ import { ThirdPartySecret } from './third-party-secret.ts';
 /**
  * What a function that reads telemetry (`access.telemetry`, the telemetry tools) is given:
  * its configuration (`TELEMETRY_CONFIG`) and exactly the reads the configuration names, and no
- * more (issue 15):
+ * more:
  * - `logs:FilterLogEvents`, `logs:StartQuery` on the configured log groups;
  * - `logs:GetQueryResults` and `cloudwatch:GetMetricData`, which have no resource-level
  *   permissions (the service authorizes GetMetricData per call on `*`);

@@ -37,7 +37,7 @@ export interface WorkflowStateMachineProps {
 }
 
 /**
- * One workflow's Standard state machine (DESIGN 2: one execution per conversation), traced
+ * One workflow's Standard state machine (one execution per conversation), traced
  * and logged. Execution data stays out of the logs: the conversation's messages are in the
  * table, with its retention, not copied into CloudWatch. Child state machines (SlaTracking)
  * are built the same way.

@@ -13,7 +13,7 @@ import { keys } from '../kernel/keys.ts';
 import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 
 /**
- * The conversation's budget (issue 12), on its `META` item: tokens from the ledger, its start,
+ * The conversation's budget, on its `META` item: tokens from the ledger, its start,
  * and how its agent turns ended. Turns that ended `continue` are a number set of turn numbers
  * (`continueTurns`), and `streakFrom` is the last turn that did not: adding a turn to a set
  * is idempotent, so a retried turn is counted once.

@@ -34,7 +34,7 @@ export type DynamoStoreOptions = DynamoTableOptions;
 
 /**
  * The conversation kernel's records in one DynamoDB table (see kernel/keys.ts). Uses only
- * single-item operations and queries: dynalite has no TransactWriteItems (DESIGN 4), and the
+ * single-item operations and queries: dynalite has no TransactWriteItems, and the
  * wake protocol needs none: its ordering (write, then consistent read) does the work.
  */
 export class DynamoConversationStore extends DynamoTable implements ConversationStore, PostLedger {

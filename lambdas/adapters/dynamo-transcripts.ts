@@ -151,7 +151,7 @@ export class DynamoTranscriptStore extends DynamoTable implements TranscriptStor
     return messages;
   }
 
-  /** The conversation item names its agent session (DESIGN 3.1); absent conversations are left alone. */
+  /** The conversation item names its agent session; absent conversations are left alone. */
   private async recordSession(conversationId: string, sessionId: string): Promise<void> {
     try {
       await this.doc.send(

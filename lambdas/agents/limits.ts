@@ -7,7 +7,7 @@ export const EscalationSeverity = z.enum(['low', 'medium', 'high', 'critical']);
 export type EscalationSeverity = z.infer<typeof EscalationSeverity>;
 
 /**
- * What bounds an agent loop, held by code (issue 12): per turn (tool rounds, a model call's
+ * What bounds an agent loop, held by code: per turn (tool rounds, a model call's
  * own time, the longest `retry-after` the client waits out) and per conversation (turns in a
  * row that ran out of their budget, tokens, wall-clock time). The stack validates the
  * configuration (`agentLimits` in infra/config.ts) and hands it to the functions as

@@ -24,8 +24,8 @@ export interface ModelClient {
 }
 
 /**
- * The agent's transcript, stored per turn and reloaded by session id (seed 000's
- * `claude_session_id`): `save` stores the messages a turn added; `load` returns every
+ * The agent's transcript, stored per turn and reloaded by session id
+ * (`claude_session_id`): `save` stores the messages a turn added; `load` returns every
  * stored turn's messages in order, only turns before `beforeTurn` when given (a retried turn
  * must not see its own earlier attempt).
  */

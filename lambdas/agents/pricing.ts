@@ -4,7 +4,7 @@ import { formatUsd, microUsd } from '../shared/money.ts';
 import { InvalidModelPriceError, InvalidModelPriceSettingError } from './errors.ts';
 
 /**
- * What model calls cost in money (issue 16 item 4). Prices are USD per million tokens, the way
+ * What model calls cost in money. Prices are USD per million tokens, the way
  * Anthropic and AWS publish them. A call's cost is computed when it is made, with the price of
  * the model that served it, and kept in the ledger as whole micro-dollars (`costMicroUsd`), so
  * DynamoDB's atomic ADD keeps exact sums and a later price change does not rewrite history.

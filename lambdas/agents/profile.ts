@@ -3,7 +3,7 @@ import type { ToolSpec } from '../tools/invocation.ts';
 import type { AgentTurnInput } from './contract.ts';
 
 /**
- * A role profile (DESIGN 3.4): the system prompt, the tools, the prompts of each turn, and
+ * A role profile: the system prompt, the tools, the prompts of each turn, and
  * the structured result, which the model sends as the input of the final `submit_result`
  * tool. One module per role under `profiles/`; the runtime in `run-agent-turn.ts` is shared.
  */

@@ -31,7 +31,7 @@ import { type SpendingDeps, TurnSpending } from './spending.ts';
 import { capToolOutput, toolError, toolResult } from './tool-results.ts';
 
 /**
- * One agent turn (DESIGN 3.4): the model's tool loop over the resumed session, ended by a
+ * One agent turn: the model's tool loop over the resumed session, ended by a
  * valid `submit_result`, by the budget (`continue`), or by a failure (the profile's failure
  * action, with the error). The conversation's limits (limits.ts) end it as a failure too, with
  * the reason. Only two things throw: a transcript that cannot be loaded (before any model
@@ -58,7 +58,7 @@ export const ROUNDS_AFTER_REMINDER = 2;
 export type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = AgentTurnDeps & {
   /** The roles this function serves (its workflow's). */
   profiles: R;
-  /** The conversation's bounds (issue 12). @default - only the turn's own budget */
+  /** The conversation's bounds. @default - only the turn's own budget */
   limits?: AgentLimits;
   /** What the conversation spent; with `limits`, a conversation over them runs no model call. */
   conversationBudget?: ConversationBudgetStore;

@@ -14,7 +14,7 @@ import { type ConversationReservations, type DailyReservations, worstCaseOf } fr
 
 /** What a turn's spending is measured with; every part optional (no limits: nothing is held). */
 export interface SpendingDeps {
-  /** The conversation's bounds (issue 12) and the money ones (issue 16). */
+  /** The conversation's bounds and the money ones. */
   limits?: AgentLimits;
   /** What the conversation spent so far. */
   conversationBudget?: ConversationBudgetStore;

@@ -1,6 +1,6 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 
-/** Characters of one tool output that enter the transcript (DESIGN 3.4: tool output is size-capped). */
+/** Characters of one tool output that enter the transcript (tool output is size-capped). */
 export const TOOL_OUTPUT_LIMIT = 20_000;
 
 /** Cuts a tool's output to `limit` characters, saying so, never inside a surrogate pair. */

@@ -106,7 +106,7 @@ export function createAgentTurnHandler(
     /**
      * Checks the senders code can check only with the workflow's own clients (a GitHub
      * commenter's permission) and sets each message's `verified`, before the prompt is built.
-     * @default - none: senders are judged by their role (agents/people-text.ts `isVerified`)
+     * @default - none: senders are judged by their role (kernel/people-text.ts `isVerified`)
      */
     verifySenders?: (messages: AgentTurnInput['messages']) => Promise<AgentTurnInput['messages']>;
   } = {},

@@ -4,7 +4,7 @@ import type { Approvals, PeopleDirectory } from './people.ts';
 import type { Clock } from './ports.ts';
 
 /**
- * Approvals (issue 11 point 3): a workflow posts Block Kit buttons for a decision kind
+ * Approvals: a workflow posts Block Kit buttons for a decision kind
  * (`acknowledge_escalation`) and the people configuration says who may press them
  * (`slackAgents.approvals`: kind -> roles). Each kind has at most one approval open per
  * conversation, keyed by the kind (the conversation's `approvals` map), so it never takes the

@@ -20,11 +20,11 @@ export interface DrainOptions {
  * Drain of the same turn returns the same messages; a message taken by another turn is skipped.
  * Every drained message is marked, even beyond the payload cap (the history tool has them all).
  *
- * Two round trips (issue 16 item 8): the pending messages (a strongly consistent query), then,
+ * Two round trips: the pending messages (a strongly consistent query), then,
  * in parallel, each message's mark and one write on the conversation that removes the ended
  * wait, sets the turn's `mark` (status, phase), adds the ledger, and reads `closeRequested`.
  * The wait may be removed after the messages were read: a Router that meanwhile wakes its
- * (finished) token is told "already woken", which is harmless (DESIGN 3.3).
+ * (finished) token is told "already woken", which is harmless.
  */
 export async function drain(
   input: DrainInput,

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { DecisionRecord, OpenApproval } from './approvals.ts';
 
 /**
- * The conversation kernel's records (DESIGN 3.1). Items are validated with these schemas
+ * The conversation kernel's records. Items are validated with these schemas
  * when read from DynamoDB; the TypeScript types are inferred from them.
  */
 
@@ -27,7 +27,7 @@ export type MessageType = z.infer<typeof MessageType>;
 /**
  * A Slack thread the conversation owns, and how senders in it are classified:
  * the owner (e.g. the reporter) gets `ownerRole`; anyone else gets `othersRole`,
- * or is ignored when `othersRole` is null (a third party in the reporter's thread, seed 000).
+ * or is ignored when `othersRole` is null (a third party in the reporter's thread).
  */
 export const ThreadAnchor = z.object({
   name: z.string().min(1),

@@ -36,7 +36,7 @@ export interface ConversationStore {
   addParticipant(conversationId: string, userId: string, role: StoredMessage['senderType']): Promise<void>;
   setExecution(conversationId: string, executionName: string, executionArn: string): Promise<void>;
   /**
-   * The Router's read after its write (DESIGN 3.3), in one request: the conversation (its open
+   * The Router's read after its write, in one request: the conversation (its open
    * wait, its status) and the message just stored (still pending or not), strongly consistent.
    */
   readAfterStore(message: StoredMessage): Promise<StoredAndConversation>;
@@ -92,6 +92,6 @@ export type UnownedOutcome =
 
 /**
  * The Router's hook for messages no workflow and no thread owns, in channels no workflow owns:
- * channel conversations (seed 002) record them and answer outside Step Functions.
+ * channel conversations record them and answer outside Step Functions.
  */
 export type UnownedMessageHandler = (message: InboxMessage) => Promise<UnownedOutcome>;

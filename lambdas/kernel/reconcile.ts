@@ -6,7 +6,7 @@ import { type WakeCheck, wakeIfDue } from './wake.ts';
 import type { WorkflowRegistration } from './workflows.ts';
 
 /**
- * The reconciler (issue 12, point 5): a scheduled sweep for conversations the event path left
+ * The reconciler: a scheduled sweep for conversations the event path left
  * stuck, repaired or failed visibly:
  * - started but with no execution (the Router stored the conversation and its opening message,
  *   then could not start the execution until the inbox gave up): the execution is started;

@@ -11,7 +11,7 @@ export interface RegisterWaitDeps {
 }
 
 /**
- * Opens a wait for people (DESIGN 3.3). The task token stays open until the Router or this
+ * Opens a wait for people. The task token stays open until the Router or this
  * function calls SendTaskSuccess, or the Task's TimeoutSeconds ends it.
  */
 export async function registerWait(input: RegisterWaitInput, deps: RegisterWaitDeps): Promise<WakeCheck> {

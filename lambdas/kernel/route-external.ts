@@ -10,7 +10,7 @@ import {
 import type { Trigger, WorkflowRegistration } from './workflows.ts';
 
 /**
- * Routing of what comes from outside Slack (DESIGN 7.3), the way a Slack message is routed:
+ * Routing of what comes from outside Slack, the way a Slack message is routed:
  * an event on something a conversation owns (its GitHub issue, its incident) is stored and
  * may wake it, like a reply in its thread; an event that a workflow's trigger takes starts a
  * conversation anchored there; anything else is ignored with its reason.

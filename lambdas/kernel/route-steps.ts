@@ -25,7 +25,7 @@ import { type WakeCheck, wakeForStoredMessage, wakeIfDue } from './wake.ts';
 import type { Trigger, WorkflowRegistration } from './workflows.ts';
 
 /**
- * The Router's steps, whatever the source of the record (DESIGN 3.5): start a conversation,
+ * The Router's steps, whatever the source of the record: start a conversation,
  * store a message of one and wake it, or answer in the thread of one that has ended.
  * `route.ts` (Slack) and `route-external.ts` (GitHub, alerts) decide which.
  */
@@ -44,7 +44,7 @@ export interface RouterDeps {
   githubLogin?: string | undefined;
   /**
    * Takes the messages no workflow and no thread owns, in channels no workflow owns (channel
-   * conversations, seed 002, plug in here through their Router entry). Registered triggers
+   * conversations, plug in here through their Router entry). Registered triggers
    * win: a mention that matches a workflow's `mention` trigger (the requirements interview's
    * keywords, e.g. `@bot idea: ...`) starts that workflow; any other message comes here.
    */
@@ -55,7 +55,7 @@ export interface RouterDeps {
    */
   people?: PeopleDirectory;
   /**
-   * Answers a message in the thread of a conversation that has ended (issue 12 point 8): the
+   * Answers a message in the thread of a conversation that has ended: the
    * sender is told the conversation is over and how to start a new one, instead of silence.
    * @default - none: such a message is ignored with a logged reason
    */
@@ -85,7 +85,7 @@ export interface EndedNotice {
   text: string;
 }
 
-/** What the Router did with one inbox record (DESIGN 3.5); logged with its reason. */
+/** What the Router did with one inbox record; logged with its reason. */
 export type RouteOutcome =
   | { type: 'started'; conversationId: string; workflow: string; execution: 'started' | 'already_started' }
   | {
@@ -259,8 +259,8 @@ export async function storeIncoming(
     isCloseIntent(incoming.text);
   if (mayClose) return storeClosingCandidate(link, incoming, senderType, deps);
 
-  // The wake path's short form (issue 16 item 8): store, then one read of the conversation
-  // and the message together, then wake. Write before read, as DESIGN 3.3 asks.
+  // The wake path's short form: store, then one read of the conversation
+  // and the message together, then wake. Write before read.
   const message = storedMessage(
     link,
     incoming,
@@ -344,7 +344,7 @@ function storedMessage(
 }
 
 /**
- * A message in the thread of an ended conversation. Seed 000 ends a bug for good (resolved,
+ * A message in the thread of an ended conversation. The bug workflow ends a bug for good (resolved,
  * workspace cleaned up) and the people who were in it have moved on, so it is not reopened:
  * the sender is told, in the thread, that this conversation is over and how to start a new
  * one, which then gets its own investigation. Slack threads only; a button press on an ended

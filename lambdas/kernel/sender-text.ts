@@ -1,6 +1,6 @@
 /**
  * Sender text as it may enter a prompt. Prompts and the history tool carry each message as one
- * JSON line (agents/people-text.ts), whose text is normalised here first: every way of starting
+ * JSON line (kernel/people-text.ts), whose text is normalised here first: every way of starting
  * a new line becomes `\n` (then escaped by JSON), so a reader sees the person's line breaks as
  * the person meant them and none as the start of another entry. Besides LF and CR,
  * Unicode and common tokenizers break lines at VT, FF, NEL (U+0085), the line and paragraph

@@ -4,7 +4,7 @@ import { ConversationStatus, MessageType, SenderType, WaitAccepts } from './mode
 
 /**
  * Inputs and outputs of the kernel's state machine tasks. State machines pass ids and small
- * facts only; message bodies and transcripts stay in DynamoDB (DESIGN 2).
+ * facts only; message bodies and transcripts stay in DynamoDB.
  */
 
 /**
@@ -90,7 +90,7 @@ export const DrainedMessage = z.object({
   truncated: z.boolean(),
   /**
    * Whether code checked that the sender holds a role in the workflow (a GitHub permission
-   * check, made before the turn). Absent: decided from the sender type (agents/people-text.ts).
+   * check, made before the turn). Absent: decided from the sender type (kernel/people-text.ts).
    */
   verified: z.boolean().optional(),
   /** For an `action` message (a pressed button): its action id and value. */
@@ -143,7 +143,7 @@ export const SlackPostInput = z
     idempotencyKey: z.string().min(1).optional(),
     /**
      * Appends the conversation's estimated model cost (its ledger) to the message: for a
-     * conversation's final message (issue 16).
+     * conversation's final message.
      */
     withCost: z.boolean().optional(),
     /**

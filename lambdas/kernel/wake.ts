@@ -41,7 +41,7 @@ export async function wakeIfDue(
  * write (the conversation, and whether the message is still pending): due if a close was
  * requested, or if the wait accepts this message and no turn has taken it yet. No other
  * message needs looking at: whoever stored another, and RegisterWait, each read after their
- * own write, so one of them wakes the wait for it (DESIGN 3.3). And a message some Drain took
+ * own write, so one of them wakes the wait for it. And a message some Drain took
  * already must not wake a later wait: that wait's RegisterWait read after the message was
  * stored, so it had nothing of it to wake for.
  */

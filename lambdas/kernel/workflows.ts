@@ -8,7 +8,7 @@ const GithubRepository = z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected owner/
  * into the Router's environment (`WORKFLOWS`); the Router starts the named state machine.
  */
 export const Trigger = z.discriminatedUnion('type', [
-  /** A top-level message in this channel (the bug-reports channel, seed 000). */
+  /** A top-level message in this channel (the bug-reports channel). */
   z.object({ type: z.literal('channel_message'), channel: z.string().min(1) }),
   /**
    * A slash command such as `/prd`; `description` and `usageHint` are what Slack shows in its
@@ -43,7 +43,7 @@ export const Trigger = z.discriminatedUnion('type', [
     keywords: z.array(z.string().trim().min(1)).optional(),
     channels: z.array(z.string().min(1)).optional(),
   }),
-  /** An issue labelled `label` in `repository` (`owner/name`), e.g. `agent` (seed 001). */
+  /** An issue labelled `label` in `repository` (`owner/name`), e.g. `agent`. */
   z.object({
     type: z.literal('github_issue_labeled'),
     repository: GithubRepository,
@@ -77,7 +77,7 @@ export const WorkflowRegistration = z.object({
   triggers: z.array(Trigger).min(1),
   /** Role of the person who started the conversation, in its first thread. */
   ownerRole: SenderType,
-  /** Role of anyone else writing in that thread; null ignores them (seed 000's third party). */
+  /** Role of anyone else writing in that thread; null ignores them (its third party). */
   othersRole: SenderType.nullable(),
   /** Whether the owner's close intent ("never mind", "cancel") ends the conversation. */
   closeOnIntent: z.boolean().default(true),

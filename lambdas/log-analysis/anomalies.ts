@@ -2,7 +2,7 @@ import { isErrorLike } from './error-patterns.ts';
 import type { MinedRecords } from './mine.ts';
 import { isoTime, type LogRecord } from './records.ts';
 
-/** Seed 003's anomaly, with the numbers that explain it. */
+/** The anomaly, with the numbers that explain it. */
 export interface Anomaly {
   type: 'spike' | 'new_error' | 'missing_logs' | 'pattern_change';
   description: string;

@@ -4,7 +4,7 @@ import { isoTime, type LogRecord, levelRank } from './records.ts';
 /** Where to find a trace or request id in a record: a regular expression's first group, or a JSON field path. */
 export type TraceExtractor = { name: string; pattern: RegExp } | { name: string; field: string };
 
-/** Seed 003's `CorrelatedEvents`. */
+/** `CorrelatedEvents`. */
 export interface CorrelatedEvents {
   traceId?: string;
   events: Array<{ timestamp: string; service: string; message: string; level: string }>;

@@ -1,7 +1,7 @@
 import type { MinedRecords } from './mine.ts';
 import { isoTime, type Level, type LogRecord, levelRank } from './records.ts';
 
-/** Seed 003's `LogAnalysis.errorPatterns` entry, with the template id and level added. */
+/** `LogAnalysis.errorPatterns` entry, with the template id and level added. */
 export interface ErrorPattern {
   /** The template (variable parts `<*>`). */
   pattern: string;

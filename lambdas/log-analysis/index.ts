@@ -37,7 +37,7 @@ export { TemplateMiner } from './template-miner.ts';
 export type { TimelineEntry, TimelineOptions } from './timeline.ts';
 export { buildTimeline } from './timeline.ts';
 
-/** Seed 003's `LogAnalysis`, with the templates, correlation and a ready summary added. */
+/** `LogAnalysis`, with the templates, correlation and a ready summary added. */
 export interface LogAnalysis {
   lineCount: number;
   timeRange?: { start: string; end: string };

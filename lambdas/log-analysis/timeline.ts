@@ -2,7 +2,7 @@ import { isErrorLike } from './error-patterns.ts';
 import type { MinedRecords } from './mine.ts';
 import { isoTime, type LogRecord, levelRank } from './records.ts';
 
-/** Seed 003's timeline entry, with how many lines it stands for. */
+/** The timeline entry, with how many lines it stands for. */
 export interface TimelineEntry {
   timestamp: string;
   /** The template of the event (its first message when it has no variable part). */

@@ -94,7 +94,7 @@ export const ENV = {
   /**
    * What reaches prompts of text from people with no role in a workflow: `label` (wrapped and
    * marked as unverified outside content) or `omit` (left out); absent: `label`
-   * (lambdas/agents/people-text.ts).
+   * (lambdas/kernel/people-text.ts).
    */
   untrustedText: 'UNTRUSTED_TEXT',
   /**

@@ -3,8 +3,8 @@ import { SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Readable stack traces for the bundled functions without `--enable-source-maps` (issue 16
- * item 8): that flag makes Node parse the bundle's whole source map while the module loads,
+ * Readable stack traces for the bundled functions without `--enable-source-maps`
+ * : that flag makes Node parse the bundle's whole source map while the module loads,
  * which cost 17-26% of every cold import. Here the map is read and parsed only the first time
  * a stack trace is formatted (V8 formats `error.stack` lazily, on first access), so a function
  * that never logs an error never pays for it, and one that does gets `lambdas/...ts:line:col`.

@@ -50,7 +50,7 @@ const FIND_MARGIN_SECONDS = 60;
  * tool shows the bot's side too). With `anchor`, the posted thread becomes the conversation's:
  * replies in it are routed here. A template's file is then uploaded to the message's thread.
  *
- * Exactly once with its side effects (issue 12): the thread link and the stored bot message
+ * Exactly once with its side effects: the thread link and the stored bot message
  * are written, idempotently, on every attempt, and the idempotency record last, so a retry
  * after any failure completes what the first attempt left undone. A post Slack accepted but
  * answered with an error is found again by its key (message metadata) instead of posted twice.

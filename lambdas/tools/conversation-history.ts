@@ -1,14 +1,14 @@
 import * as z from 'zod';
-import { dataJson, personEntry } from '../agents/people-text.ts';
 import type { StoredMessage } from '../kernel/model.ts';
+import { dataJson, personEntry } from '../kernel/people-text.ts';
 import type { ConversationStore } from '../kernel/ports.ts';
 import { invalidArgumentsMessage, type ToolResult, type ToolSpec, toInputSchema } from './invocation.ts';
 
 /**
  * The conversation-history tool, offered to the model as `get_bug_conversations(bug_id)`
- * (seed 000, section 9): the conversation's whole stored history (reporter, developer and
+ * (section 9): the conversation's whole stored history (reporter, developer and
  * bot messages) in Slack order, one line per message: its UTC time, then the message in the one
- * structural form people's text takes in prompts (agents/people-text.ts), a JSON object whose
+ * structural form people's text takes in prompts (kernel/people-text.ts), a JSON object whose
  * `text` alone is the sender's:
  *
  *     --- 2026-11-21 ---

@@ -7,7 +7,7 @@ import { DEMO_LABEL, excerpt, userTexts } from './demo-text.ts';
 import { blocksOf, type MessageReply, toolResultText } from './messages-wire.ts';
 
 /**
- * The offline demo model with code tools (issue 13): the investigator reads the repository
+ * The offline demo model with code tools: the investigator reads the repository
  * before it posts findings, and the fixer applies a fix it can find by reading the code. No AI:
  *
  * - Investigator: `search_code` for the report's words, `read_file` of the file with the most

@@ -13,7 +13,7 @@ import { DEMO_LABEL, excerpt, labelled, promptLines } from './demo-text.ts';
 import { blocksOf, type MessageReply, toolResultText } from './messages-wire.ts';
 
 /**
- * The offline demo model's incident investigation (seed 003): no AI, fixed rules over what the
+ * The offline demo model's incident investigation: no AI, fixed rules over what the
  * real data tools return, labelled in everything it writes. It calls the telemetry tools and
  * cites the evidence ids their results give, so the whole path (tools, evidence ledger, the
  * rules in code, the tree, the conclusion, the plan) runs offline.

@@ -5,7 +5,7 @@ import { DEMO_LABEL, excerpt, userTexts } from './demo-text.ts';
 import type { MessageReply } from './messages-wire.ts';
 
 /**
- * The offline demo model playing the issue pipeline's agents (seed 001). No AI, a few rules:
+ * The offline demo model playing the issue pipeline's agents. No AI, a few rules:
  *
  * - Triage: proceeds, as a small bug fix of simple complexity.
  * - Analyst: `search_code` for the issue's words, `read_file` of the busiest file outside

@@ -13,13 +13,13 @@ import { DEMO_LABEL, excerpt, labelled, type PromptLine, promptLines, userTexts 
 import { blocksOf } from './messages-wire.ts';
 
 /**
- * The offline demo model's requirements interview (seed 004): the three agents' results from
+ * The offline demo model's requirements interview: the three agents' results from
  * fixed rules over what the request holds, the whole interview (the agents resume one session).
  * Everything it writes starts with the demo label.
  *
  * - Clarifier: its confidence follows the number of the requester's answers, not their content:
  *   50 with none, 75 after one, 98 after two, so the default threshold (95) is reached after two
- *   answers, as in the seed's example. Below the threshold it asks the 1-3 questions not yet
+ *   answers, as in the design's example. Below the threshold it asks the 1-3 questions not yet
  *   answered (always at least one, as the profile's check requires).
  * - PRD writer: every section of the PRD, from the idea and the answers.
  * - Analyst: findings, each tied to a PRD section, from the PRD submitted earlier in the session.

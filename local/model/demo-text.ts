@@ -12,7 +12,7 @@ export const labelled = (text: string) => `${DEMO_LABEL} ${text}`;
 export type PromptLine = { sender: string; senderId: string; text: string; id?: string; type?: string };
 
 /**
- * The people's messages of a prompt or of a history page (lambdas/agents/people-text.ts): one
+ * The people's messages of a prompt or of a history page (lambdas/kernel/people-text.ts): one
  * JSON object per line, `{"from":"U1","role":"reporter","verified":true,"text":"..."}`, in a
  * history page after the time (`[09:14:03] {...}`). `sender` is the role as a label (`Reporter`).
  */

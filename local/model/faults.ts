@@ -11,7 +11,7 @@ import {
 } from './messages-wire.ts';
 
 /**
- * Misbehaviour of the model on purpose, for a while (issue 12), in front of whichever model
+ * Misbehaviour of the model on purpose, for a while, in front of whichever model
  * the sandbox serves (the demo model, or a test's scripted model it forwards to):
  * - `hang`: no answer until the client gives up (its timeout);
  * - `never_submits`: every answer calls a tool other than `submit_result`, forever;

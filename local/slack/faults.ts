@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { FaultSchedule } from '../fault-schedule.ts';
 
 /**
- * Misbehaviour of the fake Slack on purpose, for a while (issue 12): so every outage the
+ * Misbehaviour of the fake Slack on purpose, for a while: so every outage the
  * workflows must survive can be tried by hand (`POST /sandbox/faults`) and in tests.
  * - `rate_limited`: HTTP 429 with `Retry-After` (Slack's rate tiers);
  * - `server_error`: HTTP 500, nothing done;

@@ -97,7 +97,7 @@ const STATE_TYPES: readonly string[] = [
   'Fail',
 ];
 
-/** Fields of the JSONata query language, which the library ignores silently (DESIGN 2). */
+/** Fields of the JSONata query language, which the library ignores silently. */
 const JSONATA_FIELDS = ['Assign', 'Arguments', 'Output'] as const;
 
 const LAMBDA_FUNCTION_ARN =

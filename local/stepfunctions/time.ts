@@ -1,6 +1,6 @@
 /**
  * Time scaling and timers. The sandbox shrinks every wait and timeout by `timeScale`, so a
- * 2-hour wait for a human takes seconds (DESIGN 4).
+ * 2-hour wait for a human takes seconds.
  */
 
 /** `setTimeout` fires at once for delays above 2^31-1 ms; longer timers are chained. */

@@ -5,7 +5,7 @@ import { DEMO_NAMESPACE, DEMO_SERVICES, type DemoService } from './demo-services
 import { hex, seededRandom } from './random.ts';
 
 /**
- * The demo incident the sandbox starts with (issue 15, part 8): three services over the last
+ * The demo incident the sandbox starts with: three services over the last
  * hours, with a planted cause. At `deployAt` payment-api is deployed (a CloudFormation stack
  * update: new task definition revision, new version, a provider client with a 2 s timeout and
  * 4 connections instead of 8 s and 32); two minutes later its calls to the payment provider
@@ -20,7 +20,7 @@ import { hex, seededRandom } from './random.ts';
 
 export interface DemoIncidentOptions {
   now: number;
-  /** @default 3 (seed 003) */
+  /** @default 3 */
   seed?: number;
   /** How far back the data goes. @default 3 */
   hours?: number;

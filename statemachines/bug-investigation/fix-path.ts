@@ -21,7 +21,7 @@ import { DEFINED_CHECKS_PATH, defineChecksState, protectedGateStates } from './f
 import type { BugFunctionId } from './functions.ts';
 
 /**
- * The fix path (issue 13): a developer asked for a fix in the findings thread. The workflow
+ * The fix path: a developer asked for a fix in the findings thread. The workflow
  * checks in code who asked, the fixer agent changes the conversation's work branch with the
  * code tools, CodeBuild runs the repository's checks on it, and the workflow (not the model)
  * opens a draft pull request and posts its link in both threads. At most `maxFixAttempts`
@@ -113,7 +113,7 @@ export interface FixPathProps {
 
 /**
  * The fix path's first state with the module's functions and settings, or `notAllowed` when
- * no repository is configured (a fix request is then taken as findings, as before issue 13).
+ * no repository is configured (a fix request is then taken as findings).
  * `notAllowed`: where a request nobody may make goes on; `done`: where the path ends.
  */
 export function fixPathOr(

@@ -8,7 +8,7 @@ import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
 import { BUG_INVESTIGATION } from './workflow.ts';
 
 /**
- * Bug investigation (seed 000) with its SLA-tracking child: a top-level message in the
+ * Bug investigation with its SLA-tracking child: a top-level message in the
  * bug-reports channel starts one; findings go to the bug-summaries channel, escalations to
  * the developers' channel, mentioning the on-call group.
  */
@@ -41,7 +41,7 @@ export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugI
   },
   statuses: ['pending_verification'],
   functions: BUG_FUNCTIONS,
-  // The code tools' and the pull request opener's repository (issue 13); none: no code tools.
+  // The code tools' and the pull request opener's repository; none: no code tools.
   // Without a repository: no code tools, no fix path, nothing of GitHub or CodeBuild deployed.
   disabledFunctions: (settings) =>
     settings.repository === undefined

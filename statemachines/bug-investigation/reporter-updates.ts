@@ -6,8 +6,8 @@ import { slackPost } from '../slack-post.ts';
 import { BUG_INVESTIGATION_STATES as S, BUG_INVESTIGATION_TEXTS as T } from './states.ts';
 
 /**
- * What the reporter and the developers hear of each other (issue 16, seed 000's
- * `post_investigation_results`): the reporter's thread is told when the findings go to the
+ * What the reporter and the developers hear of each other
+ * (`post_investigation_results`): the reporter's thread is told when the findings go to the
  * developers (with a link to them), and how the report ended (resolved, or closed, with the
  * conversation's estimated cost); the developers' findings thread is told when the reporter
  * closed it. The fix path tells both threads about a pull request itself (fix-path.ts).
@@ -122,7 +122,7 @@ export function acknowledgeClose(
       ...props.reporterThread,
       text: T.acknowledgeClose,
       withCost: true,
-      // As before issue 16: the reporter must see it (Slack outages are waited out).
+      // the reporter must see it (Slack outages are waited out).
       essential: true,
     },
     developersToTell,

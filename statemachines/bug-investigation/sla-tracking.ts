@@ -14,7 +14,7 @@ import { type ChildWorkflowDefinition, requireRoleGroup } from '../workflow-modu
 import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
 
 /**
- * `SlaTracking` (seed 000's `SLATrackingWorkflow`): the child a bug investigation starts,
+ * `SlaTracking` (`SLATrackingWorkflow`): the child a bug investigation starts,
  * fire and forget, when it escalates to developers. It waits for the acknowledgement
  * deadline of the escalation's severity, then checks whether a developer has answered since
  * the escalation post. If nobody has and the conversation is still open, it reminds the
@@ -70,7 +70,7 @@ export interface SlaTrackingProps {
   readonly slackPost: IFunction;
   /**
    * The conversations table. Not read by the definition today: the check reads the
-   * conversation through SlaCheck, which has logic (DESIGN 2).
+   * conversation through SlaCheck, which has logic.
    */
   readonly table: ITableRef;
   /** The bug investigation's configuration: `sla`. */
@@ -226,7 +226,7 @@ export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn
   return lookUpDeadline;
 }
 
-/** SlaTracking as the bug investigation's child (DESIGN 1: "Bug investigation (+ SLA tracking child)"). */
+/** SlaTracking as the bug investigation's child ("Bug investigation (+ SLA tracking child)"). */
 export const SLA_TRACKING: ChildWorkflowDefinition<BugFunctionId, BugInvestigationSettings> = {
   name: 'sla_tracking',
   build: (scope, { functions, table, settings, config }) =>

@@ -4,7 +4,7 @@ import type { BugAction, BugTurnState } from '../../lambdas/workflows/bug-invest
 import { describeDuration } from '../kernel.ts';
 
 /**
- * `bug_investigation` (seed 000): a top-level message in the bug-reports channel starts an
+ * `bug_investigation`: a top-level message in the bug-reports channel starts an
  * investigation. The bot acknowledges it, the bug investigator agent investigates turn by
  * turn, and the agent's `action` routes the conversation: ask the reporter, post findings for
  * developers, escalate to the on-call group (with SlaTracking as a child), resolve, or run

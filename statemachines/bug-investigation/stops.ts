@@ -8,7 +8,7 @@ import { slackPost } from '../slack-post.ts';
 import { BUG_INVESTIGATION_STATES as S, BUG_INVESTIGATION_TEXTS as T } from './states.ts';
 
 /**
- * Where the bug investigation goes when its agent stops on its own (issue 12): a limit
+ * Where the bug investigation goes when its agent stops on its own: a limit
  * reached, a model that stayed unavailable, a turn that failed. The reporter is told in plain
  * words, then the findings and the escalation go to the developers as for any escalation.
  */

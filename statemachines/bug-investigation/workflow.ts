@@ -42,7 +42,7 @@ import {
 } from './states.ts';
 import { failedTurn, tellReporterStopped, tellUnhandled } from './stops.ts';
 
-/** `bug_investigation` (seed 000); its state and its names are described in states.ts. */
+/** `bug_investigation`; its state and its names are described in states.ts. */
 /** Fields a fresh execution needs to continue the conversation (everything else is per turn). */
 const CARRIED_FIELDS = [
   'conversationId',
@@ -60,7 +60,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
   name: 'bug_investigation',
   triggers: (config) => [{ type: 'channel_message', channel: requireChannel(config, 'bugReports') }],
   ownerRole: 'reporter',
-  // Seed 000: a third party's reply in the reporter's thread triggers nothing.
+  // a third party's reply in the reporter's thread triggers nothing.
   othersRole: null,
   closeOnIntent: true,
   children: [SLA_TRACKING],
@@ -111,7 +111,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
 
     // --- The top of the loop: hand over, or start the next turn ---------------------------
     // Drain marks the conversation investigating (status active) in the write that ends the
-    // wait: no "Mark" state on the wake path (issue 16 item 8).
+    // wait: no "Mark" state on the wake path.
     const drainMessages = drain(scope, S.drain, {
       drainFn,
       mark: { status: 'active', phase: 'investigating' },
@@ -161,7 +161,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     // failures already come back as `escalate`) becomes an `escalate` result with the error,
     // so it takes the escalation path like any other.
     const summaryThreadOpen = sfn.Choice.jsonPath(scope, S.summaryThreadOpen);
-    // The reporter hears why the agent stopped on its own (issue 12), then the escalation goes on.
+    // The reporter hears why the agent stopped on its own, then the escalation goes on.
     const tellStopped = tellReporterStopped(scope, {
       slackPostFn,
       ...reporterThread,
@@ -216,7 +216,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       phase: 'awaiting_reporter',
       timeout: Duration.seconds(config.reporterWaitSeconds),
     });
-    // Seed 000: no answer in time -> investigate on, and tell the agent so.
+    // no answer in time -> investigate on, and tell the agent so.
     const noteReporterSilence = sfn.Pass.jsonPath(scope, S.noteReporterSilence, {
       result: sfn.Result.fromObject(
         turnContext('awaiting_reporter', { notes: [reporterSilenceNote(config.reporterWaitSeconds)] }),
@@ -271,7 +271,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     );
 
     // RegisterWait marks the conversation pending verification as it opens the wait: no
-    // "Mark" state on the round trip (issue 16 item 8).
+    // "Mark" state on the round trip.
     const waitForDevelopers = waitForPeople(scope, S.waitForDevelopers, {
       registerWait,
       accepts: 'any',
@@ -279,7 +279,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       status: 'pending_verification',
       timeout: Duration.seconds(config.developerWaitSeconds),
     });
-    // Seed 000: nobody answered in 48 hours -> resolved.
+    // nobody answered in 48 hours -> resolved.
     catchTimeout(waitForDevelopers, resolvedNotice.noFollowUp);
     catchFailure(waitForDevelopers, failed);
     const awaitingDevelopers = awaitingPass(
@@ -369,7 +369,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       text: T.acknowledgeReport,
       essential: false,
     });
-    // A cosmetic post: the investigation goes on without it (issue 12: it used to end it).
+    // A cosmetic post: the investigation goes on without it (it used to end it).
     catchFailure(acknowledgeReport, timeToHandOver);
     acknowledgeReport.next(timeToHandOver);
     const resuming = sfn.Choice.jsonPath(scope, S.resuming)

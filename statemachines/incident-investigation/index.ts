@@ -11,7 +11,7 @@ import { incidentPermissions } from './permissions.ts';
 import { INCIDENT_INVESTIGATION } from './workflow.ts';
 
 /**
- * Incident investigation (seed 003): `/investigate ...`, or an alert of a configured service,
+ * Incident investigation: `/investigate ...`, or an alert of a configured service,
  * opens a thread in the incidents channel where hypotheses are tested against telemetry, a
  * conclusion is drawn with its evidence chain, and remediation steps run only once approved.
  */

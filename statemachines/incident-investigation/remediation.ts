@@ -11,7 +11,7 @@ import { stepApproval } from './step-approval.ts';
 import { recordsTask, showPhase } from './tasks.ts';
 
 /**
- * The remediation steps, one at a time (seed 003's REMEDIATE): the next step; when it needs an
+ * The remediation steps, one at a time (its REMEDIATE): the next step; when it needs an
  * approval, its buttons and the bounded wait for an authorized press, then the decision as the
  * Router stored it; the run (through the step's skill, with its rollback on failure) and the
  * plan's message updated. A rejection, a failure or an expired approval stops the plan, and a

@@ -9,7 +9,7 @@ import { INCIDENT_STATES, ITERATION_STATES } from './states.ts';
 import { recordsTask, showPhase } from './tasks.ts';
 
 /**
- * One round of investigation (seed 003's INVESTIGATE and EVALUATE): a Map over the round's
+ * One round of investigation (its INVESTIGATE and EVALUATE): a Map over the round's
  * hypotheses (`$.roundPlan.items`), at most `mapConcurrency` at a time. Each iteration drains
  * the pending messages under its own turn number (so a message that arrives during the round
  * reaches exactly one later turn, I3), runs the investigator's turn with the data tools, and

@@ -18,7 +18,7 @@ import { incidentTriggers } from './triggers.ts';
 type Profile = keyof typeof INCIDENT_PROFILES;
 
 /**
- * `incident_investigation` (seed 003): Triage -> Hypothesize -> rounds of a Map of
+ * `incident_investigation`: Triage -> Hypothesize -> rounds of a Map of
  * Investigate+Evaluate over the open hypotheses -> Conclude -> Remediate, in a thread of the
  * incidents channel. Its state is described in states.ts; the tree lives in DynamoDB.
  */
@@ -163,7 +163,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     };
 
     /**
-     * A phase as the seed tells it: the conversation marked, the phase's agent turn, its
+     * A phase as the design tells it: the conversation marked, the phase's agent turn, its
      * result recorded, the phase's message shown, then `show.next`. A turn that fails stops the
      * incident, unless `failedTurnState` is given: then its failure is recorded as the phase's
      * outcome (an INCONCLUSIVE conclusion, no plan), not a failed incident.

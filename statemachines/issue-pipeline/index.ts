@@ -11,7 +11,7 @@ import { SENSITIVE_CHANGE_DECISION } from './states.ts';
 import { ISSUE_PIPELINE } from './workflow.ts';
 
 /**
- * The issue pipeline (seed 001): an issue labelled `agent` (by default) in the configured
+ * The issue pipeline: an issue labelled `agent` (by default) in the configured
  * repository goes through triage, analyst, writer, build, reviewer and committer to a pull
  * request; its progress is one Slack message in the configured channel and one issue comment.
  * Without a repository nothing of it is deployed.

@@ -1,8 +1,8 @@
 import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
 
 /**
- * The issue pipeline's state names, as the execution graph shows them: the agents are named as
- * seed 001 names them (Triage, Analyst, Writer, Build, Reviewer, Committer).
+ * The issue pipeline's state names, as the execution graph shows them: its agents by their
+ * names (Triage, Analyst, Writer, Build, Reviewer, Committer).
  *
  * The execution's state, beyond `ExecutionInput` (conversationId, channel, threadTs, origin, turn):
  * - `pipeline`: `StartOutput` (the issue's number and URL, the work branch, the base commit,

@@ -33,7 +33,7 @@ const conversationId = sfn.JsonPath.stringAt('$.conversationId');
 const nextIs = (stage: string) => sfn.Condition.stringEquals('$.handOff.next', stage);
 
 /**
- * `issue_pipeline` (seed 001): Triage -> Analyst -> Writer -> Build -> Reviewer -> Committer, a
+ * `issue_pipeline`: Triage -> Analyst -> Writer -> Build -> Reviewer -> Committer, a
  * rejection or a failed build back to the Writer for at most `maxAttempts` attempts. After each
  * stage the hand-off (code) validates the agent's output into the document, holds the limits
  * and decides the next stage; the progress message and comment are edited; the hub "Next

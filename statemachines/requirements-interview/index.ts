@@ -4,7 +4,7 @@ import { REQUIREMENTS_FUNCTIONS, type RequirementsFunctionId } from './functions
 import { REQUIREMENTS_INTERVIEW } from './workflow.ts';
 
 /**
- * The requirements interview (seed 004): `/prd <idea>`, or a mention of the bot with a
+ * The requirements interview: `/prd <idea>`, or a mention of the bot with a
  * product idea, opens a thread where three agents interview the requester and write a PRD.
  */
 export const REQUIREMENTS_INTERVIEW_MODULE = defineWorkflowModule<

@@ -6,7 +6,7 @@ import type { RequirementsTurnState } from '../../lambdas/workflows/requirements
 import { addTransientRetry, DYNAMODB_TASK_TIMEOUT, DYNAMODB_TRANSIENT_ERRORS } from '../kernel.ts';
 import { conversationItemKey } from '../kernel-records.ts';
 
-/** The interview's own record keeping: the agent it is in, and seed 004's transition log. */
+/** The interview's own record keeping: the agent it is in, and transition log. */
 
 /** Sets `$.currentAgent`, the state the next agent turn runs in. */
 export function agentPass(scope: Construct, stateName: string, agent: RequirementsTurnState): sfn.Pass {
@@ -18,14 +18,14 @@ export function agentPass(scope: Construct, stateName: string, agent: Requiremen
 
 export interface RecordInterviewProps {
   readonly table: ITableRef;
-  /** The transition's name in the log, e.g. `prd_generation_start` (seed 004's log lines). */
+  /** The transition's name in the log, e.g. `prd_generation_start` (its log lines). */
   readonly event: string;
-  /** The agent the conversation is in after the transition (seed 004's `current_agent`). */
+  /** The agent the conversation is in after the transition (`current_agent`). */
   readonly agent: RequirementsTurnState | 'complete' | 'closed';
   /** Also record the clarification's confidence, and the turn's entry in `confidenceHistory`. */
   readonly confidence?: boolean;
   /**
-   * The confidence check's outcome (seed 004's `confidence_check` line): the entry gets the
+   * The confidence check's outcome (`confidence_check` line): the entry gets the
    * confidence, the threshold and the outcome; the current agent and the history stay.
    */
   readonly check?: {
@@ -40,7 +40,7 @@ export interface RecordInterviewProps {
 }
 
 /**
- * Writes seed 004's conversation state into the conversation record (`interview`) and appends
+ * Writes conversation state into the conversation record (`interview`) and appends
  * the transition to its log, with the direct DynamoDB integration (no logic, so no Lambda). The
  * update is conditional on the conversation existing, like `setConversationFields`.
  */
@@ -59,7 +59,7 @@ export function recordInterviewState(
   // Turns in the current agent: the clarification counts its turns; the others have one each.
   const turns = props.agent === 'clarification' ? number('$.clarificationTurns') : zero;
   const confidence = number('$.clarification.confidence');
-  // When this state was entered (seed 004 times every transition): the service's own clock, no Lambda.
+  // When this state was entered (every transition is timed): the service's own clock, no Lambda.
   const at = text(sfn.JsonPath.stringAt('$$.State.EnteredTime'));
   const entry = map({
     event: text(props.event),

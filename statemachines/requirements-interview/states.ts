@@ -1,7 +1,7 @@
 import { describeDuration } from '../kernel.ts';
 
 /**
- * `requirements_interview` (seed 004): `/prd <idea>` opens a thread where the clarification
+ * `requirements_interview`: `/prd <idea>` opens a thread where the clarification
  * agent interviews the requester (anyone else in the thread may answer too, labelled as a
  * participant) until its confidence reaches the threshold or the turn cap, then the PRD
  * generator writes the PRD and the analysis agent analyses it; both are posted and attached
@@ -9,13 +9,13 @@ import { describeDuration } from '../kernel.ts';
  *
  * The state, beyond `ExecutionInput` (conversationId, workflow, channel, ownerId, turn):
  * - `thread`: the `SlackPostOutput` of the post that opened the interview's thread.
- * - `clarificationTurns`: clarification turns so far (seed 004's `turns_count`).
+ * - `clarificationTurns`: clarification turns so far (`turns_count`).
  * - `clarification`, `prd`, `analysis`: the last turn output of each agent; the PRD generator
  *   and the analysis agent resume the clarification's session, so each reads the interview.
  * - `prdNotes`: what the PRD generator is told (the open unknowns, at the turn cap).
  * - `drained`, `wake`, `timedOut`, `failure`: the kernel's, see kernel.ts.
  *
- * The conversation record keeps the seed's `conversation_states` row under `interview`:
+ * The conversation record keeps the `conversation_states` row under `interview`:
  * `currentAgent`, `confidence`, `turnsInAgent`, `confidenceHistory` (one entry per clarification
  * turn) and `transitions` (every transition with its agent, confidence, turns and time `at`, the
  * ISO time the recording state was entered).

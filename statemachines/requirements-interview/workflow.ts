@@ -31,7 +31,7 @@ import {
 /** The interview's agent roles. */
 type AgentProfileName = keyof typeof REQUIREMENTS_INTERVIEW_PROFILES;
 
-/** `requirements_interview` (seed 004); its state and its names are described in states.ts. */
+/** `requirements_interview`; its state and its names are described in states.ts. */
 export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, RequirementsInterviewSettings>({
   name: 'requirements_interview',
   // `/prd <idea>`, or a mention of the bot with a product idea (the rule: its config.ts).
@@ -140,7 +140,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
      */
     const phase = (p: {
       agent: 'prd_generator' | 'analysis';
-      /** The transition's name in the log (seed 004's). */
+      /** The transition's name in the log. */
       event: string;
       names: { record: string; enter: string; next: string; drain: string; close: string; turn: string };
       route: string;
@@ -299,7 +299,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       resultPath: '$.prdNotes',
     });
     noteReady.next(announceReady);
-    // Each outcome of the check is logged (seed 004's `confidence_check`), then followed.
+    // Each outcome of the check is logged (`confidence_check`), then followed.
     const logCheck = (
       stateName: string,
       outcome: NonNullable<RecordInterviewProps['check']>['outcome'],

@@ -7,7 +7,7 @@ import { DEMO_QUESTIONS } from '../../local/model/demo-requirements.ts';
 import { clarifierInput, drained, MemoryTranscripts, turnDeps, useDemoModel } from './support.ts';
 
 /**
- * The offline demo model as the requirements interview's three agents (seed 004), through the
+ * The offline demo model as the requirements interview's three agents, through the
  * real agent turn: every result it submits passes the profile's schema and check, or the turn
  * would come back `failed`.
  */

@@ -6,7 +6,7 @@ import {
   peopleBlock,
   personLine,
   untrustedTextMode,
-} from '../../lambdas/agents/people-text.ts';
+} from '../../lambdas/kernel/people-text.ts';
 
 const reporter = { senderType: 'reporter', senderId: 'U_REP', ts: '1700000000.000100' };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PEOPLE_DATA_HEADER } from '../../lambdas/agents/people-text.ts';
 import { messageLine } from '../../lambdas/agents/prompts.ts';
+import { PEOPLE_DATA_HEADER } from '../../lambdas/kernel/people-text.ts';
 import {
   BugInvestigationResult,
   bugInvestigator,
@@ -16,7 +16,7 @@ const READ_HISTORY_FIRST =
   'Then incorporate the context and continue the investigation. If the reporter already answered a pending ' +
   'clarification question, do not ask again — use the recorded answer.';
 
-describe('continuation prompt (seed 000, section 11)', () => {
+describe('the continuation prompt', () => {
   it('lists the new messages as data, each with its sender, verified role and id, then the instruction to read the history first', () => {
     const prompt = buildContinuationPrompt({
       conversationId: CONVERSATION,
@@ -131,7 +131,7 @@ describe('initial prompt', () => {
 });
 
 describe('bug investigator system prompt and result', () => {
-  it("carries the seed's guidance for action and the rule that Slack messages are data", () => {
+  it("carries the design's guidance for action and the rule that Slack messages are data", () => {
     expect(bugInvestigator.system).toContain(
       '"ask_reporter": need more info from reporter (also set clarification_question)',
     );

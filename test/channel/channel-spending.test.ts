@@ -30,7 +30,7 @@ import { type ChannelSpending, pricedModel } from '../../lambdas/workflows/chann
 import { startDynalite } from '../support/dynalite.ts';
 
 /**
- * Issue 16 item 4 for channel conversations: the responder's and the judge's model calls are
+ * channel conversations: the responder's and the judge's model calls are
  * priced, added to the platform's daily counter (the same one agent turns add to), and held by
  * `agentLimits.maxDailyCostUsd` before the model is called.
  */

@@ -21,7 +21,7 @@ import { eventually } from '../support/eventually.ts';
 import { expectGraphFits, launchConsoleBrowser, openConsoleAt, overlaps, shot } from './browser.ts';
 
 /**
- * Issue 16's console items and issue 13's workspace view, in Debian's Chromium against the
+ * The console's items and the workspace view, in Debian's Chromium against the
  * sandbox with the bug workflow on `demo/webshop` (so its graph has the fix path, the
  * 1,700 px wide graph the issue measured): a fix's branch, commits, builds and pull request;
  * execution links that open this console; Fit; the grouped event history; the thread's close
@@ -88,7 +88,7 @@ const fixerWrites = (diff: string, summary: string): Step[] => [
 const currentState = (page: Page, name: string) =>
   page.locator(`[data-testid="current-state"][data-state="${name}"]`).waitFor();
 
-describe('the console shows what a conversation did to code (issue 13)', () => {
+describe('the console shows what a conversation did to code', () => {
   it("shows a fix's work branch, its commits, each build's checks with exit codes and output, and the draft PR", async () => {
     const { bug, thread } = await reportWithFindings(
       'Checkout totals are too high with the discount code SAVE10 in region DE.',
@@ -169,7 +169,7 @@ describe('the console shows what a conversation did to code (issue 13)', () => {
   }, 600_000);
 });
 
-describe("the console's rough edges (issue 16)", () => {
+describe("the console's rough edges", () => {
   it('links findings to the sandbox console, whose Fit fits the graph and whose history is grouped per state', async () => {
     const summary = 'The session token is lost after the payment redirect.';
     const { bug } = await reportWithFindings('paying fails after the redirect', summary);

@@ -142,7 +142,7 @@ describe('the sandbox console', () => {
     for (const state of ['Ask reporter', 'Wait for reporter', 'Continue investigation', 'Post findings']) {
       await path.and(page.locator(`[data-state="${state}"]`)).waitFor();
     }
-    // Issue 16: the ledger shows the conversation's estimated model cost, priced per call.
+    // the ledger shows the conversation's estimated model cost, priced per call.
     const cost = page.getByTestId('ledger-cost').locator('.value');
     await expect.poll(() => cost.textContent(), { timeout: WAIT }).toMatch(/^\$0\.\d{4}$/);
     expect(await cost.textContent()).not.toBe('$0.0000');

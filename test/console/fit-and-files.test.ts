@@ -3,7 +3,7 @@ import { fileSize, PREVIEW_LINES, previewText } from '../../console/src/file-pre
 import { fitScale } from '../../console/src/fit-scale.ts';
 
 describe("the graph's Fit", () => {
-  it('fits a 1,726 px graph in a 538 px box, with no floor on the scale (issue 16)', () => {
+  it('fits a 1,726 px graph in a 538 px box, with no floor on the scale', () => {
     const scale = fitScale(1_726, 538);
     expect(1_726 * scale).toBeLessThanOrEqual(538);
     expect(scale).toBeCloseTo(538 / 1_726, 6);

@@ -17,7 +17,7 @@ import {
 } from './template.ts';
 
 /**
- * The bug workflow's fix path as deployed with a repository (issue 13): its states' names and
+ * The bug workflow's fix path as deployed with a repository: its states' names and
  * edges, the build Task, the CodeBuild project, and who may do what. The generic checks
  * (timeouts, retries, catches) run on it in state-machines.test.ts.
  */

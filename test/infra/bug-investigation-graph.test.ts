@@ -152,7 +152,7 @@ describe('the bug_investigation graph', () => {
       ResultPath: '$.threads.summary',
       Next: S.tellFindingsPosted,
     });
-    // Issue 16: the reporter hears the findings went to the developers, with their permalink.
+    // the reporter hears the findings went to the developers, with their permalink.
     expect(state(S.tellFindingsPosted)).toMatchObject({
       Parameters: {
         Payload: {
@@ -249,7 +249,7 @@ describe('the bug_investigation graph', () => {
   });
 
   it('ends by resolving, then drains once more in a closing turn', () => {
-    // Issue 16: the close and the resolution are told with the conversation's cost, and a close
+    // the close and the resolution are told with the conversation's cost, and a close
     // is announced in the findings thread when there is one.
     expect(state(S.acknowledgeClose)).toMatchObject({
       Parameters: { Payload: { 'channel.$': '$.channel', withCost: true } },

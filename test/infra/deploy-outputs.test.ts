@@ -4,7 +4,7 @@ import { DEPLOY_OUTPUTS, stateMachineOutputId } from '../../infra/constructs/dep
 import { templateOf } from './template.ts';
 
 /**
- * The outputs the README's deploy guide pastes from (issue 16 item 2): every URL Slack,
+ * The outputs the README's deploy guide pastes from: every URL Slack,
  * GitHub and PagerDuty are given, and the name of every secret to fill in.
  */
 

@@ -3,7 +3,7 @@ import { agentStates, ISSUE_PIPELINE_STATES as S } from '../../statemachines/iss
 import { type AslState, definitions, registrationsText, templateOf } from './template.ts';
 
 /**
- * The issue pipeline's graph as deployed (issue 17): the seed's agents as states, the hub's
+ * The issue pipeline's graph as deployed: the design's agents as states, the hub's
  * routes, the attempts guard, the bounded waits and their timeouts, the builds, the work
  * branch every agent is given, and its triggers. The generic checks (a timeout, a Retry for
  * transient errors and a Catch on every Task) run on it in state-machines.test.ts.
@@ -25,7 +25,7 @@ const choices = (name: string) => state(name).Choices as Choice[];
 const catches = (name: string) => state(name).Catch as { ErrorEquals: string[]; Next: string }[];
 
 describe('the issue_pipeline definition', () => {
-  it('names its stages as seed 001 names its agents', () => {
+  it('names its stages after its agents', () => {
     for (const name of ['Triage', 'Analyst', 'Writer', 'Build', 'Reviewer', 'Committer']) {
       expect(Object.keys(graph.States)).toContain(name);
     }

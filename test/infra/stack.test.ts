@@ -204,7 +204,7 @@ describe('function environment', () => {
     });
   });
 
-  it("gives the agent turns the configured model's price, resolved at synth (issue 16)", () => {
+  it("gives the agent turns the configured model's price, resolved at synth", () => {
     for (const id of ['BugInvestigationAgentTurn', 'RequirementsInterviewAgentTurn']) {
       expect(JSON.parse(String(environmentOf(id)[ENV.modelPrice]))).toEqual(
         DEFAULT_MODEL_PRICES['claude-sonnet-5-5'],

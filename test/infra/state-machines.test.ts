@@ -15,7 +15,7 @@ import {
 const template = Template.fromStack(probeStack().stack);
 const probeDefinitions = definitions(template);
 /** The probe's and the production stack's state machines: the workflows and their children. */
-// With a repository configured, so the bug workflow's fix path (issue 13) is checked too.
+// With a repository configured, so the bug workflow's fix path is checked too.
 const all = new Map([
   ...probeDefinitions,
   ...definitions(
@@ -49,7 +49,7 @@ describe('the checked definitions', () => {
   });
 });
 
-/** The checks every workflow's definition must pass (DESIGN 2), run against every state machine. */
+/** The checks every workflow's definition must pass, run against every state machine. */
 describe.each([...all])('the %s definition', (_name, definition) => {
   const tasks = allStates(definition).filter(([, state]) => state.Type === 'Task');
 

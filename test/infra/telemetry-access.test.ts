@@ -14,7 +14,7 @@ import { functionResource, renderIntrinsics, resourcesOfType, variablesOf } from
 
 /**
  * The telemetry tools' function as a module deploys it: its configuration, and exactly the
- * read permissions the configuration names (issue 15): FilterLogEvents and StartQuery on the
+ * read permissions the configuration names: FilterLogEvents and StartQuery on the
  * configured log groups, GetQueryResults and GetMetricData (no resource-level permissions),
  * DescribeStackEvents on the configured stacks, the third-party secrets only when enabled.
  */

@@ -23,7 +23,7 @@ import {
 } from './slack-requests.ts';
 
 /**
- * Issue 12 point 6, case by case: validly signed requests that got a 500 (which Slack retries
+ * case by case: validly signed requests that got a 500 (which Slack retries
  * forever) now get a 2xx when they can be kept and a 4xx with `x-slack-no-retry` when they
  * cannot. Against the sandbox's SQS emulator, which refuses what SQS refuses.
  */
@@ -78,7 +78,7 @@ async function queued(): Promise<InboxRecord[]> {
   return Messages.map((m) => InboxRecord.parse(JSON.parse(m.Body)));
 }
 
-describe('requests that got a 500 before (issue 12 point 6)', () => {
+describe('requests that got a 500 before', () => {
   it.each([['[object Object]'], ['1e 308'], ['C'.repeat(200)]])(
     'enqueues a slash command from channel %j under a valid group id',
     async (channel) => {

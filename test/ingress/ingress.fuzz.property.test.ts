@@ -17,7 +17,7 @@ import { FORM_TYPE, JSON_TYPE, recordingLogger } from './slack-requests.ts';
 import { alarmStateChange, githubExample, pagerdutyIncident } from './webhooks.ts';
 
 /**
- * Issue 12 point 6: validly signed requests of every kind, over random and adversarial
+ * validly signed requests of every kind, over random and adversarial
  * bodies, headers and sizes, through the real ingress handler and the real SQS client against
  * the sandbox's SQS emulator (which checks group ids, deduplication ids, body characters and
  * sizes as SQS does). No response is 5xx; a 2xx that enqueued put exactly one message on the

@@ -36,7 +36,7 @@ describe('close intent', () => {
   });
 
   it.each([
-    // Issue 12 point 8: each of these closed a bug report before.
+    // each of these closed a bug report before.
     'never mind, it still crashes on Safari',
     'Stop! it now also deletes my cart',
     'Ignore this, the real error is a 500',

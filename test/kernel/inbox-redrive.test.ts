@@ -11,7 +11,7 @@ import { reporterReply, seedBugConversation } from '../support/conversations.ts'
 import { startDynalite } from '../support/dynalite.ts';
 
 /**
- * The DLQ redrive path (issue 12): records the Router could not take while something was
+ * The DLQ redrive path: records the Router could not take while something was
  * broken are moved back to the inbox once it is fixed, and are then routed, in order, once.
  */
 

@@ -12,7 +12,7 @@ import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 /**
- * The wait / wake / drain protocol (DESIGN 3.3) against dynalite, over random interleavings
+ * The wait / wake / drain protocol against dynalite, over random interleavings
  * of the Router (one actor per Slack thread, FIFO within it), the execution (Drain ->
  * RegisterWait -> wait, looping), SQS redeliveries, Slack retries and timeouts. fast-check's
  * scheduler decides the order in which every DynamoDB and Step Functions call starts, so the

@@ -9,7 +9,7 @@ import { BUG_REGISTRATION, bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 /**
- * Issue 12, point 5: the reconciler against dynalite. A conversation the Router stored but
+ * the reconciler against dynalite. A conversation the Router stored but
  * could not start is started; a wait with an accepted message pending too long is woken;
  * what keeps failing is marked failed and its owner told, once.
  */

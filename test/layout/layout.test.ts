@@ -13,7 +13,7 @@ import {
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const sources = readSources(REPO, productionFiles(REPO));
 
-/** At most this many lines in a production file (STYLE: split what grows past it). */
+/** At most this many lines in a production file (split what grows past it). */
 const MAX_LINES = 400;
 
 /**

@@ -17,7 +17,7 @@ import { queueAttributes, tableSettings } from '../../local/template-settings.ts
 import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
 
 /**
- * Issue 16: the sandbox applies every queue and table setting of the template (a dead-letter
+ * the sandbox applies every queue and table setting of the template (a dead-letter
  * queue's 14-day retention showed as SQS's default 4 days, the table's TTL as disabled), read
  * back through the real SDK clients as one would against AWS.
  */

@@ -10,7 +10,7 @@ import { installTerminalLog, parseLogFormat } from '../../local/terminal-log.ts'
 import { eventually } from '../support/eventually.ts';
 
 /**
- * Issue 16 item 9, end to end: the sandbox at its default log level and format (as `npm run
+ * the sandbox at its default log level and format (as `npm run
  * dev` runs it) prints one line per log record, and shows at WARN a failed agent turn, a
  * Lambda that threw, and a message arriving in a dead-letter queue.
  */
@@ -73,7 +73,7 @@ async function until(what: string, accept: () => boolean, seconds = 45): Promise
 
 const warnings = () => lines.filter((l) => /^\d{2}:\d{2}:\d{2}\.\d{3} WARN /.test(l));
 
-describe('the sandbox terminal at the default level (issue 16)', () => {
+describe('the sandbox terminal at the default level', () => {
   it('shows a failed agent turn at WARN, on one line', async () => {
     const workspace = sandbox.slack.workspace;
     const reports = workspace.channels().find((c) => c.name === 'bug-reports');

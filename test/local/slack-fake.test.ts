@@ -324,7 +324,7 @@ describe('fake Slack Web API through the real @slack/web-api WebClient', () => {
   });
 });
 
-describe('chat.getPermalink in the fake Slack (issue 16)', () => {
+describe('chat.getPermalink in the fake Slack', () => {
   it("answers a message's permalink as the sandbox console's view of its thread, through the kernel's poster", async () => {
     const poster = createSlackPoster({ token: BOT_TOKEN, slackApiUrl: server.slackApiUrl, maxRetries: 0 });
     const root = await poster.postMessage({ channel: 'C_DEVS', text: 'Findings' });

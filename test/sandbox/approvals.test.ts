@@ -12,7 +12,7 @@ import {
 } from './bug-harness.ts';
 
 /**
- * Approvals in the sandbox (issue 11 point 3): the escalation's Acknowledge button, pressed
+ * Approvals in the sandbox: the escalation's Acknowledge button, pressed
  * through the fake Slack as a signed `block_actions`, by on call, by someone else, twice, and
  * on an earlier escalation's message.
  */

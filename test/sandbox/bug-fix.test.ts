@@ -23,7 +23,7 @@ import {
 } from './bug-harness.ts';
 
 /**
- * Issue 13's acceptance in the sandbox: the bug workflow on `demo/webshop` (the GitHub
+ * the sandbox: the bug workflow on `demo/webshop` (the GitHub
  * emulator's demo repository with its planted bug), a scripted model driving the real code
  * tools, the emulated CodeBuild running the repository's real tests, and the workflow opening
  * the draft pull request through Octokit.
@@ -141,14 +141,14 @@ async function fileOn(ref: string): Promise<string> {
   return Buffer.from(data.content, 'base64').toString('utf8');
 }
 
-/** `agents/bug-<short id>`: the first 12 hex digits of the conversation id's SHA-256 (issue 13). */
+/** `agents/bug-<short id>`: the first 12 hex digits of the conversation id's SHA-256. */
 const branchOf = (bug: string) => `agents/bug-${createHash('sha256').update(bug).digest('hex').slice(0, 12)}`;
 
 async function pullsOf(bug: string) {
   return (await github.rest.pulls.list({ ...REPO, state: 'all', head: `demo:${branchOf(bug)}` })).data;
 }
 
-describe('bug fixes as pull requests (issue 13) in the sandbox', () => {
+describe('bug fixes as pull requests in the sandbox', () => {
   it("cites the planted bug's file:line, and a developer's request gets a commit, a green build and a draft PR in both threads", async () => {
     const mainBefore = (await github.rest.repos.getBranch({ ...REPO, branch: 'main' })).data.commit.sha;
     const report = await h.post(CHANNELS.reports, REPORTER, REPORT);

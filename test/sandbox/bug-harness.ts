@@ -173,7 +173,7 @@ export async function startBugHarness(
   };
 }
 
-/** The agent reads the conversation history (the seed's first move on every continuation turn). */
+/** The agent reads the conversation history (the design's first move on every continuation turn). */
 export const readsHistory = (bugId: string): Step => toolUse('get_bug_conversations', { bug_id: bugId });
 
 /** The agent submits its result; `seen` receives the history text the previous tool call returned. */

@@ -16,7 +16,7 @@ import {
 } from './bug-harness.ts';
 
 /**
- * Seed 000's verification steps and the issue's extra scenarios, end to end in the sandbox:
+ * The verification steps and the issue's extra scenarios, end to end in the sandbox:
  * signed Slack requests in, recorded Slack posts out, a scripted model that is asserted on.
  */
 
@@ -87,7 +87,7 @@ function phasesOf(events: { type: string; stateName?: string }[]): string[] {
   return phases.filter((phase, i) => phase !== phases[i - 1]);
 }
 
-describe('bug investigation (seed 000) in the sandbox', () => {
+describe('bug investigation in the sandbox', () => {
   it('steps 1-3, 9: a vague report gets a question, the answer leads to findings, silence resolves it', async () => {
     expect((await fetch(`${h.sandbox.url}/healthz`)).status).toBe(200);
     const report = await h.post(CHANNELS.reports, REPORTER, 'something is broken');
@@ -213,7 +213,7 @@ describe('bug investigation (seed 000) in the sandbox', () => {
     );
     await waitsIn(bug, 'awaiting_dev');
 
-    // Seed 000 step 6: both are in the conversation history the follow-up turn reads.
+    // Verification step 6: both are in the conversation history the follow-up turn reads.
     expect(histories[0]).toContain('check the tokenizer');
     expect(histories[0]).toContain('and the nginx logs');
     // Each was handed to exactly one turn's prompt (I3).
@@ -234,7 +234,7 @@ describe('bug investigation (seed 000) in the sandbox', () => {
     const done = await finished(bug);
 
     expect(done.status).toBe('SUCCEEDED');
-    // Issue 16: the last word in the reporter's thread carries the conversation's estimated cost.
+    // the last word in the reporter's thread carries the conversation's estimated cost.
     expect((await botTexts(CHANNELS.reports, report)).at(-1)).toMatch(
       /^:white_check_mark: Closing this, thanks\.\n:moneybag: Estimated model cost of this conversation: \$/,
     );

@@ -11,7 +11,7 @@ import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { eventually } from '../support/eventually.ts';
 
 /**
- * Seed 002's integration tests in the sandbox: the Router records the channel's messages and
+ * The integration tests in the sandbox: the Router records the channel's messages and
  * hands them to the ChannelResponder through the channel replies queue (the SQS FIFO
  * emulator); the scripted model answers behind the real Messages API, and the fake Slack
  * shows the replies and serves the channel's history.

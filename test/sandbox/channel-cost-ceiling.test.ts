@@ -7,7 +7,7 @@ import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { eventually } from '../support/eventually.ts';
 
 /**
- * Issue 16 item 4 for channel conversations, in the sandbox: the ChannelResponder's model call
+ * channel conversations, in the sandbox: the ChannelResponder's model call
  * is priced with the configured model's default price (claude-sonnet-5-5: $2 in, $10 out per
  * million tokens) and added to the same daily counter as agent turns; once the day's spend
  * reached `agentLimits.maxDailyCostUsd`, a mention is answered, in its thread, with the spent

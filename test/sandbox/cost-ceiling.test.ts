@@ -5,7 +5,7 @@ import { submit, withUsage } from '../../local/model/scripted-model.ts';
 import { type BugHarness, bugIdFor, CHANNELS, findings, REPORTER, startBugHarness } from './bug-harness.ts';
 
 /**
- * Issue 16 item 4's acceptance in the sandbox: a per-day ceiling across all conversations
+ * the sandbox: a per-day ceiling across all conversations
  * (`agentLimits.maxDailyCostUsd`), priced with the default price of the configured model
  * (claude-sonnet-5-5: $2 in, $10 out per million tokens). One conversation spends past it;
  * the next one's turn makes no model call, and the bug workflow says so in the reporter's

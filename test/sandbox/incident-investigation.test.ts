@@ -18,7 +18,7 @@ import {
 } from './incident-harness.ts';
 
 /**
- * Seed 003's incident investigation end to end in the sandbox: `/investigate` as a signed slash
+ * The incident investigation end to end in the sandbox: `/investigate` as a signed slash
  * command in, the incident thread's phase messages out, a scripted model per phase and per
  * hypothesis, the tree and the conclusion read back from the table.
  */

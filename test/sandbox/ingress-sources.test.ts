@@ -13,8 +13,8 @@ import {
 import { eventually as poll } from '../support/eventually.ts';
 
 /**
- * Triggers beyond Slack end to end (issue 11 part 4), and the answer to a reply after a
- * conversation ended (issue 12 point 8): signed GitHub and PagerDuty deliveries to the
+ * Triggers beyond Slack end to end, and the answer to a reply after a
+ * conversation ended: signed GitHub and PagerDuty deliveries to the
  * sandbox's ingress, and CloudWatch alarm events as the EventBridge rule delivers them, go
  * through the FIFO inbox and the Router to the kernel_probe workflow, which reports in a
  * thread of its probe channel.
@@ -228,7 +228,7 @@ describe('alerts through the inbox and the Router', () => {
   });
 });
 
-describe('a reply after the conversation ended (issue 12 point 8)', () => {
+describe('a reply after the conversation ended', () => {
   it('is answered in the thread with how to start a new conversation instead of silence', async () => {
     const root = await postSlack('U_REPORTER', 'the cart forgets items');
     await eventually(

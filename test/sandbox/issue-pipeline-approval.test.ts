@@ -12,7 +12,7 @@ import {
 } from './issue-harness.ts';
 
 /**
- * Issue 17, sensitive paths: a change to a configured path waits for an approver's button
+ * sensitive paths: a change to a configured path waits for an approver's button
  * (the kernel's approval wait) before the Committer runs. Its own file: one sandbox per process.
  */
 
@@ -42,7 +42,7 @@ const steps: Step[] = [
   submitAs('submit_review', { verdict: 'APPROVED', findings: { good: ['small'], issues: [] } }),
 ];
 
-describe('the issue pipeline with sensitive paths (issue 17) in the sandbox', () => {
+describe('the issue pipeline with sensitive paths in the sandbox', () => {
   let s: IssueHarness;
   beforeAll(async () => {
     s = await startIssueHarness({ issuePipeline: { sensitivePaths: ['src/checkout.ts'] } });

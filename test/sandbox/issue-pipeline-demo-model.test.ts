@@ -10,7 +10,7 @@ import {
 } from './issue-harness.ts';
 
 /**
- * What `npm run dev` does without model credentials (issue 17, point 8): labelling an issue of
+ * What `npm run dev` does without model credentials: labelling an issue of
  * `demo/webshop` runs the pipeline with the offline demo model playing each agent, to a draft
  * pull request that fixes the planted bug, its build green.
  */

@@ -3,7 +3,7 @@ import { toolUse, withUsage } from '../../local/model/scripted-model.ts';
 import { type IssueHarness, pipelineIdFor, REPO, startIssueHarness } from './issue-harness.ts';
 
 /**
- * Follow-ups to issue 17 in the sandbox: the money ceiling held on the ledger's estimated cost
+ * Issue pipeline follow-ups in the sandbox: the money ceiling held on the ledger's estimated cost
  * (the platform's price table, the sandbox model priced as claude-sonnet-5-5: $2 in, $10 out
  * per million tokens); the conversation's phase set at each hand-off.
  */

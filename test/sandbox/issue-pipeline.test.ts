@@ -13,8 +13,8 @@ import {
 } from './issue-harness.ts';
 
 /**
- * Issue 17's acceptance in the sandbox: an issue of `demo/webshop` labelled `agent` runs the
- * pipeline (seed 001) with a scripted model playing each agent, the real code tools, the
+ * the sandbox: an issue of `demo/webshop` labelled `agent` runs the
+ * pipeline with a scripted model playing each agent, the real code tools, the
  * emulated CodeBuild running the repository's tests, and the Committer opening the pull request.
  */
 
@@ -109,7 +109,7 @@ async function documentOf(id: string) {
   return h.documents.load(id);
 }
 
-describe('the issue pipeline (issue 17) in the sandbox', () => {
+describe('the issue pipeline in the sandbox', () => {
   it('takes a labelled issue to a draft pull request with "Closes #n", and shows done in Slack and on the issue', async () => {
     const issue = await h.openIssue(TITLE, BODY);
     const id = pipelineIdFor(issue);

@@ -16,7 +16,7 @@ import {
 } from './bug-harness.ts';
 
 /**
- * Issue 12's acceptance scenarios, shared by the sandbox test (which asserts on them) and
+ * The outage scenarios, shared by the sandbox test (which asserts on them) and
  * `npm run bench:misbehaviour` (which prints their figures): a bug conversation against a
  * misbehaving model or a misbehaving Slack, switched on through `/sandbox/faults`, driven to
  * its end, with the model calls and tokens it cost.

@@ -12,7 +12,7 @@ import {
 } from './misbehaviour-scenarios.ts';
 
 /**
- * Issue 12's acceptance, end to end in the sandbox: a misbehaving model and a misbehaving
+ * In the sandbox: a misbehaving model and a misbehaving
  * Slack (switched on through `/sandbox/faults`). Each conversation ends in a defined state,
  * its people are told, no message is lost or answered twice, and the model calls stay within
  * the configured bounds.
@@ -42,7 +42,7 @@ function expectNothingLostOrDoubled(result: ScenarioResult): void {
   expect(new Set(result.reporterThread).size).toBe(result.reporterThread.length);
 }
 
-/** Issue 16: the reporter hears the findings went to the developers, and the close carries the cost. */
+/** the reporter hears the findings went to the developers, and the close carries the cost. */
 const FINDINGS_POSTED = expect.stringContaining(
   "I've posted what I found for the developers in <#C_BUG_SUMMARIES>",
 );

@@ -13,7 +13,7 @@ import {
 } from './bug-harness.ts';
 
 /**
- * Issue 16 item 6 in the sandbox: what the reporter's thread hears of the report (findings
+ * the sandbox: what the reporter's thread hears of the report (findings
  * posted for the developers, with a link; resolved; closed, each last word with the
  * conversation's estimated cost) and what the developers' thread hears of a close. A fix's
  * pull request is told in both threads by the fix path: test/sandbox/bug-fix.test.ts.
@@ -62,7 +62,7 @@ const finished = (bugId: string) =>
 /** The scripted model's default usage per call (local/model/messages-wire.ts): 100 in, 20 out. */
 const CALL_COST_MICRO_USD = 100 * 2 + 20 * 10; // claude-sonnet-5-5: $2 in, $10 out per million
 
-describe("the reporter's thread hears what became of the report (issue 16)", () => {
+describe("the reporter's thread hears what became of the report", () => {
   it('links the findings posted for the developers, then says it is resolved when they stay silent, with the cost', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, 'the invoice PDF is blank');
     const bug = bugIdFor(report);

@@ -14,7 +14,7 @@ import {
 } from './requirements-harness.ts';
 
 /**
- * Issue 16 item 4 in the requirements interview: a turn stopped by a money limit
+ * the requirements interview: a turn stopped by a money limit
  * (`agentLimits.maxConversationCostUsd`, priced with the default price of the configured
  * model, claude-sonnet-5-5: $2 in, $10 out per million tokens) tells the requester why, not
  * the generic "an agent turn failed".

@@ -26,7 +26,7 @@ import {
 } from './requirements-harness.ts';
 
 /**
- * Seed 004's requirements interview end to end in the sandbox with the default configuration:
+ * The requirements interview end to end in the sandbox with the default configuration:
  * `/prd` as a signed slash command in, the interview's posts and files out, a scripted model
  * asserted on.
  */
@@ -34,7 +34,7 @@ import {
 describe('the requirements interview with the default configuration', () => {
   const h = useHarness();
 
-  it("runs the seed's example: 50 -> 75 -> 98, then the PRD, the analysis, and complete", {
+  it("runs the design's example: 50 -> 75 -> 98, then the PRD, the analysis, and complete", {
     timeout: 90_000,
   }, async () => {
     const prompts: string[] = [];
@@ -114,7 +114,7 @@ describe('the requirements interview with the default configuration', () => {
       'analysis_agent_start:analysis',
       'complete:complete',
     ]);
-    // Seed 004 times every transition: ISO times, in the order the transitions happened.
+    // Every transition is timed: ISO times, in the order the transitions happened.
     const times = [...(record?.transitions ?? []), ...(record?.confidenceHistory ?? [])].map((t) => t.at);
     expect(times).toHaveLength(13);
     expect(record?.transitions.filter((t) => t.event === 'confidence_check')).toEqual([
@@ -142,7 +142,7 @@ describe('the requirements interview with the default configuration', () => {
     expect(prdFile).toContain('## Functional requirements\n\n- Suggests a weekly schedule');
     expect(analysisFile).toContain('## Risks\n\n- **Dependencies**: The calendar API is rate-limited.');
     expect(posts.some((p) => p.text === 'PRD: AI project manager')).toBe(true);
-    // Issue 16: the last message, the analysis (its file follows), carries the interview's estimated model cost.
+    // the last message, the analysis (its file follows), carries the interview's estimated model cost.
     const costed = posts.filter((p) =>
       p.text.includes(':moneybag: Estimated model cost of this conversation: $'),
     );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PEOPLE_TEXT_RULES } from '../../lambdas/agents/people-text.ts';
+import { PEOPLE_TEXT_RULES } from '../../lambdas/kernel/people-text.ts';
 import { promptLines } from '../../local/model/demo-text.ts';
 import { type RecordedModelRequest, submit } from '../../local/model/scripted-model.ts';
 import {

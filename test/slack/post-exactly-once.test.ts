@@ -13,7 +13,7 @@ import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 /**
- * Issue 12, point 4: SlackPost against the real WebClient, a fake Slack told to misbehave, and
+ * SlackPost against the real WebClient, a fake Slack told to misbehave, and
  * dynalite. A retried post must link its thread and store its message whatever failed before,
  * and a post Slack accepted but answered with an error must not be posted twice.
  */

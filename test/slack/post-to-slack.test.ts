@@ -149,7 +149,7 @@ describe('postToSlack with a template that renders a file', () => {
   });
 });
 
-describe("postToSlack with a conversation's cost and a permalink (issue 16)", () => {
+describe("postToSlack with a conversation's cost and a permalink", () => {
   it("appends the conversation's estimated cost from its ledger to the text and the blocks", async () => {
     const { deps, sent, stored } = fakes();
     const priced = {

@@ -15,7 +15,7 @@ import {
 } from './bug-harness.ts';
 
 /**
- * The bug investigation's loop (seed 000, section 2), run from the deployed definition with
+ * The bug investigation's loop (section 2), run from the deployed definition with
  * stand-in tasks that check every payload against its contract (see bug-harness.ts).
  */
 
@@ -32,7 +32,7 @@ describe('a bug investigation', () => {
     });
 
     expect(run.failure).toBeUndefined();
-    // Seed 000, verification step 9: the conversation's phases over time.
+    // Verification step 9: the conversation's phases over time.
     expect(run.phases).toEqual([
       'investigating',
       'awaiting_reporter',
@@ -104,7 +104,7 @@ describe('a bug investigation', () => {
     expect(new Set(run.posts.map((post) => post.input.idempotencyKey)).size).toBe(run.posts.length);
   });
 
-  it('takes at most 12 state transitions per reporter round trip (issue 3 benchmark goal)', async () => {
+  it('takes at most 12 state transitions per reporter round trip (benchmark goal)', async () => {
     const run = await runBugInvestigation({
       agent: [turn('ask_reporter'), turn('ask_reporter'), turn('resolved')],
       drains: [{ messages: [report] }, { messages: [answer] }, { messages: [answer] }],
@@ -372,7 +372,7 @@ describe('a bug investigation', () => {
 
     expect(run.failure?.message).toMatch(/no conversation/);
     expect(run.statuses.at(-1)).toBe('failed');
-    // Issue 12: "Mark failed" used to tell nobody.
+    // "Mark failed" used to tell nobody.
     const told = run.posts.filter((post) => post.state === S.tellFailure);
     expect(told.map((post) => [post.input.channel, post.input.threadTs, post.rendered.text])).toEqual([
       [report.channel, expect.any(String), T.failed],

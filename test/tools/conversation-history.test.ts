@@ -250,7 +250,7 @@ describe('get_bug_conversations', () => {
     );
   });
 
-  it('answers a conversation with no stored messages with the seed text', async () => {
+  it('answers a conversation with no stored messages with the no-messages text', async () => {
     const result = await read('bug-unknown', {});
 
     expect(result).toEqual({ ok: true, output: 'No conversation history found for bug-unknown.' });

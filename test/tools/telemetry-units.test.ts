@@ -47,7 +47,7 @@ describe('query windows', () => {
     );
   });
 
-  it('calls a query without a service too broad, and a wide one too wide, like the seed’s isQueryTooBroad', () => {
+  it('calls a query without a service too broad, and a wide one too wide, like isQueryTooBroad', () => {
     expect(isQueryTooBroad({ lastMinutes: 10 }, config, NOW)).toEqual({
       refuse: 'a query must name one service (checkout)',
     });

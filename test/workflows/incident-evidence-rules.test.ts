@@ -14,7 +14,7 @@ import {
   openInOrder,
 } from '../../lambdas/workflows/incident-investigation/tree.ts';
 
-/** The evidence rules and the tree's rules, held by code whatever the model submits (issue 15 point 4). */
+/** The evidence rules and the tree's rules, held by code whatever the model submits. */
 
 const ledger = new Map<string, EvidenceRecord>(
   [

@@ -4,7 +4,7 @@ import { computeMetrics } from '../../lambdas/workflows/incident-investigation/m
 import type { IncidentRecord } from '../../lambdas/workflows/incident-investigation/record.ts';
 import { firstNodes, type HypothesisNode } from '../../lambdas/workflows/incident-investigation/tree.ts';
 
-/** The seed's AgentMetrics of one investigation: computed from what is stored, emitted as EMF. */
+/** The AgentMetrics of one investigation: computed from what is stored, emitted as EMF. */
 
 const emitted: string[] = [];
 afterEach(() => {

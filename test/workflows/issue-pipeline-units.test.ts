@@ -48,7 +48,7 @@ const results = (checks: [string, number][]): BuildResults => ({
     .map(([name, c]) => `Check "${name}" exited ${c}. The end of its output:\n${name} output`),
 });
 
-describe('the hand-off (seed 001, in code)', () => {
+describe('the hand-off (in code)', () => {
   it('stores a valid triage and sends the pipeline to the analyst with the issue as notes', () => {
     const { state, handOff: next } = handOff(
       fresh(),

@@ -70,7 +70,7 @@ export const TelemetryConfig = z
     maxExamples: z.number().int().min(0).max(20).default(5),
     /** Tokens (characters / 4) of one tool result at most. @default 1500 */
     outputTokenBudget: z.number().int().min(200).max(8000).default(1500),
-    /** Queries per scope (per hypothesis per round); the next is refused (seed 003: 5). @default 5 */
+    /** Queries per scope (per hypothesis per round); the next is refused (5). @default 5 */
     queriesPerScope: z.number().int().min(1).max(50).default(5),
     /** Logs Insights: how long to wait for a query to complete, in seconds. @default 20 */
     insightsTimeoutSeconds: z.number().int().min(1).max(120).default(20),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * The evidence ledger (issue 15, part 4): every telemetry tool result gets an id (`ev-<n>`,
+ * The evidence ledger: every telemetry tool result gets an id (`ev-<n>`,
  * unique in the conversation, in the order results were produced) that the model cites, and
  * a record of what was asked where, kept in the conversations table. The incident workflow
  * validates each finding's citations against `listEvidence` and drops what cites nothing real.

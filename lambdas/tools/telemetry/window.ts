@@ -4,7 +4,7 @@ import { QueryRefusedError } from './errors.ts';
 import type { TimeRange } from './sources.ts';
 
 /**
- * Keeping queries targeted (seed 003's `isQueryTooBroad` and `suggestQueryRefinements`), in
+ * Keeping queries targeted (`isQueryTooBroad` and `suggestQueryRefinements`), in
  * code: a query must name one configured service, and its window may not be wider than
  * `maxWindowMinutes`. A missing service is refused (there is nothing sensible to narrow to);
  * a window too wide is narrowed to its latest `maxWindowMinutes`, and the result says so.

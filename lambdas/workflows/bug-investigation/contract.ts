@@ -1,8 +1,8 @@
 import * as z from 'zod';
 
-/** The bug investigation's agent contract: its turn states and the investigator's output (seed 000). */
+/** The bug investigation's agent contract: its turn states and the investigator's output. */
 
-/** The bug investigation's states: each selects a prompt addition (seed 000, section 11). */
+/** The bug investigation's states: each selects a prompt addition. */
 export const BugTurnState = z.enum(['investigating', 'awaiting_reporter', 'awaiting_dev']);
 export type BugTurnState = z.infer<typeof BugTurnState>;
 

@@ -5,7 +5,7 @@ import type { ConversationStore } from '../../kernel/ports.ts';
 import { Severity } from './contract.ts';
 
 /**
- * The SlaTracking workflow's check (seed 000's `SLATrackingWorkflow`): after each
+ * The SlaTracking workflow's check (`SLATrackingWorkflow`): after each
  * acknowledgement deadline, has a developer answered since the escalation, or has the
  * conversation ended? Either one stops the reminders.
  */

@@ -3,7 +3,7 @@ import { ChannelSettingsSchema } from './model.ts';
 
 /**
  * Channel conversations' section of the stack configuration (`slackAgents.channelConversations`,
- * seed 002): the settings its Router hook and responder read from CHANNEL_CONVERSATIONS, and
+ * channel conversations): the settings its Router hook and responder read from CHANNEL_CONVERSATIONS, and
  * whether the module is deployed at all.
  */
 export const ChannelConversationsConfig = ChannelSettingsSchema.extend({

@@ -1,4 +1,4 @@
-import { PEOPLE_DATA_HEADER } from '../../agents/people-text.ts';
+import { PEOPLE_DATA_HEADER } from '../../kernel/people-text.ts';
 import type { ChannelConversation, ChannelMessage, ChannelSettings } from './model.ts';
 import { channelLine } from './respond.ts';
 
@@ -12,7 +12,7 @@ export interface IncomingMessage {
   repliesToBot: boolean;
 }
 
-/** Why the decider answered as it did: the seed's reason strings, logged with every decision. */
+/** Why the decider answered as it did: the design's reason strings, logged with every decision. */
 export const REASONS = {
   explicitTrigger: 'explicit_trigger',
   recentFollowup: 'recent_followup',
@@ -42,14 +42,14 @@ function isExplicitTrigger(message: IncomingMessage): boolean {
   return message.mentionsBot || message.repliesToBot;
 }
 
-/** Only explicit triggers start a conversation (seed phase 1). */
+/** Only explicit triggers start a conversation (the first tier). */
 export function shouldStartConversation(message: IncomingMessage): Decision {
   return isExplicitTrigger(message)
     ? { decision: true, reason: REASONS.explicitTrigger }
     : { decision: false, reason: REASONS.noTrigger };
 }
 
-/** The seed's heuristic: a short question, or a message opening with a continuation word. */
+/** The design's heuristic: a short question, or a message opening with a continuation word. */
 export function looksLikeFollowup(text: string): boolean {
   const content = text.toLowerCase();
   const words = content.split(/\s+/).filter((word) => word !== '');
@@ -59,7 +59,7 @@ export function looksLikeFollowup(text: string): boolean {
 }
 
 /**
- * Whether the judge should be asked (the seed leaves `_is_ambiguous` open). A message that
+ * Whether the judge should be asked (the design leaves `_is_ambiguous` open). A message that
  * opens by addressing someone else (`<@U123> can you...`) is a side conversation, not for
  * the bot: not ambiguous, so no model call. Anything else in an active conversation is.
  */
@@ -86,7 +86,7 @@ Answer only YES or NO.`;
 }
 
 /**
- * The three tiers of seed 002: an explicit trigger always answers; a follow-up-looking
+ * The three tiers: an explicit trigger always answers; a follow-up-looking
  * message within the follow-up window after the bot spoke answers; otherwise the LLM judge
  * decides ambiguous messages when it is on, and its failure means do not answer.
  */

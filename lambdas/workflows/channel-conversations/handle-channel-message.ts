@@ -28,7 +28,7 @@ export interface ChannelRouterDeps {
 export type ChannelOutcome = UnownedOutcome;
 
 /**
- * The Router's half of the seed's message flow on shared state: record the message in the
+ * The Router's half of the design's message flow on shared state: record the message in the
  * channel's active conversation (or start one on an explicit trigger), then hand it to the
  * responder, which decides and answers in the channel's order. The Router stays fast: no
  * model call and no Slack call happen here.

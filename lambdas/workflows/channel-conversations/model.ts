@@ -1,12 +1,12 @@
 import * as z from 'zod';
 
 /**
- * Channel conversations (seed 002): the bot stays attentive in a channel after it is
+ * Channel conversations: the bot stays attentive in a channel after it is
  * addressed. One active conversation per channel, shared by every Router instance through
- * DynamoDB instead of the seed's in-memory dictionary.
+ * DynamoDB instead of the design's in-memory dictionary.
  */
 
-/** One channel message seen while the conversation was active (the seed's MessageRecord). */
+/** One channel message seen while the conversation was active (the MessageRecord). */
 export const ChannelMessage = z.object({
   ts: z.string().min(1),
   /** Present when the message was a reply in a thread. */
@@ -34,7 +34,7 @@ export const BotTurn = z.object({
 });
 export type BotTurn = z.infer<typeof BotTurn>;
 
-/** The active conversation of one channel (the seed's ChannelConversation, without its lists). */
+/** The active conversation of one channel (the ChannelConversation, without its lists). */
 export const ChannelConversation = z.object({
   channel: z.string().min(1),
   conversationId: z.string().min(1),
@@ -47,7 +47,7 @@ export const ChannelConversation = z.object({
 });
 export type ChannelConversation = z.infer<typeof ChannelConversation>;
 
-/** The knobs of seed 002's configuration (stack config `channelConversations`, env CHANNEL_CONVERSATIONS). */
+/** The knobs of configuration (stack config `channelConversations`, env CHANNEL_CONVERSATIONS). */
 export const ChannelSettingsSchema = z.strictObject({
   /** Seconds without any message after which a channel's conversation ends. @default 120 */
   timeoutSeconds: z.number().int().positive().default(120),
@@ -59,7 +59,7 @@ export const ChannelSettingsSchema = z.strictObject({
   judgeModelId: z.string().min(1).default('claude-haiku-4-5'),
   /**
    * Messages read from the channel (or the thread) before the trigger when a conversation
-   * starts, so the first answer knows what was said (seed 002's "load recent messages").
+   * starts, so the first answer knows what was said (its "load recent messages").
    * 0 reads none. @default 20
    */
   recentHistoryMessages: z.number().int().min(0).max(100).default(20),

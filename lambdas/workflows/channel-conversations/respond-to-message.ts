@@ -45,7 +45,7 @@ export type ReplyOutcome = {
 };
 
 /**
- * The responder's half of the seed's flow, for one recorded message, in its channel's order:
+ * The responder's half of the design's flow, for one recorded message, in its channel's order:
  * on a conversation's first message read the channel's recent history, decide with the
  * three tiers, and answer at most once.
  */
@@ -226,7 +226,7 @@ async function conversationOf(job: ReplyJob, deps: ResponderDeps): Promise<Chann
 }
 
 /**
- * Seed 002's "load recent messages" on a start: what was said before the trigger, kept as
+ * The "load recent messages" on a start: what was said before the trigger, kept as
  * the conversation's context. Slack failing here costs context, not the answer: logged, and
  * the answer goes on without it.
  */

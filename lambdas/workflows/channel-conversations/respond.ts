@@ -1,5 +1,5 @@
-import { PEOPLE_DATA_HEADER, PEOPLE_TEXT_RULES, personLine } from '../../agents/people-text.ts';
 import type { MessageParam, ModelClient } from '../../agents/ports.ts';
+import { PEOPLE_DATA_HEADER, PEOPLE_TEXT_RULES, personLine } from '../../kernel/people-text.ts';
 import type { BotTurn, ChannelMessage } from './model.ts';
 
 /** What the agent gets: the conversation's recorded channel messages and its own earlier turns. */

@@ -7,7 +7,7 @@ import type { Clock } from '../../kernel/ports.ts';
 import { DailyBudgetSpentError } from './errors.ts';
 
 /**
- * What channel conversations' model calls cost (issue 16 item 4): the same prices as agent
+ * What channel conversations' model calls cost: the same prices as agent
  * turns (`MODEL_PRICE` for the answering model, the judge's own price beside it), added to the
  * same per-day counter, and held by the same `agentLimits.maxDailyCostUsd`.
  */

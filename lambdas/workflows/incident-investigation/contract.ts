@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * The incident investigation's structured answers (seed 003), as the model submits them
+ * The incident investigation's structured answers, as the model submits them
  * through its final tools (`submit_triage`, `submit_hypotheses`, `submit_evaluation`,
  * `submit_conclusion`, `submit_remediation_plan`), and the small outputs its agent turns give
  * the state machine. Field names are the model's (snake case); code checks every rule that
@@ -22,7 +22,7 @@ export const ConfidenceLevel = z.enum(['low', 'medium', 'high']);
 export type ConfidenceLevel = z.infer<typeof ConfidenceLevel>;
 export const RiskLevel = z.enum(['low', 'medium', 'high']);
 
-/** `submit_triage`: the seed's TriageResult. */
+/** `submit_triage`: the TriageResult. */
 export const TriageResult = z.strictObject({
   incident_summary: Text(1_000),
   affected_services: z.array(Text(100)).min(1).max(10),
@@ -41,7 +41,7 @@ export const SuggestedQuery = z.strictObject({
   purpose: Text(300),
 });
 
-/** `submit_hypotheses`: the seed's HypothesisFormation, 3 to 5 testable hypotheses. */
+/** `submit_hypotheses`: the HypothesisFormation, 3 to 5 testable hypotheses. */
 export const HypothesesResult = z.strictObject({
   hypotheses: z
     .array(
@@ -68,7 +68,7 @@ export const CitedFinding = z.strictObject({
 });
 export type CitedFinding = z.infer<typeof CitedFinding>;
 
-/** `submit_evaluation`: the seed's EvidenceEvaluation of one hypothesis, with its findings. */
+/** `submit_evaluation`: the EvidenceEvaluation of one hypothesis, with its findings. */
 export const EvaluationResult = z.strictObject({
   hypothesis_id: Text(20),
   evidence_strength: EvidenceStrength,
@@ -91,7 +91,7 @@ export const EvaluationResult = z.strictObject({
 });
 export type EvaluationResult = z.infer<typeof EvaluationResult>;
 
-/** `submit_conclusion`: the seed's Conclusion, or INCONCLUSIVE with the gaps. */
+/** `submit_conclusion`: the Conclusion, or INCONCLUSIVE with the gaps. */
 export const ConclusionResult = z.strictObject({
   outcome: z.enum(['root_cause', 'inconclusive']),
   root_cause: Text(1_000),
@@ -106,7 +106,7 @@ export const ConclusionResult = z.strictObject({
 });
 export type ConclusionResult = z.infer<typeof ConclusionResult>;
 
-/** `submit_remediation_plan`: the seed's RemediationPlan. */
+/** `submit_remediation_plan`: the RemediationPlan. */
 export const RemediationPlanResult = z.strictObject({
   steps: z
     .array(

@@ -8,7 +8,7 @@ import type {
 } from './contract.ts';
 
 /**
- * The evidence rules, held by code (issue 15 point 4; Rootly discards uncited findings and
+ * The evidence rules, held by code (Rootly discards uncited findings and
  * caps confidence in code, not in the model): a finding must cite evidence ids that the data
  * tools returned in this conversation (the evidence ledger); an uncited finding, or one citing
  * only ids no tool returned, is dropped and the drop recorded; `confirm` and `branch` need at

@@ -103,7 +103,7 @@ export type RoundPlan =
   | { decision: 'closed' };
 
 /**
- * The next round's hypotheses, or why the rounds end (seed 003: until one is confirmed, all
+ * The next round's hypotheses, or why the rounds end (until one is confirmed, all
  * are pruned, or the round, time or cost budget is spent). Each item gets its own turn
  * number after `turn`, so parallel iterations drain pending messages apart (I3).
  */

@@ -5,7 +5,7 @@ import type { AgentMetrics, IncidentRecord, IncidentStore } from './record.ts';
 import type { HypothesisNode, StoredEvaluation } from './tree.ts';
 
 /**
- * The seed's AgentMetrics per investigation, computed from what is stored (the tree, the
+ * The AgentMetrics per investigation, computed from what is stored (the tree, the
  * record, the evidence ledger, the thread's messages), kept on the incident's record and
  * emitted as CloudWatch metrics (embedded metric format, through the sink given).
  */

@@ -4,7 +4,7 @@ import type { IncidentRecord, Phase, StoredStep } from './record.ts';
 import { CONCLUDE_REASONS, type HypothesisNode, type StoredEvaluation } from './tree.ts';
 
 /**
- * The thread's progress, compactly (issue 15 point 6): one message per phase, posted once and
+ * The thread's progress, compactly: one message per phase, posted once and
  * then updated in place as the phase moves on: the triage, the hypothesis tree with each
  * evaluation (statuses, kept citations, drops), the conclusion with its evidence chain, and
  * the remediation plan with each step's state. Rendered from what is stored, so an update

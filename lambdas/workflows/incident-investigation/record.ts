@@ -88,7 +88,7 @@ export const StoredPlan = z.object({
 });
 export type StoredPlan = z.infer<typeof StoredPlan>;
 
-/** The seed's AgentMetrics (the post-incident accuracy fields come from a postmortem, not from here). */
+/** The AgentMetrics (the post-incident accuracy fields come from a postmortem, not from here). */
 export const AgentMetrics = z.object({
   hypothesesFormed: z.number().int(),
   hypothesesPruned: z.number().int(),

@@ -6,7 +6,7 @@ import { ApprovalRequiredError, IncidentNotFoundError, IncidentStateError } from
 import type { IncidentRecord, IncidentStore, StoredPlan, StoredStep } from './record.ts';
 
 /**
- * Remediation (seed 003's REMEDIATE), with its rules in code: a plan's steps are matched to the
+ * Remediation (its REMEDIATE), with its rules in code: a plan's steps are matched to the
  * configured runbooks and skills; a step runs only through a configured skill, and a step that
  * changes anything (a mutating skill, a risk above low, or the model's own flag) runs only
  * after an approval recorded by the Router from an authorized press; a failed step runs its

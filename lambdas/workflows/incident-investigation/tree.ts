@@ -9,7 +9,7 @@ import {
 } from './contract.ts';
 
 /**
- * The hypothesis tree (seed 003's hypothesis engine): nodes kept in DynamoDB beside the
+ * The hypothesis tree (its hypothesis engine): nodes kept in DynamoDB beside the
  * conversation, one item each, so parallel evaluations write apart and the state machine
  * carries ids only. H1..H5 are the first hypotheses; a branch adds H2.1, H2.2...
  */
@@ -116,7 +116,7 @@ export interface RoundMerge {
 }
 
 /**
- * Applies round `round`'s evaluations to the tree (seed 003's EVALUATE): confirm, prune,
+ * Applies round `round`'s evaluations to the tree (its EVALUATE): confirm, prune,
  * branch into sub-hypotheses (open, one level deeper), or continue (stays open).
  */
 export function mergeRound(nodes: readonly HypothesisNode[], round: number): RoundMerge {

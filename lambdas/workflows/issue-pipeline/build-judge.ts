@@ -5,7 +5,7 @@ import { notesFor } from './notes.ts';
 import type { IssueState } from './state.ts';
 
 /**
- * The Build stage's verdict (seed 001's build agent, in code): the change's checks, judged
+ * The Build stage's verdict (its build agent, in code): the change's checks, judged
  * against the base commit's. A check that fails on the base commit too is reported as
  * pre-existing and not blamed on the change, so a repository with a red test or two can still
  * be worked on; the base's results are cached per commit (one base build per base commit).

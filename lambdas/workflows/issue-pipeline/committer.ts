@@ -6,7 +6,7 @@ import type { IssueStateStore } from './ports.ts';
 import type { IssueState } from './state.ts';
 
 /**
- * The Committer (seed 001), deterministic code and not a model: the final commit message, a
+ * The Committer, deterministic code and not a model: the final commit message, a
  * draft or ready pull request from the work branch with "Closes #n", the issue's labels, the
  * state document as a collapsed summary, and the pull request's URL recorded. It never merges.
  * Idempotent: a retry finds the pull request an earlier attempt opened for the same branch.

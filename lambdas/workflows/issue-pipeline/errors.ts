@@ -11,7 +11,7 @@ export class DocumentNotFoundError extends Error {
   }
 }
 
-/** A document that does not match the seed's schema: never stored, never used. */
+/** A document that does not match the design's schema: never stored, never used. */
 export class InvalidDocumentError extends Error {
   override readonly name = 'InvalidDocumentError';
   constructor(

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { personLine } from '../../agents/people-text.ts';
 import type { ProtectedGateVerdict } from '../../changes/gate.ts';
+import { personLine } from '../../kernel/people-text.ts';
 import {
   AnalysisSubmission,
   AnswerSubmission,
@@ -15,7 +15,7 @@ import { answeredNotes, notesFor, questionNotes } from './notes.ts';
 import type { IssueState, ModelAgent, Question } from './state.ts';
 
 /**
- * The orchestrator's hand-off (seed 001), in code: validates what an agent submitted, writes
+ * The orchestrator's hand-off, in code: validates what an agent submitted, writes
  * it into its section of the document, and decides where the pipeline goes next. It holds the
  * limits (attempts, tokens and cost, wall clock) before anything else runs. Pure: the handler
  * loads the document and the spend, and stores what this returns.

@@ -1,8 +1,8 @@
-import { dataJson } from '../../agents/people-text.ts';
+import { dataJson } from '../../kernel/people-text.ts';
 import type { IssueState, ModelAgent, Question } from './state.ts';
 
 /**
- * What each agent is told from the document (seed 001, "Agent State Updates": who reads what),
+ * What each agent is told from the document ("Agent State Updates": who reads what),
  * as the notes of its turn. Capped: notes travel through the execution's state once.
  */
 

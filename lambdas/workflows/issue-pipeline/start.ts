@@ -8,7 +8,7 @@ import type { IssueStateStore } from './ports.ts';
 import { initialState } from './state.ts';
 
 /**
- * The pipeline's start (seed 001, "Initializing State"): reads the issue from GitHub, notes
+ * The pipeline's start ("Initializing State"): reads the issue from GitHub, notes
  * the base commit the change will be judged against, and stores the initial document. A
  * retried start overwrites a document no agent has touched yet.
  */

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 
 /**
- * Seed 001's shared state document, as a zod schema: the one record the pipeline's agents hand
+ * The shared state document, as a zod schema: the one record the pipeline's agents hand
  * over to each other. It lives in DynamoDB on the conversation's record (`issueState`); the state
  * machine passes ids and small facts, and every hand-off validates the whole document before
- * it is written (hand-off.ts). Field names and enums are the seed's.
+ * it is written (hand-off.ts). Field names and enums are the design's.
  */
 
 const text = (max: number) => z.string().max(max);
@@ -85,11 +85,11 @@ export const CommandRun = z.object({
   command: text(200),
   exit_code: z.number().int().nullable(),
   output: text(2_000),
-  /** Not in the seed: the check fails on the base commit too, so the change is not blamed for it. */
+  /** An addition: the check fails on the base commit too, so the change is not blamed for it. */
   pre_existing: z.boolean().default(false),
-  /** Not in the seed: which check this is (install, test, lint, typecheck). */
+  /** An addition: which check this is (install, test, lint, typecheck). */
   check: text(50).optional(),
-  /** Not in the seed: where the command came from ("from the base commit abc1234", "from the configuration"). */
+  /** An addition: where the command came from ("from the base commit abc1234", "from the configuration"). */
   source: text(200).optional(),
 });
 

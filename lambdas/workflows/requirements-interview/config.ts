@@ -6,7 +6,7 @@ const SlackChannelId = z
 
 /**
  * The requirements interview's section of the stack configuration
- * (`slackAgents.requirementsInterview`, seed 004): the confidence its clarification needs
+ * (`slackAgents.requirementsInterview`): the confidence its clarification needs
  * before the PRD is written, the most clarification turns before it proceeds anyway (listing
  * the open unknowns), and how long it waits for an answer (once before a reminder, once after
  * it). Besides `/prd <idea>`, a top-level mention of the bot starts an interview when its text

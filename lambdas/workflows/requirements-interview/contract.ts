@@ -1,14 +1,14 @@
 import * as z from 'zod';
 
 /**
- * What the requirements interview's agent turns (seed 004) return to its state machine. Each
+ * What the requirements interview's agent turns return to its state machine. Each
  * output carries `action`, which the workflow's Choice routes on: the agent's own action when
  * it submitted a valid result, `continue` when the turn ran out of its budget (the workflow
  * runs another), `failed` with the error after retries. Texts are capped to keep the state
  * machine's payload well under its 256 KB limit.
  */
 
-/** The requirements interview's agents (seed 004's `current_agent`, before `complete`). */
+/** The requirements interview's agents (`current_agent`, before `complete`). */
 export const RequirementsTurnState = z.enum(['clarification', 'prd_generator', 'analysis']);
 export type RequirementsTurnState = z.infer<typeof RequirementsTurnState>;
 

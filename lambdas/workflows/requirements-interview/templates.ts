@@ -10,7 +10,7 @@ import {
 import type { Block, RenderedMessage } from '../../slack/templates/types.ts';
 
 /**
- * The requirements interview's messages (seed 004): the clarification questions as a numbered
+ * The requirements interview's messages: the clarification questions as a numbered
  * list with the confidence, and the PRD and its analysis as readable messages with the same
  * content attached as Markdown files.
  */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The bug workflow's work branch (issue 13): `agents/bug-<short id>`, one per bug. The short
+ * The bug workflow's work branch: `agents/bug-<short id>`, one per bug. The short
  * id is the first 12 hex digits of the conversation id's SHA-256: stable (a retried task, a
  * later turn get the same), short enough to read in a pull request, and unique in practice
  * (48 bits: for 10,000 bugs in one repository, a collision has odds of about 1 in 5 million).

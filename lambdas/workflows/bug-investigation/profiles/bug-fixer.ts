@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { PEOPLE_TEXT_RULES } from '../../../agents/people-text.ts';
 import type { AgentProfile, UnfinishedTurn } from '../../../agents/profile.ts';
 import { messageLines, withNotes } from '../../../agents/prompts.ts';
+import { PEOPLE_TEXT_RULES } from '../../../kernel/people-text.ts';
 import { codeToolSpecs } from '../../../tools/code/deployment.ts';
 import { conversationHistoryTool } from '../../../tools/conversation-history.ts';
 import { BugFixOutput } from '../fix/contract.ts';

@@ -4,7 +4,7 @@ import { CONVERSATION_HISTORY_TOOL } from '../../../tools/conversation-history.t
 import { BugTurnState } from '../contract.ts';
 
 /**
- * The bug investigator's turn prompts (seed 000). The bug id is the conversation id, so the
+ * The bug investigator's turn prompts. The bug id is the conversation id, so the
  * model can pass it to `get_bug_conversations` as it is.
  */
 
@@ -27,7 +27,7 @@ export function buildInvestigationPrompt(
   return withNotes(prompt, input.notes);
 }
 
-/** The state-specific addition of seed 000, section 11. */
+/** The state-specific addition of the bug workflow's design. */
 const STATE_ADDITION = {
   investigating: '',
   awaiting_reporter: " The reporter's response should be the most recent reporter message in the history.",
@@ -43,7 +43,7 @@ function stateAddition(state: AgentTurnInput['state']): string {
 }
 
 /**
- * A continuation turn, exactly as seed 000's section 11 builds it: the messages since the
+ * A continuation turn, exactly as the bug workflow's design builds it: the messages since the
  * last turn labelled by sender type (with the sender's id), then the instruction to read the
  * whole history first and not to ask again what was answered, with the state's addition.
  */

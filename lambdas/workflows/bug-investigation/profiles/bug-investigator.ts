@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { AgentTurnInput } from '../../../agents/contract.ts';
-import { PEOPLE_TEXT_RULES } from '../../../agents/people-text.ts';
 import type { AgentProfile, UnfinishedTurn } from '../../../agents/profile.ts';
+import { PEOPLE_TEXT_RULES } from '../../../kernel/people-text.ts';
 import { CODE_TOOLS_ENV } from '../../../tools/code/config.ts';
 import { codeToolSpecs, READ_CODE_TOOLS } from '../../../tools/code/deployment.ts';
 import { conversationHistoryTool } from '../../../tools/conversation-history.ts';
@@ -10,7 +10,7 @@ import { isFixItPress } from '../fix/fix-request.ts';
 import { buildContinuationPrompt, buildInvestigationPrompt } from './bug-investigator-prompts.ts';
 
 /**
- * The bug investigator (seed 000): investigates a bug reported in Slack, asks the reporter
+ * The bug investigator: investigates a bug reported in Slack, asks the reporter
  * only when it must, and ends every turn with a structured result whose `action` the
  * BugInvestigation state machine routes on.
  */

@@ -4,7 +4,7 @@ import type { RenderedMessage } from '../../../slack/templates/types.ts';
 
 /**
  * `bug_findings_posted`: tells the reporter, in their thread, that the findings went to the
- * developers, with a link to that message (issue 16, seed 000's `post_investigation_results`).
+ * developers, with a link to that message (`post_investigation_results`).
  * `permalink` is filled in by SlackPost (`permalinkOf`); without one the channel is named.
  */
 export const BugFindingsPostedData = z.object({

@@ -2,7 +2,7 @@ import { createRouterHandler } from '../../../handlers/router.ts';
 import { channelConversations } from './wiring.ts';
 
 /**
- * The Router with channel conversations (seed 002): the messages no workflow owns go to
+ * The Router with channel conversations: the messages no workflow owns go to
  * `handleChannelMessage` while CHANNEL_CONVERSATIONS is set. The channel conversations module
  * declares this file as the Router's entry.
  */

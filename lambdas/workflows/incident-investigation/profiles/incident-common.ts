@@ -1,13 +1,13 @@
 import type * as z from 'zod';
 import type { AgentTurnInput } from '../../../agents/contract.ts';
-import { PEOPLE_TEXT_RULES } from '../../../agents/people-text.ts';
 import type { AgentProfile } from '../../../agents/profile.ts';
 import { messageLines, withNotes } from '../../../agents/prompts.ts';
+import { PEOPLE_TEXT_RULES } from '../../../kernel/people-text.ts';
 import type { ToolSpec } from '../../../tools/invocation.ts';
 import { type IncidentTurnOutput, incidentTurnOutput } from '../contract.ts';
 
 /**
- * What the incident investigation's agents (seed 003) share: the profile shape (a named
+ * What the incident investigation's agents share: the profile shape (a named
  * final tool per phase), the prompt that carries the incident id and the people's messages,
  * and the rules about evidence and about Slack messages every one of them follows.
  */

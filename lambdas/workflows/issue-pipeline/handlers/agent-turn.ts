@@ -9,7 +9,7 @@ import { github, pipelineSettings } from './wiring.ts';
  * conversation's own), so they hold between hand-offs too, not only at them. A GitHub
  * commenter's text enters the prompt as verified only for someone with write access to the
  * repository (GitHub's collaborator permission, asked once per sender per turn); anyone else's
- * is unverified outside content (agents/people-text.ts), labelled or left out as configured.
+ * is unverified outside content (kernel/people-text.ts), labelled or left out as configured.
  */
 export const handler = createAgentTurnHandler(ISSUE_PIPELINE_PROFILES, {
   conversationCeiling: () => {

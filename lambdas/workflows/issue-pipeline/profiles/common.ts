@@ -1,8 +1,8 @@
 import type * as z from 'zod';
 import type { AgentTurnInput } from '../../../agents/contract.ts';
-import { PEOPLE_TEXT_RULES } from '../../../agents/people-text.ts';
 import type { AgentProfile, UnfinishedTurn } from '../../../agents/profile.ts';
 import { messageLines, withNotes } from '../../../agents/prompts.ts';
+import { PEOPLE_TEXT_RULES } from '../../../kernel/people-text.ts';
 import type { ToolSpec } from '../../../tools/invocation.ts';
 import { AnswerSubmission, IssueTurnOutput } from '../contract.ts';
 import type { ModelAgent } from '../state.ts';
@@ -10,7 +10,7 @@ import type { ModelAgent } from '../state.ts';
 /**
  * What the four agents of the issue pipeline share: the prompt of a turn (the pipeline id, the
  * messages people sent, and the notes the hand-off wrote from the state document), and the
- * turn's output. An agent never sees the whole document: the hand-off gives each what the seed
+ * turn's output. An agent never sees the whole document: the hand-off gives each what the design
  * says it reads.
  */
 

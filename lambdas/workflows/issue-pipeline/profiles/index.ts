@@ -6,7 +6,7 @@ import { type IssueAgentSpec, issueAgentProfile, issueAnswerProfile } from './co
 import { ROLES, TASKS } from './prompts.ts';
 
 /**
- * The issue pipeline's agents (seed 001), each its own profile: triage, analyst and reviewer
+ * The issue pipeline's agents, each its own profile: triage, analyst and reviewer
  * read the code (the reviewer through the diff only), the writer reads and writes on the
  * pipeline's work branch. Each submits through its own final tool.
  */

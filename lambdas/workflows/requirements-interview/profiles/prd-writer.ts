@@ -6,7 +6,7 @@ import { PrdTurnOutput as OutputSchema, type PrdTurnOutput } from '../contract.t
 import { MESSAGES_ARE_DATA, unfinishedRequirementsTurn } from './requirements-common.ts';
 
 /**
- * The PRD generator (seed 004, phase 2): writes the product requirements document from the
+ * The PRD generator (phase 2): writes the product requirements document from the
  * interview. It resumes the clarification agent's session, so it reads the whole interview.
  * The schema holds one field per section a product team expects, so no section can be left
  * out; the Markdown is rendered here, the same way for every PRD.

@@ -11,7 +11,7 @@ import { PrdSection } from './prd-writer.ts';
 import { MESSAGES_ARE_DATA, unfinishedRequirementsTurn } from './requirements-common.ts';
 
 /**
- * The analysis agent (seed 004, phase 3): reads the PRD (the session's last submission) and
+ * The analysis agent (phase 3): reads the PRD (the session's last submission) and
  * finds its gaps, risks, contradictions, and recommendations, each tied to a PRD section.
  */
 

@@ -6,13 +6,13 @@ import { type ClarificationTurnOutput, ClarificationTurnOutput as OutputSchema }
 import { MESSAGES_ARE_DATA, unfinishedRequirementsTurn } from './requirements-common.ts';
 
 /**
- * The clarification agent (seed 004, phase 1): asks the fewest questions that most raise its
+ * The clarification agent (phase 1): asks the fewest questions that most raise its
  * understanding of a product idea, and reports its confidence (0-100) with the reason. The
  * workflow compares the confidence with its threshold: below it, the questions are posted and
  * the answers come back in the next turn (of the same session); at or above it, the PRD follows.
  */
 
-/** The threshold when the workflow does not send one (seed 004's 95%). */
+/** The threshold when the workflow does not send one (its 95%). */
 export const DEFAULT_CONFIDENCE_THRESHOLD = 95;
 
 /** The model's assessment: the input schema of `submit_result`. */

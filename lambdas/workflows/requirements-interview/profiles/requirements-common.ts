@@ -1,8 +1,8 @@
-import { PEOPLE_TEXT_RULES } from '../../../agents/people-text.ts';
 import type { UnfinishedTurn } from '../../../agents/profile.ts';
+import { PEOPLE_TEXT_RULES } from '../../../kernel/people-text.ts';
 
 /**
- * What the requirements interview's three agents (seed 004) share: how a turn without a
+ * What the requirements interview's three agents share: how a turn without a
  * valid submission ends, and the rules every one of them follows about Slack messages.
  */
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { UNVERIFIED_ROLE } from '../kernel/people.ts';
-import { normaliseSenderText } from '../kernel/sender-text.ts';
 import { ENV } from '../shared/env.ts';
+import { UNVERIFIED_ROLE } from './people.ts';
+import { normaliseSenderText } from './sender-text.ts';
 
 /**
  * The one way people's text enters a prompt: each message is a JSON object on a line of its
