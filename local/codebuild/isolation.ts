@@ -35,15 +35,18 @@ mount -t tmpfs -o mode=700 tmpfs /mnt
 mkdir /mnt/work /mnt/modules
 mount --bind "$work" /mnt/work
 if [ -d "$root/node_modules" ]; then mount --bind "$root/node_modules" /mnt/modules; fi
-mount -t tmpfs -o mode=755,size=1m tmpfs "$root"
+# The temporary directories first: the project (or the build) may live under one of them, and
+# is then put back below, inside the fresh tmpfs.
 for dir in /tmp /var/tmp /dev/shm; do
   if [ -d "$dir" ]; then mount -t tmpfs -o mode=1777 tmpfs "$dir"; fi
 done
-mkdir -p "$work"
-mount --bind /mnt/work "$work"
+mkdir -p "$root"
+mount -t tmpfs -o mode=755,size=1m tmpfs "$root"
 mkdir "$root/node_modules"
 mount --bind /mnt/modules "$root/node_modules"
 mount -o remount,bind,ro "$root/node_modules"
+mkdir -p "$work"
+mount --bind /mnt/work "$work"
 # Refused inside a user namespace; there the tmpfs takes writes that vanish with the build.
 mount -o remount,ro "$root" 2>/dev/null || true
 umount -l /mnt
