@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StartBuildCommand } from '@aws-sdk/client-codebuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolationMode, NOBODY } from '../../local/codebuild/isolation.ts';
+import { handOver, isolatedCommand, isolationMode, NOBODY } from '../../local/codebuild/isolation.ts';
 import { createProject, finished, makeRepository, startCodeBuild } from '../local/codebuild.harness.ts';
 
 /**
@@ -96,5 +97,32 @@ describe('a build script attacking the machine that runs it', () => {
     if (mode === 'namespace-nobody') expect(log).toContain(`running-as-uid=${NOBODY.uid}\n`);
     // The project root shows nothing but its node_modules (read-only, for the checks' tools).
     expect(log).toContain('listing: node_modules \n');
+  });
+
+  // Regression: with the project checked out under /tmp (a CI clone can be), hiding /tmp after
+  // the project root hid the project's node_modules too, and every build failed at once.
+  it('keeps the checks’ tools and hides the project when the project itself lives under /tmp', async () => {
+    const mode = await isolationMode();
+    const root = mkdtempSync(join(tmpdir(), 'isolated-project-'));
+    const work = mkdtempSync(join(tmpdir(), 'isolated-build-'));
+    try {
+      mkdirSync(join(root, 'node_modules'));
+      writeFileSync(join(root, 'node_modules', 'tool.txt'), 'TOOL-VISIBLE\n');
+      writeFileSync(join(root, 'secret.txt'), 'secret\n');
+      await handOver(mode, work);
+      const script = `cat ${root}/node_modules/tool.txt; cat ${root}/secret.txt 2>/dev/null && echo READ-SECRET; echo "in=$(pwd)"`;
+      const { file, args } = isolatedCommand(mode, {
+        projectRoot: root,
+        workDir: work,
+        command: ['sh', '-c', script],
+      });
+      const out = execFileSync(file, args, { encoding: 'utf8' });
+      expect(out).toContain('TOOL-VISIBLE');
+      expect(out).toContain(`in=${work}`);
+      if (mode !== 'none') expect(out).not.toContain('READ-SECRET');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });
