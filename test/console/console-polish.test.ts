@@ -11,6 +11,7 @@ import {
   CHANNELS,
   DEVELOPER,
   findings,
+  messageIdOf,
   REPORTER,
   readsHistory,
   type Step,
@@ -96,9 +97,10 @@ describe('the console shows what a conversation did to code', () => {
     );
     h.script(bug, [
       readsHistory(bug),
-      () =>
+      (request) =>
         submit({
           action: 'fix_requested',
+          fix_request: messageIdOf(request, DEVELOPER),
           summary: `VAT is charged before the discount at ${DEMO_BUG.file}:${DEMO_BUG.line}.`,
           confidence: 90,
           severity: 'high',
