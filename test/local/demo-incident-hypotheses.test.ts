@@ -1,5 +1,6 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
+import { personLine } from '../../lambdas/kernel/people-text.ts';
 import { TelemetryConfig } from '../../lambdas/tools/telemetry/config.ts';
 import { serviceMap } from '../../lambdas/tools/telemetry/context-tools.ts';
 import { HypothesesResult } from '../../lambdas/workflows/incident-investigation/contract.ts';
@@ -21,7 +22,10 @@ async function hypothesesFor(said: string) {
     max_tokens: 1000,
     tools: [{ name: 'submit_hypotheses', input_schema: { type: 'object' } }],
     messages: [
-      { role: 'user', content: `Incident id: "inc-1"\n- [Alert <@cloudwatch>]: ${said}` },
+      {
+        role: 'user',
+        content: `Incident id: "inc-1"\n${personLine({ senderType: 'alert', senderId: 'cloudwatch', text: said, ts: '1' })}`,
+      },
       {
         role: 'assistant',
         content: [{ type: 'tool_use', id: 'toolu_1', name: 'service_map', input: {} }],
