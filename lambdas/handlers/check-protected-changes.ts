@@ -1,13 +1,8 @@
-import type { Octokit } from '@octokit/rest';
-import { createGitHubClient, getGitHubCredentials } from '../adapters/github.ts';
 import { CheckProtectedChangesInput, checkProtectedChanges } from '../changes/check-protected.ts';
 import { readProtectedPaths } from '../changes/config.ts';
 import { createLogger } from '../shared/logger.ts';
-import { readCodeToolsConfig } from '../tools/code/config.ts';
+import { codeOctokit } from './code-octokit.ts';
 import { taskHandler } from './task-handler.ts';
-
-/** Built on first use; the App's installation token lives in it across warm invocations. */
-let octokit: Octokit | undefined;
 
 /** "Check protected changes": the work branch's real diff against the protected paths. */
 export const handler = taskHandler({
@@ -15,14 +10,7 @@ export const handler = taskHandler({
   schema: CheckProtectedChangesInput,
   logger: createLogger('check-protected-changes'),
   run: async (input) => {
-    const config = readCodeToolsConfig();
-    octokit ??= createGitHubClient({
-      credentials: await getGitHubCredentials({
-        secretArn: config.githubSecretArn,
-        tokenOverride: config.githubToken,
-      }),
-      ...(config.githubBaseUrl !== undefined ? { baseUrl: config.githubBaseUrl } : {}),
-    });
+    const { octokit, config } = await codeOctokit();
     return checkProtectedChanges(octokit, config.repository, input, readProtectedPaths());
   },
   summary: (input, output) => ({

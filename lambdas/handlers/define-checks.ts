@@ -1,12 +1,7 @@
-import type { Octokit } from '@octokit/rest';
-import { createGitHubClient, getGitHubCredentials } from '../adapters/github.ts';
 import { DefineChecksInput, defineChecksOf } from '../builds/define-checks.ts';
 import { createLogger } from '../shared/logger.ts';
-import { readCodeToolsConfig } from '../tools/code/config.ts';
+import { codeOctokit } from './code-octokit.ts';
 import { taskHandler } from './task-handler.ts';
-
-/** Built on first use; the App's installation token lives in it across warm invocations. */
-let octokit: Octokit | undefined;
 
 /** "Define checks": each check's command from the configuration or the base commit, as the build's buildspec. */
 export const handler = taskHandler({
@@ -14,14 +9,7 @@ export const handler = taskHandler({
   schema: DefineChecksInput,
   logger: createLogger('define-checks'),
   run: async (input) => {
-    const config = readCodeToolsConfig();
-    octokit ??= createGitHubClient({
-      credentials: await getGitHubCredentials({
-        secretArn: config.githubSecretArn,
-        tokenOverride: config.githubToken,
-      }),
-      ...(config.githubBaseUrl !== undefined ? { baseUrl: config.githubBaseUrl } : {}),
-    });
+    const { octokit, config } = await codeOctokit();
     return defineChecksOf(octokit, config.repository, input);
   },
   summary: (input, output) => ({
