@@ -85,6 +85,12 @@ export async function runCommitter(
       head: `${repository.owner}:${branch}`,
     });
     let pull = existing.data[0];
+    const checked = state.commit.checked_head;
+    if (pull === undefined && checked && head.commit.sha !== checked)
+      return refuse(
+        state,
+        `The work branch moved after its changes were checked (checked ${checked.slice(0, 7)}, now ${head.commit.sha.slice(0, 7)}), so no pull request is opened: what would be merged is not what was checked.`,
+      );
     if (pull === undefined) {
       const { data: repo } = await octokit.rest.repos.get(repository);
       const diff = await readBranchDiff(octokit, repository, repo.default_branch, branch);
@@ -119,6 +125,10 @@ export async function runCommitter(
     const status = (error as { status?: unknown }).status;
     if (typeof status !== 'number' || !REFUSALS.has(status)) throw error;
     const reason = `GitHub refused the pull request (${status}): ${(error instanceof Error ? error.message : String(error)).slice(0, 500)}`;
+    return refuse(state, reason);
+  }
+
+  async function refuse(state: IssueState, reason: string): Promise<CommitOutput> {
     state.pipeline.status = 'blocked';
     state.pipeline.blocked_reason = reason;
     state.learnings.outcome = `blocked: ${reason}`;

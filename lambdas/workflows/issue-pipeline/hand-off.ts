@@ -244,6 +244,7 @@ function afterReview(state: IssueState, r: ReviewSubmission, ctx: HandOffContext
       'The changed files were not checked against the protected paths, so no pull request is opened.',
     );
   if (gate.verdict === 'refused') return block(state, gate.reason);
+  state.commit.checked_head = gate.headSha;
   if (gate.verdict === 'approval') {
     state.communication.escalations.push({
       agent: 'reviewer',

@@ -125,6 +125,11 @@ export const CommitSection = z.object({
   pr_created: z.boolean(),
   pr_url: z.string().nullable(),
   issue_closed: z.boolean(),
+  /**
+   * An addition: the work branch's head commit the protected-paths gate read (and an approver,
+   * if one was asked, saw). The Committer opens the pull request only while the branch is there.
+   */
+  checked_head: z.string().nullable().optional(),
 });
 
 export const Question = z.object({

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommitter } from '../../lambdas/workflows/issue-pipeline/committer.ts';
+import type { IssueStateStore } from '../../lambdas/workflows/issue-pipeline/ports.ts';
+import { type IssueState, initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
+
+/**
+ * The Committer opens the pull request only from the head the protected-paths gate read (and an
+ * approver saw): a branch that moved in between is refused, not opened.
+ */
+
+const repository = { owner: 'acme', repo: 'committer' };
+let gh: TestGitHub;
+let mainSha: string;
+
+beforeAll(async () => {
+  gh = await startTestGitHub();
+  const record = await gh.emulator.store.createRepository({
+    owner: repository.owner,
+    name: repository.repo,
+    files: { 'src/a.ts': 'export const a = 1;\n' },
+  });
+  mainSha = (await record.git.resolveCommit('main')) ?? '';
+});
+afterAll(() => gh.close());
+
+async function commitOn(branch: string, parent: string, content: string, create: boolean) {
+  const { data: base } = await gh.octokit.rest.git.getCommit({ ...repository, commit_sha: parent });
+  const { data: tree } = await gh.octokit.rest.git.createTree({
+    ...repository,
+    base_tree: base.tree.sha,
+    tree: [{ path: 'src/a.ts', mode: '100644', type: 'blob', content }],
+  });
+  const { data: commit } = await gh.octokit.rest.git.createCommit({
+    ...repository,
+    message: content,
+    tree: tree.sha,
+    parents: [parent],
+  });
+  if (create)
+    await gh.octokit.rest.git.createRef({ ...repository, ref: `refs/heads/${branch}`, sha: commit.sha });
+  else
+    await gh.octokit.rest.git.updateRef({
+      ...repository,
+      ref: `heads/${branch}`,
+      sha: commit.sha,
+      force: true,
+    });
+  return commit.sha;
+}
+
+function memoryStore(state: IssueState): IssueStateStore & { state: IssueState } {
+  const store = {
+    state,
+    load: async () => structuredClone(store.state),
+    save: async (_: string, next: IssueState) => {
+      store.state = structuredClone(next);
+    },
+  };
+  return store as unknown as IssueStateStore & { state: IssueState };
+}
+
+function stateFor(branch: string, checkedHead: string | null): IssueState {
+  const state = initialState({
+    issue: {
+      number: 7,
+      title: 'A fix',
+      url: 'https://github.test/acme/committer/issues/7',
+      type: 'BUG_FIX',
+      original_body: 'x',
+      labels: ['agent'],
+    },
+    startedAt: new Date().toISOString(),
+    maxAttempts: 3,
+    branch,
+  });
+  state.commit.checked_head = checkedHead;
+  return state;
+}
+
+const deps = (store: IssueStateStore) => ({
+  octokit: gh.octokit,
+  store,
+  repository,
+  draft: true,
+  triggerLabel: 'agent',
+});
+
+describe('the Committer and the checked head', () => {
+  it('opens the pull request when the branch is where the gate read it', async () => {
+    const head = await commitOn('agents/kept', mainSha, 'export const a = 2;\n', true);
+    const store = memoryStore(stateFor('agents/kept', head));
+    const result = await runCommitter('c1', deps(store));
+    expect(result.opened).toBe(true);
+    expect(store.state.commit.hash).toBe(head);
+    expect(store.state.pipeline.status).toBe('completed');
+  });
+
+  it('refuses a branch that moved after the check, and opens nothing', async () => {
+    const checked = await commitOn('agents/moved', mainSha, 'export const a = 3;\n', true);
+    const moved = await commitOn('agents/moved', checked, 'export const a = 4; // later\n', false);
+    const store = memoryStore(stateFor('agents/moved', checked));
+    const result = await runCommitter('c2', deps(store));
+    expect(result).toEqual({
+      opened: false,
+      reason: expect.stringContaining('moved after its changes were checked'),
+    });
+    expect(result.opened ? '' : result.reason).toContain(moved.slice(0, 7));
+    expect(store.state.pipeline.status).toBe('blocked');
+    const pulls = await gh.octokit.rest.pulls.list({
+      ...repository,
+      state: 'all',
+      head: 'acme:agents/moved',
+    });
+    expect(pulls.data).toHaveLength(0);
+  });
+});
