@@ -15,6 +15,7 @@
  * and noise (a few lines of one system) does not move a setting.
  */
 import {
+  CONVENTIONS,
   DEFAULT_HEURISTICS,
   GENERAL,
   HEURISTIC_CANDIDATES,
@@ -50,6 +51,10 @@ export function dataFreeStart(strict: boolean): Heuristics {
     oneDifferentWord: !strict,
     pathFileName: false,
     nameFirstWords: false,
+    keyNames: !strict,
+    letterHeads: false,
+    decimalPoint: false,
+    pathRoot: false,
   };
 }
 
@@ -139,8 +144,13 @@ function objective(scores: Scores, systems: readonly SystemName[]): number {
 }
 
 /** Chooses every learned setting on `training` only (see the file's comment). */
-export function choose(evaluator: Evaluator, training: readonly SystemName[], strict: boolean): Heuristics {
-  const keys = strict ? [...LEARNED, ...GENERAL] : LEARNED;
+export function choose(
+  evaluator: Evaluator,
+  training: readonly SystemName[],
+  strict: boolean,
+  conventions = false,
+): Heuristics {
+  const keys = [...LEARNED, ...(strict ? GENERAL : []), ...(conventions ? CONVENTIONS : [])];
   let current = dataFreeStart(strict);
   let best = objective(evaluator.scores(current), training);
   for (let sweep = 0; sweep < 4; sweep++) {
@@ -173,13 +183,13 @@ const row = (cells: string[], widths: number[]) =>
   cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ');
 
 /** Runs the protocol and prints its table; returns the held-out means. */
-export function leaveOneOut(strict = false): { ga: number; pa: number } {
+export function leaveOneOut(strict = false, conventions = false): { ga: number; pa: number } {
   const names = SYSTEMS.map((s) => s.name);
   const evaluator = new Evaluator(new Map(names.map((n) => [n, readSystem(n)])));
-  const inSample = choose(evaluator, names, strict);
+  const inSample = choose(evaluator, names, strict, conventions);
   const inScores = evaluator.scores(inSample);
   console.log(
-    `\nLeave one system out: every learned choice${strict ? ', and (strict) the general rules too,' : ''} made again without the held-out system.\n`,
+    `\nLeave one system out: every learned choice${strict ? ', and (strict) the general rules too,' : ''}${conventions ? ', and the template conventions too,' : ''} made again without the held-out system.\n`,
   );
   console.log(
     `Always on${strict ? ` (except the ${GENERAL.length} chosen in strict mode)` : ''}, not chosen on data:`,
@@ -201,7 +211,7 @@ export function leaveOneOut(strict = false): { ga: number; pa: number } {
   let paIn = 0;
   for (const system of SYSTEMS) {
     const training = names.filter((n) => n !== system.name);
-    const chosen = choose(evaluator, training, strict);
+    const chosen = choose(evaluator, training, strict, conventions);
     const held = evaluator.scores(chosen).get(system.name) ?? { ga: 0, pa: 0 };
     const own = inScores.get(system.name) ?? { ga: 0, pa: 0 };
     ga += held.ga;
