@@ -52,6 +52,7 @@ export function dataFreeStart(strict: boolean): Heuristics {
     pathFileName: false,
     nameFirstWords: false,
     keyNames: !strict,
+    singleSpaces: !strict,
     letterHeads: false,
     decimalPoint: false,
     pathRoot: false,

@@ -79,6 +79,13 @@ export interface Heuristics {
    */
   pathFileName: boolean;
   /**
+   * A template writes one space between its words, whatever whitespace its messages had: the
+   * whitespace only separates the words. Drain splits messages on whitespace and writes a
+   * template as its words joined by one space, as do the other parsers of the logparser
+   * benchmark (Zhu et al., ICSE-SEIP 2019). Off, a template keeps its first message's spacing.
+   */
+  singleSpaces: boolean;
+  /**
    * The name before `=` in `name=value` is a field name, never a value, even with digits in it
    * (`r24=0x1f` -> `r24=<*>`, not `<*>=<*>`): the key of a key=value pair is the constant part
    * of the token (logfmt, RFC 5424 structured-data parameters).
@@ -119,6 +126,7 @@ export const DEFAULT_HEURISTICS: Readonly<Heuristics> = Object.freeze({
   pathFileName: true,
   nameFirstWords: false,
   keyNames: true,
+  singleSpaces: true,
   letterHeads: false,
   decimalPoint: false,
   pathRoot: false,
@@ -132,6 +140,7 @@ export const GENERAL: readonly (keyof Heuristics)[] = [
   'quotedStrings',
   'oneDifferentWord',
   'keyNames',
+  'singleSpaces',
 ];
 /** The choices made on sample logs, in the order the benchmark chooses them (rules, then the threshold). */
 export const LEARNED: readonly (keyof Heuristics)[] = [
@@ -168,6 +177,7 @@ export const HEURISTIC_CANDIDATES: { readonly [K in keyof Heuristics]: readonly 
   pathFileName: [false, true],
   nameFirstWords: [false, true],
   keyNames: [false, true],
+  singleSpaces: [false, true],
   letterHeads: [false, true],
   decimalPoint: [false, true],
   pathRoot: [false, true],

@@ -220,6 +220,12 @@ describe('learned rules switch on and off', () => {
     expect(new Set(mine(lines))).toEqual(new Set(['heap grew to <*>']));
   });
 
+  it('writes one space between the words of a template (singleSpaces)', () => {
+    const lines = ['retry  in 5 s\tthen give up', 'retry in 7 s then  give up'];
+    expect(new Set(mine(lines))).toEqual(new Set(['retry in <*> s then give up']));
+    expect(new Set(mine(lines, { singleSpaces: false }))).toEqual(new Set(['retry  in <*> s\tthen give up']));
+  });
+
   it('keeps a field name before = even with digits in it (keyNames)', () => {
     expect(maskWord('r24=0x0ffea4c8')).toBe('r24=<*>');
     expect(maskWord('PSR0=00001f01,')).toBe('PSR0=<*>,');
