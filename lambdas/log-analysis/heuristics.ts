@@ -68,8 +68,9 @@ export interface Heuristics {
   /** Dot leaders (`instruction......0`) end a word, so the value after them is a word of its own. */
   dotLeaders: boolean;
   /**
-   * A size unit after a number (`5.2 KB`) is part of the value: the unit changes with the
-   * number (the binary and decimal byte units of IEC 80000-13).
+   * A size unit after a number, written apart or on it (`5.2 KB`, `126MB`, `16K`), is part of
+   * the value: the unit changes with the number (the binary and decimal byte units of
+   * IEC 80000-13). Units of time and frequency written on a number stay (`250ms`).
    */
   sizeUnits: boolean;
   /**

@@ -68,7 +68,8 @@ const NOT_HEX_LETTER = /[G-Zg-z]/;
 
 // A URL is its scheme and a value (`hdfs://<*>`, `spark://<*>`).
 const URL_VALUE = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s\])}'",;]+/g;
-// A number with its unit written on (`10000ms`, `5s`, `64MB`) keeps the unit.
+// A number with its unit written on (`10000ms`, `5s`) keeps the unit; a size unit (`64MB`) only
+// without `sizeUnits`.
 const UNITS = new Set([
   'ns',
   'us',
