@@ -34,6 +34,19 @@ export type { SummaryInput, SummaryOptions } from './summary.ts';
 export { estimateTokens, summarize } from './summary.ts';
 export type { MinedTemplate, MinerOptions } from './template-miner.ts';
 export { TemplateMiner } from './template-miner.ts';
+export type {
+  AdvisorUsage,
+  ReviewOptions,
+  TemplateAdvisor,
+  TemplateReview,
+} from './template-review.ts';
+export {
+  advisorPrompt,
+  parseAdvisorReply,
+  reviewTemplates,
+  TemplateReviewCache,
+  templatePattern,
+} from './template-review.ts';
 export type { TimelineEntry, TimelineOptions } from './timeline.ts';
 export { buildTimeline } from './timeline.ts';
 
