@@ -178,12 +178,16 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
       }
       j++;
     }
-    const head = firstDigit > 0 && digits === j - i - firstDigit ? text.slice(i, i + firstDigit) : '';
-    if ((digits >= 2 || (digits === 1 && firstDigit < 2)) && rules.letterHeads && NOT_HEX_LETTER.test(head)) {
+    const value = digits >= 2 || (digits === 1 && firstDigit < 2);
+    const head =
+      value && rules.letterHeads && firstDigit > 0 && digits === j - i - firstDigit
+        ? text.slice(i, i + firstDigit)
+        : '';
+    if (head !== '' && NOT_HEX_LETTER.test(head)) {
       // Letters before a number name what it counts: they stay (`U11` -> `U<*>`).
       out += gap + head + WILDCARD;
       afterValue = true;
-    } else if (digits >= 2 || (digits === 1 && firstDigit < 2)) {
+    } else if (value) {
       // Digits then a unit: the digits are the value, the unit is not.
       const unit = firstDigit === 0 && digits === lastDigit + 1 ? text.slice(i + digits, j) : '';
       // Eight or more hex digits are a hex value even where they end in a unit's letter (`7317849d`).
