@@ -4,6 +4,7 @@
  * checks every answer must pass before it is used.
  */
 import { describe, expect, it } from 'vitest';
+import { analyzeLogs, analyzeLogsWithReview } from '../../lambdas/log-analysis/index.ts';
 import { mineRecords } from '../../lambdas/log-analysis/mine.ts';
 import {
   parseAdvisorReply,
@@ -124,6 +125,24 @@ describe('reviewTemplates', () => {
     expect(cache.size).toBe(2);
     expect(cache.get('a')).toBeUndefined();
     expect(cache.get('c')).toEqual({ template: 'c <*>' });
+  });
+});
+
+describe('analyzeLogsWithReview', () => {
+  it('analyzes with the reviewed templates and returns the review counts for the ledger', async () => {
+    const plain = analyzeLogs(LINES);
+    const cache = plain.templates.find((t) => t.template === 'cache warmed by alice')?.id as string;
+    const { advisor } = scripted([{ id: cache, template: 'cache warmed by <*>' }]);
+    const { analysis, review } = await analyzeLogsWithReview(LINES, { review: { advisor } });
+    expect(analysis.templates.map((t) => t.template)).toContain('cache warmed by <*>');
+    expect(analysis.summary).toContain('cache warmed by <*>');
+    expect(analysis.lineCount).toBe(plain.lineCount);
+    expect(review).toMatchObject({
+      asked: 4,
+      applied: 1,
+      calls: 1,
+      usage: { inputTokens: 120, outputTokens: 30 },
+    });
   });
 });
 
