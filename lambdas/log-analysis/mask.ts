@@ -137,7 +137,7 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
   }
   // Java class names (`org.apache.Foo`) and file names (`workers2.properties`) are not hosts.
   let text = maskHosts(word);
-  const point = rules.decimalPoint && text.includes('.') && DECIMAL.test(text);
+  const point = rules.decimalPoint && text.includes('.') && !text.includes(POINT) && DECIMAL.test(text);
   if (point) {
     DECIMAL.lastIndex = 0;
     text = text.replace(DECIMAL, `$1$2${POINT}$3`);
