@@ -82,8 +82,8 @@ export interface Heuristics {
   /**
    * A template writes one space between its words, whatever whitespace its messages had: the
    * whitespace only separates the words. Drain splits messages on whitespace and writes a
-   * template as its words joined by one space, as do the other parsers of the logparser
-   * benchmark (Zhu et al., ICSE-SEIP 2019). Off, a template keeps its first message's spacing.
+   * template as its words joined by one space (its implementation in logparser, the benchmark
+   * of Zhu et al., ICSE-SEIP 2019). Off, a template keeps its first message's spacing.
    */
   singleSpaces: boolean;
   /**
