@@ -5,7 +5,9 @@
  * of them again on the other seven only, then measures the held-out system with that choice.
  * The rules not in `heuristics.ts` were not chosen on data (printed below with their source).
  * Prints figures; asserts nothing. Run: `npm run bench:logs-loo` (or `npm run bench:logs -- --loo`);
- * add `--strict` to choose the general rules (`GENERAL` in `heuristics.ts`) on data too.
+ * add `--strict` to choose the general rules (`GENERAL` in `heuristics.ts`) on data too, and
+ * `--conventions` to choose the template conventions (`CONVENTIONS`) on data too: that shows
+ * what taking one sample's side costs a sample that writes its templates the other way.
  *
  * The choosing: coordinate ascent from a start made without data (every optional rule off,
  * Drain's middle similarity threshold), each choice in turn set to its candidate with the best
@@ -15,6 +17,7 @@
  * and noise (a few lines of one system) does not move a setting.
  */
 import {
+  CONVENTIONS,
   DEFAULT_HEURISTICS,
   GENERAL,
   HEURISTIC_CANDIDATES,
@@ -50,6 +53,11 @@ export function dataFreeStart(strict: boolean): Heuristics {
     oneDifferentWord: !strict,
     pathFileName: false,
     nameFirstWords: false,
+    keyNames: !strict,
+    singleSpaces: !strict,
+    letterHeads: false,
+    decimalPoint: false,
+    pathRoot: false,
   };
 }
 
@@ -70,8 +78,10 @@ export const GENERAL_RULES: readonly [string, string][] = [
     'values with only whitespace between are one (mergeAdjacentValues)',
     'Khan et al. (ICSE 2022) merge <*><*>; extended to spaces',
   ],
-  ['a size unit after a number is part of it (sizeUnits)', 'IEC 80000-13'],
+  ['a size unit after a number, apart or on it, is part of it (sizeUnits)', 'IEC 80000-13'],
   ['a quoted string is one word (quotedStrings)', 'RFC 5424 structured-data values; logfmt'],
+  ['one space between the words of a template (singleSpaces)', "Drain's templates: words joined by a space"],
+  ['a field name before = stays, digits and all (keyNames)', 'logfmt; RFC 5424 structured-data names'],
   [
     'a hyphenated name ending in a number is one value (instanceNames)',
     'RFC 1123 host labels; StatefulSet pod names',
@@ -139,8 +149,13 @@ function objective(scores: Scores, systems: readonly SystemName[]): number {
 }
 
 /** Chooses every learned setting on `training` only (see the file's comment). */
-export function choose(evaluator: Evaluator, training: readonly SystemName[], strict: boolean): Heuristics {
-  const keys = strict ? [...LEARNED, ...GENERAL] : LEARNED;
+export function choose(
+  evaluator: Evaluator,
+  training: readonly SystemName[],
+  strict: boolean,
+  conventions = false,
+): Heuristics {
+  const keys = [...LEARNED, ...(strict ? GENERAL : []), ...(conventions ? CONVENTIONS : [])];
   let current = dataFreeStart(strict);
   let best = objective(evaluator.scores(current), training);
   for (let sweep = 0; sweep < 4; sweep++) {
@@ -173,18 +188,18 @@ const row = (cells: string[], widths: number[]) =>
   cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ');
 
 /** Runs the protocol and prints its table; returns the held-out means. */
-export function leaveOneOut(strict = false): { ga: number; pa: number } {
+export function leaveOneOut(strict = false, conventions = false): { ga: number; pa: number } {
   const names = SYSTEMS.map((s) => s.name);
   const evaluator = new Evaluator(new Map(names.map((n) => [n, readSystem(n)])));
-  const inSample = choose(evaluator, names, strict);
+  const inSample = choose(evaluator, names, strict, conventions);
   const inScores = evaluator.scores(inSample);
   console.log(
-    `\nLeave one system out: every learned choice${strict ? ', and (strict) the general rules too,' : ''} made again without the held-out system.\n`,
+    `\nLeave one system out: every learned choice${strict ? ', and (strict) the general rules too,' : ''}${conventions ? ', and the template conventions too,' : ''} made again without the held-out system.\n`,
   );
   console.log(
     `Always on${strict ? ` (except the ${GENERAL.length} chosen in strict mode)` : ''}, not chosen on data:`,
   );
-  for (const [rule, source] of GENERAL_RULES) console.log(`  ${rule.padEnd(66)} ${source}`);
+  for (const [rule, source] of GENERAL_RULES) console.log(`  ${rule.padEnd(72)} ${source}`);
   console.log(`\nChosen on all eight (in-sample): ${differences(inSample, dataFreeStart(strict))}`);
   const shipped = differences(DEFAULT_HEURISTICS, inSample);
   console.log(`Shipped defaults ${shipped === '-' ? 'are this choice' : `differ from it: ${shipped}`}\n`);
@@ -201,7 +216,7 @@ export function leaveOneOut(strict = false): { ga: number; pa: number } {
   let paIn = 0;
   for (const system of SYSTEMS) {
     const training = names.filter((n) => n !== system.name);
-    const chosen = choose(evaluator, training, strict);
+    const chosen = choose(evaluator, training, strict, conventions);
     const held = evaluator.scores(chosen).get(system.name) ?? { ga: 0, pa: 0 };
     const own = inScores.get(system.name) ?? { ga: 0, pa: 0 };
     ga += held.ga;

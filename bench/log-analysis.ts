@@ -267,7 +267,7 @@ if (!loghubPresent()) {
   );
   process.exitCode = 1;
 } else if (process.argv.includes('--loo')) {
-  leaveOneOut(process.argv.includes('--strict'));
+  leaveOneOut(process.argv.includes('--strict'), process.argv.includes('--conventions'));
 } else {
   const labelled = accuracy();
   if (!process.argv.includes('--accuracy')) throughputAndMemory(labelled);

@@ -68,8 +68,9 @@ export interface Heuristics {
   /** Dot leaders (`instruction......0`) end a word, so the value after them is a word of its own. */
   dotLeaders: boolean;
   /**
-   * A size unit after a number (`5.2 KB`) is part of the value: the unit changes with the
-   * number (the binary and decimal byte units of IEC 80000-13).
+   * A size unit after a number, written apart or on it (`5.2 KB`, `126MB`, `16K`), is part of
+   * the value: the unit changes with the number (the binary and decimal byte units of
+   * IEC 80000-13). Units of time and frequency written on a number stay (`250ms`).
    */
   sizeUnits: boolean;
   /**
@@ -78,6 +79,36 @@ export interface Heuristics {
    * other paths, the whole path is one value.
    */
   pathFileName: boolean;
+  /**
+   * A template writes one space between its words, whatever whitespace its messages had: the
+   * whitespace only separates the words. Drain splits messages on whitespace and writes a
+   * template as its words joined by one space (its implementation in logparser, the benchmark
+   * of Zhu et al., ICSE-SEIP 2019). Off, a template keeps its first message's spacing.
+   */
+  singleSpaces: boolean;
+  /**
+   * The name before `=` in `name=value` is a field name, never a value, even with digits in it
+   * (`r24=0x1f` -> `r24=<*>`, not `<*>=<*>`): the key of a key=value pair is the constant part
+   * of the token (logfmt, RFC 5424 structured-data parameters).
+   */
+  keyNames: boolean;
+  /**
+   * Letters glued to the front of a number name what it counts and stay (`U11` -> `U<*>`,
+   * `node559` -> `node<*>`, `v2` -> `v<*>`), as the constant head of a word joined by `_` stays
+   * (`blk_<*>`); off, the whole run is one value. Hex values (`ffff3000`, `0x1f`) stay whole.
+   */
+  letterHeads: boolean;
+  /**
+   * A decimal fraction keeps its point (`0.25` -> `<*>.<*>`): the point is a constant of the
+   * format string (`%d.%d`, `%.2f`), as a `:` or `/` between values is. Off, it is one value.
+   * Only two digit runs joined by one dot; longer runs (versions, IPv4 addresses) stay one value.
+   */
+  decimalPoint: boolean;
+  /**
+   * An absolute path keeps its root: `/<*>` rather than `<*>`, as generalizing two paths word by
+   * word keeps their common head up to a delimiter (`/a/b` + `/c/d` -> `/<*>`).
+   */
+  pathRoot: boolean;
 }
 
 /** The choices shipped: the ones the leave-one-system-out benchmark selects on all its logs. */
@@ -95,6 +126,11 @@ export const DEFAULT_HEURISTICS: Readonly<Heuristics> = Object.freeze({
   oneDifferentWord: true,
   pathFileName: true,
   nameFirstWords: false,
+  keyNames: true,
+  singleSpaces: true,
+  letterHeads: false,
+  decimalPoint: false,
+  pathRoot: false,
 });
 
 /** Rules from the literature, on for every log; not chosen on data. */
@@ -104,6 +140,8 @@ export const GENERAL: readonly (keyof Heuristics)[] = [
   'instanceNames',
   'quotedStrings',
   'oneDifferentWord',
+  'keyNames',
+  'singleSpaces',
 ];
 /** The choices made on sample logs, in the order the benchmark chooses them (rules, then the threshold). */
 export const LEARNED: readonly (keyof Heuristics)[] = [
@@ -116,6 +154,13 @@ export const LEARNED: readonly (keyof Heuristics)[] = [
   'nameFirstWords',
   'similarityThreshold',
 ];
+/**
+ * Ways of writing a template that sample logs' true templates disagree on (one sample's
+ * `<*>.<*>` is another's `<*>`): options for a user whose logs follow one of them, off by
+ * default and never chosen on data, since choosing one on some logs costs a log that writes
+ * the other way (the leave-one-system-out benchmark's `--conventions` shows how much).
+ */
+export const CONVENTIONS: readonly (keyof Heuristics)[] = ['letterHeads', 'decimalPoint', 'pathRoot'];
 
 /** The candidate values of each choice, as the leave-one-system-out benchmark tries them. */
 export const HEURISTIC_CANDIDATES: { readonly [K in keyof Heuristics]: readonly Heuristics[K][] } = {
@@ -132,6 +177,11 @@ export const HEURISTIC_CANDIDATES: { readonly [K in keyof Heuristics]: readonly 
   oneDifferentWord: [false, true],
   pathFileName: [false, true],
   nameFirstWords: [false, true],
+  keyNames: [false, true],
+  singleSpaces: [false, true],
+  letterHeads: [false, true],
+  decimalPoint: [false, true],
+  pathRoot: [false, true],
 };
 
 /** `DEFAULT_HEURISTICS` with `overrides` on top; refuses values out of range. */

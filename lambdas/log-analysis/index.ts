@@ -9,10 +9,11 @@ import { type Anomaly, type AnomalyOptions, detectAnomalies } from './anomalies.
 import { type CorrelatedEvents, type CorrelationOptions, correlateEvents } from './correlation.ts';
 import { type ErrorPattern, type ErrorPatternOptions, extractErrorPatterns } from './error-patterns.ts';
 import { type ParseOptions, parseInput } from './headers.ts';
-import { mineRecords } from './mine.ts';
-import { isoTime } from './records.ts';
+import { type MinedRecords, mineRecords } from './mine.ts';
+import { isoTime, type LogRecord } from './records.ts';
 import { type SummaryOptions, summarize } from './summary.ts';
 import type { MinedTemplate, MinerOptions } from './template-miner.ts';
+import { type ReviewOptions, reviewTemplates, type TemplateReview } from './template-review.ts';
 import { buildTimeline, type TimelineEntry, type TimelineOptions } from './timeline.ts';
 
 export type { Anomaly, AnomalyOptions } from './anomalies.ts';
@@ -34,6 +35,19 @@ export type { SummaryInput, SummaryOptions } from './summary.ts';
 export { estimateTokens, summarize } from './summary.ts';
 export type { MinedTemplate, MinerOptions } from './template-miner.ts';
 export { TemplateMiner } from './template-miner.ts';
+export type {
+  AdvisorUsage,
+  ReviewOptions,
+  TemplateAdvisor,
+  TemplateReview,
+} from './template-review.ts';
+export {
+  advisorPrompt,
+  parseAdvisorReply,
+  reviewTemplates,
+  TemplateReviewCache,
+  templatePattern,
+} from './template-review.ts';
 export type { TimelineEntry, TimelineOptions } from './timeline.ts';
 export { buildTimeline } from './timeline.ts';
 
@@ -72,7 +86,28 @@ export interface AnalyzeOptions {
  */
 export function analyzeLogs(input: unknown, options: AnalyzeOptions = {}): LogAnalysis {
   const records = parseInput(input, options.parse);
-  const mined = mineRecords(records, options.miner);
+  return analyzeMined(records, mineRecords(records, options.miner), options);
+}
+
+/**
+ * `analyzeLogs` with the model review of uncertain templates (`reviewTemplates`) between the
+ * mining and the rest; returns the review's counts beside the analysis, for the caller's
+ * ledger. Only for callers that configured an advisor: `analyzeLogs` never calls a model.
+ */
+export async function analyzeLogsWithReview(
+  input: unknown,
+  options: AnalyzeOptions & { review: ReviewOptions },
+): Promise<{ analysis: LogAnalysis; review: Omit<TemplateReview, 'mined'> }> {
+  const records = parseInput(input, options.parse);
+  const { mined, ...review } = await reviewTemplates(
+    records.map((r) => r.message),
+    mineRecords(records, options.miner),
+    options.review,
+  );
+  return { analysis: analyzeMined(records, mined, options), review };
+}
+
+function analyzeMined(records: LogRecord[], mined: MinedRecords, options: AnalyzeOptions): LogAnalysis {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   const services = new Set<string>();

@@ -12,7 +12,17 @@ import { maskHosts } from './hosts.ts';
 export const WILDCARD = '<*>';
 
 /** The learned word rules (see `heuristics.ts`). */
-export type WordRules = Pick<Heuristics, 'instanceNames' | 'letterInId' | 'pathFileName'>;
+export type WordRules = Pick<
+  Heuristics,
+  | 'instanceNames'
+  | 'letterInId'
+  | 'pathFileName'
+  | 'keyNames'
+  | 'letterHeads'
+  | 'decimalPoint'
+  | 'pathRoot'
+  | 'sizeUnits'
+>;
 export const DEFAULT_WORD_RULES: WordRules = DEFAULT_HEURISTICS;
 
 /** An extra masking rule, an API option: every match of `pattern` in a message becomes `<*>`. */
@@ -46,9 +56,20 @@ const LETTER_IN_ID = /<\*>_[A-Za-z]_<\*>/g;
 // (`part-<*>`, `thread-<*>`).
 const INSTANCE_NAME = /(^|[^A-Za-z0-9_-])[A-Za-z]+(?:-[A-Za-z]+)+-<\*>/g;
 
+// A field name before `=` (`r24=`, `PSR0=`): with `keyNames` it stays whatever digits it holds.
+const KEY_NAME = /^[A-Za-z_][\w.-]*=/;
+// A decimal fraction: two digit runs joined by one dot, no other digit, dot or letter after it.
+const DECIMAL = /(^|[^\d.])(\d+)\.(\d+)(?![\w.])/g;
+// Stands for a decimal point while the word is masked: neither a letter, a digit nor a joiner,
+// so the values on either side of it stay two.
+const POINT = '\u0003';
+// Letters that are not hex digits: a head of them before a number is a name, not hex.
+const NOT_HEX_LETTER = /[G-Zg-z]/;
+
 // A URL is its scheme and a value (`hdfs://<*>`, `spark://<*>`).
 const URL_VALUE = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s\])}'",;]+/g;
-// A number with its unit written on (`10000ms`, `5s`, `64MB`) keeps the unit.
+// A number with its unit written on (`10000ms`, `5s`) keeps the unit; a size unit (`64MB`) only
+// without `sizeUnits`.
 const UNITS = new Set([
   'ns',
   'us',
@@ -77,6 +98,10 @@ const UNITS = new Set([
   'ghz',
 ]);
 
+// Byte sizes with the binary and decimal prefixes of IEC 80000-13, and the bare prefixes
+// (`16K`, `125312k`) that sizes are written with.
+const SIZE_SUFFIX = /^(?:[kKMGTPE]i?[Bb]?|[Bb])$/;
+
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 // `.`, `_` and `-` join the parts of one value.
@@ -104,8 +129,19 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
     const key = KEYED_PATH.exec(word);
     if (key !== null) return key[0] + maskPath(word.slice(key[0].length), rules);
   }
+  if (rules.keyNames && word.includes('=')) {
+    const key = KEY_NAME.exec(word)?.[0];
+    if (key !== undefined && /\d/.test(key)) {
+      return key.length === word.length ? word : key + maskWord(word.slice(key.length), rules);
+    }
+  }
   // Java class names (`org.apache.Foo`) and file names (`workers2.properties`) are not hosts.
   let text = maskHosts(word);
+  const point = rules.decimalPoint && text.includes('.') && !text.includes(POINT) && DECIMAL.test(text);
+  if (point) {
+    DECIMAL.lastIndex = 0;
+    text = text.replace(DECIMAL, `$1$2${POINT}$3`);
+  }
   if (text.includes('@<*>')) text = text.replace(EMAIL, `$1${WILDCARD}`);
   if (text.includes('://')) text = text.replace(URL_VALUE, `$1${WILDCARD}`);
   if (text.length >= 11 && (text.includes(':') || text.includes('-'))) {
@@ -142,12 +178,26 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
       }
       j++;
     }
-    if (digits >= 2 || (digits === 1 && firstDigit < 2)) {
+    const value = digits >= 2 || (digits === 1 && firstDigit < 2);
+    const head =
+      value && rules.letterHeads && firstDigit > 0 && digits === j - i - firstDigit
+        ? text.slice(i, i + firstDigit)
+        : '';
+    if (head !== '' && NOT_HEX_LETTER.test(head)) {
+      // Letters before a number name what it counts: they stay (`U11` -> `U<*>`).
+      out += gap + head + WILDCARD;
+      afterValue = true;
+    } else if (value) {
       // Digits then a unit: the digits are the value, the unit is not.
       const unit = firstDigit === 0 && digits === lastDigit + 1 ? text.slice(i + digits, j) : '';
       // Eight or more hex digits are a hex value even where they end in a unit's letter (`7317849d`).
+      // With `sizeUnits` a size unit is part of the value (`126MB` -> `<*>`), as it is when
+      // written apart (`126 MB`); a unit of time or frequency stays (`250ms` -> `<*>ms`).
       const keepUnit =
-        unit !== '' && UNITS.has(unit.toLowerCase()) && !(j - i >= 8 && HEX_RUN.test(text.slice(i, j)));
+        unit !== '' &&
+        UNITS.has(unit.toLowerCase()) &&
+        !(j - i >= 8 && HEX_RUN.test(text.slice(i, j))) &&
+        !(rules.sizeUnits && SIZE_SUFFIX.test(unit));
       if (!(afterValue && gap !== '' && gapJoins)) {
         const before = gap.length > 1 ? gap.charCodeAt(gap.length - 2) : out.charCodeAt(out.length - 1);
         if (gap.endsWith('-') && (Number.isNaN(before) || !isAlnum(before))) gap = gap.slice(0, -1);
@@ -164,6 +214,7 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
     i = j;
   }
   if (gapFrom < length) out += text.slice(gapFrom);
+  if (point) out = out.replaceAll(POINT, '.');
   if (rules.letterInId && out.includes('_<*>')) out = out.replace(LETTER_IN_ID, WILDCARD);
   if (rules.instanceNames && out.includes('-<*>')) out = out.replace(INSTANCE_NAME, `$1${WILDCARD}`);
   return out;
@@ -178,7 +229,7 @@ function maskPath(word: string, rules: WordRules): string {
     const masked = maskWord(name, rules);
     if (masked !== name && masked !== WILDCARD) return `/${WILDCARD}/${masked}${tail}`;
   }
-  return WILDCARD + tail;
+  return (rules.pathRoot ? `/${WILDCARD}` : WILDCARD) + tail;
 }
 
 /** Applies the extra rules to a whole message (before it is split into words). */

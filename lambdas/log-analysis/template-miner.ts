@@ -166,8 +166,9 @@ export class TemplateMiner {
       cluster = best;
       absorb(cluster, words, key);
     } else {
-      // The whitespace is read again only here: a group keeps its first message's spacing.
-      const { gaps } = tokenize(message, this.#rules, true, this.#h);
+      // The whitespace is read again only here, and only when templates keep it: a group
+      // keeps its first message's spacing.
+      const gaps = this.#h.singleSpaces ? [] : tokenize(message, this.#rules, true, this.#h).gaps;
       cluster = { id: this.#clusters.length, words, gaps, count: 1, values: [], keys: new Map([[key, 1]]) };
       this.#clusters.push(cluster);
       bucket.push(cluster);
@@ -331,7 +332,8 @@ function branchOf(
 function render(words: readonly string[], gaps: readonly string[]): string {
   let out = '';
   for (let i = 0; i < words.length; i++) {
-    if (i > 0) out += gaps[i];
+    // No gaps kept (`singleSpaces`): one space between words.
+    if (i > 0) out += gaps[i] ?? ' ';
     out += words[i];
   }
   return out;

@@ -11,6 +11,10 @@ export type TokenRules = Pick<
   | 'dotLeaders'
   | 'sizeUnits'
   | 'quotedStrings'
+  | 'keyNames'
+  | 'letterHeads'
+  | 'decimalPoint'
+  | 'pathRoot'
 >;
 
 /** A message split into masked words and the whitespace around them. */
@@ -77,6 +81,8 @@ function closingQuote(text: string, open: number): number {
 // `,` `;` `:` `.` `)` `]` `}`
 const ENDS_WORD = new Set([44, 59, 58, 46, 41, 93, 125]);
 const NAMED = /[A-Za-z]/;
+// A number with its decimal point kept (`decimalPoint`): with a size unit after it, still one value.
+const FRACTION = `${WILDCARD}.${WILDCARD}`;
 const SIZE_UNIT = /^(?:[KMGTPE]i?B|B)([,;:)\]]*)$/;
 
 function push(out: Tokens, gap: string | undefined, glued: boolean, word: string, rules: TokenRules): void {
@@ -91,7 +97,8 @@ function push(out: Tokens, gap: string | undefined, glued: boolean, word: string
     // Values with only whitespace between are one value (`Fri Jun 17 07:07:00` -> `<*>:<*>:<*>`).
     const adjacent = rules.mergeAdjacentValues && previous.endsWith(ANY) && masked.startsWith(ANY) && !glued;
     // A size is a number and its unit, and the unit changes with the number (`5.2 KB`, `320 B`).
-    const unit = rules.sizeUnits && previous === ANY ? SIZE_UNIT.exec(masked) : null;
+    const unit =
+      rules.sizeUnits && (previous === ANY || previous === FRACTION) ? SIZE_UNIT.exec(masked) : null;
     if (list || adjacent || unit) {
       if (adjacent) words[last] = previous + masked.slice(ANY.length);
       else if (unit) words[last] = ANY + (unit[1] ?? '');

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  CONVENTIONS,
   DEFAULT_HEURISTICS,
   GENERAL,
   HEURISTIC_CANDIDATES,
@@ -68,10 +69,10 @@ describe('variable shapes that are always masked', () => {
     expect(maskWord('5d')).toBe('<*>d');
   });
 
-  it('keeps the unit of a duration or a size written on its number', () => {
+  it('keeps the unit of a duration written on its number, and of a size without sizeUnits', () => {
     expect(maskWord('250ms')).toBe('<*>ms');
     expect(maskWord('took=1.5s')).toBe('took=<*>s');
-    expect(maskWord('64MB')).toBe('<*>MB');
+    expect(maskWord('64MB', { ...DEFAULT_HEURISTICS, sizeUnits: false })).toBe('<*>MB');
   });
 
   it('keeps the key of a key=value pair and generalizes the value', () => {
@@ -208,6 +209,32 @@ describe('learned rules switch on and off', () => {
     );
   });
 
+  it('makes a size unit written on its number part of the value (sizeUnits)', () => {
+    expect(maskWord('64MB')).toBe('<*>');
+    expect(maskWord('16K,')).toBe('<*>,');
+    expect(maskWord('cache=512KiB')).toBe('cache=<*>');
+    expect(maskWord('5124kB')).toBe('<*>');
+    expect(maskWord('90s')).toBe('<*>s');
+    expect(maskWord('2400MHz')).toBe('<*>MHz');
+    const lines = ['heap grew to 120MB', 'heap grew to 3 GB', 'heap grew to 17.5 GiB'];
+    expect(new Set(mine(lines))).toEqual(new Set(['heap grew to <*>']));
+  });
+
+  it('writes one space between the words of a template (singleSpaces)', () => {
+    const lines = ['retry  in 5 s\tthen give up', 'retry in 7 s then  give up'];
+    expect(new Set(mine(lines))).toEqual(new Set(['retry in <*> s then give up']));
+    expect(new Set(mine(lines, { singleSpaces: false }))).toEqual(new Set(['retry  in <*> s\tthen give up']));
+  });
+
+  it('keeps a field name before = even with digits in it (keyNames)', () => {
+    expect(maskWord('r24=0x0ffea4c8')).toBe('r24=<*>');
+    expect(maskWord('PSR0=00001f01,')).toBe('PSR0=<*>,');
+    expect(maskWord('ipv4=10.1.2.3')).toBe('ipv4=<*>');
+    expect(maskWord('r24=')).toBe('r24=');
+    expect(maskWord('r24=0x0ffea4c8', { ...DEFAULT_HEURISTICS, keyNames: false })).toBe('<*>=<*>');
+    expect(words('regs r1=0x10 r2=0x20')).toEqual(['regs', 'r1=<*>', 'r2=<*>']);
+  });
+
   it('ends a word at a dot leader (dotLeaders)', () => {
     expect(words('check disk.......3', { dotLeaders: true })).toEqual(['check', 'disk.......', '<*>']);
     expect(words('check disk.......3', { dotLeaders: false })).toEqual(['check', 'disk.......<*>']);
@@ -226,10 +253,45 @@ describe('learned rules switch on and off', () => {
   });
 });
 
+describe('template conventions (options, off by default)', () => {
+  const on = (rule: keyof Heuristics) => ({ ...DEFAULT_HEURISTICS, [rule]: true });
+
+  it('keeps letters glued before a number as a name (letterHeads)', () => {
+    expect(maskWord('U11', on('letterHeads'))).toBe('U<*>');
+    expect(maskWord('node559:', on('letterHeads'))).toBe('node<*>:');
+    expect(maskWord('v2.1', on('letterHeads'))).toBe('v<*>');
+    // Hex stays one value: its letters are digits.
+    expect(maskWord('ffff3000', on('letterHeads'))).toBe('<*>');
+    expect(maskWord('0x1f', on('letterHeads'))).toBe('<*>');
+    expect(maskWord('U11')).toBe('<*>');
+  });
+
+  it('keeps the point of a decimal fraction (decimalPoint)', () => {
+    const h = on('decimalPoint');
+    expect(maskWord('0.25', h)).toBe('<*>.<*>');
+    expect(maskWord('ratio=12.5,', h)).toBe('ratio=<*>.<*>,');
+    expect(maskWord('v1.5', h)).toBe('<*>.<*>');
+    expect(maskWord('v1.5', { ...h, letterHeads: true })).toBe('v<*>.<*>');
+    // Three or more parts are a version or an address: one value.
+    expect(maskWord('1.4.1', h)).toBe('<*>');
+    expect(maskWord('10.0.0.1:80', h)).toBe('<*>:<*>');
+    expect(maskWord('1.5s', h)).toBe('<*>s');
+    expect(tokenize('free 8.8 KB', [], false, h).words).toEqual(['free', '<*>']);
+    expect(maskWord('0.25')).toBe('<*>');
+  });
+
+  it('keeps the root of an absolute path (pathRoot)', () => {
+    const h = { ...on('pathRoot'), pathFileName: false };
+    expect(maskWord('/var/log/app.log,', h)).toBe('/<*>,');
+    expect(maskWord('/var/log/app.log,', { ...DEFAULT_HEURISTICS, pathFileName: false })).toBe('<*>,');
+  });
+});
+
 describe('heuristics', () => {
-  it('lists every choice once, as general or learned, with its default among its candidates', () => {
+  it('lists every choice once, as general, learned or a convention, with its default among its candidates', () => {
     const keys = Object.keys(DEFAULT_HEURISTICS).sort();
-    expect([...GENERAL, ...LEARNED].sort()).toEqual(keys);
+    expect([...GENERAL, ...LEARNED, ...CONVENTIONS].sort()).toEqual(keys);
+    for (const key of CONVENTIONS) expect(DEFAULT_HEURISTICS[key]).toBe(false);
     expect(Object.keys(HEURISTIC_CANDIDATES).sort()).toEqual(keys);
     for (const key of keys as (keyof Heuristics)[]) {
       expect(HEURISTIC_CANDIDATES[key] as readonly unknown[]).toContain(DEFAULT_HEURISTICS[key]);
