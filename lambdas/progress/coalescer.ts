@@ -1,12 +1,13 @@
 /**
- * Holds one message's Slack calls to at most one per `intervalMs`: requests that arrive while
+ * Holds one message's Slack calls to at most one per `intervalMs` (from the end of one to the
+ * start of the next): requests that arrive while
  * a call waits or runs are served by the next call, which carries everything asked so far.
  * The flush function reads the state to send when it runs, so nothing asked is lost, and no
  * two calls for the message ever overlap.
  */
 
 export interface CoalescerOptions {
-  /** The least time between the starts of two calls. @default 1000 */
+  /** The least time between the end of a call and the start of the next. @default 1000 */
   intervalMs?: number;
   /** Epoch ms. @default Date.now */
   now?: () => number;
@@ -18,7 +19,7 @@ export class Coalescer {
   private readonly intervalMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
-  private lastStart = Number.NEGATIVE_INFINITY;
+  private lastEnd = Number.NEGATIVE_INFINITY;
   private dirty = false;
   private running: Promise<void> | undefined;
   /** Calls made so far (for benchmarks and logs). */
@@ -48,13 +49,14 @@ export class Coalescer {
 
   private async loop(): Promise<void> {
     while (this.dirty) {
-      const wait = this.lastStart + this.intervalMs - this.now();
+      const wait = this.lastEnd + this.intervalMs - this.now();
       if (wait > 0) await this.sleep(wait);
       this.dirty = false;
-      this.lastStart = this.now();
       this.calls += 1;
       // The flush handles its own failures; one that throws anyway must not stop later calls.
       await this.flush().catch(() => {});
+      // Counted from the end of a call: a slow call (a stream's start) cannot bunch the next one onto it.
+      this.lastEnd = this.now();
     }
   }
 }

@@ -122,20 +122,21 @@ export function timelineBlocks(view: {
 }): Record<string, unknown>[] {
   const blocks: Record<string, unknown>[] = [section(view.heading)];
   if (view.plan) {
-    const steps = view.plan.steps.map((s) => `${STATUS_EMOJI[s.status]} ${escape(s.title)}`);
-    blocks.push(section([`*${escape(view.plan.title)}*`, ...steps].join('\n')));
+    const steps = view.plan.steps.map((s) => `${STATUS_EMOJI[s.status]} ${escapeText(s.title)}`);
+    blocks.push(section([`*${escapeText(view.plan.title)}*`, ...steps].join('\n')));
   }
   if (view.tasks.length > 0) {
     const shown = view.tasks.slice(-MAX_LISTED_TASKS);
     const earlier = view.tasks.length - shown.length;
     const lines = shown.map(
-      (t) => `${STATUS_EMOJI[t.status]} ${escape(t.title)}${t.output ? ` _${escape(t.output)}_` : ''}`,
+      (t) =>
+        `${STATUS_EMOJI[t.status]} ${escapeText(t.title)}${t.output ? ` _${escapeText(t.output)}_` : ''}`,
     );
     if (earlier > 0) lines.unshift(`_${earlier} earlier step${earlier === 1 ? '' : 's'}_`);
     blocks.push(section(lines.join('\n')));
   }
   if (view.footer)
-    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escape(view.footer) }] });
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeText(view.footer) }] });
   if (view.running) blocks.push(stopBlock(view.conversationId));
   return blocks;
 }
@@ -152,6 +153,6 @@ function section(text: string): Record<string, unknown> {
 }
 
 /** Slack's three control characters in text from tools and models. */
-function escape(value: string): string {
+function escapeText(value: string): string {
   return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }

@@ -32,7 +32,7 @@ type Json = Record<string, unknown>;
 export function checkBlocks(blocks: readonly unknown[], where = 'blocks'): unknown[] {
   if (blocks.length > BLOCK_LIMITS.blocksPerMessage)
     refuse(`${where}: no more than ${BLOCK_LIMITS.blocksPerMessage} items allowed`);
-  blocks.forEach((block, index) => checkBlock(block, `${where}[${index}]`));
+  for (const [index, block] of blocks.entries()) checkBlock(block, `${where}[${index}]`);
   return [...blocks];
 }
 
@@ -49,9 +49,8 @@ function checkBlock(value: unknown, at: string): void {
         maxLength(textOf(block.text, `${at}.text`), BLOCK_LIMITS.sectionText, `${at}.text`);
       if (block.fields !== undefined) {
         const fields = array(block.fields, `${at}.fields`, BLOCK_LIMITS.sectionFields);
-        fields.forEach((f, i) =>
-          maxLength(textOf(f, `${at}.fields[${i}]`), BLOCK_LIMITS.sectionFieldText, `${at}.fields[${i}]`),
-        );
+        for (const [i, f] of fields.entries())
+          maxLength(textOf(f, `${at}.fields[${i}]`), BLOCK_LIMITS.sectionFieldText, `${at}.fields[${i}]`);
       }
       if (block.accessory !== undefined) checkElement(block.accessory, `${at}.accessory`);
       return;
@@ -64,17 +63,17 @@ function checkBlock(value: unknown, at: string): void {
       return;
     case 'actions': {
       const elements = array(block.elements, `${at}.elements`, BLOCK_LIMITS.actionsElements, 1);
-      elements.forEach((e, i) => checkElement(e, `${at}.elements[${i}]`));
+      for (const [i, e] of elements.entries()) checkElement(e, `${at}.elements[${i}]`);
       return;
     }
     case 'context_actions': {
       const elements = array(block.elements, `${at}.elements`, BLOCK_LIMITS.contextActionsElements, 1);
-      elements.forEach((e, i) => {
+      for (const [i, e] of elements.entries()) {
         const element = object(e, `${at}.elements[${i}]`);
         if (!CONTEXT_ACTIONS.has(String(element.type)))
           refuse(`${at}.elements[${i}]: a context_actions block holds feedback_buttons and icon_button only`);
         maxLength(element.action_id, BLOCK_LIMITS.actionId, `${at}.elements[${i}].action_id`);
-      });
+      }
       return;
     }
     case 'markdown':
@@ -87,7 +86,8 @@ function checkBlock(value: unknown, at: string): void {
     case 'plan': {
       if (typeof block.title !== 'string' || block.title === '') refuse(`${at}.title: a plan needs a title`);
       const tasks = block.tasks === undefined ? [] : array(block.tasks, `${at}.tasks`);
-      tasks.forEach((t, i) => checkTaskCard(object(t, `${at}.tasks[${i}]`), `${at}.tasks[${i}]`));
+      for (const [i, t] of tasks.entries())
+        checkTaskCard(object(t, `${at}.tasks[${i}]`), `${at}.tasks[${i}]`);
       return;
     }
     default:

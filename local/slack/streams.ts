@@ -35,7 +35,7 @@ export interface FakeStream {
   tasks: FakeStreamTask[];
   segments: Segment[];
   /** Every call's chunks, in order (what tests assert). */
-  calls: { method: string; chunks: unknown[] }[];
+  calls: { method: string; chunks: Record<string, unknown>[] }[];
 }
 
 export interface FakeAssistantThread {
@@ -176,8 +176,8 @@ export const STREAM_METHODS: Record<string, SlackMethod> = {
 };
 
 function streams(slack: FakeSlack): Map<string, FakeStream> {
-  let map = streamsBySlack.get(slack);
-  if (!map) streamsBySlack.set(slack, (map = new Map()));
+  const map = streamsBySlack.get(slack) ?? new Map<string, FakeStream>();
+  streamsBySlack.set(slack, map);
   return map;
 }
 
@@ -196,11 +196,11 @@ function assistantThread(slack: FakeSlack, args: SlackArgs, threadRequired = tru
     fail('invalid_arguments', 'channel_id must be an assistant thread (a DM with the app)');
   const threadTs = threadRequired ? required(args, 'thread_ts') : (optional(args, 'thread_ts') ?? '');
   if (threadTs !== '') slack.find(channel, threadTs);
-  let map = threadsBySlack.get(slack);
-  if (!map) threadsBySlack.set(slack, (map = new Map()));
+  const map = threadsBySlack.get(slack) ?? new Map<string, FakeAssistantThread>();
+  threadsBySlack.set(slack, map);
   const key = `${channel}:${threadTs}`;
-  let thread = map.get(key);
-  if (!thread) map.set(key, (thread = { channel, threadTs, status: '', loadingMessages: [], statuses: [] }));
+  const thread = map.get(key) ?? { channel, threadTs, status: '', loadingMessages: [], statuses: [] };
+  map.set(key, thread);
   return thread;
 }
 
