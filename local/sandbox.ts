@@ -160,7 +160,7 @@ async function assemble(
     POWERTOOLS_DEV: 'true',
     // Execution links in Slack messages open this console, not the AWS one.
     SANDBOX_CONSOLE_URL: url,
-    ...(options.liveProgress === true ? {} : { LIVE_PROGRESS: 'off' }),
+    LIVE_PROGRESS: options.liveProgress === true ? (environment.LIVE_PROGRESS ?? 'on') : 'off',
     // Without a model server of the caller's, the offline demo model answers (labelled as such).
     ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY
       ? {}

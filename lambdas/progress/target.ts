@@ -2,8 +2,8 @@ import type { Conversation } from '../kernel/model.ts';
 import type { DrainedMessage } from '../kernel/tasks.ts';
 import type { ProgressTarget } from './ports.ts';
 
-/** A Slack user id (GitHub and alert senders have other ids). */
-const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
+/** A Slack user id (the sandbox's have underscores); GitHub and alert senders have other ids. */
+const SLACK_USER = /^[UW][A-Z0-9_]{2,}$/;
 
 /**
  * Where a turn's progress is shown: the thread of the newest message handed to the turn (the

@@ -45,7 +45,13 @@ export function taskOutcome(output: string, failed: boolean): string {
   const first =
     output
       .split('\n')
-      .map((line) => line.replace(/^\s*(\[?ev-\d+\]?:?)\s*/, '').trim())
+      .map((line) =>
+        line
+          .replace(/^\s*(\[?ev-\d+\]?:?)\s*/, '')
+          // Separators such as `--- 2026-11-27 ---` are decoration, not words.
+          .replace(/^[-=#*\s]+|[-=#*\s]+$/g, '')
+          .trim(),
+      )
       .find((line) => line !== '') ?? (failed ? 'failed' : 'done');
   return oneLine(first, MAX_OUTCOME_CHARS);
 }
