@@ -51,7 +51,7 @@ const STREAM_OVER = new Set([
 /** What an assistant thread shows while the turn works. */
 export const LOADING_MESSAGES = ['Reading the thread…', 'Looking into it…', 'Checking the details…'];
 
-const HEADING = ':gear: Working on it';
+const HEADING = 'Working on it';
 
 /**
  * One turn's live progress in Slack. Where a stream can be used (a DM with the app, or a
