@@ -159,6 +159,45 @@ describe('a turn streamed where someone can receive it', () => {
   });
 });
 
+describe('a workflow with a plan', () => {
+  it('streams in plan mode: the plan title, its stages, and the tool calls as tasks', async () => {
+    const plan = {
+      title: 'Fixing the issue',
+      steps: [
+        { id: 'stage:triage', title: 'Triage', status: 'complete' as const },
+        { id: 'stage:analysis', title: 'Analysis', status: 'in_progress' as const },
+      ],
+    };
+    const progress = new TurnProgress(target(), deps(), plan);
+    progress.begin();
+    progress.toolStarted(search);
+    progress.toolFinished(search, { output: 'found', failed: false });
+    await progress.finish({ kind: 'done' });
+    const [stream] = fakeStreams(slack);
+    expect(stream?.mode).toBe('plan');
+    expect(stream?.planTitle).toBe('Fixing the issue');
+    expect(stream?.tasks.map((t) => [t.id, t.status])).toEqual([
+      ['stage:triage', 'complete'],
+      ['stage:analysis', 'in_progress'],
+      ['toolu_1', 'complete'],
+    ]);
+    expect(botReplies()[0]?.blocks).toContainEqual(
+      expect.objectContaining({ type: 'plan', title: 'Fixing the issue' }),
+    );
+  });
+
+  it('shows the plan in the message updated in place too', async () => {
+    const { recipientUserId: _none, ...alertTarget } = target();
+    const progress = new TurnProgress(alertTarget, deps(), {
+      title: 'Investigating the incident',
+      steps: [{ id: 'stage:triage', title: 'Triage', status: 'in_progress' }],
+    });
+    progress.begin();
+    await progress.finish({ kind: 'done' });
+    expect(JSON.stringify(botReplies()[0]?.blocks)).toContain('*Investigating the incident*');
+  });
+});
+
 describe('where a stream cannot be used', () => {
   it('posts one message and updates it in place when nobody can receive a stream (an alert-started thread)', async () => {
     const { recipientUserId: _none, ...alertTarget } = target();
