@@ -122,6 +122,14 @@ export class TurnProgress {
 
   /** Ends this invocation's part: the last updates, then the stream's stop (unless the turn continues). */
   async finish(end: TurnEnd): Promise<void> {
+    // A turn that is done has done its stage's part.
+    if (end.kind === 'done' && this.plan?.steps.some((s) => s.status === 'in_progress')) {
+      const steps = this.plan.steps.map((s) =>
+        s.status === 'in_progress' ? { ...s, status: 'complete' as const } : s,
+      );
+      this.plan = { ...this.plan, steps };
+      this.pending.push(...steps.map(taskChunk));
+    }
     this.ending = end;
     this.pacer.request();
     await this.pacer.settled();

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
 import type {
   ProgressRecord,
@@ -172,15 +172,23 @@ describe('a workflow with a plan', () => {
     progress.begin();
     progress.toolStarted(search);
     progress.toolFinished(search, { output: 'found', failed: false });
+    await vi.waitFor(() => expect(fakeStreams(slack)).toHaveLength(1));
     await progress.finish({ kind: 'done' });
     const [stream] = fakeStreams(slack);
     expect(stream?.mode).toBe('plan');
     expect(stream?.planTitle).toBe('Fixing the issue');
+    // Done: the turn's stage is complete too.
     expect(stream?.tasks.map((t) => [t.id, t.status])).toEqual([
       ['stage:triage', 'complete'],
-      ['stage:analysis', 'in_progress'],
+      ['stage:analysis', 'complete'],
       ['toolu_1', 'complete'],
     ]);
+    expect(stream?.calls[0]?.chunks).toContainEqual({
+      type: 'task_update',
+      id: 'stage:analysis',
+      title: 'Analysis',
+      status: 'in_progress',
+    });
     expect(botReplies()[0]?.blocks).toContainEqual(
       expect.objectContaining({ type: 'plan', title: 'Fixing the issue' }),
     );

@@ -89,20 +89,31 @@ describe('live progress of an incident investigation', () => {
       'Listing checkout deployments (last 60 min)',
     ]);
     expect(tasks?.every((t) => t.status === 'complete' || t.status === 'error')).toBe(true);
-    expect(triage?.tasks.filter((t) => t.id.startsWith('stage:')).map((t) => t.status)).toEqual([
+    // Each turn starts with its phase in progress and, done, marks it complete.
+    const triageStart = triage?.calls[0]?.chunks.filter(
+      (c) => c.type === 'task_update' && String(c.id).startsWith('stage:'),
+    );
+    expect(triageStart?.map((c) => c.status)).toEqual([
       'in_progress',
       'pending',
       'pending',
       'pending',
       'pending',
     ]);
-    // The conclusion's turn shows the phases before it done.
+    expect(triage?.tasks.filter((t) => t.id.startsWith('stage:')).map((t) => t.status)).toEqual([
+      'complete',
+      'pending',
+      'pending',
+      'pending',
+      'pending',
+    ]);
+    // The conclusion's turn shows the phases before it, and its own, done.
     const conclusion = streams[5];
     expect(conclusion?.tasks.filter((t) => t.id.startsWith('stage:')).map((t) => t.status)).toEqual([
       'complete',
       'complete',
       'complete',
-      'in_progress',
+      'complete',
       'pending',
     ]);
   });
