@@ -4,6 +4,8 @@ import type { ProgressTarget } from './ports.ts';
 
 /** A Slack user id (the sandbox's have underscores); GitHub and alert senders have other ids. */
 const SLACK_USER = /^[UW][A-Z0-9_]{2,}$/;
+/** A Slack channel id: public (`C`), private (`G`) or a DM (`D`). */
+const SLACK_CHANNEL = /^[CDG][A-Z0-9_]{2,}$/;
 
 /**
  * Where a turn's progress is shown: the thread of the newest message handed to the turn (the
@@ -15,7 +17,8 @@ export function progressTarget(
   conversation: Pick<Conversation, 'id' | 'anchors' | 'ownerId'>,
   input: { turn: number; messages: readonly DrainedMessage[] },
 ): ProgressTarget | undefined {
-  const anchors = Object.values(conversation.anchors);
+  // Only Slack threads: a conversation may own a GitHub issue's comments too.
+  const anchors = Object.values(conversation.anchors).filter((a) => SLACK_CHANNEL.test(a.channel));
   const people = input.messages.filter((m) => m.senderType !== 'bot');
   const newest = people.at(-1);
   const candidates = newest ? anchors.filter((a) => a.channel === newest.channel) : [];
