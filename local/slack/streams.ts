@@ -186,7 +186,7 @@ function openStream(slack: FakeSlack, args: SlackArgs): { stream: FakeStream; me
   const ts = required(args, 'ts');
   const message = slack.find(channel, ts);
   const stream = streams(slack).get(`${channel}:${ts}`);
-  if (!stream || stream.state !== 'in_progress') fail('message_not_in_streaming_state', `${channel} ${ts}`);
+  if (stream?.state !== 'in_progress') fail('message_not_in_streaming_state', `${channel} ${ts}`);
   return { stream, message };
 }
 
