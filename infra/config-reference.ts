@@ -164,6 +164,8 @@ const SECTIONS: Record<string, string> = {
     "CloudWatch alarms whose state changes an EventBridge rule delivers to the ingress (exact names, name prefixes); an incident service's alarms must be among them.",
   agentLimits:
     'The bounds of every agent loop, held by code: turns, tokens, money, time, tool rounds, model timeouts and retries.',
+  liveProgress:
+    "Whether agent turns show what they do while they work: a task per tool call in the conversation's thread (a streamed message, or one message updated in place), and the status of assistant threads. See docs/live-progress.md.",
   reconciler:
     'The sweep for stuck conversations: how often, after how long, how many repairs before failing.',
   github:

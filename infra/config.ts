@@ -179,6 +179,14 @@ const KernelConfigFields = {
    */
   untrustedText: UntrustedTextMode.default('label'),
   /**
+   * Live progress: each agent turn shows its tool calls as a task timeline in the
+   * conversation's thread while it works (a streamed message, or one message updated in
+   * place), and sets the status of assistant threads. `false` turns it off: people then see
+   * only the answers. See docs/live-progress.md.
+   * @default true
+   */
+  liveProgress: z.boolean().default(true),
+  /**
    * The reconciler: a sweep every `everyMinutes` that starts conversations the Router could
    * not start, and wakes waits with a message pending for `olderThanSeconds`; after
    * `maxRepairs` failed sweeps the conversation is failed and its owner told.

@@ -119,6 +119,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.modelId]: config.model.id,
       [ENV.agentLimits]: JSON.stringify(config.agentLimits),
       [ENV.untrustedText]: config.untrustedText,
+      ...(config.liveProgress ? {} : { [ENV.liveProgress]: 'off' }),
       // parseConfig made sure the model has a price.
       [ENV.modelPrice]: JSON.stringify(requirePriceOf(config.model.id, config.modelPrices)),
       [ENV.powertoolsServiceName]: 'slack-agents',

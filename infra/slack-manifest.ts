@@ -23,6 +23,10 @@ export const SLACK_METHOD_SCOPES: Readonly<Record<string, readonly string[]>> = 
   'chat.update': ['chat:write'],
   'chat.delete': ['chat:write'],
   'chat.getPermalink': [],
+  'chat.startStream': ['chat:write'],
+  'chat.appendStream': ['chat:write'],
+  'chat.stopStream': ['chat:write'],
+  'assistant.threads.setStatus': ['assistant:write'],
   'conversations.history': ['channels:history'],
   'conversations.replies': ['channels:history'],
   'conversations.info': ['channels:read'],
@@ -67,6 +71,12 @@ export const SLACK_METHODS_CALLED: readonly string[] = [
   // The bot's own user id when it is not configured (lambdas/adapters/bot-user-id.ts), and
   // the preflight's check of the token (no scope needed).
   'auth.test',
+  // Live progress (lambdas/slack/progress-client.ts): a turn's streamed task timeline, and
+  // the status of an assistant thread.
+  'chat.startStream',
+  'chat.appendStream',
+  'chat.stopStream',
+  'assistant.threads.setStatus',
 ];
 
 /**

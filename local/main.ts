@@ -108,6 +108,7 @@ try {
 
 const sandbox = await startSandbox({
   port: numberFromEnv('PORT', 3000),
+  liveProgress: true,
   signingSecret: process.env.SLACK_SIGNING_SECRET || DEVELOPMENT_SIGNING_SECRET,
   webhookSecrets: {
     github: process.env.GITHUB_WEBHOOK_SECRET || DEVELOPMENT_WEBHOOK_SECRETS.github,

@@ -41,6 +41,13 @@ export interface SandboxOptions {
   config?: SlackAgentsConfigInput;
   /** Extra environment for the handlers, e.g. ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY. */
   env?: Record<string, string>;
+  /**
+   * Agent turns show their live progress in the fake Slack (`npm run dev` turns it on; tests
+   * that check it opt in, so the others' assertions on a thread's posts stay about the answers).
+   * The configuration's `liveProgress: false` keeps it off either way.
+   * @default false
+   */
+  liveProgress?: boolean;
   /** Powertools log level of the handlers. @default 'INFO' */
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   /** Concurrent Router invocations, like Lambda instances on the inbox. @default 2 */

@@ -160,6 +160,7 @@ async function assemble(
     POWERTOOLS_DEV: 'true',
     // Execution links in Slack messages open this console, not the AWS one.
     SANDBOX_CONSOLE_URL: url,
+    LIVE_PROGRESS: options.liveProgress === true ? (environment.LIVE_PROGRESS ?? 'on') : 'off',
     // Without a model server of the caller's, the offline demo model answers (labelled as such).
     ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY
       ? {}
@@ -288,7 +289,12 @@ async function assemble(
     if (await telemetry.serve(req, res, body)) return;
     const path = new URL(req.url ?? '/', url).pathname;
     if (github.handles(path)) return github.serve(req, res, body);
-    if (path.startsWith('/api/')) return slack.api(req, res, body);
+    if (path.startsWith('/api/')) {
+      await slack.api(req, res, body);
+      // An edited or streamed message is news for the console as much as a new one.
+      if (/\/api\/chat\.(update|appendStream|stopStream)$/.test(path)) feed.notify('slack');
+      return;
+    }
     if (await models.serve(req, res, body, path)) return;
     if (path === '/slack/events' || path === '/github/events' || path === '/pagerduty/events')
       return serveIngress(req, res, body, (event) => invoke(ingressId, event));

@@ -73,8 +73,8 @@ export const AGENT_TURN_TIMEOUT_SECONDS = 300;
 
 /**
  * A workflow's AgentTurn: an entry calling `createAgentTurnHandler` with its profiles
- * (lambdas/handlers/agent-turn.ts), with the table (transcripts, ledger), the model key and
- * its tools.
+ * (lambdas/handlers/agent-turn.ts), with the table (transcripts, ledger), the model key, its
+ * tools, and the Slack token (its live progress in the thread).
  */
 export function agentTurnFunction<F extends string>(
   entry: string,
@@ -85,7 +85,7 @@ export function agentTurnFunction<F extends string>(
     timeoutSeconds: AGENT_TURN_TIMEOUT_SECONDS,
     memoryMb: 1024,
     kind: 'agent_turn',
-    access: { table: 'read_write', modelSecret: true, tools },
+    access: { table: 'read_write', modelSecret: true, slackSecret: true, tools },
   };
 }
 

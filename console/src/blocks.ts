@@ -1,7 +1,7 @@
 /**
  * Block Kit, rendered as Slack shows it: header, section (text, fields, a button accessory),
  * context, divider, actions (buttons; other elements shown disabled), image (its alt text),
- * and mrkdwn everywhere. Blocks the console does not know are skipped; a message with none it
+ * a stream's markdown, task cards and plan (stream-blocks.ts), and mrkdwn everywhere. Blocks the console does not know are skipped; a message with none it
  * can show falls back to its `text`.
  */
 
@@ -9,6 +9,7 @@ import type { FileShare } from './api.ts';
 import { type Child, h } from './dom.ts';
 import { renderFileShare } from './file-share.ts';
 import { type Inline, parseMrkdwn, parsePlain } from './mrkdwn.ts';
+import { renderStreamBlock } from './stream-blocks.ts';
 
 export interface RenderContext {
   userName(id: string): string;
@@ -179,6 +180,10 @@ function block(value: unknown, ctx: RenderContext): HTMLElement | undefined {
     }
     case 'image':
       return h('div', { class: 'block image-alt' }, `[image: ${str(value.alt_text) ?? ''}]`);
+    case 'markdown':
+    case 'task_card':
+    case 'plan':
+      return renderStreamBlock(value, (text) => renderMrkdwn(text, ctx));
     default:
       return undefined;
   }

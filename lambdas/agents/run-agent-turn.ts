@@ -70,7 +70,15 @@ export type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = Agen
   reservations?: NonNullable<SpendingDeps['reservations']>;
   /** A workflow's tighter ceiling for the conversation (the issue pipeline's). */
   conversationCeiling?: NonNullable<SpendingDeps['conversationCeiling']>;
+  /** Told of each tool call as it starts and ends (live progress). @default - nobody */
+  toolCalls?: ToolCallListener;
 };
+
+/** Hears a turn's tool calls; whatever it throws is logged, never fails the turn. */
+export interface ToolCallListener {
+  toolStarted(use: ToolUse): void;
+  toolFinished(use: ToolUse, result: { output: string; failed: boolean }): void;
+}
 
 /**
  * Runs a turn of the profile the input names; the output is that profile's.
@@ -270,7 +278,10 @@ async function runTurn<Result, Output>(
         continue;
       }
       stats.toolCalls += 1;
-      results.push(await callTool(use, toolNames, submitTool, input, deps, log));
+      hear(() => deps.toolCalls?.toolStarted(use), log);
+      const result = await callTool(use, toolNames, submitTool, input, deps, log);
+      hear(() => deps.toolCalls?.toolFinished(use, outcomeOf(result)), log);
+      results.push(result);
     }
     if (submissionError !== undefined) stats.invalidSubmissions += 1;
     if (limits && outOfBudget === undefined) {
@@ -348,6 +359,22 @@ async function callTool(
     log.error('tool call failed', { tool: use.name, error });
     return toolError(use.id, `${use.name} failed: ${describe(error)}`);
   }
+}
+
+function hear(tell: () => void, log: NonNullable<AgentTurnDeps['logger']>): void {
+  try {
+    tell();
+  } catch (error) {
+    log.warn('a tool-call listener failed', { error });
+  }
+}
+
+function outcomeOf(result: ToolResultBlockParam): { output: string; failed: boolean } {
+  const output =
+    typeof result.content === 'string'
+      ? result.content
+      : (result.content ?? []).map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+  return { output, failed: result.is_error === true };
 }
 
 /** Whether the runtime already reminded the model, in this turn, to submit. */

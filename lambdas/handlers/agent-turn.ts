@@ -17,9 +17,12 @@ import type { ProfileRegistry } from '../agents/profile.ts';
 import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
 import { systemClock } from '../kernel/ports.ts';
+import { turnEndOf } from '../progress/open-turn-progress.ts';
+import type { TimelinePlan } from '../progress/timeline.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { taskHandler } from './task-handler.ts';
+import { startTurnProgress } from './turn-progress.ts';
 import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('agent-turn');
@@ -109,6 +112,11 @@ export function createAgentTurnHandler(
      * @default - none: senders are judged by their role (kernel/people-text.ts `isVerified`)
      */
     verifySenders?: (messages: AgentTurnInput['messages']) => Promise<AgentTurnInput['messages']>;
+    /**
+     * The workflow's plan shown above the turn's tasks (its stages, an incident's phases).
+     * @default - none: the tasks alone, as a timeline
+     */
+    plan?: (input: AgentTurnInput) => TimelinePlan | undefined;
   } = {},
 ) {
   return taskHandler({
@@ -130,9 +138,12 @@ export function createAgentTurnHandler(
       const budgetSeconds = numberFromEnv(ENV.agentTurnBudgetSeconds, process.env);
       const maxToolCalls = numberFromEnv(ENV.agentMaxToolCalls, process.env);
       const store = kernelDeps().store;
+      // Live progress in the conversation's thread; it never fails the turn (docs/live-progress.md).
+      const progress = await startTurnProgress(input, { logger, plan: options.plan?.(input) });
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,
+        ...(progress ? { toolCalls: progress } : {}),
         ...(options.conversationCeiling ? { conversationCeiling: options.conversationCeiling() } : {}),
         ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
         clock: systemClock,
@@ -143,7 +154,12 @@ export function createAgentTurnHandler(
           ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
         }),
         logger,
+      }).catch(async (error: unknown) => {
+        // Retried by the state machine: the retry continues the same timeline.
+        await progress?.finish({ kind: 'continues' });
+        throw error;
       });
+      await progress?.finish(turnEndOf(output));
       // A failed turn escalates to people: an alarm counts it, and the terminal shows it at WARN.
       if (recordFailedTurn(metrics, output))
         logger.warn('agent turn failed: escalating', { profile: input.profile, error: output.error });

@@ -60,6 +60,8 @@ export const ENV = {
   slackApiUrl: 'SLACK_API_URL',
   /** The bot's own Slack user id, so its own messages are ignored. */
   botUserId: 'SLACK_BOT_USER_ID',
+  /** `off` stops agent turns from showing their live progress in Slack (docs/live-progress.md). Default on. */
+  liveProgress: 'LIVE_PROGRESS',
   /** JSON map of tool name -> Lambda function name the AgentTurn invokes (AgentTurn only). */
   toolFunctions: 'TOOL_FUNCTIONS',
   /** Anthropic API key override (sandbox, development); in AWS it comes from MODEL_SECRET_ARN. */

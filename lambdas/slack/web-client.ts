@@ -238,7 +238,7 @@ function readMessages(
  * Slack unavailable (unreachable, no answer in time, 5xx, rate-limited past the retries or
  * for longer than the cap). `beforeRetry` may find what the failed attempt did after all.
  */
-async function callWithRetries<T>(
+export async function callWithRetries<T>(
   method: string,
   run: () => Promise<T>,
   policy: { retries: number; maxRetryAfterSeconds: number },

@@ -4,6 +4,7 @@ import { parse as parseQuery } from 'node:querystring';
 import { readBody } from '../read-body.ts';
 import { type FakeSlack, SlackApiError } from './fake-slack.ts';
 import { SLACK_METHODS, type SlackArgs, UPLOAD_PATH } from './methods.ts';
+import { STREAM_METHODS } from './streams.ts';
 
 export type SlackHttpHandler = (
   req: IncomingMessage,
@@ -41,7 +42,7 @@ export function createSlackApiHandler(
       answer(res, { ok: false, error: 'invalid_form_data' });
       return;
     }
-    const handler = SLACK_METHODS[method];
+    const handler = SLACK_METHODS[method] ?? STREAM_METHODS[method];
     if (!handler) {
       answer(res, { ok: false, error: 'unknown_method', req_method: method });
       return;

@@ -1,3 +1,4 @@
+import { checkBlocks } from './block-limits.ts';
 import {
   type FakeSlack,
   SlackApiError,
@@ -355,7 +356,7 @@ function blocksArg(args: SlackArgs): unknown[] | undefined {
   if (blocks.some((block) => typeof block !== 'object' || block === null || typeof block.type !== 'string')) {
     throw new SlackApiError('invalid_blocks', 'every block needs a type');
   }
-  return blocks;
+  return checkBlocks(blocks);
 }
 
 /** `oldest`/`latest` bounds on ts, exclusive unless `inclusive`, as Slack applies them. */

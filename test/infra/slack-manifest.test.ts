@@ -176,8 +176,9 @@ describe('the Slack app manifest', () => {
   it('requests exactly the scopes the calls, the events and the slash commands need', () => {
     expect(manifestFor().oauth_config.scopes.bot).toEqual([
       'app_mentions:read', // app_mention
+      'assistant:write', // assistant.threads.setStatus (live progress in assistant threads)
       'channels:history', // message.channels, conversations.history and conversations.replies
-      'chat:write', // chat.postMessage
+      'chat:write', // chat.postMessage, and the streams chat.startStream, appendStream, stopStream
       'commands', // /prd
       'files:write', // files.uploadV2: files.getUploadURLExternal and files.completeUploadExternal
       'usergroups:read', // usergroups.users.list

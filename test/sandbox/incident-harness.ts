@@ -76,7 +76,7 @@ function incidentIdOf(request: RecordedModelRequest): string | undefined {
 
 export async function startIncidentHarness(
   config: SlackAgentsConfigInput = {},
-  options: { model?: 'scripted' | 'demo' } = {},
+  options: { model?: 'scripted' | 'demo'; env?: Record<string, string> } = {},
 ): Promise<IncidentHarness> {
   const scripts = new Map<string, Script>();
   const requests = new Map<string, { queue: string; request: RecordedModelRequest }[]>();
@@ -97,10 +97,12 @@ export async function startIncidentHarness(
     timeScale: 0.001,
     config: { channels: { incidents: INCIDENTS }, ...config },
     // `demo`: the sandbox's offline demo model plays the agents, as in `npm run dev`.
-    env:
-      options.model === 'demo'
+    env: {
+      ...(options.model === 'demo'
         ? {}
-        : { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' },
+        : { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' }),
+      ...options.env,
+    },
     logLevel: 'SILENT',
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
@@ -165,7 +167,7 @@ export async function startIncidentHarness(
 /** A sandbox for the calling file's tests, checked to have had no unexpected model call. */
 export function useIncidentHarness(
   config: SlackAgentsConfigInput = {},
-  options: { model?: 'scripted' | 'demo' } = {},
+  options: { model?: 'scripted' | 'demo'; env?: Record<string, string> } = {},
 ): IncidentHarness {
   let started: IncidentHarness | undefined;
   beforeAll(async () => {

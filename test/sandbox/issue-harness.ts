@@ -59,7 +59,7 @@ function pipelineIdOf(request: RecordedModelRequest): string | undefined {
 
 export async function startIssueHarness(
   config: SlackAgentsConfigInput = {},
-  options: { model?: 'scripted' | 'demo' } = {},
+  options: { model?: 'scripted' | 'demo'; env?: Record<string, string> } = {},
 ): Promise<IssueHarness> {
   const scripted = options.model !== 'demo';
   const scripts = new Map<string, Step[]>();
@@ -89,6 +89,7 @@ export async function startIssueHarness(
       ...(scripted
         ? { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' }
         : {}),
+      ...options.env,
     },
     logLevel: 'SILENT',
   });

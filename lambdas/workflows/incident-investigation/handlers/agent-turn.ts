@@ -1,5 +1,6 @@
 import { createAgentTurnHandler } from '../../../handlers/agent-turn.ts';
 import { INCIDENT_PROFILES } from '../profiles/index.ts';
+import { INCIDENT_PLAN } from '../progress-plan.ts';
 
 /** The incident investigation's AgentTurn: triage, hypotheses, investigation, conclusion, remediation plan. */
-export const handler = createAgentTurnHandler(INCIDENT_PROFILES);
+export const handler = createAgentTurnHandler(INCIDENT_PROFILES, { plan: INCIDENT_PLAN });

@@ -1,6 +1,7 @@
 import { createAgentTurnHandler } from '../../../handlers/agent-turn.ts';
 import { githubLogin, WRITERS } from '../answers.ts';
 import { ISSUE_PIPELINE_PROFILES } from '../profiles/index.ts';
+import { ISSUE_PIPELINE_PLAN } from '../progress-plan.ts';
 import { github, pipelineSettings } from './wiring.ts';
 
 /**
@@ -12,6 +13,7 @@ import { github, pipelineSettings } from './wiring.ts';
  * is unverified outside content (kernel/people-text.ts), labelled or left out as configured.
  */
 export const handler = createAgentTurnHandler(ISSUE_PIPELINE_PROFILES, {
+  plan: ISSUE_PIPELINE_PLAN,
   conversationCeiling: () => {
     const { maxCostUsd, maxTokens } = pipelineSettings();
     return { maxCostUsd, maxTokens };

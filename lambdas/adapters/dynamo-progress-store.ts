@@ -1,0 +1,63 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { CorruptItemError } from '../kernel/errors.ts';
+import { keys } from '../kernel/keys.ts';
+import type { ProgressRecord, ProgressStore } from '../progress/ports.ts';
+import { TASK_STATUSES } from '../progress/timeline.ts';
+import { DynamoTable } from './dynamo-table.ts';
+
+const Task = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.enum(TASK_STATUSES),
+  output: z.string().optional(),
+});
+
+const StoredProgress = z.object({
+  key: z.string(),
+  channel: z.string(),
+  threadTs: z.string(),
+  ts: z.string(),
+  kind: z.enum(['stream', 'message']),
+  open: z.boolean(),
+  tasks: z.array(Task),
+  plan: z.object({ title: z.string(), steps: z.array(Task) }).optional(),
+  startedAt: z.string(),
+});
+
+/** The conversation's live progress message (`PROGRESS`), beside its other records. */
+export class DynamoProgressStore extends DynamoTable implements ProgressStore {
+  async load(conversationId: string): Promise<ProgressRecord | undefined> {
+    const key = this.key(conversationId);
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    const parsed = StoredProgress.safeParse(Item);
+    if (!parsed.success) throw new CorruptItemError(`${key.pk}/${key.sk}`, { cause: parsed.error });
+    const { plan, ...rest } = parsed.data;
+    return {
+      ...rest,
+      tasks: rest.tasks.map(withoutUndefined),
+      ...(plan ? { plan: { title: plan.title, steps: plan.steps.map(withoutUndefined) } } : {}),
+    };
+  }
+
+  async save(conversationId: string, record: ProgressRecord): Promise<void> {
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...this.key(conversationId), ...record, ttl: this.ttl() },
+      }),
+    );
+  }
+
+  private key(conversationId: string) {
+    return { pk: keys.conversation(conversationId).pk, sk: 'PROGRESS' };
+  }
+}
+
+function withoutUndefined<T extends { output?: string | undefined }>(task: T) {
+  const { output, ...rest } = task;
+  return output === undefined ? rest : { ...rest, output };
+}

@@ -1,0 +1,42 @@
+import type { Conversation } from '../kernel/model.ts';
+import type { DrainedMessage } from '../kernel/tasks.ts';
+import type { ProgressLogger } from './ports.ts';
+import { progressTarget } from './target.ts';
+import type { TimelinePlan } from './timeline.ts';
+import { type TurnEnd, TurnProgress, type TurnProgressDeps } from './turn-progress.ts';
+
+/**
+ * Begins a turn's live progress, or returns undefined (progress off, no thread to show it in,
+ * or anything failing on the way: progress never fails a turn).
+ */
+export async function openTurnProgress(
+  input: { conversationId: string; turn: number; messages: readonly DrainedMessage[] },
+  deps: {
+    conversation: (id: string) => Promise<Pick<Conversation, 'id' | 'anchors' | 'ownerId'> | undefined>;
+    progress: () => Promise<TurnProgressDeps>;
+    plan?: TimelinePlan | undefined;
+    logger: ProgressLogger;
+  },
+): Promise<TurnProgress | undefined> {
+  try {
+    const conversation = await deps.conversation(input.conversationId);
+    const target = conversation && progressTarget(conversation, input);
+    if (target === undefined) {
+      deps.logger.info('no thread to show this turn in: live progress is off for it');
+      return undefined;
+    }
+    const progress = new TurnProgress(target, await deps.progress(), deps.plan);
+    progress.begin();
+    return progress;
+  } catch (error) {
+    deps.logger.warn('live progress is off for this turn', { error });
+    return undefined;
+  }
+}
+
+/** How a turn's output ends its timeline: `continue` keeps it open for the next invocation. */
+export function turnEndOf(output: { action: string; error?: string }): TurnEnd {
+  if (output.action === 'continue') return { kind: 'continues' };
+  if (output.error !== undefined) return { kind: 'stopped', reason: 'the turn did not finish its work' };
+  return { kind: 'done' };
+}

@@ -1,0 +1,107 @@
+/**
+ * A tool call as people read it in the timeline: `Searching code for "total"`,
+ * `Reading src/cart.ts:40-80`, `Querying payment-api logs 20:00-20:15`. Titles are built from
+ * the call's arguments by code (never by the model), cut to what Slack shows in one line.
+ */
+
+/** The longest title shown; Slack's task titles are one line. */
+export const MAX_TITLE_CHARS = 120;
+/** The longest one-line outcome of a task. */
+export const MAX_OUTCOME_CHARS = 200;
+
+type Args = Record<string, unknown>;
+type Titler = (args: Args) => string;
+
+const TITLES: Record<string, Titler> = {
+  search_code: (a) => `Searching code for ${quoted(a.pattern)}${inPath(a.path_glob)}`,
+  read_file: (a) => `Reading ${text(a.path) || 'a file'}${lineRange(a.start_line, a.end_line)}`,
+  list_files: (a) =>
+    `Listing ${text(a.path) || 'the repository'}${a.glob === undefined ? '' : ` (${text(a.glob)})`}`,
+  write_file: (a) => `Editing ${text(a.path) || 'a file'}`,
+  delete_file: (a) => `Deleting ${text(a.path) || 'a file'}`,
+  get_diff: () => 'Reviewing the changes',
+  query_logs: (a) => `Querying ${serviceOf(a)}logs${windowOf(a)}`,
+  query_metrics: (a) => `Reading ${serviceOf(a)}metrics${windowOf(a)}`,
+  recent_deployments: (a) => `Listing ${serviceOf(a)}deployments${windowOf(a)}`,
+  service_map: (a) =>
+    a.service === undefined ? 'Reading the service map' : `Reading the service map around ${text(a.service)}`,
+  get_incident: (a) => `Reading PagerDuty incident ${text(a.incidentId)}`,
+  get_bug_conversations: () => 'Reading the conversation so far',
+};
+
+/** The title of a call to `tool` with `args` (the model's arguments, unchecked). */
+export function taskTitle(tool: string, args: unknown): string {
+  const given = isRecord(args) ? args : {};
+  const titler = TITLES[tool];
+  const title = titler ? titler(given) : `Running ${tool.replaceAll('_', ' ')}`;
+  return oneLine(title, MAX_TITLE_CHARS);
+}
+
+/**
+ * One line saying how a call ended: the first non-empty line of its output (an error's
+ * message for a failure), without the evidence id tools open with.
+ */
+export function taskOutcome(output: string, failed: boolean): string {
+  const first =
+    output
+      .split('\n')
+      .map((line) =>
+        line
+          .replace(/^\s*(\[?ev-\d+\]?:?)\s*/, '')
+          // Separators such as `--- 2026-11-27 ---` are decoration, not words.
+          .replace(/^[-=#*\s]+|[-=#*\s]+$/g, '')
+          .trim(),
+      )
+      .find((line) => line !== '') ?? (failed ? 'failed' : 'done');
+  return oneLine(first, MAX_OUTCOME_CHARS);
+}
+
+/** Collapses whitespace and cuts to `max` characters with an ellipsis. */
+export function oneLine(value: string, max: number): string {
+  const flat = value.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+function quoted(value: unknown): string {
+  return `"${oneLine(text(value), 60)}"`;
+}
+
+function inPath(glob: unknown): string {
+  return glob === undefined ? '' : ` in ${text(glob)}`;
+}
+
+function lineRange(start: unknown, end: unknown): string {
+  const from = typeof start === 'number' ? start : undefined;
+  const to = typeof end === 'number' ? end : undefined;
+  if (from === undefined && to === undefined) return '';
+  return `:${from ?? 1}-${to ?? ''}`.replace(/-$/, '-end');
+}
+
+function serviceOf(args: Args): string {
+  return args.service === undefined ? '' : `${text(args.service)} `;
+}
+
+/** ` 20:00-20:15` (UTC) from since/until, or ` (last 30 min)`. */
+function windowOf(args: Args): string {
+  const since = clock(args.since);
+  const until = clock(args.until);
+  if (since !== undefined && until !== undefined) return ` ${since}-${until}`;
+  if (since !== undefined) return ` since ${since}`;
+  if (typeof args.lastMinutes === 'number') return ` (last ${args.lastMinutes} min)`;
+  return '';
+}
+
+function clock(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? undefined : at.toISOString().slice(11, 16);
+}
+
+function text(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function isRecord(value: unknown): value is Args {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

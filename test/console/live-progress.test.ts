@@ -1,0 +1,80 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolUse } from '../../local/model/scripted-model.ts';
+import { fakeStreams } from '../../local/slack/streams.ts';
+import {
+  ask,
+  type BugHarness,
+  bugIdFor,
+  CHANNELS,
+  REPORTER,
+  readsHistory,
+  startBugHarness,
+  submits,
+} from '../sandbox/bug-harness.ts';
+import { launchConsoleBrowser, openConsoleAt, shot } from './browser.ts';
+
+/**
+ * The console's thread pane shows a turn's streamed timeline as Slack does: a card per task
+ * with its status, title and outcome, above the answer that follows it.
+ */
+
+let h: BugHarness;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchConsoleBrowser();
+  h = await startBugHarness({ reporterWaitSeconds: 600_000 }, { env: { LIVE_PROGRESS: 'on' } });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.stop();
+  expect(h?.modelFailures ?? []).toEqual([]);
+});
+
+describe('live progress in the console', () => {
+  it("renders a turn's task timeline in the thread pane, then the question after it", async () => {
+    const report = await h.post(CHANNELS.reports, REPORTER, 'the checkout total is wrong');
+    const bug = bugIdFor(report);
+    h.script(bug, [
+      readsHistory(bug),
+      toolUse('lookup_orders', { order: 'A-17' }),
+      submits(ask('Which order shows the wrong total?')),
+    ]);
+    await h.eventually(
+      async () => (await h.messages(CHANNELS.reports, report)).filter((m) => m.bot),
+      (bots) => bots.some((m) => m.text.includes('Which order')),
+      'the question',
+    );
+    expect(fakeStreams(h.sandbox.slack.workspace).filter((s) => s.threadTs === report)).toHaveLength(1);
+
+    const hash = `#${new URLSearchParams({ channel: CHANNELS.reports, thread: report }).toString()}`;
+    const { context, page } = await openConsoleAt(browser, `${h.sandbox.url}/${hash}`, {
+      width: 1280,
+      height: 900,
+    });
+    const cards = page.getByTestId('task-card');
+    await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(2);
+    expect(await cards.evaluateAll((all) => all.map((c) => c.getAttribute('data-status')))).toEqual([
+      'complete',
+      'error',
+    ]);
+    expect(await cards.nth(0).innerText()).toContain('Reading the conversation so far');
+    expect(await cards.nth(1).innerText()).toContain('Running lookup orders');
+    expect(await cards.nth(1).innerText()).toContain('Unknown tool');
+    // The Stop button the stream carries, and the question below the timeline.
+    await expect
+      .poll(() => page.locator('[data-testid="block-button"][data-action-id="stop_turn"]').count())
+      .toBeGreaterThan(0);
+    const text = await page.locator('body').innerText();
+    const order = [
+      text.indexOf('Reading the conversation so far'),
+      text.indexOf('Which order shows the wrong total?'),
+    ];
+    expect(order[0]).toBeGreaterThanOrEqual(0);
+    expect(order[1]).toBeGreaterThan(order[0] ?? 0);
+    await shot(page, 'live-progress-timeline');
+    await context.close();
+  }, 180_000);
+});
