@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
+import { InboxSurface, surfaceKey } from './inbox-surface.ts';
 
 /**
  * What the ingress puts on the SQS FIFO inbox and the Router takes off it: Slack's, GitHub's
@@ -121,6 +122,7 @@ export const InboxEnvelope = z.discriminatedUnion('kind', [
   InboxAction,
   InboxGithubEvent,
   InboxAlert,
+  InboxSurface,
 ]);
 export type InboxEnvelope = z.infer<typeof InboxEnvelope>;
 
@@ -203,6 +205,8 @@ function conversationKey(envelope: InboxEnvelope): string {
       return `github:${envelope.repository}#${envelope.number}`;
     case 'alert':
       return `alert:${envelope.source}:${envelope.incidentKey}`;
+    case 'surface':
+      return surfaceKey(envelope);
   }
 }
 

@@ -36,6 +36,10 @@ export async function routeEnvelope(envelope: InboxEnvelope, deps: RouterDeps): 
       return routeGithubEvent(envelope, deps);
     case 'alert':
       return routeAlert(envelope, deps);
+    case 'surface':
+      return deps.surfaces
+        ? deps.surfaces(envelope)
+        : { type: 'ignored', reason: `${envelope.surface}, but no surfaces entry is wired here` };
   }
 }
 
