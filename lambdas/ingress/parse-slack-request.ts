@@ -12,6 +12,7 @@ import {
   UrlVerification,
 } from './slack-payloads.ts';
 import {
+  answerText,
   parseSurfaceAction,
   parseSurfaceEvent,
   parseViewSubmission,
