@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
@@ -8,7 +9,6 @@ import { DynamoIncidentStore } from '../lambdas/workflows/incident-investigation
 import { DynamoIssueStateStore } from '../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
 import { SandboxConversations } from './sandbox-conversations.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
-import { routeSurfaces } from './sandbox-surfaces.ts';
 import { signSlackRequest } from './slack/sign.ts';
 import type { SlackFile } from './slack/types.ts';
 import { toAwsHistory } from './stepfunctions/aws-history.ts';
@@ -147,7 +147,6 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       }
     }
     if (method === 'POST' && path === '/sandbox/slack/action') return pressButton(deps, body, res);
-    if (await routeSurfaces(deps, method, path, query, body, res)) return;
     if (method === 'GET' && path === '/sandbox/conversations') {
       return sendJson(res, 200, { conversations: await conversations.list() });
     }
@@ -302,7 +301,7 @@ async function pressButton(deps: SandboxRouteDeps, body: string, res: ServerResp
       is_ephemeral: false,
       ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
     },
-    trigger_id: workspace.views.issueTrigger(user),
+    trigger_id: `${Date.now()}.${randomUUID()}`,
     team: { id: workspace.teamId, domain: workspace.teamName },
     channel: { id: message.channel, name: workspace.channel(message.channel).name },
     message: {

@@ -1,6 +1,7 @@
-import type { ServerResponse } from 'node:http';
-import type { SandboxRouteDeps } from './sandbox-routes.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ChangeFeed, createSandboxRoutes, type SandboxRouteDeps } from './sandbox-routes.ts';
 import { newEventId, signSlackRequest } from './slack/sign.ts';
+import { viewsOf } from './slack/views.ts';
 
 /**
  * The sandbox's doors to Slack's app surfaces, each sending the ingress what Slack sends, in
@@ -12,11 +13,22 @@ import { newEventId, signSlackRequest } from './slack/sign.ts';
  *   POST /sandbox/slack/home/open            {user}: app_home_opened
  *   POST /sandbox/slack/home/action          {user, block_id, action_id, value}: a press in the Home
  *   POST /sandbox/slack/feedback             {channel, user, message_ts, vote: up|down}
+ *   POST /sandbox/slack/ephemeral/action     {channel, user, action_id, value}: a button of an ephemeral message
  *   GET  /sandbox/slack/views?user=U         the modals opened (for U)
  *   POST /sandbox/slack/views/submit         {view_id, values: {block: {action: value}}}
  *   POST /sandbox/slack/assistant/start      {user, channel, thread_ts}: assistant_thread_started
  *   GET  /sandbox/slack/assistant/prompts    the suggested prompts set, in order
  */
+/** The sandbox's routes (sandbox-routes.ts) with the surfaces' doors in front of them. */
+export function createSandboxRoutesWithSurfaces(deps: SandboxRouteDeps, feed: ChangeFeed) {
+  const routes = createSandboxRoutes(deps, feed);
+  return async (req: IncomingMessage, res: ServerResponse, body: string, path: string): Promise<void> => {
+    const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
+    if (await routeSurfaces(deps, req.method ?? 'GET', path, query, body, res)) return;
+    return routes(req, res, body, path);
+  };
+}
+
 export async function routeSurfaces(
   deps: SandboxRouteDeps,
   method: string,
@@ -26,7 +38,7 @@ export async function routeSurfaces(
   res: ServerResponse,
 ): Promise<boolean> {
   const workspace = deps.slack.workspace;
-  const views = workspace.views;
+  const views = viewsOf(workspace);
   if (method === 'GET' && path === '/sandbox/slack/home') {
     const user = query.get('user');
     if (!user) return send(res, 400, { error: 'user is required' });
@@ -128,6 +140,44 @@ export async function routeSurfaces(
             action_id: element.action_id,
             block_id: block.block_id,
             value: vote,
+            action_ts: nowTs(),
+          },
+        ],
+      });
+    }
+    case '/sandbox/slack/ephemeral/action': {
+      const channel = str('channel');
+      const user = str('user');
+      const actionId = str('action_id');
+      if (!channel || !user || !actionId)
+        return send(res, 400, { error: 'channel, user and action_id are required' });
+      const shown = workspace
+        .ephemerals()
+        .filter((e) => e.user === user && e.channel === workspace.channelId(channel))
+        .reverse()
+        .find((e) => JSON.stringify(e.blocks ?? []).includes(JSON.stringify(actionId)));
+      if (shown === undefined)
+        return send(res, 404, { error: `no ephemeral message to ${user} has ${actionId}` });
+      return deliverInteraction(deps, res, {
+        type: 'block_actions',
+        user: userOf(user),
+        api_app_id: workspace.appId,
+        token: 'sandbox-verification-token',
+        container: {
+          type: 'message',
+          message_ts: shown.message_ts,
+          channel_id: shown.channel,
+          is_ephemeral: true,
+        },
+        trigger_id: views.issueTrigger(user),
+        team,
+        channel: { id: shown.channel, name: workspace.channel(shown.channel).name },
+        actions: [
+          {
+            type: 'button',
+            action_id: actionId,
+            block_id: 'actions',
+            ...(str('value') === undefined ? {} : { value: str('value') }),
             action_ts: nowTs(),
           },
         ],

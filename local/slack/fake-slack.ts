@@ -18,7 +18,6 @@ import type {
   SlackUser,
   StoredSlackMessage,
 } from './types.ts';
-import { SlackViews } from './views.ts';
 
 export type * from './types.ts';
 
@@ -60,8 +59,6 @@ export class FakeSlack {
   private readonly userGroups: Record<string, string[]>;
   /** Misbehaviour on purpose, for a while (the sandbox's `/sandbox/faults`). */
   readonly faults: SlackFaults;
-  /** The App Home, modals and assistant threads' prompts (views.ts). */
-  readonly views: SlackViews;
 
   constructor(options: FakeSlackOptions) {
     this.userGroups = { ...(options.userGroups ?? {}) };
@@ -74,7 +71,6 @@ export class FakeSlack {
     this.teamName = options.teamName ?? 'sandbox';
     this.clock = options.now ?? Date.now;
     this.faults = new SlackFaults(this.clock);
-    this.views = new SlackViews(this.clock);
     this.onListenerError =
       options.onListenerError ??
       ((error, event) => console.error(`[fake slack] onMessage failed for ${event.ts}`, error));

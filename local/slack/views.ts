@@ -49,8 +49,15 @@ export class SlackViews {
     return id;
   }
 
-  /** `views.open`: takes the trigger once, within its lifetime. */
+  /**
+   * `views.open`: takes the trigger once, within its lifetime. A trigger id this class did not
+   * issue (the sandbox's other buttons make theirs as `<epoch ms>.<uuid>`) is timed from its
+   * own first part, for a user the fake cannot know.
+   */
   open(triggerId: string, view: Record<string, unknown>): StoredView {
+    const minted = /^(\d{13})\.[0-9a-f-]{36}$/.exec(triggerId);
+    if (!this.triggers.has(triggerId) && minted?.[1] !== undefined)
+      this.triggers.set(triggerId, { user: '', issuedAt: Number(minted[1]), used: false });
     const trigger = this.triggers.get(triggerId);
     if (trigger === undefined) throw new SlackApiError('invalid_trigger_id');
     if (trigger.used) throw new SlackApiError('exchanged_trigger_id');
@@ -163,6 +170,17 @@ function stringArg(args: SlackArgs, name: string): string {
   return value;
 }
 
+/** The surfaces of one fake workspace, made on first use. */
+const surfaces = new WeakMap<FakeSlack, SlackViews>();
+export function viewsOf(slack: FakeSlack): SlackViews {
+  let views = surfaces.get(slack);
+  if (views === undefined) {
+    views = new SlackViews(Date.now);
+    surfaces.set(slack, views);
+  }
+  return views;
+}
+
 const asApiView = (stored: StoredView) => ({
   ...stored.view,
   id: stored.id,
@@ -173,12 +191,12 @@ const asApiView = (stored: StoredView) => ({
 /** The Web API methods of the app surfaces (registered with the fake's other methods). */
 export const VIEW_METHODS: Record<string, SlackMethod> = {
   'views.open': (slack: FakeSlack, args) => ({
-    view: asApiView(slack.views.open(stringArg(args, 'trigger_id'), objectArg(args, 'view'))),
+    view: asApiView(viewsOf(slack).open(stringArg(args, 'trigger_id'), objectArg(args, 'view'))),
   }),
   'views.publish': (slack: FakeSlack, args) => {
     const user = stringArg(args, 'user_id');
     if (!slack.users().some((u) => u.id === user)) throw new SlackApiError('user_not_found');
-    return { view: asApiView(slack.views.publish(user, objectArg(args, 'view'))) };
+    return { view: asApiView(viewsOf(slack).publish(user, objectArg(args, 'view'))) };
   },
   'assistant.threads.setSuggestedPrompts': (slack: FakeSlack, args) => {
     let prompts = args.prompts;
@@ -192,7 +210,7 @@ export const VIEW_METHODS: Record<string, SlackMethod> = {
     if (!Array.isArray(prompts))
       throw new SlackApiError('invalid_arguments', 'missing required field: prompts');
     const title = typeof args.title === 'string' ? args.title : undefined;
-    slack.views.suggest({
+    viewsOf(slack).suggest({
       channel: stringArg(args, 'channel_id'),
       threadTs: stringArg(args, 'thread_ts'),
       ...(title === undefined ? {} : { title }),

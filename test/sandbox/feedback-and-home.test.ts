@@ -147,15 +147,14 @@ describe('feedback on the findings', () => {
       (v) => v.state === 'open',
     );
     if (modal === undefined) {
-      const value = (
+      const button = (
         (ack?.blocks ?? []) as { type: string; elements?: { value?: string; action_id?: string }[] }[]
       ).find((b) => b.type === 'actions')?.elements?.[0];
-      await api('/sandbox/slack/action', {
+      await api('/sandbox/slack/ephemeral/action', {
         channel: CHANNELS.summaries,
         user: DEVELOPER,
-        message_ts: ts,
-        action_id: value?.action_id,
-        value: value?.value,
+        action_id: button?.action_id,
+        value: button?.value,
       });
       modal = (
         await h.eventually(
