@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DynamoFeedbackStore } from '../lambdas/feedback/adapters/dynamo-feedback-store.ts';
 import { type ChangeFeed, createSandboxRoutes, type SandboxRouteDeps } from './sandbox-routes.ts';
 import { newEventId, signSlackRequest } from './slack/sign.ts';
 import { viewsOf } from './slack/views.ts';
@@ -18,6 +19,7 @@ import { viewsOf } from './slack/views.ts';
  *   POST /sandbox/slack/views/submit         {view_id, values: {block: {action: value}}}
  *   POST /sandbox/slack/assistant/start      {user, channel, thread_ts}: assistant_thread_started
  *   GET  /sandbox/slack/assistant/prompts    the suggested prompts set, in order
+ *   GET  /sandbox/conversations/<id>/feedback the feedback stored with a conversation
  */
 /** The sandbox's routes (sandbox-routes.ts) with the surfaces' doors in front of them. */
 export function createSandboxRoutesWithSurfaces(deps: SandboxRouteDeps, feed: ChangeFeed) {
@@ -50,6 +52,11 @@ export async function routeSurfaces(
   if (method === 'GET' && path === '/sandbox/slack/views') {
     const user = query.get('user') ?? undefined;
     return send(res, 200, { views: views.modals(user) });
+  }
+  const feedbackOf = /^\/sandbox\/conversations\/([^/]+)\/feedback$/.exec(path);
+  if (method === 'GET' && feedbackOf) {
+    const store = new DynamoFeedbackStore({ client: deps.dynamodb, tableName: deps.tableName });
+    return send(res, 200, { feedback: await store.list(decodeURIComponent(feedbackOf[1] ?? '')) });
   }
   if (method === 'GET' && path === '/sandbox/slack/assistant/prompts') {
     return send(res, 200, { prompts: views.suggestedPrompts() });

@@ -7,10 +7,11 @@
 
 import type { FileShare } from './api.ts';
 import { type Child, h } from './dom.ts';
+import { type FeedbackContext, renderContextActions } from './feedback-buttons.ts';
 import { renderFileShare } from './file-share.ts';
 import { type Inline, parseMrkdwn, parsePlain } from './mrkdwn.ts';
 
-export interface RenderContext {
+export interface RenderContext extends FeedbackContext {
   userName(id: string): string;
   channelName(id: string): string;
   /** A button was pressed. */
@@ -179,6 +180,8 @@ function block(value: unknown, ctx: RenderContext): HTMLElement | undefined {
     }
     case 'image':
       return h('div', { class: 'block image-alt' }, `[image: ${str(value.alt_text) ?? ''}]`);
+    case 'context_actions':
+      return renderContextActions(value, ctx);
     default:
       return undefined;
   }
