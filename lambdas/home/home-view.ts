@@ -100,7 +100,8 @@ function approvalBlocks(approvals: readonly HomeApproval[]): Block[] {
       text: {
         type: 'mrkdwn',
         text: truncate(
-          `*${escapeMrkdwn(capitalised(words(approval.kind)))}* (${escapeMrkdwn(words(approval.workflow))})${where}\n${escapeMrkdwn(approval.text)}`,
+          // The approval's text is the bot's own message, mrkdwn already made safe when it was posted.
+          `*${escapeMrkdwn(capitalised(words(approval.kind)))}* (${escapeMrkdwn(words(approval.workflow))})${where}\n${approval.text}`,
           2_900,
         ),
       },

@@ -76,11 +76,18 @@ describe('the console', () => {
     expect(stored[0]).toMatchObject({ vote: 'up', by: DEVELOPER, answerKind: 'findings', messageTs: ts });
     await shot(page, 'feedback-buttons');
 
-    await page.goto(`${h.sandbox.url}/#${new URLSearchParams({ conversation: bug, as: DEVELOPER })}`);
-    const section = page.locator('[data-testid="conversation-feedback"]');
+    await context.close();
+
+    const detail = await openConsoleAt(
+      browser,
+      `${h.sandbox.url}/#${new URLSearchParams({ conversation: bug, as: DEVELOPER })}`,
+      { width: 1400, height: 900 },
+    );
+    const section = detail.page.locator('[data-testid="conversation-feedback"]');
     await section.locator('[data-testid="feedback-item"][data-vote="up"]').waitFor();
     expect(await section.textContent()).toContain('Dev Eloper on the findings');
-    await context.close();
+    await shot(detail.page, 'conversation-feedback');
+    await detail.context.close();
     await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
   });
 

@@ -20,7 +20,7 @@ const approval: HomeApproval = {
   conversationId: 'bug_investigation-C1-1',
   workflow: 'bug_investigation',
   kind: 'acknowledge_escalation',
-  text: 'Escalation: invoices are emailed <twice>',
+  text: '<!subteam^S_ONCALL> Escalation: invoices are emailed &lt;twice&gt;',
   choices: ['acknowledge'],
   nonce: 'nonce-12345678',
   channel: 'C_DEV',
@@ -49,8 +49,8 @@ describe('the Home view', () => {
       decision: 'acknowledge',
     });
     expect(button.text.text).toBe('Acknowledge');
-    // What people wrote is shown as written, never as markup.
-    expect(textOf(blocks)).toContain('invoices are emailed &lt;twice&gt;');
+    // The approval message's own mrkdwn, as posted (its mention of on call renders as one).
+    expect(textOf(blocks)).toContain('<!subteam^S_ONCALL> Escalation: invoices are emailed &lt;twice&gt;');
   });
 
   it('lists the open conversations with state and link, says when there are more, and gives help', () => {
