@@ -88,8 +88,9 @@ export function withFeedback(
   conversationId?: string,
 ): Block[] {
   const blocks = message.blocks ?? textSections(message.text);
-  // Slack refuses a message of more than 50 blocks: the buttons take the last place.
-  return [...blocks.slice(0, MAX_MESSAGE_BLOCKS - 1), feedbackBlock(kind, conversationId)];
+  // Slack refuses a message of more than 50 blocks: the buttons take the last place but one,
+  // which SlackPost's cost line may take.
+  return [...blocks.slice(0, MAX_MESSAGE_BLOCKS - 2), feedbackBlock(kind, conversationId)];
 }
 
 /** The text as mrkdwn sections of at most 3,000 characters each. */
