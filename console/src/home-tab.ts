@@ -30,7 +30,8 @@ export function createHomeTab(state: State): { button: HTMLElement; panel: HTMLE
   let shownHash: string | undefined;
   async function show(user: string, previousHash?: string): Promise<void> {
     status.textContent = `Opening the Home of ${userName(state, user)}…`;
-    await surfacesApi.openHome(user);
+    // A press's decision republishes the Home by itself; opening the tab publishes it.
+    if (previousHash === undefined) await surfacesApi.openHome(user);
     const deadline = Date.now() + WAIT_MS;
     while (Date.now() < deadline) {
       const home = await surfacesApi.home(user).catch(() => undefined);
@@ -63,9 +64,7 @@ export function createHomeTab(state: State): { button: HTMLElement; panel: HTMLE
       action_id: action.action_id,
       ...(action.value === undefined ? {} : { value: action.value }),
     });
-    // As a person coming back to the tab: the Home is opened (and published) again.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    await show(user, shownHash);
+    await show(user, shownHash ?? '');
   }
 
   openButton.addEventListener('click', () => void show(select.value));

@@ -98,6 +98,11 @@ export function createRouterHandler(options: RouterOptions = {}) {
       ...ended,
       ...retriggers,
     });
+    // A decision taken in the App Home: the presser's Home is published again without it.
+    if (envelope.kind === 'action' && envelope.fromHome === true && outcome.type === 'approval') {
+      const { eventId, user, receivedAt, ts } = envelope;
+      await surfaces({ kind: 'surface', surface: 'home_opened', eventId, user, receivedAt, ts });
+    }
     const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
     logger.info('routed inbox record', {
       ...(conversationId ? { conversationId } : {}),

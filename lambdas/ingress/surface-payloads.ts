@@ -147,6 +147,7 @@ export function parseSurfaceAction(press: SurfaceAction): SurfaceParse | undefin
         messageTs: place.messageTs,
         ...(place.threadTs === undefined ? {} : { threadTs: place.threadTs }),
         ts: action.action_ts,
+        fromHome: true,
       },
     };
   }

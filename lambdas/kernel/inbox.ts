@@ -57,6 +57,8 @@ export const InboxAction = z.object({
   threadTs: Id.optional(),
   /** Deterministic ts for storing the action (the action_ts Slack sends). */
   ts: Id,
+  /** Pressed in the App Home (its block named the message): the Home is published again after. */
+  fromHome: z.literal(true).optional(),
 });
 export type InboxAction = z.infer<typeof InboxAction>;
 

@@ -146,6 +146,7 @@ describe('an approval button pressed in the App Home', () => {
         actionId: APPROVAL_ACTION_ID,
         value,
         user: 'U0002',
+        fromHome: true,
       },
     });
   });

@@ -317,8 +317,8 @@ describe("a developer's App Home", () => {
       by: DEVELOPER,
     });
 
-    // Opened again, the Home has nothing waiting; on call, an admin, sees today's cost.
-    await api('/sandbox/slack/home/open', { user: DEVELOPER });
+    // The Home is published again after the decision, with nothing waiting; on call, an admin,
+    // sees today's cost.
     await h.eventually(
       () => api<HomeView>(`/sandbox/slack/home?user=${DEVELOPER}`),
       (v) => JSON.stringify(v.view.blocks).includes('No approval is waiting for you'),
