@@ -1,3 +1,4 @@
+import { ASSISTANT_PROMPTS } from '../lambdas/home/assistant.ts';
 import type { KernelConfig } from '../statemachines/workflow-module.ts';
 import { type AnyWorkflowModule, resolveTriggers } from '../statemachines/workflow-module.ts';
 
@@ -14,8 +15,8 @@ import { type AnyWorkflowModule, resolveTriggers } from '../statemachines/workfl
 
 /**
  * Bot token scopes each Slack Web API method needs (the method pages of docs.slack.dev),
- * for the methods this code calls or is likely to. Only public channels: the workflows are
- * subscribed to `message.channels`, so `groups:*`, `im:*` and `mpim:*` are not requested.
+ * for the methods this code calls or is likely to. Public channels, and the direct messages of
+ * the assistant thread (`message.im`): `groups:*` and `mpim:*` are not requested.
  */
 export const SLACK_METHOD_SCOPES: Readonly<Record<string, readonly string[]>> = {
   'chat.postMessage': ['chat:write'],
@@ -26,7 +27,6 @@ export const SLACK_METHOD_SCOPES: Readonly<Record<string, readonly string[]>> = 
   'chat.startStream': ['chat:write'],
   'chat.appendStream': ['chat:write'],
   'chat.stopStream': ['chat:write'],
-  'assistant.threads.setStatus': ['assistant:write'],
   'conversations.history': ['channels:history'],
   'conversations.replies': ['channels:history'],
   'conversations.info': ['channels:read'],
@@ -42,6 +42,12 @@ export const SLACK_METHOD_SCOPES: Readonly<Record<string, readonly string[]>> = 
   'users.info': ['users:read'],
   'users.list': ['users:read'],
   'auth.test': [],
+  // The App Home and the feedback's reason form: views need no scope of their own.
+  'views.open': [],
+  'views.publish': [],
+  'assistant.threads.setSuggestedPrompts': ['assistant:write'],
+  'assistant.threads.setStatus': ['assistant:write'],
+  'assistant.threads.setTitle': ['assistant:write'],
 };
 
 /**
@@ -77,16 +83,31 @@ export const SLACK_METHODS_CALLED: readonly string[] = [
   'chat.appendStream',
   'chat.stopStream',
   'assistant.threads.setStatus',
+  // The feedback's reason form (lambdas/feedback), and the App Home (lambdas/home).
+  'views.open',
+  'views.publish',
+  // The assistant thread's prompts (lambdas/home/assistant.ts).
+  'assistant.threads.setSuggestedPrompts',
 ];
 
 /**
  * The events the ingress handles (lambdas/ingress/slack-payloads.ts: `message` in public
  * channels and `app_mention`), with the scope each subscription needs.
  */
-export const SLACK_BOT_EVENTS: Readonly<Record<string, string>> = {
+export const SLACK_BOT_EVENTS: Readonly<Record<string, string | null>> = {
   app_mention: 'app_mentions:read',
   'message.channels': 'channels:history',
+  // The App Home tab (lambdas/home): needs no scope.
+  app_home_opened: null,
+  // The assistant thread (Slack's split view for AI apps) and the messages people write in it.
+  assistant_thread_started: 'assistant:write',
+  assistant_thread_context_changed: 'assistant:write',
+  'message.im': 'im:history',
 };
+
+/** The assistant (split view) panel: what Slack shows before a thread starts. */
+export const ASSISTANT_DESCRIPTION =
+  'Ask a question, or start a PRD with "prd: <your idea>". Bug reports, incidents and fixes keep to their channels.';
 
 /** A slash command as the manifest declares it. */
 export interface ManifestSlashCommand {
@@ -106,6 +127,10 @@ export interface SlackManifest {
       home_tab_enabled: boolean;
       messages_tab_enabled: boolean;
       messages_tab_read_only_enabled: boolean;
+    };
+    assistant_view: {
+      assistant_description: string;
+      suggested_prompts: { title: string; message: string }[];
     };
     bot_user: { display_name: string; always_online: boolean };
     slash_commands?: ManifestSlashCommand[];
@@ -189,7 +214,7 @@ export function buildSlackManifest(options: SlackManifestOptions): SlackManifest
   const botEvents = Object.keys(SLACK_BOT_EVENTS).sort();
   const scopes = new Set<string>([
     ...requiredMethods(SLACK_METHODS_CALLED).flatMap(scopesOf),
-    ...botEvents.map((event) => SLACK_BOT_EVENTS[event] as string),
+    ...botEvents.flatMap((event) => SLACK_BOT_EVENTS[event] ?? []),
     ...(slashCommands.length > 0 ? ['commands'] : []),
   ]);
   const names = modules.map(({ module }) => module.name.replaceAll('_', ' '));
@@ -202,11 +227,16 @@ export function buildSlackManifest(options: SlackManifestOptions): SlackManifest
       background_color: '#1d3557',
     },
     features: {
-      // The workflows live in channels; nobody writes to the bot directly.
+      // The Home tab shows each person their conversations, approvals and help (lambdas/home);
+      // the Messages tab holds the assistant threads, where people write to the bot.
       app_home: {
-        home_tab_enabled: false,
-        messages_tab_enabled: false,
+        home_tab_enabled: true,
+        messages_tab_enabled: true,
         messages_tab_read_only_enabled: false,
+      },
+      assistant_view: {
+        assistant_description: ASSISTANT_DESCRIPTION,
+        suggested_prompts: ASSISTANT_PROMPTS.map((p) => ({ title: p.title, message: p.message })),
       },
       bot_user: { display_name: botDisplayName, always_online: true },
       ...(slashCommands.length > 0 ? { slash_commands: slashCommands } : {}),

@@ -34,8 +34,9 @@ import {
   readFunctions,
   serveIngress,
 } from './sandbox-resources.ts';
-import { ChangeFeed, createSandboxRoutes } from './sandbox-routes.ts';
+import { ChangeFeed, type createSandboxRoutes } from './sandbox-routes.ts';
 import { createFakeSlack, signedEventRequests } from './sandbox-slack.ts';
+import { createSandboxRoutesWithSurfaces } from './sandbox-surfaces.ts';
 import { createSandboxTelemetry } from './sandbox-telemetry.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
 import { type EventSource, startEventSource } from './sqs/event-source.ts';
@@ -306,7 +307,7 @@ async function assemble(
 
   // Resources of the template.
   const tableName = await createTables(template, dynamodb, tableSettings);
-  sandboxRoutes = createSandboxRoutes(
+  sandboxRoutes = createSandboxRoutesWithSurfaces(
     {
       slack,
       stepFunctions,

@@ -7,11 +7,12 @@
 
 import type { FileShare } from './api.ts';
 import { type Child, h } from './dom.ts';
+import { type FeedbackContext, renderContextActions } from './feedback-buttons.ts';
 import { renderFileShare } from './file-share.ts';
 import { type Inline, parseMrkdwn, parsePlain } from './mrkdwn.ts';
 import { renderStreamBlock } from './stream-blocks.ts';
 
-export interface RenderContext {
+export interface RenderContext extends FeedbackContext {
   userName(id: string): string;
   channelName(id: string): string;
   /** A button was pressed. */
@@ -184,6 +185,8 @@ function block(value: unknown, ctx: RenderContext): HTMLElement | undefined {
     case 'task_card':
     case 'plan':
       return renderStreamBlock(value, (text) => renderMrkdwn(text, ctx));
+    case 'context_actions':
+      return renderContextActions(value, ctx);
     default:
       return undefined;
   }

@@ -9,10 +9,11 @@ import type { ExecutionDetail, StoredMessage } from './api.ts';
 import { type Child, h } from './dom.ts';
 import { eventsSection } from './events-view.ts';
 import { type ExecutionPath, executionPath } from './execution-path.ts';
+import { feedbackSection } from './feedback-view.ts';
 import { clock, humanize, number, prettyJson, tsDate } from './format.ts';
 import { asAsl } from './graph-layout.ts';
 import { graphLegend, renderGraph } from './graph-view.ts';
-import type { Actions, State } from './state.ts';
+import { type Actions, type State, userName } from './state.ts';
 import { metricTiles } from './workflow-metrics.ts';
 import { hasWorkspace, historyFacts, workspaceFacts } from './workspace-facts.ts';
 import { workspaceSection } from './workspace-panel.ts';
@@ -264,6 +265,7 @@ export function renderConversationBody(state: State, actions: Actions): Child[] 
     workspace && hasWorkspace(workspace) ? workspaceSection(workspace) : null,
     execution ? eventsSection(state, actions, execution) : null,
     historySection(state, state.detail.messages),
+    state.conversationId ? feedbackSection(state.conversationId, (id) => userName(state, id)) : null,
     execution
       ? h(
           'details',

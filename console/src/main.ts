@@ -9,6 +9,7 @@ import { createActions } from './actions.ts';
 import { renderConversationBody, renderConversationHeader } from './conversation-view.ts';
 import { h } from './dom.ts';
 import { fitGraph, scrollToCurrentState } from './graph-scroll.ts';
+import { createHomeTab } from './home-tab.ts';
 import { type LiveMode, watchChanges } from './live.ts';
 import { createLoader } from './load.ts';
 import { DEFAULT_USER, hashOf, stateFromHash } from './location.ts';
@@ -44,6 +45,7 @@ function toHash(): void {
 
 // ---- the shell: panes built once; their contents are re-rendered when their data changes ----
 
+const homeTab = createHomeTab(state);
 const liveBadge = h('span', { class: 'live', 'data-testid': 'live' });
 const errorBanner = h('div', { class: 'error-banner', role: 'alert', hidden: true });
 const postAsSelect = h('select', { 'data-testid': 'post-as', 'aria-label': 'Post as' });
@@ -58,6 +60,7 @@ const topbar = h(
     h('span', { class: 'brand-name' }, 'Sandbox console'),
   ),
   liveBadge,
+  homeTab.button,
   h('label', { class: 'post-as' }, h('span', null, 'Post as'), postAsSelect),
 );
 const phoneNav = h('nav', { class: 'phone-nav', 'aria-label': 'Panels' });
@@ -105,7 +108,7 @@ const threadPane = h(
 
 const root = document.getElementById('app') as HTMLElement;
 root.classList.add('app');
-root.append(topbar, errorBanner, phoneNav, sidebar, channelPane, conversationPane, threadPane);
+root.append(topbar, errorBanner, phoneNav, sidebar, channelPane, conversationPane, threadPane, homeTab.panel);
 
 let stickChannelToBottom = false;
 let stickThreadToBottom = false;

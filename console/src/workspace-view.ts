@@ -5,6 +5,7 @@ import { renderMessageBody } from './blocks.ts';
 import { type Child, h } from './dom.ts';
 import { clock, hue, humanize, initials, tsDate } from './format.ts';
 import { type Actions, channelName, conversationOfThread, type State, userName } from './state.ts';
+import { surfacesApi } from './surfaces-api.ts';
 
 export function renderSidebar(state: State, actions: Actions): Child[] {
   const workflowsIn = (channel: string) => [
@@ -99,6 +100,14 @@ export function renderMessage(
     channelName: (id: string) => channelName(state, id),
     onAction: (action: { action_id: string; value?: string; block_id?: string }) =>
       void actions.press({ channel: options.channel, message_ts: message.ts, ...action }),
+    onFeedback: async (vote: 'up' | 'down') => {
+      await surfacesApi.feedback({
+        channel: options.channel,
+        user: state.postAs,
+        message_ts: message.ts,
+        vote,
+      });
+    },
   };
   const conversation =
     !options.inThread && message.conversation_id

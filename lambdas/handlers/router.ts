@@ -8,6 +8,7 @@ import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
 import { retriggerDeps } from '../adapters/retrigger-queue.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import type { AgentLogger } from '../agents/ports.ts';
+import type { NamedConversationLookup } from '../feedback/adapters/answer-conversations.ts';
 import { isApprovalAction } from '../kernel/approvals.ts';
 import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
 import { Approvals } from '../kernel/people.ts';
@@ -23,6 +24,7 @@ import { createSlackPoster } from '../slack/web-client.ts';
 import { endedNoticeDeps } from './ended-notice.ts';
 import { processFifoBatch } from './fifo-batch.ts';
 import { peopleDirectory } from './people-directory.ts';
+import { createSurfaceRouter } from './surfaces.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
 const logger = createLogger('router');
@@ -34,6 +36,11 @@ export interface RouterOptions {
    * one), once per instance; undefined when the hook is off.
    */
   unownedMessages?: (logger: AgentLogger) => UnownedMessageHandler | undefined;
+  /**
+   * Finds the conversation of an answer the kernel does not record by thread, for its
+   * feedback (channel conversations' Router entry gives one).
+   */
+  namedConversations?: () => NamedConversationLookup;
 }
 
 /**
@@ -55,6 +62,12 @@ export function createRouterHandler(options: RouterOptions = {}) {
   let envelopes: DynamoEnvelopeStore | undefined;
   let ended: ReturnType<typeof endedNoticeDeps> | undefined;
   let retriggers: ReturnType<typeof retriggerDeps> | undefined;
+  // Feedback, the App Home and assistant threads (handlers/surfaces.ts); built on first use.
+  const surfaces = createSurfaceRouter({
+    logger,
+    count: (name) => metrics.addMetric(name, MetricUnit.Count, 1),
+    namedConversations: options.namedConversations ? [lazyNamed(options.namedConversations)] : [],
+  });
 
   async function routeRecord(record: InboxRecord): Promise<void> {
     // The bot's own messages are ignored by its id (configured, or from auth.test once), and
@@ -81,9 +94,15 @@ export function createRouterHandler(options: RouterOptions = {}) {
       ...unownedDeps(),
       ...(people ? { people } : {}),
       ...(approvals ? { approvals } : {}),
+      surfaces,
       ...ended,
       ...retriggers,
     });
+    // A decision taken in the App Home: the presser's Home is published again without it.
+    if (envelope.kind === 'action' && envelope.fromHome === true && outcome.type === 'approval') {
+      const { eventId, user, receivedAt, ts } = envelope;
+      await surfaces({ kind: 'surface', surface: 'home_opened', eventId, user, receivedAt, ts });
+    }
     const conversationId = 'conversationId' in outcome ? outcome.conversationId : undefined;
     logger.info('routed inbox record', {
       ...(conversationId ? { conversationId } : {}),
@@ -105,6 +124,15 @@ export function createRouterHandler(options: RouterOptions = {}) {
       logger,
       metrics,
     });
+}
+
+/** The workflow's lookup, built on its first use (not at import, before the environment is set). */
+function lazyNamed(build: () => NamedConversationLookup): NamedConversationLookup {
+  let named: NamedConversationLookup | undefined;
+  return (where) => {
+    named ??= build();
+    return named(where);
+  };
 }
 
 /** Approval presses' configuration, store and Slack notices, built once per instance. */

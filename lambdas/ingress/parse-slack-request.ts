@@ -11,6 +11,13 @@ import {
   SlashCommandForm,
   UrlVerification,
 } from './slack-payloads.ts';
+import {
+  answerText,
+  parseSurfaceAction,
+  parseSurfaceEvent,
+  parseViewSubmission,
+  type SurfaceParse,
+} from './surface-payloads.ts';
 
 /** Why a verified request is answered 200 and dropped. Logged, never enqueued. */
 export const IgnoreReason = {
@@ -22,6 +29,8 @@ export const IgnoreReason = {
   payloadType: 'payload_type',
   actionOutsideMessage: 'action_outside_message',
   sslCheck: 'ssl_check',
+  /** An app-surface event or submission that needs nothing (lambdas/ingress/surface-payloads.ts). */
+  surface: 'surface',
 } as const;
 export type IgnoreReason = (typeof IgnoreReason)[keyof typeof IgnoreReason];
 
@@ -94,6 +103,11 @@ function parseEventsApi(request: SlackRequest): ParsedSlackRequest {
 
 function parseEventCallback(callback: EventCallback, request: SlackRequest): ParsedSlackRequest {
   const eventType = callback.event.type;
+  const surface = parseSurfaceEvent(callback.event, callback.event_id, {
+    receivedAt: request.receivedAt,
+    teamId: callback.team_id,
+  });
+  if (surface !== undefined) return fromSurface(surface);
   if (eventType !== 'message' && eventType !== 'app_mention') {
     return { type: 'ignore', reason: IgnoreReason.eventType, detail: eventType };
   }
@@ -127,7 +141,11 @@ function parseEventCallback(callback: EventCallback, request: SlackRequest): Par
     text,
     ts,
     ...(threadTs === undefined ? {} : { threadTs }),
-    mentionsBot: eventType === 'app_mention' || mentions(text, request.botUserId),
+    // A direct message (the assistant thread among them) is addressed to the bot by itself.
+    mentionsBot:
+      eventType === 'app_mention' ||
+      callback.event.channel_type === 'im' ||
+      mentions(text, request.botUserId),
   });
 }
 
@@ -164,6 +182,14 @@ function parseInteraction(payload: string, request: SlackRequest): ParsedSlackRe
   if (!json.ok) return invalid('interactivity payload is not valid JSON');
   const interaction = InteractionPayload.safeParse(json.value);
   if (!interaction.success) return invalidShape('interactivity payload', interaction.error);
+  if (interaction.data.type === 'view_submission') {
+    return fromSurface(
+      parseViewSubmission(json.value, {
+        receivedAt: request.receivedAt,
+        syntheticTs: (id) => syntheticTs(request.requestTimestamp, id),
+      }),
+    );
+  }
   if (interaction.data.type !== 'block_actions') {
     return { type: 'ignore', reason: IgnoreReason.payloadType, detail: interaction.data.type };
   }
@@ -179,6 +205,23 @@ function parseInteraction(payload: string, request: SlackRequest): ParsedSlackRe
  */
 function parseBlockActions(payload: BlockActions, request: SlackRequest): ParsedSlackRequest {
   const { container } = payload;
+  const [first] = payload.actions;
+  const surface =
+    first === undefined
+      ? undefined
+      : parseSurfaceAction({
+          triggerId: payload.trigger_id,
+          user: payload.user.id,
+          teamId: payload.team?.id,
+          container,
+          channel: payload.channel?.id ?? container.channel_id,
+          messageTs: container.message_ts,
+          threadTs: container.thread_ts ?? payload.message?.thread_ts,
+          messageText: answerText(payload.message?.blocks, payload.message?.text),
+          action: first,
+          receivedAt: request.receivedAt,
+        });
+  if (surface !== undefined) return fromSurface(surface);
   // Buttons in modals and App Home belong to no conversation thread.
   if (container.type === 'view') return { type: 'ignore', reason: IgnoreReason.actionOutsideMessage };
   const channel = payload.channel?.id ?? container.channel_id;
@@ -220,6 +263,18 @@ export function syntheticTs(requestTimestamp: string, triggerId: string): string
 function mentions(text: string, botUserId: string | undefined): boolean {
   if (botUserId === undefined) return false;
   return text.includes(`<@${botUserId}>`) || text.includes(`<@${botUserId}|`);
+}
+
+/** A surface's reading as the ingress acts on it. */
+function fromSurface(surface: SurfaceParse): ParsedSlackRequest {
+  switch (surface.type) {
+    case 'record':
+      return envelope(surface.record as InboxEnvelope);
+    case 'ignore':
+      return { type: 'ignore', reason: IgnoreReason.surface, detail: surface.detail };
+    case 'invalid':
+      return invalid(surface.reason);
+  }
 }
 
 /** The last gate: nothing reaches the inbox that the Router's schema would refuse. */

@@ -63,6 +63,7 @@ export const InteractionPayload = z.looseObject({ type: Id });
 const BlockAction = z.looseObject({
   action_id: Id,
   action_ts: Id,
+  block_id: z.string().optional(),
   value: z.string().optional(),
   selected_option: z.looseObject({ value: z.string() }).nullish(),
 });
@@ -79,7 +80,13 @@ export const BlockActions = z.looseObject({
     channel_id: Id.optional(),
     thread_ts: Id.optional(),
   }),
-  message: z.looseObject({ thread_ts: Id.optional() }).nullish(),
+  message: z
+    .looseObject({
+      thread_ts: Id.optional(),
+      text: z.string().optional(),
+      blocks: z.array(z.unknown()).optional(),
+    })
+    .nullish(),
   actions: z.array(BlockAction).min(1),
 });
 export type BlockActions = z.infer<typeof BlockActions>;

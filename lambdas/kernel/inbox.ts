@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
+import { InboxSurface, surfaceKey } from './inbox-surface.ts';
 
 /**
  * What the ingress puts on the SQS FIFO inbox and the Router takes off it: Slack's, GitHub's
@@ -56,6 +57,8 @@ export const InboxAction = z.object({
   threadTs: Id.optional(),
   /** Deterministic ts for storing the action (the action_ts Slack sends). */
   ts: Id,
+  /** Pressed in the App Home (its block named the message): the Home is published again after. */
+  fromHome: z.literal(true).optional(),
 });
 export type InboxAction = z.infer<typeof InboxAction>;
 
@@ -121,6 +124,7 @@ export const InboxEnvelope = z.discriminatedUnion('kind', [
   InboxAction,
   InboxGithubEvent,
   InboxAlert,
+  InboxSurface,
 ]);
 export type InboxEnvelope = z.infer<typeof InboxEnvelope>;
 
@@ -203,6 +207,8 @@ function conversationKey(envelope: InboxEnvelope): string {
       return `github:${envelope.repository}#${envelope.number}`;
     case 'alert':
       return `alert:${envelope.source}:${envelope.incidentKey}`;
+    case 'surface':
+      return surfaceKey(envelope);
   }
 }
 

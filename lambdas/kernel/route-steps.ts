@@ -1,4 +1,5 @@
 import { isCloseIntent } from './close-intent.ts';
+import type { InboxSurface, SurfaceOutcome } from './inbox-surface.ts';
 import { conversationIdFor } from './keys.ts';
 import {
   anchorKey,
@@ -72,6 +73,12 @@ export interface RouterDeps {
    * @default - none: a press is ignored with a logged reason
    */
   approvals?: ApprovalDeps;
+  /**
+   * Takes Slack's app-surface records: feedback presses and reasons, the App Home, assistant
+   * threads (kernel/inbox-surface.ts).
+   * @default - none: such a record is ignored with a logged reason
+   */
+  surfaces?: (surface: InboxSurface) => Promise<SurfaceOutcome>;
 }
 
 /** A short answer in the thread of an ended conversation to someone who wrote there. */
@@ -105,7 +112,8 @@ export type RouteOutcome =
       /** The waiting workflow's wake-up: completed, found over (a logged ignore), or none parked. */
       wait?: 'completed' | 'already_ended' | 'none';
     }
-  | { type: 'channel'; outcome: UnownedOutcome };
+  | { type: 'channel'; outcome: UnownedOutcome }
+  | SurfaceOutcome;
 
 export function findRegistration(
   workflows: readonly WorkflowRegistration[],

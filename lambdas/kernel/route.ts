@@ -36,6 +36,10 @@ export async function routeEnvelope(envelope: InboxEnvelope, deps: RouterDeps): 
       return routeGithubEvent(envelope, deps);
     case 'alert':
       return routeAlert(envelope, deps);
+    case 'surface':
+      return deps.surfaces
+        ? deps.surfaces(envelope)
+        : { type: 'ignored', reason: `${envelope.surface}, but no surfaces entry is wired here` };
   }
 }
 
@@ -43,6 +47,12 @@ async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<R
   if (envelope.threadTs !== undefined) {
     // A reply belongs to whichever conversation owns its thread; the mapping is stored, not guessed.
     const link = await deps.store.findThread(envelope.channel, envelope.threadTs);
+    if (!link && isDirectMessage(envelope.channel)) {
+      // The app's assistant thread: its first message may start a workflow there, as a
+      // top-level mention would in a channel.
+      const started = await startInAssistantThread(envelope, envelope.threadTs, deps);
+      if (started !== undefined) return started;
+    }
     if (!link) {
       if (deps.unownedMessages && !ownedChannel(deps.workflows, envelope.channel)) {
         return { type: 'channel', outcome: await deps.unownedMessages(envelope) };
@@ -67,6 +77,35 @@ async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<R
     {
       channel: envelope.channel,
       threadTs: envelope.ts,
+      user: envelope.user,
+      ts: envelope.ts,
+      text: withoutLeadingMention(envelope.text, deps.botUserId),
+      receivedAt: envelope.receivedAt,
+    },
+    deps,
+  );
+}
+
+/** Slack's direct message channels (the assistant thread's among them) have ids beginning with D. */
+function isDirectMessage(channel: string): boolean {
+  return /^D[A-Z0-9]+$/.test(channel);
+}
+
+async function startInAssistantThread(
+  envelope: InboxMessage,
+  threadTs: string,
+  deps: RouterDeps,
+): Promise<RouteOutcome | undefined> {
+  const registration = findRegistration(
+    deps.workflows,
+    (t) => t.type === 'mention' && mentionMatches(t, envelope, deps.botUserId),
+  );
+  if (!registration) return undefined;
+  return startConversation(
+    registration,
+    {
+      channel: envelope.channel,
+      threadTs,
       user: envelope.user,
       ts: envelope.ts,
       text: withoutLeadingMention(envelope.text, deps.botUserId),

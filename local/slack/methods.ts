@@ -5,6 +5,7 @@ import {
   type SlackMessageMetadata,
   type StoredSlackMessage,
 } from './fake-slack.ts';
+import { VIEW_METHODS } from './views.ts';
 
 /**
  * The Web API methods the fake answers, over the workspace in `fake-slack.ts`. Arguments
@@ -28,6 +29,7 @@ export type SlackMethod = (
 export const UPLOAD_PATH = 'files.upload.external/';
 
 export const SLACK_METHODS: Record<string, SlackMethod> = {
+  ...VIEW_METHODS,
   'auth.test': (slack) => ({
     url: `https://${slack.teamName}.slack.com/`,
     team: slack.teamName,

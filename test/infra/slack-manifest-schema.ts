@@ -11,6 +11,8 @@ export const KNOWN_BOT_EVENTS = [
   'app_home_opened',
   'app_mention',
   'app_uninstalled',
+  'assistant_thread_context_changed',
+  'assistant_thread_started',
   'channel_archive',
   'channel_created',
   'file_shared',
@@ -60,6 +62,27 @@ export const SLACK_MANIFEST_SCHEMA = {
             home_tab_enabled: { type: 'boolean' },
             messages_tab_enabled: { type: 'boolean' },
             messages_tab_read_only_enabled: { type: 'boolean' },
+          },
+        },
+        assistant_view: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['assistant_description'],
+          properties: {
+            assistant_description: { type: 'string', minLength: 1, maxLength: 200 },
+            suggested_prompts: {
+              type: 'array',
+              maxItems: 4,
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['title', 'message'],
+                properties: {
+                  title: { type: 'string', minLength: 1 },
+                  message: { type: 'string', minLength: 1 },
+                },
+              },
+            },
           },
         },
         bot_user: {

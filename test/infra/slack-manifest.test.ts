@@ -151,11 +151,23 @@ describe('the Slack app manifest', () => {
       expect(manifestFor().features.slash_commands?.map((c) => c.command)).toContain(command);
   });
 
-  it('subscribes to the events the ingress handles: messages in public channels and mentions', () => {
+  it('subscribes to the events the ingress handles: messages in public channels, mentions, the App Home and the assistant thread', () => {
     expect(manifestFor().settings.event_subscriptions.bot_events).toEqual([
+      'app_home_opened',
       'app_mention',
+      'assistant_thread_context_changed',
+      'assistant_thread_started',
       'message.channels',
+      'message.im',
     ]);
+  });
+
+  it('enables the Home tab and the assistant view, with the prompts the assistant thread offers', () => {
+    const { features } = manifestFor();
+    expect(features.app_home.home_tab_enabled).toBe(true);
+    expect(features.app_home.messages_tab_enabled).toBe(true);
+    expect(features.assistant_view.suggested_prompts.map((p) => p.title)).toContain('Write a PRD with me');
+    expect(features.assistant_view.assistant_description).toMatch(/prd/);
   });
 
   it('covers every Slack method the code calls with a listed scope, and lists no method the code does not call', () => {
@@ -176,15 +188,16 @@ describe('the Slack app manifest', () => {
   it('requests exactly the scopes the calls, the events and the slash commands need', () => {
     expect(manifestFor().oauth_config.scopes.bot).toEqual([
       'app_mentions:read', // app_mention
-      'assistant:write', // assistant.threads.setStatus (live progress in assistant threads)
+      'assistant:write', // assistant.threads.setStatus (live progress), setSuggestedPrompts, assistant_thread_started
       'channels:history', // message.channels, conversations.history and conversations.replies
       'chat:write', // chat.postMessage, and the streams chat.startStream, appendStream, stopStream
       'commands', // /prd
       'files:write', // files.uploadV2: files.getUploadURLExternal and files.completeUploadExternal
+      'im:history', // message.im (the assistant thread)
       'usergroups:read', // usergroups.users.list
     ]);
     for (const scope of Object.values(SLACK_BOT_EVENTS))
-      expect(manifestFor().oauth_config.scopes.bot).toContain(scope);
+      if (scope !== null) expect(manifestFor().oauth_config.scopes.bot).toContain(scope);
   });
 
   it('declares no slash command and no commands scope without a workflow that has one', () => {

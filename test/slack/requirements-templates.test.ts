@@ -48,7 +48,9 @@ describe('the requirements interview templates', () => {
       'section',
       'section',
       'context',
+      'context_actions',
     ]);
+    expect(rendered.blocks?.at(-1)).toMatchObject({ block_id: 'feedback:analysis' });
   });
 
   it('keeps a long PRD within Slack limits: sections cut to 3,000 characters', () => {
@@ -60,6 +62,7 @@ describe('the requirements interview templates', () => {
     });
 
     const section = rendered.blocks?.[1] as { text: { text: string } };
+    expect(rendered.blocks?.at(-1)).toMatchObject({ type: 'context_actions', block_id: 'feedback:prd' });
     expect(section.text.text.length).toBeLessThanOrEqual(3_000);
     expect(rendered.file?.content).toBe(markdown);
   });

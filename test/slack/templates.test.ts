@@ -45,7 +45,10 @@ function textsWithLimits(blocks: readonly Block[] = []): { text: string; limit: 
   return blocks.flatMap((block) => {
     const own = block.text as { text: string } | undefined;
     const fields = (block.fields as { text: string }[] | undefined) ?? [];
-    const elements = (block.elements as { text: string }[] | undefined) ?? [];
+    // The feedback buttons' elements carry labels of their own, not a text.
+    const elements = ((block.elements as { text?: unknown }[] | undefined) ?? []).filter(
+      (element): element is { text: string } => typeof element.text === 'string',
+    );
     const limit = block.type === 'header' ? HEADER_TEXT_LIMIT : SECTION_TEXT_LIMIT;
     return [
       ...(own ? [{ text: own.text, limit }] : []),
@@ -59,7 +62,17 @@ describe('the bug_findings template', () => {
   it('shows a header, the summary, root cause, confidence and severity, and the console link', () => {
     const { text, blocks = [] } = findings();
 
-    expect(blocks.map((block) => block.type)).toEqual(['header', 'section', 'section', 'context']);
+    expect(blocks.map((block) => block.type)).toEqual([
+      'header',
+      'section',
+      'section',
+      'context',
+      'context_actions',
+    ]);
+    expect(blocks[4]).toMatchObject({
+      block_id: 'feedback:findings',
+      elements: [{ type: 'feedback_buttons', action_id: 'answer_feedback' }],
+    });
     expect(blocks[1]).toEqual({
       type: 'section',
       text: { type: 'mrkdwn', text: '*Summary*\nThe export button calls a removed endpoint.' },

@@ -2,6 +2,7 @@ import { MalformedModelReplyError, ModelCallError } from '../../agents/errors.ts
 import type { AgentLogger } from '../../agents/ports.ts';
 import type { Clock } from '../../kernel/ports.ts';
 import { SlackApiError } from '../../slack/errors.ts';
+import { withFeedback } from '../../slack/templates/feedback.ts';
 import type { SlackHistoryMessage, SlackPoster } from '../../slack/web-client.ts';
 import { type Decision, type JudgeAsk, shouldRespond } from './decider.ts';
 import { DailyBudgetSpentError } from './errors.ts';
@@ -136,7 +137,12 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
   const thread = job.threadTs !== undefined ? { threadTs: job.threadTs } : {};
   let posted: { ts: string };
   try {
-    posted = await deps.slack.postMessage({ channel: job.channel, text, ...thread });
+    posted = await deps.slack.postMessage({
+      channel: job.channel,
+      text,
+      ...thread,
+      blocks: withFeedback({ text }, 'channel_answer', conversationId),
+    });
   } catch (error) {
     // Slack refused the post, so nothing was posted: give the claim back for the retry. When
     // Slack could not be reached the post may have landed; the claim stays (never twice).

@@ -1,4 +1,5 @@
 import type { SlackPostOutput } from '../../kernel/tasks.ts';
+import { withFeedback } from '../../slack/templates/feedback.ts';
 import type { MessageUpdater } from './adapters/slack-progress.ts';
 import { IncidentNotFoundError } from './errors.ts';
 import { renderPhase } from './progress.ts';
@@ -18,6 +19,7 @@ export async function showPhase(
       channel: string;
       threadTs: string;
       text: string;
+      blocks?: Record<string, unknown>[];
       idempotencyKey: string;
     }) => Promise<SlackPostOutput>;
     updater: MessageUpdater;
@@ -27,9 +29,14 @@ export async function showPhase(
   if (record === undefined) throw new IncidentNotFoundError(input.conversationId);
   const nodes = await deps.incidents.listNodes(input.conversationId);
   const text = renderPhase(input.phase, record, nodes);
+  // The conclusion, once reached, is an answer people rate: it carries the feedback buttons.
+  const blocks =
+    input.phase === 'conclusion' && record.conclusion !== undefined
+      ? { blocks: withFeedback({ text }, 'conclusion') }
+      : {};
   const posted = record.progress[input.phase];
   if (posted !== undefined) {
-    await deps.updater.update({ channel: posted.channel, ts: posted.ts, text });
+    await deps.updater.update({ channel: posted.channel, ts: posted.ts, text, ...blocks });
     return { phase: input.phase, ts: posted.ts, updated: true };
   }
   const out = await deps.post({
@@ -37,6 +44,7 @@ export async function showPhase(
     channel: record.channel,
     threadTs: record.threadTs,
     text,
+    ...blocks,
     idempotencyKey: `${input.conversationId}:progress:${input.phase}`,
   });
   await deps.incidents.updateRecord(input.conversationId, {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { withFeedback } from '../../slack/templates/feedback.ts';
 import { defineTemplates } from '../../slack/templates/index.ts';
 import {
   FALLBACK_TEXT_LIMIT,
@@ -52,7 +53,13 @@ export function renderRequirementsPrd(data: RequirementsPrdData): RenderedMessag
   const { title, markdown } = data.result;
   return {
     text: mrkdwnText(`PRD: ${title}`, FALLBACK_TEXT_LIMIT),
-    blocks: markdownBlocks(`:memo: PRD: ${title}`, markdown, 'The full PRD is attached as Markdown.'),
+    blocks: withFeedback(
+      {
+        text: title,
+        blocks: markdownBlocks(`:memo: PRD: ${title}`, markdown, 'The full PRD is attached as Markdown.'),
+      },
+      'prd',
+    ),
     file: { filename: `prd-${slug(title)}.md`, title: `PRD: ${title}`, content: markdown },
   };
 }
@@ -92,10 +99,16 @@ export function renderRequirementsAnalysis(data: RequirementsAnalysisData): Rend
   const markdown = analysisMarkdown(data);
   return {
     text: mrkdwnText(`Analysis of the PRD: ${data.result.summary}`, FALLBACK_TEXT_LIMIT),
-    blocks: markdownBlocks(
-      `:mag: Analysis: ${data.title}`,
-      markdown,
-      'The full analysis is attached as Markdown.',
+    blocks: withFeedback(
+      {
+        text: data.title,
+        blocks: markdownBlocks(
+          `:mag: Analysis: ${data.title}`,
+          markdown,
+          'The full analysis is attached as Markdown.',
+        ),
+      },
+      'analysis',
     ),
     file: {
       filename: `analysis-${slug(data.title)}.md`,

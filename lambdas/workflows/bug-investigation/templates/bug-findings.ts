@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { withFeedback } from '../../../slack/templates/feedback.ts';
 import { executionConsoleUrl, link, safeHttpUrl } from '../../../slack/templates/links.ts';
 import {
   FALLBACK_TEXT_LIMIT,
@@ -57,7 +58,7 @@ export function renderBugFindings(data: BugFindingsData): RenderedMessage {
     ],
   });
   const text = `Bug findings (${severityWord(result.severity)} severity, ${confidenceLabel(result.confidence)} confidence): ${result.summary}`;
-  return { text: mrkdwnText(text, FALLBACK_TEXT_LIMIT), blocks };
+  return { text: mrkdwnText(text, FALLBACK_TEXT_LIMIT), blocks: withFeedback({ text, blocks }, 'findings') };
 }
 
 function fixSection(fix: NonNullable<BugResultView['fix']>): Block {

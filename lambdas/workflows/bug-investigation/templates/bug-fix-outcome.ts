@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { withFeedback } from '../../../slack/templates/feedback.ts';
 import { mrkdwnText, SECTION_TEXT_LIMIT } from '../../../slack/templates/text.ts';
 import type { RenderedMessage } from '../../../slack/templates/types.ts';
 
@@ -42,11 +43,10 @@ export function renderBugFixOutcome(data: BugFixOutcomeData): RenderedMessage {
   const pull = data.fix.pullRequest;
   if (pull?.opened && pull.url) {
     const build = data.fix.build?.summary ? `\n${data.fix.build.summary}` : '';
-    return {
-      text: text(
-        `:white_check_mark: Draft pull request opened: ${pull.url}\n${data.fix.turn?.summary ?? ''}${build}`,
-      ),
-    };
+    const announcement = text(
+      `:white_check_mark: Draft pull request opened: ${pull.url}\n${data.fix.turn?.summary ?? ''}${build}`,
+    );
+    return { text: announcement, blocks: withFeedback({ text: announcement }, 'pull_request') };
   }
   return { text: text(`:x: No pull request was opened: ${noPullRequestReason(data)}`) };
 }

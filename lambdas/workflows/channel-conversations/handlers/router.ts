@@ -1,9 +1,14 @@
 import { createRouterHandler } from '../../../handlers/router.ts';
-import { channelConversations } from './wiring.ts';
+import { channelAnswerLookup } from '../feedback-lookup.ts';
+import { channelConversations, channelStore } from './wiring.ts';
 
 /**
  * The Router with channel conversations: the messages no workflow owns go to
  * `handleChannelMessage` while CHANNEL_CONVERSATIONS is set. The channel conversations module
  * declares this file as the Router's entry.
  */
-export const handler = createRouterHandler({ unownedMessages: (logger) => channelConversations(logger) });
+export const handler = createRouterHandler({
+  unownedMessages: (logger) => channelConversations(logger),
+  // Feedback on a channel answer finds its conversation by the id the answer's block names.
+  namedConversations: () => channelAnswerLookup(channelStore()),
+});

@@ -39,7 +39,7 @@ export function channelSettings(env: NodeJS.ProcessEnv = process.env): ChannelSe
   }
 }
 
-function channelStore(env: NodeJS.ProcessEnv): DynamoChannelStore {
+export function channelStore(env: NodeJS.ProcessEnv = process.env): DynamoChannelStore {
   return new DynamoChannelStore({
     client: new DynamoDBClient({}),
     tableName: requireEnv(ENV.tableName, env),

@@ -3,7 +3,12 @@ import { SlackApiError, SlackUnavailableError } from '../../../slack/errors.ts';
 
 /** Updates a posted message in place (`chat.update`): a phase message as the phase moves on. */
 export interface MessageUpdater {
-  update(args: { channel: string; ts: string; text: string }): Promise<void>;
+  update(args: {
+    channel: string;
+    ts: string;
+    text: string;
+    blocks?: Record<string, unknown>[];
+  }): Promise<void>;
 }
 
 /**
@@ -17,9 +22,14 @@ export function createMessageUpdater(options: { token: string; slackApiUrl?: str
     retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
   });
   return {
-    async update({ channel, ts, text }) {
+    async update({ channel, ts, text, blocks }) {
       try {
-        await client.chat.update({ channel, ts, text });
+        await client.chat.update({
+          channel,
+          ts,
+          text,
+          ...(blocks === undefined ? {} : { blocks: blocks as never }),
+        });
       } catch (error) {
         if ((error as { code?: string }).code === ErrorCode.PlatformError) {
           const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';

@@ -19,8 +19,15 @@ export function createSlackProgress(options: { token: string; slackApiUrl?: stri
         throw new SlackApiError('chat.postMessage', 'missing ts in response');
       return { channel: posted.channel, ts: posted.ts };
     },
-    async update(channel: string, ts: string, text: string) {
-      await call('chat.update', () => client.chat.update({ channel, ts, text }));
+    async update(channel: string, ts: string, text: string, blocks?: Record<string, unknown>[]) {
+      await call('chat.update', () =>
+        client.chat.update({
+          channel,
+          ts,
+          text,
+          ...(blocks === undefined ? {} : { blocks: blocks as never }),
+        }),
+      );
     },
     async reply(channel: string, threadTs: string, text: string) {
       await call('chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, text }));

@@ -3,6 +3,7 @@ import { taskHandler } from '../../../handlers/task-handler.ts';
 import { kernelDeps } from '../../../handlers/wiring.ts';
 import { ENV } from '../../../shared/env.ts';
 import { createLogger } from '../../../shared/logger.ts';
+import { withFeedback } from '../../../slack/templates/feedback.ts';
 import { createSlackProgress } from '../adapters/slack-progress.ts';
 import { ProgressInput, type ProgressOutput } from '../contract.ts';
 import { failureNotice, showProgress } from '../progress.ts';
@@ -38,7 +39,14 @@ export const handler = taskHandler({
       input.channel,
       {
         postSlack: (channel, text) => surface.post(channel, text),
-        updateSlack: (channel, ts, text) => surface.update(channel, ts, text),
+        // Once it links the pull request, the checklist announces it: people rate it there.
+        updateSlack: (channel, ts, text) =>
+          surface.update(
+            channel,
+            ts,
+            text,
+            state.commit.pr_url ? withFeedback({ text }, 'pull_request') : undefined,
+          ),
         replySlack: (channel, ts, text) => surface.reply(channel, ts, text),
         createComment: async (body) => (await octokit.rest.issues.createComment({ ...issue, body })).data.id,
         updateComment: async (comment_id, body) => {

@@ -1,0 +1,53 @@
+import { ErrorCode, WebClient } from '@slack/web-api';
+import { SlackApiError, SlackUnavailableError } from '../../slack/errors.ts';
+import type { FeedbackSlack } from '../ports.ts';
+
+/** Slack's answers to `views.open` with a trigger id that is too old or already used. */
+const EXPIRED_TRIGGER = new Set(['expired_trigger_id', 'invalid_trigger_id', 'exchanged_trigger_id']);
+
+/**
+ * The feedback's Slack calls: the acknowledgement only the presser sees (`chat.postEphemeral`)
+ * and the reason form (`views.open`). The client retries what Slack answers with 429 or 5xx.
+ */
+export function createSlackFeedback(options: { token: string; slackApiUrl?: string }): FeedbackSlack {
+  const client = new WebClient(options.token, {
+    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    // A trigger id lives three seconds: views.open is not worth retrying for long.
+    retryConfig: { retries: 1, minTimeout: 200, maxTimeout: 500 },
+    timeout: 5_000,
+  });
+  return {
+    async ephemeral(args) {
+      await call('chat.postEphemeral', () =>
+        client.chat.postEphemeral({
+          channel: args.channel,
+          user: args.user,
+          text: args.text,
+          ...(args.threadTs === undefined ? {} : { thread_ts: args.threadTs }),
+          ...(args.blocks === undefined ? {} : { blocks: args.blocks as never }),
+        }),
+      );
+    },
+    async openView(triggerId, view) {
+      try {
+        await call('views.open', () => client.views.open({ trigger_id: triggerId, view: view as never }));
+        return 'opened';
+      } catch (error) {
+        if (error instanceof SlackApiError && EXPIRED_TRIGGER.has(error.slackError)) return 'expired';
+        throw error;
+      }
+    },
+  };
+}
+
+async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if ((error as { code?: string }).code === ErrorCode.PlatformError) {
+      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
+      throw new SlackApiError(method, slackError, { cause: error });
+    }
+    throw new SlackUnavailableError(method, { cause: error });
+  }
+}

@@ -1,0 +1,51 @@
+import { ErrorCode, WebClient } from '@slack/web-api';
+import { SlackApiError, SlackUnavailableError } from '../../slack/errors.ts';
+import type { HomeSlack } from '../ports.ts';
+
+/** The App Home's and the assistant thread's Slack calls. */
+export function createSlackHome(options: { token: string; slackApiUrl?: string }): HomeSlack {
+  const client = new WebClient(options.token, {
+    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    retryConfig: { retries: 2, factor: 2, minTimeout: 300, maxTimeout: 2_000 },
+    timeout: 5_000,
+  });
+  return {
+    async publish(user, view) {
+      await call('views.publish', () => client.views.publish({ user_id: user, view: view as never }));
+    },
+    async permalink(channel, ts) {
+      try {
+        const answer = await call('chat.getPermalink', () =>
+          client.chat.getPermalink({ channel, message_ts: ts }),
+        );
+        return answer.permalink;
+      } catch (error) {
+        // A message deleted or out of reach: the Home lists the conversation without its link.
+        if (error instanceof SlackApiError) return undefined;
+        throw error;
+      }
+    },
+    async suggestPrompts(args) {
+      await call('assistant.threads.setSuggestedPrompts', () =>
+        client.assistant.threads.setSuggestedPrompts({
+          channel_id: args.channel,
+          thread_ts: args.threadTs,
+          title: args.title,
+          prompts: args.prompts.map((p) => ({ title: p.title, message: p.message })) as never,
+        }),
+      );
+    },
+  };
+}
+
+async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if ((error as { code?: string }).code === ErrorCode.PlatformError) {
+      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
+      throw new SlackApiError(method, slackError, { cause: error });
+    }
+    throw new SlackUnavailableError(method, { cause: error });
+  }
+}
