@@ -1,6 +1,7 @@
 import { checkBlocks, checkTaskCard } from './block-limits.ts';
 import { type FakeSlack, SlackApiError, type StoredSlackMessage } from './fake-slack.ts';
 import { type SlackArgs, type SlackMethod, toApiMessage } from './methods.ts';
+import { viewsOf } from './views.ts';
 
 /**
  * Slack's streamed messages and assistant threads in the fake: `chat.startStream`,
@@ -165,6 +166,12 @@ export const STREAM_METHODS: Record<string, SlackMethod> = {
     });
     const title = optional(args, 'title');
     if (title !== undefined) thread.title = title;
+    viewsOf(slack).suggest({
+      channel: slack.channelId(required(args, 'channel_id')),
+      threadTs: optional(args, 'thread_ts') ?? '',
+      ...(title === undefined ? {} : { title }),
+      prompts: thread.prompts,
+    });
     return {};
   },
 

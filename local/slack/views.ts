@@ -188,7 +188,11 @@ const asApiView = (stored: StoredView) => ({
   state: { values: {} },
 });
 
-/** The Web API methods of the app surfaces (registered with the fake's other methods). */
+/**
+ * The Web API methods of the app surfaces (registered with the fake's other methods);
+ * `assistant.threads.setSuggestedPrompts` is served with the assistant thread's other methods
+ * (streams.ts), which records the prompts here too.
+ */
 export const VIEW_METHODS: Record<string, SlackMethod> = {
   'views.open': (slack: FakeSlack, args) => ({
     view: asApiView(viewsOf(slack).open(stringArg(args, 'trigger_id'), objectArg(args, 'view'))),
@@ -197,25 +201,5 @@ export const VIEW_METHODS: Record<string, SlackMethod> = {
     const user = stringArg(args, 'user_id');
     if (!slack.users().some((u) => u.id === user)) throw new SlackApiError('user_not_found');
     return { view: asApiView(viewsOf(slack).publish(user, objectArg(args, 'view'))) };
-  },
-  'assistant.threads.setSuggestedPrompts': (slack: FakeSlack, args) => {
-    let prompts = args.prompts;
-    if (typeof prompts === 'string') {
-      try {
-        prompts = JSON.parse(prompts);
-      } catch {
-        throw new SlackApiError('invalid_arguments', 'prompts is not valid JSON');
-      }
-    }
-    if (!Array.isArray(prompts))
-      throw new SlackApiError('invalid_arguments', 'missing required field: prompts');
-    const title = typeof args.title === 'string' ? args.title : undefined;
-    viewsOf(slack).suggest({
-      channel: stringArg(args, 'channel_id'),
-      threadTs: stringArg(args, 'thread_ts'),
-      ...(title === undefined ? {} : { title }),
-      prompts: prompts as SuggestedPrompts['prompts'],
-    });
-    return {};
   },
 };
