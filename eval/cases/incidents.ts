@@ -1,0 +1,312 @@
+import type { Scenario } from '../telemetry/scenario.ts';
+import type { CaseBase } from '../types.ts';
+
+/**
+ * Incident cases: what a responder types after `/investigate`, the telemetry the emulators
+ * serve (eval/telemetry/scenario.ts), and the truth responders established, which only the
+ * grader reads. `component` and `change`: the concluded root cause must name one alias of
+ * each; `evidence`: one cited tool result must show one of these strings.
+ */
+
+export interface IncidentTruth {
+  outcome: 'root_cause' | 'inconclusive';
+  component?: string[];
+  change?: string[];
+  evidence?: string[];
+}
+
+export interface IncidentCase extends CaseBase {
+  workflow: 'incident_investigation';
+  request: string;
+  scenario: Scenario;
+  truth: IncidentTruth;
+}
+
+const incident = (c: Omit<IncidentCase, 'workflow'>): IncidentCase => ({ workflow: 'incident_investigation', ...c });
+
+export const INCIDENT_CASES: IncidentCase[] = [
+  incident({
+    id: 'incident/deploy-regression',
+    title: 'A payment-api deploy shortens the provider timeout',
+    request: 'checkout payments failing and slow since about 45 minutes ago',
+    scenario: {
+      seed: 11,
+      deploys: [
+        {
+          service: 'payment-api',
+          minutesAgo: 47,
+          version: '2026.11.26-7f3e2d1',
+          startLines: ['config loaded: provider=acmepay provider.timeoutMs=2000 provider.maxRetries=3'],
+        },
+      ],
+      effects: [
+        {
+          service: 'payment-api',
+          fromMinutesAgo: 45,
+          latencyFactor: 12,
+          errorShare: 0.3,
+          errorLine: 'provider request timed out after 2000ms op=charge provider=acmepay attempt=3/3',
+          gauges: { ProviderTimeouts: 30 },
+        },
+        {
+          service: 'checkout',
+          fromMinutesAgo: 45,
+          latencyFactor: 9,
+          errorShare: 0.3,
+          errorLine: 'payment authorization failed: payment-api answered 504 after {ms}ms',
+        },
+      ],
+    },
+    truth: {
+      outcome: 'root_cause',
+      component: ['payment-api'],
+      change: ['deploy', '7f3e2d1', 'timeoutms', 'timeout'],
+      evidence: ['timed out after 2000ms', '7f3e2d1', 'UPDATE_COMPLETE'],
+    },
+  }),
+  incident({
+    id: 'incident/provider-slow',
+    title: 'The external payment provider slows down; nothing of ours changed',
+    request: 'payment latency alarm on payment-api',
+    scenario: {
+      seed: 12,
+      effects: [
+        {
+          service: 'payment-api',
+          fromMinutesAgo: 35,
+          latencyFactor: 8,
+          rampMinutes: 5,
+          errorShare: 0.12,
+          errorLine: 'provider request timed out after 8000ms op=charge provider=acmepay status=upstream_timeout',
+          gauges: { ProviderLatencyMs: 1900, ProviderTimeouts: 9 },
+          warn: { line: 'acmepay status page reports degraded performance in eu-west', everyMinutes: 10 },
+        },
+      ],
+    },
+    truth: {
+      outcome: 'root_cause',
+      component: ['acmepay', 'provider'],
+      change: ['degrad', 'slow', 'latency', 'timeout'],
+      evidence: ['acmepay', 'ProviderLatencyMs'],
+    },
+  }),
+  incident({
+    id: 'incident/memory-leak',
+    title: 'An inventory deploy leaks memory until tasks are OOM-killed',
+    request: 'inventory restarting, checkout stock checks erroring',
+    scenario: {
+      seed: 13,
+      deploys: [{ service: 'inventory', minutesAgo: 110, version: '2026.11.26-c0ffee1' }],
+      effects: [
+        { service: 'inventory', fromMinutesAgo: 110, gauges: { MemoryUsedPercent: [50, 99] } },
+        {
+          service: 'inventory',
+          fromMinutesAgo: 30,
+          errorShare: 0.15,
+          errorLine: 'task stopped: OutOfMemoryError: Container killed due to memory usage (exit 137)',
+          gauges: { Restarts: 3, MemoryUsedPercent: 98 },
+        },
+        { service: 'checkout', fromMinutesAgo: 30, errorShare: 0.08, errorLine: 'stock check failed: inventory connection reset' },
+      ],
+    },
+    truth: {
+      outcome: 'root_cause',
+      component: ['inventory'],
+      change: ['memory', 'leak', 'oom', 'c0ffee1'],
+      evidence: ['OutOfMemoryError', 'MemoryUsedPercent', 'c0ffee1'],
+    },
+  }),
+  incident({
+    id: 'incident/pool-exhaustion',
+    title: 'A config change shrinks inventory’s database pool',
+    request: 'inventory slow, requests timing out waiting for the database',
+    scenario: {
+      seed: 14,
+      deploys: [
+        {
+          service: 'inventory',
+          minutesAgo: 40,
+          version: '2026.11.26-9a8b7c6',
+          startLines: ['config loaded: db.pool.max=5 db.pool.acquireTimeoutMs=3000 (was db.pool.max=50)'],
+        },
+      ],
+      effects: [
+        {
+          service: 'inventory',
+          fromMinutesAgo: 38,
+          latencyFactor: 20,
+          errorShare: 0.25,
+          errorLine: 'timeout acquiring connection from pool after 3000ms (pool max=5, waiting=41)',
+          gauges: { PoolWaitMs: 2800 },
+        },
+      ],
+    },
+    truth: {
+      outcome: 'root_cause',
+      component: ['inventory'],
+      change: ['pool', 'connection'],
+      evidence: ['acquiring connection', 'pool.max=5', 'PoolWaitMs'],
+    },
+  }),
+  incident({
+    id: 'incident/feature-flag',
+    title: 'Turning on a feature flag breaks checkout pricing',
+    request: 'checkout 500s on order placement',
+    scenario: {
+      seed: 15,
+      lines: [{ service: 'checkout', minutesAgo: 26, level: 'info', line: 'feature flag new_pricing_engine changed: off -> on (100% of traffic) by flags-admin' }],
+      effects: [
+        {
+          service: 'checkout',
+          fromMinutesAgo: 25,
+          errorShare: 0.35,
+          errorLine: "TypeError: Cannot read properties of undefined (reading 'taxRate') at PricingEngineV2.price",
+        },
+      ],
+    },
+    truth: {
+      outcome: 'root_cause',
+      component: ['checkout', 'pricing'],
+      change: ['new_pricing_engine', 'feature flag', 'flag'],
+      evidence: ['new_pricing_engine', 'PricingEngineV2'],
+    },
+  }),
+  incident({
+    id: 'incident/certificate-expiry',
+    title: 'The auth service’s TLS certificate expires',
+    request: 'logins and checkout failing, auth errors everywhere',
+    scenario: {
+      seed: 16,
+      lines: [{ service: 'auth', minutesAgo: 200, level: 'warn', line: 'certificate auth.internal expires in 2h (notAfter 2026-11-27T00:00:00Z)' }],
+      effects: [
+        { service: 'auth', fromMinutesAgo: 20, errorShare: 0.9, errorLine: 'TLS handshake failed: x509: certificate has expired or is not yet valid (auth.internal)', gauges: { TlsErrors: 40 } },
+        { service: 'checkout', fromMinutesAgo: 20, errorShare: 0.5, errorLine: 'token verification failed: auth answered TLS error x509 certificate has expired' },
+      ],
+    },
+    truth: {
+      outcome: 'root_cause',
+      component: ['auth'],
+      change: ['certificate', 'cert', 'x509', 'tls'],
+      evidence: ['x509', 'expires', 'TlsErrors'],
+    },
+  }),
+  incident({
+    id: 'incident/noisy-neighbour',
+    title: 'A reports job saturates the shared search cluster',
+    request: 'product search very slow',
+    scenario: {
+      seed: 17,
+      lines: [{ service: 'reports', minutesAgo: 33, level: 'info', line: 'job started: full-catalog-reindex-export (ad hoc, requested by analytics) on search-cluster' }],
+      effects: [
+        { service: 'reports', fromMinutesAgo: 33, gauges: { JobsRunning: 6 } },
+        { service: 'search', fromMinutesAgo: 32, latencyFactor: 15, rampMinutes: 3, gauges: { ClusterCpuPercent: 97 }, warn: { line: 'search-cluster: query queue rejected 120 requests (thread pool full)', everyMinutes: 3 } },
+      ],
+    },
+    truth: {
+      outcome: 'root_cause',
+      component: ['reports', 'reindex'],
+      change: ['job', 'reindex', 'export', 'cpu', 'shared'],
+      evidence: ['full-catalog-reindex-export', 'JobsRunning', 'ClusterCpuPercent'],
+    },
+  }),
+  incident({
+    id: 'incident/red-herring-deploy',
+    title: 'A harmless checkout deploy right before the session cache fills up',
+    request: 'checkout latency up, carts being lost',
+    scenario: {
+      seed: 18,
+      deploys: [{ service: 'checkout', minutesAgo: 25, version: '2026.11.26-b00b1e5', startLines: ['config loaded: ui.banner=winter-sale'] }],
+      effects: [
+        { service: 'session-cache', fromMinutesAgo: 22, gauges: { MemoryUsedPercent: 100, Evictions: 1800, HitRate: 0.41 }, warn: { line: 'maxmemory reached, evicting keys with allkeys-lru', everyMinutes: 1 } },
+        { service: 'checkout', fromMinutesAgo: 22, latencyFactor: 3, errorShare: 0.06, errorLine: 'cart not found in session-cache (evicted?) session rebuilt from db in {ms}ms' },
+      ],
+    },
+    truth: {
+      outcome: 'root_cause',
+      component: ['session-cache', 'redis'],
+      change: ['maxmemory', 'evict', 'memory'],
+      evidence: ['maxmemory', 'Evictions', 'evicted'],
+    },
+  }),
+  incident({
+    id: 'incident/disk-full',
+    title: 'The orders database runs out of disk',
+    request: 'orders failing to save',
+    scenario: {
+      seed: 19,
+      effects: [
+        { service: 'orders-db', fromMinutesAgo: 150, toMinutesAgo: 15, gauges: { DiskUsedPercent: [80, 100] } },
+        { service: 'orders-db', fromMinutesAgo: 15, errorShare: 0.4, errorLine: 'ERROR: could not extend file "base/16384/24576": No space left on device', gauges: { DiskUsedPercent: 100 } },
+        { service: 'inventory', fromMinutesAgo: 15, errorShare: 0.3, errorLine: 'insert into reservations failed: orders-db error 53100 disk full' },
+      ],
+    },
+    truth: {
+      outcome: 'root_cause',
+      component: ['orders-db', 'database'],
+      change: ['disk', 'space', 'storage'],
+      evidence: ['No space left on device', 'DiskUsedPercent', '53100'],
+    },
+  }),
+  incident({
+    id: 'incident/bad-endpoint-config',
+    title: 'A payment-api deploy points at a wrong provider host',
+    request: 'every payment failing right now',
+    scenario: {
+      seed: 20,
+      deploys: [
+        {
+          service: 'payment-api',
+          minutesAgo: 18,
+          version: '2026.11.26-e11d0a4',
+          startLines: ['config loaded: provider=acmepay provider.url=https://api.acmepay.exmaple.com/v2'],
+        },
+      ],
+      effects: [
+        { service: 'payment-api', fromMinutesAgo: 17, errorShare: 0.97, errorLine: 'getaddrinfo ENOTFOUND api.acmepay.exmaple.com op=charge' },
+        { service: 'checkout', fromMinutesAgo: 17, errorShare: 0.9, errorLine: 'payment authorization failed: payment-api answered 502' },
+      ],
+    },
+    truth: {
+      outcome: 'root_cause',
+      component: ['payment-api'],
+      change: ['exmaple', 'url', 'endpoint', 'host', 'dns', 'enotfound', 'config'],
+      evidence: ['ENOTFOUND', 'exmaple'],
+    },
+  }),
+  incident({
+    id: 'incident/retry-storm',
+    title: 'A marketing push trips the provider’s rate limit',
+    request: 'payment errors spiking, 429s?',
+    scenario: {
+      seed: 21,
+      lines: [{ service: 'checkout', minutesAgo: 31, level: 'info', line: 'campaign black-friday-push started: traffic multiplier expected x4' }],
+      effects: [
+        { service: 'checkout', fromMinutesAgo: 30, latencyFactor: 1.5 },
+        { service: 'payment-api', fromMinutesAgo: 29, errorShare: 0.4, errorLine: 'provider answered 429 Too Many Requests (rate limit 200 rps) op=charge provider=acmepay' },
+      ],
+    },
+    truth: {
+      outcome: 'root_cause',
+      component: ['acmepay', 'provider', 'payment-api'],
+      change: ['rate limit', '429', 'traffic', 'campaign'],
+      evidence: ['429', 'black-friday-push'],
+    },
+  }),
+  incident({
+    id: 'incident/no-cause-quiet',
+    title: 'An alarm with nothing behind it in the data',
+    request: 'someone says checkout felt slow ten minutes ago',
+    scenario: { seed: 22 },
+    truth: { outcome: 'inconclusive' },
+  }),
+  incident({
+    id: 'incident/no-cause-blip',
+    title: 'A short error blip with no trace of a cause',
+    request: 'search errors for a few minutes, gone now?',
+    scenario: {
+      seed: 23,
+      effects: [{ service: 'search', fromMinutesAgo: 40, toMinutesAgo: 37, errorShare: 0.05, errorLine: 'request failed: upstream reset' }],
+    },
+    truth: { outcome: 'inconclusive' },
+  }),
+];
