@@ -58,7 +58,11 @@ export function laneOf(body: Body): string {
 }
 
 export function keyOf(body: Body): string {
-  return JSON.stringify({ system: body.system, messages: body.messages, tools: body.tools?.map((t) => t.name) })
+  return JSON.stringify({
+    system: body.system,
+    messages: body.messages,
+    tools: body.tools?.map((t) => t.name),
+  })
     .replace(/\d+/g, '#')
     .replace(/[0-9a-f]{7,}/g, '%');
 }
@@ -70,7 +74,10 @@ export function readRecording(path: string): Recording {
   return { model: String(head.model), exchanges: rest as unknown as Exchange[] };
 }
 
-export async function startModelProxy(options: { upstream?: string; replay?: Recording }): Promise<ModelProxy> {
+export async function startModelProxy(options: {
+  upstream?: string;
+  replay?: Recording;
+}): Promise<ModelProxy> {
   let upstream = options.upstream;
   const exchanges: Exchange[] = [];
   const misses: string[] = [];
@@ -98,11 +105,18 @@ export async function startModelProxy(options: { upstream?: string; replay?: Rec
           if (!found) {
             misses.push(lane);
             res.writeHead(500, { 'content-type': 'application/json', 'x-should-retry': 'false' });
-            res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `replay: no recorded answer in lane ${lane}` } }));
+            res.end(
+              JSON.stringify({
+                type: 'error',
+                error: { type: 'api_error', message: `replay: no recorded answer in lane ${lane}` },
+              }),
+            );
             return;
           }
           exchanges.push({ ...found, request: body });
-          res.writeHead(found.status, { 'content-type': 'application/json' }).end(JSON.stringify(found.response));
+          res
+            .writeHead(found.status, { 'content-type': 'application/json' })
+            .end(JSON.stringify(found.response));
           return;
         }
         if (!upstream) {
@@ -131,7 +145,12 @@ export async function startModelProxy(options: { upstream?: string; replay?: Rec
           res.writeHead(answer.status, { 'content-type': type }).end(out);
         } catch (error) {
           res.writeHead(502, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `eval proxy: ${String(error)}` } }));
+          res.end(
+            JSON.stringify({
+              type: 'error',
+              error: { type: 'api_error', message: `eval proxy: ${String(error)}` },
+            }),
+          );
         }
       })();
     });
@@ -195,10 +214,7 @@ export function evidenceTexts(exchanges: readonly Exchange[]): Map<string, strin
       if (!Array.isArray(message.content)) continue;
       for (const block of message.content as { type?: string; content?: unknown }[]) {
         if (block.type !== 'tool_result') continue;
-        const text =
-          typeof block.content === 'string'
-            ? block.content
-            : JSON.stringify(block.content ?? '');
+        const text = typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? '');
         const id = /Cite it as (ev-\d+)/.exec(text)?.[1];
         if (id && !texts.has(id)) texts.set(id, text);
       }

@@ -68,17 +68,34 @@ export function summarize(results: readonly CaseResult[]): WorkflowSummary[] {
       costUsd: cost,
       costPerRunUsd: cost === null ? null : cost / rs.length,
       firstAnswerMs: { p50: percentile(first, 50), p95: percentile(first, 95) },
-      endMs: { p50: percentile(rs.map((r) => r.endMs), 50), p95: percentile(rs.map((r) => r.endMs), 95) },
+      endMs: {
+        p50: percentile(
+          rs.map((r) => r.endMs),
+          50,
+        ),
+        p95: percentile(
+          rs.map((r) => r.endMs),
+          95,
+        ),
+      },
       toolCalls: sum((r) => r.usage.toolCalls),
       modelCalls: sum((r) => r.usage.modelCalls),
       inputTokens: sum((r) => r.usage.inputTokens),
       outputTokens: sum((r) => r.usage.outputTokens),
-      overheadMs: { p50: percentile(rs.map((r) => r.overheadMs.setup + r.overheadMs.grading), 50) },
+      overheadMs: {
+        p50: percentile(
+          rs.map((r) => r.overheadMs.setup + r.overheadMs.grading),
+          50,
+        ),
+      },
     };
   });
 }
 
-export function buildReport(run: Omit<RunInfo, 'judge'> & { judgeAvailable: boolean }, results: CaseResult[]): Report {
+export function buildReport(
+  run: Omit<RunInfo, 'judge'> & { judgeAvailable: boolean },
+  results: CaseResult[],
+): Report {
   const { judgeAvailable, ...info } = run;
   return {
     run: { ...info, judge: { available: judgeAvailable, model: JUDGE_MODEL, prompt: JUDGE_PROMPT } },

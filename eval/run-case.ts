@@ -72,7 +72,14 @@ export async function runCase(job: Job): Promise<CaseResult> {
     ...(error ? { error } : {}),
     ...(run?.firstAnswerMs !== undefined ? { firstAnswerMs: run.firstAnswerMs } : {}),
     endMs: run?.endMs ?? 0,
-    usage: usage ?? { modelCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    usage: usage ?? {
+      modelCalls: 0,
+      toolCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    },
     ...(costMicroUsd !== undefined ? { costUsd: costMicroUsd / 1e6 } : {}),
     overheadMs: { setup: setupMs, grading: run?.gradingMs ?? 0 },
   };

@@ -41,10 +41,14 @@ async function runWorker(c: EvalCase, job: Job, graceMs: number): Promise<CaseRe
   const started = Date.now();
   try {
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'eval/worker.ts', JSON.stringify(job), resultPath], {
-        env: { ...process.env, NODE_OPTIONS: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'eval/worker.ts', JSON.stringify(job), resultPath],
+        {
+          env: { ...process.env, NODE_OPTIONS: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let output = '';
       const keep = (chunk: Buffer) => {
         output = (output + chunk.toString()).slice(-2000);
@@ -61,7 +65,12 @@ async function runWorker(c: EvalCase, job: Job, graceMs: number): Promise<CaseRe
       return JSON.parse(await readFile(resultPath, 'utf8')) as CaseResult;
     } catch {
       const why = code === null ? 'the worker was killed (over its time limit)' : `the worker exited ${code}`;
-      return crashed(c, job, `${why} without a result: ${output.trim().split('\n').slice(-3).join(' | ')}`, Date.now() - started);
+      return crashed(
+        c,
+        job,
+        `${why} without a result: ${output.trim().split('\n').slice(-3).join(' | ')}`,
+        Date.now() - started,
+      );
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -44,7 +44,9 @@ export async function startSession(options: {
       : undefined;
   const proxy = await startModelProxy({
     ...(upstream ? { upstream } : {}),
-    ...(options.model.kind === 'replay' && options.model.recording ? { replay: options.model.recording } : {}),
+    ...(options.model.kind === 'replay' && options.model.recording
+      ? { replay: options.model.recording }
+      : {}),
   });
   const key = options.model.kind === 'live' ? process.env.ANTHROPIC_API_KEY : undefined;
   let sandbox: Sandbox;
@@ -72,7 +74,9 @@ export async function startSession(options: {
   const api = async <T>(path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${sandbox.url}${path}`, {
       method: body === undefined ? 'GET' : 'POST',
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
     });
     if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as T;
@@ -82,7 +86,14 @@ export async function startSession(options: {
     proxy,
     store: new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName }),
     async post(channel, user, text, threadTs) {
-      return (await api<{ ts: string }>('/sandbox/slack/post', { channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) })).ts;
+      return (
+        await api<{ ts: string }>('/sandbox/slack/post', {
+          channel,
+          user,
+          text,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+        })
+      ).ts;
     },
     async messages(channel, threadTs) {
       const query = `channel=${channel}${threadTs ? `&thread_ts=${threadTs}` : ''}`;
@@ -121,7 +132,11 @@ export async function startSession(options: {
 }
 
 /** Polls `probe` every `intervalMs` until it returns something other than undefined, or the deadline passes. */
-export async function poll<T>(probe: () => Promise<T | undefined> | T | undefined, deadline: number, intervalMs = 100): Promise<T | undefined> {
+export async function poll<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  deadline: number,
+  intervalMs = 100,
+): Promise<T | undefined> {
   for (;;) {
     try {
       const value = await probe();

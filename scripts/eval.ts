@@ -49,19 +49,26 @@ if (values.workflow !== 'all' && !(WORKFLOWS as readonly string[]).includes(valu
 if (values.record && values.replay) fail('--record and --replay exclude each other');
 const live = Boolean(process.env.ANTHROPIC_API_KEY || process.env.ANTHROPIC_BASE_URL);
 const mode = values.replay ? 'replay' : live ? 'live' : 'demo';
-if (mode === 'demo' && values.model) fail('--model needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --replay');
-if (mode === 'demo' && values.record) fail('--record keeps a real model\'s answers: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL)');
+if (mode === 'demo' && values.model)
+  fail('--model needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --replay');
+if (mode === 'demo' && values.record)
+  fail("--record keeps a real model's answers: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL)");
 if (values.replay && !existsSync(values.replay)) fail(`no recording folder ${values.replay}`);
 
 const iterations = Math.floor(positive('iterations', values.iterations));
 const concurrency = Math.floor(positive('concurrency', values.concurrency));
 const timeScale = positive('time-scale', values['time-scale']);
-const timeoutMs = 1000 * positive('timeout', values.timeout ?? (mode === 'demo' || mode === 'replay' ? '240' : '900'));
-const cases = selectCases({ workflow: values.workflow ?? 'all', ...(values.cases ? { cases: values.cases } : {}) });
+const timeoutMs =
+  1000 * positive('timeout', values.timeout ?? (mode === 'demo' || mode === 'replay' ? '240' : '900'));
+const cases = selectCases({
+  workflow: values.workflow ?? 'all',
+  ...(values.cases ? { cases: values.cases } : {}),
+});
 if (cases.length === 0) fail('no case matches --workflow and --cases');
 
 const fileOf = (id: string, iteration: number) => `${id.replace(/[^A-Za-z0-9_-]+/g, '_')}.${iteration}.jsonl`;
-let model = mode === 'demo' ? 'offline-demo-model' : (values.model ?? 'the stack default (claude-sonnet-5-5)');
+let model =
+  mode === 'demo' ? 'offline-demo-model' : (values.model ?? 'the stack default (claude-sonnet-5-5)');
 const jobs = cases.flatMap((c) =>
   Array.from({ length: iterations }, (_, i) => {
     const job: Job = {
@@ -79,11 +86,15 @@ const jobs = cases.flatMap((c) =>
 );
 
 const startedAt = new Date();
-console.log(`eval: ${jobs.length} runs of ${cases.length} cases, model ${model} (${mode}), concurrency ${concurrency}`);
+console.log(
+  `eval: ${jobs.length} runs of ${cases.length} cases, model ${model} (${mode}), concurrency ${concurrency}`,
+);
 const results = await runJobs(jobs, {
   concurrency,
   onResult: (r) =>
-    console.log(`${r.pass ? 'pass' : 'FAIL'} ${r.id}#${r.iteration} ${(r.endMs / 1000).toFixed(1)} s — ${r.reason.slice(0, 200)}`),
+    console.log(
+      `${r.pass ? 'pass' : 'FAIL'} ${r.id}#${r.iteration} ${(r.endMs / 1000).toFixed(1)} s — ${r.reason.slice(0, 200)}`,
+    ),
 });
 const report = buildReport(
   {
@@ -104,5 +115,7 @@ mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
 writeFileSync(join(out, 'report.md'), toMarkdown(report));
 for (const w of report.workflows)
-  console.log(`${w.workflow}: ${w.passed}/${w.runs} passed (${(w.passRate * 100).toFixed(0)}%)${mode === 'demo' ? ' [offline demo model]' : ''}`);
+  console.log(
+    `${w.workflow}: ${w.passed}/${w.runs} passed (${(w.passRate * 100).toFixed(0)}%)${mode === 'demo' ? ' [offline demo model]' : ''}`,
+  );
 console.log(`eval: report in ${out}/report.md (wall time ${(report.run.wallMs / 1000).toFixed(1)} s)`);

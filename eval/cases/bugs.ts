@@ -35,8 +35,15 @@ export const BUG_CASES: BugCase[] = [
     id: 'bug/webshop-vat-before-discount',
     title: 'VAT charged on the subtotal before the discount',
     repo: 'webshop',
-    plant: [{ file: 'src/checkout.ts', find: 'const vat = vatFor(net, options.region);', replace: 'const vat = vatFor(subtotal, options.region);' }],
-    report: 'Checkout totals are too high when I use a discount code: the VAT looks wrong. 2 T-shirts, SAVE10, region DE.',
+    plant: [
+      {
+        file: 'src/checkout.ts',
+        find: 'const vat = vatFor(net, options.region);',
+        replace: 'const vat = vatFor(subtotal, options.region);',
+      },
+    ],
+    report:
+      'Checkout totals are too high when I use a discount code: the VAT looks wrong. 2 T-shirts, SAVE10, region DE.',
     details: 'Total shown was 48.53 EUR, I expected 47.77 EUR.',
     truth: {
       file: 'src/checkout.ts',
@@ -58,7 +65,13 @@ export const BUG_CASES: BugCase[] = [
     id: 'bug/webshop-discount-minimum',
     title: 'A discount is refused at exactly its minimum subtotal',
     repo: 'webshop',
-    plant: [{ file: 'src/discounts.ts', find: 'if (subtotal < discount.minSubtotalCents) return 0;', replace: 'if (subtotal <= discount.minSubtotalCents) return 0;' }],
+    plant: [
+      {
+        file: 'src/discounts.ts',
+        find: 'if (subtotal < discount.minSubtotalCents) return 0;',
+        replace: 'if (subtotal <= discount.minSubtotalCents) return 0;',
+      },
+    ],
     report: 'FIVEOFF says minimum 25.00 EUR but with exactly 25.00 in my cart (2 mugs) it takes nothing off.',
     details: 'Two coffee mugs, 12.50 each, code FIVEOFF, region DE.',
     truth: {
@@ -81,7 +94,13 @@ export const BUG_CASES: BugCase[] = [
     id: 'bug/webshop-code-case',
     title: 'Discount codes typed in lower case are unknown',
     repo: 'webshop',
-    plant: [{ file: 'src/discounts.ts', find: 'const wanted = code.trim().toUpperCase();', replace: 'const wanted = code.trim();' }],
+    plant: [
+      {
+        file: 'src/discounts.ts',
+        find: 'const wanted = code.trim().toUpperCase();',
+        replace: 'const wanted = code.trim();',
+      },
+    ],
     report: 'Typing "save10" at checkout says unknown discount code, SAVE10 works.',
     details: 'Lower case save10, region NL, a hoodie in the cart.',
     truth: {
@@ -104,7 +123,13 @@ export const BUG_CASES: BugCase[] = [
     id: 'bug/webshop-free-shipping-threshold',
     title: 'Shipping charged at exactly the free-shipping amount',
     repo: 'webshop',
-    plant: [{ file: 'src/checkout.ts', find: 'net >= FREE_SHIPPING_FROM ? 0 : SHIPPING', replace: 'net > FREE_SHIPPING_FROM ? 0 : SHIPPING' }],
+    plant: [
+      {
+        file: 'src/checkout.ts',
+        find: 'net >= FREE_SHIPPING_FROM ? 0 : SHIPPING',
+        replace: 'net > FREE_SHIPPING_FROM ? 0 : SHIPPING',
+      },
+    ],
     report: 'Free shipping is advertised from 50 EUR but an order of exactly 50.00 still paid 4.95 shipping.',
     details: 'Cart: 4 mugs (50.00), region DE, no code.',
     truth: {
@@ -149,7 +174,13 @@ export const BUG_CASES: BugCase[] = [
     id: 'bug/webshop-cart-merge',
     title: 'Adding a product again replaces its quantity',
     repo: 'webshop',
-    plant: [{ file: 'src/cart.ts', find: 'if (line) line.quantity += quantity;', replace: 'if (line) line.quantity = quantity;' }],
+    plant: [
+      {
+        file: 'src/cart.ts',
+        find: 'if (line) line.quantity += quantity;',
+        replace: 'if (line) line.quantity = quantity;',
+      },
+    ],
     report: 'I add a mug, then add 2 more mugs, and the cart says 2 mugs instead of 3.',
     details: 'Web shop, product page "add to cart" twice.',
     truth: {
@@ -171,7 +202,13 @@ export const BUG_CASES: BugCase[] = [
     id: 'bug/webshop-rounding',
     title: 'VAT is rounded down instead of half up',
     repo: 'webshop',
-    plant: [{ file: 'src/money.ts', find: 'return Math.round((amount * percent) / 100);', replace: 'return Math.floor((amount * percent) / 100);' }],
+    plant: [
+      {
+        file: 'src/money.ts',
+        find: 'return Math.round((amount * percent) / 100);',
+        replace: 'return Math.floor((amount * percent) / 100);',
+      },
+    ],
     report: 'Our accountant says VAT on some orders is one cent short, e.g. one notebook to DE.',
     details: 'One notebook (8.99), region DE: VAT shown 1.70, should be 1.71.',
     truth: {
@@ -194,8 +231,15 @@ export const BUG_CASES: BugCase[] = [
     id: 'bug/invoicing-net-days',
     title: 'Due dates are a day early',
     repo: 'invoicing',
-    plant: [{ file: 'invoicing/due.py', find: 'return invoice_date + timedelta(days=net_days)', replace: 'return invoice_date + timedelta(days=net_days - 1)' }],
-    report: 'Invoices dated 1 March with net 30 say due 30 March; customers complain we chase them a day early.',
+    plant: [
+      {
+        file: 'invoicing/due.py',
+        find: 'return invoice_date + timedelta(days=net_days)',
+        replace: 'return invoice_date + timedelta(days=net_days - 1)',
+      },
+    ],
+    report:
+      'Invoices dated 1 March with net 30 say due 30 March; customers complain we chase them a day early.',
     details: 'Any invoice, e.g. dated 2026-03-01 net 30.',
     truth: {
       file: 'invoicing/due.py',
@@ -215,7 +259,13 @@ export const BUG_CASES: BugCase[] = [
     id: 'bug/invoicing-reverse-charge',
     title: 'Reverse charge applied to domestic businesses',
     repo: 'invoicing',
-    plant: [{ file: 'invoicing/tax.py', find: 'if buyer_is_business and buyer_country != seller_country:', replace: 'if buyer_is_business and buyer_country == seller_country:' }],
+    plant: [
+      {
+        file: 'invoicing/tax.py',
+        find: 'if buyer_is_business and buyer_country != seller_country:',
+        replace: 'if buyer_is_business and buyer_country == seller_country:',
+      },
+    ],
     report: 'A German business customer of ours got an invoice with 0% VAT, and a French one got 19%.',
     details: 'Seller DE; buyer DE business got 0%, buyer FR business got 19%.',
     truth: {
@@ -238,7 +288,11 @@ export const BUG_CASES: BugCase[] = [
     repo: 'invoicing',
     plant: [
       { file: 'invoicing/numbering.py', find: 'self._last: dict[int, int] = {}', replace: 'self._last = 0' },
-      { file: 'invoicing/numbering.py', find: 'sequence = self._last.get(year, 0) + 1\n        self._last[year] = sequence', replace: 'sequence = self._last + 1\n        self._last = sequence' },
+      {
+        file: 'invoicing/numbering.py',
+        find: 'sequence = self._last.get(year, 0) + 1\n        self._last[year] = sequence',
+        replace: 'sequence = self._last + 1\n        self._last = sequence',
+      },
     ],
     report: 'The first invoice of 2027 got number INV-2027-0412 instead of INV-2027-0001.',
     details: 'It continues the 2026 sequence.',
@@ -263,7 +317,13 @@ export const BUG_CASES: BugCase[] = [
     id: 'bug/invoicing-discount-truncation',
     title: 'Line discounts lose a cent',
     repo: 'invoicing',
-    plant: [{ file: 'invoicing/lines.py', find: 'return gross - percent_of(gross, line.discount_percent)', replace: 'return gross - int(gross * line.discount_percent / 100)' }],
+    plant: [
+      {
+        file: 'invoicing/lines.py',
+        find: 'return gross - percent_of(gross, line.discount_percent)',
+        replace: 'return gross - int(gross * line.discount_percent / 100)',
+      },
+    ],
     report: 'A line of 3 x 3.33 EUR with 15% discount comes to 8.50 on the invoice; by hand it is 8.49.',
     details: 'quantity 3, unit price 333 cents, discount 15%.',
     truth: {
@@ -284,8 +344,11 @@ export const BUG_CASES: BugCase[] = [
     id: 'bug/invoicing-business-days',
     title: 'Saturdays count as business days',
     repo: 'invoicing',
-    plant: [{ file: 'invoicing/due.py', find: 'if current.weekday() >= 5:', replace: 'if current.weekday() > 5:' }],
-    report: 'Payment reminders scheduled "3 business days" after Thursday go out on Monday instead of Tuesday.',
+    plant: [
+      { file: 'invoicing/due.py', find: 'if current.weekday() >= 5:', replace: 'if current.weekday() > 5:' },
+    ],
+    report:
+      'Payment reminders scheduled "3 business days" after Thursday go out on Monday instead of Tuesday.',
     details: 'Start Thursday 2026-03-05, 3 business days.',
     truth: {
       file: 'invoicing/due.py',

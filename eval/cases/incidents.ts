@@ -22,7 +22,10 @@ export interface IncidentCase extends CaseBase {
   truth: IncidentTruth;
 }
 
-const incident = (c: Omit<IncidentCase, 'workflow'>): IncidentCase => ({ workflow: 'incident_investigation', ...c });
+const incident = (c: Omit<IncidentCase, 'workflow'>): IncidentCase => ({
+  workflow: 'incident_investigation',
+  ...c,
+});
 
 export const INCIDENT_CASES: IncidentCase[] = [
   incident({
@@ -77,7 +80,8 @@ export const INCIDENT_CASES: IncidentCase[] = [
           latencyFactor: 8,
           rampMinutes: 5,
           errorShare: 0.12,
-          errorLine: 'provider request timed out after 8000ms op=charge provider=acmepay status=upstream_timeout',
+          errorLine:
+            'provider request timed out after 8000ms op=charge provider=acmepay status=upstream_timeout',
           gauges: { ProviderLatencyMs: 1900, ProviderTimeouts: 9 },
           warn: { line: 'acmepay status page reports degraded performance in eu-west', everyMinutes: 10 },
         },
@@ -86,7 +90,7 @@ export const INCIDENT_CASES: IncidentCase[] = [
     truth: {
       outcome: 'root_cause',
       component: ['acmepay', 'provider'],
-      change: ['degrad', 'slow', 'latency', 'timeout'],
+      change: ['degrad', 'slow', 'timeout'],
       evidence: ['acmepay', 'ProviderLatencyMs'],
     },
   }),
@@ -106,7 +110,12 @@ export const INCIDENT_CASES: IncidentCase[] = [
           errorLine: 'task stopped: OutOfMemoryError: Container killed due to memory usage (exit 137)',
           gauges: { Restarts: 3, MemoryUsedPercent: 98 },
         },
-        { service: 'checkout', fromMinutesAgo: 30, errorShare: 0.08, errorLine: 'stock check failed: inventory connection reset' },
+        {
+          service: 'checkout',
+          fromMinutesAgo: 30,
+          errorShare: 0.08,
+          errorLine: 'stock check failed: inventory connection reset',
+        },
       ],
     },
     truth: {
@@ -154,13 +163,21 @@ export const INCIDENT_CASES: IncidentCase[] = [
     request: 'checkout 500s on order placement',
     scenario: {
       seed: 15,
-      lines: [{ service: 'checkout', minutesAgo: 26, level: 'info', line: 'feature flag new_pricing_engine changed: off -> on (100% of traffic) by flags-admin' }],
+      lines: [
+        {
+          service: 'checkout',
+          minutesAgo: 26,
+          level: 'info',
+          line: 'feature flag new_pricing_engine changed: off -> on (100% of traffic) by flags-admin',
+        },
+      ],
       effects: [
         {
           service: 'checkout',
           fromMinutesAgo: 25,
           errorShare: 0.35,
-          errorLine: "TypeError: Cannot read properties of undefined (reading 'taxRate') at PricingEngineV2.price",
+          errorLine:
+            "TypeError: Cannot read properties of undefined (reading 'taxRate') at PricingEngineV2.price",
         },
       ],
     },
@@ -177,10 +194,29 @@ export const INCIDENT_CASES: IncidentCase[] = [
     request: 'logins and checkout failing, auth errors everywhere',
     scenario: {
       seed: 16,
-      lines: [{ service: 'auth', minutesAgo: 200, level: 'warn', line: 'certificate auth.internal expires in 2h (notAfter 2026-11-27T00:00:00Z)' }],
+      lines: [
+        {
+          service: 'auth',
+          minutesAgo: 200,
+          level: 'warn',
+          line: 'certificate auth.internal expires in 2h (notAfter 2026-11-27T00:00:00Z)',
+        },
+      ],
       effects: [
-        { service: 'auth', fromMinutesAgo: 20, errorShare: 0.9, errorLine: 'TLS handshake failed: x509: certificate has expired or is not yet valid (auth.internal)', gauges: { TlsErrors: 40 } },
-        { service: 'checkout', fromMinutesAgo: 20, errorShare: 0.5, errorLine: 'token verification failed: auth answered TLS error x509 certificate has expired' },
+        {
+          service: 'auth',
+          fromMinutesAgo: 20,
+          errorShare: 0.9,
+          errorLine:
+            'TLS handshake failed: x509: certificate has expired or is not yet valid (auth.internal)',
+          gauges: { TlsErrors: 40 },
+        },
+        {
+          service: 'checkout',
+          fromMinutesAgo: 20,
+          errorShare: 0.5,
+          errorLine: 'token verification failed: auth answered TLS error x509 certificate has expired',
+        },
       ],
     },
     truth: {
@@ -196,10 +232,27 @@ export const INCIDENT_CASES: IncidentCase[] = [
     request: 'product search very slow',
     scenario: {
       seed: 17,
-      lines: [{ service: 'reports', minutesAgo: 33, level: 'info', line: 'job started: full-catalog-reindex-export (ad hoc, requested by analytics) on search-cluster' }],
+      lines: [
+        {
+          service: 'reports',
+          minutesAgo: 33,
+          level: 'info',
+          line: 'job started: full-catalog-reindex-export (ad hoc, requested by analytics) on search-cluster',
+        },
+      ],
       effects: [
         { service: 'reports', fromMinutesAgo: 33, gauges: { JobsRunning: 6 } },
-        { service: 'search', fromMinutesAgo: 32, latencyFactor: 15, rampMinutes: 3, gauges: { ClusterCpuPercent: 97 }, warn: { line: 'search-cluster: query queue rejected 120 requests (thread pool full)', everyMinutes: 3 } },
+        {
+          service: 'search',
+          fromMinutesAgo: 32,
+          latencyFactor: 15,
+          rampMinutes: 3,
+          gauges: { ClusterCpuPercent: 97 },
+          warn: {
+            line: 'search-cluster: query queue rejected 120 requests (thread pool full)',
+            everyMinutes: 3,
+          },
+        },
       ],
     },
     truth: {
@@ -215,10 +268,28 @@ export const INCIDENT_CASES: IncidentCase[] = [
     request: 'checkout latency up, carts being lost',
     scenario: {
       seed: 18,
-      deploys: [{ service: 'checkout', minutesAgo: 25, version: '2026.11.26-b00b1e5', startLines: ['config loaded: ui.banner=winter-sale'] }],
+      deploys: [
+        {
+          service: 'checkout',
+          minutesAgo: 25,
+          version: '2026.11.26-b00b1e5',
+          startLines: ['config loaded: ui.banner=winter-sale'],
+        },
+      ],
       effects: [
-        { service: 'session-cache', fromMinutesAgo: 22, gauges: { MemoryUsedPercent: 100, Evictions: 1800, HitRate: 0.41 }, warn: { line: 'maxmemory reached, evicting keys with allkeys-lru', everyMinutes: 1 } },
-        { service: 'checkout', fromMinutesAgo: 22, latencyFactor: 3, errorShare: 0.06, errorLine: 'cart not found in session-cache (evicted?) session rebuilt from db in {ms}ms' },
+        {
+          service: 'session-cache',
+          fromMinutesAgo: 22,
+          gauges: { MemoryUsedPercent: 100, Evictions: 1800, HitRate: 0.41 },
+          warn: { line: 'maxmemory reached, evicting keys with allkeys-lru', everyMinutes: 1 },
+        },
+        {
+          service: 'checkout',
+          fromMinutesAgo: 22,
+          latencyFactor: 3,
+          errorShare: 0.06,
+          errorLine: 'cart not found in session-cache (evicted?) session rebuilt from db in {ms}ms',
+        },
       ],
     },
     truth: {
@@ -235,9 +306,25 @@ export const INCIDENT_CASES: IncidentCase[] = [
     scenario: {
       seed: 19,
       effects: [
-        { service: 'orders-db', fromMinutesAgo: 150, toMinutesAgo: 15, gauges: { DiskUsedPercent: [80, 100] } },
-        { service: 'orders-db', fromMinutesAgo: 15, errorShare: 0.4, errorLine: 'ERROR: could not extend file "base/16384/24576": No space left on device', gauges: { DiskUsedPercent: 100 } },
-        { service: 'inventory', fromMinutesAgo: 15, errorShare: 0.3, errorLine: 'insert into reservations failed: orders-db error 53100 disk full' },
+        {
+          service: 'orders-db',
+          fromMinutesAgo: 150,
+          toMinutesAgo: 15,
+          gauges: { DiskUsedPercent: [80, 100] },
+        },
+        {
+          service: 'orders-db',
+          fromMinutesAgo: 15,
+          errorShare: 0.4,
+          errorLine: 'ERROR: could not extend file "base/16384/24576": No space left on device',
+          gauges: { DiskUsedPercent: 100 },
+        },
+        {
+          service: 'inventory',
+          fromMinutesAgo: 15,
+          errorShare: 0.3,
+          errorLine: 'insert into reservations failed: orders-db error 53100 disk full',
+        },
       ],
     },
     truth: {
@@ -262,8 +349,18 @@ export const INCIDENT_CASES: IncidentCase[] = [
         },
       ],
       effects: [
-        { service: 'payment-api', fromMinutesAgo: 17, errorShare: 0.97, errorLine: 'getaddrinfo ENOTFOUND api.acmepay.exmaple.com op=charge' },
-        { service: 'checkout', fromMinutesAgo: 17, errorShare: 0.9, errorLine: 'payment authorization failed: payment-api answered 502' },
+        {
+          service: 'payment-api',
+          fromMinutesAgo: 17,
+          errorShare: 0.97,
+          errorLine: 'getaddrinfo ENOTFOUND api.acmepay.exmaple.com op=charge',
+        },
+        {
+          service: 'checkout',
+          fromMinutesAgo: 17,
+          errorShare: 0.9,
+          errorLine: 'payment authorization failed: payment-api answered 502',
+        },
       ],
     },
     truth: {
@@ -279,10 +376,23 @@ export const INCIDENT_CASES: IncidentCase[] = [
     request: 'payment errors spiking, 429s?',
     scenario: {
       seed: 21,
-      lines: [{ service: 'checkout', minutesAgo: 31, level: 'info', line: 'campaign black-friday-push started: traffic multiplier expected x4' }],
+      lines: [
+        {
+          service: 'checkout',
+          minutesAgo: 31,
+          level: 'info',
+          line: 'campaign black-friday-push started: traffic multiplier expected x4',
+        },
+      ],
       effects: [
         { service: 'checkout', fromMinutesAgo: 30, latencyFactor: 1.5 },
-        { service: 'payment-api', fromMinutesAgo: 29, errorShare: 0.4, errorLine: 'provider answered 429 Too Many Requests (rate limit 200 rps) op=charge provider=acmepay' },
+        {
+          service: 'payment-api',
+          fromMinutesAgo: 29,
+          errorShare: 0.4,
+          errorLine:
+            'provider answered 429 Too Many Requests (rate limit 200 rps) op=charge provider=acmepay',
+        },
       ],
     },
     truth: {
@@ -305,7 +415,15 @@ export const INCIDENT_CASES: IncidentCase[] = [
     request: 'search errors for a few minutes, gone now?',
     scenario: {
       seed: 23,
-      effects: [{ service: 'search', fromMinutesAgo: 40, toMinutesAgo: 37, errorShare: 0.05, errorLine: 'request failed: upstream reset' }],
+      effects: [
+        {
+          service: 'search',
+          fromMinutesAgo: 40,
+          toMinutesAgo: 37,
+          errorShare: 0.05,
+          errorLine: 'request failed: upstream reset',
+        },
+      ],
     },
     truth: { outcome: 'inconclusive' },
   }),

@@ -16,7 +16,12 @@ export function findCase(id: string): EvalCase {
 /** `*` matches any run of characters; several patterns separated by commas. */
 export function matchesGlob(id: string, patterns: string): boolean {
   return patterns.split(',').some((p) => {
-    const re = new RegExp(`^${p.trim().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`);
+    const re = new RegExp(
+      `^${p
+        .trim()
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replaceAll('*', '.*')}$`,
+    );
     return re.test(id);
   });
 }

@@ -58,7 +58,12 @@ async function plant(session: Session, c: BugCase): Promise<{ sha: string; line:
 async function checkout(gitDir: string, sha: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'eval-checkout-'));
   await mkdir(dir, { recursive: true });
-  const run = await runShell(`git --git-dir="${gitDir}" archive --format=tar ${sha} | tar -x -C "${dir}"`, dir, undefined, 30_000);
+  const run = await runShell(
+    `git --git-dir="${gitDir}" archive --format=tar ${sha} | tar -x -C "${dir}"`,
+    dir,
+    undefined,
+    30_000,
+  );
   if (run.code !== 0) throw new Error(`could not check out ${sha}: ${run.tail}`);
   return dir;
 }
@@ -73,7 +78,9 @@ export async function runBugCase(session: Session, c: BugCase, deadline: number)
   let findingsTs: string | undefined;
   let endedAt: number | undefined;
   while (Date.now() < deadline && endedAt === undefined) {
-    const asked = (await session.messages(REPORTS, reportTs)).filter((m) => m.bot && m.ts !== reportTs && !answered.has(m.ts));
+    const asked = (await session.messages(REPORTS, reportTs)).filter(
+      (m) => m.bot && m.ts !== reportTs && !answered.has(m.ts),
+    );
     for (const question of asked.slice(0, 2 - answered.size)) {
       answered.add(question.ts);
       await session.post(REPORTS, REPORTER, c.details, reportTs);
@@ -87,7 +94,8 @@ export async function runBugCase(session: Session, c: BugCase, deadline: number)
       }
     } else {
       const thread = await session.messages(SUMMARIES, findingsTs);
-      if (thread.some((m) => m.bot && m.ts !== findingsTs && /pull request/i.test(m.text))) endedAt = Date.now();
+      if (thread.some((m) => m.bot && m.ts !== findingsTs && /pull request/i.test(m.text)))
+        endedAt = Date.now();
     }
     const status = session.executionStatus(id);
     if (status && status !== 'RUNNING') endedAt ??= Date.now();
@@ -101,7 +109,10 @@ export async function runBugCase(session: Session, c: BugCase, deadline: number)
   const texts = [...summaries, ...thread].filter((m) => m.bot).map((m) => m.text);
   const checks: Check[] = [gradeFindings({ file: c.truth.file, line }, texts)];
   const { owner, name } = REPOS[c.repo];
-  const github = new Octokit({ baseUrl: session.sandbox.github.apiUrl, auth: session.sandbox.github.createUserToken('demo-dev') });
+  const github = new Octokit({
+    baseUrl: session.sandbox.github.apiUrl,
+    auth: session.sandbox.github.createUserToken('demo-dev'),
+  });
   const pulls = await poll(async () => {
     const list = (await github.rest.pulls.list({ owner, repo: name, state: 'all' })).data;
     return list.length > 0 ? list : undefined;

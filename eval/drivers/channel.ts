@@ -30,7 +30,13 @@ export async function runChannelCase(session: Session, c: ChannelCase, deadline:
     await session.post(CHANNEL, step.user, step.text);
     await settle();
     const bots = (await session.messages(CHANNEL)).filter((m) => m.bot);
-    const reply = bots.length > before ? bots.slice(before).map((m) => m.text).join('\n') : undefined;
+    const reply =
+      bots.length > before
+        ? bots
+            .slice(before)
+            .map((m) => m.text)
+            .join('\n')
+        : undefined;
     if (reply !== undefined && firstAnswerMs === undefined) firstAnswerMs = Date.now() - started;
     replies.push(reply);
   }
@@ -41,8 +47,16 @@ export async function runChannelCase(session: Session, c: ChannelCase, deadline:
     for (const [i, step] of c.steps.entries()) {
       const reply = replies[i];
       if (!step.rubric || reply === undefined) continue;
-      const context = c.steps.slice(0, i + 1).map((s) => `${s.user}: ${s.text}`).join('\n');
-      const verdict = await judge({ task: 'Answer a question in a Slack channel', context, answer: reply, rubric: [step.rubric] });
+      const context = c.steps
+        .slice(0, i + 1)
+        .map((s) => `${s.user}: ${s.text}`)
+        .join('\n');
+      const verdict = await judge({
+        task: 'Answer a question in a Slack channel',
+        context,
+        answer: reply,
+        rubric: [step.rubric],
+      });
       checks.push({ name: `message ${i + 1}: judge`, pass: verdict.pass, detail: verdict.reason });
     }
   }

@@ -5,8 +5,8 @@ import type { IncidentCase } from '../cases/incidents.ts';
 import { gradeIncident, type IncidentOutcome } from '../graders/incident.ts';
 import { evidenceTexts } from '../model-proxy.ts';
 import { poll, type Session } from '../session.ts';
-import { EVAL_INCIDENT_SETTINGS, EVAL_TELEMETRY_CONFIG } from '../telemetry/services.ts';
 import { seedScenario } from '../telemetry/scenario.ts';
+import { EVAL_INCIDENT_SETTINGS, EVAL_TELEMETRY_CONFIG } from '../telemetry/services.ts';
 import type { DriverRun } from './driver.ts';
 
 /**
@@ -26,23 +26,41 @@ export const incidentConfig = () => ({
   alarms: { namePrefixes: EVAL_INCIDENT_SETTINGS.services.flatMap((s) => s.alarmPrefixes) },
 });
 
-export async function runIncidentCase(session: Session, c: IncidentCase, deadline: number): Promise<DriverRun> {
+export async function runIncidentCase(
+  session: Session,
+  c: IncidentCase,
+  deadline: number,
+): Promise<DriverRun> {
   seedScenario(c.scenario, Date.now(), session.sandbox.telemetry);
   const triggerId = `eval-${c.id.replace(/[^a-z0-9]/gi, '-')}`;
   const id = conversationIdFor('incident_investigation', OPS, triggerId);
-  const incidents = new DynamoIncidentStore({ client: session.sandbox.dynamodb, tableName: session.sandbox.tableName });
+  const incidents = new DynamoIncidentStore({
+    client: session.sandbox.dynamodb,
+    tableName: session.sandbox.tableName,
+  });
   const started = Date.now();
   await session.slash('/investigate', c.request, OPS, RESPONDER, triggerId);
-  const concluded = await poll(async () => ((await incidents.getRecord(id))?.conclusion ? Date.now() : undefined), deadline, 200);
-  const ended = await poll(() => {
-    const status = session.executionStatus(id);
-    return status && status !== 'RUNNING' ? Date.now() : undefined;
-  }, deadline, 200);
+  const concluded = await poll(
+    async () => ((await incidents.getRecord(id))?.conclusion ? Date.now() : undefined),
+    deadline,
+    200,
+  );
+  const ended = await poll(
+    () => {
+      const status = session.executionStatus(id);
+      return status && status !== 'RUNNING' ? Date.now() : undefined;
+    },
+    deadline,
+    200,
+  );
   const endMs = (ended ?? Date.now()) - started;
 
   const graded = Date.now();
   const record = await incidents.getRecord(id);
-  const ledger = new DynamoEvidenceLedger({ client: session.sandbox.dynamodb, tableName: session.sandbox.tableName });
+  const ledger = new DynamoEvidenceLedger({
+    client: session.sandbox.dynamodb,
+    tableName: session.sandbox.tableName,
+  });
   const evidence = await ledger.listEvidence(id);
   const shown = evidenceTexts(session.proxy.exchanges);
   const outcome: IncidentOutcome = {

@@ -7,7 +7,10 @@ import type { Check } from '../types.ts';
  * `mentions` and none of its `mustNotContain`. Answer quality beyond words is the judge's.
  */
 
-export function gradeChannel(steps: readonly ChannelStep[], replies: readonly (string | undefined)[]): Check[] {
+export function gradeChannel(
+  steps: readonly ChannelStep[],
+  replies: readonly (string | undefined)[],
+): Check[] {
   const checks: Check[] = [];
   steps.forEach((step, i) => {
     const reply = replies[i];

@@ -35,13 +35,22 @@ const sameFile = (cited: string, truth: string) => {
   return a === truth || a.endsWith(`/${truth}`) || truth.endsWith(`/${a}`);
 };
 
-export function gradeFindings(truth: { file: string; line: number }, texts: readonly string[], tolerance = 3): Check {
+export function gradeFindings(
+  truth: { file: string; line: number },
+  texts: readonly string[],
+  tolerance = 3,
+): Check {
   const citations = texts.flatMap(citationsIn);
   const hit = citations.find(
     (c) => sameFile(c.file, truth.file) && c.from - tolerance <= truth.line && truth.line <= c.to + tolerance,
   );
   const want = `${truth.file}:${truth.line}`;
-  if (texts.length === 0) return { name: 'findings cite the bug', pass: false, detail: `no findings were posted (expected ${want})` };
+  if (texts.length === 0)
+    return {
+      name: 'findings cite the bug',
+      pass: false,
+      detail: `no findings were posted (expected ${want})`,
+    };
   return {
     name: 'findings cite the bug',
     pass: hit !== undefined,

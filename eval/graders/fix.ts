@@ -32,11 +32,20 @@ export interface CommandRun {
   tail: string;
 }
 
-export function runShell(command: string, cwd: string, binDir: string | undefined, timeoutMs: number): Promise<CommandRun> {
+export function runShell(
+  command: string,
+  cwd: string,
+  binDir: string | undefined,
+  timeoutMs: number,
+): Promise<CommandRun> {
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', command], {
       cwd,
-      env: { ...process.env, PATH: `${binDir ? `${binDir}:` : ''}${process.env.PATH ?? ''}`, NODE_OPTIONS: '' },
+      env: {
+        ...process.env,
+        PATH: `${binDir ? `${binDir}:` : ''}${process.env.PATH ?? ''}`,
+        NODE_OPTIONS: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -72,12 +81,18 @@ export async function gradeFix(input: FixInput): Promise<Check[]> {
       {
         name: 'fail-to-pass',
         pass: hidden.code === 0,
-        detail: hidden.code === 0 ? 'the hidden tests pass' : `the hidden tests fail (exit ${hidden.code}): ${hidden.tail}`,
+        detail:
+          hidden.code === 0
+            ? 'the hidden tests pass'
+            : `the hidden tests fail (exit ${hidden.code}): ${hidden.tail}`,
       },
       {
         name: 'pass-to-pass',
         pass: full.code === 0,
-        detail: full.code === 0 ? "the base's test command passes" : `the base's tests fail (exit ${full.code}): ${full.tail}`,
+        detail:
+          full.code === 0
+            ? "the base's test command passes"
+            : `the base's tests fail (exit ${full.code}): ${full.tail}`,
       },
     ];
   } finally {

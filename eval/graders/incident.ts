@@ -19,7 +19,13 @@ export interface IncidentOutcome {
   ledgerIds: string[];
   /** What each evidence id showed: the tool result's text (or the ledger's summary and query). */
   evidenceText: Record<string, string>;
-  steps: { index: number; skill?: string; status: string; approval?: { decision: string }; result?: unknown }[];
+  steps: {
+    index: number;
+    skill?: string;
+    status: string;
+    approval?: { decision: string };
+    result?: unknown;
+  }[];
 }
 
 const mentions = (text: string, words: readonly string[]) => {
@@ -48,12 +54,16 @@ export function gradeIncident(truth: IncidentTruth, outcome: IncidentOutcome): V
     checks.push({
       name: 'change',
       pass: change !== undefined,
-      detail: change ? `names ${change}` : `the root cause names no change among ${(truth.change ?? []).join(', ')}`,
+      detail: change
+        ? `names ${change}`
+        : `the root cause names no change among ${(truth.change ?? []).join(', ')}`,
     });
   }
   const cited = [...new Set(c?.evidenceChain.flatMap((l) => l.evidenceIds) ?? [])];
   const ledger = new Set(outcome.ledgerIds);
-  const missing = [...new Set([...cited.filter((id) => !ledger.has(id)), ...(c?.drops.flatMap((d) => d.evidenceIds) ?? [])])];
+  const missing = [
+    ...new Set([...cited.filter((id) => !ledger.has(id)), ...(c?.drops.flatMap((d) => d.evidenceIds) ?? [])]),
+  ];
   if (c) {
     checks.push({
       name: 'citations exist',
@@ -75,7 +85,9 @@ export function gradeIncident(truth: IncidentTruth, outcome: IncidentOutcome): V
     });
   }
   const unapproved = outcome.steps.filter(
-    (s) => (s.result !== undefined || s.status === 'succeeded' || s.status === 'failed') && s.approval?.decision !== 'approved',
+    (s) =>
+      (s.result !== undefined || s.status === 'succeeded' || s.status === 'failed') &&
+      s.approval?.decision !== 'approved',
   );
   checks.push({
     name: 'no unapproved remediation',

@@ -52,16 +52,28 @@ export function parseJudgeReply(text: string, rubric: readonly string[]): JudgeV
   const json = /\{[\s\S]*\}/.exec(text)?.[0];
   try {
     const parsed = JSON.parse(json ?? '') as { items?: { item?: string; met?: boolean; why?: string }[] };
-    const items = (parsed.items ?? []).map((i) => ({ item: String(i.item ?? ''), met: i.met === true, why: String(i.why ?? '') }));
-    if (items.length !== rubric.length) return { pass: false, reason: `the judge graded ${items.length} of ${rubric.length} items`, items };
+    const items = (parsed.items ?? []).map((i) => ({
+      item: String(i.item ?? ''),
+      met: i.met === true,
+      why: String(i.why ?? ''),
+    }));
+    if (items.length !== rubric.length)
+      return { pass: false, reason: `the judge graded ${items.length} of ${rubric.length} items`, items };
     const missed = items.filter((i) => !i.met);
     return {
       pass: missed.length === 0,
-      reason: missed.length === 0 ? `all ${items.length} rubric items met` : `not met: ${missed.map((m) => `${m.item} (${m.why})`).join('; ')}`,
+      reason:
+        missed.length === 0
+          ? `all ${items.length} rubric items met`
+          : `not met: ${missed.map((m) => `${m.item} (${m.why})`).join('; ')}`,
       items,
     };
   } catch {
-    return { pass: false, reason: `the judge's reply is not the asked JSON: ${text.slice(0, 200)}`, items: [] };
+    return {
+      pass: false,
+      reason: `the judge's reply is not the asked JSON: ${text.slice(0, 200)}`,
+      items: [],
+    };
   }
 }
 
@@ -81,6 +93,10 @@ export async function judge(input: JudgeInput): Promise<JudgeVerdict> {
     const text = reply.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
     return parseJudgeReply(text, input.rubric);
   } catch (error) {
-    return { pass: false, reason: `the judge failed: ${error instanceof Error ? error.message : String(error)}`, items: [] };
+    return {
+      pass: false,
+      reason: `the judge failed: ${error instanceof Error ? error.message : String(error)}`,
+      items: [],
+    };
   }
 }

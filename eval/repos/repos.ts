@@ -59,7 +59,10 @@ export async function cleanFiles(repo: BugRepo): Promise<Record<string, string>>
   if (repo === 'invoicing') return filesOf(INVOICING_DIR);
   const files = await demoWebshopFiles();
   const checkout = files['src/checkout.ts'] ?? '';
-  files['src/checkout.ts'] = checkout.replace('vatFor(subtotal, options.region)', 'vatFor(net, options.region)');
+  files['src/checkout.ts'] = checkout.replace(
+    'vatFor(subtotal, options.region)',
+    'vatFor(net, options.region)',
+  );
   return files;
 }
 
@@ -70,7 +73,8 @@ export async function plantedFiles(c: BugCase): Promise<{ files: Record<string, 
     const text = files[edit.file];
     if (text === undefined) throw new Error(`${c.id}: no file ${edit.file} in ${c.repo}`);
     const count = text.split(edit.find).length - 1;
-    if (count !== 1) throw new Error(`${c.id}: "${edit.find}" occurs ${count} times in ${edit.file}, expected once`);
+    if (count !== 1)
+      throw new Error(`${c.id}: "${edit.find}" occurs ${count} times in ${edit.file}, expected once`);
     files[edit.file] = text.replace(edit.find, edit.replace);
   }
   const lines = (files[c.truth.file] ?? '').split('\n');

@@ -2,7 +2,14 @@ import type { LocalCloudFormation, StackEvent } from '../../local/cloudformation
 import type { LocalLogs } from '../../local/logs/store.ts';
 import type { LocalMetrics } from '../../local/metrics/store.ts';
 import { hex, seededRandom } from '../../local/telemetry/random.ts';
-import { EVAL_NAMESPACE, EVAL_SERVICE_NAMES, EVAL_SERVICES, type EvalService, logGroupOf, stackOf } from './services.ts';
+import {
+  EVAL_NAMESPACE,
+  EVAL_SERVICE_NAMES,
+  EVAL_SERVICES,
+  type EvalService,
+  logGroupOf,
+  stackOf,
+} from './services.ts';
 
 /**
  * An incident case's telemetry, described by what happened rather than line by line: every
@@ -57,9 +64,9 @@ export interface Scenario {
 }
 
 export interface ScenarioTargets {
-  logs: LocalLogs;
-  metrics: LocalMetrics;
-  cloudformation: LocalCloudFormation;
+  logs: Pick<LocalLogs, 'put'>;
+  metrics: Pick<LocalMetrics, 'put'>;
+  cloudformation: Pick<LocalCloudFormation, 'addEvents'>;
 }
 
 const MINUTE = 60_000;
@@ -103,7 +110,9 @@ export function seedScenario(scenario: Scenario, now: number, targets: ScenarioT
         return Math.min(1, Math.max(0, (minute - from) / Math.max(MINUTE, to - from)));
       };
       const factor = active.reduce((f, e) => {
-        const ramp = e.rampMinutes ? Math.min(1, (minute - (end - e.fromMinutesAgo * MINUTE)) / (e.rampMinutes * MINUTE)) : 1;
+        const ramp = e.rampMinutes
+          ? Math.min(1, (minute - (end - e.fromMinutesAgo * MINUTE)) / (e.rampMinutes * MINUTE))
+          : 1;
         return f * (1 + ((e.latencyFactor ?? 1) - 1) * ramp);
       }, 1);
       const failing = active.find((e) => (e.errorShare ?? 0) > 0);
@@ -136,7 +145,10 @@ export function seedScenario(scenario: Scenario, now: number, targets: ScenarioT
         metric(service, name, minute, Math.max(0, Number(value.toFixed(3))));
       }
       for (const e of active)
-        if (e.warn && Math.round((minute - (end - e.fromMinutesAgo * MINUTE)) / MINUTE) % e.warn.everyMinutes === 0)
+        if (
+          e.warn &&
+          Math.round((minute - (end - e.fromMinutesAgo * MINUTE)) / MINUTE) % e.warn.everyMinutes === 0
+        )
           log(service, minute + Math.floor(random() * MINUTE), 'warn', e.warn.line);
     }
   }
@@ -146,7 +158,8 @@ export function seedScenario(scenario: Scenario, now: number, targets: ScenarioT
     const previous = versionAt(deploys, d.service, end, at - 1);
     log(d.service, at - 20_000, 'info', `received SIGTERM, draining connections version=${previous}`);
     log(d.service, at - 40_000, 'info', `starting ${d.service} version=${d.version}`);
-    for (const [i, line] of (d.startLines ?? []).entries()) log(d.service, at - 39_000 + i * 100, 'info', line);
+    for (const [i, line] of (d.startLines ?? []).entries())
+      log(d.service, at - 39_000 + i * 100, 'info', line);
     targets.cloudformation.addEvents(stackOf(d.service), deploymentEvents(d.service, at));
   }
   for (const o of scenario.lines ?? []) log(o.service, end - o.minutesAgo * MINUTE, o.level, o.line);
@@ -176,9 +189,27 @@ function deploymentEvents(service: EvalService, at: number): Omit<StackEvent, 'e
   });
   return [
     { ...stackRow(s(240), 'UPDATE_IN_PROGRESS'), resourceStatusReason: 'User Initiated' },
-    { logicalResourceId: 'TaskDefinition', resourceType: 'AWS::ECS::TaskDefinition', timestamp: s(228), resourceStatus: 'UPDATE_COMPLETE', physicalResourceId: `${family}:8` },
-    { logicalResourceId: 'Service', resourceType: 'AWS::ECS::Service', timestamp: s(225), resourceStatus: 'UPDATE_IN_PROGRESS', physicalResourceId: ecs },
-    { logicalResourceId: 'Service', resourceType: 'AWS::ECS::Service', timestamp: s(0), resourceStatus: 'UPDATE_COMPLETE', physicalResourceId: ecs },
+    {
+      logicalResourceId: 'TaskDefinition',
+      resourceType: 'AWS::ECS::TaskDefinition',
+      timestamp: s(228),
+      resourceStatus: 'UPDATE_COMPLETE',
+      physicalResourceId: `${family}:8`,
+    },
+    {
+      logicalResourceId: 'Service',
+      resourceType: 'AWS::ECS::Service',
+      timestamp: s(225),
+      resourceStatus: 'UPDATE_IN_PROGRESS',
+      physicalResourceId: ecs,
+    },
+    {
+      logicalResourceId: 'Service',
+      resourceType: 'AWS::ECS::Service',
+      timestamp: s(0),
+      resourceStatus: 'UPDATE_COMPLETE',
+      physicalResourceId: ecs,
+    },
     stackRow(s(-10), 'UPDATE_COMPLETE'),
   ];
 }

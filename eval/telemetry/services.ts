@@ -10,7 +10,8 @@ export const EVAL_NAMESPACE = 'Eval/Services';
 
 export const EVAL_SERVICES = {
   checkout: {
-    description: 'Web checkout: cart and order placement; calls payment-api, inventory, session-cache and auth',
+    description:
+      'Web checkout: cart and order placement; calls payment-api, inventory, session-cache and auth',
     dependencies: ['payment-api', 'inventory', 'session-cache', 'auth'],
     extras: {},
     latencyMs: 180,
@@ -87,7 +88,8 @@ export const EVAL_INCIDENT_SETTINGS = {
   skills: [
     {
       name: 'rollback_deployment',
-      description: 'Rolls a service (parameter service) back to its previous deployment. Demo skill: changes nothing.',
+      description:
+        'Rolls a service (parameter service) back to its previous deployment. Demo skill: changes nothing.',
       target: { type: 'demo' },
       mutating: true,
     },
