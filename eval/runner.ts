@@ -17,6 +17,8 @@ export interface RunOptions {
   /** Extra time a worker gets beyond its case's limit (sandbox start and stop, grading). */
   graceMs?: number;
   onResult?: (result: CaseResult) => void;
+  /** Environment of the workers. @default process.env */
+  env?: NodeJS.ProcessEnv;
 }
 
 function crashed(c: EvalCase, job: Job, reason: string, ms: number): CaseResult {
@@ -35,7 +37,12 @@ function crashed(c: EvalCase, job: Job, reason: string, ms: number): CaseResult 
   };
 }
 
-async function runWorker(c: EvalCase, job: Job, graceMs: number): Promise<CaseResult> {
+async function runWorker(
+  c: EvalCase,
+  job: Job,
+  graceMs: number,
+  env: NodeJS.ProcessEnv,
+): Promise<CaseResult> {
   const dir = await mkdtemp(join(tmpdir(), 'eval-worker-'));
   const resultPath = join(dir, 'result.json');
   const started = Date.now();
@@ -45,7 +52,7 @@ async function runWorker(c: EvalCase, job: Job, graceMs: number): Promise<CaseRe
         process.execPath,
         ['--import', 'tsx', 'eval/worker.ts', JSON.stringify(job), resultPath],
         {
-          env: { ...process.env, NODE_OPTIONS: '' },
+          env: { ...env, NODE_OPTIONS: '' },
           stdio: ['ignore', 'pipe', 'pipe'],
         },
       );
@@ -88,7 +95,12 @@ export async function runJobs(
       const at = next++;
       const item = jobs[at];
       if (!item) return;
-      const result = await runWorker(item.c, item.job, options.graceMs ?? 120_000).catch((error: unknown) =>
+      const result = await runWorker(
+        item.c,
+        item.job,
+        options.graceMs ?? 120_000,
+        options.env ?? process.env,
+      ).catch((error: unknown) =>
         crashed(item.c, item.job, `the harness could not run the case: ${String(error)}`, 0),
       );
       results[at] = result;

@@ -83,7 +83,10 @@ describe('the fix grader', () => {
 // every Python case are checked; EVAL_CHECK_ALL_CASES=1 checks all.
 const CHECKED = process.env.EVAL_CHECK_ALL_CASES
   ? BUG_CASES
-  : [...BUG_CASES.filter((c) => c.repo === 'webshop').slice(0, 2), ...BUG_CASES.filter((c) => c.repo === 'invoicing')];
+  : [
+      ...BUG_CASES.filter((c) => c.repo === 'webshop').slice(0, 2),
+      ...BUG_CASES.filter((c) => c.repo === 'invoicing'),
+    ];
 
 describe('the bug cases', () => {
   it('are at least twelve across two repositories in two languages', () => {
