@@ -1,11 +1,19 @@
 import { BUG_CASES, type BugCase } from './bugs.ts';
 import { CHANNEL_CASES, type ChannelCase } from './channel.ts';
 import { INCIDENT_CASES, type IncidentCase } from './incidents.ts';
+import { INTERVIEW_CASES, type InterviewCase } from './interview.ts';
+import { PIPELINE_CASES, type PipelineCase } from './pipeline.ts';
 
 /** Every case, by workflow. */
-export type EvalCase = IncidentCase | BugCase | ChannelCase;
+export type EvalCase = IncidentCase | BugCase | ChannelCase | PipelineCase | InterviewCase;
 
-export const ALL_CASES: readonly EvalCase[] = [...INCIDENT_CASES, ...BUG_CASES, ...CHANNEL_CASES];
+export const ALL_CASES: readonly EvalCase[] = [
+  ...INCIDENT_CASES,
+  ...BUG_CASES,
+  ...PIPELINE_CASES,
+  ...INTERVIEW_CASES,
+  ...CHANNEL_CASES,
+];
 
 export function findCase(id: string): EvalCase {
   const found = ALL_CASES.find((c) => c.id === id);

@@ -34,7 +34,8 @@ export const bugConfig = (c: BugCase) => ({
   },
 });
 
-async function plant(session: Session, c: BugCase): Promise<{ sha: string; line: number }> {
+/** Plants the case's bug on `main` (creating the repository if the sandbox has none); returns the base commit. */
+export async function plant(session: Session, c: BugCase): Promise<{ sha: string; line: number }> {
   const { files, line } = await plantedFiles(c);
   const { owner, name } = REPOS[c.repo];
   const store = session.sandbox.github.store;
@@ -48,14 +49,20 @@ async function plant(session: Session, c: BugCase): Promise<{ sha: string; line:
       files,
       message: 'Invoicing: lines, VAT, due dates and numbers, with tests',
       author: AUTHOR,
-      collaborators: { 'demo-dev': 'write', 'demo-maintainer': 'admin', [SANDBOX_BOT_LOGIN]: 'write' },
+      collaborators: {
+        'demo-dev': 'write',
+        'demo-maintainer': 'admin',
+        'sandbox-user': 'write',
+        [SANDBOX_BOT_LOGIN]: 'write',
+      },
     });
   const sha = await repo.git.resolveCommit('refs/heads/main');
   if (!sha) throw new Error(`${owner}/${name} has no main after planting`);
   return { sha, line };
 }
 
-async function checkout(gitDir: string, sha: string): Promise<string> {
+/** A temporary folder holding the files of commit `sha`. */
+export async function checkout(gitDir: string, sha: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'eval-checkout-'));
   await mkdir(dir, { recursive: true });
   const run = await runShell(
@@ -108,6 +115,19 @@ export async function runBugCase(session: Session, c: BugCase, deadline: number)
   const thread = findingsTs ? await session.messages(SUMMARIES, findingsTs) : [];
   const texts = [...summaries, ...thread].filter((m) => m.bot).map((m) => m.text);
   const checks: Check[] = [gradeFindings({ file: c.truth.file, line }, texts)];
+  checks.push(...(await gradePullRequest(session, c, baseSha)));
+  return {
+    verdict: verdictOf(checks),
+    ...(findingsAt ? { firstAnswerMs: findingsAt - started } : {}),
+    endMs,
+    conversationIds: [id],
+    gradingMs: Date.now() - graded,
+  };
+}
+
+/** The pull request the workflow opened on the case's repository, judged by the hidden tests on its branch. */
+export async function gradePullRequest(session: Session, c: BugCase, baseSha: string): Promise<Check[]> {
+  const checks: Check[] = [];
   const { owner, name } = REPOS[c.repo];
   const github = new Octokit({
     baseUrl: session.sandbox.github.apiUrl,
@@ -142,11 +162,5 @@ export async function runBugCase(session: Session, c: BugCase, deadline: number)
       await rm(baseDir, { recursive: true, force: true });
     }
   }
-  return {
-    verdict: verdictOf(checks),
-    ...(findingsAt ? { firstAnswerMs: findingsAt - started } : {}),
-    endMs,
-    conversationIds: [id],
-    gradingMs: Date.now() - graded,
-  };
+  return checks;
 }

@@ -5,6 +5,8 @@ import { bugConfig, runBugCase } from './bug.ts';
 import { channelConfig, runChannelCase } from './channel.ts';
 import type { DriverRun } from './driver.ts';
 import { incidentConfig, runIncidentCase } from './incident.ts';
+import { interviewConfig, runInterviewCase } from './interview.ts';
+import { pipelineConfig, runPipelineCase } from './pipeline.ts';
 
 /** The stack configuration a case's sandbox is synthesized with. */
 export function configFor(c: EvalCase): SlackAgentsConfigInput {
@@ -15,6 +17,10 @@ export function configFor(c: EvalCase): SlackAgentsConfigInput {
       return bugConfig(c);
     case 'channel_conversations':
       return channelConfig();
+    case 'issue_pipeline':
+      return pipelineConfig(c);
+    case 'requirements_interview':
+      return interviewConfig();
   }
 }
 
@@ -26,5 +32,9 @@ export function runDriver(session: Session, c: EvalCase, deadline: number): Prom
       return runBugCase(session, c, deadline);
     case 'channel_conversations':
       return runChannelCase(session, c, deadline);
+    case 'issue_pipeline':
+      return runPipelineCase(session, c, deadline);
+    case 'requirements_interview':
+      return runInterviewCase(session, c, deadline);
   }
 }
