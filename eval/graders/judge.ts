@@ -2,15 +2,16 @@ import Anthropic from '@anthropic-ai/sdk';
 
 /**
  * The LLM judge, used only where code cannot decide (answer quality, a PRD against its
- * rubric, a reviewer's rejections). It needs a real model: ANTHROPIC_API_KEY (or
- * EVAL_JUDGE_BASE_URL for a Messages API compatible server). Without one, nothing is judged
+ * rubric, a reviewer's rejections). It needs a real model: ANTHROPIC_API_KEY, at
+ * EVAL_JUDGE_BASE_URL or ANTHROPIC_BASE_URL when set (EVAL_JUDGE_API_KEY and EVAL_JUDGE_MODEL
+ * override the key and the model; EVAL_JUDGE=off turns it off). Without one, nothing is judged
  * and the report says so; a judged check never passes by default.
  */
 
 // Read once at load: the sandbox later writes its own (fake) model settings into the environment.
 const ENV = {
   model: process.env.EVAL_JUDGE_MODEL,
-  baseUrl: process.env.EVAL_JUDGE_BASE_URL,
+  baseUrl: process.env.EVAL_JUDGE_BASE_URL ?? process.env.ANTHROPIC_BASE_URL,
   key: process.env.EVAL_JUDGE_API_KEY ?? process.env.ANTHROPIC_API_KEY,
   off: process.env.EVAL_JUDGE === 'off',
 };
@@ -79,7 +80,8 @@ export function parseJudgeReply(text: string, rubric: readonly string[]): JudgeV
 
 export async function judge(input: JudgeInput): Promise<JudgeVerdict> {
   const client = new Anthropic({
-    ...(ENV.baseUrl ? { baseURL: ENV.baseUrl } : {}),
+    // Explicit: the SDK would otherwise read ANTHROPIC_BASE_URL, which the sandbox points at its own model front.
+    baseURL: ENV.baseUrl ?? 'https://api.anthropic.com',
     apiKey: ENV.key ?? 'none',
     maxRetries: 2,
   });
