@@ -19,7 +19,9 @@ export interface Job {
   timeScale: number;
 }
 
+/** The commit under evaluation: EVAL_COMMIT when set (a run from an exported copy), else git's HEAD. */
 export function gitCommit(): string {
+  if (process.env.EVAL_COMMIT) return process.env.EVAL_COMMIT;
   try {
     return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).trim();
   } catch {
