@@ -28,7 +28,12 @@ describe('record and replay', () => {
     const [recorded] = await runJobs([{ c, job: live }], {
       concurrency: 1,
       // The scripted server stands in for the agents' model, not for a judge.
-      env: { ...process.env, ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', EVAL_JUDGE: 'off' },
+      env: {
+        ...process.env,
+        ANTHROPIC_BASE_URL: model.baseUrl,
+        ANTHROPIC_API_KEY: 'test-key',
+        EVAL_JUDGE: 'off',
+      },
     });
     await model.close();
     expect(recorded?.reason).toBe(`all ${recorded?.checks.length} checks passed`);
