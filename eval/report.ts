@@ -118,6 +118,11 @@ export function toMarkdown(report: Report): string {
       : `Model: **${run.model}**. These figures are the OFFLINE DEMO MODEL's: a rule-based stand-in that proves the harness and the graders; they say nothing about any real model.`,
     `Commit: \`${run.commit}\` · started ${run.startedAt} · wall time ${s(run.wallMs)} · iterations ${run.iterations} · concurrency ${run.concurrency}`,
     `Judge: ${run.judge.available ? `${run.judge.model}` : 'not available (no key): judged checks were not run'}`,
+    ...(run.realModel
+      ? []
+      : [
+          "Cost: the ledger prices the demo model's self-reported tokens at the configured model's list price; it is no model's cost.",
+        ]),
     '',
     '## Workflows',
     '',
