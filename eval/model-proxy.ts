@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
+import { parseBedrockModelId } from '../infra/bedrock-model.ts';
 import { NO_USAGE, type Usage } from './types.ts';
 
 /**
@@ -74,6 +75,16 @@ export function readRecording(path: string): Recording {
   return { model: String(head.model), exchanges: rest as unknown as Exchange[] };
 }
 
+/**
+ * The Anthropic API's id of a Bedrock model id (`global.anthropic.claude-x-v1:0` -> `claude-x`), for
+ * a stack configured with Bedrock whose calls the sandbox's Bedrock emulator hands on to the
+ * Messages API; any other id is returned as it is.
+ */
+export function anthropicModelOf(id: string): string {
+  const foundation = parseBedrockModelId(id)?.foundationModelId;
+  return foundation ? foundation.replace(/^anthropic\./, '').replace(/-v\d+:\d+$/, '') : id;
+}
+
 export async function startModelProxy(options: {
   upstream?: string;
   replay?: Recording;
@@ -128,21 +139,23 @@ export async function startModelProxy(options: {
           if (value !== undefined && !['host', 'content-length', 'connection'].includes(name))
             headers[name] = Array.isArray(value) ? value.join(',') : value;
         try {
+          const out =
+            typeof body.model === 'string' ? { ...body, model: anthropicModelOf(body.model) } : undefined;
           const answer = await fetch(`${upstream.replace(/\/$/, '')}${req.url ?? '/v1/messages'}`, {
             method: req.method ?? 'POST',
             headers,
-            body: text,
+            body: out && out.model !== body.model ? JSON.stringify(out) : text,
           });
-          const out = await answer.text();
-          let response: unknown = out;
+          const reply = await answer.text();
+          let response: unknown = reply;
           try {
-            response = JSON.parse(out);
+            response = JSON.parse(reply);
           } catch {
             // A non-JSON answer is kept as text.
           }
           exchanges.push({ lane, key, request: body, status: answer.status, response });
           const type = answer.headers.get('content-type') ?? 'application/json';
-          res.writeHead(answer.status, { 'content-type': type }).end(out);
+          res.writeHead(answer.status, { 'content-type': type }).end(reply);
         } catch (error) {
           res.writeHead(502, { 'content-type': 'application/json' });
           res.end(

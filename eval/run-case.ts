@@ -10,7 +10,7 @@ import type { CaseResult } from './types.ts';
 export interface Job {
   caseId: string;
   iteration: number;
-  model: { kind: 'demo' | 'live' | 'replay'; id?: string };
+  model: { kind: 'demo' | 'live' | 'replay'; id?: string; provider?: 'anthropic' | 'bedrock' };
   /** Where to save this case's model exchanges (live runs). */
   recordPath?: string;
   /** The recording to answer from (replay runs). */
@@ -34,7 +34,11 @@ export async function runCase(job: Job): Promise<CaseResult> {
   const c: EvalCase = findCase(job.caseId);
   const base = { id: c.id, workflow: c.workflow, title: c.title, iteration: job.iteration };
   const setupStart = Date.now();
-  let model: ModelChoice = { kind: job.model.kind, ...(job.model.id ? { id: job.model.id } : {}) };
+  let model: ModelChoice = {
+    kind: job.model.kind,
+    ...(job.model.id ? { id: job.model.id } : {}),
+    ...(job.model.provider ? { provider: job.model.provider } : {}),
+  };
   if (job.model.kind === 'replay') {
     if (!job.replayPath) throw new Error('a replay job needs replayPath');
     model = { ...model, recording: readRecording(job.replayPath) };

@@ -18,6 +18,11 @@ export interface ModelChoice {
   kind: 'demo' | 'live' | 'replay';
   /** The model id the stack is configured with (live runs). */
   id?: string;
+  /**
+   * The stack's model provider. `bedrock`: the agents call the sandbox's Bedrock Runtime emulator
+   * through the stack's Bedrock adapter; it hands each call on to the Messages API model.
+   */
+  provider?: 'anthropic' | 'bedrock';
   recording?: Recording;
 }
 
@@ -56,7 +61,14 @@ export async function startSession(options: {
       timeScale: options.timeScale,
       config: {
         ...options.config,
-        ...(options.model.id ? { model: { provider: 'anthropic', id: options.model.id } } : {}),
+        ...(options.model.id || options.model.provider
+          ? {
+              model: {
+                provider: options.model.provider ?? 'anthropic',
+                ...(options.model.id ? { id: options.model.id } : {}),
+              },
+            }
+          : {}),
       },
       env: {
         ANTHROPIC_BASE_URL: proxy.url,

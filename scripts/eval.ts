@@ -1,6 +1,7 @@
 /**
  * `npm run eval -- --workflow <name|all> [--model ID] [--iterations N] [--cases GLOB]
- *   [--concurrency N] [--record DIR] [--replay DIR] [--timeout SECONDS] [--time-scale X] [--out DIR]`
+ *   [--provider anthropic|bedrock] [--concurrency N] [--record DIR] [--replay DIR] [--timeout SECONDS]
+ *   [--time-scale X] [--out DIR]`
  *
  * Runs eval cases end to end through the sandbox against a model and writes report.json and
  * report.md (docs/evals.md). The model: a recording with --replay; the caller's
@@ -22,6 +23,7 @@ const { values } = parseArgs({
   options: {
     workflow: { type: 'string', default: 'all' },
     model: { type: 'string' },
+    provider: { type: 'string', default: 'anthropic' },
     iterations: { type: 'string', default: '1' },
     cases: { type: 'string' },
     concurrency: { type: 'string', default: '1' },
@@ -47,6 +49,9 @@ const positive = (name: string, text: string | undefined) => {
 if (values.workflow !== 'all' && !(WORKFLOWS as readonly string[]).includes(values.workflow ?? ''))
   fail(`--workflow must be all or one of ${WORKFLOWS.join(', ')}; got ${values.workflow}`);
 if (values.record && values.replay) fail('--record and --replay exclude each other');
+if (values.provider !== 'anthropic' && values.provider !== 'bedrock')
+  fail(`--provider must be anthropic or bedrock, got ${values.provider}`);
+const provider: 'anthropic' | 'bedrock' = values.provider;
 const live = Boolean(process.env.ANTHROPIC_API_KEY || process.env.ANTHROPIC_BASE_URL);
 const mode = values.replay ? 'replay' : live ? 'live' : 'demo';
 if (mode === 'demo' && values.model)
@@ -74,7 +79,7 @@ const jobs = cases.flatMap((c) =>
     const job: Job = {
       caseId: c.id,
       iteration: i + 1,
-      model: { kind: mode, ...(values.model ? { id: values.model } : {}) },
+      model: { kind: mode, provider, ...(values.model ? { id: values.model } : {}) },
       timeoutMs,
       timeScale,
       ...(values.record ? { recordPath: join(values.record, fileOf(c.id, i + 1)) } : {}),

@@ -2,7 +2,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { evidenceTexts, readRecording, startModelProxy, usageOf } from '../../eval/model-proxy.ts';
+import {
+  anthropicModelOf,
+  evidenceTexts,
+  readRecording,
+  startModelProxy,
+  usageOf,
+} from '../../eval/model-proxy.ts';
 import { startScriptedModel, text, toolUse } from '../../local/model/scripted-model.ts';
 
 const request = (question: string, tool = 'submit_result') => ({
@@ -69,5 +75,13 @@ describe('the model proxy', () => {
       },
     ];
     expect(evidenceTexts(exchanges).get('ev-3')).toContain('41 timeouts');
+  });
+});
+
+describe('Bedrock model ids', () => {
+  it('are sent to the Messages API under their Anthropic name', () => {
+    expect(anthropicModelOf('global.anthropic.claude-sonnet-5-5')).toBe('claude-sonnet-5-5');
+    expect(anthropicModelOf('anthropic.claude-haiku-4-5-v1:0')).toBe('claude-haiku-4-5');
+    expect(anthropicModelOf('claude-sonnet-5-5')).toBe('claude-sonnet-5-5');
   });
 });
