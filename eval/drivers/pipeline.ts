@@ -1,0 +1,99 @@
+import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
+import { DynamoIssueStateStore } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
+import type { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+import type { PipelineCase } from '../cases/pipeline.ts';
+import { judge, judgeAvailable } from '../graders/judge.ts';
+import { REPOS } from '../repos/repos.ts';
+import { poll, type Session } from '../session.ts';
+import { type Check, verdictOf } from '../types.ts';
+import { gradePullRequest, plant } from './bug.ts';
+import type { DriverRun } from './driver.ts';
+
+/**
+ * An issue pipeline case: the bug planted, an issue labelled `agent` opened on the repository
+ * (the emulator sends the signed webhook), then the pipeline on its own until it ends. Graded
+ * by the hidden tests on the pull request's branch, and the reviewer's issues by the judge.
+ */
+
+export const pipelineConfig = (c: PipelineCase) => ({
+  issuePipeline: {
+    repository: `${REPOS[c.bug.repo].owner}/${REPOS[c.bug.repo].name}`,
+    ...(c.bug.repo === 'invoicing' ? { build: { commands: { test: REPOS.invoicing.full } } } : {}),
+  },
+});
+
+export async function runPipelineCase(
+  session: Session,
+  c: PipelineCase,
+  deadline: number,
+): Promise<DriverRun> {
+  const { sha: baseSha } = await plant(session, c.bug);
+  const { owner, name } = REPOS[c.bug.repo];
+  const started = Date.now();
+  const response = await fetch(`${session.sandbox.url}/sandbox/github/issues`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      repo: `${owner}/${name}`,
+      title: c.issue.title,
+      body: c.issue.body,
+      labels: ['agent'],
+    }),
+  });
+  if (!response.ok)
+    throw new Error(`opening the issue answered ${response.status}: ${await response.text()}`);
+  const { number } = (await response.json()) as { number: number };
+  const id = conversationIdFor('issue_pipeline', `github:${owner}/${name}`, String(number));
+  const documents = new DynamoIssueStateStore({
+    client: session.sandbox.dynamodb,
+    tableName: session.sandbox.tableName,
+  });
+  let analysedAt: number | undefined;
+  const final = await poll(
+    async () => {
+      const state = await documents.load(id);
+      if (state.analysis.completed) analysedAt ??= Date.now();
+      return state.pipeline.status !== 'in_progress' ? state : undefined;
+    },
+    deadline,
+    500,
+  );
+  const endMs = Date.now() - started;
+  const graded = Date.now();
+  const state: IssueState | undefined = final ?? (await documents.load(id).catch(() => undefined));
+  const checks: Check[] = [
+    {
+      name: 'pipeline ended',
+      pass: final !== undefined,
+      detail: final
+        ? `status ${final.pipeline.status}`
+        : `still ${state?.pipeline.status ?? 'not started'} at the time limit`,
+    },
+    ...(await gradePullRequest(session, c.bug, baseSha)),
+  ];
+  const issues = state?.review.findings.issues ?? [];
+  if (issues.length > 0) {
+    if (judgeAvailable()) {
+      const verdict = await judge({
+        task: 'Review a pull request that fixes an issue',
+        context: `Issue: ${c.issue.title}\n${c.issue.body}\nThe real bug: ${c.bug.title} (${c.bug.truth.file}).`,
+        answer: issues.map((i) => `${i.severity} ${i.file}:${i.line ?? ''} ${i.issue}`).join('\n'),
+        rubric: c.truth.reviewRubric,
+      });
+      checks.push({ name: 'reviewer issues are real (judge)', pass: verdict.pass, detail: verdict.reason });
+    } else {
+      checks.push({
+        name: 'reviewer issues are real (judge)',
+        pass: false,
+        detail: 'not judged: no judge model',
+      });
+    }
+  }
+  return {
+    verdict: verdictOf(checks),
+    ...(analysedAt ? { firstAnswerMs: analysedAt - started } : {}),
+    endMs,
+    conversationIds: [id],
+    gradingMs: Date.now() - graded,
+  };
+}

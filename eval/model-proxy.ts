@@ -1,0 +1,237 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import { parseBedrockModelId } from '../infra/bedrock-model.ts';
+import { NO_USAGE, type Usage } from './types.ts';
+
+/**
+ * The harness's model proxy: the sandbox's model front forwards every Messages API call here.
+ * Live, it passes the call to the upstream model (the caller's ANTHROPIC_BASE_URL, the Anthropic
+ * API, or the sandbox's offline demo model) and keeps the exchange (bodies only: no header, so
+ * no key, is ever kept). With a recording, it answers from the recorded exchanges instead and
+ * never reaches a model, so a rerun needs no key and gets the same answers.
+ *
+ * Matching a request to a recorded answer: the request with its digits masked (times, ids and
+ * counters differ between runs) must equal a recorded one not used yet; failing that, the next
+ * unused answer of the same lane (the turn's final tool, and the hypothesis an investigator
+ * works on, since parallel turns interleave differently from run to run).
+ */
+
+export interface Exchange {
+  lane: string;
+  key: string;
+  request: unknown;
+  status: number;
+  response: unknown;
+}
+
+export interface Recording {
+  model: string;
+  exchanges: Exchange[];
+}
+
+export interface ModelProxy {
+  readonly url: string;
+  /** Every exchange of this run, in the order answered. */
+  readonly exchanges: Exchange[];
+  /** Requests a replay had no answer for. */
+  readonly misses: string[];
+  /** Sets where live calls go (the sandbox's demo model is known only once it started). */
+  setUpstream(url: string): void;
+  usage(): Usage;
+  save(path: string, model: string): void;
+  close(): Promise<void>;
+}
+
+type Body = {
+  model?: string;
+  system?: unknown;
+  messages?: { role: string; content: unknown }[];
+  tools?: { name?: string }[];
+};
+
+export function laneOf(body: Body): string {
+  const submit = body.tools?.at(-1)?.name ?? 'text';
+  const text = JSON.stringify(body.messages?.[0]?.content ?? '');
+  const hypothesis = /You investigate hypothesis (H[\d.]+)/.exec(text)?.[1];
+  return hypothesis ? `${submit}:${hypothesis}` : submit;
+}
+
+export function keyOf(body: Body): string {
+  return JSON.stringify({
+    system: body.system,
+    messages: body.messages,
+    tools: body.tools?.map((t) => t.name),
+  })
+    .replace(/\d+/g, '#')
+    .replace(/[0-9a-f]{7,}/g, '%');
+}
+
+export function readRecording(path: string): Recording {
+  const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+  const [head, ...rest] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  if (head?.kind !== 'meta') throw new Error(`${path} is not a recording of model exchanges (no meta line)`);
+  return { model: String(head.model), exchanges: rest as unknown as Exchange[] };
+}
+
+/**
+ * The Anthropic API's id of a Bedrock model id (`global.anthropic.claude-x-v1:0` -> `claude-x`), for
+ * a stack configured with Bedrock whose calls the sandbox's Bedrock emulator hands on to the
+ * Messages API; any other id is returned as it is.
+ */
+export function anthropicModelOf(id: string): string {
+  const foundation = parseBedrockModelId(id)?.foundationModelId;
+  return foundation ? foundation.replace(/^anthropic\./, '').replace(/-v\d+:\d+$/, '') : id;
+}
+
+export async function startModelProxy(options: {
+  upstream?: string;
+  replay?: Recording;
+}): Promise<ModelProxy> {
+  let upstream = options.upstream;
+  const exchanges: Exchange[] = [];
+  const misses: string[] = [];
+  const unused = options.replay ? [...options.replay.exchanges] : [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: Body = {};
+        try {
+          body = JSON.parse(text) as Body;
+        } catch {
+          // Not JSON: forwarded as it is, matched by nothing.
+        }
+        const lane = laneOf(body);
+        const key = keyOf(body);
+        if (options.replay) {
+          const at =
+            unused.findIndex((e) => e.key === key) >= 0
+              ? unused.findIndex((e) => e.key === key)
+              : unused.findIndex((e) => e.lane === lane);
+          const found = at >= 0 ? unused.splice(at, 1)[0] : undefined;
+          if (!found) {
+            misses.push(lane);
+            res.writeHead(500, { 'content-type': 'application/json', 'x-should-retry': 'false' });
+            res.end(
+              JSON.stringify({
+                type: 'error',
+                error: { type: 'api_error', message: `replay: no recorded answer in lane ${lane}` },
+              }),
+            );
+            return;
+          }
+          exchanges.push({ ...found, request: body });
+          res
+            .writeHead(found.status, { 'content-type': 'application/json' })
+            .end(JSON.stringify(found.response));
+          return;
+        }
+        if (!upstream) {
+          res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"no upstream model"}');
+          return;
+        }
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(req.headers))
+          if (value !== undefined && !['host', 'content-length', 'connection'].includes(name))
+            headers[name] = Array.isArray(value) ? value.join(',') : value;
+        try {
+          const out =
+            typeof body.model === 'string' ? { ...body, model: anthropicModelOf(body.model) } : undefined;
+          const answer = await fetch(`${upstream.replace(/\/$/, '')}${req.url ?? '/v1/messages'}`, {
+            method: req.method ?? 'POST',
+            headers,
+            body: out && out.model !== body.model ? JSON.stringify(out) : text,
+          });
+          const reply = await answer.text();
+          let response: unknown = reply;
+          try {
+            response = JSON.parse(reply);
+          } catch {
+            // A non-JSON answer is kept as text.
+          }
+          exchanges.push({ lane, key, request: body, status: answer.status, response });
+          const type = answer.headers.get('content-type') ?? 'application/json';
+          res.writeHead(answer.status, { 'content-type': type }).end(reply);
+        } catch (error) {
+          res.writeHead(502, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({
+              type: 'error',
+              error: { type: 'api_error', message: `eval proxy: ${String(error)}` },
+            }),
+          );
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    exchanges,
+    misses,
+    setUpstream(url) {
+      upstream = url;
+    },
+    usage: () => usageOf(exchanges),
+    save(path, model) {
+      mkdirSync(dirname(path), { recursive: true });
+      const lines = [JSON.stringify({ kind: 'meta', model }), ...exchanges.map((e) => JSON.stringify(e))];
+      writeFileSync(path, `${lines.join('\n')}\n`);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type Reply = {
+  content?: { type: string; name?: string }[];
+  usage?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    cache_read_input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+  };
+};
+
+/** Calls, tool calls (the final `submit...` tools not counted) and tokens of the exchanges. */
+export function usageOf(exchanges: readonly Exchange[]): Usage {
+  const usage = { ...NO_USAGE };
+  for (const e of exchanges) {
+    if (e.status !== 200 || typeof e.response !== 'object' || e.response === null) continue;
+    const reply = e.response as Reply;
+    usage.modelCalls++;
+    usage.toolCalls += (reply.content ?? []).filter(
+      (b) => b.type === 'tool_use' && !(b.name ?? '').startsWith('submit'),
+    ).length;
+    usage.inputTokens += reply.usage?.input_tokens ?? 0;
+    usage.outputTokens += reply.usage?.output_tokens ?? 0;
+    usage.cacheReadTokens += reply.usage?.cache_read_input_tokens ?? 0;
+    usage.cacheWriteTokens += reply.usage?.cache_creation_input_tokens ?? 0;
+  }
+  return usage;
+}
+
+/** The text of every tool result the model was given, by the evidence id it opens with. */
+export function evidenceTexts(exchanges: readonly Exchange[]): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const e of exchanges) {
+    for (const message of (e.request as Body).messages ?? []) {
+      if (!Array.isArray(message.content)) continue;
+      for (const block of message.content as { type?: string; content?: unknown }[]) {
+        if (block.type !== 'tool_result') continue;
+        const text = typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? '');
+        const id = /Cite it as (ev-\d+)/.exec(text)?.[1];
+        if (id && !texts.has(id)) texts.set(id, text);
+      }
+    }
+  }
+  return texts;
+}

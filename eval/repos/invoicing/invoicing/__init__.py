@@ -1,0 +1,1 @@
+"""Invoice lines, VAT, due dates and invoice numbers."""

@@ -1,0 +1,162 @@
+import type { SlackAgentsConfigInput } from '../infra/config.ts';
+import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
+import { DEMO_MODEL_PATH, type Sandbox, startSandbox } from '../local/sandbox.ts';
+import { signSlackRequest } from '../local/slack/sign.ts';
+import { type ModelProxy, type Recording, startModelProxy } from './model-proxy.ts';
+
+/**
+ * One case's sandbox: the offline runtime started in this process (the real state machines,
+ * Lambda handlers, emulators and budgets), its model calls going through the harness's model
+ * proxy to the configured model (or the offline demo model, or a recording), and the few
+ * Slack moves a case makes (post, slash command, read a channel).
+ */
+
+export type SlackMessage = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
+
+export interface ModelChoice {
+  /** `demo`: the sandbox's offline demo model; `live`: ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY of the caller. */
+  kind: 'demo' | 'live' | 'replay';
+  /** The model id the stack is configured with (live runs). */
+  id?: string;
+  /**
+   * The stack's model provider. `bedrock`: the agents call the sandbox's Bedrock Runtime emulator
+   * through the stack's Bedrock adapter; it hands each call on to the Messages API model.
+   */
+  provider?: 'anthropic' | 'bedrock';
+  recording?: Recording;
+}
+
+export interface Session {
+  sandbox: Sandbox;
+  proxy: ModelProxy;
+  store: DynamoConversationStore;
+  post(channel: string, user: string, text: string, threadTs?: string): Promise<string>;
+  messages(channel: string, threadTs?: string): Promise<SlackMessage[]>;
+  slash(command: string, text: string, channel: string, user: string, triggerId: string): Promise<void>;
+  /** The status of the execution named `name` (`RUNNING`, `SUCCEEDED`...), undefined before it starts. */
+  executionStatus(name: string): string | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startSession(options: {
+  config: SlackAgentsConfigInput;
+  model: ModelChoice;
+  timeScale: number;
+}): Promise<Session> {
+  const upstream =
+    options.model.kind === 'live'
+      ? (process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com')
+      : undefined;
+  const proxy = await startModelProxy({
+    ...(upstream ? { upstream } : {}),
+    ...(options.model.kind === 'replay' && options.model.recording
+      ? { replay: options.model.recording }
+      : {}),
+  });
+  const key = options.model.kind === 'live' ? process.env.ANTHROPIC_API_KEY : undefined;
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({
+      port: 0,
+      timeScale: options.timeScale,
+      config: {
+        ...options.config,
+        ...(options.model.id || options.model.provider
+          ? {
+              model: {
+                provider: options.model.provider ?? 'anthropic',
+                ...(options.model.id ? { id: options.model.id } : {}),
+              },
+            }
+          : {}),
+      },
+      env: {
+        ANTHROPIC_BASE_URL: proxy.url,
+        ANTHROPIC_API_KEY: key ?? 'eval-no-key',
+        MODEL_MAX_RETRIES: '2',
+      },
+      telemetry: { demoSeed: false },
+      logLevel: 'SILENT',
+    });
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+  if (options.model.kind === 'demo') proxy.setUpstream(`${sandbox.url}${DEMO_MODEL_PATH}`);
+  const api = async <T>(path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${sandbox.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  return {
+    sandbox,
+    proxy,
+    store: new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName }),
+    async post(channel, user, text, threadTs) {
+      return (
+        await api<{ ts: string }>('/sandbox/slack/post', {
+          channel,
+          user,
+          text,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+        })
+      ).ts;
+    },
+    async messages(channel, threadTs) {
+      const query = `channel=${channel}${threadTs ? `&thread_ts=${threadTs}` : ''}`;
+      return (await api<{ messages: SlackMessage[] }>(`/sandbox/slack/messages?${query}`)).messages;
+    },
+    async slash(command, text, channel, user, triggerId) {
+      const body = new URLSearchParams({
+        token: 'deprecated',
+        team_id: 'T_SANDBOX',
+        channel_id: channel,
+        channel_name: channel.toLowerCase(),
+        user_id: user,
+        user_name: user.toLowerCase(),
+        command,
+        text,
+        api_app_id: 'A_BOT',
+        response_url: 'https://hooks.slack.invalid/commands/1',
+        trigger_id: triggerId,
+      }).toString();
+      const response = await fetch(`${sandbox.url}/slack/events`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...signSlackRequest({ signingSecret: sandbox.signingSecret, body }),
+        },
+      });
+      if (response.status !== 200) throw new Error(`${command} answered ${response.status}`);
+    },
+    executionStatus: (name) => sandbox.stepFunctions.listExecutions().find((e) => e.name === name)?.status,
+    async stop() {
+      await sandbox.stop();
+      await proxy.close();
+    },
+  };
+}
+
+/** Polls `probe` every `intervalMs` until it returns something other than undefined, or the deadline passes. */
+export async function poll<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  deadline: number,
+  intervalMs = 100,
+): Promise<T | undefined> {
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch {
+      // Not there yet (an item not written, an execution not started).
+    }
+    if (Date.now() >= deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

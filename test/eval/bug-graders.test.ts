@@ -1,0 +1,111 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BUG_CASES, type BugCase } from '../../eval/cases/bugs.ts';
+import { citationsIn, gradeFindings } from '../../eval/graders/findings.ts';
+import { gradeFix } from '../../eval/graders/fix.ts';
+import { cleanFiles, plantedFiles, REPOS } from '../../eval/repos/repos.ts';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function folderOf(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'eval-test-'));
+  dirs.push(dir);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return dir;
+}
+
+const BIN = join(process.cwd(), 'node_modules', '.bin');
+const fixOf = (c: BugCase, headDir: string, baseDir: string) =>
+  gradeFix({
+    headDir,
+    baseDir,
+    hiddenTests: c.truth.hiddenTests,
+    hiddenCommand: REPOS[c.repo].hidden,
+    fullCommand: REPOS[c.repo].full,
+    testDirs: REPOS[c.repo].testDirs,
+    binDir: BIN,
+  });
+
+describe('the findings grader', () => {
+  it('reads file:line citations in their usual spellings', () => {
+    expect(
+      citationsIn('see `src/cart.ts:17`, src/money.ts:10-12, tax.py#L4 and line 9 of invoicing/due.py'),
+    ).toEqual([
+      { file: 'src/cart.ts', from: 17, to: 17 },
+      { file: 'src/money.ts', from: 10, to: 12 },
+      { file: 'tax.py', from: 4, to: 4 },
+      { file: 'invoicing/due.py', from: 9, to: 9 },
+    ]);
+  });
+
+  it('passes findings citing the planted line or a range around it, and fails others', () => {
+    const truth = { file: 'src/checkout.ts', line: 44 };
+    expect(gradeFindings(truth, ['The VAT is computed at src/checkout.ts:44 on the subtotal']).pass).toBe(
+      true,
+    );
+    expect(gradeFindings(truth, ['In webshop/src/checkout.ts:40-46']).pass).toBe(true);
+    expect(gradeFindings(truth, ['src/checkout.ts:12 looks odd']).pass).toBe(false);
+    expect(gradeFindings(truth, ['src/tax.ts:44']).pass).toBe(false);
+    expect(gradeFindings(truth, ['the VAT is wrong somewhere']).pass).toBe(false);
+    expect(gradeFindings(truth, []).detail).toContain('no findings');
+  });
+});
+
+describe('the fix grader', () => {
+  const c = BUG_CASES.find((b) => b.id === 'bug/invoicing-reverse-charge') as BugCase;
+
+  it('fails a branch that cheats by editing the tests and breaks another function', async () => {
+    const { files } = await plantedFiles(c);
+    const base = await folderOf(files);
+    const cheat = await folderOf({
+      ...(await cleanFiles('invoicing')),
+      'invoicing/money.py':
+        'def percent_of(a, p):\n    return 0\n\ndef format_cents(a, c="EUR"):\n    return ""\n',
+      'tests/test_lines.py': 'import unittest\n',
+    });
+    const checks = await fixOf(c, cheat, base);
+    expect(checks.map((x) => [x.name, x.pass])).toEqual([
+      ['fail-to-pass', true],
+      ['pass-to-pass', false],
+    ]);
+  });
+});
+
+// Each TypeScript case costs four tsx starts (~10 s on a busy machine): by default two of them and
+// every Python case are checked; EVAL_CHECK_ALL_CASES=1 checks all.
+const CHECKED = process.env.EVAL_CHECK_ALL_CASES
+  ? BUG_CASES
+  : [
+      ...BUG_CASES.filter((c) => c.repo === 'webshop').slice(0, 2),
+      ...BUG_CASES.filter((c) => c.repo === 'invoicing'),
+    ];
+
+describe('the bug cases', () => {
+  it('are at least twelve across two repositories in two languages', () => {
+    expect(BUG_CASES.length).toBeGreaterThanOrEqual(12);
+    expect(new Set(BUG_CASES.map((c) => c.repo))).toEqual(new Set(['webshop', 'invoicing']));
+  });
+});
+
+describe.each(CHECKED.map((c) => [c.id, c] as const))('bug case %s', (_, c) => {
+  it('fails its hidden tests with the bug planted, and passes them and the base tests once fixed', async () => {
+    const { files } = await plantedFiles(c);
+    const base = await folderOf(files);
+    const fixed = await folderOf(await cleanFiles(c.repo));
+    const unfixed = await fixOf(c, base, base);
+    expect(unfixed.find((x) => x.name === 'fail-to-pass')?.pass).toBe(false);
+    const right = await fixOf(c, fixed, base);
+    expect(right.map((x) => [x.name, x.pass, x.detail])).toEqual([
+      ['fail-to-pass', true, expect.any(String)],
+      ['pass-to-pass', true, expect.any(String)],
+    ]);
+  }, 30_000);
+});

@@ -1,0 +1,87 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  anthropicModelOf,
+  evidenceTexts,
+  readRecording,
+  startModelProxy,
+  usageOf,
+} from '../../eval/model-proxy.ts';
+import { startScriptedModel, text, toolUse } from '../../local/model/scripted-model.ts';
+
+const request = (question: string, tool = 'submit_result') => ({
+  model: 'claude-sonnet-5-5',
+  max_tokens: 100,
+  tools: [
+    { name: 'query_logs', input_schema: { type: 'object' } },
+    { name: tool, input_schema: { type: 'object' } },
+  ],
+  messages: [{ role: 'user', content: question }],
+});
+
+async function ask(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'secret-key-not-kept' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'eval-proxy-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('the model proxy', () => {
+  it('records live exchanges without headers, and replays them by request whatever the order', async () => {
+    const model = await startScriptedModel({
+      steps: [text('first answer'), toolUse('query_logs', { service: 'x' })],
+    });
+    const live = await startModelProxy({ upstream: model.baseUrl });
+    const a = await ask(live.url, request('what failed at 14:02?'));
+    const b = await ask(live.url, request('and the deploy?'));
+    expect(usageOf(live.exchanges)).toMatchObject({ modelCalls: 2, toolCalls: 1 });
+    const path = join(dir, 'case.1.jsonl');
+    live.save(path, 'claude-sonnet-5-5');
+    await live.close();
+    await model.close();
+    expect(await readFile(path, 'utf8')).not.toContain('secret-key-not-kept');
+
+    const recording = readRecording(path);
+    expect(recording.model).toBe('claude-sonnet-5-5');
+    const replay = await startModelProxy({ replay: recording });
+    // The digits differ (times move between runs) and the order is reversed: each still gets its answer.
+    expect(await ask(replay.url, request('and the deploy?'))).toEqual(b);
+    expect(await ask(replay.url, request('what failed at 15:07?'))).toEqual(a);
+    const missed = await ask(replay.url, request('a third question', 'submit_other'));
+    expect(missed.status).toBe(500);
+    expect(replay.misses).toEqual(['submit_other']);
+    await replay.close();
+  });
+
+  it('finds the text each evidence id was shown with', () => {
+    const exchanges = [
+      {
+        lane: 'x',
+        key: 'k',
+        status: 200,
+        response: {},
+        request: {
+          messages: [
+            { role: 'user', content: [{ type: 'tool_result', content: 'Cite it as ev-3. 41 timeouts' }] },
+          ],
+        },
+      },
+    ];
+    expect(evidenceTexts(exchanges).get('ev-3')).toContain('41 timeouts');
+  });
+});
+
+describe('Bedrock model ids', () => {
+  it('are sent to the Messages API under their Anthropic name', () => {
+    expect(anthropicModelOf('global.anthropic.claude-sonnet-5-5')).toBe('claude-sonnet-5-5');
+    expect(anthropicModelOf('anthropic.claude-haiku-4-5-v1:0')).toBe('claude-haiku-4-5');
+    expect(anthropicModelOf('claude-sonnet-5-5')).toBe('claude-sonnet-5-5');
+  });
+});
