@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { FeedbackExportLine } from '../lambdas/feedback/model.ts';
 import { WORKFLOWS } from './types.ts';
 
 /**
@@ -9,21 +10,8 @@ import { WORKFLOWS } from './types.ts';
  * until a person fills those in and adds it to its workflow's list in eval/cases/.
  */
 
-export const FeedbackLine = z.object({
-  kind: z.literal('feedback'),
-  workflow: z.enum(WORKFLOWS),
-  conversationId: z.string().min(1),
-  answer: z.object({
-    kind: z.enum(['findings', 'conclusion', 'prd', 'analysis', 'pull_request', 'channel_answer']),
-    ts: z.string(),
-    text: z.string(),
-  }),
-  request: z.string(),
-  vote: z.enum(['up', 'down']),
-  reason: z.string().optional(),
-  by: z.string(),
-  at: z.string(),
-});
+/** A line of the export (its one schema, lambdas/feedback/model.ts), of a workflow the evals know. */
+export const FeedbackLine = FeedbackExportLine.extend({ workflow: z.enum(WORKFLOWS) });
 export type FeedbackLine = z.infer<typeof FeedbackLine>;
 
 export const TODO = 'TODO';
