@@ -142,8 +142,19 @@ describe('should respond', () => {
         return 'YES';
       }),
     );
-    expect(decision).toEqual({ decision: false, reason: 'no_trigger' });
+    expect(decision).toEqual({ decision: false, reason: 'addressed_elsewhere' });
     expect(prompts).toEqual([]);
+  });
+
+  it('leaves a short question addressed to someone else alone, even right after the bot spoke', async () => {
+    const decision = await shouldRespond(
+      message('<@U_BOB> can you review my PR?'),
+      conversation(30),
+      [],
+      NOW,
+      plain,
+    );
+    expect(decision).toEqual({ decision: false, reason: 'addressed_elsewhere' });
   });
 
   it('does not answer, and reports the error, when the judge fails', async () => {

@@ -19,6 +19,7 @@ export const REASONS = {
   llmJudge: 'llm_judge',
   llmJudgeFailed: 'llm_judge_failed',
   noTrigger: 'no_trigger',
+  addressedElsewhere: 'addressed_elsewhere',
 } as const;
 export type Reason = (typeof REASONS)[keyof typeof REASONS];
 
@@ -59,12 +60,19 @@ export function looksLikeFollowup(text: string): boolean {
 }
 
 /**
- * Whether the judge should be asked (the design leaves `_is_ambiguous` open). A message that
- * opens by addressing someone else (`<@U123> can you...`) is a side conversation, not for
- * the bot: not ambiguous, so no model call. Anything else in an active conversation is.
+ * A message that opens by addressing someone else (`<@U123> can you...`) is a side
+ * conversation, not for the bot, however much it looks like a follow-up.
+ */
+export function opensAddressingSomeoneElse(message: IncomingMessage): boolean {
+  return /^\s*<@[A-Z0-9_]+(\|[^>]*)?>/i.test(message.text);
+}
+
+/**
+ * Whether the judge should be asked: anything in an active conversation that does not open by
+ * addressing someone else (those are not ambiguous, so no model call).
  */
 export function isAmbiguous(message: IncomingMessage): boolean {
-  return !/^\s*<@[A-Z0-9_]+(\|[^>]*)?>/i.test(message.text);
+  return !opensAddressingSomeoneElse(message);
 }
 
 /** The judge's question over the conversation's most recent messages. */
@@ -86,7 +94,8 @@ Answer only YES or NO.`;
 }
 
 /**
- * The three tiers: an explicit trigger always answers; a follow-up-looking
+ * The three tiers: an explicit trigger always answers; a message opening by addressing someone
+ * else never does (a side conversation); a follow-up-looking
  * message within the follow-up window after the bot spoke answers; otherwise the LLM judge
  * decides ambiguous messages when it is on, and its failure means do not answer.
  */
@@ -98,6 +107,7 @@ export async function shouldRespond(
   deps: DeciderDeps,
 ): Promise<Decision> {
   if (isExplicitTrigger(message)) return { decision: true, reason: REASONS.explicitTrigger };
+  if (opensAddressingSomeoneElse(message)) return { decision: false, reason: REASONS.addressedElsewhere };
   if (conversation.botSpokeAt !== undefined) {
     const seconds = (now.getTime() - Date.parse(conversation.botSpokeAt)) / 1000;
     if (seconds < deps.settings.followupWindowSeconds && looksLikeFollowup(message.text)) {
