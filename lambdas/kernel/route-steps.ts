@@ -1,3 +1,4 @@
+import { isSlackThread } from './anchors.ts';
 import { isCloseIntent } from './close-intent.ts';
 import { conversationIdFor } from './keys.ts';
 import {
@@ -357,7 +358,7 @@ async function answerEnded(
   deps: RouterDeps,
 ): Promise<RouteOutcome> {
   const reason = `conversation is ${conversation.status}`;
-  if (deps.endedNotice === undefined || incoming.kind !== 'message' || !isSlackChannel(link.anchor.channel)) {
+  if (deps.endedNotice === undefined || incoming.kind !== 'message' || !isSlackThread(link.anchor)) {
     return { type: 'ignored', conversationId: conversation.id, reason };
   }
   await deps.endedNotice({
@@ -368,11 +369,6 @@ async function answerEnded(
     text: endedText(conversation, deps.workflows),
   });
   return { type: 'ignored', conversationId: conversation.id, reason: `${reason}; told the sender` };
-}
-
-/** Anchors outside Slack (`github:...`, `alert:...`) have a prefix; Slack channel ids have none. */
-function isSlackChannel(channel: string): boolean {
-  return !channel.includes(':');
 }
 
 function endedText(conversation: Conversation, workflows: readonly WorkflowRegistration[]): string {

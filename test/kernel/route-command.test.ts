@@ -1,10 +1,10 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { incidentNamedBy } from '../../lambdas/kernel/command-entities.ts';
 import type { InboxAlert, InboxSlashCommand } from '../../lambdas/kernel/inbox.ts';
 import type { Executions, StartResult, WakeResult } from '../../lambdas/kernel/ports.ts';
 import { type EndedNotice, routeEnvelope } from '../../lambdas/kernel/route.ts';
-import { incidentNamedBy } from '../../lambdas/kernel/route-incident-command.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
@@ -137,7 +137,7 @@ describe('/investigate naming an incident', () => {
         conversationId: first.conversationId,
         channel: 'C_OPS',
         ts: expect.any(String),
-        text: `${id} is already being investigated: https://slack.com/archives/C_INCIDENTS/p1763726500000100; it is not started twice.`,
+        text: `${id} is already running: https://slack.com/archives/C_INCIDENTS/p1763726500000100; it is not started twice.`,
       },
     ]);
   });
@@ -150,9 +150,7 @@ describe('/investigate naming an incident', () => {
 
     expect(command).toMatchObject({ type: 'ignored', conversationId: started.conversationId });
     expect(executions.starts).toHaveLength(1);
-    expect(notices[0]?.text).toBe(
-      `prod-latency-${seq} is already being investigated; it is not started twice.`,
-    );
+    expect(notices[0]?.text).toBe(`prod-latency-${seq} is already running; it is not started twice.`);
   });
 
   it('delivers the PagerDuty webhook of an incident /investigate started to that investigation', async () => {
@@ -197,11 +195,12 @@ describe('/investigate naming an incident', () => {
 
   it('tells an incident name from a description', () => {
     const alarms = { names: ['checkout-5xx'], prefixes: ['prod-'] };
-    expect(incidentNamedBy('checkout-5xx', alarms)).toEqual({
-      channel: 'alarm:cloudwatch',
-      threadTs: 'checkout-5xx',
+    expect(incidentNamedBy('checkout-5xx', alarms)).toEqual({ kind: 'alarm_name', name: 'checkout-5xx' });
+    expect(incidentNamedBy(' PF9KMXH ', alarms)).toEqual({
+      kind: 'alert',
+      source: 'pagerduty',
+      incidentKey: 'PF9KMXH',
     });
-    expect(incidentNamedBy(' PF9KMXH ', alarms)).toEqual({ channel: 'alert:pagerduty', threadTs: 'PF9KMXH' });
     expect(incidentNamedBy('checkout', alarms)).toBeUndefined();
     expect(incidentNamedBy('CHECKOUT', alarms)).toBeUndefined();
     expect(incidentNamedBy('prod- is slow', alarms)).toBeUndefined();
