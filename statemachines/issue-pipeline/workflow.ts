@@ -1,6 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import type { handler as DefineChecksHandler } from '../../lambdas/handlers/define-checks.ts';
 import type { IssuePipelineSettings } from '../../lambdas/workflows/issue-pipeline/config.ts';
+import type { handler as CommitterHandler } from '../../lambdas/workflows/issue-pipeline/handlers/committer.ts';
+import type { handler as HandOffHandler } from '../../lambdas/workflows/issue-pipeline/handlers/hand-off.ts';
+import type { handler as JudgeBuildHandler } from '../../lambdas/workflows/issue-pipeline/handlers/judge-build.ts';
+import type { handler as ProgressHandler } from '../../lambdas/workflows/issue-pipeline/handlers/progress.ts';
+import type { handler as StartHandler } from '../../lambdas/workflows/issue-pipeline/handlers/start.ts';
 import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { agentTurn } from '../agent-turn.ts';
 import { approvalWait } from '../approval-wait.ts';
@@ -20,7 +27,7 @@ import {
   waitForPeople,
 } from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
-import { lambdaTask } from '../lambda-task.ts';
+import { type DistributiveOmit, lambdaTask, type PayloadTemplate, type TaskInputOf } from '../lambda-task.ts';
 import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, type KernelResources, requireChannel } from '../workflow-module.ts';
 import type { IssueFunctionId } from './functions.ts';
@@ -64,8 +71,9 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     const { table, settings } = kernel;
     const fns = kernel.functions;
     const channel = requireChannel(kernel.config, 'issuePipeline');
-    const task = (name: string, fn: IssueFunctionId, payload: Record<string, unknown>, resultPath: string) =>
-      lambdaTask(scope, name, fns[fn], { conversationId, ...payload }, resultPath);
+    // Each call's payload is checked against its function's input by `IssueTask`'s type.
+    const task: IssueTask = (name, fn, payload, resultPath) =>
+      lambdaTask<Record<string, unknown>>(scope, name, fns[fn], { conversationId, ...payload }, resultPath);
     const progress = (name: string, say?: string) =>
       task(name, 'IssueProgress', { channel, ...(say === undefined ? {} : { say }) }, '$.progress');
 
@@ -122,7 +130,7 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     showProgress.next(shown);
 
     /** A hand-off Lambda after an agent's turn, then the hub. */
-    const handOff = (name: string, payload: Record<string, unknown>) => {
+    const handOff = (name: string, payload: Omit<IssueTaskPayload<'IssueHandOff'>, 'previous'>) => {
       const handed = task(
         name,
         'IssueHandOff',
@@ -251,7 +259,10 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     // Nobody who may answer did (a comment from a reader): wait again, without showing progress,
     // whose edits would come back as events of their own.
     const answered = sfn.Choice.jsonPath(scope, S.waitingAgain);
-    const people = (name: string, payload: Record<string, unknown>) => {
+    const people = (
+      name: string,
+      payload: Omit<IssueTaskPayload<'IssueHandOff'>, 'previous' | 'agent' | 'mode'>,
+    ) => {
       const handed = task(
         name,
         'IssueHandOff',
@@ -314,14 +325,9 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
 
 /** The Build stage: the work branch's checks, judged (code); the base commit's when it is needed. */
 function buildStage(
-  scope: Parameters<typeof lambdaTask>[0],
+  scope: Construct,
   kernel: Kernel,
-  task: (
-    name: string,
-    fn: IssueFunctionId,
-    payload: Record<string, unknown>,
-    resultPath: string,
-  ) => ReturnType<typeof lambdaTask>,
+  task: IssueTask,
   showProgress: sfn.IChainable,
   failed: sfn.IChainable,
 ): { build: sfn.IChainable; base: sfn.IChainable } {
@@ -396,3 +402,26 @@ function buildStage(
     .next(run(S.buildBase, '$.pipeline.baseSha', judge(S.judgeBaseBuild, 'base')));
   return { build, base };
 }
+
+/** The input each of the pipeline's task functions validates, inferred from its handler's schema. */
+type IssueTaskInputs = {
+  IssueStart: TaskInputOf<typeof StartHandler>;
+  IssueHandOff: TaskInputOf<typeof HandOffHandler>;
+  IssueJudgeBuild: TaskInputOf<typeof JudgeBuildHandler>;
+  IssueCommitter: TaskInputOf<typeof CommitterHandler>;
+  IssueProgress: TaskInputOf<typeof ProgressHandler>;
+  IssueDefineChecks: TaskInputOf<typeof DefineChecksHandler>;
+};
+
+/** What a task of the pipeline is given besides the conversation id (which `task` adds). */
+type IssueTaskPayload<F extends keyof IssueTaskInputs> = PayloadTemplate<
+  DistributiveOmit<IssueTaskInputs[F], 'conversationId'>
+>;
+
+/** A task of the pipeline's own function `fn`, its payload checked against the function's input. */
+type IssueTask = <F extends keyof IssueTaskInputs>(
+  name: string,
+  fn: F,
+  payload: IssueTaskPayload<F>,
+  resultPath: string,
+) => ReturnType<typeof lambdaTask>;
