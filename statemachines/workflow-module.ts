@@ -9,7 +9,7 @@ import type { ModelPrices } from '../lambdas/agents/pricing.ts';
 import type { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
-import type { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
+import type { TelemetryConfig } from '../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import type { FunctionSpec } from './kernel-functions.ts';
 
 /**
@@ -57,7 +57,7 @@ export interface KernelConfig {
   >;
   /** Who may decide what: decision kind -> the roles whose holders may (defaults from the modules). */
   readonly approvals: Readonly<Record<string, readonly string[]>>;
-  /** The telemetry tools' services and data sources (lambdas/tools/telemetry/config.ts). */
+  /** The telemetry tools' services and data sources (lambdas/workflows/incident-investigation/telemetry/config.ts). */
   readonly telemetry: TelemetryConfig;
   /**
    * The paths whose change waits for an approver or is refused, for every workflow that writes

@@ -2,7 +2,10 @@ import { ArnFormat, CfnOutput, Stack, Validations } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
-import { TELEMETRY_ENV, type TelemetryConfig } from '../../lambdas/tools/telemetry/config.ts';
+import {
+  TELEMETRY_ENV,
+  type TelemetryConfig,
+} from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import type { FunctionSpec } from '../../statemachines/kernel-functions.ts';
 import { ThirdPartySecret } from './third-party-secret.ts';
 

@@ -1,13 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import type { handler as DefineChecksHandler } from '../../lambdas/handlers/define-checks.ts';
 import type { IssuePipelineSettings } from '../../lambdas/workflows/issue-pipeline/config.ts';
-import type { handler as CommitterHandler } from '../../lambdas/workflows/issue-pipeline/handlers/committer.ts';
-import type { handler as HandOffHandler } from '../../lambdas/workflows/issue-pipeline/handlers/hand-off.ts';
-import type { handler as JudgeBuildHandler } from '../../lambdas/workflows/issue-pipeline/handlers/judge-build.ts';
-import type { handler as ProgressHandler } from '../../lambdas/workflows/issue-pipeline/handlers/progress.ts';
-import type { handler as StartHandler } from '../../lambdas/workflows/issue-pipeline/handlers/start.ts';
 import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { agentTurn } from '../agent-turn.ts';
 import { approvalWait } from '../approval-wait.ts';
@@ -27,11 +21,12 @@ import {
   waitForPeople,
 } from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
-import { type DistributiveOmit, lambdaTask, type PayloadTemplate, type TaskInputOf } from '../lambda-task.ts';
+import { lambdaTask } from '../lambda-task.ts';
 import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, type KernelResources, requireChannel } from '../workflow-module.ts';
 import type { IssueFunctionId } from './functions.ts';
 import { agentStates, FAILURE_TEXT, ISSUE_PIPELINE_STATES, SENSITIVE_CHANGE_DECISION } from './states.ts';
+import type { IssueTask, IssueTaskPayload } from './tasks.ts';
 
 type Kernel = KernelResources<IssueFunctionId, IssuePipelineSettings>;
 
@@ -402,26 +397,3 @@ function buildStage(
     .next(run(S.buildBase, '$.pipeline.baseSha', judge(S.judgeBaseBuild, 'base')));
   return { build, base };
 }
-
-/** The input each of the pipeline's task functions validates, inferred from its handler's schema. */
-type IssueTaskInputs = {
-  IssueStart: TaskInputOf<typeof StartHandler>;
-  IssueHandOff: TaskInputOf<typeof HandOffHandler>;
-  IssueJudgeBuild: TaskInputOf<typeof JudgeBuildHandler>;
-  IssueCommitter: TaskInputOf<typeof CommitterHandler>;
-  IssueProgress: TaskInputOf<typeof ProgressHandler>;
-  IssueDefineChecks: TaskInputOf<typeof DefineChecksHandler>;
-};
-
-/** What a task of the pipeline is given besides the conversation id (which `task` adds). */
-type IssueTaskPayload<F extends keyof IssueTaskInputs> = PayloadTemplate<
-  DistributiveOmit<IssueTaskInputs[F], 'conversationId'>
->;
-
-/** A task of the pipeline's own function `fn`, its payload checked against the function's input. */
-type IssueTask = <F extends keyof IssueTaskInputs>(
-  name: string,
-  fn: F,
-  payload: IssueTaskPayload<F>,
-  resultPath: string,
-) => ReturnType<typeof lambdaTask>;

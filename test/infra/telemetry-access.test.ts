@@ -2,11 +2,11 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
-import { TelemetryConfig } from '../../lambdas/tools/telemetry/config.ts';
+import { TelemetryConfig } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import {
   TELEMETRY_TOOLS_FUNCTION,
   telemetryToolFunctions,
-} from '../../lambdas/tools/telemetry/deployment.ts';
+} from '../../lambdas/workflows/incident-investigation/telemetry/deployment.ts';
 import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
 import { agentTurnFunction } from '../../statemachines/kernel-functions.ts';
 import { defineWorkflowModule } from '../../statemachines/workflow-module.ts';

@@ -15,7 +15,7 @@ import { TELEMETRY_TOOL_NAMES, type TelemetryToolName, telemetryTools } from './
  */
 
 export const TELEMETRY_TOOLS_FUNCTION = {
-  entry: 'lambdas/handlers/telemetry-tools.ts',
+  entry: 'lambdas/workflows/incident-investigation/handlers/telemetry-tools.ts',
   /** A Logs Insights query may run `insightsTimeoutSeconds` (20 s by default); paging adds a few. */
   timeoutSeconds: 60,
   /** The analysis of a few thousand lines is CPU-bound; Lambda gives CPU in proportion to memory. */
