@@ -8,6 +8,7 @@ import {
   telemetryToolFunctions,
 } from '../../lambdas/workflows/incident-investigation/telemetry/deployment.ts';
 import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
+import { grantTelemetryAccess } from '../../statemachines/incident-investigation/telemetry-access.ts';
 import { agentTurnFunction } from '../../statemachines/kernel-functions.ts';
 import { defineWorkflowModule } from '../../statemachines/workflow-module.ts';
 import { functionResource, renderIntrinsics, resourcesOfType, variablesOf } from './template.ts';
@@ -30,6 +31,11 @@ const MODULE = defineWorkflowModule<FunctionId, unknown>({
       'lambdas/handlers/agent-turn.ts',
       telemetryToolFunctions('TelemetryTools'),
     ),
+  },
+  // As the incident module does: its provision grants the tools' reads.
+  provision: (_scope, _settings, functions, stack) => {
+    if (functions.TelemetryTools)
+      grantTelemetryAccess(functions.TelemetryTools, stack.config.telemetry, stack);
   },
 });
 
