@@ -1,3 +1,4 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Duration } from 'aws-cdk-lib';
 import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -254,6 +255,27 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
   models?(settings: S): readonly string[];
   /** Its state machines; the Router starts them on their triggers. @default - none */
   readonly workflows?: readonly WorkflowDefinition<F, S>[];
+  /**
+   * What the sandbox's console shows of one of its conversations beyond the kernel's records
+   * (the incident's metrics, the issue pipeline's document), read from the conversations table.
+   * The sandbox only: nothing is deployed for it.
+   * @default - nothing more
+   */
+  sandboxView?(table: ConversationsTable): (conversationId: string) => Promise<WorkflowView>;
+}
+
+/** The conversations table as the sandbox reaches it. */
+export interface ConversationsTable {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+}
+
+/** A workflow's own view of a conversation in the sandbox's console. */
+export interface WorkflowView {
+  /** Figures shown as tiles beside the ledger. */
+  readonly metrics?: Readonly<Record<string, unknown>> | undefined;
+  /** A document the workflow keeps (shown as it is). */
+  readonly document?: unknown;
 }
 
 const NAME = /^[a-z][a-z0-9_]*$/;

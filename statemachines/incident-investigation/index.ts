@@ -38,6 +38,13 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
     settings.skills.some((s) => s.target.type === 'demo') ? [] : ['IncidentDemoSkill'],
   environment: (settings) => incidentEnvironment(settings),
   permissions: (settings) => incidentPermissions(settings),
+  // The console's tiles: the investigation's metrics (AgentMetrics), from the incident's record.
+  sandboxView: (table) => async (conversationId) => {
+    const { DynamoIncidentStore } = await import(
+      '../../lambdas/workflows/incident-investigation/adapters/dynamo-incident-store.ts'
+    );
+    return { metrics: (await new DynamoIncidentStore(table).getRecord(conversationId))?.metrics };
+  },
   provision: (scope, settings, functions, stack) => {
     provisionAutomationRole(scope, settings, functions);
     // The telemetry tools read exactly what the configuration's `telemetry` section names.
