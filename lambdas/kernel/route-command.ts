@@ -2,7 +2,7 @@ import { type Anchor, slackThreadOf, storedAnchor, threadLink } from './anchors.
 import { type CommandEntity, entityNamedBy, unnamedRefusal } from './command-entities.ts';
 import type { InboxSlashCommand } from './inbox.ts';
 import { FINISHED_STATUSES } from './model.ts';
-import { type RouteOutcome, type RouterDeps, startConversation } from './route-steps.ts';
+import { linkStarted, type RouteOutcome, type RouterDeps, startConversation } from './route-steps.ts';
 import type { WorkflowRegistration } from './workflows.ts';
 
 /**
@@ -59,18 +59,7 @@ export async function routeCommand(
     { channel: envelope.channel, originId: envelope.eventId, ...common },
     deps,
   );
-  if (named !== undefined && outcome.type === 'started') {
-    await deps.store.linkThread({
-      conversationId: outcome.conversationId,
-      ownerId: envelope.user,
-      anchor: {
-        name: 'incident-name',
-        ...storedAnchor(named.anchor),
-        ownerRole: registration.ownerRole,
-        othersRole: registration.othersRole,
-      },
-    });
-  }
+  if (named !== undefined) await linkStarted(outcome, named.anchor, envelope.user, registration, deps);
   return outcome;
 }
 

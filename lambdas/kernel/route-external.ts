@@ -3,6 +3,7 @@ import type { InboxAlert, InboxGithubEvent } from './inbox.ts';
 import { FINISHED_STATUSES } from './model.ts';
 import {
   findRegistration,
+  linkStarted,
   type RouteOutcome,
   type RouterDeps,
   startConversation,
@@ -214,18 +215,14 @@ export async function routeAlert(envelope: InboxAlert, deps: RouterDeps): Promis
     deps,
   );
   // The alarm's name then leads a command naming the alarm to this run (route-command.ts).
-  if (envelope.source === 'cloudwatch' && outcome.type === 'started') {
-    await deps.store.linkThread({
-      conversationId: outcome.conversationId,
-      ownerId: envelope.user,
-      anchor: {
-        name: 'incident-name',
-        ...alarmNameAnchor(envelope.name),
-        ownerRole: registration.ownerRole,
-        othersRole: registration.othersRole,
-      },
-    });
-  }
+  if (envelope.source === 'cloudwatch')
+    await linkStarted(
+      outcome,
+      { kind: 'alarm_name', name: envelope.name },
+      envelope.user,
+      registration,
+      deps,
+    );
   return outcome;
 }
 
