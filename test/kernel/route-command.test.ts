@@ -3,25 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { incidentNamedBy } from '../../lambdas/kernel/command-entities.ts';
 import type { InboxAlert, InboxSlashCommand } from '../../lambdas/kernel/inbox.ts';
-import type { Executions, StartResult, WakeResult } from '../../lambdas/kernel/ports.ts';
 import { type EndedNotice, routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { RecordingExecutions } from '../support/recording-executions.ts';
 
 /** `/investigate <incident>`: one execution per incident, whether a command or an alert began it. */
-
-class RecordingExecutions implements Executions {
-  readonly starts: { name: string; input: unknown }[] = [];
-  async start(arn: string, name: string, input: unknown): Promise<StartResult> {
-    const executionArn = `${arn}:${name}`;
-    if (this.starts.some((s) => s.name === name)) return { status: 'already_started', executionArn };
-    this.starts.push({ name, input });
-    return { status: 'started', executionArn };
-  }
-  async wake(): Promise<WakeResult> {
-    return 'woken';
-  }
-}
 
 const INCIDENTS: WorkflowRegistration = {
   workflow: 'incident_investigation',
