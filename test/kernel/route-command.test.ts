@@ -23,6 +23,18 @@ const INCIDENTS: WorkflowRegistration = {
   closeOnIntent: false,
 };
 
+const FIXES: WorkflowRegistration = {
+  workflow: 'fixes',
+  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:Fixes',
+  triggers: [
+    { type: 'slash_command', command: '/fix', issues: 'acme/webshop' },
+    { type: 'github_issue_labeled', repository: 'acme/webshop', label: 'agent' },
+  ],
+  ownerRole: 'requester',
+  othersRole: 'participant',
+  closeOnIntent: false,
+};
+
 let db: Awaited<ReturnType<typeof startDynalite>>;
 let store: DynamoConversationStore;
 let executions: RecordingExecutions;
@@ -44,7 +56,7 @@ const deps = () => ({
   store,
   executions,
   clock: { now: () => new Date('2026-11-21T12:00:00Z') },
-  workflows: [INCIDENTS],
+  workflows: [INCIDENTS, FIXES],
   botUserId: 'U_BOT',
   endedNotice: async (notice: EndedNotice) => void notices.push(notice),
 });
@@ -191,5 +203,50 @@ describe('/investigate naming an incident', () => {
     expect(incidentNamedBy('checkout', alarms)).toBeUndefined();
     expect(incidentNamedBy('CHECKOUT', alarms)).toBeUndefined();
     expect(incidentNamedBy('prod- is slow', alarms)).toBeUndefined();
+  });
+});
+
+describe('/fix naming an issue', () => {
+  const fix = (text: string): InboxSlashCommand => ({ ...investigate(text), command: '/fix' });
+  const issue = () => 4000 + seq;
+
+  it('starts the conversation on the issue itself, with the issue as its origin', async () => {
+    const started = await routeEnvelope(fix(`https://github.example/acme/webshop/issues/${issue()}`), deps());
+
+    expect(started).toMatchObject({ type: 'started', workflow: 'fixes' });
+    expect(executions.starts[0]?.input).toMatchObject({
+      channel: 'github:acme/webshop',
+      threadTs: String(issue()),
+      origin: { kind: 'github', repository: 'acme/webshop', number: issue() },
+    });
+  });
+
+  it('answers a repeat while the issue runs, and after its run, and starts nothing more', async () => {
+    const first = await routeEnvelope(fix(`#${issue()}`), deps());
+    if (first.type !== 'started') throw new Error('not started');
+
+    const again = await routeEnvelope(fix(String(issue())), deps());
+    await setStatus(first.conversationId, 'resolved');
+    const after = await routeEnvelope(fix(String(issue())), deps());
+
+    expect([again, after]).toMatchObject([
+      { type: 'ignored', conversationId: first.conversationId },
+      { type: 'ignored', conversationId: first.conversationId },
+    ]);
+    expect(notices.map((n) => n.text)).toEqual([
+      `acme/webshop#${issue()} is already running; it is not started twice.`,
+      `acme/webshop#${issue()} already had its run (resolved); it is not started again.`,
+    ]);
+    expect(executions.starts).toHaveLength(1);
+  });
+
+  it('refuses a text that names no issue of its repository, and starts nothing', async () => {
+    const outcome = await routeEnvelope(fix('https://github.example/other/repo/issues/7'), deps());
+
+    expect(outcome).toMatchObject({
+      type: 'ignored',
+      reason: expect.stringContaining('no_issue'),
+    });
+    expect(executions.starts).toEqual([]);
   });
 });
