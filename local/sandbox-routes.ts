@@ -5,7 +5,8 @@ import { extname, join, normalize } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
-import type { AnyWorkflowModule, WorkflowView } from '../statemachines/workflow-module.ts';
+import { WORKFLOW_MODULES } from '../statemachines/index.ts';
+import { type AnyWorkflowModule, workflowViews } from '../statemachines/workflow-module.ts';
 import { SandboxConversations } from './sandbox-conversations.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
 import { signSlackRequest } from './slack/sign.ts';
@@ -33,8 +34,8 @@ export interface SandboxRouteDeps {
   agentTurnsRunning: ReadonlyMap<string, number>;
   /** Where the built console is (`npm run build:console`). */
   consoleDir: string;
-  /** The workflow modules the sandbox runs: their own views of their conversations. */
-  modules: readonly AnyWorkflowModule[];
+  /** The workflow modules the sandbox runs, for their own views of their conversations. @default WORKFLOW_MODULES */
+  modules?: readonly AnyWorkflowModule[];
 }
 
 export type ChangeKind = 'slack' | 'execution' | 'conversation';
@@ -83,12 +84,10 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
 
   const conversations = new SandboxConversations(doc, deps.tableName, deps.agentTurnsRunning);
   // Each workflow's own view (its metrics, its document), by workflow name.
-  const views = new Map<string, (conversationId: string) => Promise<WorkflowView>>();
-  for (const module of deps.modules) {
-    const view = module.sandboxView?.({ client: deps.dynamodb, tableName: deps.tableName });
-    if (view === undefined) continue;
-    for (const workflow of module.workflows ?? []) views.set(workflow.name, view);
-  }
+  const views = workflowViews(deps.modules ?? WORKFLOW_MODULES, {
+    client: deps.dynamodb,
+    tableName: deps.tableName,
+  });
 
   return async (req: IncomingMessage, res: ServerResponse, body: string, path: string): Promise<void> => {
     const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;

@@ -7,7 +7,6 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
-import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
@@ -313,7 +312,7 @@ async function assemble(
       signingSecret: options.signingSecret,
       agentTurnsRunning,
       consoleDir: join(process.cwd(), 'dist', 'console'),
-      modules: options.modules ?? WORKFLOW_MODULES,
+      ...(options.modules ? { modules: options.modules } : {}),
     },
     feed,
   );

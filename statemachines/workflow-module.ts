@@ -355,3 +355,17 @@ export function resolveTriggers<S>(
 /** A module as the stack handles it, whatever its function keys and settings. */
 // biome-ignore lint/suspicious/noExplicitAny: the stack handles every module's settings as opaque values.
 export type AnyWorkflowModule = WorkflowModule<string, any>;
+
+/** The modules' own views of their conversations in the sandbox, by workflow name. */
+export function workflowViews(
+  modules: readonly AnyWorkflowModule[],
+  table: ConversationsTable,
+): ReadonlyMap<string, (conversationId: string) => Promise<WorkflowView>> {
+  const views = new Map<string, (conversationId: string) => Promise<WorkflowView>>();
+  for (const module of modules) {
+    const view = module.sandboxView?.(table);
+    if (view === undefined) continue;
+    for (const workflow of module.workflows ?? []) views.set(workflow.name, view);
+  }
+  return views;
+}

@@ -2,7 +2,8 @@ import { type Anchor, slackThreadOf, storedAnchor, threadLink } from './anchors.
 import { type CommandEntity, entityNamedBy, unnamedRefusal } from './command-entities.ts';
 import type { InboxSlashCommand } from './inbox.ts';
 import { FINISHED_STATUSES } from './model.ts';
-import { linkStarted, type RouteOutcome, type RouterDeps, startConversation } from './route-steps.ts';
+import { linkStarted } from './route-link.ts';
+import { type RouteOutcome, type RouterDeps, startConversation } from './route-steps.ts';
 import type { WorkflowRegistration } from './workflows.ts';
 
 /**

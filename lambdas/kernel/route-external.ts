@@ -1,9 +1,9 @@
 import { type AlertSource, storedAnchor } from './anchors.ts';
 import type { InboxAlert, InboxGithubEvent } from './inbox.ts';
 import { FINISHED_STATUSES } from './model.ts';
+import { linkStarted } from './route-link.ts';
 import {
   findRegistration,
-  linkStarted,
   type RouteOutcome,
   type RouterDeps,
   startConversation,

@@ -1,4 +1,4 @@
-import { type Anchor, isSlackThread, storedAnchor } from './anchors.ts';
+import { isSlackThread } from './anchors.ts';
 import { isCloseIntent } from './close-intent.ts';
 import { conversationIdFor } from './keys.ts';
 import {
@@ -383,28 +383,4 @@ function endedText(conversation: Conversation, workflows: readonly WorkflowRegis
     )
     .find((text) => text !== undefined);
   return `This conversation has ended (${conversation.status}), so this reply was not passed on. To start a new one, ${how ?? 'start a new conversation'}.`;
-}
-
-/**
- * Links a conversation that has just started under a further anchor (the incident a command
- * named, the alarm an alert came from), so what later names that anchor reaches it.
- */
-export async function linkStarted(
-  outcome: RouteOutcome,
-  anchor: Anchor,
-  ownerId: string,
-  registration: WorkflowRegistration,
-  deps: RouterDeps,
-): Promise<void> {
-  if (outcome.type !== 'started') return;
-  await deps.store.linkThread({
-    conversationId: outcome.conversationId,
-    ownerId,
-    anchor: {
-      name: 'incident-name',
-      ...storedAnchor(anchor),
-      ownerRole: registration.ownerRole,
-      othersRole: registration.othersRole,
-    },
-  });
 }
