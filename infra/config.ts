@@ -6,7 +6,7 @@ import { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import { RoleMembers } from '../lambdas/kernel/people.ts';
 import { UntrustedTextMode } from '../lambdas/kernel/people-text.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
-import { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
+import { TelemetryConfig } from '../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
@@ -211,7 +211,7 @@ const KernelConfigFields = {
     })
     .prefault({}),
   /**
-   * The incident tools' telemetry (lambdas/tools/telemetry/config.ts): the services (log
+   * The incident tools' telemetry (lambdas/workflows/incident-investigation/telemetry/config.ts): the services (log
    * groups, metrics, CloudFormation stacks, dependencies = the service map), the query bounds
    * (widest window, events per query, queries per hypothesis per round) and the data sources
    * (CloudWatch on; Datadog and PagerDuty off until enabled).

@@ -21,8 +21,8 @@ import { grantBuildLogReads, grantCodeAccess } from './constructs/code-access.ts
 import type { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
-import { grantTelemetryAccess } from './constructs/telemetry-access.ts';
 import type { ThirdPartySecret } from './constructs/third-party-secret.ts';
+import { thirdPartySecretOnce } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
 import { grantPermissions } from './module-permissions.ts';
 
@@ -102,6 +102,10 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
           .filter((id) => !disabled.has(id))
           .map((id) => [id, requireFn(functions, id)]),
       ),
+      {
+        config: props.config,
+        thirdPartySecret: (id, request) => thirdPartySecretOnce(scope, id, request),
+      },
     );
   }
 
@@ -272,7 +276,6 @@ function grantAccess(
   modelIds: readonly string[] = [],
 ): void {
   grantCodeAccess(fn, spec, props.config.github.baseUrl);
-  grantTelemetryAccess(fn, spec, props.config.telemetry);
   if (spec.access?.table === 'read') props.table.grantReadData(fn);
   if (spec.access?.table === 'read_write') props.table.grantReadWriteData(fn);
   if (spec.access?.slackSecret === true) props.slackSecret.grantRead(fn);

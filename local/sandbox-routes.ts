@@ -5,8 +5,8 @@ import { extname, join, normalize } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
-import { DynamoIncidentStore } from '../lambdas/workflows/incident-investigation/adapters/dynamo-incident-store.ts';
-import { DynamoIssueStateStore } from '../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
+import { WORKFLOW_MODULES } from '../statemachines/index.ts';
+import { type AnyWorkflowModule, workflowViews } from '../statemachines/workflow-module.ts';
 import { SandboxConversations } from './sandbox-conversations.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
 import { signSlackRequest } from './slack/sign.ts';
@@ -34,6 +34,8 @@ export interface SandboxRouteDeps {
   agentTurnsRunning: ReadonlyMap<string, number>;
   /** Where the built console is (`npm run build:console`). */
   consoleDir: string;
+  /** The workflow modules the sandbox runs, for their own views of their conversations. @default WORKFLOW_MODULES */
+  modules?: readonly AnyWorkflowModule[];
 }
 
 export type ChangeKind = 'slack' | 'execution' | 'conversation';
@@ -81,8 +83,11 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
   const doc = DynamoDBDocumentClient.from(deps.dynamodb);
 
   const conversations = new SandboxConversations(doc, deps.tableName, deps.agentTurnsRunning);
-  const incidents = new DynamoIncidentStore({ client: deps.dynamodb, tableName: deps.tableName });
-  const issueDocuments = new DynamoIssueStateStore({ client: deps.dynamodb, tableName: deps.tableName });
+  // Each workflow's own view (its metrics, its document), by workflow name.
+  const views = workflowViews(deps.modules ?? WORKFLOW_MODULES, {
+    client: deps.dynamodb,
+    tableName: deps.tableName,
+  });
 
   return async (req: IncomingMessage, res: ServerResponse, body: string, path: string): Promise<void> => {
     const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
@@ -178,15 +183,10 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       const transitions = ownExecutions
         .flatMap((e) => stepFunctions.getExecutionHistory(e.executionArn))
         .filter((event) => event.type === 'StateEntered').length;
-      // A workflow's own metrics (incident AgentMetrics) and document (issue pipeline) join the ledger.
-      const workflowMetrics =
-        conversation.workflow === 'incident_investigation'
-          ? (await incidents.getRecord(id))?.metrics
-          : undefined;
-      const workflowDocument =
-        conversation.workflow === 'issue_pipeline'
-          ? await issueDocuments.load(id).catch(() => undefined)
-          : undefined;
+      // A workflow's own metrics and document (its module's `sandboxView`) join the ledger.
+      const view = await views.get(conversation.workflow)?.(id);
+      const workflowMetrics = view?.metrics;
+      const workflowDocument = view?.document;
       return sendJson(res, 200, {
         conversation: {
           ...conversations.kernelView(conversation),

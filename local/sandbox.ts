@@ -319,6 +319,7 @@ async function assemble(
       signingSecret: options.signingSecret,
       agentTurnsRunning,
       consoleDir: join(process.cwd(), 'dist', 'console'),
+      ...(options.modules ? { modules: options.modules } : {}),
     },
     feed,
   );

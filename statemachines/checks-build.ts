@@ -5,6 +5,7 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { checksBuildspec } from '../lambdas/builds/buildspec.ts';
 import type { BuildSettings } from '../lambdas/builds/contract.ts';
+import { CODEBUILD_TRANSIENT_ERRORS } from './error-names.ts';
 
 /** The handler of "Define checks" (lambdas/builds/define-checks.ts), shared by every module that builds. */
 export const DEFINE_CHECKS_ENTRY = 'lambdas/handlers/define-checks.ts';
@@ -120,7 +121,7 @@ export function checksBuildTaskTimeout(build: BuildSettings): Duration {
 /** The Retry of a checks build that CodeBuild could not take now (account limits, its own errors, the network). */
 export function checksBuildRetry(): sfn.RetryProps {
   return {
-    errors: ['CodeBuild.AccountLimitExceededException', 'CodeBuild.CodeBuildException', 'States.Http.Socket'],
+    errors: [...CODEBUILD_TRANSIENT_ERRORS, 'States.Http.Socket'],
     interval: Duration.seconds(30),
     maxAttempts: 3,
     backoffRate: 2,

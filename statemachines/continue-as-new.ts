@@ -3,6 +3,7 @@ import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+import { INTEGRATION_ERRORS } from './error-names.ts';
 import {
   addTransientRetry,
   DYNAMODB_TASK_TIMEOUT,
@@ -28,15 +29,15 @@ import { conversationItemKey } from './kernel-records.ts';
  * own failures, and a timed-out call. Retrying a start is safe: Step Functions answers a
  * repeated StartExecution with the same name and input with the running execution.
  */
-export const START_EXECUTION_TRANSIENT_ERRORS = [
-  'StepFunctions.ThrottlingException',
-  'StepFunctions.ExecutionLimitExceededException',
-  'StepFunctions.AWSStepFunctionsException',
-  'States.Timeout',
-] as const;
+export const START_EXECUTION_TRANSIENT_ERRORS: readonly string[] = [
+  INTEGRATION_ERRORS.startThrottled,
+  INTEGRATION_ERRORS.startLimit,
+  INTEGRATION_ERRORS.startService,
+  sfn.Errors.TIMEOUT,
+];
 
 /** The error of a start whose execution name is taken: it started already. */
-export const EXECUTION_ALREADY_EXISTS = 'StepFunctions.ExecutionAlreadyExistsException';
+export const EXECUTION_ALREADY_EXISTS = INTEGRATION_ERRORS.startNameTaken;
 
 /** Task timeout of a StartExecution call (one request). */
 export const START_EXECUTION_TIMEOUT = Duration.seconds(30);

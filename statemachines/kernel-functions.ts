@@ -26,12 +26,6 @@ export interface FunctionAccess<F extends string = string> {
   readonly githubSecret?: boolean;
   /** Read CodeBuild's build logs (`logs:GetLogEvents` on `/aws/codebuild/*`). @default false */
   readonly buildLogs?: boolean;
-  /**
-   * Read the telemetry the configuration's `telemetry` section names (its log groups, metrics,
-   * stacks; Datadog and PagerDuty secrets when enabled); the function gets TELEMETRY_CONFIG
-   * (infra/constructs/telemetry-access.ts). @default false
-   */
-  readonly telemetry?: boolean;
 }
 
 /** One Lambda function: its entry (a file exporting `handler`), limits and access. */

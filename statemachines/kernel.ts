@@ -16,36 +16,9 @@ import { KERNEL_FUNCTIONS, TASK_FUNCTION_TIMEOUT_SECONDS } from './kernel-functi
  * `$.channel`, `$.threadTs` and `$.turn` are present throughout an execution.
  */
 
-/**
- * Errors worth retrying: of the Lambda service itself, and the transient errors our code
- * lets through (throttling and server errors of DynamoDB and Step Functions inside the
- * function, Slack unreachable or rate-limiting past the client's own retries). Validation
- * and "not found" errors are not here: retrying cannot fix them.
- */
-export const LAMBDA_TRANSIENT_ERRORS = [
-  'Lambda.ServiceException',
-  'Lambda.AWSLambdaException',
-  'Lambda.SdkClientException',
-  'Lambda.TooManyRequestsException',
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'SlackUnavailableError',
-  // A function that ran to its own timeout (a hung call to Slack or AWS): in AWS the task
-  // fails with `Sandbox.Timedout`, or `Lambda.Unknown` when the runtime died on the way out.
-  'Sandbox.Timedout',
-  'Lambda.Unknown',
-] as const;
+import { LAMBDA_TRANSIENT_ERRORS } from './error-names.ts';
 
-/** Throttling and server errors of the direct DynamoDB integration: safe to retry. */
-export const DYNAMODB_TRANSIENT_ERRORS = [
-  'DynamoDB.ProvisionedThroughputExceededException',
-  'DynamoDB.RequestLimitExceeded',
-  'DynamoDB.ThrottlingException',
-  'DynamoDB.InternalServerError',
-] as const;
+export { DYNAMODB_TRANSIENT_ERRORS, LAMBDA_TRANSIENT_ERRORS } from './error-names.ts';
 
 /**
  * Task timeout of the kernel's Lambda tasks: twice the functions' own timeout, so a

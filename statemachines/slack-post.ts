@@ -4,6 +4,8 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { ApprovalRequest } from '../lambdas/kernel/approvals.ts';
+import { SlackUnavailableError } from '../lambdas/slack/errors.ts';
+import { errorName } from './error-names.ts';
 import { addTransientRetry, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
 
 export interface SlackPostAnchor {
@@ -98,7 +100,7 @@ export interface SlackPostProps {
  */
 export function essentialPostRetry(): sfn.RetryProps {
   return {
-    errors: ['SlackUnavailableError'],
+    errors: [errorName(SlackUnavailableError)],
     interval: Duration.seconds(30),
     maxAttempts: 8,
     backoffRate: 2,

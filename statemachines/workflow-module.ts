@@ -1,16 +1,15 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Duration } from 'aws-cdk-lib';
 import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type * as z from 'zod';
-import type { AgentLimits } from '../lambdas/agents/limits.ts';
-import type { ModelPrices } from '../lambdas/agents/pricing.ts';
-import type { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
-import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
-import type { TelemetryConfig } from '../lambdas/tools/telemetry/config.ts';
+import type { KernelConfig, ProvisionContext } from './kernel-config.ts';
 import type { FunctionSpec } from './kernel-functions.ts';
+
+export type { KernelConfig, ProvisionContext, ThirdPartySecretRequest } from './kernel-config.ts';
 
 /**
  * The seam between the kernel and a workflow (docs/architecture.md, "The workflow module").
@@ -20,51 +19,6 @@ import type { FunctionSpec } from './kernel-functions.ts';
  * channels, and its queues. The stack (infra/) and the sandbox (local/) read modules only
  * through this interface; the one list of modules is `WORKFLOW_MODULES` in index.ts.
  */
-
-/** The stack configuration the kernel defines, which every module may read (infra/config.ts validates it). */
-export interface KernelConfig {
-  /** Slack channel ids by the name workflows use for them (their defaults come from the modules). */
-  readonly channels: Readonly<Record<string, string | undefined>>;
-  /** The bot's Slack user id; absent: read from Slack's `auth.test` at run time (once per cold start). */
-  readonly botUserId?: string | undefined;
-  /** The offline sandbox's configuration: its fake workspace ids are allowed; never deployed. */
-  readonly sandbox?: boolean;
-  /** How long a workflow waits for the person who started it. */
-  readonly reporterWaitSeconds: number;
-  /** How long a workflow waits for developers. */
-  readonly developerWaitSeconds: number;
-  readonly model: { readonly provider: string; readonly id: string };
-  /** Model prices (USD per million tokens) over the defaults of lambdas/agents/pricing.ts. */
-  readonly modelPrices: ModelPrices;
-  readonly retentionDays: number;
-  readonly logRetentionDays: number;
-  readonly inboxMaxReceiveCount: number;
-  /** The ingress function's reserved concurrency; null reserves none. */
-  readonly ingressReservedConcurrency: number | null;
-  /** CloudWatch alarms (names, name prefixes) whose state changes reach the ingress. */
-  readonly alarms: { readonly names: readonly string[]; readonly namePrefixes: readonly string[] };
-  /** The bounds of every agent loop. */
-  readonly agentLimits: AgentLimits;
-  /** What reaches prompts of text from people with no role in a workflow (lambdas/kernel/people-text.ts). */
-  readonly untrustedText: 'label' | 'omit';
-  /** The sweep for stuck conversations. */
-  readonly reconciler: ReconcilerSettings & { readonly everyMinutes: number };
-  /** GitHub's REST API base URL, for workflows that work on a repository, and the login a token acts as. */
-  readonly github: { readonly baseUrl: string; readonly login?: string | undefined };
-  /** Who holds each configured role: Slack user groups and users (defaults from the modules). */
-  readonly people: Readonly<
-    Record<string, { readonly groups: readonly string[]; readonly users: readonly string[] }>
-  >;
-  /** Who may decide what: decision kind -> the roles whose holders may (defaults from the modules). */
-  readonly approvals: Readonly<Record<string, readonly string[]>>;
-  /** The telemetry tools' services and data sources (lambdas/tools/telemetry/config.ts). */
-  readonly telemetry: TelemetryConfig;
-  /**
-   * The paths whose change waits for an approver or is refused, for every workflow that writes
-   * code (lambdas/changes/protected-paths.ts; absent: the defaults).
-   */
-  readonly protectedPaths?: ProtectedPathsSettings;
-}
 
 /**
  * What a workflow's `build` gets from the stack: the kernel's task functions (the kernel's
@@ -273,11 +227,17 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
   permissions?(settings: S): Readonly<Partial<Record<F, readonly ModulePermission[]>>>;
   /**
    * Creates what its functions need under its settings beyond functions, queues and
-   * permissions (the incident investigation's SSM Automation role), and wires it to them (an
-   * environment variable, `iam:PassRole`). Called once its functions exist.
+   * permissions (the incident investigation's SSM Automation role, its telemetry reads and
+   * credentials), and wires it to them (an environment variable, `iam:PassRole`, a grant).
+   * Called once its functions exist.
    * @default - nothing more
    */
-  provision?(scope: Construct, settings: S, functions: Readonly<Partial<Record<F, LambdaFunction>>>): void;
+  provision?(
+    scope: Construct,
+    settings: S,
+    functions: Readonly<Partial<Record<F, LambdaFunction>>>,
+    stack: ProvisionContext,
+  ): void;
   /**
    * What its settings need beyond their schema to work in AWS, checked at synth when the module
    * is enabled (e.g. a skill's target): one problem per field, named by its path from the
@@ -295,6 +255,27 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
   models?(settings: S): readonly string[];
   /** Its state machines; the Router starts them on their triggers. @default - none */
   readonly workflows?: readonly WorkflowDefinition<F, S>[];
+  /**
+   * What the sandbox's console shows of one of its conversations beyond the kernel's records
+   * (the incident's metrics, the issue pipeline's document), read from the conversations table.
+   * The sandbox only: nothing is deployed for it.
+   * @default - nothing more
+   */
+  sandboxView?(table: ConversationsTable): (conversationId: string) => Promise<WorkflowView>;
+}
+
+/** The conversations table as the sandbox reaches it. */
+export interface ConversationsTable {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+}
+
+/** A workflow's own view of a conversation in the sandbox's console. */
+export interface WorkflowView {
+  /** Figures shown as tiles beside the ledger. */
+  readonly metrics?: Readonly<Record<string, unknown>> | undefined;
+  /** A document the workflow keeps (shown as it is). */
+  readonly document?: unknown;
 }
 
 const NAME = /^[a-z][a-z0-9_]*$/;
@@ -374,3 +355,17 @@ export function resolveTriggers<S>(
 /** A module as the stack handles it, whatever its function keys and settings. */
 // biome-ignore lint/suspicious/noExplicitAny: the stack handles every module's settings as opaque values.
 export type AnyWorkflowModule = WorkflowModule<string, any>;
+
+/** The modules' own views of their conversations in the sandbox, by workflow name. */
+export function workflowViews(
+  modules: readonly AnyWorkflowModule[],
+  table: ConversationsTable,
+): ReadonlyMap<string, (conversationId: string) => Promise<WorkflowView>> {
+  const views = new Map<string, (conversationId: string) => Promise<WorkflowView>>();
+  for (const module of modules) {
+    const view = module.sandboxView?.(table);
+    if (view === undefined) continue;
+    for (const workflow of module.workflows ?? []) views.set(workflow.name, view);
+  }
+  return views;
+}

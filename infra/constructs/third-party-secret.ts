@@ -1,4 +1,4 @@
-import { Validations } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Validations } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 
@@ -37,4 +37,33 @@ export class ThirdPartySecret extends Secret {
       reason: `Issued by ${props.issuedBy}; Secrets Manager cannot rotate it, so it is rotated in that console and pasted here.`,
     });
   }
+}
+
+const secrets = new WeakMap<Stack, Map<string, ThirdPartySecret>>();
+
+/**
+ * The stack's third-party secret `id`, created on first request with its ARN as an output (to
+ * put the credentials in): functions of several modules asking for one secret share it.
+ */
+export function thirdPartySecretOnce(
+  scope: Construct,
+  id: string,
+  props: ThirdPartySecretProps,
+): ThirdPartySecret {
+  const stack = Stack.of(scope);
+  let byId = secrets.get(stack);
+  if (byId === undefined) {
+    byId = new Map();
+    secrets.set(stack, byId);
+  }
+  let secret = byId.get(id);
+  if (secret === undefined) {
+    secret = new ThirdPartySecret(stack, id, props);
+    new CfnOutput(stack, `${id}SecretArn`, {
+      value: secret.secretArn,
+      description: `Put the ${id} credentials in this secret`,
+    });
+    byId.set(id, secret);
+  }
+  return secret;
 }

@@ -20,9 +20,9 @@ export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(
    */
   run: (input: z.infer<S>, context: Context | undefined, meter: TaskMeter) => Promise<R>;
   summary: (input: z.infer<S>, output: R) => Record<string, unknown>;
-}): (event: unknown, context?: Context) => Promise<R> {
+}): TaskHandler<S, R> {
   const { task, schema, logger, run, summary } = options;
-  return async (event, context) => {
+  const handler = async (event: unknown, context?: Context): Promise<R> => {
     const started = performance.now();
     let recorded = false;
     const meter: TaskMeter = {
@@ -42,7 +42,14 @@ export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(
       logger.removeKeys(['conversationId']);
     }
   };
+  // The schema travels with the handler: the state machines' contract test reads it.
+  return Object.assign(handler, { inputSchema: schema });
 }
+
+/** A task's handler, carrying the schema its input is validated with. */
+export type TaskHandler<S extends z.ZodType, R> = ((event: unknown, context?: Context) => Promise<R>) & {
+  readonly inputSchema: S;
+};
 
 /** The invocation's time, for a task that puts it in the ledger itself (see `run`). */
 export interface TaskMeter {

@@ -42,7 +42,7 @@ export const keys = {
     pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `POST#${idempotencyKey}`,
   }),
-  /** One evidence record of the telemetry tools (`ev-<n>`), sorted by n (lambdas/tools/telemetry/evidence.ts). */
+  /** One evidence record of a workflow's data tools (`ev-<n>`), sorted by n. */
   evidence: (conversationId: string, n: number) => ({
     pk: `${keyFormat.conversationPrefix}${conversationId}`,
     sk: `EVIDENCE#${String(n).padStart(6, '0')}`,

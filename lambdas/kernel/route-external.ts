@@ -1,5 +1,7 @@
-import type { InboxAlert, InboxGithubEvent, InboxSlashCommand } from './inbox.ts';
+import { type AlertSource, storedAnchor } from './anchors.ts';
+import type { InboxAlert, InboxGithubEvent } from './inbox.ts';
 import { FINISHED_STATUSES } from './model.ts';
+import { linkStarted } from './route-link.ts';
 import {
   findRegistration,
   type RouteOutcome,
@@ -7,7 +9,9 @@ import {
   startConversation,
   storeIncoming,
 } from './route-steps.ts';
-import type { Trigger, WorkflowRegistration } from './workflows.ts';
+import type { Trigger } from './workflows.ts';
+
+export { issueNumberIn } from './command-entities.ts';
 
 /**
  * Routing of what comes from outside Slack, the way a Slack message is routed:
@@ -16,22 +20,19 @@ import type { Trigger, WorkflowRegistration } from './workflows.ts';
  * conversation anchored there; anything else is ignored with its reason.
  */
 
-/** The anchor of a GitHub issue or pull request: the repository stands where a channel would. */
+/** The stored anchor of a GitHub issue or pull request (anchors.ts). */
 export function githubAnchor(repository: string, number: number): { channel: string; threadTs: string } {
-  return { channel: `github:${repository}`, threadTs: String(number) };
+  return storedAnchor({ kind: 'github_issue', repository, number });
 }
 
-/** The anchor of an incident: the alert source stands where a channel would. */
-export function alertAnchor(source: InboxAlert['source'], incidentKey: string) {
-  return { channel: `alert:${source}`, threadTs: incidentKey };
+/** The stored anchor of an alert's incident (anchors.ts). */
+export function alertAnchor(source: AlertSource, incidentKey: string): { channel: string; threadTs: string } {
+  return storedAnchor({ kind: 'alert', source, incidentKey });
 }
 
-/**
- * Where an alarm's latest conversation is found by the alarm's name alone: an alert's own
- * anchor carries the ALARM episode, which `/investigate <alarm name>` does not know.
- */
+/** The stored anchor of an alarm by its name alone (anchors.ts). */
 export function alarmNameAnchor(name: string): { channel: string; threadTs: string } {
-  return { channel: 'alarm:cloudwatch', threadTs: name };
+  return storedAnchor({ kind: 'alarm_name', name });
 }
 
 export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterDeps): Promise<RouteOutcome> {
@@ -213,19 +214,15 @@ export async function routeAlert(envelope: InboxAlert, deps: RouterDeps): Promis
     },
     deps,
   );
-  // The alarm's name then leads `/investigate <alarm name>` to this run (route-incident-command.ts).
-  if (envelope.source === 'cloudwatch' && outcome.type === 'started') {
-    await deps.store.linkThread({
-      conversationId: outcome.conversationId,
-      ownerId: envelope.user,
-      anchor: {
-        name: 'incident-name',
-        ...alarmNameAnchor(envelope.name),
-        ownerRole: registration.ownerRole,
-        othersRole: registration.othersRole,
-      },
-    });
-  }
+  // The alarm's name then leads a command naming the alarm to this run (route-command.ts).
+  if (envelope.source === 'cloudwatch')
+    await linkStarted(
+      outcome,
+      { kind: 'alarm_name', name: envelope.name },
+      envelope.user,
+      registration,
+      deps,
+    );
   return outcome;
 }
 
@@ -237,78 +234,5 @@ function startsOnAlert(trigger: Trigger, envelope: InboxAlert): boolean {
     (name) =>
       (trigger.names ?? []).includes(name) ||
       (trigger.namePrefixes ?? []).some((prefix) => name.startsWith(prefix)),
-  );
-}
-
-/**
- * The issue a command's text names in `repository`: `42`, `#42`, or the issue's URL (any host:
- * github.com or a GitHub Enterprise Server); undefined when it names none of that repository.
- */
-export function issueNumberIn(text: string, repository: string): number | undefined {
-  const trimmed = text.trim();
-  const bare = /^#?(\d{1,9})$/.exec(trimmed);
-  if (bare) return Number(bare[1]);
-  const url = /^https?:\/\/\S+?\/([^/\s]+\/[^/\s]+)\/issues\/(\d{1,9})\/?$/.exec(trimmed);
-  if (url && sameRepository(url[1] ?? '', repository)) return Number(url[2]);
-  return undefined;
-}
-
-/** A Slack link to a thread (Slack redirects it to the workspace). */
-function threadLink(channel: string, ts: string): string {
-  return `https://slack.com/archives/${channel}/p${ts.replace('.', '')}`;
-}
-
-/**
- * A slash command naming an issue (`/fix 42`): the issue's conversation, whichever way it began.
- * A new one starts anchored on the issue, as its label would start it; one already running is
- * not started twice: the command is answered with where it runs.
- */
-export async function routeIssueCommand(
-  envelope: InboxSlashCommand,
-  registration: WorkflowRegistration,
-  repository: string,
-  deps: RouterDeps,
-): Promise<RouteOutcome> {
-  const number = issueNumberIn(envelope.text, repository);
-  const answer = async (conversationId: string, text: string) =>
-    deps.endedNotice?.({ conversationId, channel: envelope.channel, ts: envelope.ts, text });
-  if (number === undefined) {
-    return {
-      type: 'ignored',
-      reason: `${envelope.command} "${envelope.text.slice(0, 100)}" names no issue of ${repository}`,
-    };
-  }
-  const anchor = githubAnchor(repository, number);
-  const link = await deps.store.findThread(anchor.channel, anchor.threadTs);
-  if (link) {
-    const conversation = await deps.store.getConversation(link.conversationId);
-    const finished = conversation === undefined || FINISHED_STATUSES.has(conversation.status);
-    const where = Object.values(conversation?.anchors ?? {}).find((a) => !a.channel.includes(':'));
-    const text = finished
-      ? `${repository}#${number} already had its run (${conversation?.status ?? 'gone'}); it is not started again.`
-      : `${repository}#${number} is already running${where ? `: ${threadLink(where.channel, where.threadTs)}` : ''}.`;
-    await answer(link.conversationId, text);
-    return {
-      type: 'ignored',
-      conversationId: link.conversationId,
-      reason: `${repository}#${number}: ${text}`,
-    };
-  }
-  return startConversation(
-    registration,
-    {
-      ...anchor,
-      user: envelope.user,
-      ts: envelope.ts,
-      text: `${envelope.command} ${envelope.text}`.trim(),
-      receivedAt: envelope.receivedAt,
-      origin: {
-        kind: 'github',
-        repository,
-        number,
-        url: envelope.text.trim().startsWith('http') ? envelope.text.trim() : '',
-      },
-    },
-    deps,
   );
 }

@@ -1,3 +1,4 @@
+import { isSlackThread } from './anchors.ts';
 import { isCloseIntent } from './close-intent.ts';
 import type { InboxSurface, SurfaceOutcome } from './inbox-surface.ts';
 import { conversationIdFor } from './keys.ts';
@@ -365,7 +366,7 @@ async function answerEnded(
   deps: RouterDeps,
 ): Promise<RouteOutcome> {
   const reason = `conversation is ${conversation.status}`;
-  if (deps.endedNotice === undefined || incoming.kind !== 'message' || !isSlackChannel(link.anchor.channel)) {
+  if (deps.endedNotice === undefined || incoming.kind !== 'message' || !isSlackThread(link.anchor)) {
     return { type: 'ignored', conversationId: conversation.id, reason };
   }
   await deps.endedNotice({
@@ -376,11 +377,6 @@ async function answerEnded(
     text: endedText(conversation, deps.workflows),
   });
   return { type: 'ignored', conversationId: conversation.id, reason: `${reason}; told the sender` };
-}
-
-/** Anchors outside Slack (`github:...`, `alert:...`) have a prefix; Slack channel ids have none. */
-function isSlackChannel(channel: string): boolean {
-  return !channel.includes(':');
 }
 
 function endedText(conversation: Conversation, workflows: readonly WorkflowRegistration[]): string {

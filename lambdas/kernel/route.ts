@@ -1,8 +1,9 @@
 import { isApprovalAction } from './approvals.ts';
+import { commandEntity } from './command-entities.ts';
 import type { InboxAction, InboxEnvelope, InboxMessage, InboxSlashCommand } from './inbox.ts';
 import { routeApprovalPress } from './route-approval.ts';
-import { routeAlert, routeGithubEvent, routeIssueCommand } from './route-external.ts';
-import { routeIncidentCommand } from './route-incident-command.ts';
+import { routeCommand } from './route-command.ts';
+import { routeAlert, routeGithubEvent } from './route-external.ts';
 import {
   findRegistration,
   type Incoming,
@@ -135,27 +136,7 @@ async function routeSlashCommand(envelope: InboxSlashCommand, deps: RouterDeps):
       type: 'ignored',
       reason: `${envelope.command} "${envelope.text.slice(0, 100)}": ${reading.reason}`,
     };
-  const issues = registration.triggers.find(
-    (t) => t.type === 'slash_command' && t.command === envelope.command && t.issues !== undefined,
-  );
-  if (issues?.type === 'slash_command' && issues.issues !== undefined)
-    return routeIssueCommand(envelope, registration, issues.issues, deps);
-  const incidents = registration.triggers.some(
-    (t) => t.type === 'slash_command' && t.command === envelope.command && t.incidents === true,
-  );
-  if (incidents) return routeIncidentCommand(envelope, registration, deps);
-  return startConversation(
-    registration,
-    {
-      channel: envelope.channel,
-      originId: envelope.eventId,
-      user: envelope.user,
-      ts: envelope.ts,
-      text: `${envelope.command} ${envelope.text}`.trim(),
-      receivedAt: envelope.receivedAt,
-    },
-    deps,
-  );
+  return routeCommand(envelope, registration, trigger && commandEntity(trigger, registration), deps);
 }
 
 async function routeAction(envelope: InboxAction, deps: RouterDeps): Promise<RouteOutcome> {

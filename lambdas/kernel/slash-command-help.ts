@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { issueNumberIn } from './route-external.ts';
+import { issueNumberIn } from './command-entities.ts';
 import type { Trigger } from './workflows.ts';
 
 /**

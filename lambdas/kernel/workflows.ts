@@ -22,13 +22,15 @@ export const Trigger = z.discriminatedUnion('type', [
     /**
      * The command names an issue of this repository (`owner/name`) by URL or number, and the
      * conversation is that issue's: the same one its `github_issue_labeled` trigger starts, so
-     * an issue has one conversation whichever way it began (the issue pipeline's `/fix`).
+     * an issue has one conversation whichever way it began; a text naming no issue is refused
+     * (route-command.ts).
      */
     issues: GithubRepository.optional(),
     /**
      * The command may name an incident (a PagerDuty incident id, or an alarm of the workflow's
      * `alert` triggers): one whose conversation still runs is not started twice, the command is
-     * answered with where it runs (the incident investigation's `/investigate`).
+     * answered with where it runs; a free description starts a conversation of its own
+     * (route-command.ts).
      */
     incidents: z.boolean().optional(),
   }),

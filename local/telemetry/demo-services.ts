@@ -1,4 +1,4 @@
-import type { TelemetryConfigInput } from '../../lambdas/tools/telemetry/config.ts';
+import type { TelemetryConfigInput } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 
 /**
  * The demo incident's three services as the telemetry tools are configured for them (the

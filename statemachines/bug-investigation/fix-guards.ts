@@ -4,9 +4,11 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { BuildSettings } from '../../lambdas/builds/contract.ts';
 import type { ProtectedChangeHandling } from '../../lambdas/changes/protected-paths.ts';
+import type { handler as CheckProtectedChanges } from '../../lambdas/handlers/check-protected-changes.ts';
+import type { handler as DefineChecks } from '../../lambdas/handlers/define-checks.ts';
 import { approvalWait } from '../approval-wait.ts';
 import { catchFailure } from '../kernel.ts';
-import { lambdaTask } from '../lambda-task.ts';
+import { lambdaTask, type TaskInputOf } from '../lambda-task.ts';
 
 /**
  * The fix path's two guards on facts (docs/security-code-changes.md): "Define checks" before
@@ -43,12 +45,11 @@ export function defineChecksState(
   props: { fn: IFunction; branchPath: string; build: BuildSettings; explain: sfn.IChainable },
 ): sfn.TaskStateBase {
   const S = FIX_GUARD_STATES;
-  const define = lambdaTask(
+  const define = lambdaTask<TaskInputOf<typeof DefineChecks>>(
     scope,
     S.defineChecks,
     props.fn,
     {
-      // Shape: DefineChecksInput (lambdas/builds/define-checks.ts).
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       branch: sfn.JsonPath.stringAt(props.branchPath),
       commands: props.build.commands,
@@ -96,12 +97,11 @@ export function protectedGateStates(scope: Construct, props: ProtectedGateProps)
       parameters: { opened: false, reason },
       resultPath: '$.fix.pullRequest',
     }).next(props.explain);
-  const check = lambdaTask(
+  const check = lambdaTask<TaskInputOf<typeof CheckProtectedChanges>>(
     scope,
     S.checkProtected,
     props.checkFn,
     {
-      // Shape: CheckProtectedChangesInput (lambdas/changes/check-protected.ts).
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       branch: sfn.JsonPath.stringAt(props.branchPath),
       handling: props.handling,

@@ -6,6 +6,9 @@ import type { AgentLimits } from '../../lambdas/agents/limits.ts';
 import type { ApprovalRequest } from '../../lambdas/kernel/approvals.ts';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { FIX_DECISION, REQUEST_FIX } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
+import type { handler as CheckFixRequest } from '../../lambdas/workflows/bug-investigation/handlers/check-fix-request.ts';
+import type { handler as OpenPullRequest } from '../../lambdas/workflows/bug-investigation/handlers/open-pull-request.ts';
+import type { handler as ReadBuildResults } from '../../lambdas/workflows/bug-investigation/handlers/read-build-results.ts';
 import { agentTurn } from '../agent-turn.ts';
 import {
   ChecksBuildProject,
@@ -14,7 +17,7 @@ import {
   StartChecksBuild,
 } from '../checks-build.ts';
 import { catchFailure, DRAINED_PATH } from '../kernel.ts';
-import { lambdaTask } from '../lambda-task.ts';
+import { lambdaTask, type TaskInputOf } from '../lambda-task.ts';
 import { slackPost } from '../slack-post.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import { DEFINED_CHECKS_PATH, defineChecksState, protectedGateStates } from './fix-guards.ts';
@@ -177,12 +180,11 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
   whyToDevelopers.next(whyToReporter).next(props.done);
 
   // --- The pull request ----------------------------------------------------------------------
-  const openPullRequest = lambdaTask(
+  const openPullRequest = lambdaTask<TaskInputOf<typeof OpenPullRequest>>(
     scope,
     S.openPullRequest,
     props.openPullRequestFn,
     {
-      // Shape: OpenPullRequestInput.
       conversationId,
       branch: sfn.JsonPath.stringAt(WORK_BRANCH),
       findings: { summary: sfn.JsonPath.stringAt('$.result.summary') },
@@ -290,12 +292,11 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     taskTimeout: sfn.Timeout.duration(checksBuildTaskTimeout(settings.build)),
   });
   buildFix.addRetry(checksBuildRetry());
-  const readBuildResults = lambdaTask(
+  const readBuildResults = lambdaTask<TaskInputOf<typeof ReadBuildResults>>(
     scope,
     S.readBuildResults,
     props.readBuildResultsFn,
     {
-      // Shape: ReadBuildResultsInput.
       conversationId,
       attempt: sfn.JsonPath.numberAt('$.fix.attempt'),
       output: sfn.JsonPath.objectAt('$.fix.buildOutput'),
@@ -353,12 +354,12 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     },
     resultPath: '$.fix',
   }).next(writeFix);
-  const checkFixRequest = lambdaTask(
+  const checkFixRequest = lambdaTask<TaskInputOf<typeof CheckFixRequest>>(
     scope,
     S.checkFixRequest,
     props.checkFixRequestFn,
     {
-      // Shape: FixRequestCheckInput. The cited request is in the result (`fixRequest`).
+      // The cited request is in the result (`fixRequest`).
       conversationId,
       turn: sfn.JsonPath.numberAt('$.turn'),
       result: sfn.JsonPath.objectAt('$.result'),

@@ -1,8 +1,8 @@
+import { DEMO_SKILL_FUNCTION_KEY } from '../../lambdas/workflows/incident-investigation/adapters/skill-runner.ts';
 import {
   TELEMETRY_TOOLS_FUNCTION,
   telemetryToolFunctions,
-} from '../../lambdas/tools/telemetry/deployment.ts';
-import { DEMO_SKILL_FUNCTION_KEY } from '../../lambdas/workflows/incident-investigation/adapters/skill-runner.ts';
+} from '../../lambdas/workflows/incident-investigation/telemetry/deployment.ts';
 import { agentTurnFunction, type FunctionSpec, TASK_FUNCTION_TIMEOUT_SECONDS } from '../kernel-functions.ts';
 
 /** The incident investigation's own functions, by construct id. */
@@ -25,7 +25,7 @@ export const INCIDENT_FUNCTIONS = {
     `${LAMBDAS}/agent-turn.ts`,
     telemetryToolFunctions('IncidentTelemetryTools'),
   ),
-  /** The data tools (lambdas/tools/telemetry): logs, metrics, deployments, service map, PagerDuty; the evidence ledger. */
+  /** The data tools (lambdas/workflows/incident-investigation/telemetry): logs, metrics, deployments, service map, PagerDuty; the evidence ledger. */
   IncidentTelemetryTools: TELEMETRY_TOOLS_FUNCTION,
   /** The record keeping: the tree, the rounds, the evidence rules, the plan, the metrics. */
   IncidentRecords: {

@@ -8,6 +8,7 @@ import { provisionAutomationRole } from './automation-role.ts';
 import { incidentProblems } from './checks.ts';
 import { INCIDENT_FUNCTIONS, type IncidentFunctionId } from './functions.ts';
 import { incidentPermissions } from './permissions.ts';
+import { grantTelemetryAccess } from './telemetry-access.ts';
 import { INCIDENT_INVESTIGATION } from './workflow.ts';
 
 /**
@@ -37,7 +38,19 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
     settings.skills.some((s) => s.target.type === 'demo') ? [] : ['IncidentDemoSkill'],
   environment: (settings) => incidentEnvironment(settings),
   permissions: (settings) => incidentPermissions(settings),
-  provision: (scope, settings, functions) => provisionAutomationRole(scope, settings, functions),
+  // The console's tiles: the investigation's metrics (AgentMetrics), from the incident's record.
+  sandboxView: (table) => async (conversationId) => {
+    const { DynamoIncidentStore } = await import(
+      '../../lambdas/workflows/incident-investigation/adapters/dynamo-incident-store.ts'
+    );
+    return { metrics: (await new DynamoIncidentStore(table).getRecord(conversationId))?.metrics };
+  },
+  provision: (scope, settings, functions, stack) => {
+    provisionAutomationRole(scope, settings, functions);
+    // The telemetry tools read exactly what the configuration's `telemetry` section names.
+    if (functions.IncidentTelemetryTools !== undefined)
+      grantTelemetryAccess(functions.IncidentTelemetryTools, stack.config.telemetry, stack);
+  },
   check: (settings, kernel) => incidentProblems(settings, kernel),
   enabled: (settings) => settings.enabled,
   workflows: [INCIDENT_INVESTIGATION],

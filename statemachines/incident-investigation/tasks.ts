@@ -2,8 +2,10 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+import type { IncidentRecordsInput } from '../../lambdas/workflows/incident-investigation/handlers/records.ts';
 import type { Phase } from '../../lambdas/workflows/incident-investigation/record.ts';
 import { addTransientRetry, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+import type { DistributiveOmit, PayloadTemplate } from '../lambda-task.ts';
 
 /**
  * The incident workflow's own tasks: its record keeping (IncidentRecords, one `op` per call)
@@ -11,17 +13,30 @@ import { addTransientRetry, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from 
  * Retry; the caller adds the Catch.
  */
 
-/** A call of IncidentRecords (`IncidentRecordsInput`): its answer (small) at `resultPath`. */
-export function recordsTask(
+/** An IncidentRecords `op` and what it takes besides the op and the conversation id (which the task adds). */
+type RecordsPayload<Op extends RecordsOp> = PayloadTemplate<
+  DistributiveOmit<Extract<IncidentRecordsInput, { op: Op }>, 'op' | 'conversationId'>
+>;
+type RecordsOp = IncidentRecordsInput['op'];
+
+/** One IncidentRecords call as data: an op with its own payload. */
+export type RecordsCall = { [Op in RecordsOp]: { op: Op; payload: RecordsPayload<Op> } }[RecordsOp];
+
+/**
+ * A call of IncidentRecords (`IncidentRecordsInput`, one `op` per call): its answer (small) at
+ * `resultPath`. The payload is checked against the op's own fields: a wrong field fails tsc.
+ */
+export function recordsTask<Op extends RecordsOp>(
   scope: Construct,
   stateName: string,
   props: {
     fn: IFunction;
-    op: string;
-    payload?: Record<string, unknown>;
+    op: Op;
     /** @default - discarded */
     resultPath?: string;
-  },
+  } & (Record<never, never> extends RecordsPayload<NoInfer<Op>>
+    ? { payload?: RecordsPayload<NoInfer<Op>> }
+    : { payload: RecordsPayload<NoInfer<Op>> }),
 ): tasks.LambdaInvoke {
   const task = tasks.LambdaInvoke.jsonPath(scope, stateName, {
     stateName,
@@ -30,7 +45,7 @@ export function recordsTask(
     payload: sfn.TaskInput.fromObject({
       op: props.op,
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
-      ...props.payload,
+      ...(props.payload as Record<string, unknown> | undefined),
     }),
     resultPath: props.resultPath ?? sfn.JsonPath.DISCARD,
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),

@@ -12,7 +12,7 @@ import type { IncidentFunctionId } from './functions.ts';
 import { remediationSteps } from './remediation.ts';
 import { investigationRound } from './rounds.ts';
 import { alertOpeningText, INCIDENT_STATES, INCIDENT_TEXTS, openingText } from './states.ts';
-import { recordsTask, showPhase } from './tasks.ts';
+import { type RecordsCall, recordsTask, showPhase } from './tasks.ts';
 import { incidentTriggers } from './triggers.ts';
 
 type Profile = keyof typeof INCIDENT_PROFILES;
@@ -171,7 +171,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     const phase = (p: {
       mark: { stateName: string; phase: string };
       turn: { name: string; profile: Profile; notesPath: string };
-      record: { stateName: string; op: string; payload: Record<string, unknown>; resultPath?: string };
+      record: RecordsCall & { stateName: string; resultPath?: string };
       show: { stateName: string; phase: Phase; next: sfn.IChainable };
       /** @default - a failed turn fails the incident */
       failedTurnState?: string;
@@ -181,11 +181,11 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
         phase: p.show.phase,
         next: p.show.next,
       });
-      const record = recordsTask(scope, p.record.stateName, {
+      const { stateName, resultPath, ...call } = p.record;
+      const record = recordsTask<RecordsCall['op']>(scope, stateName, {
         fn: records,
-        op: p.record.op,
-        payload: p.record.payload,
-        ...(p.record.resultPath ? { resultPath: p.record.resultPath } : {}),
+        ...call,
+        ...(resultPath ? { resultPath } : {}),
       });
       catchFailure(record, failed);
       record.next(show);

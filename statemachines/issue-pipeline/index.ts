@@ -49,4 +49,11 @@ export const ISSUE_PIPELINE_MODULE = defineWorkflowModule<IssueFunctionId, Issue
           [ISSUE_PIPELINE_SETTINGS_ENV]: JSON.stringify(settings),
         },
   workflows: [ISSUE_PIPELINE],
+  // The console shows the pipeline's document (its state), when it has one yet.
+  sandboxView: (table) => async (conversationId) => {
+    const { DynamoIssueStateStore } = await import(
+      '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts'
+    );
+    return { document: await new DynamoIssueStateStore(table).load(conversationId).catch(() => undefined) };
+  },
 });

@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
 import type { IssuePipelineSettings } from '../../lambdas/workflows/issue-pipeline/config.ts';
 import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { agentTurn } from '../agent-turn.ts';
@@ -25,6 +26,7 @@ import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, type KernelResources, requireChannel } from '../workflow-module.ts';
 import type { IssueFunctionId } from './functions.ts';
 import { agentStates, FAILURE_TEXT, ISSUE_PIPELINE_STATES, SENSITIVE_CHANGE_DECISION } from './states.ts';
+import type { IssueTask, IssueTaskPayload } from './tasks.ts';
 
 type Kernel = KernelResources<IssueFunctionId, IssuePipelineSettings>;
 
@@ -64,8 +66,9 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     const { table, settings } = kernel;
     const fns = kernel.functions;
     const channel = requireChannel(kernel.config, 'issuePipeline');
-    const task = (name: string, fn: IssueFunctionId, payload: Record<string, unknown>, resultPath: string) =>
-      lambdaTask(scope, name, fns[fn], { conversationId, ...payload }, resultPath);
+    // Each call's payload is checked against its function's input by `IssueTask`'s type.
+    const task: IssueTask = (name, fn, payload, resultPath) =>
+      lambdaTask<Record<string, unknown>>(scope, name, fns[fn], { conversationId, ...payload }, resultPath);
     const progress = (name: string, say?: string) =>
       task(name, 'IssueProgress', { channel, ...(say === undefined ? {} : { say }) }, '$.progress');
 
@@ -122,7 +125,7 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     showProgress.next(shown);
 
     /** A hand-off Lambda after an agent's turn, then the hub. */
-    const handOff = (name: string, payload: Record<string, unknown>) => {
+    const handOff = (name: string, payload: Omit<IssueTaskPayload<'IssueHandOff'>, 'previous'>) => {
       const handed = task(
         name,
         'IssueHandOff',
@@ -251,7 +254,10 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     // Nobody who may answer did (a comment from a reader): wait again, without showing progress,
     // whose edits would come back as events of their own.
     const answered = sfn.Choice.jsonPath(scope, S.waitingAgain);
-    const people = (name: string, payload: Record<string, unknown>) => {
+    const people = (
+      name: string,
+      payload: Omit<IssueTaskPayload<'IssueHandOff'>, 'previous' | 'agent' | 'mode'>,
+    ) => {
       const handed = task(
         name,
         'IssueHandOff',
@@ -314,14 +320,9 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
 
 /** The Build stage: the work branch's checks, judged (code); the base commit's when it is needed. */
 function buildStage(
-  scope: Parameters<typeof lambdaTask>[0],
+  scope: Construct,
   kernel: Kernel,
-  task: (
-    name: string,
-    fn: IssueFunctionId,
-    payload: Record<string, unknown>,
-    resultPath: string,
-  ) => ReturnType<typeof lambdaTask>,
+  task: IssueTask,
   showProgress: sfn.IChainable,
   failed: sfn.IChainable,
 ): { build: sfn.IChainable; base: sfn.IChainable } {

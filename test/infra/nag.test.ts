@@ -53,7 +53,7 @@ const ACTIONS_WITHOUT_RESOURCES = new Set([
   'logs:DescribeLogGroups',
   'states:SendTaskSuccess',
   'states:SendTaskFailure',
-  // The telemetry tools (infra/constructs/telemetry-access.ts): neither takes a resource.
+  // The telemetry tools (statemachines/incident-investigation/telemetry-access.ts): neither takes a resource.
   'logs:GetQueryResults',
   'cloudwatch:GetMetricData',
 ]);

@@ -2,12 +2,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
-import { TelemetryConfig } from '../../lambdas/tools/telemetry/config.ts';
+import { TelemetryConfig } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import {
   TELEMETRY_TOOLS_FUNCTION,
   telemetryToolFunctions,
-} from '../../lambdas/tools/telemetry/deployment.ts';
+} from '../../lambdas/workflows/incident-investigation/telemetry/deployment.ts';
 import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
+import { grantTelemetryAccess } from '../../statemachines/incident-investigation/telemetry-access.ts';
 import { agentTurnFunction } from '../../statemachines/kernel-functions.ts';
 import { defineWorkflowModule } from '../../statemachines/workflow-module.ts';
 import { functionResource, renderIntrinsics, resourcesOfType, variablesOf } from './template.ts';
@@ -30,6 +31,11 @@ const MODULE = defineWorkflowModule<FunctionId, unknown>({
       'lambdas/handlers/agent-turn.ts',
       telemetryToolFunctions('TelemetryTools'),
     ),
+  },
+  // As the incident module does: its provision grants the tools' reads.
+  provision: (_scope, _settings, functions, stack) => {
+    if (functions.TelemetryTools)
+      grantTelemetryAccess(functions.TelemetryTools, stack.config.telemetry, stack);
   },
 });
 

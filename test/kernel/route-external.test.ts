@@ -4,30 +4,14 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { drain } from '../../lambdas/kernel/drain.ts';
 import type { InboxAlert, InboxGithubEvent, InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import type { Executions, StartResult, WakeResult } from '../../lambdas/kernel/ports.ts';
 import { registerWait } from '../../lambdas/kernel/register-wait.ts';
 import type { Retrigger } from '../../lambdas/kernel/retrigger.ts';
 import { type EndedNotice, routeEnvelope } from '../../lambdas/kernel/route.ts';
-import type { WakeOutput } from '../../lambdas/kernel/tasks.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { RecordingExecutions } from '../support/recording-executions.ts';
 
 /** The Router's paths for GitHub and alert envelopes, and its answer on ended conversations, over dynalite. */
-
-class RecordingExecutions implements Executions {
-  readonly starts: { name: string; input: unknown }[] = [];
-  readonly wakes: { token: string; output: WakeOutput }[] = [];
-  async start(arn: string, name: string, input: unknown): Promise<StartResult> {
-    const executionArn = `${arn}:${name}`;
-    if (this.starts.some((s) => s.name === name)) return { status: 'already_started', executionArn };
-    this.starts.push({ name, input });
-    return { status: 'started', executionArn };
-  }
-  async wake(token: string, output: WakeOutput): Promise<WakeResult> {
-    this.wakes.push({ token, output });
-    return 'woken';
-  }
-}
 
 const PIPELINE: WorkflowRegistration = {
   workflow: 'issue_pipeline',

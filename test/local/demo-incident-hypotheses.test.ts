@@ -1,9 +1,9 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { personLine } from '../../lambdas/kernel/people-text.ts';
-import { TelemetryConfig } from '../../lambdas/tools/telemetry/config.ts';
-import { serviceMap } from '../../lambdas/tools/telemetry/context-tools.ts';
 import { HypothesesResult } from '../../lambdas/workflows/incident-investigation/contract.ts';
+import { TelemetryConfig } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
+import { serviceMap } from '../../lambdas/workflows/incident-investigation/telemetry/context-tools.ts';
 import { DEMO_INCIDENT_AGENTS } from '../../local/model/demo-incident.ts';
 import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
 

@@ -13,7 +13,7 @@ import {
   StartQueryCommand,
 } from '@aws-sdk/client-cloudwatch-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloudWatchLogsSource } from '../../lambdas/tools/telemetry/cloudwatch-sources.ts';
+import { CloudWatchLogsSource } from '../../lambdas/workflows/incident-investigation/telemetry/cloudwatch-sources.ts';
 import { createLogsApiHandler, LogsService } from '../../local/logs/api.ts';
 import { compileFilterPattern } from '../../local/logs/filter-pattern.ts';
 import { readBody } from '../../local/read-body.ts';

@@ -3,9 +3,10 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
-import { TELEMETRY_TOOLS_FUNCTION } from '../../lambdas/tools/telemetry/deployment.ts';
-import { DynamoEvidenceLedger } from '../../lambdas/tools/telemetry/dynamo-evidence-ledger.ts';
+import { TELEMETRY_TOOLS_FUNCTION } from '../../lambdas/workflows/incident-investigation/telemetry/deployment.ts';
+import { DynamoEvidenceLedger } from '../../lambdas/workflows/incident-investigation/telemetry/dynamo-evidence-ledger.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import { grantTelemetryAccess } from '../../statemachines/incident-investigation/telemetry-access.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { defineWorkflowModule } from '../../statemachines/workflow-module.ts';
 import { functionResource } from '../infra/template.ts';
@@ -23,6 +24,11 @@ const TOOLS_MODULE = defineWorkflowModule({
   name: 'telemetry_tools',
   roles: ['reporter'],
   functions: { TelemetryTools: TELEMETRY_TOOLS_FUNCTION },
+  // As the incident module does: its provision gives the tools their configuration and reads.
+  provision: (_scope, _settings, functions, stack) => {
+    if (functions.TelemetryTools)
+      grantTelemetryAccess(functions.TelemetryTools, stack.config.telemetry, stack);
+  },
 });
 
 let sandbox: Sandbox;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { DEFAULT_MODEL_PRICES, utcDay } from '../../lambdas/agents/pricing.ts';
 import { worstCaseOf } from '../../lambdas/agents/reservations.ts';
-import { DynamoEvidenceLedger } from '../../lambdas/tools/telemetry/dynamo-evidence-ledger.ts';
+import { DynamoEvidenceLedger } from '../../lambdas/workflows/incident-investigation/telemetry/dynamo-evidence-ledger.ts';
 import { submit, withUsage } from '../../local/model/scripted-model.ts';
 import {
   type BugHarness,

@@ -1,9 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TelemetryConfig, type TelemetryConfigInput } from '../../lambdas/tools/telemetry/config.ts';
-import type { TelemetryDeps } from '../../lambdas/tools/telemetry/deps.ts';
-import { runTelemetryTool } from '../../lambdas/tools/telemetry/run-telemetry-tool.ts';
-import { createTelemetryDeps } from '../../lambdas/tools/telemetry/wiring.ts';
+import {
+  TelemetryConfig,
+  type TelemetryConfigInput,
+} from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
+import type { TelemetryDeps } from '../../lambdas/workflows/incident-investigation/telemetry/deps.ts';
+import { runTelemetryTool } from '../../lambdas/workflows/incident-investigation/telemetry/run-telemetry-tool.ts';
+import { createTelemetryDeps } from '../../lambdas/workflows/incident-investigation/telemetry/wiring.ts';
 import { readBody } from '../../local/read-body.ts';
 import { createSandboxTelemetry, type SandboxTelemetry } from '../../local/sandbox-telemetry.ts';
 import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';

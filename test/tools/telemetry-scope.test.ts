@@ -14,7 +14,10 @@ import { firstNodes, type HypothesisNode } from '../../lambdas/workflows/inciden
  * showing `round-2/h3` would teach a scope that fails at run time.
  */
 
-const readme = readFileSync(new URL('../../lambdas/tools/telemetry/README.md', import.meta.url), 'utf8');
+const readme = readFileSync(
+  new URL('../../lambdas/workflows/incident-investigation/telemetry/README.md', import.meta.url),
+  'utf8',
+);
 
 const [first] = firstNodes({
   hypotheses: [

@@ -1,10 +1,16 @@
 import type { StackEvent } from '@aws-sdk/client-cloudformation';
 import { describe, expect, it } from 'vitest';
-import { deploymentsOf } from '../../lambdas/tools/telemetry/cloudformation-deployments.ts';
-import { TelemetryConfig } from '../../lambdas/tools/telemetry/config.ts';
-import { QueryRefusedError } from '../../lambdas/tools/telemetry/errors.ts';
-import { describeSeries, largestShift } from '../../lambdas/tools/telemetry/query-metrics.ts';
-import { isQueryTooBroad, resolveWindow } from '../../lambdas/tools/telemetry/window.ts';
+import { deploymentsOf } from '../../lambdas/workflows/incident-investigation/telemetry/cloudformation-deployments.ts';
+import { TelemetryConfig } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
+import { QueryRefusedError } from '../../lambdas/workflows/incident-investigation/telemetry/errors.ts';
+import {
+  describeSeries,
+  largestShift,
+} from '../../lambdas/workflows/incident-investigation/telemetry/query-metrics.ts';
+import {
+  isQueryTooBroad,
+  resolveWindow,
+} from '../../lambdas/workflows/incident-investigation/telemetry/window.ts';
 
 const NOW = Date.parse('2026-11-23T22:00:00.000Z');
 const config = TelemetryConfig.parse({

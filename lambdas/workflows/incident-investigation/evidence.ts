@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import type {
+import {
   CitedFinding,
-  ConfidenceLevel,
-  EvaluationAction,
-  EvaluationResult,
-  EvidenceStrength,
+  type ConfidenceLevel,
+  type EvaluationAction,
+  type EvaluationResult,
+  type EvidenceStrength,
 } from './contract.ts';
 
 /**
@@ -28,23 +28,28 @@ export const EvidenceRecord = z.object({
 });
 export type EvidenceRecord = z.infer<typeof EvidenceRecord>;
 
-/** A finding that survived the rules: its valid citations and the sources behind them. */
-export interface KeptFinding {
-  finding: string;
-  strength: CitedFinding['strength'];
-  evidenceIds: string[];
-  sources: string[];
-}
+/**
+ * A finding that survived the rules: its valid citations and the sources behind them. One
+ * schema for every record that keeps one (a node's evaluation, the conclusion).
+ */
+export const KeptFinding = z.object({
+  finding: z.string(),
+  strength: CitedFinding.shape.strength,
+  evidenceIds: z.array(z.string()),
+  sources: z.array(z.string()),
+});
+export type KeptFinding = z.infer<typeof KeptFinding>;
 
-/** What the rules removed, and why (stored with the evaluation and shown). */
-export interface Drop {
-  finding: string;
+/** What the rules removed, and why (stored with the evaluation and the conclusion, and shown). */
+export const Drop = z.object({
+  finding: z.string(),
   /** The ids it cited that no tool returned (all of them when the finding was dropped). */
-  evidenceIds: string[];
+  evidenceIds: z.array(z.string()),
   /** `finding`: the finding is gone; `citation`: only these ids were removed from a kept finding. */
-  dropped: 'finding' | 'citation';
-  reason: string;
-}
+  dropped: z.enum(['finding', 'citation']),
+  reason: z.string(),
+});
+export type Drop = z.infer<typeof Drop>;
 
 export interface CheckedFindings {
   kept: KeptFinding[];

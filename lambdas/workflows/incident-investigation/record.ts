@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ConclusionResult, RiskLevel, TriageResult } from './contract.ts';
+import { Drop, KeptFinding } from './evidence.ts';
 import type { HypothesisNode, StoredEvaluation } from './tree.ts';
 
 /**
@@ -9,19 +10,6 @@ import type { HypothesisNode, StoredEvaluation } from './tree.ts';
  * place, and the investigation's metrics. The hypothesis nodes are items of their own.
  */
 
-const Kept = z.object({
-  finding: z.string(),
-  strength: z.string(),
-  evidenceIds: z.array(z.string()),
-  sources: z.array(z.string()),
-});
-const Dropped = z.object({
-  finding: z.string(),
-  evidenceIds: z.array(z.string()),
-  dropped: z.enum(['finding', 'citation']),
-  reason: z.string(),
-});
-
 export const StoredConclusion = z.object({
   outcome: z.enum(['root_cause', 'inconclusive']),
   claimedOutcome: ConclusionResult.shape.outcome,
@@ -29,8 +17,8 @@ export const StoredConclusion = z.object({
   hypothesisId: z.string().optional(),
   confidence: z.enum(['low', 'medium', 'high']),
   claimedConfidence: z.enum(['low', 'medium', 'high']),
-  evidenceChain: z.array(Kept),
-  drops: z.array(Dropped),
+  evidenceChain: z.array(KeptFinding),
+  drops: z.array(Drop),
   adjustments: z.array(z.string()),
   alternativeExplanations: z.array(z.string()),
   unknowns: z.array(z.string()),

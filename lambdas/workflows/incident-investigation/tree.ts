@@ -7,6 +7,7 @@ import {
   EvidenceStrength,
   type HypothesesResult,
 } from './contract.ts';
+import { Drop, KeptFinding } from './evidence.ts';
 
 /**
  * The hypothesis tree (its hypothesis engine): nodes kept in DynamoDB beside the
@@ -16,19 +17,6 @@ import {
 
 export const NodeStatus = z.enum(['open', 'confirmed', 'pruned', 'branched']);
 export type NodeStatus = z.infer<typeof NodeStatus>;
-
-const Kept = z.object({
-  finding: z.string(),
-  strength: z.enum(['strong', 'weak', 'contradicting']),
-  evidenceIds: z.array(z.string()),
-  sources: z.array(z.string()),
-});
-const Dropped = z.object({
-  finding: z.string(),
-  evidenceIds: z.array(z.string()),
-  dropped: z.enum(['finding', 'citation']),
-  reason: z.string(),
-});
 
 /** One round's evaluation of a node, after the evidence rules (evidence.ts). */
 export const StoredEvaluation = z.object({
@@ -41,8 +29,8 @@ export const StoredEvaluation = z.object({
   confidence: z.number(),
   level: ConfidenceLevel,
   reasoning: z.string(),
-  findings: z.array(Kept),
-  drops: z.array(Dropped),
+  findings: z.array(KeptFinding),
+  drops: z.array(Drop),
   adjustments: z.array(z.string()),
   subHypotheses: z.array(
     z.object({

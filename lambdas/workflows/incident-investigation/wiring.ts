@@ -1,11 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { kernelDeps } from '../../handlers/wiring.ts';
 import { ENV, requireEnv } from '../../shared/env.ts';
-import { DynamoEvidenceLedger } from '../../tools/telemetry/dynamo-evidence-ledger.ts';
 import { DynamoIncidentStore } from './adapters/dynamo-incident-store.ts';
 import { INCIDENT_ENV, InvestigationConfig, RemediationConfig } from './config.ts';
 import { IncidentConfigurationError } from './errors.ts';
 import type { EvidenceLedger } from './investigation.ts';
+import { DynamoEvidenceLedger } from './telemetry/dynamo-evidence-ledger.ts';
 
 /**
  * The incident investigation's adapters, built once per Lambda instance on first use (not at
@@ -41,7 +41,7 @@ export function remediationConfig(): RemediationConfig {
 
 let ledger: DynamoEvidenceLedger | undefined;
 
-/** The evidence ledger the telemetry tools write (lambdas/tools/telemetry), read to check citations. */
+/** The evidence ledger the telemetry tools write (lambdas/workflows/incident-investigation/telemetry), read to check citations. */
 export function evidenceLedger(): EvidenceLedger {
   ledger ??= new DynamoEvidenceLedger({
     client: new DynamoDBClient({}),

@@ -1,3 +1,4 @@
+import { isSlackThread } from '../../../kernel/anchors.ts';
 import { APPROVAL_ACTION_ID, parseApprovalButton } from '../../../kernel/approvals.ts';
 import type { Conversation, StoredMessage } from '../../../kernel/model.ts';
 import type { DrainedMessage } from '../../../kernel/tasks.ts';
@@ -141,7 +142,7 @@ function noticeThread(
   cited: StoredMessage | undefined,
   conversation: Conversation | undefined,
 ): { channel: string; threadTs: string } | undefined {
-  if (cited?.threadTs !== undefined && !cited.channel.includes(':')) {
+  if (cited?.threadTs !== undefined && isSlackThread({ channel: cited.channel, threadTs: cited.threadTs })) {
     return { channel: cited.channel, threadTs: cited.threadTs };
   }
   const anchors = Object.values(conversation?.anchors ?? {});

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { invalidArgumentsMessage, ToolInvocation, type ToolResult } from '../invocation.ts';
+import { invalidArgumentsMessage, ToolInvocation, type ToolResult } from '../../../tools/invocation.ts';
 import { getIncident, recentDeployments, serviceMap } from './context-tools.ts';
 import type { CallDeps, TelemetryDeps, ToolOutcome } from './deps.ts';
 import { QueryRefusedError, TelemetrySourceError } from './errors.ts';

@@ -1,14 +1,14 @@
-import { ENV, requireEnv } from '../shared/env.ts';
-import { createLogger } from '../shared/logger.ts';
-import { readTelemetryConfig } from '../tools/telemetry/config.ts';
-import type { TelemetryDeps } from '../tools/telemetry/deps.ts';
-import { runTelemetryTool, TelemetryToolInvocation } from '../tools/telemetry/run-telemetry-tool.ts';
-import { createTelemetryDeps } from '../tools/telemetry/wiring.ts';
-import { taskHandler } from './task-handler.ts';
+import { taskHandler } from '../../../handlers/task-handler.ts';
+import { ENV, requireEnv } from '../../../shared/env.ts';
+import { createLogger } from '../../../shared/logger.ts';
+import { readTelemetryConfig } from '../telemetry/config.ts';
+import type { TelemetryDeps } from '../telemetry/deps.ts';
+import { runTelemetryTool, TelemetryToolInvocation } from '../telemetry/run-telemetry-tool.ts';
+import { createTelemetryDeps } from '../telemetry/wiring.ts';
 
 /**
  * The telemetry tools' Lambda: ONE function serves `query_logs`, `query_metrics`,
- * `recent_deployments`, `service_map` and `get_incident` (lambdas/tools/telemetry/README.md),
+ * `recent_deployments`, `service_map` and `get_incident` (lambdas/workflows/incident-investigation/telemetry/README.md),
  * dispatching on the tool name. One function because they share the configuration, the SDK
  * clients and the ledger, and need the same read-only permissions.
  *

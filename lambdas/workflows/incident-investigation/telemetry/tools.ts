@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type ToolSpec, toInputSchema } from '../invocation.ts';
+import { type ToolSpec, toInputSchema } from '../../../tools/invocation.ts';
 import { WindowArgs } from './window.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../kernel/keys.ts';
+import { keys } from '../../../kernel/keys.ts';
 import { EvidenceLedgerError } from './errors.ts';
 import {
   type EvidenceDraft,

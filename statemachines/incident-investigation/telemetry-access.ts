@@ -1,13 +1,14 @@
-import { ArnFormat, CfnOutput, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { Construct } from 'constructs';
-import { TELEMETRY_ENV, type TelemetryConfig } from '../../lambdas/tools/telemetry/config.ts';
-import type { FunctionSpec } from '../../statemachines/kernel-functions.ts';
-import { ThirdPartySecret } from './third-party-secret.ts';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import {
+  TELEMETRY_ENV,
+  type TelemetryConfig,
+} from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
+import type { ProvisionContext } from '../workflow-module.ts';
 
 /**
- * What a function that reads telemetry (`access.telemetry`, the telemetry tools) is given:
+ * What a function that reads telemetry (the telemetry tools) is given, by its module's `provision`:
  * its configuration (`TELEMETRY_CONFIG`) and exactly the reads the configuration names, and no
  * more:
  * - `logs:FilterLogEvents`, `logs:StartQuery` on the configured log groups;
@@ -18,33 +19,11 @@ import { ThirdPartySecret } from './third-party-secret.ts';
  * With CloudWatch disabled none of the AWS reads is granted.
  */
 
-const secrets = new WeakMap<Construct, Map<string, ThirdPartySecret>>();
-
-function secretOf(
-  scope: Construct,
-  id: string,
-  create: (stack: Stack) => ThirdPartySecret,
-): ThirdPartySecret {
-  const stack = Stack.of(scope);
-  let byId = secrets.get(stack);
-  if (byId === undefined) {
-    byId = new Map();
-    secrets.set(stack, byId);
-  }
-  let secret = byId.get(id);
-  if (secret === undefined) {
-    secret = create(stack);
-    new CfnOutput(stack, `${id}SecretArn`, {
-      value: secret.secretArn,
-      description: `Put the ${id} credentials in this secret`,
-    });
-    byId.set(id, secret);
-  }
-  return secret;
-}
-
-export function grantTelemetryAccess(fn: NodejsFunction, spec: FunctionSpec, config: TelemetryConfig): void {
-  if (spec.access?.telemetry !== true) return;
+export function grantTelemetryAccess(
+  fn: LambdaFunction,
+  config: TelemetryConfig,
+  stackContext: ProvisionContext,
+): void {
   fn.addEnvironment(TELEMETRY_ENV.config, JSON.stringify(config));
   const stack = Stack.of(fn);
   const role = fn.role;
@@ -108,33 +87,23 @@ export function grantTelemetryAccess(fn: NodejsFunction, spec: FunctionSpec, con
     }
   }
   if (config.sources.datadog.enabled) {
-    const secret = secretOf(
-      fn,
-      'DatadogCredentials',
-      (s) =>
-        new ThirdPartySecret(s, 'DatadogCredentials', {
-          description:
-            'Datadog API credentials: { "apiKey": "...", "appKey": "..." } (an application key with logs_read_data and timeseries_query)',
-          placeholders: { apiKey: 'REPLACE_WITH_DATADOG_API_KEY' },
-          generatedField: 'appKey',
-          issuedBy: 'Datadog (Organization Settings: API Keys and Application Keys)',
-        }),
-    );
+    const secret = stackContext.thirdPartySecret('DatadogCredentials', {
+      description:
+        'Datadog API credentials: { "apiKey": "...", "appKey": "..." } (an application key with logs_read_data and timeseries_query)',
+      placeholders: { apiKey: 'REPLACE_WITH_DATADOG_API_KEY' },
+      generatedField: 'appKey',
+      issuedBy: 'Datadog (Organization Settings: API Keys and Application Keys)',
+    });
     secret.grantRead(fn);
     fn.addEnvironment(TELEMETRY_ENV.datadogSecretArn, secret.secretArn);
   }
   if (config.sources.pagerduty.enabled) {
-    const secret = secretOf(
-      fn,
-      'PagerDutyApiCredentials',
-      (s) =>
-        new ThirdPartySecret(s, 'PagerDutyApiCredentials', {
-          description: 'PagerDuty REST API key: { "token": "..." } (a read-only API key)',
-          placeholders: {},
-          generatedField: 'token',
-          issuedBy: 'PagerDuty (Integrations: API Access Keys, read-only)',
-        }),
-    );
+    const secret = stackContext.thirdPartySecret('PagerDutyApiCredentials', {
+      description: 'PagerDuty REST API key: { "token": "..." } (a read-only API key)',
+      placeholders: {},
+      generatedField: 'token',
+      issuedBy: 'PagerDuty (Integrations: API Access Keys, read-only)',
+    });
     secret.grantRead(fn);
     fn.addEnvironment(TELEMETRY_ENV.pagerdutySecretArn, secret.secretArn);
   }

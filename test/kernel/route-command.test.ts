@@ -1,27 +1,14 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { incidentNamedBy } from '../../lambdas/kernel/command-entities.ts';
 import type { InboxAlert, InboxSlashCommand } from '../../lambdas/kernel/inbox.ts';
-import type { Executions, StartResult, WakeResult } from '../../lambdas/kernel/ports.ts';
 import { type EndedNotice, routeEnvelope } from '../../lambdas/kernel/route.ts';
-import { incidentNamedBy } from '../../lambdas/kernel/route-incident-command.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { RecordingExecutions } from '../support/recording-executions.ts';
 
 /** `/investigate <incident>`: one execution per incident, whether a command or an alert began it. */
-
-class RecordingExecutions implements Executions {
-  readonly starts: { name: string; input: unknown }[] = [];
-  async start(arn: string, name: string, input: unknown): Promise<StartResult> {
-    const executionArn = `${arn}:${name}`;
-    if (this.starts.some((s) => s.name === name)) return { status: 'already_started', executionArn };
-    this.starts.push({ name, input });
-    return { status: 'started', executionArn };
-  }
-  async wake(): Promise<WakeResult> {
-    return 'woken';
-  }
-}
 
 const INCIDENTS: WorkflowRegistration = {
   workflow: 'incident_investigation',
@@ -32,6 +19,18 @@ const INCIDENTS: WorkflowRegistration = {
     { type: 'alert', source: 'pagerduty', names: ['PF9KMXH'] },
   ],
   ownerRole: 'reporter',
+  othersRole: 'participant',
+  closeOnIntent: false,
+};
+
+const FIXES: WorkflowRegistration = {
+  workflow: 'fixes',
+  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:Fixes',
+  triggers: [
+    { type: 'slash_command', command: '/fix', issues: 'acme/webshop' },
+    { type: 'github_issue_labeled', repository: 'acme/webshop', label: 'agent' },
+  ],
+  ownerRole: 'requester',
   othersRole: 'participant',
   closeOnIntent: false,
 };
@@ -57,7 +56,7 @@ const deps = () => ({
   store,
   executions,
   clock: { now: () => new Date('2026-11-21T12:00:00Z') },
-  workflows: [INCIDENTS],
+  workflows: [INCIDENTS, FIXES],
   botUserId: 'U_BOT',
   endedNotice: async (notice: EndedNotice) => void notices.push(notice),
 });
@@ -137,7 +136,7 @@ describe('/investigate naming an incident', () => {
         conversationId: first.conversationId,
         channel: 'C_OPS',
         ts: expect.any(String),
-        text: `${id} is already being investigated: https://slack.com/archives/C_INCIDENTS/p1763726500000100; it is not started twice.`,
+        text: `${id} is already running: https://slack.com/archives/C_INCIDENTS/p1763726500000100; it is not started twice.`,
       },
     ]);
   });
@@ -150,9 +149,7 @@ describe('/investigate naming an incident', () => {
 
     expect(command).toMatchObject({ type: 'ignored', conversationId: started.conversationId });
     expect(executions.starts).toHaveLength(1);
-    expect(notices[0]?.text).toBe(
-      `prod-latency-${seq} is already being investigated; it is not started twice.`,
-    );
+    expect(notices[0]?.text).toBe(`prod-latency-${seq} is already running; it is not started twice.`);
   });
 
   it('delivers the PagerDuty webhook of an incident /investigate started to that investigation', async () => {
@@ -197,13 +194,59 @@ describe('/investigate naming an incident', () => {
 
   it('tells an incident name from a description', () => {
     const alarms = { names: ['checkout-5xx'], prefixes: ['prod-'] };
-    expect(incidentNamedBy('checkout-5xx', alarms)).toEqual({
-      channel: 'alarm:cloudwatch',
-      threadTs: 'checkout-5xx',
+    expect(incidentNamedBy('checkout-5xx', alarms)).toEqual({ kind: 'alarm_name', name: 'checkout-5xx' });
+    expect(incidentNamedBy(' PF9KMXH ', alarms)).toEqual({
+      kind: 'alert',
+      source: 'pagerduty',
+      incidentKey: 'PF9KMXH',
     });
-    expect(incidentNamedBy(' PF9KMXH ', alarms)).toEqual({ channel: 'alert:pagerduty', threadTs: 'PF9KMXH' });
     expect(incidentNamedBy('checkout', alarms)).toBeUndefined();
     expect(incidentNamedBy('CHECKOUT', alarms)).toBeUndefined();
     expect(incidentNamedBy('prod- is slow', alarms)).toBeUndefined();
+  });
+});
+
+describe('/fix naming an issue', () => {
+  const fix = (text: string): InboxSlashCommand => ({ ...investigate(text), command: '/fix' });
+  const issue = () => 4000 + seq;
+
+  it('starts the conversation on the issue itself, with the issue as its origin', async () => {
+    const started = await routeEnvelope(fix(`https://github.example/acme/webshop/issues/${issue()}`), deps());
+
+    expect(started).toMatchObject({ type: 'started', workflow: 'fixes' });
+    expect(executions.starts[0]?.input).toMatchObject({
+      channel: 'github:acme/webshop',
+      threadTs: String(issue()),
+      origin: { kind: 'github', repository: 'acme/webshop', number: issue() },
+    });
+  });
+
+  it('answers a repeat while the issue runs, and after its run, and starts nothing more', async () => {
+    const first = await routeEnvelope(fix(`#${issue()}`), deps());
+    if (first.type !== 'started') throw new Error('not started');
+
+    const again = await routeEnvelope(fix(String(issue())), deps());
+    await setStatus(first.conversationId, 'resolved');
+    const after = await routeEnvelope(fix(String(issue())), deps());
+
+    expect([again, after]).toMatchObject([
+      { type: 'ignored', conversationId: first.conversationId },
+      { type: 'ignored', conversationId: first.conversationId },
+    ]);
+    expect(notices.map((n) => n.text)).toEqual([
+      `acme/webshop#${issue()} is already running; it is not started twice.`,
+      `acme/webshop#${issue()} already had its run (resolved); it is not started again.`,
+    ]);
+    expect(executions.starts).toHaveLength(1);
+  });
+
+  it('refuses a text that names no issue of its repository, and starts nothing', async () => {
+    const outcome = await routeEnvelope(fix('https://github.example/other/repo/issues/7'), deps());
+
+    expect(outcome).toMatchObject({
+      type: 'ignored',
+      reason: expect.stringContaining('no_issue'),
+    });
+    expect(executions.starts).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { InvalidTelemetryConfigurationError } from './errors.ts';
 
 /**
  * The telemetry tools' configuration: the stack configuration's `telemetry` section, handed to
- * the tool Lambda as JSON in `TELEMETRY_CONFIG` (infra/constructs/telemetry-access.ts). One
+ * the tool Lambda as JSON in `TELEMETRY_CONFIG` (statemachines/incident-investigation/telemetry-access.ts). One
  * schema for the stack (validated at synth) and the Lambda (validated at its first call).
  */
 

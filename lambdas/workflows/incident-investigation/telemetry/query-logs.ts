@@ -1,4 +1,4 @@
-import { analyzeLogs, isErrorLike, type LogEvent, parseLine } from '../../log-analysis/index.ts';
+import { analyzeLogs, isErrorLike, type LogEvent, parseLine } from '../../../log-analysis/index.ts';
 import { type CallDeps, cap, type ToolOutcome } from './deps.ts';
 import { QueryRefusedError } from './errors.ts';
 import type { FetchedLogEvent, InsightsRows, LogsQuery, LogsSource } from './sources.ts';

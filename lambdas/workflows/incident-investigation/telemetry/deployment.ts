@@ -7,20 +7,20 @@ import { TELEMETRY_TOOL_NAMES, type TelemetryToolName, telemetryTools } from './
  *
  * - one function from `TELEMETRY_TOOLS_FUNCTION` in the module's `functions`, e.g.
  *   `IncidentTelemetryTools: TELEMETRY_TOOLS_FUNCTION`; its `access` asks for the table (the
- *   ledger) and `telemetry: true`, with which the stack sets `TELEMETRY_CONFIG` from the
- *   configuration's `telemetry` section and grants exactly the reads it needs
- *   (infra/constructs/telemetry-access.ts);
+ *   ledger), and the module's `provision` calls `grantTelemetryAccess` on it, which sets
+ *   `TELEMETRY_CONFIG` from the configuration's `telemetry` section and grants exactly the
+ *   reads it needs (statemachines/incident-investigation/telemetry-access.ts);
  * - the agent turn's `tools`: `telemetryToolFunctions('IncidentTelemetryTools')`;
  * - the profile's tools: `telemetryToolSpecs()` (or a subset).
  */
 
 export const TELEMETRY_TOOLS_FUNCTION = {
-  entry: 'lambdas/handlers/telemetry-tools.ts',
+  entry: 'lambdas/workflows/incident-investigation/handlers/telemetry-tools.ts',
   /** A Logs Insights query may run `insightsTimeoutSeconds` (20 s by default); paging adds a few. */
   timeoutSeconds: 60,
   /** The analysis of a few thousand lines is CPU-bound; Lambda gives CPU in proportion to memory. */
   memoryMb: 1024,
-  access: { table: 'read_write', telemetry: true },
+  access: { table: 'read_write' },
 } as const;
 
 export const TELEMETRY_ENVIRONMENT = TELEMETRY_ENV;
