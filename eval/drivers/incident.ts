@@ -1,5 +1,5 @@
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import { DynamoEvidenceLedger } from '../../lambdas/tools/telemetry/dynamo-evidence-ledger.ts';
+import { DynamoEvidenceLedger } from '../../lambdas/workflows/incident-investigation/telemetry/dynamo-evidence-ledger.ts';
 import { DynamoIncidentStore } from '../../lambdas/workflows/incident-investigation/adapters/dynamo-incident-store.ts';
 import type { IncidentCase } from '../cases/incidents.ts';
 import { gradeIncident, type IncidentOutcome } from '../graders/incident.ts';

@@ -1,4 +1,4 @@
-import type { TelemetryConfigInput } from '../../lambdas/tools/telemetry/config.ts';
+import type { TelemetryConfigInput } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import type { IncidentInvestigationSettingsInput } from '../../lambdas/workflows/incident-investigation/config.ts';
 
 /**
