@@ -25,6 +25,7 @@ import {
   type Sandbox,
   type SandboxOptions,
 } from './sandbox-options.ts';
+import { startOutboxSweep } from './sandbox-outbox.ts';
 import {
   createQueues,
   createTables,
@@ -343,6 +344,17 @@ async function assemble(
     );
   }
   const inboxUrl = environment.INBOX_QUEUE_URL ?? '';
+  // Posts a Slack outage kept go out once Slack is back (the reconciler's job in AWS).
+  // Called directly, not through `invoke`: a sweep every second is no change for the console's feed.
+  const outboxSweep = startOutboxSweep(
+    template,
+    async (logicalId, event) =>
+      (await handlerOf(logicalId))(
+        event,
+        lambdaContext(functions.get(logicalId) ?? { logicalId, timeoutSeconds: 120 }),
+      ),
+    { onError: (error) => sandboxLog.warn('the outbox sweep failed', { error }) },
+  );
 
   // Every message in the fake workspace reaches the ingress as Slack would send it: signed.
   slack.workspace.onMessage(() => feed.notify('slack'));
@@ -380,6 +392,7 @@ async function assemble(
       await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));
     },
     async stop() {
+      outboxSweep.stop();
       await Promise.all(sources.map((s) => s.stop()));
       await stepFunctions.close();
       await codebuild.close();

@@ -14,7 +14,7 @@ const message = (i: number): StoredMessage => ({
   channel: 'C1',
   senderType: 'reporter',
   senderId: 'U1',
-  messageType: 'reply',
+  messageType: 'message',
   text: `line ${i}`,
   receivedAt: '2026-11-21T12:00:00Z',
 });
