@@ -7,6 +7,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
+import { FREE_MODEL_PRICE } from '../lambdas/agents/pricing.ts';
+import { ENV } from '../lambdas/shared/env.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
@@ -164,7 +166,12 @@ async function assemble(
     // Without a model server of the caller's, the offline demo model answers (labelled as such).
     ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY
       ? {}
-      : { ANTHROPIC_BASE_URL: `${url}${DEMO_MODEL_PATH}`, ANTHROPIC_API_KEY: 'sandbox-demo-model' }),
+      : {
+          ANTHROPIC_BASE_URL: `${url}${DEMO_MODEL_PATH}`,
+          ANTHROPIC_API_KEY: 'sandbox-demo-model',
+          // The demo model is free: its turns cost $0, not the configured model's price.
+          [ENV.modelPrice]: JSON.stringify(FREE_MODEL_PRICE),
+        }),
     ...options.env,
     // Every model call goes through the sandbox's model front, where faults can be switched on.
     ANTHROPIC_BASE_URL: `${url}${MODEL_FRONT_PATH}`,

@@ -5,13 +5,14 @@
  */
 
 import { formatUsd } from '../../lambdas/shared/money.ts';
-import type { ExecutionDetail, StoredMessage } from './api.ts';
+import type { ConversationSummary, ExecutionDetail, StoredMessage } from './api.ts';
 import { type Child, h } from './dom.ts';
 import { eventsSection } from './events-view.ts';
 import { type ExecutionPath, executionPath } from './execution-path.ts';
 import { clock, humanize, number, prettyJson, tsDate } from './format.ts';
 import { asAsl } from './graph-layout.ts';
 import { graphLegend, renderGraph } from './graph-view.ts';
+import { originOf, readableStatus, subjectLine } from './readable.ts';
 import type { Actions, State } from './state.ts';
 import { metricTiles } from './workflow-metrics.ts';
 import { hasWorkspace, historyFacts, workspaceFacts } from './workspace-facts.ts';
@@ -33,12 +34,16 @@ export function renderConversationHeader(state: State, actions: Actions): Child[
     ),
     h(
       'h1',
-      { title: state.conversationId ?? '' },
-      c ? humanize(c.workflow) : 'Conversation',
-      h('span', { class: 'sub' }, ` ${state.conversationId ?? ''}`),
+      { title: `${c?.opening ?? ''}\n${state.conversationId ?? ''}`.trim() },
+      c ? (subjectLine(c.opening) ?? humanize(c.workflow)) : 'Conversation',
+      h('span', { class: 'sub' }, ` ${c ? humanize(c.workflow) : ''} ${state.conversationId ?? ''}`),
     ),
     c
-      ? h('span', { class: `badge status-${c.status}`, 'data-testid': 'conversation-status' }, c.status)
+      ? h(
+          'span',
+          { class: `badge status-${c.status}`, title: c.status, 'data-testid': 'conversation-status' },
+          readableStatus(c.status, c.phase),
+        )
       : null,
     c ? h('span', { class: 'badge phase', 'data-testid': 'conversation-phase' }, c.phase) : null,
     c?.agentTurnRunning
@@ -93,7 +98,7 @@ function graphSection(
   path: ExecutionPath,
 ): HTMLElement {
   const asl = asAsl(execution.definition);
-  const zoomButton = (label: string, zoom: number | 'fit', title: string) =>
+  const zoomButton = (label: string, zoom: State['zoom'], title: string) =>
     h(
       'button',
       {
@@ -121,6 +126,7 @@ function graphSection(
       h(
         'span',
         { class: 'zoom' },
+        zoomButton('Around', 'focus', 'The state running now (or the last one) and its neighbours'),
         zoomButton('Fit', 'fit', 'Fit the graph to the panel'),
         zoomButton('75%', 0.75, 'Zoom 75%'),
         zoomButton('100%', 1, 'Zoom 100%'),
@@ -245,6 +251,21 @@ function documentSection(document: unknown): HTMLElement | null {
   );
 }
 
+/**
+ * What began a conversation that did not begin in a Slack thread (a GitHub issue, an alert):
+ * shown first, since there is no thread to open beside it.
+ */
+function startedBy(conversation: ConversationSummary): HTMLElement | null {
+  const origin = originOf(conversation.anchors[0]);
+  if (origin === undefined) return null;
+  return h(
+    'section',
+    { class: 'started-by', 'data-testid': 'started-by' },
+    h('h2', null, `Started by ${origin}`),
+    conversation.opening ? h('pre', { class: 'opening' }, conversation.opening) : null,
+  );
+}
+
 export function renderConversationBody(state: State, actions: Actions): Child[] {
   if (!state.detail)
     return [h('p', { class: 'empty' }, state.conversationId ? 'Loading…' : 'Pick a conversation.')];
@@ -255,6 +276,7 @@ export function renderConversationBody(state: State, actions: Actions): Child[] 
       ? workspaceFacts(state.conversationId, historyFacts(execution.events), state.repositories ?? [])
       : undefined;
   return [
+    startedBy(state.detail.conversation),
     ledger(state),
     execution && path
       ? graphSection(state, actions, execution, path)

@@ -32,7 +32,7 @@ const state: State = {
   expandedGroups: new Set(),
   center: 'channel',
   view: 'channels',
-  zoom: 'fit',
+  zoom: 'focus',
   live: 'connecting',
   conversations: [],
   ...stateFromHash(),
@@ -161,7 +161,7 @@ function renderConversation(): void {
       next.scrollTop = graphScroll.top;
       next.scrollLeft = graphScroll.left;
     }
-  } else if (state.zoom === 'fit') {
+  } else if (state.zoom === 'fit' || state.zoom === 'focus') {
     // The panel may have just been shown: fit its width now.
     applyZoom();
   }
@@ -322,7 +322,7 @@ const actions = createActions(state, {
 });
 
 window.addEventListener('resize', () => {
-  if (state.zoom === 'fit') applyZoom();
+  if (state.zoom === 'fit' || state.zoom === 'focus') applyZoom();
 });
 
 async function start(): Promise<void> {
