@@ -255,14 +255,18 @@ function documentSection(document: unknown): HTMLElement | null {
  * What began a conversation that did not begin in a Slack thread (a GitHub issue, an alert):
  * shown first, since there is no thread to open beside it.
  */
-function startedBy(conversation: ConversationSummary): HTMLElement | null {
+function startedBy(
+  conversation: ConversationSummary,
+  messages: readonly StoredMessage[],
+): HTMLElement | null {
   const origin = originOf(conversation.anchors[0]);
   if (origin === undefined) return null;
+  const opening = conversation.opening ?? messages.find((m) => m.senderType !== 'bot')?.text;
   return h(
     'section',
     { class: 'started-by', 'data-testid': 'started-by' },
     h('h2', null, `Started by ${origin}`),
-    conversation.opening ? h('pre', { class: 'opening' }, conversation.opening) : null,
+    opening ? h('pre', { class: 'opening' }, opening) : null,
   );
 }
 
@@ -276,7 +280,7 @@ export function renderConversationBody(state: State, actions: Actions): Child[] 
       ? workspaceFacts(state.conversationId, historyFacts(execution.events), state.repositories ?? [])
       : undefined;
   return [
-    startedBy(state.detail.conversation),
+    startedBy(state.detail.conversation, state.detail.messages),
     ledger(state),
     execution && path
       ? graphSection(state, actions, execution, path)

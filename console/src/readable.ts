@@ -24,6 +24,12 @@ const FINAL: Readonly<Record<string, string>> = {
   pending_verification: 'Waiting for the reporter to confirm the fix',
 };
 
+/** Phases whose words alone would not say what is going on. */
+const PHASES: Readonly<Record<string, string>> = {
+  attentive: 'Listening',
+  ended: 'Ended',
+};
+
 const sentence = (name: string) => {
   const words = name.replace(/[_-]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
@@ -39,6 +45,8 @@ export function readableStatus(status: string, phase: string): string {
   if (final !== undefined) return final;
   const waiting = /^awaiting_(.+)$/.exec(phase);
   if (waiting?.[1]) return `Waiting for ${WAITING_FOR[waiting[1]] ?? `the ${waiting[1].replace(/_/g, ' ')}`}`;
+  const known = PHASES[phase];
+  if (known !== undefined) return known;
   if (phase !== '' && phase !== status) return sentence(phase);
   return sentence(status);
 }

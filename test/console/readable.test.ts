@@ -17,7 +17,7 @@ describe("the console's words for a conversation", () => {
 
   it('puts other phases and statuses in words', () => {
     expect(readableStatus('active', 'investigating')).toBe('Investigating');
-    expect(readableStatus('active', 'attentive')).toBe('Attentive');
+    expect(readableStatus('active', 'attentive')).toBe('Listening');
     expect(readableStatus('active', '')).toBe('Active');
   });
 
