@@ -16,7 +16,7 @@ import { type ModelPrice, modelPriceFrom } from '../agents/pricing.ts';
 import type { ProfileRegistry } from '../agents/profile.ts';
 import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
-import { systemClock } from '../kernel/ports.ts';
+import { type ConversationStore, systemClock } from '../kernel/ports.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { taskHandler } from './task-handler.ts';
@@ -130,9 +130,11 @@ export function createAgentTurnHandler(
       const budgetSeconds = numberFromEnv(ENV.agentTurnBudgetSeconds, process.env);
       const maxToolCalls = numberFromEnv(ENV.agentMaxToolCalls, process.env);
       const store = kernelDeps().store;
+      const startedAt = systemClock.now().toISOString();
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,
+        stopRequested: () => stoppedSince(store, input.conversationId, startedAt),
         ...(options.conversationCeiling ? { conversationCeiling: options.conversationCeiling() } : {}),
         ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
         clock: systemClock,
@@ -159,4 +161,19 @@ export function createAgentTurnHandler(
       ...(output.error ? { error: output.error } : {}),
     }),
   });
+}
+
+/**
+ * Whether the conversation was stopped (`stop`, the Stop button, "never mind": a close
+ * requested) since `startedAt`: a close requested before the turn began is the workflow's to
+ * handle at its Drain, not this turn's.
+ */
+async function stoppedSince(
+  store: Pick<ConversationStore, 'getConversation'>,
+  conversationId: string,
+  startedAt: string,
+): Promise<boolean> {
+  const conversation = await store.getConversation(conversationId, { consistent: true });
+  const at = conversation?.closeRequestedAt;
+  return conversation?.closeRequested === true && at !== undefined && at >= startedAt;
 }

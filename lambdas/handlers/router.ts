@@ -12,8 +12,10 @@ import { isApprovalAction } from '../kernel/approvals.ts';
 import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
 import { Approvals } from '../kernel/people.ts';
 import { systemClock, type UnownedMessageHandler } from '../kernel/ports.ts';
+import type { EndedNotice } from '../kernel/route.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import type { ApprovalDeps } from '../kernel/route-approval.ts';
+import { isStopText, STOP_ACTION_ID, type StopNotices } from '../kernel/stop.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
 import { createSlackApprovalNotices } from '../slack/approval-notices.ts';
@@ -72,6 +74,10 @@ export function createRouterHandler(options: RouterOptions = {}) {
     // Only a press needs them (and the Slack secret they read).
     const approvals =
       envelope.kind === 'action' && isApprovalAction(envelope.actionId) ? await approvalDeps() : undefined;
+    const isStop =
+      (envelope.kind === 'message' && isStopText(envelope.text)) ||
+      (envelope.kind === 'action' && envelope.actionId === STOP_ACTION_ID);
+    const stops = isStop ? stopNotices(ended?.endedNotice) : undefined;
     const outcome = await routeEnvelope(envelope, {
       ...kernelDeps(),
       clock: systemClock,
@@ -81,6 +87,7 @@ export function createRouterHandler(options: RouterOptions = {}) {
       ...unownedDeps(),
       ...(people ? { people } : {}),
       ...(approvals ? { approvals } : {}),
+      ...(stops ? { stops } : {}),
       ...ended,
       ...retriggers,
     });
@@ -105,6 +112,21 @@ export function createRouterHandler(options: RouterOptions = {}) {
       logger,
       metrics,
     });
+}
+
+/**
+ * What a stop says (kernel/stop.ts): the thread's line through SlackPost, as the notice of an
+ * ended conversation is (posted once per stop), and the refusal as an ephemeral message.
+ */
+function stopNotices(post: ((notice: EndedNotice) => Promise<void>) | undefined): StopNotices {
+  return {
+    said: async (notice) => {
+      await post?.({ ...notice, ts: `stop:${notice.ts}` });
+    },
+    refused: async (channel, user, text, threadTs) => {
+      await (await approvalDeps()).notices.refused(channel, user, text, threadTs);
+    },
+  };
 }
 
 /** Approval presses' configuration, store and Slack notices, built once per instance. */

@@ -20,6 +20,7 @@ import type {
 } from './ports.ts';
 import type { Retrigger } from './retrigger.ts';
 import type { ApprovalDeps } from './route-approval.ts';
+import type { StopNotices } from './stop.ts';
 import type { ExecutionInput, ExecutionOrigin } from './tasks.ts';
 import { type WakeCheck, wakeForStoredMessage, wakeIfDue } from './wake.ts';
 import type { Trigger, WorkflowRegistration } from './workflows.ts';
@@ -72,6 +73,11 @@ export interface RouterDeps {
    * @default - none: a press is ignored with a logged reason
    */
   approvals?: ApprovalDeps;
+  /**
+   * Says in the thread who stopped a conversation, and refuses others privately (kernel/stop.ts).
+   * @default - a stop is still taken, silently
+   */
+  stops?: StopNotices;
 }
 
 /** A short answer in the thread of an ended conversation to someone who wrote there. */
