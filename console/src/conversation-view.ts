@@ -34,7 +34,7 @@ export function renderConversationHeader(state: State, actions: Actions): Child[
     ),
     h(
       'h1',
-      { title: `${c?.opening ?? ''}\n${state.conversationId ?? ''}`.trim() },
+      { title: state.conversationId ?? '' },
       c ? (subjectLine(c.opening) ?? humanize(c.workflow)) : 'Conversation',
       h('span', { class: 'sub' }, ` ${c ? humanize(c.workflow) : ''} ${state.conversationId ?? ''}`),
     ),
