@@ -78,7 +78,7 @@ export async function routeStop(
     channel: link.anchor.channel,
     threadTs,
     ts: request.ts,
-    text: `:octagonal_sign: Stopped by <@${request.user}>. Nothing more is posted for this conversation; start a new one to go on.`,
+    text: `:octagonal_sign: Stopped by <@${request.user}>. The work running now ends without an answer, and this conversation closes.`,
   });
   return { type: 'ignored', conversationId, reason: `stopped by ${request.user} (wake: ${wake.outcome})` };
 }

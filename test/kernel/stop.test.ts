@@ -79,7 +79,7 @@ describe('stop', () => {
     const outcome = await routeStop(link, { user: 'U_HELPER', channel: 'C1', ts: '2.000001' }, deps);
     expect(closes).toEqual(['c1']);
     expect(said).toEqual([
-      ':octagonal_sign: Stopped by <@U_HELPER>. Nothing more is posted for this conversation; start a new one to go on.',
+      ':octagonal_sign: Stopped by <@U_HELPER>. The work running now ends without an answer, and this conversation closes.',
     ]);
     expect(refused).toEqual([]);
     expect(outcome).toMatchObject({
