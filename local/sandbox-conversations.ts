@@ -85,9 +85,14 @@ export class SandboxConversations {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** The view of a kernel conversation. */
-  kernelView(c: Conversation): ConversationView {
+  /** The view of a kernel conversation, named by the first of `messages` from a person. */
+  kernelView(
+    c: Conversation,
+    messages: readonly { senderType: string; text: string }[] = [],
+  ): ConversationView {
+    const first = messages.find((m) => m.senderType !== 'bot');
     return {
+      ...(first ? { opening: first.text.slice(0, 500) } : {}),
       id: c.id,
       workflow: c.workflow,
       status: c.status,

@@ -1,3 +1,4 @@
+import { lambdaContext } from './sandbox-resources.ts';
 import { type CloudFormationTemplate, resourcesOfType } from './template.ts';
 
 /**
@@ -9,11 +10,21 @@ import { type CloudFormationTemplate, resourcesOfType } from './template.ts';
  */
 export function startOutboxSweep(
   template: CloudFormationTemplate,
-  invoke: (logicalId: string, event: unknown) => Promise<unknown>,
-  options: { everyMs?: number; onError?: (error: unknown) => void } = {},
+  handlerOf: (logicalId: string) => Promise<(event: unknown, context: never) => unknown>,
+  functions: ReadonlyMap<string, { logicalId: string; timeoutSeconds: number }>,
+  log: { warn(message: string, fields?: Record<string, unknown>): void },
+  options: { everyMs?: number } = {},
 ): { stop(): void } {
   const target = scheduledFunction(template);
   if (target === undefined) return { stop() {} };
+  // Called directly, not through the sandbox's `invoke`: a sweep every second is no change
+  // for the console's feed.
+  const invoke = async (logicalId: string, event: unknown) =>
+    (await handlerOf(logicalId))(
+      event,
+      lambdaContext(functions.get(logicalId) ?? { logicalId, timeoutSeconds: 120 }) as never,
+    );
+  const onError = (error: unknown) => log.warn('the outbox sweep failed', { error });
   let running = false;
   let lastError = '';
   const timer = setInterval(() => {
@@ -26,7 +37,7 @@ export function startOutboxSweep(
       .catch((error: unknown) => {
         // Told once per kind of failure, not every second while Slack stays down.
         const said = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        if (said !== lastError) options.onError?.(error);
+        if (said !== lastError) onError(error);
         lastError = said;
       })
       .finally(() => {

@@ -189,8 +189,7 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
           : undefined;
       return sendJson(res, 200, {
         conversation: {
-          ...conversations.kernelView(conversation),
-          ...openingOf(messages),
+          ...conversations.kernelView(conversation, messages),
           ledger: { ...conversation.ledger, transitions },
           ...(workflowMetrics ? { workflowMetrics } : {}),
           ...(workflowDocument ? { workflowDocument } : {}),
@@ -397,10 +396,4 @@ function parsePost(
     text: v.text,
     ...(typeof v.thread_ts === 'string' ? { thread_ts: v.thread_ts } : {}),
   };
-}
-
-/** The text of a conversation's first message from a person: what the console names it by. */
-function openingOf(messages: readonly { senderType: string; text: string }[]): { opening?: string } {
-  const first = messages.find((m) => m.senderType !== 'bot');
-  return first ? { opening: first.text.slice(0, 500) } : {};
 }

@@ -7,8 +7,6 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
-import { FREE_MODEL_PRICE } from '../lambdas/agents/pricing.ts';
-import { ENV } from '../lambdas/shared/env.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
@@ -17,7 +15,7 @@ import { startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { readBody } from './read-body.ts';
 import { serveEventBridge } from './sandbox-eventbridge.ts';
-import { createSandboxModels, DEMO_MODEL_PATH, MODEL_FRONT_PATH } from './sandbox-models.ts';
+import { createSandboxModels, DEMO_MODEL_PATH, demoModelEnv, MODEL_FRONT_PATH } from './sandbox-models.ts';
 import {
   DEVELOPMENT_BOT_TOKEN,
   DEVELOPMENT_SIGNING_SECRET,
@@ -164,14 +162,7 @@ async function assemble(
     // Execution links in Slack messages open this console, not the AWS one.
     SANDBOX_CONSOLE_URL: url,
     // Without a model server of the caller's, the offline demo model answers (labelled as such).
-    ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY
-      ? {}
-      : {
-          ANTHROPIC_BASE_URL: `${url}${DEMO_MODEL_PATH}`,
-          ANTHROPIC_API_KEY: 'sandbox-demo-model',
-          // The demo model is free: its turns cost $0, not the configured model's price.
-          [ENV.modelPrice]: JSON.stringify(FREE_MODEL_PRICE),
-        }),
+    ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY ? {} : demoModelEnv(url)),
     ...options.env,
     // Every model call goes through the sandbox's model front, where faults can be switched on.
     ANTHROPIC_BASE_URL: `${url}${MODEL_FRONT_PATH}`,
@@ -352,16 +343,7 @@ async function assemble(
   }
   const inboxUrl = environment.INBOX_QUEUE_URL ?? '';
   // Posts a Slack outage kept go out once Slack is back (the reconciler's job in AWS).
-  // Called directly, not through `invoke`: a sweep every second is no change for the console's feed.
-  const outboxSweep = startOutboxSweep(
-    template,
-    async (logicalId, event) =>
-      (await handlerOf(logicalId))(
-        event,
-        lambdaContext(functions.get(logicalId) ?? { logicalId, timeoutSeconds: 120 }),
-      ),
-    { onError: (error) => sandboxLog.warn('the outbox sweep failed', { error }) },
-  );
+  const outboxSweep = startOutboxSweep(template, handlerOf, functions, sandboxLog);
 
   // Every message in the fake workspace reaches the ingress as Slack would send it: signed.
   slack.workspace.onMessage(() => feed.notify('slack'));
