@@ -64,6 +64,13 @@ export async function routeStop(
       `This conversation has already ended (${conversation.status}): there is nothing to stop.`,
       'stop after the end',
     );
+  // A workflow that does not end on its owner's close (the issue pipeline) has no close path
+  // for a stop to take: refused rather than told "stopped" while its work goes on.
+  if (!conversation.closeOnIntent)
+    return refuse(
+      'This conversation cannot be stopped from Slack: its workflow runs to its own end.',
+      'stop of a workflow that does not close on request',
+    );
   if (!(await mayStop(conversation, request.user, deps)))
     return refuse(
       'Only the people in this conversation (who started it, who took part, or a developer) can stop it.',

@@ -125,4 +125,11 @@ describe('stop', () => {
     expect(closes).toEqual([]);
     expect(refused[0]?.text).toContain('already ended (resolved)');
   });
+
+  it('of a workflow that does not close on request: refused privately, nothing changed', async () => {
+    const { deps, closes, refused } = setup(conversation({ closeOnIntent: false }));
+    await routeStop(link, { user: 'U_OWNER', channel: 'C1', ts: '2.000006' }, deps);
+    expect(closes).toEqual([]);
+    expect(refused[0]?.text).toContain('cannot be stopped from Slack');
+  });
 });
