@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFER_AT_ATTEMPT } from '../../lambdas/slack/outbox.ts';
+import { eventually } from '../support/eventually.ts';
 import {
   type BugHarness,
   bugIdFor,
@@ -40,16 +41,18 @@ describe('a Slack outage longer than the retries', () => {
       kind: 'server_error',
       method: 'chat.postMessage',
       channel: CHANNELS.summaries,
-      // Workflow time, as every sandbox fault: 8 hours (30 s here), far past the retries.
-      forSeconds: 30_000,
+      // Workflow time, as every sandbox fault: about 17 hours (60 s here), far past the retries.
+      forSeconds: 60_000,
     });
     h.script(bug, turn(bug, findings(SUMMARY)));
 
     // During the outage: every attempt refused, then the post is kept and the workflow waits on.
-    const waiting = await h.eventually(
+    // Nine attempts, each with the client's own two retries: longer than the harness's usual wait.
+    const waiting = await eventually(
       () => h.store.getConversation(bug, { consistent: true }),
       (c) => c?.wait !== undefined && c.phase === 'awaiting_dev',
       'the bug to wait for the developers while the findings are kept',
+      120_000,
     );
     expect(waiting?.status).not.toBe('failed');
     expect((await h.messages(CHANNELS.summaries)).filter((m) => m.bot)).toEqual([]);
@@ -82,5 +85,5 @@ describe('a Slack outage longer than the retries', () => {
     ).toHaveLength(1);
     expect((await h.execution(bug)).status).toBe('RUNNING');
     expect(DEFER_AT_ATTEMPT).toBe(9);
-  }, 150_000);
+  }, 300_000);
 });
