@@ -14,6 +14,7 @@ import {
 import type { PostLedger } from '../../lambdas/slack/post-to-slack.ts';
 import { NO_TEMPLATES } from '../../lambdas/slack/templates/index.ts';
 import type { PostMessageArgs } from '../../lambdas/slack/web-client.ts';
+import { essentialPostRetry } from '../../statemachines/slack-post.ts';
 
 const conversation: Conversation = {
   id: 'c-1',
@@ -97,6 +98,10 @@ const findings: SlackPostInput = {
 };
 
 describe('posts kept through a Slack outage', () => {
+  it("are kept at the state machine's last attempt of an essential post, not before", () => {
+    expect(DEFER_AT_ATTEMPT).toBe((essentialPostRetry().maxAttempts ?? 0) + 1);
+  });
+
   it('fail as before until the last attempt, which keeps the post and answers with a stand-in', async () => {
     const { deps, entries } = fakes();
     for (let attempt = 1; attempt < DEFER_AT_ATTEMPT; attempt++) {
