@@ -29,6 +29,8 @@ export interface ConversationView {
   agentTurnRunning: boolean;
   createdAt: string;
   updatedAt: string;
+  /** The text of its first message from a person (a report, a command, an issue, an alert). */
+  opening?: string;
 }
 
 /** A stored message as the console's conversation history shows it. */
@@ -50,6 +52,8 @@ const CHANNEL_CONVERSATION_PK = 'CHANCONV#';
 const CHANNEL_CONVERSATION_ID = /^channel-(.+)-(\d+)-(\d+)$/;
 
 const ItemKey = z.object({ pk: z.string(), sk: z.string() });
+const KERNEL_PK = 'CONV#';
+const OpeningMessage = z.object({ ts: z.string(), senderType: z.string(), text: z.string() });
 
 async function scanAll(doc: DynamoDBDocumentClient, tableName: string): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
@@ -81,9 +85,14 @@ export class SandboxConversations {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** The view of a kernel conversation. */
-  kernelView(c: Conversation): ConversationView {
+  /** The view of a kernel conversation, named by the first of `messages` from a person. */
+  kernelView(
+    c: Conversation,
+    messages: readonly { senderType: string; text: string }[] = [],
+  ): ConversationView {
+    const first = messages.find((m) => m.senderType !== 'bot');
     return {
+      ...(first ? { opening: first.text.slice(0, 500) } : {}),
       id: c.id,
       workflow: c.workflow,
       status: c.status,
@@ -101,6 +110,8 @@ export class SandboxConversations {
     const views: ConversationView[] = [];
     const active = new Map<string, ChannelConversation>();
     const channelMessages = new Map<string, ChannelMessage[]>();
+    // The first message from a person of each kernel conversation: what the console names it by.
+    const openings = new Map<string, { ts: string; text: string }>();
     for (const item of items) {
       const key = ItemKey.safeParse(item);
       if (!key.success) continue;
@@ -110,12 +121,23 @@ export class SandboxConversations {
       } else if (key.data.sk === 'ACTIVE') {
         const parsed = ChannelConversation.safeParse(item);
         if (parsed.success) active.set(parsed.data.conversationId, parsed.data);
+      } else if (key.data.pk.startsWith(KERNEL_PK) && key.data.sk.startsWith('MSG#')) {
+        const message = OpeningMessage.safeParse(item);
+        if (!message.success || message.data.senderType === 'bot') continue;
+        const id = key.data.pk.slice(KERNEL_PK.length);
+        const seen = openings.get(id);
+        if (seen === undefined || Number(message.data.ts) < Number(seen.ts))
+          openings.set(id, { ts: message.data.ts, text: message.data.text });
       } else if (key.data.pk.startsWith(CHANNEL_CONVERSATION_PK) && key.data.sk.startsWith('MSG#')) {
         const parsed = ChannelMessage.safeParse(item);
         if (!parsed.success) continue;
         const id = key.data.pk.slice(CHANNEL_CONVERSATION_PK.length);
         channelMessages.set(id, [...(channelMessages.get(id) ?? []), parsed.data]);
       }
+    }
+    for (const view of views) {
+      const opening = openings.get(view.id);
+      if (opening) view.opening = opening.text.slice(0, 500);
     }
     const ids = new Set([...active.keys(), ...channelMessages.keys()]);
     for (const id of ids) {
@@ -177,6 +199,7 @@ export class SandboxConversations {
     const createdAt = record?.startedAt ?? times[0] ?? new Date(Number(match[2]) * 1000).toISOString();
     const updatedAt = record?.lastActivity ?? times.at(-1) ?? createdAt;
     const attentive = record !== undefined && isActive(record, this.now(), channelSettings().timeoutSeconds);
+    const first = [...messages].filter((m) => !m.isBot).sort((a, b) => Number(a.ts) - Number(b.ts))[0];
     return {
       id,
       workflow: CHANNEL_WORKFLOW,
@@ -186,6 +209,7 @@ export class SandboxConversations {
       agentTurnRunning: false,
       createdAt,
       updatedAt,
+      ...(first ? { opening: first.text.slice(0, 500) } : {}),
     };
   }
 }

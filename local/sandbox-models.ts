@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FREE_MODEL_PRICE } from '../lambdas/agents/pricing.ts';
+import { ENV } from '../lambdas/shared/env.ts';
 import { type BedrockRuntime, createBedrockRuntime, isBedrockRuntimeRequest } from './bedrock/runtime-api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
 import { forwardTo, ModelFaults, withModelFaults } from './model/faults.ts';
@@ -7,6 +9,18 @@ import type { SlackFaults } from './slack/faults.ts';
 
 /** Where the offline demo model answers the Messages API (`POST .../v1/messages`). */
 export const DEMO_MODEL_PATH = '/demo-model';
+
+/**
+ * The handlers' environment when the offline demo model answers: its endpoint, a key it takes,
+ * and a price of $0, so its turns cost nothing instead of the configured model's price.
+ */
+export function demoModelEnv(url: string): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: `${url}${DEMO_MODEL_PATH}`,
+    ANTHROPIC_API_KEY: 'sandbox-demo-model',
+    [ENV.modelPrice]: JSON.stringify(FREE_MODEL_PRICE),
+  };
+}
 /**
  * Where the handlers reach the model: faults (`/sandbox/faults`) in front of the demo or the
  * caller's model. Not `/model`: Bedrock Runtime's `/model/{modelId}/invoke` is on the same port.

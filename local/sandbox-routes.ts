@@ -189,7 +189,7 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       const workflowDocument = view?.document;
       return sendJson(res, 200, {
         conversation: {
-          ...conversations.kernelView(conversation),
+          ...conversations.kernelView(conversation, messages),
           ledger: { ...conversation.ledger, transitions },
           ...(workflowMetrics ? { workflowMetrics } : {}),
           ...(workflowDocument ? { workflowDocument } : {}),

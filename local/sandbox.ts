@@ -15,7 +15,7 @@ import { startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { readBody } from './read-body.ts';
 import { serveEventBridge } from './sandbox-eventbridge.ts';
-import { createSandboxModels, DEMO_MODEL_PATH, MODEL_FRONT_PATH } from './sandbox-models.ts';
+import { createSandboxModels, DEMO_MODEL_PATH, demoModelEnv, MODEL_FRONT_PATH } from './sandbox-models.ts';
 import {
   DEVELOPMENT_BOT_TOKEN,
   DEVELOPMENT_SIGNING_SECRET,
@@ -25,6 +25,7 @@ import {
   type Sandbox,
   type SandboxOptions,
 } from './sandbox-options.ts';
+import { startOutboxSweep } from './sandbox-outbox.ts';
 import {
   createQueues,
   createTables,
@@ -163,9 +164,7 @@ async function assemble(
     SANDBOX_CONSOLE_URL: url,
     LIVE_PROGRESS: options.liveProgress === true ? (environment.LIVE_PROGRESS ?? 'on') : 'off',
     // Without a model server of the caller's, the offline demo model answers (labelled as such).
-    ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY
-      ? {}
-      : { ANTHROPIC_BASE_URL: `${url}${DEMO_MODEL_PATH}`, ANTHROPIC_API_KEY: 'sandbox-demo-model' }),
+    ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY ? {} : demoModelEnv(url)),
     ...options.env,
     // Every model call goes through the sandbox's model front, where faults can be switched on.
     ANTHROPIC_BASE_URL: `${url}${MODEL_FRONT_PATH}`,
@@ -351,6 +350,8 @@ async function assemble(
     );
   }
   const inboxUrl = environment.INBOX_QUEUE_URL ?? '';
+  // Posts a Slack outage kept go out once Slack is back (the reconciler's job in AWS).
+  const outboxSweep = startOutboxSweep(template, handlerOf, functions, sandboxLog);
 
   // Every message in the fake workspace reaches the ingress as Slack would send it: signed.
   slack.workspace.onMessage(() => feed.notify('slack'));
@@ -388,6 +389,7 @@ async function assemble(
       await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));
     },
     async stop() {
+      outboxSweep.stop();
       await Promise.all(sources.map((s) => s.stop()));
       await stepFunctions.close();
       await codebuild.close();

@@ -50,7 +50,11 @@ export function createActions(state: State, hooks: ActionHooks): Actions {
         state.expandedGroups = new Set();
         hooks.forgetCurrentState();
       }
-      const anchor = state.conversations.find((c) => c.id === id)?.anchors[0];
+      // A conversation begun outside Slack (a GitHub issue, an alert) has no thread to open
+      // first: its anchor names the issue or the alert, shown in the conversation's header.
+      const anchor = state.conversations
+        .find((c) => c.id === id)
+        ?.anchors.find((a) => !a.channel.includes(':'));
       if (options.withThread && anchor) {
         state.threadChannel = anchor.channel;
         state.threadTs = anchor.threadTs;

@@ -57,6 +57,8 @@ export interface ConversationSummary {
   agentTurnRunning: boolean;
   createdAt: string;
   updatedAt: string;
+  /** The text of its first message from a person (a report, a command, an issue, an alert). */
+  opening?: string;
 }
 
 export interface Ledger {

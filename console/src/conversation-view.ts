@@ -5,7 +5,7 @@
  */
 
 import { formatUsd } from '../../lambdas/shared/money.ts';
-import type { ExecutionDetail, StoredMessage } from './api.ts';
+import type { ConversationSummary, ExecutionDetail, StoredMessage } from './api.ts';
 import { type Child, h } from './dom.ts';
 import { eventsSection } from './events-view.ts';
 import { type ExecutionPath, executionPath } from './execution-path.ts';
@@ -13,6 +13,7 @@ import { feedbackSection } from './feedback-view.ts';
 import { clock, humanize, number, prettyJson, tsDate } from './format.ts';
 import { asAsl } from './graph-layout.ts';
 import { graphLegend, renderGraph } from './graph-view.ts';
+import { originOf, readableStatus, subjectLine } from './readable.ts';
 import { type Actions, type State, userName } from './state.ts';
 import { metricTiles } from './workflow-metrics.ts';
 import { hasWorkspace, historyFacts, workspaceFacts } from './workspace-facts.ts';
@@ -35,11 +36,15 @@ export function renderConversationHeader(state: State, actions: Actions): Child[
     h(
       'h1',
       { title: state.conversationId ?? '' },
-      c ? humanize(c.workflow) : 'Conversation',
-      h('span', { class: 'sub' }, ` ${state.conversationId ?? ''}`),
+      c ? (subjectLine(c.opening) ?? humanize(c.workflow)) : 'Conversation',
+      h('span', { class: 'sub' }, ` ${c ? humanize(c.workflow) : ''} ${state.conversationId ?? ''}`),
     ),
     c
-      ? h('span', { class: `badge status-${c.status}`, 'data-testid': 'conversation-status' }, c.status)
+      ? h(
+          'span',
+          { class: `badge status-${c.status}`, title: c.status, 'data-testid': 'conversation-status' },
+          readableStatus(c.status, c.phase),
+        )
       : null,
     c ? h('span', { class: 'badge phase', 'data-testid': 'conversation-phase' }, c.phase) : null,
     c?.agentTurnRunning
@@ -94,7 +99,7 @@ function graphSection(
   path: ExecutionPath,
 ): HTMLElement {
   const asl = asAsl(execution.definition);
-  const zoomButton = (label: string, zoom: number | 'fit', title: string) =>
+  const zoomButton = (label: string, zoom: State['zoom'], title: string) =>
     h(
       'button',
       {
@@ -122,6 +127,7 @@ function graphSection(
       h(
         'span',
         { class: 'zoom' },
+        zoomButton('Around', 'focus', 'The state running now (or the last one) and its neighbours'),
         zoomButton('Fit', 'fit', 'Fit the graph to the panel'),
         zoomButton('75%', 0.75, 'Zoom 75%'),
         zoomButton('100%', 1, 'Zoom 100%'),
@@ -246,6 +252,25 @@ function documentSection(document: unknown): HTMLElement | null {
   );
 }
 
+/**
+ * What began a conversation that did not begin in a Slack thread (a GitHub issue, an alert):
+ * shown first, since there is no thread to open beside it.
+ */
+function startedBy(
+  conversation: ConversationSummary,
+  messages: readonly StoredMessage[],
+): HTMLElement | null {
+  const origin = originOf(conversation.anchors[0]);
+  if (origin === undefined) return null;
+  const opening = conversation.opening ?? messages.find((m) => m.senderType !== 'bot')?.text;
+  return h(
+    'section',
+    { class: 'started-by', 'data-testid': 'started-by' },
+    h('h2', null, `Started by ${origin}`),
+    opening ? h('pre', { class: 'opening' }, opening) : null,
+  );
+}
+
 export function renderConversationBody(state: State, actions: Actions): Child[] {
   if (!state.detail)
     return [h('p', { class: 'empty' }, state.conversationId ? 'Loading…' : 'Pick a conversation.')];
@@ -256,6 +281,7 @@ export function renderConversationBody(state: State, actions: Actions): Child[] 
       ? workspaceFacts(state.conversationId, historyFacts(execution.events), state.repositories ?? [])
       : undefined;
   return [
+    startedBy(state.detail.conversation, state.detail.messages),
     ledger(state),
     execution && path
       ? graphSection(state, actions, execution, path)

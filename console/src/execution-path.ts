@@ -32,6 +32,8 @@ export interface ExecutionPath {
   taken: Set<string>;
   /** The state running now, when the execution runs. */
   current?: string;
+  /** The state entered last (the one running now, or where the execution ended). */
+  last?: string;
 }
 
 const FAILURE = /(Failed|TimedOut|Aborted)$/;
@@ -79,5 +81,6 @@ export function executionPath(events: readonly PathEvent[], executionStatus: str
       run.status = executionStatus === 'SUCCEEDED' ? 'succeeded' : 'failed';
   }
   const running = executionStatus === 'RUNNING' ? current : undefined;
-  return running === undefined ? { states, taken } : { states, taken, current: running };
+  const last = previous === undefined ? {} : { last: previous };
+  return running === undefined ? { states, taken, ...last } : { states, taken, current: running, ...last };
 }

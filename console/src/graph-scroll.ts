@@ -1,4 +1,4 @@
-import { fitScale } from './fit-scale.ts';
+import { fitScale, focusScale } from './fit-scale.ts';
 import type { State } from './state.ts';
 
 /** The execution graph's scroller: zoom to fit (or a scale), and follow the state running now. */
@@ -11,7 +11,8 @@ export function fitGraph(container: Element, zoom: State['zoom']): void {
   const width = Number(graph.getAttribute('width'));
   const height = Number(graph.getAttribute('height'));
   // clientWidth is inside the border and excludes a vertical scrollbar, which a tall graph has.
-  const scale = zoom === 'fit' ? fitScale(width, scroller.clientWidth) : zoom;
+  const fit = fitScale(width, scroller.clientWidth);
+  const scale = zoom === 'fit' ? fit : zoom === 'focus' ? focusScale(fit) : zoom;
   // Rounded down: a graph one pixel too wide would bring back the sideways scrollbar.
   graph.style.width = `${Math.floor(width * scale)}px`;
   graph.style.height = `${Math.floor(height * scale)}px`;
@@ -23,7 +24,10 @@ export function fitGraph(container: Element, zoom: State['zoom']): void {
  */
 export function scrollToCurrentState(container: Element, last: string | undefined): string | undefined {
   const scroller = container.querySelector<HTMLElement>('.graph-scroll');
-  const current = scroller?.querySelector<SVGGElement>('g.node[data-status="current"]');
+  // The state running now, or where the execution ended (graph-view marks it `data-focus`).
+  const current =
+    scroller?.querySelector<SVGGElement>('g.node[data-status="current"]') ??
+    scroller?.querySelector<SVGGElement>('g.node[data-focus="true"]');
   const name = current?.dataset.state;
   // A hidden panel has no layout to scroll; try again once it is shown.
   if (!scroller || !current || name === last || scroller.clientWidth === 0) return last;

@@ -149,6 +149,8 @@ export function renderGraph(
         class: `node ${shape} ${status}${options.selected === node.name ? ' selected' : ''}`,
         'data-state': node.name,
         'data-status': status,
+        // Where the graph opens (the state running now, or where the execution ended).
+        ...((path.current ?? path.last) === node.name ? { 'data-focus': 'true' } : {}),
         transform: `translate(${node.x},${node.y})`,
         tabindex: 0,
         role: 'button',

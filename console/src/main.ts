@@ -33,7 +33,7 @@ const state: State = {
   expandedGroups: new Set(),
   center: 'channel',
   view: 'channels',
-  zoom: 'fit',
+  zoom: 'focus',
   live: 'connecting',
   conversations: [],
   ...stateFromHash(),
@@ -164,7 +164,7 @@ function renderConversation(): void {
       next.scrollTop = graphScroll.top;
       next.scrollLeft = graphScroll.left;
     }
-  } else if (state.zoom === 'fit') {
+  } else if (state.zoom === 'fit' || state.zoom === 'focus') {
     // The panel may have just been shown: fit its width now.
     applyZoom();
   }
@@ -325,7 +325,7 @@ const actions = createActions(state, {
 });
 
 window.addEventListener('resize', () => {
-  if (state.zoom === 'fit') applyZoom();
+  if (state.zoom === 'fit' || state.zoom === 'focus') applyZoom();
 });
 
 async function start(): Promise<void> {

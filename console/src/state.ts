@@ -34,8 +34,11 @@ export interface State {
   /** What the middle column shows on wide screens. */
   center: 'channel' | 'conversation';
   view: View;
-  /** Graph zoom: a factor, or fit to the panel's width. */
-  zoom: number | 'fit';
+  /**
+   * Graph zoom: a factor, fit to the panel's width, or `focus`: readable size around the
+   * state running now (or the last one), the whole graph when it fits at a readable size.
+   */
+  zoom: number | 'fit' | 'focus';
   live: LiveMode;
   error?: string;
   messages?: Message[];
@@ -60,7 +63,7 @@ export interface Actions {
   /** Opens exactly these event groups (by first event), closing the others. */
   setEventGroups(starts: number[]): void;
   setView(view: View): void;
-  setZoom(zoom: number | 'fit'): void;
+  setZoom(zoom: State['zoom']): void;
   setPostAs(user: string): void;
   post(input: { channel: string; text: string; thread_ts?: string }): Promise<void>;
   press(input: {

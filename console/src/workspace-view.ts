@@ -4,6 +4,7 @@ import type { Message } from './api.ts';
 import { renderMessageBody } from './blocks.ts';
 import { type Child, h } from './dom.ts';
 import { clock, hue, humanize, initials, tsDate } from './format.ts';
+import { originOf, readableStatus, subjectLine } from './readable.ts';
 import { type Actions, channelName, conversationOfThread, type State, userName } from './state.ts';
 import { surfacesApi } from './surfaces-api.ts';
 
@@ -50,20 +51,28 @@ export function renderSidebar(state: State, actions: Actions): Child[] {
           class: `conversation-link${state.conversationId === c.id ? ' active' : ''}`,
           'data-testid': 'conversation-link',
           'data-conversation': c.id,
-          title: c.id,
+          title: `${c.opening ?? humanize(c.workflow)}\n${c.id}`,
           onclick: () => actions.openConversation(c.id, { withThread: true }),
         },
         h(
           'span',
-          { class: 'conversation-title' },
+          { class: 'conversation-title', 'data-testid': 'conversation-subject' },
           c.agentTurnRunning ? h('span', { class: 'spinner', 'aria-label': 'agent turn running' }) : null,
-          humanize(c.workflow),
+          subjectLine(c.opening) ?? humanize(c.workflow),
         ),
         h(
           'span',
           { class: 'conversation-meta' },
-          h('span', { class: `badge status-${c.status}` }, c.status),
-          ` ${c.phase} · ${clock(new Date(c.createdAt))}`,
+          h(
+            'span',
+            {
+              class: `badge status-${c.status}`,
+              title: `${c.status} · ${c.phase}`,
+              'data-testid': 'list-status',
+            },
+            readableStatus(c.status, c.phase),
+          ),
+          ` ${humanize(c.workflow)}${originOf(c.anchors[0]) ? ` · ${originOf(c.anchors[0])}` : ''} · ${clock(new Date(c.createdAt))}`,
         ),
       ),
     ),

@@ -1,6 +1,6 @@
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import { DynamoEvidenceLedger } from '../../lambdas/workflows/incident-investigation/telemetry/dynamo-evidence-ledger.ts';
 import { DynamoIncidentStore } from '../../lambdas/workflows/incident-investigation/adapters/dynamo-incident-store.ts';
+import { DynamoEvidenceLedger } from '../../lambdas/workflows/incident-investigation/telemetry/dynamo-evidence-ledger.ts';
 import type { IncidentCase } from '../cases/incidents.ts';
 import { gradeIncident, type IncidentOutcome } from '../graders/incident.ts';
 import { evidenceTexts } from '../model-proxy.ts';

@@ -1,5 +1,5 @@
-import type { TelemetryConfigInput } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import type { IncidentInvestigationSettingsInput } from '../../lambdas/workflows/incident-investigation/config.ts';
+import type { TelemetryConfigInput } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 
 /**
  * The services every incident case's telemetry describes: one service map for all cases, so the

@@ -182,7 +182,9 @@ export class DynamoConversationStore extends DynamoTable implements Conversation
 
   async requestClose(conversationId: string): Promise<void> {
     await this.update(conversationId, {
-      UpdateExpression: 'SET closeRequested = :yes, updatedAt = :now',
+      // When: a turn running then is stopped by it (run-agent-turn.ts); one begun after is not.
+      UpdateExpression:
+        'SET closeRequested = :yes, closeRequestedAt = if_not_exists(closeRequestedAt, :now), updatedAt = :now',
       ExpressionAttributeValues: { ':yes': true, ':now': this.nowIso() },
     });
   }

@@ -77,6 +77,17 @@ export const DEFAULT_MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
 };
 
 /**
+ * The price of a model that costs nothing: the sandbox's offline demo model, whose turns are
+ * shown and counted at $0 (its tokens are still counted).
+ */
+export const FREE_MODEL_PRICE: ModelPrice = {
+  inputPerMillion: 0,
+  outputPerMillion: 0,
+  cacheWritePerMillion: 0,
+  cacheReadPerMillion: 0,
+};
+
+/**
  * The id a model is listed under: a Bedrock model id or inference profile id
  * (`global.anthropic.claude-sonnet-5-5`, `anthropic.claude-opus-4-1-20250805-v1:0`) loses its
  * geography, its `anthropic.` prefix, its version (`-v1:0`) and its snapshot date, as does a

@@ -72,6 +72,13 @@ export type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = Agen
   conversationCeiling?: NonNullable<SpendingDeps['conversationCeiling']>;
   /** Told of each tool call as it starts and ends (live progress). @default - nobody */
   toolCalls?: ToolCallListener;
+  /**
+   * Whether people stopped the conversation meanwhile (`stop`, the Stop button, "never mind"):
+   * asked before every model call and before a submitted result is handed back, so a stopped
+   * turn ends at once and its answer is never posted (stop-turn.ts).
+   * @default - never stopped
+   */
+  stopRequested?: () => Promise<boolean>;
 };
 
 /** Hears a turn's tool calls; whatever it throws is logged, never fails the turn. */
@@ -79,6 +86,14 @@ export interface ToolCallListener {
   toolStarted(use: ToolUse): void;
   toolFinished(use: ToolUse, result: { output: string; failed: boolean }): void;
 }
+
+/**
+ * A stopped turn ends as one out of time: the workflow's `continue` takes it to its next Drain,
+ * which finds the close requested and closes the conversation, posting nothing of the turn.
+ */
+const STOPPED_REASON = 'stopped by a person in the thread';
+const stopped = async (deps: { stopRequested?: () => Promise<boolean> }) =>
+  (await deps.stopRequested?.().catch(() => false)) === true;
 
 /**
  * Runs a turn of the profile the input names; the output is that profile's.
@@ -191,6 +206,7 @@ async function runTurn<Result, Output>(
 
   for (;;) {
     if (remainingMs() <= 0) return unfinished({ kind: 'out_of_budget', reason: 'time budget', progress });
+    if (await stopped(deps)) return unfinished({ kind: 'out_of_budget', reason: STOPPED_REASON, progress });
     // Checked before every call: the conversation's bounds and the platform's daily ceiling.
     const stop = spending.overLimit();
     if (stop !== undefined) return unfinished({ kind: 'failed', error: stop, progress, limit: true });
@@ -247,6 +263,8 @@ async function runTurn<Result, Output>(
             : toolError(use.id, 'Not run: you submitted your result in the same reply.'),
         ),
       });
+      // Stopped while the model answered: the answer is dropped, and the workflow closes.
+      if (await stopped(deps)) return unfinished({ kind: 'out_of_budget', reason: STOPPED_REASON, progress });
       log.info('turn submitted its result', { ...stats });
       await recordEnd(false);
       return end(profile.output(accepted.result, sessionId));

@@ -16,7 +16,7 @@ import { type ModelPrice, modelPriceFrom } from '../agents/pricing.ts';
 import type { ProfileRegistry } from '../agents/profile.ts';
 import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
-import { systemClock } from '../kernel/ports.ts';
+import { type ConversationStore, systemClock } from '../kernel/ports.ts';
 import { turnEndOf } from '../progress/open-turn-progress.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
@@ -140,10 +140,12 @@ export function createAgentTurnHandler(
       const store = kernelDeps().store;
       // Live progress in the conversation's thread; it never fails the turn (docs/live-progress.md).
       const progress = await startTurnProgress(input, { logger, plan: options.plan?.(input) });
+      const startedAt = systemClock.now().toISOString();
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,
         ...(progress ? { toolCalls: progress } : {}),
+        stopRequested: () => stoppedSince(store, input.conversationId, startedAt),
         ...(options.conversationCeiling ? { conversationCeiling: options.conversationCeiling() } : {}),
         ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
         clock: systemClock,
@@ -175,4 +177,19 @@ export function createAgentTurnHandler(
       ...(output.error ? { error: output.error } : {}),
     }),
   });
+}
+
+/**
+ * Whether the conversation was stopped (`stop`, the Stop button, "never mind": a close
+ * requested) since `startedAt`: a close requested before the turn began is the workflow's to
+ * handle at its Drain, not this turn's.
+ */
+async function stoppedSince(
+  store: Pick<ConversationStore, 'getConversation'>,
+  conversationId: string,
+  startedAt: string,
+): Promise<boolean> {
+  const conversation = await store.getConversation(conversationId, { consistent: true });
+  const at = conversation?.closeRequestedAt;
+  return conversation?.closeRequested === true && at !== undefined && at >= startedAt;
 }

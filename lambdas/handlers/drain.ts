@@ -1,4 +1,5 @@
 import { drain } from '../kernel/drain.ts';
+import { DEFAULT_SETTLE } from '../kernel/settle.ts';
 import { DrainInput } from '../kernel/tasks.ts';
 import { createLogger } from '../shared/logger.ts';
 import { taskHandler } from './task-handler.ts';
@@ -12,7 +13,7 @@ export const handler = taskHandler({
   // The invocation's time goes in Drain's own write on the conversation: no ledger request of
   // its own on the wake path (the last round trip, in parallel with the marks, is not counted).
   run: async (input, _context, meter) => {
-    const output = await drain(input, kernelDeps(), { elapsedMs: meter.elapsedMs });
+    const output = await drain(input, kernelDeps(), { elapsedMs: meter.elapsedMs, settle: DEFAULT_SETTLE });
     meter.recorded();
     return output;
   },

@@ -13,8 +13,10 @@ import { isApprovalAction } from '../kernel/approvals.ts';
 import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
 import { Approvals } from '../kernel/people.ts';
 import { systemClock, type UnownedMessageHandler } from '../kernel/ports.ts';
+import type { EndedNotice } from '../kernel/route.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import type { ApprovalDeps } from '../kernel/route-approval.ts';
+import { isStopText, STOP_ACTION_ID, type StopNotices } from '../kernel/stop.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
 import { createSlackApprovalNotices } from '../slack/approval-notices.ts';
@@ -85,6 +87,10 @@ export function createRouterHandler(options: RouterOptions = {}) {
     // Only a press needs them (and the Slack secret they read).
     const approvals =
       envelope.kind === 'action' && isApprovalAction(envelope.actionId) ? await approvalDeps() : undefined;
+    const isStop =
+      (envelope.kind === 'message' && isStopText(envelope.text)) ||
+      (envelope.kind === 'action' && envelope.actionId === STOP_ACTION_ID);
+    const stops = isStop ? stopNotices(ended?.endedNotice) : undefined;
     const outcome = await routeEnvelope(envelope, {
       ...kernelDeps(),
       clock: systemClock,
@@ -95,6 +101,7 @@ export function createRouterHandler(options: RouterOptions = {}) {
       ...(people ? { people } : {}),
       ...(approvals ? { approvals } : {}),
       surfaces,
+      ...(stops ? { stops } : {}),
       ...ended,
       ...retriggers,
     });
@@ -132,6 +139,21 @@ function lazyNamed(build: () => NamedConversationLookup): NamedConversationLooku
   return (where) => {
     named ??= build();
     return named(where);
+  };
+}
+
+/**
+ * What a stop says (kernel/stop.ts): the thread's line through SlackPost, as the notice of an
+ * ended conversation is (posted once per stop), and the refusal as an ephemeral message.
+ */
+function stopNotices(post: ((notice: EndedNotice) => Promise<void>) | undefined): StopNotices {
+  return {
+    said: async (notice) => {
+      await post?.({ ...notice, ts: `stop:${notice.ts}` });
+    },
+    refused: async (channel, user, text, threadTs) => {
+      await (await approvalDeps()).notices.refused(channel, user, text, threadTs);
+    },
   };
 }
 

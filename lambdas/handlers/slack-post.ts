@@ -1,13 +1,14 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { resolveBotUserId } from '../adapters/bot-user-id.ts';
 import { DynamoApprovalStore } from '../adapters/dynamo-approvals.ts';
+import { DynamoOutbox } from '../adapters/dynamo-outbox.ts';
 import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import { systemClock } from '../kernel/ports.ts';
 import type { SlackPostOutput } from '../kernel/tasks.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
-import { postToSlack } from '../slack/post-to-slack.ts';
+import { postOrKeep } from '../slack/outbox.ts';
 import { NO_TEMPLATES, slackPostInputFor, type TemplateRegistry } from '../slack/templates/index.ts';
 import { KERNEL_TEMPLATES } from '../slack/templates/kernel-templates.ts';
 import { createSlackPoster, type SlackClient, type SlackPermalinks } from '../slack/web-client.ts';
@@ -18,6 +19,17 @@ const logger = createLogger('slack-post');
 let poster: (SlackClient & SlackPermalinks) | undefined;
 let ledger: DynamoPostLedger | undefined;
 let approvals: DynamoApprovalStore | undefined;
+let outbox: DynamoOutbox | undefined;
+
+/** Posts kept through a Slack outage (lambdas/slack/outbox.ts), built on first use. */
+function postOutbox(): DynamoOutbox {
+  outbox ??= new DynamoOutbox({
+    client: new DynamoDBClient({}),
+    tableName: requireEnv(ENV.tableName),
+    retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
+  });
+  return outbox;
+}
 
 /** The idempotency records (with the first attempt's note), built on first use. */
 function postLedger(): DynamoPostLedger {
@@ -61,7 +73,7 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
     run: async (input): Promise<SlackPostOutput> => {
       const deps = kernelDeps();
       const slack = await slackPoster();
-      return postToSlack(input, {
+      const posted = await postOrKeep(input, {
         store: deps.store,
         posts: postLedger(),
         slack,
@@ -70,7 +82,15 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
         botUserId: await resolveBotUserId(),
         templates,
         approvals: approvalStore(),
+        outbox: postOutbox(),
       });
+      if (posted.outcome === 'kept')
+        logger.warn('Slack is unavailable: the post is kept and posted once Slack is back', {
+          conversationId: input.conversationId,
+          idempotencyKey: input.idempotencyKey,
+          reason: posted.reason,
+        });
+      return posted.output;
     },
     summary: (input, output) => ({ channel: output.channel, ts: output.ts, anchor: input.anchor?.name }),
   });

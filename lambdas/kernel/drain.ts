@@ -1,10 +1,28 @@
+import type { StoredMessage } from './model.ts';
 import type { ConversationStore } from './ports.ts';
+import { type SettleOptions, settledPending } from './settle.ts';
 import type { DrainedMessage, DrainInput, DrainOutput } from './tasks.ts';
 
 /** Per-message cap on text carried in the state payload; the history tool serves it whole. */
 export const DRAINED_TEXT_LIMIT = 2_000;
-/** Cap on the number of messages carried in the payload (256 KB state limit). */
-export const DRAINED_COUNT_LIMIT = 50;
+/**
+ * Cap on the number of messages carried in the payload (256 KB state limit): a coalesced burst
+ * of this many still reaches the prompt whole, each message's text within the shared budget.
+ */
+export const DRAINED_COUNT_LIMIT = 200;
+/**
+ * The text of all carried messages together, so that the drained payload stays near 64 KB
+ * (about 150 bytes of fields per message besides its text) whatever the count: with many
+ * messages each gets a shorter cut, never below `DRAINED_TEXT_FLOOR`.
+ */
+export const DRAINED_TEXT_BUDGET = 32_000;
+export const DRAINED_TEXT_FLOOR = 160;
+
+/** The per-message text cap for `count` carried messages. */
+export function drainedTextCap(count: number): number {
+  if (count <= 0) return DRAINED_TEXT_LIMIT;
+  return Math.max(DRAINED_TEXT_FLOOR, Math.min(DRAINED_TEXT_LIMIT, Math.floor(DRAINED_TEXT_BUDGET / count)));
+}
 
 export interface DrainOptions {
   /**
@@ -13,6 +31,12 @@ export interface DrainOptions {
    * @default - nothing is added
    */
   elapsedMs?: () => number;
+  /**
+   * Coalesces a burst: when several messages are pending, wait until no new one has been
+   * stored for a quiet spell (bounded), so one turn answers the whole burst.
+   * @default - no settling: the pending messages are taken as they are
+   */
+  settle?: SettleOptions;
 }
 
 /**
@@ -31,7 +55,10 @@ export async function drain(
   deps: { store: ConversationStore },
   options: DrainOptions = {},
 ): Promise<DrainOutput> {
-  const pending = await deps.store.pendingMessages(input.conversationId, { includeTurn: input.turn });
+  const read = () => deps.store.pendingMessages(input.conversationId, { includeTurn: input.turn });
+  // Settling only delays the read: what is taken below is still every pending message, marked
+  // per message, so a message stored during or after the settle is in this turn or the next.
+  const pending: StoredMessage[] = options.settle ? await settledPending(read, options.settle) : await read();
   const lambdaMs = options.elapsedMs === undefined ? undefined : Math.round(options.elapsedMs());
   const [marks, conversation] = await Promise.all([
     Promise.all(pending.map((message) => deps.store.markDelivered(message, input.turn))),
@@ -40,25 +67,27 @@ export async function drain(
       ...(lambdaMs ? { ledger: { lambdaMs } } : {}),
     }),
   ]);
+  const taken = pending.filter((_, i) => marks[i] !== 'taken');
+  const carried = taken.slice(-DRAINED_COUNT_LIMIT);
+  const textCap = drainedTextCap(carried.length);
   const delivered: DrainedMessage[] = [];
-  pending.forEach((message, i) => {
-    if (marks[i] === 'taken') return;
+  for (const message of carried) {
     delivered.push({
       ts: message.ts,
       channel: message.channel,
       senderType: message.senderType,
       senderId: message.senderId,
       messageType: message.messageType,
-      text: message.text.slice(0, DRAINED_TEXT_LIMIT),
-      truncated: message.text.length > DRAINED_TEXT_LIMIT,
+      text: message.text.slice(0, textCap),
+      truncated: message.text.length > textCap,
       ...(message.actionId === undefined ? {} : { actionId: message.actionId.slice(0, 255) }),
       ...(message.actionValue === undefined ? {} : { actionValue: message.actionValue.slice(0, 2_000) }),
     });
-  });
+  }
   return {
     turn: input.turn,
     closeRequested: conversation.closeRequested,
-    count: delivered.length,
-    messages: delivered.slice(-DRAINED_COUNT_LIMIT),
+    count: taken.length,
+    messages: delivered,
   };
 }

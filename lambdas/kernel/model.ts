@@ -88,6 +88,8 @@ export const Conversation = z.object({
   executionArn: z.string().optional(),
   sessionId: z.string().optional(),
   closeRequested: z.boolean().default(false),
+  /** When the close was first requested (a turn running then stops at its next step). */
+  closeRequestedAt: z.string().optional(),
   wait: OpenWait.optional(),
   /** The approval open now per decision kind (kernel/approvals.ts); apart from `wait`. */
   approvals: z.record(z.string(), OpenApproval).optional(),

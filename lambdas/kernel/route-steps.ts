@@ -22,6 +22,7 @@ import type {
 } from './ports.ts';
 import type { Retrigger } from './retrigger.ts';
 import type { ApprovalDeps } from './route-approval.ts';
+import type { StopNotices } from './stop.ts';
 import type { ExecutionInput, ExecutionOrigin } from './tasks.ts';
 import { type WakeCheck, wakeForStoredMessage, wakeIfDue } from './wake.ts';
 import type { Trigger, WorkflowRegistration } from './workflows.ts';
@@ -80,6 +81,11 @@ export interface RouterDeps {
    * @default - none: such a record is ignored with a logged reason
    */
   surfaces?: (surface: InboxSurface) => Promise<SurfaceOutcome>;
+  /**
+   * Says in the thread who stopped a conversation, and refuses others privately (kernel/stop.ts).
+   * @default - a stop is still taken, silently
+   */
+  stops?: StopNotices;
 }
 
 /** A short answer in the thread of an ended conversation to someone who wrote there. */

@@ -13,6 +13,7 @@ import {
   storeIncoming,
 } from './route-steps.ts';
 import { type CommandReading, readCommandText, usageOfTrigger } from './slash-command-help.ts';
+import { isStopText, routeStop, STOP_ACTION_ID } from './stop.ts';
 import type { Trigger, WorkflowRegistration } from './workflows.ts';
 
 export {
@@ -60,6 +61,8 @@ async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<R
       }
       return { type: 'ignored', reason: 'reply in a thread no conversation owns' };
     }
+    if (isStopText(envelope.text))
+      return routeStop(link, { user: envelope.user, channel: envelope.channel, ts: envelope.ts }, deps);
     return storeIncoming(link, slackIncoming(envelope), deps);
   }
   // A top-level message can only start a conversation (a redelivered one completes its start).
@@ -144,6 +147,12 @@ async function routeAction(envelope: InboxAction, deps: RouterDeps): Promise<Rou
   if (!link)
     return { type: 'ignored', reason: `action ${envelope.actionId} on a message no conversation owns` };
   if (isApprovalAction(envelope.actionId)) return routeApprovalPress(envelope, link, deps);
+  if (envelope.actionId === STOP_ACTION_ID)
+    return routeStop(
+      link,
+      { user: envelope.user, channel: envelope.channel, ts: envelope.ts, value: envelope.value ?? '' },
+      deps,
+    );
   return storeIncoming(
     link,
     {

@@ -142,6 +142,11 @@ export const SlackPostInput = z
     /** Posting twice with the same key posts once (a retried task must not double-post). */
     idempotencyKey: z.string().min(1).optional(),
     /**
+     * Set by the outbox (lambdas/slack/outbox.ts) for a post kept through a Slack outage: the
+     * message opens with a line saying it was delayed, and since when.
+     */
+    delayedSince: z.string().optional(),
+    /**
      * Appends the conversation's estimated model cost (its ledger) to the message: for a
      * conversation's final message.
      */

@@ -58,6 +58,7 @@ const FIND_MARGIN_SECONDS = 60;
 export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promise<SlackPostOutput> {
   const permalink = input.permalinkOf ? await permalinkOf(input.permalinkOf, deps) : undefined;
   const { message, file } = messageOf(input, deps.templates, permalink);
+  if (input.delayedSince !== undefined) addDelayLine(message, input.delayedSince, deps.clock.now());
   const key = input.idempotencyKey;
   const nonce = input.approval ? approvalNonce(input) : undefined;
   if (input.approval && nonce !== undefined) {
@@ -190,6 +191,25 @@ async function permalinkOf(
   }
 }
 
+/**
+ * The line that opens a post kept through a Slack outage: what happened and since when, in
+ * Slack's date formatting (each reader's own time zone), with the plain time as its fallback.
+ */
+export function delayLine(since: string, now: Date): string {
+  const at = Date.parse(since);
+  const minutes = Math.max(1, Math.round((now.getTime() - at) / 60_000));
+  const seconds = Math.floor(at / 1000);
+  return `:hourglass: Delayed: Slack was unavailable when this was ready (since <!date^${seconds}^{date_short_pretty} {time}|${since}>, about ${minutes} min ago), so it is posted now that Slack is back.`;
+}
+
+function addDelayLine(message: PostMessageArgs, since: string, now: Date): void {
+  const line = delayLine(since, now);
+  message.text = `${line}\n${message.text}`;
+  if (message.blocks) {
+    message.blocks = [{ type: 'context', elements: [{ type: 'mrkdwn', text: line }] }, ...message.blocks];
+  }
+}
+
 /** The line a conversation's final message ends with: its estimated model cost and tokens. */
 export function costLine(ledger: Partial<Ledger> | undefined): string {
   const tokens = (ledger?.inputTokens ?? 0) + (ledger?.outputTokens ?? 0);
@@ -205,6 +225,21 @@ function appendCost(message: PostMessageArgs, ledger: Partial<Ledger> | undefine
   if (message.blocks) {
     message.blocks = [...message.blocks, { type: 'context', elements: [{ type: 'mrkdwn', text: line }] }];
   }
+}
+
+/**
+ * The input with its template rendered into text and blocks (without a permalink), for a post
+ * kept through an outage that a function without the workflow's templates posts later.
+ */
+export function renderedInput(
+  input: SlackPostInput,
+  templates: TemplateRegistry,
+  permalink?: string,
+): SlackPostInput {
+  if (input.template === undefined) return input;
+  const { message } = messageOf(input, templates, permalink);
+  const { template: _template, permalinkOf: _permalinkOf, ...rest } = input;
+  return { ...rest, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) };
 }
 
 /** The message to post: the input's text and blocks, or its template rendered (with its file). */

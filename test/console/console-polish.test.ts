@@ -320,7 +320,9 @@ describe("the console's rough edges", () => {
       .getByTestId('conversation-history')
       .getByText('hey bot, what does the checkout service do?')
       .waitFor();
-    expect(await page.getByTestId('conversation-status').textContent()).toBe('active');
+    // Said in words; the raw status is the badge's title.
+    expect(await page.getByTestId('conversation-status').textContent()).toBe('Listening');
+    expect(await page.getByTestId('conversation-status').getAttribute('title')).toBe('active');
     await context.close();
   }, 120_000);
 });

@@ -260,9 +260,24 @@ async function runScenario(s: fc.Scheduler, scenario: Scenario, runId: number): 
   let finishing = false;
   let ended = false;
   let parkedOn: string | undefined;
+  // Every other run, Drain settles like the deployed one (lambdas/kernel/settle.ts): its pauses
+  // are scheduled too, so messages are stored and waits woken in between its reads.
+  let ticks = 0;
+  const settle =
+    runId % 2 === 0
+      ? {
+          quietMs: 1,
+          maxMs: 3,
+          now: () => ticks,
+          sleep: async () => {
+            ticks += 1;
+            await s.schedule(Promise.resolve(), 'settle pause');
+          },
+        }
+      : undefined;
   const execution = (async () => {
     for (let turn = 1; ; turn++) {
-      const out = await drain({ conversationId, turn }, { store });
+      const out = await drain({ conversationId, turn }, { store }, settle ? { settle } : {});
       drains.push(out);
       for (const m of out.messages) {
         if (model.delivered.has(m.ts))

@@ -1,6 +1,7 @@
 import type { Octokit } from '@octokit/rest';
 import { changedFilesSection } from '../../../changes/changed-files.ts';
 import { readBranchDiff } from '../../../changes/read-branch-diff.ts';
+import { withoutMarkers } from '../../../shared/markers.ts';
 import type { OpenPullRequestInput, PullRequestOutcome } from './contract.ts';
 import { bugWorkBranch } from './work-branch.ts';
 
@@ -19,7 +20,9 @@ export function slackThreadLink(thread: { channel: string; threadTs: string }): 
 }
 
 export function pullRequestTitle(input: OpenPullRequestInput): string {
-  const first = (input.findings.fix?.description ?? input.fixSummary).split('\n')[0]?.trim() || 'Bug fix';
+  // Internal markers (the demo model's label) stay out of a title people read in GitHub.
+  const text = withoutMarkers(input.findings.fix?.description ?? input.fixSummary);
+  const first = text.split('\n')[0]?.trim() || 'Bug fix';
   const title = `Fix: ${first}`;
   return title.length <= TITLE_CHARS ? title : `${title.slice(0, TITLE_CHARS - 1)}…`;
 }

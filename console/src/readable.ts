@@ -1,0 +1,89 @@
+/**
+ * What the console's list and header say of a conversation, in words for people: its subject
+ * (what it is about) and its state as a sentence, instead of the workflow's name and the
+ * kernel's raw status and phase names.
+ */
+
+/** Who a wait is for, by the last word of an `awaiting_<who>` phase. */
+const WAITING_FOR: Readonly<Record<string, string>> = {
+  reporter: 'the reporter',
+  dev: 'the developers',
+  developers: 'the developers',
+  requester: 'the requester',
+  answer: 'an answer',
+  approval: 'an approval',
+  people: 'people to answer',
+};
+
+/** Statuses that say all there is (the phase adds nothing once a conversation ended). */
+const FINAL: Readonly<Record<string, string>> = {
+  resolved: 'Resolved',
+  closed: 'Closed',
+  failed: 'Failed',
+  starting: 'Starting',
+  pending_verification: 'Waiting for the reporter to confirm the fix',
+};
+
+/** Phases whose words alone would not say what is going on. */
+const PHASES: Readonly<Record<string, string>> = {
+  attentive: 'Listening',
+  ended: 'Ended',
+};
+
+const sentence = (name: string) => {
+  const words = name.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/**
+ * The conversation's state as a sentence: "Waiting for the reporter" for a phase
+ * `awaiting_reporter`, "Resolved" for a status `resolved`, the phase in words otherwise
+ * ("Investigating"), and the status in words when there is no phase.
+ */
+export function readableStatus(status: string, phase: string): string {
+  const final = FINAL[status];
+  if (final !== undefined) return final;
+  const waiting = /^awaiting_(.+)$/.exec(phase);
+  if (waiting?.[1]) return `Waiting for ${WAITING_FOR[waiting[1]] ?? `the ${waiting[1].replace(/_/g, ' ')}`}`;
+  const known = PHASES[phase];
+  if (known !== undefined) return known;
+  if (phase !== '' && phase !== status) return sentence(phase);
+  return sentence(status);
+}
+
+/** The longest subject shown in the list; the full text is in the link's title. */
+export const SUBJECT_CHARS = 70;
+
+/**
+ * A subject line from the text that began the conversation: its first line, without Slack's
+ * mention and link markup, cut at a word near `SUBJECT_CHARS`.
+ */
+export function subjectLine(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const plain = text
+    .replace(/<@([A-Z0-9]+)(?:\|([^>]+))?>/g, (_all, id: string, name?: string) => `@${name ?? id}`)
+    .replace(/<([^|>]+)\|([^>]+)>/g, '$2')
+    .replace(/<([^>]+)>/g, '$1')
+    // Internal markers (the sandbox demo model's `[offline demo model]`) name no subject.
+    .replace(/^(?:\s*\[[a-z][a-z0-9 -]*\])+\s*/gm, '');
+  const first =
+    plain
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '';
+  if (first === '') return undefined;
+  if (first.length <= SUBJECT_CHARS) return first;
+  const cut = first.slice(0, SUBJECT_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > SUBJECT_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** Where a conversation that did not begin in Slack came from, by its first anchor. */
+export function originOf(anchor: { channel: string; threadTs: string } | undefined): string | undefined {
+  if (anchor === undefined) return undefined;
+  const github = /^github:(.+)$/.exec(anchor.channel);
+  if (github) return `GitHub ${github[1]}#${anchor.threadTs}`;
+  const alert = /^alert:(.+)$/.exec(anchor.channel);
+  if (alert) return `Alert from ${alert[1]} (${anchor.threadTs})`;
+  return undefined;
+}

@@ -1,0 +1,102 @@
+import { FINISHED_STATUSES } from './model.ts';
+import type { ThreadLink } from './ports.ts';
+import type { RouteOutcome, RouterDeps } from './route-steps.ts';
+import { wakeIfDue } from './wake.ts';
+
+/**
+ * Stop: `stop` sent alone in a conversation's thread, or a press of the Stop button
+ * (`stop_turn`, its value the conversation's id), ends the conversation's running work at
+ * once. It is a close requested by someone in the conversation: the agent turn running now
+ * sees it before its next model call or before its answer is handed back, and ends without
+ * posting (agents/run-agent-turn.ts); the workflow's next Drain finds the close and closes.
+ * A waiting conversation is woken into its close the same way. The thread is told who stopped
+ * it; a person outside the conversation is refused, privately.
+ */
+
+export const STOP_ACTION_ID = 'stop_turn';
+
+/** `stop`, alone, in any case: a sentence that merely contains it is an ordinary message. */
+export function isStopText(text: string): boolean {
+  return /^\s*stop\s*$/i.test(text);
+}
+
+/** What the Router says about a stop (lambdas/handlers/router.ts posts both through Slack). */
+export interface StopNotices {
+  /** A line in the thread, posted once per stop (keyed by the stop's ts). */
+  said(notice: {
+    conversationId: string;
+    channel: string;
+    threadTs: string;
+    ts: string;
+    text: string;
+  }): Promise<void>;
+  /** A message only `user` sees. */
+  refused(channel: string, user: string, text: string, threadTs?: string): Promise<void>;
+}
+
+export interface StopRequest {
+  user: string;
+  channel: string;
+  /** The stop's own ts (the message's, or the press's action ts): its idempotency key. */
+  ts: string;
+  /** For the button: the conversation id its value names. */
+  value?: string;
+}
+
+export async function routeStop(
+  link: ThreadLink,
+  request: StopRequest,
+  deps: RouterDeps,
+): Promise<RouteOutcome> {
+  const conversationId = link.conversationId;
+  const threadTs = link.anchor.threadTs;
+  const ignored = (reason: string): RouteOutcome => ({ type: 'ignored', conversationId, reason });
+  if (request.value !== undefined && request.value !== conversationId)
+    return ignored(`Stop button for ${request.value.slice(0, 100)} on a message of ${conversationId}`);
+  const conversation = await deps.store.getConversation(conversationId, { consistent: true });
+  if (!conversation) return ignored('thread points at a missing conversation');
+  const refuse = async (text: string, reason: string) => {
+    await deps.stops?.refused(request.channel, request.user, text, threadTs);
+    return ignored(reason);
+  };
+  if (FINISHED_STATUSES.has(conversation.status))
+    return refuse(
+      `This conversation has already ended (${conversation.status}): there is nothing to stop.`,
+      'stop after the end',
+    );
+  // A workflow that does not end on its owner's close (the issue pipeline) has no close path
+  // for a stop to take: refused rather than told "stopped" while its work goes on.
+  if (!conversation.closeOnIntent)
+    return refuse(
+      'This conversation cannot be stopped from Slack: its workflow runs to its own end.',
+      'stop of a workflow that does not close on request',
+    );
+  if (!(await mayStop(conversation, request.user, deps)))
+    return refuse(
+      'Only the people in this conversation (who started it, who took part, or a developer) can stop it.',
+      `stop refused: ${request.user} is not in the conversation`,
+    );
+  // Write (the close) before read (the wake), as for every message: a wait opened meanwhile
+  // is woken by its RegisterWait, which reads after its own write.
+  await deps.store.requestClose(conversationId);
+  const wake = await wakeIfDue(deps, conversationId);
+  await deps.stops?.said({
+    conversationId,
+    channel: link.anchor.channel,
+    threadTs,
+    ts: request.ts,
+    text: `:octagonal_sign: Stopped by <@${request.user}>. The work running now ends without an answer, and this conversation closes.`,
+  });
+  return { type: 'ignored', conversationId, reason: `stopped by ${request.user} (wake: ${wake.outcome})` };
+}
+
+/** Who may stop: the one who started it, anyone who took part, or a configured developer. */
+async function mayStop(
+  conversation: { ownerId: string; participants: Record<string, string> },
+  user: string,
+  deps: RouterDeps,
+): Promise<boolean> {
+  if (user === conversation.ownerId || user in conversation.participants) return true;
+  if (!deps.people?.configures('developer')) return false;
+  return deps.people.holds(user, 'developer');
+}

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { Conversation } from '../../lambdas/kernel/model.ts';
+import type { ConversationStore, Executions, ThreadLink } from '../../lambdas/kernel/ports.ts';
+import type { RouterDeps } from '../../lambdas/kernel/route.ts';
+import { isStopText, routeStop, type StopNotices } from '../../lambdas/kernel/stop.ts';
+
+const NOW = '2026-11-27T02:00:00.000Z';
+
+function conversation(over: Partial<Conversation> = {}): Conversation {
+  return {
+    id: 'c1',
+    workflow: 'bug_investigation',
+    status: 'active',
+    phase: 'investigating',
+    ownerId: 'U_OWNER',
+    participants: { U_OWNER: 'reporter', U_HELPER: 'reporter' },
+    anchors: {},
+    closeOnIntent: true,
+    closeRequested: false,
+    createdAt: NOW,
+    updatedAt: NOW,
+    ...over,
+  };
+}
+
+const link: ThreadLink = {
+  conversationId: 'c1',
+  ownerId: 'U_OWNER',
+  anchor: { name: 'origin', channel: 'C1', threadTs: '1.000001', ownerRole: 'reporter', othersRole: null },
+};
+
+function setup(record: Conversation, developers: string[] = []) {
+  const closes: string[] = [];
+  const said: string[] = [];
+  const refused: { user: string; text: string }[] = [];
+  const store = {
+    getConversation: async () => record,
+    requestClose: async (id: string) => {
+      closes.push(id);
+      record.closeRequested = true;
+    },
+    pendingMessages: async () => [],
+  } as unknown as ConversationStore;
+  const executions = { wake: async () => 'woken' } as unknown as Executions;
+  const stops: StopNotices = {
+    said: async (notice) => {
+      said.push(notice.text);
+    },
+    refused: async (_channel, user, text) => {
+      refused.push({ user, text });
+    },
+  };
+  const people = {
+    configures: (role: string) => role === 'developer',
+    holds: async (user: string, role: string) => role === 'developer' && developers.includes(user),
+  };
+  const deps = {
+    store,
+    executions,
+    clock: { now: () => new Date(NOW) },
+    workflows: [],
+    botUserId: 'U_BOT',
+    stops,
+    people,
+  } as unknown as RouterDeps;
+  return { deps, closes, said, refused };
+}
+
+describe('stop', () => {
+  it('is `stop` alone, in any case, and nothing longer', () => {
+    expect(isStopText('stop')).toBe(true);
+    expect(isStopText('  STOP \n')).toBe(true);
+    expect(isStopText('please stop the build')).toBe(false);
+    expect(isStopText('stopped')).toBe(false);
+  });
+
+  it('from someone in the conversation: requests the close and says who stopped it', async () => {
+    const { deps, closes, said, refused } = setup(conversation());
+    const outcome = await routeStop(link, { user: 'U_HELPER', channel: 'C1', ts: '2.000001' }, deps);
+    expect(closes).toEqual(['c1']);
+    expect(said).toEqual([
+      ':octagonal_sign: Stopped by <@U_HELPER>. The work running now ends without an answer, and this conversation closes.',
+    ]);
+    expect(refused).toEqual([]);
+    expect(outcome).toMatchObject({
+      conversationId: 'c1',
+      reason: expect.stringContaining('stopped by U_HELPER'),
+    });
+  });
+
+  it('from a configured developer who has not written yet: taken', async () => {
+    const { deps, closes } = setup(conversation(), ['U_DEV']);
+    await routeStop(link, { user: 'U_DEV', channel: 'C1', ts: '2.000002' }, deps);
+    expect(closes).toEqual(['c1']);
+  });
+
+  it('from someone outside the conversation: refused privately, nothing changed', async () => {
+    const { deps, closes, said, refused } = setup(conversation());
+    await routeStop(link, { user: 'U_STRANGER', channel: 'C1', ts: '2.000003' }, deps);
+    expect(closes).toEqual([]);
+    expect(said).toEqual([]);
+    expect(refused).toEqual([
+      {
+        user: 'U_STRANGER',
+        text: 'Only the people in this conversation (who started it, who took part, or a developer) can stop it.',
+      },
+    ]);
+  });
+
+  it('on a button naming another conversation: ignored, nothing changed', async () => {
+    const { deps, closes, said } = setup(conversation());
+    const outcome = await routeStop(
+      link,
+      { user: 'U_OWNER', channel: 'C1', ts: '2.000004', value: 'c2' },
+      deps,
+    );
+    expect(closes).toEqual([]);
+    expect(said).toEqual([]);
+    expect(outcome.type).toBe('ignored');
+  });
+
+  it('after the end: refused privately, nothing changed', async () => {
+    const { deps, closes, refused } = setup(conversation({ status: 'resolved' }));
+    await routeStop(link, { user: 'U_OWNER', channel: 'C1', ts: '2.000005', value: 'c1' }, deps);
+    expect(closes).toEqual([]);
+    expect(refused[0]?.text).toContain('already ended (resolved)');
+  });
+
+  it('of a workflow that does not close on request: refused privately, nothing changed', async () => {
+    const { deps, closes, refused } = setup(conversation({ closeOnIntent: false }));
+    await routeStop(link, { user: 'U_OWNER', channel: 'C1', ts: '2.000006' }, deps);
+    expect(closes).toEqual([]);
+    expect(refused[0]?.text).toContain('cannot be stopped from Slack');
+  });
+});

@@ -1,0 +1,81 @@
+import { submit } from '../../local/model/scripted-model.ts';
+import { ask, type BugHarness, bugIdFor, CHANNELS, promptOfTurn, REPORTER } from './bug-harness.ts';
+
+/**
+ * A burst into one thread: a bug report, the agent's question, then `size` answers from the
+ * reporter sent back to back. Every turn of the agent asks again (one post per turn), so the
+ * bot's posts after the burst count the turns the burst cost. Shared by the sandbox test and
+ * `npm run bench:burst`.
+ */
+export interface BurstOutcome {
+  bugId: string;
+  /** The texts of the burst, in the order sent. */
+  sent: string[];
+  /** The prompts of the turns after the question (one per model request here). */
+  prompts: string[];
+  /** The bot's posts in the reporter's thread after the question. */
+  posts: number;
+  /** Agent turns after the question. */
+  turns: number;
+  /** Milliseconds from the first message sent to the last one stored. */
+  sendMs: number;
+  /** Milliseconds from the first message sent to the last turn's post. */
+  answeredMs: number;
+}
+
+/** The script's supply of turns: more than a burst could ever cost, so it never runs out. */
+const SPARE_TURNS = 250;
+
+export async function runBurst(h: BugHarness, size: number, label: string): Promise<BurstOutcome> {
+  const report = await h.post(CHANNELS.reports, REPORTER, `checkout fails (${label})`);
+  const bugId = bugIdFor(report);
+  const prompts: string[] = [];
+  h.script(bugId, [
+    submit(ask('Which browser do you use?')),
+    ...Array.from({ length: SPARE_TURNS }, (_, i) => (request: Parameters<typeof promptOfTurn>[0]) => {
+      prompts.push(promptOfTurn(request));
+      return submit(ask(`Noted (${i + 1}). Anything else?`));
+    }),
+  ]);
+  const botPosts = async () =>
+    (await h.messages(CHANNELS.reports, report)).filter((m) => m.bot && !m.text.startsWith(':wave:'));
+  await h.eventually(
+    async () => ({ posts: await botPosts(), conversation: await h.store.getConversation(bugId) }),
+    ({ posts, conversation }) => posts.length >= 1 && conversation?.wait !== undefined,
+    `${bugId} to ask and wait`,
+  );
+  const before = (await botPosts()).length;
+
+  const sent = Array.from({ length: size }, (_, i) => `burst ${label} line ${i + 1} of ${size}`);
+  const started = Date.now();
+  for (const text of sent) await h.post(CHANNELS.reports, REPORTER, text, report);
+  const stored = await h.eventually(
+    () => h.store.listMessages(bugId),
+    (messages) => messages.filter((m) => m.text.startsWith(`burst ${label} `)).length === size,
+    `all ${size} messages of the burst stored`,
+  );
+  const sendMs = Math.max(...stored.map((m) => Date.parse(m.receivedAt))) - started;
+  // Done when every message of the burst went to a turn, and that turn has posted and waits again.
+  await h.eventually(
+    async () => ({
+      messages: await h.store.listMessages(bugId),
+      conversation: await h.store.getConversation(bugId, { consistent: true }),
+      posts: (await botPosts()).length,
+    }),
+    ({ messages, conversation, posts }) =>
+      messages.every((m) => m.senderType === 'bot' || m.deliveredInTurn !== undefined) &&
+      conversation?.wait !== undefined &&
+      posts - before === prompts.length,
+    `every message of the burst delivered and answered`,
+  );
+  const answeredMs = Date.now() - started;
+  return {
+    bugId,
+    sent,
+    prompts,
+    posts: (await botPosts()).length - before,
+    turns: prompts.length,
+    sendMs,
+    answeredMs,
+  };
+}

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.ts';
+import {
+  type BugHarness,
+  bugIdFor,
+  CHANNELS,
+  findings,
+  REPORTER,
+  startBugHarness,
+  turn,
+} from './bug-harness.ts';
+import { addFault } from './misbehaviour-scenarios.ts';
+
+/**
+ * A Slack outage longer than the state machine's retries of a post: the findings are kept
+ * (lambdas/slack/outbox.ts), the conversation goes on instead of failing, and once Slack is
+ * back the findings are posted once, opening with a line that says they were delayed and since
+ * when; the reporter's link to them follows, in order.
+ */
+
+let h: BugHarness;
+
+beforeAll(async () => {
+  // Workflow time runs 1,000 times faster: the retries' hour and a half of waiting take 5.5 s.
+  h = await startBugHarness({ developerWaitSeconds: 1_000_000 }, { timeScale: 0.001 });
+}, 120_000);
+afterAll(async () => {
+  await h?.stop();
+  expect(h?.modelFailures ?? []).toEqual([]);
+});
+
+const SUMMARY = 'Invoices render before the fonts load.';
+
+describe('a Slack outage longer than the retries', () => {
+  it('keeps the findings and posts them once, with a delay notice, after Slack is back', async () => {
+    const report = await h.post(CHANNELS.reports, REPORTER, 'the invoice PDF is blank');
+    const bug = bugIdFor(report);
+    await addFault(h, {
+      target: 'slack',
+      kind: 'server_error',
+      method: 'chat.postMessage',
+      channel: CHANNELS.summaries,
+      // Workflow time, as every sandbox fault: about 17 hours (60 s here), far past the retries.
+      forSeconds: 60_000,
+    });
+    h.script(bug, turn(bug, findings(SUMMARY)));
+
+    // During the outage: every attempt refused, then the post is kept and the workflow waits on.
+    // Nine attempts, each with the client's own two retries: longer than the harness's usual wait.
+    const waiting = await eventually(
+      () => h.store.getConversation(bug, { consistent: true }),
+      (c) => c?.wait !== undefined && c.phase === 'awaiting_dev',
+      'the bug to wait for the developers while the findings are kept',
+      120_000,
+    );
+    expect(waiting?.status).not.toBe('failed');
+    expect((await h.messages(CHANNELS.summaries)).filter((m) => m.bot)).toEqual([]);
+
+    const posted = await h.eventually(
+      () => h.messages(CHANNELS.summaries),
+      (messages) => messages.some((m) => m.bot && m.text.includes(SUMMARY)),
+      'the findings once Slack is back',
+    );
+    const findingsPosts = posted.filter((m) => m.bot && m.text.includes(SUMMARY));
+    expect(findingsPosts).toHaveLength(1);
+    expect(findingsPosts[0]?.text).toMatch(
+      /^:hourglass: Delayed: Slack was unavailable when this was ready \(since <!date\^\d+\^/,
+    );
+
+    // The reporter's link to the findings waited behind them and points at the real post.
+    const reporterThread = await h.eventually(
+      () => h.messages(CHANNELS.reports, report),
+      (messages) => messages.some((m) => m.bot && m.text.includes('posted what I found')),
+      "the reporter's link to the findings",
+    );
+    const link = reporterThread.find((m) => m.text.includes('posted what I found'));
+    expect(link?.text).toContain(`thread=${findingsPosts[0]?.ts}`);
+    expect(reporterThread.filter((m) => m.text.includes('posted what I found'))).toHaveLength(1);
+
+    // Still one of each a while later: the sweep does not post them again.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(
+      (await h.messages(CHANNELS.summaries)).filter((m) => m.bot && m.text.includes(SUMMARY)),
+    ).toHaveLength(1);
+    expect((await h.execution(bug)).status).toBe('RUNNING');
+  }, 300_000);
+});
