@@ -2,9 +2,7 @@ import './polyfills.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Context } from 'aws-lambda';
 import dynalite from 'dynalite';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
@@ -15,6 +13,7 @@ import { startSandboxGitHub } from './github/sandbox-github.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { readBody } from './read-body.ts';
 import { serveEventBridge } from './sandbox-eventbridge.ts';
+import { inProcessFunctions } from './sandbox-functions.ts';
 import { createSandboxModels, DEMO_MODEL_PATH, demoModelEnv, MODEL_FRONT_PATH } from './sandbox-models.ts';
 import {
   DEVELOPMENT_BOT_TOKEN,
@@ -29,7 +28,6 @@ import { startOutboxSweep } from './sandbox-outbox.ts';
 import {
   createQueues,
   createTables,
-  lambdaContext,
   logicalIdOfArn,
   mergeEnvironments,
   readFunctions,
@@ -65,8 +63,6 @@ export {
   type Sandbox,
   type SandboxOptions,
 };
-
-type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
 /**
  * The offline runtime: the synthesized stack's tables (dynalite), queues (the SQS FIFO
@@ -191,51 +187,12 @@ async function assemble(
     onDeadLetter: (arrival) => sandboxLog.warn('message arrived in a dead-letter queue', { ...arrival }),
   });
   const sqsApi = createSqsApiHandler(sqs);
-  const handlers = new Map<string, Promise<Handler>>();
-  const handlerOf = (logicalId: string): Promise<Handler> => {
-    let handler = handlers.get(logicalId);
-    if (!handler) {
-      const info = functions.get(logicalId);
-      if (!info) throw new UnsupportedTemplateError(`no function ${logicalId} in the template`);
-      handler = import(pathToFileURL(`${process.cwd()}/${info.entry}`).href).then(
-        (module: { handler: Handler }) => module.handler,
-      );
-      handlers.set(logicalId, handler);
-    }
-    return handler;
-  };
   const feed = new ChangeFeed();
-  // Agent turns in flight per conversation: the console shows the bot "thinking" meanwhile.
-  const agentTurnsRunning = new Map<string, number>();
-  const invoke = async (logicalId: string, event: unknown): Promise<unknown> => {
-    const info = functions.get(logicalId);
-    const handler = await handlerOf(logicalId);
-    const conversationId =
-      info?.agentTurn === true
-        ? String((event as { conversationId?: unknown }).conversationId ?? '')
-        : undefined;
-    if (conversationId !== undefined) {
-      agentTurnsRunning.set(conversationId, (agentTurnsRunning.get(conversationId) ?? 0) + 1);
-      feed.notify('conversation');
-    }
-    try {
-      const result = await handler(
-        structuredClone(event),
-        lambdaContext(info ?? { logicalId, timeoutSeconds: 30 }),
-      );
-      return result === undefined ? null : JSON.parse(JSON.stringify(result));
-    } catch (error) {
-      sandboxLog.warn(`Lambda ${logicalId} failed`, { error, ...(conversationId ? { conversationId } : {}) });
-      throw error;
-    } finally {
-      if (conversationId !== undefined) {
-        const left = (agentTurnsRunning.get(conversationId) ?? 1) - 1;
-        if (left > 0) agentTurnsRunning.set(conversationId, left);
-        else agentTurnsRunning.delete(conversationId);
-      }
-      feed.notify('conversation');
-    }
-  };
+  // The template's functions, run in process; the console shows agent turns in flight.
+  const { handlerOf, invoke, agentTurnsRunning } = inProcessFunctions(functions, {
+    log: sandboxLog,
+    onChange: () => feed.notify('conversation'),
+  });
   // A build runs real code: its minutes are real ones (stretched, never shrunk, by the time scale).
   const telemetry = createSandboxTelemetry({
     ...(options.telemetry?.demoSeed !== undefined ? { demoSeed: options.telemetry.demoSeed } : {}),

@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ContentBlockParam,
-  Message,
-  MessageParam,
-  ToolResultBlockParam,
-} from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, Message, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import * as z from 'zod';
 import type { AgentTurnInput } from './contract.ts';
 import { ModelCallError, ModelUnavailableError, ProfileNotFoundError } from './errors.ts';
@@ -28,7 +23,10 @@ import {
   type UnfinishedTurn,
 } from './profile.ts';
 import { type SpendingDeps, TurnSpending } from './spending.ts';
-import { capToolOutput, toolError, toolResult } from './tool-results.ts';
+import { callTool, describe, hear, outcomeOf, type ToolCallListener } from './tool-calls.ts';
+import { toolError, toolResult } from './tool-results.ts';
+
+export type { ToolCallListener } from './tool-calls.ts';
 
 /**
  * One agent turn: the model's tool loop over the resumed session, ended by a
@@ -80,12 +78,6 @@ export type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = Agen
    */
   stopRequested?: () => Promise<boolean>;
 };
-
-/** Hears a turn's tool calls; whatever it throws is logged, never fails the turn. */
-export interface ToolCallListener {
-  toolStarted(use: ToolUse): void;
-  toolFinished(use: ToolUse, result: { output: string; failed: boolean }): void;
-}
 
 /**
  * A stopped turn ends as one out of time: the workflow's `continue` takes it to its next Drain,
@@ -351,50 +343,6 @@ function validationError<Result>(
   return profile.check?.(parsed.data, input) ?? 'no error';
 }
 
-/** Runs one tool call. Whatever goes wrong becomes an `is_error` result the model reads; the loop goes on. */
-async function callTool(
-  use: ToolUse,
-  known: ReadonlySet<string>,
-  submitTool: string,
-  input: AgentTurnInput,
-  deps: AgentTurnDeps,
-  log: NonNullable<AgentTurnDeps['logger']>,
-): Promise<ToolResultBlockParam> {
-  if (!known.has(use.name)) {
-    log.warn('the model asked for an unknown tool', { tool: use.name });
-    return toolError(
-      use.id,
-      `Unknown tool "${use.name}". The tools you have are: ${[...known, submitTool].join(', ')}.`,
-    );
-  }
-  try {
-    const output = await deps.tools.invoke(use.name, use.input, {
-      conversationId: input.conversationId,
-      ...(input.toolContext === undefined ? {} : { toolContext: input.toolContext }),
-    });
-    return toolResult(use.id, capToolOutput(output));
-  } catch (error) {
-    log.error('tool call failed', { tool: use.name, error });
-    return toolError(use.id, `${use.name} failed: ${describe(error)}`);
-  }
-}
-
-function hear(tell: () => void, log: NonNullable<AgentTurnDeps['logger']>): void {
-  try {
-    tell();
-  } catch (error) {
-    log.warn('a tool-call listener failed', { error });
-  }
-}
-
-function outcomeOf(result: ToolResultBlockParam): { output: string; failed: boolean } {
-  const output =
-    typeof result.content === 'string'
-      ? result.content
-      : (result.content ?? []).map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-  return { output, failed: result.is_error === true };
-}
-
 /** Whether the runtime already reminded the model, in this turn, to submit. */
 function turnHasNudge(turn: readonly MessageParam[], submitTool: string): boolean {
   const note = submitNowNote(submitTool);
@@ -404,10 +352,4 @@ function turnHasNudge(turn: readonly MessageParam[], submitTool: string): boolea
       Array.isArray(message.content) &&
       message.content.some((block) => block.type === 'text' && block.text === note),
   );
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error)
-    return error.name === 'Error' ? error.message : `${error.name}: ${error.message}`;
-  return String(error);
 }

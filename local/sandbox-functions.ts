@@ -1,0 +1,66 @@
+import { pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
+import { type FunctionInfo, lambdaContext } from './sandbox-resources.ts';
+import { UnsupportedTemplateError } from './template.ts';
+
+/** A Lambda handler as the sandbox calls it. */
+export type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+/**
+ * The template's functions, run in this process: each handler module imported from its entry
+ * on first use, invoked with a copy of the event and a Lambda context, its result passed
+ * through JSON as Lambda's would be. Agent turns in flight are counted per conversation (the
+ * console shows the bot "thinking" meanwhile); a function that throws is logged at WARN.
+ */
+export function inProcessFunctions(
+  functions: ReadonlyMap<string, FunctionInfo>,
+  options: { log: { warn(message: string, details?: Record<string, unknown>): void }; onChange: () => void },
+) {
+  const handlers = new Map<string, Promise<Handler>>();
+  const handlerOf = (logicalId: string): Promise<Handler> => {
+    let handler = handlers.get(logicalId);
+    if (!handler) {
+      const info = functions.get(logicalId);
+      if (!info) throw new UnsupportedTemplateError(`no function ${logicalId} in the template`);
+      handler = import(pathToFileURL(`${process.cwd()}/${info.entry}`).href).then(
+        (module: { handler: Handler }) => module.handler,
+      );
+      handlers.set(logicalId, handler);
+    }
+    return handler;
+  };
+  const agentTurnsRunning = new Map<string, number>();
+  const invoke = async (logicalId: string, event: unknown): Promise<unknown> => {
+    const info = functions.get(logicalId);
+    const handler = await handlerOf(logicalId);
+    const conversationId =
+      info?.agentTurn === true
+        ? String((event as { conversationId?: unknown }).conversationId ?? '')
+        : undefined;
+    if (conversationId !== undefined) {
+      agentTurnsRunning.set(conversationId, (agentTurnsRunning.get(conversationId) ?? 0) + 1);
+      options.onChange();
+    }
+    try {
+      const result = await handler(
+        structuredClone(event),
+        lambdaContext(info ?? { logicalId, timeoutSeconds: 30 }),
+      );
+      return result === undefined ? null : JSON.parse(JSON.stringify(result));
+    } catch (error) {
+      options.log.warn(`Lambda ${logicalId} failed`, {
+        error,
+        ...(conversationId ? { conversationId } : {}),
+      });
+      throw error;
+    } finally {
+      if (conversationId !== undefined) {
+        const left = (agentTurnsRunning.get(conversationId) ?? 1) - 1;
+        if (left > 0) agentTurnsRunning.set(conversationId, left);
+        else agentTurnsRunning.delete(conversationId);
+      }
+      options.onChange();
+    }
+  };
+  return { handlerOf, invoke, agentTurnsRunning };
+}
