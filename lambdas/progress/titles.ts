@@ -45,10 +45,11 @@ export function taskOutcome(output: string, failed: boolean): string {
   const first =
     output
       .split('\n')
+      // Separators such as `--- 2026-11-27 ---` are decoration, not an outcome.
+      .filter((line) => !/^\s*[-=#*]{3,}.*[-=#*]{3,}\s*$/.test(line))
       .map((line) =>
         line
           .replace(/^\s*(\[?ev-\d+\]?:?)\s*/, '')
-          // Separators such as `--- 2026-11-27 ---` are decoration, not words.
           .replace(/^[-=#*\s]+|[-=#*\s]+$/g, '')
           .trim(),
       )

@@ -49,6 +49,12 @@ describe('task outcomes', () => {
     expect(taskOutcome('\n[ev-3] 12 events in 3 templates\nmore', false)).toBe('12 events in 3 templates');
   });
 
+  it('skips separator lines such as a day heading', () => {
+    expect(taskOutcome('--- 2026-11-27 ---\n[10:02] Rita: the checkout total is wrong', false)).toBe(
+      '[10:02] Rita: the checkout total is wrong',
+    );
+  });
+
   it('says failed for an empty failure', () => {
     expect(taskOutcome('  \n', true)).toBe('failed');
   });
