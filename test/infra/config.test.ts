@@ -20,6 +20,7 @@ describe('stack configuration', () => {
       model: { provider: 'anthropic', id: 'claude-sonnet-5-5' },
       modelPrices: {},
       retentionDays: 90,
+      liveProgress: true,
       logRetentionDays: 90,
       ingressReservedConcurrency: 50,
       inboxMaxReceiveCount: 5,
