@@ -55,6 +55,13 @@ export interface SandboxOptions {
    * @default true
    */
   templateCache?: boolean;
+  /**
+   * `manual`: the Step Functions waits the sandbox runs itself (callback tasks' timeouts and
+   * heartbeats, Waits on a path) fire only when a test advances `stepFunctions.clock`
+   * (local/stepfunctions/clock.ts), by sandbox milliseconds (after the time scale).
+   * @default 'real'
+   */
+  clock?: 'real' | 'manual';
 }
 
 export interface Sandbox {

@@ -7,7 +7,7 @@ import {
 import { GetQueueAttributesCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeTemplate } from '../../infra/synth.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import {
   type CloudFormationTemplate,
   resourcesOfType,
@@ -15,6 +15,7 @@ import {
 } from '../../local/template.ts';
 import { queueAttributes, tableSettings } from '../../local/template-settings.ts';
 import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /**
  * the sandbox applies every queue and table setting of the template (a dead-letter
@@ -73,7 +74,7 @@ describe('the sandbox started from the synthesized template', () => {
 
   beforeAll(async () => {
     template = synthesizeTemplate({ modules: WORKFLOW_MODULES }) as unknown as CloudFormationTemplate;
-    sandbox = await startSandbox({ port: 0, logLevel: 'SILENT' });
+    sandbox = await workerSandbox({ logLevel: 'SILENT' });
   }, 120_000);
   afterAll(async () => {
     await sandbox?.stop();
