@@ -376,6 +376,7 @@ async function assemble(
     bedrock: models.bedrock,
     codebuild,
     telemetry,
+    template,
     modelFaults: models.faults,
     async idle() {
       await slack.workspace.settled();
