@@ -1,10 +1,15 @@
 import { defineConfig } from 'vitest/config';
-import { isolatedTestFiles } from './test/support/isolation.ts';
+import { isolatedTestFiles, workerSandboxTestFiles } from './test/support/isolation.ts';
 
 // Files that touch process-wide state (the environment, Lambda handler modules, the sandbox, a
 // browser) get a module graph of their own; the rest share their worker's, so the SDKs and
 // aws-cdk-lib load once per worker instead of once per file (test/support/isolation.ts).
 const isolated = isolatedTestFiles(import.meta.dirname);
+// Files that get their sandbox from the worker (test/support/sandbox.ts) run one after another in
+// warm workers, which keep what node_modules loaded. SANDBOX_FILES=isolated runs them isolated
+// instead, one process each, as before (to compare the two).
+const sandboxFiles = workerSandboxTestFiles(import.meta.dirname);
+const sandboxProject = process.env.SANDBOX_FILES === 'isolated' ? [] : sandboxFiles;
 
 export default defineConfig({
   test: {
@@ -19,9 +24,24 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: isolated, isolate: false },
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: [...isolated, ...sandboxFiles],
+          isolate: false,
+        },
       },
-      { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: [...isolated, ...sandboxFiles.filter((file) => !sandboxProject.includes(file))],
+          isolate: true,
+        },
+      },
+      ...(sandboxProject.length > 0
+        ? [{ extends: true as const, test: { name: 'sandbox', include: sandboxProject, isolate: false } }]
+        : []),
     ],
   },
 });

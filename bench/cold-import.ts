@@ -8,7 +8,8 @@
  *   the map is read only when a stack trace is first formatted.
  * For the lazy variant it also times the first formatting of a stack trace (the map's one-off
  * cost, paid on an error only) and shows the first frames, to show they are readable.
- * Prints the median of RUNS runs per cell; asserts nothing. Run: `npm run bench:cold-import`.
+ * Prints the median of RUNS runs per cell; asserts nothing. Run: `npm run bench:cold-import`
+ * (`ONLY=AgentTurn npm run bench:cold-import` for one function).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -26,6 +27,7 @@ const ENTRIES = {
   Ingress: 'lambdas/handlers/ingress.ts',
 } as const;
 const INJECT = SOURCE_MAPS_ENTRY;
+const ONLY = process.env.ONLY?.split(',');
 
 const out = mkdtempSync(join(tmpdir(), 'cold-import-'));
 
@@ -91,6 +93,7 @@ console.log(
 console.log('|---|---|---|---|---|---|---|---|');
 const traces: [string, { ms: number; frames: string[] }][] = [];
 for (const [name, entry] of Object.entries(ENTRIES)) {
+  if (ONLY && !ONLY.includes(name)) continue;
   const plain = await bundle(name, entry, false);
   const lazy = await bundle(name, entry, true);
   const flagged: number[] = [];

@@ -9,6 +9,7 @@ import type { FakeSlack } from './sandbox-slack.ts';
 import type { SandboxTelemetry, SandboxTelemetryOptions } from './sandbox-telemetry.ts';
 import type { SqsQueueService } from './sqs/queue-service.ts';
 import type { LocalStepFunctions } from './stepfunctions/runtime.ts';
+import type { CloudFormationTemplate } from './template.ts';
 
 /** The sandbox's options, what `startSandbox` returns, and its fixed paths and development secrets (sandbox.ts). */
 
@@ -62,6 +63,13 @@ export interface SandboxOptions {
    * @default true
    */
   templateCache?: boolean;
+  /**
+   * `manual`: the Step Functions waits the sandbox runs itself (callback tasks' timeouts and
+   * heartbeats, Waits on a path) fire only when a test advances `stepFunctions.clock`
+   * (local/stepfunctions/clock.ts), by sandbox milliseconds (after the time scale).
+   * @default 'real'
+   */
+  clock?: 'real' | 'manual';
 }
 
 export interface Sandbox {
@@ -86,6 +94,8 @@ export interface Sandbox {
   readonly codebuild: CodeBuildService;
   /** Emulated CloudWatch Logs, metrics and CloudFormation stack events, with the demo incident. */
   readonly telemetry: SandboxTelemetry;
+  /** The synthesized template this sandbox runs. */
+  readonly template: CloudFormationTemplate;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
   idle(): Promise<void>;
   stop(): Promise<void>;

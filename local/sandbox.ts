@@ -41,6 +41,7 @@ import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
 import { type EventSource, startEventSource } from './sqs/event-source.ts';
 import { SqsQueueService } from './sqs/queue-service.ts';
 import { createStepFunctionsApi, STEP_FUNCTIONS_TARGET_PREFIX } from './stepfunctions/api.ts';
+import { ManualClock } from './stepfunctions/clock.ts';
 import { LocalStepFunctions } from './stepfunctions/runtime.ts';
 import { DEMO_TELEMETRY_CONFIG } from './telemetry/demo-services.ts';
 import {
@@ -209,6 +210,7 @@ async function assemble(
   const stepFunctions = new LocalStepFunctions({
     onEvent: () => feed.notify('execution'),
     timeScale: options.timeScale,
+    ...(options.clock === 'manual' ? { clock: new ManualClock() } : {}),
     dynamodb,
     codebuild,
     invokeLambda: (functionArn, payload) => invoke(logicalIdOfArn(functionArn), payload),
@@ -340,6 +342,7 @@ async function assemble(
     bedrock: models.bedrock,
     codebuild,
     telemetry,
+    template,
     modelFaults: models.faults,
     async idle() {
       await slack.workspace.settled();

@@ -1,4 +1,4 @@
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { ToolInvoker } from '../agents/contract.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { InvalidToolConfigurationError, ToolFailedError, UnknownToolError } from '../tools/errors.ts';
@@ -60,9 +60,11 @@ export function createLambdaToolInvoker(options: LambdaToolInvokerOptions = {}):
         conversationId: context.conversationId,
         ...(context.toolContext === undefined ? {} : { context: context.toolContext }),
       };
-      client ??= new LambdaClient({});
+      // Imported at the first tool call: a turn that calls no tool does not load the Lambda SDK.
+      const sdk = await import('@aws-sdk/client-lambda');
+      client ??= new sdk.LambdaClient({});
       const response = await client.send(
-        new InvokeCommand({
+        new sdk.InvokeCommand({
           FunctionName: functionName,
           InvocationType: 'RequestResponse',
           Payload: new TextEncoder().encode(JSON.stringify(invocation)),

@@ -1,9 +1,6 @@
 import { ModelProviderNotSupportedError } from '../agents/errors.ts';
 import type { ModelClient } from '../agents/ports.ts';
 import { ENV, MissingConfigurationError } from '../shared/env.ts';
-import { createAnthropicModel } from './anthropic-model.ts';
-import { createBedrockModel } from './bedrock-model.ts';
-import { getModelApiKey } from './model-secret.ts';
 
 /**
  * The model client the stack's configuration asks for (MODEL_PROVIDER), shared by AgentTurn
@@ -12,6 +9,8 @@ import { getModelApiKey } from './model-secret.ts';
  *   at ANTHROPIC_BASE_URL when set;
  * - `bedrock`: Bedrock Runtime in the function's region (AWS_REGION) with the role's
  *   credentials, at AWS_ENDPOINT_URL_BEDROCK_RUNTIME when set. No secret is read.
+ * Each provider's SDK (and the secret reader) is imported only when that provider is chosen:
+ * a function's cold start does not pay for the providers it does not use.
  */
 export async function modelClientFromEnv(
   env: NodeJS.ProcessEnv,
@@ -27,10 +26,15 @@ export async function modelClientFromEnv(
   };
   if (provider === 'bedrock') {
     const baseURL = env[ENV.bedrockEndpointUrl];
+    const { createBedrockModel } = await import('./bedrock-model.ts');
     return createBedrockModel({ ...(baseURL ? { baseURL } : {}), maxRetries, ...timeout });
   }
   if (provider !== 'anthropic') throw new ModelProviderNotSupportedError(provider);
   const baseURL = env[ENV.anthropicBaseUrl];
+  const [{ createAnthropicModel }, { getModelApiKey }] = await Promise.all([
+    import('./anthropic-model.ts'),
+    import('./model-secret.ts'),
+  ]);
   return createAnthropicModel({
     apiKey: await getModelApiKey(env),
     ...(baseURL ? { baseURL } : {}),

@@ -6,6 +6,7 @@ import {
   ExecutionTimeoutError,
   type StateMachine,
 } from 'aws-local-stepfunctions';
+import type { StepFunctionsClock } from './clock.ts';
 import type { CodeBuildPort } from './codebuild-integration.ts';
 import type { PreparedDefinition } from './definition.ts';
 import { StepFunctionsApiError } from './errors.ts';
@@ -34,6 +35,11 @@ export interface LocalStepFunctionsOptions {
   readonly codebuild?: CodeBuildPort;
   /** @default () => new Date() */
   readonly now?: () => Date;
+  /**
+   * The clock of the waits the runtime runs itself; a `ManualClock` fires them only when advanced
+   * (clock.ts). Its `now` is the runtime's unless `now` is given. @default real time
+   */
+  readonly clock?: StepFunctionsClock;
   /** Sees every history event as it is recorded (e.g. to log executions in the sandbox). */
   readonly onEvent?: (executionName: string, event: HistoryEvent) => void;
 }

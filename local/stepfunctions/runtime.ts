@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StateMachine } from 'aws-local-stepfunctions';
+import { realClock, type StepFunctionsClock, withoutLibraryTaskTimeouts } from './clock.ts';
 import { enforceStateOutputLimit } from './data-limits.ts';
 import { prepareDefinition } from './definition.ts';
 import {
@@ -71,11 +72,14 @@ export class LocalStepFunctions {
   } as const;
   private readonly now: () => Date;
   private readonly tasks: TaskRunner;
+  /** The clock of the waits the runtime runs itself (a `ManualClock` is advanced by tests). */
+  readonly clock: StepFunctionsClock;
 
   constructor(private readonly options: LocalStepFunctionsOptions) {
     if (!(options.timeScale > 0)) throw new RangeError(`timeScale must be > 0, got ${options.timeScale}`);
     enforceStateOutputLimit();
-    this.now = options.now ?? (() => new Date());
+    this.clock = options.clock ?? realClock;
+    this.now = options.now ?? (() => this.clock.now());
     this.tasks = new TaskRunner({
       options,
       now: this.now,
@@ -115,7 +119,11 @@ export class LocalStepFunctions {
     };
     // The copy holds scaled, fractional durations the validator would reject; the definition
     // as written was validated by prepareDefinition.
-    const runner = new StateMachine(prepared.runnable, { validationOptions: { noValidate: true } });
+    // Under a manual clock the library's own Task timers are disarmed: the clock times Tasks out.
+    const runnable = this.clock.manual ? withoutLibraryTaskTimeouts(prepared.runnable) : prepared.runnable;
+    const runner = new StateMachine(runnable as typeof prepared.runnable, {
+      validationOptions: { noValidate: true },
+    });
     this.machines.set(arn, { description, prepared, runner });
     return description;
   }

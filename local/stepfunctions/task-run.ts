@@ -1,3 +1,4 @@
+import { newLibraryTimeout } from './clock.ts';
 import { MAX_PAYLOAD_BYTES, payloadBytes } from './data-limits.ts';
 import { DataLimitExceededError, ExecutionEndedError, TaskFailure } from './errors.ts';
 import type { HistoryEvent } from './history.ts';
@@ -19,6 +20,13 @@ export interface TaskRunOptions {
   readonly timeoutMs?: number;
   /** The Task's scaled HeartbeatSeconds, if it has one (callback tasks only). */
   readonly heartbeatMs?: number;
+  /** Arms the timeout and heartbeat timers (the runtime's clock). @default real time */
+  readonly startTimer?: (ms: number, fn: () => void) => () => void;
+  /**
+   * The library's own timer is disarmed (a manual clock): a timeout fails the Task itself.
+   * @default false
+   */
+  readonly failsOnTimeout?: boolean;
 }
 
 /**
@@ -39,7 +47,7 @@ export class TaskRun {
     this.resolveResult = resolve;
     this.rejectResult = reject;
     if (options.timeoutMs !== undefined) {
-      this.cancelTimeout = startTimer(options.timeoutMs, () => this.timeOut());
+      this.cancelTimeout = this.timer(options.timeoutMs, () => this.timeOut());
     }
     this.armHeartbeat();
   }
@@ -96,13 +104,18 @@ export class TaskRun {
     // LIBRARY_TIMEOUT_MARGIN_MS) fails the state with its States.Timeout error, the only one
     // its `States.TaskFailed` matching knows to exempt. Ignoring the integration's late result
     // keeps the library from taking it in the meantime.
+    if (this.options.failsOnTimeout) void newLibraryTimeout().then((error) => this.rejectResult(error));
+  }
+
+  private timer(ms: number, fn: () => void): () => void {
+    return (this.options.startTimer ?? startTimer)(ms, fn);
   }
 
   private armHeartbeat(): void {
     this.cancelHeartbeat?.();
     const ms = this.options.heartbeatMs;
     if (ms === undefined) return;
-    this.cancelHeartbeat = startTimer(ms, () => {
+    this.cancelHeartbeat = this.timer(ms, () => {
       if (!this.pending) return;
       this.settle('timed_out');
       const cause = 'No heartbeat was sent within HeartbeatSeconds';

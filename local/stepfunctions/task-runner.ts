@@ -1,6 +1,7 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { RunOptions } from 'aws-local-stepfunctions';
+import { realClock, type StepFunctionsClock } from './clock.ts';
 import { type CodeBuildPort, runStartBuild } from './codebuild-integration.ts';
 import { assertWithinDataLimit } from './data-limits.ts';
 import { type TaskSpec, taskTimeoutScale } from './definition.ts';
@@ -23,7 +24,7 @@ import {
   toJson,
 } from './integrations.ts';
 import { TaskRun } from './task-run.ts';
-import { MAX_TIMER_MS, scaledMs, scaledTimeoutMs, startTimer } from './time.ts';
+import { MAX_TIMER_MS, scaledMs, scaledTimeoutMs } from './time.ts';
 
 /**
  * Runs an execution's Task states for aws-local-stepfunctions (which calls one handler per
@@ -48,6 +49,10 @@ export interface TaskRunnerDeps {
 
 export class TaskRunner {
   constructor(private readonly deps: TaskRunnerDeps) {}
+
+  private get clock(): StepFunctionsClock {
+    return this.deps.options.clock ?? realClock;
+  }
 
   overridesFor(execution: Execution): Overrides {
     const { prepared } = execution.machine;
@@ -120,6 +125,8 @@ export class TaskRunner {
     const run: TaskRun = new TaskRun({
       record,
       onSettled: () => execution.inFlight.delete(run),
+      startTimer: (ms, fn) => this.clock.startTimer(ms, fn),
+      failsOnTimeout: this.clock.manual,
       ...(spec.timeoutSeconds !== undefined && {
         timeoutMs: Math.max(
           0,
@@ -228,7 +235,7 @@ export class TaskRunner {
           reject(new ExecutionEndedError(executionArn));
         },
       };
-      const stop = startTimer(ms, () => {
+      const stop = this.clock.startTimer(ms, () => {
         execution.inFlight.delete(sleeper);
         resolve();
       });

@@ -68,7 +68,7 @@ let realStore: DynamoConversationStore;
 let run = 0;
 
 beforeAll(async () => {
-  db = await startDynalite();
+  db = await startDynalite('Conversations', { inProcess: true });
   realStore = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
 });
 afterAll(async () => {

@@ -1,8 +1,9 @@
 import { BatchGetBuildsCommand, CodeBuildClient, StartBuildCommand } from '@aws-sdk/client-codebuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectsFromTemplate } from '../../local/codebuild/template-projects.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import type { CloudFormationTemplate } from '../../local/template.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 import { createProject, finished, makeRepository } from './codebuild.harness.ts';
 
 /** CodeBuild on the sandbox's one port: the SDK client finds it through AWS_ENDPOINT_URL_CODEBUILD alone. */
@@ -12,7 +13,7 @@ let repo: ReturnType<typeof makeRepository>;
 
 beforeAll(async () => {
   repo = makeRepository({ 'package.json': '{"name":"demo"}\n', 'sum.ts': 'console.log(1 + 2);\n' });
-  sandbox = await startSandbox({ port: 0, logLevel: 'SILENT' });
+  sandbox = await workerSandbox({ logLevel: 'SILENT' });
 }, 120_000);
 
 afterAll(async () => {

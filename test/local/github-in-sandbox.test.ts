@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await workerSandbox({
     modules: [KERNEL_PROBE_MODULE],
     config: { channels: { probe: 'C_PROBE' } },
     logLevel: 'SILENT',

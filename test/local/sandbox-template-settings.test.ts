@@ -6,15 +6,14 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { synthesizeTemplate } from '../../infra/synth.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import {
   type CloudFormationTemplate,
   resourcesOfType,
   UnsupportedTemplateError,
 } from '../../local/template.ts';
 import { queueAttributes, tableSettings } from '../../local/template-settings.ts';
-import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /**
  * the sandbox applies every queue and table setting of the template (a dead-letter
@@ -72,8 +71,9 @@ describe('the sandbox started from the synthesized template', () => {
   const credentials = { accessKeyId: 'sandbox', secretAccessKey: 'sandbox' };
 
   beforeAll(async () => {
-    template = synthesizeTemplate({ modules: WORKFLOW_MODULES }) as unknown as CloudFormationTemplate;
-    sandbox = await startSandbox({ port: 0, logLevel: 'SILENT' });
+    sandbox = await workerSandbox({ logLevel: 'SILENT' });
+    // The template it was started from, as the stack synthesized it for the default modules.
+    template = sandbox.template;
   }, 120_000);
   afterAll(async () => {
     await sandbox?.stop();

@@ -2,12 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
 import { resourcesOfType } from '../../local/template.ts';
 import { sandboxTemplate } from '../../local/template-cache.ts';
 import { installTerminalLog, parseLogFormat } from '../../local/terminal-log.ts';
 import { eventually } from '../support/eventually.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /**
  * the sandbox at its default log level and format (as `npm run
@@ -43,8 +44,7 @@ beforeAll(async () => {
   }
   uninstall = installTerminalLog({ format: parseLogFormat(undefined) });
   model = await refusingModel();
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await workerSandbox({
     timeScale: 0.001,
     logLevel: 'INFO',
     env: {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { KERNEL_APPROVAL_PROBE_MODULE, PROBE_DECISION } from '../../statemachines/approval-probe.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 import { eventually, sandboxApi } from '../support/sandbox-http.ts';
 
 /**
@@ -18,8 +19,7 @@ let sandbox: Sandbox;
 let store: DynamoConversationStore;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await workerSandbox({
     // The probe waits 10,000 s for a decision: 10 s here.
     timeScale: 0.001,
     modules: [KERNEL_APPROVAL_PROBE_MODULE],

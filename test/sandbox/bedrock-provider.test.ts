@@ -7,8 +7,9 @@ import {
   text,
   toolUse,
 } from '../../local/model/scripted-model.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 import { bugIdFor, CHANNELS, findings, REPORTER, submits } from './bug-harness.ts';
 
 /**
@@ -42,8 +43,7 @@ function reply(request: RecordedModelRequest): ModelReply {
 
 beforeAll(async () => {
   model = await startScriptedModel({ steps: reply });
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await workerSandbox({
     timeScale: 0.001,
     config: { model: { provider: 'bedrock' }, channels: { general: GENERAL } },
     // The Bedrock emulator fronts ANTHROPIC_BASE_URL; with Bedrock no API key is read.

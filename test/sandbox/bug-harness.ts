@@ -13,8 +13,9 @@ import {
   toolResultText,
   toolUse,
 } from '../../local/model/scripted-model.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually, until } from '../support/eventually.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /**
  * A sandbox running the production workflows with a scripted model behind the real
@@ -115,8 +116,7 @@ export async function startBugHarness(
       return typeof step === 'function' ? step(request) : step;
     },
   });
-  const sandbox = await startSandbox({
-    port: 0,
+  const sandbox = await workerSandbox({
     timeScale: options.timeScale ?? 0.001,
     config: { reporterWaitSeconds: 7_200, developerWaitSeconds: 8_000, ...config },
     env: scripted

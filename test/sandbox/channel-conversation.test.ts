@@ -7,8 +7,9 @@ import {
   NO_ANSWER_APOLOGY,
 } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { httpError, lastUserText, startScriptedModel, text } from '../../local/model/scripted-model.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /**
  * The integration tests in the sandbox: the Router records the channel's messages and
@@ -40,8 +41,7 @@ beforeAll(async () => {
       text(''),
     ],
   });
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await workerSandbox({
     // A channel no workflow owns: the fake Slack knows it because the configuration names it.
     config: {
       channels: { general: CHANNEL, race: RACE_CHANNEL, history: HISTORY_CHANNEL, quiet: QUIET_CHANNEL },

@@ -3,8 +3,9 @@ import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { utcDay } from '../../lambdas/agents/pricing.ts';
 import { budgetSpentText } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { startScriptedModel, text, withUsage } from '../../local/model/scripted-model.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /**
  * channel conversations, in the sandbox: the ChannelResponder's model call
@@ -25,8 +26,7 @@ beforeAll(async () => {
     // 1,000 in ($0.002) and 60,000 out ($0.60): past the $0.50 ceiling in one answer.
     steps: [withUsage(text('Deploys run at 14:00 UTC.'), { input_tokens: 1_000, output_tokens: 60_000 })],
   });
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await workerSandbox({
     config: { channels: { costs: CHANNEL }, agentLimits: { maxDailyCostUsd: 0.5 } },
     env: { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '0' },
     logLevel: 'SILENT',

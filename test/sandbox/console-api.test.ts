@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { eventually as poll } from '../support/eventually.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /** The sandbox's JSON surface the web console reads: conversations, executions, buttons, change events. */
 
@@ -10,8 +11,7 @@ const PROBE = 'C_PROBE';
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await workerSandbox({
     timeScale: 0.001,
     modules: [KERNEL_PROBE_MODULE],
     config: { channels: { probe: PROBE } },

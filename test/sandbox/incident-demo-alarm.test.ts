@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_LABEL } from '../../local/model/demo-text.ts';
-import { EVENTBRIDGE_PATH } from '../../local/sandbox.ts';
+import { EVENTBRIDGE_PATH } from '../../local/sandbox-options.ts';
 import {
   DEMO_INCIDENT_ALARM_PREFIXES,
   DEMO_INCIDENT_SETTINGS,

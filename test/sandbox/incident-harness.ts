@@ -11,9 +11,10 @@ import {
   toolResultText,
   toolUse,
 } from '../../local/model/scripted-model.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { signSlackRequest } from '../../local/slack/sign.ts';
 import { eventually, until } from '../support/eventually.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 import { promptOfTurn } from './bug-harness.ts';
 
 /**
@@ -92,8 +93,7 @@ export async function startIncidentHarness(
       return typeof step === 'function' ? step(request) : step;
     },
   });
-  const sandbox = await startSandbox({
-    port: 0,
+  const sandbox = await workerSandbox({
     timeScale: 0.001,
     config: { channels: { incidents: INCIDENTS }, ...config },
     // `demo`: the sandbox's offline demo model plays the agents, as in `npm run dev`.

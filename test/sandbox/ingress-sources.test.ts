@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import { EVENTBRIDGE_PATH, type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import { EVENTBRIDGE_PATH, type Sandbox } from '../../local/sandbox-options.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import {
   alarmStateChange,
@@ -11,6 +11,7 @@ import {
   pagerdutyRequest,
 } from '../ingress/webhooks.ts';
 import { eventually as poll } from '../support/eventually.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /**
  * Triggers beyond Slack end to end, and the answer to a reply after a
@@ -26,8 +27,7 @@ let sandbox: Sandbox;
 let store: DynamoConversationStore;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await workerSandbox({
     timeScale: 0.001,
     modules: [KERNEL_PROBE_MODULE],
     config: { channels: { probe: PROBE } },

@@ -12,8 +12,9 @@ import {
   startScriptedModel,
   toolUse,
 } from '../../local/model/scripted-model.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually, until } from '../support/eventually.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /**
  * A sandbox running the issue pipeline on `demo/webshop` with a scripted model: each pipeline
@@ -75,8 +76,7 @@ export async function startIssueHarness(
       return typeof step === 'function' ? step(request) : step;
     },
   });
-  const sandbox = await startSandbox({
-    port: 0,
+  const sandbox = await workerSandbox({
     timeScale: 0.001,
     config: {
       ...config,

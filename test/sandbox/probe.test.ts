@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { signSlackRequest } from '../../local/slack/sign.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { eventually as poll } from '../support/eventually.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /**
  * The kernel end to end in the sandbox: the kernel_probe state machine taken from the
@@ -18,8 +19,7 @@ let sandbox: Sandbox;
 let store: DynamoConversationStore;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await workerSandbox({
     timeScale: TIME_SCALE,
     modules: [KERNEL_PROBE_MODULE],
     config: { channels: { probe: PROBE } },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { signSlackRequest } from '../../local/slack/sign.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /**
  * Help for every slash command, through the sandbox's ingress configured from the synthesized
@@ -10,8 +11,7 @@ import { signSlackRequest } from '../../local/slack/sign.ts';
 describe('slash command help in the sandbox', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({
-      port: 0,
+    sandbox = await workerSandbox({
       timeScale: 0.001,
       config: { issuePipeline: { repository: 'demo/webshop' } },
       logLevel: 'SILENT',

@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
 import { TELEMETRY_TOOLS_FUNCTION } from '../../lambdas/workflows/incident-investigation/telemetry/deployment.ts';
 import { DynamoEvidenceLedger } from '../../lambdas/workflows/incident-investigation/telemetry/dynamo-evidence-ledger.ts';
-import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { grantTelemetryAccess } from '../../statemachines/incident-investigation/telemetry-access.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { defineWorkflowModule } from '../../statemachines/workflow-module.ts';
 import { functionResource } from '../infra/template.ts';
 import { loghubDir } from '../log-analysis/loghub.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 import { itWithLoghub } from '../support/shared-data.ts';
 
 /**
@@ -43,8 +44,7 @@ beforeAll(async () => {
     Template.fromStack(buildStack({ modules: MODULES, config: CONFIG }).stack),
     'TelemetryTools',
   );
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await workerSandbox({
     modules: MODULES,
     config: CONFIG,
     logLevel: 'SILENT',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import { EVENTBRIDGE_PATH, type Sandbox, startSandbox } from '../../local/sandbox.ts';
+import { EVENTBRIDGE_PATH, type Sandbox } from '../../local/sandbox-options.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import {
   alarmStateChange,
@@ -10,6 +10,7 @@ import {
   pagerdutyIncident,
   pagerdutyRequest,
 } from '../ingress/webhooks.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 
 /**
  * Attack: identity by truncation. Conversation ids were cut at 80 characters, so two alarms of
@@ -24,8 +25,7 @@ let sandbox: Sandbox;
 let store: DynamoConversationStore;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
+  sandbox = await workerSandbox({
     timeScale: 0.001,
     modules: [KERNEL_PROBE_MODULE],
     config: { channels: { probe: PROBE } },

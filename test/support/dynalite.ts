@@ -1,8 +1,22 @@
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
+import { until } from './eventually.ts';
+
+export interface DynaliteOptions {
+  /**
+   * The test's client hands each request to dynalite's request handler in this process instead
+   * of sending it over a socket: the same signed DynamoDB JSON requests and answers, without
+   * the HTTP round trip (for tests that make thousands of calls). The server listens all the
+   * same, for handlers that reach it through `endpoint`.
+   * @default false
+   */
+  readonly inProcess?: boolean;
+}
 
 /** An in-process dynalite with the kernel's table, for tests that need the real DynamoDB protocol. */
-export async function startDynalite(tableName = 'Conversations') {
+export async function startDynalite(tableName = 'Conversations', options: DynaliteOptions = {}) {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -12,6 +26,7 @@ export async function startDynalite(tableName = 'Conversations') {
     endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    ...(options.inProcess ? { requestHandler: inProcessHandler(server) } : {}),
   });
   await client.send(
     new CreateTableCommand({
@@ -26,6 +41,12 @@ export async function startDynalite(tableName = 'Conversations') {
         { AttributeName: 'sk', KeyType: 'RANGE' },
       ],
     }),
+  );
+  // dynalite turns a new table ACTIVE on a timer: a caller without a socket in between is quicker.
+  await until(
+    async () =>
+      (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table?.TableStatus === 'ACTIVE',
+    `dynalite's table ${tableName} to become active`,
   );
   return {
     client,
@@ -48,5 +69,49 @@ export function handlerEnvironment(db: { tableName: string; endpoint: string }):
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'test',
     AWS_SECRET_ACCESS_KEY: 'test',
+  };
+}
+
+interface SignedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+/** A request handler for the SDK that answers through `server`'s request listener, in process. */
+function inProcessHandler(server: Server) {
+  const listener = server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
+  return {
+    metadata: { handlerProtocol: 'http/1.1' },
+    destroy: () => {},
+    handle(request: SignedRequest) {
+      return new Promise<{
+        response: { statusCode: number; headers: Record<string, string>; body: Uint8Array };
+      }>((resolve, reject) => {
+        const req = Object.assign(new PassThrough(), {
+          method: request.method,
+          url: request.path,
+          headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v])),
+        });
+        const headers: Record<string, string> = {};
+        const res = {
+          statusCode: 200,
+          contentType: undefined as string | undefined,
+          setHeader: (name: string, value: unknown) => {
+            headers[name.toLowerCase()] = String(value);
+          },
+          end: (body?: string) => {
+            resolve({ response: { statusCode: res.statusCode, headers, body: Buffer.from(body ?? '') } });
+          },
+        };
+        try {
+          listener(req as unknown as IncomingMessage, res as unknown as ServerResponse);
+          req.end(request.body ?? '');
+        } catch (error) {
+          reject(error);
+        }
+      });
+    },
   };
 }

@@ -9,6 +9,8 @@ import { dirname, join, relative, resolve } from 'node:path';
  * build from the environment on first use), starts the sandbox, drives a browser, spies on or
  * replaces globals, or imports a test helper under `test/` that does any of these. The rule
  * reads the files themselves, so a new test file is placed by what it does, not by a list.
+ * A file that gets its sandbox from test/support/sandbox.ts (the worker's) and touches
+ * nothing else runs in the `sandbox` project: warm workers, a module reset per sandbox.
  */
 
 const PROCESS_WIDE =
@@ -22,21 +24,40 @@ function relativeImports(source: string): string[] {
   return found;
 }
 
-/** True when `file` or a helper under `testRoot` it imports (transitively) touches process-wide state. */
-function touchesProcessState(file: string, testRoot: string, seen: Map<string, boolean>): boolean {
+/** What a test file does that decides where it runs. */
+interface Placement {
+  /** It, or a helper under `test/` it imports, touches process-wide state. */
+  touches: boolean;
+  /** It gets its sandbox from the worker's (test/support/sandbox.ts). */
+  workerSandbox: boolean;
+}
+
+/**
+ * The helper that gives a file the worker's sandbox: it resets the worker's modules itself, so
+ * importing it does not make a file isolated (its own source names the sandbox it starts).
+ */
+const WORKER_SANDBOX_HELPER = join('support', 'sandbox.ts');
+
+/** Reads `file` and the helpers under `testRoot` it imports (transitively). */
+function placementOf(file: string, testRoot: string, seen: Map<string, Placement>): Placement {
   const known = seen.get(file);
   if (known !== undefined) return known;
-  seen.set(file, false);
+  const placement: Placement = { touches: false, workerSandbox: false };
+  seen.set(file, placement);
   const source = readFileSync(file, 'utf8');
-  let touches = PROCESS_WIDE.test(source);
+  placement.touches = PROCESS_WIDE.test(source);
   for (const specifier of relativeImports(source)) {
-    if (touches) break;
     const target = resolve(dirname(file), specifier);
-    if (target.startsWith(testRoot) && existsSync(target))
-      touches = touchesProcessState(target, testRoot, seen);
+    if (!target.startsWith(testRoot) || !existsSync(target)) continue;
+    if (target === join(testRoot, WORKER_SANDBOX_HELPER)) {
+      placement.workerSandbox = true;
+      continue;
+    }
+    const imported = placementOf(target, testRoot, seen);
+    placement.touches ||= imported.touches;
+    placement.workerSandbox ||= imported.workerSandbox;
   }
-  seen.set(file, touches);
-  return touches;
+  return placement;
 }
 
 function testFiles(directory: string): string[] {
@@ -47,12 +68,27 @@ function testFiles(directory: string): string[] {
   });
 }
 
+function placements(root: string): [string, Placement][] {
+  const testRoot = join(root, 'test');
+  const seen = new Map<string, Placement>();
+  return testFiles(testRoot)
+    .map((file): [string, Placement] => [relative(root, file), placementOf(file, testRoot, seen)])
+    .sort(([a], [b]) => a.localeCompare(b));
+}
+
 /** The test files (relative to `root`) that must run isolated, in a stable order. */
 export function isolatedTestFiles(root: string): string[] {
-  const testRoot = join(root, 'test');
-  const seen = new Map<string, boolean>();
-  return testFiles(testRoot)
-    .filter((file) => touchesProcessState(file, testRoot, seen))
-    .map((file) => relative(root, file))
-    .sort();
+  return placements(root)
+    .filter(([, placement]) => placement.touches)
+    .map(([file]) => file);
+}
+
+/**
+ * The test files (relative to `root`) that get the worker's sandbox and touch nothing else
+ * process-wide: they run one after another in warm workers (test/support/sandbox.ts).
+ */
+export function workerSandboxTestFiles(root: string): string[] {
+  return placements(root)
+    .filter(([, placement]) => placement.workerSandbox && !placement.touches)
+    .map(([file]) => file);
 }
