@@ -1,5 +1,6 @@
 import { checkBlocks, checkTaskCard } from './block-limits.ts';
 import { type FakeSlack, SlackApiError, type StoredSlackMessage } from './fake-slack.ts';
+import { stateOf } from './instance-state.ts';
 import { type SlackArgs, type SlackMethod, toApiMessage } from './methods.ts';
 import { viewsOf } from './views.ts';
 
@@ -50,17 +51,18 @@ export interface FakeAssistantThread {
   prompts?: { title: string; message: string }[];
 }
 
-const streamsBySlack = new WeakMap<FakeSlack, Map<string, FakeStream>>();
-const threadsBySlack = new WeakMap<FakeSlack, Map<string, FakeAssistantThread>>();
+const streamsOf = (slack: FakeSlack) => stateOf(slack, 'streams', () => new Map<string, FakeStream>());
+const threadsOf = (slack: FakeSlack) =>
+  stateOf(slack, 'assistant-threads', () => new Map<string, FakeAssistantThread>());
 
 /** The streams the bot started, oldest first. */
 export function fakeStreams(slack: FakeSlack): FakeStream[] {
-  return [...(streamsBySlack.get(slack)?.values() ?? [])];
+  return [...streamsOf(slack).values()];
 }
 
 /** The stream of a message, if it was one. */
 export function fakeStreamOf(slack: FakeSlack, channel: string, ts: string): FakeStream | undefined {
-  return streamsBySlack.get(slack)?.get(`${channel}:${ts}`);
+  return streamsOf(slack).get(`${channel}:${ts}`);
 }
 
 /** What the app set on an assistant thread. */
@@ -69,7 +71,7 @@ export function fakeAssistantThread(
   channel: string,
   threadTs: string,
 ): FakeAssistantThread | undefined {
-  return threadsBySlack.get(slack)?.get(`${channel}:${threadTs}`);
+  return threadsOf(slack).get(`${channel}:${threadTs}`);
 }
 
 export const STREAM_METHODS: Record<string, SlackMethod> = {
@@ -183,8 +185,7 @@ export const STREAM_METHODS: Record<string, SlackMethod> = {
 };
 
 function streams(slack: FakeSlack): Map<string, FakeStream> {
-  const map = streamsBySlack.get(slack) ?? new Map<string, FakeStream>();
-  streamsBySlack.set(slack, map);
+  const map = streamsOf(slack);
   return map;
 }
 
@@ -203,8 +204,7 @@ function assistantThread(slack: FakeSlack, args: SlackArgs, threadRequired = tru
     fail('invalid_arguments', 'channel_id must be an assistant thread (a DM with the app)');
   const threadTs = threadRequired ? required(args, 'thread_ts') : (optional(args, 'thread_ts') ?? '');
   if (threadTs !== '') slack.find(channel, threadTs);
-  const map = threadsBySlack.get(slack) ?? new Map<string, FakeAssistantThread>();
-  threadsBySlack.set(slack, map);
+  const map = threadsOf(slack);
   const key = `${channel}:${threadTs}`;
   const thread = map.get(key) ?? { channel, threadTs, status: '', loadingMessages: [], statuses: [] };
   map.set(key, thread);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type FakeSlack, SlackApiError } from './fake-slack.ts';
+import { stateOf } from './instance-state.ts';
 import type { SlackArgs, SlackMethod } from './methods.ts';
 
 /**
@@ -171,14 +172,8 @@ function stringArg(args: SlackArgs, name: string): string {
 }
 
 /** The surfaces of one fake workspace, made on first use. */
-const surfaces = new WeakMap<FakeSlack, SlackViews>();
 export function viewsOf(slack: FakeSlack): SlackViews {
-  let views = surfaces.get(slack);
-  if (views === undefined) {
-    views = new SlackViews(Date.now);
-    surfaces.set(slack, views);
-  }
-  return views;
+  return stateOf(slack, 'views', () => new SlackViews(Date.now));
 }
 
 const asApiView = (stored: StoredView) => ({
