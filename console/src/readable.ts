@@ -21,7 +21,6 @@ const FINAL: Readonly<Record<string, string>> = {
   closed: 'Closed',
   failed: 'Failed',
   starting: 'Starting',
-  pending_verification: 'Waiting for the reporter to confirm the fix',
 };
 
 /** Phases whose words alone would not say what is going on. */

@@ -6,6 +6,8 @@ describe("the console's words for a conversation", () => {
   it('says who a wait is for instead of the raw phase', () => {
     expect(readableStatus('active', 'awaiting_reporter')).toBe('Waiting for the reporter');
     expect(readableStatus('active', 'awaiting_dev')).toBe('Waiting for the developers');
+    // The bug workflow's status while its findings wait for developers is not an end.
+    expect(readableStatus('pending_verification', 'awaiting_dev')).toBe('Waiting for the developers');
     expect(readableStatus('active', 'awaiting_approval')).toBe('Waiting for an approval');
     expect(readableStatus('active', 'awaiting_security_team')).toBe('Waiting for the security team');
   });
