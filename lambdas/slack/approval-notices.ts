@@ -1,6 +1,6 @@
-import { ErrorCode, WebClient } from '@slack/web-api';
+import { WebClient } from '@slack/web-api';
 import { type ApprovalNotices, decidedText, expiredText, type PlacedApproval } from '../kernel/approvals.ts';
-import { SlackApiError, SlackUnavailableError } from './errors.ts';
+import { slackCall } from './slack-call.ts';
 
 /** A line in a thread, posted once per key (SlackPost's `postToSlack` with its ledger). */
 export type ThreadLinePoster = (line: {
@@ -32,7 +32,7 @@ export function createSlackApprovalNotices(options: {
   });
   /** The message as it was, its buttons replaced by one line (who decided, or that nobody did). */
   const replaceButtons = (approval: PlacedApproval, line: string) =>
-    call('chat.update', () =>
+    slackCall('chat.update', () =>
       client.chat.update({
         channel: approval.channel,
         ts: approval.messageTs,
@@ -61,22 +61,9 @@ export function createSlackApprovalNotices(options: {
       await replaceButtons(approval, expiredText(at));
     },
     async refused(channel, user, text, threadTs) {
-      await call('chat.postEphemeral', () =>
+      await slackCall('chat.postEphemeral', () =>
         client.chat.postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) }),
       );
     },
   };
-}
-
-async function call(method: string, send: () => Promise<unknown>): Promise<void> {
-  try {
-    await send();
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === ErrorCode.PlatformError) {
-      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
-      throw new SlackApiError(method, slackError, { cause: error });
-    }
-    throw new SlackUnavailableError(method, { cause: error });
-  }
 }

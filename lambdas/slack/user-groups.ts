@@ -1,6 +1,6 @@
-import { ErrorCode, WebClient } from '@slack/web-api';
+import { WebClient } from '@slack/web-api';
 import type { UserGroups } from '../kernel/people.ts';
-import { SlackApiError, SlackUnavailableError } from './errors.ts';
+import { slackFailure } from './slack-call.ts';
 
 /**
  * User group membership from Slack's `usergroups.users.list` (scope `usergroups:read`),
@@ -21,12 +21,7 @@ export function createSlackUserGroups(options: {
         const result = await client.usergroups.users.list({ usergroup: groupId });
         return result.users ?? [];
       } catch (error) {
-        const code = (error as { code?: string }).code;
-        if (code === ErrorCode.PlatformError) {
-          const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
-          throw new SlackApiError('usergroups.users.list', slackError, { cause: error });
-        }
-        throw new SlackUnavailableError('usergroups.users.list', { cause: error });
+        throw slackFailure('usergroups.users.list', error);
       }
     },
   };

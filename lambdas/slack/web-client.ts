@@ -1,5 +1,6 @@
 import { ErrorCode, WebClient } from '@slack/web-api';
 import { SlackApiError, SlackUnavailableError } from './errors.ts';
+import { slackFailure } from './slack-call.ts';
 
 export interface PostMessageArgs {
   channel: string;
@@ -249,10 +250,7 @@ export async function callWithRetries<T>(
       return await run();
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (code === ErrorCode.PlatformError) {
-        const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
-        throw new SlackApiError(method, slackError, { cause: error });
-      }
+      if (code === ErrorCode.PlatformError) throw slackFailure(method, error);
       const retryAfter =
         code === ErrorCode.RateLimitedError ? (error as { retryAfter?: number }).retryAfter : undefined;
       const waitMs =

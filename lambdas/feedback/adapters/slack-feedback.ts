@@ -1,5 +1,6 @@
-import { ErrorCode, WebClient } from '@slack/web-api';
-import { SlackApiError, SlackUnavailableError } from '../../slack/errors.ts';
+import { WebClient } from '@slack/web-api';
+import { SlackApiError } from '../../slack/errors.ts';
+import { slackCall } from '../../slack/slack-call.ts';
 import type { FeedbackSlack } from '../ports.ts';
 
 /** Slack's answers to `views.open` with a trigger id that is too old or already used. */
@@ -18,7 +19,7 @@ export function createSlackFeedback(options: { token: string; slackApiUrl?: stri
   });
   return {
     async ephemeral(args) {
-      await call('chat.postEphemeral', () =>
+      await slackCall('chat.postEphemeral', () =>
         client.chat.postEphemeral({
           channel: args.channel,
           user: args.user,
@@ -30,7 +31,9 @@ export function createSlackFeedback(options: { token: string; slackApiUrl?: stri
     },
     async openView(triggerId, view) {
       try {
-        await call('views.open', () => client.views.open({ trigger_id: triggerId, view: view as never }));
+        await slackCall('views.open', () =>
+          client.views.open({ trigger_id: triggerId, view: view as never }),
+        );
         return 'opened';
       } catch (error) {
         if (error instanceof SlackApiError && EXPIRED_TRIGGER.has(error.slackError)) return 'expired';
@@ -38,16 +41,4 @@ export function createSlackFeedback(options: { token: string; slackApiUrl?: stri
       }
     },
   };
-}
-
-async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if ((error as { code?: string }).code === ErrorCode.PlatformError) {
-      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
-      throw new SlackApiError(method, slackError, { cause: error });
-    }
-    throw new SlackUnavailableError(method, { cause: error });
-  }
 }

@@ -1,5 +1,6 @@
-import { ErrorCode, WebClient } from '@slack/web-api';
-import { SlackApiError, SlackUnavailableError } from '../../slack/errors.ts';
+import { WebClient } from '@slack/web-api';
+import { SlackApiError } from '../../slack/errors.ts';
+import { slackCall } from '../../slack/slack-call.ts';
 import type { HomeSlack } from '../ports.ts';
 
 /** The App Home's and the assistant thread's Slack calls. */
@@ -11,11 +12,11 @@ export function createSlackHome(options: { token: string; slackApiUrl?: string }
   });
   return {
     async publish(user, view) {
-      await call('views.publish', () => client.views.publish({ user_id: user, view: view as never }));
+      await slackCall('views.publish', () => client.views.publish({ user_id: user, view: view as never }));
     },
     async permalink(channel, ts) {
       try {
-        const answer = await call('chat.getPermalink', () =>
+        const answer = await slackCall('chat.getPermalink', () =>
           client.chat.getPermalink({ channel, message_ts: ts }),
         );
         return answer.permalink;
@@ -26,7 +27,7 @@ export function createSlackHome(options: { token: string; slackApiUrl?: string }
       }
     },
     async suggestPrompts(args) {
-      await call('assistant.threads.setSuggestedPrompts', () =>
+      await slackCall('assistant.threads.setSuggestedPrompts', () =>
         client.assistant.threads.setSuggestedPrompts({
           channel_id: args.channel,
           thread_ts: args.threadTs,
@@ -36,16 +37,4 @@ export function createSlackHome(options: { token: string; slackApiUrl?: string }
       );
     },
   };
-}
-
-async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if ((error as { code?: string }).code === ErrorCode.PlatformError) {
-      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
-      throw new SlackApiError(method, slackError, { cause: error });
-    }
-    throw new SlackUnavailableError(method, { cause: error });
-  }
 }

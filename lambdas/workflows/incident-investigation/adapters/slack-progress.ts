@@ -1,5 +1,5 @@
-import { ErrorCode, WebClient } from '@slack/web-api';
-import { SlackApiError, SlackUnavailableError } from '../../../slack/errors.ts';
+import { WebClient } from '@slack/web-api';
+import { slackFailure } from '../../../slack/slack-call.ts';
 
 /** Updates a posted message in place (`chat.update`): a phase message as the phase moves on. */
 export interface MessageUpdater {
@@ -31,11 +31,7 @@ export function createMessageUpdater(options: { token: string; slackApiUrl?: str
           ...(blocks === undefined ? {} : { blocks: blocks as never }),
         });
       } catch (error) {
-        if ((error as { code?: string }).code === ErrorCode.PlatformError) {
-          const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
-          throw new SlackApiError('chat.update', slackError, { cause: error });
-        }
-        throw new SlackUnavailableError('chat.update', { cause: error });
+        throw slackFailure('chat.update', error);
       }
     },
   };

@@ -1,5 +1,6 @@
-import { ErrorCode, WebClient } from '@slack/web-api';
-import { SlackApiError, SlackUnavailableError } from '../../../slack/errors.ts';
+import { WebClient } from '@slack/web-api';
+import { SlackApiError } from '../../../slack/errors.ts';
+import { slackCall } from '../../../slack/slack-call.ts';
 
 /**
  * The pipeline's Slack message through `@slack/web-api`: posted once, then edited in place
@@ -14,13 +15,13 @@ export function createSlackProgress(options: { token: string; slackApiUrl?: stri
   });
   return {
     async post(channel: string, text: string) {
-      const posted = await call('chat.postMessage', () => client.chat.postMessage({ channel, text }));
+      const posted = await slackCall('chat.postMessage', () => client.chat.postMessage({ channel, text }));
       if (!posted.ts || !posted.channel)
         throw new SlackApiError('chat.postMessage', 'missing ts in response');
       return { channel: posted.channel, ts: posted.ts };
     },
     async update(channel: string, ts: string, text: string, blocks?: Record<string, unknown>[]) {
-      await call('chat.update', () =>
+      await slackCall('chat.update', () =>
         client.chat.update({
           channel,
           ts,
@@ -30,19 +31,9 @@ export function createSlackProgress(options: { token: string; slackApiUrl?: stri
       );
     },
     async reply(channel: string, threadTs: string, text: string) {
-      await call('chat.postMessage', () => client.chat.postMessage({ channel, thread_ts: threadTs, text }));
+      await slackCall('chat.postMessage', () =>
+        client.chat.postMessage({ channel, thread_ts: threadTs, text }),
+      );
     },
   };
-}
-
-async function call<T>(method: string, send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (error) {
-    if ((error as { code?: string }).code === ErrorCode.PlatformError) {
-      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown_error';
-      throw new SlackApiError(method, slackError, { cause: error });
-    }
-    throw new SlackUnavailableError(method, { cause: error });
-  }
 }
