@@ -155,7 +155,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(path: string, body?: unknown): Promise<T> {
+/** A call to the sandbox's JSON API: GET, or POST with a JSON body; a failure is an ApiError. */
+export async function request<T>(path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method: body === undefined ? 'GET' : 'POST',
     headers: {

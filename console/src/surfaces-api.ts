@@ -1,3 +1,5 @@
+import { request } from './api.ts';
+
 /**
  * The sandbox's app-surface doors the console uses (local/sandbox-surfaces.ts): feedback
  * presses, a conversation's stored feedback, and the App Home of a chosen user.
@@ -18,27 +20,7 @@ export interface HomeTab {
   view: { type: 'home'; blocks: unknown[] };
 }
 
-async function call<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      accept: 'application/json',
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) {
-    let message = text;
-    try {
-      message = (JSON.parse(text) as { error?: string }).error ?? text;
-    } catch {
-      // not JSON: the text is the message
-    }
-    throw new Error(`${response.status}: ${message}`);
-  }
-  return JSON.parse(text) as T;
-}
+const call = request;
 
 const q = encodeURIComponent;
 
