@@ -25,7 +25,11 @@ export interface FixInput {
   binDir?: string;
   /** @default 120_000 */
   timeoutMs?: number;
+  /** Which checks to run and report, in this order. @default both */
+  checks?: readonly FixCheck[];
 }
+
+export type FixCheck = 'fail-to-pass' | 'pass-to-pass';
 
 export interface CommandRun {
   code: number | null;
@@ -62,6 +66,29 @@ export function runShell(
   });
 }
 
+async function runCheck(check: FixCheck, input: FixInput, work: string, timeoutMs: number): Promise<Check> {
+  if (check === 'fail-to-pass') {
+    const hidden = await runShell(input.hiddenCommand, work, input.binDir, timeoutMs);
+    return {
+      name: 'fail-to-pass',
+      pass: hidden.code === 0,
+      detail:
+        hidden.code === 0
+          ? 'the hidden tests pass'
+          : `the hidden tests fail (exit ${hidden.code}): ${hidden.tail}`,
+    };
+  }
+  const full = await runShell(input.fullCommand, work, input.binDir, timeoutMs);
+  return {
+    name: 'pass-to-pass',
+    pass: full.code === 0,
+    detail:
+      full.code === 0
+        ? "the base's test command passes"
+        : `the base's tests fail (exit ${full.code}): ${full.tail}`,
+  };
+}
+
 export async function gradeFix(input: FixInput): Promise<Check[]> {
   const work = await mkdtemp(join(tmpdir(), 'eval-fix-'));
   const timeoutMs = input.timeoutMs ?? 120_000;
@@ -75,26 +102,9 @@ export async function gradeFix(input: FixInput): Promise<Check[]> {
       await mkdir(dirname(join(work, path)), { recursive: true });
       await writeFile(join(work, path), text);
     }
-    const hidden = await runShell(input.hiddenCommand, work, input.binDir, timeoutMs);
-    const full = await runShell(input.fullCommand, work, input.binDir, timeoutMs);
-    return [
-      {
-        name: 'fail-to-pass',
-        pass: hidden.code === 0,
-        detail:
-          hidden.code === 0
-            ? 'the hidden tests pass'
-            : `the hidden tests fail (exit ${hidden.code}): ${hidden.tail}`,
-      },
-      {
-        name: 'pass-to-pass',
-        pass: full.code === 0,
-        detail:
-          full.code === 0
-            ? "the base's test command passes"
-            : `the base's tests fail (exit ${full.code}): ${full.tail}`,
-      },
-    ];
+    const wanted = input.checks ?? ['fail-to-pass', 'pass-to-pass'];
+    // The commands are independent (Python writes its bytecode cache atomically): side by side.
+    return await Promise.all(wanted.map((check) => runCheck(check, input, work, timeoutMs)));
   } finally {
     await rm(work, { recursive: true, force: true });
   }

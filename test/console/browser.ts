@@ -1,19 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { expect } from 'vitest';
 import { ensureChromium } from './chromium.ts';
+import { ensureConsoleBuilt } from './console-build.ts';
 
 /** What the console's browser tests share: building the console, launching Chromium, opening a page. */
 
 export const OUT = 'test-output/console';
 export const WAIT = 60_000;
 
-/** Builds the console and launches Debian's Chromium (found, or installed saying why). */
+/**
+ * Builds the console (unless it is built from its current sources already) and launches Debian's
+ * Chromium (found, or installed saying why).
+ */
 export async function launchConsoleBrowser(): Promise<Browser> {
   const executablePath = ensureChromium();
   mkdirSync(OUT, { recursive: true });
-  await build({ configFile: 'console/vite.config.ts', logLevel: 'warn' });
+  await ensureConsoleBuilt();
   return chromium.launch({
     executablePath,
     args: [
@@ -27,6 +30,22 @@ export async function launchConsoleBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * Launches the console's browser while `start` starts what it will look at (the sandbox), since
+ * neither waits for the other; both are closed again if either fails.
+ */
+export async function launchBeside<T>(
+  start: () => Promise<T>,
+  stop: (started: T) => Promise<unknown>,
+): Promise<{ browser: Browser; started: T }> {
+  const [launched, begun] = await Promise.allSettled([launchConsoleBrowser(), start()]);
+  if (launched.status === 'fulfilled' && begun.status === 'fulfilled')
+    return { browser: launched.value, started: begun.value };
+  if (launched.status === 'fulfilled') await launched.value.close();
+  if (begun.status === 'fulfilled') await stop(begun.value);
+  throw launched.status === 'rejected' ? launched.reason : (begun as PromiseRejectedResult).reason;
 }
 
 /** Opens the console at `url` (the sandbox's, with a hash if wanted) and waits for its change stream. */

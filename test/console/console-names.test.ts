@@ -12,7 +12,7 @@ import {
   startBugHarness,
   turn,
 } from '../sandbox/bug-harness.ts';
-import { launchConsoleBrowser, openConsoleAt, shot } from './browser.ts';
+import { launchBeside, openConsoleAt, shot } from './browser.ts';
 
 /**
  * The console says what a conversation is about and where it stands: the list names each by
@@ -25,8 +25,10 @@ let h: BugHarness;
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchConsoleBrowser();
-  h = await startBugHarness({ reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 });
+  ({ browser, started: h } = await launchBeside(
+    () => startBugHarness({ reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 }),
+    (harness) => harness.stop(),
+  ));
 }, 900_000);
 
 afterAll(async () => {

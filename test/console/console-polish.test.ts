@@ -19,7 +19,7 @@ import {
   submits,
 } from '../sandbox/bug-harness.ts';
 import { eventually } from '../support/eventually.ts';
-import { expectGraphFits, launchConsoleBrowser, openConsoleAt, overlaps, shot } from './browser.ts';
+import { expectGraphFits, launchBeside, openConsoleAt, overlaps, shot } from './browser.ts';
 
 /**
  * The console's items and the workspace view, in Debian's Chromium against the
@@ -34,12 +34,15 @@ let browser: Browser;
 let github: Octokit;
 
 beforeAll(async () => {
-  browser = await launchConsoleBrowser();
-  h = await startBugHarness({
-    bugInvestigation: { repository: 'demo/webshop' },
-    reporterWaitSeconds: 600_000,
-    developerWaitSeconds: 600_000,
-  });
+  ({ browser, started: h } = await launchBeside(
+    () =>
+      startBugHarness({
+        bugInvestigation: { repository: 'demo/webshop' },
+        reporterWaitSeconds: 600_000,
+        developerWaitSeconds: 600_000,
+      }),
+    (harness) => harness.stop(),
+  ));
   github = new Octokit({
     baseUrl: h.sandbox.github.apiUrl,
     auth: h.sandbox.github.createUserToken('demo-maintainer'),

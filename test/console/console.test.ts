@@ -13,7 +13,7 @@ import {
   startBugHarness,
   submits,
 } from '../sandbox/bug-harness.ts';
-import { launchConsoleBrowser, openConsoleAt, shot, WAIT } from './browser.ts';
+import { launchBeside, openConsoleAt, shot, WAIT } from './browser.ts';
 
 /**
  * The sandbox web console in Debian's Chromium (playwright-core, no downloaded browser): the
@@ -29,9 +29,11 @@ let browser: Browser;
 beforeAll(async () => {
   // Chromium found, or installed with apt-get as root (saying why), or a failure saying how to
   // install it; an apt-get install of Chromium on a fresh machine takes minutes.
-  browser = await launchConsoleBrowser();
-  // Long waits for people, so a slow browser never races a scaled 2-hour timeout.
-  h = await startBugHarness({ reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 });
+  ({ browser, started: h } = await launchBeside(
+    // Long waits for people, so a slow browser never races a scaled 2-hour timeout.
+    () => startBugHarness({ reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 }),
+    (harness) => harness.stop(),
+  ));
 }, 900_000);
 
 afterAll(async () => {

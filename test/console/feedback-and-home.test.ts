@@ -12,7 +12,7 @@ import {
   startBugHarness,
   turn,
 } from '../sandbox/bug-harness.ts';
-import { launchConsoleBrowser, openConsoleAt, shot } from './browser.ts';
+import { launchBeside, openConsoleAt, shot } from './browser.ts';
 
 /**
  * The console's feedback buttons and App Home in Debian's Chromium: a press of an answer's
@@ -24,15 +24,21 @@ let h: BugHarness;
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchConsoleBrowser();
-  h = await startBugHarness({
-    approvals: { acknowledge_escalation: ['developer'] },
-    reporterWaitSeconds: 600_000,
-    developerWaitSeconds: 600_000,
-    bugInvestigation: {
-      sla: { acknowledgeMinutes: { critical: 2000, high: 2000, medium: 2000, low: 2000 }, maxReminders: 1 },
-    },
-  });
+  ({ browser, started: h } = await launchBeside(
+    () =>
+      startBugHarness({
+        approvals: { acknowledge_escalation: ['developer'] },
+        reporterWaitSeconds: 600_000,
+        developerWaitSeconds: 600_000,
+        bugInvestigation: {
+          sla: {
+            acknowledgeMinutes: { critical: 2000, high: 2000, medium: 2000, low: 2000 },
+            maxReminders: 1,
+          },
+        },
+      }),
+    (harness) => harness.stop(),
+  ));
 }, 900_000);
 
 afterAll(async () => {

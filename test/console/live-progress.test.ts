@@ -12,7 +12,7 @@ import {
   startBugHarness,
   submits,
 } from '../sandbox/bug-harness.ts';
-import { launchConsoleBrowser, openConsoleAt, shot } from './browser.ts';
+import { launchBeside, openConsoleAt, shot } from './browser.ts';
 
 /**
  * The console's thread pane shows a turn's streamed timeline as Slack does: a card per task
@@ -23,8 +23,10 @@ let h: BugHarness;
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchConsoleBrowser();
-  h = await startBugHarness({ reporterWaitSeconds: 600_000 }, { env: { LIVE_PROGRESS: 'on' } });
+  ({ browser, started: h } = await launchBeside(
+    () => startBugHarness({ reporterWaitSeconds: 600_000 }, { env: { LIVE_PROGRESS: 'on' } }),
+    (harness) => harness.stop(),
+  ));
 }, 300_000);
 
 afterAll(async () => {
