@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
  * modules with the files before them (the AWS SDK, zod, aws-cdk-lib are imported once per
  * worker, not once per file); a file that touches process-wide state runs isolated instead:
  * one that sets `process.env`, loads a Lambda handler module (handlers keep the clients they
- * build from the environment on first use), starts the sandbox, drives a browser, spies on or
+ * build from the environment on first use), starts the sandbox, spies on or
  * replaces globals, or imports a test helper under `test/` that does any of these. The rule
  * reads the files themselves, so a new test file is placed by what it does, not by a list.
  * A file that gets its sandbox from test/support/sandbox.ts (the worker's) and touches
@@ -14,7 +14,7 @@ import { dirname, join, relative, resolve } from 'node:path';
  */
 
 const PROCESS_WIDE =
-  /process\.env\s*(?:\.[A-Za-z_]+|\[[^\]]+\])\s*(?:\?\?|\|\||&&)?=(?!=)|Object\.assign\(\s*process\.env|delete process\.env|vi\.(?:spyOn|stubEnv|stubGlobal|mock|doMock|useFakeTimers)|globalThis\.[A-Za-z_]+\s*=(?!=)|lambdas\/handlers\/|local\/sandbox\.ts|local\/main\.ts|playwright|chromium|@vitest-isolate/;
+  /process\.env\s*(?:\.[A-Za-z_]+|\[[^\]]+\])\s*(?:\?\?|\|\||&&)?=(?!=)|Object\.assign\(\s*process\.env|delete process\.env|vi\.(?:spyOn|stubEnv|stubGlobal|mock|doMock|useFakeTimers)|globalThis\.[A-Za-z_]+\s*=(?!=)|lambdas\/handlers\/|local\/sandbox\.ts|local\/main\.ts|@vitest-isolate/;
 
 /** Relative imports of a module (`from './x.ts'`, `import('./x.ts')`). */
 function relativeImports(source: string): string[] {
