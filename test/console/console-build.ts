@@ -89,7 +89,8 @@ async function buildConsole(): Promise<string[]> {
     if (!('output' in output)) throw new Error('the console build returned a watcher, not a bundle');
     for (const item of output.output) {
       if (item.type !== 'chunk') continue;
-      for (const id of Object.keys(item.modules)) {
+      for (const module of Object.keys(item.modules)) {
+        const id = module.split('?')[0] ?? module;
         const path = relative(ROOT, id);
         // Virtual modules (`\0vite/...`) are Vite's, covered by its version.
         if (isAbsolute(id) && !path.startsWith('..') && !path.startsWith('console/')) inputs.add(path);
