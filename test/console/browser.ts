@@ -9,15 +9,27 @@ import { ensureConsoleBuilt } from './console-build.ts';
 export const OUT = 'test-output/console';
 export const WAIT = 60_000;
 
+const WORKER_BROWSER = Symbol.for('slack-agent-workflows.test.console-browser');
+
 /**
- * Builds the console (unless it is built from its current sources already) and launches Debian's
- * Chromium (found, or installed saying why).
+ * Builds the console (unless it is built from its current sources already) and gives the file
+ * Debian's Chromium (found, or installed saying why). Browser files run one after another in a
+ * warm worker (the `sandbox` project), so the worker keeps one Chromium for all of them: each
+ * file opens contexts of its own (no cookies, storage or pages shared) and closes them with
+ * `releaseConsoleBrowser`; playwright ends the browser when the worker exits.
  */
 export async function launchConsoleBrowser(): Promise<Browser> {
   const executablePath = ensureChromium();
   mkdirSync(OUT, { recursive: true });
   await ensureConsoleBuilt();
-  return chromium.launch({
+  const holder = globalThis as { [WORKER_BROWSER]?: Browser };
+  const kept = holder[WORKER_BROWSER];
+  if (kept?.isConnected()) {
+    // What an earlier file left open (it failed before its afterAll, say).
+    await Promise.all(kept.contexts().map((context) => context.close()));
+    return kept;
+  }
+  const browser = await chromium.launch({
     executablePath,
     args: [
       '--headless',
@@ -30,6 +42,14 @@ export async function launchConsoleBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  holder[WORKER_BROWSER] = browser;
+  return browser;
+}
+
+/** Closes what the file opened in the worker's browser (its contexts and their pages). */
+export async function releaseConsoleBrowser(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return;
+  await Promise.all(browser.contexts().map((context) => context.close()));
 }
 
 /**
@@ -43,7 +63,7 @@ export async function launchBeside<T>(
   const [launched, begun] = await Promise.allSettled([launchConsoleBrowser(), start()]);
   if (launched.status === 'fulfilled' && begun.status === 'fulfilled')
     return { browser: launched.value, started: begun.value };
-  if (launched.status === 'fulfilled') await launched.value.close();
+  if (launched.status === 'fulfilled') await releaseConsoleBrowser(launched.value);
   if (begun.status === 'fulfilled') await stop(begun.value);
   throw launched.status === 'rejected' ? launched.reason : (begun as PromiseRejectedResult).reason;
 }

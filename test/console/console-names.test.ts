@@ -12,7 +12,7 @@ import {
   startBugHarness,
   turn,
 } from '../sandbox/bug-harness.ts';
-import { launchBeside, openConsoleAt, shot } from './browser.ts';
+import { launchBeside, openConsoleAt, releaseConsoleBrowser, shot } from './browser.ts';
 
 /**
  * The console says what a conversation is about and where it stands: the list names each by
@@ -32,7 +32,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseConsoleBrowser(browser);
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);
 });

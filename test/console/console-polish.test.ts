@@ -19,7 +19,14 @@ import {
   submits,
 } from '../sandbox/bug-harness.ts';
 import { eventually } from '../support/eventually.ts';
-import { expectGraphFits, launchBeside, openConsoleAt, overlaps, shot } from './browser.ts';
+import {
+  expectGraphFits,
+  launchBeside,
+  openConsoleAt,
+  overlaps,
+  releaseConsoleBrowser,
+  shot,
+} from './browser.ts';
 
 /**
  * The console's items and the workspace view, in Debian's Chromium against the
@@ -50,7 +57,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseConsoleBrowser(browser);
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);
 });

@@ -13,7 +13,7 @@ import {
   startBugHarness,
   submits,
 } from '../sandbox/bug-harness.ts';
-import { launchBeside, openConsoleAt, shot, WAIT } from './browser.ts';
+import { launchBeside, openConsoleAt, releaseConsoleBrowser, shot, WAIT } from './browser.ts';
 
 /**
  * The sandbox web console in Debian's Chromium (playwright-core, no downloaded browser): the
@@ -37,7 +37,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseConsoleBrowser(browser);
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);
 });

@@ -12,7 +12,7 @@ import {
   startBugHarness,
   turn,
 } from '../sandbox/bug-harness.ts';
-import { launchBeside, openConsoleAt, shot } from './browser.ts';
+import { launchBeside, openConsoleAt, releaseConsoleBrowser, shot } from './browser.ts';
 
 /**
  * The console's feedback buttons and App Home in Debian's Chromium: a press of an answer's
@@ -42,7 +42,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseConsoleBrowser(browser);
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);
 });

@@ -12,7 +12,7 @@ import {
   startBugHarness,
   submits,
 } from '../sandbox/bug-harness.ts';
-import { launchBeside, openConsoleAt, shot } from './browser.ts';
+import { launchBeside, openConsoleAt, releaseConsoleBrowser, shot } from './browser.ts';
 
 /**
  * The console's thread pane shows a turn's streamed timeline as Slack does: a card per task
@@ -30,7 +30,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseConsoleBrowser(browser);
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);
 });
