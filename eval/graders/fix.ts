@@ -9,7 +9,8 @@ import type { Check } from '../types.ts';
  * tests must pass (fail-to-pass) and the repository's own tests must keep passing
  * (pass-to-pass). What judges is the base's: its test folders replace the branch's (a branch
  * cannot pass by editing or deleting tests) and its test command runs, with the hidden tests
- * added. Runs in a temporary copy; nothing of the branch's checkout is changed.
+ * added. Runs in temporary copies, one per command (the two run side by side); nothing of the
+ * branch's checkout is changed.
  */
 
 export interface FixInput {
@@ -90,9 +91,10 @@ async function runCheck(check: FixCheck, input: FixInput, work: string, timeoutM
 }
 
 export async function gradeFix(input: FixInput): Promise<Check[]> {
-  const work = await mkdtemp(join(tmpdir(), 'eval-fix-'));
+  const root = await mkdtemp(join(tmpdir(), 'eval-fix-'));
   const timeoutMs = input.timeoutMs ?? 120_000;
   try {
+    const work = join(root, 'work');
     await cp(input.headDir, work, { recursive: true });
     for (const dir of input.testDirs) {
       await rm(join(work, dir), { recursive: true, force: true });
@@ -103,9 +105,18 @@ export async function gradeFix(input: FixInput): Promise<Check[]> {
       await writeFile(join(work, path), text);
     }
     const wanted = input.checks ?? ['fail-to-pass', 'pass-to-pass'];
-    // The commands are independent (Python writes its bytecode cache atomically): side by side.
-    return await Promise.all(wanted.map((check) => runCheck(check, input, work, timeoutMs)));
+    // The commands run side by side, each in a copy of its own: what one run writes (a cache,
+    // a file the code under test creates) cannot reach the other.
+    const dirs = await Promise.all(
+      wanted.map(async (check, i) => {
+        if (i === 0) return work;
+        const copy = join(root, check);
+        await cp(work, copy, { recursive: true });
+        return copy;
+      }),
+    );
+    return await Promise.all(wanted.map((check, i) => runCheck(check, input, dirs[i] ?? work, timeoutMs)));
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
   }
 }
