@@ -31,6 +31,8 @@ export interface Tokens {
    * comma-separated; empty when none. Messages that differ in it differ in template.
    */
   glue: string;
+  /** Whether whitespace between two words is anything but one space (a run, a tab). */
+  uneven: boolean;
 }
 
 const WHITESPACE = /\s/;
@@ -120,7 +122,7 @@ export function tokenize(
   learned: TokenRules = DEFAULT_HEURISTICS,
 ): Tokens {
   const text = rules.length > 0 ? applyRules(message, rules) : message;
-  const out: Tokens = { words: [], gaps: [], glue: '' };
+  const out: Tokens = { words: [], gaps: [], glue: '', uneven: false };
   const words = out.words;
   let glue = '';
   const length = text.length;
@@ -151,6 +153,7 @@ export function tokenize(
       i++;
     }
     const count = words.length;
+    if (count > 0 && (start - gapStart > 1 || text.charCodeAt(gapStart) !== 32)) out.uneven = true;
     push(
       out,
       withGaps ? text.slice(gapStart, start) : undefined,
