@@ -83,8 +83,8 @@ export const GENERAL_RULES: readonly [string, string][] = [
   ['a quoted string is one word (quotedStrings)', 'RFC 5424 structured-data values; logfmt'],
   ['one space between the words of a template (singleSpaces)', "Drain's templates: words joined by a space"],
   [
-    'whitespace between constants kept as written, next to a value one space (constantSpacing)',
-    'printf formats (ISO C 7.21.6.1): literal text is constant, field width pads the value',
+    'spacing between constants kept as written (constantSpacing)',
+    'printf (ISO C 7.21.6.1): literal text is constant; field width pads the value',
   ],
   ['a field name before = stays, digits and all (keyNames)', 'logfmt; RFC 5424 structured-data names'],
   [

@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnthropicModel } from '../../lambdas/adapters/anthropic-model.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { costOfCall, DEFAULT_MODEL_PRICES, FREE_MODEL_PRICE } from '../../lambdas/agents/pricing.ts';
-import { TelemetryConfig } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
+import { ENV } from '../../lambdas/shared/env.ts';
+import {
+  TELEMETRY_ENV,
+  TelemetryConfig,
+} from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import type { TelemetryDeps } from '../../lambdas/workflows/incident-investigation/telemetry/deps.ts';
 import { runTelemetryTool } from '../../lambdas/workflows/incident-investigation/telemetry/run-telemetry-tool.ts';
 import { modelTemplateReview } from '../../lambdas/workflows/incident-investigation/telemetry/template-advisor.ts';
@@ -161,5 +165,52 @@ describe('query_logs template review', () => {
     expect(cost).toBeGreaterThan(0);
     expect(ledger?.costMicroUsd).toBe(2 * cost);
     expect(model.failures).toEqual([]);
+  });
+
+  it("the telemetry function, on its configuration's switch, reviews with the configured model and prices the call", async () => {
+    const config = { ...DEMO_TELEMETRY_CONFIG, services: [SERVICE], logTemplateReview: { enabled: true } };
+    const env: Record<string, string> = {
+      [TELEMETRY_ENV.config]: JSON.stringify(config),
+      [ENV.tableName]: h.tableName,
+      [ENV.modelProvider]: 'anthropic',
+      [ENV.modelId]: MODEL_ID,
+      [ENV.modelPrice]: JSON.stringify(PRICE),
+      [ENV.anthropicBaseUrl]: model.baseUrl,
+      [ENV.anthropicApiKey]: 'test-key',
+      [ENV.modelMaxRetries]: '0',
+    };
+    const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, env);
+    try {
+      const { handler } = await import(
+        '../../lambdas/workflows/incident-investigation/handlers/telemetry-tools.ts'
+      );
+      await store.createConversation(bugConversation('review-handler'));
+      const before = model.requests.length;
+      const result = await handler({
+        tool: 'query_logs',
+        // The function's clock is the real one: the window is named.
+        args: {
+          service: SERVICE.name,
+          since: new Date(NOW - 3_600_000).toISOString(),
+          until: new Date(NOW).toISOString(),
+        },
+        conversationId: 'review-handler',
+      });
+      if (!result.ok) throw new Error(result.error);
+      expect(model.requests.length).toBe(before + 1);
+      expect(model.requests.at(-1)?.body.max_tokens).toBe(1024);
+      expect(result.output).toContain('Templates reviewed by the model: 3 asked');
+      const ledger = (await store.getConversation('review-handler'))?.ledger;
+      expect(ledger).toMatchObject({ inputTokens: USAGE.input_tokens, outputTokens: USAGE.output_tokens });
+      expect(ledger?.costMicroUsd).toBe(
+        costOfCall({ inputTokens: USAGE.input_tokens, outputTokens: USAGE.output_tokens }, PRICE),
+      );
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });
