@@ -7,8 +7,10 @@ import {
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnthropicModel } from '../../lambdas/adapters/anthropic-model.ts';
+import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
-import { costOfCall, DEFAULT_MODEL_PRICES, FREE_MODEL_PRICE } from '../../lambdas/agents/pricing.ts';
+import { agentLimitsFrom } from '../../lambdas/agents/limits.ts';
+import { costOfCall, DEFAULT_MODEL_PRICES, FREE_MODEL_PRICE, utcDay } from '../../lambdas/agents/pricing.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
 import {
   TELEMETRY_ENV,
@@ -87,7 +89,10 @@ afterAll(async () => {
   await h.close();
 });
 
-function depsWith(enabled: boolean | undefined): TelemetryDeps {
+function depsWith(
+  enabled: boolean | undefined,
+  daily?: { store: DynamoDailySpend; limits: ReturnType<typeof agentLimitsFrom>; now: () => Date },
+): TelemetryDeps {
   const config = TelemetryConfig.parse({
     ...DEMO_TELEMETRY_CONFIG,
     services: [...DEMO_TELEMETRY_CONFIG.services, SERVICE],
@@ -102,8 +107,15 @@ function depsWith(enabled: boolean | undefined): TelemetryDeps {
       price: PRICE,
       ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
       config: config.logTemplateReview,
+      ...(daily ? { daily } : {}),
     }),
   };
+}
+
+/** query_logs for a new conversation (fresh deps: a fresh review cache). */
+async function queryWith(deps: TelemetryDeps, conversationId: string) {
+  await store.createConversation(bugConversation(conversationId));
+  return queryLogs(deps, conversationId);
 }
 
 async function queryLogs(deps: TelemetryDeps, conversationId: string) {
@@ -203,14 +215,37 @@ describe('query_logs template review', () => {
       expect(result.output).toContain('Templates reviewed by the model: 3 asked');
       const ledger = (await store.getConversation('review-handler'))?.ledger;
       expect(ledger).toMatchObject({ inputTokens: USAGE.input_tokens, outputTokens: USAGE.output_tokens });
-      expect(ledger?.costMicroUsd).toBe(
-        costOfCall({ inputTokens: USAGE.input_tokens, outputTokens: USAGE.output_tokens }, PRICE),
-      );
+      const cost = costOfCall({ inputTokens: USAGE.input_tokens, outputTokens: USAGE.output_tokens }, PRICE);
+      expect(ledger?.costMicroUsd).toBe(cost);
+      // And to the platform's spend of the day, as an agent turn's calls are.
+      const daily = new DynamoDailySpend({ client: new DynamoDBClient({}), tableName: h.tableName });
+      expect(await daily.spentOn(utcDay(new Date()))).toBe(cost);
     } finally {
       for (const [name, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
     }
+  });
+
+  it("makes no review call once the platform's daily ceiling is reached, and counts its calls in the day's spend", async () => {
+    const store = new DynamoDailySpend({ client: new DynamoDBClient({}), tableName: h.tableName });
+    const day = '2031-02-03';
+    const now = () => new Date(`${day}T12:00:00Z`);
+    const limits = agentLimitsFrom(JSON.stringify({ maxDailyCostUsd: 1 }));
+    await store.add(day, 999_000);
+    await queryWith(depsWith(true, { store, limits, now }), 'review-day-1');
+    const cost = costOfCall({ inputTokens: USAGE.input_tokens, outputTokens: USAGE.output_tokens }, PRICE);
+    expect(await store.spentOn(day)).toBe(999_000 + cost);
+
+    // The day's counter is past $1 now: the next query's review is not made.
+    await store.add(day, 1_000);
+    const before = model.requests.length;
+    const output = await queryWith(depsWith(true, { store, limits, now }), 'review-day-2');
+    expect(model.requests.length).toBe(before);
+    expect(output).toContain(
+      "The model's review of the templates was not made (the platform reached its spending ceiling",
+    );
+    expect(output).toContain('Templates (count');
   });
 });

@@ -1,4 +1,7 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDailySpend } from '../../../adapters/dynamo-daily-spend.ts';
 import { modelClientFromEnv } from '../../../adapters/model-client.ts';
+import { agentLimitsFrom } from '../../../agents/limits.ts';
 import { modelPriceFrom } from '../../../agents/pricing.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
 import { kernelDeps } from '../../../handlers/wiring.ts';
@@ -36,7 +39,10 @@ function telemetryDeps(): TelemetryDeps {
   return deps;
 }
 
-/** The configured model (MODEL_PROVIDER, MODEL_ID, MODEL_PRICE) as query_logs' template reviewer. */
+/**
+ * The configured model (MODEL_PROVIDER, MODEL_ID, MODEL_PRICE) as query_logs' template reviewer,
+ * counted in the conversation's ledger and the day's spend, under the agents' daily ceiling.
+ */
 function reviewDeps(config: TelemetryConfig, env: NodeJS.ProcessEnv = process.env): TemplateReviewDeps {
   const price = modelPriceFrom(env[ENV.modelPrice]);
   return modelTemplateReview({
@@ -45,6 +51,14 @@ function reviewDeps(config: TelemetryConfig, env: NodeJS.ProcessEnv = process.en
     ...(price ? { price } : {}),
     ledger: (conversationId, delta) => kernelDeps().store.addToLedger(conversationId, delta),
     config: config.logTemplateReview,
+    daily: {
+      store: new DynamoDailySpend({
+        client: new DynamoDBClient({}),
+        tableName: requireEnv(ENV.tableName, env),
+        retentionDays: Number(env[ENV.retentionDays] ?? 90),
+      }),
+      limits: agentLimitsFrom(env[ENV.agentLimits]),
+    },
   });
 }
 

@@ -10,6 +10,7 @@ import {
 import { type CallDeps, cap, type ToolOutcome } from './deps.ts';
 import { QueryRefusedError } from './errors.ts';
 import type { FetchedLogEvent, InsightsRows, LogsQuery, LogsSource } from './sources.ts';
+import { ReviewBudgetSpentError } from './template-advisor.ts';
 import type { QueryLogsArgs } from './tools.ts';
 import { isoRange, type ResolvedWindow, requireService, resolveWindow } from './window.ts';
 
@@ -223,9 +224,10 @@ async function analyze(
         : `Templates reviewed by the model: ${asked} asked, ${cached} answered before, ${applied} corrected or merged.`;
     return { analysis: reviewed.analysis, ...(reviewNote ? { reviewNote } : {}) };
   } catch (error) {
+    const what = error instanceof ReviewBudgetSpentError ? 'was not made' : 'failed';
     return {
       analysis: analyzeLogs(input, options),
-      reviewNote: `The model's review of the templates failed (${(error as Error).message.slice(0, 200)}); the templates are the miner's own.`,
+      reviewNote: `The model's review of the templates ${what} (${(error as Error).message.slice(0, 200)}); the templates are the miner's own.`,
     };
   }
 }

@@ -1,6 +1,7 @@
+import { type AgentLimits, type DailySpendStore, dailyCeilingReached } from '../../../agents/limits.ts';
 import { usageOf } from '../../../agents/model-reply.ts';
 import type { LedgerWriter, ModelClient } from '../../../agents/ports.ts';
-import { costOfCall, type ModelPrice } from '../../../agents/pricing.ts';
+import { costOfCall, type ModelPrice, utcDay } from '../../../agents/pricing.ts';
 import { type TemplateAdvisor, TemplateReviewCache } from '../../../log-analysis/index.ts';
 import type { TelemetryConfig } from './config.ts';
 
@@ -8,7 +9,9 @@ import type { TelemetryConfig } from './config.ts';
  * The configured model as the log template miner's advisor (query_logs, when
  * `logTemplateReview.enabled`): one Messages API call per review, its `max_tokens` set here from
  * the configuration, and its tokens and estimated cost added to the conversation's ledger the
- * way an agent turn's calls are (priced with `MODEL_PRICE`). The review cache lives as long as
+ * way an agent turn's calls are (priced with `MODEL_PRICE`), and to the platform's spend of the
+ * day, whose ceiling (`agentLimits.maxDailyCostUsd`) it also respects: past it, no review call
+ * is made (the query goes on with the miner's templates). The review cache lives as long as
  * the function instance, so a template is asked about once however many queries show it.
  */
 export interface TemplateReviewDeps {
@@ -27,6 +30,13 @@ export interface ModelTemplateAdvisorOptions {
   config: TelemetryConfig['logTemplateReview'];
   /** Most templates remembered. @default 10000 */
   cacheSize?: number;
+  /** The platform's spend per UTC day and its ceiling, shared with the agent turns. @default - not counted */
+  daily?: { store: DailySpendStore; limits: AgentLimits; now?: () => Date };
+}
+
+/** The day's ceiling is reached: no review call is made. */
+export class ReviewBudgetSpentError extends Error {
+  override readonly name = 'ReviewBudgetSpentError';
 }
 
 export function modelTemplateReview(options: ModelTemplateAdvisorOptions): TemplateReviewDeps {
@@ -42,6 +52,12 @@ export function modelTemplateReview(options: ModelTemplateAdvisorOptions): Templ
   return {
     cache: new TemplateReviewCache(options.cacheSize),
     advisorFor: (conversationId) => async (prompt) => {
+      const { daily } = options;
+      const day = daily ? utcDay((daily.now ?? (() => new Date()))()) : '';
+      if (daily?.limits.maxDailyCostUsd !== undefined) {
+        const reached = dailyCeilingReached(await daily.store.spentOn(day), daily.limits, day);
+        if (reached !== undefined) throw new ReviewBudgetSpentError(reached);
+      }
       const reply = await (await model()).createMessage({
         model: options.modelId,
         max_tokens: options.config.maxOutputTokens,
@@ -50,6 +66,7 @@ export function modelTemplateReview(options: ModelTemplateAdvisorOptions): Templ
       const usage = usageOf(reply);
       const cost = options.price ? costOfCall(usage, options.price) : 0;
       await options.ledger(conversationId, { ...usage, ...(cost > 0 ? { costMicroUsd: cost } : {}) });
+      if (daily && cost > 0) await daily.store.add(day, cost);
       const text = reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
       return {
         text,
