@@ -65,6 +65,8 @@ interface Cluster {
   gaps: string[];
   /** Whether a gap between its words is kept other than one space (`constantSpacing`). */
   uneven: boolean;
+  /** The spacing (`Tokens.spacing`) of the last message its gaps were compared with. */
+  spacing: string;
   count: number;
   /** Per position: undefined while one word only; then distinct words with counts; `null` past the limit. */
   values: (Map<string, number> | null | undefined)[];
@@ -139,13 +141,13 @@ export class TemplateMiner {
 
   /** Mines one message; returns the id of the group it joined. */
   add(message: string): number {
-    const { words, glue, uneven } = tokenize(message, this.#rules, false, this.#h);
+    const { words, glue, uneven, spacing } = tokenize(message, this.#rules, false, this.#h);
     // Glue is part of what a message is: `op......0` and `op...... 0` are written differently.
     const key = glue === '' ? words.join(KEY_SEPARATOR) : `${words.join(KEY_SEPARATOR)}${GLUE}${glue}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined) {
       recount(cached, words, key);
-      if (uneven || cached.uneven) this.#agreeGaps(cached, message);
+      if ((uneven || cached.uneven) && spacing !== cached.spacing) this.#agreeGaps(cached, message, spacing);
       return cached.id;
     }
     const bucket = this.#bucket(words, glue);
@@ -168,7 +170,8 @@ export class TemplateMiner {
     if (best !== undefined && (bestScore >= threshold || bucket.length >= this.#maxGroupsPerBucket)) {
       cluster = best;
       absorb(cluster, words, key);
-      if (uneven || cluster.uneven) this.#agreeGaps(cluster, message);
+      if ((uneven || cluster.uneven) && spacing !== cluster.spacing)
+        this.#agreeGaps(cluster, message, spacing);
     } else {
       // The whitespace is read again only here, and only when templates keep it: a group
       // keeps its first message's spacing (with `singleSpaces`, only between constants).
@@ -179,6 +182,7 @@ export class TemplateMiner {
         words,
         gaps,
         uneven,
+        spacing,
         count: 1,
         values: [],
         keys: new Map([[key, 1]]),
@@ -194,10 +198,12 @@ export class TemplateMiner {
   /**
    * With `constantSpacing`, a group keeps only the whitespace all its messages agree on: where
    * one writes a gap differently, the gap is whitespace, not format text, and is one space.
-   * Asked only when the message or the group has uneven spacing, so even logs pay nothing.
+   * Asked only when the message or the group has uneven spacing, and the message is spaced
+   * otherwise than the last one compared, so logs spaced alike pay nothing.
    */
-  #agreeGaps(cluster: Cluster, message: string): void {
+  #agreeGaps(cluster: Cluster, message: string, spacing: string): void {
     if (!this.#h.singleSpaces || !this.#h.constantSpacing) return;
+    cluster.spacing = spacing;
     const gaps = tokenize(message, this.#rules, true, this.#h).gaps;
     let uneven = false;
     for (let i = 1; i < cluster.gaps.length - 1; i++) {
