@@ -55,6 +55,7 @@ export function dataFreeStart(strict: boolean): Heuristics {
     nameFirstWords: false,
     keyNames: !strict,
     singleSpaces: !strict,
+    constantSpacing: !strict,
     letterHeads: false,
     decimalPoint: false,
     pathRoot: false,
@@ -81,6 +82,10 @@ export const GENERAL_RULES: readonly [string, string][] = [
   ['a size unit after a number, apart or on it, is part of it (sizeUnits)', 'IEC 80000-13'],
   ['a quoted string is one word (quotedStrings)', 'RFC 5424 structured-data values; logfmt'],
   ['one space between the words of a template (singleSpaces)', "Drain's templates: words joined by a space"],
+  [
+    'spacing between constants kept as written (constantSpacing)',
+    'printf (ISO C 7.21.6.1): literal text is constant; field width pads the value',
+  ],
   ['a field name before = stays, digits and all (keyNames)', 'logfmt; RFC 5424 structured-data names'],
   [
     'a hyphenated name ending in a number is one value (instanceNames)',

@@ -3,7 +3,8 @@
  * Drain's published figures, its throughput on one thread, and its memory over 1,000,000
  * lines. Prints figures; it is not a test and asserts nothing. Run: `npm run bench:logs`;
  * `-- --loo` measures each system with every learned choice made without it instead
- * (`log-analysis-loo.ts`, also `npm run bench:logs-loo`); `-- --accuracy` skips the 1,000,000 lines.
+ * (`log-analysis-loo.ts`, also `npm run bench:logs-loo`); `-- --accuracy` skips the 1,000,000 lines;
+ * `-- --review` measures the optional model review of uncertain templates (`log-analysis-review.ts`).
  *
  * Data: Loghub (Zhu et al., ISSRE 2023; https://github.com/logpai/loghub), read in place from
  * `<repo>/../shared/data/loghub/` or `$LOGHUB_DIR`, never copied into this repository.
@@ -24,6 +25,7 @@ import {
   SYSTEMS,
 } from '../test/log-analysis/loghub.ts';
 import { leaveOneOut } from './log-analysis-loo.ts';
+import { reviewBench } from './log-analysis-review.ts';
 
 const TOTAL_LINES = 1_000_000;
 const CHECKPOINTS = [100_000, 250_000, 500_000, 1_000_000];
@@ -266,6 +268,8 @@ if (!loghubPresent()) {
     `No Loghub 2k data in ${loghubDir()}: set LOGHUB_DIR to the directory of the *_2k.log_structured.csv files.`,
   );
   process.exitCode = 1;
+} else if (process.argv.includes('--review')) {
+  await reviewBench();
 } else if (process.argv.includes('--loo')) {
   leaveOneOut(process.argv.includes('--strict'), process.argv.includes('--conventions'));
 } else {

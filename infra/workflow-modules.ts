@@ -105,6 +105,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
       {
         config: props.config,
         thirdPartySecret: (id, request) => thirdPartySecretOnce(scope, id, request),
+        grantModel: (fn) => grantModel(fn as NodejsFunction, props, []),
       },
     );
   }

@@ -1,3 +1,4 @@
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { AgentLimits } from '../lambdas/agents/limits.ts';
 import type { ModelPrices } from '../lambdas/agents/pricing.ts';
@@ -72,4 +73,9 @@ export interface ProvisionContext {
   readonly config: KernelConfig;
   /** The stack's secret `id` for third-party credentials: created once, its ARN an output. */
   thirdPartySecret(id: string, request: ThirdPartySecretRequest): Pick<ISecret, 'secretArn' | 'grantRead'>;
+  /**
+   * Lets `fn` call the configured model, as `access.modelSecret` does, for a function whose
+   * model calls depend on its settings (query_logs' optional template review).
+   */
+  grantModel?(fn: LambdaFunction): void;
 }

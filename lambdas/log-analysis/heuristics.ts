@@ -87,6 +87,14 @@ export interface Heuristics {
    */
   singleSpaces: boolean;
   /**
+   * With `singleSpaces`, whitespace between two constant parts is kept as the messages wrote
+   * it (`Initializing:  done`): it is the format string's own text, as constant as its words
+   * (the literal characters of a printf format, ISO C 7.21.6.1). Whitespace that touches a value
+   * is still one space, since a value's padding changes with its width (a field width such as
+   * `%-15s` pads the value, not the format).
+   */
+  constantSpacing: boolean;
+  /**
    * The name before `=` in `name=value` is a field name, never a value, even with digits in it
    * (`r24=0x1f` -> `r24=<*>`, not `<*>=<*>`): the key of a key=value pair is the constant part
    * of the token (logfmt, RFC 5424 structured-data parameters).
@@ -128,6 +136,7 @@ export const DEFAULT_HEURISTICS: Readonly<Heuristics> = Object.freeze({
   nameFirstWords: false,
   keyNames: true,
   singleSpaces: true,
+  constantSpacing: true,
   letterHeads: false,
   decimalPoint: false,
   pathRoot: false,
@@ -142,6 +151,7 @@ export const GENERAL: readonly (keyof Heuristics)[] = [
   'oneDifferentWord',
   'keyNames',
   'singleSpaces',
+  'constantSpacing',
 ];
 /** The choices made on sample logs, in the order the benchmark chooses them (rules, then the threshold). */
 export const LEARNED: readonly (keyof Heuristics)[] = [
@@ -179,6 +189,7 @@ export const HEURISTIC_CANDIDATES: { readonly [K in keyof Heuristics]: readonly 
   nameFirstWords: [false, true],
   keyNames: [false, true],
   singleSpaces: [false, true],
+  constantSpacing: [false, true],
   letterHeads: [false, true],
   decimalPoint: [false, true],
   pathRoot: [false, true],

@@ -42,6 +42,7 @@ export type {
   TemplateReview,
 } from './template-review.ts';
 export {
+  ADVISOR_PROMPT_START,
   advisorPrompt,
   parseAdvisorReply,
   reviewTemplates,

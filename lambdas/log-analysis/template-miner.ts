@@ -63,6 +63,10 @@ interface Cluster {
   id: number;
   words: string[];
   gaps: string[];
+  /** Whether a gap between its words is kept other than one space (`constantSpacing`). */
+  uneven: boolean;
+  /** The spacing (`Tokens.spacing`) of the last message its gaps were compared with. */
+  spacing: string;
   count: number;
   /** Per position: undefined while one word only; then distinct words with counts; `null` past the limit. */
   values: (Map<string, number> | null | undefined)[];
@@ -137,12 +141,13 @@ export class TemplateMiner {
 
   /** Mines one message; returns the id of the group it joined. */
   add(message: string): number {
-    const { words, glue } = tokenize(message, this.#rules, false, this.#h);
+    const { words, glue, uneven, spacing } = tokenize(message, this.#rules, false, this.#h);
     // Glue is part of what a message is: `op......0` and `op...... 0` are written differently.
     const key = glue === '' ? words.join(KEY_SEPARATOR) : `${words.join(KEY_SEPARATOR)}${GLUE}${glue}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined) {
       recount(cached, words, key);
+      if ((uneven || cached.uneven) && spacing !== cached.spacing) this.#agreeGaps(cached, message, spacing);
       return cached.id;
     }
     const bucket = this.#bucket(words, glue);
@@ -165,17 +170,47 @@ export class TemplateMiner {
     if (best !== undefined && (bestScore >= threshold || bucket.length >= this.#maxGroupsPerBucket)) {
       cluster = best;
       absorb(cluster, words, key);
+      if ((uneven || cluster.uneven) && spacing !== cluster.spacing)
+        this.#agreeGaps(cluster, message, spacing);
     } else {
       // The whitespace is read again only here, and only when templates keep it: a group
-      // keeps its first message's spacing.
-      const gaps = this.#h.singleSpaces ? [] : tokenize(message, this.#rules, true, this.#h).gaps;
-      cluster = { id: this.#clusters.length, words, gaps, count: 1, values: [], keys: new Map([[key, 1]]) };
+      // keeps its first message's spacing (with `singleSpaces`, only between constants).
+      const keepsGaps = !this.#h.singleSpaces || this.#h.constantSpacing;
+      const gaps = keepsGaps ? tokenize(message, this.#rules, true, this.#h).gaps : [];
+      cluster = {
+        id: this.#clusters.length,
+        words,
+        gaps,
+        uneven,
+        spacing,
+        count: 1,
+        values: [],
+        keys: new Map([[key, 1]]),
+      };
       this.#clusters.push(cluster);
       bucket.push(cluster);
     }
     if (this.#cache.size >= this.#cacheSize) this.#cache = new Map();
     this.#cache.set(key, cluster);
     return cluster.id;
+  }
+
+  /**
+   * With `constantSpacing`, a group keeps only the whitespace all its messages agree on: where
+   * one writes a gap differently, the gap is whitespace, not format text, and is one space.
+   * Asked only when the message or the group has uneven spacing, and the message is spaced
+   * otherwise than the last one compared, so logs spaced alike pay nothing.
+   */
+  #agreeGaps(cluster: Cluster, message: string, spacing: string): void {
+    if (!this.#h.singleSpaces || !this.#h.constantSpacing) return;
+    cluster.spacing = spacing;
+    const gaps = tokenize(message, this.#rules, true, this.#h).gaps;
+    let uneven = false;
+    for (let i = 1; i < cluster.gaps.length - 1; i++) {
+      if (cluster.gaps[i] !== gaps[i]) cluster.gaps[i] = ' ';
+      if (cluster.gaps[i] !== ' ') uneven = true;
+    }
+    cluster.uneven = uneven;
   }
 
   /**
@@ -217,7 +252,7 @@ export class TemplateMiner {
     const cluster = this.#clusters[group];
     if (cluster === undefined) throw new UnknownTemplateGroupError(group, `no group with id ${group}`);
     const fork = forkOf(cluster, this.#h);
-    if (fork === undefined) return whole(cluster);
+    if (fork === undefined) return whole(cluster, this.#h);
     const words = tokenize(message, this.#rules, false, this.#h).words;
     const branch = fork.branches.get(branchKey(words, fork.positions));
     if (branch === undefined)
@@ -225,7 +260,7 @@ export class TemplateMiner {
         group,
         `message is not in group ${group}: ${JSON.stringify(message)}`,
       );
-    return branchOf(cluster, fork.positions, words, branch);
+    return branchOf(cluster, fork.positions, words, branch, this.#h);
   }
 
   /** Every template as the miner sees it now, most frequent first. */
@@ -234,7 +269,7 @@ export class TemplateMiner {
     for (const cluster of this.#clusters) {
       const fork = forkOf(cluster, this.#h);
       if (fork === undefined) {
-        out.push(whole(cluster));
+        out.push(whole(cluster, this.#h));
         continue;
       }
       for (const [key, branch] of fork.branches) {
@@ -242,7 +277,7 @@ export class TemplateMiner {
         key.split('\u0000').forEach((word, i) => {
           words[fork.positions[i] as number] = word;
         });
-        out.push(branchOf(cluster, fork.positions, words, branch));
+        out.push(branchOf(cluster, fork.positions, words, branch, this.#h));
       }
     }
     return out.sort((a, b) => b.count - a.count || a.id.localeCompare(b.id, 'en', { numeric: true }));
@@ -307,8 +342,8 @@ function forkOf(cluster: Cluster, h: Heuristics): Fork | undefined {
   return cluster.fork.fork;
 }
 
-function whole(cluster: Cluster): MinedTemplate {
-  return { id: String(cluster.id), template: render(cluster.words, cluster.gaps), count: cluster.count };
+function whole(cluster: Cluster, h: Heuristics): MinedTemplate {
+  return { id: String(cluster.id), template: render(cluster.words, cluster.gaps, h), count: cluster.count };
 }
 
 function branchOf(
@@ -316,6 +351,7 @@ function branchOf(
   positions: readonly number[],
   words: readonly string[],
   branch: Branch,
+  h: Heuristics,
 ): MinedTemplate {
   const branchWords = cluster.words.slice();
   branch.common?.forEach((word, i) => {
@@ -324,16 +360,22 @@ function branchOf(
   for (const p of positions) branchWords[p] = words[p] as string;
   return {
     id: `${cluster.id}.${branch.index}`,
-    template: render(branchWords, cluster.gaps),
+    template: render(branchWords, cluster.gaps, h),
     count: branch.count,
   };
 }
 
-function render(words: readonly string[], gaps: readonly string[]): string {
+function render(words: readonly string[], gaps: readonly string[], h: Heuristics): string {
   let out = '';
+  const between = h.singleSpaces && h.constantSpacing;
   for (let i = 0; i < words.length; i++) {
-    // No gaps kept (`singleSpaces`): one space between words.
-    if (i > 0) out += gaps[i] ?? ' ';
+    if (i > 0) {
+      const gap = gaps[i];
+      // `singleSpaces`: one space, or with `constantSpacing` the gap as written between constants.
+      if (gap === undefined) out += ' ';
+      else if (!between) out += h.singleSpaces ? ' ' : gap;
+      else out += words[i - 1]?.endsWith(WILDCARD) || words[i]?.startsWith(WILDCARD) ? ' ' : gap;
+    }
     out += words[i];
   }
   return out;

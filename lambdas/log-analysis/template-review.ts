@@ -107,6 +107,9 @@ export function templatePattern(template: string): RegExp {
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
+/** How the review's prompt begins (the sandbox's offline model recognises it by this). */
+export const ADVISOR_PROMPT_START = 'These log templates were mined from log lines';
+
 /** The prompt for one batch: the rules of a template, then each template with its messages. */
 export function advisorPrompt(
   questions: readonly { id: string; template: string; examples: readonly string[] }[],
@@ -114,7 +117,7 @@ export function advisorPrompt(
   maxLineChars = 240,
 ): string {
   const lines = [
-    'These log templates were mined from log lines; `<*>` marks a variable part. Each was seen only a few times,',
+    `${ADVISOR_PROMPT_START}; \`<*>\` marks a variable part. Each was seen only a few times,`,
     'so a variable may be written as a constant or a constant as a variable. For each template, answer either',
     'a corrected template (variables as `<*>`, constants as written; it must match every message shown) or, if it',
     'is the same event as another template listed, that template id. Leave out templates that are right.',

@@ -31,6 +31,10 @@ export interface Tokens {
    * comma-separated; empty when none. Messages that differ in it differ in template.
    */
   glue: string;
+  /** Whether whitespace between two words is anything but one space (a run, a tab). */
+  uneven: boolean;
+  /** The uneven gaps between words and where they are ('' when none): messages spaced alike have the same. */
+  spacing: string;
 }
 
 const WHITESPACE = /\s/;
@@ -120,7 +124,7 @@ export function tokenize(
   learned: TokenRules = DEFAULT_HEURISTICS,
 ): Tokens {
   const text = rules.length > 0 ? applyRules(message, rules) : message;
-  const out: Tokens = { words: [], gaps: [], glue: '' };
+  const out: Tokens = { words: [], gaps: [], glue: '', uneven: false, spacing: '' };
   const words = out.words;
   let glue = '';
   const length = text.length;
@@ -151,6 +155,10 @@ export function tokenize(
       i++;
     }
     const count = words.length;
+    if (count > 0 && (start - gapStart > 1 || text.charCodeAt(gapStart) !== 32)) {
+      out.uneven = true;
+      out.spacing += `${count}${text.slice(gapStart, start)}|`;
+    }
     push(
       out,
       withGaps ? text.slice(gapStart, start) : undefined,

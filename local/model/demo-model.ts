@@ -15,6 +15,7 @@ import { demoCodeInvestigation, demoFix, demoFixRequested } from './demo-fix.ts'
 import { DEMO_INCIDENT_AGENTS } from './demo-incident.ts';
 import { demoAnalyst, demoAnswer, demoReviewer, demoTriage, demoWriter } from './demo-issue.ts';
 import { demoAnalysis, demoClarification, demoPrd } from './demo-requirements.ts';
+import { demoTemplateReview, isTemplateReview } from './demo-templates.ts';
 import { DEMO_LABEL, excerpt, isRuntimeNote, type PromptLine, promptLines, userTexts } from './demo-text.ts';
 import {
   blocksOf,
@@ -83,6 +84,14 @@ export function demoReply(request: MessageCreateParamsNonStreaming): ModelReply 
     (name) => PROFILES[name].system === system,
   );
   if (profile) return DEMO_AGENTS[profile](request);
+  // The log template review of query_logs (an option of the telemetry configuration).
+  const prompt = userTexts(request).at(-1) ?? '';
+  if (isTemplateReview(prompt))
+    return {
+      kind: 'message',
+      content: [{ type: 'text', text: demoTemplateReview(prompt) }],
+      stopReason: 'end_turn',
+    };
   // Not one of the agents (e.g. a channel conversation's answer): say so, in plain text.
   return {
     kind: 'message',

@@ -15,7 +15,8 @@ import type { ProvisionContext } from '../workflow-module.ts';
  * - `logs:GetQueryResults` and `cloudwatch:GetMetricData`, which have no resource-level
  *   permissions (the service authorizes GetMetricData per call on `*`);
  * - `cloudformation:DescribeStackEvents` on the configured stacks;
- * - read access to the Datadog and PagerDuty credentials secrets, created only when enabled.
+ * - read access to the Datadog and PagerDuty credentials secrets, created only when enabled;
+ * - the model (its key secret, or Bedrock's invoke) only with `logTemplateReview.enabled`.
  * With CloudWatch disabled none of the AWS reads is granted.
  */
 
@@ -25,6 +26,8 @@ export function grantTelemetryAccess(
   stackContext: ProvisionContext,
 ): void {
   fn.addEnvironment(TELEMETRY_ENV.config, JSON.stringify(config));
+  // query_logs' optional template review calls the configured model.
+  if (config.logTemplateReview.enabled) stackContext.grantModel?.(fn);
   const stack = Stack.of(fn);
   const role = fn.role;
   if (role === undefined) throw new Error(`${fn.node.id} has no execution role`);

@@ -36,6 +36,7 @@ describe('stack configuration', () => {
         outputTokenBudget: 1500,
         queriesPerScope: 5,
         insightsTimeoutSeconds: 20,
+        logTemplateReview: { enabled: false, maxTemplates: 8, maxEvidence: 3, maxOutputTokens: 1024 },
         sources: {
           cloudwatch: { enabled: true },
           datadog: { enabled: false, baseUrl: 'https://api.datadoghq.com' },

@@ -59,9 +59,11 @@ const WITH_THIRD_PARTIES = {
   sources: { datadog: { enabled: true }, pagerduty: { enabled: true } },
 };
 const WITHOUT_CLOUDWATCH = { ...DEMO_TELEMETRY_CONFIG, sources: { cloudwatch: { enabled: false } } };
+const WITH_REVIEW = { ...DEMO_TELEMETRY_CONFIG, logTemplateReview: { enabled: true } };
 
 beforeAll(() => {
-  for (const config of [DEMO_TELEMETRY_CONFIG, WITH_THIRD_PARTIES, WITHOUT_CLOUDWATCH]) templateWith(config);
+  for (const config of [DEMO_TELEMETRY_CONFIG, WITH_THIRD_PARTIES, WITHOUT_CLOUDWATCH, WITH_REVIEW])
+    templateWith(config);
 }, 180_000);
 
 interface Statement {
@@ -161,6 +163,20 @@ describe('the telemetry tools function', () => {
     // The agent turn that calls the tools gets none of it.
     const turn = statementsOf(template, 'TelemetryAgentTurn').flatMap((s) => s.actions);
     expect(turn.filter(readsTelemetry)).toEqual([]);
+  });
+
+  it("reads the model's key only with the template review enabled (query_logs then calls the model)", () => {
+    const modelSecretReads = (template: Template) =>
+      statementsOf(template, 'TelemetryTools')
+        .filter((s) => s.actions.includes('secretsmanager:GetSecretValue'))
+        .flatMap((s) => s.resources)
+        .filter((r) => /^<ModelCredentials\w+>$/.test(r));
+    expect(modelSecretReads(templateWith(DEMO_TELEMETRY_CONFIG))).toEqual([]);
+    const template = templateWith(WITH_REVIEW);
+    expect(modelSecretReads(template)).toHaveLength(1);
+    const [, fn] = functionResource(template, 'TelemetryTools');
+    const variables = variablesOf(template, fn) as Record<string, string>;
+    expect(JSON.parse(variables.TELEMETRY_CONFIG ?? '').logTemplateReview.enabled).toBe(true);
   });
 
   it('leaves no cdk-nag finding unacknowledged', () => {

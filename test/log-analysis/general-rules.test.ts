@@ -226,6 +226,22 @@ describe('learned rules switch on and off', () => {
     expect(new Set(mine(lines, { singleSpaces: false }))).toEqual(new Set(['retry  in <*> s\tthen give up']));
   });
 
+  it('keeps whitespace between constants as all messages write it, one space next to a value (constantSpacing)', () => {
+    const agreed = ['sync step:  done in 5 s', 'sync step:  done in 17 s'];
+    expect(new Set(mine(agreed))).toEqual(new Set(['sync step:  done in <*> s']));
+    expect(new Set(mine(agreed, { constantSpacing: false }))).toEqual(new Set(['sync step: done in <*> s']));
+    // Padding after a value changes with its width: one space.
+    const padded = ['slot 7    ready now', 'slot 1234 ready now'];
+    expect(new Set(mine(padded))).toEqual(new Set(['slot <*> ready now']));
+    // Messages that space the same constants differently: one space there.
+    const differing = [
+      'queue  drained after 3 tries',
+      'queue drained after 4 tries',
+      'queue  drained after 5 tries',
+    ];
+    expect(new Set(mine(differing))).toEqual(new Set(['queue drained after <*> tries']));
+  });
+
   it('keeps a field name before = even with digits in it (keyNames)', () => {
     expect(maskWord('r24=0x0ffea4c8')).toBe('r24=<*>');
     expect(maskWord('PSR0=00001f01,')).toBe('PSR0=<*>,');

@@ -25,6 +25,8 @@ export interface TelemetryHarness {
   telemetry: SandboxTelemetry;
   deps: TelemetryDeps;
   endpoint: string;
+  /** The dynalite table of the ledgers (the evidence ledger's and the conversations'). */
+  tableName: string;
   call(
     tool: string,
     args: unknown,
@@ -77,6 +79,7 @@ export async function startTelemetryHarness(
     telemetry,
     deps,
     endpoint,
+    tableName: db.tableName,
     call: (tool, args, call = {}) =>
       runTelemetryTool(
         {

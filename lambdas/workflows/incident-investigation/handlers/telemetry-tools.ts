@@ -1,9 +1,16 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDailySpend } from '../../../adapters/dynamo-daily-spend.ts';
+import { modelClientFromEnv } from '../../../adapters/model-client.ts';
+import { agentLimitsFrom } from '../../../agents/limits.ts';
+import { modelPriceFrom } from '../../../agents/pricing.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
+import { kernelDeps } from '../../../handlers/wiring.ts';
 import { ENV, requireEnv } from '../../../shared/env.ts';
 import { createLogger } from '../../../shared/logger.ts';
-import { readTelemetryConfig } from '../telemetry/config.ts';
+import { readTelemetryConfig, type TelemetryConfig } from '../telemetry/config.ts';
 import type { TelemetryDeps } from '../telemetry/deps.ts';
 import { runTelemetryTool, TelemetryToolInvocation } from '../telemetry/run-telemetry-tool.ts';
+import { modelTemplateReview, type TemplateReviewDeps } from '../telemetry/template-advisor.ts';
 import { createTelemetryDeps } from '../telemetry/wiring.ts';
 
 /**
@@ -20,12 +27,39 @@ const logger = createLogger('telemetry-tools');
 let deps: TelemetryDeps | undefined;
 
 function telemetryDeps(): TelemetryDeps {
-  deps ??= createTelemetryDeps({
-    config: readTelemetryConfig(),
+  if (deps !== undefined) return deps;
+  const config = readTelemetryConfig();
+  const templateReview = config.logTemplateReview.enabled ? reviewDeps(config) : undefined;
+  deps = createTelemetryDeps({
+    config,
     tableName: requireEnv(ENV.tableName),
     retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
+    ...(templateReview ? { templateReview } : {}),
   });
   return deps;
+}
+
+/**
+ * The configured model (MODEL_PROVIDER, MODEL_ID, MODEL_PRICE) as query_logs' template reviewer,
+ * counted in the conversation's ledger and the day's spend, under the agents' daily ceiling.
+ */
+function reviewDeps(config: TelemetryConfig, env: NodeJS.ProcessEnv = process.env): TemplateReviewDeps {
+  const price = modelPriceFrom(env[ENV.modelPrice]);
+  return modelTemplateReview({
+    model: () => modelClientFromEnv(env, { timeoutMs: 30_000 }),
+    modelId: requireEnv(ENV.modelId, env),
+    ...(price ? { price } : {}),
+    ledger: (conversationId, delta) => kernelDeps().store.addToLedger(conversationId, delta),
+    config: config.logTemplateReview,
+    daily: {
+      store: new DynamoDailySpend({
+        client: new DynamoDBClient({}),
+        tableName: requireEnv(ENV.tableName, env),
+        retentionDays: Number(env[ENV.retentionDays] ?? 90),
+      }),
+      limits: agentLimitsFrom(env[ENV.agentLimits]),
+    },
+  });
 }
 
 export const handler = taskHandler({

@@ -74,6 +74,25 @@ export const TelemetryConfig = z
     queriesPerScope: z.number().int().min(1).max(50).default(5),
     /** Logs Insights: how long to wait for a query to complete, in seconds. @default 20 */
     insightsTimeoutSeconds: z.number().int().min(1).max(120).default(20),
+    /**
+     * Model help for query_logs' templates (lambdas/log-analysis/template-review.ts): the few
+     * templates seen least often are sent, in one batch per query, to the configured model
+     * (`model.id`), which may name a better template or merge two; each template is asked about
+     * once per function instance (cached by its text), and the call's tokens and cost are added
+     * to the conversation's ledger. Off by default: the miner alone needs no model.
+     */
+    logTemplateReview: z
+      .strictObject({
+        /** @default false */
+        enabled: z.boolean().default(false),
+        /** Templates asked about per query at most (one model call per query). @default 8 */
+        maxTemplates: z.number().int().min(1).max(20).default(8),
+        /** Templates seen at most this many times in a query's events are the uncertain ones. @default 3 */
+        maxEvidence: z.number().int().min(1).max(20).default(3),
+        /** The call's `max_tokens`: the most output one review may cost. @default 1024 */
+        maxOutputTokens: z.number().int().min(128).max(8192).default(1024),
+      })
+      .prefault({}),
     /** Data sources. CloudWatch (logs, metrics, CloudFormation deployments) is on by default. */
     sources: z
       .strictObject({

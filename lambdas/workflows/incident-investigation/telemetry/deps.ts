@@ -1,6 +1,7 @@
 import type { TelemetryConfig } from './config.ts';
 import type { EvidenceDraft, EvidenceLedger } from './evidence.ts';
 import type { DeploymentsSource, IncidentsSource, LogsSource, MetricsSource } from './sources.ts';
+import type { TemplateReviewDeps } from './template-advisor.ts';
 
 /** What the telemetry tools run with: configuration, the ledger, the enabled sources, a clock. */
 export interface TelemetryDeps {
@@ -10,6 +11,8 @@ export interface TelemetryDeps {
   metrics: Partial<Record<'cloudwatch' | 'datadog', MetricsSource>>;
   deployments?: DeploymentsSource;
   incidents?: IncidentsSource;
+  /** The model's review of query_logs' uncertain templates; only with `logTemplateReview.enabled`. */
+  templateReview?: TemplateReviewDeps;
   now: () => number;
 }
 
@@ -20,6 +23,8 @@ export interface TelemetryDeps {
  */
 export interface CallDeps extends TelemetryDeps {
   reserve(): Promise<void>;
+  /** The conversation the call is for (whose ledger a model review is counted in). */
+  conversationId?: string;
 }
 
 /** What one tool produced: the text for the model and what the ledger keeps of it. */

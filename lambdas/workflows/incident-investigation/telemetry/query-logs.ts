@@ -1,7 +1,16 @@
-import { analyzeLogs, isErrorLike, type LogEvent, parseLine } from '../../../log-analysis/index.ts';
+import {
+  type AnalyzeOptions,
+  analyzeLogs,
+  analyzeLogsWithReview,
+  isErrorLike,
+  type LogAnalysis,
+  type LogEvent,
+  parseLine,
+} from '../../../log-analysis/index.ts';
 import { type CallDeps, cap, type ToolOutcome } from './deps.ts';
 import { QueryRefusedError } from './errors.ts';
 import type { FetchedLogEvent, InsightsRows, LogsQuery, LogsSource } from './sources.ts';
+import { ReviewBudgetSpentError } from './template-advisor.ts';
 import type { QueryLogsArgs } from './tools.ts';
 import { isoRange, type ResolvedWindow, requireService, resolveWindow } from './window.ts';
 
@@ -44,7 +53,7 @@ export async function queryLogs(args: QueryLogsArgs, deps: CallDeps): Promise<To
       end: window.end,
       limit,
     });
-    const text = insightsText(result, service.name, window, deps, budget);
+    const text = await insightsText(result, service.name, window, deps, budget);
     return {
       output: text.output,
       evidence: {
@@ -65,7 +74,7 @@ export async function queryLogs(args: QueryLogsArgs, deps: CallDeps): Promise<To
     end: window.end,
     limit,
   });
-  const text = eventsText(
+  const text = await eventsText(
     fetched.events,
     fetched,
     limit,
@@ -117,7 +126,7 @@ async function readLatest(
   return first;
 }
 
-function eventsText(
+async function eventsText(
   events: readonly FetchedLogEvent[],
   cut: Cut,
   limit: number,
@@ -125,7 +134,7 @@ function eventsText(
   deps: CallDeps,
   budget: number,
   what: string,
-): { output: string; summary: string } {
+): Promise<{ output: string; summary: string }> {
   const range = isoRange(window);
   const { truncated } = cut;
   const covered =
@@ -154,7 +163,7 @@ function eventsText(
     examples.length === 0
       ? ''
       : `\n\nExample lines (${examples.length} of ${events.length}):\n${examples.join('\n')}`;
-  const analysis = analyzeLogs(input, {
+  const options: AnalyzeOptions = {
     summary: {
       tokenBudget: Math.max(
         100,
@@ -166,7 +175,9 @@ function eventsText(
       truncated && cut.from === undefined ? (events.at(-1)?.timestamp ?? window.end) : window.end,
     ),
     correlation: { maxGroups: 5 },
-  });
+  };
+  const { analysis, reviewNote } = await analyze(input, options, deps);
+  if (reviewNote) lines.push(reviewNote);
   const top = analysis.errorPatterns[0];
   const anomaly = analysis.anomalies[0];
   const summary = [
@@ -180,6 +191,45 @@ function eventsText(
     output: cap(`${lines.join('\n')}\n\n${analysis.summary}${exampleText}`, budget),
     summary: summary.slice(0, 1000),
   };
+}
+
+/**
+ * The analysis, with the model's review of the uncertain templates when the configuration
+ * enables it and the function has a model (`deps.templateReview`). The review is help, never
+ * required: when the model call fails, the miner's own templates are used and the note says so.
+ */
+async function analyze(
+  input: LogEvent[],
+  options: AnalyzeOptions,
+  deps: CallDeps,
+): Promise<{ analysis: LogAnalysis; reviewNote?: string }> {
+  const settings = deps.config.logTemplateReview;
+  const review = deps.templateReview;
+  if (!settings.enabled || review === undefined || deps.conversationId === undefined)
+    return { analysis: analyzeLogs(input, options) };
+  try {
+    const reviewed = await analyzeLogsWithReview(input, {
+      ...options,
+      review: {
+        advisor: review.advisorFor(deps.conversationId),
+        cache: review.cache,
+        maxTemplates: settings.maxTemplates,
+        maxEvidence: settings.maxEvidence,
+      },
+    });
+    const { asked, cached, applied } = reviewed.review;
+    const reviewNote =
+      asked + cached === 0
+        ? undefined
+        : `Templates reviewed by the model: ${asked} asked, ${cached} answered before, ${applied} corrected or merged.`;
+    return { analysis: reviewed.analysis, ...(reviewNote ? { reviewNote } : {}) };
+  } catch (error) {
+    const what = error instanceof ReviewBudgetSpentError ? 'was not made' : 'failed';
+    return {
+      analysis: analyzeLogs(input, options),
+      reviewNote: `The model's review of the templates ${what} (${(error as Error).message.slice(0, 200)}); the templates are the miner's own.`,
+    };
+  }
 }
 
 /**
@@ -216,13 +266,13 @@ function pickExamples(events: readonly FetchedLogEvent[], max: number): string[]
     );
 }
 
-function insightsText(
+async function insightsText(
   result: InsightsRows,
   service: string,
   window: ResolvedWindow,
   deps: CallDeps,
   budget: number,
-): { output: string; summary: string } {
+): Promise<{ output: string; summary: string }> {
   const hasMessages = result.rows.some((row) => row['@message'] !== undefined);
   if (hasMessages) {
     const events: FetchedLogEvent[] = result.rows.map((row) => ({

@@ -53,6 +53,7 @@ export async function runTelemetryTool(
   let used: number | undefined;
   const call: CallDeps = {
     ...deps,
+    conversationId,
     async reserve() {
       if (!COUNTED.has(tool)) return;
       const reservation = await deps.ledger.reserveQuery(conversationId, scope, limit);

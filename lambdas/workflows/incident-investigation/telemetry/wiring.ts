@@ -10,6 +10,7 @@ import { DatadogSource } from './datadog.ts';
 import type { TelemetryDeps } from './deps.ts';
 import { DynamoEvidenceLedger } from './dynamo-evidence-ledger.ts';
 import { PagerDutySource } from './pagerduty.ts';
+import type { TemplateReviewDeps } from './template-advisor.ts';
 
 /**
  * The real sources for a configuration: only the enabled ones exist, so a disabled source
@@ -23,6 +24,8 @@ export function createTelemetryDeps(options: {
   fetch?: typeof fetch;
   /** The clock of the windows and the ledger's records. @default Date.now */
   now?: () => number;
+  /** The model's review of query_logs' templates (`logTemplateReview.enabled`). @default - none */
+  templateReview?: TemplateReviewDeps;
 }): TelemetryDeps {
   const { config } = options;
   const now = options.now ?? Date.now;
@@ -61,6 +64,7 @@ export function createTelemetryDeps(options: {
           }),
         }
       : {}),
+    ...(options.templateReview ? { templateReview: options.templateReview } : {}),
     now,
   };
 }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { advisorPrompt, mineRecords, reviewTemplates } from '../../lambdas/log-analysis/index.ts';
+import { demoReply } from '../../local/model/demo-model.ts';
+import { demoTemplateReview, isTemplateReview } from '../../local/model/demo-templates.ts';
+
+/** The offline demo model's one rule for the log template review: a word holding a digit is a variable. */
+describe('the demo model on a template review', () => {
+  it('answers a corrected template, or the same event when the corrected text is another template', () => {
+    const prompt = advisorPrompt(
+      [
+        { id: '4', template: 'worker w7 restarted', examples: ['worker w7 restarted'] },
+        { id: '5', template: 'disk sda1 full', examples: ['disk sda1 full'] },
+        { id: '6', template: 'queue drained', examples: ['queue drained'] },
+      ],
+      [{ id: '1', template: 'disk <*> full', count: 40 }],
+    );
+    expect(isTemplateReview(prompt)).toBe(true);
+    expect(JSON.parse(demoTemplateReview(prompt))).toEqual({
+      answers: [
+        { id: '4', template: 'worker <*> restarted' },
+        { id: '5', sameAs: '1' },
+      ],
+    });
+  });
+
+  it('is what the demo model replies to the review prompt, and the review uses it', async () => {
+    const lines = ['job 17 done', 'job 18 done', 'job 19 done', 'node web4 joined'];
+    const mined = mineRecords(lines.map((message) => ({ message })));
+    const review = await reviewTemplates(lines, mined, {
+      advisor: async (prompt) => {
+        const reply = demoReply({
+          model: 'demo',
+          max_tokens: 100,
+          messages: [{ role: 'user', content: prompt }],
+        });
+        if (reply.kind !== 'message') throw new Error(`unexpected ${reply.kind}`);
+        const text = reply.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+        return { text, usage: { inputTokens: 1, outputTokens: 1 } };
+      },
+    });
+    expect(review.calls).toBe(1);
+    expect(review.applied).toBe(1);
+    expect(review.mined.templates.map((t) => t.template).sort()).toEqual(['job <*> done', 'node <*> joined']);
+  });
+});
