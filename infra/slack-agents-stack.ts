@@ -1,5 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { type CfnElement, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  Annotations,
+  type CfnElement,
+  CfnOutput,
+  Duration,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
 import { Effect, type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { type CfnFunction, FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
@@ -70,7 +78,10 @@ export class SlackAgentsStack extends Stack {
     super(scope, id, props);
     const modules = props.modules ?? WORKFLOW_MODULES;
     assertUniqueNames(modules);
-    const config = parseConfig(props.config ?? this.node.tryGetContext(CONFIG_CONTEXT_KEY), modules);
+    // A deprecated place of a key is shown where `cdk synth` and `cdk deploy` show warnings.
+    const config = parseConfig(props.config ?? this.node.tryGetContext(CONFIG_CONTEXT_KEY), modules, {
+      onWarning: (message) => Annotations.of(this).addWarningV2('slack-agents:config-moved', message),
+    });
     this.config = config;
 
     const table = new ConversationsTable(this, 'Conversations');
