@@ -1,23 +1,26 @@
 /**
- * Cold import of the bundled functions: each entry is bundled as
- * `cdk deploy` bundles it (esbuild: ESM, minified, with a source map beside it), then imported
- * by a fresh Node process, which reports the CPU time of the `import()` call. Three ways to run a bundle:
+ * Cold import of the bundled functions: each entry is bundled as `cdk deploy` bundles it, with
+ * the stack's own esbuild options (infra/constructs/function-bundle.ts: ESM, minified, split into
+ * chunks, a source map beside each file), then imported by a fresh Node process, which reports
+ * the CPU time of the `import()` call. Three ways to run a bundle:
  * - `--enable-source-maps`: what the functions ran with before (Node parses the map at load);
  * - `no source maps`: the floor (minified positions in stack traces);
- * - `lazy source maps`: the bundle with `lambdas/shared/source-maps-entry.ts` injected, no flag:
- *   the map is read only when a stack trace is first formatted.
+ * - `lazy source maps`: the bundle as deployed, with `lambdas/shared/source-maps-entry.ts`
+ *   injected, no flag: the map is read only when a stack trace is first formatted.
+ * The bundle's size is its `index.mjs` and the chunks it imports statically (what a cold start
+ * reads); `lazy` is the size of the chunks behind `import()`.
  * For the lazy variant it also times the first formatting of a stack trace (the map's one-off
  * cost, paid on an error only) and shows the first frames, to show they are readable.
  * Prints the median of RUNS runs per cell; asserts nothing. Run: `npm run bench:cold-import`
  * (`ONLY=AgentTurn npm run bench:cold-import` for one function).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { SOURCE_MAPS_ENTRY } from '../infra/constructs/kernel-function.ts';
+import { functionBundleOptions, SOURCE_MAPS_ENTRY } from '../infra/constructs/function-bundle.ts';
 
 const RUNS = Number(process.env.RUNS ?? 9);
 const ENTRIES = {
@@ -26,30 +29,29 @@ const ENTRIES = {
   Drain: 'lambdas/handlers/drain.ts',
   Ingress: 'lambdas/handlers/ingress.ts',
 } as const;
-const INJECT = SOURCE_MAPS_ENTRY;
 const ONLY = process.env.ONLY?.split(',');
 
 const out = mkdtempSync(join(tmpdir(), 'cold-import-'));
 
 async function bundle(name: string, entry: string, inject: boolean): Promise<string> {
-  const outfile = join(out, inject ? 'lazy' : 'plain', name, 'index.mjs');
+  const outdir = join(out, inject ? 'lazy' : 'plain', name);
+  const options = functionBundleOptions(process.cwd(), entry, outdir);
   await build({
-    entryPoints: [entry],
-    bundle: true,
-    minify: true,
-    sourcemap: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    mainFields: ['module', 'main'],
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    ...(inject ? { inject: [INJECT] } : {}),
-    outfile,
-    logLevel: 'error',
+    ...options,
+    inject: (options.inject ?? []).filter((file) => inject || !file.endsWith(SOURCE_MAPS_ENTRY)),
   });
-  return outfile;
+  return join(outdir, 'index.mjs');
+}
+
+/** Bytes of `file` and of the chunks it imports statically, transitively (what its import reads). */
+function staticBytes(file: string, seen = new Set<string>()): number {
+  if (seen.has(file)) return 0;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  let bytes = text.length;
+  for (const [, chunk] of text.matchAll(/(?:^|[;}])import\s*(?:[^'"();]*?from\s*)?"\.\/([^"]+\.mjs)"/g))
+    if (chunk !== undefined) bytes += staticBytes(join(dirname(file), chunk), seen);
+  return bytes;
 }
 
 const ENV = {
@@ -88,9 +90,9 @@ const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 
 console.log(`cold import CPU time, median of ${RUNS} fresh processes (node ${process.version})`);
 console.log(
-  '| function | bundle | map | --enable-source-maps | no source maps | lazy source maps | flag tax | lazy tax |',
+  '| function | bundle | lazy | map | --enable-source-maps | no source maps | lazy source maps | flag tax | lazy tax |',
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|');
 const traces: [string, { ms: number; frames: string[] }][] = [];
 for (const [name, entry] of Object.entries(ENTRIES)) {
   if (ONLY && !ONLY.includes(name)) continue;
@@ -106,9 +108,13 @@ for (const [name, entry] of Object.entries(ENTRIES)) {
     lazyRuns.push(importMs(lazy, []));
   }
   const [f, b, l] = [median(flagged), median(bare), median(lazyRuns)];
-  const kb = (path: string) => `${Math.round(statSync(path).size / 1024)} kB`;
+  const kb = (bytes: number) => `${Math.round(bytes / 1024)} kB`;
+  const total = readdirSync(dirname(plain))
+    .filter((file) => file.endsWith('.mjs'))
+    .reduce((sum, file) => sum + statSync(join(dirname(plain), file)).size, 0);
+  const loaded = staticBytes(plain);
   console.log(
-    `| ${name} | ${kb(plain)} | ${kb(`${plain}.map`)} | ${fmt(f)} | ${fmt(b)} | ${fmt(l)} | ${(((f - b) / b) * 100).toFixed(0)}% | ${(((l - b) / b) * 100).toFixed(0)}% |`,
+    `| ${name} | ${kb(loaded)} | ${kb(total - loaded)} | ${kb(statSync(`${plain}.map`).size)} | ${fmt(f)} | ${fmt(b)} | ${fmt(l)} | ${(((f - b) / b) * 100).toFixed(0)}% | ${(((l - b) / b) * 100).toFixed(0)}% |`,
   );
   traces.push([name, firstTrace(lazy)]);
 }

@@ -170,14 +170,12 @@ const SECTIONS: Record<string, string> = {
     'The sweep for stuck conversations: how often, after how long, how many repairs before failing.',
   github:
     'GitHub, for workflows that work on a repository: the REST API base URL (GitHub Enterprise Server: `https://HOST/api/v3`), and with a token the login it acts as.',
-  telemetry:
-    "The incident tools' telemetry: services (log groups, metrics, CloudFormation stacks, dependencies), query bounds, and the data sources (CloudWatch; Datadog and PagerDuty when enabled, each with its credentials secret).",
   bugInvestigation:
     'Bug investigation: a top-level message in `channels.bugReports` starts one; findings to `bugSummaries`, escalations to `developers` mentioning `people.on_call`. With `repository`, code tools and fixes as pull requests (a GitHub App, CodeBuild).',
   requirementsInterview:
     'Requirements interview: `/prd <idea>` or a mention starting with a keyword; clarifies, writes a PRD and its analysis.',
   incidentInvestigation:
-    "Incident investigation: `/investigate`, a service's CloudWatch alarm or PagerDuty incident opens a thread in `channels.incidents`; hypotheses tested against telemetry, remediation steps run only once approved (`approvals.remediation_step`). Skills: `lambda` (a function name or ARN) or `ssm_automation` (a document); `demo` is the sandbox's.",
+    "Incident investigation: `/investigate`, a service's CloudWatch alarm or PagerDuty incident opens a thread in `channels.incidents`; hypotheses tested against telemetry, remediation steps run only once approved (`approvals.remediation_step`). Skills: `lambda` (a function name or ARN) or `ssm_automation` (a document); `demo` is the sandbox's. `telemetry`: what the data tools read: services (log groups, metrics, CloudFormation stacks, dependencies), query bounds, and the data sources (CloudWatch; Datadog and PagerDuty when enabled, each with its credentials secret); it was the top-level `telemetry` key, still read there with a deprecation warning.",
   channelConversations:
     'Channel conversations: after a mention the bot stays attentive in a channel no workflow owns.',
   issuePipeline:

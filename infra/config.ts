@@ -6,12 +6,12 @@ import { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import { RoleMembers } from '../lambdas/kernel/people.ts';
 import { UntrustedTextMode } from '../lambdas/kernel/people-text.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
-import { TelemetryConfig } from '../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
 import { deployProblems, unknownChannels } from './config-checks.ts';
 import { unknownKeys } from './config-keys.ts';
+import { applyMovedKeys } from './config-moves.ts';
 import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
 
 /**
@@ -211,14 +211,6 @@ const KernelConfigFields = {
     })
     .prefault({}),
   /**
-   * The incident tools' telemetry (lambdas/workflows/incident-investigation/telemetry/config.ts): the services (log
-   * groups, metrics, CloudFormation stacks, dependencies = the service map), the query bounds
-   * (widest window, events per query, queries per hypothesis per round) and the data sources
-   * (CloudWatch on; Datadog and PagerDuty off until enabled).
-   * @default { services: [] } with every bound at its default
-   */
-  telemetry: TelemetryConfig.prefault({}),
-  /**
    * Protected paths, one setting for every workflow that writes code (the bug workflow's fixer,
    * the issue pipeline): a change touching one waits for an approver or is refused, as each
    * workflow's `protectedChanges` says (docs/security-code-changes.md). `add`: patterns
@@ -311,17 +303,41 @@ export class InvalidConfigError extends Error {
  * Validates a raw configuration (context value or props), applies the defaults, and checks
  * what it needs to work in AWS (infra/config-checks.ts) unless it is the sandbox's.
  * JSON text is accepted because `cdk -c key=value` passes context values as strings.
+ * A key a module's section took over (`settings.movedFrom`) is still read from its old place,
+ * with a deprecation warning through `onWarning`.
  * @throws InvalidConfigError with one line per problem, e.g.
  *   `slackAgents.channels.bugReport: unknown key; did you mean channels.bugReports?`
  */
 export function parseConfig(
   raw: unknown = {},
   modules: readonly AnyWorkflowModule[] = WORKFLOW_MODULES,
+  options: {
+    /** @default - printed on stderr */
+    onWarning?: (message: string) => void;
+  } = {},
 ): SlackAgentsConfig {
-  const value = typeof raw === 'string' ? parseJsonText(raw) : (raw ?? {});
+  const given = typeof raw === 'string' ? parseJsonText(raw) : (raw ?? {});
   const schema = configSchema(modules);
   const line = (path: readonly (string | number)[], message: string) =>
     `${[CONFIG_CONTEXT_KEY, ...path.map(String)].join('.')}: ${message}`;
+  const { value, moved, conflicts } = applyMovedKeys(given, modules);
+  if (conflicts.length > 0)
+    throw new InvalidConfigError(
+      conflicts.map(({ from, to }) =>
+        line(
+          from,
+          `moved to ${CONFIG_CONTEXT_KEY}.${to.join('.')}, which is set too: keep only the new place`,
+        ),
+      ),
+    );
+  const warn = options.onWarning ?? ((message: string) => console.warn(message));
+  for (const { from, to } of moved)
+    warn(
+      line(
+        from,
+        `deprecated: this key moved to ${CONFIG_CONTEXT_KEY}.${to.join('.')}; it was read from its old place, move it there`,
+      ),
+    );
   // Unknown keys first, each with the nearest known name; zod's own report of them is dropped.
   const unknown = [...unknownKeys(schema, value), ...unknownChannels(value, modules)].map(
     ({ path, suggestion }) =>

@@ -1,7 +1,7 @@
 import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { AnyWorkflowModule, ModulePermission } from '../statemachines/workflow-module.ts';
+import type { KernelFunction } from './constructs/kernel-function.ts';
 import { nagResourceName } from './nag-resource.ts';
 
 /** The module's extra permissions under its settings (`WorkflowModule.permissions`), on its deployed functions. */
@@ -9,7 +9,7 @@ export function grantPermissions(
   module: AnyWorkflowModule,
   settings: unknown,
   disabled: ReadonlySet<string>,
-  functions: ReadonlyMap<string, NodejsFunction>,
+  functions: ReadonlyMap<string, KernelFunction>,
 ): void {
   const byFunction = (module.permissions?.(settings) ?? {}) as Record<string, readonly ModulePermission[]>;
   for (const [id, permissions] of Object.entries(byFunction)) {
@@ -38,7 +38,7 @@ export function grantPermissions(
 
 /** Acknowledges cdk-nag's wildcard finding on each resource with a `*`, with the permission's own reason. */
 function acknowledgeWildcards(
-  fn: NodejsFunction,
+  fn: KernelFunction,
   resources: readonly string[],
   permission: ModulePermission,
 ): void {
@@ -59,7 +59,7 @@ function acknowledgeWildcards(
   }
 }
 
-function requireFn(functions: ReadonlyMap<string, NodejsFunction>, id: string): NodejsFunction {
+function requireFn(functions: ReadonlyMap<string, KernelFunction>, id: string): KernelFunction {
   const fn = functions.get(id);
   if (fn === undefined) throw new Error(`function "${id}" is not deployed`);
   return fn;

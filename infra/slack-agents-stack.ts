@@ -1,10 +1,17 @@
 import { fileURLToPath } from 'node:url';
-import { type CfnElement, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  Annotations,
+  type CfnElement,
+  CfnOutput,
+  Duration,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
 import { Effect, type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { type CfnFunction, FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { requirePriceOf } from '../lambdas/agents/pricing.ts';
@@ -26,14 +33,14 @@ import { FailureQueue } from './constructs/failure-queue.ts';
 import { FunctionConfiguration } from './constructs/function-configuration.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { IngressSources } from './constructs/ingress-sources.ts';
-import { createKernelFunction } from './constructs/kernel-function.ts';
+import { createKernelFunction, type KernelFunction } from './constructs/kernel-function.ts';
 import { deadLetterQueuesIn, Monitoring, MonitoringSettingsSchema } from './constructs/monitoring.ts';
 import { createReconciler } from './constructs/reconciler.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { deployModules } from './workflow-modules.ts';
 
 /** The stack's functions by id: the kernel's and every enabled module's. */
-export type StackFunctions = ReadonlyMap<string, NodejsFunction>;
+export type StackFunctions = ReadonlyMap<string, KernelFunction>;
 
 /** The repository root (this file is `infra/slack-agents-stack.ts`). */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -71,7 +78,10 @@ export class SlackAgentsStack extends Stack {
     super(scope, id, props);
     const modules = props.modules ?? WORKFLOW_MODULES;
     assertUniqueNames(modules);
-    const config = parseConfig(props.config ?? this.node.tryGetContext(CONFIG_CONTEXT_KEY), modules);
+    // A deprecated place of a key is shown where `cdk synth` and `cdk deploy` show warnings.
+    const config = parseConfig(props.config ?? this.node.tryGetContext(CONFIG_CONTEXT_KEY), modules, {
+      onWarning: (message) => Annotations.of(this).addWarningV2('slack-agents:config-moved', message),
+    });
     this.config = config;
 
     const table = new ConversationsTable(this, 'Conversations');
@@ -237,7 +247,7 @@ export class SlackAgentsStack extends Stack {
     for (const stateMachine of deployed.startable) stateMachine.grantStartExecution(reconciler);
     reconciler.addToRolePolicy(completeTasks(['states:SendTaskSuccess']));
 
-    this.functions = new Map<string, NodejsFunction>([
+    this.functions = new Map<string, KernelFunction>([
       ['Ingress', ingress],
       ['Router', router],
       ['Reconciler', reconciler],
@@ -370,7 +380,7 @@ function invokedFunctions(stateMachine: StateMachine, functions: StackFunctions)
     .filter(([, logicalId]) => rendered.includes(`"${logicalId}"`));
 }
 
-function requireRole(fn: NodejsFunction): IRole {
+function requireRole(fn: KernelFunction): IRole {
   if (fn.role === undefined) throw new Error(`${fn.node.id} has no execution role`);
   return fn.role;
 }

@@ -3,7 +3,6 @@ import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IChainable, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { WorkflowRegistration } from '../lambdas/kernel/workflows.ts';
@@ -20,7 +19,11 @@ import type { SlackAgentsConfig } from './config.ts';
 import { grantBuildLogReads, grantCodeAccess } from './constructs/code-access.ts';
 import type { ConversationsTable } from './constructs/conversations-table.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
-import { createKernelFunction, type KernelFunctionProps } from './constructs/kernel-function.ts';
+import {
+  createKernelFunction,
+  type KernelFunction,
+  type KernelFunctionProps,
+} from './constructs/kernel-function.ts';
 import type { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { thirdPartySecretOnce } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
@@ -47,7 +50,7 @@ export interface ModuleDeploymentProps {
 /** The modules as deployed: what the stack wires to the Router and checks. */
 export interface ModuleDeployment {
   /** Every module function, by id. */
-  readonly functions: ReadonlyMap<string, NodejsFunction>;
+  readonly functions: ReadonlyMap<string, KernelFunction>;
   /** Every state machine by workflow name: the workflows and their children. */
   readonly stateMachines: ReadonlyMap<string, StateMachine>;
   /** The state machines the Router starts (workflows, not children). */
@@ -58,7 +61,7 @@ export interface ModuleDeployment {
   /** Variables the Router gets from the module that extends it. */
   readonly routerEnvironment: Readonly<Record<string, string>>;
   /** Gives the Router what the modules' queues need from it (send, URL). */
-  connectRouter(router: NodejsFunction): void;
+  connectRouter(router: KernelFunction): void;
 }
 
 interface EnabledModule {
@@ -105,7 +108,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
       {
         config: props.config,
         thirdPartySecret: (id, request) => thirdPartySecretOnce(scope, id, request),
-        grantModel: (fn) => grantModel(fn as NodejsFunction, props, []),
+        grantModel: (fn) => grantModel(fn as KernelFunction, props, []),
       },
     );
   }
@@ -204,7 +207,7 @@ function createFunctions(
   scope: Construct,
   enabled: readonly EnabledModule[],
   props: ModuleDeploymentProps,
-): Map<string, NodejsFunction> {
+): Map<string, KernelFunction> {
   const all = enabled.flatMap(({ module, environment, models, disabled }) =>
     Object.entries(module.functions ?? {}).flatMap(([id, spec]) =>
       disabled.has(id)
@@ -213,7 +216,7 @@ function createFunctions(
     ),
   );
   const usesTools = (spec: FunctionSpec) => Object.keys(spec.access?.tools ?? {}).length > 0;
-  const functions = new Map<string, NodejsFunction>();
+  const functions = new Map<string, KernelFunction>();
   const create = (
     id: string,
     spec: FunctionSpec,
@@ -271,7 +274,7 @@ function withoutTools(spec: FunctionSpec, disabled: ReadonlySet<string>): Functi
 }
 
 function grantAccess(
-  fn: NodejsFunction,
+  fn: KernelFunction,
   spec: FunctionSpec,
   props: ModuleDeploymentProps,
   modelIds: readonly string[] = [],
@@ -289,7 +292,7 @@ function grantAccess(
  * module calls (the channel judge's).
  */
 function grantModel(
-  fn: NodejsFunction,
+  fn: KernelFunction,
   props: ModuleDeploymentProps,
   moduleModelIds: readonly string[],
 ): void {
@@ -319,7 +322,7 @@ interface DeployedQueue {
 function createQueues(
   scope: Construct,
   enabled: readonly EnabledModule[],
-  functions: ReadonlyMap<string, NodejsFunction>,
+  functions: ReadonlyMap<string, KernelFunction>,
   config: SlackAgentsConfig,
 ): DeployedQueue[] {
   return enabled.flatMap(({ module }) =>
@@ -366,7 +369,7 @@ function allowStartingItself(stateMachine: StateMachine): void {
   });
 }
 
-function requireFn(functions: ReadonlyMap<string, NodejsFunction>, id: string): NodejsFunction {
+function requireFn(functions: ReadonlyMap<string, KernelFunction>, id: string): KernelFunction {
   const fn = functions.get(id);
   if (fn === undefined) throw new Error(`function "${id}" is not deployed`);
   return fn;

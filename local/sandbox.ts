@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
+import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
@@ -43,7 +44,7 @@ import { SqsQueueService } from './sqs/queue-service.ts';
 import { createStepFunctionsApi, STEP_FUNCTIONS_TARGET_PREFIX } from './stepfunctions/api.ts';
 import { ManualClock } from './stepfunctions/clock.ts';
 import { LocalStepFunctions } from './stepfunctions/runtime.ts';
-import { DEMO_TELEMETRY_CONFIG } from './telemetry/demo-services.ts';
+import { withDemoTelemetry } from './telemetry/demo-services.ts';
 import {
   LOCAL_REGION,
   localArn,
@@ -117,7 +118,7 @@ async function assemble(
   // The telemetry tools read the demo incident's services unless the caller configures others.
   const { template } = await sandboxTemplate({
     ...(options.modules ? { modules: options.modules } : {}),
-    config: { sandbox: true, telemetry: DEMO_TELEMETRY_CONFIG, ...options.config },
+    config: withDemoTelemetry({ sandbox: true, ...options.config }, options.modules ?? WORKFLOW_MODULES),
     ...(options.templateCache === false ? { cache: false } : {}),
   });
   const names = { baseUrl: url };

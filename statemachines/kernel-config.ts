@@ -4,7 +4,6 @@ import type { AgentLimits } from '../lambdas/agents/limits.ts';
 import type { ModelPrices } from '../lambdas/agents/pricing.ts';
 import type { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
-import type { TelemetryConfig } from '../lambdas/workflows/incident-investigation/telemetry/config.ts';
 
 /**
  * What the stack hands every workflow module besides its own settings: the kernel's
@@ -47,8 +46,6 @@ export interface KernelConfig {
   >;
   /** Who may decide what: decision kind -> the roles whose holders may (defaults from the modules). */
   readonly approvals: Readonly<Record<string, readonly string[]>>;
-  /** The telemetry tools' services and data sources (lambdas/workflows/incident-investigation/telemetry/config.ts). */
-  readonly telemetry: TelemetryConfig;
   /**
    * The paths whose change waits for an approver or is refused, for every workflow that writes
    * code (lambdas/changes/protected-paths.ts; absent: the defaults).

@@ -164,7 +164,17 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    * `schema` (every field with a default, so `{}` is valid) when the stack is configured.
    * @default - no section
    */
-  readonly settings?: { readonly key: string; readonly schema: z.ZodType<S> };
+  readonly settings?: {
+    readonly key: string;
+    readonly schema: z.ZodType<S>;
+    /**
+     * Top-level keys of the configuration that moved into this section: old key -> the
+     * section's field. A configuration still using the old place is accepted, moved into the
+     * section, and warned about at synth; one using both places is refused.
+     * @default - none
+     */
+    readonly movedFrom?: Readonly<Record<string, string>>;
+  };
   /**
    * Channels the module uses by name, with their default ids (placeholders to replace before
    * deploying): composed into `slackAgents.channels`.

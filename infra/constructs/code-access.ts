@@ -1,11 +1,11 @@
 import { ArnFormat, CfnOutput, Stack, Validations } from 'aws-cdk-lib';
 import { Project } from 'aws-cdk-lib/aws-codebuild';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import type { FunctionSpec } from '../../statemachines/kernel-functions.ts';
 import { nagResourceName } from '../nag-resource.ts';
+import type { KernelFunction } from './kernel-function.ts';
 import { ThirdPartySecret } from './third-party-secret.ts';
 
 /**
@@ -38,7 +38,7 @@ function githubSecretOf(scope: Construct): ThirdPartySecret {
 }
 
 /** Grants `fn` the code access its spec declares; nothing when it declares none. */
-export function grantCodeAccess(fn: NodejsFunction, spec: FunctionSpec, githubBaseUrl: string): void {
+export function grantCodeAccess(fn: KernelFunction, spec: FunctionSpec, githubBaseUrl: string): void {
   if (spec.access?.githubSecret === true) {
     const secret = githubSecretOf(fn);
     secret.grantRead(fn);
@@ -52,7 +52,7 @@ export function grantCodeAccess(fn: NodejsFunction, spec: FunctionSpec, githubBa
 }
 
 /** The functions that read build logs (`access.buildLogs`), per stack, until the projects exist. */
-const buildLogReaders = new WeakMap<Stack, NodejsFunction[]>();
+const buildLogReaders = new WeakMap<Stack, KernelFunction[]>();
 
 /**
  * Lets each function with `access.buildLogs` read the build logs of the stack's own CodeBuild
@@ -92,7 +92,7 @@ export function grantBuildLogReads(scope: Construct): void {
   }
 }
 
-function requireRole(fn: NodejsFunction) {
+function requireRole(fn: KernelFunction) {
   if (fn.role === undefined) throw new Error(`${fn.node.id} has no execution role`);
   return fn.role;
 }

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CfnResource, Lazy, Stack } from 'aws-cdk-lib';
 import { Architecture, type CfnFunction, Code, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { CONFIG_FILE_DIR, CONFIG_FILES_METADATA_KEY } from '../../lambdas/shared/config-file.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
+import type { KernelFunction } from './kernel-function.ts';
 
 /**
  * The functions' configuration as files in a Lambda layer instead of environment variables:
@@ -37,7 +37,7 @@ export class FunctionConfiguration extends Construct {
    * Moves the synth-time variables of `functions` into files. Call it once every variable is
    * set: a variable added later stays in the environment.
    */
-  constructor(scope: Construct, id: string, functions: readonly NodejsFunction[]) {
+  constructor(scope: Construct, id: string, functions: readonly KernelFunction[]) {
     super(scope, id);
     const stack = Stack.of(this);
     const files = new Map<string, Record<string, string>>();

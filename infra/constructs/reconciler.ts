@@ -1,12 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import { ENV } from '../../lambdas/shared/env.ts';
 import { KERNEL_FUNCTIONS } from '../../statemachines/kernel-functions.ts';
 import type { SlackAgentsConfig } from '../config.ts';
-import { createKernelFunction, type KernelFunctionProps } from './kernel-function.ts';
+import { createKernelFunction, type KernelFunction, type KernelFunctionProps } from './kernel-function.ts';
 
 /**
  * The Reconciler function and the EventBridge schedule that runs it: every
@@ -17,7 +16,7 @@ export function createReconciler(
   scope: Construct,
   props: KernelFunctionProps,
   config: SlackAgentsConfig,
-): NodejsFunction {
+): KernelFunction {
   const { everyMinutes, ...settings } = config.reconciler;
   const fn = createKernelFunction(scope, 'Reconciler', KERNEL_FUNCTIONS.Reconciler, {
     ...props,

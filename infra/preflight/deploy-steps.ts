@@ -12,6 +12,12 @@ interface Settings {
   readonly incidentInvestigation?: {
     readonly enabled?: boolean;
     readonly services?: readonly { readonly pagerDutyServices: readonly string[] }[];
+    readonly telemetry?: {
+      readonly sources: {
+        readonly datadog: { readonly enabled: boolean };
+        readonly pagerduty: { readonly enabled: boolean };
+      };
+    };
   };
 }
 
@@ -41,13 +47,19 @@ export function secretsOf(config: SlackAgentsConfig): { output: string; content:
           },
         ]
       : []),
-    ...(config.telemetry.sources.datadog.enabled
+    ...(incidentTelemetry(config)?.sources.datadog.enabled
       ? [{ output: 'DatadogCredentialsSecretArn', content: '{"apiKey":"<32 hex>","appKey":"<40 hex>"}' }]
       : []),
-    ...(config.telemetry.sources.pagerduty.enabled
+    ...(incidentTelemetry(config)?.sources.pagerduty.enabled
       ? [{ output: 'PagerDutyApiCredentialsSecretArn', content: '{"token":"<REST API key>"}' }]
       : []),
   ];
+}
+
+/** The incident investigation's telemetry section, when the incident workflow is deployed. */
+function incidentTelemetry(config: SlackAgentsConfig) {
+  const incident = (config as SlackAgentsConfig & Settings).incidentInvestigation;
+  return incident?.enabled === false ? undefined : incident?.telemetry;
 }
 
 /** Whether a service's PagerDuty incidents start investigations (the PagerDuty webhook is then needed). */

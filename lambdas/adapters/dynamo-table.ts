@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type Clock, systemClock } from '../kernel/ports.ts';
 
 export interface DynamoTableOptions {
@@ -30,6 +30,46 @@ export abstract class DynamoTable {
     this.tableName = options.tableName;
     this.retentionSeconds = (options.retentionDays ?? 90) * 86_400;
     this.clock = options.clock ?? systemClock;
+  }
+
+  /**
+   * Runs a conditional write: undefined when it was written, the refusal when its condition did
+   * not hold (ConditionalCheckFailedException, for the caller to decide what that means); any
+   * other failure is thrown.
+   */
+  protected async writeUnless(
+    write: () => Promise<unknown>,
+  ): Promise<ConditionalCheckFailedException | undefined> {
+    try {
+      await write();
+      return undefined;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return error;
+      throw error;
+    }
+  }
+
+  /**
+   * Every item of partition `pk` whose sort key begins with `prefix`, read consistently (what
+   * the caller just wrote is there), page after page.
+   */
+  protected async queryPrefix(pk: string, prefix: string): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
   }
 
   /** Epoch seconds at which an item written now expires. */

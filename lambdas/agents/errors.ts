@@ -1,3 +1,5 @@
+import { DescribedError } from '../shared/errors.ts';
+
 /**
  * Errors of the agent runtime. Each sets `name`: a Lambda error's name is what a Step
  * Functions Retry or Catch matches. Model failures never leave AgentTurn as errors (the turn
@@ -27,11 +29,8 @@ export class ModelCallError extends Error {
 }
 
 /** The model answered with something the runtime cannot use (not a message, no tool call, bad JSON). */
-export class MalformedModelReplyError extends Error {
+export class MalformedModelReplyError extends DescribedError {
   override readonly name = 'MalformedModelReplyError';
-  constructor(message: string, options?: { cause: unknown }) {
-    super(message, options);
-  }
 }
 
 /** The stack names a model provider this build does not know: terminal configuration error. */

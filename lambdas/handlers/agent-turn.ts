@@ -21,9 +21,9 @@ import { turnEndOf } from '../progress/open-turn-progress.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
+import { conversationStore } from './conversation-store.ts';
 import { taskHandler } from './task-handler.ts';
 import { startTurnProgress } from './turn-progress.ts';
-import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('agent-turn');
 const metrics = createAgentMetrics();
@@ -137,7 +137,7 @@ export function createAgentTurnHandler(
       });
       const budgetSeconds = numberFromEnv(ENV.agentTurnBudgetSeconds, process.env);
       const maxToolCalls = numberFromEnv(ENV.agentMaxToolCalls, process.env);
-      const store = kernelDeps().store;
+      const store = conversationStore();
       // Live progress in the conversation's thread; it never fails the turn (docs/live-progress.md).
       const progress = await startTurnProgress(input, { logger, plan: options.plan?.(input) });
       const startedAt = systemClock.now().toISOString();

@@ -5,6 +5,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
 import { setAside } from '../adapters/inbox-queue.ts';
+import { requireEnv } from '../shared/env.ts';
 
 export interface FifoBatchOptions<S extends z.ZodType> {
   /** The records' body schema (JSON). */
@@ -67,4 +68,33 @@ export async function processFifoBatch<S extends z.ZodType>(
   } finally {
     options.metrics.publishStoredMetrics();
   }
+}
+
+/** A FIFO queue a workflow's function reads: what its records are, and its dead-letter queue. */
+export interface FifoQueueRecords<S extends z.ZodType> {
+  /** The records' body schema (JSON). */
+  schema: S;
+  /** What a record's body is, for the reason a record is set aside, e.g. `reply job`. */
+  describe: string;
+  /** The environment variable holding the dead-letter queue's URL (read when a record is set aside). */
+  deadLetterQueueEnv: string;
+}
+
+/**
+ * The handler of a function that reads one FIFO queue: each record parsed by the queue's
+ * schema and given to `handle`, in order per message group, as `processFifoBatch` does.
+ */
+export function fifoQueueHandler<S extends z.ZodType>(
+  queue: FifoQueueRecords<S>,
+  handle: FifoBatchOptions<S>['handle'],
+  observed: { logger: Logger; metrics: Metrics },
+): (event: SQSEvent, context: Context) => Promise<SQSBatchResponse> {
+  const options: FifoBatchOptions<S> = {
+    schema: queue.schema,
+    handle,
+    deadLetterQueueUrl: () => requireEnv(queue.deadLetterQueueEnv),
+    describe: queue.describe,
+    ...observed,
+  };
+  return (event, context) => processFifoBatch(event, context, options);
 }

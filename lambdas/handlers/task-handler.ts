@@ -1,8 +1,8 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
+import { conversationStore } from './conversation-store.ts';
 import { parseTaskInput } from './parse-task-input.ts';
-import { kernelDeps } from './wiring.ts';
 
 /**
  * A state machine task's handler: validate the input, run, log one line with the outcome
@@ -60,7 +60,7 @@ export interface TaskMeter {
 async function addLedger(conversationId: string, started: number, logger: Logger): Promise<void> {
   const lambdaMs = Math.round(performance.now() - started);
   // The ledger is bookkeeping: failing to update it must not fail the task.
-  await kernelDeps()
-    .store.addToLedger(conversationId, { lambdaMs })
+  await conversationStore()
+    .addToLedger(conversationId, { lambdaMs })
     .catch((error: unknown) => logger.warn('could not add to the ledger', { error }));
 }

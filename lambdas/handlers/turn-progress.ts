@@ -1,7 +1,4 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
-import { DynamoProgressStore } from '../adapters/dynamo-progress-store.ts';
-import { getSlackSecret } from '../adapters/secrets.ts';
 import { systemClock } from '../kernel/ports.ts';
 import type { DrainedMessage } from '../kernel/tasks.ts';
 import { openTurnProgress } from '../progress/open-turn-progress.ts';
@@ -9,8 +6,7 @@ import type { ProgressLogger } from '../progress/ports.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
 import type { TurnProgress, TurnProgressDeps } from '../progress/turn-progress.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
-import { createProgressClient } from '../slack/progress-client.ts';
-import { kernelDeps } from './wiring.ts';
+import { conversationStore } from './conversation-store.ts';
 
 let built: Promise<TurnProgressDeps> | undefined;
 
@@ -26,7 +22,7 @@ export function startTurnProgress(
 ): Promise<TurnProgress | undefined> {
   if (!liveProgressEnabled()) return Promise.resolve(undefined);
   return openTurnProgress(input, {
-    conversation: (id) => kernelDeps().store.getConversation(id),
+    conversation: (id) => conversationStore().getConversation(id),
     progress: () => {
       built ??= buildDeps(options.logger).catch((error: unknown) => {
         built = undefined;
@@ -39,7 +35,19 @@ export function startTurnProgress(
   });
 }
 
+/**
+ * Imported here, on the first turn that shows progress, not with the module: a turn without
+ * live progress (`LIVE_PROGRESS=off`, a conversation outside Slack) never loads the Slack
+ * client, the secret's reader or the progress tables, and the AgentTurn's cold start is shorter.
+ */
 async function buildDeps(logger: ProgressLogger): Promise<TurnProgressDeps> {
+  const [{ getSlackSecret }, { createProgressClient }, { DynamoProgressStore }, { DynamoPostLedger }] =
+    await Promise.all([
+      import('../adapters/secrets.ts'),
+      import('../slack/progress-client.ts'),
+      import('../adapters/dynamo-progress-store.ts'),
+      import('../adapters/dynamo-post-ledger.ts'),
+    ]);
   const { botToken } = await getSlackSecret();
   const slackApiUrl = process.env[ENV.slackApiUrl];
   const table = {

@@ -1,10 +1,9 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { DynamoConversationStore } from '../adapters/dynamo-store.ts';
+import type { DynamoConversationStore } from '../adapters/dynamo-store.ts';
 import { SfnExecutions } from '../adapters/sfn-executions.ts';
-import { systemClock } from '../kernel/ports.ts';
 import { WorkflowRegistrations, withStateMachineArns } from '../kernel/workflows.ts';
-import { ENV, requireEnv } from '../shared/env.ts';
+import { ENV } from '../shared/env.ts';
+import { conversationStore } from './conversation-store.ts';
 
 /**
  * The real adapters, built once per Lambda instance on first use (not at import, so a
@@ -15,12 +14,7 @@ let kernel: { store: DynamoConversationStore; executions: SfnExecutions } | unde
 
 export function kernelDeps() {
   kernel ??= {
-    store: new DynamoConversationStore({
-      client: new DynamoDBClient({}),
-      tableName: requireEnv(ENV.tableName),
-      retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
-      clock: systemClock,
-    }),
+    store: conversationStore(),
     executions: new SfnExecutions(new SFNClient({})),
   };
   return kernel;

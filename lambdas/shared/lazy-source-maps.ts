@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -9,28 +10,40 @@ import { fileURLToPath } from 'node:url';
  * a stack trace is formatted (V8 formats `error.stack` lazily, on first access), so a function
  * that never logs an error never pays for it, and one that does gets `lambdas/...ts:line:col`.
  *
- * The bundles call this first thing (esbuild's `inject`, see infra/constructs/kernel-function.ts
+ * The bundles call this first thing (esbuild's `inject`, see infra/constructs/function-bundle.ts
  * and `source-maps-entry.ts`). Frames of other files, and every frame when the map cannot be
  * read, are formatted as V8 would.
  */
-export function installLazySourceMaps(bundleUrl: string, readMap: () => string = defaultReader(bundleUrl)) {
-  const bundlePath = bundleUrl.startsWith('file:') ? fileURLToPath(bundleUrl) : bundleUrl;
-  let map: SourceMap | null | undefined;
-  const sourceMap = (): SourceMap | null => {
-    if (map !== undefined) return map;
+export function installLazySourceMaps(
+  bundleUrl: string,
+  readMap: (bundlePath: string) => string = (bundlePath) => readFileSync(`${bundlePath}.map`, 'utf8'),
+) {
+  const bundleDir = dirname(pathOf(bundleUrl));
+  // The bundle is split into chunks (infra/constructs/function-bundle.ts): each file beside this
+  // one has its own map, read the first time one of its frames is formatted.
+  const maps = new Map<string, SourceMap | null>();
+  const sourceMap = (bundlePath: string): SourceMap | null => {
+    const known = maps.get(bundlePath);
+    if (known !== undefined) return known;
+    let map: SourceMap | null;
     try {
-      map = new SourceMap(JSON.parse(readMap()));
+      map = new SourceMap(JSON.parse(readMap(bundlePath)));
     } catch {
       // No map beside the bundle (or not one Node reads): minified positions are still a trace.
       map = null;
     }
+    maps.set(bundlePath, map);
     return map;
   };
   Error.prepareStackTrace = (error: Error, frames: NodeJS.CallSite[]): string => {
     const header = headerOf(error);
-    const lines = frames.map((frame) => `    at ${mappedFrame(frame, bundleUrl, bundlePath, sourceMap)}`);
+    const lines = frames.map((frame) => `    at ${mappedFrame(frame, bundleDir, sourceMap)}`);
     return [header, ...lines].join('\n');
   };
+}
+
+function pathOf(fileOrUrl: string): string {
+  return fileOrUrl.startsWith('file:') ? fileURLToPath(fileOrUrl) : fileOrUrl;
 }
 
 /** What V8 puts above the frames: `Name: message`, or the error's own string. */
@@ -45,16 +58,18 @@ function headerOf(error: Error): string {
 /** The frame as V8 prints it, with a bundle position replaced by the original file's. */
 function mappedFrame(
   frame: NodeJS.CallSite,
-  bundleUrl: string,
-  bundlePath: string,
-  sourceMap: () => SourceMap | null,
+  bundleDir: string,
+  sourceMap: (bundlePath: string) => SourceMap | null,
 ): string {
   const text = String(frame);
   const file = frame.getFileName();
   const line = frame.getLineNumber();
   const column = frame.getColumnNumber();
-  if ((file !== bundleUrl && file !== bundlePath) || line === null || column === null) return text;
-  const map = sourceMap();
+  if (file === undefined || file === null || line === null || column === null) return text;
+  if (file.startsWith('node:')) return text;
+  const bundlePath = pathOf(file);
+  if (dirname(bundlePath) !== bundleDir) return text;
+  const map = sourceMap(bundlePath);
   if (map === null) return text;
   // findEntry takes zero-based positions; V8's are one-based.
   const entry = map.findEntry(line - 1, column - 1) as Partial<{
@@ -80,9 +95,4 @@ function sourceName(source: string): string {
   if (inModules !== -1) return source.slice(inModules);
   const ours = /(?:^|\/)((?:lambdas|statemachines|infra|local)\/.*)$/.exec(source);
   return ours?.[1] ?? source.replace(/^(?:\.\.\/)+/, '');
-}
-
-function defaultReader(bundleUrl: string): () => string {
-  return () =>
-    readFileSync(`${bundleUrl.startsWith('file:') ? fileURLToPath(bundleUrl) : bundleUrl}.map`, 'utf8');
 }

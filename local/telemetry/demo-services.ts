@@ -1,8 +1,9 @@
 import type { TelemetryConfigInput } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
+import type { AnyWorkflowModule } from '../../statemachines/workflow-module.ts';
 
 /**
  * The demo incident's three services as the telemetry tools are configured for them (the
- * stack configuration's `telemetry` section): where their logs, metrics and deployments are,
+ * incident investigation's `telemetry` section): where their logs, metrics and deployments are,
  * and what each depends on (the service map).
  */
 
@@ -50,3 +51,24 @@ export const DEMO_TELEMETRY_CONFIG = {
     },
   ],
 } satisfies TelemetryConfigInput;
+
+/**
+ * `config` with the demo incident's services as the telemetry tools' configuration, in the
+ * section of the module that holds the `telemetry` field (the one that declares it moved
+ * there), unless the configuration sets it already or no module holds it.
+ */
+export function withDemoTelemetry(
+  config: Readonly<Record<string, unknown>>,
+  modules: readonly AnyWorkflowModule[],
+): Record<string, unknown> {
+  for (const module of modules) {
+    const settings = module.settings;
+    const field = settings?.movedFrom?.telemetry;
+    if (settings === undefined || field === undefined || 'telemetry' in config) continue;
+    const section = config[settings.key];
+    if (section !== undefined && (typeof section !== 'object' || section === null || field in section))
+      continue;
+    return { ...config, [settings.key]: { ...section, [field]: DEMO_TELEMETRY_CONFIG } };
+  }
+  return { ...config };
+}

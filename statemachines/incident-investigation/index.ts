@@ -21,7 +21,12 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
   IncidentInvestigationSettings
 >({
   name: 'incident_investigation',
-  settings: { key: 'incidentInvestigation', schema: IncidentInvestigationSettings },
+  settings: {
+    key: 'incidentInvestigation',
+    schema: IncidentInvestigationSettings,
+    // The telemetry section was once a top-level key of the configuration.
+    movedFrom: { telemetry: 'telemetry' },
+  },
   channels: {
     /** Every incident gets a thread here (placeholder id). */
     incidents: 'C_INCIDENTS',
@@ -47,9 +52,9 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
   },
   provision: (scope, settings, functions, stack) => {
     provisionAutomationRole(scope, settings, functions);
-    // The telemetry tools read exactly what the configuration's `telemetry` section names.
+    // The telemetry tools read exactly what `incidentInvestigation.telemetry` names.
     if (functions.IncidentTelemetryTools !== undefined)
-      grantTelemetryAccess(functions.IncidentTelemetryTools, stack.config.telemetry, stack);
+      grantTelemetryAccess(functions.IncidentTelemetryTools, settings.telemetry, stack);
   },
   check: (settings, kernel) => incidentProblems(settings, kernel),
   enabled: (settings) => settings.enabled,

@@ -26,20 +26,6 @@ export const ALL_OPTIONS_CONFIG = {
   alarms: { names: ['checkout-p99'], namePrefixes: ['payment-'] },
   agentLimits: { maxConversationCostUsd: 50, maxDailyCostUsd: 500 },
   github: { baseUrl: 'https://api.github.com' },
-  telemetry: {
-    services: [
-      {
-        name: 'checkout',
-        logGroups: ['/ecs/checkout'],
-        metrics: { namespace: 'Shop', dimensions: { Service: 'checkout' }, names: ['Latency'] },
-        stacks: ['checkout-prod'],
-        dependencies: ['payment-api'],
-        datadog: { service: 'checkout', metrics: ['trace.http.request.duration'] },
-      },
-      { name: 'payment-api', logGroups: ['/ecs/payment-api'] },
-    ],
-    sources: { datadog: { enabled: true }, pagerduty: { enabled: true } },
-  },
   bugInvestigation: {
     repository: 'acme/webshop',
     build: { commands: { test: 'npm test' }, timeoutMinutes: 30 },
@@ -97,5 +83,19 @@ export const ALL_OPTIONS_CONFIG = {
       },
       { name: 'demo', description: 'The labelled demo skill', target: { type: 'demo' } },
     ],
+    telemetry: {
+      services: [
+        {
+          name: 'checkout',
+          logGroups: ['/ecs/checkout'],
+          metrics: { namespace: 'Shop', dimensions: { Service: 'checkout' }, names: ['Latency'] },
+          stacks: ['checkout-prod'],
+          dependencies: ['payment-api'],
+          datadog: { service: 'checkout', metrics: ['trace.http.request.duration'] },
+        },
+        { name: 'payment-api', logGroups: ['/ecs/payment-api'] },
+      ],
+      sources: { datadog: { enabled: true }, pagerduty: { enabled: true } },
+    },
   },
 } satisfies SlackAgentsConfigInput;

@@ -15,7 +15,7 @@ describe('the configuration reference', () => {
       '`issuePipeline.sensitivePaths`',
       '`incidentInvestigation.skills[].target.function`',
       '`incidentInvestigation.skills[].target.document`',
-      '`telemetry.services[].metrics.namespace`',
+      '`incidentInvestigation.telemetry.services[].metrics.namespace`',
       '`people.incident_approver.groups`',
       '`stackName`',
       '`botUserId`',

@@ -1,3 +1,4 @@
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { InvalidConfigError, parseConfig } from '../../infra/config.ts';
 import { buildStack } from '../../infra/synth.ts';
@@ -27,22 +28,6 @@ describe('stack configuration', () => {
       monitoring: { alarmEmails: [], modelLatencyP90Ms: 60_000 },
       alarms: { names: [], namePrefixes: [] },
       github: { baseUrl: 'https://api.github.com' },
-      telemetry: {
-        services: [],
-        maxWindowMinutes: 360,
-        defaultWindowMinutes: 60,
-        maxEvents: 2000,
-        maxExamples: 5,
-        outputTokenBudget: 1500,
-        queriesPerScope: 5,
-        insightsTimeoutSeconds: 20,
-        logTemplateReview: { enabled: false, maxTemplates: 8, maxEvidence: 3, maxOutputTokens: 1024 },
-        sources: {
-          cloudwatch: { enabled: true },
-          datadog: { enabled: false, baseUrl: 'https://api.datadoghq.com' },
-          pagerduty: { enabled: false, baseUrl: 'https://api.pagerduty.com' },
-        },
-      },
       people: {
         developer: { groups: ['S_DEVELOPERS'], users: [] },
         on_call: { groups: ['S_ONCALL'], users: [] },
@@ -82,6 +67,22 @@ describe('stack configuration', () => {
         approvalWaitSeconds: 3600,
         runbooks: [],
         skills: [],
+        telemetry: {
+          services: [],
+          maxWindowMinutes: 360,
+          defaultWindowMinutes: 60,
+          maxEvents: 2000,
+          maxExamples: 5,
+          outputTokenBudget: 1500,
+          queriesPerScope: 5,
+          insightsTimeoutSeconds: 20,
+          logTemplateReview: { enabled: false, maxTemplates: 8, maxEvidence: 3, maxOutputTokens: 1024 },
+          sources: {
+            cloudwatch: { enabled: true },
+            datadog: { enabled: false, baseUrl: 'https://api.datadoghq.com' },
+            pagerduty: { enabled: false, baseUrl: 'https://api.pagerduty.com' },
+          },
+        },
       },
       channelConversations: {
         enabled: true,
@@ -236,5 +237,53 @@ describe('stack configuration', () => {
     expect(() => buildStack({ config: { inboxMaxReceiveCount: 0 } })).toThrow(
       /slackAgents\.inboxMaxReceiveCount/,
     );
+  });
+
+  describe('a key moved into a workflow section', () => {
+    const telemetry = { services: [{ name: 'checkout', logGroups: ['/ecs/checkout'] }] };
+
+    it('reads telemetry from its old top-level place into incidentInvestigation.telemetry, with a deprecation warning', () => {
+      const warnings: string[] = [];
+      const config = parseConfig({ sandbox: true, telemetry }, undefined, {
+        onWarning: (message) => warnings.push(message),
+      });
+
+      expect(config).not.toHaveProperty('telemetry');
+      const incident = config.incidentInvestigation as { telemetry: { services: { logGroups: string[] }[] } };
+      expect(incident.telemetry.services[0]?.logGroups).toEqual(['/ecs/checkout']);
+      expect(warnings).toEqual([
+        'slackAgents.telemetry: deprecated: this key moved to slackAgents.incidentInvestigation.telemetry; it was read from its old place, move it there',
+      ]);
+    });
+
+    it('reads the new place without a warning', () => {
+      const warnings: string[] = [];
+      parseConfig({ sandbox: true, incidentInvestigation: { telemetry } }, undefined, {
+        onWarning: (message) => warnings.push(message),
+      });
+
+      expect(warnings).toEqual([]);
+    });
+
+    it('refuses telemetry set in both places, naming the new one', () => {
+      expect(() =>
+        parseConfig({ sandbox: true, telemetry, incidentInvestigation: { telemetry } }, undefined, {
+          onWarning: () => {},
+        }),
+      ).toThrow(
+        /slackAgents\.telemetry: moved to slackAgents\.incidentInvestigation\.telemetry, which is set too/,
+      );
+    });
+
+    it('shows the deprecation as a synth warning of the stack', () => {
+      const { stack } = buildStack({ config: { telemetry } });
+
+      Annotations.fromStack(stack).hasWarning(
+        '*',
+        Match.stringLikeRegexp(
+          'slackAgents.telemetry: deprecated: this key moved to slackAgents.incidentInvestigation.telemetry',
+        ),
+      );
+    });
   });
 });

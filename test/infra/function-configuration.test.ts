@@ -26,8 +26,11 @@ const SMALL_CONFIG = {
     services: [{ name: 'service-01', alarmPrefixes: ['service-01-'] }],
     runbooks: [],
     skills: [{ ...LARGE_CONFIG.incidentInvestigation.skills[0], name: 'restart-service-01' }],
+    telemetry: {
+      ...LARGE_CONFIG.incidentInvestigation.telemetry,
+      services: LARGE_CONFIG.incidentInvestigation.telemetry.services.slice(0, 1),
+    },
   },
-  telemetry: { ...LARGE_CONFIG.telemetry, services: LARGE_CONFIG.telemetry.services.slice(0, 1) },
 };
 
 let large: { template: Template; raw: Record<string, unknown>; assembly: string };

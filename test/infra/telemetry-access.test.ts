@@ -22,8 +22,10 @@ import { functionResource, renderIntrinsics, resourcesOfType, variablesOf } from
 
 type FunctionId = 'TelemetryTools' | 'TelemetryAgentTurn';
 
-const MODULE = defineWorkflowModule<FunctionId, unknown>({
+const MODULE = defineWorkflowModule<FunctionId, TelemetryConfig>({
   name: 'telemetry_test',
+  // Its own section, under the key the stack's telemetry settings had before they moved into the incident module's.
+  settings: { key: 'telemetry', schema: TelemetryConfig },
   roles: ['reporter'],
   functions: {
     TelemetryTools: TELEMETRY_TOOLS_FUNCTION,
@@ -33,9 +35,8 @@ const MODULE = defineWorkflowModule<FunctionId, unknown>({
     ),
   },
   // As the incident module does: its provision grants the tools' reads.
-  provision: (_scope, _settings, functions, stack) => {
-    if (functions.TelemetryTools)
-      grantTelemetryAccess(functions.TelemetryTools, stack.config.telemetry, stack);
+  provision: (_scope, settings, functions, stack) => {
+    if (functions.TelemetryTools) grantTelemetryAccess(functions.TelemetryTools, settings, stack);
   },
 });
 

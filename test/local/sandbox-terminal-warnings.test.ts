@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Sandbox } from '../../local/sandbox-options.ts';
-import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
+import { withDemoTelemetry } from '../../local/telemetry/demo-services.ts';
 import { resourcesOfType } from '../../local/template.ts';
 import { sandboxTemplate } from '../../local/template-cache.ts';
 import { installTerminalLog, parseLogFormat } from '../../local/terminal-log.ts';
+import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 
@@ -88,7 +89,7 @@ describe('the sandbox terminal at the default level', () => {
 
   it('shows a Lambda that threw at WARN, naming it', async () => {
     // The template the sandbox runs (its default configuration), from the cache it was just kept in.
-    const { template } = await sandboxTemplate({ config: { telemetry: DEMO_TELEMETRY_CONFIG } });
+    const { template } = await sandboxTemplate({ config: withDemoTelemetry({}, WORKFLOW_MODULES) });
     const drain = resourcesOfType(template, 'AWS::Lambda::Function').find(
       ([, r]) => r.Metadata?.['slack-agents:entry'] === 'lambdas/handlers/drain.ts',
     )?.[0];

@@ -3,9 +3,11 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
+import { TelemetryConfig } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import { TELEMETRY_TOOLS_FUNCTION } from '../../lambdas/workflows/incident-investigation/telemetry/deployment.ts';
 import { DynamoEvidenceLedger } from '../../lambdas/workflows/incident-investigation/telemetry/dynamo-evidence-ledger.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
+import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
 import { grantTelemetryAccess } from '../../statemachines/incident-investigation/telemetry-access.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { defineWorkflowModule } from '../../statemachines/workflow-module.ts';
@@ -23,12 +25,12 @@ import { itWithLoghub } from '../support/shared-data.ts';
 
 const TOOLS_MODULE = defineWorkflowModule({
   name: 'telemetry_tools',
+  settings: { key: 'telemetry', schema: TelemetryConfig },
   roles: ['reporter'],
   functions: { TelemetryTools: TELEMETRY_TOOLS_FUNCTION },
   // As the incident module does: its provision gives the tools their configuration and reads.
-  provision: (_scope, _settings, functions, stack) => {
-    if (functions.TelemetryTools)
-      grantTelemetryAccess(functions.TelemetryTools, stack.config.telemetry, stack);
+  provision: (_scope, settings, functions, stack) => {
+    if (functions.TelemetryTools) grantTelemetryAccess(functions.TelemetryTools, settings, stack);
   },
 });
 
@@ -36,7 +38,7 @@ let sandbox: Sandbox;
 let lambda: LambdaClient;
 let functionName: string;
 const MODULES = [KERNEL_PROBE_MODULE, TOOLS_MODULE];
-const CONFIG = { channels: { probe: 'C_PROBE' } };
+const CONFIG = { channels: { probe: 'C_PROBE' }, telemetry: DEMO_TELEMETRY_CONFIG };
 
 beforeAll(async () => {
   // The sandbox names functions by their logical id, as the template does.

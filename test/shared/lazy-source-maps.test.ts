@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
+import { functionBundleOptions } from '../../infra/constructs/function-bundle.ts';
 import { SOURCE_MAPS_ENTRY } from '../../infra/constructs/kernel-function.ts';
 import { installLazySourceMaps } from '../../lambdas/shared/lazy-source-maps.ts';
 
@@ -49,6 +50,39 @@ describe('lazy source maps', () => {
       expect(stack).toMatch(/^InvalidTaskInputError: invalid input for Drain/);
       expect(stack).toMatch(/at .*\(?lambdas\/handlers\/parse-task-input\.ts:\d+:\d+\)?/);
       expect(stack).not.toContain('index.mjs:1:');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names the TypeScript file of a frame in a chunk the bundle imports lazily', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lazy-maps-'));
+    try {
+      const entry = join(dir, 'entry.ts');
+      const parse = resolve('lambdas/handlers/parse-task-input.ts');
+      writeFileSync(
+        entry,
+        [
+          `import * as z from 'zod';`,
+          `export async function handler() {`,
+          `  const { parseTaskInput } = await import(${JSON.stringify(parse)});`,
+          `  return parseTaskInput('Drain', z.object({ conversationId: z.string() }), {});`,
+          `}`,
+        ].join('\n'),
+      );
+      const outdir = join(dir, 'out');
+      // As the stack bundles a function: split into chunks, each with its map beside it.
+      const options = functionBundleOptions(process.cwd(), 'lambdas/shared/markers.ts', outdir);
+      await build({ ...options, entryPoints: { index: entry }, nodePaths: [resolve('node_modules')] });
+      const script = `const { handler } = await import(${JSON.stringify(pathToFileURL(join(outdir, 'index.mjs')).href)}); try { await handler(); } catch (e) { console.log(e.stack); }`;
+      const stack = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        env: { ...process.env, NODE_OPTIONS: '' },
+      }).toString();
+
+      expect(readdirSync(outdir).filter((file) => file.endsWith('.mjs')).length).toBeGreaterThan(1);
+      expect(stack).toMatch(/^InvalidTaskInputError: invalid input for Drain/);
+      expect(stack).toMatch(/at .*\(?lambdas\/handlers\/parse-task-input\.ts:\d+:\d+\)?/);
+      expect(stack).not.toMatch(/\.mjs:1:/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

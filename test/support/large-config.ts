@@ -47,20 +47,20 @@ export const LARGE_CONFIG = {
       description: `Restarts ${name}'s ECS tasks one at a time`,
       target: { type: 'lambda', function: `restart-${name}` },
     })),
-  },
-  telemetry: {
-    services: SERVICES.map((name, i) => ({
-      name,
-      description: `The ${name} service of the shop`,
-      logGroups: [`/ecs/${name}`, `/aws/lambda/${name}-worker`],
-      metrics: {
-        namespace: 'Acme/Services',
-        dimensions: { Service: name, Environment: 'prod' },
-        names: ['Errors', 'Latency', 'Requests'],
-      },
-      stacks: [`${name}-prod`],
-      dependencies: SERVICES.filter((_, j) => j !== i && (j - i + 30) % 30 <= 3),
-    })),
-    sources: { datadog: { enabled: true }, pagerduty: { enabled: true } },
+    telemetry: {
+      services: SERVICES.map((name, i) => ({
+        name,
+        description: `The ${name} service of the shop`,
+        logGroups: [`/ecs/${name}`, `/aws/lambda/${name}-worker`],
+        metrics: {
+          namespace: 'Acme/Services',
+          dimensions: { Service: name, Environment: 'prod' },
+          names: ['Errors', 'Latency', 'Requests'],
+        },
+        stacks: [`${name}-prod`],
+        dependencies: SERVICES.filter((_, j) => j !== i && (j - i + 30) % 30 <= 3),
+      })),
+      sources: { datadog: { enabled: true }, pagerduty: { enabled: true } },
+    },
   },
 };

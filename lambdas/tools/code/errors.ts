@@ -1,3 +1,5 @@
+import { DescribedError } from '../../shared/errors.ts';
+
 /**
  * Errors of the code tools. Two kinds, told apart by class:
  *
@@ -142,11 +144,8 @@ export class TarballTooLargeError extends Error {
 }
 
 /** The code tools' configuration (environment) is missing or invalid: a deployment defect. */
-export class InvalidCodeToolsConfigurationError extends Error {
+export class InvalidCodeToolsConfigurationError extends DescribedError {
   override readonly name = 'InvalidCodeToolsConfigurationError';
-  constructor(message: string, options?: { cause: unknown }) {
-    super(message, options);
-  }
 }
 
 /** The configured base branch (or the default branch) does not exist in the repository: a configuration defect. */

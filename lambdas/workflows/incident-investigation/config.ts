@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TelemetryConfig } from './telemetry/config.ts';
 
 /**
  * The incident investigation's section of the stack configuration
@@ -131,6 +132,14 @@ export const IncidentInvestigationSettings = z
     approvalWaitSeconds: z.number().int().min(10).max(86_400).default(3600),
     runbooks: z.array(Runbook).default([]),
     skills: z.array(Skill).default([]),
+    /**
+     * The telemetry tools' configuration (telemetry/config.ts): the services (log groups,
+     * metrics, CloudFormation stacks, dependencies = the service map), the query bounds (widest
+     * window, events per query, queries per hypothesis per round) and the data sources
+     * (CloudWatch on; Datadog and PagerDuty off until enabled).
+     * @default { services: [] } with every bound at its default
+     */
+    telemetry: TelemetryConfig.prefault({}),
   })
   .superRefine((settings, context) => {
     const skills = new Set(settings.skills.map((s) => s.name));

@@ -27,16 +27,14 @@ export const StoredConclusion = z.object({
 });
 export type StoredConclusion = z.infer<typeof StoredConclusion>;
 
-export const StepStatus = z.enum([
-  'pending',
-  'manual',
-  'awaiting_approval',
-  'approved',
-  'rejected',
-  'succeeded',
-  'failed',
-  'not_run',
-]);
+/** Planned: a skill runs it (`pending`), or people do it by hand (`manual`: no skill named). */
+const PLANNED = ['pending', 'manual'] as const;
+/** Its approval: asked, then decided. */
+const DECIDED = ['awaiting_approval', 'approved', 'rejected'] as const;
+/** Its run; `not_run` when nobody decided on it in time. */
+const RAN = ['succeeded', 'failed', 'not_run'] as const;
+/** A remediation step's status, from its plan to its end. */
+export const StepStatus = z.enum([...PLANNED, ...DECIDED, ...RAN]);
 export type StepStatus = z.infer<typeof StepStatus>;
 
 const Outcome = z.object({ ok: z.boolean(), detail: z.string(), at: z.string() });

@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { kernelTableOptions } from '../../handlers/table-options.ts';
 import { kernelDeps } from '../../handlers/wiring.ts';
 import { ENV, requireEnv } from '../../shared/env.ts';
 import { DynamoIncidentStore } from './adapters/dynamo-incident-store.ts';
@@ -15,11 +16,7 @@ import { DynamoEvidenceLedger } from './telemetry/dynamo-evidence-ledger.ts';
 let incidents: DynamoIncidentStore | undefined;
 
 export function incidentStore(): DynamoIncidentStore {
-  incidents ??= new DynamoIncidentStore({
-    client: new DynamoDBClient({}),
-    tableName: requireEnv(ENV.tableName),
-    retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
-  });
+  incidents ??= new DynamoIncidentStore(kernelTableOptions());
   return incidents;
 }
 

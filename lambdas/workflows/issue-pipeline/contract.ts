@@ -104,22 +104,16 @@ export const IssueTurnOutput = z.object({
 });
 export type IssueTurnOutput = z.infer<typeof IssueTurnOutput>;
 
+/** The stages, in the pipeline's order (`build_base`: the base commit's build, to compare). */
+const STAGES = ['triage', 'analyst', 'writer', 'build', 'build_base', 'reviewer'] as const;
+/** Then the approval and the commit. */
+const LAST_STAGES = ['approval', 'committer'] as const;
+/** An agent's question: to another agent, or to people. */
+const QUESTIONS = ['ask_agent', 'ask_people'] as const;
+/** The end without a pull request. */
+const ENDS = ['stopped', 'blocked', 'failed'] as const;
 /** Where the pipeline goes next, decided in code at every hand-off. */
-export const NextStage = z.enum([
-  'triage',
-  'analyst',
-  'writer',
-  'build',
-  'build_base',
-  'reviewer',
-  'approval',
-  'committer',
-  'ask_agent',
-  'ask_people',
-  'stopped',
-  'blocked',
-  'failed',
-]);
+export const NextStage = z.enum([...STAGES, ...LAST_STAGES, ...QUESTIONS, ...ENDS]);
 export type NextStage = z.infer<typeof NextStage>;
 
 /** The hand-off's output (`$.handOff`): small facts only. */

@@ -1,3 +1,5 @@
+import { DescribedError } from '../../shared/errors.ts';
+
 /** The issue pipeline's errors: each sets `name`, which a state machine's Retry/Catch matches. */
 
 /** The conversation has no pipeline document (a wrong id, or a start that never ran). */
@@ -24,11 +26,8 @@ export class InvalidDocumentError extends Error {
 }
 
 /** The pipeline's start was given something that is not an issue of its repository. */
-export class NotAnIssueError extends Error {
+export class NotAnIssueError extends DescribedError {
   override readonly name = 'NotAnIssueError';
-  constructor(message: string, options?: { cause: unknown }) {
-    super(message, options);
-  }
 }
 
 /** The base commit's build finished, but the change's own results were not kept before it. */

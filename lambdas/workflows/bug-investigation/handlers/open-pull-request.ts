@@ -12,8 +12,8 @@ export const handler = taskHandler({
   schema: OpenPullRequestInput,
   logger,
   run: async (input) => {
-    const { octokit, config } = await codeOctokit();
-    return openFixPullRequest(octokit, config.repository, input);
+    const github = await codeOctokit();
+    return openFixPullRequest(github.octokit, github.config.repository, input);
   },
   summary: (input, output) => ({ branch: input.branch, ...output }),
 });

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { z } from 'zod';
 import { DynamoTable, type DynamoTableOptions, isConditionFailure } from '../../../adapters/dynamo-table.ts';
 import { CorruptItemError } from '../../../kernel/errors.ts';
@@ -33,8 +33,8 @@ export class DynamoChannelStore extends DynamoTable implements ChannelStore {
     conversation: ChannelConversation,
     expiredBefore: string,
   ): Promise<ChannelConversation> {
-    try {
-      await this.doc.send(
+    const refused = await this.writeUnless(() =>
+      this.doc.send(
         new PutCommand({
           TableName: this.tableName,
           Item: { ...channelKeys.active(conversation.channel), ...conversation, ttl: this.ttl() },
@@ -44,14 +44,12 @@ export class DynamoChannelStore extends DynamoTable implements ChannelStore {
             'attribute_not_exists(pk) OR lastActivity < :expiredBefore OR conversationId = :id',
           ExpressionAttributeValues: { ':expiredBefore': expiredBefore, ':id': conversation.conversationId },
         }),
-      );
-      return conversation;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const winner = await this.getConversation(conversation.channel);
-      if (!winner) throw error;
-      return winner;
-    }
+      ),
+    );
+    if (refused === undefined) return conversation;
+    const winner = await this.getConversation(conversation.channel);
+    if (!winner) throw refused;
+    return winner;
   }
 
   async recordMessage(
@@ -201,22 +199,8 @@ export class DynamoChannelStore extends DynamoTable implements ChannelStore {
     prefix: string,
     schema: S,
   ): Promise<z.infer<S>[]> {
-    const items: z.infer<S>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': `CHANCONV#${conversationId}`, ':prefix': prefix },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of page.Items ?? []) items.push(parse(schema, item, String(item.sk)));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
+    const items = await this.queryPrefix(`CHANCONV#${conversationId}`, prefix);
+    return items.map((item) => parse(schema, item, String(item.sk)));
   }
 }
 

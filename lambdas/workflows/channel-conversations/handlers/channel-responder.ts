@@ -1,7 +1,6 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { processFifoBatch } from '../../../handlers/fifo-batch.ts';
-import { MissingConfigurationError, requireEnv } from '../../../shared/env.ts';
+import { fifoQueueHandler } from '../../../handlers/fifo-batch.ts';
+import { MissingConfigurationError } from '../../../shared/env.ts';
 import { createLogger, createMetrics } from '../../../shared/logger.ts';
 import { CHANNEL_ENV } from '../env.ts';
 import { ReplyJob } from '../model.ts';
@@ -32,18 +31,15 @@ async function respond(job: ReplyJob): Promise<void> {
   metrics.addMetric(`Reply_${outcome.answer}`, MetricUnit.Count, 1);
 }
 
+const REPLY_JOBS = {
+  schema: ReplyJob,
+  describe: 'reply job',
+  deadLetterQueueEnv: CHANNEL_ENV.repliesDeadLetterQueueUrl,
+};
+
 /**
  * Decides and answers channel conversation messages, one channel's in order (the queue's
  * message groups are channels). A message whose answer fails is retried with the rest of its
  * channel held back; the answer claim keeps a retry from answering twice.
  */
-export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  return processFifoBatch(event, context, {
-    schema: ReplyJob,
-    handle: respond,
-    deadLetterQueueUrl: () => requireEnv(CHANNEL_ENV.repliesDeadLetterQueueUrl),
-    describe: 'reply job',
-    logger,
-    metrics,
-  });
-}
+export const handler = fifoQueueHandler(REPLY_JOBS, respond, { logger, metrics });

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoTable, isConditionFailure } from '../../../adapters/dynamo-table.ts';
 import { keys } from '../../../kernel/keys.ts';
 import { IncidentNotFoundError } from '../errors.ts';
@@ -59,9 +59,9 @@ export class DynamoIncidentStore extends DynamoTable implements IncidentStore {
     entry: IncidentRecord['rounds'][number],
     roundsDone: number,
   ): Promise<void> {
-    try {
-      // Appended once per round: a retried task finds roundsDone already there and changes nothing.
-      await this.doc.send(
+    // Appended once per round: a retried task finds roundsDone already there and changes nothing.
+    const refused = await this.writeUnless(() =>
+      this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.recordKey(conversationId),
@@ -70,12 +70,10 @@ export class DynamoIncidentStore extends DynamoTable implements IncidentStore {
           ExpressionAttributeNames: { '#rounds': 'rounds' },
           ExpressionAttributeValues: { ':entry': [entry], ':done': roundsDone },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      if ((await this.getRecord(conversationId)) === undefined)
-        throw new IncidentNotFoundError(conversationId);
-    }
+      ),
+    );
+    if (refused !== undefined && (await this.getRecord(conversationId)) === undefined)
+      throw new IncidentNotFoundError(conversationId);
   }
 
   async updateStep(conversationId: string, step: StoredStep): Promise<void> {
@@ -104,25 +102,11 @@ export class DynamoIncidentStore extends DynamoTable implements IncidentStore {
   }
 
   async listNodes(conversationId: string): Promise<HypothesisNode[]> {
-    const nodes: HypothesisNode[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: {
-            ':pk': keys.workflowItem(conversationId, '').pk,
-            ':prefix': `${keys.workflowItemPrefix}${NODE}`,
-          },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of out.Items ?? []) nodes.push(HypothesisNode.parse(item));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return nodes;
+    const items = await this.queryPrefix(
+      keys.workflowItem(conversationId, '').pk,
+      `${keys.workflowItemPrefix}${NODE}`,
+    );
+    return items.map((item) => HypothesisNode.parse(item));
   }
 
   async setEvaluation(

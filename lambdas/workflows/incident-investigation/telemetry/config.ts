@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { InvalidTelemetryConfigurationError } from './errors.ts';
 
 /**
- * The telemetry tools' configuration: the stack configuration's `telemetry` section, handed to
+ * The telemetry tools' configuration: the incident investigation's `telemetry` section (`incidentInvestigation.telemetry`), handed to
  * the tool Lambda as JSON in `TELEMETRY_CONFIG` (statemachines/incident-investigation/telemetry-access.ts). One
  * schema for the stack (validated at synth) and the Lambda (validated at its first call).
  */

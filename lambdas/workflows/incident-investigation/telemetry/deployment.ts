@@ -8,7 +8,7 @@ import { TELEMETRY_TOOL_NAMES, type TelemetryToolName, telemetryTools } from './
  * - one function from `TELEMETRY_TOOLS_FUNCTION` in the module's `functions`, e.g.
  *   `IncidentTelemetryTools: TELEMETRY_TOOLS_FUNCTION`; its `access` asks for the table (the
  *   ledger), and the module's `provision` calls `grantTelemetryAccess` on it, which sets
- *   `TELEMETRY_CONFIG` from the configuration's `telemetry` section and grants exactly the
+ *   `TELEMETRY_CONFIG` from the configuration's `incidentInvestigation.telemetry` and grants exactly the
  *   reads it needs (statemachines/incident-investigation/telemetry-access.ts);
  * - the agent turn's `tools`: `telemetryToolFunctions('IncidentTelemetryTools')`;
  * - the profile's tools: `telemetryToolSpecs()` (or a subset).

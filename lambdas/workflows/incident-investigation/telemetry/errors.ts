@@ -1,3 +1,5 @@
+import { DescribedError } from '../../../shared/errors.ts';
+
 /**
  * Errors of the telemetry tools. Each sets `name` (what a Step Functions Catch or the agent
  * runtime matches on) and passes its `cause`. What the model asked wrongly (a too-broad query,
@@ -5,11 +7,8 @@
  */
 
 /** `TELEMETRY_CONFIG` is missing or invalid: a deployment defect. */
-export class InvalidTelemetryConfigurationError extends Error {
+export class InvalidTelemetryConfigurationError extends DescribedError {
   override readonly name = 'InvalidTelemetryConfigurationError';
-  constructor(message: string, options?: { cause: unknown }) {
-    super(message, options);
-  }
 }
 
 /** A data source (CloudWatch, Datadog, PagerDuty) failed or answered something unreadable. */
@@ -40,11 +39,8 @@ export function statusKind(status: number): { retryable: boolean; invalidQuery: 
 }
 
 /** The evidence ledger could not be written or read (DynamoDB). */
-export class EvidenceLedgerError extends Error {
+export class EvidenceLedgerError extends DescribedError {
   override readonly name = 'EvidenceLedgerError';
-  constructor(message: string, options?: { cause: unknown }) {
-    super(message, options);
-  }
 }
 
 /**

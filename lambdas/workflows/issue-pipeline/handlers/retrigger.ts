@@ -1,7 +1,6 @@
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { processFifoBatch } from '../../../handlers/fifo-batch.ts';
+import { fifoQueueHandler } from '../../../handlers/fifo-batch.ts';
 import { Retrigger } from '../../../kernel/retrigger.ts';
-import { ENV, requireEnv } from '../../../shared/env.ts';
+import { ENV } from '../../../shared/env.ts';
 import { createLogger, createMetrics } from '../../../shared/logger.ts';
 import { retriggerAnswer, retriggerMark } from '../retrigger.ts';
 import { github, issueStateStore } from './wiring.ts';
@@ -32,18 +31,15 @@ async function answer(notice: Retrigger): Promise<void> {
   });
 }
 
+const RETRIGGERS = {
+  schema: Retrigger,
+  describe: 'repeated trigger',
+  deadLetterQueueEnv: ENV.retriggerDeadLetterQueueUrl,
+};
+
 /**
  * "Already running": the Router hands it an issue labelled again while its pipeline runs (it
  * has no GitHub client); this answers on the issue with the pipeline's Slack thread and its
  * progress comment.
  */
-export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  return processFifoBatch(event, context, {
-    schema: Retrigger,
-    handle: answer,
-    deadLetterQueueUrl: () => requireEnv(ENV.retriggerDeadLetterQueueUrl),
-    describe: 'repeated trigger',
-    logger,
-    metrics,
-  });
-}
+export const handler = fifoQueueHandler(RETRIGGERS, answer, { logger, metrics });

@@ -1,7 +1,7 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Octokit } from '@octokit/rest';
 import { createGitHubClient, getGitHubCredentials } from '../../../adapters/github.ts';
-import { ENV, MissingConfigurationError, requireEnv } from '../../../shared/env.ts';
+import { kernelTableOptions } from '../../../handlers/table-options.ts';
+import { MissingConfigurationError } from '../../../shared/env.ts';
 import { readCodeToolsConfig } from '../../../tools/code/config.ts';
 import { DynamoIssueStateStore } from '../adapters/dynamo-issue-state.ts';
 import { ISSUE_PIPELINE_SETTINGS_ENV, IssuePipelineSettings } from '../config.ts';
@@ -26,11 +26,7 @@ export function pipelineSettings(): IssuePipelineSettings {
 }
 
 export function issueStateStore(): DynamoIssueStateStore {
-  store ??= new DynamoIssueStateStore({
-    client: new DynamoDBClient({}),
-    tableName: requireEnv(ENV.tableName),
-    retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
-  });
+  store ??= new DynamoIssueStateStore(kernelTableOptions());
   return store;
 }
 

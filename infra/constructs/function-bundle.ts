@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
+import { Code } from 'aws-cdk-lib/aws-lambda';
+import { type BuildOptions, buildSync } from 'esbuild';
+
+/** Injected into every bundle: maps stack traces to the sources when one is formatted (lambdas/shared/lazy-source-maps.ts). */
+export const SOURCE_MAPS_ENTRY = 'lambdas/shared/source-maps-entry.ts';
+/** Injected into every bundle, first: reads the function's configuration file into its environment (lambdas/shared/config-file.ts). */
+export const CONFIG_FILE_ENTRY = 'lambdas/shared/config-file-entry.ts';
+
+/**
+ * The esbuild options of a function's bundle: `index.mjs` (its handler) in `outdir`, and beside
+ * it one chunk per module the function imports with `import()` (a model SDK, the Slack client of
+ * a rare path). Code splitting is what keeps the cold start short: Node parses and evaluates only
+ * `index.mjs` and the chunks it imports statically; a chunk behind `import()` is read the first
+ * time an invocation needs it. The bench (bench/cold-import.ts) builds with these same options.
+ */
+export function functionBundleOptions(projectRoot: string, entry: string, outdir: string): BuildOptions {
+  return {
+    absWorkingDir: projectRoot,
+    entryPoints: { index: join(projectRoot, entry) },
+    bundle: true,
+    splitting: true,
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: '[name]-[hash]',
+    minify: true,
+    sourcemap: true,
+    platform: 'node',
+    target: 'node22',
+    // The sources are ESM TypeScript with `.ts` import extensions, which esbuild resolves.
+    format: 'esm',
+    mainFields: ['module', 'main'],
+    // Some dependencies still call `require` (CommonJS); give each ESM file one.
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    // Run before the function's own code: the configuration file's variables enter the
+    // environment, and the lazy stack trace mapping is installed.
+    inject: [join(projectRoot, CONFIG_FILE_ENTRY), join(projectRoot, SOURCE_MAPS_ENTRY)],
+    // Bundle the AWS SDK too (no `external`): the lockfile's pinned versions, not whatever the runtime ships.
+    logLevel: 'error',
+  };
+}
+
+/**
+ * A function's code: its entry bundled by esbuild on this machine (esbuild is one of the
+ * project's pinned dependencies, so there is no container fallback to keep in step). The asset's
+ * hash is the output's, as aws-cdk-lib's NodejsFunction does; a synth that skips bundling
+ * (`aws:cdk:bundling-stacks`) skips this too.
+ */
+export function functionCode(projectRoot: string, entry: string): Code {
+  const local: ILocalBundling = {
+    tryBundle(outputDir: string): boolean {
+      buildSync(functionBundleOptions(projectRoot, entry, outputDir));
+      return true;
+    },
+  };
+  return Code.fromAsset(projectRoot, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      local,
+      // Required by the type, never run: local bundling always succeeds or throws esbuild's error.
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+      // The entry names the bundle, so two functions with one entry file still share one asset.
+      command: ['esbuild', entry],
+    },
+  });
+}
