@@ -14,6 +14,7 @@ import {
   toolUse,
 } from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
+import { slackRetryPacing } from '../../local/sandbox-pacing.ts';
 import { eventually, until } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 
@@ -116,17 +117,20 @@ export async function startBugHarness(
       return typeof step === 'function' ? step(request) : step;
     },
   });
+  const timeScale = options.timeScale ?? 0.001;
   const sandbox = await workerSandbox({
-    timeScale: options.timeScale ?? 0.001,
+    timeScale,
     config: { reporterWaitSeconds: 7_200, developerWaitSeconds: 8_000, ...config },
+    // The Slack clients retry a faulted call on the sandbox's time, as the workflow does.
     env: scripted
       ? {
+          ...slackRetryPacing(timeScale),
           ANTHROPIC_BASE_URL: model.baseUrl,
           ANTHROPIC_API_KEY: 'test-key',
           MODEL_MAX_RETRIES: '2',
           ...options.env,
         }
-      : { ...options.env },
+      : { ...slackRetryPacing(timeScale), ...options.env },
     logLevel: 'SILENT',
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
