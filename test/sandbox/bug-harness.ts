@@ -94,6 +94,11 @@ export interface HarnessOptions {
   timeScale?: number;
   /** Extra environment for the handlers (e.g. `MODEL_MAX_RETRIES`). */
   env?: Record<string, string>;
+  /**
+   * `manual`: the waits for people time out only when the test advances
+   * `sandbox.stepFunctions.clock` (local/stepfunctions/clock.ts). @default 'real'
+   */
+  clock?: 'real' | 'manual';
 }
 
 export async function startBugHarness(
@@ -120,6 +125,7 @@ export async function startBugHarness(
   const timeScale = options.timeScale ?? 0.001;
   const sandbox = await workerSandbox({
     timeScale,
+    ...(options.clock ? { clock: options.clock } : {}),
     config: { reporterWaitSeconds: 7_200, developerWaitSeconds: 8_000, ...config },
     // The Slack clients retry a faulted call on the sandbox's time, as the workflow does.
     env: scripted
