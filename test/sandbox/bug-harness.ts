@@ -15,6 +15,7 @@ import {
 } from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { slackRetryPacing } from '../../local/sandbox-pacing.ts';
+import type { ManualClock } from '../../local/stepfunctions/clock.ts';
 import { eventually, until } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 
@@ -63,6 +64,11 @@ export interface BugHarness {
   messages(channel: string, threadTs?: string): Promise<Message[]>;
   execution(name: string): Promise<Execution>;
   eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string): Promise<T>;
+  /**
+   * Moves the manual clock (`clock: 'manual'`) by `seconds` of workflow time, firing the waits'
+   * timeouts that fall due, in order.
+   */
+  advanceClock(seconds: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -176,6 +182,12 @@ export async function startBugHarness(
     },
     execution: (name) => api<Execution>(`/sandbox/executions/${name}`),
     eventually: (probe, accept, what) => eventually(probe, accept, what, 45_000),
+    async advanceClock(seconds) {
+      // Told by its flag: the sandbox's modules are loaded apart from this file's (test/support/sandbox.ts).
+      const clock = sandbox.stepFunctions.clock;
+      if (!clock.manual) throw new Error("advanceClock needs the harness's clock: 'manual'");
+      await (clock as ManualClock).advance(seconds * 1000 * timeScale);
+    },
     async stop() {
       await sandbox.stop();
       await model.close();
