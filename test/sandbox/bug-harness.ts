@@ -259,3 +259,43 @@ export function messageIdOf(request: RecordedModelRequest, user?: string): strin
   if (id === undefined) throw new Error(`no message${user ? ` from ${user}` : ''} in the turn's prompt`);
   return id;
 }
+
+/**
+ * Lets the bug's SLA tracking reach the acknowledgement deadline of its `level`-th wait (0:
+ * the first) on the manual clock: once the wait is entered and its timer armed, moves the
+ * clock by `deadlineSeconds` of workflow time.
+ */
+export async function passSlaDeadline(
+  h: BugHarness,
+  bugId: string,
+  deadlineSeconds: number,
+  level = 0,
+): Promise<void> {
+  const entered = (e: Execution) =>
+    e.events.filter(
+      (event) => event.type === 'WaitStateEntered' && event.stateName === 'Wait for acknowledgement',
+    ).length > level;
+  await h.eventually(
+    async () => {
+      const list = (await fetch(`${h.sandbox.url}/sandbox/executions`).then((r) => r.json())) as {
+        executions: { name: string; stateMachine: string }[];
+      };
+      const child = list.executions.find(
+        (e) => e.name.startsWith(bugId) && e.stateMachine.startsWith('SlaTracking'),
+      );
+      return child ? h.execution(child.name) : undefined;
+    },
+    (e) => e !== undefined && entered(e),
+    `${bugId}'s SLA tracking to wait (level ${level})`,
+  );
+  // The Wait is entered just before its timer is armed: wait for a timer that falls due within
+  // the deadline and not much sooner (only real time has passed since it was armed).
+  const deadlineMs = deadlineSeconds * 1000 * h.sandbox.timeScale;
+  const clock = h.sandbox.stepFunctions.clock as ManualClock;
+  await h.eventually(
+    async () => clock.pending(),
+    (pending) => pending.some((ms) => ms > deadlineMs - 2_000 && ms <= deadlineMs),
+    `the SLA deadline (${deadlineMs} ms) on the clock`,
+  );
+  await h.advanceClock(deadlineSeconds);
+}
