@@ -6,6 +6,7 @@ import {
   EVENTBRIDGE_PATH,
   startSandbox,
 } from './sandbox.ts';
+import { slackRetryPacing } from './sandbox-pacing.ts';
 import { DEMO_INCIDENT_ALARM_PREFIXES, DEMO_INCIDENT_SETTINGS } from './telemetry/demo-incident-settings.ts';
 import { installTerminalLog, parseLogFormat } from './terminal-log.ts';
 
@@ -106,6 +107,7 @@ try {
   process.exit(2);
 }
 
+const timeScale = numberFromEnv('SANDBOX_TIME_SCALE', 1);
 const sandbox = await startSandbox({
   port: numberFromEnv('PORT', 3000),
   liveProgress: true,
@@ -114,9 +116,10 @@ const sandbox = await startSandbox({
     github: process.env.GITHUB_WEBHOOK_SECRET || DEVELOPMENT_WEBHOOK_SECRETS.github,
     pagerduty: process.env.PAGERDUTY_WEBHOOK_SECRET || DEVELOPMENT_WEBHOOK_SECRETS.pagerduty,
   },
-  timeScale: numberFromEnv('SANDBOX_TIME_SCALE', 1),
+  timeScale,
   config,
-  env: passThrough,
+  // The Slack clients retry a failed call on the sandbox's time, as every wait is.
+  env: { ...slackRetryPacing(timeScale), ...passThrough },
   logLevel,
   // The demo incident: SANDBOX_DEMO_SEED picks another one (`off`: none), SANDBOX_LOGHUB_DIR adds noise.
   telemetry: {

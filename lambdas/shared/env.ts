@@ -58,6 +58,12 @@ export const ENV = {
   slackBotToken: 'SLACK_BOT_TOKEN',
   /** Base URL of the Slack Web API, e.g. the sandbox's fake Slack. Default https://slack.com/api/ */
   slackApiUrl: 'SLACK_API_URL',
+  /**
+   * Multiplies the waits between the Slack clients' retries of one call (a positive number;
+   * absent: 1, Slack's own pacing). Never set in AWS: the sandbox sets its time scale here, so
+   * a fake Slack outage is retried on the same shrunk time as the workflow's waits.
+   */
+  slackRetryTimeScale: 'SLACK_RETRY_TIME_SCALE',
   /** The bot's own Slack user id, so its own messages are ignored. */
   botUserId: 'SLACK_BOT_USER_ID',
   /** `off` stops agent turns from showing their live progress in Slack (docs/live-progress.md). Default on. */

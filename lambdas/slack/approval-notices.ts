@@ -1,5 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { type ApprovalNotices, decidedText, expiredText, type PlacedApproval } from '../kernel/approvals.ts';
+import { pacedRetryConfig } from './retry-pacing.ts';
 import { slackCall } from './slack-call.ts';
 
 /** A line in a thread, posted once per key (SlackPost's `postToSlack` with its ledger). */
@@ -28,7 +29,12 @@ export function createSlackApprovalNotices(options: {
 }): ApprovalNotices {
   const client = new WebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-    retryConfig: { retries: options.maxRetries ?? 3, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+    retryConfig: pacedRetryConfig({
+      retries: options.maxRetries ?? 3,
+      factor: 2,
+      minTimeout: 500,
+      maxTimeout: 5_000,
+    }),
   });
   /** The message as it was, its buttons replaced by one line (who decided, or that nobody did). */
   const replaceButtons = (approval: PlacedApproval, line: string) =>

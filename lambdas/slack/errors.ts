@@ -31,3 +31,16 @@ export class UnknownTemplateError extends Error {
     super(`no Slack template "${template}" here (known: ${known.join(', ') || 'none'})`);
   }
 }
+
+/** `SLACK_RETRY_TIME_SCALE` is not a positive number: the clients are not built on a guess. */
+export class InvalidSlackRetryTimeScaleError extends Error {
+  override readonly name = 'InvalidSlackRetryTimeScaleError';
+  constructor(
+    readonly variable: string,
+    readonly value: string,
+  ) {
+    super(
+      `${variable} must be a positive number (it multiplies the waits between Slack retries), got ${JSON.stringify(value)}`,
+    );
+  }
+}

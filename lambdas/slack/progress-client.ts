@@ -2,6 +2,7 @@ import { type ChatAppendStreamArguments, WebClient } from '@slack/web-api';
 import type { ProgressSlack } from '../progress/ports.ts';
 import type { ProgressChunk } from '../progress/timeline.ts';
 import { SlackApiError } from './errors.ts';
+import { slackRetryTimeScale } from './retry-pacing.ts';
 import { callWithRetries, createSlackPoster } from './web-client.ts';
 
 export interface ProgressClientOptions {
@@ -33,7 +34,7 @@ export function createProgressClient(options: ProgressClientOptions): ProgressSl
     timeoutMs: timeout,
     maxRetryAfterSeconds: 2,
   });
-  const policy = { retries: 1, maxRetryAfterSeconds: 2 };
+  const policy = { retries: 1, maxRetryAfterSeconds: 2, timeScale: slackRetryTimeScale() };
   const call = <T>(method: string, run: () => Promise<T>) => callWithRetries(method, run, policy);
   let team: Promise<string | undefined> | undefined;
   return {

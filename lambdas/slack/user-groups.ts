@@ -1,5 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import type { UserGroups } from '../kernel/people.ts';
+import { pacedRetryConfig } from './retry-pacing.ts';
 import { slackFailure } from './slack-call.ts';
 
 /**
@@ -13,7 +14,12 @@ export function createSlackUserGroups(options: {
 }): UserGroups {
   const client = new WebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-    retryConfig: { retries: options.maxRetries ?? 3, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+    retryConfig: pacedRetryConfig({
+      retries: options.maxRetries ?? 3,
+      factor: 2,
+      minTimeout: 500,
+      maxTimeout: 5_000,
+    }),
   });
   return {
     async members(groupId) {

@@ -1,5 +1,6 @@
 import { ErrorCode, WebClient } from '@slack/web-api';
 import { SlackApiError, SlackUnavailableError } from './errors.ts';
+import { slackRetryTimeScale } from './retry-pacing.ts';
 import { slackFailure } from './slack-call.ts';
 
 export interface PostMessageArgs {
@@ -92,6 +93,13 @@ export interface SlackPosterOptions {
   timeoutMs?: number;
   /** The longest `Retry-After` waited out in process; past it the call fails as unavailable at once. @default 10 */
   maxRetryAfterSeconds?: number;
+  /**
+   * Multiplies the waits between retries (back-off and `Retry-After`), not their number.
+   * @default - `SLACK_RETRY_TIME_SCALE` (slack/retry-pacing.ts), else 1
+   */
+  retryTimeScale?: number;
+  /** Waits `ms` between two attempts (tests hand in a recorder). @default a timer */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -113,6 +121,8 @@ export function createSlackPoster(
   const policy = {
     retries: options.maxRetries ?? 2,
     maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 10,
+    timeScale: options.retryTimeScale ?? slackRetryTimeScale(),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
   };
   const call = <T>(method: string, run: () => Promise<T>, beforeRetry?: () => Promise<T | undefined>) =>
     callWithRetries(method, run, policy, beforeRetry);
@@ -238,11 +248,17 @@ function readMessages(
  * Runs one Web API call with retries, translating its failure: Slack's refusal (terminal) or
  * Slack unavailable (unreachable, no answer in time, 5xx, rate-limited past the retries or
  * for longer than the cap). `beforeRetry` may find what the failed attempt did after all.
+ * `timeScale` multiplies each wait (default 1); the cap is on the seconds Slack asked for.
  */
 export async function callWithRetries<T>(
   method: string,
   run: () => Promise<T>,
-  policy: { retries: number; maxRetryAfterSeconds: number },
+  policy: {
+    retries: number;
+    maxRetryAfterSeconds: number;
+    timeScale?: number;
+    sleep?: (ms: number) => Promise<void>;
+  },
   beforeRetry?: () => Promise<T | undefined>,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
@@ -261,9 +277,13 @@ export async function callWithRetries<T>(
             : undefined;
       if (attempt >= policy.retries || waitMs === undefined)
         throw new SlackUnavailableError(method, { cause: error });
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      await (policy.sleep ?? sleep)(waitMs * (policy.timeScale ?? 1));
       const found = await beforeRetry?.().catch(() => undefined);
       if (found !== undefined) return found;
     }
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
-import { KERNEL_APPROVAL_PROBE_MODULE, PROBE_DECISION } from '../../statemachines/approval-probe.ts';
+import type { ManualClock } from '../../local/stepfunctions/clock.ts';
+import {
+  KERNEL_APPROVAL_PROBE_MODULE,
+  PROBE_APPROVAL_SECONDS,
+  PROBE_DECISION,
+} from '../../statemachines/approval-probe.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 import { eventually, sandboxApi } from '../support/sandbox-http.ts';
 
@@ -20,8 +25,10 @@ let store: DynamoConversationStore;
 
 beforeAll(async () => {
   sandbox = await workerSandbox({
-    // The probe waits 10,000 s for a decision: 10 s here.
+    // The probe waits 10,000 s for a decision: 10 s of the sandbox's clock, which runs out
+    // when a test moves it (nobody deciding in time is a matter of order, not of real time).
     timeScale: 0.001,
+    clock: 'manual',
     modules: [KERNEL_APPROVAL_PROBE_MODULE],
     config: { channels: { approvalProbe: CHANNEL } },
     logLevel: 'SILENT',
@@ -145,7 +152,22 @@ describe('an approval wait in the sandbox (kernel_approval_probe)', () => {
   }, async () => {
     const root = await report('rotate the database password');
     const { ts, approve } = await question(root);
+    await eventually(
+      () => execution(root),
+      (e) => {
+        // Its timeout is armed as the Task starts.
+        const entered = e.events.findIndex(
+          (ev) => ev.type === 'TaskStateEntered' && ev.stateName === 'Wait for probe approval',
+        );
+        return entered >= 0 && e.events.slice(entered).some((ev) => ev.type === 'TaskStarted');
+      },
+      'the wait for a decision to start',
+    );
 
+    // Nobody decides for the whole wait.
+    await (sandbox.stepFunctions.clock as ManualClock).advance(
+      PROBE_APPROVAL_SECONDS * 1000 * sandbox.timeScale,
+    );
     const done = await finished(root);
 
     expect(done.status).toBe('SUCCEEDED');

@@ -6,6 +6,7 @@ import {
   CHANNELS,
   DEVELOPER,
   findings,
+  passSlaDeadline,
   REPORTER,
   startBugHarness,
   turn,
@@ -20,12 +21,16 @@ import {
 let h: BugHarness;
 
 beforeAll(async () => {
-  // Low severity: 200 minutes, 12 s at the time scale, so the presses land inside the deadline.
-  h = await startBugHarness({
-    bugInvestigation: {
-      sla: { acknowledgeMinutes: { critical: 1, high: 1, medium: 1, low: 200 }, maxReminders: 2 },
+  // Low severity: 200 minutes, on the manual clock: the deadline comes when a test moves the
+  // clock, after its presses.
+  h = await startBugHarness(
+    {
+      bugInvestigation: {
+        sla: { acknowledgeMinutes: { critical: 1, high: 1, medium: 1, low: 200 }, maxReminders: 2 },
+      },
     },
-  });
+    { clock: 'manual' },
+  );
 }, 120_000);
 afterAll(async () => {
   await h?.stop();
@@ -152,6 +157,7 @@ describe('the escalation Acknowledge button', () => {
     expect((await h.store.getConversation(bug, { consistent: true }))?.decisions).toHaveLength(1);
 
     // SLA tracking sees the decision at its deadline: it stops without a reminder.
+    await passSlaDeadline(h, bug, 200 * 60);
     const sla = await h.eventually(
       () => slaOf(bug),
       (list) => list.length === 1 && list[0]?.status !== 'RUNNING',

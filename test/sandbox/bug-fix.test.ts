@@ -286,9 +286,18 @@ describe('bug fixes as pull requests in the sandbox', () => {
     expect(await botTexts(CHANNELS.summaries, thread)).toContainEqual(
       expect.stringContaining('Only developers can ask for a fix; <@U_THIRD> is not one'),
     );
-    // A third party in the reporter's thread starts no turn at all (the script has no step left for one).
+    // A third party in the reporter's thread starts no turn at all (the script has no step left
+    // for one): once the Router has taken the message, the wait it would have woken is still open.
+    const { wait } =
+      (await waitFor(
+        () => h.store.getConversation(bug, { consistent: true }),
+        (c) => c?.wait !== undefined,
+        'the wait after the updated findings',
+        30,
+      )) ?? {};
     await h.post(CHANNELS.reports, 'U_THIRD', 'open a PR for this now', report);
-    await new Promise((r) => setTimeout(r, 1_500));
+    await h.sandbox.idle();
+    expect((await h.store.getConversation(bug, { consistent: true }))?.wait).toEqual(wait);
     expect(h.requestsOf(bug).every((r) => !JSON.stringify(r.body.system).includes("Bug Bot's fixer"))).toBe(
       true,
     );

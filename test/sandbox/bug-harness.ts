@@ -14,6 +14,8 @@ import {
   toolUse,
 } from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
+import { slackRetryPacing } from '../../local/sandbox-pacing.ts';
+import type { ManualClock } from '../../local/stepfunctions/clock.ts';
 import { eventually, until } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 
@@ -62,6 +64,11 @@ export interface BugHarness {
   messages(channel: string, threadTs?: string): Promise<Message[]>;
   execution(name: string): Promise<Execution>;
   eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string): Promise<T>;
+  /**
+   * Moves the manual clock (`clock: 'manual'`) by `seconds` of workflow time, firing the waits'
+   * timeouts that fall due, in order.
+   */
+  advanceClock(seconds: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -93,6 +100,11 @@ export interface HarnessOptions {
   timeScale?: number;
   /** Extra environment for the handlers (e.g. `MODEL_MAX_RETRIES`). */
   env?: Record<string, string>;
+  /**
+   * `manual`: the waits for people time out only when the test advances
+   * `sandbox.stepFunctions.clock` (local/stepfunctions/clock.ts). @default 'real'
+   */
+  clock?: 'real' | 'manual';
 }
 
 export async function startBugHarness(
@@ -116,17 +128,21 @@ export async function startBugHarness(
       return typeof step === 'function' ? step(request) : step;
     },
   });
+  const timeScale = options.timeScale ?? 0.001;
   const sandbox = await workerSandbox({
-    timeScale: options.timeScale ?? 0.001,
+    timeScale,
+    ...(options.clock ? { clock: options.clock } : {}),
     config: { reporterWaitSeconds: 7_200, developerWaitSeconds: 8_000, ...config },
+    // The Slack clients retry a faulted call on the sandbox's time, as the workflow does.
     env: scripted
       ? {
+          ...slackRetryPacing(timeScale),
           ANTHROPIC_BASE_URL: model.baseUrl,
           ANTHROPIC_API_KEY: 'test-key',
           MODEL_MAX_RETRIES: '2',
           ...options.env,
         }
-      : { ...options.env },
+      : { ...slackRetryPacing(timeScale), ...options.env },
     logLevel: 'SILENT',
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
@@ -166,6 +182,12 @@ export async function startBugHarness(
     },
     execution: (name) => api<Execution>(`/sandbox/executions/${name}`),
     eventually: (probe, accept, what) => eventually(probe, accept, what, 45_000),
+    async advanceClock(seconds) {
+      // Told by its flag: the sandbox's modules are loaded apart from this file's (test/support/sandbox.ts).
+      const clock = sandbox.stepFunctions.clock;
+      if (!clock.manual) throw new Error("advanceClock needs the harness's clock: 'manual'");
+      await (clock as ManualClock).advance(seconds * 1000 * timeScale);
+    },
     async stop() {
       await sandbox.stop();
       await model.close();
@@ -236,4 +258,44 @@ export function messageIdOf(request: RecordedModelRequest, user?: string): strin
   const id = entries.at(-1)?.id;
   if (id === undefined) throw new Error(`no message${user ? ` from ${user}` : ''} in the turn's prompt`);
   return id;
+}
+
+/**
+ * Lets the bug's SLA tracking reach the acknowledgement deadline of its `level`-th wait (0:
+ * the first) on the manual clock: once the wait is entered and its timer armed, moves the
+ * clock by `deadlineSeconds` of workflow time.
+ */
+export async function passSlaDeadline(
+  h: BugHarness,
+  bugId: string,
+  deadlineSeconds: number,
+  level = 0,
+): Promise<void> {
+  const entered = (e: Execution) =>
+    e.events.filter(
+      (event) => event.type === 'WaitStateEntered' && event.stateName === 'Wait for acknowledgement',
+    ).length > level;
+  await h.eventually(
+    async () => {
+      const list = (await fetch(`${h.sandbox.url}/sandbox/executions`).then((r) => r.json())) as {
+        executions: { name: string; stateMachine: string }[];
+      };
+      const child = list.executions.find(
+        (e) => e.name.startsWith(bugId) && e.stateMachine.startsWith('SlaTracking'),
+      );
+      return child ? h.execution(child.name) : undefined;
+    },
+    (e) => e !== undefined && entered(e),
+    `${bugId}'s SLA tracking to wait (level ${level})`,
+  );
+  // The Wait is entered just before its timer is armed: wait for a timer that falls due within
+  // the deadline and not much sooner (only real time has passed since it was armed).
+  const deadlineMs = deadlineSeconds * 1000 * h.sandbox.timeScale;
+  const clock = h.sandbox.stepFunctions.clock as ManualClock;
+  await h.eventually(
+    async () => clock.pending(),
+    (pending) => pending.some((ms) => ms > deadlineMs - 2_000 && ms <= deadlineMs),
+    `the SLA deadline (${deadlineMs} ms) on the clock`,
+  );
+  await h.advanceClock(deadlineSeconds);
 }

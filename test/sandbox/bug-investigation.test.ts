@@ -23,7 +23,8 @@ import {
 let h: BugHarness;
 
 beforeAll(async () => {
-  h = await startBugHarness();
+  // A wait times out when a test moves the clock: silence is a matter of order, not of real time.
+  h = await startBugHarness({}, { clock: 'manual' });
 }, 120_000);
 afterAll(async () => {
   await h?.stop();
@@ -109,6 +110,8 @@ describe('bug investigation in the sandbox', () => {
     await summaryThread('Checkout fails after the payment redirect.');
     await waitsIn(bug, 'awaiting_dev');
     expect((await conversation(bug))?.status).toBe('pending_verification');
+    // The developers stay silent for their whole wait (the harness's 8,000 s).
+    await h.advanceClock(8_000);
     const done = await finished(bug);
 
     expect(secondPrompt).toContain(

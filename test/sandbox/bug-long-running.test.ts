@@ -7,6 +7,7 @@ import {
   CHANNELS,
   DEVELOPER,
   findings,
+  passSlaDeadline,
   REPORTER,
   startBugHarness,
   turn,
@@ -21,14 +22,17 @@ import {
 let h: BugHarness;
 
 beforeAll(async () => {
-  h = await startBugHarness({
-    bugInvestigation: {
-      continueAsNewAfterTurns: 2,
-      // Critical: one minute per level, 60 ms at the sandbox's time scale; low: 200 minutes, 12 s,
-      // so that a developer's answer lands well inside the deadline even on a loaded machine.
-      sla: { acknowledgeMinutes: { critical: 1, high: 1, medium: 1, low: 200 }, maxReminders: 2 },
+  // The SLA deadlines come when a test moves the manual clock: after a developer's answer,
+  // or one level after the other.
+  h = await startBugHarness(
+    {
+      bugInvestigation: {
+        continueAsNewAfterTurns: 2,
+        sla: { acknowledgeMinutes: { critical: 1, high: 1, medium: 1, low: 200 }, maxReminders: 2 },
+      },
     },
-  });
+    { clock: 'manual' },
+  );
 }, 120_000);
 afterAll(async () => {
   await h?.stop();
@@ -124,6 +128,8 @@ describe('long-running bug conversations', () => {
       'the escalation',
     );
     const thread = escalation.find((m) => JSON.stringify(m).includes(bug))?.ts ?? '';
+    // Nobody acknowledges: each level's minute runs out, two reminders, then the last deadline.
+    for (const level of [0, 1, 2]) await passSlaDeadline(h, bug, 60, level);
     const texts = await h.eventually(
       () => botTexts(CHANNELS.developers, thread),
       (t) => t.some((x) => x.includes('SLA missed')),
@@ -143,7 +149,7 @@ describe('long-running bug conversations', () => {
         action: 'escalate',
         summary: 'Search cluster unreachable.',
         confidence: 30,
-        // Low: the 12 s deadline the setup keeps for this test (high's 60 ms raced the answer).
+        // Low: 200 minutes, passed below once the answer is in.
         severity: 'low',
       }),
       ...turn(bug, findings('Search cluster unreachable: certificate expired.')),
@@ -156,6 +162,9 @@ describe('long-running bug conversations', () => {
     const thread = escalation.find((m) => JSON.stringify(m).includes(bug))?.ts ?? '';
 
     await h.post(CHANNELS.developers, DEVELOPER, 'on it', thread);
+    // The answer has reached the Router before the deadline comes.
+    await h.sandbox.idle();
+    await passSlaDeadline(h, bug, 200 * 60);
     const children = await h.eventually(
       () =>
         fetch(`${h.sandbox.url}/sandbox/executions`).then(

@@ -308,9 +308,20 @@ describe('the issue pipeline in the sandbox', () => {
     const [message] = await pipelineMessage(issue);
     const thread = await h.messages(PIPELINE_CHANNEL, message?.ts);
     expect(thread.some((m) => m.bot && m.text.includes('in every region?'))).toBe(true);
+    const { wait } =
+      (await h.waitFor(
+        () => h.store.getConversation(id, { consistent: true }),
+        (c) => c?.wait !== undefined,
+        'the wait for an answer',
+      )) ?? {};
     await h.setPermission('a-reader', 'read');
     await h.comment(issue, 'No idea, sorry.', 'a-reader');
-    await new Promise((r) => setTimeout(r, 1_500));
+    // The reader's comment wakes the wait; the pipeline takes it, and waits again, unanswered.
+    await h.waitFor(
+      () => h.store.getConversation(id, { consistent: true }),
+      (c) => c?.wait !== undefined && c.wait.waitId !== wait?.waitId,
+      "the wait again after the reader's comment",
+    );
     expect((await documentOf(id)).communication.questions[0]?.answered).toBe(false);
     await h.setPermission('a-writer', 'write');
     await h.comment(issue, 'Yes: VAT always applies to the discounted amount.', 'a-writer');

@@ -22,7 +22,8 @@ import {
 let h: BugHarness;
 
 beforeAll(async () => {
-  h = await startBugHarness();
+  // The developers' silence runs out when a test moves the clock, not after 8 s of real time.
+  h = await startBugHarness({}, { clock: 'manual' });
 }, 120_000);
 afterAll(async () => {
   await h?.stop();
@@ -59,6 +60,14 @@ const finished = (bugId: string) =>
     `${bugId} to finish`,
   );
 
+/** Resolves once the conversation waits for the developers (its timeout is armed by then). */
+const waitForDevelopers = (bugId: string) =>
+  h.eventually(
+    () => h.store.getConversation(bugId, { consistent: true }),
+    (c) => c?.phase === 'awaiting_dev' && c.wait !== undefined,
+    'the wait for developers',
+  );
+
 /** The scripted model's default usage per call (local/model/messages-wire.ts): 100 in, 20 out. */
 const CALL_COST_MICRO_USD = 100 * 2 + 20 * 10; // claude-sonnet-5-5: $2 in, $10 out per million
 
@@ -70,6 +79,9 @@ describe("the reporter's thread hears what became of the report", () => {
 
     const summaryTs = await findingsPost('Invoice PDFs render before the fonts load.');
     const told = await botSays(CHANNELS.reports, report, /posted what I found/);
+    await waitForDevelopers(bug);
+    // The developers stay silent for their whole wait (the harness's 8,000 s).
+    await h.advanceClock(8_000);
     const done = await finished(bug);
     const texts = await botTexts(CHANNELS.reports, report);
 
@@ -115,11 +127,7 @@ describe("the reporter's thread hears what became of the report", () => {
     const bug = bugIdFor(report);
     h.script(bug, turn(bug, findings('The search index strips accents on one side only.')));
     const summaryTs = await findingsPost('The search index strips accents on one side only.');
-    await h.eventually(
-      () => h.store.getConversation(bug, { consistent: true }),
-      (c) => c?.phase === 'awaiting_dev' && c.wait !== undefined,
-      'the wait for developers',
-    );
+    await waitForDevelopers(bug);
 
     await h.post(CHANNELS.reports, REPORTER, 'never mind, thanks', report);
     const done = await finished(bug);

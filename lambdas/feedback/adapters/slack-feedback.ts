@@ -1,5 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { SlackApiError } from '../../slack/errors.ts';
+import { pacedRetryConfig } from '../../slack/retry-pacing.ts';
 import { slackCall } from '../../slack/slack-call.ts';
 import type { FeedbackSlack } from '../ports.ts';
 
@@ -14,7 +15,7 @@ export function createSlackFeedback(options: { token: string; slackApiUrl?: stri
   const client = new WebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     // A trigger id lives three seconds: views.open is not worth retrying for long.
-    retryConfig: { retries: 1, minTimeout: 200, maxTimeout: 500 },
+    retryConfig: pacedRetryConfig({ retries: 1, minTimeout: 200, maxTimeout: 500 }),
     timeout: 5_000,
   });
   return {

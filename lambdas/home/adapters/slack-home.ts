@@ -1,5 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { SlackApiError } from '../../slack/errors.ts';
+import { pacedRetryConfig } from '../../slack/retry-pacing.ts';
 import { slackCall } from '../../slack/slack-call.ts';
 import type { HomeSlack } from '../ports.ts';
 
@@ -7,7 +8,7 @@ import type { HomeSlack } from '../ports.ts';
 export function createSlackHome(options: { token: string; slackApiUrl?: string }): HomeSlack {
   const client = new WebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-    retryConfig: { retries: 2, factor: 2, minTimeout: 300, maxTimeout: 2_000 },
+    retryConfig: pacedRetryConfig({ retries: 2, factor: 2, minTimeout: 300, maxTimeout: 2_000 }),
     timeout: 5_000,
   });
   return {

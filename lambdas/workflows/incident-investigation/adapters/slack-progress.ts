@@ -1,4 +1,5 @@
 import { WebClient } from '@slack/web-api';
+import { pacedRetryConfig } from '../../../slack/retry-pacing.ts';
 import { slackFailure } from '../../../slack/slack-call.ts';
 
 /** Updates a posted message in place (`chat.update`): a phase message as the phase moves on. */
@@ -19,7 +20,7 @@ export interface MessageUpdater {
 export function createMessageUpdater(options: { token: string; slackApiUrl?: string }): MessageUpdater {
   const client = new WebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-    retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+    retryConfig: pacedRetryConfig({ retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 }),
   });
   return {
     async update({ channel, ts, text, blocks }) {

@@ -1,5 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { SlackApiError } from '../../../slack/errors.ts';
+import { pacedRetryConfig } from '../../../slack/retry-pacing.ts';
 import { slackCall } from '../../../slack/slack-call.ts';
 
 /**
@@ -11,7 +12,7 @@ import { slackCall } from '../../../slack/slack-call.ts';
 export function createSlackProgress(options: { token: string; slackApiUrl?: string }) {
   const client = new WebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-    retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+    retryConfig: pacedRetryConfig({ retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 }),
   });
   return {
     async post(channel: string, text: string) {
