@@ -1,7 +1,7 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
-import { CONFIG_CONTEXT_KEY, InvalidConfigError } from './config.ts';
+import { CONFIG_CONTEXT_KEY, InvalidConfigError, parseConfig } from './config.ts';
 import { SlackAgentsStack } from './slack-agents-stack.ts';
 import { stackNameOf } from './synth.ts';
 
@@ -15,15 +15,16 @@ import { stackNameOf } from './synth.ts';
 const app = new App();
 const config = app.node.tryGetContext(CONFIG_CONTEXT_KEY) ?? {};
 try {
-  const stack = new SlackAgentsStack(app, stackNameOf(config), {
+  // The configuration is refused before any construct is built (the stack parses it the same way).
+  if (parseConfig(config, WORKFLOW_MODULES).sandbox)
+    throw new InvalidConfigError([
+      `${CONFIG_CONTEXT_KEY}.sandbox: the sandbox's configuration is never deployed; remove sandbox: true`,
+    ]);
+  new SlackAgentsStack(app, stackNameOf(config), {
     modules: WORKFLOW_MODULES,
     config,
     description: 'Slack-native AI agents whose conversations run as Step Functions workflows',
   });
-  if (stack.config.sandbox)
-    throw new InvalidConfigError([
-      `${CONFIG_CONTEXT_KEY}.sandbox: the sandbox's configuration is never deployed; remove sandbox: true`,
-    ]);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   app.synth();
 } catch (error) {

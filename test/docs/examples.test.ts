@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEVELOPMENT_SIGNING_SECRET, DEVELOPMENT_WEBHOOK_SECRETS } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { answerBindings, placeholders, type ShellCommand, shellBlocks } from './shell-examples.ts';
@@ -47,11 +47,13 @@ async function startDev(): Promise<DevSandbox> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SANDBOX_LOG_LEVEL: 'ERROR' };
   for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'SANDBOX_CONFIG', 'SANDBOX_TIME_SCALE'])
     delete env[name];
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['local/main.ts'], {
+  // `tsx local/main.ts` as Node with tsx's loader: one process instead of tsx's launcher and its child.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -79,6 +81,34 @@ afterEach(async () => {
   dev?.process.kill('SIGTERM');
   dev = undefined;
 });
+
+/** Every sandbox process the file started, the next page's included. */
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+});
+
+/**
+ * Each page runs against a fresh sandbox of its own. The next page's starts while the current
+ * page's story runs (a start takes seconds, most of them spent waiting), so the pages do not
+ * wait for their sandboxes one after another.
+ */
+const ahead = new Map<string, Promise<DevSandbox>>();
+function startAhead(page: string) {
+  if (ahead.has(page)) return;
+  const starting = startDev();
+  // A start that fails is reported by the page that takes it.
+  starting.catch(() => {});
+  ahead.set(page, starting);
+}
+async function sandboxFor(page: string): Promise<DevSandbox> {
+  const starting = ahead.get(page) ?? startDev();
+  ahead.delete(page);
+  const sandbox = await starting;
+  const next = PAGES[PAGES.indexOf(page) + 1];
+  if (next !== undefined) startAhead(next);
+  return sandbox;
+}
 
 interface Message {
   ts: string;
@@ -185,7 +215,7 @@ async function runPage(page: string) {
     block.commands.some((c) => c.text.includes('localhost:3000')),
   );
   expect(blocks.length, `${page} has sandbox examples`).toBeGreaterThan(0);
-  dev = await startDev();
+  dev = await sandboxFor(page);
   const base = dev.url;
   const bound = new Map<string, string>();
   let requests = 0;

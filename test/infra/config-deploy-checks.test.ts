@@ -146,8 +146,9 @@ describe('configuration that refuses what cannot work', () => {
   });
 
   it('stops `cdk synth` with the problem lines and no stack trace, and never deploys the sandbox configuration', async () => {
+    // Node with tsx's loader, as `npx cdk synth` runs the app (cdk.json), without npx's own processes.
     const run = (config: unknown) =>
-      promisify(execFile)('npx', ['tsx', 'infra/app.ts'], {
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'infra/app.ts'], {
         cwd: new URL('../..', import.meta.url).pathname,
         env: {
           ...process.env,
@@ -155,13 +156,16 @@ describe('configuration that refuses what cannot work', () => {
           CDK_OUTDIR: '/tmp/slack-agents-config-check',
         },
       });
-    await expect(run({ ...WORKING, channels: { bugReport: 'C0123' } })).rejects.toMatchObject({
+    // Both apps run at once: each is a process of its own.
+    const typo = run({ ...WORKING, channels: { bugReport: 'C0123' } });
+    const sandbox = run({ sandbox: true }).catch((error: { stderr: string }) => error);
+    await expect(typo).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining(
         'slackAgents.channels.bugReport: unknown key; did you mean channels.bugReports?',
       ),
     });
-    const failed = await run({ sandbox: true }).catch((error: { stderr: string }) => error);
+    const failed = await sandbox;
     expect(failed).toMatchObject({ code: 1 });
     expect((failed as { stderr: string }).stderr.trim()).toBe(
       "invalid slackAgents configuration:\n  slackAgents.sandbox: the sandbox's configuration is never deployed; remove sandbox: true",

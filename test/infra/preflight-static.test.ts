@@ -42,24 +42,22 @@ describe('the static preflight', () => {
   });
 
   it('runs as npm run preflight: the checks, the figures, and the deploy steps that remain', async () => {
-    const { stdout } = await promisify(execFile)(
-      'npx',
-      ['tsx', 'scripts/preflight.ts', '-c', 'docs/examples/issue-pipeline.json'],
-      {
+    // `npm run preflight` is `tsx scripts/preflight.ts`: Node with tsx's loader, without npm's and npx's
+    // own processes. The two runs are processes of their own, so they run at once.
+    const preflight = (config: string) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/preflight.ts', '-c', config], {
         cwd: ROOT,
-      },
+      });
+    const passing = preflight('docs/examples/issue-pipeline.json');
+    const failing = preflight('{"reporterWaitSecs":1}').catch(
+      (error: { code: number; stdout: string }) => error,
     );
+    const { stdout } = await passing;
     expect(stdout).toMatch(/synthesized SlackAgentsPipeline in \d+\.\d s/);
     expect(stdout).toMatch(/Router: \d+ of 4096 bytes/);
     expect(stdout).toContain('npx cdk deploy SlackAgentsPipeline');
     expect(stdout).toContain('aws codebuild import-source-credentials');
-    const failed = await promisify(execFile)(
-      'npx',
-      ['tsx', 'scripts/preflight.ts', '-c', '{"reporterWaitSecs":1}'],
-      {
-        cwd: ROOT,
-      },
-    ).catch((error: { code: number; stdout: string }) => error);
+    const failed = await failing;
     expect(failed).toMatchObject({ code: 1 });
     expect((failed as { stdout: string }).stdout).toContain(
       'FIX slackAgents.reporterWaitSecs: unknown key; did you mean reporterWaitSeconds?',

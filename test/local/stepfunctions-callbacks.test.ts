@@ -8,7 +8,7 @@ import {
   StopExecutionCommand,
   TaskTimedOut,
 } from '@aws-sdk/client-sfn';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import {
   elapsedSince,
   lambdaArn,
@@ -19,12 +19,15 @@ import {
   startStepFunctions,
 } from './stepfunctions.harness.ts';
 
-type Sandbox = Awaited<ReturnType<typeof startStepFunctions>>;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
+/**
+ * The tests run at once (`describe.concurrent`): the slow ones spend their time in the scaled
+ * timeouts they measure, and each has a Step Functions runtime of its own, closed when it finishes.
+ */
+async function ownStepFunctions(context: TestContext, options: Parameters<typeof startStepFunctions>[0]) {
+  const sandbox = await startStepFunctions(options);
+  context.onTestFinished(() => sandbox.close());
+  return sandbox;
+}
 
 const REGISTER_WAIT = lambdaArn('RegisterWait');
 const MACHINE = machineArn('Conversation');
@@ -62,9 +65,12 @@ const conversationDefinition = (wait: Record<string, unknown> = waitState()) => 
   },
 });
 
-async function conversationSandbox(options: { timeScale?: number; definition?: unknown } = {}) {
+async function conversationSandbox(
+  context: TestContext,
+  options: { timeScale?: number; definition?: unknown } = {},
+) {
   const registerWait = registerWaitFake();
-  sandbox = await startStepFunctions({
+  const sandbox = await ownStepFunctions(context, {
     timeScale: options.timeScale ?? 1,
     invokeLambda: async (arn, payload) => {
       if (arn === REGISTER_WAIT) registerWait.invoke(payload);
@@ -77,7 +83,7 @@ async function conversationSandbox(options: { timeScale?: number; definition?: u
     definition: options.definition ?? conversationDefinition(),
   });
   const start = async (name: string) => {
-    const started = await sandbox?.client.send(
+    const started = await sandbox.client.send(
       new StartExecutionCommand({
         stateMachineArn: MACHINE,
         name,
@@ -89,9 +95,10 @@ async function conversationSandbox(options: { timeScale?: number; definition?: u
   return { ...sandbox, registerWait, start };
 }
 
-describe('waitForTaskToken', () => {
-  it('resumes the wait with the output given to SendTaskSuccess', async () => {
-    const { client, registerWait, start } = await conversationSandbox();
+describe.concurrent('waitForTaskToken', () => {
+  it('resumes the wait with the output given to SendTaskSuccess', async (context) => {
+    const { expect } = context;
+    const { client, registerWait, start } = await conversationSandbox(context);
     const executionArn = await start('conv-1');
     const wait = await registerWait.next();
 
@@ -108,8 +115,9 @@ describe('waitForTaskToken', () => {
     });
   });
 
-  it('records the wait as scheduled, started, submitted and succeeded, with the minted token in its parameters', async () => {
-    const { client, registerWait, start } = await conversationSandbox();
+  it('records the wait as scheduled, started, submitted and succeeded, with the minted token in its parameters', async (context) => {
+    const { expect } = context;
+    const { client, registerWait, start } = await conversationSandbox(context);
     const executionArn = await start('conv-h');
     const wait = await registerWait.next();
     await client.send(new SendTaskSuccessCommand({ taskToken: wait.taskToken, output: '{"woken":"close"}' }));
@@ -133,8 +141,9 @@ describe('waitForTaskToken', () => {
     expect(events[5]?.taskSucceededEventDetails?.output).toBe('{"woken":"close"}');
   });
 
-  it('mints a different token for each of two concurrent waits and wakes each its own execution', async () => {
-    const { client, registerWait, start } = await conversationSandbox();
+  it('mints a different token for each of two concurrent waits and wakes each its own execution', async (context) => {
+    const { expect } = context;
+    const { client, registerWait, start } = await conversationSandbox(context);
     const first = await start('conv-a');
     const second = await start('conv-b');
     const waits = [await registerWait.next(), await registerWait.next()];
@@ -149,12 +158,13 @@ describe('waitForTaskToken', () => {
     expect(JSON.parse((await settled(client, second)).output as string).wake).toEqual({ n: 'b' });
   });
 
-  it('mints a fresh token for each wait of the same execution, in parallel branches too', async () => {
+  it('mints a fresh token for each wait of the same execution, in parallel branches too', async (context) => {
+    const { expect } = context;
     const branch = (name: string) => ({
       StartAt: name,
       States: { [name]: { ...waitState(), Catch: undefined, ResultPath: '$.wake' } },
     });
-    const { client, registerWait, start } = await conversationSandbox({
+    const { client, registerWait, start } = await conversationSandbox(context, {
       definition: {
         StartAt: 'Both',
         States: { Both: { Type: 'Parallel', Branches: [branch('A'), branch('B')], End: true } },
@@ -177,8 +187,9 @@ describe('waitForTaskToken', () => {
     ).toEqual([0, 1]);
   });
 
-  it('answers a second SendTaskSuccess on the same token with TaskTimedOut', async () => {
-    const { client, registerWait, start } = await conversationSandbox();
+  it('answers a second SendTaskSuccess on the same token with TaskTimedOut', async (context) => {
+    const { expect } = context;
+    const { client, registerWait, start } = await conversationSandbox(context);
     const executionArn = await start('conv-2');
     const { taskToken } = await registerWait.next();
     await client.send(new SendTaskSuccessCommand({ taskToken, output: '{}' }));
@@ -189,16 +200,18 @@ describe('waitForTaskToken', () => {
     expect((await settled(client, executionArn)).status).toBe('SUCCEEDED');
   });
 
-  it('answers a token it never issued with InvalidToken', async () => {
-    const { client } = await conversationSandbox();
+  it('answers a token it never issued with InvalidToken', async (context) => {
+    const { expect } = context;
+    const { client } = await conversationSandbox(context);
 
     const unknown = client.send(new SendTaskSuccessCommand({ taskToken: 'AQnot-a-token', output: '{}' }));
 
     await expect(unknown).rejects.toBeInstanceOf(InvalidToken);
   });
 
-  it('rejects an output that is not JSON and keeps the wait open', async () => {
-    const { client, registerWait, start } = await conversationSandbox();
+  it('rejects an output that is not JSON and keeps the wait open', async (context) => {
+    const { expect } = context;
+    const { client, registerWait, start } = await conversationSandbox(context);
     const executionArn = await start('conv-j');
     const { taskToken } = await registerWait.next();
 
@@ -211,8 +224,9 @@ describe('waitForTaskToken', () => {
     expect((await settled(client, executionArn)).status).toBe('SUCCEEDED');
   });
 
-  it('routes SendTaskFailure to the Catch of its error name', async () => {
-    const { client, registerWait, start } = await conversationSandbox();
+  it('routes SendTaskFailure to the Catch of its error name', async (context) => {
+    const { expect } = context;
+    const { client, registerWait, start } = await conversationSandbox(context);
     const executionArn = await start('conv-3');
     const { taskToken } = await registerWait.next();
 
@@ -233,8 +247,9 @@ describe('waitForTaskToken', () => {
     });
   });
 
-  it('times out a 2-hour wait in about 3.6 s at time scale 0.0005, into the States.Timeout Catch', async () => {
-    const { client, registerWait, start } = await conversationSandbox({ timeScale: 0.0005 });
+  it('times out a 2-hour wait in about 3.6 s at time scale 0.0005, into the States.Timeout Catch', async (context) => {
+    const { expect } = context;
+    const { client, registerWait, start } = await conversationSandbox(context, { timeScale: 0.0005 });
     const began = Date.now();
     const executionArn = await start('conv-4');
     const { taskToken } = await registerWait.next();
@@ -255,7 +270,8 @@ describe('waitForTaskToken', () => {
     expect(types).toContain('PassStateEntered');
   });
 
-  it('does not let States.TaskFailed catch a timeout (regression: the library exempts only its own error class)', async () => {
+  it('does not let States.TaskFailed catch a timeout (regression: the library exempts only its own error class)', async (context) => {
+    const { expect } = context;
     const wait = {
       ...waitState({ timeoutSeconds: 1 }),
       Catch: [
@@ -263,7 +279,7 @@ describe('waitForTaskToken', () => {
         { ErrorEquals: ['States.Timeout'], ResultPath: '$.timedOut', Next: 'Timed out' },
       ],
     };
-    const { runtime, start } = await conversationSandbox({
+    const { runtime, start } = await conversationSandbox(context, {
       timeScale: 0.05,
       definition: conversationDefinition(wait),
     });
@@ -273,8 +289,9 @@ describe('waitForTaskToken', () => {
     expect(JSON.parse(execution.output as string).timedOut.Error).toBe('States.Timeout');
   });
 
-  it('fails the wait with the Lambda error when the callback Lambda itself fails', async () => {
-    sandbox = await startStepFunctions({
+  it('fails the wait with the Lambda error when the callback Lambda itself fails', async (context) => {
+    const { expect } = context;
+    const sandbox = await ownStepFunctions(context, {
       invokeLambda: async () => {
         throw lambdaError('ReporterLeft', 'no such conversation');
       },
@@ -294,11 +311,12 @@ describe('waitForTaskToken', () => {
     expect(JSON.parse(execution.output as string).failure.Error).toBe('ReporterLeft');
   });
 
-  it('lets the callback Lambda answer its own wait during its invocation (a message was already pending)', async () => {
-    sandbox = await startStepFunctions({
+  it('lets the callback Lambda answer its own wait during its invocation (a message was already pending)', async (context) => {
+    const { expect } = context;
+    const sandbox: Awaited<ReturnType<typeof startStepFunctions>> = await ownStepFunctions(context, {
       invokeLambda: async (_arn, payload) => {
         const { taskToken } = payload as { taskToken: string };
-        sandbox?.runtime.sendTaskSuccess(taskToken, '{"woken":"message"}');
+        sandbox.runtime.sendTaskSuccess(taskToken, '{"woken":"message"}');
         return { registered: true };
       },
     });
@@ -317,7 +335,8 @@ describe('waitForTaskToken', () => {
     expect(JSON.parse(execution.output as string).wake).toEqual({ woken: 'message' });
   });
 
-  it('keeps a wait with HeartbeatSeconds alive while heartbeats arrive, then fails it with States.HeartbeatTimeout', async () => {
+  it('keeps a wait with HeartbeatSeconds alive while heartbeats arrive, then fails it with States.HeartbeatTimeout', async (context) => {
+    const { expect } = context;
     const wait = {
       ...waitState({ heartbeatSeconds: 20 }),
       Catch: [
@@ -326,7 +345,7 @@ describe('waitForTaskToken', () => {
       ],
     };
     // HeartbeatSeconds 20 -> 1 s; TimeoutSeconds 7200 -> 360 s.
-    const { client, registerWait, start } = await conversationSandbox({
+    const { client, registerWait, start } = await conversationSandbox(context, {
       timeScale: 0.05,
       definition: conversationDefinition(wait),
     });
@@ -348,9 +367,10 @@ describe('waitForTaskToken', () => {
   });
 });
 
-describe('StopExecution', () => {
-  it('aborts a waiting execution and retires its token', async () => {
-    const { client, registerWait, start } = await conversationSandbox();
+describe.concurrent('StopExecution', () => {
+  it('aborts a waiting execution and retires its token', async (context) => {
+    const { expect } = context;
+    const { client, registerWait, runtime, start } = await conversationSandbox(context);
     const executionArn = await start('conv-5');
     const { taskToken } = await registerWait.next();
 
@@ -364,7 +384,7 @@ describe('StopExecution', () => {
     await expect(client.send(new SendTaskSuccessCommand({ taskToken, output: '{}' }))).rejects.toBeInstanceOf(
       TaskTimedOut,
     );
-    await sandbox?.runtime.waitForExecution(executionArn);
+    await runtime.waitForExecution(executionArn);
     const { events = [] } = await client.send(new GetExecutionHistoryCommand({ executionArn }));
     expect(events.at(-1)).toMatchObject({
       type: 'ExecutionAborted',

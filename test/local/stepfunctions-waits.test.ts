@@ -1,16 +1,24 @@
 import { GetExecutionHistoryCommand } from '@aws-sdk/client-sfn';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import { elapsedSince, machineArn, startStepFunctions } from './stepfunctions.harness.ts';
 
-type Sandbox = Awaited<ReturnType<typeof startStepFunctions>>;
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
+/**
+ * The tests run at once (`describe.concurrent`): most of their time is the scaled waits they
+ * measure, and each has a Step Functions runtime of its own, closed when it finishes.
+ */
+async function ownStepFunctions(context: TestContext, timeScale: number) {
+  const sandbox = await startStepFunctions({ timeScale, invokeLambda: async () => null });
+  context.onTestFinished(() => sandbox.close());
+  return sandbox;
+}
 
-async function runWait(wait: Record<string, unknown>, input: unknown, timeScale: number) {
-  sandbox = await startStepFunctions({ timeScale, invokeLambda: async () => null });
+async function runWait(
+  context: TestContext,
+  wait: Record<string, unknown>,
+  input: unknown,
+  timeScale: number,
+) {
+  const sandbox = await ownStepFunctions(context, timeScale);
   sandbox.runtime.registerStateMachine({
     arn: machineArn('Waiting'),
     name: 'Waiting',
@@ -28,9 +36,15 @@ async function runWait(wait: Record<string, unknown>, input: unknown, timeScale:
   return { execution, elapsed: elapsedSince(began), executionArn, client: sandbox.client };
 }
 
-describe('Wait states at a time scale', () => {
-  it('waits an hour in about 1.8 s at time scale 0.0005', async () => {
-    const { execution, elapsed, executionArn, client } = await runWait({ Seconds: 3600 }, { a: 1 }, 0.0005);
+describe.concurrent('Wait states at a time scale', () => {
+  it('waits an hour in about 1.8 s at time scale 0.0005', async (context) => {
+    const { expect } = context;
+    const { execution, elapsed, executionArn, client } = await runWait(
+      context,
+      { Seconds: 3600 },
+      { a: 1 },
+      0.0005,
+    );
 
     expect(execution.status).toBe('SUCCEEDED');
     expect(execution.output).toBe('{"a":1}');
@@ -47,8 +61,10 @@ describe('Wait states at a time scale', () => {
     ]);
   });
 
-  it('scales a SecondsPath wait read from the input, keeping the Wait in the history', async () => {
+  it('scales a SecondsPath wait read from the input, keeping the Wait in the history', async (context) => {
+    const { expect } = context;
     const { execution, elapsed, executionArn, client } = await runWait(
+      context,
       { SecondsPath: '$.delay', OutputPath: '$.keep' },
       { delay: 3600, keep: { x: 1 } },
       0.0005,
@@ -61,41 +77,51 @@ describe('Wait states at a time scale', () => {
     expect(events.map((event) => event.type).slice(1, 3)).toEqual(['WaitStateEntered', 'WaitStateExited']);
   });
 
-  it('fails the execution with States.Runtime when SecondsPath is not a number', async () => {
-    const { execution } = await runWait({ SecondsPath: '$.delay' }, { delay: 'soon' }, 0.001);
+  it('fails the execution with States.Runtime when SecondsPath is not a number', async (context) => {
+    const { expect } = context;
+    const { execution } = await runWait(context, { SecondsPath: '$.delay' }, { delay: 'soon' }, 0.001);
 
     expect(execution).toMatchObject({ status: 'FAILED', error: 'States.Runtime' });
   });
 
-  it('scales the time left until a TimestampPath', async () => {
+  it('scales the time left until a TimestampPath', async (context) => {
+    const { expect } = context;
     const inAnHour = new Date(Date.now() + 3600_000).toISOString();
 
-    const { execution, elapsed } = await runWait({ TimestampPath: '$.until' }, { until: inAnHour }, 0.0005);
+    const { execution, elapsed } = await runWait(
+      context,
+      { TimestampPath: '$.until' },
+      { until: inAnHour },
+      0.0005,
+    );
 
     expect(execution.status).toBe('SUCCEEDED');
     expect(elapsed).toBeGreaterThanOrEqual(1400);
     expect(elapsed).toBeLessThan(10_000);
   });
 
-  it('scales the time left until a fixed Timestamp, measured when the state runs', async () => {
+  it('scales the time left until a fixed Timestamp, measured when the state runs', async (context) => {
+    const { expect } = context;
     const inAnHour = new Date(Date.now() + 3600_000).toISOString();
 
-    const { execution, elapsed } = await runWait({ Timestamp: inAnHour }, {}, 0.0005);
+    const { execution, elapsed } = await runWait(context, { Timestamp: inAnHour }, {}, 0.0005);
 
     expect(execution.status).toBe('SUCCEEDED');
     expect(elapsed).toBeGreaterThanOrEqual(1400);
     expect(elapsed).toBeLessThan(10_000);
   });
 
-  it('passes a Timestamp already past at once', async () => {
-    const { execution, elapsed } = await runWait({ Timestamp: '2001-01-01T00:00:00Z' }, {}, 1);
+  it('passes a Timestamp already past at once', async (context) => {
+    const { expect } = context;
+    const { execution, elapsed } = await runWait(context, { Timestamp: '2001-01-01T00:00:00Z' }, {}, 1);
 
     expect(execution.status).toBe('SUCCEEDED');
     expect(elapsed).toBeLessThan(5_000);
   });
 
-  it('times out the whole execution after its scaled TimeoutSeconds', async () => {
-    sandbox = await startStepFunctions({ timeScale: 0.001, invokeLambda: async () => null });
+  it('times out the whole execution after its scaled TimeoutSeconds', async (context) => {
+    const { expect } = context;
+    const sandbox = await ownStepFunctions(context, 0.001);
     sandbox.runtime.registerStateMachine({
       arn: machineArn('Slow'),
       name: 'Slow',
@@ -113,8 +139,9 @@ describe('Wait states at a time scale', () => {
     expect(sandbox.runtime.getExecutionHistory(executionArn).at(-1)?.type).toBe('ExecutionTimedOut');
   });
 
-  it('stops a waiting execution at once', async () => {
-    sandbox = await startStepFunctions({ timeScale: 1, invokeLambda: async () => null });
+  it('stops a waiting execution at once', async (context) => {
+    const { expect } = context;
+    const sandbox = await ownStepFunctions(context, 1);
     sandbox.runtime.registerStateMachine({
       arn: machineArn('Long'),
       name: 'Long',

@@ -43,6 +43,29 @@ function fakeRepository(): TemplateCacheOptions {
 
 const template = { Resources: { Table: { Type: 'AWS::DynamoDB::Table' } } };
 
+/**
+ * The default modules' template for APART_CONFIG, synthesized once by a child process of its own
+ * (the run's server set aside) into an empty cache: the cache test reads it back, the server
+ * test compares the server's answer with it. A child synthesis loads aws-cdk-lib (seconds), so
+ * the file does it once.
+ */
+const APART_CONFIG = { reporterWaitSeconds: 600 };
+const apartDirectories: string[] = [];
+let apart: ReturnType<typeof synthesizeApartOnce> | undefined;
+async function synthesizeApartOnce() {
+  const directory = mkdtempSync(join(tmpdir(), 'template-cache-'));
+  apartDirectories.push(directory);
+  const cache = { root: process.cwd(), directory };
+  return { cache, first: await sandboxTemplate({ config: APART_CONFIG, cache }) };
+}
+const synthesizedApart = () => {
+  apart ??= synthesizeApartOnce();
+  return apart;
+};
+afterAll(() => {
+  for (const dir of apartDirectories.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 describe('the sandbox template cache', () => {
   it('keeps the key while the sources and the configuration are unchanged', () => {
     const cache = fakeRepository();
@@ -85,12 +108,9 @@ describe('the sandbox template cache', () => {
   });
 
   it('synthesizes the default modules once, then serves the same template from the cache', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'template-cache-'));
-    made.push(directory);
-    const cache = { root: process.cwd(), directory };
+    const { cache, first } = await synthesizedApart();
 
-    const first = await sandboxTemplate({ config: { reporterWaitSeconds: 600 }, cache });
-    const second = await sandboxTemplate({ config: { reporterWaitSeconds: 600 }, cache });
+    const second = await sandboxTemplate({ config: APART_CONFIG, cache });
 
     expect(first.cached).toBe(false);
     expect(second.cached).toBe(true);
@@ -137,12 +157,12 @@ describe('the warm synthesis server (SANDBOX_SYNTH_URL)', () => {
   });
 
   it('answers the template a process of its own synthesizes for the same configuration', async () => {
-    const config = { reporterWaitSeconds: 900 };
-    const apart = await sandboxTemplate({ config, cache: false });
+    const { first: apart } = await synthesizedApart();
     process.env.SANDBOX_SYNTH_URL = server?.url ?? '';
-    const served = await sandboxTemplate({ config, cache: false });
+    const served = await sandboxTemplate({ config: APART_CONFIG, cache: false });
     delete process.env.SANDBOX_SYNTH_URL;
 
+    expect(apart.cached).toBe(false);
     expect(served.template).toEqual(apart.template);
   }, 120_000);
 

@@ -116,7 +116,9 @@ async function reject(issue: number, id: string, thread: string, ts: string) {
   return { reason: state.pipeline.blocked_reason ?? '', slack, comments };
 }
 
-describe('protected paths, decided on the branch and not on the agent (attacks)', () => {
+// The attacks run at once: each has an issue, a pipeline, a script and a work branch of its own,
+// and most of a pipeline's time is spent waiting for the sandbox's services.
+describe.concurrent('protected paths, decided on the branch and not on the agent (attacks)', () => {
   it('asks an approver with the real diff when the writer hides a workflow file, and the PR lists it', async () => {
     const { issue, id, ask } = await run('Hidden workflow', [
       () => toolUse('write_file', { path: '.github/workflows/evil.yml', content: EVIL }),

@@ -21,7 +21,7 @@ import { SlaTrackingInput } from '../../lambdas/workflows/bug-investigation/sla-
 import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investigation/templates/index.ts';
 import { BUG_INVESTIGATION_MODULE } from '../../statemachines/bug-investigation/index.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
-import { type AslDefinition, definitions, templateOf } from '../infra/template.ts';
+import { type AslDefinition, allStates, definitions, templateOf } from '../infra/template.ts';
 
 /** The bug investigation's SlackPost input: its templates only, with valid data. */
 const BUG_POST_INPUT = slackPostInputFor(BUG_INVESTIGATION_TEMPLATES);
@@ -143,6 +143,19 @@ export function bugDefinition(config: SlackAgentsConfigInput = {}): AslDefinitio
     definitionCache.set(key, definition);
   }
   return definition;
+}
+
+/**
+ * Every retrier of the definition retries at once: the runs check which states are entered and
+ * what the tasks are given, not how long a retry pauses, so a task that fails until its retries
+ * are spent (MaxAttempts unchanged) costs no real seconds of backoff.
+ */
+function noRetryPauses(definition: AslDefinition): Record<string, number> {
+  return Object.fromEntries(
+    allStates(definition)
+      .filter(([, state]) => Array.isArray((state as { Retry?: unknown }).Retry))
+      .map(([name]) => [name, 0]),
+  );
 }
 
 /** Runs the script; resolves with what the stand-ins saw and how the execution ended. */
@@ -277,7 +290,8 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
     },
   };
 
-  const machine = new StateMachine(bugDefinition(script.config) as never, {
+  const definition = bugDefinition(script.config);
+  const machine = new StateMachine(definition as never, {
     validationOptions: { checkArn: false },
   });
   let abort = () => {};
@@ -288,7 +302,10 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
     return new Promise<never>(() => {});
   }
   const execution = machine.run((script.input ?? START) as never, {
-    overrides: { taskResourceLocalHandlers: handlers as never },
+    overrides: {
+      taskResourceLocalHandlers: handlers as never,
+      retryIntervalOverrides: noRetryPauses(definition),
+    },
     context: {
       Execution: { Id: EXECUTION_ARN, Name: CONVERSATION_ID },
       StateMachine: { Id: STATE_MACHINE_ARN, Name: 'BugInvestigation' },

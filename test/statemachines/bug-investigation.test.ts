@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   BUG_INVESTIGATION_STATES as S,
   BUG_INVESTIGATION_TEXTS as T,
 } from '../../statemachines/bug-investigation/states.ts';
 import {
+  bugDefinition,
   CONVERSATION_ID,
   EXECUTION_ARN,
   error,
@@ -22,6 +23,11 @@ import {
 const report = message('reporter', 'The export button does nothing', START.threadTs ?? '');
 const answer = message('reporter', 'Firefox 128 on Linux', '1700000300.000100');
 const developerReply = message('developer', 'Can you check the CSV path too?', '1700000400.000100');
+
+// The default configuration's definition is synthesized once, before the runs that share it.
+beforeAll(() => {
+  bugDefinition();
+});
 
 describe('a bug investigation', () => {
   it('asks the reporter, investigates on with the answer, posts findings, and resolves when developers stay silent', async () => {
