@@ -1,5 +1,6 @@
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
+import { ENV } from '../../lambdas/shared/env.ts';
 import type { ModelFaultInput } from '../../local/model/faults.ts';
 import type { SlackFaultInput } from '../../local/slack/faults.ts';
 import {
@@ -39,7 +40,13 @@ export const MODEL_MAX_RETRIES = 0;
 export function startMisbehaviourHarness(): Promise<BugHarness> {
   return startBugHarness(
     { agentLimits: LIMITS, developerWaitSeconds: 100_000, reporterWaitSeconds: 100_000 },
-    { timeScale: TIME_SCALE, env: { MODEL_MAX_RETRIES: String(MODEL_MAX_RETRIES) } },
+    {
+      timeScale: TIME_SCALE,
+      // The Slack clients retry one call on real time here (0.5 s, then 1 s: two and a half minutes
+      // of this workflow time), as these scenarios were written: "every post once" includes the
+      // cosmetic acknowledgement, which the state machine does not keep through a longer outage.
+      env: { MODEL_MAX_RETRIES: String(MODEL_MAX_RETRIES), [ENV.slackRetryTimeScale]: '1' },
+    },
   );
 }
 
