@@ -65,6 +65,8 @@ export interface SandboxHost {
     codebuild: Serve;
     isLambda(req: IncomingMessage): boolean;
   };
+  /** The demo repository as first seeded, copied by every later world's GitHub. */
+  readonly githubSeed: { gitDir?: string };
   /** Where the port's requests go from now on. */
   setRoute(route: (req: IncomingMessage, res: ServerResponse) => Promise<void>): void;
 }
@@ -98,7 +100,11 @@ export interface SandboxWorld {
 export async function buildWorld(host: SandboxHost, options: SandboxOptions): Promise<SandboxWorld> {
   const { url, names, template, environment } = host;
   const signingSecret = host.options.signingSecret;
-  const github = await startSandboxGitHub({ baseUrl: url, webhookSecret: environment.GITHUB_WEBHOOK_SECRET });
+  const github = await startSandboxGitHub({
+    baseUrl: url,
+    webhookSecret: environment.GITHUB_WEBHOOK_SECRET,
+    seed: host.githubSeed,
+  });
   Object.assign(process.env, environment, {
     // The code tools and the pull request opener talk to the sandbox's GitHub as its bot.
     GITHUB_BASE_URL: github.apiUrl,

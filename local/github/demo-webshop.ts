@@ -30,9 +30,13 @@ export async function demoWebshopFiles(): Promise<Record<string, string>> {
   return files;
 }
 
-/** Creates `demo/webshop`: private, one commit on `main`, `demo-dev` a collaborator with write access. */
-export async function seedDemoWebshop(store: GitHubStore): Promise<RepoRecord> {
+/**
+ * Creates `demo/webshop`: private, one commit on `main`, `demo-dev` a collaborator with write access.
+ * `copyOf`: the bare repository of an earlier seed, copied instead of committed anew (the same commit).
+ */
+export async function seedDemoWebshop(store: GitHubStore, copyOf?: string): Promise<RepoRecord> {
   return store.createRepository({
+    ...(copyOf ? { copyOf } : {}),
     owner: DEMO_OWNER,
     name: DEMO_REPO,
     description: 'A small web shop: cart, prices, discounts and checkout totals (sandbox demo)',

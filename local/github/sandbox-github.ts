@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { seedDemoWebshop } from './demo-webshop.ts';
 import { type GitHubEmulator, startGitHubEmulator } from './emulator.ts';
 import { createGitHubSandboxEndpoints } from './sandbox-endpoints.ts';
@@ -19,6 +22,11 @@ const SANDBOX_PREFIX = '/sandbox/github/';
 export async function startSandboxGitHub(options: {
   baseUrl: string;
   webhookSecret?: string | undefined;
+  /**
+   * Where a copy of the seeded demo repository is kept for the next GitHub of the same sandbox
+   * (a reusable sandbox builds one per user): set by the first seed, copied by later ones.
+   */
+  seed?: { gitDir?: string };
 }): Promise<SandboxGitHub> {
   const webhookSecret = options.webhookSecret || randomBytes(32).toString('hex');
   const emulator = await startGitHubEmulator({
@@ -27,7 +35,12 @@ export async function startSandboxGitHub(options: {
     webhookSecret,
   });
   try {
-    await seedDemoWebshop(emulator.store);
+    const repo = await seedDemoWebshop(emulator.store, options.seed?.gitDir);
+    if (options.seed && options.seed.gitDir === undefined) {
+      const kept = join(await mkdtemp(join(tmpdir(), 'sandbox-github-seed-')), 'webshop.git');
+      await cp(repo.git.gitDir, kept, { recursive: true });
+      options.seed.gitDir = kept;
+    }
   } catch (error) {
     await emulator.close();
     throw error;

@@ -28,8 +28,8 @@ import { sandboxReuseKey } from '../../local/sandbox-reuse-key.ts';
  */
 
 const WORKER = Symbol.for('slack-agent-workflows.test.worker-sandbox');
-/** Idle sandboxes a worker keeps for later files. */
-const KEPT = 3;
+/** Idle sandboxes a worker keeps for later files; `SANDBOX_REUSE=off` keeps none (each file starts its own). */
+const KEPT = process.env.SANDBOX_REUSE === 'off' ? 0 : 3;
 
 interface Entry {
   key: string;
@@ -62,7 +62,7 @@ export function workerSandboxFigures(): { started: number; reused: number; idle:
 /** Ends the current file's work and keeps its sandbox for a later file, if it could end cleanly. */
 async function release(state: WorkerState, entry: Entry): Promise<void> {
   if (state.current === entry) state.current = undefined;
-  if (!(await entry.reusable.release().catch(() => false))) {
+  if (KEPT === 0 || !(await entry.reusable.release().catch(() => false))) {
     await entry.reusable.close().catch(() => undefined);
     return;
   }
