@@ -87,6 +87,9 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
   const starting = async (_req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
   };
+  const gone = async (req: IncomingMessage): Promise<void> => {
+    req.socket.destroy();
+  };
   let route = starting;
   const server = createServer((req, res) => {
     route(req, res).catch((error: unknown) => {
@@ -122,10 +125,14 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
   }
   const hostOf = sandboxHost;
   let closed = false;
-  const release = async ({ settleMs = 10_000 } = {}): Promise<boolean> => {
+  const release = async ({ settleMs = 5_000 } = {}): Promise<boolean> => {
     const current = world;
     if (closed || !current) return !closed;
     world = undefined;
+    // What the last user still has in flight fails at once, as against a stopped sandbox: its
+    // connections are closed and its new requests are dropped until the next world serves.
+    route = gone;
+    server.closeAllConnections();
     // No new work: queues are not polled, the outbox is not swept, no execution runs on.
     await current.quiesce();
     let settled = false;
