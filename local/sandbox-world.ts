@@ -65,8 +65,8 @@ export interface SandboxHost {
     codebuild: Serve;
     isLambda(req: IncomingMessage): boolean;
   };
-  /** The demo repository as first seeded, copied by every later world's GitHub. */
-  readonly githubSeed: { gitDir?: string };
+  /** Where the demo repository is kept as first seeded, for every later world's GitHub to copy. */
+  readonly githubSeedCache: string;
   /** Where the port's requests go from now on. */
   setRoute(route: (req: IncomingMessage, res: ServerResponse) => Promise<void>): void;
 }
@@ -103,7 +103,7 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
   const github = await startSandboxGitHub({
     baseUrl: url,
     webhookSecret: environment.GITHUB_WEBHOOK_SECRET,
-    seed: host.githubSeed,
+    seedCache: host.githubSeedCache,
   });
   Object.assign(process.env, environment, {
     // The code tools and the pull request opener talk to the sandbox's GitHub as its bot.

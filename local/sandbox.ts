@@ -1,8 +1,7 @@
 import './polyfills.ts';
-import { rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname } from 'node:path';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
@@ -172,8 +171,6 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
     await current?.close();
     await closeServer();
     hostOf.dynamodb.destroy();
-    const seed = hostOf.githubSeed.gitDir;
-    if (seed) await rm(dirname(seed), { recursive: true, force: true });
   };
   const view = (w: SandboxWorld): Sandbox => sandboxView(hostOf, w, port, close);
   return {
@@ -345,7 +342,7 @@ async function openHost(
       codebuild: codebuildApi,
       isLambda: isLambdaInvokeRequest,
     },
-    githubSeed: {},
+    githubSeedCache: join(process.cwd(), '.sandbox', 'github-seed'),
     setRoute: link.setRoute,
   };
 }

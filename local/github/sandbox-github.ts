@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { seedDemoWebshop } from './demo-webshop.ts';
+import { seedDemoWebshop, seedDemoWebshopCached } from './demo-webshop.ts';
 import { type GitHubEmulator, startGitHubEmulator } from './emulator.ts';
 import { createGitHubSandboxEndpoints } from './sandbox-endpoints.ts';
 
@@ -23,10 +20,10 @@ export async function startSandboxGitHub(options: {
   baseUrl: string;
   webhookSecret?: string | undefined;
   /**
-   * Where a copy of the seeded demo repository is kept for the next GitHub of the same sandbox
-   * (a reusable sandbox builds one per user): set by the first seed, copied by later ones.
+   * Where the seeded demo repository is kept for later GitHubs to copy instead of committing it
+   * anew (a reusable sandbox builds one per user). @default none: committed every time
    */
-  seed?: { gitDir?: string };
+  seedCache?: string;
 }): Promise<SandboxGitHub> {
   const webhookSecret = options.webhookSecret || randomBytes(32).toString('hex');
   const emulator = await startGitHubEmulator({
@@ -35,12 +32,8 @@ export async function startSandboxGitHub(options: {
     webhookSecret,
   });
   try {
-    const repo = await seedDemoWebshop(emulator.store, options.seed?.gitDir);
-    if (options.seed && options.seed.gitDir === undefined) {
-      const kept = join(await mkdtemp(join(tmpdir(), 'sandbox-github-seed-')), 'webshop.git');
-      await cp(repo.git.gitDir, kept, { recursive: true });
-      options.seed.gitDir = kept;
-    }
+    if (options.seedCache) await seedDemoWebshopCached(emulator.store, options.seedCache);
+    else await seedDemoWebshop(emulator.store);
   } catch (error) {
     await emulator.close();
     throw error;
