@@ -12,7 +12,8 @@ const MAX_VALIDATED = 256;
 /** Validates `definition` (whose JSON text is `source`) as aws-local-stepfunctions does; throws when invalid. */
 export function validateOnce(source: string, definition: StateMachineDefinition): void {
   const holder = globalThis as { [VALIDATED]?: Set<string> };
-  const validated = (holder[VALIDATED] ??= new Set());
+  holder[VALIDATED] ??= new Set();
+  const validated = holder[VALIDATED];
   if (validated.has(source)) return;
   new StateMachine(definition, { validationOptions: { checkArn: false } });
   if (validated.size >= MAX_VALIDATED) validated.clear();
