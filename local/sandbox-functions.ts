@@ -30,7 +30,15 @@ export function inProcessFunctions(
     return handler;
   };
   const agentTurnsRunning = new Map<string, number>();
-  const invoke = async (logicalId: string, event: unknown): Promise<unknown> => {
+  const inFlight = new Set<Promise<unknown>>();
+  const invoke = (logicalId: string, event: unknown): Promise<unknown> => {
+    const call = run(logicalId, event);
+    inFlight.add(call);
+    const done = () => inFlight.delete(call);
+    call.then(done, done);
+    return call;
+  };
+  const run = async (logicalId: string, event: unknown): Promise<unknown> => {
     const info = functions.get(logicalId);
     const handler = await handlerOf(logicalId);
     const conversationId =
@@ -62,5 +70,33 @@ export function inProcessFunctions(
       options.onChange();
     }
   };
-  return { handlerOf, invoke, agentTurnsRunning };
+  return {
+    handlerOf,
+    invoke,
+    agentTurnsRunning,
+    /** Invocations that have not ended yet. */
+    inFlight: () => inFlight.size,
+    /** Resolves true once no invocation is in flight, false if some still are after `timeoutMs`. */
+    async settled(timeoutMs: number): Promise<boolean> {
+      const deadline = Date.now() + timeoutMs;
+      while (inFlight.size > 0) {
+        const left = deadline - Date.now();
+        if (left <= 0) return false;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          Promise.allSettled([...inFlight]),
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, left);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
+      return true;
+    },
+    /** Drops the loaded handler modules (the next invocation imports them again) and the turn counts. */
+    forget(): void {
+      handlers.clear();
+      agentTurnsRunning.clear();
+    },
+  };
 }

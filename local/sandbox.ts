@@ -1,47 +1,27 @@
 import './polyfills.ts';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
-import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
-import { CODEBUILD_TARGET_PREFIX, createCodeBuildApiHandler } from './codebuild/api.ts';
+import { createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
-import { sandboxBotToken, sandboxRepositoryPath } from './github/sandbox-bot.ts';
-import { startSandboxGitHub } from './github/sandbox-github.ts';
+import { sandboxRepositoryPath } from './github/sandbox-bot.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
-import { readBody } from './read-body.ts';
-import { serveEventBridge } from './sandbox-eventbridge.ts';
 import { inProcessFunctions } from './sandbox-functions.ts';
-import { createSandboxModels, DEMO_MODEL_PATH, demoModelEnv, MODEL_FRONT_PATH } from './sandbox-models.ts';
+import { DEMO_MODEL_PATH, MODEL_FRONT_PATH } from './sandbox-models.ts';
 import {
   DEVELOPMENT_BOT_TOKEN,
   DEVELOPMENT_SIGNING_SECRET,
   DEVELOPMENT_WEBHOOK_SECRETS,
-  DYNAMODB_TARGET_PREFIX,
   EVENTBRIDGE_PATH,
   type Sandbox,
   type SandboxOptions,
 } from './sandbox-options.ts';
-import { startOutboxSweep } from './sandbox-outbox.ts';
-import {
-  createQueues,
-  createTables,
-  logicalIdOfArn,
-  mergeEnvironments,
-  readFunctions,
-  serveIngress,
-} from './sandbox-resources.ts';
-import { ChangeFeed, type createSandboxRoutes } from './sandbox-routes.ts';
-import { createFakeSlack, signedEventRequests } from './sandbox-slack.ts';
-import { createSandboxRoutesWithSurfaces } from './sandbox-surfaces.ts';
-import { createSandboxTelemetry } from './sandbox-telemetry.ts';
-import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
-import { type EventSource, startEventSource } from './sqs/event-source.ts';
-import { SqsQueueService } from './sqs/queue-service.ts';
-import { createStepFunctionsApi, STEP_FUNCTIONS_TARGET_PREFIX } from './stepfunctions/api.ts';
+import { logicalIdOfArn, mergeEnvironments, readFunctions } from './sandbox-resources.ts';
+import { buildWorld, type SandboxHost, type SandboxWorld } from './sandbox-world.ts';
+import { createStepFunctionsApi } from './stepfunctions/api.ts';
 import { ManualClock } from './stepfunctions/clock.ts';
 import { LocalStepFunctions } from './stepfunctions/runtime.ts';
 import { withDemoTelemetry } from './telemetry/demo-services.ts';
@@ -53,7 +33,6 @@ import {
   UnsupportedTemplateError,
 } from './template.ts';
 import { sandboxTemplate } from './template-cache.ts';
-import { TableSettingsStore } from './template-settings.ts';
 import { createSandboxLog } from './terminal-log.ts';
 
 export {
@@ -75,14 +54,43 @@ export {
  * `SLACK_API_URL`, exactly as they would reach AWS and Slack.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return (await startReusableSandbox(options)).sandbox;
+}
+
+/**
+ * A sandbox that can serve one user after another (test files of one worker): `release()`
+ * ends the current user's work, `renew()` hands out the same port, template and prepared
+ * state machines with nothing of the last user left (docs/testing.md).
+ */
+export interface ReusableSandbox {
+  /** The current user's view; its `stop()` closes the sandbox for good. */
+  readonly sandbox: Sandbox;
+  /**
+   * Stops the current user's work: no queue is polled, every execution is stopped, every
+   * handler invocation has ended, and the world (tables, queues, Slack, GitHub...) is thrown
+   * away. False when some invocation did not end within `settleMs`: the sandbox is then closed,
+   * since what still runs could write into the next user's world.
+   */
+  release(options?: { settleMs?: number }): Promise<boolean>;
+  /** A fresh world for the next user (after `release()`), with its own model server if it names one. */
+  renew(options: SandboxOptions): Promise<Sandbox>;
+  /** Closes the sandbox (its port, its emulators). */
+  close(): Promise<void>;
+}
+
+export async function startReusableSandbox(options: SandboxOptions = {}): Promise<ReusableSandbox> {
   const timeScale = options.timeScale ?? 1;
   const signingSecret = options.signingSecret ?? DEVELOPMENT_SIGNING_SECRET;
   const host = options.host ?? '127.0.0.1';
 
   // One port for everything: AWS protocols are told apart by their X-Amz-Target header.
-  let route: (req: IncomingMessage, res: ServerResponse) => Promise<void> = async (_req, res) => {
+  const starting = async (_req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
   };
+  const gone = async (req: IncomingMessage): Promise<void> => {
+    req.socket.destroy();
+  };
+  let route = starting;
   const server = createServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       console.error('[sandbox] request failed', error);
@@ -96,24 +104,131 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host}:${port}`;
-
-  try {
-    return await assemble({ ...options, timeScale, signingSecret }, server, url, port, (r) => {
-      route = r;
-    });
-  } catch (error) {
+  const closeServer = async () => {
+    server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+
+  let sandboxHost: SandboxHost;
+  let world: SandboxWorld | undefined;
+  try {
+    sandboxHost = await openHost({ ...options, timeScale, signingSecret }, url, {
+      setRoute: (r) => {
+        route = r;
+      },
+      world: () => world,
+    });
+    world = await buildWorld(sandboxHost, options);
+  } catch (error) {
+    await closeServer();
     throw error;
   }
+  const hostOf = sandboxHost;
+  let closed = false;
+  const release = async ({ settleMs = 5_000 } = {}): Promise<boolean> => {
+    const current = world;
+    if (closed || !current) return !closed;
+    world = undefined;
+    // What the last user still has in flight fails at once, as against a stopped sandbox: its
+    // connections are closed and its new requests are dropped until the next world serves.
+    route = gone;
+    server.closeAllConnections();
+    // No new work: queues are not polled, the outbox is not swept, no execution runs on.
+    await current.quiesce();
+    let settled = false;
+    const deadline = Date.now() + settleMs;
+    // A handler still running may start an execution or send a task's result: stop again
+    // until nothing runs and no invocation is in flight.
+    while (Date.now() < deadline) {
+      await hostOf.stepFunctions.close();
+      await hostOf.codebuild.close();
+      if (!(await hostOf.runtime.settled(deadline - Date.now()))) break;
+      await Promise.race([current.slack.workspace.settled(), sleep(Math.max(0, deadline - Date.now()))]);
+      if (hostOf.runtime.inFlight() === 0 && !hostOf.stepFunctions.running()) {
+        settled = true;
+        break;
+      }
+    }
+    route = starting;
+    await current.close();
+    if (!settled) {
+      await close();
+      return false;
+    }
+    hostOf.stepFunctions.reset();
+    hostOf.codebuild.reset();
+    // The next user's handlers are loaded afresh: nothing a module kept survives.
+    hostOf.runtime.forget();
+    return true;
+  };
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    const current = world;
+    world = undefined;
+    await current?.quiesce();
+    await hostOf.stepFunctions.close();
+    await hostOf.codebuild.close();
+    await current?.close();
+    await closeServer();
+    hostOf.dynamodb.destroy();
+  };
+  const view = (w: SandboxWorld): Sandbox => sandboxView(hostOf, w, port, close);
+  return {
+    sandbox: view(world),
+    release,
+    async renew(next) {
+      if (closed) throw new Error('the sandbox is closed');
+      if (world) throw new Error('the sandbox is in use: release() it first');
+      world = await buildWorld(hostOf, next);
+      return view(world);
+    },
+    close,
+  };
 }
 
-async function assemble(
-  options: SandboxOptions & { timeScale: number; signingSecret: string },
-  server: Server,
-  url: string,
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function sandboxView(
+  host: SandboxHost,
+  world: SandboxWorld,
   port: number,
-  setRoute: (route: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => void,
-): Promise<Sandbox> {
+  stop: () => Promise<void>,
+): Sandbox {
+  return {
+    url: host.url,
+    port,
+    signingSecret: host.options.signingSecret,
+    webhookSecrets: host.webhookSecrets,
+    timeScale: host.options.timeScale,
+    slack: world.slack,
+    stepFunctions: host.stepFunctions,
+    sqs: world.sqs,
+    dynamodb: host.dynamodb,
+    tableName: world.tableName,
+    inboxUrl: world.inboxUrl,
+    github: world.github,
+    bedrock: world.bedrock,
+    codebuild: host.codebuild,
+    telemetry: world.telemetry,
+    template: host.template,
+    modelFaults: world.modelFaults,
+    idle: () => world.idle(),
+    stop,
+  };
+}
+
+/** The parts a sandbox keeps for as long as it lives (sandbox-world.ts says which and why). */
+async function openHost(
+  options: SandboxOptions & { timeScale: number; signingSecret: string },
+  url: string,
+  link: {
+    setRoute: SandboxHost['setRoute'];
+    world: () => SandboxWorld | undefined;
+  },
+): Promise<SandboxHost> {
   // The default modules' template is reused while their sources and the configuration are unchanged.
   // The telemetry tools read the demo incident's services unless the caller configures others.
   const { template } = await sandboxTemplate({
@@ -129,12 +244,12 @@ async function assemble(
     ...options.webhookSecrets,
   };
 
-  // The handlers' environment: what the stack gives them, plus the local endpoints and credentials.
+  // The handlers' environment: what the stack gives them, plus the local endpoints and credentials
+  // (a world adds its GitHub's token and the model's settings).
   const functions = readFunctions(template, names);
-  const environment = mergeEnvironments(functions);
-  const botUserId = environment.SLACK_BOT_USER_ID ?? 'U_BOT';
-  const github = await startSandboxGitHub({ baseUrl: url, webhookSecret: webhookSecrets.github });
-  Object.assign(process.env, environment, {
+  const stackEnvironment = mergeEnvironments(functions);
+  const environment: Record<string, string> = {
+    ...stackEnvironment,
     AWS_REGION: LOCAL_REGION,
     AWS_DEFAULT_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: 'sandbox',
@@ -148,9 +263,6 @@ async function assemble(
     AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: url,
     AWS_ENDPOINT_URL_CLOUDWATCH: url,
     AWS_ENDPOINT_URL_CLOUDFORMATION: url,
-    // The code tools and the pull request opener talk to the sandbox's GitHub as its bot.
-    GITHUB_BASE_URL: github.apiUrl,
-    GITHUB_TOKEN: sandboxBotToken(github),
     SLACK_API_URL: `${url}/api/`,
     SLACK_SIGNING_SECRET: options.signingSecret,
     GITHUB_WEBHOOK_SECRET: webhookSecrets.github,
@@ -160,129 +272,39 @@ async function assemble(
     POWERTOOLS_DEV: 'true',
     // Execution links in Slack messages open this console, not the AWS one.
     SANDBOX_CONSOLE_URL: url,
-    LIVE_PROGRESS: options.liveProgress === true ? (environment.LIVE_PROGRESS ?? 'on') : 'off',
-    // Without a model server of the caller's, the offline demo model answers (labelled as such).
-    ...(options.env?.ANTHROPIC_BASE_URL || options.env?.ANTHROPIC_API_KEY ? {} : demoModelEnv(url)),
-    ...options.env,
-    // Every model call goes through the sandbox's model front, where faults can be switched on.
-    ANTHROPIC_BASE_URL: `${url}${MODEL_FRONT_PATH}`,
-  });
-  delete process.env.NODE_OPTIONS;
-
-  // DynamoDB: dynalite, answering on our port.
-  const dynamo = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  const dynamoListener = dynamo.listeners('request')[0] as (
-    req: IncomingMessage,
-    res: ServerResponse,
-  ) => void;
+    LIVE_PROGRESS: options.liveProgress === true ? (stackEnvironment.LIVE_PROGRESS ?? 'on') : 'off',
+  };
   const dynamodb = new DynamoDBClient({
     endpoint: url,
     region: LOCAL_REGION,
     credentials: { accessKeyId: 'sandbox', secretAccessKey: 'sandbox' },
   });
-
-  // SQS and Step Functions emulators.
-  // A Lambda that threw and a message that reached a dead-letter queue show at WARN.
-  const sandboxLog = createSandboxLog({ level: options.logLevel ?? 'INFO' });
-  const sqs = new SqsQueueService({
-    baseUrl: url,
-    onDeadLetter: (arrival) => sandboxLog.warn('message arrived in a dead-letter queue', { ...arrival }),
-  });
-  const sqsApi = createSqsApiHandler(sqs);
-  const feed = new ChangeFeed();
+  // A Lambda that threw shows at WARN.
+  const log = createSandboxLog({ level: options.logLevel ?? 'INFO' });
   // The template's functions, run in process; the console shows agent turns in flight.
-  const { handlerOf, invoke, agentTurnsRunning } = inProcessFunctions(functions, {
-    log: sandboxLog,
-    onChange: () => feed.notify('conversation'),
+  const runtime = inProcessFunctions(functions, {
+    log,
+    onChange: () => link.world()?.feed.notify('conversation'),
   });
   // A build runs real code: its minutes are real ones (stretched, never shrunk, by the time scale).
-  const telemetry = createSandboxTelemetry({
-    ...(options.telemetry?.demoSeed !== undefined ? { demoSeed: options.telemetry.demoSeed } : {}),
-    ...(options.telemetry?.loghubDir ? { loghubDir: options.telemetry.loghubDir } : {}),
-  });
-  const buildLogs = telemetry.logs;
   const codebuild = new CodeBuildService({
     minuteMs: 60_000 * Math.max(1, options.timeScale),
     // A project whose source is a repository of the sandbox's GitHub builds from it on disk.
-    resolveLocation: (location) => sandboxRepositoryPath(github, location) ?? location,
-    onLogEvent: (group, stream, event) => buildLogs.put(group, stream, event),
+    resolveLocation: (location) => {
+      const github = link.world()?.github;
+      return (github && sandboxRepositoryPath(github, location)) ?? location;
+    },
+    onLogEvent: (group, stream, event) => link.world()?.telemetry.logs.put(group, stream, event),
   });
   for (const project of projectsFromTemplate(template, names)) codebuild.createProject(project);
   const stepFunctions = new LocalStepFunctions({
-    onEvent: () => feed.notify('execution'),
+    onEvent: () => link.world()?.feed.notify('execution'),
     timeScale: options.timeScale,
     ...(options.clock === 'manual' ? { clock: new ManualClock() } : {}),
     dynamodb,
     codebuild,
-    invokeLambda: (functionArn, payload) => invoke(logicalIdOfArn(functionArn), payload),
+    invokeLambda: (functionArn, payload) => runtime.invoke(logicalIdOfArn(functionArn), payload),
   });
-  const sfnApi = createStepFunctionsApi(stepFunctions);
-  const codebuildApi = createCodeBuildApiHandler(codebuild);
-  // Lambda Invoke (AgentTurn calling its tools): the same in-process handlers, by logical id.
-  const lambdaApi = createLambdaApi(invoke, { exists: (name) => functions.has(name) });
-
-  const slack = createFakeSlack({ botUserId, botToken: DEVELOPMENT_BOT_TOKEN, channelsEnv: environment });
-  const ingress = resourcesOfType(template, 'AWS::Lambda::Url')[0];
-  if (!ingress) throw new UnsupportedTemplateError('the template has no Function URL for the ingress');
-  const ingressId = logicalIdOfArn(
-    String(resolveIntrinsics(ingress[1].Properties?.TargetFunctionArn ?? null, template, names)),
-  );
-
-  const models = createSandboxModels({
-    env: options.env,
-    slackFaults: slack.workspace.faults,
-    timeScale: options.timeScale,
-  });
-  // TTL and point-in-time recovery of the template's tables, which dynalite does not keep.
-  const tableSettings = new TableSettingsStore();
-  let sandboxRoutes: ReturnType<typeof createSandboxRoutes> | undefined;
-  setRoute(async (req, res) => {
-    const target = String(req.headers['x-amz-target'] ?? '');
-    if (target.startsWith(DYNAMODB_TARGET_PREFIX) && !tableSettings.handles(target))
-      return dynamoListener(req, res);
-    const body = await readBody(req);
-    if (tableSettings.handles(target)) return tableSettings.serve(req, res, body);
-    if (isLambdaInvokeRequest(req)) return lambdaApi(req, res, body);
-    if (target.startsWith(SQS_TARGET_PREFIX)) return sqsApi(req, res, body);
-    if (target.startsWith(STEP_FUNCTIONS_TARGET_PREFIX)) return sfnApi(req, res, body);
-    if (target.startsWith(CODEBUILD_TARGET_PREFIX)) return codebuildApi(req, res, body);
-    if (await telemetry.serve(req, res, body)) return;
-    const path = new URL(req.url ?? '/', url).pathname;
-    if (github.handles(path)) return github.serve(req, res, body);
-    if (path.startsWith('/api/')) {
-      await slack.api(req, res, body);
-      // An edited or streamed message is news for the console as much as a new one.
-      if (/\/api\/chat\.(update|appendStream|stopStream)$/.test(path)) feed.notify('slack');
-      return;
-    }
-    if (await models.serve(req, res, body, path)) return;
-    if (path === '/slack/events' || path === '/github/events' || path === '/pagerduty/events')
-      return serveIngress(req, res, body, (event) => invoke(ingressId, event));
-    if (path === EVENTBRIDGE_PATH) return serveEventBridge(res, body, (event) => invoke(ingressId, event));
-    if (!sandboxRoutes)
-      return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
-    return sandboxRoutes(req, res, body, path);
-  });
-
-  // Resources of the template.
-  const tableName = await createTables(template, dynamodb, tableSettings);
-  sandboxRoutes = createSandboxRoutesWithSurfaces(
-    {
-      slack,
-      stepFunctions,
-      store: new DynamoConversationStore({ client: dynamodb, tableName }),
-      dynamodb,
-      tableName,
-      botUserId,
-      url,
-      signingSecret: options.signingSecret,
-      agentTurnsRunning,
-      consoleDir: join(process.cwd(), 'dist', 'console'),
-      ...(options.modules ? { modules: options.modules } : {}),
-    },
-    feed,
-  );
-  const queueUrls = createQueues(template, sqs, names);
   for (const [logicalId, resource] of resourcesOfType(template, 'AWS::StepFunctions::StateMachine')) {
     const definition = resolveIntrinsics(resource.Properties?.DefinitionString ?? null, template, names);
     stepFunctions.registerStateMachine({
@@ -291,75 +313,37 @@ async function assemble(
       definition,
     });
   }
-  const sources: EventSource[] = [];
-  for (const [, mapping] of resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')) {
-    const queueArn = String(resolveIntrinsics(mapping.Properties?.EventSourceArn ?? null, template, names));
-    const queueUrl = queueUrls.get(queueArn);
-    if (!queueUrl)
-      throw new UnsupportedTemplateError(`event source ${queueArn} is not a queue of the template`);
-    const functionId = String(resolveIntrinsics(mapping.Properties?.FunctionName ?? null, template, names));
-    sources.push(
-      startEventSource({
-        service: sqs,
-        queueUrl,
-        batchSize: Number(mapping.Properties?.BatchSize ?? 10),
-        concurrency: options.routerConcurrency ?? 2,
-        functionName: functionId,
-        handler: (event) => invoke(functionId, event) as never,
-      }),
-    );
-  }
-  const inboxUrl = environment.INBOX_QUEUE_URL ?? '';
-  // Posts a Slack outage kept go out once Slack is back (the reconciler's job in AWS).
-  const outboxSweep = startOutboxSweep(template, handlerOf, functions, sandboxLog);
-
-  // Every message in the fake workspace reaches the ingress as Slack would send it: signed.
-  slack.workspace.onMessage(() => feed.notify('slack'));
-  slack.workspace.onMessage(async (event) => {
-    for (const request of signedEventRequests(slack.workspace, event, options.signingSecret)) {
-      const response = await fetch(`${url}/slack/events`, {
-        method: 'POST',
-        headers: request.headers,
-        body: request.body,
-      });
-      if (response.status !== 200)
-        console.error(`[sandbox] ingress answered ${response.status} to event ${event.ts}`);
-    }
-  });
-
+  const ingress = resourcesOfType(template, 'AWS::Lambda::Url')[0];
+  if (!ingress) throw new UnsupportedTemplateError('the template has no Function URL for the ingress');
+  const ingressId = logicalIdOfArn(
+    String(resolveIntrinsics(ingress[1].Properties?.TargetFunctionArn ?? null, template, names)),
+  );
+  // Lambda Invoke (AgentTurn calling its tools): the same in-process handlers, by logical id.
+  const lambdaApi = createLambdaApi(runtime.invoke, { exists: (name) => functions.has(name) });
+  const sfnApi = createStepFunctionsApi(stepFunctions);
+  const codebuildApi = createCodeBuildApiHandler(codebuild);
   return {
+    options,
     url,
-    port,
-    signingSecret: options.signingSecret,
-    webhookSecrets,
-    timeScale: options.timeScale,
-    slack,
-    stepFunctions,
-    sqs,
-    dynamodb,
-    tableName,
-    inboxUrl,
-    github,
-    bedrock: models.bedrock,
-    codebuild,
-    telemetry,
     template,
-    modelFaults: models.faults,
-    async idle() {
-      await slack.workspace.settled();
-      await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));
+    names,
+    functions,
+    environment,
+    webhookSecrets,
+    botUserId: stackEnvironment.SLACK_BOT_USER_ID ?? 'U_BOT',
+    dynamodb,
+    log,
+    runtime,
+    stepFunctions,
+    codebuild,
+    ingressId,
+    apis: {
+      lambda: lambdaApi,
+      stepFunctions: sfnApi,
+      codebuild: codebuildApi,
+      isLambda: isLambdaInvokeRequest,
     },
-    async stop() {
-      outboxSweep.stop();
-      await Promise.all(sources.map((s) => s.stop()));
-      await stepFunctions.close();
-      await codebuild.close();
-      sqs.close();
-      feed.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      dynamodb.destroy();
-      await github.close();
-    },
+    githubSeedCache: join(process.cwd(), '.sandbox', 'github-seed'),
+    setRoute: link.setRoute,
   };
 }

@@ -28,6 +28,11 @@ export class BuildLogs {
     private readonly onEvent?: (groupName: string, streamName: string, event: LogEvent) => void,
   ) {}
 
+  /** Forgets every stream. */
+  clear(): void {
+    this.streams.clear();
+  }
+
   append(groupName: string, streamName: string, message: string, timestamp = Date.now()): void {
     const key = `${groupName}\u0000${streamName}`;
     let stream = this.streams.get(key);

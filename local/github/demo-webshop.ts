@@ -1,4 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GitHubStore, RepoRecord } from './store.ts';
@@ -30,9 +32,13 @@ export async function demoWebshopFiles(): Promise<Record<string, string>> {
   return files;
 }
 
-/** Creates `demo/webshop`: private, one commit on `main`, `demo-dev` a collaborator with write access. */
-export async function seedDemoWebshop(store: GitHubStore): Promise<RepoRecord> {
+/**
+ * Creates `demo/webshop`: private, one commit on `main`, `demo-dev` a collaborator with write access.
+ * `copyOf`: the bare repository of an earlier seed, copied instead of committed anew (the same commit).
+ */
+export async function seedDemoWebshop(store: GitHubStore, copyOf?: string): Promise<RepoRecord> {
   return store.createRepository({
+    ...(copyOf ? { copyOf } : {}),
     owner: DEMO_OWNER,
     name: DEMO_REPO,
     description: 'A small web shop: cart, prices, discounts and checkout totals (sandbox demo)',
@@ -42,4 +48,23 @@ export async function seedDemoWebshop(store: GitHubStore): Promise<RepoRecord> {
     // The sandbox's default GitHub user (sandbox-endpoints.ts) is the one driving the demo: a maintainer.
     collaborators: { 'demo-dev': 'write', 'demo-maintainer': 'admin', 'sandbox-user': 'write' },
   });
+}
+
+/**
+ * Seeds `demo/webshop` from the bare repository kept in `cacheDir` for these exact files (the
+ * same commit, copied on disk: no git process), or commits it and keeps a copy there for the
+ * next sandbox. The copy is named by a digest of the files, so an edited demo is seeded anew.
+ */
+export async function seedDemoWebshopCached(store: GitHubStore, cacheDir: string): Promise<RepoRecord> {
+  const files = Object.entries(await demoWebshopFiles()).sort(([a], [b]) => a.localeCompare(b));
+  const digest = createHash('sha256').update(JSON.stringify(files)).digest('hex').slice(0, 16);
+  const kept = join(cacheDir, `webshop-${digest}.git`);
+  if (existsSync(join(kept, 'HEAD'))) return seedDemoWebshop(store, kept);
+  const repo = await seedDemoWebshop(store);
+  // Copied aside, then renamed: a sandbox never sees a half-written copy; the first rename wins.
+  const partial = `${kept}.partial-${randomUUID()}`;
+  await mkdir(cacheDir, { recursive: true });
+  await cp(repo.git.gitDir, partial, { recursive: true });
+  await rename(partial, kept).catch(() => rm(partial, { recursive: true, force: true }));
+  return repo;
 }

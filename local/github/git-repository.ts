@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { cp, mkdir } from 'node:fs/promises';
 import { GitCommandError } from './errors.ts';
 import { type GitIdentity, identityEnv, parseIdentity, runGit } from './git.ts';
 import { type ComparedFile, compareDiff } from './git-compare-diff.ts';
@@ -70,6 +70,12 @@ export class GitRepository {
   static async create(gitDir: string, defaultBranch: string): Promise<GitRepository> {
     await mkdir(gitDir, { recursive: true });
     await runGit(gitDir, ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, gitDir]);
+    return new GitRepository(gitDir);
+  }
+
+  /** A copy on disk of the bare repository at `from` (no git process: its files are copied). */
+  static async copy(from: string, gitDir: string): Promise<GitRepository> {
+    await cp(from, gitDir, { recursive: true });
     return new GitRepository(gitDir);
   }
 

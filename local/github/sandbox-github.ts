@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { seedDemoWebshop } from './demo-webshop.ts';
+import { seedDemoWebshop, seedDemoWebshopCached } from './demo-webshop.ts';
 import { type GitHubEmulator, startGitHubEmulator } from './emulator.ts';
 import { createGitHubSandboxEndpoints } from './sandbox-endpoints.ts';
 
@@ -19,6 +19,11 @@ const SANDBOX_PREFIX = '/sandbox/github/';
 export async function startSandboxGitHub(options: {
   baseUrl: string;
   webhookSecret?: string | undefined;
+  /**
+   * Where the seeded demo repository is kept for later GitHubs to copy instead of committing it
+   * anew (a reusable sandbox builds one per user). @default none: committed every time
+   */
+  seedCache?: string;
 }): Promise<SandboxGitHub> {
   const webhookSecret = options.webhookSecret || randomBytes(32).toString('hex');
   const emulator = await startGitHubEmulator({
@@ -27,7 +32,8 @@ export async function startSandboxGitHub(options: {
     webhookSecret,
   });
   try {
-    await seedDemoWebshop(emulator.store);
+    if (options.seedCache) await seedDemoWebshopCached(emulator.store, options.seedCache);
+    else await seedDemoWebshop(emulator.store);
   } catch (error) {
     await emulator.close();
     throw error;

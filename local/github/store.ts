@@ -99,6 +99,8 @@ export interface CreateRepositoryInput {
   defaultBranch?: string;
   /** Files of the initial commit, by path. */
   files?: Record<string, string | Buffer>;
+  /** A bare repository on disk to copy instead of committing `files` (one an identical seed made). */
+  copyOf?: string;
   message?: string;
   author?: GitIdentity;
   collaborators?: Record<string, Permission>;
@@ -156,7 +158,10 @@ export class GitHubStore {
     const fullName = `${input.owner}/${input.name}`;
     if (this.repository(input.owner, input.name)) throw new Error(`repository ${fullName} exists`);
     const defaultBranch = input.defaultBranch ?? 'main';
-    const git = await GitRepository.create(join(this.root, `${randomUUID()}.git`), defaultBranch);
+    const gitDir = join(this.root, `${randomUUID()}.git`);
+    const git = input.copyOf
+      ? await GitRepository.copy(input.copyOf, gitDir)
+      : await GitRepository.create(gitDir, defaultBranch);
     this.user(input.owner, 'Organization');
     const now = this.timestamp();
     const repo: RepoRecord = {
@@ -184,7 +189,7 @@ export class GitHubStore {
       collaborators: new Map(Object.entries(input.collaborators ?? {}).map(([u, p]) => [u.toLowerCase(), p])),
     };
     this.repos.set(fullName.toLowerCase(), repo);
-    if (input.files) {
+    if (input.files && !input.copyOf) {
       const author = input.author ?? {
         name: input.owner,
         email: `${input.owner}@sandbox.invalid`,

@@ -19,6 +19,8 @@ export interface StepFunctionsClock {
   startTimer(ms: number, fn: () => void): () => void;
   /** True when timers fire only as the clock is advanced (`ManualClock`). */
   readonly manual: boolean;
+  /** Back to real time with no timer armed (a sandbox serving its next user). */
+  reset?(): void;
 }
 
 export const realClock: StepFunctionsClock = { now: () => new Date(), startTimer, manual: false };
@@ -43,6 +45,11 @@ export class ManualClock implements StepFunctionsClock {
     const id = this.nextId++;
     this.timers.set(id, { at: this.now().getTime() + ms, fn });
     return () => this.timers.delete(id);
+  }
+
+  reset(): void {
+    this.timers.clear();
+    this.offsetMs = 0;
   }
 
   /** How far away (ms) each armed timer is, soonest first. */

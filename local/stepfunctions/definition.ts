@@ -1,6 +1,7 @@
-import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import type { StateMachineDefinition } from 'aws-local-stepfunctions';
 import { invalidDefinition } from './errors.ts';
 import { MAX_LIBRARY_TIMER_SECONDS, scaledMs, scaledTimeoutMs } from './time.ts';
+import { validateOnce } from './validated-definitions.ts';
 
 /**
  * Reads an ASL definition (JSONPath only) and prepares the copy that aws-local-stepfunctions
@@ -149,10 +150,11 @@ export function prepareDefinition(
   options: { timeScale: number; hasDynamoDb: boolean; hasCodeBuild?: boolean },
 ): PreparedDefinition {
   const parsed = parseDefinition(definition);
+  const source = JSON.stringify(parsed);
   try {
     // Validates the definition as written (states reachable, paths well formed); the copy
     // below is run unvalidated because it holds fractional, scaled durations.
-    new StateMachine(parsed as unknown as StateMachineDefinition, { validationOptions: { checkArn: false } });
+    validateOnce(source, parsed as unknown as StateMachineDefinition);
   } catch (error) {
     throw invalidDefinition(error instanceof Error ? error.message : String(error));
   }
@@ -163,7 +165,7 @@ export function prepareDefinition(
   );
   const runnable = preparer.machine(parsed, true);
   return {
-    source: JSON.stringify(parsed),
+    source,
     runnable: runnable as unknown as StateMachineDefinition,
     tasks: preparer.tasks,
     waits: preparer.waits,

@@ -283,6 +283,23 @@ export class LocalStepFunctions {
     await Promise.allSettled([...this.executions.values()].map((execution) => execution.done));
   }
 
+  /** Whether some execution is still running. */
+  running(): boolean {
+    for (const execution of this.executions.values()) if (execution.status === 'RUNNING') return true;
+    return false;
+  }
+
+  /**
+   * Forgets every execution and task token, and sets a manual clock back to real time, keeping
+   * the registered state machines: for a sandbox that serves its next user. `close()` first.
+   */
+  reset(): void {
+    if (this.running()) throw new Error('reset() needs every execution stopped: close() first');
+    this.executions.clear();
+    this.tokens.clear();
+    this.clock.reset?.();
+  }
+
   private machine(arn: string): RegisteredMachine {
     if (!STATE_MACHINE_ARN.test(arn)) throw invalidArn(arn);
     const machine = this.machines.get(arn);
