@@ -377,6 +377,11 @@ function parseJsonText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new InvalidConfigError([`${CONFIG_CONTEXT_KEY}: expected a JSON object`], { cause });
+    // The CDK CLI keeps only the first line of a `-c key=value`: a pretty-printed file arrives as "{".
+    const hint =
+      text.trim() === '{'
+        ? ' (only "{" arrived: `cdk -c` keeps the first line of a value; pass the JSON on one line, e.g. "$(node -p \'JSON.stringify(require("./my-config.json"))\')", or put it in cdk.json\'s context)'
+        : '';
+    throw new InvalidConfigError([`${CONFIG_CONTEXT_KEY}: expected a JSON object${hint}`], { cause });
   }
 }

@@ -209,6 +209,12 @@ describe('stack configuration', () => {
     expect(parseConfig('{"sandbox": true, "reporterWaitSeconds": 60}').reporterWaitSeconds).toBe(60);
   });
 
+  it('says why a pretty-printed file passed with `cdk -c` arrives as "{", and how to pass it', () => {
+    // What the CDK CLI hands the app for -c slackAgents="$(cat my-config.json)" (checked with cdk 2).
+    expect(() => parseConfig('{')).toThrow(/only "\{" arrived: `cdk -c` keeps the first line of a value/);
+    expect(() => parseConfig('{"sandbox": true')).toThrow(/slackAgents: expected a JSON object$/);
+  });
+
   it('names the field of an invalid value', () => {
     expect(() => parseConfig({ reporterWaitSeconds: -5 })).toThrow(/slackAgents\.reporterWaitSeconds/);
   });
