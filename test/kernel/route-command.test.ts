@@ -1,12 +1,10 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { describe, expect, it } from 'vitest';
 import { incidentNamedBy } from '../../lambdas/kernel/command-entities.ts';
 import type { InboxAlert, InboxSlashCommand } from '../../lambdas/kernel/inbox.ts';
-import { type EndedNotice, routeEnvelope } from '../../lambdas/kernel/route.ts';
+import { routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
-import { startDynalite } from '../support/dynalite.ts';
-import { RecordingExecutions } from '../support/recording-executions.ts';
+import { routerFixture } from '../support/router-fixture.ts';
 
 /** `/investigate <incident>`: one execution per incident, whether a command or an alert began it. */
 
@@ -35,38 +33,14 @@ const FIXES: WorkflowRegistration = {
   closeOnIntent: false,
 };
 
-let db: Awaited<ReturnType<typeof startDynalite>>;
-let store: DynamoConversationStore;
-let executions: RecordingExecutions;
-let notices: EndedNotice[];
-let seq = 0;
-
-beforeAll(async () => {
-  db = await startDynalite();
-  store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
-});
-afterAll(async () => db.close());
-beforeEach(() => {
-  executions = new RecordingExecutions();
-  notices = [];
-  seq += 1;
-});
-
-const deps = () => ({
-  store,
-  executions,
-  clock: { now: () => new Date('2026-11-21T12:00:00Z') },
-  workflows: [INCIDENTS, FIXES],
-  botUserId: 'U_BOT',
-  endedNotice: async (notice: EndedNotice) => void notices.push(notice),
-});
+const f = routerFixture([INCIDENTS, FIXES]);
 
 let commands = 0;
 function investigate(text: string): InboxSlashCommand {
   commands += 1;
   return {
     kind: 'slash_command',
-    eventId: `trigger-${seq}-${commands}`,
+    eventId: `trigger-${f.seq}-${commands}`,
     channel: 'C_OPS',
     user: 'U_RESPONDER',
     command: '/investigate',
@@ -79,23 +53,23 @@ function investigate(text: string): InboxSlashCommand {
 function alarm(name: string): InboxAlert {
   return {
     kind: 'alert',
-    eventId: `alert-${seq}`,
+    eventId: `alert-${f.seq}`,
     receivedAt: '2026-11-21T12:00:00Z',
     source: 'cloudwatch',
     name,
-    incidentKey: `arn:aws:cloudwatch:us-east-1:1:alarm:${name}@${seq}`,
+    incidentKey: `arn:aws:cloudwatch:us-east-1:1:alarm:${name}@${f.seq}`,
     state: 'ALARM',
     opens: true,
     user: 'cloudwatch',
     title: `${name} is ALARM`,
     text: 'Threshold crossed',
-    ts: `1763726300.${String(seq).padStart(6, '0')}`,
+    ts: `1763726300.${String(f.seq).padStart(6, '0')}`,
   };
 }
 
 /** The incident thread the workflow posts in, linked as its SlackPost would. */
 async function postThread(conversationId: string, threadTs: string): Promise<void> {
-  await store.linkThread({
+  await f.store.linkThread({
     conversationId,
     ownerId: 'U_RESPONDER',
     anchor: {
@@ -109,9 +83,9 @@ async function postThread(conversationId: string, threadTs: string): Promise<voi
 }
 
 async function setStatus(conversationId: string, status: string): Promise<void> {
-  await db.client.send(
+  await f.db.client.send(
     new UpdateItemCommand({
-      TableName: db.tableName,
+      TableName: f.db.tableName,
       Key: { pk: { S: `CONV#${conversationId}` }, sk: { S: 'META' } },
       UpdateExpression: 'SET #s = :s',
       ExpressionAttributeNames: { '#s': 'status' },
@@ -122,16 +96,16 @@ async function setStatus(conversationId: string, status: string): Promise<void> 
 
 describe('/investigate naming an incident', () => {
   it('answers a repeated /investigate <PagerDuty id> with the running thread and starts nothing more', async () => {
-    const id = `PX${seq}Q7K`;
-    const first = await routeEnvelope(investigate(id), deps());
+    const id = `PX${f.seq}Q7K`;
+    const first = await routeEnvelope(investigate(id), f.deps());
     if (first.type !== 'started') throw new Error(`not started: ${JSON.stringify(first)}`);
     await postThread(first.conversationId, '1763726500.000100');
 
-    const second = await routeEnvelope(investigate(`https://acme.pagerduty.com/incidents/${id}`), deps());
+    const second = await routeEnvelope(investigate(`https://acme.pagerduty.com/incidents/${id}`), f.deps());
 
     expect(second).toMatchObject({ type: 'ignored', conversationId: first.conversationId });
-    expect(executions.starts).toHaveLength(1);
-    expect(notices).toEqual([
+    expect(f.executions.starts).toHaveLength(1);
+    expect(f.notices).toEqual([
       {
         conversationId: first.conversationId,
         channel: 'C_OPS',
@@ -142,19 +116,19 @@ describe('/investigate naming an incident', () => {
   });
 
   it('answers /investigate <alarm name> while the investigation its alarm started runs', async () => {
-    const started = await routeEnvelope(alarm(`prod-latency-${seq}`), deps());
+    const started = await routeEnvelope(alarm(`prod-latency-${f.seq}`), f.deps());
     if (started.type !== 'started') throw new Error('the alarm started nothing');
 
-    const command = await routeEnvelope(investigate(`prod-latency-${seq}`), deps());
+    const command = await routeEnvelope(investigate(`prod-latency-${f.seq}`), f.deps());
 
     expect(command).toMatchObject({ type: 'ignored', conversationId: started.conversationId });
-    expect(executions.starts).toHaveLength(1);
-    expect(notices[0]?.text).toBe(`prod-latency-${seq} is already running; it is not started twice.`);
+    expect(f.executions.starts).toHaveLength(1);
+    expect(f.notices[0]?.text).toBe(`prod-latency-${f.seq} is already running; it is not started twice.`);
   });
 
   it('delivers the PagerDuty webhook of an incident /investigate started to that investigation', async () => {
-    const id = `PD${seq}ZZ9`;
-    const first = await routeEnvelope(investigate(id), deps());
+    const id = `PD${f.seq}ZZ9`;
+    const first = await routeEnvelope(investigate(id), f.deps());
     if (first.type !== 'started') throw new Error('not started');
 
     const paged = await routeEnvelope(
@@ -166,30 +140,30 @@ describe('/investigate naming an incident', () => {
         incidentKey: id,
         state: 'incident.triggered',
       },
-      deps(),
+      f.deps(),
     );
 
     expect(paged).toMatchObject({ type: 'stored', conversationId: first.conversationId });
-    expect(executions.starts).toHaveLength(1);
+    expect(f.executions.starts).toHaveLength(1);
   });
 
   it('starts a new investigation once the previous one for that incident has finished', async () => {
-    const first = await routeEnvelope(investigate(`prod-db-${seq}`), deps());
+    const first = await routeEnvelope(investigate(`prod-db-${f.seq}`), f.deps());
     if (first.type !== 'started') throw new Error('not started');
     await setStatus(first.conversationId, 'resolved');
 
-    const again = await routeEnvelope(investigate(`prod-db-${seq}`), deps());
+    const again = await routeEnvelope(investigate(`prod-db-${f.seq}`), f.deps());
 
     expect(again).toMatchObject({ type: 'started' });
-    expect(executions.starts).toHaveLength(2);
-    expect(notices).toEqual([]);
+    expect(f.executions.starts).toHaveLength(2);
+    expect(f.notices).toEqual([]);
   });
 
   it('starts every free description, even twice: only a named incident is deduplicated', async () => {
-    await routeEnvelope(investigate('checkout latency'), deps());
-    await routeEnvelope(investigate('checkout latency'), deps());
+    await routeEnvelope(investigate('checkout latency'), f.deps());
+    await routeEnvelope(investigate('checkout latency'), f.deps());
 
-    expect(executions.starts).toHaveLength(2);
+    expect(f.executions.starts).toHaveLength(2);
   });
 
   it('tells an incident name from a description', () => {
@@ -208,13 +182,16 @@ describe('/investigate naming an incident', () => {
 
 describe('/fix naming an issue', () => {
   const fix = (text: string): InboxSlashCommand => ({ ...investigate(text), command: '/fix' });
-  const issue = () => 4000 + seq;
+  const issue = () => 4000 + f.seq;
 
   it('starts the conversation on the issue itself, with the issue as its origin', async () => {
-    const started = await routeEnvelope(fix(`https://github.example/acme/webshop/issues/${issue()}`), deps());
+    const started = await routeEnvelope(
+      fix(`https://github.example/acme/webshop/issues/${issue()}`),
+      f.deps(),
+    );
 
     expect(started).toMatchObject({ type: 'started', workflow: 'fixes' });
-    expect(executions.starts[0]?.input).toMatchObject({
+    expect(f.executions.starts[0]?.input).toMatchObject({
       channel: 'github:acme/webshop',
       threadTs: String(issue()),
       origin: { kind: 'github', repository: 'acme/webshop', number: issue() },
@@ -222,31 +199,31 @@ describe('/fix naming an issue', () => {
   });
 
   it('answers a repeat while the issue runs, and after its run, and starts nothing more', async () => {
-    const first = await routeEnvelope(fix(`#${issue()}`), deps());
+    const first = await routeEnvelope(fix(`#${issue()}`), f.deps());
     if (first.type !== 'started') throw new Error('not started');
 
-    const again = await routeEnvelope(fix(String(issue())), deps());
+    const again = await routeEnvelope(fix(String(issue())), f.deps());
     await setStatus(first.conversationId, 'resolved');
-    const after = await routeEnvelope(fix(String(issue())), deps());
+    const after = await routeEnvelope(fix(String(issue())), f.deps());
 
     expect([again, after]).toMatchObject([
       { type: 'ignored', conversationId: first.conversationId },
       { type: 'ignored', conversationId: first.conversationId },
     ]);
-    expect(notices.map((n) => n.text)).toEqual([
+    expect(f.notices.map((n) => n.text)).toEqual([
       `acme/webshop#${issue()} is already running; it is not started twice.`,
       `acme/webshop#${issue()} already had its run (resolved); it is not started again.`,
     ]);
-    expect(executions.starts).toHaveLength(1);
+    expect(f.executions.starts).toHaveLength(1);
   });
 
   it('refuses a text that names no issue of its repository, and starts nothing', async () => {
-    const outcome = await routeEnvelope(fix('https://github.example/other/repo/issues/7'), deps());
+    const outcome = await routeEnvelope(fix('https://github.example/other/repo/issues/7'), f.deps());
 
     expect(outcome).toMatchObject({
       type: 'ignored',
       reason: expect.stringContaining('no_issue'),
     });
-    expect(executions.starts).toEqual([]);
+    expect(f.executions.starts).toEqual([]);
   });
 });

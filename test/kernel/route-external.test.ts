@@ -1,15 +1,13 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { describe, expect, it } from 'vitest';
 import { drain } from '../../lambdas/kernel/drain.ts';
 import type { InboxAlert, InboxGithubEvent, InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { registerWait } from '../../lambdas/kernel/register-wait.ts';
 import type { Retrigger } from '../../lambdas/kernel/retrigger.ts';
-import { type EndedNotice, routeEnvelope } from '../../lambdas/kernel/route.ts';
+import { routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
-import { startDynalite } from '../support/dynalite.ts';
-import { RecordingExecutions } from '../support/recording-executions.ts';
+import { routerFixture } from '../support/router-fixture.ts';
 
 /** The Router's paths for GitHub and alert envelopes, and its answer on ended conversations, over dynalite. */
 
@@ -44,48 +42,24 @@ const PROBE: WorkflowRegistration = {
   closeOnIntent: true,
 };
 
-let db: Awaited<ReturnType<typeof startDynalite>>;
-let store: DynamoConversationStore;
-let executions: RecordingExecutions;
-let notices: EndedNotice[];
-let seq = 0;
-
-beforeAll(async () => {
-  db = await startDynalite();
-  store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
-});
-afterAll(async () => db.close());
-beforeEach(() => {
-  executions = new RecordingExecutions();
-  notices = [];
-  seq += 1;
-});
-
-const deps = () => ({
-  store,
-  executions,
-  clock: { now: () => new Date('2026-11-21T12:00:00Z') },
-  workflows: [PIPELINE, INCIDENTS, PROBE],
-  botUserId: 'U_BOT',
-  endedNotice: async (notice: EndedNotice) => void notices.push(notice),
-});
+const f = routerFixture([PIPELINE, INCIDENTS, PROBE]);
 
 function github(overrides: Partial<InboxGithubEvent>): InboxGithubEvent {
   return {
     kind: 'github',
-    eventId: `delivery-${seq}-${Math.random()}`,
+    eventId: `delivery-${f.seq}-${Math.random()}`,
     receivedAt: '2026-11-21T12:00:00Z',
     event: 'issues',
     action: 'labeled',
     repository: 'acme/webshop',
-    number: 100 + seq,
+    number: 100 + f.seq,
     label: 'agent',
     user: 'github:octocat',
     senderIsBot: false,
     title: 'Cart total ignores coupons',
     text: 'Steps: add a coupon',
     url: 'https://github.com/acme/webshop/issues/1',
-    ts: `1763726400.${String(seq).padStart(6, '0')}`,
+    ts: `1763726400.${String(f.seq).padStart(6, '0')}`,
     ...overrides,
   };
 }
@@ -93,53 +67,53 @@ function github(overrides: Partial<InboxGithubEvent>): InboxGithubEvent {
 function alert(overrides: Partial<InboxAlert>): InboxAlert {
   return {
     kind: 'alert',
-    eventId: `alert-${seq}-${Math.random()}`,
+    eventId: `alert-${f.seq}-${Math.random()}`,
     receivedAt: '2026-11-21T12:00:00Z',
     source: 'cloudwatch',
     name: 'checkout-5xx',
-    incidentKey: `arn:aws:cloudwatch:us-east-1:1:alarm:checkout-5xx@${seq}`,
+    incidentKey: `arn:aws:cloudwatch:us-east-1:1:alarm:checkout-5xx@${f.seq}`,
     state: 'ALARM',
     opens: true,
     user: 'cloudwatch',
     title: 'checkout-5xx is ALARM',
     text: 'Threshold crossed',
-    ts: `1763726400.${String(seq).padStart(6, '0')}`,
+    ts: `1763726400.${String(f.seq).padStart(6, '0')}`,
     ...overrides,
   };
 }
 
 describe('GitHub events in the Router', () => {
   it('starts the workflow whose trigger names the repository and the label, anchored at the issue', async () => {
-    const outcome = await routeEnvelope(github({}), deps());
+    const outcome = await routeEnvelope(github({}), f.deps());
 
-    const id = conversationIdFor('issue_pipeline', 'github:acme/webshop', String(100 + seq));
+    const id = conversationIdFor('issue_pipeline', 'github:acme/webshop', String(100 + f.seq));
     expect(outcome).toMatchObject({ type: 'started', conversationId: id, workflow: 'issue_pipeline' });
-    expect(executions.starts[0]?.input).toMatchObject({
-      origin: { kind: 'github', repository: 'acme/webshop', number: 100 + seq },
+    expect(f.executions.starts[0]?.input).toMatchObject({
+      origin: { kind: 'github', repository: 'acme/webshop', number: 100 + f.seq },
     });
-    expect(await store.findThread('github:acme/webshop', String(100 + seq))).toMatchObject({
+    expect(await f.store.findThread('github:acme/webshop', String(100 + f.seq))).toMatchObject({
       conversationId: id,
     });
   });
 
   it('ignores a label no workflow takes, and a bot, with their reasons', async () => {
-    const other = await routeEnvelope(github({ label: 'question' }), deps());
-    const bot = await routeEnvelope(github({ senderIsBot: true, user: 'github:our-app[bot]' }), deps());
+    const other = await routeEnvelope(github({ label: 'question' }), f.deps());
+    const bot = await routeEnvelope(github({ senderIsBot: true, user: 'github:our-app[bot]' }), f.deps());
 
     expect(other).toMatchObject({
       type: 'ignored',
       reason: expect.stringContaining('no workflow starts on it'),
     });
     expect(bot).toMatchObject({ type: 'ignored', reason: 'github:our-app[bot] is a bot' });
-    expect(executions.starts).toEqual([]);
+    expect(f.executions.starts).toEqual([]);
   });
 
   it("hands the label added again on a running conversation's issue to its workflow, and starts nothing", async () => {
     const retriggers: Retrigger[] = [];
-    const withRetrigger = { ...deps(), retriggered: async (r: Retrigger) => void retriggers.push(r) };
+    const withRetrigger = { ...f.deps(), retriggered: async (r: Retrigger) => void retriggers.push(r) };
     const first = await routeEnvelope(github({}), withRetrigger);
     if (first.type !== 'started') throw new Error('not started');
-    const again = github({ user: 'github:hubot-fan', ts: `1763726500.${String(seq).padStart(6, '0')}` });
+    const again = github({ user: 'github:hubot-fan', ts: `1763726500.${String(f.seq).padStart(6, '0')}` });
     const outcome = await routeEnvelope(again, withRetrigger);
 
     expect(outcome).toMatchObject({
@@ -152,43 +126,43 @@ describe('GitHub events in the Router', () => {
         conversationId: first.conversationId,
         workflow: 'issue_pipeline',
         channel: 'github:acme/webshop',
-        threadTs: String(100 + seq),
+        threadTs: String(100 + f.seq),
         user: 'github:hubot-fan',
         ts: again.ts,
       },
     ]);
-    expect(executions.starts).toHaveLength(1);
+    expect(f.executions.starts).toHaveLength(1);
     // Without a workflow to tell, the label is still only ignored, with its reason.
-    const untold = await routeEnvelope(github({ eventId: `again-${seq}` }), deps());
+    const untold = await routeEnvelope(github({ eventId: `again-${f.seq}` }), f.deps());
     expect(untold).toMatchObject({ type: 'ignored', reason: expect.stringContaining('no one to tell it') });
   });
 
   it('tells no one when the label is added again after the issue had its run', async () => {
     const retriggers: Retrigger[] = [];
-    const withRetrigger = { ...deps(), retriggered: async (r: Retrigger) => void retriggers.push(r) };
+    const withRetrigger = { ...f.deps(), retriggered: async (r: Retrigger) => void retriggers.push(r) };
     const first = await routeEnvelope(github({}), withRetrigger);
     if (first.type !== 'started') throw new Error('not started');
-    await db.client.send(
+    await f.db.client.send(
       new UpdateItemCommand({
-        TableName: db.tableName,
+        TableName: f.db.tableName,
         Key: { pk: { S: `CONV#${first.conversationId}` }, sk: { S: 'META' } },
         UpdateExpression: 'SET #s = :s',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':s': { S: 'resolved' } },
       }),
     );
-    const outcome = await routeEnvelope(github({ eventId: `again-${seq}` }), withRetrigger);
+    const outcome = await routeEnvelope(github({ eventId: `again-${f.seq}` }), withRetrigger);
 
     expect(outcome).toMatchObject({
       type: 'ignored',
       reason: expect.stringContaining('already had its run (resolved)'),
     });
     expect(retriggers).toEqual([]);
-    expect(executions.starts).toHaveLength(1);
+    expect(f.executions.starts).toHaveLength(1);
   });
 
   it("ignores the platform's own GitHub login (a token, not an App) on an owned issue: its comments reach no prompt", async () => {
-    const withLogin = { ...deps(), githubLogin: 'Acme-Agents' };
+    const withLogin = { ...f.deps(), githubLogin: 'Acme-Agents' };
     const started = await routeEnvelope(github({}), withLogin);
     if (started.type !== 'started') throw new Error('not started');
     const comment = (user: string) =>
@@ -205,25 +179,26 @@ describe('GitHub events in the Router', () => {
       type: 'ignored',
       reason: "github:acme-agents is the platform's own GitHub login",
     });
-    const senders = async () => (await store.pendingMessages(started.conversationId)).map((m) => m.senderId);
+    const senders = async () =>
+      (await f.store.pendingMessages(started.conversationId)).map((m) => m.senderId);
     // Only the labelling that started it is there.
     expect(await senders()).toEqual(['github:octocat']);
     // Someone else's comment is still stored for the conversation.
     const person = await routeEnvelope(comment('github:octocat'), withLogin);
     expect(person).toMatchObject({ type: 'stored', conversationId: started.conversationId });
-    expect((await store.pendingMessages(started.conversationId)).map((m) => m.senderId)).toEqual([
+    expect((await f.store.pendingMessages(started.conversationId)).map((m) => m.senderId)).toEqual([
       'github:octocat',
     ]);
   });
 
   it('stores a comment on an owned issue and wakes the open wait, like a reply in its thread', async () => {
-    const started = await routeEnvelope(github({}), deps());
+    const started = await routeEnvelope(github({}), f.deps());
     if (started.type !== 'started') throw new Error('not started');
     // The first turn takes the opening message, then the workflow waits.
-    await drain({ conversationId: started.conversationId, turn: 1 }, { store });
+    await drain({ conversationId: started.conversationId, turn: 1 }, { store: f.store });
     await registerWait(
       { conversationId: started.conversationId, taskToken: 'token-1', accepts: 'any', phase: 'awaiting' },
-      { store, executions, clock: deps().clock },
+      { store: f.store, executions: f.executions, clock: f.deps().clock },
     );
 
     const outcome = await routeEnvelope(
@@ -231,9 +206,9 @@ describe('GitHub events in the Router', () => {
         event: 'issue_comment',
         action: 'created',
         text: 'It also fails with two coupons',
-        ts: `1763726500.${String(seq).padStart(6, '0')}`,
+        ts: `1763726500.${String(f.seq).padStart(6, '0')}`,
       }),
-      deps(),
+      f.deps(),
     );
 
     expect(outcome).toMatchObject({
@@ -242,11 +217,11 @@ describe('GitHub events in the Router', () => {
       stored: 'stored',
       wake: { outcome: 'woken' },
     });
-    expect(executions.wakes).toEqual([{ token: 'token-1', output: { woken: 'message' } }]);
+    expect(f.executions.wakes).toEqual([{ token: 'token-1', output: { woken: 'message' } }]);
   });
 
   it('ignores a comment on an issue no conversation owns', async () => {
-    const outcome = await routeEnvelope(github({ event: 'issue_comment', action: 'created' }), deps());
+    const outcome = await routeEnvelope(github({ event: 'issue_comment', action: 'created' }), f.deps());
 
     expect(outcome).toMatchObject({ type: 'ignored' });
   });
@@ -254,41 +229,47 @@ describe('GitHub events in the Router', () => {
 
 describe('alerts in the Router', () => {
   it('starts the incident workflow for a configured alarm (by name or prefix) and for a PagerDuty service id', async () => {
-    const byName = await routeEnvelope(alert({}), deps());
-    const byPrefix = await routeEnvelope(alert({ name: 'prod-latency', incidentKey: `p-${seq}` }), deps());
+    const byName = await routeEnvelope(alert({}), f.deps());
+    const byPrefix = await routeEnvelope(
+      alert({ name: 'prod-latency', incidentKey: `p-${f.seq}` }),
+      f.deps(),
+    );
     const paged = await routeEnvelope(
       alert({
         source: 'pagerduty',
         name: 'Checkout API',
         serviceId: 'PF9KMXH',
-        incidentKey: `PD-${seq}`,
+        incidentKey: `PD-${f.seq}`,
         state: 'incident.triggered',
       }),
-      deps(),
+      f.deps(),
     );
 
     expect([byName.type, byPrefix.type, paged.type]).toEqual(['started', 'started', 'started']);
   });
 
   it('ignores an unconfigured alarm, and an OK of an incident nobody has', async () => {
-    const other = await routeEnvelope(alert({ name: 'billing-latency' }), deps());
-    const ok = await routeEnvelope(alert({ state: 'OK', opens: false, incidentKey: `none-${seq}` }), deps());
+    const other = await routeEnvelope(alert({ name: 'billing-latency' }), f.deps());
+    const ok = await routeEnvelope(
+      alert({ state: 'OK', opens: false, incidentKey: `none-${f.seq}` }),
+      f.deps(),
+    );
 
     expect([other.type, ok.type]).toEqual(['ignored', 'ignored']);
-    expect(executions.starts).toEqual([]);
+    expect(f.executions.starts).toEqual([]);
   });
 
   it('stores the OK that ends an incident in the conversation the ALARM started', async () => {
-    const started = await routeEnvelope(alert({}), deps());
+    const started = await routeEnvelope(alert({}), f.deps());
 
     const ok = await routeEnvelope(
       alert({
         state: 'OK',
         opens: false,
         title: 'checkout-5xx is OK',
-        ts: `1763726900.${String(seq).padStart(6, '0')}`,
+        ts: `1763726900.${String(f.seq).padStart(6, '0')}`,
       }),
-      deps(),
+      f.deps(),
     );
 
     expect(ok).toMatchObject({
@@ -302,11 +283,11 @@ describe('a reply to an ended conversation', () => {
   function slackMessage(overrides: Partial<InboxMessage>): InboxMessage {
     return {
       kind: 'message',
-      eventId: `Ev-${seq}-${Math.random()}`,
+      eventId: `Ev-${f.seq}-${Math.random()}`,
       channel: 'C_PROBE',
       user: 'U_REPORTER',
       text: 'the cart forgets items',
-      ts: `1763726000.${String(seq).padStart(6, '0')}`,
+      ts: `1763726000.${String(f.seq).padStart(6, '0')}`,
       mentionsBot: false,
       receivedAt: '2026-11-21T12:00:00Z',
       ...overrides,
@@ -315,12 +296,12 @@ describe('a reply to an ended conversation', () => {
 
   it('is answered in its thread with how to start a new one, and the conversation stays ended', async () => {
     const root = slackMessage({});
-    const started = await routeEnvelope(root, deps());
+    const started = await routeEnvelope(root, f.deps());
     if (started.type !== 'started') throw new Error('not started');
     // The state machines set statuses (a direct DynamoDB update); here the record is marked so.
-    await db.client.send(
+    await f.db.client.send(
       new UpdateItemCommand({
-        TableName: db.tableName,
+        TableName: f.db.tableName,
         Key: { pk: { S: `CONV#${started.conversationId}` }, sk: { S: 'META' } },
         UpdateExpression: 'SET #s = :s',
         ExpressionAttributeNames: { '#s': 'status' },
@@ -330,13 +311,13 @@ describe('a reply to an ended conversation', () => {
 
     const reply = slackMessage({
       text: 'it still crashes on Safari',
-      ts: `1763726100.${String(seq).padStart(6, '0')}`,
+      ts: `1763726100.${String(f.seq).padStart(6, '0')}`,
       threadTs: root.ts,
     });
-    const outcome = await routeEnvelope(reply, deps());
+    const outcome = await routeEnvelope(reply, f.deps());
 
     expect(outcome).toMatchObject({ type: 'ignored', reason: 'conversation is resolved; told the sender' });
-    expect(notices).toEqual([
+    expect(f.notices).toEqual([
       {
         conversationId: started.conversationId,
         channel: 'C_PROBE',
@@ -345,25 +326,25 @@ describe('a reply to an ended conversation', () => {
         text: 'This conversation has ended (resolved), so this reply was not passed on. To start a new one, post a new message in <#C_PROBE>.',
       },
     ]);
-    expect((await store.getConversation(started.conversationId))?.status).toBe('resolved');
+    expect((await f.store.getConversation(started.conversationId))?.status).toBe('resolved');
   });
 
   it("still ignores a third party's reply there (I5): nobody tells them anything", async () => {
     const root = slackMessage({});
-    const started = await routeEnvelope(root, deps());
+    const started = await routeEnvelope(root, f.deps());
     if (started.type !== 'started') throw new Error('not started');
 
     const outcome = await routeEnvelope(
       slackMessage({
         user: 'U_THIRD',
         text: 'me too',
-        ts: `1763726200.${String(seq).padStart(6, '0')}`,
+        ts: `1763726200.${String(f.seq).padStart(6, '0')}`,
         threadTs: root.ts,
       }),
-      deps(),
+      f.deps(),
     );
 
     expect(outcome).toMatchObject({ type: 'ignored', reason: 'U_THIRD is not heard in thread origin' });
-    expect(notices).toEqual([]);
+    expect(f.notices).toEqual([]);
   });
 });

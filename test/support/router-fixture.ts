@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import type { EndedNotice } from '../../lambdas/kernel/route.ts';
+import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
+import { startDynalite } from './dynalite.ts';
+import { RecordingExecutions } from './recording-executions.ts';
+
+/** What a Router test reads and hands `routeEnvelope`: renewed before each test but the table. */
+export interface RouterFixture {
+  db: Awaited<ReturnType<typeof startDynalite>>;
+  store: DynamoConversationStore;
+  /** The executions the Router started in this test. */
+  executions: RecordingExecutions;
+  /** The notices the Router posted in this test (an ended or duplicate conversation). */
+  notices: EndedNotice[];
+  /** This test's number, for ids no earlier test of the file used. */
+  seq: number;
+  /** The Router's dependencies over `workflows`, at a fixed clock. */
+  deps(): {
+    store: DynamoConversationStore;
+    executions: RecordingExecutions;
+    clock: { now(): Date };
+    workflows: WorkflowRegistration[];
+    botUserId: string;
+    endedNotice(notice: EndedNotice): Promise<void>;
+  };
+}
+
+/**
+ * The Router against dynalite for the tests of one file: registers the file's hooks (one table
+ * for the file; executions, notices and `seq` new for each test) and returns what they fill.
+ */
+export function routerFixture(workflows: readonly WorkflowRegistration[]): RouterFixture {
+  const fixture = {
+    executions: new RecordingExecutions(),
+    notices: [],
+    seq: 0,
+    deps: () => ({
+      store: fixture.store,
+      executions: fixture.executions,
+      clock: { now: () => new Date('2026-11-21T12:00:00Z') },
+      workflows: [...workflows],
+      botUserId: 'U_BOT',
+      endedNotice: async (notice: EndedNotice) => void fixture.notices.push(notice),
+    }),
+  } as unknown as RouterFixture;
+  beforeAll(async () => {
+    fixture.db = await startDynalite();
+    fixture.store = new DynamoConversationStore({
+      client: fixture.db.client,
+      tableName: fixture.db.tableName,
+    });
+  });
+  afterAll(async () => fixture.db?.close());
+  beforeEach(() => {
+    fixture.executions = new RecordingExecutions();
+    fixture.notices = [];
+    fixture.seq += 1;
+  });
+  return fixture;
+}
