@@ -67,6 +67,19 @@ export async function routeSurfaces(
   const str = (name: string) => (typeof input[name] === 'string' ? (input[name] as string) : undefined);
   const team = { id: workspace.teamId, domain: workspace.teamName };
   const userOf = (id: string) => ({ id, username: workspace.user(id).name, team_id: workspace.teamId });
+  /** A `block_actions` payload as Slack sends it for `user`'s press, around what differs. */
+  const blockActions = (
+    user: string,
+    fields: { container: Record<string, unknown> } & Record<string, unknown>,
+  ) => ({
+    type: 'block_actions',
+    user: userOf(user),
+    api_app_id: workspace.appId,
+    token: 'sandbox-verification-token',
+    trigger_id: views.issueTrigger(user),
+    team,
+    ...fields,
+  });
 
   switch (path) {
     case '/sandbox/slack/home/open': {
@@ -119,38 +132,36 @@ export async function routeSurfaces(
       const element = block?.elements?.find((e) => e.type === 'feedback_buttons');
       if (!block || !element?.action_id)
         return send(res, 404, { error: `message ${messageTs} has no feedback buttons` });
-      return deliverInteraction(deps, res, {
-        type: 'block_actions',
-        user: userOf(user),
-        api_app_id: workspace.appId,
-        token: 'sandbox-verification-token',
-        container: {
-          type: 'message',
-          message_ts: message.ts,
-          channel_id: message.channel,
-          is_ephemeral: false,
-          ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
-        },
-        trigger_id: views.issueTrigger(user),
-        team,
-        channel: { id: message.channel, name: workspace.channel(message.channel).name },
-        message: {
-          type: 'message',
-          ts: message.ts,
-          ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
-          text: message.text,
-          ...(message.blocks ? { blocks: message.blocks } : {}),
-        },
-        actions: [
-          {
-            type: 'feedback_buttons',
-            action_id: element.action_id,
-            block_id: block.block_id,
-            value: vote,
-            action_ts: nowTs(),
+      return deliverInteraction(
+        deps,
+        res,
+        blockActions(user, {
+          container: {
+            type: 'message',
+            message_ts: message.ts,
+            channel_id: message.channel,
+            is_ephemeral: false,
+            ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
           },
-        ],
-      });
+          channel: { id: message.channel, name: workspace.channel(message.channel).name },
+          message: {
+            type: 'message',
+            ts: message.ts,
+            ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
+            text: message.text,
+            ...(message.blocks ? { blocks: message.blocks } : {}),
+          },
+          actions: [
+            {
+              type: 'feedback_buttons',
+              action_id: element.action_id,
+              block_id: block.block_id,
+              value: vote,
+              action_ts: nowTs(),
+            },
+          ],
+        }),
+      );
     }
     case '/sandbox/slack/ephemeral/action': {
       const channel = str('channel');
@@ -165,30 +176,28 @@ export async function routeSurfaces(
         .find((e) => JSON.stringify(e.blocks ?? []).includes(JSON.stringify(actionId)));
       if (shown === undefined)
         return send(res, 404, { error: `no ephemeral message to ${user} has ${actionId}` });
-      return deliverInteraction(deps, res, {
-        type: 'block_actions',
-        user: userOf(user),
-        api_app_id: workspace.appId,
-        token: 'sandbox-verification-token',
-        container: {
-          type: 'message',
-          message_ts: shown.message_ts,
-          channel_id: shown.channel,
-          is_ephemeral: true,
-        },
-        trigger_id: views.issueTrigger(user),
-        team,
-        channel: { id: shown.channel, name: workspace.channel(shown.channel).name },
-        actions: [
-          {
-            type: 'button',
-            action_id: actionId,
-            block_id: 'actions',
-            ...(str('value') === undefined ? {} : { value: str('value') }),
-            action_ts: nowTs(),
+      return deliverInteraction(
+        deps,
+        res,
+        blockActions(user, {
+          container: {
+            type: 'message',
+            message_ts: shown.message_ts,
+            channel_id: shown.channel,
+            is_ephemeral: true,
           },
-        ],
-      });
+          channel: { id: shown.channel, name: workspace.channel(shown.channel).name },
+          actions: [
+            {
+              type: 'button',
+              action_id: actionId,
+              block_id: 'actions',
+              ...(str('value') === undefined ? {} : { value: str('value') }),
+              action_ts: nowTs(),
+            },
+          ],
+        }),
+      );
     }
     case '/sandbox/slack/home/action': {
       const user = str('user');
@@ -198,25 +207,23 @@ export async function routeSurfaces(
         return send(res, 400, { error: 'user, block_id and action_id are required' });
       const home = views.home(user);
       if (home === undefined) return send(res, 404, { error: `no Home published for ${user}` });
-      return deliverInteraction(deps, res, {
-        type: 'block_actions',
-        user: userOf(user),
-        api_app_id: workspace.appId,
-        token: 'sandbox-verification-token',
-        container: { type: 'view', view_id: home.id },
-        trigger_id: views.issueTrigger(user),
-        team,
-        view: { ...home.view, id: home.id, hash: home.hash, type: 'home' },
-        actions: [
-          {
-            type: 'button',
-            action_id: actionId,
-            block_id: blockId,
-            ...(str('value') === undefined ? {} : { value: str('value') }),
-            action_ts: nowTs(),
-          },
-        ],
-      });
+      return deliverInteraction(
+        deps,
+        res,
+        blockActions(user, {
+          container: { type: 'view', view_id: home.id },
+          view: { ...home.view, id: home.id, hash: home.hash, type: 'home' },
+          actions: [
+            {
+              type: 'button',
+              action_id: actionId,
+              block_id: blockId,
+              ...(str('value') === undefined ? {} : { value: str('value') }),
+              action_ts: nowTs(),
+            },
+          ],
+        }),
+      );
     }
     case '/sandbox/slack/views/submit': {
       const viewId = str('view_id');
