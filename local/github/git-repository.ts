@@ -2,6 +2,7 @@ import { cp, mkdir } from 'node:fs/promises';
 import { GitCommandError } from './errors.ts';
 import { type GitIdentity, identityEnv, parseIdentity, runGit } from './git.ts';
 import { type ComparedFile, compareDiff } from './git-compare-diff.ts';
+import { allObjectNames, ImmutableReads, MutableRead } from './git-memo.ts';
 
 export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -63,8 +64,14 @@ export function isSafeRevision(rev: string): boolean {
   );
 }
 
-/** One bare repository on disk, driven with the git CLI. */
+/**
+ * One bare repository on disk, driven with the git CLI. Answers about full object names and the
+ * list of refs are kept between reads (local/github/git-memo.ts).
+ */
 export class GitRepository {
+  private readonly objects = new ImmutableReads();
+  private readonly refList = new MutableRead<GitRef[]>();
+
   private constructor(readonly gitDir: string) {}
 
   static async create(gitDir: string, defaultBranch: string): Promise<GitRepository> {
@@ -86,26 +93,44 @@ export class GitRepository {
   /** The type of an object, or undefined when the repository has no object by that sha. */
   async objectType(sha: string): Promise<GitObjectType | undefined> {
     if (!SHA.test(sha)) return undefined;
-    try {
-      return (await this.git(['cat-file', '-t', sha])).toString().trim() as GitObjectType;
-    } catch (error) {
-      if (error instanceof GitCommandError) return undefined;
-      throw error;
-    }
+    return this.objects.get(
+      `type ${sha}`,
+      async () => {
+        try {
+          return (await this.git(['cat-file', '-t', sha])).toString().trim() as GitObjectType;
+        } catch (error) {
+          if (error instanceof GitCommandError) return undefined;
+          throw error;
+        }
+      },
+      (type) => type !== undefined,
+    );
   }
 
   /** A branch, tag, full ref or commit sha -> the commit's sha, or undefined. */
   async resolveCommit(rev: string): Promise<string | undefined> {
     if (!isSafeRevision(rev)) return undefined;
-    try {
-      return (await this.git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).toString().trim();
-    } catch (error) {
-      if (error instanceof GitCommandError) return undefined;
-      throw error;
+    if (rev.startsWith('refs/')) {
+      const ref = await this.ref(rev);
+      if (ref?.type === 'commit') return ref.sha;
     }
+    const resolve = async () => {
+      try {
+        return (await this.git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).toString().trim();
+      } catch (error) {
+        if (error instanceof GitCommandError) return undefined;
+        throw error;
+      }
+    };
+    if (!allObjectNames(rev)) return resolve();
+    return this.objects.get(`commit of ${rev}`, resolve, (sha) => sha !== undefined);
   }
 
-  async refs(): Promise<GitRef[]> {
+  refs(): Promise<GitRef[]> {
+    return this.refList.get(() => this.readRefs());
+  }
+
+  private async readRefs(): Promise<GitRef[]> {
     const out = (
       await this.git(['for-each-ref', '--format=%(refname) %(objectname) %(objecttype)'])
     ).toString();
@@ -129,30 +154,39 @@ export class GitRepository {
   async setRef(fullRef: string, sha: string, expected?: string | null): Promise<void> {
     const args = ['update-ref', fullRef, sha];
     if (expected !== undefined) args.push(expected ?? ZERO_SHA);
-    await this.git(args);
+    await this.refList.changing(() => this.git(args));
   }
 
   async deleteRef(fullRef: string): Promise<void> {
-    await this.git(['update-ref', '-d', fullRef]);
+    await this.refList.changing(() => this.git(['update-ref', '-d', fullRef]));
   }
 
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
-    try {
-      await this.git(['merge-base', '--is-ancestor', ancestor, descendant]);
-      return true;
-    } catch (error) {
-      if (error instanceof GitCommandError && error.exitCode === 1) return false;
-      throw error;
-    }
+    return this.about(`ancestor ${ancestor} ${descendant}`, [ancestor, descendant], async () => {
+      try {
+        await this.git(['merge-base', '--is-ancestor', ancestor, descendant]);
+        return true;
+      } catch (error) {
+        if (error instanceof GitCommandError && error.exitCode === 1) return false;
+        throw error;
+      }
+    });
   }
 
   async mergeBase(a: string, b: string): Promise<string | undefined> {
-    try {
-      return (await this.git(['merge-base', a, b])).toString().trim() || undefined;
-    } catch (error) {
-      if (error instanceof GitCommandError && error.exitCode === 1) return undefined;
-      throw error;
-    }
+    return this.about(`merge-base ${a} ${b}`, [a, b], async () => {
+      try {
+        return (await this.git(['merge-base', a, b])).toString().trim() || undefined;
+      } catch (error) {
+        if (error instanceof GitCommandError && error.exitCode === 1) return undefined;
+        throw error;
+      }
+    });
+  }
+
+  /** What git answers about `revisions`: kept when they are all full object names. */
+  private about<T>(key: string, revisions: readonly string[], read: () => Promise<T>): Promise<T> {
+    return allObjectNames(...revisions) ? this.objects.get(key, read) : read();
   }
 
   async writeBlob(content: Buffer): Promise<string> {
@@ -160,7 +194,7 @@ export class GitRepository {
   }
 
   async readBlob(sha: string): Promise<Buffer> {
-    return this.git(['cat-file', 'blob', sha]);
+    return this.about(`blob ${sha}`, [sha], () => this.git(['cat-file', 'blob', sha]));
   }
 
   /** A tree's entries (`recursive`: every subtree's too, trees listed before their contents). */
@@ -170,7 +204,9 @@ export class GitRepository {
   ): Promise<GitTreeEntry[]> {
     const args = ['ls-tree', '-z', '--long', ...(options.recursive ? ['-r', '-t'] : []), treeish];
     if (options.path !== undefined) args.push('--', options.path);
-    const out = (await this.git(args)).toString('utf8');
+    const out = (await this.about(`tree ${args.join(' ')}`, [treeish], () => this.git(args))).toString(
+      'utf8',
+    );
     return out
       .split('\0')
       .filter(Boolean)
@@ -197,7 +233,9 @@ export class GitRepository {
   }
 
   async readCommit(sha: string): Promise<GitCommit> {
-    const raw = (await this.git(['cat-file', 'commit', sha])).toString('utf8');
+    const raw = (
+      await this.about(`commit ${sha}`, [sha], () => this.git(['cat-file', 'commit', sha]))
+    ).toString('utf8');
     const split = raw.indexOf('\n\n');
     const headers = (split === -1 ? raw : raw.slice(0, split)).split('\n');
     const commit: GitCommit = {
@@ -237,18 +275,30 @@ export class GitRepository {
 
   /** Commits reachable from `head` but not from `base`, oldest first. */
   async commitsBetween(base: string, head: string): Promise<string[]> {
-    const out = (await this.git(['rev-list', '--reverse', `${base}..${head}`])).toString();
+    const out = (
+      await this.about(`between ${base} ${head}`, [base, head], () =>
+        this.git(['rev-list', '--reverse', `${base}..${head}`]),
+      )
+    ).toString();
     return out.split('\n').filter(Boolean);
   }
 
   /** The newest `limit` commits reachable from `sha`, newest first. */
   async history(sha: string, limit: number): Promise<string[]> {
-    const out = (await this.git(['rev-list', `--max-count=${limit}`, sha])).toString();
+    const out = (
+      await this.about(`history ${sha} ${limit}`, [sha], () =>
+        this.git(['rev-list', `--max-count=${limit}`, sha]),
+      )
+    ).toString();
     return out.split('\n').filter(Boolean);
   }
 
   /** The files that differ between two commits, with their hunks (renames shown as remove + add). */
   async diff(base: string, head: string): Promise<GitDiffFile[]> {
+    return this.about(`diff ${base} ${head}`, [base, head], () => this.readDiff(base, head));
+  }
+
+  private async readDiff(base: string, head: string): Promise<GitDiffFile[]> {
     const range = ['-r', '-z', '--no-renames', base, head];
     const raw = (await this.git(['diff-tree', ...range])).toString('utf8').split('\0');
     const numstat = (await this.git(['diff-tree', '--numstat', ...range])).toString('utf8').split('\0');
@@ -275,7 +325,9 @@ export class GitRepository {
 
   /** The files between two commits as GitHub's compare lists them: renames, mode and type changes. */
   compare(base: string, head: string): Promise<ComparedFile[]> {
-    return compareDiff((args) => this.git(args), base, head);
+    return this.about(`compare ${base} ${head}`, [base, head], () =>
+      compareDiff((args) => this.git(args), base, head),
+    );
   }
 
   /** A gzipped tar of a commit's tree, every path under `prefix`. */
