@@ -1,6 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
 import { ApprovalWaitInput, type ApprovalWaitResult } from '../../lambdas/kernel/approval-wait.ts';
@@ -12,6 +11,7 @@ import {
 } from '../../statemachines/approval-probe.ts';
 import { approvalWait } from '../../statemachines/approval-wait.ts';
 import { LAMBDA_TRANSIENT_ERRORS } from '../../statemachines/kernel.ts';
+import { validatedMachine } from '../support/local-machine.ts';
 import { type AslState, allStates, definitions } from './template.ts';
 
 /**
@@ -152,7 +152,7 @@ async function run(wait: 'decided' | 'timeout') {
       return { StatusCode: 200, Payload: result };
     },
   };
-  const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
+  const machine = validatedMachine(definition);
   const output = await machine.run(start, {
     overrides: { taskResourceLocalHandlers: handlers as never },
     context: { Task: { Token: 'task-token-1' } } as never,

@@ -10,7 +10,6 @@ import {
   StateMachine,
   Succeed,
 } from 'aws-cdk-lib/aws-stepfunctions';
-import { StateMachine as LocalStateMachine } from 'aws-local-stepfunctions';
 import type { Construct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
@@ -24,6 +23,7 @@ import {
   defineWorkflow,
   type WorkflowDefinition,
 } from '../../statemachines/workflow-module.ts';
+import { validatedMachine } from '../support/local-machine.ts';
 import {
   type AslDefinition,
   type AslState,
@@ -65,7 +65,7 @@ async function runLocally(
   input: object,
   handlers: Record<string, (i: unknown) => unknown> = {},
 ) {
-  const machine = new LocalStateMachine(definition as never, { validationOptions: { checkArn: false } });
+  const machine = validatedMachine(definition);
   return machine.run(input as never, { overrides: { taskResourceLocalHandlers: handlers as never } }).result;
 }
 

@@ -1,5 +1,4 @@
 import { Template } from 'aws-cdk-lib/assertions';
-import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import {
   DrainInput,
@@ -10,6 +9,7 @@ import {
   type SlackPostOutput,
   type WakeOutput,
 } from '../../lambdas/kernel/tasks.ts';
+import { validatedMachine } from '../support/local-machine.ts';
 import { definitions, PROBE_CHANNEL, probeStack } from './template.ts';
 
 /**
@@ -77,7 +77,7 @@ function runProbe(
     return { StatusCode: 200, Payload: output };
   }
   if (probe === undefined) throw new Error('kernel_probe is not in the template');
-  const machine = new StateMachine(probe as never, { validationOptions: { checkArn: false } });
+  const machine = validatedMachine(probe);
   const run = machine.run(start, {
     overrides: { taskResourceLocalHandlers: handlers as never, waitTimeOverrides: { 'Finish turn': 0 } },
     context: { Task: { Token: 'task-token-1' } } as never,

@@ -1,6 +1,7 @@
 import { GetExecutionHistoryCommand, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeBuildService } from '../../local/codebuild/service.ts';
+import { eventually } from '../support/eventually.ts';
 import { makeRepository } from './codebuild.harness.ts';
 import { machineArn, settled, startStepFunctions } from './stepfunctions.harness.ts';
 
@@ -169,19 +170,20 @@ describe('codebuild:startBuild in the sandbox Step Functions', () => {
       BuildspecOverride: buildspec(['sleep 30']),
     });
     const { executionArn, done } = await execute('Stopped');
-    let buildId: string | undefined;
-    for (let i = 0; i < 200 && buildId === undefined; i++) {
-      const { events } = await sfn.client.send(new GetExecutionHistoryCommand({ executionArn }));
-      const submitted = events?.find((event) => event.type === 'TaskSubmitted');
-      buildId = submitted
-        ? (JSON.parse(submitted.taskSubmittedEventDetails?.output ?? '{}') as { Build: { Id: string } }).Build
-            .Id
-        : undefined;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const submitted = await eventually(
+      async () =>
+        (await sfn.client.send(new GetExecutionHistoryCommand({ executionArn }))).events?.find(
+          (event) => event.type === 'TaskSubmitted',
+        ),
+      (event) => event !== undefined,
+      'the build to be submitted',
+    );
+    const buildId = (
+      JSON.parse(submitted?.taskSubmittedEventDetails?.output ?? '{}') as { Build: { Id: string } }
+    ).Build.Id;
     await sfn.client.send(new StopExecutionCommand({ executionArn }));
 
     expect((await done()).status).toBe('ABORTED');
-    expect((await codebuild.waitForBuild(buildId ?? '')).buildStatus).toBe('STOPPED');
+    expect((await codebuild.waitForBuild(buildId)).buildStatus).toBe('STOPPED');
   });
 });

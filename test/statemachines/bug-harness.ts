@@ -1,4 +1,3 @@
-import { StateMachine } from 'aws-local-stepfunctions';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { AgentTurnInput } from '../../lambdas/agents/contract.ts';
 import {
@@ -22,6 +21,7 @@ import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investi
 import { BUG_INVESTIGATION_MODULE } from '../../statemachines/bug-investigation/index.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
 import { type AslDefinition, allStates, definitions, templateOf } from '../infra/template.ts';
+import { validatedMachine } from '../support/local-machine.ts';
 
 /** The bug investigation's SlackPost input: its templates only, with valid data. */
 const BUG_POST_INPUT = slackPostInputFor(BUG_INVESTIGATION_TEMPLATES);
@@ -291,9 +291,7 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
   };
 
   const definition = bugDefinition(script.config);
-  const machine = new StateMachine(definition as never, {
-    validationOptions: { checkArn: false },
-  });
+  const machine = validatedMachine(definition);
   let abort = () => {};
   let exhaustedAt: string | undefined;
   function exhausted(what: string): Promise<never> {

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import { StateMachine } from 'aws-local-stepfunctions';
+import type { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import { SlackPostInput, type SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
 import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
@@ -20,6 +20,7 @@ import {
 } from '../../statemachines/bug-investigation/sla-tracking.ts';
 import { LAMBDA_TRANSIENT_ERRORS } from '../../statemachines/kernel.ts';
 import { type AslDefinition, allKeys, allStates, renderIntrinsics } from '../infra/template.ts';
+import { validatedMachine } from '../support/local-machine.ts';
 
 /**
  * The SlaTracking definition, synthesized in a small stack of its own and run with the
@@ -115,7 +116,7 @@ async function run(
     [STATES.postReminder]: post,
     [STATES.giveUp]: post,
   };
-  const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
+  const machine = validatedMachine(definition);
   const execution = machine.run(input as never, {
     overrides: {
       taskResourceLocalHandlers: handlers as never,
