@@ -59,6 +59,7 @@ export function dataFreeStart(strict: boolean): Heuristics {
     letterHeads: false,
     decimalPoint: false,
     pathRoot: false,
+    branchValues: !strict,
   };
 }
 
@@ -90,6 +91,10 @@ export const GENERAL_RULES: readonly [string, string][] = [
   [
     'a hyphenated name ending in a number is one value (instanceNames)',
     'RFC 1123 host labels; StatefulSet pod names',
+  ],
+  [
+    "a fork's branch narrows only constant words; values stay as the group's (branchValues)",
+    'Drain (ICWS 2017): a position is a parameter once two messages differ there',
   ],
   ['bucket by word count and first word, most similar group', 'Drain (He et al., ICWS 2017)'],
 ];

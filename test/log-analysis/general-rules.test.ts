@@ -156,6 +156,33 @@ describe('general rules', () => {
     expect(new Set(mine(['alpha', 'bravo'])).size).toBe(2);
   });
 
+  it("keeps a fork branch's constant words but writes its values as the group does (branchValues)", () => {
+    const lines = [
+      'Saved item cache_1 as text',
+      'Saved item cache_2 as text',
+      'Saved item cache_3 as blob',
+      'Saved item disk_4 as blob',
+    ];
+    // The branch `as text` saw only cache_ ids; the slot is the same parameter as in `as blob`.
+    expect(mine(lines)).toEqual([
+      'Saved item <*> as text',
+      'Saved item <*> as text',
+      'Saved item <*> as blob',
+      'Saved item <*> as blob',
+    ]);
+    expect(mine(lines, { branchValues: false })[0]).toBe('Saved item cache_<*> as text');
+    // A constant word all of a branch's messages share still narrows it.
+    const sessions = [
+      'Peer wants to open new session at 10.0.0.1:4000',
+      'Peer wants to open new session at 10.0.0.2:4001',
+      'Peer wants to renew session 0x1f at 10.0.0.3:4002',
+      'Peer wants to renew session 0x2e at 10.0.0.4:4003',
+    ];
+    expect(new Set(mine(sessions))).toEqual(
+      new Set(['Peer wants to open new session at <*>:<*>', 'Peer wants to renew session <*> at <*>:<*>']),
+    );
+  });
+
   it('masks a numbered instance name whole, or only its number when switched off', () => {
     expect(maskWord('web-prod-12')).toBe('<*>');
     expect(maskWord('web-prod-12', { ...DEFAULT_HEURISTICS, instanceNames: false })).toBe('web-prod-<*>');
