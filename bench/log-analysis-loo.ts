@@ -74,6 +74,10 @@ export const GENERAL_RULES: readonly [string, string][] = [
     'RFC 3986; path-like strings (Khan et al., ICSE 2022)',
   ],
   ['values joined by . _ - fold into one (ids such as blk_<*>)', 'Drain preprocessing (ids as one token)'],
+  [
+    'a capitalized word glued after digits stays (0020Job -> <*>Job)',
+    'camelCase word boundaries; hex has no g-z',
+  ],
   ['key=value: the key stays, the value generalizes', 'the field name is the constant part of the token'],
   ['lists of one named value repeated fold into one', 'a list length says nothing a template can use'],
   [

@@ -98,6 +98,11 @@ const UNITS = new Set([
   'ghz',
 ]);
 
+// A capitalized word glued after a number's digits is format text, not part of the value
+// (`0020Job` -> `<*>Job`, as from `%sJob`): identifiers mark a new word by its capital
+// (camelCase), and its lower-case letters past `f` are no hex digits.
+const GLUED_WORD = /^[A-Z][a-z]*[g-z][a-z]*$/;
+
 // Byte sizes with the binary and decimal prefixes of IEC 80000-13, and the bare prefixes
 // (`16K`, `125312k`) that sizes are written with.
 const SIZE_SUFFIX = /^(?:[kKMGTPE]i?[Bb]?|[Bb])$/;
@@ -188,16 +193,17 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
       out += gap + head + WILDCARD;
       afterValue = true;
     } else if (value) {
-      // Digits then a unit: the digits are the value, the unit is not.
+      // Digits then a unit (or a capitalized word): the digits are the value, the rest is not.
       const unit = firstDigit === 0 && digits === lastDigit + 1 ? text.slice(i + digits, j) : '';
       // Eight or more hex digits are a hex value even where they end in a unit's letter (`7317849d`).
       // With `sizeUnits` a size unit is part of the value (`126MB` -> `<*>`), as it is when
       // written apart (`126 MB`); a unit of time or frequency stays (`250ms` -> `<*>ms`).
       const keepUnit =
         unit !== '' &&
-        UNITS.has(unit.toLowerCase()) &&
-        !(j - i >= 8 && HEX_RUN.test(text.slice(i, j))) &&
-        !(rules.sizeUnits && SIZE_SUFFIX.test(unit));
+        ((UNITS.has(unit.toLowerCase()) &&
+          !(j - i >= 8 && HEX_RUN.test(text.slice(i, j))) &&
+          !(rules.sizeUnits && SIZE_SUFFIX.test(unit))) ||
+          (GLUED_WORD.test(unit) && !SIZE_SUFFIX.test(unit)));
       if (!(afterValue && gap !== '' && gapJoins)) {
         const before = gap.length > 1 ? gap.charCodeAt(gap.length - 2) : out.charCodeAt(out.length - 1);
         if (gap.endsWith('-') && (Number.isNaN(before) || !isAlnum(before))) gap = gap.slice(0, -1);

@@ -75,6 +75,15 @@ describe('variable shapes that are always masked', () => {
     expect(maskWord('64MB', { ...DEFAULT_HEURISTICS, sizeUnits: false })).toBe('<*>MB');
   });
 
+  it('keeps a capitalized word glued after the digits of a value, not hex letters or size units', () => {
+    expect(maskWord('run_2026_0042Task')).toBe('run_<*>Task');
+    expect(maskWord('17Worker,')).toBe('<*>Worker,');
+    // Hex letters, a size unit and letters before the digits stay in the value.
+    expect(maskWord('0042Fade')).toBe('<*>');
+    expect(maskWord('12Gib')).toBe('<*>');
+    expect(maskWord('w7Task')).toBe('<*>');
+  });
+
   it('keeps the key of a key=value pair and generalizes the value', () => {
     const out = mine([
       'cache miss key=alpha shard=1',
