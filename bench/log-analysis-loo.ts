@@ -70,7 +70,7 @@ export const GENERAL_RULES: readonly [string, string][] = [
   ['UUIDs, MAC addresses and other hex bytes', 'RFC 4122; IEEE 802 (EUI-48)'],
   ['host names with a generic or country top-level domain', 'RFC 920 / RFC 1591, ISO 3166-1'],
   [
-    'URLs (scheme://<*>), absolute paths of two or more parts',
+    'URLs (scheme://<*>, scheme://<*>:<*> for host:port), absolute paths of two or more parts',
     'RFC 3986; path-like strings (Khan et al., ICSE 2022)',
   ],
   ['values joined by . _ - fold into one (ids such as blk_<*>)', 'Drain preprocessing (ids as one token)'],

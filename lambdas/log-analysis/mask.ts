@@ -66,8 +66,12 @@ const POINT = '\u0003';
 // Letters that are not hex digits: a head of them before a number is a name, not hex.
 const NOT_HEX_LETTER = /[G-Zg-z]/;
 
-// A URL is its scheme and a value (`hdfs://<*>`, `spark://<*>`).
-const URL_VALUE = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s\])}'",;]+/g;
+// A URL is its scheme and a value (`hdfs://<*>`, `spark://<*>`); one of only a host and a
+// port (RFC 3986's authority, no path) is the host:port shape (`hdfs://<*>:<*>`).
+const URL_VALUE = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s\])}'",;]+)/g;
+const HOST_PORT = /^[^/@:?#]+:\d+$/;
+const urlValue = (_: string, scheme: string, rest: string) =>
+  `${scheme}${HOST_PORT.test(rest) ? `${WILDCARD}:${WILDCARD}` : WILDCARD}`;
 // A number with its unit written on (`10000ms`, `5s`) keeps the unit; a size unit (`64MB`) only
 // without `sizeUnits`.
 const UNITS = new Set([
@@ -148,7 +152,7 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
     text = text.replace(DECIMAL, `$1$2${POINT}$3`);
   }
   if (text.includes('@<*>')) text = text.replace(EMAIL, `$1${WILDCARD}`);
-  if (text.includes('://')) text = text.replace(URL_VALUE, `$1${WILDCARD}`);
+  if (text.includes('://')) text = text.replace(URL_VALUE, urlValue);
   if (text.length >= 11 && (text.includes(':') || text.includes('-'))) {
     text = text.replace(UUID, WILDCARD).replace(HEX_BYTES, `$1${WILDCARD}`);
   }

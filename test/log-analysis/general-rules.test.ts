@@ -75,6 +75,13 @@ describe('variable shapes that are always masked', () => {
     expect(maskWord('64MB', { ...DEFAULT_HEURISTICS, sizeUnits: false })).toBe('<*>MB');
   });
 
+  it('masks a URL as its scheme and one value, and one of only a host and a port as host:port', () => {
+    expect(maskWord('https://example.com/a/b?c=1')).toBe('https://<*>');
+    expect(maskWord('ws://user@host-1:7077]')).toBe('ws://<*>]');
+    expect(maskWord('[redis://cache.internal:6379]')).toBe('[redis://<*>:<*>]');
+    expect(maskWord('amqp://10.0.0.5:5672,')).toBe('amqp://<*>:<*>,');
+  });
+
   it('keeps a capitalized word glued after the digits of a value, not hex letters or size units', () => {
     expect(maskWord('run_2026_0042Task')).toBe('run_<*>Task');
     expect(maskWord('17Worker,')).toBe('<*>Worker,');
