@@ -59,6 +59,7 @@ export function dataFreeStart(strict: boolean): Heuristics {
     letterHeads: false,
     decimalPoint: false,
     pathRoot: false,
+    branchValues: !strict,
   };
 }
 
@@ -69,10 +70,14 @@ export const GENERAL_RULES: readonly [string, string][] = [
   ['UUIDs, MAC addresses and other hex bytes', 'RFC 4122; IEEE 802 (EUI-48)'],
   ['host names with a generic or country top-level domain', 'RFC 920 / RFC 1591, ISO 3166-1'],
   [
-    'URLs (scheme://<*>), absolute paths of two or more parts',
+    'URLs (scheme://<*>, scheme://<*>:<*> for host:port), absolute paths of two or more parts',
     'RFC 3986; path-like strings (Khan et al., ICSE 2022)',
   ],
   ['values joined by . _ - fold into one (ids such as blk_<*>)', 'Drain preprocessing (ids as one token)'],
+  [
+    'a capitalized word glued after digits stays (0020Job -> <*>Job)',
+    'camelCase word boundaries; hex has no g-z',
+  ],
   ['key=value: the key stays, the value generalizes', 'the field name is the constant part of the token'],
   ['lists of one named value repeated fold into one', 'a list length says nothing a template can use'],
   [
@@ -90,6 +95,10 @@ export const GENERAL_RULES: readonly [string, string][] = [
   [
     'a hyphenated name ending in a number is one value (instanceNames)',
     'RFC 1123 host labels; StatefulSet pod names',
+  ],
+  [
+    "a fork's branch narrows only constant words; values stay as the group's (branchValues)",
+    'Drain (ICWS 2017): a position is a parameter once two messages differ there',
   ],
   ['bucket by word count and first word, most similar group', 'Drain (He et al., ICWS 2017)'],
 ];

@@ -4,7 +4,8 @@
  * lines. Prints figures; it is not a test and asserts nothing. Run: `npm run bench:logs`;
  * `-- --loo` measures each system with every learned choice made without it instead
  * (`log-analysis-loo.ts`, also `npm run bench:logs-loo`); `-- --accuracy` skips the 1,000,000 lines;
- * `-- --review` measures the optional model review of uncertain templates (`log-analysis-review.ts`).
+ * `-- --review` measures the optional model review of uncertain templates (`log-analysis-review.ts`);
+ * `-- --sides` shows, per system, the lines each choice wins or loses (`log-analysis-sides.ts`).
  *
  * Data: Loghub (Zhu et al., ISSRE 2023; https://github.com/logpai/loghub), read in place from
  * `<repo>/../shared/data/loghub/` or `$LOGHUB_DIR`, never copied into this repository.
@@ -26,6 +27,7 @@ import {
 } from '../test/log-analysis/loghub.ts';
 import { leaveOneOut } from './log-analysis-loo.ts';
 import { reviewBench } from './log-analysis-review.ts';
+import { sides } from './log-analysis-sides.ts';
 
 const TOTAL_LINES = 1_000_000;
 const CHECKPOINTS = [100_000, 250_000, 500_000, 1_000_000];
@@ -272,6 +274,8 @@ if (!loghubPresent()) {
   await reviewBench();
 } else if (process.argv.includes('--loo')) {
   leaveOneOut(process.argv.includes('--strict'), process.argv.includes('--conventions'));
+} else if (process.argv.includes('--sides')) {
+  sides();
 } else {
   const labelled = accuracy();
   if (!process.argv.includes('--accuracy')) throughputAndMemory(labelled);

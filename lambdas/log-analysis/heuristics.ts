@@ -117,6 +117,16 @@ export interface Heuristics {
    * word keeps their common head up to a delimiter (`/a/b` + `/c/d` -> `/<*>`).
    */
   pathRoot: boolean;
+  /**
+   * A branch of a forked group keeps the constant words all its messages share (`establish new
+   * session` against `renew session <*>`), but a part holding a value stays as general as the
+   * group has it: with `broadcast_<*>` in one branch and `rdd_<*>` in another, both write `<*>`.
+   * A fork splits a group at its constant words; the other positions are the same parameters
+   * in every branch (Drain, He et al., ICWS 2017: a position is a parameter once two messages
+   * of the group differ there), and a branch that has seen few messages would otherwise get a
+   * narrower value only from the few values it happened to see.
+   */
+  branchValues: boolean;
 }
 
 /** The choices shipped: the ones the leave-one-system-out benchmark selects on all its logs. */
@@ -140,6 +150,7 @@ export const DEFAULT_HEURISTICS: Readonly<Heuristics> = Object.freeze({
   letterHeads: false,
   decimalPoint: false,
   pathRoot: false,
+  branchValues: true,
 });
 
 /** Rules from the literature, on for every log; not chosen on data. */
@@ -152,6 +163,7 @@ export const GENERAL: readonly (keyof Heuristics)[] = [
   'keyNames',
   'singleSpaces',
   'constantSpacing',
+  'branchValues',
 ];
 /** The choices made on sample logs, in the order the benchmark chooses them (rules, then the threshold). */
 export const LEARNED: readonly (keyof Heuristics)[] = [
@@ -193,6 +205,7 @@ export const HEURISTIC_CANDIDATES: { readonly [K in keyof Heuristics]: readonly 
   letterHeads: [false, true],
   decimalPoint: [false, true],
   pathRoot: [false, true],
+  branchValues: [false, true],
 };
 
 /** `DEFAULT_HEURISTICS` with `overrides` on top; refuses values out of range. */

@@ -66,8 +66,12 @@ const POINT = '\u0003';
 // Letters that are not hex digits: a head of them before a number is a name, not hex.
 const NOT_HEX_LETTER = /[G-Zg-z]/;
 
-// A URL is its scheme and a value (`hdfs://<*>`, `spark://<*>`).
-const URL_VALUE = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s\])}'",;]+/g;
+// A URL is its scheme and a value (`hdfs://<*>`, `spark://<*>`); one of only a host and a
+// port (RFC 3986's authority, no path) is the host:port shape (`hdfs://<*>:<*>`).
+const URL_VALUE = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s\])}'",;]+)/g;
+const HOST_PORT = /^[^/@:?#]+:\d+$/;
+const urlValue = (_: string, scheme: string, rest: string) =>
+  `${scheme}${HOST_PORT.test(rest) ? `${WILDCARD}:${WILDCARD}` : WILDCARD}`;
 // A number with its unit written on (`10000ms`, `5s`) keeps the unit; a size unit (`64MB`) only
 // without `sizeUnits`.
 const UNITS = new Set([
@@ -97,6 +101,11 @@ const UNITS = new Set([
   'mhz',
   'ghz',
 ]);
+
+// A capitalized word glued after a number's digits is format text, not part of the value
+// (`0020Job` -> `<*>Job`, as from `%sJob`): identifiers mark a new word by its capital
+// (camelCase), and its lower-case letters past `f` are no hex digits.
+const GLUED_WORD = /^[A-Z][a-z]*[g-z][a-z]*$/;
 
 // Byte sizes with the binary and decimal prefixes of IEC 80000-13, and the bare prefixes
 // (`16K`, `125312k`) that sizes are written with.
@@ -143,7 +152,7 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
     text = text.replace(DECIMAL, `$1$2${POINT}$3`);
   }
   if (text.includes('@<*>')) text = text.replace(EMAIL, `$1${WILDCARD}`);
-  if (text.includes('://')) text = text.replace(URL_VALUE, `$1${WILDCARD}`);
+  if (text.includes('://')) text = text.replace(URL_VALUE, urlValue);
   if (text.length >= 11 && (text.includes(':') || text.includes('-'))) {
     text = text.replace(UUID, WILDCARD).replace(HEX_BYTES, `$1${WILDCARD}`);
   }
@@ -188,16 +197,17 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
       out += gap + head + WILDCARD;
       afterValue = true;
     } else if (value) {
-      // Digits then a unit: the digits are the value, the unit is not.
+      // Digits then a unit (or a capitalized word): the digits are the value, the rest is not.
       const unit = firstDigit === 0 && digits === lastDigit + 1 ? text.slice(i + digits, j) : '';
       // Eight or more hex digits are a hex value even where they end in a unit's letter (`7317849d`).
       // With `sizeUnits` a size unit is part of the value (`126MB` -> `<*>`), as it is when
       // written apart (`126 MB`); a unit of time or frequency stays (`250ms` -> `<*>ms`).
       const keepUnit =
         unit !== '' &&
-        UNITS.has(unit.toLowerCase()) &&
-        !(j - i >= 8 && HEX_RUN.test(text.slice(i, j))) &&
-        !(rules.sizeUnits && SIZE_SUFFIX.test(unit));
+        ((UNITS.has(unit.toLowerCase()) &&
+          !(j - i >= 8 && HEX_RUN.test(text.slice(i, j))) &&
+          !(rules.sizeUnits && SIZE_SUFFIX.test(unit))) ||
+          (GLUED_WORD.test(unit) && !SIZE_SUFFIX.test(unit)));
       if (!(afterValue && gap !== '' && gapJoins)) {
         const before = gap.length > 1 ? gap.charCodeAt(gap.length - 2) : out.charCodeAt(out.length - 1);
         if (gap.endsWith('-') && (Number.isNaN(before) || !isAlnum(before))) gap = gap.slice(0, -1);

@@ -355,7 +355,8 @@ function branchOf(
 ): MinedTemplate {
   const branchWords = cluster.words.slice();
   branch.common?.forEach((word, i) => {
-    if (word !== undefined) branchWords[i] = word;
+    // `branchValues`: only a constant word narrows the branch; a value stays as the group has it.
+    if (word !== undefined && !(h.branchValues && word.includes(WILDCARD))) branchWords[i] = word;
   });
   for (const p of positions) branchWords[p] = words[p] as string;
   return {

@@ -75,6 +75,22 @@ describe('variable shapes that are always masked', () => {
     expect(maskWord('64MB', { ...DEFAULT_HEURISTICS, sizeUnits: false })).toBe('<*>MB');
   });
 
+  it('masks a URL as its scheme and one value, and one of only a host and a port as host:port', () => {
+    expect(maskWord('https://example.com/a/b?c=1')).toBe('https://<*>');
+    expect(maskWord('ws://user@host-1:7077]')).toBe('ws://<*>]');
+    expect(maskWord('[redis://cache.internal:6379]')).toBe('[redis://<*>:<*>]');
+    expect(maskWord('amqp://10.0.0.5:5672,')).toBe('amqp://<*>:<*>,');
+  });
+
+  it('keeps a capitalized word glued after the digits of a value, not hex letters or size units', () => {
+    expect(maskWord('run_2026_0042Task')).toBe('run_<*>Task');
+    expect(maskWord('17Worker,')).toBe('<*>Worker,');
+    // Hex letters, a size unit and letters before the digits stay in the value.
+    expect(maskWord('0042Fade')).toBe('<*>');
+    expect(maskWord('12Gib')).toBe('<*>');
+    expect(maskWord('w7Task')).toBe('<*>');
+  });
+
   it('keeps the key of a key=value pair and generalizes the value', () => {
     const out = mine([
       'cache miss key=alpha shard=1',
@@ -154,6 +170,33 @@ describe('general rules', () => {
     expect(new Set(mine(lines))).toEqual(new Set(['Started <*>']));
     expect(new Set(mine(lines, { oneDifferentWord: false })).size).toBe(5);
     expect(new Set(mine(['alpha', 'bravo'])).size).toBe(2);
+  });
+
+  it("keeps a fork branch's constant words but writes its values as the group does (branchValues)", () => {
+    const lines = [
+      'Saved item cache_1 as text',
+      'Saved item cache_2 as text',
+      'Saved item cache_3 as blob',
+      'Saved item disk_4 as blob',
+    ];
+    // The branch `as text` saw only cache_ ids; the slot is the same parameter as in `as blob`.
+    expect(mine(lines)).toEqual([
+      'Saved item <*> as text',
+      'Saved item <*> as text',
+      'Saved item <*> as blob',
+      'Saved item <*> as blob',
+    ]);
+    expect(mine(lines, { branchValues: false })[0]).toBe('Saved item cache_<*> as text');
+    // A constant word all of a branch's messages share still narrows it.
+    const sessions = [
+      'Peer wants to open new session at 10.0.0.1:4000',
+      'Peer wants to open new session at 10.0.0.2:4001',
+      'Peer wants to renew session 0x1f at 10.0.0.3:4002',
+      'Peer wants to renew session 0x2e at 10.0.0.4:4003',
+    ];
+    expect(new Set(mine(sessions))).toEqual(
+      new Set(['Peer wants to open new session at <*>:<*>', 'Peer wants to renew session <*> at <*>:<*>']),
+    );
   });
 
   it('masks a numbered instance name whole, or only its number when switched off', () => {

@@ -7,6 +7,10 @@ import {
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnthropicModel } from '../../lambdas/adapters/anthropic-model.ts';
+import {
+  DynamoConversationBudget,
+  DynamoConversationReservations,
+} from '../../lambdas/adapters/dynamo-conversation-budget.ts';
 import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { agentLimitsFrom } from '../../lambdas/agents/limits.ts';
@@ -20,6 +24,8 @@ import type { TelemetryDeps } from '../../lambdas/workflows/incident-investigati
 import { runTelemetryTool } from '../../lambdas/workflows/incident-investigation/telemetry/run-telemetry-tool.ts';
 import { modelTemplateReview } from '../../lambdas/workflows/incident-investigation/telemetry/template-advisor.ts';
 import {
+  httpError,
+  type ModelReply,
   type RecordedModelRequest,
   startScriptedModel,
   text,
@@ -67,9 +73,20 @@ function answer(request: RecordedModelRequest) {
   return withUsage(text(JSON.stringify({ answers: [{ id: first?.[1], template: words.join(' ') }] })), USAGE);
 }
 
+/** How the scripted model answers the next requests (a test sets it and puts it back). */
+let script: { delayMs: number; reply: (request: RecordedModelRequest) => ModelReply } = {
+  delayMs: 0,
+  reply: answer,
+};
+
 beforeAll(async () => {
   h = await startTelemetryHarness();
-  model = await startScriptedModel({ steps: (request) => answer(request) });
+  model = await startScriptedModel({
+    steps: async (request) => {
+      if (script.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
+      return script.reply(request);
+    },
+  });
   store = new DynamoConversationStore({ client: new DynamoDBClient({}), tableName: h.tableName });
   const logs = new CloudWatchLogsClient({});
   await logs.send(new CreateLogGroupCommand({ logGroupName: SERVICE.logGroups[0] }));
@@ -92,6 +109,7 @@ afterAll(async () => {
 function depsWith(
   enabled: boolean | undefined,
   daily?: { store: DynamoDailySpend; limits: ReturnType<typeof agentLimitsFrom>; now: () => Date },
+  conversation?: { budget: DynamoConversationBudget; reservations: DynamoConversationReservations },
 ): TelemetryDeps {
   const config = TelemetryConfig.parse({
     ...DEMO_TELEMETRY_CONFIG,
@@ -108,6 +126,7 @@ function depsWith(
       ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
       config: config.logTemplateReview,
       ...(daily ? { daily } : {}),
+      ...(conversation ? { conversation } : {}),
     }),
   };
 }
@@ -247,5 +266,118 @@ describe('query_logs template review', () => {
       "The model's review of the templates was not made (the platform reached its spending ceiling",
     );
     expect(output).toContain('Templates (count');
+  });
+});
+
+/**
+ * The review's model call is spent the way an agent turn's are: its worst case (the prompt's
+ * bytes and max_tokens at the model's dearest rates) is reserved on the day's counter and the
+ * conversation's record before the call, settled to the real cost after, given back on failure.
+ */
+describe('query_logs template review under budgets held by reservation', () => {
+  const cost = costOfCall({ inputTokens: USAGE.input_tokens, outputTokens: USAGE.output_tokens }, PRICE);
+  const tokens = USAGE.input_tokens + USAGE.output_tokens;
+  const daily = () => new DynamoDailySpend({ client: new DynamoDBClient({}), tableName: h.tableName });
+  const conversationStores = () => ({
+    budget: new DynamoConversationBudget({ client: new DynamoDBClient({}), tableName: h.tableName }),
+    reservations: new DynamoConversationReservations({
+      client: new DynamoDBClient({}),
+      tableName: h.tableName,
+    }),
+  });
+  const refusedBy = (words: string) => `The model's review of the templates was not made (${words}`;
+  /** A conversation begun an hour before `now` (its age is within every limit). */
+  const begin = (id: string, now: () => Date) => {
+    const createdAt = new Date(now().getTime() - 3_600_000).toISOString();
+    return store.createConversation(bugConversation(id, { createdAt, updatedAt: createdAt }));
+  };
+
+  /** Runs `act` with the scripted model answering as `next` says, then puts it back. */
+  async function withScript<T>(next: Partial<typeof script>, act: () => Promise<T>): Promise<T> {
+    const saved = script;
+    script = { ...script, ...next };
+    try {
+      return await act();
+    } finally {
+      script = saved;
+    }
+  }
+
+  it("of two concurrent queries near the day's ceiling, only the one whose reservation fits calls the model", async () => {
+    const day = daily();
+    const today = '2031-03-04';
+    const now = () => new Date(`${today}T12:00:00Z`);
+    const limits = agentLimitsFrom(JSON.stringify({ maxDailyCostUsd: 1 }));
+    // Below the ceiling by one review's real cost, far less than its worst case: one reservation fits, not two.
+    await day.add(today, 1_000_000 - cost);
+    const ids = ['review-race-day-1', 'review-race-day-2'];
+    for (const id of ids) await begin(id, now);
+    const before = model.requests.length;
+    // The model answers slowly, so both queries are past their budget reads before either call ends.
+    const outputs = await withScript({ delayMs: 150 }, () =>
+      Promise.all(ids.map((id) => queryLogs(depsWith(true, { store: day, limits, now }), id))),
+    );
+    expect(model.requests.length).toBe(before + 1);
+    expect(outputs.filter((o) => o.includes('Templates reviewed by the model: 2 asked'))).toHaveLength(1);
+    expect(
+      outputs.filter((o) => o.includes(refusedBy('the platform reached its spending ceiling'))),
+    ).toHaveLength(1);
+    // The granted reservation was settled to the call's real cost; the refused one left nothing held.
+    expect(await day.spentOn(today)).toBe(1_000_000);
+  });
+
+  it('of two concurrent queries of one conversation near its token budget, only one calls the model, and the ledger gets its real usage', async () => {
+    const id = 'review-race-conversation';
+    const now = () => new Date('2031-03-06T12:00:00Z');
+    await begin(id, now);
+    await store.addToLedger(id, { inputTokens: 50_000 });
+    const limits = agentLimitsFrom(JSON.stringify({ maxConversationTokens: 50_001 }));
+    const before = model.requests.length;
+    const outputs = await withScript({ delayMs: 150 }, () =>
+      Promise.all(
+        [0, 1].map(() =>
+          queryLogs(depsWith(true, { store: daily(), limits, now }, conversationStores()), id),
+        ),
+      ),
+    );
+    expect(model.requests.length).toBe(before + 1);
+    expect(outputs.filter((o) => o.includes('Templates reviewed by the model: 2 asked'))).toHaveLength(1);
+    expect(
+      outputs.filter((o) => o.includes(refusedBy('it used its budget of 50,001 model tokens'))),
+    ).toHaveLength(1);
+    const ledger = (await store.getConversation(id))?.ledger;
+    expect(ledger).toMatchObject({
+      inputTokens: 50_000 + USAGE.input_tokens,
+      outputTokens: USAGE.output_tokens,
+    });
+    // The conversation's reserved counter holds the real usage: no reservation is left open.
+    const reservations = conversationStores().reservations;
+    expect(await reservations.expired(id, Number.MAX_SAFE_INTEGER)).toEqual([]);
+    const refused = await reservations.reserve(
+      id,
+      { id: 'probe', day: utcDay(now()), tokens: 1, microUsd: 0, expiresAtMs: 0 },
+      { maxTokens: 50_000 + tokens },
+    );
+    expect(refused).toEqual({ granted: false, held: { tokens: 50_000 + tokens, microUsd: cost } });
+  });
+
+  it("gives the reservation back when the model call fails, and the query keeps the miner's templates", async () => {
+    const day = daily();
+    const today = '2031-03-05';
+    const now = () => new Date(`${today}T12:00:00Z`);
+    const limits = agentLimitsFrom(JSON.stringify({ maxDailyCostUsd: 1 }));
+    const id = 'review-fails';
+    await begin(id, now);
+    await day.add(today, 500_000);
+    const before = model.requests.length;
+    const output = await withScript({ reply: () => httpError(400, 'scripted refusal') }, () =>
+      queryLogs(depsWith(true, { store: day, limits, now }, conversationStores()), id),
+    );
+    expect(model.requests.length).toBe(before + 1);
+    expect(output).toContain("The model's review of the templates failed");
+    expect(output).toContain('Templates (count');
+    expect(await day.spentOn(today)).toBe(500_000);
+    expect((await store.getConversation(id))?.ledger?.inputTokens ?? 0).toBe(0);
+    expect(await conversationStores().reservations.expired(id, Number.MAX_SAFE_INTEGER)).toEqual([]);
   });
 });

@@ -1,4 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoConversationBudget,
+  DynamoConversationReservations,
+} from '../../../adapters/dynamo-conversation-budget.ts';
 import { DynamoDailySpend } from '../../../adapters/dynamo-daily-spend.ts';
 import { modelClientFromEnv } from '../../../adapters/model-client.ts';
 import { agentLimitsFrom } from '../../../agents/limits.ts';
@@ -41,10 +45,12 @@ function telemetryDeps(): TelemetryDeps {
 
 /**
  * The configured model (MODEL_PROVIDER, MODEL_ID, MODEL_PRICE) as query_logs' template reviewer,
- * counted in the conversation's ledger and the day's spend, under the agents' daily ceiling.
+ * counted in the conversation's ledger and the day's spend, each call's worst case reserved
+ * first on the agent turns' own counters (the day's ceiling, the conversation's budget).
  */
 function reviewDeps(config: TelemetryConfig, env: NodeJS.ProcessEnv = process.env): TemplateReviewDeps {
   const price = modelPriceFrom(env[ENV.modelPrice]);
+  const tableName = requireEnv(ENV.tableName, env);
   return modelTemplateReview({
     model: () => modelClientFromEnv(env, { timeoutMs: 30_000 }),
     modelId: requireEnv(ENV.modelId, env),
@@ -54,11 +60,16 @@ function reviewDeps(config: TelemetryConfig, env: NodeJS.ProcessEnv = process.en
     daily: {
       store: new DynamoDailySpend({
         client: new DynamoDBClient({}),
-        tableName: requireEnv(ENV.tableName, env),
+        tableName,
         retentionDays: Number(env[ENV.retentionDays] ?? 90),
       }),
       limits: agentLimitsFrom(env[ENV.agentLimits]),
     },
+    conversation: {
+      budget: new DynamoConversationBudget({ client: new DynamoDBClient({}), tableName }),
+      reservations: new DynamoConversationReservations({ client: new DynamoDBClient({}), tableName }),
+    },
+    logger,
   });
 }
 
