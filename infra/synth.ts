@@ -45,6 +45,14 @@ export interface SynthesizeOptions {
    * @default false
    */
   readonly bundling?: boolean;
+  /**
+   * Run aws-cdk-lib's built-in CloudFormation validation during synthesis (its findings go to
+   * the assembly's `validation-report.json`). `cdk synth`, `cdk deploy` (infra/app.ts) and the
+   * preflight always run it; the sandbox and the tests skip it, as it costs seconds of CPU per
+   * synthesis, and test/infra/cloudformation-validation.test.ts checks that the stack passes it.
+   * @default false
+   */
+  readonly cloudFormationValidation?: boolean;
 }
 
 /** Builds the app in memory and returns the stack together with its app. */
@@ -52,6 +60,7 @@ export function buildStack(options: SynthesizeOptions = {}): { app: App; stack: 
   const app = new App({
     // An empty list of stacks to bundle skips esbuild (aws-cdk-lib's documented switch).
     context: options.bundling === true ? {} : { 'aws:cdk:bundling-stacks': [] },
+    builtinCloudFormationValidation: options.cloudFormationValidation ?? false,
   });
   const stack = new SlackAgentsStack(app, STACK_ID, {
     ...(options.modules === undefined ? {} : { modules: options.modules }),

@@ -33,7 +33,7 @@ const CONFIG = BugInvestigationSettings.parse({
 });
 
 function synthesize(settings: BugInvestigationSettings = CONFIG): AslDefinition {
-  const app = new App();
+  const app = new App({ builtinCloudFormationValidation: false });
   const stack = new Stack(app, 'SlaTrackingTest');
   const table = new dynamodb.Table(stack, 'Conversations', {
     partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },

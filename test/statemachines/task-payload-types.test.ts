@@ -13,7 +13,7 @@ import { lambdaTask, type TaskInputOf } from '../../statemachines/lambda-task.ts
  */
 
 function scope() {
-  const stack = new Stack(new App(), 'Types');
+  const stack = new Stack(new App({ builtinCloudFormationValidation: false }), 'Types');
   const fn = lambda.Function.fromFunctionName(stack, 'Fn', 'fn');
   return { stack, fn };
 }
