@@ -110,10 +110,8 @@ export class GitRepository {
   /** A branch, tag, full ref or commit sha -> the commit's sha, or undefined. */
   async resolveCommit(rev: string): Promise<string | undefined> {
     if (!isSafeRevision(rev)) return undefined;
-    if (rev.startsWith('refs/')) {
-      const ref = await this.ref(rev);
-      if (ref?.type === 'commit') return ref.sha;
-    }
+    const named = await this.namedRef(rev);
+    if (named?.type === 'commit') return named.sha;
     const resolve = async () => {
       try {
         return (await this.git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).toString().trim();
@@ -124,6 +122,25 @@ export class GitRepository {
     };
     if (!allObjectNames(rev)) return resolve();
     return this.objects.get(`commit of ${rev}`, resolve, (sha) => sha !== undefined);
+  }
+
+  /**
+   * The ref a revision names, looked up as `git rev-parse` does (gitrevisions(7): `refs/<rev>`,
+   * then `refs/tags/<rev>`, `refs/heads/<rev>`, `refs/remotes/<rev>`), in the kept list of refs.
+   * Undefined for anything else (a pseudo-ref such as HEAD, an abbreviated object name): git
+   * resolves those itself.
+   */
+  private async namedRef(rev: string): Promise<GitRef | undefined> {
+    if (/^[A-Z_]+$/.test(rev) || allObjectNames(rev)) return undefined;
+    const refs = await this.refs();
+    const names = rev.startsWith('refs/')
+      ? [rev]
+      : [`refs/${rev}`, `refs/tags/${rev}`, `refs/heads/${rev}`, `refs/remotes/${rev}`];
+    for (const name of names) {
+      const ref = refs.find((r) => r.ref === name);
+      if (ref !== undefined) return ref;
+    }
+    return undefined;
   }
 
   refs(): Promise<GitRef[]> {

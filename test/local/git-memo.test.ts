@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runGit } from '../../local/github/git.ts';
 import { ImmutableReads, MutableRead } from '../../local/github/git-memo.ts';
 import { GitRepository } from '../../local/github/git-repository.ts';
 
@@ -76,6 +77,27 @@ describe('a repository keeps what git answers about object names', () => {
     await git.deleteRef('refs/heads/topic');
     expect(await git.ref('refs/heads/topic')).toBeUndefined();
     expect(await git.resolveCommit('refs/heads/topic')).toBeUndefined();
+  });
+});
+
+describe('revisions resolved from the kept refs', () => {
+  it('resolves a short name in the order git does (a tag before a branch of the same name)', async () => {
+    const git = await repository();
+    const first = await commitFile(git, 'a.txt', 'alpha');
+    const second = await commitFile(git, 'b.txt', 'beta', [first]);
+    await git.setRef('refs/heads/main', first, null);
+    await git.setRef('refs/heads/same', first, null);
+    await git.setRef('refs/tags/same', second, null);
+    await git.setRef('refs/heads/feature/x', second, null);
+
+    const byGit = async (rev: string) =>
+      (await runGit(git.gitDir, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).toString().trim();
+    for (const rev of ['main', 'same', 'feature/x', 'heads/same', 'tags/same', 'refs/heads/same']) {
+      expect(await git.resolveCommit(rev), rev).toBe(await byGit(rev));
+    }
+    expect(await git.resolveCommit('same')).toBe(second);
+    expect(await git.resolveCommit('absent')).toBeUndefined();
+    expect(await git.resolveCommit(first.slice(0, 12))).toBe(first);
   });
 });
 
