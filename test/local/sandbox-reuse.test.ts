@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { ListQueuesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Octokit } from '@octokit/rest';
@@ -139,5 +140,25 @@ describe('a reusable sandbox', () => {
     expect(stored).toContain(conversationIdFor('kernel_probe', PROBE, rootB));
     expect(stored).not.toContain(idA);
     expect(b.stepFunctions.listExecutions({}).map((e) => e.name)).not.toContain(idA);
+  }, 120_000);
+
+  it("unpacks the code tools' trees in a directory of its own, kept across files, removed when it closes", async () => {
+    await reusable.release();
+    const other = await startReusableSandbox(OPTIONS);
+    const otherDirectory = process.env.CODE_CACHE_DIR;
+    await other.close();
+    await reusable.renew(OPTIONS);
+    const directory = process.env.CODE_CACHE_DIR ?? '';
+    // Two sandboxes (two test workers, say) never share one: their demo repositories make the
+    // same commits, and one's eviction would remove the tree the other reads.
+    expect(directory).toMatch(/sandbox-code-tools-/);
+    expect(directory).not.toBe(otherDirectory);
+    expect(existsSync(directory)).toBe(true);
+    expect(otherDirectory !== undefined && existsSync(otherDirectory)).toBe(false);
+    await reusable.release();
+    await reusable.renew(OPTIONS);
+    expect(process.env.CODE_CACHE_DIR).toBe(directory);
+    await reusable.close();
+    expect(existsSync(directory)).toBe(false);
   }, 120_000);
 });
