@@ -10,6 +10,7 @@ import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeTemplate } from '../../infra/synth.ts';
 import { startMoto } from '../../local/moto-server.ts';
+import { eventually } from '../support/eventually.ts';
 import { ALL_OPTIONS_CONFIG } from './all-options.ts';
 import {
   assetKeys,
@@ -83,13 +84,15 @@ beforeAll(async () => {
       Capabilities: ['CAPABILITY_IAM'],
     }),
   );
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    const { Stacks } = await cloudformation.send(new DescribeStacksCommand({ StackName: 'SlackAgents' }));
-    stackStatus = Stacks?.[0]?.StackStatus;
-    stackReason = Stacks?.[0]?.StackStatusReason;
-    if (stackStatus !== undefined && !stackStatus.endsWith('_IN_PROGRESS')) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const stack = await eventually(
+    async () =>
+      (await cloudformation.send(new DescribeStacksCommand({ StackName: 'SlackAgents' }))).Stacks?.[0],
+    (settled) => settled?.StackStatus !== undefined && !settled.StackStatus.endsWith('_IN_PROGRESS'),
+    'the stack to be created',
+    { timeoutMs: 60_000, intervalMs: 100 },
+  );
+  stackStatus = stack?.StackStatus;
+  stackReason = stack?.StackStatusReason;
   for await (const page of paginateListStackResources(
     { client: cloudformation },
     { StackName: 'SlackAgents' },

@@ -1,5 +1,6 @@
 import { StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/eventually.ts';
 import { createProject, finished, makeRepository, startCodeBuild } from './codebuild.harness.ts';
 
 /**
@@ -181,9 +182,7 @@ describe('builds in the sandbox CodeBuild', () => {
       }),
     );
     const id = started.build?.id ?? '';
-    for (let i = 0; i < 400 && cb.service.batchGetBuilds([id]).builds[0]?.currentPhase !== 'BUILD'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await until(() => cb.service.batchGetBuilds([id]).builds[0]?.currentPhase === 'BUILD', 'the BUILD phase');
     await cb.client.send(new StopBuildCommand({ id }));
     const done = await finished(cb.client, started.build?.id ?? '');
 

@@ -14,6 +14,7 @@ import {
   type Step,
   startBugHarness,
 } from '../sandbox/bug-harness.ts';
+import { eventually } from '../support/eventually.ts';
 import { REPO } from './support.ts';
 
 /**
@@ -52,21 +53,8 @@ const branchOf = (bug: string) => `agents/bug-${createHash('sha256').update(bug)
 const botTexts = async (channel: string, threadTs?: string) =>
   (await h.messages(channel, threadTs)).filter((m) => m.bot).map((m) => m.text);
 
-async function waitFor<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  what: string,
-  seconds = 180,
-) {
-  const deadline = Date.now() + seconds * 1000;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (accept(last)) return last;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)}`);
-}
+const waitFor = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, seconds = 180) =>
+  eventually(probe, accept, what, { timeoutMs: seconds * 1000, intervalMs: 200 });
 
 async function packageJson(): Promise<Record<string, unknown>> {
   const { data } = await github.rest.repos.getContent({ ...REPO, path: 'package.json' });

@@ -10,6 +10,7 @@ import {
   pagerdutyIncident,
   pagerdutyRequest,
 } from '../ingress/webhooks.ts';
+import { eventually as poll } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 
 /**
@@ -42,20 +43,8 @@ async function rootMessages(): Promise<Message[]> {
   return ((await response.json()) as { messages: Message[] }).messages;
 }
 
-async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    last = await probe().catch((error: unknown) => error);
-    if (!(last instanceof Error) && accept(last as T)) return last as T;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)}`);
-}
+const eventually = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string) =>
+  poll(probe, accept, what, { timeoutMs: 30_000, intervalMs: 50 });
 
 const alertThreads = async () =>
   (await rootMessages()).filter((m) => m.bot && m.text === 'probe conversation from alert');

@@ -1,6 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +14,7 @@ import {
   codeToolSpecs,
   READ_CODE_TOOLS,
 } from '../../lambdas/tools/code/deployment.ts';
+import { startMoto } from '../../local/moto-server.ts';
 import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
 import { type CodeToolsWorld, output, refusal, startCodeToolsWorld } from './code-tools-support.ts';
 
@@ -29,32 +29,11 @@ let db: Awaited<ReturnType<typeof startDynalite>>;
 let moto: ChildProcess;
 const cacheDir = mkdtempSync(join(tmpdir(), 'code-tools-handler-'));
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function startMoto(): Promise<string> {
-  const port = await freePort();
-  moto = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-  const endpoint = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      await fetch(`${endpoint}/moto-api/`);
-      return endpoint;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error('moto_server did not start');
-}
-
 beforeAll(async () => {
   [world, db] = await Promise.all([startCodeToolsWorld(), startDynalite()]);
-  const secretsEndpoint = await startMoto();
+  const started = await startMoto();
+  moto = started.process;
+  const secretsEndpoint = started.endpoint;
   const aws = { region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };
   const secrets = new SecretsManagerClient({ ...aws, endpoint: secretsEndpoint });
   const { ARN } = await secrets.send(
