@@ -13,6 +13,8 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' ?
 export interface FeedbackContext {
   /** A feedback button was pressed. */
   onFeedback?(vote: 'up' | 'down'): Promise<void>;
+  /** The vote this viewer's press recorded on the message, shown pressed however often the view renders anew. */
+  pressed?: 'up' | 'down';
 }
 
 function feedbackButton(side: Obj | undefined, vote: 'up' | 'down', ctx: FeedbackContext): HTMLElement {
@@ -21,7 +23,7 @@ function feedbackButton(side: Obj | undefined, vote: 'up' | 'down', ctx: Feedbac
     'button',
     {
       type: 'button',
-      class: 'feedback-button',
+      class: ctx.pressed === vote ? 'feedback-button pressed' : 'feedback-button',
       'data-testid': `feedback-${vote}`,
       'aria-label': str(side?.accessibility_label) ?? label,
       title: label,

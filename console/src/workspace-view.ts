@@ -98,13 +98,23 @@ export interface MessageOptions {
   inThread: boolean;
 }
 
+/**
+ * The votes pressed in this page, by channel, message and viewer: a view renders its messages
+ * anew whenever the sandbox reports a change (the press itself causes one), and a button shows
+ * its press from here, not from the node that was clicked.
+ */
+const pressedVotes = new Map<string, 'up' | 'down'>();
+
 export function renderMessage(
   state: State,
   actions: Actions,
   message: Message,
   options: MessageOptions,
 ): HTMLElement {
+  const voteKey = `${options.channel} ${message.ts} ${state.postAs}`;
+  const pressed = pressedVotes.get(voteKey);
   const ctx = {
+    ...(pressed ? { pressed } : {}),
     userName: (id: string) => userName(state, id),
     channelName: (id: string) => channelName(state, id),
     onAction: (action: { action_id: string; value?: string; block_id?: string }) =>
@@ -116,6 +126,7 @@ export function renderMessage(
         message_ts: message.ts,
         vote,
       });
+      pressedVotes.set(voteKey, vote);
     },
   };
   const conversation =
