@@ -11,6 +11,10 @@ import type { DrainOutput, WakeOutput } from '../../lambdas/kernel/tasks.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
+// @vitest-isolate: not for process-wide state, for its place in the run. The suite's longest
+// CPU-bound file (1,000 interleavings) would otherwise start after the sandbox files and end the
+// run alone; the isolated files start first (vitest.config.ts).
+
 /**
  * The wait / wake / drain protocol against dynalite, over random interleavings
  * of the Router (one actor per Slack thread, FIFO within it), the execution (Drain ->
