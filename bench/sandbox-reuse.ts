@@ -7,7 +7,8 @@
  * what node_modules holds, so it is printed apart); asserts nothing.
  * Run: `npm run bench:sandbox-reuse` (RUNS=5 by default).
  */
-import { createServer } from 'node:net';
+
+import { freePort } from '../local/free-port.ts';
 import { type ReusableSandbox, startReusableSandbox, startSandbox } from '../local/sandbox.ts';
 import type { Sandbox, SandboxOptions } from '../local/sandbox-options.ts';
 import { KERNEL_PROBE_MODULE } from '../statemachines/probe.ts';
@@ -25,15 +26,6 @@ const OPTIONS: SandboxOptions = {
   config: { channels: { probe: CHANNEL } },
   logLevel: (process.env.LOG_LEVEL as 'WARN' | undefined) ?? 'SILENT',
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 interface Round {
   readyMs: number;

@@ -8,21 +8,12 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../local/free-port.ts';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 10);
 const CACHE_DIR = join(process.cwd(), '.sandbox', 'template-cache');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 function memoryOf(pid: number): { rssMiB: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

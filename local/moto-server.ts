@@ -1,19 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 
 /**
  * Python moto's `moto_server` on a free local port: a second, independent implementation of
  * AWS APIs that each emulator's `check-against-moto.ts` compares it with.
  */
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('could not find a free port');
-  return address.port;
-}
 
 export async function startMoto(): Promise<{ endpoint: string; process: ChildProcess }> {
   const port = await freePort();

@@ -9,6 +9,7 @@ import type { Sandbox, SandboxOptions } from '../../local/sandbox-options.ts';
 import { sandboxReuseKey } from '../../local/sandbox-reuse-key.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { eventually } from '../support/eventually.ts';
+import { sandboxApi } from '../support/sandbox-http.ts';
 
 /**
  * A sandbox that serves one test file after another (`startReusableSandbox`): what "file A"
@@ -34,16 +35,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => reusable?.close());
 
-async function api<T>(sandbox: Sandbox, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
+const api = <T>(sandbox: Sandbox, path: string, body?: unknown): Promise<T> =>
+  sandboxApi(() => sandbox.url)<T>(path, body);
 
 type Message = { ts: string; bot?: boolean; text: string };
 const report = async (sandbox: Sandbox, text: string) =>

@@ -3,6 +3,7 @@ import { DEMO_LABEL } from '../../local/model/demo-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import { sandboxApi } from '../support/sandbox-http.ts';
 
 /**
  * What `SANDBOX_CONFIG='{"model":{"provider":"bedrock"}}' npm run dev` runs without model
@@ -25,16 +26,7 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
+const api = sandboxApi(() => sandbox.url);
 
 async function botSays(query: string, accept: (text: string) => boolean): Promise<string> {
   const found = await eventually(

@@ -10,6 +10,7 @@ import {
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import { sandboxApi } from '../support/sandbox-http.ts';
 import { bugIdFor, CHANNELS, findings, REPORTER, submits } from './bug-harness.ts';
 
 /**
@@ -57,16 +58,7 @@ afterAll(async () => {
   await model?.close();
 });
 
-async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
+const api = sandboxApi(() => sandbox.url);
 
 async function botMessages(channel: string, accept: (messages: Message[]) => boolean): Promise<Message[]> {
   return eventually(

@@ -3,6 +3,7 @@ import { DynamoFeedbackStore } from '../../lambdas/feedback/adapters/dynamo-feed
 import { startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { eventually } from '../support/eventually.ts';
+import { sandboxApi } from '../support/sandbox-http.ts';
 
 /**
  * Feedback on a channel answer in the sandbox: the answer carries the feedback buttons naming
@@ -29,16 +30,7 @@ afterAll(async () => {
   await model?.close();
 });
 
-async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
+const api = sandboxApi(() => sandbox.url);
 
 describe('feedback on a channel answer', () => {
   it('is stored with its channel conversation and the question it answered', {

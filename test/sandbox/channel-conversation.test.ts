@@ -10,6 +10,7 @@ import { httpError, lastUserText, startScriptedModel, text } from '../../local/m
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import { sandboxApi } from '../support/sandbox-http.ts';
 
 /**
  * The integration tests in the sandbox: the Router records the channel's messages and
@@ -56,16 +57,7 @@ afterAll(async () => {
   await model.close();
 });
 
-async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
+const api = sandboxApi(() => sandbox.url);
 
 const post = (user: string, message: string, channel = CHANNEL) =>
   api<{ ts: string }>('/sandbox/slack/post', { channel, user, text: message });

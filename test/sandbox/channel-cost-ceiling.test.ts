@@ -6,6 +6,7 @@ import { startScriptedModel, text, withUsage } from '../../local/model/scripted-
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import { sandboxApi } from '../support/sandbox-http.ts';
 
 /**
  * channel conversations, in the sandbox: the ChannelResponder's model call
@@ -38,16 +39,7 @@ afterAll(async () => {
   await model?.close();
 });
 
-async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
+const api = sandboxApi(() => sandbox.url);
 
 async function botMessages(count: number, threadTs?: string): Promise<Message[]> {
   const thread = threadTs === undefined ? '' : `&thread_ts=${threadTs}`;

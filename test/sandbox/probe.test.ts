@@ -6,6 +6,7 @@ import { signSlackRequest } from '../../local/slack/sign.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { eventually as poll } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import { sandboxApi } from '../support/sandbox-http.ts';
 
 /**
  * The kernel end to end in the sandbox: the kernel_probe state machine taken from the
@@ -29,16 +30,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => sandbox?.stop());
 
-async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
+const api = sandboxApi(() => sandbox.url);
 
 const post = async (user: string, text: string, threadTs?: string) =>
   (
