@@ -30,6 +30,8 @@ const run = promisify(execFile);
 interface DevSandbox {
   url: string;
   process: ChildProcess;
+  /** What the sandbox printed (its errors, at SANDBOX_LOG_LEVEL=ERROR): shown when a page fails. */
+  output(): string;
 }
 
 /** `npm run dev` without the console build: the same entry point, settings and printed banner. */
@@ -64,7 +66,7 @@ async function startDev(): Promise<DevSandbox> {
     if (child.exitCode !== null) throw new Error(`npm run dev exited ${child.exitCode}: ${output}`);
     throw error;
   });
-  return { url: `http://127.0.0.1:${port}`, process: child };
+  return { url: `http://127.0.0.1:${port}`, process: child, output: () => output };
 }
 
 let dev: DevSandbox | undefined;
@@ -108,7 +110,9 @@ async function newestBotMessage(base: string, channel: string, accept: (m: Messa
     () => getJson<{ messages: Message[] }>(`${base}/sandbox/slack/messages?channel=${channel}`),
     (page) => page.messages.some((m) => (m.bot || m.bot_id !== undefined) && accept(m)),
     `a bot message in ${channel}`,
-    { timeoutMs: 120_000, intervalMs: 250 },
+    // A whole agent turn on `npm run dev`'s settings, while the suite's first files start beside it
+    // on a cold clone (one such turn took over 120 s there): the page's story, not its speed, is checked.
+    { timeoutMs: 240_000, intervalMs: 250 },
   );
   const mine = messages.messages.filter((m) => (m.bot || m.bot_id !== undefined) && accept(m));
   return mine.at(-1)?.ts ?? '';
@@ -194,7 +198,17 @@ async function runPage(page: string) {
   );
   expect(blocks.length, `${page} has sandbox examples`).toBeGreaterThan(0);
   dev = await sandboxFor(page);
-  const base = dev.url;
+  const started = dev;
+  try {
+    return await runStory(page, blocks, started.url);
+  } catch (error) {
+    const printed = started.output().trim().slice(-3_000);
+    if (error instanceof Error && printed) error.message += `\n--- the sandbox printed:\n${printed}`;
+    throw error;
+  }
+}
+
+async function runStory(page: string, blocks: ReturnType<typeof shellBlocks>, base: string) {
   const bound = new Map<string, string>();
   let requests = 0;
   for (const block of blocks) {
