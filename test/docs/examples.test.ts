@@ -168,6 +168,20 @@ async function replyWhenAsked(command: string, base: string) {
     `the bot to speak in ${channel} ${thread}`,
     { timeoutMs: 120_000, intervalMs: 250 },
   );
+  // ...and has finished its turn (its first post may be an acknowledgement while it still works),
+  // as a reader who waits for the bot's question would.
+  await eventually(
+    () =>
+      getJson<{
+        conversations: { agentTurnRunning?: boolean; anchors?: { channel: string; threadTs: string }[] }[];
+      }>(`${base}/sandbox/conversations`),
+    (page) =>
+      !page.conversations.some(
+        (c) => c.agentTurnRunning && c.anchors?.some((a) => a.channel === channel && a.threadTs === thread),
+      ),
+    `the bot's turn in ${channel} ${thread} to end`,
+    { timeoutMs: 240_000, intervalMs: 250 },
+  );
 }
 
 const isRequest = (text: string) => /^\s*curl\b/.test(text);
