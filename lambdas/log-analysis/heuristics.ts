@@ -25,6 +25,9 @@ export interface Heuristics {
   /**
    * A part left empty is another event than the part filled: a field without its value
    * (`rhost=` / `rhost=<*>`), a word without the name before it (`(uid=<*>)` / `LOGIN(uid=<*>)`).
+   * A `<*>` stands for a value the message holds; an absent value is no value but a case of its
+   * own, which log formats write apart from every value (RFC 5424's NILVALUE `-`, logfmt's empty
+   * `key=`, JSON's `null`): the program took another path (no remote host, no login name).
    */
   emptyFieldFork: boolean;
   /**
@@ -76,7 +79,11 @@ export interface Heuristics {
   /**
    * An absolute path whose last part holds a value keeps that part's masked form
    * (`/data/7/blk_12` -> `/<*>/blk_<*>`: the file name says what kind of file); off, and for
-   * other paths, the whole path is one value.
+   * other paths, the whole path is one value. The two always-on rules it joins: a path is one
+   * value (path-like strings, Khan et al., ICSE 2022) and an id keeps its constant head
+   * (`blk_<*>`, Drain's preprocessing). A file a program names after an id (`part-%05d`,
+   * `chunk_<id>`) carries the id's form in its name, while its directory comes from
+   * configuration: the directory is the value, the name's head is format text.
    */
   pathFileName: boolean;
   /**
@@ -164,15 +171,15 @@ export const GENERAL: readonly (keyof Heuristics)[] = [
   'singleSpaces',
   'constantSpacing',
   'branchValues',
+  'pathFileName',
+  'emptyFieldFork',
 ];
 /** The choices made on sample logs, in the order the benchmark chooses them (rules, then the threshold). */
 export const LEARNED: readonly (keyof Heuristics)[] = [
   'maxWordFork',
   'maxConstantFork',
-  'emptyFieldFork',
   'letterInId',
   'dotLeaders',
-  'pathFileName',
   'nameFirstWords',
   'similarityThreshold',
 ];
