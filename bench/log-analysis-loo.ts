@@ -60,6 +60,7 @@ export function dataFreeStart(strict: boolean): Heuristics {
     decimalPoint: false,
     pathRoot: false,
     branchValues: !strict,
+    varyingFractions: !strict,
   };
 }
 
@@ -107,6 +108,10 @@ export const GENERAL_RULES: readonly [string, string][] = [
   [
     'an empty field or a missing name is its own event (emptyFieldFork: rhost= / rhost=<*>)',
     "absence is no value: RFC 5424's NILVALUE, logfmt's empty key=",
+  ],
+  [
+    'a decimal keeps its point where the digits after it vary (varyingFractions)',
+    "printf %f/%g, Java's Double.toString: the fraction's digits carry the quantity",
   ],
   ['bucket by word count and first word, most similar group', 'Drain (He et al., ICWS 2017)'],
 ];

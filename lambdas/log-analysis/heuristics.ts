@@ -120,6 +120,16 @@ export interface Heuristics {
    */
   decimalPoint: boolean;
   /**
+   * A decimal fraction keeps its point (`<*>.<*>`) where the digits after the point differ
+   * among its template's messages (`0.0239`, `0.1049`: a measurement, a ratio), and is one value
+   * where they never do (`3.0`, `12.0`: an index with a fixed `.0`). Numeric formats print a
+   * fraction's digits from the quantity (printf's `%f` and `%g`, the shortest round-trip digits of
+   * Java's `Double.toString`), so varying digits after the point mark a fraction; a part that
+   * never varies marks none (Drain: a position is a parameter once two messages differ there).
+   * `decimalPoint`, when on, keeps every point.
+   */
+  varyingFractions: boolean;
+  /**
    * An absolute path keeps its root: `/<*>` rather than `<*>`, as generalizing two paths word by
    * word keeps their common head up to a delimiter (`/a/b` + `/c/d` -> `/<*>`).
    */
@@ -158,6 +168,7 @@ export const DEFAULT_HEURISTICS: Readonly<Heuristics> = Object.freeze({
   decimalPoint: false,
   pathRoot: false,
   branchValues: true,
+  varyingFractions: true,
 });
 
 /** Rules from the literature, on for every log; not chosen on data. */
@@ -173,6 +184,7 @@ export const GENERAL: readonly (keyof Heuristics)[] = [
   'branchValues',
   'pathFileName',
   'emptyFieldFork',
+  'varyingFractions',
 ];
 /** The choices made on sample logs, in the order the benchmark chooses them (rules, then the threshold). */
 export const LEARNED: readonly (keyof Heuristics)[] = [
@@ -213,6 +225,7 @@ export const HEURISTIC_CANDIDATES: { readonly [K in keyof Heuristics]: readonly 
   decimalPoint: [false, true],
   pathRoot: [false, true],
   branchValues: [false, true],
+  varyingFractions: [false, true],
 };
 
 /** `DEFAULT_HEURISTICS` with `overrides` on top; refuses values out of range. */

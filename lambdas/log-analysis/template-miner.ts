@@ -74,6 +74,13 @@ interface Cluster {
   keys: Map<string, number> | null;
   /** The fork as last computed, and the count it was computed at. */
   fork?: { at: number; fork: Fork | undefined };
+  /**
+   * `varyingFractions`: per position that kept a decimal point, the digits after it while every
+   * message had the same, `null` once two differed.
+   */
+  fractions?: Map<number, string | null>;
+  /** The last `Tokens.fractions` noted: a message with the same changes nothing. */
+  fractionText?: string;
 }
 
 // A first word holding a dot, a slash, a backslash or an at sign reads as a file, host or
@@ -141,13 +148,14 @@ export class TemplateMiner {
 
   /** Mines one message; returns the id of the group it joined. */
   add(message: string): number {
-    const { words, glue, uneven, spacing } = tokenize(message, this.#rules, false, this.#h);
+    const { words, glue, uneven, spacing, fractions } = tokenize(message, this.#rules, false, this.#h);
     // Glue is part of what a message is: `op......0` and `op...... 0` are written differently.
     const key = glue === '' ? words.join(KEY_SEPARATOR) : `${words.join(KEY_SEPARATOR)}${GLUE}${glue}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined) {
       recount(cached, words, key);
       if ((uneven || cached.uneven) && spacing !== cached.spacing) this.#agreeGaps(cached, message, spacing);
+      if (fractions !== '') noteFractions(cached, fractions);
       return cached.id;
     }
     const bucket = this.#bucket(words, glue);
@@ -190,6 +198,7 @@ export class TemplateMiner {
       this.#clusters.push(cluster);
       bucket.push(cluster);
     }
+    if (fractions !== '') noteFractions(cluster, fractions);
     if (this.#cache.size >= this.#cacheSize) this.#cache = new Map();
     this.#cache.set(key, cluster);
     return cluster.id;
@@ -342,8 +351,28 @@ function forkOf(cluster: Cluster, h: Heuristics): Fork | undefined {
   return cluster.fork.fork;
 }
 
+/** Keeps, per position, the digits after a decimal point while all messages agree on them. */
+function noteFractions(cluster: Cluster, text: string): void {
+  if (cluster.fractionText === text) return;
+  cluster.fractionText = text;
+  const digits = new Map<number, string>();
+  for (const entry of text.split(';')) {
+    const at = entry.indexOf('=');
+    if (at < 0) continue;
+    const position = Number(entry.slice(0, at));
+    const known = digits.get(position);
+    digits.set(position, known === undefined ? entry.slice(at + 1) : `${known},${entry.slice(at + 1)}`);
+  }
+  cluster.fractions ??= new Map();
+  for (const [position, seen] of digits) {
+    const held = cluster.fractions.get(position);
+    if (held === undefined) cluster.fractions.set(position, seen);
+    else if (held !== null && held !== seen) cluster.fractions.set(position, null);
+  }
+}
+
 function whole(cluster: Cluster, h: Heuristics): MinedTemplate {
-  return { id: String(cluster.id), template: render(cluster.words, cluster.gaps, h), count: cluster.count };
+  return { id: String(cluster.id), template: render(cluster, cluster.words, h), count: cluster.count };
 }
 
 function branchOf(
@@ -361,12 +390,17 @@ function branchOf(
   for (const p of positions) branchWords[p] = words[p] as string;
   return {
     id: `${cluster.id}.${branch.index}`,
-    template: render(branchWords, cluster.gaps, h),
+    template: render(cluster, branchWords, h),
     count: branch.count,
   };
 }
 
-function render(words: readonly string[], gaps: readonly string[], h: Heuristics): string {
+// A value written with decimal points (`<*>.<*>`, `<*>.<*>.<*>` after merging): one value.
+const POINTED = /<\*>(?:\.<\*>)+/g;
+
+function render(cluster: Cluster, words: readonly string[], h: Heuristics): string {
+  const gaps = cluster.gaps;
+  const fractions = cluster.fractions;
   let out = '';
   const between = h.singleSpaces && h.constantSpacing;
   for (let i = 0; i < words.length; i++) {
@@ -377,7 +411,9 @@ function render(words: readonly string[], gaps: readonly string[], h: Heuristics
       else if (!between) out += h.singleSpaces ? ' ' : gap;
       else out += words[i - 1]?.endsWith(WILDCARD) || words[i]?.startsWith(WILDCARD) ? ' ' : gap;
     }
-    out += words[i];
+    // `varyingFractions`: where the digits after the point never differed, the number is one value.
+    const word = words[i] as string;
+    out += typeof fractions?.get(i) === 'string' ? word.replace(POINTED, WILDCARD) : word;
   }
   return out;
 }
