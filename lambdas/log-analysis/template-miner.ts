@@ -8,6 +8,7 @@ import {
   MAX_TRACKED_KEYS,
   MAX_TRACKED_VALUES,
 } from './forks.ts';
+import { type FractionState, fractionWord, noteFractions } from './fractions.ts';
 import { type Heuristics, resolveHeuristics } from './heuristics.ts';
 import { type MaskingRule, WILDCARD } from './mask.ts';
 import { tokenize } from './tokenize.ts';
@@ -59,7 +60,8 @@ const TRACKED_KEYS = MAX_TRACKED_KEYS;
 /** Separates a key's words from its glue (see `Tokens.glue`). */
 const GLUE = '\u0001';
 
-interface Cluster {
+/** A group; `FractionState` for `varyingFractions`. */
+interface Cluster extends FractionState {
   id: number;
   words: string[];
   gaps: string[];
@@ -74,13 +76,6 @@ interface Cluster {
   keys: Map<string, number> | null;
   /** The fork as last computed, and the count it was computed at. */
   fork?: { at: number; fork: Fork | undefined };
-  /**
-   * `varyingFractions`: per position that kept a decimal point, the digits after it while every
-   * message had the same, `null` once two differed.
-   */
-  fractions?: Map<number, string | null>;
-  /** The last `Tokens.fractions` noted: a message with the same changes nothing. */
-  fractionText?: string;
 }
 
 // A first word holding a dot, a slash, a backslash or an at sign reads as a file, host or
@@ -351,26 +346,6 @@ function forkOf(cluster: Cluster, h: Heuristics): Fork | undefined {
   return cluster.fork.fork;
 }
 
-/** Keeps, per position, the digits after a decimal point while all messages agree on them. */
-function noteFractions(cluster: Cluster, text: string): void {
-  if (cluster.fractionText === text) return;
-  cluster.fractionText = text;
-  const digits = new Map<number, string>();
-  for (const entry of text.split(';')) {
-    const at = entry.indexOf('=');
-    if (at < 0) continue;
-    const position = Number(entry.slice(0, at));
-    const known = digits.get(position);
-    digits.set(position, known === undefined ? entry.slice(at + 1) : `${known},${entry.slice(at + 1)}`);
-  }
-  cluster.fractions ??= new Map();
-  for (const [position, seen] of digits) {
-    const held = cluster.fractions.get(position);
-    if (held === undefined) cluster.fractions.set(position, seen);
-    else if (held !== null && held !== seen) cluster.fractions.set(position, null);
-  }
-}
-
 function whole(cluster: Cluster, h: Heuristics): MinedTemplate {
   return { id: String(cluster.id), template: render(cluster, cluster.words, h), count: cluster.count };
 }
@@ -395,12 +370,8 @@ function branchOf(
   };
 }
 
-// A value written with decimal points (`<*>.<*>`, `<*>.<*>.<*>` after merging): one value.
-const POINTED = /<\*>(?:\.<\*>)+/g;
-
 function render(cluster: Cluster, words: readonly string[], h: Heuristics): string {
   const gaps = cluster.gaps;
-  const fractions = cluster.fractions;
   let out = '';
   const between = h.singleSpaces && h.constantSpacing;
   for (let i = 0; i < words.length; i++) {
@@ -411,9 +382,7 @@ function render(cluster: Cluster, words: readonly string[], h: Heuristics): stri
       else if (!between) out += h.singleSpaces ? ' ' : gap;
       else out += words[i - 1]?.endsWith(WILDCARD) || words[i]?.startsWith(WILDCARD) ? ' ' : gap;
     }
-    // `varyingFractions`: where the digits after the point never differed, the number is one value.
-    const word = words[i] as string;
-    out += typeof fractions?.get(i) === 'string' ? word.replace(POINTED, WILDCARD) : word;
+    out += fractionWord(cluster, i, words[i] as string);
   }
   return out;
 }
