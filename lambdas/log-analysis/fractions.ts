@@ -35,8 +35,8 @@ export function noteFractions(state: FractionState, text: string): void {
   }
 }
 
-// A value written with decimal points (`<*>.<*>`, `<*>.<*>.<*>` after merging): one value.
-const POINTED = /<\*>(?:\.<\*>)+/g;
+// A value written with decimal points (`<*>.<*>`): one value.
+export const POINTED = /<\*>(?:\.<\*>)+/g;
 
 /** The word at `position` as its template writes it: one value where the digits after its points never differed. */
 export function fractionWord(state: FractionState, position: number, word: string): string {

@@ -126,7 +126,8 @@ export interface Heuristics {
    * fraction's digits from the quantity (printf's `%f` and `%g`, the shortest round-trip digits of
    * Java's `Double.toString`), so varying digits after the point mark a fraction; a part that
    * never varies marks none (Drain: a position is a parameter once two messages differ there).
-   * `decimalPoint`, when on, keeps every point.
+   * Values merged by whitespace (`mergeAdjacentValues`) stay one value. `decimalPoint`, when
+   * on, keeps every point.
    */
   varyingFractions: boolean;
   /**

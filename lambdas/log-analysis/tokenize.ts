@@ -1,3 +1,4 @@
+import { POINTED } from './fractions.ts';
 import { DEFAULT_HEURISTICS, type Heuristics } from './heuristics.ts';
 import { applyRules, fractionDigits, type MaskingRule, maskWord, WILDCARD } from './mask.ts';
 
@@ -112,7 +113,11 @@ function push(out: Tokens, gap: string | undefined, glued: boolean, word: string
     if (list || adjacent || unit) {
       if (adjacent) {
         words[last] = previous + masked.slice(ANY.length);
-        if (fractional(masked, rules)) noteFraction(out, last, word);
+        // Values merged by whitespace are one value: a decimal among them keeps no point.
+        if (out.fractions !== '' || fractional(masked, rules)) {
+          words[last] = (words[last] as string).replace(POINTED, ANY);
+          dropFractions(out, last);
+        }
       } else if (unit) words[last] = ANY + (unit[1] ?? '');
       return;
     }
@@ -131,6 +136,13 @@ const fractional = (masked: string, rules: TokenRules) =>
 
 function noteFraction(out: Tokens, position: number, word: string): void {
   out.fractions += `${position}=${fractionDigits(word)};`;
+}
+
+/** Forgets the digits noted for the last word (`position`): its entries end `out.fractions`. */
+function dropFractions(out: Tokens, position: number): void {
+  const entry = `${position}=`;
+  const at = out.fractions.startsWith(entry) ? 0 : out.fractions.indexOf(`;${entry}`) + 1;
+  if (at > 0 || out.fractions.startsWith(entry)) out.fractions = out.fractions.slice(0, at);
 }
 
 /**

@@ -41,6 +41,19 @@ describe('decimal fractions (varyingFractions)', () => {
     expect(new Set(mine(lines))).toEqual(new Set(['task <*> at <*>.<*> of stage <*>']));
   });
 
+  it('keeps no point in values merged by whitespace: they are one value', () => {
+    const lines = [
+      'cpu load 0.75 0.50 0.25 now',
+      'cpu load 1.75 0.60 0.20 now',
+      'cpu load 2.05 1.10 0.90 now',
+    ];
+    expect(new Set(mine(lines))).toEqual(new Set(['cpu load <*> now']));
+    const times = ['at Jun 17 07:07:00.123 up', 'at Jun 18 07:07:01.456 up'];
+    expect(new Set(mine(times))).toEqual(new Set(['at <*>:<*>:<*> up']));
+    const mixed = ['took 0.5 1.5 ms then 2.5', 'took 0.7 1.5 ms then 2.6'];
+    expect(new Set(mine(mixed))).toEqual(new Set(['took <*> ms then <*>.<*>']));
+  });
+
   it('keeps a size with its unit one value', () => {
     expect(new Set(mine(['wrote 5.2 KB', 'wrote 7.9 KB']))).toEqual(new Set(['wrote <*>']));
   });
