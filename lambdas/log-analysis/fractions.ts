@@ -15,23 +15,19 @@ export interface FractionState {
   fractionText?: string;
 }
 
-/** Notes one message's digits after its decimal points (`Tokens.fractions`, not empty). */
+/** Notes one message's digits after its decimal points (`Tokens.fractions`, not empty; a position once). */
 export function noteFractions(state: FractionState, text: string): void {
   if (state.fractionText === text) return;
   state.fractionText = text;
-  const digits = new Map<number, string>();
-  for (const entry of text.split(';')) {
-    const at = entry.indexOf('=');
-    if (at < 0) continue;
-    const position = Number(entry.slice(0, at));
-    const known = digits.get(position);
-    digits.set(position, known === undefined ? entry.slice(at + 1) : `${known},${entry.slice(at + 1)}`);
-  }
   state.fractions ??= new Map();
-  for (const [position, seen] of digits) {
-    const held = state.fractions.get(position);
-    if (held === undefined) state.fractions.set(position, seen);
-    else if (held !== null && held !== seen) state.fractions.set(position, null);
+  const held = state.fractions;
+  for (let from = 0, end = text.indexOf(';'); end > 0; from = end + 1, end = text.indexOf(';', from)) {
+    const at = text.indexOf('=', from);
+    const position = Number(text.slice(from, at));
+    const digits = text.slice(at + 1, end);
+    const seen = held.get(position);
+    if (seen === undefined) held.set(position, digits);
+    else if (seen !== null && seen !== digits) held.set(position, null);
   }
 }
 

@@ -59,8 +59,6 @@ const INSTANCE_NAME = /(^|[^A-Za-z0-9_-])[A-Za-z]+(?:-[A-Za-z]+)+-<\*>/g;
 
 // A field name before `=` (`r24=`, `PSR0=`): with `keyNames` it stays whatever digits it holds.
 const KEY_NAME = /^[A-Za-z_][\w.-]*=/;
-// A decimal fraction: two digit runs joined by one dot, no other digit, dot or letter after it.
-const DECIMAL = /(^|[^\d.])(\d+)\.(\d+)(?![\w.])/g;
 // Stands for a decimal point while the word is masked: neither a letter, a digit nor a joiner,
 // so the values on either side of it stay two.
 const POINT = '\u0003';
@@ -118,21 +116,30 @@ const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (
 const isJoiner = (c: number) => c === 46 || c === 95 || c === 45;
 
 /**
- * `text` with the point of each decimal fraction (as `DECIMAL` finds them) written as `POINT`;
- * `text` itself when it has none. Looks only around each dot: this runs for every word with one.
+ * Where the digits after the dot at `dot` end when that dot is a decimal point; else -1. A
+ * decimal fraction is two digit runs joined by one dot, with no dot before it and no letter,
+ * digit, `_` or dot after it (versions and addresses of three or more parts stay one value).
+ */
+function fractionEnd(text: string, dot: number): number {
+  if (!isDigit(text.charCodeAt(dot - 1)) || !isDigit(text.charCodeAt(dot + 1))) return -1;
+  let start = dot - 1;
+  while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
+  if (start > 0 && text.charCodeAt(start - 1) === 46) return -1;
+  let end = dot + 2;
+  while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+  const after = text.charCodeAt(end);
+  return isAlnum(after) || after === 95 || after === 46 ? -1 : end;
+}
+
+/**
+ * `text` with the point of each decimal fraction (`fractionEnd`) written as `POINT`; `text` itself when it has
+ * none. Looks only around each dot: this runs for every word with digits and a dot.
  */
 function markPoints(text: string): string {
   let out = '';
   let from = 0;
   for (let dot = text.indexOf('.', 1); dot > 0; dot = text.indexOf('.', dot + 1)) {
-    if (!isDigit(text.charCodeAt(dot - 1)) || !isDigit(text.charCodeAt(dot + 1))) continue;
-    let start = dot - 1;
-    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
-    if (start > 0 && text.charCodeAt(start - 1) === 46) continue;
-    let end = dot + 2;
-    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
-    const after = text.charCodeAt(end);
-    if (isAlnum(after) || after === 95 || after === 46) continue;
+    if (fractionEnd(text, dot) < 0) continue;
     out += text.slice(from, dot) + POINT;
     from = dot + 1;
   }
@@ -261,8 +268,10 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
  */
 export function fractionDigits(word: string): string {
   let out = '';
-  DECIMAL.lastIndex = 0;
-  for (let m = DECIMAL.exec(word); m !== null; m = DECIMAL.exec(word)) out += out === '' ? m[3] : `,${m[3]}`;
+  for (let dot = word.indexOf('.', 1); dot > 0; dot = word.indexOf('.', dot + 1)) {
+    const end = fractionEnd(word, dot);
+    if (end > 0) out += out === '' ? word.slice(dot + 1, end) : `,${word.slice(dot + 1, end)}`;
+  }
   return out;
 }
 
