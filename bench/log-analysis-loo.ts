@@ -43,7 +43,7 @@ export function dataFreeStart(strict: boolean): Heuristics {
     similarityThreshold: 0.5,
     maxWordFork: 0,
     maxConstantFork: 0,
-    emptyFieldFork: false,
+    emptyFieldFork: !strict,
     mergeAdjacentValues: !strict,
     instanceNames: !strict,
     letterInId: false,
@@ -51,7 +51,7 @@ export function dataFreeStart(strict: boolean): Heuristics {
     sizeUnits: !strict,
     quotedStrings: !strict,
     oneDifferentWord: !strict,
-    pathFileName: false,
+    pathFileName: !strict,
     nameFirstWords: false,
     keyNames: !strict,
     singleSpaces: !strict,
@@ -60,6 +60,7 @@ export function dataFreeStart(strict: boolean): Heuristics {
     decimalPoint: false,
     pathRoot: false,
     branchValues: !strict,
+    varyingFractions: !strict,
   };
 }
 
@@ -99,6 +100,18 @@ export const GENERAL_RULES: readonly [string, string][] = [
   [
     "a fork's branch narrows only constant words; values stay as the group's (branchValues)",
     'Drain (ICWS 2017): a position is a parameter once two messages differ there',
+  ],
+  [
+    "a path's file name keeps an id's form (pathFileName: /<*>/blk_<*>)",
+    'paths as values (Khan et al., ICSE 2022) + ids keep their head (Drain)',
+  ],
+  [
+    'an empty field or a missing name is its own event (emptyFieldFork: rhost= / rhost=<*>)',
+    "absence is no value: RFC 5424's NILVALUE, logfmt's empty key=",
+  ],
+  [
+    'a decimal keeps its point where the digits after it vary (varyingFractions)',
+    "printf %f/%g, Java's Double.toString: the fraction's digits carry the quantity",
   ],
   ['bucket by word count and first word, most similar group', 'Drain (He et al., ICWS 2017)'],
 ];

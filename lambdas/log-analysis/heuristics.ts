@@ -25,6 +25,9 @@ export interface Heuristics {
   /**
    * A part left empty is another event than the part filled: a field without its value
    * (`rhost=` / `rhost=<*>`), a word without the name before it (`(uid=<*>)` / `LOGIN(uid=<*>)`).
+   * A `<*>` stands for a value the message holds; an absent value is no value but a case of its
+   * own, which log formats write apart from every value (RFC 5424's NILVALUE `-`, logfmt's empty
+   * `key=`, JSON's `null`): the program took another path (no remote host, no login name).
    */
   emptyFieldFork: boolean;
   /**
@@ -76,7 +79,11 @@ export interface Heuristics {
   /**
    * An absolute path whose last part holds a value keeps that part's masked form
    * (`/data/7/blk_12` -> `/<*>/blk_<*>`: the file name says what kind of file); off, and for
-   * other paths, the whole path is one value.
+   * other paths, the whole path is one value. The two always-on rules it joins: a path is one
+   * value (path-like strings, Khan et al., ICSE 2022) and an id keeps its constant head
+   * (`blk_<*>`, Drain's preprocessing). A file a program names after an id (`part-%05d`,
+   * `chunk_<id>`) carries the id's form in its name, while its directory comes from
+   * configuration: the directory is the value, the name's head is format text.
    */
   pathFileName: boolean;
   /**
@@ -112,6 +119,17 @@ export interface Heuristics {
    * Only two digit runs joined by one dot; longer runs (versions, IPv4 addresses) stay one value.
    */
   decimalPoint: boolean;
+  /**
+   * A decimal fraction keeps its point (`<*>.<*>`) where the digits after the point differ
+   * among its template's messages (`0.0239`, `0.1049`: a measurement, a ratio), and is one value
+   * where they never do (`3.0`, `12.0`: an index with a fixed `.0`). Numeric formats print a
+   * fraction's digits from the quantity (printf's `%f` and `%g`, the shortest round-trip digits of
+   * Java's `Double.toString`), so varying digits after the point mark a fraction; a part that
+   * never varies marks none (Drain: a position is a parameter once two messages differ there).
+   * Values merged by whitespace (`mergeAdjacentValues`) stay one value. `decimalPoint`, when
+   * on, keeps every point.
+   */
+  varyingFractions: boolean;
   /**
    * An absolute path keeps its root: `/<*>` rather than `<*>`, as generalizing two paths word by
    * word keeps their common head up to a delimiter (`/a/b` + `/c/d` -> `/<*>`).
@@ -151,6 +169,7 @@ export const DEFAULT_HEURISTICS: Readonly<Heuristics> = Object.freeze({
   decimalPoint: false,
   pathRoot: false,
   branchValues: true,
+  varyingFractions: true,
 });
 
 /** Rules from the literature, on for every log; not chosen on data. */
@@ -164,15 +183,16 @@ export const GENERAL: readonly (keyof Heuristics)[] = [
   'singleSpaces',
   'constantSpacing',
   'branchValues',
+  'pathFileName',
+  'emptyFieldFork',
+  'varyingFractions',
 ];
 /** The choices made on sample logs, in the order the benchmark chooses them (rules, then the threshold). */
 export const LEARNED: readonly (keyof Heuristics)[] = [
   'maxWordFork',
   'maxConstantFork',
-  'emptyFieldFork',
   'letterInId',
   'dotLeaders',
-  'pathFileName',
   'nameFirstWords',
   'similarityThreshold',
 ];
@@ -206,6 +226,7 @@ export const HEURISTIC_CANDIDATES: { readonly [K in keyof Heuristics]: readonly 
   decimalPoint: [false, true],
   pathRoot: [false, true],
   branchValues: [false, true],
+  varyingFractions: [false, true],
 };
 
 /** `DEFAULT_HEURISTICS` with `overrides` on top; refuses values out of range. */

@@ -20,6 +20,7 @@ export type WordRules = Pick<
   | 'keyNames'
   | 'letterHeads'
   | 'decimalPoint'
+  | 'varyingFractions'
   | 'pathRoot'
   | 'sizeUnits'
 >;
@@ -58,8 +59,6 @@ const INSTANCE_NAME = /(^|[^A-Za-z0-9_-])[A-Za-z]+(?:-[A-Za-z]+)+-<\*>/g;
 
 // A field name before `=` (`r24=`, `PSR0=`): with `keyNames` it stays whatever digits it holds.
 const KEY_NAME = /^[A-Za-z_][\w.-]*=/;
-// A decimal fraction: two digit runs joined by one dot, no other digit, dot or letter after it.
-const DECIMAL = /(^|[^\d.])(\d+)\.(\d+)(?![\w.])/g;
 // Stands for a decimal point while the word is masked: neither a letter, a digit nor a joiner,
 // so the values on either side of it stay two.
 const POINT = '\u0003';
@@ -117,6 +116,37 @@ const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (
 const isJoiner = (c: number) => c === 46 || c === 95 || c === 45;
 
 /**
+ * Where the digits after the dot at `dot` end when that dot is a decimal point; else -1. A
+ * decimal fraction is two digit runs joined by one dot, with no dot before it and no letter,
+ * digit, `_` or dot after it (versions and addresses of three or more parts stay one value).
+ */
+function fractionEnd(text: string, dot: number): number {
+  if (!isDigit(text.charCodeAt(dot - 1)) || !isDigit(text.charCodeAt(dot + 1))) return -1;
+  let start = dot - 1;
+  while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
+  if (start > 0 && text.charCodeAt(start - 1) === 46) return -1;
+  let end = dot + 2;
+  while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+  const after = text.charCodeAt(end);
+  return isAlnum(after) || after === 95 || after === 46 ? -1 : end;
+}
+
+/**
+ * `text` with the point of each decimal fraction (`fractionEnd`) written as `POINT`; `text` itself when it has
+ * none. Looks only around each dot: this runs for every word with digits and a dot.
+ */
+function markPoints(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let dot = text.indexOf('.', 1); dot > 0; dot = text.indexOf('.', dot + 1)) {
+    if (fractionEnd(text, dot) < 0) continue;
+    out += text.slice(from, dot) + POINT;
+    from = dot + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/**
  * Masks the variable parts of one whitespace-free word, in one pass over its characters
  * (this runs for every word of every line). A run of letters and digits is a value when it
  * has two or more digits or a digit among its first two characters (`2275`, `0x1f`, `J12`,
@@ -146,11 +176,6 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
   }
   // Java class names (`org.apache.Foo`) and file names (`workers2.properties`) are not hosts.
   let text = maskHosts(word);
-  const point = rules.decimalPoint && text.includes('.') && !text.includes(POINT) && DECIMAL.test(text);
-  if (point) {
-    DECIMAL.lastIndex = 0;
-    text = text.replace(DECIMAL, `$1$2${POINT}$3`);
-  }
   if (text.includes('@<*>')) text = text.replace(EMAIL, `$1${WILDCARD}`);
   if (text.includes('://')) text = text.replace(URL_VALUE, urlValue);
   if (text.length >= 11 && (text.includes(':') || text.includes('-'))) {
@@ -160,6 +185,13 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
   let i = 0;
   while (i < length && !isDigit(text.charCodeAt(i))) i++;
   if (i === length) return text;
+  // A decimal point is marked only in a word with digits (the marking keeps the length).
+  let point = false;
+  if ((rules.decimalPoint || rules.varyingFractions) && text.includes('.') && !text.includes(POINT)) {
+    const marked = markPoints(text);
+    point = marked !== text;
+    text = marked;
+  }
   let out = '';
   let gapFrom = 0; // where the characters between the last run and the next begin
   let gapJoins = true; // the gap is only joiners
@@ -227,6 +259,19 @@ export function maskWord(word: string, rules: WordRules = DEFAULT_WORD_RULES): s
   if (point) out = out.replaceAll(POINT, '.');
   if (rules.letterInId && out.includes('_<*>')) out = out.replace(LETTER_IN_ID, WILDCARD);
   if (rules.instanceNames && out.includes('-<*>')) out = out.replace(INSTANCE_NAME, `$1${WILDCARD}`);
+  return out;
+}
+
+/**
+ * The digits after the decimal point of each decimal fraction in `word` (`0.25,7.5` -> `25,5`),
+ * as `maskWord` keeps the point of: what `varyingFractions` compares among a template's messages.
+ */
+export function fractionDigits(word: string): string {
+  let out = '';
+  for (let dot = word.indexOf('.', 1); dot > 0; dot = word.indexOf('.', dot + 1)) {
+    const end = fractionEnd(word, dot);
+    if (end > 0) out += out === '' ? word.slice(dot + 1, end) : `,${word.slice(dot + 1, end)}`;
+  }
   return out;
 }
 

@@ -8,6 +8,7 @@ import {
   MAX_TRACKED_KEYS,
   MAX_TRACKED_VALUES,
 } from './forks.ts';
+import { type FractionState, fractionWord, noteFractions } from './fractions.ts';
 import { type Heuristics, resolveHeuristics } from './heuristics.ts';
 import { type MaskingRule, WILDCARD } from './mask.ts';
 import { tokenize } from './tokenize.ts';
@@ -59,7 +60,8 @@ const TRACKED_KEYS = MAX_TRACKED_KEYS;
 /** Separates a key's words from its glue (see `Tokens.glue`). */
 const GLUE = '\u0001';
 
-interface Cluster {
+/** A group; `FractionState` for `varyingFractions`. */
+interface Cluster extends FractionState {
   id: number;
   words: string[];
   gaps: string[];
@@ -141,13 +143,14 @@ export class TemplateMiner {
 
   /** Mines one message; returns the id of the group it joined. */
   add(message: string): number {
-    const { words, glue, uneven, spacing } = tokenize(message, this.#rules, false, this.#h);
+    const { words, glue, uneven, spacing, fractions } = tokenize(message, this.#rules, false, this.#h);
     // Glue is part of what a message is: `op......0` and `op...... 0` are written differently.
     const key = glue === '' ? words.join(KEY_SEPARATOR) : `${words.join(KEY_SEPARATOR)}${GLUE}${glue}`;
     const cached = this.#cache.get(key);
     if (cached !== undefined) {
       recount(cached, words, key);
       if ((uneven || cached.uneven) && spacing !== cached.spacing) this.#agreeGaps(cached, message, spacing);
+      if (fractions !== '') noteFractions(cached, fractions);
       return cached.id;
     }
     const bucket = this.#bucket(words, glue);
@@ -190,6 +193,7 @@ export class TemplateMiner {
       this.#clusters.push(cluster);
       bucket.push(cluster);
     }
+    if (fractions !== '') noteFractions(cluster, fractions);
     if (this.#cache.size >= this.#cacheSize) this.#cache = new Map();
     this.#cache.set(key, cluster);
     return cluster.id;
@@ -343,7 +347,7 @@ function forkOf(cluster: Cluster, h: Heuristics): Fork | undefined {
 }
 
 function whole(cluster: Cluster, h: Heuristics): MinedTemplate {
-  return { id: String(cluster.id), template: render(cluster.words, cluster.gaps, h), count: cluster.count };
+  return { id: String(cluster.id), template: render(cluster, cluster.words, h), count: cluster.count };
 }
 
 function branchOf(
@@ -361,12 +365,13 @@ function branchOf(
   for (const p of positions) branchWords[p] = words[p] as string;
   return {
     id: `${cluster.id}.${branch.index}`,
-    template: render(branchWords, cluster.gaps, h),
+    template: render(cluster, branchWords, h),
     count: branch.count,
   };
 }
 
-function render(words: readonly string[], gaps: readonly string[], h: Heuristics): string {
+function render(cluster: Cluster, words: readonly string[], h: Heuristics): string {
+  const gaps = cluster.gaps;
   let out = '';
   const between = h.singleSpaces && h.constantSpacing;
   for (let i = 0; i < words.length; i++) {
@@ -377,7 +382,7 @@ function render(words: readonly string[], gaps: readonly string[], h: Heuristics
       else if (!between) out += h.singleSpaces ? ' ' : gap;
       else out += words[i - 1]?.endsWith(WILDCARD) || words[i]?.startsWith(WILDCARD) ? ' ' : gap;
     }
-    out += words[i];
+    out += fractionWord(cluster, i, words[i] as string);
   }
   return out;
 }

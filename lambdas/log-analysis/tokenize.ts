@@ -1,5 +1,6 @@
+import { POINTED } from './fractions.ts';
 import { DEFAULT_HEURISTICS, type Heuristics } from './heuristics.ts';
-import { applyRules, type MaskingRule, maskWord, WILDCARD } from './mask.ts';
+import { applyRules, fractionDigits, type MaskingRule, maskWord, WILDCARD } from './mask.ts';
 
 /** The learned rules tokenizing follows (see `heuristics.ts`). */
 export type TokenRules = Pick<
@@ -14,6 +15,7 @@ export type TokenRules = Pick<
   | 'keyNames'
   | 'letterHeads'
   | 'decimalPoint'
+  | 'varyingFractions'
   | 'pathRoot'
 >;
 
@@ -35,6 +37,11 @@ export interface Tokens {
   uneven: boolean;
   /** The uneven gaps between words and where they are ('' when none): messages spaced alike have the same. */
   spacing: string;
+  /**
+   * With `varyingFractions`: per word that keeps a decimal point (`<*>.<*>`), its position and
+   * the digits after its points (`fractionDigits`), as `3=25;` ('' when no word does).
+   */
+  fractions: string;
 }
 
 const WHITESPACE = /\s/;
@@ -104,13 +111,38 @@ function push(out: Tokens, gap: string | undefined, glued: boolean, word: string
     const unit =
       rules.sizeUnits && (previous === ANY || previous === FRACTION) ? SIZE_UNIT.exec(masked) : null;
     if (list || adjacent || unit) {
-      if (adjacent) words[last] = previous + masked.slice(ANY.length);
-      else if (unit) words[last] = ANY + (unit[1] ?? '');
+      if (adjacent) {
+        words[last] = previous + masked.slice(ANY.length);
+        // Values merged by whitespace are one value: a decimal among them keeps no point.
+        if (out.fractions !== '' || fractional(masked, rules)) {
+          words[last] = (words[last] as string).replace(POINTED, ANY);
+          dropFractions(out, last);
+        }
+      } else if (unit) words[last] = ANY + (unit[1] ?? '');
       return;
     }
   }
   if (gap !== undefined) out.gaps.push(gap);
+  if (fractional(masked, rules)) noteFraction(out, words.length, word);
   words.push(masked);
+}
+
+/** Whether a masked word kept a decimal point that `varyingFractions` decides on. */
+const fractional = (masked: string, rules: TokenRules) =>
+  masked.length >= FRACTION.length &&
+  rules.varyingFractions &&
+  !rules.decimalPoint &&
+  masked.includes(FRACTION);
+
+function noteFraction(out: Tokens, position: number, word: string): void {
+  out.fractions += `${position}=${fractionDigits(word)};`;
+}
+
+/** Forgets the digits noted for the last word (`position`): its entries end `out.fractions`. */
+function dropFractions(out: Tokens, position: number): void {
+  const entry = `${position}=`;
+  const at = out.fractions.startsWith(entry) ? 0 : out.fractions.indexOf(`;${entry}`) + 1;
+  if (at > 0 || out.fractions.startsWith(entry)) out.fractions = out.fractions.slice(0, at);
 }
 
 /**
@@ -124,7 +156,7 @@ export function tokenize(
   learned: TokenRules = DEFAULT_HEURISTICS,
 ): Tokens {
   const text = rules.length > 0 ? applyRules(message, rules) : message;
-  const out: Tokens = { words: [], gaps: [], glue: '', uneven: false, spacing: '' };
+  const out: Tokens = { words: [], gaps: [], glue: '', uneven: false, spacing: '', fractions: '' };
   const words = out.words;
   let glue = '';
   const length = text.length;

@@ -134,11 +134,8 @@ describe('general rules', () => {
 
   it('reads a size and its unit as one value', () => {
     expect(words('wrote 5.2 KB then 320 B')).toEqual(['wrote', '<*>', 'then', '<*>']);
-    expect(words('wrote 5.2 KB', { sizeUnits: false, mergeAdjacentValues: false })).toEqual([
-      'wrote',
-      '<*>',
-      'KB',
-    ]);
+    const apart = { sizeUnits: false, mergeAdjacentValues: false, varyingFractions: false };
+    expect(words('wrote 5.2 KB', apart)).toEqual(['wrote', '<*>', 'KB']);
   });
 
   it('reads a quoted string with spaces as one word, so its lines share a template', () => {
@@ -199,6 +196,28 @@ describe('general rules', () => {
     );
   });
 
+  it('forks an empty field from the same field with a value (emptyFieldFork)', () => {
+    const lines = [
+      'auth fail peer=10.0.0.1 mode=x',
+      'auth fail peer=10.0.0.2 mode=x',
+      'auth fail peer= mode=x',
+    ];
+    expect(mine(lines)[2]).toBe('auth fail peer= mode=x');
+    expect(mine(lines, { emptyFieldFork: false })[2]).toBe('auth fail peer=<*> mode=x');
+  });
+
+  it('forks a word with a name before it from the same word without (emptyFieldFork)', () => {
+    const lines = ['shell started by (pid=10)', 'shell started by (pid=11)', 'shell started by CRON(pid=12)'];
+    expect(mine(lines)).toEqual([
+      'shell started by (pid=<*>)',
+      'shell started by (pid=<*>)',
+      'shell started by CRON(pid=<*>)',
+    ]);
+    expect(new Set(mine(lines, { emptyFieldFork: false }))).toEqual(
+      new Set(['shell started by <*>(pid=<*>)']),
+    );
+  });
+
   it('masks a numbered instance name whole, or only its number when switched off', () => {
     expect(maskWord('web-prod-12')).toBe('<*>');
     expect(maskWord('web-prod-12', { ...DEFAULT_HEURISTICS, instanceNames: false })).toBe('web-prod-<*>');
@@ -227,28 +246,6 @@ describe('learned rules switch on and off', () => {
     expect(new Set(mine(lines)).size).toBe(2);
     expect(new Set(mine(lines, { maxConstantFork: 0, maxWordFork: 0 }))).toEqual(
       new Set(['job <*> moved from <*> to <*>']),
-    );
-  });
-
-  it('forks an empty field from the same field with a value (emptyFieldFork)', () => {
-    const lines = [
-      'auth fail peer=10.0.0.1 mode=x',
-      'auth fail peer=10.0.0.2 mode=x',
-      'auth fail peer= mode=x',
-    ];
-    expect(mine(lines)[2]).toBe('auth fail peer= mode=x');
-    expect(mine(lines, { emptyFieldFork: false })[2]).toBe('auth fail peer=<*> mode=x');
-  });
-
-  it('forks a word with a name before it from the same word without (emptyFieldFork)', () => {
-    const lines = ['shell started by (pid=10)', 'shell started by (pid=11)', 'shell started by CRON(pid=12)'];
-    expect(mine(lines)).toEqual([
-      'shell started by (pid=<*>)',
-      'shell started by (pid=<*>)',
-      'shell started by CRON(pid=<*>)',
-    ]);
-    expect(new Set(mine(lines, { emptyFieldFork: false }))).toEqual(
-      new Set(['shell started by <*>(pid=<*>)']),
     );
   });
 
@@ -318,7 +315,7 @@ describe('template conventions (options, off by default)', () => {
   it('keeps letters glued before a number as a name (letterHeads)', () => {
     expect(maskWord('U11', on('letterHeads'))).toBe('U<*>');
     expect(maskWord('node559:', on('letterHeads'))).toBe('node<*>:');
-    expect(maskWord('v2.1', on('letterHeads'))).toBe('v<*>');
+    expect(maskWord('v2.1', { ...on('letterHeads'), varyingFractions: false })).toBe('v<*>');
     // Hex stays one value: its letters are digits.
     expect(maskWord('ffff3000', on('letterHeads'))).toBe('<*>');
     expect(maskWord('0x1f', on('letterHeads'))).toBe('<*>');
@@ -336,7 +333,7 @@ describe('template conventions (options, off by default)', () => {
     expect(maskWord('10.0.0.1:80', h)).toBe('<*>:<*>');
     expect(maskWord('1.5s', h)).toBe('<*>s');
     expect(tokenize('free 8.8 KB', [], false, h).words).toEqual(['free', '<*>']);
-    expect(maskWord('0.25')).toBe('<*>');
+    expect(maskWord('0.25', { ...DEFAULT_HEURISTICS, varyingFractions: false })).toBe('<*>');
   });
 
   it('keeps the root of an absolute path (pathRoot)', () => {

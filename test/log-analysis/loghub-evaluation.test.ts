@@ -47,13 +47,13 @@ describeWithLoghub('Loghub 2k evaluation (one default configuration)', () => {
     expect(mean).toBeGreaterThan(0.99);
   });
 
-  it('has a mean parsing accuracy above 0.89 (measured 0.903; Drain: about 0.32)', () => {
+  it('has a mean parsing accuracy above 0.915 (measured 0.925; Drain: about 0.32)', () => {
     const mean = [...results.values()].reduce((n, r) => n + r.pa, 0) / results.size;
-    expect(mean).toBeGreaterThan(0.89);
+    expect(mean).toBeGreaterThan(0.915);
   });
 
-  it('parses at least 0.63 of every system exactly (lowest measured: 0.657)', () => {
-    for (const [name, r] of results) expect(r.pa, name).toBeGreaterThanOrEqual(0.63);
+  it('parses at least 0.70 of every system exactly (lowest measured: 0.7175)', () => {
+    for (const [name, r] of results) expect(r.pa, name).toBeGreaterThanOrEqual(0.7);
   });
 });
 
