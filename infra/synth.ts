@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
 import type { SlackAgentsConfigInput } from './config.ts';
+import { removeScratch, scratchDirectory } from './scratch.ts';
 import { SlackAgentsStack } from './slack-agents-stack.ts';
 
 /** The stack's id, and the name `cdk deploy` gives it. */
@@ -58,6 +59,9 @@ export interface SynthesizeOptions {
 /** Builds the app in memory and returns the stack together with its app. */
 export function buildStack(options: SynthesizeOptions = {}): { app: App; stack: SlackAgentsStack } {
   const app = new App({
+    // The cloud assembly goes to a directory of this process's own (infra/scratch.ts), not to a
+    // new temporary directory per synthesis that nobody removes.
+    outdir: scratchDirectory('cdk.out-'),
     // An empty list of stacks to bundle skips esbuild (aws-cdk-lib's documented switch).
     context: options.bundling === true ? {} : { 'aws:cdk:bundling-stacks': [] },
     builtinCloudFormationValidation: options.cloudFormationValidation ?? false,
@@ -77,5 +81,9 @@ export function buildStack(options: SynthesizeOptions = {}): { app: App; stack: 
  */
 export function synthesizeTemplate(options: SynthesizeOptions = {}): Record<string, unknown> {
   const { app, stack } = buildStack(options);
-  return app.synth().getStackArtifact(stack.artifactId).template as Record<string, unknown>;
+  try {
+    return app.synth().getStackArtifact(stack.artifactId).template as Record<string, unknown>;
+  } finally {
+    removeScratch(app.outdir);
+  }
 }

@@ -1,10 +1,9 @@
 import './polyfills.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { removeScratch, scratchDirectory } from '../infra/scratch.ts';
 import { CODE_TOOLS_ENV } from '../lambdas/tools/code/config.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import { createCodeBuildApiHandler } from './codebuild/api.ts';
@@ -354,34 +353,4 @@ async function openHost(
     githubSeedCache: join(process.cwd(), '.sandbox', 'github-seed'),
     setRoute: link.setRoute,
   };
-}
-
-/**
- * Scratch directories of this process's sandboxes, removed at exit if a sandbox was not closed.
- * Kept on `globalThis`: a test worker reloads this module for each file, the process stays.
- */
-const SCRATCH = Symbol.for('slack-agent-workflows.local.sandbox-scratch');
-function scratchDirectories(): Set<string> {
-  const holder = globalThis as { [SCRATCH]?: Set<string> };
-  if (holder[SCRATCH] === undefined) {
-    const directories = new Set<string>();
-    holder[SCRATCH] = directories;
-    process.once('exit', () => {
-      for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-    });
-  }
-  return holder[SCRATCH];
-}
-
-/** A directory of this sandbox's own, removed when it closes or, at the latest, when the process exits. */
-function scratchDirectory(prefix: string): string {
-  const directory = mkdtempSync(join(tmpdir(), prefix));
-  scratchDirectories().add(directory);
-  return directory;
-}
-
-function removeScratch(directory: string | undefined): void {
-  if (directory === undefined) return;
-  scratchDirectories().delete(directory);
-  rmSync(directory, { recursive: true, force: true });
 }

@@ -4,14 +4,17 @@ import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
 import type { AnyWorkflowModule } from '../../statemachines/workflow-module.ts';
 import { CONFIG_CONTEXT_KEY, InvalidConfigError, parseConfig, type SlackAgentsConfig } from '../config.ts';
 import { environmentSizes, LAMBDA_ENVIRONMENT_LIMIT, limitProblems } from '../limits.ts';
+import { removeScratch, scratchDirectory } from '../scratch.ts';
 import { SlackAgentsStack } from '../slack-agents-stack.ts';
 import { stackNameOf } from '../synth.ts';
+import { cloudFormationFindings } from './cloudformation-findings.ts';
 
 /**
  * The preflight's static part, which needs no AWS account: the configuration as `cdk synth`
  * validates it, the synthesized stack under cdk-nag's AWS Solutions checks (every enabled
- * option is in the stack the configuration builds), and the limits AWS enforces at deploy that
- * synth does not (infra/limits.ts).
+ * option is in the stack the configuration builds) and under aws-cdk-lib's CloudFormation
+ * validation (whose findings `cdk synth` only warns about), and the limits AWS enforces at
+ * deploy that synth does not (infra/limits.ts).
  */
 
 export interface StaticReport {
@@ -47,7 +50,7 @@ export function staticPreflight(
 
   const started = performance.now();
   // Bundling is skipped: it changes asset hashes only, and the checks read the template.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir: scratchDirectory('cdk.out-') });
   const stack = new SlackAgentsStack(app, stackName, { modules, config: raw as never });
   const report = new AwsSolutionsChecks().validateScope(stack);
   for (const violation of report.violations) {
@@ -56,7 +59,14 @@ export function staticPreflight(
         `cdk-nag ${violation.ruleName} at ${resource.constructPath}: ${violation.description.split('\n')[0]} (fix it, or acknowledge it with its reason in the stack)`,
       );
   }
-  const template = app.synth().getStackArtifact(stack.artifactId).template as Record<string, unknown>;
+  let template: Record<string, unknown>;
+  try {
+    const assembly = app.synth();
+    template = assembly.getStackArtifact(stack.artifactId).template as Record<string, unknown>;
+    problems.push(...cloudFormationFindings(assembly.directory));
+  } finally {
+    removeScratch(app.outdir);
+  }
   const synthMilliseconds = performance.now() - started;
   for (const problem of limitProblems(template, stackName))
     problems.push(`limit at ${problem.resource}: ${problem.message}`);

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { removeScratch, scratchDirectory } from '../../infra/scratch.ts';
 import { type AppSettings, Auth } from './auth.ts';
 import { Events } from './events.ts';
 import { createRouter, type RouterDeps } from './router.ts';
@@ -56,7 +54,7 @@ export interface GitHubEmulator {
  */
 export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promise<GitHubEmulator> {
   const ownRoot = options.root === undefined;
-  const root = options.root ?? (await mkdtemp(join(tmpdir(), 'sandbox-github-')));
+  const root = options.root ?? scratchDirectory('sandbox-github-');
   const now = options.now ?? (() => new Date());
   const store = new GitHubStore(root, now);
   const userTokens = new Map<string, string>();
@@ -107,7 +105,7 @@ export async function startGitHubEmulator(options: GitHubEmulatorOptions): Promi
     },
     async close() {
       await webhooks.settled();
-      if (ownRoot) await rm(root, { recursive: true, force: true });
+      if (ownRoot) removeScratch(root);
     },
   };
 }

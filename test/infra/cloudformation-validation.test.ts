@@ -1,53 +1,72 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { CfnResource } from 'aws-cdk-lib';
+import { CfnResource, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { buildStack } from '../../infra/synth.ts';
+import { cloudFormationFindings } from '../../infra/preflight/cloudformation-findings.ts';
+import { staticPreflight } from '../../infra/preflight/static-checks.ts';
+import { scratchDirectoryCount } from '../../infra/scratch.ts';
+import { buildStack, synthesizeTemplate } from '../../infra/synth.ts';
+import { KERNEL_PROBE, KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { LARGE_CONFIG } from '../support/large-config.ts';
 
 /**
  * The stack passes aws-cdk-lib's built-in CloudFormation validation (the schema and rule checks
- * `cdk synth` and `cdk deploy` run): the sandbox and the other tests synthesize without it, so
- * this file is where a resource the validator would flag shows up.
+ * `cdk synth` and `cdk deploy` run, whose findings they only print as warnings): the sandbox and
+ * the other tests synthesize without it, and the preflight reports every finding as a problem.
  */
 
-interface Report {
-  pluginReports: { violations?: { ruleName: string; description: string }[] }[];
-}
-
-function violations(add?: (stack: ReturnType<typeof buildStack>['stack']) => void): string[] {
+function findings(add?: (stack: Stack) => void): string[] {
   const { app, stack } = buildStack({
     config: LARGE_CONFIG as never,
     sandbox: false,
     cloudFormationValidation: true,
   });
   add?.(stack);
-  const assembly = app.synth();
-  const report = JSON.parse(
-    readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8'),
-  ) as Report;
-  return report.pluginReports.flatMap((plugin) =>
-    (plugin.violations ?? []).map((v) => `${v.ruleName}: ${v.description}`),
-  );
+  return cloudFormationFindings(app.synth().directory);
 }
+
+const brokenQueue = (stack: Stack) =>
+  new CfnResource(stack, 'Broken', { type: 'AWS::SQS::Queue', properties: { VisibilityTimeout: 'soon' } });
 
 describe("aws-cdk-lib's built-in CloudFormation validation", () => {
   it('finds nothing in the stack with every workflow configured', () => {
-    expect(violations()).toEqual([]);
+    expect(findings()).toEqual([]);
   });
 
-  it('would report a resource with a wrong property (the check can fail)', () => {
-    const found = violations((stack) => {
-      new CfnResource(stack, 'Broken', {
-        type: 'AWS::SQS::Queue',
-        properties: { VisibilityTimeout: 'soon' },
-      });
-    });
-    expect(found.some((line) => line.includes('VisibilityTimeout'))).toBe(true);
+  it('reports a resource with a wrong property, naming the rule and the construct', () => {
+    expect(findings(brokenQueue)).toEqual([
+      expect.stringMatching(
+        /^CloudFormation F\d+ at SlackAgents\/Broken: VisibilityTimeout: 'soon' is not of type 'integer'/,
+      ),
+    ]);
+  });
+
+  it('is a problem the preflight reports, not a warning it drops', () => {
+    const probe = {
+      ...KERNEL_PROBE_MODULE,
+      channels: { probe: 'C0PROBE0001' },
+      workflows: [
+        {
+          ...KERNEL_PROBE,
+          build: (...args: Parameters<typeof KERNEL_PROBE.build>) => {
+            brokenQueue(Stack.of(args[0]));
+            return KERNEL_PROBE.build(...args);
+          },
+        },
+      ],
+    };
+    const report = staticPreflight({}, [probe]);
+    expect(report.problems).toEqual([
+      expect.stringMatching(/^CloudFormation F\d+ at SlackAgents\/Broken: VisibilityTimeout/),
+    ]);
   });
 
   it('is skipped by default where the sandbox and the tests synthesize', () => {
     const { app } = buildStack();
     expect(app._builtinCloudFormationValidation).toBe(false);
+  });
+
+  it('leaves no cloud assembly behind once the template is read', () => {
+    const before = scratchDirectoryCount();
+    synthesizeTemplate({ modules: [KERNEL_PROBE_MODULE], config: { channels: { probe: 'C_PROBE' } } });
+    expect(scratchDirectoryCount()).toBe(before);
   });
 });

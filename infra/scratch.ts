@@ -1,0 +1,73 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Directories a process writes for itself alone (a synthesis's cloud assembly, a sandbox's
+ * unpacked trees), so repeated runs do not fill the temporary directory. Each lives under one
+ * folder per process (`slack-agents-<pid>` in the system's temporary directory) and is removed
+ * when its user is done with it; the folder goes when the process exits normally, and
+ * `sweepScratch` removes the folders of processes that are gone (a test worker the runner
+ * ended with a signal never sees its exit). The state lives on `globalThis`: a test worker
+ * evaluates this module anew for each file while the process, and its one exit hook, stay.
+ */
+const SCRATCH = Symbol.for('slack-agent-workflows.scratch-directories');
+const FOLDER = /^slack-agents-(\d+)$/;
+
+interface Scratch {
+  readonly folder: string;
+  readonly directories: Set<string>;
+}
+
+function scratch(): Scratch {
+  const holder = globalThis as { [SCRATCH]?: Scratch };
+  if (holder[SCRATCH] === undefined) {
+    const folder = join(tmpdir(), `slack-agents-${process.pid}`);
+    mkdirSync(folder, { recursive: true });
+    holder[SCRATCH] = { folder, directories: new Set() };
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  }
+  return holder[SCRATCH];
+}
+
+/** A new directory of this process's own, removed by `removeScratch` or at exit. */
+export function scratchDirectory(prefix: string): string {
+  const { folder, directories } = scratch();
+  const directory = mkdtempSync(join(folder, prefix));
+  directories.add(directory);
+  return directory;
+}
+
+/** Removes a directory `scratchDirectory` made (nothing for `undefined`). */
+export function removeScratch(directory: string | undefined): void {
+  if (directory === undefined) return;
+  scratch().directories.delete(directory);
+  rmSync(directory, { recursive: true, force: true });
+}
+
+/** How many scratch directories this process holds (for tests). */
+export function scratchDirectoryCount(): number {
+  return scratch().directories.size;
+}
+
+/** Removes the scratch folders of processes that no longer run; returns how many. */
+export function sweepScratch(root: string = tmpdir()): number {
+  let swept = 0;
+  for (const name of readdirSync(root)) {
+    const pid = Number(FOLDER.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    rmSync(join(root, name), { recursive: true, force: true });
+    swept += 1;
+  }
+  return swept;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a process of another user holds the id; only ESRCH says nobody does.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
