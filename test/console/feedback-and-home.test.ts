@@ -74,6 +74,16 @@ describe('the console', () => {
     await message.locator('[data-testid="context-actions"]').waitFor();
     await message.locator('[data-testid="feedback-up"]').click();
     await message.locator('[data-testid="feedback-up"].pressed').waitFor();
+    // The view renders the channel's messages anew on every change: a later post replaces the
+    // answer's node, and the new one still shows this viewer's press.
+    await message.evaluate((node) => node.setAttribute('data-rendered-before', ''));
+    await h.post(CHANNELS.summaries, DEVELOPER, 'Looking into the endpoint now.');
+    await page.locator('[data-testid="message"]', { hasText: 'Looking into the endpoint now.' }).waitFor();
+    const rerendered = page.locator(`[data-testid="message"][data-ts="${ts}"]:not([data-rendered-before])`);
+    await rerendered.first().waitFor();
+    expect(await rerendered.first().locator('[data-testid="feedback-up"]').getAttribute('class')).toContain(
+      'pressed',
+    );
     const stored = await h.eventually(
       () => feedbackOf(bug),
       (list) => list.length === 1,
