@@ -60,7 +60,8 @@ describe('slash command help in the sandbox', () => {
     expect(answer.response_type).toBe('ephemeral');
     expect(answer.text).toContain(expected);
     expect(answer.text).toContain(`\`${name} help\` shows this help.`);
-    await new Promise((r) => setTimeout(r, 300));
+    // Whatever the command had queued has run by now: a start would be listed.
+    await sandbox.idle();
     const listed = (await (await fetch(`${sandbox.url}/sandbox/conversations`)).json()) as {
       conversations: unknown[];
     };
