@@ -1,8 +1,7 @@
 import type { Octokit } from '@octokit/rest';
-import { createGitHubClient, getGitHubCredentials } from '../../../adapters/github.ts';
+import { codeOctokit } from '../../../handlers/code-octokit.ts';
 import { kernelTableOptions } from '../../../handlers/table-options.ts';
 import { MissingConfigurationError } from '../../../shared/env.ts';
-import { readCodeToolsConfig } from '../../../tools/code/config.ts';
 import { DynamoIssueStateStore } from '../adapters/dynamo-issue-state.ts';
 import { ISSUE_PIPELINE_SETTINGS_ENV, IssuePipelineSettings } from '../config.ts';
 
@@ -14,7 +13,6 @@ import { ISSUE_PIPELINE_SETTINGS_ENV, IssuePipelineSettings } from '../config.ts
 
 let settings: IssuePipelineSettings | undefined;
 let store: DynamoIssueStateStore | undefined;
-let octokit: Octokit | undefined;
 
 export function pipelineSettings(): IssuePipelineSettings {
   if (settings === undefined) {
@@ -30,15 +28,8 @@ export function issueStateStore(): DynamoIssueStateStore {
   return store;
 }
 
-/** Octokit and the repository it works on. */
+/** Octokit and the repository it works on (the code tools' client and configuration). */
 export async function github(): Promise<{ octokit: Octokit; repository: { owner: string; repo: string } }> {
-  const config = readCodeToolsConfig();
-  octokit ??= createGitHubClient({
-    credentials: await getGitHubCredentials({
-      secretArn: config.githubSecretArn,
-      tokenOverride: config.githubToken,
-    }),
-    ...(config.githubBaseUrl !== undefined ? { baseUrl: config.githubBaseUrl } : {}),
-  });
+  const { octokit, config } = await codeOctokit();
   return { octokit, repository: config.repository };
 }
