@@ -14,17 +14,13 @@ import { join } from 'node:path';
 const SCRATCH = Symbol.for('slack-agent-workflows.scratch-directories');
 const FOLDER = /^slack-agents-(\d+)$/;
 
-interface Scratch {
-  readonly folder: string;
-  readonly directories: Set<string>;
-}
-
-function scratch(): Scratch {
-  const holder = globalThis as { [SCRATCH]?: Scratch };
+/** This process's folder, made (with its exit hook) on first use. */
+function scratchFolder(): string {
+  const holder = globalThis as { [SCRATCH]?: string };
   if (holder[SCRATCH] === undefined) {
     const folder = join(tmpdir(), `slack-agents-${process.pid}`);
     mkdirSync(folder, { recursive: true });
-    holder[SCRATCH] = { folder, directories: new Set() };
+    holder[SCRATCH] = folder;
     process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
   }
   return holder[SCRATCH];
@@ -32,22 +28,17 @@ function scratch(): Scratch {
 
 /** A new directory of this process's own, removed by `removeScratch` or at exit. */
 export function scratchDirectory(prefix: string): string {
-  const { folder, directories } = scratch();
-  const directory = mkdtempSync(join(folder, prefix));
-  directories.add(directory);
-  return directory;
+  return mkdtempSync(join(scratchFolder(), prefix));
 }
 
 /** Removes a directory `scratchDirectory` made (nothing for `undefined`). */
 export function removeScratch(directory: string | undefined): void {
-  if (directory === undefined) return;
-  scratch().directories.delete(directory);
-  rmSync(directory, { recursive: true, force: true });
+  if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
 }
 
 /** How many scratch directories this process holds (for tests). */
 export function scratchDirectoryCount(): number {
-  return scratch().directories.size;
+  return readdirSync(scratchFolder()).length;
 }
 
 /** Removes the scratch folders of processes that no longer run; returns how many. */
