@@ -18,7 +18,7 @@ function fakeHost(options: {
     run: (command, args, env) => {
       runs.push(`${env.DEBIAN_FRONTEND ?? ''} ${command} ${args.join(' ')}`.trim());
       const status = options.apt?.(args) ?? 0;
-      if (status === 0 && args[0] === 'install') executables.add('/usr/bin/chromium');
+      if (status === 0 && args[0] === 'install') executables.add('/usr/bin/chromium-headless-shell');
       return status;
     },
     log: (line) => logs.push(line),
@@ -39,30 +39,39 @@ describe('finding Chromium for the browser test', () => {
       executables: ['/usr/bin/apt-get'],
     });
     expect(() => ensureChromium(missing.host)).toThrow(
-      /CHROMIUM_PATH is \/nonexistent, which is not an executable file\. Install it with `sudo apt-get install -y chromium/,
+      /CHROMIUM_PATH is \/nonexistent, which is not an executable file\. Install it with `sudo apt-get install -y chromium-headless-shell/,
     );
     // An explicit path is never silently replaced by an install.
     expect(missing.runs).toEqual([]);
   });
 
-  it("finds Debian's /usr/bin/chromium first, then chromium-like names on PATH", () => {
+  it("finds Debian's headless shell first, then its full browser, then chromium-like names on PATH", () => {
+    const both = ['/usr/bin/chromium', '/usr/bin/chromium-headless-shell'];
+    expect(ensureChromium(fakeHost({ executables: both }).host)).toBe('/usr/bin/chromium-headless-shell');
     expect(ensureChromium(fakeHost({ executables: ['/usr/bin/chromium'] }).host)).toBe('/usr/bin/chromium');
+    expect(
+      ensureChromium(
+        fakeHost({
+          executables: ['/usr/local/bin/chromium-browser', '/usr/local/bin/chromium-headless-shell'],
+        }).host,
+      ),
+    ).toBe('/usr/local/bin/chromium-headless-shell');
     expect(ensureChromium(fakeHost({ executables: ['/usr/local/bin/chromium-browser'] }).host)).toBe(
       '/usr/local/bin/chromium-browser',
     );
   });
 
-  it('installs chromium with apt-get as root, printing the reason, and returns the installed path', () => {
+  it('installs the headless shell with apt-get as root, printing the reason, and returns the installed path', () => {
     const { host, runs, logs } = fakeHost({ root: true, executables: ['/usr/bin/apt-get'] });
-    expect(ensureChromium(host)).toBe('/usr/bin/chromium');
+    expect(ensureChromium(host)).toBe('/usr/bin/chromium-headless-shell');
     expect(runs).toEqual([
       'noninteractive /usr/bin/apt-get update',
-      'noninteractive /usr/bin/apt-get install -y chromium fonts-noto-color-emoji',
+      'noninteractive /usr/bin/apt-get install -y chromium-headless-shell fonts-noto-color-emoji',
     ]);
     expect(logs[0]).toMatch(
-      /Chromium is not at \/usr\/bin\/chromium nor on PATH: installing Debian's chromium/,
+      /Chromium is not at \/usr\/bin\/chromium-headless-shell or \/usr\/bin\/chromium nor on PATH: installing Debian's chromium-headless-shell/,
     );
-    expect(logs[1]).toBe('Chromium installed: /usr/bin/chromium');
+    expect(logs[1]).toBe('Chromium installed: /usr/bin/chromium-headless-shell');
   });
 
   it('fails with how to install it when not root, and does not try', () => {
