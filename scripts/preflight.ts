@@ -7,83 +7,16 @@
  *   npm run preflight -- -c docs/examples/incident-investigation.json
  *   npm run preflight -- --live                # after cdk deploy
  */
-import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { CONFIG_CONTEXT_KEY } from '../infra/config.ts';
-import { remainingSteps } from '../infra/preflight/deploy-steps.ts';
-import { livePreflight } from '../infra/preflight/live-checks.ts';
-import { environmentLines, staticPreflight } from '../infra/preflight/static-checks.ts';
+import { PREFLIGHT_USAGE, runPreflight } from '../infra/preflight/command.ts';
 
-const USAGE = `usage: npm run preflight -- [-c <configuration JSON or file>] [--live]
-  -c, --config  the configuration (JSON text or a .json file); else SLACK_AGENTS_CONFIG, else cdk.json's ${CONFIG_CONTEXT_KEY}
-  --live        also check the deployed stack with the current AWS credentials`;
-
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      config: { type: 'string', short: 'c' },
-      live: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help === true) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const raw = configuration(values.config ?? process.env.SLACK_AGENTS_CONFIG);
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-
-  out('Static checks (no AWS): the configuration, cdk-nag, the limits synth does not check');
-  const report = staticPreflight(raw);
-  if (report.template !== undefined) {
-    out(`  synthesized ${report.stackName} in ${(report.synthMilliseconds / 1000).toFixed(1)} s`);
-    out('  environment of each function, at its longest (Lambda takes 4096 bytes):');
-    for (const line of environmentLines(report.environmentSizes)) out(`    ${line}`);
-  }
-  for (const problem of report.problems) out(`  FIX ${problem}`);
-  if (report.problems.length > 0 || report.config === undefined) {
-    out(`${report.problems.length} problem(s): fix them and run npm run preflight again.`);
-    return 1;
-  }
-  out('  ok');
-  if (values.live !== true) {
-    out('\nDeploy steps that remain:');
-    for (const step of remainingSteps(report.config, report.stackName)) out(`  ${step}`);
-    out(
-      '  (out <Output> = aws cloudformation describe-stacks --stack-name ' +
-        `${report.stackName} --query "Stacks[0].Outputs[?OutputKey=='<Output>'].OutputValue" --output text)`,
-    );
-    return 0;
-  }
-
-  out('\nLive checks (the deployed stack, with the current AWS credentials)');
-  const live = await livePreflight(report.config, report.stackName);
-  for (const line of live.passed) out(`  ok  ${line}`);
-  for (const problem of live.problems) out(`  FIX ${problem}`);
-  if (live.problems.length > 0) {
-    out(`${live.problems.length} problem(s): fix them and run npm run preflight -- --live again.`);
-    return 1;
-  }
-  out('Ready: send the test message of docs/deploy.md, "Verify the install".');
-  return 0;
-}
-
-/** JSON text, a JSON file, or cdk.json's context. */
-function configuration(given: string | undefined): unknown {
-  if (given !== undefined) return given.trim().startsWith('{') ? given : readFileSync(given, 'utf8');
-  const cdkJson = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')) as {
-    context?: Record<string, unknown>;
-  };
-  return cdkJson.context?.[CONFIG_CONTEXT_KEY] ?? {};
-}
-
-main().then(
+runPreflight(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`preflight: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    process.stderr.write(
+      `preflight: ${error instanceof Error ? error.message : String(error)}\n${PREFLIGHT_USAGE}\n`,
+    );
     process.exitCode = 1;
   },
 );

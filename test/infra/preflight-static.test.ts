@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { limitProblems } from '../../infra/limits.ts';
+import { runPreflight } from '../../infra/preflight/command.ts';
 import { staticPreflight } from '../../infra/preflight/static-checks.ts';
 
 const EXAMPLES = new URL('../../docs/examples/', import.meta.url);
@@ -41,23 +42,27 @@ describe('the static preflight', () => {
     );
   });
 
-  it('runs as npm run preflight: the checks, the figures, and the deploy steps that remain', async () => {
-    // `npm run preflight` is `tsx scripts/preflight.ts`: Node with tsx's loader, without npm's and npx's
-    // own processes. The two runs are processes of their own, so they run at once.
-    const preflight = (config: string) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/preflight.ts', '-c', config], {
-        cwd: ROOT,
-      });
-    const passing = preflight('docs/examples/issue-pipeline.json');
-    const failing = preflight('{"reporterWaitSecs":1}').catch(
-      (error: { code: number; stdout: string }) => error,
-    );
-    const { stdout } = await passing;
+  it('prints the checks, the figures, and the deploy steps that remain', async () => {
+    const lines: string[] = [];
+    const code = await runPreflight(['-c', 'docs/examples/issue-pipeline.json'], (line) => lines.push(line));
+    const stdout = lines.join('\n');
+    expect(code).toBe(0);
     expect(stdout).toMatch(/synthesized SlackAgentsPipeline in \d+\.\d s/);
     expect(stdout).toMatch(/Router: \d+ of 4096 bytes/);
     expect(stdout).toContain('npx cdk deploy SlackAgentsPipeline');
     expect(stdout).toContain('aws codebuild import-source-credentials');
-    const failed = await failing;
+  }, 300_000);
+
+  it('runs as npm run preflight, exiting 1 with a line naming each fix', async () => {
+    // `npm run preflight` is `tsx scripts/preflight.ts`: Node with tsx's loader, without npm's and
+    // npx's own processes. A configuration that does not validate stops before synthesis, so the
+    // entry point is proved without a second synthesis in a cold process (the output of one that
+    // passes is checked above, in this process).
+    const failed = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/preflight.ts', '-c', '{"reporterWaitSecs":1}'],
+      { cwd: ROOT },
+    ).catch((error: { code: number; stdout: string }) => error);
     expect(failed).toMatchObject({ code: 1 });
     expect((failed as { stdout: string }).stdout).toContain(
       'FIX slackAgents.reporterWaitSecs: unknown key; did you mean reporterWaitSeconds?',
