@@ -15,7 +15,7 @@ import { LOCAL_ACCOUNT, LOCAL_REGION } from './template.ts';
 /**
  * The sandbox's telemetry: CloudWatch Logs (build logs and the demo incident's), CloudWatch
  * metrics and CloudFormation stack events, served on the sandbox's port, and the demo incident
- * seeded at start.
+ * seeded before any of them is first read or written.
  */
 
 export interface SandboxTelemetryOptions {
@@ -30,8 +30,8 @@ export interface SandboxTelemetry {
   readonly logs: LocalLogs;
   readonly metrics: LocalMetrics;
   readonly cloudformation: LocalCloudFormation;
-  /** What the demo incident planted; absent without one. */
-  readonly demo?: DemoIncident['facts'];
+  /** What the demo incident planted; undefined without one. */
+  readonly demo: DemoIncident['facts'] | undefined;
   /** Why there is no Loghub noise, when there is none. */
   readonly noiseNote?: string;
   /** Serves the request when it is one of these APIs; false otherwise. */
@@ -43,30 +43,55 @@ export function createSandboxTelemetry(options: SandboxTelemetryOptions = {}): S
   const logs = new LocalLogs(now);
   const metrics = new LocalMetrics();
   const cloudformation = new LocalCloudFormation({ region: LOCAL_REGION, account: LOCAL_ACCOUNT });
+  const noise = options.demoSeed === false ? undefined : readLoghubNoise(options.loghubDir);
+  // The demo incident (three hours of logs and metrics, about 80 ms of CPU) is seeded when its
+  // data is first read or written, not at start: most sandboxes never look at telemetry.
   let demo: DemoIncident['facts'] | undefined;
-  let noiseNote: string | undefined;
-  if (options.demoSeed !== false) {
-    const noise = readLoghubNoise(options.loghubDir);
-    noiseNote = noise.note;
-    const incident = generateDemoIncident({ now: now(), seed: options.demoSeed ?? 3, noise: noise.lines });
+  let seeded = options.demoSeed === false;
+  const seed = () => {
+    if (seeded) return;
+    seeded = true;
+    const incident = generateDemoIncident({
+      now: now(),
+      seed: typeof options.demoSeed === 'number' ? options.demoSeed : 3,
+      noise: noise?.lines ?? [],
+    });
     seedDemoIncident(incident, { logs, metrics, cloudformation });
     demo = incident.facts;
-  }
+  };
   const logsApi = createLogsApiHandler(new LogsService(logs));
   const metricsApi = createMetricsApiHandler(new MetricsService(metrics, now));
   const cloudformationApi = createCloudFormationApiHandler(cloudformation);
   return {
-    logs,
-    metrics,
-    cloudformation,
-    ...(demo ? { demo } : {}),
-    ...(noiseNote ? { noiseNote } : {}),
+    get logs() {
+      seed();
+      return logs;
+    },
+    get metrics() {
+      seed();
+      return metrics;
+    },
+    get cloudformation() {
+      seed();
+      return cloudformation;
+    },
+    get demo() {
+      seed();
+      return demo;
+    },
+    ...(noise?.note ? { noiseNote: noise.note } : {}),
     async serve(req, res, body) {
       const target = String(req.headers['x-amz-target'] ?? '');
-      if (target.startsWith(LOGS_TARGET_PREFIX)) await logsApi(req, res, body);
-      else if (target.startsWith(CLOUDWATCH_TARGET_PREFIX)) await metricsApi(req, res, body);
-      else if (isCloudFormationRequest(req, body)) await cloudformationApi(req, res, body);
-      else return false;
+      const api = target.startsWith(LOGS_TARGET_PREFIX)
+        ? logsApi
+        : target.startsWith(CLOUDWATCH_TARGET_PREFIX)
+          ? metricsApi
+          : isCloudFormationRequest(req, body)
+            ? cloudformationApi
+            : undefined;
+      if (api === undefined) return false;
+      seed();
+      await api(req, res, body);
       return true;
     },
   };

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createSandboxTelemetry } from '../../local/sandbox-telemetry.ts';
 import { generateDemoIncident } from '../../local/telemetry/demo-incident.ts';
 import { readLoghubNoise } from '../../local/telemetry/loghub-noise.ts';
 import { loghubDir, loghubPresent } from '../log-analysis/loghub.ts';
@@ -63,6 +64,24 @@ describe('the demo incident', () => {
     const evictions = metrics.filter((m) => m.id.name === 'Evictions' && (m.values[0] ?? 0) > 1000);
     expect(evictions).toHaveLength(5);
     expect(Math.max(...evictions.map((m) => m.time))).toBeLessThan(facts.deployAt - 60 * 60_000);
+  });
+});
+
+describe("the sandbox's telemetry", () => {
+  it('seeds the demo incident when its data is first read, relative to that moment', () => {
+    let now = NOW;
+    const telemetry = createSandboxTelemetry({ now: () => now });
+    now = NOW + 3_600_000;
+
+    expect(telemetry.logs.hasGroup('/ecs/payment-api')).toBe(true);
+    expect(telemetry.demo?.deployAt).toBe(generateDemoIncident({ now }).facts.deployAt);
+  });
+
+  it('seeds nothing when the demo is off', () => {
+    const telemetry = createSandboxTelemetry({ demoSeed: false });
+
+    expect(telemetry.logs.hasGroup('/ecs/payment-api')).toBe(false);
+    expect(telemetry.demo).toBeUndefined();
   });
 });
 
