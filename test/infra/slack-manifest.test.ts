@@ -223,8 +223,10 @@ describe('the Slack app manifest', () => {
 });
 
 describe('npm run slack:manifest', () => {
+  // `npm run slack:manifest` is `tsx scripts/slack-manifest.ts`: Node with tsx's loader, one
+  // process (tsx's own command line would start Node as a second).
   const run = (args: string[], env: Record<string, string> = {}) =>
-    promisify(execFile)(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/slack-manifest.ts', ...args], {
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/slack-manifest.ts', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });
