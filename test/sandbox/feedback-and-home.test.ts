@@ -201,9 +201,11 @@ describe('feedback on the findings', () => {
     expect(mine).toHaveLength(2);
     const dir = mkdtempSync(join(tmpdir(), 'feedback-export-'));
     const out = join(dir, 'feedback.jsonl');
+    // `npm run feedback:export` is `tsx scripts/feedback-export.ts`: Node with tsx's loader, one
+    // process (npx and tsx's own command line would add two).
     await promisify(execFile)(
-      'npx',
-      ['tsx', 'scripts/feedback-export.ts', '--since', '2020-01-01T00:00:00Z', '--out', out],
+      process.execPath,
+      ['--import', 'tsx', 'scripts/feedback-export.ts', '--since', '2020-01-01T00:00:00Z', '--out', out],
       {
         env: {
           ...process.env,
@@ -233,8 +235,8 @@ describe('feedback on the findings', () => {
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     const future = await promisify(execFile)(
-      'npx',
-      ['tsx', 'scripts/feedback-export.ts', '--since', '2999-01-01'],
+      process.execPath,
+      ['--import', 'tsx', 'scripts/feedback-export.ts', '--since', '2999-01-01'],
       {
         env: {
           ...process.env,
