@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
-import { isolatedTestFiles, workerSandboxTestFiles } from './test/support/isolation.ts';
+import { freshModuleTestFiles, isolatedTestFiles, workerSandboxTestFiles } from './test/support/isolation.ts';
 
-// Files that touch process-wide state (the environment, Lambda handler modules, the sandbox, a
-// browser) get a module graph of their own; the rest share their worker's, so the SDKs and
-// aws-cdk-lib load once per worker instead of once per file (test/support/isolation.ts).
+// Files that touch process-wide state get a module graph of their own: in a warm worker after a
+// module reset when what they change can be undone (the environment, Lambda handler modules, the
+// sandbox, spies), in a process of their own when not (module mocks, fake timers, globals); the
+// rest share their worker's, so the SDKs and aws-cdk-lib load once per worker instead of once
+// per file (test/support/isolation.ts).
 const isolated = isolatedTestFiles(import.meta.dirname);
+const fresh = freshModuleTestFiles(import.meta.dirname);
 // Files that get their sandbox from the worker (test/support/sandbox.ts) run one after another in
 // warm workers, which keep what node_modules loaded. SANDBOX_FILES=isolated runs them isolated
 // instead, one process each, as before (to compare the two).
@@ -30,8 +33,17 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: ['test/**/*.test.ts'],
-          exclude: [...isolated, ...sandboxFiles],
+          exclude: [...isolated, ...fresh, ...sandboxFiles],
           isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'fresh',
+          include: fresh,
+          isolate: false,
+          setupFiles: ['test/support/fresh-modules.ts'],
         },
       },
       {

@@ -17,6 +17,7 @@ import { createSlackApiHandler } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
 import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
+import { restoreEnvironment } from '../support/environment.ts';
 
 /**
  * The live preflight against the sandbox's emulators through the real clients: moto for
@@ -120,7 +121,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  process.env = saved;
+  restoreEnvironment(saved);
   moto?.process.kill();
   await github?.close();
   for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InboxEnqueueError, sendToInbox } from '../../lambdas/adapters/inbox-queue.ts';
 import { createIngressHandler } from '../../lambdas/ingress/handle-ingress.ts';
 import { InboxEnvelope } from '../../lambdas/kernel/inbox.ts';
+import { restoreEnvironment } from '../support/environment.ts';
 import {
   BOT_USER_ID,
   JSON_TYPE,
@@ -159,7 +160,7 @@ describe('the Lambda entry (lambdas/handlers/ingress.ts)', () => {
       expect([response.statusCode, ownResponse.statusCode]).toEqual([200, 200]);
       expect(sqsServer.calls.map((call) => call.input.MessageDeduplicationId)).toEqual(['Ev0001']);
     } finally {
-      process.env = saved;
+      restoreEnvironment(saved);
     }
   });
 });

@@ -23,8 +23,9 @@ import { sandboxReuseKey } from '../../local/sandbox-reuse-key.ts';
  *   invocation does not end in time, the sandbox is closed instead.
  *
  * A worker keeps at most `KEPT` idle sandboxes (the least recently used is closed). A file whose
- * own code touches process-wide state (see test/support/isolation.ts) runs in a process of its
- * own, and `workerSandbox` then just starts its sandbox there.
+ * own code touches process-wide state (see test/support/isolation.ts) runs in the `fresh`
+ * project, whose workers reset the modules before each file, and `workerSandbox` serves it the
+ * same way there; in a process of its own (the `isolated` project) it just starts its sandbox.
  */
 
 const WORKER = Symbol.for('slack-agent-workflows.test.worker-sandbox');
