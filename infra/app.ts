@@ -1,7 +1,8 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
-import { CONFIG_CONTEXT_KEY, InvalidConfigError, parseConfig } from './config.ts';
+import { CONFIG_CONTEXT_KEY, InvalidConfigError } from './config.ts';
+import { deployableConfig } from './deployable-config.ts';
 import { SlackAgentsStack } from './slack-agents-stack.ts';
 import { stackNameOf } from './synth.ts';
 
@@ -16,10 +17,7 @@ const app = new App();
 const config = app.node.tryGetContext(CONFIG_CONTEXT_KEY) ?? {};
 try {
   // The configuration is refused before any construct is built (the stack parses it the same way).
-  if (parseConfig(config, WORKFLOW_MODULES).sandbox)
-    throw new InvalidConfigError([
-      `${CONFIG_CONTEXT_KEY}.sandbox: the sandbox's configuration is never deployed; remove sandbox: true`,
-    ]);
+  deployableConfig(config, WORKFLOW_MODULES);
   new SlackAgentsStack(app, stackNameOf(config), {
     modules: WORKFLOW_MODULES,
     config,

@@ -2,7 +2,8 @@ import { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
 import type { AnyWorkflowModule } from '../../statemachines/workflow-module.ts';
-import { CONFIG_CONTEXT_KEY, InvalidConfigError, parseConfig, type SlackAgentsConfig } from '../config.ts';
+import { InvalidConfigError, parseConfig, type SlackAgentsConfig } from '../config.ts';
+import { SANDBOX_NOT_DEPLOYABLE } from '../deployable-config.ts';
 import { environmentSizes, LAMBDA_ENVIRONMENT_LIMIT, limitProblems } from '../limits.ts';
 import { removeScratch, scratchDirectory } from '../scratch.ts';
 import { SlackAgentsStack } from '../slack-agents-stack.ts';
@@ -43,10 +44,7 @@ export function staticPreflight(
     return { problems: error.issues, stackName, environmentSizes: new Map(), synthMilliseconds: 0 };
   }
   const problems: string[] = [];
-  if (config.sandbox)
-    problems.push(
-      `${CONFIG_CONTEXT_KEY}.sandbox: the sandbox's configuration is never deployed; remove sandbox: true`,
-    );
+  if (config.sandbox) problems.push(SANDBOX_NOT_DEPLOYABLE);
 
   const started = performance.now();
   // Bundling is skipped: it changes asset hashes only, and the checks read the template.

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { InvalidConfigError, parseConfig } from '../../infra/config.ts';
+import { deployableConfig, SANDBOX_NOT_DEPLOYABLE } from '../../infra/deployable-config.ts';
 
 /** A configuration that works in AWS: real-looking ids, every enabled workflow provided for. */
 const WORKING = JSON.parse(
@@ -145,27 +146,26 @@ describe('configuration that refuses what cannot work', () => {
     ]);
   });
 
-  it('stops `cdk synth` with the problem lines and no stack trace, and never deploys the sandbox configuration', async () => {
-    // Node with tsx's loader, as `npx cdk synth` runs the app (cdk.json), without npx's own processes.
-    const run = (config: unknown) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'infra/app.ts'], {
-        cwd: new URL('../..', import.meta.url).pathname,
-        env: {
-          ...process.env,
-          CDK_CONTEXT_JSON: JSON.stringify({ slackAgents: config, 'aws:cdk:bundling-stacks': [] }),
-          CDK_OUTDIR: '/tmp/slack-agents-config-check',
-        },
-      });
-    // Both apps run at once: each is a process of its own.
-    const typo = run({ ...WORKING, channels: { bugReport: 'C0123' } });
-    const sandbox = run({ sandbox: true }).catch((error: { stderr: string }) => error);
-    await expect(typo).rejects.toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining(
-        'slackAgents.channels.bugReport: unknown key; did you mean channels.bugReports?',
-      ),
-    });
-    const failed = await sandbox;
+  it('refuses, as `cdk synth` takes it, a configuration that does not validate and the sandbox configuration', () => {
+    expect(() => deployableConfig({ ...WORKING, channels: { bugReport: 'C0123' } })).toThrow(
+      'slackAgents.channels.bugReport: unknown key; did you mean channels.bugReports?',
+    );
+    expect(() => deployableConfig({ sandbox: true })).toThrow(InvalidConfigError);
+    expect(() => deployableConfig({ sandbox: true })).toThrow(SANDBOX_NOT_DEPLOYABLE);
+    expect(deployableConfig(WORKING).sandbox).toBe(false);
+  });
+
+  it('stops `cdk synth` with the problem lines and no stack trace', async () => {
+    // Node with tsx's loader, as `npx cdk synth` runs the app (cdk.json), without npx's own
+    // processes; the app refuses what deployableConfig refuses (above), printing its lines.
+    const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'infra/app.ts'], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      env: {
+        ...process.env,
+        CDK_CONTEXT_JSON: JSON.stringify({ slackAgents: { sandbox: true }, 'aws:cdk:bundling-stacks': [] }),
+        CDK_OUTDIR: '/tmp/slack-agents-config-check',
+      },
+    }).catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 1 });
     expect((failed as { stderr: string }).stderr.trim()).toBe(
       "invalid slackAgents configuration:\n  slackAgents.sandbox: the sandbox's configuration is never deployed; remove sandbox: true",
