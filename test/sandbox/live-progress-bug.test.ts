@@ -24,7 +24,7 @@ let h: BugHarness;
 
 beforeAll(async () => {
   // A long reporter wait: the answer below must arrive before it ends, however slow the machine.
-  h = await startBugHarness({ reporterWaitSeconds: 120_000 }, { env: { LIVE_PROGRESS: 'on' } });
+  h = await startBugHarness({ reporterWaitSeconds: 600_000 }, { env: { LIVE_PROGRESS: 'on' } });
 }, 120_000);
 afterAll(async () => {
   await h?.stop();
