@@ -50,7 +50,7 @@ export interface SynthesizeOptions {
    * Run aws-cdk-lib's built-in CloudFormation validation during synthesis (its findings go to
    * the assembly's `validation-report.json`). `cdk synth`, `cdk deploy` (infra/app.ts) and the
    * preflight always run it; the sandbox and the tests skip it, as it costs seconds of CPU per
-   * synthesis, and test/infra/cloudformation-validation.test.ts checks that the stack passes it.
+   * synthesis, and test/infra/preflight-static.test.ts checks that the stack passes it.
    * @default false
    */
   readonly cloudFormationValidation?: boolean;
