@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { restoreEnvironment } from '../support/environment.ts';
 import { freshModuleTestFiles, isolatedTestFiles, workerSandboxTestFiles } from '../support/isolation.ts';
 
 /**
@@ -55,5 +56,20 @@ describe('where a test file runs', () => {
 
   it("gives the worker's sandbox project the files that touch nothing else", () => {
     expect(workerSandboxTestFiles(root)).toEqual(['test/worker-sandbox.test.ts']);
+  });
+});
+
+describe('putting the environment back after a file', () => {
+  it('restores names and values in the same object, which vi.stubEnv and import.meta.env hold', () => {
+    const env = process.env;
+    const saved = { ...process.env };
+    process.env.TEST_PLACEMENT_ADDED = 'added';
+    delete process.env.PATH;
+
+    restoreEnvironment(saved);
+
+    expect(process.env).toBe(env);
+    expect(process.env.TEST_PLACEMENT_ADDED).toBeUndefined();
+    expect(process.env.PATH).toBe(saved.PATH);
   });
 });
