@@ -151,7 +151,7 @@ async function main() {
   await measure('search_code literal (all files)', CALLS, (i) =>
     call('search_code', { pattern: `compute${i % FILES}_3` }),
   );
-  await measure('search_code regex (all files, worker)', CALLS, (i) =>
+  await measure('search_code regex (all files, RE2)', CALLS, (i) =>
     call('search_code', { pattern: `scaled > ${i % FILES}0\\b`, regex: true }),
   );
   await measure('write_file (one commit: blob, tree, commit, ref)', WRITES, (i) =>

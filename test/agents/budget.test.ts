@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_TOOL_CALLS, turnBudget } from '../../lambdas/agents/budget.ts';
 
 describe('turn budget', () => {
-  const nowMs = Date.parse('2026-11-21T12:00:00Z');
+  const nowMs = Date.parse('2015-11-21T12:00:00Z');
 
   it('is the configured budget when the Lambda has time to spare', () => {
     expect(turnBudget({ nowMs, remainingMs: 300_000, budgetMs: 240_000 })).toEqual({

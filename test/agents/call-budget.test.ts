@@ -18,7 +18,7 @@ import { startDynalite } from '../support/dynalite.ts';
 let db: Awaited<ReturnType<typeof startDynalite>>;
 let day: DynamoDailySpend;
 let conversations: DynamoConversationReservations;
-let now = new Date('2026-11-24T10:00:00Z');
+let now = new Date('2015-11-24T10:00:00Z');
 const clock = { now: () => now };
 
 beforeAll(async () => {
@@ -57,10 +57,10 @@ describe('reservations on the day’s counter', () => {
     const answers = await Promise.all(Array.from({ length: 40 }, () => budget.reserve(worst)));
     const granted = answers.filter((a) => a.granted);
     expect(granted).toHaveLength(4);
-    expect(await day.spentOn('2026-11-24')).toBe(1_200_000);
+    expect(await day.spentOn('2015-11-24')).toBe(1_200_000);
     const refusal = answers.find((a) => !a.granted);
     expect(refusal && !refusal.granted && refusal.reason).toBe(
-      'the platform reached its spending ceiling of $1.00 of estimated model cost for today (2026-11-24, UTC); it resets at midnight UTC',
+      'the platform reached its spending ceiling of $1.00 of estimated model cost for today (2015-11-24, UTC); it resets at midnight UTC',
     );
     // Settling turns each reservation into its real cost; a failed call gives all of it back.
     for (const [i, answer] of granted.entries()) {
@@ -68,13 +68,13 @@ describe('reservations on the day’s counter', () => {
       if (i === 0) await budget.release(answer.hold);
       else await budget.settle(answer.hold, { tokens: 5_000, microUsd: 100_000 });
     }
-    expect(await day.spentOn('2026-11-24')).toBe(300_000);
+    expect(await day.spentOn('2015-11-24')).toBe(300_000);
   });
 });
 
 describe('reservations on the conversation', () => {
   it('refuses at the conversation’s money budget and gives the day’s reservation back', async () => {
-    now = new Date('2026-11-25T10:00:00Z');
+    now = new Date('2015-11-25T10:00:00Z');
     await conversation('conv-cost', { inputTokens: 100, outputTokens: 100, costMicroUsd: 450_000 });
     const limits = { ...DEFAULT_AGENT_LIMITS, maxConversationCostUsd: 0.5, maxDailyCostUsd: 10 };
     const budget = new CallBudget({
@@ -94,11 +94,11 @@ describe('reservations on the conversation', () => {
     expect(refused && !refused.granted && refused.reason).toBe(
       'it used its budget of $0.50 of estimated model cost',
     );
-    expect(await day.spentOn('2026-11-25')).toBe(100_000);
+    expect(await day.spentOn('2015-11-25')).toBe(100_000);
   });
 
   it('gives back, on the conversation and its day, a reservation whose invocation died mid-call', async () => {
-    now = new Date('2026-11-26T10:00:00Z');
+    now = new Date('2015-11-26T10:00:00Z');
     await conversation('conv-dead');
     const deps = {
       limits: { ...DEFAULT_AGENT_LIMITS, maxDailyCostUsd: 10 },
@@ -118,7 +118,7 @@ describe('reservations on the conversation', () => {
     const later = new CallBudget(deps);
     expect(await later.sweepExpired()).toBe(2);
     expect(await later.sweepExpired()).toBe(0);
-    expect(await day.spentOn('2026-11-26')).toBe(0);
+    expect(await day.spentOn('2015-11-26')).toBe(0);
     expect((await later.reserve({ tokens: 40_000, microUsd: 1 })).granted).toBe(true);
   });
 });

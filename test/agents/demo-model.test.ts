@@ -37,7 +37,7 @@ function stored(
     senderId,
     messageType: 'message',
     text,
-    receivedAt: '2026-11-21T12:00:00Z',
+    receivedAt: '2015-11-21T12:00:00Z',
   };
 }
 

@@ -220,7 +220,8 @@ describe('the conversation budget in DynamoDB', () => {
   it('counts the turns in a row that continued, once per turn, and restarts after one that did not', async () => {
     const store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
     const budget = new DynamoConversationBudget({ client: db.client, tableName: db.tableName });
-    await store.createConversation(bugConversation('budget-1'));
+    const conversation = bugConversation('budget-1');
+    await store.createConversation(conversation);
     await store.addToLedger('budget-1', { inputTokens: 700, outputTokens: 300, cacheReadTokens: 5_000 });
 
     await budget.recordTurnEnd('budget-1', 1, true);
@@ -234,7 +235,7 @@ describe('the conversation budget in DynamoDB', () => {
     const afterReset = await budget.spend('budget-1');
 
     expect(twoInARow).toEqual({
-      createdAt: '2026-11-21T12:00:00Z',
+      createdAt: conversation.createdAt,
       tokens: 1_000,
       costMicroUsd: 0,
       consecutiveContinues: 2,

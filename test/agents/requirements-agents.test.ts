@@ -120,7 +120,7 @@ describe('the requirements clarifier', () => {
 
   it('names the limit that stopped the turn (the daily ceiling) as stoppedBy, without a model call', async () => {
     const server = await scripted([]);
-    const noon = new Date('2026-11-23T12:00:00Z');
+    const noon = new Date('2015-11-23T12:00:00Z');
 
     const output = await runAgentTurn(
       clarifierInput(),
@@ -132,7 +132,7 @@ describe('the requirements clarifier', () => {
     );
 
     const reason =
-      'the platform reached its spending ceiling of $1.00 of estimated model cost for today (2026-11-23, UTC); it resets at midnight UTC';
+      'the platform reached its spending ceiling of $1.00 of estimated model cost for today (2015-11-23, UTC); it resets at midnight UTC';
     expect(server.requests).toHaveLength(0);
     expect(output).toMatchObject({ action: 'failed', error: reason, stoppedBy: reason });
   });

@@ -27,7 +27,7 @@ const PRICE: ModelPrice = {
   cacheWritePerMillion: 2,
   cacheReadPerMillion: 0.1,
 };
-const NOON = new Date('2026-11-23T12:00:00Z');
+const NOON = new Date('2015-11-23T12:00:00Z');
 const limits = (overrides: Partial<AgentLimits> = {}) => AgentLimits.parse(overrides);
 
 /** A day counter in memory. */
@@ -81,7 +81,7 @@ describe('the cost of agent turns', () => {
     const second = 500 * 1 + 50 * 10;
     expect(ledger.deltas.map((delta) => delta.costMicroUsd)).toEqual([first, second]);
     expect(ledger.total('cacheWriteTokens')).toBe(2_000);
-    expect(days.days.get('2026-11-23')).toBe(first + second);
+    expect(days.days.get('2015-11-23')).toBe(first + second);
   });
 
   it('stops before the next call once the turn spent the rest of the money budget', async () => {
@@ -114,7 +114,7 @@ describe('the cost of agent turns', () => {
 
   it("makes no model call once the day's spend reached the daily ceiling, and says why", async () => {
     const server = await scripted([]);
-    const days = memoryDays({ '2026-11-23': 5_000_000 });
+    const days = memoryDays({ '2015-11-23': 5_000_000 });
 
     const output = await runAgentTurn(
       turnInput(),
@@ -130,13 +130,13 @@ describe('the cost of agent turns', () => {
     expect(server.requests).toHaveLength(0);
     expect(output.action).toBe('escalate');
     expect(output.error).toBe(
-      'the platform reached its spending ceiling of $5.00 of estimated model cost for today (2026-11-23, UTC); it resets at midnight UTC',
+      'the platform reached its spending ceiling of $5.00 of estimated model cost for today (2015-11-23, UTC); it resets at midnight UTC',
     );
   });
 
   it("runs the turn when only yesterday's spend reached the ceiling", async () => {
     const server = await scripted([submit(validFindings)]);
-    const days = memoryDays({ '2026-11-22': 9_000_000 });
+    const days = memoryDays({ '2015-11-22': 9_000_000 });
 
     const output = await runAgentTurn(
       turnInput(),
@@ -164,13 +164,13 @@ describe('the daily spend counter in DynamoDB', () => {
   it('adds concurrent increments atomically, per UTC day, and reads 0 for a day with none', async () => {
     const spend = new DynamoDailySpend({ client: db.client, tableName: db.tableName });
 
-    await Promise.all(Array.from({ length: 50 }, (_, i) => spend.add('2026-11-23', i + 1)));
-    await spend.add('2026-11-24', 7);
-    await spend.add('2026-11-24', 0);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => spend.add('2015-11-23', i + 1)));
+    await spend.add('2015-11-24', 7);
+    await spend.add('2015-11-24', 0);
 
-    expect(await spend.spentOn('2026-11-23')).toBe((50 * 51) / 2);
-    expect(await spend.spentOn('2026-11-24')).toBe(7);
-    expect(await spend.spentOn('2026-11-25')).toBe(0);
+    expect(await spend.spentOn('2015-11-23')).toBe((50 * 51) / 2);
+    expect(await spend.spentOn('2015-11-24')).toBe(7);
+    expect(await spend.spentOn('2015-11-25')).toBe(0);
   });
 
   it("reads the conversation's estimated cost from its ledger for the money budget", async () => {

@@ -125,6 +125,8 @@ export function turnDeps(
   overrides: Partial<RunAgentTurnDeps<TestProfiles>> & { maxRetries?: number } = {},
 ): RunAgentTurnDeps<TestProfiles> {
   const { maxRetries, ...rest } = overrides;
+  // The deadline is on the clock the turn reads, so a test that pins the clock keeps a minute.
+  const clock = rest.clock ?? { now: () => new Date() };
   return {
     profiles: TEST_PROFILES,
     model: createAnthropicModel({ apiKey: 'test-key', baseURL: baseUrl, maxRetries: maxRetries ?? 0 }),
@@ -132,8 +134,8 @@ export function turnDeps(
     tools: fakeTools({}).invoker,
     transcripts: new MemoryTranscripts(),
     ledger: async () => {},
-    clock: { now: () => new Date() },
-    budget: { deadlineMs: Date.now() + 60_000, maxToolCalls: 10 },
+    clock,
+    budget: { deadlineMs: clock.now().getTime() + 60_000, maxToolCalls: 10 },
     newSessionId: () => 'session-1',
     ...rest,
   };

@@ -268,7 +268,7 @@ describe('budgets', () => {
 
   it('returns continue when the time budget runs out', async () => {
     const server = await scripted([history()]);
-    let now = Date.parse('2026-11-21T12:00:00Z');
+    let now = Date.parse('2015-11-21T12:00:00Z');
     // The tool call takes the rest of the turn's time.
     const tools = fakeTools({
       get_bug_conversations: () => {

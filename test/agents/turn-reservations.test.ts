@@ -27,7 +27,7 @@ const PRICE: ModelPrice = {
   cacheWritePerMillion: 2,
   cacheReadPerMillion: 0.1,
 };
-const NOON = new Date('2026-11-23T12:00:00Z');
+const NOON = new Date('2015-11-23T12:00:00Z');
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
 let day: DynamoDailySpend;
@@ -71,7 +71,7 @@ describe('reservations around an agent turn’s model calls', () => {
     const output = await runAgentTurn(turnInput(), deps(server.baseUrl, { maxDailyCostUsd: 5 }));
 
     expect(output.action).toBe('post_findings');
-    expect(await day.spentOn('2026-11-23')).toBe(2_000);
+    expect(await day.spentOn('2015-11-23')).toBe(2_000);
     expect(await counters()).toEqual({ tokens: 1_100, microUsd: 2_000 });
   });
 
@@ -81,7 +81,7 @@ describe('reservations around an agent turn’s model calls', () => {
     const output = await runAgentTurn(turnInput({ turn: 2 }), deps(server.baseUrl, { maxDailyCostUsd: 5 }));
 
     expect(output.action).toBe('escalate');
-    expect(await day.spentOn('2026-11-23')).toBe(2_000);
+    expect(await day.spentOn('2015-11-23')).toBe(2_000);
     expect(await counters()).toEqual({ tokens: 1_100, microUsd: 2_000 });
   });
 
@@ -99,6 +99,6 @@ describe('reservations around an agent turn’s model calls', () => {
       error: 'it used its budget of 1,100 model tokens',
     });
     // The day's reservation made before the conversation refused was given back.
-    expect(await day.spentOn('2026-11-23')).toBe(2_000);
+    expect(await day.spentOn('2015-11-23')).toBe(2_000);
   });
 });

@@ -43,7 +43,7 @@ beforeEach(() => {
 });
 
 /** A clock the test moves by hand. */
-function manualClock(start = '2026-11-22T10:00:00.000Z') {
+function manualClock(start = '2015-11-22T10:00:00.000Z') {
   let now = Date.parse(start);
   return { now: () => new Date(now), advance: (seconds: number) => (now += seconds * 1000) };
 }

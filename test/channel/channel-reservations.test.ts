@@ -27,7 +27,7 @@ const REQUEST: MessageCreateParamsNonStreaming = {
   max_tokens: 1_000,
   messages: [{ role: 'user', content: 'what does the checkout service do?' }],
 };
-const NOON = new Date('2026-11-23T12:00:00Z');
+const NOON = new Date('2015-11-23T12:00:00Z');
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
 beforeAll(async () => {
@@ -74,25 +74,25 @@ describe('channel answers with reservations', () => {
     const answered = results.filter((r) => r.status === 'fulfilled').length;
     const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
     const worst = worstCaseOf(REQUEST, PRICE).microUsd;
-    const spent = await day.spentOn('2026-11-23');
+    const spent = await day.spentOn('2015-11-23');
     expect(spent).toBe(answered * 9_000);
     expect(spent).toBeLessThanOrEqual(50_000 + worst);
     expect(refused.length).toBeGreaterThan(0);
     for (const error of refused) {
       expect(error).toBeInstanceOf(DailyBudgetSpentError);
       expect((error as DailyBudgetSpentError).reason).toBe(
-        'the platform reached its spending ceiling of $0.05 of estimated model cost for today (2026-11-23, UTC); it resets at midnight UTC',
+        'the platform reached its spending ceiling of $0.05 of estimated model cost for today (2015-11-23, UTC); it resets at midnight UTC',
       );
     }
   });
 
   it('gives the reservation back when the model call fails', async () => {
     const day = new DynamoDailySpend({ client: db.client, tableName: db.tableName });
-    const before = await day.spentOn('2026-11-23');
+    const before = await day.spentOn('2015-11-23');
     const model = pricedModel(slowModel(true), spending(day, 100));
 
     await expect(model.createMessage(REQUEST)).rejects.toThrow(ModelCallError);
 
-    expect(await day.spentOn('2026-11-23')).toBe(before);
+    expect(await day.spentOn('2015-11-23')).toBe(before);
   });
 });

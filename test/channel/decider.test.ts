@@ -11,7 +11,7 @@ import {
   DEFAULT_CHANNEL_SETTINGS,
 } from '../../lambdas/workflows/channel-conversations/model.ts';
 
-const NOW = new Date('2026-11-22T10:00:00.000Z');
+const NOW = new Date('2015-11-22T10:00:00.000Z');
 const secondsAgo = (s: number) => new Date(NOW.getTime() - s * 1000).toISOString();
 
 function message(text: string, overrides: Partial<IncomingMessage> = {}): IncomingMessage {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { groupEvents } from '../../console/src/event-groups.ts';
 
-const at = '2026-11-23T10:00:00.000Z';
+const at = '2015-11-23T10:00:00.000Z';
 const e = (type: string, stateName?: string) => ({
   type,
   timestamp: at,

@@ -7,7 +7,7 @@ import type { IncidentRecord } from '../../lambdas/workflows/incident-investigat
 describe('workflow metrics in the ledger', () => {
   it('shows each AgentMetrics figure of an investigation as a labelled tile', () => {
     const record = {
-      startedAt: '2026-11-23T10:00:00.000Z',
+      startedAt: '2015-11-23T10:00:00.000Z',
       channel: 'C',
       threadTs: '1.0',
       roundsDone: 2,

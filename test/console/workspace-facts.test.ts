@@ -10,7 +10,7 @@ import { buildResults } from '../../lambdas/builds/build-results.ts';
 
 const CONVERSATION = 'bug-investigation-C_BUG_REPORTS-1795420000-000100';
 const BRANCH = 'agents/bug-1a2b3c';
-const at = '2026-11-23T10:00:00.000Z';
+const at = '2015-11-23T10:00:00.000Z';
 
 const failed = buildResults({
   attempt: 1,

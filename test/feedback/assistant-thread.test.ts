@@ -49,7 +49,7 @@ function deps() {
     deps: {
       store,
       executions,
-      clock: { now: () => new Date('2026-11-27T02:00:00Z') },
+      clock: { now: () => new Date('2015-11-27T02:00:00Z') },
       workflows: [PRD],
       botUserId: 'U_BOT',
       unownedMessages: async (m: InboxMessage) => {
@@ -69,7 +69,7 @@ const dm = (ts: string, text: string): InboxMessage => ({
   ts,
   threadTs: '1795745900.000100',
   mentionsBot: true,
-  receivedAt: '2026-11-27T02:00:00Z',
+  receivedAt: '2015-11-27T02:00:00Z',
 });
 
 describe('the assistant thread', () => {

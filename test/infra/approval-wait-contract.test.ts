@@ -138,7 +138,7 @@ async function run(wait: 'decided' | 'timeout') {
         kind: 'approve_probe',
         decision: 'approve',
         by: 'U_DEV',
-        at: '2026-11-23T10:00:00.000Z',
+        at: '2015-11-23T10:00:00.000Z',
       };
       return result;
     },
@@ -147,7 +147,7 @@ async function run(wait: 'decided' | 'timeout') {
       const result: ApprovalWaitResult = {
         outcome: 'expired',
         kind: 'approve_probe',
-        at: '2026-11-23T12:00:00.000Z',
+        at: '2015-11-23T12:00:00.000Z',
       };
       return { StatusCode: 200, Payload: result };
     },
@@ -179,7 +179,7 @@ describe('the approval wait fragment, run', () => {
       kind: 'approve_probe',
       decision: 'approve',
       by: 'U_DEV',
-      at: '2026-11-23T10:00:00.000Z',
+      at: '2015-11-23T10:00:00.000Z',
     });
     expect(posts.at(-1)?.text).toBe('probe decision: approve by U_DEV');
   });
@@ -194,8 +194,8 @@ describe('the approval wait fragment, run', () => {
     expect(output.approval).toEqual({
       outcome: 'expired',
       kind: 'approve_probe',
-      at: '2026-11-23T12:00:00.000Z',
+      at: '2015-11-23T12:00:00.000Z',
     });
-    expect(posts.at(-1)?.text).toBe('probe approval expired at 2026-11-23T12:00:00.000Z');
+    expect(posts.at(-1)?.text).toBe('probe approval expired at 2015-11-23T12:00:00.000Z');
   });
 });

@@ -21,7 +21,7 @@ import {
 // Generated per run: no secret is in the code.
 const GITHUB_SECRET = randomBytes(20).toString('hex');
 const PAGERDUTY_SECRET = randomBytes(20).toString('hex');
-const NOW = new Date('2026-11-23T12:00:00.000Z');
+const NOW = new Date('2015-11-23T12:00:00.000Z');
 
 function setup(overrides: Partial<IngressDependencies> = {}) {
   const inbox = fakeInbox();

@@ -6,7 +6,7 @@ describe('conversation anchors', () => {
     { kind: 'slack_thread', channel: 'C0123', threadTs: '1763726500.000100' },
     { kind: 'github_issue', repository: 'acme/shop', number: 42 },
     { kind: 'alert', source: 'pagerduty', incidentKey: 'PF9KMXH' },
-    { kind: 'alert', source: 'cloudwatch', incidentKey: 'checkout-5xx:2026-11-21T12:00:00Z' },
+    { kind: 'alert', source: 'cloudwatch', incidentKey: 'checkout-5xx:2015-11-21T12:00:00Z' },
     { kind: 'alarm_name', name: 'checkout-5xx' },
   ];
 

@@ -35,7 +35,7 @@ let db: Awaited<ReturnType<typeof startDynalite>>;
 let conversations: DynamoConversationStore;
 let approvals: DynamoApprovalStore;
 let count = 0;
-const now = { value: new Date('2026-11-23T10:00:00.000Z') };
+const now = { value: new Date('2015-11-23T10:00:00.000Z') };
 const clock = { now: () => now.value };
 const KIND = 'approve_fix';
 const CHANNEL = 'C_DEVELOPERS';
@@ -296,7 +296,7 @@ describe('the wait running out', () => {
     const retried = await w.expire();
     const late = await w.press('U_DEV', '1.9');
 
-    expect(result).toEqual({ outcome: 'expired', kind: KIND, at: '2026-11-23T10:00:00.000Z' });
+    expect(result).toEqual({ outcome: 'expired', kind: KIND, at: '2015-11-23T10:00:00.000Z' });
     expect(retried).toEqual(result);
     expect(w.seen.expired.map((e) => [e.approval.messageTs, e.at])).toEqual([
       [MESSAGE_TS, result.at],

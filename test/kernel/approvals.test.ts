@@ -16,7 +16,7 @@ import { People, PeopleDirectory } from '../../lambdas/kernel/people.ts';
 import type { ConversationStore, ThreadLink } from '../../lambdas/kernel/ports.ts';
 import { routeApprovalPress } from '../../lambdas/kernel/route-approval.ts';
 
-const clock = { now: () => new Date('2026-11-23T10:00:00.000Z') };
+const clock = { now: () => new Date('2015-11-23T10:00:00.000Z') };
 const people = new PeopleDirectory(
   People.parse({ on_call: { groups: ['S_ONCALL'] }, developer: { users: ['U_DEV'] } }),
   { members: async (group) => (group === 'S_ONCALL' ? ['U_ONCALL'] : []) },
@@ -32,7 +32,7 @@ const approval = (overrides: Partial<OpenApproval> = {}): OpenApproval => ({
   channel: 'C_DEVELOPERS',
   messageTs: '1700000000.000100',
   text: 'Bug escalation',
-  openedAt: '2026-11-23T09:00:00.000Z',
+  openedAt: '2015-11-23T09:00:00.000Z',
   ...overrides,
 });
 const value = (nonce = NONCE) => ({ nonce, kind: 'acknowledge_escalation', decision: 'acknowledge' });
@@ -82,7 +82,7 @@ describe('judging a press', () => {
         kind: 'acknowledge_escalation',
         decision: 'acknowledge',
         by: 'U_ONCALL',
-        at: '2026-11-23T10:00:00.000Z',
+        at: '2015-11-23T10:00:00.000Z',
         nonce: NONCE,
         pressTs: '1700000100.000001',
         messageTs: '1700000000.000100',
@@ -123,7 +123,7 @@ describe('judging a press', () => {
       kind: 'acknowledge_escalation',
       decision: 'acknowledge',
       by: 'U_ONCALL',
-      at: '2026-11-23T09:30:00.000Z',
+      at: '2015-11-23T09:30:00.000Z',
       nonce: NONCE,
       pressTs: '1.1',
       messageTs: '1700000000.000100',
@@ -136,7 +136,7 @@ describe('judging a press', () => {
 
     expect(verdict).toMatchObject({ type: 'refuse', reason: 'already_decided' });
     expect(verdict.type === 'refuse' && verdict.explanation).toBe(
-      'This was already decided: Acknowledged by <@U_ONCALL> at <!date^1795426200^{date_short_pretty} {time}|2026-11-23 09:30 UTC>.',
+      'This was already decided: Acknowledged by <@U_ONCALL> at <!date^1448271000^{date_short_pretty} {time}|2015-11-23 09:30 UTC>.',
     );
   });
 });

@@ -176,7 +176,7 @@ async function runScenario(s: fc.Scheduler, scenario: Scenario, runId: number): 
   const routerDeps = {
     store,
     executions,
-    clock: { now: () => new Date('2026-11-21T12:00:00Z') },
+    clock: { now: () => new Date('2015-11-21T12:00:00Z') },
     workflows: [registration],
     botUserId: USERS.bot,
   };
@@ -189,7 +189,7 @@ async function runScenario(s: fc.Scheduler, scenario: Scenario, runId: number): 
     ts,
     threadTs: thread === 'origin' ? originTs : devTs,
     mentionsBot: false,
-    receivedAt: '2026-11-21T12:00:00Z',
+    receivedAt: '2015-11-21T12:00:00Z',
   });
 
   // Arrange: the reporter's report starts the conversation; the bot's summary thread is linked for developers.
@@ -202,7 +202,7 @@ async function runScenario(s: fc.Scheduler, scenario: Scenario, runId: number): 
       text: 'checkout is broken',
       ts: originTs,
       mentionsBot: false,
-      receivedAt: '2026-11-21T12:00:00Z',
+      receivedAt: '2015-11-21T12:00:00Z',
     },
     {
       ...routerDeps,

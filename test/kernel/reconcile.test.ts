@@ -14,9 +14,9 @@ import { startDynalite } from '../support/dynalite.ts';
  * what keeps failing is marked failed and its owner told, once.
  */
 
-const NOW = new Date('2026-11-23T12:00:00Z');
-const LONG_AGO = '2026-11-23T11:00:00.000Z';
-const JUST_NOW = '2026-11-23T11:59:30.000Z';
+const NOW = new Date('2015-11-23T12:00:00Z');
+const LONG_AGO = '2015-11-23T11:00:00.000Z';
+const JUST_NOW = '2015-11-23T11:59:30.000Z';
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
 let store: DynamoConversationStore;

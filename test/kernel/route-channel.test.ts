@@ -48,7 +48,7 @@ function setup(workflows: WorkflowRegistration[] = [BUG]) {
   const deps = {
     store,
     executions,
-    clock: { now: () => new Date('2026-11-22T12:00:00Z') },
+    clock: { now: () => new Date('2015-11-22T12:00:00Z') },
     workflows,
     botUserId: 'U_BOT',
     unownedMessages: async (message: InboxMessage): Promise<ChannelOutcome> => {
@@ -68,7 +68,7 @@ function message(overrides: Partial<InboxMessage> = {}): InboxMessage {
     text: '<@U_BOT> hello',
     ts: '1800000000.000100',
     mentionsBot: true,
-    receivedAt: '2026-11-22T12:00:00Z',
+    receivedAt: '2015-11-22T12:00:00Z',
     ...overrides,
   };
 }

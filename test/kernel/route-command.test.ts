@@ -46,7 +46,7 @@ function investigate(text: string): InboxSlashCommand {
     command: '/investigate',
     text,
     ts: `1763726400.${String(commands).padStart(6, '0')}`,
-    receivedAt: '2026-11-21T12:00:00Z',
+    receivedAt: '2015-11-21T12:00:00Z',
   };
 }
 
@@ -54,7 +54,7 @@ function alarm(name: string): InboxAlert {
   return {
     kind: 'alert',
     eventId: `alert-${f.seq}`,
-    receivedAt: '2026-11-21T12:00:00Z',
+    receivedAt: '2015-11-21T12:00:00Z',
     source: 'cloudwatch',
     name,
     incidentKey: `arn:aws:cloudwatch:us-east-1:1:alarm:${name}@${f.seq}`,

@@ -48,7 +48,7 @@ function github(overrides: Partial<InboxGithubEvent>): InboxGithubEvent {
   return {
     kind: 'github',
     eventId: `delivery-${f.seq}-${Math.random()}`,
-    receivedAt: '2026-11-21T12:00:00Z',
+    receivedAt: '2015-11-21T12:00:00Z',
     event: 'issues',
     action: 'labeled',
     repository: 'acme/webshop',
@@ -68,7 +68,7 @@ function alert(overrides: Partial<InboxAlert>): InboxAlert {
   return {
     kind: 'alert',
     eventId: `alert-${f.seq}-${Math.random()}`,
-    receivedAt: '2026-11-21T12:00:00Z',
+    receivedAt: '2015-11-21T12:00:00Z',
     source: 'cloudwatch',
     name: 'checkout-5xx',
     incidentKey: `arn:aws:cloudwatch:us-east-1:1:alarm:checkout-5xx@${f.seq}`,
@@ -289,7 +289,7 @@ describe('a reply to an ended conversation', () => {
       text: 'the cart forgets items',
       ts: `1763726000.${String(f.seq).padStart(6, '0')}`,
       mentionsBot: false,
-      receivedAt: '2026-11-21T12:00:00Z',
+      receivedAt: '2015-11-21T12:00:00Z',
       ...overrides,
     };
   }

@@ -16,7 +16,7 @@ const executions: Executions = {
   start: async (arn, name) => ({ status: 'started', executionArn: `${arn}:${name}` }),
   wake: async () => 'woken',
 };
-const clock = { now: () => new Date('2026-11-21T12:00:00Z') };
+const clock = { now: () => new Date('2015-11-21T12:00:00Z') };
 const people = new PeopleDirectory(
   People.parse({ developer: { groups: ['S_DEVELOPERS'] }, on_call: { groups: ['S_ONCALL'] } }),
   { members: async (group) => ({ S_DEVELOPERS: ['U_DEV'], S_ONCALL: ['U_ONCALL'] })[group] ?? [] },
@@ -41,7 +41,7 @@ function message(overrides: Partial<InboxMessage> & { ts: string }): InboxMessag
     user: 'U_REPORTER',
     text: 'checkout fails with a 500',
     mentionsBot: false,
-    receivedAt: '2026-11-21T12:00:00Z',
+    receivedAt: '2015-11-21T12:00:00Z',
     ...overrides,
   };
 }

@@ -60,7 +60,7 @@ beforeEach(() => {
 const deps = () => ({
   store,
   executions,
-  clock: { now: () => new Date('2026-11-21T12:00:00Z') },
+  clock: { now: () => new Date('2015-11-21T12:00:00Z') },
   workflows: [BUG, PRD],
   botUserId: 'U_BOT',
 });
@@ -73,7 +73,7 @@ function message(overrides: Partial<InboxMessage> & { ts: string }): InboxMessag
     user: 'U_REPORTER',
     text: 'checkout fails with a 500',
     mentionsBot: false,
-    receivedAt: '2026-11-21T12:00:00Z',
+    receivedAt: '2015-11-21T12:00:00Z',
     ...overrides,
   };
 }
@@ -256,7 +256,7 @@ describe('Router', () => {
       command: '/prd',
       text: 'a shared team calendar',
       ts: '1700000000.123456',
-      receivedAt: '2026-11-21T12:00:00Z',
+      receivedAt: '2015-11-21T12:00:00Z',
     };
 
     const outcome = await routeEnvelope(command, deps());
@@ -276,7 +276,7 @@ describe('Router', () => {
         command: '/prd',
         text,
         ts: '1700000000.123457',
-        receivedAt: '2026-11-21T12:00:00Z',
+        receivedAt: '2015-11-21T12:00:00Z',
       };
 
       const outcome = await routeEnvelope(command, deps());
@@ -301,7 +301,7 @@ describe('Router', () => {
       messageTs: `${rootTs}2`,
       threadTs: rootTs,
       ts: '1700000099.000001',
-      receivedAt: '2026-11-21T12:00:00Z',
+      receivedAt: '2015-11-21T12:00:00Z',
     };
 
     const outcome = await routeEnvelope(action, deps());

@@ -16,7 +16,7 @@ const message = (i: number): StoredMessage => ({
   senderId: 'U1',
   messageType: 'message',
   text: `line ${i}`,
-  receivedAt: '2026-11-21T12:00:00Z',
+  receivedAt: '2015-11-21T12:00:00Z',
 });
 
 /** A pending set that grows by `growth[k]` messages before the k-th read after the first. */

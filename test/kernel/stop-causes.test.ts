@@ -10,7 +10,7 @@ describe('why a workflow stopped, in words', () => {
       stopCauseOf({
         Error: 'AgentTurnStopped',
         Cause:
-          'the platform reached its spending ceiling of $5.00 of estimated model cost for today (2026-11-26, UTC)',
+          'the platform reached its spending ceiling of $5.00 of estimated model cost for today (2015-11-26, UTC)',
       }),
     ).toBe('cost_ceiling');
     expect(

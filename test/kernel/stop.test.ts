@@ -4,7 +4,7 @@ import type { ConversationStore, Executions, ThreadLink } from '../../lambdas/ke
 import type { RouterDeps } from '../../lambdas/kernel/route.ts';
 import { isStopText, routeStop, type StopNotices } from '../../lambdas/kernel/stop.ts';
 
-const NOW = '2026-11-27T02:00:00.000Z';
+const NOW = '2015-11-27T02:00:00.000Z';
 
 function conversation(over: Partial<Conversation> = {}): Conversation {
   return {

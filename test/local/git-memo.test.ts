@@ -6,7 +6,7 @@ import { runGit } from '../../local/github/git.ts';
 import { ImmutableReads, MutableRead } from '../../local/github/git-memo.ts';
 import { GitRepository } from '../../local/github/git-repository.ts';
 
-const who = { name: 'Octo Cat', email: 'octo@example.com', date: '2026-11-01T10:00:00Z' };
+const who = { name: 'Octo Cat', email: 'octo@example.com', date: '2015-11-01T10:00:00Z' };
 const directories: string[] = [];
 afterEach(async () => {
   for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });

@@ -18,7 +18,7 @@ import { createLogsApiHandler, LogsService } from '../../local/logs/api.ts';
 import { compileFilterPattern } from '../../local/logs/filter-pattern.ts';
 import { readBody } from '../../local/read-body.ts';
 
-const T0 = Date.parse('2026-11-23T20:00:00.000Z');
+const T0 = Date.parse('2015-11-23T20:00:00.000Z');
 let server: Server;
 let logs: CloudWatchLogsClient;
 
@@ -68,7 +68,7 @@ beforeAll(async () => {
         logGroupName: '/ecs/api',
         logStreamName: 'worker/1',
         logEvents: [
-          { timestamp: t + 2000, message: `2026-11-23 WARN worker tick ${m} queue depth ${m * 3}` },
+          { timestamp: t + 2000, message: `2015-11-23 WARN worker tick ${m} queue depth ${m * 3}` },
         ],
       }),
     );
@@ -179,8 +179,8 @@ describe('FilterLogEvents through the SDK', () => {
       }),
     );
     expect(result.events?.map((e) => e.message)).toEqual([
-      '2026-11-23 WARN worker tick 0 queue depth 0',
-      '2026-11-23 WARN worker tick 1 queue depth 3',
+      '2015-11-23 WARN worker tick 0 queue depth 0',
+      '2015-11-23 WARN worker tick 1 queue depth 3',
     ]);
   });
 });
@@ -208,7 +208,7 @@ describe('Logs Insights through the SDK', () => {
     const { rows, statistics } = await run(
       'filter level = "error" | stats count(*) as errors by bin(5m) | sort errors desc',
     );
-    expect(rows).toEqual([{ 'bin(5m)': '2026-11-23 20:05:00.000', errors: '5' }]);
+    expect(rows).toEqual([{ 'bin(5m)': '2015-11-23 20:05:00.000', errors: '5' }]);
     expect(statistics?.recordsMatched).toBe(5);
     expect(statistics?.recordsScanned).toBe(30);
   });
@@ -218,8 +218,8 @@ describe('Logs Insights through the SDK', () => {
       'fields @timestamp, @message, @logStream | filter @message like /tick/ | limit 2',
     );
     expect(rows.map((r) => [r['@timestamp'], r['@logStream']])).toEqual([
-      ['2026-11-23 20:09:02.000', 'worker/1'],
-      ['2026-11-23 20:08:02.000', 'worker/1'],
+      ['2015-11-23 20:09:02.000', 'worker/1'],
+      ['2015-11-23 20:08:02.000', 'worker/1'],
     ]);
     expect(rows[0]?.['@ptr']).toBeDefined();
   });

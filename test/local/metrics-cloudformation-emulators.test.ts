@@ -20,7 +20,7 @@ import {
 } from '../../local/metrics/api.ts';
 import { readBody } from '../../local/read-body.ts';
 
-const T0 = Date.parse('2026-11-23T20:00:00.000Z');
+const T0 = Date.parse('2015-11-23T20:00:00.000Z');
 let server: Server;
 let cloudwatch: CloudWatchClient;
 let cloudformation: CloudFormationClient;
@@ -93,8 +93,8 @@ describe('GetMetricData through the SDK (JSON 1.0)', () => {
     );
     const series = result.MetricDataResults?.[0];
     expect(series?.Timestamps?.map((t) => t.toISOString())).toEqual([
-      '2026-11-23T20:05:00.000Z',
-      '2026-11-23T20:00:00.000Z',
+      '2015-11-23T20:05:00.000Z',
+      '2015-11-23T20:00:00.000Z',
     ]);
     // Minutes 5..9: one minute at 100, four at (100 + 9 * 900) / 10 = 820.
     expect(series?.Values).toEqual([(100 * 10 + 820 * 40) / 50, 100]);

@@ -278,7 +278,7 @@ describe('lambda tasks', () => {
 describe('the context object', () => {
   it('gives each Task its own $$.State.EnteredTime from the sandbox clock and its $$.State.Name, the same on a retry', async () => {
     // The sandbox clock ticks a second each time it is read, so every event has its own time.
-    let tick = Date.parse('2026-03-01T12:00:00.000Z');
+    let tick = Date.parse('2015-03-01T12:00:00.000Z');
     const payloads: Array<Record<string, string>> = [];
     sandbox = await startStepFunctions({
       timeScale: 0.001,

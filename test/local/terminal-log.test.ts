@@ -12,7 +12,7 @@ import {
 const RECORD = {
   level: 'WARN',
   message: 'agent turn failed: escalating',
-  timestamp: '2026-11-23T19:41:56.123Z',
+  timestamp: '2015-11-23T19:41:56.123Z',
   service: 'agent-turn',
   sampling_rate: 0,
   xray_trace_id: 'Root=1-abc',
@@ -56,7 +56,7 @@ describe('one line per log record', () => {
     const line = formatLogLine({
       level: 'ERROR',
       message: 'Router failed\nto route',
-      timestamp: '2026-11-23T08:00:00.000Z',
+      timestamp: '2015-11-23T08:00:00.000Z',
       service: 'router',
       error: {
         name: 'RouteError',
@@ -144,7 +144,7 @@ describe('SANDBOX_LOG_FORMAT', () => {
 describe("the sandbox's own warnings", () => {
   it('print a Lambda failure at WARN with the error, unless the level is above WARN', () => {
     const { calls, target } = recordingConsole();
-    const now = () => new Date('2026-11-23T10:00:00.000Z');
+    const now = () => new Date('2015-11-23T10:00:00.000Z');
     createSandboxLog({ level: 'INFO', now, target }).warn('Lambda AgentTurn failed', {
       error: new TypeError('boom'),
     });

@@ -48,7 +48,7 @@ describe('the progress record', () => {
         title: 'Investigating the incident',
         steps: [{ id: 'stage:triage', title: 'Triage', status: 'in_progress' }],
       },
-      startedAt: '2026-11-27T01:00:00.000Z',
+      startedAt: '2015-11-27T01:00:00.000Z',
     };
     await store.save('incident-1', record);
     expect(await store.load('incident-1')).toEqual(record);

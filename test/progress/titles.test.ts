@@ -13,7 +13,7 @@ describe('task titles from tool calls', () => {
     ['get_diff', {}, 'Reviewing the changes'],
     [
       'query_logs',
-      { service: 'payment-api', since: '2026-11-27T20:00:00Z', until: '2026-11-27T20:15:00Z' },
+      { service: 'payment-api', since: '2015-11-27T20:00:00Z', until: '2015-11-27T20:15:00Z' },
       'Querying payment-api logs 20:00-20:15',
     ],
     [
@@ -50,7 +50,7 @@ describe('task outcomes', () => {
   });
 
   it('skips separator lines such as a day heading', () => {
-    expect(taskOutcome('--- 2026-11-27 ---\n[10:02] Rita: the checkout total is wrong', false)).toBe(
+    expect(taskOutcome('--- 2015-11-27 ---\n[10:02] Rita: the checkout total is wrong', false)).toBe(
       '[10:02] Rita: the checkout total is wrong',
     );
   });

@@ -301,7 +301,7 @@ describe('a turn over several invocations', () => {
 
 describe('limits and failures', () => {
   it('holds Slack calls on one message to at most one per second', async () => {
-    let now = Date.parse('2026-11-27T01:00:00Z');
+    let now = Date.parse('2015-11-27T01:00:00Z');
     const at: number[] = [];
     const real = createProgressClient({ token: BOT_TOKEN, slackApiUrl: server.slackApiUrl });
     const timed: ProgressSlack = {

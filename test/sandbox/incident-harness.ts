@@ -249,7 +249,7 @@ export const TRIAGE = {
   affected_services: ['checkout', 'payment-api'],
   symptoms: ['p99 latency of checkout above 5 s'],
   error_messages: ['upstream timeout'],
-  time_window: { start: '2026-11-23T14:00:00Z', end: '2026-11-23T15:00:00Z' },
+  time_window: { start: '2015-11-23T14:00:00Z', end: '2015-11-23T15:00:00Z' },
   severity: 'high',
   related_knowledge: [],
 };

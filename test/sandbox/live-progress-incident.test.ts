@@ -57,8 +57,8 @@ describe('live progress of an incident investigation', () => {
       submit_triage: [
         toolUse('query_logs', {
           service: 'checkout',
-          since: '2026-11-23T14:00:00Z',
-          until: '2026-11-23T14:15:00Z',
+          since: '2015-11-23T14:00:00Z',
+          until: '2015-11-23T14:15:00Z',
         }),
         toolUse('recent_deployments', { service: 'checkout', lastMinutes: 60 }),
         answer(TRIAGE),

@@ -72,13 +72,13 @@ async function withButtons(): Promise<{ id: string; approval: PlacedApproval; re
     channel: CHANNEL,
     messageTs: message.ts,
     text: 'Open a pull request with this fix?',
-    openedAt: '2026-11-23T10:00:00.000Z',
+    openedAt: '2015-11-23T10:00:00.000Z',
   };
   const record: DecisionRecord = {
     kind: 'approve_fix',
     decision: 'approve',
     by: 'U_DEV',
-    at: '2026-11-23T10:05:00.000Z',
+    at: '2015-11-23T10:05:00.000Z',
     nonce: approval.nonce,
     pressTs: '1700000300.000001',
     messageTs: message.ts,
@@ -98,26 +98,26 @@ describe('approval notices in Slack', () => {
 
     expect(blocksOf(approval.messageTs)).not.toContain('"actions"');
     expect(blocksOf(approval.messageTs)).toContain(
-      'Approved by <@U_DEV> at <!date^1795428300^{date_short_pretty} {time}|2026-11-23 10:05 UTC>',
+      'Approved by <@U_DEV> at <!date^1448273100^{date_short_pretty} {time}|2015-11-23 10:05 UTC>',
     );
     expect(slack.replies(CHANNEL, approval.messageTs).map((m) => m.text)).toEqual([
-      ':white_check_mark: Approved by <@U_DEV> at <!date^1795428300^{date_short_pretty} {time}|2026-11-23 10:05 UTC>',
+      ':white_check_mark: Approved by <@U_DEV> at <!date^1448273100^{date_short_pretty} {time}|2015-11-23 10:05 UTC>',
     ]);
     // Kept in the conversation's history like every post of the bot.
     const history = await store.listMessages(id);
     expect(history.filter((m) => m.senderType === 'bot').map((m) => m.text)).toEqual([
-      ':white_check_mark: Approved by <@U_DEV> at <!date^1795428300^{date_short_pretty} {time}|2026-11-23 10:05 UTC>',
+      ':white_check_mark: Approved by <@U_DEV> at <!date^1448273100^{date_short_pretty} {time}|2015-11-23 10:05 UTC>',
     ]);
   });
 
   it('replace the buttons with "Expired: nobody decided by <time>" when the wait ran out', async () => {
     const { approval } = await withButtons();
 
-    await notices().expired(approval, '2026-11-24T10:00:00.000Z');
+    await notices().expired(approval, '2015-11-24T10:00:00.000Z');
 
     expect(blocksOf(approval.messageTs)).not.toContain('"actions"');
     expect(blocksOf(approval.messageTs)).toContain(
-      ':hourglass: Expired: nobody decided by <!date^1795514400^{date_short_pretty} {time}|2026-11-24 10:00 UTC>.',
+      ':hourglass: Expired: nobody decided by <!date^1448359200^{date_short_pretty} {time}|2015-11-24 10:00 UTC>.',
     );
     expect(slack.find(CHANNEL, approval.messageTs).text).toBe('Open a pull request with this fix?');
   });

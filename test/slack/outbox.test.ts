@@ -26,13 +26,13 @@ const conversation: Conversation = {
   anchors: {},
   closeOnIntent: true,
   closeRequested: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
+  createdAt: '2015-01-01T00:00:00.000Z',
+  updatedAt: '2015-01-01T00:00:00.000Z',
 };
 
 /** An outbox in memory, and a Slack that is down until `slackUp` is set. */
 function fakes() {
-  const state = { slackUp: false, now: Date.parse('2026-11-27T01:00:00Z') };
+  const state = { slackUp: false, now: Date.parse('2015-11-27T01:00:00Z') };
   const sent: PostMessageArgs[] = [];
   const failures = new Map<string, { failures: number; firstAt: string }>();
   const entries: (OutboxEntry & { posted?: SlackPostOutput })[] = [];

@@ -18,8 +18,8 @@ const conversation: Conversation = {
   anchors: {},
   closeOnIntent: true,
   closeRequested: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
+  createdAt: '2015-01-01T00:00:00.000Z',
+  updatedAt: '2015-01-01T00:00:00.000Z',
 };
 
 /** The three store calls postToSlack makes, kept in memory. */

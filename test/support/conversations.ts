@@ -2,6 +2,7 @@ import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { Conversation } from '../../lambdas/kernel/model.ts';
 import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
+import { HOUR, isoAgo } from './clock.ts';
 
 /** The bug workflow's registration as the Router's tests use it: top-level messages in C_BUGS. */
 export const BUG_REGISTRATION: WorkflowRegistration = {
@@ -34,8 +35,9 @@ export function bugConversation(id: string, overrides: Partial<Conversation> = {
       transitions: 0,
       lambdaMs: 0,
     },
-    createdAt: '2026-11-21T12:00:00Z',
-    updatedAt: '2026-11-21T12:00:00Z',
+    // Relative to the clock the code under test reads: an hour old whatever day the suite runs.
+    createdAt: isoAgo(HOUR),
+    updatedAt: isoAgo(HOUR),
     ...overrides,
   };
 }
@@ -67,6 +69,6 @@ export function reporterReply(conversation: string, ts: string): string {
     ts,
     threadTs: `${conversation}-root`,
     mentionsBot: false,
-    receivedAt: '2026-11-21T12:00:00Z',
+    receivedAt: isoAgo(0),
   } satisfies InboxMessage);
 }

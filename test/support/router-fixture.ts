@@ -38,7 +38,7 @@ export function routerFixture(workflows: readonly WorkflowRegistration[]): Route
     deps: () => ({
       store: fixture.store,
       executions: fixture.executions,
-      clock: { now: () => new Date('2026-11-21T12:00:00Z') },
+      clock: { now: () => new Date('2015-11-21T12:00:00Z') },
       workflows: [...workflows],
       botUserId: 'U_BOT',
       endedNotice: async (notice: EndedNotice) => void fixture.notices.push(notice),

@@ -82,7 +82,7 @@ describe('applyUnifiedDiff', () => {
 
   it('reads the paths of the --- and +++ headers', () => {
     const parsed = parseUnifiedDiff(
-      'diff --git a/x.ts b/x.ts\n--- a/x.ts\t2026-01-01\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b\n',
+      'diff --git a/x.ts b/x.ts\n--- a/x.ts\t2015-01-01\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b\n',
     );
     expect(parsed).toMatchObject({ oldPath: 'x.ts', newPath: 'x.ts' });
   });

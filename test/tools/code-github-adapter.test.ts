@@ -134,7 +134,7 @@ describe('readCodeToolsConfig', () => {
       cacheMaxMb: 300,
       tarballMaxMb: 100,
       maxFileBytes: 262_144,
-      searchTimeLimitMs: 2_000,
+      searchMaxMb: 64,
     });
   });
 
@@ -149,14 +149,14 @@ describe('readCodeToolsConfig', () => {
       CODE_CACHE_MAX_MB: '100',
       CODE_TARBALL_MAX_MB: '20',
       CODE_MAX_FILE_BYTES: '1000',
-      CODE_SEARCH_TIME_LIMIT_MS: '750',
+      CODE_SEARCH_MAX_MB: '8',
     });
     expect(config).toMatchObject({
       githubBaseUrl: 'https://github.example.com/api/v3',
       baseBranch: 'develop',
       branchPrefix: 'bots/agents/',
       cacheMaxMb: 100,
-      searchTimeLimitMs: 750,
+      searchMaxMb: 8,
     });
   });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InvalidPatternError, SearchTimeoutError } from '../../lambdas/tools/code/errors.ts';
+import { InvalidPatternError } from '../../lambdas/tools/code/errors.ts';
 import { contextGroups, type SearchOptions, searchFiles } from '../../lambdas/tools/code/search.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'code-search-'));
@@ -37,7 +37,7 @@ const options: SearchOptions = {
   maxMatches: 50,
   maxOutputChars: 16_000,
   maxLineChars: 300,
-  timeLimitMs: 2_000,
+  maxBytes: 1_048_576,
 };
 
 describe('searchFiles', () => {
@@ -125,15 +125,53 @@ describe('searchFiles', () => {
     );
   });
 
-  it('stops a catastrophically backtracking pattern at its time limit, and the next search still works', async () => {
+  it('says in one sentence that RE2 has no backreferences or lookaround, and names the construct', async () => {
+    for (const pattern of ['(sum)\\s+\\1', 'sum(?= \\+=)', '(?<!let )sum']) {
+      const refusal = searchFiles(files, { ...options, regex: true, pattern });
+      await expect(refusal).rejects.toThrow(InvalidPatternError);
+      await expect(refusal).rejects.toThrow(
+        /Backreferences \(\\1\) and lookaround .* cannot be searched for/,
+      );
+    }
+    // A plain syntax error is told as such, without the sentence about RE2's limits.
+    await expect(searchFiles(files, { ...options, regex: true, pattern: '[sum' })).rejects.toThrow(
+      /^the regular expression "\[sum" does not compile: [^.]*missing closing \]: `\[sum`\.$/,
+    );
+  });
+
+  it('runs a pattern that backtracks exponentially in JavaScript in linear time on RE2', async () => {
+    // (a+)+$ against 50,000 a's and a b: a backtracking engine tries 2^50000 splits. RE2 answers,
+    // and the answer is no: nothing here depends on how long it takes.
     const evil = file('evil.txt', `${'a'.repeat(50_000)}b\n`);
-    const started = performance.now();
-    await expect(
-      searchFiles([evil], { ...options, regex: true, pattern: '(a+)+$', timeLimitMs: 300 }),
-    ).rejects.toThrow(SearchTimeoutError);
-    // Far below what (a+)+$ would need on 50,000 characters (longer than the universe's age).
-    expect(performance.now() - started).toBeLessThan(10_000);
-    expect(await searchFiles(files, { ...options, regex: true, pattern: 'cart' })).toContain('README.md:2:');
+    expect(await searchFiles([evil, readme], { ...options, regex: true, pattern: '(a+)+$' })).toBe(
+      'No matches for regular expression "(a+)+$" in 2 file(s).',
+    );
+    expect(await searchFiles([evil], { ...options, regex: true, pattern: '(a+)+b$' })).toMatch(
+      /^evil\.txt:1:a{20}/,
+    );
+  });
+
+  it('matches as JavaScript does: case-insensitive, anchored per line, word boundaries, escaped parentheses', async () => {
+    const vat = file('src/vat.ts', 'export const rate = vatFor(order);\nconst VATFOR = 1;\n');
+    const search = (pattern: string, caseSensitive = true) =>
+      searchFiles([vat], { ...options, regex: true, pattern, caseSensitive });
+    expect(await search('vatFor\\(')).toMatch(/^src\/vat\.ts:1:/);
+    expect((await search('vatfor', false)).split('\n')).toHaveLength(3);
+    expect(await search('^const')).toMatch(/^src\/vat\.ts:2:const VATFOR = 1;$/m);
+    expect(await search('\\bVATFOR\\b')).toMatch(/^src\/vat\.ts:2:/);
+    expect(await search('order\\);$')).toMatch(/^src\/vat\.ts:1:/);
+  });
+
+  it('reads at most its byte budget and names the files it left unsearched', async () => {
+    const big = file('big.txt', `${'x'.repeat(600)}\nsum\n`);
+    const output = await searchFiles([cart, big, readme], { ...options, maxBytes: 700 });
+    expect(output.split('\n')).toEqual([
+      'src/cart.ts:2:  let sum = 0;',
+      'src/cart.ts:3:  for (const item of items) sum += item.price;',
+      'src/cart.ts:4:  return sum;',
+      '[3 of 3 matching lines shown, 1 file(s) with matches, 1 searched]',
+      '[2 file(s) not searched: a search reads at most 700 B of text; narrow it with path_glob]',
+    ]);
   });
 });
 

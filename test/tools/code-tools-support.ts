@@ -93,7 +93,6 @@ export async function startCodeToolsWorld(name = 'webshop'): Promise<CodeToolsWo
       githubBaseUrl: gh.emulator.apiUrl,
       cacheDir: join(cacheRoot, String(++caches)),
       maxFileBytes: TEST_MAX_FILE_BYTES,
-      searchTimeLimitMs: 500,
       ...overrides,
     });
     const octokit = createGitHubClient({ baseUrl: gh.emulator.apiUrl, credentials, log: quiet });

@@ -28,9 +28,9 @@ beforeAll(async () => {
 });
 afterAll(async () => db.close());
 
-/** 2026-11-21T09:14:03Z plus `offsetSeconds`, as a Slack ts. */
+/** 2015-11-21T09:14:03Z plus `offsetSeconds`, as a Slack ts. */
 function slackTs(offsetSeconds: number, micros = 0): string {
-  const seconds = Date.UTC(2026, 10, 21, 9, 14, 3) / 1000 + offsetSeconds;
+  const seconds = Date.UTC(2015, 10, 21, 9, 14, 3) / 1000 + offsetSeconds;
   return `${seconds}.${String(micros).padStart(6, '0')}`;
 }
 
@@ -50,14 +50,14 @@ function message(
     senderId,
     messageType: senderType === 'bot' ? 'bot' : 'message',
     text,
-    receivedAt: '2026-11-21T09:14:03Z',
+    receivedAt: '2015-11-21T09:14:03Z',
     ...extra,
   };
 }
 
 async function createConversation(id: string, messages: StoredMessage[]): Promise<void> {
   await store.createConversation(
-    bugConversation(id, { createdAt: '2026-11-21T09:14:03Z', updatedAt: '2026-11-21T09:14:03Z' }),
+    bugConversation(id, { createdAt: '2015-11-21T09:14:03Z', updatedAt: '2015-11-21T09:14:03Z' }),
   );
   // Stored out of order on purpose: the history follows Slack order, not arrival order.
   for (const m of [...messages].reverse()) await store.putMessage(m);
@@ -94,7 +94,7 @@ describe('get_bug_conversations', () => {
 
     expect(text).toBe(
       [
-        '--- 2026-11-21 ---',
+        '--- 2015-11-21 ---',
         line('09:14:03', { ...reporter, text: 'checkout fails with a 500', id: slackTs(0) }),
         line('09:15:40', { ...bot, text: 'Which browser do you use?', id: slackTs(97), type: 'bot' }),
         line('10:14:03', { ...reporter, text: 'Firefox 131', id: slackTs(3600) }),
@@ -134,9 +134,9 @@ describe('get_bug_conversations', () => {
 
     expect(output(await read(id, {}))).toBe(
       [
-        '--- 2026-11-21 ---',
+        '--- 2015-11-21 ---',
         line('09:14:03', { ...reporter, text: 'day one', id: slackTs(0) }),
-        '--- 2026-11-22 ---',
+        '--- 2015-11-22 ---',
         line('09:14:03', { ...developer, text: 'day two', id: slackTs(86_400) }),
         line('09:14:04', { ...developer, text: 'still day two', id: slackTs(86_401) }),
       ].join('\n'),
@@ -375,7 +375,7 @@ describe('the ConversationHistoryTool Lambda', () => {
 
     expect(result).toEqual({
       ok: true,
-      output: `--- 2026-11-21 ---\n${line('09:14:03', { ...reporter, text: 'hello', id: slackTs(0) })}`,
+      output: `--- 2015-11-21 ---\n${line('09:14:03', { ...reporter, text: 'hello', id: slackTs(0) })}`,
     });
   });
 

@@ -19,7 +19,7 @@ import { startDynalite } from '../support/dynalite.ts';
  * with a fixed clock, so its facts are the same on every run.
  */
 
-export const NOW = Date.parse('2026-11-23T22:00:00.000Z');
+export const NOW = Date.parse('2015-11-23T22:00:00.000Z');
 
 export interface TelemetryHarness {
   telemetry: SandboxTelemetry;

@@ -38,7 +38,7 @@ describe('query scopes', () => {
       { ...(first as HypothesisNode), status: 'branched' },
       { ...(first as HypothesisNode), id: 'H1.2', parentId: 'H1', depth: 2 },
     ];
-    const record = { startedAt: '2026-01-01T00:00:00Z', roundsDone: 1, rounds: [], progress: {} };
+    const record = { startedAt: '2015-01-01T00:00:00Z', roundsDone: 1, rounds: [], progress: {} };
     const deps = {
       incidents: {
         getRecord: async () => record as unknown as IncidentRecord,
@@ -52,7 +52,7 @@ describe('query scopes', () => {
         maxDepth: 3,
         services: [],
       },
-      now: () => new Date('2026-01-01T00:01:00Z'),
+      now: () => new Date('2015-01-01T00:01:00Z'),
     } as unknown as InvestigationDeps;
 
     const plan = await planRound({ conversationId: 'c', turn: 3 }, deps);

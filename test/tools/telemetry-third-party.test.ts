@@ -117,7 +117,7 @@ function answer(req: IncomingMessage, url: URL, body: string): { status: number;
             title: 'checkout latency p99 > 3s',
             status: 'acknowledged',
             urgency: 'high',
-            created_at: '2026-11-23T21:15:00Z',
+            created_at: '2015-11-23T21:15:00Z',
             html_url: 'https://example.pagerduty.com/incidents/Q1ABC2DEF3',
             service: { summary: 'checkout' },
           },
@@ -130,12 +130,12 @@ function answer(req: IncomingMessage, url: URL, body: string): { status: number;
           log_entries: [
             {
               type: 'acknowledge_log_entry',
-              created_at: '2026-11-23T21:18:00Z',
+              created_at: '2015-11-23T21:18:00Z',
               summary: 'Acknowledged by Ada',
             },
             {
               type: 'trigger_log_entry',
-              created_at: '2026-11-23T21:15:00Z',
+              created_at: '2015-11-23T21:15:00Z',
               summary: 'Triggered through the API',
             },
           ],
@@ -275,10 +275,10 @@ describe('PagerDuty behind get_incident', () => {
         'Evidence ev-1 (get_incident, pagerduty:incident; scope triage). Cite it as ev-1. Queries used in scope triage: 1 of 5.',
         '',
         'PagerDuty incident Q1ABC2DEF3: checkout latency p99 > 3s',
-        'status acknowledged, urgency high, service checkout, created 2026-11-23T21:15:00Z, https://example.pagerduty.com/incidents/Q1ABC2DEF3',
+        'status acknowledged, urgency high, service checkout, created 2015-11-23T21:15:00Z, https://example.pagerduty.com/incidents/Q1ABC2DEF3',
         'Log entries:',
-        '- 2026-11-23T21:15:00Z trigger: Triggered through the API',
-        '- 2026-11-23T21:18:00Z acknowledge: Acknowledged by Ada',
+        '- 2015-11-23T21:15:00Z trigger: Triggered through the API',
+        '- 2015-11-23T21:18:00Z acknowledge: Acknowledged by Ada',
       ].join('\n'),
     });
   });

@@ -12,7 +12,7 @@ import {
   resolveWindow,
 } from '../../lambdas/workflows/incident-investigation/telemetry/window.ts';
 
-const NOW = Date.parse('2026-11-23T22:00:00.000Z');
+const NOW = Date.parse('2015-11-23T22:00:00.000Z');
 const config = TelemetryConfig.parse({
   services: [{ name: 'checkout' }],
   maxWindowMinutes: 120,
@@ -26,7 +26,7 @@ describe('query windows', () => {
 
   it('ends a window that reaches into the future now, and says so', () => {
     const window = resolveWindow(
-      { since: '2026-11-23T21:30:00Z', until: '2026-11-23T23:00:00Z' },
+      { since: '2015-11-23T21:30:00Z', until: '2015-11-23T23:00:00Z' },
       config,
       NOW,
     );
@@ -39,16 +39,16 @@ describe('query windows', () => {
 
   // Regression: isQueryTooBroad returned the missing service alone, so a window checked without one was never narrowed.
   it('narrows a window wider than the maximum to its latest part', () => {
-    const window = resolveWindow({ until: '2026-11-23T21:00:00Z', lastMinutes: 600 }, config, NOW);
-    expect(window.start).toBe(Date.parse('2026-11-23T19:00:00Z'));
-    expect(window.end).toBe(Date.parse('2026-11-23T21:00:00Z'));
+    const window = resolveWindow({ until: '2015-11-23T21:00:00Z', lastMinutes: 600 }, config, NOW);
+    expect(window.start).toBe(Date.parse('2015-11-23T19:00:00Z'));
+    expect(window.end).toBe(Date.parse('2015-11-23T21:00:00Z'));
     expect(window.note).toMatch(
       /^narrowed: the window asked for is 600 minutes, wider than the maximum of 120/,
     );
   });
 
   it('refuses since together with lastMinutes', () => {
-    expect(() => resolveWindow({ since: '2026-11-23T21:00:00Z', lastMinutes: 5 }, config, NOW)).toThrow(
+    expect(() => resolveWindow({ since: '2015-11-23T21:00:00Z', lastMinutes: 5 }, config, NOW)).toThrow(
       QueryRefusedError,
     );
   });
@@ -83,11 +83,11 @@ describe('level shifts in a metric series', () => {
     const timestamps = Array.from({ length: 48 }, (_, i) => NOW - (48 - i) * 60_000);
     const values = timestamps.map((_, i) => (i < 30 ? 200 : 6000));
     const { text, summary } = describeSeries({ name: 'LatencyMs', timestamps, values });
-    expect(text).toContain('LatencyMs: 48 points, min 200, mean 2375, max 6000 at 2026-11-23T21:42Z.');
-    expect(text).toContain('Largest level shift at 2026-11-23T21:42Z: mean 200 before, 6000 after (+2900%).');
+    expect(text).toContain('LatencyMs: 48 points, min 200, mean 2375, max 6000 at 2015-11-23T21:42Z.');
+    expect(text).toContain('Largest level shift at 2015-11-23T21:42Z: mean 200 before, 6000 after (+2900%).');
     expect(text).toMatch(/Series \(mean of every 2 points\): 21:12 200, .* 21:58 6000$/);
     expect(summary).toBe(
-      'LatencyMs max 6000 at 2026-11-23T21:42Z; shift at 2026-11-23T21:42Z from 200 to 6000',
+      'LatencyMs max 6000 at 2015-11-23T21:42Z; shift at 2015-11-23T21:42Z from 200 to 6000',
     );
   });
 });

@@ -29,8 +29,8 @@ const conversation = (): Conversation => ({
   anchors: {},
   closeOnIntent: true,
   closeRequested: false,
-  createdAt: '2026-11-23T12:00:00.000Z',
-  updatedAt: '2026-11-23T12:00:00.000Z',
+  createdAt: '2015-11-23T12:00:00.000Z',
+  updatedAt: '2015-11-23T12:00:00.000Z',
 });
 
 const stored = (senderType: string, senderId: string, text: string): StoredMessage => ({
@@ -42,7 +42,7 @@ const stored = (senderType: string, senderId: string, text: string): StoredMessa
   senderId,
   messageType: 'message',
   text,
-  receivedAt: '2026-11-23T12:00:00.000Z',
+  receivedAt: '2015-11-23T12:00:00.000Z',
   deliveredInTurn: 2,
 });
 
@@ -83,7 +83,7 @@ describe('who may have a fix made', () => {
 
 describe('per-check results from a build log', () => {
   const log = [
-    '[Container] 2026/11/23 Running command failed=0',
+    '[Container] 2015/11/23 Running command failed=0',
     '::check-begin::install',
     'added 0 packages',
     '::check-end::install::0',

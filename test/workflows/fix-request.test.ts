@@ -30,8 +30,8 @@ function conversation(decisions: DecisionRecord[] = []): Conversation {
     closeOnIntent: true,
     closeRequested: false,
     decisions,
-    createdAt: '2026-11-23T12:00:00.000Z',
-    updatedAt: '2026-11-23T12:00:00.000Z',
+    createdAt: '2015-11-23T12:00:00.000Z',
+    updatedAt: '2015-11-23T12:00:00.000Z',
   };
 }
 
@@ -47,7 +47,7 @@ function message(
     threadTs: SUMMARY.threadTs,
     messageType: 'message',
     text: 'text',
-    receivedAt: '2026-11-23T12:00:00.000Z',
+    receivedAt: '2015-11-23T12:00:00.000Z',
     deliveredInTurn: 3,
     ...fields,
   };
@@ -69,7 +69,7 @@ function press(user: string): { message: StoredMessage; decision: DecisionRecord
       kind: REQUEST_FIX,
       decision: FIX_DECISION,
       by: user,
-      at: '2026-11-23T12:05:00.000Z',
+      at: '2015-11-23T12:05:00.000Z',
       nonce: 'nonce-0001',
       pressTs: pressed.ts,
       messageTs: '1700000000.000100',

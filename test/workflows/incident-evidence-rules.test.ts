@@ -185,9 +185,9 @@ describe('the hypothesis tree', () => {
     const budget = { maxRounds: 3, maxMinutes: 10, maxTokens: 1000 };
     const spent = {
       roundsDone: 0,
-      startedAt: '2026-01-01T00:00:00Z',
+      startedAt: '2015-01-01T00:00:00Z',
       tokens: 0,
-      nowMs: Date.parse('2026-01-01T00:01:00Z'),
+      nowMs: Date.parse('2015-01-01T00:01:00Z'),
     };
     const open = [node({ id: 'H1' })];
     expect(decideRound([node({ status: 'confirmed' }), ...open], { ...spent, tokens: 5000 }, budget)).toEqual(
@@ -201,7 +201,7 @@ describe('the hypothesis tree', () => {
       decision: 'conclude',
       reason: 'round_budget',
     });
-    expect(decideRound(open, { ...spent, nowMs: Date.parse('2026-01-01T00:10:00Z') }, budget)).toEqual({
+    expect(decideRound(open, { ...spent, nowMs: Date.parse('2015-01-01T00:10:00Z') }, budget)).toEqual({
       decision: 'conclude',
       reason: 'time_budget',
     });
@@ -215,9 +215,9 @@ describe('the hypothesis tree', () => {
   it('ends the rounds on the money budget when one is set, from the ledger cost in micro-dollars', () => {
     const spent = {
       roundsDone: 0,
-      startedAt: '2026-01-01T00:00:00Z',
+      startedAt: '2015-01-01T00:00:00Z',
       tokens: 10,
-      nowMs: Date.parse('2026-01-01T00:01:00Z'),
+      nowMs: Date.parse('2015-01-01T00:01:00Z'),
     };
     const budget = { maxRounds: 3, maxMinutes: 10, maxTokens: 1000, maxCostUsd: 0.25 };
     const open = [node({ id: 'H1' })];

@@ -32,11 +32,11 @@ const nodes: HypothesisNode[] = [
     depth: 2,
     status: 'confirmed',
     createdRound: 1,
-    closedAt: '2026-01-01T00:05:00.000Z',
+    closedAt: '2015-01-01T00:05:00.000Z',
   },
 ];
 const record: IncidentRecord = {
-  startedAt: '2026-01-01T00:00:00.000Z',
+  startedAt: '2015-01-01T00:00:00.000Z',
   channel: 'C',
   threadTs: '1.0',
   roundsDone: 2,

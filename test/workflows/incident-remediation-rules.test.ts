@@ -128,7 +128,7 @@ describe('running a step', () => {
     incidents: store,
     conversations: { getConversation: async () => undefined as Conversation | undefined },
     config: CONFIG,
-    now: () => new Date('2026-01-01T00:00:00Z'),
+    now: () => new Date('2015-01-01T00:00:00Z'),
     skills,
   });
 

@@ -10,7 +10,7 @@ import { failureNotice, renderProgress } from '../../lambdas/workflows/issue-pip
 import { retriggerAnswer, retriggerMark } from '../../lambdas/workflows/issue-pipeline/retrigger.ts';
 import { IssueState, initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
 
-const NOW = Date.parse('2026-01-01T10:00:00Z');
+const NOW = Date.parse('2015-01-01T10:00:00Z');
 const fresh = () =>
   initialState({
     issue: {

@@ -39,8 +39,8 @@ async function escalatedConversation(fields: Partial<Conversation> = {}): Promis
     anchors: {},
     closeOnIntent: true,
     closeRequested: false,
-    createdAt: '2026-11-21T12:00:00Z',
-    updatedAt: '2026-11-21T12:00:00Z',
+    createdAt: '2015-11-21T12:00:00Z',
+    updatedAt: '2015-11-21T12:00:00Z',
     ...fields,
   });
   // The reporter's report, and the bot's own escalation post.
@@ -67,7 +67,7 @@ function message(conversationId: string, fields: Partial<StoredMessage> & { ts: 
     senderId: 'U_DEV',
     messageType: 'message',
     text: 'looking into it',
-    receivedAt: '2026-11-21T12:10:00Z',
+    receivedAt: '2015-11-21T12:10:00Z',
     ...fields,
   };
 }
@@ -233,13 +233,13 @@ describe('the Acknowledge button (approvals)', () => {
     channel: 'C_DEVELOPERS',
     messageTs,
     text: 'Bug escalation',
-    openedAt: '2026-11-21T12:05:00Z',
+    openedAt: '2015-11-21T12:05:00Z',
   });
   const decision = (messageTs: string, nonce: string) => ({
     kind: 'acknowledge_escalation',
     decision: 'acknowledge',
     by: 'U_ONCALL',
-    at: '2026-11-21T12:06:00Z',
+    at: '2015-11-21T12:06:00Z',
     nonce,
     pressTs: '1700000600.000001',
     messageTs,
@@ -268,7 +268,7 @@ describe('the Acknowledge button (approvals)', () => {
     expect(check).toEqual({
       acknowledged: true,
       closed: false,
-      reason: 'acknowledged by U_ONCALL at 2026-11-21T12:06:00Z (button)',
+      reason: 'acknowledged by U_ONCALL at 2015-11-21T12:06:00Z (button)',
     });
   });
 

@@ -30,8 +30,8 @@ export const CODE_TOOLS_ENV = {
   tarballMaxMb: 'CODE_TARBALL_MAX_MB',
   /** Largest file returned by read_file or written by write_file, in bytes. Default 262144 (256 KiB). */
   maxFileBytes: 'CODE_MAX_FILE_BYTES',
-  /** Time limit of a regular expression search, in milliseconds. Default 2000. */
-  searchTimeLimitMs: 'CODE_SEARCH_TIME_LIMIT_MS',
+  /** Megabytes of text one search_code call reads at most (the files after are named as not searched). Default 64. */
+  searchMaxMb: 'CODE_SEARCH_MAX_MB',
 } as const;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -52,7 +52,7 @@ export const CodeToolsConfig = z.object({
   cacheMaxMb: positiveInt(300),
   tarballMaxMb: positiveInt(100),
   maxFileBytes: positiveInt(262_144),
-  searchTimeLimitMs: positiveInt(2_000),
+  searchMaxMb: positiveInt(64),
 });
 export type CodeToolsConfig = z.infer<typeof CodeToolsConfig>;
 

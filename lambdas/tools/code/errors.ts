@@ -58,23 +58,15 @@ export class InvalidPatternError extends CodeToolRefusal {
     readonly pattern: string,
     options: { cause: unknown },
   ) {
+    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    // RE2 refuses these two by design: they are what makes a pattern need backtracking.
+    const unsupported = /`\\[1-9]|\(\?<?[=!]/.test(reason)
+      ? ' Backreferences (\\1) and lookaround ((?=, (?!, (?<=, (?<!) cannot be searched for: the engine is RE2, ' +
+        'which runs every pattern in time linear in the input; match the text around them instead.'
+      : '';
     super(
-      `the regular expression ${JSON.stringify(pattern)} does not compile: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`,
+      `the regular expression ${JSON.stringify(pattern)} does not compile: ${reason}.${unsupported}`,
       options,
-    );
-  }
-}
-
-/** A regular expression search stopped at its time limit (catastrophic backtracking, most likely). */
-export class SearchTimeoutError extends CodeToolRefusal {
-  override readonly name = 'SearchTimeoutError';
-  constructor(
-    readonly pattern: string,
-    readonly limitMs: number,
-  ) {
-    super(
-      `the regular expression ${JSON.stringify(pattern)} was stopped after ${limitMs} ms (nested quantifiers such as (a+)+ backtrack exponentially): ` +
-        'simplify it, anchor it, or search for a literal string instead',
     );
   }
 }
@@ -167,9 +159,4 @@ export class NotACommitShaError extends Error {
   constructor(readonly ref: string) {
     super(`not a commit sha: ${JSON.stringify(ref)}`);
   }
-}
-
-/** The search worker failed for a reason other than its time limit (it could not read, or crashed). */
-export class SearchWorkerError extends Error {
-  override readonly name = 'SearchWorkerError';
 }

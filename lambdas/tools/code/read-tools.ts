@@ -123,7 +123,7 @@ export async function searchCode(workspace: Workspace, args: CodeToolArgs['searc
     maxMatches: args.max_results ?? CODE_TOOL_LIMITS.defaultMatches,
     maxOutputChars: CODE_TOOL_LIMITS.maxOutputChars - 200,
     maxLineChars: CODE_TOOL_LIMITS.maxLineChars,
-    timeLimitMs: workspace.deps.config.searchTimeLimitMs,
+    maxBytes: workspace.deps.config.searchMaxMb * 1_048_576,
   });
   const note = skipped > 0 ? `\n[${skipped} file(s) over ${formatBytes(cap)} not searched]` : '';
   return `${refLine(ref)}\n${output}${note}`;

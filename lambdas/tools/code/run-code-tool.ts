@@ -10,7 +10,7 @@ import { deleteFile, getDiff, writeFile } from './write-tools.ts';
 /**
  * Runs one code tool call for the conversation whose agent made it. Arguments that do not
  * match the tool's schema, and every refusal (`CodeToolRefusal`: a path outside the
- * repository, a diff that does not apply, a regular expression stopped at its time limit...),
+ * repository, a diff that does not apply, a regular expression RE2 cannot express...),
  * come back as `ok: false` with a message the model can act on; nothing was changed. Other
  * failures (GitHub down, a misconfiguration) throw.
  */

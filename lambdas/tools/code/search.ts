@@ -1,18 +1,17 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { RE2JS } from 're2js';
 import { InvalidPatternError } from './errors.ts';
-import { runRegexJob } from './regex-worker.ts';
-import { clipLine, decodeText } from './text.ts';
+import { clipLine, decodeText, formatBytes } from './text.ts';
 
 /**
  * `search_code`'s engine: grep-style matches with context over the files of one snapshot.
  *
- * Both kinds of search run in a worker thread with a hard time limit (regex-worker.ts): a
- * literal as an escaped pattern (linear: nothing to backtrack over), a regular expression as
- * written, compiled here first (compiling does not backtrack, and a bad pattern gets its own
- * error). A pattern that backtracks catastrophically costs at most the limit and a
- * `SearchTimeoutError`. The worker reads the files with synchronous reads, which in a Lambda
- * serving one request at a time is the fast way (400 files: ~25 ms against ~190 ms with one
- * awaited read per file, bench/code-tools.ts).
+ * Every search is bounded by its input, never by a clock: a literal is found with `indexOf`, a
+ * regular expression runs on RE2 (`re2js`, a port of Go's RE2), which matches every pattern it
+ * accepts in time linear in the text, whatever the pattern and however busy the machine. RE2 has
+ * no backreferences or lookaround (the constructs that need backtracking); a pattern using them
+ * is refused with one sentence saying so. The text read is itself capped (`maxBytes`): past it
+ * the search stops at a file boundary and says where.
  *
  * Output, as `grep -n` prints it: `path:line:text` for a matching line, `path-line-text` for a
  * context line, `--` between groups; capped in matches and characters, with a last line saying
@@ -35,8 +34,8 @@ export interface SearchOptions {
   maxOutputChars: number;
   /** Longest line printed, in characters (minified files have megabyte lines). */
   maxLineChars: number;
-  /** Hard limit of a regular expression search, in milliseconds. */
-  timeLimitMs: number;
+  /** Bytes of text one search reads at most; the files after are named as not searched. */
+  maxBytes: number;
 }
 
 interface FileHits {
@@ -46,49 +45,105 @@ interface FileHits {
   matches: number[];
 }
 
-export async function searchFiles(files: readonly SearchFile[], options: SearchOptions): Promise<string> {
-  const { hits, truncated } = await workerSearch(files, options);
-  const count = hits.reduce((sum, h) => sum + h.matches.length, 0);
-  if (count === 0) {
-    return `No matches for ${options.regex ? 'regular expression' : 'literal'} ${JSON.stringify(options.pattern)} in ${files.length} file(s).`;
-  }
-  return formatHits(hits, count, truncated, files.length, options);
+/** Where a search stopped early: at its match cap, or at its byte budget before `notSearched` files. */
+interface Stop {
+  atMatches: boolean;
+  notSearched: number;
 }
 
-async function workerSearch(
-  files: readonly SearchFile[],
-  options: SearchOptions,
-): Promise<{ hits: FileHits[]; truncated: boolean }> {
-  const flags = options.caseSensitive ? '' : 'i';
-  // A literal is matched as an escaped pattern: no quantifier, nothing to backtrack over.
-  const pattern = options.regex ? options.pattern : escapeRegExp(options.pattern);
+/** Whether a line matches; `inText` is a quick test of a whole file that never misses a matching line. */
+interface LineMatcher {
+  inText(text: string): boolean;
+  inLine(line: string): boolean;
+}
+
+export async function searchFiles(files: readonly SearchFile[], options: SearchOptions): Promise<string> {
+  const matcher = compileMatcher(options);
+  const { hits, stop } = await scan(files, matcher, options);
+  const count = hits.reduce((sum, h) => sum + h.matches.length, 0);
+  const budgetNote =
+    stop.notSearched > 0
+      ? `\n[${stop.notSearched} file(s) not searched: a search reads at most ${formatBytes(options.maxBytes)} of text; narrow it with path_glob]`
+      : '';
+  if (count === 0) {
+    const searched = files.length - stop.notSearched;
+    return `No matches for ${options.regex ? 'regular expression' : 'literal'} ${JSON.stringify(options.pattern)} in ${searched} file(s).${budgetNote}`;
+  }
+  return `${formatHits(hits, count, stop.atMatches, files.length - stop.notSearched, options)}${budgetNote}`;
+}
+
+function compileMatcher(options: SearchOptions): LineMatcher {
+  if (!options.regex) {
+    if (options.caseSensitive) {
+      const needle = options.pattern;
+      return { inText: (text) => text.includes(needle), inLine: (line) => line.includes(needle) };
+    }
+    const needle = options.pattern.toLowerCase();
+    return {
+      inText: (text) => text.toLowerCase().includes(needle),
+      inLine: (line) => line.toLowerCase().includes(needle),
+    };
+  }
   try {
-    new RegExp(pattern, flags);
+    // Compiled as written first, so an error quotes the pattern the model sent (flags show as a prefix).
+    RE2JS.compile(options.pattern);
   } catch (cause) {
     throw new InvalidPatternError(options.pattern, { cause });
   }
-  const result = await runRegexJob(
-    {
-      pattern,
-      flags,
-      files: files.map((f) => f.absolutePath),
-      maxMatches: options.maxMatches,
-    },
-    options.timeLimitMs,
+  // MULTILINE: ^ and $ match at line ends, so a test of the whole file finds every line a test
+  // of each line would (and a few false positives the per-line test then drops).
+  const compiled = RE2JS.compile(
+    options.pattern,
+    RE2JS.MULTILINE | (options.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE),
   );
-  const byFile = new Map<number, number[]>();
-  for (const [fileIndex, line] of result.hits) {
-    const list = byFile.get(fileIndex) ?? [];
-    list.push(line);
-    byFile.set(fileIndex, list);
-  }
+  return { inText: (text) => compiled.test(text), inLine: (line) => compiled.test(line) };
+}
+
+/** Bytes read between two yields to the event loop (a sandbox serves other requests meanwhile). */
+const YIELD_EVERY_BYTES = 1_048_576;
+
+async function scan(
+  files: readonly SearchFile[],
+  matcher: LineMatcher,
+  options: SearchOptions,
+): Promise<{ hits: FileHits[]; stop: Stop }> {
   const hits: FileHits[] = [];
-  for (const [fileIndex, matches] of byFile) {
-    const file = files[fileIndex] as SearchFile;
-    const text = decodeText(await readFile(file.absolutePath)) ?? '';
-    hits.push({ file, lines: text.split('\n'), matches });
+  let found = 0;
+  let read = 0;
+  let sinceYield = 0;
+  for (const [index, file] of files.entries()) {
+    let buffer: Buffer;
+    try {
+      // Synchronous reads: in a Lambda serving one request at a time they are the fast way
+      // (400 files: ~25 ms against ~190 ms with one awaited read per file, bench/code-tools.ts).
+      buffer = readFileSync(file.absolutePath);
+    } catch {
+      continue;
+    }
+    if (read + buffer.length > options.maxBytes)
+      return { hits, stop: { atMatches: false, notSearched: files.length - index } };
+    read += buffer.length;
+    sinceYield += buffer.length;
+    if (sinceYield >= YIELD_EVERY_BYTES) {
+      sinceYield = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const text = decodeText(buffer);
+    if (text === undefined || !matcher.inText(text)) continue;
+    const lines = text.split('\n');
+    const matches: number[] = [];
+    for (const [line, content] of lines.entries()) {
+      if (!matcher.inLine(content)) continue;
+      if (found === options.maxMatches) {
+        if (matches.length > 0) hits.push({ file, lines, matches });
+        return { hits, stop: { atMatches: true, notSearched: 0 } };
+      }
+      matches.push(line);
+      found += 1;
+    }
+    if (matches.length > 0) hits.push({ file, lines, matches });
   }
-  return { hits, truncated: result.truncated };
+  return { hits, stop: { atMatches: false, notSearched: 0 } };
 }
 
 function formatHits(
@@ -135,10 +190,6 @@ function formatHits(
     out.push(summary);
   }
   return out.join('\n');
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /** Line ranges around matches, merged where they touch or overlap. */

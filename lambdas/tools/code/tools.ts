@@ -77,7 +77,7 @@ export const SearchCodeArgs = z.strictObject({
     .boolean()
     .optional()
     .describe(
-      'Treat pattern as a JavaScript regular expression (default false: a literal string). Runs under a time limit.',
+      "Treat pattern as a regular expression in RE2 syntax (default false: a literal string): as JavaScript's, without backreferences or lookaround.",
     ),
   path_glob: z
     .string()
