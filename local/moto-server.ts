@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { freePort } from './free-port.ts';
+import { processCpuTicks } from './process-cpu.ts';
+
+/** How long moto may go without using any CPU before it counts as stuck rather than slow. */
+const STALL_MS = 20_000;
 
 /**
  * Python moto's `moto_server` on a free local port: a second, independent implementation of
@@ -24,17 +28,26 @@ export async function startMoto(): Promise<{ endpoint: string; process: ChildPro
     });
     if (!spawned) continue;
     const endpoint = `http://127.0.0.1:${port}`;
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      if (child.exitCode !== null) break;
+    // moto imports a great deal of Python before it listens: on a busy machine that takes
+    // long, but it keeps using CPU. It fails when it exits, or uses none for STALL_MS.
+    let ticks = processCpuTicks(child.pid);
+    let progressAt = Date.now();
+    while (child.exitCode === null && Date.now() - progressAt < STALL_MS) {
       try {
         await fetch(`${endpoint}/moto-api/`);
         return { endpoint, process: child };
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
+      const now = processCpuTicks(child.pid);
+      if (now !== ticks) {
+        ticks = now;
+        progressAt = Date.now();
+      }
     }
     child.kill();
-    throw new Error(`${command} did not start on port ${port}: ${stderr.slice(-500)}`);
+    const why = child.exitCode === null ? `used no CPU for ${STALL_MS / 1000} s` : `exited ${child.exitCode}`;
+    throw new Error(`${command} did not start on port ${port} (${why}): ${stderr.slice(-500)}`);
   }
   throw new Error(
     'neither moto_server nor `python3 -m moto.server` could be run (pip install "moto[server]")',

@@ -6,6 +6,7 @@ import { createDemoModelHandler } from './model/demo-model.ts';
 import { forwardTo, ModelFaults, withModelFaults } from './model/faults.ts';
 import { createFaultRoutes } from './sandbox-faults.ts';
 import type { SlackFaults } from './slack/faults.ts';
+import { noteActivity } from './activity.ts';
 
 /** Where the offline demo model answers the Messages API (`POST .../v1/messages`). */
 export const DEMO_MODEL_PATH = '/demo-model';
@@ -75,6 +76,8 @@ export function createSandboxModels(options: {
     faults,
     bedrock,
     async serve(req, res, body, path) {
+      // A model call is the sandbox at work (local/activity.ts); the fault routes are a test's.
+      if (path.startsWith(`${DEMO_MODEL_PATH}/`) || path.startsWith(`${MODEL_FRONT_PATH}/`)) noteActivity();
       if (path.startsWith(`${DEMO_MODEL_PATH}/`)) await demoModel(req, res, body);
       else if (path.startsWith(`${MODEL_FRONT_PATH}/`)) await modelFront(req, res, body);
       else if (isBedrockRuntimeRequest(req)) await bedrock.handle(req, res, body);

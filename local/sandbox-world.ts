@@ -242,7 +242,7 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
     route,
     async idle() {
       await slack.workspace.settled();
-      await Promise.all(sources.map((s) => s.idle({ timeoutMs: 60_000 })));
+      await Promise.all(sources.map((s) => s.idle({ stallMs: 60_000 })));
     },
     async quiesce() {
       outboxSweep.stop();

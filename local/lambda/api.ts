@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { noteActivity } from '../activity.ts';
 import { readBody } from '../read-body.ts';
 import { localArn } from '../template.ts';
 import { LambdaFunctionNotFoundError } from './errors.ts';
@@ -151,6 +152,7 @@ export async function listenLambdaApi(
   const { host = '127.0.0.1', port = 0, ...apiOptions } = options;
   const api = createLambdaApi(invoke, apiOptions);
   const server = createServer((req, res) => {
+    noteActivity();
     api(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ Type: 'Service', message: String(error) }));

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
+import { noteActivity } from '../activity.ts';
 import { readBody } from '../read-body.ts';
 import {
   errorTypeFor,
@@ -189,6 +190,7 @@ export async function startScriptedModel(
 ): Promise<ScriptedModel & { baseUrl: string; close(): Promise<void> }> {
   const model = createScriptedModel(options);
   const server = createServer((req, res) => {
+    noteActivity();
     readBody(req)
       .then((body) => model.handle(req, res, body))
       .catch((error: unknown) => {

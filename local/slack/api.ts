@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
+import { noteActivity } from '../activity.ts';
 import { readBody } from '../read-body.ts';
 import { type FakeSlack, SlackApiError } from './fake-slack.ts';
 import { SLACK_METHODS, type SlackArgs, UPLOAD_PATH } from './methods.ts';
@@ -21,6 +22,9 @@ export type SlackHttpHandler = (
  *
  * `body` is the request body if the caller has already read it; otherwise it is read here.
  */
+/** Web API methods that change what people see: the bot doing its work. */
+const WRITES = /^(?:chat|reactions|views|files|assistant|pins|bookmarks)\./;
+
 export function createSlackApiHandler(
   slack: FakeSlack,
   /** The token's OAuth scopes, sent as Slack sends them (`x-oauth-scopes`). @default - no header */
@@ -43,6 +47,8 @@ export function createSlackApiHandler(
       return;
     }
     const handler = SLACK_METHODS[method] ?? STREAM_METHODS[method];
+    // What the bot writes is the sandbox at work; a read may be a test polling for it.
+    if (WRITES.test(method)) noteActivity();
     if (!handler) {
       answer(res, { ok: false, error: 'unknown_method', req_method: method });
       return;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import { activityCount } from '../activity.ts';
 import type { SqsQueueService, WireMessage } from './queue-service.ts';
 
 /** Like aws-lambda's `SQSHandler` without the callback. */
@@ -54,9 +55,11 @@ export interface EventSource {
   readonly stats: Readonly<EventSourceStats>;
   /**
    * Resolves once the queue holds no visible, delayed or in-flight message and no batch is
-   * running: everything sent so far was processed or dead-lettered. Rejects after `timeoutMs`.
+   * running: everything sent so far was processed or dead-lettered. Rejects when nothing moved
+   * for `stallMs` (the queue's counts, the batches run, the sandbox's work): a busy machine
+   * drains later, a stuck handler fails.
    */
-  idle(options?: { timeoutMs?: number }): Promise<void>;
+  idle(options?: { stallMs?: number }): Promise<void>;
   /** Stops polling and waits for running batches to finish. */
   stop(): Promise<void>;
 }
@@ -73,9 +76,9 @@ export class EventSourceNotIdleError extends Error {
   constructor(
     readonly queueUrl: string,
     readonly counts: { visible: number; inFlight: number; delayed: number; runningBatches: number },
-    timeoutMs: number,
+    stallMs: number,
   ) {
-    super(`queue ${queueUrl} did not drain within ${timeoutMs} ms: ${JSON.stringify(counts)}`);
+    super(`queue ${queueUrl} stopped draining: nothing moved for ${stallMs} ms: ${JSON.stringify(counts)}`);
   }
 }
 
@@ -222,12 +225,19 @@ export function startEventSource(options: EventSourceOptions): EventSource {
 
   return {
     stats,
-    async idle({ timeoutMs = 30_000 } = {}) {
-      const started = Date.now();
+    async idle({ stallMs = 30_000 } = {}) {
+      let seen = '';
+      let movedAt = Date.now();
       for (;;) {
         const counts = { ...service.counts(queueUrl), runningBatches: stats.runningBatches };
         if (counts.visible + counts.inFlight + counts.delayed + counts.runningBatches === 0) return;
-        if (Date.now() - started > timeoutMs) throw new EventSourceNotIdleError(queueUrl, counts, timeoutMs);
+        const sign = JSON.stringify([counts, stats, activityCount()]);
+        if (sign !== seen) {
+          seen = sign;
+          movedAt = Date.now();
+        } else if (Date.now() - movedAt > stallMs) {
+          throw new EventSourceNotIdleError(queueUrl, counts, stallMs);
+        }
         await sleep(10);
       }
     },

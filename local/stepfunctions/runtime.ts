@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StateMachine } from 'aws-local-stepfunctions';
+import { noteActivity } from '../activity.ts';
 import { realClock, type StepFunctionsClock, withoutLibraryTaskTimeouts } from './clock.ts';
 import { enforceStateOutputLimit } from './data-limits.ts';
 import { prepareDefinition } from './definition.ts';
@@ -328,6 +329,7 @@ export class LocalStepFunctions {
 
   private push(execution: Execution, event: HistoryEvent): void {
     execution.history.push(event);
+    noteActivity();
     try {
       this.options.onEvent?.(execution.name, event);
     } catch {

@@ -29,7 +29,7 @@ beforeAll(async () => {
     () => startBugHarness({ reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 }),
     (harness) => harness.stop(),
   ));
-}, 900_000);
+});
 
 afterAll(async () => {
   await releaseConsoleBrowser(browser);
@@ -89,7 +89,7 @@ describe('the console names conversations and shows where they stand', () => {
       await page.screenshot({ path: 'docs/console-conversation.png' });
     }
     await context.close();
-  }, 180_000);
+  });
 
   it('opens a conversation begun on GitHub on its issue, not on an empty thread', async () => {
     const store = new DynamoConversationStore({ client: h.sandbox.dynamodb, tableName: h.sandbox.tableName });
@@ -146,5 +146,5 @@ describe('the console names conversations and shows where they stand', () => {
     expect(decodeURIComponent(page.url())).not.toContain('github:');
     await shot(page, 'github-conversation');
     await context.close();
-  }, 120_000);
+  });
 });

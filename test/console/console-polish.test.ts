@@ -26,6 +26,7 @@ import {
   overlaps,
   releaseConsoleBrowser,
   shot,
+  WAIT,
 } from './browser.ts';
 
 /**
@@ -54,7 +55,7 @@ beforeAll(async () => {
     baseUrl: h.sandbox.github.apiUrl,
     auth: h.sandbox.github.createUserToken('demo-maintainer'),
   });
-}, 900_000);
+});
 
 afterAll(async () => {
   await releaseConsoleBrowser(browser);
@@ -161,7 +162,7 @@ describe('the console shows what a conversation did to code', () => {
       .toEqual(expect.arrayContaining(compare.commits.map((c) => c.sha)));
     // Two builds: the first failing its tests (exit 1, the failing test in the tail), the second green.
     const builds = workspace.getByTestId('build');
-    await expect.poll(() => builds.count()).toBe(2);
+    await expect.poll(() => builds.count(), { timeout: WAIT }).toBe(2);
     const first = workspace.locator('[data-testid="build"][data-attempt="1"]');
     expect(await first.getAttribute('data-passed')).toBe('false');
     const failing = first.locator('[data-testid="check"][data-check="test"]');
@@ -178,7 +179,7 @@ describe('the console shows what a conversation did to code', () => {
     await workspace.scrollIntoViewIfNeeded();
     await shot(page, 'workspace-fix');
     await context.close();
-  }, 600_000);
+  });
 });
 
 describe("the console's rough edges", () => {
@@ -216,13 +217,13 @@ describe("the console's rough edges", () => {
     expect(await page.getByTestId('event').count()).toBe(0);
     const investigate = page.locator('[data-testid="event-group"][data-state="Investigate"]').first();
     await investigate.locator('.event-group-row').click();
-    await expect.poll(() => investigate.getByTestId('event').count()).toBeGreaterThan(1);
+    await expect.poll(() => investigate.getByTestId('event').count(), { timeout: WAIT }).toBeGreaterThan(1);
     expect(await page.getByTestId('event').count()).toBe(await investigate.getByTestId('event').count());
     await page.getByTestId('toggle-all-groups').click();
-    await expect.poll(() => page.getByTestId('event').count()).toBe(Number(events));
+    await expect.poll(() => page.getByTestId('event').count(), { timeout: WAIT }).toBe(Number(events));
     await shot(page, 'fit-and-grouped-history');
     await context.close();
-  }, 180_000);
+  });
 
   it("keeps the thread's close button off the title and the chip at 1,400 px", async () => {
     const summary = 'A thread to close.';
@@ -250,7 +251,7 @@ describe("the console's rough edges", () => {
       await page.getByTestId('thread-pane').waitFor({ state: 'hidden' });
       await context.close();
     }
-  }, 120_000);
+  });
 
   it('shows a PRD shared as a file with its name, a preview and a link to the whole file', async () => {
     const workspace = h.sandbox.slack.workspace;
@@ -296,7 +297,7 @@ describe("the console's rough edges", () => {
     expect(await file.text()).toBe(content);
     await shot(page, 'file-share');
     await context.close();
-  }, 120_000);
+  });
 
   it("lists channel conversations beside the workflows' conversations, with their messages", async () => {
     const store = new DynamoChannelStore({ client: h.sandbox.dynamodb, tableName: h.sandbox.tableName });
@@ -334,5 +335,5 @@ describe("the console's rough edges", () => {
     expect(await page.getByTestId('conversation-status').textContent()).toBe('Listening');
     expect(await page.getByTestId('conversation-status').getAttribute('title')).toBe('active');
     await context.close();
-  }, 120_000);
+  });
 });

@@ -34,7 +34,7 @@ beforeAll(async () => {
     () => startBugHarness({ reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 }),
     (harness) => harness.stop(),
   ));
-}, 900_000);
+});
 
 afterAll(async () => {
   await releaseConsoleBrowser(browser);
@@ -180,7 +180,7 @@ describe('the sandbox console', () => {
 
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
     await context.close();
-  }, 300_000);
+  });
 
   it('holds its layout at 1280x800 and 390x844 with a 4,000-character message and 200 replies', async () => {
     // A conversation of its own, so this test also runs alone.
@@ -261,7 +261,7 @@ describe('the sandbox console', () => {
       await shot(page, `layout-${viewport.width}-conversation`);
       await context.close();
     }
-  }, 300_000);
+  });
 });
 
 describe('the console, beyond the bug workflow', () => {
@@ -334,7 +334,7 @@ describe('the console, beyond the bug workflow', () => {
     await expect(page.locator('.error-banner').isHidden()).resolves.toBe(true);
     await shot(page, 'block-kit');
     await context.close();
-  }, 120_000);
+  });
 
   it('falls back to polling when the change stream fails, and still shows new messages', async () => {
     const { context, page } = await openConsole(
@@ -352,7 +352,7 @@ describe('the console, beyond the bug workflow', () => {
     await h.post(CHANNELS.developers, 'U_THIRD', 'posted while the stream is down');
     await page.getByTestId('channel-messages').getByText('posted while the stream is down').waitFor();
     await context.close();
-  }, 120_000);
+  });
 });
 
 /** Some of the element is inside the viewport, and it is no wider than the viewport. */

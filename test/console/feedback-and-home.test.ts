@@ -39,7 +39,7 @@ beforeAll(async () => {
       }),
     (harness) => harness.stop(),
   ));
-}, 900_000);
+});
 
 afterAll(async () => {
   await releaseConsoleBrowser(browser);

@@ -27,7 +27,7 @@ beforeAll(async () => {
     () => startBugHarness({ reporterWaitSeconds: 600_000 }, { env: { LIVE_PROGRESS: 'on' } }),
     (harness) => harness.stop(),
   ));
-}, 300_000);
+});
 
 afterAll(async () => {
   await releaseConsoleBrowser(browser);
@@ -78,5 +78,5 @@ describe('live progress in the console', () => {
     expect(order[1]).toBeGreaterThan(order[0] ?? 0);
     await shot(page, 'live-progress-timeline');
     await context.close();
-  }, 180_000);
+  });
 });

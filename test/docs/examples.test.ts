@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/free-port.ts';
+import { processCpuTicks } from '../../local/process-cpu.ts';
 import { DEVELOPMENT_SIGNING_SECRET, DEVELOPMENT_WEBHOOK_SECRETS } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { answerBindings, placeholders, type ShellCommand, shellBlocks } from './shell-examples.ts';
@@ -61,7 +62,7 @@ async function startDev(): Promise<DevSandbox> {
     },
     (text) => text.includes('Sandbox listening on'),
     'the sandbox to listen',
-    { timeoutMs: 90_000, intervalMs: 100 },
+    { stallMs: 60_000, intervalMs: 100, progress: () => processCpuTicks(child.pid) },
   ).catch((error: unknown) => {
     if (child.exitCode !== null) throw new Error(`npm run dev exited ${child.exitCode}: ${output}`);
     throw error;
@@ -70,6 +71,8 @@ async function startDev(): Promise<DevSandbox> {
 }
 
 let dev: DevSandbox | undefined;
+/** The running sandbox's CPU time: a wait on it fails when it stops working, not when it is slow. */
+const devProgress = () => processCpuTicks(dev?.process.pid);
 afterEach(async () => {
   dev?.process.kill('SIGTERM');
   dev = undefined;
@@ -111,8 +114,8 @@ async function newestBotMessage(base: string, channel: string, accept: (m: Messa
     (page) => page.messages.some((m) => (m.bot || m.bot_id !== undefined) && accept(m)),
     `a bot message in ${channel}`,
     // A whole agent turn on `npm run dev`'s settings, while the suite's first files start beside it
-    // on a cold clone (one such turn took over 120 s there): the page's story, not its speed, is checked.
-    { timeoutMs: 240_000, intervalMs: 250 },
+    // on a cold clone, can take minutes: the wait fails only when the sandbox stops working.
+    { stallMs: 60_000, intervalMs: 250, progress: devProgress },
   );
   const mine = messages.messages.filter((m) => (m.bot || m.bot_id !== undefined) && accept(m));
   return mine.at(-1)?.ts ?? '';
@@ -141,7 +144,7 @@ const LOOKUPS: Record<string, (base: string, page: string) => Promise<string>> =
       () => getJson<{ pulls: Array<{ number: number }> }>(`${base}/sandbox/github/repos/demo/webshop`),
       (view) => view.pulls.length > 0,
       'the pull request',
-      { timeoutMs: 180_000, intervalMs: 250 },
+      { stallMs: 60_000, intervalMs: 250, progress: devProgress },
     );
     return String(repo.pulls[0]?.number);
   },
@@ -166,7 +169,7 @@ async function replyWhenAsked(command: string, base: string) {
       return last !== undefined && (last.bot === true || last.bot_id !== undefined);
     },
     `the bot to speak in ${channel} ${thread}`,
-    { timeoutMs: 120_000, intervalMs: 250 },
+    { stallMs: 60_000, intervalMs: 250, progress: devProgress },
   );
   // ...and has finished its turn (its first post may be an acknowledgement while it still works),
   // as a reader who waits for the bot's question would.
@@ -180,7 +183,7 @@ async function replyWhenAsked(command: string, base: string) {
         (c) => c.agentTurnRunning && c.anchors?.some((a) => a.channel === channel && a.threadTs === thread),
       ),
     `the bot's turn in ${channel} ${thread} to end`,
-    { timeoutMs: 240_000, intervalMs: 250 },
+    { stallMs: 60_000, intervalMs: 250, progress: devProgress },
   );
 }
 
@@ -266,6 +269,6 @@ describe('the sandbox examples in the README and docs/', () => {
   for (const page of PAGES) {
     it(`${page}: every command works as written, in order`, async () => {
       expect(await runPage(page)).toBeGreaterThan(0);
-    }, 400_000);
+    });
   }
 });

@@ -113,6 +113,6 @@ describe.concurrent('each checked bug case', () => {
         ['fail-to-pass', true, expect.any(String)],
         ['pass-to-pass', true, expect.any(String)],
       ]);
-    }, 60_000);
+    });
   });
 });

@@ -57,7 +57,7 @@ describe('model.provider bedrock in the stack', () => {
   let defaultBedrock: Template;
   beforeAll(() => {
     defaultBedrock = bedrock();
-  }, 180_000);
+  });
 
   it('grants the agent turns and the ChannelResponder InvokeModel on the default inference profile and its model only', () => {
     const template = defaultBedrock;

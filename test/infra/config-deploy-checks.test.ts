@@ -170,5 +170,5 @@ describe('configuration that refuses what cannot work', () => {
     expect((failed as { stderr: string }).stderr.trim()).toBe(
       "invalid slackAgents configuration:\n  slackAgents.sandbox: the sandbox's configuration is never deployed; remove sandbox: true",
     );
-  }, 120_000);
+  });
 });

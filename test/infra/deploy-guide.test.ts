@@ -54,4 +54,4 @@ describe('the deploy guide', () => {
     expect(guide).toMatch(/The Lambda functions run on Node 22\s+\(`NODEJS_22_X`\)/);
     expect(guide).toMatch(/Node 20 reached its end of life in April 2026/);
   });
-}, 300_000);
+});

@@ -89,7 +89,7 @@ beforeAll(async () => {
       (await cloudformation.send(new DescribeStacksCommand({ StackName: 'SlackAgents' }))).Stacks?.[0],
     (settled) => settled?.StackStatus !== undefined && !settled.StackStatus.endsWith('_IN_PROGRESS'),
     'the stack to be created',
-    { timeoutMs: 60_000, intervalMs: 100 },
+    { stallMs: 60_000, intervalMs: 100 },
   );
   stackStatus = stack?.StackStatus;
   stackReason = stack?.StackStatusReason;
@@ -105,7 +105,7 @@ beforeAll(async () => {
       `${prepared.setAside.length} set aside (${TYPES_MOTO_LACKS.join(', ')}); ` +
       `synth ${Math.round(synthMs)} ms, create ${Math.round(performance.now() - deployStarted)} ms`,
   );
-}, 180_000);
+});
 
 afterAll(() => {
   moto?.process.kill();

@@ -43,7 +43,7 @@ beforeAll(() => {
   large = { template: Template.fromJSON(raw), raw, assembly: assembly.directory };
   const other = buildStack({ config: SMALL_CONFIG, sandbox: false });
   small = other.app.synth().getStackArtifact(other.stack.artifactId).template as Record<string, unknown>;
-}, 300_000);
+});
 
 describe('configuration beyond the 4 KB environment', () => {
   it('keeps every function environment under 4 KB, at the longest its deploy-time values can be', () => {

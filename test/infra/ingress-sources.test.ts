@@ -24,7 +24,7 @@ function policyOf(stack: Template, id: string): string {
 let template: Template;
 beforeAll(() => {
   template = templateOf();
-}, 120_000);
+});
 
 describe('the ingress sources in the stack', () => {
   it('keeps the GitHub and PagerDuty webhook secrets in Secrets Manager, generated, none in the template', () => {

@@ -118,7 +118,7 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_SECRETS_MANAGER: moto.endpoint,
     AWS_ENDPOINT_URL_CLOUDFORMATION: moto.endpoint,
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   restoreEnvironment(saved);
@@ -151,7 +151,7 @@ describe('the live preflight', () => {
         `model: anthropic answers with ${config.model.id}`,
       ]),
     );
-  }, 60_000);
+  });
 
   it('names each problem with its fix', async () => {
     slackScopes = ['chat:write'];
@@ -180,5 +180,5 @@ describe('the live preflight', () => {
     expect(await live('NotDeployed').then((r) => r.problems)).toEqual([
       expect.stringMatching(/^stack NotDeployed: not found with these credentials .*: run npx cdk deploy/),
     ]);
-  }, 60_000);
+  });
 });

@@ -56,7 +56,6 @@ describe('the static preflight', () => {
       expect(lines).toContain('  ok');
       expect(lines.filter((line) => / of 4096 bytes$/.test(line)).length).toBeGreaterThan(5);
     },
-    300_000,
   );
 
   it('stops at the configuration, one line per problem, without synthesizing', () => {
@@ -73,7 +72,7 @@ describe('the static preflight', () => {
     expect(stdout).toMatch(/Router: \d+ of 4096 bytes/);
     expect(stdout).toContain('npx cdk deploy SlackAgentsPipeline');
     expect(stdout).toContain('aws codebuild import-source-credentials');
-  }, 300_000);
+  });
 
   it('runs as npm run preflight, exiting 1 with a line naming each fix', async () => {
     // `npm run preflight` is `tsx scripts/preflight.ts`: Node with tsx's loader, without npm's and
@@ -89,7 +88,7 @@ describe('the static preflight', () => {
     expect((failed as { stdout: string }).stdout).toContain(
       'FIX slackAgents.reporterWaitSecs: unknown key; did you mean reporterWaitSeconds?',
     );
-  }, 300_000);
+  });
 });
 
 describe('the limits AWS enforces that synth does not', () => {

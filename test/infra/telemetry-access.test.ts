@@ -65,7 +65,7 @@ const WITH_REVIEW = { ...DEMO_TELEMETRY_CONFIG, logTemplateReview: { enabled: tr
 beforeAll(() => {
   for (const config of [DEMO_TELEMETRY_CONFIG, WITH_THIRD_PARTIES, WITHOUT_CLOUDWATCH, WITH_REVIEW])
     templateWith(config);
-}, 180_000);
+});
 
 interface Statement {
   Effect: string;

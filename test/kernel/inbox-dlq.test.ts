@@ -7,6 +7,7 @@ import { type EventSource, startEventSource } from '../../local/sqs/event-source
 import type { SqsQueueService } from '../../local/sqs/queue-service.ts';
 import { reporterReply, seedBugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { eventually } from '../support/eventually.ts';
 
 /**
  * The inbox as deployed (FIFO, redrive after a few receives) feeding the real Router:
@@ -75,7 +76,7 @@ describe('the inbox and the Router', () => {
     send('C_BUGS:conv-a-root', 'a2', reply('conv-a', '1700000001.000002'));
     send('C_BUGS:conv-b-root', 'b1', reply('conv-b', '1700000001.000001'));
 
-    await source.idle({ timeoutMs: 10_000 });
+    await source.idle({ stallMs: 10_000 });
 
     expect((await store.listMessages('conv-b')).map((m) => m.ts)).toEqual(['1700000001.000001']);
     expect((await store.listMessages('conv-a')).map((m) => m.ts)).toEqual(['1700000001.000002']);
@@ -117,8 +118,12 @@ describe('the inbox and the Router', () => {
     send('C_BUGS:conv-b-root', 'b2', reply('conv-b', '1700000002.000003'));
 
     // The other conversation goes on at once.
-    await expect.poll(async () => (await store.listMessages('conv-b')).length, { timeout: 2_000 }).toBe(2);
-    await source.idle({ timeoutMs: 20_000 });
+    await eventually(
+      async () => (await store.listMessages('conv-b')).length,
+      (count) => count === 2,
+      "conv-b's second message",
+    );
+    await source.idle({ stallMs: 20_000 });
 
     // Both records of the failing thread end in the DLQ, in their order, for a replay.
     const dead = await sqs.receiveMessage({ QueueUrl: dlq, MaxNumberOfMessages: 10 });
@@ -126,5 +131,5 @@ describe('the inbox and the Router', () => {
       '1700000002.000001',
       '1700000002.000002',
     ]);
-  }, 30_000);
+  });
 });

@@ -84,7 +84,7 @@ describe('the inbox DLQ redrive', () => {
         MessageDeduplicationId: id,
       });
     }
-    await source.idle({ timeoutMs: 20_000 });
+    await source.idle({ stallMs: 20_000 });
     expect(await store.listMessages('late')).toEqual([]);
 
     // Fixed: the conversation and its thread are stored properly now. The redrive moves both back; the Router takes them.
@@ -95,7 +95,7 @@ describe('the inbox DLQ redrive', () => {
       credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
     });
     const result = await redriveDeadLetters({ sqs: client, from: dlq, to: inbox });
-    await source.idle({ timeoutMs: 20_000 });
+    await source.idle({ stallMs: 20_000 });
     // A second redrive finds nothing: nothing is routed twice.
     const again = await redriveDeadLetters({ sqs: client, from: dlq, to: inbox });
 
@@ -106,5 +106,5 @@ describe('the inbox DLQ redrive', () => {
       '1700000003.000002',
     ]);
     client.destroy();
-  }, 60_000);
+  });
 });

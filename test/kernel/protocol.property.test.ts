@@ -88,7 +88,7 @@ describe('wait, wake and drain protocol', () => {
       }),
       { numRuns: RUNS, endOnFailure: true },
     );
-  }, 900_000);
+  });
 });
 
 async function runScenario(s: fc.Scheduler, scenario: Scenario, runId: number): Promise<void> {

@@ -14,7 +14,7 @@ let repo: ReturnType<typeof makeRepository>;
 beforeAll(async () => {
   repo = makeRepository({ 'package.json': '{"name":"demo"}\n', 'sum.ts': 'console.log(1 + 2);\n' });
   sandbox = await workerSandbox({ logLevel: 'SILENT' });
-}, 120_000);
+});
 
 afterAll(async () => {
   await sandbox?.stop();

@@ -102,12 +102,12 @@ export async function createProject(
 }
 
 /** Polls BatchGetBuilds until the build is complete. */
-export async function finished(client: CodeBuildClient, id: string, timeoutMs = 30_000): Promise<Build> {
+export async function finished(client: CodeBuildClient, id: string, stallMs = 60_000): Promise<Build> {
   const build = await eventually(
     async () => (await client.send(new BatchGetBuildsCommand({ ids: [id] }))).builds?.[0],
     (found) => found?.buildComplete === true,
     `build ${id} to complete`,
-    timeoutMs,
+    stallMs,
   );
   return build as Build;
 }

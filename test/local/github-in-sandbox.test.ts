@@ -14,7 +14,7 @@ beforeAll(async () => {
     logLevel: 'SILENT',
     githubWebhookSecret: randomBytes(16).toString('hex'),
   });
-}, 120_000);
+});
 afterAll(async () => sandbox?.stop());
 
 describe('the sandbox serves GitHub on its port', () => {

@@ -170,7 +170,7 @@ describe('the sandbox GitHub: the demo repository', () => {
     const after = await demoTests(await checkout('agents/bug-demo'));
     expect(after.output).toMatch(/^# fail 0$/m);
     expect(after.code).toBe(0);
-  }, 120_000);
+  });
 });
 
 describe('the sandbox GitHub: endpoints for people and tests', () => {

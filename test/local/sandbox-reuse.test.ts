@@ -32,7 +32,7 @@ const credentials = { accessKeyId: 'sandbox', secretAccessKey: 'sandbox' };
 let reusable: ReusableSandbox;
 beforeAll(async () => {
   reusable = await startReusableSandbox(OPTIONS);
-}, 120_000);
+});
 afterAll(async () => reusable?.close());
 
 const api = <T>(sandbox: Sandbox, path: string, body?: unknown): Promise<T> =>
@@ -133,7 +133,7 @@ describe('a reusable sandbox', () => {
     expect(stored).toContain(conversationIdFor('kernel_probe', PROBE, rootB));
     expect(stored).not.toContain(idA);
     expect(b.stepFunctions.listExecutions({}).map((e) => e.name)).not.toContain(idA);
-  }, 120_000);
+  });
 
   it("unpacks the code tools' trees in a directory of its own, kept across files, removed when it closes", async () => {
     await reusable.release();
@@ -153,5 +153,5 @@ describe('a reusable sandbox', () => {
     expect(process.env.CODE_CACHE_DIR).toBe(directory);
     await reusable.close();
     expect(existsSync(directory)).toBe(false);
-  }, 120_000);
+  });
 });

@@ -74,7 +74,7 @@ describe('the sandbox started from the synthesized template', () => {
     sandbox = await workerSandbox({ logLevel: 'SILENT' });
     // The template it was started from, as the stack synthesized it for the default modules.
     template = sandbox.template;
-  }, 120_000);
+  });
   afterAll(async () => {
     await sandbox?.stop();
   });

@@ -54,7 +54,7 @@ beforeAll(async () => {
       MODEL_MAX_RETRIES: '0',
     },
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await sandbox?.stop();

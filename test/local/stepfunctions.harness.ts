@@ -42,13 +42,13 @@ export const lambdaArn = (name: string) => `arn:aws:lambda:us-east-1:00000000000
 export async function settled(
   client: SFNClient,
   executionArn: string,
-  timeoutMs = 20_000,
+  stallMs = 20_000,
 ): Promise<DescribeExecutionCommandOutput> {
   return eventually(
     () => client.send(new DescribeExecutionCommand({ executionArn })),
     (execution) => execution.status !== 'RUNNING',
     `${executionArn} to leave RUNNING`,
-    { timeoutMs, intervalMs: 20 },
+    { stallMs, intervalMs: 20 },
   );
 }
 

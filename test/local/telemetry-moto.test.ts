@@ -28,7 +28,7 @@ beforeAll(async () => {
   const ours = await telemetryScenario(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, now);
   const theirs = await telemetryScenario(moto.endpoint, now);
   rows = compareObservations(ours, theirs);
-}, 60_000);
+});
 
 afterAll(async () => {
   server?.closeAllConnections();

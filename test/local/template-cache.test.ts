@@ -115,7 +115,7 @@ describe('the sandbox template cache', () => {
     expect(first.cached).toBe(false);
     expect(second.cached).toBe(true);
     expect(second.template).toEqual(first.template);
-  }, 120_000);
+  });
 
   it('synthesizes modules a caller hands in every time, keeping nothing', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'template-cache-'));
@@ -129,7 +129,7 @@ describe('the sandbox template cache', () => {
 
     expect(result.cached).toBe(false);
     expect(readdirSync(directory)).toEqual([]);
-  }, 120_000);
+  });
 
   it('rejects a configuration the stack rejects, keeping nothing', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'template-cache-'));
@@ -142,7 +142,7 @@ describe('the sandbox template cache', () => {
       }),
     ).rejects.toMatchObject({ name: 'InvalidConfigError' });
     expect(readdirSync(directory)).toEqual([]);
-  }, 120_000);
+  });
 });
 
 describe('the warm synthesis server (SANDBOX_SYNTH_URL)', () => {
@@ -150,7 +150,7 @@ describe('the warm synthesis server (SANDBOX_SYNTH_URL)', () => {
   beforeAll(async () => {
     // The run's own server when there is one (it is warm by now), else one of this file's.
     server = runServer ? { url: runServer, close: async () => {} } : await startSynthServer(process.cwd());
-  }, 120_000);
+  });
   afterAll(async () => {
     delete process.env.SANDBOX_SYNTH_URL;
     await server?.close();
@@ -164,7 +164,7 @@ describe('the warm synthesis server (SANDBOX_SYNTH_URL)', () => {
 
     expect(apart.cached).toBe(false);
     expect(served.template).toEqual(apart.template);
-  }, 120_000);
+  });
 
   it("rejects a configuration the stack rejects with the stack's own error, keeping nothing", async () => {
     const directory = mkdtempSync(join(tmpdir(), 'template-cache-'));
@@ -178,5 +178,5 @@ describe('the warm synthesis server (SANDBOX_SYNTH_URL)', () => {
       }),
     ).rejects.toMatchObject({ name: 'InvalidConfigError' });
     expect(readdirSync(directory)).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -20,7 +20,7 @@ beforeAll(async () => {
     config: { model: { provider: 'bedrock' }, channels: { general: 'C_GENERAL' } },
     logLevel: 'SILENT',
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await sandbox?.stop();

@@ -51,7 +51,7 @@ beforeAll(async () => {
     env: { ANTHROPIC_BASE_URL: model.baseUrl, MODEL_MAX_RETRIES: '0' },
     logLevel: 'SILENT',
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await sandbox?.stop();

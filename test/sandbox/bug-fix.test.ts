@@ -44,7 +44,7 @@ beforeAll(async () => {
     baseUrl: h.sandbox.github.apiUrl,
     auth: h.sandbox.github.createUserToken('demo-maintainer'),
   });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
@@ -200,7 +200,7 @@ describe('bug fixes as pull requests in the sandbox', () => {
     // The default branch is untouched.
     expect((await github.rest.repos.getBranch({ ...REPO, branch: 'main' })).data.commit.sha).toBe(mainBefore);
     expect(await fileOn('main')).toContain(BUG_LINE);
-  }, 240_000);
+  });
 
   it('feeds a failing build back to the fixer, whose second attempt passes and opens the PR', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, REPORT);
@@ -228,7 +228,7 @@ describe('bug fixes as pull requests in the sandbox', () => {
     expect(pull?.draft).toBe(true);
     expect(pull?.body).toContain('attempt 2');
     expect(await fileOn(branchOf(bug))).toContain(FIXED_LINE);
-  }, 300_000);
+  });
 
   it('says why in both threads when three builds fail, and opens nothing', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, REPORT);
@@ -256,7 +256,7 @@ describe('bug fixes as pull requests in the sandbox', () => {
     );
     expect(reporterTexts.find((t) => t.includes(reason))).toContain('test: failed (exit 1)');
     expect(await pullsOf(bug)).toEqual([]);
-  }, 420_000);
+  });
 
   it('refuses a fix request the model cites from the reporter or a third party, and says why where it was asked: no fixer turn, no branch, no PR', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, REPORT);
@@ -305,5 +305,5 @@ describe('bug fixes as pull requests in the sandbox', () => {
     await expect(github.rest.git.getRef({ ...REPO, ref: `heads/${branchOf(bug)}` })).rejects.toMatchObject({
       status: 404,
     });
-  }, 180_000);
+  });
 });

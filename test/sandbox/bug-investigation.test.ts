@@ -25,7 +25,7 @@ let h: BugHarness;
 beforeAll(async () => {
   // A wait times out when a test moves the clock: silence is a matter of order, not of real time.
   h = await startBugHarness({}, { clock: 'manual' });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);

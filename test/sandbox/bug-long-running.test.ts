@@ -33,7 +33,7 @@ beforeAll(async () => {
     },
     { clock: 'manual' },
   );
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);

@@ -13,7 +13,7 @@ let h: BugHarness;
 
 beforeAll(async () => {
   h = await startBugHarness();
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);
@@ -32,5 +32,5 @@ describe('a burst of 200 messages into one thread', () => {
     expect(burst.turns).toBeLessThanOrEqual(bound);
     expect(burst.turns).toBeLessThanOrEqual(6);
     expect(burst.posts).toBe(burst.turns);
-  }, 180_000);
+  });
 });

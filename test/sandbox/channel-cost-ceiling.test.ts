@@ -32,7 +32,7 @@ beforeAll(async () => {
     env: { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '0' },
     logLevel: 'SILENT',
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await sandbox?.stop();

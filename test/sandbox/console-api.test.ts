@@ -17,7 +17,7 @@ beforeAll(async () => {
     config: { channels: { probe: PROBE } },
     logLevel: 'SILENT',
   });
-}, 120_000);
+});
 afterAll(async () => sandbox?.stop());
 
 async function get<T>(path: string): Promise<T> {

@@ -17,7 +17,7 @@ const CEILING_USD = 0.5;
 
 beforeAll(async () => {
   h = await startBugHarness({ agentLimits: { maxDailyCostUsd: CEILING_USD } });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);

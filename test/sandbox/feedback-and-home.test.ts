@@ -38,7 +38,7 @@ beforeAll(async () => {
       sla: { acknowledgeMinutes: { critical: 200, high: 200, medium: 200, low: 200 }, maxReminders: 1 },
     },
   });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);

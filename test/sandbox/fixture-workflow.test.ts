@@ -19,7 +19,7 @@ let sandbox: Sandbox;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, timeScale: 0.001, modules: [GREETING_MODULE], logLevel: 'SILENT' });
-}, 120_000);
+});
 afterAll(async () => sandbox?.stop());
 
 async function slashCommand(text: string, triggerId: string): Promise<Response> {
@@ -79,7 +79,7 @@ describe('a workflow added from a fixture module', () => {
       'the conversation resolved',
     );
     expect(conversation).toMatchObject({ workflow: 'greeting', status: 'resolved' });
-  }, 90_000);
+  });
 
   it('is named nowhere in the kernel, the stack or the sandbox', () => {
     const named: string[] = [];

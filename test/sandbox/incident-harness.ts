@@ -172,7 +172,7 @@ export function useIncidentHarness(
   let started: IncidentHarness | undefined;
   beforeAll(async () => {
     started = await startIncidentHarness(config, options);
-  }, 120_000);
+  });
   afterAll(async () => {
     await started?.stop();
     expect(started?.modelFailures ?? []).toEqual([]);

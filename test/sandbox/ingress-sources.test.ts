@@ -34,7 +34,7 @@ beforeAll(async () => {
     logLevel: 'SILENT',
   });
   store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
-}, 120_000);
+});
 afterAll(async () => sandbox?.stop());
 
 type Message = { ts: string; user?: string; bot?: boolean; text: string; thread_ts?: string };

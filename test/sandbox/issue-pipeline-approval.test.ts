@@ -46,7 +46,7 @@ describe('the issue pipeline with sensitive paths in the sandbox', () => {
   let s: IssueHarness;
   beforeAll(async () => {
     s = await startIssueHarness({ issuePipeline: { sensitivePaths: ['src/checkout.ts'] } });
-  }, 120_000);
+  });
   afterAll(async () => {
     await s?.stop();
     expect(s?.modelFailures ?? []).toEqual([]);
@@ -109,5 +109,5 @@ describe('the issue pipeline with sensitive paths in the sandbox', () => {
       head: `demo:agents/issue-${issue}`,
     });
     expect(data[0]?.body).toContain(`Closes #${issue}`);
-  }, 300_000);
+  });
 });

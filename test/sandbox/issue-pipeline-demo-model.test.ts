@@ -18,7 +18,7 @@ import {
 let h: IssueHarness;
 beforeAll(async () => {
   h = await startIssueHarness({}, { model: 'demo' });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
 });
@@ -54,5 +54,5 @@ describe('the issue pipeline with the offline demo model', () => {
       (ms) => ms.some((m) => m.bot === true && m.text.includes(`#${issue} `) && m.text.includes('done')),
       'the progress message edited to done',
     );
-  }, 300_000);
+  });
 });

@@ -25,7 +25,7 @@ let h: BugHarness;
 beforeAll(async () => {
   // A long reporter wait: the answer below must arrive before it ends, however slow the machine.
   h = await startBugHarness({ reporterWaitSeconds: 600_000 }, { env: { LIVE_PROGRESS: 'on' } });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);
@@ -90,5 +90,5 @@ describe('live progress of a bug investigation', () => {
     const all = toolCallsIn(h.requestsOf(bug).map((r) => r.body));
     expect(both[1]?.tasks.map((t) => t.id)).toEqual(all.slice(2).map((c) => c.id));
     expect(both[1]?.tasks.map((t) => t.title)).toEqual(['Reading the conversation so far']);
-  }, 120_000);
+  });
 });

@@ -19,7 +19,7 @@ import {
 let h: IssueHarness;
 beforeAll(async () => {
   h = await startIssueHarness({}, { env: { LIVE_PROGRESS: 'on' } });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);
@@ -68,5 +68,5 @@ describe('live progress of an issue pipeline', () => {
     // The turn is over: no Stop button, and the closing line.
     expect(shown).not.toContain('stop_turn');
     expect(shown).toContain('Done: 2 steps');
-  }, 120_000);
+  });
 });

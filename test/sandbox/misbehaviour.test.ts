@@ -22,7 +22,7 @@ let h: BugHarness;
 
 beforeAll(async () => {
   h = await startMisbehaviourHarness();
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);

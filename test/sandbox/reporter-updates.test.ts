@@ -24,7 +24,7 @@ let h: BugHarness;
 beforeAll(async () => {
   // The developers' silence runs out when a test moves the clock, not after 8 s of real time.
   h = await startBugHarness({}, { clock: 'manual' });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);

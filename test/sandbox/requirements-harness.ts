@@ -77,7 +77,7 @@ export function useHarness(config: SlackAgentsConfigInput = {}, options: Harness
   let started: BugHarness | undefined;
   beforeAll(async () => {
     started = await startHarness(config, options);
-  }, 120_000);
+  });
   afterAll(async () => {
     await started?.stop();
     expect(started?.modelFailures ?? []).toEqual([]);

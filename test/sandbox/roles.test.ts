@@ -11,7 +11,7 @@ import { type BugHarness, bugIdFor, CHANNELS, REPORTER, startBugHarness } from '
 let h: BugHarness;
 beforeAll(async () => {
   h = await startBugHarness({}, { model: 'demo' });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
   // at most, and the Slack client's own retries of each attempt (1.5 s) take 0.15 ms. The
   // outage lasts until the test sees the findings kept, however long the retries take.
   h = await startBugHarness({ developerWaitSeconds: 1_000_000 }, { timeScale: 0.0001 });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);

@@ -16,7 +16,7 @@ describe('slash command help in the sandbox', () => {
       config: { issuePipeline: { repository: 'demo/webshop' } },
       logLevel: 'SILENT',
     });
-  }, 120_000);
+  });
   afterAll(async () => {
     await sandbox?.stop();
   });

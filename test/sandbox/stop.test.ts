@@ -12,7 +12,7 @@ let h: BugHarness;
 
 beforeAll(async () => {
   h = await startBugHarness({ reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? []).toEqual([]);
@@ -62,5 +62,5 @@ describe('stop in the thread', () => {
     // The stop is a command, not a message for the agent: nothing of it is pending.
     const stored = await h.store.listMessages(bug);
     expect(stored.some((m) => m.text === 'Stop')).toBe(false);
-  }, 120_000);
+  });
 });

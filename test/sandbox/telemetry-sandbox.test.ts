@@ -57,7 +57,7 @@ beforeAll(async () => {
     region: 'us-east-1',
     credentials: { accessKeyId: 'sandbox', secretAccessKey: 'sandbox' },
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   lambda?.destroy();

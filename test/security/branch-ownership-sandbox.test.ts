@@ -32,7 +32,7 @@ beforeAll(async () => {
     baseUrl: h.sandbox.github.apiUrl,
     auth: h.sandbox.github.createUserToken('demo-maintainer'),
   });
-}, 180_000);
+});
 afterAll(async () => {
   lambda?.destroy();
   await h?.stop();

@@ -27,7 +27,7 @@ beforeAll(async () => {
       new PutCommand({ TableName: db.tableName, Item: { ...keys.conversation(id), workflow: 'x' } }),
     );
   }
-}, 60_000);
+});
 afterAll(async () => {
   await Promise.all([world?.close(), db?.close()]);
 });

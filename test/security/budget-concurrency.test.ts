@@ -28,7 +28,7 @@ const price = DEFAULT_MODEL_PRICES['claude-sonnet-5-5'];
 let h: BugHarness;
 beforeAll(async () => {
   h = await startBugHarness({ agentLimits: { maxDailyCostUsd: CEILING_USD } });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
 });
@@ -89,7 +89,7 @@ describe('eight conversations racing for a small daily ceiling', () => {
       const texts = outcomes[reports.indexOf(ts)] ?? [];
       expect(texts.find((t) => t.startsWith(':warning:'))).toContain(reason);
     }
-  }, 120_000);
+  });
 });
 
 describe('the incident query budget', () => {

@@ -36,7 +36,7 @@ beforeAll(async () => {
     baseUrl: h.sandbox.github.apiUrl,
     auth: h.sandbox.github.createUserToken('demo-maintainer'),
   });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
@@ -54,7 +54,7 @@ const botTexts = async (channel: string, threadTs?: string) =>
   (await h.messages(channel, threadTs)).filter((m) => m.bot).map((m) => m.text);
 
 const waitFor = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, seconds = 180) =>
-  eventually(probe, accept, what, { timeoutMs: seconds * 1000, intervalMs: 200 });
+  eventually(probe, accept, what, { stallMs: seconds * 1000, intervalMs: 200 });
 
 async function packageJson(): Promise<Record<string, unknown>> {
   const { data } = await github.rest.repos.getContent({ ...REPO, path: 'package.json' });
@@ -142,7 +142,7 @@ describe('builds judged by the base commit, and the fixer held to the protected 
       expect(text).toContain('test: failed, not run: the branch deletes package.json');
       expect(text).not.toContain('test: skipped');
     }
-  }, 300_000);
+  });
 
   it('fails the test check when the fixer replaces the test script with echo', async () => {
     const manifest = await packageJson();
@@ -159,7 +159,7 @@ describe('builds judged by the base commit, and the fixer held to the protected 
       /test: failed, not run: the branch changes "test" in package\.json: the check is defined by the base commit [0-9a-f]{7}/,
     );
     expect(told.reporter).toContain('changes "test"');
-  }, 300_000);
+  });
 
   it('fails the install when the fixer adds a postinstall script, which never runs', async () => {
     const manifest = await packageJson();
@@ -179,7 +179,7 @@ describe('builds judged by the base commit, and the fixer held to the protected 
       'install: failed, not run: the branch changes package.json (its install script(s) postinstall)',
     );
     expect(told.reporter).toContain('postinstall');
-  }, 300_000);
+  });
 
   it('refuses a green fix that also writes a CI workflow, and says which file and why in both threads', async () => {
     const told = await attack([
@@ -191,5 +191,5 @@ describe('builds judged by the base commit, and the fixer held to the protected 
       expect(text).toContain('`.github/workflows/evil.yml` (added): matches `/.github/**`');
       expect(text).toContain('This workflow refuses such changes');
     }
-  }, 300_000);
+  });
 });

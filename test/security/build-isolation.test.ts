@@ -59,7 +59,7 @@ beforeAll(async () => {
     repo.path,
     'version: 0.2\nphases:\n  build:\n    commands:\n      - bash attack.sh\n',
   );
-}, 60_000);
+});
 
 afterAll(async () => {
   await cb?.close();

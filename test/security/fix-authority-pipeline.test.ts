@@ -24,7 +24,7 @@ describe('the issue pipeline starts only for a writer or a developer', () => {
 
   beforeAll(async () => {
     h = await startIssueHarness();
-  }, 120_000);
+  });
   afterAll(async () => {
     await h?.stop();
     expect(h?.modelFailures ?? []).toEqual([]);
@@ -67,7 +67,7 @@ describe('the issue pipeline starts only for a writer or a developer', () => {
     expect(slack.length).toBeGreaterThan(0);
     expect(h.requestsOf(pipelineIdFor(number))).toEqual([]);
     await noBranch(number);
-  }, 120_000);
+  });
 
   it('refuses /fix from someone who is not a developer, where it was asked, and runs no agent', async () => {
     const number = (
@@ -105,5 +105,5 @@ describe('the issue pipeline starts only for a writer or a developer', () => {
     expect((await commentsOn(number)).some((c) => c.includes(reason))).toBe(true);
     expect(h.requestsOf(pipelineIdFor(number))).toEqual([]);
     await noBranch(number);
-  }, 120_000);
+  });
 });

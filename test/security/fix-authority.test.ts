@@ -38,7 +38,7 @@ describe('the bug fixer starts only from a developer', () => {
 
   beforeAll(async () => {
     h = await startBugHarness({ bugInvestigation: { repository: 'demo/webshop' } });
-  }, 120_000);
+  });
   afterAll(async () => {
     await h?.stop();
     expect(h?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
@@ -155,7 +155,7 @@ describe('the bug fixer starts only from a developer', () => {
     await noWorkBranch(bug);
     const conversation = await h.store.getConversation(bug, { consistent: true });
     expect(conversation?.status).not.toBe('failed');
-  }, 120_000);
+  });
 
   it('ignores a bystander\'s "Fix it" press (told why, nothing delivered), starts the fix on a developer\'s, and refuses a second press', async () => {
     const { bug, thread } = await reported('Prices show in dollars for German customers since this morning.');
@@ -212,5 +212,5 @@ describe('the bug fixer starts only from a developer', () => {
       'the ephemeral about the earlier decision',
     );
     expect(again.at(-1)?.text).toContain(`This was already decided: Fix requested by <@${DEVELOPER}>`);
-  }, 120_000);
+  });
 });

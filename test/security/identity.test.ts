@@ -33,7 +33,7 @@ beforeAll(async () => {
     logLevel: 'SILENT',
   });
   store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
-}, 120_000);
+});
 afterAll(async () => sandbox?.stop());
 
 type Message = { ts: string; bot?: boolean; text: string };
@@ -44,7 +44,7 @@ async function rootMessages(): Promise<Message[]> {
 }
 
 const eventually = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string) =>
-  poll(probe, accept, what, { timeoutMs: 30_000, intervalMs: 50 });
+  poll(probe, accept, what, { stallMs: 30_000, intervalMs: 50 });
 
 const alertThreads = async () =>
   (await rootMessages()).filter((m) => m.bot && m.text === 'probe conversation from alert');

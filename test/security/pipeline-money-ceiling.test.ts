@@ -13,7 +13,7 @@ describe('the issue pipeline’s money ceiling', () => {
   let pipeline: IssueHarness;
   beforeAll(async () => {
     pipeline = await startIssueHarness({ issuePipeline: { maxCostUsd: 0.05 } });
-  }, 120_000);
+  });
   afterAll(async () => {
     await pipeline?.stop();
   });
@@ -51,5 +51,5 @@ describe('the issue pipeline’s money ceiling', () => {
       'the issue told why the pipeline stopped',
     );
     expect(comments).toHaveLength(1);
-  }, 120_000);
+  });
 });

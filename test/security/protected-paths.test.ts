@@ -23,7 +23,7 @@ import { commitOnBranch, press, REPO } from './support.ts';
 let s: IssueHarness;
 beforeAll(async () => {
   s = await startIssueHarness({ protectedPaths: { remove: ['poetry.lock'] } });
-}, 120_000);
+});
 afterAll(async () => {
   await s?.stop();
   expect(s?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
@@ -143,7 +143,7 @@ describe.concurrent('protected paths, decided on the branch and not on the agent
     const checks = pull?.body?.split('## Checks')[1]?.split('## Review')[0] ?? '';
     expect(checks).toMatch(/`npm run --silent test` \(from the base commit [0-9a-f]{7}\): passed/);
     expect(checks).not.toContain('lint');
-  }, 300_000);
+  });
 
   it('sees ./.github and .GitHub as .github, and a rejection blocks with the files named', async () => {
     const { issue, id, thread, ask } = await run('Spelt differently', [
@@ -157,7 +157,7 @@ describe.concurrent('protected paths, decided on the branch and not on the agent
     expect(told.reason).toContain('.GitHub/workflows/b.yml');
     expect(told.slack).toContain('rejected the change to protected paths');
     expect(told.comments.some((c) => c.includes('.GitHub/workflows/b.yml'))).toBe(true);
-  }, 300_000);
+  });
 
   it('counts a rename into a protected path, naming both paths', async () => {
     const readme = Buffer.from(
@@ -171,7 +171,7 @@ describe.concurrent('protected paths, decided on the branch and not on the agent
     ]);
     expect(ask.text).toContain('`README.md` → `.github/README.md` (renamed)');
     await reject(issue, id, thread, ask.ts);
-  }, 300_000);
+  });
 
   it('protects a symbolic link put on the work branch beside the tools', async () => {
     const { issue, id, thread, ask } = await run('Symlink', [], async (issue) => {
@@ -191,7 +191,7 @@ describe.concurrent('protected paths, decided on the branch and not on the agent
     });
     expect(ask.text).toContain('`docs/passwd` (added, a symbolic link): a symbolic link');
     await reject(issue, id, thread, ask.ts);
-  }, 300_000);
+  });
 
   it('protects a change of nothing but a lockfile, even one unprotected by configuration', async () => {
     const issue = await s.openIssue('Lockfile only', 'Pin the dependencies.');
@@ -240,5 +240,5 @@ describe.concurrent('protected paths, decided on the branch and not on the agent
     expect(ask?.text).toContain('`poetry.lock` (added): a lockfile-only change');
     expect(ask?.text).toContain('evil.example');
     await reject(issue, id, thread, ask?.ts ?? '');
-  }, 300_000);
+  });
 });

@@ -21,7 +21,7 @@ let h: IssueHarness;
 
 beforeAll(async () => {
   h = await startIssueHarness({ untrustedText: 'omit' });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
@@ -103,5 +103,5 @@ describe("a GitHub commenter's text reaches the pipeline's agents only as far as
       verified: true,
     });
     expect(text).not.toContain('delete .github/workflows');
-  }, 180_000);
+  });
 });

@@ -31,7 +31,7 @@ let h: BugHarness;
 
 beforeAll(async () => {
   h = await startBugHarness({ bugInvestigation: { repository: 'demo/webshop' } });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
@@ -96,7 +96,7 @@ describe("people's text reaches the agents as data", () => {
     expect(h.requestsOf(bug).some((r) => JSON.stringify(r.body.system).includes("Bug Bot's fixer"))).toBe(
       false,
     );
-  }, 120_000);
+  });
 
   it("labels a third party's text in the findings thread as unverified outside content", async () => {
     const { bug, thread } = await reportedWithFindings(
@@ -137,5 +137,5 @@ describe("people's text reaches the agents as data", () => {
       'the wait for developers again',
     );
     expect(conversation?.status).not.toBe('resolved');
-  }, 120_000);
+  });
 });

@@ -97,7 +97,7 @@ describe('Lambda task payloads', () => {
       }
     }
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 });
 
 /** The names our error classes give themselves (`override readonly name = '...'`). */

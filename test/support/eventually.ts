@@ -1,15 +1,29 @@
+import { activityCount } from '../../local/activity.ts';
+
 /**
  * The one way tests wait for something asynchronous to become true (the sandbox's workflows,
  * emulators and servers run on their own): poll a probe until a predicate holds, or fail with
  * what was awaited and the last value seen. A probe that throws counts as "not yet" (an
  * execution not started, a server not listening), and its message is the last value seen.
+ *
+ * A wait fails on no progress, never on a total: it gives up only when, for `stallMs`, neither
+ * the value it probes changed nor the sandbox did any work (local/activity.ts: execution events,
+ * Lambda invocations, model calls, Slack writes) nor the caller's own sign of progress moved
+ * (`progress`, such as a child process's CPU time). On a busy machine the same wait simply
+ * takes longer; a wait for something that will never happen still ends, a stall period after
+ * the last thing that did.
  */
 
 export interface EventuallyOptions {
-  /** How long to keep trying before failing. @default 30_000 */
-  readonly timeoutMs?: number;
+  /** How long without progress before failing. @default 60_000 */
+  readonly stallMs?: number;
   /** The pause between two probes. @default 25 */
   readonly intervalMs?: number;
+  /**
+   * Another sign of progress, for work outside this process (a child process's CPU time,
+   * `processCpuTicks`): a change in its value counts as progress too.
+   */
+  readonly progress?: () => number | undefined;
 }
 
 /** Polls `probe` until `accept` holds; resolves with the accepted value. */
@@ -19,10 +33,15 @@ export async function eventually<T>(
   what: string,
   options: EventuallyOptions | number = {},
 ): Promise<T> {
-  const { timeoutMs = 30_000, intervalMs = 25 } =
-    typeof options === 'number' ? { timeoutMs: options } : options;
-  const deadline = Date.now() + timeoutMs;
+  const {
+    stallMs = 60_000,
+    intervalMs = 25,
+    progress,
+  } = typeof options === 'number' ? { stallMs: options } : options;
   let last: unknown;
+  let seen: string | undefined;
+  let activity = activitySign(progress);
+  let progressAt = Date.now();
   for (;;) {
     try {
       last = await probe();
@@ -30,10 +49,18 @@ export async function eventually<T>(
     } catch (error) {
       last = error;
     }
-    if (Date.now() >= deadline) break;
+    const described = describe(last);
+    const nowActivity = activitySign(progress);
+    if (described !== seen || nowActivity !== activity) {
+      seen = described;
+      activity = nowActivity;
+      progressAt = Date.now();
+    } else if (Date.now() - progressAt >= stallMs) {
+      break;
+    }
     await pause(intervalMs);
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last seen: ${describe(last)}`);
+  throw new Error(`no progress for ${stallMs} ms waiting for ${what}; last seen: ${seen}`);
 }
 
 /** Polls until `condition` is true (for conditions with nothing to return). */
@@ -47,6 +74,11 @@ export function until(
 
 export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The sandbox's work in this process, and the caller's own sign of progress, as one comparable value. */
+function activitySign(progress: (() => number | undefined) | undefined): string {
+  return `${activityCount()}/${progress?.() ?? ''}`;
 }
 
 function describe(value: unknown): string {

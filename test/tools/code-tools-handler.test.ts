@@ -50,7 +50,7 @@ beforeAll(async () => {
     GITHUB_SECRET_ARN: ARN,
     CODE_CACHE_DIR: cacheDir,
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   moto?.kill();
