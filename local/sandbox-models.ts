@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FREE_MODEL_PRICE } from '../lambdas/agents/pricing.ts';
 import { ENV } from '../lambdas/shared/env.ts';
+import { noteActivity } from './activity.ts';
 import { type BedrockRuntime, createBedrockRuntime, isBedrockRuntimeRequest } from './bedrock/runtime-api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
 import { forwardTo, ModelFaults, withModelFaults } from './model/faults.ts';
 import { createFaultRoutes } from './sandbox-faults.ts';
 import type { SlackFaults } from './slack/faults.ts';
-import { noteActivity } from './activity.ts';
 
 /** Where the offline demo model answers the Messages API (`POST .../v1/messages`). */
 export const DEMO_MODEL_PATH = '/demo-model';
