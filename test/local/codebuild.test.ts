@@ -161,14 +161,15 @@ describe('builds in the sandbox CodeBuild', () => {
   });
 
   it('times out a build past timeoutInMinutesOverride: TIMED_OUT, the running phase with BUILD_TIMED_OUT', async () => {
+    // 30 minutes are 9 s here: the source download (2-3 s on a machine running two suites) is
+    // over long before, and the 20 s sleep is cut in the middle.
     const { done } = await build(spec({ build: ['sleep 20', 'echo slept to the end'] }), {
-      timeoutInMinutesOverride: 5,
+      timeoutInMinutesOverride: 30,
     });
 
-    // Stopped during the sleep, not after it.
     expect(logOf(done.id)).not.toContain('slept to the end');
     expect(done.buildStatus).toBe('TIMED_OUT');
-    expect(done.timeoutInMinutes).toBe(5);
+    expect(done.timeoutInMinutes).toBe(30);
     expect(done.phases?.find((p) => p.phaseType === 'BUILD')).toMatchObject({
       phaseStatus: 'TIMED_OUT',
       contexts: [{ statusCode: 'BUILD_TIMED_OUT', message: 'Build has timed out. ' }],
