@@ -7,7 +7,8 @@ import { type EventSource, startEventSource } from '../../local/sqs/event-source
 import type { SqsQueueService } from '../../local/sqs/queue-service.ts';
 import { reporterReply, seedBugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
-import { eventually, pause, until } from '../support/eventually.ts';
+import { eventually } from '../support/eventually.ts';
+import { standingQueueClock } from '../support/queue-clock.ts';
 
 /**
  * The inbox as deployed (FIFO, redrive after a few receives) feeding the real Router:
@@ -22,34 +23,13 @@ let sqs: SqsQueueService;
 let source: EventSource;
 let inbox: string;
 let dlq: string;
-/**
- * The queue's clock stands still unless the test moves it: a record whose batch failed comes
- * back when `drain()` moves the clock past its visibility timeout, never while a batch runs,
- * so a batch that takes long on a busy machine is not received twice.
- */
-const QUEUE_START = Date.now();
-let queueClockMs = 0;
-
-/** Lets the event source work until the inbox is empty, moving its clock on after each failed batch. */
-async function drain(): Promise<void> {
-  for (;;) {
-    const quiet = () => {
-      const counts = sqs.counts(inbox);
-      return source.stats.runningBatches === 0 && counts.visible === 0 && counts.delayed === 0;
-    };
-    await until(quiet, 'the running batches to end');
-    // Twice, a poll apart: a batch just received has started running by then.
-    await pause(25);
-    if (!quiet()) continue;
-    if (sqs.counts(inbox).inFlight === 0) return;
-    queueClockMs += 1_000;
-  }
-}
+/** The queue's clock moves only between batches (test/support/queue-clock.ts). */
+const queueClock = standingQueueClock();
 
 beforeAll(async () => {
   db = await startDynalite();
   store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
-  sqsApi = await listenSqsApi({ now: () => QUEUE_START + queueClockMs });
+  sqsApi = await listenSqsApi({ now: queueClock.now });
   sqs = sqsApi.service;
   Object.assign(process.env, {
     AWS_ENDPOINT_URL_SQS: sqsApi.endpoint,
@@ -99,7 +79,7 @@ describe('the inbox and the Router', () => {
     send('C_BUGS:conv-a-root', 'a2', reply('conv-a', '1700000001.000002'));
     send('C_BUGS:conv-b-root', 'b1', reply('conv-b', '1700000001.000001'));
 
-    await drain();
+    await queueClock.drain(sqs, source, inbox);
 
     expect((await store.listMessages('conv-b')).map((m) => m.ts)).toEqual(['1700000001.000001']);
     expect((await store.listMessages('conv-a')).map((m) => m.ts)).toEqual(['1700000001.000002']);
@@ -146,7 +126,7 @@ describe('the inbox and the Router', () => {
       (count) => count === 2,
       "conv-b's second message",
     );
-    await drain();
+    await queueClock.drain(sqs, source, inbox);
 
     // Both records of the failing thread end in the DLQ, in their order, for a replay.
     const dead = await sqs.receiveMessage({ QueueUrl: dlq, MaxNumberOfMessages: 10 });

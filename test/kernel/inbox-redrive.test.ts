@@ -9,6 +9,7 @@ import type { SqsQueueService } from '../../local/sqs/queue-service.ts';
 import { redriveDeadLetters } from '../../scripts/redrive-dead-letters.ts';
 import { reporterReply, seedBugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { standingQueueClock } from '../support/queue-clock.ts';
 
 /**
  * The DLQ redrive path: records the Router could not take while something was
@@ -23,10 +24,13 @@ let source: EventSource;
 let inbox: string;
 let dlq: string;
 
+/** The queue's clock moves only between batches (test/support/queue-clock.ts). */
+const queueClock = standingQueueClock();
+
 beforeAll(async () => {
   db = await startDynalite();
   store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
-  sqsApi = await listenSqsApi();
+  sqsApi = await listenSqsApi({ now: queueClock.now });
   sqs = sqsApi.service;
   Object.assign(process.env, {
     AWS_ENDPOINT_URL_SQS: sqsApi.endpoint,
@@ -84,7 +88,7 @@ describe('the inbox DLQ redrive', () => {
         MessageDeduplicationId: id,
       });
     }
-    await source.idle({ stallMs: 20_000 });
+    await queueClock.drain(sqs, source, inbox);
     expect(await store.listMessages('late')).toEqual([]);
 
     // Fixed: the conversation and its thread are stored properly now. The redrive moves both back; the Router takes them.
@@ -95,7 +99,7 @@ describe('the inbox DLQ redrive', () => {
       credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
     });
     const result = await redriveDeadLetters({ sqs: client, from: dlq, to: inbox });
-    await source.idle({ stallMs: 20_000 });
+    await queueClock.drain(sqs, source, inbox);
     // A second redrive finds nothing: nothing is routed twice.
     const again = await redriveDeadLetters({ sqs: client, from: dlq, to: inbox });
 
