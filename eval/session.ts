@@ -26,6 +26,13 @@ export interface ModelChoice {
   recording?: Recording;
 }
 
+export interface ExecutionView {
+  status: string;
+  error?: string;
+  cause?: string;
+  history: readonly { type: string; output?: unknown; error?: string; cause?: string }[];
+}
+
 export interface Session {
   sandbox: Sandbox;
   proxy: ModelProxy;
@@ -35,6 +42,8 @@ export interface Session {
   slash(command: string, text: string, channel: string, user: string, triggerId: string): Promise<void>;
   /** The status of the execution named `name` (`RUNNING`, `SUCCEEDED`...), undefined before it starts. */
   executionStatus(name: string): string | undefined;
+  /** The execution named `name`: its status, error and cause, and its history; undefined before it starts. */
+  execution(name: string): ExecutionView | undefined;
   stop(): Promise<void>;
 }
 
@@ -136,6 +145,17 @@ export async function startSession(options: {
       if (response.status !== 200) throw new Error(`${command} answered ${response.status}`);
     },
     executionStatus: (name) => sandbox.stepFunctions.listExecutions().find((e) => e.name === name)?.status,
+    execution(name) {
+      const found = sandbox.stepFunctions.listExecutions().find((e) => e.name === name);
+      if (!found) return undefined;
+      const described = sandbox.stepFunctions.describeExecution(found.executionArn);
+      return {
+        status: described.status,
+        ...(described.error !== undefined ? { error: described.error } : {}),
+        ...(described.cause !== undefined ? { cause: described.cause } : {}),
+        history: sandbox.stepFunctions.getExecutionHistory(found.executionArn),
+      };
+    },
     async stop() {
       await sandbox.stop();
       await proxy.close();

@@ -1,6 +1,6 @@
 import type { ChannelCase } from '../cases/channel.ts';
-import { gradeChannel } from '../graders/channel.ts';
-import { judge, judgeAvailable } from '../graders/judge.ts';
+import { gradeChannelCase } from '../graders/channel.ts';
+import { configuredJudge } from '../graders/judge.ts';
 import type { Session } from '../session.ts';
 import { type Check, verdictOf } from '../types.ts';
 import type { DriverRun } from './driver.ts';
@@ -42,24 +42,7 @@ export async function runChannelCase(session: Session, c: ChannelCase, deadline:
   }
   const endMs = Date.now() - started;
   const graded = Date.now();
-  const checks: Check[] = gradeChannel(c.steps, replies);
-  if (judgeAvailable()) {
-    for (const [i, step] of c.steps.entries()) {
-      const reply = replies[i];
-      if (!step.rubric || reply === undefined) continue;
-      const context = c.steps
-        .slice(0, i + 1)
-        .map((s) => `${s.user}: ${s.text}`)
-        .join('\n');
-      const verdict = await judge({
-        task: 'Answer a question in a Slack channel',
-        context,
-        answer: reply,
-        rubric: [step.rubric],
-      });
-      checks.push({ name: `message ${i + 1}: judge`, pass: verdict.pass, detail: verdict.reason });
-    }
-  }
+  const checks: Check[] = await gradeChannelCase(c, replies, configuredJudge());
   return {
     verdict: verdictOf(checks),
     ...(firstAnswerMs !== undefined ? { firstAnswerMs } : {}),

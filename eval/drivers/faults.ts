@@ -1,0 +1,48 @@
+import type { ExecutionView, Session } from '../session.ts';
+import type { Check } from '../types.ts';
+
+/**
+ * A case's execution watched for what ends it early: the execution failed, was stopped or timed
+ * out (its own error and cause), or an agent turn gave up and escalated with an error (the model
+ * unreachable, the key rejected, the budget spent). Drivers stop at once on a fault and fail
+ * the case with it, instead of waiting out their deadline for an answer that cannot come.
+ */
+
+const ENDED_BADLY = new Set(['FAILED', 'ABORTED', 'TIMED_OUT']);
+
+/** What every successful task of the execution returned, oldest first. */
+export function taskOutputs(execution: ExecutionView | undefined): Record<string, unknown>[] {
+  return (execution?.history ?? [])
+    .filter((e) => e.type === 'TaskSucceeded' && typeof e.output === 'object' && e.output !== null)
+    .map((e) => e.output as Record<string, unknown>);
+}
+
+/** Why the execution failed, was stopped or timed out, in words; undefined while it runs or after it succeeded. */
+export function failureOf(execution: ExecutionView | undefined): string | undefined {
+  if (!execution || !ENDED_BADLY.has(execution.status)) return undefined;
+  const why = [execution.error, execution.cause].filter((x) => x).join(': ');
+  return `the execution ${execution.status.toLowerCase()}${why ? `: ${why.slice(0, 500)}` : ''}`;
+}
+
+/** The failure of the execution, else the error an agent turn gave up with (the execution may go on without it). */
+export function faultOf(execution: ExecutionView | undefined): string | undefined {
+  const failure = failureOf(execution);
+  if (failure) return failure;
+  const gaveUp = taskOutputs(execution).find((o) => o.action === 'escalate' && typeof o.error === 'string');
+  return gaveUp ? `an agent turn stopped: ${String(gaveUp.error).slice(0, 500)}` : undefined;
+}
+
+/** Why the execution named `name` ended badly, if it did: a driver stops waiting at once. */
+export function executionFailure(session: Session, name: string): string | undefined {
+  return failureOf(session.execution(name));
+}
+
+/** A failed verdict's checks with the execution's fault first, when there was one: the cause, not its consequence. */
+export function withFault(session: Session, names: readonly string[], checks: Check[]): Check[] {
+  if (checks.every((c) => c.pass)) return checks;
+  const fault = names.map((n) => faultOf(session.execution(n))).find((f) => f !== undefined);
+  return fault ? [faultCheck(fault), ...checks] : checks;
+}
+
+/** The check a fault fails a case with. */
+export const faultCheck = (fault: string): Check => ({ name: 'execution', pass: false, detail: fault });
