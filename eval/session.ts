@@ -2,6 +2,8 @@ import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { DEMO_MODEL_PATH, type Sandbox, startSandbox } from '../local/sandbox.ts';
 import { signSlackRequest } from '../local/slack/sign.ts';
+import { configuredJudge, type JudgeTransport } from './graders/judge.ts';
+import { recordingJudge, replayJudge } from './graders/judge-recording.ts';
 import { type ModelProxy, type Recording, startModelProxy } from './model-proxy.ts';
 
 /**
@@ -36,6 +38,8 @@ export interface ExecutionView {
 export interface Session {
   sandbox: Sandbox;
   proxy: ModelProxy;
+  /** The judge for this case's judged checks: recorded with the model's exchanges, replayed from them; undefined when there is none. */
+  judge: JudgeTransport | undefined;
   store: DynamoConversationStore;
   post(channel: string, user: string, text: string, threadTs?: string): Promise<string>;
   messages(channel: string, threadTs?: string): Promise<SlackMessage[]>;
@@ -102,9 +106,15 @@ export async function startSession(options: {
     if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as T;
   };
+  const configured = configuredJudge();
+  const judge =
+    options.model.kind === 'replay'
+      ? replayJudge(options.model.recording?.judge ?? [], configured)
+      : configured && recordingJudge(configured, proxy.judged);
   return {
     sandbox,
     proxy,
+    judge,
     store: new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName }),
     async post(channel, user, text, threadTs) {
       return (

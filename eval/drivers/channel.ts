@@ -1,6 +1,5 @@
 import type { ChannelCase } from '../cases/channel.ts';
 import { gradeChannelCase } from '../graders/channel.ts';
-import { configuredJudge } from '../graders/judge.ts';
 import type { Session } from '../session.ts';
 import { type Check, verdictOf } from '../types.ts';
 import type { DriverRun } from './driver.ts';
@@ -42,7 +41,7 @@ export async function runChannelCase(session: Session, c: ChannelCase, deadline:
   }
   const endMs = Date.now() - started;
   const graded = Date.now();
-  const checks: Check[] = await gradeChannelCase(c, replies, configuredJudge());
+  const checks: Check[] = await gradeChannelCase(c, replies, session.judge);
   return {
     verdict: verdictOf(checks),
     ...(firstAnswerMs !== undefined ? { firstAnswerMs } : {}),

@@ -1,7 +1,6 @@
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import type { InterviewCase } from '../cases/interview.ts';
 import { gradeInterview } from '../graders/interview.ts';
-import { configuredJudge } from '../graders/judge.ts';
 import type { Session } from '../session.ts';
 import { type Check, verdictOf } from '../types.ts';
 import type { DriverRun } from './driver.ts';
@@ -98,7 +97,7 @@ export async function runInterviewCase(
       ...(prd ? { prd: full(prd.ts) } : {}),
       ...(analysis ? { analysis: full(analysis.ts) } : {}),
     },
-    configuredJudge(),
+    session.judge,
   );
   return {
     verdict: verdictOf(withFault(session, [id], checks)),

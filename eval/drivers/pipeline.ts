@@ -2,7 +2,6 @@ import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { DynamoIssueStateStore } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
 import type { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import type { PipelineCase } from '../cases/pipeline.ts';
-import { configuredJudge } from '../graders/judge.ts';
 import { gradePipeline } from '../graders/pipeline.ts';
 import { REPOS } from '../repos/repos.ts';
 import { poll, type Session } from '../session.ts';
@@ -71,7 +70,7 @@ export async function runPipelineCase(
       pullRequest: await gradePullRequest(session, c.bug, baseSha),
       issues: state?.review.findings.issues ?? [],
     },
-    configuredJudge(),
+    session.judge,
   );
   return {
     verdict: verdictOf(withFault(session, [id], checks)),
