@@ -45,7 +45,12 @@ describe('record and replay', () => {
     expect(await readFile(path, 'utf8')).not.toContain('test-key');
 
     const env = { ...process.env };
-    for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'EVAL_JUDGE_BASE_URL', 'EVAL_JUDGE_API_KEY'])
+    for (const name of [
+      'ANTHROPIC_API_KEY',
+      'ANTHROPIC_BASE_URL',
+      'EVAL_JUDGE_BASE_URL',
+      'EVAL_JUDGE_API_KEY',
+    ])
       delete env[name];
     const calls = model.requests.length;
     const replay: Job = { ...base, model: { kind: 'replay' }, replayPath: path };
