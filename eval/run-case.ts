@@ -55,7 +55,7 @@ export async function runCase(job: Job): Promise<CaseResult> {
     error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     if (!setupMs) setupMs = Date.now() - setupStart;
   }
-  let costMicroUsd: number | undefined;
+  let costMicroUsd: number | undefined = run?.costMicroUsd;
   const usage = session?.proxy.usage();
   try {
     for (const id of run?.conversationIds ?? []) {

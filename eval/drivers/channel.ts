@@ -1,3 +1,5 @@
+import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
+import { utcDay } from '../../lambdas/agents/pricing.ts';
 import type { ChannelCase } from '../cases/channel.ts';
 import { gradeChannelCase } from '../graders/channel.ts';
 import type { Session } from '../session.ts';
@@ -14,7 +16,27 @@ const CHANNEL = 'C_EVAL';
 
 export const channelConfig = () => ({ channels: { eval: CHANNEL } });
 
+/**
+ * What the case's channel answers cost: channel conversations keep no ledger, but every model
+ * call is added to the platform's spend counter of the day, which in a case's own sandbox
+ * counts nothing else.
+ */
+async function spendMeter(session: Session): Promise<() => Promise<number>> {
+  const spend = new DynamoDailySpend({
+    client: session.sandbox.dynamodb,
+    tableName: session.sandbox.tableName,
+  });
+  const firstDay = utcDay(new Date());
+  const before = await spend.spentOn(firstDay);
+  return async () => {
+    const lastDay = utcDay(new Date());
+    const first = (await spend.spentOn(firstDay)) - before;
+    return lastDay === firstDay ? first : first + (await spend.spentOn(lastDay));
+  };
+}
+
 export async function runChannelCase(session: Session, c: ChannelCase, deadline: number): Promise<DriverRun> {
+  const spent = await spendMeter(session);
   const started = Date.now();
   let firstAnswerMs: number | undefined;
   const replies: (string | undefined)[] = [];
@@ -47,6 +69,7 @@ export async function runChannelCase(session: Session, c: ChannelCase, deadline:
     ...(firstAnswerMs !== undefined ? { firstAnswerMs } : {}),
     endMs,
     conversationIds: [],
+    costMicroUsd: await spent(),
     gradingMs: Date.now() - graded,
   };
 }

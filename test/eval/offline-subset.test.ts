@@ -39,12 +39,15 @@ describe('the eval harness offline', () => {
     }
     const bug = results[0];
     expect(bug?.checks.map((c) => c.name)).toEqual([
-      'findings cite the bug',
+      'findings locate the bug',
+      'findings state the cause',
       'pull request',
       'fail-to-pass',
       'pass-to-pass',
     ]);
     expect(bug?.usage.modelCalls).toBeGreaterThan(0);
+    // Channel answers keep no ledger: their cost comes from the day's spend counter.
+    expect(results[2]?.costUsd).toBeGreaterThan(0);
 
     const report = buildReport(
       {
