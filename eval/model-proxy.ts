@@ -50,6 +50,8 @@ export interface ModelProxy {
   readonly exchanges: Exchange[];
   /** Requests a replay had no answer for. */
   readonly misses: string[];
+  /** Calls the upstream model failed (unreachable, or answered with an error status), in words. */
+  readonly failures: string[];
   /** The judge's exchanges of this run (kept by the judge transport the session records). */
   readonly judged: Exchange[];
   /** Sets where live calls go (the sandbox's demo model is known only once it started). */
@@ -133,6 +135,7 @@ export async function startModelProxy(options: {
   const exchanges: Exchange[] = [];
   const judged: Exchange[] = [];
   const misses: string[] = [];
+  const failures: string[] = [];
   const unused = options.replay ? [...options.replay.exchanges] : [];
   const ids = new Map<string, string>();
   const server: Server = createServer((req, res) => {
@@ -194,9 +197,12 @@ export async function startModelProxy(options: {
             // A non-JSON answer is kept as text.
           }
           exchanges.push({ lane, key, request: body, status: answer.status, response });
+          if (answer.status >= 400)
+            failures.push(`the model answered HTTP ${answer.status}: ${reply.slice(0, 300)}`);
           const type = answer.headers.get('content-type') ?? 'application/json';
           res.writeHead(answer.status, { 'content-type': type }).end(reply);
         } catch (error) {
+          failures.push(`the model could not be reached: ${String(error)}`);
           res.writeHead(502, { 'content-type': 'application/json' });
           res.end(
             JSON.stringify({
@@ -215,6 +221,7 @@ export async function startModelProxy(options: {
     exchanges,
     judged,
     misses,
+    failures,
     setUpstream(url) {
       upstream = url;
     },

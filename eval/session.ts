@@ -32,7 +32,7 @@ export interface ExecutionView {
   status: string;
   error?: string;
   cause?: string;
-  history: readonly { type: string; output?: unknown; error?: string; cause?: string }[];
+  history: readonly { type: string; input?: unknown; output?: unknown; error?: string; cause?: string }[];
 }
 
 export interface Session {

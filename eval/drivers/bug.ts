@@ -24,7 +24,7 @@ const REPORTS = 'C_BUG_REPORTS';
 const SUMMARIES = 'C_BUG_SUMMARIES';
 const REPORTER = 'U_REPORTER';
 const DEVELOPER = 'U_DEV';
-const AUTHOR = { name: 'Eval', email: 'eval@example.invalid', date: '2026-11-01T09:00:00Z' };
+const AUTHOR = { name: 'Dana Developer', email: 'dana@example.com', date: '2026-11-01T09:00:00Z' };
 
 export const bugConfig = (c: BugCase) => ({
   reporterWaitSeconds: 7_200,
@@ -41,12 +41,13 @@ export async function plant(session: Session, c: BugCase): Promise<{ sha: string
   const { owner, name } = REPOS[c.repo];
   const store = session.sandbox.github.store;
   let repo = store.repository(owner, name);
-  if (repo) await store.commitFiles(repo, 'main', files, 'Prepare the eval case', AUTHOR);
+  if (repo)
+    await store.commitFiles(repo, 'main', files, 'Weekly maintenance: small fixes and refactors', AUTHOR);
   else
     repo = await store.createRepository({
       owner,
       name,
-      description: 'Invoice lines, VAT, due dates and invoice numbers (sandbox demo)',
+      description: 'Invoice lines, VAT, due dates and invoice numbers',
       files,
       message: 'Invoicing: lines, VAT, due dates and numbers, with tests',
       author: AUTHOR,

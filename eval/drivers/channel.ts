@@ -12,9 +12,9 @@ import type { DriverRun } from './driver.ts';
  * that message's answer.
  */
 
-const CHANNEL = 'C_EVAL';
+const CHANNEL = 'C_TEAM';
 
-export const channelConfig = () => ({ channels: { eval: CHANNEL } });
+export const channelConfig = () => ({ channels: { team: CHANNEL } });
 
 /**
  * What the case's channel answers cost: channel conversations keep no ledger, but every model

@@ -24,9 +24,24 @@ export function failureOf(execution: ExecutionView | undefined): string | undefi
   return `the execution ${execution.status.toLowerCase()}${why ? `: ${why.slice(0, 500)}` : ''}`;
 }
 
-/** The failure of the execution, else the error an agent turn gave up with (the execution may go on without it). */
+/** A failure a state caught and carried on with (`$.failure`: `{ Error, Cause }`), as the workflows' Catches put it. */
+function caughtFailure(execution: ExecutionView | undefined): string | undefined {
+  for (const event of execution?.history ?? []) {
+    for (const data of [event.input, event.output]) {
+      const failure = (data as { failure?: { Error?: unknown; Cause?: unknown } } | undefined)?.failure;
+      if (data && typeof data === 'object' && failure && typeof failure.Error === 'string')
+        return `a step failed and the workflow escalated: ${failure.Error}: ${String(failure.Cause ?? '').slice(0, 500)}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The failure of the execution; else a failure one of its states caught (the workflow then
+ * escalates and ends normally); else the error an agent turn gave up with.
+ */
 export function faultOf(execution: ExecutionView | undefined): string | undefined {
-  const failure = failureOf(execution);
+  const failure = failureOf(execution) ?? caughtFailure(execution);
   if (failure) return failure;
   const gaveUp = taskOutputs(execution).find((o) => o.action === 'escalate' && typeof o.error === 'string');
   return gaveUp ? `an agent turn stopped: ${String(gaveUp.error).slice(0, 500)}` : undefined;

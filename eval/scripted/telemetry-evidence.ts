@@ -25,7 +25,18 @@ export interface ScenarioEvidence {
 /** A far-past `now`: the data's shape does not depend on the date. */
 const NOW = Date.UTC(2001, 2, 5, 15, 0);
 
+const built = new WeakMap<Scenario, ScenarioEvidence>();
+
+/** The evidence of `scenario`, built once per scenario. */
 export function scenarioEvidence(scenario: Scenario): ScenarioEvidence {
+  const known = built.get(scenario);
+  if (known) return known;
+  const evidence = buildEvidence(scenario);
+  built.set(scenario, evidence);
+  return evidence;
+}
+
+function buildEvidence(scenario: Scenario): ScenarioEvidence {
   const logs = new Map<string, string[]>();
   const metrics = new Map<string, Map<string, { min: number; max: number }>>();
   const deployments = new Map<string, string[]>();
