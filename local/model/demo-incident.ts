@@ -319,7 +319,11 @@ const conclude: Reply = (request) => {
       unknowns: [labelled('What the hypotheses did not cover')],
       gaps: [labelled("The demo model only checks logs and deployments of each hypothesis's service.")],
       ...(seen.length > 0
-        ? { checked: [{ what: labelled("logs and deployments of each hypothesis's service"), evidence_ids: seen }] }
+        ? {
+            checked: [
+              { what: labelled("logs and deployments of each hypothesis's service"), evidence_ids: seen },
+            ],
+          }
         : {}),
     } satisfies ConclusionResult);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { faultOf, failureOf } from '../../eval/drivers/faults.ts';
+import { failureOf, faultOf } from '../../eval/drivers/faults.ts';
 
 describe("a case's execution watched for faults", () => {
   it('names a failed, stopped or timed-out execution with its own error and cause', () => {
