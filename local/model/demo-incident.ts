@@ -304,6 +304,14 @@ const investigate: Reply = (request) => {
   return submit(request, result);
 };
 
+/** The confirmed hypothesis's service as the primary cause, resting on its strong findings. */
+const primaryCause = (component: string, statement: string, strong: string[]) => ({
+  component,
+  change_kind: /deploy/i.test(statement) ? ('deploy' as const) : ('dependency' as const),
+  change: statement.replace(/\s*\[[^\]]*\]/g, '').slice(0, 300),
+  discriminating_evidence: strong.slice(0, 5),
+});
+
 const conclude: Reply = (request) => {
   const prompt = currentTurn(request).prompt;
   const confirmed = /^(H[\d.]+) \[confirmed[^\]]*\]: (.*)$/m.exec(prompt);
@@ -342,16 +350,7 @@ const conclude: Reply = (request) => {
   return submit(request, {
     outcome: 'root_cause',
     root_cause: statement,
-    ...(service && strong.length > 0
-      ? {
-          primary_cause: {
-            component: service,
-            change_kind: /deploy/i.test(statement) ? ('deploy' as const) : ('dependency' as const),
-            change: statement.replace(/\s*\[[^\]]*\]/g, '').slice(0, 300),
-            discriminating_evidence: strong.slice(0, 5),
-          },
-        }
-      : {}),
+    ...(service && strong[0] ? { primary_cause: primaryCause(service, statement, strong) } : {}),
     hypothesis_id: confirmed[1],
     confidence: 'high',
     evidence_chain: chain,
