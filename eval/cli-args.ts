@@ -29,7 +29,7 @@ export const EVAL_USAGE = `usage: npm run eval -- [options]   (docs/evals.md)
   --provider NAME     anthropic or bedrock (default anthropic)
   --iterations N      runs per case (default 1)
   --concurrency N     cases running at once (default 1)
-  --record DIR        keep each case's model and judge exchanges in DIR (live runs)
+  --record DIR        keep each case's model and judge exchanges in DIR
   --replay DIR        answer every model and judge call from DIR
   --timeout SECONDS   per case (default 240 offline and replayed, 900 live)
   --time-scale X      the sandbox's time scale for waits for people (default 0.002)

@@ -11,7 +11,7 @@ export interface Job {
   caseId: string;
   iteration: number;
   model: { kind: 'demo' | 'live' | 'replay'; id?: string; provider?: 'anthropic' | 'bedrock' };
-  /** Where to save this case's model exchanges (live runs; the CLI refuses it for the demo model, tests use it). */
+  /** Where to save this case's model and judge exchanges (live and demo runs). */
   recordPath?: string;
   /** The recording to answer from (replay runs). */
   replayPath?: string;

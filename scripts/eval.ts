@@ -46,8 +46,6 @@ const live = Boolean(process.env.ANTHROPIC_API_KEY || process.env.ANTHROPIC_BASE
 const mode = values.replay ? 'replay' : live ? 'live' : 'demo';
 if (mode === 'demo' && values.model)
   fail('--model needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --replay');
-if (mode === 'demo' && values.record)
-  fail("--record keeps a real model's answers: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL)");
 if (values.replay && !existsSync(values.replay)) fail(`no recording folder ${values.replay}`);
 
 const iterations = Math.floor(positive('iterations', values.iterations));
