@@ -116,7 +116,7 @@ export async function runBugCase(session: Session, c: BugCase, deadline: number)
   const checks: Check[] = gradeFindings({ file: c.truth.file, line }, submittedFindings(session, id));
   checks.push(...(await gradePullRequest(session, c, baseSha)));
   return {
-    verdict: verdictOf(withFault(session, [id], checks)),
+    verdict: verdictOf(withFault(session, id, findingsAt !== undefined, checks)),
     ...(findingsAt ? { firstAnswerMs: findingsAt - started } : {}),
     endMs,
     conversationIds: [id],

@@ -52,10 +52,16 @@ export function executionFailure(session: Session, name: string): string | undef
   return failureOf(session.execution(name));
 }
 
-/** A failed verdict's checks with the execution's fault first, when there was one: the cause, not its consequence. */
-export function withFault(session: Session, names: readonly string[], checks: Check[]): Check[] {
+/**
+ * A failed verdict's checks with the fault first: the cause, not its consequence. A failed,
+ * stopped or timed-out execution is always named; a failure the workflow caught, or an agent
+ * turn that gave up, only when the case got no answer (`answered` false), since a workflow
+ * that answered anyway failed its case for another reason, which its checks tell.
+ */
+export function withFault(session: Session, name: string, answered: boolean, checks: Check[]): Check[] {
   if (checks.every((c) => c.pass)) return checks;
-  const fault = names.map((n) => faultOf(session.execution(n))).find((f) => f !== undefined);
+  const execution = session.execution(name);
+  const fault = failureOf(execution) ?? (answered ? undefined : faultOf(execution));
   return fault ? [faultCheck(fault), ...checks] : checks;
 }
 

@@ -93,7 +93,9 @@ export async function runIncidentCase(
       ...(s.result ? { result: s.result } : {}),
     })),
   };
-  const verdict = verdictOf(withFault(session, [id], gradeIncident(c.truth, outcome).checks));
+  const verdict = verdictOf(
+    withFault(session, id, record?.conclusion !== undefined, gradeIncident(c.truth, outcome).checks),
+  );
   const timedOut = ended === undefined ? ' (the case hit its time limit)' : '';
   return {
     verdict: timedOut ? { ...verdict, reason: `${verdict.reason}${timedOut}` } : verdict,

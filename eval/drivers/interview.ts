@@ -100,7 +100,7 @@ export async function runInterviewCase(
     session.judge,
   );
   return {
-    verdict: verdictOf(withFault(session, [id], checks)),
+    verdict: verdictOf(withFault(session, id, prd !== undefined, checks)),
     ...(prdAt ? { firstAnswerMs: prdAt - started } : {}),
     endMs,
     conversationIds: [id],

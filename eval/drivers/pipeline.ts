@@ -73,7 +73,7 @@ export async function runPipelineCase(
     session.judge,
   );
   return {
-    verdict: verdictOf(withFault(session, [id], checks)),
+    verdict: verdictOf(withFault(session, id, analysedAt !== undefined, checks)),
     ...(analysedAt ? { firstAnswerMs: analysedAt - started } : {}),
     endMs,
     conversationIds: [id],
