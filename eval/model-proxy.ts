@@ -17,10 +17,10 @@ import { NO_USAGE, type Usage } from './types.ts';
  * unused answer of the same lane (the turn's final tool, and the hypothesis an investigator
  * works on, since parallel turns interleave differently from run to run).
  *
- * A replayed run's Slack message ids differ from the recorded run's: each exact match teaches
- * the proxy which recorded id is which of this run (they stand at the same places of the two
- * requests), and every recorded answer is sent with the recorded ids put back as this run's
- * (so a fix request cites the replayed message, not the recorded one).
+ * A replayed run's Slack message ids differ from the recorded run's: each match teaches the
+ * proxy which recorded id is which of this run (they stand at the same places of two requests
+ * holding as many ids), and every recorded answer is sent with the recorded ids put back as
+ * this run's (so a fix request cites the replayed message, and a tool call the replayed bug).
  *
  * The judge's exchanges are kept in the same recording (lane `judge`), so a replay grades with
  * the recorded verdicts and calls no model at all.
@@ -81,6 +81,7 @@ export function keyOf(body: Body): string {
     messages: body.messages,
     tools: body.tools?.map((t) => t.name),
   })
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '%')
     .replace(/\d+/g, '#')
     .replace(/[0-9a-f]{7,}/g, '%');
 }
@@ -97,10 +98,10 @@ export function readRecording(path: string): Recording {
   };
 }
 
-/** A Slack message id (`1764633600.000100`). */
-const SLACK_TS = /\b\d{10}\.\d{6}\b/g;
+/** A Slack message id (`1764633600.000100`), also as ids built from it write it (`1764633600-000100`). */
+const SLACK_TS = /\b\d{10}[.-]\d{6}\b/g;
 
-/** Learns which recorded Slack ids are which of this run: the ids at the same places of two requests whose keys match. */
+/** Learns which recorded Slack ids are which of this run: the ids at the same places of two matched requests of the same shape. */
 export function learnIds(recorded: unknown, current: unknown, ids: Map<string, string>): void {
   const was = JSON.stringify(recorded ?? '').match(SLACK_TS) ?? [];
   const now = JSON.stringify(current ?? '').match(SLACK_TS) ?? [];
@@ -136,7 +137,8 @@ export async function startModelProxy(options: {
   const judged: Exchange[] = [];
   const misses: string[] = [];
   const failures: string[] = [];
-  const unused = options.replay ? [...options.replay.exchanges] : [];
+  // Keyed again from the recorded request: a recording keeps its requests, and keys improve.
+  const unused = (options.replay?.exchanges ?? []).map((e) => ({ ...e, key: keyOf(e.request as Body) }));
   const ids = new Map<string, string>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -156,7 +158,7 @@ export async function startModelProxy(options: {
           const exact = unused.findIndex((e) => e.key === key);
           const at = exact >= 0 ? exact : unused.findIndex((e) => e.lane === lane);
           const found = at >= 0 ? unused.splice(at, 1)[0] : undefined;
-          if (found && exact >= 0) learnIds(found.request, body, ids);
+          if (found) learnIds(found.request, body, ids);
           if (!found) {
             misses.push(lane);
             res.writeHead(500, { 'content-type': 'application/json', 'x-should-retry': 'false' });

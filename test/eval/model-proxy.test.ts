@@ -64,6 +64,41 @@ describe('the model proxy', () => {
     await replay.close();
   });
 
+  it('maps ids built from a Slack id, and learns them from a request matched by its lane only', async () => {
+    const recorded = request(
+      'bug bug-investigation-C_BUGS-1001100100-000200 at 09:00, session 0f1e2d3c-aaaa-4bbb-8ccc-123456789abc',
+    );
+    const call = {
+      type: 'tool_use',
+      name: 'get_bug_conversations',
+      input: { bug_id: 'bug-investigation-C_BUGS-1001100100-000200' },
+    };
+    const replay = await startModelProxy({
+      replay: {
+        model: 'm',
+        judge: [],
+        exchanges: [
+          {
+            lane: laneOf(recorded),
+            key: 'a key of an older format',
+            request: recorded,
+            status: 200,
+            response: { content: [call] },
+          },
+        ],
+      },
+    });
+    const answer = await ask(
+      replay.url,
+      request(
+        'bug bug-investigation-C_BUGS-1002200200-000900 at 10:30, session 99999999-bbbb-4ccc-8ddd-fedcba987654',
+      ),
+    );
+    expect(JSON.stringify(answer.json)).toContain('bug-investigation-C_BUGS-1002200200-000900');
+    expect(replay.misses).toEqual([]);
+    await replay.close();
+  });
+
   it("keeps the judge's exchanges with the recording and answers the judge from them on replay", async () => {
     const kept: Exchange[] = [];
     const live = recordingJudge(async () => '{"items":[],"pass":true}', kept);
