@@ -52,8 +52,9 @@ function fieldsOf(line: FeedbackLine): { fields: Record<string, unknown>; todo: 
           truth: {
             outcome: `${TODO}: root_cause or inconclusive`,
             component: [TODO],
-            change: [TODO],
+            change: { kinds: [TODO], names: [TODO] },
             evidence: [TODO],
+            mustCheck: [{ tool: TODO, service: TODO }],
           },
         },
         todo: [
@@ -61,7 +62,7 @@ function fieldsOf(line: FeedbackLine): { fields: Record<string, unknown>; todo: 
           'truth.outcome',
           'truth.component',
           'truth.change',
-          'truth.evidence',
+          'truth.evidence (root_cause) or truth.mustCheck (inconclusive)',
         ],
       };
     case 'bug_investigation':

@@ -16,6 +16,14 @@ import { NO_USAGE, type Usage } from './types.ts';
  * counters differ between runs) must equal a recorded one not used yet; failing that, the next
  * unused answer of the same lane (the turn's final tool, and the hypothesis an investigator
  * works on, since parallel turns interleave differently from run to run).
+ *
+ * A replayed run's Slack message ids differ from the recorded run's: each match teaches the
+ * proxy which recorded id is which of this run (they stand at the same places of two requests
+ * holding as many ids), and every recorded answer is sent with the recorded ids put back as
+ * this run's (so a fix request cites the replayed message, and a tool call the replayed bug).
+ *
+ * The judge's exchanges are kept in the same recording (lane `judge`), so a replay grades with
+ * the recorded verdicts and calls no model at all.
  */
 
 export interface Exchange {
@@ -29,7 +37,12 @@ export interface Exchange {
 export interface Recording {
   model: string;
   exchanges: Exchange[];
+  /** The judge's exchanges: the message it was sent (`request`) and its reply's text (`response`). */
+  judge: Exchange[];
 }
+
+/** The lane the judge's exchanges are kept in. */
+export const JUDGE_LANE = 'judge';
 
 export interface ModelProxy {
   readonly url: string;
@@ -37,6 +50,10 @@ export interface ModelProxy {
   readonly exchanges: Exchange[];
   /** Requests a replay had no answer for. */
   readonly misses: string[];
+  /** Calls the upstream model failed (unreachable, or answered with an error status), in words. */
+  readonly failures: string[];
+  /** The judge's exchanges of this run (kept by the judge transport the session records). */
+  readonly judged: Exchange[];
   /** Sets where live calls go (the sandbox's demo model is known only once it started). */
   setUpstream(url: string): void;
   usage(): Usage;
@@ -64,6 +81,7 @@ export function keyOf(body: Body): string {
     messages: body.messages,
     tools: body.tools?.map((t) => t.name),
   })
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '%')
     .replace(/\d+/g, '#')
     .replace(/[0-9a-f]{7,}/g, '%');
 }
@@ -72,7 +90,32 @@ export function readRecording(path: string): Recording {
   const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
   const [head, ...rest] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   if (head?.kind !== 'meta') throw new Error(`${path} is not a recording of model exchanges (no meta line)`);
-  return { model: String(head.model), exchanges: rest as unknown as Exchange[] };
+  const all = rest as unknown as Exchange[];
+  return {
+    model: String(head.model),
+    exchanges: all.filter((e) => e.lane !== JUDGE_LANE),
+    judge: all.filter((e) => e.lane === JUDGE_LANE),
+  };
+}
+
+/** A Slack message id (`1764633600.000100`), also as ids built from it write it (`1764633600-000100`). */
+const SLACK_TS = /\b\d{10}[.-]\d{6}\b/g;
+
+/** Learns which recorded Slack ids are which of this run: the ids at the same places of two matched requests of the same shape. */
+export function learnIds(recorded: unknown, current: unknown, ids: Map<string, string>): void {
+  const was = JSON.stringify(recorded ?? '').match(SLACK_TS) ?? [];
+  const now = JSON.stringify(current ?? '').match(SLACK_TS) ?? [];
+  if (was.length !== now.length) return;
+  was.forEach((id, i) => {
+    const mine = now[i];
+    if (mine !== undefined && mine !== id) ids.set(id, mine);
+  });
+}
+
+/** A recorded answer with the recorded Slack ids replaced by this run's. */
+export function mapIds<T>(response: T, ids: ReadonlyMap<string, string>): T {
+  if (ids.size === 0) return response;
+  return JSON.parse(JSON.stringify(response).replace(SLACK_TS, (id) => ids.get(id) ?? id)) as T;
 }
 
 /**
@@ -91,8 +134,12 @@ export async function startModelProxy(options: {
 }): Promise<ModelProxy> {
   let upstream = options.upstream;
   const exchanges: Exchange[] = [];
+  const judged: Exchange[] = [];
   const misses: string[] = [];
-  const unused = options.replay ? [...options.replay.exchanges] : [];
+  const failures: string[] = [];
+  // Keyed again from the recorded request: a recording keeps its requests, and keys improve.
+  const unused = (options.replay?.exchanges ?? []).map((e) => ({ ...e, key: keyOf(e.request as Body) }));
+  const ids = new Map<string, string>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -108,11 +155,10 @@ export async function startModelProxy(options: {
         const lane = laneOf(body);
         const key = keyOf(body);
         if (options.replay) {
-          const at =
-            unused.findIndex((e) => e.key === key) >= 0
-              ? unused.findIndex((e) => e.key === key)
-              : unused.findIndex((e) => e.lane === lane);
+          const exact = unused.findIndex((e) => e.key === key);
+          const at = exact >= 0 ? exact : unused.findIndex((e) => e.lane === lane);
           const found = at >= 0 ? unused.splice(at, 1)[0] : undefined;
+          if (found) learnIds(found.request, body, ids);
           if (!found) {
             misses.push(lane);
             res.writeHead(500, { 'content-type': 'application/json', 'x-should-retry': 'false' });
@@ -124,10 +170,9 @@ export async function startModelProxy(options: {
             );
             return;
           }
-          exchanges.push({ ...found, request: body });
-          res
-            .writeHead(found.status, { 'content-type': 'application/json' })
-            .end(JSON.stringify(found.response));
+          const response = mapIds(found.response, ids);
+          exchanges.push({ ...found, request: body, response });
+          res.writeHead(found.status, { 'content-type': 'application/json' }).end(JSON.stringify(response));
           return;
         }
         if (!upstream) {
@@ -154,9 +199,12 @@ export async function startModelProxy(options: {
             // A non-JSON answer is kept as text.
           }
           exchanges.push({ lane, key, request: body, status: answer.status, response });
+          if (answer.status >= 400)
+            failures.push(`the model answered HTTP ${answer.status}: ${reply.slice(0, 300)}`);
           const type = answer.headers.get('content-type') ?? 'application/json';
           res.writeHead(answer.status, { 'content-type': type }).end(reply);
         } catch (error) {
+          failures.push(`the model could not be reached: ${String(error)}`);
           res.writeHead(502, { 'content-type': 'application/json' });
           res.end(
             JSON.stringify({
@@ -173,14 +221,19 @@ export async function startModelProxy(options: {
   return {
     url: `http://127.0.0.1:${port}`,
     exchanges,
+    judged,
     misses,
+    failures,
     setUpstream(url) {
       upstream = url;
     },
     usage: () => usageOf(exchanges),
     save(path, model) {
       mkdirSync(dirname(path), { recursive: true });
-      const lines = [JSON.stringify({ kind: 'meta', model }), ...exchanges.map((e) => JSON.stringify(e))];
+      const lines = [
+        JSON.stringify({ kind: 'meta', model }),
+        ...[...exchanges, ...judged].map((e) => JSON.stringify(e)),
+      ];
       writeFileSync(path, `${lines.join('\n')}\n`);
     },
     close: () =>

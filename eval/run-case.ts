@@ -4,14 +4,14 @@ import type { DriverRun } from './drivers/driver.ts';
 import { configFor, runDriver } from './drivers/index.ts';
 import { readRecording } from './model-proxy.ts';
 import { type ModelChoice, startSession } from './session.ts';
-import type { CaseResult } from './types.ts';
+import { type CaseResult, type Verdict, verdictOf } from './types.ts';
 
 /** One case to run, as the runner hands it to a worker process. */
 export interface Job {
   caseId: string;
   iteration: number;
   model: { kind: 'demo' | 'live' | 'replay'; id?: string; provider?: 'anthropic' | 'bedrock' };
-  /** Where to save this case's model exchanges (live runs). */
+  /** Where to save this case's model and judge exchanges (live and demo runs). */
   recordPath?: string;
   /** The recording to answer from (replay runs). */
   replayPath?: string;
@@ -27,6 +27,17 @@ export function gitCommit(): string {
   } catch {
     return 'unknown';
   }
+}
+
+/**
+ * A failed verdict with the model's own failure first, when the model answered no call at all
+ * (unreachable, a rejected key): the cause of what the checks saw, named once.
+ */
+function modelFailures(verdict: Verdict, failures: readonly string[], answered: number): Verdict {
+  if (verdict.pass || failures.length === 0 || answered > 0 || verdict.checks[0]?.name === 'execution')
+    return verdict;
+  const detail = `${failures.length} model call${failures.length === 1 ? '' : 's'} failed; the last: ${failures.at(-1)}`;
+  return verdictOf([{ name: 'model', pass: false, detail }, ...verdict.checks]);
 }
 
 /** Runs one case in this process: sandbox up, drive, grade, sandbox down. Never throws. */
@@ -55,21 +66,25 @@ export async function runCase(job: Job): Promise<CaseResult> {
     error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     if (!setupMs) setupMs = Date.now() - setupStart;
   }
-  let costMicroUsd: number | undefined;
+  let costMicroUsd: number | undefined = run?.costMicroUsd;
   const usage = session?.proxy.usage();
   try {
     for (const id of run?.conversationIds ?? []) {
       const ledger = (await session?.store.getConversation(id, { consistent: true }))?.ledger;
       if (ledger) costMicroUsd = (costMicroUsd ?? 0) + ledger.costMicroUsd;
     }
-    if (session && job.recordPath && job.model.kind === 'live')
-      session.proxy.save(job.recordPath, job.model.id ?? 'configured default');
+    if (session && job.recordPath && job.model.kind !== 'replay')
+      session.proxy.save(
+        job.recordPath,
+        job.model.kind === 'demo' ? 'offline-demo-model' : (job.model.id ?? 'configured default'),
+      );
     if (session?.proxy.misses.length)
       error = `${error ? `${error}; ` : ''}replay had no recorded answer for ${session.proxy.misses.join(', ')}`;
   } finally {
     await session?.stop().catch(() => undefined);
   }
-  const verdict = run?.verdict;
+  const verdict =
+    run?.verdict && modelFailures(run.verdict, session?.proxy.failures ?? [], usage?.modelCalls ?? 0);
   return {
     ...base,
     pass: verdict?.pass === true && error === undefined,

@@ -2,6 +2,8 @@ import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { DEMO_MODEL_PATH, type Sandbox, startSandbox } from '../local/sandbox.ts';
 import { signSlackRequest } from '../local/slack/sign.ts';
+import { configuredJudge, type JudgeTransport } from './graders/judge.ts';
+import { recordingJudge, replayJudge } from './graders/judge-recording.ts';
 import { type ModelProxy, type Recording, startModelProxy } from './model-proxy.ts';
 
 /**
@@ -26,15 +28,26 @@ export interface ModelChoice {
   recording?: Recording;
 }
 
+export interface ExecutionView {
+  status: string;
+  error?: string;
+  cause?: string;
+  history: readonly { type: string; input?: unknown; output?: unknown; error?: string; cause?: string }[];
+}
+
 export interface Session {
   sandbox: Sandbox;
   proxy: ModelProxy;
+  /** The judge for this case's judged checks: recorded with the model's exchanges, replayed from them; undefined when there is none. */
+  judge: JudgeTransport | undefined;
   store: DynamoConversationStore;
   post(channel: string, user: string, text: string, threadTs?: string): Promise<string>;
   messages(channel: string, threadTs?: string): Promise<SlackMessage[]>;
   slash(command: string, text: string, channel: string, user: string, triggerId: string): Promise<void>;
   /** The status of the execution named `name` (`RUNNING`, `SUCCEEDED`...), undefined before it starts. */
   executionStatus(name: string): string | undefined;
+  /** The execution named `name`: its status, error and cause, and its history; undefined before it starts. */
+  execution(name: string): ExecutionView | undefined;
   stop(): Promise<void>;
 }
 
@@ -93,9 +106,15 @@ export async function startSession(options: {
     if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as T;
   };
+  const configured = configuredJudge();
+  const judge =
+    options.model.kind === 'replay'
+      ? replayJudge(options.model.recording?.judge ?? [], configured)
+      : configured && recordingJudge(configured, proxy.judged);
   return {
     sandbox,
     proxy,
+    judge,
     store: new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName }),
     async post(channel, user, text, threadTs) {
       return (
@@ -136,6 +155,17 @@ export async function startSession(options: {
       if (response.status !== 200) throw new Error(`${command} answered ${response.status}`);
     },
     executionStatus: (name) => sandbox.stepFunctions.listExecutions().find((e) => e.name === name)?.status,
+    execution(name) {
+      const found = sandbox.stepFunctions.listExecutions().find((e) => e.name === name);
+      if (!found) return undefined;
+      const described = sandbox.stepFunctions.describeExecution(found.executionArn);
+      return {
+        status: described.status,
+        ...(described.error !== undefined ? { error: described.error } : {}),
+        ...(described.cause !== undefined ? { cause: described.cause } : {}),
+        history: sandbox.stepFunctions.getExecutionHistory(found.executionArn),
+      };
+    },
     async stop() {
       await sandbox.stop();
       await proxy.close();

@@ -1,7 +1,5 @@
 /**
- * `npm run eval -- --workflow <name|all> [--model ID] [--iterations N] [--cases GLOB]
- *   [--provider anthropic|bedrock] [--concurrency N] [--record DIR] [--replay DIR] [--timeout SECONDS]
- *   [--time-scale X] [--out DIR]`
+ * `npm run eval -- [options]` (`--help` lists them: eval/cli-args.ts)
  *
  * Runs eval cases end to end through the sandbox against a model and writes report.json and
  * report.md (docs/evals.md). The model: a recording with --replay; the caller's
@@ -10,8 +8,8 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { selectCases } from '../eval/cases/index.ts';
+import { parseEvalArgs } from '../eval/cli-args.ts';
 import { judgeAvailable } from '../eval/graders/judge.ts';
 import { readRecording } from '../eval/model-proxy.ts';
 import { buildReport, toMarkdown } from '../eval/report.ts';
@@ -19,26 +17,18 @@ import { gitCommit, type Job } from '../eval/run-case.ts';
 import { runJobs } from '../eval/runner.ts';
 import { WORKFLOWS } from '../eval/types.ts';
 
-const { values } = parseArgs({
-  options: {
-    workflow: { type: 'string', default: 'all' },
-    model: { type: 'string' },
-    provider: { type: 'string', default: 'anthropic' },
-    iterations: { type: 'string', default: '1' },
-    cases: { type: 'string' },
-    concurrency: { type: 'string', default: '1' },
-    record: { type: 'string' },
-    replay: { type: 'string' },
-    timeout: { type: 'string' },
-    'time-scale': { type: 'string', default: '0.002' },
-    out: { type: 'string' },
-  },
-});
-
 function fail(message: string): never {
   console.error(`eval: ${message}`);
   process.exit(2);
 }
+
+const args = parseEvalArgs(process.argv.slice(2));
+if (args.kind === 'help') {
+  console.log(args.text);
+  process.exit(0);
+}
+if (args.kind === 'error') fail(args.message);
+const { values } = args;
 
 const positive = (name: string, text: string | undefined) => {
   const n = Number(text);
@@ -56,8 +46,6 @@ const live = Boolean(process.env.ANTHROPIC_API_KEY || process.env.ANTHROPIC_BASE
 const mode = values.replay ? 'replay' : live ? 'live' : 'demo';
 if (mode === 'demo' && values.model)
   fail('--model needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --replay');
-if (mode === 'demo' && values.record)
-  fail("--record keeps a real model's answers: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL)");
 if (values.replay && !existsSync(values.replay)) fail(`no recording folder ${values.replay}`);
 
 const iterations = Math.floor(positive('iterations', values.iterations));

@@ -37,8 +37,8 @@ export const CAUSED_BY_CHANGES: IncidentCase[] = [
     truth: {
       outcome: 'root_cause',
       component: ['payment-api'],
-      change: ['deploy', '7f3e2d1', 'timeoutms', 'timeout'],
-      evidence: ['timed out after 2000ms', '7f3e2d1', 'UPDATE_COMPLETE'],
+      change: { kinds: ['deploy', 'configuration'], names: ['7f3e2d1', 'timeoutMs', 'timeout'] },
+      evidence: ['7f3e2d1', 'provider.timeoutMs=2000', 'UPDATE_COMPLETE'],
     },
   }),
   incident({
@@ -68,8 +68,8 @@ export const CAUSED_BY_CHANGES: IncidentCase[] = [
     truth: {
       outcome: 'root_cause',
       component: ['inventory'],
-      change: ['memory', 'leak', 'oom', 'c0ffee1'],
-      evidence: ['OutOfMemoryError', 'MemoryUsedPercent', 'c0ffee1'],
+      change: { kinds: ['deploy', 'capacity'], names: ['c0ffee1', 'memory', 'leak', 'oom'] },
+      evidence: ['c0ffee1', 'MemoryUsedPercent', 'UPDATE_COMPLETE'],
     },
   }),
   incident({
@@ -100,8 +100,8 @@ export const CAUSED_BY_CHANGES: IncidentCase[] = [
     truth: {
       outcome: 'root_cause',
       component: ['inventory'],
-      change: ['pool', 'connection'],
-      evidence: ['acquiring connection', 'pool.max=5', 'PoolWaitMs'],
+      change: { kinds: ['deploy', 'configuration', 'capacity'], names: ['db.pool.max', 'pool'] },
+      evidence: ['db.pool.max=5', 'acquiring connection', 'PoolWaitMs'],
     },
   }),
   incident({
@@ -130,9 +130,9 @@ export const CAUSED_BY_CHANGES: IncidentCase[] = [
     },
     truth: {
       outcome: 'root_cause',
-      component: ['checkout', 'pricing'],
-      change: ['new_pricing_engine', 'feature flag', 'flag'],
-      evidence: ['new_pricing_engine', 'PricingEngineV2'],
+      component: ['checkout', 'pricing engine', 'PricingEngineV2'],
+      change: { kinds: ['feature_flag', 'configuration'], names: ['new_pricing_engine', 'flag'] },
+      evidence: ['new_pricing_engine'],
     },
   }),
   incident({
@@ -167,8 +167,11 @@ export const CAUSED_BY_CHANGES: IncidentCase[] = [
     truth: {
       outcome: 'root_cause',
       component: ['payment-api'],
-      change: ['exmaple', 'url', 'endpoint', 'host', 'dns', 'enotfound', 'config'],
-      evidence: ['ENOTFOUND', 'exmaple'],
+      change: {
+        kinds: ['deploy', 'configuration'],
+        names: ['exmaple', 'provider.url', 'url', 'host', 'endpoint', 'dns', 'enotfound'],
+      },
+      evidence: ['exmaple'],
     },
   }),
 ];

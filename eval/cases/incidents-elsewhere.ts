@@ -24,9 +24,9 @@ export const CAUSED_ELSEWHERE: IncidentCase[] = [
     },
     truth: {
       outcome: 'root_cause',
-      component: ['acmepay', 'provider'],
-      change: ['degrad', 'slow', 'timeout'],
-      evidence: ['acmepay', 'ProviderLatencyMs'],
+      component: ['acmepay', 'acmepay (external)', 'payment provider'],
+      change: { kinds: ['dependency'], names: ['degrad', 'slow', 'timeout'] },
+      evidence: ['ProviderLatencyMs', 'status page reports degraded'],
     },
   }),
   incident({
@@ -63,8 +63,8 @@ export const CAUSED_ELSEWHERE: IncidentCase[] = [
     truth: {
       outcome: 'root_cause',
       component: ['auth'],
-      change: ['certificate', 'cert', 'x509', 'tls'],
-      evidence: ['x509', 'expires', 'TlsErrors'],
+      change: { kinds: ['certificate', 'configuration'], names: ['certificate', 'cert', 'x509', 'tls'] },
+      evidence: ['TlsErrors', 'expires in 2h', 'x509: certificate has expired'],
     },
   }),
   incident({
@@ -98,9 +98,9 @@ export const CAUSED_ELSEWHERE: IncidentCase[] = [
     },
     truth: {
       outcome: 'root_cause',
-      component: ['reports', 'reindex'],
-      change: ['job', 'reindex', 'export', 'cpu', 'shared'],
-      evidence: ['full-catalog-reindex-export', 'JobsRunning', 'ClusterCpuPercent'],
+      component: ['reports', 'full-catalog-reindex-export'],
+      change: { kinds: ['workload', 'capacity'], names: ['reindex', 'export', 'job'] },
+      evidence: ['full-catalog-reindex-export', 'JobsRunning'],
     },
   }),
   incident({
@@ -136,8 +136,8 @@ export const CAUSED_ELSEWHERE: IncidentCase[] = [
     truth: {
       outcome: 'root_cause',
       component: ['session-cache', 'redis'],
-      change: ['maxmemory', 'evict', 'memory'],
-      evidence: ['maxmemory', 'Evictions', 'evicted'],
+      change: { kinds: ['capacity', 'configuration'], names: ['maxmemory', 'evict', 'memory'] },
+      evidence: ['maxmemory', 'Evictions'],
     },
   }),
   incident({
@@ -170,9 +170,9 @@ export const CAUSED_ELSEWHERE: IncidentCase[] = [
     },
     truth: {
       outcome: 'root_cause',
-      component: ['orders-db', 'database'],
-      change: ['disk', 'space', 'storage'],
-      evidence: ['No space left on device', 'DiskUsedPercent', '53100'],
+      component: ['orders-db', 'postgres', 'orders database'],
+      change: { kinds: ['capacity'], names: ['disk', 'space', 'storage'] },
+      evidence: ['No space left on device', 'DiskUsedPercent'],
     },
   }),
   incident({
@@ -202,9 +202,9 @@ export const CAUSED_ELSEWHERE: IncidentCase[] = [
     },
     truth: {
       outcome: 'root_cause',
-      component: ['acmepay', 'provider', 'payment-api'],
-      change: ['rate limit', '429', 'traffic', 'campaign'],
-      evidence: ['429', 'black-friday-push'],
+      component: ['acmepay', 'acmepay (external)', 'payment-api'],
+      change: { kinds: ['workload', 'dependency'], names: ['rate limit', '429', 'traffic', 'campaign'] },
+      evidence: ['black-friday-push'],
     },
   }),
   incident({
@@ -212,7 +212,14 @@ export const CAUSED_ELSEWHERE: IncidentCase[] = [
     title: 'An alarm with nothing behind it in the data',
     request: 'someone says checkout felt slow ten minutes ago',
     scenario: { seed: 22 },
-    truth: { outcome: 'inconclusive' },
+    truth: {
+      outcome: 'inconclusive',
+      mustCheck: [
+        { tool: 'query_metrics', service: 'checkout' },
+        { tool: 'query_logs', service: 'checkout' },
+        { tool: 'recent_deployments', service: 'checkout' },
+      ],
+    },
   }),
   incident({
     id: 'incident/no-cause-blip',
@@ -230,6 +237,13 @@ export const CAUSED_ELSEWHERE: IncidentCase[] = [
         },
       ],
     },
-    truth: { outcome: 'inconclusive' },
+    truth: {
+      outcome: 'inconclusive',
+      mustCheck: [
+        { tool: 'query_logs', service: 'search' },
+        { tool: 'query_metrics', service: 'search' },
+        { tool: 'recent_deployments', service: 'search' },
+      ],
+    },
   }),
 ];

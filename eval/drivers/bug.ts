@@ -5,12 +5,13 @@ import { Octokit } from '@octokit/rest';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { SANDBOX_BOT_LOGIN } from '../../local/github/sandbox-bot.ts';
 import type { BugCase } from '../cases/bugs.ts';
-import { gradeFindings } from '../graders/findings.ts';
+import { gradeFindings, type SubmittedFindings } from '../graders/findings.ts';
 import { gradeFix, runShell } from '../graders/fix.ts';
 import { plantedFiles, REPOS } from '../repos/repos.ts';
 import { poll, type Session } from '../session.ts';
 import { type Check, verdictOf } from '../types.ts';
 import type { DriverRun } from './driver.ts';
+import { executionFailure, taskOutputs, withFault } from './faults.ts';
 
 /**
  * A bug case end to end: the bug planted on the repository's `main`, the report posted in the
@@ -23,7 +24,7 @@ const REPORTS = 'C_BUG_REPORTS';
 const SUMMARIES = 'C_BUG_SUMMARIES';
 const REPORTER = 'U_REPORTER';
 const DEVELOPER = 'U_DEV';
-const AUTHOR = { name: 'Eval', email: 'eval@example.invalid', date: '2026-11-01T09:00:00Z' };
+const AUTHOR = { name: 'Dana Developer', email: 'dana@example.com', date: '2026-11-01T09:00:00Z' };
 
 export const bugConfig = (c: BugCase) => ({
   reporterWaitSeconds: 7_200,
@@ -40,12 +41,13 @@ export async function plant(session: Session, c: BugCase): Promise<{ sha: string
   const { owner, name } = REPOS[c.repo];
   const store = session.sandbox.github.store;
   let repo = store.repository(owner, name);
-  if (repo) await store.commitFiles(repo, 'main', files, 'Prepare the eval case', AUTHOR);
+  if (repo)
+    await store.commitFiles(repo, 'main', files, 'Weekly maintenance: small fixes and refactors', AUTHOR);
   else
     repo = await store.createRepository({
       owner,
       name,
-      description: 'Invoice lines, VAT, due dates and invoice numbers (sandbox demo)',
+      description: 'Invoice lines, VAT, due dates and invoice numbers',
       files,
       message: 'Invoicing: lines, VAT, due dates and numbers, with tests',
       author: AUTHOR,
@@ -105,23 +107,31 @@ export async function runBugCase(session: Session, c: BugCase, deadline: number)
         endedAt = Date.now();
     }
     const status = session.executionStatus(id);
-    if (status && status !== 'RUNNING') endedAt ??= Date.now();
+    if ((status && status !== 'RUNNING') || executionFailure(session, id)) endedAt ??= Date.now();
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const endMs = (endedAt ?? Date.now()) - started;
 
   const graded = Date.now();
-  const summaries = await session.messages(SUMMARIES);
-  const thread = findingsTs ? await session.messages(SUMMARIES, findingsTs) : [];
-  const texts = [...summaries, ...thread].filter((m) => m.bot).map((m) => m.text);
-  const checks: Check[] = [gradeFindings({ file: c.truth.file, line }, texts)];
+  const checks: Check[] = gradeFindings({ file: c.truth.file, line }, submittedFindings(session, id));
   checks.push(...(await gradePullRequest(session, c, baseSha)));
   return {
-    verdict: verdictOf(checks),
+    verdict: verdictOf(withFault(session, id, findingsAt !== undefined, checks)),
     ...(findingsAt ? { firstAnswerMs: findingsAt - started } : {}),
     endMs,
     conversationIds: [id],
     gradingMs: Date.now() - graded,
+  };
+}
+
+/** The fields of the investigator's last turn that posted findings, as its execution's history holds them. */
+export function submittedFindings(session: Session, id: string): SubmittedFindings | undefined {
+  const posted = taskOutputs(session.execution(id)).filter((o) => o.action === 'post_findings');
+  const last = posted.at(-1);
+  if (!last) return undefined;
+  return {
+    ...(typeof last.location === 'string' ? { location: last.location } : {}),
+    ...(typeof last.rootCause === 'string' ? { rootCause: last.rootCause } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
+import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
+import { utcDay } from '../../lambdas/agents/pricing.ts';
 import type { ChannelCase } from '../cases/channel.ts';
-import { gradeChannel } from '../graders/channel.ts';
-import { judge, judgeAvailable } from '../graders/judge.ts';
+import { gradeChannelCase } from '../graders/channel.ts';
 import type { Session } from '../session.ts';
 import { type Check, verdictOf } from '../types.ts';
 import type { DriverRun } from './driver.ts';
@@ -11,11 +12,31 @@ import type { DriverRun } from './driver.ts';
  * that message's answer.
  */
 
-const CHANNEL = 'C_EVAL';
+const CHANNEL = 'C_TEAM';
 
-export const channelConfig = () => ({ channels: { eval: CHANNEL } });
+export const channelConfig = () => ({ channels: { team: CHANNEL } });
+
+/**
+ * What the case's channel answers cost: channel conversations keep no ledger, but every model
+ * call is added to the platform's spend counter of the day, which in a case's own sandbox
+ * counts nothing else.
+ */
+async function spendMeter(session: Session): Promise<() => Promise<number>> {
+  const spend = new DynamoDailySpend({
+    client: session.sandbox.dynamodb,
+    tableName: session.sandbox.tableName,
+  });
+  const firstDay = utcDay(new Date());
+  const before = await spend.spentOn(firstDay);
+  return async () => {
+    const lastDay = utcDay(new Date());
+    const first = (await spend.spentOn(firstDay)) - before;
+    return lastDay === firstDay ? first : first + (await spend.spentOn(lastDay));
+  };
+}
 
 export async function runChannelCase(session: Session, c: ChannelCase, deadline: number): Promise<DriverRun> {
+  const spent = await spendMeter(session);
   const started = Date.now();
   let firstAnswerMs: number | undefined;
   const replies: (string | undefined)[] = [];
@@ -42,29 +63,13 @@ export async function runChannelCase(session: Session, c: ChannelCase, deadline:
   }
   const endMs = Date.now() - started;
   const graded = Date.now();
-  const checks: Check[] = gradeChannel(c.steps, replies);
-  if (judgeAvailable()) {
-    for (const [i, step] of c.steps.entries()) {
-      const reply = replies[i];
-      if (!step.rubric || reply === undefined) continue;
-      const context = c.steps
-        .slice(0, i + 1)
-        .map((s) => `${s.user}: ${s.text}`)
-        .join('\n');
-      const verdict = await judge({
-        task: 'Answer a question in a Slack channel',
-        context,
-        answer: reply,
-        rubric: [step.rubric],
-      });
-      checks.push({ name: `message ${i + 1}: judge`, pass: verdict.pass, detail: verdict.reason });
-    }
-  }
+  const checks: Check[] = await gradeChannelCase(c, replies, session.judge);
   return {
     verdict: verdictOf(checks),
     ...(firstAnswerMs !== undefined ? { firstAnswerMs } : {}),
     endMs,
     conversationIds: [],
+    costMicroUsd: await spent(),
     gradingMs: Date.now() - graded,
   };
 }

@@ -7,5 +7,7 @@ export interface DriverRun {
   endMs: number;
   /** The conversations the case started (their ledgers give the cost). */
   conversationIds: string[];
+  /** The case's model cost in micro-USD when it is not in conversation ledgers (channels: the day's spend counter). */
+  costMicroUsd?: number;
   gradingMs: number;
 }

@@ -7,7 +7,10 @@ import { evidenceTexts } from '../model-proxy.ts';
 import { poll, type Session } from '../session.ts';
 import { seedScenario } from '../telemetry/scenario.ts';
 import { EVAL_INCIDENT_SETTINGS, EVAL_TELEMETRY_CONFIG } from '../telemetry/services.ts';
+import { verdictOf } from '../types.ts';
 import type { DriverRun } from './driver.ts';
+import { executionFailure, withFault } from './faults.ts';
+import { slackTriggerId } from './ids.ts';
 
 /**
  * An incident case end to end: its telemetry seeded into the emulators, `/investigate <request>`
@@ -32,7 +35,7 @@ export async function runIncidentCase(
   deadline: number,
 ): Promise<DriverRun> {
   seedScenario(c.scenario, Date.now(), session.sandbox.telemetry);
-  const triggerId = `eval-${c.id.replace(/[^a-z0-9]/gi, '-')}`;
+  const triggerId = slackTriggerId(c.id);
   const id = conversationIdFor('incident_investigation', OPS, triggerId);
   const incidents = new DynamoIncidentStore({
     client: session.sandbox.dynamodb,
@@ -40,15 +43,16 @@ export async function runIncidentCase(
   });
   const started = Date.now();
   await session.slash('/investigate', c.request, OPS, RESPONDER, triggerId);
+  const watch = () => executionFailure(session, id);
   const concluded = await poll(
-    async () => ((await incidents.getRecord(id))?.conclusion ? Date.now() : undefined),
+    async () => ((await incidents.getRecord(id))?.conclusion ? Date.now() : watch() ? Number.NaN : undefined),
     deadline,
     200,
   );
   const ended = await poll(
     () => {
       const status = session.executionStatus(id);
-      return status && status !== 'RUNNING' ? Date.now() : undefined;
+      return (status && status !== 'RUNNING') || watch() ? Date.now() : undefined;
     },
     deadline,
     200,
@@ -69,12 +73,15 @@ export async function runIncidentCase(
           conclusion: {
             outcome: record.conclusion.outcome,
             rootCause: record.conclusion.rootCause,
+            claimedConfidence: record.conclusion.claimedConfidence,
             evidenceChain: record.conclusion.evidenceChain,
             drops: record.conclusion.drops,
+            ...(record.conclusion.primaryCause ? { primaryCause: record.conclusion.primaryCause } : {}),
+            ...(record.conclusion.checked ? { checked: record.conclusion.checked } : {}),
           },
         }
       : {}),
-    ledgerIds: evidence.map((e) => e.id),
+    ledger: evidence.map((e) => ({ id: e.id, tool: e.tool, source: e.source, query: e.query })),
     evidenceText: Object.fromEntries(
       evidence.map((e) => [e.id, shown.get(e.id) ?? `${e.source} ${e.query} ${e.summary}`]),
     ),
@@ -86,11 +93,13 @@ export async function runIncidentCase(
       ...(s.result ? { result: s.result } : {}),
     })),
   };
-  const verdict = gradeIncident(c.truth, outcome);
+  const verdict = verdictOf(
+    withFault(session, id, record?.conclusion !== undefined, gradeIncident(c.truth, outcome).checks),
+  );
   const timedOut = ended === undefined ? ' (the case hit its time limit)' : '';
   return {
     verdict: timedOut ? { ...verdict, reason: `${verdict.reason}${timedOut}` } : verdict,
-    ...(concluded ? { firstAnswerMs: concluded - started } : {}),
+    ...(concluded && !Number.isNaN(concluded) ? { firstAnswerMs: concluded - started } : {}),
     endMs,
     conversationIds: [id],
     gradingMs: Date.now() - graded,

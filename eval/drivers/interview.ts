@@ -1,9 +1,11 @@
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import type { InterviewCase } from '../cases/interview.ts';
-import { judge, judgeAvailable } from '../graders/judge.ts';
+import { gradeInterview } from '../graders/interview.ts';
 import type { Session } from '../session.ts';
 import { type Check, verdictOf } from '../types.ts';
 import type { DriverRun } from './driver.ts';
+import { withFault } from './faults.ts';
+import { slackTriggerId } from './ids.ts';
 
 /**
  * A requirements interview: `/prd <idea>` as the requester, who answers each time the interview
@@ -41,7 +43,7 @@ export async function runInterviewCase(
   c: InterviewCase,
   deadline: number,
 ): Promise<DriverRun> {
-  const triggerId = `eval-${c.id.replace(/[^a-z0-9]/gi, '-')}`;
+  const triggerId = slackTriggerId(c.id);
   const id = conversationIdFor('requirements_interview', PRODUCT, triggerId);
   const started = Date.now();
   await session.slash('/prd', c.idea, PRODUCT, REQUESTER, triggerId);
@@ -87,43 +89,18 @@ export async function runInterviewCase(
   };
   const prd = posts.find((p) => p.text.startsWith('PRD:'));
   const analysis = posts.find((p) => p.text.startsWith('Analysis of the PRD'));
-  const checks: Check[] = [
+  const checks: Check[] = await gradeInterview(
+    c,
     {
-      name: 'interview ended',
-      pass: ended,
-      detail: ended ? `after ${answers} answers` : 'still running at the time limit',
+      ended,
+      answers,
+      ...(prd ? { prd: full(prd.ts) } : {}),
+      ...(analysis ? { analysis: full(analysis.ts) } : {}),
     },
-    {
-      name: 'PRD posted',
-      pass: prd !== undefined,
-      detail: prd ? prd.text.slice(0, 120) : 'no PRD was posted',
-    },
-    {
-      name: 'analysis posted',
-      pass: analysis !== undefined,
-      detail: analysis ? analysis.text.slice(0, 120) : 'no analysis was posted',
-    },
-  ];
-  const context = `Idea: ${c.idea}\nThe requester (${c.persona.role}) said: ${[...c.persona.answers.map((a) => a.say), ...c.persona.fallback].join(' ')}`;
-  for (const [name, rubric, text] of [
-    ['PRD covers its must-haves (judge)', c.truth.prdMustHave, prd ? full(prd.ts) : ''],
-    ['analysis finds the risks (judge)', c.truth.risks, analysis ? full(analysis.ts) : ''],
-  ] as const) {
-    if (!text) continue;
-    if (!judgeAvailable()) {
-      checks.push({ name, pass: false, detail: 'not judged: no judge model' });
-      continue;
-    }
-    const verdict = await judge({
-      task: 'Write a PRD from a requirements interview and analyse it',
-      context,
-      answer: text,
-      rubric: [...rubric],
-    });
-    checks.push({ name, pass: verdict.pass, detail: verdict.reason });
-  }
+    session.judge,
+  );
   return {
-    verdict: verdictOf(checks),
+    verdict: verdictOf(withFault(session, id, prd !== undefined, checks)),
     ...(prdAt ? { firstAnswerMs: prdAt - started } : {}),
     endMs,
     conversationIds: [id],

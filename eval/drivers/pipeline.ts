@@ -2,12 +2,13 @@ import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { DynamoIssueStateStore } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
 import type { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import type { PipelineCase } from '../cases/pipeline.ts';
-import { judge, judgeAvailable } from '../graders/judge.ts';
+import { gradePipeline } from '../graders/pipeline.ts';
 import { REPOS } from '../repos/repos.ts';
 import { poll, type Session } from '../session.ts';
-import { type Check, verdictOf } from '../types.ts';
+import { verdictOf } from '../types.ts';
 import { gradePullRequest, plant } from './bug.ts';
 import type { DriverRun } from './driver.ts';
+import { executionFailure, withFault } from './faults.ts';
 
 /**
  * An issue pipeline case: the bug planted, an issue labelled `agent` opened on the repository
@@ -53,7 +54,7 @@ export async function runPipelineCase(
     async () => {
       const state = await documents.load(id);
       if (state.analysis.completed) analysedAt ??= Date.now();
-      return state.pipeline.status !== 'in_progress' ? state : undefined;
+      return state.pipeline.status !== 'in_progress' || executionFailure(session, id) ? state : undefined;
     },
     deadline,
     500,
@@ -61,36 +62,18 @@ export async function runPipelineCase(
   const endMs = Date.now() - started;
   const graded = Date.now();
   const state: IssueState | undefined = final ?? (await documents.load(id).catch(() => undefined));
-  const checks: Check[] = [
+  const checks = await gradePipeline(
+    c,
     {
-      name: 'pipeline ended',
-      pass: final !== undefined,
-      detail: final
-        ? `status ${final.pipeline.status}`
-        : `still ${state?.pipeline.status ?? 'not started'} at the time limit`,
+      ended: final !== undefined,
+      ...(state ? { status: state.pipeline.status } : {}),
+      pullRequest: await gradePullRequest(session, c.bug, baseSha),
+      issues: state?.review.findings.issues ?? [],
     },
-    ...(await gradePullRequest(session, c.bug, baseSha)),
-  ];
-  const issues = state?.review.findings.issues ?? [];
-  if (issues.length > 0) {
-    if (judgeAvailable()) {
-      const verdict = await judge({
-        task: 'Review a pull request that fixes an issue',
-        context: `Issue: ${c.issue.title}\n${c.issue.body}\nThe real bug: ${c.bug.title} (${c.bug.truth.file}).`,
-        answer: issues.map((i) => `${i.severity} ${i.file}:${i.line ?? ''} ${i.issue}`).join('\n'),
-        rubric: c.truth.reviewRubric,
-      });
-      checks.push({ name: 'reviewer issues are real (judge)', pass: verdict.pass, detail: verdict.reason });
-    } else {
-      checks.push({
-        name: 'reviewer issues are real (judge)',
-        pass: false,
-        detail: 'not judged: no judge model',
-      });
-    }
-  }
+    session.judge,
+  );
   return {
-    verdict: verdictOf(checks),
+    verdict: verdictOf(withFault(session, id, analysedAt !== undefined, checks)),
     ...(analysedAt ? { firstAnswerMs: analysedAt - started } : {}),
     endMs,
     conversationIds: [id],

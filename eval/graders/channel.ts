@@ -1,5 +1,6 @@
-import type { ChannelStep } from '../cases/channel.ts';
+import type { ChannelCase, ChannelStep } from '../cases/channel.ts';
 import type { Check } from '../types.ts';
+import { type JudgeTransport, judgedCheck } from './judge.ts';
 
 /**
  * The channel grader, by code: for each message, whether the bot answered (a reply between it
@@ -40,5 +41,33 @@ export function gradeChannel(
       });
     }
   });
+  return checks;
+}
+
+/**
+ * A channel case's whole grade: the code checks, then the judge on every answer whose step has
+ * a rubric (not judged, without a judge: failed).
+ */
+export async function gradeChannelCase(
+  c: ChannelCase,
+  replies: readonly (string | undefined)[],
+  transport: JudgeTransport | undefined,
+): Promise<Check[]> {
+  const checks = gradeChannel(c.steps, replies);
+  for (const [i, step] of c.steps.entries()) {
+    const reply = replies[i];
+    if (!step.rubric || reply === undefined || step.expect !== 'answer') continue;
+    const context = c.steps
+      .slice(0, i + 1)
+      .map((s) => `${s.user}: ${s.text}`)
+      .join('\n');
+    checks.push(
+      await judgedCheck(
+        `message ${i + 1}: judge`,
+        { task: 'Answer a question in a Slack channel', context, answer: reply, rubric: [step.rubric] },
+        transport,
+      ),
+    );
+  }
   return checks;
 }

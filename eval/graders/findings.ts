@@ -1,33 +1,17 @@
+import { locationSpan, MAX_LOCATION_LINES } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import type { Check } from '../types.ts';
 
 /**
- * The findings grader, by code: the findings must cite the planted file at a line within
- * `tolerance` lines of the planted line (`src/cart.ts:17`, `src/cart.ts:15-19`, `cart.ts#L17`,
- * or "line 17 of src/cart.ts" are all read). Paths match on their end, so `webshop/src/cart.ts`
- * counts as `src/cart.ts`.
+ * The findings grader, by code, on the fields the investigator submitted with its findings
+ * (`location` and `root_cause`), never on file names anywhere in its prose: the location must be
+ * the planted file (paths match on their end: `webshop/src/cart.ts` is `src/cart.ts`) and either
+ * one line within `tolerance` lines of the planted line or a range of at most 15 lines that
+ * holds it (a whole file is no location), and a cause must be stated.
  */
 
-export interface Citation {
-  file: string;
-  from: number;
-  to: number;
-}
-
-const PATH = String.raw`([A-Za-z0-9_./-]+\.[A-Za-z]{1,4})`;
-
-export function citationsIn(text: string): Citation[] {
-  const found: Citation[] = [];
-  const colon = new RegExp(`${PATH}(?::|#L)(\\d+)(?:[-–](?:L)?(\\d+))?`, 'g');
-  for (const m of text.matchAll(colon)) {
-    const from = Number(m[2]);
-    found.push({ file: m[1] as string, from, to: m[3] ? Number(m[3]) : from });
-  }
-  const words = new RegExp(`lines? (\\d+)(?:[-–](\\d+))? (?:of|in) \`?${PATH}`, 'gi');
-  for (const m of text.matchAll(words)) {
-    const from = Number(m[1]);
-    found.push({ file: m[3] as string, from, to: m[2] ? Number(m[2]) : from });
-  }
-  return found;
+export interface SubmittedFindings {
+  location?: string;
+  rootCause?: string;
 }
 
 const sameFile = (cited: string, truth: string) => {
@@ -37,25 +21,47 @@ const sameFile = (cited: string, truth: string) => {
 
 export function gradeFindings(
   truth: { file: string; line: number },
-  texts: readonly string[],
+  findings: SubmittedFindings | undefined,
   tolerance = 3,
-): Check {
-  const citations = texts.flatMap(citationsIn);
-  const hit = citations.find(
-    (c) => sameFile(c.file, truth.file) && c.from - tolerance <= truth.line && truth.line <= c.to + tolerance,
-  );
+): Check[] {
   const want = `${truth.file}:${truth.line}`;
-  if (texts.length === 0)
-    return {
-      name: 'findings cite the bug',
+  if (findings === undefined)
+    return [
+      { name: 'findings locate the bug', pass: false, detail: `no findings were posted (expected ${want})` },
+    ];
+  const location = findings.location?.trim() ?? '';
+  const span = locationSpan(location);
+  const m = /^(.*):(\d+)(?:-(\d+))?$/.exec(location);
+  let located: Check;
+  if (!location || span === undefined || !m) {
+    located = {
+      name: 'findings locate the bug',
       pass: false,
-      detail: `no findings were posted (expected ${want})`,
+      detail: `the findings name no location (${location ? `"${location.slice(0, 100)}"` : 'none'}), expected ${want}`,
     };
-  return {
-    name: 'findings cite the bug',
-    pass: hit !== undefined,
-    detail: hit
-      ? `cites ${hit.file}:${hit.from}${hit.to !== hit.from ? `-${hit.to}` : ''} (planted at ${want})`
-      : `cites ${citations.map((c) => `${c.file}:${c.from}`).join(', ') || 'no file:line'}, expected ${want} ±${tolerance}`,
-  };
+  } else {
+    const from = Number(m[2]);
+    const to = m[3] === undefined ? from : Number(m[3]);
+    const near =
+      span === 1 ? Math.abs(from - truth.line) <= tolerance : from <= truth.line && truth.line <= to;
+    const pass = sameFile(m[1] as string, truth.file) && span <= MAX_LOCATION_LINES && near;
+    located = {
+      name: 'findings locate the bug',
+      pass,
+      detail: pass
+        ? `located at ${location} (planted at ${want})`
+        : span > MAX_LOCATION_LINES
+          ? `${location} spans ${span} lines, more than ${MAX_LOCATION_LINES}: no location (planted at ${want})`
+          : `located at ${location}, expected ${want}${span === 1 ? ` ±${tolerance}` : ' within the range'}`,
+    };
+  }
+  const cause = findings.rootCause?.trim();
+  return [
+    located,
+    {
+      name: 'findings state the cause',
+      pass: Boolean(cause),
+      detail: cause ? `root cause: ${cause.slice(0, 120)}` : 'the findings state no root cause',
+    },
+  ];
 }

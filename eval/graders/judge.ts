@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import type { Check } from '../types.ts';
 
 /**
  * The LLM judge, used only where code cannot decide (answer quality, a PRD against its
@@ -78,27 +79,58 @@ export function parseJudgeReply(text: string, rubric: readonly string[]): JudgeV
   }
 }
 
-export async function judge(input: JudgeInput): Promise<JudgeVerdict> {
+/** How the judge is reached: the system prompt and the message in, the reply's text out. */
+export type JudgeTransport = (system: string, message: string) => Promise<string>;
+
+/** The configured judge model, or undefined when there is none (EVAL_JUDGE=off, or no key and no URL). */
+export function configuredJudge(): JudgeTransport | undefined {
+  if (!judgeAvailable()) return undefined;
   const client = new Anthropic({
     // Explicit: the SDK would otherwise read ANTHROPIC_BASE_URL, which the sandbox points at its own model front.
     baseURL: ENV.baseUrl ?? 'https://api.anthropic.com',
     apiKey: ENV.key ?? 'none',
     maxRetries: 2,
   });
-  try {
+  return async (system, message) => {
     const reply = await client.messages.create({
       model: JUDGE_MODEL,
       max_tokens: 1024,
-      system: JUDGE_PROMPT,
-      messages: [{ role: 'user', content: judgeMessage(input) }],
+      system,
+      messages: [{ role: 'user', content: message }],
     });
-    const text = reply.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-    return parseJudgeReply(text, input.rubric);
+    return reply.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  };
+}
+
+/** The judge's verdict on `input`; a judge that cannot be reached gives a failed verdict saying so. */
+export async function judge(
+  input: JudgeInput,
+  transport: JudgeTransport,
+): Promise<JudgeVerdict & { judged: boolean }> {
+  let text: string;
+  try {
+    text = await transport(JUDGE_PROMPT, judgeMessage(input));
   } catch (error) {
     return {
       pass: false,
-      reason: `the judge failed: ${error instanceof Error ? error.message : String(error)}`,
+      judged: false,
+      reason: `not judged: the judge failed: ${error instanceof Error ? error.message : String(error)}`,
       items: [],
     };
   }
+  return { ...parseJudgeReply(text, input.rubric), judged: true };
+}
+
+/**
+ * One judged check: passes only when a judge was reached and found every rubric item met. No
+ * judge (`transport` undefined), or one that cannot be reached, fails it as *not judged*.
+ */
+export async function judgedCheck(
+  name: string,
+  input: JudgeInput,
+  transport: JudgeTransport | undefined,
+): Promise<Check> {
+  if (transport === undefined) return { name, pass: false, detail: 'not judged: no judge model' };
+  const verdict = await judge(input, transport);
+  return { name, pass: verdict.pass, detail: verdict.reason };
 }

@@ -182,7 +182,7 @@ function deploymentEvents(service: EvalService, at: number): Omit<StackEvent, 'e
   const s = (secondsBefore: number) => at - secondsBefore * 1000;
   const stackRow = (t: number, resourceStatus: string) => ({
     logicalResourceId: stack,
-    physicalResourceId: `arn:aws:cloudformation:us-east-1:000000000000:stack/${stack}/eval`,
+    physicalResourceId: `arn:aws:cloudformation:us-east-1:000000000000:stack/${stack}/6f1c2a40-1f0c-11f0-9a3e-0a1b2c3d4e5f`,
     resourceType: 'AWS::CloudFormation::Stack',
     timestamp: t,
     resourceStatus,

@@ -6,7 +6,7 @@ import type { TelemetryConfigInput } from '../../lambdas/workflows/incident-inve
  * stack is synthesized once for them (each case seeds its own logs, metrics and deployments).
  */
 
-export const EVAL_NAMESPACE = 'Eval/Services';
+export const EVAL_NAMESPACE = 'Shop/Services';
 
 export const EVAL_SERVICES = {
   checkout: {
@@ -63,7 +63,7 @@ export const EVAL_SERVICES = {
 export type EvalService = keyof typeof EVAL_SERVICES;
 export const EVAL_SERVICE_NAMES = Object.keys(EVAL_SERVICES) as EvalService[];
 
-export const logGroupOf = (service: EvalService) => `/eval/${service}`;
+export const logGroupOf = (service: EvalService) => `/ecs/prod/${service}`;
 export const stackOf = (service: EvalService) => `${service}-prod`;
 
 export const EVAL_TELEMETRY_CONFIG = {

@@ -176,6 +176,7 @@ export function demoCodeInvestigation(
     action: 'post_findings',
     summary: `${DEMO_LABEL} ${at} passes \`${suspect.stale}\` where the adjusted \`${suspect.adjusted}\` (computed at ${file}:${suspect.adjustedAt}) looks meant: \`${suspect.text.trim()}\`. The report: "${excerpt(report, 160)}".`,
     root_cause: `${DEMO_LABEL} ${at} uses the value from before the adjustment at ${file}:${suspect.adjustedAt}.`,
+    location: at,
     confidence: 70,
     severity: 'medium',
   });

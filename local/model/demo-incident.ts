@@ -304,10 +304,20 @@ const investigate: Reply = (request) => {
   return submit(request, result);
 };
 
+/** The confirmed hypothesis's service as the primary cause, resting on its strong findings. */
+const primaryCause = (component: string, statement: string, strong: string[]) => ({
+  component,
+  change_kind: /deploy/i.test(statement) ? ('deploy' as const) : ('dependency' as const),
+  change: statement.replace(/\s*\[[^\]]*\]/g, '').slice(0, 300),
+  discriminating_evidence: strong.slice(0, 5),
+});
+
 const conclude: Reply = (request) => {
   const prompt = currentTurn(request).prompt;
   const confirmed = /^(H[\d.]+) \[confirmed[^\]]*\]: (.*)$/m.exec(prompt);
   if (!confirmed) {
+    // What the tree's findings cite is what was looked at: said as checked, without a cause.
+    const seen = [...new Set([...prompt.matchAll(/\bev-\d+\b/g)].map((m) => m[0]))].slice(0, 10);
     return submit(request, {
       outcome: 'inconclusive',
       root_cause: labelled('No hypothesis was confirmed.'),
@@ -316,6 +326,13 @@ const conclude: Reply = (request) => {
       alternative_explanations: [],
       unknowns: [labelled('What the hypotheses did not cover')],
       gaps: [labelled("The demo model only checks logs and deployments of each hypothesis's service.")],
+      ...(seen.length > 0
+        ? {
+            checked: [
+              { what: labelled("logs and deployments of each hypothesis's service"), evidence_ids: seen },
+            ],
+          }
+        : {}),
     } satisfies ConclusionResult);
   }
   const block = prompt.slice(prompt.indexOf(confirmed[0]) + confirmed[0].length).split(/\nH\d/)[0] ?? '';
@@ -327,9 +344,13 @@ const conclude: Reply = (request) => {
       .filter(Boolean),
     strength: (m[1] ?? 'weak') as 'strong' | 'weak',
   }));
+  const statement = (confirmed[2] ?? '').trim();
+  const service = /\[service: ([^\]]+)\]/.exec(statement)?.[1];
+  const strong = chain.filter((c) => c.strength === 'strong').flatMap((c) => c.evidence_ids);
   return submit(request, {
     outcome: 'root_cause',
-    root_cause: (confirmed[2] ?? '').trim(),
+    root_cause: statement,
+    ...(service && strong[0] ? { primary_cause: primaryCause(service, statement, strong) } : {}),
     hypothesis_id: confirmed[1],
     confidence: 'high',
     evidence_chain: chain,

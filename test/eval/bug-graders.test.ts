@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUG_CASES, type BugCase } from '../../eval/cases/bugs.ts';
-import { citationsIn, gradeFindings } from '../../eval/graders/findings.ts';
+import { gradeFindings } from '../../eval/graders/findings.ts';
 import { type FixCheck, gradeFix } from '../../eval/graders/fix.ts';
 import { cleanFiles, plantedFiles, REPOS } from '../../eval/repos/repos.ts';
 
@@ -36,27 +36,31 @@ const fixOf = (c: BugCase, headDir: string, baseDir: string, checks?: readonly F
   });
 
 describe('the findings grader', () => {
-  it('reads file:line citations in their usual spellings', () => {
-    expect(
-      citationsIn('see `src/cart.ts:17`, src/money.ts:10-12, tax.py#L4 and line 9 of invoicing/due.py'),
-    ).toEqual([
-      { file: 'src/cart.ts', from: 17, to: 17 },
-      { file: 'src/money.ts', from: 10, to: 12 },
-      { file: 'tax.py', from: 4, to: 4 },
-      { file: 'invoicing/due.py', from: 9, to: 9 },
-    ]);
+  const truth = { file: 'src/checkout.ts', line: 44 };
+  const passes = (location: string | null, rootCause: string | null = 'VAT on the subtotal') =>
+    gradeFindings(truth, {
+      ...(location !== null ? { location } : {}),
+      ...(rootCause !== null ? { rootCause } : {}),
+    }).every((c) => c.pass);
+
+  it('passes the planted line, a line near it, and a short range holding it (paths match on their end)', () => {
+    expect(passes('src/checkout.ts:44')).toBe(true);
+    expect(passes('src/checkout.ts:46')).toBe(true);
+    expect(passes('webshop/src/checkout.ts:40-46')).toBe(true);
   });
 
-  it('passes findings citing the planted line or a range around it, and fails others', () => {
-    const truth = { file: 'src/checkout.ts', line: 44 };
-    expect(gradeFindings(truth, ['The VAT is computed at src/checkout.ts:44 on the subtotal']).pass).toBe(
-      true,
-    );
-    expect(gradeFindings(truth, ['In webshop/src/checkout.ts:40-46']).pass).toBe(true);
-    expect(gradeFindings(truth, ['src/checkout.ts:12 looks odd']).pass).toBe(false);
-    expect(gradeFindings(truth, ['src/tax.ts:44']).pass).toBe(false);
-    expect(gradeFindings(truth, ['the VAT is wrong somewhere']).pass).toBe(false);
-    expect(gradeFindings(truth, []).detail).toContain('no findings');
+  it('fails a whole-file range, a range beside the line, another file, a far line, and no cause', () => {
+    expect(passes('src/checkout.ts:1-80')).toBe(false);
+    expect(passes('src/checkout.ts:30-43')).toBe(false);
+    expect(passes('src/tax.ts:44')).toBe(false);
+    expect(passes('src/checkout.ts:12')).toBe(false);
+    expect(passes('src/checkout.ts:44', null)).toBe(false);
+  });
+
+  it('reads the submitted location only, never file:line in the prose', () => {
+    expect(passes(null, 'The VAT is computed at src/checkout.ts:44 on the subtotal')).toBe(false);
+    expect(passes('line 44 of src/checkout.ts')).toBe(false);
+    expect(gradeFindings(truth, undefined)[0]?.detail).toContain('no findings');
   });
 });
 

@@ -25,7 +25,7 @@ describe('feedback into case skeletons', () => {
     expect(incident).toMatchObject({
       request: 'checkout payments failing since 14:00',
       title: `${TODO}: It was the payment-api deploy, not the cache`,
-      truth: { component: [TODO], change: [TODO], evidence: [TODO] },
+      truth: { component: [TODO], change: { kinds: [TODO], names: [TODO] }, evidence: [TODO] },
       source: {
         answer: 'Root cause: the session-cache evicted carts.',
         by: 'U_ONCALL',

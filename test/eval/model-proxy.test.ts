@@ -2,9 +2,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { recordingJudge, replayJudge } from '../../eval/graders/judge-recording.ts';
 import {
   anthropicModelOf,
+  type Exchange,
   evidenceTexts,
+  keyOf,
+  laneOf,
   readRecording,
   startModelProxy,
   usageOf,
@@ -34,6 +38,77 @@ const dir = await mkdtemp(join(tmpdir(), 'eval-proxy-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('the model proxy', () => {
+  it("replays an answer citing a Slack message with the replayed run's id for it", async () => {
+    const recorded = request('fix it, asked in message 1001100100.000200');
+    const recording = {
+      model: 'm',
+      judge: [],
+      exchanges: [
+        {
+          lane: laneOf(recorded),
+          key: keyOf(recorded),
+          request: recorded,
+          status: 200,
+          response: {
+            content: [
+              { type: 'tool_use', name: 'submit_result', input: { fix_request: '1001100100.000200' } },
+            ],
+          },
+        },
+      ],
+    };
+    const replay = await startModelProxy({ replay: recording });
+    const answer = await ask(replay.url, request('fix it, asked in message 1002200200.000900'));
+    expect(JSON.stringify(answer.json)).toContain('"fix_request":"1002200200.000900"');
+    expect(JSON.stringify(answer.json)).not.toContain('1001100100.000200');
+    await replay.close();
+  });
+
+  it('maps ids built from a Slack id, and learns them from a request matched by its lane only', async () => {
+    const recorded = request(
+      'bug bug-investigation-C_BUGS-1001100100-000200 at 09:00, session 0f1e2d3c-aaaa-4bbb-8ccc-123456789abc',
+    );
+    const call = {
+      type: 'tool_use',
+      name: 'get_bug_conversations',
+      input: { bug_id: 'bug-investigation-C_BUGS-1001100100-000200' },
+    };
+    const replay = await startModelProxy({
+      replay: {
+        model: 'm',
+        judge: [],
+        exchanges: [
+          {
+            lane: laneOf(recorded),
+            key: 'a key of an older format',
+            request: recorded,
+            status: 200,
+            response: { content: [call] },
+          },
+        ],
+      },
+    });
+    const answer = await ask(
+      replay.url,
+      request(
+        'bug bug-investigation-C_BUGS-1002200200-000900 at 10:30, session 99999999-bbbb-4ccc-8ddd-fedcba987654',
+      ),
+    );
+    expect(JSON.stringify(answer.json)).toContain('bug-investigation-C_BUGS-1002200200-000900');
+    expect(replay.misses).toEqual([]);
+    await replay.close();
+  });
+
+  it("keeps the judge's exchanges with the recording and answers the judge from them on replay", async () => {
+    const kept: Exchange[] = [];
+    const live = recordingJudge(async () => '{"items":[],"pass":true}', kept);
+    expect(await live('system', 'grade the answer of 14:02')).toBe('{"items":[],"pass":true}');
+    const replayed = replayJudge(kept, undefined);
+    expect(await replayed?.('system', 'grade the answer of 15:07')).toBe('{"items":[],"pass":true}');
+    await expect(replayed?.('system', 'another message')).rejects.toThrow(/no recorded judge answer/);
+    expect(replayJudge([], undefined)).toBeUndefined();
+  });
+
   it('records live exchanges without headers, and replays them by request whatever the order', async () => {
     const model = await startScriptedModel({
       steps: [text('first answer'), toolUse('query_logs', { service: 'x' })],

@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { findCase } from '../../eval/cases/index.ts';
+import { leaksIn } from '../../eval/leaks.ts';
+import { readRecording } from '../../eval/model-proxy.ts';
 import { buildReport, toMarkdown } from '../../eval/report.ts';
 import type { Job } from '../../eval/run-case.ts';
 import { runJobs } from '../../eval/runner.ts';
@@ -12,6 +17,10 @@ import { runJobs } from '../../eval/runner.ts';
 
 const SUBSET = ['bug/webshop-vat-before-discount', 'channel/chatter', 'channel/direct-mention'];
 
+const dir = await mkdtemp(join(tmpdir(), 'eval-offline-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+const recordingOf = (id: string) => join(dir, `${id.replace(/\//g, '_')}.jsonl`);
+
 describe('the eval harness offline', () => {
   it('runs a small subset through the sandbox with the demo model and reports it as the demo model’s', {
     timeout: 300_000,
@@ -23,6 +32,7 @@ describe('the eval harness offline', () => {
         model: { kind: 'demo' },
         timeoutMs: 180_000,
         timeScale: 0.002,
+        recordPath: recordingOf(id),
       };
       return { c: findCase(id), job };
     });
@@ -39,12 +49,22 @@ describe('the eval harness offline', () => {
     }
     const bug = results[0];
     expect(bug?.checks.map((c) => c.name)).toEqual([
-      'findings cite the bug',
+      'findings locate the bug',
+      'findings state the cause',
       'pull request',
       'fail-to-pass',
       'pass-to-pass',
     ]);
     expect(bug?.usage.modelCalls).toBeGreaterThan(0);
+    // Channel answers keep no ledger: their cost comes from the day's spend counter.
+    expect(results[2]?.costUsd).toBeGreaterThan(0);
+
+    // Every request the agents sent names neither the case nor its truth, nor says it is an eval.
+    for (const id of SUBSET.filter((i) => i !== 'channel/chatter')) {
+      const requests = readRecording(recordingOf(id)).exchanges.map((e) => JSON.stringify(e.request));
+      expect(requests.length, id).toBeGreaterThan(0);
+      expect(leaksIn(findCase(id), requests.join('\n')), id).toEqual([]);
+    }
 
     const report = buildReport(
       {

@@ -56,7 +56,7 @@ describe('the incident scenario generator', () => {
     const errors = lines.filter((l) => l.message.includes('pool timeout after'));
     expect(errors.length).toBeGreaterThan(20);
     for (const e of errors) {
-      expect(e.group).toBe('/eval/inventory');
+      expect(e.group).toBe('/ecs/prod/inventory');
       expect(e.timestamp).toBeGreaterThanOrEqual(NOW - 20 * MINUTE);
       expect(e.timestamp).toBeLessThan(NOW - 10 * MINUTE);
       expect(e.message).not.toContain('{ms}');

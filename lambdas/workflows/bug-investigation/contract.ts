@@ -20,12 +20,28 @@ export type BugAction = z.infer<typeof BugAction>;
 export const Severity = z.enum(['low', 'medium', 'high', 'critical']);
 export type Severity = z.infer<typeof Severity>;
 
+/** A code location as the investigator names it: `src/cart.ts:17` or `src/cart.ts:15-19`. */
+export const LOCATION = /^[A-Za-z0-9_./-]+:\d+(?:-\d+)?$/;
+/** The most lines a location's range may span: a wider range is no location. */
+export const MAX_LOCATION_LINES = 15;
+
+/** The number of lines `file:from-to` spans (1 for `file:line`), undefined when it is no location. */
+export function locationSpan(location: string): number | undefined {
+  const m = /:(\d+)(?:-(\d+))?$/.exec(location);
+  if (!LOCATION.test(location) || !m) return undefined;
+  const from = Number(m[1]);
+  const to = m[2] === undefined ? from : Number(m[2]);
+  return to >= from ? to - from + 1 : undefined;
+}
+
 /** What a bug investigator's turn returns to the state machine (texts capped to keep the payload small). */
 export const BugTurnOutput = z.object({
   action: BugAction,
   sessionId: z.string().min(1),
   summary: z.string().max(3_000),
   rootCause: z.string().max(3_000).optional(),
+  /** The root cause's primary location, `file:line` or `file:from-to` (at most 15 lines). */
+  location: z.string().max(300).optional(),
   /** 0 to 100. */
   confidence: z.number().int().min(0).max(100),
   severity: Severity,

@@ -353,6 +353,8 @@ export async function recordConclusion(
     alternativeExplanations: result?.alternative_explanations ?? [],
     unknowns: result?.unknowns ?? [],
     gaps,
+    ...(outcome === 'root_cause' && result?.primary_cause ? { primaryCause: result.primary_cause } : {}),
+    ...(result?.checked ? { checked: result.checked } : {}),
     at: deps.now().toISOString(),
   };
   await deps.incidents.updateRecord(input.conversationId, { conclusion });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ConclusionResult, RiskLevel, TriageResult } from './contract.ts';
+import { CheckedQuery, ConclusionResult, PrimaryCause, RiskLevel, TriageResult } from './contract.ts';
 import { Drop, KeptFinding } from './evidence.ts';
 import type { HypothesisNode, StoredEvaluation } from './tree.ts';
 
@@ -23,6 +23,10 @@ export const StoredConclusion = z.object({
   alternativeExplanations: z.array(z.string()),
   unknowns: z.array(z.string()),
   gaps: z.array(z.string()),
+  /** The primary cause's fields as the model submitted them (with `root_cause`). */
+  primaryCause: PrimaryCause.optional(),
+  /** What the model says it checked and found no cause in (with `inconclusive`). */
+  checked: z.array(CheckedQuery).optional(),
   at: z.string(),
 });
 export type StoredConclusion = z.infer<typeof StoredConclusion>;

@@ -5,7 +5,14 @@ import { PEOPLE_TEXT_RULES } from '../../../kernel/people-text.ts';
 import { CODE_TOOLS_ENV } from '../../../tools/code/config.ts';
 import { codeToolSpecs, READ_CODE_TOOLS } from '../../../tools/code/deployment.ts';
 import { conversationHistoryTool } from '../../../tools/conversation-history.ts';
-import { BugAction, BugTurnOutput, Severity } from '../contract.ts';
+import {
+  BugAction,
+  BugTurnOutput,
+  LOCATION,
+  locationSpan,
+  MAX_LOCATION_LINES,
+  Severity,
+} from '../contract.ts';
 import { isFixItPress } from '../fix/fix-request.ts';
 import { buildContinuationPrompt, buildInvestigationPrompt } from './bug-investigator-prompts.ts';
 
@@ -35,6 +42,13 @@ export const BugInvestigationResult = z
       .max(3_000)
       .describe('What you found, written for developers: the problem, the evidence, what is still unknown.'),
     root_cause: optionalText(3_000, 'The most likely root cause, when you have one.'),
+    location: z
+      .string()
+      .regex(LOCATION, 'file:line or file:from-to, e.g. src/cart.ts:17 or src/cart.ts:15-19')
+      .nullish()
+      .describe(
+        'With a root cause in the code: its one primary location, file:line or file:from-to spanning at most 15 lines (e.g. src/cart.ts:17).',
+      ),
     confidence: z.number().int().min(0).max(100).describe('0-100: how sure you are of the root cause.'),
     severity: Severity.describe('The impact on users: low, medium, high or critical.'),
     clarification_question: optionalText(
@@ -55,6 +69,14 @@ export const BugInvestigationResult = z
       .describe('Only when you made or designed a fix.'),
   })
   .superRefine((result, ctx) => {
+    const span = result.location ? locationSpan(result.location) : undefined;
+    if (span !== undefined && span > MAX_LOCATION_LINES) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['location'],
+        message: `location spans ${span} lines: name the one line, or a range of at most ${MAX_LOCATION_LINES} lines`,
+      });
+    }
     if (result.action === 'fix_requested' && !result.fix_request?.trim()) {
       ctx.addIssue({
         code: 'custom',
@@ -97,7 +119,7 @@ At the end of each turn, set the "action" field:
 - "escalate": requires human engineers (complex, security, or infra-level issue)
 - "fix_requested": a developer asked for a fix or a pull request, or pressed "Fix it" (also set fix_request)
 
-Also set summary (what you found, for developers), root_cause (when you have one), confidence (0-100: how sure you are of the root cause), severity (low, medium, high or critical: the impact on users), and fix when you made or designed a fix.`;
+Also set summary (what you found, for developers), root_cause (when you have one), location (the root cause's one primary place in the code, file:line or a range of at most 15 lines), confidence (0-100: how sure you are of the root cause), severity (low, medium, high or critical: the impact on users), and fix when you made or designed a fix.`;
 
 const cap = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
@@ -108,6 +130,7 @@ export function bugTurnOutput(result: BugInvestigationResult, sessionId: string)
     sessionId,
     summary: result.summary,
     ...(result.root_cause ? { rootCause: result.root_cause } : {}),
+    ...(result.location ? { location: result.location } : {}),
     confidence: result.confidence,
     severity: result.severity,
     ...(result.clarification_question ? { clarificationQuestion: result.clarification_question } : {}),

@@ -39,6 +39,18 @@ export function renderBugFindings(data: BugFindingsData): RenderedMessage {
           type: 'mrkdwn',
           text: labelledSection('Root cause', result.rootCause ?? 'Not found yet', FIELD_TEXT_LIMIT),
         },
+        ...(result.location === undefined
+          ? []
+          : [
+              {
+                type: 'mrkdwn' as const,
+                text: labelledSection(
+                  'Location',
+                  `\`${result.location.replace(/`/g, '')}\``,
+                  FIELD_TEXT_LIMIT,
+                ),
+              },
+            ]),
         { type: 'mrkdwn', text: `*Confidence*\n${confidenceLabel(result.confidence)}` },
         { type: 'mrkdwn', text: `*Severity*\n${severityLabel(result.severity)}` },
       ],

@@ -9,6 +9,8 @@ import * as z from 'zod';
 export const BugResultView = z.object({
   summary: z.string(),
   rootCause: z.string().optional(),
+  /** The root cause's primary location (`src/cart.ts:17`). */
+  location: z.string().optional(),
   /** 0 to 100. */
   confidence: z.number().min(0).max(100).optional(),
   severity: z.string().optional(),

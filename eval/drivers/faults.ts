@@ -1,0 +1,69 @@
+import type { ExecutionView, Session } from '../session.ts';
+import type { Check } from '../types.ts';
+
+/**
+ * A case's execution watched for what ends it early: the execution failed, was stopped or timed
+ * out (its own error and cause), or an agent turn gave up and escalated with an error (the model
+ * unreachable, the key rejected, the budget spent). Drivers stop at once on a fault and fail
+ * the case with it, instead of waiting out their deadline for an answer that cannot come.
+ */
+
+const ENDED_BADLY = new Set(['FAILED', 'ABORTED', 'TIMED_OUT']);
+
+/** What every successful task of the execution returned, oldest first. */
+export function taskOutputs(execution: ExecutionView | undefined): Record<string, unknown>[] {
+  return (execution?.history ?? [])
+    .filter((e) => e.type === 'TaskSucceeded' && typeof e.output === 'object' && e.output !== null)
+    .map((e) => e.output as Record<string, unknown>);
+}
+
+/** Why the execution failed, was stopped or timed out, in words; undefined while it runs or after it succeeded. */
+export function failureOf(execution: ExecutionView | undefined): string | undefined {
+  if (!execution || !ENDED_BADLY.has(execution.status)) return undefined;
+  const why = [execution.error, execution.cause].filter((x) => x).join(': ');
+  return `the execution ${execution.status.toLowerCase()}${why ? `: ${why.slice(0, 500)}` : ''}`;
+}
+
+/** A failure a state caught and carried on with (`$.failure`: `{ Error, Cause }`), as the workflows' Catches put it. */
+function caughtFailure(execution: ExecutionView | undefined): string | undefined {
+  for (const event of execution?.history ?? []) {
+    for (const data of [event.input, event.output]) {
+      const failure = (data as { failure?: { Error?: unknown; Cause?: unknown } } | undefined)?.failure;
+      if (data && typeof data === 'object' && failure && typeof failure.Error === 'string')
+        return `a step failed and the workflow escalated: ${failure.Error}: ${String(failure.Cause ?? '').slice(0, 500)}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The failure of the execution; else a failure one of its states caught (the workflow then
+ * escalates and ends normally); else the error an agent turn gave up with.
+ */
+export function faultOf(execution: ExecutionView | undefined): string | undefined {
+  const failure = failureOf(execution) ?? caughtFailure(execution);
+  if (failure) return failure;
+  const gaveUp = taskOutputs(execution).find((o) => o.action === 'escalate' && typeof o.error === 'string');
+  return gaveUp ? `an agent turn stopped: ${String(gaveUp.error).slice(0, 500)}` : undefined;
+}
+
+/** Why the execution named `name` ended badly, if it did: a driver stops waiting at once. */
+export function executionFailure(session: Session, name: string): string | undefined {
+  return failureOf(session.execution(name));
+}
+
+/**
+ * A failed verdict's checks with the fault first: the cause, not its consequence. A failed,
+ * stopped or timed-out execution is always named; a failure the workflow caught, or an agent
+ * turn that gave up, only when the case got no answer (`answered` false), since a workflow
+ * that answered anyway failed its case for another reason, which its checks tell.
+ */
+export function withFault(session: Session, name: string, answered: boolean, checks: Check[]): Check[] {
+  if (checks.every((c) => c.pass)) return checks;
+  const execution = session.execution(name);
+  const fault = failureOf(execution) ?? (answered ? undefined : faultOf(execution));
+  return fault ? [faultCheck(fault), ...checks] : checks;
+}
+
+/** The check a fault fails a case with. */
+export const faultCheck = (fault: string): Check => ({ name: 'execution', pass: false, detail: fault });
