@@ -165,6 +165,51 @@ describe('GitHub webhooks at /github/events', () => {
     });
   });
 
+  // When a maintainer edits an outsider's comment, GitHub sends the maintainer as `sender` and
+  // the outsider as `comment.user`: the comment was once attributed to the sender.
+  it.each([
+    ['issue_comment', 'edited', 'comment'],
+    ['issues', 'labeled', 'issue'],
+    ['pull_request_review', 'submitted', 'review'],
+  ] as const)(
+    'attributes a %s.%s to its author (%s.user), and the action to the sender',
+    async (event, action, subject) => {
+      const { handle, inbox } = setup();
+      const payload = githubExample(event, action, NOW) as Record<string, { user: { login: string } }> & {
+        sender: { login: string; id: number; type: string };
+      };
+      const author = payload[subject]?.user.login;
+      payload.sender = { ...payload.sender, login: 'demo-maintainer', id: 4242 };
+
+      const body = JSON.stringify(payload);
+      const response = await handle(await githubRequest({ event, body, secret: GITHUB_SECRET }));
+
+      expect(response.statusCode).toBe(202);
+      expect(author).toBe('Codertocat');
+      expect(inbox.sent[0]?.envelope).toMatchObject({
+        event,
+        action,
+        user: 'github:Codertocat',
+        actor: 'github:demo-maintainer',
+        senderIsBot: false,
+      });
+    },
+  );
+
+  it('marks an event a bot took part in, as author or as sender, so it starts and wakes nothing', async () => {
+    const { handle, inbox } = setup();
+    const payload = githubExample('issue_comment', 'edited', NOW) as {
+      comment: { user: { login: string; type: string } };
+    };
+    payload.comment.user = { ...payload.comment.user, login: 'our-app[bot]', type: 'Bot' };
+
+    await handle(
+      await githubRequest({ event: 'issue_comment', body: JSON.stringify(payload), secret: GITHUB_SECRET }),
+    );
+
+    expect(inbox.sent[0]?.envelope).toMatchObject({ user: 'github:our-app[bot]', senderIsBot: true });
+  });
+
   it('gives a redelivery the same ts, so the Router stores it once', async () => {
     const { handle, inbox } = setup();
     const body = JSON.stringify(githubExample('issue_comment', 'created', NOW));
