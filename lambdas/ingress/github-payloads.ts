@@ -82,7 +82,7 @@ function people(author: z.infer<typeof User>, sender: z.infer<typeof User>) {
   return {
     user: `github:${author.login}`,
     actor: `github:${sender.login}`,
-    senderIsBot: author.type === 'Bot' || sender.type === 'Bot',
+    senderIsBot: sender.type === 'Bot',
   };
 }
 

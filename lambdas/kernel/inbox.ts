@@ -89,7 +89,7 @@ export const InboxGithubEvent = z.object({
    * comment). Absent in envelopes enqueued before it existed: the same as `user` there.
    */
   actor: Id.optional(),
-  /** The author or the sender is an app or bot (our own GitHub App among them): starts and wakes nothing. */
+  /** The sender is an app or bot (our own GitHub App among them): starts and wakes nothing. */
   senderIsBot: z.boolean(),
   title: z.string(),
   /** The issue's body, the comment, or the review's body. */

@@ -39,16 +39,12 @@ export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterD
   // `user` wrote the text; `actor` did the action (labelled the issue, edited the comment).
   const actor = envelope.actor ?? envelope.user;
   // Our own GitHub App's comments come back as events too; no app or bot starts or wakes anything.
-  if (envelope.senderIsBot) {
-    const who = actor === envelope.user ? envelope.user : `${envelope.user} or ${actor}`;
-    return { type: 'ignored', reason: `${who} is a bot` };
-  }
+  if (envelope.senderIsBot) return { type: 'ignored', reason: `${actor} is a bot` };
   // With a token instead of an App, the platform's own comments come back as a user's: they
-  // must not reach the agents' prompts nor count as people's answers.
-  const own = deps.githubLogin === undefined ? undefined : `github:${deps.githubLogin}`.toLowerCase();
-  const platform = [envelope.user, actor].find((id) => id.toLowerCase() === own);
-  if (platform !== undefined)
-    return { type: 'ignored', reason: `${platform} is the platform's own GitHub login` };
+  // must not reach the agents' prompts nor count as people's answers. (Someone else's edit of
+  // one is ignored below, as any edit by someone other than the author.)
+  if (deps.githubLogin !== undefined && actor.toLowerCase() === `github:${deps.githubLogin}`.toLowerCase())
+    return { type: 'ignored', reason: `${actor} is the platform's own GitHub login` };
   const anchor = githubAnchor(envelope.repository, envelope.number);
   const link = await deps.store.findThread(anchor.channel, anchor.threadTs);
   const what = `${envelope.event}.${envelope.action} on ${envelope.repository}#${envelope.number}`;

@@ -196,18 +196,25 @@ describe('GitHub webhooks at /github/events', () => {
     },
   );
 
-  it('marks an event a bot took part in, as author or as sender, so it starts and wakes nothing', async () => {
+  it("marks the sender as a bot by the sender's type, not the author's: a person labelling a bot's issue acts", async () => {
     const { handle, inbox } = setup();
-    const payload = githubExample('issue_comment', 'edited', NOW) as {
-      comment: { user: { login: string; type: string } };
+    const payload = githubExample('issues', 'labeled', NOW) as {
+      issue: { user: { login: string; type: string } };
+      sender: { login: string; type: string };
     };
-    payload.comment.user = { ...payload.comment.user, login: 'our-app[bot]', type: 'Bot' };
+    payload.issue.user = { ...payload.issue.user, login: 'dependabot[bot]', type: 'Bot' };
+    const byBot = structuredClone(payload);
+    byBot.sender = { ...byBot.sender, login: 'our-app[bot]', type: 'Bot' };
 
-    await handle(
-      await githubRequest({ event: 'issue_comment', body: JSON.stringify(payload), secret: GITHUB_SECRET }),
-    );
+    for (const sent of [payload, byBot])
+      await handle(
+        await githubRequest({ event: 'issues', body: JSON.stringify(sent), secret: GITHUB_SECRET }),
+      );
 
-    expect(inbox.sent[0]?.envelope).toMatchObject({ user: 'github:our-app[bot]', senderIsBot: true });
+    expect(inbox.sent.map((s) => s.envelope)).toMatchObject([
+      { user: 'github:dependabot[bot]', actor: 'github:Codertocat', senderIsBot: false },
+      { user: 'github:dependabot[bot]', actor: 'github:our-app[bot]', senderIsBot: true },
+    ]);
   });
 
   it('gives a redelivery the same ts, so the Router stores it once', async () => {
