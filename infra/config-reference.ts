@@ -170,6 +170,8 @@ const SECTIONS: Record<string, string> = {
     'The sweep for stuck conversations: how often, after how long, how many repairs before failing.',
   github:
     'GitHub, for workflows that work on a repository: the REST API base URL (GitHub Enterprise Server: `https://HOST/api/v3`), and with a token the login it acts as.',
+  protectedPaths:
+    "The paths whose change waits for an approver or is refused, for every workflow that writes code (each workflow's `protectedChanges` says which). The defaults cover, per ecosystem, what runs during install, build, test, checkout or deploy and what configures the checks: CI, git-hook managers, package-manager hooks and vendored tools, manifests and lockfiles, build wrappers and build-tool configuration, test-runner configuration and conftest files, linters and their ignore files, environment loaders and version pins, deploy configuration, CODEOWNERS, agent configuration (`lambdas/changes/default-protected-paths.ts`, each entry with what runs and its source). `add`: patterns protected besides them; `remove`: defaults not protected here, each written exactly as in that list. See docs/security-code-changes.md.",
   bugInvestigation:
     'Bug investigation: a top-level message in `channels.bugReports` starts one; findings to `bugSummaries`, escalations to `developers` mentioning `people.on_call`. With `repository`, code tools and fixes as pull requests (a GitHub App, CodeBuild).',
   requirementsInterview:

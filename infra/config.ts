@@ -215,8 +215,8 @@ const KernelConfigFields = {
    * the issue pipeline): a change touching one waits for an approver or is refused, as each
    * workflow's `protectedChanges` says (docs/security-code-changes.md). `add`: patterns
    * protected besides the defaults; `remove`: default patterns not protected here, each written
-   * exactly as in the default list (lambdas/changes/protected-paths.ts).
-   * @default { add: [], remove: [] } (the defaults: CI, dependency manifests and lockfiles, build scripts, check definitions, CODEOWNERS, agent configuration)
+   * exactly as in the default list (lambdas/changes/default-protected-paths.ts).
+   * @default { add: [], remove: [] } (the defaults: what runs during install, build, test, checkout or deploy, and what configures the checks)
    */
   protectedPaths: ProtectedPathsSettings,
 };

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { type ChangedFile, describeChange, SYMLINK_MODE } from './changed-files.ts';
+import { DEFAULT_PROTECTED_PATTERNS } from './default-protected-paths.ts';
 import { compilePattern, type PathPattern, prefixPatterns } from './paths.ts';
 
 /**
@@ -9,121 +10,6 @@ import { compilePattern, type PathPattern, prefixPatterns } from './paths.ts';
  * is refused, as each workflow is configured (docs/security-code-changes.md). Decided on the
  * branch's real diff: never on what an agent says it changed.
  */
-
-/** The default patterns, by what they protect. Patterns are globs matched without case (paths.ts). */
-export const DEFAULT_PROTECTED_PATHS = {
-  ci: [
-    '/.github/**',
-    '.gitlab-ci.yml',
-    '/.gitlab/**',
-    '/.circleci/**',
-    'Jenkinsfile',
-    'Jenkinsfile.*',
-    'buildspec.yml',
-    'buildspec.yaml',
-    'buildspec-*.yml',
-    'azure-pipelines.yml',
-    'azure-pipelines.yaml',
-    '/.azure-pipelines/**',
-    '.travis.yml',
-    'bitbucket-pipelines.yml',
-    '/.buildkite/**',
-    '.drone.yml',
-    'appveyor.yml',
-    'cloudbuild.yaml',
-    'cloudbuild.yml',
-    '.pre-commit-config.yaml',
-    '/.husky/**',
-    '/.devcontainer/**',
-    '/.vscode/**',
-    '.gitattributes',
-    '.gitmodules',
-  ],
-  dependencies: [
-    'package.json',
-    'package-lock.json',
-    'npm-shrinkwrap.json',
-    'yarn.lock',
-    'pnpm-lock.yaml',
-    'pnpm-workspace.yaml',
-    'bun.lock',
-    'bun.lockb',
-    '.npmrc',
-    '.yarnrc',
-    '.yarnrc.yml',
-    '.nvmrc',
-    'requirements*.txt',
-    'constraints*.txt',
-    'Pipfile',
-    'Pipfile.lock',
-    'pyproject.toml',
-    'poetry.lock',
-    'uv.lock',
-    'setup.py',
-    'setup.cfg',
-    'go.mod',
-    'go.sum',
-    'Cargo.toml',
-    'Cargo.lock',
-    'Gemfile',
-    'Gemfile.lock',
-    '*.gemspec',
-    'composer.json',
-    'composer.lock',
-    'pom.xml',
-    'build.gradle',
-    'build.gradle.kts',
-    'settings.gradle',
-    'settings.gradle.kts',
-    'gradle.properties',
-    '/gradle/wrapper/**',
-    '*.csproj',
-    'packages.lock.json',
-    'Directory.Packages.props',
-    'mix.exs',
-    'mix.lock',
-  ],
-  build: [
-    'Makefile',
-    'GNUmakefile',
-    '*.mk',
-    'Dockerfile',
-    'Dockerfile.*',
-    '*.dockerfile',
-    'Containerfile',
-    'docker-compose*.yml',
-    'docker-compose*.yaml',
-    'compose.yml',
-    'compose.yaml',
-    'Rakefile',
-    'Taskfile.yml',
-    'justfile',
-    'CMakeLists.txt',
-    'BUILD',
-    'BUILD.bazel',
-    'WORKSPACE',
-    'MODULE.bazel',
-  ],
-  /** The definitions the checks judge by: a branch must not loosen its own judge. */
-  checks: [
-    'tsconfig*.json',
-    'vitest.config.*',
-    'vitest.workspace.*',
-    'vite.config.*',
-    'jest.config.*',
-    'biome.json',
-    'biome.jsonc',
-    'eslint.config.*',
-    '.eslintrc*',
-    'pytest.ini',
-    'tox.ini',
-    'noxfile.py',
-  ],
-  owners: ['CODEOWNERS'],
-  agents: ['AGENTS.md', 'CLAUDE.md', '/.claude/**', '/.cursor/**', '.cursorrules', '/.slack-agents/**'],
-} as const satisfies Record<string, readonly string[]>;
-
-const ALL_DEFAULTS: readonly string[] = Object.values(DEFAULT_PROTECTED_PATHS).flat();
 
 /** Lockfiles by name: a change of nothing but lockfiles is protected whatever the patterns say. */
 const LOCKFILES = new Set([
@@ -142,6 +28,14 @@ const LOCKFILES = new Set([
   'composer.lock',
   'packages.lock.json',
   'mix.lock',
+  'deno.lock',
+  'pdm.lock',
+  'go.work.sum',
+  'package.resolved',
+  'podfile.lock',
+  'pubspec.lock',
+  'flake.lock',
+  '.terraform.lock.hcl',
 ]);
 
 const Pattern = z
@@ -169,7 +63,7 @@ export const ProtectedPathsSettings = z
       .default([])
       .superRefine((removed, context) => {
         for (const pattern of removed) {
-          if (!ALL_DEFAULTS.includes(pattern))
+          if (!DEFAULT_PROTECTED_PATTERNS.includes(pattern))
             context.addIssue({
               code: 'custom',
               message: `"${pattern}" is not one of the default protected paths`,
@@ -199,7 +93,7 @@ export function protectedPaths(
 ): ProtectedPaths {
   const removed = new Set(settings.remove);
   const sources = [
-    ...ALL_DEFAULTS.filter((p) => !removed.has(p)),
+    ...DEFAULT_PROTECTED_PATTERNS.filter((p) => !removed.has(p)),
     ...settings.add,
     ...extraPrefixes.flatMap(prefixPatterns),
   ];

@@ -13,6 +13,8 @@ const Repository = z.looseObject({ full_name: z.string().regex(/^[^/\s]+\/[^/\s]
 const Issue = z.looseObject({
   number: z.number().int().positive(),
   title: z.string(),
+  /** Who wrote the issue (its body is theirs, whoever acts on the issue). */
+  user: User,
   body: z.string().nullish(),
   html_url: z.string(),
   updated_at: z.string(),
@@ -31,6 +33,8 @@ export const IssueCommentPayload = z.looseObject({
   issue: Issue,
   comment: z.looseObject({
     id: z.number().int().positive(),
+    /** Who wrote the comment: an edit by someone else keeps it theirs. */
+    user: User,
     body: z.string().nullish(),
     html_url: z.string(),
     created_at: z.string(),
@@ -44,6 +48,7 @@ export const PullRequestReviewPayload = z.looseObject({
   action: z.string().min(1),
   review: z.looseObject({
     id: z.number().int().positive(),
+    user: User,
     body: z.string().nullish(),
     state: z.string(),
     html_url: z.string(),
@@ -67,6 +72,20 @@ export type GithubParse =
   | { type: 'enqueue'; envelope: InboxGithubEvent; eventTime: string }
   | { type: 'invalid'; reason: string };
 
+/**
+ * Who an event's text is from, and who acted: GitHub's `sender` is whoever did the action (the
+ * labeller, the editor of a comment), while the issue, comment or review is its author's
+ * (`issue.user`, `comment.user`, `review.user`). The text is always attributed to its author:
+ * a maintainer who edits an outsider's comment does not make it the maintainer's.
+ */
+function people(author: z.infer<typeof User>, sender: z.infer<typeof User>) {
+  return {
+    user: `github:${author.login}`,
+    actor: `github:${sender.login}`,
+    senderIsBot: sender.type === 'Bot',
+  };
+}
+
 /** Reads a verified delivery of one of the routed events into an envelope. Pure. */
 export function parseGithubEvent(
   name: GithubEventName,
@@ -87,8 +106,7 @@ export function parseGithubEvent(
           repository: parsed.data.repository.full_name,
           number: issue.number,
           ...(parsed.data.label ? { label: parsed.data.label.name } : {}),
-          user: `github:${sender.login}`,
-          senderIsBot: sender.type === 'Bot',
+          ...people(issue.user, sender),
           title: issue.title,
           text: issue.body ?? '',
           url: issue.html_url,
@@ -110,8 +128,7 @@ export function parseGithubEvent(
           action: parsed.data.action,
           repository: parsed.data.repository.full_name,
           number: issue.number,
-          user: `github:${sender.login}`,
-          senderIsBot: sender.type === 'Bot',
+          ...people(comment.user, sender),
           title: issue.title,
           text: comment.body ?? '',
           url: comment.html_url,
@@ -133,8 +150,7 @@ export function parseGithubEvent(
           action: parsed.data.action,
           repository: parsed.data.repository.full_name,
           number: pullRequest.number,
-          user: `github:${sender.login}`,
-          senderIsBot: sender.type === 'Bot',
+          ...people(review.user, sender),
           title: pullRequest.title,
           text: `[review: ${review.state}] ${review.body ?? ''}`.trim(),
           url: review.html_url,

@@ -24,6 +24,8 @@ export const IgnoreReason = {
   ownMessage: 'own_message',
   botMessage: 'bot_message',
   messageSubtype: 'message_subtype',
+  /** An edit of a message already posted: never a new act of its sender. */
+  editedMessage: 'edited_message',
   eventType: 'event_type',
   envelopeType: 'envelope_type',
   payloadType: 'payload_type',
@@ -55,7 +57,10 @@ export interface SlackRequest {
 
 /**
  * Messages that carry something a person said. Everything else (`message_changed`,
- * `message_deleted`, `channel_join`, ...) is housekeeping the kernel does not route on.
+ * `message_deleted`, `channel_join`, ...) is housekeeping the kernel does not route on. An
+ * edit (`message_changed`, or the `app_mention` Slack sends again for an edited message, with
+ * `edited`) is never a new message: it could otherwise turn an old message into a fix request
+ * or an approval its sender never posted as such, or add a mention to one nobody answered.
  */
 const ROUTED_SUBTYPES: ReadonlySet<string | undefined> = new Set([
   undefined,
@@ -121,6 +126,9 @@ function parseEventCallback(callback: EventCallback, request: SlackRequest): Par
   }
   if (botId || subtype === 'bot_message') {
     return { type: 'ignore', reason: IgnoreReason.botMessage, detail: botId || 'bot_message' };
+  }
+  if (subtype === 'message_changed' || sender.data.edited !== undefined) {
+    return { type: 'ignore', reason: IgnoreReason.editedMessage, detail: subtype ?? eventType };
   }
   if (!ROUTED_SUBTYPES.has(subtype)) {
     return { type: 'ignore', reason: IgnoreReason.messageSubtype, detail: subtype ?? '' };

@@ -32,6 +32,8 @@ export const MessageSender = z.looseObject({
   subtype: z.string().optional(),
   bot_id: z.string().nullish(),
   user: z.string().optional(),
+  /** Present on a message edited after it was posted (Slack sends `app_mention` again on an edit). */
+  edited: z.unknown().optional(),
 });
 
 /** A user's message or mention. `text` may be absent on file-only posts; it defaults to ''. */

@@ -79,9 +79,17 @@ export const InboxGithubEvent = z.object({
   number: z.number().int().positive(),
   /** The label added or removed (`issues` `labeled` / `unlabeled`). */
   label: Id.optional(),
-  /** `github:<login>` of the sender. */
+  /**
+   * `github:<login>` of the author of `text`: the issue's, the comment's or the review's own
+   * `user`, never the webhook's sender (an editor or a labeller is not the author).
+   */
   user: Id,
-  /** Apps and bots (our own GitHub App among them) start and wake nothing. */
+  /**
+   * `github:<login>` of the webhook's `sender`: who did the action (added the label, edited the
+   * comment). Absent in envelopes enqueued before it existed: the same as `user` there.
+   */
+  actor: Id.optional(),
+  /** The sender is an app or bot (our own GitHub App among them): starts and wakes nothing. */
   senderIsBot: z.boolean(),
   title: z.string(),
   /** The issue's body, the comment, or the review's body. */

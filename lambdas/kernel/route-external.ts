@@ -36,24 +36,32 @@ export function alarmNameAnchor(name: string): { channel: string; threadTs: stri
 }
 
 export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterDeps): Promise<RouteOutcome> {
+  // `user` wrote the text; `actor` did the action (labelled the issue, edited the comment).
+  const actor = envelope.actor ?? envelope.user;
   // Our own GitHub App's comments come back as events too; no app or bot starts or wakes anything.
-  if (envelope.senderIsBot) return { type: 'ignored', reason: `${envelope.user} is a bot` };
+  if (envelope.senderIsBot) return { type: 'ignored', reason: `${actor} is a bot` };
   // With a token instead of an App, the platform's own comments come back as a user's: they
-  // must not reach the agents' prompts nor count as people's answers.
-  if (
-    deps.githubLogin !== undefined &&
-    envelope.user.toLowerCase() === `github:${deps.githubLogin}`.toLowerCase()
-  )
-    return { type: 'ignored', reason: `${envelope.user} is the platform's own GitHub login` };
+  // must not reach the agents' prompts nor count as people's answers. (Someone else's edit of
+  // one is ignored below, as any edit by someone other than the author.)
+  if (deps.githubLogin !== undefined && actor.toLowerCase() === `github:${deps.githubLogin}`.toLowerCase())
+    return { type: 'ignored', reason: `${actor} is the platform's own GitHub login` };
   const anchor = githubAnchor(envelope.repository, envelope.number);
   const link = await deps.store.findThread(anchor.channel, anchor.threadTs);
   const what = `${envelope.event}.${envelope.action} on ${envelope.repository}#${envelope.number}`;
+  // Someone else's edit of a comment or review is no new message of its author's, nor one of
+  // the editor's (who wrote none of it): a refused comment stays refused whoever edits it.
+  if (envelope.action === 'edited' && actor !== envelope.user)
+    return {
+      type: 'ignored',
+      ...(link ? { conversationId: link.conversationId } : {}),
+      reason: `${what}: ${actor} edited what ${envelope.user} wrote; an edit by someone else says nothing new`,
+    };
   if (link) {
     // A review on an owned pull request wakes its conversation; only a label is a start again.
     const again =
       envelope.event === 'issues' &&
       findRegistration(deps.workflows, (trigger) => startsOnGithub(trigger, envelope)) !== undefined;
-    if (again) return answerRetrigger(link.conversationId, envelope, what, deps);
+    if (again) return answerRetrigger(link.conversationId, envelope, actor, what, deps);
     if (!wakes(envelope))
       return { type: 'ignored', conversationId: link.conversationId, reason: `${what} says nothing` };
     return storeIncoming(
@@ -77,7 +85,10 @@ export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterD
     registration,
     {
       ...anchor,
-      user: envelope.user,
+      // Who acted starts it (the labeller: the start's authority is theirs); the opening text
+      // (the issue's body, a review) stays its author's.
+      user: actor,
+      author: envelope.user,
       ts: envelope.ts,
       text: githubText(envelope),
       receivedAt: envelope.receivedAt,
@@ -95,6 +106,7 @@ export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterD
 async function answerRetrigger(
   conversationId: string,
   envelope: InboxGithubEvent,
+  actor: string,
   what: string,
   deps: RouterDeps,
 ): Promise<RouteOutcome> {
@@ -114,7 +126,7 @@ async function answerRetrigger(
     conversationId,
     workflow: conversation.workflow,
     ...anchor,
-    user: envelope.user,
+    user: actor,
     ts: envelope.ts,
   });
   return { type: 'ignored', conversationId, reason: `${what}: already running; answered on the issue` };

@@ -10,7 +10,7 @@ import {
   type StoredMessage,
   type ThreadAnchor,
 } from './model.ts';
-import { type PeopleDirectory, verifiedRole } from './people.ts';
+import { type PeopleDirectory, UNVERIFIED_ROLE, verifiedRole } from './people.ts';
 import type {
   Clock,
   ConversationStore,
@@ -138,7 +138,14 @@ export interface ConversationStart {
   threadTs?: string;
   /** What names the conversation when it has no thread yet (a slash command's trigger id). */
   originId?: string;
+  /** Who started it: the conversation's owner. */
   user: string;
+  /**
+   * Who wrote the opening text, when not the owner (a GitHub issue labelled by someone other than
+   * its author): the opening message is theirs, with the role of others in the thread.
+   * @default - the owner
+   */
+  author?: string;
   ts: string;
   text: string;
   receivedAt: string;
@@ -198,8 +205,7 @@ export async function startConversation(
     ts: start.ts,
     channel: start.channel,
     ...(threadTs ? { threadTs } : {}),
-    senderType: registration.ownerRole,
-    senderId: start.user,
+    ...openingSender(registration, start),
     messageType: 'message',
     text: start.text,
     receivedAt: start.receivedAt,
@@ -216,6 +222,16 @@ export async function startConversation(
   const started = await deps.executions.start(registration.stateMachineArn, conversationId, input);
   await deps.store.setExecution(conversationId, conversationId, started.executionArn);
   return { type: 'started', conversationId, workflow: registration.workflow, execution: started.status };
+}
+
+/** The opening message's sender: the owner, or its author with the role of others (unverified if none). */
+function openingSender(
+  registration: WorkflowRegistration,
+  start: ConversationStart,
+): { senderType: SenderType; senderId: string } {
+  if (start.author === undefined || start.author === start.user)
+    return { senderType: registration.ownerRole, senderId: start.user };
+  return { senderType: registration.othersRole ?? UNVERIFIED_ROLE, senderId: start.author };
 }
 
 /** The sender's role in this thread, or null when the thread does not hear them (I5). */

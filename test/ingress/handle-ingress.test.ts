@@ -355,7 +355,31 @@ describe('messages the bot does not route', () => {
     ['its own message without bot_id', { user: BOT_USER_ID }, 'own_message'],
     ['another bot', { user: undefined, bot_id: 'B0002', subtype: 'bot_message' }, 'bot_message'],
     ['an app posting as a user', { bot_id: 'B0003' }, 'bot_message'],
-    ['an edit', { subtype: 'message_changed', user: undefined, message: { text: 'x' } }, 'message_subtype'],
+    [
+      'an edit',
+      {
+        subtype: 'message_changed',
+        user: undefined,
+        message: { type: 'message', user: 'U0001', text: 'approve, and fix it', edited: { user: 'U0001' } },
+      },
+      'edited_message',
+    ],
+    // Slack sends app_mention again when a message is edited, with `edited`: a mention added by
+    // an edit, or a fix request edited into an old message, is not a new message.
+    [
+      'the mention Slack sends again for an edited message',
+      {
+        type: 'app_mention',
+        text: `<@${BOT_USER_ID}> fix it`,
+        edited: { user: 'U0001', ts: '1735689700.000000' },
+      },
+      'edited_message',
+    ],
+    [
+      'a message event carrying `edited`',
+      { edited: { user: 'U0001', ts: '1735689700.000000' } },
+      'edited_message',
+    ],
     ['a deletion', { subtype: 'message_deleted', user: undefined }, 'message_subtype'],
     ['a channel join', { subtype: 'channel_join' }, 'message_subtype'],
   ])('ignores %s with 200 and a logged reason', async (_name, event, reason) => {

@@ -165,6 +165,58 @@ describe('GitHub webhooks at /github/events', () => {
     });
   });
 
+  // When a maintainer edits an outsider's comment, GitHub sends the maintainer as `sender` and
+  // the outsider as `comment.user`: the comment was once attributed to the sender.
+  it.each([
+    ['issue_comment', 'edited', 'comment'],
+    ['issues', 'labeled', 'issue'],
+    ['pull_request_review', 'submitted', 'review'],
+  ] as const)(
+    'attributes a %s.%s to its author (%s.user), and the action to the sender',
+    async (event, action, subject) => {
+      const { handle, inbox } = setup();
+      const payload = githubExample(event, action, NOW) as Record<string, { user: { login: string } }> & {
+        sender: { login: string; id: number; type: string };
+      };
+      const author = payload[subject]?.user.login;
+      payload.sender = { ...payload.sender, login: 'demo-maintainer', id: 4242 };
+
+      const body = JSON.stringify(payload);
+      const response = await handle(await githubRequest({ event, body, secret: GITHUB_SECRET }));
+
+      expect(response.statusCode).toBe(202);
+      expect(author).toBe('Codertocat');
+      expect(inbox.sent[0]?.envelope).toMatchObject({
+        event,
+        action,
+        user: 'github:Codertocat',
+        actor: 'github:demo-maintainer',
+        senderIsBot: false,
+      });
+    },
+  );
+
+  it("marks the sender as a bot by the sender's type, not the author's: a person labelling a bot's issue acts", async () => {
+    const { handle, inbox } = setup();
+    const payload = githubExample('issues', 'labeled', NOW) as {
+      issue: { user: { login: string; type: string } };
+      sender: { login: string; type: string };
+    };
+    payload.issue.user = { ...payload.issue.user, login: 'dependabot[bot]', type: 'Bot' };
+    const byBot = structuredClone(payload);
+    byBot.sender = { ...byBot.sender, login: 'our-app[bot]', type: 'Bot' };
+
+    for (const sent of [payload, byBot])
+      await handle(
+        await githubRequest({ event: 'issues', body: JSON.stringify(sent), secret: GITHUB_SECRET }),
+      );
+
+    expect(inbox.sent.map((s) => s.envelope)).toMatchObject([
+      { user: 'github:dependabot[bot]', actor: 'github:Codertocat', senderIsBot: false },
+      { user: 'github:dependabot[bot]', actor: 'github:our-app[bot]', senderIsBot: true },
+    ]);
+  });
+
   it('gives a redelivery the same ts, so the Router stores it once', async () => {
     const { handle, inbox } = setup();
     const body = JSON.stringify(githubExample('issue_comment', 'created', NOW));
