@@ -23,7 +23,7 @@ import { REPO } from './support.ts';
 let h: IssueHarness;
 beforeAll(async () => {
   h = await startIssueHarness();
-}, 120_000);
+});
 afterAll(async () => {
   await h?.stop();
   expect(h?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
@@ -154,5 +154,5 @@ describe("a maintainer's edit of an outsider's refused comment", () => {
     expect(resumed).toContain(ANSWER);
     expect(resumed).not.toContain('postinstall');
     expect(resumed).not.toContain('github:demo-maintainer');
-  }, 240_000);
+  });
 });

@@ -67,7 +67,7 @@ describe('each file that runs code or loosens a check, alone beside a fix, under
 let s: IssueHarness;
 beforeAll(async () => {
   s = await startIssueHarness({ issuePipeline: { protectedChanges: 'refuse' } });
-}, 120_000);
+});
 afterAll(async () => {
   await s?.stop();
   expect(s?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
@@ -142,5 +142,5 @@ describe('a writer adding them all through the sandbox, under protectedChanges: 
       head: `demo:agents/issue-${issue}`,
     });
     expect(pulls.data).toEqual([]);
-  }, 300_000);
+  });
 });
