@@ -9,11 +9,6 @@
  * what the emulator records.
  */
 
-/** Single-quotes a string for bash. */
-export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The script: `bash -c COMMAND_SCRIPT bash '<the command>'`. */
 export const COMMAND_SCRIPT = `set +e
 __cb_env="$TMPDIR/.codebuild-env"

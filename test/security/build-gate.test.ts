@@ -1,8 +1,6 @@
-import { Octokit } from '@octokit/rest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toolUse } from '../../local/model/scripted-model.ts';
-import { type BugHarness, startBugHarness } from '../sandbox/bug-harness.ts';
-import { fixAttacks } from './fix-attack.ts';
+import { fixAttackSuite } from './fix-attack.ts';
 
 /**
  * Attacks on the build gate and the fixer's protected paths, replayed through the sandbox with
@@ -13,23 +11,7 @@ import { fixAttacks } from './fix-attack.ts';
  * told what was refused and why.
  */
 
-let h: BugHarness;
-let attack: ReturnType<typeof fixAttacks>['attack'];
-let packageJson: ReturnType<typeof fixAttacks>['packageJson'];
-beforeAll(async () => {
-  h = await startBugHarness({
-    bugInvestigation: { repository: 'demo/webshop', protectedChanges: 'refuse', maxFixAttempts: 1 },
-  });
-  const github = new Octokit({
-    baseUrl: h.sandbox.github.apiUrl,
-    auth: h.sandbox.github.createUserToken('demo-maintainer'),
-  });
-  ({ attack, packageJson } = fixAttacks(h, github));
-}, 120_000);
-afterAll(async () => {
-  await h?.stop();
-  expect(h?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
-});
+const { attack, packageJson } = fixAttackSuite();
 
 describe('builds judged by the base commit, and the fixer held to the protected paths (attacks)', () => {
   it('fails the build, not skips it, when the fixer deletes package.json', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Octokit } from '@octokit/rest';
-import { expect } from 'vitest';
+import { Octokit } from '@octokit/rest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
 import { lastToolResults, submit, toolResultText, toolUse } from '../../local/model/scripted-model.ts';
 import {
@@ -12,6 +12,7 @@ import {
   REPORTER,
   readsHistory,
   type Step,
+  startBugHarness,
 } from '../sandbox/bug-harness.ts';
 import { eventually } from '../support/eventually.ts';
 import { REPO } from './support.ts';
@@ -115,4 +116,36 @@ export function fixAttacks(h: BugHarness, github: Octokit) {
   }
 
   return { attack, packageJson, branchOf };
+}
+
+/**
+ * A suite's sandbox for fix attacks (protected changes refused, one build attempt), started
+ * before its tests and stopped after them, with no problem left on the model's side.
+ */
+export function fixAttackSuite() {
+  let h: BugHarness | undefined;
+  let attacks: ReturnType<typeof fixAttacks> | undefined;
+  beforeAll(async () => {
+    h = await startBugHarness({
+      bugInvestigation: { repository: 'demo/webshop', protectedChanges: 'refuse', maxFixAttempts: 1 },
+    });
+    const github = new Octokit({
+      baseUrl: h.sandbox.github.apiUrl,
+      auth: h.sandbox.github.createUserToken('demo-maintainer'),
+    });
+    attacks = fixAttacks(h, github);
+  }, 120_000);
+  afterAll(async () => {
+    await h?.stop();
+    expect(h?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
+  });
+  const started = () => {
+    if (h === undefined || attacks === undefined) throw new Error('the sandbox did not start');
+    return { h, attacks };
+  };
+  return {
+    attack: (more: Step[]) => started().attacks.attack(more),
+    packageJson: () => started().attacks.packageJson(),
+    harness: () => started().h,
+  };
 }

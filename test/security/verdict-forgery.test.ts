@@ -1,8 +1,6 @@
-import { Octokit } from '@octokit/rest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toolUse } from '../../local/model/scripted-model.ts';
-import { type BugHarness, startBugHarness } from '../sandbox/bug-harness.ts';
-import { fixAttacks } from './fix-attack.ts';
+import { fixAttackSuite } from './fix-attack.ts';
 
 /**
  * Attacks on the build's verdict by the code under test, replayed through the sandbox with a
@@ -13,23 +11,7 @@ import { fixAttacks } from './fix-attack.ts';
  * and both threads say which check failed.
  */
 
-let h: BugHarness;
-let attack: ReturnType<typeof fixAttacks>['attack'];
-let packageJson: ReturnType<typeof fixAttacks>['packageJson'];
-beforeAll(async () => {
-  h = await startBugHarness({
-    bugInvestigation: { repository: 'demo/webshop', protectedChanges: 'refuse', maxFixAttempts: 1 },
-  });
-  const github = new Octokit({
-    baseUrl: h.sandbox.github.apiUrl,
-    auth: h.sandbox.github.createUserToken('demo-maintainer'),
-  });
-  ({ attack, packageJson } = fixAttacks(h, github));
-}, 120_000);
-afterAll(async () => {
-  await h?.stop();
-  expect(h?.modelFailures ?? [], 'what went wrong on the model side').toEqual([]);
-});
+const { attack, packageJson, harness } = fixAttackSuite();
 
 /** What every old and new status channel would have read as the test check's success. */
 const FORGED = [
@@ -71,7 +53,7 @@ process.kill(0, 'SIGKILL');
 
 /** The test check's result as "Read build results" returned it (its output's tail too). */
 async function testCheckOf(bug: string): Promise<{ exitCode?: number; tail: string } | undefined> {
-  const execution = (await h.execution(bug)) as unknown as {
+  const execution = (await harness().execution(bug)) as unknown as {
     events: { type: string; stateName?: string; output?: string }[];
   };
   const read = execution.events.find(
