@@ -1,10 +1,10 @@
 /**
  * One fix attempt's cost in the sandbox: a developer's fix request on demo/webshop
  * taken through the bug workflow's fix path (check who asked, one fixer turn with one write,
- * one CodeBuild run of the repository's real checks, reading its results, the draft pull
- * request, the posts in both threads). The model is scripted, so the figures are the
- * platform's own: state transitions (StateEntered events of the fix path in the execution's
- * history), Lambda milliseconds (the conversation's cost ledger, before and after), and the
+ * the CodeBuild runs of the repository's real checks (one build per check, side by side),
+ * reading their results, the draft pull request, the posts in both threads). The model is
+ * scripted, so the figures are the platform's own: state transitions (StateEntered events of
+ * the fix path in the execution's history, those inside the builds' Map too), Lambda milliseconds (the conversation's cost ledger, before and after), and the
  * wall time of the build and of the whole path. Prints figures; asserts nothing.
  * Run: `npm run bench:bug-fix` (ROUNDS=3 by default).
  */
@@ -15,6 +15,7 @@ import {
   bugIdFor,
   CHANNELS,
   DEVELOPER,
+  messageIdOf,
   REPORTER,
   readsHistory,
   startBugHarness,
@@ -68,12 +69,16 @@ for (let round = 0; round < ROUNDS; round++) {
   const before = await ledgerOf(bug);
   h.script(bug, [
     readsHistory(bug),
-    submit({
-      action: 'fix_requested',
-      summary: `VAT on the subtotal at ${AT}.`,
-      confidence: 90,
-      severity: 'high',
-    }),
+    // The model cites the developer's request by its id; the workflow checks who sent it.
+    (request) =>
+      submit({
+        action: 'fix_requested',
+        fix_request: messageIdOf(request, DEVELOPER),
+        summary: `VAT on the subtotal at ${AT}.`,
+        confidence: 90,
+        severity: 'high',
+        fix: { description: 'Charge VAT on the net amount.' },
+      }),
     toolUse('write_file', {
       path: DEMO_BUG.file,
       diff: `--- a/${DEMO_BUG.file}\n+++ b/${DEMO_BUG.file}\n@@ -${DEMO_BUG.line},1 +${DEMO_BUG.line},1 @@\n-${BUG_LINE}\n+${FIXED_LINE}\n`,
@@ -92,15 +97,17 @@ for (let round = 0; round < ROUNDS; round++) {
   const after = await ledgerOf(bug);
   const execution = await h.execution(bug);
   const entered = execution.events.filter(
-    (e) => e.type.endsWith('StateEntered') && FIX_STATES.has(e.stateName ?? ''),
+    (e) =>
+      e.type.endsWith('StateEntered') &&
+      (FIX_STATES.has(e.stateName ?? '') || (e.stateName ?? '').startsWith(`${FIX_PATH_STATES.buildFix}: `)),
   );
+  // By the end of the event's type: the build is a Map of one build per check ("MapStateEntered").
   const at = (name: string, type: string) =>
-    Date.parse(execution.events.find((e) => e.stateName === name && e.type === type)?.timestamp ?? '');
+    Date.parse(execution.events.find((e) => e.stateName === name && e.type.endsWith(type))?.timestamp ?? '');
   rows.push({
     transitions: entered.length,
     lambdaMs: (after?.lambdaMs ?? 0) - (before?.lambdaMs ?? 0),
-    buildMs:
-      at(FIX_PATH_STATES.buildFix, 'TaskStateExited') - at(FIX_PATH_STATES.buildFix, 'TaskStateEntered'),
+    buildMs: at(FIX_PATH_STATES.buildFix, 'StateExited') - at(FIX_PATH_STATES.buildFix, 'StateEntered'),
     pathMs:
       at(FIX_PATH_STATES.postPullRequestToReporter, 'TaskStateExited') -
       at(FIX_PATH_STATES.checkFixRequest, 'TaskStateEntered'),

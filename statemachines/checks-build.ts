@@ -1,9 +1,9 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as codebuild from 'aws-cdk-lib/aws-codebuild';
-import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import { checksBuildspec } from '../lambdas/builds/buildspec.ts';
+import { refusingBuildspec } from '../lambdas/builds/buildspec.ts';
 import type { BuildSettings } from '../lambdas/builds/contract.ts';
 import { CODEBUILD_TRANSIENT_ERRORS } from './error-names.ts';
 
@@ -51,7 +51,8 @@ export class ChecksBuildProject extends Construct {
     this.project = new codebuild.Project(this, 'Project', {
       description: `Checks of ${props.repository} on an agent's work branch`,
       source,
-      buildSpec: codebuild.BuildSpec.fromObject(checksBuildspec(props.build)),
+      // Every start brings the buildspec "Define checks" wrote; the project's own runs nothing.
+      buildSpec: codebuild.BuildSpec.fromObject(refusingBuildspec()),
       environment: {
         buildImage: codebuild.LinuxBuildImage.STANDARD_7_0,
         computeType: codebuild.ComputeType.SMALL,
@@ -126,4 +127,48 @@ export function checksBuildRetry(): sfn.RetryProps {
     maxAttempts: 3,
     backoffRate: 2,
   };
+}
+
+export interface ChecksBuildsProps {
+  /** The Map's name; its iteration's states are named after it. */
+  readonly stateName: string;
+  readonly project: codebuild.IProject;
+  readonly build: BuildSettings;
+  /** Where "Define checks" put its `builds` (each `{ check, sourceVersion, buildspec }`). */
+  readonly itemsPath: string;
+  /** Where the builds' outcomes go: each `{ check, output: { Build } }` or `{ check, failure }`. */
+  readonly resultPath: string;
+}
+
+/**
+ * The checks builds of one attempt, side by side: one `codebuild:startBuild.sync` per check
+ * "Define checks" asked for, each building the defined commit with its own buildspec. A build
+ * that fails, times out or cannot start is an outcome to read (its Catch keeps `{ Error, Cause }`),
+ * not the end of the workflow; its status is what CodeBuild reports, never what the build prints.
+ */
+export function checksBuilds(scope: Construct, props: ChecksBuildsProps): sfn.Map {
+  const build = new StartChecksBuild(scope, `${props.stateName}: one check`, {
+    stateName: `${props.stateName}: one check`,
+    project: props.project,
+    integrationPattern: sfn.IntegrationPattern.RUN_JOB,
+    sourceVersionPath: '$.sourceVersion',
+    buildspecPath: '$.buildspec',
+    resultPath: '$.output',
+    taskTimeout: sfn.Timeout.duration(checksBuildTaskTimeout(props.build)),
+  });
+  build.addRetry(checksBuildRetry());
+  const failed = sfn.Pass.jsonPath(scope, `${props.stateName}: check build failed`);
+  build.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: '$.failure' });
+  const map = sfn.Map.jsonPath(scope, props.stateName, {
+    stateName: props.stateName,
+    itemsPath: props.itemsPath,
+    itemSelector: {
+      check: sfn.JsonPath.stringAt('$$.Map.Item.Value.check'),
+      sourceVersion: sfn.JsonPath.stringAt('$$.Map.Item.Value.sourceVersion'),
+      buildspec: sfn.JsonPath.stringAt('$$.Map.Item.Value.buildspec'),
+    },
+    resultPath: props.resultPath,
+  });
+  map.itemProcessor(build);
+  return map;
 }

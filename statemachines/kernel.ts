@@ -128,8 +128,9 @@ export function catchTimeout(task: sfn.TaskStateBase, handler: sfn.IChainable): 
  * Catch that ends in a defined state), putting `{ Error, Cause }` at `$.failure`. Add it
  * after `catchTimeout`: the first matching catcher wins.
  */
-export function catchFailure(task: sfn.TaskStateBase, handler: sfn.IChainable): sfn.TaskStateBase {
-  return task.addCatch(handler, { errors: [sfn.Errors.ALL], resultPath: FAILURE_PATH });
+export function catchFailure<T extends sfn.TaskStateBase | sfn.Map>(task: T, handler: sfn.IChainable): T {
+  task.addCatch(handler, { errors: [sfn.Errors.ALL], resultPath: FAILURE_PATH });
+  return task;
 }
 
 export interface NextTurnProps {

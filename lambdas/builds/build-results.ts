@@ -1,4 +1,5 @@
-import { CHECK_BEGIN, CHECK_COMMAND, CHECK_END, CHECK_SKIPPED } from './buildspec.ts';
+import type { CheckDefinition } from './check-definitions.ts';
+import { sourceText } from './check-definitions.ts';
 import type { BuildResults, CheckResult } from './contract.ts';
 
 /** Characters of each check's output kept (its tail, where a failure is reported). */
@@ -9,63 +10,138 @@ export function tail(text: string, max: number = CHECK_TAIL_CHARS): string {
   return text.length <= max ? text : `…${text.slice(text.length - max + 1)}`;
 }
 
-type Announced = { command?: string; source?: string; refused?: string };
+/** One phase of a finished build, as CodeBuild reports it. */
+export interface PhaseFacts {
+  type: string;
+  /** Absent: the phase never ended (the build stopped in it). */
+  status?: string | undefined;
+  /** CodeBuild's own message when the phase failed ("... Reason: exit status 2"). */
+  message?: string | undefined;
+}
 
-/** A check's announcement (its first line): the command and its origin. Only the first counts. */
-function announcement(json: string): Announced {
-  try {
-    const value: unknown = JSON.parse(json);
-    if (typeof value !== 'object' || value === null) return {};
-    const pick = (key: string) => {
-      const v = (value as Record<string, unknown>)[key];
-      return typeof v === 'string' ? { [key]: v } : {};
-    };
-    return { ...pick('command'), ...pick('source'), ...pick('refused') };
-  } catch {
-    return {};
-  }
+/** One checks build, as CodeBuild reports it, and its log's lines. */
+export interface BuildFacts {
+  /** The check it ran (`install`: the install alone). */
+  check: string;
+  id?: string | undefined;
+  /** CodeBuild's `buildStatus`; NOT_STARTED when StartBuild refused it. */
+  status: string;
+  phases: readonly PhaseFacts[];
+  lines: readonly string[];
+  /** Why it did not start or did not reach its check, for people. */
+  problem?: string | undefined;
+}
+
+/** The exit status CodeBuild names in a failed phase's message, or 1 when it names none. */
+function exitStatusOf(phase: PhaseFacts): number {
+  const found = /exit status (\d+)/.exec(phase.message ?? '');
+  return found?.[1] === undefined ? 1 : Number(found[1]);
 }
 
 /**
- * Each check's exit code and output from the build's log lines: the lines between
- * `::check-begin::<name>` and `::check-end::<name>::<code>`. A check with a begin and no end
- * never finished (the build timed out or was stopped). CodeBuild's own `[Container]` lines
- * are left out of a check's output.
+ * The output lines of one phase: between CodeBuild's `[Container] ... Entering phase <TYPE>` line
+ * and the next `Entering phase`, without CodeBuild's own lines. The log is written by the code
+ * under test as well, so this only ever picks the text shown to people, never a verdict.
  */
-export function parseChecks(lines: readonly string[]): CheckResult[] {
-  const checks: CheckResult[] = [];
-  let current: { name: string; output: string[]; skipped: boolean; announced?: Announced } | undefined;
-  const close = (exitCode: number | undefined) => {
-    if (current === undefined) return;
-    const a = current.announced;
-    checks.push({
-      name: current.name,
-      ...(exitCode === undefined ? {} : { exitCode }),
-      skipped: current.skipped,
-      tail: tail(current.output.join('\n')),
-      ...(a?.command === undefined ? {} : { command: a.command.slice(0, 1_000) }),
-      ...(a?.source === undefined ? {} : { source: a.source.slice(0, 200) }),
-      ...(a?.refused === undefined ? {} : { refused: a.refused.slice(0, 1_000) }),
-    });
-    current = undefined;
-  };
-  for (const raw of lines) {
-    const line = raw.replace(/\n$/, '');
-    if (line.startsWith(CHECK_BEGIN)) {
-      close(undefined);
-      current = { name: line.slice(CHECK_BEGIN.length).trim(), output: [], skipped: false };
-    } else if (line.startsWith(CHECK_END) && current !== undefined) {
-      const code = Number(line.slice(line.lastIndexOf('::') + 2));
-      close(Number.isInteger(code) ? code : undefined);
-    } else if (current !== undefined) {
-      if (line.startsWith(CHECK_SKIPPED)) current.skipped = true;
-      else if (line.startsWith(CHECK_COMMAND) && current.announced === undefined)
-        current.announced = announcement(line.slice(CHECK_COMMAND.length));
-      else if (!line.startsWith('[Container]')) current.output.push(line);
-    }
+export function phaseOutput(lines: readonly string[], type: string): string {
+  const entering = (line: string) => /^\[Container\] .*Entering phase ([A-Z_]+)\s*$/.exec(line)?.[1];
+  const out: string[] = [];
+  let inside = false;
+  for (const line of lines) {
+    const phase = entering(line);
+    if (phase !== undefined) inside = phase === type;
+    else if (inside && !line.startsWith('[Container]')) out.push(line.replace(/\n$/, ''));
   }
-  close(undefined);
-  return checks;
+  return out.join('\n');
+}
+
+/** The exit code a phase's status gives: 0 for SUCCEEDED, the named status for FAILED, none otherwise. */
+function phaseCode(phase: PhaseFacts | undefined): number | undefined {
+  if (phase?.status === 'SUCCEEDED') return 0;
+  if (phase?.status === 'FAILED') return exitStatusOf(phase);
+  return undefined;
+}
+
+function described(definition: CheckDefinition): Partial<CheckResult> {
+  return {
+    ...(definition.command === undefined ? {} : { command: definition.command.slice(0, 1_000) }),
+    ...(definition.source === undefined ? {} : { source: sourceText(definition.source) }),
+  };
+}
+
+/** The install's result: its phase in every build ran it (one failure fails it). */
+function installResult(definition: CheckDefinition, builds: readonly BuildFacts[]): CheckResult {
+  const phases = builds.map((b) => ({ build: b, phase: b.phases.find((p) => p.type === 'INSTALL') }));
+  const failed = phases.find((p) => p.phase?.status !== 'SUCCEEDED');
+  const shown = failed ?? phases[0];
+  const exitCode = failed === undefined ? (phases.length > 0 ? 0 : undefined) : phaseCode(failed.phase);
+  return {
+    name: 'install',
+    ...(exitCode === undefined ? {} : { exitCode }),
+    ...(shown === undefined ? {} : { buildStatus: shown.build.status }),
+    skipped: false,
+    tail: tail(shown === undefined ? '' : phaseOutput(shown.build.lines, 'INSTALL')),
+    ...described(definition),
+  };
+}
+
+/** A check that ran in its own build: passed only when that build and its BUILD phase SUCCEEDED. */
+function builtResult(definition: CheckDefinition, build: BuildFacts | undefined): CheckResult {
+  if (build === undefined)
+    return {
+      name: definition.name,
+      skipped: false,
+      tail: 'no build ran this check',
+      ...described(definition),
+    };
+  const phase = build.phases.find((p) => p.type === 'BUILD');
+  const code = phaseCode(phase);
+  // A BUILD phase that succeeded in a build that did not (killed, timed out later) is no pass.
+  const exitCode = code === 0 && build.status !== 'SUCCEEDED' ? undefined : code;
+  const install = build.phases.find((p) => p.type === 'INSTALL');
+  const output =
+    phase === undefined && install?.status !== undefined && install.status !== 'SUCCEEDED'
+      ? 'not run: the install failed in its build'
+      : phaseOutput(build.lines, 'BUILD');
+  return {
+    name: definition.name,
+    ...(exitCode === undefined ? {} : { exitCode }),
+    buildStatus: build.status,
+    skipped: false,
+    tail: tail(output),
+    ...described(definition),
+  };
+}
+
+/** Each defined check's result, from the statuses of the builds that ran them. */
+export function checkResults(
+  definitions: readonly CheckDefinition[],
+  builds: readonly BuildFacts[],
+): CheckResult[] {
+  return definitions.map((definition) => {
+    if (definition.refused !== undefined)
+      return { name: definition.name, skipped: false, tail: '', refused: definition.refused.slice(0, 1_000) };
+    if (definition.command === undefined)
+      return { name: definition.name, skipped: true, tail: definition.skipped ?? 'not defined' };
+    if (definition.name === 'install') return installResult(definition, builds);
+    return builtResult(
+      definition,
+      builds.find((b) => b.check === definition.name),
+    );
+  });
+}
+
+const STATUS_ORDER = ['FAULT', 'TIMED_OUT', 'STOPPED', 'NOT_STARTED', 'FAILED', 'IN_PROGRESS'];
+
+/** The builds' status: SUCCEEDED when every one did, else the worst; NO_CHECKS without builds. */
+export function overallStatus(builds: readonly BuildFacts[]): string {
+  if (builds.length === 0) return 'NO_CHECKS';
+  if (builds.every((b) => b.status === 'SUCCEEDED')) return 'SUCCEEDED';
+  const rank = (status: string) => {
+    const at = STATUS_ORDER.indexOf(status);
+    return at === -1 ? 0 : STATUS_ORDER.length - at;
+  };
+  return [...builds].sort((a, b) => rank(b.status) - rank(a.status))[0]?.status ?? 'FAILED';
 }
 
 function checkLine(check: CheckResult): string {
@@ -74,7 +150,8 @@ function checkLine(check: CheckResult): string {
   if (check.refused !== undefined) return `• ${check.name}: failed, not run: ${check.refused}`;
   const ran =
     check.command === undefined ? '' : ` — \`${check.command}\`${check.source ? ` ${check.source}` : ''}`;
-  if (check.exitCode === undefined) return `• ${check.name}: did not finish${ran}`;
+  if (check.exitCode === undefined)
+    return `• ${check.name}: did not finish${check.buildStatus ? ` (its build ${check.buildStatus})` : ''}${ran}`;
   return `• ${check.name}: ${check.exitCode === 0 ? 'passed' : `failed (exit ${check.exitCode})`}${ran}`;
 }
 
@@ -83,14 +160,17 @@ export function buildResults(input: {
   attempt: number;
   status: string;
   buildId?: string | undefined;
+  buildIds?: readonly string[] | undefined;
   checks: readonly CheckResult[];
   /** Why the build failed when no check says so (it could not start, its source failed). */
   problem?: string | undefined;
 }): BuildResults {
   const failing = input.checks.filter((c) => !c.skipped && c.exitCode !== 0);
+  // The builds' own status decides with the checks: a killed, timed-out or lost build fails.
   const passed = input.status === 'SUCCEEDED' && failing.length === 0;
   const lines = input.checks.map(checkLine);
   if (input.problem !== undefined) lines.push(`• build: ${tail(input.problem, 300)}`);
+  if (input.status === 'NO_CHECKS') lines.push('• build: no check is defined, so nothing judged the change');
   if (lines.length === 0) lines.push(`• build: ${input.status}`);
   const summary = tail(
     `Build ${input.status.toLowerCase()} (attempt ${input.attempt}):\n${lines.join('\n')}`,
@@ -102,7 +182,7 @@ export function buildResults(input: {
         `Build attempt ${input.attempt} of your fix failed (${input.status}). Fix what the output shows, on the same branch, then submit again.`,
         ...failing.map(
           (c) =>
-            `Check "${c.name}" ${c.exitCode === undefined ? 'did not finish' : `exited ${c.exitCode}`}. The end of its output:\n${c.tail}`,
+            `Check "${c.name}" ${c.refused !== undefined ? `was refused: ${c.refused}` : c.exitCode === undefined ? 'did not finish' : `exited ${c.exitCode}`}. The end of its output:\n${c.tail}`,
         ),
         ...(input.problem === undefined ? [] : [`The build itself: ${tail(input.problem, 2_000)}`]),
       ];
@@ -111,6 +191,7 @@ export function buildResults(input: {
     passed,
     status: input.status,
     ...(input.buildId === undefined ? {} : { buildId: input.buildId }),
+    ...(input.buildIds === undefined || input.buildIds.length === 0 ? {} : { buildIds: [...input.buildIds] }),
     checks: [...input.checks],
     summary,
     feedback,

@@ -1,93 +1,73 @@
-import type { BuildSettings } from './contract.ts';
-
 /**
- * The buildspec of the checks build: each check is ONE command line that cannot fail and
- * prints delimited markers around the check's output, and a last command fails the build
- * when any check failed (local/codebuild/README.md, "Per-command exit codes"). So every check
- * runs whatever the earlier ones did, and `parseChecks` (build-results.ts) finds each exit code
- * and output in the build's log.
+ * The buildspecs of the checks builds. Each check that runs (typecheck, lint, test) gets a
+ * build of its own, in a fresh checkout of the defined commit: the INSTALL phase installs the
+ * dependencies as the base commit defines, the BUILD phase runs the one check. So a check's
+ * verdict is its build's status and its phases' statuses, which CodeBuild reports
+ * (`BatchGetBuilds`: `buildStatus`, `phases[].phaseStatus`) and the code under test cannot
+ * write, and nothing a check does (files, `package.json`, processes, environment) reaches
+ * another check: there is no next command in its build, and no shared copy between builds.
+ * Nothing printed in a build's log decides anything (docs/security-code-changes.md).
  */
 
-export const CHECK_NAMES = ['install', 'test', 'lint', 'typecheck'] as const;
+/** The checks, in the order they are reported. */
+export const CHECK_NAMES = ['install', 'typecheck', 'lint', 'test'] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
-export const CHECK_BEGIN = '::check-begin::';
-export const CHECK_END = '::check-end::';
-export const CHECK_SKIPPED = '::check-skipped::';
-
-/**
- * A check without a configured command is detected from the repository's `package.json` at
- * build time (the build has the checkout; the synthesized project does not).
- */
-function detected(name: CheckName): string {
-  if (name === 'install') {
-    return `if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; elif [ -f package.json ]; then npm install --no-audit --no-fund; else echo "${CHECK_SKIPPED}install"; fi`;
-  }
-  const hasScript = `node -e "process.exit(require('./package.json').scripts?.['${name}'] ? 0 : 1)" 2>/dev/null`;
-  return `if [ -f package.json ] && ${hasScript}; then npm run --silent ${name}; else echo "${CHECK_SKIPPED}${name}"; fi`;
-}
-
-/** One check as a command line that records its exit code and never fails itself. */
-export function checkLine(name: CheckName, command: string): string {
-  // The subshell keeps an `exit` in the command from ending the line before its end marker.
-  return `echo "${CHECK_BEGIN}${name}"; ( ${command} ) 2>&1; code=$?; echo "${CHECK_END}${name}::$code"; [ $code -eq 0 ] || failed=1`;
-}
-
-/** The checks build's buildspec (version 0.2) for the configured commands. */
-export function checksBuildspec(build: BuildSettings): Record<string, unknown> {
-  const commands: Partial<Record<CheckName, string | undefined>> = build.commands;
-  return {
-    version: '0.2',
-    phases: {
-      build: {
-        commands: [
-          'failed=0',
-          ...CHECK_NAMES.map((name) => checkLine(name, commands[name] ?? detected(name))),
-          '[ "$failed" != 1 ]',
-        ],
-      },
-    },
-  };
-}
-
-/** The line a defined check prints first: its command and where it came from, as JSON. */
-export const CHECK_COMMAND = '::check-command::';
+/** The checks that run in a build of their own (the install runs first in each of them). */
+export const BUILT_CHECKS = ['typecheck', 'lint', 'test'] as const;
+export type BuiltCheck = (typeof BUILT_CHECKS)[number];
 
 /** `text` as one single-quoted shell word. */
 export function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** What a defined check says about itself: the command and its origin, or why it did not run. */
-export interface CheckAnnouncement {
-  command?: string;
-  /** For people: "from the configuration", "from the base commit abc1234". */
-  source?: string;
-  refused?: string;
+/** The checkout's `node_modules/.bin` first on PATH, as `npm run` puts it. */
+export const LOCAL_BIN_FIRST = 'export PATH="$CODEBUILD_SRC_DIR/node_modules/.bin:$PATH"';
+
+/** What a build needs to know of the install: its command, or why it does not run. */
+export interface InstallStep {
+  command?: string | undefined;
+  refused?: string | undefined;
+  skipped?: string | undefined;
+}
+
+/** The INSTALL phase's one command: the install, a refusal that fails, or a note that it is skipped. */
+function installCommand(install: InstallStep): string {
+  if (install.refused !== undefined) return `echo ${shellQuote(`Refused: ${install.refused}`)}; exit 1`;
+  if (install.command === undefined)
+    return `echo ${shellQuote(`install: skipped (${install.skipped ?? 'not defined'})`)}`;
+  return install.command;
 }
 
 /**
- * One defined check as a command line: it announces its command and origin, then runs it; a
- * refused check prints why and fails; a skipped one says why it did not run.
+ * One check's buildspec (version 0.2): the install (ABORT on failure: a check on a tree whose
+ * dependencies did not install is not run), then the check's command as the BUILD phase's only
+ * command. Without a check, the build runs the install alone (its own verdict when no check runs).
  */
-export function definedCheckLine(name: CheckName, check: CheckAnnouncement & { skipped?: string }): string {
-  const announce = `echo ${shellQuote(`${CHECK_COMMAND}${JSON.stringify({ command: check.command, source: check.source, refused: check.refused })}`)}`;
-  if (check.refused !== undefined)
-    return checkLine(name, `${announce}; echo ${shellQuote(`Refused: ${check.refused}`)}; exit 1`);
-  if (check.command === undefined)
-    return `echo "${CHECK_BEGIN}${name}"; echo "${CHECK_SKIPPED}${name}"; echo ${shellQuote(check.skipped ?? 'not defined')}; echo "${CHECK_END}${name}::0"`;
-  return checkLine(name, `${announce}; ${check.command}`);
+export function checkBuildspec(install: InstallStep, command?: string): Record<string, unknown> {
+  return {
+    version: '0.2',
+    phases: {
+      install: { commands: [installCommand(install)] },
+      // The check is the build's last command: nothing it leaves behind is run after it.
+      ...(command === undefined ? {} : { build: { commands: [LOCAL_BIN_FIRST, command] } }),
+    },
+  };
 }
 
-/** The buildspec (version 0.2) running exactly the defined checks, in order. */
-export function definedChecksBuildspec(
-  checks: readonly (CheckAnnouncement & { name: CheckName; skipped?: string })[],
-): Record<string, unknown> {
+/**
+ * The checks project's own buildspec: it runs nothing. Every start passes the buildspec
+ * "Define checks" wrote (`BuildspecOverride`); a start without one fails, saying so.
+ */
+export function refusingBuildspec(): Record<string, unknown> {
   return {
     version: '0.2',
     phases: {
       build: {
-        commands: ['failed=0', ...checks.map((c) => definedCheckLine(c.name, c)), '[ "$failed" != 1 ]'],
+        commands: [
+          'echo "This project runs only the checks Define checks wrote (BuildspecOverride); none was given."; exit 1',
+        ],
       },
     },
   };

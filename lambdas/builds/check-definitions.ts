@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CHECK_NAMES, type CheckName } from './buildspec.ts';
+import { CHECK_NAMES, type CheckName, shellQuote } from './buildspec.ts';
 import type { BuildSettings } from './contract.ts';
 
 /**
@@ -186,7 +186,21 @@ function scriptDefinition(
       name,
       skipped: `not configured, and the base commit ${short(baseSha)} defines no "${name}" script`,
     };
-  return { name, command: `npm run --silent ${name}`, source: { type: 'base', sha: baseSha } };
+  return { name, command: resolvedScript(name, base.scripts), source: { type: 'base', sha: baseSha } };
+}
+
+/**
+ * The base commit's script `name` (with its `pre`/`post` hooks) as the shell command npm would
+ * run, resolved now: each hook's text in its own `sh -c` (the build puts the checkout's
+ * `node_modules/.bin` first on PATH, as npm does). The build runs this text, so nothing the
+ * branch (or an earlier step) writes into `package.json` changes what the check runs.
+ */
+export function resolvedScript(name: string, scripts: Readonly<Record<string, string>>): string {
+  const steps = [`pre${name}`, name, `post${name}`]
+    .map((hook) => scripts[hook])
+    .filter((text): text is string => text !== undefined && text.trim() !== '')
+    .map((text) => `sh -c ${shellQuote(text)}`);
+  return steps.join(' && ');
 }
 
 export function defineChecks(input: {

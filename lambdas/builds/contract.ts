@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CheckDefinition } from './check-definitions.ts';
 
 /**
  * The checks build's contracts with the state machines that run it (a workflow's
@@ -31,11 +32,17 @@ export const BuildSettings = z
   .prefault({});
 export type BuildSettings = z.infer<typeof BuildSettings>;
 
-/** One check of a build: its exit code (absent when it never finished) and its output's tail. */
+/**
+ * One check's result: its exit code (absent when it never finished) and its output's tail. The
+ * code comes from the status CodeBuild reports for the check's own build and phase (0 only when
+ * both SUCCEEDED), the command and origin from "Define checks"; only the tail is from the log.
+ */
 export const CheckResult = z.object({
   name: z.string(),
-  /** Absent: the check started but never ended (the build timed out or was stopped). */
+  /** Absent: the check did not run to its end (its build failed first, timed out, was stopped or killed). */
   exitCode: z.number().int().optional(),
+  /** The status of the check's build, as CodeBuild reports it (absent: the check had no build). */
+  buildStatus: z.string().optional(),
   /** The command was not configured and the repository has no such script. */
   skipped: z.boolean(),
   tail: z.string(),
@@ -52,9 +59,11 @@ export type CheckResult = z.infer<typeof CheckResult>;
 export const BuildResults = z.object({
   attempt: z.number().int().positive(),
   passed: z.boolean(),
-  /** CodeBuild's status (SUCCEEDED, FAILED, TIMED_OUT, STOPPED), or NOT_STARTED. */
+  /** The builds' status: SUCCEEDED when every one did, else the worst (FAULT, TIMED_OUT, STOPPED, FAILED, NOT_STARTED); NO_CHECKS when none ran. */
   status: z.string(),
   buildId: z.string().optional(),
+  /** Every checks build of the attempt. */
+  buildIds: z.array(z.string()).optional(),
   checks: z.array(CheckResult),
   /** One line per check, for Slack and the pull request. */
   summary: z.string().max(2_000),
@@ -63,13 +72,22 @@ export const BuildResults = z.object({
 });
 export type BuildResults = z.infer<typeof BuildResults>;
 
-/** Input of "Read build results": the Task's output, or what its Catch recorded. */
+/** One checks build as the state machine ran it: the Task's output, or what its Catch recorded. */
+export const ChecksBuildOutcome = z.object({
+  /** The check the build ran (`install`: the install alone). */
+  check: z.string(),
+  /** `{ Build }` of a build that succeeded; absent or `{}` when it did not. */
+  output: z.object({ Build: z.record(z.string(), z.unknown()).optional() }).optional(),
+  /** `{ Error, Cause }` of a build that failed, timed out or could not start. */
+  failure: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
+});
+export type ChecksBuildOutcome = z.infer<typeof ChecksBuildOutcome>;
+
+/** Input of "Read build results": the checks as "Define checks" defined them, and their builds. */
 export const ReadBuildResultsInput = z.object({
   conversationId: z.string().min(1),
   attempt: z.number().int().positive(),
-  /** `{ Build }` of a build that succeeded; `{}` when it did not. */
-  output: z.object({ Build: z.record(z.string(), z.unknown()).optional() }).optional(),
-  /** `{ Error, Cause }` of a build that failed, timed out or could not start; `{}` when it succeeded. */
-  failure: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
+  checks: z.array(CheckDefinition),
+  builds: z.array(ChecksBuildOutcome),
 });
 export type ReadBuildResultsInput = z.infer<typeof ReadBuildResultsInput>;

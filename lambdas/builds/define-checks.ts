@@ -1,21 +1,16 @@
 import type { Octokit } from '@octokit/rest';
 import * as z from 'zod';
-import { definedChecksBuildspec } from './buildspec.ts';
-import {
-  CheckDefinition,
-  defineChecks,
-  type PackageFacts,
-  packageFacts,
-  sourceText,
-} from './check-definitions.ts';
+import { BUILT_CHECKS, checkBuildspec, type InstallStep } from './buildspec.ts';
+import { CheckDefinition, defineChecks, type PackageFacts, packageFacts } from './check-definitions.ts';
 import { CheckCommands } from './contract.ts';
 
 /**
  * "Define checks", before a checks build: the merge base of the work branch and its base
  * branch (GitHub's compare API), the base commit's and the branch's `package.json` and
- * lockfile, and from them each check's command (check-definitions.ts) as the buildspec the
- * build runs instead of the project's (`BuildspecOverride`). So the branch under test never
- * decides what it is judged by.
+ * lockfile, and from them each check's command (check-definitions.ts) as the buildspecs the
+ * builds run instead of the project's (`BuildspecOverride`): one build per check that runs, of
+ * the head commit read here (buildspec.ts). So the branch under test never decides what it is
+ * judged by, and no check runs where another one ran.
  */
 
 export const DefineChecksInput = z.object({
@@ -29,13 +24,24 @@ export const DefineChecksInput = z.object({
 });
 export type DefineChecksInput = z.infer<typeof DefineChecksInput>;
 
+/** One checks build to start: its check, the commit it builds, its buildspec. */
+export const ChecksBuild = z.object({
+  /** The check it runs, or `install` for the install alone. */
+  check: z.enum(['install', ...BUILT_CHECKS]),
+  /** The commit built: the head the checks were defined for, never a branch that may move. */
+  sourceVersion: z.string(),
+  /** The buildspec, as JSON text (valid YAML) for StartBuild's `buildspecOverride`. */
+  buildspec: z.string().max(10_000),
+});
+export type ChecksBuild = z.infer<typeof ChecksBuild>;
+
 export const DefinedChecks = z.object({
   /** The base commit the checks are defined by (the merge base). */
   baseSha: z.string(),
   /** The branch's head when the checks were defined. */
   headSha: z.string(),
-  /** The buildspec, as JSON text (valid YAML) for StartBuild's `buildspecOverride`. */
-  buildspec: z.string().max(20_000),
+  /** One build per check that runs (the install alone when none does). */
+  builds: z.array(ChecksBuild).max(BUILT_CHECKS.length),
   checks: z.array(CheckDefinition),
 });
 export type DefinedChecks = z.infer<typeof DefinedChecks>;
@@ -97,14 +103,22 @@ export async function defineChecksOf(
     readPackageFacts(octokit, repository, headSha),
   ]);
   const checks = defineChecks({ commands: input.commands, baseSha, base: baseFacts, branch: branchFacts });
-  const buildspec = definedChecksBuildspec(
-    checks.map((c) => ({
-      name: c.name,
-      ...(c.command === undefined ? {} : { command: c.command }),
-      ...(c.source === undefined ? {} : { source: sourceText(c.source) }),
-      ...(c.refused === undefined ? {} : { refused: c.refused }),
-      ...(c.skipped === undefined ? {} : { skipped: c.skipped }),
-    })),
+  return { baseSha, headSha, builds: checksBuilds(checks, headSha), checks };
+}
+
+/** The builds the defined checks need: one per check with a command, or the install alone. */
+export function checksBuilds(checks: readonly CheckDefinition[], headSha: string): ChecksBuild[] {
+  const install: InstallStep = checks.find((c) => c.name === 'install') ?? { skipped: 'not defined' };
+  const running = checks.filter(
+    (c): c is CheckDefinition & { name: (typeof BUILT_CHECKS)[number]; command: string } =>
+      c.name !== 'install' && c.command !== undefined,
   );
-  return { baseSha, headSha, buildspec: JSON.stringify(buildspec), checks };
+  const build = (check: ChecksBuild['check'], command?: string): ChecksBuild => ({
+    check,
+    sourceVersion: headSha,
+    buildspec: JSON.stringify(checkBuildspec(install, command)),
+  });
+  if (running.length === 0)
+    return install.command === undefined && install.refused === undefined ? [] : [build('install')];
+  return running.map((c) => build(c.name, c.command));
 }

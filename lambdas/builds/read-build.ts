@@ -1,12 +1,23 @@
 import { type CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import * as z from 'zod';
-import { buildResults, parseChecks } from './build-results.ts';
-import type { BuildResults, ReadBuildResultsInput } from './contract.ts';
+import { type BuildFacts, buildResults, checkResults, overallStatus } from './build-results.ts';
+import type { BuildResults, ChecksBuildOutcome, ReadBuildResultsInput } from './contract.ts';
 
 /** The fields of Step Functions' `Build` (PascalCase) this reads; the rest is ignored. */
 const SfnBuild = z.object({
   Id: z.string().optional(),
   BuildStatus: z.string().optional(),
+  Phases: z
+    .array(
+      z.object({
+        PhaseType: z.string(),
+        PhaseStatus: z.string().optional(),
+        Contexts: z
+          .array(z.object({ StatusCode: z.string().optional(), Message: z.string().optional() }))
+          .optional(),
+      }),
+    )
+    .optional(),
   Logs: z.object({ GroupName: z.string().optional(), StreamName: z.string().optional() }).optional(),
 });
 
@@ -14,34 +25,55 @@ const SfnBuild = z.object({
 const MAX_PAGES = 10;
 
 /**
- * Turns a finished build (the `codebuild:startBuild.sync` Task's output, or the `Cause` its
- * Catch recorded) into per-check exit codes with the tail of each check's output, read from
- * the build's CloudWatch log.
+ * Turns the finished checks builds (each `codebuild:startBuild.sync` Task's output, or the
+ * `Cause` its Catch recorded) into per-check results. A check's verdict is its build's status
+ * and phase statuses, as CodeBuild reports them; its command and origin are the definitions';
+ * the build's CloudWatch log gives only the tail of each check's output, for people.
  */
 export async function readBuildResults(
   input: ReadBuildResultsInput,
   logs: CloudWatchLogsClient,
 ): Promise<BuildResults> {
-  const build = input.output?.Build ?? buildOfCause(input.failure?.Cause);
+  const builds = await Promise.all(input.builds.map((b) => buildFacts(b, logs)));
+  const problems = builds.flatMap((b) => (b.problem === undefined ? [] : [`${b.check}: ${b.problem}`]));
+  const ids = builds.flatMap((b) => (b.id === undefined ? [] : [b.id]));
+  return buildResults({
+    attempt: input.attempt,
+    status: overallStatus(builds),
+    buildId: ids[0],
+    buildIds: ids,
+    checks: checkResults(input.checks, builds),
+    problem: problems.length === 0 ? undefined : problems.join('\n'),
+  });
+}
+
+/** One build's status, phases and log lines. */
+async function buildFacts(outcome: ChecksBuildOutcome, logs: CloudWatchLogsClient): Promise<BuildFacts> {
+  const build = outcome.output?.Build ?? buildOfCause(outcome.failure?.Cause);
   if (build === undefined) {
-    return buildResults({
-      attempt: input.attempt,
-      status: 'NOT_STARTED',
-      checks: [],
-      problem: `${input.failure?.Error ?? 'unknown error'}: ${input.failure?.Cause ?? 'the build did not start'}`,
-    });
+    const why = `${outcome.failure?.Error ?? 'unknown error'}: ${outcome.failure?.Cause ?? 'the build did not start'}`;
+    return { check: outcome.check, status: 'NOT_STARTED', phases: [], lines: [], problem: why };
   }
   const parsed = SfnBuild.parse(build);
-  const status = parsed.BuildStatus ?? (input.output ? 'SUCCEEDED' : 'FAILED');
+  // A Task that succeeded had a SUCCEEDED build (Step Functions fails the Task otherwise).
+  const status = parsed.BuildStatus ?? (outcome.output?.Build ? 'SUCCEEDED' : 'FAILED');
+  const phases = (parsed.Phases ?? []).map((p) => ({
+    type: p.PhaseType,
+    status: p.PhaseStatus,
+    message: p.Contexts?.map((c) => [c.StatusCode, c.Message].filter(Boolean).join(': ')).join('; '),
+  }));
   const group = parsed.Logs?.GroupName;
   const stream = parsed.Logs?.StreamName;
   const lines = group && stream ? await readLog(logs, group, stream) : [];
-  const checks = parseChecks(lines);
+  // A build that ended before its commands ran: CodeBuild's reason (the source, the environment).
+  const early = phases.find(
+    (p) => p.status !== undefined && p.status !== 'SUCCEEDED' && !['INSTALL', 'BUILD'].includes(p.type),
+  );
   const problem =
-    checks.length === 0 && status !== 'SUCCEEDED'
-      ? `the build ended ${status} before any check ran${lines.length ? `:\n${lines.slice(-20).join('\n')}` : ''}`
+    early !== undefined
+      ? `its build ended ${status} in ${early.type}${early.message ? `: ${early.message}` : ''}`
       : undefined;
-  return buildResults({ attempt: input.attempt, status, buildId: parsed.Id, checks, problem });
+  return { check: outcome.check, id: parsed.Id, status, phases, lines, problem };
 }
 
 /** The `{ Build }` a failed `.sync` Task carries as its Cause, if it does. */

@@ -65,12 +65,15 @@ export function describeChange(file: ChangedFile): string {
   return `${path} (${VERBS[file.status]}${link})`;
 }
 
-/** The file list of a pull request body: from the diff, never from an agent's report. */
-export function changedFilesSection(diff: BranchDiff, max = 100): string {
+/**
+ * The file list of a pull request body: from the diff, never from an agent's report; then the
+ * tests the branch added, changed or deleted, apart (`testsSection`, test-changes.ts).
+ */
+export function changedFilesSection(diff: BranchDiff, max = 100, testsSection = ''): string {
   if (diff.files.length === 0) return 'No file differs from the base commit.';
   const lines = diff.files.slice(0, max).map((f) => `- ${describeChange(f)}`);
   if (diff.files.length > max) lines.push(`- … and ${diff.files.length - max} more`);
   if (diff.incomplete)
     lines.push("- … GitHub listed only part of the files: see the pull request's own file list");
-  return lines.join('\n');
+  return testsSection === '' ? lines.join('\n') : `${lines.join('\n')}\n\n${testsSection}`;
 }

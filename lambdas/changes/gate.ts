@@ -7,6 +7,7 @@ import {
   type ProtectedPaths,
   protectedDiffExcerpt,
 } from './protected-paths.ts';
+import { testChanges, testChangesLine } from './test-changes.ts';
 
 /**
  * The protected-paths gate before a pull request: on the branch's real diff, either nothing
@@ -61,7 +62,9 @@ export function protectedGate(
   }
   const reason = `${what}\nAn approver must approve it before the pull request is opened.`;
   const excerpt = protectedDiffExcerpt(found);
-  const text = `${reason}\nThe diff of those files (commit ${diff.headSha.slice(0, 7)}):\n\`\`\`\n${excerpt}\n\`\`\``;
+  // The tests the branch changes come first: the diff excerpt below may be cut.
+  const tests = testChangesLine(testChanges(diff));
+  const text = `${reason}${tests === '' ? '' : `\n${tests}`}\nThe diff of those files (commit ${diff.headSha.slice(0, 7)}):\n\`\`\`\n${excerpt}\n\`\`\``;
   return {
     verdict: 'approval',
     headSha: diff.headSha,

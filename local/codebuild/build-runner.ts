@@ -1,11 +1,18 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { buildScript, parseScriptEvent } from './build-script.ts';
-import type { ParsedBuildspec } from './buildspec.ts';
-import { handOver, isolatedCommand, isolationMode, isolationNote } from './isolation.ts';
+import { COMMAND_SCRIPT, type CommandEnd, failureReason } from './build-script.ts';
+import { type ParsedBuildspec, PHASE_NAMES } from './buildspec.ts';
+import {
+  claimBuildUser,
+  handOver,
+  type IsolationMode,
+  isolatedCommand,
+  isolationMode,
+  isolationNote,
+} from './isolation.ts';
 import { type BuildLogs, lineSplitter } from './logs.ts';
 import type { Build, BuildPhase, BuildStatus, PhaseContext, PhaseType } from './model.ts';
 
@@ -79,8 +86,11 @@ export function runBuild(build: Build, plan: BuildPlan, logs: BuildLogs, now: ()
         child = c;
       });
       if (source !== undefined && !ending) {
-        await runCommands(build, plan, source, workDir, log, now, (c) => {
-          child = c;
+        await runCommands(build, plan, source, workDir, log, now, {
+          setChild: (c) => {
+            child = c;
+          },
+          interrupted: () => ending !== undefined,
         });
       }
       const current = build.phases.at(-1);
@@ -152,7 +162,14 @@ async function downloadSource(
   }
 }
 
-/** INSTALL to POST_BUILD: the buildspec's commands in one bash, its status lines on descriptor 3. */
+/**
+ * INSTALL to POST_BUILD: each command a process of its own, its success read from how that
+ * process ended (exit status 0), never from anything it printed. A command killed by a signal
+ * (its shell gone) fails its phase. Phase transitions as CodeBuild's: a failed INSTALL or
+ * PRE_BUILD (with `on-failure: ABORT`, the default) skips the later phases; a failed BUILD
+ * still runs POST_BUILD, with CODEBUILD_BUILD_SUCCEEDING=0; a phase stops at its first failing
+ * command. Returns early when the build is interrupted (its caller ends the running phase).
+ */
 async function runCommands(
   build: Build,
   plan: BuildPlan,
@@ -160,73 +177,110 @@ async function runCommands(
   workDir: string,
   log: (line: string) => void,
   now: () => Date,
-  setChild: (child: ChildProcess) => void,
+  control: { setChild: (child: ChildProcess) => void; interrupted: () => boolean },
 ): Promise<void> {
-  const scriptPath = join(workDir, 'buildspec.sh');
-  await writeFile(scriptPath, buildScript(plan.buildspec));
+  const container = (message: string) => log(`[Container] ${stamp(now())} ${message}`);
   const home = join(workDir, 'home');
   const tmp = join(workDir, 'tmp');
   await Promise.all([mkdir(home), mkdir(tmp)]);
-  // The commands are code an agent may have written: kept from the project's files and the host.
+  // The commands are code an agent may have written: kept from the project's files, the host,
+  // the network and every other build.
   const mode = await isolationMode();
-  await handOver(mode, workDir);
-  log(`[Container] ${stamp(now())} ${isolationNote(mode)}`);
-  const command = isolatedCommand(mode, {
-    projectRoot: plan.projectRoot ?? process.cwd(),
-    workDir,
-    command: ['bash', '--noprofile', '--norc', scriptPath],
+  const user = mode === 'namespace-uid' ? await claimBuildUser() : undefined;
+  try {
+    await handOver(mode, workDir, user?.uid);
+    container(isolationNote(mode, user?.uid));
+    let succeeding = true;
+    for (const name of PHASE_NAMES) {
+      const phase = plan.buildspec.phases[name] ?? { commands: [], onFailure: 'ABORT' as const };
+      const type = name.toUpperCase() as PhaseType;
+      const record = startPhase(build, type, now());
+      container(`Entering phase ${type}`);
+      let failure: { command: string; reason: string } | undefined;
+      for (const command of phase.commands) {
+        container(`Running command ${command}`);
+        const end = await runCommand(command, {
+          mode,
+          uid: user?.uid,
+          projectRoot: plan.projectRoot ?? process.cwd(),
+          workDir,
+          sourceDir,
+          env: {
+            ...plan.environment,
+            HOME: home,
+            TMPDIR: tmp,
+            CODEBUILD_SRC_DIR: sourceDir,
+            CODEBUILD_RESOLVED_SOURCE_VERSION: build.resolvedSourceVersion ?? '',
+            CODEBUILD_BUILD_SUCCEEDING: succeeding ? '1' : '0',
+          },
+          log,
+          setChild: control.setChild,
+        });
+        if (control.interrupted()) return;
+        if (end.code !== 0) {
+          failure = { command, reason: failureReason(end) };
+          container(`Command did not exit successfully ${command} ${failure.reason}`);
+          break;
+        }
+      }
+      if (failure === undefined) {
+        container(`Phase complete: ${type} State: SUCCEEDED`);
+        finishPhase(record, 'SUCCEEDED', now());
+        continue;
+      }
+      const message = `Error while executing command: ${failure.command}. Reason: ${failure.reason}`;
+      container(`Phase complete: ${type} State: FAILED`);
+      container(`Phase context status code: COMMAND_EXECUTION_ERROR Message: ${message}`);
+      finishPhase(record, 'FAILED', now(), { statusCode: 'COMMAND_EXECUTION_ERROR', message });
+      succeeding = false;
+      if (phase.onFailure === 'ABORT' && (name === 'install' || name === 'pre_build')) return;
+    }
+  } finally {
+    await user?.release();
+  }
+}
+
+/** One command in its own isolated process; how that process ended. */
+function runCommand(
+  command: string,
+  options: {
+    mode: IsolationMode;
+    uid: number | undefined;
+    projectRoot: string;
+    workDir: string;
+    sourceDir: string;
+    env: NodeJS.ProcessEnv;
+    log: (line: string) => void;
+    setChild: (child: ChildProcess) => void;
+  },
+): Promise<CommandEnd> {
+  const isolated = isolatedCommand(options.mode, {
+    projectRoot: options.projectRoot,
+    workDir: options.workDir,
+    ...(options.uid === undefined ? {} : { uid: options.uid }),
+    command: ['bash', '--noprofile', '--norc', '-c', COMMAND_SCRIPT, 'bash', command],
   });
-  const child = spawn(command.file, command.args, {
-    cwd: sourceDir,
-    env: {
-      ...plan.environment,
-      HOME: home,
-      TMPDIR: tmp,
-      CODEBUILD_SRC_DIR: sourceDir,
-      CODEBUILD_RESOLVED_SOURCE_VERSION: build.resolvedSourceVersion ?? '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+  const child = spawn(isolated.file, isolated.args, {
+    cwd: options.sourceDir,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  setChild(child);
-  const output = lineSplitter(log);
+  options.setChild(child);
+  const output = lineSplitter(options.log);
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-  const status = lineSplitter((line) => {
-    const event = parseScriptEvent(line);
-    if (event?.kind === 'start') startPhase(build, event.phase as PhaseType, now());
-    if (event?.kind === 'end') {
-      const phase = build.phases.findLast((p) => p.phaseType === event.phase);
-      if (!phase) return;
-      const command =
-        plan.buildspec.phases[event.phase.toLowerCase() as keyof ParsedBuildspec['phases']]?.commands[
-          event.commandIndex
-        ];
-      finishPhase(
-        phase,
-        event.status,
-        now(),
-        event.status === 'FAILED'
-          ? {
-              statusCode: 'COMMAND_EXECUTION_ERROR',
-              message: `Error while executing command: ${command ?? '?'}. Reason: exit status ${event.exitStatus}`,
-            }
-          : undefined,
-      );
-    }
-  });
-  (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (chunk: Buffer) => status.push(chunk));
-  const exitCode = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  output.flush();
-  status.flush();
-  // A command that exits the shell itself (`exit 3`) ends the phase it was in.
-  const current = build.phases.at(-1);
-  if (current !== undefined && isRunning(current) && exitCode !== null) {
-    finishPhase(current, 'FAILED', now(), {
-      statusCode: 'COMMAND_EXECUTION_ERROR',
-      message: `Error while executing a command: the shell exited with status ${exitCode}`,
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      output.flush();
+      options.log(`[Container] could not start the command: ${error.message}`);
+      resolve({ code: 127 });
     });
-  }
+    child.on('close', (code, signal) => {
+      output.flush();
+      resolve(code === null ? { signal: signal ?? 'unknown' } : { code });
+    });
+  });
 }
 
 function isRunning(phase: BuildPhase): boolean {

@@ -36,7 +36,7 @@ export const FIX_GUARD_STATES = {
 /** How the approval wait's states name the decision ("Post protected change approval", ...). */
 export const PROTECTED_FIX_APPROVAL_LABEL = 'protected change approval';
 
-/** Where the fix path keeps "Define checks"' answer: the buildspec the build runs. */
+/** Where the fix path keeps "Define checks"' answer: the checks and the builds that run them. */
 export const DEFINED_CHECKS_PATH = '$.fix.checks';
 
 /** "Define checks" (its answer at `$.fix.checks`); its failure is told in both threads (`explain`). */

@@ -10,12 +10,7 @@ import type { handler as CheckFixRequest } from '../../lambdas/workflows/bug-inv
 import type { handler as OpenPullRequest } from '../../lambdas/workflows/bug-investigation/handlers/open-pull-request.ts';
 import type { handler as ReadBuildResults } from '../../lambdas/workflows/bug-investigation/handlers/read-build-results.ts';
 import { agentTurn } from '../agent-turn.ts';
-import {
-  ChecksBuildProject,
-  checksBuildRetry,
-  checksBuildTaskTimeout,
-  StartChecksBuild,
-} from '../checks-build.ts';
+import { ChecksBuildProject, checksBuilds } from '../checks-build.ts';
 import { catchFailure, DRAINED_PATH } from '../kernel.ts';
 import { lambdaTask, type TaskInputOf } from '../lambda-task.ts';
 import { slackPost } from '../slack-post.ts';
@@ -34,8 +29,8 @@ import type { BugFunctionId } from './functions.ts';
  * waits for an approver or is refused (fix-guards.ts, docs/security-code-changes.md).
  *
  * Its state, under `$.fix`: `attempt` (builds started), `notes` (what the fixer's next turn is
- * told), `turn` (the fixer's last `BugFixOutput`), `buildOutput`/`buildFailure` (the build
- * Task's output or its Catch's `{ Error, Cause }`), `build` (`BuildResults`) and
+ * told), `turn` (the fixer's last `BugFixOutput`), `checks` ("Define checks"' answer), `builds`
+ * (each checks build's Task output or its Catch's `{ Error, Cause }`), `build` (`BuildResults`) and
  * `pullRequest` (`PullRequestOutcome`); `$.fixRequest` is the check's `FixRequestCheck`.
  */
 
@@ -263,7 +258,7 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     githubBaseUrl: props.githubBaseUrl,
     build: settings.build,
   });
-  // Each attempt starts with empty build slots: the results Lambda reads whichever the build fills.
+  // Each attempt starts afresh: the counter moves on; the last attempt's checks and builds are dropped.
   const prepareBuild = sfn.Pass.jsonPath(scope, S.prepareBuild, {
     parameters: {
       attempt: sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.fix.attempt'), 1),
@@ -271,8 +266,6 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
       turn: sfn.JsonPath.objectAt('$.fix.turn'),
       build: sfn.JsonPath.objectAt('$.fix.build'),
       pullRequest: sfn.JsonPath.objectAt('$.fix.pullRequest'),
-      buildOutput: {},
-      buildFailure: {},
     },
     resultPath: '$.fix',
   });
@@ -282,16 +275,13 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     build: settings.build,
     explain: whyToDevelopers,
   });
-  const buildFix = new StartChecksBuild(scope, S.buildFix, {
+  const buildFix = checksBuilds(scope, {
     stateName: S.buildFix,
     project: checks.project,
-    integrationPattern: sfn.IntegrationPattern.RUN_JOB,
-    sourceVersionPath: `States.Format('refs/heads/{}', ${WORK_BRANCH})`,
-    buildspecPath: `${DEFINED_CHECKS_PATH}.buildspec`,
-    resultPath: '$.fix.buildOutput',
-    taskTimeout: sfn.Timeout.duration(checksBuildTaskTimeout(settings.build)),
+    build: settings.build,
+    itemsPath: `${DEFINED_CHECKS_PATH}.builds`,
+    resultPath: '$.fix.builds',
   });
-  buildFix.addRetry(checksBuildRetry());
   const readBuildResults = lambdaTask<TaskInputOf<typeof ReadBuildResults>>(
     scope,
     S.readBuildResults,
@@ -299,13 +289,11 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     {
       conversationId,
       attempt: sfn.JsonPath.numberAt('$.fix.attempt'),
-      output: sfn.JsonPath.objectAt('$.fix.buildOutput'),
-      failure: sfn.JsonPath.objectAt('$.fix.buildFailure'),
+      checks: sfn.JsonPath.listAt(`${DEFINED_CHECKS_PATH}.checks`),
+      builds: sfn.JsonPath.listAt('$.fix.builds'),
     },
     '$.fix.build',
   );
-  // A failed, timed-out or refused build is a result to read, not the end of the path.
-  buildFix.addCatch(readBuildResults, { errors: [sfn.Errors.ALL], resultPath: '$.fix.buildFailure' });
   const noteUnreadBuild = sfn.Pass.jsonPath(scope, S.noteUnreadBuild, {
     parameters: {
       attempt: sfn.JsonPath.numberAt('$.fix.attempt'),
@@ -320,6 +308,7 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     },
     resultPath: '$.fix.build',
   }).next(whyToDevelopers);
+  catchFailure(buildFix, noteUnreadBuild);
   catchFailure(readBuildResults, noteUnreadBuild);
 
   const feedBack = sfn.Pass.jsonPath(scope, S.feedBackBuild, {

@@ -9,7 +9,7 @@ import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts
  *   one session id per agent);
  * - `handOff`: the last `HandOff` (where next, the attempt, the next agent's notes, who asked);
  * - `turnOutput`: the last agent turn's `IssueTurnOutput`, read by the hand-off;
- * - `build`: the build Task's `output` or its Catch's `failure`;
+ * - `build`: "Define checks"' answer (`checks`) and each checks build's outcome (`builds`);
  * - `progress`: where the progress message is; `drained`, `wake`, `timedOut`, `failure`: the kernel's.
  */
 export const ISSUE_PIPELINE_STATES = {

@@ -5,12 +5,7 @@ import type { IssuePipelineSettings } from '../../lambdas/workflows/issue-pipeli
 import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { agentTurn } from '../agent-turn.ts';
 import { approvalWait } from '../approval-wait.ts';
-import {
-  ChecksBuildProject,
-  checksBuildRetry,
-  checksBuildTaskTimeout,
-  StartChecksBuild,
-} from '../checks-build.ts';
+import { ChecksBuildProject, checksBuilds } from '../checks-build.ts';
 import {
   catchFailure,
   catchTimeout,
@@ -333,22 +328,18 @@ function buildStage(
     githubBaseUrl: kernel.config.github.baseUrl,
     build: settings.build,
   });
-  const run = (name: string, sourceVersionPath: string, judge: sfn.IChainable) => {
-    const build = new StartChecksBuild(scope, name, {
+  const run = (name: string, judge: sfn.IChainable) => {
+    // A failed, timed-out or refused build is an outcome to judge, not the end of the pipeline.
+    const builds = checksBuilds(scope, {
       stateName: name,
       project: checks.project,
-      integrationPattern: sfn.IntegrationPattern.RUN_JOB,
-      sourceVersionPath,
-      // The checks "Define checks" took from the configuration and the base commit.
-      buildspecPath: '$.build.checks.buildspec',
-      resultPath: '$.build.output',
-      taskTimeout: sfn.Timeout.duration(checksBuildTaskTimeout(settings.build)),
+      build: settings.build,
+      itemsPath: '$.build.checks.builds',
+      resultPath: '$.build.builds',
     });
-    build.addRetry(checksBuildRetry());
-    // A failed, timed-out or refused build is a result to judge, not the end of the pipeline.
-    build.addCatch(judge, { errors: [sfn.Errors.ALL], resultPath: '$.build.failure' });
-    build.next(judge);
-    return build;
+    catchFailure(builds, failed);
+    builds.next(judge);
+    return builds;
   };
   const judge = (name: string, kind: 'branch' | 'base') => {
     const judged = task(
@@ -358,8 +349,8 @@ function buildStage(
         attempt: sfn.JsonPath.numberAt('$.handOff.attempt'),
         kind,
         baseSha: sfn.JsonPath.stringAt('$.pipeline.baseSha'),
-        output: sfn.JsonPath.objectAt('$.build.output'),
-        failure: sfn.JsonPath.objectAt('$.build.failure'),
+        checks: sfn.JsonPath.listAt('$.build.checks.checks'),
+        builds: sfn.JsonPath.listAt('$.build.builds'),
       },
       '$.handOff',
     );
@@ -367,12 +358,9 @@ function buildStage(
     judged.next(showProgress);
     return judged;
   };
-  // Each build starts with empty slots: the judge reads whichever the build fills.
+  // Each build starts afresh: nothing of an earlier attempt's checks or builds is read.
   const prepare = (name: string) =>
-    sfn.Pass.jsonPath(scope, name, {
-      result: sfn.Result.fromObject({ output: {}, failure: {} }),
-      resultPath: '$.build',
-    });
+    sfn.Pass.jsonPath(scope, name, { result: sfn.Result.fromObject({}), resultPath: '$.build' });
   // Each build's commands come from the configuration or the base commit, never from the branch
   // under test; the base build is defined by the base itself (so nothing it lacks is refused).
   const define = (name: string, head: string) => {
@@ -391,9 +379,9 @@ function buildStage(
   };
   const build = prepare(S.prepareBuild)
     .next(define(S.defineChecks, '$.pipeline.branch'))
-    .next(run(S.build, "States.Format('refs/heads/{}', $.pipeline.branch)", judge(S.judgeBuild, 'branch')));
+    .next(run(S.build, judge(S.judgeBuild, 'branch')));
   const base = prepare(S.prepareBaseBuild)
     .next(define(S.defineBaseChecks, '$.pipeline.baseSha'))
-    .next(run(S.buildBase, '$.pipeline.baseSha', judge(S.judgeBaseBuild, 'base')));
+    .next(run(S.buildBase, judge(S.judgeBaseBuild, 'base')));
   return { build, base };
 }

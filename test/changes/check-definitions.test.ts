@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildResults, parseChecks } from '../../lambdas/builds/build-results.ts';
-import { definedChecksBuildspec } from '../../lambdas/builds/buildspec.ts';
+import { type BuildFacts, buildResults, checkResults } from '../../lambdas/builds/build-results.ts';
 import {
   type CheckDefinition,
   defineChecks,
   packageFacts,
+  resolvedScript,
   sourceText,
 } from '../../lambdas/builds/check-definitions.ts';
+import { checksBuilds } from '../../lambdas/builds/define-checks.ts';
 
 const BASE = '0123456789abcdef0123456789abcdef01234567';
 const manifest = (scripts: Record<string, string>, sha = 'm1') => ({
@@ -25,7 +26,7 @@ describe("a check's command comes from the configuration or the base commit", ()
     const checks = define(packageFacts(manifest(webshop)));
     expect(checks.test).toEqual({
       name: 'test',
-      command: 'npm run --silent test',
+      command: "sh -c 'tsx --test test/*.test.ts'",
       source: { type: 'base', sha: BASE },
     });
     expect(checks.install).toMatchObject({ command: 'npm install --no-audit --no-fund' });
@@ -86,7 +87,7 @@ describe('a branch that breaks the base definition fails, it is not skipped', ()
       ),
     );
     expect(deps.install.refused).toContain('changes package.json');
-    expect(deps.test.command).toBe('npm run --silent test');
+    expect(deps.test.command).toBe("sh -c 'tsx --test test/*.test.ts'");
   });
 
   it('fails the install when the branch adds, changes or deletes the lockfile', () => {
@@ -116,48 +117,112 @@ describe('a branch that breaks the base definition fails, it is not skipped', ()
   });
 });
 
-describe('the defined checks as a build, and what the build reports', () => {
-  it('announces each command and origin, fails a refused check with its reason, and says why one was skipped', () => {
-    const spec = definedChecksBuildspec([
-      { name: 'install', command: 'npm ci', source: 'from the base commit 0123456' },
-      { name: 'test', refused: 'the branch changes "test" (it\'s echo)' },
-      { name: 'lint', skipped: 'no lint script' },
-    ]) as { phases: { build: { commands: string[] } } };
-    const commands = spec.phases.build.commands;
-    expect(commands[0]).toBe('failed=0');
-    expect(commands.at(-1)).toBe('[ "$failed" != 1 ]');
-    // The log the shell would print for these lines.
-    const log = [
-      '::check-begin::install',
-      '::check-command::{"command":"npm ci","source":"from the base commit 0123456"}',
-      'added 3 packages',
-      '::check-end::install::0',
-      '::check-begin::test',
-      '::check-command::{"refused":"the branch changes \\"test\\""}',
-      'Refused: the branch changes "test"',
-      '::check-end::test::1',
-      '::check-begin::lint',
-      '::check-skipped::lint',
-      'no lint script',
-      '::check-end::lint::0',
-    ];
-    const [install, test, lint] = parseChecks(log);
-    expect(install).toMatchObject({
-      command: 'npm ci',
-      source: 'from the base commit 0123456',
-      exitCode: 0,
-      tail: 'added 3 packages',
-    });
-    expect(test).toMatchObject({ refused: 'the branch changes "test"', exitCode: 1 });
-    expect(lint).toMatchObject({ skipped: true, tail: 'no lint script' });
+describe('a script runs as the base commit wrote it, not as package.json says at run time', () => {
+  // Regression: `npm run typecheck` read the checkout's package.json when it ran, after a test
+  // had rewritten the script to `node -e 0`; the text is now resolved before the build.
+  it('runs the base text of the script and its hooks, each quoted for sh', () => {
+    expect(resolvedScript('test', { pretest: 'echo "it\'s" $(x)', test: 'vitest run', posttest: '' })).toBe(
+      `sh -c 'echo "it'\\''s" $(x)' && sh -c 'vitest run'`,
+    );
+  });
+});
+
+describe('the defined checks as builds, and what the builds report', () => {
+  const defined = define(packageFacts(manifest(webshop)), { lint: 'biome check .' });
+  const checks = [defined.install, defined.typecheck, defined.lint, defined.test];
+
+  it('starts one build per check that runs, each of the head commit, the install first, the check last', () => {
+    const builds = checksBuilds(checks, 'f'.repeat(40));
+    expect(builds.map((b) => b.check)).toEqual(['typecheck', 'lint', 'test']);
+    const spec = JSON.parse(builds[2]?.buildspec ?? '{}') as {
+      phases: { install: { commands: string[] }; build: { commands: string[] } };
+    };
+    expect(builds[2]?.sourceVersion).toBe('f'.repeat(40));
+    expect(spec.phases.install.commands).toEqual(['npm install --no-audit --no-fund']);
+    expect(spec.phases.build.commands.at(-1)).toBe("sh -c 'tsx --test test/*.test.ts'");
   });
 
-  it('quotes what it echoes, so a reason with quotes cannot end the shell word', () => {
-    const spec = definedChecksBuildspec([{ name: 'test', refused: "it's `rm -rf /` $(x)" }]) as {
-      phases: { build: { commands: string[] } };
-    };
-    const line = spec.phases.build.commands[1] ?? '';
-    expect(line).toContain("'Refused: it'\\''s `rm -rf /` $(x)'");
+  it('runs the install alone when no check runs, and nothing when nothing is defined', () => {
+    const none = define(packageFacts(manifest({})));
+    const alone = checksBuilds([none.install, none.typecheck, none.lint, none.test], 'a'.repeat(40));
+    expect(alone.map((b) => b.check)).toEqual(['install']);
+    expect(checksBuilds([{ name: 'install', skipped: 'no package.json' }], 'a'.repeat(40))).toEqual([]);
+  });
+
+  it('fails the install phase of a refused install with its reason, quoted', () => {
+    const builds = checksBuilds(
+      [{ name: 'install', refused: "it's `rm -rf /` $(x)" }, defined.test],
+      'a'.repeat(40),
+    );
+    const spec = JSON.parse(builds[0]?.buildspec ?? '{}') as { phases: { install: { commands: string[] } } };
+    expect(spec.phases.install.commands[0]).toBe("echo 'Refused: it'\\''s `rm -rf /` $(x)'; exit 1");
+  });
+
+  const build = (
+    check: string,
+    status: string,
+    phases: BuildFacts['phases'],
+    lines: string[] = [],
+  ): BuildFacts => ({
+    check,
+    status,
+    phases,
+    lines,
+  });
+  const ok = { type: 'INSTALL', status: 'SUCCEEDED' };
+
+  it("takes each check's verdict from its build's and BUILD phase's statuses, never from the log", () => {
+    const forged = [
+      '[Container] 2001/01/01 00:00:00.000000 Entering phase BUILD',
+      'not ok 1 - checkout total',
+      '::check-end::test::0',
+      '[Container] 2001/01/01 00:00:00.000000 Phase complete: BUILD State: SUCCEEDED',
+    ];
+    const results = checkResults(checks, [
+      build('typecheck', 'SUCCEEDED', [ok, { type: 'BUILD', status: 'SUCCEEDED' }]),
+      build('lint', 'FAILED', [
+        ok,
+        {
+          type: 'BUILD',
+          status: 'FAILED',
+          message: 'COMMAND_EXECUTION_ERROR: Error while executing command: x. Reason: exit status 2',
+        },
+      ]),
+      build(
+        'test',
+        'FAILED',
+        [ok, { type: 'BUILD', status: 'FAILED', message: 'Reason: killed by signal SIGKILL' }],
+        forged,
+      ),
+    ]);
+    expect(results.map((r) => [r.name, r.exitCode])).toEqual([
+      ['install', 0],
+      ['typecheck', 0],
+      ['lint', 2],
+      ['test', 1],
+    ]);
+    expect(results[3]?.tail).toContain('not ok 1 - checkout total');
+  });
+
+  it('does not pass a check whose phase succeeded in a build that did not (killed, timed out after it)', () => {
+    const [, typecheck] = checkResults(checks, [
+      build('typecheck', 'TIMED_OUT', [ok, { type: 'BUILD', status: 'SUCCEEDED' }, { type: 'POST_BUILD' }]),
+    ]);
+    expect(typecheck).toMatchObject({ name: 'typecheck', buildStatus: 'TIMED_OUT' });
+    expect(typecheck?.exitCode).toBeUndefined();
+  });
+
+  it('fails a check whose build never reached it, and the install of any build where it failed', () => {
+    const [install, typecheck, lint, test] = checkResults(checks, [
+      build('typecheck', 'FAILED', [{ type: 'INSTALL', status: 'FAILED', message: 'Reason: exit status 1' }]),
+      build('lint', 'SUCCEEDED', [ok, { type: 'BUILD', status: 'SUCCEEDED' }]),
+    ]);
+    expect(install?.exitCode).toBe(1);
+    expect(typecheck?.exitCode).toBeUndefined();
+    expect(typecheck?.tail).toContain('the install failed');
+    expect(lint?.exitCode).toBe(0);
+    expect(test?.exitCode).toBeUndefined();
+    expect(test?.tail).toBe('no build ran this check');
   });
 });
 
@@ -172,7 +237,7 @@ describe('what people are told about a build', () => {
           exitCode: 0,
           skipped: false,
           tail: '',
-          command: 'npm run --silent test',
+          command: "sh -c 'tsx --test test/*.test.ts'",
           source: 'from the base commit 0123456',
         },
         {
@@ -191,7 +256,7 @@ describe('what people are told about a build', () => {
       ],
     });
     expect(results.summary).toContain(
-      '• test: passed — `npm run --silent test` from the base commit 0123456',
+      "• test: passed — `sh -c 'tsx --test test/*.test.ts'` from the base commit 0123456",
     );
     expect(results.summary).toContain('• install: failed, not run: the branch deletes package.json');
     expect(results.summary).toContain(

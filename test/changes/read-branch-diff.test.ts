@@ -97,7 +97,9 @@ describe('defining the checks from the base commit, through GitHub', () => {
     );
     expect(byName.lint).toMatchObject({ command: 'npx biome check .', source: { type: 'config' } });
     expect(byName.typecheck?.skipped).toBeDefined();
-    expect(JSON.parse(defined.buildspec).phases.build.commands).toHaveLength(6);
+    // The install is refused, so each build's INSTALL phase fails; only lint has a command to run.
+    expect(defined.builds.map((b) => b.check)).toEqual(['lint']);
+    expect(defined.builds[0]?.sourceVersion).toBe(defined.headSha);
   });
 
   it('defines the base build by the base itself: nothing is refused there', async () => {
@@ -112,6 +114,6 @@ describe('defining the checks from the base commit, through GitHub', () => {
       command: 'npm ci --no-audit --no-fund',
       source: { type: 'base', sha: mainSha },
     });
-    expect(byName.test).toMatchObject({ command: 'npm run --silent test' });
+    expect(byName.test?.command).toMatch(/^sh -c '/);
   });
 });

@@ -34,6 +34,13 @@ const state = (name: string): AslState => {
   return found;
 };
 type Choice = Record<string, unknown> & { Next: string };
+/** The one Task inside the checks builds' Map. */
+const checkBuild = (): AslState => {
+  const processor = state(F.buildFix).ItemProcessor as { States: Record<string, AslState> };
+  const found = processor.States[`${F.buildFix}: one check`];
+  if (found === undefined) throw new Error('no check build in the Map');
+  return found;
+};
 const catchNext = (name: string) => (state(name).Catch as { Next: string }[]).map((c) => c.Next);
 
 type Statement = { Action: string | string[]; Resource: unknown };
@@ -99,12 +106,20 @@ describe('the fix path of bug_investigation', () => {
     expect(state(G.defineChecks).Next).toBe(F.buildFix);
     expect(catchNext(G.defineChecks)).toEqual([G.noteUndefinedChecks]);
     expect(state(G.noteUndefinedChecks).Next).toBe(F.explainToDevelopers);
-    expect((state(F.buildFix).Parameters as Record<string, unknown>)['BuildspecOverride.$']).toBe(
-      '$.fix.checks.buildspec',
-    );
+    // One build per defined check, side by side; each failed or timed-out build is an outcome to read.
+    expect(state(F.buildFix)).toMatchObject({
+      Type: 'Map',
+      ItemsPath: '$.fix.checks.builds',
+      ResultPath: '$.fix.builds',
+    });
     expect(state(F.buildFix).Next).toBe(F.readBuildResults);
-    // A failed or timed-out build is read too: its Catch goes to the same state.
-    expect(catchNext(F.buildFix)).toEqual([F.readBuildResults]);
+    expect(checkBuild().Catch).toEqual([
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: `${F.buildFix}: check build failed` },
+    ]);
+    expect(state(F.readBuildResults).Parameters).toMatchObject({
+      'checks.$': '$.fix.checks.checks',
+      'builds.$': '$.fix.builds',
+    });
     expect(state(F.buildPassed)).toMatchObject({
       Choices: [
         { Variable: '$.fix.build.passed', BooleanEquals: true, Next: G.checkProtected },
@@ -176,28 +191,29 @@ describe('the fix path of bug_investigation', () => {
     });
   });
 
-  it("builds the bug's work branch with startBuild.sync, bounded by the project's timeout", () => {
-    const build = state(F.buildFix);
+  it("builds the defined commit of the bug's work branch with startBuild.sync, bounded by the project's timeout", () => {
+    const build = checkBuild();
     expect(build.Resource).toBe('arn:<AWS::Partition>:states:::codebuild:startBuild.sync');
     expect(build.Parameters).toMatchObject({
-      'SourceVersion.$': "States.Format('refs/heads/{}', $.fixRequest.workBranch)",
+      'SourceVersion.$': '$.sourceVersion',
+      'BuildspecOverride.$': '$.buildspec',
     });
     expect(build.TimeoutSeconds).toBe((20 + 10) * 60);
   });
 
-  it('has a CodeBuild project on the repository, with the configured and detected checks and no secret', () => {
+  it('has a CodeBuild project on the repository that runs nothing of its own, and no secret', () => {
     const [, project] = onlyResource(template, 'AWS::CodeBuild::Project');
     const source = project.Properties.Source as { Type: string; Location: string; BuildSpec: string };
     expect(source.Type).toBe('GITHUB');
     expect(source.Location).toBe('https://github.com/demo/webshop.git');
+    // Every start brings the buildspec Define checks wrote (with the configured commands).
     const commands = (JSON.parse(source.BuildSpec) as { phases: { build: { commands: string[] } } }).phases
       .build.commands;
-    expect(commands).toHaveLength(6);
-    expect(commands).toContain(
-      'echo "::check-begin::lint"; ( npm run lint:ci ) 2>&1; code=$?; echo "::check-end::lint::$code"; [ $code -eq 0 ] || failed=1',
-    );
-    expect(commands.find((c) => c.includes('::check-begin::test'))).toContain("scripts?.['test']");
-    expect(commands.at(-1)).toBe('[ "$failed" != 1 ]');
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toMatch(/runs only the checks Define checks wrote.*; exit 1$/);
+    expect(state(G.defineChecks).Parameters).toMatchObject({
+      commands: { lint: 'npm run lint:ci' },
+    });
     expect(project.Properties.TimeoutInMinutes).toBe(20);
     const environment = project.Properties.Environment as { EnvironmentVariables?: unknown[] };
     expect(environment.EnvironmentVariables ?? []).toEqual([]);

@@ -127,15 +127,30 @@ describe('the issue_pipeline definition', () => {
   });
 
   it('builds the work branch, and the base commit only when the judge asks for it', () => {
-    const build = state(S.build).Parameters as Record<string, unknown>;
-    expect(build['SourceVersion.$']).toBe("States.Format('refs/heads/{}', $.pipeline.branch)");
-    const base = state(S.buildBase).Parameters as Record<string, unknown>;
-    expect(base['SourceVersion.$']).toBe('$.pipeline.baseSha');
-    expect(catches(S.build).at(-1)).toMatchObject({ ErrorEquals: ['States.ALL'], Next: S.judgeBuild });
-    expect(catches(S.buildBase).at(-1)).toMatchObject({
-      ErrorEquals: ['States.ALL'],
-      Next: S.judgeBaseBuild,
-    });
+    // The checks are defined for the branch's head (or the base commit), whose builds then run them.
+    expect(state(S.defineChecks).Parameters).toMatchObject({ 'branch.$': '$.pipeline.branch' });
+    expect(state(S.defineBaseChecks).Parameters).toMatchObject({ 'branch.$': '$.pipeline.baseSha' });
+    for (const [build, judge] of [
+      [S.build, S.judgeBuild],
+      [S.buildBase, S.judgeBaseBuild],
+    ] as const) {
+      expect(state(build)).toMatchObject({ Type: 'Map', ItemsPath: '$.build.checks.builds', Next: judge });
+      const one = (state(build).ItemProcessor as { States: Record<string, AslState> }).States[
+        `${build}: one check`
+      ];
+      expect(one?.Parameters).toMatchObject({
+        'SourceVersion.$': '$.sourceVersion',
+        'BuildspecOverride.$': '$.buildspec',
+      });
+      // A failed build is an outcome the judge reads, kept in the Map's results.
+      expect(one?.Catch).toEqual([
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: `${build}: check build failed` },
+      ]);
+      expect(state(judge).Parameters).toMatchObject({
+        'checks.$': '$.build.checks.checks',
+        'builds.$': '$.build.builds',
+      });
+    }
   });
 
   it('starts on the configured label and on /fix, naming issues of the repository', () => {

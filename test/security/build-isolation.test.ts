@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StartBuildCommand } from '@aws-sdk/client-codebuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handOver, isolatedCommand, isolationMode, NOBODY } from '../../local/codebuild/isolation.ts';
+import { BUILD_UIDS, handOver, isolatedCommand, isolationMode } from '../../local/codebuild/isolation.ts';
 import { createProject, finished, makeRepository, startCodeBuild } from '../local/codebuild.harness.ts';
 
 /**
@@ -72,7 +72,7 @@ describe('a build script attacking the machine that runs it', () => {
   it('cannot read the project’s files nor write outside its directory, and the checks still run', async () => {
     const mode = await isolationMode();
     // CI runs as root: the full isolation is what is asserted there. Elsewhere the mode is reported.
-    if (process.getuid?.() === 0) expect(mode).toBe('namespace-nobody');
+    if (process.getuid?.() === 0) expect(mode).toBe('namespace-uid');
 
     const started = await cb.client.send(new StartBuildCommand({ projectName: 'attack' }));
     const done = await finished(cb.client, started.build?.id ?? '');
@@ -94,7 +94,11 @@ describe('a build script attacking the machine that runs it', () => {
     // A write to /tmp lands in the build's own throwaway /tmp, never on the host.
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(join(projectRoot, 'pwned.txt'))).toBe(false);
-    if (mode === 'namespace-nobody') expect(log).toContain(`running-as-uid=${NOBODY.uid}\n`);
+    if (mode === 'namespace-uid') {
+      const uid = Number(/running-as-uid=(\d+)/.exec(log)?.[1]);
+      expect(uid).toBeGreaterThanOrEqual(BUILD_UIDS.first);
+      expect(uid).toBeLessThan(BUILD_UIDS.first + BUILD_UIDS.count);
+    }
     // The project root shows nothing but its node_modules (read-only, for the checks' tools).
     expect(log).toContain('listing: node_modules \n');
   });
@@ -109,11 +113,13 @@ describe('a build script attacking the machine that runs it', () => {
       mkdirSync(join(root, 'node_modules'));
       writeFileSync(join(root, 'node_modules', 'tool.txt'), 'TOOL-VISIBLE\n');
       writeFileSync(join(root, 'secret.txt'), 'secret\n');
-      await handOver(mode, work);
+      const uid = BUILD_UIDS.first;
+      await handOver(mode, work, uid);
       const script = `cat ${root}/node_modules/tool.txt; cat ${root}/secret.txt 2>/dev/null && echo READ-SECRET; echo "in=$(pwd)"`;
       const { file, args } = isolatedCommand(mode, {
         projectRoot: root,
         workDir: work,
+        uid,
         command: ['sh', '-c', script],
       });
       const out = execFileSync(file, args, { encoding: 'utf8' });

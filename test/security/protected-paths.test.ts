@@ -141,7 +141,9 @@ describe.concurrent('protected paths, decided on the branch and not on the agent
     expect(pull?.body).toContain(`\`${DEMO_BUG.file}\` (modified)`);
     // Only checks that ran are claimed, each with its command and origin.
     const checks = pull?.body?.split('## Checks')[1]?.split('## Review')[0] ?? '';
-    expect(checks).toMatch(/`npm run --silent test` \(from the base commit [0-9a-f]{7}\): passed/);
+    expect(checks).toMatch(
+      /`sh -c 'tsx --test test\/\*\.test\.ts'` \(from the base commit [0-9a-f]{7}\): passed/,
+    );
     expect(checks).not.toContain('lint');
   });
 

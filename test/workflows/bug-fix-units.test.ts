@@ -2,8 +2,13 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildResults, CHECK_TAIL_CHARS, parseChecks } from '../../lambdas/builds/build-results.ts';
-import { checkLine } from '../../lambdas/builds/buildspec.ts';
+import {
+  type BuildFacts,
+  buildResults,
+  CHECK_TAIL_CHARS,
+  checkResults,
+} from '../../lambdas/builds/build-results.ts';
+import type { CheckDefinition } from '../../lambdas/builds/check-definitions.ts';
 import { readBuildResults } from '../../lambdas/builds/read-build.ts';
 import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
 import type { OpenPullRequestInput } from '../../lambdas/workflows/bug-investigation/fix/contract.ts';
@@ -81,70 +86,50 @@ describe('who may have a fix made', () => {
   });
 });
 
-describe('per-check results from a build log', () => {
-  const log = [
-    '[Container] 2015/11/23 Running command failed=0',
-    '::check-begin::install',
-    'added 0 packages',
-    '::check-end::install::0',
-    '::check-begin::test',
-    'not ok 1 - charges VAT on the discounted amount',
-    '::check-end::test::1',
-    '::check-begin::lint',
-    '::check-skipped::lint',
-    '::check-end::lint::0',
-    '::check-begin::typecheck',
-    'src/a.ts(1,1): error TS1005',
+describe('per-check results from the checks builds', () => {
+  const checks: CheckDefinition[] = [
+    { name: 'install', command: 'npm install', source: { type: 'base', sha: 'b'.repeat(40) } },
+    { name: 'typecheck', command: 'tsc', source: { type: 'base', sha: 'b'.repeat(40) } },
+    { name: 'lint', skipped: 'no lint script' },
+    { name: 'test', command: 'tsx --test', source: { type: 'base', sha: 'b'.repeat(40) } },
   ];
-
-  it('gives each check its exit code and output, a skipped check, and one that never ended', () => {
-    expect(parseChecks(log)).toEqual([
-      { name: 'install', exitCode: 0, skipped: false, tail: 'added 0 packages' },
-      { name: 'test', exitCode: 1, skipped: false, tail: 'not ok 1 - charges VAT on the discounted amount' },
-      { name: 'lint', exitCode: 0, skipped: true, tail: '' },
-      { name: 'typecheck', skipped: false, tail: 'src/a.ts(1,1): error TS1005' },
-    ]);
+  const entering = (phase: string) => `[Container] 2001/01/01 00:00:00.000000 Entering phase ${phase}`;
+  const facts = (check: string, status: string, build: string | undefined, lines: string[]): BuildFacts => ({
+    check,
+    status,
+    phases: [
+      { type: 'INSTALL', status: 'SUCCEEDED' },
+      ...(build === undefined ? [] : [{ type: 'BUILD', status: build, message: 'Reason: exit status 1' }]),
+    ],
+    lines: [entering('INSTALL'), 'added 0 packages', entering('BUILD'), ...lines],
   });
 
   it("keeps only the tail of a long check's output", () => {
-    const long = [
-      '::check-begin::test',
-      ...Array.from({ length: 500 }, (_, i) => `line ${i}`),
-      '::check-end::test::2',
-    ];
-    const [test] = parseChecks(long);
+    const long = Array.from({ length: 500 }, (_, i) => `line ${i}`);
+    const [, , , test] = checkResults(checks, [facts('test', 'FAILED', 'FAILED', long)]);
     expect(test?.tail.length).toBe(CHECK_TAIL_CHARS);
     expect(test?.tail.endsWith('line 499')).toBe(true);
   });
 
-  it('feeds the failing checks back, and passes only a succeeded build with no failing check', () => {
-    const failed = buildResults({ attempt: 2, status: 'FAILED', checks: parseChecks(log) });
+  it('feeds the failing checks back, and passes only succeeded builds with no failing check', () => {
+    const results = checkResults(checks, [
+      facts('typecheck', 'TIMED_OUT', undefined, ['src/a.ts(1,1): error TS1005']),
+      facts('test', 'FAILED', 'FAILED', ['not ok 1 - charges VAT on the discounted amount']),
+    ]);
+    const failed = buildResults({ attempt: 2, status: 'FAILED', checks: results });
     expect(failed.passed).toBe(false);
     expect(failed.summary).toContain('• test: failed (exit 1)');
     expect(failed.summary).toContain('• lint: skipped');
-    expect(failed.summary).toContain('• typecheck: did not finish');
+    expect(failed.summary).toContain('• typecheck: did not finish (its build TIMED_OUT)');
     expect(failed.feedback.join('\n')).toContain('Check "test" exited 1');
     expect(failed.feedback.join('\n')).not.toContain('Check "install"');
-    expect(
-      buildResults({ attempt: 1, status: 'SUCCEEDED', checks: parseChecks(log.slice(0, 4)) }).passed,
-    ).toBe(true);
-  });
-
-  it('runs a check line in bash: the exit code is recorded, the line itself never fails', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const out = execFileSync(
-      'bash',
-      ['-c', `${checkLine('test', 'echo boom; exit 3')}; echo "failed=$failed"`],
-      {
-        encoding: 'utf8',
-      },
-    );
-    expect(out.trim().split('\n')).toEqual([
-      '::check-begin::test',
-      'boom',
-      '::check-end::test::3',
-      'failed=1',
+    const green = checkResults(checks, [
+      facts('typecheck', 'SUCCEEDED', 'SUCCEEDED', []),
+      facts('test', 'SUCCEEDED', 'SUCCEEDED', ['ok 1']),
     ]);
+    expect(buildResults({ attempt: 1, status: 'SUCCEEDED', checks: green }).passed).toBe(true);
+    // Green checks in a build that did not succeed (one was lost) is no pass.
+    expect(buildResults({ attempt: 1, status: 'FAULT', checks: green }).passed).toBe(false);
   });
 });
 
@@ -165,26 +150,49 @@ describe('reading a build through CloudWatch Logs (the sandbox emulator, the rea
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  it("reads a failed build's checks from the Cause its Catch recorded", async () => {
-    for (const line of ['::check-begin::test', 'not ok 1', '::check-end::test::1']) {
-      store.put('/aws/codebuild/p', 's1', { timestamp: Date.now(), message: line });
-    }
+  it("reads a failed build's check from the Cause its Catch recorded: its phases' statuses, its log's tail", async () => {
+    const lines = [
+      '[Container] 2001/01/01 00:00:00.000000 Entering phase BUILD',
+      'not ok 1',
+      '::check-end::test::0',
+    ];
+    for (const line of lines) store.put('/aws/codebuild/p', 's1', { timestamp: Date.now(), message: line });
     const build = {
       Id: 'p:1',
       BuildStatus: 'FAILED',
+      Phases: [
+        { PhaseType: 'INSTALL', PhaseStatus: 'SUCCEEDED' },
+        {
+          PhaseType: 'BUILD',
+          PhaseStatus: 'FAILED',
+          Contexts: [{ StatusCode: 'COMMAND_EXECUTION_ERROR', Message: 'Reason: exit status 1' }],
+        },
+      ],
       Logs: { GroupName: '/aws/codebuild/p', StreamName: 's1' },
     };
     const results = await readBuildResults(
       {
         conversationId: 'c',
         attempt: 1,
-        output: {},
-        failure: { Error: 'States.TaskFailed', Cause: JSON.stringify({ Build: build }) },
+        checks: [{ name: 'test', command: 'tsx --test', source: { type: 'config' } }],
+        builds: [
+          { check: 'test', failure: { Error: 'States.TaskFailed', Cause: JSON.stringify({ Build: build }) } },
+        ],
       },
       logs,
     );
     expect(results).toMatchObject({ passed: false, status: 'FAILED', buildId: 'p:1' });
-    expect(results.checks).toEqual([{ name: 'test', exitCode: 1, skipped: false, tail: 'not ok 1' }]);
+    expect(results.checks).toEqual([
+      {
+        name: 'test',
+        exitCode: 1,
+        buildStatus: 'FAILED',
+        skipped: false,
+        tail: 'not ok 1\n::check-end::test::0',
+        command: 'tsx --test',
+        source: 'from the configuration',
+      },
+    ]);
   });
 
   it('says a build CodeBuild refused to start did not start', async () => {
@@ -192,8 +200,10 @@ describe('reading a build through CloudWatch Logs (the sandbox emulator, the rea
       {
         conversationId: 'c',
         attempt: 1,
-        output: {},
-        failure: { Error: 'CodeBuild.ResourceNotFoundException', Cause: 'no project' },
+        checks: [{ name: 'test', command: 'tsx --test', source: { type: 'config' } }],
+        builds: [
+          { check: 'test', failure: { Error: 'CodeBuild.ResourceNotFoundException', Cause: 'no project' } },
+        ],
       },
       logs,
     );

@@ -232,6 +232,32 @@ describe('the build judged against the base commit', () => {
   });
 });
 
+describe('the build judged by its own status too', () => {
+  // Regression: a build whose shell was killed after it printed every check's end line was
+  // judged by the checks alone. Green checks in a build that did not end SUCCEEDED or FAILED fail.
+  it('fails the change when its build timed out, was stopped or lost, even with every check green', () => {
+    for (const status of ['TIMED_OUT', 'STOPPED', 'FAULT', 'NO_CHECKS']) {
+      const state = fresh();
+      state.pipeline.attempt = 1;
+      const green = { ...results([['test', 0]]), status, passed: false };
+      const judged = judgeBuild(state, green, undefined);
+      expect(judged.handOff.next).toBe('writer');
+      expect(judged.state.build.tests_passed).toBe(false);
+      expect(judged.state.build.errors.join('\n')).toContain(`the build ended ${status}`);
+    }
+  });
+
+  it('never excuses as pre-existing a check that did not finish on the branch', () => {
+    const state = fresh();
+    state.pipeline.attempt = 1;
+    const cut = results([['test', 1]]);
+    const unfinished = { ...cut, checks: cut.checks.map(({ exitCode: _, ...c }) => c) };
+    const judged = judgeBuild(state, unfinished, results([['test', 1]]));
+    expect(judged.handOff.next).toBe('writer');
+    expect(judged.state.build.commands_run[0]?.pre_existing).toBe(false);
+  });
+});
+
 describe('the pipeline around the agents', () => {
   it('finds the issue a /fix names: a number, #number, or its URL in the repository', () => {
     expect(issueNumberIn('42', 'o/r')).toBe(42);

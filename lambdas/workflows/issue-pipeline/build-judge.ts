@@ -20,18 +20,33 @@ const SEED_COMMANDS: Record<string, string> = {
 
 const failed = (check: BuildResults['checks'][number]) => !check.skipped && check.exitCode !== 0;
 
+/** A check that ran to its end and failed (not refused, not cut short by its build). */
+const ranAndFailed = (check: BuildResults['checks'][number]) =>
+  failed(check) && check.refused === undefined && check.exitCode !== undefined;
+
 /**
- * The checks of the change that fail, and which of them fail on the base commit too. A check
- * refused because the branch broke its definition is never pre-existing: the base defines it.
+ * The checks of the change that fail, and which of them fail on the base commit too. Only a
+ * check that ran to its end and failed on both is pre-existing: one refused because the branch
+ * broke its definition, or one whose build was killed, timed out or lost, never is.
  */
 export function failingChecks(
   branch: BuildResults,
   base: BuildResults | undefined,
 ): { name: string; preExisting: boolean }[] {
-  const baseFailing = new Set((base?.checks ?? []).filter(failed).map((c) => c.name));
+  const baseFailing = new Set((base?.checks ?? []).filter(ranAndFailed).map((c) => c.name));
   return branch.checks
     .filter(failed)
-    .map((c) => ({ name: c.name, preExisting: c.refused === undefined && baseFailing.has(c.name) }));
+    .map((c) => ({ name: c.name, preExisting: ranAndFailed(c) && baseFailing.has(c.name) }));
+}
+
+/**
+ * Why the builds themselves fail the change, whatever the checks say: one that did not end
+ * SUCCEEDED or FAILED (timed out, stopped, lost, never started), or none at all. A FAILED build is
+ * judged by its checks: each failed one is named, excused only where it is pre-existing.
+ */
+function buildsProblem(branch: BuildResults): string | undefined {
+  if (branch.status === 'SUCCEEDED' || branch.status === 'FAILED') return undefined;
+  return `the build ended ${branch.status}: ${branch.summary}`.slice(0, 2_000);
 }
 
 /** Whether the base commit's results are needed: something failed and they are not known yet. */
@@ -54,8 +69,10 @@ export function judgeBuild(
     if (check === undefined || check.skipped || check.refused !== undefined) return false;
     return check.exitCode === 0 || preExisting.has(name);
   };
-  // A build that ran no check at all (it could not start, or died first) is a failure of its own.
-  const noChecks = branch.checks.length === 0 && !branch.passed;
+  // A build that ran no check at all (it could not start, or died first), or that ended other
+  // than SUCCEEDED or FAILED, is a failure of its own.
+  const problem = buildsProblem(branch);
+  const noChecks = (branch.checks.length === 0 && !branch.passed) || problem !== undefined;
   state.build = {
     completed: true,
     tests_passed: ok('test') && !noChecks,
@@ -64,7 +81,7 @@ export function judgeBuild(
     errors: [
       ...blamed.map((f) => `${f.name} failed`),
       ...[...preExisting].map((name) => `${name} fails on the base commit too (pre-existing)`),
-      ...(noChecks ? [branch.summary.slice(0, 2_000)] : []),
+      ...(noChecks ? [problem ?? branch.summary.slice(0, 2_000)] : []),
     ].slice(0, 20),
     commands_run: branch.checks
       .filter((c) => !c.skipped)

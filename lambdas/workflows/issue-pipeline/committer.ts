@@ -1,6 +1,7 @@
 import type { Octokit } from '@octokit/rest';
 import { changedFilesSection } from '../../changes/changed-files.ts';
 import { readBranchDiff } from '../../changes/read-branch-diff.ts';
+import { testChanges, testChangesSection } from '../../changes/test-changes.ts';
 import type { CommitOutput } from './contract.ts';
 import type { IssueStateStore } from './ports.ts';
 import type { IssueState } from './state.ts';
@@ -100,7 +101,11 @@ export async function runCommitter(
           head: branch,
           base: repo.default_branch,
           title: message.split('\n')[0] ?? `Issue #${state.issue.number}`,
-          body: pullRequestBody(state, message, changedFilesSection(diff)),
+          body: pullRequestBody(
+            state,
+            message,
+            changedFilesSection(diff, 100, testChangesSection(testChanges(diff))),
+          ),
           draft: deps.draft,
         })
       ).data as (typeof existing.data)[number];

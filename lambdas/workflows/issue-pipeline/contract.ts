@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BuildResults } from '../../builds/contract.ts';
+import { BuildResults, ReadBuildResultsInput } from '../../builds/contract.ts';
 import {
   AnalysisFile,
   ModelAgent,
@@ -187,8 +187,8 @@ export const JudgeBuildInput = z.object({
   /** `branch`: the change's build; `base`: the base commit's, run once per base commit. */
   kind: z.enum(['branch', 'base']),
   baseSha: z.string().min(1),
-  output: z.object({ Build: z.record(z.string(), z.unknown()).optional() }).optional(),
-  failure: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional(),
+  checks: ReadBuildResultsInput.shape.checks,
+  builds: ReadBuildResultsInput.shape.builds,
 });
 export type JudgeBuildInput = z.infer<typeof JudgeBuildInput>;
 

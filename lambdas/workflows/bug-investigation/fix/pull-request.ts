@@ -1,6 +1,7 @@
 import type { Octokit } from '@octokit/rest';
 import { changedFilesSection } from '../../../changes/changed-files.ts';
 import { readBranchDiff } from '../../../changes/read-branch-diff.ts';
+import { testChanges, testChangesSection } from '../../../changes/test-changes.ts';
 import { withoutMarkers } from '../../../shared/markers.ts';
 import type { OpenPullRequestInput, PullRequestOutcome } from './contract.ts';
 import { bugWorkBranch } from './work-branch.ts';
@@ -88,7 +89,7 @@ export async function openFixPullRequest(
       head: input.branch,
       base: repo.default_branch,
       title: pullRequestTitle(input),
-      body: pullRequestBody(input, changedFilesSection(diff)),
+      body: pullRequestBody(input, changedFilesSection(diff, 100, testChangesSection(testChanges(diff)))),
       draft: true,
     });
     return { opened: true, url: pull.html_url, number: pull.number };
