@@ -229,7 +229,7 @@ describe('the sandbox console', () => {
                   .map((e) => e.tagName + '.' + e.className + ' right=' + Math.round(e.getBoundingClientRect().right));
                 return 'overflows: ' + wide.join('; ');
               })()`),
-            { timeout: 5_000 },
+            { timeout: WAIT },
           )
           .toBe('fits');
       if (phone) await page.getByTestId('nav-channels').click();

@@ -51,9 +51,7 @@ const feedbackOf = (bug: string) =>
   new DynamoFeedbackStore({ client: h.sandbox.dynamodb, tableName: h.sandbox.tableName }).list(bug);
 
 describe('the console', () => {
-  it("renders an answer's feedback buttons, sends a press, and shows the feedback in the conversation", {
-    timeout: 180_000,
-  }, async () => {
+  it("renders an answer's feedback buttons, sends a press, and shows the feedback in the conversation", async () => {
     const summary = 'The export button calls a removed endpoint.';
     const report = await h.post(CHANNELS.reports, REPORTER, 'Export does nothing');
     const bug = bugIdFor(report);
@@ -107,9 +105,7 @@ describe('the console', () => {
     await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
   });
 
-  it("shows a developer's App Home with the approval waiting for them, and its button decides it", {
-    timeout: 180_000,
-  }, async () => {
+  it("shows a developer's App Home with the approval waiting for them, and its button decides it", async () => {
     const escalation: BugResult = {
       action: 'escalate',
       summary: 'Invoice mailer runs twice per schedule.',

@@ -22,9 +22,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const recordingOf = (id: string) => join(dir, `${id.replace(/\//g, '_')}.jsonl`);
 
 describe('the eval harness offline', () => {
-  it('runs a small subset through the sandbox with the demo model and reports it as the demo model’s', {
-    timeout: 300_000,
-  }, async () => {
+  it('runs a small subset through the sandbox with the demo model and reports it as the demo model’s', async () => {
     const jobs = SUBSET.map((id) => {
       const job: Job = {
         caseId: id,

@@ -17,7 +17,7 @@ const dir = await mkdtemp(join(tmpdir(), 'eval-record-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('record and replay', () => {
-  it('replays a recorded run without a model, with the same verdict', { timeout: 180_000 }, async () => {
+  it('replays a recorded run without a model, with the same verdict', async () => {
     // The scripted server answers the agent and, as the judge, finds the rubric met.
     const model = await startScriptedModel({
       steps: (request) =>

@@ -38,9 +38,7 @@ describe('the stack with every option enabled', () => {
   });
 
   // A whole synth with every check: minutes on a loaded machine (bench/synth.ts prints its time).
-  it('synthesizes with the AWS Solutions checks registered as a validation plugin', {
-    timeout: 180_000,
-  }, () => {
+  it('synthesizes with the AWS Solutions checks registered as a validation plugin', () => {
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     expect(() => app.synth()).not.toThrow();
   });

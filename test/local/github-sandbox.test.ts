@@ -78,7 +78,6 @@ async function demoTests(dir: string): Promise<{ code: number; output: string }>
     const { stdout } = await run('sh', ['-c', 'tsx --test test/*.test.ts'], {
       cwd: dir,
       env,
-      timeout: 120_000,
     });
     return { code: 0, output: stdout };
   } catch (error) {

@@ -95,9 +95,7 @@ const finished = (root: string) =>
   );
 
 describe('an approval wait in the sandbox (kernel_approval_probe)', () => {
-  it('is woken by an authorized press with its decision, after an unauthorized press changed nothing', {
-    timeout: 60_000,
-  }, async () => {
+  it('is woken by an authorized press with its decision, after an unauthorized press changed nothing', async () => {
     const root = await report('please deploy the hotfix');
     const { ts, approve, reject } = await question(root);
     expect(approve.text.text).toBe('Approve');
@@ -147,9 +145,7 @@ describe('an approval wait in the sandbox (kernel_approval_probe)', () => {
     expect((await conversation(root))?.decisions).toHaveLength(1);
   });
 
-  it('expires when nobody decides in time: says so in the thread and the message, and refuses a late press', {
-    timeout: 60_000,
-  }, async () => {
+  it('expires when nobody decides in time: says so in the thread and the message, and refuses a late press', async () => {
     const root = await report('rotate the database password');
     const { ts, approve } = await question(root);
     await eventually(

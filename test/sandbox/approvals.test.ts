@@ -90,9 +90,7 @@ const slaOf = async (bug: string) => {
 };
 
 describe('the escalation Acknowledge button', () => {
-  it('acknowledges for on call, refuses others and a second press, and stops the reminders', {
-    timeout: 90_000,
-  }, async () => {
+  it('acknowledges for on call, refuses others and a second press, and stops the reminders', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, 'Invoices are emailed twice');
     const bug = bugIdFor(report);
     h.script(bug, turn(bug, escalation('Invoice mailer runs twice per schedule.')));
@@ -169,7 +167,7 @@ describe('the escalation Acknowledge button', () => {
     await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
   });
 
-  it("refuses an earlier escalation's button once a later one is open", { timeout: 90_000 }, async () => {
+  it("refuses an earlier escalation's button once a later one is open", async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, 'Reports page shows yesterday');
     const bug = bugIdFor(report);
     h.script(bug, [

@@ -50,9 +50,7 @@ const botTexts = async (channel: string, threadTs?: string) =>
   (await h.messages(channel, threadTs)).filter((m) => m.bot).map((m) => m.text);
 
 describe('long-running bug conversations', () => {
-  it('hands the conversation to a fresh execution after the configured turns, losing no message', {
-    timeout: 90_000,
-  }, async () => {
+  it('hands the conversation to a fresh execution after the configured turns, losing no message', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, 'The CSV export drops the last row every time');
     const bug = bugIdFor(report);
     const prompts: string[] = [];
@@ -141,7 +139,7 @@ describe('long-running bug conversations', () => {
     await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
   });
 
-  it('stops SLA reminders once a developer answers the escalation', { timeout: 60_000 }, async () => {
+  it('stops SLA reminders once a developer answers the escalation', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, 'Search is down for every customer');
     const bug = bugIdFor(report);
     h.script(bug, [

@@ -33,9 +33,7 @@ afterAll(async () => {
 const api = sandboxApi(() => sandbox.url);
 
 describe('feedback on a channel answer', () => {
-  it('is stored with its channel conversation and the question it answered', {
-    timeout: 90_000,
-  }, async () => {
+  it('is stored with its channel conversation and the question it answered', async () => {
     await api('/sandbox/slack/post', {
       channel: CHANNEL,
       user: 'U_ALICE',

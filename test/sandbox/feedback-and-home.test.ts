@@ -77,9 +77,7 @@ async function findingsTs(summary: string): Promise<string> {
 }
 
 describe('feedback on the findings', () => {
-  it("stores a press, replaces it with the same person's second, keeps a down-vote's reason, and exports them", {
-    timeout: 120_000,
-  }, async () => {
+  it("stores a press, replaces it with the same person's second, keeps a down-vote's reason, and exports them", async () => {
     const summary = 'Coupon totals round the VAT twice.';
     const report = await h.post(CHANNELS.reports, REPORTER, 'The total is a cent off with a coupon');
     const bug = bugIdFor(report);
@@ -273,9 +271,7 @@ type HomeView = {
 };
 
 describe("a developer's App Home", () => {
-  it('lists the approval waiting for them, and its button decides it through the approval path', {
-    timeout: 120_000,
-  }, async () => {
+  it('lists the approval waiting for them, and its button decides it through the approval path', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, 'Invoices are emailed twice');
     const bug = bugIdFor(report);
     h.script(bug, turn(bug, escalation('Invoice mailer runs twice per schedule.')));

@@ -17,9 +17,7 @@ import {
 describe('the cost budget', () => {
   const h = useIncidentHarness({ incidentInvestigation: { budget: { maxTokens: 1_000 } } });
 
-  it('ends the rounds when the model tokens reach the budget, and concludes INCONCLUSIVE saying so', {
-    timeout: 180_000,
-  }, async () => {
+  it('ends the rounds when the model tokens reach the budget, and concludes INCONCLUSIVE saying so', async () => {
     const id = await slashInvestigate(h, 'trigger-budget', 'checkout latency');
     const costs =
       (tokens: number, step: ReturnType<typeof answer>) => async (request: RecordedModelRequest) =>

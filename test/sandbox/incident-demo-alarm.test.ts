@@ -29,7 +29,7 @@ describe('an alarm-started incident investigation with the offline demo model', 
     { model: 'demo' },
   );
 
-  it('forms at least three hypotheses and reaches a conclusion', { timeout: 180_000 }, async () => {
+  it('forms at least three hypotheses and reaches a conclusion', async () => {
     const response = await fetch(`${h.sandbox.url}${EVENTBRIDGE_PATH}`, {
       method: 'POST',
       body: JSON.stringify(paymentApiAlarm()),

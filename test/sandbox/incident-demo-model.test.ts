@@ -25,9 +25,7 @@ describe('the incident investigation with the offline demo model', () => {
     { model: 'demo' },
   );
 
-  it('finds the planted cause with cited evidence, and runs the runbook skill once approved', {
-    timeout: 180_000,
-  }, async () => {
+  it('finds the planted cause with cited evidence, and runs the runbook skill once approved', async () => {
     const id = await slashInvestigate(h, 'trigger-demo', 'checkout latency');
     const thread = await threadOf(h, id);
     // The plan's skill step waits for an approver: approve it, as on call would.

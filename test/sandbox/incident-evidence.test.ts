@@ -26,9 +26,7 @@ import {
 describe('an incident investigation with evidence', () => {
   const h = useIncidentHarness({ incidentInvestigation: { mapConcurrency: 3 } });
 
-  it('branches a hypothesis, confirms a sub-hypothesis with cited evidence, and drops an uncited finding', {
-    timeout: 180_000,
-  }, async () => {
+  it('branches a hypothesis, confirms a sub-hypothesis with cited evidence, and drops an uncited finding', async () => {
     const id = await slashInvestigate(h, 'trigger-evidence', 'checkout latency');
     const cited: Record<string, string> = {};
     h.script(id, {

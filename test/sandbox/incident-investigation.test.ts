@@ -31,7 +31,7 @@ describe('an incident investigation without evidence', () => {
     },
   });
 
-  it('prunes every hypothesis and concludes INCONCLUSIVE with its gaps', { timeout: 120_000 }, async () => {
+  it('prunes every hypothesis and concludes INCONCLUSIVE with its gaps', async () => {
     const id = await slashInvestigate(h, 'trigger-pruned', 'checkout latency');
     h.script(id, {
       submit_triage: [answer(TRIAGE)],
@@ -75,9 +75,7 @@ describe('an incident investigation without evidence', () => {
     expect(conversation?.status).toBe('resolved');
   });
 
-  it('opens an incident thread for an alarm of a configured service, with the alert as the first message', {
-    timeout: 120_000,
-  }, async () => {
+  it('opens an incident thread for an alarm of a configured service, with the alert as the first message', async () => {
     const response = await fetch(`${h.sandbox.url}${EVENTBRIDGE_PATH}`, {
       method: 'POST',
       body: JSON.stringify(alarmStateChange({ alarmName: 'checkout-p99', state: 'ALARM', at: new Date() })),

@@ -21,9 +21,7 @@ describe('the money budget', () => {
     incidentInvestigation: { budget: { maxTokens: 10_000_000, maxCostUsd: 0.5 } },
   });
 
-  it('ends the rounds when the priced model cost reaches maxCostUsd, and says so in the conclusion and the thread', {
-    timeout: 180_000,
-  }, async () => {
+  it('ends the rounds when the priced model cost reaches maxCostUsd, and says so in the conclusion and the thread', async () => {
     const id = await slashInvestigate(h, 'trigger-money', 'checkout latency');
     // 20,000 output tokens a call: $0.20 at the sandbox model's $10 per million.
     const costs = (step: ReturnType<typeof answer>) => async (request: RecordedModelRequest) =>

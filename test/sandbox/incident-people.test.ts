@@ -34,9 +34,7 @@ const stored = (h: IncidentHarness, id: string) =>
 describe('people in the loop', () => {
   const h = useIncidentHarness({ incidentInvestigation: { mapConcurrency: 2 } });
 
-  it('hands a message sent during the parallel investigation to exactly one later agent turn', {
-    timeout: 180_000,
-  }, async () => {
+  it('hands a message sent during the parallel investigation to exactly one later agent turn', async () => {
     const id = await slashInvestigate(h, 'trigger-context', 'checkout latency');
     const thread = await threadOf(h, id);
     // H1 and H2 run first (two at a time); the message arrives while both are still running.

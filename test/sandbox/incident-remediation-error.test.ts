@@ -28,7 +28,7 @@ describe('a remediation run that fails after its retries', () => {
     },
   });
 
-  it('records the plan failed with the reason and shows it in the thread', { timeout: 180_000 }, async () => {
+  it('records the plan failed with the reason and shows it in the thread', async () => {
     const id = await slashInvestigate(h, 'trigger-run-error', 'checkout latency');
     confirmThenPlan(h, id, {
       steps: [

@@ -30,9 +30,7 @@ const step = (action: string, parameters: Record<string, string>) => ({
 describe('remediation with approvals', () => {
   const h = useIncidentHarness({ incidentInvestigation: DEMO_SKILLS });
 
-  it('runs an approved step, ignores an unauthorized press, and stops the plan at a rejection with its reason', {
-    timeout: 180_000,
-  }, async () => {
+  it('runs an approved step, ignores an unauthorized press, and stops the plan at a rejection with its reason', async () => {
     const id = await slashInvestigate(h, 'trigger-approvals', 'checkout latency');
     confirmThenPlan(h, id, {
       steps: [
@@ -90,7 +88,7 @@ describe('remediation with approvals', () => {
     expect(plan?.text).toContain('stopped: step 3 was rejected');
   });
 
-  it('rolls a failed step back and records both results', { timeout: 180_000 }, async () => {
+  it('rolls a failed step back and records both results', async () => {
     const id = await slashInvestigate(h, 'trigger-rollback', 'checkout latency');
     confirmThenPlan(h, id, {
       steps: [step('Roll payment-api back', { service: 'payment-api', simulate: 'failure' })],

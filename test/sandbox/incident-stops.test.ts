@@ -21,7 +21,7 @@ describe('an incident investigation that has to stop', () => {
   const lastBotPost = async (thread: string) =>
     (await h.messages(INCIDENTS, thread)).filter((m) => m.bot).at(-1)?.text;
 
-  it('says a turn ended without a result when the triager never submits', { timeout: 120_000 }, async () => {
+  it('says a turn ended without a result when the triager never submits', async () => {
     const id = await slashInvestigate(h, 'trigger-no-submit', 'checkout latency');
     h.script(id, { submit_triage: [text('Checkout looks slow.'), text('Still looking.')] });
     const thread = await threadOf(h, id);
@@ -35,7 +35,7 @@ describe('an incident investigation that has to stop', () => {
     expect(await h.store.getConversation(id, { consistent: true })).toMatchObject({ status: 'failed' });
   });
 
-  it('says the daily cost ceiling stopped it, and when to try again', { timeout: 120_000 }, async () => {
+  it('says the daily cost ceiling stopped it, and when to try again', async () => {
     const id = await slashInvestigate(h, 'trigger-ceiling', 'checkout latency');
     // One call: 1,000 in ($0.002) and 60,000 out ($0.60), past the $0.50 ceiling.
     h.script(id, {

@@ -47,9 +47,7 @@ describe('live progress of an incident investigation', () => {
     { env: { LIVE_PROGRESS: 'on' } },
   );
 
-  it("streams the triage's telemetry queries as tasks under the investigation's phases", {
-    timeout: 120_000,
-  }, async () => {
+  it("streams the triage's telemetry queries as tasks under the investigation's phases", async () => {
     // Slack knows every member; the fake workspace learns a user from a first post.
     await h.post(INCIDENTS, RESPONDER, 'checkout is slow, investigating');
     const id = await slashInvestigate(h, 'trigger-progress', 'checkout latency');

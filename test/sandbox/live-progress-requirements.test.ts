@@ -19,9 +19,7 @@ import {
 describe('live progress of a requirements interview', () => {
   const h = useHarness({}, { env: { LIVE_PROGRESS: 'on' } });
 
-  it('streams a sign of life without tasks for a clarifier turn, then the questions follow', {
-    timeout: 90_000,
-  }, async () => {
+  it('streams a sign of life without tasks for a clarifier turn, then the questions follow', async () => {
     // Slack knows every member; the fake workspace learns a user from a first post.
     await h.post(PRODUCT, REQUESTER, 'hello');
     const id = await slashPrd(h, 'trigger-progress', 'I want to build an AI project manager');

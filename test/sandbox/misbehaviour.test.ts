@@ -53,7 +53,7 @@ const STOPPED = "I had to stop investigating this automatically, so I've asked t
 /** The agent turn's attempts the state machine makes for an unavailable model. */
 const TURN_ATTEMPTS = LIMITS.modelRetry.maxAttempts + 1;
 
-describe('a misbehaving model', { timeout: 90_000 }, () => {
+describe('a misbehaving model', () => {
   it('that never submits: the turn fails after its tool rounds and a reminder, and the reporter is told', async () => {
     const result = await runScenario(h, scenario(MODEL_SCENARIOS, 'model never submits'));
 
@@ -106,7 +106,7 @@ describe('a misbehaving model', { timeout: 90_000 }, () => {
   });
 });
 
-describe('a misbehaving Slack', { timeout: 90_000 }, () => {
+describe('a misbehaving Slack', () => {
   it('that answers 500 for a minute: the conversation goes on, every post once', async () => {
     const result = await runScenario(h, scenario(SLACK_SCENARIOS, 'Slack 500s for a minute'));
 

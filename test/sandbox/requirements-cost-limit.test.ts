@@ -23,9 +23,7 @@ import {
 describe('the requirements interview under a money budget', () => {
   const h = useHarness({ agentLimits: { maxConversationCostUsd: 0.5 } });
 
-  it('tells the requester the interview stopped because it used its money budget, and fails the conversation', {
-    timeout: 90_000,
-  }, async () => {
+  it('tells the requester the interview stopped because it used its money budget, and fails the conversation', async () => {
     const id = await slashPrd(h, 'trigger-money-budget', 'A dashboard for build times');
     // One call: 1,000 in ($0.002) and 60,000 out ($0.60), past the $0.50 budget.
     h.script(id, [

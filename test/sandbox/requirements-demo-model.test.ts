@@ -23,9 +23,7 @@ import {
 describe('the requirements interview with the offline demo model', () => {
   const h = useHarness({}, { model: 'demo' });
 
-  it('asks until two answers bring it to 98, then posts a labelled PRD and its analysis, and completes', {
-    timeout: 90_000,
-  }, async () => {
+  it('asks until two answers bring it to 98, then posts a labelled PRD and its analysis, and completes', async () => {
     const id = await slashPrd(h, 'trigger-demo', 'A tool that plans team lunches');
     const thread = await threadOf(h, id);
 
@@ -62,9 +60,7 @@ describe('the requirements interview with the offline demo model', () => {
     expect(analysis).toContain(`## Gaps\n\n- **Success metrics**: ${DEMO_LABEL}`);
   });
 
-  it('starts an interview in the thread of a mention with a product idea; a plain mention is a channel conversation', {
-    timeout: 60_000,
-  }, async () => {
+  it('starts an interview in the thread of a mention with a product idea; a plain mention is a channel conversation', async () => {
     const mention = await h.post(PRODUCT, REQUESTER, '<@U_BOT> idea: a shared calendar for meeting rooms');
     const id = conversationIdFor('requirements_interview', PRODUCT, mention);
     // The interview runs in the mention's thread: its opening and its questions are replies there.

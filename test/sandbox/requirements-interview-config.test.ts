@@ -27,7 +27,7 @@ describe('the requirements interview with its own configuration', () => {
     requirementsInterview: { confidenceThreshold: 70, maxClarificationTurns: 2, answerWaitSeconds: 3_000 },
   });
 
-  it('writes the PRD once the confidence reaches the configured threshold', { timeout: 90_000 }, async () => {
+  it('writes the PRD once the confidence reaches the configured threshold', async () => {
     const id = await slashPrd(h, 'trigger-threshold', 'A team lunch planner');
     h.script(id, [assess({ confidence: 72, questions: [] }), submit(PRD), submit(ANALYSIS)]);
 
@@ -37,9 +37,7 @@ describe('the requirements interview with its own configuration', () => {
     expect((await interviewRecord(h, id))?.confidenceHistory.map((entry) => entry.confidence)).toEqual([72]);
   });
 
-  it('proceeds after the configured turn cap and lists the open unknowns for the PRD', {
-    timeout: 90_000,
-  }, async () => {
+  it('proceeds after the configured turn cap and lists the open unknowns for the PRD', async () => {
     const id = await slashPrd(h, 'trigger-cap', 'A parking spot finder');
     let prdPrompt = '';
     h.script(id, [
@@ -69,9 +67,7 @@ describe('the requirements interview with its own configuration', () => {
     ]);
   });
 
-  it('reminds the requester once after the wait, then closes after the second', {
-    timeout: 90_000,
-  }, async () => {
+  it('reminds the requester once after the wait, then closes after the second', async () => {
     const id = await slashPrd(h, 'trigger-timeout', 'A meeting note taker');
     h.script(id, [assess({ confidence: 20, questions: ['Which meetings?'] })]);
     const thread = await threadOf(h, id);

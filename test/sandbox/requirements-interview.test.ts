@@ -34,9 +34,7 @@ import {
 describe('the requirements interview with the default configuration', () => {
   const h = useHarness();
 
-  it("runs the design's example: 50 -> 75 -> 98, then the PRD, the analysis, and complete", {
-    timeout: 90_000,
-  }, async () => {
+  it("runs the design's example: 50 -> 75 -> 98, then the PRD, the analysis, and complete", async () => {
     const prompts: string[] = [];
     const seen =
       (step: Step): Step =>
@@ -152,9 +150,7 @@ describe('the requirements interview with the default configuration', () => {
     expect(blocks).toContain(':moneybag: Estimated model cost');
   });
 
-  it("hands an answer sent while the clarification turn runs to the next turn, labelling a participant's as theirs", {
-    timeout: 90_000,
-  }, async () => {
+  it("hands an answer sent while the clarification turn runs to the next turn, labelling a participant's as theirs", async () => {
     const id = await slashPrd(h, 'trigger-during-turn', 'A tool for on-call handovers');
     let nextPrompt = '';
     h.script(id, [
@@ -199,9 +195,7 @@ describe('the requirements interview with the default configuration', () => {
     await finished(h, id);
   });
 
-  it('rejects a confidence outside 0-100 and no questions below the threshold, and retries', {
-    timeout: 90_000,
-  }, async () => {
+  it('rejects a confidence outside 0-100 and no questions below the threshold, and retries', async () => {
     const id = await slashPrd(h, 'trigger-invalid', 'A habit tracker');
     const errors: string[] = [];
     const errorOf = (request: RecordedModelRequest) => {
@@ -233,9 +227,7 @@ describe('the requirements interview with the default configuration', () => {
     await finished(h, id);
   });
 
-  it('tells the requester in the thread when an agent turn fails after its retries, and fails the conversation', {
-    timeout: 90_000,
-  }, async () => {
+  it('tells the requester in the thread when an agent turn fails after its retries, and fails the conversation', async () => {
     const id = await slashPrd(h, 'trigger-model-down', 'A dashboard for build times');
     // The API fails past the client's retries (two, in this harness): the turn ends `failed`.
     h.script(id, [httpError(500), httpError(529), malformed()]);
@@ -251,7 +243,7 @@ describe('the requirements interview with the default configuration', () => {
     expect(await h.store.getConversation(id, { consistent: true })).toMatchObject({ status: 'failed' });
   });
 
-  it('ends cleanly when the requester says "cancel"', { timeout: 90_000 }, async () => {
+  it('ends cleanly when the requester says "cancel"', async () => {
     const id = await slashPrd(h, 'trigger-cancel', 'A recipe app');
     h.script(id, [assess({ confidence: 30, questions: ['For whom?'] })]);
     const thread = await threadOf(h, id);

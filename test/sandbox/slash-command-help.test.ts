@@ -54,7 +54,7 @@ describe('slash command help in the sandbox', () => {
     ['/fix', 'help', 'Usage: `/fix <issue URL or number>`'],
     ['/fix', '', '/fix needs <issue URL or number>.'],
     ['/fix', '--all', '/fix has no option `--all`.'],
-  ])('answers %s %j with its usage and starts nothing', { timeout: 60_000 }, async (name, text, expected) => {
+  ])('answers %s %j with its usage and starts nothing', async (name, text, expected) => {
     const answer = await command(name, text, `trigger-help-${name.slice(1)}-${text || 'empty'}`);
 
     expect(answer.response_type).toBe('ephemeral');
