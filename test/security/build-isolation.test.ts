@@ -122,7 +122,9 @@ describe('a build script attacking the machine that runs it', () => {
         uid,
         command: ['sh', '-c', script],
       });
-      const out = execFileSync(file, args, { encoding: 'utf8' });
+      // The build runner passes a build nothing of its own environment; neither does this test.
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+      const out = execFileSync(file, args, { encoding: 'utf8', env });
       expect(out).toContain('TOOL-VISIBLE');
       expect(out).toContain(`in=${work}`);
       if (mode !== 'none') expect(out).not.toContain('READ-SECRET');
