@@ -198,6 +198,8 @@ async function runCommands(
       container(`Entering phase ${type}`);
       let failure: { command: string; reason: string } | undefined;
       for (const command of phase.commands) {
+        // A stop that lands between two commands starts no further one.
+        if (control.interrupted()) return;
         container(`Running command ${command}`);
         const end = await runCommand(command, {
           mode,
