@@ -3,7 +3,12 @@ import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { IChainable, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import {
+  type IChainable,
+  type IStateMachine,
+  type StateMachine,
+  StateMachine as StateMachineConstruct,
+} from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { WorkflowRegistration } from '../lambdas/kernel/workflows.ts';
 import { ENV } from '../lambdas/shared/env.ts';
@@ -23,10 +28,16 @@ import {
   createKernelFunction,
   type KernelFunction,
   type KernelFunctionProps,
+  publishedVersion,
 } from './constructs/kernel-function.ts';
 import type { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { thirdPartySecretOnce } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
+import {
+  type AliasDeployment,
+  publishWorkflowVersion,
+  type WorkflowVersion,
+} from './constructs/workflow-version.ts';
 import { grantPermissions } from './module-permissions.ts';
 
 /** What the workflow modules get from the stack. */
@@ -38,7 +49,12 @@ export interface ModuleDeploymentProps {
   readonly slackSecret: ThirdPartySecret;
   /** The Anthropic API key's secret; absent with `model.provider: bedrock`. */
   readonly modelSecret: ThirdPartySecret | undefined;
-  /** The kernel's task functions the workflows' states call. */
+  /** How each workflow's alias moves to the version a deploy publishes. */
+  readonly deployment: AliasDeployment;
+  /**
+   * The kernel's task functions the workflows' states call: the versions this deploy
+   * published, so a running execution keeps calling the code it started with.
+   */
   readonly kernel: {
     readonly registerWait: IFunction;
     readonly drain: IFunction;
@@ -55,6 +71,8 @@ export interface ModuleDeployment {
   readonly stateMachines: ReadonlyMap<string, StateMachine>;
   /** The state machines the Router starts (workflows, not children). */
   readonly startable: readonly StateMachine[];
+  /** Every state machine's published version and alias, by workflow name. */
+  readonly versions: ReadonlyMap<string, WorkflowVersion>;
   readonly registrations: readonly WorkflowRegistration[];
   /** A module's Router entry, when one declares it. */
   readonly routerEntry: string | undefined;
@@ -114,6 +132,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
   }
 
   const stateMachines = new Map<string, StateMachine>();
+  const versions = new Map<string, WorkflowVersion>();
   const startable: StateMachine[] = [];
   const registrations: WorkflowRegistration[] = [];
   const children = new Map<string, ChildWorkflowDefinition>();
@@ -122,20 +141,24 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
       ...props.kernel,
       table: props.table as ITableRef,
       config,
+      // The versions this deploy publishes, not `$LATEST`: see ModuleDeploymentProps.kernel.
       functions: Object.fromEntries(
         Object.keys(module.functions ?? {})
           .filter((id) => !disabled.has(id))
-          .map((id) => [id, requireFn(functions, id)]),
+          .map((id) => [id, publishedVersion(requireFn(functions, id))]),
       ),
       settings,
     };
-    const machine = (name: string, build: (s: Construct) => IChainable, timeout?: Duration) =>
-      createWorkflowStateMachine(scope, {
+    const machine = (name: string, build: (s: Construct) => IChainable, timeout?: Duration) => {
+      const stateMachine = createWorkflowStateMachine(scope, {
         name,
         build,
         ...(timeout === undefined ? {} : { timeout }),
         logRetention: config.logRetentionDays,
       });
+      versions.set(name, publishWorkflowVersion(stateMachine, props.deployment));
+      return stateMachine;
+    };
     for (const workflow of module.workflows ?? []) {
       const deployedChildren = new Map<string, StateMachine>();
       for (const child of workflow.children ?? []) {
@@ -153,16 +176,19 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
       if (stateMachines.has(workflow.name)) throw new Error(`workflow "${workflow.name}" is defined twice`);
       const stateMachine = machine(
         workflow.name,
-        (s) => workflow.build(s, kernel, deployedChildren),
+        (s) => workflow.build(s, kernel, childAliases(s, deployedChildren, versions)),
         workflow.timeout,
       );
-      // The start of each child is granted by the task that starts it (StepFunctionsStartExecution).
+      // Children start through their alias. Step Functions authorizes a start through an alias
+      // on the unqualified ARN, so that is what the parent's role gets.
+      for (const child of deployedChildren.values()) child.grantStartExecution(stateMachine.role);
       if (workflow.continuesAsNew === true) allowStartingItself(stateMachine);
       stateMachines.set(workflow.name, stateMachine);
       startable.push(stateMachine);
       registrations.push({
         workflow: workflow.name,
-        stateMachineArn: stateMachine.stateMachineArn,
+        // Conversations start through the alias: on the version of the latest deploy.
+        stateMachineArn: requireVersion(versions, workflow.name).aliasArn,
         triggers: resolveTriggers(workflow, config, settings),
         ownerRole: workflow.ownerRole,
         othersRole: workflow.othersRole,
@@ -184,6 +210,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
     functions,
     stateMachines,
     startable,
+    versions,
     registrations,
     routerEntry: routerModules[0]?.module.routerEntry,
     routerEnvironment: routerModules[0]?.environment ?? {},
@@ -367,6 +394,33 @@ function allowStartingItself(stateMachine: StateMachine): void {
       }),
     ],
   });
+}
+
+/**
+ * A workflow's children as its `build` sees them: each by its alias, so the parent starts the
+ * child's published version, never its latest revision.
+ */
+function childAliases(
+  scope: Construct,
+  children: ReadonlyMap<string, StateMachine>,
+  versions: ReadonlyMap<string, WorkflowVersion>,
+): Map<string, IStateMachine> {
+  return new Map(
+    [...children.keys()].map((name): [string, IStateMachine] => [
+      name,
+      StateMachineConstruct.fromStateMachineArn(
+        scope,
+        `${name}Alias`,
+        requireVersion(versions, name).aliasArn,
+      ),
+    ]),
+  );
+}
+
+function requireVersion(versions: ReadonlyMap<string, WorkflowVersion>, name: string): WorkflowVersion {
+  const version = versions.get(name);
+  if (version === undefined) throw new Error(`workflow "${name}" has no published version`);
+  return version;
 }
 
 function requireFn(functions: ReadonlyMap<string, KernelFunction>, id: string): KernelFunction {
