@@ -29,6 +29,7 @@ import { createKernelFunction, type KernelFunction, publishedVersion } from './c
 import { deadLetterQueuesIn, Monitoring, MonitoringSettingsSchema } from './constructs/monitoring.ts';
 import { createReconciler } from './constructs/reconciler.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
+import { aliasDeployment, DeploymentSettingsSchema } from './deployment-settings.ts';
 import { deployModules } from './workflow-modules.ts';
 
 /** The stack's functions by id: the kernel's and every enabled module's. */
@@ -143,7 +144,7 @@ export class SlackAgentsStack extends Stack {
       table,
       slackSecret,
       modelSecret,
-      deployment: { type: 'ALL_AT_ONCE' },
+      deployment: aliasDeployment(DeploymentSettingsSchema.parse(config.deployment)),
       // The states call the versions this deploy publishes, never `$LATEST`.
       kernel: {
         registerWait: publishedVersion(registerWait),

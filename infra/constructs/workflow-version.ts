@@ -1,5 +1,4 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import {
   CfnStateMachineAlias,
   CfnStateMachineVersion,
@@ -15,8 +14,8 @@ export interface AliasDeployment {
   readonly percentage?: number;
   /** Minutes between steps (gradual only). */
   readonly intervalMinutes?: number;
-  /** Alarms that, in alarm during the shift, roll the alias back to the previous version. */
-  readonly alarms?: readonly IAlarm[];
+  /** Names of alarms that, in ALARM during the shift, roll the alias back to the previous version. */
+  readonly alarmNames?: readonly string[];
 }
 
 export interface WorkflowVersion {
@@ -56,8 +55,8 @@ export function publishWorkflowVersion(
       ...(gradual && deployment.intervalMinutes !== undefined
         ? { interval: deployment.intervalMinutes }
         : {}),
-      ...(deployment.alarms !== undefined && deployment.alarms.length > 0
-        ? { alarms: deployment.alarms.map((alarm) => alarm.alarmName) }
+      ...(deployment.alarmNames !== undefined && deployment.alarmNames.length > 0
+        ? { alarms: [...deployment.alarmNames] }
         : {}),
     },
   });
