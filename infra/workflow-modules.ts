@@ -3,12 +3,7 @@ import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import {
-  type IChainable,
-  type IStateMachine,
-  type StateMachine,
-  StateMachine as StateMachineConstruct,
-} from 'aws-cdk-lib/aws-stepfunctions';
+import type { IChainable, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { WorkflowRegistration } from '../lambdas/kernel/workflows.ts';
 import { ENV } from '../lambdas/shared/env.ts';
@@ -35,7 +30,9 @@ import { thirdPartySecretOnce } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
 import {
   type AliasDeployment,
+  childAliases,
   publishWorkflowVersion,
+  requireVersion,
   type WorkflowVersion,
 } from './constructs/workflow-version.ts';
 import { grantPermissions } from './module-permissions.ts';
@@ -394,33 +391,6 @@ function allowStartingItself(stateMachine: StateMachine): void {
       }),
     ],
   });
-}
-
-/**
- * A workflow's children as its `build` sees them: each by its alias, so the parent starts the
- * child's published version, never its latest revision.
- */
-function childAliases(
-  scope: Construct,
-  children: ReadonlyMap<string, StateMachine>,
-  versions: ReadonlyMap<string, WorkflowVersion>,
-): Map<string, IStateMachine> {
-  return new Map(
-    [...children.keys()].map((name): [string, IStateMachine] => [
-      name,
-      StateMachineConstruct.fromStateMachineArn(
-        scope,
-        `${name}Alias`,
-        requireVersion(versions, name).aliasArn,
-      ),
-    ]),
-  );
-}
-
-function requireVersion(versions: ReadonlyMap<string, WorkflowVersion>, name: string): WorkflowVersion {
-  const version = versions.get(name);
-  if (version === undefined) throw new Error(`workflow "${name}" has no published version`);
-  return version;
 }
 
 function requireFn(functions: ReadonlyMap<string, KernelFunction>, id: string): KernelFunction {

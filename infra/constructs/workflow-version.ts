@@ -2,8 +2,10 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import {
   CfnStateMachineAlias,
   CfnStateMachineVersion,
-  type StateMachine,
+  type IStateMachine,
+  StateMachine,
 } from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
 import { WORKFLOW_ALIAS_NAME } from '../../statemachines/workflow-versions.ts';
 
 /** How the alias moves from the running version to a newly published one. */
@@ -61,4 +63,30 @@ export function publishWorkflowVersion(
     },
   });
   return { version, alias, aliasArn: alias.attrArn };
+}
+
+/**
+ * A workflow's children as its `build` sees them: each by its alias, so the parent starts the
+ * child's published version, never its latest revision.
+ */
+export function childAliases(
+  scope: Construct,
+  children: ReadonlyMap<string, StateMachine>,
+  versions: ReadonlyMap<string, WorkflowVersion>,
+): Map<string, IStateMachine> {
+  return new Map(
+    [...children.keys()].map((name): [string, IStateMachine] => [
+      name,
+      StateMachine.fromStateMachineArn(scope, `${name}Alias`, requireVersion(versions, name).aliasArn),
+    ]),
+  );
+}
+
+export function requireVersion(
+  versions: ReadonlyMap<string, WorkflowVersion>,
+  name: string,
+): WorkflowVersion {
+  const version = versions.get(name);
+  if (version === undefined) throw new Error(`workflow "${name}" has no published version`);
+  return version;
 }
