@@ -160,6 +160,8 @@ const SECTIONS: Record<string, string> = {
   inboxMaxReceiveCount: 'Deliveries of one inbox message before it moves to the dead-letter queue.',
   monitoring:
     'Alarms and the dashboard: e-mail addresses subscribed to the alarm topic, the model latency alarm.',
+  deployment:
+    'How a deploy moves new conversations to the new versions of the workflows: at once, or as a canary or linear shift that the named CloudWatch alarms roll back. Running conversations keep the version they started on (see operations.md, "Upgrading and rolling back").',
   alarms:
     "CloudWatch alarms whose state changes an EventBridge rule delivers to the ingress (exact names, name prefixes); an incident service's alarms must be among them.",
   agentLimits:

@@ -13,6 +13,7 @@ import { deployProblems, unknownChannels } from './config-checks.ts';
 import { unknownKeys } from './config-keys.ts';
 import { applyMovedKeys } from './config-moves.ts';
 import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
+import { DeploymentSettingsSchema } from './deployment-settings.ts';
 
 /**
  * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON
@@ -149,6 +150,13 @@ const KernelConfigFields = {
    * @default { alarmEmails: [], modelLatencyP90Ms: 60000 }
    */
   monitoring: MonitoringSettingsSchema.prefault({}),
+  /**
+   * How a deploy moves new conversations to the workflows' new versions (infra/deployment-settings.ts):
+   * `strategy` (`all_at_once`, `canary`, `linear`), `percent` and `intervalMinutes` of a gradual
+   * shift, and `alarms` (names) that roll it back. Running conversations keep their version.
+   * @default { strategy: 'all_at_once', alarms: [] }
+   */
+  deployment: DeploymentSettingsSchema.prefault({}),
   /**
    * CloudWatch alarms whose state changes an EventBridge rule delivers to the ingress (for the
    * workflows' `alert` triggers): exact alarm names and name prefixes. Both empty: no rule.

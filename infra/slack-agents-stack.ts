@@ -1,14 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import {
-  Annotations,
-  type CfnElement,
-  CfnOutput,
-  Duration,
-  Stack,
-  type StackProps,
-  Validations,
-} from 'aws-cdk-lib';
-import { Effect, type IRole, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Annotations, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Effect, type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { type CfnFunction, FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -33,10 +25,11 @@ import { FailureQueue } from './constructs/failure-queue.ts';
 import { FunctionConfiguration } from './constructs/function-configuration.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { IngressSources } from './constructs/ingress-sources.ts';
-import { createKernelFunction, type KernelFunction } from './constructs/kernel-function.ts';
+import { createKernelFunction, type KernelFunction, publishedVersion } from './constructs/kernel-function.ts';
 import { deadLetterQueuesIn, Monitoring, MonitoringSettingsSchema } from './constructs/monitoring.ts';
 import { createReconciler } from './constructs/reconciler.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
+import { aliasDeployment, DeploymentSettingsSchema } from './deployment-settings.ts';
 import { deployModules } from './workflow-modules.ts';
 
 /** The stack's functions by id: the kernel's and every enabled module's. */
@@ -151,7 +144,14 @@ export class SlackAgentsStack extends Stack {
       table,
       slackSecret,
       modelSecret,
-      kernel: { registerWait, drain, slackPost, approvalWait },
+      deployment: aliasDeployment(DeploymentSettingsSchema.parse(config.deployment)),
+      // The states call the versions this deploy publishes, never `$LATEST`.
+      kernel: {
+        registerWait: publishedVersion(registerWait),
+        drain: publishedVersion(drain),
+        slackPost: publishedVersion(slackPost),
+        approvalWait: publishedVersion(approvalWait),
+      },
     });
     // The Router parses WORKFLOWS with this schema at runtime; fail the synth instead.
     WorkflowRegistrations.parse(deployed.registrations);
@@ -357,27 +357,7 @@ function acknowledgeFindings(functions: StackFunctions, stateMachines: Iterable<
       reason:
         'Resource::* only for actions without resource-level permissions: CloudWatch Logs vended log delivery (logs:*LogDelivery*, logs:PutResourcePolicy) and X-Ray tracing (xray:Put*, xray:GetSampling*).',
     });
-    for (const [id, logicalId] of invokedFunctions(stateMachine, functions)) {
-      Validations.of(stateMachine.role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>:*]`,
-        reason: `The LambdaInvoke task grants ${id}'s versions and aliases (<arn>:*): still the one task function, no other.`,
-      });
-    }
   }
-}
-
-/**
- * The functions a state machine's role may invoke, with their logical ids: read from its
- * policy, so each workflow's acknowledgments name exactly the functions its tasks call.
- */
-function invokedFunctions(stateMachine: StateMachine, functions: StackFunctions): [string, string][] {
-  const stack = Stack.of(stateMachine);
-  const policy = stateMachine.role.node.tryFindChild('DefaultPolicy');
-  if (!(policy instanceof Policy)) return [];
-  const rendered = JSON.stringify(stack.resolve(policy.document));
-  return [...functions]
-    .map(([id, fn]): [string, string] => [id, stack.getLogicalId(fn.node.defaultChild as CfnElement)])
-    .filter(([, logicalId]) => rendered.includes(`"${logicalId}"`));
 }
 
 function requireRole(fn: KernelFunction): IRole {

@@ -23,10 +23,18 @@ import {
   createKernelFunction,
   type KernelFunction,
   type KernelFunctionProps,
+  publishedVersion,
 } from './constructs/kernel-function.ts';
 import type { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { thirdPartySecretOnce } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
+import {
+  type AliasDeployment,
+  childAliases,
+  publishWorkflowVersion,
+  requireVersion,
+  type WorkflowVersion,
+} from './constructs/workflow-version.ts';
 import { grantPermissions } from './module-permissions.ts';
 
 /** What the workflow modules get from the stack. */
@@ -38,7 +46,12 @@ export interface ModuleDeploymentProps {
   readonly slackSecret: ThirdPartySecret;
   /** The Anthropic API key's secret; absent with `model.provider: bedrock`. */
   readonly modelSecret: ThirdPartySecret | undefined;
-  /** The kernel's task functions the workflows' states call. */
+  /** How each workflow's alias moves to the version a deploy publishes. */
+  readonly deployment: AliasDeployment;
+  /**
+   * The kernel's task functions the workflows' states call: the versions this deploy
+   * published, so a running execution keeps calling the code it started with.
+   */
   readonly kernel: {
     readonly registerWait: IFunction;
     readonly drain: IFunction;
@@ -55,6 +68,8 @@ export interface ModuleDeployment {
   readonly stateMachines: ReadonlyMap<string, StateMachine>;
   /** The state machines the Router starts (workflows, not children). */
   readonly startable: readonly StateMachine[];
+  /** Every state machine's published version and alias, by workflow name. */
+  readonly versions: ReadonlyMap<string, WorkflowVersion>;
   readonly registrations: readonly WorkflowRegistration[];
   /** A module's Router entry, when one declares it. */
   readonly routerEntry: string | undefined;
@@ -114,6 +129,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
   }
 
   const stateMachines = new Map<string, StateMachine>();
+  const versions = new Map<string, WorkflowVersion>();
   const startable: StateMachine[] = [];
   const registrations: WorkflowRegistration[] = [];
   const children = new Map<string, ChildWorkflowDefinition>();
@@ -122,20 +138,24 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
       ...props.kernel,
       table: props.table as ITableRef,
       config,
+      // The versions this deploy publishes, not `$LATEST`: see ModuleDeploymentProps.kernel.
       functions: Object.fromEntries(
         Object.keys(module.functions ?? {})
           .filter((id) => !disabled.has(id))
-          .map((id) => [id, requireFn(functions, id)]),
+          .map((id) => [id, publishedVersion(requireFn(functions, id))]),
       ),
       settings,
     };
-    const machine = (name: string, build: (s: Construct) => IChainable, timeout?: Duration) =>
-      createWorkflowStateMachine(scope, {
+    const machine = (name: string, build: (s: Construct) => IChainable, timeout?: Duration) => {
+      const stateMachine = createWorkflowStateMachine(scope, {
         name,
         build,
         ...(timeout === undefined ? {} : { timeout }),
         logRetention: config.logRetentionDays,
       });
+      versions.set(name, publishWorkflowVersion(stateMachine, props.deployment));
+      return stateMachine;
+    };
     for (const workflow of module.workflows ?? []) {
       const deployedChildren = new Map<string, StateMachine>();
       for (const child of workflow.children ?? []) {
@@ -153,16 +173,19 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
       if (stateMachines.has(workflow.name)) throw new Error(`workflow "${workflow.name}" is defined twice`);
       const stateMachine = machine(
         workflow.name,
-        (s) => workflow.build(s, kernel, deployedChildren),
+        (s) => workflow.build(s, kernel, childAliases(s, deployedChildren, versions)),
         workflow.timeout,
       );
-      // The start of each child is granted by the task that starts it (StepFunctionsStartExecution).
+      // Children start through their alias. Step Functions authorizes a start through an alias
+      // on the unqualified ARN, so that is what the parent's role gets.
+      for (const child of deployedChildren.values()) child.grantStartExecution(stateMachine.role);
       if (workflow.continuesAsNew === true) allowStartingItself(stateMachine);
       stateMachines.set(workflow.name, stateMachine);
       startable.push(stateMachine);
       registrations.push({
         workflow: workflow.name,
-        stateMachineArn: stateMachine.stateMachineArn,
+        // Conversations start through the alias: on the version of the latest deploy.
+        stateMachineArn: requireVersion(versions, workflow.name).aliasArn,
         triggers: resolveTriggers(workflow, config, settings),
         ownerRole: workflow.ownerRole,
         othersRole: workflow.othersRole,
@@ -184,6 +207,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
     functions,
     stateMachines,
     startable,
+    versions,
     registrations,
     routerEntry: routerModules[0]?.module.routerEntry,
     routerEnvironment: routerModules[0]?.environment ?? {},

@@ -22,6 +22,11 @@ import {
   type SandboxOptions,
 } from './sandbox-options.ts';
 import { logicalIdOfArn, mergeEnvironments, readFunctions } from './sandbox-resources.ts';
+import {
+  functionOfInvokedArn,
+  publishedFunctionVersions,
+  publishStateMachineVersions,
+} from './sandbox-versions.ts';
 import { buildWorld, type SandboxHost, type SandboxWorld } from './sandbox-world.ts';
 import { createStepFunctionsApi } from './stepfunctions/api.ts';
 import { ManualClock } from './stepfunctions/clock.ts';
@@ -304,13 +309,15 @@ async function openHost(
     onLogEvent: (group, stream, event) => link.world()?.telemetry.logs.put(group, stream, event),
   });
   for (const project of projectsFromTemplate(template, names)) codebuild.createProject(project);
+  const functionVersions = publishedFunctionVersions(template, names);
   const stepFunctions = new LocalStepFunctions({
     onEvent: () => link.world()?.feed.notify('execution'),
     timeScale: options.timeScale,
     ...(options.clock === 'manual' ? { clock: new ManualClock() } : {}),
     dynamodb,
     codebuild,
-    invokeLambda: (functionArn, payload) => runtime.invoke(logicalIdOfArn(functionArn), payload),
+    invokeLambda: (functionArn, payload) =>
+      runtime.invoke(functionOfInvokedArn(functionArn, functionVersions), payload),
   });
   for (const [logicalId, resource] of resourcesOfType(template, 'AWS::StepFunctions::StateMachine')) {
     const definition = resolveIntrinsics(resource.Properties?.DefinitionString ?? null, template, names);
@@ -320,6 +327,7 @@ async function openHost(
       definition,
     });
   }
+  publishStateMachineVersions(template, names, stepFunctions);
   const ingress = resourcesOfType(template, 'AWS::Lambda::Url')[0];
   if (!ingress) throw new UnsupportedTemplateError('the template has no Function URL for the ingress');
   const ingressId = logicalIdOfArn(

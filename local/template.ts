@@ -46,6 +46,10 @@ export function resourceRef(template: CloudFormationTemplate, logicalId: string,
       return logicalId;
     case 'AWS::StepFunctions::StateMachine':
       return localArn('states', `stateMachine:${logicalId}`);
+    case 'AWS::Lambda::Version':
+    case 'AWS::StepFunctions::StateMachineVersion':
+    case 'AWS::StepFunctions::StateMachineAlias':
+      return qualifiedArn(template, logicalId, resource);
     case 'AWS::SecretsManager::Secret':
       return localArn('secretsmanager', `secret:${logicalId}`);
     default:
@@ -61,6 +65,7 @@ export function resourceAttribute(
 ): string {
   const resource = template.Resources[logicalId];
   if (!resource) throw new UnsupportedTemplateError(`Fn::GetAtt of unknown resource ${logicalId}`);
+  if (resource.Type === 'AWS::Lambda::Version' && attribute === 'Version') return LOCAL_VERSION;
   if (
     attribute !== 'Arn' &&
     attribute !== 'QueueName' &&
@@ -82,9 +87,62 @@ export function resourceAttribute(
       return `${names.baseUrl}/slack/events`;
     case 'AWS::StepFunctions::StateMachine':
       return localArn('states', `stateMachine:${logicalId}`);
+    case 'AWS::StepFunctions::StateMachineVersion':
+    case 'AWS::StepFunctions::StateMachineAlias':
+      return qualifiedArn(template, logicalId, resource);
     default:
       return localArn('unknown', logicalId);
   }
+}
+
+/**
+ * The number of every published version in the sandbox: it deploys once, so each function and
+ * each state machine has exactly one version (sandbox.ts refuses a template with more).
+ */
+export const LOCAL_VERSION = '1';
+
+/**
+ * The ARN of a Lambda version, a state machine version or a state machine alias: its
+ * function's or state machine's ARN with the version number or alias name after it.
+ */
+function qualifiedArn(
+  template: CloudFormationTemplate,
+  logicalId: string,
+  resource: TemplateResource,
+): string {
+  const properties = resource.Properties ?? {};
+  switch (resource.Type) {
+    case 'AWS::Lambda::Version':
+      return `${localArn('lambda', `function:${targetOf(logicalId, properties.FunctionName)}`)}:${LOCAL_VERSION}`;
+    case 'AWS::StepFunctions::StateMachineVersion':
+      return `${localArn('states', `stateMachine:${targetOf(logicalId, properties.StateMachineArn)}`)}:${LOCAL_VERSION}`;
+    default: {
+      const preference = properties.DeploymentPreference as Record<string, Json> | undefined;
+      const routes = properties.RoutingConfiguration as Record<string, Json>[] | undefined;
+      const versionId = targetOf(
+        logicalId,
+        preference?.StateMachineVersionArn ?? routes?.[0]?.StateMachineVersionArn,
+      );
+      const version = template.Resources[versionId];
+      if (version?.Type !== 'AWS::StepFunctions::StateMachineVersion') {
+        throw new UnsupportedTemplateError(`alias ${logicalId}: ${versionId} is not a state machine version`);
+      }
+      const machine = targetOf(versionId, version.Properties?.StateMachineArn);
+      return localArn('states', `stateMachine:${machine}:${String(properties.Name ?? logicalId)}`);
+    }
+  }
+}
+
+/** The logical id a property refers to (`Ref` or `Fn::GetAtt`): what a version or alias belongs to. */
+export function targetOf(logicalId: string, value: Json | undefined): string {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    if (typeof value.Ref === 'string') return value.Ref;
+    const getAtt = value['Fn::GetAtt'];
+    if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') return getAtt[0];
+  }
+  throw new UnsupportedTemplateError(
+    `${logicalId}: the sandbox reads a version's or alias's target only as a Ref or Fn::GetAtt`,
+  );
 }
 
 function tableName(logicalId: string, resource: TemplateResource): string {

@@ -11,13 +11,21 @@ import {
   transientRetry,
 } from './kernel.ts';
 import { conversationItemKey } from './kernel-records.ts';
+import {
+  ACCEPTED_HANDOVER_VERSIONS,
+  HANDOVER_VERSION,
+  HANDOVER_VERSION_FIELD,
+  ownAliasArn,
+} from './workflow-versions.ts';
 
 /**
  * Continue-as-new for Step Functions: a long conversation hands itself to a
  * fresh execution of the same state machine before its history could reach the 25,000-event
  * limit. Step Functions has no such primitive, so it is three states: start the new execution
- * (`$$.StateMachine.Id`, so no state machine needs its own ARN in its definition), record it
- * on the conversation, and succeed.
+ * through the workflow's alias (derived from `$$.StateMachine.Id`, so no state machine needs
+ * its own ARN in its definition), record it on the conversation, and succeed. The new execution
+ * runs the version the alias points at now: the hand-over input says its shape version
+ * (`handoverVersion`), which the next version accepts (statemachines/workflow-versions.ts).
  *
  * Hand over only where nothing is in flight: no open wait (its token would die with this
  * execution) and no drained-but-unprocessed messages. Pending messages stay pending in the
@@ -64,8 +72,9 @@ export interface ContinueAsNewProps {
 }
 
 /**
- * Starts `<conversationId>-<turn>` of this state machine with the carried fields plus
- * `handedOverFrom` (this execution's ARN, also linked in the console as its parent), writes
+ * Starts `<conversationId>-<turn>` of this state machine's alias with the carried fields plus
+ * `handoverVersion` and `handedOverFrom` (this execution's ARN, also linked in the console as
+ * its parent), writes
  * its name and ARN to the conversation, and ends this execution. Returns the first state.
  *
  * Execution names are at most 80 characters; conversation ids are at most
@@ -84,9 +93,10 @@ export function continueAsNew(scope: Construct, id: string, props: ContinueAsNew
 
   // A CustomState: CDK's StepFunctionsStartExecution needs the state machine as an object,
   // and a state machine cannot reference its own ARN in its definition (a cycle).
-  const input: Record<string, string> = Object.fromEntries(
+  const input: Record<string, string | number> = Object.fromEntries(
     props.carry.map((field) => [`${field}.$`, `$.${field}`]),
   );
+  input[HANDOVER_VERSION_FIELD] = HANDOVER_VERSION;
   input[`${HANDED_OVER_FROM}.$`] = '$$.Execution.Id';
   // Links the two executions in the Step Functions console, as `associateWithParent` does.
   input['AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID.$'] = '$$.Execution.Id';
@@ -95,7 +105,7 @@ export function continueAsNew(scope: Construct, id: string, props: ContinueAsNew
       Type: 'Task',
       Resource: `arn:${Aws.PARTITION}:states:::states:startExecution`,
       Parameters: {
-        'StateMachineArn.$': '$$.StateMachine.Id',
+        'StateMachineArn.$': ownAliasArn(),
         'Name.$': name,
         Input: input,
       },
@@ -127,4 +137,34 @@ export function continueAsNew(scope: Construct, id: string, props: ContinueAsNew
 
   start.next(record).next(handedOver);
   return start;
+}
+
+/** The error of an execution handed a state whose shape version this release does not read. */
+export const HANDOVER_VERSION_NOT_ACCEPTED = 'HandoverVersionNotAccepted';
+
+/**
+ * The first state of a handed-over execution: goes on to `next` when the input's
+ * `handoverVersion` is one this release reads (absent counts as 0, the release before the
+ * field), and otherwise fails with an error that names the field, rather than running on a
+ * state it would misread.
+ */
+export function acceptHandover(scope: Construct, id: string, next: sfn.IChainable): sfn.Choice {
+  const field = `$.${HANDOVER_VERSION_FIELD}`;
+  const rejected = new sfn.Fail(scope, `${id} rejected`, {
+    stateName: 'Hand-over version not accepted',
+    error: HANDOVER_VERSION_NOT_ACCEPTED,
+    cause: `the input's ${HANDOVER_VERSION_FIELD} is not one this release reads (${ACCEPTED_HANDOVER_VERSIONS.join(', ')}; absent is 0)`,
+  });
+  // Rules in order, the first that matches decides: a comparison runs only on a present number
+  // (Step Functions fails the execution on a comparison with a missing path).
+  // `Not IsPresent` rather than `IsPresent: false`, which aws-local-stepfunctions (the
+  // sandbox's runtime) evaluates as false for a missing field too.
+  const absent = sfn.Condition.not(sfn.Condition.isPresent(field));
+  const choice = sfn.Choice.jsonPath(scope, id, { stateName: 'Hand-over version accepted?' });
+  if (ACCEPTED_HANDOVER_VERSIONS.includes(0)) choice.when(absent, next);
+  choice.when(sfn.Condition.or(absent, sfn.Condition.not(sfn.Condition.isNumeric(field))), rejected);
+  for (const version of ACCEPTED_HANDOVER_VERSIONS.filter((v) => v > 0)) {
+    choice.when(sfn.Condition.numberEquals(field, version), next);
+  }
+  return choice.otherwise(rejected);
 }

@@ -99,8 +99,9 @@ export interface WorkflowDefinition<F extends string = string, S = unknown> {
   readonly children?: readonly ChildWorkflowDefinition<F, S>[];
   /**
    * Whether executions start a fresh execution of their own state machine to continue the
-   * conversation (continue-as-new, ahead of the 25,000-event history limit), with
-   * `$$.StateMachine.Id`. The stack then lets the state machine start itself.
+   * conversation (continue-as-new, ahead of the 25,000-event history limit), through the
+   * workflow's alias (derived from `$$.StateMachine.Id`). The stack then lets the state machine
+   * start itself.
    * @default false
    */
   readonly continuesAsNew?: boolean;

@@ -3,6 +3,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   Architecture,
   type CfnFunction,
+  type IFunction,
   Function as LambdaFunction,
   Runtime,
   Tracing,
@@ -71,10 +72,26 @@ export function createKernelFunction(
     // No `--enable-source-maps`: it parses the whole map at every cold start (17-26% of the
     // import). The injected entry maps stack traces lazily, when one is first formatted.
     environment: props.environment,
+    // `currentVersion` publishes a version whenever the code or configuration changes. The
+    // replaced ones are retained: executions started on an earlier state machine version still
+    // call them (docs/operations.md, "Upgrading and rolling back").
+    currentVersionOptions: {
+      removalPolicy: RemovalPolicy.RETAIN,
+      description: `${id}: the code of one deploy`,
+    },
   });
   const resource = fn.node.defaultChild as CfnFunction;
   resource.addMetadata(FUNCTION_METADATA_KEY, id);
   resource.addMetadata(ENTRY_METADATA_KEY, spec.entry);
   if (spec.kind !== undefined) resource.addMetadata(KIND_METADATA_KEY, spec.kind);
   return fn;
+}
+
+/**
+ * The version of `fn` this deploy publishes, for state machine tasks: a running execution keeps
+ * calling the code of the deploy its state machine version belongs to, never `$LATEST`.
+ */
+export function publishedVersion(fn: KernelFunction): IFunction {
+  // A Version is an IFunction; its `role?: IRole` only trips exactOptionalPropertyTypes.
+  return fn.currentVersion as IFunction;
 }

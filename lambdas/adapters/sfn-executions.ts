@@ -11,9 +11,14 @@ import type { TaskCompleter } from '../kernel/approval-wait.ts';
 import type { Executions, StartResult, WakeResult } from '../kernel/ports.ts';
 import type { WakeOutput } from '../kernel/tasks.ts';
 
-/** `arn:aws:states:r:a:stateMachine:Name` + `exec` -> `arn:aws:states:r:a:execution:Name:exec` */
+/**
+ * `arn:aws:states:r:a:stateMachine:Name` + `exec` -> `arn:aws:states:r:a:execution:Name:exec`.
+ * An execution started through an alias or a version (`...:stateMachine:Name:live`) is named
+ * under the state machine itself: the qualifier is not part of its ARN.
+ */
 export function executionArnFor(stateMachineArn: string, name: string): string {
-  return `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
+  const unqualified = stateMachineArn.split(':').slice(0, 7).join(':');
+  return `${unqualified.replace(':stateMachine:', ':execution:')}:${name}`;
 }
 
 /** Step Functions calls of the kernel, with the "already done" answers translated to results. */

@@ -18,6 +18,7 @@ export const API_ERROR_CODES = [
   'InvalidName',
   'InvalidOutput',
   'InvalidToken',
+  'ResourceNotFound',
   'StateMachineAlreadyExists',
   'StateMachineDoesNotExist',
   'TaskTimedOut',

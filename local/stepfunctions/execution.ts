@@ -66,6 +66,10 @@ export interface StateMachineDescription {
 export interface ExecutionDescription {
   readonly executionArn: string;
   readonly stateMachineArn: string;
+  /** The version it runs, when it started through a version or an alias. */
+  readonly stateMachineVersionArn?: string;
+  /** The alias it started through, if any. */
+  readonly stateMachineAliasArn?: string;
   readonly name: string;
   readonly status: ExecutionStatus;
   readonly startDate: Date;
@@ -94,6 +98,9 @@ export interface RegisteredMachine {
 
 export interface Execution {
   readonly machine: RegisteredMachine;
+  /** The version and alias it started through (a qualified ARN). */
+  readonly versionArn?: string;
+  readonly aliasArn?: string;
   readonly executionArn: string;
   readonly name: string;
   readonly input: string;

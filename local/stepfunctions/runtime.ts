@@ -34,6 +34,7 @@ import {
 import { fromLibraryEvent, type HistoryEvent } from './history.ts';
 import type { TaskRun } from './task-run.ts';
 import { TaskRunner } from './task-runner.ts';
+import { PublishedVersions } from './versions.ts';
 
 export type {
   ExecutionDescription,
@@ -54,6 +55,7 @@ export type {
  */
 export class LocalStepFunctions {
   private readonly machines = new Map<string, RegisteredMachine>();
+  private readonly versions = new PublishedVersions();
   private readonly executions = new Map<string, Execution>();
   /** Every task token ever minted, with the task run it belongs to (settled runs stay: TaskTimedOut). */
   private readonly tokens = new Map<string, TaskRun>();
@@ -137,15 +139,29 @@ export class LocalStepFunctions {
     return this.machine(arn).description;
   }
 
+  /** Publishes a version of a registered state machine (its definition as registered); returns its ARN. */
+  publishVersion(stateMachineArn: string): string {
+    this.machine(stateMachineArn);
+    return this.versions.publishVersion(stateMachineArn);
+  }
+
+  /** Points the alias `name` at a published version; returns the alias's ARN. */
+  setAlias(name: string, versionArn: string): string {
+    return this.versions.setAlias(name, versionArn);
+  }
+
+  /** Starts an execution of a state machine, or of a version or alias of one (a qualified ARN). */
   startExecution(request: StartExecutionRequest): { executionArn: string; startDate: Date } {
-    const machine = this.machine(request.stateMachineArn);
+    const target = this.versions.resolve(request.stateMachineArn);
+    const machine = this.machine(target.stateMachineArn);
     const name = request.name ?? randomUUID();
     if (!isValidName(name)) {
       throw new StepFunctionsApiError('InvalidName', `Invalid Name: '${name}'`);
     }
     const input = request.input ?? '{}';
     const inputValue = parseJson(input, 'InvalidExecutionInput', 'Invalid State Machine Execution Input');
-    const executionArn = `${request.stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
+    // Named under the state machine, whichever version or alias it started through.
+    const executionArn = `${target.stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
     const existing = this.executions.get(executionArn);
     if (existing) {
       // StartExecution is idempotent for STANDARD workflows: the same name and input while the
@@ -166,6 +182,8 @@ export class LocalStepFunctions {
     }
     const execution: Execution = {
       machine,
+      ...(target.versionArn !== undefined && { versionArn: target.versionArn }),
+      ...(target.aliasArn !== undefined && { aliasArn: target.aliasArn }),
       executionArn,
       name,
       input,
@@ -229,6 +247,8 @@ export class LocalStepFunctions {
     return {
       executionArn: execution.executionArn,
       stateMachineArn: execution.machine.description.stateMachineArn,
+      ...(execution.versionArn !== undefined && { stateMachineVersionArn: execution.versionArn }),
+      ...(execution.aliasArn !== undefined && { stateMachineAliasArn: execution.aliasArn }),
       name: execution.name,
       status: execution.status,
       startDate: execution.startDate,

@@ -4,6 +4,7 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { agentTurn } from '../agent-turn.ts';
 import {
+  acceptHandover,
   continueAsNew,
   EXECUTION_ALREADY_EXISTS,
   HANDED_OVER_FROM,
@@ -373,7 +374,10 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     catchFailure(acknowledgeReport, timeToHandOver);
     acknowledgeReport.next(timeToHandOver);
     const resuming = sfn.Choice.jsonPath(scope, S.resuming)
-      .when(sfn.Condition.isPresent(`$.${HANDED_OVER_FROM}`), timeToHandOver)
+      .when(
+        sfn.Condition.isPresent(`$.${HANDED_OVER_FROM}`),
+        acceptHandover(scope, 'Accept handover', timeToHandOver),
+      )
       .otherwise(acknowledgeReport);
     // Defaults under the input: a handed-over execution brings its own turnContext, threads
     // and result. `handoverAtTurn` counts from the turn this execution starts at.

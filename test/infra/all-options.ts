@@ -23,6 +23,12 @@ export const ALL_OPTIONS_CONFIG = {
   model: { provider: 'bedrock', id: 'global.anthropic.claude-sonnet-5-5' },
   logRetentionDays: 30,
   monitoring: { alarmEmails: ['ops@example.com'] },
+  deployment: {
+    strategy: 'linear',
+    percent: 25,
+    intervalMinutes: 10,
+    alarms: ['slack-agents-canary-errors'],
+  },
   alarms: { names: ['checkout-p99'], namePrefixes: ['payment-'] },
   agentLimits: { maxConversationCostUsd: 50, maxDailyCostUsd: 500 },
   github: { baseUrl: 'https://api.github.com' },

@@ -26,6 +26,7 @@ describe('stack configuration', () => {
       ingressReservedConcurrency: 50,
       inboxMaxReceiveCount: 5,
       monitoring: { alarmEmails: [], modelLatencyP90Ms: 60_000 },
+      deployment: { strategy: 'all_at_once', alarms: [] },
       alarms: { names: [], namePrefixes: [] },
       github: { baseUrl: 'https://api.github.com' },
       people: {

@@ -3,8 +3,10 @@ import { spawnSync } from 'node:child_process';
 /**
  * Prepares a synthesized template for moto's CloudFormation (`moto_server`), which models most
  * of the stack's resource types but not all: the types it lacks are set aside (and references
- * to them replaced by values of the right shape), and FIFO queues get explicit names, which
- * moto needs to end in `.fifo` (CloudFormation generates them in AWS). Nothing else changes.
+ * to them replaced by values of the right shape), FIFO queues get explicit names, which
+ * moto needs to end in `.fifo` (CloudFormation generates them in AWS), and a `Ref` to a Lambda
+ * version is written as the version's ARN (moto 5.2 creates `AWS::Lambda::Version` but resolves
+ * a `Ref` to it to its Python object, which an IAM policy cannot hold). Nothing else changes.
  */
 
 /**
@@ -21,6 +23,8 @@ export const TYPES_MOTO_LACKS = [
   'AWS::SNS::TopicPolicy',
   'AWS::SQS::QueuePolicy',
   'AWS::SecretsManager::Secret',
+  'AWS::StepFunctions::StateMachineAlias',
+  'AWS::StepFunctions::StateMachineVersion',
 ] as const;
 
 /** The types among `types` that moto's CloudFormation has no model for, asked of moto's own Python package. */
@@ -62,6 +66,11 @@ function standIn(type: string, logicalId: string, attribute: string | undefined)
       return attribute === 'Arn' ? arn('codebuild', `project/${logicalId}`) : logicalId;
     case 'AWS::Lambda::Url':
       return `https://${logicalId.toLowerCase()}.lambda-url.${MOTO_REGION}.on.aws/`;
+    // A qualified state machine ARN: the version number or the alias name after the name.
+    case 'AWS::StepFunctions::StateMachineVersion':
+      return arn('states', `stateMachine:${logicalId}:1`);
+    case 'AWS::StepFunctions::StateMachineAlias':
+      return arn('states', `stateMachine:${logicalId}:live`);
     default:
       return logicalId;
   }
@@ -75,10 +84,23 @@ export function forMoto(template: Template): { template: Template; setAside: str
       .filter(([, resource]) => lacking.has(resource.Type))
       .map(([id, resource]) => [id, resource.Type]),
   );
+  const versionOf = new Map(
+    Object.entries(template.Resources)
+      .filter(([, resource]) => resource.Type === 'AWS::Lambda::Version')
+      .map(([id, resource]) => [
+        id,
+        (resource.Properties?.FunctionName as { Ref?: string } | undefined)?.Ref,
+      ]),
+  );
   const replace = (value: Json): Json => {
     if (Array.isArray(value)) return value.map(replace);
     if (value === null || typeof value !== 'object') return value;
     const ref = value.Ref;
+    const versionedFunction = typeof ref === 'string' ? versionOf.get(ref) : undefined;
+    // The first version of the function: what AWS answers for a Ref to it in a new stack.
+    if (versionedFunction !== undefined) {
+      return { 'Fn::Join': [':', [{ 'Fn::GetAtt': [versionedFunction, 'Arn'] }, '1']] };
+    }
     if (typeof ref === 'string' && setAside.has(ref))
       return standIn(setAside.get(ref) as string, ref, undefined);
     const getAtt = value['Fn::GetAtt'];

@@ -12,9 +12,11 @@ import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
 import { type FunctionSpec, KERNEL_FUNCTIONS } from '../../statemachines/kernel-functions.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import {
+  aliasOf,
   functionResource,
   onlyResource,
   PROBE_CHANNEL,
+  publishedVersionOf,
   type Resource,
   registrationsText,
   renderIntrinsics,
@@ -218,7 +220,7 @@ describe('function environment', () => {
     expect(registrations.filter((registration) => registration.workflow === 'kernel_probe')).toEqual([
       {
         workflow: 'kernel_probe',
-        stateMachineArn: `<${stateMachineId}>`,
+        stateMachineArn: `<${aliasOf(template, stateMachineId)}.Arn>`,
         triggers: [
           { type: 'channel_message', channel: PROBE_CHANNEL },
           { type: 'github_issue_labeled', repository: 'Codertocat/Hello-World', label: 'bug' },
@@ -239,7 +241,7 @@ describe('function environment', () => {
     expect(registrations).toEqual([
       {
         workflow: 'bug_investigation',
-        stateMachineArn: `<${stateMachineOf(production, 'bug_investigation')[0]}>`,
+        stateMachineArn: `<${aliasOf(production, stateMachineOf(production, 'bug_investigation')[0])}.Arn>`,
         triggers: [{ type: 'channel_message', channel: 'C_BUG_REPORTS' }],
         ownerRole: 'reporter',
         othersRole: null,
@@ -247,7 +249,7 @@ describe('function environment', () => {
       },
       {
         workflow: 'requirements_interview',
-        stateMachineArn: `<${stateMachineOf(production, 'requirements_interview')[0]}>`,
+        stateMachineArn: `<${aliasOf(production, stateMachineOf(production, 'requirements_interview')[0])}.Arn>`,
         triggers: [
           {
             type: 'slash_command',
@@ -267,7 +269,7 @@ describe('function environment', () => {
       },
       {
         workflow: 'incident_investigation',
-        stateMachineArn: `<${stateMachineOf(production, 'incident_investigation')[0]}>`,
+        stateMachineArn: `<${aliasOf(production, stateMachineOf(production, 'incident_investigation')[0])}.Arn>`,
         triggers: [
           {
             type: 'slash_command',
@@ -681,8 +683,14 @@ describe('state machines of the production stack', () => {
     const statements = roleStatements(production, sla.Properties.RoleArn);
     const invoked = statements
       .filter(({ actions }) => actions.includes('lambda:InvokeFunction'))
-      .map(({ resource }) => resource.replace(/^<(\w+?)[0-9A-F]{8}\.Arn>(:\*)?$/, '$1'));
-    expect([...new Set(invoked)].sort()).toEqual(['BugInvestigationSlackPost', 'SlaCheck']);
+      .map(({ resource }) => resource);
+    // The versions this deploy published: an execution keeps calling the code it started with.
+    expect([...new Set(invoked)].sort()).toEqual(
+      [
+        `<${publishedVersionOf(production, 'BugInvestigationSlackPost')}>`,
+        `<${publishedVersionOf(production, 'SlaCheck')}>`,
+      ].sort(),
+    );
     expect(statements.flatMap(({ actions }) => actions)).not.toContain('states:StartExecution');
   });
 });

@@ -7,8 +7,8 @@ import {
   allKeys,
   allStates,
   definitions,
-  functionResource,
   probeStack,
+  publishedVersionOf,
   templateOf,
 } from './template.ts';
 
@@ -138,11 +138,11 @@ describe('the kernel_probe graph', () => {
   });
 
   it('waits through RegisterWait with a task token, accepting the reporter only', () => {
-    const [registerWaitId] = functionResource(template, 'RegisterWait');
+    const registerWaitVersion = publishedVersionOf(template, 'RegisterWait');
     expect(state('Wait for reporter')).toMatchObject({
       Resource: 'arn:<AWS::Partition>:states:::lambda:invoke.waitForTaskToken',
       Parameters: {
-        FunctionName: `<${registerWaitId}.Arn>`,
+        FunctionName: `<${registerWaitVersion}>`,
         Payload: {
           'conversationId.$': '$.conversationId',
           'taskToken.$': '$$.Task.Token',

@@ -80,6 +80,33 @@ export function functionResource(template: Template, id: string): [string, Resou
   return found;
 }
 
+/** The logical id of the `AWS::Lambda::Version` this deploy publishes of the function `id`. */
+export function publishedVersionOf(template: Template, id: string): string {
+  const [functionId] = functionResource(template, id);
+  const versions = Object.entries(resourcesOfType(template, 'AWS::Lambda::Version')).filter(
+    ([, resource]) => (resource.Properties.FunctionName as { Ref?: string }).Ref === functionId,
+  );
+  if (versions.length !== 1) throw new Error(`${id} has ${versions.length} published versions, not 1`);
+  return (versions[0] as [string, Resource])[0];
+}
+
+/** The logical id of the alias (`live`) through which executions of the state machine `stateMachineId` start. */
+export function aliasOf(template: Template, stateMachineId: string): string {
+  const [versionId] = Object.entries(
+    resourcesOfType(template, 'AWS::StepFunctions::StateMachineVersion'),
+  ).find(
+    ([, version]) => (version.Properties.StateMachineArn as { Ref?: string }).Ref === stateMachineId,
+  ) ?? [undefined];
+  const [aliasId] = Object.entries(resourcesOfType(template, 'AWS::StepFunctions::StateMachineAlias')).find(
+    ([, alias]) =>
+      renderIntrinsics(
+        (alias.Properties.DeploymentPreference as { StateMachineVersionArn: unknown }).StateMachineVersionArn,
+      ) === `<${versionId}.Arn>`,
+  ) ?? [undefined];
+  if (versionId === undefined || aliasId === undefined) throw new Error(`${stateMachineId} has no alias`);
+  return aliasId;
+}
+
 /**
  * Renders CloudFormation intrinsics as text placeholders (`<Logical.Arn>`, `<Logical>`), the
  * way the sandbox resolves them, so JSON built with `Fn::Join` can be parsed.

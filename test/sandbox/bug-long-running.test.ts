@@ -91,6 +91,23 @@ describe('long-running bug conversations', () => {
     const second = await h.execution(`${bug}-2`);
     expect(second.status).toBe('RUNNING');
     expect(second.events.some((e) => e.stateName === 'Acknowledge report')).toBe(false);
+    // Both started through the workflow's alias (the Router's start and the hand-over's), and
+    // the hand-over says the version of the state it carries.
+    const sfn = h.sandbox.stepFunctions;
+    const started = [bug, `${bug}-2`].map((name) => {
+      const summary = sfn.listExecutions().find((e) => e.name === name);
+      if (summary === undefined) throw new Error(`no execution ${name}`);
+      return sfn.describeExecution(summary.executionArn);
+    });
+    expect(started.map((e) => e.stateMachineAliasArn)).toEqual([
+      `${started[0]?.stateMachineArn}:live`,
+      `${started[0]?.stateMachineArn}:live`,
+    ]);
+    expect(started.map((e) => e.stateMachineVersionArn)).toEqual([
+      `${started[0]?.stateMachineArn}:1`,
+      `${started[0]?.stateMachineArn}:1`,
+    ]);
+    expect(JSON.parse(started[1]?.input ?? '{}')).toMatchObject({ handoverVersion: 1 });
     expect(prompts[1]).toContain(
       '"from":"U_DEV","role":"developer","verified":true,"text":"flushing fixes it',
     );
