@@ -48,11 +48,15 @@ describe('slash command help in the sandbox', () => {
   }
 
   it.each([
-    ['/prd', 'help', 'Usage: `/prd <product idea>`'],
-    ['/prd', '', '/prd needs <product idea>.'],
-    ['/investigate', 'help', 'Usage: `/investigate <description, alarm name or PagerDuty incident id>`'],
-    ['/fix', 'help', 'Usage: `/fix <issue URL or number>`'],
-    ['/fix', '', '/fix needs <issue URL or number>.'],
+    ['/prd', 'help', 'Usage: `/prd &lt;product idea&gt;`'],
+    ['/prd', '', '/prd needs &lt;product idea&gt;.'],
+    [
+      '/investigate',
+      'help',
+      'Usage: `/investigate &lt;description, alarm name or PagerDuty incident id&gt;`',
+    ],
+    ['/fix', 'help', 'Usage: `/fix &lt;issue URL or number&gt;`'],
+    ['/fix', '', '/fix needs &lt;issue URL or number&gt;.'],
     ['/fix', '--all', '/fix has no option `--all`.'],
   ])('answers %s %j with its usage and starts nothing', async (name, text, expected) => {
     const answer = await command(name, text, `trigger-help-${name.slice(1)}-${text || 'empty'}`);
