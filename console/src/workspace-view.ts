@@ -134,6 +134,7 @@ export function renderMessage(
       ? (state.conversations.find((c) => c.id === message.conversation_id) ?? {
           id: message.conversation_id,
           workflow: 'conversation',
+          status: '',
           phase: '',
         })
       : undefined;
@@ -186,7 +187,7 @@ export function renderMessage(
                       actions.openConversation(conversation.id);
                     },
                   },
-                  `⚙ ${humanize(conversation.workflow)}${conversation.phase ? ` · ${conversation.phase}` : ''}`,
+                  `⚙ ${humanize(conversation.workflow)}${conversation.status ? ` · ${readableStatus(conversation.status, conversation.phase)}` : ''}`,
                 )
               : null,
           ),
