@@ -362,7 +362,7 @@ export function parseConfig(
     const error = new InvalidModelPriceError(config.model.id);
     throw new InvalidConfigError([line(['modelPrices'], error.message)], { cause: error });
   }
-  const problems = deployProblems(config, modules);
+  const problems = deployProblems(config, modules, value);
   if (problems.length > 0)
     throw new InvalidConfigError(problems.map((problem) => line(problem.path.split('.'), problem.message)));
   // The sandbox's fake workspace has its bot as U_BOT; elsewhere the functions ask Slack.
