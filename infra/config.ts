@@ -13,6 +13,7 @@ import { deployProblems, unknownChannels } from './config-checks.ts';
 import { unknownKeys } from './config-keys.ts';
 import { applyMovedKeys } from './config-moves.ts';
 import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
+import { jsonErrorPlace } from './json-error-place.ts';
 
 /**
  * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON
@@ -385,23 +386,4 @@ function parseJsonText(text: string): unknown {
     const where = hint === '' ? jsonErrorPlace(text, cause) : '';
     throw new InvalidConfigError([`${CONFIG_CONTEXT_KEY}: expected a JSON object${where}${hint}`], { cause });
   }
-}
-
-/**
- * Where JSON.parse stopped, as a line and column (1-based) of `text` with what it read there:
- * ` (not valid JSON at line 3, column 5: Expected double-quoted property name)`. JSON.parse
- * names a character offset (`at position 14`) or none at the end of the text.
- */
-export function jsonErrorPlace(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const offset = /at position (\d+)/.exec(message)?.[1];
-  const position = offset === undefined ? text.length : Math.min(Number(offset), text.length);
-  const before = text.slice(0, position).split('\n');
-  const line = before.length;
-  const column = (before.at(-1)?.length ?? 0) + 1;
-  const what = message
-    .replace(/\s*\(line \d+ column \d+\)/, '')
-    .replace(/\s*in JSON at position \d+/, '')
-    .replace(/^Unexpected end of JSON input$/, 'the text ends before the JSON does');
-  return ` (not valid JSON at line ${line}, column ${column}: ${what})`;
 }

@@ -1,6 +1,7 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { InvalidConfigError, jsonErrorPlace, parseConfig } from '../../infra/config.ts';
+import { InvalidConfigError, parseConfig } from '../../infra/config.ts';
+import { jsonErrorPlace } from '../../infra/json-error-place.ts';
 import { buildStack } from '../../infra/synth.ts';
 
 describe('stack configuration', () => {
