@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { parseObject, send } from './json-door.ts';
 import type { SandboxRouteDeps } from './sandbox-routes.ts';
-import type { EphemeralMessage } from './slack/fake-slack.ts';
+import type { EphemeralMessage, FakeSlack } from './slack/fake-slack.ts';
 import { signSlackRequest } from './slack/sign.ts';
 import { fakeAssistantThread } from './slack/streams.ts';
 import { viewsOf } from './slack/views.ts';
@@ -13,7 +13,8 @@ import { viewsOf } from './slack/views.ts';
  * a modal closed without submitting, and an assistant thread's status.
  *
  *   GET  /sandbox/slack/ephemerals?user=U&channel=C[&thread_ts=T]  U's ephemerals there
- *   POST /sandbox/slack/command       {channel, user, command, text, thread_ts?}: a slash command
+ *   POST /sandbox/slack/command       {channel, user, command, text}: a slash command
+ *   POST /sandbox/slack/command-response?channel=C&user=U  a later answer to it (its response_url)
  *   POST /sandbox/slack/views/close   {view_id}: the modal's Cancel (Slack sends nothing unless
  *                                     the view asked for `notify_on_close`)
  *   GET  /sandbox/slack/assistant/status?channel=C&thread_ts=T  the thread's status and title
@@ -86,6 +87,20 @@ interface CommandAnswer {
   blocks?: unknown[];
 }
 
+/** Where a command's `response_url` points: its later answers, shown like its first. */
+const RESPONSE_PATH = '/sandbox/slack/command-response';
+
+/**
+ * Slack shows a command's answer to the person who typed it (ephemeral, the default) or to the
+ * channel (`in_channel`); an answer without text or blocks shows nothing.
+ */
+function showAnswer(workspace: FakeSlack, channel: string, user: string, answer: CommandAnswer): void {
+  if (!answer.text && !answer.blocks) return;
+  const shown = { channel, text: answer.text ?? '', ...(answer.blocks ? { blocks: answer.blocks } : {}) };
+  if (answer.response_type === 'in_channel') workspace.postAsBot(shown);
+  else workspace.postEphemeral({ ...shown, user });
+}
+
 export async function routeConsoleDoors(
   deps: SandboxRouteDeps,
   method: string,
@@ -138,6 +153,15 @@ export async function routeConsoleDoors(
     }
     return send(res, 200, { ok: true });
   }
+  if (path === RESPONSE_PATH) {
+    const channel = query.get('channel');
+    const user = query.get('user');
+    const answer = parseObject(body) as CommandAnswer | undefined;
+    if (!channel || !user || answer === undefined)
+      return send(res, 400, { error: 'channel and user in the URL, a JSON answer in the body' });
+    showAnswer(workspace, channel, user, answer);
+    return send(res, 200, { ok: true });
+  }
   if (path !== '/sandbox/slack/command') return false;
   const input = parseObject(body);
   const str = (name: string) => (typeof input?.[name] === 'string' ? (input[name] as string) : undefined);
@@ -158,8 +182,8 @@ export async function routeConsoleDoors(
       command,
       text: str('text') ?? '',
       triggerId: viewsOf(workspace).issueTrigger(user),
-      // Nothing in the sandbox answers later through it: the answer is the response's body.
-      responseUrl: `${deps.url}/sandbox/slack/response-url`,
+      // A later answer posted there is shown as Slack shows a command's answer (below).
+      responseUrl: `${deps.url}${RESPONSE_PATH}?${new URLSearchParams({ channel: channelId, user })}`,
     });
   } catch (error) {
     return send(res, 404, { error: (error as Error).message });
@@ -176,17 +200,7 @@ export async function routeConsoleDoors(
   if (response.status !== 200)
     return send(res, 502, { error: `the ingress answered ${response.status}: ${text.slice(0, 300)}` });
   const answer = parseObject(text) as CommandAnswer | undefined;
-  // Slack shows a command's answer to the person who typed it (ephemeral, the default) or to
-  // the channel (`in_channel`); an empty body shows nothing.
-  if (answer?.text || answer?.blocks) {
-    const shown = {
-      channel: channelId,
-      text: answer.text ?? '',
-      ...(answer.blocks ? { blocks: answer.blocks } : {}),
-    };
-    if (answer.response_type === 'in_channel') workspace.postAsBot(shown);
-    else workspace.postEphemeral({ ...shown, user });
-  }
+  if (answer) showAnswer(workspace, channelId, user, answer);
   return send(res, 200, {
     ok: true,
     ...(answer?.response_type ? { response_type: answer.response_type } : {}),
