@@ -121,7 +121,9 @@ export function toMarkdown(report: Report): string {
     ...(run.realModel
       ? []
       : [
-          "Cost: the ledger prices the demo model's self-reported tokens at the configured model's list price; it is no model's cost.",
+          run.mode === 'demo'
+            ? 'Cost: the offline demo model is priced at $0, as the sandbox and its console price it; its tokens are counted.'
+            : "Cost: a replay prices the recorded tokens at the configured model's list price; it is no model's cost.",
         ]),
     '',
     '## Workflows',

@@ -1,6 +1,7 @@
 import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { DEMO_MODEL_PATH, type Sandbox, startSandbox } from '../local/sandbox.ts';
+import { DEMO_MODEL_PRICE_ENV } from '../local/sandbox-models.ts';
 import { signSlackRequest } from '../local/slack/sign.ts';
 import { configuredJudge, type JudgeTransport } from './graders/judge.ts';
 import { recordingJudge, replayJudge } from './graders/judge-recording.ts';
@@ -51,6 +52,23 @@ export interface Session {
   stop(): Promise<void>;
 }
 
+/**
+ * The handlers' model environment in a session: every call through the harness's proxy, and the
+ * offline demo model priced as the sandbox prices it ($0), so a demo run's cost is the console's.
+ */
+export function sessionModelEnv(
+  kind: ModelChoice['kind'],
+  proxyUrl: string,
+  key: string | undefined,
+): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: proxyUrl,
+    ANTHROPIC_API_KEY: key ?? 'eval-no-key',
+    MODEL_MAX_RETRIES: '2',
+    ...(kind === 'demo' ? DEMO_MODEL_PRICE_ENV : {}),
+  };
+}
+
 export async function startSession(options: {
   config: SlackAgentsConfigInput;
   model: ModelChoice;
@@ -83,11 +101,7 @@ export async function startSession(options: {
             }
           : {}),
       },
-      env: {
-        ANTHROPIC_BASE_URL: proxy.url,
-        ANTHROPIC_API_KEY: key ?? 'eval-no-key',
-        MODEL_MAX_RETRIES: '2',
-      },
+      env: sessionModelEnv(options.model.kind, proxy.url, key),
       telemetry: { demoSeed: false },
       logLevel: 'SILENT',
     });

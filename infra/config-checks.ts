@@ -23,6 +23,16 @@ export function isPlaceholderId(value: string): boolean {
   return PLACEHOLDER_ID.test(value);
 }
 
+/** Whether `path` names a value in the configuration as written. */
+function isWritten(written: unknown, path: readonly string[]): boolean {
+  let at: unknown = written;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || !(key in at)) return false;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at !== undefined;
+}
+
 /** Where to find each kind of id, for the messages. */
 const FIND = {
   channel: "a channel id (C0123456789: the channel's details in Slack, at the bottom)",
@@ -54,8 +64,15 @@ function switchOff(module: AnyWorkflowModule): string {
 export function deployProblems(
   config: KernelConfig & Settings & { readonly sandbox?: boolean },
   modules: readonly AnyWorkflowModule[],
+  /** The configuration as written (before defaults): a placeholder nobody wrote is a default's. */
+  written?: unknown,
 ): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
+  /** "C_X is ..." for a value the configuration names; "not set: its default, C_X, is ..." otherwise. */
+  const placeholder = (path: readonly string[], id: string) =>
+    written === undefined || isWritten(written, path)
+      ? `${id} is a placeholder of the sandbox's fake workspace`
+      : `not set, so it is the default, ${id}, a placeholder of the sandbox's fake workspace`;
   const enabled = modules.filter((module) => isModuleEnabled(module, config));
   const owners = new Map<string, AnyWorkflowModule>();
   for (const module of enabled)
@@ -70,7 +87,7 @@ export function deployProblems(
       if (owner === undefined && declaredBy !== undefined) continue;
       problems.push({
         path: `channels.${name}`,
-        message: `${id} is a placeholder of the sandbox's fake workspace${owner ? `; ${owner.name} posts there` : ''}: set ${FIND.channel}${owner ? switchOff(owner) : ''}`,
+        message: `${placeholder(['channels', name], id)}${owner ? `; ${owner.name} posts there` : ''}: set ${FIND.channel}${owner ? switchOff(owner) : ''}`,
       });
     }
     if (isPlaceholderId(config.botUserId ?? ''))
@@ -99,11 +116,18 @@ export function deployProblems(
       config.sandbox !== true &&
       (neededBy !== undefined || fake.length < members.groups.length + members.users.length)
     ) {
-      for (const { id, at, kind } of fake)
+      if (written !== undefined && !isWritten(written, ['people', role]) && fake.length > 0)
+        // A role nobody named holds the sandbox's default members: one line for the role.
         problems.push({
-          path: `people.${role}.${at}`,
-          message: `${id} is a placeholder of the sandbox's fake workspace: set ${FIND[kind]}`,
+          path: `people.${role}`,
+          message: `not set, so it is the default, ${fake.map(({ id }) => id).join(', ')}, a placeholder of the sandbox's fake workspace${neededBy ? `; ${neededBy} needs this role` : ''}: give it groups (${FIND.group}) or users`,
         });
+      else
+        for (const { id, at, kind } of fake)
+          problems.push({
+            path: `people.${role}.${at}`,
+            message: `${placeholder(['people', role], id)}: set ${FIND[kind]}`,
+          });
     }
     if (neededBy !== undefined && members.groups.length + members.users.length === 0)
       problems.push({

@@ -14,6 +14,7 @@ import { unknownKeys } from './config-keys.ts';
 import { applyMovedKeys } from './config-moves.ts';
 import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
 import { DeploymentSettingsSchema } from './deployment-settings.ts';
+import { jsonErrorPlace } from './json-error-place.ts';
 
 /**
  * Stack configuration: read from the CDK context key `slackAgents` (an object, or its JSON
@@ -370,7 +371,7 @@ export function parseConfig(
     const error = new InvalidModelPriceError(config.model.id);
     throw new InvalidConfigError([line(['modelPrices'], error.message)], { cause: error });
   }
-  const problems = deployProblems(config, modules);
+  const problems = deployProblems(config, modules, value);
   if (problems.length > 0)
     throw new InvalidConfigError(problems.map((problem) => line(problem.path.split('.'), problem.message)));
   // The sandbox's fake workspace has its bot as U_BOT; elsewhere the functions ask Slack.
@@ -390,6 +391,7 @@ function parseJsonText(text: string): unknown {
       text.trim() === '{'
         ? ' (only "{" arrived: `cdk -c` keeps the first line of a value; pass the JSON on one line, e.g. "$(node -p \'JSON.stringify(require("./my-config.json"))\')", or put it in cdk.json\'s context)'
         : '';
-    throw new InvalidConfigError([`${CONFIG_CONTEXT_KEY}: expected a JSON object${hint}`], { cause });
+    const where = hint === '' ? jsonErrorPlace(text, cause) : '';
+    throw new InvalidConfigError([`${CONFIG_CONTEXT_KEY}: expected a JSON object${where}${hint}`], { cause });
   }
 }

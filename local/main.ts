@@ -1,5 +1,6 @@
 import './polyfills.ts';
 import type { SlackAgentsConfigInput } from '../infra/config.ts';
+import { feedbackExportCommand } from './feedback-export-command.ts';
 import {
   DEVELOPMENT_SIGNING_SECRET,
   DEVELOPMENT_WEBHOOK_SECRETS,
@@ -153,6 +154,8 @@ Sandbox listening on ${sandbox.url}
   PagerDuty webhooks:     POST ${sandbox.url}/pagerduty/events, secret ${sandbox.webhookSecrets.pagerduty}${sandbox.webhookSecrets.pagerduty === DEVELOPMENT_WEBHOOK_SECRETS.pagerduty ? ' (development default; set PAGERDUTY_WEBHOOK_SECRET to change)' : ''}
   Alarm events:           POST ${sandbox.url}${EVENTBRIDGE_PATH}  (an EventBridge event, invoked as the alarm rule would)
   Time scale:             ${sandbox.timeScale}
+  Conversations table:    ${sandbox.tableName}
+  Feedback export:        ${feedbackExportCommand(sandbox)}
   Telemetry (emulated):   CloudWatch Logs, metrics, CloudFormation stack events on ${sandbox.url}${sandbox.telemetry.demo ? `; demo incident: payment-api deployed ${new Date(sandbox.telemetry.demo.deployAt).toISOString()}` : ''}${sandbox.telemetry.noiseNote ? ` (${sandbox.telemetry.noiseNote})` : ''}
   Model:                  ${passThrough.ANTHROPIC_BASE_URL ?? (passThrough.ANTHROPIC_API_KEY ? 'the Anthropic API' : undefined) ?? `offline demo model at ${sandbox.url}/demo-model (set ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY for a real one)`}${
     // The handlers' environment, from the template: what the stack configured.

@@ -12,14 +12,22 @@ import type { SlackFaults } from './slack/faults.ts';
 export const DEMO_MODEL_PATH = '/demo-model';
 
 /**
+ * The offline demo model's price, $0, wherever it answers (the sandbox and its console, the
+ * eval harness's demo runs): the one price of its tokens, which are still counted.
+ */
+export const DEMO_MODEL_PRICE_ENV: Readonly<Record<string, string>> = {
+  [ENV.modelPrice]: JSON.stringify(FREE_MODEL_PRICE),
+};
+
+/**
  * The handlers' environment when the offline demo model answers: its endpoint, a key it takes,
- * and a price of $0, so its turns cost nothing instead of the configured model's price.
+ * and its price of $0, so its turns cost nothing instead of the configured model's price.
  */
 export function demoModelEnv(url: string): Record<string, string> {
   return {
     ANTHROPIC_BASE_URL: `${url}${DEMO_MODEL_PATH}`,
     ANTHROPIC_API_KEY: 'sandbox-demo-model',
-    [ENV.modelPrice]: JSON.stringify(FREE_MODEL_PRICE),
+    ...DEMO_MODEL_PRICE_ENV,
   };
 }
 /**

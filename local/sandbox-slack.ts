@@ -13,6 +13,9 @@ export interface FakeSlack {
   readonly api: (req: IncomingMessage, res: ServerResponse, body: string) => Promise<void>;
 }
 
+/** The direct-message channel with the app: its threads are assistant threads. */
+export const ASSISTANT_DM = 'D_AGENT';
+
 /** `bugReports` -> `bug-reports` */
 export function channelName(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -35,7 +38,11 @@ export function createFakeSlack(options: {
   const workspace = new Workspace({
     botToken: options.botToken,
     botUserId: options.botUserId,
-    channels: channels.length > 0 ? channels : [{ id: 'C_GENERAL', name: 'general' }],
+    channels: [
+      ...(channels.length > 0 ? channels : [{ id: 'C_GENERAL', name: 'general' }]),
+      // The app's direct messages, where Slack opens its assistant threads (a DM id begins with D).
+      { id: ASSISTANT_DM, name: 'agent (direct message)' },
+    ],
     users: [
       { id: 'U_REPORTER', name: 'reporter', realName: 'Rita Reporter' },
       { id: 'U_DEV', name: 'developer', realName: 'Dev Eloper' },

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DynamoFeedbackStore } from '../lambdas/feedback/adapters/dynamo-feedback-store.ts';
+import { parseObject, send } from './json-door.ts';
+import { routeConsoleDoors } from './sandbox-console-doors.ts';
 import { type ChangeFeed, createSandboxRoutes, type SandboxRouteDeps } from './sandbox-routes.ts';
 import { newEventId, signSlackRequest } from './slack/sign.ts';
 import { viewsOf } from './slack/views.ts';
@@ -21,12 +23,13 @@ import { viewsOf } from './slack/views.ts';
  *   GET  /sandbox/slack/assistant/prompts    the suggested prompts set, in order
  *   GET  /sandbox/conversations/<id>/feedback the feedback stored with a conversation
  */
-/** The sandbox's routes (sandbox-routes.ts) with the surfaces' doors in front of them. */
+/** The sandbox's routes (sandbox-routes.ts) with the surfaces' and the console's doors (sandbox-console-doors.ts) in front of them. */
 export function createSandboxRoutesWithSurfaces(deps: SandboxRouteDeps, feed: ChangeFeed) {
   const routes = createSandboxRoutes(deps, feed);
   return async (req: IncomingMessage, res: ServerResponse, body: string, path: string): Promise<void> => {
     const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
     if (await routeSurfaces(deps, req.method ?? 'GET', path, query, body, res)) return;
+    if (await routeConsoleDoors(deps, req.method ?? 'GET', path, query, body, res)) return;
     return routes(req, res, body, path);
   };
 }
@@ -305,20 +308,4 @@ async function post(deps: SandboxRouteDeps, res: ServerResponse, body: string, c
 function nowTs(): string {
   const now = Date.now();
   return `${Math.floor(now / 1000)}.${String(now % 1000).padStart(3, '0')}${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
-}
-
-function parseObject(body: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function send(res: ServerResponse, status: number, value: unknown): true {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-  return true;
 }

@@ -162,8 +162,14 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
     if (github.handles(path)) return github.serve(req, res, body);
     if (path.startsWith('/api/')) {
       await slack.api(req, res, body);
-      // An edited or streamed message is news for the console as much as a new one.
-      if (/\/api\/chat\.(update|appendStream|stopStream)$/.test(path)) feed.notify('slack');
+      // An edited or streamed message, an ephemeral one, a modal opened or an assistant thread's
+      // status is news for the console as much as a new message.
+      if (
+        /\/api\/(?:chat\.(?:update|appendStream|stopStream|postEphemeral)|views\.open|assistant\.threads\.\w+)$/.test(
+          path,
+        )
+      )
+        feed.notify('slack');
       return;
     }
     if (await models.serve(req, res, body, path)) return;

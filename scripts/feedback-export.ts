@@ -57,7 +57,10 @@ async function main(): Promise<void> {
     return;
   }
   const tableName = values.table ?? process.env.TABLE_NAME;
-  if (!tableName) throw new FeedbackExportUsageError('no table: pass --table or set TABLE_NAME');
+  if (!tableName)
+    throw new FeedbackExportUsageError(
+      'no table: pass --table or set TABLE_NAME (the sandbox prints its table, and this whole command, when it starts)',
+    );
   const since = parseSince(values.since);
   const store = new DynamoFeedbackStore({ client: new DynamoDBClient({}), tableName });
   const out = values.out === undefined ? process.stdout : createWriteStream(values.out, { encoding: 'utf8' });

@@ -1,5 +1,12 @@
 import { api } from './api.ts';
 import type { Actions, State } from './state.ts';
+import { surfacesApi } from './surfaces-api.ts';
+
+/** `/prd a dark mode` -> the command and its text, as Slack splits what the composer holds. */
+export function slashCommandOf(text: string): { command: string; text: string } | undefined {
+  const match = /^(\/[a-z0-9_-]+)(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  return match?.[1] ? { command: match[1].toLowerCase(), text: (match[2] ?? '').trim() } : undefined;
+}
 
 /** What the actions need from the page: re-render, re-read, and forget the followed state. */
 export interface ActionHooks {
@@ -114,21 +121,46 @@ export function createActions(state: State, hooks: ActionHooks): Actions {
     },
     setPostAs(user) {
       state.postAs = user;
-      hooks.changed(false);
+      // Ephemeral messages and modals are the reader's own: read them for the new one.
+      delete state.modal;
+      hooks.changed();
     },
     async post(input) {
-      await api.post({ ...input, user: state.postAs });
+      const command = slashCommandOf(input.text);
+      // Slack sends a typed command to the app, not to the channel (nor to a thread).
+      if (command) await surfacesApi.command({ channel: input.channel, user: state.postAs, ...command });
+      else await api.post({ ...input, user: state.postAs });
       hooks.scheduleRefresh(0);
+    },
+    async pressEphemeral(input) {
+      await run('The button press failed', () =>
+        surfacesApi.ephemeralAction({ ...input, user: state.postAs }),
+      );
+    },
+    async submitModal(viewId, values) {
+      await run('The form could not be sent', () => surfacesApi.submitModal({ view_id: viewId, values }));
+      delete state.modal;
+      hooks.render();
+    },
+    async closeModal(viewId) {
+      await run('The form could not be closed', () => surfacesApi.closeModal(viewId));
+      delete state.modal;
+      hooks.render();
     },
     async press(input) {
-      try {
-        await api.action({ ...input, user: state.postAs });
-        delete state.error;
-      } catch (error) {
-        state.error = `The button press failed: ${error instanceof Error ? error.message : String(error)}`;
-      }
-      hooks.render();
-      hooks.scheduleRefresh(0);
+      await run('The button press failed', () => api.action({ ...input, user: state.postAs }));
     },
   };
+
+  /** Runs a request for the reader, says when it failed, and re-reads what is shown. */
+  async function run(what: string, request: () => Promise<unknown>): Promise<void> {
+    try {
+      await request();
+      delete state.error;
+    } catch (error) {
+      state.error = `${what}: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    hooks.render();
+    hooks.scheduleRefresh(0);
+  }
 }

@@ -39,6 +39,8 @@ export interface Message {
   files?: FileShare[];
   reply_count?: number;
   conversation_id?: string;
+  /** Sent with `chat.postEphemeral` (or a command's answer): only its one reader sees it. */
+  ephemeral?: boolean;
 }
 
 export interface Anchor {

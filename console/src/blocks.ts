@@ -10,6 +10,7 @@ import { type Child, h } from './dom.ts';
 import { type FeedbackContext, renderContextActions } from './feedback-buttons.ts';
 import { renderFileShare } from './file-share.ts';
 import { type Inline, parseMrkdwn, parsePlain } from './mrkdwn.ts';
+import { formatSlackDate } from './slack-date.ts';
 import { renderStreamBlock } from './stream-blocks.ts';
 
 export interface RenderContext extends FeedbackContext {
@@ -49,6 +50,21 @@ function inlineNode(node: Inline, ctx: RenderContext): Child {
       return h('span', { class: 'mention group' }, node.label ?? `@${node.id}`);
     case 'special':
       return h('span', { class: 'mention group' }, `@${node.name}`);
+    case 'date': {
+      const shown = formatSlackDate(node.seconds, node.format);
+      const time = h(
+        'time',
+        {
+          datetime: new Date(node.seconds * 1000).toISOString(),
+          title: node.fallback ?? '',
+          'data-testid': 'date',
+        },
+        shown,
+      );
+      return node.link
+        ? h('a', { href: node.link, target: '_blank', rel: 'noopener noreferrer' }, time)
+        : time;
+    }
     case 'emoji':
       return node.char === undefined
         ? `:${node.name}:`

@@ -42,11 +42,14 @@ export function renderConversationHeader(state: State, actions: Actions): Child[
     c
       ? h(
           'span',
-          { class: `badge status-${c.status}`, title: c.status, 'data-testid': 'conversation-status' },
+          {
+            class: `badge status-${c.status}`,
+            title: `${c.status} · ${c.phase}`,
+            'data-testid': 'conversation-status',
+          },
           readableStatus(c.status, c.phase),
         )
       : null,
-    c ? h('span', { class: 'badge phase', 'data-testid': 'conversation-phase' }, c.phase) : null,
     c?.agentTurnRunning
       ? h('span', { class: 'badge running' }, h('span', { class: 'spinner' }), 'agent turn')
       : null,

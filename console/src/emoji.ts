@@ -1,4 +1,7 @@
-/** The shortcodes the bot uses, and a few common ones; others stay as `:name:`. */
+/**
+ * Every shortcode the bot writes (test/console/mrkdwn.test.ts checks the lambdas' texts against
+ * this table), and a few common ones; others stay as `:name:`.
+ */
 const EMOJI: Record<string, string> = {
   eyes: '👀',
   question: '❓',
@@ -35,6 +38,34 @@ const EMOJI: Record<string, string> = {
   rocket: '🚀',
   sparkles: '✨',
   information_source: 'ℹ️',
+  no_entry: '⛔',
+  no_entry_sign: '🚫',
+  dart: '🎯',
+  zzz: '💤',
+  twisted_rightwards_arrows: '🔀',
+  raised_hand: '✋',
+  octagonal_sign: '🛑',
+  moneybag: '💰',
+  grey_question: '❔',
+  double_vertical_bar: '⏸️',
+  black_square_for_stop: '⏹️',
+  checkered_flag: '🏁',
+  bust_in_silhouette: '👤',
+  busts_in_silhouette: '👥',
+  ballot_box_with_check: '☑️',
+  large_green_circle: '🟢',
+  large_blue_circle: '🔵',
+  clipboard: '📋',
+  bulb: '💡',
+  gear: '⚙️',
+  pushpin: '📌',
+  stopwatch: '⏱️',
+  calendar: '📅',
+  chart_with_upwards_trend: '📈',
+  page_facing_up: '📄',
+  arrows_counterclockwise: '🔄',
+  heavy_multiplication_x: '✖️',
+  arrow_right: '➡️',
 };
 
 export function emojiFor(name: string): string | undefined {

@@ -13,6 +13,7 @@ import { createHomeTab } from './home-tab.ts';
 import { type LiveMode, watchChanges } from './live.ts';
 import { createLoader } from './load.ts';
 import { DEFAULT_USER, hashOf, stateFromHash } from './location.ts';
+import { renderModal } from './modal-view.ts';
 import { update, updateList } from './render-cache.ts';
 import { channelName, type State, userName, type View } from './state.ts';
 import {
@@ -108,7 +109,18 @@ const threadPane = h(
 
 const root = document.getElementById('app') as HTMLElement;
 root.classList.add('app');
-root.append(topbar, errorBanner, phoneNav, sidebar, channelPane, conversationPane, threadPane, homeTab.panel);
+const modalHost = h('div', { class: 'modal-host' });
+root.append(
+  topbar,
+  errorBanner,
+  phoneNav,
+  sidebar,
+  channelPane,
+  conversationPane,
+  threadPane,
+  homeTab.panel,
+  modalHost,
+);
 
 let stickChannelToBottom = false;
 let stickThreadToBottom = false;
@@ -222,7 +234,9 @@ function render(): void {
   update(channelHeader, JSON.stringify([state.channelId, state.channels, state.conversationId]), () =>
     renderChannelHeader(state, actions),
   );
-  const chips = state.conversations.map((c) => [c.id, c.workflow, c.phase]);
+  // Built again only for another modal, so what the reader types in one stays.
+  update(modalHost, state.modal?.id ?? '', () => [renderModal(state, actions)]);
+  const chips = state.conversations.map((c) => [c.id, c.workflow, c.status, c.phase]);
   updateList(
     channelBody,
     state.channelId ?? '',
@@ -244,6 +258,7 @@ function render(): void {
         state.threadChannel,
         state.threadTs,
         state.conversations.map((c) => [c.id, c.anchors]),
+        state.assistantStatus,
       ]),
       () => renderThreadHeader(state, actions),
     );

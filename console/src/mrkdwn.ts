@@ -2,8 +2,8 @@
  * Slack's mrkdwn, parsed into a small tree the console renders (no HTML strings, so nothing a
  * message says can become markup). Covers what the bot and people write: *bold*, _italic_,
  * ~strike~, `code`, ```pre```, > quotes, <url|label> links, <@U..> users, <#C..> channels,
- * <!subteam^S..> groups, <!here>-style specials, :emoji: shortcodes and the &amp; &lt; &gt;
- * escapes.
+ * <!subteam^S..> groups, <!here>-style specials, <!date^..> dates (slack-date.ts), :emoji:
+ * shortcodes and the &amp; &lt; &gt; escapes.
  */
 
 import { emojiFor } from './emoji.ts';
@@ -17,6 +17,7 @@ export type Inline =
   | { type: 'channel'; id: string; label?: string }
   | { type: 'group'; id: string; label?: string }
   | { type: 'special'; name: string }
+  | { type: 'date'; seconds: number; format: string; fallback?: string; link?: string }
   | { type: 'emoji'; name: string; char?: string };
 
 export type Line = { type: 'line'; children: Inline[] } | { type: 'quote'; children: Inline[] };
@@ -54,6 +55,18 @@ function angle(content: string): Inline {
   if (target.startsWith('@')) return withLabel({ type: 'user' as const, id: target.slice(1) });
   if (target.startsWith('#')) return withLabel({ type: 'channel' as const, id: target.slice(1) });
   if (target.startsWith('!subteam^')) return withLabel({ type: 'group' as const, id: target.slice(9) });
+  // <!date^1700000000^{date_short_pretty} {time}^https://link|fallback>: shown in the reader's zone.
+  const date = /^!date\^(\d+)\^([^^]*)(?:\^(.+))?$/.exec(target);
+  if (date) {
+    const link = date[3] === undefined ? undefined : unescapeMrkdwn(date[3]);
+    return {
+      type: 'date',
+      seconds: Number(date[1]),
+      format: unescapeMrkdwn(date[2] ?? ''),
+      ...(label === undefined ? {} : { fallback: label }),
+      ...(link && /^https?:/i.test(link) ? { link } : {}),
+    };
+  }
   if (target.startsWith('!')) return { type: 'special', name: label ?? target.slice(1) };
   const url = unescapeMrkdwn(target);
   if (/^(https?:|mailto:)/i.test(url)) return { type: 'link', url, label: label ?? url };

@@ -4,51 +4,8 @@
  * kernel's raw status and phase names.
  */
 
-/** Who a wait is for, by the last word of an `awaiting_<who>` phase. */
-const WAITING_FOR: Readonly<Record<string, string>> = {
-  reporter: 'the reporter',
-  dev: 'the developers',
-  developers: 'the developers',
-  requester: 'the requester',
-  answer: 'an answer',
-  approval: 'an approval',
-  people: 'people to answer',
-};
-
-/** Statuses that say all there is (the phase adds nothing once a conversation ended). */
-const FINAL: Readonly<Record<string, string>> = {
-  resolved: 'Resolved',
-  closed: 'Closed',
-  failed: 'Failed',
-  starting: 'Starting',
-};
-
-/** Phases whose words alone would not say what is going on. */
-const PHASES: Readonly<Record<string, string>> = {
-  attentive: 'Listening',
-  ended: 'Ended',
-};
-
-const sentence = (name: string) => {
-  const words = name.replace(/[_-]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
-
-/**
- * The conversation's state as a sentence: "Waiting for the reporter" for a phase
- * `awaiting_reporter`, "Resolved" for a status `resolved`, the phase in words otherwise
- * ("Investigating"), and the status in words when there is no phase.
- */
-export function readableStatus(status: string, phase: string): string {
-  const final = FINAL[status];
-  if (final !== undefined) return final;
-  const waiting = /^awaiting_(.+)$/.exec(phase);
-  if (waiting?.[1]) return `Waiting for ${WAITING_FOR[waiting[1]] ?? `the ${waiting[1].replace(/_/g, ' ')}`}`;
-  const known = PHASES[phase];
-  if (known !== undefined) return known;
-  if (phase !== '' && phase !== status) return sentence(phase);
-  return sentence(status);
-}
+/** The conversation's state as a sentence: the one table the App Home uses too. */
+export { statusLabel as readableStatus } from '../../lambdas/shared/status-labels.ts';
 
 /** The longest subject shown in the list; the full text is in the link's title. */
 export const SUBJECT_CHARS = 70;

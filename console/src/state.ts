@@ -10,6 +10,7 @@ import type {
   User,
 } from './api.ts';
 import type { LiveMode } from './live.ts';
+import type { AssistantStatus, StoredModal } from './surfaces-api.ts';
 
 /** Which panel a phone shows (one at a time); wide screens show several side by side. */
 export type View = 'channels' | 'channel' | 'thread' | 'conversation';
@@ -48,6 +49,10 @@ export interface State {
   execution?: ExecutionDetail;
   /** The sandbox's GitHub repositories, for the conversation's workspace (absent: not read yet). */
   repositories?: RepositoryPage[];
+  /** The newest modal open for the reader (`views.open`), shown over the page. */
+  modal?: StoredModal;
+  /** The open thread's status, when it is an assistant thread (a direct message's). */
+  assistantStatus?: AssistantStatus;
 }
 
 export interface Actions {
@@ -65,7 +70,12 @@ export interface Actions {
   setView(view: View): void;
   setZoom(zoom: State['zoom']): void;
   setPostAs(user: string): void;
+  /** Posts as the reader; a text that begins `/command` is sent as that slash command instead. */
   post(input: { channel: string; text: string; thread_ts?: string }): Promise<void>;
+  /** A press of a button in an ephemeral message (only its reader has it). */
+  pressEphemeral(input: { channel: string; action_id: string; value?: string }): Promise<void>;
+  submitModal(viewId: string, values: Record<string, Record<string, string>>): Promise<void>;
+  closeModal(viewId: string): Promise<void>;
   press(input: {
     channel: string;
     message_ts: string;

@@ -118,7 +118,13 @@ export function renderMessage(
     userName: (id: string) => userName(state, id),
     channelName: (id: string) => channelName(state, id),
     onAction: (action: { action_id: string; value?: string; block_id?: string }) =>
-      void actions.press({ channel: options.channel, message_ts: message.ts, ...action }),
+      void (message.ephemeral
+        ? actions.pressEphemeral({
+            channel: options.channel,
+            action_id: action.action_id,
+            ...(action.value === undefined ? {} : { value: action.value }),
+          })
+        : actions.press({ channel: options.channel, message_ts: message.ts, ...action })),
     onFeedback: async (vote: 'up' | 'down') => {
       await surfacesApi.feedback({
         channel: options.channel,
@@ -134,6 +140,7 @@ export function renderMessage(
       ? (state.conversations.find((c) => c.id === message.conversation_id) ?? {
           id: message.conversation_id,
           workflow: 'conversation',
+          status: '',
           phase: '',
         })
       : undefined;
@@ -142,8 +149,8 @@ export function renderMessage(
   return h(
     'article',
     {
-      class: `message${message.bot ? ' from-bot' : ''}${state.threadTs === message.ts && !options.inThread ? ' open' : ''}`,
-      'data-testid': 'message',
+      class: `message${message.bot ? ' from-bot' : ''}${message.ephemeral ? ' ephemeral' : ''}${state.threadTs === message.ts && !options.inThread ? ' open' : ''}`,
+      'data-testid': message.ephemeral ? 'ephemeral-message' : 'message',
       'data-ts': message.ts,
       'data-user': message.user ?? '',
     },
@@ -163,7 +170,10 @@ export function renderMessage(
         ),
       ),
       h('div', { class: 'message-body', 'data-testid': 'message-body' }, renderMessageBody(message, ctx)),
-      options.inThread
+      message.ephemeral
+        ? h('div', { class: 'ephemeral-note', 'data-testid': 'ephemeral-note' }, '👁 Only visible to you')
+        : null,
+      options.inThread || message.ephemeral
         ? null
         : h(
             'div',
@@ -186,7 +196,7 @@ export function renderMessage(
                       actions.openConversation(conversation.id);
                     },
                   },
-                  `⚙ ${humanize(conversation.workflow)}${conversation.phase ? ` · ${conversation.phase}` : ''}`,
+                  `⚙ ${humanize(conversation.workflow)}${conversation.status ? ` · ${readableStatus(conversation.status, conversation.phase)}` : ''}`,
                 )
               : null,
           ),
@@ -242,6 +252,14 @@ export function renderThreadHeader(state: State, actions: Actions): Child[] {
               onclick: () => actions.openConversation(conversation.id),
             },
             `⚙ ${humanize(conversation.workflow)}`,
+          )
+        : null,
+      // An assistant thread's status (`assistant.threads.setStatus`), as Slack shows it under the thread.
+      state.assistantStatus?.status
+        ? h(
+            'span',
+            { class: 'assistant-status', 'data-testid': 'assistant-status' },
+            `${userName(state, state.botUserId)} ${state.assistantStatus.status}`,
           )
         : null,
     ),

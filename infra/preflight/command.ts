@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CONFIG_CONTEXT_KEY } from '../config.ts';
-import { remainingSteps } from './deploy-steps.ts';
+import { type ConfigSource, remainingSteps } from './deploy-steps.ts';
 import { livePreflight } from './live-checks.ts';
 import { environmentLines, staticPreflight } from './static-checks.ts';
 
@@ -37,6 +37,14 @@ export async function runPreflight(args: readonly string[], out: (line: string) 
     out(PREFLIGHT_USAGE);
     return 0;
   }
+  const source: ConfigSource =
+    values.config !== undefined
+      ? values.config.trim().startsWith('{')
+        ? { kind: 'text', text: values.config }
+        : { kind: 'file', path: values.config }
+      : process.env.SLACK_AGENTS_CONFIG !== undefined
+        ? { kind: 'env' }
+        : { kind: 'cdk.json' };
   const raw = configuration(values.config ?? process.env.SLACK_AGENTS_CONFIG);
 
   out('Static checks (no AWS): the configuration, cdk-nag, the limits synth does not check');
@@ -54,7 +62,7 @@ export async function runPreflight(args: readonly string[], out: (line: string) 
   out('  ok');
   if (values.live !== true) {
     out('\nDeploy steps that remain:');
-    for (const step of remainingSteps(report.config, report.stackName)) out(`  ${step}`);
+    for (const step of remainingSteps(report.config, report.stackName, source)) out(`  ${step}`);
     out(
       '  (out <Output> = aws cloudformation describe-stacks --stack-name ' +
         `${report.stackName} --query "Stacks[0].Outputs[?OutputKey=='<Output>'].OutputValue" --output text)`,

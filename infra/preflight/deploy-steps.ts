@@ -70,7 +70,45 @@ export function pagerDutyServices(config: SlackAgentsConfig): boolean {
   );
 }
 
-export function remainingSteps(config: SlackAgentsConfig, stackName: string): string[] {
+/** Where the preflight read the configuration: `cdk deploy` has to be given the same one. */
+export type ConfigSource =
+  | { kind: 'cdk.json' }
+  | { kind: 'file'; path: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'env' };
+
+/** `'...'` for a POSIX shell: the text as one word, its own single quotes kept. */
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * What `cdk deploy` needs to read the configuration the preflight read: nothing for cdk.json's
+ * context, else `-c slackAgents=...` on one line (`cdk -c` keeps only a value's first line).
+ */
+export function contextArgument(source: ConfigSource): string {
+  switch (source.kind) {
+    case 'cdk.json':
+      return '';
+    case 'file':
+      return ` -c slackAgents="$(node -p 'JSON.stringify(JSON.parse(require("fs").readFileSync(${JSON.stringify(source.path)}, "utf8")))')"`;
+    case 'text':
+      return ` -c slackAgents=${shellQuote(JSON.stringify(JSON.parse(source.text)))}`;
+    case 'env':
+      return ` -c slackAgents="$(node -p 'JSON.stringify(JSON.parse(process.env.SLACK_AGENTS_CONFIG))')"`;
+  }
+}
+
+/** What the npm scripts that take `-c` need for the same configuration (they read SLACK_AGENTS_CONFIG themselves). */
+function configOption(source: ConfigSource): string {
+  if (source.kind === 'file') return ` -c ${shellQuote(source.path)}`;
+  if (source.kind === 'text') return ` -c ${shellQuote(JSON.stringify(JSON.parse(source.text)))}`;
+  return '';
+}
+
+export function remainingSteps(
+  config: SlackAgentsConfig,
+  stackName: string,
+  source: ConfigSource = { kind: 'cdk.json' },
+): string[] {
   const settings = config as SlackAgentsConfig & Settings;
   const repository = settings.bugInvestigation?.repository ?? settings.issuePipeline?.repository;
   const pagerDuty = (settings.incidentInvestigation?.services ?? []).some(
@@ -83,17 +121,17 @@ export function remainingSteps(config: SlackAgentsConfig, stackName: string): st
           'aws codebuild import-source-credentials --server-type GITHUB --auth-type PERSONAL_ACCESS_TOKEN --token <token> (once per account and region, before the first deploy: the checks build clones the repository)',
         ]
       : []),
-    `npx cdk deploy ${stackName}`,
+    `npx cdk deploy ${stackName}${contextArgument(source)}`,
     ...secretsOf(config).map(
       (secret) =>
         `aws secretsmanager put-secret-value --secret-id "$(out ${secret.output})" --secret-string '${secret.content}'`,
     ),
-    'npm run slack:manifest -- --request-url "$(out SlackRequestUrl)": paste it into the Slack app, then invite the bot to the configured channels',
+    `npm run slack:manifest --${configOption(source)} --request-url "$(out SlackRequestUrl)": paste it into the Slack app, then invite the bot to the configured channels`,
     ...(repository
       ? ['GitHub webhook: payload URL "$(out GitHubWebhookUrl)", the secret of GitHubWebhookSecretName']
       : []),
     ...(pagerDuty ? ['PagerDuty: a Generic Webhook (V3) subscription to "$(out PagerDutyWebhookUrl)"'] : []),
-    `npm run preflight -- --live (credentials of the account; checks the secrets, Slack, GitHub and the model)`,
+    `npm run preflight --${configOption(source)} --live (credentials of the account; checks the secrets, Slack, GitHub and the model)`,
     'Verify: docs/deploy.md, "Verify the install"',
   ];
   return steps.map((step, index) => `${index + 1}. ${step}`);

@@ -1,4 +1,5 @@
 import { APPROVAL_ACTION_ID, approvalButtonValue } from '../kernel/approvals.ts';
+import { statusLabel } from '../shared/status-labels.ts';
 import { escapeMrkdwn, plainText, truncate } from '../slack/templates/text.ts';
 import { homeApprovalBlockId } from './approval-block-id.ts';
 
@@ -135,7 +136,7 @@ function conversationBlocks(conversations: readonly HomeConversation[], truncate
     const subject = c.subject ? `: ${escapeMrkdwn(truncate(c.subject.replace(/\s+/g, ' '), 120))}` : '';
     const name =
       c.link === undefined ? capitalised(words(c.workflow)) : `<${c.link}|${capitalised(words(c.workflow))}>`;
-    return `• ${name}${subject}\n    _${escapeMrkdwn(words(c.status))}, ${escapeMrkdwn(words(c.phase))}_`;
+    return `• ${name}${subject}\n    _${escapeMrkdwn(statusLabel(c.status, c.phase))}_`;
   });
   const more = conversations.length > shown.length || truncated ? '\n_More are open than shown here._' : '';
   return [

@@ -41,9 +41,9 @@ export type CommandReading =
 
 /** A command's help in Slack mrkdwn: what it does, its usage line, and its `help` subcommand. */
 export function commandHelp(usage: SlashCommandUsage): string {
-  const line = `\`${usage.command}${usage.usageHint ? ` ${usage.usageHint}` : ''}\``;
+  const line = `\`${usage.command}${usage.usageHint ? ` ${escapeControl(usage.usageHint)}` : ''}\``;
   return [
-    `*${usage.command}*${usage.description ? `: ${usage.description}` : ''}`,
+    `*${usage.command}*${usage.description ? `: ${escapeControl(usage.description)}` : ''}`,
     `Usage: ${line}`,
     ...(usage.issues
       ? [`The issue is one of ${usage.issues}: its number (\`42\`, \`#42\`) or its URL.`]
@@ -65,7 +65,7 @@ export function readCommandText(usage: SlashCommandUsage, text: string): Command
     return {
       type: 'answer',
       reason: 'missing_argument',
-      text: `${usage.command} needs ${usage.usageHint ?? 'some text'}.\n${help}`,
+      text: `${usage.command} needs ${usage.usageHint ? escapeControl(usage.usageHint) : 'some text'}.\n${help}`,
     };
   }
   const option = /^--?[A-Za-z][\w-]*/.exec(trimmed)?.[0];
@@ -80,10 +80,19 @@ export function readCommandText(usage: SlashCommandUsage, text: string): Command
     return {
       type: 'answer',
       reason: 'no_issue',
-      text: `\`${excerpt(trimmed)}\` names no issue of ${usage.issues}.\n${help}`,
+      text: `\`${escapeControl(excerpt(trimmed))}\` names no issue of ${usage.issues}.\n${help}`,
     };
   }
   return { type: 'run' };
+}
+
+/**
+ * Slack reads `<...>` as a link or a mention and `&` as the start of an entity, inside inline
+ * code too: a usage hint such as `<product idea>` is sent as `&lt;product idea&gt;` so that it
+ * shows as written.
+ */
+function escapeControl(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
 /** A person's text quoted back in inline code: one line, short, without backticks. */

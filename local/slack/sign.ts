@@ -48,7 +48,7 @@ export interface SlackEvent {
   text: string;
   ts: string;
   thread_ts?: string;
-  channel_type?: 'channel';
+  channel_type?: 'channel' | 'im';
   blocks?: unknown[];
   event_ts: string;
   team?: string;
@@ -82,7 +82,8 @@ export function buildEventCallback(
     {
       type: 'message',
       ...eventFields(message, options.teamId),
-      channel_type: 'channel',
+      // A direct message's channel id begins with D (Slack's `im`); every other is a channel here.
+      channel_type: message.channel.startsWith('D') ? 'im' : 'channel',
     },
     options,
   );

@@ -16,5 +16,6 @@ export const REQUIREMENTS_INTERVIEW_MODULE = defineWorkflowModule<
   roles: ['requester', 'participant'],
   statuses: [],
   functions: REQUIREMENTS_FUNCTIONS,
+  enabled: (settings) => settings.enabled,
   workflows: [REQUIREMENTS_INTERVIEW],
 });

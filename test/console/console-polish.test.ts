@@ -333,7 +333,7 @@ describe("the console's rough edges", () => {
       .waitFor();
     // Said in words; the raw status is the badge's title.
     expect(await page.getByTestId('conversation-status').textContent()).toBe('Listening');
-    expect(await page.getByTestId('conversation-status').getAttribute('title')).toBe('active');
+    expect(await page.getByTestId('conversation-status').getAttribute('title')).toBe('active · attentive');
     await context.close();
   });
 });

@@ -127,8 +127,8 @@ describe('the sandbox console', () => {
     await currentState(page, ['Wait for reporter']);
     await thread.getByTestId('thinking').waitFor({ state: 'detached' });
     await expect
-      .poll(() => page.getByTestId('conversation-phase').textContent(), { timeout: WAIT })
-      .toBe('awaiting_reporter');
+      .poll(() => page.getByTestId('conversation-status').textContent(), { timeout: WAIT })
+      .toBe('Waiting for the reporter');
     await shot(page, '03-question-waiting-for-reporter');
 
     // 4. The reporter answers in the thread: the graph moves on to the investigation.

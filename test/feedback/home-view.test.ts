@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readableStatus } from '../../console/src/readable.ts';
 import { parseHomeApprovalBlockId } from '../../lambdas/home/approval-block-id.ts';
 import { buildHomeView, type HomeApproval, MAX_HOME_CONVERSATIONS } from '../../lambdas/home/home-view.ts';
 import { publishHome } from '../../lambdas/home/publish-home.ts';
@@ -72,12 +73,38 @@ describe('the Home view', () => {
     const text = textOf(view.blocks as Block[]);
     expect(text).toContain(`*Your open conversations* (${MAX_HOME_CONVERSATIONS + 2})`);
     expect(text).toContain('<https://acme.slack.com/archives/C1/p0|Requirements interview>: prd: idea 0');
-    expect(text).toContain('_active, awaiting requester_');
+    expect(text).toContain('_Waiting for the requester_');
     expect(text).not.toContain(`idea ${MAX_HOME_CONVERSATIONS}`);
     expect(text).toContain('More are open than shown here.');
     expect(text).toContain('No approval is waiting for you.');
     expect(text).toContain('`/prd &lt;idea&gt;`: Start a requirements interview');
     expect(text).not.toContain('Model cost today');
+  });
+
+  it('labels each state as the console does, never with the raw status or phase names', () => {
+    const states = [
+      ['pending_verification', 'awaiting_dev'],
+      ['active', 'investigating'],
+      ['active', 'attentive'],
+      ['resolved', 'awaiting_dev'],
+      ['active', 'awaiting_security_team'],
+    ] as const;
+    const view = buildHomeView({
+      user: 'U_DEV',
+      conversations: states.map(([status, phase], i) => ({
+        id: `c${i}`,
+        workflow: 'bug_investigation',
+        status,
+        phase,
+        updatedAt: '2001-01-01T00:00:00.000Z',
+      })),
+      approvals: [],
+      commands: [],
+    });
+    const text = textOf(view.blocks as Block[]);
+    for (const [status, phase] of states) expect(text).toContain(`_${readableStatus(status, phase)}_`);
+    expect(text).toContain('_Waiting for the developers_');
+    expect(text).not.toMatch(/pending verification|awaiting|_dev\b|attentive/);
   });
 
   it("shows today's cost against the ceiling only when it is given (for admins)", () => {

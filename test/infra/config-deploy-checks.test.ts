@@ -55,12 +55,23 @@ describe('configuration that refuses what cannot work', () => {
   it("refuses the sandbox's fake ids outside the sandbox, one line each, naming what to set", () => {
     const lines = problems({});
     expect(lines).toContain(
-      "slackAgents.channels.bugReports: C_BUG_REPORTS is a placeholder of the sandbox's fake workspace; bug_investigation posts there: set a channel id (C0123456789: the channel's details in Slack, at the bottom), or set bugInvestigation.enabled: false",
+      "slackAgents.channels.bugReports: not set, so it is the default, C_BUG_REPORTS, a placeholder of the sandbox's fake workspace; bug_investigation posts there: set a channel id (C0123456789: the channel's details in Slack, at the bottom), or set bugInvestigation.enabled: false",
     );
     expect(lines).toContain(
-      'slackAgents.people.on_call.groups.0: S_ONCALL is a placeholder of the sandbox\'s fake workspace: set a user group id (S0123456789: docs/deploy.md, "User group ids")',
+      'slackAgents.people.on_call: not set, so it is the default, S_ONCALL, a placeholder of the sandbox\'s fake workspace; bug_investigation needs this role: give it groups (a user group id (S0123456789: docs/deploy.md, "User group ids")) or users',
     );
-    expect(lines.some((line) => line.startsWith('slackAgents.channels.incidents: C_INCIDENTS'))).toBe(true);
+    expect(lines.some((line) => line.startsWith('slackAgents.channels.incidents: not set'))).toBe(true);
+    // A placeholder the configuration itself names is called what it is.
+    expect(
+      problems({
+        ...WORKING,
+        channels: { ...(WORKING.channels as object), bugReports: 'C_BUG_REPORTS' },
+        people: { ...(WORKING.people as object), on_call: { groups: ['S_ONCALL'] } },
+      }),
+    ).toEqual([
+      expect.stringMatching(/^slackAgents\.channels\.bugReports: C_BUG_REPORTS is a placeholder/),
+      expect.stringMatching(/^slackAgents\.people\.on_call\.groups\.0: S_ONCALL is a placeholder/),
+    ]);
     expect(lines.every((line) => !line.includes('\n') && !line.includes('    at '))).toBe(true);
     expect(problems({ ...WORKING, botUserId: 'U_BOT' })).toEqual([
       expect.stringMatching(/^slackAgents\.botUserId: U_BOT is a placeholder/),
@@ -82,9 +93,12 @@ describe('configuration that refuses what cannot work', () => {
     const on = { ...WORKING, incidentInvestigation: {} };
     expect(problems(on)).toEqual([
       expect.stringMatching(
-        /^slackAgents\.channels\.incidents: C_INCIDENTS .*incident_investigation posts there.*or set incidentInvestigation\.enabled: false$/,
+        /^slackAgents\.channels\.incidents: not set, so it is the default, C_INCIDENTS, .*incident_investigation posts there.*or set incidentInvestigation\.enabled: false$/,
       ),
-      expect.stringMatching(/^slackAgents\.people\.incident_approver\.groups\.0: S_ONCALL is a placeholder/),
+      // Nobody wrote people.incident_approver: the line says it is the sandbox's default.
+      expect.stringMatching(
+        /^slackAgents\.people\.incident_approver: not set, so it is the default, S_ONCALL, a placeholder of the sandbox's fake workspace; incident_investigation needs this role: give it groups/,
+      ),
     ]);
     expect(
       problems({
@@ -108,7 +122,9 @@ describe('configuration that refuses what cannot work', () => {
       approvals: { approve_sensitive_change: ['incident_approver'] },
     };
     expect(problems(pipeline)).toEqual([
-      expect.stringMatching(/^slackAgents\.people\.incident_approver\.groups\.0: S_ONCALL is a placeholder/),
+      expect.stringMatching(
+        /^slackAgents\.people\.incident_approver: not set, so it is the default, S_ONCALL/,
+      ),
     ]);
   });
 

@@ -1,6 +1,7 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { InvalidConfigError, parseConfig } from '../../infra/config.ts';
+import { jsonErrorPlace } from '../../infra/json-error-place.ts';
 import { buildStack } from '../../infra/synth.ts';
 
 describe('stack configuration', () => {
@@ -52,6 +53,7 @@ describe('stack configuration', () => {
         maxFixAttempts: 3,
       },
       requirementsInterview: {
+        enabled: true,
         confidenceThreshold: 95,
         maxClarificationTurns: 5,
         answerWaitSeconds: 86_400,
@@ -213,7 +215,19 @@ describe('stack configuration', () => {
   it('says why a pretty-printed file passed with `cdk -c` arrives as "{", and how to pass it', () => {
     // What the CDK CLI hands the app for -c slackAgents="$(cat my-config.json)" (checked with cdk 2).
     expect(() => parseConfig('{')).toThrow(/only "\{" arrived: `cdk -c` keeps the first line of a value/);
-    expect(() => parseConfig('{"sandbox": true')).toThrow(/slackAgents: expected a JSON object$/);
+    expect(() => parseConfig('{"sandbox": true')).toThrow(
+      /slackAgents: expected a JSON object \(not valid JSON at line 1, column 17: .+\)$/,
+    );
+  });
+
+  it('says where malformed JSON went wrong, by line and column', () => {
+    const text = '{\n  "sandbox": true,\n  reporterWaitSeconds: 60\n}';
+    expect(() => parseConfig(text)).toThrow(
+      /^invalid slackAgents configuration:\n {2}slackAgents: expected a JSON object \(not valid JSON at line 3, column 3: /,
+    );
+    expect(jsonErrorPlace('{"a": 1,}', new SyntaxError('Unexpected token } in JSON at position 8'))).toBe(
+      ' (not valid JSON at line 1, column 9: Unexpected token })',
+    );
   });
 
   it('names the field of an invalid value', () => {

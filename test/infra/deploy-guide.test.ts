@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../infra/config.ts';
-import { remainingSteps, secretsOf } from '../../infra/preflight/deploy-steps.ts';
+import { type ConfigSource, remainingSteps, secretsOf } from '../../infra/preflight/deploy-steps.ts';
 import { synthesizeTemplate } from '../../infra/synth.ts';
 
 const guide = readFileSync(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
@@ -28,6 +29,33 @@ describe('the deploy guide', () => {
     const steps = remainingSteps(config, 'SlackAgents').join('\n');
     for (const [, output] of steps.matchAll(/\$\(out (\w+)\)/g))
       expect(Object.keys(template.Outputs)).toContain(output);
+  });
+
+  it('deploys, in the steps the preflight prints, the configuration the preflight read', () => {
+    const config = parseConfig(example);
+    const file = 'docs/examples/all-workflows.json';
+    /** What bash hands `cdk` as the value of `-c slackAgents=...` in the printed deploy step. */
+    const deployedWith = (source: ConfigSource, env: Record<string, string> = {}) => {
+      const deploy =
+        remainingSteps(config, 'SlackAgents', source).find((step) => step.includes('cdk deploy')) ?? '';
+      const argument = /-c slackAgents=(.+)$/.exec(deploy)?.[1];
+      if (argument === undefined) return undefined;
+      return JSON.parse(
+        execFileSync('bash', ['-c', `printf '%s' ${argument}`], {
+          env: { ...process.env, ...env },
+        }).toString(),
+      ) as unknown;
+    };
+    expect(deployedWith({ kind: 'cdk.json' })).toBeUndefined();
+    expect(deployedWith({ kind: 'file', path: file })).toEqual(example);
+    const text = JSON.stringify({ ...example, botUserId: "U0BOT'S" });
+    expect(deployedWith({ kind: 'text', text })).toEqual(JSON.parse(text));
+    expect(deployedWith({ kind: 'env' }, { SLACK_AGENTS_CONFIG: JSON.stringify(example, null, 2) })).toEqual(
+      example,
+    );
+    const steps = remainingSteps(config, 'SlackAgents', { kind: 'file', path: file }).join('\n');
+    expect(steps).toContain(`npm run preflight -- -c '${file}' --live`);
+    expect(steps).toContain(`npm run slack:manifest -- -c '${file}' --request-url`);
   });
 
   it('runs only npm scripts the project has, in order: preflight, deploy, secrets, live preflight, verification', () => {

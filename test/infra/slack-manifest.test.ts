@@ -214,6 +214,12 @@ describe('the Slack app manifest', () => {
     expect(manifest.oauth_config.scopes.bot).not.toContain('commands');
   });
 
+  it('offers no /prd when the requirements interview is off', () => {
+    const commands = (raw: object) => (manifestFor(raw).features.slash_commands ?? []).map((c) => c.command);
+    expect(commands({})).toContain('/prd');
+    expect(commands({ requirementsInterview: { enabled: false } })).not.toContain('/prd');
+  });
+
   it('leaves a module switched off in the configuration out of the description', () => {
     expect(manifestFor().display_information.description).toContain('channel conversations');
     expect(

@@ -514,6 +514,18 @@ describe('entry points and wiring', () => {
     ).toThrow(/some-unlisted-model/);
   });
 
+  it('deploys no requirements interview, nor registers it, when it is off', () => {
+    const off = Template.fromStack(
+      buildStack({ config: { requirementsInterview: { enabled: false } } }).stack,
+    );
+    const registrations = WorkflowRegistrations.parse(JSON.parse(registrationsText(off)));
+    expect(registrations.map((r) => r.workflow)).not.toContain('requirements_interview');
+    expect(registrations.map((r) => r.workflow)).toContain('bug_investigation');
+    expect(JSON.stringify(registrations)).not.toContain('/prd');
+    expect(() => stateMachineOf(off, 'requirements_interview')).toThrow('no state machine marked');
+    expect(stateMachineOf(off, 'bug_investigation')).toBeDefined();
+  });
+
   it('deploys no replies queue and no ChannelResponder when channel conversations are off', () => {
     const off = Template.fromStack(
       buildStack({ config: { channelConversations: { enabled: false } } }).stack,

@@ -679,7 +679,7 @@ describe('slash command help at the door', () => {
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body)).toEqual({
       response_type: 'ephemeral',
-      text: '*/prd*: Start a requirements interview\nUsage: `/prd <product idea>`\n`/prd help` shows this help.',
+      text: '*/prd*: Start a requirements interview\nUsage: `/prd &lt;product idea&gt;`\n`/prd help` shows this help.',
     });
     expect(inbox.sent).toEqual([]);
   });
@@ -693,7 +693,7 @@ describe('slash command help at the door', () => {
 
     const answer = JSON.parse(response.body) as { response_type: string; text: string };
     expect(answer.response_type).toBe('ephemeral');
-    expect(answer.text).toMatch(/^\/fix needs <issue URL or number>\.\n/);
+    expect(answer.text).toMatch(/^\/fix needs &lt;issue URL or number&gt;\.\n/);
     expect(answer.text).not.toContain('on its way');
     expect(inbox.sent).toEqual([]);
     expect(JSON.stringify(logger.lines)).toContain('slash_command_missing_argument');

@@ -22,7 +22,7 @@ describe('slash command help', () => {
     expect(commandHelp(PRD)).toBe(
       [
         '*/prd*: Start a requirements interview: the bot asks about your idea, then writes a PRD',
-        'Usage: `/prd <product idea>`',
+        'Usage: `/prd &lt;product idea&gt;`',
         '`/prd help` shows this help.',
       ].join('\n'),
     );
@@ -39,14 +39,26 @@ describe('slash command help', () => {
   it('answers an empty command with what it needs, so `/prd` alone starts no interview', () => {
     const reading = readCommandText(PRD, '   ');
     expect(reading).toMatchObject({ type: 'answer', reason: 'missing_argument' });
-    expect(reading.type === 'answer' && reading.text).toBe(`/prd needs <product idea>.\n${commandHelp(PRD)}`);
+    expect(reading.type === 'answer' && reading.text).toBe(
+      `/prd needs &lt;product idea&gt;.\n${commandHelp(PRD)}`,
+    );
   });
 
   it('answers `/fix` with no argument with its usage', () => {
     expect(readCommandText(FIX, '')).toMatchObject({
       type: 'answer',
       reason: 'missing_argument',
-      text: expect.stringContaining('Usage: `/fix <issue URL or number>`'),
+      text: expect.stringContaining('Usage: `/fix &lt;issue URL or number&gt;`'),
+    });
+  });
+
+  it('escapes what Slack would read as a link, a mention or an entity, so the hint shows as written', () => {
+    const help = commandHelp({ ...PRD, description: 'Ideas & <plans>' });
+    expect(help).toContain('Usage: `/prd &lt;product idea&gt;`');
+    expect(help).toContain('*/prd*: Ideas &amp; &lt;plans&gt;');
+    expect(help).not.toMatch(/<|&(?!amp;|lt;|gt;)/);
+    expect(readCommandText(FIX, '<https://example.com|x>')).toMatchObject({
+      text: expect.stringMatching(/^`&lt;https:\/\/example.com\|x&gt;` names no issue/),
     });
   });
 

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoFeedbackStore } from '../../lambdas/feedback/adapters/dynamo-feedback-store.ts';
 import { FeedbackExportLine } from '../../lambdas/feedback/model.ts';
+import { feedbackExportCommand } from '../../local/feedback-export-command.ts';
 import { LOCAL_REGION } from '../../local/template.ts';
 import { exportFeedback } from '../../scripts/feedback-export.ts';
 import {
@@ -199,19 +200,30 @@ describe('feedback on the findings', () => {
     expect(mine).toHaveLength(2);
     const dir = mkdtempSync(join(tmpdir(), 'feedback-export-'));
     const out = join(dir, 'feedback.jsonl');
-    // `npm run feedback:export` is `tsx scripts/feedback-export.ts`: Node with tsx's loader, one
-    // process (npx and tsx's own command line would add two).
+    // The command the sandbox prints at start, run as printed (its `--out` here in a temporary
+    // directory). `npm run feedback:export` is `tsx scripts/feedback-export.ts`: Node with tsx's
+    // loader, one process (npx and tsx's own command line would add two).
+    const printed = feedbackExportCommand(h.sandbox).split(' ');
+    const assignments = printed.filter((word) => /^[A-Z_]+=/.test(word));
+    const args = printed
+      .slice(printed.indexOf('--') + 1)
+      .map((word) => (word === 'feedback.jsonl' ? out : word));
+    expect(assignments.map((word) => word.split('=')[0])).toEqual([
+      'AWS_ENDPOINT_URL_DYNAMODB',
+      'AWS_REGION',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+    ]);
+    const { TABLE_NAME: _unset, ...inherited } = process.env;
     await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'scripts/feedback-export.ts', '--since', '2020-01-01T00:00:00Z', '--out', out],
+      ['--import', 'tsx', 'scripts/feedback-export.ts', '--since', '2020-01-01T00:00:00Z', ...args],
       {
         env: {
-          ...process.env,
-          TABLE_NAME: h.sandbox.tableName,
-          AWS_ENDPOINT_URL_DYNAMODB: h.sandbox.url,
-          AWS_REGION: LOCAL_REGION,
-          AWS_ACCESS_KEY_ID: 'sandbox',
-          AWS_SECRET_ACCESS_KEY: 'sandbox',
+          ...inherited,
+          ...Object.fromEntries(
+            assignments.map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+          ),
         },
       },
     );

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { slashCommandForm } from '../../local/sandbox-console-doors.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { signSlackRequest } from '../../local/slack/sign.ts';
 import { workerSandbox } from '../support/sandbox.ts';
@@ -48,11 +49,15 @@ describe('slash command help in the sandbox', () => {
   }
 
   it.each([
-    ['/prd', 'help', 'Usage: `/prd <product idea>`'],
-    ['/prd', '', '/prd needs <product idea>.'],
-    ['/investigate', 'help', 'Usage: `/investigate <description, alarm name or PagerDuty incident id>`'],
-    ['/fix', 'help', 'Usage: `/fix <issue URL or number>`'],
-    ['/fix', '', '/fix needs <issue URL or number>.'],
+    ['/prd', 'help', 'Usage: `/prd &lt;product idea&gt;`'],
+    ['/prd', '', '/prd needs &lt;product idea&gt;.'],
+    [
+      '/investigate',
+      'help',
+      'Usage: `/investigate &lt;description, alarm name or PagerDuty incident id&gt;`',
+    ],
+    ['/fix', 'help', 'Usage: `/fix &lt;issue URL or number&gt;`'],
+    ['/fix', '', '/fix needs &lt;issue URL or number&gt;.'],
     ['/fix', '--all', '/fix has no option `--all`.'],
   ])('answers %s %j with its usage and starts nothing', async (name, text, expected) => {
     const answer = await command(name, text, `trigger-help-${name.slice(1)}-${text || 'empty'}`);
@@ -66,5 +71,53 @@ describe('slash command help in the sandbox', () => {
       conversations: unknown[];
     };
     expect(listed.conversations).toEqual([]);
+  });
+
+  it("takes a command from the console's door signed like Slack's, and shows its answers to its writer alone", async () => {
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${sandbox.url}${path}`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+      return (await response.json()) as { ok: boolean; text?: string };
+    };
+    const ephemerals = async (user: string) =>
+      (
+        (await (
+          await fetch(`${sandbox.url}/sandbox/slack/ephemerals?user=${user}&channel=C_DEVELOPERS`)
+        ).json()) as { messages: { text: string; ephemeral: boolean }[] }
+      ).messages;
+    const answer = await post('/sandbox/slack/command', {
+      channel: 'C_DEVELOPERS',
+      user: 'U_DEV',
+      command: '/fix',
+      text: 'help',
+    });
+    expect(answer.text).toContain('Usage: `/fix &lt;issue URL or number&gt;`');
+    expect((await ephemerals('U_DEV')).map((m) => m.text)).toEqual([answer.text]);
+    expect(await ephemerals('U_REPORTER')).toEqual([]);
+    // A later answer through the command's response_url lands the same way.
+    const form = Object.fromEntries(
+      new URLSearchParams(
+        slashCommandForm({
+          teamId: 'T',
+          appId: 'A',
+          channel: { id: 'C_DEVELOPERS', name: 'developers' },
+          user: { id: 'U_DEV', name: 'dev' },
+          command: '/fix',
+          text: '',
+          triggerId: 't',
+          responseUrl: 'https://x.test/r',
+        }),
+      ),
+    );
+    expect(form).toMatchObject({ command: '/fix', user_id: 'U_DEV', channel_id: 'C_DEVELOPERS' });
+    await post('/sandbox/slack/command-response?channel=C_DEVELOPERS&user=U_DEV', {
+      text: 'Done: #42 is queued.',
+    });
+    expect((await ephemerals('U_DEV')).map((m) => m.text)).toEqual([answer.text, 'Done: #42 is queued.']);
+    expect((await ephemerals('U_DEV')).every((m) => m.ephemeral)).toBe(true);
   });
 });

@@ -14,6 +14,12 @@ const SlackChannelId = z
  * when it is in one of `mentionChannels`; any other mention is a channel conversation.
  */
 export const RequirementsInterviewSettings = z.strictObject({
+  /**
+   * Off: no `/prd` command, no interview started by a mention (such a mention is a channel
+   * conversation), and none of the interview's functions or state machine deployed.
+   * @default true
+   */
+  enabled: z.boolean().default(true),
   /** @default 95 */
   confidenceThreshold: z.number().int().min(1).max(100).default(95),
   /** @default 5 */
