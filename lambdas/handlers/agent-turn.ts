@@ -141,11 +141,17 @@ export function createAgentTurnHandler(
       // Live progress in the conversation's thread; it never fails the turn (docs/live-progress.md).
       const progress = await startTurnProgress(input, { logger, plan: options.plan?.(input) });
       const startedAt = systemClock.now().toISOString();
+      // A stopped turn ends `continue` like one out of time; its timeline closes all the same.
+      let stopped = false;
+      const stopRequested = async () => {
+        stopped = await stoppedSince(store, input.conversationId, startedAt);
+        return stopped;
+      };
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,
         ...(progress ? { toolCalls: progress } : {}),
-        stopRequested: () => stoppedSince(store, input.conversationId, startedAt),
+        stopRequested,
         ...(options.conversationCeiling ? { conversationCeiling: options.conversationCeiling() } : {}),
         ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
         clock: systemClock,
@@ -161,7 +167,7 @@ export function createAgentTurnHandler(
         await progress?.finish({ kind: 'continues' });
         throw error;
       });
-      await progress?.finish(turnEndOf(output));
+      await progress?.finish(turnEndOf(output, { stopped }));
       // A failed turn escalates to people: an alarm counts it, and the terminal shows it at WARN.
       if (recordFailedTurn(metrics, output))
         logger.warn('agent turn failed: escalating', { profile: input.profile, error: output.error });

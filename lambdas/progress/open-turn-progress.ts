@@ -34,8 +34,18 @@ export async function openTurnProgress(
   }
 }
 
-/** How a turn's output ends its timeline: `continue` keeps it open for the next invocation. */
-export function turnEndOf(output: { action: string; error?: string }): TurnEnd {
+/** Why a stopped turn's timeline closes. */
+export const STOPPED_BY_PERSON = 'stopped by a person in the thread';
+
+/**
+ * How a turn's output ends its timeline: `continue` keeps it open for the next invocation,
+ * unless the turn was stopped (it ends `continue` too, but nothing of it goes on).
+ */
+export function turnEndOf(
+  output: { action: string; error?: string },
+  how: { stopped?: boolean } = {},
+): TurnEnd {
+  if (how.stopped) return { kind: 'stopped', reason: STOPPED_BY_PERSON };
   if (output.action === 'continue') return { kind: 'continues' };
   if (output.error !== undefined) return { kind: 'stopped', reason: 'the turn did not finish its work' };
   return { kind: 'done' };
