@@ -189,6 +189,14 @@ export class DynamoConversationStore extends DynamoTable implements Conversation
     });
   }
 
+  async requestStop(conversationId: string): Promise<void> {
+    await this.update(conversationId, {
+      // Every stop counts from its own time: a turn begun after an earlier stop is stopped again.
+      UpdateExpression: 'SET stopRequestedAt = :now, updatedAt = :now',
+      ExpressionAttributeValues: { ':now': this.nowIso() },
+    });
+  }
+
   async addParticipant(conversationId: string, userId: string, role: SenderType): Promise<void> {
     await this.update(conversationId, {
       UpdateExpression: 'SET participants.#u = if_not_exists(participants.#u, :role)',

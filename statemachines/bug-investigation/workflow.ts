@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { STOPPED_BY_PERSON_FIELD } from '../../lambdas/agents/contract.ts';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { agentTurn } from '../agent-turn.ts';
 import {
@@ -225,10 +226,9 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     }).next(timeToHandOver);
     catchTimeout(waitForReporter, noteReporterSilence);
     catchFailure(waitForReporter, failed);
-    askReporter
-      .next(awaitingPass(scope, S.awaitingReporter, turnContext('awaiting_reporter')))
-      .next(waitForReporter)
-      .next(timeToHandOver);
+    const awaitingReporter = awaitingPass(scope, S.awaitingReporter, turnContext('awaiting_reporter'));
+    askReporter.next(awaitingReporter);
+    awaitingReporter.next(waitForReporter).next(timeToHandOver);
 
     // --- continue: the turn ran out of its budget; run another in the same state ------------
     const keepInvestigating = sfn.Pass.jsonPath(scope, S.keepInvestigating, {
@@ -349,6 +349,19 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     postFindings.next(tellFindingsPosted(scope, { slackPostFn, reporterThread, next: routeOnConclusion }));
     postUpdatedFindings.next(routeOnConclusion);
 
+    // --- A person stopped the turn: back to the wait it came from, no other turn --------------
+    // A follow-up turn (developers wrote after the findings) goes back to waiting for them;
+    // any other turn to waiting for the reporter.
+    const stoppedByPerson = sfn.Choice.jsonPath(scope, S.stoppedByPerson)
+      .when(
+        sfn.Condition.and(
+          sfn.Condition.isPresent('$.turnContext.followUp'),
+          sfn.Condition.booleanEquals('$.turnContext.followUp', true),
+        ),
+        awaitingDevelopers,
+      )
+      .otherwise(awaitingReporter);
+
     // Every BugAction has its branch; an unknown value takes the escalation path (through
     // the findings), so the conversation can never get stuck on it.
     routeOnAction
@@ -359,6 +372,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       // trip than through "Summary thread open?", which the other paths still take).
       .when(sfn.Condition.and(findingsAction, summaryOpen), postUpdatedFindings)
       .when(findingsAction, postFindings)
+      .when(sfn.Condition.isPresent(`$.result.${STOPPED_BY_PERSON_FIELD}`), stoppedByPerson)
       .when(actionIs('continue'), keepInvestigating)
       .otherwise(summaryThreadOpen);
 
