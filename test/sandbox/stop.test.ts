@@ -82,9 +82,9 @@ describe('stop in the thread', () => {
     const workspace = h.sandbox.slack.workspace;
     const [stream] = fakeStreams(workspace).filter((s) => s.threadTs === report);
     expect(stream?.state).toBe('completed');
-    const timeline = (await h.messages(CHANNELS.reports, report)).find((m) => m.ts === stream?.ts);
-    expect(JSON.stringify(timeline?.blocks)).toContain('Stopped after 1 step');
-    expect(JSON.stringify(timeline?.blocks)).not.toContain(STOP_ACTION_ID);
+    const timeline = JSON.stringify(workspace.find(CHANNELS.reports, stream?.ts ?? '').blocks);
+    expect(timeline).toContain('Stopped after 1 step');
+    expect(timeline).not.toContain(STOP_ACTION_ID);
 
     // The old timeline's Stop, pressed while nothing runs: told privately, nothing changes.
     const before = (await h.messages(CHANNELS.reports, report)).length;
