@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
+import { closeOpenTimeline, UNFINISHED_TURN } from '../../lambdas/progress/open-turn-progress.ts';
 import type {
   ProgressRecord,
   ProgressSlack,
@@ -421,5 +422,35 @@ describe('a turn without tool calls', () => {
     expect(fakeStreams(slack)[0]?.state).toBe('completed');
     expect(JSON.stringify(botReplies()[0]?.blocks)).not.toContain(STOP_ACTION_ID);
     expect(store.records.get('conv-1')?.open).toBe(false);
+  });
+});
+
+describe('a timeline its turn left open', () => {
+  it("is closed, without its Stop button, before the workflow's next post", async () => {
+    const turn = new TurnProgress(target(), deps());
+    turn.begin();
+    turn.toolStarted(search);
+    // The turn failed after its retries: its last invocation kept the timeline open.
+    await turn.finish({ kind: 'continues' });
+    expect(store.records.get('conv-1')?.open).toBe(true);
+
+    await closeOpenTimeline('conv-1', { progress: async () => deps(), logger: deps().logger });
+
+    expect(fakeStreams(slack)[0]?.state).toBe('completed');
+    const shown = JSON.stringify(botReplies()[0]?.blocks);
+    expect(shown).toContain(`Stopped after 1 step: ${UNFINISHED_TURN}`);
+    expect(shown).not.toContain(STOP_ACTION_ID);
+    expect(store.records.get('conv-1')?.open).toBe(false);
+    expect(botReplies()).toHaveLength(1);
+  });
+
+  it('is left alone when already closed', async () => {
+    const turn = new TurnProgress(target(), deps());
+    turn.begin();
+    turn.toolStarted(search);
+    await turn.finish({ kind: 'done' });
+    const calls = slack.apiCalls().length;
+    await closeOpenTimeline('conv-1', { progress: async () => deps(), logger: deps().logger });
+    expect(slack.apiCalls().length).toBe(calls);
   });
 });
