@@ -143,11 +143,6 @@ export class TurnProgress {
     }
   }
 
-  /** The tasks shown so far. */
-  tasks(): readonly TimelineTask[] {
-    return this.record?.tasks ?? this.early;
-  }
-
   /** Tasks noted before the message exists. */
   private early: TimelineTask[] = [];
 
@@ -239,6 +234,8 @@ export class TurnProgress {
   /** Finds the message an earlier invocation of this turn (or of the turn it continues) began, or posts it. */
   private async start(): Promise<void> {
     const { conversationId, channel, threadTs, turn } = this.target;
+    // What is pending now goes with the post; what comes while it is made, in the next call.
+    const sent = this.pending.length;
     try {
       const earlier = await this.deps.store.load(conversationId);
       if (earlier?.open && earlier.channel === channel && earlier.threadTs === threadTs) {
@@ -264,7 +261,7 @@ export class TurnProgress {
           }
         : await this.post(key);
       this.adopt(record);
-      this.pending = [];
+      this.pending = this.pending.slice(sent);
       await this.save(record);
       await this.deps.posts.record(conversationId, key, { channel, ts: record.ts, threadTs });
       if (found) await this.update(record, this.ending);

@@ -425,6 +425,30 @@ describe('a turn without tool calls', () => {
   });
 });
 
+describe('a task that comes while the stream is being started', () => {
+  it('is shown in the next call, not lost', async () => {
+    const real = createProgressClient({ token: BOT_TOKEN, slackApiUrl: server.slackApiUrl });
+    let starting = () => {};
+    const started = new Promise<void>((resolve) => {
+      starting = resolve;
+    });
+    const slow: ProgressSlack = {
+      ...real,
+      startStream: async (a) => {
+        starting();
+        return real.startStream(a);
+      },
+    };
+    const progress = new TurnProgress(target(), deps({ slack: slow }));
+    progress.begin();
+    progress.toolStarted(search);
+    await started;
+    progress.toolStarted(read);
+    await progress.finish({ kind: 'done' });
+    expect(fakeStreams(slack)[0]?.tasks.map((t) => t.id)).toEqual(['toolu_1', 'toolu_2']);
+  });
+});
+
 describe('a timeline its turn left open', () => {
   it("is closed, without its Stop button, before the workflow's next post", async () => {
     const turn = new TurnProgress(target(), deps());
