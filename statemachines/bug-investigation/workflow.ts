@@ -41,7 +41,7 @@ import {
   reporterSilenceNote,
   turnContext,
 } from './states.ts';
-import { failedTurn, tellReporterStopped, tellUnhandled } from './stops.ts';
+import { backToTheWait, failedTurn, tellReporterStopped, tellUnhandled } from './stops.ts';
 
 /** `bug_investigation`; its state and its names are described in states.ts. */
 /** Fields a fresh execution needs to continue the conversation (everything else is per turn). */
@@ -349,19 +349,6 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     postFindings.next(tellFindingsPosted(scope, { slackPostFn, reporterThread, next: routeOnConclusion }));
     postUpdatedFindings.next(routeOnConclusion);
 
-    // --- A person stopped the turn: back to the wait it came from, no other turn --------------
-    // A follow-up turn (developers wrote after the findings) goes back to waiting for them;
-    // any other turn to waiting for the reporter.
-    const stoppedByPerson = sfn.Choice.jsonPath(scope, S.stoppedByPerson)
-      .when(
-        sfn.Condition.and(
-          sfn.Condition.isPresent('$.turnContext.followUp'),
-          sfn.Condition.booleanEquals('$.turnContext.followUp', true),
-        ),
-        awaitingDevelopers,
-      )
-      .otherwise(awaitingReporter);
-
     // Every BugAction has its branch; an unknown value takes the escalation path (through
     // the findings), so the conversation can never get stuck on it.
     routeOnAction
@@ -372,7 +359,10 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       // trip than through "Summary thread open?", which the other paths still take).
       .when(sfn.Condition.and(findingsAction, summaryOpen), postUpdatedFindings)
       .when(findingsAction, postFindings)
-      .when(sfn.Condition.isPresent(`$.result.${STOPPED_BY_PERSON_FIELD}`), stoppedByPerson)
+      .when(
+        sfn.Condition.isPresent(`$.result.${STOPPED_BY_PERSON_FIELD}`),
+        backToTheWait(scope, { developers: awaitingDevelopers, reporter: awaitingReporter }),
+      )
       .when(actionIs('continue'), keepInvestigating)
       .otherwise(summaryThreadOpen);
 
