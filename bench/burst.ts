@@ -1,7 +1,8 @@
 /**
  * Posts and turns a burst of messages into one thread costs: for bursts of 10, 50 and 200
  * messages from the reporter while the bug investigation waits for them, the bot's posts in
- * the thread, the agent's turns, how long the sandbox took to store the burst, and how long
+ * the thread (answers and live progress messages, with turns that make no tool call and with
+ * turns that make one, which show a timeline each), the agent's turns, how long the sandbox took to store the burst, and how long
  * until the last answer. The model is scripted (one question per turn), so the figures are the
  * platform's own coalescing (Drain's settle, lambdas/kernel/settle.ts). Prints figures;
  * asserts nothing. Run: `npm run bench:burst` (SIZES=10,50,200 by default).
@@ -11,15 +12,20 @@ import { runBurst } from '../test/sandbox/burst-run.ts';
 
 const SIZES = (process.env.SIZES ?? '10,50,200').split(',').map(Number);
 
-const h = await startBugHarness();
+// Live progress on: the posts count the progress messages too. Each size runs twice: turns that
+// only answer (no tool call, so no timeline), and turns that make a tool call first (a timeline each).
+const h = await startBugHarness({}, { env: { LIVE_PROGRESS: 'on' } });
 try {
-  console.log('burst  posts  turns  all seen  stored in  answered in');
+  console.log('burst  tool calls  posts (answers + progress)  turns  all seen  stored in  answered in');
   for (const size of SIZES) {
-    const burst = await runBurst(h, size, `bench-${size}`);
-    const seen = burst.sent.filter((text) => burst.prompts.some((prompt) => prompt.includes(text))).length;
-    console.log(
-      `${String(size).padStart(5)}  ${String(burst.posts).padStart(5)}  ${String(burst.turns).padStart(5)}  ${`${seen}/${size}`.padStart(8)}  ${`${(burst.sendMs / 1000).toFixed(1)} s`.padStart(9)}  ${`${(burst.answeredMs / 1000).toFixed(1)} s`.padStart(11)}`,
-    );
+    for (const toolCalls of [false, true]) {
+      const burst = await runBurst(h, size, `bench-${size}-${toolCalls ? 'tools' : 'plain'}`, { toolCalls });
+      const seen = burst.sent.filter((text) => burst.prompts.some((prompt) => prompt.includes(text))).length;
+      const posts = `${burst.posts} (${burst.answers} + ${burst.posts - burst.answers})`;
+      console.log(
+        `${String(size).padStart(5)}  ${(toolCalls ? 'yes' : 'no').padStart(10)}  ${posts.padStart(26)}  ${String(burst.turns).padStart(5)}  ${`${seen}/${size}`.padStart(8)}  ${`${(burst.sendMs / 1000).toFixed(1)} s`.padStart(9)}  ${`${(burst.answeredMs / 1000).toFixed(1)} s`.padStart(11)}`,
+      );
+    }
   }
   if (h.modelFailures.length > 0) console.log('model failures:', h.modelFailures);
 } finally {

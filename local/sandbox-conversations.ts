@@ -195,11 +195,15 @@ export class SandboxConversations {
     const channel = record?.channel ?? match?.[1];
     if (!channel || !match) return undefined;
     const startTs = `${match[2]}.${match[3]}`;
-    const times = messages.map((m) => m.at).sort();
+    // Messages read from the channel's history came before the conversation: not its times.
+    const times = messages
+      .filter((m) => m.fromHistory !== true)
+      .map((m) => m.at)
+      .sort();
     const createdAt = record?.startedAt ?? times[0] ?? new Date(Number(match[2]) * 1000).toISOString();
     const updatedAt = record?.lastActivity ?? times.at(-1) ?? createdAt;
     const attentive = record !== undefined && isActive(record, this.now(), channelSettings().timeoutSeconds);
-    const first = [...messages].filter((m) => !m.isBot).sort((a, b) => Number(a.ts) - Number(b.ts))[0];
+    const first = channelOpening(messages, startTs);
     return {
       id,
       workflow: CHANNEL_WORKFLOW,
@@ -212,4 +216,17 @@ export class SandboxConversations {
       ...(first ? { opening: first.text.slice(0, 500) } : {}),
     };
   }
+}
+
+/**
+ * What a channel conversation is named by: the message that started it (its id's ts), else its
+ * first message from a person. Never a message read from the channel's history: those came
+ * before the conversation, about anything.
+ */
+export function channelOpening(
+  messages: readonly ChannelMessage[],
+  startTs: string,
+): ChannelMessage | undefined {
+  const own = messages.filter((m) => !m.isBot && m.fromHistory !== true);
+  return own.find((m) => m.ts === startTs) ?? [...own].sort((a, b) => Number(a.ts) - Number(b.ts))[0];
 }

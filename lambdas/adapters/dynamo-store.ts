@@ -29,6 +29,7 @@ import type {
 import { SlackPostOutput } from '../kernel/tasks.ts';
 import type { PostLedger } from '../slack/post-to-slack.ts';
 import { DynamoTable, type DynamoTableOptions, isConditionFailure } from './dynamo-table.ts';
+import { closeRequestedUpdate, stopRequestedUpdate } from './stop-requests.ts';
 
 export type DynamoStoreOptions = DynamoTableOptions;
 
@@ -181,12 +182,11 @@ export class DynamoConversationStore extends DynamoTable implements Conversation
   }
 
   async requestClose(conversationId: string): Promise<void> {
-    await this.update(conversationId, {
-      // When: a turn running then is stopped by it (run-agent-turn.ts); one begun after is not.
-      UpdateExpression:
-        'SET closeRequested = :yes, closeRequestedAt = if_not_exists(closeRequestedAt, :now), updatedAt = :now',
-      ExpressionAttributeValues: { ':yes': true, ':now': this.nowIso() },
-    });
+    await this.update(conversationId, closeRequestedUpdate(this.nowIso()));
+  }
+
+  async requestStop(conversationId: string): Promise<void> {
+    await this.update(conversationId, stopRequestedUpdate(this.nowIso()));
   }
 
   async addParticipant(conversationId: string, userId: string, role: SenderType): Promise<void> {

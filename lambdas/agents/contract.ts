@@ -45,3 +45,9 @@ export interface ToolInvoker {
     context: { conversationId: string; toolContext?: ToolContext },
   ): Promise<string>;
 }
+
+/**
+ * Marked on a turn's output (with `action: continue`) when a person stopped it with Stop: the
+ * workflow goes on to its wait for people instead of another turn.
+ */
+export const STOPPED_BY_PERSON_FIELD = 'stoppedByPerson';

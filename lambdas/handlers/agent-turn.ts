@@ -9,7 +9,7 @@ import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
 import { modelClientFromEnv } from '../adapters/model-client.ts';
 import { createAgentMetrics, recordFailedTurn, withModelMetrics } from '../adapters/model-metrics.ts';
 import { turnBudget } from '../agents/budget.ts';
-import { AgentTurnInput } from '../agents/contract.ts';
+import { AgentTurnInput, STOPPED_BY_PERSON_FIELD } from '../agents/contract.ts';
 import { type AgentLimits, agentLimitsFrom, type DailySpendStore } from '../agents/limits.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
 import { type ModelPrice, modelPriceFrom } from '../agents/pricing.ts';
@@ -141,11 +141,19 @@ export function createAgentTurnHandler(
       // Live progress in the conversation's thread; it never fails the turn (docs/live-progress.md).
       const progress = await startTurnProgress(input, { logger, plan: options.plan?.(input) });
       const startedAt = systemClock.now().toISOString();
+      // A stopped turn ends `continue` like one out of time; its timeline closes all the same,
+      // and a person's Stop is marked on the output (`stoppedByPerson`), so the workflow goes on
+      // to its wait instead of another turn.
+      let stopped: 'stop' | 'close' | undefined;
+      const stopRequested = async () => {
+        stopped = await stoppedSince(store, input.conversationId, startedAt);
+        return stopped !== undefined;
+      };
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,
         ...(progress ? { toolCalls: progress } : {}),
-        stopRequested: () => stoppedSince(store, input.conversationId, startedAt),
+        stopRequested,
         ...(options.conversationCeiling ? { conversationCeiling: options.conversationCeiling() } : {}),
         ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
         clock: systemClock,
@@ -161,11 +169,13 @@ export function createAgentTurnHandler(
         await progress?.finish({ kind: 'continues' });
         throw error;
       });
-      await progress?.finish(turnEndOf(output));
+      await progress?.finish(turnEndOf(output, { stopped: stopped !== undefined }));
       // A failed turn escalates to people: an alarm counts it, and the terminal shows it at WARN.
       if (recordFailedTurn(metrics, output))
         logger.warn('agent turn failed: escalating', { profile: input.profile, error: output.error });
-      return output;
+      return stopped === 'stop' && output.action === 'continue'
+        ? { ...output, [STOPPED_BY_PERSON_FIELD]: true }
+        : output;
     },
     summary: (input, output) => ({
       profile: input.profile,
@@ -180,16 +190,20 @@ export function createAgentTurnHandler(
 }
 
 /**
- * Whether the conversation was stopped (`stop`, the Stop button, "never mind": a close
- * requested) since `startedAt`: a close requested before the turn began is the workflow's to
- * handle at its Drain, not this turn's.
+ * How the conversation was stopped since `startedAt`, if it was: `stop` (the Stop button, `stop`
+ * in the thread: the turn ends and the workflow goes on to its wait), or `close` ("never mind":
+ * a close requested, which the workflow's next Drain finds). A stop or close from before the
+ * turn began is not this turn's.
  */
 async function stoppedSince(
   store: Pick<ConversationStore, 'getConversation'>,
   conversationId: string,
   startedAt: string,
-): Promise<boolean> {
+): Promise<'stop' | 'close' | undefined> {
   const conversation = await store.getConversation(conversationId, { consistent: true });
-  const at = conversation?.closeRequestedAt;
-  return conversation?.closeRequested === true && at !== undefined && at >= startedAt;
+  const closedAt = conversation?.closeRequestedAt;
+  if (conversation?.closeRequested === true && closedAt !== undefined && closedAt >= startedAt)
+    return 'close';
+  const stoppedAt = conversation?.stopRequestedAt;
+  return stoppedAt !== undefined && stoppedAt >= startedAt ? 'stop' : undefined;
 }

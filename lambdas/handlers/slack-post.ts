@@ -13,6 +13,7 @@ import { NO_TEMPLATES, slackPostInputFor, type TemplateRegistry } from '../slack
 import { KERNEL_TEMPLATES } from '../slack/templates/kernel-templates.ts';
 import { createSlackPoster, type SlackClient, type SlackPermalinks } from '../slack/web-client.ts';
 import { taskHandler } from './task-handler.ts';
+import { closeLeftOpenTimeline } from './turn-progress.ts';
 import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('slack-post');
@@ -73,6 +74,8 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
     run: async (input): Promise<SlackPostOutput> => {
       const deps = kernelDeps();
       const slack = await slackPoster();
+      // A timeline whose turn ended without closing it closes before the workflow says more.
+      await closeLeftOpenTimeline(input.conversationId, logger);
       const posted = await postOrKeep(input, {
         store: deps.store,
         posts: postLedger(),

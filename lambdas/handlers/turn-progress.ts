@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { systemClock } from '../kernel/ports.ts';
 import type { DrainedMessage } from '../kernel/tasks.ts';
-import { openTurnProgress } from '../progress/open-turn-progress.ts';
+import { closeOpenTimeline, openTurnProgress } from '../progress/open-turn-progress.ts';
 import type { ProgressLogger } from '../progress/ports.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
 import type { TurnProgress, TurnProgressDeps } from '../progress/turn-progress.ts';
@@ -16,6 +16,21 @@ export function liveProgressEnabled(env: NodeJS.ProcessEnv = process.env): boole
 }
 
 /** The AgentTurn's live progress: the real adapters, built once per instance. */
+/** The real adapters, built once per instance; a failure is not kept. */
+function progressDeps(logger: ProgressLogger): Promise<TurnProgressDeps> {
+  built ??= buildDeps(logger).catch((error: unknown) => {
+    built = undefined;
+    throw error;
+  });
+  return built;
+}
+
+/** Closes a timeline its turn left open, before the workflow's next post (docs/live-progress.md). */
+export function closeLeftOpenTimeline(conversationId: string, logger: ProgressLogger): Promise<void> {
+  if (!liveProgressEnabled()) return Promise.resolve();
+  return closeOpenTimeline(conversationId, { progress: () => progressDeps(logger), logger });
+}
+
 export function startTurnProgress(
   input: { conversationId: string; turn: number; messages: readonly DrainedMessage[] },
   options: { logger: ProgressLogger; plan?: TimelinePlan | undefined },
@@ -23,13 +38,7 @@ export function startTurnProgress(
   if (!liveProgressEnabled()) return Promise.resolve(undefined);
   return openTurnProgress(input, {
     conversation: (id) => conversationStore().getConversation(id),
-    progress: () => {
-      built ??= buildDeps(options.logger).catch((error: unknown) => {
-        built = undefined;
-        throw error;
-      });
-      return built;
-    },
+    progress: () => progressDeps(options.logger),
     plan: options.plan,
     logger: options.logger,
   });

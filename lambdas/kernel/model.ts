@@ -90,6 +90,8 @@ export const Conversation = z.object({
   closeRequested: z.boolean().default(false),
   /** When the close was first requested (a turn running then stops at its next step). */
   closeRequestedAt: z.string().optional(),
+  /** When a person last stopped the running turn (Stop): a turn running then ends; nothing else changes. */
+  stopRequestedAt: z.string().optional(),
   wait: OpenWait.optional(),
   /** The approval open now per decision kind (kernel/approvals.ts); apart from `wait`. */
   approvals: z.record(z.string(), OpenApproval).optional(),

@@ -33,6 +33,8 @@ export interface ConversationStore {
   /** Marks a pending message delivered in `turn`; `taken` if another turn already has it. */
   markDelivered(message: StoredMessage, turn: number): Promise<'marked' | 'taken'>;
   requestClose(conversationId: string): Promise<void>;
+  /** Stops the turn running now (the Stop button, `stop`): notes when, and nothing else. */
+  requestStop(conversationId: string): Promise<void>;
   addParticipant(conversationId: string, userId: string, role: StoredMessage['senderType']): Promise<void>;
   setExecution(conversationId: string, executionName: string, executionArn: string): Promise<void>;
   /**

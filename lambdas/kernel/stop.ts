@@ -1,16 +1,16 @@
 import { FINISHED_STATUSES } from './model.ts';
 import type { ThreadLink } from './ports.ts';
 import type { RouteOutcome, RouterDeps } from './route-steps.ts';
-import { wakeIfDue } from './wake.ts';
 
 /**
  * Stop: `stop` sent alone in a conversation's thread, or a press of the Stop button
- * (`stop_turn`, its value the conversation's id), ends the conversation's running work at
- * once. It is a close requested by someone in the conversation: the agent turn running now
- * sees it before its next model call or before its answer is handed back, and ends without
- * posting (agents/run-agent-turn.ts); the workflow's next Drain finds the close and closes.
- * A waiting conversation is woken into its close the same way. The thread is told who stopped
- * it; a person outside the conversation is refused, privately.
+ * (`stop_turn`, its value the conversation's id), ends the agent turn running now and nothing
+ * else. The turn sees it before its next model call or before its answer is handed back, and
+ * ends without posting (agents/run-agent-turn.ts); the workflow then goes on to its wait for
+ * people, as after an answer (closing stays a separate act: "never mind", or the workflow's
+ * own end). The thread is told who stopped it. When nothing runs (the conversation waits), the
+ * person is told so privately and nothing changes; a person outside the conversation is
+ * refused, privately.
  */
 
 export const STOP_ACTION_ID = 'stop_turn';
@@ -76,18 +76,21 @@ export async function routeStop(
       'Only the people in this conversation (who started it, who took part, or a developer) can stop it.',
       `stop refused: ${request.user} is not in the conversation`,
     );
-  // Write (the close) before read (the wake), as for every message: a wait opened meanwhile
-  // is woken by its RegisterWait, which reads after its own write.
-  await deps.store.requestClose(conversationId);
-  const wake = await wakeIfDue(deps, conversationId);
+  // An open wait: no turn runs, so there is nothing to stop (an old timeline's button).
+  if (conversation.wait !== undefined)
+    return refuse(
+      'Nothing is running in this conversation now, so there is nothing to stop. It goes on when someone writes in the thread.',
+      'stop while nothing runs',
+    );
+  await deps.store.requestStop(conversationId);
   await deps.stops?.said({
     conversationId,
     channel: link.anchor.channel,
     threadTs,
     ts: request.ts,
-    text: `:octagonal_sign: Stopped by <@${request.user}>. The work running now ends without an answer, and this conversation closes.`,
+    text: `:octagonal_sign: Stopped by <@${request.user}>: the work running now ends without an answer.`,
   });
-  return { type: 'ignored', conversationId, reason: `stopped by ${request.user} (wake: ${wake.outcome})` };
+  return { type: 'ignored', conversationId, reason: `turn stopped by ${request.user}` };
 }
 
 /** Who may stop: the one who started it, anyone who took part, or a configured developer. */

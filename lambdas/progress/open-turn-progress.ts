@@ -34,9 +34,51 @@ export async function openTurnProgress(
   }
 }
 
-/** How a turn's output ends its timeline: `continue` keeps it open for the next invocation. */
-export function turnEndOf(output: { action: string; error?: string }): TurnEnd {
+/** Why a stopped turn's timeline closes. */
+export const STOPPED_BY_PERSON = 'stopped by a person in the thread';
+
+/**
+ * How a turn's output ends its timeline: `continue` keeps it open for the next invocation,
+ * unless the turn was stopped (it ends `continue` too, but nothing of it goes on).
+ */
+export function turnEndOf(
+  output: { action: string; error?: string },
+  how: { stopped?: boolean } = {},
+): TurnEnd {
+  if (how.stopped) return { kind: 'stopped', reason: STOPPED_BY_PERSON };
   if (output.action === 'continue') return { kind: 'continues' };
   if (output.error !== undefined) return { kind: 'stopped', reason: 'the turn did not finish its work' };
   return { kind: 'done' };
+}
+
+/** Why a timeline is closed by the workflow's next post rather than by its turn. */
+export const UNFINISHED_TURN = 'the turn ended without finishing';
+
+/**
+ * Closes the conversation's timeline if one is still open: its turn ended without closing it
+ * (it failed after its retries, or its function died), and the workflow now says something
+ * else in Slack. The timeline gets its closing line and loses its Stop button. Never throws.
+ */
+export async function closeOpenTimeline(
+  conversationId: string,
+  deps: { progress: () => Promise<TurnProgressDeps>; logger: ProgressLogger },
+): Promise<void> {
+  try {
+    const built = await deps.progress();
+    const record = await built.store.load(conversationId);
+    if (!record?.open) return;
+    const progress = new TurnProgress(
+      {
+        conversationId,
+        turn: 0,
+        channel: record.channel,
+        threadTs: record.threadTs,
+        assistantThread: record.channel.startsWith('D'),
+      },
+      built,
+    );
+    await progress.finish({ kind: 'stopped', reason: UNFINISHED_TURN });
+  } catch (error) {
+    deps.logger.warn('could not close an open timeline', { error });
+  }
 }

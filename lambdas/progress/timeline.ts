@@ -130,7 +130,7 @@ export function timelineBlocks(view: {
     const earlier = view.tasks.length - shown.length;
     const lines = shown.map(
       (t) =>
-        `${STATUS_EMOJI[t.status]} ${escapeText(t.title)}${t.output ? ` _${escapeText(t.output)}_` : ''}`,
+        `${STATUS_EMOJI[t.status]} ${escapeText(t.title)}${t.output ? ` — ${escapeText(t.output)}` : ''}`,
     );
     if (earlier > 0) lines.unshift(`_${earlier} earlier step${earlier === 1 ? '' : 's'}_`);
     blocks.push(section(lines.join('\n')));
@@ -139,6 +139,37 @@ export function timelineBlocks(view: {
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeText(view.footer) }] });
   if (view.running) blocks.push(stopBlock(view.conversationId));
   return blocks;
+}
+
+/**
+ * A closed stream's message as it showed the timeline (its heading, the tasks as task cards or
+ * the plan, the closing line), without the Stop button it streamed.
+ */
+export function closedStreamBlocks(view: {
+  heading: string;
+  tasks: readonly TimelineTask[];
+  plan?: TimelinePlan | undefined;
+  closing: string;
+}): Record<string, unknown>[] {
+  const card = (task: TimelineTask) => ({
+    type: 'task_card',
+    task_id: task.id,
+    title: task.title,
+    status: task.status,
+    ...(task.output === undefined
+      ? {}
+      : {
+          output: {
+            type: 'rich_text',
+            elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: task.output }] }],
+          },
+        }),
+  });
+  const tasks = view.tasks.slice(-MAX_LISTED_TASKS).map(card);
+  const body = view.plan
+    ? [{ type: 'plan', title: view.plan.title, tasks: [...view.plan.steps.map(card), ...tasks] }]
+    : tasks;
+  return [{ type: 'markdown', text: view.heading }, ...body, { type: 'markdown', text: view.closing }];
 }
 
 /** The fallback text of the message (notifications, screen readers). */

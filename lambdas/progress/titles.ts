@@ -4,16 +4,16 @@
  * the call's arguments by code (never by the model), cut to what Slack shows in one line.
  */
 
+import { oneLine } from './outcomes.ts';
+
 /** The longest title shown; Slack's task titles are one line. */
 export const MAX_TITLE_CHARS = 120;
-/** The longest one-line outcome of a task. */
-export const MAX_OUTCOME_CHARS = 200;
 
 type Args = Record<string, unknown>;
 type Titler = (args: Args) => string;
 
 const TITLES: Record<string, Titler> = {
-  search_code: (a) => `Searching code for ${quoted(a.pattern)}${inPath(a.path_glob)}`,
+  search_code: (a) => `Searching code for ${searched(a)}${inPath(a.path_glob)}`,
   read_file: (a) => `Reading ${text(a.path) || 'a file'}${lineRange(a.start_line, a.end_line)}`,
   list_files: (a) =>
     `Listing ${text(a.path) || 'the repository'}${a.glob === undefined ? '' : ` (${text(a.glob)})`}`,
@@ -37,30 +37,13 @@ export function taskTitle(tool: string, args: unknown): string {
   return oneLine(title, MAX_TITLE_CHARS);
 }
 
-/**
- * One line saying how a call ended: the first non-empty line of its output (an error's
- * message for a failure), without the evidence id tools open with.
- */
-export function taskOutcome(output: string, failed: boolean): string {
-  const first =
-    output
-      .split('\n')
-      // Separators such as `--- 2026-11-27 ---` are decoration, not an outcome.
-      .filter((line) => !/^\s*[-=#*]{3,}.*[-=#*]{3,}\s*$/.test(line))
-      .map((line) =>
-        line
-          .replace(/^\s*(\[?ev-\d+\]?:?)\s*/, '')
-          .replace(/^[-=#*\s]+|[-=#*\s]+$/g, '')
-          .trim(),
-      )
-      .find((line) => line !== '') ?? (failed ? 'failed' : 'done');
-  return oneLine(first, MAX_OUTCOME_CHARS);
-}
+/** A regular expression only when it is short enough to read; a plain pattern, quoted and cut. */
+const READABLE_REGEX_CHARS = 30;
 
-/** Collapses whitespace and cuts to `max` characters with an ellipsis. */
-export function oneLine(value: string, max: number): string {
-  const flat = value.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+function searched(args: Args): string {
+  const pattern = text(args.pattern);
+  if (args.regex === true && pattern.length > READABLE_REGEX_CHARS) return 'a pattern';
+  return quoted(pattern);
 }
 
 function quoted(value: unknown): string {

@@ -1,5 +1,7 @@
 import type { SlackPostOutput } from '../kernel/tasks.ts';
+import { closedPlan, closingLine, type TurnEnd } from './closing.ts';
 import { Coalescer, type CoalescerOptions } from './coalescer.ts';
+import { taskOutcome } from './outcomes.ts';
 import type {
   ProgressLogger,
   ProgressRecord,
@@ -9,6 +11,7 @@ import type {
   ProgressTarget,
 } from './ports.ts';
 import {
+  closedStreamBlocks,
   mergeChunks,
   type ProgressChunk,
   stopBlock,
@@ -19,7 +22,7 @@ import {
   timelineText,
   upsertTask,
 } from './timeline.ts';
-import { taskOutcome, taskTitle } from './titles.ts';
+import { taskTitle } from './titles.ts';
 
 /** The post ledger's part used here (lambdas/slack/post-to-slack.ts `PostLedger`). */
 export interface ProgressLedger {
@@ -38,8 +41,7 @@ export interface TurnProgressDeps {
   pacing?: CoalescerOptions;
 }
 
-/** How a turn ended, as its timeline says it. */
-export type TurnEnd = { kind: 'continues' } | { kind: 'done' } | { kind: 'stopped'; reason: string };
+export type { TurnEnd } from './closing.ts';
 
 /** Slack's refusals that mean the stream is over: the message is updated in place from then on. */
 const STREAM_OVER = new Set([
@@ -109,7 +111,7 @@ export class TurnProgress {
       id: use.id,
       title: taskTitle(use.name, use.input),
       status: result.failed ? 'error' : 'complete',
-      output: taskOutcome(result.output, result.failed),
+      output: taskOutcome(use.name, use.input, result.output, result.failed),
     });
   }
 
@@ -122,13 +124,10 @@ export class TurnProgress {
 
   /** Ends this invocation's part: the last updates, then the stream's stop (unless the turn continues). */
   async finish(end: TurnEnd): Promise<void> {
-    // A turn that is done has done its stage's part.
-    if (end.kind === 'done' && this.plan?.steps.some((s) => s.status === 'in_progress')) {
-      const steps = this.plan.steps.map((s) =>
-        s.status === 'in_progress' ? { ...s, status: 'complete' as const } : s,
-      );
-      this.plan = { ...this.plan, steps };
-      this.pending.push(...steps.map(taskChunk));
+    const closed = this.plan && closedPlan(this.plan, end);
+    if (closed) {
+      this.plan = closed;
+      this.pending.push(...closed.steps.map(taskChunk));
     }
     this.ending = end;
     this.pacer.request();
@@ -144,11 +143,6 @@ export class TurnProgress {
     }
   }
 
-  /** The tasks shown so far. */
-  tasks(): readonly TimelineTask[] {
-    return this.record?.tasks ?? this.early;
-  }
-
   /** Tasks noted before the message exists. */
   private early: TimelineTask[] = [];
 
@@ -162,7 +156,11 @@ export class TurnProgress {
   private async flush(): Promise<void> {
     if (this.disabled) return;
     if (!this.record) {
-      await this.start();
+      // No timeline for a turn without tool calls, unless it ends one an earlier invocation began.
+      const ends = this.ending !== undefined && this.ending.kind !== 'continues';
+      if (this.early.length > 0 || ends) await this.start();
+      // A turn that ended while its message was being started: the close is the next call.
+      if (this.record && this.ending !== undefined) this.pacer.request();
       return;
     }
     const record = this.record;
@@ -187,6 +185,22 @@ export class TurnProgress {
         // The stream ended on Slack's side (it closes idle streams): the same message, updated in place.
         record.kind = 'message';
         await this.update(record, ending);
+      } else if (done === true && ending !== undefined && ending.kind !== 'continues') {
+        // A stream cannot take back its Stop button: the stopped stream's message is rewritten
+        // as what it showed, without it.
+        await this.call('chat.update', () =>
+          this.deps.slack.updateMessage({
+            channel: record.channel,
+            ts: record.ts,
+            text: this.closingLine(ending),
+            blocks: closedStreamBlocks({
+              heading: `${HEADING}…`,
+              tasks: record.tasks,
+              plan: this.plan,
+              closing: this.closingLine(ending),
+            }),
+          }),
+        );
       }
     } else if (chunks.length > 0 || ending !== undefined) {
       await this.update(record, ending);
@@ -220,6 +234,8 @@ export class TurnProgress {
   /** Finds the message an earlier invocation of this turn (or of the turn it continues) began, or posts it. */
   private async start(): Promise<void> {
     const { conversationId, channel, threadTs, turn } = this.target;
+    // What is pending now goes with the post; what comes while it is made, in the next call.
+    const sent = this.pending.length;
     try {
       const earlier = await this.deps.store.load(conversationId);
       if (earlier?.open && earlier.channel === channel && earlier.threadTs === threadTs) {
@@ -228,6 +244,8 @@ export class TurnProgress {
         await this.flush();
         return;
       }
+      // Nothing to show yet (a turn ending without tool calls): nothing is posted.
+      if (this.early.length === 0) return;
       const key = `progress:${turn}`;
       const found = await this.findEarlierPost(key);
       const record: ProgressRecord = found
@@ -243,7 +261,7 @@ export class TurnProgress {
           }
         : await this.post(key);
       this.adopt(record);
-      this.pending = [];
+      this.pending = this.pending.slice(sent);
       await this.save(record);
       await this.deps.posts.record(conversationId, key, { channel, ts: record.ts, threadTs });
       if (found) await this.update(record, this.ending);
@@ -341,19 +359,8 @@ export class TurnProgress {
   }
 
   private closingLine(end: TurnEnd): string {
-    const tasks = this.record?.tasks ?? [];
-    const steps = `${tasks.length} step${tasks.length === 1 ? '' : 's'}`;
-    const seconds = Math.max(
-      1,
-      Math.round(
-        (this.deps.clock.now().getTime() -
-          Date.parse(this.record?.startedAt ?? new Date(this.startedAt).toISOString())) /
-          1000,
-      ),
-    );
-    return end.kind === 'stopped'
-      ? `:double_vertical_bar: Stopped after ${steps}: ${end.reason}`
-      : `:white_check_mark: Done: ${steps} in ${seconds} s`;
+    const startedAt = this.record ? Date.parse(this.record.startedAt) : this.startedAt;
+    return closingLine(end, this.record?.tasks.length ?? 0, this.deps.clock.now().getTime() - startedAt);
   }
 
   private async save(record: ProgressRecord): Promise<void> {

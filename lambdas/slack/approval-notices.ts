@@ -1,5 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { type ApprovalNotices, decidedText, expiredText, type PlacedApproval } from '../kernel/approvals.ts';
+import { withStateLine } from './decided-blocks.ts';
 import { pacedRetryConfig } from './retry-pacing.ts';
 import { slackCall } from './slack-call.ts';
 
@@ -14,7 +15,8 @@ export type ThreadLinePoster = (line: {
 
 /**
  * What people see of a press (kernel/approvals.ts), through Slack's Web API: the decided
- * message updated (`chat.update`, its buttons replaced by who decided what and when) and a
+ * message updated (`chat.update`: its buttons replaced by who decided what and when, every
+ * other block kept as Slack has it, read with `conversations.replies`) and a
  * line in its thread, or an explanation only the presser sees (`chat.postEphemeral`).
  */
 export function createSlackApprovalNotices(options: {
@@ -36,19 +38,40 @@ export function createSlackApprovalNotices(options: {
       maxTimeout: 5_000,
     }),
   });
+  /** The message's blocks as Slack has them now; undefined when they cannot be read. */
+  const currentBlocks = async (approval: PlacedApproval): Promise<unknown[] | undefined> => {
+    try {
+      const result = await slackCall('conversations.replies', () =>
+        client.conversations.replies({
+          channel: approval.channel,
+          ts: approval.threadTs ?? approval.messageTs,
+          oldest: approval.messageTs,
+          latest: approval.messageTs,
+          inclusive: true,
+          limit: 1,
+        }),
+      );
+      return result.messages?.find((m) => m.ts === approval.messageTs)?.blocks;
+    } catch {
+      // The update below still replaces the buttons, on the message's text alone.
+      return undefined;
+    }
+  };
   /** The message as it was, its buttons replaced by one line (who decided, or that nobody did). */
-  const replaceButtons = (approval: PlacedApproval, line: string) =>
-    slackCall('chat.update', () =>
+  const replaceButtons = async (approval: PlacedApproval, line: string) => {
+    const blocks = withStateLine(await currentBlocks(approval), line) ?? [
+      { type: 'section', text: { type: 'mrkdwn', text: approval.text } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: line }] },
+    ];
+    await slackCall('chat.update', () =>
       client.chat.update({
         channel: approval.channel,
         ts: approval.messageTs,
         text: approval.text,
-        blocks: [
-          { type: 'section', text: { type: 'mrkdwn', text: approval.text } },
-          { type: 'context', elements: [{ type: 'mrkdwn', text: line }] },
-        ],
+        blocks: blocks as never,
       }),
     );
+  };
   return {
     async decided(conversationId, approval, record) {
       const decided = decidedText(record);

@@ -77,6 +77,10 @@ const DEMO_AGENTS: Record<AgentProfileName, (request: MessageCreateParamsNonStre
   issue_reviewer_answer: demoAnswer,
 };
 
+/** What the demo model says where it plays no agent (a channel conversation): for people, no agent names. */
+export const DEMO_CHANNEL_ANSWER =
+  'I cannot answer questions here: this sandbox runs without a real model. The workflows (bug reports, incidents, /prd interviews, issues) still run offline. Set ANTHROPIC_API_KEY for real answers.';
+
 /** The demo model's answer to one Messages API request. */
 export function demoReply(request: MessageCreateParamsNonStreaming): ModelReply {
   const system = systemText(request);
@@ -98,7 +102,7 @@ export function demoReply(request: MessageCreateParamsNonStreaming): ModelReply 
     content: [
       {
         type: 'text',
-        text: `${DEMO_LABEL} I only play the workflows' agents (${Object.keys(DEMO_AGENTS).join(', ')}); set ANTHROPIC_API_KEY for a real model.`,
+        text: `${DEMO_LABEL} ${DEMO_CHANNEL_ANSWER}`,
       },
     ],
     stopReason: 'end_turn',

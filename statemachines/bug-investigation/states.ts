@@ -50,6 +50,7 @@ export const BUG_INVESTIGATION_STATES = {
   waitForReporter: 'Wait for reporter',
   noteReporterSilence: 'Note reporter silence',
   keepInvestigating: 'Keep investigating',
+  stoppedByPerson: 'Stopped: back to the wait',
   summaryThreadOpen: 'Summary thread open?',
   postFindings: 'Post findings',
   postUpdatedFindings: 'Post updated findings',

@@ -78,3 +78,23 @@ export function tellUnhandled(
 ): sfn.TaskStateBase {
   return slackPost(scope, S.tellUnhandled, { ...props, text: T.unhandled, essential: false });
 }
+
+/**
+ * A turn a person stopped goes back to the wait it came from, no other turn: a follow-up turn
+ * (developers wrote after the findings) to waiting for the developers, any other turn to
+ * waiting for the reporter.
+ */
+export function backToTheWait(
+  scope: Construct,
+  waits: { developers: sfn.IChainable; reporter: sfn.IChainable },
+): sfn.Choice {
+  return sfn.Choice.jsonPath(scope, S.stoppedByPerson)
+    .when(
+      sfn.Condition.and(
+        sfn.Condition.isPresent('$.turnContext.followUp'),
+        sfn.Condition.booleanEquals('$.turnContext.followUp', true),
+      ),
+      waits.developers,
+    )
+    .otherwise(waits.reporter);
+}

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { STOPPED_BY_PERSON_FIELD } from '../../lambdas/agents/contract.ts';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { agentTurn } from '../agent-turn.ts';
 import {
@@ -41,7 +42,7 @@ import {
   reporterSilenceNote,
   turnContext,
 } from './states.ts';
-import { failedTurn, tellReporterStopped, tellUnhandled } from './stops.ts';
+import { backToTheWait, failedTurn, tellReporterStopped, tellUnhandled } from './stops.ts';
 
 /** `bug_investigation`; its state and its names are described in states.ts. */
 /** Fields a fresh execution needs to continue the conversation (everything else is per turn). */
@@ -226,10 +227,9 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     }).next(timeToHandOver);
     catchTimeout(waitForReporter, noteReporterSilence);
     catchFailure(waitForReporter, failed);
-    askReporter
-      .next(awaitingPass(scope, S.awaitingReporter, turnContext('awaiting_reporter')))
-      .next(waitForReporter)
-      .next(timeToHandOver);
+    const awaitingReporter = awaitingPass(scope, S.awaitingReporter, turnContext('awaiting_reporter'));
+    askReporter.next(awaitingReporter);
+    awaitingReporter.next(waitForReporter).next(timeToHandOver);
 
     // --- continue: the turn ran out of its budget; run another in the same state ------------
     const keepInvestigating = sfn.Pass.jsonPath(scope, S.keepInvestigating, {
@@ -360,6 +360,10 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       // trip than through "Summary thread open?", which the other paths still take).
       .when(sfn.Condition.and(findingsAction, summaryOpen), postUpdatedFindings)
       .when(findingsAction, postFindings)
+      .when(
+        sfn.Condition.isPresent(`$.result.${STOPPED_BY_PERSON_FIELD}`),
+        backToTheWait(scope, { developers: awaitingDevelopers, reporter: awaitingReporter }),
+      )
       .when(actionIs('continue'), keepInvestigating)
       .otherwise(summaryThreadOpen);
 

@@ -1,4 +1,5 @@
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { STOPPED_BY_PERSON_FIELD } from '../../lambdas/agents/contract.ts';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
 import type { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigation/profiles/index.ts';
 import type { Phase } from '../../lambdas/workflows/incident-investigation/record.ts';
@@ -143,6 +144,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       const start = nextTurn(scope, `Next ${p.name} turn`);
       const route = sfn.Choice.jsonPath(scope, `Route ${p.name}`)
         .when(sfn.Condition.stringEquals('$.turnResult.action', 'submitted'), p.done)
+        // The investigation waits for nobody: a phase's turn stopped by a person ends it.
+        .when(sfn.Condition.isPresent(`$.turnResult.${STOPPED_BY_PERSON_FIELD}`), acknowledgeClose)
         .when(sfn.Condition.stringEquals('$.turnResult.action', 'continue'), start)
         .otherwise(p.onFailed);
       const initial = turn(p.name.charAt(0).toUpperCase() + p.name.slice(1), 'initial');

@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { STOPPED_BY_PERSON_FIELD } from '../../lambdas/agents/contract.ts';
 import type { RequirementsInterviewSettings } from '../../lambdas/workflows/requirements-interview/config.ts';
 import type { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { type AgentTurnProps, agentTurn } from '../agent-turn.ts';
@@ -134,6 +135,16 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       return task;
     };
 
+    // A turn a person stopped (Stop) goes back to this wait: no other turn runs until someone writes.
+    const waitForAnswer = waitForPeople(scope, S.waitForAnswer, {
+      registerWait,
+      accepts: 'any',
+      phase: 'awaiting_answer',
+      timeout: Duration.seconds(settings.answerWaitSeconds),
+    });
+    const stoppedByPerson = (resultPath: string) =>
+      sfn.Condition.isPresent(`${resultPath}.${STOPPED_BY_PERSON_FIELD}`);
+
     /**
      * A one-turn agent (the PRD generator, the analysis agent): record the transition, enter
      * the agent, run its turn (again while it runs out of budget), post its result.
@@ -155,6 +166,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       task.next(
         sfn.Choice.jsonPath(scope, p.route)
           .when(sfn.Condition.stringEquals(`${p.resultPath}.action`, p.done), p.post)
+          .when(stoppedByPerson(p.resultPath), waitForAnswer)
           .when(sfn.Condition.stringEquals(`${p.resultPath}.action`, 'continue'), start)
           .otherwise(stopped(p.agent, p.resultPath)),
       );
@@ -259,12 +271,6 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     );
     markClarifying.next(clarificationStart);
 
-    const waitForAnswer = waitForPeople(scope, S.waitForAnswer, {
-      registerWait,
-      accepts: 'any',
-      phase: 'awaiting_answer',
-      timeout: Duration.seconds(settings.answerWaitSeconds),
-    });
     const waitAfterReminder = waitForPeople(scope, S.waitAfterReminder, {
       registerWait,
       accepts: 'any',
@@ -335,6 +341,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     countTurn.next(
       sfn.Choice.jsonPath(scope, S.routeClarification)
         .when(sfn.Condition.stringEquals('$.clarification.action', 'assessed'), recordClarification)
+        .when(stoppedByPerson('$.clarification'), waitForAnswer)
         .when(sfn.Condition.stringEquals('$.clarification.action', 'continue'), markClarifying)
         .otherwise(stopped('clarification', '$.clarification')),
     );

@@ -383,6 +383,7 @@ function bindAll(store: DynamoConversationStore): ConversationStore {
     listMessages: store.listMessages.bind(store),
     markDelivered: store.markDelivered.bind(store),
     requestClose: store.requestClose.bind(store),
+    requestStop: store.requestStop.bind(store),
     addParticipant: store.addParticipant.bind(store),
     setExecution: store.setExecution.bind(store),
     openWait: store.openWait.bind(store),

@@ -31,6 +31,7 @@ const link: ThreadLink = {
 
 function setup(record: Conversation, developers: string[] = []) {
   const closes: string[] = [];
+  const stops: string[] = [];
   const said: string[] = [];
   const refused: { user: string; text: string }[] = [];
   const store = {
@@ -39,10 +40,13 @@ function setup(record: Conversation, developers: string[] = []) {
       closes.push(id);
       record.closeRequested = true;
     },
+    requestStop: async (id: string) => {
+      stops.push(id);
+    },
     pendingMessages: async () => [],
   } as unknown as ConversationStore;
   const executions = { wake: async () => 'woken' } as unknown as Executions;
-  const stops: StopNotices = {
+  const notices: StopNotices = {
     said: async (notice) => {
       said.push(notice.text);
     },
@@ -60,10 +64,10 @@ function setup(record: Conversation, developers: string[] = []) {
     clock: { now: () => new Date(NOW) },
     workflows: [],
     botUserId: 'U_BOT',
-    stops,
+    stops: notices,
     people,
   } as unknown as RouterDeps;
-  return { deps, closes, said, refused };
+  return { deps, closes, stops, said, refused };
 }
 
 describe('stop', () => {
@@ -74,12 +78,13 @@ describe('stop', () => {
     expect(isStopText('stopped')).toBe(false);
   });
 
-  it('from someone in the conversation: requests the close and says who stopped it', async () => {
-    const { deps, closes, said, refused } = setup(conversation());
+  it('from someone in the conversation while a turn runs: stops the turn, closes nothing, says who stopped it', async () => {
+    const { deps, closes, stops, said, refused } = setup(conversation());
     const outcome = await routeStop(link, { user: 'U_HELPER', channel: 'C1', ts: '2.000001' }, deps);
-    expect(closes).toEqual(['c1']);
+    expect(stops).toEqual(['c1']);
+    expect(closes).toEqual([]);
     expect(said).toEqual([
-      ':octagonal_sign: Stopped by <@U_HELPER>. The work running now ends without an answer, and this conversation closes.',
+      ':octagonal_sign: Stopped by <@U_HELPER>: the work running now ends without an answer.',
     ]);
     expect(refused).toEqual([]);
     expect(outcome).toMatchObject({
@@ -88,16 +93,37 @@ describe('stop', () => {
     });
   });
 
+  it('on an old timeline while nothing runs (the conversation waits): says so privately, changes nothing', async () => {
+    const waiting = conversation({
+      status: 'pending_verification',
+      phase: 'awaiting_dev',
+      wait: { waitId: 'w1', taskToken: 'token', accepts: 'any', since: NOW },
+    });
+    const { deps, closes, stops, said, refused } = setup(waiting);
+    await routeStop(link, { user: 'U_OWNER', channel: 'C1', ts: '2.000007', value: 'c1' }, deps);
+    expect(stops).toEqual([]);
+    expect(closes).toEqual([]);
+    expect(said).toEqual([]);
+    expect(waiting.status).toBe('pending_verification');
+    expect(refused).toEqual([
+      {
+        user: 'U_OWNER',
+        text: 'Nothing is running in this conversation now, so there is nothing to stop. It goes on when someone writes in the thread.',
+      },
+    ]);
+  });
+
   it('from a configured developer who has not written yet: taken', async () => {
-    const { deps, closes } = setup(conversation(), ['U_DEV']);
+    const { deps, stops } = setup(conversation(), ['U_DEV']);
     await routeStop(link, { user: 'U_DEV', channel: 'C1', ts: '2.000002' }, deps);
-    expect(closes).toEqual(['c1']);
+    expect(stops).toEqual(['c1']);
   });
 
   it('from someone outside the conversation: refused privately, nothing changed', async () => {
-    const { deps, closes, said, refused } = setup(conversation());
+    const { deps, closes, stops, said, refused } = setup(conversation());
     await routeStop(link, { user: 'U_STRANGER', channel: 'C1', ts: '2.000003' }, deps);
     expect(closes).toEqual([]);
+    expect(stops).toEqual([]);
     expect(said).toEqual([]);
     expect(refused).toEqual([
       {

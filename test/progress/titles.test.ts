@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TITLE_CHARS, taskOutcome, taskTitle } from '../../lambdas/progress/titles.ts';
+import { MAX_TITLE_CHARS, taskTitle } from '../../lambdas/progress/titles.ts';
 
 describe('task titles from tool calls', () => {
   it.each([
@@ -29,6 +29,15 @@ describe('task titles from tool calls', () => {
     expect(taskTitle(tool, args)).toBe(title);
   });
 
+  it('shows a long regular expression as "a pattern", a short one quoted', () => {
+    expect(
+      taskTitle('search_code', { pattern: '(total|subtotal)\\s*[=:]\\s*\\w+\\.reduce\\(', regex: true }),
+    ).toBe('Searching code for a pattern');
+    expect(taskTitle('search_code', { pattern: 'total\\s*=', regex: true })).toBe(
+      'Searching code for "total\\s*="',
+    );
+  });
+
   it('survives arguments that are not an object', () => {
     expect(taskTitle('read_file', 'src/cart.ts')).toBe('Reading a file');
   });
@@ -41,21 +50,5 @@ describe('task titles from tool calls', () => {
     expect(title.length).toBeLessThanOrEqual(MAX_TITLE_CHARS);
     expect(title).not.toContain('\n');
     expect(title.endsWith('…')).toBe(true);
-  });
-});
-
-describe('task outcomes', () => {
-  it('is the first non-empty line, without the evidence id', () => {
-    expect(taskOutcome('\n[ev-3] 12 events in 3 templates\nmore', false)).toBe('12 events in 3 templates');
-  });
-
-  it('skips separator lines such as a day heading', () => {
-    expect(taskOutcome('--- 2015-11-27 ---\n[10:02] Rita: the checkout total is wrong', false)).toBe(
-      '[10:02] Rita: the checkout total is wrong',
-    );
-  });
-
-  it('says failed for an empty failure', () => {
-    expect(taskOutcome('  \n', true)).toBe('failed');
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
+import { closeOpenTimeline, UNFINISHED_TURN } from '../../lambdas/progress/open-turn-progress.ts';
 import type {
   ProgressRecord,
   ProgressSlack,
@@ -140,6 +141,9 @@ describe('a turn streamed where someone can receive it', () => {
     expect(botReplies()).toHaveLength(1);
     expect(ledger.posts.get('conv-1/progress:1')?.ts).toBe(stream?.ts);
     expect(store.records.get('conv-1')).toMatchObject({ kind: 'stream', open: false });
+    // Closed: the message shows the tasks and the closing line, and no Stop button.
+    expect(JSON.stringify(botReplies()[0]?.blocks)).not.toContain(STOP_ACTION_ID);
+    expect(JSON.stringify(botReplies()[0]?.blocks)).toContain('Done: 2 steps');
   });
 
   it('sets and clears the status of an assistant thread (a DM), with rotating loading messages', async () => {
@@ -201,6 +205,7 @@ describe('a workflow with a plan', () => {
       steps: [{ id: 'stage:triage', title: 'Triage', status: 'in_progress' }],
     });
     progress.begin();
+    progress.toolStarted(search);
     await progress.finish({ kind: 'done' });
     expect(JSON.stringify(botReplies()[0]?.blocks)).toContain('*Investigating the incident*');
   });
@@ -285,6 +290,7 @@ describe('a turn over several invocations', () => {
     ledger.failRecord = true;
     const first = new TurnProgress(alertTarget, deps({ store: forgetful }));
     first.begin();
+    first.toolStarted(read);
     await first.finish({ kind: 'continues' });
     expect(botReplies()).toHaveLength(1);
 
@@ -361,12 +367,114 @@ describe('limits and failures', () => {
     expect(warnings.some((w) => w.includes('live progress'))).toBe(true);
   });
 
-  it('keeps the stream of a stopped turn with its reason', async () => {
+  it('closes the stream of a stopped turn with its reason, and takes its Stop button away', async () => {
     const progress = new TurnProgress(target(), deps());
     progress.begin();
+    progress.toolStarted(search);
     await progress.finish({ kind: 'stopped', reason: 'the daily cost ceiling was reached' });
     const stream = fakeStreamOf(slack, 'C_BUGS', fakeStreams(slack)[0]?.ts ?? '');
-    expect(botReplies()[0]?.text).toContain('Stopped after 0 steps: the daily cost ceiling was reached');
     expect(stream?.state).toBe('completed');
+    expect(botReplies()).toHaveLength(1);
+    expect(botReplies()[0]?.text).toContain('Stopped after 1 step: the daily cost ceiling was reached');
+    expect(JSON.stringify(botReplies()[0]?.blocks)).not.toContain(STOP_ACTION_ID);
+    expect(JSON.stringify(botReplies()[0]?.blocks)).toContain('Searching code for \\"total\\"');
+  });
+
+  it('never leaves a phase in progress under a stop', async () => {
+    const progress = new TurnProgress(target(), deps(), {
+      title: 'Investigating the incident',
+      steps: [
+        { id: 'stage:triage', title: 'Triage', status: 'complete' },
+        { id: 'stage:hypotheses', title: 'Hypotheses', status: 'in_progress' },
+      ],
+    });
+    progress.begin();
+    progress.toolStarted(search);
+    progress.toolFinished(search, { output: 'found', failed: false });
+    await progress.finish({ kind: 'stopped', reason: 'stopped by a person in the thread' });
+    const stream = fakeStreams(slack)[0];
+    expect(stream?.tasks.find((t) => t.id === 'stage:hypotheses')?.status).toBe('error');
+    expect(JSON.stringify(botReplies()[0]?.blocks)).not.toContain('in_progress');
+  });
+});
+
+describe('a turn without tool calls', () => {
+  it('shows no timeline at all: nothing is posted or streamed', async () => {
+    const progress = new TurnProgress(target(), deps(), {
+      title: 'Investigating the incident',
+      steps: [{ id: 'stage:triage', title: 'Triage', status: 'in_progress' }],
+    });
+    progress.begin();
+    await progress.finish({ kind: 'done' });
+    expect(fakeStreams(slack)).toEqual([]);
+    expect(botReplies()).toEqual([]);
+    expect(slack.apiCalls('chat.postMessage')).toEqual([]);
+  });
+
+  it('closes the timeline an earlier invocation of the turn began', async () => {
+    const first = new TurnProgress(target(), deps());
+    first.begin();
+    first.toolStarted(search);
+    await first.finish({ kind: 'continues' });
+    const second = new TurnProgress(target({ turn: 2 }), deps());
+    second.begin();
+    await second.finish({ kind: 'done' });
+    expect(fakeStreams(slack)[0]?.state).toBe('completed');
+    expect(JSON.stringify(botReplies()[0]?.blocks)).not.toContain(STOP_ACTION_ID);
+    expect(store.records.get('conv-1')?.open).toBe(false);
+  });
+});
+
+describe('a task that comes while the stream is being started', () => {
+  it('is shown in the next call, not lost', async () => {
+    const real = createProgressClient({ token: BOT_TOKEN, slackApiUrl: server.slackApiUrl });
+    let starting = () => {};
+    const started = new Promise<void>((resolve) => {
+      starting = resolve;
+    });
+    const slow: ProgressSlack = {
+      ...real,
+      startStream: async (a) => {
+        starting();
+        return real.startStream(a);
+      },
+    };
+    const progress = new TurnProgress(target(), deps({ slack: slow }));
+    progress.begin();
+    progress.toolStarted(search);
+    await started;
+    progress.toolStarted(read);
+    await progress.finish({ kind: 'done' });
+    expect(fakeStreams(slack)[0]?.tasks.map((t) => t.id)).toEqual(['toolu_1', 'toolu_2']);
+  });
+});
+
+describe('a timeline its turn left open', () => {
+  it("is closed, without its Stop button, before the workflow's next post", async () => {
+    const turn = new TurnProgress(target(), deps());
+    turn.begin();
+    turn.toolStarted(search);
+    // The turn failed after its retries: its last invocation kept the timeline open.
+    await turn.finish({ kind: 'continues' });
+    expect(store.records.get('conv-1')?.open).toBe(true);
+
+    await closeOpenTimeline('conv-1', { progress: async () => deps(), logger: deps().logger });
+
+    expect(fakeStreams(slack)[0]?.state).toBe('completed');
+    const shown = JSON.stringify(botReplies()[0]?.blocks);
+    expect(shown).toContain(`Stopped after 1 step: ${UNFINISHED_TURN}`);
+    expect(shown).not.toContain(STOP_ACTION_ID);
+    expect(store.records.get('conv-1')?.open).toBe(false);
+    expect(botReplies()).toHaveLength(1);
+  });
+
+  it('is left alone when already closed', async () => {
+    const turn = new TurnProgress(target(), deps());
+    turn.begin();
+    turn.toolStarted(search);
+    await turn.finish({ kind: 'done' });
+    const calls = slack.apiCalls().length;
+    await closeOpenTimeline('conv-1', { progress: async () => deps(), logger: deps().logger });
+    expect(slack.apiCalls().length).toBe(calls);
   });
 });

@@ -67,7 +67,9 @@ describe('the offline demo model behind the emulated Bedrock Runtime', () => {
       user: 'U_BOB',
       text: '<@U_BOT> what is on today?',
     });
-    expect(await botSays('channel=C_GENERAL', (t) => t.startsWith(DEMO_LABEL))).toContain('I only play');
+    expect(await botSays('channel=C_GENERAL', (t) => t.startsWith(DEMO_LABEL))).toContain(
+      'this sandbox runs without a real model',
+    );
 
     const models = new Set(sandbox.bedrock.invocations.map((i) => i.modelId));
     expect(models).toEqual(new Set(['global.anthropic.claude-sonnet-5-5']));

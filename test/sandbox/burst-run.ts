@@ -1,5 +1,13 @@
 import { submit } from '../../local/model/scripted-model.ts';
-import { ask, type BugHarness, bugIdFor, CHANNELS, promptOfTurn, REPORTER } from './bug-harness.ts';
+import {
+  ask,
+  type BugHarness,
+  bugIdFor,
+  CHANNELS,
+  promptOfTurn,
+  REPORTER,
+  readsHistory,
+} from './bug-harness.ts';
 
 /**
  * A burst into one thread: a bug report, the agent's question, then `size` answers from the
@@ -13,8 +21,10 @@ export interface BurstOutcome {
   sent: string[];
   /** The prompts of the turns after the question (one per model request here). */
   prompts: string[];
-  /** The bot's posts in the reporter's thread after the question. */
+  /** The bot's posts in the reporter's thread after the question: answers and progress messages. */
   posts: number;
+  /** Of `posts`, the answers (one per turn). */
+  answers: number;
   /** Agent turns after the question. */
   turns: number;
   /** Milliseconds from the first message sent to the last one stored. */
@@ -26,19 +36,31 @@ export interface BurstOutcome {
 /** The script's supply of turns: more than a burst could ever cost, so it never runs out. */
 const SPARE_TURNS = 250;
 
-export async function runBurst(h: BugHarness, size: number, label: string): Promise<BurstOutcome> {
+export async function runBurst(
+  h: BugHarness,
+  size: number,
+  label: string,
+  options: {
+    /** Each turn after the question reads the history first: a tool call, so a timeline where progress is on. */
+    toolCalls?: boolean;
+  } = {},
+): Promise<BurstOutcome> {
   const report = await h.post(CHANNELS.reports, REPORTER, `checkout fails (${label})`);
   const bugId = bugIdFor(report);
   const prompts: string[] = [];
   h.script(bugId, [
     submit(ask('Which browser do you use?')),
-    ...Array.from({ length: SPARE_TURNS }, (_, i) => (request: Parameters<typeof promptOfTurn>[0]) => {
-      prompts.push(promptOfTurn(request));
-      return submit(ask(`Noted (${i + 1}). Anything else?`));
-    }),
+    ...Array.from({ length: SPARE_TURNS }, (_, i) => [
+      ...(options.toolCalls ? [readsHistory(bugId)] : []),
+      (request: Parameters<typeof promptOfTurn>[0]) => {
+        prompts.push(promptOfTurn(request));
+        return submit(ask(`Noted (${i + 1}). Anything else?`));
+      },
+    ]).flat(),
   ]);
   const botPosts = async () =>
     (await h.messages(CHANNELS.reports, report)).filter((m) => m.bot && !m.text.startsWith(':wave:'));
+  const answers = async () => (await botPosts()).filter((m) => m.text.includes('Noted ('));
   await h.eventually(
     async () => ({ posts: await botPosts(), conversation: await h.store.getConversation(bugId) }),
     ({ posts, conversation }) => posts.length >= 1 && conversation?.wait !== undefined,
@@ -60,12 +82,12 @@ export async function runBurst(h: BugHarness, size: number, label: string): Prom
     async () => ({
       messages: await h.store.listMessages(bugId),
       conversation: await h.store.getConversation(bugId, { consistent: true }),
-      posts: (await botPosts()).length,
+      answered: (await answers()).length,
     }),
-    ({ messages, conversation, posts }) =>
+    ({ messages, conversation, answered }) =>
       messages.every((m) => m.senderType === 'bot' || m.deliveredInTurn !== undefined) &&
       conversation?.wait !== undefined &&
-      posts - before === prompts.length,
+      answered === prompts.length,
     `every message of the burst delivered and answered`,
   );
   const answeredMs = Date.now() - started;
@@ -74,6 +96,7 @@ export async function runBurst(h: BugHarness, size: number, label: string): Prom
     sent,
     prompts,
     posts: (await botPosts()).length - before,
+    answers: (await answers()).length,
     turns: prompts.length,
     sendMs,
     answeredMs,

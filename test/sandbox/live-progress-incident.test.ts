@@ -72,8 +72,9 @@ describe('live progress of an incident investigation', () => {
     expect((await finished(h, id)).status).toBe('SUCCEEDED');
 
     const streams = fakeStreams(h.sandbox.slack.workspace).filter((s) => s.threadTs === thread);
-    // One timeline per agent turn: triage, hypotheses, three investigations, conclusion, remediation plan.
-    expect(streams).toHaveLength(7);
+    // One timeline per agent turn that made tool calls: only the triage made any here, so the
+    // hypotheses, the three investigations, the conclusion and the plan add none.
+    expect(streams).toHaveLength(1);
     expect(streams.every((s) => s.state === 'completed' && s.mode === 'plan')).toBe(true);
     const [triage] = streams;
     expect(triage?.planTitle).toBe('Investigating the incident');
@@ -103,15 +104,6 @@ describe('live progress of an incident investigation', () => {
       'pending',
       'pending',
       'pending',
-      'pending',
-    ]);
-    // The conclusion's turn shows the phases before it, and its own, done.
-    const conclusion = streams[5];
-    expect(conclusion?.tasks.filter((t) => t.id.startsWith('stage:')).map((t) => t.status)).toEqual([
-      'complete',
-      'complete',
-      'complete',
-      'complete',
       'pending',
     ]);
   });

@@ -223,7 +223,7 @@ describe('the requirements interview with the default configuration', () => {
     expect((await interviewRecord(h, id))?.confidenceHistory).toEqual([
       { turn: 1, confidence: 60, reason: 'Confidence 60', at: expect.any(String) },
     ]);
-    await h.post(PRODUCT, REQUESTER, 'stop', thread);
+    await h.post(PRODUCT, REQUESTER, 'cancel', thread);
     await finished(h, id);
   });
 

@@ -1,17 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STOP_ACTION_ID } from '../../lambdas/kernel/stop.ts';
 import { submit } from '../../local/model/scripted-model.ts';
-import { ask, type BugHarness, bugIdFor, CHANNELS, REPORTER, startBugHarness } from './bug-harness.ts';
+import { fakeStreams } from '../../local/slack/streams.ts';
+import {
+  ask,
+  type BugHarness,
+  bugIdFor,
+  CHANNELS,
+  REPORTER,
+  readsHistory,
+  startBugHarness,
+} from './bug-harness.ts';
 
 /**
  * Stop during a slow turn: the reporter sends `stop` while the agent's model call is still
- * out; the thread is told who stopped it at once, the turn ends without posting its question,
- * and the conversation closes.
+ * out. The thread is told who stopped it at once, the turn ends without posting its question,
+ * its timeline closes without its Stop button, and the conversation goes back to its wait for
+ * the reporter: Stop closes nothing. A later press of the old timeline's Stop, when nothing
+ * runs, is answered privately and changes nothing.
  */
 
 let h: BugHarness;
 
 beforeAll(async () => {
-  h = await startBugHarness({ reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 });
+  h = await startBugHarness(
+    { reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 },
+    { env: { LIVE_PROGRESS: 'on' } },
+  );
 });
 afterAll(async () => {
   await h?.stop();
@@ -19,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('stop in the thread', () => {
-  it('ends a slow turn at once: who stopped it is said, and its question is never posted', async () => {
+  it('ends the running turn only: its timeline closes, and the conversation waits for the reporter', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, 'search is slow since this morning');
     const bug = bugIdFor(report);
     let release = () => {};
@@ -28,6 +43,7 @@ describe('stop in the thread', () => {
     });
     let asked = false;
     h.script(bug, [
+      readsHistory(bug),
       async () => {
         asked = true;
         await slow;
@@ -49,18 +65,52 @@ describe('stop in the thread', () => {
     expect(said.find((m) => m.text.includes('Stopped by'))?.text).toContain(`Stopped by <@${REPORTER}>`);
 
     release();
-    const done = await h.eventually(
-      () => h.execution(bug),
-      (e) => e.status !== 'RUNNING',
-      'the conversation to end',
+    const waiting = await h.eventually(
+      () => h.store.getConversation(bug),
+      (c) => c?.wait !== undefined,
+      'the conversation to wait for the reporter again',
     );
-    expect(done.status).toBe('SUCCEEDED');
-    // The bug workflow's close path (the same as the reporter's "never mind") resolves the bug.
-    expect((await h.store.getConversation(bug))?.status).toBe('resolved');
+    expect(waiting).toMatchObject({ status: 'active', phase: 'awaiting_reporter', closeRequested: false });
+    expect((await h.execution(bug)).status).toBe('RUNNING');
     const texts = (await h.messages(CHANNELS.reports, report)).filter((m) => m.bot).map((m) => m.text);
     expect(texts.some((text) => text.includes('Which search page'))).toBe(false);
     // The stop is a command, not a message for the agent: nothing of it is pending.
     const stored = await h.store.listMessages(bug);
     expect(stored.some((m) => m.text === 'Stop')).toBe(false);
+
+    // The stopped turn's timeline is closed (stopStream), and its Stop button is gone.
+    const workspace = h.sandbox.slack.workspace;
+    const [stream] = fakeStreams(workspace).filter((s) => s.threadTs === report);
+    expect(stream?.state).toBe('completed');
+    const timeline = JSON.stringify(workspace.find(CHANNELS.reports, stream?.ts ?? '').blocks);
+    expect(timeline).toContain('Stopped after 1 step');
+    expect(timeline).not.toContain(STOP_ACTION_ID);
+
+    // The old timeline's Stop, pressed while nothing runs: told privately, nothing changes.
+    const before = (await h.messages(CHANNELS.reports, report)).length;
+    const response = await fetch(`${h.sandbox.url}/sandbox/slack/action`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        channel: CHANNELS.reports,
+        user: REPORTER,
+        message_ts: stream?.ts,
+        action_id: STOP_ACTION_ID,
+        value: bug,
+      }),
+    });
+    expect(response.ok).toBe(true);
+    const privately = await h.eventually(
+      async () => workspace.ephemerals().filter((e) => e.user === REPORTER),
+      (found) => found.some((e) => e.text.includes('Nothing is running')),
+      'the private answer to the press',
+    );
+    expect(privately.some((e) => e.text.includes('Closing this'))).toBe(false);
+    expect((await h.messages(CHANNELS.reports, report)).length).toBe(before);
+    expect(await h.store.getConversation(bug)).toMatchObject({
+      status: 'active',
+      phase: 'awaiting_reporter',
+      closeRequested: false,
+    });
   });
 });

@@ -110,6 +110,47 @@ describe('approval notices in Slack', () => {
     ]);
   });
 
+  it('keep every other block of the message: header, fields, summary, links and feedback buttons', async () => {
+    const { id, approval, record } = await withButtons();
+    const content = [
+      { type: 'header', text: { type: 'plain_text', text: 'Bug findings: checkout total' } },
+      {
+        type: 'section',
+        fields: [
+          { type: 'mrkdwn', text: '*Severity*\nhigh' },
+          { type: 'mrkdwn', text: '*Confidence*\n80%' },
+        ],
+      },
+      { type: 'section', text: { type: 'mrkdwn', text: 'The discount is applied twice.' } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: '<https://example.com/console|Console>' }] },
+    ];
+    const feedback = {
+      type: 'context_actions',
+      elements: [
+        {
+          type: 'feedback_buttons',
+          action_id: 'answer_feedback',
+          positive_button: { text: { type: 'plain_text', text: 'Good' }, value: 'up' },
+          negative_button: { text: { type: 'plain_text', text: 'Bad' }, value: 'down' },
+        },
+      ],
+    };
+    const buttons = {
+      type: 'actions',
+      block_id: 'approval:approve_fix',
+      elements: [{ type: 'button', action_id: 'approval_decision', value: 'x' }],
+    };
+    slack.updateAsBot({ channel: CHANNEL, ts: approval.messageTs, blocks: [...content, buttons, feedback] });
+
+    await notices().decided(id, approval, record);
+
+    const blocks = slack.find(CHANNEL, approval.messageTs).blocks as Record<string, unknown>[];
+    expect(blocks.slice(0, 4)).toEqual(content);
+    expect(JSON.stringify(blocks[4])).toContain('Approved by <@U_DEV>');
+    expect(blocks[5]).toEqual(feedback);
+    expect(blocks).toHaveLength(6);
+  });
+
   it('replace the buttons with "Expired: nobody decided by <time>" when the wait ran out', async () => {
     const { approval } = await withButtons();
 
