@@ -127,3 +127,16 @@ export function awaitingPass(scope: Construct, stateName: string, context: TurnC
     resultPath: '$.turnContext',
   });
 }
+
+/** Fields a fresh execution needs to continue the conversation (everything else is per turn). */
+export const BUG_CARRIED_FIELDS = [
+  'conversationId',
+  'workflow',
+  'channel',
+  'threadTs',
+  'ownerId',
+  'turn',
+  'turnContext',
+  'threads',
+  'result',
+] as const;

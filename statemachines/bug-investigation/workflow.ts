@@ -36,6 +36,7 @@ import { ESCALATION_APPROVAL, SLA_TRACKING } from './sla-tracking.ts';
 import {
   actionIs,
   awaitingPass,
+  BUG_CARRIED_FIELDS,
   BUG_INVESTIGATION_STATES,
   BUG_INVESTIGATION_TEXTS,
   BUG_INVESTIGATOR_PROFILE,
@@ -45,19 +46,6 @@ import {
 import { backToTheWait, failedTurn, tellReporterStopped, tellUnhandled } from './stops.ts';
 
 /** `bug_investigation`; its state and its names are described in states.ts. */
-/** Fields a fresh execution needs to continue the conversation (everything else is per turn). */
-const CARRIED_FIELDS = [
-  'conversationId',
-  'workflow',
-  'channel',
-  'threadTs',
-  'ownerId',
-  'turn',
-  'turnContext',
-  'threads',
-  'result',
-] as const;
-
 export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationSettings>({
   name: 'bug_investigation',
   triggers: (config) => [{ type: 'channel_message', channel: requireChannel(config, 'bugReports') }],
@@ -125,7 +113,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     // table for the next Drain, whichever execution runs it.
     const handOver = continueAsNew(scope, 'Continue as new', {
       table,
-      carry: CARRIED_FIELDS,
+      carry: BUG_CARRIED_FIELDS,
       onStartFailure: startTurn,
       handOverStateName: S.handOver,
       recordStateName: S.recordHandover,
