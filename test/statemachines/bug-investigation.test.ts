@@ -460,7 +460,10 @@ describe('continue-as-new', () => {
     expect(run.agentInputs).toHaveLength(2);
     expect(run.handovers).toHaveLength(1);
     const { parameters } = run.handovers[0] ?? { parameters: {} };
-    expect(parameters).toMatchObject({ StateMachineArn: STATE_MACHINE_ARN, Name: `${CONVERSATION_ID}-2` });
+    // The running state machine's alias (its name from `$$.StateMachine.Id`, the account's parts
+    // as the synthesized template writes them).
+    const alias = `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:stateMachine:${STATE_MACHINE_ARN.split(':')[6]}:live`;
+    expect(parameters).toMatchObject({ StateMachineArn: alias, Name: `${CONVERSATION_ID}-2` });
     expect(parameters.Input).toEqual({
       ...START,
       turn: 2,
@@ -468,6 +471,7 @@ describe('continue-as-new', () => {
       threads: {},
       result: turn('continue', { sessionId: 'session-3' }),
       handedOverFrom: EXECUTION_ARN,
+      handoverVersion: 1,
       AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID: EXECUTION_ARN,
     });
     expect(run.recordedHandovers).toEqual([

@@ -52,6 +52,12 @@ function lambdaTasks(template: Template): LambdaTask[] {
     const entry = resource.Metadata?.[ENTRY_METADATA_KEY];
     if (typeof entry === 'string') entries.set(`<${id}.Arn>`, entry);
   }
+  // A task invokes the function's version published by the same deploy: the version's function.
+  for (const [id, version] of Object.entries(resourcesOfType(template, 'AWS::Lambda::Version'))) {
+    const fn = (version.Properties?.FunctionName as { Ref?: string } | undefined)?.Ref;
+    const entry = fn === undefined ? undefined : entries.get(`<${fn}.Arn>`);
+    if (entry !== undefined) entries.set(`<${id}>`, entry);
+  }
   const found: LambdaTask[] = [];
   for (const [machine, definition] of definitions(template)) {
     for (const [state, task] of allStates(definition)) {
