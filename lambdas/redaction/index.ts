@@ -1,0 +1,4 @@
+export { DEFAULT_PII, DEFAULT_REDACTION, PII_CLASSES, type PiiClass, RedactionSettings } from './config.ts';
+export { PLACEHOLDER, placeholder } from './placeholder.ts';
+export { addCounts, type Redacted, type RedactionCounts, Redactor, totalOf } from './redactor.ts';
+export { SECRET_RULE_SET } from './secret-rules.ts';
