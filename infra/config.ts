@@ -6,6 +6,7 @@ import { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import { RoleMembers } from '../lambdas/kernel/people.ts';
 import { UntrustedTextMode } from '../lambdas/kernel/people-text.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
+import { RedactionSettings } from '../lambdas/redaction/config.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
@@ -178,6 +179,14 @@ const KernelConfigFields = {
    * @default 'label'
    */
   untrustedText: UntrustedTextMode.default('label'),
+  /**
+   * The redaction layer (docs/security-redaction.md): secrets are always replaced by typed
+   * placeholders before any prompt and in everything the platform writes out; `pii` names the
+   * classes of personal data redacted too (`email`, `phone`, `card`, `iban`, `ip`), `allow`
+   * the values left alone.
+   * @default { pii: ['card'], allow: [] }
+   */
+  redaction: RedactionSettings.prefault({}),
   /**
    * Live progress: each agent turn shows its tool calls as a task timeline in the
    * conversation's thread while it works (a streamed message, or one message updated in

@@ -129,6 +129,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.modelId]: config.model.id,
       [ENV.agentLimits]: JSON.stringify(config.agentLimits),
       [ENV.untrustedText]: config.untrustedText,
+      [ENV.redaction]: JSON.stringify(config.redaction),
       ...(config.liveProgress ? {} : { [ENV.liveProgress]: 'off' }),
       // parseConfig made sure the model has a price.
       [ENV.modelPrice]: JSON.stringify(requirePriceOf(config.model.id, config.modelPrices)),

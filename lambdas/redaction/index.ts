@@ -1,4 +1,13 @@
 export { DEFAULT_PII, DEFAULT_REDACTION, PII_CLASSES, type PiiClass, RedactionSettings } from './config.ts';
+export { InvalidRedactionSettingsError } from './errors.ts';
+export { redactionSettings, redactorFor } from './from-env.ts';
 export { PLACEHOLDER, placeholder } from './placeholder.ts';
-export { addCounts, type Redacted, type RedactionCounts, Redactor, totalOf } from './redactor.ts';
+export {
+  addCounts,
+  familyTotals,
+  type Redacted,
+  type RedactionCounts,
+  Redactor,
+  totalOf,
+} from './redactor.ts';
 export { SECRET_RULE_SET } from './secret-rules.ts';

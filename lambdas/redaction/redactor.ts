@@ -107,3 +107,13 @@ export function addCounts(into: RedactionCounts, more: RedactionCounts): Redacti
 export function totalOf(counts: RedactionCounts): number {
   return Object.values(counts).reduce((sum, count) => sum + count, 0);
 }
+
+/** Values redacted by family, for the conversation's ledger. */
+export function familyTotals(counts: RedactionCounts): { secret: number; pii: number } {
+  const totals = { secret: 0, pii: 0 };
+  for (const [key, count] of Object.entries(counts)) {
+    if (key.startsWith('secret:')) totals.secret += count;
+    else if (key.startsWith('pii:')) totals.pii += count;
+  }
+  return totals;
+}
