@@ -1,5 +1,5 @@
-import { WebClient } from '@slack/web-api';
 import { type ApprovalNotices, decidedText, expiredText, type PlacedApproval } from '../kernel/approvals.ts';
+import { RedactingWebClient } from './redacting-web-client.ts';
 import { pacedRetryConfig } from './retry-pacing.ts';
 import { slackCall } from './slack-call.ts';
 
@@ -27,7 +27,7 @@ export function createSlackApprovalNotices(options: {
    */
   threadLine?: ThreadLinePoster;
 }): ApprovalNotices {
-  const client = new WebClient(options.token, {
+  const client = new RedactingWebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: pacedRetryConfig({
       retries: options.maxRetries ?? 3,
