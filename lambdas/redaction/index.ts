@@ -8,6 +8,7 @@ export {
   type Redacted,
   type RedactionCounts,
   Redactor,
+  redactionNote,
   totalOf,
 } from './redactor.ts';
 export { SECRET_RULE_SET } from './secret-rules.ts';

@@ -117,3 +117,16 @@ export function familyTotals(counts: RedactionCounts): { secret: number; pii: nu
   }
   return totals;
 }
+
+/**
+ * What a tool call's outcome line adds when values were redacted: how many, of which kinds,
+ * most first (` · redacted 3: 2 aws-access-key, 1 email`); empty when none. Never the values.
+ */
+export function redactionNote(counts: RedactionCounts = {}): string {
+  const total = totalOf(counts);
+  if (total === 0) return '';
+  const kinds = Object.entries(counts)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([key, count]) => `${count} ${key.slice(key.indexOf(':') + 1)}`);
+  return ` · redacted ${total}: ${kinds.join(', ')}`;
+}

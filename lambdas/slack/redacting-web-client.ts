@@ -38,10 +38,18 @@ export class RedactingWebClient extends WebClient {
     this.redaction = settings;
   }
 
-  override async apiCall(method: string, options: Record<string, unknown> = {}) {
+  /** Settles when the latest call was handed to Slack's client. */
+  private dispatched: Promise<unknown> = Promise.resolve();
+
+  override apiCall(method: string, options: Record<string, unknown> = {}) {
     const thread = options.thread_ts ?? options.ts ?? '';
     const redactor = new Redactor(`slack:${String(options.channel ?? '')}:${String(thread)}`, this.redaction);
-    return super.apiCall(method, (await redactText(options, redactor)) as Record<string, unknown>);
+    const redacted = redactText(options, redactor);
+    // Calls reach Slack in the order they were made: a long text's redaction must not let a
+    // later update of the same message overtake an earlier one.
+    const ready = this.dispatched.then(() => redacted);
+    this.dispatched = ready.catch(() => undefined);
+    return ready.then((input) => super.apiCall(method, input as Record<string, unknown>));
   }
 }
 

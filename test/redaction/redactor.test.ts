@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RedactionSettings, Redactor } from '../../lambdas/redaction/index.ts';
+import { RedactionSettings, Redactor, redactionNote } from '../../lambdas/redaction/index.ts';
 import { cardNetworkPrefix, ibanChecksum, luhn } from '../../lambdas/redaction/pii.ts';
 import { pieces } from '../../lambdas/redaction/secret-rules.ts';
 import { fakeValues, grouped } from './fake-values.ts';
@@ -124,5 +124,14 @@ describe('structured values', () => {
     expect(JSON.stringify(value)).not.toContain(v.card);
     expect(value.ts).toBe(12);
     expect(counts).toEqual({ 'secret:github-token': 1, 'pii:card': 1 });
+  });
+});
+
+describe('the outcome note', () => {
+  it('says how many values of which kinds, most first, and nothing when none', () => {
+    expect(redactionNote({ 'pii:email': 1, 'secret:aws-access-key': 2 })).toBe(
+      ' · redacted 3: 2 aws-access-key, 1 email',
+    );
+    expect(redactionNote({})).toBe('');
   });
 });
