@@ -6,13 +6,13 @@ import { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import { RoleMembers } from '../lambdas/kernel/people.ts';
 import { UntrustedTextMode } from '../lambdas/kernel/people-text.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
-import { RedactionSettings } from '../lambdas/redaction/config.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-module.ts';
 import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
 import { deployProblems, unknownChannels } from './config-checks.ts';
 import { unknownKeys } from './config-keys.ts';
 import { applyMovedKeys } from './config-moves.ts';
+import { guardrailProblems, RedactionConfigFields } from './config-redaction.ts';
 import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
 
 /**
@@ -179,14 +179,7 @@ const KernelConfigFields = {
    * @default 'label'
    */
   untrustedText: UntrustedTextMode.default('label'),
-  /**
-   * The redaction layer (docs/security-redaction.md): secrets are always replaced by typed
-   * placeholders before any prompt and in everything the platform writes out; `pii` names the
-   * classes of personal data redacted too (`email`, `phone`, `card`, `iban`, `ip`), `allow`
-   * the values left alone.
-   * @default { pii: ['card'], allow: [] }
-   */
-  redaction: RedactionSettings.prefault({}),
+  ...RedactionConfigFields,
   /**
    * Live progress: each agent turn shows its tool calls as a task timeline in the
    * conversation's thread while it works (a streamed message, or one message updated in
@@ -371,7 +364,7 @@ export function parseConfig(
     const error = new InvalidModelPriceError(config.model.id);
     throw new InvalidConfigError([line(['modelPrices'], error.message)], { cause: error });
   }
-  const problems = deployProblems(config, modules);
+  const problems = [...guardrailProblems(config), ...deployProblems(config, modules)];
   if (problems.length > 0)
     throw new InvalidConfigError(problems.map((problem) => line(problem.path.split('.'), problem.message)));
   // The sandbox's fake workspace has its bot as U_BOT; elsewhere the functions ask Slack.

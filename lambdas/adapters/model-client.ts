@@ -37,7 +37,13 @@ async function providerClient(
   if (provider === 'bedrock') {
     const baseURL = env[ENV.bedrockEndpointUrl];
     const { createBedrockModel } = await import('./bedrock-model.ts');
-    return createBedrockModel({ ...(baseURL ? { baseURL } : {}), maxRetries, ...timeout });
+    const guardrail = guardrailFromEnv(env);
+    return createBedrockModel({
+      ...(baseURL ? { baseURL } : {}),
+      ...(guardrail ? { guardrail } : {}),
+      maxRetries,
+      ...timeout,
+    });
   }
   if (provider !== 'anthropic') throw new ModelProviderNotSupportedError(provider);
   const baseURL = env[ENV.anthropicBaseUrl];
@@ -64,4 +70,16 @@ function retriesFromEnv(env: NodeJS.ProcessEnv): number {
     throw new MissingConfigurationError(`${ENV.modelMaxRetries} (an integer >= 0)`);
   }
   return value;
+}
+
+function guardrailFromEnv(env: NodeJS.ProcessEnv): { id: string; version: string } | undefined {
+  const raw = env[ENV.bedrockGuardrail];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const { id, version } = JSON.parse(raw) as { id?: unknown; version?: unknown };
+    if (typeof id === 'string' && typeof version === 'string') return { id, version };
+  } catch {
+    // Reported below with the variable's name.
+  }
+  throw new MissingConfigurationError(`${ENV.bedrockGuardrail} (JSON { "id", "version" })`);
 }

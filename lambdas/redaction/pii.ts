@@ -26,7 +26,6 @@ const IBAN = compile('[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?
 const IPV4 = compile('(?:[0-9]{1,3}\\.){3}[0-9]{1,3}');
 const IPV6 = compile('[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}');
 
-const DIGITS_AROUND = /[0-9]/;
 const ADDRESS_AROUND = /[0-9A-Za-z.]/;
 const HEX_AROUND = /[0-9A-Za-z:]/;
 
@@ -54,7 +53,7 @@ const CLASSES: Record<
     wanted: (line) => digitCount(line, 13) >= 13,
     check: (value, text, start, end) => {
       const digits = value.replace(/[^0-9]/g, '');
-      return standsAlone(text, start, end, DIGITS_AROUND) && cardNetworkPrefix(digits) && luhn(digits);
+      return notAnId(text, start, end) && cardNetworkPrefix(digits) && luhn(digits);
     },
   },
   iban: {
@@ -155,4 +154,14 @@ function colonCount(line: string): number {
   for (let index = line.indexOf(':'); index >= 0 && count < 7; index = line.indexOf(':', index + 1))
     count += 1;
   return count;
+}
+
+/**
+ * A number glued to a word is an id, not a card: `blk_-4980916519894289629` (an HDFS block),
+ * `order-4111...`, `id4111...`. A card stands alone, or after a sign that follows no word.
+ */
+function notAnId(text: string, start: number, end: number): boolean {
+  if (!standsAlone(text, start, end, /[A-Za-z0-9_]/)) return false;
+  const before = text[start - 1];
+  return !((before === '-' || before === '+') && /[A-Za-z0-9_]/.test(text[start - 2] ?? ''));
 }

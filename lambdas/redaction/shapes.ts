@@ -7,11 +7,12 @@ import { compile, eachLine, entropy, matches } from './scan.ts';
  * in a URL's user info (`scheme://user:password@host`). A value is taken when it is long and
  * random enough (entropy), or whatever it is after a password's key; short, plain values
  * (`token_count=3`, `auth=true`) stay, and so do request ids, hashes and durations under keys
- * that do not say secret.
+ * that do not say secret. A session id (`sessionid: 0x14ede63a5a70002` in ZooKeeper's logs) is
+ * an id investigations follow, not taken; a session token or a cookie is a credential.
  */
 
 const SECRET_KEY_NAMES =
-  '(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|client[_.-]?secret|credentials?|session[_.-]?(?:id|token|key)|sessionid|cookie|signature|auth(?:orization)?)';
+  '(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|client[_.-]?secret|credentials?|session[_.-]?(?:token|key|secret)|cookie|signature|auth(?:orization)?)';
 const KEY_VALUE = compile(
   `([A-Za-z0-9_.-]*${SECRET_KEY_NAMES}[A-Za-z0-9_.-]*)["']?\\s*(?::|=|=>)\\s*["']?([^\\s"'\`,;&<>(){}\\[\\]]{4,256})`,
   true,

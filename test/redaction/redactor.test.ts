@@ -135,3 +135,15 @@ describe('the outcome note', () => {
     expect(redactionNote({})).toBe('');
   });
 });
+
+describe('ids in real logs', () => {
+  it('keeps an HDFS block id that passes the Luhn check and a ZooKeeper session id', async () => {
+    // Both lines are shaped after the public Loghub samples: the block id's 19 digits pass Luhn.
+    const line =
+      'INFO dfs.DataBlockScanner: Verification succeeded for blk_-4980916519894289629\n' +
+      'Processed session termination for sessionid: 0x14ede63a5a70002';
+    expect(luhn('4980916519894289629')).toBe(true);
+    const out = await new Redactor('c1').redact(line);
+    expect(out).toEqual({ text: line, counts: {} });
+  });
+});
