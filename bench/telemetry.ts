@@ -7,7 +7,11 @@
  *
  * In AWS, CloudWatch's own latency comes on top: FilterLogEvents pages and Insights queries
  * take hundreds of milliseconds to seconds there, per page or query.
+ *
+ * Each call's output then passes the redaction layer as an agent turn's tool call does
+ * (lambdas/agents/tool-calls.ts); its time is printed beside the call's, with the share it adds.
  */
+import { Redactor } from '../lambdas/redaction/index.ts';
 import { startTelemetryHarness } from '../test/tools/telemetry-harness.ts';
 
 const RUNS = 15;
@@ -48,6 +52,7 @@ try {
   let scope = 0;
   for (const [label, tool, args] of CASES) {
     const times: number[] = [];
+    const redactionTimes: number[] = [];
     let chars = 0;
     for (let i = 0; i < RUNS; i++) {
       const started = performance.now();
@@ -56,11 +61,18 @@ try {
       times.push(performance.now() - started);
       if (!result.ok) throw new Error(`${label}: ${result.error}`);
       chars = result.output.length;
+      const redactionStarted = performance.now();
+      await new Redactor('bench').redact(result.output);
+      redactionTimes.push(performance.now() - redactionStarted);
     }
+    const median = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     times.sort((a, b) => a - b);
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+    const redaction = median(redactionTimes);
     console.log(
-      `${label}\n  median ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, max ${at(1).toFixed(0)} ms; output ${chars} chars (~${Math.ceil(chars / 4)} tokens)`,
+      `${label}\n  median ${at(0.5).toFixed(0)} ms, p90 ${at(0.9).toFixed(0)} ms, max ${at(1).toFixed(0)} ms; output ${chars} chars (~${Math.ceil(chars / 4)} tokens)` +
+        `\n  redaction of the output: median ${redaction.toFixed(1)} ms (+${((100 * redaction) / at(0.5)).toFixed(1)}% of the call's median)`,
     );
   }
 } finally {

@@ -85,3 +85,13 @@ export function grantBedrockInvoke(role: IRole, modelIds: readonly string[]): vo
     });
   }
 }
+
+/** Lets a function's role apply the configured guardrail, which InvokeModel requires when a call names one. */
+export function grantBedrockGuardrail(role: IRole, guardrailId: string): void {
+  const arn = guardrailId.startsWith('arn:')
+    ? guardrailId
+    : `arn:${Aws.PARTITION}:bedrock:${Aws.REGION}:${Aws.ACCOUNT_ID}:guardrail/${guardrailId}`;
+  role.addToPrincipalPolicy(
+    new PolicyStatement({ effect: Effect.ALLOW, actions: ['bedrock:ApplyGuardrail'], resources: [arn] }),
+  );
+}

@@ -166,6 +166,10 @@ const SECTIONS: Record<string, string> = {
     "CloudWatch alarms whose state changes an EventBridge rule delivers to the ingress (exact names, name prefixes); an incident service's alarms must be among them.",
   agentLimits:
     'The bounds of every agent loop, held by code: turns, tokens, money, time, tool rounds, model timeouts and retries.',
+  redaction:
+    "The redaction layer, on every prompt and every text the platform writes out (Slack, GitHub, DynamoDB): secrets always, by secretlint's recommended rule set and by shape (secret-named keys with random values, URL passwords). `pii` names the personal data classes redacted too: `email` (addresses), `phone` (international `+` numbers and separated national ones), `card` (13 to 19 digits with a card network's prefix, Luhn-checked), `iban` (mod-97-checked), `ip` (IPv4 and IPv6 addresses); only `card` by default. `allow`: exact values left as they are. The same classes are masked in the stack's log groups. See docs/security-redaction.md.",
+  bedrock:
+    'Amazon Bedrock options, with `model.provider: bedrock`: `guardrail` (`id` or ARN, `version`) is applied to every model call (the functions get `bedrock:ApplyGuardrail` on it). See docs/security-redaction.md.',
   liveProgress:
     "Whether agent turns show what they do while they work: a task per tool call in the conversation's thread (a streamed message, or one message updated in place), and the status of assistant threads. See docs/live-progress.md.",
   reconciler:

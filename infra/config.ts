@@ -12,6 +12,7 @@ import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } fr
 import { deployProblems, unknownChannels } from './config-checks.ts';
 import { unknownKeys } from './config-keys.ts';
 import { applyMovedKeys } from './config-moves.ts';
+import { guardrailProblems, RedactionConfigFields } from './config-redaction.ts';
 import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
 import { DeploymentSettingsSchema } from './deployment-settings.ts';
 import { jsonErrorPlace } from './json-error-place.ts';
@@ -187,6 +188,7 @@ const KernelConfigFields = {
    * @default 'label'
    */
   untrustedText: UntrustedTextMode.default('label'),
+  ...RedactionConfigFields,
   /**
    * Live progress: each agent turn shows its tool calls as a task timeline in the
    * conversation's thread while it works (a streamed message, or one message updated in
@@ -371,7 +373,7 @@ export function parseConfig(
     const error = new InvalidModelPriceError(config.model.id);
     throw new InvalidConfigError([line(['modelPrices'], error.message)], { cause: error });
   }
-  const problems = deployProblems(config, modules, value);
+  const problems = [...guardrailProblems(config), ...deployProblems(config, modules, value)];
   if (problems.length > 0)
     throw new InvalidConfigError(problems.map((problem) => line(problem.path.split('.'), problem.message)));
   // The sandbox's fake workspace has its bot as U_BOT; elsewhere the functions ask Slack.

@@ -122,13 +122,22 @@ export class SlackAgentsStack extends Stack {
       [ENV.modelId]: config.model.id,
       [ENV.agentLimits]: JSON.stringify(config.agentLimits),
       [ENV.untrustedText]: config.untrustedText,
+      [ENV.redaction]: JSON.stringify(config.redaction),
+      ...(config.bedrock.guardrail
+        ? { [ENV.bedrockGuardrail]: JSON.stringify(config.bedrock.guardrail) }
+        : {}),
       ...(config.liveProgress ? {} : { [ENV.liveProgress]: 'off' }),
       // parseConfig made sure the model has a price.
       [ENV.modelPrice]: JSON.stringify(requirePriceOf(config.model.id, config.modelPrices)),
       [ENV.powertoolsServiceName]: 'slack-agents',
       [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
     };
-    const functionProps = { projectRoot: PROJECT_ROOT, environment, logRetention: config.logRetentionDays };
+    const functionProps = {
+      projectRoot: PROJECT_ROOT,
+      environment,
+      logRetention: config.logRetentionDays,
+      logPii: config.redaction.pii,
+    };
     const kernelFunction = (id: KernelFunctionId) =>
       createKernelFunction(this, id, KERNEL_FUNCTIONS[id], functionProps);
 

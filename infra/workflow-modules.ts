@@ -14,7 +14,12 @@ import {
   type KernelResources,
   resolveTriggers,
 } from '../statemachines/workflow-module.ts';
-import { BEDROCK_ID_EXPECTED, grantBedrockInvoke, parseBedrockModelId } from './bedrock-model.ts';
+import {
+  BEDROCK_ID_EXPECTED,
+  grantBedrockGuardrail,
+  grantBedrockInvoke,
+  parseBedrockModelId,
+} from './bedrock-model.ts';
 import type { SlackAgentsConfig } from './config.ts';
 import { grantBuildLogReads, grantCodeAccess } from './constructs/code-access.ts';
 import type { ConversationsTable } from './constructs/conversations-table.ts';
@@ -152,6 +157,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
         build,
         ...(timeout === undefined ? {} : { timeout }),
         logRetention: config.logRetentionDays,
+        logPii: config.redaction.pii,
       });
       versions.set(name, publishWorkflowVersion(stateMachine, props.deployment));
       return stateMachine;
@@ -334,6 +340,8 @@ function grantModel(
   }
   if (fn.role === undefined) throw new Error(`${fn.node.id} has no execution role`);
   grantBedrockInvoke(fn.role, [...new Set(ids)]);
+  const guardrail = props.config.bedrock.guardrail;
+  if (guardrail) grantBedrockGuardrail(fn.role, guardrail.id);
 }
 
 interface DeployedQueue {

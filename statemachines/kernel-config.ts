@@ -4,6 +4,7 @@ import type { AgentLimits } from '../lambdas/agents/limits.ts';
 import type { ModelPrices } from '../lambdas/agents/pricing.ts';
 import type { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
+import type { RedactionSettings } from '../lambdas/redaction/config.ts';
 
 /**
  * What the stack hands every workflow module besides its own settings: the kernel's
@@ -36,6 +37,10 @@ export interface KernelConfig {
   readonly agentLimits: AgentLimits;
   /** What reaches prompts of text from people with no role in a workflow (lambdas/kernel/people-text.ts). */
   readonly untrustedText: 'label' | 'omit';
+  /** The redaction layer's personal data classes and allow list (lambdas/redaction/config.ts). */
+  readonly redaction: RedactionSettings;
+  /** Bedrock's guardrail applied to every model call, with `model.provider: bedrock`. */
+  readonly bedrock: { readonly guardrail?: { readonly id: string; readonly version: string } | undefined };
   /** The sweep for stuck conversations. */
   readonly reconciler: ReconcilerSettings & { readonly everyMinutes: number };
   /** GitHub's REST API base URL, for workflows that work on a repository, and the login a token acts as. */

@@ -10,8 +10,10 @@ import {
 } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { DEFAULT_PII, type PiiClass } from '../../lambdas/redaction/config.ts';
 import type { FunctionSpec } from '../../statemachines/kernel-functions.ts';
 import { functionCode } from './function-bundle.ts';
+import { logDataProtection } from './log-data-protection.ts';
 
 export { CONFIG_FILE_ENTRY, SOURCE_MAPS_ENTRY } from './function-bundle.ts';
 
@@ -32,6 +34,8 @@ export interface KernelFunctionProps {
   readonly environment: Record<string, string>;
   /** How long the function's logs are kept. */
   readonly logRetention: RetentionDays;
+  /** Personal data classes the log group masks besides secrets (`redaction.pii`). @default ['card'] */
+  readonly logPii?: readonly PiiClass[];
 }
 
 /**
@@ -51,6 +55,7 @@ export function createKernelFunction(
 ): KernelFunction {
   const logGroup = new LogGroup(scope, `${id}Logs`, {
     retention: props.logRetention,
+    dataProtectionPolicy: logDataProtection(props.logPii ?? DEFAULT_PII),
     removalPolicy: RemovalPolicy.RETAIN,
   });
   const role = new Role(scope, `${id}Role`, {

@@ -10,6 +10,8 @@ import {
   StateMachineType,
 } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { DEFAULT_PII, type PiiClass } from '../../lambdas/redaction/config.ts';
+import { logDataProtection } from './log-data-protection.ts';
 
 /** Metadata key on each state machine's CloudFormation resource: the workflow's name. */
 export const WORKFLOW_METADATA_KEY = 'slack-agents:workflow';
@@ -34,6 +36,8 @@ export interface WorkflowStateMachineProps {
   readonly timeout?: Duration;
   /** How long the execution logs are kept. */
   readonly logRetention: RetentionDays;
+  /** Personal data classes the log group masks besides secrets (`redaction.pii`). @default ['card'] */
+  readonly logPii?: readonly PiiClass[];
 }
 
 /**
@@ -50,6 +54,7 @@ export function createWorkflowStateMachine(scope: Construct, props: WorkflowStat
     logGroupName: vendedLogGroupName(scope, props.name),
     retention: props.logRetention,
     removalPolicy: RemovalPolicy.RETAIN,
+    dataProtectionPolicy: logDataProtection(props.logPii ?? DEFAULT_PII),
   });
   const stateMachine = new StateMachine(scope, id, {
     definitionBody: DefinitionBody.fromChainable(props.build(states)),

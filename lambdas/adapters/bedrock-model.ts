@@ -20,6 +20,12 @@ export interface BedrockModelOptions {
   timeoutMs?: number;
   /** The longest `retry-after` the client waits out before a retry (see anthropic-model.ts). @default 30 */
   maxRetryAfterSeconds?: number;
+  /**
+   * A Bedrock Guardrail applied to every call: InvokeModel reads it from the
+   * `X-Amzn-Bedrock-GuardrailIdentifier` and `X-Amzn-Bedrock-GuardrailVersion` headers.
+   * @default - none
+   */
+  guardrail?: { id: string; version: string };
 }
 
 /**
@@ -53,6 +59,14 @@ export function createBedrockModel(options: BedrockModelOptions = {}): ModelClie
     maxRetries: options.maxRetries ?? 2,
     timeout: options.timeoutMs ?? 120_000,
     fetch: cappedRetryAfterFetch(options.maxRetryAfterSeconds ?? 30),
+    ...(options.guardrail
+      ? {
+          defaultHeaders: {
+            'X-Amzn-Bedrock-GuardrailIdentifier': options.guardrail.id,
+            'X-Amzn-Bedrock-GuardrailVersion': options.guardrail.version,
+          },
+        }
+      : {}),
   });
   return sdkModelClient(client, (error) => translateModelError(error, describeBedrockError, 'Bedrock'));
 }

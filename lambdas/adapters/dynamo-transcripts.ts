@@ -7,6 +7,7 @@ import type { MessageParam, TranscriptStore } from '../agents/ports.ts';
 import { CorruptItemError } from '../kernel/errors.ts';
 import { keys } from '../kernel/keys.ts';
 import type { Clock } from '../kernel/ports.ts';
+import { Redactor, redactionSettings } from '../redaction/index.ts';
 import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 
 /**
@@ -62,6 +63,7 @@ export interface DynamoTranscriptStoreOptions {
 
 export class DynamoTranscriptStore extends DynamoTable implements TranscriptStore {
   private readonly onSkippedTurn: NonNullable<DynamoTranscriptStoreOptions['onSkippedTurn']>;
+  private readonly redaction = redactionSettings();
 
   constructor(options: DynamoTranscriptStoreOptions) {
     super(options);
@@ -74,7 +76,10 @@ export class DynamoTranscriptStore extends DynamoTable implements TranscriptStor
     turn: number,
     messages: MessageParam[],
   ): Promise<void> {
-    const data = gzipSync(JSON.stringify(messages));
+    // Compressed bytes are out of the document client's redaction (dynamo-redaction.ts): the
+    // messages pass the layer here, before gzip, keyed by the conversation like the turn's own.
+    const { value: redacted } = await new Redactor(conversationId, this.redaction).redactValue(messages);
+    const data = gzipSync(JSON.stringify(redacted));
     const chunks: Buffer[] = [];
     for (let offset = 0; offset < data.length || chunks.length === 0; offset += TRANSCRIPT_CHUNK_BYTES) {
       chunks.push(data.subarray(offset, offset + TRANSCRIPT_CHUNK_BYTES));

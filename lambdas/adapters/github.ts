@@ -2,6 +2,7 @@ import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
 import * as z from 'zod';
+import { withRedaction } from './github-redaction.ts';
 import { InvalidSecretError } from './secrets.ts';
 
 /**
@@ -52,7 +53,7 @@ export interface GitHubClientOptions {
   };
 }
 
-/** An Octokit authenticated as the App installation or with the token. */
+/** An Octokit authenticated as the App installation or with the token; what it writes passes the redaction layer (github-redaction.ts). */
 export function createGitHubClient(options: GitHubClientOptions): Octokit {
   const { credentials } = options;
   const common = {
@@ -60,16 +61,18 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
     userAgent: options.userAgent ?? 'slack-agent-workflows',
     ...(options.log !== undefined ? { log: options.log } : {}),
   };
-  if ('token' in credentials) return new Octokit({ ...common, auth: credentials.token });
-  return new Octokit({
-    ...common,
-    authStrategy: createAppAuth,
-    auth: {
-      appId: credentials.appId,
-      privateKey: credentials.privateKey,
-      installationId: credentials.installationId,
-    },
-  });
+  if ('token' in credentials) return withRedaction(new Octokit({ ...common, auth: credentials.token }));
+  return withRedaction(
+    new Octokit({
+      ...common,
+      authStrategy: createAppAuth,
+      auth: {
+        appId: credentials.appId,
+        privateKey: credentials.privateKey,
+        installationId: credentials.installationId,
+      },
+    }),
+  );
 }
 
 /**

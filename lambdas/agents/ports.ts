@@ -5,6 +5,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { Ledger } from '../kernel/model.ts';
 import type { Clock } from '../kernel/ports.ts';
+import type { RedactionSettings } from '../redaction/index.ts';
 import type { ToolInvoker } from './contract.ts';
 
 /**
@@ -66,6 +67,8 @@ export interface AgentTurnDeps {
   logger?: AgentLogger;
   /** New session ids (first turns). @default crypto.randomUUID */
   newSessionId?: () => string;
+  /** The installation's redaction settings (personal data classes, allow list). @default DEFAULT_REDACTION */
+  redaction?: RedactionSettings;
 }
 
 export type { Clock, ToolInvoker };

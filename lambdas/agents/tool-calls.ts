@@ -1,4 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { RedactionCounts, Redactor } from '../redaction/index.ts';
 import type { AgentTurnInput } from './contract.ts';
 import type { ToolUse } from './model-reply.ts';
 import type { AgentTurnDeps } from './ports.ts';
@@ -12,35 +13,51 @@ import { capToolOutput, toolError, toolResult } from './tool-results.ts';
 /** Hears a turn's tool calls; whatever it throws is logged, never fails the turn. */
 export interface ToolCallListener {
   toolStarted(use: ToolUse): void;
-  toolFinished(use: ToolUse, result: { output: string; failed: boolean }): void;
+  toolFinished(use: ToolUse, result: ToolOutcome): void;
 }
 
-/** Runs one tool call. Whatever goes wrong becomes an `is_error` result the model reads; the loop goes on. */
+/** How a tool call ended: its output as the model reads it, and what the redaction layer replaced in it. */
+export interface ToolOutcome {
+  output: string;
+  failed: boolean;
+  /** Values replaced by placeholders, by `family:kind`; never the values. */
+  redacted: RedactionCounts;
+}
+
+/**
+ * Runs one tool call. Whatever goes wrong becomes an `is_error` result the model reads; the
+ * loop goes on. Every result, an error's text too, passes the redaction layer before it enters
+ * the transcript: this is where logs, files, diffs, issues and alert payloads reach a prompt.
+ * The whole output is redacted before it is cut to size, so a secret on the cut is still seen whole.
+ */
 export async function callTool(
   use: ToolUse,
   known: ReadonlySet<string>,
   submitTool: string,
   input: AgentTurnInput,
-  deps: AgentTurnDeps,
+  deps: AgentTurnDeps & { redactor: Redactor },
   log: NonNullable<AgentTurnDeps['logger']>,
-): Promise<ToolResultBlockParam> {
+): Promise<{ block: ToolResultBlockParam; redacted: RedactionCounts }> {
   if (!known.has(use.name)) {
     log.warn('the model asked for an unknown tool', { tool: use.name });
-    return toolError(
-      use.id,
-      `Unknown tool "${use.name}". The tools you have are: ${[...known, submitTool].join(', ')}.`,
-    );
+    const text = `Unknown tool "${use.name}". The tools you have are: ${[...known, submitTool].join(', ')}.`;
+    return { block: toolError(use.id, text), redacted: {} };
   }
+  let output: string;
+  let failed = false;
   try {
-    const output = await deps.tools.invoke(use.name, use.input, {
+    output = await deps.tools.invoke(use.name, use.input, {
       conversationId: input.conversationId,
       ...(input.toolContext === undefined ? {} : { toolContext: input.toolContext }),
     });
-    return toolResult(use.id, capToolOutput(output));
   } catch (error) {
     log.error('tool call failed', { tool: use.name, error });
-    return toolError(use.id, `${use.name} failed: ${describe(error)}`);
+    output = `${use.name} failed: ${describe(error)}`;
+    failed = true;
   }
+  const { text, counts } = await deps.redactor.redact(output);
+  const capped = capToolOutput(text);
+  return { block: failed ? toolError(use.id, capped) : toolResult(use.id, capped), redacted: counts };
 }
 
 export function hear(tell: () => void, log: NonNullable<AgentTurnDeps['logger']>): void {
@@ -51,12 +68,12 @@ export function hear(tell: () => void, log: NonNullable<AgentTurnDeps['logger']>
   }
 }
 
-export function outcomeOf(result: ToolResultBlockParam): { output: string; failed: boolean } {
+export function outcomeOf(result: ToolResultBlockParam, redacted: RedactionCounts = {}): ToolOutcome {
   const output =
     typeof result.content === 'string'
       ? result.content
       : (result.content ?? []).map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-  return { output, failed: result.is_error === true };
+  return { output, failed: result.is_error === true, redacted };
 }
 
 /** An error as one line the model or a person reads. */

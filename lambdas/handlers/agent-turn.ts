@@ -19,6 +19,7 @@ import { runAgentTurn } from '../agents/run-agent-turn.ts';
 import { type ConversationStore, systemClock } from '../kernel/ports.ts';
 import { turnEndOf } from '../progress/open-turn-progress.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
+import { type RedactionSettings, redactionSettings } from '../redaction/index.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { conversationStore } from './conversation-store.ts';
@@ -36,6 +37,7 @@ interface AgentAdapters {
   price?: ModelPrice;
   model: ModelClient;
   modelId: string;
+  redaction: RedactionSettings;
   tools: ToolInvoker;
   transcripts: TranscriptStore;
 }
@@ -75,6 +77,7 @@ async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<Agen
       { metrics, provider },
     ),
     modelId: requireEnv(ENV.modelId, env),
+    redaction: redactionSettings(env),
     tools: createLambdaToolInvoker(),
     transcripts: new DynamoTranscriptStore({
       client: new DynamoDBClient({}),

@@ -56,6 +56,10 @@ export const Ledger = z.object({
   costMicroUsd: z.number().int().nonnegative().default(0),
   transitions: z.number().int().nonnegative().default(0),
   lambdaMs: z.number().nonnegative().default(0),
+  /** Values the redaction layer replaced in what reached the model (lambdas/redaction): secrets... */
+  redactedSecrets: z.number().int().nonnegative().default(0),
+  /** ...and personal data. */
+  redactedPii: z.number().int().nonnegative().default(0),
 });
 export type Ledger = z.infer<typeof Ledger>;
 

@@ -194,6 +194,8 @@ export async function startConversation(
       costMicroUsd: 0,
       transitions: 0,
       lambdaMs: 0,
+      redactedSecrets: 0,
+      redactedPii: 0,
     },
     createdAt: now,
     updatedAt: now,

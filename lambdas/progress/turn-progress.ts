@@ -1,4 +1,5 @@
 import type { SlackPostOutput } from '../kernel/tasks.ts';
+import { type RedactionCounts, redactionNote } from '../redaction/index.ts';
 import { closedPlan, closingLine, type TurnEnd } from './closing.ts';
 import { Coalescer, type CoalescerOptions } from './coalescer.ts';
 import { taskOutcome } from './outcomes.ts';
@@ -105,13 +106,13 @@ export class TurnProgress {
 
   toolFinished(
     use: { id: string; name: string; input: unknown },
-    result: { output: string; failed: boolean },
+    result: { output: string; failed: boolean; redacted?: RedactionCounts },
   ): void {
     this.task({
       id: use.id,
       title: taskTitle(use.name, use.input),
       status: result.failed ? 'error' : 'complete',
-      output: taskOutcome(use.name, use.input, result.output, result.failed),
+      output: taskOutcome(use.name, use.input, result.output, result.failed) + redactionNote(result.redacted),
     });
   }
 

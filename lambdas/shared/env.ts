@@ -105,6 +105,10 @@ export const ENV = {
    * (lambdas/kernel/people-text.ts).
    */
   untrustedText: 'UNTRUSTED_TEXT',
+  /** JSON `RedactionSettings` (lambdas/redaction/config.ts): the personal data classes and allow list; absent: the defaults. */
+  redaction: 'REDACTION',
+  /** JSON `{ id, version }` of the Bedrock Guardrail applied to every model call (Bedrock only); absent: none. */
+  bedrockGuardrail: 'BEDROCK_GUARDRAIL',
   /**
    * JSON `ModelPrice` (lambdas/agents/pricing.ts) of MODEL_ID: what each model call costs, for
    * the ledger's estimated cost and the money limits. The stack resolves it from `modelPrices`

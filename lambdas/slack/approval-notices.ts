@@ -1,6 +1,6 @@
-import { WebClient } from '@slack/web-api';
 import { type ApprovalNotices, decidedText, expiredText, type PlacedApproval } from '../kernel/approvals.ts';
 import { withStateLine } from './decided-blocks.ts';
+import { RedactingWebClient } from './redacting-web-client.ts';
 import { pacedRetryConfig } from './retry-pacing.ts';
 import { slackCall } from './slack-call.ts';
 
@@ -29,7 +29,7 @@ export function createSlackApprovalNotices(options: {
    */
   threadLine?: ThreadLinePoster;
 }): ApprovalNotices {
-  const client = new WebClient(options.token, {
+  const client = new RedactingWebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: pacedRetryConfig({
       retries: options.maxRetries ?? 3,

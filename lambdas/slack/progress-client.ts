@@ -1,7 +1,8 @@
-import { type ChatAppendStreamArguments, WebClient } from '@slack/web-api';
+import type { ChatAppendStreamArguments } from '@slack/web-api';
 import type { ProgressSlack } from '../progress/ports.ts';
 import type { ProgressChunk } from '../progress/timeline.ts';
 import { SlackApiError } from './errors.ts';
+import { RedactingWebClient } from './redacting-web-client.ts';
 import { slackRetryTimeScale } from './retry-pacing.ts';
 import { callWithRetries, createSlackPoster } from './web-client.ts';
 
@@ -21,7 +22,7 @@ export interface ProgressClientOptions {
  */
 export function createProgressClient(options: ProgressClientOptions): ProgressSlack {
   const timeout = options.timeoutMs ?? 3_000;
-  const client = new WebClient(options.token, {
+  const client = new RedactingWebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: { retries: 0 },
     timeout,

@@ -1,5 +1,6 @@
-import { ErrorCode, WebClient } from '@slack/web-api';
+import { ErrorCode } from '@slack/web-api';
 import { SlackApiError, SlackUnavailableError } from './errors.ts';
+import { RedactingWebClient } from './redacting-web-client.ts';
 import { slackRetryTimeScale } from './retry-pacing.ts';
 import { slackFailure } from './slack-call.ts';
 
@@ -112,7 +113,7 @@ export interface SlackPosterOptions {
 export function createSlackPoster(
   options: SlackPosterOptions,
 ): SlackClient & SlackHistoryReader & SlackPermalinks {
-  const client = new WebClient(options.token, {
+  const client = new RedactingWebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: { retries: 0 },
     timeout: options.timeoutMs ?? 5_000,

@@ -23,6 +23,8 @@ describe('stack configuration', () => {
       modelPrices: {},
       retentionDays: 90,
       liveProgress: true,
+      redaction: { pii: ['card'], allow: [] },
+      bedrock: {},
       logRetentionDays: 90,
       ingressReservedConcurrency: 50,
       inboxMaxReceiveCount: 5,
@@ -306,5 +308,19 @@ describe('stack configuration', () => {
         ),
       );
     });
+  });
+});
+
+describe('redaction and the Bedrock guardrail', () => {
+  it('refuses a guardrail without the Bedrock provider, naming the key', () => {
+    expect(() =>
+      parseConfig({ sandbox: true, bedrock: { guardrail: { id: 'abc123', version: '1' } } }),
+    ).toThrow(/slackAgents\.bedrock\.guardrail: applies only with model\.provider bedrock/);
+  });
+
+  it('refuses an unknown personal data class', () => {
+    expect(() => parseConfig({ sandbox: true, redaction: { pii: ['passport'] } })).toThrow(
+      /slackAgents\.redaction\.pii\.0/,
+    );
   });
 });

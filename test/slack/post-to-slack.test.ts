@@ -162,6 +162,8 @@ describe("postToSlack with a conversation's cost and a permalink", () => {
         costMicroUsd: 123_456,
         transitions: 0,
         lambdaMs: 0,
+        redactedSecrets: 0,
+        redactedPii: 0,
       },
     };
     deps.store.getConversation = async () => priced;

@@ -34,6 +34,8 @@ export function bugConversation(id: string, overrides: Partial<Conversation> = {
       costMicroUsd: 0,
       transitions: 0,
       lambdaMs: 0,
+      redactedSecrets: 0,
+      redactedPii: 0,
     },
     // Relative to the clock the code under test reads: an hour old whatever day the suite runs.
     createdAt: isoAgo(HOUR),

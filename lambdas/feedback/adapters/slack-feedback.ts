@@ -1,5 +1,5 @@
-import { WebClient } from '@slack/web-api';
 import { SlackApiError } from '../../slack/errors.ts';
+import { RedactingWebClient } from '../../slack/redacting-web-client.ts';
 import { pacedRetryConfig } from '../../slack/retry-pacing.ts';
 import { slackCall } from '../../slack/slack-call.ts';
 import type { FeedbackSlack } from '../ports.ts';
@@ -12,7 +12,7 @@ const EXPIRED_TRIGGER = new Set(['expired_trigger_id', 'invalid_trigger_id', 'ex
  * and the reason form (`views.open`). The client retries what Slack answers with 429 or 5xx.
  */
 export function createSlackFeedback(options: { token: string; slackApiUrl?: string }): FeedbackSlack {
-  const client = new WebClient(options.token, {
+  const client = new RedactingWebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     // A trigger id lives three seconds: views.open is not worth retrying for long.
     retryConfig: pacedRetryConfig({ retries: 1, minTimeout: 200, maxTimeout: 500 }),

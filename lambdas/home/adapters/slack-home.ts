@@ -1,12 +1,12 @@
-import { WebClient } from '@slack/web-api';
 import { SlackApiError } from '../../slack/errors.ts';
+import { RedactingWebClient } from '../../slack/redacting-web-client.ts';
 import { pacedRetryConfig } from '../../slack/retry-pacing.ts';
 import { slackCall } from '../../slack/slack-call.ts';
 import type { HomeSlack } from '../ports.ts';
 
 /** The App Home's and the assistant thread's Slack calls. */
 export function createSlackHome(options: { token: string; slackApiUrl?: string }): HomeSlack {
-  const client = new WebClient(options.token, {
+  const client = new RedactingWebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: pacedRetryConfig({ retries: 2, factor: 2, minTimeout: 300, maxTimeout: 2_000 }),
     timeout: 5_000,

@@ -1,4 +1,4 @@
-import { WebClient } from '@slack/web-api';
+import { RedactingWebClient } from '../../../slack/redacting-web-client.ts';
 import { pacedRetryConfig } from '../../../slack/retry-pacing.ts';
 import { slackFailure } from '../../../slack/slack-call.ts';
 
@@ -18,7 +18,7 @@ export interface MessageUpdater {
  * retries it); an error Slack answers with is `SlackApiError` (not retried).
  */
 export function createMessageUpdater(options: { token: string; slackApiUrl?: string }): MessageUpdater {
-  const client = new WebClient(options.token, {
+  const client = new RedactingWebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: pacedRetryConfig({ retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 }),
   });

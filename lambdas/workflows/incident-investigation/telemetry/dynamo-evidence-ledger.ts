@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { withRedaction } from '../../../adapters/dynamo-redaction.ts';
 import { keys } from '../../../kernel/keys.ts';
 import { EvidenceLedgerError } from './errors.ts';
 import {
@@ -25,9 +26,11 @@ export class DynamoEvidenceLedger implements EvidenceLedger {
       now?: () => number;
     },
   ) {
-    this.doc = DynamoDBDocumentClient.from(options.client, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
+    this.doc = withRedaction(
+      DynamoDBDocumentClient.from(options.client, {
+        marshallOptions: { removeUndefinedValues: true },
+      }),
+    );
   }
 
   private get now(): number {

@@ -1,5 +1,5 @@
-import { WebClient } from '@slack/web-api';
 import { SlackApiError } from '../../../slack/errors.ts';
+import { RedactingWebClient } from '../../../slack/redacting-web-client.ts';
 import { pacedRetryConfig } from '../../../slack/retry-pacing.ts';
 import { slackCall } from '../../../slack/slack-call.ts';
 
@@ -10,7 +10,7 @@ import { slackCall } from '../../../slack/slack-call.ts';
  * (which the state machine retries).
  */
 export function createSlackProgress(options: { token: string; slackApiUrl?: string }) {
-  const client = new WebClient(options.token, {
+  const client = new RedactingWebClient(options.token, {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: pacedRetryConfig({ retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 }),
   });

@@ -1,0 +1,14 @@
+export { DEFAULT_PII, DEFAULT_REDACTION, PII_CLASSES, type PiiClass, RedactionSettings } from './config.ts';
+export { InvalidRedactionSettingsError } from './errors.ts';
+export { redactionSettings, redactorFor } from './from-env.ts';
+export { PLACEHOLDER, placeholder } from './placeholder.ts';
+export {
+  addCounts,
+  familyTotals,
+  type Redacted,
+  type RedactionCounts,
+  Redactor,
+  redactionNote,
+  totalOf,
+} from './redactor.ts';
+export { SECRET_RULE_SET } from './secret-rules.ts';

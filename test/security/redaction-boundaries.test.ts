@@ -1,0 +1,211 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { Octokit } from '@octokit/rest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAnthropicModel } from '../../lambdas/adapters/anthropic-model.ts';
+import { DynamoTranscriptStore } from '../../lambdas/adapters/dynamo-transcripts.ts';
+import { withRedaction } from '../../lambdas/adapters/github-redaction.ts';
+import { redactingModel } from '../../lambdas/adapters/redacting-model.ts';
+import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
+import { PII_CLASSES, RedactionSettings } from '../../lambdas/redaction/index.ts';
+import { RedactingWebClient } from '../../lambdas/slack/redacting-web-client.ts';
+import { lastToolResults, submit, toolResultText, toolUse } from '../../local/model/scripted-model.ts';
+import {
+  drained,
+  fakeTools,
+  MemoryTranscripts,
+  turnDeps,
+  turnInput,
+  useScriptedModel,
+} from '../agents/support.ts';
+import { fakeValues, grouped } from '../redaction/fake-values.ts';
+import { startDynalite } from '../support/dynalite.ts';
+
+/**
+ * Secrets and personal data of every class, seeded where the agents read (a person's message,
+ * logs, a repository file, an issue body, a PagerDuty payload), must reach no model request, no
+ * Slack post, no pull request or comment and no DynamoDB item; placeholders stand where they were.
+ */
+
+const v = fakeValues(11);
+const SETTINGS = RedactionSettings.parse({ pii: [...PII_CLASSES] });
+const SEEDED = [
+  v.awsAccessKey,
+  v.awsSecretKey,
+  v.githubToken,
+  v.slackToken,
+  v.dbPassword,
+  v.apiKey,
+  v.email,
+  v.phone,
+  v.card,
+  v.iban,
+  v.ip,
+];
+
+const SOURCES: Record<string, string> = {
+  logs: `2001-02-03T04:05:06Z ERROR payment-api login failed for ${v.email} from ${v.ip} key ${v.awsAccessKey}\nAWS_SECRET_ACCESS_KEY=${v.awsSecretKey}`,
+  file: `# .env committed by mistake\nDATABASE_URL=postgres://shop:${v.dbPassword}@db.internal:5432/shop\nAPI_KEY=${v.apiKey}\nGITHUB_TOKEN=${v.githubToken}`,
+  issue: `Checkout fails for the customer ${v.email}, phone ${v.phone}, card ${grouped(v.card)}, IBAN ${v.iban}.`,
+  pagerduty: JSON.stringify({
+    event: { data: { title: 'payment-api 5xx', details: `slack bot ${v.slackToken} on ${v.ip}` } },
+  }),
+};
+
+const scripted = useScriptedModel();
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+function leaked(text: string): string[] {
+  return SEEDED.filter((value) => text.includes(value));
+}
+
+/** A local HTTP server that records request bodies and answers `answer`. */
+async function recorder(answer: (request: IncomingMessage) => { status: number; body: unknown }) {
+  const bodies: string[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      bodies.push(decodeURIComponent(body.replace(/\+/g, ' ')));
+      const { status, body: out } = answer(request);
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(out));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies };
+}
+
+describe('the redaction layer at every boundary', () => {
+  it('keeps every seeded value out of the model requests and the transcript while the model quotes what it read', async () => {
+    const reads = Object.keys(SOURCES);
+    const server = await scripted([
+      ...reads.map((source) => toolUse('get_bug_conversations', { bug_id: source })),
+      // The model quotes everything its tools returned, as an attacker's instructions would ask.
+      (request) => {
+        const quoted = lastToolResults(request.body).map(toolResultText).join(' ');
+        return submit({
+          action: 'post_findings',
+          summary: quoted.slice(0, 1_500),
+          root_cause: 'quoted',
+          confidence: 50,
+          severity: 'high',
+        });
+      },
+    ]);
+    let call = 0;
+    const tools = fakeTools({ get_bug_conversations: () => SOURCES[reads[call++] ?? 'logs'] ?? '' });
+    const transcripts = new MemoryTranscripts();
+    const model = redactingModel(
+      createAnthropicModel({ apiKey: 'test-key', baseURL: server.baseUrl, maxRetries: 0 }),
+      SETTINGS,
+      'model',
+    );
+
+    const output = await runAgentTurn(
+      turnInput({
+        messages: [
+          drained('reporter', 'U_REPORTER', `My card ${v.card} was charged twice, mail me at ${v.email}`),
+        ],
+      }),
+      turnDeps(server.baseUrl, { model, tools: tools.invoker, transcripts, redaction: SETTINGS }),
+    );
+
+    const requests = server.requests.map((request) => JSON.stringify(request.body));
+    expect(requests.length).toBe(reads.length + 1);
+    for (const request of requests) expect(leaked(request)).toEqual([]);
+    const everything = requests.join('\n');
+    for (const kind of [
+      'aws-access-key',
+      'aws-secret-key',
+      'github-token',
+      'slack-token',
+      'connection-string',
+    ])
+      expect(everything).toContain(`<secret:${kind}#`);
+    for (const kind of PII_CLASSES) expect(everything).toContain(`<pii:${kind}#`);
+    expect(leaked(JSON.stringify(output))).toEqual([]);
+    expect(JSON.stringify(output)).toContain('<secret:slack-token#');
+    expect(leaked(JSON.stringify(transcripts.saved('session-1', 1)))).toEqual([]);
+  });
+
+  it('posts no seeded value to Slack, whatever the message quotes', async () => {
+    const slack = await recorder(() => ({ status: 200, body: { ok: true, channel: 'C1', ts: '1.000001' } }));
+    const client = new RedactingWebClient(
+      'xoxb-test',
+      { slackApiUrl: `${slack.url}/api/`, retryConfig: { retries: 0 } },
+      SETTINGS,
+    );
+
+    await client.chat.postMessage({
+      channel: 'C1',
+      text: Object.values(SOURCES).join('\n'),
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: SOURCES.issue ?? '' } }],
+    });
+
+    expect(slack.bodies).toHaveLength(1);
+    expect(leaked(slack.bodies.join('\n'))).toEqual([]);
+    expect(slack.bodies[0]).toContain('<secret:aws-access-key#');
+    expect(slack.bodies[0]).toContain('<pii:card#');
+  });
+
+  it('opens no pull request and writes no comment with a seeded value', async () => {
+    const github = await recorder(() => ({
+      status: 201,
+      body: { id: 1, number: 7, html_url: 'http://example.invalid/pr/7' },
+    }));
+    const octokit = withRedaction(new Octokit({ baseUrl: github.url, auth: 'test-token' }), SETTINGS);
+
+    await octokit.rest.pulls.create({
+      owner: 'demo',
+      repo: 'webshop',
+      head: 'agents/fix',
+      base: 'main',
+      title: `Fix login for ${v.email}`,
+      body: SOURCES.file ?? '',
+    });
+    await octokit.rest.issues.createComment({
+      owner: 'demo',
+      repo: 'webshop',
+      issue_number: 7,
+      body: SOURCES.logs ?? '',
+    });
+
+    expect(github.bodies).toHaveLength(2);
+    expect(leaked(github.bodies.join('\n'))).toEqual([]);
+    expect(github.bodies[0]).toContain('<pii:email#');
+    expect(github.bodies[1]).toContain('<secret:aws-secret-key#');
+  });
+
+  it('stores no seeded value in any DynamoDB item, with the placeholders where the values were', async () => {
+    const db = await startDynalite('Redaction');
+    closers.push(db.close);
+    const previous = process.env.REDACTION;
+    process.env.REDACTION = JSON.stringify(SETTINGS);
+    closers.push(async () => {
+      if (previous === undefined) delete process.env.REDACTION;
+      else process.env.REDACTION = previous;
+    });
+    const store = new DynamoTranscriptStore({ client: db.client, tableName: db.tableName });
+
+    await store.save('conv-1', 'session-1', 1, [
+      { role: 'user', content: [{ type: 'text', text: Object.values(SOURCES).join('\n') }] },
+    ]);
+
+    const { Items = [] } = await db.client.send(new ScanCommand({ TableName: db.tableName }));
+    // Transcripts are stored gzipped: the items are read raw and their data unpacked.
+    const stored = [
+      JSON.stringify(Items),
+      ...Items.map((item) => (item.data?.B ? gunzipSync(item.data.B).toString('utf8') : '')),
+    ].join('\n');
+    expect(Items.length).toBeGreaterThan(0);
+    expect(leaked(stored)).toEqual([]);
+    expect(stored).toContain('<secret:github-token#');
+    expect(stored).toContain('<pii:iban#');
+  });
+});
