@@ -95,3 +95,23 @@ export function grantBedrockGuardrail(role: IRole, guardrailId: string): void {
     new PolicyStatement({ effect: Effect.ALLOW, actions: ['bedrock:ApplyGuardrail'], resources: [arn] }),
   );
 }
+
+/**
+ * Lets `fn` invoke exactly `modelIds` (each a Bedrock model id, or the deploy fails naming the
+ * function and the id), and apply the configured guardrail when there is one.
+ */
+export function grantBedrockModels(
+  fn: { node: { id: string }; role?: IRole | undefined },
+  modelIds: readonly string[],
+  guardrail: { id: string } | undefined,
+): void {
+  for (const id of modelIds) {
+    if (!parseBedrockModelId(id))
+      throw new Error(
+        `${fn.node.id} calls the model "${id}": with model.provider bedrock, ${BEDROCK_ID_EXPECTED}`,
+      );
+  }
+  if (fn.role === undefined) throw new Error(`${fn.node.id} has no execution role`);
+  grantBedrockInvoke(fn.role, [...new Set(modelIds)]);
+  if (guardrail) grantBedrockGuardrail(fn.role, guardrail.id);
+}

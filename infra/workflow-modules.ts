@@ -14,12 +14,7 @@ import {
   type KernelResources,
   resolveTriggers,
 } from '../statemachines/workflow-module.ts';
-import {
-  BEDROCK_ID_EXPECTED,
-  grantBedrockGuardrail,
-  grantBedrockInvoke,
-  parseBedrockModelId,
-} from './bedrock-model.ts';
+import { grantBedrockModels } from './bedrock-model.ts';
 import type { SlackAgentsConfig } from './config.ts';
 import { grantBuildLogReads, grantCodeAccess } from './constructs/code-access.ts';
 import type { ConversationsTable } from './constructs/conversations-table.ts';
@@ -330,18 +325,7 @@ function grantModel(
     props.modelSecret?.grantRead(fn);
     return;
   }
-  const ids = [props.config.model.id, ...moduleModelIds];
-  for (const id of ids) {
-    if (!parseBedrockModelId(id)) {
-      throw new Error(
-        `${fn.node.id} calls the model "${id}": with model.provider bedrock, ${BEDROCK_ID_EXPECTED}`,
-      );
-    }
-  }
-  if (fn.role === undefined) throw new Error(`${fn.node.id} has no execution role`);
-  grantBedrockInvoke(fn.role, [...new Set(ids)]);
-  const guardrail = props.config.bedrock.guardrail;
-  if (guardrail) grantBedrockGuardrail(fn.role, guardrail.id);
+  grantBedrockModels(fn, [props.config.model.id, ...moduleModelIds], props.config.bedrock.guardrail);
 }
 
 interface DeployedQueue {

@@ -61,6 +61,9 @@ describe('the fix path of bug_investigation', () => {
       [
         ...Object.values(S),
         ...Object.values(UNHANDLED_NOTICE_STATES),
+        // A hand-over is taken in only in a shape this release reads.
+        'Hand-over version accepted?',
+        'Hand-over version not accepted',
         ...Object.values(F),
         ...Object.values(G),
         ...approval,

@@ -3,7 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { BugAction } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
 import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
-import { type AslDefinition, type AslState, definitions, functionResource, templateOf } from './template.ts';
+import {
+  type AslDefinition,
+  type AslState,
+  aliasOf,
+  definitions,
+  publishedVersionOf,
+  templateOf,
+} from './template.ts';
+
+const ACCEPTED = 'Hand-over version accepted?';
+const NOT_ACCEPTED = 'Hand-over version not accepted';
 
 /**
  * The bug investigation's graph as deployed (the production template): the edges an auditor
@@ -25,7 +35,7 @@ const catchers = (name: string) => state(name).Catch as { ErrorEquals: string[];
 describe('the bug_investigation graph', () => {
   it('has exactly the states of BUG_INVESTIGATION_STATES, by their readable names', () => {
     expect(Object.keys(bug.States).sort()).toEqual(
-      [...Object.values(S), ...Object.values(UNHANDLED_NOTICE_STATES)].sort(),
+      [...Object.values(S), ...Object.values(UNHANDLED_NOTICE_STATES), ACCEPTED, NOT_ACCEPTED].sort(),
     );
   });
 
@@ -33,9 +43,13 @@ describe('the bug_investigation graph', () => {
     expect(bug.StartAt).toBe(S.prepare);
     expect(state(S.prepare).Next).toBe(S.resuming);
     expect(state(S.resuming)).toMatchObject({
-      Choices: [{ Variable: '$.handedOverFrom', IsPresent: true, Next: S.timeToHandOver }],
+      Choices: [{ Variable: '$.handedOverFrom', IsPresent: true, Next: ACCEPTED }],
       Default: S.acknowledgeReport,
     });
+    // A hand-over is taken in only in a shape this release reads (absent: the release before).
+    expect(state(ACCEPTED)).toMatchObject({ Default: NOT_ACCEPTED });
+    expect(choices(ACCEPTED).map((c) => c.Next)).toEqual([S.timeToHandOver, NOT_ACCEPTED, S.timeToHandOver]);
+    expect(state(NOT_ACCEPTED)).toMatchObject({ Type: 'Fail', Error: 'HandoverVersionNotAccepted' });
     expect(state(S.acknowledgeReport).Next).toBe(S.timeToHandOver);
   });
 
@@ -88,6 +102,8 @@ describe('the bug_investigation graph', () => {
         Next: S.postUpdatedFindings,
       },
       { ...findingsAction, Next: S.postFindings },
+      // A turn a person stopped goes back to the wait it came from (Stop only stops).
+      { Variable: '$.result.stoppedByPerson', IsPresent: true, Next: S.stoppedByPerson },
       { ...action('continue'), Next: S.keepInvestigating },
     ]);
     const routed = JSON.stringify(byAction).match(/"StringEquals":"[a-z_]+"/g) ?? [];
@@ -189,7 +205,7 @@ describe('the bug_investigation graph', () => {
     expect(state(S.startSlaTracking)).toMatchObject({
       Resource: 'arn:<AWS::Partition>:states:::states:startExecution',
       Parameters: {
-        StateMachineArn: `<${slaId}>`,
+        StateMachineArn: `<${aliasOf(template, slaId)}.Arn>`,
         'Name.$': "States.Format('{}-{}', $.conversationId, $.turn)",
         Input: { 'threadTs.$': '$.threads.escalation.ts', 'severity.$': '$.result.severity', level: 0 },
       },
@@ -234,9 +250,9 @@ describe('the bug_investigation graph', () => {
   });
 
   it('calls its AgentTurn with the AgentTurnInput of the first turn and of a continuation', () => {
-    const [agentTurnId] = functionResource(template, 'BugInvestigationAgentTurn');
+    const agentTurnVersion = publishedVersionOf(template, 'BugInvestigationAgentTurn');
     expect(state(S.investigate)).toMatchObject({
-      Resource: `<${agentTurnId}.Arn>`,
+      Resource: `<${agentTurnVersion}>`,
       Parameters: { profile: 'bug_investigator', mode: 'initial', 'state.$': '$.turnContext.state' },
       ResultPath: '$.result',
       Next: S.routeOnAction,
@@ -295,7 +311,9 @@ describe('the bug_investigation graph', () => {
     expect(state(S.handOver)).toMatchObject({
       Resource: 'arn:<AWS::Partition>:states:::states:startExecution',
       Parameters: {
-        'StateMachineArn.$': '$$.StateMachine.Id',
+        // Its own alias, named from `$$.StateMachine.Id` (a definition cannot name its own alias).
+        'StateMachineArn.$':
+          "States.Format('arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:stateMachine:{}:live', States.ArrayGetItem(States.StringSplit($$.StateMachine.Id, ':'), 6))",
         'Name.$': "States.Format('{}-{}', $.conversationId, $.turn)",
       },
       Next: S.recordHandover,

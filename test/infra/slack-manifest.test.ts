@@ -49,7 +49,7 @@ const SLACK_FAMILIES =
 
 /**
  * The Slack Web API methods the production code calls: in each file that imports
- * `@slack/web-api`, every `<client>.<family>.<method>(` call and every `apiCall('<method>'`.
+ * `@slack/web-api` or its redacting subclass, every `<client>.<family>.<method>(` call and every `apiCall('<method>'`.
  * (Limited to those files: Octokit has `users`, `reactions` and `search` families too.)
  */
 function slackMethodsInCode(): Map<string, string[]> {
@@ -61,7 +61,7 @@ function slackMethodsInCode(): Map<string, string[]> {
   const apiCall = /\.apiCall\(\s*['"`]([a-z]+\.[A-Za-z.]+)['"`]/g;
   for (const file of ['lambdas', 'statemachines', 'infra'].flatMap(sourceFiles)) {
     const text = readFileSync(file, 'utf8');
-    if (!/from ['"]@slack\/web-api['"]/.test(text)) continue;
+    if (!/from ['"](@slack\/web-api|[./]+(slack\/)?redacting-web-client\.ts)['"]/.test(text)) continue;
     const found = [
       ...[...text.matchAll(methodCall)].map((m) => `${m[1]}.${(m[2] ?? '').replaceAll(/\s/g, '')}`),
       ...[...text.matchAll(apiCall)].map((m) => m[1] ?? ''),
