@@ -85,7 +85,7 @@ export class TurnProgress {
     this.pacer = new Coalescer(() => this.flush(), deps.pacing);
   }
 
-  /** Shows the turn has begun: the assistant thread's status, then the message (paced). */
+  /** Shows the turn has begun: the assistant thread's status (the message comes with the first task). */
   begin(): void {
     if (this.target.assistantThread) {
       void this.call('setStatus', () =>
@@ -97,7 +97,8 @@ export class TurnProgress {
         }),
       );
     }
-    this.pacer.request();
+    // The message waits for the first tool call: a flush now would post nothing and only take
+    // the pacing slot the first task needs.
   }
 
   toolStarted(use: { id: string; name: string; input: unknown }): void {
@@ -235,8 +236,10 @@ export class TurnProgress {
   /** Finds the message an earlier invocation of this turn (or of the turn it continues) began, or posts it. */
   private async start(): Promise<void> {
     const { conversationId, channel, threadTs, turn } = this.target;
-    // What is pending now goes with the post; what comes while it is made, in the next call.
+    // What is pending now goes with the post; what comes while it is made, in the next call
+    // (the plan too: a turn that ends meanwhile sends its closed plan after the post).
     const sent = this.pending.length;
+    const plan = this.plan;
     try {
       const earlier = await this.deps.store.load(conversationId);
       if (earlier?.open && earlier.channel === channel && earlier.threadTs === threadTs) {
@@ -260,7 +263,7 @@ export class TurnProgress {
             tasks: [],
             startedAt: new Date(this.startedAt).toISOString(),
           }
-        : await this.post(key);
+        : await this.post(key, plan);
       this.adopt(record);
       this.pending = this.pending.slice(sent);
       await this.save(record);
@@ -282,7 +285,7 @@ export class TurnProgress {
   }
 
   /** A stream where one can be used, else a message; a refused stream falls back to the message. */
-  private async post(key: string): Promise<ProgressRecord> {
+  private async post(key: string, plan: TimelinePlan | undefined): Promise<ProgressRecord> {
     const { channel, threadTs, conversationId } = this.target;
     const base = {
       key,
@@ -296,14 +299,14 @@ export class TurnProgress {
     const recipient = await this.recipient();
     if (recipient !== undefined) {
       try {
-        const planChunks: ProgressChunk[] = this.plan
-          ? [{ type: 'plan_update', title: this.plan.title }, ...this.plan.steps.map(taskChunk)]
+        const planChunks: ProgressChunk[] = plan
+          ? [{ type: 'plan_update', title: plan.title }, ...plan.steps.map(taskChunk)]
           : [];
         const { ts } = await this.counted(() =>
           this.deps.slack.startStream({
             channel,
             threadTs,
-            taskDisplayMode: this.plan ? 'plan' : 'timeline',
+            taskDisplayMode: plan ? 'plan' : 'timeline',
             ...recipient,
             chunks: [
               { type: 'markdown_text', text: `${HEADING}…` },
