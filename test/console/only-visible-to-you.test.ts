@@ -102,13 +102,15 @@ describe('the console shows what Slack shows one person', () => {
     );
     const { page, context } = await open({ channel: CHANNELS.summaries, as: DEVELOPER });
     const message = page.locator(`[data-testid="message"][data-ts="${ts}"]`).first();
+    // The thread first: once the form is open it covers the page, as a Slack modal does.
+    await message.getByTestId('open-thread').click();
+    const thread = page.getByTestId('thread-pane');
+    await thread.waitFor();
     await message.locator('[data-testid="feedback-down"]').click();
 
     // The press opened the form with its trigger id; on a machine slow enough for the trigger
     // to expire, the acknowledgement's "Add a reason" button opens it again.
     const modal = page.getByTestId('modal');
-    await message.getByTestId('open-thread').click();
-    const thread = page.getByTestId('thread-pane');
     const ack = thread.getByTestId('ephemeral-message').filter({ hasText: 'thumbs down' });
     await ack.waitFor();
     expect(await ack.getByTestId('ephemeral-note').textContent()).toContain('Only visible to you');
