@@ -97,8 +97,7 @@ export class TurnProgress {
         }),
       );
     }
-    // The message waits for the first tool call: a flush now would post nothing and only take
-    // the pacing slot the first task needs.
+    // No flush here: it would post nothing and take the pacing slot the first task needs.
   }
 
   toolStarted(use: { id: string; name: string; input: unknown }): void {
