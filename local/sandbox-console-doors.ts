@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { parseObject, send } from './json-door.ts';
 import type { SandboxRouteDeps } from './sandbox-routes.ts';
 import type { EphemeralMessage, FakeSlack } from './slack/fake-slack.ts';
-import { signSlackRequest } from './slack/sign.ts';
+import { postSignedForm } from './slack/sign.ts';
 import { fakeAssistantThread } from './slack/streams.ts';
 import { viewsOf } from './slack/views.ts';
 
@@ -188,14 +188,7 @@ export async function routeConsoleDoors(
   } catch (error) {
     return send(res, 404, { error: (error as Error).message });
   }
-  const response = await fetch(`${deps.url}/slack/events`, {
-    method: 'POST',
-    body: form,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      ...signSlackRequest({ signingSecret: deps.signingSecret, body: form }),
-    },
-  });
+  const response = await postSignedForm({ url: deps.url, signingSecret: deps.signingSecret, form });
   const text = await response.text();
   if (response.status !== 200)
     return send(res, 502, { error: `the ingress answered ${response.status}: ${text.slice(0, 300)}` });

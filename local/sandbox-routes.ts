@@ -9,7 +9,7 @@ import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import { type AnyWorkflowModule, workflowViews } from '../statemachines/workflow-module.ts';
 import { SandboxConversations } from './sandbox-conversations.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
-import { signSlackRequest } from './slack/sign.ts';
+import { postSignedForm } from './slack/sign.ts';
 import type { SlackFile } from './slack/types.ts';
 import { toAwsHistory } from './stepfunctions/aws-history.ts';
 import type { LocalStepFunctions } from './stepfunctions/runtime.ts';
@@ -322,14 +322,7 @@ async function pressButton(deps: SandboxRouteDeps, body: string, res: ServerResp
     ],
   };
   const form = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
-  const response = await fetch(`${deps.url}/slack/events`, {
-    method: 'POST',
-    body: form,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      ...signSlackRequest({ signingSecret: deps.signingSecret, body: form }),
-    },
-  });
+  const response = await postSignedForm({ url: deps.url, signingSecret: deps.signingSecret, form });
   if (response.status !== 200)
     return sendJson(res, 502, { error: `the ingress answered ${response.status}` });
   return sendJson(res, 200, { ok: true });

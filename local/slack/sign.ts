@@ -160,3 +160,19 @@ function wrap(event: SlackEvent, options: EventCallbackOptions): EventCallbackBo
     event_context: `4-${Buffer.from(JSON.stringify({ et: event.type, tid: options.teamId, aid: options.apiAppId, cid: event.channel })).toString('base64url')}`,
   };
 }
+
+/** Posts a form body to the ingress at `url`, signed as Slack signs it (a command, an interaction). */
+export function postSignedForm(options: {
+  url: string;
+  signingSecret: string;
+  form: string;
+}): Promise<Response> {
+  return fetch(`${options.url}/slack/events`, {
+    method: 'POST',
+    body: options.form,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...signSlackRequest({ signingSecret: options.signingSecret, body: options.form }),
+    },
+  });
+}
