@@ -1,6 +1,13 @@
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { rules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { Finding } from './findings.ts';
+
+// secretlint profiles every rule on every text by default: a performance mark per rule and run,
+// kept in the process's global performance buffer and in the profiler's own lists, which nothing
+// ever clears. A warm Lambda redacting every prompt and tool result would grow without end (a
+// million entries in one test worker), and the marks cost time on every call. Off.
+secretLintProfiler.setEnabled(false);
 
 /**
  * Secrets found by secretlint's recommended rule set (`@secretlint/secretlint-rule-preset-recommend`,
