@@ -49,6 +49,32 @@ export interface PackageFacts {
   lockfileSha?: string;
   /** `package-lock.json` or `npm-shrinkwrap.json` is there: the install is `npm ci`. */
   ciLockfile?: boolean;
+  /**
+   * It declares no dependency of any kind, no workspace and no install script: `npm install`
+   * would fetch nothing and run nothing.
+   */
+  installsNothing?: boolean;
+}
+
+/** The fields through which `npm install` fetches or links packages. */
+const DEPENDENCY_FIELDS = [
+  'dependencies',
+  'devDependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'bundleDependencies',
+  'bundledDependencies',
+  'workspaces',
+];
+
+/** Nothing for npm to fetch, link or run on install. */
+function declaresNothingToInstall(parsed: Record<string, unknown>, scripts: Record<string, string>): boolean {
+  const empty = (value: unknown) =>
+    value === undefined ||
+    value === false ||
+    (Array.isArray(value) && value.length === 0) ||
+    (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+  return DEPENDENCY_FIELDS.every((field) => empty(parsed[field])) && INSTALL_HOOKS.every((n) => !scripts[n]);
 }
 
 /** Scripts npm runs itself on `npm ci`/`npm install` of the root package. */
@@ -89,7 +115,8 @@ export function packageFacts(
     const scripts: Record<string, string> = {};
     if (typeof raw === 'object' && raw !== null)
       for (const [name, value] of Object.entries(raw)) if (typeof value === 'string') scripts[name] = value;
-    return { present: true, scripts, ...known };
+    const nothing = declaresNothingToInstall(parsed as Record<string, unknown>, scripts);
+    return { present: true, scripts, ...known, ...(nothing ? { installsNothing: true } : {}) };
   } catch (error) {
     return {
       present: true,
@@ -133,6 +160,9 @@ function installDefinition(
   if (commands.install !== undefined)
     return { name: 'install', command: commands.install, source: { type: 'config' } };
   if (!base.present) return { name: 'install', skipped: `not configured, and ${at} has no package.json` };
+  // Nothing to fetch and nothing to run: a build saves npm's start and its tree walk.
+  if (base.installsNothing === true && base.lockfileSha === undefined)
+    return { name: 'install', skipped: `${at} declares no dependencies and no install scripts` };
   return {
     name: 'install',
     command: base.ciLockfile === true ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund',

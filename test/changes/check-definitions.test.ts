@@ -11,7 +11,7 @@ import { checksBuilds } from '../../lambdas/builds/define-checks.ts';
 
 const BASE = '0123456789abcdef0123456789abcdef01234567';
 const manifest = (scripts: Record<string, string>, sha = 'm1') => ({
-  text: JSON.stringify({ scripts }),
+  text: JSON.stringify({ scripts, devDependencies: { typescript: '5.9.3' } }),
   sha,
 });
 const webshop = { test: 'tsx --test test/*.test.ts', typecheck: 'tsc --noEmit -p tsconfig.json' };
@@ -33,6 +33,34 @@ describe("a check's command comes from the configuration or the base commit", ()
     expect(checks.lint.command).toBeUndefined();
     expect(checks.lint.skipped).toContain('defines no "lint" script');
     expect(sourceText(checks.test.source)).toBe('from the base commit 0123456');
+  });
+
+  it('installs when the base declares a dependency of any kind, a workspace or an install script', () => {
+    const declared = [
+      { devDependencies: { typescript: '5.9.3' } },
+      { dependencies: { zod: '4.1.0' } },
+      { optionalDependencies: { fsevents: '2.3.3' } },
+      { peerDependencies: { react: '19' } },
+      { workspaces: ['packages/*'] },
+      { scripts: { ...webshop, postinstall: 'node setup.js' } },
+    ];
+    for (const fields of declared) {
+      const facts = packageFacts({ text: JSON.stringify({ scripts: webshop, ...fields }), sha: 'm9' });
+      const [install] = defineChecks({ commands: {}, baseSha: BASE, base: facts, branch: facts });
+      expect(install?.command, JSON.stringify(fields)).toBe('npm install --no-audit --no-fund');
+    }
+    // The sandbox's demo repository: tools come from the build image, nothing to install.
+    const empty = packageFacts({ text: JSON.stringify({ scripts: webshop, dependencies: {} }), sha: 'm9' });
+    expect(defineChecks({ commands: {}, baseSha: BASE, base: empty, branch: empty })[0]?.skipped).toBe(
+      'the base commit 0123456 declares no dependencies and no install scripts',
+    );
+    const locked = packageFacts(
+      { text: JSON.stringify({ scripts: webshop }), sha: 'm9' },
+      { 'package-lock.json': 'l1' },
+    );
+    expect(defineChecks({ commands: {}, baseSha: BASE, base: locked, branch: locked })[0]?.command).toBe(
+      'npm ci --no-audit --no-fund',
+    );
   });
 
   it('runs a configured command as written', () => {
