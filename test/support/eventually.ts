@@ -17,7 +17,12 @@ import { activityCount } from '../../local/activity.ts';
 export interface EventuallyOptions {
   /** How long without progress before failing. @default 60_000 */
   readonly stallMs?: number;
-  /** The pause between two probes. @default 25 */
+  /**
+   * The first pause between two probes. While the probed value stays the same the pause grows
+   * (by half each time, up to `MAX_INTERVAL_MS` or this, whichever is more), and it is back to
+   * this once the value changes: a probe often reads the sandbox (a table scan, a request), and
+   * a test that waits long would otherwise spend the machine's CPU asking. @default 25
+   */
   readonly intervalMs?: number;
   /**
    * Another sign of progress, for work outside this process (a child process's CPU time,
@@ -25,6 +30,9 @@ export interface EventuallyOptions {
    */
   readonly progress?: () => number | undefined;
 }
+
+/** The longest pause between two probes that keep seeing the same value (unless `intervalMs` is longer). */
+const MAX_INTERVAL_MS = 250;
 
 /** Polls `probe` until `accept` holds; resolves with the accepted value. */
 export async function eventually<T>(
@@ -42,6 +50,7 @@ export async function eventually<T>(
   let seen: string | undefined;
   let activity = activitySign(progress);
   let progressAt = Date.now();
+  let pauseMs = intervalMs;
   for (;;) {
     try {
       last = await probe();
@@ -51,6 +60,8 @@ export async function eventually<T>(
     }
     const described = describe(last);
     const nowActivity = activitySign(progress);
+    pauseMs =
+      described === seen ? Math.min(pauseMs * 1.5, Math.max(intervalMs, MAX_INTERVAL_MS)) : intervalMs;
     if (described !== seen || nowActivity !== activity) {
       seen = described;
       activity = nowActivity;
@@ -58,7 +69,7 @@ export async function eventually<T>(
     } else if (Date.now() - progressAt >= stallMs) {
       break;
     }
-    await pause(intervalMs);
+    await pause(pauseMs);
   }
   throw new Error(`no progress for ${stallMs} ms waiting for ${what}; last seen: ${seen}`);
 }
