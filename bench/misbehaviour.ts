@@ -1,6 +1,6 @@
 /**
  * Misbehaviour report: runs each acceptance scenario in the sandbox (a model that
- * never submits, hangs, answers 429 with a long retry-after or 500s for a minute; a Slack
+ * never submits, hangs, answers 429 with a long retry-after, rejects the key or 500s for a minute; a Slack
  * that 500s for a minute, accepts a post and answers 500, or does not answer) and prints, per
  * scenario, the model calls, the tokens, the conversation's end state and the wall time.
  * Prints figures; it is not a test and asserts nothing. Run: `npm run bench:misbehaviour`.

@@ -137,11 +137,11 @@ export function toMarkdown(report: Report): string {
     '',
     '## Cases',
     '',
-    '| case | iteration | result | reason | first answer | end | tool calls | cost |',
-    '|---|---|---|---|---|---|---|---|',
+    '| case | iteration | result | reason | first answer | end | after its execution failed | tool calls | cost |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...report.cases.map(
       (c) =>
-        `| ${c.id} | ${c.iteration} | ${c.pass ? 'pass' : 'FAIL'} | ${cell(c.reason)} | ${s(c.firstAnswerMs ?? null)} | ${s(c.endMs)} | ${c.usage.toolCalls} | ${usd(c.costUsd ?? null)} |`,
+        `| ${c.id} | ${c.iteration} | ${c.pass ? 'pass' : 'FAIL'} | ${cell(c.reason)} | ${s(c.firstAnswerMs ?? null)} | ${s(c.endMs)} | ${s(c.afterFailureMs ?? null)} | ${c.usage.toolCalls} | ${usd(c.costUsd ?? null)} |`,
     ),
     '',
     '## Judge prompt',

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { type EvalCase, findCase } from './cases/index.ts';
 import type { DriverRun } from './drivers/driver.ts';
+import { failedAt } from './drivers/faults.ts';
 import { configFor, runDriver } from './drivers/index.ts';
 import { readRecording } from './model-proxy.ts';
 import { type ModelChoice, startSession } from './session.ts';
@@ -58,10 +59,15 @@ export async function runCase(job: Job): Promise<CaseResult> {
   let run: DriverRun | undefined;
   let error: string | undefined;
   let setupMs = 0;
+  let afterFailureMs: number | undefined;
   try {
     session = await startSession({ config: configFor(c), model, timeScale: job.timeScale });
     setupMs = Date.now() - setupStart;
     run = await runDriver(session, c, Date.now() + job.timeoutMs);
+    // For a failed case, how soon it ended after its execution failed (its driver stopped
+    // waiting before it graded).
+    const failed = run.verdict.pass ? undefined : failedAt(session, run.conversationIds);
+    if (failed !== undefined) afterFailureMs = Math.max(0, Date.now() - run.gradingMs - failed);
   } catch (e) {
     error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     if (!setupMs) setupMs = Date.now() - setupStart;
@@ -93,6 +99,7 @@ export async function runCase(job: Job): Promise<CaseResult> {
     ...(error ? { error } : {}),
     ...(run?.firstAnswerMs !== undefined ? { firstAnswerMs: run.firstAnswerMs } : {}),
     endMs: run?.endMs ?? 0,
+    ...(afterFailureMs !== undefined ? { afterFailureMs } : {}),
     usage: usage ?? {
       modelCalls: 0,
       toolCalls: 0,

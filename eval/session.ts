@@ -33,7 +33,16 @@ export interface ExecutionView {
   status: string;
   error?: string;
   cause?: string;
-  history: readonly { type: string; input?: unknown; output?: unknown; error?: string; cause?: string }[];
+  /** When it ended (the sandbox's clock, which is real time), once it has. */
+  stopDate?: Date;
+  history: readonly {
+    type: string;
+    timestamp?: Date;
+    input?: unknown;
+    output?: unknown;
+    error?: string;
+    cause?: string;
+  }[];
 }
 
 export interface Session {
@@ -177,6 +186,7 @@ export async function startSession(options: {
         status: described.status,
         ...(described.error !== undefined ? { error: described.error } : {}),
         ...(described.cause !== undefined ? { cause: described.cause } : {}),
+        ...(described.stopDate !== undefined ? { stopDate: described.stopDate } : {}),
         history: sandbox.stepFunctions.getExecutionHistory(found.executionArn),
       };
     },

@@ -82,6 +82,12 @@ export interface CaseResult {
   firstAnswerMs?: number;
   /** Milliseconds from the trigger to the end of the conversation (or the case's end). */
   endMs: number;
+  /**
+   * Milliseconds from the failure of the case's execution (it failed, was stopped or timed
+   * out, or a state caught a failure) to the moment its driver stopped waiting; absent when no
+   * execution of the case failed.
+   */
+  afterFailureMs?: number;
   usage: Usage;
   /** The conversations' ledger cost in USD (absent when none was recorded). */
   costUsd?: number;

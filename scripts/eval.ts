@@ -86,7 +86,7 @@ const results = await runJobs(jobs, {
   concurrency,
   onResult: (r) =>
     console.log(
-      `${r.pass ? 'pass' : 'FAIL'} ${r.id}#${r.iteration} ${(r.endMs / 1000).toFixed(1)} s — ${r.reason.slice(0, 200)}`,
+      `${r.pass ? 'pass' : 'FAIL'} ${r.id}#${r.iteration} ${(r.endMs / 1000).toFixed(1)} s${r.afterFailureMs === undefined ? '' : ` (${(r.afterFailureMs / 1000).toFixed(1)} s after its execution failed)`} — ${r.reason.slice(0, 200)}`,
     ),
 });
 const report = buildReport(

@@ -41,7 +41,7 @@ export interface AgentTurnProps {
   readonly confidenceThreshold?: number;
   /**
    * Retries of a turn whose model stayed unavailable (`ModelUnavailableError`): minutes apart,
-   * so a short outage of the model delays the conversation instead of escalating it.
+   * so a short outage of the model delays the conversation instead of ending it.
    * @default DEFAULT_AGENT_LIMITS.modelRetry (the `agentLimits.modelRetry` configuration)
    */
   readonly modelRetry?: AgentLimits['modelRetry'];

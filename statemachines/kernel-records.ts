@@ -34,6 +34,21 @@ export function conversationItemKey(
   };
 }
 
+/** A post telling people a conversation failed: a fixed text, or a template of the SlackPost function. */
+export interface FailureNotice {
+  readonly slackPostFn: IFunction;
+  /** Channel: a literal or `JsonPath.stringAt(...)`. */
+  readonly channel: string;
+  /** Thread: a literal or `JsonPath.stringAt(...)`. @default - top level */
+  readonly threadTs?: string;
+  /** @default - none: `template` is required then */
+  readonly text?: string;
+  /** @default - none: `text` is required then */
+  readonly template?: { readonly name: string; readonly data: Record<string, unknown> };
+  /** @default 'Tell people it failed' */
+  readonly stateName?: string;
+}
+
 export interface FailConversationProps {
   /** The conversations table. */
   readonly table: ITableRef;
@@ -42,16 +57,7 @@ export interface FailConversationProps {
    * post: it waits for Slack to come back), before it is marked failed.
    * @default - nobody is told
    */
-  readonly notice?: {
-    readonly slackPostFn: IFunction;
-    /** Channel: a literal or `JsonPath.stringAt(...)`. */
-    readonly channel: string;
-    /** Thread: a literal or `JsonPath.stringAt(...)`. @default - top level */
-    readonly threadTs?: string;
-    readonly text: string;
-    /** @default 'Tell people it failed' */
-    readonly stateName?: string;
-  };
+  readonly notice?: FailureNotice;
   /**
    * Name of the state marking the conversation failed.
    * @default 'Mark failed'
@@ -83,18 +89,32 @@ export function failConversation(scope: Construct, id: string, props: FailConver
   catchFailure(mark, failed);
   mark.next(failed);
   if (props.notice === undefined) return mark;
-  const tell = slackPost(scope, `${id} notice`, {
-    stateName: props.notice.stateName ?? 'Tell people it failed',
-    slackPostFn: props.notice.slackPostFn,
-    channel: props.notice.channel,
-    ...(props.notice.threadTs === undefined ? {} : { threadTs: props.notice.threadTs }),
-    text: props.notice.text,
+  return tellThen(scope, `${id} notice`, props.notice, mark);
+}
+
+/**
+ * Tells people a conversation failed (an essential post), then goes on to `next` (the states
+ * that mark it failed), keeping the failure at `$.failure`; `next` too when nobody could be
+ * told even after the long retries.
+ */
+export function tellThen(
+  scope: Construct,
+  id: string,
+  notice: FailureNotice,
+  next: sfn.IChainable,
+): sfn.IChainable {
+  const tell = slackPost(scope, id, {
+    stateName: notice.stateName ?? 'Tell people it failed',
+    slackPostFn: notice.slackPostFn,
+    channel: notice.channel,
+    ...(notice.threadTs === undefined ? {} : { threadTs: notice.threadTs }),
+    ...(notice.text === undefined ? {} : { text: notice.text }),
+    ...(notice.template === undefined ? {} : { template: notice.template }),
     // Keep the original failure at $.failure for the Fail state.
     resultPath: '$.failureNotice',
   });
-  // Nobody could be told even after the long retries: still mark it failed.
-  tell.addCatch(mark, { errors: [sfn.Errors.ALL], resultPath: '$.failureNoticeError' });
-  return tell.next(mark);
+  tell.addCatch(next, { errors: [sfn.Errors.ALL], resultPath: '$.failureNoticeError' });
+  return tell.next(next);
 }
 
 export interface SetConversationFieldsProps {

@@ -24,16 +24,42 @@ export function failureOf(execution: ExecutionView | undefined): string | undefi
   return `the execution ${execution.status.toLowerCase()}${why ? `: ${why.slice(0, 500)}` : ''}`;
 }
 
-/** A failure a state caught and carried on with (`$.failure`: `{ Error, Cause }`), as the workflows' Catches put it. */
-function caughtFailure(execution: ExecutionView | undefined): string | undefined {
+/**
+ * When the first of these executions failed (epoch ms): it failed, was stopped or timed out, or
+ * one of its states caught a failure (the workflow then goes on to its own end: an escalation, a
+ * blocked pipeline). Undefined when none did. The report measures from it how soon a case
+ * ends after its execution failed.
+ */
+export function failedAt(session: Session, names: readonly string[]): number | undefined {
+  const times = names.flatMap((name) => {
+    const execution = session.execution(name);
+    const caught = firstCaught(execution)?.event.timestamp;
+    if (caught) return [caught.getTime()];
+    return execution?.stopDate && ENDED_BADLY.has(execution.status) ? [execution.stopDate.getTime()] : [];
+  });
+  return times.length === 0 ? undefined : Math.min(...times);
+}
+
+type Caught = { event: ExecutionView['history'][number]; failure: { Error: string; Cause?: unknown } };
+
+/** The first event carrying a failure a state caught and carried on with (`$.failure`: `{ Error, Cause }`), as the workflows' Catches put it. */
+function firstCaught(execution: ExecutionView | undefined): Caught | undefined {
   for (const event of execution?.history ?? []) {
     for (const data of [event.input, event.output]) {
       const failure = (data as { failure?: { Error?: unknown; Cause?: unknown } } | undefined)?.failure;
       if (data && typeof data === 'object' && failure && typeof failure.Error === 'string')
-        return `a step failed and the workflow escalated: ${failure.Error}: ${String(failure.Cause ?? '').slice(0, 500)}`;
+        return { event, failure: { Error: failure.Error, Cause: failure.Cause } };
     }
   }
   return undefined;
+}
+
+/** A failure a state caught, in words. */
+function caughtFailure(execution: ExecutionView | undefined): string | undefined {
+  const caught = firstCaught(execution)?.failure;
+  return caught
+    ? `a step failed and the workflow escalated: ${caught.Error}: ${String(caught.Cause ?? '').slice(0, 500)}`
+    : undefined;
 }
 
 /**

@@ -45,7 +45,7 @@ export class ModelProviderNotSupportedError extends Error {
  * The model stayed unavailable (5xx, 529 overloaded, 429, a timeout, no connection) after the
  * client's own retries, or asked for a longer wait than a turn may spend. The turn ends with
  * this error, unsaved, so the state machine retries it with a backoff of minutes (the
- * `modelRetry` limits) before its Catch escalates.
+ * `modelRetry` limits) before its Catch ends the conversation.
  */
 export class ModelUnavailableError extends Error {
   override readonly name = 'ModelUnavailableError';

@@ -23,9 +23,11 @@ export type UnfinishedTurn =
   /**
    * A failure after retries: the workflow escalates to people. `limit`: a bound held by code
    * (a conversation's budget or time limit, the platform's daily ceiling) stopped the turn, and
-   * `error` says which in words for the people in the conversation.
+   * `error` says which in words for the people in the conversation. `model`: the model refused
+   * the turn's call (an HTTP error no retry can fix: a rejected key, an unknown model), so no
+   * agent could have done better; `error` is the API's answer.
    */
-  | { kind: 'failed'; error: string; progress: string | undefined; limit?: true };
+  | { kind: 'failed'; error: string; progress: string | undefined; limit?: true; model?: true };
 
 export interface AgentProfile<Result, Output> {
   /** The role's name, the `profile` of AgentTurnInput, e.g. `bug_investigator`. */

@@ -35,7 +35,7 @@ export type { ToolCallListener } from './tool-calls.ts';
  * action, with the error). The conversation's limits (limits.ts) end it as a failure too, with
  * the reason. Only two things throw: a transcript that cannot be loaded (before any model
  * call), and a model that stayed unavailable (`ModelUnavailableError`), which the state
- * machine retries minutes apart before its Catch escalates.
+ * machine retries minutes apart before its Catch ends the conversation.
  */
 
 /** Invalid submissions answered with the validation errors before the turn gives up. */
@@ -204,7 +204,8 @@ async function runTurn<Result, Output>(
       log.warn('the model is unavailable: the state machine retries the turn', { ...stats });
       throw new ModelUnavailableError(describe(error), { cause: error });
     }
-    return unfinished({ kind: 'failed', error: describe(error), progress });
+    const refused = error instanceof ModelCallError ? { model: true as const } : {};
+    return unfinished({ kind: 'failed', error: describe(error), progress, ...refused });
   };
   const nudge = (content: ContentBlockParam[]) =>
     content.push({ type: 'text', text: submitNowNote(submitTool) });

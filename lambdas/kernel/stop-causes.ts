@@ -2,8 +2,8 @@
  * Why a workflow stopped, in words for the people in its thread, and what they can do: one
  * place that maps the error a state machine's Catch records (`Error`, `Cause`) to a sentence.
  * The names are the agent turn's (`ModelUnavailableError`), the workflow's own notes of a turn
- * that ended without a result (`AgentTurnStopped` by a limit, `AgentTurnUnfinished`), and Step
- * Functions' (`States.Timeout`).
+ * that ended without a result (`AgentTurnStopped` by a limit, `AgentTurnUnfinished`, and
+ * `ModelCallError` for a call the model refused), and Step Functions' (`States.Timeout`).
  */
 
 /** A failure as a Catch records it; a Catch in AWS may leave out `Cause`. */
@@ -12,10 +12,18 @@ export interface StopFailure {
   readonly Cause?: string | undefined;
 }
 
-/** What was stopped and how to start it again: `{ work: 'investigation', command: '/investigate' }`. */
-export interface StoppedWork {
-  readonly work: string;
-  readonly command: string;
+/**
+ * What was stopped and how to start it again: a command (`{ work: 'investigation', command:
+ * '/investigate' }`), or for work no command starts, what to do instead (`{ work: 'bug
+ * investigation', restart: 'Post the report again' }`).
+ */
+export type StoppedWork =
+  | { readonly work: string; readonly command: string }
+  | { readonly work: string; readonly restart: string };
+
+/** How to start the work again, as the head of a sentence: "Run /prd again", "Post the report again". */
+function startAgain(stopped: StoppedWork): string {
+  return 'command' in stopped ? `Run ${stopped.command} again` : stopped.restart;
 }
 
 export type StopCause =
@@ -23,6 +31,7 @@ export type StopCause =
   | 'budget'
   | 'turn_unfinished'
   | 'model_unavailable'
+  | 'model_refused'
   | 'timed_out'
   | 'step_failed';
 
@@ -39,8 +48,10 @@ export function stopCauseOf(failure: StopFailure): StopCause {
     case 'AgentTurnFailed':
       return 'turn_unfinished';
     case 'ModelUnavailableError':
-    case 'ModelCallError':
       return 'model_unavailable';
+    // The workflows note a call the model refused (no retry can fix it) with this name.
+    case 'ModelCallError':
+      return 'model_refused';
     case 'States.Timeout':
     case 'Sandbox.Timedout':
       return 'timed_out';
@@ -57,21 +68,24 @@ function reasonOf(failure: StopFailure): string {
 
 /** The sentence that says why `work` stopped and what to do, e.g. after the daily cost ceiling. */
 export function stopSentence(failure: StopFailure, stopped: StoppedWork): string {
-  const { work, command } = stopped;
+  const { work } = stopped;
+  const again = startAgain(stopped);
   const reason = reasonOf(failure);
   const because = reason === '' ? '' : ` (${reason})`;
   switch (stopCauseOf(failure)) {
     case 'cost_ceiling':
-      return `:warning: I had to stop this ${work}: ${reason || "the platform reached today's cost ceiling"}. Run ${command} again after the ceiling resets at midnight UTC, or ask an admin to raise the daily ceiling.`;
+      return `:warning: I had to stop this ${work}: ${reason || "the platform reached today's cost ceiling"}. ${again} after the ceiling resets at midnight UTC, or ask an admin to raise the daily ceiling.`;
     case 'budget':
-      return `:warning: I had to stop this ${work}: ${reason || 'it used its budget'}. Run ${command} again to start over with a fresh budget.`;
+      return `:warning: I had to stop this ${work}: ${reason || 'it used its budget'}. ${again} to start over with a fresh budget.`;
     case 'turn_unfinished':
-      return `:warning: I had to stop this ${work}: an agent turn ended without a result${because}. Run ${command} again to start over; if it happens again, tell the people who run this app.`;
+      return `:warning: I had to stop this ${work}: an agent turn ended without a result${because}. ${again} to start over; if it happens again, tell the people who run this app.`;
     case 'model_unavailable':
-      return `:warning: I had to stop this ${work}: the model stayed unavailable through every retry. Run ${command} again in a few minutes.`;
+      return `:warning: I had to stop this ${work}: the model stayed unavailable through every retry. ${again} in a few minutes.`;
+    case 'model_refused':
+      return `:warning: I had to stop this ${work}: the model refused its requests${because}. Tell the people who run this app; ${again.charAt(0).toLowerCase()}${again.slice(1)} once they have fixed it.`;
     case 'timed_out':
-      return `:warning: I had to stop this ${work}: a step did not finish in time. Run ${command} again to start over.`;
+      return `:warning: I had to stop this ${work}: a step did not finish in time. ${again} to start over.`;
     case 'step_failed':
-      return `:warning: I had to stop this ${work}: a step failed (${failure.Error ?? 'unknown error'}). Run ${command} again to start over; if it fails again, tell the people who run this app.`;
+      return `:warning: I had to stop this ${work}: a step failed (${failure.Error ?? 'unknown error'}). ${again} to start over; if it fails again, tell the people who run this app.`;
   }
 }

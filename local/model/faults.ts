@@ -16,9 +16,17 @@ import {
  * - `hang`: no answer until the client gives up (its timeout);
  * - `never_submits`: every answer calls a tool other than `submit_result`, forever;
  * - `overloaded` (529), `server_error` (500): the API's own errors;
- * - `rate_limited`: 429 with a `retry-after` (an hour by default: longer than any turn).
+ * - `rate_limited`: 429 with a `retry-after` (an hour by default: longer than any turn);
+ * - `key_rejected`: 401 `authentication_error`, as the API answers a key it does not accept.
  */
-export const ModelFaultKind = z.enum(['hang', 'never_submits', 'overloaded', 'server_error', 'rate_limited']);
+export const ModelFaultKind = z.enum([
+  'hang',
+  'never_submits',
+  'overloaded',
+  'server_error',
+  'rate_limited',
+  'key_rejected',
+]);
 export type ModelFaultKind = z.infer<typeof ModelFaultKind>;
 
 export const ModelFaultSpec = z
@@ -96,6 +104,13 @@ function faultReply(fault: ModelFaultSpec, body: string): ModelReply {
         status: 500,
         errorType: errorTypeFor(500),
         message: 'Internal error (sandbox fault)',
+      };
+    case 'key_rejected':
+      return {
+        kind: 'error',
+        status: 401,
+        errorType: errorTypeFor(401),
+        message: 'invalid x-api-key (sandbox fault)',
       };
     case 'rate_limited':
       return {

@@ -69,6 +69,8 @@ export const BUG_INVESTIGATION_STATES = {
   failed: 'Failed',
   tellReporterStopped: 'Tell reporter the agent stopped',
   tellFailure: 'Tell reporter it failed',
+  noteModelRefused: 'Note the model refused',
+  tellModelStop: 'Tell reporter the model stopped it',
   tellUnhandled: 'Say messages were not handled',
   tellFindingsPosted: 'Tell reporter findings were posted',
   tellResolved: 'Tell reporter it is resolved',

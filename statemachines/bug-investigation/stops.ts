@@ -1,16 +1,21 @@
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import { ModelCallError } from '../../lambdas/agents/errors.ts';
 import type { EscalationSeverity } from '../../lambdas/agents/limits.ts';
 import type { BugAction } from '../../lambdas/workflows/bug-investigation/contract.ts';
+import { MODEL_UNAVAILABLE_ERROR } from '../agent-turn.ts';
+import { errorName } from '../error-names.ts';
 import { catchFailure, FAILURE_PATH } from '../kernel.ts';
+import { tellThen } from '../kernel-records.ts';
 import { slackPost } from '../slack-post.ts';
 import { BUG_INVESTIGATION_STATES as S, BUG_INVESTIGATION_TEXTS as T } from './states.ts';
 
 /**
- * Where the bug investigation goes when its agent stops on its own: a limit
- * reached, a model that stayed unavailable, a turn that failed. The reporter is told in plain
- * words, then the findings and the escalation go to the developers as for any escalation.
+ * Where the bug investigation goes when its agent stops on its own: a limit reached or a turn
+ * that failed, where the reporter is told in plain words and the findings and the escalation go
+ * to the developers as for any escalation; and a model that cannot serve it, which ends the
+ * conversation as failed with the model's cause.
  */
 
 /** What the reporter reads when the agent stopped on its own, with the summary's reason. */
@@ -69,6 +74,51 @@ export function failedTurn(
   });
   pass.next(props.next);
   return pass;
+}
+
+/** What the reporter reads the stop as: the work, and how to start it again (no command starts it). */
+export const STOPPED_BUG_INVESTIGATION = { work: 'investigation', restart: 'Post the report again' } as const;
+
+/**
+ * A model that cannot serve the investigation: it stayed unavailable through the turn's
+ * retries (`ModelUnavailableError`: the client's retries, then the state machine's `modelRetry`
+ * ones), or refused the turn's call (the turn's `modelError`: a rejected key, an unknown model).
+ * No developer can take that over, so, as the other workflows end when their agent cannot go on,
+ * the reporter is told why and the conversation ends as failed, the execution's error and cause
+ * the model's. `failed` marks it failed and fails the execution with `$.failure`.
+ */
+export function modelStop(
+  scope: Construct,
+  props: { slackPostFn: IFunction; channel: string; threadTs: string; failed: sfn.IChainable },
+): {
+  /** The error a turn's Catch takes here (to `$.failure`). */
+  unavailable: string;
+  /** Where a Catch of it goes. */
+  caught: sfn.IChainable;
+  /** Where a turn that carries `modelError` goes. */
+  refused: sfn.IChainable;
+} {
+  const tell = tellThen(
+    scope,
+    S.tellModelStop,
+    {
+      stateName: S.tellModelStop,
+      slackPostFn: props.slackPostFn,
+      channel: props.channel,
+      threadTs: props.threadTs,
+      template: {
+        name: 'agent_stopped',
+        data: { failure: sfn.JsonPath.objectAt(FAILURE_PATH), ...STOPPED_BUG_INVESTIGATION },
+      },
+    },
+    props.failed,
+  );
+  const refused = sfn.Pass.jsonPath(scope, S.noteModelRefused, {
+    parameters: { Error: errorName(ModelCallError), 'Cause.$': '$.result.modelError' },
+    resultPath: FAILURE_PATH,
+  });
+  refused.next(tell);
+  return { unavailable: MODEL_UNAVAILABLE_ERROR, caught: tell, refused };
 }
 
 /** Says, in the reporter's thread, that the close recorded messages no turn saw; a cosmetic post. */

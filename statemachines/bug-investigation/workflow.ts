@@ -18,11 +18,12 @@ import {
   closeOut,
   DRAINED_PATH,
   drain,
+  FAILURE_PATH,
   nextTurn,
   transientRetry,
   waitForPeople,
 } from '../kernel.ts';
-import { failConversation, setConversationFields } from '../kernel-records.ts';
+import { failConversation, setConversationFields, tellThen } from '../kernel-records.ts';
 import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, requireChannel, requireChild, requireRoleGroup } from '../workflow-module.ts';
 import { FIX_IT_APPROVAL, fixPathOr } from './fix-path.ts';
@@ -43,7 +44,7 @@ import {
   reporterSilenceNote,
   turnContext,
 } from './states.ts';
-import { backToTheWait, failedTurn, tellReporterStopped, tellUnhandled } from './stops.ts';
+import { backToTheWait, failedTurn, modelStop, tellReporterStopped, tellUnhandled } from './stops.ts';
 
 /** `bug_investigation`; its state and its names are described in states.ts. */
 export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationSettings>({
@@ -69,12 +70,11 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
       threadTs: sfn.JsonPath.stringAt('$.threads.summary.threadTs'),
     };
-    const failed = failConversation(scope, S.markFailed, {
-      table,
-      markStateName: S.markFailed,
-      failStateName: S.failed,
-      notice: { slackPostFn, ...reporterThread, text: T.failed, stateName: S.tellFailure },
-    });
+    const failing = { table, markStateName: S.markFailed, failStateName: S.failed };
+    const markFailed = failConversation(scope, S.markFailed, failing);
+    const failureNotice = { slackPostFn, ...reporterThread, text: T.failed, stateName: S.tellFailure };
+    const failed = tellThen(scope, `${S.markFailed} notice`, failureNotice, markFailed);
+    const model = modelStop(scope, { slackPostFn, ...reporterThread, failed: markFailed });
 
     // --- The end: resolve, then a last Drain ---------------------------------------------
     // The closing turn's Drain records the messages that came after the last agent turn
@@ -147,9 +147,9 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     investigate.next(routeOnAction);
     continueInvestigation.next(routeOnAction);
 
-    // A turn that failed after its retries (the function crashed or timed out: model
-    // failures already come back as `escalate`) becomes an `escalate` result with the error,
-    // so it takes the escalation path like any other.
+    // A turn that failed after its retries (the function crashed or timed out) becomes an
+    // `escalate` result with the error, and takes the escalation path like any other; a model
+    // that stayed unavailable or refused the turn ends the conversation instead (`modelStop`).
     const summaryThreadOpen = sfn.Choice.jsonPath(scope, S.summaryThreadOpen);
     // The reporter hears why the agent stopped on its own, then the escalation goes on.
     const tellStopped = tellReporterStopped(scope, {
@@ -164,8 +164,13 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
         defaultSeverity: config.agentLimits.escalationSeverity,
         next: tellStopped,
       });
-    catchFailure(investigate, stopped(S.noteFailedInvestigation, false));
-    catchFailure(continueInvestigation, stopped(S.noteFailedContinuation, true));
+    for (const [turn, note, keepSession] of [
+      [investigate, S.noteFailedInvestigation, false],
+      [continueInvestigation, S.noteFailedContinuation, true],
+    ] as const) {
+      turn.addCatch(model.caught, { errors: [model.unavailable], resultPath: FAILURE_PATH });
+      catchFailure(turn, stopped(note, keepSession));
+    }
 
     const sessionToResume = sfn.Choice.jsonPath(scope, S.sessionToResume)
       .when(sfn.Condition.isPresent('$.result.sessionId'), continueInvestigation)
@@ -341,6 +346,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     // Every BugAction has its branch; an unknown value takes the escalation path (through
     // the findings), so the conversation can never get stuck on it.
     routeOnAction
+      .when(sfn.Condition.isPresent('$.result.modelError'), model.refused)
       .when(sfn.Condition.and(actionIs('escalate'), sfn.Condition.isPresent('$.result.error')), tellStopped)
       .when(actionIs('fix_requested'), fixPathOr(scope, kernel, summaryThreadOpen, awaitingDevelopers))
       .when(actionIs('ask_reporter'), askReporter)

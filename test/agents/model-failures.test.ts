@@ -16,6 +16,8 @@ describe('model API failures', () => {
     expect(server.requests.map((request) => request.answered)).toEqual(['error 500', 'error 529', 'raw 200']);
     expect(output).toMatchObject({ action: 'escalate', confidence: 0, severity: 'medium' });
     expect(output.error).toBe('MalformedModelReplyError: the model API answered with invalid JSON');
+    // The model answered: a bad answer is the agent's failure, which developers can take over.
+    expect(output.modelError).toBeUndefined();
     expect(output.summary).toContain('The automated investigation stopped');
     // The turn's prompt is kept, so a later turn of the session still has it.
     expect(transcripts.saved('session-1', 1)).toHaveLength(1);
@@ -46,6 +48,16 @@ describe('model API failures', () => {
     expect(output.error).toContain(
       'HTTP 400 invalid_request_error: messages: text content blocks must be non-empty',
     );
+  });
+
+  it("ends the turn at once when the key is rejected, marked as the model's refusal", async () => {
+    const server = await scripted([httpError(401, 'invalid x-api-key')]);
+
+    const output = await runAgentTurn(turnInput(), turnDeps(server.baseUrl, { maxRetries: 2 }));
+
+    expect(server.requests).toHaveLength(1);
+    const refusal = 'ModelCallError: the model API answered HTTP 401 authentication_error: invalid x-api-key';
+    expect(output).toMatchObject({ action: 'escalate', error: refusal, modelError: refusal });
   });
 
   it('escalates when the answer is JSON but not a message', async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { failureOf, faultOf } from '../../eval/drivers/faults.ts';
+import { failedAt, failureOf, faultOf } from '../../eval/drivers/faults.ts';
+import type { ExecutionView, Session } from '../../eval/session.ts';
+
+/** A session that knows only these executions, by name. */
+const sessionOf = (executions: Record<string, ExecutionView>) =>
+  ({ execution: (name: string) => executions[name] }) as unknown as Session;
+const at = (seconds: number) => new Date(Date.UTC(2001, 0, 1, 9, 0, seconds));
 
 describe("a case's execution watched for faults", () => {
   it('names a failed, stopped or timed-out execution with its own error and cause', () => {
@@ -44,5 +50,28 @@ describe("a case's execution watched for faults", () => {
         history: [{ type: 'TaskSucceeded', output: { action: 'post_findings' } }],
       }),
     ).toBeUndefined();
+  });
+
+  it('dates the failure a case is measured from: a caught failure first, else the end of a failed execution', () => {
+    const failed: ExecutionView = { status: 'FAILED', stopDate: at(40), history: [] };
+    const caughtThenFailed: ExecutionView = {
+      status: 'FAILED',
+      stopDate: at(30),
+      history: [
+        { type: 'TaskStateEntered', timestamp: at(10), input: { turn: 1 } },
+        {
+          type: 'PassStateEntered',
+          timestamp: at(25),
+          input: { failure: { Error: 'ModelUnavailableError', Cause: 'HTTP 502' } },
+        },
+      ],
+    };
+    const succeeded: ExecutionView = { status: 'SUCCEEDED', stopDate: at(5), history: [] };
+    const session = sessionOf({ failed, caughtThenFailed, succeeded });
+
+    expect(failedAt(session, ['failed'])).toBe(at(40).getTime());
+    expect(failedAt(session, ['caughtThenFailed'])).toBe(at(25).getTime());
+    expect(failedAt(session, ['failed', 'caughtThenFailed'])).toBe(at(25).getTime());
+    expect(failedAt(session, ['succeeded', 'unknown'])).toBeUndefined();
   });
 });

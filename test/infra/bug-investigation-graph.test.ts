@@ -80,8 +80,14 @@ describe('the bug_investigation graph', () => {
   });
 
   it('routes every BugAction, and anything else to the escalation path through the findings', () => {
-    const [stopped, ...byAction] = choices(S.routeOnAction);
-    // First: an escalation the runtime made (it carries the error) tells the reporter first.
+    const [refused, stopped, ...byAction] = choices(S.routeOnAction);
+    // First: a turn whose model refused its call ends the conversation, told with the model's answer.
+    expect(refused).toMatchObject({
+      Variable: '$.result.modelError',
+      IsPresent: true,
+      Next: S.noteModelRefused,
+    });
+    // Then: an escalation the runtime made (it carries the error) tells the reporter first.
     expect(stopped).toMatchObject({
       And: [
         { Variable: '$.result.action', StringEquals: 'escalate' },
@@ -232,11 +238,18 @@ describe('the bug_investigation graph', () => {
     });
   });
 
-  it('turns a failed agent turn into an escalation with the error', () => {
+  it('turns a failed agent turn into an escalation with the error, but a model that stayed unavailable into a failure', () => {
+    const unavailable = {
+      ErrorEquals: ['ModelUnavailableError'],
+      ResultPath: '$.failure',
+      Next: S.tellModelStop,
+    };
     expect(catchers(S.investigate)).toEqual([
+      unavailable,
       { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: S.noteFailedInvestigation },
     ]);
     expect(catchers(S.continueInvestigation)).toEqual([
+      unavailable,
       { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: S.noteFailedContinuation },
     ]);
     for (const name of [S.noteFailedInvestigation, S.noteFailedContinuation]) {
@@ -247,6 +260,37 @@ describe('the bug_investigation graph', () => {
       });
     }
     expect(state(S.noteFailedContinuation).Parameters).toHaveProperty('sessionId.$', '$.result.sessionId');
+  });
+
+  it('tells the reporter why the model stopped it, with the failure, then marks the conversation failed and fails', () => {
+    expect(state(S.noteModelRefused)).toMatchObject({
+      Type: 'Pass',
+      Parameters: { Error: 'ModelCallError', 'Cause.$': '$.result.modelError' },
+      ResultPath: '$.failure',
+      Next: S.tellModelStop,
+    });
+    expect(state(S.tellModelStop)).toMatchObject({
+      Parameters: {
+        Payload: {
+          template: {
+            name: 'agent_stopped',
+            data: { 'failure.$': '$.failure', work: 'investigation', restart: 'Post the report again' },
+          },
+        },
+      },
+      ResultPath: '$.failureNotice',
+      Next: S.markFailed,
+    });
+    // Told or not (Slack down past the retries), the conversation ends failed with the model's error.
+    expect(catchers(S.tellModelStop)).toEqual([
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.failureNoticeError', Next: S.markFailed },
+    ]);
+    expect(state(S.markFailed).Next).toBe(S.failed);
+    expect(state(S.failed)).toMatchObject({
+      Type: 'Fail',
+      ErrorPath: '$.failure.Error',
+      CausePath: '$.failure.Cause',
+    });
   });
 
   it('calls its AgentTurn with the AgentTurnInput of the first turn and of a continuation', () => {

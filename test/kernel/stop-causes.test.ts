@@ -56,6 +56,20 @@ describe('why a workflow stopped, in words', () => {
     );
   });
 
+  it("tells a refused model call with the model's answer, and work no command starts by what to do instead", () => {
+    const refused = {
+      Error: 'ModelCallError',
+      Cause: 'the model API answered HTTP 401 authentication_error: invalid x-api-key',
+    };
+    expect(stopCauseOf(refused)).toBe('model_refused');
+    expect(stopSentence(refused, { work: 'investigation', restart: 'Post the report again' })).toBe(
+      ':warning: I had to stop this investigation: the model refused its requests (the model API answered HTTP 401 authentication_error: invalid x-api-key). Tell the people who run this app; post the report again once they have fixed it.',
+    );
+    expect(AGENT_STOPPED_TEMPLATE.data.safeParse({ failure: refused, work: 'investigation' }).success).toBe(
+      false,
+    );
+  });
+
   it('names an unknown error and who to tell, even without a cause', () => {
     expect(stopSentence({ Error: 'Lambda.ServiceException' }, { work: 'interview', command: '/prd' })).toBe(
       ':warning: I had to stop this interview: a step failed (Lambda.ServiceException). Run /prd again to start over; if it fails again, tell the people who run this app.',

@@ -48,6 +48,9 @@ type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; t
 type Execution = {
   name: string;
   status: string;
+  /** The error and cause it failed with, when it failed. */
+  error?: string;
+  cause?: string;
   events: { type: string; stateName?: string; timestamp: string }[];
 };
 

@@ -75,6 +75,8 @@ export interface ScenarioResult {
   tokens: number;
   /** The conversation's status when it ended, and how its execution ended. */
   endState: string;
+  /** The error and cause its execution failed with (`Error: cause`), when it failed. */
+  executionError: string | undefined;
   wallMs: number;
   /** The bot's posts in the reporter's thread, in order. */
   reporterThread: string[];
@@ -103,7 +105,10 @@ export interface Scenario {
 const botTexts = async (h: BugHarness, channel: string, threadTs?: string) =>
   (await h.messages(channel, threadTs)).filter((m) => m.bot).map((m) => m.text);
 
-/** Runs one scenario to its end: the agent stops (or succeeds), then the reporter closes it. */
+/**
+ * Runs one scenario to its end: the agent stops (or succeeds) and the reporter closes it, or a
+ * model that cannot serve the conversation ends it on its own.
+ */
 export async function runScenario(h: BugHarness, scenario: Scenario): Promise<ScenarioResult> {
   await clearFaults(h);
   for (const fault of scenario.faults) await addFault(h, fault);
@@ -113,15 +118,23 @@ export async function runScenario(h: BugHarness, scenario: Scenario): Promise<Sc
   const report = await h.post(CHANNELS.reports, REPORTER, scenario.report);
   const bugId = bugIdFor(report);
   h.script(bugId, scenario.script(bugId));
-  // Every scenario's first turn ends waiting for developers: findings, or an escalation.
-  await h.eventually(
-    () => h.store.getConversation(bugId, { consistent: true }),
-    (c) => c?.wait !== undefined && c.phase === 'awaiting_dev',
-    `${bugId} to wait for developers`,
+  // The first turn ends waiting for developers (findings, or an escalation), or ends the conversation.
+  const first = await h.eventually(
+    async () => ({
+      conversation: await h.store.getConversation(bugId, { consistent: true }),
+      execution: await h.execution(bugId).catch(() => undefined),
+    }),
+    ({ conversation, execution }) =>
+      (conversation?.wait !== undefined && conversation.phase === 'awaiting_dev') ||
+      (execution !== undefined && execution.status !== 'RUNNING'),
+    `${bugId} to wait for developers or end`,
   );
-  await scenario.afterFirstTurn?.(h, bugId, report);
+  if (first.execution?.status === 'RUNNING') {
+    await scenario.afterFirstTurn?.(h, bugId, report);
+    await clearFaults(h);
+    await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
+  }
   await clearFaults(h);
-  await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
   const execution = await h.eventually(
     () => h.execution(bugId),
     (e) => e.status !== 'RUNNING',
@@ -137,6 +150,8 @@ export async function runScenario(h: BugHarness, scenario: Scenario): Promise<Sc
     modelCalls: h.sandbox.modelFaults.requests - requestsBefore,
     tokens: (conversation?.ledger?.inputTokens ?? 0) + (conversation?.ledger?.outputTokens ?? 0),
     endState: `${conversation?.status ?? 'missing'} (${execution.status})`,
+    executionError:
+      execution.error === undefined ? undefined : `${execution.error}: ${execution.cause ?? ''}`,
     wallMs,
     reporterThread: await botTexts(h, CHANNELS.reports, report),
     findingsPosts: summaries.filter((m) => m.bot && JSON.stringify(m).includes(bugId)).length,
@@ -179,7 +194,10 @@ async function developerAsks(h: BugHarness, bugId: string): Promise<void> {
   );
 }
 
-/** Model misbehaviour: the agent must stop within its bounds, and say so. */
+/**
+ * Model misbehaviour: the agent must stop within its bounds, and say so; a model that stays
+ * unavailable or refuses the key ends the conversation as failed.
+ */
 export const MODEL_SCENARIOS: Scenario[] = [
   {
     name: 'model never submits',
@@ -196,6 +214,12 @@ export const MODEL_SCENARIOS: Scenario[] = [
   {
     name: 'model 429, retry-after 3600 s',
     faults: [{ target: 'model', kind: 'rate_limited', retryAfterSeconds: 3_600, count: 50 }],
+    report: DETAILED,
+    script: noScript,
+  },
+  {
+    name: 'model rejects the key',
+    faults: [{ target: 'model', kind: 'key_rejected', count: 50 }],
     report: DETAILED,
     script: noScript,
   },

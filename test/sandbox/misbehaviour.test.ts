@@ -50,6 +50,9 @@ const CLOSED_WITH_COST = expect.stringMatching(
   /^:white_check_mark: Closing this, thanks\.\n:moneybag: Estimated model cost of this conversation: \$\d/,
 );
 const STOPPED = "I had to stop investigating this automatically, so I've asked the developers to take over";
+/** What the reporter reads when the model stayed unavailable through every retry. */
+const MODEL_UNAVAILABLE =
+  ':warning: I had to stop this investigation: the model stayed unavailable through every retry. Post the report again in a few minutes.';
 /** The agent turn's attempts the state machine makes for an unavailable model. */
 const TURN_ATTEMPTS = LIMITS.modelRetry.maxAttempts + 1;
 
@@ -70,25 +73,44 @@ describe('a misbehaving model', () => {
     expectNothingLostOrDoubled(result);
   });
 
-  it('that hangs: each call ends at its timeout, the state machine retries minutes apart, then escalates', async () => {
+  it("that hangs: each call ends at its timeout, the state machine retries minutes apart, then the conversation fails with the model's cause", async () => {
     const result = await runScenario(h, scenario(MODEL_SCENARIOS, 'model hangs'));
 
     expect(result.modelCalls).toBe(TURN_ATTEMPTS * (MODEL_MAX_RETRIES + 1));
-    expect(result.reporterThread[1]).toContain(STOPPED);
-    expect(result.reporterThread[1]).toContain('ModelUnavailableError');
-    // No assessment yet: the configured severity.
-    expect(result.escalation).toMatch(/high/i);
-    expect(result.endState).toBe('resolved (SUCCEEDED)');
+    expect(result.reporterThread).toEqual([":eyes: Thanks! I'm looking into this.", MODEL_UNAVAILABLE]);
+    expect(result.executionError).toMatch(/^ModelUnavailableError: .*the model API timed out/);
+    // Nobody is paged for a model no developer can take over.
+    expect(result.escalation).toBeUndefined();
+    expect(result.findingsPosts).toBe(0);
+    expect(result.endState).toBe('failed (FAILED)');
     expectNothingLostOrDoubled(result);
   });
 
-  it('that answers 429 with retry-after: 3600: no hour-long wait, a bounded number of calls, then escalation', async () => {
+  it('that answers 429 with retry-after: 3600: no hour-long wait, a bounded number of calls, then the conversation fails', async () => {
     const result = await runScenario(h, scenario(MODEL_SCENARIOS, 'model 429, retry-after 3600 s'));
 
     expect(result.modelCalls).toBe(TURN_ATTEMPTS);
     expect(result.wallMs).toBeLessThan(60_000);
-    expect(result.reporterThread[1]).toContain(STOPPED);
-    expect(result.endState).toBe('resolved (SUCCEEDED)');
+    expect(result.reporterThread).toEqual([":eyes: Thanks! I'm looking into this.", MODEL_UNAVAILABLE]);
+    expect(result.executionError).toMatch(/^ModelUnavailableError: .*HTTP 429 rate_limit_error/);
+    expect(result.escalation).toBeUndefined();
+    expect(result.endState).toBe('failed (FAILED)');
+    expectNothingLostOrDoubled(result);
+  });
+
+  it("that rejects the key: one call, no retry, and the conversation fails with the model's answer", async () => {
+    const result = await runScenario(h, scenario(MODEL_SCENARIOS, 'model rejects the key'));
+
+    expect(result.modelCalls).toBe(1);
+    const refusal =
+      'ModelCallError: the model API answered HTTP 401 authentication_error: invalid x-api-key (sandbox fault)';
+    expect(result.executionError).toBe(`ModelCallError: ${refusal}`);
+    expect(result.reporterThread).toEqual([
+      ":eyes: Thanks! I'm looking into this.",
+      `:warning: I had to stop this investigation: the model refused its requests (${refusal}). Tell the people who run this app; post the report again once they have fixed it.`,
+    ]);
+    expect(result.escalation).toBeUndefined();
+    expect(result.endState).toBe('failed (FAILED)');
     expectNothingLostOrDoubled(result);
   });
 

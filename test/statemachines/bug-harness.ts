@@ -15,6 +15,7 @@ import {
   renderTemplate,
   slackPostInputFor,
 } from '../../lambdas/slack/templates/index.ts';
+import { KERNEL_TEMPLATES } from '../../lambdas/slack/templates/kernel-templates.ts';
 import { BugTurnOutput } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { SlaTrackingInput } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
 import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investigation/templates/index.ts';
@@ -24,7 +25,9 @@ import { type AslDefinition, allStates, definitions, templateOf } from '../infra
 import { validatedMachine } from '../support/local-machine.ts';
 
 /** The bug investigation's SlackPost input: its templates only, with valid data. */
-const BUG_POST_INPUT = slackPostInputFor(BUG_INVESTIGATION_TEMPLATES);
+/** What the workflow's SlackPost renders: the kernel's templates (`agent_stopped`) and the workflow's. */
+const TEMPLATES = { ...KERNEL_TEMPLATES, ...BUG_INVESTIGATION_TEMPLATES };
+const BUG_POST_INPUT = slackPostInputFor(TEMPLATES);
 
 /**
  * Runs the deployed bug_investigation definition (taken from the synthesized production
@@ -197,7 +200,7 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
     failIfScripted(state);
     const parsed = BUG_POST_INPUT.parse((input as { Payload: unknown }).Payload);
     const rendered = parsed.template
-      ? renderTemplate(BUG_INVESTIGATION_TEMPLATES, parsed.template)
+      ? renderTemplate(TEMPLATES, parsed.template)
       : { text: parsed.text ?? '' };
     slackTs += 1;
     const ts = `1700000${slackTs}.000100`;
@@ -256,6 +259,7 @@ export async function runBugInvestigation(script: Script): Promise<Run> {
     [S.acknowledgeClose]: post(S.acknowledgeClose),
     [S.tellReporterStopped]: post(S.tellReporterStopped),
     [S.tellFailure]: post(S.tellFailure),
+    [S.tellModelStop]: post(S.tellModelStop),
     [S.tellUnhandled]: post(S.tellUnhandled),
     [S.markResolved]: updateFields(S.markResolved),
     [S.markFailed]: updateFields(S.markFailed),

@@ -7,11 +7,13 @@ import type { TemplateSpec } from './index.ts';
  * hands the failure its Catch recorded (`$.failure`) and what stopped; the sentence is chosen in
  * kernel/stop-causes.ts.
  */
-const AgentStoppedData = z.object({
-  failure: z.looseObject({ Error: z.string().optional(), Cause: z.string().optional() }),
-  work: z.string().min(1).max(60),
-  command: z.string().startsWith('/').max(40),
-});
+const Failure = z.looseObject({ Error: z.string().optional(), Cause: z.string().optional() });
+const Work = z.string().min(1).max(60);
+/** The work stopped, and the command that starts it again or what to do instead. */
+const AgentStoppedData = z.union([
+  z.object({ failure: Failure, work: Work, command: z.string().startsWith('/').max(40) }),
+  z.object({ failure: Failure, work: Work, restart: z.string().min(1).max(80) }),
+]);
 
 export const AGENT_STOPPED_TEMPLATE: TemplateSpec<z.infer<typeof AgentStoppedData>> = {
   data: AgentStoppedData,

@@ -60,5 +60,10 @@ export const BugTurnOutput = z.object({
   fixRequest: z.string().max(100).optional(),
   /** Why the turn became `escalate` on its own (model failures after retries), when it did. */
   error: z.string().max(2_000).optional(),
+  /**
+   * The model's answer when it refused the turn's call (a rejected key, an unknown model): no
+   * developer can take that over, so the workflow tells the reporter and ends as failed.
+   */
+  modelError: z.string().max(2_000).optional(),
 });
 export type BugTurnOutput = z.infer<typeof BugTurnOutput>;
