@@ -30,6 +30,7 @@ import { deadLetterQueuesIn, Monitoring, MonitoringSettingsSchema } from './cons
 import { createReconciler } from './constructs/reconciler.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { aliasDeployment, DeploymentSettingsSchema } from './deployment-settings.ts';
+import { RECORD_VERSIONS_METADATA, recordVersionsMetadata } from './preflight/template-diff.ts';
 import { deployModules } from './workflow-modules.ts';
 
 /** The stack's functions by id: the kernel's and every enabled module's. */
@@ -69,6 +70,11 @@ export class SlackAgentsStack extends Stack {
 
   constructor(scope: Construct, id: string, props: SlackAgentsStackProps = {}) {
     super(scope, id, props);
+    // What `npm run preflight -- --against` compares with the deployed release's template.
+    this.templateOptions.metadata = {
+      ...this.templateOptions.metadata,
+      [RECORD_VERSIONS_METADATA]: recordVersionsMetadata(),
+    };
     const modules = props.modules ?? WORKFLOW_MODULES;
     assertUniqueNames(modules);
     // A deprecated place of a key is shown where `cdk synth` and `cdk deploy` show warnings.

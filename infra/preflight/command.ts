@@ -7,17 +7,24 @@
  *   npm run preflight                          # cdk.json's slackAgents context
  *   npm run preflight -- -c docs/examples/incident-investigation.json
  *   npm run preflight -- --live                # after cdk deploy
+ *   npm run preflight -- --against cdk.out.previous/SlackAgents.template.json   # what a deploy changes in flight
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CONFIG_CONTEXT_KEY } from '../config.ts';
+import { againstTemplate, printInFlight } from './against.ts';
 import { type ConfigSource, remainingSteps } from './deploy-steps.ts';
 import { livePreflight } from './live-checks.ts';
 import { environmentLines, staticPreflight } from './static-checks.ts';
+import { compareForInFlight, type TemplateJson } from './template-diff.ts';
 
-export const PREFLIGHT_USAGE = `usage: npm run preflight -- [-c <configuration JSON or file>] [--live]
+export const PREFLIGHT_USAGE = `usage: npm run preflight -- [-c <configuration JSON or file>] [--live] [--against <template file or stack> [--current <template file>]]
   -c, --config  the configuration (JSON text or a .json file); else SLACK_AGENTS_CONFIG, else cdk.json's ${CONFIG_CONTEXT_KEY}
-  --live        also check the deployed stack with the current AWS credentials`;
+  --live        also check the deployed stack with the current AWS credentials
+  --against     list what deploying this configuration over that template (a previous deploy's
+                cdk.out template, or a deployed stack's name) changes for conversations in flight
+  --current     compare this template (a cdk.out of the release to deploy) instead of the one
+                preflight synthesizes without bundling (whose function code hashes are not the deploy's)`;
 
 /**
  * `npm run preflight` with these arguments: what it prints goes to `out`, one line per call, and
@@ -29,6 +36,8 @@ export async function runPreflight(args: readonly string[], out: (line: string) 
     options: {
       config: { type: 'string', short: 'c' },
       live: { type: 'boolean' },
+      against: { type: 'string' },
+      current: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -60,6 +69,15 @@ export async function runPreflight(args: readonly string[], out: (line: string) 
     return 1;
   }
   out('  ok');
+  if (values.against !== undefined) {
+    out(`\nAgainst ${values.against}: what the deploy changes for conversations in flight`);
+    const current =
+      values.current !== undefined
+        ? await againstTemplate(values.current)
+        : (report.template as TemplateJson);
+    const status = printInFlight(compareForInFlight(await againstTemplate(values.against), current), out);
+    if (status !== 0) return status;
+  }
   if (values.live !== true) {
     out('\nDeploy steps that remain:');
     for (const step of remainingSteps(report.config, report.stackName, source)) out(`  ${step}`);

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type Clock, systemClock } from '../kernel/ports.ts';
+import { withRecordVersions } from './dynamo-record-versions.ts';
 import { withRedaction } from './dynamo-redaction.ts';
 
 export interface DynamoTableOptions {
@@ -25,11 +26,14 @@ export abstract class DynamoTable {
   private readonly retentionSeconds: number;
 
   constructor(options: DynamoTableOptions) {
-    // Every write of every adapter over the table passes the redaction layer (dynamo-redaction.ts).
-    this.doc = withRedaction(
-      DynamoDBDocumentClient.from(options.client, {
-        marshallOptions: { removeUndefinedValues: true },
-      }),
+    // Every write of every adapter over the table passes the redaction layer (dynamo-redaction.ts),
+    // and every record says its schema version (dynamo-record-versions.ts).
+    this.doc = withRecordVersions(
+      withRedaction(
+        DynamoDBDocumentClient.from(options.client, {
+          marshallOptions: { removeUndefinedValues: true },
+        }),
+      ),
     );
     this.tableName = options.tableName;
     this.retentionSeconds = (options.retentionDays ?? 90) * 86_400;

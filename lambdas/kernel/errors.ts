@@ -46,3 +46,29 @@ export class ApprovalNotOpenError extends Error {
     super(`conversation ${conversationId}: the ${kind} approval this wait is for is no longer open`);
   }
 }
+
+/**
+ * A stored record says a schema version this code cannot read: newer than it knows (written by
+ * a later release, read after a rollback) or older than its oldest upgrade. Terminal: reading it
+ * as if it were current would misread its fields.
+ */
+export class RecordVersionNotReadableError extends Error {
+  override readonly name = 'RecordVersionNotReadableError';
+  constructor(
+    readonly key: string,
+    readonly version: unknown,
+    readonly readable: readonly number[],
+  ) {
+    super(
+      `stored item ${key} has schema version ${String(version)}; this release reads ${readable.join(', ')}`,
+    );
+  }
+}
+
+/** A write names a key that belongs to no record kind of the table: a defect in the writer. */
+export class UnknownRecordKindError extends Error {
+  override readonly name = 'UnknownRecordKindError';
+  constructor(readonly key: string) {
+    super(`no record kind has the key ${key}: add it to kernel/record-versions.ts`);
+  }
+}

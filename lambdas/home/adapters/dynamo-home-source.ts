@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { keyFormat } from '../../kernel/keys.ts';
 import { Conversation, FINISHED_STATUSES } from '../../kernel/model.ts';
 import type { ConversationStore } from '../../kernel/ports.ts';
+import { readRecord } from '../../kernel/record-versions.ts';
 import type { HomeSource } from '../ports.ts';
 
 /** Pages of the scan one Home publication reads at most (1 MB each): its bound in time and cost. */
@@ -48,7 +49,8 @@ export class DynamoHomeSource implements HomeSource {
       );
       pages += 1;
       for (const item of page.Items ?? []) {
-        const parsed = Conversation.safeParse(item);
+        // A conversation this release cannot read (a version it does not know, a broken item) is left off the Home.
+        const parsed = Conversation.safeParse(readableOrUndefined(item));
         if (parsed.success) conversations.push(parsed.data);
       }
       startKey = page.LastEvaluatedKey;
@@ -63,5 +65,13 @@ export class DynamoHomeSource implements HomeSource {
 
   spentOn(day: string): Promise<number> {
     return this.options.spentOn(day);
+  }
+}
+
+function readableOrUndefined(item: Record<string, unknown>): Record<string, unknown> | undefined {
+  try {
+    return readRecord(item, item);
+  } catch {
+    return undefined;
   }
 }

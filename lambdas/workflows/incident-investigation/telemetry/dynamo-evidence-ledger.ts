@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { withRecordVersions } from '../../../adapters/dynamo-record-versions.ts';
 import { withRedaction } from '../../../adapters/dynamo-redaction.ts';
 import { keys } from '../../../kernel/keys.ts';
 import { EvidenceLedgerError } from './errors.ts';
@@ -26,10 +27,12 @@ export class DynamoEvidenceLedger implements EvidenceLedger {
       now?: () => number;
     },
   ) {
-    this.doc = withRedaction(
-      DynamoDBDocumentClient.from(options.client, {
-        marshallOptions: { removeUndefinedValues: true },
-      }),
+    this.doc = withRecordVersions(
+      withRedaction(
+        DynamoDBDocumentClient.from(options.client, {
+          marshallOptions: { removeUndefinedValues: true },
+        }),
+      ),
     );
   }
 
