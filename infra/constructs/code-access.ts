@@ -56,7 +56,8 @@ const buildLogReaders = new WeakMap<Stack, KernelFunction[]>();
 
 /**
  * Lets each function with `access.buildLogs` read the build logs of the stack's own CodeBuild
- * projects (`logs:GetLogEvents` on `/aws/codebuild/<project>`), and no other project's: called
+ * projects (`logs:GetLogEvents` on `/aws/codebuild/<project>`) and their test reports
+ * (`codebuild:BatchGetReports`, `DescribeTestCases`), and no other project's: called
  * once every project exists (the checks builds are created with their state machines, after
  * the functions).
  */
@@ -82,6 +83,29 @@ export function grantBuildLogReads(scope: Construct): void {
         resources: logGroups.flatMap((group) => [group, `${group}:*`]),
       }),
     );
+    // The test reports CodeBuild keeps of the checks builds (report groups `<project>-<key>`,
+    // created by the builds' buildspecs): read-only, per test, never from the log.
+    const reportGroups = projects.map((project) =>
+      stack.formatArn({
+        service: 'codebuild',
+        resource: 'report-group',
+        resourceName: `${project.projectName}-*`,
+      }),
+    );
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['codebuild:BatchGetReports', 'codebuild:DescribeTestCases'],
+        resources: reportGroups,
+      }),
+    );
+    for (const group of reportGroups) {
+      Validations.of(requireRole(fn)).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${nagResourceName(fn, group)}]`,
+        reason:
+          "Read-only (BatchGetReports, DescribeTestCases) on the test report groups of one of the stack's own CodeBuild projects: the buildspec names the group and CodeBuild creates it as `<project>-<name>`.",
+      });
+    }
     for (const group of logGroups) {
       Validations.of(requireRole(fn)).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${nagResourceName(fn, `${group}:*`)}]`,

@@ -30,6 +30,8 @@ export interface BuildFacts {
   lines: readonly string[];
   /** Why it did not start or did not reach its check, for people. */
   problem?: string | undefined;
+  /** The test reports CodeBuild kept of it (`reportArns`). */
+  reportArns?: readonly string[] | undefined;
 }
 
 /** The exit status CodeBuild names in a failed phase's message, or 1 when it names none. */

@@ -1,3 +1,5 @@
+import { junitReports } from './junit-report.ts';
+
 /**
  * The buildspecs of the checks builds. Each check that runs (typecheck, lint, test) gets a
  * build of its own, in a fresh checkout of the defined commit: the INSTALL phase installs the
@@ -45,7 +47,11 @@ function installCommand(install: InstallStep): string {
  * dependencies did not install is not run), then the check's command as the BUILD phase's only
  * command. Without a check, the build runs the install alone (its own verdict when no check runs).
  */
-export function checkBuildspec(install: InstallStep, command?: string): Record<string, unknown> {
+export function checkBuildspec(
+  install: InstallStep,
+  command?: string,
+  options: { junitReport?: boolean | undefined } = {},
+): Record<string, unknown> {
   return {
     version: '0.2',
     phases: {
@@ -53,6 +59,8 @@ export function checkBuildspec(install: InstallStep, command?: string): Record<s
       // The check is the build's last command: nothing it leaves behind is run after it.
       ...(command === undefined ? {} : { build: { commands: [LOCAL_BIN_FIRST, command] } }),
     },
+    // The test runner's per-test results, kept by CodeBuild as a report (junit-report.ts).
+    ...(command !== undefined && options.junitReport === true ? { reports: junitReports() } : {}),
   };
 }
 

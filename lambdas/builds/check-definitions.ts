@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CHECK_NAMES, type CheckName, shellQuote } from './buildspec.ts';
 import type { BuildSettings } from './contract.ts';
+import { withJunitReport } from './junit-report.ts';
 
 /**
  * Which command each check runs, decided before the build from what the branch under test
@@ -28,6 +29,8 @@ export const CheckDefinition = z.object({
   refused: z.string().optional(),
   /** Why the check does not run at all. */
   skipped: z.string().optional(),
+  /** The command writes a JUnit XML report (junit-report.ts): the build declares it as a report group. */
+  junitReport: z.boolean().optional(),
 });
 export type CheckDefinition = z.infer<typeof CheckDefinition>;
 
@@ -216,7 +219,15 @@ function scriptDefinition(
       name,
       skipped: `not configured, and the base commit ${short(baseSha)} defines no "${name}" script`,
     };
-  return { name, command: resolvedScript(name, base.scripts), source: { type: 'base', sha: baseSha } };
+  const script = base.scripts[name] ?? '';
+  const reporting = name === 'test' ? withJunitReport(script) : undefined;
+  const scripts = reporting === undefined ? base.scripts : { ...base.scripts, [name]: reporting };
+  return {
+    name,
+    command: resolvedScript(name, scripts),
+    source: { type: 'base', sha: baseSha },
+    ...(reporting === undefined ? {} : { junitReport: true }),
+  };
 }
 
 /**

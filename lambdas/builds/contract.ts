@@ -32,6 +32,27 @@ export const BuildSettings = z
   .prefault({});
 export type BuildSettings = z.infer<typeof BuildSettings>;
 
+/** Failed test names kept per check at most, and characters of each. */
+export const MAX_FAILED_TESTS = 50;
+export const MAX_TEST_NAME_CHARS = 200;
+
+/**
+ * The per-test results of a check whose runner writes JUnit XML, read through CodeBuild's
+ * report API (never from the log): `read` with the failed tests (`complete` when all of them
+ * are listed), or `missing` when the build has no usable report (the runner wrote none, or
+ * nothing parsed). Absent: the check's runner writes no report, and it is judged whole.
+ */
+export const TestReport = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('read'),
+    total: z.number().int().nonnegative(),
+    failed: z.array(z.string().max(MAX_TEST_NAME_CHARS)).max(MAX_FAILED_TESTS),
+    complete: z.boolean(),
+  }),
+  z.object({ status: z.literal('missing'), reason: z.string().max(300) }),
+]);
+export type TestReport = z.infer<typeof TestReport>;
+
 /**
  * One check's result: its exit code (absent when it never finished) and its output's tail. The
  * code comes from the status CodeBuild reports for the check's own build and phase (0 only when
@@ -52,6 +73,8 @@ export const CheckResult = z.object({
   source: z.string().max(200).optional(),
   /** Why the check failed without running: the branch broke the base's definition of it. */
   refused: z.string().max(1_000).optional(),
+  /** Per-test results, where the check's runner writes a JUnit report. */
+  tests: TestReport.optional(),
 });
 export type CheckResult = z.infer<typeof CheckResult>;
 

@@ -113,12 +113,12 @@ export function checksBuilds(checks: readonly CheckDefinition[], headSha: string
     (c): c is CheckDefinition & { name: (typeof BUILT_CHECKS)[number]; command: string } =>
       c.name !== 'install' && c.command !== undefined,
   );
-  const build = (check: ChecksBuild['check'], command?: string): ChecksBuild => ({
+  const build = (check: ChecksBuild['check'], command?: string, junitReport?: boolean): ChecksBuild => ({
     check,
     sourceVersion: headSha,
-    buildspec: JSON.stringify(checkBuildspec(install, command)),
+    buildspec: JSON.stringify(checkBuildspec(install, command, { junitReport })),
   });
   if (running.length === 0)
     return install.command === undefined && install.refused === undefined ? [] : [build('install')];
-  return running.map((c) => build(c.name, c.command));
+  return running.map((c) => build(c.name, c.command, c.junitReport));
 }

@@ -2,6 +2,7 @@ import { type CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-
 import * as z from 'zod';
 import { type BuildFacts, buildResults, checkResults, overallStatus } from './build-results.ts';
 import type { BuildResults, ChecksBuildOutcome, ReadBuildResultsInput } from './contract.ts';
+import type { ReadTestReport } from './read-test-report.ts';
 
 /** The fields of Step Functions' `Build` (PascalCase) this reads; the rest is ignored. */
 const SfnBuild = z.object({
@@ -19,6 +20,7 @@ const SfnBuild = z.object({
     )
     .optional(),
   Logs: z.object({ GroupName: z.string().optional(), StreamName: z.string().optional() }).optional(),
+  ReportArns: z.array(z.string()).optional(),
 });
 
 /** Log pages read at most: 10 pages of up to 10,000 events is more than a capped build log holds. */
@@ -33,16 +35,28 @@ const MAX_PAGES = 10;
 export async function readBuildResults(
   input: ReadBuildResultsInput,
   logs: CloudWatchLogsClient,
+  readTests?: ReadTestReport,
 ): Promise<BuildResults> {
   const builds = await Promise.all(input.builds.map((b) => buildFacts(b, logs)));
   const problems = builds.flatMap((b) => (b.problem === undefined ? [] : [`${b.check}: ${b.problem}`]));
   const ids = builds.flatMap((b) => (b.id === undefined ? [] : [b.id]));
+  const checks = checkResults(input.checks, builds);
+  // Per-test results of a check whose runner writes a report, from CodeBuild's report API.
+  for (const definition of input.checks) {
+    const result = checks.find((c) => c.name === definition.name);
+    const build = builds.find((b) => b.check === definition.name);
+    if (definition.junitReport !== true || result === undefined || build?.id === undefined) continue;
+    result.tests =
+      readTests === undefined
+        ? { status: 'missing', reason: 'no reader of CodeBuild reports was given' }
+        : await readTests(build.reportArns ?? []);
+  }
   return buildResults({
     attempt: input.attempt,
     status: overallStatus(builds),
     buildId: ids[0],
     buildIds: ids,
-    checks: checkResults(input.checks, builds),
+    checks,
     problem: problems.length === 0 ? undefined : problems.join('\n'),
   });
 }
@@ -73,7 +87,15 @@ async function buildFacts(outcome: ChecksBuildOutcome, logs: CloudWatchLogsClien
     early !== undefined
       ? `its build ended ${status} in ${early.type}${early.message ? `: ${early.message}` : ''}`
       : undefined;
-  return { check: outcome.check, id: parsed.Id, status, phases, lines, problem };
+  return {
+    check: outcome.check,
+    id: parsed.Id,
+    status,
+    phases,
+    lines,
+    problem,
+    reportArns: parsed.ReportArns,
+  };
 }
 
 /** The `{ Build }` a failed `.sync` Task carries as its Cause, if it does. */

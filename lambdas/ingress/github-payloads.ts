@@ -133,6 +133,7 @@ export function parseGithubEvent(
           text: comment.body ?? '',
           url: comment.html_url,
           ts: eventTs(at, eventId),
+          sourceId: `github-comment:${comment.id}`,
         },
         at,
       );
@@ -155,6 +156,7 @@ export function parseGithubEvent(
           text: `[review: ${review.state}] ${review.body ?? ''}`.trim(),
           url: review.html_url,
           ts: eventTs(at, eventId),
+          sourceId: `github-review:${review.id}`,
         },
         at,
       );

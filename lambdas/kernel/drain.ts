@@ -82,6 +82,7 @@ export async function drain(
       truncated: message.text.length > textCap,
       ...(message.actionId === undefined ? {} : { actionId: message.actionId.slice(0, 255) }),
       ...(message.actionValue === undefined ? {} : { actionValue: message.actionValue.slice(0, 2_000) }),
+      ...(message.sourceId === undefined ? {} : { sourceId: message.sourceId }),
     });
   }
   return {

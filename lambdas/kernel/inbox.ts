@@ -97,6 +97,11 @@ export const InboxGithubEvent = z.object({
   url: z.string(),
   /** From the payload's own time and the delivery id: equal for a redelivery, ordered in time. */
   ts: Id,
+  /**
+   * The comment's or review's own id (`github-comment:<id>`, `github-review:<id>`): the same
+   * through every edit of it, so what was decided on one version holds for the next.
+   */
+  sourceId: Id.optional(),
 });
 export type InboxGithubEvent = z.infer<typeof InboxGithubEvent>;
 

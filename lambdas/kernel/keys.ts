@@ -63,6 +63,15 @@ export const keys = {
    * are judged against), cached per commit: the same commit builds the same way.
    */
   buildBaseline: (repository: string, sha: string) => ({ pk: `BASELINE#${repository}`, sk: `SHA#${sha}` }),
+  /**
+   * A GitHub comment (or review) of a repository whose author was refused, by its own id
+   * (`github-comment:<id>`): every later version of it is refused too. GitHub's repository
+   * names ignore case, so the key does.
+   */
+  refusedSource: (repository: string, sourceId: string) => ({
+    pk: `REFUSED#${repository.toLowerCase()}`,
+    sk: `SOURCE#${sourceId}`,
+  }),
 } as const;
 
 /**

@@ -120,6 +120,11 @@ export const StoredMessage = z.object({
   /** For `action` messages: the button's action id and value. */
   actionId: z.string().optional(),
   actionValue: z.string().optional(),
+  /**
+   * The outside item whose text this is, the same through its edits (a GitHub comment:
+   * `github-comment:<id>`); absent for Slack, where an edit is not delivered at all.
+   */
+  sourceId: z.string().optional(),
   receivedAt: z.string(),
   /** The turn that received this message; absent while the message is pending. */
   deliveredInTurn: z.number().int().nonnegative().optional(),

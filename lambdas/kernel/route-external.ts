@@ -74,6 +74,7 @@ export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterD
         text: githubText(envelope),
         receivedAt: envelope.receivedAt,
         closable: false,
+        ...(envelope.sourceId === undefined ? {} : { sourceId: envelope.sourceId }),
       },
       deps,
     );

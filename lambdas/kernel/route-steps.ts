@@ -266,6 +266,8 @@ export interface Incoming {
   closable: boolean;
   actionId?: string;
   actionValue?: string;
+  /** The outside item the text is a version of (StoredMessage's `sourceId`). */
+  sourceId?: string;
 }
 
 export async function storeIncoming(
@@ -371,6 +373,7 @@ function storedMessage(
     text: incoming.text,
     ...(incoming.actionId !== undefined ? { actionId: incoming.actionId } : {}),
     ...(incoming.actionValue !== undefined ? { actionValue: incoming.actionValue } : {}),
+    ...(incoming.sourceId !== undefined ? { sourceId: incoming.sourceId } : {}),
     receivedAt: incoming.receivedAt,
   };
 }

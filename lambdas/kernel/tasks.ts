@@ -96,6 +96,8 @@ export const DrainedMessage = z.object({
   /** For an `action` message (a pressed button): its action id and value. */
   actionId: z.string().max(255).optional(),
   actionValue: z.string().max(2_000).optional(),
+  /** The outside item the text is a version of (StoredMessage's `sourceId`). */
+  sourceId: z.string().optional(),
 });
 export type DrainedMessage = z.infer<typeof DrainedMessage>;
 

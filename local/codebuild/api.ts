@@ -4,7 +4,9 @@ import { CodeBuildApiError } from './errors.ts';
 import {
   BatchGetBuildsInput,
   BatchGetProjectsInput,
+  BatchGetReportsInput,
   CreateProjectInput,
+  DescribeTestCasesInput,
   StartBuildInput,
   StopBuildInput,
 } from './model.ts';
@@ -25,6 +27,8 @@ export function createCodeBuildApiHandler(service: CodeBuildService) {
     StartBuild: (body) => ({ build: service.startBuild(parse(StartBuildInput, body)) }),
     BatchGetBuilds: (body) => service.batchGetBuilds(parse(BatchGetBuildsInput, body).ids),
     StopBuild: (body) => ({ build: service.stopBuild(parse(StopBuildInput, body).id) }),
+    BatchGetReports: (body) => service.reports.batchGetReports(parse(BatchGetReportsInput, body).reportArns),
+    DescribeTestCases: (body) => service.reports.describeTestCases(parse(DescribeTestCasesInput, body)),
   };
 
   return async (req: IncomingMessage, res: ServerResponse, body: string): Promise<void> => {

@@ -34,6 +34,12 @@ export interface BuildPlan {
    * @default process.cwd()
    */
   readonly projectRoot?: string;
+  /**
+   * Reads the buildspec's test reports from the checkout once the commands ended (whatever
+   * their outcome, before the checkout is removed); the reports' ARNs.
+   * @default no reports
+   */
+  readonly collectReports?: (sourceDir: string) => Promise<string[]>;
 }
 
 export interface RunningBuild {
@@ -92,6 +98,10 @@ export function runBuild(build: Build, plan: BuildPlan, logs: BuildLogs, now: ()
           },
           interrupted: () => ending !== undefined,
         });
+        if (plan.collectReports !== undefined) {
+          const arns = await plan.collectReports(source);
+          if (arns.length > 0) build.reportArns = arns;
+        }
       }
       const current = build.phases.at(-1);
       if (ending && current !== undefined && isRunning(current)) {

@@ -4,9 +4,10 @@ import { invalidInput } from './errors.ts';
 
 /**
  * The part of a CodeBuild buildspec (version 0.2) the emulator runs: the four command phases
- * with their `on-failure`, and `env.variables`. Other sections (artifacts, reports, cache,
- * `env.secrets-manager`...) describe what happens around the commands; they are accepted and
- * not acted on, except those that would change what runs, which are refused.
+ * with their `on-failure`, `env.variables`, and `reports` (JUnit XML test reports, read after
+ * the commands: reports.ts). Other sections (artifacts, cache, `env.secrets-manager`...)
+ * describe what happens around the commands; they are accepted and not acted on, except those
+ * that would change what runs, which are refused.
  */
 
 export const PHASE_NAMES = ['install', 'pre_build', 'build', 'post_build'] as const;
@@ -32,6 +33,16 @@ const Buildspec = z.looseObject({
       'parameter-store': z.never().optional(),
     })
     .optional(),
+  reports: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'a report group name'),
+      z.looseObject({
+        files: z.array(z.string().min(1)).min(1),
+        'base-directory': z.string().min(1).optional(),
+        'file-format': z.literal('JUNITXML').default('JUNITXML'),
+      }),
+    )
+    .optional(),
   phases: z.strictObject({
     install: Phase.optional(),
     pre_build: Phase.optional(),
@@ -45,9 +56,17 @@ export interface BuildspecPhase {
   readonly onFailure: 'ABORT' | 'CONTINUE';
 }
 
+/** A `reports:` group: JUnit XML files, matched under the base directory (the checkout's root by default). */
+export interface ReportGroupSpec {
+  readonly name: string;
+  readonly files: readonly string[];
+  readonly baseDirectory?: string | undefined;
+}
+
 export interface ParsedBuildspec {
   readonly variables: Readonly<Record<string, string>>;
   readonly phases: Readonly<Partial<Record<PhaseName, BuildspecPhase>>>;
+  readonly reports: readonly ReportGroupSpec[];
 }
 
 /** Parses a buildspec given inline (YAML or JSON), or throws InvalidInputException saying what is wrong. */
@@ -72,5 +91,10 @@ export function parseBuildspec(text: string): ParsedBuildspec {
     const phase = parsed.data.phases[name];
     if (phase) phases[name] = { commands: phase.commands, onFailure: phase['on-failure'] };
   }
-  return { variables: parsed.data.env?.variables ?? {}, phases };
+  const reports = Object.entries(parsed.data.reports ?? {}).map(([name, group]) => ({
+    name,
+    files: group.files,
+    baseDirectory: group['base-directory'],
+  }));
+  return { variables: parsed.data.env?.variables ?? {}, phases, reports };
 }

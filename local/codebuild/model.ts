@@ -49,6 +49,18 @@ export type StartBuildInput = z.infer<typeof StartBuildInput>;
 
 export const BatchGetBuildsInput = z.object({ ids: z.array(z.string().min(1)).min(1).max(100) });
 export const StopBuildInput = z.object({ id: z.string().min(1) });
+export const BatchGetReportsInput = z.object({ reportArns: z.array(z.string().min(1)).min(1).max(100) });
+export const DescribeTestCasesInput = z.object({
+  reportArn: z.string().min(1),
+  nextToken: z.string().optional(),
+  maxResults: z.number().int().min(1).max(1000).optional(),
+  filter: z
+    .object({
+      status: z.enum(['SUCCEEDED', 'FAILED', 'ERROR', 'SKIPPED', 'UNKNOWN']).optional(),
+      keyword: z.string().optional(),
+    })
+    .optional(),
+});
 export const BatchGetProjectsInput = z.object({ names: z.array(z.string().min(1)).min(1).max(100) });
 
 export type BuildStatus = 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'FAULT' | 'TIMED_OUT' | 'STOPPED';
@@ -128,6 +140,8 @@ export interface Build {
   timeoutInMinutes: number;
   queuedTimeoutInMinutes: number;
   buildComplete: boolean;
+  /** The reports of its buildspec's `reports:` groups, once its commands ended. */
+  reportArns?: string[];
   initiator: string;
   encryptionKey: string;
 }

@@ -5,6 +5,7 @@ import { parseBuildspec } from './buildspec.ts';
 import { CodeBuildApiError, invalidInput } from './errors.ts';
 import { BuildLogs, type LogEvent } from './logs.ts';
 import type { Build, CreateProjectInput, EnvironmentVariable, Project, StartBuildInput } from './model.ts';
+import { ReportStore } from './reports.ts';
 
 export interface CodeBuildServiceOptions {
   /** @default 'us-east-1' */
@@ -43,6 +44,8 @@ export class CodeBuildService {
   private readonly projects = new Map<string, Project>();
   private readonly builds = new Map<string, { build: Build; running: RunningBuild }>();
   private readonly logs: BuildLogs;
+  /** The builds' test reports (BatchGetReports, DescribeTestCases). */
+  readonly reports: ReportStore;
   private readonly region: string;
   private readonly account: string;
   private readonly now: () => Date;
@@ -52,6 +55,7 @@ export class CodeBuildService {
     this.account = options.account ?? '000000000000';
     this.now = options.now ?? (() => new Date());
     this.logs = new BuildLogs(options.maxLogBytes ?? 1024 * 1024, options.onLogEvent);
+    this.reports = new ReportStore(this.region, this.account, this.now);
   }
 
   createProject(input: CreateProjectInput): Project {
@@ -172,6 +176,12 @@ export class CodeBuildService {
         environment,
         timeoutMs: timeoutInMinutes * (this.options.minuteMs ?? 60_000),
         projectRoot: this.options.projectRoot ?? process.cwd(),
+        ...(buildspec.reports.length === 0
+          ? {}
+          : {
+              collectReports: (sourceDir: string) =>
+                this.reports.collect(build, buildspec.reports, sourceDir),
+            }),
       },
       this.logs,
       this.now,
@@ -224,6 +234,7 @@ export class CodeBuildService {
     for (const project of this.projects.values()) project.builds = 0;
     this.builds.clear();
     this.logs.clear();
+    this.reports.clear();
   }
 
   /**

@@ -15,6 +15,8 @@ const manifest = (scripts: Record<string, string>, sha = 'm1') => ({
   sha,
 });
 const webshop = { test: 'tsx --test test/*.test.ts', typecheck: 'tsc --noEmit -p tsconfig.json' };
+const NODE_JUNIT =
+  '--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=.check-junit.xml';
 const base = packageFacts(manifest(webshop));
 const define = (branch: ReturnType<typeof packageFacts>, commands = {}) =>
   Object.fromEntries(
@@ -24,10 +26,12 @@ const define = (branch: ReturnType<typeof packageFacts>, commands = {}) =>
 describe("a check's command comes from the configuration or the base commit", () => {
   it("runs the base commit's scripts, said to come from it, and skips what the base does not define", () => {
     const checks = define(packageFacts(manifest(webshop)));
+    // The test runner writes a JUnit report beside its usual output (junit-report.ts).
     expect(checks.test).toEqual({
       name: 'test',
-      command: "sh -c 'tsx --test test/*.test.ts'",
+      command: `sh -c 'tsx --test ${NODE_JUNIT} test/*.test.ts'`,
       source: { type: 'base', sha: BASE },
+      junitReport: true,
     });
     expect(checks.install).toMatchObject({ command: 'npm install --no-audit --no-fund' });
     expect(checks.lint.command).toBeUndefined();
@@ -115,7 +119,7 @@ describe('a branch that breaks the base definition fails, it is not skipped', ()
       ),
     );
     expect(deps.install.refused).toContain('changes package.json');
-    expect(deps.test.command).toBe("sh -c 'tsx --test test/*.test.ts'");
+    expect(deps.test.command).toBe(`sh -c 'tsx --test ${NODE_JUNIT} test/*.test.ts'`);
   });
 
   it('fails the install when the branch adds, changes or deletes the lockfile', () => {
@@ -167,7 +171,12 @@ describe('the defined checks as builds, and what the builds report', () => {
     };
     expect(builds[2]?.sourceVersion).toBe('f'.repeat(40));
     expect(spec.phases.install.commands).toEqual(['npm install --no-audit --no-fund']);
-    expect(spec.phases.build.commands.at(-1)).toBe("sh -c 'tsx --test test/*.test.ts'");
+    expect(spec.phases.build.commands.at(-1)).toBe(`sh -c 'tsx --test ${NODE_JUNIT} test/*.test.ts'`);
+    // The report is a CodeBuild report group of the test build only.
+    expect(JSON.parse(builds[2]?.buildspec ?? '{}').reports).toEqual({
+      tests: { files: ['.check-junit.xml'], 'file-format': 'JUNITXML' },
+    });
+    expect(JSON.parse(builds[0]?.buildspec ?? '{}').reports).toBeUndefined();
   });
 
   it('runs the install alone when no check runs, and nothing when nothing is defined', () => {

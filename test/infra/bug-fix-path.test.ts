@@ -237,10 +237,17 @@ describe('the fix path of bug_investigation', () => {
     expect(Object.keys(outputs)).toContain('GitHubCredentialsSecretArn');
   });
 
-  it('lets the build results Lambda read CodeBuild logs and nothing of GitHub', () => {
+  it('lets the build results Lambda read CodeBuild logs and test reports and nothing of GitHub', () => {
     const [, fn] = functionResource(template, 'ReadBuildResults');
-    const granted = actions(statementsOf(fn.Properties.Role));
+    const statements = statementsOf(fn.Properties.Role);
+    const granted = actions(statements);
     expect(granted).toContain('logs:GetLogEvents');
+    expect(granted).toEqual(
+      expect.arrayContaining(['codebuild:BatchGetReports', 'codebuild:DescribeTestCases']),
+    );
+    // Only on the report groups of the stack's own projects.
+    const reports = statements.find((s) => JSON.stringify(s).includes('codebuild:DescribeTestCases'));
+    expect(JSON.stringify(reports?.Resource)).toContain(':report-group/');
     expect(granted.some((a) => a.startsWith('secretsmanager:'))).toBe(false);
   });
 

@@ -142,7 +142,7 @@ describe.concurrent('protected paths, decided on the branch and not on the agent
     // Only checks that ran are claimed, each with its command and origin.
     const checks = pull?.body?.split('## Checks')[1]?.split('## Review')[0] ?? '';
     expect(checks).toMatch(
-      /`sh -c 'tsx --test test\/\*\.test\.ts'` \(from the base commit [0-9a-f]{7}\): passed/,
+      /`sh -c 'tsx --test --test-reporter=spec [^`]* test\/\*\.test\.ts'` \(from the base commit [0-9a-f]{7}\): passed/,
     );
     expect(checks).not.toContain('lint');
   });

@@ -275,10 +275,14 @@ describe('the pipeline around the agents', () => {
         { channel: 'github:o/r', senderType: 'commenter', senderId: 'github:writer', text: 'c' },
         { channel: 'github:o/r', senderType: 'commenter', senderId: 'github:reader', text: 'd' },
       ],
-      async (login) => (login === 'writer' ? 'write' : 'read'),
+      {
+        repository: 'o/r',
+        permissionOf: async (login) => (login === 'writer' ? 'write' : 'read'),
+        refusals: { refusedBefore: async () => new Set(), record: async () => {} },
+      },
     );
     expect(accepted.map((a) => a.text)).toEqual(['a', 'c']);
-    expect(refused.map((a) => a.text)).toEqual(['b', 'd']);
+    expect(refused.map((r) => r.message.text)).toEqual(['b', 'd']);
   });
 
   it("holds the wall-clock limit and the cost ceiling on the ledger's estimated cost, not on tokens", () => {

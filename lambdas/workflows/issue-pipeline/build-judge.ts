@@ -1,4 +1,4 @@
-import type { BuildResults } from '../../builds/contract.ts';
+import type { BuildResults, TestReport } from '../../builds/contract.ts';
 import type { HandOff } from './contract.ts';
 import { toWriter } from './hand-off.ts';
 import { notesFor } from './notes.ts';
@@ -24,19 +24,72 @@ const failed = (check: BuildResults['checks'][number]) => !check.skipped && chec
 const ranAndFailed = (check: BuildResults['checks'][number]) =>
   failed(check) && check.refused === undefined && check.exitCode !== undefined;
 
+/** A failing check of the change: excused as pre-existing or not, and why, for people. */
+export interface FailingCheck {
+  name: string;
+  preExisting: boolean;
+  /** How the tests decided it, where the check's runner reports per test. */
+  detail?: string;
+}
+
 /**
  * The checks of the change that fail, and which of them fail on the base commit too. Only a
  * check that ran to its end and failed on both is pre-existing: one refused because the branch
- * broke its definition, or one whose build was killed, timed out or lost, never is.
+ * broke its definition, or one whose build was killed, timed out or lost, never is. Where the
+ * base's run of the check has per-test results (its runner writes JUnit), it is judged per
+ * test (`perTest`); otherwise, as a whole.
  */
-export function failingChecks(
-  branch: BuildResults,
-  base: BuildResults | undefined,
-): { name: string; preExisting: boolean }[] {
-  const baseFailing = new Set((base?.checks ?? []).filter(ranAndFailed).map((c) => c.name));
-  return branch.checks
-    .filter(failed)
-    .map((c) => ({ name: c.name, preExisting: ranAndFailed(c) && baseFailing.has(c.name) }));
+export function failingChecks(branch: BuildResults, base: BuildResults | undefined): FailingCheck[] {
+  const baseChecks = new Map((base?.checks ?? []).filter(ranAndFailed).map((c) => [c.name, c]));
+  return branch.checks.filter(failed).map((c) => {
+    const onBase = baseChecks.get(c.name);
+    if (!ranAndFailed(c) || onBase === undefined) return { name: c.name, preExisting: false };
+    if (onBase.tests?.status !== 'read') return { name: c.name, preExisting: true };
+    return { name: c.name, ...perTest(c.tests, onBase.tests) };
+  });
+}
+
+/**
+ * A check that failed on both, judged per test: a test failing on the base excuses only
+ * itself. The base's report is the trusted one (the base commit's code); the change's is
+ * written by the code under test, so it can only narrow what is excused: without a usable
+ * report, with an incomplete list, or with no failing test while the check failed (a report
+ * that contradicts the check's own status), nothing is excused.
+ */
+export function perTest(
+  branch: TestReport | undefined,
+  base: Extract<TestReport, { status: 'read' }>,
+): { preExisting: boolean; detail: string } {
+  if (branch === undefined || branch.status === 'missing')
+    return {
+      preExisting: false,
+      detail: `no per-test report of the change (${branch?.status === 'missing' ? branch.reason : 'none read'}), so its failures cannot be matched to the base's`,
+    };
+  if (!branch.complete || !base.complete)
+    return {
+      preExisting: false,
+      detail: "too many failing tests to list, so they cannot be matched to the base's",
+    };
+  if (branch.failed.length === 0)
+    return { preExisting: false, detail: 'the check failed, but its report names no failing test' };
+  const onBase = new Set(base.failed);
+  const fresh = branch.failed.filter((name) => !onBase.has(name));
+  if (fresh.length > 0)
+    return {
+      preExisting: false,
+      detail: `failing tests that pass on the base commit: ${fresh.slice(0, 10).join('; ')}${fresh.length > 10 ? ` (and ${fresh.length - 10} more)` : ''}`,
+    };
+  return {
+    preExisting: true,
+    detail: `every failing test fails on the base commit too: ${branch.failed.slice(0, 10).join('; ')}`,
+  };
+}
+
+/** How a failing check was matched to the base's, for the pull request and the writer. */
+function judgedText(failing: FailingCheck | undefined): { judged?: string } {
+  if (failing === undefined) return {};
+  if (failing.detail !== undefined) return { judged: failing.detail.slice(0, 600) };
+  return failing.preExisting ? { judged: 'no per-test report, so judged as a whole check' } : {};
 }
 
 /**
@@ -79,8 +132,16 @@ export function judgeBuild(
     lint_passed: ok('lint') && !noChecks,
     type_check_passed: ok('typecheck') && !noChecks,
     errors: [
-      ...blamed.map((f) => `${f.name} failed`),
-      ...[...preExisting].map((name) => `${name} fails on the base commit too (pre-existing)`),
+      ...blamed.map((f) =>
+        `${f.name} failed${f.detail === undefined ? '' : `: ${f.detail}`}`.slice(0, 1_000),
+      ),
+      ...failing
+        .filter((f) => f.preExisting)
+        .map((f) =>
+          f.detail === undefined
+            ? `${f.name} fails on the base commit too (pre-existing; no per-test report, so judged as a whole check)`
+            : `${f.name} fails on the base commit too (pre-existing): ${f.detail}`.slice(0, 1_000),
+        ),
       ...(noChecks ? [problem ?? branch.summary.slice(0, 2_000)] : []),
     ].slice(0, 20),
     commands_run: branch.checks
@@ -94,6 +155,7 @@ export function judgeBuild(
         exit_code: c.exitCode ?? null,
         output: c.tail.slice(-2_000),
         pre_existing: preExisting.has(c.name),
+        ...judgedText(failing.find((f) => f.name === c.name)),
         check: c.name.slice(0, 50),
         ...(c.source === undefined ? {} : { source: c.source.slice(0, 200) }),
       })),
@@ -105,10 +167,11 @@ export function judgeBuild(
       handOff: { next: 'reviewer', attempt: state.pipeline.attempt, notes: notesFor('reviewer', state) },
     };
   }
-  const feedback = branch.feedback
-    .filter(
+  const feedback = [
+    ...branch.feedback.filter(
       (line) => !/^Check "([^"]+)"/.test(line) || blamed.some((b) => line.startsWith(`Check "${b.name}"`)),
-    )
-    .join('\n\n');
+    ),
+    ...blamed.flatMap((b) => (b.detail === undefined ? [] : [`Check "${b.name}": ${b.detail}`])),
+  ].join('\n\n');
   return toWriter(state, feedback || branch.summary);
 }

@@ -44,7 +44,7 @@ export function pullRequestBody(state: IssueState, message: string, files: strin
   const checks = state.build.commands_run
     .map(
       (c) =>
-        `- \`${c.command}\`${c.source ? ` (${c.source})` : ''}: ${c.exit_code === 0 ? 'passed' : `exit ${c.exit_code ?? 'none'}`}${c.pre_existing ? ' (fails on the base commit too)' : ''}`,
+        `- \`${c.command}\`${c.source ? ` (${c.source})` : ''}: ${c.exit_code === 0 ? 'passed' : `exit ${c.exit_code ?? 'none'}`}${c.pre_existing ? ` (fails on the base commit too${c.judged ? `: ${c.judged}` : ''})` : ''}`,
     )
     .join('\n');
   return [

@@ -172,7 +172,16 @@ export const HandOffInput = z.object({
   turn: IssueTurnOutput.optional(),
   /** For `people`: the messages the wake drained (answers from Slack or GitHub). */
   messages: z
-    .array(z.object({ channel: z.string(), senderType: z.string(), senderId: z.string(), text: z.string() }))
+    .array(
+      z.object({
+        channel: z.string(),
+        senderType: z.string(),
+        senderId: z.string(),
+        text: z.string(),
+        /** The GitHub comment the text is a version of (`github-comment:<id>`). */
+        sourceId: z.string().optional(),
+      }),
+    )
     .optional(),
   /** For `people`: the wait timed out. */
   timedOut: z.boolean().optional(),

@@ -91,6 +91,8 @@ export const CommandRun = z.object({
   check: text(50).optional(),
   /** An addition: where the command came from ("from the base commit abc1234", "from the configuration"). */
   source: text(200).optional(),
+  /** An addition: how a failure was matched to the base's, per test or as a whole check (build-judge.ts). */
+  judged: text(600).optional(),
 });
 
 export const BuildSection = z.object({

@@ -7,7 +7,7 @@ import { createLogger } from '../../../shared/logger.ts';
 import { acceptedAnswers } from '../answers.ts';
 import { HandOffInput } from '../contract.ts';
 import { handOff } from '../hand-off.ts';
-import { github, issueStateStore, pipelineSettings } from './wiring.ts';
+import { authorityDeps, github, issueStateStore, pipelineSettings } from './wiring.ts';
 
 const logger = createLogger('issue-hand-off');
 /** The hand-off's reason (the approval request's text) holds at most 2,000 characters. */
@@ -40,13 +40,11 @@ export const handler = taskHandler({
         .catch(() => '');
       const own = self;
       const others = messages.filter((m) => m.senderId !== own);
-      const { accepted, refused } = await acceptedAnswers(others, async (username) => {
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repository, username });
-        return data.permission;
-      });
+      const { accepted, refused } = await acceptedAnswers(others, authorityDeps(octokit, repository));
       if (refused.length > 0)
         logger.info('answers from people who may not answer were left out', {
-          senders: refused.map((m) => m.senderId),
+          senders: refused.map((r) => r.message.senderId),
+          reasons: refused.map((r) => r.reason),
         });
       if (accepted.length === 0 && input.previous !== undefined) {
         return { ...input.previous, waitAgain: true };

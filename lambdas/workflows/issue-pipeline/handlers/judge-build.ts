@@ -1,5 +1,7 @@
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { CodeBuildClient } from '@aws-sdk/client-codebuild';
 import { readBuildResults } from '../../../builds/read-build.ts';
+import { codeBuildTestReports, type ReadTestReport } from '../../../builds/read-test-report.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { readCodeToolsConfig } from '../../../tools/code/config.ts';
@@ -9,6 +11,7 @@ import { BranchResultsMissingError } from '../errors.ts';
 import { issueStateStore } from './wiring.ts';
 
 let logs: CloudWatchLogsClient | undefined;
+let tests: ReadTestReport | undefined;
 
 /**
  * "Judge build": the change's checks from the build's log, against the base commit's (built
@@ -20,10 +23,11 @@ export const handler = taskHandler({
   logger: createLogger('issue-judge-build'),
   run: async (input) => {
     logs ??= new CloudWatchLogsClient({});
+    tests ??= codeBuildTestReports(new CodeBuildClient({}));
     const store = issueStateStore();
     const { repository } = readCodeToolsConfig();
     const repo = `${repository.owner}/${repository.repo}`;
-    const results = await readBuildResults(input, logs);
+    const results = await readBuildResults(input, logs, tests);
     const state = await store.load(input.conversationId);
     let branch = results;
     if (input.kind === 'base') {

@@ -3,6 +3,8 @@ import { codeOctokit } from '../../../handlers/code-octokit.ts';
 import { kernelTableOptions } from '../../../handlers/table-options.ts';
 import { MissingConfigurationError } from '../../../shared/env.ts';
 import { DynamoIssueStateStore } from '../adapters/dynamo-issue-state.ts';
+import { DynamoRefusedSources } from '../adapters/dynamo-refused-sources.ts';
+import type { AuthorityDeps } from '../answers.ts';
 import { ISSUE_PIPELINE_SETTINGS_ENV, IssuePipelineSettings } from '../config.ts';
 
 /**
@@ -13,6 +15,7 @@ import { ISSUE_PIPELINE_SETTINGS_ENV, IssuePipelineSettings } from '../config.ts
 
 let settings: IssuePipelineSettings | undefined;
 let store: DynamoIssueStateStore | undefined;
+let refusals: DynamoRefusedSources | undefined;
 
 export function pipelineSettings(): IssuePipelineSettings {
   if (settings === undefined) {
@@ -32,4 +35,17 @@ export function issueStateStore(): DynamoIssueStateStore {
 export async function github(): Promise<{ octokit: Octokit; repository: { owner: string; repo: string } }> {
   const { octokit, config } = await codeOctokit();
   return { octokit, repository: config.repository };
+}
+
+/** Who may speak for the repository: GitHub's permission, and the comments refused before. */
+export function authorityDeps(octokit: Octokit, repository: { owner: string; repo: string }): AuthorityDeps {
+  refusals ??= new DynamoRefusedSources(kernelTableOptions());
+  return {
+    repository: `${repository.owner}/${repository.repo}`,
+    permissionOf: async (username) => {
+      const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...repository, username });
+      return data.permission;
+    },
+    refusals,
+  };
 }

@@ -1,0 +1,171 @@
+import {
+  BatchGetReportsCommand,
+  DescribeTestCasesCommand,
+  StartBuildCommand,
+  type TestCase,
+} from '@aws-sdk/client-codebuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJunit } from '../../local/codebuild/junit.ts';
+import { globMatches } from '../../local/codebuild/reports.ts';
+import { createProject, finished, makeRepository, startCodeBuild } from './codebuild.harness.ts';
+
+/**
+ * CodeBuild's test reports in the sandbox, through the real `@aws-sdk/client-codebuild` (its
+ * deserializers are AWS's models of BatchGetBuilds, BatchGetReports and DescribeTestCases):
+ * a buildspec's `reports:` group reads the JUnit XML that Node's test runner writes in the
+ * build, the build lists the report in `reportArns`, and the test cases come back per status.
+ */
+
+let cb: Awaited<ReturnType<typeof startCodeBuild>>;
+let repo: ReturnType<typeof makeRepository>;
+
+const TESTS = `import { test, describe } from 'node:test';
+import assert from 'node:assert';
+describe('cart', () => {
+  test('adds VAT', () => {});
+  test('applies the coupon first', () => { assert.equal(1, 2); });
+});
+test('skipped one', { skip: true }, () => {});
+`;
+
+beforeAll(async () => {
+  cb = await startCodeBuild({ minuteMs: 60_000 });
+  repo = makeRepository({ 'cart.test.ts': TESTS });
+  await createProject(cb.client, 'reports', repo.path, 'version: 0.2\nphases: {}\n');
+});
+afterAll(async () => {
+  await cb?.close();
+  repo?.remove();
+});
+
+const buildspec = (command: string) =>
+  JSON.stringify({
+    version: 0.2,
+    phases: { build: { commands: [command] } },
+    reports: { tests: { files: ['.check-junit.xml'], 'file-format': 'JUNITXML' } },
+  });
+
+describe("the sandbox CodeBuild's test reports", () => {
+  it('keeps the JUnit report of a failed build and serves it through BatchGetReports and DescribeTestCases', async () => {
+    const started = await cb.client.send(
+      new StartBuildCommand({
+        projectName: 'reports',
+        buildspecOverride: buildspec(
+          'tsx --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=.check-junit.xml cart.test.ts',
+        ),
+      }),
+    );
+    const done = await finished(cb.client, started.build?.id ?? '');
+    expect(done.buildStatus).toBe('FAILED');
+    expect(done.reportArns).toHaveLength(1);
+    const arn = done.reportArns?.[0] ?? '';
+    expect(arn).toMatch(/^arn:aws:codebuild:us-east-1:000000000000:report\/reports-tests:[0-9a-f-]{36}$/);
+
+    const { reports, reportsNotFound } = await cb.client.send(
+      new BatchGetReportsCommand({ reportArns: [arn, `${arn}x`] }),
+    );
+    expect(reportsNotFound).toEqual([`${arn}x`]);
+    expect(reports?.[0]).toMatchObject({
+      arn,
+      type: 'TEST',
+      name: 'reports-tests',
+      reportGroupArn: 'arn:aws:codebuild:us-east-1:000000000000:report-group/reports-tests',
+      executionId: done.arn,
+      status: 'FAILED',
+      exportConfig: { exportConfigType: 'NO_EXPORT' },
+      truncated: false,
+      testSummary: { total: 3, statusCounts: { SUCCEEDED: 1, FAILED: 1, SKIPPED: 1 } },
+    });
+    expect(reports?.[0]?.created).toBeInstanceOf(Date);
+
+    // One case per page: the token carries on, and the last page has none.
+    const cases: TestCase[] = [];
+    let nextToken: string | undefined;
+    do {
+      const page = await cb.client.send(
+        new DescribeTestCasesCommand({ reportArn: arn, maxResults: 1, nextToken }),
+      );
+      cases.push(...(page.testCases ?? []));
+      nextToken = page.nextToken;
+    } while (nextToken !== undefined);
+    expect(cases.map((c) => [c.name, c.status]).sort()).toEqual([
+      ['adds VAT', 'SUCCEEDED'],
+      ['applies the coupon first', 'FAILED'],
+      ['skipped one', 'SKIPPED'],
+    ]);
+    expect(cases.find((c) => c.status === 'FAILED')).toMatchObject({
+      reportArn: arn,
+      testSuiteName: 'cart',
+      message: '1 == 2',
+    });
+    expect(cases[1]?.expired).toBeInstanceOf(Date);
+
+    const failed = await cb.client.send(
+      new DescribeTestCasesCommand({ reportArn: arn, filter: { status: 'FAILED' } }),
+    );
+    expect(failed.testCases?.map((c) => c.name)).toEqual(['applies the coupon first']);
+    await expect(
+      cb.client.send(new DescribeTestCasesCommand({ reportArn: `${arn}x` })),
+    ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+  });
+
+  it('makes an INCOMPLETE report when the runner wrote no file', async () => {
+    const started = await cb.client.send(
+      new StartBuildCommand({ projectName: 'reports', buildspecOverride: buildspec('echo no report') }),
+    );
+    const done = await finished(cb.client, started.build?.id ?? '');
+    expect(done.buildStatus).toBe('SUCCEEDED');
+    const { reports } = await cb.client.send(
+      new BatchGetReportsCommand({ reportArns: done.reportArns ?? [] }),
+    );
+    expect(reports?.[0]).toMatchObject({ status: 'INCOMPLETE', testSummary: { total: 0 } });
+  });
+});
+
+describe('JUnit XML and report file patterns', () => {
+  it("reads vitest's nested suites, errors and empty failures", () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8" ?>
+<testsuites name="vitest tests" tests="3" failures="1" errors="1">
+  <testsuite name="test/cart.test.ts" tests="3">
+    <testcase classname="test/cart.test.ts" name="cart &gt; adds VAT" time="0.002"/>
+    <testcase classname="test/cart.test.ts" name="cart &gt; coupon" time="0.010"><failure/></testcase>
+    <testcase classname="test/cart.test.ts" name="cart &gt; total" time="0.001"><error message="boom">stack</error></testcase>
+  </testsuite>
+</testsuites>`;
+    expect(parseJunit(xml)).toEqual([
+      {
+        name: 'cart > adds VAT',
+        prefix: 'test/cart.test.ts',
+        suite: 'test/cart.test.ts',
+        status: 'SUCCEEDED',
+        durationInNanoSeconds: 2_000_000,
+      },
+      {
+        name: 'cart > coupon',
+        prefix: 'test/cart.test.ts',
+        suite: 'test/cart.test.ts',
+        status: 'FAILED',
+        durationInNanoSeconds: 10_000_000,
+        message: '',
+      },
+      {
+        name: 'cart > total',
+        prefix: 'test/cart.test.ts',
+        suite: 'test/cart.test.ts',
+        status: 'ERROR',
+        durationInNanoSeconds: 1_000_000,
+        message: 'boom',
+      },
+    ]);
+    expect(() => parseJunit('<html></html>')).toThrow('no <testsuites> or <testsuite> element');
+  });
+
+  it('matches the buildspec patterns CodeBuild takes', () => {
+    expect(globMatches('.check-junit.xml', '.check-junit.xml')).toBe(true);
+    expect(globMatches('**/*.xml', 'reports/unit/junit.xml')).toBe(true);
+    expect(globMatches('**/*.xml', 'junit.xml')).toBe(true);
+    expect(globMatches('reports/**', 'reports/a/b.xml')).toBe(true);
+    expect(globMatches('reports/*.xml', 'reports/a/b.xml')).toBe(false);
+    expect(globMatches('*.xml', 'junit.xmlx')).toBe(false);
+  });
+});
