@@ -77,6 +77,7 @@ export interface ScenarioResult {
   endState: string;
   /** The error and cause its execution failed with (`Error: cause`), when it failed. */
   executionError: string | undefined;
+  /** Real time from the report to the end, for the benchmark (never asserted: it follows the machine). */
   wallMs: number;
   /** The bot's posts in the reporter's thread, in order. */
   reporterThread: string[];
