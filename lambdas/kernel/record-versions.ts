@@ -43,6 +43,18 @@ const kind = (pk: string, sk: string, exactSort = false): RecordKind => ({
   upgrades: [unversioned],
 });
 
+/**
+ * A kind first written by this release: no record of it was ever stored without a version, so
+ * there is no version 0 to read (and no previous release's record of it to test).
+ */
+const newKind = (pk: string, sk: string, exactSort = false): RecordKind => ({
+  pk,
+  sk,
+  exactSort,
+  current: 1,
+  upgrades: [],
+});
+
 export const RECORD_KINDS = {
   /** The conversation: status, wait (its task token), anchors, participants, ledger, budget, approvals. */
   conversation: kind('CONV#', 'META', true),
@@ -72,6 +84,8 @@ export const RECORD_KINDS = {
   channelMessage: kind('CHANCONV#', 'MSG#'),
   channelTurn: kind('CHANCONV#', 'TURN#'),
   channelAnswer: kind('CHANCONV#', 'ANSWER#'),
+  /** A GitHub text refused once, by repository and source id: a later edit of it stays refused. */
+  refusedSource: newKind('REFUSED#', 'SOURCE#'),
 } as const satisfies Record<string, RecordKind>;
 
 export type RecordKindName = keyof typeof RECORD_KINDS;
