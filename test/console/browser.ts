@@ -1,13 +1,76 @@
 import { mkdirSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { activityCount } from '../../local/activity.ts';
+import { type EventuallyOptions, eventually } from '../support/eventually.ts';
 import { ensureChromium } from './chromium.ts';
 import { ensureConsoleBuilt } from './console-build.ts';
 
 /** What the console's browser tests share: building the console, launching Chromium, opening a page. */
 
 export const OUT = 'test-output/console';
-export const WAIT = 60_000;
+
+/**
+ * How long a page may wait with nothing moving: neither the sandbox (local/activity.ts) nor any
+ * page of this worker (its DOM) changed. A browser action or a wait fails then, never on a total:
+ * on a busy machine the same step simply takes longer.
+ */
+export const STALL_MS = 60_000;
+
+/** DOM changes seen on this worker's pages (each page reports at most every 200 ms). */
+let pageChanges = 0;
+
+/** A sign of progress for `eventually`: the console's pages changed. */
+export const consoleProgress = (): number => pageChanges;
+
+/** `eventually` for what a console page shows: it fails when neither the sandbox nor the page moved. */
+export function onPage<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  what: string,
+  options: Omit<EventuallyOptions, 'progress'> = {},
+): Promise<T> {
+  return eventually(probe, accept, what, { stallMs: STALL_MS, ...options, progress: consoleProgress });
+}
+
+/**
+ * Playwright's actions wait without a time limit of their own; this watchdog closes the page,
+ * failing whatever action is pending with the reason, once nothing moved for `STALL_MS`.
+ */
+export async function watchForStalls(page: Page, stallMs = STALL_MS): Promise<void> {
+  await page.exposeFunction('__consoleTestPageChanged', () => {
+    pageChanges += 1;
+  });
+  // In the page (as text: this project's TypeScript has no DOM types): at most one report per 200 ms.
+  await page.addInitScript(`(() => {
+    let last = 0;
+    new MutationObserver(() => {
+      const now = Date.now();
+      if (now - last < 200) return;
+      last = now;
+      window.__consoleTestPageChanged?.();
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  })()`);
+  let seen = '';
+  let movedAt = Date.now();
+  const timer = setInterval(
+    () => {
+      const sign = `${activityCount()}/${pageChanges}`;
+      if (sign !== seen) {
+        seen = sign;
+        movedAt = Date.now();
+      } else if (Date.now() - movedAt >= stallMs) {
+        clearInterval(timer);
+        void page.close({
+          reason: `no progress for ${stallMs} ms: neither the sandbox nor the page changed`,
+        });
+      }
+    },
+    Math.min(1_000, stallMs / 4),
+  );
+  timer.unref();
+  page.on('close', () => clearInterval(timer));
+}
 
 const WORKER_BROWSER = Symbol.for('slack-agent-workflows.test.console-browser');
 
@@ -77,7 +140,8 @@ export async function openConsoleAt(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
-  page.setDefaultTimeout(WAIT);
+  page.setDefaultTimeout(0);
+  await watchForStalls(page);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   await options.before?.(page);
@@ -92,16 +156,15 @@ export const shot = (page: Page, name: string) => page.screenshot({ path: `${OUT
 /** The graph's scroller, after Fit: the graph no wider than the box, and nothing to scroll sideways. */
 export async function expectGraphFits(page: Page): Promise<{ graph: number; box: number }> {
   const scroller = page.getByTestId('graph-scroll');
-  await expect
-    .poll(
-      () =>
-        scroller.evaluate((element) => {
-          const svg = element.querySelector('svg.graph');
-          return svg ? svg.getBoundingClientRect().width <= element.clientWidth : false;
-        }),
-      { timeout: WAIT },
-    )
-    .toBe(true);
+  await onPage(
+    () =>
+      scroller.evaluate((element) => {
+        const svg = element.querySelector('svg.graph');
+        return svg ? svg.getBoundingClientRect().width <= element.clientWidth : false;
+      }),
+    (fits) => fits,
+    'the graph to fit its box',
+  );
   const sizes = await scroller.evaluate((element) => ({
     graph: Number(element.querySelector('svg.graph')?.getAttribute('width')),
     box: element.clientWidth,

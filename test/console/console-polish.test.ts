@@ -22,11 +22,11 @@ import { eventually } from '../support/eventually.ts';
 import {
   expectGraphFits,
   launchBeside,
+  onPage,
   openConsoleAt,
   overlaps,
   releaseConsoleBrowser,
   shot,
-  WAIT,
 } from './browser.ts';
 
 /**
@@ -162,7 +162,11 @@ describe('the console shows what a conversation did to code', () => {
       .toEqual(expect.arrayContaining(compare.commits.map((c) => c.sha)));
     // Two builds: the first failing its tests (exit 1, the failing test in the tail), the second green.
     const builds = workspace.getByTestId('build');
-    await expect.poll(() => builds.count(), { timeout: WAIT }).toBe(2);
+    await onPage(
+      () => builds.count(),
+      (n) => n === 2,
+      'two builds',
+    );
     const first = workspace.locator('[data-testid="build"][data-attempt="1"]');
     expect(await first.getAttribute('data-passed')).toBe('false');
     const failing = first.locator('[data-testid="check"][data-check="test"]');
@@ -217,10 +221,18 @@ describe("the console's rough edges", () => {
     expect(await page.getByTestId('event').count()).toBe(0);
     const investigate = page.locator('[data-testid="event-group"][data-state="Investigate"]').first();
     await investigate.locator('.event-group-row').click();
-    await expect.poll(() => investigate.getByTestId('event').count(), { timeout: WAIT }).toBeGreaterThan(1);
+    await onPage(
+      () => investigate.getByTestId('event').count(),
+      (n) => n > 1,
+      'the open group to list its events',
+    );
     expect(await page.getByTestId('event').count()).toBe(await investigate.getByTestId('event').count());
     await page.getByTestId('toggle-all-groups').click();
-    await expect.poll(() => page.getByTestId('event').count(), { timeout: WAIT }).toBe(Number(events));
+    await onPage(
+      () => page.getByTestId('event').count(),
+      (n) => n === Number(events),
+      'every group open',
+    );
     await shot(page, 'fit-and-grouped-history');
     await context.close();
   });

@@ -13,7 +13,7 @@ import {
   startBugHarness,
   submits,
 } from '../sandbox/bug-harness.ts';
-import { launchBeside, openConsoleAt, releaseConsoleBrowser, shot, WAIT } from './browser.ts';
+import { launchBeside, onPage, openConsoleAt, releaseConsoleBrowser, shot } from './browser.ts';
 
 /**
  * The sandbox web console in Debian's Chromium (playwright-core, no downloaded browser): the
@@ -84,7 +84,11 @@ const currentState = (page: Page, names: string[]) =>
 async function send(composer: Locator, text: string): Promise<void> {
   await composer.getByTestId('composer-input').fill(text);
   await composer.getByTestId('composer-input').press('Enter');
-  await expect.poll(() => composer.getByTestId('composer-input').inputValue(), { timeout: WAIT }).toBe('');
+  await onPage(
+    () => composer.getByTestId('composer-input').inputValue(),
+    (v) => v === '',
+    'the composer to clear',
+  );
 }
 
 describe('the sandbox console', () => {
@@ -126,9 +130,11 @@ describe('the sandbox console', () => {
     await thread.getByText(question).waitFor();
     await currentState(page, ['Wait for reporter']);
     await thread.getByTestId('thinking').waitFor({ state: 'detached' });
-    await expect
-      .poll(() => page.getByTestId('conversation-status').textContent(), { timeout: WAIT })
-      .toBe('Waiting for the reporter');
+    await onPage(
+      () => page.getByTestId('conversation-status').textContent(),
+      (text) => text === 'Waiting for the reporter',
+      'the status to say it waits for the reporter',
+    );
     await shot(page, '03-question-waiting-for-reporter');
 
     // 4. The reporter answers in the thread: the graph moves on to the investigation.
@@ -146,7 +152,11 @@ describe('the sandbox console', () => {
     }
     // the ledger shows the conversation's estimated model cost, priced per call.
     const cost = page.getByTestId('ledger-cost').locator('.value');
-    await expect.poll(() => cost.textContent(), { timeout: WAIT }).toMatch(/^\$0\.\d{4}$/);
+    await onPage(
+      () => cost.textContent(),
+      (text) => /^\$0\.\d{4}$/.test(text ?? ''),
+      'the ledger cost',
+    );
     expect(await cost.textContent()).not.toBe('$0.0000');
     await shot(page, '05-waiting-for-developers');
     if (process.env.UPDATE_SCREENSHOT === '1') {
@@ -215,23 +225,22 @@ describe('the sandbox console', () => {
       const phone = viewport.width < 700;
       const { context, page } = await openConsole(viewport);
       // The settled layout must not scroll sideways. The console re-renders as the sandbox's
-      // change feed arrives, so the check waits (5 s at most) for the render to settle, and on
-      // failure names the elements that stick out.
+      // change feed arrives, so the check waits for the render to settle, and on failure names
+      // the elements that stick out.
       const noOverflow = async () =>
-        expect
-          .poll(
-            () =>
-              page.evaluate(`(() => {
-                if (document.documentElement.scrollWidth <= window.innerWidth) return 'fits';
-                const wide = [...document.querySelectorAll('body *')]
-                  .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-                  .slice(0, 5)
-                  .map((e) => e.tagName + '.' + e.className + ' right=' + Math.round(e.getBoundingClientRect().right));
-                return 'overflows: ' + wide.join('; ');
-              })()`),
-            { timeout: WAIT },
-          )
-          .toBe('fits');
+        onPage(
+          () =>
+            page.evaluate(`(() => {
+              if (document.documentElement.scrollWidth <= window.innerWidth) return 'fits';
+              const wide = [...document.querySelectorAll('body *')]
+                .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+                .slice(0, 5)
+                .map((e) => e.tagName + '.' + e.className + ' right=' + Math.round(e.getBoundingClientRect().right));
+              return 'overflows: ' + wide.join('; ');
+            })()`),
+          (seen) => seen === 'fits',
+          'the page to fit its width',
+        );
       if (phone) await page.getByTestId('nav-channels').click();
       await page.locator(`[data-testid="channel-link"][data-channel="${CHANNELS.developers}"]`).click();
 

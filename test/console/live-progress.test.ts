@@ -12,7 +12,7 @@ import {
   startBugHarness,
   submits,
 } from '../sandbox/bug-harness.ts';
-import { launchBeside, openConsoleAt, releaseConsoleBrowser, shot } from './browser.ts';
+import { launchBeside, onPage, openConsoleAt, releaseConsoleBrowser, shot } from './browser.ts';
 
 /**
  * The console's thread pane shows a turn's streamed timeline as Slack does: a card per task
@@ -57,7 +57,11 @@ describe('live progress in the console', () => {
       height: 900,
     });
     const cards = page.getByTestId('task-card');
-    await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(2);
+    await onPage(
+      () => cards.count(),
+      (n) => n === 2,
+      'two progress cards',
+    );
     expect(await cards.evaluateAll((all) => all.map((c) => c.getAttribute('data-status')))).toEqual([
       'complete',
       'error',
@@ -66,7 +70,11 @@ describe('live progress in the console', () => {
     expect(await cards.nth(1).innerText()).toContain('Running lookup orders');
     expect(await cards.nth(1).innerText()).toContain('Unknown tool');
     // The closed timeline has lost its Stop button; the question is below it.
-    await expect.poll(() => page.getByText('Done: 2 steps').count()).toBeGreaterThan(0);
+    await onPage(
+      () => page.getByText('Done: 2 steps').count(),
+      (n) => n > 0,
+      'the Done line',
+    );
     expect(await page.locator('[data-testid="block-button"][data-action-id="stop_turn"]').count()).toBe(0);
     const text = await page.locator('body').innerText();
     const order = [

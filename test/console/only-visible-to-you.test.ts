@@ -13,7 +13,7 @@ import {
   startBugHarness,
   turn,
 } from '../sandbox/bug-harness.ts';
-import { launchBeside, openConsoleAt, overlaps, releaseConsoleBrowser, shot, WAIT } from './browser.ts';
+import { launchBeside, onPage, openConsoleAt, overlaps, releaseConsoleBrowser, shot } from './browser.ts';
 
 /**
  * What Slack shows one person and the channel's history does not hold, in Debian's Chromium:
@@ -56,7 +56,11 @@ const open = (hash: Record<string, string>, width = 1400) =>
 async function send(composer: Locator, text: string): Promise<void> {
   await composer.getByTestId('composer-input').fill(text);
   await composer.getByTestId('composer-input').press('Enter');
-  await expect.poll(() => composer.getByTestId('composer-input').inputValue(), { timeout: WAIT }).toBe('');
+  await onPage(
+    () => composer.getByTestId('composer-input').inputValue(),
+    (v) => v === '',
+    'the composer to clear',
+  );
 }
 
 /** Posts a report whose first turn answers `result`; returns the bug and the bot's top-level post in `channel`. */
@@ -200,7 +204,11 @@ describe('the console shows what Slack shows one person', () => {
 
     const { page, context } = await open({ channel: ASSISTANT_DM, thread: root, as: REPORTER });
     const status = page.getByTestId('assistant-status');
-    await expect.poll(() => status.textContent(), { timeout: WAIT }).toBe('agent is looking at the deploys…');
+    await onPage(
+      () => status.textContent(),
+      (text) => text === 'agent is looking at the deploys…',
+      'the assistant status',
+    );
     await shot(page, 'assistant-status');
     // Cleared when the turn ends.
     expect(await setStatus('')).toMatchObject({ ok: true });
@@ -216,7 +224,11 @@ describe("the console's words and layout", () => {
     const { ts } = await reported(subject, findings(summary), CHANNELS.summaries, summary);
     const { page, context } = await open({ channel: CHANNELS.reports, as: DEVELOPER }, 1101);
     const chip = page.getByTestId('open-conversation').first();
-    await expect.poll(() => chip.textContent(), { timeout: WAIT }).toMatch(/^⚙ Bug investigation · [A-Z]/);
+    await onPage(
+      () => chip.textContent(),
+      (text) => /^⚙ Bug investigation · [A-Z]/.test(text ?? ''),
+      'the workflow chip',
+    );
     expect(await chip.textContent()).not.toMatch(/awaiting|_/);
 
     // The list shows the subject whole (as readable.ts cut it), not its first 25 characters.
