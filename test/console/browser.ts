@@ -15,13 +15,13 @@ export const OUT = 'test-output/console';
  * page of this worker (its DOM) changed. A browser action or a wait fails then, never on a total:
  * on a busy machine the same step simply takes longer.
  */
-export const STALL_MS = 60_000;
+const STALL_MS = 60_000;
 
 /** DOM changes seen on this worker's pages (each page reports at most every 200 ms). */
 let pageChanges = 0;
 
 /** A sign of progress for `eventually`: the console's pages changed. */
-export const consoleProgress = (): number => pageChanges;
+const consoleProgress = (): number => pageChanges;
 
 /** `eventually` for what a console page shows: it fails when neither the sandbox nor the page moved. */
 export function onPage<T>(
