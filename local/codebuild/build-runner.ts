@@ -1,8 +1,7 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { type HostedProcess, ProcessFailedError, startProcess } from '../process-host.ts';
 import { COMMAND_SCRIPT, type CommandEnd, failureReason } from './build-script.ts';
 import { type ParsedBuildspec, PHASE_NAMES } from './buildspec.ts';
 import {
@@ -15,8 +14,6 @@ import {
 } from './isolation.ts';
 import { type BuildLogs, lineSplitter } from './logs.ts';
 import type { Build, BuildPhase, BuildStatus, PhaseContext, PhaseType } from './model.ts';
-
-const run = promisify(execFile);
 
 /** What one build runs: where its source is, which version, its commands and environment. */
 export interface BuildPlan {
@@ -57,21 +54,15 @@ export interface RunningBuild {
 export function runBuild(build: Build, plan: BuildPlan, logs: BuildLogs, now: () => Date): RunningBuild {
   const log = (message: string) => logs.append(build.logs.groupName, build.logs.streamName, message);
   const container = (message: string) => log(`[Container] ${stamp(now())} ${message}`);
-  let child: ChildProcess | undefined;
+  let child: HostedProcess | undefined;
   let ending: { status: 'TIMED_OUT' | 'STOPPED'; context?: PhaseContext } | undefined;
 
   const interrupt = (status: 'TIMED_OUT' | 'STOPPED', context?: PhaseContext) => {
     if (ending || build.buildComplete) return;
     ending = { status, ...(context ? { context } : {}) };
     container(status === 'TIMED_OUT' ? 'Build timed out' : 'Build stopped');
-    // The script runs in its own process group: end the command it is running too.
-    if (child?.pid !== undefined) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
+    // A command runs in its own process group: what it started ends with it.
+    child?.kill('SIGKILL');
   };
 
   // As StartBuild answers: submitted, and queued.
@@ -140,24 +131,24 @@ async function downloadSource(
   workDir: string,
   container: (message: string) => void,
   now: () => Date,
-  setChild: (child: ChildProcess) => void,
+  setChild: (child: HostedProcess) => void,
 ): Promise<string | undefined> {
   const phase = startPhase(build, 'DOWNLOAD_SOURCE', now());
   const sourceDir = join(workDir, 'src');
   const version = plan.sourceVersion?.replace(/^refs\/heads\//, '');
   try {
-    const clone = run('git', ['clone', '--quiet', '--no-checkout', plan.location, sourceDir], {
-      env: gitEnvironment(),
-    });
-    setChild(clone.child);
-    await clone;
-    const checkout = version
-      ? run('git', ['-C', sourceDir, 'checkout', '--quiet', version], { env: gitEnvironment() })
-      : run('git', ['-C', sourceDir, 'checkout', '--quiet'], { env: gitEnvironment() });
-    setChild(checkout.child);
-    await checkout;
-    const { stdout } = await run('git', ['-C', sourceDir, 'rev-parse', 'HEAD'], { env: gitEnvironment() });
-    build.resolvedSourceVersion = stdout.trim();
+    const git = async (args: string[]) => {
+      const step = startProcess('git', args, { env: gitEnvironment() });
+      setChild(step);
+      const end = await step.ended;
+      if (end.code !== 0) throw new ProcessFailedError(['git', ...args], end);
+      return end.stdout.toString('utf8');
+    };
+    await git(['clone', '--quiet', '--no-checkout', plan.location, sourceDir]);
+    await git(
+      version ? ['-C', sourceDir, 'checkout', '--quiet', version] : ['-C', sourceDir, 'checkout', '--quiet'],
+    );
+    build.resolvedSourceVersion = (await git(['-C', sourceDir, 'rev-parse', 'HEAD'])).trim();
     container(`CODEBUILD_SRC_DIR=${sourceDir}`);
     container(`Phase complete: DOWNLOAD_SOURCE State: SUCCEEDED`);
     finishPhase(phase, 'SUCCEEDED', now());
@@ -187,7 +178,7 @@ async function runCommands(
   workDir: string,
   log: (line: string) => void,
   now: () => Date,
-  control: { setChild: (child: ChildProcess) => void; interrupted: () => boolean },
+  control: { setChild: (child: HostedProcess) => void; interrupted: () => boolean },
 ): Promise<void> {
   const container = (message: string) => log(`[Container] ${stamp(now())} ${message}`);
   const home = join(workDir, 'home');
@@ -263,7 +254,7 @@ function runCommand(
     sourceDir: string;
     env: NodeJS.ProcessEnv;
     log: (line: string) => void;
-    setChild: (child: ChildProcess) => void;
+    setChild: (child: HostedProcess) => void;
   },
 ): Promise<CommandEnd> {
   const isolated = isolatedCommand(options.mode, {
@@ -272,27 +263,25 @@ function runCommand(
     ...(options.uid === undefined ? {} : { uid: options.uid }),
     command: ['bash', '--noprofile', '--norc', '-c', COMMAND_SCRIPT, 'bash', command],
   });
-  const child = spawn(isolated.file, isolated.args, {
+  const output = lineSplitter(options.log);
+  const child = startProcess(isolated.file, isolated.args, {
     cwd: options.sourceDir,
     env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
+    onOutput: (chunk) => output.push(chunk),
   });
   options.setChild(child);
-  const output = lineSplitter(options.log);
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-  return new Promise((resolve) => {
-    child.on('error', (error) => {
+  return child.ended.then(
+    (end): CommandEnd => {
+      output.flush();
+      return end.code === null ? { signal: end.signal ?? 'unknown' } : { code: end.code };
+    },
+    (error: Error): CommandEnd => {
       output.flush();
       options.log(`[Container] could not start the command: ${error.message}`);
-      resolve({ code: 127 });
-    });
-    child.on('close', (code, signal) => {
-      output.flush();
-      resolve(code === null ? { signal: signal ?? 'unknown' } : { code });
-    });
-  });
+      return { code: 127 };
+    },
+  );
 }
 
 function isRunning(phase: BuildPhase): boolean {

@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { runProcess } from '../process-host.ts';
 
 /**
  * How a build's commands are kept from the machine that runs the sandbox. A build runs code
@@ -123,7 +120,7 @@ async function probe(): Promise<IsolationMode> {
   const root = process.getuid?.() === 0;
   const args = root ? [...NAMESPACES, 'true'] : ['--user', '--map-root-user', ...NAMESPACES, 'true'];
   try {
-    await run('unshare', args, { timeout: 10_000 });
+    await runProcess('unshare', args);
     return root ? 'namespace-uid' : 'namespace-user';
   } catch {
     return 'none';
@@ -163,7 +160,7 @@ export function isolatedCommand(
 export async function handOver(mode: IsolationMode, workDir: string, uid: number | undefined): Promise<void> {
   if (mode !== 'namespace-uid' || uid === undefined) return;
   // -h: a symbolic link in the checkout is changed itself, never followed out of the directory.
-  await run('chown', ['-R', '-h', `${uid}:${uid}`, '--', workDir]);
+  await runProcess('chown', ['-R', '-h', `${uid}:${uid}`, '--', workDir]);
 }
 
 /** The line the build log opens with, saying how the build is kept apart. */

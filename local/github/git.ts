@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ProcessEnd, startProcess } from '../process-host.ts';
 import { GitCommandError } from './errors.ts';
 
 /** Who and when, as git records an author or committer. */
@@ -14,13 +14,14 @@ export interface GitIdentity {
  * down so that nothing of the machine's own git configuration (hooks, signing, templates)
  * changes what the emulator writes.
  */
-export function runGit(
+export async function runGit(
   gitDir: string,
   args: readonly string[],
   options: { input?: Buffer | string; env?: Record<string, string> } = {},
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
+  let end: ProcessEnd;
+  try {
+    end = await startProcess('git', args, {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         GIT_DIR: gitDir,
@@ -31,22 +32,13 @@ export function runGit(
         LC_ALL: 'C',
         ...options.env,
       },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error) => reject(new GitCommandError(args, null, String(error), { cause: error })));
-    child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out));
-      else reject(new GitCommandError(args, code, Buffer.concat(err).toString('utf8')));
-    });
-    child.stdin.on('error', () => {
-      // git may exit before reading all of its input (e.g. on a bad argument): the exit code says why.
-    });
-    child.stdin.end(options.input ?? '');
-  });
+      input: options.input ?? '',
+    }).ended;
+  } catch (error) {
+    throw new GitCommandError(args, null, String(error), { cause: error });
+  }
+  if (end.code === 0) return end.stdout;
+  throw new GitCommandError(args, end.code, end.stderr.toString('utf8'));
 }
 
 /** `Name <email> 1700000000 +0000` -> identity. */

@@ -1,10 +1,10 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/free-port.ts';
 import { processCpuTicks } from '../../local/process-cpu.ts';
+import { runProcess } from '../../local/process-host.ts';
 import { DEVELOPMENT_SIGNING_SECRET, DEVELOPMENT_WEBHOOK_SECRETS } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { answerBindings, placeholders, type ShellCommand, shellBlocks } from './shell-examples.ts';
@@ -26,7 +26,6 @@ const PAGES = [
   'docs/workflows/issue-pipeline.md',
   'docs/workflows/incident-investigation.md',
 ];
-const run = promisify(execFile);
 
 interface DevSandbox {
   url: string;
@@ -199,7 +198,7 @@ async function runCommand(command: ShellCommand, assignments: string[], base: st
     ...assignments,
     text,
   ].join('\n');
-  const { stdout } = await run('bash', ['-c', script], { maxBuffer: 32 * 1024 * 1024 });
+  const { stdout } = await runProcess('bash', ['-c', script]);
   if (!isRequest(command.text)) return undefined;
   const cut = stdout.lastIndexOf('\n');
   const status = Number(stdout.slice(cut + 1).trim());
