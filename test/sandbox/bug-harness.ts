@@ -108,6 +108,8 @@ export interface HarnessOptions {
    * `sandbox.stepFunctions.clock` (local/stepfunctions/clock.ts). @default 'real'
    */
   clock?: 'real' | 'manual';
+  /** The handlers' log level (Powertools'); a test that reads what a handler logged raises it. @default 'SILENT' */
+  logLevel?: 'INFO' | 'SILENT';
 }
 
 export async function startBugHarness(
@@ -146,7 +148,7 @@ export async function startBugHarness(
           ...options.env,
         }
       : { ...slackRetryPacing(timeScale), ...options.env },
-    logLevel: 'SILENT',
+    logLevel: options.logLevel ?? 'SILENT',
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
 
