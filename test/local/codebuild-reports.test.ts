@@ -51,17 +51,22 @@ const buildspec = (command: string) =>
     reports: { tests: { files: ['.check-junit.xml'], 'file-format': 'JUNITXML' } },
   });
 
+/** A build of Node's test runner on `files`, its JUnit report declared, run to its end. */
+async function nodeTestBuild(files: string) {
+  const started = await cb.client.send(
+    new StartBuildCommand({
+      projectName: 'reports',
+      buildspecOverride: buildspec(
+        `tsx --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=.check-junit.xml ${files}`,
+      ),
+    }),
+  );
+  return finished(cb.client, started.build?.id ?? '');
+}
+
 describe("the sandbox CodeBuild's test reports", () => {
   it('keeps the JUnit report of a failed build and serves it through BatchGetReports and DescribeTestCases', async () => {
-    const started = await cb.client.send(
-      new StartBuildCommand({
-        projectName: 'reports',
-        buildspecOverride: buildspec(
-          'tsx --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=.check-junit.xml cart.test.ts',
-        ),
-      }),
-    );
-    const done = await finished(cb.client, started.build?.id ?? '');
+    const done = await nodeTestBuild('cart.test.ts');
     expect(done.buildStatus).toBe('FAILED');
     expect(done.reportArns).toHaveLength(1);
     const arn = done.reportArns?.[0] ?? '';
@@ -116,15 +121,7 @@ describe("the sandbox CodeBuild's test reports", () => {
   });
 
   it("gives the workflows' reader a failed test whose name a passing test of another file shares as shared", async () => {
-    const started = await cb.client.send(
-      new StartBuildCommand({
-        projectName: 'reports',
-        buildspecOverride: buildspec(
-          'tsx --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=.check-junit.xml a.test.ts b.test.ts',
-        ),
-      }),
-    );
-    const done = await finished(cb.client, started.build?.id ?? '');
+    const done = await nodeTestBuild('a.test.ts b.test.ts');
     expect(done.buildStatus).toBe('FAILED');
 
     const report = await codeBuildTestReports(cb.client)(done.reportArns ?? []);

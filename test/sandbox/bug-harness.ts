@@ -236,6 +236,23 @@ export function promptOfTurn(request: RecordedModelRequest): string {
   return '';
 }
 
+/**
+ * A report and its first findings (one scripted turn), once the findings carry their "Fix it"
+ * button (a repository is configured) and the conversation waits for developers: the bug id,
+ * the report's ts and the findings thread's ts.
+ */
+export async function reportedWithFixIt(h: BugHarness, text: string) {
+  const report = await h.post(CHANNELS.reports, REPORTER, text);
+  const bug = bugIdFor(report);
+  h.script(bug, turn(bug, findings('The session token is dropped after the payment redirect.')));
+  const conversation = await h.eventually(
+    () => h.store.getConversation(bug, { consistent: true }),
+    (c) => c?.approvals?.request_fix?.messageTs !== undefined && c.wait !== undefined,
+    'the findings with their "Fix it" button, and the wait for developers',
+  );
+  return { bug, report, thread: conversation?.approvals?.request_fix?.messageTs ?? '' };
+}
+
 export const ask = (question: string): BugResult => ({
   action: 'ask_reporter',
   summary: 'The report is too vague to investigate.',

@@ -4,10 +4,10 @@ import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { bugWorkBranch } from '../../lambdas/workflows/bug-investigation/fix/work-branch.ts';
 import {
   type BugHarness,
-  bugIdFor,
   CHANNELS,
   findings,
   REPORTER,
+  reportedWithFixIt,
   startBugHarness,
   turn,
 } from '../sandbox/bug-harness.ts';
@@ -73,18 +73,7 @@ describe('an edited Slack message is no new act', () => {
       ]),
     );
 
-  /** A report and its findings, waiting for developers; the findings thread's ts. */
-  async function reported(text: string) {
-    const report = await h.post(CHANNELS.reports, REPORTER, text);
-    const bug = bugIdFor(report);
-    h.script(bug, turn(bug, findings('The session token is dropped after the payment redirect.')));
-    const conversation = await h.eventually(
-      () => h.store.getConversation(bug, { consistent: true }),
-      (c) => c?.approvals?.request_fix?.messageTs !== undefined && c.wait !== undefined,
-      'the findings with their "Fix it" button, and the wait for developers',
-    );
-    return { bug, report, thread: conversation?.approvals?.request_fix?.messageTs ?? '' };
-  }
+  const reported = (text: string) => reportedWithFixIt(h, text);
 
   /** The message `ts` delivered to a turn (the bot read it), and the conversation waiting for developers again. */
   async function readAndWaitingAgain(bug: string, ts: string) {
