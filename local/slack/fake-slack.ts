@@ -7,7 +7,7 @@
 
 import { SlackApiError } from './errors.ts';
 import { SlackFaults } from './faults.ts';
-import { messageView } from './message-view.ts';
+import { editedMessage, messageView } from './message-view.ts';
 import type {
   EphemeralMessage,
   FakeSlackOptions,
@@ -143,21 +143,7 @@ export class FakeSlack {
     const message = this.find(this.channelId(input.channel), input.ts);
     if (message.user !== input.user || message.bot_id !== undefined)
       throw new SlackApiError('cant_update_message');
-    const edit = { previousText: message.text, editor: input.user, editedTs: this.nextTs(message.channel) };
-    Object.assign(message, {
-      text: input.text,
-      blocks: undefined,
-      edited: { user: input.user, ts: edit.editedTs },
-    });
-    const { channel, ts, thread_ts: threadTs, user, text } = message;
-    this.announce({
-      channel,
-      ts,
-      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
-      user,
-      text,
-      edit,
-    });
+    this.announce(editedMessage(message, input.text, this.nextTs(message.channel)));
     return message;
   }
 
