@@ -144,6 +144,7 @@ console.log(`
 Sandbox listening on ${sandbox.url}
   Slack events (signed):  POST ${sandbox.url}/slack/events
   Post as a user:         POST ${sandbox.url}/sandbox/slack/post  {"channel","user","text","thread_ts?"}
+  Edit as its author:     POST ${sandbox.url}/sandbox/slack/edit  {"channel","user","ts","text"}  (Slack's message_changed)
   Messages:               GET  ${sandbox.url}/sandbox/slack/messages?channel=<id>
   Executions:             GET  ${sandbox.url}/sandbox/executions
   Channels:               ${channelList}

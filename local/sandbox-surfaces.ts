@@ -3,6 +3,7 @@ import { DynamoFeedbackStore } from '../lambdas/feedback/adapters/dynamo-feedbac
 import { parseObject, send } from './json-door.ts';
 import { routeConsoleDoors } from './sandbox-console-doors.ts';
 import { type ChangeFeed, createSandboxRoutes, type SandboxRouteDeps } from './sandbox-routes.ts';
+import { routeSlackEdit } from './sandbox-slack-edit.ts';
 import { newEventId, signSlackRequest } from './slack/sign.ts';
 import { viewsOf } from './slack/views.ts';
 
@@ -22,6 +23,8 @@ import { viewsOf } from './slack/views.ts';
  *   POST /sandbox/slack/assistant/start      {user, channel, thread_ts}: assistant_thread_started
  *   GET  /sandbox/slack/assistant/prompts    the suggested prompts set, in order
  *   GET  /sandbox/conversations/<id>/feedback the feedback stored with a conversation
+ *
+ * and a person's edit of their own message (sandbox-slack-edit.ts).
  */
 /** The sandbox's routes (sandbox-routes.ts) with the surfaces' and the console's doors (sandbox-console-doors.ts) in front of them. */
 export function createSandboxRoutesWithSurfaces(deps: SandboxRouteDeps, feed: ChangeFeed) {
@@ -30,6 +33,7 @@ export function createSandboxRoutesWithSurfaces(deps: SandboxRouteDeps, feed: Ch
     const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
     if (await routeSurfaces(deps, req.method ?? 'GET', path, query, body, res)) return;
     if (await routeConsoleDoors(deps, req.method ?? 'GET', path, query, body, res)) return;
+    if (await routeSlackEdit(deps, req.method ?? 'GET', path, body, res)) return;
     return routes(req, res, body, path);
   };
 }

@@ -146,6 +146,26 @@ export function overallStatus(builds: readonly BuildFacts[]): string {
   return [...builds].sort((a, b) => rank(b.status) - rank(a.status))[0]?.status ?? 'FAILED';
 }
 
+/** Failed test names shown in a check's line and told the fixer, at most. */
+const SHOWN_TESTS = { line: 5, feedback: 20 } as const;
+
+/**
+ * A failing check's failed tests as CodeBuild's test report lists them (read through its API,
+ * never from the log), for people and for the next attempt; '' without such a list.
+ */
+export function failingTestsText(check: CheckResult, shown: number): string {
+  const tests = check.tests;
+  if (tests?.status !== 'read' || tests.failed.length === 0) return '';
+  const rest = tests.failed.length - shown;
+  const more =
+    rest > 0
+      ? ` (and ${rest} more${tests.complete ? '' : ', not all listed'})`
+      : tests.complete
+        ? ''
+        : ' (not all listed)';
+  return `failing tests (CodeBuild's test report): ${tests.failed.slice(0, shown).join('; ')}${more}`;
+}
+
 function checkLine(check: CheckResult): string {
   if (check.skipped)
     return `• ${check.name}: skipped (${check.tail.trim() || 'not configured, no such script'})`;
@@ -154,7 +174,8 @@ function checkLine(check: CheckResult): string {
     check.command === undefined ? '' : ` — \`${check.command}\`${check.source ? ` ${check.source}` : ''}`;
   if (check.exitCode === undefined)
     return `• ${check.name}: did not finish${check.buildStatus ? ` (its build ${check.buildStatus})` : ''}${ran}`;
-  return `• ${check.name}: ${check.exitCode === 0 ? 'passed' : `failed (exit ${check.exitCode})`}${ran}`;
+  const tests = failingTestsText(check, SHOWN_TESTS.line);
+  return `• ${check.name}: ${check.exitCode === 0 ? 'passed' : `failed (exit ${check.exitCode})`}${ran}${tests === '' ? '' : `; ${tests}`}`;
 }
 
 /** The results of one build attempt, with what the fixer is told when it failed. */
@@ -182,10 +203,10 @@ export function buildResults(input: {
     ? []
     : [
         `Build attempt ${input.attempt} of your fix failed (${input.status}). Fix what the output shows, on the same branch, then submit again.`,
-        ...failing.map(
-          (c) =>
-            `Check "${c.name}" ${c.refused !== undefined ? `was refused: ${c.refused}` : c.exitCode === undefined ? 'did not finish' : `exited ${c.exitCode}`}. The end of its output:\n${c.tail}`,
-        ),
+        ...failing.map((c) => {
+          const tests = failingTestsText(c, SHOWN_TESTS.feedback);
+          return `Check "${c.name}" ${c.refused !== undefined ? `was refused: ${c.refused}` : c.exitCode === undefined ? 'did not finish' : `exited ${c.exitCode}`}.${tests === '' ? '' : ` Its ${tests}.`} The end of its output:\n${c.tail}`;
+        }),
         ...(input.problem === undefined ? [] : [`The build itself: ${tail(input.problem, 2_000)}`]),
       ];
   return {

@@ -39,8 +39,9 @@ export const MAX_TEST_NAME_CHARS = 200;
 /**
  * The per-test results of a check whose runner writes JUnit XML, read through CodeBuild's
  * report API (never from the log): `read` with the failed tests (`complete` when all of them
- * are listed), or `missing` when the build has no usable report (the runner wrote none, or
- * nothing parsed). Absent: the check's runner writes no report, and it is judged whole.
+ * are listed, and every test case of the reports was read), or `missing` when the build has no
+ * usable report (the runner wrote none, or nothing parsed). Absent: the check's runner writes
+ * no report, and it is judged whole.
  */
 export const TestReport = z.discriminatedUnion('status', [
   z.object({
@@ -48,6 +49,13 @@ export const TestReport = z.discriminatedUnion('status', [
     total: z.number().int().nonnegative(),
     failed: z.array(z.string().max(MAX_TEST_NAME_CHARS)).max(MAX_FAILED_TESTS),
     complete: z.boolean(),
+    /**
+     * The failed tests whose name another test case of the reports carries too: a runner that
+     * names no file (Node's JUnit reporter), two tests named alike in one file, or a name cut
+     * at its length limit. Such a failure cannot be told apart from its namesakes, so it is
+     * never matched to the base's (absent in results read before this was kept: none known).
+     */
+    shared: z.array(z.string().max(MAX_TEST_NAME_CHARS)).max(MAX_FAILED_TESTS).optional(),
   }),
   z.object({ status: z.literal('missing'), reason: z.string().max(300) }),
 ]);

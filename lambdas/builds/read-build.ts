@@ -41,11 +41,14 @@ export async function readBuildResults(
   const problems = builds.flatMap((b) => (b.problem === undefined ? [] : [`${b.check}: ${b.problem}`]));
   const ids = builds.flatMap((b) => (b.id === undefined ? [] : [b.id]));
   const checks = checkResults(input.checks, builds);
-  // Per-test results of a check whose runner writes a report, from CodeBuild's report API.
+  // Per-test results of a check whose runner writes a report, from CodeBuild's report API, where
+  // they mean something: a check that ran to its end and failed (which tests, and whether the
+  // base's red tests excuse them). A passed check's report decides nothing, so it is not read.
   for (const definition of input.checks) {
     const result = checks.find((c) => c.name === definition.name);
     const build = builds.find((b) => b.check === definition.name);
     if (definition.junitReport !== true || result === undefined || build?.id === undefined) continue;
+    if (result.exitCode === undefined || result.exitCode === 0) continue;
     result.tests =
       readTests === undefined
         ? { status: 'missing', reason: 'no reader of CodeBuild reports was given' }

@@ -8,18 +8,25 @@ import { MAX_FAILED_TESTS, MAX_TEST_NAME_CHARS, type TestReport } from './contra
 
 /**
  * A checks build's per-test results from CodeBuild's report API: `BatchGetReports` for the
- * reports the build lists (`reportArns`), then `DescribeTestCases` of the failed and errored
- * cases. What the runner printed is never read: the cases are what CodeBuild parsed from the
- * report file.
+ * reports the build lists (`reportArns`), then `DescribeTestCases` of every case, so that a
+ * failed test whose name other cases share is known (`shared`): a failure is only ever matched
+ * to the base's by its name, and a name two tests carry matches neither for sure. What the
+ * runner printed is never read: the cases are what CodeBuild parsed from the report file.
  */
 
 /** Reads the per-test results of a build's reports. */
 export type ReadTestReport = (reportArns: readonly string[]) => Promise<TestReport>;
 
-/** Pages of failed cases read at most per status (100 cases a page). */
-const MAX_PAGES = 5;
+/** Pages of cases read at most per report (100 cases a page): 10,000 tests. */
+const MAX_PAGES = 100;
 
-/** A test's name for people and for matching: its prefix, suite and name, repeated parts once. */
+const FAILING: ReadonlySet<string> = new Set(['FAILED', 'ERROR']);
+
+/**
+ * A test's name for people and for matching: its prefix (JUnit's `classname`: Vitest's is the
+ * file), suite and name, repeated parts once. Node's reporter gives no file (its `classname`
+ * is `test`), so two files' tests named alike get one name: `shared` says so.
+ */
 export function testName(testCase: Pick<TestCase, 'prefix' | 'testSuiteName' | 'name'>): string {
   const parts: string[] = [];
   for (const part of [testCase.prefix, testCase.testSuiteName, testCase.name]) {
@@ -29,6 +36,24 @@ export function testName(testCase: Pick<TestCase, 'prefix' | 'testSuiteName' | '
   return parts.join(' > ').slice(0, MAX_TEST_NAME_CHARS);
 }
 
+/** The failed tests of `cases`, and those of them whose name more than one case carries. */
+export function failedTests(
+  cases: readonly Pick<TestCase, 'prefix' | 'testSuiteName' | 'name' | 'status'>[],
+): {
+  failed: string[];
+  shared: string[];
+} {
+  const count = new Map<string, number>();
+  const failed = new Set<string>();
+  for (const testCase of cases) {
+    const name = testName(testCase);
+    count.set(name, (count.get(name) ?? 0) + 1);
+    if (FAILING.has(testCase.status ?? '')) failed.add(name);
+  }
+  const names = [...failed].sort();
+  return { failed: names, shared: names.filter((name) => (count.get(name) ?? 0) > 1) };
+}
+
 export function codeBuildTestReports(client: CodeBuildClient): ReadTestReport {
   return async (reportArns) => {
     if (reportArns.length === 0) return { status: 'missing', reason: 'the build has no test report' };
@@ -36,36 +61,34 @@ export function codeBuildTestReports(client: CodeBuildClient): ReadTestReport {
     const usable = reports.filter((r) => r.arn !== undefined && r.status !== 'INCOMPLETE');
     if (usable.length === 0)
       return { status: 'missing', reason: 'the test runner wrote no report CodeBuild could read' };
-    const failed = new Set<string>();
+    const cases: TestCase[] = [];
     let complete = true;
     let total = 0;
     for (const report of usable) {
       total += report.testSummary?.total ?? 0;
-      for (const status of ['FAILED', 'ERROR'] as const) {
-        let nextToken: string | undefined;
-        let pages = 0;
-        do {
-          const page = await client.send(
-            new DescribeTestCasesCommand({
-              reportArn: report.arn,
-              filter: { status },
-              maxResults: 100,
-              ...(nextToken === undefined ? {} : { nextToken }),
-            }),
-          );
-          for (const testCase of page.testCases ?? []) failed.add(testName(testCase));
-          nextToken = page.nextToken;
-          pages += 1;
-        } while (nextToken !== undefined && pages < MAX_PAGES);
-        if (nextToken !== undefined) complete = false;
-      }
+      let nextToken: string | undefined;
+      let pages = 0;
+      do {
+        const page = await client.send(
+          new DescribeTestCasesCommand({
+            reportArn: report.arn,
+            maxResults: 100,
+            ...(nextToken === undefined ? {} : { nextToken }),
+          }),
+        );
+        cases.push(...(page.testCases ?? []));
+        nextToken = page.nextToken;
+        pages += 1;
+      } while (nextToken !== undefined && pages < MAX_PAGES);
+      if (nextToken !== undefined) complete = false;
     }
-    const names = [...failed].sort();
+    const { failed, shared } = failedTests(cases);
     return {
       status: 'read',
       total,
-      failed: names.slice(0, MAX_FAILED_TESTS),
-      complete: complete && names.length <= MAX_FAILED_TESTS,
+      failed: failed.slice(0, MAX_FAILED_TESTS),
+      complete: complete && failed.length <= MAX_FAILED_TESTS,
+      shared: shared.slice(0, MAX_FAILED_TESTS),
     };
   };
 }

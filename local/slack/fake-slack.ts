@@ -5,7 +5,9 @@
  * API request, the bot's own posts included.
  */
 
+import { SlackApiError } from './errors.ts';
 import { SlackFaults } from './faults.ts';
+import { editedMessage, messageView } from './message-view.ts';
 import type {
   EphemeralMessage,
   FakeSlackOptions,
@@ -23,16 +25,7 @@ export type * from './types.ts';
 
 export type MessageListener = (event: SlackMessageEvent) => void | Promise<void>;
 
-/** Raised by the workspace for a request Slack would refuse; `code` is Slack's `error` string. */
-export class SlackApiError extends Error {
-  override readonly name = 'SlackApiError';
-  constructor(
-    readonly code: string,
-    detail?: string,
-  ) {
-    super(detail ? `${code}: ${detail}` : code);
-  }
-}
+export { SlackApiError } from './errors.ts';
 
 export class FakeSlack {
   readonly botToken: string;
@@ -142,6 +135,18 @@ export class FakeSlack {
     return message;
   }
 
+  /**
+   * A user edits their own message (Slack lets nobody edit another's): the text changes, and
+   * the subscribers get the edit (`edit`), which Slack sends as `message_changed` (sign.ts).
+   */
+  editAsUser(input: { channel: string; ts: string; user: string; text: string }): StoredSlackMessage {
+    const message = this.find(this.channelId(input.channel), input.ts);
+    if (message.user !== input.user || message.bot_id !== undefined)
+      throw new SlackApiError('cant_update_message');
+    this.announce(editedMessage(message, input.text, this.nextTs(message.channel)));
+    return message;
+  }
+
   postEphemeral(input: {
     channel: string;
     user: string;
@@ -180,14 +185,7 @@ export class FakeSlack {
     const channel = this.channelId(query.channel);
     const selected =
       query.thread_ts === undefined ? this.topLevel(channel) : this.thread(channel, query.thread_ts);
-    return selected.map((message) => ({
-      ts: message.ts,
-      ...(message.thread_ts === undefined ? {} : { thread_ts: message.thread_ts }),
-      ...(message.bot_id === undefined ? { user: message.user } : { user: message.user, bot: true as const }),
-      text: message.text,
-      ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
-      ...(message.files === undefined ? {} : { files: message.files }),
-    }));
+    return selected.map(messageView);
   }
 
   channels(): SlackChannel[] {

@@ -52,13 +52,42 @@ export interface SlackEvent {
   blocks?: unknown[];
   event_ts: string;
   team?: string;
+  /** On the `app_mention` Slack sends again for an edited message: who edited it, and when. */
+  edited?: { user: string; ts: string };
+}
+
+/** The message inside a `message_changed` event (its new or its previous version). */
+export interface ChangedMessage {
+  type: 'message';
+  user?: string;
+  text: string;
+  ts: string;
+  thread_ts?: string;
+  team: string;
+  edited?: { user: string; ts: string };
+}
+
+/**
+ * What Slack sends when a message is edited: hidden, with the edit's own ts at the top and
+ * the message's ts inside `message` (the new version) and `previous_message`.
+ */
+export interface MessageChangedEvent {
+  type: 'message';
+  subtype: 'message_changed';
+  hidden: true;
+  channel: string;
+  channel_type: 'channel' | 'im';
+  ts: string;
+  event_ts: string;
+  message: ChangedMessage;
+  previous_message: ChangedMessage;
 }
 
 export interface EventCallbackBody {
   token: string;
   team_id: string;
   api_app_id: string;
-  event: SlackEvent;
+  event: SlackEvent | MessageChangedEvent;
   type: 'event_callback';
   event_id: string;
   event_time: number;
@@ -82,36 +111,86 @@ export function buildEventCallback(
     {
       type: 'message',
       ...eventFields(message, options.teamId),
-      // A direct message's channel id begins with D (Slack's `im`); every other is a channel here.
-      channel_type: message.channel.startsWith('D') ? 'im' : 'channel',
+      channel_type: channelType(message.channel),
     },
     options,
   );
 }
 
-/** The `app_mention` callback Slack sends, with its own event id, when a user mentions the bot. */
+/**
+ * The `app_mention` callback Slack sends, with its own event id, when a user mentions the bot,
+ * and again when a message that mentions it is edited (then with `edited`).
+ */
 export function buildAppMentionCallback(
   message: SlackMessageEvent,
   options: EventCallbackOptions,
 ): EventCallbackBody {
-  return wrap({ type: 'app_mention', ...eventFields(message, options.teamId) }, options);
+  const { edit } = message;
+  const edited =
+    edit === undefined ? {} : { event_ts: edit.editedTs, edited: { user: edit.editor, ts: edit.editedTs } };
+  return wrap({ type: 'app_mention', ...eventFields(message, options.teamId), ...edited }, options);
+}
+
+/**
+ * The `message_changed` callback Slack sends when a user edits a message (Slack's reference:
+ * docs.slack.dev/reference/events/message/message_changed): `hidden`, no `user` of its own,
+ * the edit's ts at the top, the message's new version (with `edited`) and its previous one.
+ */
+export function buildMessageChangedCallback(
+  message: SlackMessageEvent & { edit: NonNullable<SlackMessageEvent['edit']> },
+  options: EventCallbackOptions,
+): EventCallbackBody {
+  const { edit } = message;
+  const version = (text: string): ChangedMessage => ({
+    type: 'message',
+    ...(message.user === undefined ? {} : { user: message.user }),
+    text,
+    ts: message.ts,
+    ...(message.thread_ts === undefined ? {} : { thread_ts: message.thread_ts }),
+    team: options.teamId,
+  });
+  return wrap(
+    {
+      type: 'message',
+      subtype: 'message_changed',
+      hidden: true,
+      channel: message.channel,
+      channel_type: channelType(message.channel),
+      ts: edit.editedTs,
+      event_ts: edit.editedTs,
+      message: { ...version(message.text), edited: { user: edit.editor, ts: edit.editedTs } },
+      previous_message: version(edit.previousText),
+    },
+    options,
+  );
 }
 
 /**
  * Every callback Slack sends for one message: the `message` event and, when the text
  * mentions `<@botUserId>` and a user (not a bot) wrote it, an `app_mention` event too.
- * `eventId` names the first; the mention gets a fresh id.
+ * `eventId` names the first; the mention gets a fresh id. For an edit, `message_changed`,
+ * and the `app_mention` again (with `edited`) when the edited text mentions the bot.
  */
 export function buildEventCallbacks(
   message: SlackMessageEvent,
   options: EventCallbackOptions,
 ): EventCallbackBody[] {
-  const callbacks = [buildEventCallback(message, options)];
+  const { edit } = message;
+  const callbacks = [
+    edit === undefined
+      ? buildEventCallback(message, options)
+      : buildMessageChangedCallback({ ...message, edit }, options),
+  ];
   if (options.botUserId && message.bot_id === undefined && message.text.includes(`<@${options.botUserId}>`)) {
     const { eventId: _first, ...rest } = options;
     callbacks.push(buildAppMentionCallback(message, rest));
   }
   return callbacks;
+}
+
+/** A direct message's channel id begins with D (Slack's `im`); every other is a channel here. */
+function channelType(channel: string): 'channel' | 'im' {
+  return channel.startsWith('D') ? 'im' : 'channel';
 }
 
 export function newEventId(): string {
@@ -134,7 +213,7 @@ function eventFields(message: SlackMessageEvent, teamId: string) {
   };
 }
 
-function wrap(event: SlackEvent, options: EventCallbackOptions): EventCallbackBody {
+function wrap(event: SlackEvent | MessageChangedEvent, options: EventCallbackOptions): EventCallbackBody {
   return {
     token: options.token ?? 'sandbox-verification-token',
     team_id: options.teamId,

@@ -22,6 +22,8 @@ export interface SlackMessageEvent {
   subtype?: string;
   text: string;
   blocks?: unknown[];
+  /** Set when a user edited the message (its text is the new one): Slack sends `message_changed`. */
+  edit?: { previousText: string; editor: string; editedTs: string };
 }
 
 /** A message as `messages()` lists it. */

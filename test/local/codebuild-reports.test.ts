@@ -5,6 +5,7 @@ import {
   type TestCase,
 } from '@aws-sdk/client-codebuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeBuildTestReports } from '../../lambdas/builds/read-test-report.ts';
 import { parseJunit } from '../../local/codebuild/junit.ts';
 import { globMatches } from '../../local/codebuild/reports.ts';
 import { createProject, finished, makeRepository, startCodeBuild } from './codebuild.harness.ts';
@@ -30,7 +31,12 @@ test('skipped one', { skip: true }, () => {});
 
 beforeAll(async () => {
   cb = await startCodeBuild({ minuteMs: 60_000 });
-  repo = makeRepository({ 'cart.test.ts': TESTS });
+  repo = makeRepository({
+    'cart.test.ts': TESTS,
+    // Two files with a test named alike: Node's JUnit report names no file, so one name.
+    'a.test.ts': `import { test } from 'node:test';\nimport assert from 'node:assert';\ntest('rounds VAT', () => { assert.equal(1, 2); });\n`,
+    'b.test.ts': `import { test } from 'node:test';\ntest('rounds VAT', () => {});\ntest('adds', () => {});\n`,
+  });
   await createProject(cb.client, 'reports', repo.path, 'version: 0.2\nphases: {}\n');
 });
 afterAll(async () => {
@@ -45,17 +51,22 @@ const buildspec = (command: string) =>
     reports: { tests: { files: ['.check-junit.xml'], 'file-format': 'JUNITXML' } },
   });
 
+/** A build of Node's test runner on `files`, its JUnit report declared, run to its end. */
+async function nodeTestBuild(files: string) {
+  const started = await cb.client.send(
+    new StartBuildCommand({
+      projectName: 'reports',
+      buildspecOverride: buildspec(
+        `tsx --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=.check-junit.xml ${files}`,
+      ),
+    }),
+  );
+  return finished(cb.client, started.build?.id ?? '');
+}
+
 describe("the sandbox CodeBuild's test reports", () => {
   it('keeps the JUnit report of a failed build and serves it through BatchGetReports and DescribeTestCases', async () => {
-    const started = await cb.client.send(
-      new StartBuildCommand({
-        projectName: 'reports',
-        buildspecOverride: buildspec(
-          'tsx --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=.check-junit.xml cart.test.ts',
-        ),
-      }),
-    );
-    const done = await finished(cb.client, started.build?.id ?? '');
+    const done = await nodeTestBuild('cart.test.ts');
     expect(done.buildStatus).toBe('FAILED');
     expect(done.reportArns).toHaveLength(1);
     const arn = done.reportArns?.[0] ?? '';
@@ -107,6 +118,21 @@ describe("the sandbox CodeBuild's test reports", () => {
     await expect(
       cb.client.send(new DescribeTestCasesCommand({ reportArn: `${arn}x` })),
     ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+  });
+
+  it("gives the workflows' reader a failed test whose name a passing test of another file shares as shared", async () => {
+    const done = await nodeTestBuild('a.test.ts b.test.ts');
+    expect(done.buildStatus).toBe('FAILED');
+
+    const report = await codeBuildTestReports(cb.client)(done.reportArns ?? []);
+
+    expect(report).toEqual({
+      status: 'read',
+      total: 3,
+      failed: ['test > rounds VAT'],
+      complete: true,
+      shared: ['test > rounds VAT'],
+    });
   });
 
   it('makes an INCOMPLETE report when the runner wrote no file', async () => {

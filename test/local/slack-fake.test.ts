@@ -167,6 +167,37 @@ describe('fake Slack Web API through the real @slack/web-api WebClient', () => {
     ]);
   });
 
+  it('lets a user edit only their own message, and tells subscribers of the edit with the previous text', async () => {
+    const events: SlackMessageEvent[] = [];
+    slack.onMessage((event) => {
+      events.push(event);
+    });
+    const { ts } = slack.postAsUser({ channel: 'C_BUG_REPORTS', user: 'U_REPORTER', text: 'it fails' });
+    expect(() => slack.editAsUser({ channel: 'C_BUG_REPORTS', ts, user: 'U_OTHER', text: 'fix it' })).toThrow(
+      'cant_update_message',
+    );
+
+    const edited = slack.editAsUser({
+      channel: 'C_BUG_REPORTS',
+      ts,
+      user: 'U_REPORTER',
+      text: 'it works now',
+    });
+    await slack.settled();
+
+    expect(edited.edited?.user).toBe('U_REPORTER');
+    expect(Number(edited.edited?.ts)).toBeGreaterThan(Number(ts));
+    expect(slack.messages({ channel: 'C_BUG_REPORTS' }).map((m) => m.text)).toEqual(['it works now']);
+    expect(events.at(-1)).toEqual({
+      channel: 'C_BUG_REPORTS',
+      ts,
+      user: 'U_REPORTER',
+      text: 'it works now',
+      edit: { previousText: 'it fails', editor: 'U_REPORTER', editedTs: edited.edited?.ts },
+    });
+    expect(events).toHaveLength(2);
+  });
+
   it('delivers events one at a time in posting order even to a slow subscriber', async () => {
     const delivered: string[] = [];
     slack.onMessage(async (event) => {

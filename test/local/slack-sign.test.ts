@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { isValidSlackRequest } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
+import { parseSlackRequest } from '../../lambdas/ingress/parse-slack-request.ts';
 import type { SlackMessageEvent } from '../../local/slack/fake-slack.ts';
 import { buildEventCallback, buildEventCallbacks, signSlackRequest } from '../../local/slack/sign.ts';
 
@@ -109,5 +110,76 @@ describe('buildEventCallbacks', () => {
       { teamId: 'T_SANDBOX', apiAppId: 'A_BOT', botUserId: 'U_BOT' },
     );
     expect(callbacks.map((callback) => callback.event.type)).toEqual(['message']);
+  });
+});
+
+describe('an edit, as Slack sends it', () => {
+  const edited: SlackMessageEvent = {
+    channel: 'C_BUG_SUMMARIES',
+    ts: '1735689600.000100',
+    thread_ts: '1735689500.000100',
+    user: 'U_THIRD',
+    text: '<@U_BOT> approved, please fix it',
+    edit: { previousText: 'following this one', editor: 'U_THIRD', editedTs: '1735689700.000200' },
+  };
+  const options = { teamId: 'T_SANDBOX', apiAppId: 'A_BOT', eventId: 'Ev0001', botUserId: 'U_BOT' };
+
+  it('is message_changed: hidden, the edit ts on top, the new version with `edited` and the previous one', () => {
+    const [changed, mention, ...rest] = buildEventCallbacks(edited, options);
+    expect(rest).toEqual([]);
+    expect(changed?.event_id).toBe('Ev0001');
+    expect(changed?.event).toEqual({
+      type: 'message',
+      subtype: 'message_changed',
+      hidden: true,
+      channel: 'C_BUG_SUMMARIES',
+      channel_type: 'channel',
+      ts: '1735689700.000200',
+      event_ts: '1735689700.000200',
+      message: {
+        type: 'message',
+        user: 'U_THIRD',
+        text: '<@U_BOT> approved, please fix it',
+        ts: '1735689600.000100',
+        thread_ts: '1735689500.000100',
+        team: 'T_SANDBOX',
+        edited: { user: 'U_THIRD', ts: '1735689700.000200' },
+      },
+      previous_message: {
+        type: 'message',
+        user: 'U_THIRD',
+        text: 'following this one',
+        ts: '1735689600.000100',
+        thread_ts: '1735689500.000100',
+        team: 'T_SANDBOX',
+      },
+    });
+    // The edited text mentions the bot: Slack sends the mention again, with `edited`.
+    expect(mention?.event).toMatchObject({
+      type: 'app_mention',
+      user: 'U_THIRD',
+      ts: '1735689600.000100',
+      edited: { user: 'U_THIRD', ts: '1735689700.000200' },
+    });
+  });
+
+  it('is ignored by the ingress as an edit, both events, never routed as a message', () => {
+    for (const callback of buildEventCallbacks(edited, options)) {
+      const parsed = parseSlackRequest({
+        body: JSON.stringify(callback),
+        contentType: 'application/json',
+        requestTimestamp: '1735689700',
+        receivedAt: new Date(Date.UTC(2001, 0, 1)).toISOString(),
+        botUserId: 'U_BOT',
+      });
+      expect(parsed).toMatchObject({ type: 'ignore', reason: 'edited_message' });
+    }
+  });
+
+  it('sends only message_changed when the edited text does not mention the bot', () => {
+    const callbacks = buildEventCallbacks({ ...edited, text: 'following this one, thanks' }, options);
+    expect(callbacks.map((c) => [c.event.type, 'subtype' in c.event ? c.event.subtype : undefined])).toEqual([
+      ['message', 'message_changed'],
+    ]);
   });
 });

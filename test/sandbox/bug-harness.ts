@@ -108,6 +108,8 @@ export interface HarnessOptions {
    * `sandbox.stepFunctions.clock` (local/stepfunctions/clock.ts). @default 'real'
    */
   clock?: 'real' | 'manual';
+  /** The handlers' log level (Powertools'); a test that reads what a handler logged raises it. @default 'SILENT' */
+  logLevel?: 'INFO' | 'SILENT';
 }
 
 export async function startBugHarness(
@@ -146,7 +148,7 @@ export async function startBugHarness(
           ...options.env,
         }
       : { ...slackRetryPacing(timeScale), ...options.env },
-    logLevel: 'SILENT',
+    logLevel: options.logLevel ?? 'SILENT',
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
 
@@ -232,6 +234,23 @@ export function promptOfTurn(request: RecordedModelRequest): string {
     if (text.trim()) return text;
   }
   return '';
+}
+
+/**
+ * A report and its first findings (one scripted turn), once the findings carry their "Fix it"
+ * button (a repository is configured) and the conversation waits for developers: the bug id,
+ * the report's ts and the findings thread's ts.
+ */
+export async function reportedWithFixIt(h: BugHarness, text: string) {
+  const report = await h.post(CHANNELS.reports, REPORTER, text);
+  const bug = bugIdFor(report);
+  h.script(bug, turn(bug, findings('The session token is dropped after the payment redirect.')));
+  const conversation = await h.eventually(
+    () => h.store.getConversation(bug, { consistent: true }),
+    (c) => c?.approvals?.request_fix?.messageTs !== undefined && c.wait !== undefined,
+    'the findings with their "Fix it" button, and the wait for developers',
+  );
+  return { bug, report, thread: conversation?.approvals?.request_fix?.messageTs ?? '' };
 }
 
 export const ask = (question: string): BugResult => ({

@@ -5,17 +5,15 @@ import { promptLines } from '../../local/model/demo-text.ts';
 import { type ModelReply, type RecordedModelRequest, submit } from '../../local/model/scripted-model.ts';
 import {
   type BugHarness,
-  bugIdFor,
   CHANNELS,
   DEVELOPER,
   findings,
   messageIdOf,
   promptOfTurn,
-  REPORTER,
   readsHistory,
+  reportedWithFixIt,
   type Step,
   startBugHarness,
-  turn,
 } from '../sandbox/bug-harness.ts';
 import { REPO } from '../sandbox/issue-harness.ts';
 
@@ -74,19 +72,7 @@ describe('the bug fixer starts only from a developer', () => {
       }).rest.git.getRef({ ...REPO, ref: `heads/${bugWorkBranch(bug)}` }),
     ).rejects.toMatchObject({ status: 404 });
 
-  /** Reports a bug and waits for its first findings; returns the bug id, report and findings ts. */
-  async function reported(text: string) {
-    const report = await h.post(CHANNELS.reports, REPORTER, text);
-    const bug = bugIdFor(report);
-    h.script(bug, turn(bug, findings('The session token is dropped after the payment redirect.')));
-    const conversation = await h.eventually(
-      () => h.store.getConversation(bug, { consistent: true }),
-      (c) => c?.approvals?.request_fix?.messageTs !== undefined && c.wait !== undefined,
-      'the findings with their "Fix it" button, and the wait for developers',
-    );
-    const thread = conversation?.approvals?.request_fix?.messageTs ?? '';
-    return { bug, report, thread };
-  }
+  const reported = (text: string) => reportedWithFixIt(h, text);
 
   function fixItButton(ts: string): Button {
     const message = h.sandbox.slack.workspace.find(CHANNELS.summaries, ts);

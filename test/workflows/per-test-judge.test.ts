@@ -1,7 +1,10 @@
+import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { describe, expect, it } from 'vitest';
+import { buildResults } from '../../lambdas/builds/build-results.ts';
 import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts';
 import { withJunitReport } from '../../lambdas/builds/junit-report.ts';
-import { testName } from '../../lambdas/builds/read-test-report.ts';
+import { readBuildResults } from '../../lambdas/builds/read-build.ts';
+import { failedTests, testName } from '../../lambdas/builds/read-test-report.ts';
 import { failingChecks, judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
 import { pullRequestBody } from '../../lambdas/workflows/issue-pipeline/committer.ts';
 import { initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
@@ -27,11 +30,12 @@ const fresh = () =>
     branch: 'agents/issue-7',
   });
 
-const read = (failed: string[], complete = true): TestReport => ({
+const read = (failed: string[], complete = true, shared: string[] = []): TestReport => ({
   status: 'read',
   total: 10,
   failed,
   complete,
+  shared,
 });
 
 /** A red test check (exit 1) with these per-test results, and a green typecheck. */
@@ -123,6 +127,155 @@ describe('a failing test check judged against the base, per test', () => {
     expect(judged.handOff.next).toBe('reviewer');
     expect(pullRequestBody(judged.state, 'title\n\nsummary', '- files')).toContain(
       'fails on the base commit too: every failing test fails on the base commit too: cart > rounds VAT',
+    );
+  });
+});
+
+describe('tests named alike in different files (a report that names no file)', () => {
+  // Node's JUnit reporter: every case's classname is `test`, no file anywhere.
+  const nodeCase = (name: string, status: 'SUCCEEDED' | 'FAILED', suite?: string) => ({
+    prefix: 'test',
+    name,
+    status,
+    ...(suite === undefined ? {} : { testSuiteName: suite }),
+  });
+
+  it('marks a failed test whose name another case carries, whatever that case did', () => {
+    expect(
+      failedTests([
+        nodeCase('rounds VAT', 'FAILED'),
+        nodeCase('rounds VAT', 'SUCCEEDED'),
+        nodeCase('adds', 'FAILED', 'cart'),
+        nodeCase('adds', 'SUCCEEDED'),
+        nodeCase('applies the coupon', 'FAILED'),
+      ]),
+    ).toEqual({
+      failed: ['test > applies the coupon', 'test > cart > adds', 'test > rounds VAT'],
+      // `cart > adds` and top-level `adds` are two names: the suite tells them apart.
+      shared: ['test > rounds VAT'],
+    });
+  });
+
+  it('keeps tests of two files apart where the report names the file (Vitest: the classname)', () => {
+    const vitestCase = (file: string, status: 'SUCCEEDED' | 'FAILED') => ({
+      prefix: file,
+      testSuiteName: file,
+      name: 'cart > rounds VAT',
+      status,
+    });
+    expect(
+      failedTests([vitestCase('test/a.test.ts', 'FAILED'), vitestCase('test/b.test.ts', 'SUCCEEDED')]),
+    ).toEqual({ failed: ['test/a.test.ts > cart > rounds VAT'], shared: [] });
+  });
+
+  it('excuses nothing when the test failing on the base shares its name with a passing test elsewhere (regression: both counted as one)', () => {
+    // On the base, a.test's "rounds VAT" fails and b.test's passes; the change breaks b.test's.
+    const base = red(read(['test > rounds VAT'], true, ['test > rounds VAT']));
+    const verdict = judgedTest(red(read(['test > rounds VAT'], true, ['test > rounds VAT'])), base);
+    expect(verdict).toEqual({
+      name: 'test',
+      preExisting: false,
+      detail:
+        "failing tests whose name other tests share (the report names no file), so they cannot be matched to the base's: test > rounds VAT",
+    });
+  });
+
+  it("excuses nothing when only the change's report has two tests of that name (a namesake added beside the base's red test)", () => {
+    const base = red(read(['test > rounds VAT']));
+    expect(judgedTest(red(read(['test > rounds VAT'], true, ['test > rounds VAT'])), base)?.preExisting).toBe(
+      false,
+    );
+    // Unshared, the same failure is the base's own and stays excused.
+    expect(judgedTest(red(read(['test > rounds VAT'])), base)?.preExisting).toBe(true);
+  });
+
+  it('names both the new failures and the ones that cannot be matched, and sends the writer back', () => {
+    const state = fresh();
+    state.pipeline.attempt = 1;
+    const judged = judgeBuild(
+      state,
+      red(read(['test > applies the coupon', 'test > rounds VAT'], true, ['test > rounds VAT'])),
+      red(read(['test > rounds VAT'], true, ['test > rounds VAT'])),
+    );
+    expect(judged.handOff.next).toBe('writer');
+    expect(judged.state.build.errors[0]).toBe(
+      "test failed: failing tests that pass on the base commit: test > applies the coupon. failing tests whose name other tests share (the report names no file), so they cannot be matched to the base's: test > rounds VAT",
+    );
+  });
+});
+
+describe("a failing check's tests, for people and the next attempt (both workflows)", () => {
+  /** A finished build of `check` whose BUILD phase ended `status`, listing one report. */
+  const outcome = (check: string, status: 'SUCCEEDED' | 'FAILED') => ({
+    check,
+    output: {
+      Build: {
+        Id: `${check}-build`,
+        BuildStatus: status,
+        Phases: [
+          { PhaseType: 'INSTALL', PhaseStatus: 'SUCCEEDED' },
+          {
+            PhaseType: 'BUILD',
+            PhaseStatus: status,
+            ...(status === 'FAILED'
+              ? { Contexts: [{ StatusCode: 'COMMAND_EXECUTION_ERROR', Message: 'Reason: exit status 1' }] }
+              : {}),
+          },
+        ],
+        ReportArns: [`arn:aws:codebuild:us-east-1:000000000000:report/p-tests:${check}`],
+      },
+    },
+  });
+  const noLogs = { send: async () => ({ events: [] }) } as unknown as CloudWatchLogsClient;
+  const definitions = (name: 'test' | 'lint') => [{ name, command: 'sh -c tsx --test', junitReport: true }];
+
+  it('reads the report of a check that failed, and names its failing tests in the summary and the feedback', async () => {
+    const asked: string[][] = [];
+    const results = await readBuildResults(
+      { conversationId: 'c', attempt: 1, checks: definitions('test'), builds: [outcome('test', 'FAILED')] },
+      noLogs,
+      async (arns) => {
+        asked.push([...arns]);
+        return read(['test > cart > applies the coupon', 'test > rounds VAT']);
+      },
+    );
+    expect(asked).toEqual([['arn:aws:codebuild:us-east-1:000000000000:report/p-tests:test']]);
+    expect(results.summary).toContain(
+      "• test: failed (exit 1) — `sh -c tsx --test`; failing tests (CodeBuild's test report): test > cart > applies the coupon; test > rounds VAT",
+    );
+    expect(results.feedback[1]).toContain(
+      'Check "test" exited 1. Its failing tests (CodeBuild\'s test report): test > cart > applies the coupon; test > rounds VAT. The end of its output:',
+    );
+  });
+
+  it("does not read a passed check's report: it decides nothing", async () => {
+    let asked = 0;
+    const results = await readBuildResults(
+      {
+        conversationId: 'c',
+        attempt: 1,
+        checks: definitions('test'),
+        builds: [outcome('test', 'SUCCEEDED')],
+      },
+      noLogs,
+      async () => {
+        asked += 1;
+        return read([]);
+      },
+    );
+    expect(asked).toBe(0);
+    expect(results.passed).toBe(true);
+    expect(results.checks[0]?.tests).toBeUndefined();
+  });
+
+  it('says when the list is cut, and names no tests without a usable report', () => {
+    const many = Array.from({ length: 8 }, (_, i) => `test > case ${i}`);
+    const check = (tests: TestReport) => ({ name: 'test', exitCode: 1, skipped: false, tail: '', tests });
+    const summaryOf = (tests: TestReport) =>
+      buildResults({ attempt: 1, status: 'FAILED', checks: [check(tests)] }).summary;
+    expect(summaryOf(read(many, false))).toContain('test > case 4 (and 3 more, not all listed)');
+    expect(summaryOf({ status: 'missing', reason: 'the build has no test report' })).not.toContain(
+      'failing tests',
     );
   });
 });

@@ -51,8 +51,11 @@ export function failingChecks(branch: BuildResults, base: BuildResults | undefin
 
 /**
  * A check that failed on both, judged per test: a test failing on the base excuses only
- * itself. The base's report is the trusted one (the base commit's code); the change's is
- * written by the code under test, so it can only narrow what is excused: without a usable
+ * itself, and only when no other test of either report carries its name (Node's JUnit
+ * reporter names no file: two files' tests named alike are one name, and a failure of either
+ * is never excused by the other's). The base's report is the trusted one (the base commit's
+ * code); the change's is written by the code under test, so it can only narrow what is
+ * excused compared with judging the whole check: without a usable
  * report, with an incomplete list, or with no failing test while the check failed (a report
  * that contradicts the check's own status), nothing is excused.
  */
@@ -73,16 +76,31 @@ export function perTest(
   if (branch.failed.length === 0)
     return { preExisting: false, detail: 'the check failed, but its report names no failing test' };
   const onBase = new Set(base.failed);
+  // A name several tests carry (no file in the report, say) matches none of them for sure.
+  const shared = new Set([...(base.shared ?? []), ...(branch.shared ?? [])]);
   const fresh = branch.failed.filter((name) => !onBase.has(name));
-  if (fresh.length > 0)
+  const namesakes = branch.failed.filter((name) => onBase.has(name) && shared.has(name));
+  if (fresh.length > 0 || namesakes.length > 0)
     return {
       preExisting: false,
-      detail: `failing tests that pass on the base commit: ${fresh.slice(0, 10).join('; ')}${fresh.length > 10 ? ` (and ${fresh.length - 10} more)` : ''}`,
+      detail: [
+        ...(fresh.length > 0 ? [`failing tests that pass on the base commit: ${listed(fresh)}`] : []),
+        ...(namesakes.length > 0
+          ? [
+              `failing tests whose name other tests share (the report names no file), so they cannot be matched to the base's: ${listed(namesakes)}`,
+            ]
+          : []),
+      ].join('. '),
     };
   return {
     preExisting: true,
     detail: `every failing test fails on the base commit too: ${branch.failed.slice(0, 10).join('; ')}`,
   };
+}
+
+/** Up to ten test names, and how many more. */
+function listed(names: readonly string[]): string {
+  return `${names.slice(0, 10).join('; ')}${names.length > 10 ? ` (and ${names.length - 10} more)` : ''}`;
 }
 
 /** How a failing check was matched to the base's, for the pull request and the writer. */
