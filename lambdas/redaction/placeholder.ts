@@ -13,5 +13,10 @@ export function placeholder(finding: Pick<Finding, 'family' | 'kind'>, value: st
   return `<${finding.family}:${finding.kind}#${tag}>`;
 }
 
-/** A placeholder as written by `placeholder` (so text redacted once is left alone the next time). */
-export const PLACEHOLDER = /<(?:secret|pii):[a-z0-9-]+#[0-9a-f]{4}>/g;
+/**
+ * A placeholder as written by `placeholder` (so text redacted once is left alone the next time),
+ * also in the form Slack's mrkdwn escaping gives it (`&lt;pii:email#91c0&gt;`): a text rendered
+ * for Slack after one door redacted it passes the Slack door next, and a placeholder it does not
+ * recognise would be taken for a `key: value` secret and lose its kind.
+ */
+export const PLACEHOLDER = /(?:<|&lt;)(?:secret|pii):[a-z0-9-]+#[0-9a-f]{4}(?:>|&gt;)/g;

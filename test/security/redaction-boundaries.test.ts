@@ -154,6 +154,32 @@ describe('the redaction layer at every boundary', () => {
     expect(slack.bodies[0]).toContain('<pii:card#');
   });
 
+  it('shares no file with a seeded value: the upload that bypasses the Web API call is redacted too', async () => {
+    const slack = await recorder((request) => ({
+      status: 200,
+      body: request.url?.includes('getUploadURLExternal')
+        ? { ok: true, upload_url: `${slackUrl}/upload`, file_id: 'F1' }
+        : { ok: true, files: [{ id: 'F1' }] },
+    }));
+    const slackUrl = slack.url;
+    const client = new RedactingWebClient(
+      'xoxb-test',
+      { slackApiUrl: `${slack.url}/api/`, retryConfig: { retries: 0 } },
+      SETTINGS,
+    );
+
+    await client.files.uploadV2({
+      channel_id: 'C1',
+      filename: 'prd.md',
+      title: `PRD for ${v.email}`,
+      content: Object.values(SOURCES).join('\n'),
+    });
+
+    expect(slack.bodies.length).toBeGreaterThanOrEqual(3);
+    expect(leaked(slack.bodies.join('\n'))).toEqual([]);
+    expect(slack.bodies.join('\n')).toContain('<secret:github-token#');
+  });
+
   it('opens no pull request and writes no comment with a seeded value', async () => {
     const github = await recorder(() => ({
       status: 201,
