@@ -1,5 +1,5 @@
 import { type FilesUploadV2Arguments, WebClient, type WebClientOptions } from '@slack/web-api';
-import { type RedactionSettings, Redactor, redactionSettings } from '../redaction/index.ts';
+import { type RedactionSettings, Redactor, redactionSettings, tagScope } from '../redaction/index.ts';
 
 /**
  * The keys whose strings people read in Slack: message text, Block Kit text objects, stream
@@ -28,8 +28,8 @@ const TEXT_KEYS = new Set([
  * Slack's WebClient with the redaction layer on every call it makes: whatever the platform
  * writes to Slack (posts, updates, streams, the timeline, statuses, App Home, shared files)
  * goes through `apiCall` (and a shared file through `filesUploadV2`, which does not), so two
- * overrides cover every method. Placeholders are keyed by the
- * thread the call writes to.
+ * overrides cover every method. Placeholders are keyed by the conversation the call is made for
+ * (lambdas/redaction/conversation-scope.ts), or by the thread it writes to when none is known.
  */
 export class RedactingWebClient extends WebClient {
   private readonly redaction: RedactionSettings;
@@ -62,7 +62,7 @@ export class RedactingWebClient extends WebClient {
   private redacted(options: Record<string, unknown>): Promise<Record<string, unknown>> {
     const thread = options.thread_ts ?? options.ts ?? '';
     const channel = options.channel ?? options.channel_id ?? '';
-    const redactor = new Redactor(`slack:${String(channel)}:${String(thread)}`, this.redaction);
+    const redactor = new Redactor(tagScope(`slack:${String(channel)}:${String(thread)}`), this.redaction);
     const redacted = redactText(options, redactor) as Promise<Record<string, unknown>>;
     // Calls reach Slack in the order they were made: a long text's redaction must not let a
     // later update of the same message overtake an earlier one.

@@ -176,7 +176,13 @@ function replyOf(request: RecordedModelRequest): ModelReply {
       }
       if (tool === 'submit_analysis') return answer({ ...PIPELINE_ANALYSIS, brief: said });
       if (tool === 'submit_changes') {
-        if (!hasRead(request)) return toolUse('write_file', { path: DEMO_BUG.file, diff: FIX_DIFF });
+        if (!hasRead(request))
+          return toolUse('write_file', {
+            path: DEMO_BUG.file,
+            diff: FIX_DIFF,
+            // A commit message goes to GitHub straight from the model, through no other door.
+            message: `Charge VAT on net\n\n${SOURCES.file}${SOURCES.issue}`,
+          });
         return answer({
           changes: [{ file: DEMO_BUG.file, description: 'VAT on net' }],
           test_written: false,
@@ -244,14 +250,13 @@ export async function startRedactionWorld(): Promise<RedactionWorld> {
 }
 
 /**
- * Every item of every table, as text: attributes as stored, and binary attributes unpacked
- * (transcripts are gzipped JSON split into chunks, joined again here in chunk order).
+ * Every item of every table as text, with its partition key: attributes as stored, and binary
+ * attributes unpacked (transcripts are gzipped JSON split into chunks, joined here in order).
  */
-export async function storedText(sandbox: Sandbox): Promise<{ items: number; text: string }> {
+export async function storedItems(sandbox: Sandbox): Promise<Array<{ pk: string; text: string }>> {
   const { TableNames = [] } = await sandbox.dynamodb.send(new ListTablesCommand({}));
-  const parts: string[] = [];
-  const chunked = new Map<string, Array<{ chunk: number; data: Uint8Array }>>();
-  let items = 0;
+  const items: Array<{ pk: string; text: string }> = [];
+  const chunked = new Map<string, { pk: string; chunks: Array<{ chunk: number; data: Uint8Array }> }>();
   for (const table of TableNames) {
     let start: Record<string, AttributeValue> | undefined;
     do {
@@ -259,23 +264,25 @@ export async function storedText(sandbox: Sandbox): Promise<{ items: number; tex
         new ScanCommand({ TableName: table, ExclusiveStartKey: start }),
       );
       for (const item of page.Items ?? []) {
-        items += 1;
-        parts.push(JSON.stringify(item));
+        const pk = item.pk?.S ?? '';
+        items.push({ pk, text: JSON.stringify(item) });
         for (const [name, value] of Object.entries(item)) {
           if (!value.B) continue;
-          if (item.chunk?.N === undefined) parts.push(Buffer.from(value.B).toString('utf8'));
+          if (item.chunk?.N === undefined) items.push({ pk, text: Buffer.from(value.B).toString('utf8') });
           else {
-            const key = `${table}/${item.pk?.S}/${item.sk?.S?.replace(/#\d+$/, '')}/${name}`;
-            chunked.set(key, [...(chunked.get(key) ?? []), { chunk: Number(item.chunk.N), data: value.B }]);
+            const key = `${table}/${pk}/${item.sk?.S?.replace(/#\d+$/, '')}/${name}`;
+            const entry = chunked.get(key) ?? { pk, chunks: [] };
+            entry.chunks.push({ chunk: Number(item.chunk.N), data: value.B });
+            chunked.set(key, entry);
           }
         }
       }
       start = page.LastEvaluatedKey;
     } while (start);
   }
-  for (const chunks of chunked.values()) {
+  for (const { pk, chunks } of chunked.values()) {
     const whole = Buffer.concat(chunks.sort((a, b) => a.chunk - b.chunk).map((c) => c.data));
-    parts.push(gunzipSync(whole).toString('utf8'));
+    items.push({ pk, text: gunzipSync(whole).toString('utf8') });
   }
-  return { items, text: parts.join('\n') };
+  return items;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
+import { placeholder } from '../../lambdas/redaction/index.ts';
 import { DynamoIssueStateStore } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
 import { pagerdutyIncident, pagerdutyRequest } from '../ingress/webhooks.ts';
 import { pipelineIdFor } from '../sandbox/issue-harness.ts';
@@ -15,7 +16,8 @@ import {
   type RedactionWorld,
   SOURCES,
   startRedactionWorld,
-  storedText,
+  storedItems,
+  v,
 } from './redaction-sandbox.ts';
 import { REPO } from './support.ts';
 
@@ -161,29 +163,61 @@ describe('secrets and personal data seeded where every workflow reads', () => {
     for (const file of files) expect(missingPlaceholders(file)).toEqual([]);
   });
 
-  it('reach no pull request and no comment, while the placeholders stand in the pull request', async () => {
+  it('reach no pull request, commit message or comment, while the placeholders stand in the pull request', async () => {
     const { github } = world;
     const { data: pulls } = await github.rest.pulls.list({ ...REPO, state: 'all' });
     const { data: comments } = await github.rest.issues.listComments({ ...REPO, issue_number: issue });
-    const { data: reviews } = await github.rest.pulls.listReviews({
-      ...REPO,
-      pull_number: pulls[0]?.number ?? 0,
-    });
+    const pull = { ...REPO, pull_number: pulls[0]?.number ?? 0 };
+    const { data: reviews } = await github.rest.pulls.listReviews(pull);
+    const commits = (await github.rest.pulls.listCommits(pull)).data.map((c) => c.commit.message);
     expect(pulls).toHaveLength(1);
     expect(comments.length).toBeGreaterThan(0);
     const written = [
       ...pulls.map((pull) => `${pull.title}\n${pull.body}`),
       ...comments.map((comment) => comment.body ?? ''),
       ...reviews.map((review) => review.body),
+      ...commits,
     ].join('\n');
     expect(leaked(written)).toEqual([]);
+    expect(commits.join('\n')).toContain('<secret:github-token#');
     expect(missingPlaceholders(pulls[0]?.body ?? '')).toEqual([]);
   });
 
   it('reach no DynamoDB item, while the placeholders stand in the stored transcripts and records', async () => {
-    const { items, text } = await storedText(world.sandbox);
-    expect(items).toBeGreaterThan(0);
+    const items = await storedItems(world.sandbox);
+    const text = items.map((item) => item.text).join('\n');
+    expect(items.length).toBeGreaterThan(0);
     expect(leaked(text)).toEqual([]);
     expect(missingPlaceholders(text)).toEqual([]);
+  });
+
+  it('gives a value the same placeholder in the prompt, the Slack posts and the stored items of one conversation, another in the next', async () => {
+    const calls = world.sandbox.slack.workspace.apiCalls().map((call) => JSON.stringify(call.args));
+    const items = await storedItems(world.sandbox);
+    const seen = (id: string, channels: readonly string[]) => ({
+      prompts: world.requests.map((r) => JSON.stringify(r.body)).filter((body) => body.includes(id)),
+      posts: calls.filter((args) => channels.some((channel) => args.includes(`"channel":"${channel}"`))),
+      stored: items.filter((item) => item.pk.endsWith(id)).map((item) => item.text),
+    });
+    const tagged = (id: string) => placeholder({ family: 'pii', kind: 'email' }, v.email, id);
+    const bug = seen(conversations.bug, [CHANNELS.reports, CHANNELS.summaries]);
+    const interview = seen(conversations.interview, [CHANNELS.product]);
+    expect(tagged(conversations.bug)).not.toBe(tagged(conversations.interview));
+    for (const [conversation, id] of [
+      [bug, conversations.bug],
+      [interview, conversations.interview],
+    ] as const) {
+      // Slack's mrkdwn escapes the angle brackets: the kind and tag are what must agree.
+      const mine = tagged(id).slice(1, -1);
+      const other = tagged(id === conversations.bug ? conversations.interview : conversations.bug).slice(
+        1,
+        -1,
+      );
+      for (const [door, texts] of Object.entries(conversation)) {
+        expect(texts.length, `${id}: ${door}`).toBeGreaterThan(0);
+        expect(texts.join('\n'), `${id}: ${door}`).toContain(mine);
+        expect(texts.join('\n'), `${id}: ${door}`).not.toContain(other);
+      }
+    }
   });
 });
