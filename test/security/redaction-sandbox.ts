@@ -15,7 +15,7 @@ import {
   toolUse,
 } from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
-import { fakeValues, grouped } from '../redaction/fake-values.ts';
+import { everyValue, fakeValues, grouped } from '../redaction/fake-values.ts';
 import { evaluation, HYPOTHESES, INCONCLUSIVE, NO_PLAN, TRIAGE } from '../sandbox/incident-harness.ts';
 import { ANALYSIS, assess, PRD } from '../sandbox/requirements-harness.ts';
 import { workerSandbox } from '../support/sandbox.ts';
@@ -32,20 +32,7 @@ import { commitOnBranch, REPO } from './support.ts';
 export const v = fakeValues(11);
 
 /** Every seeded value, as it could be written out (the card also in its printed groups). */
-export const SEEDED: readonly string[] = [
-  v.awsAccessKey,
-  v.awsSecretKey,
-  v.githubToken,
-  v.slackToken,
-  v.dbPassword,
-  v.apiKey,
-  v.email,
-  v.phone,
-  v.card,
-  grouped(v.card),
-  v.iban,
-  v.ip,
-];
+export const SEEDED: readonly string[] = [...everyValue(v), grouped(v.card)];
 
 /** The seeded texts, each value in the context it is found in. */
 export const SOURCES = {
