@@ -169,7 +169,9 @@ describe('secrets and personal data seeded where every workflow reads', () => {
     const { data: comments } = await github.rest.issues.listComments({ ...REPO, issue_number: issue });
     const pull = { ...REPO, pull_number: pulls[0]?.number ?? 0 };
     const { data: reviews } = await github.rest.pulls.listReviews(pull);
-    const commits = (await github.rest.pulls.listCommits(pull)).data.map((c) => c.commit.message);
+    // The branch's one commit is the writer's: its message came from the model.
+    const head = await github.rest.git.getCommit({ ...REPO, commit_sha: pulls[0]?.head.sha ?? '' });
+    const commits = [head.data.message];
     expect(pulls).toHaveLength(1);
     expect(comments.length).toBeGreaterThan(0);
     const written = [
