@@ -10,11 +10,21 @@
  *
  * Each call's output then passes the redaction layer as an agent turn's tool call does
  * (lambdas/agents/tool-calls.ts); its time is printed beside the call's, with the share it adds.
+ *
+ * The last case is a 100,000-line window: session-cache's log group gets 100,000 lines over the
+ * last 10 minutes (the Loghub 2k samples one after another, read in place from
+ * `<repo>/../shared/data/loghub/` or `$LOGHUB_DIR`, or numbered request lines without them),
+ * of which query_logs reads its configured `maxEvents`, the latest.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Redactor } from '../lambdas/redaction/index.ts';
-import { startTelemetryHarness } from '../test/tools/telemetry-harness.ts';
+import { loghubDir, loghubPresent, SYSTEMS } from '../test/log-analysis/loghub.ts';
+import { NOW, startTelemetryHarness } from '../test/tools/telemetry-harness.ts';
 
 const RUNS = 15;
+const WINDOW_LINES = 100_000;
+const WINDOW_MINUTES = 10;
 
 const CASES: [string, string, Record<string, unknown>][] = [
   [
@@ -42,13 +52,44 @@ const CASES: [string, string, Record<string, unknown>][] = [
     'query_metrics',
     { service: 'payment-api', stat: 'p99', lastMinutes: 180 },
   ],
+  [
+    `query_logs, session-cache, a ${WINDOW_LINES.toLocaleString('en')}-line window (${WINDOW_MINUTES} min), all events`,
+    'query_logs',
+    { service: 'session-cache', lastMinutes: WINDOW_MINUTES },
+  ],
 ];
+
+/** The window's lines: Loghub's samples in turn when present, else numbered request lines. */
+function windowLines(): { lines: string[]; source: string } {
+  if (!loghubPresent()) {
+    const lines = Array.from(
+      { length: WINDOW_LINES },
+      (_, i) => `INFO request ${i.toString(16).padStart(8, '0')} GET /cart ${(i % 977) + 3} ms`,
+    );
+    return { lines, source: 'numbered request lines (no Loghub data found)' };
+  }
+  const samples = SYSTEMS.flatMap((system) =>
+    readFileSync(join(loghubDir(), `${system.name}_2k.log`), 'utf8')
+      .trimEnd()
+      .split('\n'),
+  );
+  const lines = Array.from({ length: WINDOW_LINES }, (_, i) => samples[i % samples.length] ?? '');
+  return { lines, source: `Loghub's ${SYSTEMS.length} samples in turn` };
+}
 
 const harness = await startTelemetryHarness();
 try {
   console.log(
     `Telemetry tools over the demo incident (${harness.telemetry.demo ? 'seed 3' : 'no demo'}), ${RUNS} runs each\n`,
   );
+  const window = windowLines();
+  const from = NOW - WINDOW_MINUTES * 60_000;
+  for (const [index, message] of window.lines.entries())
+    harness.telemetry.logs.put('/ecs/session-cache', 'bench-window', {
+      timestamp: from + Math.floor((index * WINDOW_MINUTES * 60_000) / WINDOW_LINES),
+      message,
+    });
+  console.log(`The ${WINDOW_LINES.toLocaleString('en')}-line window: ${window.source}\n`);
   let scope = 0;
   for (const [label, tool, args] of CASES) {
     const times: number[] = [];

@@ -71,6 +71,9 @@ export interface Ledger {
   costMicroUsd?: number;
   transitions?: number;
   lambdaMs?: number;
+  /** Secrets and personal data the redaction layer replaced in the conversation: counts, never values. */
+  redactedSecrets?: number;
+  redactedPii?: number;
 }
 
 export interface StoredMessage {

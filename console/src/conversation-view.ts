@@ -91,6 +91,8 @@ function ledger(state: State): HTMLElement {
     tile('estimated model cost', formatUsd(l.costMicroUsd ?? 0), 'ledger-cost'),
     tile('state transitions', number(l.transitions), 'ledger-transitions'),
     tile('Lambda time', `${((l.lambdaMs ?? 0) / 1000).toFixed(2)} s`, 'ledger-lambda'),
+    tile('secrets redacted', number(l.redactedSecrets), 'ledger-redacted-secrets'),
+    tile('personal data redacted', number(l.redactedPii), 'ledger-redacted-pii'),
     ...metricTiles(state.detail?.conversation.workflowMetrics).map((m) => tile(m.label, m.value, m.testId)),
   );
 }

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type RedactionSettings, Redactor, redactionSettings } from '../redaction/index.ts';
+import { type RedactionSettings, Redactor, redactionSettings, tagScope } from '../redaction/index.ts';
 
 /**
  * Attributes that hold keys, ids, tokens and digests the platform matches exactly (a wait's
@@ -8,7 +8,8 @@ import { type RedactionSettings, Redactor, redactionSettings } from '../redactio
  */
 const EXACT =
   /^(?:pk|sk|ttl|ts|id|ids|token|key|nonce|arn|sha|digest|hash|gsi\w*)$|[a-z](?:Id|ID|Ids|Ts|Token|Key|Nonce|Arn|Sha|Digest|Hash)$/;
-const CONVERSATION_PREFIX = 'CONV#';
+/** Key prefixes of items that belong to one conversation, whose id follows the prefix. */
+const CONVERSATION_PREFIXES = ['CONV#', 'CHANCONV#', 'FEEDBACK#'];
 const MIDDLEWARE = 'redactionMiddleware';
 
 type Input = Record<string, unknown>;
@@ -17,8 +18,9 @@ type Input = Record<string, unknown>;
  * Puts the redaction layer in front of every write of the document client: the strings of
  * every item put (`Put`, `BatchWrite`, `TransactWrite`) and every value an update sets are
  * redacted before marshalling, so no stored message, transcript, finding or envelope holds a
- * value the layer would replace. Placeholders are keyed by the item's conversation (its `pk`),
- * the same key agent turns use, so a stored value and a prompt's agree.
+ * value the layer would replace. Placeholders are keyed by the item's conversation (named by its
+ * `pk`, or the one the write is made for), the same key agent turns use, so a stored value and a
+ * prompt's agree.
  */
 export function withRedaction(
   doc: DynamoDBDocumentClient,
@@ -62,9 +64,11 @@ async function redactWrite(input: Input, settings: RedactionSettings): Promise<v
   }
 }
 
+/** The item's conversation: by its key when the key names one, else the one the write is made for, else the key. */
 function scopeOf(item: Input): string {
   const pk = typeof item.pk === 'string' ? item.pk : '';
-  return pk.startsWith(CONVERSATION_PREFIX) ? pk.slice(CONVERSATION_PREFIX.length) : pk;
+  const prefix = CONVERSATION_PREFIXES.find((candidate) => pk.startsWith(candidate));
+  return prefix === undefined ? tagScope(pk) : pk.slice(prefix.length);
 }
 
 async function redactItem(item: Input, scope: string, settings: RedactionSettings): Promise<Input> {

@@ -1,5 +1,5 @@
 import type { Octokit } from '@octokit/rest';
-import { type RedactionSettings, Redactor, redactionSettings } from '../redaction/index.ts';
+import { type RedactionSettings, Redactor, redactionSettings, tagScope } from '../redaction/index.ts';
 
 /** The fields people read of what the platform writes to GitHub. File contents (blobs) are code, written as they are. */
 const TEXT_FIELDS = ['title', 'body', 'message'] as const;
@@ -10,7 +10,8 @@ const TEXT_ROUTES = /\/(?:pulls|issues|comments|reviews|git\/commits)\b/;
 /**
  * Puts the redaction layer on every write the client makes: one Octokit request hook covers
  * every PR title and body, issue comment and commit message, whichever module writes them.
- * Placeholders are keyed by the repository and the issue or pull request.
+ * Placeholders are keyed by the conversation the write is made for, or by the repository and the
+ * issue or pull request when none is known.
  */
 export function withRedaction(octokit: Octokit, settings: RedactionSettings = redactionSettings()): Octokit {
   octokit.hook.before('request', async (options) => {
@@ -18,7 +19,7 @@ export function withRedaction(octokit: Octokit, settings: RedactionSettings = re
     const fields = options as unknown as Record<string, unknown>;
     const number = fields.issue_number ?? fields.pull_number ?? '';
     const redactor = new Redactor(
-      `github:${String(fields.owner)}/${String(fields.repo)}#${String(number)}`,
+      tagScope(`github:${String(fields.owner)}/${String(fields.repo)}#${String(number)}`),
       settings,
     );
     for (const field of TEXT_FIELDS) {

@@ -1,13 +1,15 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
+import { inConversation } from '../redaction/index.ts';
 import { conversationStore } from './conversation-store.ts';
 import { parseTaskInput } from './parse-task-input.ts';
 
 /**
- * A state machine task's handler: validate the input, run, log one line with the outcome
- * (every line of the invocation carries the conversation id), and add the invocation's
- * time to the conversation's cost ledger.
+ * A state machine task's handler: validate the input, run as part of the conversation (every
+ * line of the invocation carries its id, and every placeholder the redaction layer makes is
+ * keyed by it), log one line with the outcome, and add the invocation's time to the
+ * conversation's cost ledger.
  */
 export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(options: {
   task: string;
@@ -34,7 +36,8 @@ export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(
     const input = parseTaskInput(task, schema, event);
     logger.appendKeys({ conversationId: input.conversationId });
     try {
-      const output = await run(input, context, meter);
+      // Every door of the redaction layer the task passes keys its placeholders by the conversation.
+      const output = await inConversation(input.conversationId, () => run(input, context, meter));
       logger.info(`${task} done`, summary(input, output));
       return output;
     } finally {

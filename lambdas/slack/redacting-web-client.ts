@@ -1,5 +1,5 @@
-import { WebClient, type WebClientOptions } from '@slack/web-api';
-import { type RedactionSettings, Redactor, redactionSettings } from '../redaction/index.ts';
+import { type FilesUploadV2Arguments, WebClient, type WebClientOptions } from '@slack/web-api';
+import { type RedactionSettings, Redactor, redactionSettings, tagScope } from '../redaction/index.ts';
 
 /**
  * The keys whose strings people read in Slack: message text, Block Kit text objects, stream
@@ -27,8 +27,9 @@ const TEXT_KEYS = new Set([
 /**
  * Slack's WebClient with the redaction layer on every call it makes: whatever the platform
  * writes to Slack (posts, updates, streams, the timeline, statuses, App Home, shared files)
- * goes through `apiCall`, so one override covers every method. Placeholders are keyed by the
- * thread the call writes to.
+ * goes through `apiCall` (and a shared file through `filesUploadV2`, which does not), so two
+ * overrides cover every method. Placeholders are keyed by the conversation the call is made for
+ * (lambdas/redaction/conversation-scope.ts), or by the thread it writes to when none is known.
  */
 export class RedactingWebClient extends WebClient {
   private readonly redaction: RedactionSettings;
@@ -42,14 +43,32 @@ export class RedactingWebClient extends WebClient {
   private dispatched: Promise<unknown> = Promise.resolve();
 
   override apiCall(method: string, options: Record<string, unknown> = {}) {
+    return this.redacted(options).then((input) => super.apiCall(method, input));
+  }
+
+  /**
+   * `files.uploadV2` is not one Web API call: the client asks for an upload URL, posts the bytes
+   * there and completes the upload, and `client.files.uploadV2` reaches this method without
+   * passing `apiCall`. The file's content, title and comment are redacted here, before the bytes
+   * leave.
+   */
+  override filesUploadV2(options: FilesUploadV2Arguments) {
+    return this.redacted(options as unknown as Record<string, unknown>).then((input) =>
+      super.filesUploadV2(input as unknown as FilesUploadV2Arguments),
+    );
+  }
+
+  /** The call's options redacted, settling in the order the calls were made. */
+  private redacted(options: Record<string, unknown>): Promise<Record<string, unknown>> {
     const thread = options.thread_ts ?? options.ts ?? '';
-    const redactor = new Redactor(`slack:${String(options.channel ?? '')}:${String(thread)}`, this.redaction);
-    const redacted = redactText(options, redactor);
+    const channel = options.channel ?? options.channel_id ?? '';
+    const redactor = new Redactor(tagScope(`slack:${String(channel)}:${String(thread)}`), this.redaction);
+    const redacted = redactText(options, redactor) as Promise<Record<string, unknown>>;
     // Calls reach Slack in the order they were made: a long text's redaction must not let a
     // later update of the same message overtake an earlier one.
     const ready = this.dispatched.then(() => redacted);
     this.dispatched = ready.catch(() => undefined);
-    return ready.then((input) => super.apiCall(method, input as Record<string, unknown>));
+    return ready;
   }
 }
 

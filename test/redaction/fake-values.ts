@@ -30,6 +30,11 @@ export function fakeValues(seed = 7) {
   };
 }
 
+/** Every value of `fakeValues`, as a list (what a test looks for where none may be). */
+export function everyValue(values: ReturnType<typeof fakeValues>): string[] {
+  return Object.values(values);
+}
+
 export function withLuhnDigit(body: string): string {
   for (let check = 0; check <= 9; check += 1) {
     const candidate = `${body}${check}`;

@@ -92,7 +92,11 @@ export function useHarness(config: SlackAgentsConfigInput = {}, options: Harness
 }
 
 /** `/prd <idea>` as Slack sends it: a signed form post. Returns the conversation id. */
-export async function slashPrd(h: BugHarness, triggerId: string, idea: string): Promise<string> {
+export async function slashPrd(
+  h: Pick<BugHarness, 'sandbox'>,
+  triggerId: string,
+  idea: string,
+): Promise<string> {
   const body = new URLSearchParams({
     token: 'deprecated',
     team_id: 'T_SANDBOX',

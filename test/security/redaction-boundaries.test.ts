@@ -20,7 +20,7 @@ import {
   turnInput,
   useScriptedModel,
 } from '../agents/support.ts';
-import { fakeValues, grouped } from '../redaction/fake-values.ts';
+import { everyValue, fakeValues, grouped } from '../redaction/fake-values.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 /**
@@ -31,19 +31,7 @@ import { startDynalite } from '../support/dynalite.ts';
 
 const v = fakeValues(11);
 const SETTINGS = RedactionSettings.parse({ pii: [...PII_CLASSES] });
-const SEEDED = [
-  v.awsAccessKey,
-  v.awsSecretKey,
-  v.githubToken,
-  v.slackToken,
-  v.dbPassword,
-  v.apiKey,
-  v.email,
-  v.phone,
-  v.card,
-  v.iban,
-  v.ip,
-];
+const SEEDED = everyValue(v);
 
 const SOURCES: Record<string, string> = {
   logs: `2001-02-03T04:05:06Z ERROR payment-api login failed for ${v.email} from ${v.ip} key ${v.awsAccessKey}\nAWS_SECRET_ACCESS_KEY=${v.awsSecretKey}`,
@@ -80,6 +68,10 @@ async function recorder(answer: (request: IncomingMessage) => { status: number; 
   closers.push(() => new Promise((resolve) => server.close(() => resolve())));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies };
 }
+
+/** The Slack door in front of a recording server. */
+const slackClient = (url: string) =>
+  new RedactingWebClient('xoxb-test', { slackApiUrl: `${url}/api/`, retryConfig: { retries: 0 } }, SETTINGS);
 
 describe('the redaction layer at every boundary', () => {
   it('keeps every seeded value out of the model requests and the transcript while the model quotes what it read', async () => {
@@ -136,11 +128,7 @@ describe('the redaction layer at every boundary', () => {
 
   it('posts no seeded value to Slack, whatever the message quotes', async () => {
     const slack = await recorder(() => ({ status: 200, body: { ok: true, channel: 'C1', ts: '1.000001' } }));
-    const client = new RedactingWebClient(
-      'xoxb-test',
-      { slackApiUrl: `${slack.url}/api/`, retryConfig: { retries: 0 } },
-      SETTINGS,
-    );
+    const client = slackClient(slack.url);
 
     await client.chat.postMessage({
       channel: 'C1',
@@ -152,6 +140,28 @@ describe('the redaction layer at every boundary', () => {
     expect(leaked(slack.bodies.join('\n'))).toEqual([]);
     expect(slack.bodies[0]).toContain('<secret:aws-access-key#');
     expect(slack.bodies[0]).toContain('<pii:card#');
+  });
+
+  it('shares no file with a seeded value: the upload that bypasses the Web API call is redacted too', async () => {
+    const slack = await recorder((request) => ({
+      status: 200,
+      body: request.url?.includes('getUploadURLExternal')
+        ? { ok: true, upload_url: `${slackUrl}/upload`, file_id: 'F1' }
+        : { ok: true, files: [{ id: 'F1' }] },
+    }));
+    const slackUrl = slack.url;
+    const client = slackClient(slack.url);
+
+    await client.files.uploadV2({
+      channel_id: 'C1',
+      filename: 'prd.md',
+      title: `PRD for ${v.email}`,
+      content: Object.values(SOURCES).join('\n'),
+    });
+
+    expect(slack.bodies.length).toBeGreaterThanOrEqual(3);
+    expect(leaked(slack.bodies.join('\n'))).toEqual([]);
+    expect(slack.bodies.join('\n')).toContain('<secret:github-token#');
   });
 
   it('opens no pull request and writes no comment with a seeded value', async () => {

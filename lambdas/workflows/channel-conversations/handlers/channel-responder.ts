@@ -1,5 +1,6 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { fifoQueueHandler } from '../../../handlers/fifo-batch.ts';
+import { inConversation } from '../../../redaction/index.ts';
 import { MissingConfigurationError } from '../../../shared/env.ts';
 import { createLogger, createMetrics } from '../../../shared/logger.ts';
 import { CHANNEL_ENV } from '../env.ts';
@@ -26,7 +27,9 @@ function depsOnce(): Promise<ResponderDeps> {
 }
 
 async function respond(job: ReplyJob): Promise<void> {
-  const outcome = await respondToMessage(job, await depsOnce());
+  const ready = await depsOnce();
+  // The answer's prompt, post and stored records key their placeholders by the conversation.
+  const outcome = await inConversation(job.conversationId, () => respondToMessage(job, ready));
   logger.info('handled channel message', { conversationId: job.conversationId, ts: job.ts, outcome });
   metrics.addMetric(`Reply_${outcome.answer}`, MetricUnit.Count, 1);
 }

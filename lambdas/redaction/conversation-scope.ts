@@ -1,0 +1,21 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * The conversation the running code works for, carried along its asynchronous calls, so every
+ * door of the redaction layer keys its placeholders by it: the same value gets the same
+ * placeholder in a prompt, a Slack post, a pull request and a stored item of one conversation,
+ * whichever door it passed and whatever that door knows (a Slack client knows a thread, an
+ * Octokit hook an issue, a model client nothing). A task handler and the channel responder set
+ * it for each invocation; a door with no conversation around it keys by what it knows.
+ */
+const current = new AsyncLocalStorage<string>();
+
+/** Runs `work` as part of `conversationId`. */
+export function inConversation<T>(conversationId: string, work: () => T): T {
+  return current.run(conversationId, work);
+}
+
+/** The key of a door's placeholders: the conversation's id when known, else the door's own `fallback`. */
+export function tagScope(fallback: string): string {
+  return current.getStore() ?? fallback;
+}
