@@ -120,6 +120,12 @@ export function createAgentTurnHandler(
      * @default - none: the tasks alone, as a timeline
      */
     plan?: (input: AgentTurnInput) => TimelinePlan | undefined;
+    /**
+     * The workflow's rounds: its turns share one timeline (turns of a round may run at once),
+     * which a turn leaves open for the next unless `ends` says the round ends with it.
+     * @default - none: each turn has its own timeline, closed when the turn ends
+     */
+    round?: { ends: (input: AgentTurnInput, how: { stopped: boolean }) => boolean };
   } = {},
 ) {
   return taskHandler({
@@ -142,7 +148,11 @@ export function createAgentTurnHandler(
       const maxToolCalls = numberFromEnv(ENV.agentMaxToolCalls, process.env);
       const store = conversationStore();
       // Live progress in the conversation's thread; it never fails the turn (docs/live-progress.md).
-      const progress = await startTurnProgress(input, { logger, plan: options.plan?.(input) });
+      const progress = await startTurnProgress(input, {
+        logger,
+        plan: options.plan?.(input),
+        shared: options.round !== undefined,
+      });
       const startedAt = systemClock.now().toISOString();
       // A stopped turn ends `continue` like one out of time; its timeline closes all the same,
       // and a person's Stop is marked on the output (`stoppedByPerson`), so the workflow goes on
@@ -172,7 +182,8 @@ export function createAgentTurnHandler(
         await progress?.finish({ kind: 'continues' });
         throw error;
       });
-      await progress?.finish(turnEndOf(output, { stopped: stopped !== undefined }));
+      const roundGoesOn = options.round?.ends(input, { stopped: stopped !== undefined }) === false;
+      await progress?.finish(turnEndOf(output, { stopped: stopped !== undefined, roundGoesOn }));
       // A failed turn escalates to people: an alarm counts it, and the terminal shows it at WARN.
       if (recordFailedTurn(metrics, output))
         logger.warn('agent turn failed: escalating', { profile: input.profile, error: output.error });

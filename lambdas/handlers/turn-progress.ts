@@ -33,13 +33,14 @@ export function closeLeftOpenTimeline(conversationId: string, logger: ProgressLo
 
 export function startTurnProgress(
   input: { conversationId: string; turn: number; messages: readonly DrainedMessage[] },
-  options: { logger: ProgressLogger; plan?: TimelinePlan | undefined },
+  options: { logger: ProgressLogger; plan?: TimelinePlan | undefined; shared?: boolean },
 ): Promise<TurnProgress | undefined> {
   if (!liveProgressEnabled()) return Promise.resolve(undefined);
   return openTurnProgress(input, {
     conversation: (id) => conversationStore().getConversation(id),
     progress: () => progressDeps(options.logger),
     plan: options.plan,
+    shared: options.shared ?? false,
     logger: options.logger,
   });
 }

@@ -1,12 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
 import { closeOpenTimeline, UNFINISHED_TURN } from '../../lambdas/progress/open-turn-progress.ts';
-import type {
-  ProgressRecord,
-  ProgressSlack,
-  ProgressStore,
-  ProgressTarget,
-} from '../../lambdas/progress/ports.ts';
+import type { ProgressSlack, ProgressStore, ProgressTarget } from '../../lambdas/progress/ports.ts';
 import { STOP_ACTION_ID } from '../../lambdas/progress/timeline.ts';
 import {
   type ProgressLedger,
@@ -14,22 +9,14 @@ import {
   type TurnProgressDeps,
 } from '../../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
+import { MemoryProgressStore } from '../../local/progress/memory-progress-store.ts';
 import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { fakeAssistantThread, fakeStreamOf, fakeStreams } from '../../local/slack/streams.ts';
 
 const BOT_TOKEN = 'xoxb-sandbox-token';
 
-class MemoryStore implements ProgressStore {
-  readonly records = new Map<string, ProgressRecord>();
-  async load(id: string) {
-    const record = this.records.get(id);
-    return record && structuredClone(record);
-  }
-  async save(id: string, record: ProgressRecord) {
-    this.records.set(id, structuredClone(record));
-  }
-}
+class MemoryStore extends MemoryProgressStore {}
 
 class MemoryLedger implements ProgressLedger {
   readonly posts = new Map<string, SlackPostOutput>();
@@ -286,7 +273,11 @@ describe('a turn over several invocations', () => {
 
   it('posts nothing twice when a retried turn finds the message its first attempt posted', async () => {
     const { recipientUserId: _none, ...alertTarget } = target();
-    const forgetful: ProgressStore = { load: async () => undefined, save: async () => {} };
+    const forgetful: ProgressStore = {
+      load: async () => undefined,
+      save: async () => {},
+      saveAt: async () => true,
+    };
     ledger.failRecord = true;
     const first = new TurnProgress(alertTarget, deps({ store: forgetful }));
     first.begin();
