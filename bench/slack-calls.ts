@@ -122,6 +122,8 @@ async function runTurn(
             },
             clock: { now: () => new Date() },
             logger: { info: () => {}, warn: console.warn, error: console.error },
+            // The timeline's calls from the first task on, whatever the turn's length.
+            showAfterMs: 0,
           });
     progress?.begin();
     await runAgentTurn(

@@ -40,11 +40,20 @@ export interface TurnProgressDeps {
   logger: ProgressLogger;
   /** How Slack calls are paced per message. @default one per second */
   pacing?: CoalescerOptions;
+  /**
+   * How long a turn works before its timeline is posted: a turn that answers sooner shows its
+   * answer alone (a burst's quick turns cost no progress message). A timeline an earlier
+   * invocation or turn of its round opened is continued at once. @default 3000
+   */
+  showAfterMs?: number;
   /** Waits between looks at a shared timeline another turn is opening. @default setTimeout */
   sleep?: (ms: number) => Promise<void>;
 }
 
 export type { TurnEnd } from './closing.ts';
+
+/** How long a turn works before its timeline is posted, unless told otherwise. */
+export const SHOW_AFTER_MS = 3_000;
 
 /** What an assistant thread shows while the turn works. */
 export const LOADING_MESSAGES = ['Reading the thread…', 'Looking into it…', 'Checking the details…'];
@@ -97,7 +106,15 @@ export class TurnProgress {
         }),
       );
     }
-    // No flush here: it would post nothing and take the pacing slot the first task needs.
+    // No flush here: it would post nothing and take the pacing slot the first task needs. A
+    // turn still working when its timeline is due shows it then, even between two tasks.
+    const after = this.showAfterMs();
+    if (after > 0)
+      this.due = setTimeout(() => {
+        this.dueReached = true;
+        this.pacer.request();
+      }, after);
+    this.due?.unref?.();
   }
 
   toolStarted(use: { id: string; name: string; input: unknown }): void {
@@ -125,6 +142,7 @@ export class TurnProgress {
 
   /** Ends this invocation's part: the last updates, then the stream's stop (unless the turn continues). */
   async finish(end: TurnEnd): Promise<void> {
+    clearTimeout(this.due);
     const closed = this.plan && closedPlan(this.plan, end);
     if (closed) {
       this.plan = closed;
@@ -142,6 +160,19 @@ export class TurnProgress {
         }),
       );
     }
+  }
+
+  /** The timer that shows the timeline of a turn still working when it is due. */
+  private due: ReturnType<typeof setTimeout> | undefined;
+  private dueReached = false;
+
+  private showAfterMs(): number {
+    return this.deps.showAfterMs ?? SHOW_AFTER_MS;
+  }
+
+  /** Whether the turn is too young for a timeline of its own yet. */
+  private quick(): boolean {
+    return !this.dueReached && this.deps.clock.now().getTime() - this.startedAt < this.showAfterMs();
   }
 
   /** Tasks noted before the message exists. */
@@ -261,8 +292,8 @@ export class TurnProgress {
         await this.flush();
         return;
       }
-      // Nothing to show yet (a turn ending without tool calls): nothing is posted.
-      if (this.early.length === 0) return;
+      // Nothing to show yet (a turn ending without tool calls, or a quick one): nothing is posted.
+      if (this.early.length === 0 || this.quick()) return;
       const key = `progress:${turn}`;
       // A round's turns that start at once: the one whose claim is saved first posts, the others adopt its message.
       if (this.shared && attempt < SHARED_SAVE_ATTEMPTS) {

@@ -50,6 +50,7 @@ function deps(): TurnProgressDeps {
     clock: { now: () => new Date() },
     logger: { info: () => {}, warn: () => {}, error: () => {} },
     pacing: { intervalMs: 0 },
+    showAfterMs: 0,
     sleep: () => new Promise((resolve) => setTimeout(resolve, 5)),
   };
 }

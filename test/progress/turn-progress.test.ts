@@ -13,6 +13,7 @@ import { MemoryProgressStore } from '../../local/progress/memory-progress-store.
 import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { fakeAssistantThread, fakeStreamOf, fakeStreams } from '../../local/slack/streams.ts';
+import { eventually } from '../support/eventually.ts';
 
 const BOT_TOKEN = 'xoxb-sandbox-token';
 
@@ -72,6 +73,7 @@ function deps(overrides: Partial<TurnProgressDeps> = {}): TurnProgressDeps {
     clock: { now: () => new Date() },
     logger: { info: () => {}, warn: (message) => void warnings.push(message), error: () => {} },
     pacing: { intervalMs: 0 },
+    showAfterMs: 0,
     ...overrides,
   };
 }
@@ -467,5 +469,39 @@ describe('a timeline its turn left open', () => {
     const calls = slack.apiCalls().length;
     await closeOpenTimeline('conv-1', { progress: async () => deps(), logger: deps().logger });
     expect(slack.apiCalls().length).toBe(calls);
+  });
+});
+
+describe('a quick turn', () => {
+  it('shows no timeline when it ends before its timeline is due: its answer alone', async () => {
+    const progress = new TurnProgress(target(), deps({ showAfterMs: 60_000 }));
+    progress.begin();
+    progress.toolStarted(search);
+    progress.toolFinished(search, { output: '3 matches', failed: false });
+    await progress.finish({ kind: 'done' });
+    expect(botReplies()).toEqual([]);
+    expect(fakeStreams(slack)).toEqual([]);
+    expect(store.records.get('conv-1')).toBeUndefined();
+  });
+
+  it('shows its timeline once due when it is still working, even between two tasks', async () => {
+    // The turn's clock stands still: only the timer set at begin() can tell it is due.
+    const frozen = new Date('2001-02-03T04:05:06Z');
+    const progress = new TurnProgress(target(), deps({ showAfterMs: 5, clock: { now: () => frozen } }));
+    progress.toolStarted(search);
+    await eventually(
+      async () => store.load('conv-1'),
+      (record) => record === undefined,
+      'the first task handled without a timeline',
+    );
+    expect(fakeStreams(slack)).toEqual([]);
+    progress.begin();
+    await eventually(
+      async () => fakeStreams(slack),
+      (streams) => streams.length === 1,
+      'the timeline of a turn still working',
+    );
+    await progress.finish({ kind: 'done' });
+    expect(fakeStreams(slack)[0]?.state).toBe('completed');
   });
 });

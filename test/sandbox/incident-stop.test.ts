@@ -51,7 +51,7 @@ describe('Stop in an incident investigation', () => {
       alarms: { names: ['checkout-p99'] },
       incidentInvestigation: { services: [{ name: 'checkout', alarmNames: ['checkout-p99'] }] },
     },
-    { env: { LIVE_PROGRESS: 'on' } },
+    { env: { LIVE_PROGRESS: 'on', LIVE_PROGRESS_AFTER_MS: '0' } },
   );
 
   it('ends the running turn only: the investigation waits for the responders, then goes on', async () => {

@@ -44,7 +44,7 @@ describe('live progress of an incident investigation', () => {
         services: [{ name: 'checkout', alarmNames: ['checkout-p99'] }],
       },
     },
-    { env: { LIVE_PROGRESS: 'on' } },
+    { env: { LIVE_PROGRESS: 'on', LIVE_PROGRESS_AFTER_MS: '0' } },
   );
 
   it("streams the triage's telemetry queries as tasks under the investigation's phases", async () => {
