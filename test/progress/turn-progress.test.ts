@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
 import { closeOpenTimeline, UNFINISHED_TURN } from '../../lambdas/progress/open-turn-progress.ts';
 import type { ProgressSlack, ProgressStore, ProgressTarget } from '../../lambdas/progress/ports.ts';
@@ -165,7 +165,12 @@ describe('a workflow with a plan', () => {
     progress.begin();
     progress.toolStarted(search);
     progress.toolFinished(search, { output: 'found', failed: false });
-    await vi.waitFor(() => expect(fakeStreams(slack)).toHaveLength(1));
+    // Waited for on progress, not on a time limit (vi.waitFor's 1 s fails on a busy machine).
+    await eventually(
+      async () => fakeStreams(slack),
+      (streams) => streams.length === 1,
+      'the stream of the first task',
+    );
     await progress.finish({ kind: 'done' });
     const [stream] = fakeStreams(slack);
     expect(stream?.mode).toBe('plan');
