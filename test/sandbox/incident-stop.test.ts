@@ -49,7 +49,12 @@ describe('Stop in an incident investigation', () => {
   const h = useIncidentHarness(
     {
       alarms: { names: ['checkout-p99'] },
-      incidentInvestigation: { services: [{ name: 'checkout', alarmNames: ['checkout-p99'] }] },
+      incidentInvestigation: {
+        services: [{ name: 'checkout', alarmNames: ['checkout-p99'] }],
+        // The wait after a Stop lasts as long as an approval's: the longest, so that the
+        // sandbox's shrunk time cannot end it before the responder writes on a busy machine.
+        approvalWaitSeconds: 86_400,
+      },
     },
     { env: { LIVE_PROGRESS: 'on', LIVE_PROGRESS_AFTER_MS: '0' } },
   );
