@@ -2,7 +2,8 @@
  * Posts and turns a burst of messages into one thread costs: for bursts of 10, 50 and 200
  * messages from the reporter while the bug investigation waits for them, the bot's posts in
  * the thread (answers and live progress messages, with turns that make no tool call and with
- * turns that make one, which show a timeline each), the agent's turns, how long the sandbox took to store the burst, and how long
+ * turns that make one, whose timeline is posted only when the turn works longer than 3 s:
+ * docs/live-progress.md), the agent's turns, how long the sandbox took to store the burst, and how long
  * until the last answer. The model is scripted (one question per turn), so the figures are the
  * platform's own coalescing (Drain's settle, lambdas/kernel/settle.ts). Prints figures;
  * asserts nothing. Run: `npm run bench:burst` (SIZES=10,50,200 by default).
@@ -12,8 +13,9 @@ import { runBurst } from '../test/sandbox/burst-run.ts';
 
 const SIZES = (process.env.SIZES ?? '10,50,200').split(',').map(Number);
 
-// Live progress on: the posts count the progress messages too. Each size runs twice: turns that
-// only answer (no tool call, so no timeline), and turns that make a tool call first (a timeline each).
+// Live progress on, as deployed (a timeline for a turn longer than 3 s): the posts count the
+// progress messages too. Each size runs twice: turns that only answer (no tool call, so no
+// timeline), and turns that make a tool call first.
 const h = await startBugHarness({}, { env: { LIVE_PROGRESS: 'on' } });
 try {
   console.log('burst  tool calls  posts (answers + progress)  turns  all seen  stored in  answered in');

@@ -16,11 +16,12 @@ import type { ModelClient } from '../lambdas/agents/ports.ts';
 import { SUBMIT_TOOL } from '../lambdas/agents/profile.ts';
 import { runAgentTurn } from '../lambdas/agents/run-agent-turn.ts';
 import type { SlackPostOutput } from '../lambdas/kernel/tasks.ts';
-import type { ProgressRecord, ProgressTarget } from '../lambdas/progress/ports.ts';
+import type { ProgressTarget } from '../lambdas/progress/ports.ts';
 import { TurnProgress } from '../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../lambdas/slack/progress-client.ts';
 import { createSlackPoster } from '../lambdas/slack/web-client.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../lambdas/workflows/bug-investigation/profiles/index.ts';
+import { MemoryProgressStore } from '../local/progress/memory-progress-store.ts';
 import { listenFakeSlack } from '../local/slack/api.ts';
 import { FakeSlack } from '../local/slack/fake-slack.ts';
 
@@ -107,7 +108,6 @@ async function runTurn(
       ...(where === 'alert' ? {} : { recipientUserId: 'U_RITA' }),
       assistantThread: where === 'dm',
     };
-    const records = new Map<string, ProgressRecord>();
     const posts = new Map<string, SlackPostOutput>();
     const started = Date.now();
     const progress =
@@ -115,13 +115,15 @@ async function runTurn(
         ? undefined
         : new TurnProgress(target, {
             slack: createProgressClient({ token: TOKEN, slackApiUrl: server.slackApiUrl }),
-            store: { load: async (id) => records.get(id), save: async (id, r) => void records.set(id, r) },
+            store: new MemoryProgressStore(),
             posts: {
               find: async (_id, key) => posts.get(key),
               record: async (_id, key, out) => void posts.set(key, out),
             },
             clock: { now: () => new Date() },
             logger: { info: () => {}, warn: console.warn, error: console.error },
+            // The timeline's calls from the first task on, whatever the turn's length.
+            showAfterMs: 0,
           });
     progress?.begin();
     await runAgentTurn(

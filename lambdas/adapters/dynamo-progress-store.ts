@@ -4,7 +4,7 @@ import { CorruptItemError } from '../kernel/errors.ts';
 import { keys } from '../kernel/keys.ts';
 import type { ProgressRecord, ProgressStore } from '../progress/ports.ts';
 import { TASK_STATUSES } from '../progress/timeline.ts';
-import { DynamoTable } from './dynamo-table.ts';
+import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 
 const Task = z.object({
   id: z.string(),
@@ -23,6 +23,7 @@ const StoredProgress = z.object({
   tasks: z.array(Task),
   plan: z.object({ title: z.string(), steps: z.array(Task) }).optional(),
   startedAt: z.string(),
+  revision: z.number().int().nonnegative().optional(),
 });
 
 /** The conversation's live progress message (`PROGRESS`), beside its other records. */
@@ -35,9 +36,10 @@ export class DynamoProgressStore extends DynamoTable implements ProgressStore {
     if (!Item) return undefined;
     const parsed = StoredProgress.safeParse(Item);
     if (!parsed.success) throw new CorruptItemError(`${key.pk}/${key.sk}`, { cause: parsed.error });
-    const { plan, ...rest } = parsed.data;
+    const { plan, revision, ...rest } = parsed.data;
     return {
       ...rest,
+      ...(revision === undefined ? {} : { revision }),
       tasks: rest.tasks.map(withoutUndefined),
       ...(plan ? { plan: { title: plan.title, steps: plan.steps.map(withoutUndefined) } } : {}),
     };
@@ -50,6 +52,25 @@ export class DynamoProgressStore extends DynamoTable implements ProgressStore {
         Item: { ...this.key(conversationId), ...record, ttl: this.ttl() },
       }),
     );
+  }
+
+  async saveAt(conversationId: string, record: ProgressRecord, revision: number): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...this.key(conversationId), ...record, ttl: this.ttl() },
+          // A record never saved this way has no revision: it counts as 0.
+          ConditionExpression:
+            revision === 0 ? 'attribute_not_exists(revision) OR revision = :r' : 'revision = :r',
+          ExpressionAttributeValues: { ':r': revision },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
   private key(conversationId: string) {

@@ -4,6 +4,7 @@ import {
   DynamoConversationReservations,
 } from '../adapters/dynamo-conversation-budget.ts';
 import { DynamoDailySpend } from '../adapters/dynamo-daily-spend.ts';
+import { DynamoRunningTurns } from '../adapters/dynamo-running-turns.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
 import { modelClientFromEnv } from '../adapters/model-client.ts';
@@ -17,12 +18,14 @@ import type { ProfileRegistry } from '../agents/profile.ts';
 import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
 import { type ConversationStore, systemClock } from '../kernel/ports.ts';
+import { runningTurnEntry } from '../kernel/running-turns.ts';
 import { turnEndOf } from '../progress/open-turn-progress.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
 import { type RedactionSettings, redactionSettings } from '../redaction/index.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { conversationStore } from './conversation-store.ts';
+import { kernelTableOptions } from './table-options.ts';
 import { taskHandler } from './task-handler.ts';
 import { startTurnProgress } from './turn-progress.ts';
 
@@ -41,6 +44,15 @@ interface AgentAdapters {
   tools: ToolInvoker;
   transcripts: TranscriptStore;
 }
+
+/** How long a turn counts as running when the Lambda's deadline is unknown (the function's timeout). */
+const RUNNING_TURN_FALLBACK_MS = 15 * 60_000;
+
+let running: DynamoRunningTurns | undefined;
+const runningTurns = () => {
+  running ??= new DynamoRunningTurns(kernelTableOptions());
+  return running;
+};
 
 /** Built on the first turn (the sandbox loads this module before it sets the environment), then reused. */
 let adapters: Promise<AgentAdapters> | undefined;
@@ -120,6 +132,12 @@ export function createAgentTurnHandler(
      * @default - none: the tasks alone, as a timeline
      */
     plan?: (input: AgentTurnInput) => TimelinePlan | undefined;
+    /**
+     * The workflow's rounds: its turns share one timeline (turns of a round may run at once),
+     * which a turn leaves open for the next unless `ends` says the round ends with it.
+     * @default - none: each turn has its own timeline, closed when the turn ends
+     */
+    round?: { ends: (input: AgentTurnInput, how: { stopped: boolean }) => boolean };
   } = {},
 ) {
   return taskHandler({
@@ -142,8 +160,18 @@ export function createAgentTurnHandler(
       const maxToolCalls = numberFromEnv(ENV.agentMaxToolCalls, process.env);
       const store = conversationStore();
       // Live progress in the conversation's thread; it never fails the turn (docs/live-progress.md).
-      const progress = await startTurnProgress(input, { logger, plan: options.plan?.(input) });
+      const progress = await startTurnProgress(input, {
+        logger,
+        plan: options.plan?.(input),
+        shared: options.round !== undefined,
+      });
       const startedAt = systemClock.now().toISOString();
+      // Noted on the conversation while it runs, so a Stop knows there is a turn to stop.
+      const running = runningTurnEntry(
+        input.turn,
+        new Date(Date.parse(startedAt) + (context?.getRemainingTimeInMillis() ?? RUNNING_TURN_FALLBACK_MS)),
+      );
+      await runningTurns().started(input.conversationId, running);
       // A stopped turn ends `continue` like one out of time; its timeline closes all the same,
       // and a person's Stop is marked on the output (`stoppedByPerson`), so the workflow goes on
       // to its wait instead of another turn.
@@ -167,12 +195,19 @@ export function createAgentTurnHandler(
           ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
         }),
         logger,
-      }).catch(async (error: unknown) => {
-        // Retried by the state machine: the retry continues the same timeline.
-        await progress?.finish({ kind: 'continues' });
-        throw error;
-      });
-      await progress?.finish(turnEndOf(output, { stopped: stopped !== undefined }));
+      })
+        .catch(async (error: unknown) => {
+          // Retried by the state machine: the retry continues the same timeline.
+          await progress?.finish({ kind: 'continues' });
+          throw error;
+        })
+        .finally(() =>
+          runningTurns()
+            .ended(input.conversationId, running)
+            .catch((error: unknown) => logger.warn('could not note the turn ended', { error })),
+        );
+      const roundGoesOn = options.round?.ends(input, { stopped: stopped !== undefined }) === false;
+      await progress?.finish(turnEndOf(output, { stopped: stopped !== undefined, roundGoesOn }));
       // A failed turn escalates to people: an alarm counts it, and the terminal shows it at WARN.
       if (recordFailedTurn(metrics, output))
         logger.warn('agent turn failed: escalating', { profile: input.profile, error: output.error });

@@ -5,7 +5,7 @@ import { closeOpenTimeline, openTurnProgress } from '../progress/open-turn-progr
 import type { ProgressLogger } from '../progress/ports.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
 import type { TurnProgress, TurnProgressDeps } from '../progress/turn-progress.ts';
-import { ENV, requireEnv } from '../shared/env.ts';
+import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { conversationStore } from './conversation-store.ts';
 
 let built: Promise<TurnProgressDeps> | undefined;
@@ -33,13 +33,14 @@ export function closeLeftOpenTimeline(conversationId: string, logger: ProgressLo
 
 export function startTurnProgress(
   input: { conversationId: string; turn: number; messages: readonly DrainedMessage[] },
-  options: { logger: ProgressLogger; plan?: TimelinePlan | undefined },
+  options: { logger: ProgressLogger; plan?: TimelinePlan | undefined; shared?: boolean },
 ): Promise<TurnProgress | undefined> {
   if (!liveProgressEnabled()) return Promise.resolve(undefined);
   return openTurnProgress(input, {
     conversation: (id) => conversationStore().getConversation(id),
     progress: () => progressDeps(options.logger),
     plan: options.plan,
+    shared: options.shared ?? false,
     logger: options.logger,
   });
 }
@@ -70,5 +71,15 @@ async function buildDeps(logger: ProgressLogger): Promise<TurnProgressDeps> {
     posts: new DynamoPostLedger(table),
     clock: systemClock,
     logger,
+    ...showAfter(process.env[ENV.liveProgressAfterMs]),
   };
+}
+
+/** `LIVE_PROGRESS_AFTER_MS`, when set: a number of milliseconds >= 0, else the configuration is wrong. */
+function showAfter(raw: string | undefined): { showAfterMs?: number } {
+  if (raw === undefined || raw === '') return {};
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0)
+    throw new MissingConfigurationError(`${ENV.liveProgressAfterMs} (milliseconds >= 0)`);
+  return { showAfterMs: value };
 }

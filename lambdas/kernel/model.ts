@@ -96,6 +96,10 @@ export const Conversation = z.object({
   closeRequestedAt: z.string().optional(),
   /** When a person last stopped the running turn (Stop): a turn running then ends; nothing else changes. */
   stopRequestedAt: z.string().optional(),
+  /** The agent turns running now (kernel/running-turns.ts): stored as a string set, read as a list. */
+  runningTurns: z
+    .preprocess((value) => (value instanceof Set ? [...value] : value), z.array(z.string()))
+    .optional(),
   wait: OpenWait.optional(),
   /** The approval open now per decision kind (kernel/approvals.ts); apart from `wait`. */
   approvals: z.record(z.string(), OpenApproval).optional(),

@@ -1,6 +1,7 @@
 import { FINISHED_STATUSES } from './model.ts';
 import type { ThreadLink } from './ports.ts';
 import type { RouteOutcome, RouterDeps } from './route-steps.ts';
+import { turnRunning } from './running-turns.ts';
 
 /**
  * Stop: `stop` sent alone in a conversation's thread, or a press of the Stop button
@@ -64,22 +65,18 @@ export async function routeStop(
       `This conversation has already ended (${conversation.status}): there is nothing to stop.`,
       'stop after the end',
     );
-  // A workflow that does not end on its owner's close (the issue pipeline) has no close path
-  // for a stop to take: refused rather than told "stopped" while its work goes on.
-  if (!conversation.closeOnIntent)
-    return refuse(
-      'This conversation cannot be stopped from Slack: its workflow runs to its own end.',
-      'stop of a workflow that does not close on request',
-    );
   if (!(await mayStop(conversation, request.user, deps)))
     return refuse(
       'Only the people in this conversation (who started it, who took part, or a developer) can stop it.',
       `stop refused: ${request.user} is not in the conversation`,
     );
-  // An open wait: no turn runs, so there is nothing to stop (an old timeline's button).
-  if (conversation.wait !== undefined)
+  // An open wait, or a step of the workflow between its turns (a build, a post): no turn runs,
+  // so there is nothing to stop (an old timeline's button).
+  if (conversation.wait !== undefined || !turnRunning(conversation, deps.clock.now()))
     return refuse(
-      'Nothing is running in this conversation now, so there is nothing to stop. It goes on when someone writes in the thread.',
+      conversation.wait !== undefined
+        ? 'Nothing is running in this conversation now, so there is nothing to stop. It goes on when someone writes in the thread.'
+        : 'No agent is working in this conversation right now, so there is nothing to stop.',
       'stop while nothing runs',
     );
   await deps.store.requestStop(conversationId);

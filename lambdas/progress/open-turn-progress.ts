@@ -1,6 +1,7 @@
 import type { Conversation } from '../kernel/model.ts';
 import type { DrainedMessage } from '../kernel/tasks.ts';
 import type { ProgressLogger } from './ports.ts';
+import { isClaim } from './shared-record.ts';
 import { progressTarget } from './target.ts';
 import type { TimelinePlan } from './timeline.ts';
 import { type TurnEnd, TurnProgress, type TurnProgressDeps } from './turn-progress.ts';
@@ -15,6 +16,8 @@ export async function openTurnProgress(
     conversation: (id: string) => Promise<Pick<Conversation, 'id' | 'anchors' | 'ownerId'> | undefined>;
     progress: () => Promise<TurnProgressDeps>;
     plan?: TimelinePlan | undefined;
+    /** The turn's timeline is its round's, shared with the round's other turns. @default false */
+    shared?: boolean;
     logger: ProgressLogger;
   },
 ): Promise<TurnProgress | undefined> {
@@ -25,7 +28,7 @@ export async function openTurnProgress(
       deps.logger.info('no thread to show this turn in: live progress is off for it');
       return undefined;
     }
-    const progress = new TurnProgress(target, await deps.progress(), deps.plan);
+    const progress = new TurnProgress(target, await deps.progress(), deps.plan, deps.shared ?? false);
     progress.begin();
     return progress;
   } catch (error) {
@@ -39,12 +42,14 @@ export const STOPPED_BY_PERSON = 'stopped by a person in the thread';
 
 /**
  * How a turn's output ends its timeline: `continue` keeps it open for the next invocation,
- * unless the turn was stopped (it ends `continue` too, but nothing of it goes on).
+ * unless the turn was stopped (it ends `continue` too, but nothing of it goes on). A turn whose
+ * round goes on after it (`roundGoesOn`) leaves the round's timeline open, however it ended.
  */
 export function turnEndOf(
   output: { action: string; error?: string },
-  how: { stopped?: boolean } = {},
+  how: { stopped?: boolean; roundGoesOn?: boolean } = {},
 ): TurnEnd {
+  if (how.roundGoesOn) return { kind: 'continues' };
   if (how.stopped) return { kind: 'stopped', reason: STOPPED_BY_PERSON };
   if (output.action === 'continue') return { kind: 'continues' };
   if (output.error !== undefined) return { kind: 'stopped', reason: 'the turn did not finish its work' };
@@ -66,7 +71,8 @@ export async function closeOpenTimeline(
   try {
     const built = await deps.progress();
     const record = await built.store.load(conversationId);
-    if (!record?.open) return;
+    // A claim is a round's message being posted, not a message yet: nothing to close.
+    if (!record?.open || isClaim(record)) return;
     const progress = new TurnProgress(
       {
         conversationId,

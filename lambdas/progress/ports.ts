@@ -57,11 +57,19 @@ export interface ProgressRecord {
   tasks: TimelineTask[];
   plan?: TimelinePlan;
   startedAt: string;
+  /** How many conditional saves it has had (`saveAt`); absent before the first. */
+  revision?: number;
 }
 
 export interface ProgressStore {
   load(conversationId: string): Promise<ProgressRecord | undefined>;
   save(conversationId: string, record: ProgressRecord): Promise<void>;
+  /**
+   * Saves `record` (its `revision` one past `revision`) only if the stored record is still at
+   * `revision` (0: none yet): `false` when another write came first. A round's turns that run
+   * at once save their shared timeline this way, so none takes back another's tasks.
+   */
+  saveAt(conversationId: string, record: ProgressRecord, revision: number): Promise<boolean>;
 }
 
 /** Where a turn's progress goes and who reads it. */

@@ -2,20 +2,20 @@ import type { SlackPostOutput } from '../kernel/tasks.ts';
 import { type RedactionCounts, redactionNote } from '../redaction/index.ts';
 import { closedPlan, closingLine, type TurnEnd } from './closing.ts';
 import { Coalescer, type CoalescerOptions } from './coalescer.ts';
+import { HEADING, openTimelineMessage, refusalOf, STREAM_OVER } from './open-message.ts';
 import { taskOutcome } from './outcomes.ts';
 import type {
   ProgressLogger,
   ProgressRecord,
   ProgressSlack,
-  ProgressSlackRefusal,
   ProgressStore,
   ProgressTarget,
 } from './ports.ts';
+import { isClaim, SHARED_SAVE_ATTEMPTS, SharedTimeline, samePlan } from './shared-record.ts';
 import {
   closedStreamBlocks,
   mergeChunks,
   type ProgressChunk,
-  stopBlock,
   type TimelinePlan,
   type TimelineTask,
   taskChunk,
@@ -40,21 +40,23 @@ export interface TurnProgressDeps {
   logger: ProgressLogger;
   /** How Slack calls are paced per message. @default one per second */
   pacing?: CoalescerOptions;
+  /**
+   * How long a turn works before its timeline is posted: a turn that answers sooner shows its
+   * answer alone (a burst's quick turns cost no progress message). A timeline an earlier
+   * invocation or turn of its round opened is continued at once. @default 3000
+   */
+  showAfterMs?: number;
+  /** Waits between looks at a shared timeline another turn is opening. @default setTimeout */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export type { TurnEnd } from './closing.ts';
 
-/** Slack's refusals that mean the stream is over: the message is updated in place from then on. */
-const STREAM_OVER = new Set([
-  'message_not_in_streaming_state',
-  'streaming_state_conflict',
-  'message_not_found',
-]);
+/** How long a turn works before its timeline is posted, unless told otherwise. */
+export const SHOW_AFTER_MS = 3_000;
 
 /** What an assistant thread shows while the turn works. */
 export const LOADING_MESSAGES = ['Reading the thread…', 'Looking into it…', 'Checking the details…'];
-
-const HEADING = 'Working on it';
 
 /**
  * One turn's live progress in Slack. Where a stream can be used (a DM with the app, or a
@@ -80,8 +82,15 @@ export class TurnProgress {
     private readonly target: ProgressTarget,
     private readonly deps: TurnProgressDeps,
     private plan: TimelinePlan | undefined = undefined,
+    /**
+     * Whether the timeline is a round's, shared by turns that may run at once (an incident's
+     * hypotheses): its stored tasks are read before each update and written after it, so each
+     * turn shows (and keeps) the others' tasks beside its own.
+     */
+    private readonly shared = false,
   ) {
     this.startedAt = deps.clock.now().getTime();
+    this.round = new SharedTimeline(target.conversationId, deps);
     this.pacer = new Coalescer(() => this.flush(), deps.pacing);
   }
 
@@ -97,7 +106,15 @@ export class TurnProgress {
         }),
       );
     }
-    // No flush here: it would post nothing and take the pacing slot the first task needs.
+    // No flush here: it would post nothing and take the pacing slot the first task needs. A
+    // turn still working when its timeline is due shows it then, even between two tasks.
+    const after = this.showAfterMs();
+    if (after > 0)
+      this.due = setTimeout(() => {
+        this.dueReached = true;
+        this.pacer.request();
+      }, after);
+    this.due?.unref?.();
   }
 
   toolStarted(use: { id: string; name: string; input: unknown }): void {
@@ -125,6 +142,7 @@ export class TurnProgress {
 
   /** Ends this invocation's part: the last updates, then the stream's stop (unless the turn continues). */
   async finish(end: TurnEnd): Promise<void> {
+    clearTimeout(this.due);
     const closed = this.plan && closedPlan(this.plan, end);
     if (closed) {
       this.plan = closed;
@@ -144,10 +162,28 @@ export class TurnProgress {
     }
   }
 
+  /** The timer that shows the timeline of a turn still working when it is due. */
+  private due: ReturnType<typeof setTimeout> | undefined;
+  private dueReached = false;
+
+  private showAfterMs(): number {
+    return this.deps.showAfterMs ?? SHOW_AFTER_MS;
+  }
+
+  /** Whether the turn is too young for a timeline of its own yet. */
+  private quick(): boolean {
+    return !this.dueReached && this.deps.clock.now().getTime() - this.startedAt < this.showAfterMs();
+  }
+
   /** Tasks noted before the message exists. */
   private early: TimelineTask[] = [];
 
+  /** The ids of the tasks this invocation changed: its own state of them wins over the stored one. */
+  private readonly touched = new Set<string>();
+  private readonly round: SharedTimeline;
+
   private task(task: TimelineTask): void {
+    this.touched.add(task.id);
     if (this.record) this.record.tasks = upsertTask(this.record.tasks, task);
     else this.early = upsertTask(this.early, task);
     this.pending.push(taskChunk(task));
@@ -166,6 +202,10 @@ export class TurnProgress {
     }
     const record = this.record;
     const ending = this.ending;
+    if (this.shared)
+      await this.round
+        .refresh(record, this.touched)
+        .catch((error: unknown) => this.deps.logger.warn('could not read the shared timeline', { error }));
     const chunks = mergeChunks(this.pending.splice(0));
     if (record.kind === 'stream') {
       const closing =
@@ -209,7 +249,7 @@ export class TurnProgress {
     if (ending !== undefined) {
       record.open = ending.kind === 'continues';
       await this.save(record);
-    }
+    } else if (this.shared) await this.save(record);
   }
 
   private update(record: ProgressRecord, ending: TurnEnd | undefined) {
@@ -233,23 +273,34 @@ export class TurnProgress {
   }
 
   /** Finds the message an earlier invocation of this turn (or of the turn it continues) began, or posts it. */
-  private async start(): Promise<void> {
+  private async start(attempt = 0): Promise<void> {
     const { conversationId, channel, threadTs, turn } = this.target;
     // What is pending now goes with the post; what comes while it is made, in the next call
     // (the plan too: a turn that ends meanwhile sends its closed plan after the post).
     const sent = this.pending.length;
     const plan = this.plan;
     try {
-      const earlier = await this.deps.store.load(conversationId);
-      if (earlier?.open && earlier.channel === channel && earlier.threadTs === threadTs) {
+      const earlier = await this.round.load(this.shared);
+      if (
+        earlier?.open &&
+        earlier.channel === channel &&
+        earlier.threadTs === threadTs &&
+        !isClaim(earlier)
+      ) {
         this.adopt(earlier);
         // The tasks noted so far are still pending: the first append carries them.
         await this.flush();
         return;
       }
-      // Nothing to show yet (a turn ending without tool calls): nothing is posted.
-      if (this.early.length === 0) return;
+      // Nothing to show yet (a turn ending without tool calls, or a quick one): nothing is posted.
+      if (this.early.length === 0 || this.quick()) return;
       const key = `progress:${turn}`;
+      // A round's turns that start at once: the one whose claim is saved first posts, the others adopt its message.
+      if (this.shared && attempt < SHARED_SAVE_ATTEMPTS) {
+        const claim = this.round.claim(this.target, key, earlier?.revision ?? 0);
+        if (!(await this.deps.store.saveAt(conversationId, claim, earlier?.revision ?? 0)))
+          return await this.start(attempt + 1);
+      }
       const found = await this.findEarlierPost(key);
       const record: ProgressRecord = found
         ? {
@@ -262,7 +313,20 @@ export class TurnProgress {
             tasks: [],
             startedAt: new Date(this.startedAt).toISOString(),
           }
-        : await this.post(key, plan);
+        : {
+            key,
+            channel,
+            threadTs,
+            open: true,
+            tasks: this.early,
+            ...(plan ? { plan } : {}),
+            startedAt: new Date(this.startedAt).toISOString(),
+            ...(await openTimelineMessage(
+              this.target,
+              { key, plan, tasks: this.early },
+              { slack: this.deps.slack, logger: this.deps.logger, counted: (run) => this.counted(run) },
+            )),
+          };
       this.adopt(record);
       this.pending = this.pending.slice(sent);
       await this.save(record);
@@ -283,82 +347,16 @@ export class TurnProgress {
     return attempt?.earlier ? this.deps.slack.findPost({ channel, threadTs, postKey: key }) : undefined;
   }
 
-  /** A stream where one can be used, else a message; a refused stream falls back to the message. */
-  private async post(key: string, plan: TimelinePlan | undefined): Promise<ProgressRecord> {
-    const { channel, threadTs, conversationId } = this.target;
-    const base = {
-      key,
-      channel,
-      threadTs,
-      open: true,
-      tasks: this.early,
-      ...(this.plan ? { plan: this.plan } : {}),
-      startedAt: new Date(this.startedAt).toISOString(),
-    };
-    const recipient = await this.recipient();
-    if (recipient !== undefined) {
-      try {
-        const planChunks: ProgressChunk[] = plan
-          ? [{ type: 'plan_update', title: plan.title }, ...plan.steps.map(taskChunk)]
-          : [];
-        const { ts } = await this.counted(() =>
-          this.deps.slack.startStream({
-            channel,
-            threadTs,
-            taskDisplayMode: plan ? 'plan' : 'timeline',
-            ...recipient,
-            chunks: [
-              { type: 'markdown_text', text: `${HEADING}…` },
-              { type: 'blocks', blocks: [stopBlock(conversationId)] },
-              ...planChunks,
-              ...this.early.map(taskChunk),
-            ],
-          }),
-        );
-        return { ...base, ts, kind: 'stream' };
-      } catch (error) {
-        if (refusalOf(error) === undefined) throw error;
-        this.deps.logger.warn('Slack refused the stream: the progress is one message updated in place', {
-          error,
-        });
-      }
-    }
-    const blocks = timelineBlocks({
-      heading: HEADING,
-      tasks: this.early,
-      plan: this.plan,
-      conversationId,
-      running: true,
-    });
-    const { ts } = await this.counted(() =>
-      this.deps.slack.postMessage({
-        channel,
-        threadTs,
-        text: timelineText(HEADING, this.early),
-        blocks,
-        postKey: key,
-      }),
-    );
-    return { ...base, ts, kind: 'message' };
-  }
-
-  /**
-   * Who the stream is for: nobody needed in a DM with the app; elsewhere the person the turn
-   * answers and the workspace. Undefined when a stream cannot be addressed (no person).
-   */
-  private async recipient(): Promise<{ recipientUserId?: string; recipientTeamId?: string } | undefined> {
-    if (this.target.assistantThread) return {};
-    if (this.target.recipientUserId === undefined) return undefined;
-    const team = await this.deps.slack.teamId().catch(() => undefined);
-    return team === undefined
-      ? undefined
-      : { recipientUserId: this.target.recipientUserId, recipientTeamId: team };
-  }
-
   private adopt(record: ProgressRecord): void {
     for (const task of this.early) record.tasks = upsertTask(record.tasks, task);
     this.record = record;
     if (record.plan && !this.plan) this.plan = record.plan;
+    // A later turn of the round shows where the round stands now (its own stage in progress).
+    else if (this.plan && !samePlan(this.plan, record.plan))
+      this.pending.unshift(
+        { type: 'plan_update', title: this.plan.title },
+        ...this.plan.steps.map(taskChunk),
+      );
   }
 
   private closingLine(end: TurnEnd): string {
@@ -367,9 +365,13 @@ export class TurnProgress {
   }
 
   private async save(record: ProgressRecord): Promise<void> {
-    await this.deps.store
-      .save(this.target.conversationId, { ...record, ...(this.plan ? { plan: this.plan } : {}) })
-      .catch((error: unknown) => this.deps.logger.warn('could not save the progress record', { error }));
+    await (this.shared
+      ? this.round.save(record, this.plan, this.touched)
+      : this.deps.store.save(this.target.conversationId, {
+          ...record,
+          ...(this.plan ? { plan: this.plan } : {}),
+        })
+    ).catch((error: unknown) => this.deps.logger.warn('could not save the progress record', { error }));
   }
 
   private async counted<T>(run: () => Promise<T>): Promise<T> {
@@ -391,9 +393,4 @@ export class TurnProgress {
       return false;
     }
   }
-}
-
-function refusalOf(error: unknown): string | undefined {
-  const code = (error as ProgressSlackRefusal | undefined)?.slackError;
-  return typeof code === 'string' ? code : undefined;
 }

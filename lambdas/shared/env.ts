@@ -68,6 +68,11 @@ export const ENV = {
   botUserId: 'SLACK_BOT_USER_ID',
   /** `off` stops agent turns from showing their live progress in Slack (docs/live-progress.md). Default on. */
   liveProgress: 'LIVE_PROGRESS',
+  /**
+   * Milliseconds a turn works before its timeline is posted (a quicker turn shows its answer
+   * alone). Absent: 3000. The sandbox's tests of timelines set 0.
+   */
+  liveProgressAfterMs: 'LIVE_PROGRESS_AFTER_MS',
   /** JSON map of tool name -> Lambda function name the AgentTurn invokes (AgentTurn only). */
   toolFunctions: 'TOOL_FUNCTIONS',
   /** Anthropic API key override (sandbox, development); in AWS it comes from MODEL_SECRET_ARN. */

@@ -77,6 +77,8 @@ export const ITERATION_STATES = {
 
 export const INCIDENT_TEXTS = {
   acknowledgeClose: ':octagonal_sign: Investigation stopped. Nothing more will happen in this thread.',
+  stoppedWaiting:
+    ':pause_button: The investigation waits: write in this thread how it should go on, and it carries on from there (or say "never mind" to close it).',
   unhandled:
     ':information_source: This investigation ended before it could read the last message(s) sent to it, so they were not handled.',
   /** What the stop message (the `agent_stopped` template) names: the work and how to start it again. */

@@ -1,10 +1,20 @@
+import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { STOPPED_BY_PERSON_FIELD } from '../../lambdas/agents/contract.ts';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
 import type { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigation/profiles/index.ts';
 import type { Phase } from '../../lambdas/workflows/incident-investigation/record.ts';
 import { agentTurn } from '../agent-turn.ts';
-import { catchFailure, closeOut, DRAINED_PATH, drain, FAILURE_PATH, nextTurn } from '../kernel.ts';
+import {
+  catchFailure,
+  catchTimeout,
+  closeOut,
+  DRAINED_PATH,
+  drain,
+  FAILURE_PATH,
+  nextTurn,
+  waitForPeople,
+} from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
 import { slackPost } from '../slack-post.ts';
 import { noteTurnWithoutResult } from '../turn-stops.ts';
@@ -142,10 +152,23 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       const drained = drain(scope, `Drain for ${p.name}`, { drainFn: kernel.drain });
       catchFailure(drained, failed);
       const start = nextTurn(scope, `Next ${p.name} turn`);
+      // Stop ends the phase's turn and nothing else: the investigation waits for the responders,
+      // and the phase goes on with what they write (closing stays their separate act).
+      const waitAfterStop = waitForPeople(scope, `Wait after ${p.name} stopped`, {
+        registerWait: kernel.registerWait,
+        accepts: 'any',
+        phase: 'awaiting_responders',
+        timeout: Duration.seconds(kernel.settings.approvalWaitSeconds),
+      });
+      catchTimeout(waitAfterStop, acknowledgeClose);
+      catchFailure(waitAfterStop, failed);
+      waitAfterStop.next(start);
+      const tellStopped = post(`Tell ${p.name} stopped`, T.stoppedWaiting, false);
+      catchFailure(tellStopped, waitAfterStop);
+      tellStopped.next(waitAfterStop);
       const route = sfn.Choice.jsonPath(scope, `Route ${p.name}`)
         .when(sfn.Condition.stringEquals('$.turnResult.action', 'submitted'), p.done)
-        // The investigation waits for nobody: a phase's turn stopped by a person ends it.
-        .when(sfn.Condition.isPresent(`$.turnResult.${STOPPED_BY_PERSON_FIELD}`), acknowledgeClose)
+        .when(sfn.Condition.isPresent(`$.turnResult.${STOPPED_BY_PERSON_FIELD}`), tellStopped)
         .when(sfn.Condition.stringEquals('$.turnResult.action', 'continue'), start)
         .otherwise(p.onFailed);
       const initial = turn(p.name.charAt(0).toUpperCase() + p.name.slice(1), 'initial');

@@ -24,7 +24,11 @@ let browser: Browser;
 
 beforeAll(async () => {
   ({ browser, started: h } = await launchBeside(
-    () => startBugHarness({ reporterWaitSeconds: 600_000 }, { env: { LIVE_PROGRESS: 'on' } }),
+    () =>
+      startBugHarness(
+        { reporterWaitSeconds: 600_000 },
+        { env: { LIVE_PROGRESS: 'on', LIVE_PROGRESS_AFTER_MS: '0' } },
+      ),
     (harness) => harness.stop(),
   ));
 });

@@ -76,7 +76,7 @@ describe('the incident_investigation state machine', () => {
     });
   });
 
-  it('gives every Task a timeout, and the approval wait the configured one', () => {
+  it('gives every Task a timeout, and the approval wait and the waits after a Stop the configured one', () => {
     expect(tasks.length).toBeGreaterThan(20);
     for (const [name, task] of tasks) {
       expect(
@@ -85,7 +85,11 @@ describe('the incident_investigation state machine', () => {
       ).toBe(true);
     }
     const waits = tasks.filter(([, task]) => String(task.Resource).endsWith('.waitForTaskToken'));
-    expect(waits.map(([name, task]) => [name, task.TimeoutSeconds])).toEqual([
+    expect(waits.map(([name, task]) => [name, task.TimeoutSeconds]).sort()).toEqual([
+      ['Wait after conclusion stopped', 900],
+      ['Wait after hypotheses stopped', 900],
+      ['Wait after remediation stopped', 900],
+      ['Wait after triage stopped', 900],
       ['Wait for step approval', 900],
     ]);
   });

@@ -17,6 +17,8 @@ function conversation(over: Partial<Conversation> = {}): Conversation {
     anchors: {},
     closeOnIntent: true,
     closeRequested: false,
+    // A turn runs until a minute after now.
+    runningTurns: ['4@2015-11-27T02:01:00.000Z'],
     createdAt: NOW,
     updatedAt: NOW,
     ...over,
@@ -152,10 +154,32 @@ describe('stop', () => {
     expect(refused[0]?.text).toContain('already ended (resolved)');
   });
 
-  it('of a workflow that does not close on request: refused privately, nothing changed', async () => {
-    const { deps, closes, refused } = setup(conversation({ closeOnIntent: false }));
+  it('of a workflow that does not close on request (the issue pipeline), while its turn runs: stops the turn, closes nothing', async () => {
+    const { deps, closes, stops, said } = setup(conversation({ closeOnIntent: false }));
     await routeStop(link, { user: 'U_OWNER', channel: 'C1', ts: '2.000006' }, deps);
+    expect(stops).toEqual(['c1']);
     expect(closes).toEqual([]);
-    expect(refused[0]?.text).toContain('cannot be stopped from Slack');
+    expect(said[0]).toContain('Stopped by <@U_OWNER>');
+  });
+
+  it('between two turns (no wait open, no turn running): says so privately, never "Stopped by"', async () => {
+    const between = conversation({ runningTurns: [] });
+    const { deps, stops, said, refused } = setup(between);
+    await routeStop(link, { user: 'U_OWNER', channel: 'C1', ts: '2.000008', value: 'c1' }, deps);
+    expect(stops).toEqual([]);
+    expect(said).toEqual([]);
+    expect(refused).toEqual([
+      {
+        user: 'U_OWNER',
+        text: 'No agent is working in this conversation right now, so there is nothing to stop.',
+      },
+    ]);
+  });
+
+  it('after a turn whose function died (its entry past its deadline): nothing runs, so nothing is stopped', async () => {
+    const { deps, stops, refused } = setup(conversation({ runningTurns: ['3@2015-11-27T01:59:59.000Z'] }));
+    await routeStop(link, { user: 'U_OWNER', channel: 'C1', ts: '2.000009' }, deps);
+    expect(stops).toEqual([]);
+    expect(refused).toHaveLength(1);
   });
 });

@@ -67,6 +67,7 @@ describe('a retried turn with the real post ledger', () => {
       clock: { now: () => new Date() },
       logger: { info: () => {}, warn: () => {}, error: () => {} },
       pacing: { intervalMs: 0 },
+      showAfterMs: 0,
     };
     const target = {
       conversationId: 'incident-retry',

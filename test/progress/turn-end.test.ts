@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STOPPED_BY_PERSON, turnEndOf } from '../../lambdas/progress/open-turn-progress.ts';
+import { INCIDENT_ROUND } from '../../lambdas/workflows/incident-investigation/progress-plan.ts';
 
 describe('how a turn ends its timeline', () => {
   it('keeps it open for a turn that continues in the next invocation', () => {
@@ -16,5 +17,22 @@ describe('how a turn ends its timeline', () => {
   it('closes it as stopped for a turn that failed, and as done for one with a result', () => {
     expect(turnEndOf({ action: 'escalate', error: 'the model refused' }).kind).toBe('stopped');
     expect(turnEndOf({ action: 'ask_reporter' })).toEqual({ kind: 'done' });
+  });
+
+  it("keeps a round's timeline open after a turn the round goes on after, however it ended", () => {
+    expect(turnEndOf({ action: 'submitted' }, { roundGoesOn: true })).toEqual({ kind: 'continues' });
+    expect(turnEndOf({ action: 'escalate', error: 'x' }, { roundGoesOn: true })).toEqual({
+      kind: 'continues',
+    });
+  });
+});
+
+describe("an incident's round", () => {
+  it('ends with the remediation plan, or with a phase turn a person stopped, never with a hypothesis tested', () => {
+    expect(INCIDENT_ROUND.ends({ profile: 'incident_remediator' }, { stopped: false })).toBe(true);
+    expect(INCIDENT_ROUND.ends({ profile: 'incident_triager' }, { stopped: false })).toBe(false);
+    expect(INCIDENT_ROUND.ends({ profile: 'incident_concluder' }, { stopped: false })).toBe(false);
+    expect(INCIDENT_ROUND.ends({ profile: 'incident_triager' }, { stopped: true })).toBe(true);
+    expect(INCIDENT_ROUND.ends({ profile: 'incident_investigator' }, { stopped: true })).toBe(false);
   });
 });

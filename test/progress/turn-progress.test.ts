@@ -1,12 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
 import { closeOpenTimeline, UNFINISHED_TURN } from '../../lambdas/progress/open-turn-progress.ts';
-import type {
-  ProgressRecord,
-  ProgressSlack,
-  ProgressStore,
-  ProgressTarget,
-} from '../../lambdas/progress/ports.ts';
+import type { ProgressSlack, ProgressStore, ProgressTarget } from '../../lambdas/progress/ports.ts';
 import { STOP_ACTION_ID } from '../../lambdas/progress/timeline.ts';
 import {
   type ProgressLedger,
@@ -14,22 +9,15 @@ import {
   type TurnProgressDeps,
 } from '../../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
+import { MemoryProgressStore } from '../../local/progress/memory-progress-store.ts';
 import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { fakeAssistantThread, fakeStreamOf, fakeStreams } from '../../local/slack/streams.ts';
+import { eventually } from '../support/eventually.ts';
 
 const BOT_TOKEN = 'xoxb-sandbox-token';
 
-class MemoryStore implements ProgressStore {
-  readonly records = new Map<string, ProgressRecord>();
-  async load(id: string) {
-    const record = this.records.get(id);
-    return record && structuredClone(record);
-  }
-  async save(id: string, record: ProgressRecord) {
-    this.records.set(id, structuredClone(record));
-  }
-}
+class MemoryStore extends MemoryProgressStore {}
 
 class MemoryLedger implements ProgressLedger {
   readonly posts = new Map<string, SlackPostOutput>();
@@ -85,6 +73,7 @@ function deps(overrides: Partial<TurnProgressDeps> = {}): TurnProgressDeps {
     clock: { now: () => new Date() },
     logger: { info: () => {}, warn: (message) => void warnings.push(message), error: () => {} },
     pacing: { intervalMs: 0 },
+    showAfterMs: 0,
     ...overrides,
   };
 }
@@ -176,7 +165,12 @@ describe('a workflow with a plan', () => {
     progress.begin();
     progress.toolStarted(search);
     progress.toolFinished(search, { output: 'found', failed: false });
-    await vi.waitFor(() => expect(fakeStreams(slack)).toHaveLength(1));
+    // Waited for on progress, not on a time limit (vi.waitFor's 1 s fails on a busy machine).
+    await eventually(
+      async () => fakeStreams(slack),
+      (streams) => streams.length === 1,
+      'the stream of the first task',
+    );
     await progress.finish({ kind: 'done' });
     const [stream] = fakeStreams(slack);
     expect(stream?.mode).toBe('plan');
@@ -286,7 +280,11 @@ describe('a turn over several invocations', () => {
 
   it('posts nothing twice when a retried turn finds the message its first attempt posted', async () => {
     const { recipientUserId: _none, ...alertTarget } = target();
-    const forgetful: ProgressStore = { load: async () => undefined, save: async () => {} };
+    const forgetful: ProgressStore = {
+      load: async () => undefined,
+      save: async () => {},
+      saveAt: async () => true,
+    };
     ledger.failRecord = true;
     const first = new TurnProgress(alertTarget, deps({ store: forgetful }));
     first.begin();
@@ -476,5 +474,39 @@ describe('a timeline its turn left open', () => {
     const calls = slack.apiCalls().length;
     await closeOpenTimeline('conv-1', { progress: async () => deps(), logger: deps().logger });
     expect(slack.apiCalls().length).toBe(calls);
+  });
+});
+
+describe('a quick turn', () => {
+  it('shows no timeline when it ends before its timeline is due: its answer alone', async () => {
+    const progress = new TurnProgress(target(), deps({ showAfterMs: 60_000 }));
+    progress.begin();
+    progress.toolStarted(search);
+    progress.toolFinished(search, { output: '3 matches', failed: false });
+    await progress.finish({ kind: 'done' });
+    expect(botReplies()).toEqual([]);
+    expect(fakeStreams(slack)).toEqual([]);
+    expect(store.records.get('conv-1')).toBeUndefined();
+  });
+
+  it('shows its timeline once due when it is still working, even between two tasks', async () => {
+    // The turn's clock stands still: only the timer set at begin() can tell it is due.
+    const frozen = new Date('2001-02-03T04:05:06Z');
+    const progress = new TurnProgress(target(), deps({ showAfterMs: 5, clock: { now: () => frozen } }));
+    progress.toolStarted(search);
+    await eventually(
+      async () => store.load('conv-1'),
+      (record) => record === undefined,
+      'the first task handled without a timeline',
+    );
+    expect(fakeStreams(slack)).toEqual([]);
+    progress.begin();
+    await eventually(
+      async () => fakeStreams(slack),
+      (streams) => streams.length === 1,
+      'the timeline of a turn still working',
+    );
+    await progress.finish({ kind: 'done' });
+    expect(fakeStreams(slack)[0]?.state).toBe('completed');
   });
 });

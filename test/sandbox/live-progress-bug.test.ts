@@ -24,7 +24,10 @@ let h: BugHarness;
 
 beforeAll(async () => {
   // A long reporter wait: the answer below must arrive before it ends, however slow the machine.
-  h = await startBugHarness({ reporterWaitSeconds: 600_000 }, { env: { LIVE_PROGRESS: 'on' } });
+  h = await startBugHarness(
+    { reporterWaitSeconds: 600_000 },
+    { env: { LIVE_PROGRESS: 'on', LIVE_PROGRESS_AFTER_MS: '0' } },
+  );
 });
 afterAll(async () => {
   await h?.stop();

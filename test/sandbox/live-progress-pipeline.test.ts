@@ -18,7 +18,7 @@ import {
 
 let h: IssueHarness;
 beforeAll(async () => {
-  h = await startIssueHarness({}, { env: { LIVE_PROGRESS: 'on' } });
+  h = await startIssueHarness({}, { env: { LIVE_PROGRESS: 'on', LIVE_PROGRESS_AFTER_MS: '0' } });
 });
 afterAll(async () => {
   await h?.stop();

@@ -16,7 +16,7 @@ import {
  */
 
 describe('live progress of a requirements interview', () => {
-  const h = useHarness({}, { env: { LIVE_PROGRESS: 'on' } });
+  const h = useHarness({}, { env: { LIVE_PROGRESS: 'on', LIVE_PROGRESS_AFTER_MS: '0' } });
 
   it('shows no timeline for a clarifier turn without tool calls: only the questions', async () => {
     // Slack knows every member; the fake workspace learns a user from a first post.

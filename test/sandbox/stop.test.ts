@@ -25,7 +25,7 @@ let h: BugHarness;
 beforeAll(async () => {
   h = await startBugHarness(
     { reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 },
-    { env: { LIVE_PROGRESS: 'on' } },
+    { env: { LIVE_PROGRESS: 'on', LIVE_PROGRESS_AFTER_MS: '0' } },
   );
 });
 afterAll(async () => {

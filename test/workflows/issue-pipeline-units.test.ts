@@ -128,6 +128,75 @@ describe('the hand-off (in code)', () => {
     expect(answered.state.communication.questions[0]).toMatchObject({ answered: true, answer: 'In cart.ts' });
   });
 
+  it("waits for people after a person stopped an agent's turn, and gives their answer back to that agent", () => {
+    const stopped = handOff(
+      fresh(),
+      {
+        conversationId: 'c',
+        agent: 'analyst',
+        mode: 'work',
+        turn: { action: 'continue', sessionId: 's', stoppedByPerson: true },
+      },
+      ctx(),
+    );
+    // Not the analyst again at once (as a turn out of time would be), and not the end: people decide.
+    expect(stopped.handOff).toMatchObject({ next: 'ask_people', asker: 'analyst' });
+    expect(stopped.handOff.reason).toContain('I was stopped before I finished');
+    expect(stopped.state.pipeline.status).not.toBe('blocked');
+    const told = handOff(
+      stopped.state,
+      {
+        conversationId: 'c',
+        agent: 'analyst',
+        mode: 'people',
+        messages: [
+          {
+            channel: 'C1',
+            senderId: 'U_DEV',
+            senderType: 'developer',
+            text: 'Look at the tax rounding only',
+          },
+        ],
+        previous: stopped.handOff,
+      },
+      ctx(),
+    );
+    expect(told.handOff.next).toBe('analyst');
+    expect(told.handOff.notes.join('\n')).toContain('Look at the tax rounding only');
+    expect(told.state.communication.escalations[0]).toMatchObject({ agent: 'analyst', resolved: true });
+  });
+
+  it("asks people the asker's question when the agent answering it was stopped", () => {
+    const asked = handOff(
+      fresh(),
+      {
+        conversationId: 'c',
+        agent: 'writer',
+        mode: 'work',
+        turn: turn({
+          changes: [{ file: 'a', description: 'd' }],
+          test_written: false,
+          summary: 's',
+          question: { to: 'analyst', question: 'Where is it?' },
+        }),
+      },
+      ctx(),
+    );
+    const stopped = handOff(
+      asked.state,
+      {
+        conversationId: 'c',
+        agent: 'analyst',
+        mode: 'answer',
+        turn: { action: 'continue', sessionId: 's', stoppedByPerson: true },
+        previous: asked.handOff,
+      },
+      ctx(),
+    );
+    expect(stopped.handOff).toMatchObject({ next: 'ask_people', asker: 'writer' });
+    expect(stopped.handOff.reason).toBe('Where is it? (the analyst was stopped before it answered)');
+  });
+
   const review = {
     conversationId: 'c',
     agent: 'reviewer' as const,

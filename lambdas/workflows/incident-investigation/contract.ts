@@ -174,6 +174,8 @@ export function incidentTurnOutput<R extends z.ZodType>(result: R) {
     error: z.string().optional(),
     /** With `escalate`: the limit held by code that stopped the turn, in words for people. */
     stoppedBy: z.string().optional(),
+    /** With `continue`: a person stopped the turn (Stop). */
+    stoppedByPerson: z.literal(true).optional(),
     progress: z.string().optional(),
   });
 }
@@ -183,5 +185,6 @@ export type IncidentTurnOutput<R> = {
   result?: R;
   error?: string;
   stoppedBy?: string;
+  stoppedByPerson?: true;
   progress?: string;
 };

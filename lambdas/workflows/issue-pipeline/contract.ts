@@ -101,6 +101,8 @@ export const IssueTurnOutput = z.object({
   sessionId: z.string().min(1),
   submission: z.record(z.string(), z.unknown()).optional(),
   reason: z.string().max(2_000).optional(),
+  /** With `continue`: a person stopped the turn (Stop); people say how it goes on. */
+  stoppedByPerson: z.literal(true).optional(),
 });
 export type IssueTurnOutput = z.infer<typeof IssueTurnOutput>;
 

@@ -85,6 +85,8 @@ export function toWriter(state: IssueState, feedback: string | null): HandOffRes
 export function handOff(state: IssueState, input: HandOffInput, ctx: HandOffContext): HandOffResult {
   const reached = limitReached(state, ctx.spend, ctx.limits, ctx.nowMs);
   if (reached !== undefined) return block(state, `Stopped at a hard limit: ${reached}.`);
+  if (input.turn?.stoppedByPerson && (input.mode === 'work' || input.mode === 'answer'))
+    return afterStop(state, input);
   switch (input.mode) {
     case 'work':
       return afterWork(state, input, ctx);
@@ -95,6 +97,24 @@ export function handOff(state: IssueState, input: HandOffInput, ctx: HandOffCont
     case 'approval':
       return afterApproval(state, input);
   }
+}
+
+/**
+ * A person stopped the agent's turn (Stop): nothing else stops. The pipeline waits for people,
+ * as after a question to them: the stopped agent's work (or the question it was answering, for
+ * the agent that asked it) goes on with what they write.
+ */
+function afterStop(state: IssueState, input: HandOffInput): HandOffResult {
+  const attempt = state.pipeline.attempt;
+  const asker = input.mode === 'answer' ? input.previous?.asker : undefined;
+  const question = asker === undefined ? undefined : lastOpenQuestion(state, asker);
+  if (asker !== undefined && question !== undefined) {
+    const reason = `${question.question} (the ${input.agent} was stopped before it answered)`;
+    return { state, handOff: { next: 'ask_people', attempt, notes: [], asker, reason } };
+  }
+  const reason = 'I was stopped before I finished. Say how I should go on.';
+  state.communication.escalations.push({ agent: input.agent, reason, requires_human: true, resolved: false });
+  return { state, handOff: { next: 'ask_people', attempt, notes: [], asker: input.agent, reason } };
 }
 
 function afterWork(state: IssueState, input: HandOffInput, ctx: HandOffContext): HandOffResult {

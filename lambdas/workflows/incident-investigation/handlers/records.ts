@@ -78,14 +78,21 @@ export const IncidentRecordsInput = z.discriminatedUnion('op', [
 export type IncidentRecordsInput = z.infer<typeof IncidentRecordsInput>;
 
 /** A turn that did not submit: its error, or why it has none. */
-const failure = (turn: { action: string; error?: string | undefined }) =>
+const failure = (turn: { action: string; error?: string | undefined; stoppedByPerson?: true | undefined }) =>
   turn.error ??
-  (turn.action === 'continue'
-    ? 'the turn ran out of its budget before it submitted (its session goes on next round)'
-    : `the turn ended with ${turn.action}`);
+  (turn.stoppedByPerson
+    ? 'a person stopped the turn before it submitted (its session goes on next round)'
+    : turn.action === 'continue'
+      ? 'the turn ran out of its budget before it submitted (its session goes on next round)'
+      : `the turn ended with ${turn.action}`);
 
 /** The result of a turn that submitted one, or the error of one that did not. */
-function turnOutcome<R>(turn: { action: string; result?: R | undefined; error?: string | undefined }) {
+function turnOutcome<R>(turn: {
+  action: string;
+  result?: R | undefined;
+  error?: string | undefined;
+  stoppedByPerson?: true | undefined;
+}) {
   return turn.action === 'submitted' && turn.result !== undefined
     ? { result: turn.result }
     : { error: failure(turn) };
