@@ -1,3 +1,5 @@
+import type { ConversationView as SandboxConversationView } from '../sandbox-conversations.ts';
+
 /**
  * The conversations an upgrade rehearsal drives (scripts/rehearse-upgrade.ts): each is started
  * on the old release and driven into one kind of wait (`start`), then, after the sandbox came
@@ -6,15 +8,11 @@
  * offline demo model playing the agents; that is what makes them work against any release.
  */
 
-export interface ConversationView {
-  id: string;
-  workflow: string;
-  status: string;
-  phase: string;
-  executionName?: string;
-  anchors: { channel: string; threadTs: string }[];
-  agentTurnRunning: boolean;
-}
+/** A conversation as `/sandbox/conversations` lists it (the fields a rehearsal reads). */
+export type ConversationView = Pick<
+  SandboxConversationView,
+  'id' | 'workflow' | 'status' | 'phase' | 'executionName' | 'anchors' | 'agentTurnRunning'
+>;
 
 export interface ExecutionView {
   name: string;
@@ -137,6 +135,8 @@ export class ConversationEndedError extends Error {
 const REPORTS = 'C_BUG_REPORTS';
 const INCIDENTS = 'C_INCIDENTS';
 const SUMMARIES = 'C_BUG_SUMMARIES';
+/** Developers' replies at most before a bug conversation must have continued as new. */
+const MAX_TURNS_TO_HAND_OVER = 4;
 const ON_CALL = 'U_ONCALL';
 const GENERAL = 'C_GENERAL';
 const REPORTER = 'U_REPORTER';
@@ -193,22 +193,21 @@ export const REHEARSED_CONVERSATIONS: readonly RehearsedConversation[] = [
     workflow: 'bug_investigation',
     wait: 'mid-continue-as-new',
     async start(driver) {
-      // The rehearsal's configuration hands a bug conversation over after two turns: the second
-      // turn's execution continues as new, and the new one waits for the developers.
+      // The rehearsal's configuration hands a bug conversation over after a few turns: developers'
+      // replies in the findings thread run turns until an execution continues as new, and the
+      // new one waits for the developers.
       const started = await report(driver, DETAILED_REPORT);
       await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS);
-      // A developer's reply in the findings thread runs the second turn.
       const findings = await driver.waitFor(`the findings thread of ${started.id}`, async () =>
         (await driver.conversations())
           .find((c) => c.id === started.id)
           ?.anchors.find((anchor) => anchor.channel === SUMMARIES),
       );
-      await driver.post(SUMMARIES, 'U_DEV', 'does it also happen on Firefox?', findings.threadTs);
-      await driver.waitFor(`${started.id} to continue as new`, async () => {
-        const executions = await driver.executionsOf(started.id);
-        return executions.length >= 2 ? executions : undefined;
-      });
-      await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS, 2);
+      for (let reply = 1; (await driver.executionsOf(started.id)).length < 2; reply++) {
+        if (reply > MAX_TURNS_TO_HAND_OVER) throw new Error(`${started.id} did not continue as new`);
+        await driver.post(SUMMARIES, 'U_DEV', `does it also happen on Firefox ${reply}?`, findings.threadTs);
+        await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS, reply + 1);
+      }
       return started;
     },
     finish: withdraw,

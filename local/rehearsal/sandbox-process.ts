@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /**
  * A sandbox of one release, run as its own process from that release's checkout
- * (`tsx local/main.ts --state <dir>`, what `npm run dev -- --state <dir>` runs after building
+ * (`local/main.ts --state <dir>` under tsx, what `npm run dev -- --state <dir>` runs after building
  * the console, which the rehearsal does not need). It listens on `port`; `stop()` sends SIGINT,
  * as Ctrl-C does, and waits for the process to save its state and exit.
  */
@@ -33,8 +34,11 @@ export async function startSandboxProcess(options: {
   const url = `http://127.0.0.1:${options.port}`;
   const child: ChildProcess = spawn(
     process.execPath,
+    // tsx as a loader of this process (not its CLI, a parent that relays signals): SIGINT
+    // reaches the sandbox itself, which saves its state and exits 0.
     [
-      join(options.dir, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      '--import',
+      pathToFileURL(join(options.dir, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs')).href,
       'local/main.ts',
       '--state',
       options.stateDir,
