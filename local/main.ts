@@ -24,6 +24,7 @@ import { installTerminalLog, parseLogFormat } from './terminal-log.ts';
  * - SANDBOX_LOG_FORMAT: `line` (default, one line per log record) or `json` (Powertools' JSON)
  * - SANDBOX_CONFIG: stack configuration as JSON, the `slackAgents` context's format, e.g.
  *   '{"channelConversations":{"timeoutSeconds":300,"useLlmJudge":true}}'
+ * One option: `--state <dir>` keeps the sandbox's state there across restarts (local/sandbox-state.ts).
  */
 function channelsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const channels: Record<string, string> = {};
@@ -34,6 +35,21 @@ function channelsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
     channels[key] = value;
   }
   return channels;
+}
+
+/** `--state <dir>` (or `--state=<dir>`); any other argument is refused. */
+function stateDirFromArgs(args: readonly string[]): string | undefined {
+  let dir: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--state' && args[i + 1] && !args[i + 1]?.startsWith('--')) dir = args[++i];
+    else if (arg.startsWith('--state=') && arg.length > '--state='.length) dir = arg.slice('--state='.length);
+    else {
+      console.error(`unknown argument ${JSON.stringify(arg)}: the sandbox takes --state <dir> only`);
+      process.exit(2);
+    }
+  }
+  return dir;
 }
 
 function numberFromEnv(name: string, fallback: number): number {
@@ -109,6 +125,7 @@ try {
 }
 
 const timeScale = numberFromEnv('SANDBOX_TIME_SCALE', 1);
+const state = stateDirFromArgs(process.argv.slice(2));
 const sandbox = await startSandbox({
   port: numberFromEnv('PORT', 3000),
   liveProgress: true,
@@ -122,6 +139,7 @@ const sandbox = await startSandbox({
   // The Slack clients retry a failed call on the sandbox's time, as every wait is.
   env: { ...slackRetryPacing(timeScale), ...passThrough },
   logLevel,
+  ...(state !== undefined && { state }),
   // The demo incident: SANDBOX_DEMO_SEED picks another one (`off`: none), SANDBOX_LOGHUB_DIR adds noise.
   telemetry: {
     demoSeed: process.env.SANDBOX_DEMO_SEED === 'off' ? false : numberFromEnv('SANDBOX_DEMO_SEED', 3),
@@ -155,6 +173,7 @@ Sandbox listening on ${sandbox.url}
   PagerDuty webhooks:     POST ${sandbox.url}/pagerduty/events, secret ${sandbox.webhookSecrets.pagerduty}${sandbox.webhookSecrets.pagerduty === DEVELOPMENT_WEBHOOK_SECRETS.pagerduty ? ' (development default; set PAGERDUTY_WEBHOOK_SECRET to change)' : ''}
   Alarm events:           POST ${sandbox.url}${EVENTBRIDGE_PATH}  (an EventBridge event, invoked as the alarm rule would)
   Time scale:             ${sandbox.timeScale}
+  State:                  ${state === undefined ? 'in memory (--state <dir> keeps it across restarts)' : `kept in ${state}`}
   Conversations table:    ${sandbox.tableName}
   Feedback export:        ${feedbackExportCommand(sandbox)}
   Telemetry (emulated):   CloudWatch Logs, metrics, CloudFormation stack events on ${sandbox.url}${sandbox.telemetry.demo ? `; demo incident: payment-api deployed ${new Date(sandbox.telemetry.demo.deployAt).toISOString()}` : ''}${sandbox.telemetry.noiseNote ? ` (${sandbox.telemetry.noiseNote})` : ''}

@@ -70,6 +70,12 @@ export interface SandboxOptions {
    * @default 'real'
    */
   clock?: 'real' | 'manual';
+  /**
+   * A directory where the sandbox keeps its state across restarts (`npm run dev -- --state <dir>`):
+   * tables, executions with their waits, queues and Slack's messages come back when a sandbox
+   * starts on the same directory (local/sandbox-state.ts). Such a sandbox is never reused.
+   */
+  state?: string;
 }
 
 export interface Sandbox {

@@ -134,6 +134,8 @@ export async function createTables(
   template: CloudFormationTemplate,
   dynamodb: DynamoDBClient,
   settings?: TableSettingsStore,
+  /** A table that exists already (a sandbox that keeps its state) is kept as it is. */
+  keepExisting = false,
 ): Promise<string> {
   let first = '';
   for (const [logicalId, resource] of resourcesOfType(template, 'AWS::DynamoDB::Table')) {
@@ -142,7 +144,7 @@ export async function createTables(
     first ||= name;
     // Read before creating: a property the sandbox cannot apply fails the start, not later.
     const kept = tableSettings(logicalId, p as Record<string, unknown>);
-    await dynamodb.send(
+    const created = dynamodb.send(
       new CreateTableCommand({
         TableName: name,
         BillingMode: 'PAY_PER_REQUEST',
@@ -162,6 +164,9 @@ export async function createTables(
           : {}),
       }),
     );
+    await created.catch((error: unknown) => {
+      if (!(keepExisting && error instanceof Error && error.name === 'ResourceInUseException')) throw error;
+    });
     settings?.set(name, kept);
   }
   return first;

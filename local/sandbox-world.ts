@@ -23,6 +23,7 @@ import { startOutboxSweep } from './sandbox-outbox.ts';
 import { createQueues, createTables, type FunctionInfo, serveIngress } from './sandbox-resources.ts';
 import { ChangeFeed, type createSandboxRoutes } from './sandbox-routes.ts';
 import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
+import { dynamoDbStorePath } from './sandbox-state.ts';
 import { createSandboxRoutesWithSurfaces } from './sandbox-surfaces.ts';
 import { createSandboxTelemetry, type SandboxTelemetry } from './sandbox-telemetry.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
@@ -118,7 +119,17 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
   delete process.env.NODE_OPTIONS;
 
   // DynamoDB: dynalite, answering on the host's port; TTL and point-in-time recovery beside it.
-  const dynamo = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  // A sandbox that keeps its state stores the tables on disk, in dynalite's LevelDB store.
+  const statePath = host.options.state === undefined ? undefined : dynamoDbStorePath(host.options.state);
+  const dynamo = dynalite({
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+    ...(statePath !== undefined && { path: statePath }),
+  });
+  // dynalite closes its store only with its own server, so that server listens (on a port of
+  // its own, never called): closing it releases the store for the next start.
+  if (statePath !== undefined) await new Promise<void>((done) => dynamo.listen(0, '127.0.0.1', done));
   const dynamoListener = dynamo.listeners('request')[0] as (
     req: IncomingMessage,
     res: ServerResponse,
@@ -183,7 +194,7 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
 
   // Resources of the template. The tables are created through the route, so it must serve first.
   host.setRoute(route);
-  const tableName = await createTables(template, host.dynamodb, tableSettings);
+  const tableName = await createTables(template, host.dynamodb, tableSettings, statePath !== undefined);
   sandboxRoutes = createSandboxRoutesWithSurfaces(
     {
       slack,
@@ -258,6 +269,7 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
       sqs.close();
       feed.close();
       await github.close();
+      if (statePath !== undefined) await new Promise<void>((done) => dynamo.close(() => done()));
     },
   };
 }

@@ -22,6 +22,7 @@ import {
   type SandboxOptions,
 } from './sandbox-options.ts';
 import { logicalIdOfArn, mergeEnvironments, readFunctions } from './sandbox-resources.ts';
+import { restoreSandboxState, type StatefulParts, saveSandboxState } from './sandbox-state.ts';
 import {
   functionOfInvokedArn,
   publishedFunctionVersions,
@@ -126,6 +127,7 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
       world: () => world,
     });
     world = await buildWorld(sandboxHost, options);
+    if (options.state !== undefined) restoreSandboxState(options.state, statefulParts(sandboxHost, world));
   } catch (error) {
     await closeServer();
     throw error;
@@ -135,6 +137,11 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
   const release = async ({ settleMs = 5_000 } = {}): Promise<boolean> => {
     const current = world;
     if (closed || !current) return !closed;
+    // A sandbox that keeps its state saves it and closes: its state is not the next user's.
+    if (hostOf.options.state !== undefined) {
+      await close();
+      return false;
+    }
     world = undefined;
     // What the last user still has in flight fails at once, as against a stopped sandbox: its
     // connections are closed and its new requests are dropped until the next world serves.
@@ -174,6 +181,11 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
     const current = world;
     world = undefined;
     await current?.quiesce();
+    if (current && hostOf.options.state !== undefined) {
+      route = gone;
+      server.closeAllConnections();
+      await saveSandboxState(hostOf.options.state, statefulParts(hostOf, current));
+    }
     await hostOf.stepFunctions.close();
     await hostOf.codebuild.close();
     await current?.close();
@@ -192,6 +204,19 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
       return view(world);
     },
     close,
+  };
+}
+
+/** The parts of a sandbox whose state `--state` keeps, and where it says what it did. */
+function statefulParts(host: SandboxHost, world: SandboxWorld): StatefulParts {
+  const level = host.options.logLevel ?? 'INFO';
+  return {
+    stepFunctions: host.stepFunctions,
+    sqs: world.sqs,
+    slack: world.slack.workspace,
+    handlersSettled: (ms) => host.runtime.settled(ms),
+    warn: (line) => host.log.warn(line),
+    say: (line) => (level === 'INFO' || level === 'DEBUG' ? console.log(`[sandbox] ${line}`) : undefined),
   };
 }
 

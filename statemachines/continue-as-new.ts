@@ -10,7 +10,7 @@ import {
   DYNAMODB_TRANSIENT_ERRORS,
   transientRetry,
 } from './kernel.ts';
-import { conversationItemKey } from './kernel-records.ts';
+import { CONVERSATION_VERSION_STAMP, conversationItemKey } from './kernel-records.ts';
 import {
   ACCEPTED_HANDOVER_VERSIONS,
   HANDOVER_VERSION,
@@ -122,11 +122,13 @@ export function continueAsNew(scope: Construct, id: string, props: ContinueAsNew
   const record = tasks.DynamoUpdateItem.jsonPath(scope, props.recordStateName ?? 'Record handover', {
     table: props.table,
     key: conversationItemKey(),
-    updateExpression: 'SET executionName = :name, executionArn = :arn',
+    updateExpression: `SET executionName = :name, executionArn = :arn, ${CONVERSATION_VERSION_STAMP.set}`,
     conditionExpression: 'attribute_exists(pk)',
+    expressionAttributeNames: CONVERSATION_VERSION_STAMP.names,
     expressionAttributeValues: {
       ':name': tasks.DynamoAttributeValue.fromString(name),
       ':arn': tasks.DynamoAttributeValue.fromString(sfn.JsonPath.stringAt('$.handover.executionArn')),
+      ...CONVERSATION_VERSION_STAMP.values,
     },
     resultPath: sfn.JsonPath.DISCARD,
     taskTimeout: sfn.Timeout.duration(DYNAMODB_TASK_TIMEOUT),

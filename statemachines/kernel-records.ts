@@ -4,6 +4,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { keyFormat } from '../lambdas/kernel/keys.ts';
+import { RECORD_KINDS, SCHEMA_VERSION_ATTRIBUTE } from '../lambdas/kernel/record-versions.ts';
 import {
   addTransientRetry,
   catchFailure,
@@ -18,6 +19,19 @@ import { slackPost } from './slack-post.ts';
  * Kernel fragments that write the conversation's record with the direct DynamoDB integration
  * (no logic, so no Lambda), through the kernel's key format (lambdas/kernel/keys.ts).
  */
+
+/**
+ * What an update of the conversation's record adds to keep its `schemaVersion` as the functions'
+ * writes do (lambdas/adapters/dynamo-record-versions.ts): an item without one gets this release's
+ * version, one with a version keeps it. The state machines' own updates only ever update a
+ * conversation that exists (`attribute_exists(pk)`), which a put of the functions wrote with its
+ * version, and change fields whose shape that version describes.
+ */
+export const CONVERSATION_VERSION_STAMP = {
+  set: '#schemaVersion = if_not_exists(#schemaVersion, :schemaVersion)',
+  names: { '#schemaVersion': SCHEMA_VERSION_ATTRIBUTE },
+  values: { ':schemaVersion': tasks.DynamoAttributeValue.fromNumber(RECORD_KINDS.conversation.current) },
+} as const;
 
 /**
  * The key of the conversation's record (`keys.conversation`) for a DynamoDB task, built from
@@ -155,12 +169,18 @@ export function setConversationFields(
     table: props.table,
     key: conversationItemKey(),
     // `status` is a DynamoDB reserved word: every field goes through a name placeholder.
-    updateExpression: `SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}`,
+    updateExpression: `SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}, ${CONVERSATION_VERSION_STAMP.set}`,
     conditionExpression: 'attribute_exists(pk)',
-    expressionAttributeNames: Object.fromEntries(set.map(([name]) => [`#${name}`, name])),
-    expressionAttributeValues: Object.fromEntries(
-      set.map(([name, value]) => [`:${name}`, tasks.DynamoAttributeValue.fromString(value)]),
-    ),
+    expressionAttributeNames: {
+      ...Object.fromEntries(set.map(([name]) => [`#${name}`, name])),
+      ...CONVERSATION_VERSION_STAMP.names,
+    },
+    expressionAttributeValues: {
+      ...Object.fromEntries(
+        set.map(([name, value]) => [`:${name}`, tasks.DynamoAttributeValue.fromString(value)]),
+      ),
+      ...CONVERSATION_VERSION_STAMP.values,
+    },
     resultPath: sfn.JsonPath.DISCARD,
     taskTimeout: sfn.Timeout.duration(DYNAMODB_TASK_TIMEOUT),
   });

@@ -38,17 +38,17 @@ export class FakeSlack {
   private readonly clock: () => number;
   private readonly onListenerError: (error: unknown, event: SlackMessageEvent) => void;
   private readonly channelList: SlackChannel[];
-  private readonly userList = new Map<string, SlackUser>();
-  private readonly history = new Map<string, StoredSlackMessage[]>();
-  private readonly lastMicros = new Map<string, number>();
-  private readonly ephemeralList: EphemeralMessage[] = [];
+  readonly userList = new Map<string, SlackUser>();
+  readonly history = new Map<string, StoredSlackMessage[]>();
+  readonly lastMicros = new Map<string, number>();
+  readonly ephemeralList: EphemeralMessage[] = [];
   private readonly listeners = new Set<MessageListener>();
   private readonly callLog: SlackApiCall[] = [];
   private delivery: Promise<void> = Promise.resolve();
   /** Uploads between `files.getUploadURLExternal` and `files.completeUploadExternal`. */
   private readonly uploads = new Map<string, { filename: string; content: string | undefined }>();
-  private fileCount = 0;
-  private readonly sharedFiles: SlackFile[] = [];
+  fileCount = 0;
+  readonly sharedFiles: SlackFile[] = [];
   private readonly userGroups: Record<string, string[]>;
   /** Misbehaviour on purpose, for a while (the sandbox's `/sandbox/faults`). */
   readonly faults: SlackFaults;

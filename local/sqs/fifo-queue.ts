@@ -67,6 +67,14 @@ export interface QueueCounts {
   delayed: number;
 }
 
+/** A queue's contents as a restart keeps them (`FifoQueue.saved`). */
+export interface SavedQueue {
+  readonly name: string;
+  readonly messages: StoredMessage[];
+  readonly deduplication: [string, DeduplicationEntry][];
+  readonly sequence: string;
+}
+
 interface DeduplicationEntry {
   messageId: string;
   sequenceNumber: string;
@@ -269,6 +277,32 @@ export class FifoQueue {
       const message = this.messages[index];
       if (message && predicate(message)) this.messages.splice(index, 1);
     }
+  }
+
+  /**
+   * What a sandbox that keeps its state saves of the queue: its messages (one received but not
+   * deleted is visible again at once: its consumer is gone), the deduplication window and the
+   * sequence.
+   */
+  saved(now: number): SavedQueue {
+    return {
+      name: this.name,
+      messages: this.messages.map((message) => ({
+        ...message,
+        ...(message.receiptHandle !== undefined && { visibleAt: Math.min(message.visibleAt, now) }),
+        receiptHandle: undefined,
+      })),
+      deduplication: [...this.deduplication],
+      sequence: String(this.sequence),
+    };
+  }
+
+  /** Takes back what `saved` kept (into a queue created afresh from the same settings). */
+  takeBack(saved: SavedQueue): void {
+    this.messages.splice(0, this.messages.length, ...saved.messages);
+    this.deduplication.clear();
+    for (const [key, entry] of saved.deduplication) this.deduplication.set(key, entry);
+    this.sequence = BigInt(saved.sequence);
   }
 
   private expire(now: number): void {

@@ -120,6 +120,11 @@ export class SqsQueueService {
     return { QueueUrl: queue.url };
   }
 
+  /** The queues by name (a sandbox that keeps its state saves and restores their contents). */
+  queuesByName(): ReadonlyMap<string, FifoQueue> {
+    return this.queues;
+  }
+
   getQueueUrl(request: SqsRequest): { QueueUrl: string } {
     const name = requireString('QueueName', request.QueueName);
     const queue = this.queues.get(name);

@@ -11,6 +11,7 @@ import type { CodeBuildPort } from './codebuild-integration.ts';
 import type { PreparedDefinition } from './definition.ts';
 import { StepFunctionsApiError } from './errors.ts';
 import { causeText, type HistoryEvent } from './history.ts';
+import type { ResumePoint } from './persisted-executions.ts';
 import { MAX_PAYLOAD_BYTES } from './task-run.ts';
 
 /**
@@ -119,6 +120,14 @@ export interface Execution {
   ended: boolean;
   abort: () => void;
   done: Promise<void>;
+  /**
+   * A restored execution, until it runs on: the state it stood in (persisted-executions.ts).
+   * Its Task or Wait takes it, once; its run's first ExecutionStarted and StateEntered are not
+   * recorded again.
+   */
+  resume?: ResumePoint | undefined;
+  /** The events of a resumed run not to record again (the saved history has them). */
+  replayed?: Set<'ExecutionStarted' | 'StateEntered'>;
 }
 
 export const STATE_MACHINE_ARN = /^arn:[^:]+:states:[^:]*:[^:]*:stateMachine:[^:]+$/;
@@ -144,6 +153,24 @@ export function outcomeOf(error: unknown): Outcome {
     return { status: 'FAILED', error: failure.name, cause: causeText(failure.cause ?? failure.message) };
   }
   return { status: 'FAILED', error: 'States.Runtime', cause: causeText(error) };
+}
+
+/** What DescribeExecution reports of an execution. */
+export function describe(execution: Execution): ExecutionDescription {
+  return {
+    executionArn: execution.executionArn,
+    stateMachineArn: execution.machine.description.stateMachineArn,
+    ...(execution.versionArn !== undefined && { stateMachineVersionArn: execution.versionArn }),
+    ...(execution.aliasArn !== undefined && { stateMachineAliasArn: execution.aliasArn }),
+    name: execution.name,
+    status: execution.status,
+    startDate: execution.startDate,
+    input: execution.input,
+    ...(execution.stopDate !== undefined && { stopDate: execution.stopDate }),
+    ...(execution.output !== undefined && { output: execution.output }),
+    ...(execution.error !== undefined && { error: execution.error }),
+    ...(execution.cause !== undefined && { cause: execution.cause }),
+  };
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

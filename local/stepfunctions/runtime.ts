@@ -13,6 +13,7 @@ import {
 } from './errors.ts';
 import {
   DEFAULT_ROLE_ARN,
+  describe,
   EXECUTION_ARN,
   type Execution,
   type ExecutionDescription,
@@ -32,6 +33,7 @@ import {
   type StateMachineRegistration,
 } from './execution.ts';
 import { fromLibraryEvent, type HistoryEvent } from './history.ts';
+import { type ExecutionSnapshot, restoreExecutions, snapshotOf } from './persisted-executions.ts';
 import type { TaskRun } from './task-run.ts';
 import { TaskRunner } from './task-runner.ts';
 import { PublishedVersions } from './versions.ts';
@@ -120,14 +122,7 @@ export class LocalStepFunctions {
       status: 'ACTIVE',
       creationDate: this.now(),
     };
-    // The copy holds scaled, fractional durations the validator would reject; the definition
-    // as written was validated by prepareDefinition.
-    // Under a manual clock the library's own Task timers are disarmed: the clock times Tasks out.
-    const runnable = this.clock.manual ? withoutLibraryTaskTimeouts(prepared.runnable) : prepared.runnable;
-    const runner = new StateMachine(runnable as typeof prepared.runnable, {
-      validationOptions: { noValidate: true },
-    });
-    this.machines.set(arn, { description, prepared, runner });
+    this.machines.set(arn, { description, prepared, runner: this.runnerOf(prepared) });
     return description;
   }
 
@@ -197,7 +192,31 @@ export class LocalStepFunctions {
       done: Promise.resolve(),
     };
     this.executions.set(executionArn, execution);
-    const run = machine.runner.run(inputValue as Parameters<StateMachine['run']>[0], {
+    this.launch(execution, machine.runner, inputValue);
+    return { executionArn, startDate: execution.startDate };
+  }
+
+  /** The executions, as a sandbox that keeps its state saves them. */
+  snapshot(): ExecutionSnapshot[] {
+    return [...this.executions.values()].map((execution) => snapshotOf(execution, this.tokens));
+  }
+
+  /** Takes back saved executions (persisted-executions.ts `restoreExecutions`). */
+  restore(snapshots: readonly ExecutionSnapshot[]): void {
+    restoreExecutions(snapshots, {
+      timeScale: this.options.timeScale,
+      machine: (arn) => this.machines.get(arn),
+      add: (execution) => this.executions.set(execution.executionArn, execution),
+      now: this.now,
+      record: (execution, event) => this.record(execution, event),
+      launch: (execution, startAt, input) =>
+        this.launch(execution, this.runnerOf(execution.machine.prepared, startAt), input),
+    });
+  }
+
+  private launch(execution: Execution, runner: StateMachine, input: unknown): void {
+    const { machine, executionArn, name } = execution;
+    const run = runner.run(input as Parameters<StateMachine['run']>[0], {
       overrides: this.tasks.overridesFor(execution),
       context: {
         Execution: { Id: executionArn, Name: name, RoleArn: machine.description.roleArn },
@@ -208,7 +227,17 @@ export class LocalStepFunctions {
     });
     execution.abort = run.abort;
     execution.done = this.track(execution, run);
-    return { executionArn, startDate: execution.startDate };
+  }
+
+  /** What aws-local-stepfunctions runs for a definition, from its start or from `startAt`. */
+  private runnerOf(prepared: RegisteredMachine['prepared'], startAt?: string): StateMachine {
+    // Not validated: the copy's scaled durations would fail (prepareDefinition validated the
+    // original). Under a manual clock the library's Task timers are disarmed (the clock times out).
+    const runnable = this.clock.manual ? withoutLibraryTaskTimeouts(prepared.runnable) : prepared.runnable;
+    const definition = startAt === undefined ? runnable : { ...(runnable as object), StartAt: startAt };
+    return new StateMachine(definition as typeof prepared.runnable, {
+      validationOptions: { noValidate: true },
+    });
   }
 
   /** Completes the callback task the token belongs to with `output` (a JSON string). */
@@ -243,21 +272,7 @@ export class LocalStepFunctions {
   }
 
   describeExecution(executionArn: string): ExecutionDescription {
-    const execution = this.execution(executionArn);
-    return {
-      executionArn: execution.executionArn,
-      stateMachineArn: execution.machine.description.stateMachineArn,
-      ...(execution.versionArn !== undefined && { stateMachineVersionArn: execution.versionArn }),
-      ...(execution.aliasArn !== undefined && { stateMachineAliasArn: execution.aliasArn }),
-      name: execution.name,
-      status: execution.status,
-      startDate: execution.startDate,
-      input: execution.input,
-      ...(execution.stopDate !== undefined && { stopDate: execution.stopDate }),
-      ...(execution.output !== undefined && { output: execution.output }),
-      ...(execution.error !== undefined && { error: execution.error }),
-      ...(execution.cause !== undefined && { cause: execution.cause }),
-    };
+    return describe(this.execution(executionArn));
   }
 
   getExecutionHistory(executionArn: string): readonly HistoryEvent[] {
@@ -279,13 +294,7 @@ export class LocalStepFunctions {
       })
       .sort((a, b) => b.startDate.getTime() - a.startDate.getTime())
       .map((execution) => {
-        const {
-          input: _input,
-          output: _output,
-          error: _error,
-          cause: _cause,
-          ...summary
-        } = this.describeExecution(execution.executionArn);
+        const { input: _i, output: _o, error: _e, cause: _c, ...summary } = describe(execution);
         return summary;
       });
   }
@@ -368,6 +377,8 @@ export class LocalStepFunctions {
     const { stateTypes } = execution.machine.prepared;
     const history = (async () => {
       for await (const event of run.eventLogs) {
+        // A resumed run's start and first state are in the saved history already.
+        if (execution.replayed?.delete(event.type as 'StateEntered')) continue;
         this.push(execution, fromLibraryEvent(event, this.now(), stateTypes, execution.stopReason));
       }
     })();

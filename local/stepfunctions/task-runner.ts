@@ -23,6 +23,7 @@ import {
   replacePlaceholders,
   toJson,
 } from './integrations.ts';
+import type { ResumePoint } from './persisted-executions.ts';
 import { TaskRun } from './task-run.ts';
 import { MAX_TIMER_MS, scaledMs, scaledTimeoutMs } from './time.ts';
 
@@ -65,7 +66,12 @@ export class TaskRunner {
     const waitTimeOverrides: Record<string, number> = {};
     for (const [stateName, wait] of prepared.waits) {
       if (wait.kind === 'seconds') {
-        waitTimeOverrides[stateName] = Math.min(MAX_TIMER_MS, scaledMs(wait.seconds, timeScale));
+        const ms = Math.min(MAX_TIMER_MS, scaledMs(wait.seconds, timeScale));
+        // A Wait the execution stood in before a restart waits what was left of it.
+        Object.defineProperty(waitTimeOverrides, stateName, {
+          enumerable: true,
+          get: () => Math.max(0, ms - this.waitedMs(this.takeResume(execution, stateName)?.enteredAt)),
+        });
       } else {
         // The library reads the override when the state runs, so a getter measures the time
         // left until the Timestamp at that moment.
@@ -85,6 +91,19 @@ export class TaskRunner {
     return scaledMs(Math.max(0, at - this.deps.now().getTime()) / 1000, this.deps.options.timeScale);
   }
 
+  /** The saved point a restored execution runs on from, when it is this state's (taken once). */
+  private takeResume(execution: Execution, stateName: string): ResumePoint | undefined {
+    const resume = execution.resume;
+    if (resume?.stateName !== stateName) return undefined;
+    execution.resume = undefined;
+    return resume;
+  }
+
+  /** Milliseconds of the runtime's clock since `since` (epoch ms; 0 when undefined). */
+  private waitedMs(since: number | undefined): number {
+    return since === undefined ? 0 : Math.max(0, this.deps.now().getTime() - since);
+  }
+
   private async runTask(execution: Execution, spec: TaskSpec, input: unknown): Promise<unknown> {
     this.assertOpen(execution);
     // The library arms its own (later, see LIBRARY_TIMEOUT_MARGIN_MS) timeout right after
@@ -96,11 +115,16 @@ export class TaskRunner {
     await nextMacrotask();
     this.assertOpen(execution);
     const { integration } = spec;
-    if (integration.kind === 'wait-path') return this.runPathWait(execution, integration.field, input);
+    const resumed = this.takeResume(execution, spec.stateName);
+    if (integration.kind === 'wait-path') {
+      return this.runPathWait(execution, integration.field, input, resumed?.enteredAt);
+    }
 
     const { timeScale } = this.deps.options;
     const isCallback = integration.kind === 'lambda:invoke.waitForTaskToken';
-    const token = isCallback ? mintToken() : undefined;
+    // A callback Task restored after a restart keeps the token its Lambda already handed out.
+    const kept = isCallback && resumed?.token !== undefined ? resumed : undefined;
+    const token = isCallback ? (kept?.token ?? mintToken()) : undefined;
     const effectiveInput = replacePlaceholders(input, {
       ...(token !== undefined && { [this.deps.placeholders.token]: token }),
       [this.deps.placeholders.enteredTime]: this.enteredTime(execution, spec.stateName).toISOString(),
@@ -116,22 +140,24 @@ export class TaskRunner {
         stateType: 'Task',
         resource: spec.resource,
       });
-    record({
-      type: 'TaskScheduled',
-      parameters: effectiveInput,
-      ...(spec.timeoutSeconds !== undefined && { timeoutSeconds: spec.timeoutSeconds }),
-      ...(spec.heartbeatSeconds !== undefined && { heartbeatSeconds: spec.heartbeatSeconds }),
-    });
+    if (!kept)
+      record({
+        type: 'TaskScheduled',
+        parameters: effectiveInput,
+        ...(spec.timeoutSeconds !== undefined && { timeoutSeconds: spec.timeoutSeconds }),
+        ...(spec.heartbeatSeconds !== undefined && { heartbeatSeconds: spec.heartbeatSeconds }),
+      });
     const run: TaskRun = new TaskRun({
       record,
       onSettled: () => execution.inFlight.delete(run),
       startTimer: (ms, fn) => this.clock.startTimer(ms, fn),
-      failsOnTimeout: this.clock.manual,
+      // A kept token's Task times out on the runtime's timer: the library's counts from now.
+      failsOnTimeout: this.clock.manual || kept !== undefined,
       ...(spec.timeoutSeconds !== undefined && {
         timeoutMs: Math.max(
           0,
           scaledTimeoutMs(spec.timeoutSeconds, taskTimeoutScale(integration, timeScale)) -
-            (performance.now() - enteredAt),
+            (kept ? this.waitedMs(kept.scheduledAt) : performance.now() - enteredAt),
         ),
       }),
       ...(isCallback &&
@@ -141,6 +167,7 @@ export class TaskRunner {
     });
     execution.inFlight.add(run);
     if (token !== undefined) this.deps.tokens.set(token, run);
+    if (kept) return run.result;
     record({ type: 'TaskStarted' });
 
     const settle = (work: () => Promise<unknown>, failure: (error: unknown) => FailureInfo) => {
@@ -210,12 +237,13 @@ export class TaskRunner {
     execution: Execution,
     field: 'SecondsPath' | 'TimestampPath',
     input: unknown,
+    resumedFrom?: number,
   ): Promise<unknown> {
     const { value, input: stateInput } = isRecord(input) ? input : {};
     let ms: number | undefined;
     if (field === 'SecondsPath') {
       if (typeof value === 'number' && Number.isInteger(value) && value >= 0) {
-        ms = scaledMs(value, this.deps.options.timeScale);
+        ms = Math.max(0, scaledMs(value, this.deps.options.timeScale) - this.waitedMs(resumedFrom));
       }
     } else if (typeof value === 'string') {
       ms = this.msUntil(value);

@@ -4,7 +4,7 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import type { RequirementsTurnState } from '../../lambdas/workflows/requirements-interview/contract.ts';
 import { addTransientRetry, DYNAMODB_TASK_TIMEOUT, DYNAMODB_TRANSIENT_ERRORS } from '../kernel.ts';
-import { conversationItemKey } from '../kernel-records.ts';
+import { CONVERSATION_VERSION_STAMP, conversationItemKey } from '../kernel-records.ts';
 
 /** The interview's own record keeping: the agent it is in, and transition log. */
 
@@ -118,9 +118,10 @@ export function recordInterviewState(
     stateName: id,
     table: props.table,
     key: conversationItemKey(),
-    updateExpression: update,
+    updateExpression: `${update}, ${CONVERSATION_VERSION_STAMP.set}`,
     conditionExpression: 'attribute_exists(pk)',
-    expressionAttributeValues: values,
+    expressionAttributeNames: CONVERSATION_VERSION_STAMP.names,
+    expressionAttributeValues: { ...values, ...CONVERSATION_VERSION_STAMP.values },
     resultPath: sfn.JsonPath.DISCARD,
     taskTimeout: sfn.Timeout.duration(DYNAMODB_TASK_TIMEOUT),
   });

@@ -368,7 +368,9 @@ describe('the bug_investigation graph', () => {
     ]);
     expect(state(S.recordHandover)).toMatchObject({
       Resource: 'arn:<AWS::Partition>:states:::dynamodb:updateItem',
-      Parameters: { UpdateExpression: 'SET executionName = :name, executionArn = :arn' },
+      Parameters: {
+        UpdateExpression: `SET executionName = :name, executionArn = :arn, #schemaVersion = if_not_exists(#schemaVersion, :schemaVersion)`,
+      },
       Next: S.handedOver,
     });
     expect(state(S.handedOver).Type).toBe('Succeed');

@@ -98,9 +98,17 @@ describe('the issue_pipeline definition', () => {
       ExpressionAttributeNames: Record<string, string>;
       ExpressionAttributeValues: Record<string, unknown>;
     };
-    expect(parameters.UpdateExpression).toBe('SET #phase = :phase');
-    expect(parameters.ExpressionAttributeNames).toEqual({ '#phase': 'phase' });
-    expect(parameters.ExpressionAttributeValues).toEqual({ ':phase': { 'S.$': '$.handOff.next' } });
+    expect(parameters.UpdateExpression).toBe(
+      `SET #phase = :phase, #schemaVersion = if_not_exists(#schemaVersion, :schemaVersion)`,
+    );
+    expect(parameters.ExpressionAttributeNames).toEqual({
+      '#phase': 'phase',
+      '#schemaVersion': 'schemaVersion',
+    });
+    expect(parameters.ExpressionAttributeValues).toEqual({
+      ':phase': { 'S.$': '$.handOff.next' },
+      ':schemaVersion': { N: '1' },
+    });
     expect(catches(S.markStage).at(-1)).toMatchObject({ ErrorEquals: ['States.ALL'], Next: S.showProgress });
     for (const judge of [S.judgeBuild, S.judgeBaseBuild]) expect(state(judge).Next).toBe(S.markStage);
   });

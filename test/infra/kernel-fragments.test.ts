@@ -232,10 +232,18 @@ describe('setConversationFields', () => {
       Resource: 'arn:<AWS::Partition>:states:::dynamodb:updateItem',
       Parameters: {
         Key: { pk: { 'S.$': "States.Format('CONV#{}', $.conversationId)" }, sk: { S: 'META' } },
-        UpdateExpression: 'SET #status = :status, #phase = :phase',
+        UpdateExpression: `SET #status = :status, #phase = :phase, #schemaVersion = if_not_exists(#schemaVersion, :schemaVersion)`,
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#status': 'status', '#phase': 'phase' },
-        ExpressionAttributeValues: { ':status': { S: 'active' }, ':phase': { S: 'awaiting_dev' } },
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          '#phase': 'phase',
+          '#schemaVersion': 'schemaVersion',
+        },
+        ExpressionAttributeValues: {
+          ':status': { S: 'active' },
+          ':phase': { S: 'awaiting_dev' },
+          ':schemaVersion': { N: '1' },
+        },
       },
     });
   });

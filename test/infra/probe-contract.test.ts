@@ -127,7 +127,7 @@ describe('the kernel_probe definition against the kernel task contracts', () => 
       /table is gone/,
     );
     expect(fieldUpdates.at(-1)).toMatchObject({
-      UpdateExpression: 'SET #status = :status',
+      UpdateExpression: `SET #status = :status, #schemaVersion = if_not_exists(#schemaVersion, :schemaVersion)`,
       ExpressionAttributeValues: { ':status': { S: 'failed' } },
     });
   });

@@ -481,6 +481,7 @@ describe('continue-as-new', () => {
           ':arn': {
             S: `arn:aws:states:eu-west-1:123456789012:execution:BugInvestigation:${CONVERSATION_ID}-2`,
           },
+          ':schemaVersion': { N: '1' },
         },
       }),
     ]);

@@ -1,0 +1,259 @@
+import type { ConversationView as SandboxConversationView } from '../sandbox-conversations.ts';
+
+/**
+ * The conversations an upgrade rehearsal drives (scripts/rehearse-upgrade.ts): each is started
+ * on the old release and driven into one kind of wait (`start`), then, after the sandbox came
+ * back on the new release with the same state, driven to its normal end (`finish`). They talk
+ * to a sandbox only through its HTTP endpoints (docs/sandbox.md), as a person would, with the
+ * offline demo model playing the agents; that is what makes them work against any release.
+ */
+
+/** A conversation as `/sandbox/conversations` lists it (the fields a rehearsal reads). */
+export type ConversationView = Pick<
+  SandboxConversationView,
+  'id' | 'workflow' | 'status' | 'phase' | 'executionName' | 'anchors' | 'agentTurnRunning'
+>;
+
+export interface ExecutionView {
+  name: string;
+  status: string;
+  error?: string;
+  cause?: string;
+  events: { type: string; stateName?: string }[];
+}
+
+/** A sandbox's HTTP endpoints, and the waits on them (`waitFor` gives up on no progress). */
+export interface SandboxDriver {
+  post(channel: string, user: string, text: string, threadTs?: string): Promise<string>;
+  conversations(): Promise<ConversationView[]>;
+  executionsOf(conversationId: string): Promise<{ name: string; status: string }[]>;
+  execution(name: string): Promise<ExecutionView>;
+  messages(channel: string, threadTs?: string): Promise<SlackMessage[]>;
+  /** A slash command typed by `user` (signed, through the ingress). */
+  command(channel: string, user: string, command: string, text: string): Promise<void>;
+  /** `user` presses a button of a bot message. */
+  press(channel: string, user: string, messageTs: string, button: Button): Promise<void>;
+  waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T>;
+}
+
+export interface Button {
+  action_id: string;
+  value: string;
+  text?: { text: string };
+}
+
+export interface SlackMessage {
+  ts: string;
+  bot?: boolean;
+  text: string;
+  blocks?: { type: string; elements?: Button[] }[];
+}
+
+/** What `start` hands to `finish`: the conversation, found by the message that started it. */
+export interface Started {
+  readonly id: string;
+  readonly channel: string;
+  readonly threadTs: string;
+}
+
+export interface RehearsedConversation {
+  readonly workflow: string;
+  /** The kind of wait it is in when the old release stops. */
+  readonly wait: string;
+  start(driver: SandboxDriver): Promise<Started>;
+  finish(driver: SandboxDriver, started: Started): Promise<void>;
+}
+
+/** The conversation a message started (the one anchored at its thread). */
+export async function conversationStartedBy(
+  driver: SandboxDriver,
+  channel: string,
+  ts: string,
+): Promise<ConversationView> {
+  return driver.waitFor(`the conversation started by ${channel} ${ts}`, async () =>
+    (await driver.conversations()).find((c) =>
+      c.anchors.some((anchor) => anchor.channel === channel && anchor.threadTs === ts),
+    ),
+  );
+}
+
+/**
+ * Resolves once the conversation's current execution waits in `waitState` (its wait is
+ * registered: the state's last Task event is TaskSubmitted), with no agent turn running, and
+ * `times` such waits at least have begun across its executions (a wait entered again after a
+ * turn counts anew).
+ */
+export async function waitsAt(
+  driver: SandboxDriver,
+  id: string,
+  waitState: string,
+  times = 1,
+): Promise<void> {
+  await driver.waitFor(`${id} to wait in '${waitState}'${times > 1 ? ` (wait ${times})` : ''}`, async () => {
+    const conversation = (await driver.conversations()).find((c) => c.id === id);
+    if (!conversation?.executionName || conversation.agentTurnRunning) return undefined;
+    const execution = await driver.execution(conversation.executionName);
+    if (execution.status !== 'RUNNING') throw new ConversationEndedError(id, execution);
+    const last = execution.events.at(-1);
+    const entered = execution.events.filter((event) => event.type.endsWith('StateEntered')).at(-1);
+    if (last?.type !== 'TaskSubmitted' || entered?.stateName !== waitState) return undefined;
+    let count = 0;
+    for (const { name } of await driver.executionsOf(id)) {
+      const events = name === execution.name ? execution.events : (await driver.execution(name)).events;
+      count += events.filter((e) => e.type.endsWith('StateEntered') && e.stateName === waitState).length;
+    }
+    return count >= times ? true : undefined;
+  });
+}
+
+/** Resolves once every execution of the conversation has ended; throws if one did not succeed. */
+export async function endsNormally(driver: SandboxDriver, id: string): Promise<void> {
+  const executions = await driver.waitFor(`${id} to end`, async () => {
+    const list = await driver.executionsOf(id);
+    return list.length > 0 && list.every((e) => e.status !== 'RUNNING') ? list : undefined;
+  });
+  for (const { name, status } of executions) {
+    if (status !== 'SUCCEEDED') throw new ConversationEndedError(id, await driver.execution(name));
+  }
+}
+
+/** A conversation whose execution ended other than the rehearsal expected (failed, timed out). */
+export class ConversationEndedError extends Error {
+  override readonly name = 'ConversationEndedError';
+  constructor(
+    readonly conversationId: string,
+    readonly execution: ExecutionView,
+  ) {
+    super(
+      `${execution.name} ended ${execution.status}${execution.error ? `: ${execution.error}` : ''}${
+        execution.cause ? `: ${execution.cause}` : ''
+      }`,
+    );
+  }
+}
+
+const REPORTS = 'C_BUG_REPORTS';
+const INCIDENTS = 'C_INCIDENTS';
+const SUMMARIES = 'C_BUG_SUMMARIES';
+/** Developers' replies at most before a bug conversation must have continued as new. */
+const MAX_TURNS_TO_HAND_OVER = 4;
+const ON_CALL = 'U_ONCALL';
+const GENERAL = 'C_GENERAL';
+const REPORTER = 'U_REPORTER';
+const WAIT_FOR_REPORTER = 'Wait for reporter';
+const WAIT_FOR_DEVELOPERS = 'Wait for developers';
+const WAIT_FOR_ANSWER = 'Wait for answer';
+const DETAILED_REPORT =
+  'Checkout totals are too high with a discount code: the VAT looks wrong, steps: add 2 T-shirts, apply SAVE10, region DE.';
+
+async function report(driver: SandboxDriver, text: string): Promise<Started> {
+  const ts = await driver.post(REPORTS, REPORTER, text);
+  const { id } = await conversationStartedBy(driver, REPORTS, ts);
+  return { id, channel: REPORTS, threadTs: ts };
+}
+
+/** The reporter withdraws the report: the bug conversation closes. */
+async function withdraw(driver: SandboxDriver, started: Started): Promise<void> {
+  await driver.post(REPORTS, REPORTER, 'never mind', started.threadTs);
+  await endsNormally(driver, started.id);
+}
+
+/** The conversations of every workflow in every kind of wait the demo model reaches. */
+export const REHEARSED_CONVERSATIONS: readonly RehearsedConversation[] = [
+  {
+    workflow: 'bug_investigation',
+    wait: 'reporter',
+    async start(driver) {
+      const started = await report(driver, 'something is broken');
+      await waitsAt(driver, started.id, WAIT_FOR_REPORTER);
+      return started;
+    },
+    async finish(driver, started) {
+      await driver.post(
+        REPORTS,
+        REPORTER,
+        'On Safari 17 checkout shows a 500 after I click Pay',
+        started.threadTs,
+      );
+      await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS);
+      await withdraw(driver, started);
+    },
+  },
+  {
+    workflow: 'bug_investigation',
+    wait: 'developers',
+    async start(driver) {
+      const started = await report(driver, DETAILED_REPORT);
+      await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS);
+      return started;
+    },
+    finish: withdraw,
+  },
+  {
+    workflow: 'bug_investigation',
+    wait: 'mid-continue-as-new',
+    async start(driver) {
+      // The rehearsal's configuration hands a bug conversation over after a few turns: developers'
+      // replies in the findings thread run turns until an execution continues as new, and the
+      // new one waits for the developers.
+      const started = await report(driver, DETAILED_REPORT);
+      await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS);
+      const findings = await driver.waitFor(`the findings thread of ${started.id}`, async () =>
+        (await driver.conversations())
+          .find((c) => c.id === started.id)
+          ?.anchors.find((anchor) => anchor.channel === SUMMARIES),
+      );
+      for (let reply = 1; (await driver.executionsOf(started.id)).length < 2; reply++) {
+        if (reply > MAX_TURNS_TO_HAND_OVER) throw new Error(`${started.id} did not continue as new`);
+        await driver.post(SUMMARIES, 'U_DEV', `does it also happen on Firefox ${reply}?`, findings.threadTs);
+        await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS, reply + 1);
+      }
+      return started;
+    },
+    finish: withdraw,
+  },
+  {
+    workflow: 'incident_investigation',
+    wait: 'approval',
+    async start(driver) {
+      await driver.command(INCIDENTS, ON_CALL, '/investigate', 'checkout latency');
+      const conversation = await driver.waitFor('the incident investigation', async () =>
+        (await driver.conversations()).find(
+          (c) => c.workflow === 'incident_investigation' && c.anchors.length > 0,
+        ),
+      );
+      await waitsAt(driver, conversation.id, 'Wait for step approval');
+      const anchor = conversation.anchors.find((a) => a.channel === INCIDENTS) ?? conversation.anchors[0];
+      return { id: conversation.id, channel: anchor?.channel ?? INCIDENTS, threadTs: anchor?.threadTs ?? '' };
+    },
+    async finish(driver, started) {
+      // On call rejects the step it is asked to approve: the plan stops there, the incident closes.
+      const asking = await driver.waitFor('the step approval message', async () =>
+        (await driver.messages(started.channel, started.threadTs))
+          .filter((m) => m.bot && m.blocks?.some((b) => b.type === 'actions'))
+          .at(-1),
+      );
+      const buttons = asking.blocks?.find((b) => b.type === 'actions')?.elements ?? [];
+      const reject = buttons.find((b) => /reject/i.test(b.text?.text ?? b.value)) ?? buttons.at(-1);
+      if (!reject) throw new Error(`the step approval message ${asking.ts} has no buttons`);
+      await driver.press(started.channel, ON_CALL, asking.ts, reject);
+      await endsNormally(driver, started.id);
+    },
+  },
+  {
+    workflow: 'requirements_interview',
+    wait: 'interview question',
+    async start(driver) {
+      const ts = await driver.post(GENERAL, 'U_ALICE', '<@U_BOT> idea: a shared calendar for meeting rooms');
+      const { id } = await conversationStartedBy(driver, GENERAL, ts);
+      await waitsAt(driver, id, WAIT_FOR_ANSWER);
+      return { id, channel: GENERAL, threadTs: ts };
+    },
+    async finish(driver, started) {
+      await driver.post(GENERAL, 'U_ALICE', 'Office staff, about 200 people', started.threadTs);
+      await waitsAt(driver, started.id, WAIT_FOR_ANSWER, 2);
+      await driver.post(GENERAL, 'U_ALICE', 'Book a room and see who is in it', started.threadTs);
+      await endsNormally(driver, started.id);
+    },
+  },
+];

@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../free-port.ts';
+import { REHEARSED_CONVERSATIONS, type RehearsedConversation, type Started } from './conversations.ts';
+import { httpDriver } from './http-driver.ts';
+import { checkOutOldRelease } from './old-release.ts';
+import { type SandboxProcess, startSandboxProcess } from './sandbox-process.ts';
+import { type Verdict, verdictOf } from './verdicts.ts';
+
+/**
+ * The upgrade rehearsal (`npm run rehearse-upgrade -- --from <ref>`): the old release's sandbox
+ * starts on a fresh state directory, conversations of every workflow are driven into every kind
+ * of wait the demo model reaches, the sandbox stops (saving its state), the current release's
+ * sandbox starts on the same state, and each conversation is driven to its normal end. A
+ * conversation that cannot go on after the upgrade fails, with what its execution said.
+ */
+
+export interface RehearsalOptions {
+  /** This release's checkout (where `npm run rehearse-upgrade` runs). */
+  readonly repo: string;
+  readonly from: string;
+  readonly conversations?: readonly RehearsedConversation[];
+  readonly log: (line: string) => void;
+}
+
+/**
+ * Both sandboxes run with these settings: waits shrunk (a 2-hour wait for a reporter lasts 6
+ * minutes, longer than a restart) and a bug conversation handed over after two turns, so a
+ * conversation stands between two executions of one conversation when the upgrade comes.
+ */
+export const REHEARSAL_ENV = {
+  SANDBOX_TIME_SCALE: '0.05',
+  SANDBOX_LOG_LEVEL: 'WARN',
+  SANDBOX_CONFIG: JSON.stringify({ bugInvestigation: { continueAsNewAfterTurns: 2 } }),
+} as const;
+
+export async function rehearseUpgrade(options: RehearsalOptions): Promise<Verdict[]> {
+  const conversations = options.conversations ?? REHEARSED_CONVERSATIONS;
+  const old = checkOutOldRelease(options.repo, options.from, options.log);
+  const stateDir = mkdtempSync(join(tmpdir(), 'rehearse-upgrade-state-'));
+  const port = await freePort();
+  const verdicts: Verdict[] = [];
+  let sandbox: SandboxProcess | undefined;
+  try {
+    options.log(`starting the sandbox of ${options.from} on port ${port}, state in ${stateDir}`);
+    sandbox = await startSandboxProcess({
+      dir: old.dir,
+      stateDir,
+      port,
+      env: REHEARSAL_ENV,
+      label: options.from,
+    });
+    const before = httpDriver(sandbox.url);
+    const started = await Promise.all(
+      conversations.map(async (conversation) => {
+        try {
+          const handle = await conversation.start(before);
+          options.log(`${conversation.workflow} waits for ${conversation.wait} (${handle.id})`);
+          return handle;
+        } catch (error) {
+          verdicts.push(verdictOf(conversation, 'start', error));
+          return undefined;
+        }
+      }),
+    );
+    options.log(`stopping the sandbox of ${options.from}`);
+    await sandbox.stop();
+    sandbox = undefined;
+
+    options.log('starting the current sandbox on the same state');
+    sandbox = await startSandboxProcess({
+      dir: options.repo,
+      stateDir,
+      port,
+      env: REHEARSAL_ENV,
+      label: 'current',
+    });
+    const after = httpDriver(sandbox.url);
+    await Promise.all(
+      conversations.map(async (conversation, index) => {
+        const handle: Started | undefined = started[index];
+        if (!handle) return;
+        try {
+          await conversation.finish(after, handle);
+          verdicts.push(verdictOf(conversation, 'finish'));
+        } catch (error) {
+          verdicts.push(verdictOf(conversation, 'finish', error));
+        }
+      }),
+    );
+    await sandbox.stop();
+    sandbox = undefined;
+  } finally {
+    await sandbox?.stop().catch(() => undefined);
+    old.remove();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+  // In the order the conversations are listed.
+  return conversations.flatMap((c) => verdicts.filter((v) => v.workflow === c.workflow && v.wait === c.wait));
+}
