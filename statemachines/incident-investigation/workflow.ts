@@ -6,6 +6,7 @@ import type { Phase } from '../../lambdas/workflows/incident-investigation/recor
 import { agentTurn } from '../agent-turn.ts';
 import { catchFailure, closeOut, DRAINED_PATH, drain, FAILURE_PATH, nextTurn } from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
+import { catchModelStop, modelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
 import { noteTurnWithoutResult } from '../turn-stops.ts';
 import { defineWorkflow, requireChannel } from '../workflow-module.ts';
@@ -65,7 +66,12 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     tellFailure.next(failed);
     const noteFailedAgent = noteTurnWithoutResult(scope, {
       turnResultPath: '$.turnResult',
-      names: { choose: S.noteFailedAgent, limit: S.noteStoppedAgent, unfinished: S.noteUnfinishedAgent },
+      names: {
+        choose: S.noteFailedAgent,
+        refused: S.noteModelRefused,
+        limit: S.noteStoppedAgent,
+        unfinished: S.noteUnfinishedAgent,
+      },
       next: tellFailure,
     });
     const closingTurn = closeOut(scope, {
@@ -131,7 +137,9 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
           ...(mode === 'continuation' ? { sessionIdPath: '$.sessions.main' } : {}),
           modelRetry: kernel.config.agentLimits.modelRetry,
         });
-        // A turn that failed as a task keeps the Catch's error: the stop is told with it.
+        // A turn that failed as a task keeps the Catch's error: the stop is told with it. A
+        // model that cannot serve the incident ends it in every phase (model-stops.ts).
+        catchModelStop(task, tellFailure);
         catchFailure(task, p.onError ?? tellFailure);
         return task;
       };
@@ -147,6 +155,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
         // The investigation waits for nobody: a phase's turn stopped by a person ends it.
         .when(sfn.Condition.isPresent(`$.turnResult.${STOPPED_BY_PERSON_FIELD}`), acknowledgeClose)
         .when(sfn.Condition.stringEquals('$.turnResult.action', 'continue'), start)
+        .when(modelRefused('$.turnResult'), noteFailedAgent)
         .otherwise(p.onFailed);
       const initial = turn(p.name.charAt(0).toUpperCase() + p.name.slice(1), 'initial');
       const continued = turn(`Continue ${p.name}`, 'continuation');
@@ -243,7 +252,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       resultPath: '$.roundPlan',
     });
     catchFailure(planRound, failed);
-    const round = investigationRound(scope, kernel, planRound);
+    const round = investigationRound(scope, kernel, planRound, tellFailure);
     catchFailure(round.merge, failed);
     const markInvestigating = mark(S.markInvestigating, 'investigating');
     catchFailure(markInvestigating, failed);

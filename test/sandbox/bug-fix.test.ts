@@ -258,6 +258,55 @@ describe('bug fixes as pull requests in the sandbox', () => {
     expect(await pullsOf(bug)).toEqual([]);
   });
 
+  it("ends the conversation when the model refuses the fixer's call: the developers told, then the reporter, the execution failed with the model's answer", async () => {
+    const report = await h.post(CHANNELS.reports, REPORTER, REPORT);
+    const bug = bugIdFor(report);
+    const thread = await reportAndFindings(bug, report);
+    const [history, asks] = fixRequested(bug);
+    if (history === undefined || typeof asks !== 'function') throw new Error('fixRequested changed shape');
+    h.script(bug, [
+      history,
+      (request) => {
+        // The next call, the fixer's, meets the fault: 401, as the API answers a key it does not accept.
+        h.sandbox.modelFaults.add({ kind: 'key_rejected', count: 1 });
+        return asks(request);
+      },
+    ]);
+    await h.post(CHANNELS.summaries, DEVELOPER, 'Please fix it and open a PR', thread);
+    const execution = await waitFor(
+      () => h.execution(bug),
+      (e) => e.status !== 'RUNNING',
+      `${bug} to end`,
+      60,
+    );
+
+    const answer = 'the model API answered HTTP 401 authentication_error: invalid x-api-key (sandbox fault)';
+    expect([execution.status, execution.error, execution.cause]).toEqual([
+      'FAILED',
+      'ModelCallError',
+      answer,
+    ]);
+    expect((await botTexts(CHANNELS.summaries, thread)).at(-1)).toBe(
+      `:warning: I had to stop this fix: the model refused its requests (${answer}). Tell the people who run this app; post the report again once they have fixed it.`,
+    );
+    expect((await botTexts(CHANNELS.reports, report)).at(-1)).toBe(
+      `:warning: I had to stop this investigation: the model refused its requests (${answer}). Tell the people who run this app; post the report again once they have fixed it.`,
+    );
+    expect(await h.store.getConversation(bug, { consistent: true })).toMatchObject({ status: 'failed' });
+    // Nothing accepted is lost: the developer's request reached the turn that asked for the fix,
+    // and the findings stay; the fixer's call never reached the model behind the fault.
+    const asked = (await h.store.listMessages(bug)).filter((m) => m.text === 'Please fix it and open a PR');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.deliveredInTurn).toBeDefined();
+    expect((await botTexts(CHANNELS.summaries, thread)).filter((t) => t.includes(AT)).length).toBeGreaterThan(
+      0,
+    );
+    expect(h.requestsOf(bug).some((r) => JSON.stringify(r.body.system).includes("Bug Bot's fixer"))).toBe(
+      false,
+    );
+    expect(await pullsOf(bug)).toEqual([]);
+  });
+
   it('refuses a fix request the model cites from the reporter or a third party, and says why where it was asked: no fixer turn, no branch, no PR', async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, REPORT);
     const bug = bugIdFor(report);

@@ -104,9 +104,11 @@ describe('a misbehaving model', () => {
     const result = await runScenario(h, scenario(MODEL_SCENARIOS, 'model rejects the key'));
 
     expect(result.modelCalls).toBe(1);
-    const refusal =
-      'ModelCallError: the model API answered HTTP 401 authentication_error: invalid x-api-key (sandbox fault)';
-    expect(result.executionError).toBe(`ModelCallError: ${refusal}`);
+    const refusal = 'the model API answered HTTP 401 authentication_error: invalid x-api-key (sandbox fault)';
+    // The error's name once: the cause is the API's answer.
+    expect(result.executionError).toBe(
+      'ModelCallError: the model API answered HTTP 401 authentication_error: invalid x-api-key (sandbox fault)',
+    );
     expect(result.reporterThread).toEqual([
       ":eyes: Thanks! I'm looking into this.",
       `:warning: I had to stop this investigation: the model refused its requests (${refusal}). Tell the people who run this app; post the report again once they have fixed it.`,
