@@ -21,6 +21,7 @@ import {
   type Step,
   startBugHarness,
 } from './bug-harness.ts';
+import { expectFailedWithRefusal, refusedSentence } from './model-refusal.ts';
 
 /**
  * the sandbox: the bug workflow on `demo/webshop` (the GitHub
@@ -280,17 +281,12 @@ describe('bug fixes as pull requests in the sandbox', () => {
       60,
     );
 
-    const answer = 'the model API answered HTTP 401 authentication_error: invalid x-api-key (sandbox fault)';
-    expect([execution.status, execution.error, execution.cause]).toEqual([
-      'FAILED',
-      'ModelCallError',
-      answer,
-    ]);
+    expectFailedWithRefusal(execution);
     expect((await botTexts(CHANNELS.summaries, thread)).at(-1)).toBe(
-      `:warning: I had to stop this fix: the model refused its requests (${answer}). Tell the people who run this app; post the report again once they have fixed it.`,
+      refusedSentence('fix', 'post the report again'),
     );
     expect((await botTexts(CHANNELS.reports, report)).at(-1)).toBe(
-      `:warning: I had to stop this investigation: the model refused its requests (${answer}). Tell the people who run this app; post the report again once they have fixed it.`,
+      refusedSentence('investigation', 'post the report again'),
     );
     expect(await h.store.getConversation(bug, { consistent: true })).toMatchObject({ status: 'failed' });
     // Nothing accepted is lost: the developer's request reached the turn that asked for the fix,

@@ -9,6 +9,7 @@ import {
   threadOf,
   useIncidentHarness,
 } from './incident-harness.ts';
+import { expectFailedWithRefusal, refusedSentence } from './model-refusal.ts';
 
 /**
  * Every stop of an incident investigation is told in its thread with its real cause and what to
@@ -41,18 +42,9 @@ describe('an incident investigation that has to stop', () => {
     h.sandbox.modelFaults.add({ kind: 'key_rejected', count: 1 });
     const id = await slashInvestigate(h, 'trigger-key-rejected', 'checkout latency');
     const thread = await threadOf(h, id);
-    const answer = 'the model API answered HTTP 401 authentication_error: invalid x-api-key (sandbox fault)';
 
-    const execution = await finished(h, id);
-    expect([execution.status, execution.error, execution.cause]).toEqual([
-      'FAILED',
-      'ModelCallError',
-      answer,
-    ]);
-    expect(await lastBotPost(thread)).toBe(
-      `:warning: I had to stop this investigation: the model refused its requests (${answer}). ` +
-        'Tell the people who run this app; run /investigate again once they have fixed it.',
-    );
+    expectFailedWithRefusal(await finished(h, id));
+    expect(await lastBotPost(thread)).toBe(refusedSentence('investigation', 'run /investigate again'));
     expect(await h.store.getConversation(id, { consistent: true })).toMatchObject({ status: 'failed' });
     // No call reached the model behind the fault, and no later phase ran.
     expect(h.requestsOf(id)).toEqual([]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolUse, withUsage } from '../../local/model/scripted-model.ts';
 import { type IssueHarness, pipelineIdFor, REPO, startIssueHarness } from './issue-harness.ts';
+import { expectFailedWithRefusal, KEY_REJECTED_ANSWER } from './model-refusal.ts';
 
 /**
  * Issue pipeline follow-ups in the sandbox: the money ceiling held on the ledger's estimated cost
@@ -40,16 +41,11 @@ describe('the issue pipeline follow-ups in the sandbox', () => {
       (e) => e.status !== undefined && e.status !== 'RUNNING',
       `${id} to end`,
     );
-    const answer = 'the model API answered HTTP 401 authentication_error: invalid x-api-key (sandbox fault)';
 
-    expect([execution.status, execution.error, execution.cause]).toEqual([
-      'FAILED',
-      'ModelCallError',
-      answer,
-    ]);
+    expectFailedWithRefusal(execution);
     const comments = await commentsOf(issue);
     expect(comments.map((c) => c.body).join('\n')).toContain(
-      `stopped because its model could not serve it (ModelCallError: ${answer})`,
+      `stopped because its model could not serve it (ModelCallError: ${KEY_REJECTED_ANSWER})`,
     );
     expect((await h.store.getConversation(id))?.status).toBe('failed');
     expect(h.requestsOf(id)).toEqual([]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withUsage } from '../../local/model/scripted-model.ts';
+import { expectFailedWithRefusal, refusedSentence } from './model-refusal.ts';
 import {
   assess,
   botPosts,
@@ -28,18 +29,9 @@ describe('the requirements interview whose model refuses the key', () => {
     h.sandbox.modelFaults.add({ kind: 'key_rejected', count: 1 });
     const id = await slashPrd(h, 'trigger-key-rejected', 'A dashboard for build times');
     const thread = await threadOf(h, id);
-    const answer = 'the model API answered HTTP 401 authentication_error: invalid x-api-key (sandbox fault)';
 
-    const execution = await finished(h, id);
-    expect([execution.status, execution.error, execution.cause]).toEqual([
-      'FAILED',
-      'ModelCallError',
-      answer,
-    ]);
-    expect((await botPosts(h, thread)).at(-1)?.text).toBe(
-      `:warning: I had to stop this interview: the model refused its requests (${answer}). ` +
-        'Tell the people who run this app; run /prd again once they have fixed it.',
-    );
+    expectFailedWithRefusal(await finished(h, id));
+    expect((await botPosts(h, thread)).at(-1)?.text).toBe(refusedSentence('interview', 'run /prd again'));
     expect(await h.store.getConversation(id, { consistent: true })).toMatchObject({ status: 'failed' });
     // No call reached the model behind the fault.
     expect(h.requestsOf(id)).toEqual([]);
