@@ -51,3 +51,11 @@ export interface ToolInvoker {
  * workflow goes on to its wait for people instead of another turn.
  */
 export const STOPPED_BY_PERSON_FIELD = 'stoppedByPerson';
+
+/**
+ * Marked on a turn's output, whatever its workflow, when the model refused the turn's call (an
+ * HTTP error no retry can fix: a rejected key, an unknown model): the API's answer, without the
+ * error's name. Every workflow ends the conversation as failed with it, the execution's error
+ * `ModelCallError` and its cause this answer (statemachines/model-stops.ts).
+ */
+export const MODEL_ERROR_FIELD = 'modelError';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContentBlockParam, Message, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import * as z from 'zod';
 import { addCounts, familyTotals, type RedactionCounts, Redactor } from '../redaction/index.ts';
-import type { AgentTurnInput } from './contract.ts';
+import { type AgentTurnInput, MODEL_ERROR_FIELD } from './contract.ts';
 import { ModelCallError, ModelUnavailableError, ProfileNotFoundError } from './errors.ts';
 import {
   type AgentLimits,
@@ -183,7 +183,11 @@ async function runTurn<Result, Output>(
     const last = turn.at(-1);
     if (last?.role === 'user' && Array.isArray(last.content)) last.content.push({ type: 'text', text: note });
     else turn.push({ role: 'user', content: [{ type: 'text', text: note }] });
-    return end(profile.unfinished(how, sessionId));
+    const output = await end(profile.unfinished(how, sessionId));
+    // Whatever the workflow, a refusal is marked the same way: its state machine ends on it.
+    return how.kind === 'failed' && how.model
+      ? { ...output, [MODEL_ERROR_FIELD]: how.error.slice(0, 2_000) }
+      : output;
   };
 
   const recordEnd = (continued: boolean) =>
@@ -204,8 +208,10 @@ async function runTurn<Result, Output>(
       log.warn('the model is unavailable: the state machine retries the turn', { ...stats });
       throw new ModelUnavailableError(describe(error), { cause: error });
     }
-    const refused = error instanceof ModelCallError ? { model: true as const } : {};
-    return unfinished({ kind: 'failed', error: describe(error), progress, ...refused });
+    // A refusal's error is the API's answer alone: the workflow names it `ModelCallError`.
+    if (error instanceof ModelCallError)
+      return unfinished({ kind: 'failed', error: error.message, progress, model: true });
+    return unfinished({ kind: 'failed', error: describe(error), progress });
   };
   const nudge = (content: ContentBlockParam[]) =>
     content.push({ type: 'text', text: submitNowNote(submitTool) });

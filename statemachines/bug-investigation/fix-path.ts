@@ -13,10 +13,12 @@ import { agentTurn } from '../agent-turn.ts';
 import { ChecksBuildProject, checksBuilds } from '../checks-build.ts';
 import { catchFailure, DRAINED_PATH } from '../kernel.ts';
 import { lambdaTask, type TaskInputOf } from '../lambda-task.ts';
+import { catchModelStop, modelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import { DEFINED_CHECKS_PATH, defineChecksState, protectedGateStates } from './fix-guards.ts';
 import type { BugFunctionId } from './functions.ts';
+import { fixerModelStop, type ModelStop } from './stops.ts';
 
 /**
  * The fix path: a developer asked for a fix in the findings thread. The workflow
@@ -53,6 +55,8 @@ export const FIX_PATH_STATES = {
   feedBackBuild: 'Feed build output back',
   openPullRequest: 'Open pull request',
   notePullRequestFailure: 'Note pull request failure',
+  noteModelRefused: 'Note the model refused the fix',
+  tellDevelopersModelStop: 'Tell developers the model stopped the fix',
   pullRequestOpened: 'Pull request opened?',
   postPullRequestToDevelopers: 'Post pull request in findings thread',
   postPullRequestToReporter: "Post pull request in reporter's thread",
@@ -105,6 +109,8 @@ export interface FixPathProps {
   readonly notAllowed: sfn.IChainable;
   /** Where the path ends, with a pull request or with the reason in both threads. */
   readonly done: sfn.IChainable;
+  /** Where the investigator's model stop goes on (a fixer's, after telling the developers: stops.ts). */
+  readonly modelStop: ModelStop;
   readonly reporterThread: { channel: string; threadTs: string };
   readonly summaryThread: { channel: string; threadTs: string };
 }
@@ -119,12 +125,14 @@ export function fixPathOr(
   kernel: KernelResources<BugFunctionId, BugInvestigationSettings>,
   notAllowed: sfn.IChainable,
   done: sfn.IChainable,
+  modelStop: ModelStop,
 ): sfn.IChainable {
   const { settings, functions } = kernel;
   if (settings.repository === undefined) return notAllowed;
   return buildFixPath(scope, {
     notAllowed,
     done,
+    modelStop,
     reporterThread: {
       channel: sfn.JsonPath.stringAt('$.channel'),
       threadTs: sfn.JsonPath.stringAt('$.threadTs'),
@@ -249,8 +257,12 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     },
     resultPath: '$.fix.turn',
   }).next(whyToDevelopers);
-  catchFailure(writeFix, noteFailedFix);
-  catchFailure(rewriteFix, noteFailedFix);
+  const names = { tell: S.tellDevelopersModelStop, refused: S.noteModelRefused };
+  const modelStop = fixerModelStop(scope, { ...props, thread: props.summaryThread, names });
+  for (const fixTurn of [writeFix, rewriteFix]) {
+    catchModelStop(fixTurn, modelStop.caught);
+    catchFailure(fixTurn, noteFailedFix);
+  }
 
   // --- The build -----------------------------------------------------------------------------
   const checks = new ChecksBuildProject(scope, 'ChecksBuild', {
@@ -323,6 +335,7 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
   prepareBuild.next(defineChecks).next(buildFix).next(readBuildResults).next(buildPassed);
 
   const fixWritten = sfn.Choice.jsonPath(scope, S.fixWritten)
+    .when(modelRefused('$.fix.turn'), modelStop.refused)
     .when(sfn.Condition.stringEquals('$.fix.turn.action', 'fix_written'), prepareBuild)
     .otherwise(whyToDevelopers);
   writeFix.next(fixWritten);

@@ -1,13 +1,11 @@
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { ModelCallError } from '../../lambdas/agents/errors.ts';
 import type { EscalationSeverity } from '../../lambdas/agents/limits.ts';
 import type { BugAction } from '../../lambdas/workflows/bug-investigation/contract.ts';
-import { MODEL_UNAVAILABLE_ERROR } from '../agent-turn.ts';
-import { errorName } from '../error-names.ts';
 import { catchFailure, FAILURE_PATH } from '../kernel.ts';
 import { tellThen } from '../kernel-records.ts';
+import { noteModelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
 import { BUG_INVESTIGATION_STATES as S, BUG_INVESTIGATION_TEXTS as T } from './states.ts';
 
@@ -79,46 +77,85 @@ export function failedTurn(
 /** What the reporter reads the stop as: the work, and how to start it again (no command starts it). */
 export const STOPPED_BUG_INVESTIGATION = { work: 'investigation', restart: 'Post the report again' } as const;
 
+/** Where a turn goes when its model cannot serve it (model-stops.ts). */
+export interface ModelStop {
+  /** Where `catchModelStop` takes a turn whose model stayed unavailable (the failure at `$.failure`). */
+  readonly caught: sfn.IChainable;
+  /** Where a turn whose output carries `modelError` goes. */
+  readonly refused: sfn.IChainable;
+}
+
 /**
- * A model that cannot serve the investigation: it stayed unavailable through the turn's
- * retries (`ModelUnavailableError`: the client's retries, then the state machine's `modelRetry`
- * ones), or refused the turn's call (the turn's `modelError`: a rejected key, an unknown model).
- * No developer can take that over, so, as the other workflows end when their agent cannot go on,
- * the reporter is told why and the conversation ends as failed, the execution's error and cause
- * the model's. `failed` marks it failed and fails the execution with `$.failure`.
+ * Tells a thread, with the `agent_stopped` template, why the work `stopped` stopped (the failure
+ * at `$.failure`), then goes on to `next`, told or not.
+ */
+export function tellStop(
+  scope: Construct,
+  props: {
+    stateName: string;
+    slackPostFn: IFunction;
+    thread: { channel: string; threadTs: string };
+    stopped: { work: string; restart: string };
+    next: sfn.IChainable;
+  },
+): sfn.IChainable {
+  const { stateName, slackPostFn, thread, stopped } = props;
+  const failure = sfn.JsonPath.objectAt(FAILURE_PATH);
+  const template = { name: 'agent_stopped', data: { failure, ...stopped } };
+  return tellThen(scope, stateName, { stateName, slackPostFn, ...thread, template }, props.next);
+}
+
+/**
+ * A model that cannot serve the investigator's turn (model-stops.ts): no developer can take that
+ * over, so, as the other workflows end when their model cannot go on, the reporter is told why
+ * and the conversation ends as failed, the execution's error and cause the model's. The fixer's
+ * turn ends the same way (fix-path.ts). `failed` marks the conversation failed and fails the
+ * execution with `$.failure`.
  */
 export function modelStop(
   scope: Construct,
-  props: { slackPostFn: IFunction; channel: string; threadTs: string; failed: sfn.IChainable },
-): {
-  /** The error a turn's Catch takes here (to `$.failure`). */
-  unavailable: string;
-  /** Where a Catch of it goes. */
-  caught: sfn.IChainable;
-  /** Where a turn that carries `modelError` goes. */
-  refused: sfn.IChainable;
-} {
-  const tell = tellThen(
-    scope,
-    S.tellModelStop,
-    {
-      stateName: S.tellModelStop,
-      slackPostFn: props.slackPostFn,
-      channel: props.channel,
-      threadTs: props.threadTs,
-      template: {
-        name: 'agent_stopped',
-        data: { failure: sfn.JsonPath.objectAt(FAILURE_PATH), ...STOPPED_BUG_INVESTIGATION },
-      },
-    },
-    props.failed,
-  );
-  const refused = sfn.Pass.jsonPath(scope, S.noteModelRefused, {
-    parameters: { Error: errorName(ModelCallError), 'Cause.$': '$.result.modelError' },
-    resultPath: FAILURE_PATH,
+  props: {
+    slackPostFn: IFunction;
+    reporterThread: { channel: string; threadTs: string };
+    failed: sfn.IChainable;
+  },
+): ModelStop {
+  const caught = tellStop(scope, {
+    stateName: S.tellModelStop,
+    slackPostFn: props.slackPostFn,
+    thread: props.reporterThread,
+    stopped: STOPPED_BUG_INVESTIGATION,
+    next: props.failed,
   });
-  refused.next(tell);
-  return { unavailable: MODEL_UNAVAILABLE_ERROR, caught: tell, refused };
+  return { caught, refused: noteModelRefused(scope, S.noteModelRefused, '$.result').next(caught) };
+}
+
+/** What the developers read when the model stopped the fix they asked for (the conversation ends with it). */
+export const STOPPED_BUG_FIX = { work: 'fix', restart: 'Post the report again' } as const;
+
+/**
+ * A model that cannot serve the fixer's turn ends the conversation as the investigator's does
+ * (`modelStop`: the reporter told, the execution failed with the model's cause), the developers
+ * told first in the findings thread where they asked for the fix. What was accepted stays: the
+ * findings, the messages, the commits on the work branch.
+ */
+export function fixerModelStop(
+  scope: Construct,
+  props: {
+    slackPostFn: IFunction;
+    thread: { channel: string; threadTs: string };
+    modelStop: ModelStop;
+    names: { tell: string; refused: string };
+  },
+): ModelStop {
+  const caught = tellStop(scope, {
+    stateName: props.names.tell,
+    slackPostFn: props.slackPostFn,
+    thread: props.thread,
+    stopped: STOPPED_BUG_FIX,
+    next: props.modelStop.caught,
+  });
+  return { caught, refused: noteModelRefused(scope, props.names.refused, '$.fix.turn').next(caught) };
 }
 
 /** Says, in the reporter's thread, that the close recorded messages no turn saw; a cosmetic post. */

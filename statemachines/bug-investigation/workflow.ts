@@ -18,12 +18,12 @@ import {
   closeOut,
   DRAINED_PATH,
   drain,
-  FAILURE_PATH,
   nextTurn,
   transientRetry,
   waitForPeople,
 } from '../kernel.ts';
 import { failConversation, setConversationFields, tellThen } from '../kernel-records.ts';
+import { catchModelStop, modelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, requireChannel, requireChild, requireRoleGroup } from '../workflow-module.ts';
 import { FIX_IT_APPROVAL, fixPathOr } from './fix-path.ts';
@@ -74,7 +74,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     const markFailed = failConversation(scope, S.markFailed, failing);
     const failureNotice = { slackPostFn, ...reporterThread, text: T.failed, stateName: S.tellFailure };
     const failed = tellThen(scope, `${S.markFailed} notice`, failureNotice, markFailed);
-    const model = modelStop(scope, { slackPostFn, ...reporterThread, failed: markFailed });
+    const model = modelStop(scope, { slackPostFn, reporterThread, failed: markFailed });
 
     // --- The end: resolve, then a last Drain ---------------------------------------------
     // The closing turn's Drain records the messages that came after the last agent turn
@@ -168,7 +168,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       [investigate, S.noteFailedInvestigation, false],
       [continueInvestigation, S.noteFailedContinuation, true],
     ] as const) {
-      turn.addCatch(model.caught, { errors: [model.unavailable], resultPath: FAILURE_PATH });
+      catchModelStop(turn, model.caught);
       catchFailure(turn, stopped(note, keepSession));
     }
 
@@ -345,10 +345,11 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
 
     // Every BugAction has its branch; an unknown value takes the escalation path (through
     // the findings), so the conversation can never get stuck on it.
+    const fixPath = fixPathOr(scope, kernel, summaryThreadOpen, awaitingDevelopers, model);
     routeOnAction
-      .when(sfn.Condition.isPresent('$.result.modelError'), model.refused)
+      .when(modelRefused('$.result'), model.refused)
       .when(sfn.Condition.and(actionIs('escalate'), sfn.Condition.isPresent('$.result.error')), tellStopped)
-      .when(actionIs('fix_requested'), fixPathOr(scope, kernel, summaryThreadOpen, awaitingDevelopers))
+      .when(actionIs('fix_requested'), fixPath)
       .when(actionIs('ask_reporter'), askReporter)
       // The findings' three actions go straight to the right post (one Choice fewer per round
       // trip than through "Summary thread open?", which the other paths still take).

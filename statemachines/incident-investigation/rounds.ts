@@ -1,8 +1,9 @@
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
-import { agentTurn } from '../agent-turn.ts';
-import { DRAINED_PATH, drain, FAILURE_PATH } from '../kernel.ts';
+import { agentTurn, MODEL_UNAVAILABLE_ERROR } from '../agent-turn.ts';
+import { catchFailure, DRAINED_PATH, drain, FAILURE_PATH } from '../kernel.ts';
+import { catchModelStop, MODEL_REFUSED_ERROR, modelRefused, noteModelRefused } from '../model-stops.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
 import { INCIDENT_STATES, ITERATION_STATES } from './states.ts';
@@ -13,14 +14,16 @@ import { recordsTask, showPhase } from './tasks.ts';
  * hypotheses (`$.roundPlan.items`), at most `mapConcurrency` at a time. Each iteration drains
  * the pending messages under its own turn number (so a message that arrives during the round
  * reaches exactly one later turn, I3), runs the investigator's turn with the data tools, and
- * records its evaluation through the evidence rules. An iteration never fails the round: a
- * failed turn is recorded as a gap. After the Map: the turn counter moves past the round's
- * turns, and the round is merged into the tree.
+ * records its evaluation through the evidence rules. A failed turn is recorded as a gap, and the
+ * round goes on; only a model that cannot serve the turn (model-stops.ts) fails its iteration,
+ * and the round with it, to `modelStopped` with the model's error and cause at `$.failure`. After
+ * the Map: the turn counter moves past the round's turns, and the round is merged into the tree.
  */
 export function investigationRound(
   scope: Construct,
   kernel: KernelResources<IncidentFunctionId, IncidentInvestigationSettings>,
   then: sfn.IChainable,
+  modelStopped: sfn.IChainable,
 ): { start: sfn.IChainable; merge: sfn.TaskStateBase } {
   const S = INCIDENT_STATES;
   const I = ITERATION_STATES;
@@ -53,6 +56,17 @@ export function investigationRound(
     resultPath: '$.turnResult',
   });
   noteFailed.next(evaluate);
+  // The model's failure ends the iteration as failed with the model's error and cause.
+  const stopIteration = sfn.Fail.jsonPath(scope, I.modelStopped, {
+    errorPath: `${FAILURE_PATH}.Error`,
+    causePath: `${FAILURE_PATH}.Cause`,
+  });
+  const refused = sfn.Choice.jsonPath(scope, I.modelRefused)
+    .when(
+      modelRefused('$.turnResult'),
+      noteModelRefused(scope, I.noteModelRefused, '$.turnResult').next(stopIteration),
+    )
+    .otherwise(evaluate);
   const turn = (stateName: string, mode: 'initial' | 'continuation') => {
     const task = agentTurn(scope, stateName, {
       stateName,
@@ -67,8 +81,9 @@ export function investigationRound(
       // The data tools count this hypothesis's queries of this round under its own scope.
       toolContext: { scope: sfn.JsonPath.stringAt('$.item.scope') },
     });
-    task.addCatch(noteFailed, { errors: [sfn.Errors.ALL], resultPath: FAILURE_PATH });
-    task.next(evaluate);
+    catchModelStop(task, stopIteration);
+    catchFailure(task, noteFailed);
+    task.next(refused);
     return task;
   };
   const resume = sfn.Choice.jsonPath(scope, I.resume)
@@ -108,6 +123,10 @@ export function investigationRound(
       ),
     },
     outputPath: '$.state',
+  });
+  map.addCatch(modelStopped, {
+    errors: [MODEL_UNAVAILABLE_ERROR, MODEL_REFUSED_ERROR],
+    resultPath: FAILURE_PATH,
   });
   map.addCatch(advance, { errors: [sfn.Errors.ALL], resultPath: '$.roundFailure' });
   map.next(advance);

@@ -16,6 +16,7 @@ import {
   waitForPeople,
 } from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
+import { catchModelStop, modelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
 import { noteTurnWithoutResult } from '../turn-stops.ts';
 import { defineWorkflow, requireChannel } from '../workflow-module.ts';
@@ -75,7 +76,12 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     tellFailure.next(failed);
     const noteFailedAgent = noteTurnWithoutResult(scope, {
       turnResultPath: '$.turnResult',
-      names: { choose: S.noteFailedAgent, limit: S.noteStoppedAgent, unfinished: S.noteUnfinishedAgent },
+      names: {
+        choose: S.noteFailedAgent,
+        refused: S.noteModelRefused,
+        limit: S.noteStoppedAgent,
+        unfinished: S.noteUnfinishedAgent,
+      },
       next: tellFailure,
     });
     const closingTurn = closeOut(scope, {
@@ -141,7 +147,9 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
           ...(mode === 'continuation' ? { sessionIdPath: '$.sessions.main' } : {}),
           modelRetry: kernel.config.agentLimits.modelRetry,
         });
-        // A turn that failed as a task keeps the Catch's error: the stop is told with it.
+        // A turn that failed as a task keeps the Catch's error: the stop is told with it. A
+        // model that cannot serve the incident ends it in every phase (model-stops.ts).
+        catchModelStop(task, tellFailure);
         catchFailure(task, p.onError ?? tellFailure);
         return task;
       };
@@ -170,6 +178,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
         .when(sfn.Condition.stringEquals('$.turnResult.action', 'submitted'), p.done)
         .when(sfn.Condition.isPresent(`$.turnResult.${STOPPED_BY_PERSON_FIELD}`), tellStopped)
         .when(sfn.Condition.stringEquals('$.turnResult.action', 'continue'), start)
+        .when(modelRefused('$.turnResult'), noteFailedAgent)
         .otherwise(p.onFailed);
       const initial = turn(p.name.charAt(0).toUpperCase() + p.name.slice(1), 'initial');
       const continued = turn(`Continue ${p.name}`, 'continuation');
@@ -266,7 +275,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       resultPath: '$.roundPlan',
     });
     catchFailure(planRound, failed);
-    const round = investigationRound(scope, kernel, planRound);
+    const round = investigationRound(scope, kernel, planRound, tellFailure);
     catchFailure(round.merge, failed);
     const markInvestigating = mark(S.markInvestigating, 'investigating');
     catchFailure(markInvestigating, failed);

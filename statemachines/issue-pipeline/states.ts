@@ -73,6 +73,8 @@ export function agentStates(agent: ModelAgent) {
     answer: `${title} answers`,
     noteFailedAnswer: `Note failed ${agent} answer`,
     takeAnswer: `Take ${agent}'s answer`,
+    modelRefused: (answering: boolean) => `Model refused ${agent}${answering ? ' answer' : ''}?`,
+    noteModelRefused: (answering: boolean) => `Note the model refused ${agent}${answering ? ' answer' : ''}`,
   };
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
 import { lambdaTask } from '../lambda-task.ts';
+import { catchModelStop, modelRefused, noteModelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, type KernelResources, requireChannel } from '../workflow-module.ts';
 import type { IssueFunctionId } from './functions.ts';
@@ -157,6 +158,8 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
         },
         resultPath: '$.turnOutput',
       });
+      // A model that cannot serve the turn fails the pipeline with its cause (model-stops.ts).
+      catchModelStop(turn, failed);
       catchFailure(turn, noteFailed);
       const handed = handOff(answering ? N.takeAnswer : N.handOff, {
         agent,
@@ -164,7 +167,12 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
         turn: sfn.JsonPath.objectAt('$.turnOutput'),
       });
       noteFailed.next(handed);
-      turn.next(handed);
+      const refused = noteModelRefused(scope, N.noteModelRefused(answering), '$.turnOutput').next(failed);
+      turn.next(
+        sfn.Choice.jsonPath(scope, N.modelRefused(answering))
+          .when(modelRefused('$.turnOutput'), refused)
+          .otherwise(handed),
+      );
       const drained = drain(scope, answering ? N.answerDrain : N.drain, { drainFn: kernel.drain });
       catchFailure(drained, failed);
       return nextTurn(scope, answering ? N.answerNextTurn : N.nextTurn)

@@ -1,7 +1,8 @@
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { FAILURE_PATH } from '../kernel.ts';
+import { catchFailure, FAILURE_PATH } from '../kernel.ts';
+import { catchModelStop } from '../model-stops.ts';
 import { noteTurnWithoutResult } from '../turn-stops.ts';
 import { REQUIREMENTS_INTERVIEW_STATES } from './states.ts';
 
@@ -10,13 +11,15 @@ import { REQUIREMENTS_INTERVIEW_STATES } from './states.ts';
  * telling the requester in the thread why, so the interview does not just go quiet and they
  * learn whether trying again can help. The cause is the one at `$.failure`: a Catch's (the
  * model stayed unavailable, a step timed out), or the note of a turn that ended without a result
- * (a limit held by code, such as the daily cost ceiling or the conversation's budget, or a turn
- * that did not finish); the `agent_stopped` template words it (kernel/stop-causes.ts).
+ * (the model refused the call, a limit held by code such as the daily cost ceiling or the
+ * conversation's budget, or a turn that did not finish); the `agent_stopped` template words it
+ * (kernel/stop-causes.ts).
  */
 
 /** The states this part adds, by the agent whose turn stopped. */
 export const STOPPED_AGENT_STATES = {
   hasReason: (agent: string) => `Stopped ${agent} with a reason?`,
+  noteRefused: (agent: string) => `Note the model refused ${agent}`,
   noteStopped: (agent: string) => `Note ${agent} stopped`,
   noteUnfinished: (agent: string) => `Note ${agent} turn without a result`,
 } as const;
@@ -35,8 +38,11 @@ export interface AgentFailureProps {
 }
 
 export interface AgentFailurePaths {
-  /** Where a turn that failed as a task goes: its Catch's error (`$.failure`) is told as it is. */
-  readonly noteFailedAgent: sfn.Pass;
+  /**
+   * Adds a turn's Catches: a turn that failed as a task (a model that stayed unavailable first,
+   * model-stops.ts) goes where its Catch's error (`$.failure`) is told as it is.
+   */
+  readonly catchTurn: (turn: sfn.TaskStateBase) => void;
   /**
    * Per agent, the state its route takes for anything but its expected actions: the turn's
    * reason (`<resultPath>.stoppedBy` or `.error`) noted, then told.
@@ -62,8 +68,17 @@ export function agentFailurePaths(scope: Construct, props: AgentFailureProps): A
   const stopped = (agent: string, resultPath: string) =>
     noteTurnWithoutResult(scope, {
       turnResultPath: resultPath,
-      names: { choose: S.hasReason(agent), limit: S.noteStopped(agent), unfinished: S.noteUnfinished(agent) },
+      names: {
+        choose: S.hasReason(agent),
+        refused: S.noteRefused(agent),
+        limit: S.noteStopped(agent),
+        unfinished: S.noteUnfinished(agent),
+      },
       next: tellFailure,
     });
-  return { noteFailedAgent, stopped };
+  const catchTurn = (turn: sfn.TaskStateBase) => {
+    catchModelStop(turn, noteFailedAgent);
+    catchFailure(turn, noteFailedAgent);
+  };
+  return { catchTurn, stopped };
 }

@@ -77,7 +77,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       failStateName: S.failed,
     });
     // An agent that cannot go on: the requester is told (why, when a limit stopped it).
-    const { noteFailedAgent, stopped } = agentFailurePaths(scope, { post, failed });
+    const { catchTurn, stopped } = agentFailurePaths(scope, { post, failed });
 
     // --- The ends: complete, or closed; then the kernel's close-out --------------------------
     // Messages that came in as the interview ended are said to be unhandled (a cosmetic post).
@@ -131,7 +131,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
         modelRetry: kernel.config.agentLimits.modelRetry,
         ...props,
       });
-      catchFailure(task, noteFailedAgent);
+      catchTurn(task);
       return task;
     };
 

@@ -56,7 +56,8 @@ describe('model API failures', () => {
     const output = await runAgentTurn(turnInput(), turnDeps(server.baseUrl, { maxRetries: 2 }));
 
     expect(server.requests).toHaveLength(1);
-    const refusal = 'ModelCallError: the model API answered HTTP 401 authentication_error: invalid x-api-key';
+    // The API's answer alone: the workflow names it ModelCallError when it fails with it.
+    const refusal = 'the model API answered HTTP 401 authentication_error: invalid x-api-key';
     expect(output).toMatchObject({ action: 'escalate', error: refusal, modelError: refusal });
   });
 

@@ -101,7 +101,10 @@ describe('the fix path of bug_investigation', () => {
     expect(state(F.writeFix).Next).toBe(F.fixWritten);
     expect(state(F.rewriteFix).Next).toBe(F.fixWritten);
     expect(state(F.fixWritten)).toMatchObject({
-      Choices: [{ Variable: '$.fix.turn.action', StringEquals: 'fix_written', Next: F.prepareBuild }],
+      Choices: [
+        { Variable: '$.fix.turn.modelError', IsPresent: true, Next: F.noteModelRefused },
+        { Variable: '$.fix.turn.action', StringEquals: 'fix_written', Next: F.prepareBuild },
+      ],
       Default: F.explainToDevelopers,
     });
     // The checks are defined (configuration or base commit) before each build, and the build runs them.
@@ -135,6 +138,38 @@ describe('the fix path of bug_investigation', () => {
       ResultPath: '$.fix.notes',
       Next: F.rewriteFix,
     });
+  });
+
+  it('ends the conversation when the model cannot serve a fixer turn: the developers told, then the reporter, then failed', () => {
+    for (const turn of [F.writeFix, F.rewriteFix]) {
+      expect(state(turn).Catch).toEqual([
+        { ErrorEquals: ['ModelUnavailableError'], ResultPath: '$.failure', Next: F.tellDevelopersModelStop },
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: F.noteFailedFix },
+      ]);
+    }
+    expect(state(F.noteModelRefused)).toMatchObject({
+      Type: 'Pass',
+      Parameters: { Error: 'ModelCallError', 'Cause.$': '$.fix.turn.modelError' },
+      ResultPath: '$.failure',
+      Next: F.tellDevelopersModelStop,
+    });
+    expect(state(F.tellDevelopersModelStop)).toMatchObject({
+      Parameters: {
+        Payload: {
+          'channel.$': '$.threads.summary.channel',
+          'threadTs.$': '$.threads.summary.threadTs',
+          template: {
+            name: 'agent_stopped',
+            data: { 'failure.$': '$.failure', work: 'fix', restart: 'Post the report again' },
+          },
+        },
+      },
+      ResultPath: '$.failureNotice',
+      Next: S.tellModelStop,
+    });
+    // Told or not, the reporter hears it next, and the conversation ends failed with the model's error.
+    expect(catchNext(F.tellDevelopersModelStop)).toEqual([S.tellModelStop]);
+    expect(state(S.tellModelStop).Next).toBe(S.markFailed);
   });
 
   it("opens a pull request only when the branch's diff is clear of protected paths, or an approver approves", () => {
@@ -175,8 +210,9 @@ describe('the fix path of bug_investigation', () => {
     expect(state(F.postPullRequestToReporter).Next).toBe(S.awaitingDevelopers);
     expect(state(F.explainToDevelopers).Next).toBe(F.explainToReporter);
     expect(state(F.explainToReporter).Next).toBe(S.awaitingDevelopers);
+    // A failed task's last Catch (every error): a fixer turn's first takes the model's stop.
     for (const failing of [F.writeFix, F.rewriteFix, F.openPullRequest, F.readBuildResults]) {
-      const next = catchNext(failing)[0] as string;
+      const next = catchNext(failing).at(-1) as string;
       expect(state(next).Next, failing).toBe(F.explainToDevelopers);
     }
   });

@@ -80,11 +80,24 @@ describe('the issue_pipeline definition', () => {
     expect(state(S.attemptsLeft).Default).toBe(S.markEndFailed);
   });
 
-  it('hands every agent turn to the hand-off, a failed turn as blocked', () => {
+  it('hands every agent turn to the hand-off, a failed turn as blocked, but fails on a model that cannot serve it', () => {
     for (const agent of ['triage', 'analyst', 'writer', 'reviewer'] as const) {
       const N = agentStates(agent);
-      expect(state(N.turn).Next).toBe(N.handOff);
-      expect(catches(N.turn).at(-1)).toMatchObject({ ErrorEquals: ['States.ALL'], Next: N.noteFailedTurn });
+      expect(state(N.turn).Next).toBe(N.modelRefused(false));
+      expect(state(N.modelRefused(false))).toMatchObject({
+        Choices: [{ Variable: '$.turnOutput.modelError', IsPresent: true, Next: N.noteModelRefused(false) }],
+        Default: N.handOff,
+      });
+      expect(state(N.noteModelRefused(false))).toMatchObject({
+        Parameters: { Error: 'ModelCallError', 'Cause.$': '$.turnOutput.modelError' },
+        ResultPath: '$.failure',
+        Next: S.tellIssueFailure,
+      });
+      expect(catches(N.turn)).toEqual([
+        { ErrorEquals: ['ModelUnavailableError'], ResultPath: '$.failure', Next: S.tellIssueFailure },
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: N.noteFailedTurn },
+      ]);
+      expect(state(N.answer).Next).toBe(N.modelRefused(true));
       expect(state(N.noteFailedTurn).Next).toBe(N.handOff);
       expect(state(N.handOff).Next).toBe(S.markStage);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
+import { STOPPED_AGENT_STATES } from '../../statemachines/requirements-interview/agent-failure.ts';
 import {
   REQUIREMENTS_INTERVIEW_STATES as S,
   REQUIREMENTS_INTERVIEW_TEXTS as T,
@@ -32,6 +33,35 @@ describe('the requirements_interview graph', () => {
     expect(catcher).toMatchObject({ ErrorEquals: ['States.ALL'], Next: S.markFailed });
     // The execution fails with the agent's error, not the post's.
     expect(catcher?.ResultPath).not.toBe('$.failure');
+  });
+
+  it("fails with the model's error and cause when the model cannot serve a turn, as every workflow does", () => {
+    const turns = Object.entries(interview?.States ?? {}).filter(
+      ([, s]) => s.Type === 'Task' && JSON.stringify(s.Parameters ?? {}).includes('"mode"'),
+    );
+    expect(turns.length).toBeGreaterThan(0);
+    for (const [name, turn] of turns) {
+      expect([name, (turn.Catch as { ErrorEquals: string[]; Next: string }[]).slice(0, 1)]).toEqual([
+        name,
+        [{ ErrorEquals: ['ModelUnavailableError'], ResultPath: '$.failure', Next: S.noteFailedAgent }],
+      ]);
+    }
+    // A turn whose model refused its call is noted with the model's answer, before any other reason.
+    const agent = 'clarification';
+    expect(state(STOPPED_AGENT_STATES.hasReason(agent)).Choices).toEqual([
+      {
+        Variable: '$.clarification.modelError',
+        IsPresent: true,
+        Next: STOPPED_AGENT_STATES.noteRefused(agent),
+      },
+      expect.objectContaining({ Variable: '$.clarification.stoppedBy' }),
+      expect.objectContaining({ Variable: '$.clarification.error' }),
+    ]);
+    expect(state(STOPPED_AGENT_STATES.noteRefused(agent))).toMatchObject({
+      Parameters: { Error: 'ModelCallError', 'Cause.$': '$.clarification.modelError' },
+      ResultPath: '$.failure',
+      Next: S.tellFailure,
+    });
   });
 
   it('says, in the interview thread, that messages no turn saw at the close were not handled (a cosmetic post)', () => {

@@ -21,6 +21,7 @@ import {
   type Step,
   startBugHarness,
 } from './bug-harness.ts';
+import { expectFailedWithRefusal, refusedSentence } from './model-refusal.ts';
 
 /**
  * the sandbox: the bug workflow on `demo/webshop` (the GitHub
@@ -255,6 +256,50 @@ describe('bug fixes as pull requests in the sandbox', () => {
       30,
     );
     expect(reporterTexts.find((t) => t.includes(reason))).toContain('test: failed (exit 1)');
+    expect(await pullsOf(bug)).toEqual([]);
+  });
+
+  it("ends the conversation when the model refuses the fixer's call: the developers told, then the reporter, the execution failed with the model's answer", async () => {
+    const report = await h.post(CHANNELS.reports, REPORTER, REPORT);
+    const bug = bugIdFor(report);
+    const thread = await reportAndFindings(bug, report);
+    const [history, asks] = fixRequested(bug);
+    if (history === undefined || typeof asks !== 'function') throw new Error('fixRequested changed shape');
+    h.script(bug, [
+      history,
+      (request) => {
+        // The next call, the fixer's, meets the fault: 401, as the API answers a key it does not accept.
+        h.sandbox.modelFaults.add({ kind: 'key_rejected', count: 1 });
+        return asks(request);
+      },
+    ]);
+    await h.post(CHANNELS.summaries, DEVELOPER, 'Please fix it and open a PR', thread);
+    const execution = await waitFor(
+      () => h.execution(bug),
+      (e) => e.status !== 'RUNNING',
+      `${bug} to end`,
+      60,
+    );
+
+    expectFailedWithRefusal(execution);
+    expect((await botTexts(CHANNELS.summaries, thread)).at(-1)).toBe(
+      refusedSentence('fix', 'post the report again'),
+    );
+    expect((await botTexts(CHANNELS.reports, report)).at(-1)).toBe(
+      refusedSentence('investigation', 'post the report again'),
+    );
+    expect(await h.store.getConversation(bug, { consistent: true })).toMatchObject({ status: 'failed' });
+    // Nothing accepted is lost: the developer's request reached the turn that asked for the fix,
+    // and the findings stay; the fixer's call never reached the model behind the fault.
+    const asked = (await h.store.listMessages(bug)).filter((m) => m.text === 'Please fix it and open a PR');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.deliveredInTurn).toBeDefined();
+    expect((await botTexts(CHANNELS.summaries, thread)).filter((t) => t.includes(AT)).length).toBeGreaterThan(
+      0,
+    );
+    expect(h.requestsOf(bug).some((r) => JSON.stringify(r.body.system).includes("Bug Bot's fixer"))).toBe(
+      false,
+    );
     expect(await pullsOf(bug)).toEqual([]);
   });
 

@@ -36,7 +36,14 @@ export type Step = ModelReply | ((request: RecordedModelRequest) => ModelReply |
 export type Script = Record<string, Step[]>;
 
 type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
-type Execution = { name: string; status: string; events: { type: string; stateName?: string }[] };
+type Execution = {
+  name: string;
+  status: string;
+  /** The error and cause it failed with, when it failed. */
+  error?: string;
+  cause?: string;
+  events: { type: string; stateName?: string }[];
+};
 
 export interface IncidentHarness {
   sandbox: Sandbox;

@@ -9,11 +9,13 @@ import {
   threadOf,
   useIncidentHarness,
 } from './incident-harness.ts';
+import { expectFailedWithRefusal, refusedSentence } from './model-refusal.ts';
 
 /**
  * Every stop of an incident investigation is told in its thread with its real cause and what to
- * do, not as "an agent turn failed": a turn that never submitted, and the daily cost ceiling
- * (priced with the default price of the configured model: $2 in, $10 out per million tokens).
+ * do, not as "an agent turn failed": a turn that never submitted, the daily cost ceiling
+ * (priced with the default price of the configured model: $2 in, $10 out per million tokens),
+ * and a model that refused the key (the sandbox's `key_rejected` fault).
  */
 describe('an incident investigation that has to stop', () => {
   const h = useIncidentHarness({ agentLimits: { maxDailyCostUsd: 0.5 } });
@@ -33,6 +35,19 @@ describe('an incident investigation that has to stop', () => {
         'Run /investigate again to start over; if it happens again, tell the people who run this app.',
     );
     expect(await h.store.getConversation(id, { consistent: true })).toMatchObject({ status: 'failed' });
+  });
+
+  it("says the model refused its requests, with the model's answer, and fails with the model's error and cause", async () => {
+    // The triager's one call meets the fault: 401, as the API answers a key it does not accept.
+    h.sandbox.modelFaults.add({ kind: 'key_rejected', count: 1 });
+    const id = await slashInvestigate(h, 'trigger-key-rejected', 'checkout latency');
+    const thread = await threadOf(h, id);
+
+    expectFailedWithRefusal(await finished(h, id));
+    expect(await lastBotPost(thread)).toBe(refusedSentence('investigation', 'run /investigate again'));
+    expect(await h.store.getConversation(id, { consistent: true })).toMatchObject({ status: 'failed' });
+    // No call reached the model behind the fault, and no later phase ran.
+    expect(h.requestsOf(id)).toEqual([]);
   });
 
   it('says the daily cost ceiling stopped it, and when to try again', async () => {

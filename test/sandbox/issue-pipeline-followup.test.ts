@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolUse, withUsage } from '../../local/model/scripted-model.ts';
 import { type IssueHarness, pipelineIdFor, REPO, startIssueHarness } from './issue-harness.ts';
+import { expectFailedWithRefusal, KEY_REJECTED_ANSWER } from './model-refusal.ts';
 
 /**
  * Issue pipeline follow-ups in the sandbox: the money ceiling held on the ledger's estimated cost
  * (the platform's price table, the sandbox model priced as claude-sonnet-5-5: $2 in, $10 out
- * per million tokens); the conversation's phase set at each hand-off.
+ * per million tokens); the conversation's phase set at each hand-off; a model that refuses the
+ * key (the sandbox's `key_rejected` fault) fails the pipeline with the model's answer.
  */
 
 const CEILING_USD = 1;
@@ -24,6 +26,31 @@ async function commentsOf(issue: number) {
 }
 
 describe('the issue pipeline follow-ups in the sandbox', () => {
+  it("fails with the model's error and answer when the model refuses the key, and says so on the issue", async () => {
+    // The triager's one call meets the fault: 401, as the API answers a key it does not accept.
+    h.sandbox.modelFaults.add({ kind: 'key_rejected', count: 1 });
+    const issue = await h.openIssue('Totals off by two cents', 'Rounding is wrong at checkout.');
+    const id = pipelineIdFor(issue);
+    const execution = await h.waitFor(
+      async () =>
+        (await (await fetch(`${h.sandbox.url}/sandbox/executions/${id}`)).json()) as {
+          status?: string;
+          error?: string;
+          cause?: string;
+        },
+      (e) => e.status !== undefined && e.status !== 'RUNNING',
+      `${id} to end`,
+    );
+
+    expectFailedWithRefusal(execution);
+    const comments = await commentsOf(issue);
+    expect(comments.map((c) => c.body).join('\n')).toContain(
+      `stopped because its model could not serve it (ModelCallError: ${KEY_REJECTED_ANSWER})`,
+    );
+    expect((await h.store.getConversation(id))?.status).toBe('failed');
+    expect(h.requestsOf(id)).toEqual([]);
+  });
+
   it("ends blocked at the money ceiling from the ledger's priced cost, far below the token ceiling", async () => {
     const issue = await h.openIssue('Totals off by a cent', 'Rounding is wrong in the cart.');
     const id = pipelineIdFor(issue);

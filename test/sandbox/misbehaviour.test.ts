@@ -10,6 +10,7 @@ import {
   SLACK_SCENARIOS,
   startMisbehaviourHarness,
 } from './misbehaviour-scenarios.ts';
+import { refusedSentence } from './model-refusal.ts';
 
 /**
  * In the sandbox: a misbehaving model and a misbehaving
@@ -104,12 +105,13 @@ describe('a misbehaving model', () => {
     const result = await runScenario(h, scenario(MODEL_SCENARIOS, 'model rejects the key'));
 
     expect(result.modelCalls).toBe(1);
-    const refusal =
-      'ModelCallError: the model API answered HTTP 401 authentication_error: invalid x-api-key (sandbox fault)';
-    expect(result.executionError).toBe(`ModelCallError: ${refusal}`);
+    // The error's name once: the cause is the API's answer.
+    expect(result.executionError).toBe(
+      'ModelCallError: the model API answered HTTP 401 authentication_error: invalid x-api-key (sandbox fault)',
+    );
     expect(result.reporterThread).toEqual([
       ":eyes: Thanks! I'm looking into this.",
-      `:warning: I had to stop this investigation: the model refused its requests (${refusal}). Tell the people who run this app; post the report again once they have fixed it.`,
+      refusedSentence('investigation', 'post the report again'),
     ]);
     expect(result.escalation).toBeUndefined();
     expect(result.endState).toBe('failed (FAILED)');

@@ -391,6 +391,17 @@ describe('the pipeline around the agents', () => {
     );
   });
 
+  it('tells a model that refused the calls as the model, not as an internal error, with its answer', () => {
+    const failure = {
+      Error: 'ModelCallError',
+      Cause: 'the model API answered HTTP 401 authentication_error: invalid x-api-key',
+    };
+    expect(failureNotice(fresh(), failure, 'slack')).toBe(
+      ':warning: The issue pipeline for <https://github.com/o/r/issues/7|#7 Totals> stopped because its model could not serve it (ModelCallError: the model API answered HTTP 401 authentication_error: invalid x-api-key). ' +
+        'Nothing more will happen on its own: a developer needs to look at it, then label the issue again or run /fix to start over.',
+    );
+  });
+
   it('writes the final commit message with the issue and "Closes #n"', () => {
     const state = fresh();
     state.issue.type = 'BUG_FIX';

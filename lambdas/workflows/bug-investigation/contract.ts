@@ -61,8 +61,9 @@ export const BugTurnOutput = z.object({
   /** Why the turn became `escalate` on its own (model failures after retries), when it did. */
   error: z.string().max(2_000).optional(),
   /**
-   * The model's answer when it refused the turn's call (a rejected key, an unknown model): no
-   * developer can take that over, so the workflow tells the reporter and ends as failed.
+   * The model's answer when it refused the turn's call (a rejected key, an unknown model), as
+   * the agent runtime marks every workflow's output (`MODEL_ERROR_FIELD`): no developer can take
+   * that over, so the workflow tells the reporter and ends as failed.
    */
   modelError: z.string().max(2_000).optional(),
 });

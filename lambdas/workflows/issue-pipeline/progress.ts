@@ -1,3 +1,4 @@
+import { stopCauseOf } from '../../kernel/stop-causes.ts';
 import type { ProgressAnchors } from './ports.ts';
 import type { AgentName, IssueState } from './state.ts';
 
@@ -100,15 +101,21 @@ export interface PipelineFailure {
 
 /**
  * What people are told when the pipeline stopped on an error after its retries: which issue
- * (linked), the error and its cause, and that a developer needs to look.
+ * (linked), whether its model could not serve it (it stayed unavailable or refused the calls)
+ * or something else failed, the error and its cause, and that a developer needs to look.
  */
 export function failureNotice(state: IssueState, failure: PipelineFailure, flavour: Flavour): string {
   const { issue } = state;
   const cause = (failure.Cause ?? '').replace(/\s+/g, ' ').trim();
   const short = cause.length <= 300 ? cause : `${cause.slice(0, 299)}…`;
   const what = `${failure.Error ?? 'an unknown error'}${short ? `: ${short}` : ''}`;
+  const stop = stopCauseOf(failure);
+  const why =
+    stop === 'model_unavailable' || stop === 'model_refused'
+      ? 'stopped because its model could not serve it'
+      : 'stopped on an internal error after its retries';
   return (
-    `:warning: The issue pipeline for ${link(issue.url, `#${issue.number} ${issue.title}`, flavour)} stopped on an internal error after its retries (${what}). ` +
+    `:warning: The issue pipeline for ${link(issue.url, `#${issue.number} ${issue.title}`, flavour)} ${why} (${what}). ` +
     'Nothing more will happen on its own: a developer needs to look at it, then label the issue again or run /fix to start over.'
   );
 }

@@ -172,7 +172,6 @@ export function unfinishedBugTurn(end: UnfinishedTurn, sessionId: string): BugTu
     confidence: 0,
     severity: 'medium',
     error: cap(end.error, 2_000),
-    ...(end.model ? { modelError: cap(end.error, 2_000) } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withUsage } from '../../local/model/scripted-model.ts';
+import { expectFailedWithRefusal, refusedSentence } from './model-refusal.ts';
 import {
   assess,
   botPosts,
@@ -14,15 +15,30 @@ import {
 } from './requirements-harness.ts';
 
 /**
- * the requirements interview: a turn stopped by a money limit
- * (`agentLimits.maxConversationCostUsd`, priced with the default price of the configured
- * model, claude-sonnet-5-5: $2 in, $10 out per million tokens) tells the requester why, not
- * the generic "an agent turn failed".
+ * the requirements interview's stops tell the requester why, not the generic "an agent turn
+ * failed": a turn stopped by a money limit (`agentLimits.maxConversationCostUsd`, priced with the
+ * default price of the configured model, claude-sonnet-5-5: $2 in, $10 out per million tokens),
+ * and a model that refused the key (the sandbox's `key_rejected` fault).
  */
 
-describe('the requirements interview under a money budget', () => {
-  const h = useHarness({ agentLimits: { maxConversationCostUsd: 0.5 } });
+const h = useHarness({ agentLimits: { maxConversationCostUsd: 0.5 } });
 
+describe('the requirements interview whose model refuses the key', () => {
+  it("tells the requester the model refused its requests, with its answer, and fails with the model's error and cause", async () => {
+    // The clarifier's one call meets the fault: 401, as the API answers a key it does not accept.
+    h.sandbox.modelFaults.add({ kind: 'key_rejected', count: 1 });
+    const id = await slashPrd(h, 'trigger-key-rejected', 'A dashboard for build times');
+    const thread = await threadOf(h, id);
+
+    expectFailedWithRefusal(await finished(h, id));
+    expect((await botPosts(h, thread)).at(-1)?.text).toBe(refusedSentence('interview', 'run /prd again'));
+    expect(await h.store.getConversation(id, { consistent: true })).toMatchObject({ status: 'failed' });
+    // No call reached the model behind the fault.
+    expect(h.requestsOf(id)).toEqual([]);
+  });
+});
+
+describe('the requirements interview under a money budget', () => {
   it('tells the requester the interview stopped because it used its money budget, and fails the conversation', async () => {
     const id = await slashPrd(h, 'trigger-money-budget', 'A dashboard for build times');
     // One call: 1,000 in ($0.002) and 60,000 out ($0.60), past the $0.50 budget.
