@@ -23,6 +23,7 @@ import { type RedactionSettings, redactionSettings } from '../redaction/index.ts
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { conversationStore } from './conversation-store.ts';
+import { withMcpTools } from './mcp-turn.ts';
 import { taskHandler } from './task-handler.ts';
 import { startTurnProgress } from './turn-progress.ts';
 
@@ -152,20 +153,29 @@ export function createAgentTurnHandler(
         stopped = await stoppedSince(store, input.conversationId, startedAt);
         return stopped !== undefined;
       };
+      const budget = turnBudget({
+        nowMs: systemClock.now().getTime(),
+        ...(context ? { remainingMs: context.getRemainingTimeInMillis() } : {}),
+        ...(budgetSeconds !== undefined ? { budgetMs: budgetSeconds * 1000 } : {}),
+        ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
+      });
+      // The MCP servers configured for this workflow add their tools (docs/mcp.md).
+      const mcp = await withMcpTools(input, {
+        profiles,
+        tools: built.tools,
+        deadlineMs: budget.deadlineMs,
+        logger,
+      });
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,
+        ...mcp,
         ...(progress ? { toolCalls: progress } : {}),
         stopRequested,
         ...(options.conversationCeiling ? { conversationCeiling: options.conversationCeiling() } : {}),
         ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
         clock: systemClock,
-        budget: turnBudget({
-          nowMs: systemClock.now().getTime(),
-          ...(context ? { remainingMs: context.getRemainingTimeInMillis() } : {}),
-          ...(budgetSeconds !== undefined ? { budgetMs: budgetSeconds * 1000 } : {}),
-          ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
-        }),
+        budget,
         logger,
       }).catch(async (error: unknown) => {
         // Retried by the state machine: the retry continues the same timeline.
