@@ -17,6 +17,7 @@ import type { ProfileRegistry } from '../agents/profile.ts';
 import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
 import { type ConversationStore, systemClock } from '../kernel/ports.ts';
+import type { McpEvidence } from '../mcp/toolset.ts';
 import { turnEndOf } from '../progress/open-turn-progress.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
 import { type RedactionSettings, redactionSettings } from '../redaction/index.ts';
@@ -121,6 +122,11 @@ export function createAgentTurnHandler(
      * @default - none: the tasks alone, as a timeline
      */
     plan?: (input: AgentTurnInput) => TimelinePlan | undefined;
+    /**
+     * Records an MCP result as evidence the workflow's findings may cite (docs/mcp.md).
+     * @default - none: MCP results are data the agents read, not citable evidence
+     */
+    mcpEvidence?: McpEvidence;
   } = {},
 ) {
   return taskHandler({
@@ -165,6 +171,7 @@ export function createAgentTurnHandler(
         tools: built.tools,
         deadlineMs: budget.deadlineMs,
         logger,
+        evidence: options.mcpEvidence,
       });
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,

@@ -6,7 +6,7 @@ import { systemClock } from '../kernel/ports.ts';
 import { createMcpApprovals } from '../mcp/approvals.ts';
 import { MCP_DECISION, parseMcpToolName } from '../mcp/config.ts';
 import { mcpSettings } from '../mcp/from-env.ts';
-import { McpToolset, type TurnToolset } from '../mcp/toolset.ts';
+import { type McpEvidence, McpToolset, type TurnToolset } from '../mcp/toolset.ts';
 import { progressTarget } from '../progress/target.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { conversationStore } from './conversation-store.ts';
@@ -46,7 +46,14 @@ export interface McpTurn {
 /** The turn's profiles and tools with the MCP toolsets added; undefined when no server is configured. */
 export async function withMcpTools(
   input: AgentTurnInput,
-  base: { profiles: ProfileRegistry; tools: ToolInvoker; deadlineMs: number; logger: AgentLogger },
+  base: {
+    profiles: ProfileRegistry;
+    tools: ToolInvoker;
+    deadlineMs: number;
+    logger: AgentLogger;
+    /** Where the workflow keeps evidence its agents cite (the incident investigation's ledger). */
+    evidence?: McpEvidence | undefined;
+  },
 ): Promise<McpTurn | undefined> {
   if (mcpSettings().servers.length === 0) return undefined;
   const profile = base.profiles[input.profile];
@@ -59,11 +66,10 @@ export async function withMcpTools(
     throw error;
   });
   const target = progressTarget(conversation, input);
-  const turn = await built.open(
-    conversation.id,
-    conversation.workflow,
-    await approvalsFor(target, base.deadlineMs, base.logger),
-  );
+  const turn = await built.open(conversation.id, conversation.workflow, {
+    approvals: await approvalsFor(target, base.deadlineMs, base.logger),
+    evidence: base.evidence,
+  });
   if (turn.specs.length === 0 && turn.unavailable.length === 0) return undefined;
   return {
     profiles: {
@@ -82,7 +88,10 @@ function routed(turn: TurnToolset, tools: ToolInvoker): ToolInvoker {
   return {
     invoke: (tool, args, context) =>
       turn.has(tool) || parseMcpToolName(tool) !== undefined
-        ? turn.invoke(tool, args, context.conversationId)
+        ? turn.invoke(tool, args, {
+            conversationId: context.conversationId,
+            scope: context.toolContext?.scope,
+          })
         : tools.invoke(tool, args, context),
   };
 }

@@ -43,6 +43,33 @@ interface Offer {
   guard: 'approve' | 'allow';
 }
 
+/**
+ * Records a successful call's result where the workflow keeps its evidence (the incident
+ * investigation's ledger) and returns the line the model cites it by, put above the result.
+ */
+export type McpEvidence = (
+  conversationId: string,
+  call: {
+    server: string;
+    tool: string;
+    args: Record<string, unknown>;
+    scope?: string | undefined;
+    text: string;
+  },
+) => Promise<string>;
+
+/** What a turn's calls need besides the toolset: its approvals and, for a workflow that keeps it, its evidence. */
+export interface TurnOptions {
+  approvals: McpApprovals;
+  evidence?: McpEvidence | undefined;
+}
+
+/** Who makes a call: the conversation, and the scope its workflow gave the turn's tools. */
+export interface CallContext {
+  conversationId: string;
+  scope?: string | undefined;
+}
+
 /** A turn's view of the toolsets: what is offered, and how a call runs. */
 export interface TurnToolset {
   specs: readonly ToolSpec[];
@@ -51,7 +78,7 @@ export interface TurnToolset {
   /** Whether `name` is one of this turn's MCP tools. */
   has(name: string): boolean;
   /** Runs a call; refusals and failures throw (`McpCallRefusedError`, `McpServerError`), each with its reason. */
-  invoke(name: string, args: unknown, conversationId: string): Promise<string>;
+  invoke(name: string, args: unknown, context: CallContext): Promise<string>;
 }
 
 export class McpToolset {
@@ -60,7 +87,7 @@ export class McpToolset {
   constructor(private readonly deps: McpToolsetDeps) {}
 
   /** The toolsets of a turn of `workflow`; `approvals` asks in the turn's thread, within the turn's time. */
-  async open(conversationId: string, workflow: string, approvals: McpApprovals): Promise<TurnToolset> {
+  async open(conversationId: string, workflow: string, options: TurnOptions): Promise<TurnToolset> {
     const servers = serversFor(this.deps.settings, workflow);
     const kept = this.listings.get(conversationId) ?? new Map<string, Offer[]>();
     const unavailable: string[] = [];
@@ -85,7 +112,7 @@ export class McpToolset {
       specs: [...offers.values()].map((offer) => offer.spec),
       unavailable,
       has: (name) => offers.has(name),
-      invoke: (name, args, id) => this.invoke(offers.get(name), name, args, id, approvals),
+      invoke: (name, args, context) => this.invoke(offers.get(name), name, args, context, options),
     };
   }
 
@@ -119,9 +146,10 @@ export class McpToolset {
     offer: Offer | undefined,
     name: string,
     args: unknown,
-    conversationId: string,
-    approvals: McpApprovals,
+    context: CallContext,
+    options: TurnOptions,
   ): Promise<string> {
+    const { conversationId } = context;
     const { settings } = this.deps;
     if (offer === undefined) {
       const parsed = parseMcpToolName(name);
@@ -141,7 +169,7 @@ export class McpToolset {
       );
     const { server, tool } = offer;
     if (offer.guard === 'approve') {
-      const decided = await approvals.request({
+      const decided = await options.approvals.request({
         conversationId,
         server: server.name,
         tool: tool.name,
@@ -156,8 +184,18 @@ export class McpToolset {
         throw new McpCallRefusedError(name, `its approval could not be asked: ${decided.reason}`);
     }
     const result = await this.deps.connector.callTool(await this.endpoint(server), tool.name, given);
-    return labelResult({ server: server.name, tool: tool.name }, result, { maxChars: server.maxResultChars })
-      .text;
+    const labelled = labelResult({ server: server.name, tool: tool.name }, result, {
+      maxChars: server.maxResultChars,
+    }).text;
+    if (result.isError || options.evidence === undefined) return labelled;
+    const cite = await options.evidence(conversationId, {
+      server: server.name,
+      tool: tool.name,
+      args: given,
+      scope: context.scope,
+      text: result.text,
+    });
+    return `${cite}\n${labelled}`;
   }
 
   private async endpoint(server: McpServerSettings): Promise<McpEndpoint> {

@@ -75,8 +75,8 @@ function demoInventory(): Record<string, ServiceEntry> {
 }
 
 export interface InventoryMcp {
-  /** Answers one HTTP request to the MCP endpoint (POST; GET and DELETE are refused in stateless mode). */
-  handle(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void>;
+  /** Answers one HTTP request to the MCP endpoint, its body as text (POST; GET and DELETE are refused in stateless mode). */
+  handle(request: IncomingMessage, response: ServerResponse, body: string): Promise<void>;
   /** The flag changes `set_feature_flag` made, in order. */
   changes(): FlagChange[];
 }
@@ -136,6 +136,15 @@ export function createInventoryMcp(): InventoryMcp {
         response.writeHead(405, { allow: 'POST' }).end();
         return;
       }
+      let parsed: unknown;
+      try {
+        parsed = body === '' ? undefined : JSON.parse(body);
+      } catch {
+        response
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end('{"error":"the body is not JSON"}');
+        return;
+      }
       const server = build();
       const transport = new StreamableHTTPServerTransport({});
       response.on('close', () => {
@@ -143,7 +152,7 @@ export function createInventoryMcp(): InventoryMcp {
         void server.close();
       });
       await server.connect(transport);
-      await transport.handleRequest(request, response, body);
+      await transport.handleRequest(request, response, parsed);
     },
     changes: () => [...changes],
   };
