@@ -126,7 +126,8 @@ describe('MCP tools in an incident investigation', () => {
     expect(tools.some((name) => name.startsWith('mcp__ghost__'))).toBe(false);
 
     const h1 = (await h.incidents.listNodes(id)).find((n) => n.id === 'H1');
-    expect((h1?.evaluations['1'] as StoredEvaluation).findings.map((f) => f.evidenceIds)).toEqual([[cited]]);
+    const kept = h1?.evaluations['1'] as StoredEvaluation | undefined;
+    expect(kept?.findings.map((f) => f.evidenceIds)).toEqual([[cited]]);
     expect((await h.incidents.getRecord(id))?.conclusion).toMatchObject({
       outcome: 'root_cause',
       hypothesisId: 'H1',
