@@ -11,6 +11,7 @@ import type { AnyWorkflowModule, KernelConfig } from '../statemachines/workflow-
 import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
 import { deployProblems, unknownChannels } from './config-checks.ts';
 import { unknownKeys } from './config-keys.ts';
+import { KERNEL_DECISIONS, McpConfigFields, mcpProblems } from './config-mcp.ts';
 import { applyMovedKeys } from './config-moves.ts';
 import { guardrailProblems, RedactionConfigFields } from './config-redaction.ts';
 import { MonitoringSettingsSchema } from './constructs/monitoring.ts';
@@ -51,8 +52,7 @@ const DEFAULT_MODEL_IDS = { anthropic: 'claude-sonnet-5-5', bedrock: DEFAULT_BED
 const KernelConfigFields = {
   /**
    * This configuration is the offline sandbox's (`npm run dev`, the tests): its fake workspace
-   * ids (`C_...`, `S_...`, `U_...`) are allowed, and `cdk deploy` refuses it.
-   * @default false
+   * ids (`C_...`, `S_...`, `U_...`) are allowed, and `cdk deploy` refuses it. @default false
    */
   sandbox: z.boolean().default(false),
   /**
@@ -116,10 +116,7 @@ const KernelConfigFields = {
    * @default {}
    */
   modelPrices: ModelPrices.default({}),
-  /**
-   * Days after which finished conversations and their messages expire (DynamoDB TTL).
-   * @default 90
-   */
+  /** Days after which finished conversations and their messages expire (DynamoDB TTL). @default 90 */
   retentionDays: z.number().int().positive().default(90),
   /**
    * How long the Lambda and Step Functions logs are kept, in days (a CloudWatch Logs period).
@@ -141,10 +138,7 @@ const KernelConfigFields = {
    * @default 50
    */
   ingressReservedConcurrency: z.number().int().min(1).max(1000).nullable().default(50),
-  /**
-   * Deliveries of one inbox message before it moves to the dead-letter queue.
-   * @default 5
-   */
+  /** Deliveries of one inbox message before it moves to the dead-letter queue. @default 5 */
   inboxMaxReceiveCount: z.number().int().min(1).max(1000).default(5),
   /**
    * Alarms and the dashboard (infra/constructs/monitoring.ts): e-mail addresses subscribed to
@@ -189,6 +183,7 @@ const KernelConfigFields = {
    */
   untrustedText: UntrustedTextMode.default('label'),
   ...RedactionConfigFields,
+  ...McpConfigFields,
   /**
    * Live progress: each agent turn shows its tool calls as a task timeline in the
    * conversation's thread while it works (a streamed message, or one message updated in
@@ -241,7 +236,7 @@ export function configSchema(modules: readonly AnyWorkflowModule[] = WORKFLOW_MO
   const channelDefaults: Record<string, z.ZodDefault<typeof SlackChannelId>> = {};
   const sections: Record<string, z.ZodType> = {};
   const roleDefaults: Record<string, z.ZodType> = {};
-  const decisionDefaults: Record<string, z.ZodType> = {};
+  const decisionDefaults: Record<string, z.ZodType> = { ...KERNEL_DECISIONS };
   for (const module of modules) {
     for (const [role, members] of Object.entries(module.people ?? {})) {
       if (role in roleDefaults) throw new Error(`role "${role}" is configured by two modules`);
@@ -373,7 +368,12 @@ export function parseConfig(
     const error = new InvalidModelPriceError(config.model.id);
     throw new InvalidConfigError([line(['modelPrices'], error.message)], { cause: error });
   }
-  const problems = [...guardrailProblems(config), ...deployProblems(config, modules, value)];
+  const workflows = modules.flatMap((module) => (module.workflows ?? []).map((workflow) => workflow.name));
+  const problems = [
+    ...guardrailProblems(config),
+    ...mcpProblems(config, workflows),
+    ...deployProblems(config, modules, value),
+  ];
   if (problems.length > 0)
     throw new InvalidConfigError(problems.map((problem) => line(problem.path.split('.'), problem.message)));
   // The sandbox's fake workspace has its bot as U_BOT; elsewhere the functions ask Slack.

@@ -129,6 +129,7 @@ export class SlackAgentsStack extends Stack {
       [ENV.agentLimits]: JSON.stringify(config.agentLimits),
       [ENV.untrustedText]: config.untrustedText,
       [ENV.redaction]: JSON.stringify(config.redaction),
+      ...(config.mcp.servers.length > 0 ? { [ENV.mcp]: JSON.stringify(config.mcp) } : {}),
       ...(config.bedrock.guardrail
         ? { [ENV.bedrockGuardrail]: JSON.stringify(config.bedrock.guardrail) }
         : {}),

@@ -35,6 +35,7 @@ import {
   requireVersion,
   type WorkflowVersion,
 } from './constructs/workflow-version.ts';
+import { grantMcpHeaders } from './mcp-access.ts';
 import { grantPermissions } from './module-permissions.ts';
 
 /** What the workflow modules get from the stack. */
@@ -309,6 +310,8 @@ function grantAccess(
   if (spec.access?.table === 'read_write') props.table.grantReadWriteData(fn);
   if (spec.access?.slackSecret === true) props.slackSecret.grantRead(fn);
   if (spec.access?.modelSecret === true) grantModel(fn, props, modelIds);
+  // A function that calls tools (an AgentTurn) calls the MCP servers too, with their headers.
+  if (spec.access?.tools !== undefined) grantMcpHeaders(fn, props.config.mcp);
 }
 
 /**

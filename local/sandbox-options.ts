@@ -4,6 +4,7 @@ import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
 import type { BedrockRuntime } from './bedrock/runtime-api.ts';
 import type { CodeBuildService } from './codebuild/service.ts';
 import type { SandboxGitHub } from './github/sandbox-github.ts';
+import type { InventoryMcp } from './mcp/inventory-server.ts';
 import type { ModelFaults } from './model/faults.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
 import type { SandboxTelemetry, SandboxTelemetryOptions } from './sandbox-telemetry.ts';
@@ -100,6 +101,8 @@ export interface Sandbox {
   readonly codebuild: CodeBuildService;
   /** Emulated CloudWatch Logs, metrics and CloudFormation stack events, with the demo incident. */
   readonly telemetry: SandboxTelemetry;
+  /** The sandbox's MCP server (local/mcp/inventory-server.ts): the flag changes its mutating tool made. */
+  readonly mcp: InventoryMcp;
   /** The synthesized template this sandbox runs. */
   readonly template: CloudFormationTemplate;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */

@@ -8,6 +8,8 @@ import { CODEBUILD_TARGET_PREFIX } from './codebuild/api.ts';
 import type { CodeBuildService } from './codebuild/service.ts';
 import { sandboxBotToken } from './github/sandbox-bot.ts';
 import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
+import { createInventoryMcp, type InventoryMcp } from './mcp/inventory-server.ts';
+import { SANDBOX_MCP_PATH } from './mcp/sandbox-mcp.ts';
 import type { ModelFaults } from './model/faults.ts';
 import { readBody } from './read-body.ts';
 import { serveEventBridge } from './sandbox-eventbridge.ts';
@@ -83,6 +85,7 @@ export interface SandboxWorld {
   readonly sqs: SqsQueueService;
   readonly github: SandboxGitHub;
   readonly telemetry: SandboxTelemetry;
+  readonly mcp: InventoryMcp;
   readonly modelFaults: ModelFaults;
   readonly bedrock: BedrockRuntime;
   readonly tableName: string;
@@ -146,6 +149,7 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
     ...(host.options.telemetry?.demoSeed !== undefined ? { demoSeed: host.options.telemetry.demoSeed } : {}),
     ...(host.options.telemetry?.loghubDir ? { loghubDir: host.options.telemetry.loghubDir } : {}),
   });
+  const mcp = createInventoryMcp();
   const slack = createFakeSlack({
     botUserId: host.botUserId,
     botToken: DEVELOPMENT_BOT_TOKEN,
@@ -187,6 +191,7 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
     if (path === '/slack/events' || path === '/github/events' || path === '/pagerduty/events')
       return serveIngress(req, res, body, invokeIngress);
     if (path === EVENTBRIDGE_PATH) return serveEventBridge(res, body, invokeIngress);
+    if (path === SANDBOX_MCP_PATH) return mcp.handle(req, res, body);
     if (!sandboxRoutes)
       return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
     return sandboxRoutes(req, res, body, path);
@@ -251,6 +256,7 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
     sqs,
     github,
     telemetry,
+    mcp,
     modelFaults: models.faults,
     bedrock: models.bedrock,
     tableName,

@@ -11,6 +11,7 @@ import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
 import { sandboxRepositoryPath } from './github/sandbox-bot.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
+import { pointMcpAtSandbox, withDemoMcp } from './mcp/sandbox-mcp.ts';
 import { inProcessFunctions } from './sandbox-functions.ts';
 import { DEMO_MODEL_PATH, MODEL_FRONT_PATH } from './sandbox-models.ts';
 import {
@@ -246,6 +247,7 @@ function sandboxView(
     bedrock: world.bedrock,
     codebuild: host.codebuild,
     telemetry: world.telemetry,
+    mcp: world.mcp,
     template: host.template,
     modelFaults: world.modelFaults,
     idle: () => world.idle(),
@@ -266,7 +268,10 @@ async function openHost(
   // The telemetry tools read the demo incident's services unless the caller configures others.
   const { template } = await sandboxTemplate({
     ...(options.modules ? { modules: options.modules } : {}),
-    config: withDemoTelemetry({ sandbox: true, ...options.config }, options.modules ?? WORKFLOW_MODULES),
+    config: withDemoMcp(
+      withDemoTelemetry({ sandbox: true, ...options.config }, options.modules ?? WORKFLOW_MODULES),
+      options.modules ?? WORKFLOW_MODULES,
+    ),
     ...(options.templateCache === false ? { cache: false } : {}),
   });
   const names = { baseUrl: url };
@@ -309,6 +314,7 @@ async function openHost(
     // its own /tmp, and two sandboxes sharing one directory would evict and replace each
     // other's trees (two demo repositories make the same commits) under each other's reads.
     [CODE_TOOLS_ENV.cacheDir]: scratchDirectory('sandbox-code-tools-'),
+    ...pointMcpAtSandbox(stackEnvironment.MCP_SERVERS, url),
     LIVE_PROGRESS: options.liveProgress === true ? (stackEnvironment.LIVE_PROGRESS ?? 'on') : 'off',
   };
   const dynamodb = new DynamoDBClient({

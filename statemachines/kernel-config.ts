@@ -4,6 +4,7 @@ import type { AgentLimits } from '../lambdas/agents/limits.ts';
 import type { ModelPrices } from '../lambdas/agents/pricing.ts';
 import type { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import type { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
+import type { McpSettings } from '../lambdas/mcp/config.ts';
 import type { RedactionSettings } from '../lambdas/redaction/config.ts';
 
 /**
@@ -39,6 +40,8 @@ export interface KernelConfig {
   readonly untrustedText: 'label' | 'omit';
   /** The redaction layer's personal data classes and allow list (lambdas/redaction/config.ts). */
   readonly redaction: RedactionSettings;
+  /** MCP servers as the agents' toolsets (docs/mcp.md). */
+  readonly mcp: McpSettings;
   /** Bedrock's guardrail applied to every model call, with `model.provider: bedrock`. */
   readonly bedrock: { readonly guardrail?: { readonly id: string; readonly version: string } | undefined };
   /** The sweep for stuck conversations. */

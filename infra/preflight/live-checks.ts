@@ -15,12 +15,14 @@ import { isModuleEnabled, isPlaceholderId } from '../config-checks.ts';
 import { buildSlackManifest } from '../slack-manifest.ts';
 import { secretsOf } from './deploy-steps.ts';
 import { checkGitHub } from './github-checks.ts';
+import { checkMcp } from './mcp-checks.ts';
 
 /**
  * The preflight's live part, with the deploying account's credentials: the deployed stack's
  * secrets exist and are filled, the Slack token has the manifest's scopes and sees the
  * configured channels and user groups, the GitHub App is installed on each configured
- * repository with the permissions the agents need, and the model answers. Real SDK clients
+ * repository with the permissions the agents need, the model answers, and each MCP server
+ * lists its tools (which of them wait for an approval). Real SDK clients
  * throughout; their endpoints come from the usual settings (`AWS_ENDPOINT_URL_*`,
  * `SLACK_API_URL`, `ANTHROPIC_BASE_URL`, `github.baseUrl`), which is how a test points them at
  * the sandbox's emulators. Each problem names its fix.
@@ -52,6 +54,7 @@ export async function livePreflight(
     env,
     report,
   );
+  await checkMcp(config.mcp, report);
   return report;
 }
 

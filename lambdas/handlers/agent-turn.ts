@@ -19,12 +19,14 @@ import type { ConversationReservations, DailyReservations } from '../agents/rese
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
 import { type ConversationStore, systemClock } from '../kernel/ports.ts';
 import { runningTurnEntry } from '../kernel/running-turns.ts';
+import type { McpEvidence } from '../mcp/toolset.ts';
 import { turnEndOf } from '../progress/open-turn-progress.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
 import { type RedactionSettings, redactionSettings } from '../redaction/index.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { conversationStore } from './conversation-store.ts';
+import { withMcpTools } from './mcp-turn.ts';
 import { kernelTableOptions } from './table-options.ts';
 import { taskHandler } from './task-handler.ts';
 import { startTurnProgress } from './turn-progress.ts';
@@ -138,6 +140,11 @@ export function createAgentTurnHandler(
      * @default - none: each turn has its own timeline, closed when the turn ends
      */
     round?: { ends: (input: AgentTurnInput, how: { stopped: boolean }) => boolean };
+    /**
+     * Records an MCP result as evidence the workflow's findings may cite (docs/mcp.md).
+     * @default - none: MCP results are data the agents read, not citable evidence
+     */
+    mcpEvidence?: McpEvidence;
   } = {},
 ) {
   return taskHandler({
@@ -180,20 +187,30 @@ export function createAgentTurnHandler(
         stopped = await stoppedSince(store, input.conversationId, startedAt);
         return stopped !== undefined;
       };
+      const budget = turnBudget({
+        nowMs: systemClock.now().getTime(),
+        ...(context ? { remainingMs: context.getRemainingTimeInMillis() } : {}),
+        ...(budgetSeconds !== undefined ? { budgetMs: budgetSeconds * 1000 } : {}),
+        ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
+      });
+      // The MCP servers configured for this workflow add their tools (docs/mcp.md).
+      const mcp = await withMcpTools(input, {
+        profiles,
+        tools: built.tools,
+        deadlineMs: budget.deadlineMs,
+        logger,
+        evidence: options.mcpEvidence,
+      });
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,
+        ...mcp,
         ...(progress ? { toolCalls: progress } : {}),
         stopRequested,
         ...(options.conversationCeiling ? { conversationCeiling: options.conversationCeiling() } : {}),
         ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
         clock: systemClock,
-        budget: turnBudget({
-          nowMs: systemClock.now().getTime(),
-          ...(context ? { remainingMs: context.getRemainingTimeInMillis() } : {}),
-          ...(budgetSeconds !== undefined ? { budgetMs: budgetSeconds * 1000 } : {}),
-          ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
-        }),
+        budget,
         logger,
       })
         .catch(async (error: unknown) => {

@@ -5,10 +5,11 @@ import { DynamoOutbox } from '../adapters/dynamo-outbox.ts';
 import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import { systemClock } from '../kernel/ports.ts';
-import type { SlackPostOutput } from '../kernel/tasks.ts';
+import type { SlackPostInput, SlackPostOutput } from '../kernel/tasks.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { postOrKeep } from '../slack/outbox.ts';
+import { postToSlack } from '../slack/post-to-slack.ts';
 import { NO_TEMPLATES, slackPostInputFor, type TemplateRegistry } from '../slack/templates/index.ts';
 import { KERNEL_TEMPLATES } from '../slack/templates/kernel-templates.ts';
 import { createSlackPoster, type SlackClient, type SlackPermalinks } from '../slack/web-client.ts';
@@ -96,6 +97,23 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
       return posted.output;
     },
     summary: (input, output) => ({ channel: output.channel, ts: output.ts, anchor: input.anchor?.name }),
+  });
+}
+
+/**
+ * Posts a text (with its approval's buttons) for a conversation at once, as SlackPost does but
+ * never kept for later: an agent turn asking an approval waits on the post it makes now.
+ */
+export async function postNow(input: SlackPostInput): Promise<SlackPostOutput> {
+  const slack = await slackPoster();
+  return postToSlack(input, {
+    store: kernelDeps().store,
+    posts: postLedger(),
+    slack,
+    clock: systemClock,
+    botUserId: await resolveBotUserId(),
+    templates: NO_TEMPLATES,
+    approvals: approvalStore(),
   });
 }
 

@@ -60,6 +60,8 @@ export const Ledger = z.object({
   redactedSecrets: z.number().int().nonnegative().default(0),
   /** ...and personal data. */
   redactedPii: z.number().int().nonnegative().default(0),
+  /** Calls made to MCP servers' tools (docs/mcp.md), held to `mcp.maxCallsPerConversation`. */
+  mcpCalls: z.number().int().nonnegative().default(0),
 });
 export type Ledger = z.infer<typeof Ledger>;
 

@@ -4,6 +4,7 @@
  * the call's arguments by code (never by the model), cut to what Slack shows in one line.
  */
 
+import { parseMcpToolName } from '../mcp/config.ts';
 import { oneLine } from './outcomes.ts';
 
 /** The longest title shown; Slack's task titles are one line. */
@@ -33,7 +34,12 @@ const TITLES: Record<string, Titler> = {
 export function taskTitle(tool: string, args: unknown): string {
   const given = isRecord(args) ? args : {};
   const titler = TITLES[tool];
-  const title = titler ? titler(given) : `Running ${tool.replaceAll('_', ' ')}`;
+  const mcp = parseMcpToolName(tool);
+  const title = titler
+    ? titler(given)
+    : mcp
+      ? `Calling ${mcp.tool} on MCP server ${mcp.server}`
+      : `Running ${tool.replaceAll('_', ' ')}`;
   return oneLine(title, MAX_TITLE_CHARS);
 }
 

@@ -112,6 +112,8 @@ export const ENV = {
   untrustedText: 'UNTRUSTED_TEXT',
   /** JSON `RedactionSettings` (lambdas/redaction/config.ts): the personal data classes and allow list; absent: the defaults. */
   redaction: 'REDACTION',
+  /** JSON `McpSettings` (lambdas/mcp/config.ts): the MCP servers the agents may call; absent: none. */
+  mcp: 'MCP_SERVERS',
   /** JSON `{ id, version }` of the Bedrock Guardrail applied to every model call (Bedrock only); absent: none. */
   bedrockGuardrail: 'BEDROCK_GUARDRAIL',
   /**

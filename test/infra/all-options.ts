@@ -32,6 +32,23 @@ export const ALL_OPTIONS_CONFIG = {
   alarms: { names: ['checkout-p99'], namePrefixes: ['payment-'] },
   agentLimits: { maxConversationCostUsd: 50, maxDailyCostUsd: 500 },
   github: { baseUrl: 'https://api.github.com' },
+  mcp: {
+    servers: [
+      {
+        name: 'grafana',
+        url: 'https://grafana.example.com/api/mcp',
+        headersSecret: 'slack-agents/mcp/grafana',
+        workflows: ['incident_investigation'],
+        tools: { deny: ['delete_dashboard'] },
+        approval: { update_dashboard: 'approve' },
+      },
+      {
+        name: 'runbooks',
+        url: 'https://runbooks.example.com/mcp',
+        headersSecret: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:runbooks-mcp-AbCdEf',
+      },
+    ],
+  },
   bugInvestigation: {
     repository: 'acme/webshop',
     build: { commands: { test: 'npm test' }, timeoutMinutes: 30 },

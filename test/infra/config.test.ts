@@ -25,6 +25,7 @@ describe('stack configuration', () => {
       liveProgress: true,
       redaction: { pii: ['card'], allow: [] },
       bedrock: {},
+      mcp: { servers: [], maxCallsPerConversation: 50, approvalSeconds: 300 },
       logRetentionDays: 90,
       ingressReservedConcurrency: 50,
       inboxMaxReceiveCount: 5,
@@ -38,6 +39,7 @@ describe('stack configuration', () => {
         incident_approver: { groups: ['S_ONCALL'], users: [] },
       },
       approvals: {
+        mcp_tool_call: ['incident_approver'],
         acknowledge_escalation: ['on_call'],
         request_fix: ['developer'],
         remediation_step: ['incident_approver'],

@@ -164,6 +164,7 @@ describe("postToSlack with a conversation's cost and a permalink", () => {
         lambdaMs: 0,
         redactedSecrets: 0,
         redactedPii: 0,
+        mcpCalls: 0,
       },
     };
     deps.store.getConversation = async () => priced;

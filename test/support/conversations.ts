@@ -36,6 +36,7 @@ export function bugConversation(id: string, overrides: Partial<Conversation> = {
       lambdaMs: 0,
       redactedSecrets: 0,
       redactedPii: 0,
+      mcpCalls: 0,
     },
     // Relative to the clock the code under test reads: an hour old whatever day the suite runs.
     createdAt: isoAgo(HOUR),

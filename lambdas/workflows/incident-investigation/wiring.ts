@@ -1,12 +1,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { kernelTableOptions } from '../../handlers/table-options.ts';
 import { kernelDeps } from '../../handlers/wiring.ts';
+import { mcpToolName } from '../../mcp/config.ts';
+import type { McpEvidence } from '../../mcp/toolset.ts';
 import { ENV, requireEnv } from '../../shared/env.ts';
 import { DynamoIncidentStore } from './adapters/dynamo-incident-store.ts';
 import { INCIDENT_ENV, InvestigationConfig, RemediationConfig } from './config.ts';
 import { IncidentConfigurationError } from './errors.ts';
 import type { EvidenceLedger } from './investigation.ts';
 import { DynamoEvidenceLedger } from './telemetry/dynamo-evidence-ledger.ts';
+import { evidenceHeader, UNSCOPED } from './telemetry/evidence.ts';
 
 /**
  * The incident investigation's adapters, built once per Lambda instance on first use (not at
@@ -38,16 +41,35 @@ export function remediationConfig(): RemediationConfig {
 
 let ledger: DynamoEvidenceLedger | undefined;
 
-/** The evidence ledger the telemetry tools write (lambdas/workflows/incident-investigation/telemetry), read to check citations. */
-export function evidenceLedger(): EvidenceLedger {
+function dynamoLedger(): DynamoEvidenceLedger {
   ledger ??= new DynamoEvidenceLedger({
     client: new DynamoDBClient({}),
     tableName: requireEnv(ENV.tableName),
   });
-  const reader = ledger;
+  return ledger;
+}
+
+/** The evidence ledger the telemetry tools write (lambdas/workflows/incident-investigation/telemetry), read to check citations. */
+export function evidenceLedger(): EvidenceLedger {
+  const reader = dynamoLedger();
   return { list: (conversationId) => reader.listEvidence(conversationId) };
 }
 
 export function conversations() {
   return kernelDeps().store;
 }
+
+/**
+ * An MCP result as evidence (docs/mcp.md): recorded in the ledger the telemetry tools write, so
+ * a finding may cite it like theirs; the line returned tells the model its id.
+ */
+export const recordMcpEvidence: McpEvidence = async (conversationId, call) =>
+  evidenceHeader(
+    await dynamoLedger().record(conversationId, {
+      tool: mcpToolName(call.server, call.tool),
+      source: `mcp:${call.server}`,
+      query: JSON.stringify(call.args).slice(0, 1_000),
+      scope: call.scope ?? UNSCOPED,
+      summary: call.text.replace(/\s+/g, ' ').slice(0, 300),
+    }),
+  );
