@@ -342,6 +342,7 @@ describe('function environment', () => {
         incident_approver: { groups: ['S_ONCALL'], users: [] },
       }),
       [ENV.approvals]: JSON.stringify({
+        mcp_tool_call: ['incident_approver'],
         acknowledge_escalation: ['on_call'],
         request_fix: ['developer'],
         approve_protected_fix: ['developer'],
