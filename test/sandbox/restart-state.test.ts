@@ -76,7 +76,14 @@ describe('a sandbox that keeps its state', () => {
     expect(asked.filter((m) => m.bot)).toHaveLength(2);
     const [before] = sandbox.stepFunctions.listExecutions({ statusFilter: 'RUNNING' });
     if (!before) throw new Error('no running execution');
-    const historyBefore = sandbox.stepFunctions.getExecutionHistory(before.executionArn);
+    // The wait is registered before the task's invocation is answered: the history is complete
+    // once the wait's task was submitted (what the stop keeps).
+    const running = sandbox;
+    const historyBefore = await eventually(
+      () => running.stepFunctions.getExecutionHistory(before.executionArn),
+      (history) => history.some((e) => e.type === 'TaskSubmitted' && e.stateName === 'Wait for reporter'),
+      'the reporter wait to be submitted',
+    );
 
     await sandbox.stop();
     sandbox = undefined;
