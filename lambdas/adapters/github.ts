@@ -1,8 +1,8 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
 import * as z from 'zod';
 import { withRedaction } from './github-redaction.ts';
+import { readJsonSecret } from './secret-json.ts';
 import { InvalidSecretError } from './secrets.ts';
 
 /**
@@ -83,14 +83,13 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
 export async function getGitHubCredentials(source: {
   secretArn?: string | undefined;
   tokenOverride?: string | undefined;
-  /** Injected in tests; @default Powertools' `getSecret` (JSON transform, 300 s cache). */
+  /** Injected in tests; @default `readJsonSecret` (Secrets Manager, 300 s cache). */
   readSecret?: (arn: string) => Promise<unknown>;
 }): Promise<GitHubCredentials> {
   if (source.tokenOverride) return { token: source.tokenOverride };
   const arn = source.secretArn;
   if (!arn) throw new MissingGitHubCredentialsError();
-  const read =
-    source.readSecret ?? ((secretArn: string) => getSecret(secretArn, { transform: 'json', maxAge: 300 }));
+  const read = source.readSecret ?? ((secretArn: string) => readJsonSecret(secretArn));
   const parsed = GitHubCredentials.safeParse(await read(arn));
   if (!parsed.success) throw new InvalidSecretError(arn, { cause: parsed.error });
   return parsed.data;

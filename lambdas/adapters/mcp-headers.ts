@@ -1,6 +1,6 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import * as z from 'zod';
 import { InvalidMcpHeadersError } from '../mcp/errors.ts';
+import { readJsonSecret } from './secret-json.ts';
 
 const Headers = z.record(z.string(), z.string());
 
@@ -13,7 +13,7 @@ export async function mcpHeaders(server: {
   headersSecret?: string | undefined;
 }): Promise<Record<string, string>> {
   if (server.headersSecret === undefined) return {};
-  const raw = await getSecret(server.headersSecret, { transform: 'json', maxAge: 300 });
+  const raw = await readJsonSecret(server.headersSecret);
   const parsed = Headers.safeParse(raw);
   if (!parsed.success)
     throw new InvalidMcpHeadersError(server.name, server.headersSecret, { cause: parsed.error });

@@ -1,6 +1,6 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import * as z from 'zod';
 import { ENV, MissingConfigurationError } from '../shared/env.ts';
+import { readJsonSecret } from './secret-json.ts';
 import { InvalidSecretError } from './secrets.ts';
 
 const ModelSecret = z.object({ apiKey: z.string().min(1) });
@@ -15,7 +15,7 @@ export async function getModelApiKey(env: NodeJS.ProcessEnv = process.env): Prom
   if (apiKey) return apiKey;
   const arn = env[ENV.modelSecretArn];
   if (!arn) throw new MissingConfigurationError(`${ENV.modelSecretArn} (or ${ENV.anthropicApiKey})`);
-  const raw = await getSecret(arn, { transform: 'json', maxAge: 300 });
+  const raw = await readJsonSecret(arn);
   const parsed = ModelSecret.safeParse(raw);
   if (!parsed.success) throw new InvalidSecretError(arn, { cause: parsed.error });
   return parsed.data.apiKey;

@@ -1,6 +1,6 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import * as z from 'zod';
 import { ENV, type EnvName, MissingConfigurationError } from '../shared/env.ts';
+import { readJsonSecret } from './secret-json.ts';
 
 const SlackSecret = z.object({ signingSecret: z.string().min(1), botToken: z.string().min(1) });
 export type SlackSecret = z.infer<typeof SlackSecret>;
@@ -29,7 +29,7 @@ export async function getSlackSecret(env: NodeJS.ProcessEnv = process.env): Prom
     throw new MissingConfigurationError(
       `${ENV.slackSecretArn} (or ${ENV.slackSigningSecret} and ${ENV.slackBotToken})`,
     );
-  const raw = await getSecret(arn, { transform: 'json', maxAge: 300 });
+  const raw = await readJsonSecret(arn);
   const parsed = SlackSecret.safeParse(raw);
   if (!parsed.success) throw new InvalidSecretError(arn, { cause: parsed.error });
   return parsed.data;
@@ -49,7 +49,7 @@ export async function getWebhookSecret(
   if (override) return override;
   const arn = env[names.arn];
   if (!arn) throw new MissingConfigurationError(`${names.arn} (or ${names.override})`);
-  const raw = await getSecret(arn, { transform: 'json', maxAge: 300 });
+  const raw = await readJsonSecret(arn);
   const parsed = WebhookSecret.safeParse(raw);
   if (!parsed.success) throw new InvalidSecretError(arn, { cause: parsed.error });
   return parsed.data.secret;

@@ -1,5 +1,5 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import * as z from 'zod';
+import { readJsonSecret } from '../../../adapters/secret-json.ts';
 import { TELEMETRY_ENV } from './config.ts';
 import { InvalidTelemetryConfigurationError } from './errors.ts';
 
@@ -19,7 +19,7 @@ async function readSecret<S extends z.ZodType>(
   schema: S,
 ): Promise<z.infer<S>> {
   if (!arn) throw new InvalidTelemetryConfigurationError(`${variable} is not set`);
-  const raw = await getSecret(arn, { transform: 'json', maxAge: 300 });
+  const raw = await readJsonSecret(arn);
   const parsed = schema.safeParse(raw);
   if (!parsed.success)
     throw new InvalidTelemetryConfigurationError(`secret ${arn} does not hold the expected JSON fields`, {
