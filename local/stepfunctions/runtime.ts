@@ -3,16 +3,8 @@ import { StateMachine } from 'aws-local-stepfunctions';
 import { noteActivity } from '../activity.ts';
 import { realClock, type StepFunctionsClock, withoutLibraryTaskTimeouts } from './clock.ts';
 import { enforceStateOutputLimit } from './data-limits.ts';
-import { prepareDefinition } from './definition.ts';
+import { executionDoesNotExist, invalidToken, StepFunctionsApiError, taskTimedOut } from './errors.ts';
 import {
-  executionDoesNotExist,
-  invalidToken,
-  StepFunctionsApiError,
-  stateMachineDoesNotExist,
-  taskTimedOut,
-} from './errors.ts';
-import {
-  DEFAULT_ROLE_ARN,
   describe,
   EXECUTION_ARN,
   type Execution,
@@ -27,16 +19,15 @@ import {
   outcomeOf,
   parseJson,
   type RegisteredMachine,
-  STATE_MACHINE_ARN,
   type StartExecutionRequest,
   type StateMachineDescription,
   type StateMachineRegistration,
 } from './execution.ts';
 import { fromLibraryEvent, type HistoryEvent } from './history.ts';
+import { StateMachineRegistry } from './machine-registry.ts';
 import { type ExecutionSnapshot, restoreExecutions, snapshotOf } from './persisted-executions.ts';
 import type { TaskRun } from './task-run.ts';
 import { TaskRunner } from './task-runner.ts';
-import { PublishedVersions } from './versions.ts';
 
 export type {
   ExecutionDescription,
@@ -49,15 +40,14 @@ export type {
 };
 
 /**
- * The sandbox's Step Functions: runs registered state machine definitions with
- * aws-local-stepfunctions, concurrently, and keeps what the Step Functions API reports about
- * them (status, input/output, event history). Task states (task-runner.ts) call in-process
- * Lambda handlers, the sandbox's DynamoDB, or start child executions; callback tasks get a
- * fresh token per wait.
+ * The sandbox's Step Functions: runs registered state machine definitions (kept with their
+ * versions and aliases by machine-registry.ts) with aws-local-stepfunctions, concurrently, and
+ * keeps what the Step Functions API reports about them (status, input/output, event history).
+ * Task states (task-runner.ts) call in-process Lambda handlers, the sandbox's DynamoDB, or start
+ * child executions; callback tasks get a fresh token per wait.
  */
 export class LocalStepFunctions {
-  private readonly machines = new Map<string, RegisteredMachine>();
-  private readonly versions = new PublishedVersions();
+  private readonly registry: StateMachineRegistry;
   private readonly executions = new Map<string, Execution>();
   /** Every task token ever minted, with the task run it belongs to (settled runs stay: TaskTimedOut). */
   private readonly tokens = new Map<string, TaskRun>();
@@ -85,6 +75,13 @@ export class LocalStepFunctions {
     enforceStateOutputLimit();
     this.clock = options.clock ?? realClock;
     this.now = options.now ?? (() => this.clock.now());
+    this.registry = new StateMachineRegistry({
+      timeScale: options.timeScale,
+      hasDynamoDb: options.dynamodb !== undefined,
+      hasCodeBuild: options.codebuild !== undefined,
+      now: this.now,
+      runnerOf: (prepared) => this.runnerOf(prepared),
+    });
     this.tasks = new TaskRunner({
       options,
       now: this.now,
@@ -100,55 +97,31 @@ export class LocalStepFunctions {
   }
 
   registerStateMachine(registration: StateMachineRegistration): StateMachineDescription {
-    const { arn, name } = registration;
-    if (!STATE_MACHINE_ARN.test(arn)) throw invalidArn(arn);
-    const prepared = prepareDefinition(registration.definition, {
-      timeScale: this.options.timeScale,
-      hasDynamoDb: this.options.dynamodb !== undefined,
-      hasCodeBuild: this.options.codebuild !== undefined,
-    });
-    const existing = this.machines.get(arn);
-    if (existing) {
-      // As CreateStateMachine: idempotent for the same definition, a conflict otherwise.
-      if (existing.prepared.source === prepared.source) return existing.description;
-      throw new StepFunctionsApiError('StateMachineAlreadyExists', `State Machine Already Exists: '${arn}'`);
-    }
-    const description: StateMachineDescription = {
-      stateMachineArn: arn,
-      name,
-      definition: prepared.source,
-      roleArn: registration.roleArn ?? DEFAULT_ROLE_ARN,
-      type: 'STANDARD',
-      status: 'ACTIVE',
-      creationDate: this.now(),
-    };
-    this.machines.set(arn, { description, prepared, runner: this.runnerOf(prepared) });
-    return description;
+    return this.registry.register(registration);
   }
 
   listStateMachines(): StateMachineDescription[] {
-    return [...this.machines.values()].map((machine) => machine.description);
+    return this.registry.list();
   }
 
   describeStateMachine(arn: string): StateMachineDescription {
-    return this.machine(arn).description;
+    return this.registry.get(arn).description;
   }
 
   /** Publishes a version of a registered state machine (its definition as registered); returns its ARN. */
   publishVersion(stateMachineArn: string): string {
-    this.machine(stateMachineArn);
-    return this.versions.publishVersion(stateMachineArn);
+    return this.registry.publishVersion(stateMachineArn);
   }
 
   /** Points the alias `name` at a published version; returns the alias's ARN. */
   setAlias(name: string, versionArn: string): string {
-    return this.versions.setAlias(name, versionArn);
+    return this.registry.setAlias(name, versionArn);
   }
 
   /** Starts an execution of a state machine, or of a version or alias of one (a qualified ARN). */
   startExecution(request: StartExecutionRequest): { executionArn: string; startDate: Date } {
-    const target = this.versions.resolve(request.stateMachineArn);
-    const machine = this.machine(target.stateMachineArn);
+    const target = this.registry.resolve(request.stateMachineArn);
+    const { machine } = target;
     const name = request.name ?? randomUUID();
     if (!isValidName(name)) {
       throw new StepFunctionsApiError('InvalidName', `Invalid Name: '${name}'`);
@@ -205,7 +178,7 @@ export class LocalStepFunctions {
   restore(snapshots: readonly ExecutionSnapshot[]): void {
     restoreExecutions(snapshots, {
       timeScale: this.options.timeScale,
-      machine: (arn) => this.machines.get(arn),
+      machine: (arn) => this.registry.find(arn),
       add: (execution) => this.executions.set(execution.executionArn, execution),
       now: this.now,
       record: (execution, event) => this.record(execution, event),
@@ -283,7 +256,7 @@ export class LocalStepFunctions {
   listExecutions(
     filter: { stateMachineArn?: string; statusFilter?: ExecutionStatus } = {},
   ): ExecutionSummary[] {
-    if (filter.stateMachineArn !== undefined) this.machine(filter.stateMachineArn);
+    if (filter.stateMachineArn !== undefined) this.registry.get(filter.stateMachineArn);
     return [...this.executions.values()]
       .filter((execution) => {
         const arn = execution.machine.description.stateMachineArn;
@@ -328,13 +301,6 @@ export class LocalStepFunctions {
     this.executions.clear();
     this.tokens.clear();
     this.clock.reset?.();
-  }
-
-  private machine(arn: string): RegisteredMachine {
-    if (!STATE_MACHINE_ARN.test(arn)) throw invalidArn(arn);
-    const machine = this.machines.get(arn);
-    if (!machine) throw stateMachineDoesNotExist(arn);
-    return machine;
   }
 
   private execution(arn: string): Execution {
