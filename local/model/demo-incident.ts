@@ -1,7 +1,4 @@
-import type {
-  MessageCreateParamsNonStreaming,
-  ToolResultBlockParam,
-} from '@anthropic-ai/sdk/resources/messages';
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type {
   ConclusionResult,
   EvaluationResult,
@@ -9,8 +6,9 @@ import type {
   RemediationPlanResult,
   TriageResult,
 } from '../../lambdas/workflows/incident-investigation/contract.ts';
+import { currentTurn, errorsOf, evidenceId, mainService, serviceMap } from './demo-incident-reading.ts';
 import { DEMO_LABEL, excerpt, labelled, promptLines } from './demo-text.ts';
-import { blocksOf, type MessageReply, toolResultText } from './messages-wire.ts';
+import type { MessageReply } from './messages-wire.ts';
 
 /**
  * The offline demo model's incident investigation: no AI, fixed rules over what the
@@ -51,76 +49,6 @@ const call = (name: string, input: unknown): MessageReply => {
 /** Ends the turn through the profile's own final tool (the request's last tool). */
 const submit = (request: MessageCreateParamsNonStreaming, result: unknown) =>
   call((request.tools?.at(-1) as { name?: string } | undefined)?.name ?? 'submit_result', result);
-
-/** The texts and tool results of the current turn: everything after its prompt (`Incident id: ...`). */
-function currentTurn(request: MessageCreateParamsNonStreaming) {
-  const messages = request.messages;
-  let start = 0;
-  messages.forEach((message, index) => {
-    if (message.role !== 'user') return;
-    if (blocksOf(message).some((b) => b.type === 'text' && b.text.startsWith('Incident id:'))) start = index;
-  });
-  const blocks = messages.slice(start).flatMap((m) => blocksOf(m));
-  const prompt =
-    blocks.flatMap((b) => (b.type === 'text' && b.text.startsWith('Incident id:') ? [b.text] : []))[0] ?? '';
-  const results = blocks
-    .filter((b): b is ToolResultBlockParam => b.type === 'tool_result')
-    .map(toolResultText);
-  return { prompt, results };
-}
-
-/** Every tool result of the whole session (the hypothesizer reads the triage's service map). */
-function allResults(request: MessageCreateParamsNonStreaming): string[] {
-  return request.messages
-    .flatMap((m) => blocksOf(m))
-    .filter((b): b is ToolResultBlockParam => b.type === 'tool_result')
-    .map(toolResultText);
-}
-
-const evidenceId = (result: string | undefined) => /Cite it as (ev-\d+)/.exec(result ?? '')?.[1];
-
-interface MappedService {
-  name: string;
-  dependencies: string[];
-}
-
-/** The services of a `service_map` result: `- name: description` and `  depends on: a, b; ...`. */
-export function servicesOf(result: string): MappedService[] {
-  return [...result.matchAll(/^- ([a-z0-9][a-z0-9._-]*): .*\n {2}depends on: ([^;\n]*)/gm)].map((m) => ({
-    name: m[1] ?? '',
-    dependencies: (m[2] ?? '')
-      .split(',')
-      .map((d) => d.trim())
-      .filter((d) => d !== '' && d !== 'nothing configured'),
-  }));
-}
-
-function serviceMap(request: MessageCreateParamsNonStreaming): MappedService[] {
-  const map = allResults(request).find((r) => r.includes('(service_map,'));
-  return map ? servicesOf(map) : [];
-}
-
-/**
- * The service named first in what people and alerts said (`/investigate checkout latency`, an
- * alarm `payment-api-5xx is ALARM`), else the first one of the map.
- */
-function mainService(
-  request: MessageCreateParamsNonStreaming,
-  services: MappedService[],
-): MappedService | undefined {
-  const said = request.messages
-    .flatMap((m) => (m.role === 'user' ? blocksOf(m) : []))
-    .flatMap((b) => (b.type === 'text' ? promptLines(b.text).map((l) => l.text.toLowerCase()) : []))
-    .join(' ');
-  const named = services
-    .map((service) => ({
-      service,
-      at: said.search(new RegExp(`\\b${service.name.replace(/[.-]/g, '\\$&')}\\b`)),
-    }))
-    .filter(({ at }) => at >= 0)
-    .sort((a, b) => a.at - b.at);
-  return named[0]?.service ?? services[0];
-}
 
 const triage: Reply = (request) => {
   const turn = currentTurn(request);
@@ -182,19 +110,6 @@ const hypothesize: Reply = (request) => {
     .map((h, i) => ({ ...h, priority: i + 1 }));
   return submit(request, { hypotheses: list } satisfies HypothesesResult);
 };
-
-/** The error-like events of a `query_logs` result, and when the first began. */
-function errorsOf(result: string): { count: number; first: number | undefined } {
-  const patterns = result.split('Error patterns')[1]?.split(/\n[A-Z]/)[0] ?? '';
-  let count = 0;
-  let first: number | undefined;
-  for (const m of patterns.matchAll(/^- (\d+)x \([^)]*\) \w+ (\S+)\.\./gm)) {
-    count += Number(m[1]);
-    const at = Date.parse(m[2] ?? '');
-    if (Number.isFinite(at)) first = first === undefined ? at : Math.min(first, at);
-  }
-  return { count, first };
-}
 
 const investigate: Reply = (request) => {
   const turn = currentTurn(request);
