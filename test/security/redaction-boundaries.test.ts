@@ -9,6 +9,7 @@ import { DynamoTranscriptStore } from '../../lambdas/adapters/dynamo-transcripts
 import { withRedaction } from '../../lambdas/adapters/github-redaction.ts';
 import { redactingModel } from '../../lambdas/adapters/redacting-model.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
+import { TOOL_OUTPUT_LIMIT } from '../../lambdas/agents/tool-results.ts';
 import { PII_CLASSES, RedactionSettings } from '../../lambdas/redaction/index.ts';
 import { RedactingWebClient } from '../../lambdas/slack/redacting-web-client.ts';
 import { lastToolResults, submit, toolResultText, toolUse } from '../../local/model/scripted-model.ts';
@@ -124,6 +125,37 @@ describe('the redaction layer at every boundary', () => {
     expect(leaked(JSON.stringify(output))).toEqual([]);
     expect(JSON.stringify(output)).toContain('<secret:slack-token#');
     expect(leaked(JSON.stringify(transcripts.saved('session-1', 1)))).toEqual([]);
+  });
+
+  it('sees a tool result whole before it is cut to size: a token on the cut reaches the provider in no part', async () => {
+    // Only the prompt door sees the output whole: cut first, the token's head alone is no rule's
+    // match, and the model door would let it pass.
+    // The cut falls 30 characters into the token; its placeholder (26 characters) ends before it.
+    const head = 'x'.repeat(TOOL_OUTPUT_LIMIT - 40);
+    const output = `${head} rejected ${v.githubToken} at login\n${'y'.repeat(500)}`;
+    const server = await scripted([
+      toolUse('get_bug_conversations', { bug_id: 'logs' }),
+      submit({ action: 'post_findings', summary: 's', root_cause: 'r', confidence: 50, severity: 'high' }),
+    ]);
+    const tools = fakeTools({ get_bug_conversations: () => output });
+    const model = redactingModel(
+      createAnthropicModel({ apiKey: 'test-key', baseURL: server.baseUrl, maxRetries: 0 }),
+      SETTINGS,
+      'model',
+    );
+
+    await runAgentTurn(
+      turnInput(),
+      turnDeps(server.baseUrl, { model, tools: tools.invoker, redaction: SETTINGS }),
+    );
+
+    const answered = server.requests[1];
+    const read = answered ? lastToolResults(answered.body).map(toolResultText).join('\n') : '';
+    expect(read).toContain('[output truncated');
+    // The token's first 16 characters (its prefix and 12 of its own) are in no request.
+    const token = v.githubToken.slice(0, 16);
+    for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain(token);
+    expect(read).toContain('<secret:github-token#');
   });
 
   it('posts no seeded value to Slack, whatever the message quotes', async () => {
