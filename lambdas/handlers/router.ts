@@ -26,6 +26,7 @@ import { createSlackPoster } from '../slack/web-client.ts';
 import { endedNoticeDeps } from './ended-notice.ts';
 import { processFifoBatch } from './fifo-batch.ts';
 import { peopleDirectory } from './people-directory.ts';
+import { countingRedactions } from './redaction-ledger.ts';
 import { createSurfaceRouter } from './surfaces.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
@@ -125,7 +126,8 @@ export function createRouterHandler(options: RouterOptions = {}) {
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
     processFifoBatch(event, context, {
       schema: InboxRecord,
-      handle: routeRecord,
+      // What the record's doors replace (a stored message's values) is counted in its conversation's ledger.
+      handle: (record) => countingRedactions(() => routeRecord(record), logger),
       deadLetterQueueUrl: () => requireEnv(ENV.inboxDeadLetterQueueUrl),
       describe: 'envelope',
       logger,

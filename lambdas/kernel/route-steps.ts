@@ -196,6 +196,7 @@ export async function startConversation(
       lambdaMs: 0,
       redactedSecrets: 0,
       redactedPii: 0,
+      redactedKinds: {},
       mcpCalls: 0,
     },
     createdAt: now,

@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RedactionSettings } from './config.ts';
+import { Redactor } from './redactor.ts';
 
 /**
  * The conversation the running code works for, carried along its asynchronous calls, so every
@@ -18,4 +20,13 @@ export function inConversation<T>(conversationId: string, work: () => T): T {
 /** The key of a door's placeholders: the conversation's id when known, else the door's own `fallback`. */
 export function tagScope(fallback: string): string {
   return current.getStore() ?? fallback;
+}
+
+/**
+ * A door's redactor: keyed by the conversation the call is made for, whose ledger counts what it
+ * replaces (lambdas/redaction/tally.ts), or by the door's own `fallback` and counted nowhere.
+ */
+export function doorRedactor(fallback: string, settings: RedactionSettings): Redactor {
+  const conversationId = current.getStore();
+  return new Redactor(conversationId ?? fallback, settings, conversationId);
 }
