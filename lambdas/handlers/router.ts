@@ -17,6 +17,7 @@ import type { EndedNotice } from '../kernel/route.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import type { ApprovalDeps } from '../kernel/route-approval.ts';
 import { isStopText, STOP_ACTION_ID, type StopNotices } from '../kernel/stop.ts';
+import { inConversation } from '../redaction/index.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
 import { createSlackApprovalNotices } from '../slack/approval-notices.ts';
@@ -96,6 +97,8 @@ export function createRouterHandler(options: RouterOptions = {}) {
       ...kernelDeps(),
       clock: systemClock,
       workflows: workflowRegistrations(),
+      // The Router's own replies in a conversation's thread use its placeholders, and are counted in its ledger.
+      inConversation,
       botUserId: process.env[ENV.botUserId],
       githubLogin: process.env[ENV.githubLogin],
       ...unownedDeps(),

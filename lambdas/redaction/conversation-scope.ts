@@ -7,8 +7,9 @@ import { Redactor } from './redactor.ts';
  * door of the redaction layer keys its placeholders by it: the same value gets the same
  * placeholder in a prompt, a Slack post, a pull request and a stored item of one conversation,
  * whichever door it passed and whatever that door knows (a Slack client knows a thread, an
- * Octokit hook an issue, a model client nothing). A task handler and the channel responder set
- * it for each invocation; a door with no conversation around it keys by what it knows.
+ * Octokit hook an issue, a model client nothing). A task handler, the channel responder and the
+ * Router (once it knows the conversation of what it handles) set it; a door with no conversation
+ * around it keys by what it knows.
  */
 const current = new AsyncLocalStorage<string>();
 
