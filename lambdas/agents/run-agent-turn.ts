@@ -199,7 +199,8 @@ async function runTurn<Result, Output>(
     if (error instanceof ModelCallError && isTransientModelFailure(error.details)) {
       // Not saved: the retried turn starts again from the turns before it.
       log.warn('the model is unavailable: the state machine retries the turn', { ...stats });
-      throw new ModelUnavailableError(describe(error), { cause: error });
+      // The API's answer is the sentence (`the model API answered HTTP 529 ...`): one name, the turn's.
+      throw new ModelUnavailableError(error.message, { cause: error });
     }
     // A refusal's error is the API's answer alone: the workflow names it `ModelCallError`.
     if (error instanceof ModelCallError)
