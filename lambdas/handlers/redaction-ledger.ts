@@ -1,20 +1,14 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoRedactionLedger } from '../adapters/dynamo-redaction-ledger.ts';
 import type { AgentLogger } from '../agents/ports.ts';
 import { ConversationNotFoundError } from '../kernel/errors.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { tallyingRedactions } from '../redaction/index.ts';
-import { ENV, requireEnv } from '../shared/env.ts';
+import { kernelTableOptions } from './table-options.ts';
 
 let ledger: DynamoRedactionLedger | undefined;
 
 function redactionLedger(): DynamoRedactionLedger {
-  ledger ??= new DynamoRedactionLedger({
-    client: new DynamoDBClient({}),
-    tableName: requireEnv(ENV.tableName),
-    retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
-    clock: systemClock,
-  });
+  ledger ??= new DynamoRedactionLedger({ ...kernelTableOptions(), clock: systemClock });
   return ledger;
 }
 

@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../lambdas/kernel/model.ts';
 import type { ConversationStore, ThreadLink } from '../../lambdas/kernel/ports.ts';
@@ -8,6 +6,7 @@ import type { StopNotices } from '../../lambdas/kernel/stop.ts';
 import { inConversation, placeholder, RedactionSettings } from '../../lambdas/redaction/index.ts';
 import { RedactingWebClient } from '../../lambdas/slack/redacting-web-client.ts';
 import { bugConversation } from '../support/conversations.ts';
+import { startRecordingServer } from '../support/recording-server.ts';
 import { fakeValues } from './fake-values.ts';
 
 /**
@@ -21,17 +20,11 @@ const SETTINGS = RedactionSettings.parse({ pii: ['email'] });
 const CONVERSATION = 'bug-investigation-C_BUGS-1000000000-000100';
 const THREAD = { channel: 'C_BUGS', threadTs: '1000000000.000100' };
 
-const bodies: string[] = [];
-const server = createServer((request, response) => {
-  let body = '';
-  request.on('data', (chunk) => (body += chunk));
-  request.on('end', () => {
-    bodies.push(decodeURIComponent(body.replace(/\+/g, ' ')));
-    response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-  });
+let slack: Awaited<ReturnType<typeof startRecordingServer>>;
+beforeAll(async () => {
+  slack = await startRecordingServer(() => ({ status: 200, body: { ok: true } }));
 });
-beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)));
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => slack?.close());
 
 function deps(scoped: boolean): RouterDeps {
   const link: ThreadLink = {
@@ -44,10 +37,10 @@ function deps(scoped: boolean): RouterDeps {
     findThread: async () => link,
     getConversation: async () => conversation,
   } as unknown as ConversationStore;
-  const slack = new RedactingWebClient(
+  const client = new RedactingWebClient(
     'xoxb-test',
     {
-      slackApiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/`,
+      slackApiUrl: `${slack.url}/api/`,
       retryConfig: { retries: 0 },
     },
     SETTINGS,
@@ -56,7 +49,7 @@ function deps(scoped: boolean): RouterDeps {
     said: async () => {},
     // The refusal quotes what the person asked, as a reply that carries their words would.
     refused: async (channel, user, text, threadTs) => {
-      await slack.chat.postEphemeral({
+      await client.chat.postEphemeral({
         channel,
         user,
         text: `${text} (asked by ${v.email})`,
@@ -88,19 +81,19 @@ const stopFromAnotherPerson = {
 
 describe("the Router's own replies", () => {
   it("use the conversation's placeholders, not the thread's", async () => {
-    bodies.length = 0;
+    slack.bodies.length = 0;
     await routeEnvelope(stopFromAnotherPerson, deps(true));
 
-    expect(bodies).toHaveLength(1);
-    expect(bodies[0]).not.toContain(v.email);
-    expect(bodies[0]).toContain(placeholder({ family: 'pii', kind: 'email' }, v.email, CONVERSATION));
+    expect(slack.bodies).toHaveLength(1);
+    expect(slack.bodies[0]).not.toContain(v.email);
+    expect(slack.bodies[0]).toContain(placeholder({ family: 'pii', kind: 'email' }, v.email, CONVERSATION));
   });
 
   it("fall back to the thread's placeholders only where the Router is given no conversation scope", async () => {
-    bodies.length = 0;
+    slack.bodies.length = 0;
     await routeEnvelope(stopFromAnotherPerson, deps(false));
 
     const thread = `slack:${THREAD.channel}:${THREAD.threadTs}`;
-    expect(bodies[0]).toContain(placeholder({ family: 'pii', kind: 'email' }, v.email, thread));
+    expect(slack.bodies[0]).toContain(placeholder({ family: 'pii', kind: 'email' }, v.email, thread));
   });
 });

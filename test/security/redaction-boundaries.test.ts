@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { Octokit } from '@octokit/rest';
@@ -23,6 +21,7 @@ import {
 } from '../agents/support.ts';
 import { everyValue, fakeValues, grouped } from '../redaction/fake-values.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { startRecordingServer } from '../support/recording-server.ts';
 
 /**
  * Secrets and personal data of every class, seeded where the agents read (a person's message,
@@ -53,21 +52,11 @@ function leaked(text: string): string[] {
   return SEEDED.filter((value) => text.includes(value));
 }
 
-/** A local HTTP server that records request bodies and answers `answer`. */
-async function recorder(answer: (request: IncomingMessage) => { status: number; body: unknown }) {
-  const bodies: string[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      bodies.push(decodeURIComponent(body.replace(/\+/g, ' ')));
-      const { status, body: out } = answer(request);
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(out));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies };
+/** A recording server, closed after the test. */
+async function recorder(answer: Parameters<typeof startRecordingServer>[0]) {
+  const server = await startRecordingServer(answer);
+  closers.push(server.close);
+  return server;
 }
 
 /** The Slack door in front of a recording server. */
