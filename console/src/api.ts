@@ -74,6 +74,8 @@ export interface Ledger {
   /** Secrets and personal data the redaction layer replaced in the conversation: counts, never values. */
   redactedSecrets?: number;
   redactedPii?: number;
+  /** The same by `family:kind` (`secret:aws-access-key`). */
+  redactedKinds?: Record<string, number>;
 }
 
 export interface StoredMessage {

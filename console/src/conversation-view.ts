@@ -75,10 +75,10 @@ export function renderConversationHeader(state: State, actions: Actions): Child[
 
 function ledger(state: State): HTMLElement {
   const l = state.detail?.conversation.ledger ?? {};
-  const tile = (label: string, value: string, testId: string) =>
+  const tile = (label: string, value: string, testId: string, title?: string) =>
     h(
       'div',
-      { class: 'tile', 'data-testid': testId },
+      { class: 'tile', 'data-testid': testId, ...(title ? { title } : {}) },
       h('span', { class: 'value' }, value),
       h('span', { class: 'label' }, label),
     );
@@ -91,10 +91,29 @@ function ledger(state: State): HTMLElement {
     tile('estimated model cost', formatUsd(l.costMicroUsd ?? 0), 'ledger-cost'),
     tile('state transitions', number(l.transitions), 'ledger-transitions'),
     tile('Lambda time', `${((l.lambdaMs ?? 0) / 1000).toFixed(2)} s`, 'ledger-lambda'),
-    tile('secrets redacted', number(l.redactedSecrets), 'ledger-redacted-secrets'),
-    tile('personal data redacted', number(l.redactedPii), 'ledger-redacted-pii'),
+    tile(
+      'secrets redacted',
+      number(l.redactedSecrets),
+      'ledger-redacted-secrets',
+      redactedKinds(l.redactedKinds, 'secret'),
+    ),
+    tile(
+      'personal data redacted',
+      number(l.redactedPii),
+      'ledger-redacted-pii',
+      redactedKinds(l.redactedKinds, 'pii'),
+    ),
     ...metricTiles(state.detail?.conversation.workflowMetrics).map((m) => tile(m.label, m.value, m.testId)),
   );
+}
+
+/** The family's kinds, most first (`2 aws-access-key, 1 github-token`): counts, never values. */
+function redactedKinds(kinds: Record<string, number> | undefined, family: string): string | undefined {
+  const mine = Object.entries(kinds ?? {})
+    .filter(([kind, count]) => kind.startsWith(`${family}:`) && count > 0)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([kind, count]) => `${count} ${kind.slice(family.length + 1)}`);
+  return mine.length > 0 ? mine.join(', ') : undefined;
 }
 
 function graphSection(

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type RedactionSettings, Redactor, redactionSettings, tagScope } from '../redaction/index.ts';
+import { doorRedactor, type RedactionSettings, Redactor, redactionSettings } from '../redaction/index.ts';
 
 /**
  * Attributes that hold keys, ids, tokens and digests the platform matches exactly (a wait's
@@ -8,8 +8,12 @@ import { type RedactionSettings, Redactor, redactionSettings, tagScope } from '.
  */
 const EXACT =
   /^(?:pk|sk|ttl|ts|id|ids|token|key|nonce|arn|sha|digest|hash|gsi\w*)$|[a-z](?:Id|ID|Ids|Ts|Token|Key|Nonce|Arn|Sha|Digest|Hash)$/;
-/** Key prefixes of items that belong to one conversation, whose id follows the prefix. */
+/**
+ * Key prefixes of items that belong to one conversation, whose id follows the prefix. Only the
+ * kernel's conversations (`CONV#`) have a ledger to count what is replaced in them.
+ */
 const CONVERSATION_PREFIXES = ['CONV#', 'CHANCONV#', 'FEEDBACK#'];
+const LEDGER_PREFIX = 'CONV#';
 const MIDDLEWARE = 'redactionMiddleware';
 
 type Input = Record<string, unknown>;
@@ -40,12 +44,11 @@ export function withRedaction(
 }
 
 async function redactWrite(input: Input, settings: RedactionSettings): Promise<void> {
-  if (isRecord(input.Item)) input.Item = await redactItem(input.Item, scopeOf(input.Item), settings);
+  if (isRecord(input.Item)) input.Item = await redactItem(input.Item, redactorOf(input.Item, settings));
   if (isRecord(input.ExpressionAttributeValues) && isRecord(input.Key)) {
     input.ExpressionAttributeValues = await redactItem(
       input.ExpressionAttributeValues,
-      scopeOf(input.Key),
-      settings,
+      redactorOf(input.Key, settings),
     );
   }
   if (Array.isArray(input.TransactItems)) {
@@ -64,15 +67,19 @@ async function redactWrite(input: Input, settings: RedactionSettings): Promise<v
   }
 }
 
-/** The item's conversation: by its key when the key names one, else the one the write is made for, else the key. */
-function scopeOf(item: Input): string {
+/**
+ * The item's redactor, keyed by its conversation: by its key when the key names one (counted in
+ * that conversation's ledger when it has one), else the one the write is made for, else the key.
+ */
+function redactorOf(item: Input, settings: RedactionSettings): Redactor {
   const pk = typeof item.pk === 'string' ? item.pk : '';
   const prefix = CONVERSATION_PREFIXES.find((candidate) => pk.startsWith(candidate));
-  return prefix === undefined ? tagScope(pk) : pk.slice(prefix.length);
+  if (prefix === undefined) return doorRedactor(pk, settings);
+  const conversationId = pk.slice(prefix.length);
+  return new Redactor(conversationId, settings, prefix === LEDGER_PREFIX ? conversationId : undefined);
 }
 
-async function redactItem(item: Input, scope: string, settings: RedactionSettings): Promise<Input> {
-  const redactor = new Redactor(scope, settings);
+async function redactItem(item: Input, redactor: Redactor): Promise<Input> {
   const walk = async (node: unknown, name: string): Promise<unknown> => {
     if (EXACT.test(name.replace(/^:/, ''))) return node;
     if (typeof node === 'string') return (await redactor.redact(node)).text;

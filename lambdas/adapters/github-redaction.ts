@@ -1,5 +1,5 @@
 import type { Octokit } from '@octokit/rest';
-import { type RedactionSettings, Redactor, redactionSettings, tagScope } from '../redaction/index.ts';
+import { doorRedactor, type RedactionSettings, redactionSettings } from '../redaction/index.ts';
 
 /** The fields people read of what the platform writes to GitHub. File contents (blobs) are code, written as they are. */
 const TEXT_FIELDS = ['title', 'body', 'message'] as const;
@@ -18,8 +18,8 @@ export function withRedaction(octokit: Octokit, settings: RedactionSettings = re
     if (!WRITES.has(options.method) || !TEXT_ROUTES.test(options.url)) return;
     const fields = options as unknown as Record<string, unknown>;
     const number = fields.issue_number ?? fields.pull_number ?? '';
-    const redactor = new Redactor(
-      tagScope(`github:${String(fields.owner)}/${String(fields.repo)}#${String(number)}`),
+    const redactor = doorRedactor(
+      `github:${String(fields.owner)}/${String(fields.repo)}#${String(number)}`,
       settings,
     );
     for (const field of TEXT_FIELDS) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlockParam, Message, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import * as z from 'zod';
-import { addCounts, familyTotals, type RedactionCounts, Redactor } from '../redaction/index.ts';
+import { Redactor } from '../redaction/index.ts';
 import { type AgentTurnInput, MODEL_ERROR_FIELD } from './contract.ts';
 import { ModelCallError, ModelUnavailableError, ProfileNotFoundError } from './errors.ts';
 import {
@@ -116,18 +116,11 @@ async function runTurn<Result, Output>(
     ? await deps.transcripts.load(conversationId, input.sessionId, { beforeTurn: input.turn })
     : [];
   // The prompt carries people's messages, issue bodies and alert payloads; tool results are
-  // redacted in callTool. What the model never read, it cannot quote.
-  const redactor = new Redactor(conversationId, deps.redaction);
+  // redacted in callTool. What the model never read, it cannot quote. What is replaced is
+  // counted in the conversation's ledger by the invocation's tally (lambdas/redaction/tally.ts).
+  const redactor = new Redactor(conversationId, deps.redaction, conversationId);
   const prompt = await redactor.redact(profile.prompt(input));
   const turn: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: prompt.text }] }];
-  const recordRedactions = async (counts: RedactionCounts) => {
-    const { secret, pii } = familyTotals(counts);
-    if (secret + pii === 0) return;
-    await deps
-      .ledger(conversationId, { redactedSecrets: secret, redactedPii: pii })
-      .catch((error: unknown) => log.warn('could not add redaction counts to the ledger', { error }));
-  };
-  await recordRedactions(prompt.counts);
   const toolNames = new Set(profile.tools.map((tool) => tool.name));
   const submitTool = submitToolOf(profile);
   const stats = { modelCalls: 0, toolCalls: 0, invalidSubmissions: 0, rounds: 0 };
@@ -206,7 +199,8 @@ async function runTurn<Result, Output>(
     if (error instanceof ModelCallError && isTransientModelFailure(error.details)) {
       // Not saved: the retried turn starts again from the turns before it.
       log.warn('the model is unavailable: the state machine retries the turn', { ...stats });
-      throw new ModelUnavailableError(describe(error), { cause: error });
+      // The API's answer is the sentence (`the model API answered HTTP 529 ...`): one name, the turn's.
+      throw new ModelUnavailableError(error.message, { cause: error });
     }
     // A refusal's error is the API's answer alone: the workflow names it `ModelCallError`.
     if (error instanceof ModelCallError)
@@ -283,7 +277,6 @@ async function runTurn<Result, Output>(
     }
 
     const results: ContentBlockParam[] = [];
-    const redactedInRound: RedactionCounts = {};
     let submissionError: string | undefined;
     let outOfBudget: string | undefined;
     for (const use of reply.toolUses) {
@@ -319,10 +312,8 @@ async function runTurn<Result, Output>(
         log,
       );
       hear(() => deps.toolCalls?.toolFinished(use, outcomeOf(block, redacted)), log);
-      addCounts(redactedInRound, redacted);
       results.push(block);
     }
-    await recordRedactions(redactedInRound);
     if (submissionError !== undefined) stats.invalidSubmissions += 1;
     if (limits && outOfBudget === undefined) {
       if (stats.rounds >= limits.maxToolRounds + ROUNDS_AFTER_REMINDER) {

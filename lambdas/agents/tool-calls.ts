@@ -1,5 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { RedactionCounts, Redactor } from '../redaction/index.ts';
+import { type RedactionCounts, type Redactor, redactedValuesIn } from '../redaction/index.ts';
 import type { AgentTurnInput } from './contract.ts';
 import type { ToolUse } from './model-reply.ts';
 import type { AgentTurnDeps } from './ports.ts';
@@ -16,11 +16,14 @@ export interface ToolCallListener {
   toolFinished(use: ToolUse, result: ToolOutcome): void;
 }
 
-/** How a tool call ended: its output as the model reads it, and what the redaction layer replaced in it. */
+/** How a tool call ended: its output as the model reads it, and the values redacted in it. */
 export interface ToolOutcome {
   output: string;
   failed: boolean;
-  /** Values replaced by placeholders, by `family:kind`; never the values. */
+  /**
+   * Values the output holds redacted, by `family:kind`: its distinct placeholders, whether this
+   * call's door made them or an earlier one did (a stored message read back); never the values.
+   */
   redacted: RedactionCounts;
 }
 
@@ -55,9 +58,12 @@ export async function callTool(
     output = `${use.name} failed: ${describe(error)}`;
     failed = true;
   }
-  const { text, counts } = await deps.redactor.redact(output);
+  const { text } = await deps.redactor.redact(output);
   const capped = capToolOutput(text);
-  return { block: failed ? toolError(use.id, capped) : toolResult(use.id, capped), redacted: counts };
+  return {
+    block: failed ? toolError(use.id, capped) : toolResult(use.id, capped),
+    redacted: redactedValuesIn(capped),
+  };
 }
 
 export function hear(tell: () => void, log: NonNullable<AgentTurnDeps['logger']>): void {

@@ -17,6 +17,7 @@ import type { EndedNotice } from '../kernel/route.ts';
 import { routeEnvelope } from '../kernel/route.ts';
 import type { ApprovalDeps } from '../kernel/route-approval.ts';
 import { isStopText, STOP_ACTION_ID, type StopNotices } from '../kernel/stop.ts';
+import { inConversation } from '../redaction/index.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
 import { createSlackApprovalNotices } from '../slack/approval-notices.ts';
@@ -26,6 +27,7 @@ import { createSlackPoster } from '../slack/web-client.ts';
 import { endedNoticeDeps } from './ended-notice.ts';
 import { processFifoBatch } from './fifo-batch.ts';
 import { peopleDirectory } from './people-directory.ts';
+import { countingRedactions } from './redaction-ledger.ts';
 import { createSurfaceRouter } from './surfaces.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
@@ -95,6 +97,8 @@ export function createRouterHandler(options: RouterOptions = {}) {
       ...kernelDeps(),
       clock: systemClock,
       workflows: workflowRegistrations(),
+      // The Router's own replies in a conversation's thread use its placeholders, and are counted in its ledger.
+      inConversation,
       botUserId: process.env[ENV.botUserId],
       githubLogin: process.env[ENV.githubLogin],
       ...unownedDeps(),
@@ -125,7 +129,8 @@ export function createRouterHandler(options: RouterOptions = {}) {
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
     processFifoBatch(event, context, {
       schema: InboxRecord,
-      handle: routeRecord,
+      // What the record's doors replace (a stored message's values) is counted in its conversation's ledger.
+      handle: (record) => countingRedactions(() => routeRecord(record), logger),
       deadLetterQueueUrl: () => requireEnv(ENV.inboxDeadLetterQueueUrl),
       describe: 'envelope',
       logger,

@@ -4,12 +4,13 @@ import type * as z from 'zod';
 import { inConversation } from '../redaction/index.ts';
 import { conversationStore } from './conversation-store.ts';
 import { parseTaskInput } from './parse-task-input.ts';
+import { countingRedactions } from './redaction-ledger.ts';
 
 /**
  * A state machine task's handler: validate the input, run as part of the conversation (every
  * line of the invocation carries its id, and every placeholder the redaction layer makes is
- * keyed by it), log one line with the outcome, and add the invocation's time to the
- * conversation's cost ledger.
+ * keyed by it), log one line with the outcome, and add the invocation's time and the values its
+ * redaction doors replaced to the conversation's ledger.
  */
 export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(options: {
   task: string;
@@ -36,8 +37,12 @@ export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(
     const input = parseTaskInput(task, schema, event);
     logger.appendKeys({ conversationId: input.conversationId });
     try {
-      // Every door of the redaction layer the task passes keys its placeholders by the conversation.
-      const output = await inConversation(input.conversationId, () => run(input, context, meter));
+      // Every door of the redaction layer the task passes keys its placeholders by the conversation,
+      // and what the doors replace is counted in its ledger.
+      const output = await countingRedactions(
+        () => inConversation(input.conversationId, () => run(input, context, meter)),
+        logger,
+      );
       logger.info(`${task} done`, summary(input, output));
       return output;
     } finally {

@@ -48,6 +48,14 @@ export const keys = {
     sk: `EVIDENCE#${String(n).padStart(6, '0')}`,
   }),
   evidencePrefix: 'EVIDENCE#',
+  /**
+   * The values of one kind (`secret:aws-access-key`) the redaction layer replaced in the
+   * conversation, as a bitmap of their placeholders' tags, so the ledger counts each value once.
+   */
+  redactionsSeen: (conversationId: string, kind: string) => ({
+    pk: `${keyFormat.conversationPrefix}${conversationId}`,
+    sk: `REDACTED#${kind}`,
+  }),
   /** The conversation's evidence counter: the last `n` handed out. */
   evidenceCounter: (conversationId: string) => ({
     pk: `${keyFormat.conversationPrefix}${conversationId}`,

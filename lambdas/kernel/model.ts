@@ -56,10 +56,15 @@ export const Ledger = z.object({
   costMicroUsd: z.number().int().nonnegative().default(0),
   transitions: z.number().int().nonnegative().default(0),
   lambdaMs: z.number().nonnegative().default(0),
-  /** Values the redaction layer replaced in what reached the model (lambdas/redaction): secrets... */
+  /**
+   * Values the redaction layer replaced at any door of the conversation (lambdas/redaction),
+   * each value once however many doors it passed: secrets...
+   */
   redactedSecrets: z.number().int().nonnegative().default(0),
   /** ...and personal data. */
   redactedPii: z.number().int().nonnegative().default(0),
+  /** The same values by `family:kind` (`secret:aws-access-key`, `pii:email`): counts, never the values. */
+  redactedKinds: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Calls made to MCP servers' tools (docs/mcp.md), held to `mcp.maxCallsPerConversation`. */
   mcpCalls: z.number().int().nonnegative().default(0),
 });

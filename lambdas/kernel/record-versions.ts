@@ -84,6 +84,8 @@ export const RECORD_KINDS = {
   channelMessage: kind('CHANCONV#', 'MSG#'),
   channelTurn: kind('CHANCONV#', 'TURN#'),
   channelAnswer: kind('CHANCONV#', 'ANSWER#'),
+  /** The tags of the values of one kind the redaction layer replaced in the conversation. */
+  redactionsSeen: newKind('CONV#', 'REDACTED#'),
   /** A GitHub text refused once, by repository and source id: a later edit of it stays refused. */
   refusedSource: newKind('REFUSED#', 'SOURCE#'),
 } as const satisfies Record<string, RecordKind>;

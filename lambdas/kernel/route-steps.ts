@@ -39,6 +39,12 @@ export interface RouterDeps {
   workflows: readonly WorkflowRegistration[];
   botUserId: string | undefined;
   /**
+   * Runs the rest of a record's routing as part of the conversation it belongs to, once known:
+   * whatever the Router writes then (a refusal, a decided approval's line) is keyed by it.
+   * @default - run as it is
+   */
+  inConversation?: <T>(conversationId: string, work: () => Promise<T>) => Promise<T>;
+  /**
    * The GitHub login the platform acts as with a token (no App): its own comments come back as
    * a user's, and are ignored like the bot's own Slack messages.
    * @default - none: an App's comments are a bot's, ignored as such
@@ -196,6 +202,7 @@ export async function startConversation(
       lambdaMs: 0,
       redactedSecrets: 0,
       redactedPii: 0,
+      redactedKinds: {},
       mcpCalls: 0,
     },
     createdAt: now,

@@ -1,6 +1,7 @@
 import { isApprovalAction } from './approvals.ts';
 import { commandEntity } from './command-entities.ts';
 import type { InboxAction, InboxEnvelope, InboxMessage, InboxSlashCommand } from './inbox.ts';
+import type { ThreadLink } from './ports.ts';
 import { routeApprovalPress } from './route-approval.ts';
 import { routeCommand } from './route-command.ts';
 import { routeAlert, routeGithubEvent } from './route-external.ts';
@@ -61,9 +62,11 @@ async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<R
       }
       return { type: 'ignored', reason: 'reply in a thread no conversation owns' };
     }
-    if (isStopText(envelope.text))
-      return routeStop(link, { user: envelope.user, channel: envelope.channel, ts: envelope.ts }, deps);
-    return storeIncoming(link, slackIncoming(envelope), deps);
+    return partOf(link.conversationId, deps, () =>
+      isStopText(envelope.text)
+        ? routeStop(link, { user: envelope.user, channel: envelope.channel, ts: envelope.ts }, deps)
+        : storeIncoming(link, slackIncoming(envelope), deps),
+    );
   }
   // A top-level message can only start a conversation (a redelivered one completes its start).
   const registration = findRegistration(deps.workflows, (t) =>
@@ -146,6 +149,14 @@ async function routeAction(envelope: InboxAction, deps: RouterDeps): Promise<Rou
   const link = await deps.store.findThread(envelope.channel, envelope.threadTs ?? envelope.messageTs);
   if (!link)
     return { type: 'ignored', reason: `action ${envelope.actionId} on a message no conversation owns` };
+  return partOf(link.conversationId, deps, () => routeOwnedAction(envelope, link, deps));
+}
+
+async function routeOwnedAction(
+  envelope: InboxAction,
+  link: ThreadLink,
+  deps: RouterDeps,
+): Promise<RouteOutcome> {
   if (isApprovalAction(envelope.actionId)) return routeApprovalPress(envelope, link, deps);
   if (envelope.actionId === STOP_ACTION_ID)
     return routeStop(
@@ -168,6 +179,11 @@ async function routeAction(envelope: InboxAction, deps: RouterDeps): Promise<Rou
     },
     deps,
   );
+}
+
+/** Runs `work` as part of the conversation (`RouterDeps.inConversation`). */
+function partOf<T>(conversationId: string, deps: RouterDeps, work: () => Promise<T>): Promise<T> {
+  return deps.inConversation ? deps.inConversation(conversationId, work) : work();
 }
 
 /** A Slack message as the kernel stores it: the owner's close intent counts in their own thread. */

@@ -1,12 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RedactionSettings } from './config.ts';
+import { Redactor } from './redactor.ts';
 
 /**
  * The conversation the running code works for, carried along its asynchronous calls, so every
  * door of the redaction layer keys its placeholders by it: the same value gets the same
  * placeholder in a prompt, a Slack post, a pull request and a stored item of one conversation,
  * whichever door it passed and whatever that door knows (a Slack client knows a thread, an
- * Octokit hook an issue, a model client nothing). A task handler and the channel responder set
- * it for each invocation; a door with no conversation around it keys by what it knows.
+ * Octokit hook an issue, a model client nothing). A task handler, the channel responder and the
+ * Router (once it knows the conversation of what it handles) set it; a door with no conversation
+ * around it keys by what it knows.
  */
 const current = new AsyncLocalStorage<string>();
 
@@ -18,4 +21,13 @@ export function inConversation<T>(conversationId: string, work: () => T): T {
 /** The key of a door's placeholders: the conversation's id when known, else the door's own `fallback`. */
 export function tagScope(fallback: string): string {
   return current.getStore() ?? fallback;
+}
+
+/**
+ * A door's redactor: keyed by the conversation the call is made for, whose ledger counts what it
+ * replaces (lambdas/redaction/tally.ts), or by the door's own `fallback` and counted nowhere.
+ */
+export function doorRedactor(fallback: string, settings: RedactionSettings): Redactor {
+  const conversationId = current.getStore();
+  return new Redactor(conversationId ?? fallback, settings, conversationId);
 }

@@ -1,8 +1,8 @@
 export { DEFAULT_PII, DEFAULT_REDACTION, PII_CLASSES, type PiiClass, RedactionSettings } from './config.ts';
-export { inConversation, tagScope } from './conversation-scope.ts';
+export { doorRedactor, inConversation, tagScope } from './conversation-scope.ts';
 export { InvalidRedactionSettingsError } from './errors.ts';
 export { redactionSettings, redactorFor } from './from-env.ts';
-export { PLACEHOLDER, placeholder } from './placeholder.ts';
+export { PLACEHOLDER, placeholder, redactedValuesIn } from './placeholder.ts';
 export {
   addCounts,
   familyTotals,
@@ -13,3 +13,4 @@ export {
   totalOf,
 } from './redactor.ts';
 export { SECRET_RULE_SET } from './secret-rules.ts';
+export { type MadePlaceholders, noteMade, tallyingRedactions } from './tally.ts';

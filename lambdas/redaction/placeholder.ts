@@ -28,3 +28,21 @@ function canonical(kind: string, value: string): string {
  * recognise would be taken for a `key: value` secret and lose its kind.
  */
 export const PLACEHOLDER = /(?:<|&lt;)(?:secret|pii):[a-z0-9-]+#[0-9a-f]{4}(?:>|&gt;)/g;
+
+/**
+ * How many values `text` holds redacted, by `family:kind` (`secret:aws-access-key`): its
+ * distinct placeholders, whichever door made them, so a stored message read back says what it
+ * holds as well as a log line redacted just now. Never the values.
+ */
+export function redactedValuesIn(text: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const seen = new Set<string>();
+  for (const [match] of text.matchAll(PLACEHOLDER)) {
+    const bare = match.replace(/^(?:<|&lt;)|(?:>|&gt;)$/g, '');
+    if (seen.has(bare)) continue;
+    seen.add(bare);
+    const key = bare.slice(0, bare.indexOf('#'));
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}

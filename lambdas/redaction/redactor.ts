@@ -4,6 +4,7 @@ import { findPii } from './pii.ts';
 import { PLACEHOLDER, placeholder } from './placeholder.ts';
 import { findSecrets } from './secret-rules.ts';
 import { findShapes } from './shapes.ts';
+import { noteMade } from './tally.ts';
 
 /** Values redacted, by `family:kind` (`secret:aws-access-key`, `pii:email`). Never the values. */
 export type RedactionCounts = Record<string, number>;
@@ -25,13 +26,18 @@ export class Redactor {
     /** The conversation the placeholders' tags are keyed by. */
     readonly scope: string,
     private readonly settings: RedactionSettings = DEFAULT_REDACTION,
+    /**
+     * The conversation whose ledger counts what this redactor replaces (lambdas/redaction/tally.ts);
+     * none for a door that works for no conversation the ledger knows.
+     */
+    private readonly countFor?: string,
   ) {
     this.allowed = new Set(settings.allow);
   }
 
   /** The same redactor for another conversation. */
   forScope(scope: string): Redactor {
-    return new Redactor(scope, this.settings);
+    return new Redactor(scope, this.settings, this.countFor === undefined ? undefined : scope);
   }
 
   async redact(text: string): Promise<Redacted> {
@@ -49,15 +55,19 @@ export class Redactor {
     );
     if (found.length === 0) return { text, counts: {} };
     const counts: RedactionCounts = {};
+    const made = new Set<string>();
     let out = '';
     let from = 0;
     for (const finding of found) {
       const value = text.slice(finding.start, finding.end);
-      out += text.slice(from, finding.start) + placeholder(finding, value, this.scope);
+      const replacement = placeholder(finding, value, this.scope);
+      out += text.slice(from, finding.start) + replacement;
+      made.add(replacement);
       from = finding.end;
       const key = `${finding.family}:${finding.kind}`;
       counts[key] = (counts[key] ?? 0) + 1;
     }
+    if (this.countFor !== undefined) noteMade(this.countFor, made);
     return { text: out + text.slice(from), counts };
   }
 

@@ -1,5 +1,10 @@
 import { type FilesUploadV2Arguments, WebClient, type WebClientOptions } from '@slack/web-api';
-import { type RedactionSettings, Redactor, redactionSettings, tagScope } from '../redaction/index.ts';
+import {
+  doorRedactor,
+  type RedactionSettings,
+  type Redactor,
+  redactionSettings,
+} from '../redaction/index.ts';
 
 /**
  * The keys whose strings people read in Slack: message text, Block Kit text objects, stream
@@ -62,7 +67,7 @@ export class RedactingWebClient extends WebClient {
   private redacted(options: Record<string, unknown>): Promise<Record<string, unknown>> {
     const thread = options.thread_ts ?? options.ts ?? '';
     const channel = options.channel ?? options.channel_id ?? '';
-    const redactor = new Redactor(tagScope(`slack:${String(channel)}:${String(thread)}`), this.redaction);
+    const redactor = doorRedactor(`slack:${String(channel)}:${String(thread)}`, this.redaction);
     const redacted = redactText(options, redactor) as Promise<Record<string, unknown>>;
     // Calls reach Slack in the order they were made: a long text's redaction must not let a
     // later update of the same message overtake an earlier one.

@@ -115,7 +115,8 @@ export function ledgerRecorder() {
     write: async (_conversationId: string, delta: Partial<Ledger>) => {
       deltas.push(delta);
     },
-    total: (field: keyof Ledger) => deltas.reduce((sum, delta) => sum + (delta[field] ?? 0), 0),
+    total: (field: Exclude<keyof Ledger, 'redactedKinds'>) =>
+      deltas.reduce((sum, delta) => sum + (delta[field] ?? 0), 0),
   };
 }
 

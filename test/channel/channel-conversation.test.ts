@@ -18,7 +18,6 @@ import {
 import type { ChannelHistory } from '../../lambdas/workflows/channel-conversations/ports.ts';
 import { createModelAnswerer } from '../../lambdas/workflows/channel-conversations/respond.ts';
 import {
-  APOLOGY,
   NO_ANSWER_APOLOGY,
   type ReplyOutcome,
   type ResponderDeps,
@@ -376,28 +375,53 @@ describe('answering with the conversation as context', () => {
     expect(posts.map((p) => p.text)).toEqual([NO_ANSWER_APOLOGY]);
   });
 
-  it('says after a model outage that the message will not be answered automatically, and to ask again', () => {
-    expect(APOLOGY).toContain('this message will not be answered automatically');
-    expect(APOLOGY).toContain('Please ask me again');
-  });
-
-  it('apologizes once, instead of answering late, when the model fails after its retries', async () => {
+  it('ends the conversation as failed and says why when the model stays unavailable, as every workflow does', async () => {
     const overloaded = new ModelCallError(
-      'the model API answered HTTP 529 overloaded_error',
+      'the model API answered HTTP 529 overloaded_error: Overloaded',
       { status: 529 },
-      {
-        cause: undefined,
-      },
+      { cause: undefined },
     );
-    const { handle, jobs, posts, responderDeps, requests } = setup([overloaded, 'not asked']);
+    const { handle, jobs, posts, responderDeps, requests, store } = setup([overloaded, 'a new answer']);
     const outcome = await handle(msg('U_ALICE', `<@${BOT}> hi`));
-    expect(outcome.replies).toEqual([expect.objectContaining({ answer: 'apologized' })]);
-    expect(posts.map((p) => p.text)).toEqual([APOLOGY]);
-    // A redelivery finds the claim: no second apology, no model call.
+    expect(outcome.replies).toEqual([expect.objectContaining({ answer: 'model_stopped' })]);
+    expect(posts.map((p) => p.text)).toEqual([
+      ':warning: I had to stop this conversation: the model stayed unavailable through every retry. Mention me again in a few minutes.',
+    ]);
+    expect((await store.getConversation(channel))?.ended).toMatchObject({
+      status: 'failed',
+      Error: 'ModelUnavailableError',
+      Cause: 'the model API answered HTTP 529 overloaded_error: Overloaded',
+    });
+    // A redelivery finds the claim: told once, no model call.
     const [job] = jobs;
     if (!job) throw new Error('no job handed over');
     expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'already_answered' });
-    expect(posts).toHaveLength(1);
+    // The conversation is over: a follow-up starts nothing, a new mention starts a new conversation.
+    expect(await handle(msg('U_ALICE', 'hello?'))).toMatchObject({ type: 'ignored', replies: [] });
+    const again = await handle(msg('U_ALICE', `<@${BOT}> are you back?`));
+    expect(again).toMatchObject({ type: 'recorded', started: true, replies: [{ answer: 'answered' }] });
+    expect(again.type === 'recorded' && again.conversationId).not.toBe(job.conversationId);
+    expect(posts).toHaveLength(2);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('ends the conversation as failed, naming the refusal, when the model refuses the call', async () => {
+    const refused = new ModelCallError(
+      'the model API answered HTTP 401 authentication_error: invalid x-api-key',
+      { status: 401 },
+      { cause: undefined },
+    );
+    const { handle, jobs, posts, responderDeps, requests, store } = setup([refused]);
+    await handle(msg('U_ALICE', `<@${BOT}> hi`));
+    expect(posts.map((p) => p.text)).toEqual([
+      ':warning: I had to stop this conversation: the model refused its requests (the model API answered HTTP 401 authentication_error: invalid x-api-key). Tell the people who run this app; mention me again once they have fixed it.',
+    ]);
+    expect((await store.getConversation(channel))?.ended).toMatchObject({ Error: 'ModelCallError' });
+    // A message handed over before the end is not answered: no model call for an ended conversation.
+    const [first] = jobs;
+    if (!first) throw new Error('no job handed over');
+    const queued = { ...first, ts: nextTs(), text: `<@${BOT}> still there?` };
+    expect(await respondToMessage(queued, responderDeps)).toMatchObject({ answer: 'conversation_failed' });
     expect(requests).toHaveLength(1);
   });
 

@@ -2,10 +2,7 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import { DynamoChannelStore } from '../../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
-import {
-  APOLOGY,
-  NO_ANSWER_APOLOGY,
-} from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
+import { NO_ANSWER_APOLOGY } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { httpError, lastUserText, startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
@@ -179,9 +176,11 @@ describe('a channel conversation in the sandbox', () => {
     expect(dead.Messages?.[0]?.MessageAttributes?.reason?.StringValue).toMatch(/is not a valid reply job/);
   });
 
-  it('apologizes in the channel when the model fails, and the channel goes on', async () => {
+  it('ends the conversation as failed and says why when the model stays unavailable, as every workflow does', async () => {
     await post('U_BOB', '<@U_BOT> one more question?', HISTORY_CHANNEL);
-    expect((await botReplies(3, HISTORY_CHANNEL))[2]?.text).toBe(APOLOGY);
+    expect((await botReplies(3, HISTORY_CHANNEL))[2]?.text).toBe(
+      ':warning: I had to stop this conversation: the model stayed unavailable through every retry. Mention me again in a few minutes.',
+    );
   });
 
   it('answers a mention with an apology when the model gives no text, instead of dropping it', async () => {

@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { Octokit } from '@octokit/rest';
@@ -9,6 +7,7 @@ import { DynamoTranscriptStore } from '../../lambdas/adapters/dynamo-transcripts
 import { withRedaction } from '../../lambdas/adapters/github-redaction.ts';
 import { redactingModel } from '../../lambdas/adapters/redacting-model.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
+import { TOOL_OUTPUT_LIMIT } from '../../lambdas/agents/tool-results.ts';
 import { PII_CLASSES, RedactionSettings } from '../../lambdas/redaction/index.ts';
 import { RedactingWebClient } from '../../lambdas/slack/redacting-web-client.ts';
 import { lastToolResults, submit, toolResultText, toolUse } from '../../local/model/scripted-model.ts';
@@ -22,6 +21,7 @@ import {
 } from '../agents/support.ts';
 import { everyValue, fakeValues, grouped } from '../redaction/fake-values.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { startRecordingServer } from '../support/recording-server.ts';
 
 /**
  * Secrets and personal data of every class, seeded where the agents read (a person's message,
@@ -52,21 +52,11 @@ function leaked(text: string): string[] {
   return SEEDED.filter((value) => text.includes(value));
 }
 
-/** A local HTTP server that records request bodies and answers `answer`. */
-async function recorder(answer: (request: IncomingMessage) => { status: number; body: unknown }) {
-  const bodies: string[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      bodies.push(decodeURIComponent(body.replace(/\+/g, ' ')));
-      const { status, body: out } = answer(request);
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(out));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies };
+/** A recording server, closed after the test. */
+async function recorder(answer: Parameters<typeof startRecordingServer>[0]) {
+  const server = await startRecordingServer(answer);
+  closers.push(server.close);
+  return server;
 }
 
 /** The Slack door in front of a recording server. */
@@ -124,6 +114,37 @@ describe('the redaction layer at every boundary', () => {
     expect(leaked(JSON.stringify(output))).toEqual([]);
     expect(JSON.stringify(output)).toContain('<secret:slack-token#');
     expect(leaked(JSON.stringify(transcripts.saved('session-1', 1)))).toEqual([]);
+  });
+
+  it('sees a tool result whole before it is cut to size: a token on the cut reaches the provider in no part', async () => {
+    // Only the prompt door sees the output whole: cut first, the token's head alone is no rule's
+    // match, and the model door would let it pass.
+    // The cut falls 30 characters into the token; its placeholder (26 characters) ends before it.
+    const head = 'x'.repeat(TOOL_OUTPUT_LIMIT - 40);
+    const output = `${head} rejected ${v.githubToken} at login\n${'y'.repeat(500)}`;
+    const server = await scripted([
+      toolUse('get_bug_conversations', { bug_id: 'logs' }),
+      submit({ action: 'post_findings', summary: 's', root_cause: 'r', confidence: 50, severity: 'high' }),
+    ]);
+    const tools = fakeTools({ get_bug_conversations: () => output });
+    const model = redactingModel(
+      createAnthropicModel({ apiKey: 'test-key', baseURL: server.baseUrl, maxRetries: 0 }),
+      SETTINGS,
+      'model',
+    );
+
+    await runAgentTurn(
+      turnInput(),
+      turnDeps(server.baseUrl, { model, tools: tools.invoker, redaction: SETTINGS }),
+    );
+
+    const answered = server.requests[1];
+    const read = answered ? lastToolResults(answered.body).map(toolResultText).join('\n') : '';
+    expect(read).toContain('[output truncated');
+    // The token's first 16 characters (its prefix and 12 of its own) are in no request.
+    const token = v.githubToken.slice(0, 16);
+    for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain(token);
+    expect(read).toContain('<secret:github-token#');
   });
 
   it('posts no seeded value to Slack, whatever the message quotes', async () => {

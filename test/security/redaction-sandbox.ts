@@ -213,7 +213,14 @@ export async function startRedactionWorld(): Promise<RedactionWorld> {
         services: [{ name: 'checkout', pagerDutyServices: [PAGERDUTY_SERVICE] }],
       },
     },
-    env: { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' },
+    env: {
+      ANTHROPIC_BASE_URL: model.baseUrl,
+      ANTHROPIC_API_KEY: 'test-key',
+      MODEL_MAX_RETRIES: '2',
+      // Every turn's timeline at once: its tool lines are a door too, and say what was redacted.
+      LIVE_PROGRESS_AFTER_MS: '0',
+    },
+    liveProgress: true,
     logLevel: 'SILENT',
   });
   const now = Date.now();

@@ -10,6 +10,7 @@ import { eventually } from '../support/eventually.ts';
 import { sandboxApi } from '../support/sandbox-http.ts';
 import {
   CHANNELS,
+  KINDS,
   leaked,
   missingPlaceholders,
   PAGERDUTY_SERVICE,
@@ -191,6 +192,35 @@ describe('secrets and personal data seeded where every workflow reads', () => {
     expect(items.length).toBeGreaterThan(0);
     expect(leaked(text)).toEqual([]);
     expect(missingPlaceholders(text)).toEqual([]);
+  });
+
+  it("counts what every door replaced in each conversation's ledger, by kind, and the console's API shows it", async () => {
+    const api = sandboxApi(() => world.sandbox.url);
+    for (const id of Object.values(conversations)) {
+      const { conversation } = await api<{
+        conversation: {
+          ledger: { redactedSecrets?: number; redactedPii?: number; redactedKinds?: Record<string, number> };
+        };
+      }>(`/sandbox/conversations/${encodeURIComponent(id)}`);
+      const { redactedKinds = {}, redactedSecrets, redactedPii } = conversation.ledger;
+      // Each seeded kind was replaced somewhere in every conversation (the model quotes them all).
+      expect(Object.keys(redactedKinds), id).toEqual(expect.arrayContaining(KINDS));
+      const sum = (family: string) =>
+        Object.entries(redactedKinds)
+          .filter(([kind]) => kind.startsWith(`${family}:`))
+          .reduce((total, [, count]) => total + count, 0);
+      expect(redactedSecrets, id).toBe(sum('secret'));
+      expect(redactedPii, id).toBe(sum('pii'));
+      // Counts, never the values.
+      expect(leaked(JSON.stringify(conversation)), id).toEqual([]);
+    }
+    // A tool call's line in the timeline says how many values its result holds redacted, and of which kinds.
+    const lines = world.sandbox.slack.workspace.apiCalls().map((call) => JSON.stringify(call.args));
+    const logLines = lines.filter((line) => line.includes('Querying payment-api logs'));
+    expect(
+      logLines.some((line) => / · redacted \d+: \d+ [a-z-]+/.test(line)),
+      logLines.join('\n'),
+    ).toBe(true);
   });
 
   it('gives a value the same placeholder in the prompt, the Slack posts and the stored items of one conversation, another in the next', async () => {

@@ -34,6 +34,21 @@ export const BotTurn = z.object({
 });
 export type BotTurn = z.infer<typeof BotTurn>;
 
+/**
+ * How a channel conversation ended before its timeout: the model could not serve it (it stayed
+ * unavailable, or refused the calls), so it ended as failed, the people told why, as an agent
+ * workflow's conversation ends on a model stop. `Error` and `Cause` as a workflow's failure
+ * records them (kernel/stop-causes.ts); `ts` is the message whose answer failed.
+ */
+export const ChannelConversationEnd = z.object({
+  status: z.literal('failed'),
+  at: z.string(),
+  ts: z.string().min(1),
+  Error: z.string().min(1),
+  Cause: z.string(),
+});
+export type ChannelConversationEnd = z.infer<typeof ChannelConversationEnd>;
+
 /** The active conversation of one channel (the ChannelConversation, without its lists). */
 export const ChannelConversation = z.object({
   channel: z.string().min(1),
@@ -44,6 +59,8 @@ export const ChannelConversation = z.object({
   /** When the bot last replied, for the recent follow-up tier. */
   botSpokeAt: z.string().optional(),
   participants: z.record(z.string(), z.literal(true)),
+  /** Set when the conversation ended as failed; the channel's next explicit trigger starts another. */
+  ended: ChannelConversationEnd.optional(),
 });
 export type ChannelConversation = z.infer<typeof ChannelConversation>;
 
@@ -68,8 +85,9 @@ export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>;
 
 export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = ChannelSettingsSchema.parse({});
 
-/** True while the conversation has seen a message within the timeout. */
+/** True while the conversation has seen a message within the timeout and has not ended as failed. */
 export function isActive(conversation: ChannelConversation, now: Date, timeoutSeconds: number): boolean {
+  if (conversation.ended !== undefined) return false;
   return now.getTime() - Date.parse(conversation.lastActivity) < timeoutSeconds * 1000;
 }
 

@@ -1,5 +1,11 @@
 import type { SlackHistoryReader } from '../../slack/web-client.ts';
-import type { BotTurn, ChannelConversation, ChannelMessage, ReplyJob } from './model.ts';
+import type {
+  BotTurn,
+  ChannelConversation,
+  ChannelConversationEnd,
+  ChannelMessage,
+  ReplyJob,
+} from './model.ts';
 
 /** Where channel conversations live; the DynamoDB adapter uses conditional writes only. */
 export interface ChannelStore {
@@ -11,6 +17,11 @@ export interface ChannelStore {
    * instance started first.
    */
   startConversation(conversation: ChannelConversation, expiredBefore: string): Promise<ChannelConversation>;
+  /**
+   * Ends the channel's conversation `conversationId` as failed (kept as it ended on a redelivery);
+   * nothing when the channel has moved on to another.
+   */
+  endConversation(channel: string, conversationId: string, end: ChannelConversationEnd): Promise<void>;
   /** Stores the message once (`duplicate` on redelivery), bumps last activity and adds the participant. */
   recordMessage(
     conversationId: string,

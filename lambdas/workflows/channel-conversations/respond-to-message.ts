@@ -1,12 +1,20 @@
-import { MalformedModelReplyError, ModelCallError } from '../../agents/errors.ts';
+import { MalformedModelReplyError, ModelCallError, ModelUnavailableError } from '../../agents/errors.ts';
+import { isTransientModelFailure } from '../../agents/limits.ts';
 import type { AgentLogger } from '../../agents/ports.ts';
 import type { Clock } from '../../kernel/ports.ts';
+import { type StoppedWork, stopSentence } from '../../kernel/stop-causes.ts';
 import { SlackApiError } from '../../slack/errors.ts';
 import { withFeedback } from '../../slack/templates/feedback.ts';
 import type { SlackHistoryMessage, SlackPoster } from '../../slack/web-client.ts';
 import { type Decision, type JudgeAsk, shouldRespond } from './decider.ts';
 import { DailyBudgetSpentError } from './errors.ts';
-import type { ChannelConversation, ChannelMessage, ChannelSettings, ReplyJob } from './model.ts';
+import type {
+  ChannelConversation,
+  ChannelConversationEnd,
+  ChannelMessage,
+  ChannelSettings,
+  ReplyJob,
+} from './model.ts';
 import type { ChannelHistory, ChannelStore } from './ports.ts';
 import type { Answerer } from './respond.ts';
 import { type ChannelSpending, dailyBudgetSpent } from './spending.ts';
@@ -30,7 +38,10 @@ export type ReplyOutcome = {
   conversationId: string;
   decision: Decision;
   /**
-   * `apologized`: the model failed after its client's retries; the bot said so instead.
+   * `model_stopped`: the model could not serve the answer (it stayed unavailable through its
+   * client's retries, or refused the call); the conversation ended as failed, the people told why.
+   * `conversation_failed`: the message belongs to a conversation that ended so; not answered.
+   * `apologized`: the model answered with something unusable; the bot said so instead.
    * `budget_spent`: the platform's daily model budget was reached; the bot said so, no model call.
    * `empty_apologized`: the model gave no text for a message addressed to the bot; the bot said so.
    */
@@ -38,6 +49,8 @@ export type ReplyOutcome = {
     | 'answered'
     | 'not_answered'
     | 'already_answered'
+    | 'model_stopped'
+    | 'conversation_failed'
     | 'apologized'
     | 'budget_spent'
     | 'empty_apologized';
@@ -57,9 +70,10 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
   // Only what was said up to this message: a responder behind the channel answers each
   // message as it stood then, not with later messages it has not reached yet.
   const messages = (await deps.store.listMessages(conversationId)).filter((m) => m.ts <= job.ts);
+  const conversation = await conversationOf(job, deps);
   const decision = await shouldRespond(
     { userId: job.userId, text: job.text, mentionsBot: job.mentionsBot, repliesToBot: job.repliesToBot },
-    await conversationOf(job, deps),
+    conversation,
     messages,
     new Date(job.at),
     {
@@ -74,6 +88,14 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
   // A redelivery of a message already answered stops before the model call.
   if (await deps.store.isAnswered(conversationId, job.ts)) {
     return { conversationId, decision, answer: 'already_answered', ...loaded };
+  }
+  // A conversation the model could not serve has ended: its later messages get no model call,
+  // and the message it failed on is told why if that was not posted yet (a redelivery).
+  if (conversation.ended !== undefined) {
+    if (conversation.ended.ts !== job.ts)
+      return { conversationId, decision, answer: 'conversation_failed', ...loaded };
+    const told = await postOnce(job, deps, stopSentence(conversation.ended, CHANNEL_WORK));
+    return { conversationId, decision, answer: told ? 'model_stopped' : 'already_answered', ...loaded };
   }
   // The daily ceiling is checked before the model call, as before an agent turn; once reached,
   // the asker is told so (at most once, like an answer) instead of being left unanswered.
@@ -111,8 +133,10 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
       const told = await postOnce(job, deps, budgetSpentText(error.reason));
       return { conversationId, decision, answer: told ? 'budget_spent' : 'already_answered', ...loaded };
     }
-    if (!(error instanceof ModelCallError || error instanceof MalformedModelReplyError)) throw error;
-    deps.logger.error('the model failed; apologizing instead of answering', {
+    if (error instanceof ModelCallError)
+      return { conversationId, decision, ...(await modelStopped(job, error, deps)), ...loaded };
+    if (!(error instanceof MalformedModelReplyError)) throw error;
+    deps.logger.error('the model answered with something unusable; apologizing instead of answering', {
       conversationId,
       ts: job.ts,
       error,
@@ -170,12 +194,40 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
   return { conversationId, decision, answer: 'answered', ...loaded };
 }
 
+/** What stopped, in the words of the sentences that tell people (kernel/stop-causes.ts). */
+const CHANNEL_WORK: StoppedWork = { work: 'conversation', restart: 'Mention me again' };
+
 /**
- * The bot's apology for an answer the model could not give, posted at most once like an answer.
- * It is not retried on its own (the channel's later messages would wait behind it), so it says so.
+ * The rule every workflow follows when the model cannot serve it (statemachines/model-stops.ts),
+ * in a channel conversation's terms: the conversation ends as failed, with the model's error and
+ * cause, and the people are told why and what to do, in the answer's place (at most once). It is
+ * not retried: the channel's later messages would wait behind it, and a model that stayed down
+ * through its client's retries, or refused the call, gives no answer minutes later either.
  */
-export const APOLOGY =
-  "Sorry, I couldn't answer that: the model I use is unavailable right now, and this message will not be answered automatically. Please ask me again in a few minutes.";
+async function modelStopped(
+  job: ReplyJob,
+  error: ModelCallError,
+  deps: ResponderDeps,
+): Promise<{ answer: 'model_stopped' | 'already_answered' }> {
+  const stop = isTransientModelFailure(error.details)
+    ? new ModelUnavailableError(error.message, { cause: error })
+    : error;
+  deps.logger.error('the model cannot answer: the conversation ends as failed', {
+    conversationId: job.conversationId,
+    ts: job.ts,
+    error,
+  });
+  const end: ChannelConversationEnd = {
+    status: 'failed',
+    at: deps.clock.now().toISOString(),
+    ts: job.ts,
+    Error: stop.name,
+    Cause: stop.message,
+  };
+  await deps.store.endConversation(job.channel, job.conversationId, end);
+  const told = await postOnce(job, deps, stopSentence(end, CHANNEL_WORK));
+  return { answer: told ? 'model_stopped' : 'already_answered' };
+}
 
 /** The bot's apology when the model gave no text for a message addressed to it. */
 export const NO_ANSWER_APOLOGY =
@@ -186,11 +238,12 @@ export function budgetSpentText(reason: string): string {
   return `Sorry, I can't answer that today: the platform's daily model budget is spent (${reason}).`;
 }
 
+/** The bot's apology for an answer the model gave but that cannot be used, posted at most once like an answer. */
 async function apologize(
   job: ReplyJob,
   deps: ResponderDeps,
 ): Promise<{ answer: 'apologized' | 'already_answered' }> {
-  return { answer: (await postOnce(job, deps, APOLOGY)) ? 'apologized' : 'already_answered' };
+  return { answer: (await postOnce(job, deps, NO_ANSWER_APOLOGY)) ? 'apologized' : 'already_answered' };
 }
 
 /** Posts `text` in the answer's place under the answer's claim; false when the claim was taken. */

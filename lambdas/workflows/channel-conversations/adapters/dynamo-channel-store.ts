@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import type { z } from 'zod';
 import { DynamoTable, type DynamoTableOptions, isConditionFailure } from '../../../adapters/dynamo-table.ts';
 import { CorruptItemError } from '../../../kernel/errors.ts';
-import { BotTurn, ChannelConversation, ChannelMessage } from '../model.ts';
+import { BotTurn, ChannelConversation, type ChannelConversationEnd, ChannelMessage } from '../model.ts';
 import type { ChannelStore } from '../ports.ts';
 
 export type DynamoChannelStoreOptions = DynamoTableOptions;
@@ -38,10 +38,10 @@ export class DynamoChannelStore extends DynamoTable implements ChannelStore {
         new PutCommand({
           TableName: this.tableName,
           Item: { ...channelKeys.active(conversation.channel), ...conversation, ttl: this.ttl() },
-          // One active conversation per channel: replace only an expired one. The same id
-          // passes too, so a redelivered trigger completes its own start.
+          // One active conversation per channel: replace only an expired or ended one. The same
+          // id passes too, so a redelivered trigger completes its own start.
           ConditionExpression:
-            'attribute_not_exists(pk) OR lastActivity < :expiredBefore OR conversationId = :id',
+            'attribute_not_exists(pk) OR lastActivity < :expiredBefore OR attribute_exists(ended) OR conversationId = :id',
           ExpressionAttributeValues: { ':expiredBefore': expiredBefore, ':id': conversation.conversationId },
         }),
       ),
@@ -50,6 +50,14 @@ export class DynamoChannelStore extends DynamoTable implements ChannelStore {
     const winner = await this.getConversation(conversation.channel);
     if (!winner) throw refused;
     return winner;
+  }
+
+  async endConversation(channel: string, conversationId: string, end: ChannelConversationEnd): Promise<void> {
+    await this.updateActive(channel, {
+      UpdateExpression: 'SET ended = if_not_exists(ended, :end)',
+      ConditionExpression: 'conversationId = :id',
+      ExpressionAttributeValues: { ':id': conversationId, ':end': end },
+    });
   }
 
   async recordMessage(
