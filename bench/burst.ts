@@ -6,7 +6,8 @@
  * replaced by the turn's answer: docs/live-progress.md), the timelines so replaced, the agent's turns, how long the sandbox took to store the burst, and how long
  * until the last answer. The model is scripted (one question per turn), so the figures are the
  * platform's own coalescing (Drain's settle, lambdas/kernel/settle.ts). Prints figures;
- * asserts nothing. Run: `npm run bench:burst` (SIZES=10,50,200 by default).
+ * asserts nothing. Run: `npm run bench:burst` (SIZES=10,50,200 by default;
+ * LIVE_PROGRESS_AFTER_MS=0 shows a timeline for every turn).
  */
 import { startBugHarness } from '../test/sandbox/bug-harness.ts';
 import { runBurst } from '../test/sandbox/burst-run.ts';
@@ -16,7 +17,13 @@ const SIZES = (process.env.SIZES ?? '10,50,200').split(',').map(Number);
 // Live progress on, as deployed (a timeline for a turn longer than 3 s): the posts count the
 // progress messages too. Each size runs twice: turns that only answer (no tool call, so no
 // timeline), and turns that make a tool call first.
-const h = await startBugHarness({}, { env: { LIVE_PROGRESS: 'on' } });
+// LIVE_PROGRESS_AFTER_MS=0 shows every turn's timeline, however quick: the case where each turn
+// of the burst has one, to see that its answer replaces it.
+const after = process.env.LIVE_PROGRESS_AFTER_MS;
+const h = await startBugHarness(
+  {},
+  { env: { LIVE_PROGRESS: 'on', ...(after === undefined ? {} : { LIVE_PROGRESS_AFTER_MS: after }) } },
+);
 try {
   console.log(
     'burst  tool calls  posts (answers + progress)  timelines replaced  turns  all seen  stored in  answered in',
