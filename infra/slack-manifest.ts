@@ -82,6 +82,8 @@ export const SLACK_METHODS_CALLED: readonly string[] = [
   'chat.startStream',
   'chat.appendStream',
   'chat.stopStream',
+  // A turn's closed timeline, once the post that replaces it is out (one message per turn).
+  'chat.delete',
   'assistant.threads.setStatus',
   // The feedback's reason form (lambdas/feedback), and the App Home (lambdas/home).
   'views.open',

@@ -23,6 +23,8 @@ const StoredProgress = z.object({
   tasks: z.array(Task),
   plan: z.object({ title: z.string(), steps: z.array(Task) }).optional(),
   startedAt: z.string(),
+  closing: z.string().optional(),
+  replacedBy: z.string().optional(),
   revision: z.number().int().nonnegative().optional(),
 });
 
@@ -36,10 +38,12 @@ export class DynamoProgressStore extends DynamoTable implements ProgressStore {
     if (!Item) return undefined;
     const parsed = StoredProgress.safeParse(Item);
     if (!parsed.success) throw new CorruptItemError(`${key.pk}/${key.sk}`, { cause: parsed.error });
-    const { plan, revision, ...rest } = parsed.data;
+    const { plan, revision, closing, replacedBy, ...rest } = parsed.data;
     return {
       ...rest,
       ...(revision === undefined ? {} : { revision }),
+      ...(closing === undefined ? {} : { closing }),
+      ...(replacedBy === undefined ? {} : { replacedBy }),
       tasks: rest.tasks.map(withoutUndefined),
       ...(plan ? { plan: { title: plan.title, steps: plan.steps.map(withoutUndefined) } } : {}),
     };

@@ -182,7 +182,7 @@ export function createAgentTurnHandler(
       // A stopped turn ends `continue` like one out of time; its timeline closes all the same,
       // and a person's Stop is marked on the output (`stoppedByPerson`), so the workflow goes on
       // to its wait instead of another turn.
-      let stopped: 'stop' | 'close' | undefined;
+      let stopped: { how: 'stop' | 'close'; owner: string } | undefined;
       const stopRequested = async () => {
         stopped = await stoppedSince(store, input.conversationId, startedAt);
         return stopped !== undefined;
@@ -224,11 +224,12 @@ export function createAgentTurnHandler(
             .catch((error: unknown) => logger.warn('could not note the turn ended', { error })),
         );
       const roundGoesOn = options.round?.ends(input, { stopped: stopped !== undefined }) === false;
-      await progress?.finish(turnEndOf(output, { stopped: stopped !== undefined, roundGoesOn }));
+      const closedBy = stopped?.how === 'close' ? stopped.owner : undefined;
+      await progress?.finish(turnEndOf(output, { stopped: stopped !== undefined, closedBy, roundGoesOn }));
       // A failed turn escalates to people: an alarm counts it, and the terminal shows it at WARN.
       if (recordFailedTurn(metrics, output))
         logger.warn('agent turn failed: escalating', { profile: input.profile, error: output.error });
-      return stopped === 'stop' && output.action === 'continue'
+      return stopped?.how === 'stop' && output.action === 'continue'
         ? { ...output, [STOPPED_BY_PERSON_FIELD]: true }
         : output;
     },
@@ -247,18 +248,21 @@ export function createAgentTurnHandler(
 /**
  * How the conversation was stopped since `startedAt`, if it was: `stop` (the Stop button, `stop`
  * in the thread: the turn ends and the workflow goes on to its wait), or `close` ("never mind":
- * a close requested, which the workflow's next Drain finds). A stop or close from before the
- * turn began is not this turn's.
+ * a close requested, which the workflow's next Drain finds; only the owner closes, so the
+ * owner is who closed it). A stop or close from before the turn began is not this turn's.
  */
 async function stoppedSince(
   store: Pick<ConversationStore, 'getConversation'>,
   conversationId: string,
   startedAt: string,
-): Promise<'stop' | 'close' | undefined> {
+): Promise<{ how: 'stop' | 'close'; owner: string } | undefined> {
   const conversation = await store.getConversation(conversationId, { consistent: true });
-  const closedAt = conversation?.closeRequestedAt;
-  if (conversation?.closeRequested === true && closedAt !== undefined && closedAt >= startedAt)
-    return 'close';
-  const stoppedAt = conversation?.stopRequestedAt;
-  return stoppedAt !== undefined && stoppedAt >= startedAt ? 'stop' : undefined;
+  if (conversation === undefined) return undefined;
+  const closedAt = conversation.closeRequestedAt;
+  if (conversation.closeRequested && closedAt !== undefined && closedAt >= startedAt)
+    return { how: 'close', owner: conversation.ownerId };
+  const stoppedAt = conversation.stopRequestedAt;
+  return stoppedAt !== undefined && stoppedAt >= startedAt
+    ? { how: 'stop', owner: conversation.ownerId }
+    : undefined;
 }

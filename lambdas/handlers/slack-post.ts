@@ -14,7 +14,7 @@ import { NO_TEMPLATES, slackPostInputFor, type TemplateRegistry } from '../slack
 import { KERNEL_TEMPLATES } from '../slack/templates/kernel-templates.ts';
 import { createSlackPoster, type SlackClient, type SlackPermalinks } from '../slack/web-client.ts';
 import { taskHandler } from './task-handler.ts';
-import { closeLeftOpenTimeline } from './turn-progress.ts';
+import { closeLeftOpenTimeline, timelineReplacedBy } from './turn-progress.ts';
 import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('slack-post');
@@ -77,7 +77,9 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
       const slack = await slackPoster();
       // A timeline whose turn ended without closing it closes before the workflow says more.
       await closeLeftOpenTimeline(input.conversationId, logger);
-      const posted = await postOrKeep(input, {
+      // A turn is one message in its thread: a post there takes the place of its closed timeline.
+      const timeline = await timelineReplacedBy(input.conversationId, input, logger);
+      const posted = await postOrKeep(timeline ? { ...input, timeline: timeline.summary } : input, {
         store: deps.store,
         posts: postLedger(),
         slack,
@@ -88,6 +90,7 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
         approvals: approvalStore(),
         outbox: postOutbox(),
       });
+      if (timeline && posted.outcome === 'posted') await timeline.remove(posted.output.ts);
       if (posted.outcome === 'kept')
         logger.warn('Slack is unavailable: the post is kept and posted once Slack is back', {
           conversationId: input.conversationId,

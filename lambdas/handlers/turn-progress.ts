@@ -3,6 +3,7 @@ import { systemClock } from '../kernel/ports.ts';
 import type { DrainedMessage } from '../kernel/tasks.ts';
 import { closeOpenTimeline, openTurnProgress } from '../progress/open-turn-progress.ts';
 import type { ProgressLogger } from '../progress/ports.ts';
+import { removeReplacedTimeline, timelineSummary, timelineToReplace } from '../progress/replaced-timeline.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
 import type { TurnProgress, TurnProgressDeps } from '../progress/turn-progress.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
@@ -28,7 +29,37 @@ function progressDeps(logger: ProgressLogger): Promise<TurnProgressDeps> {
 /** Closes a timeline its turn left open, before the workflow's next post (docs/live-progress.md). */
 export function closeLeftOpenTimeline(conversationId: string, logger: ProgressLogger): Promise<void> {
   if (!liveProgressEnabled()) return Promise.resolve();
-  return closeOpenTimeline(conversationId, { progress: () => progressDeps(logger), logger });
+  return closeOpenTimeline(conversationId, {
+    progress: () => progressDeps(logger),
+    logger,
+    conversation: (id) => conversationStore().getConversation(id, { consistent: true }),
+  });
+}
+
+/**
+ * The closed timeline a post to `where` takes the place of (docs/live-progress.md, One message
+ * per turn): its summary for the post, and the removal of its message once the post is out.
+ * Undefined when there is none, progress is off, or it cannot be read (logged).
+ */
+export async function timelineReplacedBy(
+  conversationId: string,
+  where: { channel: string; threadTs?: string | undefined },
+  logger: ProgressLogger,
+): Promise<{ summary: string; remove(postTs: string): Promise<void> } | undefined> {
+  if (!liveProgressEnabled()) return undefined;
+  try {
+    const deps = await progressDeps(logger);
+    const record = await timelineToReplace(conversationId, where, deps.store);
+    return (
+      record && {
+        summary: timelineSummary(record),
+        remove: (postTs) => removeReplacedTimeline(conversationId, record, postTs, deps),
+      }
+    );
+  } catch (error) {
+    logger.warn('could not read the timeline a post would replace', { error });
+    return undefined;
+  }
 }
 
 export function startTurnProgress(

@@ -149,6 +149,11 @@ export const SlackPostInput = z
      */
     delayedSince: z.string().optional(),
     /**
+     * Set by SlackPost for a post that takes the place of a closed timeline in its thread
+     * (lambdas/progress/replaced-timeline.ts): the timeline's summary, shown above the message.
+     */
+    timeline: z.string().min(1).max(3_000).optional(),
+    /**
      * Appends the conversation's estimated model cost (its ledger) to the message: for a
      * conversation's final message.
      */

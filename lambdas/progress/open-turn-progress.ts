@@ -40,16 +40,21 @@ export async function openTurnProgress(
 /** Why a stopped turn's timeline closes. */
 export const STOPPED_BY_PERSON = 'stopped by a person in the thread';
 
+/** Why a timeline closes when its conversation was closed ("never mind" from its owner). */
+export const closedByReason = (user: string) => `closed by <@${user}>`;
+
 /**
  * How a turn's output ends its timeline: `continue` keeps it open for the next invocation,
- * unless the turn was stopped (it ends `continue` too, but nothing of it goes on). A turn whose
- * round goes on after it (`roundGoesOn`) leaves the round's timeline open, however it ended.
+ * unless the turn was stopped (it ends `continue` too, but nothing of it goes on): by a Stop,
+ * or by a close, which says who closed the conversation (`closedBy`). A turn whose round goes
+ * on after it (`roundGoesOn`) leaves the round's timeline open, however it ended.
  */
 export function turnEndOf(
   output: { action: string; error?: string },
-  how: { stopped?: boolean; roundGoesOn?: boolean } = {},
+  how: { stopped?: boolean; closedBy?: string | undefined; roundGoesOn?: boolean } = {},
 ): TurnEnd {
   if (how.roundGoesOn) return { kind: 'continues' };
+  if (how.closedBy !== undefined) return { kind: 'stopped', reason: closedByReason(how.closedBy) };
   if (how.stopped) return { kind: 'stopped', reason: STOPPED_BY_PERSON };
   if (output.action === 'continue') return { kind: 'continues' };
   if (output.error !== undefined) return { kind: 'stopped', reason: 'the turn did not finish its work' };
@@ -61,12 +66,19 @@ export const UNFINISHED_TURN = 'the turn ended without finishing';
 
 /**
  * Closes the conversation's timeline if one is still open: its turn ended without closing it
- * (it failed after its retries, or its function died), and the workflow now says something
- * else in Slack. The timeline gets its closing line and loses its Stop button. Never throws.
+ * (it failed after its retries, or its function died), or the conversation was closed while a
+ * round's timeline was open, and the workflow now says something else in Slack. The timeline
+ * gets its closing line (who closed the conversation, when it was closed) and loses its Stop
+ * button. Never throws.
  */
 export async function closeOpenTimeline(
   conversationId: string,
-  deps: { progress: () => Promise<TurnProgressDeps>; logger: ProgressLogger },
+  deps: {
+    progress: () => Promise<TurnProgressDeps>;
+    logger: ProgressLogger;
+    /** The conversation's close, if one was requested: by its owner. @default - none known */
+    conversation?: (id: string) => Promise<Pick<Conversation, 'closeRequested' | 'ownerId'> | undefined>;
+  },
 ): Promise<void> {
   try {
     const built = await deps.progress();
@@ -83,7 +95,9 @@ export async function closeOpenTimeline(
       },
       built,
     );
-    await progress.finish({ kind: 'stopped', reason: UNFINISHED_TURN });
+    const conversation = await deps.conversation?.(conversationId);
+    const reason = conversation?.closeRequested ? closedByReason(conversation.ownerId) : UNFINISHED_TURN;
+    await progress.finish({ kind: 'stopped', reason });
   } catch (error) {
     deps.logger.warn('could not close an open timeline', { error });
   }

@@ -28,6 +28,8 @@ export interface ProgressSlack {
     text: string;
     blocks: Record<string, unknown>[];
   }): Promise<void>;
+  /** `chat.delete` of one of the bot's messages (a timeline an answer took the place of). */
+  deleteMessage(args: { channel: string; ts: string }): Promise<void>;
   /** `assistant.threads.setStatus`; an empty status clears it. */
   setStatus(args: {
     channel: string;
@@ -57,6 +59,17 @@ export interface ProgressRecord {
   tasks: TimelineTask[];
   plan?: TimelinePlan;
   startedAt: string;
+  /**
+   * The closing line of a turn that ended with its work done (`Done: 2 steps in 5 s`): the
+   * workflow's next post in the thread is its answer, which takes its place. Absent while it is
+   * open, and for a turn that was stopped or did not finish (its timeline stays).
+   */
+  closing?: string;
+  /**
+   * The ts of the post that took its place in the thread (its message deleted, its summary
+   * above that post: lambdas/progress/replaced-timeline.ts); absent while it is shown.
+   */
+  replacedBy?: string;
   /** How many conditional saves it has had (`saveAt`); absent before the first. */
   revision?: number;
 }

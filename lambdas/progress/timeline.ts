@@ -101,7 +101,7 @@ export function upsertTask(tasks: readonly TimelineTask[], task: TimelineTask): 
   return next.slice(-MAX_KEPT_TASKS);
 }
 
-const STATUS_EMOJI: Record<TaskStatus, string> = {
+export const STATUS_EMOJI: Record<TaskStatus, string> = {
   pending: ':white_circle:',
   in_progress: ':hourglass_flowing_sand:',
   complete: ':white_check_mark:',
@@ -136,7 +136,10 @@ export function timelineBlocks(view: {
     blocks.push(section(lines.join('\n')));
   }
   if (view.footer)
-    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeText(view.footer) }] });
+    blocks.push({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: withMentions(escapeText(view.footer)) }],
+    });
   if (view.running) blocks.push(stopBlock(view.conversationId));
   return blocks;
 }
@@ -183,7 +186,15 @@ function section(text: string): Record<string, unknown> {
   return { type: 'section', text: { type: 'mrkdwn', text: cut } };
 }
 
+/**
+ * The closing line's mention of a person (`closed by <@U123>`, built by code) as Slack's
+ * mention again once the line is escaped, so it shows the person's name.
+ */
+export function withMentions(escaped: string): string {
+  return escaped.replace(/&lt;@([UW][A-Z0-9_]+)&gt;/g, '<@$1>');
+}
+
 /** Slack's three control characters in text from tools and models. */
-function escapeText(value: string): string {
+export function escapeText(value: string): string {
   return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }

@@ -248,6 +248,7 @@ export class TurnProgress {
     }
     if (ending !== undefined) {
       record.open = ending.kind === 'continues';
+      if (ending.kind === 'done') record.closing = this.closingLine(ending);
       await this.save(record);
     } else if (this.shared) await this.save(record);
   }

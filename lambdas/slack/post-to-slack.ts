@@ -58,6 +58,7 @@ const FIND_MARGIN_SECONDS = 60;
 export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promise<SlackPostOutput> {
   const permalink = input.permalinkOf ? await permalinkOf(input.permalinkOf, deps) : undefined;
   const { message, file } = messageOf(input, deps.templates, permalink);
+  if (input.timeline !== undefined) addTimelineSummary(message, input.timeline);
   if (input.delayedSince !== undefined) addDelayLine(message, input.delayedSince, deps.clock.now());
   const key = input.idempotencyKey;
   const nonce = input.approval ? approvalNonce(input) : undefined;
@@ -208,6 +209,35 @@ function addDelayLine(message: PostMessageArgs, since: string, now: Date): void 
   if (message.blocks) {
     message.blocks = [{ type: 'context', elements: [{ type: 'mrkdwn', text: line }] }, ...message.blocks];
   }
+}
+
+/** Block Kit's limit on a message's blocks. */
+const MAX_BLOCKS = 50;
+
+/**
+ * Opens the message with the summary of the timeline it replaces, as a context block (small,
+ * grey). The text stays the message's own, so the notification reads the answer. A text-only
+ * message gets its text as sections below it, cut at line ends, since Slack then shows the
+ * blocks instead of the text.
+ */
+function addTimelineSummary(message: PostMessageArgs, summary: string): void {
+  const context = { type: 'context', elements: [{ type: 'mrkdwn', text: summary }] };
+  const body = message.blocks ?? textSections(message.text);
+  if (body.length >= MAX_BLOCKS) return;
+  message.blocks = [context, ...body];
+}
+
+function textSections(text: string): Record<string, unknown>[] {
+  const sections: Record<string, unknown>[] = [];
+  let rest = text;
+  while (rest.length > 0) {
+    const cutAt =
+      rest.length <= SECTION_TEXT_LIMIT ? rest.length : rest.lastIndexOf('\n', SECTION_TEXT_LIMIT);
+    const end = cutAt > 0 ? cutAt : SECTION_TEXT_LIMIT;
+    sections.push({ type: 'section', text: { type: 'mrkdwn', text: rest.slice(0, end) } });
+    rest = rest.slice(end).replace(/^\n/, '');
+  }
+  return sections;
 }
 
 /** The line a conversation's final message ends with: its estimated model cost and tokens. */

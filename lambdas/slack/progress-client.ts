@@ -85,6 +85,9 @@ export function createProgressClient(options: ProgressClientOptions): ProgressSl
         }),
       );
     },
+    async deleteMessage(args) {
+      await call('chat.delete', () => client.chat.delete({ channel: args.channel, ts: args.ts }));
+    },
     async setStatus(args) {
       await call('assistant.threads.setStatus', () =>
         client.assistant.threads.setStatus({

@@ -1,4 +1,5 @@
 import { checkBlocks } from './block-limits.ts';
+import { DELETE_METHODS } from './delete.ts';
 import {
   type FakeSlack,
   SlackApiError,
@@ -30,6 +31,7 @@ export const UPLOAD_PATH = 'files.upload.external/';
 
 export const SLACK_METHODS: Record<string, SlackMethod> = {
   ...VIEW_METHODS,
+  ...DELETE_METHODS,
   'auth.test': (slack) => ({
     url: `https://${slack.teamName}.slack.com/`,
     team: slack.teamName,

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolUse } from '../../local/model/scripted-model.ts';
+import { submit, toolUse } from '../../local/model/scripted-model.ts';
 import { fakeStreams } from '../../local/slack/streams.ts';
 import {
   ask,
@@ -10,13 +10,13 @@ import {
   REPORTER,
   readsHistory,
   startBugHarness,
-  submits,
 } from '../sandbox/bug-harness.ts';
 import { launchBeside, onPage, openConsoleAt, releaseConsoleBrowser, shot } from './browser.ts';
 
 /**
  * The console's thread pane shows a turn's streamed timeline as Slack does: a card per task
- * with its status, title and outcome, above the answer that follows it.
+ * with its status, title and outcome, and the Stop button while the turn works; then the
+ * answer in its place, opening with the timeline's summary.
  */
 
 let h: BugHarness;
@@ -40,20 +40,28 @@ afterAll(async () => {
 });
 
 describe('live progress in the console', () => {
-  it("renders a turn's task timeline in the thread pane, then the question after it", async () => {
+  it("renders a turn's task timeline in the thread pane while it works, then the answer in its place", async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, 'the checkout total is wrong');
     const bug = bugIdFor(report);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asking = false;
     h.script(bug, [
       readsHistory(bug),
       toolUse('lookup_orders', { order: 'A-17' }),
-      submits(ask('Which order shows the wrong total?')),
+      async () => {
+        asking = true;
+        await held;
+        return submit(ask('Which order shows the wrong total?'));
+      },
     ]);
     await h.eventually(
-      async () => (await h.messages(CHANNELS.reports, report)).filter((m) => m.bot),
-      (bots) => bots.some((m) => m.text.includes('Which order')),
-      'the question',
+      async () => asking,
+      (out) => out,
+      'the last model call of the turn to be out',
     );
-    expect(fakeStreams(h.sandbox.slack.workspace).filter((s) => s.threadTs === report)).toHaveLength(1);
 
     const hash = `#${new URLSearchParams({ channel: CHANNELS.reports, thread: report }).toString()}`;
     const { context, page } = await openConsoleAt(browser, `${h.sandbox.url}/${hash}`, {
@@ -62,32 +70,37 @@ describe('live progress in the console', () => {
     });
     const cards = page.getByTestId('task-card');
     await onPage(
-      () => cards.count(),
-      (n) => n === 2,
-      'two progress cards',
+      () => cards.evaluateAll((all) => all.map((c) => c.getAttribute('data-status'))),
+      (statuses) => statuses.join() === 'complete,error',
+      'two progress cards, done and failed',
     );
-    expect(await cards.evaluateAll((all) => all.map((c) => c.getAttribute('data-status')))).toEqual([
-      'complete',
-      'error',
-    ]);
     expect(await cards.nth(0).innerText()).toContain('Reading the conversation so far');
     expect(await cards.nth(1).innerText()).toContain('Running lookup orders');
     expect(await cards.nth(1).innerText()).toContain('Unknown tool');
-    // The closed timeline has lost its Stop button; the question is below it.
+    // While the turn works, its Stop button is there.
+    const stop = page.locator('[data-testid="block-button"][data-action-id="stop_turn"]');
+    expect(await stop.count()).toBe(1);
+    await shot(page, 'live-progress-timeline');
+
+    // The answer takes the timeline's place: no cards, no Stop, the summary above the question.
+    release();
     await onPage(
-      () => page.getByText('Done: 2 steps').count(),
-      (n) => n > 0,
-      'the Done line',
+      async () => ({ cards: await cards.count(), text: await page.locator('body').innerText() }),
+      ({ cards: n, text }) => n === 0 && text.includes('Which order shows the wrong total?'),
+      'the question in place of the timeline',
     );
-    expect(await page.locator('[data-testid="block-button"][data-action-id="stop_turn"]').count()).toBe(0);
+    expect(await stop.count()).toBe(0);
     const text = await page.locator('body').innerText();
     const order = [
+      text.indexOf('Done: 2 steps'),
       text.indexOf('Reading the conversation so far'),
       text.indexOf('Which order shows the wrong total?'),
     ];
     expect(order[0]).toBeGreaterThanOrEqual(0);
     expect(order[1]).toBeGreaterThan(order[0] ?? 0);
-    await shot(page, 'live-progress-timeline');
+    expect(order[2]).toBeGreaterThan(order[1] ?? 0);
+    expect(fakeStreams(h.sandbox.slack.workspace).filter((s) => s.threadTs === report)).toHaveLength(1);
+    await shot(page, 'live-progress-answered');
     await context.close();
   });
 });

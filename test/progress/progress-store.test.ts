@@ -49,6 +49,8 @@ describe('the progress record', () => {
         steps: [{ id: 'stage:triage', title: 'Triage', status: 'in_progress' }],
       },
       startedAt: '2015-11-27T01:00:00.000Z',
+      closing: ':white_check_mark: Done: 2 steps in 4 s',
+      replacedBy: '1448586000.000200',
     };
     await store.save('incident-1', record);
     expect(await store.load('incident-1')).toEqual(record);

@@ -14,6 +14,13 @@ describe('how a turn ends its timeline', () => {
     });
   });
 
+  it('says who closed the conversation for a turn a close stopped, never that it ended without finishing', () => {
+    expect(turnEndOf({ action: 'continue' }, { stopped: true, closedBy: 'U_RITA' })).toEqual({
+      kind: 'stopped',
+      reason: 'closed by <@U_RITA>',
+    });
+  });
+
   it('closes it as stopped for a turn that failed, and as done for one with a result', () => {
     expect(turnEndOf({ action: 'escalate', error: 'the model refused' }).kind).toBe('stopped');
     expect(turnEndOf({ action: 'ask_reporter' })).toEqual({ kind: 'done' });

@@ -466,6 +466,26 @@ describe('a timeline its turn left open', () => {
     expect(botReplies()).toHaveLength(1);
   });
 
+  it('says who closed the conversation when a close came while it was open', async () => {
+    const { recipientUserId: _none, ...alertTarget } = target();
+    const turn = new TurnProgress(alertTarget, deps());
+    turn.begin();
+    turn.toolStarted(search);
+    await turn.finish({ kind: 'continues' });
+
+    await closeOpenTimeline('conv-1', {
+      progress: async () => deps(),
+      logger: deps().logger,
+      conversation: async () => ({ closeRequested: true, ownerId: 'U_RITA' }),
+    });
+
+    // A message updated in place: the closing line in its last update, the mention kept.
+    const shown = JSON.stringify(botReplies()[0]?.blocks);
+    expect(shown).toContain('Stopped after 1 step: closed by <@U_RITA>');
+    expect(shown).not.toContain(UNFINISHED_TURN);
+    expect(shown).not.toContain(STOP_ACTION_ID);
+  });
+
   it('is left alone when already closed', async () => {
     const turn = new TurnProgress(target(), deps());
     turn.begin();

@@ -1,4 +1,5 @@
 import { submit } from '../../local/model/scripted-model.ts';
+import { deletedMessages } from '../../local/slack/delete.ts';
 import {
   ask,
   type BugHarness,
@@ -25,6 +26,11 @@ export interface BurstOutcome {
   posts: number;
   /** Of `posts`, the answers (one per turn). */
   answers: number;
+  /**
+   * Timelines shown while their turn worked and then replaced by its answer (deleted): not in
+   * `posts`, since the thread no longer holds them.
+   */
+  replaced: number;
   /** Agent turns after the question. */
   turns: number;
   /** Milliseconds from the first message sent to the last one stored. */
@@ -97,6 +103,7 @@ export async function runBurst(
     prompts,
     posts: (await botPosts()).length - before,
     answers: (await answers()).length,
+    replaced: deletedMessages(h.sandbox.slack.workspace).filter((m) => m.thread_ts === report).length,
     turns: prompts.length,
     sendMs,
     answeredMs,

@@ -2,6 +2,7 @@ import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resource
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
 import { toolUse } from '../../local/model/scripted-model.ts';
+import { deletedMessages } from '../../local/slack/delete.ts';
 import { fakeStreams } from '../../local/slack/streams.ts';
 import {
   ask,
@@ -46,7 +47,7 @@ function toolCallsIn(bodies: readonly MessageCreateParamsNonStreaming[]): { id: 
 }
 
 describe('live progress of a bug investigation', () => {
-  it("streams each turn's tool calls as tasks in the reporter's thread, then the answer follows", async () => {
+  it("streams each turn's tool calls as tasks in the reporter's thread, then the answer takes its place", async () => {
     const report = await h.post(CHANNELS.reports, REPORTER, 'the checkout total is wrong');
     const bug = bugIdFor(report);
     h.script(bug, [
@@ -71,16 +72,24 @@ describe('live progress of a bug investigation', () => {
     ]);
     expect(stream?.channel).toBe(CHANNELS.reports);
 
-    // The question follows the timeline in the same thread.
-    const texts = await h.eventually(
+    // The question takes the timeline's place: one message for the turn, a new reply (so it
+    // notifies the thread) opening with the timeline's summary; the timeline's message is deleted.
+    const bots = await h.eventually(
       async () => (await h.messages(CHANNELS.reports, report)).filter((m) => m.bot),
-      (bots) => bots.some((m) => m.text.includes('Which order shows the wrong total?')),
-      'the question',
+      (found) =>
+        found.some((m) => m.text.includes('Which order shows the wrong total?')) &&
+        !found.some((m) => m.ts === stream?.ts),
+      'the question in place of the timeline',
     );
-    const timeline = texts.findIndex((m) => m.ts === stream?.ts);
-    const question = texts.findIndex((m) => m.text.includes('Which order'));
-    expect(timeline).toBeGreaterThanOrEqual(0);
-    expect(question).toBeGreaterThan(timeline);
+    const question = bots.find((m) => m.text.includes('Which order'));
+    // The report's acknowledgement, then the question: nothing else of the turn.
+    expect(bots.map((m) => m.ts)).toEqual([bots[0]?.ts, question?.ts]);
+    expect(bots[0]?.text).toContain('looking into this');
+    expect((question?.ts ?? '') > (stream?.ts ?? '')).toBe(true);
+    const summary = JSON.stringify(workspace.find(CHANNELS.reports, question?.ts ?? '').blocks?.[0]);
+    expect(summary).toContain('Done: 2 steps');
+    expect(summary).toContain('Reading the conversation so far');
+    expect(deletedMessages(workspace).map((m) => m.ts)).toEqual([stream?.ts]);
 
     // The reporter answers: the next turn gets its own timeline, with its own calls.
     h.script(bug, [readsHistory(bug), submits(findings('The discount is applied twice.'))]);

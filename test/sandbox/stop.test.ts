@@ -114,3 +114,42 @@ describe('stop in the thread', () => {
     });
   });
 });
+
+describe('never mind during a turn', () => {
+  it("closes the conversation, and the turn's timeline says who closed it", async () => {
+    const report = await h.post(CHANNELS.reports, REPORTER, 'the cart forgets its items');
+    const bug = bugIdFor(report);
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asked = false;
+    h.script(bug, [
+      readsHistory(bug),
+      async () => {
+        asked = true;
+        await slow;
+        return submit(ask('Which browser do you use?'));
+      },
+    ]);
+    await h.eventually(
+      async () => asked,
+      (value) => value,
+      'the slow model call to begin',
+    );
+
+    await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
+    release();
+    await h.eventually(
+      () => h.messages(CHANNELS.reports, report),
+      (messages) => messages.some((m) => m.bot && m.text.includes('Closing this')),
+      'the close to be acknowledged',
+    );
+    const workspace = h.sandbox.slack.workspace;
+    const [stream] = fakeStreams(workspace).filter((s) => s.threadTs === report);
+    const timeline = JSON.stringify(workspace.find(CHANNELS.reports, stream?.ts ?? '').blocks);
+    expect(timeline).toContain(`Stopped after 1 step: closed by <@${REPORTER}>`);
+    expect(timeline).not.toContain('without finishing');
+    expect(timeline).not.toContain(STOP_ACTION_ID);
+  });
+});

@@ -305,3 +305,47 @@ describe('postToSlack with buttons', () => {
     expect(blocks[0]?.text?.text).toBe(text);
   });
 });
+
+describe('postToSlack in place of a closed timeline', () => {
+  const summary =
+    ':white_check_mark: Done: 1 step in 4 s\n:white_check_mark: Reading the conversation so far — 12 messages';
+
+  it('opens a text-only message with the summary, its text as sections below (cut at line ends)', async () => {
+    const { deps, sent } = fakes();
+    const long = `${'a'.repeat(2_000)}\n${'b'.repeat(2_000)}`;
+    await postToSlack(
+      { conversationId: 'c-1', channel: 'C1', threadTs: '1.000001', text: long, timeline: summary },
+      deps,
+    );
+    expect(sent[0]?.text).toBe(long);
+    expect(sent[0]?.blocks).toEqual([
+      { type: 'context', elements: [{ type: 'mrkdwn', text: summary }] },
+      { type: 'section', text: { type: 'mrkdwn', text: 'a'.repeat(2_000) } },
+      { type: 'section', text: { type: 'mrkdwn', text: 'b'.repeat(2_000) } },
+    ]);
+  });
+
+  it("puts the summary above a template's blocks, which stay whole", async () => {
+    const { deps, sent } = fakes();
+    const input = {
+      conversationId: 'c-1',
+      channel: 'C1',
+      threadTs: '1.000001',
+      template: {
+        name: 'bug_findings',
+        data: {
+          result: { summary: 'The export route is gone', confidence: 90, severity: 'low' },
+          executionArn: 'arn:aws:states:eu-west-1:123456789012:execution:BugInvestigation:c-1',
+        },
+      },
+    };
+    await postToSlack(input, deps);
+    await postToSlack({ ...input, timeline: summary }, deps);
+    expect(sent[1]?.text).toBe(sent[0]?.text);
+    expect(sent[0]?.blocks?.length).toBeGreaterThan(1);
+    expect(sent[1]?.blocks).toEqual([
+      { type: 'context', elements: [{ type: 'mrkdwn', text: summary }] },
+      ...(sent[0]?.blocks ?? []),
+    ]);
+  });
+});

@@ -1,0 +1,44 @@
+import { type FakeSlack, SlackApiError, type StoredSlackMessage } from './fake-slack.ts';
+import { stateOf } from './instance-state.ts';
+import type { SlackArgs, SlackMethod } from './methods.ts';
+
+/**
+ * `chat.delete` as Slack answers it for a bot token: the bot deletes its own messages only
+ * (`cant_delete_message` otherwise), an unknown ts is `message_not_found`. A reply goes without
+ * a trace; a message with replies stays as Slack's "This message was deleted." so its thread
+ * can still be read. The deleted messages are kept aside for tests (`deletedMessages`).
+ */
+
+export const DELETED_TEXT = 'This message was deleted.';
+
+const deletedOf = (slack: FakeSlack) => stateOf(slack, 'deleted', () => [] as StoredSlackMessage[]);
+
+/** The messages `chat.delete` removed, as they were, in the order deleted. */
+export function deletedMessages(slack: FakeSlack): readonly StoredSlackMessage[] {
+  return deletedOf(slack);
+}
+
+export const DELETE_METHODS: Record<string, SlackMethod> = {
+  'chat.delete': (slack, args) => {
+    const channel = slack.channelId(text(args, 'channel'));
+    const ts = text(args, 'ts');
+    const message = slack.find(channel, ts);
+    if (message.user !== slack.botUserId) throw new SlackApiError('cant_delete_message');
+    deletedOf(slack).push(structuredClone(message));
+    const history = slack.history.get(channel) ?? [];
+    const hasReplies = message.thread_ts === undefined && history.some((m) => m.thread_ts === ts);
+    if (hasReplies) {
+      message.text = DELETED_TEXT;
+      message.blocks = undefined;
+      message.files = undefined;
+    } else history.splice(history.indexOf(message), 1);
+    return { channel, ts };
+  },
+};
+
+function text(args: SlackArgs, name: string): string {
+  const value = args[name];
+  if (typeof value !== 'string' || value === '')
+    throw new SlackApiError('invalid_arguments', `missing required field: ${name}`);
+  return value;
+}
