@@ -126,7 +126,7 @@ describe('a failing test check judged against the base, per test', () => {
     const judged = judgeBuild(state, red(read(['cart > rounds VAT'])), red(read(['cart > rounds VAT'])));
     expect(judged.handOff.next).toBe('reviewer');
     expect(pullRequestBody(judged.state, 'title\n\nsummary', '- files')).toContain(
-      'fails on the base commit too: every failing test fails on the base commit too: cart > rounds VAT',
+      "fails on the base commit too: every failing test the change's own report names fails on the base commit too: cart > rounds VAT",
     );
   });
 });
