@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { drain } from '../../lambdas/kernel/drain.ts';
-import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import { registerWait } from '../../lambdas/kernel/register-wait.ts';
 import { type RouteOutcome, routeEnvelope } from '../../lambdas/kernel/route.ts';
 import { BUG_REGISTRATION } from '../support/conversations.ts';
+import { slackMessage } from '../support/inbox-message.ts';
 import { routerFixture } from '../support/router-fixture.ts';
 
 /**
@@ -15,18 +15,7 @@ import { routerFixture } from '../support/router-fixture.ts';
 
 const f = routerFixture([BUG_REGISTRATION]);
 
-function message(overrides: Partial<InboxMessage> & { ts: string }): InboxMessage {
-  return {
-    kind: 'message',
-    eventId: `Ev${overrides.ts}`,
-    channel: 'C_BUGS',
-    user: 'U_REPORTER',
-    text: 'checkout fails with a 500',
-    mentionsBot: false,
-    receivedAt: '2015-11-21T12:00:00Z',
-    ...overrides,
-  };
-}
+const message = slackMessage;
 
 /** A bug conversation whose reporter wrote `reply` (delivered), now waiting for the reporter. */
 async function waitingAfterReply(reply: string) {

@@ -5,9 +5,11 @@ import {
   type IssueHarness,
   PIPELINE_CHANNEL,
   pipelineIdFor,
+  progressThreadOf,
   type Step,
   startIssueHarness,
   submitAs,
+  toldInSlackAndOnIssue,
 } from '../sandbox/issue-harness.ts';
 import { press, REPO } from './support.ts';
 
@@ -93,12 +95,7 @@ describe('a test report forged by the code under test', () => {
     const issue = await h.openIssue('Rounding of half cents', 'Half a cent should round up.');
     const id = pipelineIdFor(issue);
     h.script(id, steps);
-    const top = await h.waitFor(
-      async () => (await h.messages(PIPELINE_CHANNEL)).filter((m) => m.bot && m.text.includes(`#${issue} `)),
-      (ms) => ms.length === 1,
-      'the progress message',
-    );
-    const thread = top[0]?.ts ?? '';
+    const thread = await progressThreadOf(h, issue);
     // Without the approval the forged report would have let the red check through to a pull
     // request; either way the pipeline leaves the build stage, so wait for whichever comes.
     const asked = await h.waitFor(
@@ -138,18 +135,7 @@ describe('a test report forged by the code under test', () => {
     const rejected = "rejected the failing check let through on the change's own test report";
     expect(state.pipeline.blocked_reason).toContain(`<@U_DEV> ${rejected}`);
     expect(await pulls(issue), 'no pull request after the rejection').toEqual([]);
-    await h.waitFor(
-      async () => (await h.messages(PIPELINE_CHANNEL)).find((m) => m.ts === thread)?.text ?? '',
-      (slack) => slack.includes(rejected),
-      'the reason in Slack',
-    );
-    await h.waitFor(
-      async () =>
-        (await h.github.rest.issues.listComments({ ...REPO, issue_number: issue })).data.map(
-          (c) => c.body ?? '',
-        ),
-      (bodies) => bodies.some((b) => b.includes(rejected)),
-      'the reason on the issue',
-    );
+    const told = await toldInSlackAndOnIssue(h, issue, thread, rejected);
+    expect(told.comments.some((c) => c.includes(BASE_RED))).toBe(true);
   });
 });

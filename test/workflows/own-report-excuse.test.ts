@@ -3,7 +3,7 @@ import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts'
 import { judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
 import { type HandOffContext, handOff } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
 import { OWN_REPORT_PREFIX } from '../../lambdas/workflows/issue-pipeline/report-excuse.ts';
-import { initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+import { freshIssueState, handOffContext } from '../support/issue-state.ts';
 
 /**
  * A failing check excused only on the change's own test report (every failing test it names
@@ -13,20 +13,7 @@ import { initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
  */
 
 const NOW = Date.UTC(2001, 0, 1);
-const fresh = () =>
-  initialState({
-    issue: {
-      number: 7,
-      title: 'Totals',
-      url: 'https://github.com/o/r/issues/7',
-      type: null,
-      original_body: 'b',
-      labels: ['agent'],
-    },
-    startedAt: new Date(NOW).toISOString(),
-    maxAttempts: 3,
-    branch: 'agents/issue-7',
-  });
+const fresh = () => freshIssueState(NOW);
 
 const read = (failed: string[]): TestReport => ({
   status: 'read',
@@ -55,13 +42,7 @@ const red = (tests?: TestReport): BuildResults => ({
   feedback: ['Check "test" exited 1. The end of its output:\ntest output'],
 });
 
-const ctx = (over: Partial<HandOffContext> = {}): HandOffContext => ({
-  limits: { maxTokens: 1_000, maxCostUsd: 1, wallClockMinutes: 60 },
-  protectedGate: { verdict: 'clear', headSha: 'h', files: [], reason: '', approvalText: '' },
-  spend: { tokens: 0, costMicroUsd: 0 },
-  nowMs: NOW,
-  ...over,
-});
+const ctx = (over: Partial<HandOffContext> = {}) => handOffContext(NOW, over);
 
 const review = {
   conversationId: 'c',
