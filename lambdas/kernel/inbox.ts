@@ -33,6 +33,12 @@ export const InboxMessage = z.object({
   threadTs: Id.optional(),
   /** True when the bot was mentioned (`app_mention`, or `<@BOT>` in the text). */
   mentionsBot: z.boolean(),
+  /**
+   * Slack says this is an edit of a message already sent (`message_changed`, or an event that
+   * carries `edited`). The Slack ingress ignores edits before the inbox; an envelope marked
+   * so that reaches the Router anyway is ignored there too: an edit is never a new act.
+   */
+  edited: z.boolean().optional(),
 });
 export type InboxMessage = z.infer<typeof InboxMessage>;
 

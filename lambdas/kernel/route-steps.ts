@@ -262,6 +262,9 @@ async function verifiedSenderType(
   return verifiedRole(people, userId, role);
 }
 
+/** Why an edit is ignored, as the Slack ingress says it. */
+export const EDITED_MESSAGE = 'edited_message';
+
 /** An incoming message of an existing conversation, whatever its source. */
 export interface Incoming {
   kind: 'message' | 'action';
@@ -354,6 +357,18 @@ async function storeClosingCandidate(
   const closing = conversation.closeOnIntent && incoming.user === conversation.ownerId;
   const message = storedMessage(link, incoming, senderType, closing ? 'close' : 'message');
   const stored = await deps.store.putMessage(message);
+  if (stored === 'duplicate') {
+    // Its ts is stored already. A redelivery of this close completes it (a crash between the
+    // store and the close); anything else under that ts, another text or a message that was
+    // not a close, is an edit of what was stored, and an edit never closes or wakes.
+    const first = (await deps.store.readAfterStore(message)).message;
+    if (first?.messageType !== 'close' || first.text !== message.text)
+      return {
+        type: 'ignored',
+        conversationId,
+        reason: `${EDITED_MESSAGE}: ${incoming.ts} was stored before as ${first === undefined ? 'nothing readable' : `a ${first.messageType}${first.text === message.text ? '' : ' with other text'}`}; this version closes and wakes nothing`,
+      };
+  }
   if (!(incoming.user in conversation.participants)) {
     await deps.store.addParticipant(conversationId, incoming.user, senderType);
   }

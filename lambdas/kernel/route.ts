@@ -6,6 +6,7 @@ import { routeApprovalPress } from './route-approval.ts';
 import { routeCommand } from './route-command.ts';
 import { routeAlert, routeGithubEvent } from './route-external.ts';
 import {
+  EDITED_MESSAGE,
   findRegistration,
   type Incoming,
   type RouteOutcome,
@@ -47,6 +48,9 @@ export async function routeEnvelope(envelope: InboxEnvelope, deps: RouterDeps): 
 }
 
 async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Promise<RouteOutcome> {
+  // The ingress ignores edits; this holds behind it: an edit starts, stores, closes and wakes nothing.
+  if (envelope.edited === true)
+    return { type: 'ignored', reason: `${EDITED_MESSAGE}: an edit is never a new act of its sender` };
   if (envelope.threadTs !== undefined) {
     // A reply belongs to whichever conversation owns its thread; the mapping is stored, not guessed.
     const link = await deps.store.findThread(envelope.channel, envelope.threadTs);

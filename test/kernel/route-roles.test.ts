@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
-import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import { People, PeopleDirectory } from '../../lambdas/kernel/people.ts';
 import type { Executions } from '../../lambdas/kernel/ports.ts';
 import { routeEnvelope } from '../../lambdas/kernel/route.ts';
 import { BUG_REGISTRATION } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { slackMessage } from '../support/inbox-message.ts';
 
 /**
  * Roles from configuration in the Router: whoever writes in a thread the conversation gives
@@ -33,18 +33,7 @@ afterAll(async () => db.close());
 
 const deps = () => ({ store, executions, clock, workflows: [BUG_REGISTRATION], botUserId: 'U_BOT', people });
 
-function message(overrides: Partial<InboxMessage> & { ts: string }): InboxMessage {
-  return {
-    kind: 'message',
-    eventId: `Ev${overrides.ts}`,
-    channel: 'C_BUGS',
-    user: 'U_REPORTER',
-    text: 'checkout fails with a 500',
-    mentionsBot: false,
-    receivedAt: '2015-11-21T12:00:00Z',
-    ...overrides,
-  };
-}
+const message = slackMessage;
 
 /** A bug conversation with a summary thread for developers, as the bug workflow anchors it. */
 async function bugWithSummary(root: string): Promise<{ conversationId: string; summary: string }> {

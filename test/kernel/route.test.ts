@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { drain } from '../../lambdas/kernel/drain.ts';
-import type { InboxAction, InboxMessage, InboxSlashCommand } from '../../lambdas/kernel/inbox.ts';
+import type { InboxAction, InboxSlashCommand } from '../../lambdas/kernel/inbox.ts';
 import type { Executions, StartResult, WakeResult } from '../../lambdas/kernel/ports.ts';
 import { registerWait } from '../../lambdas/kernel/register-wait.ts';
 import { type RouteOutcome, routeEnvelope } from '../../lambdas/kernel/route.ts';
@@ -9,6 +9,7 @@ import type { WakeOutput } from '../../lambdas/kernel/tasks.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { BUG_REGISTRATION } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { slackMessage } from '../support/inbox-message.ts';
 
 class RecordingExecutions implements Executions {
   readonly starts: { arn: string; name: string; input: unknown }[] = [];
@@ -65,18 +66,7 @@ const deps = () => ({
   botUserId: 'U_BOT',
 });
 
-function message(overrides: Partial<InboxMessage> & { ts: string }): InboxMessage {
-  return {
-    kind: 'message',
-    eventId: `Ev${overrides.ts}`,
-    channel: 'C_BUGS',
-    user: 'U_REPORTER',
-    text: 'checkout fails with a 500',
-    mentionsBot: false,
-    receivedAt: '2015-11-21T12:00:00Z',
-    ...overrides,
-  };
-}
+const message = slackMessage;
 
 /** A unique thread root per test, so tests share one table without sharing conversations. */
 const root = () => `17000${String(seq).padStart(5, '0')}.000100`;

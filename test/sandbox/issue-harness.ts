@@ -144,3 +144,39 @@ export async function startIssueHarness(
 
 /** An agent's final tool call. */
 export const submitAs = (tool: string, input: unknown): ModelReply => toolUse(tool, input);
+
+/** The ts of issue `issue`'s progress message in the pipeline's channel: the thread it asks in. */
+export async function progressThreadOf(h: IssueHarness, issue: number): Promise<string> {
+  const top = await h.waitFor(
+    async () => (await h.messages(PIPELINE_CHANNEL)).filter((m) => m.bot && m.text.includes(`#${issue} `)),
+    (ms) => ms.length === 1,
+    'the progress message',
+  );
+  return top[0]?.ts ?? '';
+}
+
+/**
+ * Waits until the progress message (`thread`) and a comment on the issue both say `text`, as
+ * they do just after the pipeline ends; returns the message's text and the comments.
+ */
+export async function toldInSlackAndOnIssue(
+  h: IssueHarness,
+  issue: number,
+  thread: string,
+  text: string,
+): Promise<{ slack: string; comments: string[] }> {
+  const slack = await h.waitFor(
+    async () => (await h.messages(PIPELINE_CHANNEL)).find((m) => m.ts === thread)?.text ?? '',
+    (said) => said.includes(text),
+    'the reason in Slack',
+  );
+  const comments = await h.waitFor(
+    async () =>
+      (await h.github.rest.issues.listComments({ ...REPO, issue_number: issue })).data.map(
+        (c) => c.body ?? '',
+      ),
+    (bodies) => bodies.some((b) => b.includes(text)),
+    'the reason on the issue',
+  );
+  return { slack, comments };
+}

@@ -5,6 +5,7 @@ import {
   type IssueHarness,
   PIPELINE_CHANNEL,
   pipelineIdFor,
+  progressThreadOf,
   REPO,
   type Step,
   startIssueHarness,
@@ -72,12 +73,7 @@ describe('the issue pipeline with sensitive paths in the sandbox', () => {
     const issue = await s.openIssue(TITLE, BODY);
     const id = pipelineIdFor(issue);
     s.script(id, steps);
-    const top = await s.waitFor(
-      async () => (await s.messages(PIPELINE_CHANNEL)).filter((m) => m.bot && m.text.includes(`#${issue} `)),
-      (ms) => ms.length === 1,
-      'the progress message',
-    );
-    const thread = top[0]?.ts ?? '';
+    const thread = await progressThreadOf(s, issue);
     const ask = await s.waitFor(
       async () =>
         (await s.messages(PIPELINE_CHANNEL, thread)).find((m) => m.bot && m.text.includes(':lock:')),

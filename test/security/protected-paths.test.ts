@@ -5,9 +5,11 @@ import {
   type IssueHarness,
   PIPELINE_CHANNEL,
   pipelineIdFor,
+  progressThreadOf,
   type Step,
   startIssueHarness,
   submitAs,
+  toldInSlackAndOnIssue,
 } from '../sandbox/issue-harness.ts';
 import { commitOnBranch, press, REPO } from './support.ts';
 
@@ -69,12 +71,7 @@ async function run(title: string, writes: Step[], after?: (issue: number) => Pro
   const id = pipelineIdFor(issue);
   s.script(id, pipeline(writes));
   if (after) await after(issue);
-  const top = await s.waitFor(
-    async () => (await s.messages(PIPELINE_CHANNEL)).filter((m) => m.bot && m.text.includes(`#${issue} `)),
-    (ms) => ms.length === 1,
-    'the progress message',
-  );
-  const thread = top[0]?.ts ?? '';
+  const thread = await progressThreadOf(s, issue);
   const ask = await s.waitFor(
     async () => (await s.messages(PIPELINE_CHANNEL, thread)).find((m) => m.bot && m.text.includes(':lock:')),
     (m) => m !== undefined,
@@ -100,20 +97,8 @@ async function reject(issue: number, id: string, thread: string, ts: string) {
   expect(state.pipeline.status).toBe('blocked');
   expect(await pulls(issue), 'no pull request after the rejection').toEqual([]);
   // The progress message and the issue comment are edited just after the pipeline ends.
-  const slack = await s.waitFor(
-    async () => (await s.messages(PIPELINE_CHANNEL)).find((m) => m.ts === thread)?.text ?? '',
-    (text) => text.includes('rejected the change to protected paths'),
-    'the reason in Slack',
-  );
-  const comments = await s.waitFor(
-    async () =>
-      (await s.github.rest.issues.listComments({ ...REPO, issue_number: issue })).data.map(
-        (c) => c.body ?? '',
-      ),
-    (bodies) => bodies.some((b) => b.includes('rejected the change to protected paths')),
-    'the reason on the issue',
-  );
-  return { reason: state.pipeline.blocked_reason ?? '', slack, comments };
+  const told = await toldInSlackAndOnIssue(s, issue, thread, 'rejected the change to protected paths');
+  return { reason: state.pipeline.blocked_reason ?? '', ...told };
 }
 
 // The attacks run at once: each has an issue, a pipeline, a script and a work branch of its own,

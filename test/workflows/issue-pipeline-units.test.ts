@@ -8,30 +8,12 @@ import { type HandOffContext, handOff, toWriter } from '../../lambdas/workflows/
 import { limitReached } from '../../lambdas/workflows/issue-pipeline/limits.ts';
 import { failureNotice, renderProgress } from '../../lambdas/workflows/issue-pipeline/progress.ts';
 import { retriggerAnswer, retriggerMark } from '../../lambdas/workflows/issue-pipeline/retrigger.ts';
-import { IssueState, initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+import { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+import { freshIssueState, handOffContext } from '../support/issue-state.ts';
 
 const NOW = Date.parse('2015-01-01T10:00:00Z');
-const fresh = () =>
-  initialState({
-    issue: {
-      number: 7,
-      title: 'Totals',
-      url: 'https://github.com/o/r/issues/7',
-      type: null,
-      original_body: 'b',
-      labels: ['agent'],
-    },
-    startedAt: new Date(NOW).toISOString(),
-    maxAttempts: 3,
-    branch: 'agents/issue-7',
-  });
-const ctx = (over: Partial<HandOffContext> = {}): HandOffContext => ({
-  limits: { maxTokens: 1_000, maxCostUsd: 1, wallClockMinutes: 60 },
-  protectedGate: { verdict: 'clear', headSha: 'h', files: [], reason: '', approvalText: '' },
-  spend: { tokens: 0, costMicroUsd: 0 },
-  nowMs: NOW,
-  ...over,
-});
+const fresh = () => freshIssueState(NOW);
+const ctx = (over: Partial<HandOffContext> = {}) => handOffContext(NOW, over);
 const turn = (submission: Record<string, unknown>) => ({
   action: 'submitted' as const,
   sessionId: 's',

@@ -7,7 +7,7 @@ import { readBuildResults } from '../../lambdas/builds/read-build.ts';
 import { failedTests, testName } from '../../lambdas/builds/read-test-report.ts';
 import { failingChecks, judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
 import { pullRequestBody } from '../../lambdas/workflows/issue-pipeline/committer.ts';
-import { initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+import { freshIssueState } from '../support/issue-state.ts';
 
 /**
  * "Pre-existing" judged per test where the test runner writes JUnit XML (read through
@@ -15,20 +15,7 @@ import { initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
  * report the check is judged as a whole, as before, and the pull request says which.
  */
 
-const fresh = () =>
-  initialState({
-    issue: {
-      number: 7,
-      title: 'Totals',
-      url: 'https://github.com/o/r/issues/7',
-      type: null,
-      original_body: 'b',
-      labels: ['agent'],
-    },
-    startedAt: new Date(Date.UTC(2001, 0, 1)).toISOString(),
-    maxAttempts: 3,
-    branch: 'agents/issue-7',
-  });
+const fresh = () => freshIssueState(Date.UTC(2001, 0, 1));
 
 const read = (failed: string[], complete = true, shared: string[] = []): TestReport => ({
   status: 'read',
@@ -126,7 +113,7 @@ describe('a failing test check judged against the base, per test', () => {
     const judged = judgeBuild(state, red(read(['cart > rounds VAT'])), red(read(['cart > rounds VAT'])));
     expect(judged.handOff.next).toBe('reviewer');
     expect(pullRequestBody(judged.state, 'title\n\nsummary', '- files')).toContain(
-      'fails on the base commit too: every failing test fails on the base commit too: cart > rounds VAT',
+      "fails on the base commit too: every failing test the change's own report names fails on the base commit too: cart > rounds VAT",
     );
   });
 });

@@ -30,6 +30,12 @@ export interface FailingCheck {
   preExisting: boolean;
   /** How the tests decided it, where the check's runner reports per test. */
   detail?: string;
+  /**
+   * Excused only on the change's own test report (every test it names as failing fails on the
+   * base too): that report is written inside the code under test, which can leave a failure
+   * out, so the excuse is a person's to grant (report-excuse.ts), never the judge's.
+   */
+  onOwnReport?: true;
 }
 
 /**
@@ -45,7 +51,8 @@ export function failingChecks(branch: BuildResults, base: BuildResults | undefin
     const onBase = baseChecks.get(c.name);
     if (!ranAndFailed(c) || onBase === undefined) return { name: c.name, preExisting: false };
     if (onBase.tests?.status !== 'read') return { name: c.name, preExisting: true };
-    return { name: c.name, ...perTest(c.tests, onBase.tests) };
+    const judged = perTest(c.tests, onBase.tests);
+    return { name: c.name, ...judged, ...(judged.preExisting ? { onOwnReport: true as const } : {}) };
   });
 }
 
@@ -53,11 +60,12 @@ export function failingChecks(branch: BuildResults, base: BuildResults | undefin
  * A check that failed on both, judged per test: a test failing on the base excuses only
  * itself, and only when no other test of either report carries its name (Node's JUnit
  * reporter names no file: two files' tests named alike are one name, and a failure of either
- * is never excused by the other's). The base's report is the trusted one (the base commit's
- * code); the change's is written by the code under test, so it can only narrow what is
- * excused compared with judging the whole check: without a usable
- * report, with an incomplete list, or with no failing test while the check failed (a report
- * that contradicts the check's own status), nothing is excused.
+ * is never excused by the other's). The base's report comes from the base commit's own build;
+ * the change's is written inside the code under test, which can leave out a failure of its
+ * own: so `preExisting` here is only a proposal, which the pipeline puts to a person before a
+ * pull request (report-excuse.ts). Without a usable report, with an incomplete list, or with
+ * no failing test while the check failed (a report that contradicts the check's own status),
+ * nothing is proposed.
  */
 export function perTest(
   branch: TestReport | undefined,
@@ -94,7 +102,7 @@ export function perTest(
     };
   return {
     preExisting: true,
-    detail: `every failing test fails on the base commit too: ${branch.failed.slice(0, 10).join('; ')}`,
+    detail: `every failing test the change's own report names fails on the base commit too: ${branch.failed.slice(0, 10).join('; ')}`,
   };
 }
 
@@ -174,6 +182,7 @@ export function judgeBuild(
         output: c.tail.slice(-2_000),
         pre_existing: preExisting.has(c.name),
         ...judgedText(failing.find((f) => f.name === c.name)),
+        ...(failing.some((f) => f.name === c.name && f.onOwnReport) ? { on_own_report: true } : {}),
         check: c.name.slice(0, 50),
         ...(c.source === undefined ? {} : { source: c.source.slice(0, 200) }),
       })),

@@ -12,6 +12,7 @@ import {
 } from './contract.ts';
 import { limitReached, type PipelineLimits, type PipelineSpend } from './limits.ts';
 import { answeredNotes, notesFor, questionNotes } from './notes.ts';
+import { OWN_REPORT_PREFIX, ownReportExcuse } from './report-excuse.ts';
 import type { IssueState, ModelAgent, Question } from './state.ts';
 
 /**
@@ -265,14 +266,24 @@ function afterReview(state: IssueState, r: ReviewSubmission, ctx: HandOffContext
     );
   if (gate.verdict === 'refused') return block(state, gate.reason);
   state.commit.checked_head = gate.headSha;
-  if (gate.verdict === 'approval') {
-    state.communication.escalations.push({
-      agent: 'reviewer',
-      reason: gate.reason.slice(0, 2_000),
-      requires_human: true,
-      resolved: false,
-    });
-    const reason = gate.approvalText.slice(0, 2_000);
+  // What a person must grant: protected paths, and a failure excused on the change's own report.
+  const excuse = ownReportExcuse(state);
+  const asks = [
+    ...(excuse === undefined ? [] : [{ reason: excuse, text: excuse }]),
+    ...(gate.verdict === 'approval' ? [{ reason: gate.reason, text: gate.approvalText }] : []),
+  ];
+  if (asks.length > 0) {
+    for (const ask of asks)
+      state.communication.escalations.push({
+        agent: 'reviewer',
+        reason: ask.reason.slice(0, 2_000),
+        requires_human: true,
+        resolved: false,
+      });
+    const reason = asks
+      .map((a) => a.text)
+      .join('\n\n')
+      .slice(0, 2_000);
     return { state, handOff: { next: 'approval', attempt: state.pipeline.attempt, notes: [], reason } };
   }
   return { state, handOff: { next: 'committer', attempt: state.pipeline.attempt, notes: [] } };
@@ -333,20 +344,23 @@ function afterPeople(state: IssueState, input: HandOffInput): HandOffResult {
   };
 }
 
-/** The approver's press on the protected change (or none in time). */
+/** The approver's press on the protected change or the excused failure (or none in time). */
 function afterApproval(state: IssueState, input: HandOffInput): HandOffResult {
-  const open = state.communication.escalations.find(
-    (e) => e.reason.startsWith(SENSITIVE_PREFIX) && !e.resolved,
+  const open = state.communication.escalations.filter(
+    (e) => (e.reason.startsWith(SENSITIVE_PREFIX) || e.reason.startsWith(OWN_REPORT_PREFIX)) && !e.resolved,
   );
   const approval = input.approval;
-  // The block names what was refused: the escalation's reason lists the protected files.
-  const what = open === undefined ? '' : `\n${open.reason}`;
+  // The block names what was refused: each escalation's reason lists the files or the checks.
+  const what = open.map((e) => `\n${e.reason}`).join('');
+  const subject = open.every((e) => e.reason.startsWith(OWN_REPORT_PREFIX))
+    ? "the failing check let through on the change's own test report"
+    : 'the change to protected paths';
   if (approval?.outcome !== 'decided') {
-    return block(state, `Nobody approved the change to protected paths in time.${what}`);
+    return block(state, `Nobody approved ${subject} in time.${what}`);
   }
-  if (open !== undefined) open.resolved = true;
+  for (const e of open) e.resolved = true;
   if (approval.decision !== 'approve') {
-    return block(state, `<@${approval.by ?? 'someone'}> rejected the change to protected paths.${what}`);
+    return block(state, `<@${approval.by ?? 'someone'}> rejected ${subject}.${what}`);
   }
   state.pipeline.current_agent = 'committer';
   return { state, handOff: { next: 'committer', attempt: state.pipeline.attempt, notes: [] } };

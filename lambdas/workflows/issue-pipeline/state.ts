@@ -93,6 +93,11 @@ export const CommandRun = z.object({
   source: text(200).optional(),
   /** An addition: how a failure was matched to the base's, per test or as a whole check (build-judge.ts). */
   judged: text(600).optional(),
+  /**
+   * An addition: excused (`pre_existing`) only on the change's own test report, which the code
+   * under test writes; the pull request then waits for a person (report-excuse.ts).
+   */
+  on_own_report: z.boolean().optional(),
 });
 
 export const BuildSection = z.object({

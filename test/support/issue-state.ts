@@ -1,0 +1,27 @@
+import type { HandOffContext } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
+import { initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+
+/** The issue pipeline's document for issue #7 of o/r as the pipeline starts it at `startedAtMs`. */
+export const freshIssueState = (startedAtMs: number) =>
+  initialState({
+    issue: {
+      number: 7,
+      title: 'Totals',
+      url: 'https://github.com/o/r/issues/7',
+      type: null,
+      original_body: 'b',
+      labels: ['agent'],
+    },
+    startedAt: new Date(startedAtMs).toISOString(),
+    maxAttempts: 3,
+    branch: 'agents/issue-7',
+  });
+
+/** The hand-off's context at `nowMs`: generous limits, nothing spent, a diff that touches nothing protected. */
+export const handOffContext = (nowMs: number, over: Partial<HandOffContext> = {}): HandOffContext => ({
+  limits: { maxTokens: 1_000, maxCostUsd: 1, wallClockMinutes: 60 },
+  protectedGate: { verdict: 'clear', headSha: 'h', files: [], reason: '', approvalText: '' },
+  spend: { tokens: 0, costMicroUsd: 0 },
+  nowMs,
+  ...over,
+});
