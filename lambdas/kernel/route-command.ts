@@ -3,7 +3,8 @@ import { type CommandEntity, entityNamedBy, unnamedRefusal } from './command-ent
 import type { InboxSlashCommand } from './inbox.ts';
 import { FINISHED_STATUSES } from './model.ts';
 import { linkStarted } from './route-link.ts';
-import { type RouteOutcome, type RouterDeps, startConversation } from './route-steps.ts';
+import { startConversation } from './route-start.ts';
+import type { RouteOutcome, RouterDeps } from './route-steps.ts';
 import type { WorkflowRegistration } from './workflows.ts';
 
 /**

@@ -2,13 +2,8 @@ import { type AlertSource, storedAnchor } from './anchors.ts';
 import type { InboxAlert, InboxGithubEvent } from './inbox.ts';
 import { FINISHED_STATUSES } from './model.ts';
 import { linkStarted } from './route-link.ts';
-import {
-  findRegistration,
-  type RouteOutcome,
-  type RouterDeps,
-  startConversation,
-  storeIncoming,
-} from './route-steps.ts';
+import { findRegistration, startConversation } from './route-start.ts';
+import { type RouteOutcome, type RouterDeps, storeIncoming } from './route-steps.ts';
 import type { Trigger } from './workflows.ts';
 
 export { issueNumberIn } from './command-entities.ts';

@@ -1,16 +1,8 @@
 import { isCloseIntent } from './close-intent.ts';
 import { answerEnded } from './ended-answer.ts';
 import type { InboxSurface, SurfaceOutcome } from './inbox-surface.ts';
-import { conversationIdFor } from './keys.ts';
-import {
-  anchorKey,
-  FINISHED_STATUSES,
-  type MessageType,
-  type SenderType,
-  type StoredMessage,
-  type ThreadAnchor,
-} from './model.ts';
-import { type PeopleDirectory, UNVERIFIED_ROLE, verifiedRole } from './people.ts';
+import { FINISHED_STATUSES, type MessageType, type SenderType, type StoredMessage } from './model.ts';
+import { type PeopleDirectory, verifiedRole } from './people.ts';
 import type {
   Clock,
   ConversationStore,
@@ -22,13 +14,12 @@ import type {
 import type { Retrigger } from './retrigger.ts';
 import type { ApprovalDeps } from './route-approval.ts';
 import type { StopNotices } from './stop.ts';
-import type { ExecutionInput, ExecutionOrigin } from './tasks.ts';
 import { type WakeCheck, wakeForStoredMessage, wakeIfDue } from './wake.ts';
-import type { Trigger, WorkflowRegistration } from './workflows.ts';
+import type { WorkflowRegistration } from './workflows.ts';
 
 /**
- * The Router's steps, whatever the source of the record: start a conversation,
- * store a message of one and wake it, or answer in the thread of one that has ended.
+ * The Router's steps, whatever the source of the record: store a message of a conversation and
+ * wake it, or answer in the thread of one that has ended (a start is route-start.ts's).
  * `route.ts` (Slack) and `route-external.ts` (GitHub, alerts) decide which.
  */
 
@@ -126,123 +117,6 @@ export type RouteOutcome =
     }
   | { type: 'channel'; outcome: UnownedOutcome }
   | SurfaceOutcome;
-
-export function findRegistration(
-  workflows: readonly WorkflowRegistration[],
-  matches: (trigger: Trigger) => boolean,
-): WorkflowRegistration | undefined {
-  // A channel's own workflow wins over a generic mention trigger.
-  const specific = workflows.find((w) => w.triggers.some((t) => t.type !== 'mention' && matches(t)));
-  return specific ?? workflows.find((w) => w.triggers.some(matches));
-}
-
-/** How a conversation begins: where, by whom, and its opening message. */
-export interface ConversationStart {
-  /** The Slack channel, or a GitHub repository or alert source as an anchor channel. */
-  channel: string;
-  /** The thread the conversation owns from the start (absent: a slash command's, opened by the bot's first post). */
-  threadTs?: string;
-  /** What names the conversation when it has no thread yet (a slash command's trigger id). */
-  originId?: string;
-  /** Who started it: the conversation's owner. */
-  user: string;
-  /**
-   * Who wrote the opening text, when not the owner (a GitHub issue labelled by someone other than
-   * its author): the opening message is theirs, with the role of others in the thread.
-   * @default - the owner
-   */
-  author?: string;
-  ts: string;
-  text: string;
-  receivedAt: string;
-  /** Where a conversation from outside Slack came from, for the workflow. */
-  origin?: ExecutionOrigin;
-}
-
-export async function startConversation(
-  registration: WorkflowRegistration,
-  start: ConversationStart,
-  deps: RouterDeps,
-): Promise<RouteOutcome> {
-  const now = deps.clock.now().toISOString();
-  const { threadTs } = start;
-  const conversationId = conversationIdFor(
-    registration.workflow,
-    start.channel,
-    threadTs ?? start.originId ?? start.ts,
-  );
-  const anchor: ThreadAnchor | undefined = threadTs
-    ? {
-        name: 'origin',
-        channel: start.channel,
-        threadTs,
-        ownerRole: registration.ownerRole,
-        othersRole: registration.othersRole,
-      }
-    : undefined;
-  // Every step below is idempotent, so a redelivery after a crash anywhere in between
-  // completes the start instead of starting twice.
-  await deps.store.createConversation({
-    id: conversationId,
-    workflow: registration.workflow,
-    status: 'active',
-    phase: 'starting',
-    ownerId: start.user,
-    participants: { [start.user]: registration.ownerRole },
-    anchors: anchor ? { [anchorKey(anchor.channel, anchor.threadTs)]: anchor } : {},
-    closeOnIntent: registration.closeOnIntent,
-    closeRequested: false,
-    ledger: {
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      costMicroUsd: 0,
-      transitions: 0,
-      lambdaMs: 0,
-      redactedSecrets: 0,
-      redactedPii: 0,
-      redactedKinds: {},
-      mcpCalls: 0,
-    },
-    createdAt: now,
-    updatedAt: now,
-  });
-  if (anchor) await deps.store.linkThread({ conversationId, ownerId: start.user, anchor });
-  // The opening message is the first turn's input: stored pending, handed over by the first Drain.
-  await deps.store.putMessage({
-    conversationId,
-    ts: start.ts,
-    channel: start.channel,
-    ...(threadTs ? { threadTs } : {}),
-    ...openingSender(registration, start),
-    messageType: 'message',
-    text: start.text,
-    receivedAt: start.receivedAt,
-  });
-  const input: ExecutionInput = {
-    conversationId,
-    workflow: registration.workflow,
-    channel: start.channel,
-    ...(threadTs ? { threadTs } : {}),
-    ownerId: start.user,
-    turn: 0,
-    ...(start.origin ? { origin: start.origin } : {}),
-  };
-  const started = await deps.executions.start(registration.stateMachineArn, conversationId, input);
-  await deps.store.setExecution(conversationId, conversationId, started.executionArn);
-  return { type: 'started', conversationId, workflow: registration.workflow, execution: started.status };
-}
-
-/** The opening message's sender: the owner, or its author with the role of others (unverified if none). */
-function openingSender(
-  registration: WorkflowRegistration,
-  start: ConversationStart,
-): { senderType: SenderType; senderId: string } {
-  if (start.author === undefined || start.author === start.user)
-    return { senderType: registration.ownerRole, senderId: start.user };
-  return { senderType: registration.othersRole ?? UNVERIFIED_ROLE, senderId: start.author };
-}
 
 /** The sender's role in this thread, or null when the thread does not hear them (I5). */
 export function senderTypeIn(link: ThreadLink, userId: string): SenderType | null {

@@ -5,13 +5,12 @@ import type { ThreadLink } from './ports.ts';
 import { routeApprovalPress } from './route-approval.ts';
 import { routeCommand } from './route-command.ts';
 import { routeAlert, routeGithubEvent } from './route-external.ts';
+import { findRegistration, startConversation } from './route-start.ts';
 import {
   EDITED_MESSAGE,
-  findRegistration,
   type Incoming,
   type RouteOutcome,
   type RouterDeps,
-  startConversation,
   storeIncoming,
 } from './route-steps.ts';
 import { type CommandReading, readCommandText, usageOfTrigger } from './slash-command-help.ts';

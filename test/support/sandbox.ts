@@ -29,8 +29,12 @@ import { sandboxReuseKey } from '../../local/sandbox-reuse-key.ts';
  */
 
 const WORKER = Symbol.for('slack-agent-workflows.test.worker-sandbox');
-/** Idle sandboxes a worker keeps for later files; `SANDBOX_REUSE=off` keeps none (each file starts its own). */
-const KEPT = process.env.SANDBOX_REUSE === 'off' ? 0 : 3;
+/**
+ * Idle sandboxes a worker keeps for later files; `SANDBOX_REUSE=off` keeps none (each file starts
+ * its own), and neither does a process that is not a Vitest worker (a benchmark driving a harness:
+ * it has no later file, and a kept sandbox would keep it from exiting).
+ */
+const KEPT = process.env.SANDBOX_REUSE === 'off' || process.env.VITEST === undefined ? 0 : 3;
 
 interface Entry {
   key: string;
