@@ -33,27 +33,42 @@ afterAll(async () => {
   expect(h?.modelFailures ?? []).toEqual([]);
 });
 
+/**
+ * Posts a bug report whose first turn asks `question`, and holds that turn's model call until
+ * `release()`: the returned promise resolves once the held call has begun.
+ */
+async function reportWithHeldTurn(
+  text: string,
+  question: string,
+): Promise<{ report: string; bug: string; release: () => void }> {
+  const report = await h.post(CHANNELS.reports, REPORTER, text);
+  const bug = bugIdFor(report);
+  let release = () => {};
+  const slow = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let asked = false;
+  h.script(bug, [
+    readsHistory(bug),
+    async () => {
+      asked = true;
+      await slow;
+      return submit(ask(question));
+    },
+  ]);
+  await h.eventually(
+    async () => asked,
+    (value) => value,
+    'the slow model call to begin',
+  );
+  return { report, bug, release };
+}
+
 describe('stop in the thread', () => {
   it('ends the running turn only: its timeline closes, and the conversation waits for the reporter', async () => {
-    const report = await h.post(CHANNELS.reports, REPORTER, 'search is slow since this morning');
-    const bug = bugIdFor(report);
-    let release = () => {};
-    const slow = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let asked = false;
-    h.script(bug, [
-      readsHistory(bug),
-      async () => {
-        asked = true;
-        await slow;
-        return submit(ask('Which search page do you mean?'));
-      },
-    ]);
-    await h.eventually(
-      async () => asked,
-      (value) => value,
-      'the slow model call to begin',
+    const { report, bug, release } = await reportWithHeldTurn(
+      'search is slow since this morning',
+      'Which search page do you mean?',
     );
 
     await h.post(CHANNELS.reports, REPORTER, 'Stop', report);
@@ -117,25 +132,9 @@ describe('stop in the thread', () => {
 
 describe('never mind during a turn', () => {
   it("closes the conversation, and the turn's timeline says who closed it", async () => {
-    const report = await h.post(CHANNELS.reports, REPORTER, 'the cart forgets its items');
-    const bug = bugIdFor(report);
-    let release = () => {};
-    const slow = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let asked = false;
-    h.script(bug, [
-      readsHistory(bug),
-      async () => {
-        asked = true;
-        await slow;
-        return submit(ask('Which browser do you use?'));
-      },
-    ]);
-    await h.eventually(
-      async () => asked,
-      (value) => value,
-      'the slow model call to begin',
+    const { report, release } = await reportWithHeldTurn(
+      'the cart forgets its items',
+      'Which browser do you use?',
     );
 
     await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
