@@ -1,6 +1,7 @@
 import { type FakeSlack, SlackApiError, type StoredSlackMessage } from './fake-slack.ts';
 import { stateOf } from './instance-state.ts';
-import type { SlackArgs, SlackMethod } from './methods.ts';
+import { stringArg } from './method-args.ts';
+import type { SlackMethod } from './methods.ts';
 
 /**
  * `chat.delete` as Slack answers it for a bot token: the bot deletes its own messages only
@@ -20,8 +21,8 @@ export function deletedMessages(slack: FakeSlack): readonly StoredSlackMessage[]
 
 export const DELETE_METHODS: Record<string, SlackMethod> = {
   'chat.delete': (slack, args) => {
-    const channel = slack.channelId(text(args, 'channel'));
-    const ts = text(args, 'ts');
+    const channel = slack.channelId(stringArg(args, 'channel'));
+    const ts = stringArg(args, 'ts');
     const message = slack.find(channel, ts);
     if (message.user !== slack.botUserId) throw new SlackApiError('cant_delete_message');
     deletedOf(slack).push(structuredClone(message));
@@ -35,10 +36,3 @@ export const DELETE_METHODS: Record<string, SlackMethod> = {
     return { channel, ts };
   },
 };
-
-function text(args: SlackArgs, name: string): string {
-  const value = args[name];
-  if (typeof value !== 'string' || value === '')
-    throw new SlackApiError('invalid_arguments', `missing required field: ${name}`);
-  return value;
-}

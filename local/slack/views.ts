@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type FakeSlack, SlackApiError } from './fake-slack.ts';
 import { stateOf } from './instance-state.ts';
-import type { SlackArgs, SlackMethod } from './methods.ts';
+import { type SlackArgs, stringArg } from './method-args.ts';
+import type { SlackMethod } from './methods.ts';
 
 /**
  * The fake's app surfaces: views (the App Home a bot publishes per user, the modals it opens
@@ -162,13 +163,6 @@ function objectArg(args: SlackArgs, name: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new SlackApiError('invalid_arguments', `missing required field: ${name}`);
   return value as Record<string, unknown>;
-}
-
-function stringArg(args: SlackArgs, name: string): string {
-  const value = args[name];
-  if (typeof value !== 'string' || value === '')
-    throw new SlackApiError('invalid_arguments', `missing required field: ${name}`);
-  return value;
 }
 
 /** The surfaces of one fake workspace, made on first use. */
