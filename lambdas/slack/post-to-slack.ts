@@ -7,7 +7,7 @@ import type { SlackPostInput, SlackPostOutput } from '../kernel/tasks.ts';
 import { formatUsd } from '../shared/money.ts';
 import { SlackApiError } from './errors.ts';
 import { type RenderedFile, renderTemplate, type TemplateRegistry } from './templates/index.ts';
-import { SECTION_TEXT_LIMIT, truncate } from './templates/text.ts';
+import { MAX_MESSAGE_BLOCKS, SECTION_TEXT_LIMIT, textSections, truncate } from './templates/text.ts';
 import type { PostMessageArgs, SlackClient, SlackPermalinks } from './web-client.ts';
 
 export interface PostDeps {
@@ -211,9 +211,6 @@ function addDelayLine(message: PostMessageArgs, since: string, now: Date): void 
   }
 }
 
-/** Block Kit's limit on a message's blocks. */
-const MAX_BLOCKS = 50;
-
 /**
  * Opens the message with the summary of the timeline it replaces, as a context block (small,
  * grey). The text stays the message's own, so the notification reads the answer. A text-only
@@ -223,21 +220,8 @@ const MAX_BLOCKS = 50;
 function addTimelineSummary(message: PostMessageArgs, summary: string): void {
   const context = { type: 'context', elements: [{ type: 'mrkdwn', text: summary }] };
   const body = message.blocks ?? textSections(message.text);
-  if (body.length >= MAX_BLOCKS) return;
+  if (body.length >= MAX_MESSAGE_BLOCKS) return;
   message.blocks = [context, ...body];
-}
-
-function textSections(text: string): Record<string, unknown>[] {
-  const sections: Record<string, unknown>[] = [];
-  let rest = text;
-  while (rest.length > 0) {
-    const cutAt =
-      rest.length <= SECTION_TEXT_LIMIT ? rest.length : rest.lastIndexOf('\n', SECTION_TEXT_LIMIT);
-    const end = cutAt > 0 ? cutAt : SECTION_TEXT_LIMIT;
-    sections.push({ type: 'section', text: { type: 'mrkdwn', text: rest.slice(0, end) } });
-    rest = rest.slice(end).replace(/^\n/, '');
-  }
-  return sections;
 }
 
 /** The line a conversation's final message ends with: its estimated model cost and tokens. */

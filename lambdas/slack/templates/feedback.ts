@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_MESSAGE_BLOCKS, textSections } from './text.ts';
 import type { Block } from './types.ts';
 
 /**
@@ -72,11 +73,6 @@ export function feedbackBlock(kind: AnswerKind, conversationId?: string): Block 
   };
 }
 
-/** A section holds 3,000 characters of text; a message at most 50 blocks. */
-const SECTION_CHARS = 3_000;
-const MAX_TEXT_SECTIONS = 40;
-const MAX_MESSAGE_BLOCKS = 50;
-
 /**
  * `blocks` with the feedback block appended. An answer with no blocks is shown as its text in
  * sections (cut at line ends where it can), so the buttons can follow it: a message with
@@ -91,20 +87,4 @@ export function withFeedback(
   // Slack refuses a message of more than 50 blocks: the buttons take the last place but one,
   // which SlackPost's cost line may take.
   return [...blocks.slice(0, MAX_MESSAGE_BLOCKS - 2), feedbackBlock(kind, conversationId)];
-}
-
-/** The text as mrkdwn sections of at most 3,000 characters each. */
-export function textSections(text: string): Block[] {
-  const sections: Block[] = [];
-  let rest = text.trim() === '' ? ' ' : text;
-  while (rest.length > 0 && sections.length < MAX_TEXT_SECTIONS) {
-    let cut = rest.length <= SECTION_CHARS ? rest.length : rest.lastIndexOf('\n', SECTION_CHARS);
-    if (cut <= 0) cut = SECTION_CHARS;
-    // Never split a surrogate pair.
-    const code = rest.charCodeAt(cut - 1);
-    if (cut < rest.length && code >= 0xd800 && code <= 0xdbff) cut -= 1;
-    sections.push({ type: 'section', text: { type: 'mrkdwn', text: rest.slice(0, cut) } });
-    rest = rest.slice(cut).replace(/^\n/, '');
-  }
-  return sections;
 }

@@ -1,3 +1,5 @@
+import type { Block } from './types.ts';
+
 /**
  * Text helpers for Block Kit: Slack's size limits, and escaping of text that comes from the
  * model or from people, so it is shown as written and can never ping (`<!channel>`), link
@@ -6,6 +8,10 @@
 
 /** A `section` block's `text` (Block Kit: at most 3,000 characters). */
 export const SECTION_TEXT_LIMIT = 3_000;
+/** The most blocks Slack takes in one message. */
+export const MAX_MESSAGE_BLOCKS = 50;
+/** The most text sections a long text becomes (room left for the blocks added after them). */
+const MAX_TEXT_SECTIONS = 40;
 /** One of a `section` block's `fields` (at most 2,000 characters each). */
 export const FIELD_TEXT_LIMIT = 2_000;
 /** A `header` block's plain text (at most 150 characters). */
@@ -56,4 +62,20 @@ export function plainText(text: string, limit = HEADER_TEXT_LIMIT): string {
 export function labelledSection(label: string, text: string, limit = SECTION_TEXT_LIMIT): string {
   const heading = `*${label}*\n`;
   return `${heading}${mrkdwnText(text, limit - heading.length)}`;
+}
+
+/** The text as mrkdwn sections of at most 3,000 characters each. */
+export function textSections(text: string): Block[] {
+  const sections: Block[] = [];
+  let rest = text.trim() === '' ? ' ' : text;
+  while (rest.length > 0 && sections.length < MAX_TEXT_SECTIONS) {
+    let cut = rest.length <= SECTION_TEXT_LIMIT ? rest.length : rest.lastIndexOf('\n', SECTION_TEXT_LIMIT);
+    if (cut <= 0) cut = SECTION_TEXT_LIMIT;
+    // Never split a surrogate pair.
+    const code = rest.charCodeAt(cut - 1);
+    if (cut < rest.length && code >= 0xd800 && code <= 0xdbff) cut -= 1;
+    sections.push({ type: 'section', text: { type: 'mrkdwn', text: rest.slice(0, cut) } });
+    rest = rest.slice(cut).replace(/^\n/, '');
+  }
+  return sections;
 }
