@@ -10,6 +10,7 @@ import { createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
 import { sandboxRepositoryPath } from './github/sandbox-bot.ts';
+import { keepIdleConnections } from './http-server.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
 import { pointMcpAtSandbox, withDemoMcp } from './mcp/sandbox-mcp.ts';
 import { inProcessFunctions } from './sandbox-functions.ts';
@@ -107,6 +108,7 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
       res.end(JSON.stringify({ error: String(error) }));
     });
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3000, host, resolve);

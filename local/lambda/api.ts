@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { noteActivity } from '../activity.ts';
+import { keepIdleConnections } from '../http-server.ts';
 import { readBody } from '../read-body.ts';
 import { localArn } from '../template.ts';
 import { LambdaFunctionNotFoundError } from './errors.ts';
@@ -158,6 +159,7 @@ export async function listenLambdaApi(
       res.end(JSON.stringify({ Type: 'Service', message: String(error) }));
     });
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

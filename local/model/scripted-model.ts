@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
 import { noteActivity } from '../activity.ts';
+import { keepIdleConnections } from '../http-server.ts';
 import { readBody } from '../read-body.ts';
 import {
   errorTypeFor,
@@ -199,6 +200,7 @@ export async function startScriptedModel(
         res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(error) } }));
       });
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return Object.assign(model, {

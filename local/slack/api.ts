@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import { noteActivity } from '../activity.ts';
+import { keepIdleConnections } from '../http-server.ts';
 import { readBody } from '../read-body.ts';
 import { type FakeSlack, SlackApiError } from './fake-slack.ts';
 import { SLACK_METHODS, type SlackArgs, UPLOAD_PATH } from './methods.ts';
@@ -128,6 +129,7 @@ export async function listenFakeSlack(
       res.end(error instanceof Error ? error.message : String(error));
     });
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

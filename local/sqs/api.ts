@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from '../http-server.ts';
 import { readBody } from '../read-body.ts';
 import { SqsError } from './errors.ts';
 import { SqsQueueService, type SqsQueueServiceOptions, type SqsRequest } from './queue-service.ts';
@@ -106,6 +107,7 @@ export async function listenSqsApi(
     }
     void handler(req, res);
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
