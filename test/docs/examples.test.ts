@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/free-port.ts';
 import { processCpuTicks } from '../../local/process-cpu.ts';
 import { runProcess } from '../../local/process-host.ts';
@@ -15,7 +16,8 @@ import { answerBindings, placeholders, type ShellCommand, shellBlocks } from './
  * changed), and every request must be answered 2xx. A placeholder such as `<report ts>` takes
  * what the page says the earlier command answers (`# -> {"ts":"<report ts>"}`), or, where the page
  * says to look it up, what the sandbox shows once the workflow got there (the findings' ts once
- * the findings are posted, the pull request once it is opened): so each page's story has to run.
+ * the page's findings are posted, the pull request once the bot links it in their thread): so
+ * each page's story has to run.
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -72,24 +74,31 @@ async function startDev(): Promise<DevSandbox> {
 let dev: DevSandbox | undefined;
 /** The running sandbox's CPU time: a wait on it fails when it stops working, not when it is slow. */
 const devProgress = () => processCpuTicks(dev?.process.pid);
-afterEach(async () => {
-  dev?.process.kill('SIGTERM');
-  dev = undefined;
-});
 
-/** Every sandbox process the file started, the next page's included. */
+/** Every sandbox process the file started. */
 const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+/** Stopped and waited for: the file ends when its sandbox has. */
+afterAll(async () => {
+  await Promise.all(
+    children.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }),
+  );
 });
 
 /**
- * Each page runs against a fresh sandbox of its own, started when the page begins. (Starting the
- * next page's sandbox while a page runs saved seconds, but two sandboxes starting at once on a
- * cold template cache left the second one's bug scenario without findings: one at a time.)
+ * The pages run one after another against one sandbox, started by the first page (a start is
+ * seconds of CPU, mostly loading modules): as a reader who keeps `npm run dev` running while
+ * reading page after page. No page's story needs an empty sandbox, as long as what a page looks
+ * up comes from its own conversations (`origins`). A sandbox that exited is replaced, so one
+ * page's crash fails that page and not the pages after it.
  */
-async function sandboxFor(_page: string): Promise<DevSandbox> {
-  return startDev();
+async function sandboxFor(): Promise<DevSandbox> {
+  if (dev === undefined || dev.process.exitCode !== null) dev = await startDev();
+  return dev;
 }
 
 interface Message {
@@ -98,6 +107,8 @@ interface Message {
   bot_id?: string;
   text: string;
   thread_ts?: string;
+  /** On a top-level message: the conversation whose thread it opens. */
+  conversation_id?: string;
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -106,46 +117,142 @@ async function getJson<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** The newest top-level message the bot posted in a channel, once there is one. */
-async function newestBotMessage(base: string, channel: string, accept: (m: Message) => boolean) {
-  const messages = await eventually(
-    () => getJson<{ messages: Message[] }>(`${base}/sandbox/slack/messages?channel=${channel}`),
-    (page) => page.messages.some((m) => (m.bot || m.bot_id !== undefined) && accept(m)),
+interface Conversation {
+  id: string;
+  anchors: { name: string; channel: string; threadTs: string }[];
+}
+
+/**
+ * Where each page's conversations began: the Slack messages it posted at the top level
+ * (`<channel> <ts>`) and the GitHub issues it opened (`github:<repo> <number>`), by the answers
+ * the sandbox gave. Several pages post the same report to the same channel, and a page's work
+ * goes on after its last command (its findings may come while the next page runs): what a page
+ * looks up must come from its own conversations, never from an earlier page's.
+ */
+const origins = new Map<string, Set<string>>();
+
+/** The origin a request's answer names, if it starts a conversation there. */
+function originOf(command: string, body: string): string | undefined {
+  const answer = (() => {
+    try {
+      return JSON.parse(body) as { ts?: string; number?: number };
+    } catch {
+      return {};
+    }
+  })();
+  if (command.includes('/sandbox/slack/post') && !/"thread_ts"/.test(command) && answer.ts) {
+    const channel = /"channel"\s*:\s*"(\w+)"/.exec(command)?.[1];
+    return channel && `${channel} ${answer.ts}`;
+  }
+  if (command.includes('/sandbox/github/issues') && answer.number !== undefined) {
+    const repo = /"repo"\s*:\s*"([\w./-]+)"/.exec(command)?.[1];
+    return repo && `github:${repo} ${answer.number}`;
+  }
+  return undefined;
+}
+
+/** What a page's lookups need: the sandbox, and what was there before the page began. */
+interface PageRun {
+  base: string;
+  page: string;
+  /** The conversations the sandbox had when the page began. */
+  before: Set<string>;
+  /** What the page bound so far (`<findings ts>` for the pull request's link). */
+  bound: Map<string, string>;
+}
+
+async function conversationsOf(base: string): Promise<Conversation[]> {
+  return (await getJson<{ conversations: Conversation[] }>(`${base}/sandbox/conversations`)).conversations;
+}
+
+/**
+ * The page's conversations so far: those begun at something the page sent, and those begun
+ * while it ran at something no earlier page sent (a slash command or an alarm names no origin
+ * in its answer).
+ */
+async function pageConversations(run: PageRun): Promise<Set<string>> {
+  const own = origins.get(run.page) ?? new Set<string>();
+  const earlier = new Set(
+    [...origins].filter(([page]) => page !== run.page).flatMap(([, sent]) => [...sent]),
+  );
+  const mine = (await conversationsOf(run.base)).filter((c) => {
+    const at = c.anchors.map((a) => `${a.channel} ${a.threadTs}`);
+    if (at.some((a) => own.has(a))) return true;
+    return !run.before.has(c.id) && !at.some((a) => earlier.has(a));
+  });
+  return new Set(mine.map((c) => c.id));
+}
+
+/** The newest top-level message the bot posted in a channel for one of the page's conversations. */
+async function newestBotMessage(run: PageRun, channel: string, accept: (m: Message) => boolean) {
+  const found = await eventually(
+    async () => {
+      const mine = await pageConversations(run);
+      const { messages } = await getJson<{ messages: Message[] }>(
+        `${run.base}/sandbox/slack/messages?channel=${channel}`,
+      );
+      return messages.filter(
+        (m) =>
+          (m.bot || m.bot_id !== undefined) &&
+          m.conversation_id !== undefined &&
+          mine.has(m.conversation_id) &&
+          accept(m),
+      );
+    },
+    (messages) => messages.length > 0,
     `a bot message in ${channel}`,
     // A whole agent turn on `npm run dev`'s settings, while the suite's first files start beside it
     // on a cold clone, can take minutes: the wait fails only when the sandbox stops working.
     { stallMs: 60_000, intervalMs: 250, progress: devProgress },
   );
-  const mine = messages.messages.filter((m) => (m.bot || m.bot_id !== undefined) && accept(m));
-  return mine.at(-1)?.ts ?? '';
+  return found.at(-1)?.ts ?? '';
 }
 
 /**
- * Placeholders a page leaves to the reader to look up, by page: where the reader would find them.
- * `<n>` is the pull request on the bug page (the issue's number on the pipeline page is bound
- * by its answer comment).
+ * Placeholders a page leaves to the reader to look up, by page: where the reader would find them,
+ * for the page's own conversations. `<n>` is the pull request on the bug page, whose link the bot
+ * posts in the findings thread (the issue's number on the pipeline page is bound by its answer
+ * comment).
  */
-const LOOKUPS: Record<string, (base: string, page: string) => Promise<string>> = {
-  'findings ts': (base) =>
-    newestBotMessage(base, 'C_BUG_SUMMARIES', (m) => m.text.startsWith('Bug findings')),
-  'incident ts': (base) => newestBotMessage(base, 'C_INCIDENTS', () => true),
-  name: async (base) => {
-    const { executions } = await eventually(
-      () => getJson<{ executions: Array<{ name: string }> }>(`${base}/sandbox/executions`),
-      (page) => page.executions.length > 0,
+const LOOKUPS: Record<string, (run: PageRun) => Promise<string>> = {
+  'findings ts': (run) => newestBotMessage(run, 'C_BUG_SUMMARIES', (m) => m.text.startsWith('Bug findings')),
+  'incident ts': (run) => newestBotMessage(run, 'C_INCIDENTS', () => true),
+  name: async (run) => {
+    const found = await eventually(
+      async () => {
+        const mine = await pageConversations(run);
+        const { executions } = await getJson<{ executions: Array<{ name: string }> }>(
+          `${run.base}/sandbox/executions`,
+        );
+        // A conversation's executions are named after it (a continuation adds a suffix).
+        return executions.filter((e) => [...mine].some((id) => e.name === id || e.name.startsWith(`${id}-`)));
+      },
+      (executions) => executions.length > 0,
       'an execution',
     );
-    return executions[0]?.name ?? '';
+    // Newest first, as the sandbox lists them.
+    return found[0]?.name ?? '';
   },
-  n: async (base, page) => {
-    if (!page.endsWith('bug-investigation.md')) throw new Error(`${page}: <n> is not bound by an answer`);
-    const repo = await eventually(
-      () => getJson<{ pulls: Array<{ number: number }> }>(`${base}/sandbox/github/repos/demo/webshop`),
-      (view) => view.pulls.length > 0,
+  n: async (run) => {
+    if (!run.page.endsWith('bug-investigation.md'))
+      throw new Error(`${run.page}: <n> is not bound by an answer`);
+    const findings = run.bound.get('findings ts');
+    if (findings === undefined) throw new Error(`${run.page}: <n> is looked up in the findings thread`);
+    const link = await eventually(
+      async () => {
+        const { messages } = await getJson<{ messages: Message[] }>(
+          `${run.base}/sandbox/slack/messages?channel=C_BUG_SUMMARIES&thread_ts=${findings}`,
+        );
+        const links = messages
+          .filter((m) => m.bot || m.bot_id !== undefined)
+          .flatMap((m) => [...m.text.matchAll(/\/pulls?\/(\d+)/g)].map((match) => match[1] ?? ''));
+        return links.at(-1);
+      },
+      (number) => number !== undefined,
       'the pull request',
       { stallMs: 60_000, intervalMs: 250, progress: devProgress },
     );
-    return String(repo.pulls[0]?.number);
+    return link ?? '';
   },
 };
 
@@ -213,10 +320,10 @@ async function runPage(page: string) {
     block.commands.some((c) => c.text.includes('localhost:3000')),
   );
   expect(blocks.length, `${page} has sandbox examples`).toBeGreaterThan(0);
-  dev = await sandboxFor(page);
-  const started = dev;
+  const started = await sandboxFor();
   try {
-    return await runStory(page, blocks, started.url);
+    const before = new Set((await conversationsOf(started.url)).map((c) => c.id));
+    return await runStory(page, blocks, { base: started.url, page, before, bound: new Map() });
   } catch (error) {
     const printed = started.output().trim().slice(-3_000);
     if (error instanceof Error && printed) error.message += `\n--- the sandbox printed:\n${printed}`;
@@ -224,8 +331,10 @@ async function runPage(page: string) {
   }
 }
 
-async function runStory(page: string, blocks: ReturnType<typeof shellBlocks>, base: string) {
-  const bound = new Map<string, string>();
+async function runStory(page: string, blocks: ReturnType<typeof shellBlocks>, run: PageRun) {
+  const { base, bound } = run;
+  const sent = new Set<string>();
+  origins.set(page, sent);
   let requests = 0;
   for (const block of blocks) {
     const assignments: string[] = [];
@@ -238,7 +347,7 @@ async function runStory(page: string, blocks: ReturnType<typeof shellBlocks>, ba
       for (const name of placeholders(text)) {
         const lookup = LOOKUPS[name];
         let value = bound.get(name);
-        if (value === undefined && lookup) value = await lookup(base, page);
+        if (value === undefined && lookup) value = await lookup(run);
         if (value === undefined) throw new Error(`${page}:${block.line}: nothing says what <${name}> is`);
         bound.set(name, value);
         text = text.replaceAll(`<${name}>`, value);
@@ -247,6 +356,8 @@ async function runStory(page: string, blocks: ReturnType<typeof shellBlocks>, ba
       const body = await runCommand({ ...command, text }, assignments, base);
       if (isAssignment(command.text)) assignments.push(command.text);
       if (body === undefined) continue;
+      const origin = originOf(text, body);
+      if (origin) sent.add(origin);
       requests++;
       for (const { placeholder, field } of answerBindings(command.answer ?? '')) {
         const value = (JSON.parse(body) as Record<string, unknown>)[field];
