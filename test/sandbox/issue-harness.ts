@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Octokit } from '@octokit/rest';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
+import { scratchDirectory } from '../../infra/scratch.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { DynamoIssueStateStore } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
@@ -60,7 +61,18 @@ function pipelineIdOf(request: RecordedModelRequest): string | undefined {
 
 export async function startIssueHarness(
   config: SlackAgentsConfigInput = {},
-  options: { model?: 'scripted' | 'demo'; env?: Record<string, string> } = {},
+  options: {
+    model?: 'scripted' | 'demo';
+    env?: Record<string, string>;
+    /**
+     * Replay a checks build of a tree, buildspec and environment already built in this run
+     * instead of running its commands again (local/codebuild/build-memo.ts): the judge still
+     * reads the build's phases, log and test report through CodeBuild's API. For scenarios that
+     * only need a build's outcome, never one that stops, times out or watches a build run.
+     * @default false
+     */
+    buildMemo?: boolean;
+  } = {},
 ): Promise<IssueHarness> {
   const scripted = options.model !== 'demo';
   const scripts = new Map<string, Step[]>();
@@ -92,6 +104,9 @@ export async function startIssueHarness(
       ...options.env,
     },
     logLevel: 'SILENT',
+    ...(options.buildMemo === true
+      ? { buildMemo: process.env.SANDBOX_BUILD_MEMO_DIR ?? scratchDirectory('sandbox-build-memo-') }
+      : {}),
   });
   const api = async <T>(path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${sandbox.url}${path}`, {
