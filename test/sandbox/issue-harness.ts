@@ -1,6 +1,3 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Octokit } from '@octokit/rest';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { scratchDirectory } from '../../infra/scratch.ts';
@@ -95,9 +92,9 @@ export async function startIssueHarness(
       issuePipeline: { repository: 'demo/webshop', ...(config.issuePipeline as object | undefined) },
     },
     // Without model settings the sandbox's offline demo model plays the agents. The code tools'
-    // tarball cache is this sandbox's own: test files run in parallel, each with its own GitHub.
+    // tarball cache is the sandbox's own (it names one per sandbox, kept while later files of
+    // this worker reuse it), so files with the same settings share one sandbox.
     env: {
-      CODE_CACHE_DIR: await mkdtemp(join(tmpdir(), 'issue-pipeline-code-')),
       ...(scripted
         ? { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' }
         : {}),
