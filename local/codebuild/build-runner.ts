@@ -170,7 +170,8 @@ async function commandsOrReplay(
     if (!control.interrupted()) {
       const phases = build.phases.slice(firstPhase).map(recordedPhase);
       const files = await reportFiles(plan.buildspec.reports, source.dir);
-      await plan.memo.keep(key, { phases, lines }, source.dir, files);
+      // A memo that cannot be written only means the next build runs its commands.
+      await plan.memo.keep(key, { phases, lines }, source.dir, files).catch(() => undefined);
     }
     return source.dir;
   } finally {
