@@ -77,6 +77,13 @@ export interface SandboxOptions {
    * starts on the same directory (local/sandbox-state.ts). Such a sandbox is never reused.
    */
   state?: string;
+  /**
+   * A directory where CodeBuild keeps what each build's commands did, and replays it for a later
+   * build of the same tree, buildspec and environment (local/codebuild/build-memo.ts): for tests
+   * whose builds are deterministic and run the same checks on the same files again and again.
+   * @default every build runs its commands
+   */
+  buildMemo?: string;
 }
 
 export interface Sandbox {

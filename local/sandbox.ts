@@ -334,6 +334,7 @@ async function openHost(
   // A build runs real code: its minutes are real ones (stretched, never shrunk, by the time scale).
   const codebuild = new CodeBuildService({
     minuteMs: 60_000 * Math.max(1, options.timeScale),
+    ...(options.buildMemo === undefined ? {} : { memoDir: options.buildMemo }),
     // A project whose source is a repository of the sandbox's GitHub builds from it on disk.
     resolveLocation: (location) => {
       const github = link.world()?.github;

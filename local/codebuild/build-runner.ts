@@ -2,6 +2,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HostedProcess, ProcessFailedError, startProcess } from '../process-host.ts';
+import { BuildMemo, recordedPhase, replayInto } from './build-memo.ts';
+import { finishPhase, isRunning, stamp, startPhase } from './build-phases.ts';
 import { COMMAND_SCRIPT, type CommandEnd, failureReason } from './build-script.ts';
 import { type ParsedBuildspec, PHASE_NAMES } from './buildspec.ts';
 import {
@@ -13,7 +15,8 @@ import {
   isolationNote,
 } from './isolation.ts';
 import { type BuildLogs, lineSplitter } from './logs.ts';
-import type { Build, BuildPhase, BuildStatus, PhaseContext, PhaseType } from './model.ts';
+import type { Build, PhaseContext, PhaseType } from './model.ts';
+import { reportFiles } from './reports.ts';
 
 /** What one build runs: where its source is, which version, its commands and environment. */
 export interface BuildPlan {
@@ -37,6 +40,12 @@ export interface BuildPlan {
    * @default no reports
    */
   readonly collectReports?: (sourceDir: string) => Promise<string[]>;
+  /**
+   * Where what the commands of a build did is kept, and replayed for a later build of the same
+   * tree, buildspec and environment instead of running them again (build-memo.ts).
+   * @default every build runs its commands
+   */
+  readonly memo?: BuildMemo;
 }
 
 export interface RunningBuild {
@@ -83,14 +92,15 @@ export function runBuild(build: Build, plan: BuildPlan, logs: BuildLogs, now: ()
         child = c;
       });
       if (source !== undefined && !ending) {
-        await runCommands(build, plan, source, workDir, log, now, {
-          setChild: (c) => {
+        const control = {
+          setChild: (c: HostedProcess) => {
             child = c;
           },
           interrupted: () => ending !== undefined,
-        });
-        if (plan.collectReports !== undefined) {
-          const arns = await plan.collectReports(source);
+        };
+        const reportsFrom = await commandsOrReplay(build, plan, source, workDir, log, now, control);
+        if (reportsFrom !== undefined && plan.collectReports !== undefined) {
+          const arns = await plan.collectReports(reportsFrom);
           if (arns.length > 0) build.reportArns = arns;
         }
       }
@@ -124,7 +134,63 @@ export function runBuild(build: Build, plan: BuildPlan, logs: BuildLogs, now: ()
   return { done, stop: () => interrupt('STOPPED') };
 }
 
-/** DOWNLOAD_SOURCE: clones the repository and checks out the version; the checkout's path, or undefined when it failed. */
+/**
+ * Runs the build's commands, or replays those of an earlier build of its memo key (recording
+ * them when they ran to their end); where its test reports are to be read from, or undefined
+ * when it was interrupted before anything ran.
+ */
+async function commandsOrReplay(
+  build: Build,
+  plan: BuildPlan,
+  source: { dir: string; tree: string },
+  workDir: string,
+  log: (line: string) => void,
+  now: () => Date,
+  control: { setChild: (child: HostedProcess) => void; interrupted: () => boolean },
+): Promise<string | undefined> {
+  if (plan.memo === undefined) {
+    await runCommands(build, plan, source.dir, workDir, log, now, control);
+    return source.dir;
+  }
+  const key = await memoKey(plan, source.tree);
+  const memo = await plan.memo.recallOrClaim(key, control.interrupted);
+  if (memo === undefined) return undefined;
+  if ('recalled' in memo) {
+    replayInto(build, memo.recalled, log, now);
+    return memo.recalled.reportsDir;
+  }
+  try {
+    const lines: string[] = [];
+    const firstPhase = build.phases.length;
+    const record = (line: string) => {
+      lines.push(line);
+      log(line);
+    };
+    await runCommands(build, plan, source.dir, workDir, record, now, control);
+    if (!control.interrupted()) {
+      const phases = build.phases.slice(firstPhase).map(recordedPhase);
+      const files = await reportFiles(plan.buildspec.reports, source.dir);
+      // A memo that cannot be written only means the next build runs its commands.
+      await plan.memo.keep(key, { phases, lines }, source.dir, files).catch(() => undefined);
+    }
+    return source.dir;
+  } finally {
+    await memo.release();
+  }
+}
+
+/** The memo's key of this build, its checkout's tree being `tree`. */
+async function memoKey(plan: BuildPlan, tree: string): Promise<string> {
+  return BuildMemo.key({
+    tree,
+    buildspec: plan.buildspec,
+    environment: plan.environment,
+    isolation: await isolationMode(),
+    projectRoot: plan.projectRoot ?? process.cwd(),
+  });
+}
+
+/** DOWNLOAD_SOURCE: clones the repository and checks out the version; the checkout's path and tree, or undefined when it failed. */
 async function downloadSource(
   build: Build,
   plan: BuildPlan,
@@ -132,7 +198,7 @@ async function downloadSource(
   container: (message: string) => void,
   now: () => Date,
   setChild: (child: HostedProcess) => void,
-): Promise<string | undefined> {
+): Promise<{ dir: string; tree: string } | undefined> {
   const phase = startPhase(build, 'DOWNLOAD_SOURCE', now());
   const sourceDir = join(workDir, 'src');
   const version = plan.sourceVersion?.replace(/^refs\/heads\//, '');
@@ -148,11 +214,14 @@ async function downloadSource(
     await git(
       version ? ['-C', sourceDir, 'checkout', '--quiet', version] : ['-C', sourceDir, 'checkout', '--quiet'],
     );
-    build.resolvedSourceVersion = (await git(['-C', sourceDir, 'rev-parse', 'HEAD'])).trim();
+    const [commit = '', tree = ''] = (await git(['-C', sourceDir, 'rev-parse', 'HEAD', 'HEAD^{tree}'])).split(
+      '\n',
+    );
+    build.resolvedSourceVersion = commit.trim();
     container(`CODEBUILD_SRC_DIR=${sourceDir}`);
     container(`Phase complete: DOWNLOAD_SOURCE State: SUCCEEDED`);
     finishPhase(phase, 'SUCCEEDED', now());
-    return sourceDir;
+    return { dir: sourceDir, tree: tree.trim() };
   } catch (error) {
     const reason = ((error as { stderr?: string }).stderr ?? (error as Error).message).trim();
     const message = `CLIENT_ERROR: could not get the source ${plan.location}${version ? ` at ${version}` : ''}: ${reason}`;
@@ -284,30 +353,6 @@ function runCommand(
   );
 }
 
-function isRunning(phase: BuildPhase): boolean {
-  return phase.phaseStatus === undefined && phase.phaseType !== 'COMPLETED';
-}
-
-function startPhase(build: Build, phaseType: PhaseType, at: Date): BuildPhase {
-  // A running phase has no status yet, as BatchGetBuilds shows it.
-  const phase: BuildPhase = { phaseType, startTime: at };
-  build.phases.push(phase);
-  build.currentPhase = phaseType;
-  return phase;
-}
-
-function finishPhase(
-  phase: BuildPhase,
-  status: Exclude<BuildStatus, 'IN_PROGRESS'>,
-  at: Date,
-  context?: PhaseContext,
-): void {
-  phase.phaseStatus = status;
-  phase.endTime = at;
-  phase.durationInSeconds = Math.max(0, Math.round((at.getTime() - phase.startTime.getTime()) / 1000));
-  if (context) phase.contexts = [context];
-}
-
 /** git without the user's configuration, prompts or hooks. */
 function gitEnvironment(): NodeJS.ProcessEnv {
   return {
@@ -317,10 +362,4 @@ function gitEnvironment(): NodeJS.ProcessEnv {
     GIT_CONFIG_GLOBAL: '/dev/null',
     HOME: tmpdir(),
   };
-}
-
-/** CodeBuild's `[Container]` timestamp, e.g. `2026/11/23 19:30:00.123456`. */
-function stamp(at: Date): string {
-  const iso = at.toISOString();
-  return `${iso.slice(0, 10).replace(/-/g, '/')} ${iso.slice(11, 23)}000`;
 }

@@ -72,7 +72,7 @@ export class ReportStore {
       const groupName = `${build.projectName}-${group.name}`;
       const arn = `arn:aws:codebuild:${this.region}:${this.account}:report/${groupName}:${randomUUID()}`;
       const base = resolve(sourceDir, group.baseDirectory ?? '.');
-      const files = (await listFiles(base)).filter((file) => group.files.some((p) => globMatches(p, file)));
+      const files = await groupFiles(group, base);
       const cases: TestCase[] = [];
       let unreadable = false;
       const created = this.now();
@@ -167,6 +167,25 @@ export class ReportStore {
   clear(): void {
     this.reports.clear();
   }
+}
+
+/** The files of the checkout at `sourceDir` that `groups` read (relative to `sourceDir`, `/`-separated). */
+export async function reportFiles(groups: readonly ReportGroupSpec[], sourceDir: string): Promise<string[]> {
+  const found = new Set<string>();
+  for (const group of groups) {
+    const base = resolve(sourceDir, group.baseDirectory ?? '.');
+    for (const file of await groupFiles(group, base)) {
+      const path = relative(sourceDir, join(base, file)).split(sep).join('/');
+      // A base directory outside the checkout reads nothing of it.
+      if (!path.startsWith('../')) found.add(path);
+    }
+  }
+  return [...found];
+}
+
+/** The files under `base` one group's patterns match. */
+async function groupFiles(group: ReportGroupSpec, base: string): Promise<string[]> {
+  return (await listFiles(base)).filter((file) => group.files.some((p) => globMatches(p, file)));
 }
 
 /** Every file under `base` (relative, `/`-separated), without `.git` and `node_modules`. */

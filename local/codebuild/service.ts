@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { BuildMemo } from './build-memo.ts';
 import { type RunningBuild, runBuild } from './build-runner.ts';
 import { parseBuildspec } from './buildspec.ts';
 import { CodeBuildApiError, invalidInput } from './errors.ts';
@@ -33,6 +34,13 @@ export interface CodeBuildServiceOptions {
   resolveLocation?: (location: string) => string;
   /** Sees every log line of every build (group `/aws/codebuild/<project>`, stream per build). */
   onLogEvent?: (groupName: string, streamName: string, event: LogEvent) => void;
+  /**
+   * A directory where what each build's commands did is kept by tree, buildspec and environment,
+   * and replayed for a later build with the same three instead of running them again. Only for
+   * builds whose commands depend on nothing else (build-memo.ts says what that excludes).
+   * @default every build runs its commands
+   */
+  memoDir?: string;
 }
 
 /**
@@ -49,8 +57,10 @@ export class CodeBuildService {
   private readonly region: string;
   private readonly account: string;
   private readonly now: () => Date;
+  private readonly memo: BuildMemo | undefined;
 
   constructor(private readonly options: CodeBuildServiceOptions = {}) {
+    this.memo = options.memoDir === undefined ? undefined : new BuildMemo(options.memoDir);
     this.region = options.region ?? 'us-east-1';
     this.account = options.account ?? '000000000000';
     this.now = options.now ?? (() => new Date());
@@ -176,6 +186,7 @@ export class CodeBuildService {
         environment,
         timeoutMs: timeoutInMinutes * (this.options.minuteMs ?? 60_000),
         projectRoot: this.options.projectRoot ?? process.cwd(),
+        ...(this.memo === undefined ? {} : { memo: this.memo }),
         ...(buildspec.reports.length === 0
           ? {}
           : {

@@ -63,7 +63,7 @@ export function makeRepository(
   const write = (content: Record<string, string>) => {
     for (const [name, text] of Object.entries(content)) writeFileSync(join(path, name), text);
     git('add', '-A');
-    git('commit', '--quiet', '-m', 'files');
+    git('commit', '--quiet', '--allow-empty', '-m', 'files');
   };
   git('init', '--quiet', '--initial-branch=main');
   write(files);

@@ -1,8 +1,6 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Octokit } from '@octokit/rest';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
+import { scratchDirectory } from '../../infra/scratch.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { DynamoIssueStateStore } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
@@ -60,7 +58,18 @@ function pipelineIdOf(request: RecordedModelRequest): string | undefined {
 
 export async function startIssueHarness(
   config: SlackAgentsConfigInput = {},
-  options: { model?: 'scripted' | 'demo'; env?: Record<string, string> } = {},
+  options: {
+    model?: 'scripted' | 'demo';
+    env?: Record<string, string>;
+    /**
+     * Replay a checks build of a tree, buildspec and environment already built in this run
+     * instead of running its commands again (local/codebuild/build-memo.ts): the judge still
+     * reads the build's phases, log and test report through CodeBuild's API. For scenarios that
+     * only need a build's outcome, never one that stops, times out or watches a build run.
+     * @default false
+     */
+    buildMemo?: boolean;
+  } = {},
 ): Promise<IssueHarness> {
   const scripted = options.model !== 'demo';
   const scripts = new Map<string, Step[]>();
@@ -83,15 +92,18 @@ export async function startIssueHarness(
       issuePipeline: { repository: 'demo/webshop', ...(config.issuePipeline as object | undefined) },
     },
     // Without model settings the sandbox's offline demo model plays the agents. The code tools'
-    // tarball cache is this sandbox's own: test files run in parallel, each with its own GitHub.
+    // tarball cache is the sandbox's own (it names one per sandbox, kept while later files of
+    // this worker reuse it), so files with the same settings share one sandbox.
     env: {
-      CODE_CACHE_DIR: await mkdtemp(join(tmpdir(), 'issue-pipeline-code-')),
       ...(scripted
         ? { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '2' }
         : {}),
       ...options.env,
     },
     logLevel: 'SILENT',
+    ...(options.buildMemo === true
+      ? { buildMemo: process.env.SANDBOX_BUILD_MEMO_DIR ?? scratchDirectory('sandbox-build-memo-') }
+      : {}),
   });
   const api = async <T>(path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${sandbox.url}${path}`, {

@@ -46,7 +46,10 @@ const steps: Step[] = [
 describe('the issue pipeline with sensitive paths in the sandbox', () => {
   let s: IssueHarness;
   beforeAll(async () => {
-    s = await startIssueHarness({ issuePipeline: { sensitivePaths: ['src/checkout.ts'] } });
+    s = await startIssueHarness(
+      { issuePipeline: { sensitivePaths: ['src/checkout.ts'] } },
+      { buildMemo: true },
+    );
   });
   afterAll(async () => {
     await s?.stop();

@@ -17,7 +17,7 @@ import {
 
 let h: IssueHarness;
 beforeAll(async () => {
-  h = await startIssueHarness({}, { model: 'demo' });
+  h = await startIssueHarness({}, { model: 'demo', buildMemo: true });
 });
 afterAll(async () => {
   await h?.stop();

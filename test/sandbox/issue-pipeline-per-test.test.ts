@@ -20,7 +20,7 @@ import {
 
 let h: IssueHarness;
 beforeAll(async () => {
-  h = await startIssueHarness();
+  h = await startIssueHarness({}, { buildMemo: true });
 });
 afterAll(async () => {
   await h?.stop();
