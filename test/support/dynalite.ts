@@ -1,5 +1,5 @@
+import { EventEmitter } from 'node:events';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { PassThrough } from 'node:stream';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { keepIdleConnections } from '../../local/http-server.ts';
@@ -89,20 +89,32 @@ export function handlerEnvironment(db: { tableName: string; endpoint: string }):
 /**
  * Signs as SigV4 does in form only: the Authorization header and X-Amz-Date that dynalite
  * requires, with the test credentials and a placeholder signature (dynalite never checks it).
+ * The headers change once a second, so they are made once a second.
  */
 const placeholderSigner = {
   async sign<R extends { headers: Record<string, string> }>(request: R): Promise<R> {
-    const now = new Date()
-      .toISOString()
-      .replace(/[-:]/g, '')
-      .replace(/\.\d{3}/, '');
-    request.headers['x-amz-date'] = now;
-    request.headers.authorization =
-      `AWS4-HMAC-SHA256 Credential=test/${now.slice(0, 8)}/us-east-1/dynamodb/aws4_request, ` +
-      `SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`;
+    const { date, authorization } = placeholderHeaders();
+    request.headers['x-amz-date'] = date;
+    request.headers.authorization = authorization;
     return request;
   },
 };
+
+let placeholder = { second: -1, date: '', authorization: '' };
+function placeholderHeaders(): { date: string; authorization: string } {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== placeholder.second) {
+    const date = new Date(second * 1000)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+    const authorization =
+      `AWS4-HMAC-SHA256 Credential=test/${date.slice(0, 8)}/us-east-1/dynamodb/aws4_request, ` +
+      `SignedHeaders=host;x-amz-date, Signature=${'0'.repeat(64)}`;
+    placeholder = { second, date, authorization };
+  }
+  return placeholder;
+}
 
 interface SignedRequest {
   method: string;
@@ -111,7 +123,11 @@ interface SignedRequest {
   body?: string | Uint8Array;
 }
 
-/** A request handler for the SDK that answers through `server`'s request listener, in process. */
+/**
+ * A request handler for the SDK that answers through `server`'s request listener, in process.
+ * The listener reads a request as a stream's events (`data`, then `end`); a plain emitter gives
+ * it those, the body a tick after the listener has subscribed, as a socket would.
+ */
 function inProcessHandler(server: Server) {
   const listener = server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
   return {
@@ -121,28 +137,37 @@ function inProcessHandler(server: Server) {
       return new Promise<{
         response: { statusCode: number; headers: Record<string, string>; body: Uint8Array };
       }>((resolve, reject) => {
-        const req = Object.assign(new PassThrough(), {
-          method: request.method,
-          url: request.path,
-          headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v])),
-        });
         const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
+        const req = Object.assign(new EventEmitter(), { method: request.method, url: request.path, headers });
+        const responseHeaders: Record<string, string> = {};
         const res = {
           statusCode: 200,
           contentType: undefined as string | undefined,
           setHeader: (name: string, value: unknown) => {
-            headers[name.toLowerCase()] = String(value);
+            responseHeaders[name.toLowerCase()] = String(value);
           },
           end: (body?: string) => {
-            resolve({ response: { statusCode: res.statusCode, headers, body: Buffer.from(body ?? '') } });
+            resolve({
+              response: {
+                statusCode: res.statusCode,
+                headers: responseHeaders,
+                body: Buffer.from(body ?? ''),
+              },
+            });
           },
         };
         try {
           listener(req as unknown as IncomingMessage, res as unknown as ServerResponse);
-          req.end(request.body ?? '');
         } catch (error) {
           reject(error);
+          return;
         }
+        process.nextTick(() => {
+          if (request.body !== undefined && request.body.length > 0)
+            req.emit('data', Buffer.from(request.body));
+          req.emit('end');
+        });
       });
     },
   };
