@@ -44,11 +44,14 @@ let github: Octokit;
 beforeAll(async () => {
   ({ browser, started: h } = await launchBeside(
     () =>
-      startBugHarness({
-        bugInvestigation: { repository: 'demo/webshop' },
-        reporterWaitSeconds: 600_000,
-        developerWaitSeconds: 600_000,
-      }),
+      startBugHarness(
+        {
+          bugInvestigation: { repository: 'demo/webshop' },
+          reporterWaitSeconds: 600_000,
+          developerWaitSeconds: 600_000,
+        },
+        { buildMemo: true },
+      ),
     (harness) => harness.stop(),
   ));
   github = new Octokit({

@@ -12,7 +12,10 @@ import { type BugHarness, CHANNELS, DEVELOPER, REPORTER, startBugHarness } from 
 
 let h: BugHarness;
 beforeAll(async () => {
-  h = await startBugHarness({ bugInvestigation: { repository: 'demo/webshop' } }, { model: 'demo' });
+  h = await startBugHarness(
+    { bugInvestigation: { repository: 'demo/webshop' } },
+    { model: 'demo', buildMemo: true },
+  );
 });
 afterAll(() => h?.stop());
 

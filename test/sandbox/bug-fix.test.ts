@@ -40,7 +40,7 @@ const REPORT =
   'Checkout totals are too high when I use a discount code: 2 T-shirts with SAVE10 in region DE charge 48.53 instead of 47.77, steps: add to cart, apply code, pay.';
 
 beforeAll(async () => {
-  h = await startBugHarness({ bugInvestigation: { repository: 'demo/webshop' } });
+  h = await startBugHarness({ bugInvestigation: { repository: 'demo/webshop' } }, { buildMemo: true });
   github = new Octokit({
     baseUrl: h.sandbox.github.apiUrl,
     auth: h.sandbox.github.createUserToken('demo-maintainer'),

@@ -1,5 +1,6 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
+import { scratchDirectory } from '../../infra/scratch.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { promptLines } from '../../local/model/demo-text.ts';
@@ -110,6 +111,14 @@ export interface HarnessOptions {
   clock?: 'real' | 'manual';
   /** The handlers' log level (Powertools'); a test that reads what a handler logged raises it. @default 'SILENT' */
   logLevel?: 'INFO' | 'SILENT';
+  /**
+   * Replay a fix's checks build of a tree, buildspec and environment already built in this run
+   * instead of running its commands again (local/codebuild/build-memo.ts): the workflow still
+   * reads the build's phases, log and test report through CodeBuild's API. For scenarios that
+   * only need a build's outcome, never one that stops, times out or watches a build run.
+   * @default false
+   */
+  buildMemo?: boolean;
 }
 
 export async function startBugHarness(
@@ -149,6 +158,9 @@ export async function startBugHarness(
         }
       : { ...slackRetryPacing(timeScale), ...options.env },
     logLevel: options.logLevel ?? 'SILENT',
+    ...(options.buildMemo === true
+      ? { buildMemo: process.env.SANDBOX_BUILD_MEMO_DIR ?? scratchDirectory('sandbox-build-memo-') }
+      : {}),
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
 
