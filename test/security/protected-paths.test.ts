@@ -72,9 +72,19 @@ async function run(title: string, writes: Step[], after?: (issue: number) => Pro
   s.script(id, pipeline(writes));
   if (after) await after(issue);
   const thread = await progressThreadOf(s, issue);
-  const ask = await s.waitFor(
-    async () => (await s.messages(PIPELINE_CHANNEL, thread)).find((m) => m.bot && m.text.includes(':lock:')),
-    (m) => m !== undefined,
+  // The probe also reads where the pipeline is (its status, agent and attempt change only when
+  // it moves on), so a wait that gives up says where the pipeline stopped.
+  const { ask } = await s.waitFor(
+    async () => {
+      const messages = await s.messages(PIPELINE_CHANNEL, thread);
+      const state = await s.documents.load(id).catch(() => undefined);
+      return {
+        ask: messages.find((m) => m.bot && m.text.includes(':lock:')),
+        pipeline: state?.pipeline,
+        messages: messages.length,
+      };
+    },
+    (seen) => seen.ask !== undefined,
     'the approval request',
     240,
   );
