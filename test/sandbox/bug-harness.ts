@@ -1,6 +1,5 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
-import { scratchDirectory } from '../../infra/scratch.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { promptLines } from '../../local/model/demo-text.ts';
@@ -17,6 +16,7 @@ import {
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { slackRetryPacing } from '../../local/sandbox-pacing.ts';
 import type { ManualClock } from '../../local/stepfunctions/clock.ts';
+import { buildMemoOption } from '../support/build-memo.ts';
 import { eventually, until } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 
@@ -158,9 +158,7 @@ export async function startBugHarness(
         }
       : { ...slackRetryPacing(timeScale), ...options.env },
     logLevel: options.logLevel ?? 'SILENT',
-    ...(options.buildMemo === true
-      ? { buildMemo: process.env.SANDBOX_BUILD_MEMO_DIR ?? scratchDirectory('sandbox-build-memo-') }
-      : {}),
+    ...buildMemoOption(options.buildMemo),
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
 

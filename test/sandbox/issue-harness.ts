@@ -1,6 +1,5 @@
 import { Octokit } from '@octokit/rest';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
-import { scratchDirectory } from '../../infra/scratch.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { DynamoIssueStateStore } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
@@ -11,6 +10,7 @@ import {
   toolUse,
 } from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
+import { buildMemoOption } from '../support/build-memo.ts';
 import { eventually, until } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 
@@ -101,9 +101,7 @@ export async function startIssueHarness(
       ...options.env,
     },
     logLevel: 'SILENT',
-    ...(options.buildMemo === true
-      ? { buildMemo: process.env.SANDBOX_BUILD_MEMO_DIR ?? scratchDirectory('sandbox-build-memo-') }
-      : {}),
+    ...buildMemoOption(options.buildMemo),
   });
   const api = async <T>(path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${sandbox.url}${path}`, {
