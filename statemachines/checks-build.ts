@@ -19,6 +19,14 @@ export interface ChecksBuildProjectProps {
   /** The REST API base URL (`github.baseUrl`): `https://api.github.com` or `https://HOST/api/v3`. */
   readonly githubBaseUrl: string;
   readonly build: BuildSettings;
+  /**
+   * What it builds: an agent's work branch, or the base commit the branch is judged against.
+   * The base gets a project of its own, so its own role: a build of the branch under test holds
+   * the credentials of its project's role, which may write that project's test reports and
+   * logs, never the base's.
+   * @default 'branch'
+   */
+  readonly builds?: 'branch' | 'base';
 }
 
 /** The clone URL of `repository` on the GitHub that `githubBaseUrl` serves. */
@@ -49,7 +57,10 @@ export class ChecksBuildProject extends Construct {
             reportBuildStatus: false,
           });
     this.project = new codebuild.Project(this, 'Project', {
-      description: `Checks of ${props.repository} on an agent's work branch`,
+      description:
+        props.builds === 'base'
+          ? `Checks of ${props.repository} on the base commit an agent's work branch is judged against`
+          : `Checks of ${props.repository} on an agent's work branch`,
       source,
       // Every start brings the buildspec "Define checks" wrote; the project's own runs nothing.
       buildSpec: codebuild.BuildSpec.fromObject(refusingBuildspec()),

@@ -24,6 +24,8 @@ export interface BuildFacts {
   /** The check it ran (`install`: the install alone). */
   check: string;
   id?: string | undefined;
+  /** The build's ARN: its test reports must name it as their execution. */
+  arn?: string | undefined;
   /** CodeBuild's `buildStatus`; NOT_STARTED when StartBuild refused it. */
   status: string;
   phases: readonly PhaseFacts[];

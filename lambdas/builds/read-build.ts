@@ -7,6 +7,7 @@ import type { ReadTestReport } from './read-test-report.ts';
 /** The fields of Step Functions' `Build` (PascalCase) this reads; the rest is ignored. */
 const SfnBuild = z.object({
   Id: z.string().optional(),
+  Arn: z.string().optional(),
   BuildStatus: z.string().optional(),
   Phases: z
     .array(
@@ -52,7 +53,7 @@ export async function readBuildResults(
     result.tests =
       readTests === undefined
         ? { status: 'missing', reason: 'no reader of CodeBuild reports was given' }
-        : await readTests(build.reportArns ?? []);
+        : await readTests({ arn: build.arn, reportArns: build.reportArns ?? [] });
   }
   return buildResults({
     attempt: input.attempt,
@@ -93,6 +94,7 @@ async function buildFacts(outcome: ChecksBuildOutcome, logs: CloudWatchLogsClien
   return {
     check: outcome.check,
     id: parsed.Id,
+    arn: parsed.Arn,
     status,
     phases,
     lines,

@@ -2,9 +2,11 @@ import {
   BatchGetReportsCommand,
   type CodeBuildClient,
   DescribeTestCasesCommand,
+  type Report,
   type TestCase,
 } from '@aws-sdk/client-codebuild';
 import { MAX_FAILED_TESTS, MAX_TEST_NAME_CHARS, type TestReport } from './contract.ts';
+import { REPORT_GROUP } from './junit-report.ts';
 
 /**
  * A checks build's per-test results from CodeBuild's report API: `BatchGetReports` for the
@@ -12,10 +14,21 @@ import { MAX_FAILED_TESTS, MAX_TEST_NAME_CHARS, type TestReport } from './contra
  * failed test whose name other cases share is known (`shared`): a failure is only ever matched
  * to the base's by its name, and a name two tests carry matches neither for sure. What the
  * runner printed is never read: the cases are what CodeBuild parsed from the report file.
+ *
+ * A report counts only if it is the build's own: made by that build (`executionId` is the
+ * build's ARN) in that build's project's report group (`<project>-tests`, in the build's
+ * account and region). A report made any other way (through the report API with a role's
+ * credentials, say) is not read, and the build counts as having no usable report.
  */
 
+/** The build whose reports are read: its ARN (`Build.Arn`) and the reports it lists. */
+export interface ReportedBuild {
+  arn: string | undefined;
+  reportArns: readonly string[];
+}
+
 /** Reads the per-test results of a build's reports. */
-export type ReadTestReport = (reportArns: readonly string[]) => Promise<TestReport>;
+export type ReadTestReport = (build: ReportedBuild) => Promise<TestReport>;
 
 /** Pages of cases read at most per report (100 cases a page): 10,000 tests. */
 const MAX_PAGES = 100;
@@ -54,10 +67,40 @@ export function failedTests(
   return { failed: names, shared: names.filter((name) => (count.get(name) ?? 0) > 1) };
 }
 
+/**
+ * The ARN of the report group a build's test report belongs in, from the build's ARN
+ * (`arn:<partition>:codebuild:<region>:<account>:build/<project>:<id>`); undefined when the ARN
+ * is not a build's.
+ */
+export function ownReportGroupArn(buildArn: string): string | undefined {
+  const match = /^arn:([^:]+):codebuild:([^:]+):(\d+):build\/([^:]+):[^:]+$/.exec(buildArn);
+  if (match === null) return undefined;
+  const [, partition, region, account, project] = match;
+  return `arn:${partition}:codebuild:${region}:${account}:report-group/${project}-${REPORT_GROUP}`;
+}
+
+/** Why `report` is not `buildArn`'s own test report, or undefined when it is. */
+export function foreignReport(
+  report: Pick<Report, 'arn' | 'executionId' | 'reportGroupArn'>,
+  buildArn: string,
+): string | undefined {
+  if (report.executionId !== buildArn)
+    return `report ${report.arn ?? '(no ARN)'} was not made by this build (its execution is ${report.executionId ?? 'not named'})`;
+  const group = ownReportGroupArn(buildArn);
+  if (report.reportGroupArn !== group)
+    return `report ${report.arn ?? '(no ARN)'} is not in this build's report group (it is in ${report.reportGroupArn ?? 'none'})`;
+  return undefined;
+}
+
 export function codeBuildTestReports(client: CodeBuildClient): ReadTestReport {
-  return async (reportArns) => {
+  return async ({ arn, reportArns }) => {
     if (reportArns.length === 0) return { status: 'missing', reason: 'the build has no test report' };
+    if (arn === undefined)
+      return { status: 'missing', reason: "the build's ARN is not known, so its reports cannot be checked" };
     const { reports = [] } = await client.send(new BatchGetReportsCommand({ reportArns: [...reportArns] }));
+    // One report not of this build's own making spoils them all: which failures it hid is not known.
+    const foreign = reports.map((r) => foreignReport(r, arn)).find((why) => why !== undefined);
+    if (foreign !== undefined) return { status: 'missing', reason: foreign };
     const usable = reports.filter((r) => r.arn !== undefined && r.status !== 'INCOMPLETE');
     if (usable.length === 0)
       return { status: 'missing', reason: 'the test runner wrote no report CodeBuild could read' };

@@ -1,11 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import type { Construct } from 'constructs';
 import type { IssuePipelineSettings } from '../../lambdas/workflows/issue-pipeline/config.ts';
 import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { agentTurn } from '../agent-turn.ts';
 import { approvalWait } from '../approval-wait.ts';
-import { ChecksBuildProject, checksBuilds } from '../checks-build.ts';
 import {
   catchFailure,
   catchTimeout,
@@ -19,12 +17,11 @@ import { failConversation, setConversationFields } from '../kernel-records.ts';
 import { lambdaTask } from '../lambda-task.ts';
 import { catchModelStop, modelRefused, noteModelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
-import { defineWorkflow, type KernelResources, requireChannel } from '../workflow-module.ts';
+import { defineWorkflow, requireChannel } from '../workflow-module.ts';
+import { buildStage } from './build-stage.ts';
 import type { IssueFunctionId } from './functions.ts';
 import { agentStates, FAILURE_TEXT, ISSUE_PIPELINE_STATES, SENSITIVE_CHANGE_DECISION } from './states.ts';
 import type { IssueTask, IssueTaskPayload } from './tasks.ts';
-
-type Kernel = KernelResources<IssueFunctionId, IssuePipelineSettings>;
 
 const AGENTS: readonly ModelAgent[] = ['triage', 'analyst', 'writer', 'reviewer'];
 const conversationId = sfn.JsonPath.stringAt('$.conversationId');
@@ -320,76 +317,3 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     return start.next(begin).next(showProgress);
   },
 });
-
-/** The Build stage: the work branch's checks, judged (code); the base commit's when it is needed. */
-function buildStage(
-  scope: Construct,
-  kernel: Kernel,
-  task: IssueTask,
-  showProgress: sfn.IChainable,
-  failed: sfn.IChainable,
-): { build: sfn.IChainable; base: sfn.IChainable } {
-  const S = ISSUE_PIPELINE_STATES;
-  const { settings } = kernel;
-  const checks = new ChecksBuildProject(scope, 'ChecksBuild', {
-    repository: settings.repository ?? '',
-    githubBaseUrl: kernel.config.github.baseUrl,
-    build: settings.build,
-  });
-  const run = (name: string, judge: sfn.IChainable) => {
-    // A failed, timed-out or refused build is an outcome to judge, not the end of the pipeline.
-    const builds = checksBuilds(scope, {
-      stateName: name,
-      project: checks.project,
-      build: settings.build,
-      itemsPath: '$.build.checks.builds',
-      resultPath: '$.build.builds',
-    });
-    catchFailure(builds, failed);
-    builds.next(judge);
-    return builds;
-  };
-  const judge = (name: string, kind: 'branch' | 'base') => {
-    const judged = task(
-      name,
-      'IssueJudgeBuild',
-      {
-        attempt: sfn.JsonPath.numberAt('$.handOff.attempt'),
-        kind,
-        baseSha: sfn.JsonPath.stringAt('$.pipeline.baseSha'),
-        checks: sfn.JsonPath.listAt('$.build.checks.checks'),
-        builds: sfn.JsonPath.listAt('$.build.builds'),
-      },
-      '$.handOff',
-    );
-    catchFailure(judged, failed);
-    judged.next(showProgress);
-    return judged;
-  };
-  // Each build starts afresh: nothing of an earlier attempt's checks or builds is read.
-  const prepare = (name: string) =>
-    sfn.Pass.jsonPath(scope, name, { result: sfn.Result.fromObject({}), resultPath: '$.build' });
-  // Each build's commands come from the configuration or the base commit, never from the branch
-  // under test; the base build is defined by the base itself (so nothing it lacks is refused).
-  const define = (name: string, head: string) => {
-    const defined = task(
-      name,
-      'IssueDefineChecks',
-      {
-        branch: sfn.JsonPath.stringAt(head),
-        base: sfn.JsonPath.stringAt('$.pipeline.baseSha'),
-        commands: settings.build.commands,
-      },
-      '$.build.checks',
-    );
-    catchFailure(defined, failed);
-    return defined;
-  };
-  const build = prepare(S.prepareBuild)
-    .next(define(S.defineChecks, '$.pipeline.branch'))
-    .next(run(S.build, judge(S.judgeBuild, 'branch')));
-  const base = prepare(S.prepareBaseBuild)
-    .next(define(S.defineBaseChecks, '$.pipeline.baseSha'))
-    .next(run(S.buildBase, judge(S.judgeBaseBuild, 'base')));
-  return { build, base };
-}

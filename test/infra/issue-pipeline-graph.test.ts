@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { agentStates, ISSUE_PIPELINE_STATES as S } from '../../statemachines/issue-pipeline/states.ts';
-import { type AslState, definitions, registrationsText, templateOf } from './template.ts';
+import {
+  type AslState,
+  definitions,
+  registrationsText,
+  renderIntrinsics,
+  resourcesOfType,
+  templateOf,
+} from './template.ts';
 
 /**
  * The issue pipeline's graph as deployed: the design's agents as states, the hub's
@@ -172,6 +179,33 @@ describe('the issue_pipeline definition', () => {
         'builds.$': '$.build.builds',
       });
     }
+  });
+
+  it("builds the base in a project of its own, whose test reports the branch's builds cannot write", () => {
+    const projectOf = (build: string) => {
+      const one = (state(build).ItemProcessor as { States: Record<string, AslState> }).States[
+        `${build}: one check`
+      ];
+      return /^<(\w+)>$/.exec(
+        String((one?.Parameters as { ProjectName?: unknown } | undefined)?.ProjectName),
+      )?.[1];
+    };
+    const branch = projectOf(S.build);
+    const base = projectOf(S.buildBase);
+    const projects = resourcesOfType(template, 'AWS::CodeBuild::Project');
+    expect(branch !== undefined && base !== undefined && branch !== base).toBe(true);
+    const roleOf = (project: string) =>
+      /^<(\w+)\.Arn>$/.exec(renderIntrinsics(projects[project]?.Properties.ServiceRole))?.[1];
+    const branchRole = roleOf(branch ?? '');
+    expect(branchRole).toBeDefined();
+    expect(branchRole).not.toBe(roleOf(base ?? ''));
+    // Every grant to the branch project's role names its own project, never the base's.
+    const granted = Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${branchRole}"`))
+      .map((policy) => JSON.stringify(policy.Properties.PolicyDocument));
+    expect(granted.join('\n')).toContain(`"Ref":"${branch}"`);
+    expect(granted.join('\n')).toContain('report-group/');
+    expect(granted.join('\n')).not.toContain(`"Ref":"${base}"`);
   });
 
   it('starts on the configured label and on /fix, naming issues of the repository', () => {

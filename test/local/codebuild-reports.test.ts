@@ -5,7 +5,11 @@ import {
   type TestCase,
 } from '@aws-sdk/client-codebuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeBuildTestReports } from '../../lambdas/builds/read-test-report.ts';
+import {
+  codeBuildTestReports,
+  foreignReport,
+  ownReportGroupArn,
+} from '../../lambdas/builds/read-test-report.ts';
 import { parseJunit } from '../../local/codebuild/junit.ts';
 import { globMatches } from '../../local/codebuild/reports.ts';
 import { createProject, finished, makeRepository, startCodeBuild } from './codebuild.harness.ts';
@@ -124,7 +128,10 @@ describe("the sandbox CodeBuild's test reports", () => {
     const done = await nodeTestBuild('a.test.ts b.test.ts');
     expect(done.buildStatus).toBe('FAILED');
 
-    const report = await codeBuildTestReports(cb.client)(done.reportArns ?? []);
+    const report = await codeBuildTestReports(cb.client)({
+      arn: done.arn,
+      reportArns: done.reportArns ?? [],
+    });
 
     expect(report).toEqual({
       status: 'read',
@@ -133,6 +140,39 @@ describe("the sandbox CodeBuild's test reports", () => {
       complete: true,
       shared: ['test > rounds VAT'],
     });
+  });
+
+  it("reads no report that is not the build's own: another build's, or one outside its project's group", async () => {
+    const [one, other] = await Promise.all([nodeTestBuild('cart.test.ts'), nodeTestBuild('cart.test.ts')]);
+    const read = codeBuildTestReports(cb.client);
+    expect(await read({ arn: one.arn, reportArns: one.reportArns ?? [] })).toMatchObject({ status: 'read' });
+    // The other build's report listed as this one's: its execution is the other build.
+    expect(await read({ arn: one.arn, reportArns: other.reportArns ?? [] })).toEqual({
+      status: 'missing',
+      reason: `report ${other.reportArns?.[0]} was not made by this build (its execution is ${other.arn})`,
+    });
+    expect(await read({ arn: undefined, reportArns: one.reportArns ?? [] })).toEqual({
+      status: 'missing',
+      reason: "the build's ARN is not known, so its reports cannot be checked",
+    });
+    // Made by the build, but kept in a group of another project (a name that only starts alike).
+    const buildArn = 'arn:aws:codebuild:us-east-1:000000000000:build/checks:0b6c2a36';
+    expect(ownReportGroupArn(buildArn)).toBe(
+      'arn:aws:codebuild:us-east-1:000000000000:report-group/checks-tests',
+    );
+    expect(
+      foreignReport(
+        {
+          arn: 'arn:aws:codebuild:us-east-1:000000000000:report/checks-base-tests:1',
+          executionId: buildArn,
+          reportGroupArn: 'arn:aws:codebuild:us-east-1:000000000000:report-group/checks-base-tests',
+        },
+        buildArn,
+      ),
+    ).toBe(
+      "report arn:aws:codebuild:us-east-1:000000000000:report/checks-base-tests:1 is not in this build's report group (it is in arn:aws:codebuild:us-east-1:000000000000:report-group/checks-base-tests)",
+    );
+    expect(ownReportGroupArn('arn:aws:codebuild:us-east-1:000000000000:project/checks')).toBeUndefined();
   });
 
   it('makes an INCOMPLETE report when the runner wrote no file', async () => {

@@ -276,6 +276,13 @@ describe('the issue pipeline in the sandbox', () => {
     const { data: main } = await h.github.rest.repos.getBranch({ ...REPO, branch: 'main' });
     const baseline = await h.documents.baseline('demo/webshop', main.commit.sha);
     expect(baseline?.results.checks.find((c) => c.name === 'test')?.exitCode).toBe(1);
+    // The base built in a project of its own (the sandbox names a project by its logical id):
+    // the branch's builds hold another project's role.
+    const projects = new Set(
+      (baseline?.results.buildIds ?? []).map((buildId) => buildId.split(':')[0] ?? ''),
+    );
+    expect([...projects]).toEqual([expect.stringMatching(/BaseChecksBuildProject[0-9A-F]{8}$/)]);
+    expect(h.sandbox.codebuild.batchGetProjects([...projects]).projectsNotFound).toEqual([]);
   });
 
   it("asks people, ignores an answer from someone without write access, and goes on with a writer's issue comment", async () => {

@@ -140,6 +140,10 @@ describe.concurrent('protected paths, decided on the branch and not on the agent
       /`sh -c 'tsx --test --test-reporter=spec [^`]* test\/\*\.test\.ts'` \(from the base commit [0-9a-f]{7}\): passed/,
     );
     expect(checks).not.toContain('lint');
+    // Who let the protected change through, as the press recorded it.
+    expect(pull?.body).toMatch(
+      /## Approved by people\n\n- The change touches protected paths: approved in Slack by user `U_DEV` at \d{4}-\d\d-\d\dT/,
+    );
   });
 
   it('sees ./.github and .GitHub as .github, and a rejection blocks with the files named', async () => {

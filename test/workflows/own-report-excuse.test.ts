@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts';
 import { judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
+import { pullRequestBody } from '../../lambdas/workflows/issue-pipeline/committer.ts';
 import { type HandOffContext, handOff } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
-import { OWN_REPORT_PREFIX } from '../../lambdas/workflows/issue-pipeline/report-excuse.ts';
+import {
+  OWN_REPORT_PREFIX,
+  UNREPORTED_BASE_PREFIX,
+} from '../../lambdas/workflows/issue-pipeline/report-excuse.ts';
 import { freshIssueState, handOffContext } from '../support/issue-state.ts';
 
 /**
@@ -59,7 +63,7 @@ const approval = (decision: string) => ({
   conversationId: 'c',
   agent: 'reviewer' as const,
   mode: 'approval' as const,
-  approval: { outcome: 'decided' as const, decision, by: 'U_DEV' },
+  approval: { outcome: 'decided' as const, decision, by: 'U_DEV', at: '2001-01-01T00:05:00.000Z' },
 });
 
 /** The state after the judge excused the test check per test on the change's own report. */
@@ -130,5 +134,62 @@ describe("a failure excused on the change's own test report", () => {
     const rejected = handOff(state, approval('reject'), ctx());
     expect(rejected.state.pipeline.blocked_reason).toContain('rejected the change to protected paths');
     expect(rejected.state.pipeline.blocked_reason).toContain('cart > rounds VAT');
+  });
+});
+
+describe("a failure excused as a whole because the base's per-test report is missing", () => {
+  /** The base's run of a check whose runner reports per test, but left no report CodeBuild kept. */
+  const unreported = red({
+    status: 'missing',
+    reason: 'the test runner wrote no report CodeBuild could read',
+  });
+
+  it('is marked so, and says why on the record', () => {
+    const run = judgeBuild(
+      fresh(),
+      red(read(['cart > rounds VAT'])),
+      unreported,
+    ).state.build.commands_run.find((c) => c.check === 'test');
+    expect(run).toMatchObject({
+      pre_existing: true,
+      base_unreported: true,
+      judged:
+        "the base commit's run left no per-test report (the test runner wrote no report CodeBuild could read), so judged as a whole check",
+    });
+    expect(run?.on_own_report).toBeUndefined();
+  });
+
+  it('asks an approver before the pull request, and a rejection names what was refused', () => {
+    const judged = judgeBuild(fresh(), red(read(['cart > rounds VAT'])), unreported);
+    const asked = handOff(judged.state, review, ctx());
+    expect(asked.handOff.next).toBe('approval');
+    expect(asked.handOff.reason).toContain(
+      `${UNREPORTED_BASE_PREFIX}, so a person decides whether it is pre-existing:`,
+    );
+    expect(asked.handOff.reason).toContain('any new failure in that check would pass unseen');
+    const rejected = handOff(asked.state, approval('reject'), ctx());
+    expect(rejected.handOff.next).toBe('blocked');
+    expect(rejected.state.pipeline.blocked_reason).toContain(
+      "<@U_DEV> rejected the failing check let through as a whole, without the base commit's per-test report.",
+    );
+  });
+});
+
+describe('who approved, on the pull request', () => {
+  it("names the approver's Slack user and the time for each request they approved, and nothing when none was asked", () => {
+    const asked = handOff(excusedOnOwnReport(), review, ctx());
+    const approved = handOff(asked.state, approval('approve'), ctx());
+    expect(approved.state.communication.escalations).toEqual([
+      expect.objectContaining({
+        resolved: true,
+        decided: { by: 'U_DEV', decision: 'approve', at: '2001-01-01T00:05:00.000Z' },
+      }),
+    ]);
+    const body = pullRequestBody(approved.state, 'title\n\nsummary', '- files');
+    expect(body).toContain(
+      "## Approved by people\n\n- A failing check is let through only on the change's own test report: approved in Slack by user `U_DEV` at 2001-01-01T00:05:00.000Z",
+    );
+    const plain = judgeBuild(fresh(), red(), red()).state;
+    expect(pullRequestBody(plain, 'title\n\nsummary', '- files')).not.toContain('Approved by people');
   });
 });

@@ -221,8 +221,8 @@ describe("a failing check's tests, for people and the next attempt (both workflo
     const results = await readBuildResults(
       { conversationId: 'c', attempt: 1, checks: definitions('test'), builds: [outcome('test', 'FAILED')] },
       noLogs,
-      async (arns) => {
-        asked.push([...arns]);
+      async ({ reportArns }) => {
+        asked.push([...reportArns]);
         return read(['test > cart > applies the coupon', 'test > rounds VAT']);
       },
     );

@@ -36,6 +36,12 @@ export interface FailingCheck {
    * out, so the excuse is a person's to grant (report-excuse.ts), never the judge's.
    */
   onOwnReport?: true;
+  /**
+   * Excused as a whole although the check's runner reports per test, because the base
+   * commit's run left no per-test report to match against: every failure of the change in
+   * that check would pass unseen, so the excuse is a person's to grant too (report-excuse.ts).
+   */
+  baseUnreported?: true;
 }
 
 /**
@@ -50,7 +56,15 @@ export function failingChecks(branch: BuildResults, base: BuildResults | undefin
   return branch.checks.filter(failed).map((c) => {
     const onBase = baseChecks.get(c.name);
     if (!ranAndFailed(c) || onBase === undefined) return { name: c.name, preExisting: false };
-    if (onBase.tests?.status !== 'read') return { name: c.name, preExisting: true };
+    // No per-test runner: judged as a whole, on CodeBuild's statuses alone.
+    if (onBase.tests === undefined) return { name: c.name, preExisting: true };
+    if (onBase.tests.status === 'missing')
+      return {
+        name: c.name,
+        preExisting: true,
+        detail: `the base commit's run left no per-test report (${onBase.tests.reason}), so judged as a whole check`,
+        baseUnreported: true,
+      };
     const judged = perTest(c.tests, onBase.tests);
     return { name: c.name, ...judged, ...(judged.preExisting ? { onOwnReport: true as const } : {}) };
   });
@@ -183,6 +197,7 @@ export function judgeBuild(
         pre_existing: preExisting.has(c.name),
         ...judgedText(failing.find((f) => f.name === c.name)),
         ...(failing.some((f) => f.name === c.name && f.onOwnReport) ? { on_own_report: true } : {}),
+        ...(failing.some((f) => f.name === c.name && f.baseUnreported) ? { base_unreported: true } : {}),
         check: c.name.slice(0, 50),
         ...(c.source === undefined ? {} : { source: c.source.slice(0, 200) }),
       })),

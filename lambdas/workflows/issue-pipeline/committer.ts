@@ -34,9 +34,23 @@ export function commitMessage(state: IssueState): string {
 }
 
 /**
+ * What people approved before the pull request (a change to protected paths, a failing check
+ * let through), who and when: the first line of each request, the approver's Slack user id.
+ */
+function approvalsSection(state: IssueState): string[] {
+  const approved = state.communication.escalations.filter((e) => e.decided?.decision === 'approve');
+  if (approved.length === 0) return [];
+  const lines = approved.map((e) => {
+    const what = (e.reason.split('\n')[0] ?? '').replace(/[,:]? so a person decides.*$|:$/, '');
+    return `- ${what}: approved in Slack by user \`${e.decided?.by}\`${e.decided?.at ? ` at ${e.decided.at}` : ''}`;
+  });
+  return ['## Approved by people', lines.join('\n')];
+}
+
+/**
  * The body: the writer's summary, the files the branch really changes (`files`, from GitHub's
- * comparison: never the writer's own list), the checks with their commands and origin, the
- * review, and the state document.
+ * comparison: never the writer's own list), the checks with their commands and origin, who
+ * approved what a person had to, the review, and the state document.
  */
 export function pullRequestBody(state: IssueState, message: string, files: string): string {
   const json = JSON.stringify(state, null, 2);
@@ -54,6 +68,7 @@ export function pullRequestBody(state: IssueState, message: string, files: strin
     `Test: ${state.writer.test_written ? (state.writer.test_file ?? 'written') : 'none'}`,
     '## Checks',
     checks || 'No checks ran.',
+    ...approvalsSection(state),
     `## Review\n${state.review.verdict ?? 'none'} after ${state.pipeline.attempt} writer attempt(s).`,
     `<details><summary>Pipeline state document</summary>\n\n\`\`\`json\n${document}\n\`\`\`\n\n</details>`,
     '_Opened by the issue pipeline: the change was written by agents. Review before merging._',

@@ -169,6 +169,8 @@ export const HandOffInput = z.object({
       outcome: z.enum(['decided', 'expired']),
       decision: z.string().optional(),
       by: z.string().optional(),
+      /** When the Router took the press (ISO 8601). */
+      at: z.string().optional(),
     })
     .optional(),
   turn: IssueTurnOutput.optional(),

@@ -12,7 +12,7 @@ import {
 } from './contract.ts';
 import { limitReached, type PipelineLimits, type PipelineSpend } from './limits.ts';
 import { answeredNotes, notesFor, questionNotes } from './notes.ts';
-import { OWN_REPORT_PREFIX, ownReportExcuse } from './report-excuse.ts';
+import { excuseSubject, excusesToGrant, isExcuse } from './report-excuse.ts';
 import type { IssueState, ModelAgent, Question } from './state.ts';
 
 /**
@@ -266,10 +266,9 @@ function afterReview(state: IssueState, r: ReviewSubmission, ctx: HandOffContext
     );
   if (gate.verdict === 'refused') return block(state, gate.reason);
   state.commit.checked_head = gate.headSha;
-  // What a person must grant: protected paths, and a failure excused on the change's own report.
-  const excuse = ownReportExcuse(state);
+  // What a person must grant: protected paths, and a failure excused on anything but CodeBuild's statuses.
   const asks = [
-    ...(excuse === undefined ? [] : [{ reason: excuse, text: excuse }]),
+    ...excusesToGrant(state).map((excuse) => ({ reason: excuse, text: excuse })),
     ...(gate.verdict === 'approval' ? [{ reason: gate.reason, text: gate.approvalText }] : []),
   ];
   if (asks.length > 0) {
@@ -347,18 +346,26 @@ function afterPeople(state: IssueState, input: HandOffInput): HandOffResult {
 /** The approver's press on the protected change or the excused failure (or none in time). */
 function afterApproval(state: IssueState, input: HandOffInput): HandOffResult {
   const open = state.communication.escalations.filter(
-    (e) => (e.reason.startsWith(SENSITIVE_PREFIX) || e.reason.startsWith(OWN_REPORT_PREFIX)) && !e.resolved,
+    (e) => (e.reason.startsWith(SENSITIVE_PREFIX) || isExcuse(e.reason)) && !e.resolved,
   );
   const approval = input.approval;
   // The block names what was refused: each escalation's reason lists the files or the checks.
   const what = open.map((e) => `\n${e.reason}`).join('');
-  const subject = open.every((e) => e.reason.startsWith(OWN_REPORT_PREFIX))
-    ? "the failing check let through on the change's own test report"
-    : 'the change to protected paths';
+  const protectedPaths = open.some((e) => e.reason.startsWith(SENSITIVE_PREFIX));
+  const subject =
+    protectedPaths || open[0] === undefined ? 'the change to protected paths' : excuseSubject(open[0].reason);
   if (approval?.outcome !== 'decided') {
     return block(state, `Nobody approved ${subject} in time.${what}`);
   }
-  for (const e of open) e.resolved = true;
+  // Who decided, kept with what they decided: the pull request names them (committer.ts).
+  for (const e of open) {
+    e.resolved = true;
+    e.decided = {
+      by: (approval.by ?? 'someone').slice(0, 50),
+      decision: (approval.decision ?? 'unknown').slice(0, 50),
+      at: (approval.at ?? '').slice(0, 50),
+    };
+  }
   if (approval.decision !== 'approve') {
     return block(state, `<@${approval.by ?? 'someone'}> rejected ${subject}.${what}`);
   }

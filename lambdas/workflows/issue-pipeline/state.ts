@@ -98,6 +98,11 @@ export const CommandRun = z.object({
    * under test writes; the pull request then waits for a person (report-excuse.ts).
    */
   on_own_report: z.boolean().optional(),
+  /**
+   * An addition: excused as a whole check although its runner reports per test, because the
+   * base commit's run left no per-test report; the pull request then waits for a person too.
+   */
+  base_unreported: z.boolean().optional(),
 });
 
 export const BuildSection = z.object({
@@ -154,6 +159,8 @@ export const Escalation = z.object({
   reason: text(2_000),
   requires_human: z.boolean(),
   resolved: z.boolean(),
+  /** An addition: who decided it (a Slack user id, from the approval's press) and how, for the pull request. */
+  decided: z.object({ by: text(50), decision: text(50), at: text(50) }).optional(),
 });
 export type Escalation = z.infer<typeof Escalation>;
 
