@@ -26,6 +26,11 @@ export const ProtectedGateVerdict = z.object({
   reason: z.string(),
   /** The approval request's text: the reason and the real diff of the protected files. */
   approvalText: z.string(),
+  /**
+   * The test files the branch adds, changes or deletes, one line (empty when none), whatever
+   * the verdict: another approval (a failing check let through) shows it too.
+   */
+  tests: z.string().optional(),
 });
 export type ProtectedGateVerdict = z.infer<typeof ProtectedGateVerdict>;
 
@@ -42,8 +47,9 @@ export function protectedGate(
   const found = findProtectedChanges(diff.files, rules);
   const files = found.map((c) => c.file.path);
   if (diff.incomplete) files.push('(more files than GitHub lists in one comparison)');
+  const tests = testChangesLine(testChanges(diff));
   if (files.length === 0)
-    return { verdict: 'clear', headSha: diff.headSha, files: [], reason: '', approvalText: '' };
+    return { verdict: 'clear', headSha: diff.headSha, files: [], reason: '', approvalText: '', tests };
   const listed = [
     describeProtected(found),
     ...(diff.incomplete
@@ -58,12 +64,12 @@ export function protectedGate(
       files,
       reason: `${what}\nThis workflow refuses such changes, so no pull request is opened. A person can make this change themselves.`,
       approvalText: '',
+      tests,
     };
   }
   const reason = `${what}\nAn approver must approve it before the pull request is opened.`;
   const excerpt = protectedDiffExcerpt(found);
   // The tests the branch changes come first: the diff excerpt below may be cut.
-  const tests = testChangesLine(testChanges(diff));
   const text = `${reason}${tests === '' ? '' : `\n${tests}`}\nThe diff of those files (commit ${diff.headSha.slice(0, 7)}):\n\`\`\`\n${excerpt}\n\`\`\``;
   return {
     verdict: 'approval',
@@ -71,5 +77,6 @@ export function protectedGate(
     files,
     reason,
     approvalText: text.length <= maxApprovalChars ? text : `${text.slice(0, maxApprovalChars - 6)}…\n\`\`\``,
+    tests,
   };
 }

@@ -102,4 +102,19 @@ describe('the tests a branch added, changed or deleted', () => {
       verdict.approvalText.indexOf('The diff of those files'),
     );
   });
+
+  it('keeps them beside a clear verdict too, for the approval of a failing check let through', () => {
+    const clear = protectedGate(diff([weakened]), protectedPaths({ add: [], remove: [] }), 'approve');
+    expect(clear).toMatchObject({
+      verdict: 'clear',
+      tests:
+        'Tests the branch added, changed or deleted: `test/checkout.test.ts` (modified), 2 assertion lines removed',
+    });
+    const none = protectedGate(
+      diff([file('src/a.ts', 'modified')]),
+      protectedPaths({ add: [], remove: [] }),
+      'approve',
+    );
+    expect(none.tests).toBe('');
+  });
 });

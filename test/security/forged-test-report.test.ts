@@ -123,6 +123,8 @@ describe('a test report forged by the code under test', () => {
     expect(text).toContain(OWN_REPORT_PREFIX);
     expect(text).toContain(BASE_RED);
     expect(text).toContain('written inside the code under test');
+    // The test file the change adds, which wrote that report, is named in the request.
+    expect(text).toContain(`Tests the branch added, changed or deleted: \`${NEW_TEST}\` (added)`);
 
     await press(h.sandbox, PIPELINE_CHANNEL, 'U_DEV', asked.ask?.ts ?? '', 'reject');
     const state = await h.waitFor(

@@ -84,8 +84,12 @@ describe("a failure excused on the change's own test report", () => {
     expect(whole?.on_own_report).toBeUndefined();
   });
 
-  it('asks an approver before the pull request, naming the check, its tests and why', () => {
-    const { state, handOff: next } = handOff(excusedOnOwnReport(), review, ctx());
+  it('asks an approver before the pull request, naming the check, its tests, why, and the test files the branch changes', () => {
+    const tests =
+      'Tests the branch added, changed or deleted: `test/checkout.test.ts` (modified), 2 assertion lines removed';
+    const gate = { verdict: 'clear' as const, headSha: 'h', files: [], reason: '', approvalText: '', tests };
+    const { state, handOff: next } = handOff(excusedOnOwnReport(), review, ctx({ protectedGate: gate }));
+    expect(next.reason).toContain(`read the test changes before approving.\n${tests}`);
     expect(next.next).toBe('approval');
     expect(next.reason).toContain(OWN_REPORT_PREFIX);
     expect(next.reason).toContain('• test: every failing test');

@@ -268,7 +268,11 @@ function afterReview(state: IssueState, r: ReviewSubmission, ctx: HandOffContext
   state.commit.checked_head = gate.headSha;
   // What a person must grant: protected paths, and a failure excused on anything but CodeBuild's statuses.
   const asks = [
-    ...excusesToGrant(state).map((excuse) => ({ reason: excuse, text: excuse })),
+    // The test files the branch changes, once: the protected paths' request lists them too.
+    ...excusesToGrant(state, gate.verdict === 'approval' ? '' : gate.tests).map((excuse) => ({
+      reason: excuse,
+      text: excuse,
+    })),
     ...(gate.verdict === 'approval' ? [{ reason: gate.reason, text: gate.approvalText }] : []),
   ];
   if (asks.length > 0) {

@@ -41,25 +41,31 @@ export function excuseSubject(reason: string): string {
 type Run = IssueState['build']['commands_run'][number];
 
 /** One approval request: what it is, a line per check, what to read before approving. */
-function request(prefix: string, runs: readonly Run[], advice: string): string[] {
+function request(prefix: string, runs: readonly Run[], advice: string, tests: string): string[] {
   if (runs.length === 0) return [];
   const lines = runs.map((c) => `• ${c.check ?? c.command}: ${c.judged ?? 'fails on the base commit too'}`);
-  return [[`${prefix}, so a person decides whether it is pre-existing:`, ...lines, advice].join('\n')];
+  const text = [`${prefix}, so a person decides whether it is pre-existing:`, ...lines, advice, tests];
+  return [text.filter((line) => line !== '').join('\n')];
 }
 
-/** The approval requests' texts for the checks a person must excuse, if any: one per kind. */
-export function excusesToGrant(state: IssueState): string[] {
+/**
+ * The approval requests' texts for the checks a person must excuse, if any: one per kind, each
+ * ending with `tests`, the test files the branch adds, changes or deletes (gate.ts).
+ */
+export function excusesToGrant(state: IssueState, tests = ''): string[] {
   const excused = state.build.commands_run.filter((c) => c.pre_existing);
   return [
     ...request(
       OWN_REPORT_PREFIX,
       excused.filter((c) => c.on_own_report === true),
       'That report is written inside the code under test, which can leave a failure of its own out: read the test changes before approving.',
+      tests,
     ),
     ...request(
       UNREPORTED_BASE_PREFIX,
       excused.filter((c) => c.base_unreported === true),
       "Its runner reports each test, but there is none of the base's to match the change's failures against: any new failure in that check would pass unseen. Read the check's output before approving.",
+      tests,
     ),
   ];
 }
