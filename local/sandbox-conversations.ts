@@ -1,6 +1,8 @@
-import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { Conversation } from '../lambdas/kernel/model.ts';
+import { Conversation, type Ledger } from '../lambdas/kernel/model.ts';
+import { DynamoChannelStore } from '../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
 import { CHANNEL_ENV } from '../lambdas/workflows/channel-conversations/env.ts';
 import {
   ChannelConversation,
@@ -78,12 +80,20 @@ function channelSettings() {
 
 /** Reads the table's conversations: kernel records and channel conversations, newest first. */
 export class SandboxConversations {
+  /** Channel conversations' own records (their ledgers). */
+  private readonly channels: DynamoChannelStore;
+
   constructor(
-    private readonly doc: DynamoDBDocumentClient,
+    client: DynamoDBClient,
     private readonly tableName: string,
     private readonly agentTurnsRunning: ReadonlyMap<string, number>,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.doc = DynamoDBDocumentClient.from(client);
+    this.channels = new DynamoChannelStore({ client, tableName });
+  }
+
+  private readonly doc: DynamoDBDocumentClient;
 
   /** The view of a kernel conversation, named by the first of `messages` from a person. */
   kernelView(
@@ -150,7 +160,9 @@ export class SandboxConversations {
   /** A channel conversation with its messages, or undefined when `id` is not one. */
   async channelDetail(
     id: string,
-  ): Promise<{ conversation: ConversationView; messages: MessageView[] } | undefined> {
+  ): Promise<
+    { conversation: ConversationView; messages: MessageView[]; ledger: Partial<Ledger> } | undefined
+  > {
     if (!CHANNEL_CONVERSATION_ID.test(id)) return undefined;
     const items = await scanAll(this.doc, this.tableName);
     let record: ChannelConversation | undefined;
@@ -171,6 +183,7 @@ export class SandboxConversations {
     const channel = conversation.anchors[0]?.channel ?? '';
     return {
       conversation,
+      ledger: await this.channels.getLedger(id),
       messages: messages
         .sort((a, b) => Number(a.ts) - Number(b.ts))
         .map((m) => ({

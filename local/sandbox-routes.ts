@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import { type AnyWorkflowModule, workflowViews } from '../statemachines/workflow-module.ts';
@@ -80,9 +79,8 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
 export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
   const { slack, stepFunctions, store } = deps;
   const workspace = slack.workspace;
-  const doc = DynamoDBDocumentClient.from(deps.dynamodb);
 
-  const conversations = new SandboxConversations(doc, deps.tableName, deps.agentTurnsRunning);
+  const conversations = new SandboxConversations(deps.dynamodb, deps.tableName, deps.agentTurnsRunning);
   // Each workflow's own view (its metrics, its document), by workflow name.
   const views = workflowViews(deps.modules ?? WORKFLOW_MODULES, {
     client: deps.dynamodb,
@@ -160,11 +158,11 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       const id = decodeURIComponent(conversationMatch[1] ?? '');
       const conversation = await store.getConversation(id, { consistent: true });
       if (!conversation) {
-        // A channel conversation has no kernel record, no execution and no ledger.
+        // A channel conversation has no kernel record and no execution; its ledger is its own item.
         const channel = await conversations.channelDetail(id);
         if (!channel) return sendJson(res, 404, { error: `no conversation ${id}` });
         return sendJson(res, 200, {
-          conversation: { ...channel.conversation, ledger: {} },
+          conversation: { ...channel.conversation, ledger: channel.ledger },
           messages: channel.messages,
           executions: [],
         });

@@ -89,7 +89,10 @@ function ledger(state: State): HTMLElement {
     tile('output tokens', number(l.outputTokens), 'ledger-output'),
     tile('cache reads', number(l.cacheReadTokens), 'ledger-cache'),
     tile('estimated model cost', formatUsd(l.costMicroUsd ?? 0), 'ledger-cost'),
-    tile('state transitions', number(l.transitions), 'ledger-transitions'),
+    // A channel conversation runs no state machine: it has no transitions to count.
+    ...(state.detail?.conversation.workflow === 'channel_conversations'
+      ? []
+      : [tile('state transitions', number(l.transitions), 'ledger-transitions')]),
     tile('Lambda time', `${((l.lambdaMs ?? 0) / 1000).toFixed(2)} s`, 'ledger-lambda'),
     tile(
       'secrets redacted',

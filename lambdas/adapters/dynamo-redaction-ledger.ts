@@ -21,10 +21,15 @@ const MAX_ATTEMPTS = 8;
  */
 export class DynamoRedactionLedger extends DynamoTable {
   /**
-   * Adds the values not counted before to the ledger, by family and by kind, and returns them.
+   * Adds the values not counted before to the ledger, by family and by kind, and returns them:
+   * to `other`'s when it keeps that conversation (says true), else to the kernel record's.
    * @throws ConversationNotFoundError when the conversation has no record (no ledger to add to).
    */
-  async record(conversationId: string, placeholders: Iterable<string>): Promise<RedactionCounts> {
+  async record(
+    conversationId: string,
+    placeholders: Iterable<string>,
+    other?: (conversationId: string, added: RedactionCounts) => Promise<boolean>,
+  ): Promise<RedactionCounts> {
     const byKind = new Map<string, number[]>();
     for (const placeholder of placeholders) {
       const match = PLACEHOLDER.exec(placeholder);
@@ -37,7 +42,8 @@ export class DynamoRedactionLedger extends DynamoTable {
       const count = await this.markSeen(conversationId, kind, tags);
       if (count > 0) added[kind] = count;
     }
-    await this.addToLedger(conversationId, added);
+    if (Object.keys(added).length > 0 && (await other?.(conversationId, added)) !== true)
+      await this.addToLedger(conversationId, added);
     return added;
   }
 

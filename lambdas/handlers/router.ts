@@ -27,7 +27,7 @@ import { createSlackPoster } from '../slack/web-client.ts';
 import { endedNoticeDeps } from './ended-notice.ts';
 import { processFifoBatch } from './fifo-batch.ts';
 import { peopleDirectory } from './people-directory.ts';
-import { countingRedactions } from './redaction-ledger.ts';
+import { countingRedactions, type OtherLedger } from './redaction-ledger.ts';
 import { createSurfaceRouter } from './surfaces.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
@@ -45,6 +45,11 @@ export interface RouterOptions {
    * feedback (channel conversations' Router entry gives one).
    */
   namedConversations?: () => NamedConversationLookup;
+  /**
+   * The ledger of conversations without a kernel record, where what the Router's doors redact
+   * for them is counted (channel conversations' Router entry gives one), once per instance.
+   */
+  otherLedger?: () => OtherLedger;
 }
 
 /**
@@ -55,6 +60,11 @@ export interface RouterOptions {
 export function createRouterHandler(options: RouterOptions = {}) {
   /** Built on the first record of an instance (its clients are reused). */
   let unowned: { unownedMessages?: UnownedMessageHandler } | undefined;
+  let other: OtherLedger | undefined;
+  const otherLedger = () => {
+    if (options.otherLedger !== undefined) other ??= options.otherLedger();
+    return other;
+  };
   const unownedDeps = () => {
     if (unowned === undefined) {
       const hook = options.unownedMessages?.(logger);
@@ -130,7 +140,7 @@ export function createRouterHandler(options: RouterOptions = {}) {
     processFifoBatch(event, context, {
       schema: InboxRecord,
       // What the record's doors replace (a stored message's values) is counted in its conversation's ledger.
-      handle: (record) => countingRedactions(() => routeRecord(record), logger),
+      handle: (record) => countingRedactions(() => routeRecord(record), logger, otherLedger()),
       deadLetterQueueUrl: () => requireEnv(ENV.inboxDeadLetterQueueUrl),
       describe: 'envelope',
       logger,

@@ -84,6 +84,8 @@ export const RECORD_KINDS = {
   channelMessage: kind('CHANCONV#', 'MSG#'),
   channelTurn: kind('CHANCONV#', 'TURN#'),
   channelAnswer: kind('CHANCONV#', 'ANSWER#'),
+  /** A channel conversation's ledger (it has no conversation record to hold one). */
+  channelLedger: newKind('CHANCONV#', 'LEDGER', true),
   /** The tags of the values of one kind the redaction layer replaced in the conversation. */
   redactionsSeen: newKind('CONV#', 'REDACTED#'),
   /** A GitHub text refused once, by repository and source id: a later edit of it stays refused. */

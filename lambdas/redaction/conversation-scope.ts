@@ -18,6 +18,11 @@ export function inConversation<T>(conversationId: string, work: () => T): T {
   return current.run(conversationId, work);
 }
 
+/** The conversation the running code works for, if one was set (its ledger is where its work is counted). */
+export function conversationInScope(): string | undefined {
+  return current.getStore();
+}
+
 /** The key of a door's placeholders: the conversation's id when known, else the door's own `fallback`. */
 export function tagScope(fallback: string): string {
   return current.getStore() ?? fallback;

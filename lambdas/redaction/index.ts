@@ -1,5 +1,5 @@
 export { DEFAULT_PII, DEFAULT_REDACTION, PII_CLASSES, type PiiClass, RedactionSettings } from './config.ts';
-export { doorRedactor, inConversation, tagScope } from './conversation-scope.ts';
+export { conversationInScope, doorRedactor, inConversation, tagScope } from './conversation-scope.ts';
 export { InvalidRedactionSettingsError } from './errors.ts';
 export { redactionSettings, redactorFor } from './from-env.ts';
 export { PLACEHOLDER, placeholder, redactedValuesIn } from './placeholder.ts';

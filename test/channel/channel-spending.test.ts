@@ -9,9 +9,11 @@ import type {
 } from '../../lambdas/agents/ports.ts';
 import { silentLogger } from '../../lambdas/agents/ports.ts';
 import type { ModelPrice } from '../../lambdas/agents/pricing.ts';
+import { inConversation } from '../../lambdas/redaction/index.ts';
 import type { PostMessageArgs, SlackPoster } from '../../lambdas/slack/web-client.ts';
 import { DynamoChannelStore } from '../../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
 import { handleChannelMessage } from '../../lambdas/workflows/channel-conversations/handle-channel-message.ts';
+import { channelRedactionLedger } from '../../lambdas/workflows/channel-conversations/handlers/wiring.ts';
 import {
   type ChannelSettings,
   DEFAULT_CHANNEL_SETTINGS,
@@ -105,6 +107,8 @@ interface SetupOptions {
   usage?: { input_tokens: number; output_tokens: number };
   /** Stands in for the day's counter (a failing one); the dynalite one otherwise. */
   dailySpend?: DailySpendStore;
+  /** Each call's worst case held on the counter before it runs (as the responder's wiring does). */
+  reserved?: boolean;
 }
 
 /** A channel, a UTC day of its own (the counter is per day), and the responder over dynalite. */
@@ -123,9 +127,11 @@ function setup(texts: string[], options: SetupOptions = {}) {
       options.ceilingUsd === undefined ? {} : { maxDailyCostUsd: options.ceilingUsd },
     ),
     dailySpend: options.dailySpend ?? counter,
+    ...(options.reserved ? { reservations: counter } : {}),
     prices: { [ANSWER_MODEL]: ANSWER_PRICE, [JUDGE_MODEL]: JUDGE_PRICE },
     clock,
     logger,
+    ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
   };
   const { model: raw, requests } = scriptedModel(texts, options.usage);
   const model = pricedModel(raw, spending);
@@ -165,11 +171,69 @@ function setup(texts: string[], options: SetupOptions = {}) {
       },
     );
     const outcomes = [];
-    for (const job of jobs.slice(before)) outcomes.push(await respondToMessage(job, deps));
+    // As the responder's handler does: the job's work is part of its conversation.
+    for (const job of jobs.slice(before))
+      outcomes.push(await inConversation(job.conversationId, () => respondToMessage(job, deps)));
     return outcomes;
   };
-  return { channel, day, counter, requests, posts, jobs, deps, handle, warnings };
+  return { channel, day, counter, requests, posts, jobs, deps, handle, warnings, store };
 }
+
+describe("a channel conversation's ledger", () => {
+  it.each([
+    ['added after each call', false],
+    ['settled after each reserved call', true],
+  ])("counts each answer's tokens and cost in the conversation's own ledger (%s)", async (_, reserved) => {
+    const { handle, jobs, store } = setup(['Deploys run at 14:00 UTC.', 'On Fridays, never.'], { reserved });
+    await handle('U_ALICE', `<@${BOT}> when do deploys run?`);
+    await handle('U_ALICE', `<@${BOT}> and on fridays?`);
+    const conversationId = jobs[0]?.conversationId ?? '';
+    expect(jobs.every((job) => job.conversationId === conversationId)).toBe(true);
+    expect(await store.getLedger(conversationId)).toEqual({
+      inputTokens: 2_000,
+      outputTokens: 4_000,
+      costMicroUsd: 2 * 22_000,
+    });
+  });
+
+  it('adds counts, keeps redacted kinds apart, and is empty before anything was counted', async () => {
+    const { store } = setup([]);
+    expect(await store.getLedger('channel-C_NONE-1800000000-000001')).toEqual({});
+    const id = 'channel-C_LEDGER-1800000000-000001';
+    await store.addToLedger(id, {
+      redactedSecrets: 1,
+      redactedKinds: { 'secret:aws-access-key': 1 },
+      lambdaMs: 40,
+    });
+    await store.addToLedger(id, {
+      redactedSecrets: 1,
+      redactedPii: 2,
+      redactedKinds: { 'secret:aws-access-key': 1, 'pii:email': 2 },
+      lambdaMs: 2,
+      inputTokens: 0,
+    });
+    expect(await store.getLedger(id)).toEqual({
+      lambdaMs: 42,
+      redactedSecrets: 2,
+      redactedPii: 2,
+      redactedKinds: { 'secret:aws-access-key': 2, 'pii:email': 2 },
+    });
+  });
+
+  it("counts redacted values in a channel conversation's ledger, and leaves other conversations to the kernel's", async () => {
+    const { store } = setup([]);
+    const other = channelRedactionLedger(store);
+    const id = 'channel-C_REDACT-1800000000-000002';
+    expect(await other(id, { 'secret:github-token': 1, 'pii:card': 1 })).toBe(true);
+    expect(await store.getLedger(id)).toMatchObject({
+      redactedSecrets: 1,
+      redactedPii: 1,
+      redactedKinds: { 'secret:github-token': 1, 'pii:card': 1 },
+    });
+    expect(await other('bug-investigation-C0123-1700000000-000100', { 'pii:card': 1 })).toBe(false);
+    expect(await store.getLedger('bug-investigation-C0123-1700000000-000100')).toEqual({});
+  });
+});
 
 describe("the channel responder's model cost", () => {
   it("adds each answer's cost, at the answering model's price, to the day's counter", async () => {

@@ -68,6 +68,7 @@ describe('the previous release’s records', () => {
     expect(new Set(kinds)).toEqual(new Set(previous));
     // Only the kinds this release adds have no unversioned records to read.
     expect(Object.keys(RECORD_KINDS).filter((name) => !previous.includes(name as never))).toEqual([
+      'channelLedger',
       'redactionsSeen',
       'refusedSource',
     ]);
@@ -195,7 +196,7 @@ describe('record versions', () => {
 
   it('reads every version from the oldest upgrade to the current one', () => {
     for (const name of Object.keys(RECORD_KINDS) as (keyof typeof RECORD_KINDS)[]) {
-      const added = name === 'refusedSource' || name === 'redactionsSeen';
+      const added = ['refusedSource', 'redactionsSeen', 'channelLedger'].includes(name);
       expect(readableVersions(name), name).toEqual(added ? [1] : [0, 1]);
     }
   });

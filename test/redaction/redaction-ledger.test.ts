@@ -109,4 +109,26 @@ describe("the conversation's redaction counts", () => {
       'pii:email': 2,
     });
   });
+
+  it("counts a conversation another ledger keeps there, once per value, and no other conversation's", async () => {
+    const kept: [string, Record<string, number>][] = [];
+    const other = async (conversationId: string, added: Record<string, number>) => {
+      if (!conversationId.startsWith('channel-')) return false;
+      kept.push([conversationId, added]);
+      return true;
+    };
+    expect(
+      await ledger.record('channel-C1-1-1', ['<pii:email#0a0b>', '<secret:github-token#0001>'], other),
+    ).toEqual({
+      'pii:email': 1,
+      'secret:github-token': 1,
+    });
+    // The same value again: nothing new to count, so the other ledger is not asked.
+    await ledger.record('channel-C1-1-1', ['<pii:email#0a0b>'], other);
+    expect(kept).toEqual([['channel-C1-1-1', { 'pii:email': 1, 'secret:github-token': 1 }]]);
+    // A conversation the other ledger does not keep is the kernel record's (none here).
+    await expect(ledger.record('conv-missing-2', ['<pii:email#0a0b>'], other)).rejects.toBeInstanceOf(
+      ConversationNotFoundError,
+    );
+  });
 });

@@ -1,7 +1,9 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
+import type { Ledger } from '../../lambdas/kernel/model.ts';
 import { DynamoChannelStore } from '../../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
+import { channelConversationId } from '../../lambdas/workflows/channel-conversations/model.ts';
 import { NO_ANSWER_APOLOGY } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { httpError, lastUserText, startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
@@ -74,7 +76,7 @@ async function botReplies(count: number, channel = CHANNEL): Promise<Message[]> 
 
 describe('a channel conversation in the sandbox', () => {
   it('answers a mention, a follow-up with the earlier exchange, and a user who joins with the full context', async () => {
-    await post('U_ALICE', '<@U_BOT> when do deploys run?');
+    const started = await post('U_ALICE', '<@U_BOT> when do deploys run?');
     expect((await botReplies(1)).map((m) => m.text)).toEqual(['Deploys run at 14:00 UTC.']);
 
     await post('U_ALICE', 'and on fridays?');
@@ -101,6 +103,15 @@ describe('a channel conversation in the sandbox', () => {
     expect(joined).toContain('does that apply to admins?');
     expect(model.requests).toHaveLength(3);
     expect(model.failures).toEqual([]);
+    // Its own ledger (no kernel record holds one): the three calls' tokens (the scripted model's
+    // 100 in and 20 out each) and the responder's time on its four messages.
+    const id = channelConversationId(CHANNEL, started.ts);
+    const { conversation } = await api<{ conversation: { workflow: string; ledger: Partial<Ledger> } }>(
+      `/sandbox/conversations/${encodeURIComponent(id)}`,
+    );
+    expect(conversation.workflow).toBe('channel_conversations');
+    expect(conversation.ledger).toMatchObject({ inputTokens: 300, outputTokens: 60 });
+    expect(conversation.ledger.lambdaMs).toBeGreaterThan(0);
   });
 
   it('starts one conversation and answers each message once when two Router instances take the same channel at once', async () => {

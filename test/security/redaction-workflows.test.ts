@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { placeholder } from '../../lambdas/redaction/index.ts';
+import { channelConversationId } from '../../lambdas/workflows/channel-conversations/model.ts';
 import { DynamoIssueStateStore } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
 import { pagerdutyIncident, pagerdutyRequest } from '../ingress/webhooks.ts';
 import { pipelineIdFor } from '../sandbox/issue-harness.ts';
@@ -37,6 +38,8 @@ const conversations: Record<'bug' | 'interview' | 'incident' | 'pipeline', strin
   incident: '',
   pipeline: '',
 };
+/** The channel conversation: no kernel record, and its prompts name no conversation id. */
+let channelConversation = '';
 let issue = 0;
 
 type Execution = { status: string; error?: string; cause?: string };
@@ -60,7 +63,8 @@ async function runEveryWorkflow(): Promise<void> {
   const report = await post(CHANNELS.reports, 'U_REPORTER', SOURCES.slack);
   conversations.bug = conversationIdFor('bug_investigation', CHANNELS.reports, report.ts);
   // Channel conversation: a mention in a channel no workflow owns.
-  await post(CHANNELS.general, 'U_ALICE', `<@U_BOT> ${SOURCES.slack}`);
+  const mention = await post(CHANNELS.general, 'U_ALICE', `<@U_BOT> ${SOURCES.slack}`);
+  channelConversation = channelConversationId(CHANNELS.general, mention.ts);
   // Requirements interview: `/prd` with the idea; the PRD and its analysis are shared as files.
   conversations.interview = await slashPrd({ sandbox }, 'trigger-redaction', SOURCES.slack);
   // Incident: a PagerDuty incident whose title carries a token; the triage reads the logs.
@@ -196,12 +200,24 @@ describe('secrets and personal data seeded where every workflow reads', () => {
 
   it("counts what every door replaced in each conversation's ledger, by kind, and the console's API shows it", async () => {
     const api = sandboxApi(() => world.sandbox.url);
-    for (const id of Object.values(conversations)) {
+    for (const id of [...Object.values(conversations), channelConversation]) {
       const { conversation } = await api<{
         conversation: {
-          ledger: { redactedSecrets?: number; redactedPii?: number; redactedKinds?: Record<string, number> };
+          ledger: {
+            redactedSecrets?: number;
+            redactedPii?: number;
+            redactedKinds?: Record<string, number>;
+            inputTokens?: number;
+            lambdaMs?: number;
+          };
         };
       }>(`/sandbox/conversations/${encodeURIComponent(id)}`);
+      // A channel conversation keeps a ledger of its own (it has no kernel record): the model's
+      // tokens and the responder's time are in it too.
+      if (id === channelConversation) {
+        expect(conversation.ledger.inputTokens, id).toBeGreaterThan(0);
+        expect(conversation.ledger.lambdaMs, id).toBeGreaterThan(0);
+      }
       const { redactedKinds = {}, redactedSecrets, redactedPii } = conversation.ledger;
       // Each seeded kind was replaced somewhere in every conversation (the model quotes them all).
       expect(Object.keys(redactedKinds), id).toEqual(expect.arrayContaining(KINDS));

@@ -96,6 +96,11 @@ export function channelConversationId(channel: string, ts: string): string {
   return `channel-${channel}-${ts.replace('.', '-')}`;
 }
 
+/** Whether `id` is a channel conversation's (`channelConversationId`); the kernel's start with their workflow's name. */
+export function isChannelConversationId(id: string): boolean {
+  return /^channel-[A-Za-z0-9_]+-\d+-\d+$/.test(id);
+}
+
 /**
  * One recorded message of an active conversation, handed from the Router to the responder
  * through the channel replies queue (FIFO, grouped by channel, so a channel's messages are

@@ -1,3 +1,4 @@
+import type { Ledger } from '../../kernel/model.ts';
 import type { SlackHistoryReader } from '../../slack/web-client.ts';
 import type {
   BotTurn,
@@ -43,6 +44,13 @@ export interface ChannelStore {
   /** Stores the bot's turn and marks when it spoke. */
   recordBotTurn(conversationId: string, channel: string, turn: BotTurn): Promise<void>;
   listBotTurns(conversationId: string): Promise<BotTurn[]>;
+  /**
+   * Adds to the conversation's ledger (a channel conversation has no kernel record to hold one):
+   * its model calls' tokens and cost, the values redacted in it, the responder's time.
+   */
+  addToLedger(conversationId: string, delta: Partial<Ledger>): Promise<void>;
+  /** The conversation's ledger, as far as anything was counted (empty when nothing was). */
+  getLedger(conversationId: string): Promise<Partial<Ledger>>;
   /** Remembers a message the bot posted, so a reply in its thread is an explicit trigger. */
   rememberBotMessage(channel: string, ts: string): Promise<void>;
   isBotMessage(channel: string, ts: string): Promise<boolean>;

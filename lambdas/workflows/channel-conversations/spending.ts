@@ -3,7 +3,9 @@ import { usageOf } from '../../agents/model-reply.ts';
 import type { AgentLogger, ModelClient } from '../../agents/ports.ts';
 import { costOfCall, type ModelPrice, microUsd, utcDay } from '../../agents/pricing.ts';
 import { type DailyReservations, worstCaseOf } from '../../agents/reservations.ts';
+import type { Ledger } from '../../kernel/model.ts';
 import type { Clock } from '../../kernel/ports.ts';
+import { conversationInScope } from '../../redaction/index.ts';
 import { DailyBudgetSpentError } from './errors.ts';
 
 /**
@@ -26,6 +28,22 @@ export interface ChannelSpending {
   prices: Readonly<Record<string, ModelPrice>>;
   clock: Clock;
   logger: AgentLogger;
+  /**
+   * Adds each call's tokens and cost to the ledger of the conversation it was made for (the one
+   * in scope, `inConversation`). @default - counted on the day's counter only
+   */
+  ledger?: (conversationId: string, delta: Partial<Ledger>) => Promise<void>;
+}
+
+/** Adds a call's usage and cost to its conversation's ledger: bookkeeping, so a failed add is logged. */
+async function countInLedger(spending: ChannelSpending, reply: unknown, cost: number): Promise<void> {
+  const conversationId = conversationInScope();
+  if (spending.ledger === undefined || conversationId === undefined) return;
+  await spending
+    .ledger(conversationId, { ...usageOf(reply), ...(cost > 0 ? { costMicroUsd: cost } : {}) })
+    .catch((error: unknown) =>
+      spending.logger.warn("could not add to the channel conversation's ledger", { error, conversationId }),
+    );
 }
 
 /**
@@ -59,6 +77,7 @@ export function pricedModel(model: ModelClient, spending: ChannelSpending): Mode
             spending.logger.warn('could not add to the daily spend', { error, day, model: params.model }),
           );
       }
+      await countInLedger(spending, reply, cost);
       return reply;
     },
   };
@@ -100,6 +119,7 @@ function reservedModel(model: ModelClient, spending: ChannelSpending, day: Daily
       }
       const cost = price ? costOfCall(usageOf(reply), price) : 0;
       await settle(cost - worst);
+      await countInLedger(spending, reply, cost);
       return reply;
     },
   };

@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import type { z } from 'zod';
 import { DynamoTable, type DynamoTableOptions, isConditionFailure } from '../../../adapters/dynamo-table.ts';
 import { CorruptItemError } from '../../../kernel/errors.ts';
+import type { Ledger } from '../../../kernel/model.ts';
 import { BotTurn, ChannelConversation, type ChannelConversationEnd, ChannelMessage } from '../model.ts';
 import type { ChannelStore } from '../ports.ts';
 
@@ -18,7 +19,22 @@ const channelKeys = {
   message: (id: string, ts: string) => ({ pk: `CHANCONV#${id}`, sk: `MSG#${ts}` }),
   turn: (id: string, ts: string) => ({ pk: `CHANCONV#${id}`, sk: `TURN#${ts}` }),
   answer: (id: string, ts: string) => ({ pk: `CHANCONV#${id}`, sk: `ANSWER#${ts}` }),
+  ledger: (id: string) => ({ pk: `CHANCONV#${id}`, sk: 'LEDGER' }),
 };
+
+/** The ledger's counts kept as numbers of the ledger item (the values redacted by kind apart). */
+const COUNTS = [
+  'inputTokens',
+  'outputTokens',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+  'costMicroUsd',
+  'lambdaMs',
+  'redactedSecrets',
+  'redactedPii',
+] as const;
+/** A redacted kind's count is the attribute `redacted:<family>:<kind>` (a top-level ADD needs no map). */
+const KIND_PREFIX = 'redacted:';
 
 export class DynamoChannelStore extends DynamoTable implements ChannelStore {
   async getConversation(channel: string): Promise<ChannelConversation | undefined> {
@@ -146,6 +162,58 @@ export class DynamoChannelStore extends DynamoTable implements ChannelStore {
 
   async listBotTurns(conversationId: string): Promise<BotTurn[]> {
     return this.query(conversationId, 'TURN#', BotTurn);
+  }
+
+  async addToLedger(conversationId: string, delta: Partial<Ledger>): Promise<void> {
+    const adds = [
+      ...COUNTS.flatMap((field) => {
+        const value = delta[field];
+        return typeof value === 'number' && value !== 0 ? [[field, value] as const] : [];
+      }),
+      ...Object.entries(delta.redactedKinds ?? {})
+        .filter(([, count]) => count !== 0)
+        .map(([kind, count]) => [`${KIND_PREFIX}${kind}`, count] as const),
+    ];
+    if (adds.length === 0) return;
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: channelKeys.ledger(conversationId),
+        UpdateExpression: `ADD ${adds.map((_, i) => `#a${i} :a${i}`).join(', ')} SET #ttl = if_not_exists(#ttl, :ttl)`,
+        ExpressionAttributeNames: {
+          '#ttl': 'ttl',
+          ...Object.fromEntries(adds.map(([name], i) => [`#a${i}`, name])),
+        },
+        ExpressionAttributeValues: {
+          ':ttl': this.ttl(),
+          ...Object.fromEntries(adds.map(([, value], i) => [`:a${i}`, value])),
+        },
+      }),
+    );
+  }
+
+  async getLedger(conversationId: string): Promise<Partial<Ledger>> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: channelKeys.ledger(conversationId),
+        ConsistentRead: true,
+      }),
+    );
+    if (Item === undefined) return {};
+    const kinds = Object.entries(Item).filter(([name]) => name.startsWith(KIND_PREFIX));
+    return {
+      ...Object.fromEntries(
+        COUNTS.flatMap((field) => (typeof Item[field] === 'number' ? [[field, Item[field]]] : [])),
+      ),
+      ...(kinds.length === 0
+        ? {}
+        : {
+            redactedKinds: Object.fromEntries(
+              kinds.map(([name, count]) => [name.slice(KIND_PREFIX.length), Number(count)]),
+            ),
+          }),
+    };
   }
 
   async rememberBotMessage(channel: string, ts: string): Promise<void> {

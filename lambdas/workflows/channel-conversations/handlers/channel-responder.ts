@@ -1,12 +1,13 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { fifoQueueHandler } from '../../../handlers/fifo-batch.ts';
+import { countingRedactions } from '../../../handlers/redaction-ledger.ts';
 import { inConversation } from '../../../redaction/index.ts';
 import { MissingConfigurationError } from '../../../shared/env.ts';
 import { createLogger, createMetrics } from '../../../shared/logger.ts';
 import { CHANNEL_ENV } from '../env.ts';
 import { ReplyJob } from '../model.ts';
 import { type ResponderDeps, respondToMessage } from '../respond-to-message.ts';
-import { channelSettings, responderDeps } from './wiring.ts';
+import { channelRedactionLedger, channelSettings, responderDeps } from './wiring.ts';
 
 const logger = createLogger('channel-responder');
 const metrics = createMetrics('channel-responder');
@@ -28,8 +29,18 @@ function depsOnce(): Promise<ResponderDeps> {
 
 async function respond(job: ReplyJob): Promise<void> {
   const ready = await depsOnce();
-  // The answer's prompt, post and stored records key their placeholders by the conversation.
-  const outcome = await inConversation(job.conversationId, () => respondToMessage(job, ready));
+  const started = performance.now();
+  // The answer's prompt, post and stored records key their placeholders by the conversation,
+  // and what they redact is counted in the conversation's ledger, with the model calls' tokens
+  // and cost (spending.ts) and the time this job took.
+  const outcome = await countingRedactions(
+    () => inConversation(job.conversationId, () => respondToMessage(job, ready)),
+    logger,
+    channelRedactionLedger(ready.store),
+  );
+  await ready.store
+    .addToLedger(job.conversationId, { lambdaMs: Math.round(performance.now() - started) })
+    .catch((error: unknown) => logger.warn("could not add to the channel conversation's ledger", { error }));
   logger.info('handled channel message', { conversationId: job.conversationId, ts: job.ts, outcome });
   metrics.addMetric(`Reply_${outcome.answer}`, MetricUnit.Count, 1);
 }

@@ -1,6 +1,6 @@
 import { createRouterHandler } from '../../../handlers/router.ts';
 import { channelAnswerLookup } from '../feedback-lookup.ts';
-import { channelConversations, channelStore } from './wiring.ts';
+import { channelConversations, channelRedactionLedger, channelStore } from './wiring.ts';
 
 /**
  * The Router with channel conversations: the messages no workflow owns go to
@@ -11,4 +11,6 @@ export const handler = createRouterHandler({
   unownedMessages: (logger) => channelConversations(logger),
   // Feedback on a channel answer finds its conversation by the id the answer's block names.
   namedConversations: () => channelAnswerLookup(channelStore()),
+  // What a channel message's storing redacts is counted in its conversation's own ledger.
+  otherLedger: () => channelRedactionLedger(channelStore()),
 });

@@ -8,15 +8,18 @@ import { getSlackSecret } from '../../../adapters/secrets.ts';
 import { agentLimitsFrom } from '../../../agents/limits.ts';
 import type { AgentLogger, ModelClient } from '../../../agents/ports.ts';
 import { type ModelPrice, modelPriceFrom } from '../../../agents/pricing.ts';
+import type { OtherLedger } from '../../../handlers/redaction-ledger.ts';
 import type { InboxMessage } from '../../../kernel/inbox.ts';
 import { systemClock } from '../../../kernel/ports.ts';
+import { familyTotals } from '../../../redaction/index.ts';
 import { ENV, requireEnv } from '../../../shared/env.ts';
 import { createSlackPoster } from '../../../slack/web-client.ts';
 import { SqsReplyQueue } from '../adapters/channel-replies-queue.ts';
 import { DynamoChannelStore } from '../adapters/dynamo-channel-store.ts';
 import { CHANNEL_ENV } from '../env.ts';
 import { type ChannelOutcome, handleChannelMessage } from '../handle-channel-message.ts';
-import { type ChannelSettings, ChannelSettingsSchema } from '../model.ts';
+import { type ChannelSettings, ChannelSettingsSchema, isChannelConversationId } from '../model.ts';
+import type { ChannelStore } from '../ports.ts';
 import { createModelAnswerer, createModelJudge } from '../respond.ts';
 import type { ResponderDeps } from '../respond-to-message.ts';
 import { type ChannelSpending, pricedModel } from '../spending.ts';
@@ -105,6 +108,23 @@ export async function responderDeps(
 }
 
 /**
+ * Where channel conversations' redacted values are counted (the kernel's redaction ledger asks
+ * it first): a channel conversation's own ledger item, since it has no kernel record.
+ */
+export function channelRedactionLedger(store: ChannelStore): OtherLedger {
+  return async (conversationId, added) => {
+    if (!isChannelConversationId(conversationId)) return false;
+    const { secret, pii } = familyTotals(added);
+    await store.addToLedger(conversationId, {
+      redactedSecrets: secret,
+      redactedPii: pii,
+      redactedKinds: added,
+    });
+    return true;
+  };
+}
+
+/**
  * The responder's money, from the variables agent turns read too (AGENT_LIMITS, MODEL_PRICE)
  * and the judge's price (CHANNEL_JUDGE_PRICE): the same table, the same daily counter.
  */
@@ -132,6 +152,7 @@ export function channelSpending(
     tableName: requireEnv(ENV.tableName, env),
     retentionDays: Number(env[ENV.retentionDays] ?? 90),
   });
+  const store = channelStore(env);
   return {
     limits,
     dailySpend,
@@ -139,5 +160,6 @@ export function channelSpending(
     prices,
     clock: systemClock,
     logger,
+    ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
   };
 }
