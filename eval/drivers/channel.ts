@@ -17,9 +17,9 @@ const CHANNEL = 'C_TEAM';
 export const channelConfig = () => ({ channels: { team: CHANNEL } });
 
 /**
- * What the case's channel answers cost: channel conversations keep no ledger, but every model
- * call is added to the platform's spend counter of the day, which in a case's own sandbox
- * counts nothing else.
+ * What the case's channel answers cost: a case's messages may make more than one channel
+ * conversation (each with its own ledger), and every model call is added to the platform's
+ * spend counter of the day, which in a case's own sandbox counts nothing else.
  */
 async function spendMeter(session: Session): Promise<() => Promise<number>> {
   const spend = new DynamoDailySpend({

@@ -17,10 +17,27 @@ export function taskOutputs(execution: ExecutionView | undefined): Record<string
     .map((e) => e.output as Record<string, unknown>);
 }
 
+/**
+ * A failure's cause in words: a Lambda function's error as Step Functions carries it (the JSON
+ * `{ errorType, errorMessage, trace }`) reads as its message; any other cause as it is.
+ */
+export function causeText(cause: unknown): string {
+  const text = String(cause ?? '');
+  try {
+    const parsed = JSON.parse(text) as { errorMessage?: unknown };
+    if (typeof parsed.errorMessage === 'string') return parsed.errorMessage;
+  } catch {
+    // Not JSON: the cause as it was written.
+  }
+  return text;
+}
+
 /** Why the execution failed, was stopped or timed out, in words; undefined while it runs or after it succeeded. */
 export function failureOf(execution: ExecutionView | undefined): string | undefined {
   if (!execution || !ENDED_BADLY.has(execution.status)) return undefined;
-  const why = [execution.error, execution.cause].filter((x) => x).join(': ');
+  const why = [execution.error, execution.cause === undefined ? undefined : causeText(execution.cause)]
+    .filter((x) => x)
+    .join(': ');
   return `the execution ${execution.status.toLowerCase()}${why ? `: ${why.slice(0, 500)}` : ''}`;
 }
 
@@ -58,7 +75,7 @@ function firstCaught(execution: ExecutionView | undefined): Caught | undefined {
 function caughtFailure(execution: ExecutionView | undefined): string | undefined {
   const caught = firstCaught(execution)?.failure;
   return caught
-    ? `a step failed and the workflow escalated: ${caught.Error}: ${String(caught.Cause ?? '').slice(0, 500)}`
+    ? `a step failed and the workflow escalated: ${caught.Error}: ${causeText(caught.Cause).slice(0, 500)}`
     : undefined;
 }
 

@@ -18,6 +18,15 @@ describe("a case's execution watched for faults", () => {
     expect(failureOf(failed)).toBe(
       'the execution failed: ModelUnavailableError: HTTP 401: invalid x-api-key',
     );
+    // A Lambda function's error, as Step Functions carries it: its message, without the JSON and trace.
+    const lambdaError = JSON.stringify({
+      errorType: 'ModelUnavailableError',
+      errorMessage: 'the model API answered HTTP 502 api_error: fetch failed',
+      trace: ['ModelUnavailableError: the model API answered HTTP 502', '    at callModel (model.ts:1:1)'],
+    });
+    expect(failureOf({ ...failed, cause: lambdaError })).toBe(
+      'the execution failed: ModelUnavailableError: the model API answered HTTP 502 api_error: fetch failed',
+    );
     expect(failureOf({ status: 'ABORTED', history: [] })).toBe('the execution aborted');
     expect(failureOf({ status: 'RUNNING', history: [] })).toBeUndefined();
     expect(failureOf({ status: 'SUCCEEDED', history: [] })).toBeUndefined();
