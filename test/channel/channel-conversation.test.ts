@@ -443,6 +443,17 @@ describe('answering with the conversation as context', () => {
     expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'already_answered' });
     expect(posts.map((p) => p.text)).toEqual(['posted']);
   });
+
+  it("gives the claim back when Slack refuses an apology in the answer's place, so the retry apologizes once", async () => {
+    // The model gives no text twice: the bot apologizes instead, and Slack refuses the first post.
+    const { handle, jobs, posts, responderDeps } = setup(['', ''], { slackRefusals: 1 });
+    await expect(handle(msg('U_ALICE', `<@${BOT}> hi`))).rejects.toThrow(SlackApiError);
+    const [job] = jobs;
+    if (!job) throw new Error('no job handed over');
+    expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'empty_apologized' });
+    expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'already_answered' });
+    expect(posts.map((p) => p.text)).toEqual([NO_ANSWER_APOLOGY]);
+  });
 });
 
 describe('two instances on one channel', () => {

@@ -159,20 +159,12 @@ export async function respondToMessage(job: ReplyJob, deps: ResponderDeps): Prom
     return { conversationId, decision, answer: 'already_answered', ...loaded };
   }
   const thread = job.threadTs !== undefined ? { threadTs: job.threadTs } : {};
-  let posted: { ts: string };
-  try {
-    posted = await deps.slack.postMessage({
-      channel: job.channel,
-      text,
-      ...thread,
-      blocks: withFeedback({ text }, 'channel_answer', conversationId),
-    });
-  } catch (error) {
-    // Slack refused the post, so nothing was posted: give the claim back for the retry. When
-    // Slack could not be reached the post may have landed; the claim stays (never twice).
-    if (error instanceof SlackApiError) await deps.store.releaseAnswer(conversationId, job.ts);
-    throw error;
-  }
+  const posted = await postClaimed(job, deps, {
+    channel: job.channel,
+    text,
+    ...thread,
+    blocks: withFeedback({ text }, 'channel_answer', conversationId),
+  });
   const at = deps.clock.now().toISOString();
   await deps.store.rememberBotMessage(job.channel, posted.ts);
   await deps.store.recordMessage(conversationId, job.channel, {
@@ -246,11 +238,29 @@ async function apologize(
   return { answer: (await postOnce(job, deps, NO_ANSWER_APOLOGY)) ? 'apologized' : 'already_answered' };
 }
 
+/**
+ * Posts what the claim of `job`'s answer was taken for. When Slack refused the post, nothing was
+ * posted: the claim is given back for the retry. When Slack could not be reached the post may
+ * have landed; the claim stays (never twice).
+ */
+async function postClaimed(
+  job: ReplyJob,
+  deps: ResponderDeps,
+  args: Parameters<ResponderDeps['slack']['postMessage']>[0],
+): Promise<{ ts: string }> {
+  try {
+    return await deps.slack.postMessage(args);
+  } catch (error) {
+    if (error instanceof SlackApiError) await deps.store.releaseAnswer(job.conversationId, job.ts);
+    throw error;
+  }
+}
+
 /** Posts `text` in the answer's place under the answer's claim; false when the claim was taken. */
 async function postOnce(job: ReplyJob, deps: ResponderDeps, text: string): Promise<boolean> {
   if ((await deps.store.claimAnswer(job.conversationId, job.ts)) === 'taken') return false;
   const thread = job.threadTs !== undefined ? { threadTs: job.threadTs } : {};
-  const posted = await deps.slack.postMessage({ channel: job.channel, text, ...thread });
+  const posted = await postClaimed(job, deps, { channel: job.channel, text, ...thread });
   await deps.store.rememberBotMessage(job.channel, posted.ts);
   return true;
 }
