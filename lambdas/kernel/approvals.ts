@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import type { Clock } from './clock.ts';
 import { decisionEmoji, decisionSentence, slackTime } from './decision-text.ts';
 import type { Approvals, PeopleDirectory } from './people.ts';
-import type { Clock } from './ports.ts';
 
 /**
  * Approvals: a workflow posts Block Kit buttons for a decision kind

@@ -1,7 +1,7 @@
 import { isSlackThread } from './anchors.ts';
 import type { Conversation } from './model.ts';
 import type { ThreadLink } from './ports.ts';
-import type { Incoming, RouteOutcome, RouterDeps } from './route-steps.ts';
+import type { Incoming, RouteOutcome, RouterDeps } from './route-types.ts';
 import type { WorkflowRegistration } from './workflows.ts';
 
 /**

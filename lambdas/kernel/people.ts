@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Clock } from './ports.ts';
+import type { Clock } from './clock.ts';
 
 /**
  * Who is who, from configuration (stack config `people`, the PEOPLE variable): each role a

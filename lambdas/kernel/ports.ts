@@ -81,11 +81,7 @@ export interface Executions {
   wake(taskToken: string, output: WakeOutput): Promise<WakeResult>;
 }
 
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+export { type Clock, systemClock } from './clock.ts';
 
 /** What became of a message no workflow and no thread owns (see `UnownedMessageHandler`). */
 export type UnownedOutcome =

@@ -1,8 +1,6 @@
-import { decidedResult, type TaskCompleter } from './approval-wait.ts';
+import { decidedResult } from './approval-wait.ts';
 import {
   APPROVAL_ACTION_ID,
-  type ApprovalNotices,
-  type ApprovalStore,
   type DecisionRecord,
   judgePress,
   type OpenApproval,
@@ -10,19 +8,12 @@ import {
   placed,
 } from './approvals.ts';
 import type { InboxAction } from './inbox.ts';
-import { type Approvals, PeopleDirectory } from './people.ts';
+import { PeopleDirectory } from './people.ts';
 import type { ThreadLink } from './ports.ts';
-import { type RouteOutcome, type RouterDeps, storeIncoming } from './route-steps.ts';
+import { storeIncoming } from './route-steps.ts';
+import type { ApprovalDeps, RouteOutcome, RouterDeps } from './route-types.ts';
 
-/** What the Router needs to take approval presses (kernel/approvals.ts). */
-export interface ApprovalDeps {
-  /** Who may decide what (`slackAgents.approvals`). */
-  rules: Approvals;
-  store: ApprovalStore;
-  notices: ApprovalNotices;
-  /** Completes the task of a workflow waiting for the decision (statemachines/approval-wait.ts). */
-  tasks: TaskCompleter;
-}
+export type { ApprovalDeps } from './route-types.ts';
 
 /**
  * A press of an approval button: decides the approval open now if the presser may, and

@@ -1,122 +1,18 @@
 import { isCloseIntent } from './close-intent.ts';
 import { answerEnded } from './ended-answer.ts';
-import type { InboxSurface, SurfaceOutcome } from './inbox-surface.ts';
 import { FINISHED_STATUSES, type MessageType, type SenderType, type StoredMessage } from './model.ts';
 import { type PeopleDirectory, verifiedRole } from './people.ts';
-import type {
-  Clock,
-  ConversationStore,
-  Executions,
-  ThreadLink,
-  UnownedMessageHandler,
-  UnownedOutcome,
-} from './ports.ts';
-import type { Retrigger } from './retrigger.ts';
-import type { ApprovalDeps } from './route-approval.ts';
-import type { StopNotices } from './stop.ts';
-import { type WakeCheck, wakeForStoredMessage, wakeIfDue } from './wake.ts';
-import type { WorkflowRegistration } from './workflows.ts';
+import type { ThreadLink } from './ports.ts';
+import type { Incoming, RouteOutcome, RouterDeps } from './route-types.ts';
+import { wakeForStoredMessage, wakeIfDue } from './wake.ts';
+
+export type { EndedNotice, Incoming, RouteOutcome, RouterDeps } from './route-types.ts';
 
 /**
  * The Router's steps, whatever the source of the record: store a message of a conversation and
  * wake it, or answer in the thread of one that has ended (a start is route-start.ts's).
  * `route.ts` (Slack) and `route-external.ts` (GitHub, alerts) decide which.
  */
-
-export interface RouterDeps {
-  store: ConversationStore;
-  executions: Executions;
-  clock: Clock;
-  workflows: readonly WorkflowRegistration[];
-  botUserId: string | undefined;
-  /**
-   * Runs the rest of a record's routing as part of the conversation it belongs to, once known:
-   * whatever the Router writes then (a refusal, a decided approval's line) is keyed by it.
-   * @default - run as it is
-   */
-  inConversation?: <T>(conversationId: string, work: () => Promise<T>) => Promise<T>;
-  /**
-   * The GitHub login the platform acts as with a token (no App): its own comments come back as
-   * a user's, and are ignored like the bot's own Slack messages.
-   * @default - none: an App's comments are a bot's, ignored as such
-   */
-  githubLogin?: string | undefined;
-  /**
-   * Takes the messages no workflow and no thread owns, in channels no workflow owns (channel
-   * conversations, plug in here through their Router entry). Registered triggers
-   * win: a mention that matches a workflow's `mention` trigger (the requirements interview's
-   * keywords, e.g. `@bot idea: ...`) starts that workflow; any other message comes here.
-   */
-  unownedMessages?: UnownedMessageHandler;
-  /**
-   * The configured roles: a sender gets a role the configuration defines (`developer`) only as
-   * a member, whatever thread they write in. Without it, the thread's roles are taken as they are.
-   */
-  people?: PeopleDirectory;
-  /**
-   * Answers a message in the thread of a conversation that has ended: the
-   * sender is told the conversation is over and how to start a new one, instead of silence.
-   * @default - none: such a message is ignored with a logged reason
-   */
-  endedNotice?: (notice: EndedNotice) => Promise<void>;
-  /**
-   * Hands a repeated trigger of a running conversation (its issue labelled again) to the
-   * workflow's own function, which answers on the issue with where it runs: the Router has no
-   * GitHub client and makes no call outside AWS.
-   * @default - none: the repeated trigger is ignored with a logged reason
-   */
-  retriggered?: (notice: Retrigger) => Promise<void>;
-  /**
-   * Takes approval button presses (kernel/route-approval.ts).
-   * @default - none: a press is ignored with a logged reason
-   */
-  approvals?: ApprovalDeps;
-  /**
-   * Takes Slack's app-surface records: feedback presses and reasons, the App Home, assistant
-   * threads (kernel/inbox-surface.ts).
-   * @default - none: such a record is ignored with a logged reason
-   */
-  surfaces?: (surface: InboxSurface) => Promise<SurfaceOutcome>;
-  /**
-   * Says in the thread who stopped a conversation, and refuses others privately (kernel/stop.ts).
-   * @default - a stop is still taken, silently
-   */
-  stops?: StopNotices;
-}
-
-/** A short answer in the thread of an ended conversation to someone who wrote there. */
-export interface EndedNotice {
-  conversationId: string;
-  channel: string;
-  /** The thread to answer in; absent: a top-level message (an answer to a slash command). */
-  threadTs?: string;
-  /** The message answered: the notice's idempotency key, so a redelivery answers once. */
-  ts: string;
-  text: string;
-}
-
-/** What the Router did with one inbox record; logged with its reason. */
-export type RouteOutcome =
-  | { type: 'started'; conversationId: string; workflow: string; execution: 'started' | 'already_started' }
-  | {
-      type: 'stored';
-      conversationId: string;
-      senderType: SenderType;
-      messageType: MessageType;
-      stored: 'stored' | 'duplicate';
-      wake: WakeCheck;
-    }
-  | { type: 'ignored'; reason: string; conversationId?: string }
-  | {
-      type: 'approval';
-      conversationId: string;
-      outcome: 'decided' | 'refused';
-      detail: string;
-      /** The waiting workflow's wake-up: completed, found over (a logged ignore), or none parked. */
-      wait?: 'completed' | 'already_ended' | 'none';
-    }
-  | { type: 'channel'; outcome: UnownedOutcome }
-  | SurfaceOutcome;
 
 /** The sender's role in this thread, or null when the thread does not hear them (I5). */
 export function senderTypeIn(link: ThreadLink, userId: string): SenderType | null {
@@ -138,22 +34,6 @@ async function verifiedSenderType(
 
 /** Why an edit is ignored, as the Slack ingress says it. */
 export const EDITED_MESSAGE = 'edited_message';
-
-/** An incoming message of an existing conversation, whatever its source. */
-export interface Incoming {
-  kind: 'message' | 'action';
-  user: string;
-  channel: string;
-  ts: string;
-  text: string;
-  receivedAt: string;
-  /** Whether the owner's close intent counts here (Slack messages; not buttons, not other sources). */
-  closable: boolean;
-  actionId?: string;
-  actionValue?: string;
-  /** The outside item the text is a version of (StoredMessage's `sourceId`). */
-  sourceId?: string;
-}
 
 export async function storeIncoming(
   link: ThreadLink,

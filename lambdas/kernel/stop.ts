@@ -1,6 +1,9 @@
 import { FINISHED_STATUSES } from './model.ts';
 import type { ThreadLink } from './ports.ts';
-import type { RouteOutcome, RouterDeps } from './route-steps.ts';
+import type { RouteOutcome, RouterDeps } from './route-types.ts';
+
+export type { StopNotices } from './route-types.ts';
+
 import { turnRunning } from './running-turns.ts';
 
 /**
@@ -19,20 +22,6 @@ export const STOP_ACTION_ID = 'stop_turn';
 /** `stop`, alone, in any case: a sentence that merely contains it is an ordinary message. */
 export function isStopText(text: string): boolean {
   return /^\s*stop\s*$/i.test(text);
-}
-
-/** What the Router says about a stop (lambdas/handlers/router.ts posts both through Slack). */
-export interface StopNotices {
-  /** A line in the thread, posted once per stop (keyed by the stop's ts). */
-  said(notice: {
-    conversationId: string;
-    channel: string;
-    threadTs: string;
-    ts: string;
-    text: string;
-  }): Promise<void>;
-  /** A message only `user` sees. */
-  refused(channel: string, user: string, text: string, threadTs?: string): Promise<void>;
 }
 
 export interface StopRequest {

@@ -1,0 +1,151 @@
+import type { TaskCompleter } from './approval-wait.ts';
+import type { ApprovalNotices, ApprovalStore } from './approvals.ts';
+import type { Clock } from './clock.ts';
+import type { InboxSurface, SurfaceOutcome } from './inbox-surface.ts';
+import type { MessageType, SenderType } from './model.ts';
+import type { Approvals, PeopleDirectory } from './people.ts';
+import type { ConversationStore, Executions, UnownedMessageHandler, UnownedOutcome } from './ports.ts';
+import type { Retrigger } from './retrigger.ts';
+import type { WakeCheck } from './wake.ts';
+import type { WorkflowRegistration } from './workflows.ts';
+
+/**
+ * The Router's dependencies and outcomes, and what its steps take, in a module of their own:
+ * its steps (route-steps.ts, route-approval.ts, stop.ts, ended-answer.ts) all read these, and
+ * none needs another's code to name them.
+ */
+
+export interface RouterDeps {
+  store: ConversationStore;
+  executions: Executions;
+  clock: Clock;
+  workflows: readonly WorkflowRegistration[];
+  botUserId: string | undefined;
+  /**
+   * Runs the rest of a record's routing as part of the conversation it belongs to, once known:
+   * whatever the Router writes then (a refusal, a decided approval's line) is keyed by it.
+   * @default - run as it is
+   */
+  inConversation?: <T>(conversationId: string, work: () => Promise<T>) => Promise<T>;
+  /**
+   * The GitHub login the platform acts as with a token (no App): its own comments come back as
+   * a user's, and are ignored like the bot's own Slack messages.
+   * @default - none: an App's comments are a bot's, ignored as such
+   */
+  githubLogin?: string | undefined;
+  /**
+   * Takes the messages no workflow and no thread owns, in channels no workflow owns (channel
+   * conversations, plug in here through their Router entry). Registered triggers
+   * win: a mention that matches a workflow's `mention` trigger (the requirements interview's
+   * keywords, e.g. `@bot idea: ...`) starts that workflow; any other message comes here.
+   */
+  unownedMessages?: UnownedMessageHandler;
+  /**
+   * The configured roles: a sender gets a role the configuration defines (`developer`) only as
+   * a member, whatever thread they write in. Without it, the thread's roles are taken as they are.
+   */
+  people?: PeopleDirectory;
+  /**
+   * Answers a message in the thread of a conversation that has ended: the
+   * sender is told the conversation is over and how to start a new one, instead of silence.
+   * @default - none: such a message is ignored with a logged reason
+   */
+  endedNotice?: (notice: EndedNotice) => Promise<void>;
+  /**
+   * Hands a repeated trigger of a running conversation (its issue labelled again) to the
+   * workflow's own function, which answers on the issue with where it runs: the Router has no
+   * GitHub client and makes no call outside AWS.
+   * @default - none: the repeated trigger is ignored with a logged reason
+   */
+  retriggered?: (notice: Retrigger) => Promise<void>;
+  /**
+   * Takes approval button presses (kernel/route-approval.ts).
+   * @default - none: a press is ignored with a logged reason
+   */
+  approvals?: ApprovalDeps;
+  /**
+   * Takes Slack's app-surface records: feedback presses and reasons, the App Home, assistant
+   * threads (kernel/inbox-surface.ts).
+   * @default - none: such a record is ignored with a logged reason
+   */
+  surfaces?: (surface: InboxSurface) => Promise<SurfaceOutcome>;
+  /**
+   * Says in the thread who stopped a conversation, and refuses others privately (kernel/stop.ts).
+   * @default - a stop is still taken, silently
+   */
+  stops?: StopNotices;
+}
+
+/** A short answer in the thread of an ended conversation to someone who wrote there. */
+export interface EndedNotice {
+  conversationId: string;
+  channel: string;
+  /** The thread to answer in; absent: a top-level message (an answer to a slash command). */
+  threadTs?: string;
+  /** The message answered: the notice's idempotency key, so a redelivery answers once. */
+  ts: string;
+  text: string;
+}
+
+/** What the Router did with one inbox record; logged with its reason. */
+export type RouteOutcome =
+  | { type: 'started'; conversationId: string; workflow: string; execution: 'started' | 'already_started' }
+  | {
+      type: 'stored';
+      conversationId: string;
+      senderType: SenderType;
+      messageType: MessageType;
+      stored: 'stored' | 'duplicate';
+      wake: WakeCheck;
+    }
+  | { type: 'ignored'; reason: string; conversationId?: string }
+  | {
+      type: 'approval';
+      conversationId: string;
+      outcome: 'decided' | 'refused';
+      detail: string;
+      /** The waiting workflow's wake-up: completed, found over (a logged ignore), or none parked. */
+      wait?: 'completed' | 'already_ended' | 'none';
+    }
+  | { type: 'channel'; outcome: UnownedOutcome }
+  | SurfaceOutcome;
+
+/** An incoming message of an existing conversation, whatever its source. */
+export interface Incoming {
+  kind: 'message' | 'action';
+  user: string;
+  channel: string;
+  ts: string;
+  text: string;
+  receivedAt: string;
+  /** Whether the owner's close intent counts here (Slack messages; not buttons, not other sources). */
+  closable: boolean;
+  actionId?: string;
+  actionValue?: string;
+  /** The outside item the text is a version of (StoredMessage's `sourceId`). */
+  sourceId?: string;
+}
+
+/** What the Router needs to take approval presses (kernel/approvals.ts). */
+export interface ApprovalDeps {
+  /** Who may decide what (`slackAgents.approvals`). */
+  rules: Approvals;
+  store: ApprovalStore;
+  notices: ApprovalNotices;
+  /** Completes the task of a workflow waiting for the decision (statemachines/approval-wait.ts). */
+  tasks: TaskCompleter;
+}
+
+/** What the Router says about a stop (lambdas/handlers/router.ts posts both through Slack). */
+export interface StopNotices {
+  /** A line in the thread, posted once per stop (keyed by the stop's ts). */
+  said(notice: {
+    conversationId: string;
+    channel: string;
+    threadTs: string;
+    ts: string;
+    text: string;
+  }): Promise<void>;
+  /** A message only `user` sees. */
+  refused(channel: string, user: string, text: string, threadTs?: string): Promise<void>;
+}
