@@ -23,6 +23,18 @@ export const pipelineConfig = (c: PipelineCase) => ({
   },
 });
 
+/**
+ * What the pipeline waits for people on, if it does: an agent's question to people, or an
+ * approval a person must give. An eval has no people to answer, so the case ends there instead
+ * of waiting out the pipeline's (scaled) wait for them.
+ */
+export function waitsForPeople(state: IssueState): string | undefined {
+  const question = state.communication.questions.find((q) => q.to === 'people' && !q.answered);
+  if (question) return `the ${question.from} asked people: ${question.question}`;
+  const escalation = state.communication.escalations.find((e) => e.requires_human && !e.resolved);
+  return escalation ? `the ${escalation.agent} waits for a person: ${escalation.reason}` : undefined;
+}
+
 export async function runPipelineCase(
   session: Session,
   c: PipelineCase,
@@ -54,7 +66,11 @@ export async function runPipelineCase(
     async () => {
       const state = await documents.load(id);
       if (state.analysis.completed) analysedAt ??= Date.now();
-      return state.pipeline.status !== 'in_progress' || executionFailure(session, id) ? state : undefined;
+      return state.pipeline.status !== 'in_progress' ||
+        executionFailure(session, id) ||
+        waitsForPeople(state) !== undefined
+        ? state
+        : undefined;
     },
     deadline,
     500,
@@ -65,8 +81,9 @@ export async function runPipelineCase(
   const checks = await gradePipeline(
     c,
     {
-      ended: final !== undefined,
+      ended: final !== undefined && waitsForPeople(final) === undefined,
       ...(state ? { status: state.pipeline.status } : {}),
+      ...(final && waitsForPeople(final) ? { waitingFor: waitsForPeople(final) } : {}),
       pullRequest: await gradePullRequest(session, c.bug, baseSha),
       issues: state?.review.findings.issues ?? [],
     },

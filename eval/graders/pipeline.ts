@@ -12,6 +12,8 @@ export interface PipelineOutcome {
   ended: boolean;
   /** The pipeline's status when it ended, or at the time limit. */
   status?: string;
+  /** What it waits for people on, when the case ended there (an eval has no one to answer). */
+  waitingFor?: string | undefined;
   /** The pull request's checks: opened, hidden tests, base tests. */
   pullRequest: Check[];
   issues: readonly ReviewIssue[];
@@ -28,7 +30,9 @@ export async function gradePipeline(
       pass: outcome.ended,
       detail: outcome.ended
         ? `status ${outcome.status ?? 'unknown'}`
-        : `still ${outcome.status ?? 'not started'} at the time limit`,
+        : outcome.waitingFor !== undefined
+          ? `waits for people, whom an eval does not have: ${outcome.waitingFor.slice(0, 300)}`
+          : `still ${outcome.status ?? 'not started'} at the time limit`,
     },
     ...outcome.pullRequest,
     ...(await gradeReview(c, outcome.issues, transport)),

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { INTERVIEW_CASES } from '../../eval/cases/interview.ts';
 import { PIPELINE_CASES } from '../../eval/cases/pipeline.ts';
 import { personaAnswer } from '../../eval/drivers/interview.ts';
+import { waitsForPeople } from '../../eval/drivers/pipeline.ts';
+import { gradePipeline } from '../../eval/graders/pipeline.ts';
+import { freshIssueState } from '../support/issue-state.ts';
 
 describe('the interview personas', () => {
   const lunch = INTERVIEW_CASES.find((c) => c.id === 'interview/team-lunch-planner');
@@ -36,5 +39,41 @@ describe('the pipeline cases', () => {
     expect(PIPELINE_CASES).toHaveLength(6);
     expect(new Set(PIPELINE_CASES.map((c) => c.bug.repo))).toEqual(new Set(['webshop', 'invoicing']));
     for (const c of PIPELINE_CASES) expect(Object.keys(c.bug.truth.hiddenTests)).toHaveLength(1);
+  });
+});
+
+describe('a pipeline case that waits for people', () => {
+  it('ends at an open question to people or an approval a person must give, and says so in its first check', async () => {
+    const state = freshIssueState(Date.UTC(2001, 0, 1));
+    expect(waitsForPeople(state)).toBeUndefined();
+    state.communication.questions.push({
+      from: 'writer',
+      to: 'people',
+      question: 'Should the threshold include VAT?',
+      answered: false,
+      answer: null,
+    });
+    expect(waitsForPeople(state)).toBe('the writer asked people: Should the threshold include VAT?');
+    const answered = freshIssueState(Date.UTC(2001, 0, 1));
+    answered.communication.escalations.push({
+      agent: 'reviewer',
+      reason: 'The change touches protected paths: `package.json`',
+      requires_human: true,
+      resolved: false,
+    });
+    expect(waitsForPeople(answered)).toBe(
+      'the reviewer waits for a person: The change touches protected paths: `package.json`',
+    );
+    const [first] = await gradePipeline(
+      PIPELINE_CASES[0] as (typeof PIPELINE_CASES)[number],
+      { ended: false, status: 'in_progress', waitingFor: waitsForPeople(state), pullRequest: [], issues: [] },
+      undefined,
+    );
+    expect(first).toEqual({
+      name: 'pipeline ended',
+      pass: false,
+      detail:
+        'waits for people, whom an eval does not have: the writer asked people: Should the threshold include VAT?',
+    });
   });
 });
