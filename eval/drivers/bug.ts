@@ -15,7 +15,7 @@ import { executionFailure, taskOutputs, withFault } from './faults.ts';
 
 /**
  * A bug case end to end: the bug planted on the repository's `main`, the report posted in the
- * bug-reports channel, the reporter answering what the agent asks (once or twice), and once
+ * bug-reports channel, the reporter answering when the workflow waits for them (twice at most), and once
  * findings are posted a developer asking, in their thread, for a fix as a pull request. Graded
  * on the findings' citation and on the pull request's branch (graders/fix.ts).
  */
@@ -87,11 +87,19 @@ export async function runBugCase(session: Session, c: BugCase, deadline: number)
   let findingsTs: string | undefined;
   let endedAt: number | undefined;
   while (Date.now() < deadline && endedAt === undefined) {
-    const asked = (await session.messages(REPORTS, reportTs)).filter(
-      (m) => m.bot && m.ts !== reportTs && !answered.has(m.ts),
-    );
-    for (const question of asked.slice(0, 2 - answered.size)) {
-      answered.add(question.ts);
+    // The reporter answers when the workflow waits for them (once per wait, twice at most), not
+    // on every bot message of the thread: a turn's progress timeline or a notice that findings
+    // were posted is no question, and how many of those appear depends on timing, which would
+    // make a replay run more turns than its recording.
+    const conversation = await session.store.getConversation(id, { consistent: true });
+    const wait = conversation?.wait;
+    if (
+      wait &&
+      conversation?.phase === 'awaiting_reporter' &&
+      !answered.has(wait.waitId) &&
+      answered.size < 2
+    ) {
+      answered.add(wait.waitId);
       await session.post(REPORTS, REPORTER, c.details, reportTs);
     }
     if (!findingsTs) {
