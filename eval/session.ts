@@ -1,5 +1,6 @@
 import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
+import { DEMO_MODEL_ID } from '../local/model/demo-model.ts';
 import { DEMO_MODEL_PATH, type Sandbox, startSandbox } from '../local/sandbox.ts';
 import { DEMO_MODEL_PRICE_ENV } from '../local/sandbox-models.ts';
 import { signSlackRequest } from '../local/slack/sign.ts';
@@ -63,18 +64,21 @@ export interface Session {
 
 /**
  * The handlers' model environment in a session: every call through the harness's proxy, and the
- * offline demo model priced as the sandbox prices it ($0), so a demo run's cost is the console's.
+ * offline demo model priced as the sandbox prices it ($0), so a demo run's cost is the console's;
+ * so is a replay of a demo run's recording (`recordedModel`), which costs what its recording did.
  */
 export function sessionModelEnv(
   kind: ModelChoice['kind'],
   proxyUrl: string,
   key: string | undefined,
+  recordedModel?: string,
 ): Record<string, string> {
+  const demo = kind === 'demo' || (kind === 'replay' && recordedModel === DEMO_MODEL_ID);
   return {
     ANTHROPIC_BASE_URL: proxyUrl,
     ANTHROPIC_API_KEY: key ?? 'eval-no-key',
     MODEL_MAX_RETRIES: '2',
-    ...(kind === 'demo' ? DEMO_MODEL_PRICE_ENV : {}),
+    ...(demo ? DEMO_MODEL_PRICE_ENV : {}),
   };
 }
 
@@ -110,7 +114,7 @@ export async function startSession(options: {
             }
           : {}),
       },
-      env: sessionModelEnv(options.model.kind, proxy.url, key),
+      env: sessionModelEnv(options.model.kind, proxy.url, key, options.model.recording?.model),
       telemetry: { demoSeed: false },
       logLevel: 'SILENT',
     });

@@ -13,7 +13,10 @@ import {
   startModelProxy,
   usageOf,
 } from '../../eval/model-proxy.ts';
+import { sessionModelEnv } from '../../eval/session.ts';
+import { DEMO_MODEL_ID } from '../../local/model/demo-model.ts';
 import { startScriptedModel, text, toolUse } from '../../local/model/scripted-model.ts';
+import { DEMO_MODEL_PRICE_ENV } from '../../local/sandbox-models.ts';
 
 const request = (question: string, tool = 'submit_result') => ({
   model: 'claude-sonnet-5-5',
@@ -158,5 +161,15 @@ describe('Bedrock model ids', () => {
     expect(anthropicModelOf('global.anthropic.claude-sonnet-5-5')).toBe('claude-sonnet-5-5');
     expect(anthropicModelOf('anthropic.claude-haiku-4-5-v1:0')).toBe('claude-haiku-4-5');
     expect(anthropicModelOf('claude-sonnet-5-5')).toBe('claude-sonnet-5-5');
+  });
+});
+
+describe("a session's model price", () => {
+  it('prices the offline demo model at $0 live and in a replay of its recording, and leaves other models to the stack', () => {
+    const priced = (env: Record<string, string>) => Object.keys(DEMO_MODEL_PRICE_ENV).every((k) => k in env);
+    expect(priced(sessionModelEnv('demo', 'http://proxy', undefined))).toBe(true);
+    expect(priced(sessionModelEnv('replay', 'http://proxy', undefined, DEMO_MODEL_ID))).toBe(true);
+    expect(priced(sessionModelEnv('replay', 'http://proxy', undefined, 'claude-sonnet-5-5'))).toBe(false);
+    expect(priced(sessionModelEnv('live', 'http://proxy', 'key'))).toBe(false);
   });
 });
