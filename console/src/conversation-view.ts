@@ -36,7 +36,7 @@ export function renderConversationHeader(state: State, actions: Actions): Child[
     h(
       'h1',
       { title: state.conversationId ?? '' },
-      c ? (subjectLine(c.opening) ?? humanize(c.workflow)) : 'Conversation',
+      c ? (subjectLine(c.opening, (id) => userName(state, id)) ?? humanize(c.workflow)) : 'Conversation',
       h('span', { class: 'sub' }, ` ${c ? humanize(c.workflow) : ''} ${state.conversationId ?? ''}`),
     ),
     c

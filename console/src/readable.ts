@@ -14,10 +14,14 @@ export const SUBJECT_CHARS = 70;
  * A subject line from the text that began the conversation: its first line, without Slack's
  * mention and link markup, cut at a word near `SUBJECT_CHARS`.
  */
-export function subjectLine(text: string | undefined): string | undefined {
+export function subjectLine(
+  text: string | undefined,
+  /** A user's name by id (the console's `userName`); without one a mention shows its id. */
+  nameOf: (id: string) => string = (id) => id,
+): string | undefined {
   if (text === undefined) return undefined;
   const plain = text
-    .replace(/<@([A-Z0-9]+)(?:\|([^>]+))?>/g, (_all, id: string, name?: string) => `@${name ?? id}`)
+    .replace(/<@([A-Z0-9_]+)(?:\|([^>]+))?>/g, (_all, id: string, name?: string) => `@${name ?? nameOf(id)}`)
     .replace(/<([^|>]+)\|([^>]+)>/g, '$2')
     .replace(/<([^>]+)>/g, '$1')
     // Internal markers (the sandbox demo model's `[offline demo model]`) name no subject.

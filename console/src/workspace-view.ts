@@ -58,7 +58,7 @@ export function renderSidebar(state: State, actions: Actions): Child[] {
           'span',
           { class: 'conversation-title', 'data-testid': 'conversation-subject' },
           c.agentTurnRunning ? h('span', { class: 'spinner', 'aria-label': 'agent turn running' }) : null,
-          subjectLine(c.opening) ?? humanize(c.workflow),
+          subjectLine(c.opening, (id) => userName(state, id)) ?? humanize(c.workflow),
         ),
         h(
           'span',

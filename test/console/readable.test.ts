@@ -27,6 +27,11 @@ describe("the console's words for a conversation", () => {
     expect(subjectLine('<@U_BOT> idea: dark mode for the <https://x.test/app|app>\nmore')).toBe(
       '@U_BOT idea: dark mode for the app',
     );
+    // With the workspace's names, a mention reads as the person (or the bot) it names.
+    const names: Record<string, string> = { U_BOT: 'agent', U0ALICE: 'Alice' };
+    expect(subjectLine('<@U_BOT> when do deploys run, <@U0ALICE>?', (id) => names[id] ?? id)).toBe(
+      '@agent when do deploys run, @Alice?',
+    );
     expect(subjectLine('[offline demo model] checkout fails')).toBe('checkout fails');
     expect(subjectLine('   ')).toBeUndefined();
     expect(subjectLine(undefined)).toBeUndefined();
