@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Severity levels, lowest first; `unknown` where a line names none. */
 export const LEVELS = ['trace', 'debug', 'info', 'notice', 'warn', 'error', 'fatal'] as const;

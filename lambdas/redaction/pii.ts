@@ -76,7 +76,7 @@ export function findPii(text: string, classes: readonly PiiClass[]): Finding[] {
   for (const kind of classes) {
     const { pattern, check, wanted } = CLASSES[kind];
     const hits = eachLine(text, wanted, (line) =>
-      acceptedMatches(pattern, line, (value, start, end) => check(value, line, start, end)),
+      acceptedMatches(pattern(), line, (value, start, end) => check(value, line, start, end)),
     );
     for (const hit of hits) found.push({ start: hit.start, end: hit.end, family: 'pii', kind });
     if (kind === 'ip') {
@@ -84,7 +84,7 @@ export function findPii(text: string, classes: readonly PiiClass[]): Finding[] {
         text,
         (line) => line.includes('::') || colonCount(line) >= 7,
         function* (line) {
-          for (const match of matches(IPV6, line))
+          for (const match of matches(IPV6(), line))
             if (isIpv6(match.value) && standsAlone(line, match.start, match.end, HEX_AROUND)) yield match;
         },
       );

@@ -43,8 +43,17 @@ export function* acceptedMatches(
   }
 }
 
-export function compile(source: string, caseInsensitive = false): RE2JS {
-  return RE2JS.compile(source, caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+/**
+ * A pattern compiled on its first use, not when its module loads: every function that stores or
+ * posts anything loads the redaction layer, and compiling its patterns at load cost each cold
+ * start about 50 ms of CPU (`npm run bench:cold-import`), whether it ever redacted or not.
+ */
+export function compile(source: string, caseInsensitive = false): () => RE2JS {
+  let compiled: RE2JS | undefined;
+  return () => {
+    compiled ??= RE2JS.compile(source, caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
+    return compiled;
+  };
 }
 
 /** Shannon entropy in bits per character. */

@@ -36,15 +36,17 @@ export function findShapes(text: string): Finding[] {
     text,
     (line) => SECRET_WORDS.test(line),
     function* (line) {
-      const matcher = KEY_VALUE.matcher(line);
+      const matcher = KEY_VALUE().matcher(line);
       while (matcher.find()) {
         const value = matcher.group(2) ?? '';
         const start = matcher.start(2);
-        const password = PASSWORD_KEY.matcher(matcher.group(1) ?? '').find();
+        const password = PASSWORD_KEY()
+          .matcher(matcher.group(1) ?? '')
+          .find();
         if (looksLikeAValue(value) && (password || looksRandom(value)))
           yield { start, end: start + value.length, kind: password ? 'password' : 'key-value-secret' };
       }
-      for (const match of matches(BEARER, line, 1))
+      for (const match of matches(BEARER(), line, 1))
         if (looksRandom(match.value)) yield { start: match.start, end: match.end, kind: 'bearer-token' };
     },
   );
@@ -52,7 +54,7 @@ export function findShapes(text: string): Finding[] {
     text,
     (line) => line.includes('://') && line.includes('@'),
     function* (line) {
-      for (const match of matches(URL_PASSWORD, line, 1))
+      for (const match of matches(URL_PASSWORD(), line, 1))
         yield { start: match.start, end: match.end, kind: 'connection-password' };
     },
   );
