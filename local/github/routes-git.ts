@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GitHubApiError, notFound, unprocessable } from './errors.ts';
 import { type GitRepository, isSafeRevision } from './git-repository.ts';
 import type { Route, RouteContext, RouterDeps } from './router.ts';

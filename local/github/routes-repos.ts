@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GitHubApiError, notFound } from './errors.ts';
 import type { Route, RouterDeps } from './router.ts';
 

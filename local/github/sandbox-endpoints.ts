@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GitHubEmulator } from './emulator.ts';
 import { GitHubApiError } from './errors.ts';
 import { addComment, addLabels, openIssue } from './routes-issues.ts';

@@ -49,6 +49,13 @@ describe('the import graph', () => {
     expect(cycle && describeCycle(graph, cycle)).toBeUndefined();
   });
 
+  it("imports zod as a namespace: a named `z` import is an object esbuild keeps whole, every locale of zod's with it", () => {
+    const named = [...sources]
+      .filter(([, source]) => /import\s*\{[^}]*\bz\b[^}]*\}\s*from\s*'zod'/.test(source))
+      .map(([path]) => path);
+    expect(named).toEqual([]);
+  });
+
   it('keeps the kernel free of workflows: lambdas/ folders other than workflows/ import none of it', () => {
     const graph = folderGraph(sources, lambdasFolder);
     const intoWorkflows = [...graph]
