@@ -78,12 +78,13 @@ export async function runPipelineCase(
   const endMs = Date.now() - started;
   const graded = Date.now();
   const state: IssueState | undefined = final ?? (await documents.load(id).catch(() => undefined));
+  const waitingFor = final === undefined ? undefined : waitsForPeople(final);
   const checks = await gradePipeline(
     c,
     {
-      ended: final !== undefined && waitsForPeople(final) === undefined,
+      ended: final !== undefined && waitingFor === undefined,
       ...(state ? { status: state.pipeline.status } : {}),
-      ...(final && waitsForPeople(final) ? { waitingFor: waitsForPeople(final) } : {}),
+      ...(waitingFor === undefined ? {} : { waitingFor }),
       pullRequest: await gradePullRequest(session, c.bug, baseSha),
       issues: state?.review.findings.issues ?? [],
     },

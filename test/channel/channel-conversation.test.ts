@@ -434,26 +434,27 @@ describe('answering with the conversation as context', () => {
     expect(posts.map((p) => p.text)).toEqual(['after the retry']);
   });
 
-  it('gives the claim back when Slack refuses the post, so the retry posts once', async () => {
-    const { handle, jobs, posts, responderDeps } = setup(['refused', 'posted'], { slackRefusals: 1 });
-    await expect(handle(msg('U_ALICE', `<@${BOT}> hi`))).rejects.toThrow(SlackApiError);
-    const [job] = jobs;
-    if (!job) throw new Error('no job handed over');
-    expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'answered' });
-    expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'already_answered' });
-    expect(posts.map((p) => p.text)).toEqual(['posted']);
-  });
-
-  it("gives the claim back when Slack refuses an apology in the answer's place, so the retry apologizes once", async () => {
-    // The model gives no text twice: the bot apologizes instead, and Slack refuses the first post.
-    const { handle, jobs, posts, responderDeps } = setup(['', ''], { slackRefusals: 1 });
-    await expect(handle(msg('U_ALICE', `<@${BOT}> hi`))).rejects.toThrow(SlackApiError);
-    const [job] = jobs;
-    if (!job) throw new Error('no job handed over');
-    expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'empty_apologized' });
-    expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'already_answered' });
-    expect(posts.map((p) => p.text)).toEqual([NO_ANSWER_APOLOGY]);
-  });
+  // The answer, and the apology the bot posts in its place when the model gives no text twice.
+  it.each([
+    { what: 'the post', texts: ['refused', 'posted'], answer: 'answered', posted: 'posted' },
+    {
+      what: "an apology in the answer's place",
+      texts: ['', ''],
+      answer: 'empty_apologized',
+      posted: NO_ANSWER_APOLOGY,
+    },
+  ])(
+    'gives the claim back when Slack refuses $what, so the retry posts it once',
+    async ({ texts, answer, posted }) => {
+      const { handle, jobs, posts, responderDeps } = setup(texts, { slackRefusals: 1 });
+      await expect(handle(msg('U_ALICE', `<@${BOT}> hi`))).rejects.toThrow(SlackApiError);
+      const [job] = jobs;
+      if (!job) throw new Error('no job handed over');
+      expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer });
+      expect(await respondToMessage(job, responderDeps)).toMatchObject({ answer: 'already_answered' });
+      expect(posts.map((p) => p.text)).toEqual([posted]);
+    },
+  );
 });
 
 describe('two instances on one channel', () => {
