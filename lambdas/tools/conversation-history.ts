@@ -5,8 +5,8 @@ import type { ConversationStore } from '../kernel/ports.ts';
 import { invalidArgumentsMessage, type ToolResult, type ToolSpec, toInputSchema } from './invocation.ts';
 
 /**
- * The conversation-history tool, offered to the model as `get_bug_conversations(bug_id)`
- * (section 9): the conversation's whole stored history (reporter, developer and
+ * The conversation-history tool, offered to the model as `get_bug_conversations(bug_id)`:
+ * the conversation's whole stored history (reporter, developer and
  * bot messages) in Slack order, one line per message: its UTC time, then the message in the one
  * structural form people's text takes in prompts (kernel/people-text.ts), a JSON object whose
  * `text` alone is the sender's:

@@ -16,7 +16,7 @@ import {
 } from './bug-harness.ts';
 
 /**
- * The bug investigation's loop (section 2), run from the deployed definition with
+ * The bug investigation's loop (investigate, ask, wait, post findings), run from the deployed definition with
  * stand-in tasks that check every payload against its contract (see bug-harness.ts).
  */
 
