@@ -33,6 +33,10 @@ export interface SandboxDriver {
   command(channel: string, user: string, command: string, text: string): Promise<void>;
   /** `user` presses a button of a bot message. */
   press(channel: string, user: string, messageTs: string, button: Button): Promise<void>;
+  /** An issue opened on a repository of the GitHub emulator, with its labels; its number. */
+  openIssue(repo: string, issue: { title: string; body: string; labels: string[] }): Promise<number>;
+  /** The model misbehaves as `fault` says (`/sandbox/faults`); `undefined` ends every fault. */
+  modelFault(fault: { kind: string; count: number } | undefined): Promise<void>;
   waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T>;
 }
 
@@ -60,6 +64,11 @@ export interface RehearsedConversation {
   readonly workflow: string;
   /** The kind of wait it is in when the old release stops. */
   readonly wait: string;
+  /**
+   * It starts alone, once the others wait: its start makes the sandbox misbehave for a while
+   * (a model fault), which would reach any turn running beside it.
+   */
+  readonly startsAlone?: boolean;
   start(driver: SandboxDriver): Promise<Started>;
   finish(driver: SandboxDriver, started: Started): Promise<void>;
 }
@@ -133,6 +142,7 @@ export class ConversationEndedError extends Error {
 }
 
 const REPORTS = 'C_BUG_REPORTS';
+const DEVELOPERS = 'C_DEVELOPERS';
 const INCIDENTS = 'C_INCIDENTS';
 const SUMMARIES = 'C_BUG_SUMMARIES';
 /** Developers' replies at most before a bug conversation must have continued as new. */
@@ -143,6 +153,10 @@ const REPORTER = 'U_REPORTER';
 const WAIT_FOR_REPORTER = 'Wait for reporter';
 const WAIT_FOR_DEVELOPERS = 'Wait for developers';
 const WAIT_FOR_ANSWER = 'Wait for answer';
+const DEVELOPER = 'U_DEV';
+const PIPELINE_REPO = 'demo/webshop';
+/** The line of the demo repository where its planted bug is (a developer's answer cites it). */
+const PLANTED_BUG = 'src/checkout.ts:44';
 const DETAILED_REPORT =
   'Checkout totals are too high with a discount code: the VAT looks wrong, steps: add 2 T-shirts, apply SAVE10, region DE.';
 
@@ -156,6 +170,28 @@ async function report(driver: SandboxDriver, text: string): Promise<Started> {
 async function withdraw(driver: SandboxDriver, started: Started): Promise<void> {
   await driver.post(REPORTS, REPORTER, 'never mind', started.threadTs);
   await endsNormally(driver, started.id);
+}
+
+/** The bot's last message in a thread that has buttons, once there is one. */
+async function buttonsIn(driver: SandboxDriver, channel: string, threadTs: string, what: string) {
+  const message = await driver.waitFor(what, async () =>
+    (await driver.messages(channel, threadTs))
+      .filter((m) => m.bot && m.blocks?.some((b) => b.type === 'actions'))
+      .at(-1),
+  );
+  return { message, buttons: message.blocks?.find((b) => b.type === 'actions')?.elements ?? [] };
+}
+
+/** The conversation's execution named `name` (a child's), once it waits in the Wait state `waitState`. */
+async function childWaitsAt(driver: SandboxDriver, id: string, waitState: string): Promise<void> {
+  await driver.waitFor(`a child of ${id} to wait in '${waitState}'`, async () => {
+    for (const { name, status } of await driver.executionsOf(id)) {
+      if (status !== 'RUNNING') continue;
+      const last = (await driver.execution(name)).events.at(-1);
+      if (last?.type === 'WaitStateEntered' && last.stateName === waitState) return true;
+    }
+    return undefined;
+  });
 }
 
 /** The conversations of every workflow in every kind of wait the demo model reaches. */
@@ -254,6 +290,73 @@ export const REHEARSED_CONVERSATIONS: readonly RehearsedConversation[] = [
       await waitsAt(driver, started.id, WAIT_FOR_ANSWER, 2);
       await driver.post(GENERAL, 'U_ALICE', 'Book a room and see who is in it', started.threadTs);
       await endsNormally(driver, started.id);
+    },
+  },
+  {
+    workflow: 'issue_pipeline',
+    wait: 'question to people',
+    async start(driver) {
+      // An issue whose words lead the demo analyst to a file with nothing it knows how to fix:
+      // the writer asks people what to change, and the pipeline waits for their answer.
+      const issue = await driver.openIssue(PIPELINE_REPO, {
+        title: 'The catalog should list products alphabetically',
+        body: 'The product catalog lists items in insertion order; customers expect alphabetical order.',
+        labels: ['agent'],
+      });
+      const conversation = await driver.waitFor(`the pipeline of issue #${issue}`, async () =>
+        (await driver.conversations()).find((c) =>
+          c.anchors.some((a) => a.channel === `github:${PIPELINE_REPO}` && a.threadTs === String(issue)),
+        ),
+      );
+      await waitsAt(driver, conversation.id, 'Wait for people');
+      // Its thread in Slack is anchored once the pipeline posted its checklist there.
+      const thread = (await driver.conversations())
+        .find((c) => c.id === conversation.id)
+        ?.anchors.find((a) => a.channel === DEVELOPERS);
+      if (!thread) throw new Error(`${conversation.id} has no thread in ${DEVELOPERS}`);
+      return { id: conversation.id, channel: DEVELOPERS, threadTs: thread.threadTs };
+    },
+    async finish(driver, started) {
+      // A developer points the writer at the planted bug: it fixes it, the build and the review
+      // pass, and the committer opens the pull request.
+      await driver.post(DEVELOPERS, DEVELOPER, `Look at ${PLANTED_BUG} instead.`, started.threadTs);
+      await endsNormally(driver, started.id);
+    },
+  },
+  {
+    workflow: 'bug_investigation',
+    wait: 'SLA escalation',
+    startsAlone: true,
+    async start(driver) {
+      // A turn that never submits ends in the stand-in escalation: the developers are asked to
+      // take over, on call is paged, and the SLA tracking child waits for the acknowledgement.
+      await driver.modelFault({ kind: 'never_submits', count: 1_000 });
+      try {
+        const started = await report(driver, DETAILED_REPORT);
+        await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS);
+        await childWaitsAt(driver, started.id, 'Wait for acknowledgement');
+        return started;
+      } finally {
+        await driver.modelFault(undefined);
+      }
+    },
+    async finish(driver, started) {
+      // On call acknowledges the escalation; the tracking sees it at its deadline and ends.
+      const escalation = await driver.waitFor(`the escalation thread of ${started.id}`, async () =>
+        (await driver.conversations())
+          .find((c) => c.id === started.id)
+          ?.anchors.find((a) => a.channel === DEVELOPERS),
+      );
+      const { message, buttons } = await buttonsIn(
+        driver,
+        DEVELOPERS,
+        escalation.threadTs,
+        'the escalation message',
+      );
+      const acknowledge = buttons.find((b) => /acknowledge/i.test(b.text?.text ?? b.value));
+      if (!acknowledge) throw new Error(`the escalation message ${message.ts} has no Acknowledge button`);
+      await driver.press(DEVELOPERS, ON_CALL, message.ts, acknowledge);
+      await withdraw(driver, started);
     },
   },
 ];

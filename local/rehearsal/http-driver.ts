@@ -17,9 +17,13 @@ export class RehearsalStallError extends Error {
 }
 
 export function httpDriver(url: string, stallMs = 180_000): SandboxDriver {
-  const call = async <T>(path: string, body?: unknown): Promise<T> => {
+  const call = async <T>(
+    path: string,
+    body?: unknown,
+    method = body === undefined ? 'GET' : 'POST',
+  ): Promise<T> => {
     const response = await fetch(`${url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
+      method,
       ...(body !== undefined && {
         body: JSON.stringify(body),
         headers: { 'content-type': 'application/json' },
@@ -60,6 +64,13 @@ export function httpDriver(url: string, stallMs = 180_000): SandboxDriver {
         action_id: button.action_id,
         value: button.value,
       });
+    },
+    async openIssue(repo, issue) {
+      return (await call<{ number: number }>('/sandbox/github/issues', { repo, ...issue })).number;
+    },
+    async modelFault(fault) {
+      if (fault === undefined) await call('/sandbox/faults', undefined, 'DELETE');
+      else await call('/sandbox/faults', { target: 'model', ...fault });
     },
     async messages(channel, threadTs) {
       const query = `channel=${channel}${threadTs ? `&thread_ts=${threadTs}` : ''}`;

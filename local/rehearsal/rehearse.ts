@@ -24,15 +24,31 @@ export interface RehearsalOptions {
   readonly log: (line: string) => void;
 }
 
+/** An escalation's time to be acknowledged, at every severity: 2 minutes at the rehearsal's scale. */
+const ACKNOWLEDGE_MINUTES = 40;
+
 /**
  * Both sandboxes run with these settings: waits shrunk (a 2-hour wait for a reporter lasts 6
- * minutes, longer than a restart) and a bug conversation handed over after two turns, so a
- * conversation stands between two executions of one conversation when the upgrade comes.
+ * minutes, longer than a restart), a bug conversation handed over after two turns, so a
+ * conversation stands between two executions of one conversation when the upgrade comes, and
+ * an escalation's SLA wait long enough to outlast the restart and short enough to end after it.
  */
 export const REHEARSAL_ENV = {
   SANDBOX_TIME_SCALE: '0.05',
   SANDBOX_LOG_LEVEL: 'WARN',
-  SANDBOX_CONFIG: JSON.stringify({ bugInvestigation: { continueAsNewAfterTurns: 2 } }),
+  SANDBOX_CONFIG: JSON.stringify({
+    bugInvestigation: {
+      continueAsNewAfterTurns: 2,
+      sla: {
+        acknowledgeMinutes: {
+          critical: ACKNOWLEDGE_MINUTES,
+          high: ACKNOWLEDGE_MINUTES,
+          medium: ACKNOWLEDGE_MINUTES,
+          low: ACKNOWLEDGE_MINUTES,
+        },
+      },
+    },
+  }),
 } as const;
 
 export async function rehearseUpgrade(options: RehearsalOptions): Promise<Verdict[]> {
@@ -52,18 +68,21 @@ export async function rehearseUpgrade(options: RehearsalOptions): Promise<Verdic
       label: options.from,
     });
     const before = httpDriver(sandbox.url);
-    const started = await Promise.all(
-      conversations.map(async (conversation) => {
-        try {
-          const handle = await conversation.start(before);
-          options.log(`${conversation.workflow} waits for ${conversation.wait} (${handle.id})`);
-          return handle;
-        } catch (error) {
-          verdicts.push(verdictOf(conversation, 'start', error));
-          return undefined;
-        }
-      }),
-    );
+    const start = async (conversation: RehearsedConversation): Promise<Started | undefined> => {
+      try {
+        const handle = await conversation.start(before);
+        options.log(`${conversation.workflow} waits for ${conversation.wait} (${handle.id})`);
+        return handle;
+      } catch (error) {
+        verdicts.push(verdictOf(conversation, 'start', error));
+        return undefined;
+      }
+    };
+    const together = conversations.filter((c) => c.startsAlone !== true);
+    const handles = await Promise.all(together.map(start));
+    const started = new Map(together.map((conversation, index) => [conversation, handles[index]]));
+    for (const conversation of conversations.filter((c) => c.startsAlone === true))
+      started.set(conversation, await start(conversation));
     options.log(`stopping the sandbox of ${options.from}`);
     await sandbox.stop();
     sandbox = undefined;
@@ -78,8 +97,8 @@ export async function rehearseUpgrade(options: RehearsalOptions): Promise<Verdic
     });
     const after = httpDriver(sandbox.url);
     await Promise.all(
-      conversations.map(async (conversation, index) => {
-        const handle: Started | undefined = started[index];
+      conversations.map(async (conversation) => {
+        const handle = started.get(conversation);
         if (!handle) return;
         try {
           await conversation.finish(after, handle);
