@@ -106,6 +106,11 @@ export async function verifySignature(
   const secretAccessKey = secretOf(accessKeyId);
   if (secretAccessKey === undefined)
     return { ok: false, reason: 'The security token included in the request is invalid' };
+  // The signer takes a declared payload hash as given, so a body changed after signing would
+  // pass unless the declared hash is held to the body that came.
+  const declared = request.headers['x-amz-content-sha256'];
+  if (declared !== undefined && declared !== createHash('sha256').update(request.body).digest('hex'))
+    return { ok: false, reason: 'the x-amz-content-sha256 header does not match the body' };
   const signed = new Set(signedHeaders.split(';'));
   const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => signed.has(name)));
   const again = await signRequest(
