@@ -30,7 +30,7 @@ export interface HistoryAudit {
   caller: string;
   callerId?: string;
   conversationId?: string;
-  outcome: 'allowed' | 'refused';
+  outcome: 'allowed' | 'refused' | 'failed';
   reason?: string;
   workflow?: string;
   messages?: number;
@@ -75,26 +75,36 @@ async function readHistory(
   workflows: ReadonlySet<string>,
   deps: HistoryServerDeps,
 ): Promise<CallToolResult> {
-  const { conversation_id: conversationId, cursor, max_chars: maxChars } = input;
   const who = {
     caller: caller.userArn,
     ...(caller.callerId !== undefined ? { callerId: caller.callerId } : {}),
-    conversationId,
+    conversationId: input.conversation_id,
   };
+  try {
+    return await readPage(input, who, workflows, deps);
+  } catch (error) {
+    // The store's own message may name tables and keys: the caller is told the kind of failure only.
+    const kind = error instanceof Error ? error.name : 'Error';
+    deps.audit({ ...who, outcome: 'failed', reason: kind });
+    return errorResult(`Reading the history of "${input.conversation_id}" failed (${kind}); try again.`);
+  }
+}
+
+async function readPage(
+  input: HistoryToolInput,
+  who: Pick<HistoryAudit, 'caller' | 'callerId'> & { conversationId: string },
+  workflows: ReadonlySet<string>,
+  deps: HistoryServerDeps,
+): Promise<CallToolResult> {
+  const { conversation_id: conversationId, cursor, max_chars: maxChars } = input;
   const conversation = await deps.store.getConversation(conversationId);
   // A missing conversation and one of another workflow get the same answer, so a caller cannot
   // learn which ids exist outside its workflows.
   if (conversation === undefined || !workflows.has(conversation.workflow)) {
     deps.audit({ ...who, outcome: 'refused', reason: 'not a conversation of its workflows' });
-    return {
-      isError: true,
-      content: [
-        {
-          type: 'text',
-          text: `You may not read conversation "${conversationId}": it is not a conversation of a workflow you may read (${[...workflows].join(', ')}).`,
-        },
-      ],
-    };
+    return errorResult(
+      `You may not read conversation "${conversationId}": it is not a conversation of a workflow you may read (${[...workflows].join(', ')}).`,
+    );
   }
   const messages = await deps.store.listMessages(conversationId);
   const page = historyPage(messages, {
@@ -108,4 +118,8 @@ async function readHistory(
   const { text } = await new Redactor(conversationId, deps.redaction).redact(page.text);
   deps.audit({ ...who, outcome: 'allowed', workflow: conversation.workflow, messages: page.count });
   return { content: [{ type: 'text', text }] };
+}
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
 }

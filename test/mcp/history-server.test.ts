@@ -163,6 +163,39 @@ describe('a read through the Function URL', () => {
     ]);
   });
 
+  it('tells the caller a store failure by its kind only, and logs it as failed', async () => {
+    const { audit, deps } = fixture();
+    const failing = {
+      ...deps,
+      store: {
+        ...deps.store,
+        getConversation: async () => {
+          throw Object.assign(
+            new Error('table arn:aws:dynamodb:eu-west-1:123456789012:table/Conv is throttled'),
+            {
+              name: 'ProvisionedThroughputExceededException',
+            },
+          );
+        },
+      },
+    };
+    const response = await serveHistoryMcp(event(session('oncall'), 'POST', call('inc-1')), failing);
+    const result = (
+      JSON.parse(String(response.body)) as { result: { isError: boolean; content: { text: string }[] } }
+    ).result;
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toBe(
+      'Reading the history of "inc-1" failed (ProvisionedThroughputExceededException); try again.',
+    );
+    expect(audit).toEqual([
+      expect.objectContaining({
+        conversationId: 'inc-1',
+        outcome: 'failed',
+        reason: 'ProvisionedThroughputExceededException',
+      }),
+    ]);
+  });
+
   it('answers GET with 405, since a stateless server opens no stream', async () => {
     const { deps } = fixture();
     const response = await serveHistoryMcp(event(session('oncall'), 'GET', ''), deps);
