@@ -8,7 +8,7 @@ import { CODEBUILD_TARGET_PREFIX } from './codebuild/api.ts';
 import type { CodeBuildService } from './codebuild/service.ts';
 import { sandboxBotToken } from './github/sandbox-bot.ts';
 import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
-import { SANDBOX_HISTORY_MCP_PATH, serveHistoryMcp } from './mcp/history-endpoint.ts';
+import { SANDBOX_HISTORY_MCP_PATH, serveSignedHistoryMcp } from './mcp/history-endpoint.ts';
 import { createInventoryMcp, type InventoryMcp } from './mcp/inventory-server.ts';
 import { SANDBOX_MCP_PATH } from './mcp/sandbox-mcp.ts';
 import type { ModelFaults } from './model/faults.ts';
@@ -197,7 +197,7 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
     if (path === SANDBOX_MCP_PATH) return mcp.handle(req, res, body);
     const historyMcpId = host.historyMcpId;
     if (path === SANDBOX_HISTORY_MCP_PATH && historyMcpId !== undefined)
-      return serveHistoryMcp(req, res, body, (event) => host.runtime.invoke(historyMcpId, event));
+      return serveSignedHistoryMcp(req, res, body, (event) => host.runtime.invoke(historyMcpId, event));
     if (!sandboxRoutes)
       return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
     return sandboxRoutes(req, res, body, path);

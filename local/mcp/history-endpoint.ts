@@ -43,7 +43,7 @@ export const SANDBOX_PRINCIPALS: Readonly<Record<string, { userArn: string; user
 };
 
 /** Serves one request: 403 as Lambda answers an unsigned or wrongly signed one, else the handler's answer. */
-export async function serveHistoryMcp(
+export async function serveSignedHistoryMcp(
   req: IncomingMessage,
   res: ServerResponse,
   body: string,
@@ -52,7 +52,7 @@ export async function serveHistoryMcp(
   const headers = headersOf(req);
   const url = new URL(req.url ?? '/', `http://${headers.host ?? 'localhost'}`);
   const verified = await verifySignature({ method: req.method ?? 'GET', url, headers, body }, (key) =>
-    key in SANDBOX_PRINCIPALS ? SANDBOX_SECRET_ACCESS_KEY : undefined,
+    Object.hasOwn(SANDBOX_PRINCIPALS, key) ? SANDBOX_SECRET_ACCESS_KEY : undefined,
   );
   if (!verified.ok) {
     res
