@@ -7,8 +7,9 @@ export const McpConfigFields = {
    * MCP servers as toolsets of the agents (docs/mcp.md): `servers` (each `name`, `url` of its
    * Streamable HTTP endpoint, `headersSecret`, `tools` `allow`/`deny`, `workflows`, `approval`
    * per tool `approve | allow | refuse`, `timeoutSeconds`, `maxResultChars`),
-   * `maxCallsPerConversation` and `approvalSeconds`.
-   * @default { servers: [], maxCallsPerConversation: 50, approvalSeconds: 300 }
+   * `maxCallsPerConversation` and `approvalSeconds`; `historyServer` (`enabled`, `readers` each
+   * `principal` and `workflows`) serves the conversation history to people's own assistants.
+   * @default { servers: [], maxCallsPerConversation: 50, approvalSeconds: 300, historyServer: { enabled: false, readers: [] } }
    */
   mcp: McpSettings.prefault({}),
 };
@@ -47,6 +48,7 @@ export function mcpProblems(
         message: 'expected https:// outside the sandbox (headers carry credentials)',
       });
   });
+  problems.push(...historyServerProblems(config.mcp.historyServer, workflows));
   if (config.sandbox === true || config.mcp.servers.length === 0) return problems;
   for (const role of config.approvals[MCP_DECISION] ?? []) {
     const members = config.people[role];
@@ -56,5 +58,28 @@ export function mcpProblems(
         message: `role "${role}" has nobody in people: MCP calls that wait for an approval could never be approved`,
       });
   }
+  return problems;
+}
+
+/** An enabled history server must have readers, and each reader's workflows must exist. */
+function historyServerProblems(
+  settings: McpSettings['historyServer'],
+  workflows: readonly string[],
+): Array<{ path: string; message: string }> {
+  const problems: Array<{ path: string; message: string }> = [];
+  if (settings.enabled && settings.readers.length === 0)
+    problems.push({
+      path: 'mcp.historyServer.readers',
+      message: 'the history server is enabled but nobody may read: name at least one reader',
+    });
+  settings.readers.forEach((reader, index) => {
+    reader.workflows.forEach((workflow, at) => {
+      if (!workflows.includes(workflow))
+        problems.push({
+          path: `mcp.historyServer.readers.${index}.workflows.${at}`,
+          message: `"${workflow}" is not a workflow here; expected one of ${workflows.join(', ')}`,
+        });
+    });
+  });
   return problems;
 }

@@ -23,6 +23,7 @@ import { ConversationsTable } from './constructs/conversations-table.ts';
 import { addDeployOutputs } from './constructs/deploy-outputs.ts';
 import { FailureQueue } from './constructs/failure-queue.ts';
 import { FunctionConfiguration } from './constructs/function-configuration.ts';
+import { HistoryMcpServer } from './constructs/history-mcp-server.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
 import { IngressSources } from './constructs/ingress-sources.ts';
 import { createKernelFunction, type KernelFunction, publishedVersion } from './constructs/kernel-function.ts';
@@ -129,7 +130,10 @@ export class SlackAgentsStack extends Stack {
       [ENV.agentLimits]: JSON.stringify(config.agentLimits),
       [ENV.untrustedText]: config.untrustedText,
       [ENV.redaction]: JSON.stringify(config.redaction),
-      ...(config.mcp.servers.length > 0 ? { [ENV.mcp]: JSON.stringify(config.mcp) } : {}),
+      // The agents' toolsets only: who reads the history server is that server's own variable.
+      ...(config.mcp.servers.length > 0
+        ? { [ENV.mcp]: JSON.stringify({ ...config.mcp, historyServer: undefined }) }
+        : {}),
       ...(config.bedrock.guardrail
         ? { [ENV.bedrockGuardrail]: JSON.stringify(config.bedrock.guardrail) }
         : {}),
@@ -263,6 +267,14 @@ export class SlackAgentsStack extends Stack {
     for (const stateMachine of deployed.startable) stateMachine.grantStartExecution(reconciler);
     reconciler.addToRolePolicy(completeTasks(['states:SendTaskSuccess']));
 
+    const historyMcp = config.mcp.historyServer.enabled
+      ? new HistoryMcpServer(this, 'HistoryMcpServer', {
+          table,
+          settings: config.mcp.historyServer,
+          functionProps,
+        })
+      : undefined;
+
     this.functions = new Map<string, KernelFunction>([
       ['Ingress', ingress],
       ['Router', router],
@@ -271,6 +283,7 @@ export class SlackAgentsStack extends Stack {
       ['Drain', drain],
       ['SlackPost', slackPost],
       ['ApprovalWait', approvalWait],
+      ...(historyMcp ? ([['HistoryMcp', historyMcp.function]] as const) : []),
       ...deployed.functions,
     ]);
     this.stateMachines = deployed.stateMachines;

@@ -172,6 +172,7 @@ Sandbox listening on ${sandbox.url}
   GitHub webhooks:        POST ${sandbox.url}/github/events, secret ${sandbox.webhookSecrets.github}${sandbox.webhookSecrets.github === DEVELOPMENT_WEBHOOK_SECRETS.github ? ' (development default; set GITHUB_WEBHOOK_SECRET to change)' : ''}
   PagerDuty webhooks:     POST ${sandbox.url}/pagerduty/events, secret ${sandbox.webhookSecrets.pagerduty}${sandbox.webhookSecrets.pagerduty === DEVELOPMENT_WEBHOOK_SECRETS.pagerduty ? ' (development default; set PAGERDUTY_WEBHOOK_SECRET to change)' : ''}
   Alarm events:           POST ${sandbox.url}${EVENTBRIDGE_PATH}  (an EventBridge event, invoked as the alarm rule would)
+  History MCP server:     ${sandbox.historyMcpUrl ?? 'not enabled (mcp.historyServer)'}${sandbox.historyMcpUrl ? '  (SigV4 for service lambda, access key sandbox-incident-reader, secret sandbox; docs/mcp.md)' : ''}
   Time scale:             ${sandbox.timeScale}
   State:                  ${state === undefined ? 'in memory (--state <dir> keeps it across restarts)' : `kept in ${state}`}
   Conversations table:    ${sandbox.tableName}

@@ -110,6 +110,8 @@ export interface Sandbox {
   readonly telemetry: SandboxTelemetry;
   /** The sandbox's MCP server (local/mcp/inventory-server.ts): the flag changes its mutating tool made. */
   readonly mcp: InventoryMcp;
+  /** The history MCP server's URL (SigV4 with a sandbox access key), when the configuration enables it. */
+  readonly historyMcpUrl?: string;
   /** The synthesized template this sandbox runs. */
   readonly template: CloudFormationTemplate;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */

@@ -23,7 +23,7 @@ import {
 } from './template.ts';
 import { queueAttributes, type TableSettingsStore, tableSettings } from './template-settings.ts';
 
-/** How the sandbox builds its resources from the template, and serves the ingress's Function URL. */
+/** How the sandbox builds its resources from the template, and serves its Function URLs. */
 
 /** A function of the template, as the sandbox runs it. */
 export interface FunctionInfo {
@@ -207,6 +207,30 @@ export function createQueues(
   return urls;
 }
 
+/**
+ * The functions behind the template's Function URLs: the ingress's is the public one (Slack signs
+ * its own requests), the history MCP server's requires SigV4 (AWS_IAM), which the sandbox checks
+ * itself (local/mcp/history-endpoint.ts).
+ */
+export function functionUrlTargets(
+  template: CloudFormationTemplate,
+  names: { baseUrl: string },
+): { ingressId: string; historyMcpId?: string } {
+  const target = (authType: string) => {
+    const url = resourcesOfType(template, 'AWS::Lambda::Url').find(
+      ([, resource]) => resource.Properties?.AuthType === authType,
+    );
+    return (
+      url &&
+      logicalIdOfArn(String(resolveIntrinsics(url[1].Properties?.TargetFunctionArn ?? null, template, names)))
+    );
+  };
+  const ingressId = target('NONE');
+  if (!ingressId) throw new UnsupportedTemplateError('the template has no Function URL for the ingress');
+  const historyMcpId = target('AWS_IAM');
+  return { ingressId, ...(historyMcpId !== undefined ? { historyMcpId } : {}) };
+}
+
 export function logicalIdOfArn(arn: string): string {
   const match = /:function:([^:]+)/.exec(arn);
   return match?.[1] ?? arn;
@@ -233,17 +257,27 @@ export function lambdaContext(info: { logicalId: string; timeoutSeconds: number 
   };
 }
 
-/** Serves the ingress Lambda as its Function URL does: the request as an HTTP API v2 event. */
-export async function serveIngress(
-  req: IncomingMessage,
-  res: ServerResponse,
-  body: string,
-  invoke: (event: unknown) => Promise<unknown>,
-): Promise<void> {
+/** A request's headers as a Function URL event carries them: names in lower case, repeated values joined. */
+export function headersOf(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
+  return headers;
+}
+
+/**
+ * Serves a Lambda as its Function URL does: the request as an HTTP API v2 event, with the
+ * caller a URL with IAM auth names (`authorizer`) when given.
+ */
+export async function serveFunctionUrl(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: string,
+  invoke: (event: unknown) => Promise<unknown>,
+  authorizer?: { iam: Record<string, unknown> },
+): Promise<void> {
+  const headers = headersOf(req);
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const event = {
     version: '2.0',
@@ -254,6 +288,7 @@ export async function serveIngress(
     requestContext: {
       accountId: LOCAL_ACCOUNT,
       apiId: 'sandbox',
+      ...(authorizer !== undefined ? { authorizer } : {}),
       domainName: headers.host ?? 'localhost',
       domainPrefix: 'sandbox',
       http: {

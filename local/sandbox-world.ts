@@ -8,6 +8,7 @@ import { CODEBUILD_TARGET_PREFIX } from './codebuild/api.ts';
 import type { CodeBuildService } from './codebuild/service.ts';
 import { sandboxBotToken } from './github/sandbox-bot.ts';
 import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
+import { SANDBOX_HISTORY_MCP_PATH, serveSignedHistoryMcp } from './mcp/history-endpoint.ts';
 import { createInventoryMcp, type InventoryMcp } from './mcp/inventory-server.ts';
 import { SANDBOX_MCP_PATH } from './mcp/sandbox-mcp.ts';
 import type { ModelFaults } from './model/faults.ts';
@@ -22,7 +23,7 @@ import {
   type SandboxOptions,
 } from './sandbox-options.ts';
 import { startOutboxSweep } from './sandbox-outbox.ts';
-import { createQueues, createTables, type FunctionInfo, serveIngress } from './sandbox-resources.ts';
+import { createQueues, createTables, type FunctionInfo, serveFunctionUrl } from './sandbox-resources.ts';
 import { ChangeFeed, type createSandboxRoutes } from './sandbox-routes.ts';
 import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
 import { dynamoDbStorePath } from './sandbox-state.ts';
@@ -62,6 +63,8 @@ export interface SandboxHost {
   readonly stepFunctions: LocalStepFunctions;
   readonly codebuild: CodeBuildService;
   readonly ingressId: string;
+  /** The history MCP server's function, when the configuration enables it. */
+  readonly historyMcpId?: string;
   readonly apis: {
     lambda: Serve;
     stepFunctions: Serve;
@@ -189,9 +192,12 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
     }
     if (await models.serve(req, res, body, path)) return;
     if (path === '/slack/events' || path === '/github/events' || path === '/pagerduty/events')
-      return serveIngress(req, res, body, invokeIngress);
+      return serveFunctionUrl(req, res, body, invokeIngress);
     if (path === EVENTBRIDGE_PATH) return serveEventBridge(res, body, invokeIngress);
     if (path === SANDBOX_MCP_PATH) return mcp.handle(req, res, body);
+    const historyMcpId = host.historyMcpId;
+    if (path === SANDBOX_HISTORY_MCP_PATH && historyMcpId !== undefined)
+      return serveSignedHistoryMcp(req, res, body, (event) => host.runtime.invoke(historyMcpId, event));
     if (!sandboxRoutes)
       return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"starting"}');
     return sandboxRoutes(req, res, body, path);

@@ -12,6 +12,7 @@ import { projectsFromTemplate } from './codebuild/template-projects.ts';
 import { sandboxRepositoryPath } from './github/sandbox-bot.ts';
 import { keepIdleConnections } from './http-server.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
+import { SANDBOX_HISTORY_MCP_PATH } from './mcp/paths.ts';
 import { pointMcpAtSandbox, withDemoMcp } from './mcp/sandbox-mcp.ts';
 import { inProcessFunctions } from './sandbox-functions.ts';
 import { DEMO_MODEL_PATH, MODEL_FRONT_PATH } from './sandbox-models.ts';
@@ -23,7 +24,7 @@ import {
   type Sandbox,
   type SandboxOptions,
 } from './sandbox-options.ts';
-import { logicalIdOfArn, mergeEnvironments, readFunctions } from './sandbox-resources.ts';
+import { functionUrlTargets, mergeEnvironments, readFunctions } from './sandbox-resources.ts';
 import { restoreSandboxState, type StatefulParts, saveSandboxState } from './sandbox-state.ts';
 import {
   functionOfInvokedArn,
@@ -35,13 +36,7 @@ import { createStepFunctionsApi } from './stepfunctions/api.ts';
 import { ManualClock } from './stepfunctions/clock.ts';
 import { LocalStepFunctions } from './stepfunctions/runtime.ts';
 import { withDemoTelemetry } from './telemetry/demo-services.ts';
-import {
-  LOCAL_REGION,
-  localArn,
-  resolveIntrinsics,
-  resourcesOfType,
-  UnsupportedTemplateError,
-} from './template.ts';
+import { LOCAL_REGION, localArn, resolveIntrinsics, resourcesOfType } from './template.ts';
 import { sandboxTemplate } from './template-cache.ts';
 import { createSandboxLog } from './terminal-log.ts';
 
@@ -250,6 +245,7 @@ function sandboxView(
     codebuild: host.codebuild,
     telemetry: world.telemetry,
     mcp: world.mcp,
+    ...(host.historyMcpId !== undefined ? { historyMcpUrl: `${host.url}${SANDBOX_HISTORY_MCP_PATH}` } : {}),
     template: host.template,
     modelFaults: world.modelFaults,
     idle: () => world.idle(),
@@ -362,11 +358,7 @@ async function openHost(
     });
   }
   publishStateMachineVersions(template, names, stepFunctions);
-  const ingress = resourcesOfType(template, 'AWS::Lambda::Url')[0];
-  if (!ingress) throw new UnsupportedTemplateError('the template has no Function URL for the ingress');
-  const ingressId = logicalIdOfArn(
-    String(resolveIntrinsics(ingress[1].Properties?.TargetFunctionArn ?? null, template, names)),
-  );
+  const { ingressId, historyMcpId } = functionUrlTargets(template, names);
   // Lambda Invoke (AgentTurn calling its tools): the same in-process handlers, by logical id.
   const lambdaApi = createLambdaApi(runtime.invoke, { exists: (name) => functions.has(name) });
   const sfnApi = createStepFunctionsApi(stepFunctions);
@@ -386,6 +378,7 @@ async function openHost(
     stepFunctions,
     codebuild,
     ingressId,
+    ...(historyMcpId !== undefined ? { historyMcpId } : {}),
     apis: {
       lambda: lambdaApi,
       stepFunctions: sfnApi,

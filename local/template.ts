@@ -1,3 +1,4 @@
+import { SANDBOX_HISTORY_MCP_PATH } from './mcp/paths.ts';
 /**
  * Reads the synthesized CloudFormation template the way the sandbox needs it: which tables,
  * queues, functions, state machines and wiring it declares, with intrinsic functions
@@ -84,7 +85,9 @@ export function resourceAttribute(
     case 'AWS::Lambda::Function':
       return localArn('lambda', `function:${logicalId}`);
     case 'AWS::Lambda::Url':
-      return `${names.baseUrl}/slack/events`;
+      return resource.Properties?.AuthType === 'AWS_IAM'
+        ? `${names.baseUrl}${SANDBOX_HISTORY_MCP_PATH}`
+        : `${names.baseUrl}/slack/events`;
     case 'AWS::StepFunctions::StateMachine':
       return localArn('states', `stateMachine:${logicalId}`);
     case 'AWS::StepFunctions::StateMachineVersion':

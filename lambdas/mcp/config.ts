@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { HistoryServerSettings } from '../history-mcp/config.ts';
 import { ENV } from '../shared/env.ts';
 
 /**
@@ -102,6 +103,13 @@ export const McpSettings = z
      * @default 300
      */
     approvalSeconds: z.number().int().min(10).max(720).default(300),
+    /**
+     * The conversation history served as a read-only MCP server (a Function URL with IAM auth)
+     * for people's own assistants: `enabled`, and `readers`, each an IAM role or user ARN or an
+     * account id with the workflows whose conversations it may read.
+     * @default { enabled: false, readers: [] }
+     */
+    historyServer: HistoryServerSettings.prefault({}),
   })
   .superRefine((settings, context) => {
     const seen = new Set<string>();

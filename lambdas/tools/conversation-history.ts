@@ -108,12 +108,15 @@ export async function readConversationHistory(
   return { ok: true, output: page.text };
 }
 
-/** One page of the history, starting at `cursor` (or the first message), at most `maxChars` long. */
+/**
+ * One page of the history, starting at `cursor` (or the first message), at most `maxChars` long.
+ * Its "more" line names `tool`, the tool the reader calls for the next page.
+ */
 export function historyPage(
   messages: readonly StoredMessage[],
-  options: { bugId: string; cursor?: string; maxChars?: number },
+  options: { bugId: string; cursor?: string; maxChars?: number; tool?: string },
 ): HistoryPage {
-  const { bugId, cursor } = options;
+  const { bugId, cursor, tool = CONVERSATION_HISTORY_TOOL } = options;
   if (messages.length === 0) return { text: `No conversation history found for ${bugId}.`, count: 0 };
   const maxChars = options.maxChars ?? HISTORY_LIMITS.defaultMaxChars;
   const lineChars = lineCharsFor(maxChars);
@@ -138,7 +141,7 @@ export function historyPage(
     const blockChars = block.reduce((sum, line) => sum + line.length + 1, 0);
     const after = ordered[next + 1];
     // Keep room for the "more" line that would follow if the page ended after this message.
-    const reserve = after === undefined ? 0 : moreLine(cursorOf(after)).length + 1;
+    const reserve = after === undefined ? 0 : moreLine(cursorOf(after), tool).length + 1;
     // The first message of a page always goes in (its line is capped to fit), so paging always advances.
     if (next > start && used + blockChars + reserve - 1 > maxChars) break;
     lines.push(...block);
@@ -148,7 +151,7 @@ export function historyPage(
   const following = ordered[next];
   if (following === undefined) return { text: lines.join('\n'), count: next - start };
   const nextCursor = cursorOf(following);
-  lines.push(moreLine(nextCursor));
+  lines.push(moreLine(nextCursor, tool));
   return { text: lines.join('\n'), count: next - start, nextCursor };
 }
 
@@ -204,8 +207,8 @@ export function cursorOf(message: Pick<StoredMessage, 'ts' | 'channel'>): string
   return `${message.ts}#${message.channel}`;
 }
 
-function moreLine(cursor: string): string {
-  return `[more: call ${CONVERSATION_HISTORY_TOOL} with cursor "${cursor}"]`;
+function moreLine(cursor: string, tool: string): string {
+  return `[more: call ${tool} with cursor "${cursor}"]`;
 }
 
 function compareKeys(a: string, b: string): number {

@@ -1,9 +1,10 @@
 import type { AnyWorkflowModule } from '../../statemachines/workflow-module.ts';
+import { SANDBOX_HISTORY_SERVER } from './history-endpoint.ts';
 
 /**
- * The sandbox's MCP server in its configuration (docs/mcp.md): the inventory server
- * (inventory-server.ts) for the incident investigation's agents, unless the caller configures
- * `mcp` itself. The configuration names it at a fixed origin, so the synthesized template does
+ * The sandbox's MCP servers in its configuration (docs/mcp.md): the inventory server
+ * (inventory-server.ts) for the incident investigation's agents, and the history server
+ * (history-endpoint.ts) for the sandbox's reader role, unless the caller configures `mcp` itself. The configuration names it at a fixed origin, so the synthesized template does
  * not change with the port; the sandbox points that origin at itself in the functions'
  * environment, as it points the AWS SDKs at itself.
  */
@@ -27,6 +28,7 @@ export function withDemoMcp(
       servers: [
         { name: 'inventory', url: `${SANDBOX_MCP_ORIGIN}${SANDBOX_MCP_PATH}`, workflows: [WORKFLOW] },
       ],
+      historyServer: SANDBOX_HISTORY_SERVER,
     },
   };
 }

@@ -48,6 +48,13 @@ export const ALL_OPTIONS_CONFIG = {
         headersSecret: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:runbooks-mcp-AbCdEf',
       },
     ],
+    historyServer: {
+      enabled: true,
+      readers: [
+        { principal: 'arn:aws:iam::123456789012:role/oncall', workflows: ['incident_investigation'] },
+        { principal: '210987654321', workflows: ['bug_investigation'] },
+      ],
+    },
   },
   bugInvestigation: {
     repository: 'acme/webshop',

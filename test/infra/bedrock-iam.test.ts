@@ -5,14 +5,12 @@ import { parseBedrockModelId } from '../../infra/bedrock-model.ts';
 import { parseConfig, type SlackAgentsConfigInput } from '../../infra/config.ts';
 import { buildStack } from '../../infra/synth.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
-import { functionResource, renderIntrinsics, resourcesOfType, templateOf, variablesOf } from './template.ts';
+import { functionResource, resourcesOfType, statementsOf, templateOf, variablesOf } from './template.ts';
 
 /**
  * Contract of `model.provider: bedrock`: the functions that call the model may invoke the
  * configured model and nothing else, no other function may, and no model secret exists.
  */
-
-type Statement = { actions: string[]; resources: string[] };
 
 const PROFILE = 'arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile';
 const MODEL_IN_REGION = 'arn:<AWS::Partition>:bedrock:<AWS::Region>::foundation-model';
@@ -24,21 +22,6 @@ const MODEL_CALLERS = [
   'ChannelResponder',
   'IncidentAgentTurn',
 ];
-
-function statementsOf(template: Template, id: string): Statement[] {
-  const [, fn] = functionResource(template, id);
-  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-  return Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
-    .filter((policy) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
-    .flatMap((policy) =>
-      (
-        policy.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }
-      ).Statement.map((statement) => ({
-        actions: [statement.Action].flat() as string[],
-        resources: [statement.Resource].flat().map(renderIntrinsics),
-      })),
-    );
-}
 
 const bedrockStatements = (template: Template, id: string) =>
   statementsOf(template, id).filter((s) => s.actions.some((a) => a.startsWith('bedrock:')));

@@ -4,36 +4,26 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { InvalidConfigError, parseConfig } from '../../infra/config.ts';
 import { deployableConfig, SANDBOX_NOT_DEPLOYABLE } from '../../infra/deployable-config.ts';
+import { configProblems } from './config-problems.ts';
 
 /** A configuration that works in AWS: real-looking ids, every enabled workflow provided for. */
 const WORKING = JSON.parse(
   readFileSync(new URL('../../docs/examples/bug-investigation.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown>;
 
-/** The problem lines of a configuration (none: it parses). */
-function problems(raw: unknown): string[] {
-  try {
-    parseConfig(raw);
-    return [];
-  } catch (error) {
-    if (error instanceof InvalidConfigError) return [...error.issues];
-    throw error;
-  }
-}
-
 describe('configuration that refuses what cannot work', () => {
   it('accepts a complete configuration with real ids', () => {
-    expect(problems(WORKING)).toEqual([]);
+    expect(configProblems(WORKING)).toEqual([]);
   });
 
   it('names a typo in channels with the channel it meant', () => {
     expect(
-      problems({ ...WORKING, channels: { ...(WORKING.channels as object), bugReport: 'C0123' } }),
+      configProblems({ ...WORKING, channels: { ...(WORKING.channels as object), bugReport: 'C0123' } }),
     ).toEqual(['slackAgents.channels.bugReport: unknown key; did you mean channels.bugReports?']);
   });
 
   it('names unknown keys at any depth, with the nearest known name when there is one', () => {
-    const lines = problems({
+    const lines = configProblems({
       ...WORKING,
       reporterWaitSecs: 60,
       bugInvestigation: { build: { comands: {} } },
@@ -53,7 +43,7 @@ describe('configuration that refuses what cannot work', () => {
   });
 
   it("refuses the sandbox's fake ids outside the sandbox, one line each, naming what to set", () => {
-    const lines = problems({});
+    const lines = configProblems({});
     expect(lines).toContain(
       "slackAgents.channels.bugReports: not set, so it is the default, C_BUG_REPORTS, a placeholder of the sandbox's fake workspace; bug_investigation posts there: set a channel id (C0123456789: the channel's details in Slack, at the bottom), or set bugInvestigation.enabled: false",
     );
@@ -63,7 +53,7 @@ describe('configuration that refuses what cannot work', () => {
     expect(lines.some((line) => line.startsWith('slackAgents.channels.incidents: not set'))).toBe(true);
     // A placeholder the configuration itself names is called what it is.
     expect(
-      problems({
+      configProblems({
         ...WORKING,
         channels: { ...(WORKING.channels as object), bugReports: 'C_BUG_REPORTS' },
         people: { ...(WORKING.people as object), on_call: { groups: ['S_ONCALL'] } },
@@ -73,25 +63,27 @@ describe('configuration that refuses what cannot work', () => {
       expect.stringMatching(/^slackAgents\.people\.on_call\.groups\.0: S_ONCALL is a placeholder/),
     ]);
     expect(lines.every((line) => !line.includes('\n') && !line.includes('    at '))).toBe(true);
-    expect(problems({ ...WORKING, botUserId: 'U_BOT' })).toEqual([
+    expect(configProblems({ ...WORKING, botUserId: 'U_BOT' })).toEqual([
       expect.stringMatching(/^slackAgents\.botUserId: U_BOT is a placeholder/),
     ]);
-    expect(problems({ ...WORKING, requirementsInterview: { mentionChannels: ['C_PRODUCT'] } })).toEqual([
-      expect.stringMatching(
-        /^slackAgents\.requirementsInterview\.mentionChannels\.0: C_PRODUCT is a placeholder/,
-      ),
-    ]);
+    expect(configProblems({ ...WORKING, requirementsInterview: { mentionChannels: ['C_PRODUCT'] } })).toEqual(
+      [
+        expect.stringMatching(
+          /^slackAgents\.requirementsInterview\.mentionChannels\.0: C_PRODUCT is a placeholder/,
+        ),
+      ],
+    );
   });
 
   it('accepts the fake ids in the sandbox configuration only', () => {
-    expect(problems({ sandbox: true })).toEqual([]);
+    expect(configProblems({ sandbox: true })).toEqual([]);
     expect(parseConfig({ sandbox: true }).botUserId).toBe('U_BOT');
     expect(parseConfig(WORKING).botUserId).toBeUndefined();
   });
 
   it('asks for the incidents channel when the incident investigation is on, and not when it is off', () => {
     const on = { ...WORKING, incidentInvestigation: {} };
-    expect(problems(on)).toEqual([
+    expect(configProblems(on)).toEqual([
       expect.stringMatching(
         /^slackAgents\.channels\.incidents: not set, so it is the default, C_INCIDENTS, .*incident_investigation posts there.*or set incidentInvestigation\.enabled: false$/,
       ),
@@ -101,7 +93,7 @@ describe('configuration that refuses what cannot work', () => {
       ),
     ]);
     expect(
-      problems({
+      configProblems({
         ...on,
         channels: { ...(WORKING.channels as object), incidents: 'C07INCIDENT' },
         people: { ...(WORKING.people as object), incident_approver: { groups: ['S07APPROVE'] } },
@@ -111,7 +103,7 @@ describe('configuration that refuses what cannot work', () => {
 
   it('asks for people in a role an enabled workflow needs, including the roles deciding its approvals', () => {
     expect(
-      problems({ ...WORKING, people: { ...(WORKING.people as object), on_call: { groups: [] } } }),
+      configProblems({ ...WORKING, people: { ...(WORKING.people as object), on_call: { groups: [] } } }),
     ).toEqual([
       'slackAgents.people.on_call: bug_investigation needs someone in this role: give it groups (a user group id (S0123456789: docs/deploy.md, "User group ids")) or users',
     ]);
@@ -121,7 +113,7 @@ describe('configuration that refuses what cannot work', () => {
       channels: { ...(WORKING.channels as object), issuePipeline: 'C07PIPELINE' },
       approvals: { approve_sensitive_change: ['incident_approver'] },
     };
-    expect(problems(pipeline)).toEqual([
+    expect(configProblems(pipeline)).toEqual([
       expect.stringMatching(
         /^slackAgents\.people\.incident_approver: not set, so it is the default, S_ONCALL/,
       ),
@@ -135,11 +127,13 @@ describe('configuration that refuses what cannot work', () => {
       people: { ...(WORKING.people as object), incident_approver: { groups: ['S07APPROVE'] } },
       incidentInvestigation: { skills },
     });
-    expect(problems(withSkills([{ name: 'demo', description: 'd', target: { type: 'demo' } }]))).toEqual([
+    expect(
+      configProblems(withSkills([{ name: 'demo', description: 'd', target: { type: 'demo' } }])),
+    ).toEqual([
       "slackAgents.incidentInvestigation.skills.0.target: demo runs the sandbox's demo skill, which changes nothing: give it a lambda or ssm_automation target",
     ]);
     expect(
-      problems(
+      configProblems(
         withSkills([
           { name: 'restart', description: 'd', target: { type: 'lambda', function: 'has spaces' } },
         ]),
@@ -150,7 +144,7 @@ describe('configuration that refuses what cannot work', () => {
       ),
     ]);
     expect(
-      problems(
+      configProblems(
         withSkills([
           { name: 'rollback', description: 'd', target: { type: 'ssm_automation', document: 'a' } },
         ]),

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { InvalidConfigError, parseConfig } from '../../infra/config.ts';
+import { parseConfig } from '../../infra/config.ts';
 import { buildStack } from '../../infra/synth.ts';
+import { configProblems } from './config-problems.ts';
 import { functionResource, variablesOf } from './template.ts';
 
 /** The MCP settings at synth: what is refused with its path, and what the agent functions get. */
@@ -10,16 +11,6 @@ import { functionResource, variablesOf } from './template.ts';
 const WORKING = JSON.parse(
   readFileSync(new URL('../../docs/examples/bug-investigation.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown>;
-
-function problems(raw: unknown): string[] {
-  try {
-    parseConfig(raw);
-    return [];
-  } catch (error) {
-    if (error instanceof InvalidConfigError) return [...error.issues];
-    throw error;
-  }
-}
 
 const server = { name: 'grafana', url: 'https://grafana.example.com/mcp' };
 
@@ -41,7 +32,7 @@ describe('MCP servers in the configuration', () => {
 
   it('refuses plain http outside the sandbox, an unknown workflow, and approvers nobody holds, each on its path', () => {
     expect(
-      problems({
+      configProblems({
         ...WORKING,
         mcp: { servers: [{ ...server, url: 'http://grafana.example.com/mcp', workflows: ['incident'] }] },
         people: { ...(WORKING.people as object), incident_approver: { groups: [], users: [] } },
@@ -56,7 +47,7 @@ describe('MCP servers in the configuration', () => {
   });
 
   it('names an unknown key of a server with the nearest known one', () => {
-    expect(problems({ ...WORKING, mcp: { servers: [{ ...server, timeoutSecond: 5 }] } })).toEqual([
+    expect(configProblems({ ...WORKING, mcp: { servers: [{ ...server, timeoutSecond: 5 }] } })).toEqual([
       expect.stringMatching(
         /^slackAgents\.mcp\.servers\.0\.timeoutSecond: unknown key; did you mean .*timeoutSeconds\?$/,
       ),

@@ -25,7 +25,12 @@ describe('stack configuration', () => {
       liveProgress: true,
       redaction: { pii: ['card'], allow: [] },
       bedrock: {},
-      mcp: { servers: [], maxCallsPerConversation: 50, approvalSeconds: 300 },
+      mcp: {
+        servers: [],
+        maxCallsPerConversation: 50,
+        approvalSeconds: 300,
+        historyServer: { enabled: false, readers: [] },
+      },
       logRetentionDays: 90,
       ingressReservedConcurrency: 50,
       inboxMaxReceiveCount: 5,

@@ -185,3 +185,22 @@ export function registrationsText(template: Template, id = 'Router'): string {
   const arns = JSON.parse(renderIntrinsics(variables.WORKFLOW_STATE_MACHINES)) as Record<string, string>;
   return JSON.stringify(withStateMachineArns(JSON.parse(String(variables.WORKFLOWS)), arns));
 }
+
+/** A policy statement of a function's role: its actions and resources, intrinsics rendered. */
+export type Statement = { actions: string[]; resources: string[] };
+
+/** The statements of the policies attached to function `id`'s role. */
+export function statementsOf(template: Template, id: string): Statement[] {
+  const [, fn] = functionResource(template, id);
+  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
+    .filter((policy) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+    .flatMap((policy) =>
+      (
+        policy.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }
+      ).Statement.map((statement) => ({
+        actions: [statement.Action].flat() as string[],
+        resources: [statement.Resource].flat().map(renderIntrinsics),
+      })),
+    );
+}
