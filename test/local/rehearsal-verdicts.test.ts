@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationEndedError } from '../../local/rehearsal/conversations.ts';
+import { failedOnField, parseRename } from '../../local/rehearsal/incompatible-release.ts';
 import { incompatibleFields, verdictLine, verdictOf } from '../../local/rehearsal/verdicts.ts';
 
 /** The upgrade rehearsal's verdicts: one line per conversation, naming the fields a failure names. */
@@ -50,5 +51,40 @@ describe('a verdict line', () => {
       /^FAIL {2}bug_investigation +reporter +after the upgrade: bug-1 ended FAILED: States.Runtime: /,
     );
     expect(line).toMatch(/; incompatible field\(s\): turn\.nextAction$/);
+  });
+});
+
+describe('the deliberately incompatible release', () => {
+  const field = parseRename('turnContext=turnCtx');
+  const reporter = { workflow: 'bug_investigation', wait: 'reporter' };
+  const developers = { workflow: 'bug_investigation', wait: 'developers' };
+  const failedOn = (cause: string) =>
+    verdictOf(
+      reporter,
+      'finish',
+      new ConversationEndedError('bug-1', {
+        name: 'bug-1',
+        status: 'FAILED',
+        error: 'States.Runtime',
+        cause,
+        events: [],
+      }),
+    );
+
+  it('takes old=new, two different identifiers', () => {
+    expect(field).toEqual({ from: 'turnContext', to: 'turnCtx' });
+    expect(() => parseRename('turnContext')).toThrow(/old=new/);
+    expect(() => parseRename('a.b=c')).toThrow(/old=new/);
+    expect(() => parseRename('same=same')).toThrow(/renames nothing/);
+  });
+
+  it('is caught only when a conversation failed and every failure names the field', () => {
+    const onField = failedOn("Path expression '$.turnCtx.state' does not point to a value");
+    const elsewhere = failedOn("The JSONPath '$.turn.nextAction' could not be found in the input");
+    expect(failedOnField([onField, verdictOf(developers, 'finish')], field)).toBe(true);
+    expect(failedOnField([verdictOf(reporter, 'finish'), verdictOf(developers, 'finish')], field)).toBe(
+      false,
+    );
+    expect(failedOnField([onField, elsewhere], field)).toBe(false);
   });
 });
