@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
+import { type SavedGitHub, savedGitHubSchema } from './github/saved-store.ts';
+import type { GitHubStore } from './github/store.ts';
 import type { FakeSlack } from './slack/fake-slack.ts';
 import {
   restoreWorkspace,
@@ -18,15 +20,20 @@ import type { LocalStepFunctions } from './stepfunctions/runtime.ts';
  * `state` option of `startSandbox`). Each emulator keeps its state the smallest faithful way:
  *
  * - DynamoDB: dynalite's own LevelDB store in `<dir>/dynamodb/`, written as the tables are.
- * - Step Functions, SQS and the fake Slack live in memory: their state is written to
- *   `<dir>/sandbox-state.json` when the sandbox stops (after its work has settled) and read
- *   when it starts. Step Functions keeps every execution with its history; a running one runs
- *   on from the state it stood in, a wait with its task token and the time it already waited
- *   (local/stepfunctions/persisted-executions.ts). The queues keep their messages, deduplication
- *   window and sequence; Slack its messages, users and files (local/slack/saved-workspace.ts).
+ * - The GitHub emulator's bare repositories live in `<dir>/github/`, written as they are pushed to.
+ * - Step Functions, SQS, the fake Slack and the GitHub emulator's records live in memory: their
+ *   state is written to `<dir>/sandbox-state.json` when the sandbox stops (after its work has
+ *   settled) and read when it starts. Step Functions keeps every execution with its history; a
+ *   running one runs on from the state it stood in, a wait with its task token and the time it
+ *   already waited (local/stepfunctions/persisted-executions.ts). The queues keep their
+ *   messages, deduplication window and sequence; Slack its messages, users and files
+ *   (local/slack/saved-workspace.ts); GitHub its issues, pull requests, comments, reviews,
+ *   labels, collaborators, users and sequences (local/github/saved-store.ts). A state file
+ *   without GitHub records (written by a sandbox that did not keep them) starts GitHub from the
+ *   demo seed.
  *
- * Not kept: the GitHub emulator (its repositories start from the demo seed again), CodeBuild's
- * builds, telemetry, faults, and a Slack stream in progress.
+ * Not kept: GitHub's personal tokens and webhook deliveries, CodeBuild's builds, telemetry,
+ * faults, and a Slack stream in progress.
  */
 
 export const STATE_FILE = 'sandbox-state.json';
@@ -46,6 +53,8 @@ const stateFileSchema = z.object({
   stepFunctions: z.array(executionSnapshotSchema),
   queues: z.array(queueSchema),
   slack: savedWorkspaceSchema,
+  // Absent from the files of sandboxes that did not keep GitHub: it then starts from the demo seed.
+  github: savedGitHubSchema.optional(),
 });
 
 /** The state file's content (checked with `stateFileSchema` when read). */
@@ -55,6 +64,7 @@ export interface SavedSandboxState {
   readonly stepFunctions: ExecutionSnapshot[];
   readonly queues: SavedQueue[];
   readonly slack: SavedWorkspace;
+  readonly github?: SavedGitHub;
 }
 
 export class SandboxStateError extends Error {
@@ -64,6 +74,13 @@ export class SandboxStateError extends Error {
 /** The directory's DynamoDB store (created with the directory). */
 export function dynamoDbStorePath(dir: string): string {
   const path = join(resolve(dir), 'dynamodb');
+  mkdirSync(path, { recursive: true });
+  return path;
+}
+
+/** The directory's GitHub repositories (created with the directory). */
+export function githubRepositoriesPath(dir: string): string {
+  const path = join(resolve(dir), 'github');
   mkdirSync(path, { recursive: true });
   return path;
 }
@@ -93,6 +110,7 @@ export interface StatefulParts {
   readonly stepFunctions: LocalStepFunctions;
   readonly sqs: SqsQueueService;
   readonly slack: FakeSlack;
+  readonly github: GitHubStore;
   /** Resolves true once no handler runs, false if some still do after `ms`. */
   handlersSettled(ms: number): Promise<boolean>;
   warn(line: string): void;
@@ -118,6 +136,7 @@ export async function saveSandboxState(dir: string, parts: StatefulParts): Promi
     stepFunctions: parts.stepFunctions.snapshot(),
     queues: [...parts.sqs.queuesByName().values()].map((queue) => queue.saved(parts.sqs.now())),
     slack: saveWorkspace(parts.slack),
+    github: parts.github.saved(),
   };
   const file = join(resolve(dir), STATE_FILE);
   mkdirSync(resolve(dir), { recursive: true });
@@ -129,12 +148,11 @@ export async function saveSandboxState(dir: string, parts: StatefulParts): Promi
 }
 
 /**
- * Takes the state saved in `dir` (if any) back into freshly built parts (the tables come back
- * on their own). What cannot come back (a queue or channel this stack no longer has) is warned.
+ * Takes a saved state (`readSandboxState`) back into freshly built parts (the tables come back
+ * on their own, GitHub's records as its emulator is built: `buildWorld`). What cannot come back
+ * (a queue or channel this stack no longer has) is warned.
  */
-export function restoreSandboxState(dir: string, parts: StatefulParts): SavedSandboxState | undefined {
-  const state = readSandboxState(dir);
-  if (!state) return undefined;
+export function restoreSandboxState(state: SavedSandboxState, parts: StatefulParts): void {
   const queues = parts.sqs.queuesByName();
   for (const saved of state.queues) {
     const queue = queues.get(saved.name);
@@ -147,6 +165,8 @@ export function restoreSandboxState(dir: string, parts: StatefulParts): SavedSan
   }
   parts.stepFunctions.restore(state.stepFunctions);
   const running = state.stepFunctions.filter((execution) => execution.status === 'RUNNING').length;
-  parts.say(`state restored from ${dir} (saved ${state.savedAt}): ${running} executions run on`);
-  return state;
+  const github = state.github
+    ? `${state.github.repos.length} GitHub repositories kept`
+    : 'GitHub seeded anew (the state has none of it)';
+  parts.say(`state restored (saved ${state.savedAt}): ${running} executions run on, ${github}`);
 }

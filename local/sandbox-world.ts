@@ -8,6 +8,7 @@ import { CODEBUILD_TARGET_PREFIX } from './codebuild/api.ts';
 import type { CodeBuildService } from './codebuild/service.ts';
 import { sandboxBotToken } from './github/sandbox-bot.ts';
 import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
+import type { SavedGitHub } from './github/saved-store.ts';
 import { SANDBOX_HISTORY_MCP_PATH, serveSignedHistoryMcp } from './mcp/history-endpoint.ts';
 import { createInventoryMcp, type InventoryMcp } from './mcp/inventory-server.ts';
 import { SANDBOX_MCP_PATH } from './mcp/sandbox-mcp.ts';
@@ -26,7 +27,7 @@ import { startOutboxSweep } from './sandbox-outbox.ts';
 import { createQueues, createTables, type FunctionInfo, serveFunctionUrl } from './sandbox-resources.ts';
 import { ChangeFeed, type createSandboxRoutes } from './sandbox-routes.ts';
 import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
-import { dynamoDbStorePath } from './sandbox-state.ts';
+import { dynamoDbStorePath, githubRepositoriesPath, type StatefulParts } from './sandbox-state.ts';
 import { createSandboxRoutesWithSurfaces } from './sandbox-surfaces.ts';
 import { createSandboxTelemetry, type SandboxTelemetry } from './sandbox-telemetry.ts';
 import { createSqsApiHandler, SQS_TARGET_PREFIX } from './sqs/api.ts';
@@ -103,14 +104,24 @@ export interface SandboxWorld {
   close(): Promise<void>;
 }
 
-/** Builds a fresh world on the host's port; `options` may name another model server than the last world's. */
-export async function buildWorld(host: SandboxHost, options: SandboxOptions): Promise<SandboxWorld> {
+/**
+ * Builds a fresh world on the host's port; `options` may name another model server than the last
+ * world's. A sandbox that keeps its state keeps GitHub's repositories in its state directory,
+ * and takes back the GitHub records it saved there (`savedGitHub`) instead of seeding the demo.
+ */
+export async function buildWorld(
+  host: SandboxHost,
+  options: SandboxOptions,
+  savedGitHub?: SavedGitHub,
+): Promise<SandboxWorld> {
   const { url, names, template, environment } = host;
   const signingSecret = host.options.signingSecret;
   const github = await startSandboxGitHub({
     baseUrl: url,
     webhookSecret: environment.GITHUB_WEBHOOK_SECRET,
     seedCache: host.githubSeedCache,
+    root: host.options.state === undefined ? undefined : githubRepositoriesPath(host.options.state),
+    saved: savedGitHub,
   });
   Object.assign(process.env, environment, {
     // The code tools and the pull request opener talk to the sandbox's GitHub as its bot.
@@ -283,5 +294,19 @@ export async function buildWorld(host: SandboxHost, options: SandboxOptions): Pr
       await github.close();
       if (statePath !== undefined) await new Promise<void>((done) => dynamo.close(() => done()));
     },
+  };
+}
+
+/** The parts of a sandbox whose state `--state` keeps, and where it says what it did. */
+export function statefulParts(host: SandboxHost, world: SandboxWorld): StatefulParts {
+  const level = host.options.logLevel ?? 'INFO';
+  return {
+    stepFunctions: host.stepFunctions,
+    sqs: world.sqs,
+    slack: world.slack.workspace,
+    github: world.github.store,
+    handlersSettled: (ms) => host.runtime.settled(ms),
+    warn: (line) => host.log.warn(line),
+    say: (line) => (level === 'INFO' || level === 'DEBUG' ? console.log(`[sandbox] ${line}`) : undefined),
   };
 }

@@ -25,13 +25,13 @@ import {
   type SandboxOptions,
 } from './sandbox-options.ts';
 import { functionUrlTargets, mergeEnvironments, readFunctions } from './sandbox-resources.ts';
-import { restoreSandboxState, type StatefulParts, saveSandboxState } from './sandbox-state.ts';
+import { readSandboxState, restoreSandboxState, saveSandboxState } from './sandbox-state.ts';
 import {
   functionOfInvokedArn,
   publishedFunctionVersions,
   publishStateMachineVersions,
 } from './sandbox-versions.ts';
-import { buildWorld, type SandboxHost, type SandboxWorld } from './sandbox-world.ts';
+import { buildWorld, type SandboxHost, type SandboxWorld, statefulParts } from './sandbox-world.ts';
 import { createStepFunctionsApi } from './stepfunctions/api.ts';
 import { ManualClock } from './stepfunctions/clock.ts';
 import { LocalStepFunctions } from './stepfunctions/runtime.ts';
@@ -118,14 +118,15 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
   let sandboxHost: SandboxHost;
   let world: SandboxWorld | undefined;
   try {
+    const saved = options.state === undefined ? undefined : readSandboxState(options.state);
     sandboxHost = await openHost({ ...options, timeScale, signingSecret }, url, {
       setRoute: (r) => {
         route = r;
       },
       world: () => world,
     });
-    world = await buildWorld(sandboxHost, options);
-    if (options.state !== undefined) restoreSandboxState(options.state, statefulParts(sandboxHost, world));
+    world = await buildWorld(sandboxHost, options, saved?.github);
+    if (saved) restoreSandboxState(saved, statefulParts(sandboxHost, world));
   } catch (error) {
     await closeServer();
     throw error;
@@ -202,19 +203,6 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
       return view(world);
     },
     close,
-  };
-}
-
-/** The parts of a sandbox whose state `--state` keeps, and where it says what it did. */
-function statefulParts(host: SandboxHost, world: SandboxWorld): StatefulParts {
-  const level = host.options.logLevel ?? 'INFO';
-  return {
-    stepFunctions: host.stepFunctions,
-    sqs: world.sqs,
-    slack: world.slack.workspace,
-    handlersSettled: (ms) => host.runtime.settled(ms),
-    warn: (line) => host.log.warn(line),
-    say: (line) => (level === 'INFO' || level === 'DEBUG' ? console.log(`[sandbox] ${line}`) : undefined),
   };
 }
 

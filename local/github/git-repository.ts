@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { cp, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { GitCommandError } from './errors.ts';
 import { type GitIdentity, identityEnv, parseIdentity, runGit } from './git.ts';
 import { type ComparedFile, compareDiff } from './git-compare-diff.ts';
@@ -77,6 +79,12 @@ export class GitRepository {
   static async create(gitDir: string, defaultBranch: string): Promise<GitRepository> {
     await mkdir(gitDir, { recursive: true });
     await runGit(gitDir, ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, gitDir]);
+    return new GitRepository(gitDir);
+  }
+
+  /** The bare repository already at `gitDir` (one an earlier emulator wrote). */
+  static open(gitDir: string): GitRepository {
+    if (!existsSync(join(gitDir, 'HEAD'))) throw new Error(`${gitDir} is not a bare git repository`);
     return new GitRepository(gitDir);
   }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { GitIdentity } from './git.ts';
 import { GitRepository } from './git-repository.ts';
+import { SAVED_GITHUB_VERSION, type SavedGitHub } from './saved-store.ts';
 import { buildTree, type TreeChange } from './tree-builder.ts';
 
 /** What a collaborator may do in a repository, as `GET .../collaborators/{u}/permission` says it. */
@@ -117,7 +118,8 @@ const DEFAULT_LABELS: [string, string, string][] = [
 /**
  * The emulator's state: git repositories on disk (objects and refs), and in memory what GitHub
  * keeps beside git (issues, pull requests, comments, labels, users, ids), like the rest of the
- * sandbox, which lives as long as its process.
+ * sandbox, which lives as long as its process; a sandbox that keeps its state saves these
+ * records when it stops and takes them back when it starts (`saved`, `takeBack`).
  */
 export class GitHubStore {
   readonly users = new Map<string, GitHubUser>();
@@ -226,6 +228,51 @@ export class GitHubStore {
     await repo.git.setRef(`refs/heads/${branch}`, commit, parent ?? null);
     repo.pushedAt = this.timestamp();
     return commit;
+  }
+
+  /** The records beside git, as a sandbox that keeps its state saves them (local/github/saved-store.ts). */
+  saved(): SavedGitHub {
+    return structuredClone({
+      version: SAVED_GITHUB_VERSION,
+      lastId: this.lastId,
+      users: [...this.users.values()],
+      repos: [...this.repos.values()].map(
+        ({ git, issues, comments, reviews, labels, collaborators, ...repo }) => ({
+          ...repo,
+          gitDir: relative(this.root, git.gitDir),
+          issues: [...issues.values()],
+          comments: [...comments.values()],
+          reviews: [...reviews.values()],
+          labels: [...labels.values()],
+          collaborators: [...collaborators],
+        }),
+      ),
+    });
+  }
+
+  /**
+   * Takes saved records back into a store that holds no repository yet, each repository on the
+   * bare repository its record names under this store's root (where the saving store kept it).
+   */
+  takeBack(saved: SavedGitHub): void {
+    if (this.repos.size > 0) throw new Error('GitHub records are taken back into an empty store only');
+    const { repos, users, lastId } = structuredClone(saved);
+    this.lastId = Math.max(this.lastId, lastId);
+    for (const user of users) this.users.set(user.login.toLowerCase(), user);
+    for (const { gitDir, issues, comments, reviews, labels, collaborators, ...repo } of repos) {
+      this.repos.set(repo.fullName.toLowerCase(), {
+        ...repo,
+        git: GitRepository.open(join(this.root, gitDir)),
+        issues: new Map(issues.map((issue) => [issue.number, issue])),
+        comments: new Map(comments.map((comment) => [comment.id, comment])),
+        // JSON leaves out a pending review's undefined `submittedAt`.
+        reviews: new Map(
+          reviews.map((review) => [review.id, { ...review, submittedAt: review.submittedAt }]),
+        ),
+        labels: new Map(labels.map((label) => [label.name.toLowerCase(), label])),
+        collaborators: new Map(collaborators),
+      });
+    }
   }
 
   /** A collaborator's permission; anyone else may read a public repository and nothing else. */
