@@ -249,6 +249,25 @@ export const REHEARSED_CONVERSATIONS: readonly RehearsedConversation[] = [
     finish: withdraw,
   },
   {
+    workflow: 'bug_investigation',
+    wait: 'pending fix',
+    async start(driver) {
+      // A developer asks for the fix in the findings thread: the fixer writes it, the build
+      // passes, the pull request opens, and the conversation waits for the developers again.
+      const started = await report(driver, DETAILED_REPORT);
+      await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS);
+      const findings = await driver.waitFor(`the findings thread of ${started.id}`, async () =>
+        (await driver.conversations())
+          .find((c) => c.id === started.id)
+          ?.anchors.find((anchor) => anchor.channel === SUMMARIES),
+      );
+      await driver.post(SUMMARIES, DEVELOPER, 'Please fix it and open a PR', findings.threadTs);
+      await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS, 2);
+      return started;
+    },
+    finish: withdraw,
+  },
+  {
     workflow: 'incident_investigation',
     wait: 'approval',
     async start(driver) {
