@@ -15,9 +15,10 @@
  *   npm run rehearse-upgrade -- --from HEAD --rename-field turnContext=turnCtx --only bug_investigation:reporter
  */
 import { parseArgs } from 'node:util';
-import { REHEARSED_CONVERSATIONS, type RehearsedConversation } from '../local/rehearsal/conversations.ts';
+import type { RehearsedConversation } from '../local/rehearsal/conversations.ts';
 import { failedOnField, incompatibleRelease, parseRename } from '../local/rehearsal/incompatible-release.ts';
 import { rehearseUpgrade } from '../local/rehearsal/rehearse.ts';
+import { REHEARSED_CONVERSATIONS } from '../local/rehearsal/rehearsed-conversations.ts';
 import { verdictLine } from '../local/rehearsal/verdicts.ts';
 
 const USAGE = `usage: npm run rehearse-upgrade -- --from <git ref> [--only <workflow>[:<wait>]]... [--rename-field <old>=<new>]

@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../free-port.ts';
-import { REHEARSED_CONVERSATIONS, type RehearsedConversation, type Started } from './conversations.ts';
+import type { RehearsedConversation, Started } from './conversations.ts';
 import { httpDriver } from './http-driver.ts';
 import { checkOutOldRelease } from './old-release.ts';
+import { REHEARSED_CONVERSATIONS } from './rehearsed-conversations.ts';
 import { type SandboxProcess, startSandboxProcess } from './sandbox-process.ts';
 import { type Verdict, verdictOf } from './verdicts.ts';
 
