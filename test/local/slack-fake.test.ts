@@ -201,6 +201,7 @@ describe('fake Slack Web API through the real @slack/web-api WebClient', () => {
   it('delivers events one at a time in posting order even to a slow subscriber', async () => {
     const delivered: string[] = [];
     slack.onMessage(async (event) => {
+      // Kept: the subscriber's own slowness on the first event, which must not let the second overtake it.
       await new Promise((resolve) => setTimeout(resolve, event.text === 'first' ? 30 : 0));
       delivered.push(event.text);
     });

@@ -87,6 +87,7 @@ describe('Coalescer', () => {
       async () => {
         running += 1;
         most = Math.max(most, running);
+        // Kept: the call's own duration, so that the requests below arrive while it runs.
         await new Promise((resolve) => setTimeout(resolve, 5));
         running -= 1;
       },
@@ -94,6 +95,7 @@ describe('Coalescer', () => {
     );
     for (let i = 0; i < 10; i++) {
       pacer.request();
+      // Kept: requests spread over the calls' time, not all in one turn (which would coalesce at once).
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     await pacer.settled();
