@@ -97,6 +97,7 @@ export function sandboxDriver(
         command,
         text,
         triggerId,
+        // Where a later answer would go; the workflows answer in their threads instead.
         responseUrl: 'https://hooks.slack.invalid/commands/1',
       });
       return postSignedForm({ url, signingSecret, form });
@@ -127,7 +128,7 @@ export function sandboxDriver(
       }),
     submitView: (viewId, values) => door('/sandbox/slack/views/submit', { view_id: viewId, values }),
     async messages(channel, threadTs) {
-      const query = new URLSearchParams({ channel, ...(threadTs ? { thread_ts: threadTs } : {}) });
+      const query = new URLSearchParams({ channel, ...thread(threadTs) });
       return (await api<{ messages: SlackMessage[] }>(`/sandbox/slack/messages?${query}`)).messages;
     },
     eventually: (probe, accept, what) => eventually(probe, accept, what, waits),
