@@ -76,7 +76,7 @@ async function acquireLock(): Promise<void> {
       () => 0,
     );
     if (age > STALE_LOCK_MS) await rm(LOCK, { recursive: true, force: true });
-    // Kept: the pause of a poll for another process's lock, whose build this process cannot see progress in.
+    // A poll's pause: another process holds the lock, and its build shows no progress here.
     else await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -263,7 +263,7 @@ describe('SQS event source driver', () => {
     const events = start(
       {
         createHandler: powertoolsHandler(async (record) => {
-          // Kept: a seeded random handler time (0-3 ms) that shuffles how the concurrent batches interleave.
+          // A seeded random handler time (0-3 ms) that shuffles how the concurrent batches interleave.
           await new Promise((resolve) => setTimeout(resolve, random() * 3));
           if (random() < 0.25) throw new Error('transient');
           const group = record.attributes.MessageGroupId ?? '';
