@@ -2,8 +2,9 @@ import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { DEMO_MODEL_ID } from '../local/model/demo-model.ts';
 import { DEMO_MODEL_PATH, type Sandbox, startSandbox } from '../local/sandbox.ts';
+import { slashCommandForm } from '../local/sandbox-console-doors.ts';
 import { DEMO_MODEL_PRICE_ENV } from '../local/sandbox-models.ts';
-import { signSlackRequest } from '../local/slack/sign.ts';
+import { postSignedForm } from '../local/slack/sign.ts';
 import { configuredJudge, type JudgeTransport } from './graders/judge.ts';
 import { recordingJudge, replayJudge } from './graders/judge-recording.ts';
 import { type ModelProxy, type Recording, startModelProxy } from './model-proxy.ts';
@@ -158,27 +159,18 @@ export async function startSession(options: {
       return (await api<{ messages: SlackMessage[] }>(`/sandbox/slack/messages?${query}`)).messages;
     },
     async slash(command, text, channel, user, triggerId) {
-      const body = new URLSearchParams({
-        token: 'deprecated',
-        team_id: 'T_SANDBOX',
-        channel_id: channel,
-        channel_name: channel.toLowerCase(),
-        user_id: user,
-        user_name: user.toLowerCase(),
+      const { teamId, appId } = sandbox.slack.workspace;
+      const form = slashCommandForm({
+        teamId,
+        appId,
+        channel: { id: channel, name: channel.toLowerCase() },
+        user: { id: user, name: user.toLowerCase() },
         command,
         text,
-        api_app_id: 'A_BOT',
-        response_url: 'https://hooks.slack.invalid/commands/1',
-        trigger_id: triggerId,
-      }).toString();
-      const response = await fetch(`${sandbox.url}/slack/events`, {
-        method: 'POST',
-        body,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          ...signSlackRequest({ signingSecret: sandbox.signingSecret, body }),
-        },
+        triggerId,
+        responseUrl: 'https://hooks.slack.invalid/commands/1',
       });
+      const response = await postSignedForm({ url: sandbox.url, signingSecret: sandbox.signingSecret, form });
       if (response.status !== 200) throw new Error(`${command} answered ${response.status}`);
     },
     executionStatus: (name) => sandbox.stepFunctions.listExecutions().find((e) => e.name === name)?.status,

@@ -32,6 +32,13 @@ export class LongPolls<Request, Message> {
     return this.closed;
   }
 
+  /** How many receives wait on `queue` now. */
+  waitingOn(queue: FifoQueue): number {
+    let count = 0;
+    for (const waiter of this.waiters) if (waiter.queue === queue) count += 1;
+    return count;
+  }
+
   /** Waits up to `waitMs` of queue time for `attempt` to deliver; resolves empty on timeout or abort. */
   wait(queue: FifoQueue, request: Request, waitMs: number, signal?: AbortSignal): Promise<Message[]> {
     if (this.closed || signal?.aborted) return Promise.resolve([]);

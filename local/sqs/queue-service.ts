@@ -276,14 +276,16 @@ export class SqsQueueService {
     return this.queue(queueUrl).counts(this.now());
   }
 
+  /** Receives waiting on the queue for a message (long polls not yet answered). */
+  waitingReceives(queueUrl: string): number {
+    return this.longPolls.waitingOn(this.queue(queueUrl));
+  }
+
   queueArn(queueUrl: string): string {
     return this.queue(queueUrl).arn;
   }
 
-  /**
-   * Re-checks waiting long polls now. Only needed when an injected `now` clock is moved by
-   * hand; with the real clock, timers do this.
-   */
+  /** Re-checks waiting long polls now (timers do it for the real clock; an injected one is moved by hand). */
   poke(): void {
     for (const queue of this.queues.values()) this.longPolls.notify(queue);
   }

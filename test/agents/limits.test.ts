@@ -12,7 +12,7 @@ import { runAgentTurn, SUBMIT_NOW_NOTE } from '../../lambdas/agents/run-agent-tu
 import { httpError, retryAfter, submit, toolUse, withUsage } from '../../local/model/scripted-model.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
-import { fakeTools, turnDeps, turnInput, useScriptedModel, validFindings } from './support.ts';
+import { fakeTools, heldReply, turnDeps, turnInput, useScriptedModel, validFindings } from './support.ts';
 
 const scripted = useScriptedModel({ strict: false });
 const history = () => toolUse('get_bug_conversations', { bug_id: 'x' });
@@ -117,12 +117,8 @@ describe('agent limits within a turn', () => {
   });
 
   it('ends a hanging model call at its own timeout, as unavailable', async () => {
-    const server = await scripted([
-      async () => {
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
-        return submit(validFindings);
-      },
-    ]);
+    const hanging = heldReply(submit(validFindings));
+    const server = await scripted([hanging.step]);
 
     const run = runAgentTurn(
       turnInput(),
@@ -136,7 +132,7 @@ describe('agent limits within a turn', () => {
       }),
     );
 
-    await expect(run).rejects.toMatchObject({ name: 'ModelUnavailableError' });
+    await expect(run).rejects.toMatchObject({ name: 'ModelUnavailableError' }).finally(hanging.release);
   });
 
   it('does not treat a refused request as unavailable: the turn escalates with it', async () => {

@@ -12,7 +12,7 @@ import type { ToolContext } from '../../lambdas/tools/invocation.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { createDemoModelHandler } from '../../local/model/demo-model.ts';
-import { type ScriptStep, startScriptedModel } from '../../local/model/scripted-model.ts';
+import { type ModelReply, type ScriptStep, startScriptedModel } from '../../local/model/scripted-model.ts';
 import { readBody } from '../../local/read-body.ts';
 
 /** Fakes and builders shared by the agent tests. */
@@ -167,6 +167,24 @@ export function useScriptedModel(options: { strict?: boolean } = {}) {
   return async (steps: ScriptStep[]) => {
     model = await startScriptedModel({ steps });
     return model;
+  };
+}
+
+/**
+ * A model call that hangs until the test releases it (once the client gave up on it), then
+ * answers `reply`: a call slower than any timeout or budget, without a fixed sleep.
+ */
+export function heldReply(reply: ModelReply): { step: ScriptStep; release: () => void } {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    step: async () => {
+      await released;
+      return reply;
+    },
+    release,
   };
 }
 

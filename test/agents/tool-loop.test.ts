@@ -18,6 +18,7 @@ import {
   CONVERSATION,
   drained,
   fakeTools,
+  heldReply,
   ledgerRecorder,
   MemoryTranscripts,
   turnDeps,
@@ -290,19 +291,15 @@ describe('budgets', () => {
     expect(server.requests).toHaveLength(1);
   });
   it('returns continue when a model call outlasts the time budget', async () => {
-    const server = await scripted([
-      async () => {
-        await new Promise((resolve) => setTimeout(resolve, 5_000));
-        return submit(validFindings);
-      },
-    ]);
+    const hanging = heldReply(submit(validFindings));
+    const server = await scripted([hanging.step]);
     const transcripts = new MemoryTranscripts();
 
     // The deadline leaves room for the prompt's redaction on a busy machine, so the call starts.
     const output = await runAgentTurn(
       turnInput(),
       turnDeps(server.baseUrl, { transcripts, budget: { deadlineMs: Date.now() + 1_500, maxToolCalls: 10 } }),
-    );
+    ).finally(hanging.release);
 
     expect(output.action).toBe('continue');
     expect(JSON.stringify(transcripts.saved('session-1', 1))).toContain(

@@ -9,6 +9,7 @@ import { worstCaseOf } from '../../lambdas/agents/reservations.ts';
 import { DailyBudgetSpentError } from '../../lambdas/workflows/channel-conversations/errors.ts';
 import { pricedModel } from '../../lambdas/workflows/channel-conversations/spending.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { until } from '../support/eventually.ts';
 
 /**
  * Channel answers under the daily ceiling with reservations: each call's worst case is held on
@@ -35,11 +36,16 @@ beforeAll(async () => {
 });
 afterAll(() => db.close());
 
-/** A slow model (so calls overlap) billing 500 in and 800 out: $0.009 a call. */
-function slowModel(fail = false): ModelClient {
+/**
+ * A model billing 500 in and 800 out ($0.009 a call) that answers once `open()` holds (so calls
+ * overlap as long as a test needs), counting the calls it received.
+ */
+function heldModel(open: () => boolean = () => true, fail = false): ModelClient & { calls: number } {
   return {
+    calls: 0,
     async createMessage(params) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      this.calls += 1;
+      await until(open, 'the held calls to be released');
       if (fail) throw new ModelCallError('scripted failure', { status: 400 }, { cause: undefined });
       return {
         id: 'msg',
@@ -67,9 +73,19 @@ const spending = (day: DynamoDailySpend, ceilingUsd: number) => ({
 describe('channel answers with reservations', () => {
   it('let twenty racing answers spend at most the ceiling plus one worst case; the others are refused with its words', async () => {
     const day = new DynamoDailySpend({ client: db.client, tableName: db.tableName });
-    const model = pricedModel(slowModel(), spending(day, 0.05));
+    let refusals = 0;
+    // Every call let through stays open until all twenty were let through or refused: they all race.
+    const inner = heldModel(() => inner.calls + refusals === 20);
+    const model = pricedModel(inner, spending(day, 0.05));
 
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => model.createMessage(REQUEST)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () =>
+        model.createMessage(REQUEST).catch((error: unknown) => {
+          refusals += 1;
+          throw error;
+        }),
+      ),
+    );
 
     const answered = results.filter((r) => r.status === 'fulfilled').length;
     const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
@@ -89,7 +105,7 @@ describe('channel answers with reservations', () => {
   it('gives the reservation back when the model call fails', async () => {
     const day = new DynamoDailySpend({ client: db.client, tableName: db.tableName });
     const before = await day.spentOn('2015-11-23');
-    const model = pricedModel(slowModel(true), spending(day, 100));
+    const model = pricedModel(heldModel(undefined, true), spending(day, 100));
 
     await expect(model.createMessage(REQUEST)).rejects.toThrow(ModelCallError);
 

@@ -76,6 +76,7 @@ async function acquireLock(): Promise<void> {
       () => 0,
     );
     if (age > STALE_LOCK_MS) await rm(LOCK, { recursive: true, force: true });
+    // A poll's pause: another process holds the lock, and its build shows no progress here.
     else await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

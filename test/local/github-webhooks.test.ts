@@ -3,6 +3,7 @@ import examples from '@octokit/webhooks-examples';
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGitHubEmulator } from '../../local/github/emulator.ts';
+import { until } from '../support/eventually.ts';
 import { startReceiver, startTestGitHub, type TestGitHub } from './github-harness.ts';
 import { assertWebhookMatchesSchema } from './github-openapi.ts';
 
@@ -188,7 +189,7 @@ describe('the GitHub emulator: webhooks', () => {
     const from = receiver.received.length;
     const before = gh.emulator.webhooks.deliveries().length;
     await gh.as('dev').rest.issues.create({ owner, repo, title: 'Refused' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(() => gh.emulator.webhooks.deliveries().length > before, 'the refused delivery recorded');
     expect(await deliveredSince(from)).toHaveLength(1);
     const recorded = gh.emulator.webhooks.deliveries().slice(before);
     expect(recorded.map((d) => [d.event, d.action, d.status])).toEqual([['issues', 'opened', 500]]);

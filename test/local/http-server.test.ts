@@ -41,6 +41,7 @@ async function afterAPause(server: Server): Promise<'kept' | 'closed'> {
     });
   try {
     await get();
+    // A fixed pause: the connection must outlive Node's idle period, and that nothing closes it is no event.
     await sleep(NODE_DEFAULT_IDLE_MS + 1_000);
     const second = await get().then(
       () => 'answered',

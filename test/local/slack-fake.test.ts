@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackPoster } from '../../lambdas/slack/web-client.ts';
 import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack, type SlackMessageEvent } from '../../local/slack/fake-slack.ts';
+import { until } from '../support/eventually.ts';
 
 const BOT_TOKEN = 'xoxb-sandbox-token';
 const SLACK_TS = /^\d{10}\.\d{6}$/;
@@ -200,13 +201,24 @@ describe('fake Slack Web API through the real @slack/web-api WebClient', () => {
 
   it('delivers events one at a time in posting order even to a slow subscriber', async () => {
     const delivered: string[] = [];
+    let release: () => void = () => undefined;
+    const slowFirst = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let onFirst = false;
+    // The subscriber is still on the first event when the second is posted.
     slack.onMessage(async (event) => {
-      await new Promise((resolve) => setTimeout(resolve, event.text === 'first' ? 30 : 0));
+      if (event.text === 'first') {
+        onFirst = true;
+        await slowFirst;
+      }
       delivered.push(event.text);
     });
 
     slack.postAsUser({ channel: 'C_DEVS', user: 'U_DEV', text: 'first' });
     slack.postAsUser({ channel: 'C_DEVS', user: 'U_DEV', text: 'second' });
+    await until(() => onFirst, 'the first delivery to begin');
+    release();
     await slack.settled();
 
     expect(delivered).toEqual(['first', 'second']);

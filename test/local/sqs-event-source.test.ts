@@ -9,6 +9,7 @@ import {
   startEventSource,
 } from '../../local/sqs/event-source.ts';
 import { SqsQueueService } from '../../local/sqs/queue-service.ts';
+import { until } from '../support/eventually.ts';
 
 // The queue runs on a hand-moved clock. A ticker moves it past the visibility timeout only
 // when no batch is running and messages wait in flight (failed ones), so a retry never
@@ -262,6 +263,7 @@ describe('SQS event source driver', () => {
     const events = start(
       {
         createHandler: powertoolsHandler(async (record) => {
+          // A seeded random handler time (0-3 ms) that shuffles how the concurrent batches interleave.
           await new Promise((resolve) => setTimeout(resolve, random() * 3));
           if (random() < 0.25) throw new Error('transient');
           const group = record.attributes.MessageGroupId ?? '';
@@ -318,13 +320,16 @@ describe('SQS event source driver', () => {
   });
 
   it('lets the running batch finish when stopped', async () => {
+    let started = false;
     let finished = false;
     const events = start(async () => {
+      started = true;
+      // The batch's own work, which the stop below begins during and must outlast.
       await new Promise((resolve) => setTimeout(resolve, 100));
       finished = true;
     });
     send('a1', 'A');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await until(() => started, 'the batch to start');
 
     await events.stop();
 

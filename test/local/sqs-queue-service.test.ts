@@ -15,6 +15,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listenSqsApi, type SqsApiServer } from '../../local/sqs/api.ts';
 import { SqsQueueService } from '../../local/sqs/queue-service.ts';
+import { until } from '../support/eventually.ts';
 
 // The real SDK against the emulator's HTTP API, with a hand-moved clock so visibility
 // timeouts and the deduplication window pass without waiting.
@@ -333,7 +334,7 @@ describe('SQS emulator through @aws-sdk/client-sqs', () => {
   it('answers a long poll as soon as a message arrives', async () => {
     const queueUrl = await fifoQueue('long-poll.fifo');
     const polling = sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 20 }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => api.service.waitingReceives(queueUrl) === 1, 'the long poll to wait');
     await send(queueUrl, 'arrived', 'g');
 
     const { Messages } = await polling;

@@ -355,6 +355,7 @@ describe.concurrent('waitForTaskToken', () => {
     const { taskToken } = await registerWait.next();
 
     for (let beat = 0; beat < 8; beat++) {
+      // Beats paced in real time inside the 1 s heartbeat period: the pacing is what is tested.
       await new Promise((resolve) => setTimeout(resolve, 250));
       await client.send(new SendTaskHeartbeatCommand({ taskToken }));
     }

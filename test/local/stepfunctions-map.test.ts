@@ -1,5 +1,6 @@
 import { StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../support/eventually.ts';
 import { lambdaArn, machineArn, settled, startStepFunctions } from './stepfunctions.harness.ts';
 
 /**
@@ -92,14 +93,18 @@ describe('Map iterations', () => {
 
   it('runs at most MaxConcurrency iterations at once', async () => {
     let running = 0;
+    let started = 0;
     let most = 0;
     const execution = await run(
       mapOver({ 'index.$': '$$.Map.Item.Index' }),
       { checks: [1, 2, 3, 4, 5, 6] },
       async (payload) => {
         running += 1;
+        started += 1;
         most = Math.max(most, running);
-        await new Promise((resolve) => setTimeout(resolve, 30));
+        // An iteration ends only once another runs beside it (or none is left to start): the
+        // limit is reached, and a third would show in `most`.
+        await until(() => running >= 2 || started === 6, 'a second iteration beside this one');
         running -= 1;
         return payload;
       },

@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalStepFunctions } from '../../local/stepfunctions/runtime.ts';
+import { until } from '../support/eventually.ts';
 import { lambdaArn, lambdaError, machineArn, settled, startStepFunctions } from './stepfunctions.harness.ts';
 
 type Sandbox = Awaited<ReturnType<typeof startStepFunctions>>;
@@ -480,7 +481,8 @@ describe('describe, history and list', () => {
       input: '{"who":"a"}',
     });
     await runtime.waitForExecution(first.executionArn);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Newest first is by start date: the second starts on a later millisecond than the first.
+    await until(() => Date.now() > first.startDate.getTime(), 'a millisecond after the first start');
     const second = runtime.startExecution({
       stateMachineArn: machineArn('Greeter'),
       name: 'l-2',

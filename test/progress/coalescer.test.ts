@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Coalescer } from '../../lambdas/progress/coalescer.ts';
+import { until } from '../support/eventually.ts';
 
 /** A clock that moves only when the coalescer sleeps. */
 function fakeTime() {
@@ -83,18 +84,24 @@ describe('Coalescer', () => {
   it('never runs two calls at once', async () => {
     let running = 0;
     let most = 0;
+    let requests = 0;
+    const soon = { intervalMs: 1 };
     const pacer = new Coalescer(
       async () => {
         running += 1;
         most = Math.max(most, running);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        const asked = requests;
+        // A call ends only once another request came while it ran (or none is left to come).
+        await until(() => requests > asked || requests === 10, 'a request during the call', soon);
         running -= 1;
       },
       { intervalMs: 1 },
     );
     for (let i = 0; i < 10; i++) {
       pacer.request();
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      requests += 1;
+      // The next request comes while the call that serves this one runs (it ends on that request).
+      await until(() => pacer.calls > i, `call ${i + 1} to begin`, soon);
     }
     await pacer.settled();
     expect(most).toBe(1);

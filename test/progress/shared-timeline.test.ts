@@ -51,6 +51,7 @@ function deps(): TurnProgressDeps {
     logger: { info: () => {}, warn: () => {}, error: () => {} },
     pacing: { intervalMs: 0 },
     showAfterMs: 0,
+    // The code under test's own pause between attempts (injected), not a wait of the test's.
     sleep: () => new Promise((resolve) => setTimeout(resolve, 5)),
   };
 }

@@ -9,7 +9,8 @@ import {
   PROBE_DECISION,
 } from '../../statemachines/approval-probe.ts';
 import { workerSandbox } from '../support/sandbox.ts';
-import { eventually, sandboxApi } from '../support/sandbox-http.ts';
+import { sandboxDriver } from '../support/sandbox-driver.ts';
+import { eventually } from '../support/sandbox-http.ts';
 
 /**
  * The approval wait end to end (statemachines/approval-wait.ts), in the sandbox's real local
@@ -37,18 +38,14 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.stop());
 
-const api = sandboxApi(() => sandbox.url);
+const driver = sandboxDriver(() => sandbox);
+const { api } = driver;
 
-type Message = { ts: string; user?: string; bot?: boolean; text: string };
 type Button = { action_id: string; value: string; text: { text: string } };
 type Execution = { status: string; events: { type: string; stateName?: string }[] };
 
-const report = async (text: string) =>
-  (await api<{ ts: string }>('/sandbox/slack/post', { channel: CHANNEL, user: 'U_REPORTER', text })).ts;
-const botReplies = async (root: string) =>
-  (
-    await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${CHANNEL}&thread_ts=${root}`)
-  ).messages.filter((m) => m.bot);
+const report = (text: string) => driver.post(CHANNEL, 'U_REPORTER', text);
+const botReplies = async (root: string) => (await driver.messages(CHANNEL, root)).filter((m) => m.bot);
 const execution = (root: string) =>
   api<Execution>(`/sandbox/executions/${conversationIdFor(WORKFLOW, CHANNEL, root)}`);
 const conversation = (root: string) =>
@@ -78,13 +75,14 @@ async function question(root: string): Promise<{ ts: string; approve: Button; re
 }
 
 async function press(user: string, messageTs: string, button: Button): Promise<void> {
-  await api('/sandbox/slack/action', {
+  const response = await driver.press({
     channel: CHANNEL,
     user,
-    message_ts: messageTs,
-    action_id: button.action_id,
+    messageTs,
+    actionId: button.action_id,
     value: button.value,
   });
+  expect(response.status, await response.clone().text()).toBe(200);
 }
 
 const finished = (root: string) =>

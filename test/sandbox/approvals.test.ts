@@ -57,16 +57,12 @@ function buttonOf(ts: string): Button | undefined {
 }
 
 async function press(user: string, ts: string, button: Button): Promise<void> {
-  const response = await fetch(`${h.sandbox.url}/sandbox/slack/action`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      channel: CHANNELS.developers,
-      user,
-      message_ts: ts,
-      action_id: button.action_id,
-      value: button.value,
-    }),
+  const response = await h.driver.press({
+    channel: CHANNELS.developers,
+    user,
+    messageTs: ts,
+    actionId: button.action_id,
+    value: button.value,
   });
   expect(response.status).toBe(200);
 }

@@ -3,7 +3,7 @@ import { DEMO_LABEL } from '../../local/model/demo-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
-import { sandboxApi } from '../support/sandbox-http.ts';
+import { sandboxDriver } from '../support/sandbox-driver.ts';
 
 /**
  * What `SANDBOX_CONFIG='{"model":{"provider":"bedrock"}}' npm run dev` runs without model
@@ -11,7 +11,6 @@ import { sandboxApi } from '../support/sandbox-http.ts';
  * emulated Bedrock Runtime to the offline demo model.
  */
 
-type Message = { ts: string; bot?: boolean; text: string };
 let sandbox: Sandbox;
 
 beforeAll(async () => {
@@ -26,16 +25,17 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-const api = sandboxApi(() => sandbox.url);
+const driver = sandboxDriver(() => sandbox);
 
-async function botSays(query: string, accept: (text: string) => boolean): Promise<string> {
+async function botSays(
+  channel: string,
+  threadTs: string | undefined,
+  accept: (text: string) => boolean,
+): Promise<string> {
   const found = await eventually(
-    async () => {
-      const { messages } = await api<{ messages: Message[] }>(`/sandbox/slack/messages?${query}`);
-      return messages.find((m) => m.bot && accept(m.text));
-    },
+    async () => (await driver.messages(channel, threadTs)).find((m) => m.bot && accept(m.text)),
     (message) => message !== undefined,
-    `the bot's answer in ${query}`,
+    `the bot's answer in ${channel}${threadTs ? ` (thread ${threadTs})` : ''}`,
     45_000,
   );
   return found?.text ?? '';
@@ -43,31 +43,15 @@ async function botSays(query: string, accept: (text: string) => boolean): Promis
 
 describe('the offline demo model behind the emulated Bedrock Runtime', () => {
   it('plays the bug investigator, the requirements interview and answers a channel conversation', async () => {
-    const report = await api<{ ts: string }>('/sandbox/slack/post', {
-      channel: 'C_BUG_REPORTS',
-      user: 'U_REPORTER',
-      text: 'something is broken',
-    });
-    const question = await botSays(`channel=C_BUG_REPORTS&thread_ts=${report.ts}`, (t) =>
-      t.includes(DEMO_LABEL),
-    );
+    const report = await driver.post('C_BUG_REPORTS', 'U_REPORTER', 'something is broken');
+    const question = await botSays('C_BUG_REPORTS', report, (t) => t.includes(DEMO_LABEL));
     expect(question).toContain('reproduce');
 
-    const idea = await api<{ ts: string }>('/sandbox/slack/post', {
-      channel: 'C_GENERAL',
-      user: 'U_ALICE',
-      text: '<@U_BOT> idea: a shared calendar for meeting rooms',
-    });
-    expect(
-      await botSays(`channel=C_GENERAL&thread_ts=${idea.ts}`, (t) => t.includes('Confidence: 50%')),
-    ).toContain(DEMO_LABEL);
+    const idea = await driver.mention('C_GENERAL', 'U_ALICE', 'idea: a shared calendar for meeting rooms');
+    expect(await botSays('C_GENERAL', idea, (t) => t.includes('Confidence: 50%'))).toContain(DEMO_LABEL);
 
-    await api('/sandbox/slack/post', {
-      channel: 'C_GENERAL',
-      user: 'U_BOB',
-      text: '<@U_BOT> what is on today?',
-    });
-    expect(await botSays('channel=C_GENERAL', (t) => t.startsWith(DEMO_LABEL))).toContain(
+    await driver.mention('C_GENERAL', 'U_BOB', 'what is on today?');
+    expect(await botSays('C_GENERAL', undefined, (t) => t.startsWith(DEMO_LABEL))).toContain(
       'this sandbox runs without a real model',
     );
 

@@ -10,7 +10,7 @@ import {
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
-import { sandboxApi } from '../support/sandbox-http.ts';
+import { type SlackMessage as Message, sandboxDriver } from '../support/sandbox-driver.ts';
 import { bugIdFor, CHANNELS, findings, REPORTER, submits } from './bug-harness.ts';
 
 /**
@@ -22,7 +22,6 @@ import { bugIdFor, CHANNELS, findings, REPORTER, submits } from './bug-harness.t
 
 const GENERAL = 'C_GENERAL';
 const MODEL_ID = 'global.anthropic.claude-sonnet-5-5';
-type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
 
 let sandbox: Sandbox;
 let model: Awaited<ReturnType<typeof startScriptedModel>>;
@@ -58,13 +57,12 @@ afterAll(async () => {
   await model?.close();
 });
 
-const api = sandboxApi(() => sandbox.url);
+const driver = sandboxDriver(() => sandbox);
 
 async function botMessages(channel: string, accept: (messages: Message[]) => boolean): Promise<Message[]> {
   return eventually(
     async () => {
-      const { messages } = await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${channel}`);
-      return messages.filter((m) => m.bot);
+      return (await driver.messages(channel)).filter((m) => m.bot);
     },
     accept,
     `the bot in ${channel}`,
@@ -74,11 +72,11 @@ async function botMessages(channel: string, accept: (messages: Message[]) => boo
 
 describe('the Bedrock provider in the sandbox', () => {
   it('investigates a bug report through Bedrock: findings posted, every model call a signed InvokeModel of the configured id', async () => {
-    const { ts } = await api<{ ts: string }>('/sandbox/slack/post', {
-      channel: CHANNELS.reports,
-      user: REPORTER,
-      text: 'On Safari 17 checkout shows HTTP 500 after I click Pay, every time since version 2.3',
-    });
+    const ts = await driver.post(
+      CHANNELS.reports,
+      REPORTER,
+      'On Safari 17 checkout shows HTTP 500 after I click Pay, every time since version 2.3',
+    );
     const posted = await botMessages(CHANNELS.summaries, (bot) =>
       bot.some((m) => m.text.includes('via Bedrock')),
     );
@@ -102,11 +100,7 @@ describe('the Bedrock provider in the sandbox', () => {
 
   it('answers a channel conversation through Bedrock: the ChannelResponder honours the provider', async () => {
     const before = sandbox.bedrock.invocations.length;
-    await api('/sandbox/slack/post', {
-      channel: GENERAL,
-      user: 'U_ALICE',
-      text: '<@U_BOT> when do deploys run?',
-    });
+    await driver.mention(GENERAL, 'U_ALICE', 'when do deploys run?');
     const replies = await botMessages(GENERAL, (bot) => bot.length >= 1);
 
     expect(replies.map((m) => m.text)).toEqual(['Deploys run at 14:00 UTC (answered through Bedrock).']);

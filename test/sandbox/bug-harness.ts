@@ -17,8 +17,13 @@ import type { Sandbox } from '../../local/sandbox-options.ts';
 import { slackRetryPacing } from '../../local/sandbox-pacing.ts';
 import type { ManualClock } from '../../local/stepfunctions/clock.ts';
 import { buildMemoOption } from '../support/build-memo.ts';
-import { eventually, until } from '../support/eventually.ts';
+import { until } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import {
+  type SlackMessage as Message,
+  type SandboxDriver,
+  sandboxDriver,
+} from '../support/sandbox-driver.ts';
 
 /**
  * A sandbox running the production workflows with a scripted model behind the real
@@ -45,7 +50,6 @@ export interface BugResult {
   clarification_question?: string;
 }
 
-type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
 type Execution = {
   name: string;
   status: string;
@@ -57,6 +61,8 @@ type Execution = {
 
 export interface BugHarness {
   sandbox: Sandbox;
+  /** Slack's moves in the sandbox (a slash command, an event, a press) and the waits for what follows. */
+  driver: SandboxDriver;
   store: DynamoConversationStore;
   /** Requests the model received, per bug id. */
   requestsOf(bugId: string): RecordedModelRequest[];
@@ -162,19 +168,11 @@ export async function startBugHarness(
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
 
-  const api = async <T>(path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${sandbox.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      ...(body === undefined
-        ? {}
-        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    });
-    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as T;
-  };
+  const driver = sandboxDriver(() => sandbox, { stallMs: 45_000 });
 
   return {
     sandbox,
+    driver,
     store,
     modelFailures: model.failures,
     requestsOf: (bugId) => requests.get(bugId) ?? [],
@@ -182,21 +180,10 @@ export async function startBugHarness(
       if (!scripted) throw new Error('the offline demo model plays the agents here: no scripts');
       scripts.set(bugId, [...(scripts.get(bugId) ?? []), ...steps]);
     },
-    async post(channel, user, text, threadTs) {
-      const out = await api<{ ts: string }>('/sandbox/slack/post', {
-        channel,
-        user,
-        text,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-      });
-      return out.ts;
-    },
-    async messages(channel, threadTs) {
-      const query = `channel=${channel}${threadTs ? `&thread_ts=${threadTs}` : ''}`;
-      return (await api<{ messages: Message[] }>(`/sandbox/slack/messages?${query}`)).messages;
-    },
-    execution: (name) => api<Execution>(`/sandbox/executions/${name}`),
-    eventually: (probe, accept, what) => eventually(probe, accept, what, 45_000),
+    post: driver.post,
+    messages: driver.messages,
+    execution: (name) => driver.api<Execution>(`/sandbox/executions/${name}`),
+    eventually: driver.eventually,
     async advanceClock(seconds) {
       // Told by its flag: the sandbox's modules are loaded apart from this file's (test/support/sandbox.ts).
       const clock = sandbox.stepFunctions.clock;

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpError, lastUserText, malformed } from '../../local/model/scripted-model.ts';
-import { signSlackRequest } from '../../local/slack/sign.ts';
 import {
   ask,
   type BugHarness,
@@ -328,7 +327,7 @@ describe('bug investigation in the sandbox', () => {
     ]);
     await waitsIn(bug, 'awaiting_reporter');
     const ts = `${report.split('.')[0]}.900000`;
-    const body = JSON.stringify({
+    const body = {
       type: 'event_callback',
       team_id: 'T_SANDBOX',
       api_app_id: 'A_BOT',
@@ -343,18 +342,10 @@ describe('bug investigation in the sandbox', () => {
         thread_ts: report,
         event_ts: ts,
       },
-    });
+    };
 
-    for (const retry of [undefined, '1', '2']) {
-      const response = await fetch(`${h.sandbox.url}/slack/events`, {
-        method: 'POST',
-        body,
-        headers: {
-          'content-type': 'application/json',
-          ...signSlackRequest({ signingSecret: h.sandbox.signingSecret, body }),
-          ...(retry ? { 'x-slack-retry-num': retry, 'x-slack-retry-reason': 'http_timeout' } : {}),
-        },
-      });
+    for (const retry of [undefined, 1, 2]) {
+      const response = await h.driver.event(body, retry);
       expect(response.status).toBe(200);
     }
     await summaryThread('Password reset emails are not sent.');

@@ -3,7 +3,7 @@ import { DynamoFeedbackStore } from '../../lambdas/feedback/adapters/dynamo-feed
 import { startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { eventually } from '../support/eventually.ts';
-import { sandboxApi } from '../support/sandbox-http.ts';
+import { sandboxDriver } from '../support/sandbox-driver.ts';
 
 /**
  * Feedback on a channel answer in the sandbox: the answer carries the feedback buttons naming
@@ -30,22 +30,14 @@ afterAll(async () => {
   await model?.close();
 });
 
-const api = sandboxApi(() => sandbox.url);
+const driver = sandboxDriver(() => sandbox);
+const { api } = driver;
 
 describe('feedback on a channel answer', () => {
   it('is stored with its channel conversation and the question it answered', async () => {
-    await api('/sandbox/slack/post', {
-      channel: CHANNEL,
-      user: 'U_ALICE',
-      text: '<@U_BOT> when do deploys run?',
-    });
+    await driver.mention(CHANNEL, 'U_ALICE', 'when do deploys run?');
     const messages = await eventually(
-      async () =>
-        (
-          await api<{ messages: { ts: string; bot?: boolean; text: string }[] }>(
-            `/sandbox/slack/messages?channel=${CHANNEL}`,
-          )
-        ).messages,
+      () => driver.messages(CHANNEL),
       (list) => list.some((m) => m.bot),
       'the answer',
       60_000,

@@ -9,7 +9,7 @@ import { httpError, lastUserText, startScriptedModel, text } from '../../local/m
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
-import { sandboxApi } from '../support/sandbox-http.ts';
+import { type SlackMessage as Message, sandboxDriver } from '../support/sandbox-driver.ts';
 
 /**
  * The integration tests in the sandbox: the Router records the channel's messages and
@@ -22,7 +22,6 @@ const CHANNEL = 'C_GENERAL';
 const RACE_CHANNEL = 'C_RACE';
 const HISTORY_CHANNEL = 'C_HISTORY';
 const QUIET_CHANNEL = 'C_QUIET';
-type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
 
 let sandbox: Sandbox;
 let model: Awaited<ReturnType<typeof startScriptedModel>>;
@@ -56,17 +55,16 @@ afterAll(async () => {
   await model.close();
 });
 
-const api = sandboxApi(() => sandbox.url);
+const driver = sandboxDriver(() => sandbox);
+const { api } = driver;
 
-const post = (user: string, message: string, channel = CHANNEL) =>
-  api<{ ts: string }>('/sandbox/slack/post', { channel, user, text: message });
+const post = (user: string, message: string, channel = CHANNEL) => driver.post(channel, user, message);
 
 async function botReplies(count: number, channel = CHANNEL): Promise<Message[]> {
   return eventually(
     async () => {
       await sandbox.idle();
-      const { messages } = await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${channel}`);
-      return messages.filter((m) => m.bot);
+      return (await driver.messages(channel)).filter((m) => m.bot);
     },
     (replies) => replies.length >= count,
     `${count} bot replies`,
@@ -105,7 +103,7 @@ describe('a channel conversation in the sandbox', () => {
     expect(model.failures).toEqual([]);
     // Its own ledger (no kernel record holds one): the three calls' tokens (the scripted model's
     // 100 in and 20 out each) and the responder's time on its four messages.
-    const id = channelConversationId(CHANNEL, started.ts);
+    const id = channelConversationId(CHANNEL, started);
     const { conversation } = await api<{ conversation: { workflow: string; ledger: Partial<Ledger> } }>(
       `/sandbox/conversations/${encodeURIComponent(id)}`,
     );

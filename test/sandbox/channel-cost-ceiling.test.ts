@@ -6,7 +6,7 @@ import { startScriptedModel, text, withUsage } from '../../local/model/scripted-
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
-import { sandboxApi } from '../support/sandbox-http.ts';
+import { type SlackMessage as Message, sandboxDriver } from '../support/sandbox-driver.ts';
 
 /**
  * channel conversations, in the sandbox: the ChannelResponder's model call
@@ -17,7 +17,6 @@ import { sandboxApi } from '../support/sandbox-http.ts';
  */
 
 const CHANNEL = 'C_COSTS';
-type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
 
 let sandbox: Sandbox;
 let model: Awaited<ReturnType<typeof startScriptedModel>>;
@@ -39,17 +38,13 @@ afterAll(async () => {
   await model?.close();
 });
 
-const api = sandboxApi(() => sandbox.url);
+const driver = sandboxDriver(() => sandbox);
 
 async function botMessages(count: number, threadTs?: string): Promise<Message[]> {
-  const thread = threadTs === undefined ? '' : `&thread_ts=${threadTs}`;
   return eventually(
     async () => {
       await sandbox.idle();
-      const { messages } = await api<{ messages: Message[] }>(
-        `/sandbox/slack/messages?channel=${CHANNEL}${thread}`,
-      );
-      return messages.filter((m) => m.bot);
+      return (await driver.messages(CHANNEL, threadTs)).filter((m) => m.bot);
     },
     (bot) => bot.length >= count,
     `${count} bot messages`,
@@ -61,22 +56,13 @@ describe('the daily cost ceiling in a channel conversation', () => {
   it("counts the responder's answer in the day's spend, then answers a mention in its thread with the spent budget and no model call", async () => {
     const spend = new DynamoDailySpend({ client: sandbox.dynamodb, tableName: sandbox.tableName });
     const today = utcDay(new Date());
-    await api('/sandbox/slack/post', {
-      channel: CHANNEL,
-      user: 'U_ALICE',
-      text: '<@U_BOT> when do deploys run?',
-    });
+    await driver.mention(CHANNEL, 'U_ALICE', 'when do deploys run?');
     const [answer] = await botMessages(1);
     expect(answer?.text).toBe('Deploys run at 14:00 UTC.');
     expect(await spend.spentOn(today)).toBe(602_000);
 
     // A reply in the bot's thread is an explicit trigger; the ceiling is reached, so no model call.
-    await api('/sandbox/slack/post', {
-      channel: CHANNEL,
-      user: 'U_BOB',
-      text: 'and on Fridays?',
-      thread_ts: answer?.ts,
-    });
+    await driver.post(CHANNEL, 'U_BOB', 'and on Fridays?', answer?.ts);
     // The thread's listing starts with its parent, the bot's answer.
     const inThread = (await botMessages(2, answer?.ts)).filter((m) => m.ts !== answer?.ts);
     const reason =

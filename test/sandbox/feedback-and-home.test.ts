@@ -45,16 +45,7 @@ afterAll(async () => {
   expect(h?.modelFailures ?? []).toEqual([]);
 });
 
-const api = async <T>(path: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${h.sandbox.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-};
+const api = <T>(path: string, body?: unknown): Promise<T> => h.driver.api<T>(path, body);
 
 const feedbackStore = () =>
   new DynamoFeedbackStore({ client: h.sandbox.dynamodb, tableName: h.sandbox.tableName });
@@ -164,10 +155,10 @@ describe('feedback on the findings', () => {
       ).views.find((v) => v.state === 'open');
     }
     expect(modal?.view.callback_id).toBe('feedback_reason');
-    await api('/sandbox/slack/views/submit', {
-      view_id: modal?.id,
-      values: { reason: { reason_text: 'The rounding is in the cart, not in checkout.' } },
+    const submitted = await h.driver.submitView(modal?.id ?? '', {
+      reason: { reason_text: 'The rounding is in the cart, not in checkout.' },
     });
+    expect(submitted.ok, await submitted.clone().text()).toBe(true);
     const reasoned = await h.eventually(
       () => feedbackStore().list(bug),
       (list) => list[0]?.reason !== undefined,

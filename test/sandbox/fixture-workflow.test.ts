@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
-import { signSlackRequest } from '../../local/slack/sign.ts';
 import { GREETING_MODULE } from '../fixtures/greeting-workflow/module.ts';
 import { eventually } from '../support/eventually.ts';
+import { sandboxDriver } from '../support/sandbox-driver.ts';
 
 /**
  * A workflow module from outside the repository's own list (test/fixtures/greeting-workflow)
@@ -22,35 +22,10 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.stop());
 
-async function slashCommand(text: string, triggerId: string): Promise<Response> {
-  const body = new URLSearchParams({
-    team_id: 'T_SANDBOX',
-    channel_id: CHANNEL,
-    channel_name: 'greetings',
-    user_id: 'U_ADA',
-    user_name: 'ada',
-    command: '/greet',
-    text,
-    api_app_id: 'A_BOT',
-    response_url: 'https://hooks.slack.invalid/commands/1',
-    trigger_id: triggerId,
-  }).toString();
-  return fetch(`${sandbox.url}/slack/events`, {
-    method: 'POST',
-    body,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      ...signSlackRequest({ signingSecret: sandbox.signingSecret, body }),
-    },
-  });
-}
-
-type Message = { ts: string; bot?: boolean; text: string; thread_ts?: string };
-async function messages(threadTs?: string): Promise<Message[]> {
-  const query = new URLSearchParams({ channel: CHANNEL, ...(threadTs ? { thread_ts: threadTs } : {}) });
-  const response = await fetch(`${sandbox.url}/sandbox/slack/messages?${query}`);
-  return ((await response.json()) as { messages: Message[] }).messages;
-}
+const driver = sandboxDriver(() => sandbox);
+const slashCommand = (text: string, triggerId: string) =>
+  driver.slash({ command: '/greet', text, channel: CHANNEL, user: 'U_ADA', triggerId });
+const messages = (threadTs?: string) => driver.messages(CHANNEL, threadTs);
 
 describe('a workflow added from a fixture module', () => {
   it('starts on its slash command, runs its own turn and posts the answer in its thread', async () => {

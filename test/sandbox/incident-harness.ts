@@ -12,9 +12,13 @@ import {
   toolUse,
 } from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
-import { signSlackRequest } from '../../local/slack/sign.ts';
-import { eventually, until } from '../support/eventually.ts';
+import { until } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import {
+  type SlackMessage as Message,
+  type SandboxDriver,
+  sandboxDriver,
+} from '../support/sandbox-driver.ts';
 import { promptOfTurn } from './bug-harness.ts';
 
 /**
@@ -35,7 +39,6 @@ export type Step = ModelReply | ((request: RecordedModelRequest) => ModelReply |
 /** Replies by queue: `submit_triage`, `submit_hypotheses`, `submit_evaluation:H1`, `submit_conclusion`, `submit_remediation_plan`. */
 export type Script = Record<string, Step[]>;
 
-type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
 type Execution = {
   name: string;
   status: string;
@@ -47,6 +50,8 @@ type Execution = {
 
 export interface IncidentHarness {
   sandbox: Sandbox;
+  /** Slack's moves in the sandbox (a slash command, an event, a press) and the waits for what follows. */
+  driver: SandboxDriver;
   store: DynamoConversationStore;
   incidents: DynamoIncidentStore;
   modelFailures: string[];
@@ -114,18 +119,10 @@ export async function startIncidentHarness(
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
   const incidents = new DynamoIncidentStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
-  const api = async <T>(path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${sandbox.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      ...(body === undefined
-        ? {}
-        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    });
-    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as T;
-  };
+  const driver = sandboxDriver(() => sandbox, { stallMs: 60_000 });
   return {
     sandbox,
+    driver,
     store,
     incidents,
     modelFailures: model.failures,
@@ -136,34 +133,14 @@ export async function startIncidentHarness(
         current[queue] = [...(current[queue] ?? []), ...steps];
       scripts.set(id, current);
     },
-    async post(channel, user, text, threadTs) {
-      return (
-        await api<{ ts: string }>('/sandbox/slack/post', {
-          channel,
-          user,
-          text,
-          ...(threadTs ? { thread_ts: threadTs } : {}),
-        })
-      ).ts;
-    },
+    post: driver.post,
     async press(channel, user, messageTs, actionId, value) {
-      await api('/sandbox/slack/action', {
-        channel,
-        user,
-        message_ts: messageTs,
-        action_id: actionId,
-        value,
-      });
+      const response = await driver.press({ channel, user, messageTs, actionId, value });
+      if (!response.ok) throw new Error(`the press answered ${response.status}: ${await response.text()}`);
     },
-    async messages(channel, threadTs) {
-      return (
-        await api<{ messages: Message[] }>(
-          `/sandbox/slack/messages?channel=${channel}${threadTs ? `&thread_ts=${threadTs}` : ''}`,
-        )
-      ).messages;
-    },
-    execution: (name) => api<Execution>(`/sandbox/executions/${name}`),
-    eventually: (probe, accept, what) => eventually(probe, accept, what, 60_000),
+    messages: driver.messages,
+    execution: (name) => driver.api<Execution>(`/sandbox/executions/${name}`),
+    eventually: driver.eventually,
     async stop() {
       await sandbox.stop();
       await model.close();
@@ -193,33 +170,19 @@ export function useIncidentHarness(
   });
 }
 
-/** `/investigate <text>` as Slack sends it from `channel`: a signed form post. Returns the conversation id. */
+/** `/investigate <text>` typed by the responder in `channel`. Returns the conversation id. */
 export async function slashInvestigate(
   h: IncidentHarness,
   triggerId: string,
   text: string,
   channel = OPS,
 ): Promise<string> {
-  const body = new URLSearchParams({
-    token: 'deprecated',
-    team_id: 'T_SANDBOX',
-    channel_id: channel,
-    channel_name: 'ops',
-    user_id: RESPONDER,
-    user_name: 'rae',
+  const response = await h.driver.slash({
     command: '/investigate',
     text,
-    api_app_id: 'A_BOT',
-    response_url: 'https://hooks.slack.invalid/commands/1',
-    trigger_id: triggerId,
-  }).toString();
-  const response = await fetch(`${h.sandbox.url}/slack/events`, {
-    method: 'POST',
-    body,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      ...signSlackRequest({ signingSecret: h.sandbox.signingSecret, body }),
-    },
+    channel,
+    user: RESPONDER,
+    triggerId,
   });
   expect(response.status).toBe(200);
   return conversationIdFor('incident_investigation', channel, triggerId);

@@ -10,8 +10,8 @@ import {
   pagerdutyIncident,
   pagerdutyRequest,
 } from '../ingress/webhooks.ts';
-import { eventually as poll } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import { sandboxDriver } from '../support/sandbox-driver.ts';
 
 /**
  * Triggers beyond Slack end to end, and the answer to a reply after a
@@ -37,16 +37,9 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.stop());
 
-type Message = { ts: string; user?: string; bot?: boolean; text: string; thread_ts?: string };
-
-async function messages(threadTs?: string): Promise<Message[]> {
-  const query = `channel=${PROBE}${threadTs ? `&thread_ts=${threadTs}` : ''}`;
-  const response = await fetch(`${sandbox.url}/sandbox/slack/messages?${query}`);
-  return ((await response.json()) as { messages: Message[] }).messages;
-}
-
-const eventually = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string) =>
-  poll(probe, accept, what, 25_000);
+const driver = sandboxDriver(() => sandbox, { stallMs: 25_000 });
+const messages = (threadTs?: string) => driver.messages(PROBE, threadTs);
+const { eventually } = driver;
 
 /** The probe's thread for a conversation from outside Slack: the bot's "probe conversation from" post. */
 async function reportThread(kind: string, existing: ReadonlySet<string>): Promise<string> {
@@ -258,14 +251,7 @@ describe('a reply after the conversation ended', () => {
   });
 });
 
-async function postSlack(user: string, text: string, threadTs?: string): Promise<string> {
-  const response = await fetch(`${sandbox.url}/sandbox/slack/post`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ channel: PROBE, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) }),
-  });
-  return ((await response.json()) as { ts: string }).ts;
-}
+const postSlack = (user: string, text: string, threadTs?: string) => driver.post(PROBE, user, text, threadTs);
 
 async function listConversations(): Promise<{ id: string }[]> {
   const response = await fetch(`${sandbox.url}/sandbox/conversations`);

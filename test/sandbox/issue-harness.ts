@@ -13,6 +13,11 @@ import type { Sandbox } from '../../local/sandbox-options.ts';
 import { buildMemoOption } from '../support/build-memo.ts';
 import { eventually, until } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import {
+  type SlackMessage as Message,
+  type SandboxDriver,
+  sandboxDriver,
+} from '../support/sandbox-driver.ts';
 
 /**
  * A sandbox running the issue pipeline on `demo/webshop` with a scripted model: each pipeline
@@ -24,13 +29,13 @@ export const REPO = { owner: 'demo', repo: 'webshop' } as const;
 export const PIPELINE_CHANNEL = 'C_DEVELOPERS';
 export type Step = ModelReply | ((request: RecordedModelRequest) => ModelReply | Promise<ModelReply>);
 
-type Message = { ts: string; thread_ts?: string; user?: string; bot?: boolean; text: string };
-
 export const pipelineIdFor = (issue: number) =>
   conversationIdFor('issue_pipeline', `github:${REPO.owner}/${REPO.repo}`, String(issue));
 
 export interface IssueHarness {
   sandbox: Sandbox;
+  /** Slack's moves in the sandbox (a slash command, an event, a press) and the waits for what follows. */
+  driver: SandboxDriver;
   store: DynamoConversationStore;
   documents: DynamoIssueStateStore;
   github: Octokit;
@@ -103,19 +108,12 @@ export async function startIssueHarness(
     logLevel: 'SILENT',
     ...buildMemoOption(options.buildMemo),
   });
-  const api = async <T>(path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${sandbox.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      ...(body === undefined
-        ? {}
-        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    });
-    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as T;
-  };
+  const driver = sandboxDriver(() => sandbox);
+  const { api } = driver;
   const repo = `${REPO.owner}/${REPO.repo}`;
   return {
     sandbox,
+    driver,
     store: new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName }),
     documents: new DynamoIssueStateStore({ client: sandbox.dynamodb, tableName: sandbox.tableName }),
     github: new Octokit({
@@ -136,14 +134,8 @@ export async function startIssueHarness(
     async setPermission(user, permission) {
       await api('/sandbox/github/collaborators', { repo, user, permission });
     },
-    async post(channel, user, text, threadTs) {
-      const body = { channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) };
-      return (await api<{ ts: string }>('/sandbox/slack/post', body)).ts;
-    },
-    async messages(channel, threadTs) {
-      const query = `channel=${channel}${threadTs ? `&thread_ts=${threadTs}` : ''}`;
-      return (await api<{ messages: Message[] }>(`/sandbox/slack/messages?${query}`)).messages;
-    },
+    post: driver.post,
+    messages: driver.messages,
     waitFor: (probe, accept, what, seconds = 60) => eventually(probe, accept, what, seconds * 1000),
     async stop() {
       await sandbox.stop();

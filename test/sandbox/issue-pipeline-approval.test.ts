@@ -58,16 +58,12 @@ describe('the issue pipeline with sensitive paths in the sandbox', () => {
 
   type Button = { action_id: string; value: string; text?: { text: string } };
   async function press(user: string, ts: string, button: Button) {
-    const response = await fetch(`${s.sandbox.url}/sandbox/slack/action`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        channel: PIPELINE_CHANNEL,
-        user,
-        message_ts: ts,
-        action_id: button.action_id,
-        value: button.value,
-      }),
+    const response = await s.driver.press({
+      channel: PIPELINE_CHANNEL,
+      user,
+      messageTs: ts,
+      actionId: button.action_id,
+      value: button.value,
     });
     expect(response.ok).toBe(true);
   }

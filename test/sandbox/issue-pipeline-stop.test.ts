@@ -45,16 +45,12 @@ function held(reply: ModelReply) {
 }
 
 const press = (messageTs: string | undefined, value: string) =>
-  fetch(`${h.sandbox.url}/sandbox/slack/action`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      channel: PIPELINE_CHANNEL,
-      user: DEVELOPER,
-      message_ts: messageTs,
-      action_id: STOP_ACTION_ID,
-      value,
-    }),
+  h.driver.press({
+    channel: PIPELINE_CHANNEL,
+    user: DEVELOPER,
+    messageTs: messageTs ?? '',
+    actionId: STOP_ACTION_ID,
+    value,
   });
 
 describe('Stop in an issue pipeline', () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
 import { lastToolResults, toolResultText, toolUse, withUsage } from '../../local/model/scripted-model.ts';
-import { signSlackRequest } from '../../local/slack/sign.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,
@@ -475,28 +474,14 @@ describe('the issue pipeline in the sandbox', () => {
   });
 });
 
-/** `/fix <text>` as Slack sends it: a signed form post, by a developer in the pipeline's channel. */
+/** `/fix <text>` typed by a developer in the pipeline's channel. */
 async function fix(text: string, triggerId: string): Promise<void> {
-  const body = new URLSearchParams({
-    token: 'deprecated',
-    team_id: 'T_SANDBOX',
-    channel_id: PIPELINE_CHANNEL,
-    channel_name: 'developers',
-    user_id: 'U_DEV',
-    user_name: 'dev',
+  const response = await h.driver.slash({
     command: '/fix',
     text,
-    api_app_id: 'A_BOT',
-    response_url: 'https://hooks.slack.invalid/commands/1',
-    trigger_id: triggerId,
-  }).toString();
-  const response = await fetch(`${h.sandbox.url}/slack/events`, {
-    method: 'POST',
-    body,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      ...signSlackRequest({ signingSecret: h.sandbox.signingSecret, body }),
-    },
+    channel: PIPELINE_CHANNEL,
+    user: 'U_DEV',
+    triggerId,
   });
   expect(response.status).toBe(200);
 }

@@ -2,11 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
-import { signSlackRequest } from '../../local/slack/sign.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
-import { eventually as poll } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
-import { sandboxApi } from '../support/sandbox-http.ts';
+import { sandboxDriver } from '../support/sandbox-driver.ts';
 
 /**
  * The kernel end to end in the sandbox: the kernel_probe state machine taken from the
@@ -30,33 +28,20 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.stop());
 
-const api = sandboxApi(() => sandbox.url);
+const driver = sandboxDriver(() => sandbox, { stallMs: 25_000 });
+const { api } = driver;
 
-const post = async (user: string, text: string, threadTs?: string) =>
-  (
-    await api<{ ts: string }>('/sandbox/slack/post', {
-      channel: PROBE,
-      user,
-      text,
-      ...(threadTs ? { thread_ts: threadTs } : {}),
-    })
-  ).ts;
+const post = (user: string, text: string, threadTs?: string) => driver.post(PROBE, user, text, threadTs);
 
-type Message = { ts: string; user?: string; bot?: boolean; text: string };
 const botReplies = async (threadTs: string) =>
-  (
-    await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${PROBE}&thread_ts=${threadTs}`)
-  ).messages
-    .filter((m) => m.bot)
-    .map((m) => m.text);
+  (await driver.messages(PROBE, threadTs)).filter((m) => m.bot).map((m) => m.text);
 
 type Execution = { status: string; events: { type: string; stateName?: string; timestamp: string }[] };
 const execution = (rootTs: string) =>
   api<Execution>(`/sandbox/executions/${conversationIdFor('kernel_probe', PROBE, rootTs)}`);
 
 // Not there yet (e.g. the execution is not started) counts as "not yet", not as a failure.
-const eventually = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string) =>
-  poll(probe, accept, what, 25_000);
+const { eventually } = driver;
 
 const conversation = (rootTs: string) =>
   store.getConversation(conversationIdFor('kernel_probe', PROBE, rootTs), { consistent: true });
@@ -185,7 +170,7 @@ describe('the kernel in the sandbox (kernel_probe)', () => {
 
   it('stores and delivers once an event Slack sends three times', async () => {
     const root = await reportAndAwaitWait('avatars do not load');
-    const body = JSON.stringify({
+    const body = {
       type: 'event_callback',
       team_id: 'T_SANDBOX',
       api_app_id: 'A_BOT',
@@ -201,18 +186,10 @@ describe('the kernel in the sandbox (kernel_probe)', () => {
         event_ts: root,
         channel_type: 'channel',
       },
-    });
+    };
 
-    for (const retry of [undefined, '1', '2']) {
-      const response = await fetch(`${sandbox.url}/slack/events`, {
-        method: 'POST',
-        body,
-        headers: {
-          'content-type': 'application/json',
-          ...signSlackRequest({ signingSecret: sandbox.signingSecret, body }),
-          ...(retry ? { 'x-slack-retry-num': retry, 'x-slack-retry-reason': 'http_timeout' } : {}),
-        },
-      });
+    for (const retry of [undefined, 1, 2]) {
+      const response = await driver.event(body, retry);
       expect(response.status).toBe(200);
     }
     await replies(root, 2);

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { submit } from '../../local/model/scripted-model.ts';
-import { signSlackRequest } from '../../local/slack/sign.ts';
 import { type BugHarness, type HarnessOptions, startBugHarness } from './bug-harness.ts';
 
 /**
@@ -91,32 +90,18 @@ export function useHarness(config: SlackAgentsConfigInput = {}, options: Harness
   });
 }
 
-/** `/prd <idea>` as Slack sends it: a signed form post. Returns the conversation id. */
+/** `/prd <idea>` typed by the requester in the product channel. Returns the conversation id. */
 export async function slashPrd(
-  h: Pick<BugHarness, 'sandbox'>,
+  h: Pick<BugHarness, 'driver'>,
   triggerId: string,
   idea: string,
 ): Promise<string> {
-  const body = new URLSearchParams({
-    token: 'deprecated',
-    team_id: 'T_SANDBOX',
-    channel_id: PRODUCT,
-    channel_name: 'product',
-    user_id: REQUESTER,
-    user_name: 'rex',
+  const response = await h.driver.slash({
     command: '/prd',
     text: idea,
-    api_app_id: 'A_BOT',
-    response_url: 'https://hooks.slack.invalid/commands/1',
-    trigger_id: triggerId,
-  }).toString();
-  const response = await fetch(`${h.sandbox.url}/slack/events`, {
-    method: 'POST',
-    body,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      ...signSlackRequest({ signingSecret: h.sandbox.signingSecret, body }),
-    },
+    channel: PRODUCT,
+    user: REQUESTER,
+    triggerId,
   });
   expect(response.status).toBe(200);
   return conversationIdFor('requirements_interview', PRODUCT, triggerId);

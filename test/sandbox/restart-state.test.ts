@@ -9,7 +9,7 @@ import { freePort } from '../../local/free-port.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { readSandboxState, SandboxStateError, STATE_FILE } from '../../local/sandbox-state.ts';
 import { eventually } from '../support/eventually.ts';
-import { sandboxApi } from '../support/sandbox-http.ts';
+import { sandboxDriver } from '../support/sandbox-driver.ts';
 
 /**
  * A sandbox started with `state` keeps its state across a restart: a bug conversation waiting
@@ -65,14 +65,11 @@ const restart = () => {
   return restarted;
 };
 
-const api = sandboxApi(() => sandbox?.url ?? '');
-type Message = { ts: string; bot?: boolean; text: string; user?: string };
-const messages = async (channel: string, threadTs?: string) =>
-  (
-    await api<{ messages: Message[] }>(
-      `/sandbox/slack/messages?channel=${channel}${threadTs ? `&thread_ts=${threadTs}` : ''}`,
-    )
-  ).messages;
+const driver = sandboxDriver(() => {
+  if (!sandbox) throw new Error('no sandbox');
+  return sandbox;
+});
+const { messages } = driver;
 const conversation = (id: string) => {
   const current = sandbox;
   if (!current) throw new Error('no sandbox');
@@ -173,11 +170,7 @@ beforeAll(async () => {
 describe('a sandbox that keeps its state', () => {
   it('continues a bug conversation waiting for its reporter after a restart, when the reporter answers', async () => {
     if (!sandbox) throw new Error('the sandbox was restarted before the conversation began');
-    const { ts: report } = await api<{ ts: string }>('/sandbox/slack/post', {
-      channel: REPORTS,
-      user: 'U_REPORTER',
-      text: 'something is broken',
-    });
+    const report = await driver.post(REPORTS, 'U_REPORTER', 'something is broken');
     const bug = conversationIdFor('bug_investigation', REPORTS, report);
     await waitsIn(bug, 'awaiting_reporter');
     const asked = await messages(REPORTS, report);
@@ -206,12 +199,7 @@ describe('a sandbox that keeps its state', () => {
     expect(sandbox.stepFunctions.describeExecution(before.executionArn).status).toBe('RUNNING');
     expect(sandbox.stepFunctions.getExecutionHistory(before.executionArn)).toEqual(historyBefore);
 
-    await api('/sandbox/slack/post', {
-      channel: REPORTS,
-      user: 'U_REPORTER',
-      thread_ts: report,
-      text: 'On Safari 17 checkout shows a 500 after I click Pay',
-    });
+    await driver.post(REPORTS, 'U_REPORTER', 'On Safari 17 checkout shows a 500 after I click Pay', report);
     await eventually(
       () => messages(SUMMARIES),
       (list) => list.some((m) => m.bot),

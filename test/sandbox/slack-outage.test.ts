@@ -85,6 +85,7 @@ describe('a Slack outage longer than the retries', () => {
     expect(reporterThread.filter((m) => m.text.includes('posted what I found'))).toHaveLength(1);
 
     // Still one of each a while later: the sweep does not post them again.
+    // A fixed pause: three sweep periods (one a second) that must post nothing; a sweep leaves no trace to wait for.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(
       (await h.messages(CHANNELS.summaries)).filter((m) => m.bot && m.text.includes(SUMMARY)),

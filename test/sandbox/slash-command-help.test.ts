@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slashCommandForm } from '../../local/sandbox-console-doors.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
-import { signSlackRequest } from '../../local/slack/sign.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import { sandboxDriver } from '../support/sandbox-driver.ts';
 
 /**
  * Help for every slash command, through the sandbox's ingress configured from the synthesized
@@ -22,27 +22,14 @@ describe('slash command help in the sandbox', () => {
     await sandbox?.stop();
   });
 
+  const driver = sandboxDriver(() => sandbox);
   async function command(name: string, text: string, triggerId: string) {
-    const body = new URLSearchParams({
-      token: 'deprecated',
-      team_id: 'T_SANDBOX',
-      channel_id: 'C_DEVELOPERS',
-      channel_name: 'developers',
-      user_id: 'U_DEV',
-      user_name: 'dev',
+    const response = await driver.slash({
       command: name,
       text,
-      api_app_id: 'A_BOT',
-      response_url: 'https://hooks.slack.invalid/commands/1',
-      trigger_id: triggerId,
-    }).toString();
-    const response = await fetch(`${sandbox.url}/slack/events`, {
-      method: 'POST',
-      body,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...signSlackRequest({ signingSecret: sandbox.signingSecret, body }),
-      },
+      channel: 'C_DEVELOPERS',
+      user: 'U_DEV',
+      triggerId,
     });
     expect(response.status).toBe(200);
     return (await response.json()) as { response_type: string; text: string };

@@ -103,16 +103,12 @@ describe('stop in the thread', () => {
 
     // The old timeline's Stop, pressed while nothing runs: told privately, nothing changes.
     const before = (await h.messages(CHANNELS.reports, report)).length;
-    const response = await fetch(`${h.sandbox.url}/sandbox/slack/action`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        channel: CHANNELS.reports,
-        user: REPORTER,
-        message_ts: stream?.ts,
-        action_id: STOP_ACTION_ID,
-        value: bug,
-      }),
+    const response = await h.driver.press({
+      channel: CHANNELS.reports,
+      user: REPORTER,
+      messageTs: stream?.ts ?? '',
+      actionId: STOP_ACTION_ID,
+      value: bug,
     });
     expect(response.ok).toBe(true);
     const privately = await h.eventually(

@@ -49,6 +49,7 @@ describe('eight conversations racing for a small daily ceiling', () => {
         // Each call is slow, so the eight turns are in flight together; it bills 2,000 in and
         // 8,000 out ($0.084), within its worst case (max_tokens 8,192).
         async () => {
+          // The call's duration: no event tells that all eight turns reached the model or were refused.
           await new Promise((resolve) => setTimeout(resolve, 400));
           return withUsage(submit(findings('The payment client times out.')), {
             input_tokens: 2_000,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signSlackRequest } from '../../local/slack/sign.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,
@@ -73,26 +72,12 @@ describe('the issue pipeline starts only for a writer or a developer', () => {
     const number = (
       await h.github.rest.issues.create({ ...REPO, title: 'Rename the checkout module', body: 'Cosmetic.' })
     ).data.number;
-    const body = new URLSearchParams({
-      token: 'deprecated',
-      team_id: 'T_SANDBOX',
-      channel_id: PIPELINE_CHANNEL,
-      channel_name: 'developers',
-      user_id: THIRD,
-      user_name: 'bystander',
+    const response = await h.driver.slash({
       command: '/fix',
       text: String(number),
-      api_app_id: 'A_BOT',
-      response_url: 'https://hooks.slack.invalid/commands/1',
-      trigger_id: `trigger-${number}`,
-    }).toString();
-    const response = await fetch(`${h.sandbox.url}/slack/events`, {
-      method: 'POST',
-      body,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...signSlackRequest({ signingSecret: h.sandbox.signingSecret, body }),
-      },
+      channel: PIPELINE_CHANNEL,
+      user: THIRD,
+      triggerId: `trigger-${number}`,
     });
     expect(response.status).toBe(200);
 

@@ -10,8 +10,8 @@ import {
   pagerdutyIncident,
   pagerdutyRequest,
 } from '../ingress/webhooks.ts';
-import { eventually as poll } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import { sandboxDriver } from '../support/sandbox-driver.ts';
 
 /**
  * Attack: identity by truncation. Conversation ids were cut at 80 characters, so two alarms of
@@ -36,15 +36,9 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.stop());
 
-type Message = { ts: string; bot?: boolean; text: string };
-
-async function rootMessages(): Promise<Message[]> {
-  const response = await fetch(`${sandbox.url}/sandbox/slack/messages?channel=${PROBE}`);
-  return ((await response.json()) as { messages: Message[] }).messages;
-}
-
-const eventually = <T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string) =>
-  poll(probe, accept, what, { stallMs: 30_000, intervalMs: 50 });
+const driver = sandboxDriver(() => sandbox, { stallMs: 30_000, intervalMs: 50 });
+const rootMessages = () => driver.messages(PROBE);
+const { eventually } = driver;
 
 const alertThreads = async () =>
   (await rootMessages()).filter((m) => m.bot && m.text === 'probe conversation from alert');

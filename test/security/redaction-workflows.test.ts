@@ -8,7 +8,7 @@ import { pagerdutyIncident, pagerdutyRequest } from '../ingress/webhooks.ts';
 import { pipelineIdFor } from '../sandbox/issue-harness.ts';
 import { slashPrd } from '../sandbox/requirements-harness.ts';
 import { eventually } from '../support/eventually.ts';
-import { sandboxApi } from '../support/sandbox-http.ts';
+import { sandboxDriver } from '../support/sandbox-driver.ts';
 import {
   CHANNELS,
   KINDS,
@@ -43,15 +43,13 @@ let channelConversation = '';
 let issue = 0;
 
 type Execution = { status: string; error?: string; cause?: string };
-type Message = { ts: string; bot?: boolean; text: string };
 
 async function runEveryWorkflow(): Promise<void> {
   const { sandbox } = world;
-  const api = sandboxApi(() => sandbox.url);
+  const driver = sandboxDriver(() => sandbox);
+  const { api } = driver;
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
   const documents = new DynamoIssueStateStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
-  const post = (channel: string, user: string, text: string) =>
-    api<{ ts: string }>('/sandbox/slack/post', { channel, user, text });
   const ended = (id: string) =>
     eventually(
       () => api<Execution>(`/sandbox/executions/${id}`),
@@ -60,13 +58,13 @@ async function runEveryWorkflow(): Promise<void> {
     ).then(({ status, error, cause }) => `${status} ${error ?? ''} ${cause ?? ''}`.trim());
 
   // Bug investigation: a report in Slack; the investigator reads it back and posts findings.
-  const report = await post(CHANNELS.reports, 'U_REPORTER', SOURCES.slack);
-  conversations.bug = conversationIdFor('bug_investigation', CHANNELS.reports, report.ts);
+  const report = await driver.post(CHANNELS.reports, 'U_REPORTER', SOURCES.slack);
+  conversations.bug = conversationIdFor('bug_investigation', CHANNELS.reports, report);
   // Channel conversation: a mention in a channel no workflow owns.
-  const mention = await post(CHANNELS.general, 'U_ALICE', `<@U_BOT> ${SOURCES.slack}`);
-  channelConversation = channelConversationId(CHANNELS.general, mention.ts);
+  const mention = await driver.mention(CHANNELS.general, 'U_ALICE', SOURCES.slack);
+  channelConversation = channelConversationId(CHANNELS.general, mention);
   // Requirements interview: `/prd` with the idea; the PRD and its analysis are shared as files.
-  conversations.interview = await slashPrd({ sandbox }, 'trigger-redaction', SOURCES.slack);
+  conversations.interview = await slashPrd({ driver }, 'trigger-redaction', SOURCES.slack);
   // Incident: a PagerDuty incident whose title carries a token; the triage reads the logs.
   const alert = pagerdutyIncident({ incidentId: 'PDREDACT', at: new Date() }) as {
     event: { data: { title: string; service: { id: string } } };
@@ -97,8 +95,7 @@ async function runEveryWorkflow(): Promise<void> {
     'the bug investigation to post its findings and wait',
   );
   await eventually(
-    async () =>
-      (await api<{ messages: Message[] }>(`/sandbox/slack/messages?channel=${CHANNELS.general}`)).messages,
+    () => driver.messages(CHANNELS.general),
     (messages) => messages.some((message) => message.bot),
     'the channel answer',
   );
@@ -199,7 +196,7 @@ describe('secrets and personal data seeded where every workflow reads', () => {
   });
 
   it("counts what every door replaced in each conversation's ledger, by kind, and the console's API shows it", async () => {
-    const api = sandboxApi(() => world.sandbox.url);
+    const { api } = sandboxDriver(() => world.sandbox);
     for (const id of [...Object.values(conversations), channelConversation]) {
       const { conversation } = await api<{
         conversation: {

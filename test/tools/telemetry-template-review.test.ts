@@ -33,6 +33,7 @@ import {
 } from '../../local/model/scripted-model.ts';
 import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
 import { bugConversation } from '../support/conversations.ts';
+import { until } from '../support/eventually.ts';
 import { NOW, startTelemetryHarness, type TelemetryHarness } from './telemetry-harness.ts';
 
 const SERVICE = { name: 'ledger-sync', logGroups: ['/test/ledger-sync'] };
@@ -74,16 +75,17 @@ function answer(request: RecordedModelRequest) {
 }
 
 /** How the scripted model answers the next requests (a test sets it and puts it back). */
-let script: { delayMs: number; reply: (request: RecordedModelRequest) => ModelReply } = {
-  delayMs: 0,
-  reply: answer,
-};
+let script: {
+  /** Holds each answer until this holds (a test that needs a call still open while something else happens). */
+  holdUntil?: () => boolean;
+  reply: (request: RecordedModelRequest) => ModelReply;
+} = { reply: answer };
 
 beforeAll(async () => {
   h = await startTelemetryHarness();
   model = await startScriptedModel({
     steps: async (request) => {
-      if (script.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
+      if (script.holdUntil) await until(script.holdUntil, 'the held answer to be released');
       return script.reply(request);
     },
   });
@@ -313,9 +315,16 @@ describe('query_logs template review under budgets held by reservation', () => {
     const ids = ['review-race-day-1', 'review-race-day-2'];
     for (const id of ids) await begin(id, now);
     const before = model.requests.length;
-    // The model answers slowly, so both queries are past their budget reads before either call ends.
-    const outputs = await withScript({ delayMs: 150 }, () =>
-      Promise.all(ids.map((id) => queryLogs(depsWith(true, { store: day, limits, now }), id))),
+    // The model answers once the other query ended, so both are past their budget reads before the call ends.
+    let ended = 0;
+    const outputs = await withScript({ holdUntil: () => ended > 0 }, () =>
+      Promise.all(
+        ids.map((id) =>
+          queryLogs(depsWith(true, { store: day, limits, now }), id).finally(() => {
+            ended += 1;
+          }),
+        ),
+      ),
     );
     expect(model.requests.length).toBe(before + 1);
     expect(outputs.filter((o) => o.includes('Templates reviewed by the model: 2 asked'))).toHaveLength(1);
@@ -333,10 +342,14 @@ describe('query_logs template review under budgets held by reservation', () => {
     await store.addToLedger(id, { inputTokens: 50_000 });
     const limits = agentLimitsFrom(JSON.stringify({ maxConversationTokens: 50_001 }));
     const before = model.requests.length;
-    const outputs = await withScript({ delayMs: 150 }, () =>
+    // The model answers once the other query ended, so both are past their budget reads before the call ends.
+    let ended = 0;
+    const outputs = await withScript({ holdUntil: () => ended > 0 }, () =>
       Promise.all(
         [0, 1].map(() =>
-          queryLogs(depsWith(true, { store: daily(), limits, now }, conversationStores()), id),
+          queryLogs(depsWith(true, { store: daily(), limits, now }, conversationStores()), id).finally(() => {
+            ended += 1;
+          }),
         ),
       ),
     );
