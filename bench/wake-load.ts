@@ -53,6 +53,17 @@ const reservations = new Map<string, number[]>();
 /** The inbox's SQS messages as the ingress sent them (SendMessage's start), and as a Router poller received them. */
 const enqueued: { at: number; body: string }[] = [];
 const received: { at: number; body: string }[] = [];
+/** The model requests as the turns' model client sent them (global fetch, which the SDK uses). */
+const modelRequests: { at: number; body: string }[] = [];
+const fetchOf = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  if (url.endsWith('/v1/messages') && typeof init?.body === 'string')
+    modelRequests.push({ at: Date.now(), body: init.body });
+  return fetchOf(input, init);
+};
+/** How long each update of the day's spend counter (one item all turns share) took. */
+const dayCounter: number[] = [];
 /** Called when something above changes (the drivers wait on it). */
 const listeners = new Set<() => void>();
 const changed = () => {
@@ -126,6 +137,9 @@ function watchSends(prototype: { send: (...args: never[]) => Promise<unknown> })
     const stack = name === 'SendTaskSuccess' ? deepStack() : '';
     const sentAt = Date.now();
     const result = await send.apply(this, args);
+    const key = (command.input?.Key as { pk?: unknown } | undefined)?.pk;
+    if (name === 'Update' && typeof key === 'string' && key.startsWith('SPEND#'))
+      dayCounter.push(Date.now() - sentAt);
     // The queue may hand a message to a Router before its SendMessage has returned.
     if (name === 'SendMessage') {
       observe(name, command.input ?? {}, stack, sentAt);
@@ -335,7 +349,11 @@ const STAGES = [
   ],
   ['Drain -> turn', 'Drain done -> TaskStarted of the agent turn, without the notice (state transitions)'],
   ['turn -> reserved', "the turn's TaskStarted -> its conversation budget reserved"],
-  ['reserved -> model', 'reserved -> the first request whose prompt holds the message'],
+  [
+    'reserved -> sent',
+    "conversation's reservation -> the model client sends the request (fetch): the day's counter, reserved alongside, and the request's redaction",
+  ],
+  ['sent -> model', 'sent -> the model received the first request whose prompt holds the message'],
 ] as const;
 type Stage = (typeof STAGES)[number][0];
 
@@ -428,6 +446,7 @@ for (const c of conversations) {
       const startedAt = points.turnStarted;
       points.reserved =
         startedAt === undefined ? undefined : reservations.get(c.bugId)?.find((r) => r >= startedAt);
+      points.sent = modelRequests.find((r) => r.body.includes(message.text))?.at;
     } else missing.push(turn === undefined ? 'no turn recorded on the message' : `no Drain of turn ${turn}`);
     const span = (from: string, to: string): number | undefined => {
       const a = points[from];
@@ -445,7 +464,8 @@ for (const c of conversations) {
       'follow-up notice': span('noticeStarted', 'noticeDone'),
       'Drain -> turn': minus(span('drained', 'turnStarted'), span('noticeStarted', 'noticeDone')),
       'turn -> reserved': span('turnStarted', 'reserved'),
-      'reserved -> model': span('reserved', 'model'),
+      'reserved -> sent': span('reserved', 'sent'),
+      'sent -> model': span('sent', 'model'),
     };
     for (const [name] of STAGES)
       if (stages[name] === undefined && name !== 'follow-up notice') missing.push(name);
@@ -545,6 +565,8 @@ if (missing.length > 0) {
     `Stages not observed for ${missing.length} message(s), e.g. ${missing[0]?.message.text}: ${missing[0]?.missing.join(', ')}`,
   );
 }
+
+console.log(line("the day's counter updates", dayCounter).replace(/^ {2}/, ''));
 
 const posted = messages.length;
 const counts = [...seenCounts.values()];
