@@ -1,4 +1,8 @@
-import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import {
+  FullBatchFailureError,
+  processPartialResponse,
+  SqsFifoPartialProcessorAsync,
+} from '@aws-lambda-powertools/batch';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -18,6 +22,14 @@ export interface FifoBatchOptions<S extends z.ZodType> {
   describe: string;
   logger: Logger;
   metrics: Metrics;
+  /**
+   * Handle the batch's message groups side by side, each group's records still one after the
+   * other: a record no longer waits for the records of other groups before it in the batch.
+   * For handlers whose records of different groups may run at once (in Lambda they already do,
+   * on different instances).
+   * @default false - every record in the batch's order
+   */
+  groupsAtOnce?: boolean;
 }
 
 let sqs: SQSClient | undefined;
@@ -60,14 +72,54 @@ export async function processFifoBatch<S extends z.ZodType>(
     }
     await options.handle(body, record);
   };
-  // A processor per invocation: it holds the batch's state, and the sandbox runs several
-  // invocations at once in one process (in Lambda, one instance runs one at a time).
-  const processor = new SqsFifoPartialProcessorAsync();
   try {
-    return await processPartialResponse(event, handleRecord, processor, { context, skipGroupOnError: true });
+    const groups = options.groupsAtOnce === true ? messageGroups(event.Records) : [];
+    if (groups.length < 2) {
+      // A processor per invocation: it holds the batch's state, and the sandbox runs several
+      // invocations at once in one process (in Lambda, one instance runs one at a time).
+      const processor = new SqsFifoPartialProcessorAsync();
+      return await processPartialResponse(event, handleRecord, processor, {
+        context,
+        skipGroupOnError: true,
+      });
+    }
+    // A processor per group; the batch answers as one processor would: the failed records in
+    // the batch's order, and a throw when every record failed.
+    const outcomes = await Promise.all(
+      groups.map(async (records) => {
+        const processor = new SqsFifoPartialProcessorAsync();
+        const response = await processPartialResponse({ Records: records }, handleRecord, processor, {
+          context,
+          skipGroupOnError: true,
+          throwOnFullBatchFailure: false,
+        });
+        return { failed: response.batchItemFailures.map((f) => f.itemIdentifier), errors: processor.errors };
+      }),
+    );
+    const failed = new Set(outcomes.flatMap((outcome) => outcome.failed));
+    if (failed.size === event.Records.length) {
+      throw new FullBatchFailureError(outcomes.flatMap((outcome) => outcome.errors));
+    }
+    return {
+      batchItemFailures: event.Records.filter((record) => failed.has(record.messageId)).map((record) => ({
+        itemIdentifier: record.messageId,
+      })),
+    };
   } finally {
     options.metrics.publishStoredMetrics();
   }
+}
+
+/** The batch's records by message group, each group in the batch's order. */
+function messageGroups(records: readonly SQSRecord[]): SQSRecord[][] {
+  const groups = new Map<string, SQSRecord[]>();
+  for (const record of records) {
+    const id = record.attributes.MessageGroupId ?? '';
+    const group = groups.get(id);
+    if (group) group.push(record);
+    else groups.set(id, [record]);
+  }
+  return [...groups.values()];
 }
 
 /** A FIFO queue a workflow's function reads: what its records are, and its dead-letter queue. */

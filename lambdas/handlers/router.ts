@@ -145,6 +145,10 @@ export function createRouterHandler(options: RouterOptions = {}) {
       describe: 'envelope',
       logger,
       metrics,
+      // Threads are routed side by side, each in order: a reply does not wait for the other
+      // threads' records before it in the batch. The wake protocol holds for any interleaving
+      // (Router instances already route different threads at once, even of one conversation).
+      groupsAtOnce: true,
     });
 }
 

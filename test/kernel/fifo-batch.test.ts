@@ -1,0 +1,100 @@
+import { FullBatchFailureError } from '@aws-lambda-powertools/batch';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import type { Context, SQSRecord } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { processFifoBatch } from '../../lambdas/handlers/fifo-batch.ts';
+
+const Body = z.object({ id: z.string() });
+
+function record(id: string, group: string): SQSRecord {
+  return {
+    messageId: id,
+    receiptHandle: `rh-${id}`,
+    body: JSON.stringify({ id }),
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: '1700000000000',
+      SenderId: 'x',
+      ApproximateFirstReceiveTimestamp: '1700000000000',
+      MessageGroupId: group,
+      MessageDeduplicationId: id,
+      SequenceNumber: '1',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:inbox.fifo',
+    awsRegion: 'us-east-1',
+  };
+}
+
+const context = { functionName: 'Router', getRemainingTimeInMillis: () => 30_000 } as Context;
+const observed = {
+  logger: { error() {} } as unknown as Logger,
+  metrics: { addMetric() {}, publishStoredMetrics() {} } as unknown as Metrics,
+};
+
+function batch(handle: (id: string) => Promise<void>, records: SQSRecord[]) {
+  return processFifoBatch({ Records: records }, context, {
+    schema: Body,
+    handle: (body) => handle(body.id),
+    deadLetterQueueUrl: () => 'unused',
+    describe: 'test record',
+    ...observed,
+    groupsAtOnce: true,
+  });
+}
+
+describe('a FIFO batch with its groups at once', () => {
+  it('handles a record without waiting for the records of other groups before it, each group in order', async () => {
+    const log: string[] = [];
+    let b1Handled: () => void = () => {};
+    const b1 = new Promise<void>((resolve) => {
+      b1Handled = resolve;
+    });
+
+    const response = await batch(
+      async (id) => {
+        log.push(`start ${id}`);
+        // a1 comes first in the batch, yet finishes only once b1 (another group) was handled.
+        if (id === 'a1') await b1;
+        if (id === 'b1') b1Handled();
+        log.push(`end ${id}`);
+      },
+      [record('a1', 'A'), record('a2', 'A'), record('b1', 'B'), record('b2', 'B')],
+    );
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(log.indexOf('end b1')).toBeLessThan(log.indexOf('end a1'));
+    expect(log.indexOf('end a1')).toBeLessThan(log.indexOf('start a2'));
+    expect(log.indexOf('end b1')).toBeLessThan(log.indexOf('start b2'));
+  });
+
+  it("reports a failed record and the rest of its group in the batch's order, while other groups go on", async () => {
+    const handled: string[] = [];
+
+    const response = await batch(
+      async (id) => {
+        if (id === 'a2') throw new Error('cannot route a2');
+        handled.push(id);
+      },
+      [record('a1', 'A'), record('b1', 'B'), record('a2', 'A'), record('b2', 'B'), record('a3', 'A')],
+    );
+
+    expect(response.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['a2', 'a3']);
+    expect(handled.sort()).toEqual(['a1', 'b1', 'b2']);
+  });
+
+  it('throws when every record of the batch failed, as a whole batch failure', async () => {
+    await expect(
+      batch(
+        async (id) => {
+          throw new Error(`cannot route ${id}`);
+        },
+        [record('a1', 'A'), record('b1', 'B')],
+      ),
+    ).rejects.toBeInstanceOf(FullBatchFailureError);
+  });
+});
