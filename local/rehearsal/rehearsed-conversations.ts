@@ -43,6 +43,18 @@ async function withdraw(driver: SandboxDriver, started: Started): Promise<void> 
   await endsNormally(driver, started.id);
 }
 
+/** A detailed report, once its findings are posted and the conversation waits for the developers. */
+async function reportedToDevelopers(driver: SandboxDriver) {
+  const started = await report(driver, DETAILED_REPORT);
+  await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS);
+  const findings = await driver.waitFor(`the findings thread of ${started.id}`, async () =>
+    (await driver.conversations())
+      .find((c) => c.id === started.id)
+      ?.anchors.find((anchor) => anchor.channel === SUMMARIES),
+  );
+  return { started, findings };
+}
+
 /** The bot's last message in a thread that has buttons, once there is one. */
 async function buttonsIn(driver: SandboxDriver, channel: string, threadTs: string, what: string) {
   const message = await driver.waitFor(what, async () =>
@@ -103,13 +115,7 @@ export const REHEARSED_CONVERSATIONS: readonly RehearsedConversation[] = [
       // The rehearsal's configuration hands a bug conversation over after a few turns: developers'
       // replies in the findings thread run turns until an execution continues as new, and the
       // new one waits for the developers.
-      const started = await report(driver, DETAILED_REPORT);
-      await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS);
-      const findings = await driver.waitFor(`the findings thread of ${started.id}`, async () =>
-        (await driver.conversations())
-          .find((c) => c.id === started.id)
-          ?.anchors.find((anchor) => anchor.channel === SUMMARIES),
-      );
+      const { started, findings } = await reportedToDevelopers(driver);
       for (let reply = 1; (await driver.executionsOf(started.id)).length < 2; reply++) {
         if (reply > MAX_TURNS_TO_HAND_OVER) throw new Error(`${started.id} did not continue as new`);
         await driver.post(SUMMARIES, 'U_DEV', `does it also happen on Firefox ${reply}?`, findings.threadTs);
@@ -125,13 +131,7 @@ export const REHEARSED_CONVERSATIONS: readonly RehearsedConversation[] = [
     async start(driver) {
       // A developer asks for the fix in the findings thread: the fixer writes it, the build
       // passes, the pull request opens, and the conversation waits for the developers again.
-      const started = await report(driver, DETAILED_REPORT);
-      await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS);
-      const findings = await driver.waitFor(`the findings thread of ${started.id}`, async () =>
-        (await driver.conversations())
-          .find((c) => c.id === started.id)
-          ?.anchors.find((anchor) => anchor.channel === SUMMARIES),
-      );
+      const { started, findings } = await reportedToDevelopers(driver);
       await driver.post(SUMMARIES, DEVELOPER, 'Please fix it and open a PR', findings.threadTs);
       await waitsAt(driver, started.id, WAIT_FOR_DEVELOPERS, 2);
       return started;

@@ -5,30 +5,9 @@ import type { Context, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { processFifoBatch } from '../../lambdas/handlers/fifo-batch.ts';
+import { fifoRecord } from '../support/sqs-record.ts';
 
 const Body = z.object({ id: z.string() });
-
-function record(id: string, group: string): SQSRecord {
-  return {
-    messageId: id,
-    receiptHandle: `rh-${id}`,
-    body: JSON.stringify({ id }),
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: '1700000000000',
-      SenderId: 'x',
-      ApproximateFirstReceiveTimestamp: '1700000000000',
-      MessageGroupId: group,
-      MessageDeduplicationId: id,
-      SequenceNumber: '1',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:inbox.fifo',
-    awsRegion: 'us-east-1',
-  };
-}
 
 const context = { functionName: 'Router', getRemainingTimeInMillis: () => 30_000 } as Context;
 const observed = {
@@ -63,7 +42,7 @@ describe('a FIFO batch with its groups at once', () => {
         if (id === 'b1') b1Handled();
         log.push(`end ${id}`);
       },
-      [record('a1', 'A'), record('a2', 'A'), record('b1', 'B'), record('b2', 'B')],
+      [fifoRecord('a1', 'A'), fifoRecord('a2', 'A'), fifoRecord('b1', 'B'), fifoRecord('b2', 'B')],
     );
 
     expect(response.batchItemFailures).toEqual([]);
@@ -80,7 +59,13 @@ describe('a FIFO batch with its groups at once', () => {
         if (id === 'a2') throw new Error('cannot route a2');
         handled.push(id);
       },
-      [record('a1', 'A'), record('b1', 'B'), record('a2', 'A'), record('b2', 'B'), record('a3', 'A')],
+      [
+        fifoRecord('a1', 'A'),
+        fifoRecord('b1', 'B'),
+        fifoRecord('a2', 'A'),
+        fifoRecord('b2', 'B'),
+        fifoRecord('a3', 'A'),
+      ],
     );
 
     expect(response.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['a2', 'a3']);
@@ -93,7 +78,7 @@ describe('a FIFO batch with its groups at once', () => {
         async (id) => {
           throw new Error(`cannot route ${id}`);
         },
-        [record('a1', 'A'), record('b1', 'B')],
+        [fifoRecord('a1', 'A'), fifoRecord('b1', 'B')],
       ),
     ).rejects.toBeInstanceOf(FullBatchFailureError);
   });

@@ -1,10 +1,11 @@
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { handler } from '../../lambdas/handlers/router.ts';
 import { reporterReply, seedBugConversation } from '../support/conversations.ts';
 import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
+import { fifoRecord } from '../support/sqs-record.ts';
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
 let store: DynamoConversationStore;
@@ -19,28 +20,6 @@ beforeAll(async () => {
   for (const id of ['conv-a', 'conv-b']) await seedBugConversation(store, id);
 });
 afterAll(async () => db.close());
-
-function record(id: string, group: string, body: string): SQSRecord {
-  return {
-    messageId: id,
-    receiptHandle: `rh-${id}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: '1700000000000',
-      SenderId: 'x',
-      ApproximateFirstReceiveTimestamp: '1700000000000',
-      MessageGroupId: group,
-      MessageDeduplicationId: id,
-      SequenceNumber: '1',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:inbox.fifo',
-    awsRegion: 'us-east-1',
-  };
-}
 
 const reply = reporterReply;
 
@@ -61,9 +40,9 @@ describe('Router handler', () => {
     );
     const event: SQSEvent = {
       Records: [
-        record('a1', 'C_BUGS:conv-a-root', reply('conv-a', '1700000001.000000')),
-        record('a2', 'C_BUGS:conv-a-root', reply('conv-a', '1700000001.000001')),
-        record('b1', 'C_BUGS:conv-b-root', reply('conv-b', '1700000001.000002')),
+        fifoRecord('a1', 'C_BUGS:conv-a-root', reply('conv-a', '1700000001.000000')),
+        fifoRecord('a2', 'C_BUGS:conv-a-root', reply('conv-a', '1700000001.000001')),
+        fifoRecord('b1', 'C_BUGS:conv-b-root', reply('conv-b', '1700000001.000002')),
       ],
     };
 
@@ -77,8 +56,8 @@ describe('Router handler', () => {
   it('stores a redelivered record once', async () => {
     const body = reply('conv-b', '1700000002.000001');
 
-    await handler({ Records: [record('r1', 'C_BUGS:conv-b-root', body)] }, context);
-    const again = await handler({ Records: [record('r1-again', 'C_BUGS:conv-b-root', body)] }, context);
+    await handler({ Records: [fifoRecord('r1', 'C_BUGS:conv-b-root', body)] }, context);
+    const again = await handler({ Records: [fifoRecord('r1-again', 'C_BUGS:conv-b-root', body)] }, context);
 
     expect(again.batchItemFailures).toEqual([]);
     expect((await store.listMessages('conv-b')).filter((m) => m.ts === '1700000002.000001')).toHaveLength(1);
