@@ -15,7 +15,7 @@
  * (`ONLY=AgentTurn npm run bench:cold-import` for one function).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,10 +25,28 @@ import { functionBundleOptions, SOURCE_MAPS_ENTRY } from '../infra/constructs/fu
 const RUNS = Number(process.env.RUNS ?? 9);
 const ENTRIES = {
   AgentTurn: 'lambdas/workflows/bug-investigation/handlers/agent-turn.ts',
+  IncidentAgentTurn: 'lambdas/workflows/incident-investigation/handlers/agent-turn.ts',
+  PipelineAgentTurn: 'lambdas/workflows/issue-pipeline/handlers/agent-turn.ts',
+  InterviewAgentTurn: 'lambdas/workflows/requirements-interview/handlers/agent-turn.ts',
   Router: 'lambdas/handlers/router.ts',
   Drain: 'lambdas/handlers/drain.ts',
   Ingress: 'lambdas/handlers/ingress.ts',
 } as const;
+/**
+ * The role most turns of a function run, where its roles load lazily (lambdas/agents/profile.ts
+ * `ProfileLoaders`): the "first turn" column adds its chunk to the import, since a cold start
+ * that runs a turn reads both. The functions not listed load their roles with the handler.
+ */
+const FIRST_ROLE: Partial<Record<keyof typeof ENTRIES, { module: string; name: string }>> = {
+  AgentTurn: {
+    module: 'lambdas/workflows/bug-investigation/profiles/bug-investigator.ts',
+    name: 'bugInvestigator',
+  },
+  InterviewAgentTurn: {
+    module: 'lambdas/workflows/requirements-interview/profiles/requirements-clarifier.ts',
+    name: 'requirementsClarifier',
+  },
+};
 const ONLY = process.env.ONLY?.split(',');
 
 const out = mkdtempSync(join(tmpdir(), 'cold-import-'));
@@ -40,6 +58,23 @@ async function bundle(name: string, entry: string, inject: boolean): Promise<str
     ...options,
     inject: (options.inject ?? []).filter((file) => inject || !file.endsWith(SOURCE_MAPS_ENTRY)),
   });
+  return join(outdir, 'index.mjs');
+}
+
+/** The deployed bundle of `entry` with `role`'s module imported beside the handler (a first turn's reads). */
+async function bundleWithRole(
+  name: string,
+  entry: string,
+  role: { module: string; name: string },
+): Promise<string> {
+  const outdir = join(out, 'first-turn', name);
+  const source = join(out, `${name}-first-turn.ts`);
+  const cwd = process.cwd();
+  writeFileSync(
+    source,
+    `export { handler } from ${JSON.stringify(join(cwd, entry))};\nexport { ${role.name} } from ${JSON.stringify(join(cwd, role.module))};\n`,
+  );
+  await build({ ...functionBundleOptions(cwd, entry, outdir), entryPoints: { index: source } });
   return join(outdir, 'index.mjs');
 }
 
@@ -90,31 +125,36 @@ const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 
 console.log(`cold import CPU time, median of ${RUNS} fresh processes (node ${process.version})`);
 console.log(
-  '| function | bundle | lazy | map | --enable-source-maps | no source maps | lazy source maps | flag tax | lazy tax |',
+  '| function | bundle | lazy | map | --enable-source-maps | no source maps | lazy source maps | flag tax | lazy tax | first turn |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 const traces: [string, { ms: number; frames: string[] }][] = [];
 for (const [name, entry] of Object.entries(ENTRIES)) {
   if (ONLY && !ONLY.includes(name)) continue;
   const plain = await bundle(name, entry, false);
   const lazy = await bundle(name, entry, true);
+  const role = FIRST_ROLE[name as keyof typeof ENTRIES];
+  const withRole = role ? await bundleWithRole(name, entry, role) : undefined;
   const flagged: number[] = [];
   const bare: number[] = [];
   const lazyRuns: number[] = [];
+  const firstTurn: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     // Interleaved, so a busy moment of the shared machine hits each variant alike.
     flagged.push(importMs(plain, ['--enable-source-maps']));
     bare.push(importMs(plain, []));
     lazyRuns.push(importMs(lazy, []));
+    if (withRole) firstTurn.push(importMs(withRole, []));
   }
   const [f, b, l] = [median(flagged), median(bare), median(lazyRuns)];
+  const first = withRole ? `${fmt(median(firstTurn))} (${role?.name})` : 'as the import';
   const kb = (bytes: number) => `${Math.round(bytes / 1024)} kB`;
   const total = readdirSync(dirname(plain))
     .filter((file) => file.endsWith('.mjs'))
     .reduce((sum, file) => sum + statSync(join(dirname(plain), file)).size, 0);
   const loaded = staticBytes(plain);
   console.log(
-    `| ${name} | ${kb(loaded)} | ${kb(total - loaded)} | ${kb(statSync(`${plain}.map`).size)} | ${fmt(f)} | ${fmt(b)} | ${fmt(l)} | ${(((f - b) / b) * 100).toFixed(0)}% | ${(((l - b) / b) * 100).toFixed(0)}% |`,
+    `| ${name} | ${kb(loaded)} | ${kb(total - loaded)} | ${kb(statSync(`${plain}.map`).size)} | ${fmt(f)} | ${fmt(b)} | ${fmt(l)} | ${(((f - b) / b) * 100).toFixed(0)}% | ${(((l - b) / b) * 100).toFixed(0)}% | ${first} |`,
   );
   traces.push([name, firstTrace(lazy)]);
 }

@@ -15,7 +15,7 @@ import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelClient } from '../lambdas/agents/ports.ts';
 import { SUBMIT_TOOL } from '../lambdas/agents/profile.ts';
 import { runAgentTurn } from '../lambdas/agents/run-agent-turn.ts';
-import type { SlackPostOutput } from '../lambdas/kernel/tasks.ts';
+import type { SlackPostOutput } from '../lambdas/kernel/slack-post-output.ts';
 import type { ProgressTarget } from '../lambdas/progress/ports.ts';
 import { TurnProgress } from '../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../lambdas/slack/progress-client.ts';

@@ -2,7 +2,8 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import * as z from 'zod';
 import { CorruptItemError } from '../kernel/errors.ts';
 import { keys } from '../kernel/keys.ts';
-import { SlackPostInput, SlackPostOutput } from '../kernel/tasks.ts';
+import { SlackPostOutput } from '../kernel/slack-post-output.ts';
+import { SlackPostInput } from '../kernel/tasks.ts';
 import type { OutboxEntry, OutboxStore } from '../slack/outbox.ts';
 import { DynamoTable } from './dynamo-table.ts';
 

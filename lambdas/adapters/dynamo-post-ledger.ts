@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CorruptItemError } from '../kernel/errors.ts';
 import { keys } from '../kernel/keys.ts';
-import { SlackPostOutput } from '../kernel/tasks.ts';
+import { SlackPostOutput } from '../kernel/slack-post-output.ts';
 import type { PostLedger } from '../slack/post-to-slack.ts';
 import { DynamoTable } from './dynamo-table.ts';
 

@@ -26,7 +26,7 @@ import type {
   StoredAndConversation,
   ThreadLink,
 } from '../kernel/ports.ts';
-import { SlackPostOutput } from '../kernel/tasks.ts';
+import { SlackPostOutput } from '../kernel/slack-post-output.ts';
 import type { PostLedger } from '../slack/post-to-slack.ts';
 import { DynamoTable, type DynamoTableOptions, isConditionFailure } from './dynamo-table.ts';
 import { closeRequestedUpdate, stopRequestedUpdate } from './stop-requests.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DrainedMessage } from '../kernel/tasks.ts';
+import { DrainedMessage } from '../kernel/drained-message.ts';
 import { ToolContext } from '../tools/invocation.ts';
 
 /**

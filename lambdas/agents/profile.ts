@@ -76,3 +76,30 @@ export function defineProfiles<const R extends ProfileRegistry>(profiles: R): R 
   }
   return profiles;
 }
+
+/**
+ * A workflow's roles as its AgentTurn function loads them: each by name, loaded on the first
+ * turn that runs it. The function's bundle keeps each role's module behind its `import()`, a
+ * chunk of its own, so a cold start evaluates the prompts, tools and result schemas of the
+ * role it runs, not of every role the workflow has (`npm run bench:cold-import`).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds profiles of any result and output.
+export type ProfileLoaders = Readonly<Record<string, () => Promise<AgentProfile<any, any>>>>;
+
+/** Loaders of roles already loaded (a workflow whose roles share one module). */
+export function loadedProfiles(registry: ProfileRegistry): ProfileLoaders {
+  return Object.fromEntries(Object.entries(registry).map(([name, profile]) => [name, async () => profile]));
+}
+
+/**
+ * The registry of the one role `name`, loaded, for a turn of it; undefined when `loaders` has
+ * no such role. A loaded role must be filed under its own name, as `defineProfiles` checks.
+ */
+export async function loadProfile(
+  loaders: ProfileLoaders,
+  name: string,
+): Promise<ProfileRegistry | undefined> {
+  const load = Object.hasOwn(loaders, name) ? loaders[name] : undefined;
+  if (load === undefined) return undefined;
+  return defineProfiles({ [name]: await load() });
+}

@@ -1,6 +1,6 @@
+import type { DrainedMessage } from '../kernel/drained-message.ts';
 import type { SenderType } from '../kernel/model.ts';
 import { type PersonMessage, peopleBlock, personLine } from '../kernel/people-text.ts';
-import type { DrainedMessage } from '../kernel/tasks.ts';
 
 /**
  * Prompt pieces every profile shares. People's messages enter prompts as data, in the one

@@ -11,10 +11,11 @@ import { modelClientFromEnv } from '../adapters/model-client.ts';
 import { createAgentMetrics, recordFailedTurn, withModelMetrics } from '../adapters/model-metrics.ts';
 import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput, STOPPED_BY_PERSON_FIELD } from '../agents/contract.ts';
+import { ProfileNotFoundError } from '../agents/errors.ts';
 import { type AgentLimits, agentLimitsFrom, type DailySpendStore } from '../agents/limits.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
 import { type ModelPrice, modelPriceFrom } from '../agents/pricing.ts';
-import type { ProfileRegistry } from '../agents/profile.ts';
+import { loadProfile, type ProfileLoaders } from '../agents/profile.ts';
 import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
 import { type ConversationStore, systemClock } from '../kernel/ports.ts';
@@ -26,7 +27,6 @@ import { type RedactionSettings, redactionSettings } from '../redaction/index.ts
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { conversationStore } from './conversation-store.ts';
-import { withMcpTools } from './mcp-turn.ts';
 import { kernelTableOptions } from './table-options.ts';
 import { taskHandler } from './task-handler.ts';
 import { startTurnProgress } from './turn-progress.ts';
@@ -102,6 +102,12 @@ async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<Agen
   };
 }
 
+/** Whether the stack configured MCP servers (their settings are parsed, and checked, by mcp-turn.ts). */
+function mcpConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  const raw = env[ENV.mcp];
+  return raw !== undefined && raw !== '';
+}
+
 function numberFromEnv(name: (typeof ENV)[keyof typeof ENV], env: NodeJS.ProcessEnv): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
@@ -111,15 +117,15 @@ function numberFromEnv(name: (typeof ENV)[keyof typeof ENV], env: NodeJS.Process
 }
 
 /**
- * A workflow's AgentTurn handler: one agent turn of one of `profiles` (the workflow's roles),
- * which runs the role's tool loop and returns its structured output (always with an `action`
- * the workflow's Choice knows; model failures become `escalate`, a spent budget `continue`).
- * The budget ends 30 s before the Lambda's timeout, and at AGENT_TURN_BUDGET_SECONDS. Each
- * workflow's entry file calls this with its own profiles, so no Lambda bundles another
- * workflow's roles.
+ * A workflow's AgentTurn handler: one agent turn of one of `roles` (the workflow's), which
+ * runs the role's tool loop and returns its structured output (always with an `action` the
+ * workflow's Choice knows; model failures become `escalate`, a spent budget `continue`). The
+ * budget ends 30 s before the Lambda's timeout, and at AGENT_TURN_BUDGET_SECONDS. Each
+ * workflow's entry file calls this with its own roles, so no Lambda bundles another
+ * workflow's, and a turn loads only the role it runs.
  */
 export function createAgentTurnHandler(
-  profiles: ProfileRegistry,
+  roles: ProfileLoaders,
   options: {
     /** A workflow's own ceiling for each of its conversations, held per model call with the conversation's. */
     conversationCeiling?: () => { maxCostUsd?: number; maxTokens?: number };
@@ -156,6 +162,8 @@ export function createAgentTurnHandler(
         options.verifySenders === undefined || given.messages.length === 0
           ? given
           : { ...given, messages: await options.verifySenders(given.messages) };
+      const profiles = await loadProfile(roles, input.profile);
+      if (profiles === undefined) throw new ProfileNotFoundError(input.profile, Object.keys(roles));
       const pending = adapters ?? buildAdapters();
       adapters = pending;
       // A configuration error must not stick to the instance: the next invocation tries again.
@@ -193,14 +201,18 @@ export function createAgentTurnHandler(
         ...(budgetSeconds !== undefined ? { budgetMs: budgetSeconds * 1000 } : {}),
         ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
       });
-      // The MCP servers configured for this workflow add their tools (docs/mcp.md).
-      const mcp = await withMcpTools(input, {
-        profiles,
-        tools: built.tools,
-        deadlineMs: budget.deadlineMs,
-        logger,
-        evidence: options.mcpEvidence,
-      });
+      // The MCP servers configured for this workflow add their tools (docs/mcp.md). Without
+      // any configured, nothing of MCP is loaded: its settings' schemas and its clients are a
+      // chunk of their own, read on the first turn that needs them.
+      const mcp = mcpConfigured()
+        ? await (await import('./mcp-turn.ts')).withMcpTools(input, {
+            profiles,
+            tools: built.tools,
+            deadlineMs: budget.deadlineMs,
+            logger,
+            evidence: options.mcpEvidence,
+          })
+        : undefined;
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,

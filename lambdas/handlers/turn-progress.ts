@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DrainedMessage } from '../kernel/drained-message.ts';
 import { systemClock } from '../kernel/ports.ts';
-import type { DrainedMessage } from '../kernel/tasks.ts';
 import { closeOpenTimeline, openTurnProgress } from '../progress/open-turn-progress.ts';
 import type { ProgressLogger } from '../progress/ports.ts';
 import { removeReplacedTimeline, timelineSummary, timelineToReplace } from '../progress/replaced-timeline.ts';

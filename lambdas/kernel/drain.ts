@@ -1,7 +1,8 @@
+import type { DrainedMessage } from './drained-message.ts';
 import type { StoredMessage } from './model.ts';
 import type { ConversationStore } from './ports.ts';
 import { type SettleOptions, settledPending } from './settle.ts';
-import type { DrainedMessage, DrainInput, DrainOutput } from './tasks.ts';
+import type { DrainInput, DrainOutput } from './tasks.ts';
 
 /** Per-message cap on text carried in the state payload; the history tool serves it whole. */
 export const DRAINED_TEXT_LIMIT = 2_000;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ApprovalRequest } from './approvals.ts';
-import { ConversationStatus, MessageType, SenderType, WaitAccepts } from './model.ts';
+import { DrainedMessage } from './drained-message.ts';
+import { ConversationStatus, SenderType, WaitAccepts } from './model.ts';
 
 /**
  * Inputs and outputs of the kernel's state machine tasks. State machines pass ids and small
@@ -79,28 +80,6 @@ export const DrainInput = z.object({
 });
 export type DrainInput = z.infer<typeof DrainInput>;
 
-export const DrainedMessage = z.object({
-  ts: z.string(),
-  channel: z.string(),
-  senderType: SenderType,
-  senderId: z.string(),
-  messageType: MessageType,
-  text: z.string(),
-  /** True when `text` was cut to keep the state payload small; the history tool has it whole. */
-  truncated: z.boolean(),
-  /**
-   * Whether code checked that the sender holds a role in the workflow (a GitHub permission
-   * check, made before the turn). Absent: decided from the sender type (kernel/people-text.ts).
-   */
-  verified: z.boolean().optional(),
-  /** For an `action` message (a pressed button): its action id and value. */
-  actionId: z.string().max(255).optional(),
-  actionValue: z.string().max(2_000).optional(),
-  /** The outside item the text is a version of (StoredMessage's `sourceId`). */
-  sourceId: z.string().optional(),
-});
-export type DrainedMessage = z.infer<typeof DrainedMessage>;
-
 export const DrainOutput = z.object({
   turn: z.number().int().nonnegative(),
   closeRequested: z.boolean(),
@@ -174,12 +153,3 @@ export const SlackPostInput = z
     message: 'a `template` renders its own blocks: do not give `blocks` with it',
   });
 export type SlackPostInput = z.infer<typeof SlackPostInput>;
-
-export const SlackPostOutput = z.object({
-  channel: z.string(),
-  ts: z.string(),
-  threadTs: z.string(),
-  /** The nonce of the approval the post opened (its buttons'), for a wait to park on. */
-  approvalNonce: z.string().optional(),
-});
-export type SlackPostOutput = z.infer<typeof SlackPostOutput>;

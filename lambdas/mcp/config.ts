@@ -127,17 +127,6 @@ export type McpSettings = z.infer<typeof McpSettings>;
 
 export const NO_MCP: McpSettings = McpSettings.parse({});
 
-/** The tool name the model sees for a server's tool. */
-export function mcpToolName(server: string, tool: string): string {
-  return `mcp__${server}__${tool}`;
-}
-
-/** The server and tool of a name `mcpToolName` made; undefined for another tool. */
-export function parseMcpToolName(name: string): { server: string; tool: string } | undefined {
-  const match = /^mcp__([a-z][a-z0-9-]*(?:_[a-z0-9-]+)*)__(.+)$/.exec(name);
-  return match?.[1] && match[2] ? { server: match[1], tool: match[2] } : undefined;
-}
-
 /** The servers a workflow's agents get. */
 export function serversFor(settings: McpSettings, workflow: string): McpServerSettings[] {
   return settings.servers.filter((s) => s.workflows.length === 0 || s.workflows.includes(workflow));

@@ -1,15 +1,10 @@
 import type { ToolSpec } from '../tools/invocation.ts';
-import {
-  type McpServerSettings,
-  type McpSettings,
-  mcpToolName,
-  parseMcpToolName,
-  serversFor,
-} from './config.ts';
+import { type McpServerSettings, type McpSettings, serversFor } from './config.ts';
 import { McpCallRefusedError, McpServerError } from './errors.ts';
 import { guardOf, offered } from './policy.ts';
 import type { McpApprovals, McpCallBudget, McpConnector, McpEndpoint, McpListedTool } from './ports.ts';
 import { labelResult } from './result.ts';
+import { mcpToolName, parseMcpToolName } from './tool-names.ts';
 
 /**
  * The MCP servers as toolsets of a workflow's agent turns (docs/mcp.md). At a turn's start the

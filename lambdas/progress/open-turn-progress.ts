@@ -1,5 +1,5 @@
+import type { DrainedMessage } from '../kernel/drained-message.ts';
 import type { Conversation } from '../kernel/model.ts';
-import type { DrainedMessage } from '../kernel/tasks.ts';
 import type { ProgressLogger } from './ports.ts';
 import { isClaim } from './shared-record.ts';
 import { progressTarget } from './target.ts';

@@ -1,5 +1,5 @@
+import type { DrainedMessage } from '../kernel/drained-message.ts';
 import type { Conversation } from '../kernel/model.ts';
-import type { DrainedMessage } from '../kernel/tasks.ts';
 import type { ProgressTarget } from './ports.ts';
 
 /** A Slack user id (the sandbox's have underscores); GitHub and alert senders have other ids. */

@@ -4,7 +4,7 @@
  * the call's arguments by code (never by the model), cut to what Slack shows in one line.
  */
 
-import { parseMcpToolName } from '../mcp/config.ts';
+import { parseMcpToolName } from '../mcp/tool-names.ts';
 import { oneLine } from './outcomes.ts';
 
 /** The longest title shown; Slack's task titles are one line. */

@@ -1,4 +1,4 @@
-import type { SlackPostOutput } from '../kernel/tasks.ts';
+import type { SlackPostOutput } from '../kernel/slack-post-output.ts';
 import { type RedactionCounts, redactionNote } from '../redaction/index.ts';
 import { closedPlan, closingLine, type TurnEnd } from './closing.ts';
 import { Coalescer, type CoalescerOptions } from './coalescer.ts';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { SlackPostInput, SlackPostOutput } from '../kernel/tasks.ts';
+import type { SlackPostOutput } from '../kernel/slack-post-output.ts';
+import type { SlackPostInput } from '../kernel/tasks.ts';
 import { SlackUnavailableError } from './errors.ts';
 import { type PostDeps, postToSlack, renderedInput } from './post-to-slack.ts';
 

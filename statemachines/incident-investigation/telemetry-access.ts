@@ -1,10 +1,8 @@
 import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import {
-  TELEMETRY_ENV,
-  type TelemetryConfig,
-} from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
+import type { TelemetryConfig } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
+import { TELEMETRY_ENV } from '../../lambdas/workflows/incident-investigation/telemetry/environment.ts';
 import type { ProvisionContext } from '../workflow-module.ts';
 
 /**

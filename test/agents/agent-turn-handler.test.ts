@@ -68,6 +68,16 @@ describe('AgentTurn handler', () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it('refuses a role this function does not serve, naming the ones it does, without calling the model', async () => {
+    await expect(
+      handler({ ...turnInput(), profile: 'issue_writer' }, context(300_000)),
+    ).rejects.toMatchObject({
+      name: 'ProfileNotFoundError',
+      message: 'no agent profile "issue_writer" here (this function serves: bug_investigator, bug_fixer)',
+    });
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('runs a turn from the task input: structured output, transcript, session and ledger stored', async () => {
     const output = (await handler(turnInput(), context(300_000))) as BugTurnOutput;
 

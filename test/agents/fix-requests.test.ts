@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentTurnInput } from '../../lambdas/agents/contract.ts';
 import { APPROVAL_ACTION_ID, approvalButtonValue } from '../../lambdas/kernel/approvals.ts';
-import type { DrainedMessage } from '../../lambdas/kernel/tasks.ts';
+import type { DrainedMessage } from '../../lambdas/kernel/drained-message.ts';
 import { FIX_DECISION, REQUEST_FIX } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
 import {
   BugInvestigationResult,

@@ -6,8 +6,8 @@ import { createAnthropicModel } from '../../lambdas/adapters/anthropic-model.ts'
 import type { AgentTurnInput, ToolInvoker } from '../../lambdas/agents/contract.ts';
 import type { TranscriptStore } from '../../lambdas/agents/ports.ts';
 import type { RunAgentTurnDeps } from '../../lambdas/agents/run-agent-turn.ts';
+import type { DrainedMessage } from '../../lambdas/kernel/drained-message.ts';
 import type { Ledger } from '../../lambdas/kernel/model.ts';
-import type { DrainedMessage } from '../../lambdas/kernel/tasks.ts';
 import type { ToolContext } from '../../lambdas/tools/invocation.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';

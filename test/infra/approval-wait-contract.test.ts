@@ -3,7 +3,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { buildStack } from '../../infra/synth.ts';
 import { ApprovalWaitInput, type ApprovalWaitResult } from '../../lambdas/kernel/approval-wait.ts';
-import { type ExecutionInput, SlackPostInput, type SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
+import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
+import { type ExecutionInput, SlackPostInput } from '../../lambdas/kernel/tasks.ts';
 import {
   KERNEL_APPROVAL_PROBE,
   KERNEL_APPROVAL_PROBE_MODULE,

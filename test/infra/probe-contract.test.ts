@@ -1,12 +1,12 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import {
   DrainInput,
   type DrainOutput,
   type ExecutionInput,
   RegisterWaitInput,
   SlackPostInput,
-  type SlackPostOutput,
   type WakeOutput,
 } from '../../lambdas/kernel/tasks.ts';
 import { validatedMachine } from '../support/local-machine.ts';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { McpSettings, mcpToolName, parseMcpToolName } from '../../lambdas/mcp/config.ts';
+import { McpSettings } from '../../lambdas/mcp/config.ts';
 import { guardOf } from '../../lambdas/mcp/policy.ts';
 import { labelResult } from '../../lambdas/mcp/result.ts';
+import { mcpToolName, parseMcpToolName } from '../../lambdas/mcp/tool-names.ts';
 
 const source = { server: 'logs', tool: 'tail' };
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
+import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import type { ProgressTarget } from '../../lambdas/progress/ports.ts';
 import { STOP_ACTION_ID, type TimelinePlan } from '../../lambdas/progress/timeline.ts';
 import { TurnProgress, type TurnProgressDeps } from '../../lambdas/progress/turn-progress.ts';

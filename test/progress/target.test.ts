@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { DrainedMessage } from '../../lambdas/kernel/drained-message.ts';
 import type { ThreadAnchor } from '../../lambdas/kernel/model.ts';
-import type { DrainedMessage } from '../../lambdas/kernel/tasks.ts';
 import { progressTarget } from '../../lambdas/progress/target.ts';
 
 const anchor = (channel: string, threadTs: string, name = 'thread'): ThreadAnchor => ({

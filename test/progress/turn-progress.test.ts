@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
+import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import { closeOpenTimeline, UNFINISHED_TURN } from '../../lambdas/progress/open-turn-progress.ts';
 import type { ProgressSlack, ProgressStore, ProgressTarget } from '../../lambdas/progress/ports.ts';
 import { STOP_ACTION_ID } from '../../lambdas/progress/timeline.ts';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
 import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
-import type { SlackPostInput, SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
+import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
+import type { SlackPostInput } from '../../lambdas/kernel/tasks.ts';
 import { SlackUnavailableError } from '../../lambdas/slack/errors.ts';
 import {
   DEFER_AT_ATTEMPT,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
 import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
-import type { SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
+import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import { SlackApiError, SlackUnavailableError } from '../../lambdas/slack/errors.ts';
 import { type PostLedger, postToSlack } from '../../lambdas/slack/post-to-slack.ts';
 import type { PostMessageArgs, UploadFileArgs } from '../../lambdas/slack/web-client.ts';

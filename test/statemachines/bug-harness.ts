@@ -1,13 +1,13 @@
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { AgentTurnInput } from '../../lambdas/agents/contract.ts';
+import type { DrainedMessage } from '../../lambdas/kernel/drained-message.ts';
+import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import {
-  type DrainedMessage,
   DrainInput,
   type DrainOutput,
   type ExecutionInput,
   RegisterWaitInput,
   type SlackPostInput,
-  type SlackPostOutput,
   type WakeOutput,
 } from '../../lambdas/kernel/tasks.ts';
 import {

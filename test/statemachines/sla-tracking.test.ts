@@ -5,7 +5,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
-import { SlackPostInput, type SlackPostOutput } from '../../lambdas/kernel/tasks.ts';
+import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
+import { SlackPostInput } from '../../lambdas/kernel/tasks.ts';
 import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import type { Severity } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import {

@@ -16,11 +16,9 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { agentLimitsFrom } from '../../lambdas/agents/limits.ts';
 import { costOfCall, DEFAULT_MODEL_PRICES, FREE_MODEL_PRICE, utcDay } from '../../lambdas/agents/pricing.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
-import {
-  TELEMETRY_ENV,
-  TelemetryConfig,
-} from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
+import { TelemetryConfig } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import type { TelemetryDeps } from '../../lambdas/workflows/incident-investigation/telemetry/deps.ts';
+import { TELEMETRY_ENV } from '../../lambdas/workflows/incident-investigation/telemetry/environment.ts';
 import { runTelemetryTool } from '../../lambdas/workflows/incident-investigation/telemetry/run-telemetry-tool.ts';
 import { modelTemplateReview } from '../../lambdas/workflows/incident-investigation/telemetry/template-advisor.ts';
 import {

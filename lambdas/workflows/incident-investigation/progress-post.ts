@@ -1,4 +1,4 @@
-import type { SlackPostOutput } from '../../kernel/tasks.ts';
+import type { SlackPostOutput } from '../../kernel/slack-post-output.ts';
 import { withFeedback } from '../../slack/templates/feedback.ts';
 import type { MessageUpdater } from './adapters/slack-progress.ts';
 import { IncidentNotFoundError } from './errors.ts';

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { kernelTableOptions } from '../../handlers/table-options.ts';
 import { kernelDeps } from '../../handlers/wiring.ts';
-import { mcpToolName } from '../../mcp/config.ts';
+import { mcpToolName } from '../../mcp/tool-names.ts';
 import type { McpEvidence } from '../../mcp/toolset.ts';
 import { ENV, requireEnv } from '../../shared/env.ts';
 import { DynamoIncidentStore } from './adapters/dynamo-incident-store.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { BuildResults } from '../../../builds/contract.ts';
-import { DrainedMessage } from '../../../kernel/tasks.ts';
+import { DrainedMessage } from '../../../kernel/drained-message.ts';
 
 export { BuildResults, CheckResult, ReadBuildResultsInput } from '../../../builds/contract.ts';
 

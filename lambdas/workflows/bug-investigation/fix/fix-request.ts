@@ -1,7 +1,7 @@
 import { isSlackThread } from '../../../kernel/anchors.ts';
 import { APPROVAL_ACTION_ID, parseApprovalButton } from '../../../kernel/approvals.ts';
+import type { DrainedMessage } from '../../../kernel/drained-message.ts';
 import type { Conversation, StoredMessage } from '../../../kernel/model.ts';
-import type { DrainedMessage } from '../../../kernel/tasks.ts';
 import type { FixRequestCheck, FixRequestCheckInput } from './contract.ts';
 import { bugWorkBranch } from './work-branch.ts';
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TELEMETRY_ENV } from './environment.ts';
 import { InvalidTelemetryConfigurationError } from './errors.ts';
 
 /**
@@ -6,20 +7,6 @@ import { InvalidTelemetryConfigurationError } from './errors.ts';
  * the tool Lambda as JSON in `TELEMETRY_CONFIG` (statemachines/incident-investigation/telemetry-access.ts). One
  * schema for the stack (validated at synth) and the Lambda (validated at its first call).
  */
-
-export const TELEMETRY_ENV = {
-  /** The `TelemetryConfig` as JSON (required). */
-  config: 'TELEMETRY_CONFIG',
-  /** ARN of the Secrets Manager secret `{ "apiKey": "...", "appKey": "..." }` for Datadog. */
-  datadogSecretArn: 'DATADOG_SECRET_ARN',
-  /** Local overrides (sandbox, tests). Never set in AWS. */
-  datadogApiKey: 'DATADOG_API_KEY',
-  datadogAppKey: 'DATADOG_APP_KEY',
-  /** ARN of the Secrets Manager secret `{ "token": "..." }` (a PagerDuty REST API key). */
-  pagerdutySecretArn: 'PAGERDUTY_SECRET_ARN',
-  /** Local override (sandbox, tests). Never set in AWS. */
-  pagerdutyToken: 'PAGERDUTY_API_TOKEN',
-} as const;
 
 const ServiceName = z
   .string()

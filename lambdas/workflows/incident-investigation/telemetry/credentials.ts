@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { readJsonSecret } from '../../../adapters/secret-json.ts';
-import { TELEMETRY_ENV } from './config.ts';
+import { TELEMETRY_ENV } from './environment.ts';
 import { InvalidTelemetryConfigurationError } from './errors.ts';
 
 /**

@@ -1,4 +1,3 @@
-import { TELEMETRY_ENV } from './config.ts';
 import { TELEMETRY_TOOL_NAMES, type TelemetryToolName, telemetryTools } from './tools.ts';
 
 /**
@@ -22,8 +21,6 @@ export const TELEMETRY_TOOLS_FUNCTION = {
   memoryMb: 1024,
   access: { table: 'read_write' },
 } as const;
-
-export const TELEMETRY_ENVIRONMENT = TELEMETRY_ENV;
 
 export const ALL_TELEMETRY_TOOLS: readonly TelemetryToolName[] = Object.values(TELEMETRY_TOOL_NAMES);
 

@@ -1,3 +1,4 @@
+import { loadedProfiles } from '../../../agents/profile.ts';
 import { createAgentTurnHandler } from '../../../handlers/agent-turn.ts';
 import { judgeGithubAuthors } from '../answers.ts';
 import { ISSUE_PIPELINE_PROFILES } from '../profiles/index.ts';
@@ -13,7 +14,7 @@ import { authorityDeps, github, pipelineSettings } from './wiring.ts';
  * comment never refused before (an edit of one stays unverified); anyone else's is unverified
  * outside content (kernel/people-text.ts), labelled or left out as configured.
  */
-export const handler = createAgentTurnHandler(ISSUE_PIPELINE_PROFILES, {
+export const handler = createAgentTurnHandler(loadedProfiles(ISSUE_PIPELINE_PROFILES), {
   plan: ISSUE_PIPELINE_PLAN,
   conversationCeiling: () => {
     const { maxCostUsd, maxTokens } = pipelineSettings();
