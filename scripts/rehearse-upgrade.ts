@@ -2,7 +2,8 @@
  * `npm run rehearse-upgrade -- --from <git ref>`: conversations of every workflow, in every kind
  * of wait, started on the release at <ref>, carried across an upgrade to this checkout's code on
  * the same sandbox state, and driven to their end (local/rehearsal/rehearse.ts). Prints one line
- * per conversation; exits 1 when one fails, naming the field it could not read.
+ * per conversation; exits 1 when one fails, naming the field it could not read. A conversation
+ * whose feature the release at <ref> does not have is not rehearsed, and its line says so (SKIP).
  *
  *   npm run rehearse-upgrade -- --from v1.4.0
  *   npm run rehearse-upgrade -- --from "$(cat .ci/previous-release)"
@@ -19,7 +20,7 @@ import type { RehearsedConversation } from '../local/rehearsal/conversations.ts'
 import { failedOnField, incompatibleRelease, parseRename } from '../local/rehearsal/incompatible-release.ts';
 import { rehearseUpgrade } from '../local/rehearsal/rehearse.ts';
 import { REHEARSED_CONVERSATIONS } from '../local/rehearsal/rehearsed-conversations.ts';
-import { verdictLine } from '../local/rehearsal/verdicts.ts';
+import { failures, verdictLine } from '../local/rehearsal/verdicts.ts';
 
 const USAGE = `usage: npm run rehearse-upgrade -- --from <git ref> [--only <workflow>[:<wait>]]... [--rename-field <old>=<new>]
   --from           the release to upgrade from (a tag, a branch or a commit of this repository)
@@ -72,9 +73,13 @@ async function main(): Promise<number> {
       log,
     });
     for (const verdict of verdicts) process.stdout.write(`${verdictLine(verdict)}\n`);
-    const failed = verdicts.filter((verdict) => !verdict.ok);
+    const failed = failures(verdicts);
+    const skipped = verdicts.filter((verdict) => verdict.stage === 'skip');
+    const passed = verdicts.filter((verdict) => verdict.ok);
     process.stdout.write(
-      `${verdicts.length - failed.length} of ${verdicts.length} conversations carried across the upgrade from ${values.from}\n`,
+      `${passed.length} of ${verdicts.length} conversations carried across the upgrade from ${values.from}${
+        skipped.length > 0 ? `; ${skipped.length} not rehearsed, ${values.from} lacks their feature` : ''
+      }\n`,
     );
     if (rename === undefined) return failed.length > 0 ? 1 : 0;
     const caught = failedOnField(verdicts, rename);

@@ -36,7 +36,9 @@ export interface SandboxDriver {
   /** An issue opened on a repository of the GitHub emulator, with its labels; its number. */
   openIssue(repo: string, issue: { title: string; body: string; labels: string[] }): Promise<number>;
   /** The model misbehaves as `fault` says (`/sandbox/faults`); `undefined` ends every fault. */
-  modelFault(fault: { kind: string; count: number } | undefined): Promise<void>;
+  modelFault(fault: { kind: string; count: number; retryAfterSeconds?: number } | undefined): Promise<void>;
+  /** The Messages API requests the sandbox's model has had (`GET /sandbox/faults`). */
+  modelRequests(): Promise<number>;
   waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T>;
 }
 
@@ -69,8 +71,29 @@ export interface RehearsedConversation {
    * (a model fault), which would reach any turn running beside it.
    */
   readonly startsAlone?: boolean;
+  /**
+   * Settings of its own (SANDBOX_CONFIG's format, merged over the rehearsal's): it rehearses in
+   * a sandbox of its own, with the conversations that have the same settings, so that what they
+   * change (a protected path, say) reaches no other conversation.
+   */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /**
+   * The feature it needs in the release it starts on: a file of that release and a text the
+   * file has where the feature is. A release without it is not rehearsed for this
+   * conversation, and its verdict says so (nothing of this kind can be waiting there).
+   */
+  readonly needs?: FeatureMark;
   start(driver: SandboxDriver): Promise<Started>;
   finish(driver: SandboxDriver, started: Started): Promise<void>;
+}
+
+export interface FeatureMark {
+  /** The feature, as a verdict names it: "the issue pipeline's sensitive change approval". */
+  readonly feature: string;
+  /** A file of the release, relative to its root. */
+  readonly path: string;
+  /** A text the file has in a release with the feature. */
+  readonly text: string;
 }
 
 /** The conversation a message started (the one anchored at its thread). */
@@ -124,6 +147,64 @@ export async function endsNormally(driver: SandboxDriver, id: string): Promise<v
   for (const { name, status } of executions) {
     if (status !== 'SUCCEEDED') throw new ConversationEndedError(id, await driver.execution(name));
   }
+}
+
+/** The bot's last message in a thread that has buttons (and `text`, given), once there is one. */
+export async function buttonsIn(
+  driver: SandboxDriver,
+  channel: string,
+  threadTs: string,
+  what: string,
+  text = '',
+) {
+  const message = await driver.waitFor(what, async () =>
+    (await driver.messages(channel, threadTs))
+      .filter((m) => m.bot && m.text.includes(text) && m.blocks?.some((b) => b.type === 'actions'))
+      .at(-1),
+  );
+  return { message, buttons: message.blocks?.find((b) => b.type === 'actions')?.elements ?? [] };
+}
+
+/** `user` presses the button whose label matches `label` on the approval request (`:lock:`) in a thread. */
+export async function pressOnApproval(
+  driver: SandboxDriver,
+  thread: { channel: string; threadTs: string },
+  user: string,
+  label: RegExp,
+): Promise<void> {
+  const { message, buttons } = await buttonsIn(
+    driver,
+    thread.channel,
+    thread.threadTs,
+    `the approval request in ${thread.channel} ${thread.threadTs}`,
+    ':lock:',
+  );
+  const button = buttons.find((b) => label.test(b.text?.text ?? b.value));
+  if (!button) throw new Error(`the approval request ${message.ts} has no button ${label}`);
+  await driver.press(thread.channel, user, message.ts, button);
+}
+
+/** Resolves once an execution of the conversation has entered the state `stateName`. */
+export async function hasEntered(driver: SandboxDriver, id: string, stateName: string): Promise<void> {
+  await driver.waitFor(`${id} to enter '${stateName}'`, async () => {
+    for (const { name } of await driver.executionsOf(id)) {
+      const { events } = await driver.execution(name);
+      if (events.some((e) => e.type.endsWith('StateEntered') && e.stateName === stateName)) return true;
+    }
+    return undefined;
+  });
+}
+
+/** Resolves once one of the conversation's running executions (a child's) waits in the Wait state `waitState`. */
+export async function childWaitsAt(driver: SandboxDriver, id: string, waitState: string): Promise<void> {
+  await driver.waitFor(`a child of ${id} to wait in '${waitState}'`, async () => {
+    for (const { name, status } of await driver.executionsOf(id)) {
+      if (status !== 'RUNNING') continue;
+      const last = (await driver.execution(name)).events.at(-1);
+      if (last?.type === 'WaitStateEntered' && last.stateName === waitState) return true;
+    }
+    return undefined;
+  });
 }
 
 /** A conversation whose execution ended other than the rehearsal expected (failed, timed out). */

@@ -72,6 +72,9 @@ export function httpDriver(url: string, stallMs = 180_000): SandboxDriver {
       if (fault === undefined) await call('/sandbox/faults', undefined, 'DELETE');
       else await call('/sandbox/faults', { target: 'model', ...fault });
     },
+    async modelRequests() {
+      return (await call<{ modelRequests: number }>('/sandbox/faults')).modelRequests;
+    },
     async messages(channel, threadTs) {
       const query = `channel=${channel}${threadTs ? `&thread_ts=${threadTs}` : ''}`;
       return (await call<{ messages: SlackMessage[] }>(`/sandbox/slack/messages?${query}`)).messages;

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Verdict } from './verdicts.ts';
+import { failures, type Verdict } from './verdicts.ts';
 
 /**
  * A deliberately incompatible release, to show that the upgrade rehearsal fails on one: this
@@ -68,7 +68,7 @@ export function incompatibleRelease(repo: string, field: RenamedField): Incompat
  * conversation failed, and every failure names the renamed field (by either name).
  */
 export function failedOnField(verdicts: readonly Verdict[], field: RenamedField): boolean {
-  const failed = verdicts.filter((verdict) => !verdict.ok);
+  const failed = failures(verdicts);
   const names = (path: string) => path.split('.').some((part) => part === field.from || part === field.to);
   return failed.length > 0 && failed.every((verdict) => verdict.fields.some(names));
 }

@@ -1,4 +1,4 @@
-import { ConversationEndedError } from './conversations.ts';
+import { ConversationEndedError, type FeatureMark } from './conversations.ts';
 
 /**
  * A rehearsed conversation's verdict, one line each, and the fields a failure names: the
@@ -9,8 +9,12 @@ import { ConversationEndedError } from './conversations.ts';
 export interface Verdict {
   readonly workflow: string;
   readonly wait: string;
-  /** Where it was when the verdict fell: on the old release (`start`) or the new one (`finish`). */
-  readonly stage: 'start' | 'finish';
+  /**
+   * Where it was when the verdict fell: on the old release (`start`) or the new one (`finish`);
+   * `skip`: not rehearsed, the old release lacks its feature (`message` names it).
+   */
+  readonly stage: 'start' | 'finish' | 'skip';
+  /** It waited across the upgrade and ended normally (false for a skipped one too). */
   readonly ok: boolean;
   readonly message?: string;
   readonly fields: readonly string[];
@@ -51,10 +55,33 @@ export function verdictOf(
   return { ...conversation, stage, ok: false, message, fields: incompatibleFields(message) };
 }
 
-/** `PASS  bug_investigation  reporter` or `FAIL ... : <why>; incompatible field(s): a, b`. */
+/** A conversation not rehearsed because `ref` lacks its feature: where the feature would be. */
+export function skippedVerdict(
+  conversation: { workflow: string; wait: string },
+  ref: string,
+  mark: FeatureMark,
+): Verdict {
+  return {
+    ...conversation,
+    stage: 'skip',
+    ok: false,
+    message: `${ref} lacks ${mark.feature} (${mark.path} does not have "${mark.text}")`,
+    fields: [],
+  };
+}
+
+/** The verdicts that fail the rehearsal: every one that is neither a pass nor a skip. */
+export function failures(verdicts: readonly Verdict[]): Verdict[] {
+  return verdicts.filter((verdict) => !verdict.ok && verdict.stage !== 'skip');
+}
+
+/** `PASS  bug_investigation  reporter`, `FAIL ... : <why>; incompatible field(s): a, b` or `SKIP ... not rehearsed: <why>`. */
 export function verdictLine(verdict: Verdict): string {
-  const head = `${verdict.ok ? 'PASS' : 'FAIL'}  ${verdict.workflow.padEnd(24)} ${verdict.wait.padEnd(22)}`;
+  const label = verdict.ok ? 'PASS' : verdict.stage === 'skip' ? 'SKIP' : 'FAIL';
+  const head = `${label}  ${verdict.workflow.padEnd(24)} ${verdict.wait.padEnd(25)}`;
   if (verdict.ok) return `${head} waited across the upgrade and ended normally`;
+  if (verdict.stage === 'skip')
+    return `${head} not rehearsed: ${verdict.message}, so nothing can wait in it when it is upgraded`;
   const where = verdict.stage === 'start' ? 'on the old release' : 'after the upgrade';
   const fields = verdict.fields.length > 0 ? `; incompatible field(s): ${verdict.fields.join(', ')}` : '';
   return `${head} ${where}: ${verdict.message}${fields}`;

@@ -1,7 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConversationEndedError } from '../../local/rehearsal/conversations.ts';
 import { failedOnField, parseRename } from '../../local/rehearsal/incompatible-release.ts';
-import { incompatibleFields, verdictLine, verdictOf } from '../../local/rehearsal/verdicts.ts';
+import { mergeSettings } from '../../local/rehearsal/rehearse.ts';
+import { REHEARSED_CONVERSATIONS } from '../../local/rehearsal/rehearsed-conversations.ts';
+import {
+  failures,
+  incompatibleFields,
+  skippedVerdict,
+  verdictLine,
+  verdictOf,
+} from '../../local/rehearsal/verdicts.ts';
 
 /** The upgrade rehearsal's verdicts: one line per conversation, naming the fields a failure names. */
 
@@ -54,6 +63,55 @@ describe('a verdict line', () => {
   });
 });
 
+describe('a conversation whose feature the old release lacks', () => {
+  const conversation = { workflow: 'issue_pipeline', wait: 'sensitive change approval' };
+  const mark = {
+    feature: "the issue pipeline's sensitive change approval",
+    path: 'statemachines/issue-pipeline/workflow.ts',
+    text: "'Sensitive change approval'",
+  };
+
+  it('is skipped with a line that names the release and the feature', () => {
+    expect(verdictLine(skippedVerdict(conversation, 'v1.2.0', mark))).toMatch(
+      /^SKIP {2}issue_pipeline +sensitive change approval +not rehearsed: v1\.2\.0 lacks the issue pipeline's sensitive change approval \(statemachines\/issue-pipeline\/workflow\.ts does not have "'Sensitive change approval'"\), so nothing can wait in it when it is upgraded$/,
+    );
+  });
+
+  it('neither passes nor fails the rehearsal', () => {
+    const skipped = skippedVerdict(conversation, 'v1.2.0', mark);
+    const failed = verdictOf(conversation, 'finish', new Error('no progress'));
+    expect(skipped.ok).toBe(false);
+    expect(failures([skipped, verdictOf(conversation, 'finish')])).toEqual([]);
+    expect(failures([skipped, failed])).toEqual([failed]);
+  });
+
+  it('is marked by a text this checkout has, so the release after this one is rehearsed for it', () => {
+    const marked = REHEARSED_CONVERSATIONS.filter((c) => c.needs !== undefined);
+    expect(marked.map((c) => `${c.workflow}:${c.wait}`)).toEqual([
+      'issue_pipeline:sensitive change approval',
+      'bug_investigation:protected fix approval',
+      'incident_investigation:responders after a stop',
+    ]);
+    for (const { needs } of marked) {
+      if (needs === undefined) continue;
+      expect(readFileSync(new URL(`../../${needs.path}`, import.meta.url), 'utf8')).toContain(needs.text);
+    }
+  });
+});
+
+describe('settings of its own', () => {
+  it("go over the rehearsal's, object by object; an array replaces", () => {
+    const base = { bugInvestigation: { continueAsNewAfterTurns: 2, sla: { maxReminders: 3 } }, list: [1] };
+    const own = { bugInvestigation: { sla: { maxReminders: 1 } }, protectedPaths: { add: ['a'] }, list: [2] };
+    expect(mergeSettings(base, own)).toEqual({
+      bugInvestigation: { continueAsNewAfterTurns: 2, sla: { maxReminders: 1 } },
+      protectedPaths: { add: ['a'] },
+      list: [2],
+    });
+    expect(base.bugInvestigation.sla.maxReminders).toBe(3);
+  });
+});
+
 describe('the deliberately incompatible release', () => {
   const field = parseRename('turnContext=turnCtx');
   const reporter = { workflow: 'bug_investigation', wait: 'reporter' };
@@ -86,5 +144,13 @@ describe('the deliberately incompatible release', () => {
       false,
     );
     expect(failedOnField([onField, elsewhere], field)).toBe(false);
+  });
+
+  it('is not caught by skipped conversations alone, and they do not hide a failure on the field', () => {
+    const mark = { feature: 'a wait', path: 'x.ts', text: 'y' };
+    const skipped = skippedVerdict(developers, 'HEAD', mark);
+    const onField = failedOn("Path expression '$.turnCtx.state' does not point to a value");
+    expect(failedOnField([skipped], field)).toBe(false);
+    expect(failedOnField([onField, skipped], field)).toBe(true);
   });
 });
