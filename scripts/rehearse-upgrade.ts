@@ -22,8 +22,10 @@ import { rehearseUpgrade } from '../local/rehearsal/rehearse.ts';
 import { REHEARSED_CONVERSATIONS } from '../local/rehearsal/rehearsed-conversations.ts';
 import { failures, verdictLine } from '../local/rehearsal/verdicts.ts';
 
-const USAGE = `usage: npm run rehearse-upgrade -- --from <git ref> [--only <workflow>[:<wait>]]... [--rename-field <old>=<new>]
+const USAGE = `usage: npm run rehearse-upgrade -- --from <git ref> [--only <workflow>[:<wait>]]... [--every-wait] [--rename-field <old>=<new>]
   --from           the release to upgrade from (a tag, a branch or a commit of this repository)
+  --every-wait     fail when a conversation is not rehearsed because the release lacks its feature
+                   (CI: the previous release must carry every kind of wait)
   --only           rehearse only these conversations (repeatable), e.g. bug_investigation:reporter
   --rename-field   upgrade to this checkout's HEAD with a state field renamed, and pass only if the
                    rehearsal fails on that field`;
@@ -49,6 +51,7 @@ async function main(): Promise<number> {
     options: {
       from: { type: 'string' },
       only: { type: 'string', multiple: true, default: [] },
+      'every-wait': { type: 'boolean', default: false },
       'rename-field': { type: 'string' },
     },
     strict: true,
@@ -81,7 +84,10 @@ async function main(): Promise<number> {
         skipped.length > 0 ? `; ${skipped.length} not rehearsed, ${values.from} lacks their feature` : ''
       }\n`,
     );
-    if (rename === undefined) return failed.length > 0 ? 1 : 0;
+    if (values['every-wait'] && skipped.length > 0)
+      process.stderr.write(`--every-wait: ${skipped.length} conversation(s) not rehearsed\n`);
+    if (rename === undefined)
+      return failed.length > 0 || (values['every-wait'] && skipped.length > 0) ? 1 : 0;
     const caught = failedOnField(verdicts, rename);
     process.stdout.write(
       caught
