@@ -12,9 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CONFIG_CONTEXT_KEY } from '../config.ts';
-import { againstTemplate, printInFlight } from './against.ts';
 import { type ConfigSource, remainingSteps } from './deploy-steps.ts';
-import { livePreflight } from './live-checks.ts';
 import { environmentLines, staticPreflight } from './static-checks.ts';
 import { compareForInFlight, type TemplateJson } from './template-diff.ts';
 
@@ -71,6 +69,8 @@ export async function runPreflight(args: readonly string[], out: (line: string) 
   out('  ok');
   if (values.against !== undefined) {
     out(`\nAgainst ${values.against}: what the deploy changes for conversations in flight`);
+    // Loaded when asked for, as the live checks are: its CloudFormation client is not needed otherwise.
+    const { againstTemplate, printInFlight } = await import('./against.ts');
     const current =
       values.current !== undefined
         ? await againstTemplate(values.current)
@@ -89,6 +89,9 @@ export async function runPreflight(args: readonly string[], out: (line: string) 
   }
 
   out('\nLive checks (the deployed stack, with the current AWS credentials)');
+  // Loaded when asked for: the live checks' AWS, Slack and model clients take seconds to load,
+  // which the static preflight (the one most runs are) never needs.
+  const { livePreflight } = await import('./live-checks.ts');
   const live = await livePreflight(report.config, report.stackName);
   for (const line of live.passed) out(`  ok  ${line}`);
   for (const problem of live.problems) out(`  FIX ${problem}`);

@@ -138,7 +138,10 @@ export async function openConsoleAt(
   viewport: { width: number; height: number },
   options: { mode?: 'live' | 'polling'; before?: (page: Page) => Promise<void> } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport });
+  // Reduced motion: the console's endless animations (the thinking dots, the spinner, the current
+  // state's pulse) would have Chromium repaint every frame for as long as a page is open, seconds
+  // of CPU per file; what the tests read (the DOM, its text and boxes) is the same either way.
+  const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
   const page = await context.newPage();
   page.setDefaultTimeout(0);
   await watchForStalls(page);

@@ -5,7 +5,14 @@ import { parseBedrockModelId } from '../../infra/bedrock-model.ts';
 import { parseConfig, type SlackAgentsConfigInput } from '../../infra/config.ts';
 import { buildStack } from '../../infra/synth.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
-import { functionResource, resourcesOfType, statementsOf, templateOf, variablesOf } from './template.ts';
+import {
+  functionResource,
+  resourcesOfType,
+  sharedStack,
+  statementsOf,
+  templateOf,
+  variablesOf,
+} from './template.ts';
 
 /**
  * Contract of `model.provider: bedrock`: the functions that call the model may invoke the
@@ -125,8 +132,9 @@ describe('model.provider bedrock in the stack', () => {
   });
 
   it('passes cdk-nag with the Bedrock grants, the profile model region wildcard acknowledged', () => {
-    const { stack } = buildStack({ config: { model: { provider: 'bedrock' } } });
-    const report = new AwsSolutionsChecks().validateScope(stack);
+    const report = new AwsSolutionsChecks().validateScope(
+      sharedStack({ config: { model: { provider: 'bedrock' } } }),
+    );
     const findings = report.violations.flatMap((violation) =>
       violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.constructPath}`),
     );

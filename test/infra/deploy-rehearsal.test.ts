@@ -8,7 +8,6 @@ import {
 } from '@aws-sdk/client-cloudformation';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { synthesizeTemplate } from '../../infra/synth.ts';
 import { startMoto } from '../../local/moto-server.ts';
 import { eventually } from '../support/eventually.ts';
 import { ALL_OPTIONS_CONFIG } from './all-options.ts';
@@ -21,6 +20,7 @@ import {
   TYPES_MOTO_LACKS,
   typesMotoLacks,
 } from './moto-rehearsal.ts';
+import { templateOf } from './template.ts';
 
 /**
  * A deploy rehearsal: the template of the stack with every option enabled, created by moto's
@@ -60,7 +60,9 @@ async function putS3(endpoint: string, path: string, body?: Buffer): Promise<voi
 beforeAll(async () => {
   if (!motoInstalled) return;
   const started = performance.now();
-  synthesized = synthesizeTemplate({ config: ALL_OPTIONS_CONFIG }) as unknown as Template;
+  // The worker's template of this configuration (test/infra/template.ts), which other files
+  // read too: the rehearsal only reads it (forMoto builds a new one).
+  synthesized = templateOf({ config: ALL_OPTIONS_CONFIG }).toJSON() as Template;
   const synthMs = performance.now() - started;
   prepared = forMoto(synthesized);
   moto = await startMoto();

@@ -1,11 +1,17 @@
 import { Validations } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
-import { buildStack } from '../../infra/synth.ts';
-import { probeStack, renderIntrinsics, resourcesOfType } from './template.ts';
+import {
+  probeStack,
+  probeTemplate,
+  renderIntrinsics,
+  resourcesOfType,
+  sharedProbeStack,
+  sharedStack,
+  templateOf,
+} from './template.ts';
 
 /**
  * cdk-nag 3 is a validation plugin, not an Aspect: its findings never become annotations
@@ -60,7 +66,7 @@ const ACTIONS_WITHOUT_RESOURCES = new Set([
 
 describe('cdk-nag AWS Solutions checks', () => {
   it('find nothing unacknowledged in the stack with the probe workflow', () => {
-    expect(unacknowledgedFindings(probeStack().stack)).toEqual([]);
+    expect(unacknowledgedFindings(sharedProbeStack())).toEqual([]);
   });
 
   it('report a finding nobody acknowledged (the check above can fail)', () => {
@@ -72,16 +78,16 @@ describe('cdk-nag AWS Solutions checks', () => {
   });
 
   it('find nothing unacknowledged in the production stack', () => {
-    expect(unacknowledgedFindings(buildStack().stack)).toEqual([]);
+    expect(unacknowledgedFindings(sharedStack())).toEqual([]);
   });
 
   it('find nothing unacknowledged with a repository configured (the code tools, the checks build, the fix path)', () => {
-    const stack = buildStack({ config: { bugInvestigation: { repository: 'demo/webshop' } } }).stack;
+    const stack = sharedStack({ config: { bugInvestigation: { repository: 'demo/webshop' } } });
     expect(unacknowledgedFindings(stack)).toEqual([]);
   });
 
   it('find nothing unacknowledged with the issue pipeline deployed (its code tools, checks build and functions)', () => {
-    const stack = buildStack({ config: { issuePipeline: { repository: 'demo/webshop' } } }).stack;
+    const stack = sharedStack({ config: { issuePipeline: { repository: 'demo/webshop' } } });
     expect(unacknowledgedFindings(stack)).toEqual([]);
   });
 
@@ -92,7 +98,7 @@ describe('cdk-nag AWS Solutions checks', () => {
   });
 
   it('acknowledge each finding with a specific reason', () => {
-    const all = [...acknowledgments(probeStack().stack), ...acknowledgments(buildStack().stack)];
+    const all = [...acknowledgments(sharedProbeStack()), ...acknowledgments(sharedStack())];
     expect(all.length).toBeGreaterThan(0);
     for (const { id, reason, path } of all) {
       expect(reason.length, `${id} at ${path}`).toBeGreaterThanOrEqual(20);
@@ -104,7 +110,7 @@ describe('cdk-nag AWS Solutions checks', () => {
   });
 
   it('acknowledge only rules of the AWS Solutions pack, never a whole rule at the stack level', () => {
-    for (const { stack } of [probeStack(), buildStack()]) {
+    for (const stack of [sharedProbeStack(), sharedStack()]) {
       for (const { id, path } of acknowledgments(stack)) {
         expect(id).toMatch(/^AwsSolutions-/);
         expect(path).not.toBe(stack.node.path);
@@ -113,12 +119,11 @@ describe('cdk-nag AWS Solutions checks', () => {
   });
 
   it('need no wildcard acknowledgment for the state machines: their tasks invoke published versions, by ARN', () => {
-    const { stack } = buildStack();
-    const invokeAcknowledgments = acknowledgments(stack).filter(({ id }) =>
+    const invokeAcknowledgments = acknowledgments(sharedStack()).filter(({ id }) =>
       id.startsWith('AwsSolutions-IAM5[Resource::<'),
     );
     expect(invokeAcknowledgments).toEqual([]);
-    const template = Template.fromStack(stack);
+    const template = templateOf();
     const versions = new Set(Object.keys(resourcesOfType(template, 'AWS::Lambda::Version')));
     const stateMachineRoles = Object.values(
       resourcesOfType(template, 'AWS::StepFunctions::StateMachine'),
@@ -139,12 +144,12 @@ describe('cdk-nag AWS Solutions checks', () => {
   });
 
   it.each([
-    ['probe', () => probeStack().stack],
-    ['production', () => buildStack().stack],
+    ['probe', probeTemplate],
+    ['production', () => templateOf()],
   ])(
     'back the wildcard acknowledgments in the %s stack: Resource "*" carries only actions without resource-level permissions',
-    (_name, stackOf) => {
-      const template = Template.fromStack(stackOf());
+    (_name, templateOfStack) => {
+      const template = templateOfStack();
       const onWildcard = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).flatMap((policy) =>
         (
           policy.Properties.PolicyDocument as {

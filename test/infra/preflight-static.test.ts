@@ -185,7 +185,11 @@ describe("aws-cdk-lib's built-in CloudFormation validation", () => {
   });
 
   it('is skipped by default where the sandbox and the tests synthesize', () => {
-    const { app } = buildStack();
+    // The probe's stack: the default is the app's, whatever the stack holds.
+    const { app } = buildStack({
+      modules: [KERNEL_PROBE_MODULE],
+      config: { channels: { probe: 'C_PROBE' } },
+    });
     expect(app._builtinCloudFormationValidation).toBe(false);
   });
 

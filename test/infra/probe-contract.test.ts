@@ -1,4 +1,3 @@
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import {
@@ -10,14 +9,14 @@ import {
   type WakeOutput,
 } from '../../lambdas/kernel/tasks.ts';
 import { validatedMachine } from '../support/local-machine.ts';
-import { definitions, PROBE_CHANNEL, probeStack } from './template.ts';
+import { definitions, PROBE_CHANNEL, probeTemplate } from './template.ts';
 
 /**
  * The probe definition from the template, run with the task states replaced by fakes that
  * parse their input with the kernel's task schemas: proves the payloads the definition
  * builds are the ones the handlers accept, and that the graph routes as the sandbox expects.
  */
-const probe = definitions(Template.fromStack(probeStack().stack)).get('kernel_probe');
+const probe = definitions(probeTemplate()).get('kernel_probe');
 
 const start = {
   conversationId: 'kernel-probe-C_PROBE-1700000000-000100',

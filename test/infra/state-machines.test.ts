@@ -8,11 +8,12 @@ import {
   allStates,
   definitions,
   probeStack,
+  probeTemplate,
   publishedVersionOf,
   templateOf,
 } from './template.ts';
 
-const template = Template.fromStack(probeStack().stack);
+const template = probeTemplate();
 const probeDefinitions = definitions(template);
 /** The probe's and the production stack's state machines: the workflows and their children. */
 // With a repository configured, so the bug workflow's fix path is checked too.

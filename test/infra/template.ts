@@ -1,4 +1,5 @@
 import { Template } from 'aws-cdk-lib/assertions';
+import type { SlackAgentsStack } from '../../infra/slack-agents-stack.ts';
 import { buildStack, type SynthesizeOptions } from '../../infra/synth.ts';
 import { withStateMachineArns } from '../../lambdas/kernel/workflows.ts';
 import {
@@ -35,23 +36,55 @@ export function testModule(...workflows: WorkflowDefinition[]): AnyWorkflowModul
 }
 
 /**
- * Templates of the default modules, by configuration. Files that share a worker's modules
- * (vitest.config.ts) share these too, so a configuration several files read is synthesized
- * once per worker. Templates are only read (assertions never change them); a configuration
- * the stack refuses throws every time, since nothing is kept for it.
+ * Stacks of the default modules and their templates, by configuration, and the probe stack's.
+ * Files that share a worker's modules (vitest.config.ts) share these too, so a configuration
+ * several files read is built and synthesized once per worker. They are only read (assertions
+ * never change them; a test that adds to a stack builds its own); a configuration the stack
+ * refuses throws every time, since nothing is kept for it.
  */
-const defaultModuleTemplates = new Map<string, Template>();
+interface Built {
+  readonly stack: SlackAgentsStack;
+  template?: Template;
+}
+const defaultModuleStacks = new Map<string, Built>();
+let probe: Built | undefined;
+
+function builtOf(config: SynthesizeOptions['config']): Built {
+  const key = JSON.stringify(config ?? {});
+  let built = defaultModuleStacks.get(key);
+  if (built === undefined) {
+    built = { stack: buildStack(config === undefined ? {} : { config }).stack };
+    defaultModuleStacks.set(key, built);
+  }
+  return built;
+}
+
+function templateIn(built: Built): Template {
+  built.template ??= Template.fromStack(built.stack);
+  return built.template;
+}
+
+/** The default modules' stack for this configuration, built once per worker: read it, never add to it. */
+export function sharedStack(options: Pick<SynthesizeOptions, 'config'> = {}): SlackAgentsStack {
+  return builtOf(options.config).stack;
+}
 
 export function templateOf(options: SynthesizeOptions = {}): Template {
-  if (options.modules !== undefined || options.bundling === true)
-    return Template.fromStack(buildStack(options).stack);
-  const key = JSON.stringify(options.config ?? {});
-  let template = defaultModuleTemplates.get(key);
-  if (template === undefined) {
-    template = Template.fromStack(buildStack(options).stack);
-    defaultModuleTemplates.set(key, template);
-  }
-  return template;
+  const { config, ...rest } = options;
+  if (Object.keys(rest).length > 0) return Template.fromStack(buildStack(options).stack);
+  return templateIn(builtOf(config));
+}
+
+/** `probeStack()`'s stack (the probe workflow on PROBE_CHANNEL), built once per worker: read it, never add to it. */
+export function sharedProbeStack(): SlackAgentsStack {
+  probe ??= { stack: probeStack().stack };
+  return probe.stack;
+}
+
+/** The template of `sharedProbeStack()`. */
+export function probeTemplate(): Template {
+  sharedProbeStack();
+  return templateIn(probe as Built);
 }
 
 export type Resource = {
