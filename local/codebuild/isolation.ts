@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,26 +68,20 @@ export async function claimBuildUser(random: () => number = Math.random): Promis
   throw new Error(`no free build uid in ${BUILD_UIDS.first}-${BUILD_UIDS.first + BUILD_UIDS.count - 1}`);
 }
 
-/** Prepares the mounts, then runs `"$@"` (the build's command), in the new mount namespace. */
+/**
+ * Prepares the mounts, then runs `"$@"` (the build's command), in the new mount namespace. The
+ * mounts (`mountTable`) are made by one `mount --all` over a table written into the staging
+ * tmpfs: each `mount` or `mkdir` is a process of its own, and a dozen of them cost a command
+ * more CPU than the rest of its isolation together. Every tmpfs in the table has a source name
+ * of its own, so `mount --all` never takes one for "already mounted" (the host's `/dev/shm` is a
+ * tmpfs named `tmpfs`) and skips it; any entry that fails fails the command (`set -e`).
+ */
 const MOUNT_SCRIPT = `set -e
-root=$1; work=$2; shift 2
+root=$1; work=$2; table=$3; shift 3
 [ -d /mnt ] || mkdir /mnt
 mount -t tmpfs -o mode=700 tmpfs /mnt
-mkdir /mnt/work /mnt/modules
-mount --bind "$work" /mnt/work
-if [ -d "$root/node_modules" ]; then mount --bind "$root/node_modules" /mnt/modules; fi
-# The temporary directories first: the project (or the build) may live under one of them, and
-# is then put back below, inside the fresh tmpfs.
-for dir in /tmp /var/tmp /dev/shm; do
-  if [ -d "$dir" ]; then mount -t tmpfs -o mode=1777 tmpfs "$dir"; fi
-done
-mkdir -p "$root"
-mount -t tmpfs -o mode=755,size=1m tmpfs "$root"
-mkdir "$root/node_modules"
-mount --bind /mnt/modules "$root/node_modules"
-mount -o remount,bind,ro "$root/node_modules"
-mkdir -p "$work"
-mount --bind /mnt/work "$work"
+printf '%s\\n' "$table" > /mnt/fstab
+mount --all --fstab /mnt/fstab
 # Refused inside a user namespace; there the tmpfs takes writes that vanish with the build.
 mount -o remount,ro "$root" 2>/dev/null || true
 umount -l /mnt
@@ -95,6 +90,42 @@ if command -v ip >/dev/null 2>&1; then ip link set lo up 2>/dev/null || true; fi
 cd "$work"
 exec "$@"
 `;
+
+/** A path as an fstab field: space, tab, newline and backslash octal-escaped, as libmount reads them. */
+function fstabField(path: string): string {
+  return path.replace(/[ \t\n\\]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+}
+
+/**
+ * The mounts of a build's command, in order, as the lines of an fstab (MOUNT_SCRIPT mounts them
+ * after putting a staging tmpfs on `/mnt`): the build's directory and the project's
+ * `node_modules` bound into the staging area first; then fresh tmpfs on the temporary
+ * directories (the project, or the build, may live under one of them, and is put back below,
+ * inside the fresh tmpfs); an empty tmpfs on the project root with only its `node_modules` bound
+ * back read-only; the build's directory bound back where it was. `X-mount.mkdir` makes each
+ * mount point (with its parents) first.
+ */
+function mountTable(projectRoot: string, workDir: string): string {
+  const root = fstabField(projectRoot);
+  const work = fstabField(workDir);
+  const modules = join(projectRoot, 'node_modules');
+  return [
+    `${work} /mnt/work none bind,X-mount.mkdir 0 0`,
+    isDirectory(modules)
+      ? `${fstabField(modules)} /mnt/modules none bind,X-mount.mkdir 0 0`
+      : 'build-modules /mnt/modules tmpfs mode=755,X-mount.mkdir 0 0',
+    ...['/tmp', '/var/tmp', '/dev/shm']
+      .filter((dir) => isDirectory(dir))
+      .map((dir) => `build-tmp ${dir} tmpfs mode=1777 0 0`),
+    `build-root ${root} tmpfs mode=755,size=1m,X-mount.mkdir 0 0`,
+    `/mnt/modules ${root}/node_modules none bind,ro,X-mount.mkdir 0 0`,
+    `/mnt/work ${work} none bind,X-mount.mkdir 0 0`,
+  ].join('\n');
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
 
 /** The namespaces each command gets (the class comment above says why each). */
 const NAMESPACES = [
@@ -152,7 +183,17 @@ export function isolatedCommand(
   const namespace = mode === 'namespace-uid' ? NAMESPACES : ['--user', '--map-root-user', ...NAMESPACES];
   return {
     file: 'unshare',
-    args: [...namespace, 'sh', '-c', MOUNT_SCRIPT, 'sh', options.projectRoot, options.workDir, ...inner],
+    args: [
+      ...namespace,
+      'sh',
+      '-c',
+      MOUNT_SCRIPT,
+      'sh',
+      options.projectRoot,
+      options.workDir,
+      mountTable(options.projectRoot, options.workDir),
+      ...inner,
+    ],
   };
 }
 

@@ -187,14 +187,16 @@ describe('the issue pipeline in the sandbox', () => {
   it('ends failed with the reason and the last feedback after three rejections, and opens nothing', async () => {
     const issue = await h.openIssue(TITLE, BODY);
     const id = pipelineIdFor(issue);
+    // The writer makes the three changes of the scenario above: the checks of a tree already
+    // built in this run are replayed (buildMemo), and only the reviews differ.
     h.script(id, [
       ...triage(),
       ...analysis,
       ...writes(lineDiff(BUG_LINE, FIXED_LINE)),
       ...review('REJECTED', 'No (1).'),
-      ...writes(lineDiff(FIXED_LINE, `${FIXED_LINE} // 2`)),
+      ...writes(lineDiff(FIXED_LINE, `${FIXED_LINE} // VAT after discount`)),
       ...review('REJECTED', 'No (2).'),
-      ...writes(lineDiff(`${FIXED_LINE} // 2`, `${FIXED_LINE} // 3`)),
+      ...writes(lineDiff(`${FIXED_LINE} // VAT after discount`, `${FIXED_LINE} /* VAT after discount */`)),
       ...review('REJECTED', 'Still not right (3).'),
     ]);
     const state = await h.waitFor(

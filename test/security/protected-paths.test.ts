@@ -11,6 +11,7 @@ import {
   submitAs,
   toldInSlackAndOnIssue,
 } from '../sandbox/issue-harness.ts';
+import { eventually } from '../support/eventually.ts';
 import { commitOnBranch, press, REPO } from './support.ts';
 
 /**
@@ -24,7 +25,9 @@ import { commitOnBranch, press, REPO } from './support.ts';
 
 let s: IssueHarness;
 beforeAll(async () => {
-  s = await startIssueHarness({ protectedPaths: { remove: ['poetry.lock'] } });
+  // Each attack's branch is a tree of its own and is built here; a tree some scenario of this
+  // run built already (the base commit's, say) is replayed (buildMemo).
+  s = await startIssueHarness({ protectedPaths: { remove: ['poetry.lock'] } }, { buildMemo: true });
 });
 afterAll(async () => {
   await s?.stop();
@@ -66,6 +69,13 @@ function pipeline(writes: Step[]): Step[] {
   ];
 }
 
+/**
+ * The wait for an approval request: it comes after the branch's builds and the review, most of a
+ * minute with the attacks running side by side, so the probe (two reads of the sandbox) runs
+ * once a second instead of every quarter second.
+ */
+const APPROVAL_WAIT = { stallMs: 240_000, intervalMs: 1_000 };
+
 async function run(title: string, writes: Step[], after?: (issue: number) => Promise<void>) {
   const issue = await s.openIssue(title, 'VAT is charged before the discount.');
   const id = pipelineIdFor(issue);
@@ -74,7 +84,7 @@ async function run(title: string, writes: Step[], after?: (issue: number) => Pro
   const thread = await progressThreadOf(s, issue);
   // The probe also reads where the pipeline is (its status, agent and attempt change only when
   // it moves on), so a wait that gives up says where the pipeline stopped.
-  const { ask } = await s.waitFor(
+  const { ask } = await eventually(
     async () => {
       const messages = await s.messages(PIPELINE_CHANNEL, thread);
       const state = await s.documents.load(id).catch(() => undefined);
@@ -86,7 +96,7 @@ async function run(title: string, writes: Step[], after?: (issue: number) => Pro
     },
     (seen) => seen.ask !== undefined,
     'the approval request',
-    240,
+    APPROVAL_WAIT,
   );
   return { issue, id, thread, ask: ask ?? { ts: '', text: '' } };
 }
@@ -231,12 +241,12 @@ describe.concurrent('protected paths, decided on the branch and not on the agent
       'the progress message',
     );
     const thread = top[0]?.ts ?? '';
-    const ask = await s.waitFor(
+    const ask = await eventually(
       async () =>
         (await s.messages(PIPELINE_CHANNEL, thread)).find((m) => m.bot && m.text.includes(':lock:')),
       (m) => m !== undefined,
       'the approval request',
-      240,
+      APPROVAL_WAIT,
     );
     expect(ask?.text).toContain('`poetry.lock` (added): a lockfile-only change');
     expect(ask?.text).toContain('evil.example');
