@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RedactionSettings, Redactor, redactionNote } from '../../lambdas/redaction/index.ts';
 import { cardNetworkPrefix, ibanChecksum, luhn } from '../../lambdas/redaction/pii.ts';
-import { pieces } from '../../lambdas/redaction/secret-rules.ts';
+import { findSecrets, pieces } from '../../lambdas/redaction/secret-rules.ts';
 import { fakeValues, grouped } from './fake-values.ts';
 
 const v = fakeValues();
@@ -28,6 +28,16 @@ describe('secrets', () => {
     const before = entries();
     for (let i = 0; i < 20; i += 1) await new Redactor('c1').redact(`token ${v.githubToken}`);
     expect(entries()).toBe(before);
+  });
+
+  it('finds the same secrets in a short text every time it sees it, and nothing in a clean one', async () => {
+    // Short clean texts are remembered; a text holding a secret never is.
+    const secret = `token ${v.githubToken}`;
+    const first = await findSecrets(secret);
+    expect(first.map((f) => f.kind)).toEqual(['github-token']);
+    expect(await findSecrets(secret)).toEqual(first);
+    expect(await findSecrets('deploys run daily at 14:00')).toEqual([]);
+    expect(await findSecrets('deploys run daily at 14:00')).toEqual([]);
   });
 
   it('replaces the AWS secret key itself, keeping the name it was assigned to', async () => {
