@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ALL_OPTIONS_CONFIG } from './all-options.ts';
+import { templateOf } from './template.ts';
+
+/**
+ * The synthesized stack checked by cfn-lint (AWS's own CloudFormation linter, an independent
+ * reading of the resource specifications): the versions, aliases and deployment preferences the
+ * stack publishes, and everything else, in the default configuration and with every option.
+ */
+
+const cfnLintInstalled = spawnSync('sh', ['-c', 'command -v cfn-lint'], { encoding: 'utf8' }).status === 0;
+if (!cfnLintInstalled)
+  console.warn('cfn-lint is not installed (pip install cfn-lint); its check steps aside');
+
+/**
+ * W3005: a `DependsOn` on a resource a `GetAtt` already waits for. aws-cdk-lib adds one from
+ * each function to its role's default policy and role, so the function is created after its
+ * permissions; cfn-lint calls the redundant half a warning. Nothing else is tolerated.
+ */
+const TOLERATED = new Set(['W3005']);
+
+interface Finding {
+  Rule: { Id: string };
+  Level: string;
+  Message: string;
+  Location: { Path: (string | number)[] };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'cfn-lint-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function lint(name: string, template: unknown): Finding[] {
+  const file = join(dir, `${name}.template.json`);
+  writeFileSync(file, JSON.stringify(template));
+  const run = spawnSync('cfn-lint', ['--format', 'json', file], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  // Exit codes are a bit mask of what was found (2 errors, 4 warnings, 8 informational); 1 a failure to run.
+  if (run.status === null || (run.status & 1) === 1) throw new Error(`cfn-lint did not run: ${run.stderr}`);
+  return JSON.parse(run.stdout) as Finding[];
+}
+
+describe.skipIf(!cfnLintInstalled)('cfn-lint', () => {
+  it.each([
+    ['the default configuration', () => templateOf().toJSON()],
+    ['every option', () => templateOf({ config: ALL_OPTIONS_CONFIG }).toJSON()],
+  ])('finds nothing in the stack of %s', (name, template) => {
+    const findings = lint(name.replace(/\W+/g, '-'), template());
+    const tolerated = findings.filter((finding) => TOLERATED.has(finding.Rule.Id));
+    expect(tolerated.length).toBeGreaterThan(0);
+    expect(
+      findings
+        .filter((finding) => !TOLERATED.has(finding.Rule.Id))
+        .map((finding) => `${finding.Rule.Id} ${finding.Location.Path.join('/')}: ${finding.Message}`),
+    ).toEqual([]);
+  });
+});
