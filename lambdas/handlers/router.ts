@@ -12,9 +12,8 @@ import type { NamedConversationLookup } from '../feedback/adapters/answer-conver
 import { isApprovalAction } from '../kernel/approvals.ts';
 import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
 import { Approvals } from '../kernel/people.ts';
-import { systemClock, type UnownedMessageHandler } from '../kernel/ports.ts';
-import type { EndedNotice } from '../kernel/route.ts';
-import { routeEnvelope } from '../kernel/route.ts';
+import { systemClock } from '../kernel/ports.ts';
+import { type EndedNotice, type RouterAddition, routeEnvelope } from '../kernel/route.ts';
 import type { ApprovalDeps } from '../kernel/route-approval.ts';
 import { isStopText, STOP_ACTION_ID, type StopNotices } from '../kernel/stop.ts';
 import { inConversation } from '../redaction/index.ts';
@@ -36,10 +35,10 @@ const metrics = createMetrics('router');
 
 export interface RouterOptions {
   /**
-   * Builds the hook for messages no workflow owns (channel conversations' Router entry gives
-   * one), once per instance; undefined when the hook is off.
+   * Builds what a workflow adds to routing (channel conversations' Router entry adds the
+   * messages no workflow owns), once per instance; none when its switch is off.
    */
-  unownedMessages?: (logger: AgentLogger) => UnownedMessageHandler | undefined;
+  additions?: (logger: AgentLogger) => readonly RouterAddition[];
   /**
    * Finds the conversation of an answer the kernel does not record by thread, for its
    * feedback (channel conversations' Router entry gives one).
@@ -59,18 +58,11 @@ export interface RouterOptions {
  */
 export function createRouterHandler(options: RouterOptions = {}) {
   /** Built on the first record of an instance (its clients are reused). */
-  let unowned: { unownedMessages?: UnownedMessageHandler } | undefined;
+  let additions: readonly RouterAddition[] | undefined;
   let other: OtherLedger | undefined;
   const otherLedger = () => {
     if (options.otherLedger !== undefined) other ??= options.otherLedger();
     return other;
-  };
-  const unownedDeps = () => {
-    if (unowned === undefined) {
-      const hook = options.unownedMessages?.(logger);
-      unowned = hook ? { unownedMessages: hook } : {};
-    }
-    return unowned;
   };
 
   let envelopes: DynamoEnvelopeStore | undefined;
@@ -103,22 +95,26 @@ export function createRouterHandler(options: RouterOptions = {}) {
       (envelope.kind === 'message' && isStopText(envelope.text)) ||
       (envelope.kind === 'action' && envelope.actionId === STOP_ACTION_ID);
     const stops = isStop ? stopNotices(ended?.endedNotice) : undefined;
-    const outcome = await routeEnvelope(envelope, {
-      ...kernelDeps(),
-      clock: systemClock,
-      workflows: workflowRegistrations(),
-      // The Router's own replies in a conversation's thread use its placeholders, and are counted in its ledger.
-      inConversation,
-      botUserId: process.env[ENV.botUserId],
-      githubLogin: process.env[ENV.githubLogin],
-      ...unownedDeps(),
-      ...(people ? { people } : {}),
-      ...(approvals ? { approvals } : {}),
-      surfaces,
-      ...(stops ? { stops } : {}),
-      ...ended,
-      ...retriggers,
-    });
+    // The app's surfaces are the kernel's own addition; the workflows' come after.
+    additions ??= [{ takes: 'surface', route: surfaces }, ...(options.additions?.(logger) ?? [])];
+    const outcome = await routeEnvelope(
+      envelope,
+      {
+        ...kernelDeps(),
+        clock: systemClock,
+        workflows: workflowRegistrations(),
+        // The Router's own replies in a conversation's thread use its placeholders, and are counted in its ledger.
+        inConversation,
+        botUserId: process.env[ENV.botUserId],
+        githubLogin: process.env[ENV.githubLogin],
+        ...(people ? { people } : {}),
+        ...(approvals ? { approvals } : {}),
+        ...(stops ? { stops } : {}),
+        ...ended,
+        ...retriggers,
+      },
+      additions,
+    );
     // A decision taken in the App Home: the presser's Home is published again without it.
     if (envelope.kind === 'action' && envelope.fromHome === true && outcome.type === 'approval') {
       const { eventId, user, receivedAt, ts } = envelope;

@@ -1,7 +1,6 @@
 import { isSlackThread } from './anchors.ts';
 import type { Conversation } from './model.ts';
-import type { ThreadLink } from './ports.ts';
-import type { Incoming, RouteOutcome, RouterDeps } from './route-types.ts';
+import type { Ended, RouteOutcome, RouterDeps } from './route-types.ts';
 import type { WorkflowRegistration } from './workflows.ts';
 
 /**
@@ -9,24 +8,23 @@ import type { WorkflowRegistration } from './workflows.ts';
  * workspace cleaned up) and the people who were in it have moved on, so it is not reopened:
  * the sender is told, in the thread, that this conversation is over and how to start a new
  * one, which then gets its own investigation. Slack threads only; a button press on an ended
- * conversation is the approvals' business.
+ * conversation is the approvals' business. The Router's table hands it every message a route
+ * finds for an ended conversation (route.ts).
  */
-export async function answerEnded(
-  link: ThreadLink,
-  incoming: Incoming,
-  conversation: Conversation,
-  deps: RouterDeps,
-): Promise<RouteOutcome> {
+export async function answerEnded(ended: Ended, deps: RouterDeps): Promise<RouteOutcome> {
+  const conversation = ended.conversation;
+  const anchor = ended.link.anchor;
   const reason = `conversation is ${conversation.status}`;
-  if (deps.endedNotice === undefined || incoming.kind !== 'message' || !isSlackThread(link.anchor)) {
+  const text = endedText(conversation, deps.workflows);
+  if (deps.endedNotice === undefined || ended.incoming.kind !== 'message' || !isSlackThread(anchor)) {
     return { type: 'ignored', conversationId: conversation.id, reason };
   }
   await deps.endedNotice({
     conversationId: conversation.id,
-    channel: link.anchor.channel,
-    threadTs: link.anchor.threadTs,
-    ts: incoming.ts,
-    text: endedText(conversation, deps.workflows),
+    channel: anchor.channel,
+    threadTs: anchor.threadTs,
+    ts: ended.incoming.ts,
+    text,
   });
   return { type: 'ignored', conversationId: conversation.id, reason: `${reason}; told the sender` };
 }

@@ -10,7 +10,7 @@ import {
 import type { InboxAction } from './inbox.ts';
 import { PeopleDirectory } from './people.ts';
 import type { ThreadLink } from './ports.ts';
-import { storeIncoming } from './route-steps.ts';
+import { storeIncoming } from './route-store.ts';
 import type { ApprovalDeps, RouteOutcome, RouterDeps } from './route-types.ts';
 
 export type { ApprovalDeps } from './route-types.ts';

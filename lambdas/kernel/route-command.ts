@@ -1,11 +1,11 @@
-import { type Anchor, slackThreadOf, storedAnchor, threadLink } from './anchors.ts';
-import { type CommandEntity, entityNamedBy, unnamedRefusal } from './command-entities.ts';
+import { slackThreadOf, storedAnchor, threadLink } from './anchors.ts';
+import { commandEntity, entityNamedBy, unnamedRefusal } from './command-entities.ts';
 import type { InboxSlashCommand } from './inbox.ts';
 import { FINISHED_STATUSES } from './model.ts';
-import { linkStarted } from './route-link.ts';
-import { startConversation } from './route-start.ts';
-import type { RouteOutcome, RouterDeps } from './route-steps.ts';
-import type { WorkflowRegistration } from './workflows.ts';
+import { type ConversationStart, startConversation } from './route-start.ts';
+import { startedByCommand } from './route-triggers.ts';
+import type { Routed, RouterDeps } from './route-types.ts';
+import { readCommandText, usageOfTrigger } from './slash-command-help.ts';
 
 /**
  * The one router of slash commands. A command whose trigger says what its text names (an issue
@@ -24,63 +24,50 @@ interface EntityRule {
   readonly once: boolean;
 }
 
-const RULES: Record<CommandEntity['kind'], EntityRule> = {
+const RULES: Record<'github_issue' | 'incident', EntityRule> = {
   // An issue is the pipeline's whole work: it has one run, started on the issue itself.
   github_issue: { anchored: true, once: true },
   // An incident may come back after it was closed.
   incident: { anchored: false, once: false },
 };
 
-export async function routeCommand(
-  envelope: InboxSlashCommand,
-  registration: WorkflowRegistration,
-  entity: CommandEntity | undefined,
-  deps: RouterDeps,
-): Promise<RouteOutcome> {
+export async function routeCommand(envelope: InboxSlashCommand, deps: RouterDeps): Promise<Routed> {
+  const quoted = `${envelope.command} "${envelope.text.slice(0, 100)}"`;
+  const started = startedByCommand(envelope, deps.workflows);
+  if (!started) return { type: 'ignored', reason: `no workflow handles ${envelope.command}` };
+  // The ingress answers these with the command's usage before they reach the inbox; one that
+  // comes through anyway (an ingress without the usage list) starts nothing either.
+  const usage = usageOfTrigger(started.trigger);
+  const reading = readCommandText(usage, envelope.text);
+  if (reading.type === 'answer') return { type: 'ignored', reason: `${quoted}: ${reading.reason}` };
+  const entity = commandEntity(started.trigger, started.registration);
   const named = entity === undefined ? undefined : entityNamedBy(entity, envelope.text);
-  const rule = entity === undefined ? undefined : RULES[entity.kind];
   const refusal = entity !== undefined && named === undefined ? unnamedRefusal(entity) : undefined;
-  if (refusal !== undefined) {
-    return { type: 'ignored', reason: `${envelope.command} "${envelope.text.slice(0, 100)}" ${refusal}` };
-  }
-  if (named !== undefined && rule !== undefined) {
-    const answered = await answerRunning(envelope, named, rule, deps);
-    if (answered !== undefined) return answered;
-  }
-  const text = `${envelope.command} ${envelope.text}`.trim();
-  const common = { user: envelope.user, ts: envelope.ts, text, receivedAt: envelope.receivedAt };
-  if (named !== undefined && rule?.anchored === true) {
-    return startConversation(
-      registration,
-      { ...storedAnchor(named.anchor), ...common, ...(named.origin ? { origin: named.origin } : {}) },
-      deps,
-    );
-  }
-  const outcome = await startConversation(
-    registration,
-    { channel: envelope.channel, originId: envelope.eventId, ...common },
-    deps,
-  );
-  if (named !== undefined) await linkStarted(outcome, named.anchor, envelope.user, registration, deps);
-  return outcome;
-}
-
-/**
- * The answer to a command naming a thing a conversation already has: where it runs, or (for a
- * thing that has one run) that it had it. Undefined when nothing stands in the way of a start.
- */
-async function answerRunning(
-  envelope: InboxSlashCommand,
-  named: { anchor: Anchor; label: string },
-  rule: EntityRule,
-  deps: RouterDeps,
-): Promise<RouteOutcome | undefined> {
-  const key = storedAnchor(named.anchor);
-  const link = await deps.store.findThread(key.channel, key.threadTs);
-  if (link === undefined) return undefined;
-  const conversation = await deps.store.getConversation(link.conversationId);
+  if (refusal !== undefined) return { type: 'ignored', reason: `${quoted} ${refusal}` };
+  const rule = entity === undefined ? undefined : RULES[entity.kind];
+  const common = {
+    user: envelope.user,
+    ts: envelope.ts,
+    text: `${envelope.command} ${envelope.text}`.trim(),
+    receivedAt: envelope.receivedAt,
+  };
+  const key = named === undefined ? undefined : storedAnchor(named.anchor);
+  const start: ConversationStart =
+    key !== undefined && rule?.anchored === true
+      ? { ...key, ...common, ...(named?.origin ? { origin: named.origin } : {}) }
+      : {
+          channel: envelope.channel,
+          originId: envelope.eventId,
+          ...common,
+          ...(key !== undefined ? { alsoUnder: key } : {}),
+        };
+  // A conversation the named thing already has: answered with where it runs, or (for a thing
+  // that has one run) that it had it, instead of a start.
+  const link = key === undefined ? undefined : await deps.store.findThread(key.channel, key.threadTs);
+  const conversation = link === undefined ? undefined : await deps.store.getConversation(link.conversationId);
   const finished = conversation === undefined || FINISHED_STATUSES.has(conversation.status);
-  if (finished && !rule.once) return undefined;
+  if (link === undefined || named === undefined || (finished && rule?.once !== true))
+    return startConversation(started.registration, start, deps);
   const where = slackThreadOf(Object.values(conversation?.anchors ?? {}));
   const text = finished
     ? `${named.label} already had its run (${conversation?.status ?? 'gone'}); it is not started again.`

@@ -1,12 +1,10 @@
-import { type AlertSource, storedAnchor } from './anchors.ts';
+import { storedAnchor } from './anchors.ts';
 import type { InboxAlert, InboxGithubEvent } from './inbox.ts';
 import { FINISHED_STATUSES } from './model.ts';
-import { linkStarted } from './route-link.ts';
-import { findRegistration, startConversation } from './route-start.ts';
-import { type RouteOutcome, type RouterDeps, storeIncoming } from './route-steps.ts';
-import type { Trigger } from './workflows.ts';
-
-export { issueNumberIn } from './command-entities.ts';
+import { type ConversationStart, startConversation } from './route-start.ts';
+import { storeIncoming } from './route-store.ts';
+import { startedByAlert, startedByGithub } from './route-triggers.ts';
+import type { Routed, RouteOutcome, RouterDeps } from './route-types.ts';
 
 /**
  * Routing of what comes from outside Slack, the way a Slack message is routed:
@@ -15,22 +13,7 @@ export { issueNumberIn } from './command-entities.ts';
  * conversation anchored there; anything else is ignored with its reason.
  */
 
-/** The stored anchor of a GitHub issue or pull request (anchors.ts). */
-export function githubAnchor(repository: string, number: number): { channel: string; threadTs: string } {
-  return storedAnchor({ kind: 'github_issue', repository, number });
-}
-
-/** The stored anchor of an alert's incident (anchors.ts). */
-export function alertAnchor(source: AlertSource, incidentKey: string): { channel: string; threadTs: string } {
-  return storedAnchor({ kind: 'alert', source, incidentKey });
-}
-
-/** The stored anchor of an alarm by its name alone (anchors.ts). */
-export function alarmNameAnchor(name: string): { channel: string; threadTs: string } {
-  return storedAnchor({ kind: 'alarm_name', name });
-}
-
-export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterDeps): Promise<RouteOutcome> {
+export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterDeps): Promise<Routed> {
   // `user` wrote the text; `actor` did the action (labelled the issue, edited the comment).
   const actor = envelope.actor ?? envelope.user;
   // Our own GitHub App's comments come back as events too; no app or bot starts or wakes anything.
@@ -40,9 +23,34 @@ export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterD
   // one is ignored below, as any edit by someone other than the author.)
   if (deps.githubLogin !== undefined && actor.toLowerCase() === `github:${deps.githubLogin}`.toLowerCase())
     return { type: 'ignored', reason: `${actor} is the platform's own GitHub login` };
-  const anchor = githubAnchor(envelope.repository, envelope.number);
-  const link = await deps.store.findThread(anchor.channel, anchor.threadTs);
   const what = `${envelope.event}.${envelope.action} on ${envelope.repository}#${envelope.number}`;
+  const says = wakes(envelope);
+  const text = githubText(envelope);
+  const anchor = storedAnchor({
+    kind: 'github_issue',
+    repository: envelope.repository,
+    number: envelope.number,
+  });
+  const registration = startedByGithub(envelope, deps.workflows);
+  const source = envelope.sourceId === undefined ? {} : { sourceId: envelope.sourceId };
+  const written = { user: envelope.user, ts: envelope.ts, text, receivedAt: envelope.receivedAt };
+  const incoming = {
+    kind: 'message',
+    channel: anchor.channel,
+    ...written,
+    closable: false,
+    ...source,
+  } as const;
+  const origin = {
+    kind: 'github',
+    repository: envelope.repository,
+    number: envelope.number,
+    url: envelope.url,
+  } as const;
+  // Who acted starts it (the labeller: the start's authority is theirs); the opening text
+  // (the issue's body, a review) stays its author's.
+  const start = { ...anchor, ...written, user: actor, author: envelope.user, origin };
+  const link = await deps.store.findThread(anchor.channel, anchor.threadTs);
   // Someone else's edit of a comment or review is no new message of its author's, nor one of
   // the editor's (who wrote none of it): a refused comment stays refused whoever edits it.
   if (envelope.action === 'edited' && actor !== envelope.user)
@@ -53,45 +61,15 @@ export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterD
     };
   if (link) {
     // A review on an owned pull request wakes its conversation; only a label is a start again.
-    const again =
-      envelope.event === 'issues' &&
-      findRegistration(deps.workflows, (trigger) => startsOnGithub(trigger, envelope)) !== undefined;
-    if (again) return answerRetrigger(link.conversationId, envelope, actor, what, deps);
-    if (!wakes(envelope))
+    if (envelope.event === 'issues' && registration !== undefined)
+      return answerRetrigger(link.conversationId, { ...anchor, user: actor, ts: envelope.ts }, what, deps);
+    if (!says)
       return { type: 'ignored', conversationId: link.conversationId, reason: `${what} says nothing` };
-    return storeIncoming(
-      link,
-      {
-        kind: 'message',
-        user: envelope.user,
-        channel: anchor.channel,
-        ts: envelope.ts,
-        text: githubText(envelope),
-        receivedAt: envelope.receivedAt,
-        closable: false,
-        ...(envelope.sourceId === undefined ? {} : { sourceId: envelope.sourceId }),
-      },
-      deps,
-    );
+    return storeIncoming(link, incoming, deps);
   }
-  const registration = findRegistration(deps.workflows, (trigger) => startsOnGithub(trigger, envelope));
   if (!registration)
     return { type: 'ignored', reason: `${what}: no conversation owns it and no workflow starts on it` };
-  return startConversation(
-    registration,
-    {
-      ...anchor,
-      // Who acted starts it (the labeller: the start's authority is theirs); the opening text
-      // (the issue's body, a review) stays its author's.
-      user: actor,
-      author: envelope.user,
-      ts: envelope.ts,
-      text: githubText(envelope),
-      receivedAt: envelope.receivedAt,
-      origin: { kind: 'github', repository: envelope.repository, number: envelope.number, url: envelope.url },
-    },
-    deps,
-  );
+  return startConversation(registration, start, deps);
 }
 
 /**
@@ -101,8 +79,7 @@ export async function routeGithubEvent(envelope: InboxGithubEvent, deps: RouterD
  */
 async function answerRetrigger(
   conversationId: string,
-  envelope: InboxGithubEvent,
-  actor: string,
+  again: { channel: string; threadTs: string; user: string; ts: string },
   what: string,
   deps: RouterDeps,
 ): Promise<RouteOutcome> {
@@ -117,14 +94,7 @@ async function answerRetrigger(
   if (deps.retriggered === undefined) {
     return { type: 'ignored', conversationId, reason: `${what}: already running; no one to tell it` };
   }
-  const anchor = githubAnchor(envelope.repository, envelope.number);
-  await deps.retriggered({
-    conversationId,
-    workflow: conversation.workflow,
-    ...anchor,
-    user: actor,
-    ts: envelope.ts,
-  });
+  await deps.retriggered({ conversationId, workflow: conversation.workflow, ...again });
   return { type: 'ignored', conversationId, reason: `${what}: already running; answered on the issue` };
 }
 
@@ -140,30 +110,6 @@ function wakes(envelope: InboxGithubEvent): boolean {
   }
 }
 
-function startsOnGithub(trigger: Trigger, envelope: InboxGithubEvent): boolean {
-  if (trigger.type === 'github_issue_labeled') {
-    return (
-      envelope.event === 'issues' &&
-      envelope.action === 'labeled' &&
-      sameRepository(trigger.repository, envelope.repository) &&
-      envelope.label === trigger.label
-    );
-  }
-  if (trigger.type === 'github_pull_request_review') {
-    return (
-      envelope.event === 'pull_request_review' &&
-      envelope.action === 'submitted' &&
-      sameRepository(trigger.repository, envelope.repository)
-    );
-  }
-  return false;
-}
-
-/** GitHub's owner and repository names are case-insensitive. */
-function sameRepository(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
-}
-
 function githubText(envelope: InboxGithubEvent): string {
   const where = `${envelope.repository}#${envelope.number}`;
   switch (envelope.event) {
@@ -176,71 +122,36 @@ function githubText(envelope: InboxGithubEvent): string {
   }
 }
 
-export async function routeAlert(envelope: InboxAlert, deps: RouterDeps): Promise<RouteOutcome> {
-  const anchor = alertAnchor(envelope.source, envelope.incidentKey);
-  const link = await deps.store.findThread(anchor.channel, anchor.threadTs);
+export async function routeAlert(envelope: InboxAlert, deps: RouterDeps): Promise<Routed> {
+  const anchor = storedAnchor({ kind: 'alert', source: envelope.source, incidentKey: envelope.incidentKey });
+  // The alarm's name then leads a command naming the alarm to this run (route-command.ts).
+  const alarm =
+    envelope.source === 'cloudwatch' ? storedAnchor({ kind: 'alarm_name', name: envelope.name }) : undefined;
   const text = `[${envelope.source} ${envelope.state}] ${envelope.title}\n${envelope.text}`.trim();
-  if (link) {
-    return storeIncoming(
-      link,
-      {
-        kind: 'message',
-        user: envelope.user,
-        channel: anchor.channel,
-        ts: envelope.ts,
-        text,
-        receivedAt: envelope.receivedAt,
-        closable: false,
-      },
-      deps,
-    );
-  }
-  if (!envelope.opens) {
+  const registration = envelope.opens ? startedByAlert(envelope, deps.workflows) : undefined;
+  const written = { user: envelope.user, ts: envelope.ts, text, receivedAt: envelope.receivedAt };
+  const incoming = { kind: 'message', channel: anchor.channel, ...written, closable: false } as const;
+  const url = envelope.url ? { url: envelope.url } : {};
+  const start: ConversationStart = {
+    ...anchor,
+    ...written,
+    origin: {
+      kind: 'alert',
+      source: envelope.source,
+      name: envelope.name,
+      incidentKey: envelope.incidentKey,
+      ...url,
+    },
+    ...(alarm ? { alsoUnder: alarm } : {}),
+  };
+  const link = await deps.store.findThread(anchor.channel, anchor.threadTs);
+  if (link) return storeIncoming(link, incoming, deps);
+  if (!envelope.opens)
     return {
       type: 'ignored',
       reason: `${envelope.source} ${envelope.state} of ${envelope.name}: no conversation has this incident`,
     };
-  }
-  const registration = findRegistration(deps.workflows, (trigger) => startsOnAlert(trigger, envelope));
   if (!registration)
     return { type: 'ignored', reason: `no workflow takes ${envelope.source} alerts of ${envelope.name}` };
-  const outcome = await startConversation(
-    registration,
-    {
-      ...anchor,
-      user: envelope.user,
-      ts: envelope.ts,
-      text,
-      receivedAt: envelope.receivedAt,
-      origin: {
-        kind: 'alert',
-        source: envelope.source,
-        name: envelope.name,
-        incidentKey: envelope.incidentKey,
-        ...(envelope.url ? { url: envelope.url } : {}),
-      },
-    },
-    deps,
-  );
-  // The alarm's name then leads a command naming the alarm to this run (route-command.ts).
-  if (envelope.source === 'cloudwatch')
-    await linkStarted(
-      outcome,
-      { kind: 'alarm_name', name: envelope.name },
-      envelope.user,
-      registration,
-      deps,
-    );
-  return outcome;
-}
-
-function startsOnAlert(trigger: Trigger, envelope: InboxAlert): boolean {
-  if (trigger.type !== 'alert' || trigger.source !== envelope.source) return false;
-  if (trigger.names === undefined && trigger.namePrefixes === undefined) return true;
-  const names = [envelope.name, ...(envelope.serviceId ? [envelope.serviceId] : [])];
-  return names.some(
-    (name) =>
-      (trigger.names ?? []).includes(name) ||
-      (trigger.namePrefixes ?? []).some((prefix) => name.startsWith(prefix)),
-  );
+  return startConversation(registration, start, deps);
 }

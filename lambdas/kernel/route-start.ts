@@ -1,24 +1,17 @@
+import type { StoredAnchor } from './anchors.ts';
 import { conversationIdFor } from './keys.ts';
 import { anchorKey, type SenderType, type ThreadAnchor } from './model.ts';
 import { UNVERIFIED_ROLE } from './people.ts';
-import type { RouteOutcome, RouterDeps } from './route-steps.ts';
+import type { RouteOutcome, RouterDeps } from './route-types.ts';
 import type { ExecutionInput, ExecutionOrigin } from './tasks.ts';
-import type { Trigger, WorkflowRegistration } from './workflows.ts';
+import type { WorkflowRegistration } from './workflows.ts';
 
 /**
  * How a conversation starts, whatever its source (a Slack message or command, a GitHub issue, an
- * alert): which workflow's trigger it meets, then the conversation, its thread, its opening
- * message and its execution, each step idempotent so a redelivery completes a start.
+ * alert): the conversation, its thread and further anchor, its opening message and its
+ * execution, each step idempotent so a redelivery completes a start. Which workflow starts is
+ * route-triggers.ts's.
  */
-
-export function findRegistration(
-  workflows: readonly WorkflowRegistration[],
-  matches: (trigger: Trigger) => boolean,
-): WorkflowRegistration | undefined {
-  // A channel's own workflow wins over a generic mention trigger.
-  const specific = workflows.find((w) => w.triggers.some((t) => t.type !== 'mention' && matches(t)));
-  return specific ?? workflows.find((w) => w.triggers.some(matches));
-}
 
 /** How a conversation begins: where, by whom, and its opening message. */
 export interface ConversationStart {
@@ -41,6 +34,11 @@ export interface ConversationStart {
   receivedAt: string;
   /** Where a conversation from outside Slack came from, for the workflow. */
   origin?: ExecutionOrigin;
+  /**
+   * A further anchor the conversation is found under from the start (the incident a command
+   * named, the alarm an alert came from), so what later names it reaches this conversation.
+   */
+  alsoUnder?: StoredAnchor;
 }
 
 export async function startConversation(
@@ -50,20 +48,24 @@ export async function startConversation(
 ): Promise<RouteOutcome> {
   const now = deps.clock.now().toISOString();
   const { threadTs } = start;
+  const sender = openingSender(registration, start);
+  const roles = { ownerRole: registration.ownerRole, othersRole: registration.othersRole };
+  const anchor: ThreadAnchor | undefined = threadTs
+    ? { name: 'origin', channel: start.channel, threadTs, ...roles }
+    : undefined;
+  const further: ThreadAnchor | undefined = start.alsoUnder
+    ? {
+        name: 'incident-name',
+        channel: start.alsoUnder.channel,
+        threadTs: start.alsoUnder.threadTs,
+        ...roles,
+      }
+    : undefined;
   const conversationId = conversationIdFor(
     registration.workflow,
     start.channel,
     threadTs ?? start.originId ?? start.ts,
   );
-  const anchor: ThreadAnchor | undefined = threadTs
-    ? {
-        name: 'origin',
-        channel: start.channel,
-        threadTs,
-        ownerRole: registration.ownerRole,
-        othersRole: registration.othersRole,
-      }
-    : undefined;
   // Every step below is idempotent, so a redelivery after a crash anywhere in between
   // completes the start instead of starting twice.
   await deps.store.createConversation({
@@ -92,14 +94,15 @@ export async function startConversation(
     createdAt: now,
     updatedAt: now,
   });
-  if (anchor) await deps.store.linkThread({ conversationId, ownerId: start.user, anchor });
+  for (const link of [anchor, further])
+    if (link) await deps.store.linkThread({ conversationId, ownerId: start.user, anchor: link });
   // The opening message is the first turn's input: stored pending, handed over by the first Drain.
   await deps.store.putMessage({
     conversationId,
     ts: start.ts,
     channel: start.channel,
     ...(threadTs ? { threadTs } : {}),
-    ...openingSender(registration, start),
+    ...sender,
     messageType: 'message',
     text: start.text,
     receivedAt: start.receivedAt,

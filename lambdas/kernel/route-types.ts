@@ -1,18 +1,21 @@
 import type { TaskCompleter } from './approval-wait.ts';
 import type { ApprovalNotices, ApprovalStore } from './approvals.ts';
 import type { Clock } from './clock.ts';
-import type { InboxSurface, SurfaceOutcome } from './inbox-surface.ts';
-import type { MessageType, SenderType } from './model.ts';
+import type { InboxEnvelope } from './inbox.ts';
+import type { SurfaceOutcome } from './inbox-surface.ts';
+import type { Conversation, MessageType, SenderType } from './model.ts';
 import type { Approvals, PeopleDirectory } from './people.ts';
-import type { ConversationStore, Executions, UnownedMessageHandler, UnownedOutcome } from './ports.ts';
+import type { ConversationStore, Executions, ThreadLink, UnownedOutcome } from './ports.ts';
 import type { Retrigger } from './retrigger.ts';
 import type { WakeCheck } from './wake.ts';
 import type { WorkflowRegistration } from './workflows.ts';
 
 /**
- * The Router's dependencies and outcomes, and what its steps take, in a module of their own:
- * its steps (route-steps.ts, route-approval.ts, stop.ts, ended-answer.ts) all read these, and
- * none needs another's code to name them.
+ * The Router's dependencies, additions and outcomes, and what its steps take, in a module of
+ * their own: every route (route-message.ts, route-command.ts, route-action.ts,
+ * route-external.ts) and every step they write through (route-start.ts, route-store.ts,
+ * route-approval.ts, stop.ts, ended-answer.ts) reads these, and none needs another's code to
+ * name them.
  */
 
 export interface RouterDeps {
@@ -33,13 +36,6 @@ export interface RouterDeps {
    * @default - none: an App's comments are a bot's, ignored as such
    */
   githubLogin?: string | undefined;
-  /**
-   * Takes the messages no workflow and no thread owns, in channels no workflow owns (channel
-   * conversations, plug in here through their Router entry). Registered triggers
-   * win: a mention that matches a workflow's `mention` trigger (the requirements interview's
-   * keywords, e.g. `@bot idea: ...`) starts that workflow; any other message comes here.
-   */
-  unownedMessages?: UnownedMessageHandler;
   /**
    * The configured roles: a sender gets a role the configuration defines (`developer`) only as
    * a member, whatever thread they write in. Without it, the thread's roles are taken as they are.
@@ -64,16 +60,46 @@ export interface RouterDeps {
    */
   approvals?: ApprovalDeps;
   /**
-   * Takes Slack's app-surface records: feedback presses and reasons, the App Home, assistant
-   * threads (kernel/inbox-surface.ts).
-   * @default - none: such a record is ignored with a logged reason
-   */
-  surfaces?: (surface: InboxSurface) => Promise<SurfaceOutcome>;
-  /**
    * Says in the thread who stopped a conversation, and refuses others privately (kernel/stop.ts).
    * @default - a stop is still taken, silently
    */
   stops?: StopNotices;
+}
+
+type EnvelopeKind = InboxEnvelope['kind'];
+type EnvelopeOf<K extends EnvelopeKind> = Extract<InboxEnvelope, { kind: K }>;
+
+/**
+ * What a workflow adds to routing: it takes envelopes of one kind that the kernel's own route
+ * leaves unrouted (a message no thread and no workflow owns, in a channel no workflow owns;
+ * a record of Slack's app surfaces). The Router offers such an envelope to its additions of
+ * that kind in their order; one that answers undefined passes it on, and an envelope no
+ * addition takes is ignored with the kernel's reason.
+ */
+export type RouterAddition = {
+  readonly [K in EnvelopeKind]: {
+    readonly takes: K;
+    route(envelope: EnvelopeOf<K>): Promise<RouteOutcome | undefined>;
+  };
+}[EnvelopeKind];
+
+/** A message for a conversation that has ended, handed to the ended route (ended-answer.ts). */
+export interface Ended {
+  type: 'ended';
+  link: ThreadLink;
+  incoming: Incoming;
+  conversation: Conversation;
+}
+
+/** What a route makes of its envelope: an outcome, an ended conversation's message, or unrouted (for the additions), and why. */
+export type Routed = RouteOutcome | Ended | { type: 'unrouted'; reason: string };
+
+/** Why an edit is ignored, as the Slack ingress says it. */
+export const EDITED_MESSAGE = 'edited_message';
+
+/** Runs `work` as part of the conversation (`RouterDeps.inConversation`). */
+export function partOf<T>(conversationId: string, deps: RouterDeps, work: () => Promise<T>): Promise<T> {
+  return deps.inConversation ? deps.inConversation(conversationId, work) : work();
 }
 
 /** A short answer in the thread of an ended conversation to someone who wrote there. */

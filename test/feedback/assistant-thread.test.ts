@@ -3,7 +3,7 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { ASSISTANT_PROMPTS, startAssistantThread } from '../../lambdas/home/assistant.ts';
 import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { Executions, StartResult } from '../../lambdas/kernel/ports.ts';
-import { routeEnvelope } from '../../lambdas/kernel/route.ts';
+import { routeEnvelope, unownedMessages } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => db.close());
 
-function deps() {
+function router() {
   const starts: { name: string; input: unknown }[] = [];
   const unowned: InboxMessage[] = [];
   const executions: Executions = {
@@ -43,21 +43,19 @@ function deps() {
     },
     wake: async () => 'woken',
   };
-  return {
-    starts,
-    unowned,
-    deps: {
-      store,
-      executions,
-      clock: { now: () => new Date('2015-11-27T02:00:00Z') },
-      workflows: [PRD],
-      botUserId: 'U_BOT',
-      unownedMessages: async (m: InboxMessage) => {
-        unowned.push(m);
-        return { type: 'ignored' as const, reason: 'recorded by the test' };
-      },
-    },
+  const deps = {
+    store,
+    executions,
+    clock: { now: () => new Date('2015-11-27T02:00:00Z') },
+    workflows: [PRD],
+    botUserId: 'U_BOT',
   };
+  // Channel conversations' addition, recording what it is handed.
+  const channel = unownedMessages(async (m: InboxMessage) => {
+    unowned.push(m);
+    return { type: 'ignored' as const, reason: 'recorded by the test' };
+  });
+  return { starts, unowned, route: (message: InboxMessage) => routeEnvelope(message, deps, [channel]) };
 }
 
 const dm = (ts: string, text: string): InboxMessage => ({
@@ -100,24 +98,21 @@ describe('the assistant thread', () => {
   });
 
   it('starts an interview in the thread for a message that asks for a PRD, and its reply joins it', async () => {
-    const { deps: d, starts, unowned } = deps();
-    const outcome = await routeEnvelope(
-      dm('1795745901.000100', 'prd: a loyalty program for returning buyers'),
-      d,
-    );
+    const { route, starts, unowned } = router();
+    const outcome = await route(dm('1795745901.000100', 'prd: a loyalty program for returning buyers'));
     expect(outcome).toMatchObject({ type: 'started', workflow: 'requirements_interview' });
     expect(starts).toHaveLength(1);
     expect(starts[0]?.input).toMatchObject({ channel: 'D0ASSIST', threadTs: '1795745900.000100' });
     expect(unowned).toEqual([]);
 
-    const reply = await routeEnvelope(dm('1795745902.000100', 'for the web shop only'), d);
+    const reply = await route(dm('1795745902.000100', 'for the web shop only'));
     expect(reply).toMatchObject({ type: 'stored', senderType: 'requester' });
   });
 
   it('hands any other message to the channel-style answers', async () => {
-    const { deps: d, starts, unowned } = deps();
+    const { route, starts, unowned } = router();
     const thread = { ...dm('1795745911.000100', 'What can the agents do?'), threadTs: '1795745910.000100' };
-    expect(await routeEnvelope(thread, d)).toMatchObject({ type: 'channel' });
+    expect(await route(thread)).toMatchObject({ type: 'channel' });
     expect(starts).toEqual([]);
     expect(unowned).toHaveLength(1);
   });

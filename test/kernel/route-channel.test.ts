@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
-import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
+import type { InboxEnvelope, InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { Executions } from '../../lambdas/kernel/ports.ts';
-import { mentionMatches, routeEnvelope } from '../../lambdas/kernel/route.ts';
+import { routeEnvelope, unownedMessages } from '../../lambdas/kernel/route.ts';
+import { mentionMatches } from '../../lambdas/kernel/route-triggers.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import type { ChannelOutcome } from '../../lambdas/workflows/channel-conversations/handle-channel-message.ts';
 import { BUG_REGISTRATION } from '../support/conversations.ts';
@@ -51,12 +52,14 @@ function setup(workflows: WorkflowRegistration[] = [BUG]) {
     clock: { now: () => new Date('2015-11-22T12:00:00Z') },
     workflows,
     botUserId: 'U_BOT',
-    unownedMessages: async (message: InboxMessage): Promise<ChannelOutcome> => {
-      handed.push(message);
-      return { type: 'ignored', reason: 'recorded by the test' };
-    },
   };
-  return { deps, handed };
+  // Channel conversations' addition, recording what it is handed.
+  const channel = unownedMessages(async (message: InboxMessage): Promise<ChannelOutcome> => {
+    handed.push(message);
+    return { type: 'ignored', reason: 'recorded by the test' };
+  });
+  const route = (envelope: InboxEnvelope) => routeEnvelope(envelope, deps, [channel]);
+  return { route, handed };
 }
 
 function message(overrides: Partial<InboxMessage> = {}): InboxMessage {
@@ -75,8 +78,8 @@ function message(overrides: Partial<InboxMessage> = {}): InboxMessage {
 
 describe('Router and channel conversations', () => {
   it('hands a top-level message that starts no workflow to channel conversations', async () => {
-    const { deps, handed } = setup();
-    const outcome = await routeEnvelope(message(), deps);
+    const { route, handed } = setup();
+    const outcome = await route(message());
     expect(outcome).toEqual({
       type: 'channel',
       outcome: { type: 'ignored', reason: 'recorded by the test' },
@@ -85,28 +88,28 @@ describe('Router and channel conversations', () => {
   });
 
   it('hands a reply in a thread no conversation owns to channel conversations', async () => {
-    const { deps, handed } = setup();
-    await routeEnvelope(message({ threadTs: '1800000000.000001', mentionsBot: false }), deps);
+    const { route, handed } = setup();
+    await route(message({ threadTs: '1800000000.000001', mentionsBot: false }));
     expect(handed.map((m) => m.threadTs)).toEqual(['1800000000.000001']);
   });
 
   it('keeps the bug-reports channel out of channel conversations', async () => {
-    const { deps, handed } = setup();
-    const outcome = await routeEnvelope(message({ channel: 'C_BUGS', threadTs: '1800000000.000001' }), deps);
+    const { route, handed } = setup();
+    const outcome = await route(message({ channel: 'C_BUGS', threadTs: '1800000000.000001' }));
     expect(outcome).toEqual({ type: 'ignored', reason: 'reply in a thread no conversation owns' });
     expect(handed).toEqual([]);
   });
 
   it('lets a workflow with a registered mention trigger take mentions first', async () => {
-    const { deps, handed } = setup([BUG, MENTIONS]);
-    const outcome = await routeEnvelope(message({ ts: '1800000000.000200' }), deps);
+    const { route, handed } = setup([BUG, MENTIONS]);
+    const outcome = await route(message({ ts: '1800000000.000200' }));
     expect(outcome).toMatchObject({ type: 'started', workflow: 'mention_workflow' });
     expect(handed).toEqual([]);
   });
 
   it("never hands over the bot's own message", async () => {
-    const { deps, handed } = setup();
-    await routeEnvelope(message({ user: 'U_BOT' }), deps);
+    const { route, handed } = setup();
+    await route(message({ user: 'U_BOT' }));
     expect(handed).toEqual([]);
   });
 });
@@ -139,10 +142,9 @@ describe('a mention trigger with keywords and channels', () => {
 
 describe('the rule between the requirements interview and channel conversations', () => {
   it('starts an interview in the thread of a mention with a product idea', async () => {
-    const { deps, handed } = setup([BUG, INTERVIEW]);
-    const outcome = await routeEnvelope(
+    const { route, handed } = setup([BUG, INTERVIEW]);
+    const outcome = await route(
       message({ ts: '1800000000.000300', text: '<@U_BOT> idea: a dark mode for the dashboard' }),
-      deps,
     );
     expect(outcome).toMatchObject({
       type: 'started',
@@ -163,30 +165,25 @@ describe('the rule between the requirements interview and channel conversations'
   });
 
   it('leaves any other mention to channel conversations', async () => {
-    const { deps, handed } = setup([BUG, INTERVIEW]);
-    const outcome = await routeEnvelope(
-      message({ ts: '1800000000.000400', text: '<@U_BOT> what time is it?' }),
-      deps,
-    );
+    const { route, handed } = setup([BUG, INTERVIEW]);
+    const outcome = await route(message({ ts: '1800000000.000400', text: '<@U_BOT> what time is it?' }));
     expect(outcome.type).toBe('channel');
     expect(handed.map((m) => m.ts)).toEqual(['1800000000.000400']);
   });
 
   it('starts an interview from any mention in a channel configured for it', async () => {
-    const { deps, handed } = setup([BUG, INTERVIEW]);
-    const outcome = await routeEnvelope(
+    const { route, handed } = setup([BUG, INTERVIEW]);
+    const outcome = await route(
       message({ channel: 'C_PRODUCT', ts: '1800000000.000500', text: '<@U_BOT> we need offline sync' }),
-      deps,
     );
     expect(outcome).toMatchObject({ type: 'started', workflow: 'requirements_interview' });
     expect(handed).toEqual([]);
   });
 
   it('keeps the bug-reports channel with the bug workflow, even for a mention with a keyword', async () => {
-    const { deps } = setup([BUG, INTERVIEW]);
-    const outcome = await routeEnvelope(
+    const { route } = setup([BUG, INTERVIEW]);
+    const outcome = await route(
       message({ channel: 'C_BUGS', ts: '1800000000.000600', text: '<@U_BOT> idea: the login page crashes' }),
-      deps,
     );
     expect(outcome).toMatchObject({ type: 'started', workflow: 'bug_investigation' });
   });

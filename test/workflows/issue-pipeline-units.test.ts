@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildResults } from '../../lambdas/builds/contract.ts';
-import { issueNumberIn } from '../../lambdas/kernel/route-external.ts';
+import { issueNumberIn } from '../../lambdas/kernel/command-entities.ts';
 import { acceptedAnswers } from '../../lambdas/workflows/issue-pipeline/answers.ts';
 import { judgeBuild, needsBase } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
 import { commitMessage } from '../../lambdas/workflows/issue-pipeline/committer.ts';
