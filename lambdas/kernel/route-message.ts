@@ -17,12 +17,12 @@ export async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Pr
   if (envelope.edited === true)
     return { type: 'ignored', reason: `${EDITED_MESSAGE}: an edit is never a new act of its sender` };
   const registration = startedByMessage(envelope, deps.workflows, deps.botUserId);
-  const unowned =
+  const reason =
     envelope.threadTs === undefined
       ? 'top-level message that starts no workflow here'
-      : ownedChannel(deps.workflows, envelope.channel)
-        ? undefined
-        : 'reply in a thread no conversation owns';
+      : 'reply in a thread no conversation owns';
+  // A channel whose top-level messages start a workflow keeps its threads from the additions.
+  const kept = envelope.threadTs !== undefined && ownedChannel(deps.workflows, envelope.channel);
   const sent = { user: envelope.user, channel: envelope.channel, ts: envelope.ts };
   // A reply's sender is known by the thread; the owner's close intent counts in their own thread.
   const incoming = {
@@ -49,6 +49,5 @@ export async function routeMessage(envelope: InboxMessage, deps: RouterDeps): Pr
       isStopText(envelope.text) ? routeStop(link, sent, deps) : storeIncoming(link, incoming, deps),
     );
   if (registration) return startConversation(registration, start, deps);
-  if (unowned === undefined) return { type: 'ignored', reason: 'reply in a thread no conversation owns' };
-  return { type: 'unrouted', reason: unowned };
+  return { type: kept ? 'ignored' : 'unrouted', reason };
 }

@@ -14,7 +14,7 @@ import { wakeForStoredMessage } from './wake.ts';
  */
 
 /** The sender's role in this thread, or null when the thread does not hear them (I5). */
-export function senderTypeIn(link: ThreadLink, userId: string): SenderType | null {
+function senderTypeIn(link: ThreadLink, userId: string): SenderType | null {
   if (userId === link.ownerId && link.anchor.ownerRole !== null) return link.anchor.ownerRole;
   return link.anchor.othersRole;
 }

@@ -14,7 +14,7 @@ import type { WorkflowRegistration } from './workflows.ts';
  * The Router's dependencies, additions and outcomes, and what its steps take, in a module of
  * their own: every route (route-message.ts, route-command.ts, route-action.ts,
  * route-external.ts) and every step they write through (route-start.ts, route-store.ts,
- * route-approval.ts, stop.ts, ended-answer.ts) reads these, and none needs another's code to
+ * route-close.ts, route-approval.ts, stop.ts, ended-answer.ts) reads these, and none needs another's code to
  * name them.
  */
 
