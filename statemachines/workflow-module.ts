@@ -211,8 +211,8 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    */
   readonly functions?: Readonly<Record<F, FunctionSpec<F>>>;
   /**
-   * An entry replacing the Router's that adds the module's hook for messages no workflow
-   * owns (channel conversations). At most one module may declare it.
+   * An entry replacing the Router's that gives it the module's additions (`RouterAddition`:
+   * channel conversations take the messages no workflow owns). At most one module may declare it.
    * @default - the kernel's Router entry
    */
   readonly routerEntry?: string;

@@ -4,8 +4,7 @@ import * as z from 'zod';
  * The inbox records of Slack's app surfaces, beside conversations' messages: a press of an
  * answer's feedback buttons, the reason a person gives for a thumbs down (a modal's
  * submission), the App Home opened, and an assistant thread started. The Router hands them
- * to the surfaces entry it was given (lambdas/handlers/surfaces.ts); they start and wake no
- * workflow.
+ * to its surface addition (lambdas/handlers/surfaces.ts); they start and wake no workflow.
  */
 
 const MAX_ID_CHARS = 255;
@@ -107,7 +106,7 @@ export function surfaceKey(surface: InboxSurface): string {
   }
 }
 
-/** What the surfaces entry did with a record; logged and counted by the Router. */
+/** What the surface addition did with a record; logged and counted by the Router. */
 export interface SurfaceOutcome {
   type: 'surface';
   surface: InboxSurface['surface'];

@@ -89,7 +89,8 @@ export type UnownedOutcome =
   | { type: 'recorded'; conversationId: string; started: boolean; stored: 'stored' | 'duplicate' };
 
 /**
- * The Router's hook for messages no workflow and no thread owns, in channels no workflow owns:
- * channel conversations record them and answer outside Step Functions.
+ * What takes the messages no workflow and no thread owns, in channels no workflow owns (the
+ * Router's `unownedMessages` addition): channel conversations record them and answer outside
+ * Step Functions.
  */
 export type UnownedMessageHandler = (message: InboxMessage) => Promise<UnownedOutcome>;

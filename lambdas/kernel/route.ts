@@ -18,10 +18,12 @@ export type { EndedNotice, RouteOutcome, RouterAddition, RouterDeps } from './ro
 /**
  * The Router: every envelope that reaches a conversation goes to the route of its kind, in the
  * table below. Each route reads what it needs (the thread it names, the conversation), decides,
- * and writes once: a start (route-start.ts), a message stored (route-store.ts, which answers
- * an ended conversation through ended-answer.ts), a stop (stop.ts), an approval's decision
- * (route-approval.ts), or an answer. What a route leaves unrouted goes to the additions of
- * its kind, which workflows give (channel conversations take the messages no workflow owns).
+ * and writes once: a start (route-start.ts), a message stored (route-store.ts), a stop
+ * (stop.ts), an approval's decision (route-approval.ts), or an answer. A route that finds the
+ * conversation ended returns it, and the ended route (ended-answer.ts) answers the sender.
+ * What a route leaves unrouted goes to the additions of its kind, which workflows give
+ * (channel conversations take the messages no workflow owns; the app's surfaces are the
+ * kernel handler's own addition).
  */
 
 type Route<E extends InboxEnvelope> = (envelope: E, deps: RouterDeps) => Promise<Routed>;
