@@ -16,6 +16,7 @@ import {
   startBugHarness,
 } from '../sandbox/bug-harness.ts';
 import { REPO } from '../sandbox/issue-harness.ts';
+import { type Button, buttonsOf } from './support.ts';
 
 /**
  * Attacks on fix authority, replayed through the sandbox with a scripted model that is fooled
@@ -28,8 +29,6 @@ import { REPO } from '../sandbox/issue-harness.ts';
 
 const THIRD = 'U_THIRD';
 const DEV2 = 'U_DEV2';
-
-type Button = { action_id: string; value: string };
 
 describe('the bug fixer starts only from a developer', () => {
   let h: BugHarness;
@@ -75,24 +74,18 @@ describe('the bug fixer starts only from a developer', () => {
   const reported = (text: string) => reportedWithFixIt(h, text);
 
   function fixItButton(ts: string): Button {
-    const message = h.sandbox.slack.workspace.find(CHANNELS.summaries, ts);
-    const blocks = (message.blocks ?? []) as { type: string; elements?: Button[] }[];
-    const button = blocks.find((b) => b.type === 'actions')?.elements?.[0];
+    const button = buttonsOf(h.sandbox, CHANNELS.summaries, ts)[0];
     if (button === undefined) throw new Error('the findings have no "Fix it" button');
     return button;
   }
 
   async function press(user: string, ts: string, button: Button): Promise<void> {
-    const response = await fetch(`${h.sandbox.url}/sandbox/slack/action`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        channel: CHANNELS.summaries,
-        user,
-        message_ts: ts,
-        action_id: button.action_id,
-        value: button.value,
-      }),
+    const response = await h.driver.press({
+      channel: CHANNELS.summaries,
+      user,
+      messageTs: ts,
+      actionId: button.action_id,
+      value: button.value,
     });
     expect(response.status).toBe(200);
   }
