@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpError, lastUserText, malformed } from '../../local/model/scripted-model.ts';
+import { httpError, lastUserText, malformed } from '../support/scripted-model.ts';
 import {
   ask,
   type BugHarness,

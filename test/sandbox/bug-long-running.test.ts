@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastUserText } from '../../local/model/scripted-model.ts';
+import { lastUserText } from '../support/scripted-model.ts';
 import {
   type BugHarness,
   type BugResult,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { utcDay } from '../../lambdas/agents/pricing.ts';
-import { submit, withUsage } from '../../local/model/scripted-model.ts';
+import { submit, withUsage } from '../support/scripted-model.ts';
 import { type BugHarness, bugIdFor, CHANNELS, findings, REPORTER, startBugHarness } from './bug-harness.ts';
 
 /**

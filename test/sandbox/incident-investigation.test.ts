@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedModelRequest } from '../../local/model/scripted-model.ts';
 import { EVENTBRIDGE_PATH } from '../../local/sandbox-options.ts';
 import { alarmStateChange } from '../ingress/webhooks.ts';
+import type { RecordedModelRequest } from '../support/scripted-model.ts';
 import { promptOfTurn } from './bug-harness.ts';
 import {
   answer,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolUse, withUsage } from '../../local/model/scripted-model.ts';
+import { toolUse, withUsage } from '../support/scripted-model.ts';
 import { type IssueHarness, pipelineIdFor, REPO, startIssueHarness } from './issue-harness.ts';
 import { expectFailedWithRefusal, KEY_REJECTED_ANSWER } from './model-refusal.ts';
 

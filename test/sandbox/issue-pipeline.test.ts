@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
-import { lastToolResults, toolResultText, toolUse, withUsage } from '../../local/model/scripted-model.ts';
+import { lastToolResults, toolResultText, toolUse, withUsage } from '../support/scripted-model.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,

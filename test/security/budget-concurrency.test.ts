@@ -3,7 +3,6 @@ import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { DEFAULT_MODEL_PRICES, utcDay } from '../../lambdas/agents/pricing.ts';
 import { worstCaseOf } from '../../lambdas/agents/reservations.ts';
 import { DynamoEvidenceLedger } from '../../lambdas/workflows/incident-investigation/telemetry/dynamo-evidence-ledger.ts';
-import { submit, withUsage } from '../../local/model/scripted-model.ts';
 import {
   type BugHarness,
   bugIdFor,
@@ -13,6 +12,7 @@ import {
   startBugHarness,
 } from '../sandbox/bug-harness.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { submit, withUsage } from '../support/scripted-model.ts';
 
 /**
  * The attack: eight bug reports at once against a small daily ceiling. When the ceiling was

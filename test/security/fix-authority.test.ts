@@ -2,7 +2,6 @@ import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bugWorkBranch } from '../../lambdas/workflows/bug-investigation/fix/work-branch.ts';
 import { promptLines } from '../../local/model/demo-text.ts';
-import { type ModelReply, type RecordedModelRequest, submit } from '../../local/model/scripted-model.ts';
 import {
   type BugHarness,
   CHANNELS,
@@ -16,7 +15,7 @@ import {
   startBugHarness,
 } from '../sandbox/bug-harness.ts';
 import { REPO } from '../sandbox/issue-harness.ts';
-import { type Button, buttonsOf } from './support.ts';
+import { type ModelReply, type RecordedModelRequest, submit } from '../support/scripted-model.ts';
 
 /**
  * Attacks on fix authority, replayed through the sandbox with a scripted model that is fooled
@@ -29,6 +28,8 @@ import { type Button, buttonsOf } from './support.ts';
 
 const THIRD = 'U_THIRD';
 const DEV2 = 'U_DEV2';
+
+type Button = { action_id: string; value: string };
 
 describe('the bug fixer starts only from a developer', () => {
   let h: BugHarness;
@@ -74,7 +75,9 @@ describe('the bug fixer starts only from a developer', () => {
   const reported = (text: string) => reportedWithFixIt(h, text);
 
   function fixItButton(ts: string): Button {
-    const button = buttonsOf(h.sandbox, CHANNELS.summaries, ts)[0];
+    const message = h.sandbox.slack.workspace.find(CHANNELS.summaries, ts);
+    const blocks = (message.blocks ?? []) as { type: string; elements?: Button[] }[];
+    const button = blocks.find((b) => b.type === 'actions')?.elements?.[0];
     if (button === undefined) throw new Error('the findings have no "Fix it" button');
     return button;
   }

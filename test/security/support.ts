@@ -6,7 +6,7 @@ import { sandboxDriver } from '../support/sandbox-driver.ts';
 
 export const REPO = { owner: 'demo', repo: 'webshop' } as const;
 
-export type Button = { action_id: string; value: string };
+type Button = { action_id: string; value: string };
 
 /** The buttons of a posted message. */
 export function buttonsOf(sandbox: Sandbox, channel: string, ts: string): Button[] {
