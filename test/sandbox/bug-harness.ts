@@ -296,9 +296,9 @@ export async function passSlaDeadline(
     ).length > level;
   await h.eventually(
     async () => {
-      const list = (await fetch(`${h.sandbox.url}/sandbox/executions`).then((r) => r.json())) as {
-        executions: { name: string; stateMachine: string }[];
-      };
+      const list = await h.driver.api<{ executions: { name: string; stateMachine: string }[] }>(
+        '/sandbox/executions',
+      );
       const child = list.executions.find(
         (e) => e.name.startsWith(bugId) && e.stateMachine.startsWith('SlaTracking'),
       );
