@@ -78,9 +78,9 @@ describe('the daily cost ceiling in the sandbox', () => {
     // What the console's ledger shows.
     const ledgerOf = async (id: string) =>
       (
-        (await (await fetch(`${h.sandbox.url}/sandbox/conversations/${id}`)).json()) as {
-          conversation: { ledger: { costMicroUsd?: number } };
-        }
+        await h.driver.api<{ conversation: { ledger: { costMicroUsd?: number } } }>(
+          `/sandbox/conversations/${id}`,
+        )
       ).conversation.ledger;
     expect((await ledgerOf(firstBug)).costMicroUsd).toBe(602_000);
     expect((await ledgerOf(secondBug)).costMicroUsd).toBe(0);

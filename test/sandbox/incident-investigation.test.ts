@@ -84,9 +84,7 @@ describe('an incident investigation without evidence', () => {
     const listed = await h.eventually(
       async () =>
         (
-          (await (await fetch(`${h.sandbox.url}/sandbox/conversations`)).json()) as {
-            conversations: { id: string; workflow: string }[];
-          }
+          await h.driver.api<{ conversations: { id: string; workflow: string }[] }>('/sandbox/conversations')
         ).conversations.filter(
           (c) => c.workflow === 'incident_investigation' && c.id.includes('alert-cloudwatch'),
         ),
