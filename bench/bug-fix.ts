@@ -9,7 +9,6 @@
  * Run: `npm run bench:bug-fix` (ROUNDS=3 by default).
  */
 import { DEMO_BUG } from '../local/github/demo-webshop.ts';
-import { submit, toolUse } from '../local/model/scripted-model.ts';
 import { FIX_PATH_STATES } from '../statemachines/bug-investigation/fix-path.ts';
 import {
   bugIdFor,
@@ -20,6 +19,7 @@ import {
   readsHistory,
   startBugHarness,
 } from '../test/sandbox/bug-harness.ts';
+import { submit, toolUse } from '../test/support/scripted-model.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const AT = `${DEMO_BUG.file}:${DEMO_BUG.line}`;

@@ -19,7 +19,6 @@
  * the longest a person takes to answer a waiting conversation; LIVE_PROGRESS=on as deployed).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { submit } from '../local/model/scripted-model.ts';
 import type { HistoryEvent } from '../local/stepfunctions/history.ts';
 import {
   ask,
@@ -32,6 +31,7 @@ import {
   type Step,
   startBugHarness,
 } from '../test/sandbox/bug-harness.ts';
+import { submit } from '../test/support/scripted-model.ts';
 
 const N = Number(process.env.LOAD_N ?? 40);
 const M = Number(process.env.LOAD_M ?? 4);

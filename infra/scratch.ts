@@ -36,11 +36,6 @@ export function removeScratch(directory: string | undefined): void {
   if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
 }
 
-/** How many scratch directories this process holds (for tests). */
-export function scratchDirectoryCount(): number {
-  return readdirSync(scratchFolder()).length;
-}
-
 /** Removes the scratch folders of processes that no longer run; returns how many. */
 export function sweepScratch(root: string = tmpdir()): number {
   let swept = 0;

@@ -1,4 +1,4 @@
-export { DEFAULT_PII, DEFAULT_REDACTION, PII_CLASSES, type PiiClass, RedactionSettings } from './config.ts';
+export { DEFAULT_PII, PII_CLASSES, type PiiClass, RedactionSettings } from './config.ts';
 export { conversationInScope, doorRedactor, inConversation, tagScope } from './conversation-scope.ts';
 export { InvalidRedactionSettingsError } from './errors.ts';
 export { redactionSettings, redactorFor } from './from-env.ts';

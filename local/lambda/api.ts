@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { noteActivity } from '../activity.ts';
-import { keepIdleConnections } from '../http-server.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../read-body.ts';
 import { localArn } from '../template.ts';
 import { LambdaFunctionNotFoundError } from './errors.ts';
@@ -24,7 +21,7 @@ import { LambdaFunctionNotFoundError } from './errors.ts';
  */
 
 /** Runs a function's handler with an event; rejects with `LambdaFunctionNotFoundError` for an unknown name. */
-export type InvokeFunction = (functionName: string, payload: unknown) => Promise<unknown>;
+type InvokeFunction = (functionName: string, payload: unknown) => Promise<unknown>;
 
 export type LambdaRequestHandler = (
   req: IncomingMessage,
@@ -136,41 +133,6 @@ export function createLambdaApi(
       });
     }
     res.writeHead(200, executedHeaders()).end(resultText);
-  };
-}
-
-export interface LambdaApiServer {
-  /** The endpoint for `new LambdaClient({ endpoint })`, e.g. `http://127.0.0.1:40123`. */
-  endpoint: string;
-  close(): Promise<void>;
-}
-
-/** Serves the Invoke API on its own HTTP server, for tests and scripts; the sandbox mounts `createLambdaApi` on its shared server. */
-export async function listenLambdaApi(
-  invoke: InvokeFunction,
-  options: LambdaApiOptions & { host?: string; port?: number } = {},
-): Promise<LambdaApiServer> {
-  const { host = '127.0.0.1', port = 0, ...apiOptions } = options;
-  const api = createLambdaApi(invoke, apiOptions);
-  const server = createServer((req, res) => {
-    noteActivity();
-    api(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ Type: 'Service', message: String(error) }));
-    });
-  });
-  keepIdleConnections(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  return {
-    endpoint: `http://${host}:${address.port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
   };
 }
 

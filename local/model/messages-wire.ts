@@ -17,7 +17,7 @@ export type ReplyBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown };
 
-export interface UsageCounts {
+interface UsageCounts {
   input_tokens: number;
   output_tokens: number;
   cache_read_input_tokens: number;
@@ -135,20 +135,6 @@ export function isMessagesCall(req: IncomingMessage): boolean {
 export function blocksOf(message: MessageParam | undefined): ContentBlockParam[] {
   if (!message) return [];
   return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-}
-
-/** The text blocks of the request's last message (for a new turn: its prompt). */
-export function lastUserText(request: MessageCreateParamsNonStreaming): string {
-  return blocksOf(request.messages.at(-1))
-    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-    .join('\n');
-}
-
-/** The tool results the request's last message carries. */
-export function lastToolResults(request: MessageCreateParamsNonStreaming): ToolResultBlockParam[] {
-  return blocksOf(request.messages.at(-1)).filter(
-    (block): block is ToolResultBlockParam => block.type === 'tool_result',
-  );
 }
 
 /** A tool result's content as text. */

@@ -103,10 +103,7 @@ export interface EventCallbackBody {
 }
 
 /** The `event_callback` Slack sends for a new message (`event.type: 'message'`). */
-export function buildEventCallback(
-  message: SlackMessageEvent,
-  options: EventCallbackOptions,
-): EventCallbackBody {
+function buildEventCallback(message: SlackMessageEvent, options: EventCallbackOptions): EventCallbackBody {
   return wrap(
     {
       type: 'message',

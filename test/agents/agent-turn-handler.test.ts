@@ -4,9 +4,9 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { DynamoTranscriptStore } from '../../lambdas/adapters/dynamo-transcripts.ts';
 import type { BugTurnOutput } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { handler } from '../../lambdas/workflows/bug-investigation/handlers/agent-turn.ts';
-import { startScriptedModel, submit, toolUse, withUsage } from '../../local/model/scripted-model.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
+import { startScriptedModel, submit, toolUse, withUsage } from '../support/scripted-model.ts';
 import { CONVERSATION, turnInput, validFindings } from './support.ts';
 
 let db: Awaited<ReturnType<typeof startDynalite>>;

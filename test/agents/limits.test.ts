@@ -9,9 +9,9 @@ import {
   continuesReason,
 } from '../../lambdas/agents/limits.ts';
 import { runAgentTurn, SUBMIT_NOW_NOTE } from '../../lambdas/agents/run-agent-turn.ts';
-import { httpError, retryAfter, submit, toolUse, withUsage } from '../../local/model/scripted-model.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { httpError, retryAfter, submit, toolUse, withUsage } from '../support/scripted-model.ts';
 import { fakeTools, heldReply, turnDeps, turnInput, useScriptedModel, validFindings } from './support.ts';
 
 const scripted = useScriptedModel({ strict: false });

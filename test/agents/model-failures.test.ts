@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
-import { httpError, malformed, submit } from '../../local/model/scripted-model.ts';
+import { httpError, malformed, submit } from '../support/scripted-model.ts';
 import { MemoryTranscripts, turnDeps, turnInput, useScriptedModel, validFindings } from './support.ts';
 
 const scripted = useScriptedModel({ strict: false });

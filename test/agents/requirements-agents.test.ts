@@ -8,7 +8,7 @@ import {
   submit,
   systemText,
   toolResultText,
-} from '../../local/model/scripted-model.ts';
+} from '../support/scripted-model.ts';
 import { clarifierInput, drained, MemoryTranscripts, turnDeps, useScriptedModel } from './support.ts';
 
 const scripted = useScriptedModel();

@@ -5,9 +5,9 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { AgentLimits, type DailySpendStore } from '../../lambdas/agents/limits.ts';
 import type { ModelPrice } from '../../lambdas/agents/pricing.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
-import { submit, toolUse, withUsage } from '../../local/model/scripted-model.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { submit, toolUse, withUsage } from '../support/scripted-model.ts';
 import {
   fakeTools,
   ledgerRecorder,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
-import { submit, toolUse } from '../../local/model/scripted-model.ts';
+import { submit, toolUse } from '../support/scripted-model.ts';
 import { CONVERSATION, fakeTools, turnDeps, turnInput, useScriptedModel, validFindings } from './support.ts';
 
 const scripted = useScriptedModel();

@@ -12,8 +12,8 @@ import type { ToolContext } from '../../lambdas/tools/invocation.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { createDemoModelHandler } from '../../local/model/demo-model.ts';
-import { type ModelReply, type ScriptStep, startScriptedModel } from '../../local/model/scripted-model.ts';
 import { readBody } from '../../local/read-body.ts';
+import { type ModelReply, type ScriptStep, startScriptedModel } from '../support/scripted-model.ts';
 
 /** Fakes and builders shared by the agent tests. */
 

@@ -13,7 +13,7 @@ import {
   toolResultText,
   toolUse,
   withUsage,
-} from '../../local/model/scripted-model.ts';
+} from '../support/scripted-model.ts';
 import {
   CONVERSATION,
   drained,

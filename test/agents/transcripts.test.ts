@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { DynamoTranscriptStore, TRANSCRIPT_CHUNK_BYTES } from '../../lambdas/adapters/dynamo-transcripts.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
+import { bugConversation } from '../support/conversations.ts';
+import { startDynalite } from '../support/dynalite.ts';
 import {
   lastUserText,
   type ScriptStep,
@@ -12,9 +14,7 @@ import {
   submit,
   toolUse,
   withUsage,
-} from '../../local/model/scripted-model.ts';
-import { bugConversation } from '../support/conversations.ts';
-import { startDynalite } from '../support/dynalite.ts';
+} from '../support/scripted-model.ts';
 import { CONVERSATION, drained, fakeTools, turnDeps, turnInput, validFindings } from './support.ts';
 
 let db: Awaited<ReturnType<typeof startDynalite>>;

@@ -10,9 +10,9 @@ import { AgentLimits } from '../../lambdas/agents/limits.ts';
 import type { ModelPrice } from '../../lambdas/agents/pricing.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import { keys } from '../../lambdas/kernel/keys.ts';
-import { httpError, submit, withUsage } from '../../local/model/scripted-model.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { httpError, submit, withUsage } from '../support/scripted-model.ts';
 import { CONVERSATION, turnDeps, turnInput, useScriptedModel, validFindings } from './support.ts';
 
 /**

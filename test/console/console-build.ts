@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { build } from 'vite';
+import { eventually } from '../support/eventually.ts';
 
 /**
  * Builds the console the browser tests load (`dist/console/`, which the sandbox serves) once per
@@ -71,15 +72,25 @@ async function acquireLock(): Promise<void> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const age = await stat(LOCK).then(
-      (s) => Date.now() - s.mtimeMs,
-      () => 0,
+    // Another process holds the lock: wait until it lets go, or until the lock is old enough to
+    // be a crashed build's (then taken over); one of the two comes within STALE_LOCK_MS.
+    const age = await eventually(
+      lockAge,
+      (ms) => ms === undefined || ms > STALE_LOCK_MS,
+      "another worker's console build to release its lock",
+      // The age grows at every look: a look every 100 ms, not at the first pause's pace.
+      { intervalMs: 100 },
     );
-    if (age > STALE_LOCK_MS) await rm(LOCK, { recursive: true, force: true });
-    // A poll's pause: another process holds the lock, and its build shows no progress here.
-    else await new Promise((resolve) => setTimeout(resolve, 100));
+    if (age !== undefined) await rm(LOCK, { recursive: true, force: true });
   }
 }
+
+/** How long ago the build lock was taken, or undefined when nobody holds it. */
+const lockAge = (): Promise<number | undefined> =>
+  stat(LOCK).then(
+    (s) => Date.now() - s.mtimeMs,
+    () => undefined,
+  );
 
 /** Builds the console with its Vite config, returning the files of `console/`'s bundle outside `console/`. */
 async function buildConsole(): Promise<string[]> {

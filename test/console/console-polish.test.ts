@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoChannelStore } from '../../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
 import { channelConversationId } from '../../lambdas/workflows/channel-conversations/model.ts';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
-import { submit, toolUse } from '../../local/model/scripted-model.ts';
 import {
   type BugHarness,
   bugIdFor,
@@ -19,6 +18,7 @@ import {
   submits,
 } from '../sandbox/bug-harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { submit, toolUse } from '../support/scripted-model.ts';
 import {
   expectGraphFits,
   launchBeside,

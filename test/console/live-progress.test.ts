@@ -1,6 +1,5 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { submit, toolUse } from '../../local/model/scripted-model.ts';
 import { fakeStreams } from '../../local/slack/streams.ts';
 import {
   ask,
@@ -11,6 +10,7 @@ import {
   readsHistory,
   startBugHarness,
 } from '../sandbox/bug-harness.ts';
+import { submit, toolUse } from '../support/scripted-model.ts';
 import { launchBeside, onPage, openConsoleAt, releaseConsoleBrowser, shot } from './browser.ts';
 
 /**

@@ -15,8 +15,8 @@ import {
 } from '../../eval/model-proxy.ts';
 import { sessionModelEnv } from '../../eval/session.ts';
 import { DEMO_MODEL_ID } from '../../local/model/demo-model.ts';
-import { startScriptedModel, text, toolUse } from '../../local/model/scripted-model.ts';
 import { DEMO_MODEL_PRICE_ENV } from '../../local/sandbox-models.ts';
+import { startScriptedModel, text, toolUse } from '../support/scripted-model.ts';
 
 const request = (question: string, tool = 'submit_result') => ({
   model: 'claude-sonnet-5-5',

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findCase } from '../../eval/cases/index.ts';
 import type { Job } from '../../eval/run-case.ts';
 import { runJobs } from '../../eval/runner.ts';
-import { startScriptedModel, systemText, text } from '../../local/model/scripted-model.ts';
+import { startScriptedModel, systemText, text } from '../support/scripted-model.ts';
 
 /**
  * Record and replay through the whole harness: a "live" run against a model server (a scripted

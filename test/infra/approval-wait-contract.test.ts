@@ -5,13 +5,13 @@ import { buildStack } from '../../infra/synth.ts';
 import { ApprovalWaitInput, type ApprovalWaitResult } from '../../lambdas/kernel/approval-wait.ts';
 import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import { type ExecutionInput, SlackPostInput } from '../../lambdas/kernel/tasks.ts';
+import { approvalWait } from '../../statemachines/approval-wait.ts';
+import { LAMBDA_TRANSIENT_ERRORS } from '../../statemachines/kernel.ts';
 import {
   KERNEL_APPROVAL_PROBE,
   KERNEL_APPROVAL_PROBE_MODULE,
   PROBE_APPROVAL_SECONDS,
-} from '../../statemachines/approval-probe.ts';
-import { approvalWait } from '../../statemachines/approval-wait.ts';
-import { LAMBDA_TRANSIENT_ERRORS } from '../../statemachines/kernel.ts';
+} from '../fixtures/approval-probe.ts';
 import { validatedMachine } from '../support/local-machine.ts';
 import { type AslState, allStates, definitions } from './template.ts';
 

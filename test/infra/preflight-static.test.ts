@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CfnResource, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +9,6 @@ import { limitProblems } from '../../infra/limits.ts';
 import { cloudFormationFindings } from '../../infra/preflight/cloudformation-findings.ts';
 import { runPreflight } from '../../infra/preflight/command.ts';
 import { staticPreflight } from '../../infra/preflight/static-checks.ts';
-import { scratchDirectoryCount } from '../../infra/scratch.ts';
 import { buildStack, synthesizeTemplate } from '../../infra/synth.ts';
 import { KERNEL_PROBE, KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { LARGE_CONFIG } from '../support/large-config.ts';
@@ -15,6 +16,7 @@ import { LARGE_CONFIG } from '../support/large-config.ts';
 const EXAMPLES = new URL('../../docs/examples/', import.meta.url);
 const ROOT = new URL('../..', import.meta.url).pathname;
 const examples = readdirSync(EXAMPLES).filter((file) => file.endsWith('.json'));
+const SCRATCH_FOLDER = join(tmpdir(), `slack-agents-${process.pid}`);
 
 /**
  * An example as `npm run preflight -c docs/examples/<file>` runs it, in this process: its exit
@@ -194,6 +196,9 @@ describe("aws-cdk-lib's built-in CloudFormation validation", () => {
   });
 
   it('leaves no cloud assembly behind once the template is read', () => {
+    // infra/scratch.ts: a process's scratch directories are in one folder, `slack-agents-<pid>` in
+    // the temporary directory (made on first use).
+    const scratchDirectoryCount = () => (existsSync(SCRATCH_FOLDER) ? readdirSync(SCRATCH_FOLDER).length : 0);
     const before = scratchDirectoryCount();
     synthesizeTemplate({ modules: [KERNEL_PROBE_MODULE], config: { channels: { probe: 'C_PROBE' } } });
     expect(scratchDirectoryCount()).toBe(before);

@@ -1,7 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
-import { KERNEL_APPROVAL_PROBE_MODULE } from '../../statemachines/approval-probe.ts';
+import { KERNEL_APPROVAL_PROBE_MODULE } from '../fixtures/approval-probe.ts';
 import {
   type AslState,
   allKeys,

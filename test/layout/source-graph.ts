@@ -45,7 +45,7 @@ export function relativeImports(source: string): string[] {
 }
 
 /** The source with its comments replaced by spaces; strings and template literals are kept. */
-function withoutComments(source: string): string {
+export function withoutComments(source: string): string {
   let out = '';
   let i = 0;
   while (i < source.length) {

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBedrockModel } from '../../lambdas/adapters/bedrock-model.ts';
 import { ModelCallError } from '../../lambdas/agents/errors.ts';
 import { createBedrockRuntime } from '../../local/bedrock/runtime-api.ts';
-import { httpError, type ModelReply, startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import { readBody } from '../../local/read-body.ts';
+import { httpError, type ModelReply, startScriptedModel, text } from '../support/scripted-model.ts';
 
 /**
  * The emulated Bedrock Runtime between the real clients and a scripted Messages API: the

@@ -1,14 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { InvokeCommand, LambdaClient, ResourceNotFoundException } from '@aws-sdk/client-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  functionNameOf,
-  type InvokeFunction,
-  isLambdaInvokeRequest,
-  type LambdaApiServer,
-  listenLambdaApi,
-} from '../../local/lambda/api.ts';
+import { functionNameOf, isLambdaInvokeRequest } from '../../local/lambda/api.ts';
 import { LambdaFunctionNotFoundError } from '../../local/lambda/errors.ts';
+import { type InvokeFunction, type LambdaApiServer, listenLambdaApi } from '../support/lambda-api-server.ts';
 
 // The real @aws-sdk/client-lambda against the emulator on its own HTTP server, with
 // in-process functions standing in for the sandbox's handlers.

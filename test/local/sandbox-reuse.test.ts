@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { type ReusableSandbox, startReusableSandbox } from '../../local/sandbox.ts';
 import type { Sandbox, SandboxOptions } from '../../local/sandbox-options.ts';
-import { sandboxReuseKey } from '../../local/sandbox-reuse-key.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { eventually } from '../support/eventually.ts';
 import { sandboxApi } from '../support/sandbox-http.ts';
+import { sandboxReuseKey } from '../support/sandbox-reuse-key.ts';
 
 /**
  * A sandbox that serves one test file after another (`startReusableSandbox`): what "file A"

@@ -3,7 +3,7 @@ import { isValidSlackRequest } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { parseSlackRequest } from '../../lambdas/ingress/parse-slack-request.ts';
 import type { SlackMessageEvent } from '../../local/slack/fake-slack.ts';
-import { buildEventCallback, buildEventCallbacks, signSlackRequest } from '../../local/slack/sign.ts';
+import { buildEventCallbacks, signSlackRequest } from '../../local/slack/sign.ts';
 
 const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 const TIMESTAMP = 1_735_689_600;
@@ -30,7 +30,7 @@ describe('signSlackRequest', () => {
 
   it("produces signatures that Bolt's own verifier accepts, and only for the signed body", () => {
     const body = JSON.stringify(
-      buildEventCallback(userMessage, { teamId: 'T1', apiAppId: 'A1', eventId: 'Ev1' }),
+      messageCallback(userMessage, { teamId: 'T1', apiAppId: 'A1', eventId: 'Ev1' }),
     );
     const headers = signSlackRequest({ signingSecret: SIGNING_SECRET, body, timestamp: TIMESTAMP });
     const verify = (candidate: string) =>
@@ -49,9 +49,9 @@ describe('signSlackRequest', () => {
   });
 });
 
-describe('buildEventCallback', () => {
+describe('the event callback of a message', () => {
   it('wraps a message in the Events API event_callback envelope', () => {
-    const body = buildEventCallback(
+    const body = messageCallback(
       { ...userMessage, thread_ts: '1735689500.000100' },
       { teamId: 'T_SANDBOX', apiAppId: 'A_BOT', eventId: 'Ev0001' },
     );
@@ -77,7 +77,7 @@ describe('buildEventCallback', () => {
   });
 
   it("keeps the bot's bot_id on its own messages so the ingress can ignore them", () => {
-    const body = buildEventCallback(
+    const body = messageCallback(
       { channel: 'C_BUG_REPORTS', ts: '1735689601.000100', user: 'U_BOT', bot_id: 'B_BOT', text: 'On it' },
       { teamId: 'T_SANDBOX', apiAppId: 'A_BOT' },
     );
@@ -183,3 +183,11 @@ describe('an edit, as Slack sends it', () => {
     ]);
   });
 });
+
+/** A message's event callback: the only one `buildEventCallbacks` makes when it is no edit and no bot it knows is mentioned. */
+function messageCallback(message: SlackMessageEvent, options: Parameters<typeof buildEventCallbacks>[1]) {
+  const [callback, ...more] = buildEventCallbacks(message, options);
+  expect(more).toEqual([]);
+  if (callback === undefined) throw new Error('no event callback for the message');
+  return callback;
+}

@@ -70,6 +70,9 @@ function start(invoke: SqsBatchHandler | EventSourceHandler, options: StartOptio
   return events;
 }
 
+/** One turn of the event loop: what was already due (timers, I/O, resolved promises) runs first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function send(body: string, group: string): void {
   service.sendMessage({
     QueueUrl: queueUrl,
@@ -263,8 +266,9 @@ describe('SQS event source driver', () => {
     const events = start(
       {
         createHandler: powertoolsHandler(async (record) => {
-          // A seeded random handler time (0-3 ms) that shuffles how the concurrent batches interleave.
-          await new Promise((resolve) => setTimeout(resolve, random() * 3));
+          // A seeded random number of turns of the event loop (0-3) that shuffles how the
+          // concurrent batches interleave, the same on a fast machine and a slow one.
+          for (let turns = Math.floor(random() * 4); turns > 0; turns -= 1) await nextTurn();
           if (random() < 0.25) throw new Error('transient');
           const group = record.attributes.MessageGroupId ?? '';
           processed.set(group, [...(processed.get(group) ?? []), record.body]);
@@ -295,15 +299,9 @@ describe('SQS event source driver', () => {
           instancesUsed.add(instance);
           const group = event.Records[0]?.attributes.MessageGroupId;
           if (group === 'B') releaseA();
-          // A's batch can only finish if B's batch starts while A's is still running.
-          if (group === 'A') {
-            await Promise.race([
-              bStarted,
-              new Promise((_, reject) =>
-                setTimeout(() => reject(new Error('B never ran alongside A')), 5_000),
-              ),
-            ]);
-          }
+          // A's batch can only finish if B's batch starts while A's is still running: if B never
+          // runs alongside A, nothing moves and the wait for idle below fails on no progress.
+          if (group === 'A') await bStarted;
         },
       },
       { batchSize: 1, concurrency: 2 },
@@ -322,16 +320,30 @@ describe('SQS event source driver', () => {
   it('lets the running batch finish when stopped', async () => {
     let started = false;
     let finished = false;
+    let endBatch: () => void = () => undefined;
+    const batchWork = new Promise<void>((resolve) => {
+      endBatch = resolve;
+    });
     const events = start(async () => {
       started = true;
       // The batch's own work, which the stop below begins during and must outlast.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await batchWork;
       finished = true;
     });
     send('a1', 'A');
     await until(() => started, 'the batch to start');
 
-    await events.stop();
+    let stopped = false;
+    const stopping = events.stop().then(() => {
+      stopped = true;
+    });
+    // The stop has aborted the idle pollers' receives and a turn of the event loop has passed:
+    // a stop that did not wait for the running batch would have resolved by now.
+    await until(() => service.waitingReceives(queueUrl) === 0, 'the idle pollers to stop receiving');
+    await nextTurn();
+    expect(stopped).toBe(false);
+    endBatch();
+    await stopping;
 
     expect(finished).toBe(true);
     expect(service.counts(queueUrl)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });

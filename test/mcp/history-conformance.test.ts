@@ -3,11 +3,11 @@ import {
   HISTORY_CONFORMANCE_SCENARIOS,
   runConformanceScenario,
   startUnsignedHistoryMcp,
-} from '../../local/mcp/history-conformance.ts';
+} from './history-conformance-server.ts';
 
 /**
  * The history MCP server against `@modelcontextprotocol/conformance`, in the scenarios a server
- * with one tool and no resources, prompts or sessions can meet (local/mcp/history-conformance.ts
+ * with one tool and no resources, prompts or sessions can meet (history-conformance-server.ts
  * lists the others and why they do not apply).
  */
 

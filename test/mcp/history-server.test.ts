@@ -5,7 +5,7 @@ import { serveHistoryMcp } from '../../lambdas/history-mcp/function-url.ts';
 import { type Caller, principalNames } from '../../lambdas/history-mcp/principal.ts';
 import { HISTORY_MCP_TOOL, type HistoryAudit } from '../../lambdas/history-mcp/server.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
-import { DEFAULT_REDACTION } from '../../lambdas/redaction/index.ts';
+import { DEFAULT_REDACTION } from '../../lambdas/redaction/config.ts';
 import { bugConversation } from '../support/conversations.ts';
 
 /**

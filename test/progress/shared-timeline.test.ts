@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import type { ProgressTarget } from '../../lambdas/progress/ports.ts';
+import { isClaim } from '../../lambdas/progress/shared-record.ts';
 import { STOP_ACTION_ID, type TimelinePlan } from '../../lambdas/progress/timeline.ts';
 import { TurnProgress, type TurnProgressDeps } from '../../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
@@ -8,6 +9,7 @@ import { MemoryProgressStore } from '../../local/progress/memory-progress-store.
 import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { fakeStreams } from '../../local/slack/streams.ts';
+import { until } from '../support/eventually.ts';
 
 /**
  * A round's timeline, shared by turns that run at once (an incident's hypotheses tested in
@@ -51,8 +53,14 @@ function deps(): TurnProgressDeps {
     logger: { info: () => {}, warn: () => {}, error: () => {} },
     pacing: { intervalMs: 0 },
     showAfterMs: 0,
-    // The code under test's own pause between attempts (injected), not a wait of the test's.
-    sleep: () => new Promise((resolve) => setTimeout(resolve, 5)),
+    // The code's pause while another turn's claim on the timeline becomes a message (injected):
+    // it ends when the stored timeline is no claim any more, not after a fixed time, so a slow
+    // machine cannot run out the code's few looks before the other turn posted.
+    sleep: () =>
+      until(async () => {
+        const record = await store.load('inc-1');
+        return record === undefined || !isClaim(record);
+      }, "the other turn's claim to become a message").then(() => undefined),
   };
 }
 

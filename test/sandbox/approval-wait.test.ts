@@ -7,7 +7,7 @@ import {
   KERNEL_APPROVAL_PROBE_MODULE,
   PROBE_APPROVAL_SECONDS,
   PROBE_DECISION,
-} from '../../statemachines/approval-probe.ts';
+} from '../fixtures/approval-probe.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 import { sandboxDriver } from '../support/sandbox-driver.ts';
 import { eventually } from '../support/sandbox-http.ts';

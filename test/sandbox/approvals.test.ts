@@ -79,9 +79,9 @@ async function escalationTsOf(bug: string, count = 1): Promise<string[]> {
 }
 
 const slaOf = async (bug: string) => {
-  const list = (await fetch(`${h.sandbox.url}/sandbox/executions`).then((r) => r.json())) as {
-    executions: { name: string; stateMachine: string; status: string }[];
-  };
+  const list = await h.driver.api<{ executions: { name: string; stateMachine: string; status: string }[] }>(
+    '/sandbox/executions',
+  );
   return list.executions.filter((e) => e.name.startsWith(bug) && e.stateMachine.startsWith('SlaTracking'));
 };
 

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../local/sandbox-options.ts';
+import { eventually } from '../support/eventually.ts';
+import { workerSandbox } from '../support/sandbox.ts';
+import { type SlackMessage as Message, sandboxDriver } from '../support/sandbox-driver.ts';
 import {
   lastUserText,
   type ModelReply,
@@ -6,11 +10,7 @@ import {
   startScriptedModel,
   text,
   toolUse,
-} from '../../local/model/scripted-model.ts';
-import type { Sandbox } from '../../local/sandbox-options.ts';
-import { eventually } from '../support/eventually.ts';
-import { workerSandbox } from '../support/sandbox.ts';
-import { type SlackMessage as Message, sandboxDriver } from '../support/sandbox-driver.ts';
+} from '../support/scripted-model.ts';
 import { bugIdFor, CHANNELS, findings, REPORTER, submits } from './bug-harness.ts';
 
 /**

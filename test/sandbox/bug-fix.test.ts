@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
+import { eventually } from '../support/eventually.ts';
 import {
   lastToolResults,
   type RecordedModelRequest,
   submit,
   toolResultText,
   toolUse,
-} from '../../local/model/scripted-model.ts';
-import { eventually } from '../support/eventually.ts';
+} from '../support/scripted-model.ts';
 import {
   type BugHarness,
   bugIdFor,

@@ -3,16 +3,6 @@ import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { promptLines } from '../../local/model/demo-text.ts';
-import {
-  lastToolResults,
-  lastUserText,
-  type ModelReply,
-  type RecordedModelRequest,
-  startScriptedModel,
-  submit,
-  toolResultText,
-  toolUse,
-} from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { slackRetryPacing } from '../../local/sandbox-pacing.ts';
 import type { ManualClock } from '../../local/stepfunctions/clock.ts';
@@ -24,6 +14,16 @@ import {
   type SandboxDriver,
   sandboxDriver,
 } from '../support/sandbox-driver.ts';
+import {
+  lastToolResults,
+  lastUserText,
+  type ModelReply,
+  type RecordedModelRequest,
+  startScriptedModel,
+  submit,
+  toolResultText,
+  toolUse,
+} from '../support/scripted-model.ts';
 
 /**
  * A sandbox running the production workflows with a scripted model behind the real
@@ -296,9 +296,9 @@ export async function passSlaDeadline(
     ).length > level;
   await h.eventually(
     async () => {
-      const list = (await fetch(`${h.sandbox.url}/sandbox/executions`).then((r) => r.json())) as {
-        executions: { name: string; stateMachine: string }[];
-      };
+      const list = await h.driver.api<{ executions: { name: string; stateMachine: string }[] }>(
+        '/sandbox/executions',
+      );
       const child = list.executions.find(
         (e) => e.name.startsWith(bugId) && e.stateMachine.startsWith('SlaTracking'),
       );

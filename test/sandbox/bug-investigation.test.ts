@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpError, lastUserText, malformed } from '../../local/model/scripted-model.ts';
+import { httpError, lastUserText, malformed } from '../support/scripted-model.ts';
 import {
   ask,
   type BugHarness,
@@ -372,8 +372,8 @@ describe('bug investigation in the sandbox', () => {
     const post = escalation.find((m) => JSON.stringify(m).includes(bug));
     expect(post?.text).toContain('<!subteam^S_ONCALL>');
     expect(JSON.stringify(post)).toMatch(/invalid JSON|Malformed/i);
-    const executions = await fetch(`${h.sandbox.url}/sandbox/executions`).then(
-      (r) => r.json() as Promise<{ executions: { name: string; stateMachine: string }[] }>,
+    const executions = await h.driver.api<{ executions: { name: string; stateMachine: string }[] }>(
+      '/sandbox/executions',
     );
     expect(
       executions.executions.some((e) => e.stateMachine.startsWith('SlaTracking') && e.name.startsWith(bug)),

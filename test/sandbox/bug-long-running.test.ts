@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastUserText } from '../../local/model/scripted-model.ts';
+import { lastUserText } from '../support/scripted-model.ts';
 import {
   type BugHarness,
   type BugResult,
@@ -182,9 +182,8 @@ describe('long-running bug conversations', () => {
     await passSlaDeadline(h, bug, 200 * 60);
     const children = await h.eventually(
       () =>
-        fetch(`${h.sandbox.url}/sandbox/executions`).then(
-          (r) =>
-            r.json() as Promise<{ executions: { name: string; stateMachine: string; status: string }[] }>,
+        h.driver.api<{ executions: { name: string; stateMachine: string; status: string }[] }>(
+          '/sandbox/executions',
         ),
       (list) =>
         list.executions.some(

@@ -1,5 +1,5 @@
-import { submit } from '../../local/model/scripted-model.ts';
 import { deletedMessages } from '../../local/slack/delete.ts';
+import { submit } from '../support/scripted-model.ts';
 import {
   ask,
   type BugHarness,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoFeedbackStore } from '../../lambdas/feedback/adapters/dynamo-feedback-store.ts';
-import { startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
 import { eventually } from '../support/eventually.ts';
 import { sandboxDriver } from '../support/sandbox-driver.ts';
+import { startScriptedModel, text } from '../support/scripted-model.ts';
 
 /**
  * Feedback on a channel answer in the sandbox: the answer carries the feedback buttons naming

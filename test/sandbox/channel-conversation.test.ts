@@ -5,11 +5,11 @@ import type { Ledger } from '../../lambdas/kernel/model.ts';
 import { DynamoChannelStore } from '../../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
 import { channelConversationId } from '../../lambdas/workflows/channel-conversations/model.ts';
 import { NO_ANSWER_APOLOGY } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
-import { httpError, lastUserText, startScriptedModel, text } from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 import { type SlackMessage as Message, sandboxDriver } from '../support/sandbox-driver.ts';
+import { httpError, lastUserText, startScriptedModel, text } from '../support/scripted-model.ts';
 
 /**
  * The integration tests in the sandbox: the Router records the channel's messages and

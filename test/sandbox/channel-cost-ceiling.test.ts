@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { utcDay } from '../../lambdas/agents/pricing.ts';
 import { budgetSpentText } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
-import { startScriptedModel, text, withUsage } from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 import { type SlackMessage as Message, sandboxDriver } from '../support/sandbox-driver.ts';
+import { startScriptedModel, text, withUsage } from '../support/scripted-model.ts';
 
 /**
  * channel conversations, in the sandbox: the ChannelResponder's model call

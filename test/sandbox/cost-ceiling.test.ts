@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { utcDay } from '../../lambdas/agents/pricing.ts';
-import { submit, withUsage } from '../../local/model/scripted-model.ts';
+import { submit, withUsage } from '../support/scripted-model.ts';
 import { type BugHarness, bugIdFor, CHANNELS, findings, REPORTER, startBugHarness } from './bug-harness.ts';
 
 /**
@@ -78,9 +78,9 @@ describe('the daily cost ceiling in the sandbox', () => {
     // What the console's ledger shows.
     const ledgerOf = async (id: string) =>
       (
-        (await (await fetch(`${h.sandbox.url}/sandbox/conversations/${id}`)).json()) as {
-          conversation: { ledger: { costMicroUsd?: number } };
-        }
+        await h.driver.api<{ conversation: { ledger: { costMicroUsd?: number } } }>(
+          `/sandbox/conversations/${id}`,
+        )
       ).conversation.ledger;
     expect((await ledgerOf(firstBug)).costMicroUsd).toBe(602_000);
     expect((await ledgerOf(secondBug)).costMicroUsd).toBe(0);

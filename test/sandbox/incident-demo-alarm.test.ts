@@ -38,9 +38,7 @@ describe('an alarm-started incident investigation with the offline demo model', 
     const listed = await h.eventually(
       async () =>
         (
-          (await (await fetch(`${h.sandbox.url}/sandbox/conversations`)).json()) as {
-            conversations: { id: string; workflow: string }[];
-          }
+          await h.driver.api<{ conversations: { id: string; workflow: string }[] }>('/sandbox/conversations')
         ).conversations.filter((c) => c.workflow === 'incident_investigation'),
       (list) => list.length === 1,
       'the alarm to start an incident',

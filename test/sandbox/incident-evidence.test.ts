@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DynamoEvidenceLedger } from '../../lambdas/workflows/incident-investigation/telemetry/dynamo-evidence-ledger.ts';
 import type { StoredEvaluation } from '../../lambdas/workflows/incident-investigation/tree.ts';
-import type { RecordedModelRequest } from '../../local/model/scripted-model.ts';
+import type { RecordedModelRequest } from '../support/scripted-model.ts';
 import {
   answer,
   evaluation,

@@ -3,14 +3,6 @@ import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { DynamoIncidentStore } from '../../lambdas/workflows/incident-investigation/adapters/dynamo-incident-store.ts';
-import {
-  lastToolResults,
-  type ModelReply,
-  type RecordedModelRequest,
-  startScriptedModel,
-  toolResultText,
-  toolUse,
-} from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { until } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
@@ -19,6 +11,14 @@ import {
   type SandboxDriver,
   sandboxDriver,
 } from '../support/sandbox-driver.ts';
+import {
+  lastToolResults,
+  type ModelReply,
+  type RecordedModelRequest,
+  startScriptedModel,
+  toolResultText,
+  toolUse,
+} from '../support/scripted-model.ts';
 import { promptOfTurn } from './bug-harness.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedModelRequest } from '../../local/model/scripted-model.ts';
 import { EVENTBRIDGE_PATH } from '../../local/sandbox-options.ts';
 import { alarmStateChange } from '../ingress/webhooks.ts';
+import type { RecordedModelRequest } from '../support/scripted-model.ts';
 import { promptOfTurn } from './bug-harness.ts';
 import {
   answer,
@@ -84,9 +84,7 @@ describe('an incident investigation without evidence', () => {
     const listed = await h.eventually(
       async () =>
         (
-          (await (await fetch(`${h.sandbox.url}/sandbox/conversations`)).json()) as {
-            conversations: { id: string; workflow: string }[];
-          }
+          await h.driver.api<{ conversations: { id: string; workflow: string }[] }>('/sandbox/conversations')
         ).conversations.filter(
           (c) => c.workflow === 'incident_investigation' && c.id.includes('alert-cloudwatch'),
         ),

@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredEvaluation } from '../../lambdas/workflows/incident-investigation/tree.ts';
 import { PLANTED_INSTRUCTION } from '../../local/mcp/inventory-server.ts';
 import { SANDBOX_MCP_ORIGIN, SANDBOX_MCP_PATH } from '../../local/mcp/sandbox-mcp.ts';
-import {
-  lastToolResults,
-  type RecordedModelRequest,
-  toolResultText,
-} from '../../local/model/scripted-model.ts';
+import { lastToolResults, type RecordedModelRequest, toolResultText } from '../support/scripted-model.ts';
 import { promptOfTurn } from './bug-harness.ts';
 import {
   APPROVER,

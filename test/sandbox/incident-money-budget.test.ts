@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RecordedModelRequest, withUsage } from '../../local/model/scripted-model.ts';
+import { type RecordedModelRequest, withUsage } from '../support/scripted-model.ts';
 import { promptOfTurn } from './bug-harness.ts';
 import {
   answer,
@@ -48,9 +48,9 @@ describe('the money budget', () => {
       'The rounds ended because the cost budget (money spent on the model) was spent (tokens used 100000 of 10000000, cost $1.00 of $0.50)',
     );
     // The stored metrics reach the console's ledger through the sandbox's conversation detail.
-    const detail = (await (await fetch(`${h.sandbox.url}/sandbox/conversations/${id}`)).json()) as {
-      conversation: { workflowMetrics?: Record<string, unknown> };
-    };
+    const detail = await h.driver.api<{ conversation: { workflowMetrics?: Record<string, unknown> } }>(
+      `/sandbox/conversations/${id}`,
+    );
     expect(detail.conversation.workflowMetrics).toMatchObject({
       rounds: 1,
       hypothesesFormed: 3,

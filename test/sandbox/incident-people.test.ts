@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedModelRequest } from '../../local/model/scripted-model.ts';
+import type { RecordedModelRequest } from '../support/scripted-model.ts';
 import { promptOfTurn } from './bug-harness.ts';
 import {
   answer,

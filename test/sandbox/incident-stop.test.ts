@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelReply, RecordedModelRequest } from '../../local/model/scripted-model.ts';
+import type { ModelReply, RecordedModelRequest } from '../support/scripted-model.ts';
 import {
   answer,
   evaluation,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { utcDay } from '../../lambdas/agents/pricing.ts';
-import { text, toolUse, withUsage } from '../../local/model/scripted-model.ts';
+import { text, toolUse, withUsage } from '../support/scripted-model.ts';
 import {
   finished,
   INCIDENTS,

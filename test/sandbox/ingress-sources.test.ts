@@ -254,8 +254,7 @@ describe('a reply after the conversation ended', () => {
 const postSlack = (user: string, text: string, threadTs?: string) => driver.post(PROBE, user, text, threadTs);
 
 async function listConversations(): Promise<{ id: string }[]> {
-  const response = await fetch(`${sandbox.url}/sandbox/conversations`);
-  return ((await response.json()) as { conversations: { id: string }[] }).conversations;
+  return (await driver.api<{ conversations: { id: string }[] }>('/sandbox/conversations')).conversations;
 }
 
 function pagerdutyInit(body: string, secret: string): RequestInit {

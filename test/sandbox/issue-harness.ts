@@ -3,12 +3,6 @@ import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { DynamoIssueStateStore } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
-import {
-  type ModelReply,
-  type RecordedModelRequest,
-  startScriptedModel,
-  toolUse,
-} from '../../local/model/scripted-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { buildMemoOption } from '../support/build-memo.ts';
 import { eventually, until } from '../support/eventually.ts';
@@ -18,6 +12,12 @@ import {
   type SandboxDriver,
   sandboxDriver,
 } from '../support/sandbox-driver.ts';
+import {
+  type ModelReply,
+  type RecordedModelRequest,
+  startScriptedModel,
+  toolUse,
+} from '../support/scripted-model.ts';
 
 /**
  * A sandbox running the issue pipeline on `demo/webshop` with a scripted model: each pipeline

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
-import { toolUse } from '../../local/model/scripted-model.ts';
+import { toolUse } from '../support/scripted-model.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,

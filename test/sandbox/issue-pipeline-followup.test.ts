@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolUse, withUsage } from '../../local/model/scripted-model.ts';
+import { toolUse, withUsage } from '../support/scripted-model.ts';
 import { type IssueHarness, pipelineIdFor, REPO, startIssueHarness } from './issue-harness.ts';
 import { expectFailedWithRefusal, KEY_REJECTED_ANSWER } from './model-refusal.ts';
 
@@ -32,12 +32,7 @@ describe('the issue pipeline follow-ups in the sandbox', () => {
     const issue = await h.openIssue('Totals off by two cents', 'Rounding is wrong at checkout.');
     const id = pipelineIdFor(issue);
     const execution = await h.waitFor(
-      async () =>
-        (await (await fetch(`${h.sandbox.url}/sandbox/executions/${id}`)).json()) as {
-          status?: string;
-          error?: string;
-          cause?: string;
-        },
+      () => h.driver.api<{ status?: string; error?: string; cause?: string }>(`/sandbox/executions/${id}`),
       (e) => e.status !== undefined && e.status !== 'RUNNING',
       `${id} to end`,
     );

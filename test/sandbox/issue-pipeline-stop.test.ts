@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOP_ACTION_ID } from '../../lambdas/kernel/stop.ts';
-import type { ModelReply } from '../../local/model/scripted-model.ts';
-import { toolUse } from '../../local/model/scripted-model.ts';
+import type { ModelReply } from '../support/scripted-model.ts';
+import { toolUse } from '../support/scripted-model.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
-import { lastToolResults, toolResultText, toolUse, withUsage } from '../../local/model/scripted-model.ts';
+import { lastToolResults, toolResultText, toolUse, withUsage } from '../support/scripted-model.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,
@@ -126,8 +126,9 @@ describe('the issue pipeline in the sandbox', () => {
     );
     expect(state.pipeline.status).toBe('completed');
     // The console reads the same document beside the conversation's ledger.
-    const detail = await fetch(`${h.sandbox.url}/sandbox/conversations/${encodeURIComponent(id)}`);
-    const { conversation } = (await detail.json()) as { conversation: { workflowDocument?: unknown } };
+    const { conversation } = await h.driver.api<{ conversation: { workflowDocument?: unknown } }>(
+      `/sandbox/conversations/${encodeURIComponent(id)}`,
+    );
     expect(conversation.workflowDocument).toEqual(state);
     const pull = await pullOf(id);
     expect(pull?.draft).toBe(true);

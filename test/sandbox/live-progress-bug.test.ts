@@ -1,9 +1,9 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
-import { toolUse } from '../../local/model/scripted-model.ts';
 import { deletedMessages } from '../../local/slack/delete.ts';
 import { fakeStreams } from '../../local/slack/streams.ts';
+import { toolUse } from '../support/scripted-model.ts';
 import {
   ask,
   type BugHarness,

@@ -1,7 +1,7 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import { toolUse } from '../../local/model/scripted-model.ts';
 import { fakeStreams } from '../../local/slack/streams.ts';
+import { toolUse } from '../support/scripted-model.ts';
 import {
   answer,
   evaluation,

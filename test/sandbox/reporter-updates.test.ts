@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { submit, withUsage } from '../../local/model/scripted-model.ts';
+import { submit, withUsage } from '../support/scripted-model.ts';
 import {
   type BugHarness,
   type BugResult,

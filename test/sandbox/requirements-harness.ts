@@ -3,7 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import { submit } from '../../local/model/scripted-model.ts';
+import { submit } from '../support/scripted-model.ts';
 import { type BugHarness, type HarnessOptions, startBugHarness } from './bug-harness.ts';
 
 /**

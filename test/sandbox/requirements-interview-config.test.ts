@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { submit } from '../../local/model/scripted-model.ts';
+import { submit } from '../support/scripted-model.ts';
 import { promptOfTurn } from './bug-harness.ts';
 import {
   ANALYSIS,

@@ -6,7 +6,7 @@ import {
   type RecordedModelRequest,
   submit,
   toolResultText,
-} from '../../local/model/scripted-model.ts';
+} from '../support/scripted-model.ts';
 import { promptOfTurn, type Step } from './bug-harness.ts';
 import {
   ANALYSIS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withUsage } from '../../local/model/scripted-model.ts';
+import { withUsage } from '../support/scripted-model.ts';
 import { expectFailedWithRefusal, refusedSentence } from './model-refusal.ts';
 import {
   assess,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoOutbox } from '../../lambdas/adapters/dynamo-outbox.ts';
 import { eventually } from '../support/eventually.ts';
 import {
   type BugHarness,
@@ -84,12 +85,38 @@ describe('a Slack outage longer than the retries', () => {
     expect(link?.text).toContain(`thread=${findingsPosts[0]?.ts}`);
     expect(reporterThread.filter((m) => m.text.includes('posted what I found'))).toHaveLength(1);
 
-    // Still one of each a while later: the sweep does not post them again.
-    // A fixed pause: three sweep periods (one a second) that must post nothing; a sweep leaves no trace to wait for.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Still one of each after a later sweep went over the conversation's outbox: the sweep does
+    // not post them again. A sweep that finds nothing to post leaves no trace, so a probe post
+    // is kept behind the findings; the sweep walks a conversation's kept posts in order, so the
+    // one that posts the probe went over the findings first and would have posted them again.
+    const findingsTs = findingsPosts[0]?.ts ?? '';
+    const outbox = new DynamoOutbox({ client: h.sandbox.dynamodb, tableName: h.sandbox.tableName });
+    await keepProbe(outbox, bug, findingsTs);
+    await h.eventually(
+      () => h.messages(CHANNELS.summaries, findingsTs),
+      (thread) => thread.some((m) => m.bot && m.text.includes(PROBE)),
+      'a later sweep to post the probe kept behind the findings',
+    );
+    expect(await outbox.waiting(bug)).toEqual([]);
     expect(
       (await h.messages(CHANNELS.summaries)).filter((m) => m.bot && m.text.includes(SUMMARY)),
     ).toHaveLength(1);
     expect((await h.execution(bug)).status).toBe('RUNNING');
   }, 300_000);
 });
+
+const PROBE = 'A probe kept behind the findings.';
+
+/** Keeps a post of the conversation in its outbox, as SlackPost keeps one through an outage. */
+async function keepProbe(outbox: DynamoOutbox, conversationId: string, threadTs: string): Promise<void> {
+  const key = 'outage-test-probe';
+  const now = new Date().toISOString();
+  await outbox.keep({
+    conversationId,
+    seq: `${now}#${key}`,
+    input: { conversationId, channel: CHANNELS.summaries, threadTs, text: PROBE, idempotencyKey: key },
+    // The stand-in answer the workflow would have got (no later post names it here).
+    placeholder: { channel: CHANNELS.summaries, ts: `stand-in-${key}`, threadTs },
+    since: now,
+  });
+}

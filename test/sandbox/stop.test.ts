@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOP_ACTION_ID } from '../../lambdas/kernel/stop.ts';
-import { submit } from '../../local/model/scripted-model.ts';
 import { fakeStreams } from '../../local/slack/streams.ts';
+import { submit } from '../support/scripted-model.ts';
 import {
   ask,
   type BugHarness,

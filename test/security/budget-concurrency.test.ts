@@ -3,7 +3,6 @@ import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { DEFAULT_MODEL_PRICES, utcDay } from '../../lambdas/agents/pricing.ts';
 import { worstCaseOf } from '../../lambdas/agents/reservations.ts';
 import { DynamoEvidenceLedger } from '../../lambdas/workflows/incident-investigation/telemetry/dynamo-evidence-ledger.ts';
-import { submit, withUsage } from '../../local/model/scripted-model.ts';
 import {
   type BugHarness,
   bugIdFor,
@@ -13,6 +12,7 @@ import {
   startBugHarness,
 } from '../sandbox/bug-harness.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { submit, withUsage } from '../support/scripted-model.ts';
 
 /**
  * The attack: eight bug reports at once against a small daily ceiling. When the ceiling was
@@ -44,13 +44,28 @@ describe('eight conversations racing for a small daily ceiling', () => {
         h.post(CHANNELS.reports, REPORTER, `checkout fails, case ${i}`),
       ),
     );
+    /** How many of the reports' turns reached the model or were told they were refused. */
+    const turnsDecided = async () => {
+      const decided = await Promise.all(
+        reports.map(
+          async (ts) =>
+            h.requestsOf(bugIdFor(ts)).length > 0 ||
+            (await botTexts(ts)).some((t) => t.startsWith(':warning:')),
+        ),
+      );
+      return decided.filter(Boolean).length;
+    };
     for (const ts of reports) {
       h.script(bugIdFor(ts), [
-        // Each call is slow, so the eight turns are in flight together; it bills 2,000 in and
-        // 8,000 out ($0.084), within its worst case (max_tokens 8,192).
+        // Each call lasts until every turn reached the model or was refused, so the eight turns
+        // are in flight together; it bills 2,000 in and 8,000 out ($0.084), within its worst
+        // case (max_tokens 8,192).
         async () => {
-          // The call's duration: no event tells that all eight turns reached the model or were refused.
-          await new Promise((resolve) => setTimeout(resolve, 400));
+          await h.eventually(
+            turnsDecided,
+            (decided) => decided === REPORTS,
+            'every turn to reach the model or be refused',
+          );
           return withUsage(submit(findings('The payment client times out.')), {
             input_tokens: 2_000,
             output_tokens: 8_000,

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
-import { lastToolResults, submit, toolResultText, toolUse } from '../../local/model/scripted-model.ts';
 import {
   type BugHarness,
   bugIdFor,
@@ -15,6 +14,7 @@ import {
   startBugHarness,
 } from '../sandbox/bug-harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { lastToolResults, submit, toolResultText, toolUse } from '../support/scripted-model.ts';
 import { REPO } from './support.ts';
 
 /**

@@ -2,7 +2,6 @@ import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bugWorkBranch } from '../../lambdas/workflows/bug-investigation/fix/work-branch.ts';
 import { promptLines } from '../../local/model/demo-text.ts';
-import { type ModelReply, type RecordedModelRequest, submit } from '../../local/model/scripted-model.ts';
 import {
   type BugHarness,
   CHANNELS,
@@ -16,6 +15,7 @@ import {
   startBugHarness,
 } from '../sandbox/bug-harness.ts';
 import { REPO } from '../sandbox/issue-harness.ts';
+import { type ModelReply, type RecordedModelRequest, submit } from '../support/scripted-model.ts';
 
 /**
  * Attacks on fix authority, replayed through the sandbox with a scripted model that is fooled
@@ -83,16 +83,12 @@ describe('the bug fixer starts only from a developer', () => {
   }
 
   async function press(user: string, ts: string, button: Button): Promise<void> {
-    const response = await fetch(`${h.sandbox.url}/sandbox/slack/action`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        channel: CHANNELS.summaries,
-        user,
-        message_ts: ts,
-        action_id: button.action_id,
-        value: button.value,
-      }),
+    const response = await h.driver.press({
+      channel: CHANNELS.summaries,
+      user,
+      messageTs: ts,
+      actionId: button.action_id,
+      value: button.value,
     });
     expect(response.status).toBe(200);
   }

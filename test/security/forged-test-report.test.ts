@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWN_REPORT_PREFIX } from '../../lambdas/workflows/issue-pipeline/report-excuse.ts';
-import { lastToolResults, toolResultText, toolUse } from '../../local/model/scripted-model.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,
@@ -11,6 +10,7 @@ import {
   submitAs,
   toldInSlackAndOnIssue,
 } from '../sandbox/issue-harness.ts';
+import { lastToolResults, toolResultText, toolUse } from '../support/scripted-model.ts';
 import { press, REPO } from './support.ts';
 
 /**

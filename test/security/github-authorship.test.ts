@@ -1,6 +1,5 @@
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordedModelRequest } from '../../local/model/scripted-model.ts';
 import {
   type IssueHarness,
   pipelineIdFor,
@@ -8,6 +7,7 @@ import {
   startIssueHarness,
   submitAs,
 } from '../sandbox/issue-harness.ts';
+import type { RecordedModelRequest } from '../support/scripted-model.ts';
 import { REPO } from './support.ts';
 
 /**

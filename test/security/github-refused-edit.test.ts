@@ -1,7 +1,6 @@
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoRefusedSources } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-refused-sources.ts';
-import type { RecordedModelRequest } from '../../local/model/scripted-model.ts';
 import {
   type IssueHarness,
   pipelineIdFor,
@@ -9,6 +8,7 @@ import {
   startIssueHarness,
   submitAs,
 } from '../sandbox/issue-harness.ts';
+import type { RecordedModelRequest } from '../support/scripted-model.ts';
 import { REPO } from './support.ts';
 
 /**

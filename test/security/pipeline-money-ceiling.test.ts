@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolUse, withUsage } from '../../local/model/scripted-model.ts';
 import { type IssueHarness, pipelineIdFor, REPO, startIssueHarness } from '../sandbox/issue-harness.ts';
+import { toolUse, withUsage } from '../support/scripted-model.ts';
 
 /**
  * The issue pipeline's money ceiling (`issuePipeline.maxCostUsd`) is reserved against before

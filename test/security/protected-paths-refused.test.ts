@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { protectedGate } from '../../lambdas/changes/gate.ts';
 import { ProtectedPathsSettings, protectedPaths } from '../../lambdas/changes/protected-paths.ts';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
-import { reply, toolUse } from '../../local/model/scripted-model.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,
@@ -10,6 +9,7 @@ import {
   startIssueHarness,
   submitAs,
 } from '../sandbox/issue-harness.ts';
+import { reply, toolUse } from '../support/scripted-model.ts';
 import { REPO } from './support.ts';
 
 /**

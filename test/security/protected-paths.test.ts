@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
-import { toolUse } from '../../local/model/scripted-model.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,
@@ -12,6 +11,7 @@ import {
   toldInSlackAndOnIssue,
 } from '../sandbox/issue-harness.ts';
 import { eventually } from '../support/eventually.ts';
+import { toolUse } from '../support/scripted-model.ts';
 import { commitOnBranch, press, REPO } from './support.ts';
 
 /**

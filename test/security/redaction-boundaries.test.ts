@@ -10,7 +10,6 @@ import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import { TOOL_OUTPUT_LIMIT } from '../../lambdas/agents/tool-results.ts';
 import { PII_CLASSES, RedactionSettings } from '../../lambdas/redaction/index.ts';
 import { RedactingWebClient } from '../../lambdas/slack/redacting-web-client.ts';
-import { lastToolResults, submit, toolResultText, toolUse } from '../../local/model/scripted-model.ts';
 import {
   drained,
   fakeTools,
@@ -22,6 +21,7 @@ import {
 import { everyValue, fakeValues, grouped } from '../redaction/fake-values.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import { startRecordingServer } from '../support/recording-server.ts';
+import { lastToolResults, submit, toolResultText, toolUse } from '../support/scripted-model.ts';
 
 /**
  * Secrets and personal data of every class, seeded where the agents read (a person's message,

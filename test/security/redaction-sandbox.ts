@@ -3,6 +3,11 @@ import { type AttributeValue, ListTablesCommand, ScanCommand } from '@aws-sdk/cl
 import { Octokit } from '@octokit/rest';
 import { PII_CLASSES } from '../../lambdas/redaction/index.ts';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
+import { everyValue, fakeValues, grouped } from '../redaction/fake-values.ts';
+import { evaluation, HYPOTHESES, INCONCLUSIVE, NO_PLAN, TRIAGE } from '../sandbox/incident-harness.ts';
+import { ANALYSIS, assess, PRD } from '../sandbox/requirements-harness.ts';
+import { workerSandbox } from '../support/sandbox.ts';
 import {
   lastToolResults,
   lastUserText,
@@ -13,12 +18,7 @@ import {
   text,
   toolResultText,
   toolUse,
-} from '../../local/model/scripted-model.ts';
-import type { Sandbox } from '../../local/sandbox-options.ts';
-import { everyValue, fakeValues, grouped } from '../redaction/fake-values.ts';
-import { evaluation, HYPOTHESES, INCONCLUSIVE, NO_PLAN, TRIAGE } from '../sandbox/incident-harness.ts';
-import { ANALYSIS, assess, PRD } from '../sandbox/requirements-harness.ts';
-import { workerSandbox } from '../support/sandbox.ts';
+} from '../support/scripted-model.ts';
 import { commitOnBranch, REPO } from './support.ts';
 
 /**

@@ -55,11 +55,7 @@ describe('an edited Slack message is no new act', () => {
     });
 
   async function edit(channel: string, user: string, ts: string, text: string): Promise<Response> {
-    const response = await fetch(`${h.sandbox.url}/sandbox/slack/edit`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ channel, user, ts, text }),
-    });
+    const response = await h.driver.edit(channel, user, ts, text);
     await h.sandbox.idle();
     return response;
   }

@@ -1,5 +1,6 @@
 import type { Octokit } from '@octokit/rest';
 import type { Sandbox } from '../../local/sandbox.ts';
+import { sandboxDriver } from '../support/sandbox-driver.ts';
 
 /** Attack-suite helpers: a press on a bot message's button, and a commit made beside the agents' tools. */
 
@@ -18,10 +19,12 @@ export function buttonsOf(sandbox: Sandbox, channel: string, ts: string): Button
 export async function press(sandbox: Sandbox, channel: string, user: string, ts: string, decision: string) {
   const button = buttonsOf(sandbox, channel, ts).find((b) => b.value.includes(decision));
   if (button === undefined) throw new Error(`no ${decision} button on ${ts}`);
-  const response = await fetch(`${sandbox.url}/sandbox/slack/action`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ channel, user, message_ts: ts, action_id: button.action_id, value: button.value }),
+  const response = await sandboxDriver(() => sandbox).press({
+    channel,
+    user,
+    messageTs: ts,
+    actionId: button.action_id,
+    value: button.value,
   });
   if (!response.ok) throw new Error(`the press answered ${response.status}`);
 }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promptLines } from '../../local/model/demo-text.ts';
-import { lastUserText, type RecordedModelRequest } from '../../local/model/scripted-model.ts';
 import {
   type IssueHarness,
   pipelineIdFor,
@@ -8,6 +7,7 @@ import {
   startIssueHarness,
   submitAs,
 } from '../sandbox/issue-harness.ts';
+import { lastUserText, type RecordedModelRequest } from '../support/scripted-model.ts';
 
 /**
  * Attack: a GitHub user without write access reached the issue pipeline's prompts as an

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PEOPLE_TEXT_RULES } from '../../lambdas/kernel/people-text.ts';
 import { promptLines } from '../../local/model/demo-text.ts';
-import { type RecordedModelRequest, submit } from '../../local/model/scripted-model.ts';
 import {
   type BugHarness,
   bugIdFor,
@@ -14,6 +13,7 @@ import {
   startBugHarness,
   turn,
 } from '../sandbox/bug-harness.ts';
+import { type RecordedModelRequest, submit } from '../support/scripted-model.ts';
 
 /**
  * Attacks through people's text, replayed through the sandbox with a scripted model: a Slack

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toolUse } from '../../local/model/scripted-model.ts';
+import { toolUse } from '../support/scripted-model.ts';
 import { fixAttackSuite } from './fix-attack.ts';
 
 /**

@@ -5,8 +5,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ENTRY_METADATA_KEY } from '../../infra/constructs/kernel-function.ts';
-import { KERNEL_APPROVAL_PROBE_MODULE } from '../../statemachines/approval-probe.ts';
 import { AWS_COMMON_ERRORS, INTEGRATION_ERRORS } from '../../statemachines/error-names.ts';
+import { KERNEL_APPROVAL_PROBE_MODULE } from '../fixtures/approval-probe.ts';
 import {
   type AslState,
   allStates,

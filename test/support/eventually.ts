@@ -83,7 +83,8 @@ export function until(
   return eventually(condition, (value) => value, what, options);
 }
 
-export function pause(ms: number): Promise<void> {
+/** The pause between two probes; not exported: a test waits for its condition, never a fixed time. */
+function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 

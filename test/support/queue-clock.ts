@@ -1,6 +1,6 @@
 import type { EventSource } from '../../local/sqs/event-source.ts';
 import type { SqsQueueService } from '../../local/sqs/queue-service.ts';
-import { pause, until } from './eventually.ts';
+import { until } from './eventually.ts';
 
 /**
  * A queue clock that stands still unless the test moves it, for tests of an event source with a
@@ -22,8 +22,10 @@ export function standingQueueClock(visibilityTimeoutMs = 1_000) {
       };
       for (;;) {
         await until(quiet, 'the running batches to end');
-        // Twice, a poll apart: a batch just received has started running by then.
-        await pause(25);
+        // Twice, a turn of the event loop apart: the queue service answers a receive in this
+        // process through promises alone, so a poller that has just received a batch has counted
+        // it as running by the next turn (a message in flight is then a failed one's).
+        await new Promise<void>((resolve) => setImmediate(resolve));
         if (!quiet()) continue;
         if (sqs.counts(queueUrl).inFlight === 0) return;
         moved += visibilityTimeoutMs;

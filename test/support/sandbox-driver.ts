@@ -6,10 +6,11 @@ import { sandboxApi } from './sandbox-http.ts';
 
 /**
  * The one way tests act in a running sandbox as Slack's people do, and read what it did: a
- * message posted (top-level or in a thread, mentioning the bot or not), a slash command and a
- * raw event delivered to the ingress signed exactly as Slack signs them, a button pressed and a
- * modal submitted (the sandbox's doors build Slack's `block_actions` and `view_submission`
- * payloads and sign them), a channel or a thread read, and a wait for what should follow.
+ * message posted (top-level or in a thread, mentioning the bot or not) or edited by its author,
+ * a slash command and a raw event delivered to the ingress signed exactly as Slack signs them, a
+ * button pressed and a modal submitted (the sandbox's doors build Slack's `message_changed`,
+ * `block_actions` and `view_submission` payloads and sign them), a channel or a thread read,
+ * and a wait for what should follow.
  *
  * Workflow harnesses keep only their workflow's script (what to post, what to wait for) and
  * leave the moves to this driver.
@@ -50,6 +51,12 @@ export interface SandboxDriver {
    * is given (`x-slack-retry-num`, reason `http_timeout`); the ingress's answer.
    */
   event(body: unknown, retry?: number): Promise<Response>;
+  /**
+   * `user` edits their message `ts` to `text`: the ingress gets Slack's `message_changed` (and
+   * the `app_mention` again when the text mentions the bot), signed; the door's answer (403 when
+   * `user` is not the author), once the ingress answered the events.
+   */
+  edit(channel: string, user: string, ts: string, text: string): Promise<Response>;
   /** Presses a button: a signed `block_actions` for the message's button; the door's answer (502 if the ingress refused it). */
   press(button: ButtonPress): Promise<Response>;
   /**
@@ -117,6 +124,7 @@ export function sandboxDriver(
         },
       });
     },
+    edit: (channel, user, ts, text) => door('/sandbox/slack/edit', { channel, user, ts, text }),
     press: ({ channel, user, messageTs, actionId, value, blockId }) =>
       door('/sandbox/slack/action', {
         channel,

@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import type { ReusableSandbox } from '../../local/sandbox.ts';
 import type { Sandbox, SandboxOptions } from '../../local/sandbox-options.ts';
-import { sandboxReuseKey } from '../../local/sandbox-reuse-key.ts';
+import { sandboxReuseKey } from './sandbox-reuse-key.ts';
 
 /**
  * The way tests get a sandbox. Sandbox test files run in the `sandbox` project of
@@ -11,7 +11,7 @@ import { sandboxReuseKey } from '../../local/sandbox-reuse-key.ts';
  * (docs/testing.md, "One sandbox for many files"):
  *
  * - `workerSandbox(options)` gives the file its sandbox. When an earlier file of this worker
- *   used one with the same options (the same key, local/sandbox-reuse-key.ts), that one serves
+ *   used one with the same options (the same key, ./sandbox-reuse-key.ts), that one serves
  *   again with a fresh world: new tables, queues, fake Slack, GitHub, telemetry and model faults,
  *   no execution, build or task token of the last file, and the Lambda handlers loaded anew.
  *   Otherwise a new sandbox starts. Either way the worker's module registry first forgets the

@@ -8,9 +8,9 @@ import {
   ToolFailedError,
   UnknownToolError,
 } from '../../lambdas/tools/errors.ts';
-import { type LambdaApiServer, listenLambdaApi } from '../../local/lambda/api.ts';
 import { LambdaFunctionNotFoundError } from '../../local/lambda/errors.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { type LambdaApiServer, listenLambdaApi } from '../support/lambda-api-server.ts';
 
 // AgentTurn's view of its tools: the real SDK, configured from the environment as in the
 // sandbox (AWS_ENDPOINT_URL_LAMBDA, TOOL_FUNCTIONS), through the Invoke emulator into the

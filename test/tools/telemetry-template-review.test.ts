@@ -21,6 +21,9 @@ import type { TelemetryDeps } from '../../lambdas/workflows/incident-investigati
 import { TELEMETRY_ENV } from '../../lambdas/workflows/incident-investigation/telemetry/environment.ts';
 import { runTelemetryTool } from '../../lambdas/workflows/incident-investigation/telemetry/run-telemetry-tool.ts';
 import { modelTemplateReview } from '../../lambdas/workflows/incident-investigation/telemetry/template-advisor.ts';
+import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
+import { bugConversation } from '../support/conversations.ts';
+import { until } from '../support/eventually.ts';
 import {
   httpError,
   type ModelReply,
@@ -28,10 +31,7 @@ import {
   startScriptedModel,
   text,
   withUsage,
-} from '../../local/model/scripted-model.ts';
-import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
-import { bugConversation } from '../support/conversations.ts';
-import { until } from '../support/eventually.ts';
+} from '../support/scripted-model.ts';
 import { NOW, startTelemetryHarness, type TelemetryHarness } from './telemetry-harness.ts';
 
 const SERVICE = { name: 'ledger-sync', logGroups: ['/test/ledger-sync'] };

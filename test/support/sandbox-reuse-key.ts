@@ -1,7 +1,7 @@
-import type { SandboxOptions } from './sandbox-options.ts';
+import type { SandboxOptions } from '../../local/sandbox-options.ts';
 
 /**
- * The key under which a reusable sandbox (sandbox.ts `startReusableSandbox`) may serve another
+ * The key under which a reusable sandbox (local/sandbox.ts `startReusableSandbox`) may serve another
  * user: two option sets with the same key get the same template, environment and emulator
  * settings. Only what a fresh world sets anew may differ: the port when a free one is asked
  * for (0), and the model server the model front forwards to (`env.ANTHROPIC_BASE_URL`; whether

@@ -1,19 +1,22 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  MessageCreateParamsNonStreaming,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
 import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
-import { noteActivity } from '../activity.ts';
-import { keepIdleConnections } from '../http-server.ts';
-import { readBody } from '../read-body.ts';
+import { noteActivity } from '../../local/activity.ts';
+import { keepIdleConnections } from '../../local/http-server.ts';
 import {
+  blocksOf,
   errorTypeFor,
   isMessagesCall,
   type MessageReply,
   type ModelReply,
   parseMessagesRequest,
   sendReply,
-  type UsageCounts,
-} from './messages-wire.ts';
+} from '../../local/model/messages-wire.ts';
+import { readBody } from '../../local/read-body.ts';
 
 /**
  * A scripted fake of the Anthropic Messages API for tests: each `POST /v1/messages` gets the
@@ -23,8 +26,8 @@ import {
  * is answered HTTP 500 with the reason and `x-should-retry: false`, and recorded in `failures`.
  */
 
-export type { ModelReply } from './messages-wire.ts';
-export { lastToolResults, lastUserText, systemText, toolResultText } from './messages-wire.ts';
+export type { ModelReply } from '../../local/model/messages-wire.ts';
+export { systemText, toolResultText } from '../../local/model/messages-wire.ts';
 
 export interface RecordedModelRequest {
   /** 0-based position among the requests this server received. */
@@ -90,7 +93,7 @@ export function reply(...parts: MessageReply[]): MessageReply {
 }
 
 /** The same reply with the given token usage. */
-export function withUsage(message: MessageReply, usage: Partial<UsageCounts>): MessageReply {
+export function withUsage(message: MessageReply, usage: NonNullable<MessageReply['usage']>): MessageReply {
   return { ...message, usage };
 }
 
@@ -210,4 +213,18 @@ export async function startScriptedModel(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   });
+}
+
+/** The text blocks of the request's last message (for a new turn: its prompt). */
+export function lastUserText(request: MessageCreateParamsNonStreaming): string {
+  return blocksOf(request.messages.at(-1))
+    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+    .join('\n');
+}
+
+/** The tool results the request's last message carries. */
+export function lastToolResults(request: MessageCreateParamsNonStreaming): ToolResultBlockParam[] {
+  return blocksOf(request.messages.at(-1)).filter(
+    (block): block is ToolResultBlockParam => block.type === 'tool_result',
+  );
 }

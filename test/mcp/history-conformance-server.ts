@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveHistoryMcp } from '../../lambdas/history-mcp/function-url.ts';
 import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
-import { DEFAULT_REDACTION } from '../../lambdas/redaction/index.ts';
-import { readBody } from '../read-body.ts';
-import { serveFunctionUrl } from '../sandbox-resources.ts';
-import { LOCAL_ACCOUNT } from '../template.ts';
+import { DEFAULT_REDACTION } from '../../lambdas/redaction/config.ts';
+import { readBody } from '../../local/read-body.ts';
+import { serveFunctionUrl } from '../../local/sandbox-resources.ts';
+import { LOCAL_ACCOUNT } from '../../local/template.ts';
 
 /**
  * The history MCP server under `@modelcontextprotocol/conformance`: the handler on a local port
