@@ -42,6 +42,10 @@ const FIRST_ROLE: Partial<Record<keyof typeof ENTRIES, { module: string; name: s
     module: 'lambdas/workflows/bug-investigation/profiles/bug-investigator.ts',
     name: 'bugInvestigator',
   },
+  IncidentAgentTurn: {
+    module: 'lambdas/workflows/incident-investigation/profiles/investigator.ts',
+    name: 'incidentInvestigator',
+  },
   InterviewAgentTurn: {
     module: 'lambdas/workflows/requirements-interview/profiles/requirements-clarifier.ts',
     name: 'requirementsClarifier',
