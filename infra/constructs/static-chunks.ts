@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 
 /**
@@ -30,6 +30,7 @@ export function buildFoldedBundle(options: BuildOptions): void {
       ...secondPassOptions(options),
       outdir,
     });
+    unstageSourceMaps(outdir, staging);
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
@@ -134,4 +135,21 @@ function foldStaticChunks(staging: string, metafile: Metafile, workingDir: strin
     entryPoints: Object.fromEntries(lazy.map((name) => [name.replace(/\.mjs$/, ''), join(staging, name)])),
     external: ['./index.mjs', ...external],
   });
+}
+
+/**
+ * The maps name the folded chunks' stand-ins (the re-exports of `index.mjs`) by their place in
+ * the staging directory, a fresh temporary name each build: named by the file alone instead, so
+ * the same sources give the same asset (its hash is the output's).
+ */
+function unstageSourceMaps(outdir: string, staging: string): void {
+  for (const file of readdirSync(outdir)) {
+    if (!file.endsWith('.map')) continue;
+    const path = join(outdir, file);
+    const map = JSON.parse(readFileSync(path, 'utf8')) as { sources?: string[] };
+    const staged = (source: string) => !relative(staging, resolve(outdir, source)).startsWith('..');
+    if (!map.sources?.some(staged)) continue;
+    map.sources = map.sources.map((source) => (staged(source) ? basename(source) : source));
+    writeFileSync(path, JSON.stringify(map));
+  }
 }

@@ -84,6 +84,18 @@ describe('buildFoldedBundle', () => {
     expect(JSON.parse(output)).toEqual({ loads: 1, seen: ['handler', 'lazy:first', 'lazy:second'] });
   });
 
+  it('writes the same files from the same sources (the asset hash is the output hash)', () => {
+    const { dir, entry } = sources();
+    const [first, second] = [join(dir, 'one'), join(dir, 'two')];
+    build(entry, first);
+    build(entry, second);
+
+    const files = readdirSync(first).sort();
+    expect(readdirSync(second).sort()).toEqual(files);
+    for (const file of files)
+      expect(readFileSync(join(second, file), 'utf8'), file).toBe(readFileSync(join(first, file), 'utf8'));
+  });
+
   it('builds a bundle with no lazy chunk as one file', () => {
     const { dir } = sources();
     const entry = join(dir, 'plain.ts');
