@@ -19,8 +19,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { functionBundleOptions, SOURCE_MAPS_ENTRY } from '../infra/constructs/function-bundle.ts';
+import { buildFoldedBundle } from '../infra/constructs/static-chunks.ts';
 
 const RUNS = Number(process.env.RUNS ?? 9);
 const ENTRIES = {
@@ -42,6 +42,10 @@ const FIRST_ROLE: Partial<Record<keyof typeof ENTRIES, { module: string; name: s
     module: 'lambdas/workflows/bug-investigation/profiles/bug-investigator.ts',
     name: 'bugInvestigator',
   },
+  IncidentAgentTurn: {
+    module: 'lambdas/workflows/incident-investigation/profiles/investigator.ts',
+    name: 'incidentInvestigator',
+  },
   InterviewAgentTurn: {
     module: 'lambdas/workflows/requirements-interview/profiles/requirements-clarifier.ts',
     name: 'requirementsClarifier',
@@ -54,7 +58,7 @@ const out = mkdtempSync(join(tmpdir(), 'cold-import-'));
 async function bundle(name: string, entry: string, inject: boolean): Promise<string> {
   const outdir = join(out, inject ? 'lazy' : 'plain', name);
   const options = functionBundleOptions(process.cwd(), entry, outdir);
-  await build({
+  buildFoldedBundle({
     ...options,
     inject: (options.inject ?? []).filter((file) => inject || !file.endsWith(SOURCE_MAPS_ENTRY)),
   });
@@ -74,7 +78,7 @@ async function bundleWithRole(
     source,
     `export { handler } from ${JSON.stringify(join(cwd, entry))};\nexport { ${role.name} } from ${JSON.stringify(join(cwd, role.module))};\n`,
   );
-  await build({ ...functionBundleOptions(cwd, entry, outdir), entryPoints: { index: source } });
+  buildFoldedBundle({ ...functionBundleOptions(cwd, entry, outdir), entryPoints: { index: source } });
   return join(outdir, 'index.mjs');
 }
 
@@ -84,7 +88,7 @@ function staticBytes(file: string, seen = new Set<string>()): number {
   seen.add(file);
   const text = readFileSync(file, 'utf8');
   let bytes = text.length;
-  for (const [, chunk] of text.matchAll(/(?:^|[;}])import\s*(?:[^'"();]*?from\s*)?"\.\/([^"]+\.mjs)"/g))
+  for (const [, chunk] of text.matchAll(/(?:^|[;}\s])import\s*(?:[^'"();]*?from\s*)?"\.\/([^"]+\.mjs)"/g))
     if (chunk !== undefined) bytes += staticBytes(join(dirname(file), chunk), seen);
   return bytes;
 }

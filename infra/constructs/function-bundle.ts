@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import { type BuildOptions, buildSync } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
+import { buildFoldedBundle } from './static-chunks.ts';
 
 /** Injected into every bundle: maps stack traces to the sources when one is formatted (lambdas/shared/lazy-source-maps.ts). */
 export const SOURCE_MAPS_ENTRY = 'lambdas/shared/source-maps-entry.ts';
@@ -12,8 +13,10 @@ export const CONFIG_FILE_ENTRY = 'lambdas/shared/config-file-entry.ts';
  * The esbuild options of a function's bundle: `index.mjs` (its handler) in `outdir`, and beside
  * it one chunk per module the function imports with `import()` (a model SDK, the Slack client of
  * a rare path). Code splitting is what keeps the cold start short: Node parses and evaluates only
- * `index.mjs` and the chunks it imports statically; a chunk behind `import()` is read the first
- * time an invocation needs it. The bench (bench/cold-import.ts) builds with these same options.
+ * `index.mjs`; a chunk behind `import()` is read the first time an invocation needs it. Built
+ * with `buildFoldedBundle` (infra/constructs/static-chunks.ts), which folds the chunks
+ * `index.mjs` would import statically into it, so a cold start reads one file. The bench
+ * (bench/cold-import.ts) builds with these same options and the same function.
  */
 export function functionBundleOptions(projectRoot: string, entry: string, outdir: string): BuildOptions {
   return {
@@ -26,6 +29,8 @@ export function functionBundleOptions(projectRoot: string, entry: string, outdir
     chunkNames: '[name]-[hash]',
     minify: true,
     sourcemap: true,
+    // Positions only: the lazy stack traces read no source text, and the map is parsed whole.
+    sourcesContent: false,
     platform: 'node',
     target: 'node22',
     // The sources are ESM TypeScript with `.ts` import extensions, which esbuild resolves.
@@ -52,7 +57,7 @@ export function functionBundleOptions(projectRoot: string, entry: string, outdir
 export function functionCode(projectRoot: string, entry: string): Code {
   const local: ILocalBundling = {
     tryBundle(outputDir: string): boolean {
-      buildSync(functionBundleOptions(projectRoot, entry, outputDir));
+      buildFoldedBundle(functionBundleOptions(projectRoot, entry, outputDir));
       return true;
     },
   };

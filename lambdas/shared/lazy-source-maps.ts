@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { SourceMap } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type MappedPosition, SourceMapLookup } from './source-map-lookup.ts';
 
 /**
  * Readable stack traces for the bundled functions without `--enable-source-maps`
@@ -21,13 +21,14 @@ export function installLazySourceMaps(
   const bundleDir = dirname(pathOf(bundleUrl));
   // The bundle is split into chunks (infra/constructs/function-bundle.ts): each file beside this
   // one has its own map, read the first time one of its frames is formatted.
-  const maps = new Map<string, SourceMap | null>();
-  const sourceMap = (bundlePath: string): SourceMap | null => {
+  const maps = new Map<string, SourceMapLookup | null>();
+  const sourceMap = (bundlePath: string): SourceMapLookup | null => {
     const known = maps.get(bundlePath);
     if (known !== undefined) return known;
-    let map: SourceMap | null;
+    let map: SourceMapLookup | null;
     try {
-      map = new SourceMap(JSON.parse(readMap(bundlePath)));
+      // Not Node's `SourceMap`, which decodes the whole map at once (source-map-lookup.ts).
+      map = new SourceMapLookup(JSON.parse(readMap(bundlePath)));
     } catch {
       // No map beside the bundle (or not one Node reads): minified positions are still a trace.
       map = null;
@@ -59,7 +60,7 @@ function headerOf(error: Error): string {
 function mappedFrame(
   frame: NodeJS.CallSite,
   bundleDir: string,
-  sourceMap: (bundlePath: string) => SourceMap | null,
+  sourceMap: (bundlePath: string) => SourceMapLookup | null,
 ): string {
   const text = String(frame);
   const file = frame.getFileName();
@@ -72,12 +73,13 @@ function mappedFrame(
   const map = sourceMap(bundlePath);
   if (map === null) return text;
   // findEntry takes zero-based positions; V8's are one-based.
-  const entry = map.findEntry(line - 1, column - 1) as Partial<{
-    originalSource: string;
-    originalLine: number;
-    originalColumn: number;
-    name: string;
-  }>;
+  let entry: MappedPosition;
+  try {
+    entry = map.findEntry(line - 1, column - 1);
+  } catch {
+    // Mappings the lookup cannot read: the frame as V8 gave it.
+    return text;
+  }
   if (entry.originalSource === undefined || entry.originalLine === undefined) return text;
   const original = `${sourceName(entry.originalSource)}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}`;
   const mapped = text.replace(`${file}:${line}:${column}`, original);

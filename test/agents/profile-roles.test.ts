@@ -7,6 +7,8 @@ import {
 } from '../../lambdas/agents/profile.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
 import { BUG_INVESTIGATION_ROLES } from '../../lambdas/workflows/bug-investigation/profiles/roles.ts';
+import { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigation/profiles/index.ts';
+import { INCIDENT_ROLES } from '../../lambdas/workflows/incident-investigation/profiles/roles.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_ROLES } from '../../lambdas/workflows/requirements-interview/profiles/roles.ts';
 
@@ -15,6 +17,7 @@ import { REQUIREMENTS_INTERVIEW_ROLES } from '../../lambdas/workflows/requiremen
 const WORKFLOWS: [string, ProfileLoaders, ProfileRegistry][] = [
   ['bug investigation', BUG_INVESTIGATION_ROLES, BUG_INVESTIGATION_PROFILES],
   ['requirements interview', REQUIREMENTS_INTERVIEW_ROLES, REQUIREMENTS_INTERVIEW_PROFILES],
+  ['incident investigation', INCIDENT_ROLES, INCIDENT_PROFILES],
 ];
 
 describe.each(WORKFLOWS)('the %s roles its AgentTurn loads', (_name, roles, registry) => {

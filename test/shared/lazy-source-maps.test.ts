@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import { functionBundleOptions } from '../../infra/constructs/function-bundle.ts';
 import { SOURCE_MAPS_ENTRY } from '../../infra/constructs/kernel-function.ts';
+import { buildFoldedBundle } from '../../infra/constructs/static-chunks.ts';
 import { installLazySourceMaps } from '../../lambdas/shared/lazy-source-maps.ts';
 
 const original = Error.prepareStackTrace;
@@ -71,9 +72,10 @@ describe('lazy source maps', () => {
         ].join('\n'),
       );
       const outdir = join(dir, 'out');
-      // As the stack bundles a function: split into chunks, each with its map beside it.
+      // As the stack bundles a function: split into chunks, the static ones folded into
+      // index.mjs, each file with its map beside it.
       const options = functionBundleOptions(process.cwd(), 'lambdas/shared/markers.ts', outdir);
-      await build({ ...options, entryPoints: { index: entry }, nodePaths: [resolve('node_modules')] });
+      buildFoldedBundle({ ...options, entryPoints: { index: entry }, nodePaths: [resolve('node_modules')] });
       const script = `const { handler } = await import(${JSON.stringify(pathToFileURL(join(outdir, 'index.mjs')).href)}); try { await handler(); } catch (e) { console.log(e.stack); }`;
       const stack = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
         env: { ...process.env, NODE_OPTIONS: '' },

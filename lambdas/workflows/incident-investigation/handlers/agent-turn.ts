@@ -1,10 +1,9 @@
-import { loadedProfiles } from '../../../agents/profile.ts';
 import { createAgentTurnHandler } from '../../../handlers/agent-turn.ts';
-import { INCIDENT_PROFILES } from '../profiles/index.ts';
+import { INCIDENT_ROLES } from '../profiles/roles.ts';
 import { INCIDENT_PLAN, INCIDENT_ROUND } from '../progress-plan.ts';
 
 /** The incident investigation's AgentTurn: triage, hypotheses, investigation, conclusion, remediation plan. */
-export const handler = createAgentTurnHandler(loadedProfiles(INCIDENT_PROFILES), {
+export const handler = createAgentTurnHandler(INCIDENT_ROLES, {
   plan: INCIDENT_PLAN,
   round: INCIDENT_ROUND,
   // An MCP result is evidence its findings may cite, as the telemetry tools' are. The ledger's

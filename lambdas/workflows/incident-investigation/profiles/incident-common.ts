@@ -4,13 +4,17 @@ import type { AgentProfile } from '../../../agents/profile.ts';
 import { messageLines, withNotes } from '../../../agents/prompts.ts';
 import { PEOPLE_TEXT_RULES } from '../../../kernel/people-text.ts';
 import type { ToolSpec } from '../../../tools/invocation.ts';
-import { type IncidentTurnOutput, incidentTurnOutput } from '../contract.ts';
+import { type IncidentTurnOutput, incidentTurnOutput } from '../results/shared.ts';
 
 /**
  * What the incident investigation's agents share: the profile shape (a named
  * final tool per phase), the prompt that carries the incident id and the people's messages,
  * and the rules about evidence and about Slack messages every one of them follows.
  */
+
+/** The first sentence of every incident agent's system prompt. */
+export const INCIDENT_ROLE =
+  'You are an experienced site reliability engineer investigating a production incident with responders in a Slack thread.';
 
 /** The part of every incident agent's system prompt about evidence and who says what. */
 export const INCIDENT_RULES = `Evidence
