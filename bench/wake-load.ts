@@ -108,7 +108,7 @@ function observe(command: string, input: Record<string, unknown>, stack: string,
   if (command === 'SendTaskSuccess' && typeof input.taskToken === 'string') {
     // The wake protocol's two sides (kernel/wake.ts): the Router after storing a message, and
     // RegisterWait after opening its wait (its frame is not on the stack: it returns the promise).
-    const by = stack.includes('/route-steps.ts')
+    const by = /\/kernel\/route[\w-]*\.ts/.test(stack)
       ? 'Router'
       : stack.includes('/reconcile.ts')
         ? 'Reconciler'
