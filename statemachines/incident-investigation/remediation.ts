@@ -3,12 +3,18 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
+import type { handler as IncidentRemediation } from '../../lambdas/workflows/incident-investigation/handlers/remediation.ts';
+import { approvalResult } from '../approval-wait.ts';
 import { addTransientRetry, catchFailure, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+import { type TaskInputOf, taskPayload } from '../task-payload.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import { type IncidentFunctionId, REMEDIATION_TIMEOUT_SECONDS } from './functions.ts';
 import { INCIDENT_STATES } from './states.ts';
 import { stepApproval } from './step-approval.ts';
 import { recordsTask, showPhase } from './tasks.ts';
+
+/** Where the decision on a step's approval is kept. */
+const STEP_APPROVAL = approvalResult('$.stepApproval');
 
 /**
  * The remediation steps, one at a time (its REMEDIATE): the next step; when it needs an
@@ -34,7 +40,7 @@ export function remediationSteps(
     stateName: S.runStep,
     lambdaFunction: kernel.functions.IncidentRemediation,
     payloadResponseOnly: true,
-    payload: sfn.TaskInput.fromObject({
+    payload: taskPayload<TaskInputOf<typeof IncidentRemediation>>({
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       index: sfn.JsonPath.numberAt('$.step.index'),
     }),
@@ -69,7 +75,7 @@ export function remediationSteps(
     op: 'decide_step',
     payload: {
       index: sfn.JsonPath.numberAt('$.step.index'),
-      outcome: sfn.JsonPath.stringAt('$.stepApproval.outcome'),
+      outcome: sfn.JsonPath.stringAt(STEP_APPROVAL.at('outcome')),
     },
     resultPath: '$.stepDecision',
   });
@@ -84,7 +90,7 @@ export function remediationSteps(
       .when(sfn.Condition.stringEquals('$.stepDecision.decision', 'approve'), run)
       .otherwise(showStopped),
   );
-  const approval = stepApproval(scope, kernel, { resultPath: '$.stepApproval', onFailure: props.failed });
+  const approval = stepApproval(scope, kernel, { result: STEP_APPROVAL, onFailure: props.failed });
   approval.next(decision);
 
   next.next(

@@ -2,7 +2,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
 import { agentTurn, MODEL_UNAVAILABLE_ERROR } from '../agent-turn.ts';
-import { catchFailure, DRAINED_PATH, drain, FAILURE_PATH } from '../kernel.ts';
+import { catchFailure, DRAINED, drain, FAILURE_PATH } from '../kernel.ts';
 import { catchModelStop, MODEL_REFUSED_ERROR, modelRefused, noteModelRefused } from '../model-stops.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
@@ -94,7 +94,7 @@ export function investigationRound(
   drained.addCatch(skip, { errors: [sfn.Errors.ALL], resultPath: FAILURE_PATH });
   const iteration = drained.next(
     sfn.Choice.jsonPath(scope, I.closeRequested)
-      .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), skip)
+      .when(sfn.Condition.booleanEquals(DRAINED.at('closeRequested'), true), skip)
       .otherwise(resume),
   );
 

@@ -9,7 +9,7 @@ import {
   catchFailure,
   catchTimeout,
   closeOut,
-  DRAINED_PATH,
+  DRAINED,
   drain,
   FAILURE_PATH,
   nextTurn,
@@ -187,7 +187,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       keep.next(route);
       start.next(drained).next(
         sfn.Choice.jsonPath(scope, `Stop requested before ${p.name}?`)
-          .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), acknowledgeClose)
+          .when(sfn.Condition.booleanEquals(DRAINED.at('closeRequested'), true), acknowledgeClose)
           .otherwise(
             sfn.Choice.jsonPath(scope, `Session for ${p.name}?`)
               .when(sfn.Condition.isPresent('$.sessions.main'), continued)

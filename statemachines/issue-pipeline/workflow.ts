@@ -3,7 +3,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { IssuePipelineSettings } from '../../lambdas/workflows/issue-pipeline/config.ts';
 import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { agentTurn } from '../agent-turn.ts';
-import { approvalWait } from '../approval-wait.ts';
+import { approvalResult, approvalWait } from '../approval-wait.ts';
 import {
   catchFailure,
   catchTimeout,
@@ -25,6 +25,8 @@ import type { IssueTask, IssueTaskPayload } from './tasks.ts';
 
 const AGENTS: readonly ModelAgent[] = ['triage', 'analyst', 'writer', 'reviewer'];
 const conversationId = sfn.JsonPath.stringAt('$.conversationId');
+/** Where the decision on a sensitive change is kept. */
+const APPROVAL = approvalResult('$.approval');
 const nextIs = (stage: string) => sfn.Condition.stringEquals('$.handOff.next', stage);
 
 /**
@@ -207,7 +209,7 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     const takeApproval = handOff(S.takeApproval, {
       agent: 'reviewer',
       mode: 'approval',
-      approval: sfn.JsonPath.objectAt('$.approval'),
+      approval: sfn.JsonPath.objectAt(APPROVAL.path),
     });
     const approval = approvalWait(scope, 'Sensitive change approval', {
       label: 'sensitive change approval',
@@ -227,7 +229,7 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
         ],
       },
       timeout: Duration.seconds(settings.humanWaitSeconds),
-      resultPath: '$.approval',
+      result: APPROVAL,
       onFailure: failed,
     }).next(takeApproval);
 

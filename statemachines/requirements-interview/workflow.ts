@@ -8,7 +8,7 @@ import {
   catchFailure,
   catchTimeout,
   closeOut,
-  DRAINED_PATH,
+  DRAINED,
   drain,
   incrementCounter,
   nextTurn,
@@ -110,7 +110,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       const drained = drain(scope, names.drain, { drainFn });
       catchFailure(drained, failed);
       const closeRequested = sfn.Choice.jsonPath(scope, names.close)
-        .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), acknowledgeClose)
+        .when(sfn.Condition.booleanEquals(DRAINED.at('closeRequested'), true), acknowledgeClose)
         .otherwise(turnStates);
       return nextTurn(scope, names.next).next(drained).next(closeRequested);
     };
