@@ -1,3 +1,6 @@
+import { resultSlot } from '../result-paths.ts';
+import type { PostedMessage } from '../slack-post.ts';
+
 /**
  * The incident investigation's state names (written for the people reading the execution
  * graph) and texts. The state, beyond `ExecutionInput`:
@@ -12,6 +15,9 @@
  * - `drained`, `failure`: the kernel's.
  * Inside the Map, each iteration has its own: `conversationId`, `turn`, `item` (`RoundItem`).
  */
+/** The incident thread's opening post (`thread` above). */
+export const THREAD_POST = resultSlot<PostedMessage>('$.thread');
+
 export const INCIDENT_STATES = {
   prepare: 'Prepare investigation',
   fromAlert: 'Started by an alert?',

@@ -8,6 +8,7 @@ import { approvalWait } from '../approval-wait.ts';
 import type { ResultSlot } from '../result-paths.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
+import { THREAD_POST } from './states.ts';
 
 /**
  * The wait for a remediation step's approval: the step's message with Approve and Reject
@@ -25,8 +26,8 @@ export function stepApproval(
     label: 'step approval',
     slackPostFn: kernel.slackPost,
     approvalWaitFn: kernel.approvalWait,
-    channel: sfn.JsonPath.stringAt('$.thread.channel'),
-    threadTs: sfn.JsonPath.stringAt('$.thread.threadTs'),
+    channel: sfn.JsonPath.stringAt(THREAD_POST.at('channel')),
+    threadTs: sfn.JsonPath.stringAt(THREAD_POST.at('threadTs')),
     text: sfn.JsonPath.stringAt('$.step.text'),
     approval: {
       kind: STEP_DECISION,

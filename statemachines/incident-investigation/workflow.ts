@@ -23,7 +23,7 @@ import { defineWorkflow, requireChannel } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
 import { remediationSteps } from './remediation.ts';
 import { investigationRound } from './rounds.ts';
-import { alertOpeningText, INCIDENT_STATES, INCIDENT_TEXTS, openingText } from './states.ts';
+import { alertOpeningText, INCIDENT_STATES, INCIDENT_TEXTS, openingText, THREAD_POST } from './states.ts';
 import { type RecordsCall, recordsTask, showPhase } from './tasks.ts';
 import { incidentTriggers } from './triggers.ts';
 
@@ -49,8 +49,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     const agentTurnFn = kernel.functions.IncidentAgentTurn;
     const incidents = requireChannel(kernel.config, 'incidents');
     const thread = {
-      channel: sfn.JsonPath.stringAt('$.thread.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.thread.threadTs'),
+      channel: sfn.JsonPath.stringAt(THREAD_POST.at('channel')),
+      threadTs: sfn.JsonPath.stringAt(THREAD_POST.at('threadTs')),
     };
     const post = (stateName: string, text: string, essential = true) =>
       slackPost(scope, stateName, { slackPostFn: kernel.slackPost, ...thread, text, essential });
@@ -318,7 +318,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       channel: incidents,
       text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt('$.ownerId')),
       anchor,
-      resultPath: '$.thread',
+      resultPath: THREAD_POST.path,
     });
     const openThreadForAlert = slackPost(scope, S.openThreadForAlert, {
       slackPostFn: kernel.slackPost,
@@ -329,7 +329,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
         sfn.JsonPath.stringAt('$.origin.name'),
       ),
       anchor,
-      resultPath: '$.thread',
+      resultPath: THREAD_POST.path,
     });
     for (const open of [openThread, openThreadForAlert]) {
       catchFailure(open, failed);
