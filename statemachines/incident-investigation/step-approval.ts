@@ -8,7 +8,7 @@ import { approvalWait } from '../approval-wait.ts';
 import type { ResultSlot } from '../result-paths.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
-import { THREAD_POST } from './states.ts';
+import { STEP, THREAD_POST } from './states.ts';
 
 /**
  * The wait for a remediation step's approval: the step's message with Approve and Reject
@@ -28,7 +28,7 @@ export function stepApproval(
     approvalWaitFn: kernel.approvalWait,
     channel: sfn.JsonPath.stringAt(THREAD_POST.at('channel')),
     threadTs: sfn.JsonPath.stringAt(THREAD_POST.at('threadTs')),
-    text: sfn.JsonPath.stringAt('$.step.text'),
+    text: sfn.JsonPath.stringAt(STEP.at('text')),
     approval: {
       kind: STEP_DECISION,
       buttons: [
@@ -43,7 +43,7 @@ export function stepApproval(
     idempotencyKey: sfn.JsonPath.format(
       '{}:approve-step:{}',
       sfn.JsonPath.stringAt('$.conversationId'),
-      sfn.JsonPath.stringAt('$.step.index'),
+      sfn.JsonPath.stringAt(STEP.at('index')),
     ),
   });
 }

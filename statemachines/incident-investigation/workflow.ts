@@ -23,7 +23,15 @@ import { defineWorkflow, requireChannel } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
 import { remediationSteps } from './remediation.ts';
 import { investigationRound } from './rounds.ts';
-import { alertOpeningText, INCIDENT_STATES, INCIDENT_TEXTS, openingText, THREAD_POST } from './states.ts';
+import {
+  alertOpeningText,
+  INCIDENT_STATES,
+  INCIDENT_TEXTS,
+  openingText,
+  ROUND_PLAN,
+  STEP_DECISION,
+  THREAD_POST,
+} from './states.ts';
 import { type RecordsCall, recordsTask, showPhase } from './tasks.ts';
 import { incidentTriggers } from './triggers.ts';
 
@@ -95,8 +103,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     const ended = sfn.Choice.jsonPath(scope, S.remediationStopped)
       .when(
         sfn.Condition.and(
-          sfn.Condition.isPresent('$.stepDecision.decision'),
-          sfn.Condition.not(sfn.Condition.stringEquals('$.stepDecision.decision', 'approve')),
+          sfn.Condition.isPresent(STEP_DECISION.at('decision')),
+          sfn.Condition.not(sfn.Condition.stringEquals(STEP_DECISION.at('decision'), 'approve')),
         ),
         markUnremediated,
       )
@@ -256,7 +264,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     // --- Conclude -----------------------------------------------------------------------------
     const markConcluding = phase({
       mark: { stateName: S.markConcluding, phase: 'concluding' },
-      turn: { name: 'conclusion', profile: 'incident_concluder', notesPath: '$.roundPlan.notes' },
+      turn: { name: 'conclusion', profile: 'incident_concluder', notesPath: ROUND_PLAN.at('notes') },
       record: {
         stateName: S.recordConclusion,
         op: 'conclusion',
@@ -272,7 +280,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       fn: records,
       op: 'plan_round',
       payload: { turn: sfn.JsonPath.numberAt('$.turn') },
-      resultPath: '$.roundPlan',
+      resultPath: ROUND_PLAN.path,
     });
     catchFailure(planRound, failed);
     const round = investigationRound(scope, kernel, planRound, tellFailure);
@@ -282,8 +290,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     markInvestigating.next(round.start);
     planRound.next(
       sfn.Choice.jsonPath(scope, S.moreRounds)
-        .when(sfn.Condition.stringEquals('$.roundPlan.decision', 'investigate'), markInvestigating)
-        .when(sfn.Condition.stringEquals('$.roundPlan.decision', 'closed'), acknowledgeClose)
+        .when(sfn.Condition.stringEquals(ROUND_PLAN.at('decision'), 'investigate'), markInvestigating)
+        .when(sfn.Condition.stringEquals(ROUND_PLAN.at('decision'), 'closed'), acknowledgeClose)
         // The tree's message says why the rounds ended, then the conclusion follows.
         .otherwise(
           showPhase(scope, S.showFinalTree, { fn: progress, phase: 'hypotheses', next: markConcluding }),
