@@ -4,8 +4,13 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { type AgentLimits, DEFAULT_AGENT_LIMITS } from '../lambdas/agents/limits.ts';
-import { addTransientRetry, DRAINED_PATH, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
+import type { createAgentTurnHandler } from '../lambdas/handlers/agent-turn.ts';
+import { addTransientRetry, DRAINED, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
 import { AGENT_TURN_TIMEOUT_SECONDS } from './kernel-functions.ts';
+import { type TaskInputOf, taskPayload } from './task-payload.ts';
+
+/** What every workflow's AgentTurn function parses (`createAgentTurnHandler`'s schema). */
+type AgentTurnPayload = TaskInputOf<ReturnType<typeof createAgentTurnHandler>>;
 
 /**
  * Task timeout of an agent turn: twice the function's own timeout, as for the kernel's
@@ -74,15 +79,14 @@ export function agentTurn(scope: Construct, id: string, props: AgentTurnProps): 
     stateName: props.stateName,
     lambdaFunction: props.agentTurnFn,
     payloadResponseOnly: true,
-    // Shape: AgentTurnInput (lambdas/agents/contract.ts).
-    payload: sfn.TaskInput.fromObject({
+    payload: taskPayload<AgentTurnPayload>({
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       profile: props.profile,
       turn: sfn.JsonPath.numberAt('$.turn'),
       mode: props.mode,
       state: sfn.JsonPath.stringAt(props.statePath),
       ...(props.sessionIdPath === undefined ? {} : { sessionId: sfn.JsonPath.stringAt(props.sessionIdPath) }),
-      messages: sfn.JsonPath.listAt(`${DRAINED_PATH}.messages`),
+      messages: sfn.JsonPath.listAt(DRAINED.at('messages')),
       notes: sfn.JsonPath.listAt(props.notesPath),
       ...(props.confidenceThreshold === undefined ? {} : { confidenceThreshold: props.confidenceThreshold }),
       ...(props.toolContext === undefined ? {} : { toolContext: { ...props.toolContext } }),

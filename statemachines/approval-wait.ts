@@ -3,9 +3,28 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+import type { handler as ApprovalWaitHandler } from '../lambdas/handlers/approval-wait.ts';
+import type { ApprovalWaitResult } from '../lambdas/kernel/approval-wait.ts';
 import { ApprovalRequest } from '../lambdas/kernel/approvals.ts';
 import { addTransientRetry, catchFailure, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
-import { slackPost } from './slack-post.ts';
+import { type ResultSlot, resultSlot } from './result-paths.ts';
+import { type PostedMessage, slackPost } from './slack-post.ts';
+import { type TaskInputOf, taskPayload } from './task-payload.ts';
+
+/** Where an approval wait leaves its `ApprovalWaitResult`: `approvalResult('$.fixApproval')`. */
+export function approvalResult(path: `$.${string}`): ResultSlot<ApprovalWaitResult> {
+  return resultSlot<ApprovalWaitResult>(path);
+}
+
+/**
+ * What the result's place holds on the way to the result: the post's answer with the approval's
+ * nonce, then beside it the wait's timeout error and the expiry's answer in the invoke's envelope.
+ */
+type OnTheWay = PostedMessage & {
+  readonly approvalNonce: string;
+  readonly timedOut: unknown;
+  readonly expiry: { readonly Payload: ApprovalWaitResult };
+};
 
 /**
  * An approval wait: post Block Kit buttons and wait, bounded, for an authorized press.
@@ -24,16 +43,16 @@ import { slackPost } from './slack-post.ts';
  *     { decision: 'approve', label: 'Approve', style: 'primary' },
  *     { decision: 'reject', label: 'Reject', style: 'danger' } ] },
  *   timeout: Duration.hours(24),
- *   resultPath: '$.fixApproval',
+ *   result: FIX_APPROVAL,                   // approvalResult('$.fixApproval')
  *   onFailure: failed,
  * });
  * previous.next(approve).next(
  *   sfn.Choice.jsonPath(scope, 'Approved?')
- *     .when(sfn.Condition.stringEquals('$.fixApproval.decision', 'approve'), openPr)
+ *     .when(sfn.Condition.stringEquals(FIX_APPROVAL.at('decision'), 'approve'), openPr)
  *     .otherwise(giveUp));
  * ```
  *
- * At `resultPath` the chain leaves an `ApprovalWaitResult` (lambdas/kernel/approval-wait.ts):
+ * At `result` the chain leaves an `ApprovalWaitResult` (lambdas/kernel/approval-wait.ts):
  * `{ outcome: 'decided', kind, decision, by, at }` or `{ outcome: 'expired', kind, at }`.
  * Who may decide is `slackAgents.approvals[kind]`: declare the kind with its default roles in
  * the module's `decisions` (as the bug module declares `acknowledge_escalation`).
@@ -74,8 +93,8 @@ export interface ApprovalWaitProps {
   readonly approval: ApprovalRequest;
   /** How long to wait for a decision before it expires (required: I6, no wait is endless). */
   readonly timeout: Duration;
-  /** Where the `ApprovalWaitResult` goes, e.g. `$.fixApproval` (a top-level field). */
-  readonly resultPath: string;
+  /** Where the `ApprovalWaitResult` goes, e.g. `approvalResult('$.fixApproval')` (a top-level field). */
+  readonly result: ResultSlot<ApprovalWaitResult>;
   /** Where any task's error ends up, after its retries (a defined state). */
   readonly onFailure: sfn.IChainable;
   /**
@@ -102,12 +121,12 @@ export function approvalWait(scope: Construct, id: string, props: ApprovalWaitPr
       `${id}: an approval wait needs a timeout between 1 second and 364 days, not ${seconds} s`,
     );
   }
-  if (!/^\$\.[A-Za-z][A-Za-z0-9]*$/.test(props.resultPath)) {
-    throw new Error(
-      `${id}: resultPath must be a top-level field such as $.fixApproval, not ${props.resultPath}`,
-    );
+  const resultPath = props.result.path;
+  if (!/^\$\.[A-Za-z][A-Za-z0-9]*$/.test(resultPath)) {
+    throw new Error(`${id}: the result must be a top-level field such as $.fixApproval, not ${resultPath}`);
   }
-  const { label, resultPath } = props;
+  const { label } = props;
+  const onTheWay = resultSlot<OnTheWay>(resultPath);
 
   const post = slackPost(scope, `${id} Post`, {
     stateName: `Post ${label}`,
@@ -126,12 +145,11 @@ export function approvalWait(scope: Construct, id: string, props: ApprovalWaitPr
     stateName: `Wait for ${label}`,
     lambdaFunction: props.approvalWaitFn,
     integrationPattern: sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
-    // Shape: ApprovalWaitInput, step `park` (lambdas/kernel/approval-wait.ts).
-    payload: sfn.TaskInput.fromObject({
+    payload: taskPayload<TaskInputOf<typeof ApprovalWaitHandler>>({
       step: 'park',
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       kind: approval.kind,
-      nonce: sfn.JsonPath.stringAt(`${resultPath}.approvalNonce`),
+      nonce: sfn.JsonPath.stringAt(onTheWay.at('approvalNonce')),
       taskToken: sfn.JsonPath.taskToken,
     }),
     taskTimeout: sfn.Timeout.duration(props.timeout),
@@ -144,14 +162,14 @@ export function approvalWait(scope: Construct, id: string, props: ApprovalWaitPr
   const expire = tasks.LambdaInvoke.jsonPath(scope, `${id} Expire`, {
     stateName: `Expire ${label}`,
     lambdaFunction: props.approvalWaitFn,
-    payload: sfn.TaskInput.fromObject({
+    payload: taskPayload<TaskInputOf<typeof ApprovalWaitHandler>>({
       step: 'expire',
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       kind: approval.kind,
-      nonce: sfn.JsonPath.stringAt(`${resultPath}.approvalNonce`),
+      nonce: sfn.JsonPath.stringAt(onTheWay.at('approvalNonce')),
     }),
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
-    resultPath: `${resultPath}.expiry`,
+    resultPath: onTheWay.at('expiry'),
     retryOnServiceExceptions: false,
   });
   // Marking expired is conditional and keeps its first time: retrying is safe.
@@ -159,13 +177,13 @@ export function approvalWait(scope: Construct, id: string, props: ApprovalWaitPr
   // The Lambda's answer is wrapped ({ StatusCode, Payload }); the wait's is not: put both alike.
   const expired = new sfn.Pass(scope, `${id} Expired`, {
     stateName: `${label} expired`,
-    inputPath: `${resultPath}.expiry.Payload`,
+    inputPath: onTheWay.at('expiry.Payload'),
     resultPath,
   });
   expire.next(expired);
 
   // The post's answer stays at the result path (the nonce), the timeout error beside it.
-  wait.addCatch(expire, { errors: [sfn.Errors.TIMEOUT], resultPath: `${resultPath}.timedOut` });
+  wait.addCatch(expire, { errors: [sfn.Errors.TIMEOUT], resultPath: onTheWay.at('timedOut') });
   for (const task of [post, wait, expire]) catchFailure(task, props.onFailure);
 
   post.next(wait);

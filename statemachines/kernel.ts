@@ -3,8 +3,13 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+import type { handler as DrainHandler } from '../lambdas/handlers/drain.ts';
+import type { handler as RegisterWaitHandler } from '../lambdas/handlers/register-wait.ts';
 import type { WaitAccepts } from '../lambdas/kernel/model.ts';
+import type { WakeOutput } from '../lambdas/kernel/tasks.ts';
 import { KERNEL_FUNCTIONS, TASK_FUNCTION_TIMEOUT_SECONDS } from './kernel-functions.ts';
+import { payloadSelector, resultSlot } from './result-paths.ts';
+import { type TaskInputOf, type TaskResultOf, taskPayload } from './task-payload.ts';
 
 /**
  * The kernel fragments: the states every workflow builds its graph from.
@@ -37,10 +42,14 @@ export const KERNEL_TASK_TIMEOUT = Duration.seconds(
 /** Task timeout of direct DynamoDB updates: one request, so seconds are plenty. */
 export const DYNAMODB_TASK_TIMEOUT = Duration.seconds(20);
 
-/** Where `waitForPeople` puts the wake result (`WakeOutput`). */
-export const WAKE_PATH = '$.wake';
-/** Where `drain` puts the drained messages (`DrainOutput`). */
-export const DRAINED_PATH = '$.drained';
+/** Where `waitForPeople` puts the wake result: what RegisterWait or the Router sends. */
+const WAKE = resultSlot<WakeOutput>('$.wake');
+
+/** The fields of Drain's result that `drain` keeps. */
+const DRAINED_FIELDS = ['turn', 'closeRequested', 'count', 'messages'] as const;
+type DrainResult = TaskResultOf<typeof DrainHandler>;
+/** Where `drain` puts the drained messages: Drain's result without the invoke's envelope. */
+export const DRAINED = resultSlot<Pick<DrainResult, (typeof DRAINED_FIELDS)[number]>>('$.drained');
 /** Where `catchTimeout` puts the `States.Timeout` error of a wait. */
 export const TIMEOUT_PATH = '$.timedOut';
 /** Where `catchFailure` puts the error of a task that failed after its retries. */
@@ -98,8 +107,7 @@ export function waitForPeople(scope: Construct, id: string, props: WaitForPeople
     ...stateNameProp(props.stateName),
     lambdaFunction: props.registerWait,
     integrationPattern: sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
-    // Shape: RegisterWaitInput (lambdas/kernel/tasks.ts).
-    payload: sfn.TaskInput.fromObject({
+    payload: taskPayload<TaskInputOf<typeof RegisterWaitHandler>>({
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       taskToken: sfn.JsonPath.taskToken,
       accepts: props.accepts,
@@ -107,7 +115,7 @@ export function waitForPeople(scope: Construct, id: string, props: WaitForPeople
       ...(props.status === undefined ? {} : { status: props.status }),
     }),
     taskTimeout: sfn.Timeout.duration(props.timeout),
-    resultPath: WAKE_PATH,
+    resultPath: WAKE.path,
     retryOnServiceExceptions: false,
   });
   // A retried RegisterWait records the new token over the old one, so retrying is safe.
@@ -236,10 +244,7 @@ export function closeOut(scope: Construct, props: CloseOutProps): sfn.Pass {
   // People's messages only: the close itself ("never mind") and button presses were handled.
   const pick = sfn.Pass.jsonPath(scope, N.pick, {
     parameters: {
-      any: sfn.JsonPath.arrayContains(
-        sfn.JsonPath.listAt(`${DRAINED_PATH}.messages[*].messageType`),
-        'message',
-      ),
+      any: sfn.JsonPath.arrayContains(sfn.JsonPath.listAt(DRAINED.at('messages[*].messageType')), 'message'),
     },
     resultPath: '$.unhandled',
   });
@@ -253,7 +258,7 @@ export function closeOut(scope: Construct, props: CloseOutProps): sfn.Pass {
   // A wildcard over no messages points at nothing: look only when something was drained.
   cleanUp.next(
     sfn.Choice.jsonPath(scope, N.anyDrained)
-      .when(sfn.Condition.isPresent(`${DRAINED_PATH}.messages[0]`), pick)
+      .when(sfn.Condition.isPresent(DRAINED.at('messages[0]')), pick)
       .otherwise(done),
   );
   return closingTurn;
@@ -285,20 +290,14 @@ export function drain(scope: Construct, id: string, props: DrainProps): tasks.La
   const task = tasks.LambdaInvoke.jsonPath(scope, id, {
     ...stateNameProp(props.stateName),
     lambdaFunction: props.drainFn,
-    // Shape: DrainInput.
-    payload: sfn.TaskInput.fromObject({
+    payload: taskPayload<TaskInputOf<typeof DrainHandler>>({
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       turn: sfn.JsonPath.numberAt('$.turn'),
       ...(props.mark === undefined ? {} : { mark: { ...props.mark } }),
     }),
     // Keep the Lambda response envelope (StatusCode, headers) out of the state.
-    resultSelector: {
-      turn: sfn.JsonPath.numberAt('$.Payload.turn'),
-      closeRequested: sfn.JsonPath.stringAt('$.Payload.closeRequested'),
-      count: sfn.JsonPath.numberAt('$.Payload.count'),
-      messages: sfn.JsonPath.listAt('$.Payload.messages'),
-    },
-    resultPath: DRAINED_PATH,
+    resultSelector: payloadSelector<DrainResult>(DRAINED_FIELDS),
+    resultPath: DRAINED.path,
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
     retryOnServiceExceptions: false,
   });

@@ -3,10 +3,18 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+import type { createSlackPostHandler } from '../lambdas/handlers/slack-post.ts';
 import { ApprovalRequest } from '../lambdas/kernel/approvals.ts';
 import { SlackUnavailableError } from '../lambdas/slack/errors.ts';
 import { errorName } from './error-names.ts';
 import { addTransientRetry, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
+import { payloadSelector } from './result-paths.ts';
+import { type TaskInputOf, type TaskResultOf, taskPayload } from './task-payload.ts';
+
+/** What every SlackPost function (the kernel's, a workflow's) parses and returns. */
+type SlackPostHandler = ReturnType<typeof createSlackPostHandler>;
+/** The message a post's `resultPath` gets (and `approvalNonce` with `keepApprovalNonce`). */
+export type PostedMessage = Pick<TaskResultOf<SlackPostHandler>, 'channel' | 'ts' | 'threadTs'>;
 
 export interface SlackPostAnchor {
   /** The anchor's name within the conversation, e.g. `summary`. */
@@ -131,7 +139,7 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
   const task = tasks.LambdaInvoke.jsonPath(scope, id, {
     stateName,
     lambdaFunction: props.slackPostFn,
-    payload: sfn.TaskInput.fromObject({
+    payload: taskPayload<TaskInputOf<SlackPostHandler>>({
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       channel: props.channel,
       ...(props.threadTs === undefined ? {} : { threadTs: props.threadTs }),
@@ -160,15 +168,15 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
     ...(resultPath === sfn.JsonPath.DISCARD
       ? {}
       : {
-          resultSelector: {
-            channel: sfn.JsonPath.stringAt('$.Payload.channel'),
-            ts: sfn.JsonPath.stringAt('$.Payload.ts'),
-            threadTs: sfn.JsonPath.stringAt('$.Payload.threadTs'),
+          resultSelector: payloadSelector<TaskResultOf<SlackPostHandler>>([
+            'channel',
+            'ts',
+            'threadTs',
             // Only for a wait on the approval (it parks by the nonce): the answer of any other post keeps its shape.
             ...(props.approval !== undefined && props.keepApprovalNonce === true
-              ? { approvalNonce: sfn.JsonPath.stringAt('$.Payload.approvalNonce') }
-              : {}),
-          },
+              ? ['approvalNonce' as const]
+              : []),
+          ]),
         }),
     resultPath,
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),

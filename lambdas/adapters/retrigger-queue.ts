@@ -1,5 +1,5 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { Retrigger } from '../kernel/retrigger.ts';
+import type { RouterPorts } from '../kernel/route-types.ts';
 import { ENV } from '../shared/env.ts';
 
 let sqs: SQSClient | undefined;
@@ -8,11 +8,11 @@ let sqs: SQSClient | undefined;
  * The Router's hand-over of a repeated trigger (`RouterDeps.retriggered`) to the queue its
  * workflow reads (SQS FIFO): grouped per conversation, deduplicated per triggering event, so a
  * redelivered inbox record is answered once. Without `RETRIGGER_QUEUE_URL` (no workflow takes
- * them) there is none, and the Router logs the ignore.
+ * them) there is none: the kernel's tells no one, and the Router logs the ignore.
  */
-export function retriggerDeps(env: NodeJS.ProcessEnv = process.env): {
-  retriggered?: (notice: Retrigger) => Promise<void>;
-} {
+export function retriggerDeps(
+  env: NodeJS.ProcessEnv = process.env,
+): Partial<Pick<RouterPorts, 'retriggered'>> {
   const queueUrl = env[ENV.retriggerQueueUrl];
   if (!queueUrl) return {};
   return {
@@ -28,6 +28,7 @@ export function retriggerDeps(env: NodeJS.ProcessEnv = process.env): {
             .slice(0, 128),
         }),
       );
+      return 'told';
     },
   };
 }

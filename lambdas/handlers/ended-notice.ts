@@ -1,5 +1,5 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import type { EndedNotice } from '../kernel/route.ts';
+import type { RouterPorts } from '../kernel/route.ts';
 import type { SlackPostInput } from '../kernel/tasks.ts';
 import { ENV } from '../shared/env.ts';
 
@@ -17,9 +17,7 @@ interface WarnLogger {
  * post twice, and the idempotency key (the answered message's ts) keeps a redelivered record
  * from answering twice. Without `SLACK_POST_FUNCTION` there is no notice (logged).
  */
-export function endedNoticeDeps(logger: WarnLogger): {
-  endedNotice?: (notice: EndedNotice) => Promise<void>;
-} {
+export function endedNoticeDeps(logger: WarnLogger): Partial<Pick<RouterPorts, 'endedNotice'>> {
   const functionName = process.env[ENV.slackPostFunction];
   if (!functionName) {
     logger.warn(`${ENV.slackPostFunction} is not set: replies to ended conversations get no answer`);
@@ -42,6 +40,7 @@ export function endedNoticeDeps(logger: WarnLogger): {
           Payload: new TextEncoder().encode(JSON.stringify(input)),
         }),
       );
+      return 'told';
     },
   };
 }

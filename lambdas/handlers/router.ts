@@ -9,13 +9,13 @@ import { retriggerDeps } from '../adapters/retrigger-queue.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import type { AgentLogger } from '../agents/ports.ts';
 import type { NamedConversationLookup } from '../feedback/adapters/answer-conversations.ts';
-import { isApprovalAction } from '../kernel/approvals.ts';
 import { InboxRecord, resolveInboxRecord } from '../kernel/inbox.ts';
 import { Approvals } from '../kernel/people.ts';
 import { systemClock } from '../kernel/ports.ts';
-import { type EndedNotice, type RouterAddition, routeEnvelope } from '../kernel/route.ts';
+import { type EndedNotice, type RouterAddition, routeEnvelope, type Told } from '../kernel/route.ts';
 import type { ApprovalDeps } from '../kernel/route-approval.ts';
-import { isStopText, STOP_ACTION_ID, type StopNotices } from '../kernel/stop.ts';
+import { routerDefaults } from '../kernel/router-defaults.ts';
+import type { StopNotices } from '../kernel/stop.ts';
 import { inConversation } from '../redaction/index.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger, createMetrics } from '../shared/logger.ts';
@@ -88,18 +88,13 @@ export function createRouterHandler(options: RouterOptions = {}) {
     retriggers ??= retriggerDeps();
     const envelope = await resolveInboxRecord(record, envelopes);
     const people = await peopleDirectory();
-    // Only a press needs them (and the Slack secret they read).
-    const approvals =
-      envelope.kind === 'action' && isApprovalAction(envelope.actionId) ? await approvalDeps() : undefined;
-    const isStop =
-      (envelope.kind === 'message' && isStopText(envelope.text)) ||
-      (envelope.kind === 'action' && envelope.actionId === STOP_ACTION_ID);
-    const stops = isStop ? stopNotices(ended?.endedNotice) : undefined;
     // The app's surfaces are the kernel's own addition; the workflows' come after.
     additions ??= [{ takes: 'surface', route: surfaces }, ...(options.additions?.(logger) ?? [])];
     const outcome = await routeEnvelope(
       envelope,
       {
+        // What this deployment does not wire is the kernel's (an App's login, no roles, no notice).
+        ...routerDefaults(systemClock),
         ...kernelDeps(),
         clock: systemClock,
         workflows: workflowRegistrations(),
@@ -108,8 +103,9 @@ export function createRouterHandler(options: RouterOptions = {}) {
         botUserId: process.env[ENV.botUserId],
         githubLogin: process.env[ENV.githubLogin],
         ...(people ? { people } : {}),
-        ...(approvals ? { approvals } : {}),
-        ...(stops ? { stops } : {}),
+        // Built on the first press (they read the Slack secret), once per instance.
+        approvals: approvalDeps,
+        stops: stopNotices(ended?.endedNotice),
         ...ended,
         ...retriggers,
       },
@@ -161,7 +157,7 @@ function lazyNamed(build: () => NamedConversationLookup): NamedConversationLooku
  * What a stop says (kernel/stop.ts): the thread's line through SlackPost, as the notice of an
  * ended conversation is (posted once per stop), and the refusal as an ephemeral message.
  */
-function stopNotices(post: ((notice: EndedNotice) => Promise<void>) | undefined): StopNotices {
+function stopNotices(post: ((notice: EndedNotice) => Promise<Told>) | undefined): StopNotices {
   return {
     said: async (notice) => {
       await post?.({ ...notice, ts: `stop:${notice.ts}` });

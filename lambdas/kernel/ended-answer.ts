@@ -16,17 +16,21 @@ export async function answerEnded(ended: Ended, deps: RouterDeps): Promise<Route
   const anchor = ended.link.anchor;
   const reason = `conversation is ${conversation.status}`;
   const text = endedText(conversation, deps.workflows);
-  if (deps.endedNotice === undefined || ended.incoming.kind !== 'message' || !isSlackThread(anchor)) {
+  if (ended.incoming.kind !== 'message' || !isSlackThread(anchor)) {
     return { type: 'ignored', conversationId: conversation.id, reason };
   }
-  await deps.endedNotice({
+  const told = await deps.endedNotice({
     conversationId: conversation.id,
     channel: anchor.channel,
     threadTs: anchor.threadTs,
     ts: ended.incoming.ts,
     text,
   });
-  return { type: 'ignored', conversationId: conversation.id, reason: `${reason}; told the sender` };
+  return {
+    type: 'ignored',
+    conversationId: conversation.id,
+    reason: told === 'told' ? `${reason}; told the sender` : reason,
+  };
 }
 
 function endedText(conversation: Conversation, workflows: readonly WorkflowRegistration[]): string {

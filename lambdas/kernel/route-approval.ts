@@ -8,7 +8,6 @@ import {
   placed,
 } from './approvals.ts';
 import type { InboxAction } from './inbox.ts';
-import { PeopleDirectory } from './people.ts';
 import type { ThreadLink } from './ports.ts';
 import { storeIncoming } from './route-store.ts';
 import type { RouteOutcome, RouterDeps } from './route-types.ts';
@@ -27,10 +26,7 @@ export async function routeApprovalPress(
   deps: RouterDeps,
 ): Promise<RouteOutcome> {
   const conversationId = link.conversationId;
-  const approvals = deps.approvals;
-  if (approvals === undefined) {
-    return { type: 'ignored', conversationId, reason: 'approval press, but approvals are not wired here' };
-  }
+  const approvals = await deps.approvals();
   const value = parseApprovalButton(envelope.value);
   if (value === undefined) {
     return { type: 'ignored', conversationId, reason: 'approval button whose value is not an approval' };
@@ -52,8 +48,11 @@ export async function routeApprovalPress(
       : undefined;
   if (decided === undefined) {
     const press = { user: envelope.user, ts: envelope.ts, messageTs: envelope.messageTs, value };
-    const people = deps.people ?? new PeopleDirectory({}, { members: async () => [] }, deps.clock);
-    const verdict = await judgePress(press, open, { approvals: approvals.rules, people, clock: deps.clock });
+    const verdict = await judgePress(press, open, {
+      approvals: approvals.rules,
+      people: deps.people,
+      clock: deps.clock,
+    });
     if (verdict.type === 'refuse') {
       await approvals.notices.refused(
         envelope.channel,

@@ -72,7 +72,7 @@ export async function routeCommand(envelope: InboxSlashCommand, deps: RouterDeps
   const text = finished
     ? `${named.label} already had its run (${conversation?.status ?? 'gone'}); it is not started again.`
     : `${named.label} is already running${where ? `: ${threadLink(where)}` : ''}; it is not started twice.`;
-  await deps.endedNotice?.({
+  await deps.endedNotice({
     conversationId: link.conversationId,
     channel: envelope.channel,
     ts: envelope.ts,

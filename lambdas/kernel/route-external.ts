@@ -91,11 +91,9 @@ async function answerRetrigger(
       reason: `${what}: the issue already had its run (${conversation?.status ?? 'gone'})`,
     };
   }
-  if (deps.retriggered === undefined) {
-    return { type: 'ignored', conversationId, reason: `${what}: already running; no one to tell it` };
-  }
-  await deps.retriggered({ conversationId, workflow: conversation.workflow, ...again });
-  return { type: 'ignored', conversationId, reason: `${what}: already running; answered on the issue` };
+  const told = await deps.retriggered({ conversationId, workflow: conversation.workflow, ...again });
+  const answer = told === 'told' ? 'answered on the issue' : 'no one to tell it';
+  return { type: 'ignored', conversationId, reason: `${what}: already running; ${answer}` };
 }
 
 /** What on an owned issue is said to the conversation: a new or edited comment, a submitted review. */

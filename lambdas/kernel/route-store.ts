@@ -32,10 +32,7 @@ export async function storeIncoming(
   const mayClose =
     incoming.kind === 'message' && incoming.closable && byOwner && isCloseIntent(incoming.text);
   // A role the configuration defines is given to its holders only; the owner's is theirs.
-  const senderType =
-    role === null || byOwner || deps.people === undefined
-      ? role
-      : await verifiedRole(deps.people, incoming.user, role);
+  const senderType = role === null || byOwner ? role : await verifiedRole(deps.people, incoming.user, role);
   if (senderType === null) {
     return {
       type: 'ignored',

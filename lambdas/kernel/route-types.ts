@@ -18,52 +18,58 @@ import type { WorkflowRegistration } from './workflows.ts';
  * name them.
  */
 
-export interface RouterDeps {
+/**
+ * What the Router reads and writes through: the records, the executions and the clock, and its
+ * ports, every one of them present (`routerDefaults` in router-defaults.ts gives the kernel's
+ * own for what a deployment does not wire), so no route asks whether one is there.
+ */
+export interface RouterDeps extends RouterPorts {
   store: ConversationStore;
   executions: Executions;
   clock: Clock;
   workflows: readonly WorkflowRegistration[];
   botUserId: string | undefined;
+}
+
+/** Whether a notice reached anyone: a deployment without the function that says it tells no one. */
+export type Told = 'told' | 'untold';
+
+/** The Router's ports beyond its records (router-defaults.ts has the kernel's defaults). */
+export interface RouterPorts {
   /**
    * Runs the rest of a record's routing as part of the conversation it belongs to, once known:
    * whatever the Router writes then (a refusal, a decided approval's line) is keyed by it.
-   * @default - run as it is
    */
-  inConversation?: <T>(conversationId: string, work: () => Promise<T>) => Promise<T>;
+  inConversation: <T>(conversationId: string, work: () => Promise<T>) => Promise<T>;
   /**
    * The GitHub login the platform acts as with a token (no App): its own comments come back as
-   * a user's, and are ignored like the bot's own Slack messages.
-   * @default - none: an App's comments are a bot's, ignored as such
+   * a user's, and are ignored like the bot's own Slack messages. Undefined with an App, whose
+   * comments are a bot's, ignored as such.
    */
-  githubLogin?: string | undefined;
+  githubLogin: string | undefined;
   /**
    * The configured roles: a sender gets a role the configuration defines (`developer`) only as
-   * a member, whatever thread they write in. Without it, the thread's roles are taken as they are.
+   * a member, whatever thread they write in. A directory that configures no role takes the
+   * thread's roles as they are.
    */
-  people?: PeopleDirectory;
+  people: PeopleDirectory;
   /**
-   * Answers a message in the thread of a conversation that has ended: the
-   * sender is told the conversation is over and how to start a new one, instead of silence.
-   * @default - none: such a message is ignored with a logged reason
+   * Answers a message in the thread of a conversation that has ended: the sender is told the
+   * conversation is over and how to start a new one, instead of silence. Untold (no function
+   * to post it), the message is ignored with its reason alone.
    */
-  endedNotice?: (notice: EndedNotice) => Promise<void>;
+  endedNotice: (notice: EndedNotice) => Promise<Told>;
   /**
    * Hands a repeated trigger of a running conversation (its issue labelled again) to the
    * workflow's own function, which answers on the issue with where it runs: the Router has no
-   * GitHub client and makes no call outside AWS.
-   * @default - none: the repeated trigger is ignored with a logged reason
+   * GitHub client and makes no call outside AWS. Untold (no workflow takes them), the repeated
+   * trigger is ignored with its reason.
    */
-  retriggered?: (notice: Retrigger) => Promise<void>;
-  /**
-   * Takes approval button presses (kernel/route-approval.ts).
-   * @default - none: a press is ignored with a logged reason
-   */
-  approvals?: ApprovalDeps;
-  /**
-   * Says in the thread who stopped a conversation, and refuses others privately (kernel/stop.ts).
-   * @default - a stop is still taken, silently
-   */
-  stops?: StopNotices;
+  retriggered: (notice: Retrigger) => Promise<Told>;
+  /** What approval button presses are judged with (kernel/route-approval.ts), built when a press comes. */
+  approvals: () => Promise<ApprovalDeps>;
+  /** Says in the thread who stopped a conversation, and refuses others privately (kernel/stop.ts). */
+  stops: StopNotices;
 }
 
 type EnvelopeKind = InboxEnvelope['kind'];
@@ -99,7 +105,7 @@ export const EDITED_MESSAGE = 'edited_message';
 
 /** Runs `work` as part of the conversation (`RouterDeps.inConversation`). */
 export function partOf<T>(conversationId: string, deps: RouterDeps, work: () => Promise<T>): Promise<T> {
-  return deps.inConversation ? deps.inConversation(conversationId, work) : work();
+  return deps.inConversation(conversationId, work);
 }
 
 /** A short answer in the thread of an ended conversation to someone who wrote there. */

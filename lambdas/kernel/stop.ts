@@ -46,7 +46,7 @@ export async function routeStop(
   const conversation = await deps.store.getConversation(conversationId, { consistent: true });
   if (!conversation) return ignored('thread points at a missing conversation');
   const refuse = async (text: string, reason: string) => {
-    await deps.stops?.refused(request.channel, request.user, text, threadTs);
+    await deps.stops.refused(request.channel, request.user, text, threadTs);
     return ignored(reason);
   };
   if (FINISHED_STATUSES.has(conversation.status))
@@ -69,7 +69,7 @@ export async function routeStop(
       'stop while nothing runs',
     );
   await deps.store.requestStop(conversationId);
-  await deps.stops?.said({
+  await deps.stops.said({
     conversationId,
     channel: link.anchor.channel,
     threadTs,
@@ -86,6 +86,6 @@ async function mayStop(
   deps: RouterDeps,
 ): Promise<boolean> {
   if (user === conversation.ownerId || user in conversation.participants) return true;
-  if (!deps.people?.configures('developer')) return false;
+  if (!deps.people.configures('developer')) return false;
   return deps.people.holds(user, 'developer');
 }

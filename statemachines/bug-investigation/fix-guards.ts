@@ -6,7 +6,7 @@ import type { BuildSettings } from '../../lambdas/builds/contract.ts';
 import type { ProtectedChangeHandling } from '../../lambdas/changes/protected-paths.ts';
 import type { handler as CheckProtectedChanges } from '../../lambdas/handlers/check-protected-changes.ts';
 import type { handler as DefineChecks } from '../../lambdas/handlers/define-checks.ts';
-import { approvalWait } from '../approval-wait.ts';
+import { approvalResult, approvalWait } from '../approval-wait.ts';
 import { catchFailure } from '../kernel.ts';
 import { lambdaTask, type TaskInputOf } from '../lambda-task.ts';
 
@@ -38,6 +38,9 @@ export const PROTECTED_FIX_APPROVAL_LABEL = 'protected change approval';
 
 /** Where the fix path keeps "Define checks"' answer: the checks and the builds that run them. */
 export const DEFINED_CHECKS_PATH = '$.fix.checks';
+
+/** Where the decision on a protected change is kept. */
+const FIX_APPROVAL = approvalResult('$.fixApproval');
 
 /** "Define checks" (its answer at `$.fix.checks`); its failure is told in both threads (`explain`). */
 export function defineChecksState(
@@ -123,7 +126,7 @@ export function protectedGateStates(scope: Construct, props: ProtectedGateProps)
     S.noteRejected,
     sfn.JsonPath.format(
       '<@{}> rejected the change to protected paths.\n{}',
-      sfn.JsonPath.stringAt('$.fixApproval.by'),
+      sfn.JsonPath.stringAt(FIX_APPROVAL.at('by')),
       sfn.JsonPath.stringAt('$.fix.protected.reason'),
     ),
   );
@@ -135,8 +138,8 @@ export function protectedGateStates(scope: Construct, props: ProtectedGateProps)
     ),
   );
   const approved = sfn.Choice.jsonPath(scope, S.protectedApproved)
-    .when(sfn.Condition.stringEquals('$.fixApproval.decision', 'approve'), props.open)
-    .when(sfn.Condition.stringEquals('$.fixApproval.outcome', 'decided'), rejected)
+    .when(sfn.Condition.stringEquals(FIX_APPROVAL.at('decision'), 'approve'), props.open)
+    .when(sfn.Condition.stringEquals(FIX_APPROVAL.at('outcome'), 'decided'), rejected)
     .otherwise(expired);
   const approval = approvalWait(scope, 'Protected fix approval', {
     label: PROTECTED_FIX_APPROVAL_LABEL,
@@ -153,7 +156,7 @@ export function protectedGateStates(scope: Construct, props: ProtectedGateProps)
       ],
     },
     timeout: props.timeout.toSeconds() >= 1 ? props.timeout : Duration.hours(48),
-    resultPath: '$.fixApproval',
+    result: FIX_APPROVAL,
     onFailure: noPullRequest(
       S.noteApprovalFailed,
       sfn.JsonPath.format(

@@ -11,13 +11,14 @@ import type { handler as OpenPullRequest } from '../../lambdas/workflows/bug-inv
 import type { handler as ReadBuildResults } from '../../lambdas/workflows/bug-investigation/handlers/read-build-results.ts';
 import { agentTurn } from '../agent-turn.ts';
 import { ChecksBuildProject, checksBuilds } from '../checks-build.ts';
-import { catchFailure, DRAINED_PATH } from '../kernel.ts';
+import { catchFailure, DRAINED } from '../kernel.ts';
 import { lambdaTask, type TaskInputOf } from '../lambda-task.ts';
 import { catchModelStop, modelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import { DEFINED_CHECKS_PATH, defineChecksState, protectedGateStates } from './fix-guards.ts';
 import type { BugFunctionId } from './functions.ts';
+import { SUMMARY_POST, TURN_RESULT } from './states.ts';
 import { fixerModelStop, type ModelStop } from './stops.ts';
 
 /**
@@ -138,8 +139,8 @@ export function fixPathOr(
       threadTs: sfn.JsonPath.stringAt('$.threadTs'),
     },
     summaryThread: {
-      channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.threads.summary.threadTs'),
+      channel: sfn.JsonPath.stringAt(SUMMARY_POST.at('channel')),
+      threadTs: sfn.JsonPath.stringAt(SUMMARY_POST.at('threadTs')),
     },
     repository: settings.repository,
     githubBaseUrl: kernel.config.github.baseUrl,
@@ -190,15 +191,15 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     {
       conversationId,
       branch: sfn.JsonPath.stringAt(WORK_BRANCH),
-      findings: { summary: sfn.JsonPath.stringAt('$.result.summary') },
+      findings: { summary: sfn.JsonPath.stringAt(TURN_RESULT.at('summary')) },
       fixSummary: sfn.JsonPath.stringAt('$.fix.turn.summary'),
       build: sfn.JsonPath.objectAt('$.fix.build'),
       requestedBy: sfn.JsonPath.stringAt('$.fixRequest.requestedBy'),
       // The head "Check protected changes" judged: a branch that moved since is not proposed.
       checkedHead: sfn.JsonPath.stringAt('$.fix.protected.headSha'),
       thread: {
-        channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
-        threadTs: sfn.JsonPath.stringAt('$.threads.summary.threadTs'),
+        channel: sfn.JsonPath.stringAt(SUMMARY_POST.at('channel')),
+        threadTs: sfn.JsonPath.stringAt(SUMMARY_POST.at('threadTs')),
       },
     },
     '$.fix.pullRequest',
@@ -348,7 +349,7 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
       notes: sfn.JsonPath.array(
         sfn.JsonPath.format(
           'The findings of the investigation, which the developer asked you to fix: {}',
-          sfn.JsonPath.stringAt('$.result.summary'),
+          sfn.JsonPath.stringAt(TURN_RESULT.at('summary')),
         ),
       ),
       build: { passed: false, status: 'NOT_STARTED', summary: 'No build ran.' },
@@ -364,8 +365,8 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
       // The cited request is in the result (`fixRequest`).
       conversationId,
       turn: sfn.JsonPath.numberAt('$.turn'),
-      result: sfn.JsonPath.objectAt('$.result'),
-      messages: sfn.JsonPath.listAt(`${DRAINED_PATH}.messages`),
+      result: sfn.JsonPath.objectAt(TURN_RESULT.path),
+      messages: sfn.JsonPath.listAt(DRAINED.at('messages')),
     },
     '$.fixRequest',
   );

@@ -3,7 +3,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { catchFailure, describeDuration } from '../kernel.ts';
 import { slackPost } from '../slack-post.ts';
-import { BUG_INVESTIGATION_STATES as S, BUG_INVESTIGATION_TEXTS as T } from './states.ts';
+import { BUG_INVESTIGATION_STATES as S, SUMMARY_POST, BUG_INVESTIGATION_TEXTS as T } from './states.ts';
 
 /**
  * What the reporter and the developers hear of each other
@@ -49,11 +49,11 @@ export function tellFindingsPosted(
       ...props.reporterThread,
       template: {
         name: 'bug_findings_posted',
-        data: { channel: sfn.JsonPath.stringAt('$.threads.summary.channel') },
+        data: { channel: sfn.JsonPath.stringAt(SUMMARY_POST.at('channel')) },
       },
       permalinkOf: {
-        channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
-        ts: sfn.JsonPath.stringAt('$.threads.summary.ts'),
+        channel: sfn.JsonPath.stringAt(SUMMARY_POST.at('channel')),
+        ts: sfn.JsonPath.stringAt(SUMMARY_POST.at('ts')),
       },
     },
     props.next,
@@ -104,14 +104,14 @@ export function acknowledgeClose(
     S.announceClose,
     {
       slackPostFn: props.slackPostFn,
-      channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.threads.summary.threadTs'),
+      channel: sfn.JsonPath.stringAt(SUMMARY_POST.at('channel')),
+      threadTs: sfn.JsonPath.stringAt(SUMMARY_POST.at('threadTs')),
       text: sfn.JsonPath.format(T.closedForDevelopers, sfn.JsonPath.stringAt('$.ownerId')),
     },
     props.markResolved,
   );
   const developersToTell = sfn.Choice.jsonPath(scope, S.developersToTell)
-    .when(sfn.Condition.isPresent('$.threads.summary'), announce)
+    .when(sfn.Condition.isPresent(SUMMARY_POST.path), announce)
     .otherwise(props.markResolved);
   // The reporter asked to close: close even if the acknowledgement cannot be posted.
   return notice(

@@ -7,11 +7,23 @@ import { Construct } from 'constructs';
 import type { ApprovalRequest } from '../../lambdas/kernel/approvals.ts';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import type { Severity } from '../../lambdas/workflows/bug-investigation/contract.ts';
-import { ACKNOWLEDGE_ESCALATION } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
-import { catchFailure, FAILURE_PATH, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+import type { handler as SlaCheckHandler } from '../../lambdas/workflows/bug-investigation/handlers/sla-check.ts';
+import {
+  ACKNOWLEDGE_ESCALATION,
+  type SlaTrackingInput,
+} from '../../lambdas/workflows/bug-investigation/sla-check.ts';
+import {
+  EXECUTION_ALREADY_EXISTS,
+  START_EXECUTION_TIMEOUT,
+  START_EXECUTION_TRANSIENT_ERRORS,
+} from '../continue-as-new.ts';
+import { catchFailure, FAILURE_PATH, LAMBDA_TRANSIENT_ERRORS, transientRetry } from '../kernel.ts';
+import { payloadSelector, resultSlot } from '../result-paths.ts';
 import { slackPost } from '../slack-post.ts';
+import { type TaskInputOf, type TaskResultOf, taskPayload } from '../task-payload.ts';
 import { type ChildWorkflowDefinition, requireRoleGroup } from '../workflow-module.ts';
 import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
+import { ESCALATION_POST, TURN_RESULT } from './states.ts';
 
 /**
  * `SlaTracking` (`SLATrackingWorkflow`): the child a bug investigation starts,
@@ -55,8 +67,9 @@ export function deadlineStateName(severity: Severity): string {
   return `${severity[0]?.toUpperCase() ?? ''}${severity.slice(1)} deadline`;
 }
 
-/** Where the check's `SlaCheckOutput` goes. */
-export const CHECK_PATH = '$.check';
+type SlaCheckResult = TaskResultOf<typeof SlaCheckHandler>;
+/** Where the check's result goes. */
+const CHECKED = resultSlot<SlaCheckResult>('$.check');
 
 /** Twice the function's own timeout, so a Lambda that runs to its limit fails as a Lambda error first. */
 const CHECK_TASK_TIMEOUT = Duration.seconds(2 * BUG_FUNCTIONS.SlaCheck.timeoutSeconds);
@@ -136,17 +149,12 @@ export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn
   const check = tasks.LambdaInvoke.jsonPath(states, 'Check', {
     stateName: names.checkAcknowledgement,
     lambdaFunction: props.slaCheck,
-    // Shape: SlaCheckInput.
-    payload: sfn.TaskInput.fromObject({
+    payload: taskPayload<TaskInputOf<typeof SlaCheckHandler>>({
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       since: sfn.JsonPath.stringAt('$.threadTs'),
     }),
-    resultSelector: {
-      acknowledged: sfn.JsonPath.stringAt('$.Payload.acknowledged'),
-      closed: sfn.JsonPath.stringAt('$.Payload.closed'),
-      reason: sfn.JsonPath.stringAt('$.Payload.reason'),
-    },
-    resultPath: CHECK_PATH,
+    resultSelector: payloadSelector<SlaCheckResult>(['acknowledged', 'closed', 'reason']),
+    resultPath: CHECKED.path,
     taskTimeout: sfn.Timeout.duration(CHECK_TASK_TIMEOUT),
     retryOnServiceExceptions: false,
   });
@@ -214,8 +222,8 @@ export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn
   const acknowledged = sfn.Choice.jsonPath(states, 'Acknowledged', { stateName: names.acknowledged })
     .when(
       sfn.Condition.or(
-        sfn.Condition.booleanEquals(`${CHECK_PATH}.acknowledged`, true),
-        sfn.Condition.booleanEquals(`${CHECK_PATH}.closed`, true),
+        sfn.Condition.booleanEquals(CHECKED.at('acknowledged'), true),
+        sfn.Condition.booleanEquals(CHECKED.at('closed'), true),
       ),
       done,
     )
@@ -238,3 +246,41 @@ export const SLA_TRACKING: ChildWorkflowDefinition<BugFunctionId, BugInvestigati
       onCallGroupId: requireRoleGroup(config, 'on_call'),
     }),
 };
+
+/**
+ * The parent's start of a SlaTracking for its last escalation post (`SlaTrackingInput`, level
+ * 0), fire and forget; then `next`, whether it started, had started already, or failed.
+ */
+export function startSlaTrackingOf(
+  scope: Construct,
+  stateName: string,
+  props: { readonly stateMachine: sfn.IStateMachine; readonly next: sfn.IChainable },
+): tasks.StepFunctionsStartExecution {
+  const start = tasks.StepFunctionsStartExecution.jsonPath(scope, stateName, {
+    stateMachine: props.stateMachine,
+    integrationPattern: sfn.IntegrationPattern.REQUEST_RESPONSE,
+    // One SLA per escalation: a retried start finds its execution instead of a second one.
+    name: sfn.JsonPath.format(
+      '{}-{}',
+      sfn.JsonPath.stringAt('$.conversationId'),
+      sfn.JsonPath.stringAt('$.turn'),
+    ),
+    associateWithParent: true,
+    input: taskPayload<SlaTrackingInput>({
+      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      channel: sfn.JsonPath.stringAt(ESCALATION_POST.at('channel')),
+      threadTs: sfn.JsonPath.stringAt(ESCALATION_POST.at('ts')),
+      severity: sfn.JsonPath.stringAt(TURN_RESULT.at('severity')),
+      level: 0,
+    }),
+    resultPath: sfn.JsonPath.DISCARD,
+    taskTimeout: sfn.Timeout.duration(START_EXECUTION_TIMEOUT),
+  });
+  start.addRetry(transientRetry(START_EXECUTION_TRANSIENT_ERRORS));
+  // Started already (an earlier attempt got through): carry on.
+  start.addCatch(props.next, { errors: [EXECUTION_ALREADY_EXISTS], resultPath: sfn.JsonPath.DISCARD });
+  // On call was paged already: without reminders the conversation goes on (the error stays
+  // at $.slaStartFailure) rather than fail and leave the developers' answers unheard.
+  start.addCatch(props.next, { errors: [sfn.Errors.ALL], resultPath: '$.slaStartFailure' });
+  return start;
+}

@@ -1,7 +1,13 @@
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import type { BugAction, BugTurnState } from '../../lambdas/workflows/bug-investigation/contract.ts';
+import type {
+  BugAction,
+  BugTurnOutput,
+  BugTurnState,
+} from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { describeDuration } from '../kernel.ts';
+import { resultSlot } from '../result-paths.ts';
+import type { PostedMessage } from '../slack-post.ts';
 
 /**
  * `bug_investigation`: a top-level message in the bug-reports channel starts an
@@ -102,9 +108,16 @@ export function reporterSilenceNote(waitSeconds: number): string {
   return `The reporter did not answer your clarification question within ${describeDuration(waitSeconds)}. Continue the investigation with what you have, and do not ask the same question again.`;
 }
 
+/** The last turn's output (`result`, see above). */
+export const TURN_RESULT = resultSlot<BugTurnOutput>('$.result');
+/** The findings post, whose thread developers answer in (`threads.summary`). */
+export const SUMMARY_POST = resultSlot<PostedMessage>('$.threads.summary');
+/** The last escalation post (`threads.escalation`). */
+export const ESCALATION_POST = resultSlot<PostedMessage>('$.threads.escalation');
+
 /** A Choice condition: the last turn's action is `action`. */
 export function actionIs(action: BugAction): sfn.Condition {
-  return sfn.Condition.stringEquals('$.result.action', action);
+  return sfn.Condition.stringEquals(TURN_RESULT.at('action'), action);
 }
 
 /** What the next agent turn is told (`$.turnContext`). */

@@ -7,7 +7,7 @@ import { catchFailure, FAILURE_PATH } from '../kernel.ts';
 import { tellThen } from '../kernel-records.ts';
 import { noteModelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
-import { BUG_INVESTIGATION_STATES as S, BUG_INVESTIGATION_TEXTS as T } from './states.ts';
+import { BUG_INVESTIGATION_STATES as S, BUG_INVESTIGATION_TEXTS as T, TURN_RESULT } from './states.ts';
 
 /**
  * Where the bug investigation goes when its agent stops on its own: a limit reached or a turn
@@ -33,7 +33,7 @@ export function tellReporterStopped(
     slackPostFn: props.slackPostFn,
     channel: props.channel,
     threadTs: props.threadTs,
-    text: agentStoppedText('$.result.summary'),
+    text: agentStoppedText(TURN_RESULT.at('summary')),
     essential: false,
   });
   catchFailure(tell, props.next);
@@ -64,11 +64,11 @@ export function failedTurn(
         sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`),
       ),
       confidence: 0,
-      severity: props.keepSession ? sfn.JsonPath.stringAt('$.result.severity') : props.defaultSeverity,
+      severity: props.keepSession ? sfn.JsonPath.stringAt(TURN_RESULT.at('severity')) : props.defaultSeverity,
       error: sfn.JsonPath.jsonToString(sfn.JsonPath.objectAt(FAILURE_PATH)),
-      ...(props.keepSession ? { sessionId: sfn.JsonPath.stringAt('$.result.sessionId') } : {}),
+      ...(props.keepSession ? { sessionId: sfn.JsonPath.stringAt(TURN_RESULT.at('sessionId')) } : {}),
     },
-    resultPath: '$.result',
+    resultPath: TURN_RESULT.path,
   });
   pass.next(props.next);
   return pass;
@@ -127,7 +127,7 @@ export function modelStop(
     stopped: STOPPED_BUG_INVESTIGATION,
     next: props.failed,
   });
-  return { caught, refused: noteModelRefused(scope, S.noteModelRefused, '$.result').next(caught) };
+  return { caught, refused: noteModelRefused(scope, S.noteModelRefused, TURN_RESULT.path).next(caught) };
 }
 
 /** What the developers read when the model stopped the fix they asked for (the conversation ends with it). */

@@ -1,27 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { STOPPED_BY_PERSON_FIELD } from '../../lambdas/agents/contract.ts';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { agentTurn } from '../agent-turn.ts';
-import {
-  acceptHandover,
-  continueAsNew,
-  EXECUTION_ALREADY_EXISTS,
-  HANDED_OVER_FROM,
-  START_EXECUTION_TIMEOUT,
-  START_EXECUTION_TRANSIENT_ERRORS,
-} from '../continue-as-new.ts';
-import {
-  catchFailure,
-  catchTimeout,
-  closeOut,
-  DRAINED_PATH,
-  drain,
-  nextTurn,
-  transientRetry,
-  waitForPeople,
-} from '../kernel.ts';
+import { acceptHandover, continueAsNew, HANDED_OVER_FROM } from '../continue-as-new.ts';
+import { catchFailure, catchTimeout, closeOut, DRAINED, drain, nextTurn, waitForPeople } from '../kernel.ts';
 import { failConversation, setConversationFields, tellThen } from '../kernel-records.ts';
 import { catchModelStop, modelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
@@ -33,7 +16,7 @@ import {
   tellFindingsPosted,
   tellResolved,
 } from './reporter-updates.ts';
-import { ESCALATION_APPROVAL, SLA_TRACKING } from './sla-tracking.ts';
+import { ESCALATION_APPROVAL, SLA_TRACKING, startSlaTrackingOf } from './sla-tracking.ts';
 import {
   actionIs,
   awaitingPass,
@@ -41,7 +24,10 @@ import {
   BUG_INVESTIGATION_STATES,
   BUG_INVESTIGATION_TEXTS,
   BUG_INVESTIGATOR_PROFILE,
+  ESCALATION_POST,
   reporterSilenceNote,
+  SUMMARY_POST,
+  TURN_RESULT,
   turnContext,
 } from './states.ts';
 import { backToTheWait, failedTurn, modelStop, tellReporterStopped, tellUnhandled } from './stops.ts';
@@ -67,8 +53,8 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       threadTs: sfn.JsonPath.stringAt('$.threadTs'),
     };
     const summaryThread = {
-      channel: sfn.JsonPath.stringAt('$.threads.summary.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.threads.summary.threadTs'),
+      channel: sfn.JsonPath.stringAt(SUMMARY_POST.at('channel')),
+      threadTs: sfn.JsonPath.stringAt(SUMMARY_POST.at('threadTs')),
     };
     const failing = { table, markStateName: S.markFailed, failStateName: S.failed };
     const markFailed = failConversation(scope, S.markFailed, failing);
@@ -129,7 +115,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       profile: BUG_INVESTIGATOR_PROFILE,
       statePath: '$.turnContext.state',
       notesPath: '$.turnContext.notes',
-      resultPath: '$.result',
+      resultPath: TURN_RESULT.path,
       modelRetry: config.agentLimits.modelRetry,
     } as const;
     const investigate = agentTurn(scope, S.investigate, {
@@ -141,7 +127,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       ...turnProps,
       stateName: S.continueInvestigation,
       mode: 'continuation',
-      sessionIdPath: '$.result.sessionId',
+      sessionIdPath: TURN_RESULT.at('sessionId'),
     });
     const routeOnAction = sfn.Choice.jsonPath(scope, S.routeOnAction);
     investigate.next(routeOnAction);
@@ -173,7 +159,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     }
 
     const sessionToResume = sfn.Choice.jsonPath(scope, S.sessionToResume)
-      .when(sfn.Condition.isPresent('$.result.sessionId'), continueInvestigation)
+      .when(sfn.Condition.isPresent(TURN_RESULT.at('sessionId')), continueInvestigation)
       .otherwise(investigate);
     const announceFollowUp = slackPost(scope, S.announceFollowUp, {
       slackPostFn,
@@ -186,7 +172,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     announceFollowUp.next(sessionToResume);
     // One Choice for the close check and the turn's kind, to keep a round trip short.
     const closeRequested = sfn.Choice.jsonPath(scope, S.closeRequested)
-      .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), acknowledgeClose)
+      .when(sfn.Condition.booleanEquals(DRAINED.at('closeRequested'), true), acknowledgeClose)
       .when(
         sfn.Condition.and(
           sfn.Condition.isPresent('$.turnContext.followUp'),
@@ -194,7 +180,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
         ),
         announceFollowUp,
       )
-      .when(sfn.Condition.isPresent('$.result.sessionId'), continueInvestigation)
+      .when(sfn.Condition.isPresent(TURN_RESULT.at('sessionId')), continueInvestigation)
       .otherwise(investigate);
     drainMessages.next(closeRequested);
 
@@ -202,7 +188,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     const askReporter = slackPost(scope, S.askReporter, {
       slackPostFn,
       ...reporterThread,
-      template: { name: 'bug_question', data: { result: sfn.JsonPath.objectAt('$.result') } },
+      template: { name: 'bug_question', data: { result: sfn.JsonPath.objectAt(TURN_RESULT.path) } },
     });
     catchFailure(askReporter, failed);
     const waitForReporter = waitForPeople(scope, S.waitForReporter, {
@@ -234,7 +220,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     // thread), then resolve, or escalate, and wait for developers ---------------------------
     const findings = {
       name: 'bug_findings',
-      data: { result: sfn.JsonPath.objectAt('$.result'), executionArn: sfn.JsonPath.executionId },
+      data: { result: sfn.JsonPath.objectAt(TURN_RESULT.path), executionArn: sfn.JsonPath.executionId },
     } as const;
     // With a repository, the findings carry "Fix it" for developers; each post replaces the last one's.
     const fixIt = settings.repository === undefined ? {} : { approval: FIX_IT_APPROVAL };
@@ -245,7 +231,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       ...fixIt,
       // Developers' replies in the summary thread are routed to this conversation.
       anchor: { name: 'summary', ownerRole: null, othersRole: 'developer' },
-      resultPath: '$.threads.summary',
+      resultPath: SUMMARY_POST.path,
     });
     // Later findings go in the same summary thread, where the developers already are.
     const postUpdatedFindings = slackPost(scope, S.postUpdatedFindings, {
@@ -256,7 +242,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     });
     catchFailure(postFindings, failed);
     catchFailure(postUpdatedFindings, failed);
-    const summaryOpen = sfn.Condition.isPresent('$.threads.summary');
+    const summaryOpen = sfn.Condition.isPresent(SUMMARY_POST.path);
     summaryThreadOpen.when(summaryOpen, postUpdatedFindings).otherwise(postFindings);
     const findingsAction = sfn.Condition.or(
       actionIs('post_findings'),
@@ -289,7 +275,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       template: {
         name: 'bug_escalation',
         data: {
-          result: sfn.JsonPath.objectAt('$.result'),
+          result: sfn.JsonPath.objectAt(TURN_RESULT.path),
           onCallGroupId: requireRoleGroup(config, 'on_call'),
           executionArn: sfn.JsonPath.executionId,
           findingsChannel: requireChannel(config, 'bugSummaries'),
@@ -297,41 +283,12 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       },
       anchor: { name: 'escalation', ownerRole: null, othersRole: 'developer' },
       approval: ESCALATION_APPROVAL,
-      resultPath: '$.threads.escalation',
+      resultPath: ESCALATION_POST.path,
     });
     catchFailure(escalate, failed);
-    const startSlaTracking = tasks.StepFunctionsStartExecution.jsonPath(scope, S.startSlaTracking, {
+    const startSlaTracking = startSlaTrackingOf(scope, S.startSlaTracking, {
       stateMachine: requireChild(children, SLA_TRACKING.name),
-      integrationPattern: sfn.IntegrationPattern.REQUEST_RESPONSE,
-      // One SLA per escalation: a retried start finds its execution instead of a second one.
-      name: sfn.JsonPath.format(
-        '{}-{}',
-        sfn.JsonPath.stringAt('$.conversationId'),
-        sfn.JsonPath.stringAt('$.turn'),
-      ),
-      associateWithParent: true,
-      // Shape: SlaTrackingInput (lambdas/workflows/bug-investigation/sla-check.ts).
-      input: sfn.TaskInput.fromObject({
-        conversationId: sfn.JsonPath.stringAt('$.conversationId'),
-        channel: sfn.JsonPath.stringAt('$.threads.escalation.channel'),
-        threadTs: sfn.JsonPath.stringAt('$.threads.escalation.ts'),
-        severity: sfn.JsonPath.stringAt('$.result.severity'),
-        level: 0,
-      }),
-      resultPath: sfn.JsonPath.DISCARD,
-      taskTimeout: sfn.Timeout.duration(START_EXECUTION_TIMEOUT),
-    });
-    startSlaTracking.addRetry(transientRetry(START_EXECUTION_TRANSIENT_ERRORS));
-    // Started already (an earlier attempt got through): carry on.
-    startSlaTracking.addCatch(awaitingDevelopers, {
-      errors: [EXECUTION_ALREADY_EXISTS],
-      resultPath: sfn.JsonPath.DISCARD,
-    });
-    // On call was paged already: without reminders the conversation goes on (the error stays
-    // at $.slaStartFailure) rather than fail and leave the developers' answers unheard.
-    startSlaTracking.addCatch(awaitingDevelopers, {
-      errors: [sfn.Errors.ALL],
-      resultPath: '$.slaStartFailure',
+      next: awaitingDevelopers,
     });
     escalate.next(startSlaTracking).next(awaitingDevelopers);
 
@@ -347,8 +304,11 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     // the findings), so the conversation can never get stuck on it.
     const fixPath = fixPathOr(scope, kernel, summaryThreadOpen, awaitingDevelopers, model);
     routeOnAction
-      .when(modelRefused('$.result'), model.refused)
-      .when(sfn.Condition.and(actionIs('escalate'), sfn.Condition.isPresent('$.result.error')), tellStopped)
+      .when(modelRefused(TURN_RESULT.path), model.refused)
+      .when(
+        sfn.Condition.and(actionIs('escalate'), sfn.Condition.isPresent(TURN_RESULT.at('error'))),
+        tellStopped,
+      )
       .when(actionIs('fix_requested'), fixPath)
       .when(actionIs('ask_reporter'), askReporter)
       // The findings' three actions go straight to the right post (one Choice fewer per round

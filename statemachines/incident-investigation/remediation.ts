@@ -3,12 +3,18 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
+import type { handler as IncidentRemediation } from '../../lambdas/workflows/incident-investigation/handlers/remediation.ts';
+import { approvalResult } from '../approval-wait.ts';
 import { addTransientRetry, catchFailure, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+import { type TaskInputOf, taskPayload } from '../task-payload.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import { type IncidentFunctionId, REMEDIATION_TIMEOUT_SECONDS } from './functions.ts';
-import { INCIDENT_STATES } from './states.ts';
+import { INCIDENT_STATES, STEP, STEP_DECISION } from './states.ts';
 import { stepApproval } from './step-approval.ts';
 import { recordsTask, showPhase } from './tasks.ts';
+
+/** Where the decision on a step's approval is kept. */
+const STEP_APPROVAL = approvalResult('$.stepApproval');
 
 /**
  * The remediation steps, one at a time (its REMEDIATE): the next step; when it needs an
@@ -26,7 +32,7 @@ export function remediationSteps(
   const records = kernel.functions.IncidentRecords;
   const progress = kernel.functions.IncidentProgress;
 
-  const next = recordsTask(scope, S.nextStep, { fn: records, op: 'next_step', resultPath: '$.step' });
+  const next = recordsTask(scope, S.nextStep, { fn: records, op: 'next_step', resultPath: STEP.path });
   catchFailure(next, props.failed);
   const showStep = showPhase(scope, S.showStep, { fn: progress, phase: 'remediation', next });
 
@@ -34,9 +40,9 @@ export function remediationSteps(
     stateName: S.runStep,
     lambdaFunction: kernel.functions.IncidentRemediation,
     payloadResponseOnly: true,
-    payload: sfn.TaskInput.fromObject({
+    payload: taskPayload<TaskInputOf<typeof IncidentRemediation>>({
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
-      index: sfn.JsonPath.numberAt('$.step.index'),
+      index: sfn.JsonPath.numberAt(STEP.at('index')),
     }),
     resultPath: '$.stepRun',
     // Twice the function's own timeout: a skill that runs to the limit fails as a Lambda error first.
@@ -52,7 +58,7 @@ export function remediationSteps(
     fn: records,
     op: 'fail_step',
     payload: {
-      index: sfn.JsonPath.numberAt('$.step.index'),
+      index: sfn.JsonPath.numberAt(STEP.at('index')),
       error: sfn.JsonPath.stringAt('$.failure.Error'),
       cause: sfn.JsonPath.stringAt('$.failure.Cause'),
     },
@@ -68,10 +74,10 @@ export function remediationSteps(
     fn: records,
     op: 'decide_step',
     payload: {
-      index: sfn.JsonPath.numberAt('$.step.index'),
-      outcome: sfn.JsonPath.stringAt('$.stepApproval.outcome'),
+      index: sfn.JsonPath.numberAt(STEP.at('index')),
+      outcome: sfn.JsonPath.stringAt(STEP_APPROVAL.at('outcome')),
     },
-    resultPath: '$.stepDecision',
+    resultPath: STEP_DECISION.path,
   });
   catchFailure(decision, props.failed);
   const showStopped = showPhase(scope, `${S.showStep} stopped`, {
@@ -81,19 +87,19 @@ export function remediationSteps(
   });
   decision.next(
     sfn.Choice.jsonPath(scope, S.approved)
-      .when(sfn.Condition.stringEquals('$.stepDecision.decision', 'approve'), run)
+      .when(sfn.Condition.stringEquals(STEP_DECISION.at('decision'), 'approve'), run)
       .otherwise(showStopped),
   );
-  const approval = stepApproval(scope, kernel, { resultPath: '$.stepApproval', onFailure: props.failed });
+  const approval = stepApproval(scope, kernel, { result: STEP_APPROVAL, onFailure: props.failed });
   approval.next(decision);
 
   next.next(
     sfn.Choice.jsonPath(scope, S.stepLeft)
       .when(
-        sfn.Condition.booleanEquals('$.step.done', true),
+        sfn.Condition.booleanEquals(STEP.at('done'), true),
         showPhase(scope, `${S.showStep} done`, { fn: progress, phase: 'remediation', next: props.finish }),
       )
-      .when(sfn.Condition.booleanEquals('$.step.approval', true), approval)
+      .when(sfn.Condition.booleanEquals(STEP.at('approval'), true), approval)
       .otherwise(run),
   );
   return next;

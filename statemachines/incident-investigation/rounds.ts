@@ -2,11 +2,11 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
 import { agentTurn, MODEL_UNAVAILABLE_ERROR } from '../agent-turn.ts';
-import { catchFailure, DRAINED_PATH, drain, FAILURE_PATH } from '../kernel.ts';
+import { catchFailure, DRAINED, drain, FAILURE_PATH } from '../kernel.ts';
 import { catchModelStop, MODEL_REFUSED_ERROR, modelRefused, noteModelRefused } from '../model-stops.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
-import { INCIDENT_STATES, ITERATION_STATES } from './states.ts';
+import { INCIDENT_STATES, ITERATION_STATES, ROUND_PLAN } from './states.ts';
 import { recordsTask, showPhase } from './tasks.ts';
 
 /**
@@ -94,14 +94,14 @@ export function investigationRound(
   drained.addCatch(skip, { errors: [sfn.Errors.ALL], resultPath: FAILURE_PATH });
   const iteration = drained.next(
     sfn.Choice.jsonPath(scope, I.closeRequested)
-      .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), skip)
+      .when(sfn.Condition.booleanEquals(DRAINED.at('closeRequested'), true), skip)
       .otherwise(resume),
   );
 
   // --- The round ------------------------------------------------------------------------
   const map = sfn.Map.jsonPath(scope, S.investigateAll, {
     stateName: S.investigateAll,
-    itemsPath: '$.roundPlan.items',
+    itemsPath: ROUND_PLAN.at('items'),
     maxConcurrency: kernel.settings.mapConcurrency,
     itemSelector: {
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
@@ -118,7 +118,7 @@ export function investigationRound(
       state: sfn.JsonPath.jsonMerge(
         sfn.JsonPath.entirePayload,
         sfn.JsonPath.stringToJson(
-          sfn.JsonPath.format('\\{"turn":{}\\}', sfn.JsonPath.stringAt('$.roundPlan.nextTurn')),
+          sfn.JsonPath.format('\\{"turn":{}\\}', sfn.JsonPath.stringAt(ROUND_PLAN.at('nextTurn'))),
         ),
       ),
     },
@@ -133,7 +133,7 @@ export function investigationRound(
   const merge = recordsTask(scope, S.mergeRound, {
     fn: records,
     op: 'merge',
-    payload: { round: sfn.JsonPath.numberAt('$.roundPlan.round') },
+    payload: { round: sfn.JsonPath.numberAt(ROUND_PLAN.at('round')) },
     resultPath: '$.merged',
   });
   const showRound = showPhase(scope, S.showRound, {

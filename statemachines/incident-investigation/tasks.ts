@@ -2,10 +2,16 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+import type { handler as IncidentProgress } from '../../lambdas/workflows/incident-investigation/handlers/progress.ts';
 import type { IncidentRecordsInput } from '../../lambdas/workflows/incident-investigation/handlers/records.ts';
 import type { Phase } from '../../lambdas/workflows/incident-investigation/record.ts';
 import { addTransientRetry, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
-import type { DistributiveOmit, PayloadTemplate } from '../lambda-task.ts';
+import {
+  type DistributiveOmit,
+  type PayloadTemplate,
+  type TaskInputOf,
+  taskPayload,
+} from '../task-payload.ts';
 
 /**
  * The incident workflow's own tasks: its record keeping (IncidentRecords, one `op` per call)
@@ -42,11 +48,13 @@ export function recordsTask<Op extends RecordsOp>(
     stateName,
     lambdaFunction: props.fn,
     payloadResponseOnly: true,
-    payload: sfn.TaskInput.fromObject({
+    // The op's own fields were checked by `props`' type; a spread of a generic op's payload is
+    // beyond what tsc can narrow, so the whole is handed over as the union it belongs to.
+    payload: taskPayload<IncidentRecordsInput>({
       op: props.op,
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
-      ...(props.payload as Record<string, unknown> | undefined),
-    }),
+      ...(props.payload as object | undefined),
+    } as PayloadTemplate<IncidentRecordsInput>),
     resultPath: props.resultPath ?? sfn.JsonPath.DISCARD,
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
     retryOnServiceExceptions: false,
@@ -68,7 +76,7 @@ export function showPhase(
     stateName,
     lambdaFunction: props.fn,
     payloadResponseOnly: true,
-    payload: sfn.TaskInput.fromObject({
+    payload: taskPayload<TaskInputOf<typeof IncidentProgress>>({
       conversationId: sfn.JsonPath.stringAt('$.conversationId'),
       phase: props.phase,
     }),

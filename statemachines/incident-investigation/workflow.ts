@@ -9,7 +9,7 @@ import {
   catchFailure,
   catchTimeout,
   closeOut,
-  DRAINED_PATH,
+  DRAINED,
   drain,
   FAILURE_PATH,
   nextTurn,
@@ -23,7 +23,15 @@ import { defineWorkflow, requireChannel } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
 import { remediationSteps } from './remediation.ts';
 import { investigationRound } from './rounds.ts';
-import { alertOpeningText, INCIDENT_STATES, INCIDENT_TEXTS, openingText } from './states.ts';
+import {
+  alertOpeningText,
+  INCIDENT_STATES,
+  INCIDENT_TEXTS,
+  openingText,
+  ROUND_PLAN,
+  STEP_DECISION,
+  THREAD_POST,
+} from './states.ts';
 import { type RecordsCall, recordsTask, showPhase } from './tasks.ts';
 import { incidentTriggers } from './triggers.ts';
 
@@ -49,8 +57,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     const agentTurnFn = kernel.functions.IncidentAgentTurn;
     const incidents = requireChannel(kernel.config, 'incidents');
     const thread = {
-      channel: sfn.JsonPath.stringAt('$.thread.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.thread.threadTs'),
+      channel: sfn.JsonPath.stringAt(THREAD_POST.at('channel')),
+      threadTs: sfn.JsonPath.stringAt(THREAD_POST.at('threadTs')),
     };
     const post = (stateName: string, text: string, essential = true) =>
       slackPost(scope, stateName, { slackPostFn: kernel.slackPost, ...thread, text, essential });
@@ -95,8 +103,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     const ended = sfn.Choice.jsonPath(scope, S.remediationStopped)
       .when(
         sfn.Condition.and(
-          sfn.Condition.isPresent('$.stepDecision.decision'),
-          sfn.Condition.not(sfn.Condition.stringEquals('$.stepDecision.decision', 'approve')),
+          sfn.Condition.isPresent(STEP_DECISION.at('decision')),
+          sfn.Condition.not(sfn.Condition.stringEquals(STEP_DECISION.at('decision'), 'approve')),
         ),
         markUnremediated,
       )
@@ -187,7 +195,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       keep.next(route);
       start.next(drained).next(
         sfn.Choice.jsonPath(scope, `Stop requested before ${p.name}?`)
-          .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), acknowledgeClose)
+          .when(sfn.Condition.booleanEquals(DRAINED.at('closeRequested'), true), acknowledgeClose)
           .otherwise(
             sfn.Choice.jsonPath(scope, `Session for ${p.name}?`)
               .when(sfn.Condition.isPresent('$.sessions.main'), continued)
@@ -256,7 +264,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     // --- Conclude -----------------------------------------------------------------------------
     const markConcluding = phase({
       mark: { stateName: S.markConcluding, phase: 'concluding' },
-      turn: { name: 'conclusion', profile: 'incident_concluder', notesPath: '$.roundPlan.notes' },
+      turn: { name: 'conclusion', profile: 'incident_concluder', notesPath: ROUND_PLAN.at('notes') },
       record: {
         stateName: S.recordConclusion,
         op: 'conclusion',
@@ -272,7 +280,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       fn: records,
       op: 'plan_round',
       payload: { turn: sfn.JsonPath.numberAt('$.turn') },
-      resultPath: '$.roundPlan',
+      resultPath: ROUND_PLAN.path,
     });
     catchFailure(planRound, failed);
     const round = investigationRound(scope, kernel, planRound, tellFailure);
@@ -282,8 +290,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     markInvestigating.next(round.start);
     planRound.next(
       sfn.Choice.jsonPath(scope, S.moreRounds)
-        .when(sfn.Condition.stringEquals('$.roundPlan.decision', 'investigate'), markInvestigating)
-        .when(sfn.Condition.stringEquals('$.roundPlan.decision', 'closed'), acknowledgeClose)
+        .when(sfn.Condition.stringEquals(ROUND_PLAN.at('decision'), 'investigate'), markInvestigating)
+        .when(sfn.Condition.stringEquals(ROUND_PLAN.at('decision'), 'closed'), acknowledgeClose)
         // The tree's message says why the rounds ended, then the conclusion follows.
         .otherwise(
           showPhase(scope, S.showFinalTree, { fn: progress, phase: 'hypotheses', next: markConcluding }),
@@ -318,7 +326,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       channel: incidents,
       text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt('$.ownerId')),
       anchor,
-      resultPath: '$.thread',
+      resultPath: THREAD_POST.path,
     });
     const openThreadForAlert = slackPost(scope, S.openThreadForAlert, {
       slackPostFn: kernel.slackPost,
@@ -329,7 +337,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
         sfn.JsonPath.stringAt('$.origin.name'),
       ),
       anchor,
-      resultPath: '$.thread',
+      resultPath: THREAD_POST.path,
     });
     for (const open of [openThread, openThreadForAlert]) {
       catchFailure(open, failed);

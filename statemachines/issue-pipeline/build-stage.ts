@@ -5,7 +5,7 @@ import { ChecksBuildProject, checksBuilds } from '../checks-build.ts';
 import { catchFailure } from '../kernel.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import type { IssueFunctionId } from './functions.ts';
-import { ISSUE_PIPELINE_STATES } from './states.ts';
+import { HAND_OFF, ISSUE_PIPELINE_STATES } from './states.ts';
 import type { IssueTask } from './tasks.ts';
 
 type Kernel = KernelResources<IssueFunctionId, IssuePipelineSettings>;
@@ -49,13 +49,13 @@ export function buildStage(
       name,
       'IssueJudgeBuild',
       {
-        attempt: sfn.JsonPath.numberAt('$.handOff.attempt'),
+        attempt: sfn.JsonPath.numberAt(HAND_OFF.at('attempt')),
         kind,
         baseSha: sfn.JsonPath.stringAt('$.pipeline.baseSha'),
         checks: sfn.JsonPath.listAt('$.build.checks.checks'),
         builds: sfn.JsonPath.listAt('$.build.builds'),
       },
-      '$.handOff',
+      HAND_OFF.path,
     );
     catchFailure(judged, failed);
     judged.next(showProgress);

@@ -1,4 +1,8 @@
+import type { handler as HandOffHandler } from '../../lambdas/workflows/issue-pipeline/handlers/hand-off.ts';
+import type { handler as ProgressHandler } from '../../lambdas/workflows/issue-pipeline/handlers/progress.ts';
 import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
+import { resultSlot } from '../result-paths.ts';
+import type { TaskResultOf } from '../task-payload.ts';
 
 /**
  * The issue pipeline's state names, as the execution graph shows them: its agents by their
@@ -12,6 +16,11 @@ import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts
  * - `build`: "Define checks"' answer (`checks`) and each checks build's outcome (`builds`);
  * - `progress`: where the progress message is; `drained`, `wake`, `timedOut`, `failure`: the kernel's.
  */
+/** The last hand-off (`handOff` above): IssueHandOff's result, which "Judge build" answers in too. */
+export const HAND_OFF = resultSlot<TaskResultOf<typeof HandOffHandler>>('$.handOff');
+/** Where the progress message is (`progress` above): IssueProgress's result. */
+export const PROGRESS = resultSlot<TaskResultOf<typeof ProgressHandler>>('$.progress');
+
 export const ISSUE_PIPELINE_STATES = {
   start: 'Start pipeline',
   begin: 'Begin with triage',

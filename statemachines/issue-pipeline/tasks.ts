@@ -4,7 +4,8 @@ import type { handler as HandOffHandler } from '../../lambdas/workflows/issue-pi
 import type { handler as JudgeBuildHandler } from '../../lambdas/workflows/issue-pipeline/handlers/judge-build.ts';
 import type { handler as ProgressHandler } from '../../lambdas/workflows/issue-pipeline/handlers/progress.ts';
 import type { handler as StartHandler } from '../../lambdas/workflows/issue-pipeline/handlers/start.ts';
-import type { DistributiveOmit, lambdaTask, PayloadTemplate, TaskInputOf } from '../lambda-task.ts';
+import type { lambdaTask } from '../lambda-task.ts';
+import type { DistributiveOmit, PayloadTemplate, TaskInputOf } from '../task-payload.ts';
 
 /**
  * The pipeline's task functions as the graph calls them: each one's input, inferred from its

@@ -3,7 +3,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { IssuePipelineSettings } from '../../lambdas/workflows/issue-pipeline/config.ts';
 import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { agentTurn } from '../agent-turn.ts';
-import { approvalWait } from '../approval-wait.ts';
+import { approvalResult, approvalWait } from '../approval-wait.ts';
 import {
   catchFailure,
   catchTimeout,
@@ -20,12 +20,21 @@ import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, requireChannel } from '../workflow-module.ts';
 import { buildStage } from './build-stage.ts';
 import type { IssueFunctionId } from './functions.ts';
-import { agentStates, FAILURE_TEXT, ISSUE_PIPELINE_STATES, SENSITIVE_CHANGE_DECISION } from './states.ts';
+import {
+  agentStates,
+  FAILURE_TEXT,
+  HAND_OFF,
+  ISSUE_PIPELINE_STATES,
+  PROGRESS,
+  SENSITIVE_CHANGE_DECISION,
+} from './states.ts';
 import type { IssueTask, IssueTaskPayload } from './tasks.ts';
 
 const AGENTS: readonly ModelAgent[] = ['triage', 'analyst', 'writer', 'reviewer'];
 const conversationId = sfn.JsonPath.stringAt('$.conversationId');
-const nextIs = (stage: string) => sfn.Condition.stringEquals('$.handOff.next', stage);
+/** Where the decision on a sensitive change is kept. */
+const APPROVAL = approvalResult('$.approval');
+const nextIs = (stage: string) => sfn.Condition.stringEquals(HAND_OFF.at('next'), stage);
 
 /**
  * `issue_pipeline`: Triage -> Analyst -> Writer -> Build -> Reviewer -> Committer, a
@@ -63,7 +72,7 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     const task: IssueTask = (name, fn, payload, resultPath) =>
       lambdaTask<Record<string, unknown>>(scope, name, fns[fn], { conversationId, ...payload }, resultPath);
     const progress = (name: string, say?: string) =>
-      task(name, 'IssueProgress', { channel, ...(say === undefined ? {} : { say }) }, '$.progress');
+      task(name, 'IssueProgress', { channel, ...(say === undefined ? {} : { say }) }, PROGRESS.path);
 
     // --- The ends ----------------------------------------------------------------------------
     const markFailed = failConversation(scope, S.markFailed, {
@@ -112,7 +121,7 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     // console and the Reconciler see where the pipeline is (it is for watching, as progress is).
     const showProgress = setConversationFields(scope, S.markStage, {
       table,
-      phase: sfn.JsonPath.stringAt('$.handOff.next'),
+      phase: sfn.JsonPath.stringAt(HAND_OFF.at('next')),
     });
     catchFailure(showProgress, shown);
     showProgress.next(shown);
@@ -122,8 +131,8 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
       const handed = task(
         name,
         'IssueHandOff',
-        { previous: sfn.JsonPath.objectAt('$.handOff'), ...payload },
-        '$.handOff',
+        { previous: sfn.JsonPath.objectAt(HAND_OFF.path), ...payload },
+        HAND_OFF.path,
       );
       catchFailure(handed, failed);
       handed.next(showProgress);
@@ -139,8 +148,8 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
         agentTurnFn: fns.IssuePipelineAgentTurn,
         profile: answering ? `issue_${agent}_answer` : `issue_${agent}`,
         mode: 'initial',
-        statePath: '$.handOff.next',
-        notesPath: '$.handOff.notes',
+        statePath: HAND_OFF.at('next'),
+        notesPath: HAND_OFF.at('notes'),
         sessionIdPath: `$.pipeline.sessions.${agent}`,
         resultPath: '$.turnOutput',
         modelRetry: kernel.config.agentLimits.modelRetry,
@@ -207,17 +216,17 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     const takeApproval = handOff(S.takeApproval, {
       agent: 'reviewer',
       mode: 'approval',
-      approval: sfn.JsonPath.objectAt('$.approval'),
+      approval: sfn.JsonPath.objectAt(APPROVAL.path),
     });
     const approval = approvalWait(scope, 'Sensitive change approval', {
       label: 'sensitive change approval',
       slackPostFn: kernel.slackPost,
       approvalWaitFn: kernel.approvalWait,
       channel,
-      threadTs: sfn.JsonPath.stringAt('$.progress.threadTs'),
+      threadTs: sfn.JsonPath.stringAt(PROGRESS.at('threadTs')),
       text: sfn.JsonPath.format(
         ':lock: {} Approve opens the pull request; Reject stops the pipeline here.',
-        sfn.JsonPath.stringAt('$.handOff.reason'),
+        sfn.JsonPath.stringAt(HAND_OFF.at('reason')),
       ),
       approval: {
         kind: SENSITIVE_CHANGE_DECISION,
@@ -227,21 +236,21 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
         ],
       },
       timeout: Duration.seconds(settings.humanWaitSeconds),
-      resultPath: '$.approval',
+      result: APPROVAL,
       onFailure: failed,
     }).next(takeApproval);
 
     // --- Questions and escalations ------------------------------------------------------------
     const whoIsAsked = sfn.Choice.jsonPath(scope, S.whoIsAsked);
     for (const agent of AGENTS)
-      whoIsAsked.when(sfn.Condition.stringEquals('$.handOff.asked', agent), answers[agent]);
+      whoIsAsked.when(sfn.Condition.stringEquals(HAND_OFF.at('asked'), agent), answers[agent]);
     whoIsAsked.otherwise(markBlocked);
     const askPeople = progress(
       S.askPeople,
       sfn.JsonPath.format(
         ':question: The {} asks: {}\nAnswer in this thread (developers) or on the issue (people with write access to the repository).',
-        sfn.JsonPath.stringAt('$.handOff.asker'),
-        sfn.JsonPath.stringAt('$.handOff.reason'),
+        sfn.JsonPath.stringAt(HAND_OFF.at('asker')),
+        sfn.JsonPath.stringAt(HAND_OFF.at('reason')),
       ),
     );
     catchFailure(askPeople, failed);
@@ -262,12 +271,12 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
         name,
         'IssueHandOff',
         {
-          previous: sfn.JsonPath.objectAt('$.handOff'),
-          agent: sfn.JsonPath.stringAt('$.handOff.asker'),
+          previous: sfn.JsonPath.objectAt(HAND_OFF.path),
+          agent: sfn.JsonPath.stringAt(HAND_OFF.at('asker')),
           mode: 'people',
           ...payload,
         },
-        '$.handOff',
+        HAND_OFF.path,
       );
       catchFailure(handed, failed);
       handed.next(answered);
@@ -281,11 +290,11 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     const takeAnswer = people(S.takeAnswer, { messages: sfn.JsonPath.listAt('$.drained.messages') });
     askPeople.next(waitForAnswer);
     waitForAnswer.next(nextTurn(scope, S.nextAnswerTurn)).next(drainAnswers).next(takeAnswer);
-    answered.when(sfn.Condition.isPresent('$.handOff.waitAgain'), waitForAnswer).otherwise(showProgress);
+    answered.when(sfn.Condition.isPresent(HAND_OFF.at('waitAgain')), waitForAnswer).otherwise(showProgress);
 
     // --- The hub's routes ---------------------------------------------------------------------
     const attemptsLeft = sfn.Choice.jsonPath(scope, S.attemptsLeft)
-      .when(sfn.Condition.numberLessThanEquals('$.handOff.attempt', settings.maxAttempts), stages.writer)
+      .when(sfn.Condition.numberLessThanEquals(HAND_OFF.at('attempt'), settings.maxAttempts), stages.writer)
       .otherwise(markEndFailed);
     nextStage
       .when(nextIs('triage'), stages.triage)
@@ -312,7 +321,7 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     catchFailure(start, failed);
     const begin = sfn.Pass.jsonPath(scope, S.begin, {
       inputPath: '$.pipeline.handOff',
-      resultPath: '$.handOff',
+      resultPath: HAND_OFF.path,
     });
     return start.next(begin).next(showProgress);
   },

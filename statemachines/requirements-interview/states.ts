@@ -1,4 +1,6 @@
 import { describeDuration } from '../kernel.ts';
+import { resultSlot } from '../result-paths.ts';
+import type { PostedMessage } from '../slack-post.ts';
 
 /**
  * `requirements_interview`: `/prd <idea>` opens a thread where the clarification
@@ -20,6 +22,9 @@ import { describeDuration } from '../kernel.ts';
  * turn) and `transitions` (every transition with its agent, confidence, turns and time `at`, the
  * ISO time the recording state was entered).
  */
+/** The post that opened the interview's thread (`thread` above). */
+export const THREAD_POST = resultSlot<PostedMessage>('$.thread');
+
 export const REQUIREMENTS_INTERVIEW_STATES = {
   prepare: 'Prepare interview',
   startedInThread: 'Started by a mention?',

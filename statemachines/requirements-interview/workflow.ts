@@ -8,7 +8,7 @@ import {
   catchFailure,
   catchTimeout,
   closeOut,
-  DRAINED_PATH,
+  DRAINED,
   drain,
   incrementCounter,
   nextTurn,
@@ -25,6 +25,7 @@ import {
   REQUIREMENTS_INTERVIEW_STATES,
   REQUIREMENTS_INTERVIEW_TEXTS,
   reminderText,
+  THREAD_POST,
   timeoutText,
   turnCapNote,
 } from './states.ts';
@@ -62,8 +63,8 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     const S = REQUIREMENTS_INTERVIEW_STATES;
     const T = REQUIREMENTS_INTERVIEW_TEXTS;
     const thread = {
-      channel: sfn.JsonPath.stringAt('$.thread.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.thread.threadTs'),
+      channel: sfn.JsonPath.stringAt(THREAD_POST.at('channel')),
+      threadTs: sfn.JsonPath.stringAt(THREAD_POST.at('threadTs')),
     };
     const post = (
       stateName: string,
@@ -110,7 +111,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       const drained = drain(scope, names.drain, { drainFn });
       catchFailure(drained, failed);
       const closeRequested = sfn.Choice.jsonPath(scope, names.close)
-        .when(sfn.Condition.booleanEquals(`${DRAINED_PATH}.closeRequested`, true), acknowledgeClose)
+        .when(sfn.Condition.booleanEquals(DRAINED.at('closeRequested'), true), acknowledgeClose)
         .otherwise(turnStates);
       return nextTurn(scope, names.next).next(drained).next(closeRequested);
     };
@@ -355,7 +356,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt('$.ownerId')),
       // Slash commands have no thread: this post opens the interview's, owned by the requester.
       anchor: { name: 'interview', ownerRole: 'requester', othersRole: 'participant' },
-      resultPath: '$.thread',
+      resultPath: THREAD_POST.path,
     });
     catchFailure(openThread, failed);
     const startRecord = record(S.startRecord, {
@@ -375,7 +376,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       channel: sfn.JsonPath.stringAt('$.channel'),
       threadTs: sfn.JsonPath.stringAt('$.threadTs'),
       text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt('$.ownerId')),
-      resultPath: '$.thread',
+      resultPath: THREAD_POST.path,
     });
     catchFailure(openInMentionThread, failed);
     openInMentionThread.next(startRecord);

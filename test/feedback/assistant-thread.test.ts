@@ -6,6 +6,7 @@ import type { Executions, StartResult } from '../../lambdas/kernel/ports.ts';
 import { routeEnvelope, unownedMessages } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { routerDeps } from '../support/router-deps.ts';
 
 /**
  * The app's assistant thread: prompts offered when it starts, and a message in it routed as a
@@ -43,13 +44,13 @@ function router() {
     },
     wake: async () => 'woken',
   };
-  const deps = {
+  const deps = routerDeps({
     store,
     executions,
     clock: { now: () => new Date('2015-11-27T02:00:00Z') },
     workflows: [PRD],
     botUserId: 'U_BOT',
-  };
+  });
   // Channel conversations' addition, recording what it is handed.
   const channel = unownedMessages(async (m: InboxMessage) => {
     unowned.push(m);

@@ -5,7 +5,7 @@ import { buildStack } from '../../infra/synth.ts';
 import { ApprovalWaitInput, type ApprovalWaitResult } from '../../lambdas/kernel/approval-wait.ts';
 import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import { type ExecutionInput, SlackPostInput } from '../../lambdas/kernel/tasks.ts';
-import { approvalWait } from '../../statemachines/approval-wait.ts';
+import { approvalResult, approvalWait } from '../../statemachines/approval-wait.ts';
 import { LAMBDA_TRANSIENT_ERRORS } from '../../statemachines/kernel.ts';
 import {
   KERNEL_APPROVAL_PROBE,
@@ -87,7 +87,7 @@ describe('the approval wait fragment', () => {
       channel: 'C',
       text: 'ok?',
       approval: { kind: 'approve_x', buttons: [{ decision: 'approve', label: 'Approve' }] },
-      resultPath: '$.x',
+      result: approvalResult('$.x'),
       // The bound is checked before any state is built.
       onFailure: {} as never,
     };

@@ -24,6 +24,7 @@ import { routeApprovalPress } from '../../lambdas/kernel/route-approval.ts';
 import { SlackApiError } from '../../lambdas/slack/errors.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { routerDeps } from '../support/router-deps.ts';
 
 /**
  * The approval wait's protocol (statemachines/approval-wait.ts) on the real approval store
@@ -133,7 +134,7 @@ async function world(options: { placed?: boolean } = {}) {
         ts,
       },
       link,
-      {
+      routerDeps({
         store: conversations,
         executions: {
           start: async () => ({ status: 'started' as const, executionArn: 'x' }),
@@ -143,8 +144,8 @@ async function world(options: { placed?: boolean } = {}) {
         workflows: [],
         botUserId: 'U_BOT',
         people,
-        approvals: { rules: { [KIND]: ['developer'] }, store: approvals, notices, tasks },
-      },
+        approvals: async () => ({ rules: { [KIND]: ['developer'] }, store: approvals, notices, tasks }),
+      }),
     );
   const park = (token: string) =>
     parkApprovalWait(

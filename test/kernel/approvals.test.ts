@@ -15,6 +15,7 @@ import type { Conversation } from '../../lambdas/kernel/model.ts';
 import { People, PeopleDirectory } from '../../lambdas/kernel/people.ts';
 import type { ConversationStore, ThreadLink } from '../../lambdas/kernel/ports.ts';
 import { routeApprovalPress } from '../../lambdas/kernel/route-approval.ts';
+import { routerDeps } from '../support/router-deps.ts';
 
 const clock = { now: () => new Date('2015-11-23T10:00:00.000Z') };
 const people = new PeopleDirectory(
@@ -201,7 +202,7 @@ function routerWorld() {
       othersRole: 'developer',
     },
   };
-  const routerDeps = {
+  const deps = routerDeps({
     store,
     executions: {
       start: async () => ({ status: 'started' as const, executionArn: 'x' }),
@@ -211,13 +212,13 @@ function routerWorld() {
     workflows: [],
     botUserId: 'U_BOT',
     people,
-    approvals: {
+    approvals: async () => ({
       rules,
       store: approvalStore,
       notices: slack,
       tasks: { complete: unused },
-    },
-  };
+    }),
+  });
   const press = (user: string, ts: string, nonce = NONCE) =>
     routeApprovalPress(
       {
@@ -232,7 +233,7 @@ function routerWorld() {
         ts,
       },
       link,
-      routerDeps,
+      deps,
     );
   return { conversation, notices, press };
 }

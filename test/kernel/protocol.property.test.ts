@@ -10,6 +10,7 @@ import { routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { DrainOutput, WakeOutput } from '../../lambdas/kernel/tasks.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { routerDeps } from '../support/router-deps.ts';
 
 // @vitest-isolate: not for process-wide state, for its place in the run. The suite's longest
 // CPU-bound file (1,000 interleavings) would otherwise start after the sandbox files and end the
@@ -179,13 +180,13 @@ async function runScenario(s: fc.Scheduler, scenario: Scenario, runId: number): 
     othersRole: null,
     closeOnIntent: true,
   };
-  const routerDeps = {
+  const deps = routerDeps({
     store,
     executions,
     clock: WORLD_CLOCK,
     workflows: [registration],
     botUserId: USERS.bot,
-  };
+  });
   const envelope = (who: Who, text: string, ts: string, thread: Thread, eventId: string): InboxMessage => ({
     kind: 'message',
     eventId,
@@ -211,7 +212,7 @@ async function runScenario(s: fc.Scheduler, scenario: Scenario, runId: number): 
       receivedAt: '2015-11-21T12:00:00Z',
     },
     {
-      ...routerDeps,
+      ...deps,
       store: modelStore,
       executions: { ...executions, start: async () => ({ status: 'started', executionArn: 'x' }) },
     },
@@ -254,7 +255,7 @@ async function runScenario(s: fc.Scheduler, scenario: Scenario, runId: number): 
     for (const d of deliveries[thread]) {
       const m = sent[d.index];
       if (!m) throw new Error('delivery of an unknown message');
-      await routeEnvelope(envelope(m.who, m.text, m.ts, thread, d.eventId), routerDeps);
+      await routeEnvelope(envelope(m.who, m.text, m.ts, thread, d.eventId), deps);
     }
   });
   const timeouts = Array.from({ length: scenario.timeouts }, async (_, i) => {
@@ -306,7 +307,7 @@ async function runScenario(s: fc.Scheduler, scenario: Scenario, runId: number): 
       currentToken = token;
       await registerWait(
         { conversationId, taskToken: token, accepts, phase: 'awaiting' },
-        { store, executions, clock: routerDeps.clock, newId: () => `wait-${turn}` },
+        { store, executions, clock: deps.clock, newId: () => `wait-${turn}` },
       );
       parkedOn = token;
       await woken;

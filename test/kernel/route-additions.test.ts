@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InboxEnvelope, InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { ConversationStore, Executions } from '../../lambdas/kernel/ports.ts';
 import { type RouterAddition, type RouterDeps, routeEnvelope } from '../../lambdas/kernel/route.ts';
+import { routerDeps } from '../support/router-deps.ts';
 
 /**
  * What the Router leaves unrouted goes to the additions of the envelope's kind, in their order;
@@ -10,13 +11,13 @@ import { type RouterAddition, type RouterDeps, routeEnvelope } from '../../lambd
  * message names no thread.
  */
 
-const deps: RouterDeps = {
+const deps: RouterDeps = routerDeps({
   store: {} as ConversationStore,
   executions: {} as Executions,
   clock: { now: () => new Date('2015-11-22T12:00:00Z') },
   workflows: [],
   botUserId: 'U_BOT',
-};
+});
 
 const homeOpened: InboxEnvelope = {
   kind: 'surface',

@@ -8,6 +8,7 @@ import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import type { ChannelOutcome } from '../../lambdas/workflows/channel-conversations/handle-channel-message.ts';
 import { BUG_REGISTRATION } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
+import { routerDeps } from '../support/router-deps.ts';
 
 const BUG = BUG_REGISTRATION;
 const MENTIONS: WorkflowRegistration = {
@@ -46,13 +47,13 @@ afterAll(async () => db.close());
 
 function setup(workflows: WorkflowRegistration[] = [BUG]) {
   const handed: InboxMessage[] = [];
-  const deps = {
+  const deps = routerDeps({
     store,
     executions,
     clock: { now: () => new Date('2015-11-22T12:00:00Z') },
     workflows,
     botUserId: 'U_BOT',
-  };
+  });
   // Channel conversations' addition, recording what it is handed.
   const channel = unownedMessages(async (message: InboxMessage): Promise<ChannelOutcome> => {
     handed.push(message);

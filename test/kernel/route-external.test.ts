@@ -7,6 +7,7 @@ import { registerWait } from '../../lambdas/kernel/register-wait.ts';
 import type { Retrigger } from '../../lambdas/kernel/retrigger.ts';
 import { routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
+import { recordIn } from '../support/router-deps.ts';
 import { routerFixture } from '../support/router-fixture.ts';
 
 /** The Router's paths for GitHub and alert envelopes, and its answer on ended conversations, over dynalite. */
@@ -110,7 +111,7 @@ describe('GitHub events in the Router', () => {
 
   it("hands the label added again on a running conversation's issue to its workflow, and starts nothing", async () => {
     const retriggers: Retrigger[] = [];
-    const withRetrigger = { ...f.deps(), retriggered: async (r: Retrigger) => void retriggers.push(r) };
+    const withRetrigger = { ...f.deps(), retriggered: recordIn(retriggers) };
     const first = await routeEnvelope(github({}), withRetrigger);
     if (first.type !== 'started') throw new Error('not started');
     const again = github({ user: 'github:hubot-fan', ts: `1763726500.${String(f.seq).padStart(6, '0')}` });
@@ -139,7 +140,7 @@ describe('GitHub events in the Router', () => {
 
   it('tells no one when the label is added again after the issue had its run', async () => {
     const retriggers: Retrigger[] = [];
-    const withRetrigger = { ...f.deps(), retriggered: async (r: Retrigger) => void retriggers.push(r) };
+    const withRetrigger = { ...f.deps(), retriggered: recordIn(retriggers) };
     const first = await routeEnvelope(github({}), withRetrigger);
     if (first.type !== 'started') throw new Error('not started');
     await f.db.client.send(

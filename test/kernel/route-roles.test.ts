@@ -6,6 +6,7 @@ import { routeEnvelope } from '../../lambdas/kernel/route.ts';
 import { BUG_REGISTRATION } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import { slackMessage } from '../support/inbox-message.ts';
+import { routerDeps } from '../support/router-deps.ts';
 
 /**
  * Roles from configuration in the Router: whoever writes in a thread the conversation gives
@@ -31,7 +32,8 @@ beforeAll(async () => {
 });
 afterAll(async () => db.close());
 
-const deps = () => ({ store, executions, clock, workflows: [BUG_REGISTRATION], botUserId: 'U_BOT', people });
+const deps = () =>
+  routerDeps({ store, executions, clock, workflows: [BUG_REGISTRATION], botUserId: 'U_BOT', people });
 
 const message = slackMessage;
 

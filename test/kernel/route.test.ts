@@ -10,6 +10,7 @@ import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { BUG_REGISTRATION } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import { slackMessage } from '../support/inbox-message.ts';
+import { routerDeps } from '../support/router-deps.ts';
 
 class RecordingExecutions implements Executions {
   readonly starts: { arn: string; name: string; input: unknown }[] = [];
@@ -58,13 +59,14 @@ beforeEach(() => {
   seq += 1;
 });
 
-const deps = () => ({
-  store,
-  executions,
-  clock: { now: () => new Date('2015-11-21T12:00:00Z') },
-  workflows: [BUG, PRD],
-  botUserId: 'U_BOT',
-});
+const deps = () =>
+  routerDeps({
+    store,
+    executions,
+    clock: { now: () => new Date('2015-11-21T12:00:00Z') },
+    workflows: [BUG, PRD],
+    botUserId: 'U_BOT',
+  });
 
 const message = slackMessage;
 

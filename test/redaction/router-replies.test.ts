@@ -7,6 +7,7 @@ import { inConversation, placeholder, RedactionSettings } from '../../lambdas/re
 import { RedactingWebClient } from '../../lambdas/slack/redacting-web-client.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { startRecordingServer } from '../support/recording-server.ts';
+import { routerDeps } from '../support/router-deps.ts';
 import { fakeValues } from './fake-values.ts';
 
 /**
@@ -57,7 +58,7 @@ function deps(scoped: boolean): RouterDeps {
       });
     },
   };
-  return {
+  return routerDeps({
     store,
     executions: {} as RouterDeps['executions'],
     clock: { now: () => new Date('2001-02-03T04:05:06Z') },
@@ -65,7 +66,7 @@ function deps(scoped: boolean): RouterDeps {
     botUserId: 'U_BOT',
     stops,
     ...(scoped ? { inConversation } : {}),
-  } as RouterDeps;
+  });
 }
 
 const stopFromAnotherPerson = {

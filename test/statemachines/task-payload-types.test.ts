@@ -3,8 +3,15 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import type { handler as DefineChecks } from '../../lambdas/handlers/define-checks.ts';
+import type { handler as Drain } from '../../lambdas/handlers/drain.ts';
+import type { handler as RegisterWait } from '../../lambdas/handlers/register-wait.ts';
+import { approvalResult } from '../../statemachines/approval-wait.ts';
+import { ESCALATION_POST } from '../../statemachines/bug-investigation/states.ts';
 import { recordsTask } from '../../statemachines/incident-investigation/tasks.ts';
-import { lambdaTask, type TaskInputOf } from '../../statemachines/lambda-task.ts';
+import { DRAINED } from '../../statemachines/kernel.ts';
+import { lambdaTask } from '../../statemachines/lambda-task.ts';
+import { payloadSelector } from '../../statemachines/result-paths.ts';
+import { type TaskInputOf, type TaskResultOf, taskPayload } from '../../statemachines/task-payload.ts';
 
 /**
  * The task builders' payloads are typed by their Lambda's input schema: the `@ts-expect-error`
@@ -50,5 +57,46 @@ describe('typed task payloads', () => {
     // @ts-expect-error no such op
     recordsTask(stack, 'No op', { fn, op: 'merge_all' });
     expect(stack.node.children.length).toBeGreaterThan(0);
+  });
+});
+
+describe('typed task inputs and result paths', () => {
+  it('give the JSONPaths of the fields a result has', () => {
+    expect(DRAINED.at('messages[*].messageType')).toBe('$.drained.messages[*].messageType');
+    expect(DRAINED.at('messages[0]')).toBe('$.drained.messages[0]');
+    expect(ESCALATION_POST.at('ts')).toBe('$.threads.escalation.ts');
+    expect(approvalResult('$.fixApproval').at('decision')).toBe('$.fixApproval.decision');
+    // Each value is a JSONPath token, rendered `"turn.$": "$.Payload.turn"` (test/infra/kernel-fragments.test.ts).
+    expect(Object.keys(payloadSelector<TaskResultOf<typeof Drain>>(['turn', 'count']))).toEqual([
+      'turn',
+      'count',
+    ]);
+  });
+
+  it('refuse a wrong input field, a wrong result field or a task without its input type', () => {
+    const conversationId = sfn.JsonPath.stringAt('$.conversationId');
+    const turn = sfn.JsonPath.numberAt('$.turn');
+    taskPayload<TaskInputOf<typeof Drain>>({ conversationId, turn, mark: { phase: 'investigating' } });
+    // @ts-expect-error `turns` is not a field of Drain's input (its `turn` is missing too)
+    taskPayload<TaskInputOf<typeof Drain>>({ conversationId, turns: turn });
+    // @ts-expect-error RegisterWait needs the phase the conversation waits in
+    taskPayload<TaskInputOf<typeof RegisterWait>>({
+      conversationId,
+      taskToken: sfn.JsonPath.taskToken,
+      accepts: 'any',
+    });
+    // @ts-expect-error a payload names the input it is built for
+    taskPayload({ conversationId });
+    // @ts-expect-error Drain's result has `messages`, not `mesages`
+    DRAINED.at('mesages');
+    // @ts-expect-error a drained message has no `sender` (it has `senderType`)
+    DRAINED.at('messages[*].sender');
+    // @ts-expect-error a posted message has `ts` and `threadTs`, not `thread`
+    ESCALATION_POST.at('thread');
+    // @ts-expect-error an approval's result has `decision`, not `decided`
+    approvalResult('$.fixApproval').at('decided');
+    // @ts-expect-error Drain's result has no `pending`
+    payloadSelector<TaskResultOf<typeof Drain>>(['turn', 'pending']);
+    expect(DRAINED.path).toBe('$.drained');
   });
 });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
-import type { EndedNotice } from '../../lambdas/kernel/route.ts';
+import type { EndedNotice, RouterDeps } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from './dynalite.ts';
 import { RecordingExecutions } from './recording-executions.ts';
+import { recordIn, routerDeps } from './router-deps.ts';
 
 /** What a Router test reads and hands `routeEnvelope`: renewed before each test but the table. */
 export interface RouterFixture {
@@ -15,15 +16,8 @@ export interface RouterFixture {
   notices: EndedNotice[];
   /** This test's number, for ids no earlier test of the file used. */
   seq: number;
-  /** The Router's dependencies over `workflows`, at a fixed clock. */
-  deps(): {
-    store: DynamoConversationStore;
-    executions: RecordingExecutions;
-    clock: { now(): Date };
-    workflows: WorkflowRegistration[];
-    botUserId: string;
-    endedNotice(notice: EndedNotice): Promise<void>;
-  };
+  /** The Router's dependencies over `workflows`, at a fixed clock, its notices recorded; the kernel's other ports. */
+  deps(): RouterDeps & { store: DynamoConversationStore; executions: RecordingExecutions };
 }
 
 /**
@@ -36,12 +30,17 @@ export function routerFixture(workflows: readonly WorkflowRegistration[]): Route
     notices: [],
     seq: 0,
     deps: () => ({
+      ...routerDeps({
+        store: fixture.store,
+        executions: fixture.executions,
+        clock: { now: () => new Date('2015-11-21T12:00:00Z') },
+        workflows: [...workflows],
+        botUserId: 'U_BOT',
+        // The notices of this test, renewed before each.
+        endedNotice: (notice: EndedNotice) => recordIn(fixture.notices)(notice),
+      }),
       store: fixture.store,
       executions: fixture.executions,
-      clock: { now: () => new Date('2015-11-21T12:00:00Z') },
-      workflows: [...workflows],
-      botUserId: 'U_BOT',
-      endedNotice: async (notice: EndedNotice) => void fixture.notices.push(notice),
     }),
   } as unknown as RouterFixture;
   beforeAll(async () => {

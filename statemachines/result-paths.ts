@@ -1,0 +1,54 @@
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+
+/**
+ * Typed JSONPaths into a task's result: where a task puts its result is a `ResultSlot` of the
+ * result's type, and a path into it names a field the type has, so a misspelt field or a
+ * field of another result fails the type check instead of failing the execution.
+ */
+
+/** How deep `FieldPath` looks into nested fields (a result is small; the limit keeps tsc fast). */
+type Deeper = [never, 0, 1, 2, 3, 4];
+
+/** An array element in a JSONPath: every element, or one by its index. */
+type Element = '[*]' | `[${number}]`;
+
+/** The JSONPath suffixes into a `T`, each beginning with `.` or `[`. */
+type SubPath<T, Depth extends number = 5> = [Depth] extends [never]
+  ? never
+  : T extends readonly (infer E)[]
+    ? Element | `${Element}${SubPath<NonNullable<E>, Deeper[Depth]>}`
+    : T extends object
+      ? {
+          [K in keyof T & string]-?: `.${K}` | `.${K}${SubPath<NonNullable<T[K]>, Deeper[Depth]>}`;
+        }[keyof T & string]
+      : never;
+
+/**
+ * A path to a field of `T` (of any member of a union), nested fields and array elements
+ * included: `'turn'`, `'messages[0]'`, `'messages[*].messageType'`.
+ */
+export type FieldPath<T> = SubPath<T> extends `.${infer Path}` ? Path : never;
+
+/** Where a task puts a result of type `T` in the state, and the typed paths into it. */
+export interface ResultSlot<T> {
+  /** The task's `resultPath`, e.g. `$.drained`. */
+  readonly path: `$.${string}`;
+  /** The JSONPath of a field of the result, e.g. `at('messages')` is `$.drained.messages`. */
+  at(field: FieldPath<T>): string;
+}
+
+/** A result of type `T` at `path` (a JSONPath of the state, e.g. `$.wake`). */
+export function resultSlot<T>(path: `$.${string}`): ResultSlot<T> {
+  return { path, at: (field) => `${path}.${field}` };
+}
+
+/** The fields of a result type; none of an unknown one (`never` has every key). */
+type FieldOf<R> = [R] extends [never] ? never : keyof R & string;
+
+/**
+ * A `resultSelector` that keeps the listed fields of the Lambda's payload (`R`, the handler's
+ * result) and drops the invoke's envelope (StatusCode, headers): a field `R` lacks fails tsc.
+ */
+export function payloadSelector<R>(fields: readonly FieldOf<R>[]): Record<string, string> {
+  return Object.fromEntries(fields.map((field) => [field, sfn.JsonPath.stringAt(`$.Payload.${field}`)]));
+}
