@@ -4,7 +4,7 @@ import { CHANNEL_ENV } from '../lambdas/workflows/channel-conversations/env.ts';
 import { defineWorkflowModule } from './workflow-module.ts';
 
 /**
- * Channel conversations: no state machine. Its Router entry records the messages
+ * Channel conversations: no state machine. Its Router additions record the messages
  * no workflow owns in the channel's one active conversation and hands them on, through a
  * FIFO queue grouped by channel, to its ChannelResponder, which decides, calls the model and
  * posts. Off (`enabled: false`): neither the queue nor the responder exists, and the Router's
@@ -29,7 +29,7 @@ export const CHANNEL_CONVERSATIONS_MODULE = defineWorkflowModule<
       access: { table: 'read_write', slackSecret: true, modelSecret: true },
     },
   },
-  routerEntry: 'lambdas/workflows/channel-conversations/handlers/router.ts',
+  routerAdditions: 'lambdas/workflows/channel-conversations/handlers/router.ts',
   queues: {
     /** One message per invocation: each may take a model call (and the judge's) with retries. */
     ChannelReplies: {

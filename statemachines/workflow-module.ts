@@ -211,15 +211,17 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    */
   readonly functions?: Readonly<Record<F, FunctionSpec<F>>>;
   /**
-   * An entry replacing the Router's that gives it the module's additions (`RouterAddition`:
-   * channel conversations take the messages no workflow owns). At most one module may declare it.
-   * @default - the kernel's Router entry
+   * What it adds to the Router: a file whose `part` export is a `RouterPart`
+   * (lambdas/handlers/router.ts): its `RouterAddition`s (channel conversations take the messages
+   * no workflow owns), and the lookups its conversations need there. The stack composes every
+   * enabled module's part into the Router's bundle, in the modules' order; several may add.
+   * @default - nothing: the Router routes its workflows' triggers only
    */
-  readonly routerEntry?: string;
+  readonly routerAdditions?: string;
   /** Queues it owns, by construct id. @default - none */
   readonly queues?: Readonly<Record<string, QueueSpec<F>>>;
   /**
-   * Environment variables of its functions (and of the Router when it declares `routerEntry`),
+   * Environment variables of its functions (and of the Router when it declares `routerAdditions`),
    * from its settings and the kernel's configuration (e.g. the price of a model it calls).
    * @default - none
    */

@@ -29,7 +29,7 @@ export type CountMetric = (name: string) => void;
 export interface SurfaceWiring {
   logger: Pick<ReturnType<typeof createLogger>, 'warn'>;
   count: CountMetric;
-  /** Lookups of answers the kernel does not record by thread (a workflow's Router entry adds one). */
+  /** Lookups of answers the kernel does not record by thread (a workflow's Router part adds one). */
   namedConversations?: readonly NamedConversationLookup[];
 }
 
