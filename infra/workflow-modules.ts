@@ -37,7 +37,7 @@ import {
 } from './constructs/workflow-version.ts';
 import { grantMcpHeaders } from './mcp-access.ts';
 import { grantPermissions } from './module-permissions.ts';
-import { routerEnvironment } from './router-parts.ts';
+import { routerVariables } from './router-parts.ts';
 
 /** What the workflow modules get from the stack. */
 export interface ModuleDeploymentProps {
@@ -75,7 +75,7 @@ export interface ModuleDeployment {
   readonly registrations: readonly WorkflowRegistration[];
   /** The enabled modules' Router additions (their `routerAdditions` files), in the modules' order. */
   readonly routerParts: readonly string[];
-  /** Variables the Router gets from the modules that add to it. */
+  /** Variables the Router gets from the modules: those that add to it, and every one's answer kinds. */
   readonly routerEnvironment: Readonly<Record<string, string>>;
   /** Gives the Router what the modules' queues need from it (send, URL). */
   connectRouter(router: KernelFunction): void;
@@ -208,7 +208,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
     versions,
     registrations,
     routerParts: routerModules.flatMap(({ module }) => module.routerAdditions ?? []),
-    routerEnvironment: routerEnvironment(routerModules),
+    routerEnvironment: routerVariables(enabled, routerModules),
     connectRouter(router) {
       for (const { queue, senders, urlVariable } of queues) {
         if (!senders.includes('Router')) continue;

@@ -1,4 +1,5 @@
 import { requirePriceOf } from '../lambdas/agents/pricing.ts';
+import { CHANNEL_ANSWER_KINDS } from '../lambdas/workflows/channel-conversations/answer-kinds.ts';
 import { ChannelConversationsConfig } from '../lambdas/workflows/channel-conversations/config.ts';
 import { CHANNEL_ENV } from '../lambdas/workflows/channel-conversations/env.ts';
 import { defineWorkflowModule } from './workflow-module.ts';
@@ -15,6 +16,7 @@ export const CHANNEL_CONVERSATIONS_MODULE = defineWorkflowModule<
   ChannelConversationsConfig
 >({
   name: 'channel_conversations',
+  answerKinds: CHANNEL_ANSWER_KINDS,
   settings: { key: 'channelConversations', schema: ChannelConversationsConfig },
   roles: [],
   functions: {

@@ -69,6 +69,29 @@ describe("the Router's parts", () => {
   });
 });
 
+describe("the Router's answer kinds", () => {
+  it("are every enabled module's, each with its name, and fail the synth when two modules name one differently", () => {
+    const template = templateOf({});
+    const variables = variablesOf(template, functionResource(template, 'Router')[1]);
+    expect(JSON.parse(String(variables.ANSWER_KINDS))).toEqual({
+      findings: 'these findings',
+      pull_request: 'this pull request',
+      prd: 'this PRD',
+      analysis: 'this analysis',
+      channel_answer: 'this answer',
+      conclusion: 'this conclusion',
+    });
+    const renaming = defineWorkflowModule({
+      name: 'renaming',
+      roles: [],
+      answerKinds: { findings: 'these results' },
+    });
+    expect(() => templateOf({ modules: [...WORKFLOW_MODULES, renaming] })).toThrow(
+      /renaming names the answer kind findings differently/,
+    );
+  });
+});
+
 describe('a composed entry', () => {
   it("bundles the Router's entry with its parts: the deployed Router carries channel conversations' addition", async () => {
     const outdir = mkdtempSync(join(tmpdir(), 'composed-router-'));
