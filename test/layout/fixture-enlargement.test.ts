@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * Adding to a workflow changes that workflow's own files only. The proof is a commit: the one
  * that gave the probe fixture an agent turn, settings, a feedback answer kind, a preflight and a
- * slash command (its message carries MARKER). Git's view of that commit must name files of the
+ * slash command (its subject ends with MARKER). Git's view of that commit must name files of the
  * fixture's own folders and of the modules' registration list, and nothing of the kernel, the
  * stack, the sandbox, the console or the evals, which read all of it from the module.
  */
@@ -23,24 +23,27 @@ const ALLOWED = [
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO, encoding: 'utf8' }).trim();
 
-/** The commit whose message carries MARKER, in the history of HEAD; fails saying why when there is none. */
+/** The commit whose subject ends with MARKER, in the history of HEAD; fails saying why when there is none. */
 function markedCommit(): string {
-  let found: string[];
+  let log: string;
   try {
-    found = git('log', '--format=%H', '--fixed-strings', `--grep=${MARKER}`, 'HEAD')
-      .split('\n')
-      .filter(Boolean);
+    log = git('log', '--format=%H %s', '--fixed-strings', `--grep=${MARKER}`, 'HEAD');
   } catch (error) {
     throw new Error(`cannot read the git history at ${REPO} (${String(error)}): this test needs a git clone`);
   }
+  // The subject names the commit; a later message may mention the marker in its body.
+  const found = log
+    .split('\n')
+    .filter((line) => line.endsWith(` ${MARKER}`))
+    .map((line) => line.slice(0, line.indexOf(' ')));
   if (found.length === 0) {
     const shallow = git('rev-parse', '--is-shallow-repository') === 'true';
     throw new Error(
-      `no commit in the history of HEAD carries "${MARKER}"${shallow ? ': this clone is shallow, fetch its full history (git fetch --unshallow)' : ''}`,
+      `no commit in the history of HEAD has a subject ending with "${MARKER}"${shallow ? ': this clone is shallow, fetch its full history (git fetch --unshallow)' : ''}`,
     );
   }
   if (found.length > 1)
-    throw new Error(`"${MARKER}" marks ${found.length} commits: it must mark exactly one`);
+    throw new Error(`"${MARKER}" ends ${found.length} subjects: it must mark exactly one commit`);
   return found[0] as string;
 }
 
