@@ -81,7 +81,12 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
   const { slack, stepFunctions, store } = deps;
   const workspace = slack.workspace;
 
-  const conversations = new SandboxConversations(deps.dynamodb, deps.tableName, deps.agentTurnsRunning);
+  const conversations = new SandboxConversations(
+    deps.dynamodb,
+    deps.tableName,
+    deps.agentTurnsRunning,
+    deps.modules ?? WORKFLOW_MODULES,
+  );
   // Each workflow's own view (its metrics, its document), by workflow name.
   const views = workflowViews(deps.modules ?? WORKFLOW_MODULES, {
     client: deps.dynamodb,
@@ -159,8 +164,9 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       const id = decodeURIComponent(conversationMatch[1] ?? '');
       const conversation = await store.getConversation(id, { consistent: true });
       if (!conversation) {
-        // A channel conversation has no kernel record and no execution; its ledger is its own item.
-        const channel = await conversations.channelDetail(id);
+        // A module's conversation without a kernel record (a channel conversation) has no
+        // execution; its ledger is its own.
+        const channel = await conversations.recordDetail(id);
         if (!channel) return sendJson(res, 404, { error: `no conversation ${id}` });
         return sendJson(res, 200, {
           conversation: { ...channel.conversation, ledger: channel.ledger },

@@ -2,6 +2,7 @@ import { requirePriceOf } from '../lambdas/agents/pricing.ts';
 import { CHANNEL_ANSWER_KINDS } from '../lambdas/workflows/channel-conversations/answer-kinds.ts';
 import { ChannelConversationsConfig } from '../lambdas/workflows/channel-conversations/config.ts';
 import { CHANNEL_ENV } from '../lambdas/workflows/channel-conversations/env.ts';
+import { channelRecords } from './channel-conversations-records.ts';
 import { defineWorkflowModule } from './workflow-module.ts';
 
 /**
@@ -52,6 +53,8 @@ export const CHANNEL_CONVERSATIONS_MODULE = defineWorkflowModule<
       : {}),
   }),
   enabled: (settings) => settings.enabled,
+  // The console lists channel conversations from their own records (no kernel record, no execution).
+  sandboxRecords: (table) => channelRecords(table),
   // The judge is a second model the responder calls.
   models: (settings) => (settings.useLlmJudge ? [settings.judgeModelId] : []),
 });

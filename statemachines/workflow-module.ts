@@ -8,7 +8,7 @@ import type { Trigger } from '../lambdas/kernel/workflows.ts';
 import type { KernelConfig, ProvisionContext } from './kernel-config.ts';
 import type { FunctionSpec } from './kernel-functions.ts';
 import type { ModulePreflight } from './module-preflight.ts';
-import type { ConversationsTable, WorkflowView } from './module-sandbox.ts';
+import type { ConversationsTable, SandboxRecords, WorkflowView } from './module-sandbox.ts';
 
 export type { KernelConfig, ProvisionContext, ThirdPartySecretRequest } from './kernel-config.ts';
 
@@ -297,6 +297,12 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    * @default - nothing more
    */
   sandboxView?(table: ConversationsTable): (conversationId: string) => Promise<WorkflowView>;
+  /**
+   * The conversations it keeps without a kernel record (channel conversations), as the
+   * sandbox's console lists and shows them. The sandbox only.
+   * @default - none: its conversations are the kernel's records
+   */
+  sandboxRecords?(table: ConversationsTable): SandboxRecords;
 }
 
 const NAME = /^[a-z][a-z0-9_]*$/;
