@@ -53,7 +53,7 @@ export function isModuleEnabled(module: AnyWorkflowModule, config: Settings): bo
 function switchOff(module: AnyWorkflowModule): string {
   const key = module.settings?.key;
   if (module.enabled === undefined || key === undefined) return '';
-  return key === 'issuePipeline' ? `, or remove ${key}.repository` : `, or set ${key}.enabled: false`;
+  return `, or ${module.switchOff ?? `set ${key}.enabled: false`}`;
 }
 
 /**

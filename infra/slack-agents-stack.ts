@@ -179,7 +179,7 @@ export class SlackAgentsStack extends Stack {
     const router = createKernelFunction(
       this,
       'Router',
-      { ...KERNEL_FUNCTIONS.Router, entry: deployed.routerEntry ?? KERNEL_FUNCTIONS.Router.entry },
+      { ...KERNEL_FUNCTIONS.Router, parts: deployed.routerParts },
       {
         ...functionProps,
         environment: {

@@ -37,6 +37,7 @@ import {
 } from './constructs/workflow-version.ts';
 import { grantMcpHeaders } from './mcp-access.ts';
 import { grantPermissions } from './module-permissions.ts';
+import { routerVariables } from './router-parts.ts';
 
 /** What the workflow modules get from the stack. */
 export interface ModuleDeploymentProps {
@@ -72,9 +73,9 @@ export interface ModuleDeployment {
   /** Every state machine's published version and alias, by workflow name. */
   readonly versions: ReadonlyMap<string, WorkflowVersion>;
   readonly registrations: readonly WorkflowRegistration[];
-  /** A module's Router entry, when one declares it. */
-  readonly routerEntry: string | undefined;
-  /** Variables the Router gets from the module that extends it. */
+  /** The enabled modules' Router additions (their `routerAdditions` files), in the modules' order. */
+  readonly routerParts: readonly string[];
+  /** Variables the Router gets from the modules: those that add to it, and every one's answer kinds. */
   readonly routerEnvironment: Readonly<Record<string, string>>;
   /** Gives the Router what the modules' queues need from it (send, URL). */
   connectRouter(router: KernelFunction): void;
@@ -196,12 +197,7 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
     }
   }
 
-  const routerModules = enabled.filter(({ module }) => module.routerEntry !== undefined);
-  if (routerModules.length > 1) {
-    throw new Error(
-      `only one module may extend the Router: ${routerModules.map((m) => m.module.name).join(', ')}`,
-    );
-  }
+  const routerModules = enabled.filter(({ module }) => module.routerAdditions !== undefined);
   // Last of the code access: every CodeBuild project of the modules exists now.
   grantBuildLogReads(scope);
   const queues = createQueues(scope, enabled, functions, config);
@@ -211,8 +207,8 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
     startable,
     versions,
     registrations,
-    routerEntry: routerModules[0]?.module.routerEntry,
-    routerEnvironment: routerModules[0]?.environment ?? {},
+    routerParts: routerModules.flatMap(({ module }) => module.routerAdditions ?? []),
+    routerEnvironment: routerVariables(enabled, routerModules),
     connectRouter(router) {
       for (const { queue, senders, urlVariable } of queues) {
         if (!senders.includes('Router')) continue;

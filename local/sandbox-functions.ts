@@ -6,6 +6,21 @@ import { UnsupportedTemplateError } from './template.ts';
 /** A Lambda handler as the sandbox calls it. */
 export type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
+const fromRoot = (file: string) => import(pathToFileURL(`${process.cwd()}/${file}`).href);
+
+/**
+ * A function's handler: its entry's `handler`, or, for an entry with parts, its `compose`
+ * applied to each part's `part` in order, as the deployed bundle's entry does
+ * (infra/constructs/function-bundle.ts).
+ */
+async function importHandler(info: Pick<FunctionInfo, 'entry' | 'parts'>): Promise<Handler> {
+  if (info.parts.length === 0) return ((await fromRoot(info.entry)) as { handler: Handler }).handler;
+  const [entry, ...parts] = await Promise.all([info.entry, ...info.parts].map(fromRoot));
+  return (entry as { compose: (parts: readonly unknown[]) => Handler }).compose(
+    parts.map((part) => (part as { part: unknown }).part),
+  );
+}
+
 /**
  * The template's functions, run in this process: each handler module imported from its entry
  * on first use, invoked with a copy of the event and a Lambda context, its result passed
@@ -22,9 +37,7 @@ export function inProcessFunctions(
     if (!handler) {
       const info = functions.get(logicalId);
       if (!info) throw new UnsupportedTemplateError(`no function ${logicalId} in the template`);
-      handler = import(pathToFileURL(`${process.cwd()}/${info.entry}`).href).then(
-        (module: { handler: Handler }) => module.handler,
-      );
+      handler = importHandler(info);
       handlers.set(logicalId, handler);
     }
     return handler;

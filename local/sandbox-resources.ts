@@ -30,6 +30,8 @@ export interface FunctionInfo {
   logicalId: string;
   /** The function's entry file (its `slack-agents:entry` metadata), run in process. */
   entry: string;
+  /** The parts its entry's `compose` takes (its `slack-agents:parts` metadata): the Router's modules' additions. */
+  parts: readonly string[];
   /** Whether it runs agent turns (`slack-agents:kind`): the console shows the bot thinking. */
   agentTurn: boolean;
   timeoutSeconds: number;
@@ -54,12 +56,17 @@ export function readFunctions(
     functions.set(logicalId, {
       logicalId,
       entry,
+      parts: stringsOf(resource.Metadata?.['slack-agents:parts']),
       agentTurn: resource.Metadata?.['slack-agents:kind'] === 'agent_turn',
       timeoutSeconds: Number(resource.Properties?.Timeout ?? 3),
       environment: variables,
     });
   }
   return functions;
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 /** The configuration layer's files by path, from its metadata (infra/constructs/function-configuration.ts). */

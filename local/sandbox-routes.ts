@@ -5,7 +5,8 @@ import { extname, join, normalize } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
-import { type AnyWorkflowModule, workflowViews } from '../statemachines/workflow-module.ts';
+import { workflowViews } from '../statemachines/module-sandbox.ts';
+import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
 import { SandboxConversations } from './sandbox-conversations.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
 import { postSignedForm } from './slack/sign.ts';
@@ -80,7 +81,12 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
   const { slack, stepFunctions, store } = deps;
   const workspace = slack.workspace;
 
-  const conversations = new SandboxConversations(deps.dynamodb, deps.tableName, deps.agentTurnsRunning);
+  const conversations = new SandboxConversations(
+    deps.dynamodb,
+    deps.tableName,
+    deps.agentTurnsRunning,
+    deps.modules ?? WORKFLOW_MODULES,
+  );
   // Each workflow's own view (its metrics, its document), by workflow name.
   const views = workflowViews(deps.modules ?? WORKFLOW_MODULES, {
     client: deps.dynamodb,
@@ -158,8 +164,9 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       const id = decodeURIComponent(conversationMatch[1] ?? '');
       const conversation = await store.getConversation(id, { consistent: true });
       if (!conversation) {
-        // A channel conversation has no kernel record and no execution; its ledger is its own item.
-        const channel = await conversations.channelDetail(id);
+        // A module's conversation without a kernel record (a channel conversation) has no
+        // execution; its ledger is its own.
+        const channel = await conversations.recordDetail(id);
         if (!channel) return sendJson(res, 404, { error: `no conversation ${id}` });
         return sendJson(res, 200, {
           conversation: { ...channel.conversation, ledger: channel.ledger },

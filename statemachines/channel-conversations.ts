@@ -1,10 +1,12 @@
 import { requirePriceOf } from '../lambdas/agents/pricing.ts';
+import { CHANNEL_ANSWER_KINDS } from '../lambdas/workflows/channel-conversations/answer-kinds.ts';
 import { ChannelConversationsConfig } from '../lambdas/workflows/channel-conversations/config.ts';
 import { CHANNEL_ENV } from '../lambdas/workflows/channel-conversations/env.ts';
+import { channelRecords } from './channel-conversations-records.ts';
 import { defineWorkflowModule } from './workflow-module.ts';
 
 /**
- * Channel conversations: no state machine. Its Router entry records the messages
+ * Channel conversations: no state machine. Its Router additions record the messages
  * no workflow owns in the channel's one active conversation and hands them on, through a
  * FIFO queue grouped by channel, to its ChannelResponder, which decides, calls the model and
  * posts. Off (`enabled: false`): neither the queue nor the responder exists, and the Router's
@@ -15,6 +17,7 @@ export const CHANNEL_CONVERSATIONS_MODULE = defineWorkflowModule<
   ChannelConversationsConfig
 >({
   name: 'channel_conversations',
+  answerKinds: CHANNEL_ANSWER_KINDS,
   settings: { key: 'channelConversations', schema: ChannelConversationsConfig },
   roles: [],
   functions: {
@@ -29,7 +32,7 @@ export const CHANNEL_CONVERSATIONS_MODULE = defineWorkflowModule<
       access: { table: 'read_write', slackSecret: true, modelSecret: true },
     },
   },
-  routerEntry: 'lambdas/workflows/channel-conversations/handlers/router.ts',
+  routerAdditions: 'lambdas/workflows/channel-conversations/handlers/router.ts',
   queues: {
     /** One message per invocation: each may take a model call (and the judge's) with retries. */
     ChannelReplies: {
@@ -50,6 +53,8 @@ export const CHANNEL_CONVERSATIONS_MODULE = defineWorkflowModule<
       : {}),
   }),
   enabled: (settings) => settings.enabled,
+  // The console lists channel conversations from their own records (no kernel record, no execution).
+  sandboxRecords: (table) => channelRecords(table),
   // The judge is a second model the responder calls.
   models: (settings) => (settings.useLlmJudge ? [settings.judgeModelId] : []),
 });

@@ -41,6 +41,13 @@ export interface FunctionSpec<F extends string = string> {
    * @default - a plain function
    */
   readonly kind?: 'agent_turn';
+  /**
+   * Files whose `part` export the entry's `compose` export takes, in this order, to make the
+   * handler (the Router with the modules' additions): the bundle's entry is that composition,
+   * and the sandbox composes it the same way in process.
+   * @default - none: the entry's `handler` as it is
+   */
+  readonly parts?: readonly string[];
 }
 
 /** The kernel's functions, which know no workflow; the stack wires each itself. */

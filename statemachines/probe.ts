@@ -1,7 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { PROBE_ANSWER_KINDS } from '../lambdas/workflows/kernel-probe/answer-kinds.ts';
+import { KernelProbeSettings } from '../lambdas/workflows/kernel-probe/config.ts';
 import { catchFailure, catchTimeout, drain, nextTurn, waitForPeople } from './kernel.ts';
+import { KERNEL_PROBE_AGENT } from './kernel-probe/agent-workflow.ts';
+import { PROBE_FUNCTIONS, type ProbeFunctionId } from './kernel-probe/functions.ts';
 import { failConversation, setConversationFields } from './kernel-records.ts';
+import { repositoryPreflight } from './module-preflight.ts';
 import { slackPost } from './slack-post.ts';
 import { defineWorkflow, defineWorkflowModule } from './workflow-module.ts';
 
@@ -122,9 +127,23 @@ export const KERNEL_PROBE = defineWorkflow({
   },
 });
 
-/** The probe as a module: the kernel's functions only (its posts are texts). */
-export const KERNEL_PROBE_MODULE = defineWorkflowModule({
+/**
+ * The probe as a module: the probe itself (the kernel's functions only, its posts are texts),
+ * and its agent (`kernel_probe_agent`, statemachines/kernel-probe/), which declares everything a
+ * workflow brings of its own: a configuration section, an agent turn and a SlackPost with
+ * templates, a feedback answer kind, a slash command and what its deploy needs.
+ */
+export const KERNEL_PROBE_MODULE = defineWorkflowModule<ProbeFunctionId, KernelProbeSettings>({
   name: 'kernel_probe',
+  settings: { key: 'kernelProbe', schema: KernelProbeSettings },
   roles: ['reporter'],
-  workflows: [KERNEL_PROBE],
+  functions: PROBE_FUNCTIONS,
+  answerKinds: PROBE_ANSWER_KINDS,
+  preflight: (settings) => ({
+    ...repositoryPreflight(settings.repository),
+    steps: [
+      `Probe: run ${settings.command} <question> in a channel the bot is in; its agent answers in a thread`,
+    ],
+  }),
+  workflows: [KERNEL_PROBE, KERNEL_PROBE_AGENT],
 });

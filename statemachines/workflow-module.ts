@@ -1,4 +1,3 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Duration } from 'aws-cdk-lib';
 import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -8,6 +7,8 @@ import type * as z from 'zod';
 import type { Trigger } from '../lambdas/kernel/workflows.ts';
 import type { KernelConfig, ProvisionContext } from './kernel-config.ts';
 import type { FunctionSpec } from './kernel-functions.ts';
+import type { ModulePreflight } from './module-preflight.ts';
+import type { ConversationsTable, SandboxRecords, WorkflowView } from './module-sandbox.ts';
 
 export type { KernelConfig, ProvisionContext, ThirdPartySecretRequest } from './kernel-config.ts';
 
@@ -211,15 +212,25 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    */
   readonly functions?: Readonly<Record<F, FunctionSpec<F>>>;
   /**
-   * An entry replacing the Router's that gives it the module's additions (`RouterAddition`:
-   * channel conversations take the messages no workflow owns). At most one module may declare it.
-   * @default - the kernel's Router entry
+   * What it adds to the Router: a file whose `part` export is a `RouterPart`
+   * (lambdas/handlers/router.ts): its `RouterAddition`s (channel conversations take the messages
+   * no workflow owns), and the lookups its conversations need there. The stack composes every
+   * enabled module's part into the Router's bundle, in the modules' order; several may add.
+   * @default - nothing: the Router routes its workflows' triggers only
    */
-  readonly routerEntry?: string;
+  readonly routerAdditions?: string;
+  /**
+   * The kinds of answer its posts carry feedback buttons for (`withFeedback(message, kind)`),
+   * each with how the acknowledgement of a press names it (`findings: 'these findings'`). The
+   * stack gives the Router every enabled module's (ANSWER_KINDS): a press on a kind none
+   * declares is not stored. Two modules may share a kind with the same name for it.
+   * @default - none
+   */
+  readonly answerKinds?: Readonly<Record<string, string>>;
   /** Queues it owns, by construct id. @default - none */
   readonly queues?: Readonly<Record<string, QueueSpec<F>>>;
   /**
-   * Environment variables of its functions (and of the Router when it declares `routerEntry`),
+   * Environment variables of its functions (and of the Router when it declares `routerAdditions`),
    * from its settings and the kernel's configuration (e.g. the price of a model it calls).
    * @default - none
    */
@@ -257,6 +268,19 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    * @default - nothing more
    */
   check?(settings: S, kernel: KernelConfig): readonly { readonly path: string; readonly message: string }[];
+  /**
+   * What its deploy needs beyond the stack under these settings (statemachines/module-preflight.ts):
+   * the GitHub repositories it works on, the secrets people fill, its own deploy steps.
+   * `npm run preflight` lists them among the steps that remain, and checks them live.
+   * @default - nothing beyond the kernel's
+   */
+  preflight?(settings: S): ModulePreflight;
+  /**
+   * How a configuration turns it off, for the messages that name a problem of its settings
+   * (`remove issuePipeline.repository`).
+   * @default - `set <settings key>.enabled: false` when it has `enabled`
+   */
+  readonly switchOff?: string;
   /** Whether the module deploys anything under its settings (its section still validates). @default true */
   enabled?(settings: S): boolean;
   /**
@@ -273,20 +297,12 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
    * @default - nothing more
    */
   sandboxView?(table: ConversationsTable): (conversationId: string) => Promise<WorkflowView>;
-}
-
-/** The conversations table as the sandbox reaches it. */
-export interface ConversationsTable {
-  readonly client: DynamoDBClient;
-  readonly tableName: string;
-}
-
-/** A workflow's own view of a conversation in the sandbox's console. */
-export interface WorkflowView {
-  /** Figures shown as tiles beside the ledger. */
-  readonly metrics?: Readonly<Record<string, unknown>> | undefined;
-  /** A document the workflow keeps (shown as it is). */
-  readonly document?: unknown;
+  /**
+   * The conversations it keeps without a kernel record (channel conversations), as the
+   * sandbox's console lists and shows them. The sandbox only.
+   * @default - none: its conversations are the kernel's records
+   */
+  sandboxRecords?(table: ConversationsTable): SandboxRecords;
 }
 
 const NAME = /^[a-z][a-z0-9_]*$/;
@@ -366,17 +382,3 @@ export function resolveTriggers<S>(
 /** A module as the stack handles it, whatever its function keys and settings. */
 // biome-ignore lint/suspicious/noExplicitAny: the stack handles every module's settings as opaque values.
 export type AnyWorkflowModule = WorkflowModule<string, any>;
-
-/** The modules' own views of their conversations in the sandbox, by workflow name. */
-export function workflowViews(
-  modules: readonly AnyWorkflowModule[],
-  table: ConversationsTable,
-): ReadonlyMap<string, (conversationId: string) => Promise<WorkflowView>> {
-  const views = new Map<string, (conversationId: string) => Promise<WorkflowView>>();
-  for (const module of modules) {
-    const view = module.sandboxView?.(table);
-    if (view === undefined) continue;
-    for (const workflow of module.workflows ?? []) views.set(workflow.name, view);
-  }
-  return views;
-}

@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
@@ -49,15 +51,53 @@ export function functionBundleOptions(projectRoot: string, entry: string, outdir
 }
 
 /**
- * A function's code: its entry bundled by esbuild on this machine (esbuild is one of the
- * project's pinned dependencies, so there is no container fallback to keep in step). The asset's
- * hash is the output's, as aws-cdk-lib's NodejsFunction does; a synth that skips bundling
- * (`aws:cdk:bundling-stacks`) skips this too.
+ * Writes, in `dir`, an entry composed of parts (`FunctionSpec.parts`): the entry's `compose`
+ * export applied to each part's `part` export, in order, as the handler. Returns its path.
  */
-export function functionCode(projectRoot: string, entry: string): Code {
+function writeComposedEntry(
+  dir: string,
+  projectRoot: string,
+  entry: string,
+  parts: readonly string[],
+): string {
+  const from = (file: string) => JSON.stringify(join(projectRoot, file));
+  const file = join(dir, 'index.ts');
+  const source = [
+    `import { compose } from ${from(entry)};`,
+    ...parts.map((part, index) => `import { part as part${index} } from ${from(part)};`),
+    `export const handler = compose([${parts.map((_, index) => `part${index}`).join(', ')}]);`,
+    '',
+  ];
+  writeFileSync(file, source.join('\n'));
+  return file;
+}
+
+/** Bundles a function's entry, or its entry composed with its parts, into `outdir`. */
+function bundleFunction(projectRoot: string, entry: string, parts: readonly string[], outdir: string): void {
+  if (parts.length === 0) {
+    buildFoldedBundle(functionBundleOptions(projectRoot, entry, outdir));
+    return;
+  }
+  // The composition is a file of its own for esbuild, written for this build only.
+  const dir = mkdtempSync(join(tmpdir(), 'composed-entry-'));
+  try {
+    const file = writeComposedEntry(dir, projectRoot, entry, parts);
+    buildFoldedBundle({ ...functionBundleOptions(projectRoot, entry, outdir), entryPoints: { index: file } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A function's code: its entry (or its entry composed with its parts) bundled by esbuild on
+ * this machine (esbuild is one of the project's pinned dependencies, so there is no container
+ * fallback to keep in step). The asset's hash is the output's, as aws-cdk-lib's NodejsFunction
+ * does; a synth that skips bundling (`aws:cdk:bundling-stacks`) skips this too.
+ */
+export function functionCode(projectRoot: string, entry: string, parts: readonly string[] = []): Code {
   const local: ILocalBundling = {
     tryBundle(outputDir: string): boolean {
-      buildFoldedBundle(functionBundleOptions(projectRoot, entry, outputDir));
+      bundleFunction(projectRoot, entry, parts, outputDir);
       return true;
     },
   };
@@ -67,8 +107,8 @@ export function functionCode(projectRoot: string, entry: string): Code {
       local,
       // Required by the type, never run: local bundling always succeeds or throws esbuild's error.
       image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
-      // The entry names the bundle, so two functions with one entry file still share one asset.
-      command: ['esbuild', entry],
+      // The entry and its parts name the bundle, so two functions with one entry file still share one asset.
+      command: ['esbuild', entry, ...parts],
     },
   });
 }

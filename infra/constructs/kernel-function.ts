@@ -24,6 +24,8 @@ export type KernelFunction = LambdaFunction;
 export const FUNCTION_METADATA_KEY = 'slack-agents:function';
 /** Metadata key on each function's resource: its entry file, which the sandbox runs in process. */
 export const ENTRY_METADATA_KEY = 'slack-agents:entry';
+/** Metadata key on a function's resource: the parts its entry is composed with, when it has some. */
+export const PARTS_METADATA_KEY = 'slack-agents:parts';
 /** Metadata key on a function's resource: its kind (`agent_turn`), when it has one. */
 export const KIND_METADATA_KEY = 'slack-agents:kind';
 
@@ -65,7 +67,7 @@ export function createKernelFunction(
   logGroup.grantWrite(role);
 
   const fn = new LambdaFunction(scope, id, {
-    code: functionCode(props.projectRoot, spec.entry),
+    code: functionCode(props.projectRoot, spec.entry, spec.parts),
     handler: 'index.handler',
     runtime: Runtime.NODEJS_22_X,
     architecture: Architecture.ARM_64,
@@ -88,6 +90,7 @@ export function createKernelFunction(
   const resource = fn.node.defaultChild as CfnFunction;
   resource.addMetadata(FUNCTION_METADATA_KEY, id);
   resource.addMetadata(ENTRY_METADATA_KEY, spec.entry);
+  if (spec.parts !== undefined && spec.parts.length > 0) resource.addMetadata(PARTS_METADATA_KEY, spec.parts);
   if (spec.kind !== undefined) resource.addMetadata(KIND_METADATA_KEY, spec.kind);
   return fn;
 }

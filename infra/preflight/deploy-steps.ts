@@ -1,36 +1,47 @@
+import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
+import type { ModulePreflight, ModuleSecret } from '../../statemachines/module-preflight.ts';
+import type { AnyWorkflowModule } from '../../statemachines/workflow-module.ts';
 import type { SlackAgentsConfig } from '../config.ts';
+import { isModuleEnabled } from '../config-checks.ts';
 
 /**
  * The deploy steps that remain after a static preflight passes, for this configuration: the
- * secrets its stack creates (docs/deploy.md, "Secrets"), and the steps only its options need
- * (CodeBuild's GitHub source credentials with a repository, webhooks with GitHub or PagerDuty).
+ * secrets its stack creates (docs/deploy.md, "Secrets"), and the steps only its options need,
+ * as the enabled modules declare them (`preflight`): CodeBuild's GitHub source credentials and
+ * the GitHub webhook when one works on a repository, and each module's own (a PagerDuty webhook).
  */
 
-interface Settings {
-  readonly bugInvestigation?: { readonly enabled?: boolean; readonly repository?: string };
-  readonly issuePipeline?: { readonly repository?: string };
-  readonly incidentInvestigation?: {
-    readonly enabled?: boolean;
-    readonly services?: readonly { readonly pagerDutyServices: readonly string[] }[];
-    readonly telemetry?: {
-      readonly sources: {
-        readonly datadog: { readonly enabled: boolean };
-        readonly pagerduty: { readonly enabled: boolean };
-      };
-    };
-  };
+/** What the enabled modules' deploys need (their `preflight`), in the modules' order. */
+export function modulePreflights(
+  config: SlackAgentsConfig,
+  modules: readonly AnyWorkflowModule[] = WORKFLOW_MODULES,
+): ModulePreflight[] {
+  const settings = config as SlackAgentsConfig & Readonly<Record<string, unknown>>;
+  return modules
+    .filter((module) => isModuleEnabled(module, settings))
+    .flatMap((module) => {
+      const section = module.settings === undefined ? undefined : settings[module.settings.key];
+      return module.preflight === undefined ? [] : [module.preflight(section)];
+    });
+}
+
+/** The GitHub repositories the enabled modules work on, each once. */
+export function repositoriesOf(preflights: readonly ModulePreflight[]): string[] {
+  return [...new Set(preflights.flatMap((preflight) => preflight.repositories ?? []))];
 }
 
 /** The secrets the stack creates under this configuration: stack output, and what goes in. */
-export function secretsOf(config: SlackAgentsConfig): { output: string; content: string }[] {
-  const settings = config as SlackAgentsConfig & Settings;
-  const repository = settings.bugInvestigation?.repository ?? settings.issuePipeline?.repository;
-  return [
+export function secretsOf(
+  config: SlackAgentsConfig,
+  modules: readonly AnyWorkflowModule[] = WORKFLOW_MODULES,
+): ModuleSecret[] {
+  const preflights = modulePreflights(config, modules);
+  const secrets = [
     { output: 'SlackCredentialsSecretName', content: '{"signingSecret":"<32 hex>","botToken":"xoxb-..."}' },
     ...(config.model.provider === 'anthropic'
       ? [{ output: 'ModelCredentialsSecretName', content: '{"apiKey":"sk-ant-..."}' }]
       : []),
-    ...(repository
+    ...(repositoriesOf(preflights).length > 0
       ? [
           {
             output: 'GitHubCredentialsSecretArn',
@@ -39,35 +50,10 @@ export function secretsOf(config: SlackAgentsConfig): { output: string; content:
           },
         ]
       : []),
-    ...(pagerDutyServices(config)
-      ? [
-          {
-            output: 'PagerDutyWebhookSecretName',
-            content: '{"secret":"<the V3 subscription signing secret>"}',
-          },
-        ]
-      : []),
-    ...(incidentTelemetry(config)?.sources.datadog.enabled
-      ? [{ output: 'DatadogCredentialsSecretArn', content: '{"apiKey":"<32 hex>","appKey":"<40 hex>"}' }]
-      : []),
-    ...(incidentTelemetry(config)?.sources.pagerduty.enabled
-      ? [{ output: 'PagerDutyApiCredentialsSecretArn', content: '{"token":"<REST API key>"}' }]
-      : []),
+    ...preflights.flatMap((preflight) => preflight.secrets ?? []),
   ];
-}
-
-/** The incident investigation's telemetry section, when the incident workflow is deployed. */
-function incidentTelemetry(config: SlackAgentsConfig) {
-  const incident = (config as SlackAgentsConfig & Settings).incidentInvestigation;
-  return incident?.enabled === false ? undefined : incident?.telemetry;
-}
-
-/** Whether a service's PagerDuty incidents start investigations (the PagerDuty webhook is then needed). */
-export function pagerDutyServices(config: SlackAgentsConfig): boolean {
-  const incident = (config as SlackAgentsConfig & Settings).incidentInvestigation;
-  return (
-    incident?.enabled !== false && (incident?.services ?? []).some((s) => s.pagerDutyServices.length > 0)
-  );
+  // One stack output is one secret, whichever modules need it.
+  return secrets.filter((secret, index) => secrets.findIndex((s) => s.output === secret.output) === index);
 }
 
 /** Where the preflight read the configuration: `cdk deploy` has to be given the same one. */
@@ -108,12 +94,10 @@ export function remainingSteps(
   config: SlackAgentsConfig,
   stackName: string,
   source: ConfigSource = { kind: 'cdk.json' },
+  modules: readonly AnyWorkflowModule[] = WORKFLOW_MODULES,
 ): string[] {
-  const settings = config as SlackAgentsConfig & Settings;
-  const repository = settings.bugInvestigation?.repository ?? settings.issuePipeline?.repository;
-  const pagerDuty = (settings.incidentInvestigation?.services ?? []).some(
-    (s) => s.pagerDutyServices.length > 0,
-  );
+  const preflights = modulePreflights(config, modules);
+  const repository = repositoriesOf(preflights).length > 0;
   const steps = [
     'npx cdk bootstrap (once per account and region)',
     ...(repository
@@ -122,7 +106,7 @@ export function remainingSteps(
         ]
       : []),
     `npx cdk deploy ${stackName}${contextArgument(source)}`,
-    ...secretsOf(config).map(
+    ...secretsOf(config, modules).map(
       (secret) =>
         `aws secretsmanager put-secret-value --secret-id "$(out ${secret.output})" --secret-string '${secret.content}'`,
     ),
@@ -130,7 +114,7 @@ export function remainingSteps(
     ...(repository
       ? ['GitHub webhook: payload URL "$(out GitHubWebhookUrl)", the secret of GitHubWebhookSecretName']
       : []),
-    ...(pagerDuty ? ['PagerDuty: a Generic Webhook (V3) subscription to "$(out PagerDutyWebhookUrl)"'] : []),
+    ...preflights.flatMap((preflight) => preflight.steps ?? []),
     `npm run preflight --${configOption(source)} --live (credentials of the account; checks the secrets, Slack, GitHub and the model)`,
     'Verify: docs/deploy.md, "Verify the install"',
   ];

@@ -1,5 +1,7 @@
 import { createGitHubClient, GitHubCredentials } from '../../lambdas/adapters/github.ts';
+import type { AnyWorkflowModule } from '../../statemachines/workflow-module.ts';
 import type { SlackAgentsConfig } from '../config.ts';
+import { modulePreflights, repositoriesOf } from './deploy-steps.ts';
 import { errorName, type LiveReport } from './live-checks.ts';
 
 /**
@@ -19,15 +21,11 @@ export async function checkGitHub(
   config: SlackAgentsConfig,
   raw: Record<string, unknown>,
   report: LiveReport,
+  modules: readonly AnyWorkflowModule[],
 ): Promise<void> {
   const credentials = GitHubCredentials.parse(raw);
-  const settings = config as {
-    bugInvestigation?: { repository?: string };
-    issuePipeline?: { repository?: string };
-  };
-  const repositories = [
-    ...new Set([settings.bugInvestigation?.repository, settings.issuePipeline?.repository]),
-  ].filter((r): r is string => r !== undefined);
+  // The repositories the enabled modules work on (their `preflight`).
+  const repositories = repositoriesOf(modulePreflights(config, modules));
   const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
   const octokit = createGitHubClient({ baseUrl: config.github.baseUrl, credentials, log: quiet });
   for (const repository of repositories) {

@@ -43,11 +43,11 @@ export async function livePreflight(
   const report: LiveReport = { problems: [], passed: [] };
   const outputs = await stackOutputs(stackName, report);
   if (outputs === undefined) return report;
-  const secrets = await readSecrets(config, outputs, report);
+  const secrets = await readSecrets(config, outputs, report, modules);
   const slack = secrets.get('SlackCredentialsSecretName') as { botToken?: string } | undefined;
   if (slack?.botToken?.startsWith('xoxb-')) await checkSlack(config, slack.botToken, env, modules, report);
   const github = secrets.get('GitHubCredentialsSecretArn');
-  if (github !== undefined) await checkGitHub(config, github, report);
+  if (github !== undefined) await checkGitHub(config, github, report, modules);
   await checkModel(
     config,
     secrets.get('ModelCredentialsSecretName') as { apiKey?: string } | undefined,
@@ -96,10 +96,11 @@ async function readSecrets(
   config: SlackAgentsConfig,
   outputs: ReadonlyMap<string, string>,
   report: LiveReport,
+  modules: readonly AnyWorkflowModule[],
 ): Promise<Map<string, Record<string, unknown>>> {
   const client = new SecretsManagerClient({});
   const values = new Map<string, Record<string, unknown>>();
-  for (const { output, content } of secretsOf(config)) {
+  for (const { output, content } of secretsOf(config, modules)) {
     const id = outputs.get(output);
     if (id === undefined) {
       report.problems.push(`${output}: not an output of the stack: deploy the stack with this configuration`);

@@ -58,16 +58,6 @@ export function toExportLine(record: FeedbackRecord): FeedbackExportLine {
   };
 }
 
-/** How the acknowledgement names an answer of each kind. */
-export const ANSWER_LABELS: Record<AnswerKind, string> = {
-  findings: 'these findings',
-  conclusion: 'this conclusion',
-  prd: 'this PRD',
-  analysis: 'this analysis',
-  pull_request: 'this pull request',
-  channel_answer: 'this answer',
-};
-
 /** The metric names feedback is counted under (embedded metric format, the Router's service). */
 export const FEEDBACK_METRIC = {
   up: 'FeedbackUp',

@@ -1,4 +1,5 @@
 import type { Clock } from '../kernel/ports.ts';
+import type { AnswerKindLabels } from '../slack/templates/feedback.ts';
 import type { FeedbackRecord } from './model.ts';
 import type { FeedbackTarget } from './reason-form.ts';
 
@@ -55,6 +56,11 @@ export interface FeedbackSlack {
 }
 
 export interface FeedbackDeps {
+  /**
+   * The answer kinds the deployed workflows declare (`answerKinds`), with how the
+   * acknowledgement names each: a press on another kind is not stored.
+   */
+  answerKinds: AnswerKindLabels;
   store: FeedbackStore;
   conversations: AnswerConversations;
   slack: FeedbackSlack;

@@ -4,7 +4,7 @@ import type {
   FeedbackReasonRequest,
   SurfaceOutcome,
 } from '../kernel/inbox-surface.ts';
-import { ANSWER_LABELS, FEEDBACK_METRIC, type FeedbackRecord } from './model.ts';
+import { FEEDBACK_METRIC, type FeedbackRecord } from './model.ts';
 import type { FeedbackDeps } from './ports.ts';
 import { addReasonButton, decodeTarget, type FeedbackTarget, reasonModal } from './reason-form.ts';
 
@@ -17,13 +17,21 @@ import { addReasonButton, decodeTarget, type FeedbackTarget, reasonModal } from 
  */
 export async function recordFeedbackPress(press: FeedbackPress, deps: FeedbackDeps): Promise<SurfaceOutcome> {
   const threadTs = press.threadTs ?? press.messageTs;
+  const base = { type: 'surface', surface: press.surface } as const;
+  // How the acknowledgement names the answer: a kind no deployed workflow declares is not one.
+  const label = deps.answerKinds[press.answerKind];
+  if (label === undefined) {
+    deps.log('feedback on an answer kind no deployed workflow declares: not stored', {
+      answerKind: press.answerKind,
+    });
+    return { ...base, outcome: 'ignored', detail: `answer kind ${press.answerKind} is not declared` };
+  }
   const conversation = await deps.conversations.find({
     channel: press.channel,
     threadTs,
     messageTs: press.messageTs,
     ...(press.conversationId === undefined ? {} : { conversationId: press.conversationId }),
   });
-  const base = { type: 'surface', surface: press.surface } as const;
   if (conversation === undefined) {
     deps.log('feedback on an answer no conversation owns: not stored', {
       channel: press.channel,
@@ -60,7 +68,6 @@ export async function recordFeedbackPress(press: FeedbackPress, deps: FeedbackDe
   }
   deps.count(press.vote === 'up' ? FEEDBACK_METRIC.up : FEEDBACK_METRIC.down);
   if (written === 'replaced') deps.count(FEEDBACK_METRIC.replaced);
-  const label = ANSWER_LABELS[press.answerKind];
   const target: FeedbackTarget = {
     conversationId: conversation.conversationId,
     channel: press.channel,

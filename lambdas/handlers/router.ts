@@ -33,36 +33,47 @@ import { kernelDeps, workflowRegistrations } from './wiring.ts';
 const logger = createLogger('router');
 const metrics = createMetrics('router');
 
-export interface RouterOptions {
+/**
+ * What one workflow module adds to the Router (its `routerAdditions` file exports it as
+ * `part`): the stack composes every enabled module's part into the Router's bundle, in the
+ * modules' order (docs/architecture.md, "The Router").
+ */
+export interface RouterPart {
   /**
-   * Builds what a workflow adds to routing (channel conversations' Router entry adds the
-   * messages no workflow owns), once per instance; none when its switch is off.
+   * Builds what the workflow adds to routing (channel conversations add the messages no
+   * workflow owns), once per instance; none when its switch is off.
    */
   additions?: (logger: AgentLogger) => readonly RouterAddition[];
   /**
    * Finds the conversation of an answer the kernel does not record by thread, for its
-   * feedback (channel conversations' Router entry gives one).
+   * feedback (channel conversations' answers name theirs).
    */
   namedConversations?: () => NamedConversationLookup;
   /**
    * The ledger of conversations without a kernel record, where what the Router's doors redact
-   * for them is counted (channel conversations' Router entry gives one), once per instance.
+   * for them is counted (channel conversations keep one), once per instance.
    */
   otherLedger?: () => OtherLedger;
 }
 
 /**
- * The Router's handler: takes inbox records in FIFO order, per Slack thread (see
- * `processFifoBatch`): a record that fails holds back the rest of its conversation, in order,
- * while other conversations go on.
+ * The Router's handler with the workflows' parts: takes inbox records in FIFO order, per Slack
+ * thread (see `processFifoBatch`): a record that fails holds back the rest of its conversation,
+ * in order, while other conversations go on.
  */
-export function createRouterHandler(options: RouterOptions = {}) {
+export function createRouterHandler(parts: readonly RouterPart[] = []) {
   /** Built on the first record of an instance (its clients are reused). */
   let additions: readonly RouterAddition[] | undefined;
-  let other: OtherLedger | undefined;
-  const otherLedger = () => {
-    if (options.otherLedger !== undefined) other ??= options.otherLedger();
-    return other;
+  let others: readonly OtherLedger[] | undefined;
+  const otherLedger = (): OtherLedger | undefined => {
+    others ??= parts.flatMap((part) => (part.otherLedger ? [part.otherLedger()] : []));
+    const ledgers = others;
+    if (ledgers.length === 0) return undefined;
+    // Each ledger keeps its own conversations: the first that counts the conversation's values has it.
+    return async (conversationId, added) => {
+      for (const ledger of ledgers) if (await ledger(conversationId, added)) return true;
+      return false;
+    };
   };
 
   let envelopes: DynamoEnvelopeStore | undefined;
@@ -72,7 +83,9 @@ export function createRouterHandler(options: RouterOptions = {}) {
   const surfaces = createSurfaceRouter({
     logger,
     count: (name) => metrics.addMetric(name, MetricUnit.Count, 1),
-    namedConversations: options.namedConversations ? [lazyNamed(options.namedConversations)] : [],
+    namedConversations: parts.flatMap((part) =>
+      part.namedConversations ? [lazyNamed(part.namedConversations)] : [],
+    ),
   });
 
   async function routeRecord(record: InboxRecord): Promise<void> {
@@ -89,7 +102,10 @@ export function createRouterHandler(options: RouterOptions = {}) {
     const envelope = await resolveInboxRecord(record, envelopes);
     const people = await peopleDirectory();
     // The app's surfaces are the kernel's own addition; the workflows' come after.
-    additions ??= [{ takes: 'surface', route: surfaces }, ...(options.additions?.(logger) ?? [])];
+    additions ??= [
+      { takes: 'surface', route: surfaces },
+      ...parts.flatMap((part) => part.additions?.(logger) ?? []),
+    ];
     const outcome = await routeEnvelope(
       envelope,
       {
@@ -212,5 +228,11 @@ function approvalDeps(): Promise<ApprovalDeps> {
   return approvalsDeps;
 }
 
-/** The kernel's Router: workflows only (a workflow module may declare an entry adding a hook). */
+/**
+ * The Router with the parts of the modules that add to it: the stack composes the deployed
+ * bundle's handler with this (the function's `parts`, statemachines/kernel-functions.ts).
+ */
+export const compose = createRouterHandler;
+
+/** The kernel's Router, with no module's part. */
 export const handler = createRouterHandler();

@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import * as z from 'zod';
 import { DynamoDailySpend } from '../adapters/dynamo-daily-spend.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import { agentLimitsFrom } from '../agents/limits.ts';
@@ -20,6 +21,7 @@ import { Approvals } from '../kernel/people.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import type { createLogger } from '../shared/logger.ts';
+import { AnswerKind, type AnswerKindLabels } from '../slack/templates/feedback.ts';
 import { peopleDirectory } from './people-directory.ts';
 import { kernelDeps, workflowRegistrations } from './wiring.ts';
 
@@ -29,7 +31,7 @@ export type CountMetric = (name: string) => void;
 export interface SurfaceWiring {
   logger: Pick<ReturnType<typeof createLogger>, 'warn'>;
   count: CountMetric;
-  /** Lookups of answers the kernel does not record by thread (a workflow's Router entry adds one). */
+  /** Lookups of answers the kernel does not record by thread (a workflow's Router part adds one). */
   namedConversations?: readonly NamedConversationLookup[];
 }
 
@@ -65,6 +67,11 @@ export function createSurfaceRouter(
   };
 }
 
+/** The answer kinds the stack declared (ANSWER_KINDS); none when unset. */
+function answerKindLabels(raw: string | undefined): AnswerKindLabels {
+  return z.record(AnswerKind, z.string()).parse(raw === undefined || raw === '' ? {} : JSON.parse(raw));
+}
+
 async function build(wiring: SurfaceWiring): Promise<{ feedback: FeedbackDeps; home: HomeDeps }> {
   const { botToken } = await getSlackSecret();
   const slackApiUrl = process.env[ENV.slackApiUrl];
@@ -77,6 +84,7 @@ async function build(wiring: SurfaceWiring): Promise<{ feedback: FeedbackDeps; h
   const rawApprovals = process.env[ENV.approvals];
   return {
     feedback: {
+      answerKinds: answerKindLabels(process.env[ENV.answerKinds]),
       store: new DynamoFeedbackStore({ client, tableName, retentionDays }),
       conversations: answerConversations(store, wiring.namedConversations ?? []),
       slack: createSlackFeedback(slack),

@@ -31,7 +31,11 @@ export const FeedbackPress = z.object({
   messageTs: Id,
   threadTs: Id.optional(),
   vote: z.enum(['up', 'down']),
-  answerKind: z.enum(['findings', 'conclusion', 'prd', 'analysis', 'pull_request', 'channel_answer']),
+  /** Lower snake case: one of the kinds the deployed workflows declare (the Router checks it). */
+  answerKind: z
+    .string()
+    .max(64)
+    .regex(/^[a-z][a-z0-9_]*$/),
   /** The conversation the block names (answers the kernel does not record by thread). */
   conversationId: Id.optional(),
   /** The answer's text as Slack sent it with the press. */

@@ -37,6 +37,11 @@ export const ENV = {
   pagerdutyWebhookSecretArn: 'PAGERDUTY_WEBHOOK_SECRET_ARN',
   /** Local override of the PagerDuty webhook secret (sandbox, development). Never set in AWS. */
   pagerdutyWebhookSecret: 'PAGERDUTY_WEBHOOK_SECRET',
+  /**
+   * JSON `{ kind: label }` of the answer kinds the deployed workflows declare (`answerKinds`),
+   * each with how a feedback acknowledgement names it (Router).
+   */
+  answerKinds: 'ANSWER_KINDS',
   /** JSON array of the slash commands some workflow handles, e.g. `["/prd"]` (Ingress). */
   slashCommands: 'SLASH_COMMANDS',
   /** JSON array of what each slash command takes, for its help (kernel/slash-command-help.ts) (Ingress). */

@@ -1,7 +1,9 @@
 import { PROTECTED_PATHS_ENV } from '../../lambdas/changes/config.ts';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
+import { BUG_ANSWER_KINDS } from '../../lambdas/workflows/bug-investigation/answer-kinds.ts';
 import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { REQUEST_FIX } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
+import { repositoryPreflight } from '../module-preflight.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { PROTECTED_FIX_DECISION } from './fix-guards.ts';
 import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
@@ -14,6 +16,7 @@ import { BUG_INVESTIGATION } from './workflow.ts';
  */
 export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugInvestigationSettings>({
   name: 'bug_investigation',
+  answerKinds: BUG_ANSWER_KINDS,
   settings: { key: 'bugInvestigation', schema: BugInvestigationSettings },
   channels: {
     /** A top-level message here starts an investigation (placeholder id). */
@@ -62,5 +65,7 @@ export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugI
           [PROTECTED_PATHS_ENV]: JSON.stringify(kernel.protectedPaths ?? {}),
         },
   enabled: (settings) => settings.enabled,
+  // The investigator reads the repository, the fixer changes it, and the checks build clones it.
+  preflight: (settings) => repositoryPreflight(settings.repository),
   workflows: [BUG_INVESTIGATION],
 });

@@ -1,3 +1,4 @@
+import { INCIDENT_ANSWER_KINDS } from '../../lambdas/workflows/incident-investigation/answer-kinds.ts';
 import {
   IncidentInvestigationSettings,
   incidentEnvironment,
@@ -8,6 +9,7 @@ import { provisionAutomationRole } from './automation-role.ts';
 import { incidentProblems } from './checks.ts';
 import { INCIDENT_FUNCTIONS, type IncidentFunctionId } from './functions.ts';
 import { incidentPermissions } from './permissions.ts';
+import { incidentPreflight } from './preflight.ts';
 import { grantTelemetryAccess } from './telemetry-access.ts';
 import { INCIDENT_INVESTIGATION } from './workflow.ts';
 
@@ -21,6 +23,7 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
   IncidentInvestigationSettings
 >({
   name: 'incident_investigation',
+  answerKinds: INCIDENT_ANSWER_KINDS,
   settings: {
     key: 'incidentInvestigation',
     schema: IncidentInvestigationSettings,
@@ -57,6 +60,7 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
       grantTelemetryAccess(functions.IncidentTelemetryTools, settings.telemetry, stack);
   },
   check: (settings, kernel) => incidentProblems(settings, kernel),
+  preflight: (settings) => incidentPreflight(settings),
   enabled: (settings) => settings.enabled,
   workflows: [INCIDENT_INVESTIGATION],
 });

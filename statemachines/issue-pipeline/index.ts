@@ -1,10 +1,12 @@
 import { PROTECTED_PATHS_ENV } from '../../lambdas/changes/config.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
+import { ISSUE_PIPELINE_ANSWER_KINDS } from '../../lambdas/workflows/issue-pipeline/answer-kinds.ts';
 import {
   ISSUE_PIPELINE_SETTINGS_ENV,
   IssuePipelineSettings,
 } from '../../lambdas/workflows/issue-pipeline/config.ts';
+import { repositoryPreflight } from '../module-preflight.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { ISSUE_FUNCTIONS, type IssueFunctionId } from './functions.ts';
 import { SENSITIVE_CHANGE_DECISION } from './states.ts';
@@ -18,6 +20,7 @@ import { ISSUE_PIPELINE } from './workflow.ts';
  */
 export const ISSUE_PIPELINE_MODULE = defineWorkflowModule<IssueFunctionId, IssuePipelineSettings>({
   name: 'issue_pipeline',
+  answerKinds: ISSUE_PIPELINE_ANSWER_KINDS,
   settings: { key: 'issuePipeline', schema: IssuePipelineSettings },
   channels: {
     /** Where each pipeline's progress message goes, and its questions (placeholder id). */
@@ -40,6 +43,9 @@ export const ISSUE_PIPELINE_MODULE = defineWorkflowModule<IssueFunctionId, Issue
     },
   },
   enabled: (settings) => settings.repository !== undefined,
+  switchOff: 'remove issuePipeline.repository',
+  // Its agents read and change the repository, and its checks build clones it.
+  preflight: (settings) => repositoryPreflight(settings.repository),
   environment: (settings, kernel) =>
     settings.repository === undefined
       ? {}

@@ -1,3 +1,4 @@
+import { REQUIREMENTS_ANSWER_KINDS } from '../../lambdas/workflows/requirements-interview/answer-kinds.ts';
 import { RequirementsInterviewSettings } from '../../lambdas/workflows/requirements-interview/config.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { REQUIREMENTS_FUNCTIONS, type RequirementsFunctionId } from './functions.ts';
@@ -12,6 +13,7 @@ export const REQUIREMENTS_INTERVIEW_MODULE = defineWorkflowModule<
   RequirementsInterviewSettings
 >({
   name: 'requirements_interview',
+  answerKinds: REQUIREMENTS_ANSWER_KINDS,
   settings: { key: 'requirementsInterview', schema: RequirementsInterviewSettings },
   roles: ['requester', 'participant'],
   statuses: [],

@@ -87,11 +87,18 @@ describe('a feedback press at the ingress', () => {
     });
   });
 
-  it('refuses a feedback action in a block that is not a feedback block, or names an unknown answer kind', () => {
+  it('refuses a feedback action in a block that is not a feedback block, or names no well-formed answer kind', () => {
     expect(parse(press(feedbackAction({ block_id: 'approval' })))).toMatchObject({ type: 'invalid' });
-    expect(parse(press(feedbackAction({ block_id: 'feedback:horoscope' })))).toMatchObject({
+    expect(parse(press(feedbackAction({ block_id: 'feedback:Not a kind' })))).toMatchObject({
       type: 'invalid',
       reason: expect.stringContaining('not a feedback block'),
+    });
+  });
+
+  it("passes a well-formed kind on: which kinds the deployed workflows declare is the Router's to check", () => {
+    expect(parse(press(feedbackAction({ block_id: 'feedback:horoscope' })))).toMatchObject({
+      type: 'enqueue',
+      envelope: { surface: 'feedback_press', answerKind: 'horoscope' },
     });
   });
 

@@ -107,6 +107,7 @@ describe('a feedback press', () => {
     const views: unknown[] = [];
     const counted: string[] = [];
     const d: FeedbackDeps = {
+      answerKinds: { findings: 'these findings' },
       store: store(),
       conversations: { find: async () => conversation },
       slack: {
@@ -155,6 +156,14 @@ describe('a feedback press', () => {
     const { d, said, counted } = deps(undefined);
     expect(await recordFeedbackPress(press(), d)).toMatchObject({ outcome: 'ignored' });
     expect(said[0]?.text).toContain('could not be recorded');
+    expect(counted).toEqual([]);
+  });
+
+  it('stores nothing for a kind of answer no deployed workflow declares', async () => {
+    const { d, said, counted } = deps({ conversationId: 'c1', workflow: 'bug_investigation', request: 'r' });
+    const outcome = await recordFeedbackPress(press({ answerKind: 'horoscope' }), d);
+    expect(outcome).toMatchObject({ outcome: 'ignored', detail: 'answer kind horoscope is not declared' });
+    expect(said).toEqual([]);
     expect(counted).toEqual([]);
   });
 

@@ -11,6 +11,7 @@ import { CHANNEL_ENV } from '../../lambdas/workflows/channel-conversations/env.t
 import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
 import { type FunctionSpec, KERNEL_FUNCTIONS } from '../../statemachines/kernel-functions.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
+import type { AnyWorkflowModule } from '../../statemachines/workflow-module.ts';
 import {
   aliasOf,
   functionResource,
@@ -38,7 +39,7 @@ const defaults = parseConfig({ sandbox: true, channels: { probe: PROBE_CHANNEL }
 const FUNCTIONS: Record<string, FunctionSpec> = Object.assign(
   {},
   KERNEL_FUNCTIONS,
-  ...WORKFLOW_MODULES.map((module) => {
+  ...[KERNEL_PROBE_MODULE, ...WORKFLOW_MODULES].map((module: AnyWorkflowModule) => {
     const settings = module.settings === undefined ? undefined : defaults[module.settings.key];
     // A module its settings do not enable deploys nothing (the issue pipeline without a repository).
     if (module.enabled?.(settings) === false) return {};
@@ -644,6 +645,7 @@ describe('outputs', () => {
         'BugInvestigationStateMachineArn',
         'IncidentInvestigationStateMachineArn',
         'KernelProbeStateMachineArn',
+        'KernelProbeAgentStateMachineArn',
         'RequirementsInterviewStateMachineArn',
         'SlaTrackingStateMachineArn',
       ].sort(),

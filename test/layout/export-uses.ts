@@ -191,9 +191,10 @@ export function exportUses(repoRoot: string): Map<string, Set<string>> {
 
 /**
  * A Lambda function's entry point: `handler` of a file under a `handlers/` folder, which the stack
- * names by its path (the bundle's `index.handler`) rather than importing it.
+ * names by its path (the bundle's `index.handler`) rather than importing it, or, for a function
+ * composed of parts (the Router), its entry's `compose` and each part's `part`.
  */
-const isEntryPoint = (key: string) => /\/handlers\/[^#]+#handler$/.test(key);
+const isEntryPoint = (key: string) => /\/handlers\/[^#]+#(handler|compose|part)$/.test(key);
 
 /** The production exports some test uses and no file outside test/ does, sorted. */
 export function testOnlyExports(repoRoot: string): string[] {

@@ -1,6 +1,7 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { ChannelMessage } from '../../lambdas/workflows/channel-conversations/model.ts';
-import { channelOpening } from '../../local/sandbox-conversations.ts';
+import { CHANNEL_CONVERSATIONS_MODULE } from '../../statemachines/channel-conversations.ts';
 
 /**
  * A channel conversation is named by the message that started it, never by an earlier,
@@ -13,6 +14,22 @@ const message = (over: Partial<ChannelMessage> & { ts: string; text: string }): 
   at: '2001-01-01T10:00:00.000Z',
   ...over,
 });
+
+const ID = 'channel-C_GENERAL-200-000001';
+/** The console's name of the conversation started at 200.000001, from its messages' items. */
+function channelOpening(
+  messages: readonly ChannelMessage[],
+  _startTs: '200.000001',
+): { text: string } | undefined {
+  const records = CHANNEL_CONVERSATIONS_MODULE.sandboxRecords?.({
+    client: new DynamoDBClient({ region: 'us-east-1' }),
+    tableName: 'conversations',
+  });
+  const items = messages.map((m) => ({ pk: `CHANCONV#${ID}`, sk: `MSG#${m.ts}`, ...m }));
+  const [view] = records?.list(items, new Date('2001-01-01T10:05:00.000Z')) ?? [];
+  expect(view?.id).toBe(ID);
+  return view?.opening === undefined ? undefined : { text: view.opening };
+}
 
 describe('the name of a channel conversation', () => {
   it('is the message that started it, not an earlier one from the channel history', () => {

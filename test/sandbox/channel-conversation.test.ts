@@ -113,7 +113,10 @@ describe('a channel conversation in the sandbox', () => {
   });
 
   it('starts one conversation and answers each message once when two Router instances take the same channel at once', async () => {
-    const { handler } = await import('../../lambdas/workflows/channel-conversations/handlers/router.ts');
+    // The Router as the stack composes it: the kernel's with channel conversations' part.
+    const { compose } = await import('../../lambdas/handlers/router.ts');
+    const { part } = await import('../../lambdas/workflows/channel-conversations/handlers/router.ts');
+    const handler = compose([part]);
     const mention = (user: string, ts: string): InboxMessage => ({
       kind: 'message',
       eventId: `Ev-race-${ts}`,

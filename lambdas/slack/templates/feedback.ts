@@ -12,16 +12,20 @@ import type { Block } from './types.ts';
 /** The `action_id` of the feedback buttons: the ingress knows a feedback press by it. */
 export const FEEDBACK_ACTION_ID = 'answer_feedback';
 
-/** What an answer is, as the feedback export names it. */
-export const AnswerKind = z.enum([
-  'findings',
-  'conclusion',
-  'prd',
-  'analysis',
-  'pull_request',
-  'channel_answer',
-]);
+/**
+ * What an answer is, as the feedback export names it (`findings`, `channel_answer`): lower
+ * snake case, one of the kinds the deployed workflow modules declare (`answerKinds`, each with
+ * how the acknowledgement names it). A block id carries any such name; the Router takes a press
+ * only on a kind some deployed workflow declares (ANSWER_KINDS).
+ */
+export const AnswerKind = z
+  .string()
+  .max(64)
+  .regex(/^[a-z][a-z0-9_]*$/);
 export type AnswerKind = z.infer<typeof AnswerKind>;
+
+/** A workflow's answer kinds with how the acknowledgement names each ("these findings"). */
+export type AnswerKindLabels = Readonly<Record<AnswerKind, string>>;
 
 /** The two votes; each is also its button's `value`. */
 export const FeedbackVote = z.enum(['up', 'down']);

@@ -1,6 +1,6 @@
 /**
  * Channel conversations' environment variables, set by the stack from the module's
- * declaration (statemachines/channel-conversations.ts) and read by its Router entry and its
+ * declaration (statemachines/channel-conversations.ts) and read by its Router part and its
  * ChannelResponder.
  */
 export const CHANNEL_ENV = {

@@ -1,14 +1,14 @@
-import { createRouterHandler } from '../../../handlers/router.ts';
+import type { RouterPart } from '../../../handlers/router.ts';
 import { unownedMessages } from '../../../kernel/route.ts';
 import { channelAnswerLookup } from '../feedback-lookup.ts';
 import { channelConversations, channelRedactionLedger, channelStore } from './wiring.ts';
 
 /**
- * The Router with channel conversations' addition: the messages no workflow owns go to
+ * What channel conversations add to the Router: the messages no workflow owns go to
  * `handleChannelMessage` while CHANNEL_CONVERSATIONS is set. The channel conversations module
- * declares this file as the Router's entry.
+ * declares this file as its `routerAdditions`; the stack composes it into the Router's bundle.
  */
-export const handler = createRouterHandler({
+export const part: RouterPart = {
   additions: (logger) => {
     const take = channelConversations(logger);
     return take ? [unownedMessages(take)] : [];
@@ -17,4 +17,4 @@ export const handler = createRouterHandler({
   namedConversations: () => channelAnswerLookup(channelStore()),
   // What a channel message's storing redacts is counted in its conversation's own ledger.
   otherLedger: () => channelRedactionLedger(channelStore()),
-});
+};

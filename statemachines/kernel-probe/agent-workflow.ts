@@ -1,0 +1,73 @@
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { KernelProbeSettings } from '../../lambdas/workflows/kernel-probe/config.ts';
+import { agentTurn } from '../agent-turn.ts';
+import { catchFailure, drain, nextTurn } from '../kernel.ts';
+import { failConversation, setConversationFields } from '../kernel-records.ts';
+import { slackPost } from '../slack-post.ts';
+import { defineWorkflow } from '../workflow-module.ts';
+import type { ProbeFunctionId } from './functions.ts';
+
+/**
+ * `kernel_probe_agent`: the probe's agent, asked with its slash command (`/probe <question>`).
+ * It opens a thread in the channel the command came from, runs one agent turn on the question,
+ * posts the answer there with feedback buttons, and ends; an answer it cannot give fails the
+ * conversation. For the sandbox tests, as the probe is.
+ */
+export const KERNEL_PROBE_AGENT = defineWorkflow<ProbeFunctionId, KernelProbeSettings>({
+  name: 'kernel_probe_agent',
+  triggers: (_config, settings) => [
+    {
+      type: 'slash_command',
+      command: settings.command,
+      description: "Ask the probe's agent a question",
+      usageHint: '<question>',
+    },
+  ],
+  ownerRole: 'reporter',
+  othersRole: null,
+  closeOnIntent: false,
+  build(scope, { drain: drainFn, table, functions }) {
+    const openThread = slackPost(scope, 'Open thread', {
+      slackPostFn: functions.ProbeSlackPost,
+      channel: sfn.JsonPath.stringAt('$.channel'),
+      text: sfn.JsonPath.format("<@{}> asked the probe's agent", sfn.JsonPath.stringAt('$.ownerId')),
+      anchor: { name: 'origin', ownerRole: 'reporter', othersRole: null },
+      resultPath: '$.report',
+    });
+    const prepare = new sfn.Pass(scope, 'Prepare turn', {
+      result: sfn.Result.fromObject({ state: 'answering', notes: [] }),
+      resultPath: '$.turnContext',
+    });
+    const turn = nextTurn(scope, 'Next turn');
+    const drainMessages = drain(scope, 'Drain question', { drainFn });
+    const answer = agentTurn(scope, 'Answer', {
+      stateName: 'Answer',
+      agentTurnFn: functions.ProbeAgentTurn,
+      profile: 'probe_agent',
+      mode: 'initial',
+      statePath: '$.turnContext.state',
+      notesPath: '$.turnContext.notes',
+      resultPath: '$.result',
+    });
+    const postAnswer = slackPost(scope, 'Post answer', {
+      slackPostFn: functions.ProbeSlackPost,
+      channel: sfn.JsonPath.stringAt('$.report.channel'),
+      threadTs: sfn.JsonPath.stringAt('$.report.threadTs'),
+      template: { name: 'probe_answer', data: { answer: sfn.JsonPath.stringAt('$.result.answer') } },
+    });
+    const markResolved = setConversationFields(scope, 'Mark resolved', { table, status: 'resolved' });
+    const failed = failConversation(scope, 'Mark failed', { table });
+    const noAnswer = new sfn.Pass(scope, 'No answer', {
+      parameters: { Error: 'ProbeAgentFailed', Cause: sfn.JsonPath.stringAt('$.result.error') },
+      resultPath: '$.failure',
+    }).next(failed);
+    for (const task of [openThread, drainMessages, answer, postAnswer, markResolved])
+      catchFailure(task, failed);
+    const answered = sfn.Choice.jsonPath(scope, 'Answered?')
+      .when(sfn.Condition.stringEquals('$.result.action', 'answered'), postAnswer)
+      .otherwise(noAnswer);
+    postAnswer.next(markResolved).next(new sfn.Succeed(scope, 'Done'));
+    openThread.next(prepare).next(turn).next(drainMessages).next(answer).next(answered);
+    return openThread;
+  },
+});

@@ -1,0 +1,85 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Ledger } from '../lambdas/kernel/model.ts';
+import type { AnyWorkflowModule } from './workflow-module.ts';
+
+/**
+ * What a workflow module gives the sandbox only (nothing of it is deployed): its own view of
+ * its conversations in the console (`sandboxView`), and the conversations it keeps without a
+ * kernel record (`sandboxRecords`: channel conversations).
+ */
+
+/** The conversations table as the sandbox reaches it. */
+export interface ConversationsTable {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+}
+
+/** A workflow's own view of a conversation in the sandbox's console. */
+export interface WorkflowView {
+  /** Figures shown as tiles beside the ledger. */
+  readonly metrics?: Readonly<Record<string, unknown>> | undefined;
+  /** A document the workflow keeps (shown as it is). */
+  readonly document?: unknown;
+}
+
+/** A conversation as the console's list shows it. */
+export interface ConversationView {
+  id: string;
+  workflow: string;
+  status: string;
+  phase: string;
+  executionName?: string;
+  anchors: { name: string; channel: string; threadTs: string }[];
+  agentTurnRunning: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** The text of its first message from a person (a report, a command, an issue, an alert). */
+  opening?: string;
+}
+
+/** A stored message as the console's conversation history shows it. */
+export interface MessageView {
+  ts: string;
+  channel: string;
+  threadTs?: string;
+  senderType: string;
+  senderId: string;
+  messageType: string;
+  text: string;
+  receivedAt?: string;
+  deliveredInTurn?: number;
+}
+
+/**
+ * The conversations a module keeps without a kernel record, as the console lists and shows
+ * them: the sandbox reads them through the module, never their format.
+ */
+export interface SandboxRecords {
+  /** Its conversations among the table's items (the sandbox scans the table once for all modules). */
+  list(items: readonly Record<string, unknown>[], now: Date): ConversationView[];
+  /**
+   * One of its conversations with its messages and its ledger, from the table's items;
+   * undefined when `id` is not one of its.
+   */
+  detail(
+    id: string,
+    items: readonly Record<string, unknown>[],
+    now: Date,
+  ): Promise<
+    { conversation: ConversationView; messages: MessageView[]; ledger: Partial<Ledger> } | undefined
+  >;
+}
+
+/** The modules' own views of their conversations in the sandbox, by workflow name. */
+export function workflowViews(
+  modules: readonly AnyWorkflowModule[],
+  table: ConversationsTable,
+): ReadonlyMap<string, (conversationId: string) => Promise<WorkflowView>> {
+  const views = new Map<string, (conversationId: string) => Promise<WorkflowView>>();
+  for (const module of modules) {
+    const view = module.sandboxView?.(table);
+    if (view === undefined) continue;
+    for (const workflow of module.workflows ?? []) views.set(workflow.name, view);
+  }
+  return views;
+}
