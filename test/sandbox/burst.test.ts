@@ -27,10 +27,12 @@ describe('a burst of 200 messages into one thread', () => {
     expect(seen).toHaveLength(200);
     // The first message of the burst is answered at once (nothing shows a burst yet); the rest
     // wait for the burst to end, or for the settle's bound: one turn per `maxMs` of sending at
-    // most, and one more for what arrived during the last of those turns.
+    // most, and one more for what arrived during the last of those turns. The bound follows how
+    // long the sandbox took to store the burst, never a fixed count: on a loaded machine storing
+    // 200 messages takes longer than the settle's bound, and each 12 s of it may cost a turn
+    // (docs/limits-and-failures.md, Bursts of messages). On an idle machine it comes to 2 or 3.
     const bound = 2 + Math.ceil(burst.sendMs / DEFAULT_SETTLE.maxMs) + 1;
     expect(burst.turns).toBeLessThanOrEqual(bound);
-    expect(burst.turns).toBeLessThanOrEqual(6);
     expect(burst.posts).toBe(burst.turns);
   });
 });
