@@ -401,7 +401,8 @@ interface Row {
   stages: Record<Stage, number | undefined>;
   /** Drain's parts, when its reads were observed. */
   drain?: Record<DrainPart, number> & { reads: number };
-  /** How many messages the turn that took this one took in all. */
+  /** The turn that took it, and how many messages that turn took in all. */
+  turn?: number;
   takenWith: number;
   missing: string[];
 }
@@ -537,6 +538,7 @@ for (const c of conversations) {
       total: first.at - message.postedAt,
       stages,
       ...(drain ? { drain } : {}),
+      ...(turn === undefined ? {} : { turn }),
       takenWith,
       missing,
     });
@@ -617,7 +619,7 @@ function loneTable(list: readonly Row[]): void {
   const reads = lone.map((r) => r.drain?.reads ?? 0);
   console.log(
     `  Drain's reads of the pending messages: ${Math.min(...reads)} to ${Math.max(...reads)} per lone message; ` +
-      `turns that took two or more messages: ${new Set(list.filter((r) => r.takenWith > 1).map((r) => `${r.message.bugId}:${r.takenWith}`)).size}`,
+      `turns that took two or more messages: ${new Set(list.filter((r) => r.takenWith > 1).map((r) => `${r.message.bugId}:${r.turn}`)).size}`,
   );
 }
 
