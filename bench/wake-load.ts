@@ -15,8 +15,13 @@
  * sandbox's queue (when a Router poller received the message). Then how many turns saw each
  * message. Prints figures; asserts nothing.
  *
+ * A lone message's wake (sent while the conversation waited, the only message its turn took) is
+ * shown apart, with Drain split into its pending read, its settle (the reads that follow while
+ * a burst goes on, zero for a lone message) and its marks, timed on Drain's own queries.
+ *
  * Run: `npm run bench:wake-load` (LOAD_N=40 conversations, LOAD_M=4 messages each; THINK_MS=1000,
- * the longest a person takes to answer a waiting conversation; LIVE_PROGRESS=on as deployed).
+ * the longest a person takes to answer a waiting conversation; LIVE_PROGRESS=on as deployed;
+ * DAILY_CEILING_USD, unset as by default: a daily ceiling, `agentLimits.maxDailyCostUsd`).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { HistoryEvent } from '../local/stepfunctions/history.ts';
@@ -39,6 +44,7 @@ const THINK_MS = Number(process.env.THINK_MS ?? 1_000);
 /** The longest one step of a conversation (a turn, a wait) may take before the bench gives up on it. */
 const STEP_TIMEOUT_MS = Number(process.env.STEP_TIMEOUT_MS ?? 180_000);
 const LIVE_PROGRESS = process.env.LIVE_PROGRESS ?? 'on';
+const DAILY_CEILING_USD = process.env.DAILY_CEILING_USD ? Number(process.env.DAILY_CEILING_USD) : undefined;
 
 // --- What the handlers send, observed on the SDK clients' base class --------------------------
 
@@ -64,6 +70,8 @@ globalThis.fetch = (input, init) => {
 };
 /** How long each update of the day's spend counter (one item all turns share) took. */
 const dayCounter: number[] = [];
+/** Drain's reads of the pending messages (they name the turn they take them for): when each was sent and returned. */
+const drainReads: { conversationId: string; turn: number; start: number; end: number }[] = [];
 /** Called when something above changes (the drivers wait on it). */
 const listeners = new Set<() => void>();
 const changed = () => {
@@ -119,6 +127,18 @@ function observe(command: string, input: Record<string, unknown>, stack: string,
   }
 }
 
+/** Times Drain's reads of the pending messages: a query of a conversation's messages for one turn. */
+async function observeQuery(input: Record<string, unknown>, send: () => Promise<unknown>): Promise<unknown> {
+  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+  const conversationId = CONVERSATION_PK.exec(String(values[':pk'] ?? ''))?.[1];
+  const turn = values[':turn'];
+  const start = Date.now();
+  const result = await send();
+  if (conversationId !== undefined && typeof turn === 'number')
+    drainReads.push({ conversationId, turn, start, end: Date.now() });
+  return result;
+}
+
 /** The whole stack: the SDK's middleware alone fills the default ten frames. */
 function deepStack(): string {
   const limit = Error.stackTraceLimit;
@@ -133,6 +153,7 @@ function watchSends(prototype: { send: (...args: never[]) => Promise<unknown> })
   prototype.send = async function (this: unknown, ...args: never[]) {
     const command = args[0] as unknown as { constructor: { name: string }; input?: Record<string, unknown> };
     const name = command.constructor.name.replace(/Command$/, '');
+    if (name === 'Query') return observeQuery(command.input ?? {}, () => send.apply(this, args));
     if (!['Put', 'Update', 'SendTaskSuccess', 'SendMessage'].includes(name)) return send.apply(this, args);
     const stack = name === 'SendTaskSuccess' ? deepStack() : '';
     const sentAt = Date.now();
@@ -194,7 +215,11 @@ async function until(what: string, done: () => boolean): Promise<void> {
 
 // Waits for people long enough (scaled: 10 minutes) that none times out on a busy machine.
 const h = await startBugHarness(
-  { reporterWaitSeconds: 600_000, developerWaitSeconds: 600_000 },
+  {
+    reporterWaitSeconds: 600_000,
+    developerWaitSeconds: 600_000,
+    ...(DAILY_CEILING_USD === undefined ? {} : { agentLimits: { maxDailyCostUsd: DAILY_CEILING_USD } }),
+  },
   { env: { LIVE_PROGRESS } },
 );
 // The sandbox's queue (not production code): when a Router poller receives each message.
@@ -351,11 +376,22 @@ const STAGES = [
   ['turn -> reserved', "the turn's TaskStarted -> its conversation budget reserved"],
   [
     'reserved -> sent',
-    "conversation's reservation -> the model client sends the request (fetch): the day's counter, reserved alongside, and the request's redaction",
+    "conversation's reservation -> the model client sends the request (fetch): the day's counter, reserved alongside under a daily ceiling, and the request's redaction",
   ],
   ['sent -> model', 'sent -> the model received the first request whose prompt holds the message'],
 ] as const;
 type Stage = (typeof STAGES)[number][0];
+
+/** Drain's parts, from its own reads of the pending messages (observed on the SDK client). */
+const DRAIN_PARTS = [
+  ['Drain: pending read', "Drain's TaskStarted -> its first read of the pending messages returned"],
+  [
+    'Drain: settle',
+    'first read returned -> last read returned: the reads while a burst goes on (settle.ts), 0 for one read',
+  ],
+  ['Drain: marks', 'last read returned -> TaskSucceeded: the marks and the conversation write, in parallel'],
+] as const;
+type DrainPart = (typeof DRAIN_PARTS)[number][0];
 
 interface Row {
   message: Message;
@@ -363,6 +399,11 @@ interface Row {
   wokenBy: string;
   total: number;
   stages: Record<Stage, number | undefined>;
+  /** Drain's parts, when its reads were observed. */
+  drain?: Record<DrainPart, number> & { reads: number };
+  /** The turn that took it, and how many messages that turn took in all. */
+  turn?: number;
+  takenWith: number;
   missing: string[];
 }
 
@@ -469,7 +510,38 @@ for (const c of conversations) {
     };
     for (const [name] of STAGES)
       if (stages[name] === undefined && name !== 'follow-up notice') missing.push(name);
-    rows.push({ message, path, wokenBy, total: first.at - message.postedAt, stages, missing });
+    const reads = drainReads.filter(
+      (r) =>
+        r.conversationId === c.bugId &&
+        r.turn === turn &&
+        points.drainStarted !== undefined &&
+        points.drained !== undefined &&
+        r.start >= points.drainStarted &&
+        r.end <= points.drained,
+    );
+    const firstRead = reads.at(0);
+    const lastRead = reads.at(-1);
+    const drain =
+      firstRead && lastRead && points.drainStarted !== undefined && points.drained !== undefined
+        ? {
+            'Drain: pending read': firstRead.end - points.drainStarted,
+            'Drain: settle': lastRead.end - firstRead.end,
+            'Drain: marks': points.drained - lastRead.end,
+            reads: reads.length,
+          }
+        : undefined;
+    const takenWith = stored.filter((m) => turn !== undefined && m.deliveredInTurn === turn).length;
+    rows.push({
+      message,
+      path,
+      wokenBy,
+      total: first.at - message.postedAt,
+      stages,
+      ...(drain ? { drain } : {}),
+      ...(turn === undefined ? {} : { turn }),
+      takenWith,
+      missing,
+    });
   }
 }
 
@@ -489,7 +561,8 @@ function line(label: string, values: readonly number[]): string {
 const valuesOf = (list: readonly Row[], stage: Stage) =>
   list.flatMap((r) => (r.stages[stage] === undefined ? [] : [r.stages[stage] as number]));
 
-function table(title: string, list: readonly Row[]): void {
+/** A table's title, its columns, and the line of the whole wait. */
+function heading(title: string, list: readonly Row[]): void {
   console.log(title);
   console.log(
     `  ${'(ms)'.padEnd(24)}${['p50', 'p90', 'p99', 'max'].map((c) => c.padStart(8)).join('')}      n`,
@@ -500,6 +573,10 @@ function table(title: string, list: readonly Row[]): void {
       list.map((r) => r.total),
     ),
   );
+}
+
+function table(title: string, list: readonly Row[]): void {
+  heading(title, list);
   for (const [name] of STAGES) console.log(line(name, valuesOf(list, name)));
   // Where the slowest messages spent their time: the mean of each stage over those at or above p90.
   const cut = percentile(
@@ -521,17 +598,43 @@ function table(title: string, list: readonly Row[]): void {
   );
 }
 
+/**
+ * A lone message's wake: the stages with Drain in its parts. Drain settles only when two or
+ * more messages are pending, so a lone message's settle is one read and no wait.
+ */
+function loneTable(list: readonly Row[]): void {
+  const lone = list.filter((r) => r.path === 'wake' && r.takenWith === 1 && r.drain !== undefined);
+  heading("A lone message's wake (sent while the conversation waited, the only message its turn took)", lone);
+  for (const [name] of STAGES) {
+    console.log(line(name, valuesOf(lone, name)));
+    if (name !== 'Drain') continue;
+    for (const [part] of DRAIN_PARTS)
+      console.log(
+        line(
+          `  ${part.slice('Drain: '.length)}`,
+          lone.map((r) => r.drain?.[part] ?? 0),
+        ),
+      );
+  }
+  const reads = lone.map((r) => r.drain?.reads ?? 0);
+  console.log(
+    `  Drain's reads of the pending messages: ${Math.min(...reads)} to ${Math.max(...reads)} per lone message; ` +
+      `turns that took two or more messages: ${new Set(list.filter((r) => r.takenWith > 1).map((r) => `${r.message.bugId}:${r.turn}`)).size}`,
+  );
+}
+
 const opening = conversations.flatMap((c) => {
   const first = turns.find((t) => t.bugId === c.bugId && t.prompt.includes(c.reportText));
   return first ? [first.at - c.reportedAt] : [];
 });
 
 console.log(
-  `wake-load: ${N} conversations x ${M} messages, think time up to ${THINK_MS} ms, live progress ${LIVE_PROGRESS}, time scale ${h.sandbox.timeScale}; driven in ${(drivenMs / 1000).toFixed(1)} s`,
+  `wake-load: ${N} conversations x ${M} messages, think time up to ${THINK_MS} ms, live progress ${LIVE_PROGRESS}, daily ceiling ${DAILY_CEILING_USD === undefined ? 'none' : `$${DAILY_CEILING_USD}`}, time scale ${h.sandbox.timeScale}; driven in ${(drivenMs / 1000).toFixed(1)} s`,
 );
 console.log('');
 console.log('Stages:');
 for (const [name, meaning] of STAGES) console.log(`  ${name.padEnd(24)}${meaning}`);
+for (const [name, meaning] of DRAIN_PARTS) console.log(`  ${name.padEnd(24)}${meaning}`);
 console.log(
   '  Not observed apart: the Router between its write and its SendTaskSuccess, and RegisterWait\n' +
     '  (both in "inbox item -> wake"); a Lambda runtime\'s own start (the sandbox invokes the\n' +
@@ -551,6 +654,8 @@ table(
   'Sent during a turn (waits in the inbox)',
   rows.filter((r) => r.path === 'inbox'),
 );
+console.log('');
+loneTable(rows);
 console.log('');
 const wokenBy = new Map<string, number>();
 for (const r of rows)

@@ -90,6 +90,7 @@ const OpenItem = z.object({
   microUsd: z.number(),
   tokens: z.number(),
   expiresAtMs: z.number(),
+  onDay: z.boolean().optional(),
 });
 const RESERVATION_PREFIX = 'reservation#';
 
@@ -124,6 +125,7 @@ export class DynamoConversationReservations extends DynamoTable implements Conve
         microUsd: reservation.microUsd,
         tokens: reservation.tokens,
         expiresAtMs: reservation.expiresAtMs,
+        ...(reservation.onDay === undefined ? {} : { onDay: reservation.onDay }),
       },
     };
     if (bounds.maxMicroUsd !== undefined) {

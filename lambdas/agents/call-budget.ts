@@ -28,6 +28,7 @@ export interface Hold {
   readonly id: string;
   readonly day: string;
   readonly worst: WorstCase;
+  /** The day's counter holds the worst case (under a ceiling); else it gets the real cost after the call. */
   readonly onDay: boolean;
   readonly onConversation: boolean;
 }
@@ -38,7 +39,9 @@ export type Reserved = { granted: true; hold: Hold } | { granted: false; reason:
  * Reserves, settles and releases model calls' worst cases against the day's ceiling and the
  * conversation's budget (reservations.ts). Each counter is reserved by its own conditional
  * update, and one granted while the other refused is given back: DynamoDB transactions are
- * not used (the sandbox's dynalite lacks them). A refusal therefore may, for a moment, hold
+ * not used (the sandbox's dynalite lacks them). Without a daily ceiling there is nothing to
+ * hold on the day: its counter, one item every call of every conversation shares, gets each
+ * call's real cost after the call, and no call waits on it before it runs. A refusal therefore may, for a moment, hold
  * what it gives back, which can only refuse another call early, never let one overrun. A
  * reservation that throws leaves nothing held; settling is bookkeeping, so its failures are
  * logged: an unsettled reservation expires (the conversation's) or ends with its day (the
@@ -58,7 +61,7 @@ export class CallBudget {
     const id = (deps.newId ?? randomUUID)();
     const ceiling = deps.limits.maxDailyCostUsd;
     const ceilingMicroUsd = ceiling === undefined ? undefined : Math.round(ceiling * 1_000_000);
-    const onDayWanted = deps.day !== undefined && (worst.microUsd > 0 || ceilingMicroUsd !== undefined);
+    const onDayWanted = deps.day !== undefined && ceilingMicroUsd !== undefined;
     const { conversation } = deps;
     // Both counters at once: each update is atomic on its own, and whichever granted while the
     // other refused (or failed) is given back below. In sequence it would cost a round trip more.
@@ -66,7 +69,7 @@ export class CallBudget {
       onDayWanted ? (deps.day as DailyReservations).reserve(day, worst.microUsd, ceilingMicroUsd) : false,
       conversation?.store.reserve(
         conversation.id,
-        { id, day, ...worst, expiresAtMs: now.getTime() + RESERVATION_LIFETIME_MS },
+        { id, day, ...worst, expiresAtMs: now.getTime() + RESERVATION_LIFETIME_MS, onDay: onDayWanted },
         conversation.bounds,
       ),
     ]);
@@ -114,12 +117,14 @@ export class CallBudget {
 
   private async close(hold: Hold, delta: WorstCase, actual: WorstCase): Promise<void> {
     const { day, conversation } = this.deps;
+    // Held on the day: the difference to the real cost; not held: the real cost itself.
+    const onDay = hold.onDay ? delta.microUsd : actual.microUsd;
     try {
       const [open] = await Promise.all([
         hold.onConversation && conversation
           ? conversation.store.settle(conversation.id, hold.id, delta)
           : Promise.resolve(true),
-        hold.onDay && day && delta.microUsd !== 0 ? day.adjust(hold.day, delta.microUsd) : undefined,
+        day && onDay !== 0 ? day.adjust(hold.day, onDay) : undefined,
       ]);
       if (!open && conversation) {
         // The sweep gave it back as expired (on the day too): the real cost is counted in full.
@@ -138,23 +143,8 @@ export class CallBudget {
    * Gives back the reservations of invocations that died mid-call (past their expiry), on
    * the conversation and on their day. Run before a turn's first call; failures are logged.
    */
-  async sweepExpired(): Promise<number> {
-    const { conversation, day } = this.deps;
-    if (!conversation) return 0;
-    let released = 0;
-    try {
-      const expired = await conversation.store.expired(conversation.id, this.deps.clock.now().getTime());
-      for (const reservation of expired) {
-        const delta = { tokens: -reservation.tokens, microUsd: -reservation.microUsd };
-        if (!(await conversation.store.settle(conversation.id, reservation.id, delta))) continue;
-        if (day && reservation.microUsd > 0) await day.adjust(reservation.day, -reservation.microUsd);
-        released += 1;
-        this.log.warn('gave back the reservation of a model call that never settled', { ...reservation });
-      }
-    } catch (error) {
-      this.log.warn('could not give back expired reservations', { error });
-    }
-    return released;
+  sweepExpired(): Promise<number> {
+    return sweepExpiredReservations(this.deps);
   }
 
   private dayReason(day: string): string {
@@ -186,4 +176,33 @@ export class CallBudget {
     );
     return reason ?? `it used its budget of model tokens or estimated model cost`;
   }
+}
+
+/**
+ * CallBudget's sweep of expired reservations, which needs no bounds: a turn runs it beside
+ * the reads that give it the bounds (spending.ts).
+ */
+export async function sweepExpiredReservations(
+  deps: Pick<CallBudgetDeps, 'day' | 'clock' | 'logger'> & {
+    conversation?: Pick<NonNullable<CallBudgetDeps['conversation']>, 'id' | 'store'>;
+  },
+): Promise<number> {
+  const { conversation, day } = deps;
+  if (!conversation) return 0;
+  const log = deps.logger ?? silentLogger;
+  let released = 0;
+  try {
+    const expired = await conversation.store.expired(conversation.id, deps.clock.now().getTime());
+    for (const reservation of expired) {
+      const delta = { tokens: -reservation.tokens, microUsd: -reservation.microUsd };
+      if (!(await conversation.store.settle(conversation.id, reservation.id, delta))) continue;
+      if (day && reservation.onDay !== false && reservation.microUsd > 0)
+        await day.adjust(reservation.day, -reservation.microUsd);
+      released += 1;
+      log.warn('gave back the reservation of a model call that never settled', { ...reservation });
+    }
+  } catch (error) {
+    log.warn('could not give back expired reservations', { error });
+  }
+  return released;
 }

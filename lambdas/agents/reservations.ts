@@ -60,6 +60,12 @@ export interface OpenReservation {
   tokens: number;
   /** Epoch ms after which it is taken for the reservation of a dead invocation. */
   expiresAtMs: number;
+  /**
+   * Whether the day's counter holds the same amount: only under a daily ceiling (without one
+   * the day counts each call's real cost after the call). @default true: a record written
+   * without the field was held on the day
+   */
+  onDay?: boolean | undefined;
 }
 
 /** The day's counter (settled spend plus open reservations), shared by every conversation. */

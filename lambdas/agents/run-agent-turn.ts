@@ -112,21 +112,22 @@ async function runTurn<Result, Output>(
   if (input.mode === 'continuation' && input.sessionId === undefined) {
     log.warn('continuation turn without a session: starting a new one', { turn: input.turn });
   }
-  const history = input.sessionId
-    ? await deps.transcripts.load(conversationId, input.sessionId, { beforeTurn: input.turn })
-    : [];
   // The prompt carries people's messages, issue bodies and alert payloads; tool results are
   // redacted in callTool. What the model never read, it cannot quote. What is replaced is
   // counted in the conversation's ledger by the invocation's tally (lambdas/redaction/tally.ts).
   const redactor = new Redactor(conversationId, deps.redaction, conversationId);
-  const prompt = await redactor.redact(profile.prompt(input));
+  // Independent of each other, so they go out together: the first model call waits on one round trip.
+  const [history, prompt, spending] = await Promise.all([
+    input.sessionId ? deps.transcripts.load(conversationId, input.sessionId, { beforeTurn: input.turn }) : [],
+    redactor.redact(profile.prompt(input)),
+    TurnSpending.start(conversationId, deps),
+  ]);
   const turn: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: prompt.text }] }];
   const toolNames = new Set(profile.tools.map((tool) => tool.name));
   const submitTool = submitToolOf(profile);
   const stats = { modelCalls: 0, toolCalls: 0, invalidSubmissions: 0, rounds: 0 };
   let progress: string | undefined;
   const limits = deps.limits;
-  const spending = await TurnSpending.start(conversationId, deps);
   const spend = spending.conversation;
 
   const remainingMs = () => deps.budget.deadlineMs - deps.clock.now().getTime();
@@ -212,14 +213,21 @@ async function runTurn<Result, Output>(
 
   for (;;) {
     if (remainingMs() <= 0) return unfinished({ kind: 'out_of_budget', reason: 'time budget', progress });
-    if (await stopped(deps)) return unfinished({ kind: 'out_of_budget', reason: STOPPED_REASON, progress });
     // Checked before every call: the conversation's bounds and the platform's daily ceiling.
     const stop = spending.overLimit();
-    if (stop !== undefined) return unfinished({ kind: 'failed', error: stop, progress, limit: true });
+    if (stop !== undefined) {
+      if (await stopped(deps)) return unfinished({ kind: 'out_of_budget', reason: STOPPED_REASON, progress });
+      return unfinished({ kind: 'failed', error: stop, progress, limit: true });
+    }
 
     const request = buildRequest({ modelId: deps.modelId, profile, history, turn });
-    // Held before the call, atomically: racing turns cannot all spend the same remainder.
-    const reserved = await spending.reserve(request);
+    // Held before the call, atomically: racing turns cannot all spend the same remainder. The
+    // stop is asked meanwhile, in the same round trip; a stopped turn gives the hold back.
+    const [isStopped, reserved] = await Promise.all([stopped(deps), spending.reserve(request)]);
+    if (isStopped) {
+      if (reserved.granted) await spending.release(reserved.hold);
+      return unfinished({ kind: 'out_of_budget', reason: STOPPED_REASON, progress });
+    }
     if (!reserved.granted)
       return unfinished({ kind: 'failed', error: reserved.reason, progress, limit: true });
     let reply: ModelReply;

@@ -1,5 +1,5 @@
 import type { Ledger } from '../kernel/model.ts';
-import { CallBudget, type Hold, type Reserved } from './call-budget.ts';
+import { CallBudget, type Hold, type Reserved, sweepExpiredReservations } from './call-budget.ts';
 import {
   type AgentLimits,
   type ConversationBudgetStore,
@@ -57,19 +57,29 @@ export class TurnSpending {
     private readonly budget: CallBudget | undefined,
   ) {}
 
-  /** Reads what was spent before this turn (the reads throw: the task is retried). */
+  /**
+   * Reads what was spent before this turn (the reads throw: the task is retried), and gives
+   * back the conversation's reservations left by an invocation that died mid-call, before this
+   * turn reserves. The three are independent: they go out together, one round trip.
+   */
   static async start(conversationId: string, deps: SpendingDeps): Promise<TurnSpending> {
-    const { limits } = deps;
-    const conversation = limits ? await deps.conversationBudget?.spend(conversationId) : undefined;
-    let day: { day: string; spentMicroUsd: number } | undefined;
-    if (limits?.maxDailyCostUsd !== undefined && deps.dailySpend) {
-      const today = utcDay(deps.clock.now());
-      day = { day: today, spentMicroUsd: await deps.dailySpend.spentOn(today) };
-    }
-    const budget = callBudgetOf(conversationId, conversation, deps);
-    // Reservations left by an invocation that died mid-call are given back before this turn reserves.
-    await budget?.sweepExpired();
-    return new TurnSpending(deps, conversation, day, budget);
+    const { limits, reservations } = deps;
+    const today = utcDay(deps.clock.now());
+    const dailySpend = limits?.maxDailyCostUsd === undefined ? undefined : deps.dailySpend;
+    const [conversation, spentOnDay] = await Promise.all([
+      limits ? deps.conversationBudget?.spend(conversationId) : undefined,
+      dailySpend?.spentOn(today),
+      limits && reservations?.conversation
+        ? sweepExpiredReservations({
+            conversation: { id: conversationId, store: reservations.conversation },
+            ...(reservations.day ? { day: reservations.day } : {}),
+            clock: deps.clock,
+            ...(deps.logger ? { logger: deps.logger } : {}),
+          })
+        : undefined,
+    ]);
+    const day = spentOnDay === undefined ? undefined : { day: today, spentMicroUsd: spentOnDay };
+    return new TurnSpending(deps, conversation, day, callBudgetOf(conversationId, conversation, deps));
   }
 
   /**

@@ -174,19 +174,22 @@ export function createAgentTurnHandler(
       const budgetSeconds = numberFromEnv(ENV.agentTurnBudgetSeconds, process.env);
       const maxToolCalls = numberFromEnv(ENV.agentMaxToolCalls, process.env);
       const store = conversationStore();
-      // Live progress in the conversation's thread; it never fails the turn (docs/live-progress.md).
-      const progress = await startTurnProgress(input, {
-        logger,
-        plan: options.plan?.(input),
-        shared: options.round !== undefined,
-      });
       const startedAt = systemClock.now().toISOString();
       // Noted on the conversation while it runs, so a Stop knows there is a turn to stop.
       const running = runningTurnEntry(
         input.turn,
         new Date(Date.parse(startedAt) + (context?.getRemainingTimeInMillis() ?? RUNNING_TURN_FALLBACK_MS)),
       );
-      await runningTurns().started(input.conversationId, running);
+      // Live progress in the conversation's thread; it never fails the turn (docs/live-progress.md).
+      // Independent of the note above: both go out together, one round trip before the turn runs.
+      const [progress] = await Promise.all([
+        startTurnProgress(input, {
+          logger,
+          plan: options.plan?.(input),
+          shared: options.round !== undefined,
+        }),
+        runningTurns().started(input.conversationId, running),
+      ]);
       // A stopped turn ends `continue` like one out of time; its timeline closes all the same,
       // and a person's Stop is marked on the output (`stoppedByPerson`), so the workflow goes on
       // to its wait instead of another turn.

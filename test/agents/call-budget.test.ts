@@ -72,6 +72,35 @@ describe('reservations on the day’s counter', () => {
   });
 });
 
+describe('the day’s counter without a daily ceiling', () => {
+  it('holds nothing on the day before a call, counts the real cost after it, and sweeps nothing there', async () => {
+    now = new Date('2015-11-27T10:00:00Z');
+    await conversation('conv-no-ceiling');
+    const deps = {
+      limits: DEFAULT_AGENT_LIMITS,
+      day,
+      conversation: { id: 'conv-no-ceiling', store: conversations, bounds: { maxTokens: 50_000 } },
+      clock,
+    };
+    const budget = new CallBudget(deps);
+    const worst = { tokens: 1_000, microUsd: 100_000 };
+    const called = await budget.reserve(worst);
+    expect(called.granted && called.hold.onDay).toBe(false);
+    expect(await day.spentOn('2015-11-27')).toBe(0);
+    if (called.granted) await budget.settle(called.hold, { tokens: 500, microUsd: 40_000 });
+    expect(await day.spentOn('2015-11-27')).toBe(40_000);
+    const failed = await budget.reserve(worst);
+    if (failed.granted) await budget.release(failed.hold);
+    expect(await day.spentOn('2015-11-27')).toBe(40_000);
+
+    // A reservation whose invocation died is given back on the conversation only: the day never held it.
+    expect((await budget.reserve(worst)).granted).toBe(true);
+    now = new Date(now.getTime() + RESERVATION_LIFETIME_MS + 1);
+    expect(await new CallBudget(deps).sweepExpired()).toBe(1);
+    expect(await day.spentOn('2015-11-27')).toBe(40_000);
+  });
+});
+
 describe('reservations on the conversation', () => {
   it('refuses at the conversation’s money budget and gives the day’s reservation back', async () => {
     now = new Date('2015-11-25T10:00:00Z');

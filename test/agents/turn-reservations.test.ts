@@ -101,4 +101,18 @@ describe('reservations around an agent turn’s model calls', () => {
     // The day's reservation made before the conversation refused was given back.
     expect(await day.spentOn('2015-11-23')).toBe(2_000);
   });
+
+  it('gives back the reservation made beside the stop check when people stopped the turn', async () => {
+    const server = await scripted([]);
+
+    const output = await runAgentTurn(turnInput({ turn: 4 }), {
+      ...deps(server.baseUrl, { maxDailyCostUsd: 5 }),
+      stopRequested: async () => true,
+    });
+
+    expect(output.action).toBe('continue');
+    expect(server.requests).toHaveLength(0);
+    expect(await day.spentOn('2015-11-23')).toBe(2_000);
+    expect(await counters()).toEqual({ tokens: 1_100, microUsd: 2_000 });
+  });
 });
