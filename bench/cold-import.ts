@@ -46,6 +46,10 @@ const FIRST_ROLE: Partial<Record<keyof typeof ENTRIES, { module: string; name: s
     module: 'lambdas/workflows/incident-investigation/profiles/investigator.ts',
     name: 'incidentInvestigator',
   },
+  PipelineAgentTurn: {
+    module: 'lambdas/workflows/issue-pipeline/profiles/writer.ts',
+    name: 'issueWriter',
+  },
   InterviewAgentTurn: {
     module: 'lambdas/workflows/requirements-interview/profiles/requirements-clarifier.ts',
     name: 'requirementsClarifier',

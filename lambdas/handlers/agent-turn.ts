@@ -127,8 +127,11 @@ function numberFromEnv(name: (typeof ENV)[keyof typeof ENV], env: NodeJS.Process
 export function createAgentTurnHandler(
   roles: ProfileLoaders,
   options: {
-    /** A workflow's own ceiling for each of its conversations, held per model call with the conversation's. */
-    conversationCeiling?: () => { maxCostUsd?: number; maxTokens?: number };
+    /**
+     * A workflow's own ceiling for each of its conversations, held per model call with the
+     * conversation's; asked once per turn (a promise: the workflow's settings may load with it).
+     */
+    conversationCeiling?: () => Promise<{ maxCostUsd?: number; maxTokens?: number }>;
     /**
      * Checks the senders code can check only with the workflow's own clients (a GitHub
      * commenter's permission) and sets each message's `verified`, before the prompt is built.
@@ -219,7 +222,7 @@ export function createAgentTurnHandler(
         ...mcp,
         ...(progress ? { toolCalls: progress } : {}),
         stopRequested,
-        ...(options.conversationCeiling ? { conversationCeiling: options.conversationCeiling() } : {}),
+        ...(options.conversationCeiling ? { conversationCeiling: await options.conversationCeiling() } : {}),
         ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
         clock: systemClock,
         budget,
