@@ -6,19 +6,21 @@ import {
 import { DynamoDailySpend } from '../adapters/dynamo-daily-spend.ts';
 import { DynamoRunningTurns } from '../adapters/dynamo-running-turns.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
+import { DynamoTurnConversation, type StopRequests } from '../adapters/dynamo-turn-conversation.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
 import { modelClientFromEnv } from '../adapters/model-client.ts';
 import { createAgentMetrics, recordFailedTurn, withModelMetrics } from '../adapters/model-metrics.ts';
 import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput, STOPPED_BY_PERSON_FIELD } from '../agents/contract.ts';
 import { ProfileNotFoundError } from '../agents/errors.ts';
-import { type AgentLimits, agentLimitsFrom, type DailySpendStore } from '../agents/limits.ts';
+import type { DailySpendStore } from '../agents/limit-checks.ts';
+import type { AgentLimits } from '../agents/limits.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
 import { type ModelPrice, modelPriceFrom } from '../agents/pricing.ts';
 import { loadProfile, type ProfileLoaders } from '../agents/profile.ts';
 import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
-import { type ConversationStore, systemClock } from '../kernel/ports.ts';
+import { systemClock } from '../kernel/ports.ts';
 import { runningTurnEntry } from '../kernel/running-turns.ts';
 import type { McpEvidence } from '../mcp/toolset.ts';
 import { turnEndOf } from '../progress/open-turn-progress.ts';
@@ -26,7 +28,6 @@ import type { TimelinePlan } from '../progress/timeline.ts';
 import { type RedactionSettings, redactionSettings } from '../redaction/index.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
-import { conversationStore } from './conversation-store.ts';
 import { kernelTableOptions } from './table-options.ts';
 import { taskHandler } from './task-handler.ts';
 import { startTurnProgress } from './turn-progress.ts';
@@ -56,12 +57,20 @@ const runningTurns = () => {
   return running;
 };
 
+let record: DynamoTurnConversation | undefined;
+/** The turn's view of its conversation's record: its stops and its ledger, not the whole record. */
+const turnConversation = () => {
+  record ??= new DynamoTurnConversation(kernelTableOptions());
+  return record;
+};
+
 /** Built on the first turn (the sandbox loads this module before it sets the environment), then reused. */
 let adapters: Promise<AgentAdapters> | undefined;
 
 async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<AgentAdapters> {
   const provider = env[ENV.modelProvider] ?? 'anthropic';
-  const limits = agentLimitsFrom(env[ENV.agentLimits]);
+  // The limits' schema reads the configuration once per instance: built here, not at load.
+  const limits = (await import('../agents/limits.ts')).agentLimitsFrom(env[ENV.agentLimits]);
   const tableName = requireEnv(ENV.tableName, env);
   const price = modelPriceFrom(env[ENV.modelPrice]);
   if (price === undefined && (limits.maxConversationCostUsd ?? limits.maxDailyCostUsd) !== undefined) {
@@ -176,7 +185,7 @@ export function createAgentTurnHandler(
       });
       const budgetSeconds = numberFromEnv(ENV.agentTurnBudgetSeconds, process.env);
       const maxToolCalls = numberFromEnv(ENV.agentMaxToolCalls, process.env);
-      const store = conversationStore();
+      const store = turnConversation();
       // Live progress in the conversation's thread; it never fails the turn (docs/live-progress.md).
       const progress = await startTurnProgress(input, {
         logger,
@@ -267,11 +276,11 @@ export function createAgentTurnHandler(
  * owner is who closed it). A stop or close from before the turn began is not this turn's.
  */
 async function stoppedSince(
-  store: Pick<ConversationStore, 'getConversation'>,
+  store: { stopRequests(conversationId: string): Promise<StopRequests | undefined> },
   conversationId: string,
   startedAt: string,
 ): Promise<{ how: 'stop' | 'close'; owner: string } | undefined> {
-  const conversation = await store.getConversation(conversationId, { consistent: true });
+  const conversation = await store.stopRequests(conversationId);
   if (conversation === undefined) return undefined;
   const closedAt = conversation.closeRequestedAt;
   if (conversation.closeRequested && closedAt !== undefined && closedAt >= startedAt)

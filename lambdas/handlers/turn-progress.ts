@@ -7,7 +7,14 @@ import { removeReplacedTimeline, timelineSummary, timelineToReplace } from '../p
 import type { TimelinePlan } from '../progress/timeline.ts';
 import type { TurnProgress, TurnProgressDeps } from '../progress/turn-progress.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
-import { conversationStore } from './conversation-store.ts';
+
+/**
+ * The conversation's record, read whole (progress needs its threads and owner): the store and
+ * the record's schemas load with the first read, on the first turn that shows progress.
+ */
+async function conversationRecord(id: string, options: { consistent?: boolean } = {}) {
+  return (await import('./conversation-store.ts')).conversationStore().getConversation(id, options);
+}
 
 let built: Promise<TurnProgressDeps> | undefined;
 
@@ -32,7 +39,7 @@ export function closeLeftOpenTimeline(conversationId: string, logger: ProgressLo
   return closeOpenTimeline(conversationId, {
     progress: () => progressDeps(logger),
     logger,
-    conversation: (id) => conversationStore().getConversation(id, { consistent: true }),
+    conversation: (id) => conversationRecord(id, { consistent: true }),
   });
 }
 
@@ -68,7 +75,7 @@ export function startTurnProgress(
 ): Promise<TurnProgress | undefined> {
   if (!liveProgressEnabled()) return Promise.resolve(undefined);
   return openTurnProgress(input, {
-    conversation: (id) => conversationStore().getConversation(id),
+    conversation: (id) => conversationRecord(id),
     progress: () => progressDeps(options.logger),
     plan: options.plan,
     shared: options.shared ?? false,
