@@ -58,14 +58,13 @@ const FIRST_ROLE: Partial<Record<keyof typeof ENTRIES, Loaded>> = {
 };
 /**
  * What else an agent turn's first invocation loads behind `import()`, so the "first turn" column
- * counts it too: the redaction's finders (its first text), the limits' schema (the adapters),
- * the conversation store (live progress reads the record), and the pipeline's settings. A
- * module a tree does not have is skipped: there it loads with the handler, in the import.
+ * counts it too: the redaction's finders (its first text), the limits' schema (the adapters)
+ * and the pipeline's settings. A module a tree does not have is skipped: there it loads with
+ * the handler, in the import.
  */
 const TURN_LOADS: Loaded[] = [
   { module: 'lambdas/redaction/finders.ts', name: 'findAll' },
   { module: 'lambdas/agents/limits.ts', name: 'agentLimitsFrom' },
-  { module: 'lambdas/handlers/conversation-store.ts', name: 'conversationStore' },
 ];
 const FUNCTION_LOADS: Partial<Record<keyof typeof ENTRIES, Loaded[]>> = {
   PipelineAgentTurn: [

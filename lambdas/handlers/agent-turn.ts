@@ -6,7 +6,7 @@ import {
 import { DynamoDailySpend } from '../adapters/dynamo-daily-spend.ts';
 import { DynamoRunningTurns } from '../adapters/dynamo-running-turns.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
-import { DynamoTurnConversation, type StopRequests } from '../adapters/dynamo-turn-conversation.ts';
+import type { StopRequests } from '../adapters/dynamo-turn-conversation.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
 import { modelClientFromEnv } from '../adapters/model-client.ts';
 import { createAgentMetrics, recordFailedTurn, withModelMetrics } from '../adapters/model-metrics.ts';
@@ -30,6 +30,7 @@ import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { kernelTableOptions } from './table-options.ts';
 import { taskHandler } from './task-handler.ts';
+import { turnConversation } from './turn-conversation.ts';
 import { startTurnProgress } from './turn-progress.ts';
 
 const logger = createLogger('agent-turn');
@@ -55,13 +56,6 @@ let running: DynamoRunningTurns | undefined;
 const runningTurns = () => {
   running ??= new DynamoRunningTurns(kernelTableOptions());
   return running;
-};
-
-let record: DynamoTurnConversation | undefined;
-/** The turn's view of its conversation's record: its stops and its ledger, not the whole record. */
-const turnConversation = () => {
-  record ??= new DynamoTurnConversation(kernelTableOptions());
-  return record;
 };
 
 /** Built on the first turn (the sandbox loads this module before it sets the environment), then reused. */

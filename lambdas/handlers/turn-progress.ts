@@ -7,14 +7,7 @@ import { removeReplacedTimeline, timelineSummary, timelineToReplace } from '../p
 import type { TimelinePlan } from '../progress/timeline.ts';
 import type { TurnProgress, TurnProgressDeps } from '../progress/turn-progress.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
-
-/**
- * The conversation's record, read whole (progress needs its threads and owner): the store and
- * the record's schemas load with the first read, on the first turn that shows progress.
- */
-async function conversationRecord(id: string, options: { consistent?: boolean } = {}) {
-  return (await import('./conversation-store.ts')).conversationStore().getConversation(id, options);
-}
+import { turnConversation } from './turn-conversation.ts';
 
 let built: Promise<TurnProgressDeps> | undefined;
 
@@ -39,7 +32,8 @@ export function closeLeftOpenTimeline(conversationId: string, logger: ProgressLo
   return closeOpenTimeline(conversationId, {
     progress: () => progressDeps(logger),
     logger,
-    conversation: (id) => conversationRecord(id, { consistent: true }),
+    // Its close and owner only: a projection of the record (dynamo-turn-conversation.ts).
+    conversation: (id) => turnConversation().stopRequests(id),
   });
 }
 
@@ -75,7 +69,8 @@ export function startTurnProgress(
 ): Promise<TurnProgress | undefined> {
   if (!liveProgressEnabled()) return Promise.resolve(undefined);
   return openTurnProgress(input, {
-    conversation: (id) => conversationRecord(id),
+    // Its threads and owner only: a projection of the record (dynamo-turn-conversation.ts).
+    conversation: (id) => turnConversation().threads(id),
     progress: () => progressDeps(options.logger),
     plan: options.plan,
     shared: options.shared ?? false,

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { DecisionRecord, OpenApproval } from './approvals.ts';
-import { MessageType, SenderType } from './message-kinds.ts';
+import { MessageType, SenderType, ThreadAnchor } from './message-kinds.ts';
 
-export { MessageType, SenderType };
+export { MessageType, SenderType, ThreadAnchor };
 
 /**
  * The conversation kernel's records. Items are validated with these schemas
@@ -15,20 +15,6 @@ export const BOT_ROLE = 'bot';
 /** What a wait accepts: any incoming message, or only messages from the listed sender types. */
 export const WaitAccepts = z.union([z.literal('any'), z.array(SenderType).min(1)]);
 export type WaitAccepts = z.infer<typeof WaitAccepts>;
-
-/**
- * A Slack thread the conversation owns, and how senders in it are classified:
- * the owner (e.g. the reporter) gets `ownerRole`; anyone else gets `othersRole`,
- * or is ignored when `othersRole` is null (a third party in the reporter's thread).
- */
-export const ThreadAnchor = z.object({
-  name: z.string().min(1),
-  channel: z.string().min(1),
-  threadTs: z.string().min(1),
-  ownerRole: SenderType.nullable(),
-  othersRole: SenderType.nullable(),
-});
-export type ThreadAnchor = z.infer<typeof ThreadAnchor>;
 
 export const OpenWait = z.object({
   waitId: z.string().min(1),
