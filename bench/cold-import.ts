@@ -68,7 +68,7 @@ const TURN_LOADS: Loaded[] = [
 ];
 const FUNCTION_LOADS: Partial<Record<keyof typeof ENTRIES, Loaded[]>> = {
   PipelineAgentTurn: [
-    { module: 'lambdas/workflows/issue-pipeline/handlers/wiring.ts', name: 'pipelineSettings' },
+    { module: 'lambdas/workflows/issue-pipeline/handlers/settings.ts', name: 'pipelineSettings' },
   ],
 };
 const ONLY = process.env.ONLY?.split(',');

@@ -11,14 +11,14 @@ import { ISSUE_PIPELINE_PLAN } from '../progress-plan.ts';
  * comment never refused before (an edit of one stays unverified); anyone else's is unverified
  * outside content (kernel/people-text.ts), labelled or left out as configured.
  *
- * Each role loads on the first turn that runs it (profiles/roles.ts), and the pipeline's
- * settings and GitHub client (wiring.ts) on the first turn that reads them: a cold start
- * compiles and builds neither.
+ * Each role loads on the first turn that runs it (profiles/roles.ts), the pipeline's settings
+ * (settings.ts) and its GitHub client (verify-senders.ts) on the first turn that reads them: a
+ * cold start compiles and builds none of them, and a turn never loads the document's store.
  */
 export const handler = createAgentTurnHandler(ISSUE_PIPELINE_ROLES, {
   plan: ISSUE_PIPELINE_PLAN,
   conversationCeiling: async () => {
-    const { maxCostUsd, maxTokens } = (await import('./wiring.ts')).pipelineSettings();
+    const { maxCostUsd, maxTokens } = (await import('./settings.ts')).pipelineSettings();
     return { maxCostUsd, maxTokens };
   },
   verifySenders: async (messages) => {
