@@ -5,7 +5,7 @@ import { noteMade } from './tally.ts';
 
 /**
  * The finders (finders.ts), loaded on the first text redacted: secretlint's rules and re2js
- * are about 220 kB, which every function that stores or posts would otherwise compile at its
+ * are about 240 kB, which every function that stores or posts would otherwise compile at its
  * cold start, before it has anything to redact (`npm run bench:cold-import`).
  */
 let finders: Promise<typeof import('./finders.ts')> | undefined;
