@@ -15,7 +15,7 @@
  * (`ONLY=AgentTurn npm run bench:cold-import` for one function).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,12 +32,13 @@ const ENTRIES = {
   Drain: 'lambdas/handlers/drain.ts',
   Ingress: 'lambdas/handlers/ingress.ts',
 } as const;
+type Loaded = { module: string; name: string };
 /**
  * The role most turns of a function run, where its roles load lazily (lambdas/agents/profile.ts
  * `ProfileLoaders`): the "first turn" column adds its chunk to the import, since a cold start
  * that runs a turn reads both. The functions not listed load their roles with the handler.
  */
-const FIRST_ROLE: Partial<Record<keyof typeof ENTRIES, { module: string; name: string }>> = {
+const FIRST_ROLE: Partial<Record<keyof typeof ENTRIES, Loaded>> = {
   AgentTurn: {
     module: 'lambdas/workflows/bug-investigation/profiles/bug-investigator.ts',
     name: 'bugInvestigator',
@@ -46,10 +47,29 @@ const FIRST_ROLE: Partial<Record<keyof typeof ENTRIES, { module: string; name: s
     module: 'lambdas/workflows/incident-investigation/profiles/investigator.ts',
     name: 'incidentInvestigator',
   },
+  PipelineAgentTurn: {
+    module: 'lambdas/workflows/issue-pipeline/profiles/writer.ts',
+    name: 'issueWriter',
+  },
   InterviewAgentTurn: {
     module: 'lambdas/workflows/requirements-interview/profiles/requirements-clarifier.ts',
     name: 'requirementsClarifier',
   },
+};
+/**
+ * What else an agent turn's first invocation loads behind `import()`, so the "first turn" column
+ * counts it too: the redaction's finders (its first text), the limits' schema (the adapters)
+ * and the pipeline's settings. A module a tree does not have is skipped: there it loads with
+ * the handler, in the import.
+ */
+const TURN_LOADS: Loaded[] = [
+  { module: 'lambdas/redaction/finders.ts', name: 'findAll' },
+  { module: 'lambdas/agents/limits.ts', name: 'agentLimitsFrom' },
+];
+const FUNCTION_LOADS: Partial<Record<keyof typeof ENTRIES, Loaded[]>> = {
+  PipelineAgentTurn: [
+    { module: 'lambdas/workflows/issue-pipeline/handlers/settings.ts', name: 'pipelineSettings' },
+  ],
 };
 const ONLY = process.env.ONLY?.split(',');
 
@@ -65,18 +85,17 @@ async function bundle(name: string, entry: string, inject: boolean): Promise<str
   return join(outdir, 'index.mjs');
 }
 
-/** The deployed bundle of `entry` with `role`'s module imported beside the handler (a first turn's reads). */
-async function bundleWithRole(
-  name: string,
-  entry: string,
-  role: { module: string; name: string },
-): Promise<string> {
+/** The deployed bundle of `entry` with `loads` imported beside the handler (a first turn's reads). */
+async function bundleWithLoads(name: string, entry: string, loads: Loaded[]): Promise<string> {
   const outdir = join(out, 'first-turn', name);
   const source = join(out, `${name}-first-turn.ts`);
   const cwd = process.cwd();
+  const exports = loads.map(
+    (load) => `export { ${load.name} } from ${JSON.stringify(join(cwd, load.module))};`,
+  );
   writeFileSync(
     source,
-    `export { handler } from ${JSON.stringify(join(cwd, entry))};\nexport { ${role.name} } from ${JSON.stringify(join(cwd, role.module))};\n`,
+    [`export { handler } from ${JSON.stringify(join(cwd, entry))};`, ...exports, ''].join('\n'),
   );
   buildFoldedBundle({ ...functionBundleOptions(cwd, entry, outdir), entryPoints: { index: source } });
   return join(outdir, 'index.mjs');
@@ -138,7 +157,12 @@ for (const [name, entry] of Object.entries(ENTRIES)) {
   const plain = await bundle(name, entry, false);
   const lazy = await bundle(name, entry, true);
   const role = FIRST_ROLE[name as keyof typeof ENTRIES];
-  const withRole = role ? await bundleWithRole(name, entry, role) : undefined;
+  const loads = [
+    ...(role ? [role] : []),
+    ...(name.endsWith('AgentTurn') ? TURN_LOADS : []),
+    ...(FUNCTION_LOADS[name as keyof typeof ENTRIES] ?? []),
+  ].filter((load) => existsSync(load.module));
+  const withRole = loads.length > 0 ? await bundleWithLoads(name, entry, loads) : undefined;
   const flagged: number[] = [];
   const bare: number[] = [];
   const lazyRuns: number[] = [];
@@ -151,7 +175,9 @@ for (const [name, entry] of Object.entries(ENTRIES)) {
     if (withRole) firstTurn.push(importMs(withRole, []));
   }
   const [f, b, l] = [median(flagged), median(bare), median(lazyRuns)];
-  const first = withRole ? `${fmt(median(firstTurn))} (${role?.name})` : 'as the import';
+  const first = withRole
+    ? `${fmt(median(firstTurn))} (${role && existsSync(role.module) ? role.name : 'no role chunk'})`
+    : 'as the import';
   const kb = (bytes: number) => `${Math.round(bytes / 1024)} kB`;
   const total = readdirSync(dirname(plain))
     .filter((file) => file.endsWith('.mjs'))

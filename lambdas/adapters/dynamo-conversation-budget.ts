@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import type { ConversationBudgetStore, ConversationSpend } from '../agents/limits.ts';
+import type { ConversationBudgetStore, ConversationSpend } from '../agents/limit-checks.ts';
 import type {
   ConversationBounds,
   ConversationHeld,
@@ -8,8 +8,8 @@ import type {
   ConversationReservations,
   OpenReservation,
 } from '../agents/reservations.ts';
-import { CorruptItemError } from '../kernel/errors.ts';
 import { keys } from '../kernel/keys.ts';
+import { readConversationFields } from './conversation-fields.ts';
 import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 
 /**
@@ -34,19 +34,15 @@ const BudgetItem = z.object({
 
 export class DynamoConversationBudget extends DynamoTable implements ConversationBudgetStore {
   async spend(conversationId: string): Promise<ConversationSpend | undefined> {
-    const key = keys.conversation(conversationId);
-    const { Item } = await this.doc.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: key,
-        ConsistentRead: true,
-        ProjectionExpression: 'createdAt, ledger, continueTurns, streakFrom',
-      }),
+    const item = await readConversationFields(
+      this.doc,
+      this.tableName,
+      conversationId,
+      'createdAt, ledger, continueTurns, streakFrom',
+      BudgetItem,
     );
-    if (!Item) return undefined;
-    const parsed = BudgetItem.safeParse(Item);
-    if (!parsed.success) throw new CorruptItemError(`${key.pk}/${key.sk}`, { cause: parsed.error });
-    const { createdAt, ledger, continueTurns, streakFrom = 0 } = parsed.data;
+    if (item === undefined) return undefined;
+    const { createdAt, ledger, continueTurns, streakFrom = 0 } = item;
     return {
       createdAt,
       tokens: (ledger?.inputTokens ?? 0) + (ledger?.outputTokens ?? 0),

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import type { DailySpendStore } from '../agents/limits.ts';
+import type { DailySpendStore } from '../agents/limit-checks.ts';
 import type { DailyReservations } from '../agents/reservations.ts';
 import { CorruptItemError } from '../kernel/errors.ts';
 import { keys } from '../kernel/keys.ts';

@@ -28,6 +28,7 @@ import type {
 } from '../kernel/ports.ts';
 import { SlackPostOutput } from '../kernel/slack-post-output.ts';
 import type { PostLedger } from '../slack/post-to-slack.ts';
+import { addToLedger, updateConversation } from './conversation-fields.ts';
 import { DynamoTable, type DynamoTableOptions, isConditionFailure } from './dynamo-table.ts';
 import { closeRequestedUpdate, stopRequestedUpdate } from './stop-requests.ts';
 
@@ -330,25 +331,7 @@ export class DynamoConversationStore extends DynamoTable implements Conversation
   }
 
   async addToLedger(conversationId: string, delta: Partial<Ledger>): Promise<void> {
-    const entries = Object.entries(delta).filter(([, value]) => typeof value === 'number' && value !== 0);
-    if (entries.length === 0) return;
-    const add = () =>
-      this.update(conversationId, {
-        UpdateExpression: `ADD ${entries.map((_, i) => `ledger.#f${i} :v${i}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([field], i) => [`#f${i}`, field])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
-      });
-    try {
-      await add();
-    } catch (error) {
-      // ADD on a nested path needs the `ledger` map; a conversation written without one gets it here.
-      if ((error as { name?: string }).name !== 'ValidationException') throw error;
-      await this.update(conversationId, {
-        UpdateExpression: 'SET ledger = if_not_exists(ledger, :empty)',
-        ExpressionAttributeValues: { ':empty': {} },
-      });
-      await add();
-    }
+    await addToLedger(this.doc, this.tableName, conversationId, delta);
   }
 
   async find(conversationId: string, idempotencyKey: string): Promise<SlackPostOutput | undefined> {
@@ -370,25 +353,9 @@ export class DynamoConversationStore extends DynamoTable implements Conversation
 
   private async update(
     conversationId: string,
-    expression: {
-      UpdateExpression: string;
-      ExpressionAttributeNames?: Record<string, string>;
-      ExpressionAttributeValues?: Record<string, unknown>;
-    },
+    expression: Parameters<typeof updateConversation>[3],
   ): Promise<void> {
-    try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.conversation(conversationId),
-          ConditionExpression: 'attribute_exists(pk)',
-          ...expression,
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new ConversationNotFoundError(conversationId);
-      throw error;
-    }
+    await updateConversation(this.doc, this.tableName, conversationId, expression);
   }
 }
 

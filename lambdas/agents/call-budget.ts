@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type AgentLimits, conversationLimitReached, dailyCeilingReached } from './limits.ts';
+import { conversationLimitReached, dailyCeilingReached } from './limit-checks.ts';
+import type { AgentLimits } from './limits.ts';
 import { type AgentLogger, type Clock, silentLogger } from './ports.ts';
 import { utcDay } from './pricing.ts';
 import {

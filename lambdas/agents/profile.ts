@@ -86,11 +86,6 @@ export function defineProfiles<const R extends ProfileRegistry>(profiles: R): R 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds profiles of any result and output.
 export type ProfileLoaders = Readonly<Record<string, () => Promise<AgentProfile<any, any>>>>;
 
-/** Loaders of roles already loaded (a workflow whose roles share one module). */
-export function loadedProfiles(registry: ProfileRegistry): ProfileLoaders {
-  return Object.fromEntries(Object.entries(registry).map(([name, profile]) => [name, async () => profile]));
-}
-
 /**
  * The registry of the one role `name`, loaded, for a turn of it; undefined when `loaders` has
  * no such role. A loaded role must be filed under its own name, as `defineProfiles` checks.

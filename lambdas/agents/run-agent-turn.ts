@@ -5,12 +5,12 @@ import { Redactor } from '../redaction/index.ts';
 import { type AgentTurnInput, MODEL_ERROR_FIELD } from './contract.ts';
 import { ModelCallError, ModelUnavailableError, ProfileNotFoundError } from './errors.ts';
 import {
-  type AgentLimits,
   type ConversationBudgetStore,
   continuesReason,
   type DailySpendStore,
   isTransientModelFailure,
-} from './limits.ts';
+} from './limit-checks.ts';
+import type { AgentLimits } from './limits.ts';
 import { type ModelReply, readReply, type ToolUse, usageOf } from './model-reply.ts';
 import { buildRequest } from './model-request.ts';
 import { type AgentTurnDeps, silentLogger } from './ports.ts';

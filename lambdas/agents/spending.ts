@@ -1,13 +1,13 @@
 import type { Ledger } from '../kernel/model.ts';
 import { CallBudget, type Hold, type Reserved, sweepExpiredReservations } from './call-budget.ts';
 import {
-  type AgentLimits,
   type ConversationBudgetStore,
   type ConversationSpend,
   conversationLimitReached,
   type DailySpendStore,
   dailyCeilingReached,
-} from './limits.ts';
+} from './limit-checks.ts';
+import type { AgentLimits } from './limits.ts';
 import { type AgentLogger, type Clock, type MessageCreateParamsNonStreaming, silentLogger } from './ports.ts';
 import { type CallUsage, costOfCall, type ModelPrice, microUsd, utcDay } from './pricing.ts';
 import { type ConversationReservations, type DailyReservations, worstCaseOf } from './reservations.ts';

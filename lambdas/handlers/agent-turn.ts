@@ -6,19 +6,21 @@ import {
 import { DynamoDailySpend } from '../adapters/dynamo-daily-spend.ts';
 import { DynamoRunningTurns } from '../adapters/dynamo-running-turns.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
+import type { StopRequests } from '../adapters/dynamo-turn-conversation.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
 import { modelClientFromEnv } from '../adapters/model-client.ts';
 import { createAgentMetrics, recordFailedTurn, withModelMetrics } from '../adapters/model-metrics.ts';
 import { turnBudget } from '../agents/budget.ts';
 import { AgentTurnInput, STOPPED_BY_PERSON_FIELD } from '../agents/contract.ts';
 import { ProfileNotFoundError } from '../agents/errors.ts';
-import { type AgentLimits, agentLimitsFrom, type DailySpendStore } from '../agents/limits.ts';
+import type { DailySpendStore } from '../agents/limit-checks.ts';
+import type { AgentLimits } from '../agents/limits.ts';
 import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
 import { type ModelPrice, modelPriceFrom } from '../agents/pricing.ts';
 import { loadProfile, type ProfileLoaders } from '../agents/profile.ts';
 import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
 import { runAgentTurn } from '../agents/run-agent-turn.ts';
-import { type ConversationStore, systemClock } from '../kernel/ports.ts';
+import { systemClock } from '../kernel/ports.ts';
 import { runningTurnEntry } from '../kernel/running-turns.ts';
 import type { McpEvidence } from '../mcp/toolset.ts';
 import { turnEndOf } from '../progress/open-turn-progress.ts';
@@ -26,9 +28,9 @@ import type { TimelinePlan } from '../progress/timeline.ts';
 import { type RedactionSettings, redactionSettings } from '../redaction/index.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
-import { conversationStore } from './conversation-store.ts';
 import { kernelTableOptions } from './table-options.ts';
 import { taskHandler } from './task-handler.ts';
+import { turnConversation } from './turn-conversation.ts';
 import { startTurnProgress } from './turn-progress.ts';
 
 const logger = createLogger('agent-turn');
@@ -61,7 +63,8 @@ let adapters: Promise<AgentAdapters> | undefined;
 
 async function buildAdapters(env: NodeJS.ProcessEnv = process.env): Promise<AgentAdapters> {
   const provider = env[ENV.modelProvider] ?? 'anthropic';
-  const limits = agentLimitsFrom(env[ENV.agentLimits]);
+  // The limits' schema reads the configuration once per instance: built here, not at load.
+  const limits = (await import('../agents/limits.ts')).agentLimitsFrom(env[ENV.agentLimits]);
   const tableName = requireEnv(ENV.tableName, env);
   const price = modelPriceFrom(env[ENV.modelPrice]);
   if (price === undefined && (limits.maxConversationCostUsd ?? limits.maxDailyCostUsd) !== undefined) {
@@ -127,8 +130,11 @@ function numberFromEnv(name: (typeof ENV)[keyof typeof ENV], env: NodeJS.Process
 export function createAgentTurnHandler(
   roles: ProfileLoaders,
   options: {
-    /** A workflow's own ceiling for each of its conversations, held per model call with the conversation's. */
-    conversationCeiling?: () => { maxCostUsd?: number; maxTokens?: number };
+    /**
+     * A workflow's own ceiling for each of its conversations, held per model call with the
+     * conversation's; asked once per turn (a promise: the workflow's settings may load with it).
+     */
+    conversationCeiling?: () => Promise<{ maxCostUsd?: number; maxTokens?: number }>;
     /**
      * Checks the senders code can check only with the workflow's own clients (a GitHub
      * commenter's permission) and sets each message's `verified`, before the prompt is built.
@@ -173,7 +179,7 @@ export function createAgentTurnHandler(
       });
       const budgetSeconds = numberFromEnv(ENV.agentTurnBudgetSeconds, process.env);
       const maxToolCalls = numberFromEnv(ENV.agentMaxToolCalls, process.env);
-      const store = conversationStore();
+      const store = turnConversation();
       const startedAt = systemClock.now().toISOString();
       // Noted on the conversation while it runs, so a Stop knows there is a turn to stop.
       const running = runningTurnEntry(
@@ -222,7 +228,7 @@ export function createAgentTurnHandler(
         ...mcp,
         ...(progress ? { toolCalls: progress } : {}),
         stopRequested,
-        ...(options.conversationCeiling ? { conversationCeiling: options.conversationCeiling() } : {}),
+        ...(options.conversationCeiling ? { conversationCeiling: await options.conversationCeiling() } : {}),
         ledger: (conversationId, delta) => store.addToLedger(conversationId, delta),
         clock: systemClock,
         budget,
@@ -267,11 +273,11 @@ export function createAgentTurnHandler(
  * owner is who closed it). A stop or close from before the turn began is not this turn's.
  */
 async function stoppedSince(
-  store: Pick<ConversationStore, 'getConversation'>,
+  store: { stopRequests(conversationId: string): Promise<StopRequests | undefined> },
   conversationId: string,
   startedAt: string,
 ): Promise<{ how: 'stop' | 'close'; owner: string } | undefined> {
-  const conversation = await store.getConversation(conversationId, { consistent: true });
+  const conversation = await store.stopRequests(conversationId);
   if (conversation === undefined) return undefined;
   const closedAt = conversation.closeRequestedAt;
   if (conversation.closeRequested && closedAt !== undefined && closedAt >= startedAt)

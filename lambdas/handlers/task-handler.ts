@@ -1,10 +1,11 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
+import { DynamoConversationLedger } from '../adapters/conversation-fields.ts';
 import { inConversation } from '../redaction/index.ts';
-import { conversationStore } from './conversation-store.ts';
 import { parseTaskInput } from './parse-task-input.ts';
 import { countingRedactions } from './redaction-ledger.ts';
+import { kernelTableOptions } from './table-options.ts';
 
 /**
  * A state machine task's handler: validate the input, run as part of the conversation (every
@@ -65,10 +66,14 @@ export interface TaskMeter {
   recorded(): void;
 }
 
+let ledger: DynamoConversationLedger | undefined;
+
 async function addLedger(conversationId: string, started: number, logger: Logger): Promise<void> {
   const lambdaMs = Math.round(performance.now() - started);
+  // Added without reading the record: a task's time needs none of its schemas.
+  ledger ??= new DynamoConversationLedger(kernelTableOptions());
   // The ledger is bookkeeping: failing to update it must not fail the task.
-  await conversationStore()
+  await ledger
     .addToLedger(conversationId, { lambdaMs })
     .catch((error: unknown) => logger.warn('could not add to the ledger', { error }));
 }

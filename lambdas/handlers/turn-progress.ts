@@ -7,7 +7,7 @@ import { removeReplacedTimeline, timelineSummary, timelineToReplace } from '../p
 import type { TimelinePlan } from '../progress/timeline.ts';
 import type { TurnProgress, TurnProgressDeps } from '../progress/turn-progress.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
-import { conversationStore } from './conversation-store.ts';
+import { turnConversation } from './turn-conversation.ts';
 
 let built: Promise<TurnProgressDeps> | undefined;
 
@@ -32,7 +32,8 @@ export function closeLeftOpenTimeline(conversationId: string, logger: ProgressLo
   return closeOpenTimeline(conversationId, {
     progress: () => progressDeps(logger),
     logger,
-    conversation: (id) => conversationStore().getConversation(id, { consistent: true }),
+    // Its close and owner only: a projection of the record (dynamo-turn-conversation.ts).
+    conversation: (id) => turnConversation().stopRequests(id),
   });
 }
 
@@ -68,7 +69,8 @@ export function startTurnProgress(
 ): Promise<TurnProgress | undefined> {
   if (!liveProgressEnabled()) return Promise.resolve(undefined);
   return openTurnProgress(input, {
-    conversation: (id) => conversationStore().getConversation(id),
+    // Its threads and owner only: a projection of the record (dynamo-turn-conversation.ts).
+    conversation: (id) => turnConversation().threads(id),
     progress: () => progressDeps(options.logger),
     plan: options.plan,
     shared: options.shared ?? false,

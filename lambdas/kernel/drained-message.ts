@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MessageType, SenderType } from './model.ts';
+import { MessageType, SenderType } from './message-kinds.ts';
 
 /**
  * A message as Drain hands it to a turn (in `DrainOutput`, then in the agent turn's input).

@@ -1,18 +1,13 @@
 import * as z from 'zod';
 import { DecisionRecord, OpenApproval } from './approvals.ts';
+import { MessageType, SenderType, ThreadAnchor } from './message-kinds.ts';
+
+export { MessageType, SenderType, ThreadAnchor };
 
 /**
  * The conversation kernel's records. Items are validated with these schemas
  * when read from DynamoDB; the TypeScript types are inferred from them.
  */
-
-/**
- * Who sent a message, as the workflow sees it: a role (lower snake case). The kernel knows
- * `bot` only; each workflow module declares its own roles (`reporter`, `developer`...), which
- * the Router assigns per thread anchor.
- */
-export const SenderType = z.string().regex(/^[a-z][a-z0-9_]*$/, 'expected a role name such as reporter');
-export type SenderType = z.infer<typeof SenderType>;
 
 /** The bot's own role: its posts are recorded with it, and no wait accepts it. */
 export const BOT_ROLE = 'bot';
@@ -20,23 +15,6 @@ export const BOT_ROLE = 'bot';
 /** What a wait accepts: any incoming message, or only messages from the listed sender types. */
 export const WaitAccepts = z.union([z.literal('any'), z.array(SenderType).min(1)]);
 export type WaitAccepts = z.infer<typeof WaitAccepts>;
-
-export const MessageType = z.enum(['message', 'close', 'action', 'bot']);
-export type MessageType = z.infer<typeof MessageType>;
-
-/**
- * A Slack thread the conversation owns, and how senders in it are classified:
- * the owner (e.g. the reporter) gets `ownerRole`; anyone else gets `othersRole`,
- * or is ignored when `othersRole` is null (a third party in the reporter's thread).
- */
-export const ThreadAnchor = z.object({
-  name: z.string().min(1),
-  channel: z.string().min(1),
-  threadTs: z.string().min(1),
-  ownerRole: SenderType.nullable(),
-  othersRole: SenderType.nullable(),
-});
-export type ThreadAnchor = z.infer<typeof ThreadAnchor>;
 
 export const OpenWait = z.object({
   waitId: z.string().min(1),

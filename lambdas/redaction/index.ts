@@ -12,5 +12,4 @@ export {
   redactionNote,
   totalOf,
 } from './redactor.ts';
-export { SECRET_RULE_SET } from './secret-rules.ts';
 export { type MadePlaceholders, noteMade, tallyingRedactions } from './tally.ts';

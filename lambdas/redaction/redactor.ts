@@ -1,10 +1,18 @@
 import { DEFAULT_REDACTION, type RedactionSettings } from './config.ts';
 import { disjoint, type Finding } from './findings.ts';
-import { findPii } from './pii.ts';
 import { PLACEHOLDER, placeholder } from './placeholder.ts';
-import { findSecrets } from './secret-rules.ts';
-import { findShapes } from './shapes.ts';
 import { noteMade } from './tally.ts';
+
+/**
+ * The finders (finders.ts), loaded on the first text redacted: secretlint's rules and re2js
+ * are about 240 kB, which every function that stores or posts would otherwise compile at its
+ * cold start, before it has anything to redact (`npm run bench:cold-import`).
+ */
+let finders: Promise<typeof import('./finders.ts')> | undefined;
+const loadFinders = () => {
+  finders ??= import('./finders.ts');
+  return finders;
+};
 
 /** Values redacted, by `family:kind` (`secret:aws-access-key`, `pii:email`). Never the values. */
 export type RedactionCounts = Record<string, number>;
@@ -44,12 +52,8 @@ export class Redactor {
     if (text.length === 0) return { text, counts: {} };
     // Placeholders already in the text are findings of their own, so nothing inside one
     // (`secret:` reads like a key) is taken again; they are dropped before replacing.
-    const found = disjoint([
-      ...placeholdersIn(text),
-      ...(await findSecrets(text)),
-      ...findShapes(text),
-      ...findPii(text, this.settings.pii),
-    ]).filter(
+    const { findAll } = await loadFinders();
+    const found = disjoint([...placeholdersIn(text), ...(await findAll(text, this.settings.pii))]).filter(
       (finding) =>
         finding.family !== 'placeholder' && !this.allowed.has(text.slice(finding.start, finding.end)),
     );

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  loadedProfiles,
-  loadProfile,
-  type ProfileLoaders,
-  type ProfileRegistry,
-} from '../../lambdas/agents/profile.ts';
+import { loadProfile, type ProfileLoaders, type ProfileRegistry } from '../../lambdas/agents/profile.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
 import { BUG_INVESTIGATION_ROLES } from '../../lambdas/workflows/bug-investigation/profiles/roles.ts';
 import { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigation/profiles/index.ts';
 import { INCIDENT_ROLES } from '../../lambdas/workflows/incident-investigation/profiles/roles.ts';
+import { ISSUE_PIPELINE_PROFILES } from '../../lambdas/workflows/issue-pipeline/profiles/index.ts';
+import { ISSUE_PIPELINE_ROLES } from '../../lambdas/workflows/issue-pipeline/profiles/roles.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_ROLES } from '../../lambdas/workflows/requirements-interview/profiles/roles.ts';
 
@@ -18,6 +15,7 @@ const WORKFLOWS: [string, ProfileLoaders, ProfileRegistry][] = [
   ['bug investigation', BUG_INVESTIGATION_ROLES, BUG_INVESTIGATION_PROFILES],
   ['requirements interview', REQUIREMENTS_INTERVIEW_ROLES, REQUIREMENTS_INTERVIEW_PROFILES],
   ['incident investigation', INCIDENT_ROLES, INCIDENT_PROFILES],
+  ['issue pipeline', ISSUE_PIPELINE_ROLES, ISSUE_PIPELINE_PROFILES],
 ];
 
 describe.each(WORKFLOWS)('the %s roles its AgentTurn loads', (_name, roles, registry) => {
@@ -49,7 +47,7 @@ describe('loadProfile', () => {
   });
 
   it('knows no role the loaders do not name, inherited names included', async () => {
-    const roles = loadedProfiles(registry);
+    const roles = BUG_INVESTIGATION_ROLES;
     expect(await loadProfile(roles, 'issue_writer')).toBeUndefined();
     expect(await loadProfile(roles, 'toString')).toBeUndefined();
     expect(await loadProfile(roles, '__proto__')).toBeUndefined();

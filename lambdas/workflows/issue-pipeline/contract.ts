@@ -1,110 +1,21 @@
 import * as z from 'zod';
 import { BuildResults, ReadBuildResultsInput } from '../../builds/contract.ts';
-import {
-  AnalysisFile,
-  ModelAgent,
-  Observation,
-  ReviewIssue,
-  TestRequirement,
-  WriterChange,
-} from './state.ts';
+import { ModelAgent } from './submissions/parts.ts';
+import { IssueTurnOutput } from './submissions/turn.ts';
 
 /**
- * The issue pipeline's contracts: what each agent submits (the input of its final tool), what
- * an agent turn returns to the state machine, and the inputs and outputs of the pipeline's own
- * task Lambdas. The state machine (statemachines/issue-pipeline) passes ids and small facts;
- * the document stays in DynamoDB.
+ * The issue pipeline's contracts: what each agent submits (the input of its final tool, one
+ * module each under submissions/, so an agent turn loads its own), what an agent turn returns
+ * to the state machine, and the inputs and outputs of the pipeline's own task Lambdas. The
+ * state machine (statemachines/issue-pipeline) passes ids and small facts; the document stays
+ * in DynamoDB.
  */
 
-const observations = z
-  .array(Observation.omit({ agent: true }))
-  .max(10)
-  .optional()
-  .describe('What you learned about this repository that the next pipelines should know.');
-
-/** Every agent may ask another agent or people, or escalate, instead of (or besides) its result. */
-const communication = {
-  question: z
-    .object({
-      to: z.union([ModelAgent, z.literal('people')]),
-      question: z.string().min(1).max(2_000),
-    })
-    .optional()
-    .describe(
-      'Ask instead of guessing: another agent (triage, analyst, writer, reviewer) or people (the developers). ' +
-        'The pipeline answers and runs your turn again with the answer; your other fields are then ignored.',
-    ),
-  escalation: z
-    .object({ reason: z.string().min(1).max(2_000), requires_human: z.boolean() })
-    .optional()
-    .describe('Escalate to people (requires_human: true pauses the pipeline until one of them answers).'),
-  observations,
-};
-
-export const TriageSubmission = z.object({
-  type: z.enum(['BUG_FIX', 'NEW_FEATURE', 'REFACTOR_STYLE']),
-  scope: z.enum(['SMALL', 'MEDIUM', 'LARGE']),
-  complexity: z.enum(['simple', 'moderate', 'complex']),
-  should_proceed: z.boolean(),
-  rejection_reason: z
-    .string()
-    .max(2_000)
-    .optional()
-    .describe('Required when should_proceed is false: said on the issue.'),
-  ...communication,
-});
-export type TriageSubmission = z.infer<typeof TriageSubmission>;
-
-export const AnalysisSubmission = z.object({
-  brief: z.string().min(1).max(12_000).describe('The full Markdown brief for the writer.'),
-  files: z.array(AnalysisFile).min(1).max(50),
-  patterns: z.array(z.string().max(500)).max(30),
-  test_requirement: TestRequirement,
-  must_do: z.array(z.string().max(500)).min(1).max(30),
-  must_not_do: z.array(z.string().max(500)).max(30),
-  ...communication,
-});
-export type AnalysisSubmission = z.infer<typeof AnalysisSubmission>;
-
-export const ChangesSubmission = z.object({
-  changes: z.array(WriterChange).min(1).max(50),
-  test_written: z.boolean(),
-  test_file: z.string().max(500).optional(),
-  summary: z.string().min(1).max(4_000),
-  ...communication,
-});
-export type ChangesSubmission = z.infer<typeof ChangesSubmission>;
-
-export const ReviewSubmission = z.object({
-  verdict: z.enum(['APPROVED', 'REJECTED', 'NEEDS_INFO']),
-  findings: z.object({ good: z.array(z.string().max(500)).max(20), issues: z.array(ReviewIssue).max(30) }),
-  feedback_for_writer: z
-    .string()
-    .max(12_000)
-    .optional()
-    .describe('Required when REJECTED: what the writer must change.'),
-  ...communication,
-});
-export type ReviewSubmission = z.infer<typeof ReviewSubmission>;
-
-/** An answer to another agent's question. */
-export const AnswerSubmission = z.object({ answer: z.string().min(1).max(4_000) });
-export type AnswerSubmission = z.infer<typeof AnswerSubmission>;
-
-/**
- * What an agent turn returns: the submission (passed once through the state to the hand-off,
- * which validates it against the document and stores it), `continue` when the turn ran out of
- * its budget, or `blocked` with the reason (a failed turn, a schema broken three times).
- */
-export const IssueTurnOutput = z.object({
-  action: z.enum(['submitted', 'continue', 'blocked']),
-  sessionId: z.string().min(1),
-  submission: z.record(z.string(), z.unknown()).optional(),
-  reason: z.string().max(2_000).optional(),
-  /** With `continue`: a person stopped the turn (Stop); people say how it goes on. */
-  stoppedByPerson: z.literal(true).optional(),
-});
-export type IssueTurnOutput = z.infer<typeof IssueTurnOutput>;
+export { AnalysisSubmission } from './submissions/analysis.ts';
+export { ChangesSubmission } from './submissions/changes.ts';
+export { ReviewSubmission } from './submissions/review.ts';
+export { TriageSubmission } from './submissions/triage.ts';
+export { AnswerSubmission, IssueTurnOutput } from './submissions/turn.ts';
 
 /** The stages, in the pipeline's order (`build_base`: the base commit's build, to compare). */
 const STAGES = ['triage', 'analyst', 'writer', 'build', 'build_base', 'reviewer'] as const;

@@ -1,4 +1,16 @@
 import * as z from 'zod';
+import {
+  AnalysisFile,
+  ModelAgent,
+  Observation,
+  ReviewIssue,
+  TestRequirement,
+  text,
+  WriterChange,
+} from './submissions/parts.ts';
+
+/** The model agents' names, where the document's readers have always found them. */
+export { ModelAgent };
 
 /**
  * The shared state document, as a zod schema: the one record the pipeline's agents hand
@@ -7,14 +19,8 @@ import * as z from 'zod';
  * it is written (hand-off.ts). Field names and enums are the design's.
  */
 
-const text = (max: number) => z.string().max(max);
-
 export const AgentName = z.enum(['triage', 'analyst', 'writer', 'build', 'reviewer', 'committer']);
 export type AgentName = z.infer<typeof AgentName>;
-
-/** The agents that are models (the build and the committer are code). */
-export const ModelAgent = z.enum(['triage', 'analyst', 'writer', 'reviewer']);
-export type ModelAgent = z.infer<typeof ModelAgent>;
 
 export const PipelineStatus = z.enum(['in_progress', 'completed', 'failed', 'blocked']);
 export type PipelineStatus = z.infer<typeof PipelineStatus>;
@@ -46,19 +52,6 @@ export const TriageSection = z.object({
   rejection_reason: text(2_000).nullable(),
 });
 
-export const AnalysisFile = z.object({
-  path: text(500),
-  purpose: text(500),
-  action: z.enum(['modify', 'create', 'delete']),
-});
-
-export const TestRequirement = z.object({
-  required: z.boolean(),
-  type: z.enum(['regression', 'unit', 'integration', 'none']),
-  location: text(500).nullable(),
-  description: text(2_000),
-});
-
 export const AnalysisSection = z.object({
   completed: z.boolean(),
   files: z.array(AnalysisFile).max(50),
@@ -68,8 +61,6 @@ export const AnalysisSection = z.object({
   must_not_do: z.array(text(500)).max(30),
   brief: text(12_000),
 });
-
-export const WriterChange = z.object({ file: text(500), description: text(1_000) });
 
 export const WriterSection = z.object({
   completed: z.boolean(),
@@ -114,13 +105,6 @@ export const BuildSection = z.object({
   commands_run: z.array(CommandRun).max(10),
 });
 
-export const ReviewIssue = z.object({
-  file: text(500),
-  line: z.number().int().positive().nullable(),
-  issue: text(1_000),
-  severity: z.enum(['minor', 'major', 'critical']),
-});
-
 export const ReviewSection = z.object({
   completed: z.boolean(),
   verdict: z.enum(['APPROVED', 'REJECTED', 'NEEDS_INFO']).nullable(),
@@ -163,12 +147,6 @@ export const Escalation = z.object({
   decided: z.object({ by: text(50), decision: text(50), at: text(50) }).optional(),
 });
 export type Escalation = z.infer<typeof Escalation>;
-
-export const Observation = z.object({
-  agent: ModelAgent,
-  type: z.enum(['pattern_discovered', 'pitfall', 'convention', 'other']),
-  content: text(1_000),
-});
 
 export const IssueState = z.object({
   version: z.literal('1.0'),

@@ -1,9 +1,6 @@
-import { loadedProfiles } from '../../../agents/profile.ts';
 import { createAgentTurnHandler } from '../../../handlers/agent-turn.ts';
-import { judgeGithubAuthors } from '../answers.ts';
-import { ISSUE_PIPELINE_PROFILES } from '../profiles/index.ts';
+import { ISSUE_PIPELINE_ROLES } from '../profiles/roles.ts';
 import { ISSUE_PIPELINE_PLAN } from '../progress-plan.ts';
-import { authorityDeps, github, pipelineSettings } from './wiring.ts';
 
 /**
  * The issue pipeline's AgentTurn: its triage, analyst, writer and reviewer turns. The
@@ -13,17 +10,19 @@ import { authorityDeps, github, pipelineSettings } from './wiring.ts';
  * repository (GitHub's collaborator permission, asked once per sender per turn) and only for a
  * comment never refused before (an edit of one stays unverified); anyone else's is unverified
  * outside content (kernel/people-text.ts), labelled or left out as configured.
+ *
+ * Each role loads on the first turn that runs it (profiles/roles.ts), the pipeline's settings
+ * (settings.ts) and its GitHub client (verify-senders.ts) on the first turn that reads them: a
+ * cold start compiles and builds none of them, and a turn never loads the document's store.
  */
-export const handler = createAgentTurnHandler(loadedProfiles(ISSUE_PIPELINE_PROFILES), {
+export const handler = createAgentTurnHandler(ISSUE_PIPELINE_ROLES, {
   plan: ISSUE_PIPELINE_PLAN,
-  conversationCeiling: () => {
-    const { maxCostUsd, maxTokens } = pipelineSettings();
+  conversationCeiling: async () => {
+    const { maxCostUsd, maxTokens } = (await import('./settings.ts')).pipelineSettings();
     return { maxCostUsd, maxTokens };
   },
   verifySenders: async (messages) => {
     if (!messages.some((m) => m.senderId.startsWith('github:'))) return messages;
-    const { octokit, repository } = await github();
-    const verdicts = await judgeGithubAuthors(messages, authorityDeps(octokit, repository));
-    return messages.map((m) => (verdicts.has(m) ? { ...m, verified: verdicts.get(m) === undefined } : m));
+    return (await import('./verify-senders.ts')).verifyGithubSenders(messages);
   },
 });

@@ -1,30 +1,20 @@
 import type { Octokit } from '@octokit/rest';
 import { codeOctokit } from '../../../handlers/code-octokit.ts';
 import { kernelTableOptions } from '../../../handlers/table-options.ts';
-import { MissingConfigurationError } from '../../../shared/env.ts';
 import { DynamoIssueStateStore } from '../adapters/dynamo-issue-state.ts';
 import { DynamoRefusedSources } from '../adapters/dynamo-refused-sources.ts';
 import type { AuthorityDeps } from '../answers.ts';
-import { ISSUE_PIPELINE_SETTINGS_ENV, IssuePipelineSettings } from '../config.ts';
+
+export { pipelineSettings } from './settings.ts';
 
 /**
  * The pipeline's adapters, built on first use (the sandbox loads handlers before it sets the
- * environment): its settings (`ISSUE_PIPELINE_SETTINGS`, set by its module), the document
- * store, and Octokit on the configured repository.
+ * environment): its settings (settings.ts), the document store, and Octokit on the configured
+ * repository.
  */
 
-let settings: IssuePipelineSettings | undefined;
 let store: DynamoIssueStateStore | undefined;
 let refusals: DynamoRefusedSources | undefined;
-
-export function pipelineSettings(): IssuePipelineSettings {
-  if (settings === undefined) {
-    const raw = process.env[ISSUE_PIPELINE_SETTINGS_ENV];
-    if (!raw) throw new MissingConfigurationError(ISSUE_PIPELINE_SETTINGS_ENV);
-    settings = IssuePipelineSettings.parse(JSON.parse(raw));
-  }
-  return settings;
-}
 
 export function issueStateStore(): DynamoIssueStateStore {
   store ??= new DynamoIssueStateStore(kernelTableOptions());

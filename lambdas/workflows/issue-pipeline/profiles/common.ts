@@ -4,8 +4,8 @@ import type { AgentProfile, UnfinishedTurn } from '../../../agents/profile.ts';
 import { messageLines, withNotes } from '../../../agents/prompts.ts';
 import { PEOPLE_TEXT_RULES } from '../../../kernel/people-text.ts';
 import type { ToolSpec } from '../../../tools/invocation.ts';
-import { AnswerSubmission, IssueTurnOutput } from '../contract.ts';
-import type { ModelAgent } from '../state.ts';
+import type { ModelAgent } from '../submissions/parts.ts';
+import { AnswerSubmission, IssueTurnOutput } from '../submissions/turn.ts';
 
 /**
  * What the four agents of the issue pipeline share: the prompt of a turn (the pipeline id, the

@@ -1,0 +1,108 @@
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type * as z from 'zod';
+import { ConversationNotFoundError, CorruptItemError } from '../kernel/errors.ts';
+import { keys } from '../kernel/keys.ts';
+import type { Ledger } from '../kernel/model.ts';
+import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
+
+/**
+ * Parts of the conversation record, read and written without the whole: a projection checked
+ * by its own schema, an update, the ledger's counts. What reads or writes a few fields (a turn's
+ * stop check, its budget, a task's time) builds none of the whole record's schemas.
+ */
+
+/**
+ * The fields `projection` names of the conversation record, read consistently and checked by
+ * `schema`; undefined when there is no record.
+ */
+export async function readConversationFields<S extends z.ZodType>(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  conversationId: string,
+  projection: string,
+  schema: S,
+): Promise<z.infer<S> | undefined> {
+  const key = keys.conversation(conversationId);
+  const { Item } = await doc.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: key,
+      ConsistentRead: true,
+      ProjectionExpression: projection,
+    }),
+  );
+  if (!Item) return undefined;
+  const parsed = schema.safeParse(Item);
+  if (!parsed.success) throw new CorruptItemError(`${key.pk}/${key.sk}`, { cause: parsed.error });
+  return parsed.data;
+}
+
+/** One update of an existing conversation record: a missing record is ConversationNotFoundError. */
+export async function updateConversation(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  conversationId: string,
+  expression: {
+    UpdateExpression: string;
+    ExpressionAttributeNames?: Record<string, string>;
+    ExpressionAttributeValues?: Record<string, unknown>;
+  },
+): Promise<void> {
+  try {
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.conversation(conversationId),
+        ConditionExpression: 'attribute_exists(pk)',
+        ...expression,
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw new ConversationNotFoundError(conversationId);
+    throw error;
+  }
+}
+
+/**
+ * Adds `delta`'s non-zero counts to the conversation record's ledger, in one update without a
+ * read (`ADD`, so turns of a round that run at once each add their own). Shared by the
+ * conversation store and the agent turn's own view of its record (dynamo-turn-conversation.ts).
+ */
+export async function addToLedger(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  conversationId: string,
+  delta: Partial<Ledger>,
+): Promise<void> {
+  const entries = Object.entries(delta).filter(([, value]) => typeof value === 'number' && value !== 0);
+  if (entries.length === 0) return;
+  const update = (expression: Parameters<typeof updateConversation>[3]) =>
+    updateConversation(doc, tableName, conversationId, expression);
+  const add = () =>
+    update({
+      UpdateExpression: `ADD ${entries.map((_, i) => `ledger.#f${i} :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([field], i) => [`#f${i}`, field])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+    });
+  try {
+    await add();
+  } catch (error) {
+    // ADD on a nested path needs the `ledger` map; a conversation written without one gets it here.
+    if ((error as { name?: string }).name !== 'ValidationException') throw error;
+    await update({
+      UpdateExpression: 'SET ledger = if_not_exists(ledger, :empty)',
+      ExpressionAttributeValues: { ':empty': {} },
+    });
+    await add();
+  }
+}
+
+/**
+ * The conversation record's ledger alone, for what adds to it and reads nothing of the record
+ * (a task's time, task-handler.ts): no schema of the record is built to count.
+ */
+export class DynamoConversationLedger extends DynamoTable {
+  async addToLedger(conversationId: string, delta: Partial<Ledger>): Promise<void> {
+    await addToLedger(this.doc, this.tableName, conversationId, delta);
+  }
+}
