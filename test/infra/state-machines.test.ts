@@ -44,6 +44,7 @@ describe('the checked definitions', () => {
       'issue_pipeline',
       'kernel_approval_probe',
       'kernel_probe',
+      'kernel_probe_agent',
       'requirements_interview',
       'sla_tracking',
     ]);
@@ -207,7 +208,10 @@ describe('state machine resources', () => {
 
   it('carry their workflow name as metadata and in their logical id', () => {
     const ids = Object.keys(template.findResources('AWS::StepFunctions::StateMachine'));
-    expect([...probeDefinitions.keys()]).toEqual(['kernel_probe']);
-    expect(ids).toEqual([expect.stringMatching(/^KernelProbe[0-9A-F]{8}$/)]);
+    expect([...probeDefinitions.keys()]).toEqual(['kernel_probe', 'kernel_probe_agent']);
+    expect(ids.sort()).toEqual([
+      expect.stringMatching(/^KernelProbe[0-9A-F]{8}$/),
+      expect.stringMatching(/^KernelProbeAgent[0-9A-F]{8}$/),
+    ]);
   });
 });
