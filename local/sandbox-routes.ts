@@ -1,15 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, normalize } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import { workflowViews } from '../statemachines/module-sandbox.ts';
 import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
+import type { ChangeFeed } from './change-feed.ts';
+import { serveConsole } from './console-files.ts';
+import { pressButton } from './sandbox-button-press.ts';
 import { SandboxConversations } from './sandbox-conversations.ts';
 import type { FakeSlack } from './sandbox-slack.ts';
-import { postSignedForm } from './slack/sign.ts';
 import type { SlackFile } from './slack/types.ts';
 import { toAwsHistory } from './stepfunctions/aws-history.ts';
 import type { LocalStepFunctions } from './stepfunctions/runtime.ts';
@@ -36,41 +35,6 @@ export interface SandboxRouteDeps {
   consoleDir: string;
   /** The workflow modules the sandbox runs, for their own views of their conversations. @default WORKFLOW_MODULES */
   modules?: readonly AnyWorkflowModule[];
-}
-
-export type ChangeKind = 'slack' | 'execution' | 'conversation';
-
-/** Server-sent change events: the console re-reads what it shows when one arrives. */
-export class ChangeFeed {
-  private readonly clients = new Set<ServerResponse>();
-  private readonly ping = setInterval(() => {
-    for (const client of this.clients) client.write(': ping\n\n');
-  }, 15_000);
-
-  constructor() {
-    this.ping.unref();
-  }
-
-  subscribe(res: ServerResponse): void {
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-    });
-    res.write(': connected\n\n');
-    this.clients.add(res);
-    res.on('close', () => this.clients.delete(res));
-  }
-
-  notify(kind: ChangeKind): void {
-    for (const client of this.clients) client.write(`event: change\ndata: ${JSON.stringify({ kind })}\n\n`);
-  }
-
-  close(): void {
-    clearInterval(this.ping);
-    for (const client of this.clients) client.end();
-    this.clients.clear();
-  }
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
@@ -155,7 +119,8 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
         return sendJson(res, 400, { error: (error as Error).message });
       }
     }
-    if (method === 'POST' && path === '/sandbox/slack/action') return pressButton(deps, body, res);
+    if (method === 'POST' && path === '/sandbox/slack/action')
+      return void (await pressButton(deps, body, res));
     if (method === 'GET' && path === '/sandbox/conversations') {
       return sendJson(res, 200, { conversations: await conversations.list() });
     }
@@ -258,103 +223,6 @@ function withFileShares<M extends { files?: SlackFile[] }>(message: M) {
       url: `/sandbox/slack/files/${encodeURIComponent(file.id)}`,
     })),
   };
-}
-
-/** A button press, as Slack sends it: a signed, form-encoded `block_actions` payload into the ingress. */
-async function pressButton(deps: SandboxRouteDeps, body: string, res: ServerResponse): Promise<void> {
-  let input: {
-    channel?: unknown;
-    user?: unknown;
-    message_ts?: unknown;
-    action_id?: unknown;
-    value?: unknown;
-    block_id?: unknown;
-  };
-  try {
-    input = JSON.parse(body) as typeof input;
-  } catch {
-    return sendJson(res, 400, {
-      error: 'body must be JSON: {channel, user, message_ts, action_id, value?, block_id?}',
-    });
-  }
-  const { channel, user, message_ts: messageTs, action_id: actionId } = input;
-  if (
-    typeof channel !== 'string' ||
-    typeof user !== 'string' ||
-    typeof messageTs !== 'string' ||
-    typeof actionId !== 'string'
-  ) {
-    return sendJson(res, 400, { error: 'channel, user, message_ts and action_id are required strings' });
-  }
-  const workspace = deps.slack.workspace;
-  let message: ReturnType<typeof workspace.find>;
-  try {
-    message = workspace.find(channel, messageTs);
-  } catch (error) {
-    return sendJson(res, 404, { error: (error as Error).message });
-  }
-  const actionTs = `${Math.floor(Date.now() / 1000)}.${String(Date.now() % 1000).padStart(3, '0')}${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
-  const payload = {
-    type: 'block_actions',
-    user: { id: user, username: workspace.user(user).name, team_id: workspace.teamId },
-    api_app_id: workspace.appId,
-    token: 'sandbox-verification-token',
-    container: {
-      type: 'message',
-      message_ts: messageTs,
-      channel_id: message.channel,
-      is_ephemeral: false,
-      ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
-    },
-    trigger_id: `${Date.now()}.${randomUUID()}`,
-    team: { id: workspace.teamId, domain: workspace.teamName },
-    channel: { id: message.channel, name: workspace.channel(message.channel).name },
-    message: {
-      type: 'message',
-      ts: message.ts,
-      ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
-      text: message.text,
-      ...(message.blocks ? { blocks: message.blocks } : {}),
-    },
-    actions: [
-      {
-        type: 'button',
-        action_id: actionId,
-        block_id: typeof input.block_id === 'string' ? input.block_id : 'actions',
-        ...(typeof input.value === 'string' ? { value: input.value } : {}),
-        action_ts: actionTs,
-      },
-    ],
-  };
-  const form = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
-  const response = await postSignedForm({ url: deps.url, signingSecret: deps.signingSecret, form });
-  if (response.status !== 200)
-    return sendJson(res, 502, { error: `the ingress answered ${response.status}` });
-  return sendJson(res, 200, { ok: true });
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.ico': 'image/x-icon',
-};
-
-/** The built web console: its files, and index.html for every other page path. */
-function serveConsole(dir: string, path: string, res: ServerResponse): void {
-  const index = join(dir, 'index.html');
-  if (!existsSync(index)) {
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end('The console is not built: run `npm run build:console` (npm run dev does it for you).\n');
-    return;
-  }
-  const file = normalize(join(dir, decodeURIComponent(path)));
-  const target = file.startsWith(dir) && extname(file) !== '' && existsSync(file) ? file : index;
-  res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(target)] ?? 'application/octet-stream' });
-  res.end(readFileSync(target));
 }
 
 function historyEntry(event: { type: string; timestamp: number; [key: string]: unknown }) {

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DynamoFeedbackStore } from '../lambdas/feedback/adapters/dynamo-feedback-store.ts';
+import type { ChangeFeed } from './change-feed.ts';
 import { parseObject, send } from './json-door.ts';
 import { routeConsoleDoors } from './sandbox-console-doors.ts';
-import { type ChangeFeed, createSandboxRoutes, type SandboxRouteDeps } from './sandbox-routes.ts';
+import { createSandboxRoutes, type SandboxRouteDeps } from './sandbox-routes.ts';
 import { routeSlackEdit } from './sandbox-slack-edit.ts';
 import { newEventId, signSlackRequest } from './slack/sign.ts';
 import { viewsOf } from './slack/views.ts';

@@ -4,6 +4,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import type { BedrockRuntime } from './bedrock/runtime-api.ts';
+import { ChangeFeed } from './change-feed.ts';
 import { CODEBUILD_TARGET_PREFIX } from './codebuild/api.ts';
 import type { CodeBuildService } from './codebuild/service.ts';
 import { sandboxBotToken } from './github/sandbox-bot.ts';
@@ -25,7 +26,7 @@ import {
 } from './sandbox-options.ts';
 import { startOutboxSweep } from './sandbox-outbox.ts';
 import { createQueues, createTables, type FunctionInfo, serveFunctionUrl } from './sandbox-resources.ts';
-import { ChangeFeed, type createSandboxRoutes } from './sandbox-routes.ts';
+import type { createSandboxRoutes } from './sandbox-routes.ts';
 import { createFakeSlack, type FakeSlack, signedEventRequests } from './sandbox-slack.ts';
 import { dynamoDbStorePath, githubRepositoriesPath, type StatefulParts } from './sandbox-state.ts';
 import { createSandboxRoutesWithSurfaces } from './sandbox-surfaces.ts';

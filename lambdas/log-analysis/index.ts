@@ -12,7 +12,8 @@ import { type ParseOptions, parseInput } from './headers.ts';
 import { type MinedRecords, mineRecords } from './mine.ts';
 import { isoTime, type LogRecord } from './records.ts';
 import { type SummaryOptions, summarize } from './summary.ts';
-import type { MinedTemplate, MinerOptions } from './template-miner.ts';
+import type { MinedTemplate } from './template-groups.ts';
+import type { MinerOptions } from './template-miner.ts';
 import { type ReviewOptions, reviewTemplates, type TemplateReview } from './template-review.ts';
 import { buildTimeline, type TimelineEntry, type TimelineOptions } from './timeline.ts';
 
@@ -33,7 +34,8 @@ export type { Level, LogEvent, LogInput, LogRecord } from './records.ts';
 export { LogEventSchema, LogInputSchema } from './records.ts';
 export type { SummaryInput, SummaryOptions } from './summary.ts';
 export { estimateTokens, summarize } from './summary.ts';
-export type { MinedTemplate, MinerOptions } from './template-miner.ts';
+export type { MinedTemplate } from './template-groups.ts';
+export type { MinerOptions } from './template-miner.ts';
 export { TemplateMiner } from './template-miner.ts';
 export type {
   AdvisorUsage,

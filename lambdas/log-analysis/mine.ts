@@ -1,5 +1,6 @@
 import type { LogRecord } from './records.ts';
-import { type MinedTemplate, type MinerOptions, TemplateMiner } from './template-miner.ts';
+import type { MinedTemplate } from './template-groups.ts';
+import { type MinerOptions, TemplateMiner } from './template-miner.ts';
 
 /** Templates of a batch of records, and which template each record has. */
 export interface MinedRecords {

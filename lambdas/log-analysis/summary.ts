@@ -1,7 +1,7 @@
 import type { Anomaly } from './anomalies.ts';
 import type { CorrelatedEvents } from './correlation.ts';
 import type { ErrorPattern } from './error-patterns.ts';
-import type { MinedTemplate } from './template-miner.ts';
+import type { MinedTemplate } from './template-groups.ts';
 import type { TimelineEntry } from './timeline.ts';
 
 /** What `summarize` renders (the parts of a `LogAnalysis`). */

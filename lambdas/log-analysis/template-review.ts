@@ -15,7 +15,7 @@
 import * as z from 'zod';
 import { WILDCARD } from './mask.ts';
 import type { MinedRecords } from './mine.ts';
-import type { MinedTemplate } from './template-miner.ts';
+import type { MinedTemplate } from './template-groups.ts';
 
 /** Tokens an advisor call used, for the caller's ledger. */
 export interface AdvisorUsage {

@@ -7,6 +7,8 @@
 
 import { SlackApiError } from './errors.ts';
 import { SlackFaults } from './faults.ts';
+import { FileUploads } from './file-uploads.ts';
+import { MessageDelivery, type MessageListener } from './message-delivery.ts';
 import { editedMessage, messageView } from './message-view.ts';
 import type {
   EphemeralMessage,
@@ -21,11 +23,8 @@ import type {
   StoredSlackMessage,
 } from './types.ts';
 
-export type * from './types.ts';
-
-export type MessageListener = (event: SlackMessageEvent) => void | Promise<void>;
-
 export { SlackApiError } from './errors.ts';
+export type * from './types.ts';
 
 export class FakeSlack {
   readonly botToken: string;
@@ -36,19 +35,14 @@ export class FakeSlack {
   readonly teamId: string;
   readonly teamName: string;
   private readonly clock: () => number;
-  private readonly onListenerError: (error: unknown, event: SlackMessageEvent) => void;
   private readonly channelList: SlackChannel[];
   readonly userList = new Map<string, SlackUser>();
   readonly history = new Map<string, StoredSlackMessage[]>();
   readonly lastMicros = new Map<string, number>();
   readonly ephemeralList: EphemeralMessage[] = [];
-  private readonly listeners = new Set<MessageListener>();
   private readonly callLog: SlackApiCall[] = [];
-  private delivery: Promise<void> = Promise.resolve();
-  /** Uploads between `files.getUploadURLExternal` and `files.completeUploadExternal`. */
-  private readonly uploads = new Map<string, { filename: string; content: string | undefined }>();
-  fileCount = 0;
-  readonly sharedFiles: SlackFile[] = [];
+  private readonly delivery: MessageDelivery;
+  readonly uploads = new FileUploads();
   private readonly userGroups: Record<string, string[]>;
   /** Misbehaviour on purpose, for a while (the sandbox's `/sandbox/faults`). */
   readonly faults: SlackFaults;
@@ -64,9 +58,10 @@ export class FakeSlack {
     this.teamName = options.teamName ?? 'sandbox';
     this.clock = options.now ?? Date.now;
     this.faults = new SlackFaults(this.clock);
-    this.onListenerError =
+    this.delivery = new MessageDelivery(
       options.onListenerError ??
-      ((error, event) => console.error(`[fake slack] onMessage failed for ${event.ts}`, error));
+        ((error, event) => console.error(`[fake slack] onMessage failed for ${event.ts}`, error)),
+    );
     this.channelList = [...(options.channels ?? [{ id: 'C_GENERAL', name: 'general' }])];
     for (const channel of this.channelList) this.history.set(channel.id, []);
     for (const user of options.users ?? []) this.userList.set(user.id, user);
@@ -79,17 +74,12 @@ export class FakeSlack {
    * Returns the unsubscribe function.
    */
   onMessage(listener: MessageListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.delivery.subscribe(listener);
   }
 
   /** Resolves once every event so far has been delivered to the subscribers. */
-  async settled(): Promise<void> {
-    let tail: Promise<void>;
-    do {
-      tail = this.delivery;
-      await tail;
-    } while (tail !== this.delivery);
+  settled(): Promise<void> {
+    return this.delivery.settled();
   }
 
   /** A user posts in a channel or thread. Unknown user ids join the workspace on first post. */
@@ -194,18 +184,12 @@ export class FakeSlack {
 
   /** Step 1 of `files.uploadV2`: reserves a file id for the bytes posted next. */
   reserveUpload(input: { filename: string }): string {
-    if (!input.filename) throw new SlackApiError('invalid_arguments', 'missing required field: filename');
-    this.fileCount += 1;
-    const id = `F${String(this.fileCount).padStart(8, '0')}`;
-    this.uploads.set(id, { filename: input.filename, content: undefined });
-    return id;
+    return this.uploads.reserve(input);
   }
 
   /** Step 2: the bytes, posted to the upload URL. */
   receiveUpload(fileId: string, content: string): void {
-    const upload = this.uploads.get(fileId);
-    if (!upload) throw new SlackApiError('file_not_found', fileId);
-    upload.content = content;
+    this.uploads.receive(fileId, content);
   }
 
   /**
@@ -220,18 +204,7 @@ export class FakeSlack {
     initial_comment?: string;
   }): StoredSlackMessage {
     const channel = this.channelId(input.channel);
-    const files = input.files.map(({ id, title }): SlackFile => {
-      const upload = this.uploads.get(id);
-      if (upload?.content === undefined) throw new SlackApiError('file_not_found', id);
-      return {
-        id,
-        title: title || upload.filename,
-        filename: upload.filename,
-        content: upload.content,
-        channel,
-        ...(input.thread_ts === undefined ? {} : { thread_ts: input.thread_ts }),
-      };
-    });
+    const files = this.uploads.filesFor(input.files, channel, input.thread_ts);
     const message = this.post({
       channel,
       user: this.botUserId,
@@ -241,14 +214,13 @@ export class FakeSlack {
       broadcast: false,
       files,
     });
-    for (const file of files) this.uploads.delete(file.id);
-    this.sharedFiles.push(...files);
+    this.uploads.markShared(files);
     return message;
   }
 
   /** Every file the bot shared, in upload order. */
   files(): SlackFile[] {
-    return [...this.sharedFiles];
+    return [...this.uploads.shared];
   }
 
   users(): SlackUser[] {
@@ -375,18 +347,8 @@ export class FakeSlack {
   }
 
   private announce(event: SlackMessageEvent): void {
-    const listeners = [...this.listeners];
-    this.delivery = this.delivery.then(async () => {
-      for (const listener of listeners) {
-        try {
-          await listener(event);
-        } catch (error) {
-          this.onListenerError(error, event);
-        }
-      }
-    });
+    this.delivery.announce(event);
   }
-
   /** Slack ts: `seconds.micros`, unique and increasing within a channel. */
   private nextTs(channel: string): string {
     const last = this.lastMicros.get(channel) ?? 0;

@@ -49,8 +49,8 @@ export function saveWorkspace(workspace: FakeSlack): SavedWorkspace {
     lastMicros: [...workspace.lastMicros],
     ephemerals: [...workspace.ephemeralList],
     users: [...workspace.userList.values()],
-    files: [...workspace.sharedFiles],
-    fileCount: workspace.fileCount,
+    files: [...workspace.uploads.shared],
+    fileCount: workspace.uploads.count,
   };
 }
 
@@ -75,7 +75,7 @@ export function restoreWorkspace(workspace: FakeSlack, saved: SavedWorkspace): s
   for (const user of saved.users) {
     if (!workspace.userList.has(user.id)) workspace.userList.set(user.id, user);
   }
-  workspace.sharedFiles.push(...saved.files);
-  workspace.fileCount = Math.max(workspace.fileCount, saved.fileCount);
+  workspace.uploads.shared.push(...saved.files);
+  workspace.uploads.count = Math.max(workspace.uploads.count, saved.fileCount);
   return dropped;
 }

@@ -1,5 +1,6 @@
+import { type BatchResultError, perEntry } from './batch-entries.ts';
 import { invalidParameter, missingParameter, queueDoesNotExist, SqsError } from './errors.ts';
-import { FifoQueue, type QueueCounts, type StoredMessage } from './fifo-queue.ts';
+import type { FifoQueue, QueueCounts, StoredMessage } from './fifo-queue.ts';
 import { LongPolls } from './long-polls.ts';
 import { md5OfMessageAttributes } from './message-attributes.ts';
 import {
@@ -10,13 +11,8 @@ import {
   requireBatchEntries,
   requireString,
 } from './params.ts';
-import {
-  DEFAULT_CONFIG,
-  parseQueueAttributes,
-  READABLE,
-  renderQueueAttributes,
-  standardQueuesUnsupported,
-} from './queue-attributes.ts';
+import { standardQueuesUnsupported } from './queue-attributes.ts';
+import { QueueRegistry } from './queue-registry.ts';
 import { md5, parseSendRequest, toWire, type WireMessage } from './wire.ts';
 
 export type { WireMessage } from './wire.ts';
@@ -24,13 +20,6 @@ export type { WireMessage } from './wire.ts';
 import type { SqsQueueServiceOptions } from './service-options.ts';
 
 export type { DeadLetterArrival, SqsQueueServiceOptions } from './service-options.ts';
-
-export interface BatchResultError {
-  Id: string;
-  SenderFault: boolean;
-  Code: string;
-  Message: string;
-}
 
 /** Requests arrive as parsed JSON; each operation checks its own fields. */
 export type SqsRequest = Record<string, unknown>;
@@ -54,8 +43,7 @@ export class SqsQueueService {
   private readonly timeScale: number;
   private readonly onDeadLetter: SqsQueueServiceOptions['onDeadLetter'];
   private readonly clock: () => number;
-  private readonly queues = new Map<string, FifoQueue>();
-  private readonly passthrough = new Map<FifoQueue, Record<string, string>>();
+  private readonly queues: QueueRegistry;
   private readonly longPolls: LongPolls<SqsRequest, WireMessage>;
 
   constructor(options: SqsQueueServiceOptions = {}) {
@@ -67,6 +55,10 @@ export class SqsQueueService {
     if (!(this.timeScale > 0)) throw new RangeError(`timeScale must be positive, got ${options.timeScale}`);
     const start = Date.now();
     this.clock = options.now ?? (() => start + (Date.now() - start) * this.timeScale);
+    this.queues = new QueueRegistry(
+      { baseUrl: this.baseUrl, region: this.region, accountId: this.accountId },
+      () => this.now(),
+    );
     this.longPolls = new LongPolls({
       now: () => this.now(),
       timeScale: this.timeScale,
@@ -89,59 +81,32 @@ export class SqsQueueService {
         'Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length, ending in .fifo.',
       );
     }
-    const parsed = parseQueueAttributes(attributes, DEFAULT_CONFIG, (arn) => this.findByArn(arn));
-    const existing = this.queues.get(name);
-    if (existing) {
-      const current = renderQueueAttributes(existing, this.passthrough.get(existing) ?? {}, this.now());
-      const wanted = renderQueueAttributes(
-        new FifoQueue(name, existing.url, existing.arn, parsed.config, 0),
-        parsed.passthrough,
-        this.now(),
-      );
-      for (const attribute of Object.keys(attributes)) {
-        if (current[attribute] !== wanted[attribute]) {
-          throw new SqsError(
-            'QueueNameExists',
-            `A queue already exists with the same name and a different value for attribute ${attribute}`,
-          );
-        }
-      }
-      return { QueueUrl: existing.url };
-    }
-    const queue = new FifoQueue(
-      name,
-      `${this.baseUrl}/${this.accountId}/${name}`,
-      `arn:aws:sqs:${this.region}:${this.accountId}:${name}`,
-      parsed.config,
-      this.now(),
-    );
-    this.queues.set(name, queue);
-    this.passthrough.set(queue, parsed.passthrough);
-    return { QueueUrl: queue.url };
+    return { QueueUrl: this.queues.create(name, attributes).url };
   }
 
   /** The queues by name (a sandbox that keeps its state saves and restores their contents). */
   queuesByName(): ReadonlyMap<string, FifoQueue> {
-    return this.queues;
+    return this.queues.byName();
   }
 
   getQueueUrl(request: SqsRequest): { QueueUrl: string } {
     const name = requireString('QueueName', request.QueueName);
-    const queue = this.queues.get(name);
+    const queue = this.queues.byName().get(name);
     if (!queue) throw queueDoesNotExist();
     return { QueueUrl: queue.url };
   }
 
   listQueues(request: SqsRequest): { QueueUrls?: string[] } {
     const prefix = optionalString('QueueNamePrefix', request.QueueNamePrefix) ?? '';
-    const urls = [...this.queues.values()].filter((queue) => queue.name.startsWith(prefix)).map((q) => q.url);
+    const urls = [...this.queues.byName().values()]
+      .filter((queue) => queue.name.startsWith(prefix))
+      .map((q) => q.url);
     return urls.length > 0 ? { QueueUrls: urls } : {};
   }
 
   deleteQueue(request: SqsRequest): Record<string, never> {
     const queue = this.queue(request.QueueUrl);
-    this.queues.delete(queue.name);
-    this.passthrough.delete(queue);
+    this.queues.delete(queue);
     this.longPolls.cancel(queue);
     return {};
   }
@@ -149,25 +114,14 @@ export class SqsQueueService {
   getQueueAttributes(request: SqsRequest): { Attributes?: Record<string, string> } {
     const queue = this.queue(request.QueueUrl);
     const names = optionalStringList('AttributeNames', request.AttributeNames) ?? [];
-    for (const name of names) {
-      if (name !== 'All' && !(READABLE as readonly string[]).includes(name)) {
-        throw new SqsError('InvalidAttributeName', `Unknown Attribute ${name}.`);
-      }
-    }
-    const all = renderQueueAttributes(queue, this.passthrough.get(queue) ?? {}, this.now());
-    const selected = Object.fromEntries(
-      Object.entries(all).filter(([name]) => names.includes('All') || names.includes(name)),
-    );
+    const selected = this.queues.attributes(queue, names);
     return Object.keys(selected).length > 0 ? { Attributes: selected } : {};
   }
 
   setQueueAttributes(request: SqsRequest): Record<string, never> {
     const queue = this.queue(request.QueueUrl);
     const attributes = optionalRecord('Attributes', request.Attributes) ?? {};
-    const parsed = parseQueueAttributes(attributes, queue.config, (arn) => this.findByArn(arn));
-    queue.config = parsed.config;
-    queue.lastModifiedTimestamp = this.now();
-    this.passthrough.set(queue, { ...this.passthrough.get(queue), ...parsed.passthrough });
+    this.queues.setAttributes(queue, attributes);
     return {};
   }
 
@@ -204,7 +158,7 @@ export class SqsQueueService {
         `Batch requests cannot be longer than ${queue.config.maximumMessageSize} bytes. You have sent ${total} bytes.`,
       );
     }
-    return this.perEntry(entries, (entry) => ({ Id: String(entry.Id), ...this.send(queue, entry) }));
+    return perEntry(entries, (entry) => ({ Id: String(entry.Id), ...this.send(queue, entry) }));
   }
 
   /**
@@ -237,7 +191,7 @@ export class SqsQueueService {
   deleteMessageBatch(request: SqsRequest): { Successful: Array<{ Id: string }>; Failed: BatchResultError[] } {
     const queue = this.queue(request.QueueUrl);
     const entries = requireBatchEntries(request.Entries, 'DeleteMessageBatch');
-    const result = this.perEntry(entries, (entry) => {
+    const result = perEntry(entries, (entry) => {
       queue.delete(requireString('ReceiptHandle', entry.ReceiptHandle), this.now());
       return { Id: String(entry.Id) };
     });
@@ -258,7 +212,7 @@ export class SqsQueueService {
   } {
     const queue = this.queue(request.QueueUrl);
     const entries = requireBatchEntries(request.Entries, 'ChangeMessageVisibilityBatch');
-    const result = this.perEntry(entries, (entry) => {
+    const result = perEntry(entries, (entry) => {
       this.changeVisibility(queue, entry);
       return { Id: String(entry.Id) };
     });
@@ -287,7 +241,7 @@ export class SqsQueueService {
 
   /** Re-checks waiting long polls now (timers do it for the real clock; an injected one is moved by hand). */
   poke(): void {
-    for (const queue of this.queues.values()) this.longPolls.notify(queue);
+    for (const queue of this.queues.byName().values()) this.longPolls.notify(queue);
   }
 
   /** Ends every long poll (empty) and clears every timer. Short polls still work afterwards. */
@@ -296,19 +250,7 @@ export class SqsQueueService {
   }
 
   private queue(queueUrl: unknown): FifoQueue {
-    const url = requireString('QueueUrl', queueUrl);
-    const name = url.split('?')[0]?.replace(/\/+$/, '').split('/').pop() ?? '';
-    const queue = this.queues.get(name);
-    if (!queue) throw queueDoesNotExist();
-    return queue;
-  }
-
-  private isDeadLetterQueue(queue: FifoQueue): boolean {
-    return [...this.queues.values()].some((q) => q.config.redrivePolicy?.deadLetterTargetArn === queue.arn);
-  }
-
-  private findByArn(arn: string): FifoQueue | undefined {
-    return [...this.queues.values()].find((queue) => queue.arn === arn);
+    return this.queues.byUrl(queueUrl);
   }
 
   private send(queue: FifoQueue, request: SqsRequest) {
@@ -331,7 +273,7 @@ export class SqsQueueService {
       now,
     );
     if (outcome.enqueued) this.longPolls.notify(queue);
-    if (outcome.enqueued && this.isDeadLetterQueue(queue))
+    if (outcome.enqueued && this.queues.isDeadLetterQueue(queue))
       this.onDeadLetter?.({ queue: queue.name, messageId: outcome.messageId, reason: 'sent' });
     return {
       MessageId: outcome.messageId,
@@ -356,7 +298,7 @@ export class SqsQueueService {
     const deadLetterArn = queue.config.redrivePolicy?.deadLetterTargetArn;
     const deadLetter = deadLetterArn
       ? (message: StoredMessage) => {
-          const target = this.findByArn(deadLetterArn);
+          const target = this.queues.byArn(deadLetterArn);
           if (!target) return false;
           target.acceptDeadLetter(message, queue.arn);
           this.longPolls.notify(target);
@@ -377,22 +319,5 @@ export class SqsQueueService {
     const timeout = optionalInteger('VisibilityTimeout', request.VisibilityTimeout, 0, 43_200);
     if (timeout === undefined) throw missingParameter('VisibilityTimeout');
     queue.changeVisibility(handle, timeout, this.now());
-  }
-
-  private perEntry<T>(
-    entries: Array<Record<string, unknown>>,
-    apply: (entry: Record<string, unknown>) => T,
-  ): { Successful: T[]; Failed: BatchResultError[] } {
-    const Successful: T[] = [];
-    const Failed: BatchResultError[] = [];
-    for (const entry of entries) {
-      try {
-        Successful.push(apply(entry));
-      } catch (error) {
-        if (!(error instanceof SqsError)) throw error;
-        Failed.push({ Id: String(entry.Id), SenderFault: true, Code: error.name, Message: error.message });
-      }
-    }
-    return { Successful, Failed };
   }
 }

@@ -1,5 +1,7 @@
 import type { StateMachineDefinition } from 'aws-local-stepfunctions';
 import { invalidDefinition } from './errors.ts';
+import { checkStateContext } from './state-context.ts';
+import { classifyResource, type TaskIntegration, taskTimeoutScale } from './task-resources.ts';
 import { MAX_LIBRARY_TIMER_SECONDS, scaledMs, scaledTimeoutMs } from './time.ts';
 import { validateOnce } from './validated-definitions.ts';
 
@@ -25,28 +27,6 @@ import { validateOnce } from './validated-definitions.ts';
  */
 
 export type StateType = 'Task' | 'Parallel' | 'Map' | 'Pass' | 'Wait' | 'Choice' | 'Succeed' | 'Fail';
-
-export const DYNAMODB_ACTIONS = ['getItem', 'putItem', 'updateItem', 'deleteItem'] as const;
-export type DynamoDbAction = (typeof DYNAMODB_ACTIONS)[number];
-
-export type TaskIntegration =
-  | { readonly kind: 'lambda:invoke' }
-  | { readonly kind: 'lambda:invoke.waitForTaskToken' }
-  | { readonly kind: 'lambda-function' }
-  | { readonly kind: 'dynamodb'; readonly action: DynamoDbAction }
-  | { readonly kind: 'states:startExecution' }
-  | { readonly kind: 'codebuild:startBuild'; readonly sync: boolean }
-  | { readonly kind: 'wait-path'; readonly field: 'SecondsPath' | 'TimestampPath' };
-
-/**
- * The time scale a Task's own timeout gets. Waits for people (callback tasks) are scaled:
- * that is what `SANDBOX_TIME_SCALE` is for, turning a 2-hour wait into seconds. A Task that
- * runs code keeps its real timeout when the scale shrinks time, because the code still takes
- * real time (a 30 s Drain would otherwise be cut off after 30 ms); a scale above 1 stretches both.
- */
-export function taskTimeoutScale(integration: TaskIntegration, timeScale: number): number {
-  return integration.kind === 'lambda:invoke.waitForTaskToken' ? timeScale : Math.max(1, timeScale);
-}
 
 export interface TaskSpec {
   readonly stateName: string;
@@ -100,50 +80,6 @@ const STATE_TYPES: readonly string[] = [
 
 /** Fields of the JSONata query language, which the library ignores silently. */
 const JSONATA_FIELDS = ['Assign', 'Arguments', 'Output'] as const;
-
-const LAMBDA_FUNCTION_ARN =
-  /^arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:function:[A-Za-z0-9_-]+(:[A-Za-z0-9_$-]+)?$/;
-const OPTIMIZED_INTEGRATION = /^arn:aws[a-z-]*:states:::(.+)$/;
-
-export function classifyResource(
-  resource: string,
-  stateName: string,
-  hasDynamoDb: boolean,
-  hasCodeBuild = false,
-): Exclude<TaskIntegration, { kind: 'wait-path' }> {
-  if (LAMBDA_FUNCTION_ARN.test(resource)) return { kind: 'lambda-function' };
-  const service = OPTIMIZED_INTEGRATION.exec(resource)?.[1];
-  switch (service) {
-    case 'lambda:invoke':
-      return { kind: 'lambda:invoke' };
-    case 'lambda:invoke.waitForTaskToken':
-      return { kind: 'lambda:invoke.waitForTaskToken' };
-    case 'states:startExecution':
-      return { kind: 'states:startExecution' };
-    case 'codebuild:startBuild':
-    case 'codebuild:startBuild.sync':
-      if (!hasCodeBuild) {
-        throw invalidDefinition(
-          `state '${stateName}' uses ${resource}, but the sandbox's Step Functions has no CodeBuild`,
-        );
-      }
-      return { kind: 'codebuild:startBuild', sync: service.endsWith('.sync') };
-  }
-  const action = DYNAMODB_ACTIONS.find((candidate) => service === `dynamodb:${candidate}`);
-  if (action) {
-    if (!hasDynamoDb) {
-      throw invalidDefinition(
-        `state '${stateName}' uses ${resource}, but the sandbox's Step Functions has no DynamoDB client`,
-      );
-    }
-    return { kind: 'dynamodb', action };
-  }
-  throw invalidDefinition(
-    `state '${stateName}' uses the resource '${resource}', which the sandbox does not support ` +
-      '(supported: lambda:invoke, lambda:invoke.waitForTaskToken, Lambda function ARNs, ' +
-      'dynamodb:getItem|putItem|updateItem|deleteItem, states:startExecution, codebuild:startBuild[.sync])',
-  );
-}
 
 export function prepareDefinition(
   definition: unknown,
@@ -344,40 +280,6 @@ class DefinitionPreparer {
       }),
     };
   }
-}
-
-/** The `$$.State` fields the runtime provides (runtime.ts), in a Task's Parameters. */
-const STATE_CONTEXT_FIELDS: readonly string[] = ['EnteredTime', 'Name'];
-
-/**
- * The library evaluates `$$` against one static context, so the runtime can give a state its own
- * `$$.State.EnteredTime` and `$$.State.Name` only where it sees the evaluated value before it is
- * used: a Task's Parameters, which its integration receives. Anywhere else, or any other field
- * (`RetryCount`, the whole `$$.State`), would silently read a placeholder: refused.
- */
-function checkStateContext(name: string, type: string, state: Json): void {
-  // Nested machines are checked state by state.
-  const { Branches: _branches, ItemProcessor: _processor, Iterator: _iterator, Parameters, ...rest } = state;
-  const outside = stateContextFields(type === 'Task' ? rest : { ...rest, Parameters });
-  if (outside.length > 0) {
-    throw invalidDefinition(
-      `state '${name}' reads $$.State${outside[0] ? `.${outside[0]}` : ''} outside a Task's Parameters, ` +
-        'where the sandbox cannot provide it',
-    );
-  }
-  const unknown = stateContextFields(Parameters).find((field) => !STATE_CONTEXT_FIELDS.includes(field));
-  if (unknown !== undefined) {
-    throw invalidDefinition(
-      `Task state '${name}' reads $$.State${unknown ? `.${unknown}` : ''}; the sandbox provides ` +
-        `${STATE_CONTEXT_FIELDS.map((field) => `$$.State.${field}`).join(' and ')} only`,
-    );
-  }
-}
-
-/** The `$$.State` fields a part of a state reads ('' for the whole object). */
-function stateContextFields(value: unknown): string[] {
-  const text = JSON.stringify(value ?? null);
-  return [...text.matchAll(/\$\$\.State\b(?:\.(\w+))?/g)].map((match) => match[1] ?? '');
 }
 
 function asMachine(value: unknown, stateName: string): Json {

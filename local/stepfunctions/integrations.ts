@@ -9,7 +9,7 @@ import {
   UpdateItemCommand,
   type UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import type { DynamoDbAction } from './definition.ts';
+import type { DynamoDbAction } from './task-resources.ts';
 
 /**
  * The service integrations a Task can call, shaped like the real service's results and

@@ -4,7 +4,7 @@ import type { RunOptions } from 'aws-local-stepfunctions';
 import { realClock, type StepFunctionsClock } from './clock.ts';
 import { type CodeBuildPort, runStartBuild } from './codebuild-integration.ts';
 import { assertWithinDataLimit } from './data-limits.ts';
-import { type TaskSpec, taskTimeoutScale } from './definition.ts';
+import type { TaskSpec } from './definition.ts';
 import { ExecutionEndedError, StatesRuntimeError, StepFunctionsApiError } from './errors.ts';
 import {
   type Execution,
@@ -24,6 +24,7 @@ import {
   toJson,
 } from './integrations.ts';
 import type { ResumePoint } from './persisted-executions.ts';
+import { taskTimeoutScale } from './task-resources.ts';
 import { TaskRun } from './task-run.ts';
 import { MAX_TIMER_MS, scaledMs, scaledTimeoutMs } from './time.ts';
 

@@ -8,15 +8,14 @@ import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-inves
 import { FIX_DECISION, REQUEST_FIX } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
 import type { handler as CheckFixRequest } from '../../lambdas/workflows/bug-investigation/handlers/check-fix-request.ts';
 import type { handler as OpenPullRequest } from '../../lambdas/workflows/bug-investigation/handlers/open-pull-request.ts';
-import type { handler as ReadBuildResults } from '../../lambdas/workflows/bug-investigation/handlers/read-build-results.ts';
 import { agentTurn } from '../agent-turn.ts';
-import { ChecksBuildProject, checksBuilds } from '../checks-build.ts';
 import { catchFailure, DRAINED } from '../kernel.ts';
 import { lambdaTask, type TaskInputOf } from '../lambda-task.ts';
 import { catchModelStop, modelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
 import type { KernelResources } from '../workflow-module.ts';
-import { DEFINED_CHECKS_PATH, defineChecksState, protectedGateStates } from './fix-guards.ts';
+import { FIX_BUILD_STATES, fixBuildStates } from './fix-build.ts';
+import { protectedGateStates } from './fix-guards.ts';
 import type { BugFunctionId } from './functions.ts';
 import { SUMMARY_POST, TURN_RESULT } from './states.ts';
 import { fixerModelStop, type ModelStop } from './stops.ts';
@@ -48,12 +47,7 @@ export const FIX_PATH_STATES = {
   rewriteFix: 'Write fix again',
   noteFailedFix: 'Note failed fix attempt',
   fixWritten: 'Fix written?',
-  prepareBuild: 'Prepare build',
-  buildFix: 'Build fix',
-  readBuildResults: 'Read build results',
-  noteUnreadBuild: 'Note unread build',
-  buildPassed: 'Build passed?',
-  feedBackBuild: 'Feed build output back',
+  ...FIX_BUILD_STATES,
   openPullRequest: 'Open pull request',
   notePullRequestFailure: 'Note pull request failure',
   noteModelRefused: 'Note the model refused the fix',
@@ -266,74 +260,17 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
   }
 
   // --- The build -----------------------------------------------------------------------------
-  const checks = new ChecksBuildProject(scope, 'ChecksBuild', {
+  const prepareBuild = fixBuildStates(scope, {
     repository: props.repository,
     githubBaseUrl: props.githubBaseUrl,
-    build: settings.build,
-  });
-  // Each attempt starts afresh: the counter moves on; the last attempt's checks and builds are dropped.
-  const prepareBuild = sfn.Pass.jsonPath(scope, S.prepareBuild, {
-    parameters: {
-      attempt: sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.fix.attempt'), 1),
-      notes: sfn.JsonPath.listAt('$.fix.notes'),
-      turn: sfn.JsonPath.objectAt('$.fix.turn'),
-      build: sfn.JsonPath.objectAt('$.fix.build'),
-      pullRequest: sfn.JsonPath.objectAt('$.fix.pullRequest'),
-    },
-    resultPath: '$.fix',
-  });
-  const defineChecks = defineChecksState(scope, {
-    fn: props.defineChecksFn,
+    settings,
+    defineChecksFn: props.defineChecksFn,
+    readBuildResultsFn: props.readBuildResultsFn,
     branchPath: WORK_BRANCH,
-    build: settings.build,
+    passed: protectedGate,
+    again: rewriteFix,
     explain: whyToDevelopers,
   });
-  const buildFix = checksBuilds(scope, {
-    stateName: S.buildFix,
-    project: checks.project,
-    build: settings.build,
-    itemsPath: `${DEFINED_CHECKS_PATH}.builds`,
-    resultPath: '$.fix.builds',
-  });
-  const readBuildResults = lambdaTask<TaskInputOf<typeof ReadBuildResults>>(
-    scope,
-    S.readBuildResults,
-    props.readBuildResultsFn,
-    {
-      conversationId,
-      attempt: sfn.JsonPath.numberAt('$.fix.attempt'),
-      checks: sfn.JsonPath.listAt(`${DEFINED_CHECKS_PATH}.checks`),
-      builds: sfn.JsonPath.listAt('$.fix.builds'),
-    },
-    '$.fix.build',
-  );
-  const noteUnreadBuild = sfn.Pass.jsonPath(scope, S.noteUnreadBuild, {
-    parameters: {
-      attempt: sfn.JsonPath.numberAt('$.fix.attempt'),
-      passed: false,
-      status: 'UNKNOWN',
-      checks: [],
-      summary: sfn.JsonPath.format(
-        'The build results could not be read: {}',
-        sfn.JsonPath.stringAt('$.failure.Error'),
-      ),
-      feedback: [],
-    },
-    resultPath: '$.fix.build',
-  }).next(whyToDevelopers);
-  catchFailure(buildFix, noteUnreadBuild);
-  catchFailure(readBuildResults, noteUnreadBuild);
-
-  const feedBack = sfn.Pass.jsonPath(scope, S.feedBackBuild, {
-    // A Pass without parameters passes its (input-path) input on: the feedback becomes the notes.
-    inputPath: '$.fix.build.feedback',
-    resultPath: '$.fix.notes',
-  }).next(rewriteFix);
-  const buildPassed = sfn.Choice.jsonPath(scope, S.buildPassed)
-    .when(sfn.Condition.booleanEquals('$.fix.build.passed', true), protectedGate)
-    .when(sfn.Condition.numberLessThan('$.fix.attempt', settings.maxFixAttempts), feedBack)
-    .otherwise(whyToDevelopers);
-  prepareBuild.next(defineChecks).next(buildFix).next(readBuildResults).next(buildPassed);
 
   const fixWritten = sfn.Choice.jsonPath(scope, S.fixWritten)
     .when(modelRefused('$.fix.turn'), modelStop.refused)

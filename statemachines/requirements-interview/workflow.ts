@@ -1,9 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import { STOPPED_BY_PERSON_FIELD } from '../../lambdas/agents/contract.ts';
 import type { RequirementsInterviewSettings } from '../../lambdas/workflows/requirements-interview/config.ts';
-import type { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
-import { type AgentTurnProps, agentTurn } from '../agent-turn.ts';
+import { agentTurn } from '../agent-turn.ts';
 import {
   catchFailure,
   catchTimeout,
@@ -19,7 +17,7 @@ import { slackPost } from '../slack-post.ts';
 import { defineWorkflow } from '../workflow-module.ts';
 import { agentFailurePaths } from './agent-failure.ts';
 import type { RequirementsFunctionId } from './functions.ts';
-import { agentPass, type RecordInterviewProps, recordInterviewState } from './records.ts';
+import { type RecordInterviewProps, recordInterviewState } from './records.ts';
 import {
   openingText,
   REQUIREMENTS_INTERVIEW_STATES,
@@ -27,11 +25,14 @@ import {
   reminderText,
   THREAD_POST,
   timeoutText,
-  turnCapNote,
 } from './states.ts';
-
-/** The interview's agent roles. */
-type AgentProfileName = keyof typeof REQUIREMENTS_INTERVIEW_PROFILES;
+import {
+  type AgentProfileName,
+  type BeginTurnNames,
+  stoppedByPerson,
+  type TurnOptions,
+  writingPhases,
+} from './writing-phases.ts';
 
 /** `requirements_interview`; its state and its names are described in states.ts. */
 export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, RequirementsInterviewSettings>({
@@ -107,7 +108,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     acknowledgeClose.next(recordClosed);
 
     /** Next turn, Drain, then the close check: the start of every agent's turn. */
-    const beginTurn = (names: { next: string; drain: string; close: string }, turnStates: sfn.IChainable) => {
+    const beginTurn = (names: BeginTurnNames, turnStates: sfn.IChainable) => {
       const drained = drain(scope, names.drain, { drainFn });
       catchFailure(drained, failed);
       const closeRequested = sfn.Choice.jsonPath(scope, names.close)
@@ -116,12 +117,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       return nextTurn(scope, names.next).next(drained).next(closeRequested);
     };
     /** One turn of a requirements agent; a turn that failed after its retries fails the conversation. */
-    const turnOf = (
-      stateName: string,
-      profile: AgentProfileName,
-      resultPath: string,
-      props: Pick<AgentTurnProps, 'mode' | 'sessionIdPath' | 'confidenceThreshold'> & { notesPath?: string },
-    ) => {
+    const turnOf = (stateName: string, profile: AgentProfileName, resultPath: string, props: TurnOptions) => {
       const task = agentTurn(scope, stateName, {
         stateName,
         agentTurnFn,
@@ -143,109 +139,19 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
       phase: 'awaiting_answer',
       timeout: Duration.seconds(settings.answerWaitSeconds),
     });
-    const stoppedByPerson = (resultPath: string) =>
-      sfn.Condition.isPresent(`${resultPath}.${STOPPED_BY_PERSON_FIELD}`);
-
-    /**
-     * A one-turn agent (the PRD generator, the analysis agent): record the transition, enter
-     * the agent, run its turn (again while it runs out of budget), post its result.
-     */
-    const phase = (p: {
-      agent: 'prd_generator' | 'analysis';
-      /** The transition's name in the log. */
-      event: string;
-      names: { record: string; enter: string; next: string; drain: string; close: string; turn: string };
-      route: string;
-      profile: AgentProfileName;
-      resultPath: string;
-      turn: Pick<AgentTurnProps, 'sessionIdPath'> & { notesPath?: string };
-      done: string;
-      post: sfn.TaskStateBase;
-    }) => {
-      const task = turnOf(p.names.turn, p.profile, p.resultPath, { mode: 'continuation', ...p.turn });
-      const start = beginTurn(p.names, task);
-      task.next(
-        sfn.Choice.jsonPath(scope, p.route)
-          .when(sfn.Condition.stringEquals(`${p.resultPath}.action`, p.done), p.post)
-          .when(stoppedByPerson(p.resultPath), waitForAnswer)
-          .when(sfn.Condition.stringEquals(`${p.resultPath}.action`, 'continue'), start)
-          .otherwise(stopped(p.agent, p.resultPath)),
-      );
-      catchFailure(p.post, failed);
-      const recordStart = record(p.names.record, { event: p.event, agent: p.agent });
-      catchFailure(recordStart, failed);
-      recordStart.next(agentPass(scope, p.names.enter, p.agent)).next(start);
-      return recordStart;
-    };
 
     // --- The PRD, its analysis, then complete ---------------------------------------------
-    const recordComplete = record(S.recordComplete, { event: 'complete', agent: 'complete' });
-    catchFailure(recordComplete, failed);
-    recordComplete.next(markComplete);
-    const postAnalysis = post(S.postAnalysis, {
-      template: {
-        name: 'requirements_analysis',
-        data: { result: sfn.JsonPath.objectAt('$.analysis'), title: sfn.JsonPath.stringAt('$.prd.title') },
-      },
-      withCost: true,
+    const { announceReady, noteTurnCap } = writingPhases(scope, {
+      post,
+      record,
+      failed,
+      beginTurn,
+      turnOf,
+      stopped,
+      waitForAnswer,
+      markComplete,
+      maxClarificationTurns: settings.maxClarificationTurns,
     });
-    postAnalysis.next(recordComplete);
-    const analysis = phase({
-      agent: 'analysis',
-      event: 'analysis_agent_start',
-      names: {
-        record: S.recordAnalysisStart,
-        enter: S.enterAnalysis,
-        next: S.nextAnalysisTurn,
-        drain: S.drainForAnalysis,
-        close: S.closeBeforeAnalysis,
-        turn: S.analyse,
-      },
-      route: S.routeAnalysis,
-      profile: 'requirements_analyst',
-      resultPath: '$.analysis',
-      turn: { sessionIdPath: '$.prd.sessionId' },
-      done: 'analysed',
-      post: postAnalysis,
-    });
-    const postPrd = post(S.postPrd, {
-      template: { name: 'requirements_prd', data: { result: sfn.JsonPath.objectAt('$.prd') } },
-    });
-    postPrd.next(analysis);
-    const recordPrdStart = phase({
-      agent: 'prd_generator',
-      event: 'prd_generation_start',
-      names: {
-        record: S.recordPrdStart,
-        enter: S.enterPrd,
-        next: S.nextPrdTurn,
-        drain: S.drainForPrd,
-        close: S.closeBeforePrd,
-        turn: S.writePrd,
-      },
-      route: S.routePrd,
-      profile: 'prd_writer',
-      resultPath: '$.prd',
-      turn: { sessionIdPath: '$.clarification.sessionId', notesPath: '$.prdNotes.notes' },
-      done: 'written',
-      post: postPrd,
-    });
-    const announceReady = post(S.announceReady, { text: T.ready });
-    catchFailure(announceReady, failed);
-    announceReady.next(recordPrdStart);
-    const noteTurnCap = sfn.Pass.jsonPath(scope, S.noteTurnCap, {
-      parameters: {
-        notes: sfn.JsonPath.array(
-          sfn.JsonPath.format(
-            '{} {}',
-            turnCapNote(settings.maxClarificationTurns),
-            sfn.JsonPath.jsonToString(sfn.JsonPath.listAt('$.clarification.openUnknowns')),
-          ),
-        ),
-      },
-      resultPath: '$.prdNotes',
-    });
-    noteTurnCap.next(announceReady);
 
     // --- Clarification: assess, then ask and wait, or move on -----------------------------
     const markClarifying = setConversationFields(scope, S.markClarifying, {

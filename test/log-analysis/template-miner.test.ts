@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_HEURISTICS } from '../../lambdas/log-analysis/heuristics.ts';
 import { maskWord } from '../../lambdas/log-analysis/mask.ts';
 import { mineRecords } from '../../lambdas/log-analysis/mine.ts';
-import { generalizeWord, TemplateMiner } from '../../lambdas/log-analysis/template-miner.ts';
+import { generalizeWord } from '../../lambdas/log-analysis/template-groups.ts';
+import { TemplateMiner } from '../../lambdas/log-analysis/template-miner.ts';
 import { tokenize } from '../../lambdas/log-analysis/tokenize.ts';
 
 function mine(lines: string[]): string[] {
