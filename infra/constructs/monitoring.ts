@@ -23,7 +23,7 @@ import * as z from 'zod';
 import { AGENT_METRIC, AGENT_METRICS_SERVICE, METRICS_NAMESPACE } from '../../lambdas/shared/metric-names.ts';
 
 /**
- * The stack configuration's `monitoring` section (infra/config.ts): who is mailed when an
+ * The stack configuration's `monitoring` section (infra/config-kernel.ts): who is mailed when an
  * alarm fires, and the model latency that counts as an outage.
  */
 export const MonitoringSettingsSchema = z.strictObject({

@@ -19,7 +19,7 @@ export type EscalationSeverity = z.infer<typeof EscalationSeverity>;
  * What bounds an agent loop, held by code: per turn (tool rounds, a model call's
  * own time, the longest `retry-after` the client waits out) and per conversation (turns in a
  * row that ran out of their budget, tokens, wall-clock time). The stack validates the
- * configuration (`agentLimits` in infra/config.ts) and hands it to the functions as
+ * configuration (`agentLimits` in infra/config-kernel.ts) and hands it to the functions as
  * `AGENT_LIMITS` JSON; the same schema reads it back.
  */
 export const AgentLimits = z.strictObject({
