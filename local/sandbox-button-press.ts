@@ -49,23 +49,9 @@ export async function pressButton(
     user: { id: user, username: workspace.user(user).name, team_id: workspace.teamId },
     api_app_id: workspace.appId,
     token: 'sandbox-verification-token',
-    container: {
-      type: 'message',
-      message_ts: messageTs,
-      channel_id: message.channel,
-      is_ephemeral: false,
-      ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
-    },
     trigger_id: `${Date.now()}.${randomUUID()}`,
     team: { id: workspace.teamId, domain: workspace.teamName },
-    channel: { id: message.channel, name: workspace.channel(message.channel).name },
-    message: {
-      type: 'message',
-      ts: message.ts,
-      ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
-      text: message.text,
-      ...(message.blocks ? { blocks: message.blocks } : {}),
-    },
+    ...pressedMessage(workspace, message),
     actions: [
       {
         type: 'button',
@@ -80,4 +66,28 @@ export async function pressButton(
   const response = await postSignedForm({ url: deps.url, signingSecret: deps.signingSecret, form });
   if (response.status !== 200) return send(res, 502, { error: `the ingress answered ${response.status}` });
   return send(res, 200, { ok: true });
+}
+
+type Workspace = SandboxRouteDeps['slack']['workspace'];
+
+/** What a `block_actions` payload says of the message whose button was pressed: its container, channel and message. */
+export function pressedMessage(workspace: Workspace, message: ReturnType<Workspace['find']>) {
+  const thread = message.thread_ts ? { thread_ts: message.thread_ts } : {};
+  return {
+    container: {
+      type: 'message',
+      message_ts: message.ts,
+      channel_id: message.channel,
+      is_ephemeral: false,
+      ...thread,
+    },
+    channel: { id: message.channel, name: workspace.channel(message.channel).name },
+    message: {
+      type: 'message',
+      ts: message.ts,
+      ...thread,
+      text: message.text,
+      ...(message.blocks ? { blocks: message.blocks } : {}),
+    },
+  };
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DynamoFeedbackStore } from '../lambdas/feedback/adapters/dynamo-feedback-store.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import { parseObject, send } from './json-door.ts';
+import { pressedMessage } from './sandbox-button-press.ts';
 import { routeConsoleDoors } from './sandbox-console-doors.ts';
 import { createSandboxRoutes, type SandboxRouteDeps } from './sandbox-routes.ts';
 import { routeSlackEdit } from './sandbox-slack-edit.ts';
@@ -144,21 +145,7 @@ export async function routeSurfaces(
         deps,
         res,
         blockActions(user, {
-          container: {
-            type: 'message',
-            message_ts: message.ts,
-            channel_id: message.channel,
-            is_ephemeral: false,
-            ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
-          },
-          channel: { id: message.channel, name: workspace.channel(message.channel).name },
-          message: {
-            type: 'message',
-            ts: message.ts,
-            ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
-            text: message.text,
-            ...(message.blocks ? { blocks: message.blocks } : {}),
-          },
+          ...pressedMessage(workspace, message),
           actions: [
             {
               type: 'feedback_buttons',
