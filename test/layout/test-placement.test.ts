@@ -28,6 +28,14 @@ const files: Record<string, string> = {
   'test/worker-sandbox-env.test.ts':
     "import { workerSandbox } from './support/sandbox.ts';\nprocess.env.X = '1';\n",
   'test/support/sandbox.ts': "import '../../local/sandbox.ts';\n",
+  'test/type-only.test.ts': "import type { Sandbox } from '../local/sandbox.ts';\n",
+  'test/named.test.ts':
+    "// As lambdas/handlers/router.ts does:\nconst entry = 'lambdas/handlers/router.ts';\n",
+  'test/later-handler.test.ts': "const { handler } = await import('../lambdas/handlers/router.ts');\n",
+  'test/worker-sandbox-later-handler.test.ts':
+    "import { workerSandbox } from './support/sandbox.ts';\nconst { handler } = await import('../lambdas/handlers/router.ts');\n",
+  'test/worker-sandbox-handler.test.ts':
+    "import { workerSandbox } from './support/sandbox.ts';\nimport { handler } from '../lambdas/handlers/router.ts';\n",
 };
 for (const [path, text] of Object.entries(files)) {
   mkdirSync(dirname(join(root, path)), { recursive: true });
@@ -48,14 +56,29 @@ describe('where a test file runs', () => {
     expect(freshModuleTestFiles(root)).toEqual([
       'test/env.test.ts',
       'test/handler.test.ts',
+      'test/later-handler.test.ts',
       'test/spy.test.ts',
       'test/via-helper.test.ts',
       'test/worker-sandbox-env.test.ts',
+      'test/worker-sandbox-handler.test.ts',
     ]);
   });
 
-  it("gives the worker's sandbox project the files that touch nothing else", () => {
-    expect(workerSandboxTestFiles(root)).toEqual(['test/worker-sandbox.test.ts']);
+  it("gives the worker's sandbox project the files that touch nothing else, or load a handler only with import()", () => {
+    expect(workerSandboxTestFiles(root)).toEqual([
+      'test/worker-sandbox-later-handler.test.ts',
+      'test/worker-sandbox.test.ts',
+    ]);
+  });
+
+  it('counts what a file loads, not what it names: a type import or a path in a string or comment loads nothing', () => {
+    const placed = [
+      ...isolatedTestFiles(root),
+      ...freshModuleTestFiles(root),
+      ...workerSandboxTestFiles(root),
+    ];
+    expect(placed).not.toContain('test/type-only.test.ts');
+    expect(placed).not.toContain('test/named.test.ts');
   });
 });
 

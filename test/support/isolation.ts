@@ -17,10 +17,14 @@ import { dirname, join, relative, resolve } from 'node:path';
  *   in place instead: test/support/environment.ts), or a `@vitest-isolate` comment. A process
  *   of its own.
  *
- * The rule reads the files themselves and the helpers under `test/` they import, so a new test
- * file is placed by what it does, not by a list. A file that gets its sandbox from
+ * The rule reads the files themselves and the helpers under `test/` they load, so a new test
+ * file is placed by what it does, not by a list. What is loaded counts, not what is named: a
+ * type import, or a handler's path in a string, loads nothing. A file that gets its sandbox from
  * test/support/sandbox.ts (the worker's) and touches nothing else runs in the `sandbox`
- * project: warm workers, a module reset per sandbox.
+ * project: warm workers, a module reset per sandbox. Such a file may load a handler module with
+ * `import()` in a test: the reset came first, when its sandbox started, and the next file's
+ * sandbox resets again (a handler it imports statically would be loaded before the reset, and
+ * would be the previous file's).
  */
 
 /** What a process of its own is needed for. */
@@ -28,24 +32,38 @@ const PROCESS_OWN =
   /vi\.(?:mock|doMock|stubGlobal|useFakeTimers)|globalThis\.[A-Za-z_]+\s*=(?!=)|process\.env\s*=(?!=)|@vitest-isolate/;
 /** What a fresh module graph and the restoring of the environment, spies and stubs undo. */
 const FRESH =
-  /process\.env\s*(?:\.[A-Za-z_]+|\[[^\]]+\])\s*(?:\?\?|\|\||&&)?=(?!=)|Object\.assign\(\s*process\.env|delete process\.env|vi\.(?:spyOn|stubEnv)|lambdas\/handlers\/|local\/sandbox\.ts|local\/main\.ts/;
+  /process\.env\s*(?:\.[A-Za-z_]+|\[[^\]]+\])\s*(?:\?\?|\|\||&&)?=(?!=)|Object\.assign\(\s*process\.env|delete process\.env|vi\.(?:spyOn|stubEnv)/;
+/**
+ * Modules whose loading touches process-wide state: a Lambda handler keeps the clients it
+ * builds from the environment on first use, and the sandbox and `npm run dev` start servers.
+ * Only loading counts: a type import, or a path named in a string or a comment, loads nothing.
+ */
+const LOADS_STATE = /lambdas\/handlers\/|local\/sandbox\.ts$|local\/main\.ts$/;
+const HANDLER = /lambdas\/handlers\//;
 
-/** Relative imports of a module (`from './x.ts'`, `import('./x.ts')`). */
-function relativeImports(source: string): string[] {
-  const found: string[] = [];
-  for (const match of source.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g))
-    if (match[1]) found.push(match[1]);
-  return found;
+/** The modules a source loads: `import ... from`, `export ... from` and `import '...'` (not `import type`), and `import('...')`. */
+function loadedModules(source: string): { static: string[]; dynamic: string[] } {
+  const statics: string[] = [];
+  for (const match of source.matchAll(
+    /(?:^|[;\n])\s*(?:(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s*)?|import\s*)['"]([^'"]+)['"]/g,
+  ))
+    if (match[1] === undefined && match[2]) statics.push(match[2]);
+  const dynamic = [...source.matchAll(/import\s*\(\s*['"]([^'"]+)['"]/g)].flatMap((match) =>
+    match[1] ? [match[1]] : [],
+  );
+  return { static: statics, dynamic };
 }
 
 /** What a test file does that decides where it runs. */
 interface Placement {
-  /** It, or a helper under `test/` it imports, needs a process of its own. */
+  /** It, or a helper under `test/` it loads, needs a process of its own. */
   own: boolean;
-  /** It, or a helper under `test/` it imports, touches process-wide state a fresh module graph undoes. */
+  /** It, or a helper under `test/` it loads, touches process-wide state a fresh module graph undoes. */
   touches: boolean;
   /** It gets its sandbox from the worker's (test/support/sandbox.ts). */
   workerSandbox: boolean;
+  /** It loads a Lambda handler module with `import()` only, which a file with the worker's sandbox does after its start. */
+  handlerLater: boolean;
 }
 
 /**
@@ -54,16 +72,22 @@ interface Placement {
  */
 const WORKER_SANDBOX_HELPER = join('support', 'sandbox.ts');
 
-/** Reads `file` and the helpers under `testRoot` it imports (transitively). */
+/** Reads `file` and the helpers under `testRoot` it loads (transitively). */
 function placementOf(file: string, testRoot: string, seen: Map<string, Placement>): Placement {
   const known = seen.get(file);
   if (known !== undefined) return known;
-  const placement: Placement = { own: false, touches: false, workerSandbox: false };
+  const placement: Placement = { own: false, touches: false, workerSandbox: false, handlerLater: false };
   seen.set(file, placement);
   const source = readFileSync(file, 'utf8');
+  const loaded = loadedModules(source);
   placement.own = PROCESS_OWN.test(source);
-  placement.touches = FRESH.test(source);
-  for (const specifier of relativeImports(source)) {
+  placement.touches =
+    FRESH.test(source) ||
+    loaded.static.some((specifier) => LOADS_STATE.test(specifier)) ||
+    loaded.dynamic.some((specifier) => LOADS_STATE.test(specifier) && !HANDLER.test(specifier));
+  placement.handlerLater = loaded.dynamic.some((specifier) => HANDLER.test(specifier));
+  for (const specifier of [...loaded.static, ...loaded.dynamic]) {
+    if (!specifier.startsWith('.')) continue;
     const target = resolve(dirname(file), specifier);
     if (!target.startsWith(testRoot) || !existsSync(target)) continue;
     if (target === join(testRoot, WORKER_SANDBOX_HELPER)) {
@@ -74,6 +98,7 @@ function placementOf(file: string, testRoot: string, seen: Map<string, Placement
     placement.own ||= imported.own;
     placement.touches ||= imported.touches;
     placement.workerSandbox ||= imported.workerSandbox;
+    placement.handlerLater ||= imported.handlerLater;
   }
   return placement;
 }
@@ -107,7 +132,10 @@ export function isolatedTestFiles(root: string): string[] {
  */
 export function freshModuleTestFiles(root: string): string[] {
   return placements(root)
-    .filter(([, placement]) => !placement.own && placement.touches)
+    .filter(
+      ([, placement]) =>
+        !placement.own && (placement.touches || (placement.handlerLater && !placement.workerSandbox)),
+    )
     .map(([file]) => file);
 }
 
