@@ -2,10 +2,9 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { Conversation, type Ledger } from '../lambdas/kernel/model.ts';
-import type { ConversationView, MessageView, SandboxRecords } from '../statemachines/module-sandbox.ts';
+import type { SandboxRecords } from '../statemachines/module-sandbox.ts';
+import type { ConversationView, MessageView } from '../statemachines/sandbox-views.ts';
 import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
-
-export type { ConversationView, MessageView } from '../statemachines/module-sandbox.ts';
 
 /**
  * The conversations the console lists: the kernel's (one `META` item each, with a state

@@ -9,7 +9,8 @@ import {
   DEFAULT_CHANNEL_SETTINGS,
   isActive,
 } from '../lambdas/workflows/channel-conversations/model.ts';
-import type { ConversationView, MessageView, SandboxRecords } from './module-sandbox.ts';
+import type { SandboxRecords } from './module-sandbox.ts';
+import type { ConversationView, MessageView } from './sandbox-views.ts';
 
 /**
  * Channel conversations as the sandbox's console lists and shows them (`sandboxRecords`):

@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Ledger } from '../lambdas/kernel/model.ts';
+import type { ConversationView, MessageView } from './sandbox-views.ts';
 import type { AnyWorkflowModule } from './workflow-module.ts';
 
 /**
@@ -20,34 +21,6 @@ export interface WorkflowView {
   readonly metrics?: Readonly<Record<string, unknown>> | undefined;
   /** A document the workflow keeps (shown as it is). */
   readonly document?: unknown;
-}
-
-/** A conversation as the console's list shows it. */
-export interface ConversationView {
-  id: string;
-  workflow: string;
-  status: string;
-  phase: string;
-  executionName?: string;
-  anchors: { name: string; channel: string; threadTs: string }[];
-  agentTurnRunning: boolean;
-  createdAt: string;
-  updatedAt: string;
-  /** The text of its first message from a person (a report, a command, an issue, an alert). */
-  opening?: string;
-}
-
-/** A stored message as the console's conversation history shows it. */
-export interface MessageView {
-  ts: string;
-  channel: string;
-  threadTs?: string;
-  senderType: string;
-  senderId: string;
-  messageType: string;
-  text: string;
-  receivedAt?: string;
-  deliveredInTurn?: number;
 }
 
 /**

@@ -3,6 +3,14 @@
  * Shapes are the sandbox's own; the console only reads what it shows.
  */
 
+import type {
+  Anchor,
+  ConversationView as ConversationSummary,
+  MessageView as StoredMessage,
+} from '../../statemachines/sandbox-views.ts';
+
+export type { Anchor, ConversationSummary, StoredMessage };
+
 export interface Channel {
   id: string;
   name: string;
@@ -43,26 +51,6 @@ export interface Message {
   ephemeral?: boolean;
 }
 
-export interface Anchor {
-  name: string;
-  channel: string;
-  threadTs: string;
-}
-
-export interface ConversationSummary {
-  id: string;
-  workflow: string;
-  status: string;
-  phase: string;
-  executionName?: string;
-  anchors: Anchor[];
-  agentTurnRunning: boolean;
-  createdAt: string;
-  updatedAt: string;
-  /** The text of its first message from a person (a report, a command, an issue, an alert). */
-  opening?: string;
-}
-
 export interface Ledger {
   inputTokens?: number;
   outputTokens?: number;
@@ -76,18 +64,6 @@ export interface Ledger {
   redactedPii?: number;
   /** The same by `family:kind` (`secret:aws-access-key`). */
   redactedKinds?: Record<string, number>;
-}
-
-export interface StoredMessage {
-  ts: string;
-  channel: string;
-  threadTs?: string;
-  senderType: string;
-  senderId: string;
-  messageType: string;
-  text: string;
-  receivedAt?: string;
-  deliveredInTurn?: number;
 }
 
 export interface ExecutionSummary {

@@ -1,4 +1,4 @@
-import type { ConversationView as SandboxConversationView } from '../sandbox-conversations.ts';
+import type { ConversationView as SandboxConversationView } from '../../statemachines/sandbox-views.ts';
 
 /**
  * The conversations an upgrade rehearsal drives (scripts/rehearse-upgrade.ts): each is started
