@@ -15,8 +15,11 @@ import { MAX_LIBRARY_TIMER_SECONDS, startTimer } from './time.ts';
  */
 export interface StepFunctionsClock {
   now(): Date;
-  /** Runs `fn` after `ms` of this clock's time; returns a function that cancels it. */
-  startTimer(ms: number, fn: () => void): () => void;
+  /**
+   * Runs `fn` after `ms` of this clock's time; returns a function that cancels it. `owner` names
+   * the state that armed it, so a test can tell one timer from another.
+   */
+  startTimer(ms: number, fn: () => void, owner?: TimerOwner): () => void;
   /** True when timers fire only as the clock is advanced (`ManualClock`). */
   readonly manual: boolean;
   /** Back to real time with no timer armed (a sandbox serving its next user). */
@@ -25,9 +28,22 @@ export interface StepFunctionsClock {
 
 export const realClock: StepFunctionsClock = { now: () => new Date(), startTimer, manual: false };
 
+/** The execution and state a timer belongs to. */
+export interface TimerOwner {
+  readonly execution: string;
+  readonly state: string;
+}
+
 interface ManualTimer {
   readonly at: number;
   readonly fn: () => void;
+  readonly owner?: TimerOwner | undefined;
+}
+
+/** An armed timer of the manual clock: how far away it is (ms) and the state that armed it. */
+export interface ArmedTimer {
+  readonly inMs: number;
+  readonly owner?: TimerOwner | undefined;
 }
 
 export class ManualClock implements StepFunctionsClock {
@@ -41,9 +57,9 @@ export class ManualClock implements StepFunctionsClock {
     return new Date(Date.now() + this.offsetMs);
   }
 
-  startTimer(ms: number, fn: () => void): () => void {
+  startTimer(ms: number, fn: () => void, owner?: TimerOwner): () => void {
     const id = this.nextId++;
-    this.timers.set(id, { at: this.now().getTime() + ms, fn });
+    this.timers.set(id, { at: this.now().getTime() + ms, fn, owner });
     return () => this.timers.delete(id);
   }
 
@@ -54,8 +70,18 @@ export class ManualClock implements StepFunctionsClock {
 
   /** How far away (ms) each armed timer is, soonest first. */
   pending(): number[] {
+    return this.armed().map((timer) => timer.inMs);
+  }
+
+  /**
+   * The armed timers, soonest first. Real time runs on between arming and reading, so on a busy
+   * machine a timer may already stand at 0: find one by its owner, not by how far away it is.
+   */
+  armed(): ArmedTimer[] {
     const now = this.now().getTime();
-    return [...this.timers.values()].map((timer) => Math.max(0, timer.at - now)).sort((a, b) => a - b);
+    return [...this.timers.values()]
+      .map((timer) => ({ inMs: Math.max(0, timer.at - now), owner: timer.owner }))
+      .sort((a, b) => a.inMs - b.inMs);
   }
 
   /**

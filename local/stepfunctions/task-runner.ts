@@ -118,7 +118,7 @@ export class TaskRunner {
     const { integration } = spec;
     const resumed = this.takeResume(execution, spec.stateName);
     if (integration.kind === 'wait-path') {
-      return this.runPathWait(execution, integration.field, input, resumed?.enteredAt);
+      return this.runPathWait(execution, spec.stateName, integration.field, input, resumed?.enteredAt);
     }
 
     const { timeScale } = this.deps.options;
@@ -151,7 +151,8 @@ export class TaskRunner {
     const run: TaskRun = new TaskRun({
       record,
       onSettled: () => execution.inFlight.delete(run),
-      startTimer: (ms, fn) => this.clock.startTimer(ms, fn),
+      startTimer: (ms, fn) =>
+        this.clock.startTimer(ms, fn, { execution: execution.name, state: spec.stateName }),
       // A kept token's Task times out on the runtime's timer: the library's counts from now.
       failsOnTimeout: this.clock.manual || kept !== undefined,
       ...(spec.timeoutSeconds !== undefined && {
@@ -236,6 +237,7 @@ export class TaskRunner {
   /** A Wait on SecondsPath/TimestampPath, run as a Task: sleeps, then passes its input on. */
   private async runPathWait(
     execution: Execution,
+    stateName: string,
     field: 'SecondsPath' | 'TimestampPath',
     input: unknown,
     resumedFrom?: number,
@@ -252,11 +254,11 @@ export class TaskRunner {
     if (ms === undefined) {
       throw new StatesRuntimeError(`The ${field} of the Wait state is not valid: ${JSON.stringify(value)}`);
     }
-    await this.sleep(execution, ms);
+    await this.sleep(execution, stateName, ms);
     return stateInput ?? null;
   }
 
-  private sleep(execution: Execution, ms: number): Promise<void> {
+  private sleep(execution: Execution, state: string, ms: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const sleeper = {
         cancel: (executionArn: string) => {
@@ -264,10 +266,14 @@ export class TaskRunner {
           reject(new ExecutionEndedError(executionArn));
         },
       };
-      const stop = this.clock.startTimer(ms, () => {
-        execution.inFlight.delete(sleeper);
-        resolve();
-      });
+      const stop = this.clock.startTimer(
+        ms,
+        () => {
+          execution.inFlight.delete(sleeper);
+          resolve();
+        },
+        { execution: execution.name, state },
+      );
       execution.inFlight.add(sleeper);
     });
   }

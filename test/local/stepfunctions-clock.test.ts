@@ -92,6 +92,7 @@ describe('the manual clock', () => {
     // One timer, two hours away (less the real milliseconds since the task was entered).
     expect(clock.pending()).toHaveLength(1);
     expect(clock.pending()[0]).toBeGreaterThan(2 * HOUR_MS - 60_000);
+    expect(clock.armed()[0]?.owner?.state).toBe('Wait for reporter');
 
     await clock.advance(2 * HOUR_MS - 1_000);
     expect(await status()).toBe('RUNNING');
@@ -158,11 +159,13 @@ describe('the manual clock', () => {
         Sleep: { Type: 'Wait', SecondsPath: '$.seconds', End: true },
       },
     });
-    await eventually(
-      () => clock.pending(),
-      (pending) => pending.length === 1,
+    const [armed] = await eventually(
+      async () => clock.armed(),
+      (timers) => timers.length === 1,
       'the Wait to arm its timer',
     );
+    // The timer names the execution and the state that armed it.
+    expect(armed?.owner).toEqual({ execution: executionArn.split(':').at(-1), state: 'Sleep' });
     expect(await status()).toBe('RUNNING');
 
     expect(await clock.fireNext()).toBe(true);
