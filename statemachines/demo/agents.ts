@@ -26,10 +26,7 @@ export function playing<P extends Readonly<Record<string, { readonly system: str
   plays: { readonly [K in keyof P]: DemoPlay },
 ): DemoAgents {
   return Object.fromEntries(
-    (Object.keys(plays) as (keyof P & string)[]).map((name) => [
-      name,
-      { system: profiles[name].system, play: plays[name] },
-    ]),
+    Object.entries(profiles).map(([name, { system }]) => [name, { system, play: plays[name as keyof P] }]),
   );
 }
 

@@ -670,7 +670,7 @@ describe('slash command help at the door', () => {
       command: '/fix',
       usageHint: '<issue URL or number>',
       names: {
-        names: [{ anchor: 'github_issue', repository: 'acme/shop' }],
+        names: [{ anchor: 'github_issue' as const, repository: 'acme/shop' }],
         refusal: 'names no issue of acme/shop',
         help: 'The issue is one of acme/shop: its number (`42`, `#42`) or its URL.',
         anchored: true,
