@@ -9,8 +9,8 @@ import type { ModelReply, UsageCounts } from '../../statemachines/demo/reply.ts'
  * body. `@anthropic-ai/sdk` reads replies only when they are `content-type: application/json`.
  */
 
-export type { MessageReply, ModelReply, ReplyBlock } from '../../statemachines/demo/reply.ts';
-export { blocksOf, systemText, toolResultText } from '../../statemachines/demo/reply.ts';
+export type { ModelReply } from '../../statemachines/demo/reply.ts';
+export { systemText } from '../../statemachines/demo/reply.ts';
 
 /** The API's error type for an HTTP status. */
 export function errorTypeFor(status: number): string {

@@ -23,7 +23,7 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
   IncidentInvestigationSettings
 >({
   name: 'incident_investigation',
-  demoAgents: () => import('./demo.ts').then((demo) => demo.INCIDENT_DEMO_AGENTS),
+  demoAgents: async () => (await import('./demo.ts')).INCIDENT_DEMO_AGENTS,
   answerKinds: INCIDENT_ANSWER_KINDS,
   settings: {
     key: 'incidentInvestigation',
