@@ -174,6 +174,7 @@ export async function buildWorld(
     env: options.env,
     slackFaults: slack.workspace.faults,
     timeScale: host.options.timeScale,
+    modules: host.options.modules,
   });
   const invokeIngress = (event: unknown) => host.runtime.invoke(host.ingressId, event);
   let sandboxRoutes: ReturnType<typeof createSandboxRoutes> | undefined;

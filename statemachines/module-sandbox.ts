@@ -1,13 +1,39 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Ledger } from '../lambdas/kernel/model.ts';
+import type { DemoAgents } from './demo/agents.ts';
 import type { ConversationView, MessageView } from './sandbox-views.ts';
 import type { AnyWorkflowModule } from './workflow-module.ts';
 
 /**
  * What a workflow module gives the sandbox only (nothing of it is deployed): its own view of
- * its conversations in the console (`sandboxView`), and the conversations it keeps without a
- * kernel record (`sandboxRecords`: channel conversations).
+ * its conversations in the console (`sandboxView`), the conversations it keeps without a
+ * kernel record (`sandboxRecords`: channel conversations), and its agents as the offline demo
+ * model plays them (`demoAgents`).
  */
+
+/** The sandbox's part of a workflow module (`WorkflowModule` extends it). */
+export interface SandboxDeclarations {
+  /**
+   * What the sandbox's console shows of one of its conversations beyond the kernel's records
+   * (the incident's metrics, the issue pipeline's document), read from the conversations table.
+   * The sandbox only: nothing is deployed for it.
+   * @default - nothing more
+   */
+  sandboxView?(table: ConversationsTable): (conversationId: string) => Promise<WorkflowView>;
+  /**
+   * The conversations it keeps without a kernel record (channel conversations), as the
+   * sandbox's console lists and shows them. The sandbox only.
+   * @default - none: its conversations are the kernel's records
+   */
+  sandboxRecords?(table: ConversationsTable): SandboxRecords;
+  /**
+   * Its agents as the offline demo model plays them (local/model/demo-model.ts), each profile
+   * with its rules (`playing`, statemachines/demo/agents.ts); loaded on the demo's first
+   * request. The sandbox only.
+   * @default - none: the demo answers its agents that it plays no agent
+   */
+  readonly demoAgents?: () => Promise<DemoAgents>;
+}
 
 /** The conversations table as the sandbox reaches it. */
 export interface ConversationsTable {

@@ -8,7 +8,7 @@ import type { Trigger } from '../lambdas/kernel/workflows.ts';
 import type { KernelConfig, ProvisionContext } from './kernel-config.ts';
 import type { FunctionSpec } from './kernel-functions.ts';
 import type { ModulePreflight } from './module-preflight.ts';
-import type { ConversationsTable, SandboxRecords, WorkflowView } from './module-sandbox.ts';
+import type { SandboxDeclarations } from './module-sandbox.ts';
 
 export type { KernelConfig, ProvisionContext, ThirdPartySecretRequest } from './kernel-config.ts';
 
@@ -158,7 +158,7 @@ export interface ModulePermission {
  * A workflow module: one entry in `WORKFLOW_MODULES` (index.ts) deploys all of it. `F` are
  * the keys of its functions, `S` the type of its configuration section.
  */
-export interface WorkflowModule<F extends string = string, S = unknown> {
+export interface WorkflowModule<F extends string = string, S = unknown> extends SandboxDeclarations {
   /** Lower snake case, e.g. `bug_investigation`. */
   readonly name: string;
   /**
@@ -290,19 +290,6 @@ export interface WorkflowModule<F extends string = string, S = unknown> {
   models?(settings: S): readonly string[];
   /** Its state machines; the Router starts them on their triggers. @default - none */
   readonly workflows?: readonly WorkflowDefinition<F, S>[];
-  /**
-   * What the sandbox's console shows of one of its conversations beyond the kernel's records
-   * (the incident's metrics, the issue pipeline's document), read from the conversations table.
-   * The sandbox only: nothing is deployed for it.
-   * @default - nothing more
-   */
-  sandboxView?(table: ConversationsTable): (conversationId: string) => Promise<WorkflowView>;
-  /**
-   * The conversations it keeps without a kernel record (channel conversations), as the
-   * sandbox's console lists and shows them. The sandbox only.
-   * @default - none: its conversations are the kernel's records
-   */
-  sandboxRecords?(table: ConversationsTable): SandboxRecords;
 }
 
 const NAME = /^[a-z][a-z0-9_]*$/;

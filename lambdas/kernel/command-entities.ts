@@ -1,19 +1,50 @@
+import * as z from 'zod';
 import type { Anchor } from './anchors.ts';
 import type { ExecutionOrigin } from './tasks.ts';
-import type { Trigger, WorkflowRegistration } from './workflows.ts';
 
 /**
- * The grammar of a command that names a thing: what its `slash_command` trigger says the text
- * may name, and how a text is read as one. A GitHub issue is named by its number or URL; an
- * incident by a PagerDuty incident id (or URL) or by one of the workflow's alarms.
+ * The things a slash command may name, as a workflow declares them in its `slash_command`
+ * trigger (`names`): which of the kernel's anchors a text may name it by, the refusal of a text
+ * naming none, and how a command meets a conversation the thing already has
+ * (lambdas/kernel/route-command.ts). The kernel knows how a text names each of its anchors; what a
+ * workflow's things are, it reads from the trigger.
  */
-export type CommandEntity =
-  | { readonly kind: 'github_issue'; readonly repository: string }
-  | {
-      readonly kind: 'incident';
-      /** The alarm names and name prefixes of the workflow's CloudWatch `alert` triggers. */
-      readonly alarms: { readonly names: readonly string[]; readonly prefixes: readonly string[] };
-    };
+
+/** A GitHub repository, `owner/name`. */
+export const GithubRepository = z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected owner/name');
+
+/** One way a command's text may name a thing: by one of the kernel's anchors. */
+export const EntityName = z.discriminatedUnion('anchor', [
+  /** An issue of `repository`: its number (`42`, `#42`) or its URL (any host). */
+  z.object({ anchor: z.literal('github_issue'), repository: GithubRepository }),
+  /** One of these CloudWatch alarms: its name, or one word starting with one of `prefixes`. */
+  z.object({
+    anchor: z.literal('alarm_name'),
+    names: z.array(z.string().min(1)),
+    prefixes: z.array(z.string().min(1)),
+  }),
+  /** A PagerDuty incident: its id (`PF9KMXH`) or its `https://<account>.pagerduty.com/incidents/<id>` URL. */
+  z.object({ anchor: z.literal('alert'), source: z.literal('pagerduty') }),
+]);
+export type EntityName = z.infer<typeof EntityName>;
+
+/** A kind of thing a command names, as its workflow declares it. */
+export const CommandEntity = z.object({
+  /** The ways a text may name one, tried in order: the first that reads the text names it. */
+  names: z.array(EntityName).min(1),
+  /**
+   * Why a command whose text names none is refused (`names no issue of acme/shop`); without it,
+   * such a text runs as a conversation of its own, naming nothing (a description of an incident).
+   */
+  refusal: z.string().min(1).optional(),
+  /** A line of the command's help saying how to name one. */
+  help: z.string().min(1).optional(),
+  /** The conversation starts on the thing's own anchor (true), or in Slack, linked to it. */
+  anchored: z.boolean(),
+  /** An ended conversation of the thing still stands (the thing has had its run): no new one starts. */
+  once: z.boolean(),
+});
+export type CommandEntity = z.infer<typeof CommandEntity>;
 
 /** A thing a command's text names: its anchor, how people read it, and the origin it starts with. */
 export interface NamedEntity {
@@ -22,60 +53,50 @@ export interface NamedEntity {
   readonly origin?: ExecutionOrigin;
 }
 
-/** What a `slash_command` trigger's text names, if anything (the workflow's alarms for incidents). */
-export function commandEntity(
-  trigger: Extract<Trigger, { type: 'slash_command' }>,
-  registration: Pick<WorkflowRegistration, 'triggers'>,
-): CommandEntity | undefined {
-  if (trigger.issues !== undefined) return { kind: 'github_issue', repository: trigger.issues };
-  if (trigger.incidents !== true) return undefined;
-  const names: string[] = [];
-  const prefixes: string[] = [];
-  for (const t of registration.triggers) {
-    if (t.type !== 'alert' || t.source !== 'cloudwatch') continue;
-    names.push(...(t.names ?? []));
-    prefixes.push(...(t.namePrefixes ?? []));
-  }
-  return { kind: 'incident', alarms: { names, prefixes } };
-}
-
 /** The thing a command's text names, or undefined when it names none. */
 export function entityNamedBy(entity: CommandEntity, text: string): NamedEntity | undefined {
-  switch (entity.kind) {
+  for (const name of entity.names) {
+    const named = namedBy(name, text.trim());
+    if (named !== undefined) return named;
+  }
+  return undefined;
+}
+
+/** What `text` (trimmed) names by one way of naming. */
+function namedBy(name: EntityName, text: string): NamedEntity | undefined {
+  switch (name.anchor) {
     case 'github_issue': {
-      const number = issueNumberIn(text, entity.repository);
+      const number = issueNumberIn(text, name.repository);
       if (number === undefined) return undefined;
-      const trimmed = text.trim();
       return {
-        anchor: { kind: 'github_issue', repository: entity.repository, number },
-        label: `${entity.repository}#${number}`,
+        anchor: { kind: 'github_issue', repository: name.repository, number },
+        label: `${name.repository}#${number}`,
         origin: {
           kind: 'github',
-          repository: entity.repository,
+          repository: name.repository,
           number,
-          url: trimmed.startsWith('http') ? trimmed : '',
+          url: text.startsWith('http') ? text : '',
         },
       };
     }
-    case 'incident': {
-      const anchor = incidentNamedBy(text, entity.alarms);
-      if (anchor === undefined) return undefined;
-      return { anchor, label: anchor.kind === 'alarm_name' ? anchor.name : anchor.incidentKey };
+    case 'alarm_name': {
+      const named =
+        name.names.includes(text) || name.prefixes.some((p) => text.startsWith(p) && !/\s/.test(text));
+      return named ? { anchor: { kind: 'alarm_name', name: text }, label: text } : undefined;
+    }
+    case 'alert': {
+      const incidentKey = pagerDutyIncidentIn(text);
+      if (incidentKey === undefined) return undefined;
+      return { anchor: { kind: 'alert', source: 'pagerduty', incidentKey }, label: incidentKey };
     }
   }
-}
-
-/** Why a command whose text names no such thing is refused; undefined: it runs, naming nothing. */
-export function unnamedRefusal(entity: CommandEntity): string | undefined {
-  // An issue command is the issue's run; an incident command may describe one in free words.
-  return entity.kind === 'github_issue' ? `names no issue of ${entity.repository}` : undefined;
 }
 
 /**
  * The issue a command's text names in `repository`: `42`, `#42`, or the issue's URL (any host:
  * github.com or a GitHub Enterprise Server); undefined when it names none of that repository.
  */
-export function issueNumberIn(text: string, repository: string): number | undefined {
+function issueNumberIn(text: string, repository: string): number | undefined {
   const trimmed = text.trim();
   const bare = /^#?(\d{1,9})$/.exec(trimmed);
   if (bare) return Number(bare[1]);
@@ -84,26 +105,12 @@ export function issueNumberIn(text: string, repository: string): number | undefi
   return undefined;
 }
 
-/**
- * The incident a command's text names: a PagerDuty incident id (`PF9KMXH`, or its
- * `https://<account>.pagerduty.com/incidents/<id>` URL), or one of `alarms` (names, or names
- * with one of `alarms.prefixes`); undefined for a free description such as `checkout latency`.
- */
-export function incidentNamedBy(
-  text: string,
-  alarms: { readonly names: readonly string[]; readonly prefixes: readonly string[] },
-): Extract<Anchor, { kind: 'alarm_name' | 'alert' }> | undefined {
-  const trimmed = text.trim();
-  if (
-    alarms.names.includes(trimmed) ||
-    alarms.prefixes.some((p) => trimmed.startsWith(p) && !/\s/.test(trimmed))
-  )
-    return { kind: 'alarm_name', name: trimmed };
-  const url = /^https:\/\/[\w-]+\.pagerduty\.com\/incidents\/([A-Z0-9]{5,20})\/?$/.exec(trimmed);
-  if (url?.[1]) return { kind: 'alert', source: 'pagerduty', incidentKey: url[1] };
+/** The PagerDuty incident id a text names (`PF9KMXH`, or its URL); undefined for a free description. */
+function pagerDutyIncidentIn(text: string): string | undefined {
+  const url = /^https:\/\/[\w-]+\.pagerduty\.com\/incidents\/([A-Z0-9]{5,20})\/?$/.exec(text);
+  if (url?.[1]) return url[1];
   // PagerDuty ids are upper-case letters and digits; a one-word description is neither all
   // upper case nor carries a digit, so it is not mistaken for one.
-  if (/^[A-Z0-9]{5,20}$/.test(trimmed) && /\d/.test(trimmed))
-    return { kind: 'alert', source: 'pagerduty', incidentKey: trimmed };
+  if (/^[A-Z0-9]{5,20}$/.test(text) && /\d/.test(text)) return text;
   return undefined;
 }

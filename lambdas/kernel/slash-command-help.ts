@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { issueNumberIn } from './command-entities.ts';
+import { CommandEntity, entityNamedBy } from './command-entities.ts';
 import type { Trigger } from './workflows.ts';
 
 /**
@@ -14,8 +14,8 @@ export const SlashCommandUsage = z.object({
   command: z.string().startsWith('/'),
   description: z.string().min(1).optional(),
   usageHint: z.string().min(1).optional(),
-  /** The command names an issue of this repository (`owner/name`) by URL or number. */
-  issues: z.string().min(1).optional(),
+  /** The kind of thing the command names (its trigger's `names`). */
+  names: CommandEntity.optional(),
 });
 export type SlashCommandUsage = z.infer<typeof SlashCommandUsage>;
 
@@ -27,17 +27,17 @@ export function usageOfTrigger(trigger: Extract<Trigger, { type: 'slash_command'
     command: trigger.command,
     ...(trigger.description === undefined ? {} : { description: trigger.description }),
     ...(trigger.usageHint === undefined ? {} : { usageHint: trigger.usageHint }),
-    ...(trigger.issues === undefined ? {} : { issues: trigger.issues }),
+    ...(trigger.names === undefined ? {} : { names: trigger.names }),
   };
 }
 
-/** Words that ask for help instead of naming an idea, an incident or an issue. */
+/** Words that ask for help instead of naming something. */
 const HELP_WORDS = new Set(['help', '-h', '--help', '?', 'usage']);
 
 /** What a command's text asks for: to run, or an answer the person gets instead (and why). */
 export type CommandReading =
   | { type: 'run' }
-  | { type: 'answer'; reason: 'help' | 'missing_argument' | 'unknown_subcommand' | 'no_issue'; text: string };
+  | { type: 'answer'; reason: 'help' | 'missing_argument' | 'unknown_subcommand' | 'unnamed'; text: string };
 
 /** A command's help in Slack mrkdwn: what it does, its usage line, and its `help` subcommand. */
 export function commandHelp(usage: SlashCommandUsage): string {
@@ -45,17 +45,16 @@ export function commandHelp(usage: SlashCommandUsage): string {
   return [
     `*${usage.command}*${usage.description ? `: ${escapeControl(usage.description)}` : ''}`,
     `Usage: ${line}`,
-    ...(usage.issues
-      ? [`The issue is one of ${usage.issues}: its number (\`42\`, \`#42\`) or its URL.`]
-      : []),
+    ...(usage.names?.help ? [usage.names.help] : []),
     `\`${usage.command} help\` shows this help.`,
   ].join('\n');
 }
 
 /**
  * Reads a command's text before anything starts: `help` (and `-h`, `--help`, `?`), an empty
- * text, a leading option (`--list`: these commands have none), and for an issue command a text
- * that names no issue of its repository, each get the command's help instead of a run.
+ * text, a leading option (`--list`: these commands have none), and a text that names none of the
+ * things a command must name (an issue command's issue), each get the command's help instead of
+ * a run.
  */
 export function readCommandText(usage: SlashCommandUsage, text: string): CommandReading {
   const trimmed = text.trim();
@@ -76,11 +75,12 @@ export function readCommandText(usage: SlashCommandUsage, text: string): Command
       text: `${usage.command} has no option \`${option}\`.\n${help}`,
     };
   }
-  if (usage.issues !== undefined && issueNumberIn(trimmed, usage.issues) === undefined) {
+  const names = usage.names;
+  if (names?.refusal !== undefined && entityNamedBy(names, trimmed) === undefined) {
     return {
       type: 'answer',
-      reason: 'no_issue',
-      text: `\`${escapeControl(excerpt(trimmed))}\` names no issue of ${usage.issues}.\n${help}`,
+      reason: 'unnamed',
+      text: `\`${escapeControl(excerpt(trimmed))}\` ${names.refusal}.\n${help}`,
     };
   }
   return { type: 'run' };

@@ -1,7 +1,6 @@
 import * as z from 'zod';
+import { CommandEntity, GithubRepository } from './command-entities.ts';
 import { SenderType } from './model.ts';
-
-const GithubRepository = z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'expected owner/name');
 
 /**
  * How a conversation of a workflow begins. The stack writes one registration per workflow
@@ -20,19 +19,12 @@ export const Trigger = z.discriminatedUnion('type', [
     description: z.string().min(1).max(2000).optional(),
     usageHint: z.string().min(1).max(1000).optional(),
     /**
-     * The command names an issue of this repository (`owner/name`) by URL or number, and the
-     * conversation is that issue's: the same one its `github_issue_labeled` trigger starts, so
-     * an issue has one conversation whichever way it began; a text naming no issue is refused
-     * (route-command.ts).
+     * The kind of thing the command names, as its workflow declares it (kernel/command-entities.ts):
+     * the conversation is then that thing's, whichever way it began (its own event, such as an
+     * issue's label or an incident's alert, reaches the same one), and a repeat of the command
+     * is answered with where it runs instead of starting a second (route-command.ts).
      */
-    issues: GithubRepository.optional(),
-    /**
-     * The command may name an incident (a PagerDuty incident id, or an alarm of the workflow's
-     * `alert` triggers): one whose conversation still runs is not started twice, the command is
-     * answered with where it runs; a free description starts a conversation of its own
-     * (route-command.ts).
-     */
-    incidents: z.boolean().optional(),
+    names: CommandEntity.optional(),
   }),
   /**
    * A top-level message that mentions the bot, in a channel no `channel_message` trigger owns.

@@ -1,11 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type {
-  ContentBlockParam,
-  MessageCreateParamsNonStreaming,
-  MessageParam,
-  ToolResultBlockParam,
-} from '@anthropic-ai/sdk/resources/messages';
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import * as z from 'zod';
+import type { ModelReply, UsageCounts } from '../../statemachines/demo/reply.ts';
 
 /**
  * The Anthropic Messages API's wire format, as far as the local model servers speak it:
@@ -13,38 +9,8 @@ import * as z from 'zod';
  * body. `@anthropic-ai/sdk` reads replies only when they are `content-type: application/json`.
  */
 
-export type ReplyBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown };
-
-interface UsageCounts {
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_input_tokens: number;
-  cache_creation_input_tokens: number;
-}
-
-export type ModelReply =
-  | {
-      kind: 'message';
-      content: ReplyBlock[];
-      stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'refusal';
-      usage?: Partial<UsageCounts>;
-    }
-  /** An HTTP error with the API's error body (`{type:'error', error:{type, message}}`). */
-  | {
-      kind: 'error';
-      status: number;
-      errorType: string;
-      message: string;
-      shouldRetry?: boolean;
-      /** Sent as `retry-after` (seconds), in place of the short `retry-after-ms` of scripted failures. */
-      retryAfterSeconds?: number;
-    }
-  /** Anything else, byte for byte (a malformed answer). */
-  | { kind: 'raw'; status: number; contentType: string; body: string };
-
-export type MessageReply = Extract<ModelReply, { kind: 'message' }>;
+export type { ModelReply } from '../../statemachines/demo/reply.ts';
+export { systemText } from '../../statemachines/demo/reply.ts';
 
 /** The API's error type for an HTTP status. */
 export function errorTypeFor(status: number): string {
@@ -130,22 +96,4 @@ function invalidRequest(message: string): ModelReply {
 export function isMessagesCall(req: IncomingMessage): boolean {
   const path = (req.url ?? '').split('?')[0] ?? '';
   return req.method === 'POST' && path.endsWith('/v1/messages');
-}
-
-export function blocksOf(message: MessageParam | undefined): ContentBlockParam[] {
-  if (!message) return [];
-  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-}
-
-/** A tool result's content as text. */
-export function toolResultText(result: ToolResultBlockParam): string {
-  if (typeof result.content === 'string') return result.content;
-  return (result.content ?? []).flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
-}
-
-/** The system prompt as text. */
-export function systemText(request: MessageCreateParamsNonStreaming): string {
-  const system = request.system;
-  if (system === undefined) return '';
-  return typeof system === 'string' ? system : system.map((block) => block.text).join('\n');
 }

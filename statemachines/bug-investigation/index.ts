@@ -16,6 +16,7 @@ import { BUG_INVESTIGATION } from './workflow.ts';
  */
 export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugInvestigationSettings>({
   name: 'bug_investigation',
+  demoAgents: async () => (await import('./demo.ts')).BUG_DEMO_AGENTS,
   answerKinds: BUG_ANSWER_KINDS,
   settings: { key: 'bugInvestigation', schema: BugInvestigationSettings },
   channels: {

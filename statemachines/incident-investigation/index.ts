@@ -23,6 +23,7 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
   IncidentInvestigationSettings
 >({
   name: 'incident_investigation',
+  demoAgents: async () => (await import('./demo.ts')).INCIDENT_DEMO_AGENTS,
   answerKinds: INCIDENT_ANSWER_KINDS,
   settings: {
     key: 'incidentInvestigation',

@@ -19,7 +19,16 @@ export function incidentTriggers(config: KernelConfig, settings: IncidentInvesti
       description:
         'Investigate an incident: hypotheses tested against telemetry, a cited conclusion, approved fixes',
       usageHint: '<description, alarm name or PagerDuty incident id>',
-      incidents: true,
+      // An incident named by one of its alarms or its PagerDuty id: a running one is not
+      // started twice, and one that was closed may come back; a free description starts its own.
+      names: {
+        names: [
+          { anchor: 'alarm_name', names: alarms, prefixes },
+          { anchor: 'alert', source: 'pagerduty' },
+        ],
+        anchored: false,
+        once: false,
+      },
     },
     ...(alarms.length + prefixes.length > 0
       ? [

@@ -20,6 +20,7 @@ import { ISSUE_PIPELINE } from './workflow.ts';
  */
 export const ISSUE_PIPELINE_MODULE = defineWorkflowModule<IssueFunctionId, IssuePipelineSettings>({
   name: 'issue_pipeline',
+  demoAgents: async () => (await import('./demo.ts')).ISSUE_DEMO_AGENTS,
   answerKinds: ISSUE_PIPELINE_ANSWER_KINDS,
   settings: { key: 'issuePipeline', schema: IssuePipelineSettings },
   channels: {

@@ -57,7 +57,15 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
             command: '/fix',
             description: `Run the issue pipeline on an issue of ${settings.repository}: triage to pull request`,
             usageHint: '<issue URL or number>',
-            issues: settings.repository,
+            // An issue is the pipeline's whole work: it has one run, started on the issue itself,
+            // the same conversation its label starts.
+            names: {
+              names: [{ anchor: 'github_issue', repository: settings.repository }],
+              refusal: `names no issue of ${settings.repository}`,
+              help: `The issue is one of ${settings.repository}: its number (\`42\`, \`#42\`) or its URL.`,
+              anchored: true,
+              once: true,
+            },
           },
         ],
   ownerRole: 'requester',

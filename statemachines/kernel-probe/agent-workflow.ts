@@ -8,7 +8,8 @@ import { defineWorkflow } from '../workflow-module.ts';
 import type { ProbeFunctionId } from './functions.ts';
 
 /**
- * `kernel_probe_agent`: the probe's agent, asked with its slash command (`/probe <question>`).
+ * `kernel_probe_agent`: the probe's agent, asked with its slash command (`/probe <question>`),
+ * which may name an issue of the probe's repository (each such issue is asked about once).
  * It opens a thread in the channel the command came from, runs one agent turn on the question,
  * posts the answer there with feedback buttons, and ends; an answer it cannot give fails the
  * conversation. For the sandbox tests, as the probe is.
@@ -21,6 +22,17 @@ export const KERNEL_PROBE_AGENT = defineWorkflow<ProbeFunctionId, KernelProbeSet
       command: settings.command,
       description: "Ask the probe's agent a question",
       usageHint: '<question>',
+      // A question may name an issue of the probe's repository: each issue is asked about once,
+      // and a question naming none is asked as it is.
+      ...(settings.repository === undefined
+        ? {}
+        : {
+            names: {
+              names: [{ anchor: 'github_issue' as const, repository: settings.repository }],
+              anchored: false,
+              once: true,
+            },
+          }),
     },
   ],
   ownerRole: 'reporter',

@@ -13,6 +13,7 @@ export const REQUIREMENTS_INTERVIEW_MODULE = defineWorkflowModule<
   RequirementsInterviewSettings
 >({
   name: 'requirements_interview',
+  demoAgents: async () => (await import('./demo.ts')).REQUIREMENTS_DEMO_AGENTS,
   answerKinds: REQUIREMENTS_ANSWER_KINDS,
   settings: { key: 'requirementsInterview', schema: RequirementsInterviewSettings },
   roles: ['requester', 'participant'],

@@ -3,7 +3,7 @@ import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import { PRD_SECTIONS } from '../../lambdas/workflows/requirements-interview/profiles/prd-writer.ts';
 import { CLARIFIER_SYSTEM_PROMPT } from '../../lambdas/workflows/requirements-interview/profiles/requirements-clarifier.ts';
 import { DEMO_LABEL } from '../../local/model/demo-model.ts';
-import { DEMO_QUESTIONS } from '../../local/model/demo-requirements.ts';
+import { DEMO_QUESTIONS } from '../../statemachines/requirements-interview/demo.ts';
 import { clarifierInput, drained, MemoryTranscripts, turnDeps, useDemoModel } from './support.ts';
 
 /**

@@ -13,6 +13,8 @@ import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investig
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { createDemoModelHandler } from '../../local/model/demo-model.ts';
 import { readBody } from '../../local/read-body.ts';
+import { BUG_DEMO_AGENTS } from '../../statemachines/bug-investigation/demo.ts';
+import { REQUIREMENTS_DEMO_AGENTS } from '../../statemachines/requirements-interview/demo.ts';
 import { type ModelReply, type ScriptStep, startScriptedModel } from '../support/scripted-model.ts';
 
 /** Fakes and builders shared by the agent tests. */
@@ -190,13 +192,17 @@ export function heldReply(reply: ModelReply): { step: ScriptStep; release: () =>
 
 /**
  * The offline demo model on its own server for the file's tests, mounted under a prefix as the
- * sandbox mounts it. Returns its base URL once the server is up.
+ * sandbox mounts it, playing the agents these tests run (the bug investigation's and the
+ * requirements interview's, as their modules declare them). Returns its base URL once the
+ * server is up.
  */
 export function useDemoModel(): () => string {
   let server: Server | undefined;
   let baseUrl = '';
   beforeAll(async () => {
-    const handle = createDemoModelHandler();
+    const handle = createDemoModelHandler(
+      [BUG_DEMO_AGENTS, REQUIREMENTS_DEMO_AGENTS].map((agents) => ({ demoAgents: async () => agents })),
+    );
     const listening = createServer((req, res) => {
       void readBody(req).then((body) => handle(req, res, body));
     });

@@ -279,7 +279,14 @@ describe('function environment', () => {
               'Investigate an incident: hypotheses tested against telemetry, a cited conclusion, approved fixes',
             usageHint: '<description, alarm name or PagerDuty incident id>',
             // A repeated /investigate of a running incident answers with its thread.
-            incidents: true,
+            names: {
+              names: [
+                { anchor: 'alarm_name', names: [], prefixes: [] },
+                { anchor: 'alert', source: 'pagerduty' },
+              ],
+              anchored: false,
+              once: false,
+            },
           },
         ],
         ownerRole: 'responder',

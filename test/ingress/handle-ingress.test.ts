@@ -666,7 +666,17 @@ describe('logging', () => {
 describe('slash command help at the door', () => {
   const usage = [
     { command: '/prd', description: 'Start a requirements interview', usageHint: '<product idea>' },
-    { command: '/fix', usageHint: '<issue URL or number>', issues: 'acme/shop' },
+    {
+      command: '/fix',
+      usageHint: '<issue URL or number>',
+      names: {
+        names: [{ anchor: 'github_issue' as const, repository: 'acme/shop' }],
+        refusal: 'names no issue of acme/shop',
+        help: 'The issue is one of acme/shop: its number (`42`, `#42`) or its URL.',
+        anchored: true,
+        once: true,
+      },
+    },
   ];
 
   it('answers `/prd help` ephemerally with its usage and enqueues nothing', async () => {

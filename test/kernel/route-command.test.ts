@@ -1,6 +1,6 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { incidentNamedBy } from '../../lambdas/kernel/command-entities.ts';
+import { entityNamedBy } from '../../lambdas/kernel/command-entities.ts';
 import type { InboxAlert, InboxSlashCommand } from '../../lambdas/kernel/inbox.ts';
 import { routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
@@ -12,7 +12,18 @@ const INCIDENTS: WorkflowRegistration = {
   workflow: 'incident_investigation',
   stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:Incidents',
   triggers: [
-    { type: 'slash_command', command: '/investigate', incidents: true },
+    {
+      type: 'slash_command',
+      command: '/investigate',
+      names: {
+        names: [
+          { anchor: 'alarm_name', names: ['checkout-5xx'], prefixes: ['prod-'] },
+          { anchor: 'alert', source: 'pagerduty' },
+        ],
+        anchored: false,
+        once: false,
+      },
+    },
     { type: 'alert', source: 'cloudwatch', names: ['checkout-5xx'], namePrefixes: ['prod-'] },
     { type: 'alert', source: 'pagerduty', names: ['PF9KMXH'] },
   ],
@@ -25,7 +36,17 @@ const FIXES: WorkflowRegistration = {
   workflow: 'fixes',
   stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:Fixes',
   triggers: [
-    { type: 'slash_command', command: '/fix', issues: 'acme/webshop' },
+    {
+      type: 'slash_command',
+      command: '/fix',
+      names: {
+        names: [{ anchor: 'github_issue', repository: 'acme/webshop' }],
+        refusal: 'names no issue of acme/webshop',
+        help: 'The issue is one of acme/webshop: its number (`42`, `#42`) or its URL.',
+        anchored: true,
+        once: true,
+      },
+    },
     { type: 'github_issue_labeled', repository: 'acme/webshop', label: 'agent' },
   ],
   ownerRole: 'requester',
@@ -167,16 +188,21 @@ describe('/investigate naming an incident', () => {
   });
 
   it('tells an incident name from a description', () => {
-    const alarms = { names: ['checkout-5xx'], prefixes: ['prod-'] };
-    expect(incidentNamedBy('checkout-5xx', alarms)).toEqual({ kind: 'alarm_name', name: 'checkout-5xx' });
-    expect(incidentNamedBy(' PF9KMXH ', alarms)).toEqual({
+    const command = INCIDENTS.triggers[0];
+    const entity = command?.type === 'slash_command' ? command.names : undefined;
+    if (entity === undefined) throw new Error('the incident command names incidents');
+    const anchor = (text: string) => entityNamedBy(entity, text)?.anchor;
+    expect(anchor('checkout-5xx')).toEqual({ kind: 'alarm_name', name: 'checkout-5xx' });
+    expect(anchor('prod-db-cpu')).toEqual({ kind: 'alarm_name', name: 'prod-db-cpu' });
+    expect(anchor(' PF9KMXH ')).toEqual({ kind: 'alert', source: 'pagerduty', incidentKey: 'PF9KMXH' });
+    expect(anchor('https://acme.pagerduty.com/incidents/PF9KMXH')).toEqual({
       kind: 'alert',
       source: 'pagerduty',
       incidentKey: 'PF9KMXH',
     });
-    expect(incidentNamedBy('checkout', alarms)).toBeUndefined();
-    expect(incidentNamedBy('CHECKOUT', alarms)).toBeUndefined();
-    expect(incidentNamedBy('prod- is slow', alarms)).toBeUndefined();
+    expect(anchor('checkout')).toBeUndefined();
+    expect(anchor('CHECKOUT')).toBeUndefined();
+    expect(anchor('prod- is slow')).toBeUndefined();
   });
 });
 
@@ -222,7 +248,7 @@ describe('/fix naming an issue', () => {
 
     expect(outcome).toMatchObject({
       type: 'ignored',
-      reason: expect.stringContaining('no_issue'),
+      reason: expect.stringContaining('unnamed'),
     });
     expect(f.executions.starts).toEqual([]);
   });

@@ -14,7 +14,13 @@ const FIX: SlashCommandUsage = {
   command: '/fix',
   description: 'Run the issue pipeline on an issue of acme/shop: triage to pull request',
   usageHint: '<issue URL or number>',
-  issues: 'acme/shop',
+  names: {
+    names: [{ anchor: 'github_issue', repository: 'acme/shop' }],
+    refusal: 'names no issue of acme/shop',
+    help: 'The issue is one of acme/shop: its number (`42`, `#42`) or its URL.',
+    anchored: true,
+    once: true,
+  },
 };
 
 describe('slash command help', () => {
@@ -73,7 +79,7 @@ describe('slash command help', () => {
   it('answers an issue command whose text names no issue of its repository', () => {
     expect(readCommandText(FIX, 'https://github.com/other/repo/issues/4')).toMatchObject({
       type: 'answer',
-      reason: 'no_issue',
+      reason: 'unnamed',
       text: expect.stringMatching(
         /^`https:\/\/github.com\/other\/repo\/issues\/4` names no issue of acme\/shop\./,
       ),

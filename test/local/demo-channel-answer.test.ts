@@ -4,7 +4,7 @@ import { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigatio
 import { ISSUE_PIPELINE_PROFILES } from '../../lambdas/workflows/issue-pipeline/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { demoReply } from '../../local/model/demo-model.ts';
-import { DEMO_LABEL } from '../../local/model/demo-text.ts';
+import { DEMO_LABEL } from '../../statemachines/demo/text.ts';
 
 describe("the demo model's answer in a channel conversation", () => {
   it('tells people it has no real model, without naming the internal agents', () => {

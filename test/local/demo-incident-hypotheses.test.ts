@@ -4,8 +4,8 @@ import { personLine } from '../../lambdas/kernel/people-text.ts';
 import { HypothesesResult } from '../../lambdas/workflows/incident-investigation/contract.ts';
 import { TelemetryConfig } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import { serviceMap } from '../../lambdas/workflows/incident-investigation/telemetry/context-tools.ts';
-import { DEMO_INCIDENT_AGENTS } from '../../local/model/demo-incident.ts';
 import { DEMO_TELEMETRY_CONFIG } from '../../local/telemetry/demo-services.ts';
+import { INCIDENT_DEMO_AGENTS } from '../../statemachines/incident-investigation/demo.ts';
 
 /**
  * The offline demo hypothesizer over the demo services' real service map: whatever service an
@@ -42,8 +42,8 @@ async function hypothesesFor(said: string) {
       },
     ],
   };
-  const reply = DEMO_INCIDENT_AGENTS.incident_hypothesizer(request);
-  if (reply.kind !== 'message') throw new Error('the demo model answered with an error');
+  const reply = INCIDENT_DEMO_AGENTS.incident_hypothesizer?.play(request);
+  if (reply?.kind !== 'message') throw new Error('the demo model answered with an error');
   const call = reply.content.find((b) => b.type === 'tool_use');
   return HypothesesResult.parse(call?.type === 'tool_use' ? call.input : undefined).hypotheses;
 }

@@ -2,10 +2,10 @@ import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resource
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import { promptLines } from '../../local/model/demo-text.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { slackRetryPacing } from '../../local/sandbox-pacing.ts';
 import type { ManualClock } from '../../local/stepfunctions/clock.ts';
+import { promptLines } from '../../statemachines/demo/text.ts';
 import { buildMemoOption } from '../support/build-memo.ts';
 import { until } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';

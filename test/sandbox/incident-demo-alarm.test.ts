@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_LABEL } from '../../local/model/demo-text.ts';
 import { EVENTBRIDGE_PATH } from '../../local/sandbox-options.ts';
 import {
   DEMO_INCIDENT_ALARM_PREFIXES,
   DEMO_INCIDENT_SETTINGS,
 } from '../../local/telemetry/demo-incident-settings.ts';
+import { DEMO_LABEL } from '../../statemachines/demo/text.ts';
 import { alarmStateChange } from '../ingress/webhooks.ts';
 import { finished, INCIDENTS, threadOf, useIncidentHarness } from './incident-harness.ts';
 

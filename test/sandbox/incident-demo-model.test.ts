@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_LABEL } from '../../local/model/demo-text.ts';
 import {
   DEMO_INCIDENT_ALARM_PREFIXES,
   DEMO_INCIDENT_SETTINGS,
 } from '../../local/telemetry/demo-incident-settings.ts';
+import { DEMO_LABEL } from '../../statemachines/demo/text.ts';
 import {
   APPROVER,
   finished,

@@ -24,10 +24,15 @@ let sandbox: Sandbox;
 let model: Awaited<ReturnType<typeof startScriptedModel>>;
 
 beforeAll(async () => {
-  model = await startScriptedModel({ steps: [submit({ answer: 'Forty-two, by the fixture.' })] });
+  model = await startScriptedModel({
+    steps: [submit({ answer: 'Forty-two, by the fixture.' }), submit({ answer: 'Issue 7 is a question.' })],
+  });
   sandbox = await workerSandbox({
     modules: [KERNEL_PROBE_MODULE],
-    config: { channels: { probe: CHANNEL }, kernelProbe: { command: '/ask-probe' } },
+    config: {
+      channels: { probe: CHANNEL },
+      kernelProbe: { command: '/ask-probe', repository: 'acme/probe' },
+    },
     env: { ANTHROPIC_BASE_URL: model.baseUrl, ANTHROPIC_API_KEY: 'test-key', MODEL_MAX_RETRIES: '0' },
     logLevel: 'SILENT',
   });
@@ -113,5 +118,33 @@ describe("the probe's agent", () => {
       (list) => list.some((e) => e.text.includes('thumbs up on this probe answer')),
       'the acknowledgement naming the answer kind as the probe declares it',
     );
+  });
+
+  it('takes a question naming an issue of its repository once, as its command declares: a repeat is answered that the issue had its run', async () => {
+    const ask = (text: string, triggerId: string) =>
+      driver.slash({ command: '/ask-probe', text, channel: CHANNEL, user: ASKER, triggerId });
+    const before = sandbox.stepFunctions.listExecutions().map((e) => e.name);
+    expect((await ask('7', 'trigger-probe-agent-2')).status).toBe(200);
+    const started = await eventually(
+      async () => sandbox.stepFunctions.listExecutions().filter((e) => !before.includes(e.name)),
+      (list) => list.length === 1,
+      'the question about issue 7 started',
+    );
+    const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
+    await eventually(
+      () => store.getConversation(started[0]?.name ?? '', { consistent: true }),
+      (c) => c?.status === 'resolved',
+      'the question about issue 7 answered',
+    );
+
+    expect((await ask('#7', 'trigger-probe-agent-3')).status).toBe(200);
+    const notice = await eventually(
+      async () => (await driver.messages(CHANNEL)).find((m) => m.bot && m.text.includes('acme/probe#7')),
+      (m) => m !== undefined,
+      'the answer to the repeated question',
+    );
+    expect(notice?.text).toContain('acme/probe#7 already had its run (resolved); it is not started again.');
+    expect(sandbox.stepFunctions.listExecutions()).toHaveLength(before.length + 1);
+    expect(model.requests).toHaveLength(2);
   });
 });

@@ -1,7 +1,7 @@
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bugWorkBranch } from '../../lambdas/workflows/bug-investigation/fix/work-branch.ts';
-import { promptLines } from '../../local/model/demo-text.ts';
+import { promptLines } from '../../statemachines/demo/text.ts';
 import {
   type BugHarness,
   CHANNELS,

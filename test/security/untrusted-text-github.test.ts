@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promptLines } from '../../local/model/demo-text.ts';
+import { promptLines } from '../../statemachines/demo/text.ts';
 import {
   type IssueHarness,
   pipelineIdFor,

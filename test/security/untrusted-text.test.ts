@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PEOPLE_TEXT_RULES } from '../../lambdas/kernel/people-text.ts';
-import { promptLines } from '../../local/model/demo-text.ts';
+import { promptLines } from '../../statemachines/demo/text.ts';
 import {
   type BugHarness,
   bugIdFor,

@@ -8,15 +8,14 @@ import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
 import { noteActivity } from '../../local/activity.ts';
 import { keepIdleConnections } from '../../local/http-server.ts';
 import {
-  blocksOf,
   errorTypeFor,
   isMessagesCall,
-  type MessageReply,
   type ModelReply,
   parseMessagesRequest,
   sendReply,
 } from '../../local/model/messages-wire.ts';
 import { readBody } from '../../local/read-body.ts';
+import { blocksOf, type MessageReply } from '../../statemachines/demo/reply.ts';
 
 /**
  * A scripted fake of the Anthropic Messages API for tests: each `POST /v1/messages` gets the
@@ -27,7 +26,8 @@ import { readBody } from '../../local/read-body.ts';
  */
 
 export type { ModelReply } from '../../local/model/messages-wire.ts';
-export { systemText, toolResultText } from '../../local/model/messages-wire.ts';
+export { systemText } from '../../local/model/messages-wire.ts';
+export { toolResultText } from '../../statemachines/demo/reply.ts';
 
 export interface RecordedModelRequest {
   /** 0-based position among the requests this server received. */

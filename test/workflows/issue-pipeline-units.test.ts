@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildResults } from '../../lambdas/builds/contract.ts';
-import { issueNumberIn } from '../../lambdas/kernel/command-entities.ts';
+import { entityNamedBy } from '../../lambdas/kernel/command-entities.ts';
 import { acceptedAnswers } from '../../lambdas/workflows/issue-pipeline/answers.ts';
 import { judgeBuild, needsBase } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
 import { commitMessage } from '../../lambdas/workflows/issue-pipeline/committer.ts';
@@ -311,6 +311,11 @@ describe('the build judged by its own status too', () => {
 
 describe('the pipeline around the agents', () => {
   it('finds the issue a /fix names: a number, #number, or its URL in the repository', () => {
+    const issueNumberIn = (text: string, repository: string) => {
+      const issue = { names: [{ anchor: 'github_issue' as const, repository }], anchored: true, once: true };
+      const anchor = entityNamedBy(issue, text)?.anchor;
+      return anchor?.kind === 'github_issue' ? anchor.number : undefined;
+    };
     expect(issueNumberIn('42', 'o/r')).toBe(42);
     expect(issueNumberIn(' #42 ', 'o/r')).toBe(42);
     expect(issueNumberIn('https://github.com/O/R/issues/42', 'o/r')).toBe(42);

@@ -1,15 +1,17 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { CODE_TOOL_NAMES } from '../../lambdas/tools/code/tools.ts';
-import { busiestFile, call, findStaleValue, searchPattern, toolRounds, unnumbered } from './demo-fix.ts';
-import { DEMO_LABEL, excerpt, userTexts } from './demo-text.ts';
-import type { MessageReply } from './messages-wire.ts';
+import { ISSUE_PIPELINE_PROFILES } from '../../lambdas/workflows/issue-pipeline/profiles/index.ts';
+import { type DemoAgents, playing } from '../demo/agents.ts';
+import { busiestFile, call, findStaleValue, searchPattern, toolRounds, unnumbered } from '../demo/code.ts';
+import type { MessageReply } from '../demo/reply.ts';
+import { DEMO_LABEL, excerpt, userTexts } from '../demo/text.ts';
 
 /**
- * The offline demo model playing the issue pipeline's agents. No AI, a few rules:
+ * The issue pipeline's agents as the offline demo model plays them (the module's `demoAgents`). No AI, a few rules:
  *
  * - Triage: proceeds, as a small bug fix of simple complexity.
  * - Analyst: `search_code` for the issue's words, `read_file` of the busiest file outside
- *   tests, and a brief citing the suspicious line demo-fix.ts knows (a value adjusted and then
+ *   tests, and a brief citing the suspicious line the demo knows (statemachines/demo/code.ts) (a value adjusted and then
  *   not used); with none, a brief saying so.
  * - Writer: reads the file the brief cites, writes the one-line fix as a diff and submits the
  *   change; finding nothing it knows how to fix, it asks people.
@@ -18,6 +20,17 @@ import type { MessageReply } from './messages-wire.ts';
  *
  * Everything it writes starts with `[offline demo model]`.
  */
+
+export const ISSUE_DEMO_AGENTS: DemoAgents = playing(ISSUE_PIPELINE_PROFILES, {
+  issue_triage: demoTriage,
+  issue_analyst: demoAnalyst,
+  issue_writer: demoWriter,
+  issue_reviewer: demoReviewer,
+  issue_triage_answer: demoAnswer,
+  issue_analyst_answer: demoAnswer,
+  issue_writer_answer: demoAnswer,
+  issue_reviewer_answer: demoAnswer,
+});
 
 const submitAs = (tool: string, input: Record<string, unknown>) => call(tool, input);
 const prompt = (request: MessageCreateParamsNonStreaming) => userTexts(request).join('\n');

@@ -1,7 +1,7 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
-import { blocksOf } from './messages-wire.ts';
+import { blocksOf } from './reply.ts';
 
-/** What the offline demo model's agents (demo-model.ts, demo-requirements.ts) share. */
+/** What the offline demo model's agents (each workflow's `demoAgents`) share: their label and how they read a prompt. */
 
 /** Starts everything the demo model writes, so nobody takes it for a real model's work. */
 export const DEMO_LABEL = '[offline demo model]';

@@ -1,5 +1,6 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
+import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import {
   PrdWriterResult as PrdSchema,
   type PrdWriterResult,
@@ -9,11 +10,13 @@ import {
   type ClarifierResult,
   DEFAULT_CONFIDENCE_THRESHOLD,
 } from '../../lambdas/workflows/requirements-interview/profiles/requirements-clarifier.ts';
-import { DEMO_LABEL, excerpt, labelled, type PromptLine, promptLines, userTexts } from './demo-text.ts';
-import { blocksOf } from './messages-wire.ts';
+import { type DemoAgents, playing, submitResult } from '../demo/agents.ts';
+import { blocksOf } from '../demo/reply.ts';
+import { DEMO_LABEL, excerpt, labelled, type PromptLine, promptLines, userTexts } from '../demo/text.ts';
 
 /**
- * The offline demo model's requirements interview: the three agents' results from
+ * The requirements interview's agents as the offline demo model plays them (the module's
+ * `demoAgents`): the three agents' results from
  * fixed rules over what the request holds, the whole interview (the agents resume one session).
  * Everything it writes starts with the demo label.
  *
@@ -24,6 +27,12 @@ import { blocksOf } from './messages-wire.ts';
  * - PRD writer: every section of the PRD, from the idea and the answers.
  * - Analyst: findings, each tied to a PRD section, from the PRD submitted earlier in the session.
  */
+
+export const REQUIREMENTS_DEMO_AGENTS: DemoAgents = playing(REQUIREMENTS_INTERVIEW_PROFILES, {
+  requirements_clarifier: (request) => submitResult(demoClarification(request)),
+  prd_writer: (request) => submitResult(demoPrd(request)),
+  requirements_analyst: (request) => submitResult(demoAnalysis(request)),
+});
 
 /** The clarifier's confidence after the requester's `answers`. */
 export function demoConfidence(answers: number): number {

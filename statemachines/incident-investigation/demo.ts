@@ -6,12 +6,15 @@ import type {
   RemediationPlanResult,
   TriageResult,
 } from '../../lambdas/workflows/incident-investigation/contract.ts';
-import { currentTurn, errorsOf, evidenceId, mainService, serviceMap } from './demo-incident-reading.ts';
-import { DEMO_LABEL, excerpt, labelled, promptLines } from './demo-text.ts';
-import type { MessageReply } from './messages-wire.ts';
+import { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigation/profiles/index.ts';
+import { type DemoAgents, playing } from '../demo/agents.ts';
+import type { MessageReply } from '../demo/reply.ts';
+import { DEMO_LABEL, excerpt, labelled, promptLines } from '../demo/text.ts';
+import { currentTurn, errorsOf, evidenceId, mainService, serviceMap } from './demo-reading.ts';
 
 /**
- * The offline demo model's incident investigation: no AI, fixed rules over what the
+ * The incident investigation's agents as the offline demo model plays them (the module's
+ * `demoAgents`): no AI, fixed rules over what the
  * real data tools return, labelled in everything it writes. It calls the telemetry tools and
  * cites the evidence ids their results give, so the whole path (tools, evidence ledger, the
  * rules in code, the tree, the conclusion, the plan) runs offline.
@@ -306,10 +309,10 @@ const remediate: Reply = (request) => {
 };
 
 /** The incident investigation's agents, by profile name. */
-export const DEMO_INCIDENT_AGENTS = {
+export const INCIDENT_DEMO_AGENTS: DemoAgents = playing(INCIDENT_PROFILES, {
   incident_triager: triage,
   incident_hypothesizer: hypothesize,
   incident_investigator: investigate,
   incident_concluder: conclude,
   incident_remediator: remediate,
-} as const;
+});

@@ -2,11 +2,11 @@ import type {
   MessageCreateParamsNonStreaming,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import { promptLines } from './demo-text.ts';
-import { blocksOf, toolResultText } from './messages-wire.ts';
+import { blocksOf, toolResultText } from '../demo/reply.ts';
+import { promptLines } from '../demo/text.ts';
 
 /**
- * What the offline demo model's incident agents read of a request (demo-incident.ts): the
+ * What the offline demo model's incident agents read of a request (demo.ts): the
  * current turn's prompt and tool results, the service map the triage fetched, the service people
  * and alerts named, evidence ids and the error patterns of a log query.
  */
