@@ -10,7 +10,12 @@ import type { SlackMessageEvent } from './types.ts';
 export type MessageListener = (event: SlackMessageEvent) => void | Promise<void>;
 
 /** Where a message sits: what its lanes are made of. */
-type Placed = Pick<SlackMessageEvent, 'channel' | 'ts' | 'thread_ts' | 'subtype'>;
+interface Placed {
+  channel: string;
+  ts: string;
+  thread_ts?: string | undefined;
+  subtype?: string | undefined;
+}
 
 /**
  * The lanes an event is delivered in order on: its thread (a root's own ts for a top-level
