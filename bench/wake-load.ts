@@ -358,7 +358,10 @@ await h.sandbox.idle();
 // --- The breakdown -----------------------------------------------------------------------------
 
 const STAGES = [
-  ['slack -> ingress', 'post -> ingress receipt (receivedAt): the fake Slack delivers events one at a time'],
+  [
+    'slack -> ingress',
+    "post -> ingress receipt (receivedAt): the fake Slack delivers a thread's events in order, threads side by side",
+  ],
   ['ingress -> queue', "receipt -> the ingress sends to the inbox queue (SendMessage's start)"],
   ['queue', 'sent -> received by a Router poller (the sandbox runs 2, as Lambda instances)'],
   [

@@ -112,8 +112,9 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
       if ('error' in parsed) return sendJson(res, 400, parsed);
       try {
         const { ts } = workspace.postAsUser(parsed);
-        // Answer once the ingress has accepted the event, so callers can rely on it being queued.
-        await workspace.settled();
+        // Answer once the ingress has accepted the event, so callers can rely on it being queued
+        // (other threads' deliveries go on beside it).
+        await workspace.settled({ channel: parsed.channel, ts });
         return sendJson(res, 200, { ts });
       } catch (error) {
         return sendJson(res, 400, { error: (error as Error).message });

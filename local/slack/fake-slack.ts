@@ -1,8 +1,8 @@
 /**
  * An in-memory Slack workspace: channels, users, the bot, and every message posted by users
  * (`postAsUser`) or by the bot through the Web API (`api.ts`). Each new message is announced
- * to `onMessage` subscribers, in Slack order, so the sandbox can turn it into a signed Events
- * API request, the bot's own posts included.
+ * to `onMessage` subscribers, in order within its thread, so the sandbox can turn it into a
+ * signed Events API request, the bot's own posts included.
  */
 
 import { SlackApiError } from './errors.ts';
@@ -69,17 +69,28 @@ export class FakeSlack {
   }
 
   /**
-   * Subscribes to every new message. Events are delivered one at a time in the order the
-   * messages were posted; a subscriber's promise is awaited before the next event goes out.
-   * Returns the unsubscribe function.
+   * Subscribes to every new message. Events are delivered in the order posted within a thread
+   * (within a channel for top-level posts), each after its thread's root, and side by side
+   * across threads, as Slack's Events API delivers them; a subscriber's promise is awaited
+   * before the next event of the same thread goes out. Returns the unsubscribe function.
    */
   onMessage(listener: MessageListener): () => void {
     return this.delivery.subscribe(listener);
   }
 
-  /** Resolves once every event so far has been delivered to the subscribers. */
-  settled(): Promise<void> {
-    return this.delivery.settled();
+  /**
+   * Resolves once every event so far has been delivered to the subscribers; given a message,
+   * once it and the events before it in its thread (its channel, for a top-level post) have.
+   */
+  settled(message?: { channel: string; ts: string }): Promise<void> {
+    if (message === undefined) return this.delivery.settled();
+    const { channel, ts, thread_ts, broadcast } = this.find(this.channelId(message.channel), message.ts);
+    return this.delivery.settled({
+      channel,
+      ts,
+      thread_ts,
+      ...(broadcast ? { subtype: 'thread_broadcast' } : {}),
+    });
   }
 
   /** A user posts in a channel or thread. Unknown user ids join the workspace on first post. */

@@ -14,6 +14,8 @@ import { until } from '../support/eventually.ts';
 /**
  * Channel answers under the daily ceiling with reservations: each call's worst case is held on
  * the day's counter before it runs, so answers racing in many channels cannot overrun it.
+ * Without a ceiling nothing is held: no call waits on the day's counter, and each call's real
+ * cost is added after it, as agent turns' calls do.
  */
 
 const MODEL = 'claude-answer';
@@ -61,14 +63,46 @@ function heldModel(open: () => boolean = () => true, fail = false): ModelClient 
   };
 }
 
-const spending = (day: DynamoDailySpend, ceilingUsd: number) => ({
-  limits: AgentLimits.parse({ maxDailyCostUsd: ceilingUsd }),
+const spending = (day: DynamoDailySpend, ceilingUsd: number | undefined, now = NOON) => ({
+  limits: AgentLimits.parse(ceilingUsd === undefined ? {} : { maxDailyCostUsd: ceilingUsd }),
   dailySpend: day,
   reservations: day,
   prices: { [MODEL]: PRICE },
-  clock: { now: () => NOON },
+  clock: { now: () => now },
   logger: silentLogger,
 });
+
+/**
+ * The day's counter, telling `log` of each update it is sent (`reserve`, `adjust`, `add`), with
+ * the model's calls logged beside them (`call`): the order a call and its updates happened in.
+ */
+function loggedCounter(day: DynamoDailySpend, log: string[]): DynamoDailySpend {
+  return Object.assign(Object.create(day) as DynamoDailySpend, {
+    reserve: (...args: Parameters<DynamoDailySpend['reserve']>) => {
+      log.push('reserve');
+      return day.reserve(...args);
+    },
+    adjust: (...args: Parameters<DynamoDailySpend['adjust']>) => {
+      log.push('adjust');
+      return day.adjust(...args);
+    },
+    add: (...args: Parameters<DynamoDailySpend['add']>) => {
+      log.push('add');
+      return day.add(...args);
+    },
+  });
+}
+
+/** `heldModel`, logging each call in `log` as it starts. */
+function loggedModel(log: string[], fail = false): ModelClient {
+  const inner = heldModel(undefined, fail);
+  return {
+    createMessage(params, options) {
+      log.push('call');
+      return inner.createMessage(params, options);
+    },
+  };
+}
 
 describe('channel answers with reservations', () => {
   it('let twenty racing answers spend at most the ceiling plus one worst case; the others are refused with its words', async () => {
@@ -110,5 +144,49 @@ describe('channel answers with reservations', () => {
     await expect(model.createMessage(REQUEST)).rejects.toThrow(ModelCallError);
 
     expect(await day.spentOn('2015-11-23')).toBe(before);
+  });
+});
+
+describe('the day held only under a ceiling', () => {
+  const DAY = '2015-11-24';
+  const NEXT_NOON = new Date(`${DAY}T12:00:00Z`);
+
+  it("reserves each call's worst case before it runs under a ceiling, and settles it to the real cost after", async () => {
+    const counter = new DynamoDailySpend({ client: db.client, tableName: db.tableName });
+    const log: string[] = [];
+    const before = await counter.spentOn(DAY);
+    const model = pricedModel(loggedModel(log), spending(loggedCounter(counter, log), 100, NEXT_NOON));
+
+    await model.createMessage(REQUEST);
+
+    expect(log).toEqual(['reserve', 'call', 'adjust']);
+    expect(await counter.spentOn(DAY)).toBe(before + 9_000);
+  });
+
+  it("makes no call wait on the day's counter without a ceiling: the real cost is added after the call", async () => {
+    const counter = new DynamoDailySpend({ client: db.client, tableName: db.tableName });
+    const log: string[] = [];
+    const before = await counter.spentOn(DAY);
+    const model = pricedModel(loggedModel(log), spending(loggedCounter(counter, log), undefined, NEXT_NOON));
+
+    await model.createMessage(REQUEST);
+
+    expect(log).toEqual(['call', 'add']);
+    expect(await counter.spentOn(DAY)).toBe(before + 9_000);
+  });
+
+  it('adds nothing to the day for a call that failed without a ceiling', async () => {
+    const counter = new DynamoDailySpend({ client: db.client, tableName: db.tableName });
+    const log: string[] = [];
+    const before = await counter.spentOn(DAY);
+    const model = pricedModel(
+      loggedModel(log, true),
+      spending(loggedCounter(counter, log), undefined, NEXT_NOON),
+    );
+
+    await expect(model.createMessage(REQUEST)).rejects.toThrow(ModelCallError);
+
+    expect(log).toEqual(['call']);
+    expect(await counter.spentOn(DAY)).toBe(before);
   });
 });

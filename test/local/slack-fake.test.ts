@@ -199,7 +199,7 @@ describe('fake Slack Web API through the real @slack/web-api WebClient', () => {
     expect(events).toHaveLength(2);
   });
 
-  it('delivers events one at a time in posting order even to a slow subscriber', async () => {
+  it("delivers a channel's events one at a time in posting order even to a slow subscriber", async () => {
     const delivered: string[] = [];
     let release: () => void = () => undefined;
     const slowFirst = new Promise<void>((resolve) => {

@@ -19,9 +19,10 @@ export interface ChannelSpending {
   /** The platform's spend per UTC day, shared with every agent turn. */
   dailySpend: DailySpendStore;
   /**
-   * The same counter, for reservations: with it each call's worst case is held before the
-   * call (atomically, against the ceiling) and settled after, so concurrent answers cannot
-   * overrun the ceiling. @default - the counter is read before, and added to after
+   * The same counter, for reservations: with it and a daily ceiling each call's worst case is
+   * held before the call (atomically, against the ceiling) and settled after, so concurrent
+   * answers cannot overrun the ceiling. Without a ceiling nothing is held: each call's real
+   * cost is added after it. @default - the counter is read before, and added to after
    */
   reservations?: DailyReservations;
   /** Price by the model id a request names; a model without one costs nothing in the counter. */
@@ -60,10 +61,15 @@ export async function dailyBudgetSpent(spending: ChannelSpending | undefined): P
 /**
  * `model`, with each reply's cost (its usage at the price of the model the request named)
  * added to the day's counter. The add is bookkeeping, as in an agent turn: a failed add is
- * logged, and the answer it paid for is still given.
+ * logged, and the answer it paid for is still given. Under a daily ceiling, with reservations,
+ * each call is held on the day's counter before it runs; without a ceiling no call waits on
+ * that counter, one item every call of the platform shares, as agent turns' calls do not
+ * (lambdas/agents/call-budget.ts).
  */
 export function pricedModel(model: ModelClient, spending: ChannelSpending): ModelClient {
-  if (spending.reservations) return reservedModel(model, spending, spending.reservations);
+  const ceiling = spending.limits.maxDailyCostUsd;
+  if (spending.reservations && ceiling !== undefined)
+    return reservedModel(model, spending, spending.reservations, microUsd(ceiling));
   return {
     async createMessage(params, options) {
       const reply = await model.createMessage(params, options);
@@ -84,32 +90,36 @@ export function pricedModel(model: ModelClient, spending: ChannelSpending): Mode
 }
 
 /**
- * `model`, with each call's worst case reserved on the day's counter before it runs and
- * settled to its real cost after (given back when it fails). A refused reservation throws
- * `DailyBudgetSpentError` with the ceiling's words: no model call was made.
+ * `model`, with each call's worst case reserved on the day's counter, against the daily
+ * ceiling, before it runs, and settled to its real cost after (given back when it fails). A
+ * refused reservation throws `DailyBudgetSpentError` with the ceiling's words: no model call
+ * was made.
  */
-function reservedModel(model: ModelClient, spending: ChannelSpending, day: DailyReservations): ModelClient {
-  const ceiling = spending.limits.maxDailyCostUsd;
+function reservedModel(
+  model: ModelClient,
+  spending: ChannelSpending,
+  day: DailyReservations,
+  ceilingMicroUsd: number,
+): ModelClient {
   return {
     async createMessage(params, options) {
       const price = spending.prices[params.model];
       const worst = worstCaseOf(params, price).microUsd;
       const today = utcDay(spending.clock.now());
-      const held = ceiling !== undefined || worst > 0;
-      if (held && !(await day.reserve(today, worst, ceiling === undefined ? undefined : microUsd(ceiling)))) {
+      if (!(await day.reserve(today, worst, ceilingMicroUsd))) {
         throw new DailyBudgetSpentError(
           dailyCeilingReached(Number.MAX_SAFE_INTEGER, spending.limits, today) ??
             'the daily ceiling is reached',
         );
       }
       const settle = (delta: number) =>
-        held && delta !== 0
-          ? day
+        delta === 0
+          ? Promise.resolve()
+          : day
               .adjust(today, delta)
               .catch((error: unknown) =>
                 spending.logger.warn('could not settle a daily spend reservation', { error, day: today }),
-              )
-          : Promise.resolve();
+              );
       let reply: Awaited<ReturnType<ModelClient['createMessage']>>;
       try {
         reply = await model.createMessage(params, options);
