@@ -214,6 +214,6 @@ describe('the issue_pipeline definition', () => {
       '"type":"github_issue_labeled","repository":"demo/webshop","label":"agent"',
     );
     expect(registrations).toContain('"command":"/fix"');
-    expect(registrations).toContain('"issues":"demo/webshop"');
+    expect(registrations).toContain('"names":[{"anchor":"github_issue","repository":"demo/webshop"}]');
   });
 });
