@@ -242,10 +242,14 @@ async function runTurn<Result, Output>(
     }
     try {
       stats.modelCalls += 1;
-      const delta = await spending.record(usageOf(message), reserved.hold);
-      await deps
-        .ledger(conversationId, delta)
-        .catch((error: unknown) => log.warn('could not add token usage to the ledger', { error }));
+      // The day's counter and the conversation's ledger are separate items: written side by side.
+      const { delta, recorded } = spending.record(usageOf(message), reserved.hold);
+      await Promise.all([
+        recorded,
+        deps
+          .ledger(conversationId, delta)
+          .catch((error: unknown) => log.warn('could not add token usage to the ledger', { error })),
+      ]);
       reply = readReply(message);
     } catch (error) {
       return failedCall(error);
@@ -280,8 +284,12 @@ async function runTurn<Result, Output>(
       // Stopped while the model answered: the answer is dropped, and the workflow closes.
       if (await stopped(deps)) return unfinished({ kind: 'out_of_budget', reason: STOPPED_REASON, progress });
       log.info('turn submitted its result', { ...stats });
-      await recordEnd(false);
-      return end(profile.output(accepted.result, sessionId));
+      // The streak's record and the transcript are separate items: written side by side.
+      const [, output] = await Promise.all([
+        recordEnd(false),
+        end(profile.output(accepted.result, sessionId)),
+      ]);
+      return output;
     }
 
     const results: ContentBlockParam[] = [];

@@ -100,26 +100,31 @@ export class TurnSpending {
   }
 
   /**
-   * Counts one model call and returns its ledger delta (tokens and estimated cost). The
-   * day's counter is added to here, as bookkeeping: a failed add is logged, not thrown.
+   * Counts one model call: its ledger delta (tokens and estimated cost) at once, for the
+   * conversation's ledger to be written beside `recorded`, which adds the cost to the day's
+   * counter (or settles the call's reservation into it). Without a reservation the day's add is
+   * bookkeeping: a failure is logged, and `recorded` resolves all the same.
    */
-  async record(usage: CallUsage, hold?: Hold): Promise<Partial<Ledger>> {
+  record(usage: CallUsage, hold?: Hold): { delta: Partial<Ledger>; recorded: Promise<void> } {
     const cost = this.deps.price ? costOfCall(usage, this.deps.price) : 0;
     const tokens = (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
     this.tokens += tokens;
     this.costMicroUsd += cost;
+    const delta = { ...usage, ...(cost > 0 ? { costMicroUsd: cost } : {}) };
     if (hold && this.budget) {
       // The reservation becomes the real cost, on the day's counter and the conversation's.
-      await this.budget.settle(hold, { tokens, microUsd: cost });
-    } else if (cost > 0 && this.deps.dailySpend) {
+      return { delta, recorded: this.budget.settle(hold, { tokens, microUsd: cost }) };
+    }
+    if (cost > 0 && this.deps.dailySpend) {
       const today = utcDay(this.deps.clock.now());
-      await this.deps.dailySpend
+      const recorded = this.deps.dailySpend
         .add(today, cost)
         .catch((error: unknown) =>
           (this.deps.logger ?? silentLogger).warn('could not add to the daily spend', { error, today }),
         );
+      return { delta, recorded };
     }
-    return { ...usage, ...(cost > 0 ? { costMicroUsd: cost } : {}) };
+    return { delta, recorded: Promise.resolve() };
   }
 
   /** Why no further model call may run, in words for people; undefined when it may. */

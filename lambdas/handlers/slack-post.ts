@@ -77,9 +77,9 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
       const deps = kernelDeps();
       const slack = await slackPoster();
       // A timeline whose turn ended without closing it closes before the workflow says more.
-      await closeLeftOpenTimeline(input.conversationId, logger);
+      const read = await closeLeftOpenTimeline(input.conversationId, logger);
       // A turn is one message in its thread: a post there takes the place of its closed timeline.
-      const timeline = await timelineReplacedBy(input.conversationId, input, logger);
+      const timeline = await timelineReplacedBy(input.conversationId, input, logger, read);
       const posted = await postOrKeep(timeline ? { ...input, timeline: timeline.summary } : input, {
         store: deps.store,
         posts: postLedger(),

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DrainedMessage } from '../kernel/drained-message.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { closeOpenTimeline, openTurnProgress } from '../progress/open-turn-progress.ts';
-import type { ProgressLogger } from '../progress/ports.ts';
+import type { ProgressLogger, TimelineAsRead } from '../progress/ports.ts';
 import { removeReplacedTimeline, timelineSummary, timelineToReplace } from '../progress/replaced-timeline.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
 import type { TurnProgress, TurnProgressDeps } from '../progress/turn-progress.ts';
@@ -27,8 +27,11 @@ function progressDeps(logger: ProgressLogger): Promise<TurnProgressDeps> {
 }
 
 /** Closes a timeline its turn left open, before the workflow's next post (docs/live-progress.md). */
-export function closeLeftOpenTimeline(conversationId: string, logger: ProgressLogger): Promise<void> {
-  if (!liveProgressEnabled()) return Promise.resolve();
+export function closeLeftOpenTimeline(
+  conversationId: string,
+  logger: ProgressLogger,
+): Promise<TimelineAsRead | undefined> {
+  if (!liveProgressEnabled()) return Promise.resolve(undefined);
   return closeOpenTimeline(conversationId, {
     progress: () => progressDeps(logger),
     logger,
@@ -46,11 +49,13 @@ export async function timelineReplacedBy(
   conversationId: string,
   where: { channel: string; threadTs?: string | undefined },
   logger: ProgressLogger,
+  /** The timeline as `closeLeftOpenTimeline` read and left it: not read again. */
+  read?: TimelineAsRead,
 ): Promise<{ summary: string; remove(postTs: string): Promise<void> } | undefined> {
   if (!liveProgressEnabled()) return undefined;
   try {
     const deps = await progressDeps(logger);
-    const record = await timelineToReplace(conversationId, where, deps.store);
+    const record = await timelineToReplace(conversationId, where, deps.store, read);
     return (
       record && {
         summary: timelineSummary(record),

@@ -1,6 +1,6 @@
 import type { DrainedMessage } from '../kernel/drained-message.ts';
 import type { Conversation } from '../kernel/model.ts';
-import type { ProgressLogger } from './ports.ts';
+import type { ProgressLogger, TimelineAsRead } from './ports.ts';
 import { isClaim } from './shared-record.ts';
 import { progressTarget } from './target.ts';
 import type { TimelinePlan } from './timeline.ts';
@@ -69,7 +69,8 @@ export const UNFINISHED_TURN = 'the turn ended without finishing';
  * (it failed after its retries, or its function died), or the conversation was closed while a
  * round's timeline was open, and the workflow now says something else in Slack. The timeline
  * gets its closing line (who closed the conversation, when it was closed) and loses its Stop
- * button. Never throws.
+ * button. Never throws. When it read the timeline and left it as it was, it gives back what it
+ * read, so the post that follows need not read it again (`timelineToReplace`).
  */
 export async function closeOpenTimeline(
   conversationId: string,
@@ -79,12 +80,12 @@ export async function closeOpenTimeline(
     /** The conversation's close, if one was requested: by its owner. @default - none known */
     conversation?: (id: string) => Promise<Pick<Conversation, 'closeRequested' | 'ownerId'> | undefined>;
   },
-): Promise<void> {
+): Promise<TimelineAsRead | undefined> {
   try {
     const built = await deps.progress();
     const record = await built.store.load(conversationId);
     // A claim is a round's message being posted, not a message yet: nothing to close.
-    if (!record?.open || isClaim(record)) return;
+    if (!record?.open || isClaim(record)) return { record };
     const progress = new TurnProgress(
       {
         conversationId,

@@ -74,6 +74,11 @@ export interface ProgressRecord {
   revision?: number;
 }
 
+/** A conversation's timeline as read, none (`undefined`) included. */
+export interface TimelineAsRead {
+  readonly record: ProgressRecord | undefined;
+}
+
 export interface ProgressStore {
   load(conversationId: string): Promise<ProgressRecord | undefined>;
   save(conversationId: string, record: ProgressRecord): Promise<void>;

@@ -1,5 +1,11 @@
 import { refusalOf } from './open-message.ts';
-import type { ProgressLogger, ProgressRecord, ProgressSlack, ProgressStore } from './ports.ts';
+import type {
+  ProgressLogger,
+  ProgressRecord,
+  ProgressSlack,
+  ProgressStore,
+  TimelineAsRead,
+} from './ports.ts';
 import { isClaim } from './shared-record.ts';
 import { escapeText, STATUS_EMOJI, type TimelineTask, withMentions } from './timeline.ts';
 
@@ -27,8 +33,10 @@ export async function timelineToReplace(
   conversationId: string,
   where: { channel: string; threadTs?: string | undefined },
   store: Pick<ProgressStore, 'load'>,
+  /** The timeline as just read, unchanged since (`closeOpenTimeline`): not read again. */
+  read?: TimelineAsRead,
 ): Promise<ProgressRecord | undefined> {
-  const record = await store.load(conversationId);
+  const record = read ? read.record : await store.load(conversationId);
   if (!record || record.open || isClaim(record)) return undefined;
   if (record.replacedBy !== undefined || record.closing === undefined) return undefined;
   return record.channel === where.channel && record.threadTs === where.threadTs ? record : undefined;

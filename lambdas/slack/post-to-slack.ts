@@ -73,7 +73,11 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
     ];
     message.blocks = [...words, approvalBlock(input.approval, nonce)];
   }
-  const conversation = await deps.store.getConversation(input.conversationId);
+  // Two reads of separate items, side by side: the conversation, and an earlier attempt's record.
+  const [conversation, recorded] = await Promise.all([
+    deps.store.getConversation(input.conversationId),
+    key ? deps.posts.find(input.conversationId, key) : undefined,
+  ]);
   if (!conversation) throw new ConversationNotFoundError(input.conversationId);
   if (input.withCost) appendCost(message, conversation.ledger);
   // Opened before the post, so a press right after it finds its approval open (not stale);
@@ -89,7 +93,6 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
       ...(input.approval.deliverAsMessage === true ? { deliverAsMessage: true } : {}),
     });
   }
-  const recorded = key ? await deps.posts.find(input.conversationId, key) : undefined;
   const output = recorded ?? (await postOnce(input, message, deps));
   if (input.anchor) {
     await deps.store.linkThread({

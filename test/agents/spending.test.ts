@@ -84,6 +84,43 @@ describe('the cost of agent turns', () => {
     expect(days.days.get('2015-11-23')).toBe(first + second);
   });
 
+  it("writes a call's cost to the day's counter and to the ledger side by side", async () => {
+    const server = await scripted([
+      withUsage(submit(validFindings), { input_tokens: 500, output_tokens: 50 }),
+    ]);
+    // Each write takes a turn of the event loop: side by side, both start before either ends.
+    const writes: string[] = [];
+    const aTurnOfTheLoop = () => new Promise((resolve) => setImmediate(resolve));
+    const days = memoryDays();
+
+    const output = await runAgentTurn(
+      turnInput(),
+      turnDeps(server.baseUrl, {
+        ledger: async () => {
+          writes.push('ledger started');
+          await aTurnOfTheLoop();
+          writes.push('ledger written');
+        },
+        price: PRICE,
+        dailySpend: {
+          ...days.store,
+          add: async (date, cost) => {
+            writes.push('day started');
+            await aTurnOfTheLoop();
+            await days.store.add(date, cost);
+            writes.push('day written');
+          },
+        },
+        clock: { now: () => NOON },
+      }),
+    );
+
+    expect(output.action).toBe('post_findings');
+    expect(writes.slice(0, 2).sort()).toEqual(['day started', 'ledger started']);
+    expect(writes.slice(2).sort()).toEqual(['day written', 'ledger written']);
+    expect(days.days.get('2015-11-23')).toBe(500 * 1 + 50 * 10);
+  });
+
   it('stops before the next call once the turn spent the rest of the money budget', async () => {
     const server = await scripted([
       withUsage(history(), { input_tokens: 0, output_tokens: 10_000 }),

@@ -85,6 +85,18 @@ describe('a post in the thread of a closed timeline', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('takes the timeline as just read when given, without reading it again', async () => {
+    await turnWithTimeline();
+    const read = { record: store.records.get('conv-1') };
+    const unread = { load: () => Promise.reject(new Error('read again')) };
+    const record = await timelineToReplace('conv-1', { channel: 'C_BUGS', threadTs }, unread, read);
+    expect(record?.ts).toBe(read.record?.ts);
+    // Nothing read (no timeline): nothing to replace, and still no read.
+    expect(
+      await timelineToReplace('conv-1', { channel: 'C_BUGS', threadTs }, unread, { record: undefined }),
+    ).toBeUndefined();
+  });
+
   it('counts a message already gone as deleted (a retried post)', async () => {
     await turnWithTimeline();
     const record = (await timelineToReplace(

@@ -456,8 +456,10 @@ describe('a timeline its turn left open', () => {
     await turn.finish({ kind: 'continues' });
     expect(store.records.get('conv-1')?.open).toBe(true);
 
-    await closeOpenTimeline('conv-1', { progress: async () => deps(), logger: deps().logger });
+    const read = await closeOpenTimeline('conv-1', { progress: async () => deps(), logger: deps().logger });
 
+    // It changed the record: nothing read is handed on, the next reader reads it again.
+    expect(read).toBeUndefined();
     expect(fakeStreams(slack)[0]?.state).toBe('completed');
     const shown = JSON.stringify(botReplies()[0]?.blocks);
     expect(shown).toContain(`Stopped after 1 step: ${UNFINISHED_TURN}`);
@@ -492,8 +494,11 @@ describe('a timeline its turn left open', () => {
     turn.toolStarted(search);
     await turn.finish({ kind: 'done' });
     const calls = slack.apiCalls().length;
-    await closeOpenTimeline('conv-1', { progress: async () => deps(), logger: deps().logger });
+    const read = await closeOpenTimeline('conv-1', { progress: async () => deps(), logger: deps().logger });
     expect(slack.apiCalls().length).toBe(calls);
+    // Left as it was: what it read is handed on, the closed record itself.
+    expect(read?.record).toEqual(store.records.get('conv-1'));
+    expect(read?.record?.open).toBe(false);
   });
 });
 

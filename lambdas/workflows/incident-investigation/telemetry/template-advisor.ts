@@ -90,7 +90,8 @@ export function modelTemplateReview(options: ModelTemplateAdvisorOptions): Templ
         throw error;
       }
       const usage = usageOf(reply);
-      await options.ledger(conversationId, await spending.record(usage, reserved.hold));
+      const { delta, recorded } = spending.record(usage, reserved.hold);
+      await Promise.all([recorded, options.ledger(conversationId, delta)]);
       const text = reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
       return {
         text,
