@@ -1,13 +1,10 @@
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import type {
-  BugAction,
-  BugTurnOutput,
-  BugTurnState,
-} from '../../lambdas/workflows/bug-investigation/contract.ts';
+import type { BugAction, BugTurnState } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { describeDuration } from '../kernel.ts';
-import { resultSlot } from '../result-paths.ts';
-import type { PostedMessage } from '../slack-post.ts';
+import { BUG_STATE, type TurnContext } from './bug-state.ts';
+
+export type { TurnContext } from './bug-state.ts';
 
 /**
  * `bug_investigation`: a top-level message in the bug-reports channel starts an
@@ -109,22 +106,15 @@ export function reporterSilenceNote(waitSeconds: number): string {
 }
 
 /** The last turn's output (`result`, see above). */
-export const TURN_RESULT = resultSlot<BugTurnOutput>('$.result');
+export const TURN_RESULT = BUG_STATE.slot('result');
 /** The findings post, whose thread developers answer in (`threads.summary`). */
-export const SUMMARY_POST = resultSlot<PostedMessage>('$.threads.summary');
+export const SUMMARY_POST = BUG_STATE.slot('threads').slot('summary');
 /** The last escalation post (`threads.escalation`). */
-export const ESCALATION_POST = resultSlot<PostedMessage>('$.threads.escalation');
+export const ESCALATION_POST = BUG_STATE.slot('threads').slot('escalation');
 
 /** A Choice condition: the last turn's action is `action`. */
 export function actionIs(action: BugAction): sfn.Condition {
   return sfn.Condition.stringEquals(TURN_RESULT.at('action'), action);
-}
-
-/** What the next agent turn is told (`$.turnContext`). */
-export interface TurnContext {
-  readonly state: BugTurnState;
-  readonly notes: readonly string[];
-  readonly followUp: boolean;
 }
 
 /** A turn context in `state`, with no notes and no follow-up unless given. */
@@ -139,7 +129,7 @@ export function turnContext(
 export function awaitingPass(scope: Construct, stateName: string, context: TurnContext): sfn.Pass {
   return sfn.Pass.jsonPath(scope, stateName, {
     result: sfn.Result.fromObject(context),
-    resultPath: '$.turnContext',
+    resultPath: BUG_STATE.at('turnContext'),
   });
 }
 
