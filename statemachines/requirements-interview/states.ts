@@ -1,6 +1,5 @@
 import { describeDuration } from '../kernel.ts';
-import { resultSlot } from '../result-paths.ts';
-import type { PostedMessage } from '../slack-post.ts';
+import { REQUIREMENTS_STATE } from './requirements-state.ts';
 
 /**
  * `requirements_interview`: `/prd <idea>` opens a thread where the clarification
@@ -23,7 +22,7 @@ import type { PostedMessage } from '../slack-post.ts';
  * ISO time the recording state was entered).
  */
 /** The post that opened the interview's thread (`thread` above). */
-export const THREAD_POST = resultSlot<PostedMessage>('$.thread');
+export const THREAD_POST = REQUIREMENTS_STATE.slot('thread');
 
 export const REQUIREMENTS_INTERVIEW_STATES = {
   prepare: 'Prepare interview',
