@@ -7,6 +7,7 @@ import type { handler as ApprovalWaitHandler } from '../lambdas/handlers/approva
 import type { ApprovalWaitResult } from '../lambdas/kernel/approval-wait.ts';
 import { ApprovalRequest } from '../lambdas/kernel/approvals.ts';
 import { addTransientRetry, catchFailure, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
+import { KERNEL_STATE } from './kernel-state.ts';
 import { type ResultSlot, resultSlot } from './result-paths.ts';
 import { type PostedMessage, slackPost } from './slack-post.ts';
 import { type TaskInputOf, taskPayload } from './task-payload.ts';
@@ -147,7 +148,7 @@ export function approvalWait(scope: Construct, id: string, props: ApprovalWaitPr
     integrationPattern: sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
     payload: taskPayload<TaskInputOf<typeof ApprovalWaitHandler>>({
       step: 'park',
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
       kind: approval.kind,
       nonce: sfn.JsonPath.stringAt(onTheWay.at('approvalNonce')),
       taskToken: sfn.JsonPath.taskToken,
@@ -164,7 +165,7 @@ export function approvalWait(scope: Construct, id: string, props: ApprovalWaitPr
     lambdaFunction: props.approvalWaitFn,
     payload: taskPayload<TaskInputOf<typeof ApprovalWaitHandler>>({
       step: 'expire',
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
       kind: approval.kind,
       nonce: sfn.JsonPath.stringAt(onTheWay.at('approvalNonce')),
     }),

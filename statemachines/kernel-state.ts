@@ -32,6 +32,12 @@ export type KernelState = ExecutionInput & {
   readonly failure?: CaughtError;
   /** `closeOut`'s look at the last drain: whether a person's message was left unhandled. */
   readonly unhandled?: { readonly any: boolean };
+  /** `continueAsNew`'s start of the fresh execution, and its error when the start or its record failed. */
+  readonly handover?: { readonly executionArn: string };
+  readonly handoverFailure?: CaughtError;
+  /** `tellFailure`'s post, kept for the execution history, and its error when it could not be told. */
+  readonly failureNotice?: unknown;
+  readonly failureNoticeError?: CaughtError;
 };
 
 /** The paths into the kernel's state. */

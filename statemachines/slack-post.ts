@@ -8,6 +8,7 @@ import { ApprovalRequest } from '../lambdas/kernel/approvals.ts';
 import { SlackUnavailableError } from '../lambdas/slack/errors.ts';
 import { errorName } from './error-names.ts';
 import { addTransientRetry, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
+import { KERNEL_STATE } from './kernel-state.ts';
 import { payloadSelector } from './result-paths.ts';
 import { type TaskInputOf, type TaskResultOf, taskPayload } from './task-payload.ts';
 
@@ -130,9 +131,9 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
     props.idempotencyKey === undefined
       ? sfn.JsonPath.format(
           '{}:{}:{}',
-          sfn.JsonPath.stringAt('$.conversationId'),
+          sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
           stateName,
-          sfn.JsonPath.stringAt('$.turn'),
+          sfn.JsonPath.stringAt(KERNEL_STATE.at('turn')),
         )
       : props.idempotencyKey;
   const resultPath = props.resultPath ?? sfn.JsonPath.DISCARD;
@@ -140,7 +141,7 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
     stateName,
     lambdaFunction: props.slackPostFn,
     payload: taskPayload<TaskInputOf<SlackPostHandler>>({
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
       channel: props.channel,
       ...(props.threadTs === undefined ? {} : { threadTs: props.threadTs }),
       ...(props.text === undefined ? {} : { text: props.text }),

@@ -5,7 +5,7 @@ import type { handler as CommitterHandler } from '../../lambdas/workflows/issue-
 import type { handler as HandOffHandler } from '../../lambdas/workflows/issue-pipeline/handlers/hand-off.ts';
 import type { handler as ProgressHandler } from '../../lambdas/workflows/issue-pipeline/handlers/progress.ts';
 import type { handler as StartHandler } from '../../lambdas/workflows/issue-pipeline/handlers/start.ts';
-import type { CaughtError, KernelState } from '../kernel-state.ts';
+import type { KernelState } from '../kernel-state.ts';
 import { stateOf } from '../result-paths.ts';
 import type { TaskResultOf } from '../task-payload.ts';
 
@@ -26,9 +26,6 @@ export type IssueState = KernelState & {
   /** The approval of the change before it is committed. */
   readonly approval?: ApprovalWaitResult;
   readonly commit?: TaskResultOf<typeof CommitterHandler>;
-  /** Where the failure was told, kept for the execution history. */
-  readonly failureNotice?: unknown;
-  readonly failureNoticeError?: CaughtError;
 };
 
 export const ISSUE_STATE = stateOf<IssueState>();
