@@ -34,10 +34,10 @@ export interface SlackPostProps {
   readonly stateName?: string;
   /** The SlackPost function. */
   readonly slackPostFn: IFunction;
-  /** Channel id: a literal, or `JsonPath.stringAt('$.channel')`. */
+  /** Channel id: a literal, or a JSONPath (`JsonPath.stringAt(KERNEL_STATE.at('channel'))`). */
   readonly channel: string;
   /**
-   * Thread to reply in: a literal ts or `JsonPath.stringAt('$.threadTs')`.
+   * Thread to reply in: a literal ts or a JSONPath (`JsonPath.stringAt(KERNEL_STATE.at('threadTs'))`).
    * @default - a new top-level message
    */
   readonly threadTs?: string;
@@ -49,7 +49,7 @@ export interface SlackPostProps {
   readonly text?: string;
   /**
    * A message template the SlackPost function given renders (its workflow's templates): its name and its data,
-   * whose values may be JSONPath references (`JsonPath.objectAt('$.result')`).
+   * whose values may be JSONPath references (`JsonPath.objectAt(TURN_RESULT.path)`).
    * @default - none: `text` is required then
    */
   readonly template?: { readonly name: string; readonly data: Record<string, unknown> };
