@@ -17,8 +17,9 @@ import { type TaskInputOf, taskPayload } from './task-payload.ts';
  * them), and each Task carries an explicit `TimeoutSeconds` and a Retry limited to
  * transient errors, so the workflows cannot forget either.
  *
- * State inputs follow `ExecutionInput` (lambdas/kernel/tasks.ts): `$.conversationId`,
- * `$.channel`, `$.threadTs` and `$.turn` are present throughout an execution.
+ * State inputs follow `KernelState` (kernel-state.ts: `ExecutionInput` and the fragments'
+ * slots), whose paths the fragments take from `KERNEL_STATE`: `$.conversationId`, `$.channel`,
+ * `$.threadTs` and `$.turn` are present throughout an execution.
  */
 
 import { LAMBDA_TRANSIENT_ERRORS } from './error-names.ts';

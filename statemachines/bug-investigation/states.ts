@@ -4,8 +4,6 @@ import type { BugAction, BugTurnState } from '../../lambdas/workflows/bug-invest
 import { describeDuration } from '../kernel.ts';
 import { BUG_STATE, type TurnContext } from './bug-state.ts';
 
-export type { TurnContext } from './bug-state.ts';
-
 /**
  * `bug_investigation`: a top-level message in the bug-reports channel starts an
  * investigation. The bot acknowledges it, the bug investigator agent investigates turn by
@@ -13,7 +11,8 @@ export type { TurnContext } from './bug-state.ts';
  * developers, escalate to the on-call group (with SlaTracking as a child), resolve, or run
  * another turn. The reporter's close intent ends it at any point.
  *
- * The state, beyond `ExecutionInput` (conversationId, workflow, channel, threadTs, ownerId, turn):
+ * The state, beyond `ExecutionInput` (conversationId, workflow, channel, threadTs, ownerId, turn),
+ * typed as `BugState` (bug-state.ts):
  * - `turnContext`: `{ state, notes, followUp }`, what the next agent turn is told: the
  *   `TurnState` the conversation comes from (`investigating`, `awaiting_reporter`,
  *   `awaiting_dev`), notes such as "the reporter did not answer", and whether the turn

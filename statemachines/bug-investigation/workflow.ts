@@ -333,7 +333,8 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       .when(sfn.Condition.and(findingsAction, summaryOpen), postUpdatedFindings)
       .when(findingsAction, postFindings)
       .when(
-        sfn.Condition.isPresent(`$.result.${STOPPED_BY_PERSON_FIELD}`),
+        // A field the agent turn adds beside the profile's output (BugTurnOutput has no such field).
+        sfn.Condition.isPresent(`${TURN_RESULT.path}.${STOPPED_BY_PERSON_FIELD}`),
         backToTheWait(scope, { developers: awaitingDevelopers, reporter: awaitingReporter }),
       )
       .when(actionIs('continue'), keepInvestigating)

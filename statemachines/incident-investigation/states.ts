@@ -2,7 +2,7 @@ import { INCIDENT_STATE } from './incident-state.ts';
 
 /**
  * The incident investigation's state names (written for the people reading the execution
- * graph) and texts. The state, beyond `ExecutionInput`:
+ * graph) and texts. The state, beyond `ExecutionInput` (typed as `IncidentState`, incident-state.ts):
  * - `thread`: the incident thread's opening post (`SlackPostOutput`), in the incidents channel.
  * - `agentState`: `investigating`, the `state` of every agent turn.
  * - `notes`: notes of the triage and hypothesis turns (none).

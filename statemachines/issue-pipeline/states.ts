@@ -5,7 +5,8 @@ import { ISSUE_STATE } from './issue-state.ts';
  * The issue pipeline's state names, as the execution graph shows them: its agents by their
  * names (Triage, Analyst, Writer, Build, Reviewer, Committer).
  *
- * The execution's state, beyond `ExecutionInput` (conversationId, channel, threadTs, origin, turn):
+ * The execution's state, beyond `ExecutionInput` (conversationId, channel, threadTs, origin, turn),
+ * typed as `IssueState` (issue-state.ts):
  * - `pipeline`: `StartOutput` (the issue's number and URL, the work branch, the base commit,
  *   one session id per agent);
  * - `handOff`: the last `HandOff` (where next, the attempt, the next agent's notes, who asked);

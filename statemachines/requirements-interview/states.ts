@@ -8,7 +8,8 @@ import { REQUIREMENTS_STATE } from './requirements-state.ts';
  * generator writes the PRD and the analysis agent analyses it; both are posted and attached
  * as Markdown. The requester's "cancel" ends it at any point.
  *
- * The state, beyond `ExecutionInput` (conversationId, workflow, channel, ownerId, turn):
+ * The state, beyond `ExecutionInput` (conversationId, workflow, channel, ownerId, turn), typed as
+ * `RequirementsState` (requirements-state.ts):
  * - `thread`: the `SlackPostOutput` of the post that opened the interview's thread.
  * - `clarificationTurns`: clarification turns so far (`turns_count`).
  * - `clarification`, `prd`, `analysis`: the last turn output of each agent; the PRD generator
