@@ -1,9 +1,10 @@
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 
 /**
- * Typed JSONPaths into a task's result: where a task puts its result is a `ResultSlot` of the
- * result's type, and a path into it names a field the type has, so a misspelt field or a
- * field of another result fails the type check instead of failing the execution.
+ * Typed JSONPaths into the execution's state and a task's result: a state machine declares the
+ * type of its state (`stateOf<S>()`), where a task puts its result is a `ResultSlot` of the
+ * result's type, and a path names a field the type has, so a misspelt field or a field of
+ * another result fails the type check instead of failing the execution.
  */
 
 /** How deep `FieldPath` looks into nested fields (a result is small; the limit keeps tsc fast). */
