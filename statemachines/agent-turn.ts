@@ -7,6 +7,7 @@ import { type AgentLimits, DEFAULT_AGENT_LIMITS } from '../lambdas/agents/limits
 import type { createAgentTurnHandler } from '../lambdas/handlers/agent-turn.ts';
 import { addTransientRetry, DRAINED, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
 import { AGENT_TURN_TIMEOUT_SECONDS } from './kernel-functions.ts';
+import { KERNEL_STATE } from './kernel-state.ts';
 import { type TaskInputOf, taskPayload } from './task-payload.ts';
 
 /** What every workflow's AgentTurn function parses (`createAgentTurnHandler`'s schema). */
@@ -80,9 +81,9 @@ export function agentTurn(scope: Construct, id: string, props: AgentTurnProps): 
     lambdaFunction: props.agentTurnFn,
     payloadResponseOnly: true,
     payload: taskPayload<AgentTurnPayload>({
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
       profile: props.profile,
-      turn: sfn.JsonPath.numberAt('$.turn'),
+      turn: sfn.JsonPath.numberAt(KERNEL_STATE.at('turn')),
       mode: props.mode,
       state: sfn.JsonPath.stringAt(props.statePath),
       ...(props.sessionIdPath === undefined ? {} : { sessionId: sfn.JsonPath.stringAt(props.sessionIdPath) }),

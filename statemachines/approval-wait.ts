@@ -7,11 +7,12 @@ import type { handler as ApprovalWaitHandler } from '../lambdas/handlers/approva
 import type { ApprovalWaitResult } from '../lambdas/kernel/approval-wait.ts';
 import { ApprovalRequest } from '../lambdas/kernel/approvals.ts';
 import { addTransientRetry, catchFailure, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
+import { KERNEL_STATE } from './kernel-state.ts';
 import { type ResultSlot, resultSlot } from './result-paths.ts';
 import { type PostedMessage, slackPost } from './slack-post.ts';
 import { type TaskInputOf, taskPayload } from './task-payload.ts';
 
-/** Where an approval wait leaves its `ApprovalWaitResult`: `approvalResult('$.fixApproval')`. */
+/** Where an approval wait leaves its `ApprovalWaitResult`: `approvalResult(BUG_STATE.at('fixApproval'))`. */
 export function approvalResult(path: `$.${string}`): ResultSlot<ApprovalWaitResult> {
   return resultSlot<ApprovalWaitResult>(path);
 }
@@ -36,14 +37,14 @@ type OnTheWay = PostedMessage & {
  *   label: 'fix approval',
  *   slackPostFn: kernel.slackPost,          // or the module's own SlackPost (templates)
  *   approvalWaitFn: kernel.approvalWait,
- *   channel: sfn.JsonPath.stringAt('$.channel'),
- *   threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+ *   channel: sfn.JsonPath.stringAt(STATE.at('channel')),   // STATE = stateOf<TheWorkflowsState>()
+ *   threadTs: sfn.JsonPath.stringAt(STATE.at('threadTs')),
  *   text: 'Open a pull request with this fix?',
  *   approval: { kind: 'approve_fix', buttons: [
  *     { decision: 'approve', label: 'Approve', style: 'primary' },
  *     { decision: 'reject', label: 'Reject', style: 'danger' } ] },
  *   timeout: Duration.hours(24),
- *   result: FIX_APPROVAL,                   // approvalResult('$.fixApproval')
+ *   result: FIX_APPROVAL,                   // approvalResult(STATE.at('fixApproval'))
  *   onFailure: failed,
  * });
  * previous.next(approve).next(
@@ -93,7 +94,7 @@ export interface ApprovalWaitProps {
   readonly approval: ApprovalRequest;
   /** How long to wait for a decision before it expires (required: I6, no wait is endless). */
   readonly timeout: Duration;
-  /** Where the `ApprovalWaitResult` goes, e.g. `approvalResult('$.fixApproval')` (a top-level field). */
+  /** Where the `ApprovalWaitResult` goes, e.g. `approvalResult(BUG_STATE.at('fixApproval'))` (a top-level field). */
   readonly result: ResultSlot<ApprovalWaitResult>;
   /** Where any task's error ends up, after its retries (a defined state). */
   readonly onFailure: sfn.IChainable;
@@ -147,7 +148,7 @@ export function approvalWait(scope: Construct, id: string, props: ApprovalWaitPr
     integrationPattern: sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
     payload: taskPayload<TaskInputOf<typeof ApprovalWaitHandler>>({
       step: 'park',
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
       kind: approval.kind,
       nonce: sfn.JsonPath.stringAt(onTheWay.at('approvalNonce')),
       taskToken: sfn.JsonPath.taskToken,
@@ -164,7 +165,7 @@ export function approvalWait(scope: Construct, id: string, props: ApprovalWaitPr
     lambdaFunction: props.approvalWaitFn,
     payload: taskPayload<TaskInputOf<typeof ApprovalWaitHandler>>({
       step: 'expire',
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
       kind: approval.kind,
       nonce: sfn.JsonPath.stringAt(onTheWay.at('approvalNonce')),
     }),

@@ -6,6 +6,8 @@ import { Construct } from 'constructs';
 import { refusingBuildspec } from '../lambdas/builds/buildspec.ts';
 import type { BuildSettings } from '../lambdas/builds/contract.ts';
 import { CODEBUILD_TRANSIENT_ERRORS } from './error-names.ts';
+import type { CaughtError } from './kernel-state.ts';
+import { stateOf } from './result-paths.ts';
 
 /** The handler of "Define checks" (lambdas/builds/define-checks.ts), shared by every module that builds. */
 export const DEFINE_CHECKS_ENTRY = 'lambdas/handlers/define-checks.ts';
@@ -151,6 +153,17 @@ export interface ChecksBuildsProps {
   readonly resultPath: string;
 }
 
+/** The state of one check's iteration: the Map's item, then the build's outcome. */
+interface CheckBuildState {
+  readonly check: string;
+  readonly sourceVersion: string;
+  readonly buildspec: string;
+  /** The `startBuild.sync` output (`{ Build }`), or the Catch's error. */
+  readonly output?: unknown;
+  readonly failure?: CaughtError;
+}
+const CHECK_BUILD = stateOf<CheckBuildState>();
+
 /**
  * The checks builds of one attempt, side by side: one `codebuild:startBuild.sync` per check
  * "Define checks" asked for, each building the defined commit with its own buildspec. A build
@@ -162,14 +175,14 @@ export function checksBuilds(scope: Construct, props: ChecksBuildsProps): sfn.Ma
     stateName: `${props.stateName}: one check`,
     project: props.project,
     integrationPattern: sfn.IntegrationPattern.RUN_JOB,
-    sourceVersionPath: '$.sourceVersion',
-    buildspecPath: '$.buildspec',
-    resultPath: '$.output',
+    sourceVersionPath: CHECK_BUILD.at('sourceVersion'),
+    buildspecPath: CHECK_BUILD.at('buildspec'),
+    resultPath: CHECK_BUILD.at('output'),
     taskTimeout: sfn.Timeout.duration(checksBuildTaskTimeout(props.build)),
   });
   build.addRetry(checksBuildRetry());
   const failed = sfn.Pass.jsonPath(scope, `${props.stateName}: check build failed`);
-  build.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: '$.failure' });
+  build.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: CHECK_BUILD.at('failure') });
   const map = sfn.Map.jsonPath(scope, props.stateName, {
     stateName: props.stateName,
     itemsPath: props.itemsPath,

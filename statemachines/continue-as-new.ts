@@ -11,6 +11,7 @@ import {
   transientRetry,
 } from './kernel.ts';
 import { CONVERSATION_VERSION_STAMP, conversationItemKey } from './kernel-records.ts';
+import { KERNEL_STATE } from './kernel-state.ts';
 import {
   ACCEPTED_HANDOVER_VERSIONS,
   HANDOVER_VERSION,
@@ -46,6 +47,9 @@ export const START_EXECUTION_TRANSIENT_ERRORS: readonly string[] = [
 
 /** The error of a start whose execution name is taken: it started already. */
 export const EXECUTION_ALREADY_EXISTS = INTEGRATION_ERRORS.startNameTaken;
+
+/** The new execution's ARN in StartExecution's response (the API's shape, not the state's). */
+const START_EXECUTION_ARN = '$.ExecutionArn';
 
 /** Task timeout of a StartExecution call (one request). */
 export const START_EXECUTION_TIMEOUT = Duration.seconds(30);
@@ -87,8 +91,8 @@ export function continueAsNew(scope: Construct, id: string, props: ContinueAsNew
   });
   const name = sfn.JsonPath.format(
     '{}-{}',
-    sfn.JsonPath.stringAt('$.conversationId'),
-    sfn.JsonPath.stringAt('$.turn'),
+    sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
+    sfn.JsonPath.stringAt(KERNEL_STATE.at('turn')),
   );
 
   // A CustomState: CDK's StepFunctionsStartExecution needs the state machine as an object,
@@ -109,15 +113,21 @@ export function continueAsNew(scope: Construct, id: string, props: ContinueAsNew
         'Name.$': name,
         Input: input,
       },
-      ResultSelector: { 'executionArn.$': '$.ExecutionArn' },
-      ResultPath: '$.handover',
+      ResultSelector: { 'executionArn.$': START_EXECUTION_ARN },
+      ResultPath: KERNEL_STATE.at('handover'),
       TimeoutSeconds: START_EXECUTION_TIMEOUT.toSeconds(),
     },
   });
   start.addRetry(transientRetry(START_EXECUTION_TRANSIENT_ERRORS));
   // Taken name: the new execution exists (an earlier attempt started it); this one just ends.
-  start.addCatch(handedOver, { errors: [EXECUTION_ALREADY_EXISTS], resultPath: '$.handoverFailure' });
-  start.addCatch(props.onStartFailure, { errors: [sfn.Errors.ALL], resultPath: '$.handoverFailure' });
+  start.addCatch(handedOver, {
+    errors: [EXECUTION_ALREADY_EXISTS],
+    resultPath: KERNEL_STATE.at('handoverFailure'),
+  });
+  start.addCatch(props.onStartFailure, {
+    errors: [sfn.Errors.ALL],
+    resultPath: KERNEL_STATE.at('handoverFailure'),
+  });
 
   const record = tasks.DynamoUpdateItem.jsonPath(scope, props.recordStateName ?? 'Record handover', {
     table: props.table,
@@ -127,7 +137,9 @@ export function continueAsNew(scope: Construct, id: string, props: ContinueAsNew
     expressionAttributeNames: CONVERSATION_VERSION_STAMP.names,
     expressionAttributeValues: {
       ':name': tasks.DynamoAttributeValue.fromString(name),
-      ':arn': tasks.DynamoAttributeValue.fromString(sfn.JsonPath.stringAt('$.handover.executionArn')),
+      ':arn': tasks.DynamoAttributeValue.fromString(
+        sfn.JsonPath.stringAt(KERNEL_STATE.at('handover.executionArn')),
+      ),
       ...CONVERSATION_VERSION_STAMP.values,
     },
     resultPath: sfn.JsonPath.DISCARD,
@@ -135,7 +147,7 @@ export function continueAsNew(scope: Construct, id: string, props: ContinueAsNew
   });
   addTransientRetry(record, DYNAMODB_TRANSIENT_ERRORS);
   // The new execution runs either way: this one must end, not carry on beside it.
-  record.addCatch(handedOver, { errors: [sfn.Errors.ALL], resultPath: '$.handoverFailure' });
+  record.addCatch(handedOver, { errors: [sfn.Errors.ALL], resultPath: KERNEL_STATE.at('handoverFailure') });
 
   start.next(record).next(handedOver);
   return start;

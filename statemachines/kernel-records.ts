@@ -13,6 +13,7 @@ import {
   FAILURE_PATH,
   stateNameProp,
 } from './kernel.ts';
+import { KERNEL_STATE } from './kernel-state.ts';
 import { slackPost } from './slack-post.ts';
 
 /**
@@ -38,7 +39,7 @@ export const CONVERSATION_VERSION_STAMP = {
  * `$.conversationId` or the path given.
  */
 export function conversationItemKey(
-  conversationIdPath = '$.conversationId',
+  conversationIdPath = KERNEL_STATE.at('conversationId'),
 ): Record<'pk' | 'sk', tasks.DynamoAttributeValue> {
   return {
     pk: tasks.DynamoAttributeValue.fromString(
@@ -125,9 +126,9 @@ export function tellThen(
     ...(notice.text === undefined ? {} : { text: notice.text }),
     ...(notice.template === undefined ? {} : { template: notice.template }),
     // Keep the original failure at $.failure for the Fail state.
-    resultPath: '$.failureNotice',
+    resultPath: KERNEL_STATE.at('failureNotice'),
   });
-  tell.addCatch(next, { errors: [sfn.Errors.ALL], resultPath: '$.failureNoticeError' });
+  tell.addCatch(next, { errors: [sfn.Errors.ALL], resultPath: KERNEL_STATE.at('failureNoticeError') });
   return tell.next(next);
 }
 

@@ -6,10 +6,10 @@ import type { Construct } from 'constructs';
 import type { handler as DrainHandler } from '../lambdas/handlers/drain.ts';
 import type { handler as RegisterWaitHandler } from '../lambdas/handlers/register-wait.ts';
 import type { WaitAccepts } from '../lambdas/kernel/model.ts';
-import type { WakeOutput } from '../lambdas/kernel/tasks.ts';
 import { KERNEL_FUNCTIONS, TASK_FUNCTION_TIMEOUT_SECONDS } from './kernel-functions.ts';
-import { payloadSelector, resultSlot } from './result-paths.ts';
-import { type TaskInputOf, type TaskResultOf, taskPayload } from './task-payload.ts';
+import { DRAINED_FIELDS, type DrainedResult, KERNEL_STATE } from './kernel-state.ts';
+import { payloadSelector } from './result-paths.ts';
+import { type TaskInputOf, taskPayload } from './task-payload.ts';
 
 /**
  * The kernel fragments: the states every workflow builds its graph from.
@@ -17,8 +17,9 @@ import { type TaskInputOf, type TaskResultOf, taskPayload } from './task-payload
  * them), and each Task carries an explicit `TimeoutSeconds` and a Retry limited to
  * transient errors, so the workflows cannot forget either.
  *
- * State inputs follow `ExecutionInput` (lambdas/kernel/tasks.ts): `$.conversationId`,
- * `$.channel`, `$.threadTs` and `$.turn` are present throughout an execution.
+ * State inputs follow `KernelState` (kernel-state.ts: `ExecutionInput` and the fragments'
+ * slots), whose paths the fragments take from `KERNEL_STATE`: `$.conversationId`, `$.channel`,
+ * `$.threadTs` and `$.turn` are present throughout an execution.
  */
 
 import { LAMBDA_TRANSIENT_ERRORS } from './error-names.ts';
@@ -43,17 +44,16 @@ export const KERNEL_TASK_TIMEOUT = Duration.seconds(
 export const DYNAMODB_TASK_TIMEOUT = Duration.seconds(20);
 
 /** Where `waitForPeople` puts the wake result: what RegisterWait or the Router sends. */
-const WAKE = resultSlot<WakeOutput>('$.wake');
-
-/** The fields of Drain's result that `drain` keeps. */
-const DRAINED_FIELDS = ['turn', 'closeRequested', 'count', 'messages'] as const;
-type DrainResult = TaskResultOf<typeof DrainHandler>;
+const WAKE = KERNEL_STATE.slot('wake');
 /** Where `drain` puts the drained messages: Drain's result without the invoke's envelope. */
-export const DRAINED = resultSlot<Pick<DrainResult, (typeof DRAINED_FIELDS)[number]>>('$.drained');
+export const DRAINED = KERNEL_STATE.slot('drained');
 /** Where `catchTimeout` puts the `States.Timeout` error of a wait. */
-export const TIMEOUT_PATH = '$.timedOut';
+export const TIMEOUT_PATH = KERNEL_STATE.slot('timedOut').path;
 /** Where `catchFailure` puts the error of a task that failed after its retries. */
-export const FAILURE_PATH = '$.failure';
+export const FAILURE = KERNEL_STATE.slot('failure');
+export const FAILURE_PATH = FAILURE.path;
+/** `closeOut`'s look for a person's message left unhandled. */
+const UNHANDLED = KERNEL_STATE.slot('unhandled');
 
 /**
  * The kernel's Retry for transient errors: four more attempts with full-jitter backoff from
@@ -108,7 +108,7 @@ export function waitForPeople(scope: Construct, id: string, props: WaitForPeople
     lambdaFunction: props.registerWait,
     integrationPattern: sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
     payload: taskPayload<TaskInputOf<typeof RegisterWaitHandler>>({
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
       taskToken: sfn.JsonPath.taskToken,
       accepts: props.accepts,
       phase: props.phase,
@@ -178,9 +178,17 @@ export function incrementCounter(scope: Construct, id: string, props: IncrementC
   );
   return sfn.Pass.jsonPath(scope, id, {
     ...stateNameProp(props.stateName),
-    parameters: { state: sfn.JsonPath.jsonMerge(sfn.JsonPath.entirePayload, bumped) },
-    outputPath: '$.state',
+    ...replaceState(sfn.JsonPath.jsonMerge(sfn.JsonPath.entirePayload, bumped)),
   });
+}
+
+/**
+ * A Pass's `parameters` and `outputPath` that make `merged` (an intrinsic's object, e.g. a
+ * `jsonMerge` with the state) the whole new state: Parameters is an object, so the merge goes
+ * under `state` and the output keeps that field of the Pass's own output.
+ */
+export function replaceState(merged: string): { parameters: { state: string }; outputPath: string } {
+  return { parameters: { state: merged }, outputPath: '$.state' };
 }
 
 export interface CloseOutProps {
@@ -228,8 +236,8 @@ export function closeOut(scope: Construct, props: CloseOutProps): sfn.Pass {
   catchFailure(
     cleanUp,
     sfn.Fail.jsonPath(scope, names.cleanUpFailed, {
-      errorPath: `${FAILURE_PATH}.Error`,
-      causePath: `${FAILURE_PATH}.Cause`,
+      errorPath: FAILURE.at('Error'),
+      causePath: FAILURE.at('Cause'),
     }),
   );
   const closingTurn = nextTurn(scope, names.closingTurn);
@@ -246,13 +254,13 @@ export function closeOut(scope: Construct, props: CloseOutProps): sfn.Pass {
     parameters: {
       any: sfn.JsonPath.arrayContains(sfn.JsonPath.listAt(DRAINED.at('messages[*].messageType')), 'message'),
     },
-    resultPath: '$.unhandled',
+    resultPath: UNHANDLED.path,
   });
   catchFailure(say, done);
   say.next(done);
   pick.next(
     sfn.Choice.jsonPath(scope, N.anyUnhandled)
-      .when(sfn.Condition.booleanEquals('$.unhandled.any', true), say)
+      .when(sfn.Condition.booleanEquals(UNHANDLED.at('any'), true), say)
       .otherwise(done),
   );
   // A wildcard over no messages points at nothing: look only when something was drained.
@@ -291,12 +299,12 @@ export function drain(scope: Construct, id: string, props: DrainProps): tasks.La
     ...stateNameProp(props.stateName),
     lambdaFunction: props.drainFn,
     payload: taskPayload<TaskInputOf<typeof DrainHandler>>({
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
-      turn: sfn.JsonPath.numberAt('$.turn'),
+      conversationId: sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
+      turn: sfn.JsonPath.numberAt(KERNEL_STATE.at('turn')),
       ...(props.mark === undefined ? {} : { mark: { ...props.mark } }),
     }),
     // Keep the Lambda response envelope (StatusCode, headers) out of the state.
-    resultSelector: payloadSelector<DrainResult>(DRAINED_FIELDS),
+    resultSelector: payloadSelector<DrainedResult>(DRAINED_FIELDS),
     resultPath: DRAINED.path,
     taskTimeout: sfn.Timeout.duration(KERNEL_TASK_TIMEOUT),
     retryOnServiceExceptions: false,

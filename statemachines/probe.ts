@@ -6,9 +6,14 @@ import { catchFailure, catchTimeout, drain, nextTurn, waitForPeople } from './ke
 import { KERNEL_PROBE_AGENT } from './kernel-probe/agent-workflow.ts';
 import { PROBE_FUNCTIONS, type ProbeFunctionId } from './kernel-probe/functions.ts';
 import { failConversation, setConversationFields } from './kernel-records.ts';
+import type { KernelState } from './kernel-state.ts';
 import { repositoryPreflight } from './module-preflight.ts';
-import { slackPost } from './slack-post.ts';
+import { stateOf } from './result-paths.ts';
+import { type PostedMessage, slackPost } from './slack-post.ts';
 import { defineWorkflow, defineWorkflowModule } from './workflow-module.ts';
+
+/** The probe's state: the kernel's, and the post that opened its report thread. */
+const PROBE_STATE = stateOf<KernelState & { readonly report: PostedMessage }>();
 
 /**
  * `kernel_probe`: the smallest workflow that exercises every kernel fragment, for the
@@ -54,28 +59,31 @@ export const KERNEL_PROBE = defineWorkflow({
     // alert, a thread it opens in the probe channel.
     const reportInThread = new sfn.Pass(scope, 'Report in its thread', {
       parameters: {
-        channel: sfn.JsonPath.stringAt('$.channel'),
-        threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+        channel: sfn.JsonPath.stringAt(PROBE_STATE.at('channel')),
+        threadTs: sfn.JsonPath.stringAt(PROBE_STATE.at('threadTs')),
       },
-      resultPath: '$.report',
+      resultPath: PROBE_STATE.at('report'),
     });
     const openReportThread = slackPost(scope, 'Open report thread', {
       slackPostFn,
       channel: config.channels.probe ?? '',
-      text: sfn.JsonPath.format('probe conversation from {}', sfn.JsonPath.stringAt('$.origin.kind')),
-      resultPath: '$.report',
+      text: sfn.JsonPath.format(
+        'probe conversation from {}',
+        sfn.JsonPath.stringAt(PROBE_STATE.at('origin.kind')),
+      ),
+      resultPath: PROBE_STATE.at('report'),
     });
     const startedOutsideSlack = sfn.Choice.jsonPath(scope, 'Started outside Slack?')
-      .when(sfn.Condition.isPresent('$.origin'), openReportThread)
+      .when(sfn.Condition.isPresent(PROBE_STATE.at('origin')), openReportThread)
       .otherwise(reportInThread);
     const reply = slackPost(scope, 'Reply', {
       slackPostFn,
-      channel: sfn.JsonPath.stringAt('$.report.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.report.threadTs'),
+      channel: sfn.JsonPath.stringAt(PROBE_STATE.at('report.channel')),
+      threadTs: sfn.JsonPath.stringAt(PROBE_STATE.at('report.threadTs')),
       text: sfn.JsonPath.format(
         'probe turn {} got {} message(s)',
-        sfn.JsonPath.stringAt('$.turn'),
-        sfn.JsonPath.stringAt('$.drained.count'),
+        sfn.JsonPath.stringAt(PROBE_STATE.at('turn')),
+        sfn.JsonPath.stringAt(PROBE_STATE.at('drained.count')),
       ),
     });
     const markResolved = setConversationFields(scope, 'Mark resolved', { table, status: 'resolved' });
@@ -89,8 +97,8 @@ export const KERNEL_PROBE = defineWorkflow({
     });
     const replyTimedOut = slackPost(scope, 'Reply timed out', {
       slackPostFn,
-      channel: sfn.JsonPath.stringAt('$.report.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.report.threadTs'),
+      channel: sfn.JsonPath.stringAt(PROBE_STATE.at('report.channel')),
+      threadTs: sfn.JsonPath.stringAt(PROBE_STATE.at('report.threadTs')),
       text: 'probe timed out',
     });
     catchTimeout(waitForReporter, replyTimedOut.next(markResolved));
@@ -116,7 +124,7 @@ export const KERNEL_PROBE = defineWorkflow({
     });
     finishTurn.next(waitForReporter);
     const closeRequested = sfn.Choice.jsonPath(scope, 'Close requested?')
-      .when(sfn.Condition.booleanEquals('$.drained.closeRequested', true), markResolved)
+      .when(sfn.Condition.booleanEquals(PROBE_STATE.at('drained.closeRequested'), true), markResolved)
       .otherwise(finishTurn);
 
     openReportThread.next(turn);

@@ -1,9 +1,10 @@
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 
 /**
- * Typed JSONPaths into a task's result: where a task puts its result is a `ResultSlot` of the
- * result's type, and a path into it names a field the type has, so a misspelt field or a
- * field of another result fails the type check instead of failing the execution.
+ * Typed JSONPaths into the execution's state and a task's result: a state machine declares the
+ * type of its state (`stateOf<S>()`), where a task puts its result is a `ResultSlot` of the
+ * result's type, and a path names a field the type has, so a misspelt field or a field of
+ * another result fails the type check instead of failing the execution.
  */
 
 /** How deep `FieldPath` looks into nested fields (a result is small; the limit keeps tsc fast). */
@@ -29,17 +30,35 @@ type SubPath<T, Depth extends number = 5> = [Depth] extends [never]
  */
 export type FieldPath<T> = SubPath<T> extends `.${infer Path}` ? Path : never;
 
+/** The typed JSONPaths into a value of type `T` in the state: the execution's state, or a result in it. */
+export interface StatePaths<T> {
+  /** The JSONPath of a field, e.g. `at('messages')` is `$.drained.messages`, `stateOf<S>().at('turn')` is `$.turn`. */
+  at(field: FieldPath<T>): `$.${string}`;
+  /** The field `field` as a slot of its own type, e.g. `slot('check').path` is `$.check`. */
+  slot<K extends keyof T & string>(field: K): ResultSlot<NonNullable<T[K]>>;
+}
+
 /** Where a task puts a result of type `T` in the state, and the typed paths into it. */
-export interface ResultSlot<T> {
+export interface ResultSlot<T> extends StatePaths<T> {
   /** The task's `resultPath`, e.g. `$.drained`. */
   readonly path: `$.${string}`;
-  /** The JSONPath of a field of the result, e.g. `at('messages')` is `$.drained.messages`. */
-  at(field: FieldPath<T>): string;
+}
+
+function pathsUnder<T>(root: '$' | `$.${string}`): StatePaths<T> {
+  return { at: (field) => `${root}.${field}`, slot: (field) => resultSlot(`${root}.${field}`) };
 }
 
 /** A result of type `T` at `path` (a JSONPath of the state, e.g. `$.wake`). */
 export function resultSlot<T>(path: `$.${string}`): ResultSlot<T> {
-  return { path, at: (field) => `${path}.${field}` };
+  return { path, ...pathsUnder<T>(path) };
+}
+
+/**
+ * The paths into an execution's state of type `S` (its input and the slots its states add):
+ * `stateOf<S>().at('conversationId')` is `$.conversationId`, and a field `S` lacks fails tsc.
+ */
+export function stateOf<S>(): StatePaths<S> {
+  return pathsUnder<S>('$');
 }
 
 /** The fields of a result type; none of an unknown one (`never` has every key). */

@@ -8,6 +8,7 @@ import { ApprovalRequest } from '../lambdas/kernel/approvals.ts';
 import { SlackUnavailableError } from '../lambdas/slack/errors.ts';
 import { errorName } from './error-names.ts';
 import { addTransientRetry, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from './kernel.ts';
+import { KERNEL_STATE } from './kernel-state.ts';
 import { payloadSelector } from './result-paths.ts';
 import { type TaskInputOf, type TaskResultOf, taskPayload } from './task-payload.ts';
 
@@ -33,10 +34,10 @@ export interface SlackPostProps {
   readonly stateName?: string;
   /** The SlackPost function. */
   readonly slackPostFn: IFunction;
-  /** Channel id: a literal, or `JsonPath.stringAt('$.channel')`. */
+  /** Channel id: a literal, or a JSONPath (`JsonPath.stringAt(KERNEL_STATE.at('channel'))`). */
   readonly channel: string;
   /**
-   * Thread to reply in: a literal ts or `JsonPath.stringAt('$.threadTs')`.
+   * Thread to reply in: a literal ts or a JSONPath (`JsonPath.stringAt(KERNEL_STATE.at('threadTs'))`).
    * @default - a new top-level message
    */
   readonly threadTs?: string;
@@ -48,7 +49,7 @@ export interface SlackPostProps {
   readonly text?: string;
   /**
    * A message template the SlackPost function given renders (its workflow's templates): its name and its data,
-   * whose values may be JSONPath references (`JsonPath.objectAt('$.result')`).
+   * whose values may be JSONPath references (`JsonPath.objectAt(TURN_RESULT.path)`).
    * @default - none: `text` is required then
    */
   readonly template?: { readonly name: string; readonly data: Record<string, unknown> };
@@ -130,9 +131,9 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
     props.idempotencyKey === undefined
       ? sfn.JsonPath.format(
           '{}:{}:{}',
-          sfn.JsonPath.stringAt('$.conversationId'),
+          sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
           stateName,
-          sfn.JsonPath.stringAt('$.turn'),
+          sfn.JsonPath.stringAt(KERNEL_STATE.at('turn')),
         )
       : props.idempotencyKey;
   const resultPath = props.resultPath ?? sfn.JsonPath.DISCARD;
@@ -140,7 +141,7 @@ export function slackPost(scope: Construct, id: string, props: SlackPostProps): 
     stateName,
     lambdaFunction: props.slackPostFn,
     payload: taskPayload<TaskInputOf<SlackPostHandler>>({
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
       channel: props.channel,
       ...(props.threadTs === undefined ? {} : { threadTs: props.threadTs }),
       ...(props.text === undefined ? {} : { text: props.text }),

@@ -4,9 +4,10 @@ import type { Construct } from 'constructs';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import type { handler as ReadBuildResults } from '../../lambdas/workflows/bug-investigation/handlers/read-build-results.ts';
 import { ChecksBuildProject, checksBuilds } from '../checks-build.ts';
-import { catchFailure } from '../kernel.ts';
+import { catchFailure, FAILURE } from '../kernel.ts';
 import { lambdaTask, type TaskInputOf } from '../lambda-task.ts';
-import { DEFINED_CHECKS_PATH, defineChecksState } from './fix-guards.ts';
+import { BUG_STATE, FIX } from './bug-state.ts';
+import { defineChecksState } from './fix-guards.ts';
 
 /** The fix path's build round: define the checks, build the fix branch with them, read the results, then decide. */
 
@@ -40,7 +41,7 @@ export interface FixBuildProps {
 /** Builds the build round; returns its first state ("Prepare build"). */
 export function fixBuildStates(scope: Construct, props: FixBuildProps): sfn.Pass {
   const S = FIX_BUILD_STATES;
-  const conversationId = sfn.JsonPath.stringAt('$.conversationId');
+  const conversationId = sfn.JsonPath.stringAt(BUG_STATE.at('conversationId'));
   const checks = new ChecksBuildProject(scope, 'ChecksBuild', {
     repository: props.repository,
     githubBaseUrl: props.githubBaseUrl,
@@ -49,13 +50,13 @@ export function fixBuildStates(scope: Construct, props: FixBuildProps): sfn.Pass
   // Each attempt starts afresh: the counter moves on; the last attempt's checks and builds are dropped.
   const prepareBuild = sfn.Pass.jsonPath(scope, S.prepareBuild, {
     parameters: {
-      attempt: sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.fix.attempt'), 1),
-      notes: sfn.JsonPath.listAt('$.fix.notes'),
-      turn: sfn.JsonPath.objectAt('$.fix.turn'),
-      build: sfn.JsonPath.objectAt('$.fix.build'),
-      pullRequest: sfn.JsonPath.objectAt('$.fix.pullRequest'),
+      attempt: sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt(FIX.at('attempt')), 1),
+      notes: sfn.JsonPath.listAt(FIX.at('notes')),
+      turn: sfn.JsonPath.objectAt(FIX.at('turn')),
+      build: sfn.JsonPath.objectAt(FIX.at('build')),
+      pullRequest: sfn.JsonPath.objectAt(FIX.at('pullRequest')),
     },
-    resultPath: '$.fix',
+    resultPath: FIX.path,
   });
   const defineChecks = defineChecksState(scope, {
     fn: props.defineChecksFn,
@@ -67,8 +68,8 @@ export function fixBuildStates(scope: Construct, props: FixBuildProps): sfn.Pass
     stateName: S.buildFix,
     project: checks.project,
     build: props.settings.build,
-    itemsPath: `${DEFINED_CHECKS_PATH}.builds`,
-    resultPath: '$.fix.builds',
+    itemsPath: FIX.at('checks.builds'),
+    resultPath: FIX.at('builds'),
   });
   const readBuildResults = lambdaTask<TaskInputOf<typeof ReadBuildResults>>(
     scope,
@@ -76,37 +77,37 @@ export function fixBuildStates(scope: Construct, props: FixBuildProps): sfn.Pass
     props.readBuildResultsFn,
     {
       conversationId,
-      attempt: sfn.JsonPath.numberAt('$.fix.attempt'),
-      checks: sfn.JsonPath.listAt(`${DEFINED_CHECKS_PATH}.checks`),
-      builds: sfn.JsonPath.listAt('$.fix.builds'),
+      attempt: sfn.JsonPath.numberAt(FIX.at('attempt')),
+      checks: sfn.JsonPath.listAt(FIX.at('checks.checks')),
+      builds: sfn.JsonPath.listAt(FIX.at('builds')),
     },
-    '$.fix.build',
+    FIX.at('build'),
   );
   const noteUnreadBuild = sfn.Pass.jsonPath(scope, S.noteUnreadBuild, {
     parameters: {
-      attempt: sfn.JsonPath.numberAt('$.fix.attempt'),
+      attempt: sfn.JsonPath.numberAt(FIX.at('attempt')),
       passed: false,
       status: 'UNKNOWN',
       checks: [],
       summary: sfn.JsonPath.format(
         'The build results could not be read: {}',
-        sfn.JsonPath.stringAt('$.failure.Error'),
+        sfn.JsonPath.stringAt(FAILURE.at('Error')),
       ),
       feedback: [],
     },
-    resultPath: '$.fix.build',
+    resultPath: FIX.at('build'),
   }).next(props.explain);
   catchFailure(buildFix, noteUnreadBuild);
   catchFailure(readBuildResults, noteUnreadBuild);
 
   const feedBack = sfn.Pass.jsonPath(scope, S.feedBackBuild, {
     // A Pass without parameters passes its (input-path) input on: the feedback becomes the notes.
-    inputPath: '$.fix.build.feedback',
-    resultPath: '$.fix.notes',
+    inputPath: FIX.at('build.feedback'),
+    resultPath: FIX.at('notes'),
   }).next(props.again);
   const buildPassed = sfn.Choice.jsonPath(scope, S.buildPassed)
-    .when(sfn.Condition.booleanEquals('$.fix.build.passed', true), props.passed)
-    .when(sfn.Condition.numberLessThan('$.fix.attempt', props.settings.maxFixAttempts), feedBack)
+    .when(sfn.Condition.booleanEquals(FIX.at('build.passed'), true), props.passed)
+    .when(sfn.Condition.numberLessThan(FIX.at('attempt'), props.settings.maxFixAttempts), feedBack)
     .otherwise(props.explain);
   prepareBuild.next(defineChecks).next(buildFix).next(readBuildResults).next(buildPassed);
   return prepareBuild;

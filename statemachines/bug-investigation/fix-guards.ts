@@ -7,8 +7,9 @@ import type { ProtectedChangeHandling } from '../../lambdas/changes/protected-pa
 import type { handler as CheckProtectedChanges } from '../../lambdas/handlers/check-protected-changes.ts';
 import type { handler as DefineChecks } from '../../lambdas/handlers/define-checks.ts';
 import { approvalResult, approvalWait } from '../approval-wait.ts';
-import { catchFailure } from '../kernel.ts';
+import { catchFailure, FAILURE } from '../kernel.ts';
 import { lambdaTask, type TaskInputOf } from '../lambda-task.ts';
+import { BUG_STATE, FIX } from './bug-state.ts';
 
 /**
  * The fix path's two guards on facts (docs/security-code-changes.md): "Define checks" before
@@ -36,11 +37,8 @@ export const FIX_GUARD_STATES = {
 /** How the approval wait's states name the decision ("Post protected change approval", ...). */
 export const PROTECTED_FIX_APPROVAL_LABEL = 'protected change approval';
 
-/** Where the fix path keeps "Define checks"' answer: the checks and the builds that run them. */
-export const DEFINED_CHECKS_PATH = '$.fix.checks';
-
 /** Where the decision on a protected change is kept. */
-const FIX_APPROVAL = approvalResult('$.fixApproval');
+const FIX_APPROVAL = approvalResult(BUG_STATE.at('fixApproval'));
 
 /** "Define checks" (its answer at `$.fix.checks`); its failure is told in both threads (`explain`). */
 export function defineChecksState(
@@ -53,25 +51,25 @@ export function defineChecksState(
     S.defineChecks,
     props.fn,
     {
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(BUG_STATE.at('conversationId')),
       branch: sfn.JsonPath.stringAt(props.branchPath),
       commands: props.build.commands,
     },
-    DEFINED_CHECKS_PATH,
+    FIX.at('checks'),
   );
   const note = sfn.Pass.jsonPath(scope, S.noteUndefinedChecks, {
     parameters: {
-      attempt: sfn.JsonPath.numberAt('$.fix.attempt'),
+      attempt: sfn.JsonPath.numberAt(FIX.at('attempt')),
       passed: false,
       status: 'NOT_STARTED',
       checks: [],
       summary: sfn.JsonPath.format(
         'The checks could not be defined from the base commit: {}',
-        sfn.JsonPath.stringAt('$.failure.Error'),
+        sfn.JsonPath.stringAt(FAILURE.at('Error')),
       ),
       feedback: [],
     },
-    resultPath: '$.fix.build',
+    resultPath: FIX.at('build'),
   }).next(props.explain);
   catchFailure(define, note);
   return define;
@@ -98,18 +96,18 @@ export function protectedGateStates(scope: Construct, props: ProtectedGateProps)
   const noPullRequest = (name: string, reason: string) =>
     sfn.Pass.jsonPath(scope, name, {
       parameters: { opened: false, reason },
-      resultPath: '$.fix.pullRequest',
+      resultPath: FIX.at('pullRequest'),
     }).next(props.explain);
   const check = lambdaTask<TaskInputOf<typeof CheckProtectedChanges>>(
     scope,
     S.checkProtected,
     props.checkFn,
     {
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(BUG_STATE.at('conversationId')),
       branch: sfn.JsonPath.stringAt(props.branchPath),
       handling: props.handling,
     },
-    '$.fix.protected',
+    FIX.at('protected'),
   );
   catchFailure(
     check,
@@ -117,24 +115,24 @@ export function protectedGateStates(scope: Construct, props: ProtectedGateProps)
       S.noteUncheckedPaths,
       sfn.JsonPath.format(
         'the changed paths could not be checked against the protected paths ({}), so no pull request was opened.',
-        sfn.JsonPath.stringAt('$.failure.Error'),
+        sfn.JsonPath.stringAt(FAILURE.at('Error')),
       ),
     ),
   );
-  const refused = noPullRequest(S.noteRefused, sfn.JsonPath.stringAt('$.fix.protected.reason'));
+  const refused = noPullRequest(S.noteRefused, sfn.JsonPath.stringAt(FIX.at('protected.reason')));
   const rejected = noPullRequest(
     S.noteRejected,
     sfn.JsonPath.format(
       '<@{}> rejected the change to protected paths.\n{}',
       sfn.JsonPath.stringAt(FIX_APPROVAL.at('by')),
-      sfn.JsonPath.stringAt('$.fix.protected.reason'),
+      sfn.JsonPath.stringAt(FIX.at('protected.reason')),
     ),
   );
   const expired = noPullRequest(
     S.noteExpired,
     sfn.JsonPath.format(
       'nobody approved the change to protected paths in time.\n{}',
-      sfn.JsonPath.stringAt('$.fix.protected.reason'),
+      sfn.JsonPath.stringAt(FIX.at('protected.reason')),
     ),
   );
   const approved = sfn.Choice.jsonPath(scope, S.protectedApproved)
@@ -147,7 +145,7 @@ export function protectedGateStates(scope: Construct, props: ProtectedGateProps)
     approvalWaitFn: props.approvalWaitFn,
     channel: props.thread.channel,
     threadTs: props.thread.threadTs,
-    text: sfn.JsonPath.format(':lock: {}', sfn.JsonPath.stringAt('$.fix.protected.approvalText')),
+    text: sfn.JsonPath.format(':lock: {}', sfn.JsonPath.stringAt(FIX.at('protected.approvalText'))),
     approval: {
       kind: PROTECTED_FIX_DECISION,
       buttons: [
@@ -161,13 +159,13 @@ export function protectedGateStates(scope: Construct, props: ProtectedGateProps)
       S.noteApprovalFailed,
       sfn.JsonPath.format(
         'asking for an approval of the change to protected paths failed ({}), so no pull request was opened.',
-        sfn.JsonPath.stringAt('$.failure.Error'),
+        sfn.JsonPath.stringAt(FAILURE.at('Error')),
       ),
     ),
   }).next(approved);
   const touched = sfn.Choice.jsonPath(scope, S.protectedTouched)
-    .when(sfn.Condition.stringEquals('$.fix.protected.verdict', 'clear'), props.open)
-    .when(sfn.Condition.stringEquals('$.fix.protected.verdict', 'approval'), approval)
+    .when(sfn.Condition.stringEquals(FIX.at('protected.verdict'), 'clear'), props.open)
+    .when(sfn.Condition.stringEquals(FIX.at('protected.verdict'), 'approval'), approval)
     .otherwise(refused);
   return check.next(touched);
 }

@@ -9,11 +9,12 @@ import { FIX_DECISION, REQUEST_FIX } from '../../lambdas/workflows/bug-investiga
 import type { handler as CheckFixRequest } from '../../lambdas/workflows/bug-investigation/handlers/check-fix-request.ts';
 import type { handler as OpenPullRequest } from '../../lambdas/workflows/bug-investigation/handlers/open-pull-request.ts';
 import { agentTurn } from '../agent-turn.ts';
-import { catchFailure, DRAINED } from '../kernel.ts';
+import { catchFailure, DRAINED, FAILURE } from '../kernel.ts';
 import { lambdaTask, type TaskInputOf } from '../lambda-task.ts';
 import { catchModelStop, modelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
 import type { KernelResources } from '../workflow-module.ts';
+import { BUG_STATE, FIX } from './bug-state.ts';
 import { FIX_BUILD_STATES, fixBuildStates } from './fix-build.ts';
 import { protectedGateStates } from './fix-guards.ts';
 import type { BugFunctionId } from './functions.ts';
@@ -79,7 +80,7 @@ export const BUG_FIXER_PROFILE = 'bug_fixer';
  * put it in the state: the fixer's tools write to it, the build checks it out, the pull
  * request proposes it.
  */
-const WORK_BRANCH = '$.fixRequest.workBranch';
+const WORK_BRANCH = BUG_STATE.at('fixRequest.workBranch');
 
 export interface FixPathProps {
   readonly repository: string;
@@ -129,8 +130,8 @@ export function fixPathOr(
     done,
     modelStop,
     reporterThread: {
-      channel: sfn.JsonPath.stringAt('$.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+      channel: sfn.JsonPath.stringAt(BUG_STATE.at('channel')),
+      threadTs: sfn.JsonPath.stringAt(BUG_STATE.at('threadTs')),
     },
     summaryThread: {
       channel: sfn.JsonPath.stringAt(SUMMARY_POST.at('channel')),
@@ -156,10 +157,10 @@ export function fixPathOr(
 export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChainable {
   const S = FIX_PATH_STATES;
   const { settings } = props;
-  const conversationId = sfn.JsonPath.stringAt('$.conversationId');
+  const conversationId = sfn.JsonPath.stringAt(BUG_STATE.at('conversationId'));
   const outcome = {
     name: 'bug_fix_outcome',
-    data: { fix: sfn.JsonPath.objectAt('$.fix'), maxAttempts: settings.maxFixAttempts },
+    data: { fix: sfn.JsonPath.objectAt(FIX.path), maxAttempts: settings.maxFixAttempts },
   };
 
   // --- The end: both threads hear the outcome ------------------------------------------------
@@ -186,31 +187,31 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
       conversationId,
       branch: sfn.JsonPath.stringAt(WORK_BRANCH),
       findings: { summary: sfn.JsonPath.stringAt(TURN_RESULT.at('summary')) },
-      fixSummary: sfn.JsonPath.stringAt('$.fix.turn.summary'),
-      build: sfn.JsonPath.objectAt('$.fix.build'),
-      requestedBy: sfn.JsonPath.stringAt('$.fixRequest.requestedBy'),
+      fixSummary: sfn.JsonPath.stringAt(FIX.at('turn.summary')),
+      build: sfn.JsonPath.objectAt(FIX.at('build')),
+      requestedBy: sfn.JsonPath.stringAt(BUG_STATE.at('fixRequest.requestedBy')),
       // The head "Check protected changes" judged: a branch that moved since is not proposed.
-      checkedHead: sfn.JsonPath.stringAt('$.fix.protected.headSha'),
+      checkedHead: sfn.JsonPath.stringAt(FIX.at('protected.headSha')),
       thread: {
         channel: sfn.JsonPath.stringAt(SUMMARY_POST.at('channel')),
         threadTs: sfn.JsonPath.stringAt(SUMMARY_POST.at('threadTs')),
       },
     },
-    '$.fix.pullRequest',
+    FIX.at('pullRequest'),
   );
   const notePullRequestFailure = sfn.Pass.jsonPath(scope, S.notePullRequestFailure, {
     parameters: {
       opened: false,
       reason: sfn.JsonPath.format(
         'Opening the pull request failed: {}',
-        sfn.JsonPath.stringAt('$.failure.Error'),
+        sfn.JsonPath.stringAt(FAILURE.at('Error')),
       ),
     },
-    resultPath: '$.fix.pullRequest',
+    resultPath: FIX.at('pullRequest'),
   }).next(whyToDevelopers);
   catchFailure(openPullRequest, notePullRequestFailure);
   const pullRequestOpened = sfn.Choice.jsonPath(scope, S.pullRequestOpened)
-    .when(sfn.Condition.booleanEquals('$.fix.pullRequest.opened', true), toDevelopers)
+    .when(sfn.Condition.booleanEquals(FIX.at('pullRequest.opened'), true), toDevelopers)
     .otherwise(whyToDevelopers);
   openPullRequest.next(pullRequestOpened);
   // The fix branch's real diff against the protected paths decides whether it may be proposed.
@@ -231,9 +232,9 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     agentTurnFn: props.agentTurnFn,
     modelRetry: props.modelRetry,
     profile: BUG_FIXER_PROFILE,
-    statePath: '$.turnContext.state',
-    notesPath: '$.fix.notes',
-    resultPath: '$.fix.turn',
+    statePath: BUG_STATE.at('turnContext.state'),
+    notesPath: FIX.at('notes'),
+    resultPath: FIX.at('turn'),
     // Set here, never by the model: the code tools write to this branch and no other.
     toolContext: { workBranch: sfn.JsonPath.stringAt(WORK_BRANCH) },
   } as const;
@@ -242,15 +243,15 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     ...turnProps,
     stateName: S.rewriteFix,
     mode: 'continuation',
-    sessionIdPath: '$.fix.turn.sessionId',
+    sessionIdPath: FIX.at('turn.sessionId'),
   });
   const noteFailedFix = sfn.Pass.jsonPath(scope, S.noteFailedFix, {
     parameters: {
       action: 'cannot_fix',
       sessionId: 'none',
-      summary: sfn.JsonPath.format('The fix attempt failed: {}', sfn.JsonPath.stringAt('$.failure.Error')),
+      summary: sfn.JsonPath.format('The fix attempt failed: {}', sfn.JsonPath.stringAt(FAILURE.at('Error'))),
     },
-    resultPath: '$.fix.turn',
+    resultPath: FIX.at('turn'),
   }).next(whyToDevelopers);
   const names = { tell: S.tellDevelopersModelStop, refused: S.noteModelRefused };
   const modelStop = fixerModelStop(scope, { ...props, thread: props.summaryThread, names });
@@ -273,8 +274,8 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
   });
 
   const fixWritten = sfn.Choice.jsonPath(scope, S.fixWritten)
-    .when(modelRefused('$.fix.turn'), modelStop.refused)
-    .when(sfn.Condition.stringEquals('$.fix.turn.action', 'fix_written'), prepareBuild)
+    .when(modelRefused(FIX.at('turn')), modelStop.refused)
+    .when(sfn.Condition.stringEquals(FIX.at('turn.action'), 'fix_written'), prepareBuild)
     .otherwise(whyToDevelopers);
   writeFix.next(fixWritten);
   rewriteFix.next(fixWritten);
@@ -292,7 +293,7 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
       build: { passed: false, status: 'NOT_STARTED', summary: 'No build ran.' },
       pullRequest: { opened: false },
     },
-    resultPath: '$.fix',
+    resultPath: FIX.path,
   }).next(writeFix);
   const checkFixRequest = lambdaTask<TaskInputOf<typeof CheckFixRequest>>(
     scope,
@@ -301,28 +302,28 @@ export function buildFixPath(scope: Construct, props: FixPathProps): sfn.IChaina
     {
       // The cited request is in the result (`fixRequest`).
       conversationId,
-      turn: sfn.JsonPath.numberAt('$.turn'),
+      turn: sfn.JsonPath.numberAt(BUG_STATE.at('turn')),
       result: sfn.JsonPath.objectAt(TURN_RESULT.path),
       messages: sfn.JsonPath.listAt(DRAINED.at('messages')),
     },
-    '$.fixRequest',
+    BUG_STATE.at('fixRequest'),
   );
   // Without the check nobody gets a fix: the request is taken as context, as from anyone else.
   catchFailure(checkFixRequest, props.notAllowed);
   // A refused request is told where it was made (or in the findings or reporter's thread).
   const tellWhyNoFix = slackPost(scope, S.tellWhyNoFix, {
     slackPostFn: props.slackPostFn,
-    channel: sfn.JsonPath.stringAt('$.fixRequest.notice.channel'),
-    threadTs: sfn.JsonPath.stringAt('$.fixRequest.notice.threadTs'),
-    text: sfn.JsonPath.stringAt('$.fixRequest.reason'),
+    channel: sfn.JsonPath.stringAt(BUG_STATE.at('fixRequest.notice.channel')),
+    threadTs: sfn.JsonPath.stringAt(BUG_STATE.at('fixRequest.notice.threadTs')),
+    text: sfn.JsonPath.stringAt(BUG_STATE.at('fixRequest.reason')),
   });
   catchFailure(tellWhyNoFix, props.notAllowed);
   tellWhyNoFix.next(props.notAllowed);
   const canTellWhyNoFix = sfn.Choice.jsonPath(scope, S.canTellWhyNoFix)
-    .when(sfn.Condition.isPresent('$.fixRequest.notice'), tellWhyNoFix)
+    .when(sfn.Condition.isPresent(BUG_STATE.at('fixRequest.notice')), tellWhyNoFix)
     .otherwise(props.notAllowed);
   const developerAsked = sfn.Choice.jsonPath(scope, S.developerAsked)
-    .when(sfn.Condition.booleanEquals('$.fixRequest.allowed', true), startFix)
+    .when(sfn.Condition.booleanEquals(BUG_STATE.at('fixRequest.allowed'), true), startFix)
     .otherwise(canTellWhyNoFix);
   return checkFixRequest.next(developerAsked);
 }

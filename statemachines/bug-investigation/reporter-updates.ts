@@ -3,6 +3,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { catchFailure, describeDuration } from '../kernel.ts';
 import { slackPost } from '../slack-post.ts';
+import { BUG_STATE } from './bug-state.ts';
 import { BUG_INVESTIGATION_STATES as S, SUMMARY_POST, BUG_INVESTIGATION_TEXTS as T } from './states.ts';
 
 /**
@@ -106,7 +107,7 @@ export function acknowledgeClose(
       slackPostFn: props.slackPostFn,
       channel: sfn.JsonPath.stringAt(SUMMARY_POST.at('channel')),
       threadTs: sfn.JsonPath.stringAt(SUMMARY_POST.at('threadTs')),
-      text: sfn.JsonPath.format(T.closedForDevelopers, sfn.JsonPath.stringAt('$.ownerId')),
+      text: sfn.JsonPath.format(T.closedForDevelopers, sfn.JsonPath.stringAt(BUG_STATE.at('ownerId'))),
     },
     props.markResolved,
   );

@@ -17,11 +17,13 @@ import {
   START_EXECUTION_TIMEOUT,
   START_EXECUTION_TRANSIENT_ERRORS,
 } from '../continue-as-new.ts';
-import { catchFailure, FAILURE_PATH, LAMBDA_TRANSIENT_ERRORS, transientRetry } from '../kernel.ts';
-import { payloadSelector, resultSlot } from '../result-paths.ts';
+import { catchFailure, FAILURE, LAMBDA_TRANSIENT_ERRORS, replaceState, transientRetry } from '../kernel.ts';
+import type { CaughtError } from '../kernel-state.ts';
+import { payloadSelector, stateOf } from '../result-paths.ts';
 import { slackPost } from '../slack-post.ts';
 import { type TaskInputOf, type TaskResultOf, taskPayload } from '../task-payload.ts';
 import { type ChildWorkflowDefinition, requireRoleGroup } from '../workflow-module.ts';
+import { BUG_STATE } from './bug-state.ts';
 import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
 import { ESCALATION_POST, TURN_RESULT } from './states.ts';
 
@@ -68,8 +70,17 @@ export function deadlineStateName(severity: Severity): string {
 }
 
 type SlaCheckResult = TaskResultOf<typeof SlaCheckHandler>;
+
+/** A SlaTracking execution's state: its input, its level's deadline, and the last check. */
+type SlaState = SlaTrackingInput & {
+  readonly deadlineMinutes: number;
+  readonly deadlineSeconds: number;
+  readonly check?: SlaCheckResult;
+  readonly failure?: CaughtError;
+};
+const SLA = stateOf<SlaState>();
 /** Where the check's result goes. */
-const CHECKED = resultSlot<SlaCheckResult>('$.check');
+const CHECKED = SLA.slot('check');
 
 /** Twice the function's own timeout, so a Lambda that runs to its limit fails as a Lambda error first. */
 const CHECK_TASK_TIMEOUT = Duration.seconds(2 * BUG_FUNCTIONS.SlaCheck.timeoutSeconds);
@@ -105,14 +116,14 @@ export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn
 
   const failed = sfn.Fail.jsonPath(states, 'Failed', {
     stateName: names.failed,
-    errorPath: `${FAILURE_PATH}.Error`,
-    causePath: `${FAILURE_PATH}.Cause`,
+    errorPath: FAILURE.at('Error'),
+    causePath: FAILURE.at('Cause'),
   });
   const done = sfn.Succeed.jsonPath(states, 'Done', { stateName: names.done });
 
   const waitForAcknowledgement = sfn.Wait.jsonPath(states, 'Wait', {
     stateName: names.waitForAcknowledgement,
-    time: sfn.WaitTime.secondsPath('$.deadlineSeconds'),
+    time: sfn.WaitTime.secondsPath(SLA.at('deadlineSeconds')),
   });
 
   // A Choice into one Pass per severity: JSONPath has no lookup into a literal table. Each
@@ -123,17 +134,17 @@ export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn
     const setDeadline = sfn.Pass.jsonPath(states, `${severity} deadline`, {
       stateName: deadlineStateName(severity),
       parameters: {
-        conversationId: sfn.JsonPath.stringAt('$.conversationId'),
-        channel: sfn.JsonPath.stringAt('$.channel'),
-        threadTs: sfn.JsonPath.stringAt('$.threadTs'),
-        severity: sfn.JsonPath.stringAt('$.severity'),
-        level: sfn.JsonPath.numberAt('$.level'),
+        conversationId: sfn.JsonPath.stringAt(SLA.at('conversationId')),
+        channel: sfn.JsonPath.stringAt(SLA.at('channel')),
+        threadTs: sfn.JsonPath.stringAt(SLA.at('threadTs')),
+        severity: sfn.JsonPath.stringAt(SLA.at('severity')),
+        level: sfn.JsonPath.numberAt(SLA.at('level')),
         deadlineMinutes: minutes,
         deadlineSeconds: minutes * 60,
       },
     });
     lookUpDeadline.when(
-      sfn.Condition.stringEquals('$.severity', severity),
+      sfn.Condition.stringEquals(SLA.at('severity'), severity),
       setDeadline.next(waitForAcknowledgement),
     );
   }
@@ -150,8 +161,8 @@ export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn
     stateName: names.checkAcknowledgement,
     lambdaFunction: props.slaCheck,
     payload: taskPayload<TaskInputOf<typeof SlaCheckHandler>>({
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
-      since: sfn.JsonPath.stringAt('$.threadTs'),
+      conversationId: sfn.JsonPath.stringAt(SLA.at('conversationId')),
+      since: sfn.JsonPath.stringAt(SLA.at('threadTs')),
     }),
     resultSelector: payloadSelector<SlaCheckResult>(['acknowledged', 'closed', 'reason']),
     resultPath: CHECKED.path,
@@ -172,34 +183,34 @@ export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn
   const postReminder = slackPost(states, 'Post reminder', {
     stateName: names.postReminder,
     slackPostFn: props.slackPost,
-    channel: sfn.JsonPath.stringAt('$.channel'),
-    threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+    channel: sfn.JsonPath.stringAt(SLA.at('channel')),
+    threadTs: sfn.JsonPath.stringAt(SLA.at('threadTs')),
     text: sfn.JsonPath.format(
       `${oncall} SLA reminder: not acknowledged after {} minutes; escalating to level {}`,
-      sfn.JsonPath.stringAt('$.deadlineMinutes'),
-      sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.level'), 1),
+      sfn.JsonPath.stringAt(SLA.at('deadlineMinutes')),
+      sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt(SLA.at('level')), 1),
     ),
     idempotencyKey: sfn.JsonPath.format(
       '{}:sla:{}:reminder:{}',
-      sfn.JsonPath.stringAt('$.conversationId'),
-      sfn.JsonPath.stringAt('$.threadTs'),
-      sfn.JsonPath.stringAt('$.level'),
+      sfn.JsonPath.stringAt(SLA.at('conversationId')),
+      sfn.JsonPath.stringAt(SLA.at('threadTs')),
+      sfn.JsonPath.stringAt(SLA.at('level')),
     ),
   });
   const giveUp = slackPost(states, 'Give up', {
     stateName: names.giveUp,
     slackPostFn: props.slackPost,
-    channel: sfn.JsonPath.stringAt('$.channel'),
-    threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+    channel: sfn.JsonPath.stringAt(SLA.at('channel')),
+    threadTs: sfn.JsonPath.stringAt(SLA.at('threadTs')),
     text: sfn.JsonPath.format(
       `${oncall} SLA missed: this {} severity escalation was not acknowledged after {} reminder(s). No more reminders will be sent.`,
-      sfn.JsonPath.stringAt('$.severity'),
-      sfn.JsonPath.stringAt('$.level'),
+      sfn.JsonPath.stringAt(SLA.at('severity')),
+      sfn.JsonPath.stringAt(SLA.at('level')),
     ),
     idempotencyKey: sfn.JsonPath.format(
       '{}:sla:{}:gave-up',
-      sfn.JsonPath.stringAt('$.conversationId'),
-      sfn.JsonPath.stringAt('$.threadTs'),
+      sfn.JsonPath.stringAt(SLA.at('conversationId')),
+      sfn.JsonPath.stringAt(SLA.at('threadTs')),
     ),
   });
   for (const task of [check, postReminder, giveUp]) catchFailure(task, failed);
@@ -208,15 +219,17 @@ export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn
   // is merged with `{"level": level + 1}`.
   const escalate = sfn.Pass.jsonPath(states, 'Escalate', {
     stateName: names.escalate,
-    parameters: {
-      state: sfn.JsonPath.jsonMerge(
+    ...replaceState(
+      sfn.JsonPath.jsonMerge(
         sfn.JsonPath.entirePayload,
         sfn.JsonPath.stringToJson(
-          sfn.JsonPath.format('\\{"level":{}\\}', sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.level'), 1)),
+          sfn.JsonPath.format(
+            '\\{"level":{}\\}',
+            sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt(SLA.at('level')), 1),
+          ),
         ),
       ),
-    },
-    outputPath: '$.state',
+    ),
   });
 
   const acknowledged = sfn.Choice.jsonPath(states, 'Acknowledged', { stateName: names.acknowledged })
@@ -227,7 +240,7 @@ export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn
       ),
       done,
     )
-    .when(sfn.Condition.numberGreaterThanEquals('$.level', config.sla.maxReminders), giveUp.next(done))
+    .when(sfn.Condition.numberGreaterThanEquals(SLA.at('level'), config.sla.maxReminders), giveUp.next(done))
     .otherwise(postReminder.next(escalate).next(lookUpDeadline));
 
   waitForAcknowledgement.next(check).next(acknowledged);
@@ -262,12 +275,12 @@ export function startSlaTrackingOf(
     // One SLA per escalation: a retried start finds its execution instead of a second one.
     name: sfn.JsonPath.format(
       '{}-{}',
-      sfn.JsonPath.stringAt('$.conversationId'),
-      sfn.JsonPath.stringAt('$.turn'),
+      sfn.JsonPath.stringAt(BUG_STATE.at('conversationId')),
+      sfn.JsonPath.stringAt(BUG_STATE.at('turn')),
     ),
     associateWithParent: true,
     input: taskPayload<SlaTrackingInput>({
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(BUG_STATE.at('conversationId')),
       channel: sfn.JsonPath.stringAt(ESCALATION_POST.at('channel')),
       threadTs: sfn.JsonPath.stringAt(ESCALATION_POST.at('ts')),
       severity: sfn.JsonPath.stringAt(TURN_RESULT.at('severity')),
@@ -281,6 +294,6 @@ export function startSlaTrackingOf(
   start.addCatch(props.next, { errors: [EXECUTION_ALREADY_EXISTS], resultPath: sfn.JsonPath.DISCARD });
   // On call was paged already: without reminders the conversation goes on (the error stays
   // at $.slaStartFailure) rather than fail and leave the developers' answers unheard.
-  start.addCatch(props.next, { errors: [sfn.Errors.ALL], resultPath: '$.slaStartFailure' });
+  start.addCatch(props.next, { errors: [sfn.Errors.ALL], resultPath: BUG_STATE.at('slaStartFailure') });
   return start;
 }

@@ -1,13 +1,8 @@
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import type {
-  BugAction,
-  BugTurnOutput,
-  BugTurnState,
-} from '../../lambdas/workflows/bug-investigation/contract.ts';
+import type { BugAction, BugTurnState } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { describeDuration } from '../kernel.ts';
-import { resultSlot } from '../result-paths.ts';
-import type { PostedMessage } from '../slack-post.ts';
+import { BUG_STATE, type TurnContext } from './bug-state.ts';
 
 /**
  * `bug_investigation`: a top-level message in the bug-reports channel starts an
@@ -16,7 +11,8 @@ import type { PostedMessage } from '../slack-post.ts';
  * developers, escalate to the on-call group (with SlaTracking as a child), resolve, or run
  * another turn. The reporter's close intent ends it at any point.
  *
- * The state, beyond `ExecutionInput` (conversationId, workflow, channel, threadTs, ownerId, turn):
+ * The state, beyond `ExecutionInput` (conversationId, workflow, channel, threadTs, ownerId, turn),
+ * typed as `BugState` (bug-state.ts):
  * - `turnContext`: `{ state, notes, followUp }`, what the next agent turn is told: the
  *   `TurnState` the conversation comes from (`investigating`, `awaiting_reporter`,
  *   `awaiting_dev`), notes such as "the reporter did not answer", and whether the turn
@@ -109,22 +105,15 @@ export function reporterSilenceNote(waitSeconds: number): string {
 }
 
 /** The last turn's output (`result`, see above). */
-export const TURN_RESULT = resultSlot<BugTurnOutput>('$.result');
+export const TURN_RESULT = BUG_STATE.slot('result');
 /** The findings post, whose thread developers answer in (`threads.summary`). */
-export const SUMMARY_POST = resultSlot<PostedMessage>('$.threads.summary');
+export const SUMMARY_POST = BUG_STATE.slot('threads').slot('summary');
 /** The last escalation post (`threads.escalation`). */
-export const ESCALATION_POST = resultSlot<PostedMessage>('$.threads.escalation');
+export const ESCALATION_POST = BUG_STATE.slot('threads').slot('escalation');
 
 /** A Choice condition: the last turn's action is `action`. */
 export function actionIs(action: BugAction): sfn.Condition {
   return sfn.Condition.stringEquals(TURN_RESULT.at('action'), action);
-}
-
-/** What the next agent turn is told (`$.turnContext`). */
-export interface TurnContext {
-  readonly state: BugTurnState;
-  readonly notes: readonly string[];
-  readonly followUp: boolean;
 }
 
 /** A turn context in `state`, with no notes and no follow-up unless given. */
@@ -139,7 +128,7 @@ export function turnContext(
 export function awaitingPass(scope: Construct, stateName: string, context: TurnContext): sfn.Pass {
   return sfn.Pass.jsonPath(scope, stateName, {
     result: sfn.Result.fromObject(context),
-    resultPath: '$.turnContext',
+    resultPath: BUG_STATE.at('turnContext'),
   });
 }
 

@@ -7,6 +7,7 @@ import { catchFailure, FAILURE_PATH } from '../kernel.ts';
 import { tellThen } from '../kernel-records.ts';
 import { noteModelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
+import { BUG_STATE, FIX } from './bug-state.ts';
 import { BUG_INVESTIGATION_STATES as S, BUG_INVESTIGATION_TEXTS as T, TURN_RESULT } from './states.ts';
 
 /**
@@ -155,7 +156,7 @@ export function fixerModelStop(
     stopped: STOPPED_BUG_FIX,
     next: props.modelStop.caught,
   });
-  return { caught, refused: noteModelRefused(scope, props.names.refused, '$.fix.turn').next(caught) };
+  return { caught, refused: noteModelRefused(scope, props.names.refused, FIX.at('turn')).next(caught) };
 }
 
 /** Says, in the reporter's thread, that the close recorded messages no turn saw; a cosmetic post. */
@@ -178,8 +179,8 @@ export function backToTheWait(
   return sfn.Choice.jsonPath(scope, S.stoppedByPerson)
     .when(
       sfn.Condition.and(
-        sfn.Condition.isPresent('$.turnContext.followUp'),
-        sfn.Condition.booleanEquals('$.turnContext.followUp', true),
+        sfn.Condition.isPresent(BUG_STATE.at('turnContext.followUp')),
+        sfn.Condition.booleanEquals(BUG_STATE.at('turnContext.followUp'), true),
       ),
       waits.developers,
     )

@@ -4,11 +4,21 @@ import { STOPPED_BY_PERSON_FIELD } from '../../lambdas/agents/contract.ts';
 import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { agentTurn } from '../agent-turn.ts';
 import { acceptHandover, continueAsNew, HANDED_OVER_FROM } from '../continue-as-new.ts';
-import { catchFailure, catchTimeout, closeOut, DRAINED, drain, nextTurn, waitForPeople } from '../kernel.ts';
+import {
+  catchFailure,
+  catchTimeout,
+  closeOut,
+  DRAINED,
+  drain,
+  nextTurn,
+  replaceState,
+  waitForPeople,
+} from '../kernel.ts';
 import { failConversation, setConversationFields, tellThen } from '../kernel-records.ts';
 import { catchModelStop, modelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, requireChannel, requireChild, requireRoleGroup } from '../workflow-module.ts';
+import { BUG_STATE } from './bug-state.ts';
 import { FIX_IT_APPROVAL, fixPathOr } from './fix-path.ts';
 import type { BugFunctionId } from './functions.ts';
 import {
@@ -49,8 +59,8 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     const S = BUG_INVESTIGATION_STATES;
     const T = BUG_INVESTIGATION_TEXTS;
     const reporterThread = {
-      channel: sfn.JsonPath.stringAt('$.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.threadTs'),
+      channel: sfn.JsonPath.stringAt(BUG_STATE.at('channel')),
+      threadTs: sfn.JsonPath.stringAt(BUG_STATE.at('threadTs')),
     };
     const summaryThread = {
       channel: sfn.JsonPath.stringAt(SUMMARY_POST.at('channel')),
@@ -106,15 +116,18 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       doneStateName: S.handedOver,
     });
     const timeToHandOver = sfn.Choice.jsonPath(scope, S.timeToHandOver)
-      .when(sfn.Condition.numberGreaterThanEqualsJsonPath('$.turn', '$.handoverAtTurn'), handOver)
+      .when(
+        sfn.Condition.numberGreaterThanEqualsJsonPath(BUG_STATE.at('turn'), BUG_STATE.at('handoverAtTurn')),
+        handOver,
+      )
       .otherwise(startTurn);
 
     // --- The agent's turn ------------------------------------------------------------------
     const turnProps = {
       agentTurnFn,
       profile: BUG_INVESTIGATOR_PROFILE,
-      statePath: '$.turnContext.state',
-      notesPath: '$.turnContext.notes',
+      statePath: BUG_STATE.at('turnContext.state'),
+      notesPath: BUG_STATE.at('turnContext.notes'),
       resultPath: TURN_RESULT.path,
       modelRetry: config.agentLimits.modelRetry,
     } as const;
@@ -175,8 +188,8 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       .when(sfn.Condition.booleanEquals(DRAINED.at('closeRequested'), true), acknowledgeClose)
       .when(
         sfn.Condition.and(
-          sfn.Condition.isPresent('$.turnContext.followUp'),
-          sfn.Condition.booleanEquals('$.turnContext.followUp', true),
+          sfn.Condition.isPresent(BUG_STATE.at('turnContext.followUp')),
+          sfn.Condition.booleanEquals(BUG_STATE.at('turnContext.followUp'), true),
         ),
         announceFollowUp,
       )
@@ -202,7 +215,7 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       result: sfn.Result.fromObject(
         turnContext('awaiting_reporter', { notes: [reporterSilenceNote(config.reporterWaitSeconds)] }),
       ),
-      resultPath: '$.turnContext',
+      resultPath: BUG_STATE.at('turnContext'),
     }).next(timeToHandOver);
     catchTimeout(waitForReporter, noteReporterSilence);
     catchFailure(waitForReporter, failed);
@@ -212,8 +225,12 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
 
     // --- continue: the turn ran out of its budget; run another in the same state ------------
     const keepInvestigating = sfn.Pass.jsonPath(scope, S.keepInvestigating, {
-      parameters: { state: sfn.JsonPath.stringAt('$.turnContext.state'), notes: [], followUp: false },
-      resultPath: '$.turnContext',
+      parameters: {
+        state: sfn.JsonPath.stringAt(BUG_STATE.at('turnContext.state')),
+        notes: [],
+        followUp: false,
+      },
+      resultPath: BUG_STATE.at('turnContext'),
     }).next(timeToHandOver);
 
     // --- post_findings / resolved / escalate: post the findings (seed: save, post, summary
@@ -316,7 +333,8 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
       .when(sfn.Condition.and(findingsAction, summaryOpen), postUpdatedFindings)
       .when(findingsAction, postFindings)
       .when(
-        sfn.Condition.isPresent(`$.result.${STOPPED_BY_PERSON_FIELD}`),
+        // A field the agent turn adds beside the profile's output (BugTurnOutput has no such field).
+        sfn.Condition.isPresent(`${TURN_RESULT.path}.${STOPPED_BY_PERSON_FIELD}`),
         backToTheWait(scope, { developers: awaitingDevelopers, reporter: awaitingReporter }),
       )
       .when(actionIs('continue'), keepInvestigating)
@@ -334,25 +352,27 @@ export const BUG_INVESTIGATION = defineWorkflow<BugFunctionId, BugInvestigationS
     acknowledgeReport.next(timeToHandOver);
     const resuming = sfn.Choice.jsonPath(scope, S.resuming)
       .when(
-        sfn.Condition.isPresent(`$.${HANDED_OVER_FROM}`),
+        sfn.Condition.isPresent(BUG_STATE.at(HANDED_OVER_FROM)),
         acceptHandover(scope, 'Accept handover', timeToHandOver),
       )
       .otherwise(acknowledgeReport);
     // Defaults under the input: a handed-over execution brings its own turnContext, threads
     // and result. `handoverAtTurn` counts from the turn this execution starts at.
     const prepare = sfn.Pass.jsonPath(scope, S.prepare, {
-      parameters: {
-        state: sfn.JsonPath.jsonMerge(
+      ...replaceState(
+        sfn.JsonPath.jsonMerge(
           sfn.JsonPath.stringToJson(
             sfn.JsonPath.format(
               `\\{"turnContext":\\{"state":"investigating","notes":[],"followUp":false\\},"threads":\\{\\},"handoverAtTurn":{}\\}`,
-              sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.turn'), settings.continueAsNewAfterTurns),
+              sfn.JsonPath.mathAdd(
+                sfn.JsonPath.numberAt(BUG_STATE.at('turn')),
+                settings.continueAsNewAfterTurns,
+              ),
             ),
           ),
           sfn.JsonPath.entirePayload,
         ),
-      },
-      outputPath: '$.state',
+      ),
     });
     return prepare.next(resuming);
   },

@@ -5,16 +5,17 @@ import type { Construct } from 'constructs';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
 import type { handler as IncidentRemediation } from '../../lambdas/workflows/incident-investigation/handlers/remediation.ts';
 import { approvalResult } from '../approval-wait.ts';
-import { addTransientRetry, catchFailure, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+import { addTransientRetry, catchFailure, FAILURE, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
 import { type TaskInputOf, taskPayload } from '../task-payload.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import { type IncidentFunctionId, REMEDIATION_TIMEOUT_SECONDS } from './functions.ts';
+import { INCIDENT_STATE } from './incident-state.ts';
 import { INCIDENT_STATES, STEP, STEP_DECISION } from './states.ts';
 import { stepApproval } from './step-approval.ts';
 import { recordsTask, showPhase } from './tasks.ts';
 
 /** Where the decision on a step's approval is kept. */
-const STEP_APPROVAL = approvalResult('$.stepApproval');
+const STEP_APPROVAL = approvalResult(INCIDENT_STATE.at('stepApproval'));
 
 /**
  * The remediation steps, one at a time (its REMEDIATE): the next step; when it needs an
@@ -41,10 +42,10 @@ export function remediationSteps(
     lambdaFunction: kernel.functions.IncidentRemediation,
     payloadResponseOnly: true,
     payload: taskPayload<TaskInputOf<typeof IncidentRemediation>>({
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(INCIDENT_STATE.at('conversationId')),
       index: sfn.JsonPath.numberAt(STEP.at('index')),
     }),
-    resultPath: '$.stepRun',
+    resultPath: INCIDENT_STATE.at('stepRun'),
     // Twice the function's own timeout: a skill that runs to the limit fails as a Lambda error first.
     taskTimeout: sfn.Timeout.duration(Duration.seconds(2 * REMEDIATION_TIMEOUT_SECONDS)),
     retryOnServiceExceptions: false,
@@ -59,12 +60,12 @@ export function remediationSteps(
     op: 'fail_step',
     payload: {
       index: sfn.JsonPath.numberAt(STEP.at('index')),
-      error: sfn.JsonPath.stringAt('$.failure.Error'),
-      cause: sfn.JsonPath.stringAt('$.failure.Cause'),
+      error: sfn.JsonPath.stringAt(FAILURE.at('Error')),
+      cause: sfn.JsonPath.stringAt(FAILURE.at('Cause')),
     },
   });
   catchFailure(stepError, props.failed);
-  run.addCatch(stepError, { errors: [sfn.Errors.ALL], resultPath: '$.failure' });
+  run.addCatch(stepError, { errors: [sfn.Errors.ALL], resultPath: FAILURE.path });
   stepError.next(
     showPhase(scope, `${S.showStep} failed`, { fn: progress, phase: 'remediation', next: props.finish }),
   );

@@ -2,10 +2,11 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
 import { agentTurn, MODEL_UNAVAILABLE_ERROR } from '../agent-turn.ts';
-import { catchFailure, DRAINED, drain, FAILURE_PATH } from '../kernel.ts';
+import { catchFailure, DRAINED, drain, FAILURE_PATH, replaceState } from '../kernel.ts';
 import { catchModelStop, MODEL_REFUSED_ERROR, modelRefused, noteModelRefused } from '../model-stops.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
+import { INCIDENT_STATE, ITERATION_STATE } from './incident-state.ts';
 import { INCIDENT_STATES, ITERATION_STATES, ROUND_PLAN } from './states.ts';
 import { recordsTask, showPhase } from './tasks.ts';
 
@@ -41,9 +42,9 @@ export function investigationRound(
     fn: records,
     op: 'evaluation',
     payload: {
-      hypothesisId: sfn.JsonPath.stringAt('$.item.hypothesisId'),
-      round: sfn.JsonPath.numberAt('$.item.round'),
-      turn: sfn.JsonPath.objectAt('$.turnResult'),
+      hypothesisId: sfn.JsonPath.stringAt(ITERATION_STATE.at('item.hypothesisId')),
+      round: sfn.JsonPath.numberAt(ITERATION_STATE.at('item.round')),
+      turn: sfn.JsonPath.objectAt(ITERATION_STATE.at('turnResult')),
     },
   });
   evaluate.addCatch(new sfn.Succeed(scope, I.notRecorded), {
@@ -53,7 +54,7 @@ export function investigationRound(
   evaluate.next(show);
   const noteFailed = sfn.Pass.jsonPath(scope, I.noteFailed, {
     parameters: { action: 'escalate', error: sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`) },
-    resultPath: '$.turnResult',
+    resultPath: ITERATION_STATE.at('turnResult'),
   });
   noteFailed.next(evaluate);
   // The model's failure ends the iteration as failed with the model's error and cause.
@@ -63,8 +64,8 @@ export function investigationRound(
   });
   const refused = sfn.Choice.jsonPath(scope, I.modelRefused)
     .when(
-      modelRefused('$.turnResult'),
-      noteModelRefused(scope, I.noteModelRefused, '$.turnResult').next(stopIteration),
+      modelRefused(ITERATION_STATE.at('turnResult')),
+      noteModelRefused(scope, I.noteModelRefused, ITERATION_STATE.at('turnResult')).next(stopIteration),
     )
     .otherwise(evaluate);
   const turn = (stateName: string, mode: 'initial' | 'continuation') => {
@@ -73,13 +74,13 @@ export function investigationRound(
       agentTurnFn,
       profile: 'incident_investigator',
       mode,
-      statePath: '$.agentState',
-      notesPath: '$.item.notes',
-      resultPath: '$.turnResult',
-      ...(mode === 'continuation' ? { sessionIdPath: '$.item.sessionId' } : {}),
+      statePath: ITERATION_STATE.at('agentState'),
+      notesPath: ITERATION_STATE.at('item.notes'),
+      resultPath: ITERATION_STATE.at('turnResult'),
+      ...(mode === 'continuation' ? { sessionIdPath: ITERATION_STATE.at('item.sessionId') } : {}),
       modelRetry: kernel.config.agentLimits.modelRetry,
       // The data tools count this hypothesis's queries of this round under its own scope.
-      toolContext: { scope: sfn.JsonPath.stringAt('$.item.scope') },
+      toolContext: { scope: sfn.JsonPath.stringAt(ITERATION_STATE.at('item.scope')) },
     });
     catchModelStop(task, stopIteration);
     catchFailure(task, noteFailed);
@@ -87,7 +88,10 @@ export function investigationRound(
     return task;
   };
   const resume = sfn.Choice.jsonPath(scope, I.resume)
-    .when(sfn.Condition.isPresent('$.item.sessionId'), turn(I.investigateFurther, 'continuation'))
+    .when(
+      sfn.Condition.isPresent(ITERATION_STATE.at('item.sessionId')),
+      turn(I.investigateFurther, 'continuation'),
+    )
     .otherwise(turn(I.investigate, 'initial'));
   const drained = drain(scope, I.drain, { drainFn: kernel.drain });
   const skip = new sfn.Succeed(scope, I.skip);
@@ -104,8 +108,8 @@ export function investigationRound(
     itemsPath: ROUND_PLAN.at('items'),
     maxConcurrency: kernel.settings.mapConcurrency,
     itemSelector: {
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
-      agentState: sfn.JsonPath.stringAt('$.agentState'),
+      conversationId: sfn.JsonPath.stringAt(INCIDENT_STATE.at('conversationId')),
+      agentState: sfn.JsonPath.stringAt(INCIDENT_STATE.at('agentState')),
       turn: sfn.JsonPath.numberAt('$$.Map.Item.Value.turn'),
       item: sfn.JsonPath.objectAt('$$.Map.Item.Value'),
     },
@@ -114,27 +118,26 @@ export function investigationRound(
   map.itemProcessor(iteration);
   // The turn counter moves past the turns the round's iterations used.
   const advance = sfn.Pass.jsonPath(scope, S.advanceTurn, {
-    parameters: {
-      state: sfn.JsonPath.jsonMerge(
+    ...replaceState(
+      sfn.JsonPath.jsonMerge(
         sfn.JsonPath.entirePayload,
         sfn.JsonPath.stringToJson(
           sfn.JsonPath.format('\\{"turn":{}\\}', sfn.JsonPath.stringAt(ROUND_PLAN.at('nextTurn'))),
         ),
       ),
-    },
-    outputPath: '$.state',
+    ),
   });
   map.addCatch(modelStopped, {
     errors: [MODEL_UNAVAILABLE_ERROR, MODEL_REFUSED_ERROR],
     resultPath: FAILURE_PATH,
   });
-  map.addCatch(advance, { errors: [sfn.Errors.ALL], resultPath: '$.roundFailure' });
+  map.addCatch(advance, { errors: [sfn.Errors.ALL], resultPath: INCIDENT_STATE.at('roundFailure') });
   map.next(advance);
   const merge = recordsTask(scope, S.mergeRound, {
     fn: records,
     op: 'merge',
     payload: { round: sfn.JsonPath.numberAt(ROUND_PLAN.at('round')) },
-    resultPath: '$.merged',
+    resultPath: INCIDENT_STATE.at('merged'),
   });
   const showRound = showPhase(scope, S.showRound, {
     fn: kernel.functions.IncidentProgress,

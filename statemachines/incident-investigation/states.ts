@@ -1,11 +1,8 @@
-import type { planRound } from '../../lambdas/workflows/incident-investigation/investigation.ts';
-import type { decideStep, nextStep } from '../../lambdas/workflows/incident-investigation/remediation.ts';
-import { resultSlot } from '../result-paths.ts';
-import type { PostedMessage } from '../slack-post.ts';
+import { INCIDENT_STATE } from './incident-state.ts';
 
 /**
  * The incident investigation's state names (written for the people reading the execution
- * graph) and texts. The state, beyond `ExecutionInput`:
+ * graph) and texts. The state, beyond `ExecutionInput` (typed as `IncidentState`, incident-state.ts):
  * - `thread`: the incident thread's opening post (`SlackPostOutput`), in the incidents channel.
  * - `agentState`: `investigating`, the `state` of every agent turn.
  * - `notes`: notes of the triage and hypothesis turns (none).
@@ -18,16 +15,13 @@ import type { PostedMessage } from '../slack-post.ts';
  * Inside the Map, each iteration has its own: `conversationId`, `turn`, `item` (`RoundItem`).
  */
 /** The incident thread's opening post (`thread` above). */
-export const THREAD_POST = resultSlot<PostedMessage>('$.thread');
-
-/** What IncidentRecords answers to an op: the answer of the record keeping the op runs. */
-type Answer<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
+export const THREAD_POST = INCIDENT_STATE.slot('thread');
 /** The plan of the round (`roundPlan` above): `plan_round`'s answer. */
-export const ROUND_PLAN = resultSlot<Answer<typeof planRound>>('$.roundPlan');
+export const ROUND_PLAN = INCIDENT_STATE.slot('roundPlan');
 /** The remediation step in hand (`step` above): `next_step`'s answer. */
-export const STEP = resultSlot<Answer<typeof nextStep>>('$.step');
+export const STEP = INCIDENT_STATE.slot('step');
 /** The decision on it (`stepDecision` above): `decide_step`'s answer. */
-export const STEP_DECISION = resultSlot<Answer<typeof decideStep>>('$.stepDecision');
+export const STEP_DECISION = INCIDENT_STATE.slot('stepDecision');
 
 export const INCIDENT_STATES = {
   prepare: 'Prepare investigation',

@@ -8,6 +8,7 @@ import { approvalWait } from '../approval-wait.ts';
 import type { ResultSlot } from '../result-paths.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
+import { INCIDENT_STATE } from './incident-state.ts';
 import { STEP, THREAD_POST } from './states.ts';
 
 /**
@@ -42,7 +43,7 @@ export function stepApproval(
     // One approval per step: the turn does not move between steps, the index does.
     idempotencyKey: sfn.JsonPath.format(
       '{}:approve-step:{}',
-      sfn.JsonPath.stringAt('$.conversationId'),
+      sfn.JsonPath.stringAt(INCIDENT_STATE.at('conversationId')),
       sfn.JsonPath.stringAt(STEP.at('index')),
     ),
   });

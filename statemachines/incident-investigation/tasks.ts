@@ -6,12 +6,14 @@ import type { handler as IncidentProgress } from '../../lambdas/workflows/incide
 import type { IncidentRecordsInput } from '../../lambdas/workflows/incident-investigation/handlers/records.ts';
 import type { Phase } from '../../lambdas/workflows/incident-investigation/record.ts';
 import { addTransientRetry, KERNEL_TASK_TIMEOUT, LAMBDA_TRANSIENT_ERRORS } from '../kernel.ts';
+import { KERNEL_STATE } from '../kernel-state.ts';
 import {
   type DistributiveOmit,
   type PayloadTemplate,
   type TaskInputOf,
   taskPayload,
 } from '../task-payload.ts';
+import { INCIDENT_STATE } from './incident-state.ts';
 
 /**
  * The incident workflow's own tasks: its record keeping (IncidentRecords, one `op` per call)
@@ -52,7 +54,7 @@ export function recordsTask<Op extends RecordsOp>(
     // beyond what tsc can narrow, so the whole is handed over as the union it belongs to.
     payload: taskPayload<IncidentRecordsInput>({
       op: props.op,
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
       ...(props.payload as object | undefined),
     } as PayloadTemplate<IncidentRecordsInput>),
     resultPath: props.resultPath ?? sfn.JsonPath.DISCARD,
@@ -77,7 +79,7 @@ export function showPhase(
     lambdaFunction: props.fn,
     payloadResponseOnly: true,
     payload: taskPayload<TaskInputOf<typeof IncidentProgress>>({
-      conversationId: sfn.JsonPath.stringAt('$.conversationId'),
+      conversationId: sfn.JsonPath.stringAt(KERNEL_STATE.at('conversationId')),
       phase: props.phase,
     }),
     resultPath: sfn.JsonPath.DISCARD,
@@ -85,7 +87,7 @@ export function showPhase(
     retryOnServiceExceptions: false,
   });
   addTransientRetry(task, LAMBDA_TRANSIENT_ERRORS);
-  task.addCatch(props.next, { errors: [sfn.Errors.ALL], resultPath: '$.progressError' });
+  task.addCatch(props.next, { errors: [sfn.Errors.ALL], resultPath: INCIDENT_STATE.at('progressError') });
   task.next(props.next);
   return task;
 }

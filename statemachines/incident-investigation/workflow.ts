@@ -13,6 +13,7 @@ import {
   drain,
   FAILURE_PATH,
   nextTurn,
+  replaceState,
   waitForPeople,
 } from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
@@ -21,6 +22,7 @@ import { slackPost } from '../slack-post.ts';
 import { noteTurnWithoutResult } from '../turn-stops.ts';
 import { defineWorkflow, requireChannel } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
+import { INCIDENT_STATE } from './incident-state.ts';
 import { remediationSteps } from './remediation.ts';
 import { investigationRound } from './rounds.ts';
 import {
@@ -80,10 +82,13 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
         data: { failure: sfn.JsonPath.objectAt(FAILURE_PATH), ...T.stopped },
       },
     });
-    tellFailure.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: '$.tellFailureError' });
+    tellFailure.addCatch(failed, {
+      errors: [sfn.Errors.ALL],
+      resultPath: INCIDENT_STATE.at('tellFailureError'),
+    });
     tellFailure.next(failed);
     const noteFailedAgent = noteTurnWithoutResult(scope, {
-      turnResultPath: '$.turnResult',
+      turnResultPath: INCIDENT_STATE.at('turnResult'),
       names: {
         choose: S.noteFailedAgent,
         refused: S.noteModelRefused,
@@ -116,16 +121,20 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     const acknowledgeClose = post(S.acknowledgeClose, T.acknowledgeClose, false);
     catchFailure(acknowledgeClose, markClosed);
     acknowledgeClose.next(markClosed);
-    const finish = recordsTask(scope, S.finish, { fn: records, op: 'finish', resultPath: '$.metrics' });
+    const finish = recordsTask(scope, S.finish, {
+      fn: records,
+      op: 'finish',
+      resultPath: INCIDENT_STATE.at('metrics'),
+    });
     // Metrics are bookkeeping: the incident is resolved even if they cannot be stored.
-    finish.addCatch(ended, { errors: [sfn.Errors.ALL], resultPath: '$.metricsError' });
+    finish.addCatch(ended, { errors: [sfn.Errors.ALL], resultPath: INCIDENT_STATE.at('metricsError') });
     finish.next(ended);
 
     /** A turn that failed as a task: its error as the turn's outcome, for the record that follows. */
     const turnFailed = (stateName: string, then: sfn.IChainable) =>
       sfn.Pass.jsonPath(scope, stateName, {
         parameters: { action: 'escalate', error: sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`) },
-        resultPath: '$.turnResult',
+        resultPath: INCIDENT_STATE.at('turnResult'),
       }).next(then);
 
     /**
@@ -149,10 +158,10 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
           agentTurnFn,
           profile: p.profile,
           mode,
-          statePath: '$.agentState',
+          statePath: INCIDENT_STATE.at('agentState'),
           notesPath: p.notesPath,
-          resultPath: '$.turnResult',
-          ...(mode === 'continuation' ? { sessionIdPath: '$.sessions.main' } : {}),
+          resultPath: INCIDENT_STATE.at('turnResult'),
+          ...(mode === 'continuation' ? { sessionIdPath: INCIDENT_STATE.at('sessions.main') } : {}),
           modelRetry: kernel.config.agentLimits.modelRetry,
         });
         // A turn that failed as a task keeps the Catch's error: the stop is told with it. A
@@ -162,8 +171,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
         return task;
       };
       const keep = sfn.Pass.jsonPath(scope, `Keep session of ${p.name}`, {
-        inputPath: '$.turnResult.sessionId',
-        resultPath: '$.sessions.main',
+        inputPath: INCIDENT_STATE.at('turnResult.sessionId'),
+        resultPath: INCIDENT_STATE.at('sessions.main'),
       });
       const drained = drain(scope, `Drain for ${p.name}`, { drainFn: kernel.drain });
       catchFailure(drained, failed);
@@ -183,10 +192,10 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       catchFailure(tellStopped, waitAfterStop);
       tellStopped.next(waitAfterStop);
       const route = sfn.Choice.jsonPath(scope, `Route ${p.name}`)
-        .when(sfn.Condition.stringEquals('$.turnResult.action', 'submitted'), p.done)
+        .when(sfn.Condition.stringEquals(INCIDENT_STATE.at('turnResult.action'), 'submitted'), p.done)
         .when(sfn.Condition.isPresent(`$.turnResult.${STOPPED_BY_PERSON_FIELD}`), tellStopped)
-        .when(sfn.Condition.stringEquals('$.turnResult.action', 'continue'), start)
-        .when(modelRefused('$.turnResult'), noteFailedAgent)
+        .when(sfn.Condition.stringEquals(INCIDENT_STATE.at('turnResult.action'), 'continue'), start)
+        .when(modelRefused(INCIDENT_STATE.at('turnResult')), noteFailedAgent)
         .otherwise(p.onFailed);
       const initial = turn(p.name.charAt(0).toUpperCase() + p.name.slice(1), 'initial');
       const continued = turn(`Continue ${p.name}`, 'continuation');
@@ -198,7 +207,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
           .when(sfn.Condition.booleanEquals(DRAINED.at('closeRequested'), true), acknowledgeClose)
           .otherwise(
             sfn.Choice.jsonPath(scope, `Session for ${p.name}?`)
-              .when(sfn.Condition.isPresent('$.sessions.main'), continued)
+              .when(sfn.Condition.isPresent(INCIDENT_STATE.at('sessions.main')), continued)
               .otherwise(initial),
           ),
       );
@@ -244,14 +253,23 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       marked.next(turn);
       return marked;
     };
-    const submitted = { result: sfn.JsonPath.objectAt('$.turnResult.result') };
-    const wholeTurn = { turn: sfn.JsonPath.objectAt('$.turnResult') };
+    const submitted = { result: sfn.JsonPath.objectAt(INCIDENT_STATE.at('turnResult.result')) };
+    const wholeTurn = { turn: sfn.JsonPath.objectAt(INCIDENT_STATE.at('turnResult')) };
 
     // --- Remediate ----------------------------------------------------------------------------
     const markRemediating = phase({
       mark: { stateName: S.markRemediating, phase: 'remediating' },
-      turn: { name: 'remediation', profile: 'incident_remediator', notesPath: '$.conclusion.notes' },
-      record: { stateName: S.recordPlan, op: 'plan', payload: wholeTurn, resultPath: '$.planned' },
+      turn: {
+        name: 'remediation',
+        profile: 'incident_remediator',
+        notesPath: INCIDENT_STATE.at('conclusion.notes'),
+      },
+      record: {
+        stateName: S.recordPlan,
+        op: 'plan',
+        payload: wholeTurn,
+        resultPath: INCIDENT_STATE.at('planned'),
+      },
       show: {
         stateName: S.showPlan,
         phase: 'remediation',
@@ -269,7 +287,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
         stateName: S.recordConclusion,
         op: 'conclusion',
         payload: wholeTurn,
-        resultPath: '$.conclusion',
+        resultPath: INCIDENT_STATE.at('conclusion'),
       },
       show: { stateName: S.showConclusion, phase: 'conclusion', next: markRemediating },
       failedTurnState: 'Note failed conclusion',
@@ -279,7 +297,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     const planRound = recordsTask(scope, S.planRound, {
       fn: records,
       op: 'plan_round',
-      payload: { turn: sfn.JsonPath.numberAt('$.turn') },
+      payload: { turn: sfn.JsonPath.numberAt(INCIDENT_STATE.at('turn')) },
       resultPath: ROUND_PLAN.path,
     });
     catchFailure(planRound, failed);
@@ -301,13 +319,18 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     // --- Hypothesize, after Triage ----------------------------------------------------------------
     const markHypothesize = phase({
       mark: { stateName: S.markHypothesize, phase: 'hypothesize' },
-      turn: { name: 'hypotheses', profile: 'incident_hypothesizer', notesPath: '$.notes' },
-      record: { stateName: S.recordHypotheses, op: 'hypotheses', payload: submitted, resultPath: '$.formed' },
+      turn: { name: 'hypotheses', profile: 'incident_hypothesizer', notesPath: INCIDENT_STATE.at('notes') },
+      record: {
+        stateName: S.recordHypotheses,
+        op: 'hypotheses',
+        payload: submitted,
+        resultPath: INCIDENT_STATE.at('formed'),
+      },
       show: { stateName: S.showHypotheses, phase: 'hypotheses', next: planRound },
     });
     const markTriage = phase({
       mark: { stateName: S.markTriage, phase: 'triage' },
-      turn: { name: 'triage', profile: 'incident_triager', notesPath: '$.notes' },
+      turn: { name: 'triage', profile: 'incident_triager', notesPath: INCIDENT_STATE.at('notes') },
       record: { stateName: S.recordTriage, op: 'triage', payload: submitted },
       show: { stateName: S.showTriage, phase: 'triage', next: markHypothesize },
     });
@@ -324,7 +347,7 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     const openThread = slackPost(scope, S.openThread, {
       slackPostFn: kernel.slackPost,
       channel: incidents,
-      text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt('$.ownerId')),
+      text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt(INCIDENT_STATE.at('ownerId'))),
       anchor,
       resultPath: THREAD_POST.path,
     });
@@ -333,8 +356,8 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       channel: incidents,
       text: sfn.JsonPath.format(
         alertOpeningText('{}', '{}'),
-        sfn.JsonPath.stringAt('$.origin.source'),
-        sfn.JsonPath.stringAt('$.origin.name'),
+        sfn.JsonPath.stringAt(INCIDENT_STATE.at('origin.source')),
+        sfn.JsonPath.stringAt(INCIDENT_STATE.at('origin.name')),
       ),
       anchor,
       resultPath: THREAD_POST.path,
@@ -344,17 +367,16 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
       open.next(startRecord);
     }
     const prepare = sfn.Pass.jsonPath(scope, S.prepare, {
-      parameters: {
-        state: sfn.JsonPath.jsonMerge(
+      ...replaceState(
+        sfn.JsonPath.jsonMerge(
           sfn.JsonPath.entirePayload,
           sfn.JsonPath.stringToJson('{"agentState":"investigating","notes":[],"sessions":{}}'),
         ),
-      },
-      outputPath: '$.state',
+      ),
     });
     return prepare.next(
       sfn.Choice.jsonPath(scope, S.fromAlert)
-        .when(sfn.Condition.isPresent('$.origin'), openThreadForAlert)
+        .when(sfn.Condition.isPresent(INCIDENT_STATE.at('origin')), openThreadForAlert)
         .otherwise(openThread),
     );
   },

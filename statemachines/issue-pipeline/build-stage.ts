@@ -5,6 +5,7 @@ import { ChecksBuildProject, checksBuilds } from '../checks-build.ts';
 import { catchFailure } from '../kernel.ts';
 import type { KernelResources } from '../workflow-module.ts';
 import type { IssueFunctionId } from './functions.ts';
+import { ISSUE_STATE } from './issue-state.ts';
 import { HAND_OFF, ISSUE_PIPELINE_STATES } from './states.ts';
 import type { IssueTask } from './tasks.ts';
 
@@ -37,8 +38,8 @@ export function buildStage(
       stateName: name,
       project: checksProject,
       build: settings.build,
-      itemsPath: '$.build.checks.builds',
-      resultPath: '$.build.builds',
+      itemsPath: ISSUE_STATE.at('build.checks.builds'),
+      resultPath: ISSUE_STATE.at('build.builds'),
     });
     catchFailure(builds, failed);
     builds.next(judge);
@@ -51,9 +52,9 @@ export function buildStage(
       {
         attempt: sfn.JsonPath.numberAt(HAND_OFF.at('attempt')),
         kind,
-        baseSha: sfn.JsonPath.stringAt('$.pipeline.baseSha'),
-        checks: sfn.JsonPath.listAt('$.build.checks.checks'),
-        builds: sfn.JsonPath.listAt('$.build.builds'),
+        baseSha: sfn.JsonPath.stringAt(ISSUE_STATE.at('pipeline.baseSha')),
+        checks: sfn.JsonPath.listAt(ISSUE_STATE.at('build.checks.checks')),
+        builds: sfn.JsonPath.listAt(ISSUE_STATE.at('build.builds')),
       },
       HAND_OFF.path,
     );
@@ -63,7 +64,10 @@ export function buildStage(
   };
   // Each build starts afresh: nothing of an earlier attempt's checks or builds is read.
   const prepare = (name: string) =>
-    sfn.Pass.jsonPath(scope, name, { result: sfn.Result.fromObject({}), resultPath: '$.build' });
+    sfn.Pass.jsonPath(scope, name, {
+      result: sfn.Result.fromObject({}),
+      resultPath: ISSUE_STATE.at('build'),
+    });
   // Each build's commands come from the configuration or the base commit, never from the branch
   // under test; the base build is defined by the base itself (so nothing it lacks is refused).
   const define = (name: string, head: string) => {
@@ -72,19 +76,19 @@ export function buildStage(
       'IssueDefineChecks',
       {
         branch: sfn.JsonPath.stringAt(head),
-        base: sfn.JsonPath.stringAt('$.pipeline.baseSha'),
+        base: sfn.JsonPath.stringAt(ISSUE_STATE.at('pipeline.baseSha')),
         commands: settings.build.commands,
       },
-      '$.build.checks',
+      ISSUE_STATE.at('build.checks'),
     );
     catchFailure(defined, failed);
     return defined;
   };
   const build = prepare(S.prepareBuild)
-    .next(define(S.defineChecks, '$.pipeline.branch'))
+    .next(define(S.defineChecks, ISSUE_STATE.at('pipeline.branch')))
     .next(run(S.build, judge(S.judgeBuild, 'branch'), checks));
   const base = prepare(S.prepareBaseBuild)
-    .next(define(S.defineBaseChecks, '$.pipeline.baseSha'))
+    .next(define(S.defineBaseChecks, ISSUE_STATE.at('pipeline.baseSha')))
     .next(run(S.buildBase, judge(S.judgeBaseBuild, 'base'), baseChecks));
   return { build, base };
 }

@@ -1,14 +1,12 @@
-import type { handler as HandOffHandler } from '../../lambdas/workflows/issue-pipeline/handlers/hand-off.ts';
-import type { handler as ProgressHandler } from '../../lambdas/workflows/issue-pipeline/handlers/progress.ts';
 import type { ModelAgent } from '../../lambdas/workflows/issue-pipeline/state.ts';
-import { resultSlot } from '../result-paths.ts';
-import type { TaskResultOf } from '../task-payload.ts';
+import { ISSUE_STATE } from './issue-state.ts';
 
 /**
  * The issue pipeline's state names, as the execution graph shows them: its agents by their
  * names (Triage, Analyst, Writer, Build, Reviewer, Committer).
  *
- * The execution's state, beyond `ExecutionInput` (conversationId, channel, threadTs, origin, turn):
+ * The execution's state, beyond `ExecutionInput` (conversationId, channel, threadTs, origin, turn),
+ * typed as `IssueState` (issue-state.ts):
  * - `pipeline`: `StartOutput` (the issue's number and URL, the work branch, the base commit,
  *   one session id per agent);
  * - `handOff`: the last `HandOff` (where next, the attempt, the next agent's notes, who asked);
@@ -17,9 +15,9 @@ import type { TaskResultOf } from '../task-payload.ts';
  * - `progress`: where the progress message is; `drained`, `wake`, `timedOut`, `failure`: the kernel's.
  */
 /** The last hand-off (`handOff` above): IssueHandOff's result, which "Judge build" answers in too. */
-export const HAND_OFF = resultSlot<TaskResultOf<typeof HandOffHandler>>('$.handOff');
+export const HAND_OFF = ISSUE_STATE.slot('handOff');
 /** Where the progress message is (`progress` above): IssueProgress's result. */
-export const PROGRESS = resultSlot<TaskResultOf<typeof ProgressHandler>>('$.progress');
+export const PROGRESS = ISSUE_STATE.slot('progress');
 
 export const ISSUE_PIPELINE_STATES = {
   start: 'Start pipeline',

@@ -9,6 +9,7 @@ import {
   catchTimeout,
   closeOut,
   drain,
+  FAILURE,
   FAILURE_PATH,
   nextTurn,
   waitForPeople,
@@ -20,6 +21,7 @@ import { slackPost } from '../slack-post.ts';
 import { defineWorkflow, requireChannel } from '../workflow-module.ts';
 import { buildStage } from './build-stage.ts';
 import type { IssueFunctionId } from './functions.ts';
+import { ISSUE_STATE } from './issue-state.ts';
 import {
   agentStates,
   FAILURE_TEXT,
@@ -31,9 +33,9 @@ import {
 import type { IssueTask, IssueTaskPayload } from './tasks.ts';
 
 const AGENTS: readonly ModelAgent[] = ['triage', 'analyst', 'writer', 'reviewer'];
-const conversationId = sfn.JsonPath.stringAt('$.conversationId');
+const conversationId = sfn.JsonPath.stringAt(ISSUE_STATE.at('conversationId'));
 /** Where the decision on a sensitive change is kept. */
-const APPROVAL = approvalResult('$.approval');
+const APPROVAL = approvalResult(ISSUE_STATE.at('approval'));
 const nextIs = (stage: string) => sfn.Condition.stringEquals(HAND_OFF.at('next'), stage);
 
 /**
@@ -95,17 +97,23 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
       slackPostFn: kernel.slackPost,
       channel,
       text: sfn.JsonPath.format(FAILURE_TEXT, sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`)),
-      resultPath: '$.failureNotice',
+      resultPath: ISSUE_STATE.at('failureNotice'),
     });
-    tellChannel.addCatch(markFailed, { errors: [sfn.Errors.ALL], resultPath: '$.failureNoticeError' });
+    tellChannel.addCatch(markFailed, {
+      errors: [sfn.Errors.ALL],
+      resultPath: ISSUE_STATE.at('failureNoticeError'),
+    });
     tellChannel.next(markFailed);
     const failed = task(
       S.tellIssueFailure,
       'IssueProgress',
       { channel, failure: sfn.JsonPath.objectAt(FAILURE_PATH) },
-      '$.failureNotice',
+      ISSUE_STATE.at('failureNotice'),
     );
-    failed.addCatch(tellChannel, { errors: [sfn.Errors.ALL], resultPath: '$.failureNoticeError' });
+    failed.addCatch(tellChannel, {
+      errors: [sfn.Errors.ALL],
+      resultPath: ISSUE_STATE.at('failureNoticeError'),
+    });
     failed.next(markFailed);
     const closingTurn = closeOut(scope, { drainFn: kernel.drain });
     const mark = (name: string, status: string, phase: string) => {
@@ -159,18 +167,18 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
         statePath: HAND_OFF.at('next'),
         notesPath: HAND_OFF.at('notes'),
         sessionIdPath: `$.pipeline.sessions.${agent}`,
-        resultPath: '$.turnOutput',
+        resultPath: ISSUE_STATE.at('turnOutput'),
         modelRetry: kernel.config.agentLimits.modelRetry,
         // Every agent reads (and the writer writes) the pipeline's branch, agents/issue-<n>.
-        toolContext: { workBranch: sfn.JsonPath.stringAt('$.pipeline.branch') },
+        toolContext: { workBranch: sfn.JsonPath.stringAt(ISSUE_STATE.at('pipeline.branch')) },
       });
       const noteFailed = sfn.Pass.jsonPath(scope, answering ? N.noteFailedAnswer : N.noteFailedTurn, {
         parameters: {
           action: 'blocked',
           sessionId: 'none',
-          reason: sfn.JsonPath.format('the turn failed: {}', sfn.JsonPath.stringAt('$.failure.Error')),
+          reason: sfn.JsonPath.format('the turn failed: {}', sfn.JsonPath.stringAt(FAILURE.at('Error'))),
         },
-        resultPath: '$.turnOutput',
+        resultPath: ISSUE_STATE.at('turnOutput'),
       });
       // A model that cannot serve the turn fails the pipeline with its cause (model-stops.ts).
       catchModelStop(turn, failed);
@@ -178,13 +186,17 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
       const handed = handOff(answering ? N.takeAnswer : N.handOff, {
         agent,
         mode: answering ? 'answer' : 'work',
-        turn: sfn.JsonPath.objectAt('$.turnOutput'),
+        turn: sfn.JsonPath.objectAt(ISSUE_STATE.at('turnOutput')),
       });
       noteFailed.next(handed);
-      const refused = noteModelRefused(scope, N.noteModelRefused(answering), '$.turnOutput').next(failed);
+      const refused = noteModelRefused(
+        scope,
+        N.noteModelRefused(answering),
+        ISSUE_STATE.at('turnOutput'),
+      ).next(failed);
       turn.next(
         sfn.Choice.jsonPath(scope, N.modelRefused(answering))
-          .when(modelRefused('$.turnOutput'), refused)
+          .when(modelRefused(ISSUE_STATE.at('turnOutput')), refused)
           .otherwise(handed),
       );
       const drained = drain(scope, answering ? N.answerDrain : N.drain, { drainFn: kernel.drain });
@@ -209,12 +221,12 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     const committer = task(
       S.committer,
       'IssueCommitter',
-      { branch: sfn.JsonPath.stringAt('$.pipeline.branch') },
-      '$.commit',
+      { branch: sfn.JsonPath.stringAt(ISSUE_STATE.at('pipeline.branch')) },
+      ISSUE_STATE.at('commit'),
     );
     catchFailure(committer, failed);
     const committed = sfn.Choice.jsonPath(scope, S.committed)
-      .when(sfn.Condition.booleanEquals('$.commit.opened', true), markDone)
+      .when(sfn.Condition.booleanEquals(ISSUE_STATE.at('commit.opened'), true), markDone)
       .otherwise(markBlocked);
     const finalProgress = progress(S.finalProgress);
     catchFailure(finalProgress, committed);
@@ -295,7 +307,9 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     catchFailure(waitForAnswer, failed);
     const drainAnswers = drain(scope, S.drainAnswers, { drainFn: kernel.drain });
     catchFailure(drainAnswers, failed);
-    const takeAnswer = people(S.takeAnswer, { messages: sfn.JsonPath.listAt('$.drained.messages') });
+    const takeAnswer = people(S.takeAnswer, {
+      messages: sfn.JsonPath.listAt(ISSUE_STATE.at('drained.messages')),
+    });
     askPeople.next(waitForAnswer);
     waitForAnswer.next(nextTurn(scope, S.nextAnswerTurn)).next(drainAnswers).next(takeAnswer);
     answered.when(sfn.Condition.isPresent(HAND_OFF.at('waitAgain')), waitForAnswer).otherwise(showProgress);
@@ -323,12 +337,15 @@ export const ISSUE_PIPELINE = defineWorkflow<IssueFunctionId, IssuePipelineSetti
     const start = task(
       S.start,
       'IssueStart',
-      { origin: sfn.JsonPath.objectAt('$.origin'), ownerId: sfn.JsonPath.stringAt('$.ownerId') },
-      '$.pipeline',
+      {
+        origin: sfn.JsonPath.objectAt(ISSUE_STATE.at('origin')),
+        ownerId: sfn.JsonPath.stringAt(ISSUE_STATE.at('ownerId')),
+      },
+      ISSUE_STATE.at('pipeline'),
     );
     catchFailure(start, failed);
     const begin = sfn.Pass.jsonPath(scope, S.begin, {
-      inputPath: '$.pipeline.handOff',
+      inputPath: ISSUE_STATE.at('pipeline.handOff'),
       resultPath: HAND_OFF.path,
     });
     return start.next(begin).next(showProgress);

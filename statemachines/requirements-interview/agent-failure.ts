@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import { catchFailure, FAILURE_PATH } from '../kernel.ts';
 import { catchModelStop } from '../model-stops.ts';
 import { noteTurnWithoutResult } from '../turn-stops.ts';
+import { REQUIREMENTS_STATE } from './requirements-state.ts';
 import { REQUIREMENTS_INTERVIEW_STATES } from './states.ts';
 
 /**
@@ -59,7 +60,10 @@ export function agentFailurePaths(scope: Construct, props: AgentFailureProps): A
   });
   // Failing anyway if the message cannot be posted, with the agent's failure as the
   // execution's error (the post's own error goes elsewhere, not over `$.failure`).
-  tellFailure.addCatch(props.failed, { errors: [sfn.Errors.ALL], resultPath: '$.tellFailureError' });
+  tellFailure.addCatch(props.failed, {
+    errors: [sfn.Errors.ALL],
+    resultPath: REQUIREMENTS_STATE.at('tellFailureError'),
+  });
   // The Catch already put the failure at `$.failure`: nothing to add, a named step in the graph.
   const noteFailedAgent = sfn.Pass.jsonPath(scope, REQUIREMENTS_INTERVIEW_STATES.noteFailedAgent);
   noteFailedAgent.next(tellFailure).next(props.failed);

@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import type { RequirementsTurnState } from '../../lambdas/workflows/requirements-interview/contract.ts';
 import { addTransientRetry, DYNAMODB_TASK_TIMEOUT, DYNAMODB_TRANSIENT_ERRORS } from '../kernel.ts';
 import { CONVERSATION_VERSION_STAMP, conversationItemKey } from '../kernel-records.ts';
+import { REQUIREMENTS_STATE } from './requirements-state.ts';
 
 /** The interview's own record keeping: the agent it is in, and transition log. */
 
@@ -12,7 +13,7 @@ import { CONVERSATION_VERSION_STAMP, conversationItemKey } from '../kernel-recor
 export function agentPass(scope: Construct, stateName: string, agent: RequirementsTurnState): sfn.Pass {
   return sfn.Pass.jsonPath(scope, stateName, {
     result: sfn.Result.fromString(agent),
-    resultPath: '$.currentAgent',
+    resultPath: REQUIREMENTS_STATE.at('currentAgent'),
   });
 }
 
@@ -57,14 +58,14 @@ export function recordInterviewState(
   const number = (path: string) => V.numberFromString(sfn.JsonPath.format('{}', sfn.JsonPath.stringAt(path)));
   const zero = V.fromNumber(0);
   // Turns in the current agent: the clarification counts its turns; the others have one each.
-  const turns = props.agent === 'clarification' ? number('$.clarificationTurns') : zero;
-  const confidence = number('$.clarification.confidence');
+  const turns = props.agent === 'clarification' ? number(REQUIREMENTS_STATE.at('clarificationTurns')) : zero;
+  const confidence = number(REQUIREMENTS_STATE.at('clarification.confidence'));
   // When this state was entered (every transition is timed): the service's own clock, no Lambda.
   const at = text(sfn.JsonPath.stringAt('$$.State.EnteredTime'));
   const entry = map({
     event: text(props.event),
     agent: text(props.agent),
-    turn: number('$.turn'),
+    turn: number(REQUIREMENTS_STATE.at('turn')),
     turnsInAgent: turns,
     ...(props.confidence || props.check ? { confidence } : {}),
     ...(props.check
@@ -107,7 +108,7 @@ export function recordInterviewState(
         map({
           turn: turns,
           confidence,
-          reason: text(sfn.JsonPath.stringAt('$.clarification.confidenceReason')),
+          reason: text(sfn.JsonPath.stringAt(REQUIREMENTS_STATE.at('clarification.confidenceReason'))),
           at,
         }),
       ]);

@@ -1,6 +1,5 @@
 import { describeDuration } from '../kernel.ts';
-import { resultSlot } from '../result-paths.ts';
-import type { PostedMessage } from '../slack-post.ts';
+import { REQUIREMENTS_STATE } from './requirements-state.ts';
 
 /**
  * `requirements_interview`: `/prd <idea>` opens a thread where the clarification
@@ -9,7 +8,8 @@ import type { PostedMessage } from '../slack-post.ts';
  * generator writes the PRD and the analysis agent analyses it; both are posted and attached
  * as Markdown. The requester's "cancel" ends it at any point.
  *
- * The state, beyond `ExecutionInput` (conversationId, workflow, channel, ownerId, turn):
+ * The state, beyond `ExecutionInput` (conversationId, workflow, channel, ownerId, turn), typed as
+ * `RequirementsState` (requirements-state.ts):
  * - `thread`: the `SlackPostOutput` of the post that opened the interview's thread.
  * - `clarificationTurns`: clarification turns so far (`turns_count`).
  * - `clarification`, `prd`, `analysis`: the last turn output of each agent; the PRD generator
@@ -23,7 +23,7 @@ import type { PostedMessage } from '../slack-post.ts';
  * ISO time the recording state was entered).
  */
 /** The post that opened the interview's thread (`thread` above). */
-export const THREAD_POST = resultSlot<PostedMessage>('$.thread');
+export const THREAD_POST = REQUIREMENTS_STATE.slot('thread');
 
 export const REQUIREMENTS_INTERVIEW_STATES = {
   prepare: 'Prepare interview',

@@ -10,6 +10,7 @@ import {
   drain,
   incrementCounter,
   nextTurn,
+  replaceState,
   waitForPeople,
 } from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
@@ -18,6 +19,7 @@ import { defineWorkflow } from '../workflow-module.ts';
 import { agentFailurePaths } from './agent-failure.ts';
 import type { RequirementsFunctionId } from './functions.ts';
 import { type RecordInterviewProps, recordInterviewState } from './records.ts';
+import { REQUIREMENTS_STATE } from './requirements-state.ts';
 import {
   openingText,
   REQUIREMENTS_INTERVIEW_STATES,
@@ -122,8 +124,8 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
         stateName,
         agentTurnFn,
         profile,
-        statePath: '$.currentAgent',
-        notesPath: '$.notes',
+        statePath: REQUIREMENTS_STATE.at('currentAgent'),
+        notesPath: REQUIREMENTS_STATE.at('notes'),
         resultPath,
         modelRetry: kernel.config.agentLimits.modelRetry,
         ...props,
@@ -161,19 +163,24 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     });
     catchFailure(markClarifying, failed);
     const clarifyProps = { confidenceThreshold: settings.confidenceThreshold };
-    const clarify = turnOf(S.clarify, 'requirements_clarifier', '$.clarification', {
+    const clarify = turnOf(S.clarify, 'requirements_clarifier', REQUIREMENTS_STATE.at('clarification'), {
       ...clarifyProps,
       mode: 'initial',
     });
-    const continueClarifying = turnOf(S.continueClarifying, 'requirements_clarifier', '$.clarification', {
-      ...clarifyProps,
-      mode: 'continuation',
-      sessionIdPath: '$.clarification.sessionId',
-    });
+    const continueClarifying = turnOf(
+      S.continueClarifying,
+      'requirements_clarifier',
+      REQUIREMENTS_STATE.at('clarification'),
+      {
+        ...clarifyProps,
+        mode: 'continuation',
+        sessionIdPath: REQUIREMENTS_STATE.at('clarification.sessionId'),
+      },
+    );
     const clarificationStart = beginTurn(
       { next: S.nextClarificationTurn, drain: S.drainForClarification, close: S.closeBeforeClarification },
       sfn.Choice.jsonPath(scope, S.sessionToResume)
-        .when(sfn.Condition.isPresent('$.clarification.sessionId'), continueClarifying)
+        .when(sfn.Condition.isPresent(REQUIREMENTS_STATE.at('clarification.sessionId')), continueClarifying)
         .otherwise(clarify),
     );
     markClarifying.next(clarificationStart);
@@ -201,7 +208,10 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     const postQuestions = post(S.postQuestions, {
       template: {
         name: 'requirements_questions',
-        data: { result: sfn.JsonPath.objectAt('$.clarification'), threshold: settings.confidenceThreshold },
+        data: {
+          result: sfn.JsonPath.objectAt(REQUIREMENTS_STATE.at('clarification')),
+          threshold: settings.confidenceThreshold,
+        },
       },
     });
     catchFailure(postQuestions, failed);
@@ -209,7 +219,7 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
 
     const noteReady = sfn.Pass.jsonPath(scope, S.noteReady, {
       result: sfn.Result.fromObject({ notes: [] }),
-      resultPath: '$.prdNotes',
+      resultPath: REQUIREMENTS_STATE.at('prdNotes'),
     });
     noteReady.next(announceReady);
     // Each outcome of the check is logged (`confidence_check`), then followed.
@@ -229,11 +239,17 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     };
     const confidenceCheck = sfn.Choice.jsonPath(scope, S.confidenceCheck)
       .when(
-        sfn.Condition.numberGreaterThanEquals('$.clarification.confidence', settings.confidenceThreshold),
+        sfn.Condition.numberGreaterThanEquals(
+          REQUIREMENTS_STATE.at('clarification.confidence'),
+          settings.confidenceThreshold,
+        ),
         logCheck(S.logThresholdMet, 'threshold_met', noteReady),
       )
       .when(
-        sfn.Condition.numberGreaterThanEquals('$.clarificationTurns', settings.maxClarificationTurns),
+        sfn.Condition.numberGreaterThanEquals(
+          REQUIREMENTS_STATE.at('clarificationTurns'),
+          settings.maxClarificationTurns,
+        ),
         logCheck(S.logTurnCap, 'turn_cap_reached', noteTurnCap),
       )
       .otherwise(logCheck(S.logBelowThreshold, 'below_threshold', postQuestions));
@@ -247,10 +263,16 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     const countTurn = incrementCounter(scope, S.countClarificationTurn, { field: 'clarificationTurns' });
     countTurn.next(
       sfn.Choice.jsonPath(scope, S.routeClarification)
-        .when(sfn.Condition.stringEquals('$.clarification.action', 'assessed'), recordClarification)
-        .when(stoppedByPerson('$.clarification'), waitForAnswer)
-        .when(sfn.Condition.stringEquals('$.clarification.action', 'continue'), markClarifying)
-        .otherwise(stopped('clarification', '$.clarification')),
+        .when(
+          sfn.Condition.stringEquals(REQUIREMENTS_STATE.at('clarification.action'), 'assessed'),
+          recordClarification,
+        )
+        .when(stoppedByPerson(REQUIREMENTS_STATE.at('clarification')), waitForAnswer)
+        .when(
+          sfn.Condition.stringEquals(REQUIREMENTS_STATE.at('clarification.action'), 'continue'),
+          markClarifying,
+        )
+        .otherwise(stopped('clarification', REQUIREMENTS_STATE.at('clarification'))),
     );
     clarify.next(countTurn);
     continueClarifying.next(countTurn);
@@ -258,8 +280,8 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     // --- The start ---------------------------------------------------------------------------
     const openThread = slackPost(scope, S.openThread, {
       slackPostFn,
-      channel: sfn.JsonPath.stringAt('$.channel'),
-      text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt('$.ownerId')),
+      channel: sfn.JsonPath.stringAt(REQUIREMENTS_STATE.at('channel')),
+      text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt(REQUIREMENTS_STATE.at('ownerId'))),
       // Slash commands have no thread: this post opens the interview's, owned by the requester.
       anchor: { name: 'interview', ownerRole: 'requester', othersRole: 'participant' },
       resultPath: THREAD_POST.path,
@@ -279,26 +301,25 @@ export const REQUIREMENTS_INTERVIEW = defineWorkflow<RequirementsFunctionId, Req
     // already gave the requester (the registration's roles), so this post links nothing.
     const openInMentionThread = slackPost(scope, S.openInMentionThread, {
       slackPostFn,
-      channel: sfn.JsonPath.stringAt('$.channel'),
-      threadTs: sfn.JsonPath.stringAt('$.threadTs'),
-      text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt('$.ownerId')),
+      channel: sfn.JsonPath.stringAt(REQUIREMENTS_STATE.at('channel')),
+      threadTs: sfn.JsonPath.stringAt(REQUIREMENTS_STATE.at('threadTs')),
+      text: sfn.JsonPath.format(openingText('{}'), sfn.JsonPath.stringAt(REQUIREMENTS_STATE.at('ownerId'))),
       resultPath: THREAD_POST.path,
     });
     catchFailure(openInMentionThread, failed);
     openInMentionThread.next(startRecord);
     const startedInThread = sfn.Choice.jsonPath(scope, S.startedInThread)
-      .when(sfn.Condition.isPresent('$.threadTs'), openInMentionThread)
+      .when(sfn.Condition.isPresent(REQUIREMENTS_STATE.at('threadTs')), openInMentionThread)
       .otherwise(openThread);
     const prepare = sfn.Pass.jsonPath(scope, S.prepare, {
-      parameters: {
-        state: sfn.JsonPath.jsonMerge(
+      ...replaceState(
+        sfn.JsonPath.jsonMerge(
           sfn.JsonPath.entirePayload,
           sfn.JsonPath.stringToJson(
             '{"clarificationTurns":0,"currentAgent":"clarification","notes":[],"prdNotes":{"notes":[]},"clarification":{}}',
           ),
         ),
-      },
-      outputPath: '$.state',
+      ),
     });
     return prepare.next(startedInThread);
   },

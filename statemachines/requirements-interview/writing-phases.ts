@@ -7,6 +7,7 @@ import type { AgentTurnProps } from '../agent-turn.ts';
 import { catchFailure } from '../kernel.ts';
 import type { slackPost } from '../slack-post.ts';
 import { agentPass, type RecordInterviewProps } from './records.ts';
+import { REQUIREMENTS_STATE } from './requirements-state.ts';
 import { REQUIREMENTS_INTERVIEW_STATES, REQUIREMENTS_INTERVIEW_TEXTS, turnCapNote } from './states.ts';
 
 /** The interview's writing phases: the PRD writer's turn, then the analysis agent's, then complete. */
@@ -108,7 +109,10 @@ export function writingPhases(scope: Construct, props: WritingPhasesProps): Writ
   const postAnalysis = post(S.postAnalysis, {
     template: {
       name: 'requirements_analysis',
-      data: { result: sfn.JsonPath.objectAt('$.analysis'), title: sfn.JsonPath.stringAt('$.prd.title') },
+      data: {
+        result: sfn.JsonPath.objectAt(REQUIREMENTS_STATE.at('analysis')),
+        title: sfn.JsonPath.stringAt(REQUIREMENTS_STATE.at('prd.title')),
+      },
     },
     withCost: true,
   });
@@ -126,13 +130,16 @@ export function writingPhases(scope: Construct, props: WritingPhasesProps): Writ
     },
     route: S.routeAnalysis,
     profile: 'requirements_analyst',
-    resultPath: '$.analysis',
-    turn: { sessionIdPath: '$.prd.sessionId' },
+    resultPath: REQUIREMENTS_STATE.at('analysis'),
+    turn: { sessionIdPath: REQUIREMENTS_STATE.at('prd.sessionId') },
     done: 'analysed',
     post: postAnalysis,
   });
   const postPrd = post(S.postPrd, {
-    template: { name: 'requirements_prd', data: { result: sfn.JsonPath.objectAt('$.prd') } },
+    template: {
+      name: 'requirements_prd',
+      data: { result: sfn.JsonPath.objectAt(REQUIREMENTS_STATE.at('prd')) },
+    },
   });
   postPrd.next(analysis);
   const recordPrdStart = phase({
@@ -148,8 +155,11 @@ export function writingPhases(scope: Construct, props: WritingPhasesProps): Writ
     },
     route: S.routePrd,
     profile: 'prd_writer',
-    resultPath: '$.prd',
-    turn: { sessionIdPath: '$.clarification.sessionId', notesPath: '$.prdNotes.notes' },
+    resultPath: REQUIREMENTS_STATE.at('prd'),
+    turn: {
+      sessionIdPath: REQUIREMENTS_STATE.at('clarification.sessionId'),
+      notesPath: REQUIREMENTS_STATE.at('prdNotes.notes'),
+    },
     done: 'written',
     post: postPrd,
   });
@@ -162,11 +172,11 @@ export function writingPhases(scope: Construct, props: WritingPhasesProps): Writ
         sfn.JsonPath.format(
           '{} {}',
           turnCapNote(props.maxClarificationTurns),
-          sfn.JsonPath.jsonToString(sfn.JsonPath.listAt('$.clarification.openUnknowns')),
+          sfn.JsonPath.jsonToString(sfn.JsonPath.listAt(REQUIREMENTS_STATE.at('clarification.openUnknowns'))),
         ),
       ),
     },
-    resultPath: '$.prdNotes',
+    resultPath: REQUIREMENTS_STATE.at('prdNotes'),
   });
   noteTurnCap.next(announceReady);
   return { announceReady, noteTurnCap };

@@ -6,11 +6,18 @@ import type { handler as DefineChecks } from '../../lambdas/handlers/define-chec
 import type { handler as Drain } from '../../lambdas/handlers/drain.ts';
 import type { handler as RegisterWait } from '../../lambdas/handlers/register-wait.ts';
 import { approvalResult } from '../../statemachines/approval-wait.ts';
+import { BUG_STATE, FIX } from '../../statemachines/bug-investigation/bug-state.ts';
 import { ESCALATION_POST } from '../../statemachines/bug-investigation/states.ts';
+import {
+  INCIDENT_STATE,
+  ITERATION_STATE,
+} from '../../statemachines/incident-investigation/incident-state.ts';
 import { recordsTask } from '../../statemachines/incident-investigation/tasks.ts';
 import { DRAINED } from '../../statemachines/kernel.ts';
+import { KERNEL_STATE } from '../../statemachines/kernel-state.ts';
 import { lambdaTask } from '../../statemachines/lambda-task.ts';
-import { payloadSelector } from '../../statemachines/result-paths.ts';
+import { REQUIREMENTS_STATE } from '../../statemachines/requirements-interview/requirements-state.ts';
+import { payloadSelector, stateOf } from '../../statemachines/result-paths.ts';
 import { type TaskInputOf, type TaskResultOf, taskPayload } from '../../statemachines/task-payload.ts';
 
 /**
@@ -98,5 +105,42 @@ describe('typed task inputs and result paths', () => {
     // @ts-expect-error Drain's result has no `pending`
     payloadSelector<TaskResultOf<typeof Drain>>(['turn', 'pending']);
     expect(DRAINED.path).toBe('$.drained');
+  });
+});
+
+describe('typed state paths', () => {
+  it('give the JSONPaths of the fields a state has, and its slots typed as their fields', () => {
+    expect(KERNEL_STATE.at('conversationId')).toBe('$.conversationId');
+    expect(KERNEL_STATE.at('origin.kind')).toBe('$.origin.kind');
+    expect(BUG_STATE.at('turnContext.followUp')).toBe('$.turnContext.followUp');
+    expect(BUG_STATE.slot('threads').slot('summary').at('threadTs')).toBe('$.threads.summary.threadTs');
+    expect(FIX.path).toBe('$.fix');
+    expect(FIX.at('protected.verdict')).toBe('$.fix.protected.verdict');
+    expect(INCIDENT_STATE.at('sessions.main')).toBe('$.sessions.main');
+    expect(ITERATION_STATE.at('item.hypothesisId')).toBe('$.item.hypothesisId');
+    expect(REQUIREMENTS_STATE.at('clarification.confidence')).toBe('$.clarification.confidence');
+    expect(stateOf<{ rounds: { scores: number[] }[] }>().at('rounds[0].scores[*]')).toBe(
+      '$.rounds[0].scores[*]',
+    );
+  });
+
+  it('refuse a field the state does not have, at type-check time', () => {
+    // @ts-expect-error the execution's input has `conversationId`, not `conversationID`
+    KERNEL_STATE.at('conversationID');
+    // @ts-expect-error the bug investigation's state has `turnContext`, not `turnContexts`
+    BUG_STATE.at('turnContexts.state');
+    // @ts-expect-error the fix path counts its builds in `attempt`
+    FIX.at('attempts');
+    // @ts-expect-error a fix's pull request has `opened`, not `open`
+    FIX.slot('pullRequest').at('open');
+    // @ts-expect-error the SLA start's failure is kept at `slaStartFailure`
+    BUG_STATE.slot('slaFailure');
+    // @ts-expect-error the incident's rounds keep their plan at `roundPlan`, not `plan`
+    INCIDENT_STATE.at('plan.decision');
+    // @ts-expect-error an iteration's state has its `item`, not the incident's `roundPlan`
+    ITERATION_STATE.at('roundPlan');
+    // @ts-expect-error the clarification's output has `confidence`, not `confidance`
+    REQUIREMENTS_STATE.at('clarification.confidance');
+    expect(FIX.at('attempt')).toBe('$.fix.attempt');
   });
 });
