@@ -9,9 +9,9 @@
  * For every message: the time from its post to the first request of the model whose turn
  * prompt holds its text, split into stages read from what the system records (the stored
  * message's `receivedAt` and `deliveredInTurn`, the execution history's task events), from the
- * calls the handlers send (they all run in this process, so `send` is observed on the SDK
- * clients' base class, as bench/wake-path.ts does: the ingress's SendMessage, the Router's write
- * of the message, the wait's token handed back, the turn's budget reservation), and from the
+ * calls the handlers send (bench/wake-probe.ts observes `send` on the SDK clients' base class in
+ * every thread that runs handlers: the ingress's SendMessage, the Router's write of the message,
+ * the wait's token handed back, the turn's budget reservation), and from the
  * sandbox's queue (when a Router poller received the message). Then how many turns saw each
  * message. Prints figures; asserts nothing.
  *
@@ -21,9 +21,12 @@
  *
  * Run: `npm run bench:wake-load` (LOAD_N=40 conversations, LOAD_M=4 messages each; THINK_MS=1000,
  * the longest a person takes to answer a waiting conversation; LIVE_PROGRESS=on as deployed;
- * DAILY_CEILING_USD, unset as by default: a daily ceiling, `agentLimits.maxDailyCostUsd`).
+ * DAILY_CEILING_USD, unset as by default: a daily ceiling, `agentLimits.maxDailyCostUsd`;
+ * FUNCTION_THREADS=N runs the sandbox's functions in N worker threads, local/function-threads.ts,
+ * instead of on the main thread with the emulators).
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { fileURLToPath } from 'node:url';
+import { BroadcastChannel } from 'node:worker_threads';
 import type { HistoryEvent } from '../local/stepfunctions/history.ts';
 import {
   ask,
@@ -37,6 +40,8 @@ import {
   startBugHarness,
 } from '../test/sandbox/bug-harness.ts';
 import { submit } from '../test/support/scripted-model.ts';
+// Importing the probe also installs it on this thread, where the handlers run unless in threads.
+import { type ProbeRecord, WAKE_PROBE_CHANNEL } from './wake-probe.ts';
 
 const N = Number(process.env.LOAD_N ?? 40);
 const M = Number(process.env.LOAD_M ?? 4);
@@ -45,8 +50,10 @@ const THINK_MS = Number(process.env.THINK_MS ?? 1_000);
 const STEP_TIMEOUT_MS = Number(process.env.STEP_TIMEOUT_MS ?? 180_000);
 const LIVE_PROGRESS = process.env.LIVE_PROGRESS ?? 'on';
 const DAILY_CEILING_USD = process.env.DAILY_CEILING_USD ? Number(process.env.DAILY_CEILING_USD) : undefined;
+const FUNCTION_THREADS = Number(process.env.FUNCTION_THREADS ?? 0);
+const PROBE = fileURLToPath(new URL('./wake-probe.ts', import.meta.url));
 
-// --- What the handlers send, observed on the SDK clients' base class --------------------------
+// --- What the handlers send, as bench/wake-probe.ts reports it from every thread ---------------
 
 /** The Router's write of a message (its inbox item), by the message's text: when it returned. */
 const inboxItems = new Map<string, number>();
@@ -61,13 +68,6 @@ const enqueued: { at: number; body: string }[] = [];
 const received: { at: number; body: string }[] = [];
 /** The model requests as the turns' model client sent them (global fetch, which the SDK uses). */
 const modelRequests: { at: number; body: string }[] = [];
-const fetchOf = globalThis.fetch;
-globalThis.fetch = (input, init) => {
-  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  if (url.endsWith('/v1/messages') && typeof init?.body === 'string')
-    modelRequests.push({ at: Date.now(), body: init.body });
-  return fetchOf(input, init);
-};
 /** How long each update of the day's spend counter (one item all turns share) took. */
 const dayCounter: number[] = [];
 /** Drain's reads of the pending messages (they name the turn they take them for): when each was sent and returned. */
@@ -78,100 +78,43 @@ const changed = () => {
   for (const listener of listeners) listener();
 };
 
-const CONVERSATION_PK = /^CONV#(.+)$/;
-const conversationOf = (key: unknown): string | undefined =>
-  CONVERSATION_PK.exec(String((key as { pk?: unknown } | undefined)?.pk ?? ''))?.[1];
-
-function observe(command: string, input: Record<string, unknown>, stack: string, at: number): void {
-  if (command === 'Put') {
-    const item = input.Item as { sk?: unknown; text?: unknown } | undefined;
-    if (typeof item?.sk === 'string' && item.sk.startsWith('MSG#') && typeof item.text === 'string') {
-      if (!inboxItems.has(item.text)) inboxItems.set(item.text, at);
-      changed();
-    }
-    return;
+const probes = new BroadcastChannel(WAKE_PROBE_CHANNEL);
+probes.onmessage = (event) => {
+  const record = (event as { data: ProbeRecord }).data;
+  switch (record.kind) {
+    case 'inbox-item':
+      if (!inboxItems.has(record.text)) inboxItems.set(record.text, record.at);
+      break;
+    case 'wait':
+      waitsOpened.set(record.conversationId, [
+        ...(waitsOpened.get(record.conversationId) ?? []),
+        { at: record.at, token: record.token },
+      ]);
+      break;
+    case 'reservation':
+      reservations.set(record.conversationId, [
+        ...(reservations.get(record.conversationId) ?? []),
+        record.at,
+      ]);
+      return;
+    case 'enqueued':
+      enqueued.push({ at: record.at, body: record.body });
+      return;
+    case 'token':
+      if (!tokensSent.has(record.token)) tokensSent.set(record.token, { at: record.at, by: record.by });
+      return;
+    case 'drain-read':
+      drainReads.push(record);
+      return;
+    case 'day-counter':
+      dayCounter.push(record.ms);
+      return;
+    case 'model':
+      modelRequests.push({ at: record.at, body: record.body });
+      return;
   }
-  if (command === 'Update') {
-    const conversationId = conversationOf(input.Key);
-    if (conversationId === undefined) return;
-    const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
-    const names = (input.ExpressionAttributeNames ?? {}) as Record<string, unknown>;
-    const wait = values[':wait'] as { taskToken?: unknown } | undefined;
-    if (wait && typeof wait.taskToken === 'string' && ':phase' in values) {
-      const list = waitsOpened.get(conversationId) ?? [];
-      list.push({ at, token: wait.taskToken });
-      waitsOpened.set(conversationId, list);
-      changed();
-    } else if (String(names['#open'] ?? '').startsWith('reservation#')) {
-      const list = reservations.get(conversationId) ?? [];
-      list.push(at);
-      reservations.set(conversationId, list);
-    }
-    return;
-  }
-  if (command === 'SendMessage' && typeof input.MessageBody === 'string') {
-    enqueued.push({ at, body: input.MessageBody });
-    return;
-  }
-  if (command === 'SendTaskSuccess' && typeof input.taskToken === 'string') {
-    // The wake protocol's two sides (kernel/wake.ts): the Router after storing a message, and
-    // RegisterWait after opening its wait (its frame is not on the stack: it returns the promise).
-    const by = /\/kernel\/route[\w-]*\.ts/.test(stack)
-      ? 'Router'
-      : stack.includes('/reconcile.ts')
-        ? 'Reconciler'
-        : stack.includes('at wakeIfDue')
-          ? 'RegisterWait'
-          : '?';
-    if (!tokensSent.has(input.taskToken)) tokensSent.set(input.taskToken, { at, by });
-  }
-}
-
-/** Times Drain's reads of the pending messages: a query of a conversation's messages for one turn. */
-async function observeQuery(input: Record<string, unknown>, send: () => Promise<unknown>): Promise<unknown> {
-  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
-  const conversationId = CONVERSATION_PK.exec(String(values[':pk'] ?? ''))?.[1];
-  const turn = values[':turn'];
-  const start = Date.now();
-  const result = await send();
-  if (conversationId !== undefined && typeof turn === 'number')
-    drainReads.push({ conversationId, turn, start, end: Date.now() });
-  return result;
-}
-
-/** The whole stack: the SDK's middleware alone fills the default ten frames. */
-function deepStack(): string {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 100;
-  const stack = new Error().stack ?? '';
-  Error.stackTraceLimit = limit;
-  return stack;
-}
-
-function watchSends(prototype: { send: (...args: never[]) => Promise<unknown> }) {
-  const send = prototype.send;
-  prototype.send = async function (this: unknown, ...args: never[]) {
-    const command = args[0] as unknown as { constructor: { name: string }; input?: Record<string, unknown> };
-    const name = command.constructor.name.replace(/Command$/, '');
-    if (name === 'Query') return observeQuery(command.input ?? {}, () => send.apply(this, args));
-    if (!['Put', 'Update', 'SendTaskSuccess', 'SendMessage'].includes(name)) return send.apply(this, args);
-    const stack = name === 'SendTaskSuccess' ? deepStack() : '';
-    const sentAt = Date.now();
-    const result = await send.apply(this, args);
-    const key = (command.input?.Key as { pk?: unknown } | undefined)?.pk;
-    if (name === 'Update' && typeof key === 'string' && key.startsWith('SPEND#'))
-      dayCounter.push(Date.now() - sentAt);
-    // The queue may hand a message to a Router before its SendMessage has returned.
-    if (name === 'SendMessage') {
-      observe(name, command.input ?? {}, stack, sentAt);
-      return result;
-    }
-    observe(name, command.input ?? {}, stack, Date.now());
-    return result;
-  } as typeof send;
-}
-// The SDK clients' common base class (Smithy's Client), whose `send` every client and the document client use.
-watchSends(Object.getPrototypeOf(DynamoDBClient.prototype));
+  changed();
+};
 
 // --- The model's side ----------------------------------------------------------------------------
 
@@ -220,7 +163,10 @@ const h = await startBugHarness(
     developerWaitSeconds: 600_000,
     ...(DAILY_CEILING_USD === undefined ? {} : { agentLimits: { maxDailyCostUsd: DAILY_CEILING_USD } }),
   },
-  { env: { LIVE_PROGRESS } },
+  {
+    env: { LIVE_PROGRESS },
+    ...(FUNCTION_THREADS > 0 && { functionThreads: { count: FUNCTION_THREADS, preload: [PROBE] } }),
+  },
 );
 // The sandbox's queue (not production code): when a Router poller receives each message.
 const sqs = h.sandbox.sqs;
@@ -632,7 +578,7 @@ const opening = conversations.flatMap((c) => {
 });
 
 console.log(
-  `wake-load: ${N} conversations x ${M} messages, think time up to ${THINK_MS} ms, live progress ${LIVE_PROGRESS}, daily ceiling ${DAILY_CEILING_USD === undefined ? 'none' : `$${DAILY_CEILING_USD}`}, time scale ${h.sandbox.timeScale}; driven in ${(drivenMs / 1000).toFixed(1)} s`,
+  `wake-load: ${N} conversations x ${M} messages, think time up to ${THINK_MS} ms, live progress ${LIVE_PROGRESS}, daily ceiling ${DAILY_CEILING_USD === undefined ? 'none' : `$${DAILY_CEILING_USD}`}, time scale ${h.sandbox.timeScale}, functions ${FUNCTION_THREADS > 0 ? `in ${FUNCTION_THREADS} worker threads` : 'on the main thread'}; driven in ${(drivenMs / 1000).toFixed(1)} s`,
 );
 console.log('');
 console.log('Stages:');

@@ -17,6 +17,8 @@ import { installTerminalLog, parseLogFormat } from './terminal-log.ts';
  * - SLACK_SIGNING_SECRET (default: a development secret, printed below)
  * - GITHUB_WEBHOOK_SECRET, PAGERDUTY_WEBHOOK_SECRET (default: development secrets, printed below)
  * - SANDBOX_TIME_SCALE (default 1; 0.001 turns a 2-hour wait into 7.2 seconds)
+ * - SANDBOX_FUNCTION_THREADS: run the functions in that many worker threads (default: on the
+ *   main thread with the emulators; local/function-threads.ts)
  * - ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (passed to the model client unchanged)
  * - SLACK_CHANNEL_<NAME>=<id> for the channels the workflows use, e.g.
  *   SLACK_CHANNEL_BUG_REPORTS=C0123 (config key bugReports)
@@ -126,6 +128,7 @@ try {
 
 const timeScale = numberFromEnv('SANDBOX_TIME_SCALE', 1);
 const state = stateDirFromArgs(process.argv.slice(2));
+const functionThreads = numberFromEnv('SANDBOX_FUNCTION_THREADS', 0);
 const sandbox = await startSandbox({
   port: numberFromEnv('PORT', 3000),
   liveProgress: true,
@@ -139,6 +142,7 @@ const sandbox = await startSandbox({
   // The Slack clients retry a failed call on the sandbox's time, as every wait is.
   env: { ...slackRetryPacing(timeScale), ...passThrough },
   logLevel,
+  ...(functionThreads > 0 && { functionThreads: { count: functionThreads } }),
   ...(state !== undefined && { state }),
   // The demo incident: SANDBOX_DEMO_SEED picks another one (`off`: none), SANDBOX_LOGHUB_DIR adds noise.
   telemetry: {

@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import type { FunctionThreads } from './function-threads.ts';
 import { type FunctionInfo, lambdaContext } from './sandbox-resources.ts';
 import { UnsupportedTemplateError } from './template.ts';
 
@@ -13,7 +14,7 @@ const fromRoot = (file: string) => import(pathToFileURL(`${process.cwd()}/${file
  * applied to each part's `part` in order, as the deployed bundle's entry does
  * (infra/constructs/function-bundle.ts).
  */
-async function importHandler(info: Pick<FunctionInfo, 'entry' | 'parts'>): Promise<Handler> {
+export async function importHandler(info: Pick<FunctionInfo, 'entry' | 'parts'>): Promise<Handler> {
   if (info.parts.length === 0) return ((await fromRoot(info.entry)) as { handler: Handler }).handler;
   const [entry, ...parts] = await Promise.all([info.entry, ...info.parts].map(fromRoot));
   return (entry as { compose: (parts: readonly unknown[]) => Handler }).compose(
@@ -24,20 +25,28 @@ async function importHandler(info: Pick<FunctionInfo, 'entry' | 'parts'>): Promi
 /**
  * The template's functions, run in this process: each handler module imported from its entry
  * on first use, invoked with a copy of the event and a Lambda context, its result passed
- * through JSON as Lambda's would be. Agent turns in flight are counted per conversation (the
+ * through JSON as Lambda's would be; on the main thread, or in `threads` when given
+ * (local/function-threads.ts). Agent turns in flight are counted per conversation (the
  * console shows the bot "thinking" meanwhile); a function that throws is logged at WARN.
  */
 export function inProcessFunctions(
   functions: ReadonlyMap<string, FunctionInfo>,
-  options: { log: { warn(message: string, details?: Record<string, unknown>): void }; onChange: () => void },
+  options: {
+    log: { warn(message: string, details?: Record<string, unknown>): void };
+    onChange: () => void;
+    threads?: FunctionThreads;
+  },
 ) {
+  const { threads } = options;
   const handlers = new Map<string, Promise<Handler>>();
   const handlerOf = (logicalId: string): Promise<Handler> => {
     let handler = handlers.get(logicalId);
     if (!handler) {
       const info = functions.get(logicalId);
       if (!info) throw new UnsupportedTemplateError(`no function ${logicalId} in the template`);
-      handler = importHandler(info);
+      handler = threads
+        ? Promise.resolve(async (event: unknown) => threads.invoke(info, event))
+        : importHandler(info);
       handlers.set(logicalId, handler);
     }
     return handler;
@@ -63,6 +72,8 @@ export function inProcessFunctions(
       options.onChange();
     }
     try {
+      // In a thread, the event crosses as a structured clone and the result comes back through JSON.
+      if (threads) return await handler(event, lambdaContext(info ?? { logicalId, timeoutSeconds: 30 }));
       const result = await handler(
         structuredClone(event),
         lambdaContext(info ?? { logicalId, timeoutSeconds: 30 }),
@@ -107,9 +118,14 @@ export function inProcessFunctions(
       return true;
     },
     /** Drops the loaded handler modules (the next invocation imports them again) and the turn counts. */
-    forget(): void {
+    async forget(): Promise<void> {
       handlers.clear();
       agentTurnsRunning.clear();
+      await threads?.restart();
+    },
+    /** Ends the function threads, if any. */
+    async close(): Promise<void> {
+      await threads?.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { SlackAgentsConfigInput } from '../infra/config.ts';
 import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
 import type { BedrockRuntime } from './bedrock/runtime-api.ts';
 import type { CodeBuildService } from './codebuild/service.ts';
+import type { FunctionThreadsOptions } from './function-threads.ts';
 import type { SandboxGitHub } from './github/sandbox-github.ts';
 import type { InventoryMcp } from './mcp/inventory-server.ts';
 import type { ModelFaults } from './model/faults.ts';
@@ -52,6 +53,14 @@ export interface SandboxOptions {
   liveProgress?: boolean;
   /** Powertools log level of the handlers. @default 'INFO' */
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+  /**
+   * Run the template's functions in worker threads of the sandbox's process (`count` of them;
+   * `npm run dev` reads SANDBOX_FUNCTION_THREADS) instead of on its main thread, which then
+   * keeps the emulators alone (local/function-threads.ts): under load, a second core takes the
+   * handlers' work. Tests that spy on a handler's modules need the main thread.
+   * @default on the main thread
+   */
+  functionThreads?: FunctionThreadsOptions;
   /** Concurrent Router invocations, like Lambda instances on the inbox. @default 2 */
   routerConcurrency?: number;
   /** The GitHub webhook secret alone (the emulator signs with it, the ingress verifies it); `webhookSecrets.github` wins. */

@@ -9,6 +9,7 @@ import { WORKFLOW_MODULES } from '../statemachines/index.ts';
 import { createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
+import { FunctionThreads } from './function-threads.ts';
 import { sandboxRepositoryPath } from './github/sandbox-bot.ts';
 import { keepIdleConnections } from './http-server.ts';
 import { createLambdaApi, isLambdaInvokeRequest } from './lambda/api.ts';
@@ -171,7 +172,7 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
     hostOf.stepFunctions.reset();
     hostOf.codebuild.reset();
     // The next user's handlers are loaded afresh: nothing a module kept survives.
-    hostOf.runtime.forget();
+    await hostOf.runtime.forget();
     return true;
   };
   const close = async (): Promise<void> => {
@@ -189,6 +190,7 @@ export async function startReusableSandbox(options: SandboxOptions = {}): Promis
     await hostOf.codebuild.close();
     await current?.close();
     await closeServer();
+    await hostOf.runtime.close();
     hostOf.dynamodb.destroy();
     removeScratch(hostOf.environment[CODE_TOOLS_ENV.cacheDir]);
   };
@@ -310,10 +312,12 @@ async function openHost(
   });
   // A Lambda that threw shows at WARN.
   const log = createSandboxLog({ level: options.logLevel ?? 'INFO' });
-  // The template's functions, run in process; the console shows agent turns in flight.
+  // The template's functions, run in process (on the main thread, or in worker threads when
+  // asked); the console shows agent turns in flight.
   const runtime = inProcessFunctions(functions, {
     log,
     onChange: () => link.world()?.feed.notify('conversation'),
+    ...(options.functionThreads !== undefined && { threads: new FunctionThreads(options.functionThreads) }),
   });
   // A build runs real code: its minutes are real ones (stretched, never shrunk, by the time scale).
   const codebuild = new CodeBuildService({

@@ -2,6 +2,7 @@ import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resource
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
+import type { FunctionThreadsOptions } from '../../local/function-threads.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { slackRetryPacing } from '../../local/sandbox-pacing.ts';
 import type { ManualClock } from '../../local/stepfunctions/clock.ts';
@@ -115,6 +116,8 @@ export interface HarnessOptions {
    * `sandbox.stepFunctions.clock` (local/stepfunctions/clock.ts). @default 'real'
    */
   clock?: 'real' | 'manual';
+  /** The functions in worker threads (local/function-threads.ts). @default on the main thread */
+  functionThreads?: FunctionThreadsOptions;
   /** The handlers' log level (Powertools'); a test that reads what a handler logged raises it. @default 'SILENT' */
   logLevel?: 'INFO' | 'SILENT';
   /**
@@ -165,6 +168,7 @@ export async function startBugHarness(
       : { ...slackRetryPacing(timeScale), ...options.env },
     logLevel: options.logLevel ?? 'SILENT',
     ...buildMemoOption(options.buildMemo),
+    ...(options.functionThreads && { functionThreads: options.functionThreads }),
   });
   const store = new DynamoConversationStore({ client: sandbox.dynamodb, tableName: sandbox.tableName });
 
