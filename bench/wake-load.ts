@@ -638,3 +638,4 @@ if (failed.length > 0)
   console.log(`Conversations that did not finish: ${failed.length}, e.g. ${failed[0]?.failure}`);
 if (h.modelFailures.length > 0) console.log('Model failures:', h.modelFailures.slice(0, 5));
 await h.stop();
+probes.close();
