@@ -3,13 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { InvalidWebhookSignatureError } from '../../lambdas/ingress/errors.ts';
 import { createIngressHandler, type IngressDependencies } from '../../lambdas/ingress/handle-ingress.ts';
 import { verifyGithubRequest } from '../../lambdas/ingress/verify-github-request.ts';
-import {
-  computePagerdutySignature,
-  verifyPagerdutyRequest,
-} from '../../lambdas/ingress/verify-pagerduty-request.ts';
+import { verifyPagerdutyRequest } from '../../lambdas/ingress/verify-pagerduty-request.ts';
 import { fakeInbox, recordingLogger } from './slack-requests.ts';
 import {
   alarmStateChange,
+  computePagerdutySignature,
   githubExample,
   githubExamples,
   githubRequest,
