@@ -12,4 +12,4 @@ export {
   redactionNote,
   totalOf,
 } from './redactor.ts';
-export { type MadePlaceholders, noteMade, tallyingRedactions } from './tally.ts';
+export { noteMade, tallyingRedactions } from './tally.ts';
