@@ -5,11 +5,11 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { HISTORY_MCP_TOOL } from '../../lambdas/history-mcp/server.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
 import { SANDBOX_HISTORY_MCP_PATH, SANDBOX_SECRET_ACCESS_KEY } from '../../local/mcp/history-endpoint.ts';
-import { signingFetch } from '../../local/mcp/sigv4.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { LOCAL_REGION } from '../../local/template.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import { signingFetch } from '../support/signing-fetch.ts';
 
 /**
  * The conversation history as a read-only MCP server, served by the sandbox as its Function URL
