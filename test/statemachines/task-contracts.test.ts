@@ -4,7 +4,6 @@ import { pathToFileURL } from 'node:url';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { ENTRY_METADATA_KEY } from '../../infra/constructs/kernel-function.ts';
 import { AWS_COMMON_ERRORS, INTEGRATION_ERRORS } from '../../statemachines/error-names.ts';
 import { KERNEL_APPROVAL_PROBE_MODULE } from '../fixtures/approval-probe.ts';
 import {
@@ -17,6 +16,9 @@ import {
   templateOf,
 } from '../infra/template.ts';
 import { payloadProblems } from './payload-contract.ts';
+
+/** The metadata key under which each function names its entry file (stated here, not imported: the value is what this test checks). */
+const ENTRY_METADATA_KEY = 'slack-agents:entry';
 
 /**
  * The contract between the state machines and their Lambdas, read from the synthesized
