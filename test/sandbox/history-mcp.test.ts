@@ -4,12 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { HISTORY_MCP_TOOL } from '../../lambdas/history-mcp/server.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
-import { SANDBOX_HISTORY_MCP_PATH, SANDBOX_SECRET_ACCESS_KEY } from '../../local/mcp/history-endpoint.ts';
+import { SANDBOX_HISTORY_MCP_PATH } from '../../local/mcp/history-endpoint.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { LOCAL_REGION } from '../../local/template.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 import { signingFetch } from '../support/signing-fetch.ts';
+
+/** The secret key of every sandbox principal (stated here, not imported: the value is what this test checks). */
+const SANDBOX_SECRET_ACCESS_KEY = 'sandbox';
 
 /**
  * The conversation history as a read-only MCP server, served by the sandbox as its Function URL
