@@ -8,9 +8,12 @@ import {
 import { type TurnEnd, TurnProgress, type TurnProgressDeps } from '../../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
 import { MemoryProgressStore } from '../../local/progress/memory-progress-store.ts';
-import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
+import { listenFakeSlack } from '../../local/slack/api.ts';
 import { deletedMessages } from '../../local/slack/delete.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
+
+/** The fake Slack's server, as listenFakeSlack starts it. */
+type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
 
 /** What Slack shows in place of a deleted message that has replies (stated here, not imported: the value is what this test checks). */
 const DELETED_TEXT = 'This message was deleted.';

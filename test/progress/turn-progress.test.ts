@@ -9,10 +9,13 @@ import {
 } from '../../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
 import { MemoryProgressStore } from '../../local/progress/memory-progress-store.ts';
-import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
+import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { fakeAssistantThread, fakeStreamOf, fakeStreams } from '../../local/slack/streams.ts';
 import { eventually } from '../support/eventually.ts';
+
+/** The fake Slack's server, as listenFakeSlack starts it. */
+type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
 
 /** The action id of the timeline's Stop button (stated here, not imported: the value is what this test checks). */
 const STOP_ACTION_ID = 'stop_turn';
