@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts';
 import { judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
 import { pullRequestBody } from '../../lambdas/workflows/issue-pipeline/committer.ts';
-import { type HandOffContext, handOff } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
+import { handOff } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
 import {
   OWN_REPORT_PREFIX,
   UNREPORTED_BASE_PREFIX,
 } from '../../lambdas/workflows/issue-pipeline/report-excuse.ts';
 import { freshIssueState, handOffContext } from '../support/issue-state.ts';
+
+/** What a hand-off is given besides the state and the input. */
+type HandOffContext = Parameters<typeof handOff>[2];
 
 /**
  * A failing check excused only on the change's own test report (every failing test it names
