@@ -4,12 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type EventSource,
   type EventSourceHandler,
-  type EventSourceOptions,
   type SqsBatchHandler,
   startEventSource,
 } from '../../local/sqs/event-source.ts';
 import { SqsQueueService } from '../../local/sqs/queue-service.ts';
 import { until } from '../support/eventually.ts';
+
+/** What an event source is started with. */
+type EventSourceOptions = Parameters<typeof startEventSource>[0];
 
 // The queue runs on a hand-moved clock. A ticker moves it past the visibility timeout only
 // when no batch is running and messages wait in flight (failed ones), so a retry never
