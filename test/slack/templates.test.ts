@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SlackPostInput } from '../../lambdas/kernel/tasks.ts';
-import { type Block, renderTemplate, slackPostInputFor } from '../../lambdas/slack/templates/index.ts';
+import { renderTemplate, slackPostInputFor } from '../../lambdas/slack/templates/index.ts';
 import { executionConsoleUrl } from '../../lambdas/slack/templates/links.ts';
 import { FIELD_TEXT_LIMIT, SECTION_TEXT_LIMIT, truncate } from '../../lambdas/slack/templates/text.ts';
+import type { Block } from '../../lambdas/slack/templates/types.ts';
 import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investigation/templates/index.ts';
 
 /** Slack's limit on a header block's text (stated here, not imported: the value is what this test checks). */

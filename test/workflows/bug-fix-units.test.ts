@@ -15,7 +15,8 @@ import {
 import { bugWorkBranch } from '../../lambdas/workflows/bug-investigation/fix/work-branch.ts';
 import { renderBugFixOutcome } from '../../lambdas/workflows/bug-investigation/templates/bug-fix-outcome.ts';
 import { seedDemoWebshop } from '../../local/github/demo-webshop.ts';
-import { createLogsApiHandler, LocalLogs } from '../../local/logs/api.ts';
+import { createLogsApiHandler } from '../../local/logs/api.ts';
+import { LocalLogs } from '../../local/logs/store.ts';
 import { readBody } from '../../local/read-body.ts';
 import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
 
