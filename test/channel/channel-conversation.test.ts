@@ -16,11 +16,14 @@ import {
 import type { ChannelHistory } from '../../lambdas/workflows/channel-conversations/ports.ts';
 import { createModelAnswerer } from '../../lambdas/workflows/channel-conversations/respond.ts';
 import {
-  NO_ANSWER_APOLOGY,
   type ResponderDeps,
   respondToMessage,
 } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { startDynalite } from '../support/dynalite.ts';
+
+/** What the bot says when the model gave no text for a message addressed to it (stated here, not imported: the value is what this test checks). */
+const NO_ANSWER_APOLOGY =
+  "Sorry, I couldn't come up with an answer to that. Could you ask it again, perhaps with a bit more detail?";
 
 /** A model's answer, as the model client returns it. */
 type Message = Awaited<ReturnType<ModelClient['createMessage']>>;
