@@ -2,17 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import { closeOpenTimeline } from '../../lambdas/progress/open-turn-progress.ts';
 import type { ProgressSlack, ProgressStore, ProgressTarget } from '../../lambdas/progress/ports.ts';
-import {
-  type ProgressLedger,
-  TurnProgress,
-  type TurnProgressDeps,
-} from '../../lambdas/progress/turn-progress.ts';
+import { TurnProgress, type TurnProgressDeps } from '../../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
 import { MemoryProgressStore } from '../../local/progress/memory-progress-store.ts';
 import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { fakeAssistantThread, fakeStreamOf, fakeStreams } from '../../local/slack/streams.ts';
 import { eventually } from '../support/eventually.ts';
+
+/** The post ledger, as a turn's progress uses it. */
+type ProgressLedger = TurnProgressDeps['posts'];
 
 /** The fake Slack's server, as listenFakeSlack starts it. */
 type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
