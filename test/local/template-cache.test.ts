@@ -5,12 +5,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   readCachedTemplate,
   sandboxTemplate,
-  type TemplateCacheOptions,
   templateKey,
   writeCachedTemplate,
 } from '../../local/template-cache.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { type SynthServer, startSynthServer } from '../support/synth-server.ts';
+
+/** Where the cache lives and what it hashes. */
+type TemplateCacheOptions = Parameters<typeof templateKey>[0];
 
 /** The templates the cache keeps (stated here, not imported: the value is what this test checks). */
 const KEEP_ENTRIES = 48;
