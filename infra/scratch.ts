@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -6,13 +6,12 @@ import { join } from 'node:path';
  * Directories a process writes for itself alone (a synthesis's cloud assembly, a sandbox's
  * unpacked trees), so repeated runs do not fill the temporary directory. Each lives under one
  * folder per process (`slack-agents-<pid>` in the system's temporary directory) and is removed
- * when its user is done with it; the folder goes when the process exits normally, and
- * `sweepScratch` removes the folders of processes that are gone (a test worker the runner
- * ended with a signal never sees its exit). The state lives on `globalThis`: a test worker
+ * when its user is done with it; the folder goes when the process exits normally, and the
+ * tests' global setup removes the folders of processes that are gone (a test worker the runner
+ * ended with a signal never sees its exit: test/support/sweep-scratch.ts). The state lives on `globalThis`: a test worker
  * evaluates this module anew for each file while the process, and its one exit hook, stay.
  */
 const SCRATCH = Symbol.for('slack-agent-workflows.scratch-directories');
-const FOLDER = /^slack-agents-(\d+)$/;
 
 /** This process's folder, made (with its exit hook) on first use. */
 function scratchFolder(): string {
@@ -34,26 +33,4 @@ export function scratchDirectory(prefix: string): string {
 /** Removes a directory `scratchDirectory` made (nothing for `undefined`). */
 export function removeScratch(directory: string | undefined): void {
   if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
-}
-
-/** Removes the scratch folders of processes that no longer run; returns how many. */
-export function sweepScratch(root: string = tmpdir()): number {
-  let swept = 0;
-  for (const name of readdirSync(root)) {
-    const pid = Number(FOLDER.exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid === process.pid || isRunning(pid)) continue;
-    rmSync(join(root, name), { recursive: true, force: true });
-    swept += 1;
-  }
-  return swept;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: a process of another user holds the id; only ESRCH says nobody does.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
  * retries answers it as a failure). Ten minutes is longer than any pause a test or the sandbox
  * leaves between calls; closing the server still ends idle connections at once.
  */
-export const IDLE_CONNECTION_MS = 10 * 60_000;
+const IDLE_CONNECTION_MS = 10 * 60_000;
 
 /** `server`, set to keep idle keep-alive connections for {@link IDLE_CONNECTION_MS}. */
 export function keepIdleConnections<T extends Server>(server: T): T {

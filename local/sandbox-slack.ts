@@ -14,7 +14,7 @@ export interface FakeSlack {
 }
 
 /** The direct-message channel with the app: its threads are assistant threads. */
-export const ASSISTANT_DM = 'D_AGENT';
+const ASSISTANT_DM = 'D_AGENT';
 
 /** `bugReports` -> `bug-reports` */
 export function channelName(key: string): string {

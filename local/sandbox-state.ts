@@ -36,7 +36,7 @@ import type { LocalStepFunctions } from './stepfunctions/runtime.ts';
  * faults, and a Slack stream in progress.
  */
 
-export const STATE_FILE = 'sandbox-state.json';
+const STATE_FILE = 'sandbox-state.json';
 /** The shape of the state file; a file of another version is refused rather than misread. */
 export const STATE_FILE_VERSION = 1;
 

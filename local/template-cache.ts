@@ -38,7 +38,7 @@ export const TEMPLATE_SOURCES = ['infra', 'statemachines', 'lambdas', 'package-l
  * Entries kept on disk: recent configurations (`npm run dev` with settings, and the test suite,
  * whose sandboxes start with a few dozen; fewer would evict some on every run). About 350 KB each.
  */
-export const KEEP_ENTRIES = 48;
+const KEEP_ENTRIES = 48;
 /** Bump when the cached format changes. */
 const FORMAT = 1;
 

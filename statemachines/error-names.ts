@@ -54,7 +54,7 @@ export const INTEGRATION_ERRORS = {
  * AWS's common errors, which any service may answer with by code rather than as a modeled
  * exception (the "Common Errors" of every AWS API reference); the SDK names the error after the code.
  */
-export const AWS_COMMON_ERRORS = { serviceUnavailable: 'ServiceUnavailable' } as const;
+const AWS_COMMON_ERRORS = { serviceUnavailable: 'ServiceUnavailable' } as const;
 
 /**
  * Errors worth retrying around a task Lambda: of the Lambda service itself, and the transient

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sweepScratch } from '../infra/scratch.ts';
+import { sweepScratch } from './support/sweep-scratch.ts';
 import { startSynthServer } from './support/synth-server.ts';
 
 /**

@@ -3,7 +3,7 @@
 import type { FileShare } from './api.ts';
 
 /** Lines of a file shown in its card. */
-export const PREVIEW_LINES = 12;
+const PREVIEW_LINES = 12;
 
 /** `2,345 bytes` / `12.3 KB`. */
 export function fileSize(bytes: number): string {

@@ -14,7 +14,7 @@ export function fitScale(width: number, available: number): number {
  * Below this scale a graph's state names are too small to read (the bug workflow's 80 states
  * fit 760 px at about 30%): `focus` then draws it at 100% around one state instead.
  */
-export const READABLE_SCALE = 0.7;
+const READABLE_SCALE = 0.7;
 
 /** The `focus` zoom's scale: the whole graph when it fits readably, else 100%. */
 export function focusScale(fit: number): number {

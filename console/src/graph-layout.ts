@@ -22,7 +22,7 @@ export type {
   Point,
   StateEdge,
 } from './graph-model.ts';
-export { asAsl, edgeKey, stateEdges } from './graph-model.ts';
+export { asAsl, edgeKey } from './graph-model.ts';
 
 import {
   type AslDefinition,

@@ -8,7 +8,7 @@
 export { statusLabel as readableStatus } from '../../lambdas/shared/status-labels.ts';
 
 /** The longest subject shown in the list; the full text is in the link's title. */
-export const SUBJECT_CHARS = 70;
+const SUBJECT_CHARS = 70;
 
 /**
  * A subject line from the text that began the conversation: its first line, without Slack's

@@ -26,8 +26,8 @@ export interface DeployOutputsProps {
   readonly stateMachines: ReadonlyMap<string, StateMachine>;
 }
 
-/** The output ids, for the README and the contract test. */
-export const DEPLOY_OUTPUTS = {
+/** The output ids the README and docs/deploy.md name (test/infra/deploy-outputs.test.ts holds them to it). */
+const DEPLOY_OUTPUTS = {
   githubWebhookUrl: 'GitHubWebhookUrl',
   pagerdutyWebhookUrl: 'PagerDutyWebhookUrl',
   slackSecret: 'SlackCredentialsSecretName',

@@ -14,7 +14,7 @@ export const HISTORY_MCP_FUNCTION = {
 } as const satisfies FunctionSpec;
 
 /** The stack output naming the server's URL. */
-export const HISTORY_MCP_OUTPUT = 'HistoryMcpUrl';
+const HISTORY_MCP_OUTPUT = 'HistoryMcpUrl';
 
 export interface HistoryMcpServerProps {
   /** The conversations table, which the server only reads. */

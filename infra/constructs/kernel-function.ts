@@ -15,7 +15,7 @@ import type { FunctionSpec } from '../../statemachines/kernel-functions.ts';
 import { functionCode } from './function-bundle.ts';
 import { logDataProtection } from './log-data-protection.ts';
 
-export { CONFIG_FILE_ENTRY, SOURCE_MAPS_ENTRY } from './function-bundle.ts';
+export { CONFIG_FILE_ENTRY } from './function-bundle.ts';
 
 /** A deployed function of the stack (the kernel's or a workflow module's). */
 export type KernelFunction = LambdaFunction;
@@ -23,7 +23,7 @@ export type KernelFunction = LambdaFunction;
 /** Metadata key on each function's CloudFormation resource: the function's id (its construct id). */
 export const FUNCTION_METADATA_KEY = 'slack-agents:function';
 /** Metadata key on each function's resource: its entry file, which the sandbox runs in process. */
-export const ENTRY_METADATA_KEY = 'slack-agents:entry';
+const ENTRY_METADATA_KEY = 'slack-agents:entry';
 /** Metadata key on a function's resource: the parts its entry is composed with, when it has some. */
 export const PARTS_METADATA_KEY = 'slack-agents:parts';
 /** Metadata key on a function's resource: its kind (`agent_turn`), when it has one. */

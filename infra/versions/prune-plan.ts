@@ -53,7 +53,7 @@ export interface PrunePlan {
 }
 
 /** The longest an execution may run: Step Functions' limit for a standard workflow. */
-export const LONGEST_EXECUTION_SECONDS = 365 * 86_400;
+const LONGEST_EXECUTION_SECONDS = 365 * 86_400;
 const HOUR_SECONDS = 3_600;
 
 /**

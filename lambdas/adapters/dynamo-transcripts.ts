@@ -23,7 +23,7 @@ import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
  */
 
 /** Bytes of compressed transcript per item, leaving room for the keys and attributes. */
-export const TRANSCRIPT_CHUNK_BYTES = 300_000;
+const TRANSCRIPT_CHUNK_BYTES = 300_000;
 
 const PREFIX = 'TRANSCRIPT#';
 const pad = (value: number, digits: number) => String(value).padStart(digits, '0');

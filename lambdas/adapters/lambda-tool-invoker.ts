@@ -5,7 +5,7 @@ import { InvalidToolConfigurationError, ToolFailedError, UnknownToolError } from
 import { type ToolInvocation, ToolResult } from '../tools/invocation.ts';
 
 /** What the model reads when a tool answers `ok: false` (its arguments were wrong, say). */
-export const TOOL_ERROR_PREFIX = 'Tool error: ';
+const TOOL_ERROR_PREFIX = 'Tool error: ';
 
 export interface LambdaToolInvokerOptions {
   /**

@@ -5,7 +5,7 @@ export const SAFETY_MARGIN_MS = 30_000;
 /** A turn's time budget when the environment does not say otherwise (the AgentTurn Lambda times out at 300 s). */
 export const DEFAULT_TURN_BUDGET_MS = 240_000;
 /** Tool calls of one turn when the environment does not say otherwise. */
-export const DEFAULT_MAX_TOOL_CALLS = 25;
+const DEFAULT_MAX_TOOL_CALLS = 25;
 
 /**
  * A turn's budget: the configured time budget, but never past the Lambda's remaining time

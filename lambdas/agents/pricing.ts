@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Ledger } from '../kernel/model.ts';
-import { formatUsd, microUsd } from '../shared/money.ts';
+import { microUsd } from '../shared/money.ts';
 import { InvalidModelPriceError, InvalidModelPriceSettingError } from './errors.ts';
 
 /**
@@ -152,7 +152,7 @@ export function modelPriceFrom(raw: string | undefined): ModelPrice | undefined 
   }
 }
 
-export { formatUsd, microUsd };
+export { microUsd };
 
 /** The UTC day of an instant (`2026-11-23`): the daily ceiling's key. */
 export function utcDay(at: Date): string {

@@ -1,6 +1,6 @@
 import type { DrainedMessage } from '../kernel/drained-message.ts';
 import type { SenderType } from '../kernel/model.ts';
-import { type PersonMessage, peopleBlock, personLine } from '../kernel/people-text.ts';
+import { peopleBlock } from '../kernel/people-text.ts';
 
 /**
  * Prompt pieces every profile shares. People's messages enter prompts as data, in the one
@@ -13,11 +13,6 @@ import { type PersonMessage, peopleBlock, personLine } from '../kernel/people-te
 export function senderLabel(role: SenderType): string {
   const words = role.replace(/_/g, ' ');
   return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
-}
-
-/** One message as it enters a prompt (people-text.ts `personLine`). */
-export function messageLine(message: PersonMessage): string {
-  return personLine(message);
 }
 
 /** A turn's messages as they enter a prompt: the data header, then one line per message; empty when none. */

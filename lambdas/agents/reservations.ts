@@ -16,7 +16,7 @@ import type { ModelPrice } from './pricing.ts';
  * Tokens allowed on top of the request's own text for what the API adds to a prompt (the
  * tool-use system prompt is a few hundred tokens).
  */
-export const PROMPT_OVERHEAD_TOKENS = 1_000;
+const PROMPT_OVERHEAD_TOKENS = 1_000;
 
 /**
  * How long a reservation may stay open. No Lambda invocation lives past 15 minutes, so a

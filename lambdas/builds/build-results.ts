@@ -3,7 +3,7 @@ import { sourceText } from './check-definitions.ts';
 import type { BuildResults, CheckResult } from './contract.ts';
 
 /** Characters of each check's output kept (its tail, where a failure is reported). */
-export const CHECK_TAIL_CHARS = 1_500;
+const CHECK_TAIL_CHARS = 1_500;
 
 /** The tail of `text`, at most `max` characters, marked when cut. */
 export function tail(text: string, max: number = CHECK_TAIL_CHARS): string {

@@ -148,7 +148,7 @@ export function describeProtected(changes: readonly ProtectedChange[]): string {
 
 /** Characters of each file's patch shown, and of all patches together, in an approval request. */
 export const PATCH_CHARS_PER_FILE = 1_200;
-export const PATCH_CHARS_TOTAL = 2_400;
+const PATCH_CHARS_TOTAL = 2_400;
 
 /**
  * The real diff of the protected files, for the approver: each file's patch cut to

@@ -12,7 +12,7 @@ import type { Caller } from './principal.ts';
  * (lambdas/tools/conversation-history.ts), for a caller whose workflows are known.
  */
 
-export const HISTORY_MCP_TOOL = 'get_conversation_history';
+const HISTORY_MCP_TOOL = 'get_conversation_history';
 
 export const HISTORY_MCP_SERVER = { name: 'slack-agents-history', version: '1.0.0' } as const;
 

@@ -16,11 +16,6 @@ export interface VerifyPagerdutyRequestOptions {
 /** Each entry of the header: the version and 64 hex digits of HMAC-SHA256. */
 const ENTRY = /^v1=([0-9a-f]{64})$/;
 
-/** `v1=` + hex HMAC-SHA256 of the body under the secret: how PagerDuty signs a V3 webhook. */
-export function computePagerdutySignature(secret: string, body: Uint8Array | string): string {
-  return `v1=${createHmac('sha256', secret).update(body).digest('hex')}`;
-}
-
 /**
  * Throws `InvalidWebhookSignatureError` unless one of the header's `v1` signatures is the
  * HMAC-SHA256 of these exact bytes under the secret. PagerDuty sends one signature per secret

@@ -38,7 +38,7 @@ export async function openTurnProgress(
 }
 
 /** Why a stopped turn's timeline closes. */
-export const STOPPED_BY_PERSON = 'stopped by a person in the thread';
+const STOPPED_BY_PERSON = 'stopped by a person in the thread';
 
 /** Why a timeline closes when its conversation was closed ("never mind" from its owner). */
 export const closedByReason = (user: string) => `closed by <@${user}>`;
@@ -62,7 +62,7 @@ export function turnEndOf(
 }
 
 /** Why a timeline is closed by the workflow's next post rather than by its turn. */
-export const UNFINISHED_TURN = 'the turn ended without finishing';
+const UNFINISHED_TURN = 'the turn ended without finishing';
 
 /**
  * Closes the conversation's timeline if one is still open: its turn ended without closing it

@@ -7,7 +7,7 @@
  */
 
 /** The longest one-line outcome of a task. */
-export const MAX_OUTCOME_CHARS = 200;
+const MAX_OUTCOME_CHARS = 200;
 
 type Args = Record<string, unknown>;
 /** Reads one tool's answer; undefined when the answer is not in the shape it knows. */

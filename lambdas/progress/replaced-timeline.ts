@@ -19,7 +19,7 @@ import { escapeText, STATUS_EMOJI, type TimelineTask, withMentions } from './tim
  */
 
 /** Steps listed in the summary; the earlier ones are counted. */
-export const SUMMARY_STEPS = 8;
+const SUMMARY_STEPS = 8;
 /** A context element's text limit in Block Kit. */
 const CONTEXT_TEXT_LIMIT = 3_000;
 

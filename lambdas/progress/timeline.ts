@@ -23,7 +23,7 @@ export interface TimelinePlan {
 }
 
 /** The Stop button's action id; its value is the conversation id. */
-export const STOP_ACTION_ID = 'stop_turn';
+const STOP_ACTION_ID = 'stop_turn';
 
 /** Tasks kept in the stored record and shown in a message (Slack's lines are not unlimited). */
 export const MAX_KEPT_TASKS = 100;

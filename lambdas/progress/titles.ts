@@ -8,7 +8,7 @@ import { parseMcpToolName } from '../mcp/tool-names.ts';
 import { oneLine } from './outcomes.ts';
 
 /** The longest title shown; Slack's task titles are one line. */
-export const MAX_TITLE_CHARS = 120;
+const MAX_TITLE_CHARS = 120;
 
 type Args = Record<string, unknown>;
 type Titler = (args: Args) => string;

@@ -2,7 +2,7 @@ export { DEFAULT_PII, PII_CLASSES, type PiiClass, RedactionSettings } from './co
 export { conversationInScope, doorRedactor, inConversation, tagScope } from './conversation-scope.ts';
 export { InvalidRedactionSettingsError } from './errors.ts';
 export { redactionSettings, redactorFor } from './from-env.ts';
-export { PLACEHOLDER, placeholder, redactedValuesIn } from './placeholder.ts';
+export { PLACEHOLDER, redactedValuesIn } from './placeholder.ts';
 export {
   addCounts,
   familyTotals,
@@ -12,4 +12,4 @@ export {
   redactionNote,
   totalOf,
 } from './redactor.ts';
-export { type MadePlaceholders, noteMade, tallyingRedactions } from './tally.ts';
+export { noteMade, tallyingRedactions } from './tally.ts';

@@ -16,7 +16,7 @@ import { type PostDeps, postToSlack, renderedInput } from './post-to-slack.ts';
  */
 
 /** The attempt of one post, counting Slack's failures, at which it is kept instead of failing. */
-export const DEFER_AT_ATTEMPT = 9;
+const DEFER_AT_ATTEMPT = 9;
 
 /** The stand-in `ts` of a kept post, until it is posted: later posts may name it as their thread. */
 const PLACEHOLDER_PREFIX = 'deferred-';

@@ -39,7 +39,7 @@ import { runProcess } from '../process-host.ts';
 export type IsolationMode = 'namespace-uid' | 'namespace-user' | 'none';
 
 /** The uids builds run as under `namespace-uid`: one each, above any the system hands out. */
-export const BUILD_UIDS = { first: 1_500_000, count: 100_000 } as const;
+const BUILD_UIDS = { first: 1_500_000, count: 100_000 } as const;
 
 /** The build's own uid (and gid of the same number), held until `release`. */
 export interface BuildUser {

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import type { GitHubStore, RepoRecord } from './store.ts';
 
 /** The demo project's files, kept in this repository (type-checked and linted with it). */
-export const DEMO_WEBSHOP_DIR = fileURLToPath(new URL('./demo-webshop/', import.meta.url));
-export const DEMO_OWNER = 'demo';
-export const DEMO_REPO = 'webshop';
+const DEMO_WEBSHOP_DIR = fileURLToPath(new URL('./demo-webshop/', import.meta.url));
+const DEMO_OWNER = 'demo';
+const DEMO_REPO = 'webshop';
 /** Where the planted bug is, for tests that check findings cite it (see demo-webshop/BUG.md). */
 export const DEMO_BUG = { file: 'src/checkout.ts', line: 44 } as const;
 /** Documentation of the bug for us, not a file of the demo project. */

@@ -226,4 +226,4 @@ export function createLogsApiHandler(service: LogsService | LocalLogs) {
   };
 }
 
-export { LocalLogs, LogsApiError };
+export { LogsApiError };

@@ -14,7 +14,7 @@ export { SANDBOX_HISTORY_MCP_PATH } from './paths.ts';
  */
 
 /** Every sandbox access key's secret: the sandbox's known local credentials, as its handlers use. */
-export const SANDBOX_SECRET_ACCESS_KEY = 'sandbox';
+const SANDBOX_SECRET_ACCESS_KEY = 'sandbox';
 
 /** The role the sandbox's configuration lets read the incident investigation's conversations. */
 export const SANDBOX_HISTORY_READER_ROLE = `arn:aws:iam::${LOCAL_ACCOUNT}:role/sandbox-incident-reader`;

@@ -10,7 +10,7 @@ import { SANDBOX_HISTORY_SERVER } from './history-endpoint.ts';
  */
 
 /** The origin the sandbox's configuration names its MCP server at. */
-export const SANDBOX_MCP_ORIGIN = 'http://sandbox.local';
+const SANDBOX_MCP_ORIGIN = 'http://sandbox.local';
 /** Where the sandbox serves the inventory server. */
 export const SANDBOX_MCP_PATH = '/sandbox/mcp/inventory';
 

@@ -20,8 +20,6 @@ import {
  * (`demoAgents`, statemachines/module-sandbox.ts): it knows no workflow of its own.
  */
 
-export { DEMO_LABEL } from '../../statemachines/demo/text.ts';
-
 export const DEMO_MODEL_ID = 'offline-demo-model';
 
 /** What the demo model says where it plays no agent (a channel conversation): for people, no agent names. */

@@ -10,7 +10,7 @@ import type { SlackMethod } from './methods.ts';
  * can still be read. The deleted messages are kept aside for tests (`deletedMessages`).
  */
 
-export const DELETED_TEXT = 'This message was deleted.';
+const DELETED_TEXT = 'This message was deleted.';
 
 const deletedOf = (slack: FakeSlack) => stateOf(slack, 'deleted', () => [] as StoredSlackMessage[]);
 

@@ -57,10 +57,10 @@ export interface PreparedDefinition {
  * How much later than the runtime's own task timeout the library's timer fires: the runtime
  * must retire the token first, so a late SendTaskSuccess cannot complete a timed-out task.
  */
-export const LIBRARY_TIMEOUT_MARGIN_MS = 20;
+const LIBRARY_TIMEOUT_MARGIN_MS = 20;
 
 /** The pseudo resource of a Wait on SecondsPath/TimestampPath that the runtime runs as a Task. */
-export const PATH_WAIT_RESOURCE = 'arn:aws:states:::sandbox:wait';
+const PATH_WAIT_RESOURCE = 'arn:aws:states:::sandbox:wait';
 
 type Json = Record<string, unknown>;
 

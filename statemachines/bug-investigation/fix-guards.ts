@@ -35,7 +35,7 @@ export const FIX_GUARD_STATES = {
 } as const;
 
 /** How the approval wait's states name the decision ("Post protected change approval", ...). */
-export const PROTECTED_FIX_APPROVAL_LABEL = 'protected change approval';
+const PROTECTED_FIX_APPROVAL_LABEL = 'protected change approval';
 
 /** Where the decision on a protected change is kept. */
 const FIX_APPROVAL = approvalResult(BUG_STATE.at('fixApproval'));

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_TOOL_CALLS, turnBudget } from '../../lambdas/agents/budget.ts';
+import { turnBudget } from '../../lambdas/agents/budget.ts';
+
+/** A turn's tool calls when its profile sets no limit (stated here, not imported: the value is what this test checks). */
+const DEFAULT_MAX_TOOL_CALLS = 25;
 
 describe('turn budget', () => {
   const nowMs = Date.parse('2015-11-21T12:00:00Z');

@@ -3,8 +3,8 @@ import type { ToolInvoker } from '../../lambdas/agents/contract.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
 import { readConversationHistory } from '../../lambdas/tools/conversation-history.ts';
-import { DEMO_LABEL } from '../../local/model/demo-model.ts';
 import { isVagueReport } from '../../statemachines/bug-investigation/demo.ts';
+import { DEMO_LABEL } from '../../statemachines/demo/text.ts';
 import { CONVERSATION, drained, MemoryTranscripts, turnDeps, turnInput, useDemoModel } from './support.ts';
 
 const demoModel = useDemoModel();

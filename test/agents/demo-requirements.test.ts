@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import { PRD_SECTIONS } from '../../lambdas/workflows/requirements-interview/profiles/prd-writer.ts';
 import { CLARIFIER_SYSTEM_PROMPT } from '../../lambdas/workflows/requirements-interview/profiles/requirements-clarifier.ts';
-import { DEMO_LABEL } from '../../local/model/demo-model.ts';
+import { DEMO_LABEL } from '../../statemachines/demo/text.ts';
 import { DEMO_QUESTIONS } from '../../statemachines/requirements-interview/demo.ts';
 import { clarifierInput, drained, MemoryTranscripts, turnDeps, useDemoModel } from './support.ts';
 

@@ -3,7 +3,6 @@ import { InvalidModelPriceError } from '../../lambdas/agents/errors.ts';
 import {
   costOfCall,
   DEFAULT_MODEL_PRICES,
-  formatUsd,
   listedModelId,
   type ModelPrice,
   microUsd,
@@ -11,6 +10,7 @@ import {
   requirePriceOf,
   utcDay,
 } from '../../lambdas/agents/pricing.ts';
+import { formatUsd } from '../../lambdas/shared/money.ts';
 
 const SONNET: ModelPrice = {
   inputPerMillion: 3,

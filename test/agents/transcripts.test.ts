@@ -3,7 +3,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { DeleteItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
-import { DynamoTranscriptStore, TRANSCRIPT_CHUNK_BYTES } from '../../lambdas/adapters/dynamo-transcripts.ts';
+import { DynamoTranscriptStore } from '../../lambdas/adapters/dynamo-transcripts.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
@@ -16,6 +16,9 @@ import {
   withUsage,
 } from '../support/scripted-model.ts';
 import { CONVERSATION, drained, fakeTools, turnDeps, turnInput, validFindings } from './support.ts';
+
+/** The most bytes of a transcript one item holds (stated here, not imported: the value is what this test checks). */
+const TRANSCRIPT_CHUNK_BYTES = 300_000;
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
 let store: DynamoConversationStore;

@@ -6,11 +6,13 @@ import { protectedGate } from '../../lambdas/changes/gate.ts';
 import { compilePattern, normaliseGuardPath, prefixPatterns } from '../../lambdas/changes/paths.ts';
 import {
   findProtectedChanges,
-  PATCH_CHARS_TOTAL,
   ProtectedPathsSettings,
   protectedDiffExcerpt,
   protectedPaths,
 } from '../../lambdas/changes/protected-paths.ts';
+
+/** The characters of patch excerpts one approval request shows in all (stated here, not imported: the value is what this test checks). */
+const PATCH_CHARS_TOTAL = 2_400;
 
 const file = (path: string, more: Partial<ChangedFile> = {}): ChangedFile => ({
   path,

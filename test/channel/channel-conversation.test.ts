@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ModelCallError } from '../../lambdas/agents/errors.ts';
-import type { Message, MessageCreateParamsNonStreaming, ModelClient } from '../../lambdas/agents/ports.ts';
+import type { MessageCreateParamsNonStreaming, ModelClient } from '../../lambdas/agents/ports.ts';
 import { silentLogger } from '../../lambdas/agents/ports.ts';
 import { SlackApiError } from '../../lambdas/slack/errors.ts';
 import type { PostMessageArgs, SlackHistoryMessage, SlackPoster } from '../../lambdas/slack/web-client.ts';
 import { DynamoChannelStore } from '../../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
 import {
-  type ChannelEnvelope,
   type ChannelOutcome,
-  type ChannelRouterDeps,
   handleChannelMessage,
 } from '../../lambdas/workflows/channel-conversations/handle-channel-message.ts';
 import {
@@ -18,12 +16,26 @@ import {
 import type { ChannelHistory } from '../../lambdas/workflows/channel-conversations/ports.ts';
 import { createModelAnswerer } from '../../lambdas/workflows/channel-conversations/respond.ts';
 import {
-  NO_ANSWER_APOLOGY,
-  type ReplyOutcome,
   type ResponderDeps,
   respondToMessage,
 } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { startDynalite } from '../support/dynalite.ts';
+
+/** What the bot says when the model gave no text for a message addressed to it (stated here, not imported: the value is what this test checks). */
+const NO_ANSWER_APOLOGY =
+  "Sorry, I couldn't come up with an answer to that. Could you ask it again, perhaps with a bit more detail?";
+
+/** A model's answer, as the model client returns it. */
+type Message = Awaited<ReturnType<ModelClient['createMessage']>>;
+
+/** What answering one message came to. */
+type ReplyOutcome = Awaited<ReturnType<typeof respondToMessage>>;
+
+/** What the channel router works through. */
+type ChannelRouterDeps = Parameters<typeof handleChannelMessage>[1];
+
+/** A channel message as the channel router takes it. */
+type ChannelEnvelope = Parameters<typeof handleChannelMessage>[0];
 
 const BOT = 'U_BOT';
 let db: Awaited<ReturnType<typeof startDynalite>>;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { ModelCallError } from '../../lambdas/agents/errors.ts';
 import { AgentLimits } from '../../lambdas/agents/limits.ts';
-import type { Message, MessageCreateParamsNonStreaming, ModelClient } from '../../lambdas/agents/ports.ts';
+import type { MessageCreateParamsNonStreaming, ModelClient } from '../../lambdas/agents/ports.ts';
 import { silentLogger } from '../../lambdas/agents/ports.ts';
 import type { ModelPrice } from '../../lambdas/agents/pricing.ts';
 import { worstCaseOf } from '../../lambdas/agents/reservations.ts';
@@ -10,6 +10,9 @@ import { DailyBudgetSpentError } from '../../lambdas/workflows/channel-conversat
 import { pricedModel } from '../../lambdas/workflows/channel-conversations/spending.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import { until } from '../support/eventually.ts';
+
+/** A model's answer, as the model client returns it. */
+type Message = Awaited<ReturnType<ModelClient['createMessage']>>;
 
 /**
  * Channel answers under the daily ceiling with reservations: each call's worst case is held on

@@ -3,7 +3,6 @@ import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { AgentLimits, type DailySpendStore } from '../../lambdas/agents/limits.ts';
 import type {
   AgentLogger,
-  Message,
   MessageCreateParamsNonStreaming,
   ModelClient,
 } from '../../lambdas/agents/ports.ts';
@@ -30,6 +29,9 @@ import {
 } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import { type ChannelSpending, pricedModel } from '../../lambdas/workflows/channel-conversations/spending.ts';
 import { startDynalite } from '../support/dynalite.ts';
+
+/** A model's answer, as the model client returns it. */
+type Message = Awaited<ReturnType<ModelClient['createMessage']>>;
 
 /**
  * channel conversations: the responder's and the judge's model calls are

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READABLE_SCALE } from '../../console/src/fit-scale.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import {
   ask,
@@ -13,6 +12,9 @@ import {
   turn,
 } from '../sandbox/bug-harness.ts';
 import { launchBeside, openConsoleAt, releaseConsoleBrowser, shot } from './browser.ts';
+
+/** The smallest scale that stays readable (stated here, not imported: the number is what this test checks). */
+const READABLE_SCALE = 0.7;
 
 /**
  * The console says what a conversation is about and where it stands: the list names each by

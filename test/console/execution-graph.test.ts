@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { executionPath } from '../../console/src/execution-path.ts';
-import { type AslDefinition, edgeKey, layoutGraph, stateEdges } from '../../console/src/graph-layout.ts';
+import { type AslDefinition, edgeKey, layoutGraph } from '../../console/src/graph-layout.ts';
+import { stateEdges } from '../../console/src/graph-model.ts';
 
 /** A small workflow with what the bug workflow has: a choice, a wait that loops back, a shared catch. */
 const asl: AslDefinition = {

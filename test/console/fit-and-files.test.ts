@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { fileSize, PREVIEW_LINES, previewText } from '../../console/src/file-preview.ts';
+import { fileSize, previewText } from '../../console/src/file-preview.ts';
 import { fitScale } from '../../console/src/fit-scale.ts';
+
+/** A file's card shows its first 12 lines (stated here, not imported: the number is what this test checks). */
+const PREVIEW_LINES = 12;
 
 describe("the graph's Fit", () => {
   it('fits a 1,726 px graph in a 538 px box, with no floor on the scale', () => {

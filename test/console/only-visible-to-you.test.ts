@@ -1,7 +1,6 @@
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoFeedbackStore } from '../../lambdas/feedback/adapters/dynamo-feedback-store.ts';
-import { ASSISTANT_DM } from '../../local/sandbox-slack.ts';
 import {
   type BugHarness,
   type BugResult,
@@ -14,6 +13,9 @@ import {
   turn,
 } from '../sandbox/bug-harness.ts';
 import { launchBeside, onPage, openConsoleAt, overlaps, releaseConsoleBrowser, shot } from './browser.ts';
+
+/** The sandbox workspace's direct-message channel with the agent (stated here, not imported: the value is what this test checks). */
+const ASSISTANT_DM = 'D_AGENT';
 
 /**
  * What Slack shows one person and the channel's history does not hold, in Debian's Chromium:

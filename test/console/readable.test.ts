@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { focusScale, READABLE_SCALE } from '../../console/src/fit-scale.ts';
-import { originOf, readableStatus, SUBJECT_CHARS, subjectLine } from '../../console/src/readable.ts';
+import { focusScale } from '../../console/src/fit-scale.ts';
+import { originOf, readableStatus, subjectLine } from '../../console/src/readable.ts';
+
+/** A subject line's length before it is cut (stated here, not imported: the number is what this test checks). */
+const SUBJECT_CHARS = 70;
+
+/** The smallest scale that stays readable (stated here, not imported: the number is what this test checks). */
+const READABLE_SCALE = 0.7;
 
 describe("the console's words for a conversation", () => {
   it('says who a wait is for instead of the raw phase', () => {

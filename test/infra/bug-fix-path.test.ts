@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FIX_GUARD_STATES as G,
-  PROTECTED_FIX_APPROVAL_LABEL,
-} from '../../statemachines/bug-investigation/fix-guards.ts';
+import { FIX_GUARD_STATES as G } from '../../statemachines/bug-investigation/fix-guards.ts';
 import { FIX_PATH_STATES as F } from '../../statemachines/bug-investigation/fix-path.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
 import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
@@ -15,6 +12,9 @@ import {
   templateOf,
   variablesOf,
 } from './template.ts';
+
+/** The approval a fix touching protected paths waits for, as its states name it (stated here, not imported: the value is what this test checks). */
+const PROTECTED_FIX_APPROVAL_LABEL = 'protected change approval';
 
 /**
  * The bug workflow's fix path as deployed with a repository: its states' names and

@@ -1,6 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HISTORY_MCP_OUTPUT } from '../../infra/constructs/history-mcp-server.ts';
 import { HISTORY_READERS_ENV } from '../../lambdas/history-mcp/config.ts';
 import { configProblems } from './config-problems.ts';
 import {
@@ -11,6 +10,9 @@ import {
   templateOf,
   variablesOf,
 } from './template.ts';
+
+/** The stack output that gives the history MCP server's URL (stated here, not imported: the value is what this test checks). */
+const HISTORY_MCP_OUTPUT = 'HistoryMcpUrl';
 
 /**
  * The conversation history as a read-only MCP server in the stack: deployed only when enabled,

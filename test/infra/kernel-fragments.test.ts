@@ -18,11 +18,7 @@ import { drain, LAMBDA_TRANSIENT_ERRORS, nextTurn, waitForPeople } from '../../s
 import { setConversationFields } from '../../statemachines/kernel-records.ts';
 import { KERNEL_PROBE } from '../../statemachines/probe.ts';
 import { slackPost } from '../../statemachines/slack-post.ts';
-import {
-  type ChildWorkflowDefinition,
-  defineWorkflow,
-  type WorkflowDefinition,
-} from '../../statemachines/workflow-module.ts';
+import { type ChildWorkflowDefinition, defineWorkflow } from '../../statemachines/workflow-module.ts';
 import { validatedMachine } from '../support/local-machine.ts';
 import {
   type AslDefinition,
@@ -33,6 +29,9 @@ import {
   resourcesOfType,
   testModule,
 } from './template.ts';
+
+/** A workflow, as defineWorkflow makes it. */
+type WorkflowDefinition = ReturnType<typeof defineWorkflow>;
 
 const FN_ARN = 'arn:aws:lambda:eu-west-1:123456789012:function:';
 

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeScratch, scratchDirectory, sweepScratch } from '../../infra/scratch.ts';
+import { removeScratch, scratchDirectory } from '../../infra/scratch.ts';
+import { sweepScratch } from '../support/sweep-scratch.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const fakeTmp = mkdtempSync(join(tmpdir(), 'scratch-test-'));

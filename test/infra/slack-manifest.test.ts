@@ -13,10 +13,12 @@ import {
   SLACK_BOT_EVENTS,
   SLACK_METHOD_SCOPES,
   SLACK_METHODS_CALLED,
-  type SlackManifest,
 } from '../../infra/slack-manifest.ts';
 import { WORKFLOW_MODULES } from '../../statemachines/index.ts';
 import { SLACK_MANIFEST_SCHEMA } from './slack-manifest-schema.ts';
+
+/** The manifest, as buildSlackManifest writes it. */
+type SlackManifest = ReturnType<typeof buildSlackManifest>;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const REQUEST_URL = 'https://abcdefghijklmnop.lambda-url.eu-west-1.on.aws/';

@@ -10,9 +10,12 @@ import {
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import {
   type AnyWorkflowModule,
+  type defineWorkflow,
   defineWorkflowModule,
-  type WorkflowDefinition,
 } from '../../statemachines/workflow-module.ts';
+
+/** A workflow, as defineWorkflow makes it. */
+type WorkflowDefinition = ReturnType<typeof defineWorkflow>;
 
 /**
  * Helpers for reading the synthesized template: the stack is built in memory with

@@ -10,7 +10,7 @@ import {
   resolveInboxRecord,
   sqsId,
 } from '../../lambdas/kernel/inbox.ts';
-import { listenSqsApi, type SqsApiServer } from '../../local/sqs/api.ts';
+import { listenSqsApi } from '../../local/sqs/api.ts';
 import {
   BOT_USER_ID,
   FORM_TYPE,
@@ -21,6 +21,9 @@ import {
   signedRequest,
   slashCommand,
 } from './slack-requests.ts';
+
+/** The SQS emulator's server, as listenSqsApi starts it. */
+type SqsApiServer = Awaited<ReturnType<typeof listenSqsApi>>;
 
 /**
  * case by case: validly signed requests that got a 500 (which Slack retries

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createIngressHandler, type IngressDependencies } from '../../lambdas/ingress/handle-ingress.ts';
+import { createIngressHandler } from '../../lambdas/ingress/handle-ingress.ts';
 import { computeSlackSignature } from '../../lambdas/ingress/verify-slack-request.ts';
 import {
   BOT_USER_ID,
@@ -17,6 +17,9 @@ import {
   slashCommand,
   unsignedRequest,
 } from './slack-requests.ts';
+
+/** What the ingress handler is built from. */
+type IngressDependencies = Parameters<typeof createIngressHandler>[0];
 
 function setup(overrides: Partial<IngressDependencies> = {}) {
   const inbox = fakeInbox();

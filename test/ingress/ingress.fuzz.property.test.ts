@@ -12,9 +12,12 @@ import {
   InboxRecord,
   resolveInboxRecord,
 } from '../../lambdas/kernel/inbox.ts';
-import { listenSqsApi, type SqsApiServer } from '../../local/sqs/api.ts';
+import { listenSqsApi } from '../../local/sqs/api.ts';
 import { FORM_TYPE, JSON_TYPE, recordingLogger } from './slack-requests.ts';
 import { alarmStateChange, githubExample, pagerdutyIncident } from './webhooks.ts';
+
+/** The SQS emulator's server, as listenSqsApi starts it. */
+type SqsApiServer = Awaited<ReturnType<typeof listenSqsApi>>;
 
 /**
  * validly signed requests of every kind, over random and adversarial

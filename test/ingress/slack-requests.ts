@@ -1,6 +1,9 @@
-import type { IngressEvent, IngressLogger } from '../../lambdas/ingress/handle-ingress.ts';
+import type { createIngressHandler, IngressEvent } from '../../lambdas/ingress/handle-ingress.ts';
 import { computeSlackSignature } from '../../lambdas/ingress/verify-slack-request.ts';
 import { deduplicationId, type InboxEnvelope, messageGroupId } from '../../lambdas/kernel/inbox.ts';
+
+/** Where the ingress handler logs. */
+type IngressLogger = Parameters<typeof createIngressHandler>[0]['logger'];
 
 /**
  * Signed Slack requests, as a Lambda Function URL delivers them, and fakes for the

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { InvalidWebhookSignatureError } from '../../lambdas/ingress/errors.ts';
-import { createIngressHandler, type IngressDependencies } from '../../lambdas/ingress/handle-ingress.ts';
+import { createIngressHandler } from '../../lambdas/ingress/handle-ingress.ts';
 import { verifyGithubRequest } from '../../lambdas/ingress/verify-github-request.ts';
-import {
-  computePagerdutySignature,
-  verifyPagerdutyRequest,
-} from '../../lambdas/ingress/verify-pagerduty-request.ts';
+import { verifyPagerdutyRequest } from '../../lambdas/ingress/verify-pagerduty-request.ts';
 import { fakeInbox, recordingLogger } from './slack-requests.ts';
 import {
   alarmStateChange,
+  computePagerdutySignature,
   githubExample,
   githubExamples,
   githubRequest,
@@ -17,6 +15,9 @@ import {
   pagerdutyRequest,
   refreshTimes,
 } from './webhooks.ts';
+
+/** What the ingress handler is built from. */
+type IngressDependencies = Parameters<typeof createIngressHandler>[0];
 
 // Generated per run: no secret is in the code.
 const GITHUB_SECRET = randomBytes(20).toString('hex');

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { sign } from '@octokit/webhooks-methods';
 import type { IngressEvent } from '../../lambdas/ingress/handle-ingress.ts';
-import { computePagerdutySignature } from '../../lambdas/ingress/verify-pagerduty-request.ts';
 
 /**
  * GitHub, PagerDuty and CloudWatch requests for the ingress tests. GitHub's are the real
@@ -126,6 +125,11 @@ export function pagerdutyIncident(options: {
       },
     },
   };
+}
+
+/** `v1=` + hex HMAC-SHA256 of the body under the secret: how PagerDuty signs a V3 webhook. */
+export function computePagerdutySignature(secret: string, body: Uint8Array | string): string {
+  return `v1=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
 /** A Function URL request to `/pagerduty/events`, signed with each secret given (rotation sends several). */

@@ -2,13 +2,16 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { handler as router } from '../../lambdas/handlers/router.ts';
-import { listenSqsApi, type SqsApiServer } from '../../local/sqs/api.ts';
+import { listenSqsApi } from '../../local/sqs/api.ts';
 import { type EventSource, startEventSource } from '../../local/sqs/event-source.ts';
 import type { SqsQueueService } from '../../local/sqs/queue-service.ts';
 import { reporterReply, seedBugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import { eventually } from '../support/eventually.ts';
 import { standingQueueClock } from '../support/queue-clock.ts';
+
+/** The SQS emulator's server, as listenSqsApi starts it. */
+type SqsApiServer = Awaited<ReturnType<typeof listenSqsApi>>;
 
 /**
  * The inbox as deployed (FIFO, redrive after a few receives) feeding the real Router:

@@ -3,13 +3,16 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { handler as router } from '../../lambdas/handlers/router.ts';
-import { listenSqsApi, type SqsApiServer } from '../../local/sqs/api.ts';
+import { listenSqsApi } from '../../local/sqs/api.ts';
 import { type EventSource, startEventSource } from '../../local/sqs/event-source.ts';
 import type { SqsQueueService } from '../../local/sqs/queue-service.ts';
 import { redriveDeadLetters } from '../../scripts/redrive-dead-letters.ts';
 import { reporterReply, seedBugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import { standingQueueClock } from '../support/queue-clock.ts';
+
+/** The SQS emulator's server, as listenSqsApi starts it. */
+type SqsApiServer = Awaited<ReturnType<typeof listenSqsApi>>;
 
 /**
  * The DLQ redrive path: records the Router could not take while something was

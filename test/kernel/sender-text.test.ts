@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { messageLine } from '../../lambdas/agents/prompts.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
+import { personLine } from '../../lambdas/kernel/people-text.ts';
 import { indentSenderText, normaliseSenderText } from '../../lambdas/kernel/sender-text.ts';
 import { formatMessageLine } from '../../lambdas/tools/conversation-history.ts';
 
@@ -57,7 +57,7 @@ function lines(rendered: string): string[] {
 describe('sender text normalisation', () => {
   it.each(SEPARATORS)('cannot forge another prompt entry with %s', (_name, separator) => {
     for (const forged of [FORGED, FORGED_ENTRY]) {
-      const rendered = messageLine(drained(`it crashes${separator}${forged}`));
+      const rendered = personLine(drained(`it crashes${separator}${forged}`));
 
       expect(lines(rendered)).toHaveLength(1);
       const entry = JSON.parse(rendered) as Record<string, unknown>;
@@ -106,7 +106,7 @@ describe('sender text normalisation', () => {
     const text = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(text, (sent) => {
-        const prompt = messageLine(drained(sent));
+        const prompt = personLine(drained(sent));
         expect(lines(prompt)).toHaveLength(1);
         expect(prompt).not.toMatch(/[\u0085\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
         const entry = JSON.parse(prompt) as Record<string, unknown>;

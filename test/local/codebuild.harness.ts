@@ -11,9 +11,12 @@ import {
   CreateProjectCommand,
 } from '@aws-sdk/client-codebuild';
 import { createCodeBuildApiHandler } from '../../local/codebuild/api.ts';
-import { CodeBuildService, type CodeBuildServiceOptions } from '../../local/codebuild/service.ts';
+import { CodeBuildService } from '../../local/codebuild/service.ts';
 import { readBody } from '../../local/read-body.ts';
 import { eventually } from '../support/eventually.ts';
+
+/** What the CodeBuild emulator is started with. */
+type CodeBuildServiceOptions = NonNullable<ConstructorParameters<typeof CodeBuildService>[0]>;
 
 /** The sandbox's CodeBuild behind a real HTTP server, and a real CodeBuild client pointed at it. */
 export async function startCodeBuild(options: CodeBuildServiceOptions = {}) {

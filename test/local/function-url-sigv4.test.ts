@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type SigningRequest, signRequest, verifySignature } from '../../local/mcp/sigv4.ts';
+import { signRequest, verifySignature } from '../../local/mcp/sigv4.ts';
+
+/** A request as the Function URL's check reads it. */
+type SigningRequest = Parameters<typeof verifySignature>[0];
 
 /**
  * The sandbox's check of a Function URL's SigV4 signature (local/mcp/sigv4.ts): it signs the

@@ -3,12 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
-import {
-  type GitHubEmulator,
-  type GitHubEmulatorOptions,
-  startGitHubEmulator,
-} from '../../local/github/emulator.ts';
+import { type GitHubEmulator, startGitHubEmulator } from '../../local/github/emulator.ts';
 import { readBody } from '../../local/read-body.ts';
+
+/** What the GitHub emulator is started with. */
+type GitHubEmulatorOptions = Parameters<typeof startGitHubEmulator>[0];
 
 export interface TestGitHub {
   emulator: GitHubEmulator;

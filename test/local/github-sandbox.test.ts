@@ -4,14 +4,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Octokit } from '@octokit/rest';
 import { verify } from '@octokit/webhooks-methods';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_BUG, DEMO_WEBSHOP_DIR } from '../../local/github/demo-webshop.ts';
+import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
 import { type SandboxGitHub, startSandboxGitHub } from '../../local/github/sandbox-github.ts';
 import { readBody } from '../../local/read-body.ts';
+
+/** The demo repository's files, which the sandbox seeds (found from this file, not imported: the seeder keeps its own). */
+const DEMO_WEBSHOP_DIR = fileURLToPath(new URL('../../local/github/demo-webshop/', import.meta.url));
 
 const run = promisify(execFile);
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };

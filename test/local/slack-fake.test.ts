@@ -1,9 +1,12 @@
 import { ErrorCode, LogLevel, WebClient, WebClientEvent } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackPoster } from '../../lambdas/slack/web-client.ts';
-import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
+import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack, type SlackMessageEvent } from '../../local/slack/fake-slack.ts';
 import { until } from '../support/eventually.ts';
+
+/** The fake Slack's server, as listenFakeSlack starts it. */
+type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
 
 const BOT_TOKEN = 'xoxb-sandbox-token';
 const SLACK_TS = /^\d{10}\.\d{6}$/;

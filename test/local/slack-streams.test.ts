@@ -1,8 +1,11 @@
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
+import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { fakeAssistantThread, fakeStreamOf } from '../../local/slack/streams.ts';
+
+/** The fake Slack's server, as listenFakeSlack starts it. */
+type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
 
 const BOT_TOKEN = 'xoxb-sandbox-token';
 

@@ -1,15 +1,16 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type EventSource,
-  type EventSourceHandler,
-  type EventSourceOptions,
-  type SqsBatchHandler,
-  startEventSource,
-} from '../../local/sqs/event-source.ts';
+import { type EventSource, startEventSource } from '../../local/sqs/event-source.ts';
 import { SqsQueueService } from '../../local/sqs/queue-service.ts';
 import { until } from '../support/eventually.ts';
+
+/** What an event source is started with. */
+type EventSourceOptions = Parameters<typeof startEventSource>[0];
+/** A Lambda handler of SQS batches, as the event source invokes it. */
+type SqsBatchHandler = NonNullable<EventSourceOptions['handler']>;
+/** A handler made for each poller, as Lambda gives each instance its own module state. */
+type PerPollerHandler = { createHandler: NonNullable<EventSourceOptions['createHandler']> };
 
 // The queue runs on a hand-moved clock. A ticker moves it past the visibility timeout only
 // when no batch is running and messages wait in flight (failed ones), so a retry never
@@ -51,7 +52,7 @@ afterEach(async () => {
 
 type StartOptions = Partial<Omit<EventSourceOptions, 'handler' | 'createHandler'>>;
 
-function start(invoke: SqsBatchHandler | EventSourceHandler, options: StartOptions = {}): EventSource {
+function start(invoke: SqsBatchHandler | PerPollerHandler, options: StartOptions = {}): EventSource {
   const events = startEventSource({
     service,
     queueUrl,

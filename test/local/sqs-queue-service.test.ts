@@ -13,9 +13,12 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listenSqsApi, type SqsApiServer } from '../../local/sqs/api.ts';
+import { listenSqsApi } from '../../local/sqs/api.ts';
 import { SqsQueueService } from '../../local/sqs/queue-service.ts';
 import { until } from '../support/eventually.ts';
+
+/** The SQS emulator's server, as listenSqsApi starts it. */
+type SqsApiServer = Awaited<ReturnType<typeof listenSqsApi>>;
 
 // The real SDK against the emulator's HTTP API, with a hand-moved clock so visibility
 // timeouts and the deduplication window pass without waiting.

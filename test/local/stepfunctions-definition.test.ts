@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import {
-  LIBRARY_TIMEOUT_MARGIN_MS,
-  PATH_WAIT_RESOURCE,
-  prepareDefinition,
-} from '../../local/stepfunctions/definition.ts';
+import { prepareDefinition } from '../../local/stepfunctions/definition.ts';
 import { MAX_LIBRARY_TIMER_SECONDS } from '../../local/stepfunctions/time.ts';
+
+/** The resource the emulator gives a Wait on a path (stated here, not imported: the value is what this test checks). */
+const PATH_WAIT_RESOURCE = 'arn:aws:states:::sandbox:wait';
+
+/** What the emulator adds to a task's timeout before its library's timer fires (stated here, not imported: the value is what this test checks). */
+const LIBRARY_TIMEOUT_MARGIN_MS = 20;
 
 const LAMBDA = 'arn:aws:lambda:us-east-1:000000000000:function:Work';
 const task = (extra: Record<string, unknown> = {}) => ({

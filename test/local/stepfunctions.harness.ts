@@ -6,8 +6,11 @@ import {
   SFNClient,
 } from '@aws-sdk/client-sfn';
 import { createStepFunctionsApi } from '../../local/stepfunctions/api.ts';
-import { LocalStepFunctions, type LocalStepFunctionsOptions } from '../../local/stepfunctions/runtime.ts';
+import { LocalStepFunctions } from '../../local/stepfunctions/runtime.ts';
 import { eventually } from '../support/eventually.ts';
+
+/** What the Step Functions emulator is built with. */
+type LocalStepFunctionsOptions = ConstructorParameters<typeof LocalStepFunctions>[0];
 
 /** The sandbox's Step Functions behind a real HTTP server, and a real SFN client pointed at it. */
 export async function startStepFunctions(

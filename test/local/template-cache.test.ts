@@ -3,15 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  KEEP_ENTRIES,
   readCachedTemplate,
   sandboxTemplate,
-  type TemplateCacheOptions,
   templateKey,
   writeCachedTemplate,
 } from '../../local/template-cache.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import { type SynthServer, startSynthServer } from '../support/synth-server.ts';
+
+/** Where the cache lives and what it hashes. */
+type TemplateCacheOptions = Parameters<typeof templateKey>[0];
+
+/** The templates the cache keeps (stated here, not imported: the value is what this test checks). */
+const KEEP_ENTRIES = 48;
 
 const made: string[] = [];
 afterEach(() => {

@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StateMachineDefinition } from 'aws-local-stepfunctions';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type ValidationMemory,
-  validateOnce,
-  validationKey,
-} from '../../local/stepfunctions/validated-definitions.ts';
+import { validateOnce, validationKey } from '../../local/stepfunctions/validated-definitions.ts';
+
+/** Where validations are remembered. */
+type ValidationMemory = NonNullable<Parameters<typeof validateOnce>[2]>;
 
 const VALID = { StartAt: 'Done', States: { Done: { Type: 'Succeed' } } };
 // `Next` names a state that does not exist.

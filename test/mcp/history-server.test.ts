@@ -3,10 +3,16 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryReader } from '../../lambdas/history-mcp/config.ts';
 import { serveHistoryMcp } from '../../lambdas/history-mcp/function-url.ts';
 import { type Caller, principalNames } from '../../lambdas/history-mcp/principal.ts';
-import { HISTORY_MCP_TOOL, type HistoryAudit } from '../../lambdas/history-mcp/server.ts';
+import type { HistoryServerDeps } from '../../lambdas/history-mcp/server.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
 import { DEFAULT_REDACTION } from '../../lambdas/redaction/config.ts';
 import { bugConversation } from '../support/conversations.ts';
+
+/** The history MCP server's one tool, as clients call it (stated here, not imported: the value is what this test checks). */
+const HISTORY_MCP_TOOL = 'get_conversation_history';
+
+/** One audit entry, as the history server hands it to its deps. */
+type HistoryAudit = Parameters<HistoryServerDeps['audit']>[0];
 
 /**
  * The history MCP server's handler, driven with the events a Function URL with IAM auth sends:

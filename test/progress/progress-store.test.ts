@@ -4,9 +4,12 @@ import { DynamoProgressStore } from '../../lambdas/adapters/dynamo-progress-stor
 import type { ProgressRecord } from '../../lambdas/progress/ports.ts';
 import { TurnProgress } from '../../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
-import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
+import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { startDynalite } from '../support/dynalite.ts';
+
+/** The fake Slack's server, as listenFakeSlack starts it. */
+type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
 
 /** The progress record in DynamoDB, and a retried turn with the real post ledger against a misbehaving fake Slack. */
 

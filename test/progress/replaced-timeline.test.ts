@@ -2,16 +2,24 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProgressRecord } from '../../lambdas/progress/ports.ts';
 import {
   removeReplacedTimeline,
-  SUMMARY_STEPS,
   timelineSummary,
   timelineToReplace,
 } from '../../lambdas/progress/replaced-timeline.ts';
 import { type TurnEnd, TurnProgress, type TurnProgressDeps } from '../../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
 import { MemoryProgressStore } from '../../local/progress/memory-progress-store.ts';
-import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
-import { DELETED_TEXT, deletedMessages } from '../../local/slack/delete.ts';
+import { listenFakeSlack } from '../../local/slack/api.ts';
+import { deletedMessages } from '../../local/slack/delete.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
+
+/** The fake Slack's server, as listenFakeSlack starts it. */
+type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
+
+/** What Slack shows in place of a deleted message that has replies (stated here, not imported: the value is what this test checks). */
+const DELETED_TEXT = 'This message was deleted.';
+
+/** The steps a replaced timeline's summary lists (stated here, not imported: the value is what this test checks). */
+const SUMMARY_STEPS = 8;
 
 /**
  * One message per turn: the workflow's next post in the thread of a closed timeline takes its

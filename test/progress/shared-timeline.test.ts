@@ -2,14 +2,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import type { ProgressTarget } from '../../lambdas/progress/ports.ts';
 import { isClaim } from '../../lambdas/progress/shared-record.ts';
-import { STOP_ACTION_ID, type TimelinePlan } from '../../lambdas/progress/timeline.ts';
+import type { TimelinePlan } from '../../lambdas/progress/timeline.ts';
 import { TurnProgress, type TurnProgressDeps } from '../../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
 import { MemoryProgressStore } from '../../local/progress/memory-progress-store.ts';
-import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
+import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { fakeStreams } from '../../local/slack/streams.ts';
 import { until } from '../support/eventually.ts';
+
+/** The fake Slack's server, as listenFakeSlack starts it. */
+type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
+
+/** The action id of the timeline's Stop button (stated here, not imported: the value is what this test checks). */
+const STOP_ACTION_ID = 'stop_turn';
 
 /**
  * A round's timeline, shared by turns that run at once (an incident's hypotheses tested in

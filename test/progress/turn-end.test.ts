@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { STOPPED_BY_PERSON, turnEndOf } from '../../lambdas/progress/open-turn-progress.ts';
+import { turnEndOf } from '../../lambdas/progress/open-turn-progress.ts';
 import { INCIDENT_ROUND } from '../../lambdas/workflows/incident-investigation/progress-plan.ts';
+
+/** What a timeline says of a turn a person stopped (stated here, not imported: the value is what this test checks). */
+const STOPPED_BY_PERSON = 'stopped by a person in the thread';
 
 describe('how a turn ends its timeline', () => {
   it('keeps it open for a turn that continues in the next invocation', () => {

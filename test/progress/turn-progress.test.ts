@@ -1,19 +1,26 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
-import { closeOpenTimeline, UNFINISHED_TURN } from '../../lambdas/progress/open-turn-progress.ts';
+import { closeOpenTimeline } from '../../lambdas/progress/open-turn-progress.ts';
 import type { ProgressSlack, ProgressStore, ProgressTarget } from '../../lambdas/progress/ports.ts';
-import { STOP_ACTION_ID } from '../../lambdas/progress/timeline.ts';
-import {
-  type ProgressLedger,
-  TurnProgress,
-  type TurnProgressDeps,
-} from '../../lambdas/progress/turn-progress.ts';
+import { TurnProgress, type TurnProgressDeps } from '../../lambdas/progress/turn-progress.ts';
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
 import { MemoryProgressStore } from '../../local/progress/memory-progress-store.ts';
-import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
+import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { fakeAssistantThread, fakeStreamOf, fakeStreams } from '../../local/slack/streams.ts';
 import { eventually } from '../support/eventually.ts';
+
+/** The post ledger, as a turn's progress uses it. */
+type ProgressLedger = TurnProgressDeps['posts'];
+
+/** The fake Slack's server, as listenFakeSlack starts it. */
+type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
+
+/** The action id of the timeline's Stop button (stated here, not imported: the value is what this test checks). */
+const STOP_ACTION_ID = 'stop_turn';
+
+/** What a timeline says of a turn that ended unfinished (stated here, not imported: the value is what this test checks). */
+const UNFINISHED_TURN = 'the turn ended without finishing';
 
 const BOT_TOKEN = 'xoxb-sandbox-token';
 

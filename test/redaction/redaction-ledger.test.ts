@@ -6,7 +6,6 @@ import type { ModelClient } from '../../lambdas/agents/ports.ts';
 import { ConversationNotFoundError } from '../../lambdas/kernel/errors.ts';
 import {
   inConversation,
-  type MadePlaceholders,
   RedactionSettings,
   Redactor,
   tallyingRedactions,
@@ -43,7 +42,7 @@ const provider: ModelClient = {
 
 /** One invocation's work, tallied, its tally counted in the ledger. */
 async function invocation(work: () => Promise<unknown>): Promise<void> {
-  await tallyingRedactions(work, async (made: MadePlaceholders) => {
+  await tallyingRedactions(work, async (made) => {
     for (const [id, placeholders] of made) await ledger.record(id, placeholders);
   });
 }
@@ -79,7 +78,7 @@ describe("the conversation's redaction counts", () => {
   });
 
   it('count nothing for a door outside any conversation, or a redactor counting for none', async () => {
-    const made: MadePlaceholders[] = [];
+    const made: Parameters<Parameters<typeof tallyingRedactions>[1]>[0][] = [];
     await tallyingRedactions(
       async () => {
         await redactingModel(provider, SETTINGS, 'model').createMessage({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_LABEL } from '../../local/model/demo-model.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
+import { DEMO_LABEL } from '../../statemachines/demo/text.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 import { sandboxDriver } from '../support/sandbox-driver.ts';

@@ -4,12 +4,15 @@ import type { InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { Ledger } from '../../lambdas/kernel/model.ts';
 import { DynamoChannelStore } from '../../lambdas/workflows/channel-conversations/adapters/dynamo-channel-store.ts';
 import { channelConversationId } from '../../lambdas/workflows/channel-conversations/model.ts';
-import { NO_ANSWER_APOLOGY } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
 import { type SlackMessage as Message, sandboxDriver } from '../support/sandbox-driver.ts';
 import { httpError, lastUserText, startScriptedModel, text } from '../support/scripted-model.ts';
+
+/** What the bot says when the model gave no text for a message addressed to it (stated here, not imported: the value is what this test checks). */
+const NO_ANSWER_APOLOGY =
+  "Sorry, I couldn't come up with an answer to that. Could you ask it again, perhaps with a bit more detail?";
 
 /**
  * The integration tests in the sandbox: the Router records the channel's messages and

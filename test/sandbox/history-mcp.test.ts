@@ -2,14 +2,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
-import { HISTORY_MCP_TOOL } from '../../lambdas/history-mcp/server.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
-import { SANDBOX_HISTORY_MCP_PATH, SANDBOX_SECRET_ACCESS_KEY } from '../../local/mcp/history-endpoint.ts';
-import { signingFetch } from '../../local/mcp/sigv4.ts';
+import { SANDBOX_HISTORY_MCP_PATH } from '../../local/mcp/history-endpoint.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { LOCAL_REGION } from '../../local/template.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { workerSandbox } from '../support/sandbox.ts';
+import { signingFetch } from '../support/signing-fetch.ts';
+
+/** The history MCP server's one tool, as clients call it (stated here, not imported: the value is what this test checks). */
+const HISTORY_MCP_TOOL = 'get_conversation_history';
+
+/** The secret key of every sandbox principal (stated here, not imported: the value is what this test checks). */
+const SANDBOX_SECRET_ACCESS_KEY = 'sandbox';
 
 /**
  * The conversation history as a read-only MCP server, served by the sandbox as its Function URL

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUG } from '../../local/github/demo-webshop.ts';
-import { DEMO_LABEL } from '../../local/model/demo-model.ts';
+import { DEMO_LABEL } from '../../statemachines/demo/text.ts';
 import {
   type IssueHarness,
   PIPELINE_CHANNEL,

@@ -1,8 +1,8 @@
 import type { SlackAgentsConfigInput } from '../../infra/config.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
 import { ENV } from '../../lambdas/shared/env.ts';
-import type { ModelFaultInput } from '../../local/model/faults.ts';
-import type { SlackFaultInput } from '../../local/slack/faults.ts';
+import type { ModelFaults } from '../../local/model/faults.ts';
+import type { SlackFaults } from '../../local/slack/faults.ts';
 import {
   type BugHarness,
   bugIdFor,
@@ -15,6 +15,12 @@ import {
   submits,
   turn,
 } from './bug-harness.ts';
+
+/** A Slack fault as it is added. */
+type SlackFaultInput = Parameters<SlackFaults['add']>[0];
+
+/** A model fault as it is added. */
+type ModelFaultInput = Parameters<ModelFaults['add']>[0];
 
 /**
  * The outage scenarios, shared by the sandbox test (which asserts on them) and

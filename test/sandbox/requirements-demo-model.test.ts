@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import { DEMO_LABEL } from '../../local/model/demo-model.ts';
+import { DEMO_LABEL } from '../../statemachines/demo/text.ts';
 import {
   botPosts,
   finished,

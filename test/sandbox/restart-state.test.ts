@@ -7,9 +7,12 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { freePort } from '../../local/free-port.ts';
 import { type Sandbox, startSandbox } from '../../local/sandbox.ts';
-import { readSandboxState, SandboxStateError, STATE_FILE } from '../../local/sandbox-state.ts';
+import { readSandboxState, SandboxStateError } from '../../local/sandbox-state.ts';
 import { eventually } from '../support/eventually.ts';
 import { sandboxDriver } from '../support/sandbox-driver.ts';
+
+/** The file a sandbox keeps its state in, in its state directory (stated here, not imported: the value is what this test checks). */
+const STATE_FILE = 'sandbox-state.json';
 
 /**
  * A sandbox started with `state` keeps its state across a restart: a bug conversation waiting

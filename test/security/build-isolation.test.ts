@@ -4,8 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StartBuildCommand } from '@aws-sdk/client-codebuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILD_UIDS, handOver, isolatedCommand, isolationMode } from '../../local/codebuild/isolation.ts';
+import { handOver, isolatedCommand, isolationMode } from '../../local/codebuild/isolation.ts';
 import { createProject, finished, makeRepository, startCodeBuild } from '../local/codebuild.harness.ts';
+
+/** The uids builds run as, one each, above any the system hands out (stated here, not imported: the value is what this test checks). */
+const BUILD_UIDS = { first: 1_500_000, count: 100_000 } as const;
 
 /**
  * The attack: a build script (a branch's test script, a `postinstall`) that reads the

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
-import { placeholder } from '../../lambdas/redaction/index.ts';
+import { placeholder } from '../../lambdas/redaction/placeholder.ts';
 import { channelConversationId } from '../../lambdas/workflows/channel-conversations/model.ts';
 import { DynamoIssueStateStore } from '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts';
 import { pagerdutyIncident, pagerdutyRequest } from '../ingress/webhooks.ts';

@@ -5,8 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
-import { functionBundleOptions } from '../../infra/constructs/function-bundle.ts';
-import { SOURCE_MAPS_ENTRY } from '../../infra/constructs/kernel-function.ts';
+import { functionBundleOptions, SOURCE_MAPS_ENTRY } from '../../infra/constructs/function-bundle.ts';
 import { buildFoldedBundle } from '../../infra/constructs/static-chunks.ts';
 import { installLazySourceMaps } from '../../lambdas/shared/lazy-source-maps.ts';
 

@@ -5,7 +5,6 @@ import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts'
 import type { SlackPostInput } from '../../lambdas/kernel/tasks.ts';
 import { SlackUnavailableError } from '../../lambdas/slack/errors.ts';
 import {
-  DEFER_AT_ATTEMPT,
   flushConversation,
   isPlaceholder,
   type OutboxEntry,
@@ -16,6 +15,9 @@ import type { PostLedger } from '../../lambdas/slack/post-to-slack.ts';
 import { NO_TEMPLATES } from '../../lambdas/slack/templates/index.ts';
 import type { PostMessageArgs } from '../../lambdas/slack/web-client.ts';
 import { essentialPostRetry } from '../../statemachines/slack-post.ts';
+
+/** The attempt at which the outbox defers a failing post instead of failing the task (stated here, not imported: the value is what this test checks). */
+const DEFER_AT_ATTEMPT = 9;
 
 const conversation: Conversation = {
   id: 'c-1',

@@ -7,10 +7,13 @@ import { SlackUnavailableError } from '../../lambdas/slack/errors.ts';
 import { postToSlack } from '../../lambdas/slack/post-to-slack.ts';
 import { NO_TEMPLATES } from '../../lambdas/slack/templates/index.ts';
 import { createSlackPoster } from '../../lambdas/slack/web-client.ts';
-import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
+import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
+
+/** The fake Slack's server, as listenFakeSlack starts it. */
+type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
 
 /**
  * SlackPost against the real WebClient, a fake Slack told to misbehave, and

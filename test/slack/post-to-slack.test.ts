@@ -4,9 +4,12 @@ import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
 import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import { SlackApiError, SlackUnavailableError } from '../../lambdas/slack/errors.ts';
 import { type PostLedger, postToSlack } from '../../lambdas/slack/post-to-slack.ts';
-import type { PostMessageArgs, UploadFileArgs } from '../../lambdas/slack/web-client.ts';
+import type { PostMessageArgs, SlackClient } from '../../lambdas/slack/web-client.ts';
 import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investigation/templates/index.ts';
 import { REQUIREMENTS_INTERVIEW_TEMPLATES } from '../../lambdas/workflows/requirements-interview/templates.ts';
+
+/** What an upload of a file to Slack is given. */
+type UploadFileArgs = Parameters<SlackClient['uploadFile']>[0];
 
 const conversation: Conversation = {
   id: 'c-1',

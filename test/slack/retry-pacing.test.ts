@@ -3,8 +3,11 @@ import { InvalidSlackRetryTimeScaleError, SlackUnavailableError } from '../../la
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
 import { pacedRetryConfig, slackRetryTimeScale } from '../../lambdas/slack/retry-pacing.ts';
 import { createSlackPoster } from '../../lambdas/slack/web-client.ts';
-import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
+import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
+
+/** The fake Slack's server, as listenFakeSlack starts it. */
+type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
 
 /**
  * SLACK_RETRY_TIME_SCALE: the waits between the Slack clients' retries of one call, shrunk

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackApiError, SlackUnavailableError } from '../../lambdas/slack/errors.ts';
 import { createSlackPoster } from '../../lambdas/slack/web-client.ts';
-import { type FakeSlackServer, listenFakeSlack } from '../../local/slack/api.ts';
+import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
+
+/** The fake Slack's server, as listenFakeSlack starts it. */
+type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
 
 const TOKEN = 'xoxb-test-token';
 let slack: FakeSlack;

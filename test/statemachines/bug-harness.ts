@@ -10,12 +10,9 @@ import {
   type SlackPostInput,
   type WakeOutput,
 } from '../../lambdas/kernel/tasks.ts';
-import {
-  type RenderedMessage,
-  renderTemplate,
-  slackPostInputFor,
-} from '../../lambdas/slack/templates/index.ts';
+import { renderTemplate, slackPostInputFor } from '../../lambdas/slack/templates/index.ts';
 import { KERNEL_TEMPLATES } from '../../lambdas/slack/templates/kernel-templates.ts';
+import type { RenderedMessage } from '../../lambdas/slack/templates/types.ts';
 import { BugTurnOutput } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { SlaTrackingInput } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
 import { BUG_INVESTIGATION_TEMPLATES } from '../../lambdas/workflows/bug-investigation/templates/index.ts';

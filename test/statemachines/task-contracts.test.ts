@@ -4,8 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { ENTRY_METADATA_KEY } from '../../infra/constructs/kernel-function.ts';
-import { AWS_COMMON_ERRORS, INTEGRATION_ERRORS } from '../../statemachines/error-names.ts';
+import { INTEGRATION_ERRORS } from '../../statemachines/error-names.ts';
 import { KERNEL_APPROVAL_PROBE_MODULE } from '../fixtures/approval-probe.ts';
 import {
   type AslState,
@@ -17,6 +16,12 @@ import {
   templateOf,
 } from '../infra/template.ts';
 import { payloadProblems } from './payload-contract.ts';
+
+/** The common error of AWS APIs the graphs name (stated here, not imported: the value is what this test checks). */
+const AWS_COMMON_ERRORS = { serviceUnavailable: 'ServiceUnavailable' } as const;
+
+/** The metadata key under which each function names its entry file (stated here, not imported: the value is what this test checks). */
+const ENTRY_METADATA_KEY = 'slack-agents:entry';
 
 /**
  * The contract between the state machines and their Lambdas, read from the synthesized

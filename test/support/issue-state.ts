@@ -1,5 +1,8 @@
-import type { HandOffContext } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
+import type { handOff } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
 import { initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+
+/** What a hand-off is given besides the state and the input. */
+type HandOffContext = Parameters<typeof handOff>[2];
 
 /** The issue pipeline's document for issue #7 of o/r as the pipeline starts it at `startedAtMs`. */
 export const freshIssueState = (startedAtMs: number) =>

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidPatternError } from '../../lambdas/tools/code/errors.ts';
-import { contextGroups, type SearchOptions, searchFiles } from '../../lambdas/tools/code/search.ts';
+import { contextGroups, searchFiles } from '../../lambdas/tools/code/search.ts';
+
+/** What a search is given besides the files. */
+type SearchOptions = Parameters<typeof searchFiles>[1];
 
 const dir = mkdtempSync(join(tmpdir(), 'code-search-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

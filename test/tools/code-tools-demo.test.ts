@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeToolDeps } from '../../lambdas/tools/code/workspace.ts';
-import { DEMO_BUG, DEMO_OWNER, DEMO_REPO, seedDemoWebshop } from '../../local/github/demo-webshop.ts';
+import { DEMO_BUG, seedDemoWebshop } from '../../local/github/demo-webshop.ts';
 import { type CodeToolsWorld, output, startCodeToolsWorld } from './code-tools-support.ts';
+
+/** The name of the sandbox's demo repository (stated here, not imported: the value is what this test checks). */
+const DEMO_REPO = 'webshop';
+
+/** The owner of the sandbox's demo repository (stated here, not imported: the value is what this test checks). */
+const DEMO_OWNER = 'demo';
 
 /** The sandbox's demo repository, worked on as the bug investigator will: find the planted bug, fix it on the work branch. */
 let world: CodeToolsWorld;

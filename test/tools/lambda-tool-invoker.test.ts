@@ -1,7 +1,7 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
-import { createLambdaToolInvoker, TOOL_ERROR_PREFIX } from '../../lambdas/adapters/lambda-tool-invoker.ts';
+import { createLambdaToolInvoker } from '../../lambdas/adapters/lambda-tool-invoker.ts';
 import { handler as conversationHistoryHandler } from '../../lambdas/handlers/conversation-history-tool.ts';
 import {
   InvalidToolConfigurationError,
@@ -11,6 +11,9 @@ import {
 import { LambdaFunctionNotFoundError } from '../../local/lambda/errors.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import { type LambdaApiServer, listenLambdaApi } from '../support/lambda-api-server.ts';
+
+/** How a failed tool call's output begins for the model (stated here, not imported: the value is what this test checks). */
+const TOOL_ERROR_PREFIX = 'Tool error: ';
 
 // AgentTurn's view of its tools: the real SDK, configured from the environment as in the
 // sandbox (AWS_ENDPOINT_URL_LAMBDA, TOOL_FUNCTIONS), through the Invoke emulator into the

@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ToolContext } from '../../lambdas/tools/invocation.ts';
 import {
-  type InvestigationDeps,
   planRound,
+  type startIncident,
 } from '../../lambdas/workflows/incident-investigation/investigation.ts';
 import type { IncidentRecord } from '../../lambdas/workflows/incident-investigation/record.ts';
 import { firstNodes, type HypothesisNode } from '../../lambdas/workflows/incident-investigation/tree.ts';
+
+/** What an investigation step works through. */
+type InvestigationDeps = Parameters<typeof startIncident>[1];
 
 /**
  * The data tools' query scopes: what the round plan sends and what the documentation shows are

@@ -2,12 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BuildFacts,
-  buildResults,
-  CHECK_TAIL_CHARS,
-  checkResults,
-} from '../../lambdas/builds/build-results.ts';
+import { type BuildFacts, buildResults, checkResults } from '../../lambdas/builds/build-results.ts';
 import type { CheckDefinition } from '../../lambdas/builds/check-definitions.ts';
 import { readBuildResults } from '../../lambdas/builds/read-build.ts';
 import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
@@ -20,9 +15,13 @@ import {
 import { bugWorkBranch } from '../../lambdas/workflows/bug-investigation/fix/work-branch.ts';
 import { renderBugFixOutcome } from '../../lambdas/workflows/bug-investigation/templates/bug-fix-outcome.ts';
 import { seedDemoWebshop } from '../../local/github/demo-webshop.ts';
-import { createLogsApiHandler, LocalLogs } from '../../local/logs/api.ts';
+import { createLogsApiHandler } from '../../local/logs/api.ts';
+import { LocalLogs } from '../../local/logs/store.ts';
 import { readBody } from '../../local/read-body.ts';
 import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
+
+/** The characters of a check's output kept as its tail (stated here, not imported: the value is what this test checks). */
+const CHECK_TAIL_CHARS = 1_500;
 
 const conversation = (): Conversation => ({
   id: 'c',

@@ -8,9 +8,11 @@ import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts'
 import {
   checkFixRequest,
   FIX_DECISION,
-  type FixRequestDeps,
   REQUEST_FIX,
 } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
+
+/** What the fix request check reads through. */
+type FixRequestDeps = Parameters<typeof checkFixRequest>[1];
 
 const SUMMARY = { channel: 'C_BUG_SUMMARIES', threadTs: '1700000000.000100' };
 const REPORTER = { channel: 'C_BUG_REPORTS', threadTs: '1699999999.000100' };

@@ -4,12 +4,15 @@ import { entityNamedBy } from '../../lambdas/kernel/command-entities.ts';
 import { acceptedAnswers } from '../../lambdas/workflows/issue-pipeline/answers.ts';
 import { judgeBuild, needsBase } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
 import { commitMessage } from '../../lambdas/workflows/issue-pipeline/committer.ts';
-import { type HandOffContext, handOff, toWriter } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
+import { handOff, toWriter } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
 import { limitReached } from '../../lambdas/workflows/issue-pipeline/limits.ts';
 import { failureNotice, renderProgress } from '../../lambdas/workflows/issue-pipeline/progress.ts';
 import { retriggerAnswer, retriggerMark } from '../../lambdas/workflows/issue-pipeline/retrigger.ts';
 import { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { freshIssueState, handOffContext } from '../support/issue-state.ts';
+
+/** What a hand-off is given besides the state and the input. */
+type HandOffContext = Parameters<typeof handOff>[2];
 
 const NOW = Date.parse('2015-01-01T10:00:00Z');
 const fresh = () => freshIssueState(NOW);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type StartAuthorityDeps,
-  startRefusal,
-} from '../../lambdas/workflows/issue-pipeline/start-authority.ts';
+import { startRefusal } from '../../lambdas/workflows/issue-pipeline/start-authority.ts';
+
+/** What the start check reads through. */
+type StartAuthorityDeps = Parameters<typeof startRefusal>[1];
 
 const deps = (permissions: Record<string, string>, developers?: string[]): StartAuthorityDeps => ({
   repository: 'acme/shop',

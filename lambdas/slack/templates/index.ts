@@ -3,7 +3,7 @@ import { SlackPostInput } from '../../kernel/tasks.ts';
 import { UnknownTemplateError } from '../errors.ts';
 import type { RenderedMessage } from './types.ts';
 
-export type { Block, RenderedFile, RenderedMessage } from './types.ts';
+export type { RenderedFile } from './types.ts';
 
 /**
  * Message templates SlackPost renders (`SlackPostInput.template`). A state machine passes a

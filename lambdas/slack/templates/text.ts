@@ -15,7 +15,7 @@ const MAX_TEXT_SECTIONS = 40;
 /** One of a `section` block's `fields` (at most 2,000 characters each). */
 export const FIELD_TEXT_LIMIT = 2_000;
 /** A `header` block's plain text (at most 150 characters). */
-export const HEADER_TEXT_LIMIT = 150;
+const HEADER_TEXT_LIMIT = 150;
 /** A `context` block element's text (kept well under Slack's limit). */
 export const CONTEXT_TEXT_LIMIT = 2_000;
 /**

@@ -222,7 +222,7 @@ async function modelStopped(
 }
 
 /** The bot's apology when the model gave no text for a message addressed to it. */
-export const NO_ANSWER_APOLOGY =
+const NO_ANSWER_APOLOGY =
   "Sorry, I couldn't come up with an answer to that. Could you ask it again, perhaps with a bit more detail?";
 
 /** What the bot says instead of an answer once the platform's daily model budget is spent. */

@@ -20,10 +20,10 @@ import type { IssueState } from './state.ts';
  */
 
 /** How the approval request, and the escalation it is kept as, begin: on the change's own report. */
-export const OWN_REPORT_PREFIX = "A failing check is let through only on the change's own test report";
+const OWN_REPORT_PREFIX = "A failing check is let through only on the change's own test report";
 
 /** How they begin: without the base commit's per-test report. */
-export const UNREPORTED_BASE_PREFIX =
+const UNREPORTED_BASE_PREFIX =
   "A failing check is let through as a whole, without the base commit's per-test report";
 
 /** Whether an escalation is an excuse a person grants (either kind). */
