@@ -3,6 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { DefinitionBody, StateMachine, Succeed } from 'aws-cdk-lib/aws-stepfunctions';
 import { ExecutionError } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
+import { scratchDirectory } from '../../infra/scratch.ts';
 import { executionArnFor } from '../../lambdas/adapters/sfn-executions.ts';
 import { acceptHandover, HANDOVER_VERSION_NOT_ACCEPTED } from '../../statemachines/continue-as-new.ts';
 import { HANDOVER_VERSION } from '../../statemachines/workflow-versions.ts';
@@ -11,7 +12,10 @@ import { type AslDefinition, renderIntrinsics, resourcesOfType } from './templat
 
 /** The hand-over check in front of a Succeed state, as a definition the local runtime runs. */
 function handoverCheck(): AslDefinition {
-  const stack = new Stack(new App({ builtinCloudFormationValidation: false }), 'Handover');
+  const stack = new Stack(
+    new App({ builtinCloudFormationValidation: false, outdir: scratchDirectory('cdk.out-') }),
+    'Handover',
+  );
   const chain = acceptHandover(stack, 'Accept handover', new Succeed(stack, 'Resumed'));
   new StateMachine(stack, 'Machine', { definitionBody: DefinitionBody.fromChainable(chain) });
   const [machine] = Object.values(

@@ -12,6 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { describe, expect, it } from 'vitest';
+import { scratchDirectory } from '../../infra/scratch.ts';
 import { buildStack } from '../../infra/synth.ts';
 import { WorkflowRegistrations } from '../../lambdas/kernel/workflows.ts';
 import { drain, LAMBDA_TRANSIENT_ERRORS, nextTurn, waitForPeople } from '../../statemachines/kernel.ts';
@@ -37,7 +38,10 @@ const FN_ARN = 'arn:aws:lambda:eu-west-1:123456789012:function:';
 
 /** Renders the definition of one fragment chain, built against imported functions and table. */
 function render(build: (scope: Construct, resources: ReturnType<typeof imports>) => IChainable | Chain) {
-  const stack = new Stack(new App({ builtinCloudFormationValidation: false }), 'Fragments');
+  const stack = new Stack(
+    new App({ builtinCloudFormationValidation: false, outdir: scratchDirectory('cdk.out-') }),
+    'Fragments',
+  );
   const chain = build(stack, imports(stack));
   new StateMachine(stack, 'Machine', { definitionBody: DefinitionBody.fromChainable(chain) });
   const [machine] = Object.values(

@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../infra/config.ts';
+import { scratchDirectory } from '../../infra/scratch.ts';
 import { SlackAgentsStack } from '../../infra/slack-agents-stack.ts';
 import { buildStack } from '../../infra/synth.ts';
 import { DEFAULT_MODEL_PRICES } from '../../lambdas/agents/pricing.ts';
@@ -368,6 +369,7 @@ describe('function environment', () => {
 
   it('reads the configuration from the `slackAgents` context when no props are given', () => {
     const app = new App({
+      outdir: scratchDirectory('cdk.out-'),
       context: { 'aws:cdk:bundling-stacks': [], slackAgents: { sandbox: true, botUserId: 'U0CONTEXT' } },
     });
     const stack = new SlackAgentsStack(app, 'FromContext');

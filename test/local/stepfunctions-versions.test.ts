@@ -3,8 +3,9 @@ import {
   StartExecutionCommand,
   StateMachineDoesNotExist,
 } from '@aws-sdk/client-sfn';
-import { Stack } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchDirectory } from '../../infra/scratch.ts';
 import { LambdaFunctionNotFoundError } from '../../local/lambda/errors.ts';
 import { functionOfInvokedArn } from '../../local/sandbox-versions.ts';
 import { resolveIntrinsics } from '../../local/template.ts';
@@ -13,7 +14,7 @@ import { machineArn, settled, startStepFunctions } from './stepfunctions.harness
 
 /** The hand-over's alias ARN expression with the stack's partition, region and account resolved as the sandbox resolves them. */
 function aliasExpression(): string {
-  const resolved = new Stack().resolve(ownAliasArn());
+  const resolved = new Stack(new App({ outdir: scratchDirectory('cdk.out-') })).resolve(ownAliasArn());
   return String(resolveIntrinsics(resolved, { Resources: {} }, { baseUrl: 'http://127.0.0.1' }));
 }
 

@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
+import { scratchDirectory } from '../../infra/scratch.ts';
 import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import { SlackPostInput } from '../../lambdas/kernel/tasks.ts';
 import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
@@ -34,7 +35,7 @@ const CONFIG = BugInvestigationSettings.parse({
 });
 
 function synthesize(settings: BugInvestigationSettings = CONFIG): AslDefinition {
-  const app = new App({ builtinCloudFormationValidation: false });
+  const app = new App({ builtinCloudFormationValidation: false, outdir: scratchDirectory('cdk.out-') });
   const stack = new Stack(app, 'SlaTrackingTest');
   const table = new dynamodb.Table(stack, 'Conversations', {
     partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },

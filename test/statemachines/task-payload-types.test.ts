@@ -2,6 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { describe, expect, it } from 'vitest';
+import { scratchDirectory } from '../../infra/scratch.ts';
 import type { handler as DefineChecks } from '../../lambdas/handlers/define-checks.ts';
 import type { handler as Drain } from '../../lambdas/handlers/drain.ts';
 import type { handler as RegisterWait } from '../../lambdas/handlers/register-wait.ts';
@@ -27,7 +28,10 @@ import { type TaskInputOf, type TaskResultOf, taskPayload } from '../../statemac
  */
 
 function scope() {
-  const stack = new Stack(new App({ builtinCloudFormationValidation: false }), 'Types');
+  const stack = new Stack(
+    new App({ builtinCloudFormationValidation: false, outdir: scratchDirectory('cdk.out-') }),
+    'Types',
+  );
   const fn = lambda.Function.fromFunctionName(stack, 'Fn', 'fn');
   return { stack, fn };
 }
