@@ -27,8 +27,6 @@ import { type SpendingDeps, TurnSpending } from './spending.ts';
 import { callTool, describe, hear, outcomeOf, type ToolCallListener } from './tool-calls.ts';
 import { toolError, toolResult } from './tool-results.ts';
 
-export type { ToolCallListener } from './tool-calls.ts';
-
 /**
  * One agent turn: the model's tool loop over the resumed session, ended by a
  * valid `submit_result`, by the budget (`continue`), or by a failure (the profile's failure
