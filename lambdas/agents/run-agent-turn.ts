@@ -52,7 +52,7 @@ export function submitNowNote(tool: string): string {
 /** Replies without a submission after the reminder before the turn fails. */
 export const ROUNDS_AFTER_REMINDER = 2;
 
-export type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = AgentTurnDeps & {
+type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = AgentTurnDeps & {
   /** The roles this function serves (its workflow's). */
   profiles: R;
   /** The conversation's bounds. @default - only the turn's own budget */
