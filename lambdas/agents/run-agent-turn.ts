@@ -19,7 +19,6 @@ import {
   type AgentProfile,
   type ProfileOutput,
   type ProfileRegistry,
-  SUBMIT_TOOL,
   submitToolOf,
   type UnfinishedTurn,
 } from './profile.ts';
@@ -40,12 +39,12 @@ import { toolError, toolResult } from './tool-results.ts';
 export const MAX_SUBMISSION_RETRIES = 2;
 
 /** What the model reads, in the saved transcript, where a turn ended without its result. */
-export const OUT_OF_BUDGET_NOTE = '[runtime] This turn ran out of its budget before you submitted a result';
+const OUT_OF_BUDGET_NOTE = '[runtime] This turn ran out of its budget before you submitted a result';
 export const FAILED_TURN_NOTE = '[runtime] This turn ended without a result';
-/** What the model is told when it has not submitted after `maxToolRounds` replies (or answered in plain text). */
-export const SUBMIT_NOW_NOTE = submitNowNote(SUBMIT_TOOL);
-
-/** The reminder for a profile whose final tool is `tool`. */
+/**
+ * What the model is told when it has not submitted after `maxToolRounds` replies (or answered
+ * in plain text), for a profile whose final tool is `tool`.
+ */
 export function submitNowNote(tool: string): string {
   return `[runtime] Call ${tool} now with what you have: this turn ends without a result otherwise.`;
 }
