@@ -19,15 +19,12 @@ import {
   type AgentProfile,
   type ProfileOutput,
   type ProfileRegistry,
-  SUBMIT_TOOL,
   submitToolOf,
   type UnfinishedTurn,
 } from './profile.ts';
 import { type SpendingDeps, TurnSpending } from './spending.ts';
 import { callTool, describe, hear, outcomeOf, type ToolCallListener } from './tool-calls.ts';
 import { toolError, toolResult } from './tool-results.ts';
-
-export type { ToolCallListener } from './tool-calls.ts';
 
 /**
  * One agent turn: the model's tool loop over the resumed session, ended by a
@@ -42,19 +39,19 @@ export type { ToolCallListener } from './tool-calls.ts';
 export const MAX_SUBMISSION_RETRIES = 2;
 
 /** What the model reads, in the saved transcript, where a turn ended without its result. */
-export const OUT_OF_BUDGET_NOTE = '[runtime] This turn ran out of its budget before you submitted a result';
+const OUT_OF_BUDGET_NOTE = '[runtime] This turn ran out of its budget before you submitted a result';
 export const FAILED_TURN_NOTE = '[runtime] This turn ended without a result';
-/** What the model is told when it has not submitted after `maxToolRounds` replies (or answered in plain text). */
-export const SUBMIT_NOW_NOTE = submitNowNote(SUBMIT_TOOL);
-
-/** The reminder for a profile whose final tool is `tool`. */
+/**
+ * What the model is told when it has not submitted after `maxToolRounds` replies (or answered
+ * in plain text), for a profile whose final tool is `tool`.
+ */
 export function submitNowNote(tool: string): string {
   return `[runtime] Call ${tool} now with what you have: this turn ends without a result otherwise.`;
 }
 /** Replies without a submission after the reminder before the turn fails. */
 export const ROUNDS_AFTER_REMINDER = 2;
 
-export type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = AgentTurnDeps & {
+type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = AgentTurnDeps & {
   /** The roles this function serves (its workflow's). */
   profiles: R;
   /** The conversation's bounds. @default - only the turn's own budget */

@@ -5,22 +5,22 @@ import { type SettleOptions, settledPending } from './settle.ts';
 import type { DrainInput, DrainOutput } from './tasks.ts';
 
 /** Per-message cap on text carried in the state payload; the history tool serves it whole. */
-export const DRAINED_TEXT_LIMIT = 2_000;
+const DRAINED_TEXT_LIMIT = 2_000;
 /**
  * Cap on the number of messages carried in the payload (256 KB state limit): a coalesced burst
  * of this many still reaches the prompt whole, each message's text within the shared budget.
  */
-export const DRAINED_COUNT_LIMIT = 200;
+const DRAINED_COUNT_LIMIT = 200;
 /**
  * The text of all carried messages together, so that the drained payload stays near 64 KB
  * (about 150 bytes of fields per message besides its text) whatever the count: with many
  * messages each gets a shorter cut, never below `DRAINED_TEXT_FLOOR`.
  */
-export const DRAINED_TEXT_BUDGET = 32_000;
+const DRAINED_TEXT_BUDGET = 32_000;
 export const DRAINED_TEXT_FLOOR = 160;
 
 /** The per-message text cap for `count` carried messages. */
-export function drainedTextCap(count: number): number {
+function drainedTextCap(count: number): number {
   if (count <= 0) return DRAINED_TEXT_LIMIT;
   return Math.max(DRAINED_TEXT_FLOOR, Math.min(DRAINED_TEXT_LIMIT, Math.floor(DRAINED_TEXT_BUDGET / count)));
 }

@@ -257,7 +257,7 @@ const SQS_ID = /^[A-Za-z0-9!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]{1,128}$/;
  * Deterministic, so a conversation keeps one group (and its order), and injective in practice:
  * unlike replacing bad characters, two keys that differ never share an id (`a b` and `a_b`).
  */
-export function sqsId(key: string): string {
+function sqsId(key: string): string {
   if (SQS_ID.test(key) && !key.startsWith('h~')) return key;
   // The `h~` prefix keeps a hash from ever equalling a key that was valid as it stood.
   return `h~${createHash('sha256').update(key, 'utf8').digest('base64url')}`;

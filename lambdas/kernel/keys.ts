@@ -87,7 +87,7 @@ export const keys = {
  * later executions and children are named `<conversation id>-<turn>` (continue-as-new, SLA
  * tracking), so the id leaves room for a dash and a turn of up to 7 digits.
  */
-export const MAX_CONVERSATION_ID_LENGTH = 72;
+const MAX_CONVERSATION_ID_LENGTH = 72;
 
 /** Hex digits of the SHA-256 kept in a digested id: 96 bits, collision-free in practice. */
 const DIGEST_HEX_DIGITS = 24;

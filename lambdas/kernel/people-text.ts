@@ -56,7 +56,7 @@ export interface PersonMessage {
  * (a configured role is only given to its members) other than the unverified one, and, for a
  * GitHub sender, only after a permission check said so (`verified: true`).
  */
-export function isVerified(message: Pick<PersonMessage, 'senderType' | 'senderId' | 'verified'>): boolean {
+function isVerified(message: Pick<PersonMessage, 'senderType' | 'senderId' | 'verified'>): boolean {
   if (message.verified !== undefined) return message.verified;
   if (message.senderType === UNVERIFIED_ROLE) return false;
   if (message.senderId.startsWith('github:')) return false;

@@ -74,7 +74,7 @@ function isDirectMessage(channel: string): boolean {
 }
 
 /** Whether a top-level message is a mention the trigger takes (see `Trigger`'s `mention`). */
-export function mentionMatches(
+function mentionMatches(
   trigger: Extract<Trigger, { type: 'mention' }>,
   message: Pick<InboxMessage, 'channel' | 'text' | 'mentionsBot'>,
   botUserId: string | undefined,

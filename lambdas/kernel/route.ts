@@ -13,14 +13,7 @@ import {
   type RouterDeps,
 } from './route-types.ts';
 
-export type {
-  EndedNotice,
-  RouteOutcome,
-  RouterAddition,
-  RouterDeps,
-  RouterPorts,
-  Told,
-} from './route-types.ts';
+export type { EndedNotice, RouterAddition, RouterPorts, Told } from './route-types.ts';
 
 /**
  * The Router: every envelope that reaches a conversation goes to the route of its kind, in the

@@ -31,11 +31,3 @@ const OTHER_CONTROL = /[\u0000-\u0008\u000e-\u001b\u001f\u007f-\u0084\u0086-\u00
 export function normaliseSenderText(text: string): string {
   return text.replace(LINE_BREAK, '\n').replace(BIDI_CONTROL, '').replace(OTHER_CONTROL, '');
 }
-
-/**
- * The text normalised, with `indent` after each of its line breaks: what follows a label on
- * a labelled line. Every line but the first then starts with `indent`, whatever the text held.
- */
-export function indentSenderText(text: string, indent: string): string {
-  return normaliseSenderText(text).replace(/\n/g, `\n${indent}`);
-}

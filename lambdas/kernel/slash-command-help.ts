@@ -40,7 +40,7 @@ export type CommandReading =
   | { type: 'answer'; reason: 'help' | 'missing_argument' | 'unknown_subcommand' | 'unnamed'; text: string };
 
 /** A command's help in Slack mrkdwn: what it does, its usage line, and its `help` subcommand. */
-export function commandHelp(usage: SlashCommandUsage): string {
+function commandHelp(usage: SlashCommandUsage): string {
   const line = `\`${usage.command}${usage.usageHint ? ` ${escapeControl(usage.usageHint)}` : ''}\``;
   return [
     `*${usage.command}*${usage.description ? `: ${escapeControl(usage.description)}` : ''}`,

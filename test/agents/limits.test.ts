@@ -8,10 +8,17 @@ import {
   type ConversationSpend,
   continuesReason,
 } from '../../lambdas/agents/limits.ts';
-import { runAgentTurn, SUBMIT_NOW_NOTE } from '../../lambdas/agents/run-agent-turn.ts';
+import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
-import { httpError, retryAfter, submit, toolUse, withUsage } from '../support/scripted-model.ts';
+import {
+  httpError,
+  retryAfter,
+  SUBMIT_NOW_NOTE,
+  submit,
+  toolUse,
+  withUsage,
+} from '../support/scripted-model.ts';
 import { fakeTools, heldReply, turnDeps, turnInput, useScriptedModel, validFindings } from './support.ts';
 
 const scripted = useScriptedModel({ strict: false });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   dataJson,
-  isVerified,
   PEOPLE_DATA_HEADER,
   peopleBlock,
   personLine,
@@ -9,6 +8,10 @@ import {
 } from '../../lambdas/kernel/people-text.ts';
 
 const reporter = { senderType: 'reporter', senderId: 'U_REP', ts: '1700000000.000100' };
+
+/** Whether a sender's entry is marked verified. */
+const entryVerified = (sender: { senderType: string; senderId: string; verified?: boolean }): unknown =>
+  (JSON.parse(personLine({ ...sender, text: 'hi' }, 'label')) as { verified: unknown }).verified;
 
 describe("people's text as data", () => {
   it.each([
@@ -44,10 +47,10 @@ describe("people's text as data", () => {
   });
 
   it("marks a participant's and an unchecked GitHub sender's text unverified; a checked writer's verified", () => {
-    expect(isVerified({ senderType: 'participant', senderId: 'U_THIRD' })).toBe(false);
-    expect(isVerified({ senderType: 'commenter', senderId: 'github:someone' })).toBe(false);
-    expect(isVerified({ senderType: 'commenter', senderId: 'github:writer', verified: true })).toBe(true);
-    expect(isVerified({ senderType: 'developer', senderId: 'U_DEV' })).toBe(true);
+    expect(entryVerified({ senderType: 'participant', senderId: 'U_THIRD' })).toBe(false);
+    expect(entryVerified({ senderType: 'commenter', senderId: 'github:someone' })).toBe(false);
+    expect(entryVerified({ senderType: 'commenter', senderId: 'github:writer', verified: true })).toBe(true);
+    expect(entryVerified({ senderType: 'developer', senderId: 'U_DEV' })).toBe(true);
   });
 
   it('wraps unverified text labelled as such by default', () => {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createAnthropicModel } from '../../lambdas/adapters/anthropic-model.ts';
 import type { AgentTurnInput, ToolInvoker } from '../../lambdas/agents/contract.ts';
 import type { TranscriptStore } from '../../lambdas/agents/ports.ts';
-import type { RunAgentTurnDeps } from '../../lambdas/agents/run-agent-turn.ts';
+import type { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import type { DrainedMessage } from '../../lambdas/kernel/drained-message.ts';
 import type { Ledger } from '../../lambdas/kernel/model.ts';
 import type { ToolContext } from '../../lambdas/tools/invocation.ts';
@@ -22,6 +22,8 @@ import { type ModelReply, type ScriptStep, startScriptedModel } from '../support
 /** The roles the agent tests run: the bug investigation's and the requirements interview's. */
 export const TEST_PROFILES = { ...BUG_INVESTIGATION_PROFILES, ...REQUIREMENTS_INTERVIEW_PROFILES };
 export type TestProfiles = typeof TEST_PROFILES;
+/** What `runAgentTurn` takes for the test roles. */
+type TurnDeps = Parameters<typeof runAgentTurn<TestProfiles, keyof TestProfiles & string>>[1];
 
 export const CONVERSATION = 'bug-investigation-C_BUGS-1732190000-000100';
 
@@ -125,8 +127,8 @@ export function ledgerRecorder() {
 /** Deps for `runAgentTurn` over the real SDK client pointed at a local model server. */
 export function turnDeps(
   baseUrl: string,
-  overrides: Partial<RunAgentTurnDeps<TestProfiles>> & { maxRetries?: number } = {},
-): RunAgentTurnDeps<TestProfiles> {
+  overrides: Partial<TurnDeps> & { maxRetries?: number } = {},
+): TurnDeps {
   const { maxRetries, ...rest } = overrides;
   // The deadline is on the clock the turn reads, so a test that pins the clock keeps a minute.
   const clock = rest.clock ?? { now: () => new Date() };

@@ -1,12 +1,13 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import { OUT_OF_BUDGET_NOTE, runAgentTurn, SUBMIT_NOW_NOTE } from '../../lambdas/agents/run-agent-turn.ts';
+import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
 import { TOOL_OUTPUT_LIMIT } from '../../lambdas/agents/tool-results.ts';
 import {
   lastToolResults,
   lastUserText,
   type RecordedModelRequest,
   reply,
+  SUBMIT_NOW_NOTE,
   submit,
   systemText,
   text,
@@ -264,7 +265,10 @@ describe('budgets', () => {
     expect(saved.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
     const last = saved.at(-1)?.content as { type: string; text?: string; is_error?: boolean }[];
     expect(last[0]).toMatchObject({ type: 'tool_result', is_error: true });
-    expect(last[1]?.text).toContain(OUT_OF_BUDGET_NOTE);
+    // The note the model reads in the saved transcript, stated here: the test checks its words.
+    expect(last[1]?.text).toContain(
+      '[runtime] This turn ran out of its budget before you submitted a result',
+    );
   });
 
   it('returns continue when the time budget runs out', async () => {

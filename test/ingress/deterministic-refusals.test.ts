@@ -3,12 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendToInbox } from '../../lambdas/adapters/inbox-queue.ts';
 import { createIngressHandler } from '../../lambdas/ingress/handle-ingress.ts';
 import {
+  deduplicationId,
   type EnvelopeStore,
   InboxRecord,
   MAX_ENVELOPE_BYTES,
   messageGroupId,
   resolveInboxRecord,
-  sqsId,
 } from '../../lambdas/kernel/inbox.ts';
 import { listenSqsApi } from '../../local/sqs/api.ts';
 import {
@@ -195,6 +195,9 @@ describe('requests that got a 500 before', () => {
 });
 
 describe('SQS ids for any key', () => {
+  /** The SQS id of `key`: a deduplication id is the event id made valid for SQS. */
+  const sqsId = (key: string) => deduplicationId({ eventId: key });
+
   it('keeps a valid key as it is and hashes any other, deterministically and without merging keys', () => {
     expect(sqsId('C0001:1735689500.000001')).toBe('C0001:1735689500.000001');
     expect(sqsId('a b')).toMatch(/^h~[A-Za-z0-9_-]{43}$/);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { drain } from '../../lambdas/kernel/drain.ts';
 import { registerWait } from '../../lambdas/kernel/register-wait.ts';
-import { type RouteOutcome, routeEnvelope } from '../../lambdas/kernel/route.ts';
+import { routeEnvelope } from '../../lambdas/kernel/route.ts';
+import type { RouteOutcome } from '../../lambdas/kernel/route-types.ts';
 import { BUG_REGISTRATION } from '../support/conversations.ts';
 import { slackMessage } from '../support/inbox-message.ts';
 import { routerFixture } from '../support/router-fixture.ts';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxEnvelope, InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { ConversationStore, Executions } from '../../lambdas/kernel/ports.ts';
-import { type RouterAddition, type RouterDeps, routeEnvelope } from '../../lambdas/kernel/route.ts';
+import { type RouterAddition, routeEnvelope } from '../../lambdas/kernel/route.ts';
+import type { RouterDeps } from '../../lambdas/kernel/route-types.ts';
 import { routerDeps } from '../support/router-deps.ts';
 
 /**

@@ -3,8 +3,8 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import type { InboxEnvelope, InboxMessage } from '../../lambdas/kernel/inbox.ts';
 import type { Executions } from '../../lambdas/kernel/ports.ts';
 import { routeEnvelope, unownedMessages } from '../../lambdas/kernel/route.ts';
-import { mentionMatches } from '../../lambdas/kernel/route-triggers.ts';
-import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
+import { startedByMessage } from '../../lambdas/kernel/route-triggers.ts';
+import type { Trigger, WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import type { ChannelOutcome } from '../../lambdas/workflows/channel-conversations/handle-channel-message.ts';
 import { BUG_REGISTRATION } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
@@ -115,10 +115,14 @@ describe('Router and channel conversations', () => {
   });
 });
 
+/** Whether a top-level message starts the workflow whose one trigger is `trigger`. */
+const startsOnMention = (trigger: Trigger, fields: Pick<InboxMessage, 'channel' | 'text' | 'mentionsBot'>) =>
+  startedByMessage(message(fields), [{ ...MENTIONS, triggers: [trigger] }], 'U_BOT') !== undefined;
+
 describe('a mention trigger with keywords and channels', () => {
   const trigger = { type: 'mention' as const, keywords: ['idea', 'product idea'], channels: ['C_PRODUCT'] };
   const matches = (text: string, channel = 'C_GENERAL', mentionsBot = true) =>
-    mentionMatches(trigger, { channel, text, mentionsBot }, 'U_BOT');
+    startsOnMention(trigger, { channel, text, mentionsBot });
 
   it('takes a mention whose text begins with a keyword, whole words only, in any case', () => {
     expect(matches('<@U_BOT> idea: dark mode for the dashboard')).toBe(true);
@@ -135,9 +139,9 @@ describe('a mention trigger with keywords and channels', () => {
   });
 
   it('takes every mention when it has neither keywords nor channels', () => {
-    expect(
-      mentionMatches({ type: 'mention' }, { channel: 'C_X', text: 'hi', mentionsBot: true }, 'U_BOT'),
-    ).toBe(true);
+    expect(startsOnMention({ type: 'mention' }, { channel: 'C_X', text: 'hi', mentionsBot: true })).toBe(
+      true,
+    );
   });
 });
 

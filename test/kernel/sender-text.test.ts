@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
 import { personLine } from '../../lambdas/kernel/people-text.ts';
-import { indentSenderText, normaliseSenderText } from '../../lambdas/kernel/sender-text.ts';
+import { normaliseSenderText } from '../../lambdas/kernel/sender-text.ts';
 import { formatMessageLine } from '../../lambdas/tools/conversation-history.ts';
 
 /**
@@ -11,6 +11,14 @@ import { formatMessageLine } from '../../lambdas/tools/conversation-history.ts';
  * line that differed from a real one by two spaces. Now every message is one JSON line
  * (kernel/people-text.ts) whose role sits outside the text.
  */
+
+/**
+ * The text normalised, with `indent` after each of its line breaks: what follows a label on
+ * a labelled line. Every line but the first then starts with `indent`, whatever the text held.
+ */
+function indentSenderText(text: string, indent: string): string {
+  return normaliseSenderText(text).replace(/\n/g, `\n${indent}`);
+}
 
 /** Every way a reader of a prompt may start a new line: Unicode's, and Python's splitlines' extra ones. */
 const SEPARATORS: readonly [string, string][] = [

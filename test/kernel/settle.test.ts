@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DRAINED_COUNT_LIMIT,
-  DRAINED_TEXT_BUDGET,
-  DRAINED_TEXT_LIMIT,
-  drainedTextCap,
-} from '../../lambdas/kernel/drain.ts';
+import { drain } from '../../lambdas/kernel/drain.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
+import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
 import { settledPending } from '../../lambdas/kernel/settle.ts';
 
 const message = (i: number): StoredMessage => ({
@@ -67,12 +63,28 @@ describe('settling a burst before Drain takes it', () => {
   });
 });
 
+/** Drains `count` pending messages of `length` characters each, from a store holding just them. */
+async function drainOf(count: number, length: number) {
+  const pending = Array.from({ length: count }, (_, i) => ({ ...message(i), text: 'x'.repeat(length) }));
+  const store = {
+    pendingMessages: async () => pending,
+    markDelivered: async () => 'marked' as const,
+    endWait: async () => ({ closeRequested: false }),
+  } as unknown as ConversationStore;
+  return drain({ conversationId: 'c1', turn: 1 }, { store });
+}
+
 describe('what a drained payload carries', () => {
-  it('keeps the full cut for a few messages and shares the text budget among many', () => {
-    expect(drainedTextCap(1)).toBe(DRAINED_TEXT_LIMIT);
-    expect(drainedTextCap(DRAINED_COUNT_LIMIT)).toBe(DRAINED_TEXT_BUDGET / DRAINED_COUNT_LIMIT);
-    expect(drainedTextCap(DRAINED_COUNT_LIMIT) * DRAINED_COUNT_LIMIT).toBeLessThanOrEqual(
-      DRAINED_TEXT_BUDGET,
-    );
+  // drain.ts's caps, stated here: a message's cut (2_000 characters), the messages carried
+  // (200), and the text they share (32_000 characters), which keep the state payload small.
+  it('keeps the full cut for a few messages and shares the text budget among many', async () => {
+    const one = await drainOf(1, 5_000);
+    expect(one.messages.map((m) => [m.text.length, m.truncated])).toEqual([[2_000, true]]);
+
+    const many = await drainOf(201, 5_000);
+    expect(many.count).toBe(201);
+    expect(many.messages).toHaveLength(200);
+    expect(new Set(many.messages.map((m) => m.text.length))).toEqual(new Set([32_000 / 200]));
+    expect(many.messages.reduce((sum, m) => sum + m.text.length, 0)).toBeLessThanOrEqual(32_000);
   });
 });

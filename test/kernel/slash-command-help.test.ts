@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  commandHelp,
-  readCommandText,
-  type SlashCommandUsage,
-} from '../../lambdas/kernel/slash-command-help.ts';
+import { readCommandText, type SlashCommandUsage } from '../../lambdas/kernel/slash-command-help.ts';
 
 const PRD: SlashCommandUsage = {
   command: '/prd',
@@ -23,9 +19,16 @@ const FIX: SlashCommandUsage = {
   },
 };
 
+/** A command's help: what `<command> help` answers. */
+function helpOf(usage: SlashCommandUsage): string {
+  const reading = readCommandText(usage, 'help');
+  if (reading.type !== 'answer') throw new Error(`${usage.command} help ran instead of answering`);
+  return reading.text;
+}
+
 describe('slash command help', () => {
   it('shows what the command does, its usage line and its help subcommand', () => {
-    expect(commandHelp(PRD)).toBe(
+    expect(helpOf(PRD)).toBe(
       [
         '*/prd*: Start a requirements interview: the bot asks about your idea, then writes a PRD',
         'Usage: `/prd &lt;product idea&gt;`',
@@ -35,18 +38,18 @@ describe('slash command help', () => {
   });
 
   it('says how an issue command names its issue', () => {
-    expect(commandHelp(FIX)).toContain('The issue is one of acme/shop: its number (`42`, `#42`) or its URL.');
+    expect(helpOf(FIX)).toContain('The issue is one of acme/shop: its number (`42`, `#42`) or its URL.');
   });
 
   it.each(['help', 'HELP', ' --help ', '-h', '?'])('answers %j with the help instead of running', (text) => {
-    expect(readCommandText(PRD, text)).toEqual({ type: 'answer', reason: 'help', text: commandHelp(PRD) });
+    expect(readCommandText(PRD, text)).toEqual({ type: 'answer', reason: 'help', text: helpOf(PRD) });
   });
 
   it('answers an empty command with what it needs, so `/prd` alone starts no interview', () => {
     const reading = readCommandText(PRD, '   ');
     expect(reading).toMatchObject({ type: 'answer', reason: 'missing_argument' });
     expect(reading.type === 'answer' && reading.text).toBe(
-      `/prd needs &lt;product idea&gt;.\n${commandHelp(PRD)}`,
+      `/prd needs &lt;product idea&gt;.\n${helpOf(PRD)}`,
     );
   });
 
@@ -59,7 +62,7 @@ describe('slash command help', () => {
   });
 
   it('escapes what Slack would read as a link, a mention or an entity, so the hint shows as written', () => {
-    const help = commandHelp({ ...PRD, description: 'Ideas & <plans>' });
+    const help = helpOf({ ...PRD, description: 'Ideas & <plans>' });
     expect(help).toContain('Usage: `/prd &lt;product idea&gt;`');
     expect(help).toContain('*/prd*: Ideas &amp; &lt;plans&gt;');
     expect(help).not.toMatch(/<|&(?!amp;|lt;|gt;)/);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../../lambdas/kernel/model.ts';
 import type { ConversationStore, Executions, ThreadLink } from '../../lambdas/kernel/ports.ts';
-import type { RouterDeps } from '../../lambdas/kernel/route.ts';
+import type { RouterDeps } from '../../lambdas/kernel/route-types.ts';
 import { isStopText, routeStop, type StopNotices } from '../../lambdas/kernel/stop.ts';
 
 const NOW = '2015-11-27T02:00:00.000Z';

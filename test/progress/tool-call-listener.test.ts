@@ -2,7 +2,8 @@ import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import type { ModelClient } from '../../lambdas/agents/ports.ts';
 import { SUBMIT_TOOL } from '../../lambdas/agents/profile.ts';
-import { runAgentTurn, type ToolCallListener } from '../../lambdas/agents/run-agent-turn.ts';
+import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
+import type { ToolCallListener } from '../../lambdas/agents/tool-calls.ts';
 import { BUG_INVESTIGATION_PROFILES } from '../../lambdas/workflows/bug-investigation/profiles/index.ts';
 
 /** A model replying with `replies` in order, each a list of tool calls. */

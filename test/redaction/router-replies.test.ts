@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../lambdas/kernel/model.ts';
 import type { ConversationStore, ThreadLink } from '../../lambdas/kernel/ports.ts';
-import { type RouterDeps, routeEnvelope } from '../../lambdas/kernel/route.ts';
+import { routeEnvelope } from '../../lambdas/kernel/route.ts';
+import type { RouterDeps } from '../../lambdas/kernel/route-types.ts';
 import type { StopNotices } from '../../lambdas/kernel/stop.ts';
 import { inConversation, RedactionSettings } from '../../lambdas/redaction/index.ts';
 import { placeholder } from '../../lambdas/redaction/placeholder.ts';

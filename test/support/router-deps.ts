@@ -1,4 +1,4 @@
-import type { RouterDeps, RouterPorts, Told } from '../../lambdas/kernel/route.ts';
+import type { RouterDeps, RouterPorts, Told } from '../../lambdas/kernel/route-types.ts';
 import { routerDefaults } from '../../lambdas/kernel/router-defaults.ts';
 
 /** What every test of the Router gives: the records, the executions, the clock, the workflows. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
-import type { EndedNotice, RouterDeps } from '../../lambdas/kernel/route.ts';
+import type { EndedNotice, RouterDeps } from '../../lambdas/kernel/route-types.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { startDynalite } from './dynalite.ts';
 import { RecordingExecutions } from './recording-executions.ts';

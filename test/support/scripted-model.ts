@@ -82,6 +82,13 @@ export function submit(result: unknown): MessageReply {
   return toolUse(SUBMIT_TOOL, result);
 }
 
+/**
+ * The reminder a turn gives a model that has not called `submit_result` (run-agent-turn.ts
+ * `submitNowNote`), stated here: the tests check the words the model reads.
+ */
+export const SUBMIT_NOW_NOTE =
+  '[runtime] Call submit_result now with what you have: this turn ends without a result otherwise.';
+
 /** One reply made of several: `reply(text('Looking...'), toolUse('a', {}), toolUse('b', {}))`. */
 export function reply(...parts: MessageReply[]): MessageReply {
   const content = parts.flatMap((part) => part.content);
