@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { InvokeReply, InvokeRequest, ThreadedFunction } from './function-threads.ts';
-import { type Handler, importHandler } from './sandbox-functions.ts';
+import { type Handler, importHandler, lambdaResult } from './sandbox-functions.ts';
 import { lambdaContext } from './sandbox-resources.ts';
 
 /**
@@ -24,7 +24,7 @@ function handlerOf(fn: ThreadedFunction): Promise<Handler> {
 async function run({ id, fn, event }: InvokeRequest): Promise<InvokeReply> {
   try {
     const result = await (await handlerOf(fn))(event, lambdaContext(fn));
-    return { id, result: result === undefined ? null : JSON.parse(JSON.stringify(result)) };
+    return { id, result: lambdaResult(result) };
   } catch (error) {
     const { name, message, stack } = error instanceof Error ? error : new Error(String(error));
     return { id, error: { name, message, ...(stack !== undefined && { stack }) } };

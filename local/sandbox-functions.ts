@@ -22,6 +22,11 @@ export async function importHandler(info: Pick<FunctionInfo, 'entry' | 'parts'>)
   );
 }
 
+/** A handler's result as Lambda hands it back: through JSON, `null` for nothing. */
+export function lambdaResult(result: unknown): unknown {
+  return result === undefined ? null : JSON.parse(JSON.stringify(result));
+}
+
 /**
  * The template's functions, run in this process: each handler module imported from its entry
  * on first use, invoked with a copy of the event and a Lambda context, its result passed
@@ -72,13 +77,11 @@ export function inProcessFunctions(
       options.onChange();
     }
     try {
-      // In a thread, the event crosses as a structured clone and the result comes back through JSON.
-      if (threads) return await handler(event, lambdaContext(info ?? { logicalId, timeoutSeconds: 30 }));
-      const result = await handler(
-        structuredClone(event),
-        lambdaContext(info ?? { logicalId, timeoutSeconds: 30 }),
-      );
-      return result === undefined ? null : JSON.parse(JSON.stringify(result));
+      const context = lambdaContext(info ?? { logicalId, timeoutSeconds: 30 });
+      // A thread gets the event as a copy and hands back a Lambda result already.
+      return threads
+        ? await handler(event, context)
+        : lambdaResult(await handler(structuredClone(event), context));
     } catch (error) {
       options.log.warn(`Lambda ${logicalId} failed`, {
         error,
