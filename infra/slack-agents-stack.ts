@@ -1,12 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { Annotations, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import { Effect, type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { type CfnFunction, FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { requirePriceOf } from '../lambdas/agents/pricing.ts';
 import { usageOfTrigger } from '../lambdas/kernel/slash-command-help.ts';
 import { WorkflowRegistrations } from '../lambdas/kernel/workflows.ts';
 import { ENV } from '../lambdas/shared/env.ts';
@@ -31,6 +30,8 @@ import { deadLetterQueuesIn, Monitoring, MonitoringSettingsSchema } from './cons
 import { createReconciler } from './constructs/reconciler.ts';
 import { ThirdPartySecret } from './constructs/third-party-secret.ts';
 import { aliasDeployment, DeploymentSettingsSchema } from './deployment-settings.ts';
+import { registrationVariables, sharedEnvironment } from './function-environment.ts';
+import { acknowledgeFindings } from './nag-acknowledgements.ts';
 import { RECORD_VERSIONS_METADATA, recordVersionsMetadata } from './preflight/template-diff.ts';
 import { deployModules } from './workflow-modules.ts';
 
@@ -108,41 +109,8 @@ export class SlackAgentsStack extends Stack {
           })
         : undefined;
 
-    // Every function gets the SAME values for the variables it has: the sandbox runs all the
-    // handlers in one process with one environment, so two functions must never disagree
-    // about a variable. Variables may be absent on some functions: WORKFLOWS is on the Router
-    // only, because it holds the state machine ARNs and the state machines reference the
-    // task functions; giving those functions WORKFLOWS would be a dependency cycle.
-    const environment: Record<string, string> = {
-      [ENV.tableName]: table.tableName,
-      [ENV.inboxQueueUrl]: inbox.queue.queueUrl,
-      [ENV.inboxDeadLetterQueueUrl]: inbox.deadLetterQueue.queueUrl,
-      [ENV.slackSecretArn]: slackSecret.secretArn,
-      ...(modelSecret ? { [ENV.modelSecretArn]: modelSecret.secretArn } : {}),
-      ...(config.botUserId ? { [ENV.botUserId]: config.botUserId } : {}),
-      ...(config.github.login ? { [ENV.githubLogin]: config.github.login } : {}),
-      [ENV.retentionDays]: String(config.retentionDays),
-      [ENV.channels]: JSON.stringify(config.channels),
-      [ENV.people]: JSON.stringify(config.people),
-      [ENV.approvals]: JSON.stringify(config.approvals),
-      [ENV.modelProvider]: config.model.provider,
-      [ENV.modelId]: config.model.id,
-      [ENV.agentLimits]: JSON.stringify(config.agentLimits),
-      [ENV.untrustedText]: config.untrustedText,
-      [ENV.redaction]: JSON.stringify(config.redaction),
-      // The agents' toolsets only: who reads the history server is that server's own variable.
-      ...(config.mcp.servers.length > 0
-        ? { [ENV.mcp]: JSON.stringify({ ...config.mcp, historyServer: undefined }) }
-        : {}),
-      ...(config.bedrock.guardrail
-        ? { [ENV.bedrockGuardrail]: JSON.stringify(config.bedrock.guardrail) }
-        : {}),
-      ...(config.liveProgress ? {} : { [ENV.liveProgress]: 'off' }),
-      // parseConfig made sure the model has a price.
-      [ENV.modelPrice]: JSON.stringify(requirePriceOf(config.model.id, config.modelPrices)),
-      [ENV.powertoolsServiceName]: 'slack-agents',
-      [ENV.powertoolsMetricsNamespace]: 'SlackAgents',
-    };
+    // Every function gets the same values for the variables it has (see function-environment.ts).
+    const environment = sharedEnvironment(config, { table, inbox, slackSecret, modelSecret });
     const functionProps = {
       projectRoot: PROJECT_ROOT,
       environment,
@@ -326,22 +294,6 @@ export class SlackAgentsStack extends Stack {
   }
 }
 
-/**
- * The registrations for the Router and the Reconciler: the triggers (known at synth, so they
- * go to the configuration file) apart from the state machines' ARNs (known at deploy).
- */
-function registrationVariables(
-  stack: Stack,
-  registrations: readonly { readonly workflow: string; readonly stateMachineArn: string }[],
-): Record<string, string> {
-  return {
-    [ENV.workflows]: JSON.stringify(registrations.map(({ stateMachineArn: _arn, ...rest }) => rest)),
-    [ENV.workflowStateMachines]: stack.toJsonString(
-      Object.fromEntries(registrations.map((r) => [r.workflow, r.stateMachineArn])),
-    ),
-  };
-}
-
 /** Task tokens are not resources: SendTask* only accepts `*`. */
 function completeTasks(actions: string[]): PolicyStatement {
   return new PolicyStatement({ effect: Effect.ALLOW, actions, resources: ['*'] });
@@ -358,38 +310,4 @@ function assertUniqueNames(modules: readonly AnyWorkflowModule[]): void {
       workflowsSeen.add(name);
     }
   }
-}
-
-/**
- * cdk-nag findings that are accepted, each with its reason, kept in one place so a reviewer
- * sees every exception at once (the secrets' rotation finding is acknowledged by
- * ThirdPartySecret). cdk-nag 3 matches findings exactly, so each is named in full.
- */
-function acknowledgeFindings(functions: StackFunctions, stateMachines: Iterable<StateMachine>): void {
-  const taskTokenReason =
-    ' and states:SendTaskSuccess/SendTaskFailure, which act on task tokens, not on resources';
-  for (const [id, fn] of functions) {
-    Validations.of(fn).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
-        'NODEJS_22_X is pinned on purpose: the handlers are built and tested for Node 22; a runtime upgrade is a deliberate change with its own test run.',
-    });
-    const completesTasks = id === 'Router' || id === 'RegisterWait' || id === 'ApprovalWait';
-    Validations.of(requireRole(fn)).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: `Resource::* only for actions without resource-level permissions: X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords)${completesTasks ? taskTokenReason : ''}.`,
-    });
-  }
-  for (const stateMachine of stateMachines) {
-    Validations.of(stateMachine.role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'Resource::* only for actions without resource-level permissions: CloudWatch Logs vended log delivery (logs:*LogDelivery*, logs:PutResourcePolicy) and X-Ray tracing (xray:Put*, xray:GetSampling*).',
-    });
-  }
-}
-
-function requireRole(fn: KernelFunction): IRole {
-  if (fn.role === undefined) throw new Error(`${fn.node.id} has no execution role`);
-  return fn.role;
 }

@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITableRef } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -6,7 +6,6 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IChainable, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { WorkflowRegistration } from '../lambdas/kernel/workflows.ts';
-import { ENV } from '../lambdas/shared/env.ts';
 import type { FunctionSpec } from '../statemachines/kernel-functions.ts';
 import {
   type AnyWorkflowModule,
@@ -14,18 +13,10 @@ import {
   type KernelResources,
   resolveTriggers,
 } from '../statemachines/workflow-module.ts';
-import { grantBedrockModels } from './bedrock-model.ts';
 import type { SlackAgentsConfig } from './config.ts';
-import { grantBuildLogReads, grantCodeAccess } from './constructs/code-access.ts';
-import type { ConversationsTable } from './constructs/conversations-table.ts';
+import { grantBuildLogReads } from './constructs/code-access.ts';
 import { InboxQueue } from './constructs/inbox-queue.ts';
-import {
-  createKernelFunction,
-  type KernelFunction,
-  type KernelFunctionProps,
-  publishedVersion,
-} from './constructs/kernel-function.ts';
-import type { ThirdPartySecret } from './constructs/third-party-secret.ts';
+import { type KernelFunction, publishedVersion } from './constructs/kernel-function.ts';
 import { thirdPartySecretOnce } from './constructs/third-party-secret.ts';
 import { createWorkflowStateMachine } from './constructs/workflow-state-machine.ts';
 import {
@@ -35,19 +26,19 @@ import {
   requireVersion,
   type WorkflowVersion,
 } from './constructs/workflow-version.ts';
-import { grantMcpHeaders } from './mcp-access.ts';
+import {
+  createFunctions,
+  grantModel,
+  type ModuleFunctionProps,
+  type ModuleFunctions,
+  requireFn,
+} from './module-functions.ts';
 import { grantPermissions } from './module-permissions.ts';
 import { routerVariables } from './router-parts.ts';
 
 /** What the workflow modules get from the stack. */
-export interface ModuleDeploymentProps {
+export interface ModuleDeploymentProps extends ModuleFunctionProps {
   readonly modules: readonly AnyWorkflowModule[];
-  readonly config: SlackAgentsConfig;
-  readonly functionProps: KernelFunctionProps;
-  readonly table: ConversationsTable;
-  readonly slackSecret: ThirdPartySecret;
-  /** The Anthropic API key's secret; absent with `model.provider: bedrock`. */
-  readonly modelSecret: ThirdPartySecret | undefined;
   /** How each workflow's alias moves to the version a deploy publishes. */
   readonly deployment: AliasDeployment;
   /**
@@ -81,14 +72,8 @@ export interface ModuleDeployment {
   connectRouter(router: KernelFunction): void;
 }
 
-interface EnabledModule {
-  readonly module: AnyWorkflowModule;
+interface EnabledModule extends ModuleFunctions {
   readonly settings: unknown;
-  /** Its functions not deployed under its settings. */
-  readonly disabled: ReadonlySet<string>;
-  readonly environment: Readonly<Record<string, string>>;
-  /** Models its functions call besides the configured one. */
-  readonly models: readonly string[];
 }
 
 /**
@@ -219,114 +204,6 @@ export function deployModules(scope: Construct, props: ModuleDeploymentProps): M
   };
 }
 
-/**
- * The modules' functions. Agent turns that call tools come last: they get TOOL_FUNCTIONS, the
- * names of every tool function of the stack (tool names are unique), so that every function
- * that has the variable has the same value (the sandbox runs them in one process); each may
- * invoke its own module's tools only.
- */
-function createFunctions(
-  scope: Construct,
-  enabled: readonly EnabledModule[],
-  props: ModuleDeploymentProps,
-): Map<string, KernelFunction> {
-  const all = enabled.flatMap(({ module, environment, models, disabled }) =>
-    Object.entries(module.functions ?? {}).flatMap(([id, spec]) =>
-      disabled.has(id)
-        ? []
-        : [{ id, spec: withoutTools(spec as FunctionSpec, disabled), environment, models }],
-    ),
-  );
-  const usesTools = (spec: FunctionSpec) => Object.keys(spec.access?.tools ?? {}).length > 0;
-  const functions = new Map<string, KernelFunction>();
-  const create = (
-    id: string,
-    spec: FunctionSpec,
-    environment: Record<string, string>,
-    models: readonly string[],
-  ) => {
-    if (functions.has(id)) throw new Error(`function "${id}" is declared twice`);
-    const fn = createKernelFunction(scope, id, spec, {
-      ...props.functionProps,
-      environment: { ...props.functionProps.environment, ...environment },
-    });
-    grantAccess(fn, spec, props, models);
-    functions.set(id, fn);
-    return fn;
-  };
-  for (const { id, spec, environment, models } of all.filter(({ spec }) => !usesTools(spec)))
-    create(id, spec, environment, models);
-
-  // Each agent function gets the map of its own tools: two workflows may each serve a tool of
-  // the same name (their own code tools, on their own repositories).
-  for (const { id, spec, environment, models } of all.filter(({ spec }) => usesTools(spec))) {
-    const toolFunctions = Object.fromEntries(
-      Object.entries(spec.access?.tools ?? {}).map(([tool, target]) => [
-        tool,
-        requireFn(functions, target).functionName,
-      ]),
-    );
-    const toolsVariable = Stack.of(scope).toJsonString(toolFunctions);
-    const fn = create(id, spec, { ...environment, [ENV.toolFunctions]: toolsVariable }, models);
-    // The functions themselves (the invoker calls them by name), not `grantInvoke`'s `<arn>:*` too.
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        actions: ['lambda:InvokeFunction'],
-        resources: Object.values(spec.access?.tools ?? {}).map(
-          (target) => requireFn(functions, target).functionArn,
-        ),
-      }),
-    );
-  }
-  return functions;
-}
-
-/** A spec without the tools that disabled functions would serve. */
-function withoutTools(spec: FunctionSpec, disabled: ReadonlySet<string>): FunctionSpec {
-  const tools = spec.access?.tools;
-  if (tools === undefined || disabled.size === 0) return spec;
-  return {
-    ...spec,
-    access: {
-      ...spec.access,
-      tools: Object.fromEntries(Object.entries(tools).filter(([, target]) => !disabled.has(target))),
-    },
-  };
-}
-
-function grantAccess(
-  fn: KernelFunction,
-  spec: FunctionSpec,
-  props: ModuleDeploymentProps,
-  modelIds: readonly string[] = [],
-): void {
-  grantCodeAccess(fn, spec, props.config.github.baseUrl);
-  if (spec.access?.table === 'read') props.table.grantReadData(fn);
-  if (spec.access?.table === 'read_write') props.table.grantReadWriteData(fn);
-  if (spec.access?.slackSecret === true) props.slackSecret.grantRead(fn);
-  if (spec.access?.modelSecret === true) grantModel(fn, props, modelIds);
-  // A function that calls tools (an AgentTurn) calls the MCP servers too, with their headers.
-  if (spec.access?.tools !== undefined) grantMcpHeaders(fn, props.config.mcp);
-}
-
-/**
- * Lets a function that calls the model do so: read the API key secret (Anthropic's API), or
- * invoke exactly the configured Bedrock models: the agents' model and the further ones its
- * module calls (the channel judge's).
- */
-function grantModel(
-  fn: KernelFunction,
-  props: ModuleDeploymentProps,
-  moduleModelIds: readonly string[],
-): void {
-  if (props.config.model.provider !== 'bedrock') {
-    props.modelSecret?.grantRead(fn);
-    return;
-  }
-  grantBedrockModels(fn, [props.config.model.id, ...moduleModelIds], props.config.bedrock.guardrail);
-}
-
 interface DeployedQueue {
   readonly queue: InboxQueue;
   readonly senders: readonly string[];
@@ -382,10 +259,4 @@ function allowStartingItself(stateMachine: StateMachine): void {
       }),
     ],
   });
-}
-
-function requireFn(functions: ReadonlyMap<string, KernelFunction>, id: string): KernelFunction {
-  const fn = functions.get(id);
-  if (fn === undefined) throw new Error(`function "${id}" is not deployed`);
-  return fn;
 }

@@ -44,10 +44,10 @@ import type { createSandboxLog } from './terminal-log.ts';
 type Serve = (req: IncomingMessage, res: ServerResponse, body: string) => Promise<void>;
 
 /**
- * What a sandbox keeps for as long as it lives (sandbox.ts): its port, the template, the
- * handlers' environment, and the emulators that are costly to build (the Step Functions
- * emulator with its prepared state machines, CodeBuild with the template's projects), each
- * with a reset of its own.
+ * What a sandbox keeps for as long as it lives (sandbox.ts; opened by sandbox-host.ts): its
+ * port, the template, the handlers' environment, and the emulators that are costly to build
+ * (the Step Functions emulator with its prepared state machines, CodeBuild with the template's
+ * projects), each with a reset of its own.
  */
 export interface SandboxHost {
   readonly options: SandboxOptions & { timeScale: number; signingSecret: string };

@@ -11,7 +11,7 @@ import {
   isTransientModelFailure,
 } from './limit-checks.ts';
 import type { AgentLimits } from './limits.ts';
-import { type ModelReply, readReply, type ToolUse, usageOf } from './model-reply.ts';
+import { type ModelReply, readReply, usageOf } from './model-reply.ts';
 import { buildRequest } from './model-request.ts';
 import { type AgentTurnDeps, silentLogger } from './ports.ts';
 import type { ModelPrice } from './pricing.ts';
@@ -23,8 +23,16 @@ import {
   type UnfinishedTurn,
 } from './profile.ts';
 import { type SpendingDeps, TurnSpending } from './spending.ts';
-import { callTool, describe, hear, outcomeOf, type ToolCallListener } from './tool-calls.ts';
-import { toolError, toolResult } from './tool-results.ts';
+import {
+  acceptSubmission,
+  answersToSubmission,
+  MAX_SUBMISSION_RETRIES,
+  ROUNDS_AFTER_REMINDER,
+  remindToSubmit,
+  turnHasNudge,
+} from './submissions.ts';
+import { describe, type ToolCallListener } from './tool-calls.ts';
+import { runToolRound } from './tool-round.ts';
 
 /**
  * One agent turn: the model's tool loop over the resumed session, ended by a
@@ -35,21 +43,9 @@ import { toolError, toolResult } from './tool-results.ts';
  * machine retries minutes apart before its Catch ends the conversation.
  */
 
-/** Invalid submissions answered with the validation errors before the turn gives up. */
-export const MAX_SUBMISSION_RETRIES = 2;
-
 /** What the model reads, in the saved transcript, where a turn ended without its result. */
 const OUT_OF_BUDGET_NOTE = '[runtime] This turn ran out of its budget before you submitted a result';
 export const FAILED_TURN_NOTE = '[runtime] This turn ended without a result';
-/**
- * What the model is told when it has not submitted after `maxToolRounds` replies (or answered
- * in plain text), for a profile whose final tool is `tool`.
- */
-export function submitNowNote(tool: string): string {
-  return `[runtime] Call ${tool} now with what you have: this turn ends without a result otherwise.`;
-}
-/** Replies without a submission after the reminder before the turn fails. */
-export const ROUNDS_AFTER_REMINDER = 2;
 
 type RunAgentTurnDeps<R extends ProfileRegistry = ProfileRegistry> = AgentTurnDeps & {
   /** The roles this function serves (its workflow's). */
@@ -205,8 +201,6 @@ async function runTurn<Result, Output>(
       return unfinished({ kind: 'failed', error: error.message, progress, model: true });
     return unfinished({ kind: 'failed', error: describe(error), progress });
   };
-  const nudge = (content: ContentBlockParam[]) =>
-    content.push({ type: 'text', text: submitNowNote(submitTool) });
 
   for (;;) {
     if (remainingMs() <= 0) return unfinished({ kind: 'out_of_budget', reason: 'time budget', progress });
@@ -262,7 +256,7 @@ async function runTurn<Result, Output>(
       // Once, the model is reminded; a second plain answer in the turn ends it.
       if (turnHasNudge(turn, submitTool)) return unfinished({ kind: 'failed', error: why, progress });
       const content: ContentBlockParam[] = [];
-      nudge(content);
+      remindToSubmit(content, submitTool);
       turn.push({ role: 'user', content });
       continue;
     }
@@ -270,14 +264,7 @@ async function runTurn<Result, Output>(
     // A valid submission ends the turn; the reply's other calls are answered, not run.
     const accepted = acceptSubmission(profile, input, reply.toolUses);
     if (accepted) {
-      turn.push({
-        role: 'user',
-        content: reply.toolUses.map((use) =>
-          use === accepted.use
-            ? toolResult(use.id, 'Result recorded. The turn is over.')
-            : toolError(use.id, 'Not run: you submitted your result in the same reply.'),
-        ),
-      });
+      turn.push({ role: 'user', content: answersToSubmission(reply.toolUses, accepted.use) });
       // Stopped while the model answered: the answer is dropped, and the workflow closes.
       if (await stopped(deps)) return unfinished({ kind: 'out_of_budget', reason: STOPPED_REASON, progress });
       log.info('turn submitted its result', { ...stats });
@@ -289,44 +276,15 @@ async function runTurn<Result, Output>(
       return output;
     }
 
-    const results: ContentBlockParam[] = [];
-    let submissionError: string | undefined;
-    let outOfBudget: string | undefined;
-    for (const use of reply.toolUses) {
-      if (use.name === submitTool) {
-        submissionError = validationError(profile, input, use.input);
-        results.push(
-          toolError(
-            use.id,
-            `Your result does not match the schema of ${submitTool}:\n${submissionError}\n` +
-              `Correct these fields and call ${submitTool} again.`,
-          ),
-        );
-        continue;
-      }
-      if (stats.toolCalls >= deps.budget.maxToolCalls) {
-        outOfBudget = `tool-call cap of ${deps.budget.maxToolCalls}`;
-        results.push(toolError(use.id, `Not run: this turn reached its ${outOfBudget}.`));
-        continue;
-      }
-      if (remainingMs() <= 0) {
-        outOfBudget = 'time budget';
-        results.push(toolError(use.id, 'Not run: this turn ran out of time.'));
-        continue;
-      }
-      stats.toolCalls += 1;
-      hear(() => deps.toolCalls?.toolStarted(use), log);
-      const { block, redacted } = await callTool(
-        use,
-        toolNames,
-        submitTool,
-        input,
-        { ...deps, redactor },
-        log,
-      );
-      hear(() => deps.toolCalls?.toolFinished(use, outcomeOf(block, redacted)), log);
-      results.push(block);
-    }
+    const { results, submissionError, outOfBudget } = await runToolRound(reply.toolUses, {
+      profile,
+      input,
+      toolNames,
+      stats,
+      remainingMs,
+      deps: { ...deps, redactor },
+      log,
+    });
     if (submissionError !== undefined) stats.invalidSubmissions += 1;
     if (limits && outOfBudget === undefined) {
       if (stats.rounds >= limits.maxToolRounds + ROUNDS_AFTER_REMINDER) {
@@ -337,7 +295,7 @@ async function runTurn<Result, Output>(
           progress,
         });
       }
-      if (stats.rounds === limits.maxToolRounds) nudge(results);
+      if (stats.rounds === limits.maxToolRounds) remindToSubmit(results, submitTool);
     }
 
     turn.push({ role: 'user', content: results });
@@ -351,39 +309,4 @@ async function runTurn<Result, Output>(
       });
     }
   }
-}
-
-function acceptSubmission<Result>(
-  profile: AgentProfile<Result, unknown>,
-  input: AgentTurnInput,
-  uses: readonly ToolUse[],
-): { use: ToolUse; result: Result } | undefined {
-  for (const use of uses) {
-    if (use.name !== submitToolOf(profile)) continue;
-    const parsed = profile.result.schema.safeParse(use.input);
-    if (parsed.success && profile.check?.(parsed.data, input) === undefined)
-      return { use, result: parsed.data };
-  }
-  return undefined;
-}
-
-function validationError<Result>(
-  profile: AgentProfile<Result, unknown>,
-  input: AgentTurnInput,
-  value: unknown,
-): string {
-  const parsed = profile.result.schema.safeParse(value);
-  if (!parsed.success) return z.prettifyError(parsed.error);
-  return profile.check?.(parsed.data, input) ?? 'no error';
-}
-
-/** Whether the runtime already reminded the model, in this turn, to submit. */
-function turnHasNudge(turn: readonly MessageParam[], submitTool: string): boolean {
-  const note = submitNowNote(submitTool);
-  return turn.some(
-    (message) =>
-      message.role === 'user' &&
-      Array.isArray(message.content) &&
-      message.content.some((block) => block.type === 'text' && block.text === note),
-  );
 }

@@ -2,7 +2,7 @@ import type { TimelinePlan } from './timeline.ts';
 
 /**
  * How a turn's timeline closes: its closing line, and its plan with the turn's stage settled.
- * Pure; lambdas/progress/turn-progress.ts sends them.
+ * Pure; lambdas/progress/turn-progress.ts applies them, lambdas/progress/redraw.ts shows them.
  */
 
 /** How a turn ended, as its timeline says it. */

@@ -1,4 +1,10 @@
-import type { ProgressSlack, ProgressSlackRefusal, ProgressTarget } from './ports.ts';
+import type {
+  ProgressLedger,
+  ProgressRecord,
+  ProgressSlack,
+  ProgressSlackRefusal,
+  ProgressTarget,
+} from './ports.ts';
 import {
   type ProgressChunk,
   stopBlock,
@@ -25,10 +31,51 @@ export function refusalOf(error: unknown): string | undefined {
 }
 
 /**
+ * A turn's timeline message: the one an earlier attempt of the turn posted (its post key found
+ * in the post ledger, or in the thread when the ledger saw an attempt but no answer), or a new
+ * one posted with the tasks and plan so far. `found`: an earlier post, kept without tasks, that
+ * the turn is to redraw as it stands now.
+ */
+export async function findOrOpenTimeline(
+  target: ProgressTarget,
+  args: { key: string; plan: TimelinePlan | undefined; tasks: TimelineTask[]; startedAt: string },
+  deps: Parameters<typeof openTimelineMessage>[2] & { posts: ProgressLedger },
+): Promise<{ record: ProgressRecord; found: boolean }> {
+  const { channel, threadTs } = target;
+  const { key, plan, tasks, startedAt } = args;
+  const found = await findEarlierPost(target, key, deps);
+  const record: ProgressRecord = found
+    ? { key, channel, threadTs, ts: found.ts, kind: 'message', open: true, tasks: [], startedAt }
+    : {
+        key,
+        channel,
+        threadTs,
+        open: true,
+        tasks,
+        ...(plan ? { plan } : {}),
+        startedAt,
+        ...(await openTimelineMessage(target, { key, plan, tasks }, deps)),
+      };
+  return { record, found: found !== undefined };
+}
+
+async function findEarlierPost(
+  target: ProgressTarget,
+  key: string,
+  deps: { slack: ProgressSlack; posts: ProgressLedger },
+): Promise<{ ts: string } | undefined> {
+  const { conversationId, channel, threadTs } = target;
+  const recorded = await deps.posts.find(conversationId, key);
+  if (recorded) return recorded;
+  const attempt = await deps.posts.attempt?.(conversationId, key);
+  return attempt?.earlier ? deps.slack.findPost({ channel, threadTs, postKey: key }) : undefined;
+}
+
+/**
  * Posts a timeline's message: a stream where one can be addressed, else (or when Slack refuses
  * the stream) one message updated in place. Every Slack call goes through `counted`.
  */
-export async function openTimelineMessage(
+async function openTimelineMessage(
   target: ProgressTarget,
   args: { key: string; plan: TimelinePlan | undefined; tasks: readonly TimelineTask[] },
   deps: {

@@ -1,4 +1,5 @@
 import type { AgentLogger } from '../agents/ports.ts';
+import type { SlackPostOutput } from '../kernel/slack-post-output.ts';
 import type { ProgressChunk, TimelinePlan, TimelineTask } from './timeline.ts';
 
 /** The Slack calls live progress makes; `lambdas/slack/progress-client.ts` puts @slack/web-api behind it. */
@@ -103,3 +104,10 @@ export interface ProgressTarget {
 }
 
 export type ProgressLogger = AgentLogger;
+
+/** The post ledger's part live progress uses (lambdas/slack/post-to-slack.ts `PostLedger`). */
+export interface ProgressLedger {
+  find(conversationId: string, key: string): Promise<SlackPostOutput | undefined>;
+  record(conversationId: string, key: string, output: SlackPostOutput): Promise<void>;
+  attempt?(conversationId: string, key: string): Promise<{ earlier: boolean; firstAttemptAt: string }>;
+}

@@ -1,36 +1,27 @@
-import type { SlackPostOutput } from '../kernel/slack-post-output.ts';
 import { type RedactionCounts, redactionNote } from '../redaction/index.ts';
 import { closedPlan, closingLine, type TurnEnd } from './closing.ts';
 import { Coalescer, type CoalescerOptions } from './coalescer.ts';
-import { HEADING, openTimelineMessage, refusalOf, STREAM_OVER } from './open-message.ts';
+import { findOrOpenTimeline, refusalOf, STREAM_OVER } from './open-message.ts';
 import { taskOutcome } from './outcomes.ts';
 import type {
+  ProgressLedger,
   ProgressLogger,
   ProgressRecord,
   ProgressSlack,
   ProgressStore,
   ProgressTarget,
 } from './ports.ts';
+import { type RedrawView, redrawMessage, redrawStream } from './redraw.ts';
 import { isClaim, SHARED_SAVE_ATTEMPTS, SharedTimeline, samePlan } from './shared-record.ts';
 import {
-  closedStreamBlocks,
   mergeChunks,
   type ProgressChunk,
   type TimelinePlan,
   type TimelineTask,
   taskChunk,
-  timelineBlocks,
-  timelineText,
   upsertTask,
 } from './timeline.ts';
 import { taskTitle } from './titles.ts';
-
-/** The post ledger's part used here (lambdas/slack/post-to-slack.ts `PostLedger`). */
-export interface ProgressLedger {
-  find(conversationId: string, key: string): Promise<SlackPostOutput | undefined>;
-  record(conversationId: string, key: string, output: SlackPostOutput): Promise<void>;
-  attempt?(conversationId: string, key: string): Promise<{ earlier: boolean; firstAttemptAt: string }>;
-}
 
 export interface TurnProgressDeps {
   slack: ProgressSlack;
@@ -207,45 +198,8 @@ export class TurnProgress {
         .refresh(record, this.touched)
         .catch((error: unknown) => this.deps.logger.warn('could not read the shared timeline', { error }));
     const chunks = mergeChunks(this.pending.splice(0));
-    if (record.kind === 'stream') {
-      const closing =
-        ending && ending.kind !== 'continues'
-          ? [{ type: 'markdown_text' as const, text: this.closingLine(ending) }]
-          : [];
-      const all = [...chunks, ...closing];
-      const done =
-        ending === undefined || ending.kind === 'continues'
-          ? all.length === 0 ||
-            (await this.call('appendStream', () =>
-              this.deps.slack.appendStream({ channel: record.channel, ts: record.ts, chunks: all }),
-            ))
-          : await this.call('stopStream', () =>
-              this.deps.slack.stopStream({ channel: record.channel, ts: record.ts, chunks: all }),
-            );
-      if (done === 'over') {
-        // The stream ended on Slack's side (it closes idle streams): the same message, updated in place.
-        record.kind = 'message';
-        await this.update(record, ending);
-      } else if (done === true && ending !== undefined && ending.kind !== 'continues') {
-        // A stream cannot take back its Stop button: the stopped stream's message is rewritten
-        // as what it showed, without it.
-        await this.call('chat.update', () =>
-          this.deps.slack.updateMessage({
-            channel: record.channel,
-            ts: record.ts,
-            text: this.closingLine(ending),
-            blocks: closedStreamBlocks({
-              heading: `${HEADING}…`,
-              tasks: record.tasks,
-              plan: this.plan,
-              closing: this.closingLine(ending),
-            }),
-          }),
-        );
-      }
-    } else if (chunks.length > 0 || ending !== undefined) {
-      await this.update(record, ending);
-    }
+    if (record.kind === 'stream') await redrawStream(record, chunks, ending, this.view());
+    else if (chunks.length > 0 || ending !== undefined) await redrawMessage(record, ending, this.view());
     if (ending !== undefined) {
       record.open = ending.kind === 'continues';
       if (ending.kind === 'done') record.closing = this.closingLine(ending);
@@ -253,24 +207,15 @@ export class TurnProgress {
     } else if (this.shared) await this.save(record);
   }
 
-  private update(record: ProgressRecord, ending: TurnEnd | undefined) {
-    const running = ending === undefined || ending.kind === 'continues';
-    const footer = running ? undefined : this.closingLine(ending);
-    return this.call('chat.update', () =>
-      this.deps.slack.updateMessage({
-        channel: record.channel,
-        ts: record.ts,
-        text: timelineText(HEADING, record.tasks),
-        blocks: timelineBlocks({
-          heading: HEADING,
-          tasks: record.tasks,
-          plan: this.plan,
-          conversationId: this.target.conversationId,
-          running,
-          footer,
-        }),
-      }),
-    );
+  /** The turn as a redraw reads it (its plan as it is now). */
+  private view(): RedrawView {
+    return {
+      slack: this.deps.slack,
+      conversationId: this.target.conversationId,
+      plan: this.plan,
+      call: (method, run) => this.call(method, run),
+      closingLine: (end) => this.closingLine(end),
+    };
   }
 
   /** Finds the message an earlier invocation of this turn (or of the turn it continues) began, or posts it. */
@@ -302,50 +247,21 @@ export class TurnProgress {
         if (!(await this.deps.store.saveAt(conversationId, claim, earlier?.revision ?? 0)))
           return await this.start(attempt + 1);
       }
-      const found = await this.findEarlierPost(key);
-      const record: ProgressRecord = found
-        ? {
-            key,
-            channel,
-            threadTs,
-            ts: found.ts,
-            kind: 'message',
-            open: true,
-            tasks: [],
-            startedAt: new Date(this.startedAt).toISOString(),
-          }
-        : {
-            key,
-            channel,
-            threadTs,
-            open: true,
-            tasks: this.early,
-            ...(plan ? { plan } : {}),
-            startedAt: new Date(this.startedAt).toISOString(),
-            ...(await openTimelineMessage(
-              this.target,
-              { key, plan, tasks: this.early },
-              { slack: this.deps.slack, logger: this.deps.logger, counted: (run) => this.counted(run) },
-            )),
-          };
+      const { record, found } = await findOrOpenTimeline(
+        this.target,
+        { key, plan, tasks: this.early, startedAt: new Date(this.startedAt).toISOString() },
+        { ...this.deps, counted: (run) => this.counted(run) },
+      );
       this.adopt(record);
       this.pending = this.pending.slice(sent);
       await this.save(record);
       await this.deps.posts.record(conversationId, key, { channel, ts: record.ts, threadTs });
-      if (found) await this.update(record, this.ending);
+      if (found) await redrawMessage(record, this.ending, this.view());
     } catch (error) {
       // Progress is a courtesy: the turn goes on without it in this invocation.
       this.disabled = true;
       this.deps.logger.warn('live progress is off for this turn: could not start it', { error });
     }
-  }
-
-  private async findEarlierPost(key: string): Promise<{ ts: string } | undefined> {
-    const { conversationId, channel, threadTs } = this.target;
-    const recorded = await this.deps.posts.find(conversationId, key);
-    if (recorded) return recorded;
-    const attempt = await this.deps.posts.attempt?.(conversationId, key);
-    return attempt?.earlier ? this.deps.slack.findPost({ channel, threadTs, postKey: key }) : undefined;
   }
 
   private adopt(record: ProgressRecord): void {

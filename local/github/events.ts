@@ -1,4 +1,5 @@
 import type { Auth } from './auth.ts';
+import { authorAssociation, commentView, issueView, labelView } from './issue-views.ts';
 import type {
   CommentRecord,
   GitHubStore,
@@ -44,7 +45,7 @@ export class Events {
   ): Promise<void> {
     const { views, webhooks } = this.deps;
     const details = {
-      ...(extra.label ? { label: views.label(repo, extra.label) } : {}),
+      ...(extra.label ? { label: labelView(views, repo, extra.label) } : {}),
       ...(extra.changes ? { changes: extra.changes } : {}),
     };
     if (issue.pull) {
@@ -59,7 +60,7 @@ export class Events {
     }
     void webhooks.emit('issues', {
       action,
-      issue: views.issue(repo, issue),
+      issue: issueView(views, repo, issue),
       ...details,
       ...this.common(repo, sender),
     });
@@ -76,8 +77,8 @@ export class Events {
     const { views, webhooks } = this.deps;
     void webhooks.emit('issue_comment', {
       action,
-      issue: views.issue(repo, issue),
-      comment: views.comment(repo, comment),
+      issue: issueView(views, repo, issue),
+      comment: commentView(views, repo, comment),
       ...(changes ? { changes } : {}),
       ...this.common(repo, sender),
     });
@@ -100,7 +101,7 @@ export class Events {
         state: review.state.toLowerCase(),
         html_url: html,
         pull_request_url: pullUrl,
-        author_association: views.association(repo, review.user),
+        author_association: authorAssociation(repo, review.user),
         _links: { html: { href: html }, pull_request: { href: pullUrl } },
       },
       pull_request: await this.pullView(repo, issue),

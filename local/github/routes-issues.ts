@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { GitHubApiError, notFound } from './errors.ts';
 import type { Events } from './events.ts';
+import { commentView, issueView, labelView } from './issue-views.ts';
 import type { Reply, Route, RouteContext, RouterDeps } from './router.ts';
 import type { CommentRecord, GitHubStore, IssueRecord, LabelRecord, RepoRecord } from './store.ts';
 
@@ -157,7 +158,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
           .filter((i) => state === 'all' || i.state === state)
           .filter((i) => labels.every((l) => i.labels.some((x) => x.toLowerCase() === l)))
           .sort((a, b) => (query.get('direction') === 'asc' ? a.number - b.number : b.number - a.number));
-        return paged(issues, query, (i) => views.issue(repo, i));
+        return paged(issues, query, (i) => issueView(views, repo, i));
       },
     },
     {
@@ -169,7 +170,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
         // GitHub silently drops the labels of someone who may not triage.
         const labels = ctx.permission === 'write' || ctx.permission === 'admin' ? input.labels : [];
         const issue = await openIssue(withEvents, ctx.repo, { ...input, labels }, ctx.login);
-        return { status: 201, body: views.issue(ctx.repo, issue) };
+        return { status: 201, body: issueView(views, ctx.repo, issue) };
       },
     },
     {
@@ -178,7 +179,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
       access: 'read',
       handler: async ({ repo, params }) => ({
         status: 200,
-        body: views.issue(repo, issueOf(repo, params.number)),
+        body: issueView(views, repo, issueOf(repo, params.number)),
       }),
     },
     {
@@ -191,7 +192,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
         canEdit(ctx, issue.user);
         const input = UpdateIssue.parse(ctx.body);
         await updateIssue({ store, events }, repo, issue, input, ctx.login);
-        return { status: 200, body: views.issue(repo, issue) };
+        return { status: 200, body: issueView(views, repo, issue) };
       },
     },
     {
@@ -201,7 +202,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
       handler: async ({ repo, params, query }) => {
         const issue = issueOf(repo, params.number);
         const comments = [...repo.comments.values()].filter((c) => c.issueNumber === issue.number);
-        return paged(comments, query, (c) => views.comment(repo, c));
+        return paged(comments, query, (c) => commentView(views, repo, c));
       },
     },
     {
@@ -211,7 +212,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
       handler: async ({ repo, params, body, login }) => {
         const issue = issueOf(repo, params.number);
         const comment = addComment(withEvents, repo, issue, CommentBody.parse(body).body, login);
-        return { status: 201, body: views.comment(repo, comment) };
+        return { status: 201, body: commentView(views, repo, comment) };
       },
     },
     {
@@ -221,7 +222,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
       handler: async ({ repo, params }) => {
         const comment = repo.comments.get(Number(params.id));
         if (!comment) throw notFound('/issues/comments#get-an-issue-comment');
-        return { status: 200, body: views.comment(repo, comment) };
+        return { status: 200, body: commentView(views, repo, comment) };
       },
     },
     {
@@ -239,7 +240,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
         comment.updatedAt = store.timestamp();
         const issue = issueOf(repo, String(comment.issueNumber));
         events.comment('edited', repo, issue, comment, ctx.login, { body: { from } });
-        return { status: 200, body: views.comment(repo, comment) };
+        return { status: 200, body: commentView(views, repo, comment) };
       },
     },
     {
@@ -249,7 +250,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
       handler: async ({ repo, params, body, login }) => {
         const issue = issueOf(repo, params.number);
         await addLabels(withEvents, repo, issue, AddLabels.parse(body), login);
-        return { status: 200, body: labelsOf(repo, issue).map((l) => views.label(repo, l)) };
+        return { status: 200, body: labelsOf(repo, issue).map((l) => labelView(views, repo, l)) };
       },
     },
     {
@@ -265,7 +266,7 @@ export function issueRoutes(deps: RouterDeps, events: Events): Route[] {
         issue.labels.splice(index, 1);
         issue.updatedAt = store.timestamp();
         await events.issue('unlabeled', repo, issue, login, { label });
-        return { status: 200, body: labelsOf(repo, issue).map((l) => views.label(repo, l)) };
+        return { status: 200, body: labelsOf(repo, issue).map((l) => labelView(views, repo, l)) };
       },
     },
   ];

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { GitHubApiError, notFound } from './errors.ts';
 import type { Events } from './events.ts';
+import { issueView } from './issue-views.ts';
 import type { Route, RouterDeps } from './router.ts';
 import { paged, updateIssue } from './routes-issues.ts';
 import type { IssueRecord, RepoRecord } from './store.ts';
@@ -47,7 +48,7 @@ export async function pullView(views: Views, repo: RepoRecord, issue: IssueRecor
   const r = views.repoApi(repo);
   const url = `${r}/pulls/${issue.number}`;
   const html = views.issueHtml(repo, issue);
-  const asIssue = views.issue(repo, issue);
+  const asIssue = issueView(views, repo, issue);
   const owner = views.userByLogin(repo.owner);
   const side = (ref: string, sha: string) => ({
     label: `${repo.owner}:${ref}`,

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { GitHubApiError, notFound, unprocessable } from './errors.ts';
 import type { Events } from './events.ts';
+import { authorAssociation } from './issue-views.ts';
 import type { Route, RouterDeps } from './router.ts';
 import { paged } from './routes-issues.ts';
 import type { GitHubStore, IssueRecord, RepoRecord, ReviewRecord } from './store.ts';
@@ -35,7 +36,7 @@ export function reviewView(views: Views, repo: RepoRecord, issue: IssueRecord, r
     _links: { html: { href: html }, pull_request: { href: pullUrl } },
     ...(review.submittedAt ? { submitted_at: review.submittedAt } : {}),
     commit_id: review.commitId,
-    author_association: views.association(repo, review.user),
+    author_association: authorAssociation(repo, review.user),
   };
 }
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod';
 import type { GitHubEmulator } from './emulator.ts';
 import { GitHubApiError } from './errors.ts';
+import { commentView, issueView } from './issue-views.ts';
 import { addComment, addLabels, openIssue } from './routes-issues.ts';
 import { pullView } from './routes-pulls.ts';
 import { submitReview } from './routes-reviews.ts';
@@ -156,8 +157,8 @@ export function createGitHubSandboxEndpoints(github: GitHubEmulator) {
     return {
       ...(issue.pull
         ? { pull_request: await pullView(github.views, repo, issue) }
-        : { issue: github.views.issue(repo, issue) }),
-      comments: comments.map((c) => github.views.comment(repo, c)),
+        : { issue: issueView(github.views, repo, issue) }),
+      comments: comments.map((c) => commentView(github.views, repo, c)),
     };
   }
 

@@ -1,19 +1,12 @@
 import type { ComparedFile } from './git-compare-diff.ts';
 import type { GitCommit, GitDiffFile } from './git-repository.ts';
-import type {
-  CommentRecord,
-  GitHubStore,
-  GitHubUser,
-  IssueRecord,
-  LabelRecord,
-  Permission,
-  RepoRecord,
-} from './store.ts';
+import type { GitHubStore, GitHubUser, IssueRecord, Permission, RepoRecord } from './store.ts';
 
 /**
- * GitHub's JSON objects, built from the store. `api` is the REST base (`.../api/v3`); `html`
- * is where the sandbox shows things to people (`/sandbox/github/...`), which the html_url
- * fields point at.
+ * GitHub's JSON objects of users, repositories and git data, built from the store, and the
+ * URLs and node ids that every object shares (issues, comments and labels: issue-views.ts).
+ * `api` is the REST base (`.../api/v3`); `html` is where the sandbox shows things to people
+ * (`/sandbox/github/...`), which the html_url fields point at.
  */
 export class Views {
   readonly api: string;
@@ -260,115 +253,9 @@ export class Views {
     };
   }
 
-  label(repo: RepoRecord, label: LabelRecord) {
-    return {
-      id: label.id,
-      node_id: this.nodeId('Label', label.id),
-      url: `${this.repoApi(repo)}/labels/${encodeURIComponent(label.name)}`,
-      name: label.name,
-      color: label.color,
-      default: label.default,
-      description: label.description,
-    };
-  }
-
   issueHtml(repo: RepoRecord, issue: IssueRecord): string {
     return `${this.repoHtml(repo)}/${issue.pull ? 'pull' : 'issues'}/${issue.number}`;
   }
-
-  /** An issue (or a pull request seen as an issue, with its `pull_request` links). */
-  issue(repo: RepoRecord, issue: IssueRecord) {
-    const r = this.repoApi(repo);
-    const url = `${r}/issues/${issue.number}`;
-    return {
-      id: issue.id,
-      node_id: this.nodeId(issue.pull ? 'PullRequestIssue' : 'Issue', issue.id),
-      url,
-      repository_url: r,
-      labels_url: `${url}/labels{/name}`,
-      comments_url: `${url}/comments`,
-      events_url: `${url}/events`,
-      html_url: this.issueHtml(repo, issue),
-      number: issue.number,
-      state: issue.state,
-      state_reason: issue.stateReason,
-      title: issue.title,
-      body: issue.body,
-      user: this.userByLogin(issue.user),
-      labels: issue.labels.flatMap((name) => {
-        const label = repo.labels.get(name.toLowerCase());
-        return label ? [this.label(repo, label)] : [];
-      }),
-      assignee: null,
-      assignees: [],
-      milestone: null,
-      locked: false,
-      active_lock_reason: null,
-      comments: issue.comments,
-      ...(issue.pull
-        ? {
-            pull_request: {
-              url: `${r}/pulls/${issue.number}`,
-              html_url: this.issueHtml(repo, issue),
-              diff_url: `${this.issueHtml(repo, issue)}.diff`,
-              patch_url: `${this.issueHtml(repo, issue)}.patch`,
-              merged_at: null,
-            },
-          }
-        : {}),
-      draft: issue.pull?.draft ?? false,
-      closed_at: issue.closedAt,
-      created_at: issue.createdAt,
-      updated_at: issue.updatedAt,
-      closed_by: null,
-      author_association: this.association(repo, issue.user),
-      performed_via_github_app: null,
-      reactions: reactions(`${url}/reactions`),
-      timeline_url: `${url}/timeline`,
-    };
-  }
-
-  comment(repo: RepoRecord, comment: CommentRecord) {
-    const issue = repo.issues.get(comment.issueNumber);
-    const url = `${this.repoApi(repo)}/issues/comments/${comment.id}`;
-    return {
-      id: comment.id,
-      node_id: this.nodeId('IssueComment', comment.id),
-      url,
-      html_url: `${issue ? this.issueHtml(repo, issue) : this.repoHtml(repo)}#issuecomment-${comment.id}`,
-      body: comment.body,
-      user: this.userByLogin(comment.user),
-      created_at: comment.createdAt,
-      updated_at: comment.updatedAt,
-      issue_url: `${this.repoApi(repo)}/issues/${comment.issueNumber}`,
-      author_association: this.association(repo, comment.user),
-      // GitHub names the App here when an installation wrote the comment; the emulator does not
-      // describe the App's whole integration object, and null is what a person's comment has.
-      performed_via_github_app: null,
-      reactions: reactions(`${url}/reactions`),
-    };
-  }
-
-  association(repo: RepoRecord, login: string): string {
-    if (login.toLowerCase() === repo.owner.toLowerCase()) return 'OWNER';
-    const permission = repo.collaborators.get(login.toLowerCase());
-    return permission && permission !== 'none' ? 'COLLABORATOR' : 'NONE';
-  }
-}
-
-function reactions(url: string) {
-  return {
-    url,
-    total_count: 0,
-    '+1': 0,
-    '-1': 0,
-    laugh: 0,
-    confused: 0,
-    heart: 0,
-    hooray: 0,
-    eyes: 0,
-    rocket: 0,
-  };
 }
 
 function sum(files: GitDiffFile[], key: 'additions' | 'deletions'): number {

@@ -1,6 +1,7 @@
-import type { LocalCloudFormation, StackEvent } from '../cloudformation/api.ts';
+import type { LocalCloudFormation } from '../cloudformation/api.ts';
 import type { LocalLogs } from '../logs/store.ts';
 import type { LocalMetrics, MetricId } from '../metrics/store.ts';
+import { type DemoStackEvents, demoStackEvents } from './demo-deployments.ts';
 import { DEMO_NAMESPACE, DEMO_SERVICES, type DemoService } from './demo-services.ts';
 import { hex, seededRandom } from './random.ts';
 
@@ -40,7 +41,7 @@ export interface DemoLogEvent {
 export interface DemoIncident {
   logs: DemoLogEvent[];
   metrics: { id: MetricId; time: number; values: number[] }[];
-  stackEvents: Record<string, Omit<StackEvent, 'eventId'>[]>;
+  stackEvents: DemoStackEvents;
   /** What was planted, for tests and the console. */
   facts: {
     deployAt: number;
@@ -286,29 +287,11 @@ export function generateDemoIncident(options: DemoIncidentOptions): DemoIncident
     json('checkout', checkoutDeployAt - 40_000, 'info', 'starting checkout version=2026.11.23-0b5e9d2'),
   );
 
-  const stackEvents: DemoIncident['stackEvents'] = {
-    [DEMO_SERVICES['payment-api'].stack]: deploymentEvents(
-      DEMO_SERVICES['payment-api'].stack,
-      deployAt,
-      'Payment',
-      'payment-api',
-      41,
-    ),
-    [DEMO_SERVICES.checkout.stack]: deploymentEvents(
-      DEMO_SERVICES.checkout.stack,
-      checkoutDeployAt,
-      'Checkout',
-      'checkout',
-      17,
-    ),
-    [DEMO_SERVICES['session-cache'].stack]: deploymentEvents(
-      DEMO_SERVICES['session-cache'].stack,
-      end - 10 * 24 * 60 * MINUTE,
-      'Cache',
-      'session-cache',
-      3,
-    ),
-  };
+  const stackEvents = demoStackEvents({
+    'payment-api': deployAt,
+    checkout: checkoutDeployAt,
+    'session-cache': end - 10 * 24 * 60 * MINUTE,
+  });
   logs.sort((a, b) => a.timestamp - b.timestamp);
   return {
     logs,
@@ -316,68 +299,6 @@ export function generateDemoIncident(options: DemoIncidentOptions): DemoIncident
     stackEvents,
     facts: { deployAt, spikeStart, newVersion, oldVersion, taskDefinition, start, end },
   };
-}
-
-/** A CloudFormation update that replaces an ECS task definition and updates the service, finishing at `finishedAt`. */
-function deploymentEvents(
-  stack: string,
-  finishedAt: number,
-  prefix: string,
-  family: string,
-  oldRevision: number,
-): Omit<StackEvent, 'eventId'>[] {
-  const td = (revision: number) => `arn:aws:ecs:us-east-1:000000000000:task-definition/${family}:${revision}`;
-  const at = (secondsBefore: number) => finishedAt - secondsBefore * 1000;
-  const stackEvent = (t: number, resourceStatus: string, reason?: string) => ({
-    logicalResourceId: stack,
-    physicalResourceId: `arn:aws:cloudformation:us-east-1:000000000000:stack/${stack}/demo`,
-    resourceType: 'AWS::CloudFormation::Stack',
-    timestamp: t,
-    resourceStatus,
-    ...(reason ? { resourceStatusReason: reason } : {}),
-  });
-  const resource = (
-    t: number,
-    logicalResourceId: string,
-    resourceType: string,
-    resourceStatus: string,
-    physicalResourceId: string,
-  ) => ({
-    logicalResourceId,
-    resourceType,
-    timestamp: t,
-    resourceStatus,
-    physicalResourceId,
-  });
-  const service = `arn:aws:ecs:us-east-1:000000000000:service/prod/${family}`;
-  return [
-    stackEvent(at(240), 'UPDATE_IN_PROGRESS', 'User Initiated'),
-    resource(
-      at(230),
-      `${prefix}TaskDefinition`,
-      'AWS::ECS::TaskDefinition',
-      'UPDATE_IN_PROGRESS',
-      td(oldRevision),
-    ),
-    resource(
-      at(228),
-      `${prefix}TaskDefinition`,
-      'AWS::ECS::TaskDefinition',
-      'UPDATE_COMPLETE',
-      td(oldRevision + 1),
-    ),
-    resource(at(225), `${prefix}Service`, 'AWS::ECS::Service', 'UPDATE_IN_PROGRESS', service),
-    resource(at(0), `${prefix}Service`, 'AWS::ECS::Service', 'UPDATE_COMPLETE', service),
-    stackEvent(at(-5), 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS'),
-    resource(
-      at(-8),
-      `${prefix}TaskDefinition`,
-      'AWS::ECS::TaskDefinition',
-      'DELETE_COMPLETE',
-      td(oldRevision),
-    ),
-    stackEvent(at(-10), 'UPDATE_COMPLETE'),
-  ];
 }
 
 /** Puts the incident into the emulators. */

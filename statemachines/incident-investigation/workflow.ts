@@ -1,28 +1,13 @@
-import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import { STOPPED_BY_PERSON_FIELD } from '../../lambdas/agents/contract.ts';
 import type { IncidentInvestigationSettings } from '../../lambdas/workflows/incident-investigation/config.ts';
-import type { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigation/profiles/index.ts';
-import type { Phase } from '../../lambdas/workflows/incident-investigation/record.ts';
-import { agentTurn } from '../agent-turn.ts';
-import {
-  catchFailure,
-  catchTimeout,
-  closeOut,
-  DRAINED,
-  drain,
-  FAILURE_PATH,
-  nextTurn,
-  replaceState,
-  waitForPeople,
-} from '../kernel.ts';
+import { catchFailure, closeOut, FAILURE_PATH, replaceState } from '../kernel.ts';
 import { failConversation, setConversationFields } from '../kernel-records.ts';
-import { catchModelStop, modelRefused } from '../model-stops.ts';
 import { slackPost } from '../slack-post.ts';
 import { noteTurnWithoutResult } from '../turn-stops.ts';
 import { defineWorkflow, requireChannel } from '../workflow-module.ts';
 import type { IncidentFunctionId } from './functions.ts';
 import { INCIDENT_STATE } from './incident-state.ts';
+import { incidentPhase, type PhaseProps } from './phases.ts';
 import { remediationSteps } from './remediation.ts';
 import { investigationRound } from './rounds.ts';
 import {
@@ -34,10 +19,8 @@ import {
   STEP_DECISION,
   THREAD_POST,
 } from './states.ts';
-import { type RecordsCall, recordsTask, showPhase } from './tasks.ts';
+import { recordsTask, showPhase } from './tasks.ts';
 import { incidentTriggers } from './triggers.ts';
-
-type Profile = keyof typeof INCIDENT_PROFILES;
 
 /**
  * `incident_investigation`: Triage -> Hypothesize -> rounds of a Map of
@@ -56,7 +39,6 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     const T = INCIDENT_TEXTS;
     const records = kernel.functions.IncidentRecords;
     const progress = kernel.functions.IncidentProgress;
-    const agentTurnFn = kernel.functions.IncidentAgentTurn;
     const incidents = requireChannel(kernel.config, 'incidents');
     const thread = {
       channel: sfn.JsonPath.stringAt(THREAD_POST.at('channel')),
@@ -130,129 +112,12 @@ export const INCIDENT_INVESTIGATION = defineWorkflow<IncidentFunctionId, Inciden
     finish.addCatch(ended, { errors: [sfn.Errors.ALL], resultPath: INCIDENT_STATE.at('metricsError') });
     finish.next(ended);
 
-    /** A turn that failed as a task: its error as the turn's outcome, for the record that follows. */
-    const turnFailed = (stateName: string, then: sfn.IChainable) =>
-      sfn.Pass.jsonPath(scope, stateName, {
-        parameters: { action: 'escalate', error: sfn.JsonPath.stringAt(`${FAILURE_PATH}.Error`) },
-        resultPath: INCIDENT_STATE.at('turnResult'),
-      }).next(then);
-
-    /**
-     * A phase's agent turn in the main session: next turn, Drain (the people's messages since
-     * the last turn), the stop check, the turn (again while it runs out of budget), its session
-     * kept, then `submitted` to `done`; a failed turn to `onFailed`.
-     */
-    const phaseTurn = (p: {
-      name: string;
-      profile: Profile;
-      notesPath: string;
-      done: sfn.IChainable;
-      /** A turn that ended `escalate` (its error in `$.turnResult`). */
-      onFailed: sfn.IChainable;
-      /** A turn that failed as a task, after its retries (its error at `$.failure`). @default onFailed */
-      onError?: sfn.IChainable;
-    }) => {
-      const turn = (stateName: string, mode: 'initial' | 'continuation') => {
-        const task = agentTurn(scope, stateName, {
-          stateName,
-          agentTurnFn,
-          profile: p.profile,
-          mode,
-          statePath: INCIDENT_STATE.at('agentState'),
-          notesPath: p.notesPath,
-          resultPath: INCIDENT_STATE.at('turnResult'),
-          ...(mode === 'continuation' ? { sessionIdPath: INCIDENT_STATE.at('sessions.main') } : {}),
-          modelRetry: kernel.config.agentLimits.modelRetry,
-        });
-        // A turn that failed as a task keeps the Catch's error: the stop is told with it. A
-        // model that cannot serve the incident ends it in every phase (model-stops.ts).
-        catchModelStop(task, tellFailure);
-        catchFailure(task, p.onError ?? tellFailure);
-        return task;
-      };
-      const keep = sfn.Pass.jsonPath(scope, `Keep session of ${p.name}`, {
-        inputPath: INCIDENT_STATE.at('turnResult.sessionId'),
-        resultPath: INCIDENT_STATE.at('sessions.main'),
-      });
-      const drained = drain(scope, `Drain for ${p.name}`, { drainFn: kernel.drain });
-      catchFailure(drained, failed);
-      const start = nextTurn(scope, `Next ${p.name} turn`);
-      // Stop ends the phase's turn and nothing else: the investigation waits for the responders,
-      // and the phase goes on with what they write (closing stays their separate act).
-      const waitAfterStop = waitForPeople(scope, `Wait after ${p.name} stopped`, {
-        registerWait: kernel.registerWait,
-        accepts: 'any',
-        phase: 'awaiting_responders',
-        timeout: Duration.seconds(kernel.settings.approvalWaitSeconds),
-      });
-      catchTimeout(waitAfterStop, acknowledgeClose);
-      catchFailure(waitAfterStop, failed);
-      waitAfterStop.next(start);
-      const tellStopped = post(`Tell ${p.name} stopped`, T.stoppedWaiting, false);
-      catchFailure(tellStopped, waitAfterStop);
-      tellStopped.next(waitAfterStop);
-      const route = sfn.Choice.jsonPath(scope, `Route ${p.name}`)
-        .when(sfn.Condition.stringEquals(INCIDENT_STATE.at('turnResult.action'), 'submitted'), p.done)
-        .when(sfn.Condition.isPresent(`$.turnResult.${STOPPED_BY_PERSON_FIELD}`), tellStopped)
-        .when(sfn.Condition.stringEquals(INCIDENT_STATE.at('turnResult.action'), 'continue'), start)
-        .when(modelRefused(INCIDENT_STATE.at('turnResult')), noteFailedAgent)
-        .otherwise(p.onFailed);
-      const initial = turn(p.name.charAt(0).toUpperCase() + p.name.slice(1), 'initial');
-      const continued = turn(`Continue ${p.name}`, 'continuation');
-      initial.next(keep);
-      continued.next(keep);
-      keep.next(route);
-      start.next(drained).next(
-        sfn.Choice.jsonPath(scope, `Stop requested before ${p.name}?`)
-          .when(sfn.Condition.booleanEquals(DRAINED.at('closeRequested'), true), acknowledgeClose)
-          .otherwise(
-            sfn.Choice.jsonPath(scope, `Session for ${p.name}?`)
-              .when(sfn.Condition.isPresent(INCIDENT_STATE.at('sessions.main')), continued)
-              .otherwise(initial),
-          ),
+    // A phase's states leave for these: the incident's failure paths and its close.
+    const phase = (p: PhaseProps) =>
+      incidentPhase(
+        { scope, kernel, post, exits: { failed, tellFailure, noteFailedAgent, acknowledgeClose } },
+        p,
       );
-      return start;
-    };
-
-    /**
-     * A phase as the design tells it: the conversation marked, the phase's agent turn, its
-     * result recorded, the phase's message shown, then `show.next`. A turn that fails stops the
-     * incident, unless `failedTurnState` is given: then its failure is recorded as the phase's
-     * outcome (an INCONCLUSIVE conclusion, no plan), not a failed incident.
-     */
-    const phase = (p: {
-      mark: { stateName: string; phase: string };
-      turn: { name: string; profile: Profile; notesPath: string };
-      record: RecordsCall & { stateName: string; resultPath?: string };
-      show: { stateName: string; phase: Phase; next: sfn.IChainable };
-      /** @default - a failed turn fails the incident */
-      failedTurnState?: string;
-    }): sfn.IChainable => {
-      const show = showPhase(scope, p.show.stateName, {
-        fn: progress,
-        phase: p.show.phase,
-        next: p.show.next,
-      });
-      const { stateName, resultPath, ...call } = p.record;
-      const record = recordsTask<RecordsCall['op']>(scope, stateName, {
-        fn: records,
-        ...call,
-        ...(resultPath ? { resultPath } : {}),
-      });
-      catchFailure(record, failed);
-      record.next(show);
-      const turn = phaseTurn({
-        ...p.turn,
-        done: record,
-        ...(p.failedTurnState
-          ? { onFailed: record, onError: turnFailed(p.failedTurnState, record) }
-          : { onFailed: noteFailedAgent }),
-      });
-      const marked = mark(p.mark.stateName, p.mark.phase);
-      catchFailure(marked, failed);
-      marked.next(turn);
-      return marked;
-    };
     const submitted = { result: sfn.JsonPath.objectAt(INCIDENT_STATE.at('turnResult.result')) };
     const wholeTurn = { turn: sfn.JsonPath.objectAt(INCIDENT_STATE.at('turnResult')) };
 

@@ -83,8 +83,9 @@ export function submit(result: unknown): MessageReply {
 }
 
 /**
- * The reminder a turn gives a model that has not called `submit_result` (run-agent-turn.ts
- * `submitNowNote`), stated here: the tests check the words the model reads.
+ * The reminder a turn gives a model that has not called `submit_result`
+ * (lambdas/agents/submissions.ts `submitNowNote`), stated here: the tests check the words the
+ * model reads.
  */
 export const SUBMIT_NOW_NOTE =
   '[runtime] Call submit_result now with what you have: this turn ends without a result otherwise.';
