@@ -90,9 +90,12 @@ export interface RehearsedConversation {
 export interface FeatureMark {
   /** The feature, as a verdict names it: "the issue pipeline's sensitive change approval". */
   readonly feature: string;
-  /** A file of the release, relative to its root. */
+  /**
+   * A file of the release, relative to its root, or a folder, whose files are all read: a
+   * folder keeps the mark true across releases that moved the text between its files.
+   */
   readonly path: string;
-  /** A text the file has in a release with the feature. */
+  /** A text the file (or one of the folder's files) has in a release with the feature. */
   readonly text: string;
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../free-port.ts';
@@ -79,7 +79,13 @@ export function rehearsalEnv(own: Settings = {}): Record<string, string> {
 /** Whether the release checked out in `dir` has the feature `mark` marks. */
 function hasFeature(dir: string, mark: FeatureMark): boolean {
   const path = join(dir, mark.path);
-  return existsSync(path) && readFileSync(path, 'utf8').includes(mark.text);
+  if (!existsSync(path)) return false;
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(entry.parentPath, entry.name))
+    : [path];
+  return files.some((file) => readFileSync(file, 'utf8').includes(mark.text));
 }
 
 /** The conversations in groups of equal settings (the rehearsal's own first), in their order. */

@@ -334,7 +334,7 @@ export const REHEARSED_CONVERSATIONS: readonly RehearsedConversation[] = [
     startsAlone: true,
     needs: {
       feature: "the incident's wait for the responders after a Stop",
-      path: 'statemachines/incident-investigation/phases.ts',
+      path: 'statemachines/incident-investigation',
       text: "'awaiting_responders'",
     },
     async start(driver) {
