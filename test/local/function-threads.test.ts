@@ -1,5 +1,5 @@
 import { threadId } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FunctionThreads, type ThreadedFunction } from '../../local/function-threads.ts';
 
 /** The sandbox's functions in worker threads: what crosses, what each thread keeps, how they end. */
@@ -18,11 +18,18 @@ afterEach(async () => {
   threads = undefined;
 });
 
-describe('functions in worker threads', () => {
+describe('a function in a worker thread', () => {
+  // One thread for these three, as a Lambda instance serves invocation after invocation: a
+  // thread's start is most of such a test's cost (tsx registers in it).
+  let one: FunctionThreads;
+  beforeAll(() => {
+    one = new FunctionThreads({ count: 1 });
+  });
+  afterAll(() => one.close());
+
   it("runs the handler off the main thread with a Lambda context, its result through JSON as Lambda's", async () => {
-    threads = new FunctionThreads({ count: 1 });
     const when = new Date('2030-01-02T03:04:05.000Z');
-    const seen = (await threads.invoke(FIXTURE, { when })) as Seen & { when: string };
+    const seen = (await one.invoke(FIXTURE, { when })) as Seen & { when: string };
     expect(seen.threadId).not.toBe(threadId);
     expect(seen.functionName).toBe('FixtureFunction');
     expect(seen.remaining).toBeGreaterThan(0);
@@ -33,27 +40,28 @@ describe('functions in worker threads', () => {
   });
 
   it('shares the environment with the main thread, as set after the thread started', async () => {
-    threads = new FunctionThreads({ count: 1 });
-    await threads.invoke(FIXTURE, {});
+    await one.invoke(FIXTURE, {});
     process.env.FUNCTION_THREADS_FIXTURE_MARKER = 'set later';
     try {
-      expect(((await threads.invoke(FIXTURE, {})) as Seen).marker).toBe('set later');
+      expect(((await one.invoke(FIXTURE, {})) as Seen).marker).toBe('set later');
     } finally {
       delete process.env.FUNCTION_THREADS_FIXTURE_MARKER;
     }
   });
 
   it("hands a handler's error back by its name, message and stack (what Retry and Catch match)", async () => {
-    threads = new FunctionThreads({ count: 1 });
-    const error = await threads.invoke(FIXTURE, { fail: 'not today' }).catch((caught: unknown) => caught);
+    const before = ((await one.invoke(FIXTURE, {})) as Seen).served;
+    const error = await one.invoke(FIXTURE, { fail: 'not today' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).name).toBe('FixtureRefusal');
     expect((error as Error).message).toBe('not today');
     expect((error as Error).stack).toContain('function-thread-fixture.ts');
-    // The thread survives a handler's error.
-    expect(((await threads.invoke(FIXTURE, {})) as Seen).served).toBe(2);
+    // The thread survives a handler's error, with its module state.
+    expect(((await one.invoke(FIXTURE, {})) as Seen).served).toBe(before + 2);
   });
+});
 
+describe('functions in worker threads', () => {
   it('sends an invocation to an idle thread, up to the count, each keeping its module state', async () => {
     threads = new FunctionThreads({ count: 2 });
     const both = (await Promise.all([
