@@ -1,4 +1,3 @@
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { entityNamedBy } from '../../lambdas/kernel/command-entities.ts';
 import type { InboxAlert, InboxSlashCommand } from '../../lambdas/kernel/inbox.ts';
@@ -103,18 +102,6 @@ async function postThread(conversationId: string, threadTs: string): Promise<voi
   });
 }
 
-async function setStatus(conversationId: string, status: string): Promise<void> {
-  await f.db.client.send(
-    new UpdateItemCommand({
-      TableName: f.db.tableName,
-      Key: { pk: { S: `CONV#${conversationId}` }, sk: { S: 'META' } },
-      UpdateExpression: 'SET #s = :s',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':s': { S: status } },
-    }),
-  );
-}
-
 describe('/investigate naming an incident', () => {
   it('answers a repeated /investigate <PagerDuty id> with the running thread and starts nothing more', async () => {
     const id = `PX${f.seq}Q7K`;
@@ -171,7 +158,7 @@ describe('/investigate naming an incident', () => {
   it('starts a new investigation once the previous one for that incident has finished', async () => {
     const first = await routeEnvelope(investigate(`prod-db-${f.seq}`), f.deps());
     if (first.type !== 'started') throw new Error('not started');
-    await setStatus(first.conversationId, 'resolved');
+    await f.setStatus(first.conversationId, 'resolved');
 
     const again = await routeEnvelope(investigate(`prod-db-${f.seq}`), f.deps());
 
@@ -229,7 +216,7 @@ describe('/fix naming an issue', () => {
     if (first.type !== 'started') throw new Error('not started');
 
     const again = await routeEnvelope(fix(String(issue())), f.deps());
-    await setStatus(first.conversationId, 'resolved');
+    await f.setStatus(first.conversationId, 'resolved');
     const after = await routeEnvelope(fix(String(issue())), f.deps());
 
     expect([again, after]).toMatchObject([

@@ -1,7 +1,6 @@
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { drain } from '../../lambdas/kernel/drain.ts';
-import type { InboxAlert, InboxGithubEvent, InboxMessage } from '../../lambdas/kernel/inbox.ts';
+import type { InboxAlert, InboxGithubEvent } from '../../lambdas/kernel/inbox.ts';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { registerWait } from '../../lambdas/kernel/register-wait.ts';
 import type { Retrigger } from '../../lambdas/kernel/retrigger.ts';
@@ -10,7 +9,10 @@ import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { recordIn } from '../support/router-deps.ts';
 import { routerFixture } from '../support/router-fixture.ts';
 
-/** The Router's paths for GitHub and alert envelopes, and its answer on ended conversations, over dynalite. */
+/**
+ * The Router's paths for GitHub and alert envelopes (route-external.ts), over dynalite. Its answer to
+ * a reply on an ended conversation is in ended-answer.test.ts.
+ */
 
 const PIPELINE: WorkflowRegistration = {
   workflow: 'issue_pipeline',
@@ -34,16 +36,8 @@ const INCIDENTS: WorkflowRegistration = {
   othersRole: 'participant',
   closeOnIntent: false,
 };
-const PROBE: WorkflowRegistration = {
-  workflow: 'kernel_probe',
-  stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:Probe',
-  triggers: [{ type: 'channel_message', channel: 'C_PROBE' }],
-  ownerRole: 'reporter',
-  othersRole: null,
-  closeOnIntent: true,
-};
 
-const f = routerFixture([PIPELINE, INCIDENTS, PROBE]);
+const f = routerFixture([PIPELINE, INCIDENTS]);
 
 function github(overrides: Partial<InboxGithubEvent>): InboxGithubEvent {
   return {
@@ -143,15 +137,7 @@ describe('GitHub events in the Router', () => {
     const withRetrigger = { ...f.deps(), retriggered: recordIn(retriggers) };
     const first = await routeEnvelope(github({}), withRetrigger);
     if (first.type !== 'started') throw new Error('not started');
-    await f.db.client.send(
-      new UpdateItemCommand({
-        TableName: f.db.tableName,
-        Key: { pk: { S: `CONV#${first.conversationId}` }, sk: { S: 'META' } },
-        UpdateExpression: 'SET #s = :s',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':s': { S: 'resolved' } },
-      }),
-    );
+    await f.setStatus(first.conversationId, 'resolved');
     const outcome = await routeEnvelope(github({ eventId: `again-${f.seq}` }), withRetrigger);
 
     expect(outcome).toMatchObject({
@@ -322,75 +308,5 @@ describe('alerts in the Router', () => {
       type: 'stored',
       conversationId: started.type === 'started' ? started.conversationId : '',
     });
-  });
-});
-
-describe('a reply to an ended conversation', () => {
-  function slackMessage(overrides: Partial<InboxMessage>): InboxMessage {
-    return {
-      kind: 'message',
-      eventId: `Ev-${f.seq}-${Math.random()}`,
-      channel: 'C_PROBE',
-      user: 'U_REPORTER',
-      text: 'the cart forgets items',
-      ts: `1763726000.${String(f.seq).padStart(6, '0')}`,
-      mentionsBot: false,
-      receivedAt: '2015-11-21T12:00:00Z',
-      ...overrides,
-    };
-  }
-
-  it('is answered in its thread with how to start a new one, and the conversation stays ended', async () => {
-    const root = slackMessage({});
-    const started = await routeEnvelope(root, f.deps());
-    if (started.type !== 'started') throw new Error('not started');
-    // The state machines set statuses (a direct DynamoDB update); here the record is marked so.
-    await f.db.client.send(
-      new UpdateItemCommand({
-        TableName: f.db.tableName,
-        Key: { pk: { S: `CONV#${started.conversationId}` }, sk: { S: 'META' } },
-        UpdateExpression: 'SET #s = :s',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':s': { S: 'resolved' } },
-      }),
-    );
-
-    const reply = slackMessage({
-      text: 'it still crashes on Safari',
-      ts: `1763726100.${String(f.seq).padStart(6, '0')}`,
-      threadTs: root.ts,
-    });
-    const outcome = await routeEnvelope(reply, f.deps());
-
-    expect(outcome).toMatchObject({ type: 'ignored', reason: 'conversation is resolved; told the sender' });
-    expect(f.notices).toEqual([
-      {
-        conversationId: started.conversationId,
-        channel: 'C_PROBE',
-        threadTs: root.ts,
-        ts: reply.ts,
-        text: 'This conversation has ended (resolved), so this reply was not passed on. To start a new one, post a new message in <#C_PROBE>.',
-      },
-    ]);
-    expect((await f.store.getConversation(started.conversationId))?.status).toBe('resolved');
-  });
-
-  it("still ignores a third party's reply there (I5): nobody tells them anything", async () => {
-    const root = slackMessage({});
-    const started = await routeEnvelope(root, f.deps());
-    if (started.type !== 'started') throw new Error('not started');
-
-    const outcome = await routeEnvelope(
-      slackMessage({
-        user: 'U_THIRD',
-        text: 'me too',
-        ts: `1763726200.${String(f.seq).padStart(6, '0')}`,
-        threadTs: root.ts,
-      }),
-      f.deps(),
-    );
-
-    expect(outcome).toMatchObject({ type: 'ignored', reason: 'U_THIRD is not heard in thread origin' });
-    expect(f.notices).toEqual([]);
   });
 });

@@ -1,42 +1,17 @@
 import { ErrorCode, LogLevel, WebClient, WebClientEvent } from '@slack/web-api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSlackPoster } from '../../lambdas/slack/web-client.ts';
-import { listenFakeSlack } from '../../local/slack/api.ts';
-import { FakeSlack, type SlackMessageEvent } from '../../local/slack/fake-slack.ts';
-import { until } from '../support/eventually.ts';
+import { BOT_TOKEN, client, fakeSlackForEachTest, server, slack } from './slack-fake.harness.ts';
 
-/** The fake Slack's server, as listenFakeSlack starts it. */
-type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
+/**
+ * The fake Slack's Web API through the real `@slack/web-api` WebClient: what it records and
+ * answers, its errors and rate limits as Slack's, and chat.getPermalink through the kernel's
+ * poster. What it tells its subscribers is in slack-fake-events.test.ts.
+ */
 
-const BOT_TOKEN = 'xoxb-sandbox-token';
 const SLACK_TS = /^\d{10}\.\d{6}$/;
 
-let slack: FakeSlack;
-let server: FakeSlackServer;
-let client: WebClient;
-
-beforeEach(async () => {
-  slack = new FakeSlack({
-    botToken: BOT_TOKEN,
-    botUserId: 'U_BOT',
-    botId: 'B_BOT',
-    channels: [
-      { id: 'C_BUG_REPORTS', name: 'bug-reports' },
-      { id: 'C_DEVS', name: 'developers' },
-    ],
-    users: [
-      { id: 'U_REPORTER', name: 'rita', realName: 'Rita Reporter' },
-      { id: 'U_DEV', name: 'dev' },
-    ],
-  });
-  server = await listenFakeSlack(slack);
-  client = new WebClient(BOT_TOKEN, { slackApiUrl: server.slackApiUrl, retryConfig: { retries: 0 } });
-});
-
-afterEach(async () => {
-  await slack.settled();
-  await server.close();
-});
+fakeSlackForEachTest();
 
 describe('fake Slack Web API through the real @slack/web-api WebClient', () => {
   it('answers auth.test with the bot identity', async () => {
@@ -146,85 +121,6 @@ describe('fake Slack Web API through the real @slack/web-api WebClient', () => {
     expect(posted.message?.blocks).toEqual(blocks);
     expect(history.messages?.[0]?.blocks).toEqual(blocks);
     expect(slack.messages({ channel: 'C_DEVS' })[0]?.blocks).toEqual(blocks);
-  });
-
-  it('tells onMessage subscribers about users posts and the bot posts alike', async () => {
-    const events: SlackMessageEvent[] = [];
-    slack.onMessage((event) => {
-      events.push(event);
-    });
-
-    const { ts } = slack.postAsUser({ channel: 'C_BUG_REPORTS', user: 'U_REPORTER', text: 'help <@U_BOT>' });
-    const reply = await client.chat.postMessage({ channel: 'C_BUG_REPORTS', thread_ts: ts, text: 'On it' });
-    await slack.settled();
-
-    expect(events).toEqual([
-      { channel: 'C_BUG_REPORTS', ts, user: 'U_REPORTER', text: 'help <@U_BOT>' },
-      {
-        channel: 'C_BUG_REPORTS',
-        ts: reply.ts,
-        thread_ts: ts,
-        user: 'U_BOT',
-        bot_id: 'B_BOT',
-        text: 'On it',
-      },
-    ]);
-  });
-
-  it('lets a user edit only their own message, and tells subscribers of the edit with the previous text', async () => {
-    const events: SlackMessageEvent[] = [];
-    slack.onMessage((event) => {
-      events.push(event);
-    });
-    const { ts } = slack.postAsUser({ channel: 'C_BUG_REPORTS', user: 'U_REPORTER', text: 'it fails' });
-    expect(() => slack.editAsUser({ channel: 'C_BUG_REPORTS', ts, user: 'U_OTHER', text: 'fix it' })).toThrow(
-      'cant_update_message',
-    );
-
-    const edited = slack.editAsUser({
-      channel: 'C_BUG_REPORTS',
-      ts,
-      user: 'U_REPORTER',
-      text: 'it works now',
-    });
-    await slack.settled();
-
-    expect(edited.edited?.user).toBe('U_REPORTER');
-    expect(Number(edited.edited?.ts)).toBeGreaterThan(Number(ts));
-    expect(slack.messages({ channel: 'C_BUG_REPORTS' }).map((m) => m.text)).toEqual(['it works now']);
-    expect(events.at(-1)).toEqual({
-      channel: 'C_BUG_REPORTS',
-      ts,
-      user: 'U_REPORTER',
-      text: 'it works now',
-      edit: { previousText: 'it fails', editor: 'U_REPORTER', editedTs: edited.edited?.ts },
-    });
-    expect(events).toHaveLength(2);
-  });
-
-  it("delivers a channel's events one at a time in posting order even to a slow subscriber", async () => {
-    const delivered: string[] = [];
-    let release: () => void = () => undefined;
-    const slowFirst = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let onFirst = false;
-    // The subscriber is still on the first event when the second is posted.
-    slack.onMessage(async (event) => {
-      if (event.text === 'first') {
-        onFirst = true;
-        await slowFirst;
-      }
-      delivered.push(event.text);
-    });
-
-    slack.postAsUser({ channel: 'C_DEVS', user: 'U_DEV', text: 'first' });
-    slack.postAsUser({ channel: 'C_DEVS', user: 'U_DEV', text: 'second' });
-    await until(() => onFirst, 'the first delivery to begin');
-    release();
-    await slack.settled();
-
-    expect(delivered).toEqual(['first', 'second']);
   });
 
   it('lists a thread through conversations.replies with the reply summary on the root', async () => {

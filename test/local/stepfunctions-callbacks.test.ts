@@ -2,98 +2,25 @@ import {
   GetExecutionHistoryCommand,
   InvalidToken,
   SendTaskFailureCommand,
-  SendTaskHeartbeatCommand,
   SendTaskSuccessCommand,
-  StartExecutionCommand,
   StopExecutionCommand,
   TaskTimedOut,
 } from '@aws-sdk/client-sfn';
-import { describe, it, type TestContext } from 'vitest';
+import { describe, it } from 'vitest';
+import { lambdaError, settled, type startStepFunctions } from './stepfunctions.harness.ts';
 import {
-  elapsedSince,
-  lambdaArn,
-  lambdaError,
-  machineArn,
-  registerWaitFake,
-  settled,
-  startStepFunctions,
-} from './stepfunctions.harness.ts';
+  conversationDefinition,
+  conversationSandbox,
+  MACHINE,
+  ownStepFunctions,
+  waitState,
+} from './stepfunctions-callback.harness.ts';
 
 /**
- * The tests run at once (`describe.concurrent`): the slow ones spend their time in the scaled
- * timeouts they measure, and each has a Step Functions runtime of its own, closed when it finishes.
+ * A callback task (`waitForTaskToken`) woken, failed or stopped through the SFN API: the token
+ * each wait mints, what SendTaskSuccess and SendTaskFailure do with it, and the callback Lambda's
+ * own part. Its timeouts and heartbeats are in stepfunctions-callback-timeouts.test.ts.
  */
-async function ownStepFunctions(context: TestContext, options: Parameters<typeof startStepFunctions>[0]) {
-  const sandbox = await startStepFunctions(options);
-  context.onTestFinished(() => sandbox.close());
-  return sandbox;
-}
-
-const REGISTER_WAIT = lambdaArn('RegisterWait');
-const MACHINE = machineArn('Conversation');
-
-/** The kernel's wait for a human, as CDK renders `waitForPeople` plus its timeout Catch. */
-function waitState(options: { timeoutSeconds?: number; heartbeatSeconds?: number; next?: string } = {}) {
-  return {
-    Type: 'Task',
-    Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
-    Parameters: {
-      FunctionName: REGISTER_WAIT,
-      Payload: {
-        'conversationId.$': '$.conversationId',
-        'taskToken.$': '$$.Task.Token',
-        accepts: ['reporter'],
-      },
-    },
-    TimeoutSeconds: options.timeoutSeconds ?? 7200,
-    ...(options.heartbeatSeconds !== undefined && { HeartbeatSeconds: options.heartbeatSeconds }),
-    ResultPath: '$.wake',
-    Catch: [
-      { ErrorEquals: ['States.Timeout'], ResultPath: '$.timedOut', Next: 'Timed out' },
-      { ErrorEquals: ['ReporterLeft'], ResultPath: '$.failure', Next: 'Reporter left' },
-    ],
-    ...(options.next ? { Next: options.next } : { End: true }),
-  };
-}
-
-const conversationDefinition = (wait: Record<string, unknown> = waitState()) => ({
-  StartAt: 'Wait for reporter',
-  States: {
-    'Wait for reporter': wait,
-    'Timed out': { Type: 'Pass', End: true },
-    'Reporter left': { Type: 'Pass', End: true },
-  },
-});
-
-async function conversationSandbox(
-  context: TestContext,
-  options: { timeScale?: number; definition?: unknown } = {},
-) {
-  const registerWait = registerWaitFake();
-  const sandbox = await ownStepFunctions(context, {
-    timeScale: options.timeScale ?? 1,
-    invokeLambda: async (arn, payload) => {
-      if (arn === REGISTER_WAIT) registerWait.invoke(payload);
-      return { registered: true };
-    },
-  });
-  sandbox.runtime.registerStateMachine({
-    arn: MACHINE,
-    name: 'Conversation',
-    definition: options.definition ?? conversationDefinition(),
-  });
-  const start = async (name: string) => {
-    const started = await sandbox.client.send(
-      new StartExecutionCommand({
-        stateMachineArn: MACHINE,
-        name,
-        input: JSON.stringify({ conversationId: name }),
-      }),
-    );
-    return started?.executionArn as string;
-  };
-  return { ...sandbox, registerWait, start };
-}
 
 describe.concurrent('waitForTaskToken', () => {
   it('resumes the wait with the output given to SendTaskSuccess', async (context) => {
@@ -247,49 +174,6 @@ describe.concurrent('waitForTaskToken', () => {
     });
   });
 
-  it('times out a 2-hour wait in about 3.6 s at time scale 0.0005, into the States.Timeout Catch', async (context) => {
-    const { expect } = context;
-    const { client, registerWait, start } = await conversationSandbox(context, { timeScale: 0.0005 });
-    const began = Date.now();
-    const executionArn = await start('conv-4');
-    const { taskToken } = await registerWait.next();
-
-    const execution = await settled(client, executionArn);
-    const elapsed = elapsedSince(began);
-
-    expect(elapsed).toBeGreaterThanOrEqual(3000);
-    // Only that the 2-hour wait was scaled: a thirtieth of it, whatever the machine's load.
-    expect(elapsed).toBeLessThan((2 * 3600_000) / 30);
-    expect(execution.status).toBe('SUCCEEDED');
-    expect(JSON.parse(execution.output as string).timedOut.Error).toBe('States.Timeout');
-    await expect(client.send(new SendTaskSuccessCommand({ taskToken, output: '{}' }))).rejects.toBeInstanceOf(
-      TaskTimedOut,
-    );
-    const { events = [] } = await client.send(new GetExecutionHistoryCommand({ executionArn }));
-    const types = events.map((event) => event.type);
-    expect(types.indexOf('TaskTimedOut')).toBeGreaterThan(types.indexOf('TaskSubmitted'));
-    expect(types).toContain('PassStateEntered');
-  });
-
-  it('does not let States.TaskFailed catch a timeout (regression: the library exempts only its own error class)', async (context) => {
-    const { expect } = context;
-    const wait = {
-      ...waitState({ timeoutSeconds: 1 }),
-      Catch: [
-        { ErrorEquals: ['States.TaskFailed'], Next: 'Reporter left' },
-        { ErrorEquals: ['States.Timeout'], ResultPath: '$.timedOut', Next: 'Timed out' },
-      ],
-    };
-    const { runtime, start } = await conversationSandbox(context, {
-      timeScale: 0.05,
-      definition: conversationDefinition(wait),
-    });
-
-    const execution = await runtime.waitForExecution(await start('conv-tf'));
-
-    expect(JSON.parse(execution.output as string).timedOut.Error).toBe('States.Timeout');
-  });
-
   it('fails the wait with the Lambda error when the callback Lambda itself fails', async (context) => {
     const { expect } = context;
     const sandbox = await ownStepFunctions(context, {
@@ -334,40 +218,6 @@ describe.concurrent('waitForTaskToken', () => {
     const execution = await sandbox.runtime.waitForExecution(executionArn);
 
     expect(JSON.parse(execution.output as string).wake).toEqual({ woken: 'message' });
-  });
-
-  it('keeps a wait with HeartbeatSeconds alive while heartbeats arrive, then fails it with States.HeartbeatTimeout', async (context) => {
-    const { expect } = context;
-    const wait = {
-      ...waitState({ heartbeatSeconds: 20 }),
-      Catch: [
-        { ErrorEquals: ['States.HeartbeatTimeout'], ResultPath: '$.timedOut', Next: 'Timed out' },
-        { ErrorEquals: ['ReporterLeft'], Next: 'Reporter left' },
-      ],
-    };
-    // HeartbeatSeconds 20 -> 2 s; TimeoutSeconds 7200 -> 720 s.
-    const { client, registerWait, start } = await conversationSandbox(context, {
-      timeScale: 0.1,
-      definition: conversationDefinition(wait),
-    });
-    const began = Date.now();
-    const executionArn = await start('conv-hb');
-    const { taskToken } = await registerWait.next();
-
-    for (let beat = 0; beat < 16; beat++) {
-      // Beats paced in real time, four to a 2 s heartbeat period, over two periods: the pacing
-      // is what is tested, and a busy machine may hold a beat back 1.75 s before one is missed.
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      await client.send(new SendTaskHeartbeatCommand({ taskToken }));
-    }
-    const execution = await settled(client, executionArn);
-
-    // Alive for two periods and more: the beats re-armed its heartbeat.
-    expect(elapsedSince(began)).toBeGreaterThanOrEqual(4000);
-    expect(JSON.parse(execution.output as string).timedOut.Error).toBe('States.HeartbeatTimeout');
-    await expect(client.send(new SendTaskHeartbeatCommand({ taskToken }))).rejects.toBeInstanceOf(
-      TaskTimedOut,
-    );
   });
 });
 

@@ -237,6 +237,18 @@ export function promptOfTurn(request: RecordedModelRequest): string {
   return '';
 }
 
+/** The ts of the bot's findings post whose text has `summary` (it opens their thread in #bug-summaries), once it is there. */
+export async function findingsPostTs(h: BugHarness, summary: string): Promise<string> {
+  const posts = await h.eventually(
+    () => h.messages(CHANNELS.summaries),
+    (messages) => messages.some((m) => m.bot && m.text.includes(summary)),
+    'the findings in #bug-summaries',
+  );
+  const post = posts.find((m) => m.bot && m.text.includes(summary));
+  if (!post) throw new Error('no findings post');
+  return post.ts;
+}
+
 /**
  * A report and its first findings (one scripted turn), once the findings carry their "Fix it"
  * button (a repository is configured) and the conversation waits for developers: the bug id,

@@ -16,6 +16,7 @@ import {
   CHANNELS,
   DEVELOPER,
   findings,
+  findingsPostTs,
   REPORTER,
   startBugHarness,
   turn,
@@ -57,24 +58,13 @@ type View = {
   view: { private_metadata?: string; callback_id?: string };
 };
 
-async function findingsTs(summary: string): Promise<string> {
-  const posts = await h.eventually(
-    () => h.messages(CHANNELS.summaries),
-    (messages) => messages.some((m) => m.bot && m.text.includes(summary)),
-    'the findings in #bug-summaries',
-  );
-  const post = posts.find((m) => m.bot && m.text.includes(summary));
-  if (!post) throw new Error('no findings post');
-  return post.ts;
-}
-
 describe('feedback on the findings', () => {
   it("stores a press, replaces it with the same person's second, keeps a down-vote's reason, and exports them", async () => {
     const summary = 'Coupon totals round the VAT twice.';
     const report = await h.post(CHANNELS.reports, REPORTER, 'The total is a cent off with a coupon');
     const bug = bugIdFor(report);
     h.script(bug, turn(bug, findings(summary)));
-    const ts = await findingsTs(summary);
+    const ts = await findingsPostTs(h, summary);
     const message = h.sandbox.slack.workspace.find(CHANNELS.summaries, ts);
     const block = (message.blocks as { type: string; block_id?: string; elements?: { type: string }[] }[]).at(
       -1,

@@ -6,6 +6,7 @@ import {
   bugIdFor,
   CHANNELS,
   findings,
+  findingsPostTs,
   REPORTER,
   readsHistory,
   startBugHarness,
@@ -41,18 +42,6 @@ const botSays = (channel: string, threadTs: string, match: RegExp) =>
     `the bot to say ${match} in ${channel} ${threadTs}`,
   );
 
-/** The findings post (its ts opens the summary thread) whose text has `summary`. */
-async function findingsPost(summary: string): Promise<string> {
-  const posts = await h.eventually(
-    () => h.messages(CHANNELS.summaries),
-    (messages) => messages.some((m) => m.bot && m.text.includes(summary)),
-    'the findings in #bug-summaries',
-  );
-  const post = posts.find((m) => m.bot && m.text.includes(summary));
-  if (!post) throw new Error('no findings post');
-  return post.ts;
-}
-
 const finished = (bugId: string) =>
   h.eventually(
     () => h.execution(bugId),
@@ -77,7 +66,7 @@ describe("the reporter's thread hears what became of the report", () => {
     const bug = bugIdFor(report);
     h.script(bug, turn(bug, findings('Invoice PDFs render before the fonts load.')));
 
-    const summaryTs = await findingsPost('Invoice PDFs render before the fonts load.');
+    const summaryTs = await findingsPostTs(h, 'Invoice PDFs render before the fonts load.');
     const told = await botSays(CHANNELS.reports, report, /posted what I found/);
     await waitForDevelopers(bug);
     // The developers stay silent for their whole wait (the harness's 8,000 s).
@@ -126,7 +115,7 @@ describe("the reporter's thread hears what became of the report", () => {
     const report = await h.post(CHANNELS.reports, REPORTER, 'search returns nothing for accented names');
     const bug = bugIdFor(report);
     h.script(bug, turn(bug, findings('The search index strips accents on one side only.')));
-    const summaryTs = await findingsPost('The search index strips accents on one side only.');
+    const summaryTs = await findingsPostTs(h, 'The search index strips accents on one side only.');
     await waitForDevelopers(bug);
 
     await h.post(CHANNELS.reports, REPORTER, 'never mind, thanks', report);

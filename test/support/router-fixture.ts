@@ -1,3 +1,4 @@
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import type { EndedNotice, RouterDeps } from '../../lambdas/kernel/route-types.ts';
@@ -18,6 +19,8 @@ export interface RouterFixture {
   seq: number;
   /** The Router's dependencies over `workflows`, at a fixed clock, its notices recorded; the kernel's other ports. */
   deps(): RouterDeps & { store: DynamoConversationStore; executions: RecordingExecutions };
+  /** Sets a conversation's status as the state machines do: a direct DynamoDB update of its record. */
+  setStatus(conversationId: string, status: string): Promise<void>;
 }
 
 /**
@@ -42,6 +45,17 @@ export function routerFixture(workflows: readonly WorkflowRegistration[]): Route
       store: fixture.store,
       executions: fixture.executions,
     }),
+    setStatus: async (conversationId: string, status: string) => {
+      await fixture.db.client.send(
+        new UpdateItemCommand({
+          TableName: fixture.db.tableName,
+          Key: { pk: { S: `CONV#${conversationId}` }, sk: { S: 'META' } },
+          UpdateExpression: 'SET #s = :s',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':s': { S: status } },
+        }),
+      );
+    },
   } as unknown as RouterFixture;
   beforeAll(async () => {
     fixture.db = await startDynalite();

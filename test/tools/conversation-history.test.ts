@@ -1,84 +1,35 @@
-import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler } from '../../lambdas/handlers/conversation-history-tool.ts';
-import type { SenderType, StoredMessage } from '../../lambdas/kernel/model.ts';
 import {
   CONVERSATION_HISTORY_TOOL,
   conversationHistoryTool,
-  cursorOf,
   formatMessageLine,
   HISTORY_LIMITS,
-  historyPage,
-  lineCharsFor,
   readConversationHistory,
   truncateLine,
 } from '../../lambdas/tools/conversation-history.ts';
-import type { ToolResult } from '../../lambdas/tools/invocation.ts';
-import { bugConversation } from '../support/conversations.ts';
-import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
+import { handlerEnvironment } from '../support/dynalite.ts';
+import {
+  bot,
+  developer,
+  historyTable,
+  line,
+  message,
+  output,
+  reporter,
+  slackTs,
+} from './conversation-history-support.ts';
 
-let db: Awaited<ReturnType<typeof startDynalite>>;
-let store: DynamoConversationStore;
+/**
+ * get_bug_conversations, the tool an agent reads its conversation's history with: what each
+ * line of a page says, the errors it answers, and its Lambda. How a long history is paged is in
+ * conversation-history-pages.test.ts.
+ */
 
-beforeAll(async () => {
-  db = await startDynalite();
-  store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
-  Object.assign(process.env, handlerEnvironment(db));
+const { table, createConversation, read } = historyTable();
+beforeAll(() => {
+  Object.assign(process.env, handlerEnvironment(table.db));
 });
-afterAll(async () => db.close());
-
-/** 2015-11-21T09:14:03Z plus `offsetSeconds`, as a Slack ts. */
-function slackTs(offsetSeconds: number, micros = 0): string {
-  const seconds = Date.UTC(2015, 10, 21, 9, 14, 3) / 1000 + offsetSeconds;
-  return `${seconds}.${String(micros).padStart(6, '0')}`;
-}
-
-function message(
-  conversationId: string,
-  ts: string,
-  senderType: SenderType,
-  text: string,
-  extra: Partial<StoredMessage> = {},
-): StoredMessage {
-  const senderId = senderType === 'bot' ? 'U_BOT' : senderType === 'reporter' ? 'U_REPORTER' : 'U_DEV';
-  return {
-    conversationId,
-    ts,
-    channel: senderType === 'reporter' ? 'C_BUGS' : 'C_SUMMARIES',
-    senderType,
-    senderId,
-    messageType: senderType === 'bot' ? 'bot' : 'message',
-    text,
-    receivedAt: '2015-11-21T09:14:03Z',
-    ...extra,
-  };
-}
-
-async function createConversation(id: string, messages: StoredMessage[]): Promise<void> {
-  await store.createConversation(
-    bugConversation(id, { createdAt: '2015-11-21T09:14:03Z', updatedAt: '2015-11-21T09:14:03Z' }),
-  );
-  // Stored out of order on purpose: the history follows Slack order, not arrival order.
-  for (const m of [...messages].reverse()) await store.putMessage(m);
-}
-
-/** A history line as the tool writes it: the time, then the message as one JSON object. */
-function line(time: string, fields: Record<string, unknown>): string {
-  return `[${time}] ${JSON.stringify(fields)}`;
-}
-const reporter = { from: 'U_REPORTER', role: 'reporter', verified: true };
-const developer = { from: 'U_DEV', role: 'developer', verified: true };
-const bot = { from: 'U_BOT', role: 'bot', verified: true };
-
-function read(conversationId: string, args: Record<string, unknown>): Promise<ToolResult> {
-  return readConversationHistory({ bug_id: conversationId, ...args }, { conversationId }, { store });
-}
-
-function output(result: ToolResult): string {
-  if (!result.ok) throw new Error(`expected ok, got error: ${result.error}`);
-  return result.output;
-}
 
 describe('get_bug_conversations', () => {
   it('formats reporter, developer and bot messages one line each, as JSON with sender ids and verified roles', async () => {
@@ -220,36 +171,6 @@ describe('get_bug_conversations', () => {
     }
   });
 
-  it('pages a long history with cursors until the end, losing and repeating nothing', async () => {
-    const id = 'bug-long';
-    const messages = Array.from({ length: 120 }, (_, i) =>
-      message(
-        id,
-        slackTs(i * 60),
-        i % 3 === 0 ? 'reporter' : i % 3 === 1 ? 'bot' : 'developer',
-        `message ${i} ${'·'.repeat(i % 7 === 0 ? 300 : 40)}`,
-      ),
-    );
-    await createConversation(id, messages);
-
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const text = output(await read(id, { max_chars: 2_000, ...(cursor ? { cursor } : {}) }));
-      pages += 1;
-      expect(text.length).toBeLessThanOrEqual(2_000);
-      const more = /\n\[more: call get_bug_conversations with cursor "([^"]+)"\]$/.exec(text);
-      cursor = more?.[1];
-      seen.push(...text.split('\n').filter((line) => /^\[\d\d:\d\d:\d\d\] /.test(line)));
-    } while (cursor !== undefined);
-
-    expect(pages).toBeGreaterThan(1);
-    expect(seen.map((l) => /"text":"(message \d+)/.exec(l)?.[1])).toEqual(
-      messages.map((_, i) => `message ${i}`),
-    );
-  });
-
   it('answers a conversation with no stored messages with the no-messages text', async () => {
     const result = await read('bug-unknown', {});
 
@@ -263,7 +184,11 @@ describe('get_bug_conversations', () => {
     ['a cursor that was never given', { bug_id: 'bug-args', cursor: 'page 2' }, /cursor/],
     ['an argument the tool does not have', { bug_id: 'bug-args', limit: 5 }, /Unrecognized key: "limit"/],
   ])('answers %s with a clear error result, not a crash', async (_name, args, expected) => {
-    const result = await readConversationHistory(args, { conversationId: 'bug-args' }, { store });
+    const result = await readConversationHistory(
+      args,
+      { conversationId: 'bug-args' },
+      { store: table.store },
+    );
 
     expect(result.ok).toBe(false);
     expect(result.ok ? '' : result.error).toMatch(/^Invalid arguments for get_bug_conversations:/);
@@ -274,7 +199,7 @@ describe('get_bug_conversations', () => {
     const result = await readConversationHistory(
       { bug_id: 'bug-format' },
       { conversationId: 'bug-other' },
-      { store },
+      { store: table.store },
     );
 
     expect(result).toEqual({
@@ -304,65 +229,6 @@ describe('get_bug_conversations', () => {
       required: ['bug_id'],
       additionalProperties: false,
     });
-  });
-});
-
-describe('history pages (property)', () => {
-  const messageArb = fc.record({
-    seconds: fc.integer({ min: 0, max: 3 * 86_400 }),
-    micros: fc.integer({ min: 0, max: 999_999 }),
-    channel: fc.constantFrom('C_BUGS', 'C_SUMMARIES', 'C_DEVS'),
-    senderType: fc.constantFrom<SenderType>('reporter', 'developer', 'bot'),
-    text: fc.oneof(
-      fc.string({ maxLength: 200 }),
-      fc.string({ unit: 'grapheme', maxLength: 200 }),
-      fc.string({ minLength: 3_000, maxLength: 6_000 }),
-    ),
-  });
-
-  it('every message appears exactly once, in order, on pages within the size limit', () => {
-    fc.assert(
-      fc.property(
-        fc.uniqueArray(messageArb, {
-          maxLength: 60,
-          selector: (m) => `${m.seconds}.${m.micros}#${m.channel}`,
-        }),
-        fc.integer({ min: HISTORY_LIMITS.minMaxChars, max: HISTORY_LIMITS.maxMaxChars }),
-        (drawn, maxChars) => {
-          const messages = drawn.map((m) =>
-            message('bug-prop', slackTs(m.seconds, m.micros), m.senderType, m.text, { channel: m.channel }),
-          );
-          const ordered = [...messages].sort((a, b) => (cursorOf(a) < cursorOf(b) ? -1 : 1));
-          const expected = ordered.map((m) => formatMessageLine(m, undefined, lineCharsFor(maxChars)));
-
-          const seen: string[] = [];
-          let cursor: string | undefined;
-          let total = 0;
-          for (let pages = 0; ; pages++) {
-            expect(pages).toBeLessThanOrEqual(messages.length);
-            const page = historyPage(messages, {
-              bugId: 'bug-prop',
-              maxChars,
-              ...(cursor ? { cursor } : {}),
-            });
-            expect(page.text.length).toBeLessThanOrEqual(maxChars);
-            total += page.count;
-            seen.push(...page.text.split('\n').filter((line) => !/^(--- .* ---|\[more: .*\])$/.test(line)));
-            if (page.nextCursor === undefined) break;
-            expect(page.count).toBeGreaterThan(0);
-            expect(
-              page.text.endsWith(`[more: call get_bug_conversations with cursor "${page.nextCursor}"]`),
-            ).toBe(true);
-            cursor = page.nextCursor;
-          }
-
-          if (messages.length === 0) return;
-          expect(total).toBe(messages.length);
-          expect(seen).toEqual(expected);
-        },
-      ),
-      { numRuns: 200 },
-    );
   });
 });
 

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import {
   TelemetryConfig,
   type TelemetryConfigInput,
@@ -100,4 +101,43 @@ export async function startTelemetryHarness(
       }
     },
   };
+}
+
+/**
+ * The harness for the tests of one file: started in the file's `beforeAll`, closed in its
+ * `afterAll`. What it returns reads the started harness, so the file's tests use it as one.
+ */
+export function telemetryHarnessForFile(): Omit<TelemetryHarness, 'close'> {
+  let started: TelemetryHarness | undefined;
+  const harness = () => {
+    if (started === undefined) throw new Error('the telemetry harness starts in the beforeAll of the file');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startTelemetryHarness();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return {
+    get telemetry() {
+      return harness().telemetry;
+    },
+    get deps() {
+      return harness().deps;
+    },
+    get endpoint() {
+      return harness().endpoint;
+    },
+    get tableName() {
+      return harness().tableName;
+    },
+    call: (tool, args, options) => harness().call(tool, args, options),
+  };
+}
+
+/** The text of a tool call that must succeed. */
+export function output(result: Awaited<ReturnType<TelemetryHarness['call']>>): string {
+  if (!result.ok) throw new Error(`expected ok, got: ${result.error}`);
+  return result.output;
 }
