@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ConversationView as SandboxConversationView } from '../../statemachines/sandbox-views.ts';
 
 /**
@@ -97,6 +99,18 @@ export interface FeatureMark {
   readonly path: string;
   /** A text the file (or one of the folder's files) has in a release with the feature. */
   readonly text: string;
+}
+
+/** Whether the release checked out in `dir` has the feature `mark` names. */
+export function releaseHas(dir: string, mark: FeatureMark): boolean {
+  const path = join(dir, mark.path);
+  if (!existsSync(path)) return false;
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(entry.parentPath, entry.name))
+    : [path];
+  return files.some((file) => readFileSync(file, 'utf8').includes(mark.text));
 }
 
 /** The conversation a message started (the one anchored at its thread). */

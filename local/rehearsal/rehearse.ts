@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../free-port.ts';
-import type { FeatureMark, RehearsedConversation, Started } from './conversations.ts';
+import { type RehearsedConversation, releaseHas, type Started } from './conversations.ts';
 import { httpDriver } from './http-driver.ts';
 import { checkOutOldRelease } from './old-release.ts';
 import { REHEARSED_CONVERSATIONS } from './rehearsed-conversations.ts';
@@ -76,18 +76,6 @@ export function rehearsalEnv(own: Settings = {}): Record<string, string> {
   };
 }
 
-/** Whether the release checked out in `dir` has the feature `mark` marks. */
-function hasFeature(dir: string, mark: FeatureMark): boolean {
-  const path = join(dir, mark.path);
-  if (!existsSync(path)) return false;
-  const files = statSync(path).isDirectory()
-    ? readdirSync(path, { recursive: true, withFileTypes: true })
-        .filter((entry) => entry.isFile())
-        .map((entry) => join(entry.parentPath, entry.name))
-    : [path];
-  return files.some((file) => readFileSync(file, 'utf8').includes(mark.text));
-}
-
 /** The conversations in groups of equal settings (the rehearsal's own first), in their order. */
 function bySettings(conversations: readonly RehearsedConversation[]): RehearsedConversation[][] {
   const groups = new Map<string, RehearsedConversation[]>([['{}', []]]);
@@ -106,7 +94,7 @@ export async function rehearseUpgrade(options: RehearsalOptions): Promise<Verdic
     const rehearsed: RehearsedConversation[] = [];
     for (const conversation of conversations) {
       const { needs } = conversation;
-      if (needs === undefined || hasFeature(old.dir, needs)) {
+      if (needs === undefined || releaseHas(old.dir, needs)) {
         rehearsed.push(conversation);
         continue;
       }

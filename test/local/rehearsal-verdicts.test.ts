@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConversationEndedError } from '../../local/rehearsal/conversations.ts';
+
+import { ConversationEndedError, releaseHas } from '../../local/rehearsal/conversations.ts';
 import { failedOnField, parseRename } from '../../local/rehearsal/incompatible-release.ts';
 import { mergeSettings } from '../../local/rehearsal/rehearse.ts';
 import { REHEARSED_CONVERSATIONS } from '../../local/rehearsal/rehearsed-conversations.ts';
@@ -11,6 +14,8 @@ import {
   verdictLine,
   verdictOf,
 } from '../../local/rehearsal/verdicts.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The upgrade rehearsal's verdicts: one line per conversation, naming the fields a failure names. */
 
@@ -94,7 +99,24 @@ describe('a conversation whose feature the old release lacks', () => {
     ]);
     for (const { needs } of marked) {
       if (needs === undefined) continue;
-      expect(readFileSync(new URL(`../../${needs.path}`, import.meta.url), 'utf8')).toContain(needs.text);
+      expect(releaseHas(ROOT, needs), `${needs.path} has ${needs.text}`).toBe(true);
+    }
+  });
+
+  it("is read from a file, or from any file of a folder, so a release that moved the text between a folder's files keeps it", () => {
+    const release = mkdtempSync(join(tmpdir(), 'release-'));
+    try {
+      mkdirSync(join(release, 'machines', 'incident'), { recursive: true });
+      writeFileSync(join(release, 'machines', 'incident', 'phases.ts'), "phase: 'awaiting_responders'");
+      writeFileSync(join(release, 'machines', 'workflow.ts'), 'nothing of it');
+      const mark = (path: string, text = "'awaiting_responders'") => ({ feature: 'f', path, text });
+      expect(releaseHas(release, mark('machines/incident/phases.ts'))).toBe(true);
+      expect(releaseHas(release, mark('machines'))).toBe(true);
+      expect(releaseHas(release, mark('machines/workflow.ts'))).toBe(false);
+      expect(releaseHas(release, mark('machines', "'awaiting_developers'"))).toBe(false);
+      expect(releaseHas(release, mark('gone'))).toBe(false);
+    } finally {
+      rmSync(release, { recursive: true, force: true });
     }
   });
 });
