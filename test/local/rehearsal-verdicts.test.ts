@@ -4,17 +4,15 @@ import { ConversationEndedError } from '../../local/rehearsal/conversations.ts';
 import { failedOnField, parseRename } from '../../local/rehearsal/incompatible-release.ts';
 import { mergeSettings } from '../../local/rehearsal/rehearse.ts';
 import { REHEARSED_CONVERSATIONS } from '../../local/rehearsal/rehearsed-conversations.ts';
-import {
-  failures,
-  incompatibleFields,
-  skippedVerdict,
-  verdictLine,
-  verdictOf,
-} from '../../local/rehearsal/verdicts.ts';
+import { failures, skippedVerdict, verdictLine, verdictOf } from '../../local/rehearsal/verdicts.ts';
 
 /** The upgrade rehearsal's verdicts: one line per conversation, naming the fields a failure names. */
 
 describe('the fields a failure names', () => {
+  /** The fields the verdict of a conversation that failed with `cause` names. */
+  const incompatibleFields = (cause: string) =>
+    verdictOf({ workflow: 'bug_investigation', wait: 'reporter' }, 'finish', new Error(cause)).fields;
+
   it('reads the JSONPaths Step Functions could not find', () => {
     const cause =
       "The JSONPath '$.turn.nextAction' specified for the field 'Variable' could not be found in the input";
