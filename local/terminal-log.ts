@@ -34,7 +34,7 @@ export interface LogRecord {
 }
 
 /** The record when `text` is one Powertools log record's JSON; anything else: undefined. */
-export function parseLogRecord(text: unknown): LogRecord | undefined {
+function parseLogRecord(text: unknown): LogRecord | undefined {
   if (typeof text !== 'string' || !text.trimStart().startsWith('{')) return undefined;
   let value: unknown;
   try {
@@ -78,7 +78,7 @@ const COLORS: Record<string, string> = { ERROR: '31', CRITICAL: '31', WARN: '33'
  * conversationId=c-1 error="ModelCallError: ..."`. At most MAX_FIELDS fields (then `+N more`),
  * each value cut at MAX_VALUE characters; an error shows as `Name: message`.
  */
-export function formatLogLine(record: LogRecord, options: { color?: boolean } = {}): string {
+function formatLogLine(record: LogRecord, options: { color?: boolean } = {}): string {
   const level = record.level.toUpperCase();
   const fields = Object.keys(record)
     .filter((key) => !HIDDEN.has(key) && record[key] !== undefined)

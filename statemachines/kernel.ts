@@ -209,7 +209,7 @@ export interface CloseOutProps {
 }
 
 /** The states of the close-out's notice of unhandled messages. */
-export const UNHANDLED_NOTICE_STATES = {
+const UNHANDLED_NOTICE_STATES = {
   anyDrained: 'Anything drained at the close?',
   pick: 'Look for unhandled messages',
   anyUnhandled: 'Any message unhandled?',

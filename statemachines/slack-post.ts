@@ -107,7 +107,7 @@ export interface SlackPostProps {
  * notice): Slack unavailable is retried for about an hour and a half (30 s doubling to at
  * most 30 min, eight times), so an outage of Slack delays the conversation instead of ending it.
  */
-export function essentialPostRetry(): sfn.RetryProps {
+function essentialPostRetry(): sfn.RetryProps {
   return {
     errors: [errorName(SlackUnavailableError)],
     interval: Duration.seconds(30),

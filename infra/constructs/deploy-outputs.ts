@@ -38,7 +38,7 @@ const DEPLOY_OUTPUTS = {
 } as const;
 
 /** `bug_investigation` -> `BugInvestigationStateMachineArn`. */
-export function stateMachineOutputId(workflow: string): string {
+function stateMachineOutputId(workflow: string): string {
   const pascal = workflow
     .split(/[^A-Za-z0-9]+/)
     .filter((part) => part !== '')

@@ -16,7 +16,7 @@ import type { WakeOutput } from '../kernel/tasks.ts';
  * An execution started through an alias or a version (`...:stateMachine:Name:live`) is named
  * under the state machine itself: the qualifier is not part of its ARN.
  */
-export function executionArnFor(stateMachineArn: string, name: string): string {
+function executionArnFor(stateMachineArn: string, name: string): string {
   const unqualified = stateMachineArn.split(':').slice(0, 7).join(':');
   return `${unqualified.replace(':stateMachine:', ':execution:')}:${name}`;
 }

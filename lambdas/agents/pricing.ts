@@ -93,7 +93,7 @@ export const FREE_MODEL_PRICE: ModelPrice = {
  * geography, its `anthropic.` prefix, its version (`-v1:0`) and its snapshot date, as does a
  * dated Claude API id (`claude-haiku-4-5-20251001`).
  */
-export function listedModelId(modelId: string): string {
+function listedModelId(modelId: string): string {
   return modelId
     .replace(/^(?:[a-z]+(?:-[a-z]+)?\.)?anthropic\./, '')
     .replace(/-v\d+(?::\d+)?$/, '')

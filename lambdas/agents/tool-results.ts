@@ -1,7 +1,7 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 
 /** Characters of one tool output that enter the transcript (tool output is size-capped). */
-export const TOOL_OUTPUT_LIMIT = 20_000;
+const TOOL_OUTPUT_LIMIT = 20_000;
 
 /** Cuts a tool's output to `limit` characters, saying so, never inside a surrogate pair. */
 export function capToolOutput(output: string, limit = TOOL_OUTPUT_LIMIT): string {

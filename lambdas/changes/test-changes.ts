@@ -25,7 +25,7 @@ export interface TestChange {
   removedAssertions: string[];
 }
 
-export function isTestPath(path: string): boolean {
+function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 

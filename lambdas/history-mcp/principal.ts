@@ -23,7 +23,7 @@ const ASSUMED_ROLE_ARN = /^arn:([\w-]+):sts::(\d{12}):assumed-role\/([^/]+)\/[^/
  * - a role ARN names its assumed-role sessions: a session's ARN carries the role's name but not
  *   its path, and a role's name is unique in its account whatever its path.
  */
-export function principalNames(principal: string, caller: Caller): boolean {
+function principalNames(principal: string, caller: Caller): boolean {
   if (/^\d{12}$/.test(principal)) return caller.accountId === principal;
   const configured = IAM_ARN.exec(principal);
   if (configured === null) return false;

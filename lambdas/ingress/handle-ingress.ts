@@ -15,7 +15,7 @@ import { admitAlarmEvent, admitGithubRequest, admitPagerdutyRequest } from './we
 export type { IngressLogger, IngressResponse } from './admission.ts';
 
 /** The parts of a Lambda Function URL event (`APIGatewayProxyEventV2`) the ingress reads. */
-export interface IngressEvent {
+interface IngressEvent {
   rawPath?: string | undefined;
   headers?: Record<string, string | undefined> | null | undefined;
   body?: string | null | undefined;

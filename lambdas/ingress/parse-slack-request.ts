@@ -262,7 +262,7 @@ function parseBlockActions(payload: BlockActions, request: SlackRequest): Parsed
  * message. Seconds from the signed timestamp keep it in time order; six digits from a hash
  * of the trigger id keep two commands in the same second apart, and a re-delivery equal.
  */
-export function syntheticTs(requestTimestamp: string, triggerId: string): string {
+function syntheticTs(requestTimestamp: string, triggerId: string): string {
   const hash = createHash('sha256').update(triggerId).digest();
   const micros = hash.readUInt32BE(0) % 1_000_000;
   return `${requestTimestamp}.${micros.toString().padStart(6, '0')}`;

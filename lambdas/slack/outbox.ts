@@ -26,8 +26,7 @@ export function placeholderTs(conversationId: string, idempotencyKey: string): s
   return `${PLACEHOLDER_PREFIX}${digest.slice(0, 24)}`;
 }
 
-export const isPlaceholder = (ts: string | undefined): ts is string =>
-  ts?.startsWith(PLACEHOLDER_PREFIX) === true;
+const isPlaceholder = (ts: string | undefined): ts is string => ts?.startsWith(PLACEHOLDER_PREFIX) === true;
 
 /** A post kept for later: what the state machine asked for, and since when it waits. */
 export interface OutboxEntry {
@@ -152,7 +151,7 @@ async function resolvePlaceholders(
  * again (the rest stay kept). Safe to run twice at once: each post goes through SlackPost's
  * idempotency ledger, so it is posted once.
  */
-export async function flushConversation(
+async function flushConversation(
   conversationId: string,
   deps: OutboxDeps,
 ): Promise<{ posted: number; left: number }> {

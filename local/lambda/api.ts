@@ -47,7 +47,7 @@ export function isLambdaInvokeRequest(req: IncomingMessage): boolean {
 }
 
 /** The function a `FunctionName` names: `my-fn`, `my-fn:alias`, `123456789012:function:my-fn`, or a full ARN -> `my-fn`. */
-export function functionNameOf(functionName: string): string {
+function functionNameOf(functionName: string): string {
   const match = /(?:^|:)function:([^:]+)/.exec(functionName);
   if (match?.[1]) return match[1];
   return functionName.split(':')[0] ?? functionName;

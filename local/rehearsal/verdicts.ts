@@ -21,7 +21,7 @@ export interface Verdict {
 }
 
 /** The fields a failure's text names, in the order they appear, each once. */
-export function incompatibleFields(text: string): string[] {
+function incompatibleFields(text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(/\$((?:\.[A-Za-z_][\w-]*|\['[^']+'\]|\[\d+\])+)/g)) {
     found.push((match[1] ?? '').replace(/\['([^']+)'\]/g, '.$1').slice(1));

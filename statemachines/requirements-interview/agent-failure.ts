@@ -18,7 +18,7 @@ import { REQUIREMENTS_INTERVIEW_STATES } from './states.ts';
  */
 
 /** The states this part adds, by the agent whose turn stopped. */
-export const STOPPED_AGENT_STATES = {
+const STOPPED_AGENT_STATES = {
   hasReason: (agent: string) => `Stopped ${agent} with a reason?`,
   noteRefused: (agent: string) => `Note the model refused ${agent}`,
   noteStopped: (agent: string) => `Note ${agent} stopped`,

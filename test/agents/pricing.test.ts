@@ -3,7 +3,6 @@ import { InvalidModelPriceError } from '../../lambdas/agents/errors.ts';
 import {
   costOfCall,
   DEFAULT_MODEL_PRICES,
-  listedModelId,
   type ModelPrice,
   microUsd,
   priceOf,
@@ -47,9 +46,14 @@ describe('model prices', () => {
   });
 
   it('finds a Bedrock inference profile, a Bedrock model id and a dated id under the listed model', () => {
-    expect(listedModelId('global.anthropic.claude-sonnet-5-5')).toBe('claude-sonnet-5-5');
-    expect(listedModelId('anthropic.claude-opus-4-1-20250805-v1:0')).toBe('claude-opus-4-1');
-    expect(listedModelId('claude-haiku-4-5-20251001')).toBe('claude-haiku-4-5');
+    // A price configured under the listed id only, found for an id it is the listed id of.
+    const underListed = (modelId: string, listed: string) => {
+      const price = { ...SONNET };
+      expect(priceOf(modelId, { [listed]: price })).toBe(price);
+    };
+    underListed('global.anthropic.claude-sonnet-5-5', 'claude-sonnet-5-5');
+    underListed('anthropic.claude-opus-4-1-20250805-v1:0', 'claude-opus-4-1');
+    underListed('claude-haiku-4-5-20251001', 'claude-haiku-4-5');
     expect(priceOf('us.anthropic.claude-haiku-4-5')).toEqual(DEFAULT_MODEL_PRICES['claude-haiku-4-5']);
   });
 

@@ -1,7 +1,6 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
-import { TOOL_OUTPUT_LIMIT } from '../../lambdas/agents/tool-results.ts';
 import {
   lastToolResults,
   lastUserText,
@@ -27,6 +26,9 @@ import {
   useScriptedModel,
   validFindings,
 } from './support.ts';
+
+/** The most characters of one tool output the model is shown (stated here, not imported: the value is what this test checks). */
+const TOOL_OUTPUT_LIMIT = 20_000;
 
 const scripted = useScriptedModel();
 

@@ -3,12 +3,7 @@ import type { BranchDiff, ChangedFile } from '../../lambdas/changes/changed-file
 import { changedFilesSection } from '../../lambdas/changes/changed-files.ts';
 import { protectedGate } from '../../lambdas/changes/gate.ts';
 import { protectedPaths } from '../../lambdas/changes/protected-paths.ts';
-import {
-  isTestPath,
-  testChanges,
-  testChangesLine,
-  testChangesSection,
-} from '../../lambdas/changes/test-changes.ts';
+import { testChanges, testChangesLine, testChangesSection } from '../../lambdas/changes/test-changes.ts';
 
 const file = (path: string, status: ChangedFile['status'], patch?: string): ChangedFile => ({
   path,
@@ -39,6 +34,8 @@ const weakened = file(
 
 describe('the tests a branch added, changed or deleted', () => {
   it('finds test files by the usual conventions and nothing else', () => {
+    const testFilesOf = (path: string) =>
+      testChanges(diff([file(path, 'modified')])).map((change) => change.file.path);
     for (const path of [
       'test/a.ts',
       'src/cart.test.ts',
@@ -47,9 +44,9 @@ describe('the tests a branch added, changed or deleted', () => {
       'tests/test_cart.py',
       'cart_test.go',
     ])
-      expect(isTestPath(path), path).toBe(true);
+      expect(testFilesOf(path), path).toEqual([path]);
     for (const path of ['src/checkout.ts', 'docs/testing.md', 'contest.ts'])
-      expect(isTestPath(path), path).toBe(false);
+      expect(testFilesOf(path), path).toEqual([]);
   });
 
   it('lists each test file apart with the assertion lines it removes, and a deleted one', () => {

@@ -23,7 +23,6 @@ import {
   createModelJudge,
 } from '../../lambdas/workflows/channel-conversations/respond.ts';
 import {
-  budgetSpentText,
   type ResponderDeps,
   respondToMessage,
 } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
@@ -271,9 +270,9 @@ describe("the channel responder's model cost", () => {
     expect(requests).toHaveLength(1);
     expect(posts[1]).toMatchObject({
       channel,
-      text: budgetSpentText(
-        `the platform reached its spending ceiling of $0.05 of estimated model cost for today (${day}, UTC); it resets at midnight UTC`,
-      ),
+      text:
+        "Sorry, I can't answer that today: the platform's daily model budget is spent " +
+        `(the platform reached its spending ceiling of $0.05 of estimated model cost for today (${day}, UTC); it resets at midnight UTC).`,
     });
     expect(posts[1]?.text).toContain("the platform's daily model budget is spent");
     expect(await counter.spentOn(day)).toBe(52_000);

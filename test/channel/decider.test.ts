@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   type IncomingMessage,
-  judgePrompt,
-  looksLikeFollowup,
   shouldRespond,
   shouldStartConversation,
 } from '../../lambdas/workflows/channel-conversations/decider.ts';
@@ -174,17 +172,31 @@ describe('should respond', () => {
 });
 
 describe('looks like a follow-up', () => {
-  it('takes a short question', () => expect(looksLikeFollowup('Really?')).toBe(true));
-  it('rejects a long question', () =>
+  /** Whether `text`, written just after the bot spoke, with the judge off, is answered as a follow-up. */
+  const looksLikeFollowup = async (text: string) => {
+    const decision = await shouldRespond(message(text), conversation(10), [], NOW, plain);
+    expect(decision).toEqual(
+      decision.decision
+        ? { decision: true, reason: 'recent_followup' }
+        : { decision: false, reason: 'no_trigger' },
+    );
+    return decision.decision;
+  };
+
+  it('takes a short question', async () => expect(await looksLikeFollowup('Really?')).toBe(true));
+  it('rejects a long question', async () =>
     expect(
-      looksLikeFollowup('could you tell me every single thing you know about the release process today?'),
+      await looksLikeFollowup(
+        'could you tell me every single thing you know about the release process today?',
+      ),
     ).toBe(false));
-  it('takes a continuation word', () => expect(looksLikeFollowup('What about staging')).toBe(true));
-  it('rejects a plain statement', () => expect(looksLikeFollowup('ok thanks')).toBe(false));
+  it('takes a continuation word', async () =>
+    expect(await looksLikeFollowup('What about staging')).toBe(true));
+  it('rejects a plain statement', async () => expect(await looksLikeFollowup('ok thanks')).toBe(false));
 });
 
 describe('the judge prompt', () => {
-  it('shows at most the last ten messages and marks the bot', () => {
+  it('shows at most the last ten messages and marks the bot', async () => {
     const recent = Array.from({ length: 12 }, (_, i) => ({
       ts: `${i}.0`,
       userId: i === 11 ? 'U_BOT' : 'U_BOB',
@@ -192,7 +204,19 @@ describe('the judge prompt', () => {
       isBot: i === 11,
       at: NOW.toISOString(),
     }));
-    const prompt = judgePrompt(message('x'), recent);
+    const prompts: string[] = [];
+    await shouldRespond(
+      message('x'),
+      conversation(),
+      recent,
+      NOW,
+      withJudge(async (prompt) => {
+        prompts.push(prompt);
+        return 'NO';
+      }),
+    );
+    expect(prompts).toHaveLength(1);
+    const [prompt] = prompts;
     expect(prompt).not.toContain('"text":"m1"');
     expect(prompt).toContain('{"from":"U_BOB","role":"member","verified":true,"text":"m2"');
     expect(prompt).toContain('{"from":"U_BOT","role":"bot","verified":true,"text":"m11"');

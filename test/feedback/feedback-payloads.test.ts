@@ -3,7 +3,7 @@ import { homeApprovalBlockId } from '../../lambdas/home/approval-block-id.ts';
 import { parseSlackRequest } from '../../lambdas/ingress/parse-slack-request.ts';
 import { APPROVAL_ACTION_ID, approvalButtonValue } from '../../lambdas/kernel/approvals.ts';
 import { InboxEnvelope } from '../../lambdas/kernel/inbox.ts';
-import { feedbackBlock } from '../../lambdas/slack/templates/feedback.ts';
+import { withFeedback } from '../../lambdas/slack/templates/feedback.ts';
 import {
   BOT_USER_ID,
   blockActionsPayload,
@@ -30,7 +30,11 @@ function parse(body: string, contentType = FORM_TYPE) {
   });
 }
 
-const block = feedbackBlock('findings') as { block_id: string; elements: { action_id: string }[] };
+/** The feedback block a findings post ends with, as the templates append it. */
+const block = withFeedback({ text: '', blocks: [] }, 'findings').at(-1) as {
+  block_id: string;
+  elements: { action_id: string }[];
+};
 const feedbackAction = (overrides: Record<string, unknown> = {}) => ({
   type: 'feedback_buttons',
   action_id: block.elements[0]?.action_id,

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { FIX_GUARD_STATES as G } from '../../statemachines/bug-investigation/fix-guards.ts';
 import { FIX_PATH_STATES as F } from '../../statemachines/bug-investigation/fix-path.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
-import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
 import {
   type AslState,
   definitions,
@@ -10,6 +9,7 @@ import {
   onlyResource,
   resourcesOfType,
   templateOf,
+  UNHANDLED_NOTICE_STATES,
   variablesOf,
 } from './template.ts';
 

@@ -2,7 +2,6 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { BugAction } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
-import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
 import {
   type AslDefinition,
   type AslState,
@@ -10,6 +9,7 @@ import {
   definitions,
   publishedVersionOf,
   templateOf,
+  UNHANDLED_NOTICE_STATES,
 } from './template.ts';
 
 const ACCEPTED = 'Hand-over version accepted?';

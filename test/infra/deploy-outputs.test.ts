@@ -1,6 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { stateMachineOutputId } from '../../infra/constructs/deploy-outputs.ts';
 import { templateOf } from './template.ts';
 
 /**
@@ -64,14 +63,18 @@ describe('the deploy outputs', () => {
       Value: { Ref: logicalId('AWS::SQS::Queue', 'InboxDeadLetters') },
     });
     const bug = logicalId('AWS::StepFunctions::StateMachine', 'BugInvestigation');
-    template.hasOutput(stateMachineOutputId('bug_investigation'), { Value: { Ref: bug } });
-    template.hasOutput(stateMachineOutputId('requirements_interview'), {
+    template.hasOutput('BugInvestigationStateMachineArn', { Value: { Ref: bug } });
+    template.hasOutput('RequirementsInterviewStateMachineArn', {
       Value: Match.objectLike({ Ref: Match.anyValue() }),
     });
   });
 
-  it('turns a workflow name into an output id', () => {
-    expect(stateMachineOutputId('bug_investigation')).toBe('BugInvestigationStateMachineArn');
-    expect(stateMachineOutputId('sla_tracking')).toBe('SlaTrackingStateMachineArn');
+  it("names a state machine's output after its workflow, in PascalCase", () => {
+    template.hasOutput('BugInvestigationStateMachineArn', {
+      Value: { Ref: logicalId('AWS::StepFunctions::StateMachine', 'BugInvestigation') },
+    });
+    template.hasOutput('SlaTrackingStateMachineArn', {
+      Value: { Ref: logicalId('AWS::StepFunctions::StateMachine', 'SlaTracking') },
+    });
   });
 });

@@ -1,10 +1,11 @@
+import { ExecutionAlreadyExists } from '@aws-sdk/client-sfn';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { DefinitionBody, StateMachine, Succeed } from 'aws-cdk-lib/aws-stepfunctions';
 import { ExecutionError } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import { scratchDirectory } from '../../infra/scratch.ts';
-import { executionArnFor } from '../../lambdas/adapters/sfn-executions.ts';
+import { SfnExecutions } from '../../lambdas/adapters/sfn-executions.ts';
 import { acceptHandover, HANDOVER_VERSION_NOT_ACCEPTED } from '../../statemachines/continue-as-new.ts';
 import { HANDOVER_VERSION } from '../../statemachines/workflow-versions.ts';
 import { validatedMachine } from '../support/local-machine.ts';
@@ -60,11 +61,24 @@ describe('a handed-over execution', () => {
 });
 
 describe('the execution ARN of a start', () => {
-  it('names an execution started through an alias or a version under the state machine itself', () => {
+  /** The ARN a start answers when Step Functions says the execution exists already (a redelivery). */
+  const arnOfRedeliveredStart = async (stateMachineArn: string, name: string) => {
+    const client = {
+      send: async () => {
+        throw new ExecutionAlreadyExists({ message: 'Execution Already Exists', $metadata: {} });
+      },
+    };
+    return new SfnExecutions(client as never).start(stateMachineArn, name, {});
+  };
+
+  it('names an execution started through an alias or a version under the state machine itself', async () => {
     const machine = 'arn:aws:states:eu-west-1:123456789012:stateMachine:BugInvestigation';
-    const expected = 'arn:aws:states:eu-west-1:123456789012:execution:BugInvestigation:c-1';
-    expect(executionArnFor(`${machine}:live`, 'c-1')).toBe(expected);
-    expect(executionArnFor(`${machine}:3`, 'c-1')).toBe(expected);
-    expect(executionArnFor(machine, 'c-1')).toBe(expected);
+    const expected = {
+      status: 'already_started',
+      executionArn: 'arn:aws:states:eu-west-1:123456789012:execution:BugInvestigation:c-1',
+    };
+    expect(await arnOfRedeliveredStart(`${machine}:live`, 'c-1')).toEqual(expected);
+    expect(await arnOfRedeliveredStart(`${machine}:3`, 'c-1')).toEqual(expected);
+    expect(await arnOfRedeliveredStart(machine, 'c-1')).toEqual(expected);
   });
 });

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { UNHANDLED_NOTICE_STATES } from '../../statemachines/kernel.ts';
-import { STOPPED_AGENT_STATES } from '../../statemachines/requirements-interview/agent-failure.ts';
 import {
   REQUIREMENTS_INTERVIEW_STATES as S,
   REQUIREMENTS_INTERVIEW_TEXTS as T,
 } from '../../statemachines/requirements-interview/states.ts';
-import { type AslState, definitions, templateOf } from './template.ts';
+import { type AslState, definitions, templateOf, UNHANDLED_NOTICE_STATES } from './template.ts';
 
 /**
  * Edges of the requirements interview's graph (the production template) that its sandbox
@@ -47,17 +45,16 @@ describe('the requirements_interview graph', () => {
       ]);
     }
     // A turn whose model refused its call is noted with the model's answer, before any other reason.
-    const agent = 'clarification';
-    expect(state(STOPPED_AGENT_STATES.hasReason(agent)).Choices).toEqual([
+    expect(state('Stopped clarification with a reason?').Choices).toEqual([
       {
         Variable: '$.clarification.modelError',
         IsPresent: true,
-        Next: STOPPED_AGENT_STATES.noteRefused(agent),
+        Next: 'Note the model refused clarification',
       },
       expect.objectContaining({ Variable: '$.clarification.stoppedBy' }),
       expect.objectContaining({ Variable: '$.clarification.error' }),
     ]);
-    expect(state(STOPPED_AGENT_STATES.noteRefused(agent))).toMatchObject({
+    expect(state('Note the model refused clarification')).toMatchObject({
       Parameters: { Error: 'ModelCallError', 'Cause.$': '$.clarification.modelError' },
       ResultPath: '$.failure',
       Next: S.tellFailure,

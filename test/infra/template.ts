@@ -84,6 +84,16 @@ export function sharedProbeStack(): SlackAgentsStack {
   return probe.stack;
 }
 
+/**
+ * The states of the close-out's notice of unhandled messages, the same in every workflow (stated
+ * here, not imported: the names are what the graph tests check).
+ */
+export const UNHANDLED_NOTICE_STATES = {
+  anyDrained: 'Anything drained at the close?',
+  pick: 'Look for unhandled messages',
+  anyUnhandled: 'Any message unhandled?',
+} as const;
+
 /** The template of `sharedProbeStack()`. */
 export function probeTemplate(): Template {
   sharedProbeStack();

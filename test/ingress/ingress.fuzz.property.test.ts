@@ -3,7 +3,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendToInbox } from '../../lambdas/adapters/inbox-queue.ts';
-import { createIngressHandler, type IngressEvent } from '../../lambdas/ingress/handle-ingress.ts';
+import { createIngressHandler } from '../../lambdas/ingress/handle-ingress.ts';
 import { computeSlackSignature } from '../../lambdas/ingress/verify-slack-request.ts';
 import {
   deduplicationId,
@@ -13,7 +13,7 @@ import {
   resolveInboxRecord,
 } from '../../lambdas/kernel/inbox.ts';
 import { listenSqsApi } from '../../local/sqs/api.ts';
-import { FORM_TYPE, JSON_TYPE, recordingLogger } from './slack-requests.ts';
+import { FORM_TYPE, type IngressEvent, JSON_TYPE, recordingLogger } from './slack-requests.ts';
 import { alarmStateChange, githubExample, pagerdutyIncident } from './webhooks.ts';
 
 /** The SQS emulator's server, as listenSqsApi starts it. */

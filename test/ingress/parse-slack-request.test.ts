@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseSlackRequest, syntheticTs } from '../../lambdas/ingress/parse-slack-request.ts';
-import { BOT_USER_ID, JSON_TYPE, messageEvent, NOW_SECONDS } from './slack-requests.ts';
+import { parseSlackRequest } from '../../lambdas/ingress/parse-slack-request.ts';
+import {
+  BOT_USER_ID,
+  FORM_TYPE,
+  JSON_TYPE,
+  messageEvent,
+  NOW_SECONDS,
+  slashCommand,
+} from './slack-requests.ts';
 
 function parse(body: string, contentType: string | undefined = JSON_TYPE) {
   return parseSlackRequest({
@@ -46,7 +53,20 @@ describe('parseSlackRequest', () => {
   });
 });
 
-describe('syntheticTs', () => {
+describe('the ts of a slash command', () => {
+  /** The ts the ingress gives a slash command signed at `requestTimestamp` with `triggerId`. */
+  function syntheticTs(requestTimestamp: string, triggerId: string) {
+    const parsed = parseSlackRequest({
+      body: slashCommand({ trigger_id: triggerId }),
+      contentType: FORM_TYPE,
+      requestTimestamp,
+      receivedAt: '2025-01-01T00:00:00.000Z',
+      botUserId: BOT_USER_ID,
+    });
+    if (parsed.type !== 'enqueue') throw new Error(`the slash command was not enqueued: ${parsed.type}`);
+    return parsed.envelope.ts;
+  }
+
   it('is the request second plus six digits fixed by the trigger id', () => {
     const ts = syntheticTs('1735689600', 'trigger-1');
 

@@ -1,9 +1,12 @@
-import type { createIngressHandler, IngressEvent } from '../../lambdas/ingress/handle-ingress.ts';
+import type { createIngressHandler, IngressHandler } from '../../lambdas/ingress/handle-ingress.ts';
 import { computeSlackSignature } from '../../lambdas/ingress/verify-slack-request.ts';
 import { deduplicationId, type InboxEnvelope, messageGroupId } from '../../lambdas/kernel/inbox.ts';
 
 /** Where the ingress handler logs. */
 type IngressLogger = Parameters<typeof createIngressHandler>[0]['logger'];
+
+/** The Function URL event the ingress handler reads (it takes any other record too, to refuse it). */
+export type IngressEvent = Exclude<Parameters<IngressHandler>[0], Record<string, unknown>>;
 
 /**
  * Signed Slack requests, as a Lambda Function URL delivers them, and fakes for the

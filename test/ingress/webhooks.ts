@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { sign } from '@octokit/webhooks-methods';
-import type { IngressEvent } from '../../lambdas/ingress/handle-ingress.ts';
+import type { IngressEvent } from './slack-requests.ts';
 
 /**
  * GitHub, PagerDuty and CloudWatch requests for the ingress tests. GitHub's are the real

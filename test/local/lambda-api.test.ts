@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { InvokeCommand, LambdaClient, ResourceNotFoundException } from '@aws-sdk/client-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { functionNameOf, isLambdaInvokeRequest } from '../../local/lambda/api.ts';
+import { isLambdaInvokeRequest } from '../../local/lambda/api.ts';
 import { LambdaFunctionNotFoundError } from '../../local/lambda/errors.ts';
 import { type InvokeFunction, type LambdaApiServer, listenLambdaApi } from '../support/lambda-api-server.ts';
 
@@ -181,10 +181,15 @@ describe('routing and names', () => {
     expect(isLambdaInvokeRequest(request('POST', '/api/chat.postMessage'))).toBe(false);
   });
 
-  it('takes the function name out of names and ARNs', () => {
-    expect(functionNameOf('Echo')).toBe('Echo');
-    expect(functionNameOf('Echo:3')).toBe('Echo');
-    expect(functionNameOf('000000000000:function:Echo')).toBe('Echo');
-    expect(functionNameOf('arn:aws:lambda:us-east-1:000000000000:function:Echo:$LATEST')).toBe('Echo');
+  it('takes the function name out of names and ARNs', async () => {
+    const named = async (FunctionName: string) => {
+      calls.length = 0;
+      await lambda.send(new InvokeCommand({ FunctionName, Payload: encode({}) }));
+      return calls.map((call) => call.name);
+    };
+    expect(await named('Echo')).toEqual(['Echo']);
+    expect(await named('Echo:3')).toEqual(['Echo']);
+    expect(await named('000000000000:function:Echo')).toEqual(['Echo']);
+    expect(await named('arn:aws:lambda:us-east-1:000000000000:function:Echo:$LATEST')).toEqual(['Echo']);
   });
 });

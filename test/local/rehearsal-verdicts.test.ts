@@ -7,19 +7,17 @@ import { ConversationEndedError, releaseHas } from '../../local/rehearsal/conver
 import { failedOnField, parseRename } from '../../local/rehearsal/incompatible-release.ts';
 import { mergeSettings } from '../../local/rehearsal/rehearse.ts';
 import { REHEARSED_CONVERSATIONS } from '../../local/rehearsal/rehearsed-conversations.ts';
-import {
-  failures,
-  incompatibleFields,
-  skippedVerdict,
-  verdictLine,
-  verdictOf,
-} from '../../local/rehearsal/verdicts.ts';
+import { failures, skippedVerdict, verdictLine, verdictOf } from '../../local/rehearsal/verdicts.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The upgrade rehearsal's verdicts: one line per conversation, naming the fields a failure names. */
 
 describe('the fields a failure names', () => {
+  /** The fields the verdict of a conversation that failed with `cause` names. */
+  const incompatibleFields = (cause: string) =>
+    verdictOf({ workflow: 'bug_investigation', wait: 'reporter' }, 'finish', new Error(cause)).fields;
+
   it('reads the JSONPaths Step Functions could not find', () => {
     const cause =
       "The JSONPath '$.turn.nextAction' specified for the field 'Variable' could not be found in the input";

@@ -2,11 +2,9 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createSandboxLog,
-  formatLogLine,
   InvalidLogFormatError,
   installTerminalLog,
   parseLogFormat,
-  parseLogRecord,
 } from '../../local/terminal-log.ts';
 
 const RECORD = {
@@ -41,19 +39,49 @@ function recordingConsole() {
   };
 }
 
+/**
+ * What the terminal shows when a handler logs `record` as Powertools does (its JSON, pretty
+ * or not, as the one argument of console.warn): the one line the installed format prints.
+ */
+function lineFor(
+  record: Record<string, unknown>,
+  options: { color?: boolean; indent?: number } = {},
+): unknown {
+  const { calls, target } = recordingConsole();
+  const uninstall = installTerminalLog({ format: 'line', color: options.color ?? false, target });
+  try {
+    target.warn(JSON.stringify(record, null, options.indent));
+  } finally {
+    uninstall();
+  }
+  expect(calls).toHaveLength(1);
+  expect(calls[0]?.[0]).toBe('warn');
+  expect(calls[0]?.[1]).toHaveLength(1);
+  return calls[0]?.[1][0];
+}
+
+/** What the terminal shows for console.warn(...args): the arguments it passes on. */
+function passedOn(...args: unknown[]): unknown[] | undefined {
+  const { calls, target } = recordingConsole();
+  installTerminalLog({ format: 'line', target });
+  target.warn(...args);
+  expect(calls).toHaveLength(1);
+  return calls[0]?.[1];
+}
+
 afterEach(() => {
   vi.unstubAllEnvs();
 });
 
 describe('one line per log record', () => {
   it('shows time, level, function, message and the key fields, conversation first, hiding Powertools noise', () => {
-    expect(formatLogLine(RECORD)).toBe(
+    expect(lineFor(RECORD)).toBe(
       '19:41:56.123 WARN  agent-turn         agent turn failed: escalating conversationId=c-1 profile=bug_investigator error="the model API answered HTTP 500 api_error: boom"',
     );
   });
 
   it('shows an error object as name and message, and objects as compact JSON on the same line', () => {
-    const line = formatLogLine({
+    const line = lineFor({
       level: 'ERROR',
       message: 'Router failed\nto route',
       timestamp: '2015-11-23T08:00:00.000Z',
@@ -74,25 +102,25 @@ describe('one line per log record', () => {
 
   it('cuts long values and lists at most eight fields, counting the rest', () => {
     const fields = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, i]));
-    const line = formatLogLine({ ...RECORD, error: 'x'.repeat(500), ...fields });
+    const line = lineFor({ ...RECORD, error: 'x'.repeat(500), ...fields });
     expect(line).toContain(`error=${'x'.repeat(119)}…`);
     expect(line).toMatch(/ \+6 more$/);
   });
 
   it('colours WARN and ERROR when asked (a terminal), not otherwise', () => {
-    expect(formatLogLine(RECORD, { color: true })).toContain('\u001b[33mWARN \u001b[0m');
-    expect(formatLogLine({ ...RECORD, level: 'INFO' }, { color: true })).not.toContain('\u001b[');
+    expect(lineFor(RECORD, { color: true })).toContain('\u001b[33mWARN \u001b[0m');
+    expect(lineFor({ ...RECORD, level: 'INFO' }, { color: true })).not.toContain('\u001b[');
   });
 
   it('recognises Powertools records only', () => {
-    expect(parseLogRecord(JSON.stringify(RECORD, null, 4))).toMatchObject({
-      level: 'WARN',
-      service: 'agent-turn',
-    });
-    expect(parseLogRecord('{"hello":1}')).toBeUndefined();
-    expect(parseLogRecord('{not json')).toBeUndefined();
-    expect(parseLogRecord('[sandbox] request failed')).toBeUndefined();
-    expect(parseLogRecord(42)).toBeUndefined();
+    expect(lineFor(RECORD, { indent: 4 })).toBe(lineFor(RECORD));
+    expect(lineFor(RECORD)).toMatch(/^19:41:56\.123 WARN {2}agent-turn /);
+    expect(passedOn('{"hello":1}')).toEqual(['{"hello":1}']);
+    expect(passedOn('{not json')).toEqual(['{not json']);
+    const untimed = '{"level":"INFO","message":"no timestamp"}';
+    expect(passedOn(untimed)).toEqual([untimed]);
+    expect(passedOn('[sandbox] request failed')).toEqual(['[sandbox] request failed']);
+    expect(passedOn(42)).toEqual([42]);
   });
 });
 
@@ -144,17 +172,20 @@ describe('SANDBOX_LOG_FORMAT', () => {
 describe("the sandbox's own warnings", () => {
   it('print a Lambda failure at WARN with the error, unless the level is above WARN', () => {
     const { calls, target } = recordingConsole();
+    // As in the sandbox: its log writes to the console the terminal format is installed on.
+    const uninstall = installTerminalLog({ format: 'line', target });
     const now = () => new Date('2015-11-23T10:00:00.000Z');
-    createSandboxLog({ level: 'INFO', now, target }).warn('Lambda AgentTurn failed', {
-      error: new TypeError('boom'),
-    });
-    createSandboxLog({ level: 'SILENT', now, target }).warn('not shown');
-    createSandboxLog({ level: 'ERROR', now, target }).warn('not shown either');
-    expect(calls).toHaveLength(1);
-    const record = parseLogRecord(calls[0]?.[1][0]);
-    if (record === undefined) throw new Error('not a record');
-    expect(formatLogLine(record)).toBe(
-      '10:00:00.000 WARN  sandbox            Lambda AgentTurn failed error="TypeError: boom"',
-    );
+    try {
+      createSandboxLog({ level: 'INFO', now, target }).warn('Lambda AgentTurn failed', {
+        error: new TypeError('boom'),
+      });
+      createSandboxLog({ level: 'SILENT', now, target }).warn('not shown');
+      createSandboxLog({ level: 'ERROR', now, target }).warn('not shown either');
+    } finally {
+      uninstall();
+    }
+    expect(calls).toEqual([
+      ['warn', ['10:00:00.000 WARN  sandbox            Lambda AgentTurn failed error="TypeError: boom"']],
+    ]);
   });
 });

@@ -2,7 +2,7 @@ import type { LambdaFunctionURLEventWithIAMAuthorizer } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import type { HistoryReader } from '../../lambdas/history-mcp/config.ts';
 import { serveHistoryMcp } from '../../lambdas/history-mcp/function-url.ts';
-import { type Caller, principalNames } from '../../lambdas/history-mcp/principal.ts';
+import { type Caller, readableWorkflows } from '../../lambdas/history-mcp/principal.ts';
 import type { HistoryServerDeps } from '../../lambdas/history-mcp/server.ts';
 import type { StoredMessage } from '../../lambdas/kernel/model.ts';
 import { DEFAULT_REDACTION } from '../../lambdas/redaction/config.ts';
@@ -61,7 +61,11 @@ describe('which callers a configured principal names', () => {
     ['an account, any principal of it', ACCOUNT, session('anything'), true],
     ['an account, not another one', ACCOUNT, session('oncall', '210987654321'), false],
   ])('%s', (_, principal, caller, names) => {
-    expect(principalNames(principal, caller)).toBe(names);
+    // The caller reads the workflows of an entry whose principal names it, and nothing otherwise.
+    const readers: HistoryReader[] = [{ principal, workflows: ['incident_investigation'] }];
+    expect(readableWorkflows(readers, caller)).toEqual(
+      names ? new Set(['incident_investigation']) : undefined,
+    );
   });
 });
 

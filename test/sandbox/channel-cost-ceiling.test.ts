@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { utcDay } from '../../lambdas/agents/pricing.ts';
-import { budgetSpentText } from '../../lambdas/workflows/channel-conversations/respond-to-message.ts';
 import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
 import { workerSandbox } from '../support/sandbox.ts';
@@ -68,7 +67,9 @@ describe('the daily cost ceiling in a channel conversation', () => {
     const reason =
       'the platform reached its spending ceiling of $0.50 of estimated model cost for today ' +
       `(${today}, UTC); it resets at midnight UTC`;
-    expect(inThread.map((m) => m.text)).toEqual([budgetSpentText(reason)]);
+    expect(inThread.map((m) => m.text)).toEqual([
+      `Sorry, I can't answer that today: the platform's daily model budget is spent (${reason}).`,
+    ]);
     expect(model.requests).toHaveLength(1);
     expect(model.failures).toEqual([]);
     expect(await spend.spentOn(today)).toBe(602_000);

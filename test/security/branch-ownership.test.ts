@@ -2,7 +2,7 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoWorkBranches, WorkBranchTakenError } from '../../lambdas/adapters/dynamo-work-branches.ts';
 import { keys } from '../../lambdas/kernel/keys.ts';
-import { derivedWorkBranch } from '../../lambdas/tools/code/branch-ownership.ts';
+import { assertOwnedBranch } from '../../lambdas/tools/code/branch-ownership.ts';
 import { runCodeTool } from '../../lambdas/tools/code/run-code-tool.ts';
 import { bugWorkBranch } from '../../lambdas/workflows/bug-investigation/fix/work-branch.ts';
 import { startDynalite } from '../support/dynalite.ts';
@@ -51,7 +51,7 @@ describe('a code tool invoked with another conversation’s branch', () => {
     const remove = refusal(await invoke('delete_file', { path: 'package.json' }, 'bug-attacker', victim));
     const read = refusal(await invoke('read_file', { path: 'fix.md' }, 'bug-attacker', victim));
 
-    const reason = `is refused: it is not a work branch of conversation "bug-attacker" (its own: "${derivedWorkBranch('agents/', 'bug-attacker')}")`;
+    const reason = `is refused: it is not a work branch of conversation "bug-attacker" (its own: "${bugWorkBranch('bug-attacker')}")`;
     expect(write).toBe(`write_file: writing to branch ${JSON.stringify(victim)} ${reason}`);
     expect(remove).toBe(`delete_file: writing to branch ${JSON.stringify(victim)} ${reason}`);
     expect(read).toBe(`read_file: writing to branch ${JSON.stringify(victim)} ${reason}`);
@@ -90,7 +90,10 @@ describe('a code tool invoked with another conversation’s branch', () => {
     expect(await records.recorded('issue-victim')).toBe('agents/issue-7');
   });
 
-  it('derives the bug branch the same way the bug workflow names it', () => {
-    expect(derivedWorkBranch('agents/', 'bug-victim')).toBe(bugWorkBranch('bug-victim'));
+  it('derives the bug branch the same way the bug workflow names it', async () => {
+    // With nothing recorded, the only branch a conversation owns is the one derived from its id.
+    await expect(
+      assertOwnedBranch(bugWorkBranch('bug-victim'), 'bug-victim', 'agents/'),
+    ).resolves.toBeUndefined();
   });
 });

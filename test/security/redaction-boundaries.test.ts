@@ -7,7 +7,6 @@ import { DynamoTranscriptStore } from '../../lambdas/adapters/dynamo-transcripts
 import { withRedaction } from '../../lambdas/adapters/github-redaction.ts';
 import { redactingModel } from '../../lambdas/adapters/redacting-model.ts';
 import { runAgentTurn } from '../../lambdas/agents/run-agent-turn.ts';
-import { TOOL_OUTPUT_LIMIT } from '../../lambdas/agents/tool-results.ts';
 import { PII_CLASSES, RedactionSettings } from '../../lambdas/redaction/index.ts';
 import { RedactingWebClient } from '../../lambdas/slack/redacting-web-client.ts';
 import {
@@ -22,6 +21,9 @@ import { everyValue, fakeValues, grouped } from '../redaction/fake-values.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import { startRecordingServer } from '../support/recording-server.ts';
 import { lastToolResults, submit, toolResultText, toolUse } from '../support/scripted-model.ts';
+
+/** The most characters of one tool output the model is shown (stated here, not imported: the value is what this test checks). */
+const TOOL_OUTPUT_LIMIT = 20_000;
 
 /**
  * Secrets and personal data of every class, seeded where the agents read (a person's message,

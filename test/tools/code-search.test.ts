@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidPatternError } from '../../lambdas/tools/code/errors.ts';
-import { contextGroups, searchFiles } from '../../lambdas/tools/code/search.ts';
+import { searchFiles } from '../../lambdas/tools/code/search.ts';
 
 /** What a search is given besides the files. */
 type SearchOptions = Parameters<typeof searchFiles>[1];
@@ -178,11 +178,25 @@ describe('searchFiles', () => {
   });
 });
 
-describe('contextGroups', () => {
-  it('merges ranges that touch and keeps them inside the file', () => {
-    expect(contextGroups([0, 3, 10], 2, 12)).toEqual([
-      { from: 0, to: 5 },
-      { from: 8, to: 11 },
+describe('the context around matches', () => {
+  it('merges ranges that touch and keeps them inside the file', async () => {
+    // Twelve lines, matches on lines 1, 4 and 11 (0, 3 and 10 counted from 0), two lines of context.
+    const lines = Array.from({ length: 12 }, (_, i) => ([0, 3, 10].includes(i) ? `hit ${i}` : `line ${i}`));
+    const twelve = file('twelve.txt', lines.join('\n'));
+    const output = await searchFiles([twelve], { ...options, pattern: 'hit', contextLines: 2 });
+    expect(output.split('\n')).toEqual([
+      'twelve.txt:1:hit 0',
+      'twelve.txt-2-line 1',
+      'twelve.txt-3-line 2',
+      'twelve.txt:4:hit 3',
+      'twelve.txt-5-line 4',
+      'twelve.txt-6-line 5',
+      '--',
+      'twelve.txt-9-line 8',
+      'twelve.txt-10-line 9',
+      'twelve.txt:11:hit 10',
+      'twelve.txt-12-line 11',
+      '[3 of 3 matching lines shown, 1 file(s) with matches, 1 searched]',
     ]);
   });
 });

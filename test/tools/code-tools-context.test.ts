@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { derivedWorkBranch } from '../../lambdas/tools/code/branch-ownership.ts';
 import { runCodeTool } from '../../lambdas/tools/code/run-code-tool.ts';
 import type { CodeToolDeps } from '../../lambdas/tools/code/workspace.ts';
+import { bugWorkBranch } from '../../lambdas/workflows/bug-investigation/fix/work-branch.ts';
 import { type CodeToolsWorld, output, refusal, startCodeToolsWorld } from './code-tools-support.ts';
 
 /**
@@ -19,8 +19,8 @@ afterAll(() => world.close());
 const call = (tool: string, args: unknown, conversationId: string, workBranch: string, deps?: CodeToolDeps) =>
   runCodeTool({ tool, args, conversationId, context: { workBranch } }, deps ?? world.deps());
 
-/** The work branch conversation `conv-ctx` owns (its id's digest). */
-const OWN = derivedWorkBranch('agents/', 'conv-ctx');
+/** The work branch conversation `conv-ctx` owns (its id's digest, as the bug workflow names it). */
+const OWN = bugWorkBranch('conv-ctx');
 
 describe('the code tools with a work branch from the tool context', () => {
   it('write to and read from the branch the workflow named, not the conversation-id branch', async () => {
@@ -63,7 +63,7 @@ describe('the code tools with a work branch from the tool context', () => {
 
   it("refuse a branch that is the repository's default branch, even with the prefix", async () => {
     // The conversation's own branch, made the default branch by a careless configuration.
-    const stable = derivedWorkBranch('agents/', 'conv-trap');
+    const stable = bugWorkBranch('conv-trap');
     await world.gh.emulator.store.createRepository({
       owner: 'demo',
       name: 'trap-context',

@@ -10,9 +10,8 @@ import type {
 } from '../../lambdas/workflows/incident-investigation/record.ts';
 import {
   failStep,
-  matchRunbooks,
   nextStep,
-  planSteps,
+  recordPlan,
   runStep,
   type SkillRunner,
 } from '../../lambdas/workflows/incident-investigation/remediation.ts';
@@ -42,35 +41,48 @@ const stepOf = (over: Record<string, unknown>) => ({
   ...over,
 });
 
+/** The plan recordPlan stores for the agent's `steps`, in an incident whose conclusion names `rootCause`. */
+async function recordedPlan(steps: ReturnType<typeof stepOf>[], rootCause = 'not known') {
+  const store = storeWith([]);
+  delete store.record.plan;
+  store.record.conclusion = { rootCause } as IncidentRecord['conclusion'];
+  await recordPlan(
+    { conversationId: 'inc-1', result: { steps, estimated_recovery_time: '5m', monitoring: [] } },
+    {
+      incidents: store,
+      conversations: { getConversation: async () => undefined },
+      config: CONFIG,
+      now: () => new Date('2015-11-21T12:00:00Z'),
+    },
+  );
+  const plan = (await store.getRecord('inc-1'))?.plan;
+  if (plan === undefined) throw new Error('recordPlan stored no plan');
+  return plan;
+}
+
 describe('a remediation plan', () => {
-  it('needs an approval for a mutating skill even when the model says it does not', () => {
-    const [step] = planSteps(
-      { steps: [stepOf({ skill: 'restart' })], estimated_recovery_time: '5m', monitoring: [] },
-      CONFIG,
-    );
+  it('needs an approval for a mutating skill even when the model says it does not', async () => {
+    const [step] = (await recordedPlan([stepOf({ skill: 'restart' })])).steps;
     expect(step).toMatchObject({ skill: 'restart', requiresApproval: true, status: 'pending' });
     expect(step?.notes).toContain('needs an approval: it changes something (code decides, not the model)');
   });
 
-  it('leaves a step whose skill is not configured to people, and runs a read-only skill without approval', () => {
-    const steps = planSteps(
-      {
-        steps: [stepOf({ skill: 'drop_database', risk_level: 'high' }), stepOf({ skill: 'read_status' })],
-        estimated_recovery_time: '5m',
-        monitoring: [],
-      },
-      CONFIG,
-    );
+  it('leaves a step whose skill is not configured to people, and runs a read-only skill without approval', async () => {
+    const { steps } = await recordedPlan([
+      stepOf({ skill: 'drop_database', risk_level: 'high' }),
+      stepOf({ skill: 'read_status' }),
+    ]);
     expect(steps[0]).toMatchObject({ status: 'manual', requiresApproval: true });
     expect(steps[0]?.skill).toBeUndefined();
     expect(steps[1]).toMatchObject({ skill: 'read_status', requiresApproval: false, status: 'pending' });
   });
 
-  it('matches runbooks by their phrases in the root cause, whatever the case', () => {
-    expect(matchRunbooks(CONFIG, 'a payment provider timeout after the deploy').map((r) => r.name)).toEqual([
+  it('matches runbooks by their phrases in the root cause, whatever the case', async () => {
+    const matched = async (rootCause: string) => (await recordedPlan([], rootCause)).matchedRunbooks;
+    expect((await matched('a payment provider timeout after the deploy')).map((r) => r.name)).toEqual([
       'provider',
     ]);
-    expect(matchRunbooks(CONFIG, 'a full disk')).toEqual([]);
+    expect(await matched('a full disk')).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@ import { judgeBuild, needsBase } from '../../lambdas/workflows/issue-pipeline/bu
 import { commitMessage } from '../../lambdas/workflows/issue-pipeline/committer.ts';
 import { handOff, toWriter } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
 import { limitReached } from '../../lambdas/workflows/issue-pipeline/limits.ts';
-import { failureNotice, renderProgress } from '../../lambdas/workflows/issue-pipeline/progress.ts';
+import { failureNotice, showProgress } from '../../lambdas/workflows/issue-pipeline/progress.ts';
 import { retriggerAnswer, retriggerMark } from '../../lambdas/workflows/issue-pipeline/retrigger.ts';
 import { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { freshIssueState, handOffContext } from '../support/issue-state.ts';
@@ -356,17 +356,31 @@ describe('the pipeline around the agents', () => {
     expect(limitReached(fresh(), { tokens: 5_000_000, costMicroUsd: 999_999 }, limits, NOW)).toBeUndefined();
   });
 
-  it('renders the same checklist for Slack and GitHub, with the reason once it ended', () => {
+  it('renders the same checklist for Slack and GitHub, with the reason once it ended', async () => {
     const state = fresh();
     state.pipeline.status = 'blocked';
     state.pipeline.blocked_reason = 'Nobody answered.';
-    expect(renderProgress(state, 'slack')).toContain(
-      '<https://github.com/o/r/issues/7|#7 Totals>: *blocked*',
-    );
-    expect(renderProgress(state, 'github')).toContain(
-      '[#7 Totals](https://github.com/o/r/issues/7): **blocked**',
-    );
-    expect(renderProgress(state, 'github')).toContain('Reason: Nobody answered.');
+    // The summary as showProgress posts it first: once in Slack, once as the issue's comment.
+    const slack: string[] = [];
+    const github: string[] = [];
+    await showProgress(state, {}, 'C_DEV', {
+      postSlack: async (channel, text) => {
+        slack.push(text);
+        return { channel, ts: '1763726000.123456' };
+      },
+      updateSlack: async () => {},
+      replySlack: async () => {},
+      createComment: async (body) => {
+        github.push(body);
+        return 42;
+      },
+      updateComment: async () => {},
+    });
+    expect(slack).toHaveLength(1);
+    expect(github).toHaveLength(1);
+    expect(slack[0]).toContain('<https://github.com/o/r/issues/7|#7 Totals>: *blocked*');
+    expect(github[0]).toContain('[#7 Totals](https://github.com/o/r/issues/7): **blocked**');
+    expect(github[0]).toContain('Reason: Nobody answered.');
   });
 
   it('tells an internal error with the issue linked, the error and its cause, for Slack and GitHub', () => {

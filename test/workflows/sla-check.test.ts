@@ -4,11 +4,7 @@ import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts'
 import { ConversationNotFoundError } from '../../lambdas/kernel/errors.ts';
 import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
 import { handler } from '../../lambdas/workflows/bug-investigation/handlers/sla-check.ts';
-import {
-  checkAcknowledgement,
-  isAfter,
-  SlaCheckOutput,
-} from '../../lambdas/workflows/bug-investigation/sla-check.ts';
+import { checkAcknowledgement, SlaCheckOutput } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
 import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
 
 /** The escalation post's ts in the developers' channel. */
@@ -189,16 +185,24 @@ describe('checkAcknowledgement', () => {
   });
 });
 
-describe('isAfter', () => {
-  it('orders Slack ts by number, not by text', () => {
-    expect(isAfter('1700000600.000001', '1700000600.000000')).toBe(true);
-    expect(isAfter('1700000600.5', '1700000600.400000')).toBe(true);
-    expect(isAfter('10000000000.000000', '9999999999.999999')).toBe(true);
-    expect(isAfter('1700000600.000000', '1700000600.000000')).toBe(false);
+describe('a developer message after the escalation', () => {
+  /** Whether a developer's message at ts `a` acknowledges the escalation posted at ts `b`. */
+  async function isAfter(a: string, b: string): Promise<boolean> {
+    const id = await escalatedConversation();
+    await store.putMessage(message(id, { ts: a }));
+    const { acknowledged } = await checkAcknowledgement({ conversationId: id, since: b }, { store });
+    return acknowledged;
+  }
+
+  it('orders Slack ts by number, not by text', async () => {
+    expect(await isAfter('1700000600.000001', '1700000600.000000')).toBe(true);
+    expect(await isAfter('1700000600.5', '1700000600.400000')).toBe(true);
+    expect(await isAfter('10000000000.000000', '9999999999.999999')).toBe(true);
+    expect(await isAfter('1700000600.000000', '1700000600.000000')).toBe(false);
   });
 
-  it('never counts a ts it cannot read as later', () => {
-    expect(isAfter('not-a-ts', '1700000600.000000')).toBe(false);
+  it('never counts a ts it cannot read as later', async () => {
+    expect(await isAfter('not-a-ts', '1700000600.000000')).toBe(false);
   });
 });
 

@@ -54,7 +54,7 @@ export function parseFeedbackBlockId(
 }
 
 /** The feedback block for an answer of `kind`; append it last to the answer's blocks. */
-export function feedbackBlock(kind: AnswerKind, conversationId?: string): Block {
+function feedbackBlock(kind: AnswerKind, conversationId?: string): Block {
   return {
     type: 'context_actions',
     block_id: feedbackBlockId(kind, conversationId),

@@ -22,7 +22,7 @@ export function conversationDigest(conversationId: string): string {
 }
 
 /** The work branch derived from a conversation id (the bug workflow's). */
-export function derivedWorkBranch(prefix: string, conversationId: string): string {
+function derivedWorkBranch(prefix: string, conversationId: string): string {
   return `${prefix}bug-${conversationDigest(conversationId)}`;
 }
 

@@ -193,7 +193,7 @@ function formatHits(
 }
 
 /** Line ranges around matches, merged where they touch or overlap. */
-export function contextGroups(
+function contextGroups(
   matches: readonly number[],
   context: number,
   lineCount: number,

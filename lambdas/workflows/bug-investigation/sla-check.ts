@@ -109,7 +109,7 @@ function reasonFor(
  * padded to microseconds), not as strings, so a ts is not misordered by its length. A ts
  * that is not a Slack ts is never "later": it cannot prove an acknowledgement.
  */
-export function isAfter(a: string, b: string): boolean {
+function isAfter(a: string, b: string): boolean {
   const left = splitTs(a);
   const right = splitTs(b);
   if (left === undefined || right === undefined) return false;

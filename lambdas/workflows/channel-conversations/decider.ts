@@ -51,7 +51,7 @@ export function shouldStartConversation(message: IncomingMessage): Decision {
 }
 
 /** The design's heuristic: a short question, or a message opening with a continuation word. */
-export function looksLikeFollowup(text: string): boolean {
+function looksLikeFollowup(text: string): boolean {
   const content = text.toLowerCase();
   const words = content.split(/\s+/).filter((word) => word !== '');
   if (words.length < 10 && content.includes('?')) return true;
@@ -76,7 +76,7 @@ export function isAmbiguous(message: IncomingMessage): boolean {
 }
 
 /** The judge's question over the conversation's most recent messages. */
-export function judgePrompt(message: IncomingMessage, recent: readonly ChannelMessage[]): string {
+function judgePrompt(message: IncomingMessage, recent: readonly ChannelMessage[]): string {
   const lines = recent.slice(-10).map(channelLine);
   return `You're a Slack bot in an active conversation. ${PEOPLE_DATA_HEADER} Messages with the role "bot" are yours.
 

@@ -226,7 +226,7 @@ const NO_ANSWER_APOLOGY =
   "Sorry, I couldn't come up with an answer to that. Could you ask it again, perhaps with a bit more detail?";
 
 /** What the bot says instead of an answer once the platform's daily model budget is spent. */
-export function budgetSpentText(reason: string): string {
+function budgetSpentText(reason: string): string {
   return `Sorry, I can't answer that today: the platform's daily model budget is spent (${reason}).`;
 }
 

@@ -50,13 +50,13 @@ function requireStep(plan: StoredPlan, index: number): StoredStep {
 }
 
 /** Runbooks whose phrases appear in the root cause (case-insensitive). */
-export function matchRunbooks(config: RemediationConfig, rootCause: string) {
+function matchRunbooks(config: RemediationConfig, rootCause: string) {
   const text = rootCause.toLowerCase();
   return config.runbooks.filter((r) => r.matches.some((phrase) => text.includes(phrase.toLowerCase())));
 }
 
 /** The plan as stored: each step matched to a configured skill, or left to people. */
-export function planSteps(result: RemediationPlanResult, config: RemediationConfig): StoredStep[] {
+function planSteps(result: RemediationPlanResult, config: RemediationConfig): StoredStep[] {
   const skills = new Map(config.skills.map((s) => [s.name, s]));
   const runbooks = new Set(config.runbooks.map((r) => r.name));
   return result.steps.map((step, index) => {

@@ -76,7 +76,7 @@ const STATUS: Record<IssueState['pipeline']['status'], string> = {
 };
 
 /** The checklist, in Slack's mrkdwn or GitHub's Markdown. */
-export function renderProgress(state: IssueState, flavour: Flavour): string {
+function renderProgress(state: IssueState, flavour: Flavour): string {
   const { pipeline, issue } = state;
   const running = pipeline.status === 'in_progress';
   const lines = STAGES.map((stage) => {
