@@ -25,7 +25,7 @@ export function parseLogFormat(raw: string | undefined): LogFormat {
 }
 
 /** A log record as Powertools prints it: at least these, plus the handler's own keys. */
-export interface LogRecord {
+interface LogRecord {
   readonly level: string;
   readonly message: string;
   readonly timestamp: string;
