@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { processStorage } from '../shared/async-storage.ts';
 import type { RedactionSettings } from './config.ts';
 import { Redactor } from './redactor.ts';
 
@@ -11,7 +11,7 @@ import { Redactor } from './redactor.ts';
  * Router (once it knows the conversation of what it handles) set it; a door with no conversation
  * around it keys by what it knows.
  */
-const current = new AsyncLocalStorage<string>();
+const current = processStorage<string>('conversation');
 
 /** Runs `work` as part of `conversationId`. */
 export function inConversation<T>(conversationId: string, work: () => T): T {

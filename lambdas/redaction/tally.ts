@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { processStorage } from '../shared/async-storage.ts';
 
 /**
  * The placeholders the redaction layer made during one invocation, by the conversation each was
@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 export type MadePlaceholders = Map<string, Set<string>>;
 
-const current = new AsyncLocalStorage<MadePlaceholders>();
+const current = processStorage<MadePlaceholders>('redaction-tally');
 
 /** Notes placeholders made for `conversationId`, when an invocation is tallying them (a no-op otherwise). */
 export function noteMade(conversationId: string, placeholders: Iterable<string>): void {
