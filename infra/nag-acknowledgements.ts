@@ -1,7 +1,7 @@
 import { Validations } from 'aws-cdk-lib';
-import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { KernelFunction } from './constructs/kernel-function.ts';
+import { executionRoleOf } from './nag-resource.ts';
 
 /**
  * cdk-nag findings of the stack's functions and state machines that are accepted, each with its
@@ -22,7 +22,7 @@ export function acknowledgeFindings(
         'NODEJS_22_X is pinned on purpose: the handlers are built and tested for Node 22; a runtime upgrade is a deliberate change with its own test run.',
     });
     const completesTasks = id === 'Router' || id === 'RegisterWait' || id === 'ApprovalWait';
-    Validations.of(requireRole(fn)).acknowledge({
+    Validations.of(executionRoleOf(fn)).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: `Resource::* only for actions without resource-level permissions: X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords)${completesTasks ? taskTokenReason : ''}.`,
     });
@@ -34,9 +34,4 @@ export function acknowledgeFindings(
         'Resource::* only for actions without resource-level permissions: CloudWatch Logs vended log delivery (logs:*LogDelivery*, logs:PutResourcePolicy) and X-Ray tracing (xray:Put*, xray:GetSampling*).',
     });
   }
-}
-
-function requireRole(fn: KernelFunction): IRole {
-  if (fn.role === undefined) throw new Error(`${fn.node.id} has no execution role`);
-  return fn.role;
 }

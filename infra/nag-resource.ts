@@ -1,4 +1,6 @@
 import { Stack } from 'aws-cdk-lib';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 
 /**
@@ -23,4 +25,10 @@ function render(value: unknown): string {
     if ('Fn::GetAtt' in object) return `<${(object['Fn::GetAtt'] as string[]).join('.')}>`;
   }
   throw new Error(`cannot name ${JSON.stringify(value)} as cdk-nag does`);
+}
+
+/** The execution role of `fn`, where acknowledgements of its policies' findings go; a function without one is a defect of the stack. */
+export function executionRoleOf(fn: IFunction): IRole {
+  if (fn.role === undefined) throw new Error(`${fn.node.id} has no execution role`);
+  return fn.role;
 }

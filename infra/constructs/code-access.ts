@@ -4,7 +4,7 @@ import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import type { FunctionSpec } from '../../statemachines/kernel-functions.ts';
-import { nagResourceName } from '../nag-resource.ts';
+import { executionRoleOf, nagResourceName } from '../nag-resource.ts';
 import type { KernelFunction } from './kernel-function.ts';
 import { ThirdPartySecret } from './third-party-secret.ts';
 
@@ -100,23 +100,18 @@ export function grantBuildLogReads(scope: Construct): void {
       }),
     );
     for (const group of reportGroups) {
-      Validations.of(requireRole(fn)).acknowledge({
+      Validations.of(executionRoleOf(fn)).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${nagResourceName(fn, group)}]`,
         reason:
           "Read-only (BatchGetReports, DescribeTestCases) on the test report groups of one of the stack's own CodeBuild projects: the buildspec names the group and CodeBuild creates it as `<project>-<name>`.",
       });
     }
     for (const group of logGroups) {
-      Validations.of(requireRole(fn)).acknowledge({
+      Validations.of(executionRoleOf(fn)).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${nagResourceName(fn, `${group}:*`)}]`,
         reason:
           "Read-only (logs:GetLogEvents) on the log streams of one of the stack's own CodeBuild projects: CodeBuild names a stream per build, so the streams cannot be listed ahead.",
       });
     }
   }
-}
-
-function requireRole(fn: KernelFunction) {
-  if (fn.role === undefined) throw new Error(`${fn.node.id} has no execution role`);
-  return fn.role;
 }
