@@ -164,8 +164,16 @@ function inProcessHandler(server: Server) {
           return;
         }
         process.nextTick(() => {
-          if (request.body !== undefined && request.body.length > 0)
-            req.emit('data', Buffer.from(request.body));
+          // The bytes as they are: the SDK's JSON body answers `valueOf()` with its text, which
+          // `Buffer.from(body)` would take (and the SDK warn about).
+          const body = request.body;
+          if (body !== undefined && body.length > 0)
+            req.emit(
+              'data',
+              typeof body === 'string'
+                ? Buffer.from(body)
+                : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+            );
           req.emit('end');
         });
       });
