@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DynamoFeedbackStore } from '../../lambdas/feedback/adapters/dynamo-feedback-store.ts';
 import { FeedbackExportLine } from '../../lambdas/feedback/model.ts';
 import { feedbackExportCommand } from '../../local/feedback-export-command.ts';
@@ -180,6 +180,7 @@ describe('feedback on the findings', () => {
       .filter((l) => l.conversationId === bug);
     expect(mine).toHaveLength(2);
     const dir = mkdtempSync(join(tmpdir(), 'feedback-export-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const out = join(dir, 'feedback.jsonl');
     // The command the sandbox prints at start, run as printed (its `--out` here in a temporary
     // directory). `npm run feedback:export` is `tsx scripts/feedback-export.ts`: Node with tsx's

@@ -1,6 +1,7 @@
-import { Stack } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { scratchDirectory } from '../../infra/scratch.ts';
 import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
 import type { ConversationStore } from '../../lambdas/kernel/ports.ts';
 import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
@@ -20,7 +21,9 @@ const DEFER_AT_ATTEMPT = 9;
  * Slack is unavailable, read from the task state it builds.
  */
 function essentialRetriesOfSlackUnavailable(): number | undefined {
-  const stack = new Stack();
+  // An app of its own with its assembly in this process's scratch folder (a stack without one
+  // would get an app whose assembly directory is left in the temporary directory).
+  const stack = new Stack(new App({ outdir: scratchDirectory('cdk.out-') }), 'Outbox');
   const task = slackPost(stack, 'Post findings', {
     slackPostFn: LambdaFunction.fromFunctionArn(
       stack,
