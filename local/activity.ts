@@ -1,3 +1,5 @@
+import { keptInProcess } from '../lambdas/shared/kept.ts';
+
 /**
  * A count of the work the sandbox has done in this process: events its Step Functions
  * executions recorded, Lambda invocations, model calls, and what the bot wrote to Slack. Reads
@@ -10,17 +12,11 @@
  * reset (the sandbox and the code waiting on it may hold different copies of this file).
  */
 
-const COUNTER = Symbol.for('slack-agent-workflows.sandbox-activity');
-
 interface Counter {
   count: number;
 }
 
-function counter(): Counter {
-  const holder = globalThis as { [COUNTER]?: Counter };
-  holder[COUNTER] ??= { count: 0 };
-  return holder[COUNTER];
-}
+const counter = (): Counter => keptInProcess('sandbox-activity', () => ({ count: 0 }));
 
 /** Records one unit of sandbox work. */
 export function noteActivity(): void {

@@ -1,4 +1,4 @@
-import { processStorage } from '../shared/async-storage.ts';
+import { processStorage } from '../shared/kept.ts';
 import type { RedactionSettings } from './config.ts';
 import { Redactor } from './redactor.ts';
 

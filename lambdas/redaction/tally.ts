@@ -1,4 +1,4 @@
-import { processStorage } from '../shared/async-storage.ts';
+import { processStorage } from '../shared/kept.ts';
 
 /**
  * The placeholders the redaction layer made during one invocation, by the conversation each was

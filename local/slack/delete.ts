@@ -1,5 +1,5 @@
+import { keptOn } from '../../lambdas/shared/kept.ts';
 import { type FakeSlack, SlackApiError, type StoredSlackMessage } from './fake-slack.ts';
-import { stateOf } from './instance-state.ts';
 import { stringArg } from './method-args.ts';
 import type { SlackMethod } from './methods.ts';
 
@@ -12,7 +12,7 @@ import type { SlackMethod } from './methods.ts';
 
 const DELETED_TEXT = 'This message was deleted.';
 
-const deletedOf = (slack: FakeSlack) => stateOf(slack, 'deleted', () => [] as StoredSlackMessage[]);
+const deletedOf = (slack: FakeSlack) => keptOn(slack, 'fake-slack.deleted', () => [] as StoredSlackMessage[]);
 
 /** The messages `chat.delete` removed, as they were, in the order deleted. */
 export function deletedMessages(slack: FakeSlack): readonly StoredSlackMessage[] {

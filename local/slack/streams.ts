@@ -1,6 +1,6 @@
+import { keptOn } from '../../lambdas/shared/kept.ts';
 import { checkBlocks, checkTaskCard } from './block-limits.ts';
 import { type FakeSlack, SlackApiError, type StoredSlackMessage } from './fake-slack.ts';
-import { stateOf } from './instance-state.ts';
 import { type SlackArgs, type SlackMethod, toApiMessage } from './methods.ts';
 import { viewsOf } from './views.ts';
 
@@ -51,9 +51,10 @@ export interface FakeAssistantThread {
   prompts?: { title: string; message: string }[];
 }
 
-const streamsOf = (slack: FakeSlack) => stateOf(slack, 'streams', () => new Map<string, FakeStream>());
+const streamsOf = (slack: FakeSlack) =>
+  keptOn(slack, 'fake-slack.streams', () => new Map<string, FakeStream>());
 const threadsOf = (slack: FakeSlack) =>
-  stateOf(slack, 'assistant-threads', () => new Map<string, FakeAssistantThread>());
+  keptOn(slack, 'fake-slack.assistant-threads', () => new Map<string, FakeAssistantThread>());
 
 /** The streams the bot started, oldest first. */
 export function fakeStreams(slack: FakeSlack): FakeStream[] {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { keptOn } from '../../lambdas/shared/kept.ts';
 import { type FakeSlack, SlackApiError } from './fake-slack.ts';
-import { stateOf } from './instance-state.ts';
 import { type SlackArgs, stringArg } from './method-args.ts';
 import type { SlackMethod } from './methods.ts';
 
@@ -167,7 +167,7 @@ function objectArg(args: SlackArgs, name: string): Record<string, unknown> {
 
 /** The surfaces of one fake workspace, made on first use. */
 export function viewsOf(slack: FakeSlack): SlackViews {
-  return stateOf(slack, 'views', () => new SlackViews(Date.now));
+  return keptOn(slack, 'fake-slack.views', () => new SlackViews(Date.now));
 }
 
 const asApiView = (stored: StoredView) => ({

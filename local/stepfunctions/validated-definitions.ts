@@ -3,17 +3,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { keptInProcess } from '../../lambdas/shared/kept.ts';
 
 /**
  * The definitions already validated, by their text: validation is a pure function of the text
  * (and of the validator's version) and most of what registering a state machine costs (the
  * validator compiles its JSON schemas anew on every call). Every sandbox and every test that
- * runs a graph registers the same few, so what passed is remembered in this process (on
- * `globalThis`, which a test worker's module reset spares) and, for later processes, as an empty
+ * runs a graph registers the same few, so what passed is remembered in this process (kept on
+ * the process, which a test worker's module reset spares) and, for later processes, as an empty
  * file named by the text's hash under `.sandbox/validated-definitions/` (not committed). Only
  * successes are kept: an invalid definition is validated (and refused) every time.
  */
-const VALIDATED = Symbol.for('slack-agent-workflows.local.validated-definitions');
 const MAX_VALIDATED = 256;
 /** Past this many remembered files the directory is emptied (its files are a few bytes of name each). */
 const MAX_REMEMBERED = 2_048;
@@ -33,9 +33,7 @@ export function validateOnce(
   definition: StateMachineDefinition,
   memory: ValidationMemory = DEFAULT_MEMORY,
 ): void {
-  const holder = globalThis as { [VALIDATED]?: Set<string> };
-  holder[VALIDATED] ??= new Set();
-  const validated = holder[VALIDATED];
+  const validated = keptInProcess('local.validated-definitions', () => new Set<string>());
   if (validated.has(source)) return;
   const remembered = memory.directory === false ? undefined : join(memory.directory, validationKey(source));
   if (remembered === undefined || !existsSync(remembered)) {

@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { keptInProcess } from '../../lambdas/shared/kept.ts';
 import type { ReusableSandbox } from '../../local/sandbox.ts';
 import type { Sandbox, SandboxOptions } from '../../local/sandbox-options.ts';
 import { sandboxReuseKey } from './sandbox-reuse-key.ts';
@@ -28,7 +29,6 @@ import { sandboxReuseKey } from './sandbox-reuse-key.ts';
  * same way there; in a process of its own (the `isolated` project) it just starts its sandbox.
  */
 
-const WORKER = Symbol.for('slack-agent-workflows.test.worker-sandbox');
 /**
  * Idle sandboxes a worker keeps for later files; `SANDBOX_REUSE=off` keeps none (each file starts
  * its own), and neither does a process that is not a Vitest worker (a benchmark driving a harness:
@@ -53,9 +53,12 @@ interface WorkerState {
 }
 
 function workerState(): WorkerState {
-  const holder = globalThis as { [WORKER]?: WorkerState };
-  holder[WORKER] ??= { current: undefined, idle: [], started: 0, reused: 0 };
-  return holder[WORKER];
+  return keptInProcess('test.worker-sandbox', () => ({
+    current: undefined,
+    idle: [],
+    started: 0,
+    reused: 0,
+  }));
 }
 
 /** What this worker's files got: sandboxes started and reused (for benchmarks and tests of this helper). */
