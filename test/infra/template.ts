@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { SlackAgentsStack } from '../../infra/slack-agents-stack.ts';
 import { buildStack, type SynthesizeOptions } from '../../infra/synth.ts';
@@ -7,6 +9,13 @@ import {
   CONFIG_FILE_VARIABLE,
   CONFIG_FILES_METADATA_KEY,
 } from '../../lambdas/shared/config-file.ts';
+import type { CloudFormationTemplate } from '../../local/template.ts';
+import {
+  readCachedTemplate,
+  type TemplateCacheOptions,
+  templateKey,
+  writeCachedTemplate,
+} from '../../local/template-cache.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import {
   type AnyWorkflowModule,
@@ -75,7 +84,36 @@ export function sharedStack(options: Pick<SynthesizeOptions, 'config'> = {}): Sl
 export function templateOf(options: SynthesizeOptions = {}): Template {
   const { config, ...rest } = options;
   if (Object.keys(rest).length > 0) return Template.fromStack(buildStack(options).stack);
-  return templateIn(builtOf(config));
+  return keptTemplateOf(config);
+}
+
+/**
+ * The default modules' template for `config`, as an earlier synthesis of the same sources and
+ * configuration left it (another worker's, an earlier run's), else synthesized here and left
+ * for the next. They are kept as the sandbox keeps its templates (local/template-cache.ts), in a
+ * folder of their own: the key is the content of every file the template is made of, so an
+ * entry is never stale. A configuration the stack refuses throws every time (nothing is kept).
+ */
+const defaultModuleTemplates = new Map<string, Template>();
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const templateCache: TemplateCacheOptions = {
+  root: ROOT,
+  directory: join(ROOT, '.sandbox', 'test-templates'),
+};
+
+function keptTemplateOf(config: SynthesizeOptions['config']): Template {
+  const configKey = JSON.stringify(config ?? {});
+  let template = defaultModuleTemplates.get(configKey);
+  if (template !== undefined) return template;
+  const key = templateKey(templateCache, config);
+  const cached = readCachedTemplate(templateCache, key);
+  if (cached !== undefined) template = Template.fromJSON(cached);
+  else {
+    template = templateIn(builtOf(config));
+    writeCachedTemplate(templateCache, key, template.toJSON() as CloudFormationTemplate);
+  }
+  defaultModuleTemplates.set(configKey, template);
+  return template;
 }
 
 /** `probeStack()`'s stack (the probe workflow on PROBE_CHANNEL), built once per worker: read it, never add to it. */
