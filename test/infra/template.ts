@@ -10,12 +10,7 @@ import {
   CONFIG_FILES_METADATA_KEY,
 } from '../../lambdas/shared/config-file.ts';
 import type { CloudFormationTemplate } from '../../local/template.ts';
-import {
-  readCachedTemplate,
-  type TemplateCacheOptions,
-  templateKey,
-  writeCachedTemplate,
-} from '../../local/template-cache.ts';
+import { readCachedTemplate, templateKey, writeCachedTemplate } from '../../local/template-cache.ts';
 import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
 import {
   type AnyWorkflowModule,
@@ -96,7 +91,7 @@ export function templateOf(options: SynthesizeOptions = {}): Template {
  */
 const defaultModuleTemplates = new Map<string, Template>();
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const templateCache: TemplateCacheOptions = {
+const templateCache = {
   root: ROOT,
   directory: join(ROOT, '.sandbox', 'test-templates'),
 };
