@@ -82,13 +82,7 @@ export function templateOf(options: SynthesizeOptions = {}): Template {
   return keptTemplateOf(config);
 }
 
-/**
- * The default modules' template for `config`, as an earlier synthesis of the same sources and
- * configuration left it (another worker's, an earlier run's), else synthesized here and left
- * for the next. They are kept as the sandbox keeps its templates (local/template-cache.ts), in a
- * folder of their own: the key is the content of every file the template is made of, so an
- * entry is never stale. A configuration the stack refuses throws every time (nothing is kept).
- */
+/** The default modules' templates this worker read or made, by configuration. */
 const defaultModuleTemplates = new Map<string, Template>();
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const templateCache = {
@@ -96,6 +90,13 @@ const templateCache = {
   directory: join(ROOT, '.sandbox', 'test-templates'),
 };
 
+/**
+ * The default modules' template for `config`, as an earlier synthesis of the same sources and
+ * configuration left it (another worker's, an earlier run's), else synthesized here and left
+ * for the next. They are kept as the sandbox keeps its templates (local/template-cache.ts), in a
+ * folder of their own: the key is the content of every file the template is made of, so an
+ * entry is never stale. A configuration the stack refuses throws every time (nothing is kept).
+ */
 function keptTemplateOf(config: SynthesizeOptions['config']): Template {
   const configKey = JSON.stringify(config ?? {});
   let template = defaultModuleTemplates.get(configKey);
