@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../local/free-port.ts';
+import { SANDBOX_NODE_FLAGS } from '../local/node-flags.ts';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 10);
@@ -24,7 +25,7 @@ function memoryOf(pid: number): { rssMiB: number } {
 async function startOnce(): Promise<{ startMs: number; rssMiB: number }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
+  const child = spawn(process.execPath, [...SANDBOX_NODE_FLAGS, '--import', 'tsx', 'local/main.ts'], {
     env: { ...process.env, PORT: String(port), SANDBOX_LOG_LEVEL: 'WARN', NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SANDBOX_NODE_FLAGS } from '../local/node-flags.ts';
 import type { EvalCase } from './cases/index.ts';
 import type { Job } from './run-case.ts';
 import { type CaseResult, NO_USAGE } from './types.ts';
@@ -50,7 +51,7 @@ async function runWorker(
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', 'eval/worker.ts', JSON.stringify(job), resultPath],
+        [...SANDBOX_NODE_FLAGS, '--import', 'tsx', 'eval/worker.ts', JSON.stringify(job), resultPath],
         {
           env: { ...env, NODE_OPTIONS: '' },
           stdio: ['ignore', 'pipe', 'pipe'],

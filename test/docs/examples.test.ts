@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../local/free-port.ts';
+import { SANDBOX_NODE_FLAGS } from '../../local/node-flags.ts';
 import { processCpuTicks } from '../../local/process-cpu.ts';
 import { runProcess } from '../../local/process-host.ts';
 import { DEVELOPMENT_SIGNING_SECRET, DEVELOPMENT_WEBHOOK_SECRETS } from '../../local/sandbox-options.ts';
@@ -44,7 +45,7 @@ async function startDev(): Promise<DevSandbox> {
   for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'SANDBOX_CONFIG', 'SANDBOX_TIME_SCALE'])
     delete env[name];
   // `tsx local/main.ts` as Node with tsx's loader: one process instead of tsx's launcher and its child.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
+  const child = spawn(process.execPath, [...SANDBOX_NODE_FLAGS, '--import', 'tsx', 'local/main.ts'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

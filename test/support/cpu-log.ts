@@ -7,7 +7,8 @@ import { afterAll, beforeAll } from 'vitest';
  * `workerMs` is the worker process's own CPU (user and system) from the file's first hook to its
  * last, the file's imports not included; `childrenMs` the CPU of the child processes the worker
  * waited for meanwhile (Linux's /proc, 0 elsewhere). What other processes do for the file (the
- * sandbox's process host, a synthesis server) is in neither.
+ * sandbox's process host, a synthesis server) is in neither. `startedAt` (epoch ms) and the
+ * worker's `pid` place the file on the run's timeline, worker by worker.
  */
 export function logFileCpu(path: string): void {
   let file = '';
@@ -28,6 +29,8 @@ export function logFileCpu(path: string): void {
       workerMs: Math.round((used.user + used.system) / 1000),
       childrenMs: childrenCpuMs() - children,
       wallMs: Date.now() - started,
+      startedAt: started,
+      pid: process.pid,
     };
     appendFileSync(path, `${JSON.stringify(line)}\n`);
   });
