@@ -17,11 +17,6 @@ const sandboxProject = process.env.SANDBOX_FILES === 'isolated' ? [] : sandboxFi
 
 export default defineConfig({
   test: {
-    // Transformed modules are kept on disk (node_modules/.experimental-vitest-cache, keyed by
-    // their content): the four projects below share one transform of each module instead of
-    // making one each, and a second run transforms only what changed. On a cold cache the main
-    // process's CPU fell from 31 s to 25 s of a whole run (process accounting, one run each).
-    experimental: { fsModuleCache: true },
     setupFiles: ['test/setup.ts'],
     globalSetup: ['test/global-setup.ts'],
     // Handlers log through Powertools; tests assert behaviour, not log lines. Metrics off (dev mode).
