@@ -26,6 +26,7 @@ import type { McpEvidence } from '../mcp/toolset.ts';
 import { turnEndOf } from '../progress/open-turn-progress.ts';
 import type { TimelinePlan } from '../progress/timeline.ts';
 import { type RedactionSettings, redactionSettings } from '../redaction/index.ts';
+import { allEnded } from '../shared/all-ended.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { kernelTableOptions } from './table-options.ts';
@@ -186,15 +187,36 @@ export function createAgentTurnHandler(
         input.turn,
         new Date(Date.parse(startedAt) + (context?.getRemainingTimeInMillis() ?? RUNNING_TURN_FALLBACK_MS)),
       );
-      // Live progress in the conversation's thread; it never fails the turn (docs/live-progress.md).
-      // Independent of the note above: both go out together, one round trip before the turn runs.
-      const [progress] = await Promise.all([
+      const budget = turnBudget({
+        nowMs: systemClock.now().getTime(),
+        ...(context ? { remainingMs: context.getRemainingTimeInMillis() } : {}),
+        ...(budgetSeconds !== undefined ? { budgetMs: budgetSeconds * 1000 } : {}),
+        ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
+      });
+      // Three independent starts go out together, one round of calls before the turn runs: live
+      // progress in the conversation's thread (it never fails the turn, docs/live-progress.md),
+      // the note above, and the tools of the MCP servers configured for this workflow
+      // (docs/mcp.md; without any configured, nothing of MCP is loaded: its settings' schemas
+      // and its clients are a chunk of their own, read on the first turn that needs them). A
+      // failure is thrown once all three have ended, so none is left half done.
+      const [progress, , mcp] = await allEnded([
         startTurnProgress(input, {
           logger,
           plan: options.plan?.(input),
           shared: options.round !== undefined,
         }),
         runningTurns().started(input.conversationId, running),
+        mcpConfigured()
+          ? import('./mcp-turn.ts').then(({ withMcpTools }) =>
+              withMcpTools(input, {
+                profiles,
+                tools: built.tools,
+                deadlineMs: budget.deadlineMs,
+                logger,
+                evidence: options.mcpEvidence,
+              }),
+            )
+          : undefined,
       ]);
       // A stopped turn ends `continue` like one out of time; its timeline closes all the same,
       // and a person's Stop is marked on the output (`stoppedByPerson`), so the workflow goes on
@@ -204,24 +226,6 @@ export function createAgentTurnHandler(
         stopped = await stoppedSince(store, input.conversationId, startedAt);
         return stopped !== undefined;
       };
-      const budget = turnBudget({
-        nowMs: systemClock.now().getTime(),
-        ...(context ? { remainingMs: context.getRemainingTimeInMillis() } : {}),
-        ...(budgetSeconds !== undefined ? { budgetMs: budgetSeconds * 1000 } : {}),
-        ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
-      });
-      // The MCP servers configured for this workflow add their tools (docs/mcp.md). Without
-      // any configured, nothing of MCP is loaded: its settings' schemas and its clients are a
-      // chunk of their own, read on the first turn that needs them.
-      const mcp = mcpConfigured()
-        ? await (await import('./mcp-turn.ts')).withMcpTools(input, {
-            profiles,
-            tools: built.tools,
-            deadlineMs: budget.deadlineMs,
-            logger,
-            evidence: options.mcpEvidence,
-          })
-        : undefined;
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,
