@@ -226,6 +226,11 @@ export function createAgentTurnHandler(
         stopped = await stoppedSince(store, input.conversationId, startedAt);
         return stopped !== undefined;
       };
+      // The running-turn note comes off when the turn ends, however it ends; never fails it.
+      const turnEnded = () =>
+        runningTurns()
+          .ended(input.conversationId, running)
+          .catch((error: unknown) => logger.warn('could not note the turn ended', { error }));
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,
@@ -237,20 +242,18 @@ export function createAgentTurnHandler(
         clock: systemClock,
         budget,
         logger,
-      })
-        .catch(async (error: unknown) => {
-          // Retried by the state machine: the retry continues the same timeline.
-          await progress?.finish({ kind: 'continues' });
-          throw error;
-        })
-        .finally(() =>
-          runningTurns()
-            .ended(input.conversationId, running)
-            .catch((error: unknown) => logger.warn('could not note the turn ended', { error })),
-        );
+      }).catch(async (error: unknown) => {
+        // Retried by the state machine: the retry continues the same timeline.
+        await allEnded([progress?.finish({ kind: 'continues' }), turnEnded()]);
+        throw error;
+      });
       const roundGoesOn = options.round?.ends(input, { stopped: stopped !== undefined }) === false;
       const closedBy = stopped?.how === 'close' ? stopped.owner : undefined;
-      await progress?.finish(turnEndOf(output, { stopped: stopped !== undefined, closedBy, roundGoesOn }));
+      // The timeline's end and the note's removal are independent: one round of calls.
+      await allEnded([
+        progress?.finish(turnEndOf(output, { stopped: stopped !== undefined, closedBy, roundGoesOn })),
+        turnEnded(),
+      ]);
       // A failed turn escalates to people: an alarm counts it, and the terminal shows it at WARN.
       if (recordFailedTurn(metrics, output))
         logger.warn('agent turn failed: escalating', { profile: input.profile, error: output.error });
