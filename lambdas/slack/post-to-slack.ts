@@ -5,6 +5,7 @@ import type { Ledger } from '../kernel/model.ts';
 import type { Clock, ConversationStore } from '../kernel/ports.ts';
 import type { SlackPostOutput } from '../kernel/slack-post-output.ts';
 import type { SlackPostInput } from '../kernel/tasks.ts';
+import { allEnded } from '../shared/all-ended.ts';
 import { formatUsd } from '../shared/money.ts';
 import { SlackApiError } from './errors.ts';
 import { type RenderedFile, renderTemplate, type TemplateRegistry } from './templates/index.ts';
@@ -73,10 +74,14 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
     ];
     message.blocks = [...words, approvalBlock(input.approval, nonce)];
   }
-  // Two reads of separate items, side by side: the conversation, and an earlier attempt's record.
-  const [conversation, recorded] = await Promise.all([
+  // Three calls on separate items, side by side: the conversation, an earlier attempt's record,
+  // and the note of this attempt, made before anything is posted. A note made for a post that
+  // turns out recorded, or for a conversation that is not there, changes nothing: it is only
+  // read when a post is about to be made, and it expires.
+  const [conversation, recorded, attempt] = await allEnded([
     deps.store.getConversation(input.conversationId),
     key ? deps.posts.find(input.conversationId, key) : undefined,
+    key && deps.posts.attempt ? deps.posts.attempt(input.conversationId, key) : undefined,
   ]);
   if (!conversation) throw new ConversationNotFoundError(input.conversationId);
   if (input.withCost) appendCost(message, conversation.ledger);
@@ -93,7 +98,7 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
       ...(input.approval.deliverAsMessage === true ? { deliverAsMessage: true } : {}),
     });
   }
-  const output = recorded ?? (await postOnce(input, message, deps));
+  const output = recorded ?? (await postOnce(input, message, attempt, deps));
   if (input.anchor) {
     await deps.store.linkThread({
       conversationId: input.conversationId,
@@ -129,24 +134,25 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
   return nonce === undefined ? output : { ...output, approvalNonce: nonce };
 }
 
-/** Posts the message, unless an earlier attempt of this key already did (then finds it). */
+/**
+ * Posts the message, unless an earlier attempt of this key already did (then finds it): `attempt`
+ * is this attempt's note (`PostLedger.attempt`), undefined when attempts are not noted.
+ */
 async function postOnce(
   input: SlackPostInput,
   message: PostMessageArgs,
+  attempt: { earlier: boolean; firstAttemptAt: string } | undefined,
   deps: PostDeps,
 ): Promise<SlackPostOutput> {
   const key = input.idempotencyKey;
   let found: { channel: string; ts: string } | undefined;
-  if (key && deps.posts.attempt) {
-    const attempt = await deps.posts.attempt(input.conversationId, key);
-    if (attempt.earlier) {
-      const oldest = Math.floor(Date.parse(attempt.firstAttemptAt) / 1000) - FIND_MARGIN_SECONDS;
-      found = await deps.slack.findPost({
-        channel: input.channel,
-        postKey: key,
-        ...(input.threadTs ? { threadTs: input.threadTs } : { oldest: `${oldest}.000000` }),
-      });
-    }
+  if (key && attempt?.earlier) {
+    const oldest = Math.floor(Date.parse(attempt.firstAttemptAt) / 1000) - FIND_MARGIN_SECONDS;
+    found = await deps.slack.findPost({
+      channel: input.channel,
+      postKey: key,
+      ...(input.threadTs ? { threadTs: input.threadTs } : { oldest: `${oldest}.000000` }),
+    });
   }
   const posted = found ?? (await deps.slack.postMessage({ ...message, ...(key ? { postKey: key } : {}) }));
   return { channel: posted.channel, ts: posted.ts, threadTs: input.threadTs ?? posted.ts };
