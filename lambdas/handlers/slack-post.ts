@@ -7,6 +7,7 @@ import { getSlackSecret } from '../adapters/secrets.ts';
 import { systemClock } from '../kernel/ports.ts';
 import type { SlackPostOutput } from '../kernel/slack-post-output.ts';
 import type { SlackPostInput } from '../kernel/tasks.ts';
+import { allEnded } from '../shared/all-ended.ts';
 import { ENV, requireEnv } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { postOrKeep } from '../slack/outbox.ts';
@@ -76,21 +77,30 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
     run: async (input): Promise<SlackPostOutput> => {
       const deps = kernelDeps();
       const slack = await slackPoster();
-      // A timeline whose turn ended without closing it closes before the workflow says more.
-      const read = await closeLeftOpenTimeline(input.conversationId, logger);
+      const outbox = postOutbox();
+      // A timeline whose turn ended without closing it closes before the workflow says more; the
+      // conversation's kept posts are read beside it (the timeline is no post of the outbox's).
+      const [read, waiting] = await allEnded([
+        closeLeftOpenTimeline(input.conversationId, logger),
+        outbox.waiting(input.conversationId),
+      ]);
       // A turn is one message in its thread: a post there takes the place of its closed timeline.
       const timeline = await timelineReplacedBy(input.conversationId, input, logger, read);
-      const posted = await postOrKeep(timeline ? { ...input, timeline: timeline.summary } : input, {
-        store: deps.store,
-        posts: postLedger(),
-        slack,
-        permalinks: slack,
-        clock: systemClock,
-        botUserId: await resolveBotUserId(),
-        templates,
-        approvals: approvalStore(),
-        outbox: postOutbox(),
-      });
+      const posted = await postOrKeep(
+        timeline ? { ...input, timeline: timeline.summary } : input,
+        {
+          store: deps.store,
+          posts: postLedger(),
+          slack,
+          permalinks: slack,
+          clock: systemClock,
+          botUserId: await resolveBotUserId(),
+          templates,
+          approvals: approvalStore(),
+          outbox,
+        },
+        waiting,
+      );
       if (timeline && posted.outcome === 'posted') await timeline.remove(posted.output.ts);
       if (posted.outcome === 'kept')
         logger.warn('Slack is unavailable: the post is kept and posted once Slack is back', {

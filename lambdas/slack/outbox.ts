@@ -75,10 +75,19 @@ export type PostOutcome =
   | { outcome: 'kept'; output: SlackPostOutput; reason: string };
 
 /** The post as SlackPost makes it: now, or kept in the outbox through an outage. */
-export async function postOrKeep(input: SlackPostInput, deps: OutboxDeps): Promise<PostOutcome> {
+export async function postOrKeep(
+  input: SlackPostInput,
+  deps: OutboxDeps,
+  /**
+   * The conversation's kept posts, when the caller read them already (`OutboxStore.waiting`,
+   * read beside its own reads).
+   * @default - read here
+   */
+  waiting?: OutboxEntry[],
+): Promise<PostOutcome> {
   const resolved = await resolvePlaceholders(input, deps.outbox);
   if (!resolved) return keep(input, deps, 'an earlier post it depends on is still kept');
-  const queued = await deps.outbox.waiting(input.conversationId);
+  const queued = waiting ?? (await deps.outbox.waiting(input.conversationId));
   // A retried task of a post kept already: the same stand-in, not a second copy.
   const same = queued.find(
     (e) => input.idempotencyKey !== undefined && e.input.idempotencyKey === input.idempotencyKey,
