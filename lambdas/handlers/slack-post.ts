@@ -79,7 +79,7 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
       const slack = await slackPoster();
       const outbox = postOutbox();
       // A timeline whose turn ended without closing it closes before the workflow says more; the
-      // conversation's kept posts are read beside it (the timeline is no post of the outbox's).
+      // conversation's kept posts are read beside it (closing a timeline keeps nothing there).
       const [read, waiting] = await allEnded([
         closeLeftOpenTimeline(input.conversationId, logger),
         outbox.waiting(input.conversationId),
