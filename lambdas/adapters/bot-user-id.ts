@@ -11,7 +11,7 @@ import { getSlackSecret } from './secrets.ts';
  * knowing the bot's messages could answer the bot itself.
  */
 
-export class BotIdentityError extends Error {
+class BotIdentityError extends Error {
   override readonly name = 'BotIdentityError';
 }
 

@@ -4,7 +4,7 @@ import type { WorkBranchRecords } from '../tools/code/branch-ownership.ts';
 import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 
 /** A conversation whose work branch was already recorded as another one. */
-export class WorkBranchTakenError extends Error {
+class WorkBranchTakenError extends Error {
   override readonly name = 'WorkBranchTakenError';
   constructor(
     readonly conversationId: string,

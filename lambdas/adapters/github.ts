@@ -95,7 +95,7 @@ export async function getGitHubCredentials(source: {
   return parsed.data;
 }
 
-export class MissingGitHubCredentialsError extends Error {
+class MissingGitHubCredentialsError extends Error {
   override readonly name = 'MissingGitHubCredentialsError';
   constructor() {
     super('no GitHub credentials: set GITHUB_SECRET_ARN (or GITHUB_TOKEN outside AWS)');

@@ -10,7 +10,7 @@ import {
 } from '../kernel/inbox.ts';
 
 /** SendMessage to the inbox failed for a reason a retry may fix; the ingress answers 500. */
-export class InboxEnqueueError extends Error {
+class InboxEnqueueError extends Error {
   override readonly name = 'InboxEnqueueError';
   constructor(
     readonly eventId: string,

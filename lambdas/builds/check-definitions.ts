@@ -236,7 +236,7 @@ function scriptDefinition(
  * `node_modules/.bin` first on PATH, as npm does). The build runs this text, so nothing the
  * branch (or an earlier step) writes into `package.json` changes what the check runs.
  */
-export function resolvedScript(name: string, scripts: Readonly<Record<string, string>>): string {
+function resolvedScript(name: string, scripts: Readonly<Record<string, string>>): string {
   const steps = [`pre${name}`, name, `post${name}`]
     .map((hook) => scripts[hook])
     .filter((text): text is string => text !== undefined && text.trim() !== '')

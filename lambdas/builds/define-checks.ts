@@ -107,7 +107,7 @@ export async function defineChecksOf(
 }
 
 /** The builds the defined checks need: one per check with a command, or the install alone. */
-export function checksBuilds(checks: readonly CheckDefinition[], headSha: string): ChecksBuild[] {
+function checksBuilds(checks: readonly CheckDefinition[], headSha: string): ChecksBuild[] {
   const install: InstallStep = checks.find((c) => c.name === 'install') ?? { skipped: 'not defined' };
   const running = checks.filter(
     (c): c is CheckDefinition & { name: (typeof BUILT_CHECKS)[number]; command: string } =>

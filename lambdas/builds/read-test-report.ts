@@ -40,7 +40,7 @@ const FAILING: ReadonlySet<string> = new Set(['FAILED', 'ERROR']);
  * file), suite and name, repeated parts once. Node's reporter gives no file (its `classname`
  * is `test`), so two files' tests named alike get one name: `shared` says so.
  */
-export function testName(testCase: Pick<TestCase, 'prefix' | 'testSuiteName' | 'name'>): string {
+function testName(testCase: Pick<TestCase, 'prefix' | 'testSuiteName' | 'name'>): string {
   const parts: string[] = [];
   for (const part of [testCase.prefix, testCase.testSuiteName, testCase.name]) {
     const text = part?.trim();
@@ -50,9 +50,7 @@ export function testName(testCase: Pick<TestCase, 'prefix' | 'testSuiteName' | '
 }
 
 /** The failed tests of `cases`, and those of them whose name more than one case carries. */
-export function failedTests(
-  cases: readonly Pick<TestCase, 'prefix' | 'testSuiteName' | 'name' | 'status'>[],
-): {
+function failedTests(cases: readonly Pick<TestCase, 'prefix' | 'testSuiteName' | 'name' | 'status'>[]): {
   failed: string[];
   shared: string[];
 } {
@@ -72,7 +70,7 @@ export function failedTests(
  * (`arn:<partition>:codebuild:<region>:<account>:build/<project>:<id>`); undefined when the ARN
  * is not a build's.
  */
-export function ownReportGroupArn(buildArn: string): string | undefined {
+function ownReportGroupArn(buildArn: string): string | undefined {
   const match = /^arn:([^:]+):codebuild:([^:]+):(\d+):build\/([^:]+):[^:]+$/.exec(buildArn);
   if (match === null) return undefined;
   const [, partition, region, account, project] = match;
@@ -80,7 +78,7 @@ export function ownReportGroupArn(buildArn: string): string | undefined {
 }
 
 /** Why `report` is not `buildArn`'s own test report, or undefined when it is. */
-export function foreignReport(
+function foreignReport(
   report: Pick<Report, 'arn' | 'executionId' | 'reportGroupArn'>,
   buildArn: string,
 ): string | undefined {

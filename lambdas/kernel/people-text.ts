@@ -27,7 +27,7 @@ export type UntrustedTextMode = z.infer<typeof UntrustedTextMode>;
 export const UNTRUSTED_TEXT_ENV = ENV.untrustedText;
 
 /** The configured mode; `label` when unset. An unknown value is a configuration error, not a silent default. */
-export function untrustedTextMode(env: NodeJS.ProcessEnv = process.env): UntrustedTextMode {
+function untrustedTextMode(env: NodeJS.ProcessEnv = process.env): UntrustedTextMode {
   const raw = env[UNTRUSTED_TEXT_ENV];
   if (raw === undefined || raw === '') return 'label';
   const parsed = UntrustedTextMode.safeParse(raw);

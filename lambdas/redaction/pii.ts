@@ -95,7 +95,7 @@ export function findPii(text: string, classes: readonly PiiClass[]): Finding[] {
 }
 
 /** The Luhn check (ISO/IEC 7812-1 Annex B): doubling every second digit from the right. */
-export function luhn(digits: string): boolean {
+function luhn(digits: string): boolean {
   let sum = 0;
   for (let index = 0; index < digits.length; index += 1) {
     let digit = Number(digits[digits.length - 1 - index]);
@@ -113,7 +113,7 @@ export function luhn(digits: string): boolean {
  * Express 34, 37; Discover 6011, 644-649, 65; Diners 36, 38, 300-305; JCB 3528-3589; UnionPay 62),
  * with the lengths each issues.
  */
-export function cardNetworkPrefix(digits: string): boolean {
+function cardNetworkPrefix(digits: string): boolean {
   const n = digits.length;
   const two = Number(digits.slice(0, 2));
   const four = Number(digits.slice(0, 4));
@@ -127,7 +127,7 @@ export function cardNetworkPrefix(digits: string): boolean {
 }
 
 /** ISO 13616: the country and check digits moved to the end, letters as 10..35, mod 97 is 1. */
-export function ibanChecksum(value: string): boolean {
+function ibanChecksum(value: string): boolean {
   const compact = value.replace(/ /g, '');
   if (compact.length < 15 || compact.length > 34) return false;
   const moved = compact.slice(4) + compact.slice(0, 4);

@@ -15,7 +15,7 @@ export const CONFIG_FILE_DIR = '/opt/slack-agents';
 /** Metadata key on the layer's resource, for the sandbox: `{ "<digest>.json": { NAME: value } }`. */
 export const CONFIG_FILES_METADATA_KEY = 'slack-agents:config-files';
 
-export class InvalidConfigFileError extends Error {
+class InvalidConfigFileError extends Error {
   override readonly name = 'InvalidConfigFileError';
   constructor(
     readonly path: string,

@@ -22,7 +22,7 @@ import { invalidArgumentsMessage, type ToolResult, type ToolSpec, toInputSchema 
 
 export const CONVERSATION_HISTORY_TOOL = 'get_bug_conversations';
 
-export const HISTORY_LIMITS = {
+const HISTORY_LIMITS = {
   /** Characters of one page when the model does not ask for fewer. */
   defaultMaxChars: 16_000,
   minMaxChars: 1_000,
@@ -160,7 +160,7 @@ export function historyPage(
  * as people-text.ts renders it, on one line whatever the text holds. A message too long for
  * `limit` has its text cut (never the JSON around it) and says how much was left out.
  */
-export function formatMessageLine(
+function formatMessageLine(
   message: StoredMessage,
   time = slackTime(message.ts).time,
   limit: number = HISTORY_LIMITS.lineChars,
@@ -189,7 +189,7 @@ export function formatMessageLine(
 }
 
 /** Cuts a line to `limit` characters, the marker included, never inside a surrogate pair. */
-export function truncateLine(line: string, limit: number): string {
+function truncateLine(line: string, limit: number): string {
   if (line.length <= limit) return line;
   const marker = (omitted: number) => ` [... truncated, ${omitted} more characters]`;
   let keep = Math.max(0, limit - marker(line.length).length);
@@ -199,11 +199,11 @@ export function truncateLine(line: string, limit: number): string {
 }
 
 /** The longest line of a page of `maxChars`: the default cap, less on pages too small for it. */
-export function lineCharsFor(maxChars: number): number {
+function lineCharsFor(maxChars: number): number {
   return Math.min(HISTORY_LIMITS.lineChars, maxChars - PAGE_OVERHEAD);
 }
 
-export function cursorOf(message: Pick<StoredMessage, 'ts' | 'channel'>): string {
+function cursorOf(message: Pick<StoredMessage, 'ts' | 'channel'>): string {
   return `${message.ts}#${message.channel}`;
 }
 

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type BuildFacts, buildResults, checkResults } from '../../lambdas/builds/build-results.ts';
+import { checkBuildspec } from '../../lambdas/builds/buildspec.ts';
 import {
   type CheckDefinition,
   defineChecks,
   packageFacts,
-  resolvedScript,
   sourceText,
 } from '../../lambdas/builds/check-definitions.ts';
-import { checksBuilds } from '../../lambdas/builds/define-checks.ts';
 
 const BASE = '0123456789abcdef0123456789abcdef01234567';
 const manifest = (scripts: Record<string, string>, sha = 'm1') => ({
@@ -153,7 +152,10 @@ describe('a script runs as the base commit wrote it, not as package.json says at
   // Regression: `npm run typecheck` read the checkout's package.json when it ran, after a test
   // had rewritten the script to `node -e 0`; the text is now resolved before the build.
   it('runs the base text of the script and its hooks, each quoted for sh', () => {
-    expect(resolvedScript('test', { pretest: 'echo "it\'s" $(x)', test: 'vitest run', posttest: '' })).toBe(
+    const hooked = { pretypecheck: 'echo "it\'s" $(x)', typecheck: 'vitest run', posttypecheck: '' };
+    const facts = packageFacts(manifest(hooked));
+    const checks = defineChecks({ commands: {}, baseSha: BASE, base: facts, branch: facts });
+    expect(checks.find((c) => c.name === 'typecheck')?.command).toBe(
       `sh -c 'echo "it'\\''s" $(x)' && sh -c 'vitest run'`,
     );
   });
@@ -163,35 +165,11 @@ describe('the defined checks as builds, and what the builds report', () => {
   const defined = define(packageFacts(manifest(webshop)), { lint: 'biome check .' });
   const checks = [defined.install, defined.typecheck, defined.lint, defined.test];
 
-  it('starts one build per check that runs, each of the head commit, the install first, the check last', () => {
-    const builds = checksBuilds(checks, 'f'.repeat(40));
-    expect(builds.map((b) => b.check)).toEqual(['typecheck', 'lint', 'test']);
-    const spec = JSON.parse(builds[2]?.buildspec ?? '{}') as {
-      phases: { install: { commands: string[] }; build: { commands: string[] } };
-    };
-    expect(builds[2]?.sourceVersion).toBe('f'.repeat(40));
-    expect(spec.phases.install.commands).toEqual(['npm install --no-audit --no-fund']);
-    expect(spec.phases.build.commands.at(-1)).toBe(`sh -c 'tsx --test ${NODE_JUNIT} test/*.test.ts'`);
-    // The report is a CodeBuild report group of the test build only.
-    expect(JSON.parse(builds[2]?.buildspec ?? '{}').reports).toEqual({
-      tests: { files: ['.check-junit.xml'], 'file-format': 'JUNITXML' },
-    });
-    expect(JSON.parse(builds[0]?.buildspec ?? '{}').reports).toBeUndefined();
-  });
-
-  it('runs the install alone when no check runs, and nothing when nothing is defined', () => {
-    const none = define(packageFacts(manifest({})));
-    const alone = checksBuilds([none.install, none.typecheck, none.lint, none.test], 'a'.repeat(40));
-    expect(alone.map((b) => b.check)).toEqual(['install']);
-    expect(checksBuilds([{ name: 'install', skipped: 'no package.json' }], 'a'.repeat(40))).toEqual([]);
-  });
-
+  // Every build of the checks starts with this install phase (the builds: read-branch-diff.test.ts).
   it('fails the install phase of a refused install with its reason, quoted', () => {
-    const builds = checksBuilds(
-      [{ name: 'install', refused: "it's `rm -rf /` $(x)" }, defined.test],
-      'a'.repeat(40),
-    );
-    const spec = JSON.parse(builds[0]?.buildspec ?? '{}') as { phases: { install: { commands: string[] } } };
+    const spec = checkBuildspec({ refused: "it's `rm -rf /` $(x)" }, defined.test.command, {
+      junitReport: true,
+    }) as { phases: { install: { commands: string[] } } };
     expect(spec.phases.install.commands[0]).toBe("echo 'Refused: it'\\''s `rm -rf /` $(x)'; exit 1");
   });
 

@@ -100,6 +100,9 @@ describe('defining the checks from the base commit, through GitHub', () => {
     // The install is refused, so each build's INSTALL phase fails; only lint has a command to run.
     expect(defined.builds.map((b) => b.check)).toEqual(['lint']);
     expect(defined.builds[0]?.sourceVersion).toBe(defined.headSha);
+    expect(spec(defined.builds[0]).phases.install.commands).toEqual([
+      `echo 'Refused: the branch changes package.json: dependencies and install scripts are defined by the base commit ${mainSha.slice(0, 7)}, and the build installs nothing an agent chose'; exit 1`,
+    ]);
   });
 
   it('defines the base build by the base itself: nothing is refused there', async () => {
@@ -117,3 +120,59 @@ describe('defining the checks from the base commit, through GitHub', () => {
     expect(byName.test?.command).toMatch(/^sh -c '/);
   });
 });
+
+describe('the builds the defined checks start', () => {
+  const webshop = { test: 'tsx --test test/*.test.ts', typecheck: 'tsc --noEmit -p tsconfig.json' };
+  const NODE_JUNIT =
+    '--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=.check-junit.xml';
+
+  /** The checks defined at the head of a new repository holding `files`, which is also the base. */
+  async function defineAt(
+    name: string,
+    files: Record<string, string>,
+    commands: Record<string, string> = {},
+  ) {
+    const record = await gh.emulator.store.createRepository({ owner: repository.owner, name, files });
+    const head = (await record.git.resolveCommit('main')) ?? '';
+    const at = { owner: repository.owner, repo: name };
+    return defineChecksOf(gh.octokit, at, { conversationId: 'c', branch: head, base: head, commands });
+  }
+
+  it('starts one build per check that runs, each of the head commit, the install first, the check last', async () => {
+    const manifest = { scripts: webshop, devDependencies: { typescript: '5.9.3' } };
+    const defined = await defineAt(
+      'webshop',
+      { 'package.json': JSON.stringify(manifest) },
+      { lint: 'biome check .' },
+    );
+    const builds = defined.builds;
+    expect(builds.map((b) => b.check)).toEqual(['typecheck', 'lint', 'test']);
+    expect(builds[2]?.sourceVersion).toBe(defined.headSha);
+    expect(spec(builds[2]).phases.install.commands).toEqual(['npm install --no-audit --no-fund']);
+    expect(spec(builds[2]).phases.build?.commands.at(-1)).toBe(
+      `sh -c 'tsx --test ${NODE_JUNIT} test/*.test.ts'`,
+    );
+    // The report is a CodeBuild report group of the test build only.
+    expect(spec(builds[2]).reports).toEqual({
+      tests: { files: ['.check-junit.xml'], 'file-format': 'JUNITXML' },
+    });
+    expect(spec(builds[0]).reports).toBeUndefined();
+  });
+
+  it('runs the install alone when no check runs, and nothing when nothing is defined', async () => {
+    const manifest = { scripts: {}, devDependencies: { typescript: '5.9.3' } };
+    const alone = await defineAt('no-checks', { 'package.json': JSON.stringify(manifest) });
+    expect(alone.builds.map((b) => b.check)).toEqual(['install']);
+    const none = await defineAt('no-package', { 'README.md': '# no package\n' });
+    expect(none.checks.find((c) => c.name === 'install')?.skipped).toContain('has no package.json');
+    expect(none.builds).toEqual([]);
+  });
+});
+
+/** A build's buildspec, parsed. */
+function spec(build: { buildspec: string } | undefined): {
+  phases: { install: { commands: string[] }; build?: { commands: string[] } };
+  reports?: unknown;
+} {
+  return JSON.parse(build?.buildspec ?? '{}');
+}

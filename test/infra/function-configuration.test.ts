@@ -4,12 +4,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { environmentSizes, LAMBDA_ENVIRONMENT_LIMIT } from '../../infra/limits.ts';
 import { buildStack } from '../../infra/synth.ts';
-import {
-  applyConfigFile,
-  CONFIG_FILE_DIR,
-  CONFIG_FILE_VARIABLE,
-  InvalidConfigFileError,
-} from '../../lambdas/shared/config-file.ts';
+import { applyConfigFile, CONFIG_FILE_DIR, CONFIG_FILE_VARIABLE } from '../../lambdas/shared/config-file.ts';
 import { LARGE_CONFIG } from '../support/large-config.ts';
 import { functionResource, resourcesOfType, variablesOf } from './template.ts';
 
@@ -121,7 +116,13 @@ describe('applying the configuration file at cold start', () => {
       applyConfigFile(env(), () => {
         throw new Error('ENOENT');
       }),
-    ).toThrow(InvalidConfigFileError);
+    ).toThrow(
+      expect.objectContaining({
+        name: 'InvalidConfigFileError',
+        message:
+          'configuration file /opt/slack-agents/missing.json (SLACK_AGENTS_CONFIG_FILE) cannot be read',
+      }),
+    );
     expect(() => applyConfigFile(env(), () => '{"A": 1}')).toThrow(/non-text value for A/);
     expect(() => applyConfigFile(env(), () => '[1]')).toThrow(/not a JSON object/);
   });

@@ -1,15 +1,13 @@
 import {
   BatchGetReportsCommand,
+  type CodeBuildClient,
   DescribeTestCasesCommand,
+  type Report,
   StartBuildCommand,
   type TestCase,
 } from '@aws-sdk/client-codebuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  codeBuildTestReports,
-  foreignReport,
-  ownReportGroupArn,
-} from '../../lambdas/builds/read-test-report.ts';
+import { codeBuildTestReports } from '../../lambdas/builds/read-test-report.ts';
 import { parseJunit } from '../../local/codebuild/junit.ts';
 import { globMatches } from '../../local/codebuild/reports.ts';
 import { createProject, finished, makeRepository, startCodeBuild } from './codebuild.harness.ts';
@@ -54,6 +52,23 @@ const buildspec = (command: string) =>
     phases: { build: { commands: [command] } },
     reports: { tests: { files: ['.check-junit.xml'], 'file-format': 'JUNITXML' } },
   });
+
+const LISTED = 'arn:aws:codebuild:us-east-1:000000000000:report/checks-tests:1';
+
+/** What the workflows read of the build `buildArn` listing one report, `LISTED`, made as `made` says (no cases). */
+function readListed(buildArn: string, made: Pick<Report, 'executionId' | 'reportGroupArn'>) {
+  const report: Report = {
+    arn: LISTED,
+    status: 'SUCCEEDED',
+    testSummary: { total: 0, statusCounts: {}, durationInNanoSeconds: 0 },
+    ...made,
+  };
+  const client = {
+    send: async (command: unknown) =>
+      command instanceof BatchGetReportsCommand ? { reports: [report] } : { testCases: [] },
+  } as unknown as CodeBuildClient;
+  return codeBuildTestReports(client)({ arn: buildArn, reportArns: [LISTED] });
+}
 
 /** A build of Node's test runner on `files`, its JUnit report declared, run to its end. */
 async function nodeTestBuild(files: string) {
@@ -142,7 +157,7 @@ describe("the sandbox CodeBuild's test reports", () => {
     });
   });
 
-  it("reads no report that is not the build's own: another build's, or one outside its project's group", async () => {
+  it("reads no report that is not the build's own: another build's, or any of a build whose ARN is not known", async () => {
     const [one, other] = await Promise.all([nodeTestBuild('cart.test.ts'), nodeTestBuild('cart.test.ts')]);
     const read = codeBuildTestReports(cb.client);
     expect(await read({ arn: one.arn, reportArns: one.reportArns ?? [] })).toMatchObject({ status: 'read' });
@@ -155,24 +170,35 @@ describe("the sandbox CodeBuild's test reports", () => {
       status: 'missing',
       reason: "the build's ARN is not known, so its reports cannot be checked",
     });
-    // Made by the build, but kept in a group of another project (a name that only starts alike).
+  });
+
+  it("reads a report made by the build in its project's group, and none kept in another project's", async () => {
     const buildArn = 'arn:aws:codebuild:us-east-1:000000000000:build/checks:0b6c2a36';
-    expect(ownReportGroupArn(buildArn)).toBe(
-      'arn:aws:codebuild:us-east-1:000000000000:report-group/checks-tests',
-    );
+    const group = (name: string) => `arn:aws:codebuild:us-east-1:000000000000:report-group/${name}`;
     expect(
-      foreignReport(
-        {
-          arn: 'arn:aws:codebuild:us-east-1:000000000000:report/checks-base-tests:1',
-          executionId: buildArn,
-          reportGroupArn: 'arn:aws:codebuild:us-east-1:000000000000:report-group/checks-base-tests',
-        },
-        buildArn,
-      ),
-    ).toBe(
-      "report arn:aws:codebuild:us-east-1:000000000000:report/checks-base-tests:1 is not in this build's report group (it is in arn:aws:codebuild:us-east-1:000000000000:report-group/checks-base-tests)",
-    );
-    expect(ownReportGroupArn('arn:aws:codebuild:us-east-1:000000000000:project/checks')).toBeUndefined();
+      await readListed(buildArn, { executionId: buildArn, reportGroupArn: group('checks-tests') }),
+    ).toEqual({
+      status: 'read',
+      total: 0,
+      failed: [],
+      complete: true,
+      shared: [],
+    });
+    // Made by the build, but kept in a group of another project (a name that only starts alike).
+    expect(
+      await readListed(buildArn, { executionId: buildArn, reportGroupArn: group('checks-base-tests') }),
+    ).toEqual({
+      status: 'missing',
+      reason: `report ${LISTED} is not in this build's report group (it is in ${group('checks-base-tests')})`,
+    });
+    // An ARN that is not a build's names no report group: not even its project's is its own.
+    const projectArn = 'arn:aws:codebuild:us-east-1:000000000000:project/checks';
+    expect(
+      await readListed(projectArn, { executionId: projectArn, reportGroupArn: group('checks-tests') }),
+    ).toEqual({
+      status: 'missing',
+      reason: `report ${LISTED} is not in this build's report group (it is in ${group('checks-tests')})`,
+    });
   });
 
   it('makes an INCOMPLETE report when the runner wrote no file', async () => {

@@ -1,6 +1,6 @@
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoWorkBranches, WorkBranchTakenError } from '../../lambdas/adapters/dynamo-work-branches.ts';
+import { DynamoWorkBranches } from '../../lambdas/adapters/dynamo-work-branches.ts';
 import { keys } from '../../lambdas/kernel/keys.ts';
 import { assertOwnedBranch } from '../../lambdas/tools/code/branch-ownership.ts';
 import { runCodeTool } from '../../lambdas/tools/code/run-code-tool.ts';
@@ -86,7 +86,12 @@ describe('a code tool invoked with another conversation’s branch', () => {
 
   it('keeps a recorded work branch: recording another one for the conversation is refused', async () => {
     await records.record('issue-victim', 'agents/issue-7');
-    await expect(records.record('issue-victim', 'agents/issue-9')).rejects.toThrow(WorkBranchTakenError);
+    await expect(records.record('issue-victim', 'agents/issue-9')).rejects.toMatchObject({
+      name: 'WorkBranchTakenError',
+      message: 'conversation issue-victim already has another work branch than agents/issue-9',
+      conversationId: 'issue-victim',
+      branch: 'agents/issue-9',
+    });
     expect(await records.recorded('issue-victim')).toBe('agents/issue-7');
   });
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { BotIdentityError, resolveBotUserId } from '../../lambdas/adapters/bot-user-id.ts';
+import { resolveBotUserId } from '../../lambdas/adapters/bot-user-id.ts';
 import { createSlackApiHandler } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 
@@ -38,7 +38,10 @@ describe("the bot's own user id", () => {
 
   it('fails the event when Slack names no user, and asks again next time', async () => {
     const env: NodeJS.ProcessEnv = {};
-    await expect(resolveBotUserId(env, async () => undefined)).rejects.toThrow(BotIdentityError);
+    await expect(resolveBotUserId(env, async () => undefined)).rejects.toMatchObject({
+      name: 'BotIdentityError',
+      message: 'auth.test named no user: is the token a bot token (xoxb-)?',
+    });
     expect(await resolveBotUserId(env, async () => 'U0SECOND')).toBe('U0SECOND');
   });
 });

@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createGitHubClient,
-  getGitHubCredentials,
-  MissingGitHubCredentialsError,
-} from '../../lambdas/adapters/github.ts';
+import { createGitHubClient, getGitHubCredentials } from '../../lambdas/adapters/github.ts';
 import { InvalidSecretError } from '../../lambdas/adapters/secrets.ts';
 import { readCodeToolsConfig } from '../../lambdas/tools/code/config.ts';
 import { InvalidCodeToolsConfigurationError } from '../../lambdas/tools/code/errors.ts';
@@ -75,7 +71,10 @@ describe('getGitHubCredentials', () => {
   });
 
   it('says what to set when there is neither a secret nor a token', async () => {
-    await expect(getGitHubCredentials({})).rejects.toThrow(MissingGitHubCredentialsError);
+    await expect(getGitHubCredentials({})).rejects.toMatchObject({
+      name: 'MissingGitHubCredentialsError',
+      message: 'no GitHub credentials: set GITHUB_SECRET_ARN (or GITHUB_TOKEN outside AWS)',
+    });
   });
 });
 

@@ -1,13 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SenderType } from '../../lambdas/kernel/model.ts';
-import {
-  cursorOf,
-  formatMessageLine,
-  HISTORY_LIMITS,
-  historyPage,
-  lineCharsFor,
-} from '../../lambdas/tools/conversation-history.ts';
+import { historyPage } from '../../lambdas/tools/conversation-history.ts';
 import { historyTable, message, output, slackTs } from './conversation-history-support.ts';
 
 /**
@@ -70,13 +64,19 @@ describe('history pages (property)', () => {
           maxLength: 60,
           selector: (m) => `${m.seconds}.${m.micros}#${m.channel}`,
         }),
-        fc.integer({ min: HISTORY_LIMITS.minMaxChars, max: HISTORY_LIMITS.maxMaxChars }),
+        // The sizes of page the tool accepts (`max_chars`).
+        fc.integer({ min: 1_000, max: 16_000 }),
         (drawn, maxChars) => {
           const messages = drawn.map((m) =>
             message('bug-prop', slackTs(m.seconds, m.micros), m.senderType, m.text, { channel: m.channel }),
           );
-          const ordered = [...messages].sort((a, b) => (cursorOf(a) < cursorOf(b) ? -1 : 1));
-          const expected = ordered.map((m) => formatMessageLine(m, undefined, lineCharsFor(maxChars)));
+          // Slack order: by ts, then channel, as the cursors name them (`<ts>#<channel>`).
+          const key = (m: (typeof messages)[number]) => `${m.ts}#${m.channel}`;
+          const ordered = [...messages].sort((a, b) => (key(a) < key(b) ? -1 : 1));
+          // Each message's line as a page of it alone shows it, under its date line.
+          const expected = ordered.map(
+            (m) => historyPage([m], { bugId: 'bug-prop', maxChars }).text.split('\n')[1],
+          );
 
           const seen: string[] = [];
           let cursor: string | undefined;

@@ -3,10 +3,8 @@ import { handler } from '../../lambdas/handlers/conversation-history-tool.ts';
 import {
   CONVERSATION_HISTORY_TOOL,
   conversationHistoryTool,
-  formatMessageLine,
-  HISTORY_LIMITS,
+  historyPage,
   readConversationHistory,
-  truncateLine,
 } from '../../lambdas/tools/conversation-history.ts';
 import { handlerEnvironment } from '../support/dynalite.ts';
 import {
@@ -152,20 +150,47 @@ describe('get_bug_conversations', () => {
     const lines = output(await read(id, {})).split('\n');
 
     const cut = lines[1] ?? '';
-    expect(cut.length).toBeLessThanOrEqual(HISTORY_LIMITS.lineChars);
+    expect(cut.length).toBeLessThanOrEqual(4_000);
     const entry = JSON.parse(cut.slice(11)) as { text: string; truncated: string };
     const left = /^(\d+) more characters left out$/.exec(entry.truncated);
     expect(left).not.toBeNull();
     expect(entry.text.length + Number(left?.[1])).toBe(huge.length);
-    expect(formatMessageLine(message(id, slackTs(0), 'reporter', huge))).toBe(cut);
+    expect(cut).toBe(
+      line('09:14:03', {
+        ...reporter,
+        text: 'x'.repeat(3_819),
+        id: slackTs(0),
+        truncated: '46181 more characters left out',
+      }),
+    );
     expect(lines[2]).toBe(line('09:14:04', { ...developer, text: 'after the stack trace', id: slackTs(1) }));
+
+    // A page of 1,000 characters keeps 200 of them beside its line: the line gets 800 at most.
+    const small = output(await read(id, { max_chars: 1_000 })).split('\n')[1] ?? '';
+    expect(small.length).toBeLessThanOrEqual(800);
+    expect(small).toBe(
+      line('09:14:03', {
+        ...reporter,
+        text: 'x'.repeat(619),
+        id: slackTs(0),
+        truncated: '49381 more characters left out',
+      }),
+    );
   });
 
   it('never cuts a message between the two halves of an emoji', () => {
-    const line = `[09:14:03] REPORTER <@U_REPORTER> (message): ${'😀'.repeat(3_000)}`;
+    // Past what shortening the text can save (a pressed button's value is not cut), the line itself is cut.
+    const pressed = message('bug-emoji', slackTs(0), 'developer', 'Approve', {
+      messageType: 'action',
+      actionId: 'approve_fix',
+      actionValue: '😀'.repeat(3_000),
+    });
 
     for (let limit = 3_990; limit <= 4_000; limit++) {
-      const cut = truncateLine(line, limit);
+      // A page of `limit` + 200 characters: its line gets `limit`.
+      const cut =
+        historyPage([pressed], { bugId: 'bug-emoji', maxChars: limit + 200 }).text.split('\n')[1] ?? '';
+      expect(cut).toMatch(/ \[\.\.\. truncated, \d+ more characters\]$/);
       expect(cut.length).toBeLessThanOrEqual(limit);
       expect(cut.isWellFormed()).toBe(true);
     }

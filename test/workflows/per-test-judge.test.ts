@@ -1,10 +1,11 @@
 import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { BatchGetReportsCommand, type CodeBuildClient, type TestCase } from '@aws-sdk/client-codebuild';
 import { describe, expect, it } from 'vitest';
 import { buildResults } from '../../lambdas/builds/build-results.ts';
 import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts';
 import { withJunitReport } from '../../lambdas/builds/junit-report.ts';
 import { readBuildResults } from '../../lambdas/builds/read-build.ts';
-import { failedTests, testName } from '../../lambdas/builds/read-test-report.ts';
+import { codeBuildTestReports } from '../../lambdas/builds/read-test-report.ts';
 import { failingChecks, judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
 import { pullRequestBody } from '../../lambdas/workflows/issue-pipeline/committer.ts';
 import { freshIssueState } from '../support/issue-state.ts';
@@ -47,6 +48,25 @@ const red = (tests?: TestReport): BuildResults => ({
 
 const judgedTest = (branch: BuildResults, base: BuildResults) =>
   failingChecks(branch, base).find((f) => f.name === 'test');
+
+const BUILD_ARN = 'arn:aws:codebuild:us-east-1:000000000000:build/checks:1';
+const REPORT_ARN = 'arn:aws:codebuild:us-east-1:000000000000:report/checks-tests:1';
+
+/** What the workflows read of a build whose one report, its own, holds `cases` (one page of them). */
+function reportOf(cases: TestCase[]): Promise<TestReport> {
+  const report = {
+    arn: REPORT_ARN,
+    executionId: BUILD_ARN,
+    reportGroupArn: 'arn:aws:codebuild:us-east-1:000000000000:report-group/checks-tests',
+    status: 'FAILED',
+    testSummary: { total: cases.length },
+  };
+  const client = {
+    send: async (command: unknown) =>
+      command instanceof BatchGetReportsCommand ? { reports: [report] } : { testCases: cases },
+  } as unknown as CodeBuildClient;
+  return codeBuildTestReports(client)({ arn: BUILD_ARN, reportArns: [REPORT_ARN] });
+}
 
 describe('a failing test check judged against the base, per test', () => {
   it('excuses a test that fails on the base too, and only that one', () => {
@@ -127,9 +147,9 @@ describe('tests named alike in different files (a report that names no file)', (
     ...(suite === undefined ? {} : { testSuiteName: suite }),
   });
 
-  it('marks a failed test whose name another case carries, whatever that case did', () => {
+  it('marks a failed test whose name another case carries, whatever that case did', async () => {
     expect(
-      failedTests([
+      await reportOf([
         nodeCase('rounds VAT', 'FAILED'),
         nodeCase('rounds VAT', 'SUCCEEDED'),
         nodeCase('adds', 'FAILED', 'cart'),
@@ -137,13 +157,16 @@ describe('tests named alike in different files (a report that names no file)', (
         nodeCase('applies the coupon', 'FAILED'),
       ]),
     ).toEqual({
+      status: 'read',
+      total: 5,
       failed: ['test > applies the coupon', 'test > cart > adds', 'test > rounds VAT'],
+      complete: true,
       // `cart > adds` and top-level `adds` are two names: the suite tells them apart.
       shared: ['test > rounds VAT'],
     });
   });
 
-  it('keeps tests of two files apart where the report names the file (Vitest: the classname)', () => {
+  it('keeps tests of two files apart where the report names the file (Vitest: the classname)', async () => {
     const vitestCase = (file: string, status: 'SUCCEEDED' | 'FAILED') => ({
       prefix: file,
       testSuiteName: file,
@@ -151,8 +174,14 @@ describe('tests named alike in different files (a report that names no file)', (
       status,
     });
     expect(
-      failedTests([vitestCase('test/a.test.ts', 'FAILED'), vitestCase('test/b.test.ts', 'SUCCEEDED')]),
-    ).toEqual({ failed: ['test/a.test.ts > cart > rounds VAT'], shared: [] });
+      await reportOf([vitestCase('test/a.test.ts', 'FAILED'), vitestCase('test/b.test.ts', 'SUCCEEDED')]),
+    ).toEqual({
+      status: 'read',
+      total: 2,
+      failed: ['test/a.test.ts > cart > rounds VAT'],
+      complete: true,
+      shared: [],
+    });
   });
 
   it('excuses nothing when the test failing on the base shares its name with a passing test elsewhere (regression: both counted as one)', () => {
@@ -288,12 +317,17 @@ describe('the JUnit reporter added to the test script', () => {
     expect(withJunitReport('node --test --test-reporter=tap')).toBeUndefined();
   });
 
-  it('names a test by its prefix, suite and name, a repeated part once', () => {
+  it('names a test by its prefix, suite and name, a repeated part once', async () => {
+    const failed = (testCase: TestCase) => reportOf([{ ...testCase, status: 'FAILED' }]);
     expect(
-      testName({ prefix: 'test/cart.test.ts', testSuiteName: 'test/cart.test.ts', name: 'cart > coupon' }),
-    ).toBe('test/cart.test.ts > cart > coupon');
-    expect(testName({ prefix: 'test', testSuiteName: 'cart', name: 'adds VAT' })).toBe(
-      'test > cart > adds VAT',
-    );
+      await failed({
+        prefix: 'test/cart.test.ts',
+        testSuiteName: 'test/cart.test.ts',
+        name: 'cart > coupon',
+      }),
+    ).toMatchObject({ failed: ['test/cart.test.ts > cart > coupon'] });
+    expect(await failed({ prefix: 'test', testSuiteName: 'cart', name: 'adds VAT' })).toMatchObject({
+      failed: ['test > cart > adds VAT'],
+    });
   });
 });
