@@ -1,6 +1,6 @@
-import type { StackEvent } from '@aws-sdk/client-cloudformation';
+import type { CloudFormationClient, StackEvent } from '@aws-sdk/client-cloudformation';
 import { describe, expect, it } from 'vitest';
-import { deploymentsOf } from '../../lambdas/workflows/incident-investigation/telemetry/cloudformation-deployments.ts';
+import { CloudFormationDeployments } from '../../lambdas/workflows/incident-investigation/telemetry/cloudformation-deployments.ts';
 import { TelemetryConfig } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
 import { QueryRefusedError } from '../../lambdas/workflows/incident-investigation/telemetry/errors.ts';
 import {
@@ -104,6 +104,11 @@ describe('deployments from stack events', () => {
     Timestamp: at(minute),
     ...(reason ? { ResourceStatusReason: reason } : {}),
   });
+  /** The deployments CloudFormation records for stack api-prod, whose events are `events` (one page). */
+  const deploymentsOf = (events: StackEvent[], range: { start: number; end: number }) => {
+    const client = { send: async () => ({ StackEvents: events }) } as unknown as CloudFormationClient;
+    return new CloudFormationDeployments(client).list(['api-prod'], range);
+  };
   const resourceEvent = (minute: number, id: string, status: string, physical?: string): StackEvent => ({
     StackName: 'api-prod',
     StackId: 'id',
@@ -115,7 +120,7 @@ describe('deployments from stack events', () => {
     ...(physical ? { PhysicalResourceId: physical } : {}),
   });
 
-  it('groups an update from its start to its final stack status, with the resources it changed', () => {
+  it('groups an update from its start to its final stack status, with the resources it changed, latest first', async () => {
     const events = [
       stackEvent(10, 'UPDATE_IN_PROGRESS', 'User Initiated'),
       resourceEvent(11, 'Service', 'UPDATE_IN_PROGRESS'),
@@ -127,8 +132,16 @@ describe('deployments from stack events', () => {
       stackEvent(42, 'UPDATE_ROLLBACK_IN_PROGRESS', 'The following resource(s) failed to update: [Service].'),
       stackEvent(45, 'UPDATE_ROLLBACK_COMPLETE'),
     ].reverse();
-    const deployments = deploymentsOf('api-prod', events, { start: at(0).getTime(), end: NOW });
+    const deployments = await deploymentsOf(events, { start: at(0).getTime(), end: NOW });
     expect(deployments).toEqual([
+      {
+        stack: 'api-prod',
+        started: at(40).getTime(),
+        finished: at(45).getTime(),
+        status: 'UPDATE_ROLLBACK_COMPLETE',
+        reason: 'The following resource(s) failed to update: [Service].',
+        changes: [{ logicalId: 'Service', type: 'AWS::ECS::Service', status: 'UPDATE_FAILED' }],
+      },
       {
         stack: 'api-prod',
         started: at(10).getTime(),
@@ -144,24 +157,16 @@ describe('deployments from stack events', () => {
           },
         ],
       },
-      {
-        stack: 'api-prod',
-        started: at(40).getTime(),
-        finished: at(45).getTime(),
-        status: 'UPDATE_ROLLBACK_COMPLETE',
-        reason: 'The following resource(s) failed to update: [Service].',
-        changes: [{ logicalId: 'Service', type: 'AWS::ECS::Service', status: 'UPDATE_FAILED' }],
-      },
     ]);
   });
 
-  it('keeps only deployments that started in the window, and one still running without an end', () => {
+  it('keeps only deployments that started in the window, and one still running without an end', async () => {
     const events = [
       stackEvent(5, 'UPDATE_IN_PROGRESS'),
       stackEvent(9, 'UPDATE_COMPLETE'),
       stackEvent(50, 'UPDATE_IN_PROGRESS'),
     ];
-    const deployments = deploymentsOf('api-prod', events, { start: at(30).getTime(), end: NOW });
+    const deployments = await deploymentsOf(events, { start: at(30).getTime(), end: NOW });
     expect(deployments).toEqual([
       { stack: 'api-prod', started: at(50).getTime(), status: 'UPDATE_IN_PROGRESS', changes: [] },
     ]);
