@@ -2,11 +2,10 @@ import type { CloudFormationClient, StackEvent } from '@aws-sdk/client-cloudform
 import { describe, expect, it } from 'vitest';
 import { CloudFormationDeployments } from '../../lambdas/workflows/incident-investigation/telemetry/cloudformation-deployments.ts';
 import { TelemetryConfig } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
+import { isoMinute } from '../../lambdas/workflows/incident-investigation/telemetry/deps.ts';
 import { QueryRefusedError } from '../../lambdas/workflows/incident-investigation/telemetry/errors.ts';
-import {
-  describeSeries,
-  largestShift,
-} from '../../lambdas/workflows/incident-investigation/telemetry/query-metrics.ts';
+import { queryMetrics } from '../../lambdas/workflows/incident-investigation/telemetry/query-metrics.ts';
+import { QueryMetricsArgs } from '../../lambdas/workflows/incident-investigation/telemetry/tools.ts';
 import {
   isQueryTooBroad,
   resolveWindow,
@@ -69,20 +68,47 @@ describe('query windows', () => {
 });
 
 describe('level shifts in a metric series', () => {
-  it('finds where a flat series steps up', () => {
+  /** A point a minute, the last one a minute before now. */
+  const minutes = (count: number) => Array.from({ length: count }, (_, i) => NOW - (count - i) * 60_000);
+
+  /** What query_metrics answers for one series of checkout's: its text, and the summary the ledger keeps. */
+  async function answer(name: string, timestamps: number[], values: number[]) {
+    const outcome = await queryMetrics(QueryMetricsArgs.parse({ service: 'checkout', lastMinutes: 60 }), {
+      config: TelemetryConfig.parse({
+        services: [{ name: 'checkout', metrics: { namespace: 'Shop', names: [name] } }],
+        maxWindowMinutes: 120,
+        defaultWindowMinutes: 30,
+      }),
+      metrics: { cloudwatch: { name: 'cloudwatch', get: async () => [{ name, timestamps, values }] } },
+      logs: {},
+      now: () => NOW,
+      reserve: async () => {},
+    } as unknown as Parameters<typeof queryMetrics>[1]);
+    return { text: outcome.output, summary: outcome.evidence.summary };
+  }
+
+  /** Where the answer places the largest level shift of `values`, or undefined when it names none. */
+  async function shiftAt(values: number[]) {
+    const timestamps = minutes(values.length);
+    const { text } = await answer('Errors', timestamps, values);
+    const at = /Largest level shift at (\S+):/.exec(text)?.[1];
+    return at === undefined ? undefined : timestamps.findIndex((t) => isoMinute(t) === at);
+  }
+
+  it('finds where a flat series steps up', async () => {
     const values = [10, 11, 9, 10, 10, 11, 95, 100, 98, 102];
-    expect(largestShift(values)).toBe(6);
+    expect(await shiftAt(values)).toBe(6);
   });
 
-  it('finds none in noise around one level, nor in a series too short to tell', () => {
-    expect(largestShift([10, 14, 9, 13, 8, 12, 10, 14, 9, 13])).toBeUndefined();
-    expect(largestShift([1, 1, 100, 100])).toBeUndefined();
+  it('finds none in noise around one level, nor in a series too short to tell', async () => {
+    expect(await shiftAt([10, 14, 9, 13, 8, 12, 10, 14, 9, 13])).toBeUndefined();
+    expect(await shiftAt([1, 1, 100, 100])).toBeUndefined();
   });
 
-  it('describes a series by range, shift and a downsampled line', () => {
-    const timestamps = Array.from({ length: 48 }, (_, i) => NOW - (48 - i) * 60_000);
+  it('describes a series by range, shift and a downsampled line', async () => {
+    const timestamps = minutes(48);
     const values = timestamps.map((_, i) => (i < 30 ? 200 : 6000));
-    const { text, summary } = describeSeries({ name: 'LatencyMs', timestamps, values });
+    const { text, summary } = await answer('LatencyMs', timestamps, values);
     expect(text).toContain('LatencyMs: 48 points, min 200, mean 2375, max 6000 at 2015-11-23T21:42Z.');
     expect(text).toContain('Largest level shift at 2015-11-23T21:42Z: mean 200 before, 6000 after (+2900%).');
     expect(text).toMatch(/Series \(mean of every 2 points\): 21:12 200, .* 21:58 6000$/);
