@@ -7,7 +7,7 @@ import { QueryRefusedError } from '../../lambdas/workflows/incident-investigatio
 import { queryMetrics } from '../../lambdas/workflows/incident-investigation/telemetry/query-metrics.ts';
 import { QueryMetricsArgs } from '../../lambdas/workflows/incident-investigation/telemetry/tools.ts';
 import {
-  isQueryTooBroad,
+  requireService,
   resolveWindow,
 } from '../../lambdas/workflows/incident-investigation/telemetry/window.ts';
 
@@ -52,18 +52,22 @@ describe('query windows', () => {
     );
   });
 
-  it('calls a query without a service too broad, and a wide one too wide, like isQueryTooBroad', () => {
-    expect(isQueryTooBroad({ lastMinutes: 10 }, config, NOW)).toEqual({
-      refuse: 'a query must name one service (checkout)',
-    });
-    expect(isQueryTooBroad({ lastMinutes: 500 }, config, NOW)).toEqual({
-      refuse: 'a query must name one service (checkout)',
-      narrow: 'the window asked for is 500 minutes, wider than the maximum of 120',
-    });
-    expect(isQueryTooBroad({ service: 'checkout', lastMinutes: 121 }, config, NOW).narrow).toMatch(
-      /121 minutes/,
+  it('refuses a query without a service as too broad, and narrows a wide one whether or not it names one', () => {
+    const unnamed = () => requireService(config, undefined);
+    expect(unnamed).toThrow(QueryRefusedError);
+    expect(unnamed).toThrow(/^too broad: a query must name one service \(checkout\)$/);
+    expect(resolveWindow({ lastMinutes: 10 }, config, NOW)).toEqual({ start: NOW - 10 * 60_000, end: NOW });
+    expect(resolveWindow({ lastMinutes: 500 }, config, NOW).note).toMatch(
+      /^narrowed: the window asked for is 500 minutes, wider than the maximum of 120, /,
     );
-    expect(isQueryTooBroad({ service: 'checkout', lastMinutes: 120 }, config, NOW)).toEqual({});
+    expect(resolveWindow({ service: 'checkout', lastMinutes: 121 }, config, NOW).note).toMatch(
+      /^narrowed: the window asked for is 121 minutes, /,
+    );
+    expect(requireService(config, 'checkout')).toMatchObject({ name: 'checkout' });
+    expect(resolveWindow({ service: 'checkout', lastMinutes: 120 }, config, NOW)).toEqual({
+      start: NOW - 120 * 60_000,
+      end: NOW,
+    });
   });
 });
 
