@@ -5,7 +5,7 @@ import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts'
 import { withJunitReport } from '../../lambdas/builds/junit-report.ts';
 import { readBuildResults } from '../../lambdas/builds/read-build.ts';
 import { failedTests, testName } from '../../lambdas/builds/read-test-report.ts';
-import { failingChecks, judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
+import { judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
 import { pullRequestBody } from '../../lambdas/workflows/issue-pipeline/committer.ts';
 import { freshIssueState } from '../support/issue-state.ts';
 
@@ -45,18 +45,25 @@ const red = (tests?: TestReport): BuildResults => ({
   feedback: ['Check "test" exited 1. The end of its output:\ntest output'],
 });
 
-const judgedTest = (branch: BuildResults, base: BuildResults) =>
-  failingChecks(branch, base).find((f) => f.name === 'test');
+/** The test check's verdict as the judge records it in the build section (the pull request and the writer read it). */
+const judgedTest = (branch: BuildResults, base: BuildResults) => {
+  const state = fresh();
+  state.pipeline.attempt = 1;
+  const run = judgeBuild(state, branch, base).state.build.commands_run.find((c) => c.check === 'test');
+  if (run === undefined) return undefined;
+  const { check, pre_existing, judged, on_own_report, base_unreported } = run;
+  return { check, pre_existing, judged, on_own_report, base_unreported };
+};
 
 describe('a failing test check judged against the base, per test', () => {
   it('excuses a test that fails on the base too, and only that one', () => {
     const base = red(read(['cart > rounds VAT']));
-    expect(judgedTest(red(read(['cart > rounds VAT'])), base)).toMatchObject({ preExisting: true });
+    expect(judgedTest(red(read(['cart > rounds VAT'])), base)).toMatchObject({ pre_existing: true });
     const verdict = judgedTest(red(read(['cart > rounds VAT', 'cart > applies the coupon'])), base);
     expect(verdict).toEqual({
-      name: 'test',
-      preExisting: false,
-      detail: 'failing tests that pass on the base commit: cart > applies the coupon',
+      check: 'test',
+      pre_existing: false,
+      judged: 'failing tests that pass on the base commit: cart > applies the coupon',
     });
   });
 
@@ -81,14 +88,14 @@ describe('a failing test check judged against the base, per test', () => {
     expect(
       judgedTest(red({ status: 'missing', reason: 'the build has no test report' }), base),
     ).toMatchObject({
-      preExisting: false,
-      detail: expect.stringContaining('the build has no test report'),
+      pre_existing: false,
+      judged: expect.stringContaining('the build has no test report'),
     });
-    expect(judgedTest(red(read(['a'], false)), base)?.preExisting).toBe(false);
+    expect(judgedTest(red(read(['a'], false)), base)?.pre_existing).toBe(false);
     // A report that says every test passed while the check failed contradicts CodeBuild's status.
     expect(judgedTest(red(read([])), base)).toMatchObject({
-      preExisting: false,
-      detail: 'the check failed, but its report names no failing test',
+      pre_existing: false,
+      judged: 'the check failed, but its report names no failing test',
     });
   });
 
@@ -160,20 +167,20 @@ describe('tests named alike in different files (a report that names no file)', (
     const base = red(read(['test > rounds VAT'], true, ['test > rounds VAT']));
     const verdict = judgedTest(red(read(['test > rounds VAT'], true, ['test > rounds VAT'])), base);
     expect(verdict).toEqual({
-      name: 'test',
-      preExisting: false,
-      detail:
+      check: 'test',
+      pre_existing: false,
+      judged:
         "failing tests whose name other tests share (the report names no file), so they cannot be matched to the base's: test > rounds VAT",
     });
   });
 
   it("excuses nothing when only the change's report has two tests of that name (a namesake added beside the base's red test)", () => {
     const base = red(read(['test > rounds VAT']));
-    expect(judgedTest(red(read(['test > rounds VAT'], true, ['test > rounds VAT'])), base)?.preExisting).toBe(
-      false,
-    );
+    expect(
+      judgedTest(red(read(['test > rounds VAT'], true, ['test > rounds VAT'])), base)?.pre_existing,
+    ).toBe(false);
     // Unshared, the same failure is the base's own and stays excused.
-    expect(judgedTest(red(read(['test > rounds VAT'])), base)?.preExisting).toBe(true);
+    expect(judgedTest(red(read(['test > rounds VAT'])), base)?.pre_existing).toBe(true);
   });
 
   it('names both the new failures and the ones that cannot be matched, and sends the writer back', () => {
