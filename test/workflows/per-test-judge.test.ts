@@ -1,13 +1,15 @@
 import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildResults } from '../../lambdas/builds/build-results.ts';
 import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts';
 import { withJunitReport } from '../../lambdas/builds/junit-report.ts';
 import { readBuildResults } from '../../lambdas/builds/read-build.ts';
 import { failedTests, testName } from '../../lambdas/builds/read-test-report.ts';
 import { judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
-import { pullRequestBody } from '../../lambdas/workflows/issue-pipeline/committer.ts';
+import type { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
 import { freshIssueState } from '../support/issue-state.ts';
+import { type CommittedPullRequest, committerOn } from './committer-harness.ts';
 
 /**
  * "Pre-existing" judged per test where the test runner writes JUnit XML (read through
@@ -56,6 +58,14 @@ const judgedTest = (branch: BuildResults, base: BuildResults) => {
 };
 
 describe('a failing test check judged against the base, per test', () => {
+  let gh: TestGitHub;
+  let opened: (state: IssueState) => Promise<CommittedPullRequest>;
+  beforeAll(async () => {
+    gh = await startTestGitHub();
+    opened = committerOn(gh);
+  });
+  afterAll(() => gh.close());
+
   it('excuses a test that fails on the base too, and only that one', () => {
     const base = red(read(['cart > rounds VAT']));
     expect(judgedTest(red(read(['cart > rounds VAT'])), base)).toMatchObject({ pre_existing: true });
@@ -99,7 +109,7 @@ describe('a failing test check judged against the base, per test', () => {
     });
   });
 
-  it('judges the check as a whole when the base has no per-test report, and says so on the pull request', () => {
+  it('judges the check as a whole when the base has no per-test report, and says so on the pull request', async () => {
     const state = fresh();
     state.pipeline.attempt = 1;
     const judged = judgeBuild(state, red(), red());
@@ -109,17 +119,17 @@ describe('a failing test check judged against the base, per test', () => {
       pre_existing: true,
       judged: 'no per-test report, so judged as a whole check',
     });
-    expect(pullRequestBody(judged.state, 'title\n\nsummary', '- files')).toContain(
+    expect((await opened(judged.state)).body).toContain(
       '(fails on the base commit too: no per-test report, so judged as a whole check)',
     );
   });
 
-  it('says on the pull request which tests fail on the base too', () => {
+  it('says on the pull request which tests fail on the base too', async () => {
     const state = fresh();
     state.pipeline.attempt = 1;
     const judged = judgeBuild(state, red(read(['cart > rounds VAT'])), red(read(['cart > rounds VAT'])));
     expect(judged.handOff.next).toBe('reviewer');
-    expect(pullRequestBody(judged.state, 'title\n\nsummary', '- files')).toContain(
+    expect((await opened(judged.state)).body).toContain(
       "fails on the base commit too: every failing test the change's own report names fails on the base commit too: cart > rounds VAT",
     );
   });
