@@ -29,11 +29,10 @@ export { parseInput, parseLine } from './headers.ts';
 export type { MaskingRule } from './mask.ts';
 export { WILDCARD } from './mask.ts';
 export type { MinedRecords } from './mine.ts';
-export { mineRecords } from './mine.ts';
 export type { Level, LogEvent, LogInput, LogRecord } from './records.ts';
 export { LogEventSchema, LogInputSchema } from './records.ts';
 export type { SummaryInput, SummaryOptions } from './summary.ts';
-export { estimateTokens, summarize } from './summary.ts';
+export { summarize } from './summary.ts';
 export type { MinedTemplate } from './template-groups.ts';
 export type { MinerOptions } from './template-miner.ts';
 export { TemplateMiner } from './template-miner.ts';
@@ -45,9 +44,7 @@ export type {
 } from './template-review.ts';
 export {
   ADVISOR_PROMPT_START,
-  advisorPrompt,
   parseAdvisorReply,
-  reviewTemplates,
   TemplateReviewCache,
   templatePattern,
 } from './template-review.ts';

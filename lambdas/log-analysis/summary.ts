@@ -26,11 +26,6 @@ export interface SummaryOptions {
   maxLineChars?: number;
 }
 
-/** The token estimate `summarize` keeps within: one token per four characters, rounded up. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
 function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

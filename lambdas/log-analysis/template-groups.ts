@@ -44,7 +44,7 @@ const DELIMITERS = new Set('=:,;/()[]{}"\'|@#.'.split(''));
  * the middle a wildcard (`rhost=a.b` + `rhost=c.d` -> `rhost=<*>`). Everything `a` matched, the
  * result matches, so generalizing never loses a message already held.
  */
-export function generalizeWord(a: string, b: string): string {
+function generalizeWord(a: string, b: string): string {
   if (a === b) return a;
   const limit = Math.min(a.length, b.length);
   let head = 0;

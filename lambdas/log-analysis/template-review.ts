@@ -111,7 +111,7 @@ const cut = (text: string, max: number) => (text.length <= max ? text : `${text.
 export const ADVISOR_PROMPT_START = 'These log templates were mined from log lines';
 
 /** The prompt for one batch: the rules of a template, then each template with its messages. */
-export function advisorPrompt(
+function advisorPrompt(
   questions: readonly { id: string; template: string; examples: readonly string[] }[],
   others: readonly MinedTemplate[],
   maxLineChars = 240,

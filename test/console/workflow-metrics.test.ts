@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { metricTiles } from '../../console/src/workflow-metrics.ts';
-import { computeMetrics } from '../../lambdas/workflows/incident-investigation/metrics.ts';
 import type { IncidentRecord } from '../../lambdas/workflows/incident-investigation/record.ts';
+import { finishedMetrics } from '../workflows/finished-metrics.ts';
 
 /** The ledger's tiles for a workflow's own metrics, from what the incident workflow really computes. */
 describe('workflow metrics in the ledger', () => {
-  it('shows each AgentMetrics figure of an investigation as a labelled tile', () => {
+  it('shows each AgentMetrics figure of an investigation as a labelled tile', async () => {
     const record = {
       startedAt: '2015-11-23T10:00:00.000Z',
       channel: 'C',
@@ -14,7 +14,7 @@ describe('workflow metrics in the ledger', () => {
       rounds: [],
       progress: {},
     } as unknown as IncidentRecord;
-    const metrics = computeMetrics({ record, nodes: [], toolCalls: 7, peopleMessages: 1 });
+    const { metrics } = await finishedMetrics({ record, nodes: [], toolCalls: 7, peopleMessages: 1 });
 
     const tiles = metricTiles(metrics);
 

@@ -1,19 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { advisorPrompt, mineRecords, reviewTemplates } from '../../lambdas/log-analysis/index.ts';
+import { type MinedRecords, mineRecords } from '../../lambdas/log-analysis/mine.ts';
+import { reviewTemplates } from '../../lambdas/log-analysis/template-review.ts';
 import { demoReply } from '../../local/model/demo-model.ts';
 import { demoTemplateReview, isTemplateReview } from '../../local/model/demo-templates.ts';
 
 /** The offline demo model's one rule for the log template review: a word holding a digit is a variable. */
 describe('the demo model on a template review', () => {
-  it('answers a corrected template, or the same event when the corrected text is another template', () => {
-    const prompt = advisorPrompt(
-      [
-        { id: '4', template: 'worker w7 restarted', examples: ['worker w7 restarted'] },
-        { id: '5', template: 'disk sda1 full', examples: ['disk sda1 full'] },
-        { id: '6', template: 'queue drained', examples: ['queue drained'] },
-      ],
-      [{ id: '1', template: 'disk <*> full', count: 40 }],
-    );
+  it('answers a corrected template, or the same event when the corrected text is another template', async () => {
+    // Three templates seen once each, asked about; a frequent one, listed for sameAs.
+    const lines = ['worker w7 restarted', 'disk sda1 full', 'queue drained'];
+    const templates = [
+      { id: '1', template: 'disk <*> full', count: 40 },
+      ...lines.map((template, i) => ({ id: String(i + 4), template, count: 1 })),
+    ];
+    const mined: MinedRecords = {
+      templates,
+      templateIds: ['4', '5', '6'],
+      text: new Map(templates.map((t) => [t.id, t.template])),
+      samples: new Map(),
+    };
+    const prompts: string[] = [];
+    await reviewTemplates(lines, mined, {
+      advisor: async (prompt) => {
+        prompts.push(prompt);
+        return { text: '{"answers":[]}', usage: { inputTokens: 1, outputTokens: 1 } };
+      },
+    });
+    const [prompt = ''] = prompts;
+    expect(prompts).toHaveLength(1);
     expect(isTemplateReview(prompt)).toBe(true);
     expect(JSON.parse(demoTemplateReview(prompt))).toEqual({
       answers: [

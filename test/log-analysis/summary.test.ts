@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeLogs, estimateTokens } from '../../lambdas/log-analysis/index.ts';
+import { analyzeLogs } from '../../lambdas/log-analysis/index.ts';
+import { estimateTokens } from './estimate-tokens.ts';
 
 const T0 = Date.parse('2024-05-01T10:00:00Z');
 

@@ -11,8 +11,8 @@ import { SlackPostInput } from '../../lambdas/kernel/tasks.ts';
 import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import type { Severity } from '../../lambdas/workflows/bug-investigation/contract.ts';
 import {
+  type checkAcknowledgement,
   SlaCheckInput,
-  type SlaCheckOutput,
   type SlaTrackingInput,
 } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
 import {
@@ -72,6 +72,9 @@ const escalation = (severity: Severity = 'high'): SlaTrackingInput => ({
   severity,
   level: 0,
 });
+
+/** What the SlaCheck function answers. */
+type SlaCheckOutput = Awaited<ReturnType<typeof checkAcknowledgement>>;
 
 const NOT_YET: SlaCheckOutput = {
   acknowledged: false,

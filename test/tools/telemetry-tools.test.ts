@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../lambdas/log-analysis/index.ts';
+import { estimateTokens } from '../log-analysis/estimate-tokens.ts';
 import { NOW, output, telemetryHarnessForFile } from './telemetry-harness.ts';
 
 /**

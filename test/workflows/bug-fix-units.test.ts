@@ -8,10 +8,7 @@ import { readBuildResults } from '../../lambdas/builds/read-build.ts';
 import type { Conversation, StoredMessage } from '../../lambdas/kernel/model.ts';
 import type { OpenPullRequestInput } from '../../lambdas/workflows/bug-investigation/fix/contract.ts';
 import { checkFixRequest } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
-import {
-  openFixPullRequest,
-  pullRequestBody,
-} from '../../lambdas/workflows/bug-investigation/fix/pull-request.ts';
+import { openFixPullRequest } from '../../lambdas/workflows/bug-investigation/fix/pull-request.ts';
 import { bugWorkBranch } from '../../lambdas/workflows/bug-investigation/fix/work-branch.ts';
 import { renderBugFixOutcome } from '../../lambdas/workflows/bug-investigation/templates/bug-fix-outcome.ts';
 import { seedDemoWebshop } from '../../local/github/demo-webshop.ts';
@@ -277,10 +274,45 @@ describe('the draft pull request', () => {
     });
   });
 
-  it('links the Slack thread and carries the findings and the build in its body', () => {
-    const body = pullRequestBody(input('agents/bug-1'));
+  /** Opens the pull request of bug `conversationId` from its work branch, one commit over main; returns it as GitHub holds it. */
+  async function opened(conversationId: string, over: Partial<OpenPullRequestInput> = {}) {
+    const repo = { owner: 'demo', repo: 'webshop' };
+    const branch = bugWorkBranch(conversationId);
+    const main = (await gh.octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
+    const { data: parent } = await gh.octokit.rest.git.getCommit({ ...repo, commit_sha: main });
+    const { data: tree } = await gh.octokit.rest.git.createTree({
+      ...repo,
+      base_tree: parent.tree.sha,
+      tree: [{ path: 'NOTES.md', mode: '100644', type: 'blob', content: `${conversationId}\n` }],
+    });
+    const { data: commit } = await gh.octokit.rest.git.createCommit({
+      ...repo,
+      message: 'Pass net.',
+      tree: tree.sha,
+      parents: [main],
+    });
+    await gh.octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha: commit.sha });
+    const outcome = await openFixPullRequest(gh.octokit, repo, { ...input(branch), conversationId, ...over });
+    if (!outcome.opened || outcome.number === undefined)
+      throw new Error(`no pull request: ${outcome.reason}`);
+    return (await gh.octokit.rest.pulls.get({ ...repo, pull_number: outcome.number })).data;
+  }
+
+  it('links the Slack thread and carries the findings and the build in its body', async () => {
+    const { body } = await opened('bug-opened');
     expect(body).toContain('https://slack.com/archives/C_SUM/p1700000000000100');
     expect(body).toContain('src/checkout.ts:44');
     expect(body).toContain('Build succeeded (attempt 1)');
+  });
+
+  it('keeps internal markers out of its title', async () => {
+    const { title } = await opened('bug-marked', {
+      findings: {
+        summary: 'VAT on the subtotal at src/checkout.ts:44.',
+        fix: { description: '[offline demo model] src/checkout.ts:44 now passes `net`' },
+      },
+      fixSummary: 'unused',
+    });
+    expect(title).toBe('Fix: src/checkout.ts:44 now passes `net`');
   });
 });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { powertoolsMetricsSink } from '../../lambdas/workflows/incident-investigation/adapters/metrics-sink.ts';
-import { computeMetrics } from '../../lambdas/workflows/incident-investigation/metrics.ts';
 import type { IncidentRecord } from '../../lambdas/workflows/incident-investigation/record.ts';
 import { firstNodes, type HypothesisNode } from '../../lambdas/workflows/incident-investigation/tree.ts';
+import { finishedMetrics } from './finished-metrics.ts';
 
 /** The AgentMetrics of one investigation: computed from what is stored, emitted as EMF. */
 
@@ -73,8 +73,14 @@ const record: IncidentRecord = {
 };
 
 describe('incident metrics', () => {
-  it('counts the tree, the approvals and the time to the first confirmation', () => {
-    expect(computeMetrics({ record, nodes, toolCalls: 7, peopleMessages: 2 })).toEqual({
+  it('counts the tree, the approvals and the time to the first confirmation, stores and emits them', async () => {
+    const { metrics, stored, emitted } = await finishedMetrics({
+      record,
+      nodes,
+      toolCalls: 7,
+      peopleMessages: 2,
+    });
+    expect(metrics).toEqual({
       hypothesesFormed: 4,
       hypothesesPruned: 2,
       hypothesesConfirmed: 1,
@@ -89,9 +95,11 @@ describe('incident metrics', () => {
       clarificationsNeeded: 2,
       outcome: 'none',
     });
+    expect(stored).toEqual([{ metrics, finishedAt: '2015-01-01T01:00:00.000Z' }]);
+    expect(emitted).toEqual([[metrics, { outcome: 'none' }]]);
   });
 
-  it('emits them as CloudWatch metrics in the SlackAgents namespace, service incident_investigation', () => {
+  it('emits them as CloudWatch metrics in the SlackAgents namespace, service incident_investigation', async () => {
     vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
     // Powertools writes EMF with the global console in dev mode, else to stdout.
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
@@ -101,7 +109,7 @@ describe('incident metrics', () => {
       emitted.push(String(chunk));
       return true;
     });
-    const metrics = computeMetrics({ record, nodes, toolCalls: 7, peopleMessages: 2 });
+    const { metrics } = await finishedMetrics({ record, nodes, toolCalls: 7, peopleMessages: 2 });
     powertoolsMetricsSink().emit(metrics, { outcome: 'root_cause' });
     const [emf] = emitted
       .map((line) => JSON.parse(line) as Record<string, unknown>)

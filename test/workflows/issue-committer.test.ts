@@ -3,18 +3,23 @@ import { runCommitter } from '../../lambdas/workflows/issue-pipeline/committer.t
 import type { IssueStateStore } from '../../lambdas/workflows/issue-pipeline/ports.ts';
 import { type IssueState, initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
+import { freshIssueState } from '../support/issue-state.ts';
+import { type CommittedPullRequest, committerOn } from './committer-harness.ts';
 
 /**
  * The Committer opens the pull request only from the head the protected-paths gate read (and an
- * approver saw): a branch that moved in between is refused, not opened.
+ * approver saw): a branch that moved in between is refused, not opened. Its commit message
+ * names the issue and closes it.
  */
 
 const repository = { owner: 'acme', repo: 'committer' };
 let gh: TestGitHub;
 let mainSha: string;
+let opened: (state: IssueState) => Promise<CommittedPullRequest>;
 
 beforeAll(async () => {
   gh = await startTestGitHub();
+  opened = committerOn(gh);
   const record = await gh.emulator.store.createRepository({
     owner: repository.owner,
     name: repository.repo,
@@ -113,5 +118,16 @@ describe('the Committer and the checked head', () => {
       head: 'acme:agents/moved',
     });
     expect(pulls.data).toHaveLength(0);
+  });
+});
+
+describe('the commit message', () => {
+  it('names the issue and "Closes #n", and its first line titles the pull request', async () => {
+    const state = freshIssueState(Date.parse('2015-01-01T10:00:00Z'));
+    state.issue.type = 'BUG_FIX';
+    state.writer.summary = 'VAT on net.';
+    const { message, title } = await opened(state);
+    expect(message).toBe('fix: Totals (#7)\n\nVAT on net.\n\nCloses #7');
+    expect(title).toBe('fix: Totals (#7)');
   });
 });

@@ -3,7 +3,6 @@ import type { BuildResults } from '../../lambdas/builds/contract.ts';
 import { entityNamedBy } from '../../lambdas/kernel/command-entities.ts';
 import { acceptedAnswers } from '../../lambdas/workflows/issue-pipeline/answers.ts';
 import { judgeBuild, needsBase } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
-import { commitMessage } from '../../lambdas/workflows/issue-pipeline/committer.ts';
 import { handOff, toWriter } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
 import { limitReached } from '../../lambdas/workflows/issue-pipeline/limits.ts';
 import { failureNotice, showProgress } from '../../lambdas/workflows/issue-pipeline/progress.ts';
@@ -404,13 +403,6 @@ describe('the pipeline around the agents', () => {
       ':warning: The issue pipeline for <https://github.com/o/r/issues/7|#7 Totals> stopped because its model could not serve it (ModelCallError: the model API answered HTTP 401 authentication_error: invalid x-api-key). ' +
         'Nothing more will happen on its own: a developer needs to look at it, then label the issue again or run /fix to start over.',
     );
-  });
-
-  it('writes the final commit message with the issue and "Closes #n"', () => {
-    const state = fresh();
-    state.issue.type = 'BUG_FIX';
-    state.writer.summary = 'VAT on net.';
-    expect(commitMessage(state)).toBe('fix: Totals (#7)\n\nVAT on net.\n\nCloses #7');
   });
 });
 

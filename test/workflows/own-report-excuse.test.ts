@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts';
 import { judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
-import { pullRequestBody } from '../../lambdas/workflows/issue-pipeline/committer.ts';
 import { handOff } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
+import type { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
 import { freshIssueState, handOffContext } from '../support/issue-state.ts';
+import { type CommittedPullRequest, committerOn } from './committer-harness.ts';
 
 /** How one begins when the base commit has no per-test report (stated here, not imported: the value is what this test checks). */
 const UNREPORTED_BASE_PREFIX =
@@ -186,7 +188,15 @@ describe("a failure excused as a whole because the base's per-test report is mis
 });
 
 describe('who approved, on the pull request', () => {
-  it("names the approver's Slack user and the time for each request they approved, and nothing when none was asked", () => {
+  let gh: TestGitHub;
+  let opened: (state: IssueState) => Promise<CommittedPullRequest>;
+  beforeAll(async () => {
+    gh = await startTestGitHub();
+    opened = committerOn(gh);
+  });
+  afterAll(() => gh.close());
+
+  it("names the approver's Slack user and the time for each request they approved, and nothing when none was asked", async () => {
     const asked = handOff(excusedOnOwnReport(), review, ctx());
     const approved = handOff(asked.state, approval('approve'), ctx());
     expect(approved.state.communication.escalations).toEqual([
@@ -195,11 +205,11 @@ describe('who approved, on the pull request', () => {
         decided: { by: 'U_DEV', decision: 'approve', at: '2001-01-01T00:05:00.000Z' },
       }),
     ]);
-    const body = pullRequestBody(approved.state, 'title\n\nsummary', '- files');
+    const { body } = await opened(approved.state);
     expect(body).toContain(
       "## Approved by people\n\n- A failing check is let through only on the change's own test report: approved in Slack by user `U_DEV` at 2001-01-01T00:05:00.000Z",
     );
     const plain = judgeBuild(fresh(), red(), red()).state;
-    expect(pullRequestBody(plain, 'title\n\nsummary', '- files')).not.toContain('Approved by people');
+    expect((await opened(plain)).body).not.toContain('Approved by people');
   });
 });

@@ -1,14 +1,16 @@
 import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { BatchGetReportsCommand, type CodeBuildClient, type TestCase } from '@aws-sdk/client-codebuild';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildResults } from '../../lambdas/builds/build-results.ts';
 import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts';
 import { withJunitReport } from '../../lambdas/builds/junit-report.ts';
 import { readBuildResults } from '../../lambdas/builds/read-build.ts';
 import { codeBuildTestReports } from '../../lambdas/builds/read-test-report.ts';
-import { failingChecks, judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
-import { pullRequestBody } from '../../lambdas/workflows/issue-pipeline/committer.ts';
+import { judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
+import type { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
+import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
 import { freshIssueState } from '../support/issue-state.ts';
+import { type CommittedPullRequest, committerOn } from './committer-harness.ts';
 
 /**
  * "Pre-existing" judged per test where the test runner writes JUnit XML (read through
@@ -46,8 +48,15 @@ const red = (tests?: TestReport): BuildResults => ({
   feedback: ['Check "test" exited 1. The end of its output:\ntest output'],
 });
 
-const judgedTest = (branch: BuildResults, base: BuildResults) =>
-  failingChecks(branch, base).find((f) => f.name === 'test');
+/** The test check's verdict as the judge records it in the build section (the pull request and the writer read it). */
+const judgedTest = (branch: BuildResults, base: BuildResults) => {
+  const state = fresh();
+  state.pipeline.attempt = 1;
+  const run = judgeBuild(state, branch, base).state.build.commands_run.find((c) => c.check === 'test');
+  if (run === undefined) return undefined;
+  const { check, pre_existing, judged, on_own_report, base_unreported } = run;
+  return { check, pre_existing, judged, on_own_report, base_unreported };
+};
 
 const BUILD_ARN = 'arn:aws:codebuild:us-east-1:000000000000:build/checks:1';
 const REPORT_ARN = 'arn:aws:codebuild:us-east-1:000000000000:report/checks-tests:1';
@@ -69,14 +78,22 @@ function reportOf(cases: TestCase[]): Promise<TestReport> {
 }
 
 describe('a failing test check judged against the base, per test', () => {
+  let gh: TestGitHub;
+  let opened: (state: IssueState) => Promise<CommittedPullRequest>;
+  beforeAll(async () => {
+    gh = await startTestGitHub();
+    opened = committerOn(gh);
+  });
+  afterAll(() => gh.close());
+
   it('excuses a test that fails on the base too, and only that one', () => {
     const base = red(read(['cart > rounds VAT']));
-    expect(judgedTest(red(read(['cart > rounds VAT'])), base)).toMatchObject({ preExisting: true });
+    expect(judgedTest(red(read(['cart > rounds VAT'])), base)).toMatchObject({ pre_existing: true });
     const verdict = judgedTest(red(read(['cart > rounds VAT', 'cart > applies the coupon'])), base);
     expect(verdict).toEqual({
-      name: 'test',
-      preExisting: false,
-      detail: 'failing tests that pass on the base commit: cart > applies the coupon',
+      check: 'test',
+      pre_existing: false,
+      judged: 'failing tests that pass on the base commit: cart > applies the coupon',
     });
   });
 
@@ -101,18 +118,18 @@ describe('a failing test check judged against the base, per test', () => {
     expect(
       judgedTest(red({ status: 'missing', reason: 'the build has no test report' }), base),
     ).toMatchObject({
-      preExisting: false,
-      detail: expect.stringContaining('the build has no test report'),
+      pre_existing: false,
+      judged: expect.stringContaining('the build has no test report'),
     });
-    expect(judgedTest(red(read(['a'], false)), base)?.preExisting).toBe(false);
+    expect(judgedTest(red(read(['a'], false)), base)?.pre_existing).toBe(false);
     // A report that says every test passed while the check failed contradicts CodeBuild's status.
     expect(judgedTest(red(read([])), base)).toMatchObject({
-      preExisting: false,
-      detail: 'the check failed, but its report names no failing test',
+      pre_existing: false,
+      judged: 'the check failed, but its report names no failing test',
     });
   });
 
-  it('judges the check as a whole when the base has no per-test report, and says so on the pull request', () => {
+  it('judges the check as a whole when the base has no per-test report, and says so on the pull request', async () => {
     const state = fresh();
     state.pipeline.attempt = 1;
     const judged = judgeBuild(state, red(), red());
@@ -122,17 +139,17 @@ describe('a failing test check judged against the base, per test', () => {
       pre_existing: true,
       judged: 'no per-test report, so judged as a whole check',
     });
-    expect(pullRequestBody(judged.state, 'title\n\nsummary', '- files')).toContain(
+    expect((await opened(judged.state)).body).toContain(
       '(fails on the base commit too: no per-test report, so judged as a whole check)',
     );
   });
 
-  it('says on the pull request which tests fail on the base too', () => {
+  it('says on the pull request which tests fail on the base too', async () => {
     const state = fresh();
     state.pipeline.attempt = 1;
     const judged = judgeBuild(state, red(read(['cart > rounds VAT'])), red(read(['cart > rounds VAT'])));
     expect(judged.handOff.next).toBe('reviewer');
-    expect(pullRequestBody(judged.state, 'title\n\nsummary', '- files')).toContain(
+    expect((await opened(judged.state)).body).toContain(
       "fails on the base commit too: every failing test the change's own report names fails on the base commit too: cart > rounds VAT",
     );
   });
@@ -189,20 +206,20 @@ describe('tests named alike in different files (a report that names no file)', (
     const base = red(read(['test > rounds VAT'], true, ['test > rounds VAT']));
     const verdict = judgedTest(red(read(['test > rounds VAT'], true, ['test > rounds VAT'])), base);
     expect(verdict).toEqual({
-      name: 'test',
-      preExisting: false,
-      detail:
+      check: 'test',
+      pre_existing: false,
+      judged:
         "failing tests whose name other tests share (the report names no file), so they cannot be matched to the base's: test > rounds VAT",
     });
   });
 
   it("excuses nothing when only the change's report has two tests of that name (a namesake added beside the base's red test)", () => {
     const base = red(read(['test > rounds VAT']));
-    expect(judgedTest(red(read(['test > rounds VAT'], true, ['test > rounds VAT'])), base)?.preExisting).toBe(
-      false,
-    );
+    expect(
+      judgedTest(red(read(['test > rounds VAT'], true, ['test > rounds VAT'])), base)?.pre_existing,
+    ).toBe(false);
     // Unshared, the same failure is the base's own and stays excused.
-    expect(judgedTest(red(read(['test > rounds VAT'])), base)?.preExisting).toBe(true);
+    expect(judgedTest(red(read(['test > rounds VAT'])), base)?.pre_existing).toBe(true);
   });
 
   it('names both the new failures and the ones that cannot be matched, and sends the writer back', () => {

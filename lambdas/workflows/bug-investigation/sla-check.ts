@@ -36,15 +36,15 @@ export const SlaCheckInput = z.object({
 });
 export type SlaCheckInput = z.infer<typeof SlaCheckInput>;
 
-export const SlaCheckOutput = z.object({
+/** What the check answers the state machine. */
+interface SlaCheckOutput {
   /** A developer wrote in one of the conversation's threads after the escalation. */
-  acknowledged: z.boolean(),
+  acknowledged: boolean;
   /** The conversation has ended, or its close was requested: nobody needs reminding. */
-  closed: z.boolean(),
+  closed: boolean;
   /** Why, in words, for the execution history. */
-  reason: z.string(),
-});
-export type SlaCheckOutput = z.infer<typeof SlaCheckOutput>;
+  reason: string;
+}
 
 /** Statuses after which a conversation needs no developer any more. */
 const FINISHED: ReadonlySet<ConversationStatus> = FINISHED_STATUSES;

@@ -15,7 +15,7 @@ export interface MetricsSink {
   emit(metrics: AgentMetrics, dimensions: { outcome: AgentMetrics['outcome'] }): void;
 }
 
-export function computeMetrics(input: {
+function computeMetrics(input: {
   record: IncidentRecord;
   nodes: readonly HypothesisNode[];
   toolCalls: number;

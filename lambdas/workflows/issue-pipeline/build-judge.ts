@@ -51,7 +51,7 @@ export interface FailingCheck {
  * base's run of the check has per-test results (its runner writes JUnit), it is judged per
  * test (`perTest`); otherwise, as a whole.
  */
-export function failingChecks(branch: BuildResults, base: BuildResults | undefined): FailingCheck[] {
+function failingChecks(branch: BuildResults, base: BuildResults | undefined): FailingCheck[] {
   const baseChecks = new Map((base?.checks ?? []).filter(ranAndFailed).map((c) => [c.name, c]));
   return branch.checks.filter(failed).map((c) => {
     const onBase = baseChecks.get(c.name);

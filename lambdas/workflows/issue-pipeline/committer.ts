@@ -26,7 +26,7 @@ const PREFIX: Record<NonNullable<IssueState['issue']['type']>, string> = {
 };
 
 /** The final commit message: conventional type, the issue's title and number, the writer's summary. */
-export function commitMessage(state: IssueState): string {
+function commitMessage(state: IssueState): string {
   const type = state.issue.type ? PREFIX[state.issue.type] : 'fix';
   const first = `${type}: ${state.issue.title} (#${state.issue.number})`;
   const title = first.length <= TITLE_CHARS ? first : `${first.slice(0, TITLE_CHARS - 1)}…`;
@@ -52,7 +52,7 @@ function approvalsSection(state: IssueState): string[] {
  * comparison: never the writer's own list), the checks with their commands and origin, who
  * approved what a person had to, the review, and the state document.
  */
-export function pullRequestBody(state: IssueState, message: string, files: string): string {
+function pullRequestBody(state: IssueState, message: string, files: string): string {
   const json = JSON.stringify(state, null, 2);
   const document = json.length <= DOCUMENT_CHARS ? json : `${json.slice(0, DOCUMENT_CHARS)}\n… (shortened)`;
   const checks = state.build.commands_run

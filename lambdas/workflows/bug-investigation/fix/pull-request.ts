@@ -20,7 +20,7 @@ export function slackThreadLink(thread: { channel: string; threadTs: string }): 
   return `https://slack.com/archives/${thread.channel}/p${thread.threadTs.replace('.', '')}`;
 }
 
-export function pullRequestTitle(input: OpenPullRequestInput): string {
+function pullRequestTitle(input: OpenPullRequestInput): string {
   // Internal markers (the demo model's label) stay out of a title people read in GitHub.
   const text = withoutMarkers(input.findings.fix?.description ?? input.fixSummary);
   const first = text.split('\n')[0]?.trim() || 'Bug fix';
@@ -32,7 +32,7 @@ export function pullRequestTitle(input: OpenPullRequestInput): string {
  * The body: the findings, the fixer's summary, the files the branch really changes (from
  * GitHub's comparison, `files`; never from the agent) and the checks with their commands.
  */
-export function pullRequestBody(input: OpenPullRequestInput, files?: string): string {
+function pullRequestBody(input: OpenPullRequestInput, files?: string): string {
   const { findings } = input;
   return [
     `Draft pull request opened by Bug Bot for bug \`${input.conversationId}\`${input.requestedBy ? `, as asked by Slack user ${input.requestedBy}` : ''}.`,

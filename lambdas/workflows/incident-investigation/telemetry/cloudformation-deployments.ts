@@ -66,7 +66,7 @@ export class CloudFormationDeployments implements DeploymentsSource {
 }
 
 /** Groups a stack's events (newest first) into deployments that started within the range. */
-export function deploymentsOf(stack: string, events: readonly StackEvent[], range: TimeRange): Deployment[] {
+function deploymentsOf(stack: string, events: readonly StackEvent[], range: TimeRange): Deployment[] {
   const ordered = [...events].sort((a, b) => (a.Timestamp?.getTime() ?? 0) - (b.Timestamp?.getTime() ?? 0));
   const deployments: Deployment[] = [];
   let current: Deployment | undefined;

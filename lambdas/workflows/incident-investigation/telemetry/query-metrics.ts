@@ -66,8 +66,8 @@ export async function queryMetrics(args: QueryMetricsArgs, deps: CallDeps): Prom
 
 const round = (n: number) => (Math.abs(n) >= 100 ? Math.round(n) : Math.round(n * 100) / 100);
 
-/** The series in words and a few numbers. Exported for tests. */
-export function describeSeries(series: MetricSeries): { text: string; summary: string } {
+/** The series in words and a few numbers. */
+function describeSeries(series: MetricSeries): { text: string; summary: string } {
   const { name, timestamps, values } = series;
   if (values.length === 0)
     return { text: `${name}: no datapoints in the window.`, summary: `${name}: no data` };
@@ -108,7 +108,7 @@ export function describeSeries(series: MetricSeries): { text: string; summary: s
  * as in a CUSUM test), reported only when that difference exceeds twice the spread within the
  * groups. Undefined for a flat or noisy series.
  */
-export function largestShift(values: readonly number[]): number | undefined {
+function largestShift(values: readonly number[]): number | undefined {
   const n = values.length;
   if (n < 6) return undefined;
   const prefix = [0];

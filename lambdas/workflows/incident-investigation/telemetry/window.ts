@@ -39,7 +39,7 @@ export interface BroadnessInput {
 }
 
 /** Why a query is too broad as asked: nothing when it is targeted. */
-export function isQueryTooBroad(
+function isQueryTooBroad(
   query: BroadnessInput,
   config: TelemetryConfig,
   now: number,
