@@ -96,7 +96,7 @@ export const SLACK_METHODS_CALLED: readonly string[] = [
  * The events the ingress handles (lambdas/ingress/slack-payloads.ts: `message` in public
  * channels and `app_mention`), with the scope each subscription needs.
  */
-export const SLACK_BOT_EVENTS: Readonly<Record<string, string | null>> = {
+const SLACK_BOT_EVENTS: Readonly<Record<string, string | null>> = {
   app_mention: 'app_mentions:read',
   'message.channels': 'channels:history',
   // The App Home tab (lambdas/home): needs no scope.

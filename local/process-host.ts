@@ -43,7 +43,7 @@ export interface ProcessEnd {
 }
 
 /** A command that could not be started (no such file, no permission). */
-export class ProcessStartError extends Error {
+class ProcessStartError extends Error {
   override readonly name = 'ProcessStartError';
   constructor(
     readonly file: string,

@@ -67,7 +67,7 @@ export interface SavedSandboxState {
   readonly github?: SavedGitHub;
 }
 
-export class SandboxStateError extends Error {
+class SandboxStateError extends Error {
   override readonly name = 'SandboxStateError';
 }
 

@@ -9,7 +9,7 @@
 export const LOG_FORMATS = ['line', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-export class InvalidLogFormatError extends Error {
+class InvalidLogFormatError extends Error {
   override readonly name = 'InvalidLogFormatError';
   constructor(value: string) {
     super(`SANDBOX_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got ${JSON.stringify(value)}`);

@@ -74,7 +74,7 @@ function angle(content: string): Inline {
   return { type: 'text', text: label ?? url };
 }
 
-export function parseInline(text: string): Inline[] {
+function parseInline(text: string): Inline[] {
   const out: Inline[] = [];
   let last = 0;
   for (const match of text.matchAll(INLINE)) {

@@ -18,7 +18,7 @@ const deployedTemplate: GetTemplate = async (stackName) => {
   }
 };
 
-export class AgainstTemplateError extends Error {
+class AgainstTemplateError extends Error {
   override readonly name = 'AgainstTemplateError';
 }
 

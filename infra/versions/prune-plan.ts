@@ -61,7 +61,7 @@ const HOUR_SECONDS = 3_600;
  * `HeartbeatSeconds`) of each task that waits for a token, and each Wait state's `Seconds`. A
  * task that waits for a token without either waits as long as an execution may run.
  */
-export function longestWaitSeconds(definition: string): number {
+function longestWaitSeconds(definition: string): number {
   let longest = 0;
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) for (const item of node) visit(item);

@@ -210,7 +210,7 @@ async function listFiles(base: string): Promise<string[]> {
 }
 
 /** A buildspec `files` pattern: `**` across directories, `*` and `?` within a name. */
-export function globMatches(pattern: string, path: string): boolean {
+function globMatches(pattern: string, path: string): boolean {
   const segments = pattern.replace(/^\.\//, '').split('/');
   const source = segments
     .map((segment, i) => {

@@ -27,10 +27,7 @@ export const DEMO_CHANNEL_ANSWER =
   'I cannot answer questions here: this sandbox runs without a real model. The workflows (bug reports, incidents, /prd interviews, issues) still run offline. Set ANTHROPIC_API_KEY for real answers.';
 
 /** The demo model's answer to one Messages API request. */
-export function demoReply(
-  request: MessageCreateParamsNonStreaming,
-  agents: readonly DemoAgent[] = [],
-): ModelReply {
+function demoReply(request: MessageCreateParamsNonStreaming, agents: readonly DemoAgent[] = []): ModelReply {
   const system = systemText(request);
   const agent = agents.find((candidate) => candidate.system === system);
   if (agent) return agent.play(request);

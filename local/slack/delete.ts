@@ -1,5 +1,4 @@
-import { keptOn } from '../../lambdas/shared/kept.ts';
-import { type FakeSlack, SlackApiError, type StoredSlackMessage } from './fake-slack.ts';
+import { SlackApiError } from './fake-slack.ts';
 import { stringArg } from './method-args.ts';
 import type { SlackMethod } from './methods.ts';
 
@@ -7,17 +6,10 @@ import type { SlackMethod } from './methods.ts';
  * `chat.delete` as Slack answers it for a bot token: the bot deletes its own messages only
  * (`cant_delete_message` otherwise), an unknown ts is `message_not_found`. A reply goes without
  * a trace; a message with replies stays as Slack's "This message was deleted." so its thread
- * can still be read. The deleted messages are kept aside for tests (`deletedMessages`).
+ * can still be read.
  */
 
 const DELETED_TEXT = 'This message was deleted.';
-
-const deletedOf = (slack: FakeSlack) => keptOn(slack, 'fake-slack.deleted', () => [] as StoredSlackMessage[]);
-
-/** The messages `chat.delete` removed, as they were, in the order deleted. */
-export function deletedMessages(slack: FakeSlack): readonly StoredSlackMessage[] {
-  return deletedOf(slack);
-}
 
 export const DELETE_METHODS: Record<string, SlackMethod> = {
   'chat.delete': (slack, args) => {
@@ -25,7 +17,6 @@ export const DELETE_METHODS: Record<string, SlackMethod> = {
     const ts = stringArg(args, 'ts');
     const message = slack.find(channel, ts);
     if (message.user !== slack.botUserId) throw new SlackApiError('cant_delete_message');
-    deletedOf(slack).push(structuredClone(message));
     const history = slack.history.get(channel) ?? [];
     const hasReplies = message.thread_ts === undefined && history.some((m) => m.thread_ts === ts);
     if (hasReplies) {

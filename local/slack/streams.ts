@@ -61,11 +61,6 @@ export function fakeStreams(slack: FakeSlack): FakeStream[] {
   return [...streamsOf(slack).values()];
 }
 
-/** The stream of a message, if it was one. */
-export function fakeStreamOf(slack: FakeSlack, channel: string, ts: string): FakeStream | undefined {
-  return streamsOf(slack).get(`${channel}:${ts}`);
-}
-
 /** What the app set on an assistant thread. */
 export function fakeAssistantThread(
   slack: FakeSlack,

@@ -21,7 +21,7 @@ import { BUG_STATE, FIX } from './bug-state.ts';
 /** The decision kind of a fix touching protected paths (who may press: `slackAgents.approvals`). */
 export const PROTECTED_FIX_DECISION = 'approve_protected_fix';
 
-export const FIX_GUARD_STATES = {
+const FIX_GUARD_STATES = {
   defineChecks: 'Define checks',
   noteUndefinedChecks: 'Note checks not defined',
   checkProtected: 'Check protected changes',

@@ -51,7 +51,7 @@ export const ESCALATION_APPROVAL = {
 } as const satisfies ApprovalRequest;
 
 /** The states' names in the execution graph. */
-export const SLA_TRACKING_STATES = {
+const SLA_TRACKING_STATES = {
   lookUpDeadline: 'Look up deadline',
   unknownSeverity: 'Unknown severity',
   waitForAcknowledgement: 'Wait for acknowledgement',
@@ -65,7 +65,7 @@ export const SLA_TRACKING_STATES = {
 } as const;
 
 /** Name of the state that sets a severity's deadline, e.g. `Critical deadline`. */
-export function deadlineStateName(severity: Severity): string {
+function deadlineStateName(severity: Severity): string {
   return `${severity[0]?.toUpperCase() ?? ''}${severity.slice(1)} deadline`;
 }
 
@@ -108,7 +108,7 @@ export interface SlaTrackingProps {
  * `SlaTrackingStates` of `scope`, so they cannot clash with another workflow's construct ids
  * in the same scope; call it once per scope.
  */
-export function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn.IChainable {
+function buildSlaTracking(scope: Construct, props: SlaTrackingProps): sfn.IChainable {
   const { settings: config } = props;
   const states = new Construct(scope, 'SlaTrackingStates');
   const names = SLA_TRACKING_STATES;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emojiFor } from '../../console/src/emoji.ts';
-import { parseInline } from '../../console/src/mrkdwn.ts';
+import { type Inline, parseMrkdwn } from '../../console/src/mrkdwn.ts';
 import { formatSlackDate } from '../../console/src/slack-date.ts';
 import { slackTime } from '../../lambdas/kernel/decision-text.ts';
 
@@ -10,21 +10,28 @@ import { slackTime } from '../../lambdas/kernel/decision-text.ts';
 const SECONDS = 1_000_000_000;
 const UTC = { timeZone: 'UTC' };
 
+/** What `parseMrkdwn` reads from text of one plain line: that line, with these pieces. */
+const oneLine = (children: Inline[]) => [{ type: 'lines', lines: [{ type: 'line', children }] }];
+
 describe("Slack's date tokens in the console", () => {
   it('reads <!date^...> as a date with its format and fallback, not as a special mention', () => {
-    expect(parseInline(`at <!date^${SECONDS}^{date_short_pretty} {time}|2001-09-09 01:46 UTC>.`)).toEqual([
-      { type: 'text', text: 'at ' },
-      {
-        type: 'date',
-        seconds: SECONDS,
-        format: '{date_short_pretty} {time}',
-        fallback: '2001-09-09 01:46 UTC',
-      },
-      { type: 'text', text: '.' },
-    ]);
-    expect(parseInline(`<!date^${SECONDS}^{date_num}^https://x.test/a|then>`)).toEqual([
-      { type: 'date', seconds: SECONDS, format: '{date_num}', fallback: 'then', link: 'https://x.test/a' },
-    ]);
+    expect(parseMrkdwn(`at <!date^${SECONDS}^{date_short_pretty} {time}|2001-09-09 01:46 UTC>.`)).toEqual(
+      oneLine([
+        { type: 'text', text: 'at ' },
+        {
+          type: 'date',
+          seconds: SECONDS,
+          format: '{date_short_pretty} {time}',
+          fallback: '2001-09-09 01:46 UTC',
+        },
+        { type: 'text', text: '.' },
+      ]),
+    );
+    expect(parseMrkdwn(`<!date^${SECONDS}^{date_num}^https://x.test/a|then>`)).toEqual(
+      oneLine([
+        { type: 'date', seconds: SECONDS, format: '{date_num}', fallback: 'then', link: 'https://x.test/a' },
+      ]),
+    );
   });
 
   it('writes every token as Slack does, in the reader\u2019s zone', () => {
@@ -51,8 +58,9 @@ describe("Slack's date tokens in the console", () => {
   });
 
   it("reads the kernel's own decision times", () => {
-    const [node] = parseInline(slackTime(new Date(SECONDS * 1000).toISOString()));
-    expect(node).toMatchObject({ type: 'date', seconds: SECONDS });
+    expect(parseMrkdwn(slackTime(new Date(SECONDS * 1000).toISOString()))).toMatchObject(
+      oneLine([{ type: 'date', seconds: SECONDS, format: '{date_short_pretty} {time}' }]),
+    );
   });
 });
 

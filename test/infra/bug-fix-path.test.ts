@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { FIX_GUARD_STATES as G } from '../../statemachines/bug-investigation/fix-guards.ts';
 import { FIX_PATH_STATES as F } from '../../statemachines/bug-investigation/fix-path.ts';
 import { BUG_INVESTIGATION_STATES as S } from '../../statemachines/bug-investigation/states.ts';
 import {
@@ -12,6 +11,20 @@ import {
   UNHANDLED_NOTICE_STATES,
   variablesOf,
 } from './template.ts';
+
+/** The guards' states of the fix path, by name (stated here, not imported: the names are what this test checks). */
+const G = {
+  defineChecks: 'Define checks',
+  noteUndefinedChecks: 'Note checks not defined',
+  checkProtected: 'Check protected changes',
+  noteUncheckedPaths: 'Note protected paths not checked',
+  protectedTouched: 'Protected paths touched?',
+  protectedApproved: 'Protected change approved?',
+  noteRefused: 'Note protected change refused',
+  noteRejected: 'Note protected change rejected',
+  noteExpired: 'Note protected change not approved in time',
+  noteApprovalFailed: 'Note protected change approval failed',
+} as const;
 
 /** The approval a fix touching protected paths waits for, as its states name it (stated here, not imported: the value is what this test checks). */
 const PROTECTED_FIX_APPROVAL_LABEL = 'protected change approval';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AgainstTemplateError, againstTemplate } from '../../infra/preflight/against.ts';
+import { againstTemplate } from '../../infra/preflight/against.ts';
 import {
   compareForInFlight,
   RECORD_VERSIONS_METADATA,
@@ -137,8 +137,10 @@ describe('the template --against names', () => {
   it('refuses a file that is no template, saying why', async () => {
     const file = join(dir, 'notes.txt');
     writeFileSync(file, 'not json');
-    await expect(againstTemplate(file)).rejects.toBeInstanceOf(AgainstTemplateError);
-    await expect(againstTemplate(file)).rejects.toThrow(/is not a JSON template/);
+    await expect(againstTemplate(file)).rejects.toMatchObject({
+      name: 'AgainstTemplateError',
+      message: expect.stringContaining('is not a JSON template'),
+    });
     writeFileSync(file, '{"Parameters":{}}');
     await expect(againstTemplate(file)).rejects.toThrow(/has no Resources/);
   });

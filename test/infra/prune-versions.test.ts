@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Inventory, longestWaitSeconds, planPruning } from '../../infra/versions/prune-plan.ts';
+import { type Inventory, planPruning } from '../../infra/versions/prune-plan.ts';
 
 /** A standard Step Functions execution runs for at most a year (stated here, not imported: the value is what this test checks). */
 const LONGEST_EXECUTION_SECONDS = 365 * 86_400;
@@ -60,6 +60,47 @@ function inventory(
     ],
   };
 }
+/**
+ * Checks that planPruning reads `seconds` as the definition's longest wait: with no margin, a
+ * lone version of it (neither routed to nor the rollback target) is kept a millisecond younger
+ * than that, and deleted at that age.
+ */
+function expectLongestWait(text: string, seconds: number): void {
+  const hours = (seconds / 3_600).toFixed(0);
+  const judged = (ageMs: number) =>
+    planPruning(
+      {
+        stateMachines: [
+          {
+            arn: MACHINE,
+            aliasTargets: [`${MACHINE}:1`],
+            versions: [
+              {
+                arn: `${MACHINE}:2`,
+                createdAt: new Date(NOW.getTime() - ageMs),
+                definition: text,
+                running: 0,
+              },
+            ],
+          },
+        ],
+        functions: [],
+      },
+      NOW,
+      0,
+    ).stateMachineVersions;
+  expect(judged(seconds * 1000 - 1)).toEqual([
+    {
+      arn: `${MACHINE}:2`,
+      delete: false,
+      reason: `younger than its longest wait plus the margin (${hours} h)`,
+    },
+  ]);
+  expect(judged(seconds * 1000)).toEqual([
+    { arn: `${MACHINE}:2`, delete: true, reason: `no execution can call it (older than ${hours} h)` },
+  ]);
+}
+
 const deleted = (decisions: readonly { arn: string; delete: boolean }[]) =>
   decisions.filter((d) => d.delete).map((d) => d.arn);
 
@@ -92,7 +133,7 @@ describe('pruning old versions', () => {
   });
 
   it('reads the longest wait from the definition, a token wait without a timeout as an execution’s whole life', () => {
-    expect(longestWaitSeconds(definition(1))).toBe(48 * 3_600);
+    expectLongestWait(definition(1), 48 * 3_600);
     const waits = JSON.stringify({
       States: {
         A: { Type: 'Wait', Seconds: 600, Next: 'B' },
@@ -112,11 +153,11 @@ describe('pruning old versions', () => {
         },
       },
     });
-    expect(longestWaitSeconds(waits)).toBe(7_200);
+    expectLongestWait(waits, 7_200);
     const forever = JSON.stringify({
       States: { A: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken' } },
     });
-    expect(longestWaitSeconds(forever)).toBe(LONGEST_EXECUTION_SECONDS);
+    expectLongestWait(forever, LONGEST_EXECUTION_SECONDS);
   });
 
   it('keeps a function’s newest version and the versions its aliases point at', () => {

@@ -10,7 +10,6 @@ import {
   buildSlackManifest,
   PLACEHOLDER_REQUEST_URL,
   requiredMethods,
-  SLACK_BOT_EVENTS,
   SLACK_METHOD_SCOPES,
   SLACK_METHODS_CALLED,
 } from '../../infra/slack-manifest.ts';
@@ -23,6 +22,16 @@ type SlackManifest = ReturnType<typeof buildSlackManifest>;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const REQUEST_URL = 'https://abcdefghijklmnop.lambda-url.eu-west-1.on.aws/';
 const validate = new Ajv({ allErrors: true }).compile(SLACK_MANIFEST_SCHEMA);
+
+/** The scope each event subscription needs, as Slack's event pages list them (`null`: none). */
+const EVENT_SCOPES: Readonly<Record<string, string | null>> = {
+  app_home_opened: null,
+  app_mention: 'app_mentions:read',
+  assistant_thread_context_changed: 'assistant:write',
+  assistant_thread_started: 'assistant:write',
+  'message.channels': 'channels:history',
+  'message.im': 'im:history',
+};
 
 /** The production modules' manifest (with the sandbox's ids); `null`: no request URL given. */
 function manifestFor(raw: object = {}, requestUrl: string | null = REQUEST_URL): SlackManifest {
@@ -198,8 +207,12 @@ describe('the Slack app manifest', () => {
       'im:history', // message.im (the assistant thread)
       'usergroups:read', // usergroups.users.list
     ]);
-    for (const scope of Object.values(SLACK_BOT_EVENTS))
-      if (scope !== null) expect(manifestFor().oauth_config.scopes.bot).toContain(scope);
+    const { oauth_config, settings } = manifestFor();
+    for (const event of settings.event_subscriptions.bot_events) {
+      expect(Object.keys(EVENT_SCOPES), `no scope known for ${event}`).toContain(event);
+      const scope = EVENT_SCOPES[event];
+      if (scope) expect(oauth_config.scopes.bot, `${event} needs ${scope}`).toContain(scope);
+    }
   });
 
   it('declares no slash command and no commands scope without a workflow that has one', () => {

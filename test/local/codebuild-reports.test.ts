@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import {
   BatchGetReportsCommand,
   type CodeBuildClient,
@@ -9,7 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeBuildTestReports } from '../../lambdas/builds/read-test-report.ts';
 import { parseJunit } from '../../local/codebuild/junit.ts';
-import { globMatches } from '../../local/codebuild/reports.ts';
+import { reportFiles } from '../../local/codebuild/reports.ts';
 import { createProject, finished, makeRepository, startCodeBuild } from './codebuild.harness.ts';
 
 /**
@@ -252,12 +255,33 @@ describe('JUnit XML and report file patterns', () => {
     expect(() => parseJunit('<html></html>')).toThrow('no <testsuites> or <testsuite> element');
   });
 
-  it('matches the buildspec patterns CodeBuild takes', () => {
-    expect(globMatches('.check-junit.xml', '.check-junit.xml')).toBe(true);
-    expect(globMatches('**/*.xml', 'reports/unit/junit.xml')).toBe(true);
-    expect(globMatches('**/*.xml', 'junit.xml')).toBe(true);
-    expect(globMatches('reports/**', 'reports/a/b.xml')).toBe(true);
-    expect(globMatches('reports/*.xml', 'reports/a/b.xml')).toBe(false);
-    expect(globMatches('*.xml', 'junit.xmlx')).toBe(false);
+  it('matches the buildspec patterns CodeBuild takes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-patterns-'));
+    try {
+      for (const file of [
+        '.check-junit.xml',
+        'junit.xml',
+        'junit.xmlx',
+        'reports/unit/junit.xml',
+        'reports/a/b.xml',
+      ]) {
+        mkdirSync(dirname(join(dir, file)), { recursive: true });
+        writeFileSync(join(dir, file), '');
+      }
+      const matched = async (pattern: string) =>
+        (await reportFiles([{ name: 'tests', files: [pattern] }], dir)).sort();
+      expect(await matched('.check-junit.xml')).toEqual(['.check-junit.xml']);
+      expect(await matched('**/*.xml')).toEqual([
+        '.check-junit.xml',
+        'junit.xml',
+        'reports/a/b.xml',
+        'reports/unit/junit.xml',
+      ]);
+      expect(await matched('reports/**')).toEqual(['reports/a/b.xml', 'reports/unit/junit.xml']);
+      expect(await matched('reports/*.xml')).toEqual([]);
+      expect(await matched('*.xml')).toEqual(['.check-junit.xml', 'junit.xml']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

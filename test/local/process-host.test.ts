@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ProcessFailedError, ProcessStartError, runProcess, startProcess } from '../../local/process-host.ts';
+import { ProcessFailedError, runProcess, startProcess } from '../../local/process-host.ts';
 import { eventually } from '../support/eventually.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -38,7 +38,10 @@ describe('the process host', () => {
 
   it('says a command could not start, naming it', async () => {
     const started = startProcess('no-such-command-anywhere', []);
-    await expect(started.pid).rejects.toThrow(ProcessStartError);
+    await expect(started.pid).rejects.toMatchObject({
+      name: 'ProcessStartError',
+      message: expect.stringContaining('could not start no-such-command-anywhere'),
+    });
     await expect(started.ended).rejects.toThrow('could not start no-such-command-anywhere');
   });
 
@@ -84,7 +87,10 @@ describe('the process host', () => {
     try {
       expect((await runProcess('cat', [], { input: 'direct' })).stdout).toBe('direct');
       await expect(runProcess('sh', ['-c', 'exit 4'])).rejects.toThrow('exited 4');
-      await expect(startProcess('no-such-command-anywhere', []).ended).rejects.toThrow(ProcessStartError);
+      await expect(startProcess('no-such-command-anywhere', []).ended).rejects.toMatchObject({
+        name: 'ProcessStartError',
+        message: expect.stringContaining('could not start no-such-command-anywhere'),
+      });
     } finally {
       if (previous === undefined) delete process.env.SANDBOX_PROCESS_HOST;
       else process.env.SANDBOX_PROCESS_HOST = previous;

@@ -2,7 +2,7 @@ import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
-import { fakeAssistantThread, fakeStreamOf } from '../../local/slack/streams.ts';
+import { fakeAssistantThread, fakeStreams } from '../../local/slack/streams.ts';
 
 /** The fake Slack's server, as listenFakeSlack starts it. */
 type FakeSlackServer = Awaited<ReturnType<typeof listenFakeSlack>>;
@@ -80,7 +80,7 @@ describe('streamed messages in the fake Slack', () => {
       expect.objectContaining({ type: 'task_card', task_id: 't1', status: 'complete' }),
       { type: 'markdown', text: 'Done' },
     ]);
-    expect(fakeStreamOf(slack, 'C_BUGS', ts)?.state).toBe('completed');
+    expect(fakeStreams(slack).find((s) => s.channel === 'C_BUGS' && s.ts === ts)?.state).toBe('completed');
   });
 
   it('refuses a stream outside a DM without its recipient', async () => {

@@ -9,7 +9,6 @@ import { type TurnEnd, TurnProgress, type TurnProgressDeps } from '../../lambdas
 import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
 import { MemoryProgressStore } from '../../local/progress/memory-progress-store.ts';
 import { listenFakeSlack } from '../../local/slack/api.ts';
-import { deletedMessages } from '../../local/slack/delete.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
 
 /** The fake Slack's server, as listenFakeSlack starts it. */
@@ -71,6 +70,13 @@ async function turnWithTimeline(end: TurnEnd = { kind: 'done' }): Promise<void> 
   await progress.finish(end);
 }
 
+/** The messages the fake Slack deleted: the ts of each `chat.delete` it answered ok, in order. */
+const deletedTs = () =>
+  slack
+    .apiCalls('chat.delete')
+    .filter((call) => call.outcome === 'ok')
+    .map((call) => call.args.ts);
+
 const botReplies = () => slack.messages({ channel: 'C_BUGS', thread_ts: threadTs }).filter((m) => m.bot);
 
 describe('a post in the thread of a closed timeline', () => {
@@ -86,7 +92,7 @@ describe('a post in the thread of a closed timeline', () => {
     await removeReplacedTimeline('conv-1', record as ProgressRecord, answer.ts, deps());
 
     expect(botReplies().map((m) => m.text)).toEqual(['Which browser?']);
-    expect(deletedMessages(slack).map((m) => m.ts)).toEqual([record?.ts]);
+    expect(deletedTs()).toEqual([record?.ts]);
     expect(store.records.get('conv-1')?.replacedBy).toBe(answer.ts);
     // Replaced once: the next post in the thread finds nothing to replace.
     expect(await timelineToReplace('conv-1', { channel: 'C_BUGS', threadTs }, store)).toBeUndefined();
@@ -114,7 +120,7 @@ describe('a post in the thread of a closed timeline', () => {
     )) as ProgressRecord;
     await removeReplacedTimeline('conv-1', record, '1.000001', deps());
     await removeReplacedTimeline('conv-1', record, '1.000001', deps());
-    expect(deletedMessages(slack)).toHaveLength(1);
+    expect(deletedTs()).toEqual([record.ts]);
     expect(store.records.get('conv-1')?.replacedBy).toBe('1.000001');
     expect(warnings).toEqual([]);
   });

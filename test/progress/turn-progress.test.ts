@@ -7,7 +7,7 @@ import { createProgressClient } from '../../lambdas/slack/progress-client.ts';
 import { MemoryProgressStore } from '../../local/progress/memory-progress-store.ts';
 import { listenFakeSlack } from '../../local/slack/api.ts';
 import { FakeSlack } from '../../local/slack/fake-slack.ts';
-import { fakeAssistantThread, fakeStreamOf, fakeStreams } from '../../local/slack/streams.ts';
+import { fakeAssistantThread, fakeStreams } from '../../local/slack/streams.ts';
 import { eventually } from '../support/eventually.ts';
 
 /** The post ledger, as a turn's progress uses it. */
@@ -377,8 +377,8 @@ describe('limits and failures', () => {
     progress.begin();
     progress.toolStarted(search);
     await progress.finish({ kind: 'stopped', reason: 'the daily cost ceiling was reached' });
-    const stream = fakeStreamOf(slack, 'C_BUGS', fakeStreams(slack)[0]?.ts ?? '');
-    expect(stream?.state).toBe('completed');
+    const [stream] = fakeStreams(slack);
+    expect(stream).toMatchObject({ channel: 'C_BUGS', state: 'completed' });
     expect(botReplies()).toHaveLength(1);
     expect(botReplies()[0]?.text).toContain('Stopped after 1 step: the daily cost ceiling was reached');
     expect(JSON.stringify(botReplies()[0]?.blocks)).not.toContain(STOP_ACTION_ID);

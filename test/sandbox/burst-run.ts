@@ -1,4 +1,4 @@
-import { deletedMessages } from '../../local/slack/delete.ts';
+import { fakeStreams } from '../../local/slack/streams.ts';
 import { submit } from '../support/scripted-model.ts';
 import {
   ask,
@@ -37,6 +37,19 @@ export interface BurstOutcome {
   sendMs: number;
   /** Milliseconds from the first message sent to the last turn's post. */
   answeredMs: number;
+}
+
+/** The timelines of the thread the fake Slack deleted (answered `chat.delete` ok for). */
+function replacedTimelines(h: BugHarness, thread: string): number {
+  const { workspace } = h.sandbox.slack;
+  const deleted = new Set(
+    workspace
+      .apiCalls('chat.delete')
+      .filter((call) => call.outcome === 'ok')
+      .map((call) => call.args.ts),
+  );
+  return fakeStreams(workspace).filter((stream) => stream.threadTs === thread && deleted.has(stream.ts))
+    .length;
 }
 
 /** The script's supply of turns: more than a burst could ever cost, so it never runs out. */
@@ -103,7 +116,7 @@ export async function runBurst(
     prompts,
     posts: (await botPosts()).length - before,
     answers: (await answers()).length,
-    replaced: deletedMessages(h.sandbox.slack.workspace).filter((m) => m.thread_ts === report).length,
+    replaced: replacedTimelines(h, report),
     turns: prompts.length,
     sendMs,
     answeredMs,

@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../infra/config.ts';
 import { scratchDirectory } from '../../infra/scratch.ts';
 import type { SlackPostOutput } from '../../lambdas/kernel/slack-post-output.ts';
 import { SlackPostInput } from '../../lambdas/kernel/tasks.ts';
@@ -15,20 +16,43 @@ import {
   SlaCheckInput,
   type SlaTrackingInput,
 } from '../../lambdas/workflows/bug-investigation/sla-check.ts';
-import {
-  buildSlaTracking,
-  deadlineStateName,
-  SLA_TRACKING_STATES as STATES,
-} from '../../statemachines/bug-investigation/sla-tracking.ts';
+import { BUG_FUNCTIONS, type BugFunctionId } from '../../statemachines/bug-investigation/functions.ts';
+import { SLA_TRACKING } from '../../statemachines/bug-investigation/sla-tracking.ts';
 import { LAMBDA_TRANSIENT_ERRORS } from '../../statemachines/kernel.ts';
 import { type AslDefinition, allKeys, allStates, renderIntrinsics } from '../infra/template.ts';
 import { validatedMachine } from '../support/local-machine.ts';
 
 /**
- * The SlaTracking definition, synthesized in a small stack of its own and run with the
- * local Step Functions runtime: its Tasks replaced by stand-ins that parse their input with
- * the real task schemas (SlaCheckInput, SlackPostInput), and its waits made instant.
+ * The SlaTracking definition, built as the stack builds the bug investigation's child
+ * (`SLA_TRACKING`) in a small stack of its own and run with the local Step Functions runtime:
+ * its Tasks replaced by stand-ins that parse their input with the real task schemas
+ * (SlaCheckInput, SlackPostInput), and its waits made instant.
  */
+
+/** The states' names in the execution graph (stated here, not imported: the names are what this test checks). */
+const STATES = {
+  lookUpDeadline: 'Look up deadline',
+  unknownSeverity: 'Unknown severity',
+  waitForAcknowledgement: 'Wait for acknowledgement',
+  checkAcknowledgement: 'Check acknowledgement',
+  acknowledged: 'Acknowledged?',
+  postReminder: 'Post reminder',
+  escalate: 'Escalate one level',
+  giveUp: 'Give up',
+  done: 'Done',
+  failed: 'SLA tracking failed',
+} as const;
+
+/** The state that sets each severity's deadline (stated here, not imported: the names are what this test checks). */
+const DEADLINE_STATES: Readonly<Record<Severity, string>> = {
+  critical: 'Critical deadline',
+  high: 'High deadline',
+  medium: 'Medium deadline',
+  low: 'Low deadline',
+};
+
+/** The stack configuration SlaTracking reads: its on-call group, whom the reminders mention. */
+const KERNEL_CONFIG = parseConfig({ sandbox: true, people: { on_call: { groups: ['S_PLATFORM_ONCALL'] } } });
 
 const CONFIG = BugInvestigationSettings.parse({
   sla: { acknowledgeMinutes: { critical: 5, high: 30, medium: 120, low: 720 }, maxReminders: 2 },
@@ -47,12 +71,21 @@ function synthesize(settings: BugInvestigationSettings = CONFIG): AslDefinition 
       handler: 'index.handler',
       code: lambda.Code.fromInline('exports.handler = async () => ({});'),
     });
-  const definition = buildSlaTracking(stack, {
-    slaCheck: dummy('SlaCheck'),
-    slackPost: dummy('SlackPost'),
+  // The kernel's functions and the bug investigation's others: SlaTracking calls none of them.
+  const unused: lambda.IFunction = dummy('Unused');
+  const functions = Object.fromEntries(Object.keys(BUG_FUNCTIONS).map((id) => [id, unused])) as Record<
+    BugFunctionId,
+    lambda.IFunction
+  >;
+  const definition = SLA_TRACKING.build(stack, {
+    registerWait: unused,
+    drain: unused,
+    slackPost: unused,
+    approvalWait: unused,
     table,
+    config: KERNEL_CONFIG,
+    functions: { ...functions, SlaCheck: dummy('SlaCheck'), BugInvestigationSlackPost: dummy('SlackPost') },
     settings,
-    onCallGroupId: 'S_PLATFORM_ONCALL',
   });
   new sfn.StateMachine(stack, 'SlaTracking', {
     definitionBody: sfn.DefinitionBody.fromChainable(definition),
@@ -155,10 +188,7 @@ describe('the SlaTracking definition (contract)', () => {
 
   it('names its states for the people reading the execution graph', () => {
     expect(Object.keys(DEFINITION.States).sort()).toEqual(
-      [
-        ...Object.values(STATES),
-        ...(['critical', 'high', 'medium', 'low'] as const).map(deadlineStateName),
-      ].sort(),
+      [...Object.values(STATES), ...Object.values(DEADLINE_STATES)].sort(),
     );
     expect(DEFINITION.StartAt).toBe(STATES.lookUpDeadline);
   });
@@ -265,7 +295,7 @@ describe('the SlaTracking definition (run)', () => {
     for (const wait of waits) {
       expect(wait.input).toMatchObject({ deadlineSeconds: minutes * 60, deadlineMinutes: minutes });
     }
-    expect(entered.map((state) => state.name)).toContain(deadlineStateName(severity));
+    expect(entered.map((state) => state.name)).toContain(DEADLINE_STATES[severity]);
   });
 
   it('gives up at the first missed deadline when no reminders are configured', async () => {
