@@ -2,9 +2,9 @@ import { createHash, createHmac, type Hash, type Hmac, timingSafeEqual } from 'n
 import { SignatureV4 } from '@smithy/signature-v4';
 
 /**
- * SigV4 for the sandbox's Function URL with IAM auth: checking a request's signature as Lambda
- * does, by signing it again with the caller's secret key and comparing. Offline, the secret keys
- * are the sandbox's own known ones.
+ * SigV4 for the sandbox's Function URL with IAM auth: signing a request (what an engineer's
+ * signing proxy does) and checking one as Lambda does, by signing it again with the caller's
+ * secret key and comparing. Offline, the secret keys are the sandbox's own known ones.
  */
 
 /** The service a Function URL's signatures are scoped to. */
@@ -50,7 +50,7 @@ export interface SigningRequest {
 }
 
 /** The request's headers with its SigV4 `authorization` and `x-amz-date` added. */
-async function signRequest(
+export async function signRequest(
   request: SigningRequest,
   credentials: { accessKeyId: string; secretAccessKey: string },
   region: string,

@@ -218,3 +218,19 @@ export function useDemoModel(): () => string {
   });
   return () => baseUrl;
 }
+
+/**
+ * The text of the demo model's reply to one Messages API request, sent over HTTP to `baseUrl`
+ * (`useDemoModel()`'s) as the SDK sends it.
+ */
+export async function demoModelText(baseUrl: string, request: object): Promise<string> {
+  const response = await fetch(`${baseUrl}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+  });
+  expect(response.status).toBe(200);
+  const reply = (await response.json()) as { type: string; content: { type: string; text?: string }[] };
+  expect(reply.type).toBe('message');
+  return reply.content.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
+}

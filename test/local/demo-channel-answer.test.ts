@@ -4,26 +4,13 @@ import { INCIDENT_PROFILES } from '../../lambdas/workflows/incident-investigatio
 import { ISSUE_PIPELINE_PROFILES } from '../../lambdas/workflows/issue-pipeline/profiles/index.ts';
 import { REQUIREMENTS_INTERVIEW_PROFILES } from '../../lambdas/workflows/requirements-interview/profiles/index.ts';
 import { DEMO_LABEL } from '../../statemachines/demo/text.ts';
-import { useDemoModel } from '../agents/support.ts';
+import { demoModelText, useDemoModel } from '../agents/support.ts';
 
 const demoModel = useDemoModel();
 
-/** The text of the demo model's reply to one Messages API request, sent over HTTP as the SDK sends it. */
-async function demoModelText(request: object): Promise<string> {
-  const response = await fetch(`${demoModel()}/v1/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(request),
-  });
-  expect(response.status).toBe(200);
-  const reply = (await response.json()) as { type: string; content: { type: string; text?: string }[] };
-  expect(reply.type).toBe('message');
-  return reply.content.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
-}
-
 describe("the demo model's answer in a channel conversation", () => {
   it('tells people it has no real model, without naming the internal agents', async () => {
-    const text = await demoModelText({
+    const text = await demoModelText(demoModel(), {
       model: 'demo',
       max_tokens: 500,
       system: 'You are a helpful assistant in a Slack channel.',

@@ -2,22 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { type MinedRecords, mineRecords } from '../../lambdas/log-analysis/mine.ts';
 import { reviewTemplates } from '../../lambdas/log-analysis/template-review.ts';
 import { demoTemplateReview, isTemplateReview } from '../../local/model/demo-templates.ts';
-import { useDemoModel } from '../agents/support.ts';
+import { demoModelText, useDemoModel } from '../agents/support.ts';
 
 const demoModel = useDemoModel();
-
-/** The text of the demo model's reply to one Messages API request, sent over HTTP as the SDK sends it. */
-async function demoModelText(request: object): Promise<string> {
-  const response = await fetch(`${demoModel()}/v1/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(request),
-  });
-  expect(response.status).toBe(200);
-  const reply = (await response.json()) as { type: string; content: { type: string; text?: string }[] };
-  expect(reply.type).toBe('message');
-  return reply.content.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
-}
 
 /** The offline demo model's one rule for the log template review: a word holding a digit is a variable. */
 describe('the demo model on a template review', () => {
@@ -57,7 +44,7 @@ describe('the demo model on a template review', () => {
     const mined = mineRecords(lines.map((message) => ({ message })));
     const review = await reviewTemplates(lines, mined, {
       advisor: async (prompt) => {
-        const text = await demoModelText({
+        const text = await demoModelText(demoModel(), {
           model: 'demo',
           max_tokens: 100,
           messages: [{ role: 'user', content: prompt }],

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { verifySignature } from '../../local/mcp/sigv4.ts';
-import { signedHeaders } from '../support/signing-fetch.ts';
+import { signRequest, verifySignature } from '../../local/mcp/sigv4.ts';
 
 /** A request as the Function URL's check reads it. */
 type SigningRequest = Parameters<typeof verifySignature>[0];
 
 /**
  * The sandbox's check of a Function URL's SigV4 signature (local/mcp/sigv4.ts): it signs the
- * request again with the secret of the key it names and compares, as Lambda does. The requests
- * are signed apart from the sandbox's code, as a signing proxy signs them.
+ * request again with the secret of the key it names and compares, as Lambda does.
  */
 
 const KEYS: Record<string, string> = { reader: 'reader-secret' };
@@ -22,7 +20,7 @@ const REQUEST: SigningRequest = {
 };
 
 async function signed(options: { secret?: string; date?: Date } = {}): Promise<SigningRequest> {
-  const headers = await signedHeaders(
+  const headers = await signRequest(
     REQUEST,
     { accessKeyId: 'reader', secretAccessKey: options.secret ?? 'reader-secret' },
     'eu-west-1',

@@ -1,7 +1,8 @@
+import { afterAll, beforeAll } from 'vitest';
 import { runCommitter } from '../../lambdas/workflows/issue-pipeline/committer.ts';
 import type { IssueStateStore } from '../../lambdas/workflows/issue-pipeline/ports.ts';
 import type { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
-import type { TestGitHub } from '../local/github-harness.ts';
+import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
 
 /** A pull request the Committer opened, as GitHub holds it, and the commit message it recorded. */
 export interface CommittedPullRequest {
@@ -29,7 +30,12 @@ export function committerOn(gh: TestGitHub): (state: IssueState) => Promise<Comm
   return async (state) => {
     branches += 1;
     const branch = `agents/committed-${branches}`;
-    const head = await commitOn(gh, branch, await main, `export const a = ${branches + 1};\n`);
+    const head = await commitOn(
+      gh,
+      repository,
+      { branch, parent: await main, create: true },
+      `export const a = ${branches + 1};\n`,
+    );
     let saved = structuredClone(state);
     saved.commit.branch = branch;
     saved.commit.checked_head = head;
@@ -58,20 +64,49 @@ export function committerOn(gh: TestGitHub): (state: IssueState) => Promise<Comm
   };
 }
 
-/** Creates `branch` at a commit over `parent` that sets src/a.ts to `content`; returns the commit. */
-async function commitOn(gh: TestGitHub, branch: string, parent: string, content: string): Promise<string> {
-  const { data: base } = await gh.octokit.rest.git.getCommit({ ...repository, commit_sha: parent });
+/**
+ * A commit over `parent` in `repo` that sets src/a.ts to `content`, on `branch`: the branch is
+ * created there (`create`), or moved to it by force. Returns the commit.
+ */
+export async function commitOn(
+  gh: TestGitHub,
+  repo: { owner: string; repo: string },
+  at: { branch: string; parent: string; create: boolean },
+  content: string,
+): Promise<string> {
+  const { data: base } = await gh.octokit.rest.git.getCommit({ ...repo, commit_sha: at.parent });
   const { data: tree } = await gh.octokit.rest.git.createTree({
-    ...repository,
+    ...repo,
     base_tree: base.tree.sha,
     tree: [{ path: 'src/a.ts', mode: '100644', type: 'blob', content }],
   });
   const { data: commit } = await gh.octokit.rest.git.createCommit({
-    ...repository,
+    ...repo,
     message: content,
     tree: tree.sha,
-    parents: [parent],
+    parents: [at.parent],
   });
-  await gh.octokit.rest.git.createRef({ ...repository, ref: `refs/heads/${branch}`, sha: commit.sha });
+  if (at.create)
+    await gh.octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${at.branch}`, sha: commit.sha });
+  else
+    await gh.octokit.rest.git.updateRef({ ...repo, ref: `heads/${at.branch}`, sha: commit.sha, force: true });
   return commit.sha;
+}
+
+/**
+ * `committerOn` over a test GitHub of the calling `describe` (started before its tests, closed
+ * after them): the getter gives the Committer once started.
+ */
+export function useCommitter(): () => (state: IssueState) => Promise<CommittedPullRequest> {
+  let gh: TestGitHub | undefined;
+  let opened: ((state: IssueState) => Promise<CommittedPullRequest>) | undefined;
+  beforeAll(async () => {
+    gh = await startTestGitHub();
+    opened = committerOn(gh);
+  });
+  afterAll(() => gh?.close());
+  return () => {
+    if (opened === undefined) throw new Error('the Committer is used before its GitHub started');
+    return opened;
+  };
 }

@@ -4,7 +4,7 @@ import type { IssueStateStore } from '../../lambdas/workflows/issue-pipeline/por
 import { type IssueState, initialState } from '../../lambdas/workflows/issue-pipeline/state.ts';
 import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
 import { freshIssueState } from '../support/issue-state.ts';
-import { type CommittedPullRequest, committerOn } from './committer-harness.ts';
+import { type CommittedPullRequest, commitOn, committerOn } from './committer-harness.ts';
 
 /**
  * The Committer opens the pull request only from the head the protected-paths gate read (and an
@@ -28,31 +28,6 @@ beforeAll(async () => {
   mainSha = (await record.git.resolveCommit('main')) ?? '';
 });
 afterAll(() => gh.close());
-
-async function commitOn(branch: string, parent: string, content: string, create: boolean) {
-  const { data: base } = await gh.octokit.rest.git.getCommit({ ...repository, commit_sha: parent });
-  const { data: tree } = await gh.octokit.rest.git.createTree({
-    ...repository,
-    base_tree: base.tree.sha,
-    tree: [{ path: 'src/a.ts', mode: '100644', type: 'blob', content }],
-  });
-  const { data: commit } = await gh.octokit.rest.git.createCommit({
-    ...repository,
-    message: content,
-    tree: tree.sha,
-    parents: [parent],
-  });
-  if (create)
-    await gh.octokit.rest.git.createRef({ ...repository, ref: `refs/heads/${branch}`, sha: commit.sha });
-  else
-    await gh.octokit.rest.git.updateRef({
-      ...repository,
-      ref: `heads/${branch}`,
-      sha: commit.sha,
-      force: true,
-    });
-  return commit.sha;
-}
 
 function memoryStore(state: IssueState): IssueStateStore & { state: IssueState } {
   const store = {
@@ -93,7 +68,12 @@ const deps = (store: IssueStateStore) => ({
 
 describe('the Committer and the checked head', () => {
   it('opens the pull request when the branch is where the gate read it', async () => {
-    const head = await commitOn('agents/kept', mainSha, 'export const a = 2;\n', true);
+    const head = await commitOn(
+      gh,
+      repository,
+      { branch: 'agents/kept', parent: mainSha, create: true },
+      'export const a = 2;\n',
+    );
     const store = memoryStore(stateFor('agents/kept', head));
     const result = await runCommitter('c1', deps(store));
     expect(result.opened).toBe(true);
@@ -102,8 +82,18 @@ describe('the Committer and the checked head', () => {
   });
 
   it('refuses a branch that moved after the check, and opens nothing', async () => {
-    const checked = await commitOn('agents/moved', mainSha, 'export const a = 3;\n', true);
-    const moved = await commitOn('agents/moved', checked, 'export const a = 4; // later\n', false);
+    const checked = await commitOn(
+      gh,
+      repository,
+      { branch: 'agents/moved', parent: mainSha, create: true },
+      'export const a = 3;\n',
+    );
+    const moved = await commitOn(
+      gh,
+      repository,
+      { branch: 'agents/moved', parent: checked, create: false },
+      'export const a = 4; // later\n',
+    );
     const store = memoryStore(stateFor('agents/moved', checked));
     const result = await runCommitter('c2', deps(store));
     expect(result).toEqual({

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts';
 import { judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
 import { handOff } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
-import type { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
-import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
 import { freshIssueState, handOffContext } from '../support/issue-state.ts';
-import { type CommittedPullRequest, committerOn } from './committer-harness.ts';
+import { useCommitter } from './committer-harness.ts';
 
 /** How one begins when the base commit has no per-test report (stated here, not imported: the value is what this test checks). */
 const UNREPORTED_BASE_PREFIX =
@@ -188,13 +186,7 @@ describe("a failure excused as a whole because the base's per-test report is mis
 });
 
 describe('who approved, on the pull request', () => {
-  let gh: TestGitHub;
-  let opened: (state: IssueState) => Promise<CommittedPullRequest>;
-  beforeAll(async () => {
-    gh = await startTestGitHub();
-    opened = committerOn(gh);
-  });
-  afterAll(() => gh.close());
+  const committer = useCommitter();
 
   it("names the approver's Slack user and the time for each request they approved, and nothing when none was asked", async () => {
     const asked = handOff(excusedOnOwnReport(), review, ctx());
@@ -205,11 +197,11 @@ describe('who approved, on the pull request', () => {
         decided: { by: 'U_DEV', decision: 'approve', at: '2001-01-01T00:05:00.000Z' },
       }),
     ]);
-    const { body } = await opened(approved.state);
+    const { body } = await committer()(approved.state);
     expect(body).toContain(
       "## Approved by people\n\n- A failing check is let through only on the change's own test report: approved in Slack by user `U_DEV` at 2001-01-01T00:05:00.000Z",
     );
     const plain = judgeBuild(fresh(), red(), red()).state;
-    expect((await opened(plain)).body).not.toContain('Approved by people');
+    expect((await committer()(plain)).body).not.toContain('Approved by people');
   });
 });

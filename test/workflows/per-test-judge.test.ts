@@ -1,16 +1,14 @@
 import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { BatchGetReportsCommand, type CodeBuildClient, type TestCase } from '@aws-sdk/client-codebuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildResults } from '../../lambdas/builds/build-results.ts';
 import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts';
 import { withJunitReport } from '../../lambdas/builds/junit-report.ts';
 import { readBuildResults } from '../../lambdas/builds/read-build.ts';
 import { codeBuildTestReports } from '../../lambdas/builds/read-test-report.ts';
 import { judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
-import type { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
-import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
 import { freshIssueState } from '../support/issue-state.ts';
-import { type CommittedPullRequest, committerOn } from './committer-harness.ts';
+import { useCommitter } from './committer-harness.ts';
 
 /**
  * "Pre-existing" judged per test where the test runner writes JUnit XML (read through
@@ -78,13 +76,7 @@ function reportOf(cases: TestCase[]): Promise<TestReport> {
 }
 
 describe('a failing test check judged against the base, per test', () => {
-  let gh: TestGitHub;
-  let opened: (state: IssueState) => Promise<CommittedPullRequest>;
-  beforeAll(async () => {
-    gh = await startTestGitHub();
-    opened = committerOn(gh);
-  });
-  afterAll(() => gh.close());
+  const committer = useCommitter();
 
   it('excuses a test that fails on the base too, and only that one', () => {
     const base = red(read(['cart > rounds VAT']));
@@ -139,7 +131,7 @@ describe('a failing test check judged against the base, per test', () => {
       pre_existing: true,
       judged: 'no per-test report, so judged as a whole check',
     });
-    expect((await opened(judged.state)).body).toContain(
+    expect((await committer()(judged.state)).body).toContain(
       '(fails on the base commit too: no per-test report, so judged as a whole check)',
     );
   });
@@ -149,7 +141,7 @@ describe('a failing test check judged against the base, per test', () => {
     state.pipeline.attempt = 1;
     const judged = judgeBuild(state, red(read(['cart > rounds VAT'])), red(read(['cart > rounds VAT'])));
     expect(judged.handOff.next).toBe('reviewer');
-    expect((await opened(judged.state)).body).toContain(
+    expect((await committer()(judged.state)).body).toContain(
       "fails on the base commit too: every failing test the change's own report names fails on the base commit too: cart > rounds VAT",
     );
   });
