@@ -19,6 +19,7 @@ import {
   lastToolResults,
   lastUserText,
   type ModelReply,
+  noStepLeft,
   type RecordedModelRequest,
   startScriptedModel,
   submit,
@@ -144,7 +145,7 @@ export async function startBugHarness(
       // The test registers a script right after posting the report; the first turn may be quicker.
       await until(() => scripts.has(bugId), `a script for ${bugId}`, 5_000).catch(() => false);
       const step = scripts.get(bugId)?.shift();
-      if (!step) throw new Error(`the script of ${bugId} has no step left for request ${request.index}`);
+      if (!step) throw noStepLeft(bugId, request, requests.get(bugId) ?? []);
       const list = requests.get(bugId) ?? [];
       list.push(request);
       requests.set(bugId, list);

@@ -14,6 +14,7 @@ import {
 } from '../support/sandbox-driver.ts';
 import {
   type ModelReply,
+  noStepLeft,
   type RecordedModelRequest,
   startScriptedModel,
   toolUse,
@@ -85,7 +86,7 @@ export async function startIssueHarness(
       if (!id) throw new Error('a model request without a pipeline id in its prompt');
       await until(() => scripts.has(id), `a script for ${id}`, 5_000).catch(() => false);
       const step = scripts.get(id)?.shift();
-      if (!step) throw new Error(`the script of ${id} has no step left for request ${request.index}`);
+      if (!step) throw noStepLeft(id, request, requests.get(id) ?? []);
       requests.set(id, [...(requests.get(id) ?? []), request]);
       return typeof step === 'function' ? step(request) : step;
     },

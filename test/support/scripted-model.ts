@@ -128,6 +128,30 @@ export function malformed(
   return { kind: 'raw', status: 200, contentType: 'application/json', body };
 }
 
+/**
+ * The error for a request its conversation's script has no step left for, worded to tell a
+ * resent request from a new one: the SDK's retry count (`x-stainless-retry-count`), the agent it
+ * came from (its submit tool), and the earlier request of the same conversation whose messages
+ * it repeats, if one does.
+ */
+export function noStepLeft(
+  script: string,
+  request: RecordedModelRequest,
+  earlier: readonly RecordedModelRequest[],
+): Error {
+  const agent = (r: RecordedModelRequest) =>
+    (r.body.tools ?? [])
+      .map((tool) => ('name' in tool ? tool.name : ''))
+      .find((name) => name.startsWith('submit')) ?? 'no submit tool';
+  const messages = JSON.stringify(request.body.messages);
+  const repeated = earlier.find((r) => JSON.stringify(r.body.messages) === messages);
+  const served = earlier.map((r) => `${r.index} (${agent(r)})`).join(', ') || 'none';
+  return new Error(
+    `the script of ${script} has no step left for request ${request.index} (${agent(request)}, retry ${request.headers['x-stainless-retry-count'] ?? 'unknown'}, ` +
+      `${repeated ? `the messages of request ${repeated.index} again` : `${request.body.messages.length} messages, new`}; served before: ${served})`,
+  );
+}
+
 export function createScriptedModel(options: ScriptedModelOptions): ScriptedModel {
   const requests: RecordedModelRequest[] = [];
   const failures: string[] = [];
