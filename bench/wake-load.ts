@@ -27,6 +27,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { BroadcastChannel } from 'node:worker_threads';
+import { dynaliteExpressionCounts } from '../local/dynalite-expressions.ts';
 import type { HistoryEvent } from '../local/stepfunctions/history.ts';
 import {
   ask,
@@ -579,6 +580,10 @@ const opening = conversations.flatMap((c) => {
 
 console.log(
   `wake-load: ${N} conversations x ${M} messages, think time up to ${THINK_MS} ms, live progress ${LIVE_PROGRESS}, daily ceiling ${DAILY_CEILING_USD === undefined ? 'none' : `$${DAILY_CEILING_USD}`}, time scale ${h.sandbox.timeScale}, functions ${FUNCTION_THREADS > 0 ? `in ${FUNCTION_THREADS} worker threads` : 'on the main thread'}; driven in ${(drivenMs / 1000).toFixed(1)} s`,
+);
+const expressions = dynaliteExpressionCounts();
+console.log(
+  `dynalite's expression parsers: ${expressions.kept} requests answered from the memo, ${expressions.parsed} parses (local/dynalite-expressions.ts)`,
 );
 console.log('');
 console.log('Stages:');

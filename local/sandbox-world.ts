@@ -7,6 +7,7 @@ import type { BedrockRuntime } from './bedrock/runtime-api.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { CODEBUILD_TARGET_PREFIX } from './codebuild/api.ts';
 import type { CodeBuildService } from './codebuild/service.ts';
+import { keepDynaliteExpressions } from './dynalite-expressions.ts';
 import { sandboxBotToken } from './github/sandbox-bot.ts';
 import { type SandboxGitHub, startSandboxGitHub } from './github/sandbox-github.ts';
 import type { SavedGitHub } from './github/saved-store.ts';
@@ -139,6 +140,7 @@ export async function buildWorld(
   // DynamoDB: dynalite, answering on the host's port; TTL and point-in-time recovery beside it.
   // A sandbox that keeps its state stores the tables on disk, in dynalite's LevelDB store.
   const statePath = host.options.state === undefined ? undefined : dynamoDbStorePath(host.options.state);
+  keepDynaliteExpressions();
   const dynamo = dynalite({
     createTableMs: 0,
     deleteTableMs: 0,

@@ -16,6 +16,20 @@ export const isConditionFailure = (error: unknown): boolean =>
   error instanceof ConditionalCheckFailedException;
 
 /**
+ * Takes the SDK's logger middleware off a client whose logger drops everything (the SDK's
+ * default, `NoOpLogger`): the middleware copies every command's input and output, sensitive
+ * members masked, to hand the copies to that logger, a few percent of the CPU of each call. A
+ * client given a logger of its own keeps it. The document client shares the middleware of the
+ * client it wraps, so this is the client's too.
+ */
+export function withoutIdleLogging(doc: DynamoDBDocumentClient): DynamoDBDocumentClient {
+  const logger: unknown = doc.config.logger;
+  const idle = logger === undefined || (logger as object).constructor?.name === 'NoOpLogger';
+  if (idle) doc.middlewareStack.remove('loggerMiddleware');
+  return doc;
+}
+
+/**
  * What every adapter over the kernel's one table shares: the document client (undefined
  * attributes dropped), the table name, the clock, and the expiry (`ttl`) of what it writes.
  */
@@ -30,9 +44,11 @@ export abstract class DynamoTable {
     // and every record says its schema version (dynamo-record-versions.ts).
     this.doc = withRecordVersions(
       withRedaction(
-        DynamoDBDocumentClient.from(options.client, {
-          marshallOptions: { removeUndefinedValues: true },
-        }),
+        withoutIdleLogging(
+          DynamoDBDocumentClient.from(options.client, {
+            marshallOptions: { removeUndefinedValues: true },
+          }),
+        ),
       ),
     );
     this.tableName = options.tableName;

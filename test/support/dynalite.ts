@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
+import { keepDynaliteExpressions } from '../../local/dynalite-expressions.ts';
 import { keepIdleConnections } from '../../local/http-server.ts';
 import { until } from './eventually.ts';
 
@@ -20,6 +21,7 @@ export interface DynaliteOptions {
 
 /** An in-process dynalite with the kernel's table, for tests that need the real DynamoDB protocol. */
 export async function startDynalite(tableName = 'Conversations', options: DynaliteOptions = {}) {
+  keepDynaliteExpressions();
   const server = keepIdleConnections(dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
