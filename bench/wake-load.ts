@@ -4,7 +4,8 @@
  * M messages: the even ones while the conversation waits for them (the Router wakes the wait),
  * the odd ones while the agent's turn runs (the message waits in the inbox, and RegisterWait
  * wakes the next wait at once). The first half come from the reporter in the report's thread,
- * the rest from a developer in the findings thread.
+ * the rest from a developer in the findings thread (from the first even message of the second
+ * half: the findings thread opens with the turn that answers the reporter's last message).
  *
  * For every message: the time from its post to the first request of the model whose turn
  * prompt holds its text, split into stages read from what the system records (the stored
@@ -136,7 +137,14 @@ interface Message {
 }
 const messages: Message[] = [];
 
-const sender = (index: number) => (index < Math.ceil(M / 2) ? 'reporter' : 'developer');
+/**
+ * The first message a developer sends: the first even one (sent while the conversation waits)
+ * from the second half on. Developers write in the findings thread, which the turn answering
+ * the reporter's last message opens; an odd message is sent during a turn, so a developer's
+ * first one cannot be odd (with LOAD_M=2, every message is the reporter's).
+ */
+const FIRST_DEVELOPER = Math.ceil(M / 2) + (Math.ceil(M / 2) % 2);
+const sender = (index: number) => (index < FIRST_DEVELOPER ? 'reporter' : 'developer');
 const textOf = (bugId: string, index: number) =>
   `load message ${index + 1} of ${M} for ${bugId.slice(-12)} (${Math.random().toString(36).slice(2, 10)})`;
 
