@@ -22,7 +22,7 @@ export const isConditionFailure = (error: unknown): boolean =>
  * client given a logger of its own keeps it. The document client shares the middleware of the
  * client it wraps, so this is the client's too.
  */
-export function withoutIdleLogging(doc: DynamoDBDocumentClient): DynamoDBDocumentClient {
+function withoutIdleLogging(doc: DynamoDBDocumentClient): DynamoDBDocumentClient {
   const logger: unknown = doc.config.logger;
   const idle = logger === undefined || (logger as object).constructor?.name === 'NoOpLogger';
   if (idle) doc.middlewareStack.remove('loggerMiddleware');
