@@ -63,6 +63,52 @@ export async function updateConversation(
   }
 }
 
+/** The `ADD` clause of an update that adds a ledger delta's non-zero counts, with its names and values. */
+export interface LedgerAddition {
+  clause: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** The addition of `delta`'s non-zero counts to the record's ledger; undefined when there are none. */
+function ledgerAddition(delta: Partial<Ledger>): LedgerAddition | undefined {
+  const entries = Object.entries(delta).filter(([, value]) => typeof value === 'number' && value !== 0);
+  if (entries.length === 0) return undefined;
+  return {
+    clause: `ADD ${entries.map((_, i) => `ledger.#l${i} :l${i}`).join(', ')}`,
+    names: Object.fromEntries(entries.map(([field], i) => [`#l${i}`, field])),
+    values: Object.fromEntries(entries.map(([, value], i) => [`:l${i}`, value])),
+  };
+}
+
+const isValidationError = (error: unknown) => (error as { name?: string }).name === 'ValidationException';
+
+/**
+ * A write of the conversation record that also adds `delta` to its ledger, in the same update:
+ * `write` is given the `ADD` clause to put in its expression (undefined when `delta` counts
+ * nothing). `ADD` on a nested path needs the `ledger` map, which every record the Router creates
+ * has; on a record written without it, the write goes again without the clause, and the map is
+ * made and the counts added after it.
+ */
+export async function writeAddingToLedger<T>(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  conversationId: string,
+  delta: Partial<Ledger>,
+  write: (addition: LedgerAddition | undefined) => Promise<T>,
+): Promise<T> {
+  const addition = ledgerAddition(delta);
+  if (addition === undefined) return write(undefined);
+  try {
+    return await write(addition);
+  } catch (error) {
+    if (!isValidationError(error)) throw error;
+    const result = await write(undefined);
+    await addToLedger(doc, tableName, conversationId, delta);
+    return result;
+  }
+}
+
 /**
  * Adds `delta`'s non-zero counts to the conversation record's ledger, in one update without a
  * read (`ADD`, so turns of a round that run at once each add their own). Shared by the
@@ -74,21 +120,21 @@ export async function addToLedger(
   conversationId: string,
   delta: Partial<Ledger>,
 ): Promise<void> {
-  const entries = Object.entries(delta).filter(([, value]) => typeof value === 'number' && value !== 0);
-  if (entries.length === 0) return;
+  const addition = ledgerAddition(delta);
+  if (addition === undefined) return;
   const update = (expression: Parameters<typeof updateConversation>[3]) =>
     updateConversation(doc, tableName, conversationId, expression);
   const add = () =>
     update({
-      UpdateExpression: `ADD ${entries.map((_, i) => `ledger.#f${i} :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([field], i) => [`#f${i}`, field])),
-      ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+      UpdateExpression: addition.clause,
+      ExpressionAttributeNames: addition.names,
+      ExpressionAttributeValues: addition.values,
     });
   try {
     await add();
   } catch (error) {
-    // ADD on a nested path needs the `ledger` map; a conversation written without one gets it here.
-    if ((error as { name?: string }).name !== 'ValidationException') throw error;
+    // A conversation written without a `ledger` map gets it here.
+    if (!isValidationError(error)) throw error;
     await update({
       UpdateExpression: 'SET ledger = if_not_exists(ledger, :empty)',
       ExpressionAttributeValues: { ':empty': {} },

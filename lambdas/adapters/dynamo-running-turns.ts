@@ -1,5 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../kernel/keys.ts';
+import type { Ledger } from '../kernel/model.ts';
+import { type LedgerAddition, writeAddingToLedger } from './conversation-fields.ts';
 import { DynamoTable } from './dynamo-table.ts';
 
 /**
@@ -11,19 +13,28 @@ export class DynamoRunningTurns extends DynamoTable {
     await this.change(conversationId, 'ADD', entry);
   }
 
-  async ended(conversationId: string, entry: string): Promise<void> {
-    await this.change(conversationId, 'DELETE', entry);
+  /** Removes the turn's entry, adding `ledger` (the turn's time) in the same update. */
+  async ended(conversationId: string, entry: string, ledger: Partial<Ledger> = {}): Promise<void> {
+    await writeAddingToLedger(this.doc, this.tableName, conversationId, ledger, (addition) =>
+      this.change(conversationId, 'DELETE', entry, addition),
+    );
   }
 
-  private async change(conversationId: string, op: 'ADD' | 'DELETE', entry: string): Promise<void> {
+  private async change(
+    conversationId: string,
+    op: 'ADD' | 'DELETE',
+    entry: string,
+    addition?: LedgerAddition,
+  ): Promise<void> {
     await this.doc.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: keys.conversation(conversationId),
-        UpdateExpression: `${op} runningTurns :entry`,
+        UpdateExpression: [`${op} runningTurns :entry`, ...(addition ? [addition.clause] : [])].join(' '),
         // Only on a conversation that exists: a turn never creates a record of its own.
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':entry': new Set([entry]) },
+        ...(addition ? { ExpressionAttributeNames: addition.names } : {}),
+        ExpressionAttributeValues: { ':entry': new Set([entry]), ...addition?.values },
       }),
     );
   }

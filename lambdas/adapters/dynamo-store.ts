@@ -28,7 +28,7 @@ import type {
 } from '../kernel/ports.ts';
 import { SlackPostOutput } from '../kernel/slack-post-output.ts';
 import type { PostLedger } from '../slack/post-to-slack.ts';
-import { addToLedger, updateConversation } from './conversation-fields.ts';
+import { addToLedger, updateConversation, writeAddingToLedger } from './conversation-fields.ts';
 import { DynamoTable, type DynamoTableOptions, isConditionFailure } from './dynamo-table.ts';
 import { closeRequestedUpdate, stopRequestedUpdate } from './stop-requests.ts';
 
@@ -265,42 +265,38 @@ export class DynamoConversationStore extends DynamoTable implements Conversation
     const set = Object.entries({ status: mark.status, phase: mark.phase }).filter(
       (entry): entry is [string, string] => entry[1] !== undefined,
     );
-    const add = Object.entries(ledger).filter(([, value]) => typeof value === 'number' && value !== 0);
-    const send = (withLedger: boolean) =>
-      this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.conversation(conversationId),
-          UpdateExpression: [
-            'REMOVE #wait',
-            `SET updatedAt = :now${set.map(([field]) => `, #${field} = :${field}`).join('')}`,
-            ...(withLedger && add.length > 0
-              ? [`ADD ${add.map((_, i) => `ledger.#l${i} :l${i}`).join(', ')}`]
-              : []),
-          ].join(' '),
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: {
-            '#wait': 'wait',
-            ...Object.fromEntries(set.map(([field]) => [`#${field}`, field])),
-            ...(withLedger ? Object.fromEntries(add.map(([field], i) => [`#l${i}`, field])) : {}),
-          },
-          ExpressionAttributeValues: {
-            ':now': this.nowIso(),
-            ...Object.fromEntries(set.map(([field, value]) => [`:${field}`, value])),
-            ...(withLedger ? Object.fromEntries(add.map(([, value], i) => [`:l${i}`, value])) : {}),
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
     const key = keys.conversation(conversationId);
     try {
-      const { Attributes } = await send(true).catch(async (error: unknown) => {
-        // ADD on a nested path needs the `ledger` map: without one, write the rest, then the ledger alone.
-        if (add.length === 0 || (error as { name?: string }).name !== 'ValidationException') throw error;
-        const result = await send(false);
-        await this.addToLedger(conversationId, ledger);
-        return result;
-      });
+      const { Attributes } = await writeAddingToLedger(
+        this.doc,
+        this.tableName,
+        conversationId,
+        ledger,
+        (addition) =>
+          this.doc.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: key,
+              UpdateExpression: [
+                'REMOVE #wait',
+                `SET updatedAt = :now${set.map(([field]) => `, #${field} = :${field}`).join('')}`,
+                ...(addition ? [addition.clause] : []),
+              ].join(' '),
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeNames: {
+                '#wait': 'wait',
+                ...Object.fromEntries(set.map(([field]) => [`#${field}`, field])),
+                ...addition?.names,
+              },
+              ExpressionAttributeValues: {
+                ':now': this.nowIso(),
+                ...Object.fromEntries(set.map(([field, value]) => [`:${field}`, value])),
+                ...addition?.values,
+              },
+              ReturnValues: 'ALL_NEW',
+            }),
+          ),
+      );
       return parseItem(Conversation, Attributes, `${key.pk}/${key.sk}`);
     } catch (error) {
       if (isConditionFailure(error)) throw new ConversationNotFoundError(conversationId);

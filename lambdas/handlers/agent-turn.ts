@@ -164,7 +164,7 @@ export function createAgentTurnHandler(
     task: 'AgentTurn',
     schema: AgentTurnInput,
     logger,
-    run: async (given, context) => {
+    run: async (given, context, meter) => {
       const input =
         options.verifySenders === undefined || given.messages.length === 0
           ? given
@@ -227,10 +227,17 @@ export function createAgentTurnHandler(
         return stopped !== undefined;
       };
       // The running-turn note comes off when the turn ends, however it ends; never fails it.
-      const turnEnded = () =>
+      // At the turn's end its time goes to the ledger in the same update (true once written).
+      const turnEnded = (ledger?: { lambdaMs: number }) =>
         runningTurns()
-          .ended(input.conversationId, running)
-          .catch((error: unknown) => logger.warn('could not note the turn ended', { error }));
+          .ended(input.conversationId, running, ledger)
+          .then(
+            () => true,
+            (error: unknown) => {
+              logger.warn('could not note the turn ended', { error });
+              return false;
+            },
+          );
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         profiles,
@@ -252,7 +259,7 @@ export function createAgentTurnHandler(
       // The timeline's end and the note's removal are independent: one round of calls.
       await allEnded([
         progress?.finish(turnEndOf(output, { stopped: stopped !== undefined, closedBy, roundGoesOn })),
-        turnEnded(),
+        turnEnded({ lambdaMs: Math.round(meter.elapsedMs()) }).then((timed) => timed && meter.recorded()),
       ]);
       // A failed turn escalates to people: an alarm counts it, and the terminal shows it at WARN.
       if (recordFailedTurn(metrics, output))

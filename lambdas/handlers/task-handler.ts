@@ -20,7 +20,8 @@ export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(
   /**
    * `context` is the Lambda context (its remaining time bounds an agent turn); absent when
    * called without one. `meter` gives the invocation's time so far, for a task that adds it to
-   * the ledger in a write of its own (Drain) and then calls `meter.recorded()`.
+   * the ledger in a write it makes anyway (Drain, an agent turn) and then calls
+   * `meter.recorded()`: the task then ends without a ledger update of its own.
    */
   run: (input: z.infer<S>, context: Context | undefined, meter: TaskMeter) => Promise<R>;
   summary: (input: z.infer<S>, output: R) => Record<string, unknown>;

@@ -79,7 +79,11 @@ describe('AgentTurn handler', () => {
   });
 
   it('runs a turn from the task input: structured output, transcript, session and ledger stored', async () => {
-    const output = (await handler(turnInput(), context(300_000))) as BugTurnOutput;
+    const updates: Record<string, unknown>[] = [];
+    const stop = db.observe((operation, body) => {
+      if (operation === 'UpdateItem') updates.push(body);
+    });
+    const output = (await handler(turnInput(), context(300_000)).finally(stop)) as BugTurnOutput;
 
     expect(output).toMatchObject({ action: 'post_findings', confidence: 80, severity: 'high' });
     expect(model.requests[0]?.body.model).toBe('claude-test');
@@ -87,6 +91,15 @@ describe('AgentTurn handler', () => {
     expect(conversation?.sessionId).toBe(output.sessionId);
     expect(conversation?.ledger).toMatchObject({ inputTokens: 700, outputTokens: 80, cacheReadTokens: 300 });
     expect(conversation?.ledger?.lambdaMs).toBeGreaterThan(0);
+    // The turn's time goes to the ledger in the update that takes its running-turn note off,
+    // not in an update of its own.
+    const timing = updates.filter((update) =>
+      JSON.stringify(update.ExpressionAttributeNames).includes('lambdaMs'),
+    );
+    expect(timing.map((update) => update.UpdateExpression)).toEqual([
+      expect.stringMatching(/^DELETE runningTurns :entry ADD ledger\.#l0 :l0\b/),
+    ]);
+    expect(conversation?.runningTurns ?? []).toEqual([]);
     const transcripts = new DynamoTranscriptStore({ client: db.client, tableName: db.tableName });
     expect(await transcripts.load(CONVERSATION, output.sessionId)).toHaveLength(3);
   });

@@ -68,6 +68,21 @@ export async function startDynalite(tableName = 'Conversations', options: Dynali
     client,
     endpoint,
     tableName,
+    /**
+     * Calls `listener` with the operation (`UpdateItem`, ...) and the JSON body of every request
+     * that reaches dynalite over its socket from now on (the handlers' clients); returns what
+     * stops it.
+     */
+    observe(listener: (operation: string, body: Record<string, unknown>) => void): () => void {
+      const onRequest = (req: IncomingMessage) => {
+        const operation = String(req.headers['x-amz-target'] ?? '').replace(/^DynamoDB_\d+\./, '');
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => listener(operation, JSON.parse(Buffer.concat(chunks).toString() || '{}')));
+      };
+      server.on('request', onRequest);
+      return () => server.off('request', onRequest);
+    },
     close: async () => {
       client.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,85 @@
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoRunningTurns } from '../../lambdas/adapters/dynamo-running-turns.ts';
+import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
+import { keys } from '../../lambdas/kernel/keys.ts';
+import { bugConversation } from '../support/conversations.ts';
+import { startDynalite } from '../support/dynalite.ts';
+
+/**
+ * Writes of the conversation record that add a task's time to its ledger in the same update:
+ * Drain's, which ends the wait, and the one that takes an agent turn's running-turn note off
+ * (test/agents/agent-turn-handler.test.ts runs a turn and counts the updates). A record written
+ * without a `ledger` map still gets both the write and the time.
+ */
+
+let db: Awaited<ReturnType<typeof startDynalite>>;
+let store: DynamoConversationStore;
+
+beforeAll(async () => {
+  db = await startDynalite();
+  store = new DynamoConversationStore({ client: db.client, tableName: db.tableName });
+});
+afterAll(async () => {
+  await db.close();
+});
+
+/** A bug conversation's record; `withoutLedger` removes its ledger map, as an older record may lack it. */
+async function conversation(id: string, withoutLedger = false): Promise<string> {
+  await store.createConversation(bugConversation(id));
+  if (withoutLedger) {
+    const key = keys.conversation(id);
+    await db.client.send(
+      new UpdateItemCommand({
+        TableName: db.tableName,
+        Key: { pk: { S: key.pk }, sk: { S: key.sk } },
+        UpdateExpression: 'REMOVE ledger',
+      }),
+    );
+    expect((await store.getConversation(id, { consistent: true }))?.ledger?.lambdaMs ?? 0).toBe(0);
+  }
+  return id;
+}
+
+describe('the end of a running turn', () => {
+  const turns = () => new DynamoRunningTurns({ client: db.client, tableName: db.tableName });
+
+  it.each([
+    ['a record with a ledger map', false],
+    ['a record written without one', true],
+  ])('takes the note off and adds the time in %s', async (_, withoutLedger) => {
+    const id = await conversation(`conv-turn-${withoutLedger ? 'no-ledger' : 'ledger'}`, withoutLedger);
+    await turns().started(id, '1@2099-01-01T00:00:00.000Z');
+    expect((await store.getConversation(id, { consistent: true }))?.runningTurns).toEqual([
+      '1@2099-01-01T00:00:00.000Z',
+    ]);
+
+    await turns().ended(id, '1@2099-01-01T00:00:00.000Z', { lambdaMs: 1234 });
+
+    const after = await store.getConversation(id, { consistent: true });
+    expect(after?.runningTurns ?? []).toEqual([]);
+    expect(after?.ledger?.lambdaMs).toBe(1234);
+  });
+});
+
+describe("Drain's write", () => {
+  it.each([
+    ['a record with a ledger map', false],
+    ['a record written without one', true],
+  ])('ends the wait, sets the mark and adds the time in %s', async (_, withoutLedger) => {
+    const id = await conversation(`conv-drain-${withoutLedger ? 'no-ledger' : 'ledger'}`, withoutLedger);
+    await store.openWait(
+      id,
+      { waitId: 'w-1', taskToken: 'token-1', accepts: ['reporter'], since: new Date().toISOString() },
+      'awaiting_reporter',
+    );
+
+    const ended = await store.endWait(id, { mark: { phase: 'investigating' }, ledger: { lambdaMs: 42 } });
+
+    expect(ended.wait).toBeUndefined();
+    expect(ended.phase).toBe('investigating');
+    // Without the map, the write comes back before the time is added: read it again.
+    const after = await store.getConversation(id, { consistent: true });
+    expect(after?.ledger?.lambdaMs).toBe(42);
+  });
+});
