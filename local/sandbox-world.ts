@@ -100,7 +100,10 @@ export interface SandboxWorld {
   readonly route: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Resolves when the inbox is empty and every Slack event so far went through the ingress. */
   idle(): Promise<void>;
-  /** Stops taking work: the event sources stop polling (their running batches finish), the outbox sweep ends. */
+  /**
+   * Stops taking work: the fake Slack's events no longer reach the ingress, the event sources
+   * stop polling (their running batches finish), the outbox sweep ends.
+   */
   quiesce(): Promise<void>;
   /** Releases what the world holds (long polls, the console's streams, GitHub's repositories on disk). */
   close(): Promise<void>;
@@ -259,8 +262,10 @@ export async function buildWorld(
   const outboxSweep = startOutboxSweep(template, host.runtime.handlerOf, host.functions, host.log);
 
   // Every message in the fake workspace reaches the ingress as Slack would send it: signed.
+  // Once the world is quiesced nothing takes them: a message posted later (the bot's answer to
+  // a turn the stop cut short) is not sent to an ingress that is closing.
   slack.workspace.onMessage(() => feed.notify('slack'));
-  slack.workspace.onMessage(async (event) => {
+  const stopDelivery = slack.workspace.onMessage(async (event) => {
     for (const request of signedEventRequests(slack.workspace, event, signingSecret)) {
       const response = await fetch(`${url}/slack/events`, {
         method: 'POST',
@@ -289,6 +294,7 @@ export async function buildWorld(
       await Promise.all(sources.map((s) => s.idle({ stallMs: 60_000 })));
     },
     async quiesce() {
+      stopDelivery();
       outboxSweep.stop();
       await Promise.all(sources.map((s) => s.stop()));
     },

@@ -5,9 +5,9 @@ import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationIdFor } from '../../lambdas/kernel/keys.ts';
 import { type ReusableSandbox, startReusableSandbox } from '../../local/sandbox.ts';
-import type { Sandbox, SandboxOptions } from '../../local/sandbox-options.ts';
-import { KERNEL_PROBE_MODULE } from '../../statemachines/probe.ts';
+import type { Sandbox } from '../../local/sandbox-options.ts';
 import { eventually } from '../support/eventually.ts';
+import { PROBE_CHANNEL, PROBE_SANDBOX } from '../support/probe-sandbox.ts';
 import { sandboxApi } from '../support/sandbox-http.ts';
 import { sandboxReuseKey } from '../support/sandbox-reuse-key.ts';
 
@@ -19,14 +19,8 @@ import { sandboxReuseKey } from '../support/sandbox-reuse-key.ts';
  * the reset runs to its answer.
  */
 
-const PROBE = 'C_PROBE';
-const OPTIONS: SandboxOptions = {
-  port: 0,
-  timeScale: 0.001,
-  modules: [KERNEL_PROBE_MODULE],
-  config: { channels: { probe: PROBE } },
-  logLevel: 'SILENT',
-};
+const PROBE = PROBE_CHANNEL;
+const OPTIONS = PROBE_SANDBOX;
 const credentials = { accessKeyId: 'sandbox', secretAccessKey: 'sandbox' };
 
 let reusable: ReusableSandbox;

@@ -18,9 +18,9 @@ import { sandboxReuseKey } from './sandbox-reuse-key.ts';
  *   Otherwise a new sandbox starts. Either way the worker's module registry first forgets the
  *   project's own modules (`vi.resetModules()`), so the handlers this file's sandbox loads are
  *   evaluated afresh: a handler keeps the clients and caches it built on first use.
- * - `stop()` (the file's `afterAll`) ends the file's work, as before: queues are no longer
- *   polled, every execution and build is stopped, every handler invocation has ended and the
- *   world is thrown away; the sandbox stays for the next file with its options. If some
+ * - `stop()` (the file's `afterAll`) ends the file's work, as before: the fake Slack's events no
+ *   longer reach the ingress, queues are no longer polled, every execution and build is
+ *   stopped, every handler invocation has ended and the world is thrown away; the sandbox stays for the next file with its options. If some
  *   invocation does not end in time, the sandbox is closed instead.
  *
  * A worker keeps at most `KEPT` idle sandboxes (the least recently used is closed). A file whose

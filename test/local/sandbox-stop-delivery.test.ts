@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startReusableSandbox } from '../../local/sandbox.ts';
+import { PROBE_CHANNEL, PROBE_SANDBOX } from '../support/probe-sandbox.ts';
+
+/**
+ * A stopped sandbox sends the fake Slack's events nowhere: a message posted once the sandbox
+ * is stopping (the bot's answer to a turn the stop cut short, say) is not sent to an ingress
+ * that is closed or closing, so nothing prints a failed delivery.
+ */
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const deliveryFailures = (errors: unknown[][]) =>
+  errors.filter((args) => /\[fake slack\]|\[sandbox\] ingress answered/.test(String(args[0])));
+
+describe('a stopped sandbox', () => {
+  it('sends no event of a message posted after it closed', async () => {
+    const { sandbox } = await startReusableSandbox(PROBE_SANDBOX);
+    const workspace = sandbox.slack.workspace;
+    await sandbox.stop();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+
+    workspace.postAsUser({ channel: PROBE_CHANNEL, user: 'U_REPORTER', text: 'posted after the stop' });
+    await workspace.settled();
+
+    expect(deliveryFailures(errors.mock.calls)).toEqual([]);
+  });
+
+  it('sends no event of a message posted after it was released for the next file', async () => {
+    const reusable = await startReusableSandbox(PROBE_SANDBOX);
+    const workspace = reusable.sandbox.slack.workspace;
+    try {
+      expect(await reusable.release()).toBe(true);
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+
+      workspace.postAsUser({ channel: PROBE_CHANNEL, user: 'U_REPORTER', text: 'posted after the release' });
+      await workspace.settled();
+
+      expect(deliveryFailures(errors.mock.calls)).toEqual([]);
+    } finally {
+      await reusable.close();
+    }
+  });
+});
