@@ -262,16 +262,22 @@ export async function buildWorld(
   const outboxSweep = startOutboxSweep(template, host.runtime.handlerOf, host.functions, host.log);
 
   // Every message in the fake workspace reaches the ingress as Slack would send it: signed.
-  // Once the world is quiesced nothing takes them: a message posted later (the bot's answer to
-  // a turn the stop cut short) is not sent to an ingress that is closing.
+  // Once the world is quiesced nothing takes them: an event is no longer sent (the bot's answer
+  // to a turn the stop cut short), and one the stop cut off mid-request is dropped, not reported.
+  let quiesced = false;
   slack.workspace.onMessage(() => feed.notify('slack'));
-  const stopDelivery = slack.workspace.onMessage(async (event) => {
+  slack.workspace.onMessage(async (event) => {
     for (const request of signedEventRequests(slack.workspace, event, signingSecret)) {
+      if (quiesced) return;
       const response = await fetch(`${url}/slack/events`, {
         method: 'POST',
         headers: request.headers,
         body: request.body,
+      }).catch((error: unknown) => {
+        if (quiesced) return undefined;
+        throw error;
       });
+      if (response === undefined || quiesced) return;
       if (response.status !== 200)
         console.error(`[sandbox] ingress answered ${response.status} to event ${event.ts}`);
     }
@@ -294,7 +300,7 @@ export async function buildWorld(
       await Promise.all(sources.map((s) => s.idle({ stallMs: 60_000 })));
     },
     async quiesce() {
-      stopDelivery();
+      quiesced = true;
       outboxSweep.stop();
       await Promise.all(sources.map((s) => s.stop()));
     },

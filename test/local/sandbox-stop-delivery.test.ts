@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startReusableSandbox } from '../../local/sandbox.ts';
+import { until } from '../support/eventually.ts';
 import { PROBE_CHANNEL, PROBE_SANDBOX } from '../support/probe-sandbox.ts';
 
 /**
@@ -25,6 +26,36 @@ describe('a stopped sandbox', () => {
     workspace.postAsUser({ channel: PROBE_CHANNEL, user: 'U_REPORTER', text: 'posted after the stop' });
     await workspace.settled();
 
+    expect(deliveryFailures(errors.mock.calls)).toEqual([]);
+  });
+
+  it('drops, without a word, an event whose delivery the stop cut off', async () => {
+    const { sandbox } = await startReusableSandbox(PROBE_SANDBOX);
+    const workspace = sandbox.slack.workspace;
+    // The event's request waits until the sandbox has closed, then goes to its closed port.
+    let open!: () => void;
+    const stopped = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const send = globalThis.fetch;
+    const sent: string[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.endsWith('/slack/events')) {
+        sent.push(url);
+        await stopped;
+      }
+      return send(input, init);
+    });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+
+    workspace.postAsUser({ channel: PROBE_CHANNEL, user: 'U_REPORTER', text: 'in flight at the stop' });
+    await until(() => sent.length > 0, "the event's delivery to start");
+    await sandbox.stop();
+    open();
+    await workspace.settled();
+
+    expect(sent).toHaveLength(1);
     expect(deliveryFailures(errors.mock.calls)).toEqual([]);
   });
 
