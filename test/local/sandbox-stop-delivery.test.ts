@@ -16,16 +16,30 @@ afterEach(() => {
 const deliveryFailures = (errors: unknown[][]) =>
   errors.filter((args) => /\[fake slack\]|\[sandbox\] ingress answered/.test(String(args[0])));
 
+/** The requests made to a sandbox's Slack events endpoint from now on (the fake Slack's deliveries). */
+function eventRequests(): string[] {
+  const send = globalThis.fetch;
+  const sent: string[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.endsWith('/slack/events')) sent.push(url);
+    return send(input, init);
+  });
+  return sent;
+}
+
 describe('a stopped sandbox', () => {
   it('sends no event of a message posted after it closed', async () => {
     const { sandbox } = await startReusableSandbox(PROBE_SANDBOX);
     const workspace = sandbox.slack.workspace;
     await sandbox.stop();
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const sent = eventRequests();
 
     workspace.postAsUser({ channel: PROBE_CHANNEL, user: 'U_REPORTER', text: 'posted after the stop' });
     await workspace.settled();
 
+    expect(sent).toEqual([]);
     expect(deliveryFailures(errors.mock.calls)).toEqual([]);
   });
 
@@ -65,10 +79,12 @@ describe('a stopped sandbox', () => {
     try {
       expect(await reusable.release()).toBe(true);
       const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const sent = eventRequests();
 
       workspace.postAsUser({ channel: PROBE_CHANNEL, user: 'U_REPORTER', text: 'posted after the release' });
       await workspace.settled();
 
+      expect(sent).toEqual([]);
       expect(deliveryFailures(errors.mock.calls)).toEqual([]);
     } finally {
       await reusable.close();
