@@ -16,13 +16,19 @@ afterEach(() => {
 const deliveryFailures = (errors: unknown[][]) =>
   errors.filter((args) => /\[fake slack\]|\[sandbox\] ingress answered/.test(String(args[0])));
 
-/** The requests made to a sandbox's Slack events endpoint from now on (the fake Slack's deliveries). */
-function eventRequests(): string[] {
+/**
+ * The requests made to a sandbox's Slack events endpoint from now on (the fake Slack's
+ * deliveries); with `held`, each waits for it before it goes out.
+ */
+function eventRequests(held?: Promise<void>): string[] {
   const send = globalThis.fetch;
   const sent: string[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
-    if (url.endsWith('/slack/events')) sent.push(url);
+    if (url.endsWith('/slack/events')) {
+      sent.push(url);
+      await held;
+    }
     return send(input, init);
   });
   return sent;
@@ -51,16 +57,7 @@ describe('a stopped sandbox', () => {
     const stopped = new Promise<void>((resolve) => {
       open = resolve;
     });
-    const send = globalThis.fetch;
-    const sent: string[] = [];
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const url = String(input instanceof Request ? input.url : input);
-      if (url.endsWith('/slack/events')) {
-        sent.push(url);
-        await stopped;
-      }
-      return send(input, init);
-    });
+    const sent = eventRequests(stopped);
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
 
     workspace.postAsUser({ channel: PROBE_CHANNEL, user: 'U_REPORTER', text: 'in flight at the stop' });
