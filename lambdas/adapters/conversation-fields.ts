@@ -22,22 +22,35 @@ export async function readConversationFields<S extends z.ZodType>(
   projection: string,
   schema: S,
 ): Promise<z.infer<S> | undefined> {
-  const key = keys.conversation(conversationId);
   const { Item } = await doc.send(
     new GetCommand({
       TableName: tableName,
-      Key: key,
+      Key: keys.conversation(conversationId),
       ConsistentRead: true,
       ProjectionExpression: projection,
     }),
   );
-  if (!Item) return undefined;
-  const parsed = schema.safeParse(Item);
-  if (!parsed.success) throw new CorruptItemError(`${key.pk}/${key.sk}`, { cause: parsed.error });
+  return Item ? conversationFields(conversationId, Item, schema) : undefined;
+}
+
+/** The fields `schema` reads of the conversation record's `item` (the rest is ignored). */
+export function conversationFields<S extends z.ZodType>(
+  conversationId: string,
+  item: Record<string, unknown>,
+  schema: S,
+): z.infer<S> {
+  const parsed = schema.safeParse(item);
+  if (!parsed.success) {
+    const key = keys.conversation(conversationId);
+    throw new CorruptItemError(`${key.pk}/${key.sk}`, { cause: parsed.error });
+  }
   return parsed.data;
 }
 
-/** One update of an existing conversation record: a missing record is ConversationNotFoundError. */
+/**
+ * One update of an existing conversation record: a missing record is ConversationNotFoundError.
+ * With `ReturnValues: 'ALL_NEW'`, returns the record as the update left it.
+ */
 export async function updateConversation(
   doc: DynamoDBDocumentClient,
   tableName: string,
@@ -46,10 +59,11 @@ export async function updateConversation(
     UpdateExpression: string;
     ExpressionAttributeNames?: Record<string, string>;
     ExpressionAttributeValues?: Record<string, unknown>;
+    ReturnValues?: 'ALL_NEW';
   },
-): Promise<void> {
+): Promise<Record<string, unknown> | undefined> {
   try {
-    await doc.send(
+    const { Attributes } = await doc.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.conversation(conversationId),
@@ -57,6 +71,7 @@ export async function updateConversation(
         ...expression,
       }),
     );
+    return Attributes;
   } catch (error) {
     if (isConditionFailure(error)) throw new ConversationNotFoundError(conversationId);
     throw error;

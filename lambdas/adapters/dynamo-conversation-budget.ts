@@ -9,7 +9,7 @@ import type {
   OpenReservation,
 } from '../agents/reservations.ts';
 import { keys } from '../kernel/keys.ts';
-import { readConversationFields } from './conversation-fields.ts';
+import { conversationFields, readConversationFields } from './conversation-fields.ts';
 import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 
 /**
@@ -32,6 +32,26 @@ const BudgetItem = z.object({
   streakFrom: z.number().optional(),
 });
 
+/** What the conversation spent, from its record's budget fields (`BudgetItem`). */
+function spendOf({
+  createdAt,
+  ledger,
+  continueTurns,
+  streakFrom = 0,
+}: z.infer<typeof BudgetItem>): ConversationSpend {
+  return {
+    createdAt,
+    tokens: (ledger?.inputTokens ?? 0) + (ledger?.outputTokens ?? 0),
+    costMicroUsd: ledger?.costMicroUsd ?? 0,
+    consecutiveContinues: [...(continueTurns ?? [])].filter((turn) => turn > streakFrom).length,
+  };
+}
+
+/** What the conversation spent, read from its whole record `item` (one read for several purposes). */
+export function spendIn(conversationId: string, item: Record<string, unknown>): ConversationSpend {
+  return spendOf(conversationFields(conversationId, item, BudgetItem));
+}
+
 export class DynamoConversationBudget extends DynamoTable implements ConversationBudgetStore {
   async spend(conversationId: string): Promise<ConversationSpend | undefined> {
     const item = await readConversationFields(
@@ -41,14 +61,7 @@ export class DynamoConversationBudget extends DynamoTable implements Conversatio
       'createdAt, ledger, continueTurns, streakFrom',
       BudgetItem,
     );
-    if (item === undefined) return undefined;
-    const { createdAt, ledger, continueTurns, streakFrom = 0 } = item;
-    return {
-      createdAt,
-      tokens: (ledger?.inputTokens ?? 0) + (ledger?.outputTokens ?? 0),
-      costMicroUsd: ledger?.costMicroUsd ?? 0,
-      consecutiveContinues: [...(continueTurns ?? [])].filter((turn) => turn > streakFrom).length,
-    };
+    return item && spendOf(item);
   }
 
   async recordTurnEnd(conversationId: string, turn: number, continued: boolean): Promise<void> {
@@ -202,16 +215,7 @@ export class DynamoConversationReservations extends DynamoTable implements Conve
         ConsistentRead: true,
       }),
     );
-    const found: OpenReservation[] = [];
-    for (const [name, value] of Object.entries(Item ?? {})) {
-      if (!name.startsWith(RESERVATION_PREFIX)) continue;
-      const parsed = OpenItem.safeParse(value);
-      // An unreadable entry is left alone (and counted): giving back an unknown amount could undercount.
-      if (parsed.success && parsed.data.expiresAtMs <= nowMs) {
-        found.push({ id: name.slice(RESERVATION_PREFIX.length), ...parsed.data });
-      }
-    }
-    return found;
+    return expiredIn(Item ?? {}, nowMs);
   }
 
   private async held(conversationId: string, seed: ConversationHeld): Promise<ConversationHeld> {
@@ -228,4 +232,18 @@ export class DynamoConversationReservations extends DynamoTable implements Conve
       microUsd: typeof Item?.budgetMicroUsd === 'number' ? Item.budgetMicroUsd : seed.microUsd,
     };
   }
+}
+
+/** The open reservations of the conversation record `item` past their expiry at `nowMs`. */
+export function expiredIn(item: Record<string, unknown>, nowMs: number): OpenReservation[] {
+  const found: OpenReservation[] = [];
+  for (const [name, value] of Object.entries(item)) {
+    if (!name.startsWith(RESERVATION_PREFIX)) continue;
+    const parsed = OpenItem.safeParse(value);
+    // An unreadable entry is left alone (and counted): giving back an unknown amount could undercount.
+    if (parsed.success && parsed.data.expiresAtMs <= nowMs) {
+      found.push({ id: name.slice(RESERVATION_PREFIX.length), ...parsed.data });
+    }
+  }
+  return found;
 }

@@ -9,8 +9,9 @@ import { DynamoTable } from './dynamo-table.ts';
  * turns of a round that run at once add and remove their own entries without reading.
  */
 export class DynamoRunningTurns extends DynamoTable {
-  async started(conversationId: string, entry: string): Promise<void> {
-    await this.change(conversationId, 'ADD', entry);
+  /** Adds the turn's entry; returns the record as this update left it (what the turn reads at its start). */
+  async started(conversationId: string, entry: string): Promise<Record<string, unknown>> {
+    return (await this.change(conversationId, 'ADD', entry, undefined, 'ALL_NEW')) ?? {};
   }
 
   /** Removes the turn's entry, adding `ledger` (the turn's time) in the same update. */
@@ -25,8 +26,9 @@ export class DynamoRunningTurns extends DynamoTable {
     op: 'ADD' | 'DELETE',
     entry: string,
     addition?: LedgerAddition,
-  ): Promise<void> {
-    await this.doc.send(
+    returnValues?: 'ALL_NEW',
+  ): Promise<Record<string, unknown> | undefined> {
+    const { Attributes } = await this.doc.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: keys.conversation(conversationId),
@@ -35,7 +37,9 @@ export class DynamoRunningTurns extends DynamoTable {
         ConditionExpression: 'attribute_exists(pk)',
         ...(addition ? { ExpressionAttributeNames: addition.names } : {}),
         ExpressionAttributeValues: { ':entry': new Set([entry]), ...addition?.values },
+        ...(returnValues ? { ReturnValues: returnValues } : {}),
       }),
     );
+    return Attributes;
   }
 }

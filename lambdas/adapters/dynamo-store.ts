@@ -205,8 +205,14 @@ export class DynamoConversationStore extends DynamoTable implements Conversation
     });
   }
 
-  async openWait(conversationId: string, wait: OpenWait, phase: string, status?: string): Promise<void> {
-    await this.update(conversationId, {
+  async openWait(
+    conversationId: string,
+    wait: OpenWait,
+    phase: string,
+    status?: string,
+  ): Promise<Conversation> {
+    const key = keys.conversation(conversationId);
+    const written = await updateConversation(this.doc, this.tableName, conversationId, {
       UpdateExpression: `SET #wait = :wait, phase = :phase, updatedAt = :now${status === undefined ? '' : ', #status = :status'}`,
       ExpressionAttributeNames: { '#wait': 'wait', ...(status === undefined ? {} : { '#status': 'status' }) },
       ExpressionAttributeValues: {
@@ -215,7 +221,9 @@ export class DynamoConversationStore extends DynamoTable implements Conversation
         ':now': this.nowIso(),
         ...(status === undefined ? {} : { ':status': status }),
       },
+      ReturnValues: 'ALL_NEW',
     });
+    return parseItem(Conversation, written, `${key.pk}/${key.sk}`);
   }
 
   async readAfterStore(message: StoredMessage): Promise<StoredAndConversation> {

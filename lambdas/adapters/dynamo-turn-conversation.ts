@@ -1,6 +1,13 @@
 import * as z from 'zod';
+import type { ConversationBudgetStore } from '../agents/limit-checks.ts';
+import type { ConversationReservations } from '../agents/reservations.ts';
 import { ThreadAnchor } from '../kernel/message-kinds.ts';
-import { DynamoConversationLedger, readConversationFields } from './conversation-fields.ts';
+import {
+  conversationFields,
+  DynamoConversationLedger,
+  readConversationFields,
+} from './conversation-fields.ts';
+import { expiredIn, spendIn } from './dynamo-conversation-budget.ts';
 
 /**
  * A stop or close requested on the conversation, and its owner: the fields of the conversation
@@ -22,10 +29,11 @@ const ThreadsItem = z.object({
 export type ConversationThreads = z.infer<typeof ThreadsItem> & { id: string };
 
 /**
- * What an agent turn reads and writes of its conversation's record: whether a person stopped or
- * closed it, the threads its progress is shown in, and the ledger the turn's model calls add to. Each read is a projection of those
- * fields, checked by their own schema, so a turn neither reads nor validates the rest of the
- * record (its anchors, approvals, decisions), as the budget's reads do (dynamo-conversation-budget.ts).
+ * What an agent turn reads and writes of its conversation's record during the turn: whether a
+ * person stopped or closed it, and the ledger the turn's model calls add to. A stop check is a
+ * projection of those fields, checked by their own schema, so it neither reads nor validates
+ * the rest of the record (its anchors, approvals, decisions). What the turn reads at its start
+ * comes from `TurnStartRecord` (below).
  */
 export class DynamoTurnConversation extends DynamoConversationLedger {
   /** The record's stop and close requests, read consistently; undefined when there is no record. */
@@ -38,16 +46,49 @@ export class DynamoTurnConversation extends DynamoConversationLedger {
       StopRequestsItem,
     );
   }
+}
 
-  /** The record's threads and owner; undefined when there is no record. */
-  async threads(conversationId: string): Promise<ConversationThreads | undefined> {
-    const item = await readConversationFields(
-      this.doc,
-      this.tableName,
-      conversationId,
-      'ownerId, anchors',
-      ThreadsItem,
-    );
-    return item && { id: conversationId, ...item };
+/**
+ * The conversation's record as the update that notes a turn running left it
+ * (`DynamoRunningTurns.started`, which returns it): what the turn reads of its record at its
+ * start is read from here instead of asking for the record again, one request for them all:
+ * the threads its progress is shown in, the conversation its MCP toolsets open for, what it
+ * spent so far and the reservations an earlier invocation left to expire. Its stop checks still
+ * read the record: a stop counts from the turn's start on.
+ */
+export class TurnStartRecord {
+  constructor(
+    readonly conversationId: string,
+    /** The record's item, as DynamoDB returned it. */
+    readonly item: Record<string, unknown>,
+  ) {}
+
+  /** The record's threads and owner. */
+  threads(): ConversationThreads {
+    return { id: this.conversationId, ...conversationFields(this.conversationId, this.item, ThreadsItem) };
+  }
+
+  /** `store`, with what this conversation spent answered from the record. */
+  budget(store: ConversationBudgetStore): ConversationBudgetStore {
+    return {
+      spend: async (conversationId) =>
+        conversationId === this.conversationId
+          ? spendIn(conversationId, this.item)
+          : store.spend(conversationId),
+      recordTurnEnd: (...args) => store.recordTurnEnd(...args),
+    };
+  }
+
+  /** `store`, with this conversation's expired reservations found in the record. */
+  reservations(store: ConversationReservations): ConversationReservations {
+    return {
+      reserve: (...args) => store.reserve(...args),
+      settle: (...args) => store.settle(...args),
+      add: (...args) => store.add(...args),
+      expired: async (conversationId, nowMs) =>
+        conversationId === this.conversationId
+          ? expiredIn(this.item, nowMs)
+          : store.expired(conversationId, nowMs),
+    };
   }
 }

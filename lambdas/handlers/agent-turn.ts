@@ -6,7 +6,7 @@ import {
 import { DynamoDailySpend } from '../adapters/dynamo-daily-spend.ts';
 import { DynamoRunningTurns } from '../adapters/dynamo-running-turns.ts';
 import { DynamoTranscriptStore } from '../adapters/dynamo-transcripts.ts';
-import type { StopRequests } from '../adapters/dynamo-turn-conversation.ts';
+import { type StopRequests, TurnStartRecord } from '../adapters/dynamo-turn-conversation.ts';
 import { createLambdaToolInvoker } from '../adapters/lambda-tool-invoker.ts';
 import { modelClientFromEnv } from '../adapters/model-client.ts';
 import { createAgentMetrics, recordFailedTurn, withModelMetrics } from '../adapters/model-metrics.ts';
@@ -193,19 +193,25 @@ export function createAgentTurnHandler(
         ...(budgetSeconds !== undefined ? { budgetMs: budgetSeconds * 1000 } : {}),
         ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
       });
-      // Three independent starts go out together, one round of calls before the turn runs: live
-      // progress in the conversation's thread (it never fails the turn, docs/live-progress.md),
-      // the note above, and the tools of the MCP servers configured for this workflow
-      // (docs/mcp.md; without any configured, nothing of MCP is loaded: its settings' schemas
-      // and its clients are a chunk of their own, read on the first turn that needs them). A
-      // failure is thrown once all three have ended, so none is left half done.
-      const [progress, , mcp] = await allEnded([
+      // Three starts go out together before the turn runs: the note above, live progress in the
+      // conversation's thread (it never fails the turn, docs/live-progress.md), and the tools of
+      // the MCP servers configured for this workflow (docs/mcp.md; without any configured,
+      // nothing of MCP is loaded: its settings' schemas and its clients are a chunk of their
+      // own, read on the first turn that needs them). The note's update returns the
+      // conversation's record, and what the turn reads of it at its start comes from there
+      // (TurnStartRecord): the other two wait for it, not for reads of their own. A failure is
+      // thrown once all three have ended, so none is left half done.
+      const noted = runningTurns()
+        .started(input.conversationId, running)
+        .then((item) => new TurnStartRecord(input.conversationId, item));
+      const [progress, record, mcp] = await allEnded([
         startTurnProgress(input, {
           logger,
           plan: options.plan?.(input),
           shared: options.round !== undefined,
+          threads: () => noted.then((started) => started.threads()),
         }),
-        runningTurns().started(input.conversationId, running),
+        noted,
         mcpConfigured()
           ? import('./mcp-turn.ts').then(({ withMcpTools }) =>
               withMcpTools(input, {
@@ -214,6 +220,7 @@ export function createAgentTurnHandler(
                 deadlineMs: budget.deadlineMs,
                 logger,
                 evidence: options.mcpEvidence,
+                record: noted,
               }),
             )
           : undefined,
@@ -240,6 +247,12 @@ export function createAgentTurnHandler(
           );
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
+        // What the conversation spent and its expired reservations, from the record as read above.
+        conversationBudget: record.budget(built.conversationBudget),
+        reservations: {
+          ...built.reservations,
+          conversation: record.reservations(built.reservations.conversation),
+        },
         profiles,
         ...mcp,
         ...(progress ? { toolCalls: progress } : {}),

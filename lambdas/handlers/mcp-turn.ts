@@ -1,7 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { conversationFields } from '../adapters/conversation-fields.ts';
+import type { TurnStartRecord } from '../adapters/dynamo-turn-conversation.ts';
 import type { AgentTurnInput } from '../agents/contract.ts';
 import type { AgentLogger, ToolInvoker } from '../agents/ports.ts';
 import type { ProfileRegistry } from '../agents/profile.ts';
+import { Conversation } from '../kernel/model.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { createMcpApprovals } from '../mcp/approvals.ts';
 import { MCP_DECISION } from '../mcp/config.ts';
@@ -54,12 +57,15 @@ export async function withMcpTools(
     logger: AgentLogger;
     /** Where the workflow keeps evidence its agents cite (the incident investigation's ledger). */
     evidence?: McpEvidence | undefined;
+    /** The conversation's record, as the turn's start read it. */
+    record: Promise<TurnStartRecord>;
   },
 ): Promise<McpTurn | undefined> {
   if (mcpSettings().servers.length === 0) return undefined;
   const profile = base.profiles[input.profile];
-  const conversation = await conversationStore().getConversation(input.conversationId);
-  if (profile === undefined || conversation === undefined) return undefined;
+  const { conversationId, item } = await base.record;
+  const conversation = conversationFields(conversationId, item, Conversation);
+  if (profile === undefined) return undefined;
   const pending = toolset ?? buildToolset(base.logger);
   toolset = pending;
   const built = await pending.catch((error: unknown) => {

@@ -4,7 +4,7 @@ import { kernelTableOptions } from './table-options.ts';
 let record: DynamoTurnConversation | undefined;
 
 /**
- * An agent turn's view of its conversation's record (its stops, its threads, its ledger), built
+ * An agent turn's view of its conversation's record during the turn (its stops, its ledger), built
  * once per Lambda instance on first use: projections of the few fields it reads, never the whole
  * record and its schemas.
  */

@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { ConversationThreads } from '../adapters/dynamo-turn-conversation.ts';
 import type { DrainedMessage } from '../kernel/drained-message.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { closeOpenTimeline, openTurnProgress } from '../progress/open-turn-progress.ts';
@@ -70,12 +71,17 @@ export async function timelineReplacedBy(
 
 export function startTurnProgress(
   input: { conversationId: string; turn: number; messages: readonly DrainedMessage[] },
-  options: { logger: ProgressLogger; plan?: TimelinePlan | undefined; shared?: boolean },
+  options: {
+    logger: ProgressLogger;
+    plan?: TimelinePlan | undefined;
+    shared?: boolean;
+    /** The conversation's threads and owner, as the turn's start read them (TurnStartRecord). */
+    threads: () => Promise<ConversationThreads>;
+  },
 ): Promise<TurnProgress | undefined> {
   if (!liveProgressEnabled()) return Promise.resolve(undefined);
   return openTurnProgress(input, {
-    // Its threads and owner only: a projection of the record (dynamo-turn-conversation.ts).
-    conversation: (id) => turnConversation().threads(id),
+    conversation: options.threads,
     progress: () => progressDeps(options.logger),
     plan: options.plan,
     shared: options.shared ?? false,

@@ -44,8 +44,11 @@ export interface ConversationStore {
   readAfterStore(message: StoredMessage): Promise<StoredAndConversation>;
   /** Deletes a message that no turn took (stored for a conversation found ended): `delivered` if one did. */
   withdrawMessage(message: StoredMessage): Promise<'withdrawn' | 'delivered'>;
-  /** Sets the phase (and the status, when given) of the conversation and opens the wait. */
-  openWait(conversationId: string, wait: OpenWait, phase: string, status?: string): Promise<void>;
+  /**
+   * Sets the phase (and the status, when given) of the conversation and opens the wait, and
+   * returns the conversation as that write left it, in the same request.
+   */
+  openWait(conversationId: string, wait: OpenWait, phase: string, status?: string): Promise<Conversation>;
   /**
    * Drain's write on the conversation, in one request: removes the open wait (it has ended),
    * sets the fields of `mark`, adds `ledger`, and returns the conversation after that.

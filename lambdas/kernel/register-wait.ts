@@ -22,8 +22,10 @@ export async function registerWait(input: RegisterWaitInput, deps: RegisterWaitD
     since: deps.clock.now().toISOString(),
   };
   // Write first: from here on, a Router that stores a message will see this wait and wake it.
-  await deps.store.openWait(input.conversationId, wait, input.phase, input.status);
+  // The write returns the conversation as it left it (a close requested before it shows there;
+  // one requested after it sees this wait and wakes it itself).
+  const conversation = await deps.store.openWait(input.conversationId, wait, input.phase, input.status);
   // Then read: a message stored before the write above (while the agent was still running,
   // or just now) is found here, so no wake-up is lost whichever side came first.
-  return wakeIfDue(deps, input.conversationId);
+  return wakeIfDue(deps, input.conversationId, conversation);
 }

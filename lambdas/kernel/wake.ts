@@ -22,12 +22,18 @@ export type WakeCheck =
   | { outcome: 'no_wait' | 'nothing_accepted' }
   | { outcome: WakeResult; reason: WakeOutput['woken']; waitId: string };
 
-/** The read half of the protocol: read the open wait and what is pending, and wake if I4 says so. */
+/**
+ * The read half of the protocol: read the open wait and what is pending, and wake if I4 says so.
+ * `written` is the conversation as the caller's own write returned it, when it did: the record
+ * at that write, so it is not read again. What another side writes later is that side's to
+ * act on: it reads after its own write, finds the wait, and wakes it.
+ */
 export async function wakeIfDue(
   deps: { store: ConversationStore; executions: Executions },
   conversationId: string,
+  written?: Conversation,
 ): Promise<WakeCheck> {
-  const conversation = await deps.store.getConversation(conversationId, { consistent: true });
+  const conversation = written ?? (await deps.store.getConversation(conversationId, { consistent: true }));
   if (!conversation?.wait) return { outcome: 'no_wait' };
   const pending = conversation.closeRequested ? [] : await deps.store.pendingMessages(conversationId);
   const reason = wakeReason(conversation, pending);

@@ -80,8 +80,10 @@ describe('AgentTurn handler', () => {
 
   it('runs a turn from the task input: structured output, transcript, session and ledger stored', async () => {
     const updates: Record<string, unknown>[] = [];
+    const recordReads: Record<string, unknown>[] = [];
     const stop = db.observe((operation, body) => {
       if (operation === 'UpdateItem') updates.push(body);
+      if (operation === 'GetItem' && JSON.stringify(body.Key).includes('"S":"META"')) recordReads.push(body);
     });
     const output = (await handler(turnInput(), context(300_000)).finally(stop)) as BugTurnOutput;
 
@@ -100,6 +102,15 @@ describe('AgentTurn handler', () => {
       expect.stringMatching(/^DELETE runningTurns :entry ADD ledger\.#l0 :l0\b/),
     ]);
     expect(conversation?.runningTurns ?? []).toEqual([]);
+    // What the turn needs of its record at its start (its threads, what it spent, its expired
+    // reservations) came back with the update that noted it running: the record's only reads are
+    // the stop checks, one before the model call and one after its answer.
+    expect(updates[0]).toMatchObject({
+      UpdateExpression: expect.stringMatching(/^ADD runningTurns :entry\b/),
+      ReturnValues: 'ALL_NEW',
+    });
+    const stopCheck = expect.stringMatching(/^ownerId, closeRequested, closeRequestedAt, stopRequestedAt\b/);
+    expect(recordReads.map((read) => read.ProjectionExpression)).toEqual([stopCheck, stopCheck]);
     const transcripts = new DynamoTranscriptStore({ client: db.client, tableName: db.tableName });
     expect(await transcripts.load(CONVERSATION, output.sessionId)).toHaveLength(3);
   });

@@ -320,6 +320,24 @@ describe('RegisterWait and Drain', () => {
     expect(executions.wakes).toEqual([{ token: 'token-early', output: { woken: 'message' } }]);
   });
 
+  it('takes the conversation from the write that opens the wait: a close requested before it wakes it, with no read of the record', async () => {
+    const { conversationId } = await startBug();
+    await drain({ conversationId, turn: 1 }, { store });
+    await store.requestClose(conversationId);
+    const requests: string[] = [];
+    const stop = db.observe((operation) => requests.push(operation));
+
+    const result = await registerWait(
+      { conversationId, taskToken: 'token-closed', accepts: ['reporter'], phase: 'awaiting_reporter' },
+      { store, executions, clock: deps().clock },
+    ).finally(stop);
+
+    expect(result).toMatchObject({ outcome: 'woken', reason: 'close' });
+    expect(executions.wakes).toEqual([{ token: 'token-closed', output: { woken: 'close' } }]);
+    // The wait's write returned the record (its close): no GetItem, and nothing pending to query.
+    expect(requests).toEqual(['UpdateItem']);
+  });
+
   it('hands each pending message to one turn, and a retried Drain of that turn returns the same set', async () => {
     const { conversationId, rootTs } = await startBug();
     await routeEnvelope(message({ ts: `${rootTs}1`, threadTs: rootTs, text: 'second' }), deps());
