@@ -16,10 +16,7 @@ export class DynamoPostLedger extends DynamoTable implements PostLedger {
     const { Item } = await this.doc.send(
       new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }),
     );
-    if (!Item) return undefined;
-    const parsed = SlackPostOutput.safeParse(Item);
-    if (!parsed.success) throw new CorruptItemError(`${key.pk}/${key.sk}`, { cause: parsed.error });
-    return parsed.data;
+    return Item && postRecordOf(key, Item);
   }
 
   async record(conversationId: string, idempotencyKey: string, output: SlackPostOutput): Promise<void> {
@@ -50,4 +47,14 @@ export class DynamoPostLedger extends DynamoTable implements PostLedger {
     const attempts = Number(Attributes?.attempts ?? 1);
     return { earlier: attempts > 1, firstAttemptAt: String(Attributes?.firstAttemptAt ?? now) };
   }
+}
+
+/** The posted message an idempotency record (`POST#<key>`) holds, checked. */
+export function postRecordOf(
+  key: { pk: string; sk: string },
+  item: Record<string, unknown>,
+): SlackPostOutput {
+  const parsed = SlackPostOutput.safeParse(item);
+  if (!parsed.success) throw new CorruptItemError(`${key.pk}/${key.sk}`, { cause: parsed.error });
+  return parsed.data;
 }

@@ -31,22 +31,10 @@ const StoredProgress = z.object({
 /** The conversation's live progress message (`PROGRESS`), beside its other records. */
 export class DynamoProgressStore extends DynamoTable implements ProgressStore {
   async load(conversationId: string): Promise<ProgressRecord | undefined> {
-    const key = this.key(conversationId);
     const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: progressKey(conversationId), ConsistentRead: true }),
     );
-    if (!Item) return undefined;
-    const parsed = StoredProgress.safeParse(Item);
-    if (!parsed.success) throw new CorruptItemError(`${key.pk}/${key.sk}`, { cause: parsed.error });
-    const { plan, revision, closing, replacedBy, ...rest } = parsed.data;
-    return {
-      ...rest,
-      ...(revision === undefined ? {} : { revision }),
-      ...(closing === undefined ? {} : { closing }),
-      ...(replacedBy === undefined ? {} : { replacedBy }),
-      tasks: rest.tasks.map(withoutUndefined),
-      ...(plan ? { plan: { title: plan.title, steps: plan.steps.map(withoutUndefined) } } : {}),
-    };
+    return Item && progressRecordOf(conversationId, Item);
   }
 
   async save(conversationId: string, record: ProgressRecord): Promise<void> {
@@ -78,8 +66,31 @@ export class DynamoProgressStore extends DynamoTable implements ProgressStore {
   }
 
   private key(conversationId: string) {
-    return { pk: keys.conversation(conversationId).pk, sk: 'PROGRESS' };
+    return progressKey(conversationId);
   }
+}
+
+/** The key of the conversation's progress record. */
+export function progressKey(conversationId: string): { pk: string; sk: string } {
+  return { pk: keys.conversation(conversationId).pk, sk: 'PROGRESS' };
+}
+
+/** The progress record in `item`, checked. */
+export function progressRecordOf(conversationId: string, item: Record<string, unknown>): ProgressRecord {
+  const parsed = StoredProgress.safeParse(item);
+  if (!parsed.success) {
+    const key = progressKey(conversationId);
+    throw new CorruptItemError(`${key.pk}/${key.sk}`, { cause: parsed.error });
+  }
+  const { plan, revision, closing, replacedBy, ...rest } = parsed.data;
+  return {
+    ...rest,
+    ...(revision === undefined ? {} : { revision }),
+    ...(closing === undefined ? {} : { closing }),
+    ...(replacedBy === undefined ? {} : { replacedBy }),
+    tasks: rest.tasks.map(withoutUndefined),
+    ...(plan ? { plan: { title: plan.title, steps: plan.steps.map(withoutUndefined) } } : {}),
+  };
 }
 
 function withoutUndefined<T extends { output?: string | undefined }>(task: T) {

@@ -1,6 +1,4 @@
 import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -229,18 +227,9 @@ export class DynamoConversationStore extends DynamoTable implements Conversation
   async readAfterStore(message: StoredMessage): Promise<StoredAndConversation> {
     const conversationKey = keys.conversation(message.conversationId);
     const messageKey = keys.message(message.conversationId, message.ts, message.channel);
-    const items: Record<string, unknown>[] = [];
-    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
-      [this.tableName]: { Keys: [conversationKey, messageKey], ConsistentRead: true },
-    };
-    // BatchGetItem may leave keys unprocessed under load: ask again for those.
-    while (request !== undefined && Object.keys(request).length > 0) {
-      const page: BatchGetCommandOutput = await this.doc.send(new BatchGetCommand({ RequestItems: request }));
-      items.push(...(page.Responses?.[this.tableName] ?? []));
-      request = page.UnprocessedKeys as typeof request;
-    }
-    const conversation = items.find((item) => item.sk === conversationKey.sk);
-    const stored = items.find((item) => item.sk === messageKey.sk);
+    const items = await this.getItems([conversationKey, messageKey]);
+    const conversation = items.get(conversationKey.sk);
+    const stored = items.get(messageKey.sk);
     return {
       conversation: conversation
         ? parseItem(Conversation, conversation, `${conversationKey.pk}/${conversationKey.sk}`)

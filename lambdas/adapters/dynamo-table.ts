@@ -1,5 +1,10 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  DynamoDBDocumentClient,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { type Clock, systemClock } from '../kernel/ports.ts';
 import { withRecordVersions } from './dynamo-record-versions.ts';
 import { withRedaction } from './dynamo-redaction.ts';
@@ -71,6 +76,25 @@ export abstract class DynamoTable {
       if (error instanceof ConditionalCheckFailedException) return error;
       throw error;
     }
+  }
+
+  /**
+   * The items of `itemKeys` that exist, read consistently in one BatchGetItem request (asked
+   * again for any keys DynamoDB leaves unprocessed under load), by their sort key.
+   */
+  protected async getItems(
+    itemKeys: readonly { pk: string; sk: string }[],
+  ): Promise<Map<string, Record<string, unknown>>> {
+    const found = new Map<string, Record<string, unknown>>();
+    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+      [this.tableName]: { Keys: [...itemKeys], ConsistentRead: true },
+    };
+    while (request !== undefined && Object.keys(request).length > 0) {
+      const page: BatchGetCommandOutput = await this.doc.send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of page.Responses?.[this.tableName] ?? []) found.set(String(item.sk), item);
+      request = page.UnprocessedKeys as typeof request;
+    }
+    return found;
   }
 
   /**

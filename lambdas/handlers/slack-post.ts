@@ -3,6 +3,7 @@ import { resolveBotUserId } from '../adapters/bot-user-id.ts';
 import { DynamoApprovalStore } from '../adapters/dynamo-approvals.ts';
 import { DynamoOutbox } from '../adapters/dynamo-outbox.ts';
 import { DynamoPostLedger } from '../adapters/dynamo-post-ledger.ts';
+import { DynamoPostReads } from '../adapters/dynamo-post-reads.ts';
 import { getSlackSecret } from '../adapters/secrets.ts';
 import { systemClock } from '../kernel/ports.ts';
 import type { SlackPostOutput } from '../kernel/slack-post-output.ts';
@@ -16,7 +17,7 @@ import { NO_TEMPLATES, slackPostInputFor, type TemplateRegistry } from '../slack
 import { KERNEL_TEMPLATES } from '../slack/templates/kernel-templates.ts';
 import { createSlackPoster, type SlackClient, type SlackPermalinks } from '../slack/web-client.ts';
 import { taskHandler } from './task-handler.ts';
-import { closeLeftOpenTimeline, timelineReplacedBy } from './turn-progress.ts';
+import { closeLeftOpenTimeline, liveProgressEnabled, timelineReplacedBy } from './turn-progress.ts';
 import { kernelDeps } from './wiring.ts';
 
 const logger = createLogger('slack-post');
@@ -24,6 +25,7 @@ let poster: (SlackClient & SlackPermalinks) | undefined;
 let ledger: DynamoPostLedger | undefined;
 let approvals: DynamoApprovalStore | undefined;
 let outbox: DynamoOutbox | undefined;
+let reads: DynamoPostReads | undefined;
 
 /** Posts kept through a Slack outage (lambdas/slack/outbox.ts), built on first use. */
 function postOutbox(): DynamoOutbox {
@@ -43,6 +45,12 @@ function postLedger(): DynamoPostLedger {
     retentionDays: Number(process.env[ENV.retentionDays] ?? 90),
   });
   return ledger;
+}
+
+/** The conversation's items a post reads, in one request; built on first use. */
+function postReads(): DynamoPostReads {
+  reads ??= new DynamoPostReads({ client: new DynamoDBClient({}), tableName: requireEnv(ENV.tableName) });
+  return reads;
 }
 
 /** Where a post's approval is opened, built on first use. */
@@ -78,14 +86,20 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
       const deps = kernelDeps();
       const slack = await slackPoster();
       const outbox = postOutbox();
-      // A timeline whose turn ended without closing it closes before the workflow says more; the
-      // conversation's kept posts are read beside it (closing a timeline keeps nothing there).
+      // What the post reads, in two requests side by side: the conversation, its idempotency
+      // record and the live progress record in one, the conversation's kept posts in the other.
+      const progress = liveProgressEnabled();
       const [read, waiting] = await allEnded([
-        closeLeftOpenTimeline(input.conversationId, logger),
+        postReads().read(input.conversationId, { idempotencyKey: input.idempotencyKey, progress }),
         outbox.waiting(input.conversationId),
       ]);
+      // A timeline whose turn ended without closing it closes before the workflow says more.
+      const left = await closeLeftOpenTimeline(input.conversationId, logger, {
+        timeline: read.progress,
+        conversation: read.conversation,
+      });
       // A turn is one message in its thread: a post there takes the place of its closed timeline.
-      const timeline = await timelineReplacedBy(input.conversationId, input, logger, read);
+      const timeline = await timelineReplacedBy(input.conversationId, input, logger, left);
       const posted = await postOrKeep(
         timeline ? { ...input, timeline: timeline.summary } : input,
         {
@@ -100,6 +114,7 @@ export function createSlackPostHandler(workflowTemplates: TemplateRegistry) {
           outbox,
         },
         waiting,
+        read,
       );
       if (timeline && posted.outcome === 'posted') await timeline.remove(posted.output.ts);
       if (posted.outcome === 'kept')

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ConversationThreads } from '../adapters/dynamo-turn-conversation.ts';
 import type { DrainedMessage } from '../kernel/drained-message.ts';
+import type { Conversation } from '../kernel/model.ts';
 import { systemClock } from '../kernel/ports.ts';
 import { closeOpenTimeline, openTurnProgress } from '../progress/open-turn-progress.ts';
 import type { ProgressLogger, TimelineAsRead } from '../progress/ports.ts';
@@ -8,7 +9,6 @@ import { removeReplacedTimeline, timelineSummary, timelineToReplace } from '../p
 import type { TimelinePlan } from '../progress/timeline.ts';
 import type { TurnProgress, TurnProgressDeps } from '../progress/turn-progress.ts';
 import { ENV, MissingConfigurationError, requireEnv } from '../shared/env.ts';
-import { turnConversation } from './turn-conversation.ts';
 
 let built: Promise<TurnProgressDeps> | undefined;
 
@@ -31,13 +31,21 @@ function progressDeps(logger: ProgressLogger): Promise<TurnProgressDeps> {
 export function closeLeftOpenTimeline(
   conversationId: string,
   logger: ProgressLogger,
+  /**
+   * The conversation as the caller read it (SlackPost's reads), and the timeline when it read
+   * that too (else it is read here).
+   */
+  read: {
+    timeline: TimelineAsRead | undefined;
+    conversation: Pick<Conversation, 'closeRequested' | 'ownerId'> | undefined;
+  },
 ): Promise<TimelineAsRead | undefined> {
   if (!liveProgressEnabled()) return Promise.resolve(undefined);
   return closeOpenTimeline(conversationId, {
     progress: () => progressDeps(logger),
     logger,
-    // Its close and owner only: a projection of the record (dynamo-turn-conversation.ts).
-    conversation: (id) => turnConversation().stopRequests(id),
+    conversation: async () => read.conversation,
+    ...(read.timeline ? { read: read.timeline } : {}),
   });
 }
 

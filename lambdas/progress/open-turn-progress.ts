@@ -79,13 +79,15 @@ export async function closeOpenTimeline(
     logger: ProgressLogger;
     /** The conversation's close, if one was requested: by its owner. @default - none known */
     conversation?: (id: string) => Promise<Pick<Conversation, 'closeRequested' | 'ownerId'> | undefined>;
+    /** The timeline as the caller read it already: not read again. @default - read here */
+    read?: TimelineAsRead;
   },
 ): Promise<TimelineAsRead | undefined> {
   try {
-    const built = await deps.progress();
-    const record = await built.store.load(conversationId);
+    const record = deps.read ? deps.read.record : await (await deps.progress()).store.load(conversationId);
     // A claim is a round's message being posted, not a message yet: nothing to close.
     if (!record?.open || isClaim(record)) return { record };
+    const built = await deps.progress();
     const progress = new TurnProgress(
       {
         conversationId,

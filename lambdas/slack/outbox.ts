@@ -84,6 +84,8 @@ export async function postOrKeep(
    * @default - read here
    */
   waiting?: OutboxEntry[],
+  /** The conversation and the post's idempotency record, when the caller read them (postToSlack). */
+  read?: Parameters<typeof postToSlack>[2],
 ): Promise<PostOutcome> {
   const resolved = await resolvePlaceholders(input, deps.outbox);
   if (!resolved) return keep(input, deps, 'an earlier post it depends on is still kept');
@@ -98,7 +100,7 @@ export async function postOrKeep(
     if (flushed.left > 0) return keep(resolved, deps, 'earlier posts are still kept');
   }
   try {
-    return { outcome: 'posted', output: await postToSlack(resolved, deps) };
+    return { outcome: 'posted', output: await postToSlack(resolved, deps, read) };
   } catch (error) {
     if (!(error instanceof SlackUnavailableError) || input.idempotencyKey === undefined) throw error;
     const { failures } = await deps.outbox.countFailure(input.conversationId, input.idempotencyKey);

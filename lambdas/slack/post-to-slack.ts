@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type ApprovalStore, approvalBlock } from '../kernel/approvals.ts';
 import { ConversationNotFoundError } from '../kernel/errors.ts';
-import type { Ledger } from '../kernel/model.ts';
+import type { Conversation, Ledger } from '../kernel/model.ts';
 import type { Clock, ConversationStore } from '../kernel/ports.ts';
 import type { SlackPostOutput } from '../kernel/slack-post-output.ts';
 import type { SlackPostInput } from '../kernel/tasks.ts';
@@ -57,7 +57,16 @@ const FIND_MARGIN_SECONDS = 60;
  * after any failure completes what the first attempt left undone. A post Slack accepted but
  * answered with an error is found again by its key (message metadata) instead of posted twice.
  */
-export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promise<SlackPostOutput> {
+export async function postToSlack(
+  input: SlackPostInput,
+  deps: PostDeps,
+  /**
+   * The conversation and this post's idempotency record, when the caller read them already
+   * (SlackPost reads them with the other items it needs, in one request).
+   * @default - read here
+   */
+  read?: { conversation: Conversation | undefined; recorded: SlackPostOutput | undefined },
+): Promise<SlackPostOutput> {
   const permalink = input.permalinkOf ? await permalinkOf(input.permalinkOf, deps) : undefined;
   const { message, file } = messageOf(input, deps.templates, permalink);
   if (input.timeline !== undefined) addTimelineSummary(message, input.timeline);
@@ -79,8 +88,8 @@ export async function postToSlack(input: SlackPostInput, deps: PostDeps): Promis
   // turns out recorded, or for a conversation that is not there, changes nothing: it is only
   // read when a post is about to be made, and it expires.
   const [conversation, recorded, attempt] = await allEnded([
-    deps.store.getConversation(input.conversationId),
-    key ? deps.posts.find(input.conversationId, key) : undefined,
+    read ? read.conversation : deps.store.getConversation(input.conversationId),
+    read ? read.recorded : key ? deps.posts.find(input.conversationId, key) : undefined,
     key && deps.posts.attempt ? deps.posts.attempt(input.conversationId, key) : undefined,
   ]);
   if (!conversation) throw new ConversationNotFoundError(input.conversationId);

@@ -507,6 +507,32 @@ describe('a timeline its turn left open', () => {
     expect(read?.record).toEqual(store.records.get('conv-1'));
     expect(read?.record?.open).toBe(false);
   });
+
+  it('is taken as the caller read it: not read again when there is nothing to close, closed when open', async () => {
+    const turn = new TurnProgress(target(), deps());
+    turn.begin();
+    turn.toolStarted(search);
+    await turn.finish({ kind: 'continues' });
+    const asRead = store.records.get('conv-1');
+    const notBuilt = () => Promise.reject(new Error('the progress deps were built'));
+
+    // No timeline, or a closed one, as read: handed back as it is, with nothing built or read.
+    for (const read of [{ record: undefined }, { record: asRead && { ...asRead, open: false } }]) {
+      expect(await closeOpenTimeline('conv-1', { progress: notBuilt, logger: deps().logger, read })).toEqual(
+        read,
+      );
+    }
+    expect(warnings).toEqual([]);
+    // The open one as read: closed.
+    const read = await closeOpenTimeline('conv-1', {
+      progress: async () => deps(),
+      logger: deps().logger,
+      read: { record: asRead },
+    });
+    expect(read).toBeUndefined();
+    expect(store.records.get('conv-1')?.open).toBe(false);
+    expect(JSON.stringify(botReplies()[0]?.blocks)).toContain(`Stopped after 1 step: ${UNFINISHED_TURN}`);
+  });
 });
 
 describe('a quick turn', () => {
