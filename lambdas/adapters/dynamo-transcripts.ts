@@ -70,11 +70,16 @@ export class DynamoTranscriptStore extends DynamoTable implements TranscriptStor
     this.onSkippedTurn = options.onSkippedTurn ?? (() => {});
   }
 
+  /**
+   * Saves the turn's messages, then names the session on the conversation's record, unless
+   * `sessionNamed` says the record names it already (as the turn's start read it).
+   */
   async save(
     conversationId: string,
     sessionId: string,
     turn: number,
     messages: MessageParam[],
+    options: { sessionNamed?: boolean } = {},
   ): Promise<void> {
     // Compressed bytes are out of the document client's redaction (dynamo-redaction.ts): the
     // messages pass the layer here, before gzip, keyed by the conversation like the turn's own.
@@ -107,7 +112,7 @@ export class DynamoTranscriptStore extends DynamoTable implements TranscriptStor
         }),
       );
     }
-    await this.recordSession(conversationId, sessionId);
+    if (!options.sessionNamed) await this.recordSession(conversationId, sessionId);
   }
 
   async load(

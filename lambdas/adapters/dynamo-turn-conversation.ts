@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { ConversationBudgetStore } from '../agents/limit-checks.ts';
+import type { TranscriptStore } from '../agents/ports.ts';
 import type { ConversationReservations } from '../agents/reservations.ts';
 import { ThreadAnchor } from '../kernel/message-kinds.ts';
 import {
@@ -8,6 +9,7 @@ import {
   readConversationFields,
 } from './conversation-fields.ts';
 import { expiredIn, spendIn } from './dynamo-conversation-budget.ts';
+import type { DynamoTranscriptStore } from './dynamo-transcripts.ts';
 
 /**
  * A stop or close requested on the conversation, and its owner: the fields of the conversation
@@ -76,6 +78,20 @@ export class TurnStartRecord {
           ? spendIn(conversationId, this.item)
           : store.spend(conversationId),
       recordTurnEnd: (...args) => store.recordTurnEnd(...args),
+    };
+  }
+
+  /**
+   * `store`, saving a transcript without naming its session on the record again when the record
+   * names that session already.
+   */
+  transcripts(store: DynamoTranscriptStore): TranscriptStore {
+    return {
+      load: (...args) => store.load(...args),
+      save: (conversationId, sessionId, turn, messages) =>
+        store.save(conversationId, sessionId, turn, messages, {
+          sessionNamed: conversationId === this.conversationId && this.item.sessionId === sessionId,
+        }),
     };
   }
 

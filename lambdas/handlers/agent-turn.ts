@@ -15,7 +15,7 @@ import { AgentTurnInput, STOPPED_BY_PERSON_FIELD } from '../agents/contract.ts';
 import { ProfileNotFoundError } from '../agents/errors.ts';
 import type { DailySpendStore } from '../agents/limit-checks.ts';
 import type { AgentLimits } from '../agents/limits.ts';
-import type { ModelClient, ToolInvoker, TranscriptStore } from '../agents/ports.ts';
+import type { ModelClient, ToolInvoker } from '../agents/ports.ts';
 import { type ModelPrice, modelPriceFrom } from '../agents/pricing.ts';
 import { loadProfile, type ProfileLoaders } from '../agents/profile.ts';
 import type { ConversationReservations, DailyReservations } from '../agents/reservations.ts';
@@ -47,7 +47,7 @@ interface AgentAdapters {
   modelId: string;
   redaction: RedactionSettings;
   tools: ToolInvoker;
-  transcripts: TranscriptStore;
+  transcripts: DynamoTranscriptStore;
 }
 
 /** How long a turn counts as running when the Lambda's deadline is unknown (the function's timeout). */
@@ -249,6 +249,7 @@ export function createAgentTurnHandler(
         ...built,
         // What the conversation spent and its expired reservations, from the record as read above.
         conversationBudget: record.budget(built.conversationBudget),
+        transcripts: record.transcripts(built.transcripts),
         reservations: {
           ...built.reservations,
           conversation: record.reservations(built.reservations.conversation),

@@ -27,6 +27,7 @@ beforeAll(async () => {
         cache_read_input_tokens: 300,
       }),
       toolUse('get_bug_conversations', { bug_id: CONVERSATION }),
+      toolUse('get_bug_conversations', { bug_id: CONVERSATION }),
     ],
   });
   Object.assign(process.env, handlerEnvironment(db), {
@@ -123,5 +124,25 @@ describe('AgentTurn handler', () => {
 
     expect(output).toMatchObject({ action: 'continue', sessionId: 'session-h' });
     expect(model.failures).toEqual([]);
+  });
+
+  it('names its session on the record only when the record does not name it already', async () => {
+    const named = async () => (await store.getConversation(CONVERSATION, { consistent: true }))?.sessionId;
+    expect(await named()).toBe('session-h');
+    const updates: string[] = [];
+    const stop = db.observe((operation, body) => {
+      if (operation === 'UpdateItem') updates.push(String(body.UpdateExpression));
+    });
+
+    const output = (await handler(
+      turnInput({ turn: 3, mode: 'continuation', sessionId: 'session-h' }),
+      context(300_000),
+    ).finally(stop)) as BugTurnOutput;
+
+    expect(output).toMatchObject({ action: 'continue', sessionId: 'session-h' });
+    expect(updates.filter((update) => update.includes('sessionId'))).toEqual([]);
+    expect(await named()).toBe('session-h');
+    const transcripts = new DynamoTranscriptStore({ client: db.client, tableName: db.tableName });
+    expect(await transcripts.load(CONVERSATION, 'session-h', { beforeTurn: 4 })).not.toHaveLength(0);
   });
 });
