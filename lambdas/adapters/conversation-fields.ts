@@ -81,6 +81,8 @@ export async function updateConversation(
 /** The `ADD` clause of an update that adds a ledger delta's non-zero counts, with its names and values. */
 export interface LedgerAddition {
   clause: string;
+  /** The clause's actions without its `ADD`, to join an `ADD` clause of the write's own. */
+  actions: string;
   names: Record<string, string>;
   values: Record<string, unknown>;
 }
@@ -89,8 +91,10 @@ export interface LedgerAddition {
 function ledgerAddition(delta: Partial<Ledger>): LedgerAddition | undefined {
   const entries = Object.entries(delta).filter(([, value]) => typeof value === 'number' && value !== 0);
   if (entries.length === 0) return undefined;
+  const actions = entries.map((_, i) => `ledger.#l${i} :l${i}`).join(', ');
   return {
-    clause: `ADD ${entries.map((_, i) => `ledger.#l${i} :l${i}`).join(', ')}`,
+    clause: `ADD ${actions}`,
+    actions,
     names: Object.fromEntries(entries.map(([field], i) => [`#l${i}`, field])),
     values: Object.fromEntries(entries.map(([, value], i) => [`:l${i}`, value])),
   };

@@ -9,7 +9,8 @@ import type {
   OpenReservation,
 } from '../agents/reservations.ts';
 import { keys } from '../kernel/keys.ts';
-import { conversationFields, readConversationFields } from './conversation-fields.ts';
+import type { Ledger } from '../kernel/model.ts';
+import { conversationFields, readConversationFields, writeAddingToLedger } from './conversation-fields.ts';
 import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 
 /**
@@ -164,22 +165,34 @@ export class DynamoConversationReservations extends DynamoTable implements Conve
     }
   }
 
-  async settle(conversationId: string, id: string, delta: ConversationHeld): Promise<boolean> {
+  async settle(
+    conversationId: string,
+    id: string,
+    delta: ConversationHeld,
+    ledger: Partial<Ledger> = {},
+  ): Promise<boolean> {
     try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.conversation(conversationId),
-          // Conditional on the reservation being open: a second settle (a retry, the sweep) changes nothing.
-          UpdateExpression: 'ADD #tokens :tokens, #micro :micro REMOVE #open',
-          ConditionExpression: 'attribute_exists(#open)',
-          ExpressionAttributeNames: {
-            '#tokens': 'budgetTokens',
-            '#micro': 'budgetMicroUsd',
-            '#open': `${RESERVATION_PREFIX}${id}`,
-          },
-          ExpressionAttributeValues: { ':tokens': delta.tokens, ':micro': delta.microUsd },
-        }),
+      await writeAddingToLedger(this.doc, this.tableName, conversationId, ledger, (addition) =>
+        this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: keys.conversation(conversationId),
+            // Conditional on the reservation being open: a second settle (a retry, the sweep) changes nothing.
+            UpdateExpression: `ADD #tokens :tokens, #micro :micro${addition ? `, ${addition.actions}` : ''} REMOVE #open`,
+            ConditionExpression: 'attribute_exists(#open)',
+            ExpressionAttributeNames: {
+              '#tokens': 'budgetTokens',
+              '#micro': 'budgetMicroUsd',
+              '#open': `${RESERVATION_PREFIX}${id}`,
+              ...addition?.names,
+            },
+            ExpressionAttributeValues: {
+              ':tokens': delta.tokens,
+              ':micro': delta.microUsd,
+              ...addition?.values,
+            },
+          }),
+        ),
       );
       return true;
     } catch (error) {
@@ -188,17 +201,27 @@ export class DynamoConversationReservations extends DynamoTable implements Conve
     }
   }
 
-  async add(conversationId: string, amount: ConversationHeld): Promise<void> {
+  async add(conversationId: string, amount: ConversationHeld, ledger: Partial<Ledger> = {}): Promise<void> {
     try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.conversation(conversationId),
-          UpdateExpression: 'ADD #tokens :tokens, #micro :micro',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#tokens': 'budgetTokens', '#micro': 'budgetMicroUsd' },
-          ExpressionAttributeValues: { ':tokens': amount.tokens, ':micro': amount.microUsd },
-        }),
+      await writeAddingToLedger(this.doc, this.tableName, conversationId, ledger, (addition) =>
+        this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: keys.conversation(conversationId),
+            UpdateExpression: `ADD #tokens :tokens, #micro :micro${addition ? `, ${addition.actions}` : ''}`,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: {
+              '#tokens': 'budgetTokens',
+              '#micro': 'budgetMicroUsd',
+              ...addition?.names,
+            },
+            ExpressionAttributeValues: {
+              ':tokens': amount.tokens,
+              ':micro': amount.microUsd,
+              ...addition?.values,
+            },
+          }),
+        ),
       );
     } catch (error) {
       // The conversation is gone: nothing left to hold.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Ledger } from '../kernel/model.ts';
 import { conversationLimitReached, dailyCeilingReached } from './limit-checks.ts';
 import type { AgentLimits } from './limits.ts';
 import { type AgentLogger, type Clock, silentLogger } from './ports.ts';
@@ -98,12 +99,17 @@ export class CallBudget {
     };
   }
 
-  /** Settles a call that ran: the reservation becomes its real cost. */
-  async settle(hold: Hold, actual: WorstCase): Promise<void> {
+  /**
+   * Settles a call that ran: the reservation becomes its real cost. `ledger` (the call's usage)
+   * goes to the conversation's ledger in the same write, when the reservation is held on the
+   * conversation (`hold.onConversation`; else the caller writes it).
+   */
+  async settle(hold: Hold, actual: WorstCase, ledger?: Partial<Ledger>): Promise<void> {
     await this.close(
       hold,
       { tokens: actual.tokens - hold.worst.tokens, microUsd: actual.microUsd - hold.worst.microUsd },
       actual,
+      ledger,
     );
   }
 
@@ -116,14 +122,19 @@ export class CallBudget {
     );
   }
 
-  private async close(hold: Hold, delta: WorstCase, actual: WorstCase): Promise<void> {
+  private async close(
+    hold: Hold,
+    delta: WorstCase,
+    actual: WorstCase,
+    ledger?: Partial<Ledger>,
+  ): Promise<void> {
     const { day, conversation } = this.deps;
     // Held on the day: the difference to the real cost; not held: the real cost itself.
     const onDay = hold.onDay ? delta.microUsd : actual.microUsd;
     try {
       const [open] = await Promise.all([
         hold.onConversation && conversation
-          ? conversation.store.settle(conversation.id, hold.id, delta)
+          ? conversation.store.settle(conversation.id, hold.id, delta, ledger)
           : Promise.resolve(true),
         day && onDay !== 0 ? day.adjust(hold.day, onDay) : undefined,
       ]);
@@ -131,7 +142,7 @@ export class CallBudget {
         // The sweep gave it back as expired (on the day too): the real cost is counted in full.
         this.log.warn('a reservation was settled after it expired', { reservation: hold.id });
         await Promise.all([
-          conversation.store.add(conversation.id, actual),
+          conversation.store.add(conversation.id, actual, ledger),
           hold.onDay && day ? day.adjust(hold.day, hold.worst.microUsd) : undefined,
         ]);
       }

@@ -1,4 +1,5 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { Ledger } from '../kernel/model.ts';
 import type { ModelPrice } from './pricing.ts';
 
 /**
@@ -111,11 +112,20 @@ export interface ConversationReservations {
   ): Promise<ConversationReservation>;
   /**
    * Closes reservation `id`, adding `delta` (real cost minus reserved; minus the reservation
-   * to give it back) to the counters. False when it was no longer open (nothing changed).
+   * to give it back) to the counters, and `ledger` (the call's usage) to the conversation's
+   * ledger in the same write. False when it was no longer open (nothing changed).
    */
-  settle(conversationId: string, id: string, delta: ConversationHeld): Promise<boolean>;
-  /** Adds to the counters without a reservation (the real cost of a call whose reservation expired). */
-  add(conversationId: string, amount: ConversationHeld): Promise<void>;
+  settle(
+    conversationId: string,
+    id: string,
+    delta: ConversationHeld,
+    ledger?: Partial<Ledger>,
+  ): Promise<boolean>;
+  /**
+   * Adds to the counters without a reservation (the real cost of a call whose reservation
+   * expired), and `ledger` to the conversation's ledger in the same write.
+   */
+  add(conversationId: string, amount: ConversationHeld, ledger?: Partial<Ledger>): Promise<void>;
   /** Open reservations past their expiry. */
   expired(conversationId: string, nowMs: number): Promise<OpenReservation[]>;
 }

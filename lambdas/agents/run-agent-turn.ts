@@ -233,13 +233,16 @@ async function runTurn<Result, Output>(
     }
     try {
       stats.modelCalls += 1;
-      // The day's counter and the conversation's ledger are separate items: written side by side.
-      const { delta, recorded } = spending.record(usageOf(message), reserved.hold);
+      // The day's counter and the conversation's ledger are separate items: written side by side
+      // (the ledger in the settle of the call's reservation, when that is on the conversation).
+      const { delta, recorded, ledgerRecorded } = spending.record(usageOf(message), reserved.hold);
       await Promise.all([
         recorded,
-        deps
-          .ledger(conversationId, delta)
-          .catch((error: unknown) => log.warn('could not add token usage to the ledger', { error })),
+        ledgerRecorded
+          ? undefined
+          : deps
+              .ledger(conversationId, delta)
+              .catch((error: unknown) => log.warn('could not add token usage to the ledger', { error })),
       ]);
       reply = readReply(message);
     } catch (error) {

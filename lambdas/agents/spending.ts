@@ -100,12 +100,17 @@ export class TurnSpending {
   }
 
   /**
-   * Counts one model call: its ledger delta (tokens and estimated cost) at once, for the
-   * conversation's ledger to be written beside `recorded`, which adds the cost to the day's
-   * counter (or settles the call's reservation into it). Without a reservation the day's add is
-   * bookkeeping: a failure is logged, and `recorded` resolves all the same.
+   * Counts one model call: its ledger delta (tokens and estimated cost) at once, and `recorded`,
+   * which adds the cost to the day's counter (or settles the call's reservation into it). A
+   * reservation held on the conversation's record is settled in the same write that adds the
+   * delta to the conversation's ledger (`ledgerRecorded`); otherwise the caller writes the
+   * delta beside `recorded`. Without a reservation the day's add is bookkeeping: a failure is
+   * logged, and `recorded` resolves all the same.
    */
-  record(usage: CallUsage, hold?: Hold): { delta: Partial<Ledger>; recorded: Promise<void> } {
+  record(
+    usage: CallUsage,
+    hold?: Hold,
+  ): { delta: Partial<Ledger>; recorded: Promise<void>; ledgerRecorded: boolean } {
     const cost = this.deps.price ? costOfCall(usage, this.deps.price) : 0;
     const tokens = (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
     this.tokens += tokens;
@@ -113,7 +118,12 @@ export class TurnSpending {
     const delta = { ...usage, ...(cost > 0 ? { costMicroUsd: cost } : {}) };
     if (hold && this.budget) {
       // The reservation becomes the real cost, on the day's counter and the conversation's.
-      return { delta, recorded: this.budget.settle(hold, { tokens, microUsd: cost }) };
+      const ledgerRecorded = hold.onConversation;
+      return {
+        delta,
+        recorded: this.budget.settle(hold, { tokens, microUsd: cost }, ledgerRecorded ? delta : undefined),
+        ledgerRecorded,
+      };
     }
     if (cost > 0 && this.deps.dailySpend) {
       const today = utcDay(this.deps.clock.now());
@@ -122,9 +132,9 @@ export class TurnSpending {
         .catch((error: unknown) =>
           (this.deps.logger ?? silentLogger).warn('could not add to the daily spend', { error, today }),
         );
-      return { delta, recorded };
+      return { delta, recorded, ledgerRecorded: false };
     }
-    return { delta, recorded: Promise.resolve() };
+    return { delta, recorded: Promise.resolve(), ledgerRecorded: false };
   }
 
   /** Why no further model call may run, in words for people; undefined when it may. */

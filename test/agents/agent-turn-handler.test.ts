@@ -103,6 +103,15 @@ describe('AgentTurn handler', () => {
       expect.stringMatching(/^DELETE runningTurns :entry ADD ledger\.#l0 :l0\b/),
     ]);
     expect(conversation?.runningTurns ?? []).toEqual([]);
+    // The call's usage went to the ledger in the update that settled its reservation.
+    const usage = updates.filter((update) =>
+      Object.values((update.ExpressionAttributeNames ?? {}) as Record<string, string>).includes(
+        'inputTokens',
+      ),
+    );
+    expect(usage.map((update) => update.UpdateExpression)).toEqual([
+      expect.stringMatching(/^ADD #tokens :tokens, #micro :micro, ledger\.#l0 :l0, .* REMOVE #open\b/),
+    ]);
     // What the turn needs of its record at its start (its threads, what it spent, its expired
     // reservations) came back with the update that noted it running: the record's only reads are
     // the stop checks, one before the model call and one after its answer.

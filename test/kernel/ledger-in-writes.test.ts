@@ -1,5 +1,7 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoConversationReservations } from '../../lambdas/adapters/dynamo-conversation-budget.ts';
 import { DynamoRunningTurns } from '../../lambdas/adapters/dynamo-running-turns.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
 import { keys } from '../../lambdas/kernel/keys.ts';
@@ -7,10 +9,11 @@ import { bugConversation } from '../support/conversations.ts';
 import { startDynalite } from '../support/dynalite.ts';
 
 /**
- * Writes of the conversation record that add a task's time to its ledger in the same update:
- * Drain's, which ends the wait, and the one that takes an agent turn's running-turn note off
- * (test/agents/agent-turn-handler.test.ts runs a turn and counts the updates). A record written
- * without a `ledger` map still gets both the write and the time.
+ * Writes of the conversation record that add to its ledger in the same update: Drain's, which
+ * ends the wait, and the one that takes an agent turn's running-turn note off (a task's time);
+ * the settle of a model call's reservation, and its late add once the reservation expired (the
+ * call's usage). test/agents/agent-turn-handler.test.ts runs a turn and counts the updates. A
+ * record written without a `ledger` map still gets both the write and the counts.
  */
 
 let db: Awaited<ReturnType<typeof startDynalite>>;
@@ -81,5 +84,47 @@ describe("Drain's write", () => {
     // Without the map, the write comes back before the time is added: read it again.
     const after = await store.getConversation(id, { consistent: true });
     expect(after?.ledger?.lambdaMs).toBe(42);
+  });
+});
+
+/** The record as stored, its budget counters included (the conversation's schema leaves them out). */
+async function rawRecord(id: string): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await DynamoDBDocumentClient.from(db.client).send(
+    new GetCommand({ TableName: db.tableName, Key: keys.conversation(id), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+describe("a model call's reservation", () => {
+  const reservations = () =>
+    new DynamoConversationReservations({ client: db.client, tableName: db.tableName });
+  const open = { id: 'r-1', day: '2015-11-21', tokens: 1_000, microUsd: 500, expiresAtMs: 4_102_444_800_000 };
+  const usage = { inputTokens: 300, outputTokens: 40, costMicroUsd: 120 };
+
+  it.each([
+    ['a record with a ledger map', false],
+    ['a record written without one', true],
+  ])('is settled with the call usage added to the ledger in %s', async (_, withoutLedger) => {
+    const id = await conversation(`conv-settle-${withoutLedger ? 'no-ledger' : 'ledger'}`, withoutLedger);
+    expect(await reservations().reserve(id, open, { maxTokens: 1_000_000 })).toEqual({ granted: true });
+
+    expect(await reservations().settle(id, open.id, { tokens: -660, microUsd: -380 }, usage)).toBe(true);
+
+    const after = await rawRecord(id);
+    expect(after?.ledger).toMatchObject(usage);
+    expect(after).toMatchObject({ budgetTokens: 340, budgetMicroUsd: 120 });
+    // Settled once: a second settle changes nothing, the ledger included.
+    expect(await reservations().settle(id, open.id, { tokens: -660, microUsd: -380 }, usage)).toBe(false);
+    expect((await store.getConversation(id, { consistent: true }))?.ledger).toMatchObject(usage);
+  });
+
+  it('adds the usage with the real cost once the reservation expired', async () => {
+    const id = await conversation('conv-late-add', true);
+
+    await reservations().add(id, { tokens: 340, microUsd: 120 }, usage);
+
+    const after = await rawRecord(id);
+    expect(after?.ledger).toMatchObject(usage);
+    expect(after).toMatchObject({ budgetTokens: 340, budgetMicroUsd: 120 });
   });
 });

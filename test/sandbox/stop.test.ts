@@ -128,12 +128,18 @@ describe('stop in the thread', () => {
 
 describe('never mind during a turn', () => {
   it("closes the conversation, and the turn's timeline says who closed it", async () => {
-    const { report, release } = await reportWithHeldTurn(
+    const { report, bug, release } = await reportWithHeldTurn(
       'the cart forgets its items',
       'Which browser do you use?',
     );
 
     await h.post(CHANNELS.reports, REPORTER, 'never mind', report);
+    // The close is recorded while the turn still runs: only then does its model answer.
+    await h.eventually(
+      () => h.store.getConversation(bug),
+      (c) => c?.closeRequested === true,
+      'the close to be recorded',
+    );
     release();
     await h.eventually(
       () => h.messages(CHANNELS.reports, report),

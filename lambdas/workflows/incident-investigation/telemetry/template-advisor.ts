@@ -90,8 +90,8 @@ export function modelTemplateReview(options: ModelTemplateAdvisorOptions): Templ
         throw error;
       }
       const usage = usageOf(reply);
-      const { delta, recorded } = spending.record(usage, reserved.hold);
-      await Promise.all([recorded, options.ledger(conversationId, delta)]);
+      const { delta, recorded, ledgerRecorded } = spending.record(usage, reserved.hold);
+      await Promise.all([recorded, ledgerRecorded ? undefined : options.ledger(conversationId, delta)]);
       const text = reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
       return {
         text,
