@@ -172,28 +172,8 @@ export class DynamoConversationReservations extends DynamoTable implements Conve
     ledger: Partial<Ledger> = {},
   ): Promise<boolean> {
     try {
-      await writeAddingToLedger(this.doc, this.tableName, conversationId, ledger, (addition) =>
-        this.doc.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: keys.conversation(conversationId),
-            // Conditional on the reservation being open: a second settle (a retry, the sweep) changes nothing.
-            UpdateExpression: `ADD #tokens :tokens, #micro :micro${addition ? `, ${addition.actions}` : ''} REMOVE #open`,
-            ConditionExpression: 'attribute_exists(#open)',
-            ExpressionAttributeNames: {
-              '#tokens': 'budgetTokens',
-              '#micro': 'budgetMicroUsd',
-              '#open': `${RESERVATION_PREFIX}${id}`,
-              ...addition?.names,
-            },
-            ExpressionAttributeValues: {
-              ':tokens': delta.tokens,
-              ':micro': delta.microUsd,
-              ...addition?.values,
-            },
-          }),
-        ),
-      );
+      // Conditional on the reservation being open: a second settle (a retry, the sweep) changes nothing.
+      await this.count(conversationId, delta, ledger, `${RESERVATION_PREFIX}${id}`);
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
@@ -203,31 +183,45 @@ export class DynamoConversationReservations extends DynamoTable implements Conve
 
   async add(conversationId: string, amount: ConversationHeld, ledger: Partial<Ledger> = {}): Promise<void> {
     try {
-      await writeAddingToLedger(this.doc, this.tableName, conversationId, ledger, (addition) =>
-        this.doc.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: keys.conversation(conversationId),
-            UpdateExpression: `ADD #tokens :tokens, #micro :micro${addition ? `, ${addition.actions}` : ''}`,
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: {
-              '#tokens': 'budgetTokens',
-              '#micro': 'budgetMicroUsd',
-              ...addition?.names,
-            },
-            ExpressionAttributeValues: {
-              ':tokens': amount.tokens,
-              ':micro': amount.microUsd,
-              ...addition?.values,
-            },
-          }),
-        ),
-      );
+      await this.count(conversationId, amount, ledger);
     } catch (error) {
       // The conversation is gone: nothing left to hold.
       if (isConditionFailure(error)) return;
       throw error;
     }
+  }
+
+  /**
+   * Adds `amount` to the counters and `ledger` to the ledger in one update: with `open`, removing
+   * that reservation and only while it is there; without, on a record that exists.
+   */
+  private async count(
+    conversationId: string,
+    amount: ConversationHeld,
+    ledger: Partial<Ledger>,
+    open?: string,
+  ): Promise<void> {
+    await writeAddingToLedger(this.doc, this.tableName, conversationId, ledger, (addition) =>
+      this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.conversation(conversationId),
+          UpdateExpression: `ADD #tokens :tokens, #micro :micro${addition ? `, ${addition.actions}` : ''}${open ? ' REMOVE #open' : ''}`,
+          ConditionExpression: open ? 'attribute_exists(#open)' : 'attribute_exists(pk)',
+          ExpressionAttributeNames: {
+            '#tokens': 'budgetTokens',
+            '#micro': 'budgetMicroUsd',
+            ...(open ? { '#open': open } : {}),
+            ...addition?.names,
+          },
+          ExpressionAttributeValues: {
+            ':tokens': amount.tokens,
+            ':micro': amount.microUsd,
+            ...addition?.values,
+          },
+        }),
+      ),
+    );
   }
 
   async expired(conversationId: string, nowMs: number): Promise<OpenReservation[]> {

@@ -41,7 +41,7 @@ export class DynamoProgressStore extends DynamoTable implements ProgressStore {
     await this.doc.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...this.key(conversationId), ...record, ttl: this.ttl() },
+        Item: { ...progressKey(conversationId), ...record, ttl: this.ttl() },
       }),
     );
   }
@@ -51,7 +51,7 @@ export class DynamoProgressStore extends DynamoTable implements ProgressStore {
       await this.doc.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...this.key(conversationId), ...record, ttl: this.ttl() },
+          Item: { ...progressKey(conversationId), ...record, ttl: this.ttl() },
           // A record never saved this way has no revision: it counts as 0.
           ConditionExpression:
             revision === 0 ? 'attribute_not_exists(revision) OR revision = :r' : 'revision = :r',
@@ -63,10 +63,6 @@ export class DynamoProgressStore extends DynamoTable implements ProgressStore {
       if (isConditionFailure(error)) return false;
       throw error;
     }
-  }
-
-  private key(conversationId: string) {
-    return progressKey(conversationId);
   }
 }
 
