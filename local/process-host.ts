@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
+import { keptInProcess } from '../lambdas/shared/kept.ts';
 import {
   type HostMessage,
   type HostRequest,
@@ -220,7 +221,7 @@ class ProcessHost {
       if (this.trackers.size === 0) this.child.channel?.unref();
     });
     child.once('exit', (code, signal) => {
-      if (current === this) current = undefined;
+      if (kept.host === this) kept.host = undefined;
       for (const tracker of this.trackers.values())
         tracker.failed(`the process host ended (${signal ?? code}) before the command did`);
       this.trackers.clear();
@@ -238,10 +239,18 @@ class ProcessHost {
   }
 }
 
-let current: ProcessHost | undefined;
+/**
+ * The process's one host. Kept on the process, not in this module: a test worker evaluates this
+ * module again for each file (a module reset), and a host per evaluation would leave one idle
+ * process behind per file, each started through tsx's loader (about 0.2 s of CPU). A host made by
+ * an earlier evaluation serves the later ones: it only calls the tracker's methods.
+ */
+const kept = keptInProcess<{ host: ProcessHost | undefined }>('local.process-host', () => ({
+  host: undefined,
+}));
 
 function host(): ProcessHost {
-  current ??= new ProcessHost(
+  kept.host ??= new ProcessHost(
     fork(join(import.meta.dirname, 'process-host-child.ts'), [], {
       cwd: join(import.meta.dirname, '..'),
       execArgv: ['--import', 'tsx'],
@@ -250,5 +259,5 @@ function host(): ProcessHost {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
   );
-  return current;
+  return kept.host;
 }

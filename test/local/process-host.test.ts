@@ -97,6 +97,18 @@ describe('the process host', () => {
     }
   });
 
+  it('is one process however often its module is evaluated (a test worker resets its modules per file)', async () => {
+    const parentOf = async (run: typeof runProcess) => Number((await run('sh', ['-c', 'echo $PPID'])).stdout);
+    const first = await parentOf(runProcess);
+    // The same source evaluated again, as after a module reset: a module of its own.
+    const specifier = '../../local/process-host.ts?evaluated-again';
+    const again = (await import(specifier)) as { runProcess: typeof runProcess };
+    expect(again.runProcess).not.toBe(runProcess);
+    expect(first).not.toBe(process.pid);
+    expect(await parentOf(again.runProcess)).toBe(first);
+    expect(alive(first)).toBe(true);
+  });
+
   it('ends what still runs when the process that started it ends', async () => {
     // A process starts a long command through its host, prints the command's pid, and exits.
     const script = [
