@@ -24,8 +24,6 @@ import type {
   StoredAndConversation,
   ThreadLink,
 } from '../kernel/ports.ts';
-import { SlackPostOutput } from '../kernel/slack-post-output.ts';
-import type { PostLedger } from '../slack/post-to-slack.ts';
 import { addToLedger, updateConversation, writeAddingToLedger } from './conversation-fields.ts';
 import { DynamoTable, type DynamoTableOptions, isConditionFailure } from './dynamo-table.ts';
 import { closeRequestedUpdate, stopRequestedUpdate } from './stop-requests.ts';
@@ -37,7 +35,7 @@ export type DynamoStoreOptions = DynamoTableOptions;
  * single-item operations and queries: dynalite has no TransactWriteItems, and the
  * wake protocol needs none: its ordering (write, then consistent read) does the work.
  */
-export class DynamoConversationStore extends DynamoTable implements ConversationStore, PostLedger {
+export class DynamoConversationStore extends DynamoTable implements ConversationStore {
   private nowIso(): string {
     return this.clock.now().toISOString();
   }
@@ -325,23 +323,6 @@ export class DynamoConversationStore extends DynamoTable implements Conversation
 
   async addToLedger(conversationId: string, delta: Partial<Ledger>): Promise<void> {
     await addToLedger(this.doc, this.tableName, conversationId, delta);
-  }
-
-  async find(conversationId: string, idempotencyKey: string): Promise<SlackPostOutput | undefined> {
-    const key = keys.post(conversationId, idempotencyKey);
-    const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }),
-    );
-    return Item ? parseItem(SlackPostOutput, Item, `${key.pk}/${key.sk}`) : undefined;
-  }
-
-  async record(conversationId: string, idempotencyKey: string, output: SlackPostOutput): Promise<void> {
-    await this.doc.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...keys.post(conversationId, idempotencyKey), ...output, ttl: this.ttl() },
-      }),
-    );
   }
 
   private async update(

@@ -9,6 +9,7 @@ import {
 import { DynamoDailySpend } from '../../lambdas/adapters/dynamo-daily-spend.ts';
 import { DynamoEnvelopeStore } from '../../lambdas/adapters/dynamo-envelopes.ts';
 import { DynamoOutbox } from '../../lambdas/adapters/dynamo-outbox.ts';
+import { DynamoPostLedger } from '../../lambdas/adapters/dynamo-post-ledger.ts';
 import { DynamoProgressStore } from '../../lambdas/adapters/dynamo-progress-store.ts';
 import { withRecordVersions } from '../../lambdas/adapters/dynamo-record-versions.ts';
 import { DynamoConversationStore } from '../../lambdas/adapters/dynamo-store.ts';
@@ -86,7 +87,7 @@ describe('the previous release’s records', () => {
       'The export button does nothing since this morning.',
       'It still fails after a reload.',
     ]);
-    expect((await store.find(CONV, 'post:1'))?.ts).toBe('1000000003.000100');
+    expect((await new DynamoPostLedger(table()).find(CONV, 'post:1'))?.ts).toBe('1000000003.000100');
     expect(await new DynamoConversationBudget(table()).spend(CONV)).toMatchObject({
       tokens: 1500,
       costMicroUsd: 5400,
