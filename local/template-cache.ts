@@ -8,6 +8,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,10 +36,12 @@ import type { CloudFormationTemplate } from './template.ts';
 export const TEMPLATE_SOURCES = ['infra', 'statemachines', 'lambdas', 'package-lock.json'] as const;
 
 /**
- * Entries kept on disk: recent configurations (`npm run dev` with settings, and the test suite,
- * whose sandboxes start with a few dozen; fewer would evict some on every run). About 350 KB each.
+ * Entries kept on disk, the least recently used dropped first (a read counts as a use): the test
+ * suite's sandboxes start with about fifty configurations, and `npm run dev` and the benchmarks add
+ * theirs. With room for the suite's only, or with the oldest written dropped first, a warm run
+ * synthesized again what another configuration had pushed out. About 350 KB each.
  */
-const KEEP_ENTRIES = 48;
+const KEEP_ENTRIES = 96;
 /** Bump when the cached format changes. */
 const FORMAT = 1;
 
@@ -71,11 +74,12 @@ export function readCachedTemplate(
   options: TemplateCacheOptions,
   key: string,
 ): CloudFormationTemplate | undefined {
+  const path = entryPath(options, key);
   try {
-    const parsed = JSON.parse(readFileSync(entryPath(options, key), 'utf8')) as { Resources?: unknown };
-    return typeof parsed.Resources === 'object' && parsed.Resources !== null
-      ? (parsed as CloudFormationTemplate)
-      : undefined;
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as { Resources?: unknown };
+    if (typeof parsed.Resources !== 'object' || parsed.Resources === null) return undefined;
+    markUsed(path);
+    return parsed as CloudFormationTemplate;
   } catch {
     return undefined;
   }
@@ -83,7 +87,7 @@ export function readCachedTemplate(
 
 /**
  * Keeps `template` under `key`, written whole or not at all (a temporary file renamed into
- * place, so two sandboxes starting at once never read half an entry), and drops the oldest
+ * place, so two sandboxes starting at once never read half an entry), and drops the least recently used
  * entries beyond a few.
  */
 export function writeCachedTemplate(
@@ -101,6 +105,16 @@ export function writeCachedTemplate(
     .map((name) => join(options.directory, name))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
   for (const old of entries.slice(KEEP_ENTRIES)) rmSync(old, { force: true });
+}
+
+/** An entry read is used: its time moves to now, so it is dropped after those not used since. */
+function markUsed(path: string): void {
+  const now = new Date();
+  try {
+    utimesSync(path, now, now);
+  } catch {
+    // Dropped meanwhile by another process: the template was read all the same.
+  }
 }
 
 function entryPath(options: TemplateCacheOptions, key: string): string {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { type SynthServer, startSynthServer } from '../support/synth-server.ts';
 type TemplateCacheOptions = Parameters<typeof templateKey>[0];
 
 /** The templates the cache keeps (stated here, not imported: the value is what this test checks). */
-const KEEP_ENTRIES = 48;
+const KEEP_ENTRIES = 96;
 
 const made: string[] = [];
 afterEach(() => {
@@ -109,6 +109,23 @@ describe('the sandbox template cache', () => {
     for (let i = 0; i < KEEP_ENTRIES + 4; i++) writeCachedTemplate(cache, `k${i}`, template as never);
 
     expect(readdirSync(cache.directory).filter((name) => name.endsWith('.json')).length).toBe(KEEP_ENTRIES);
+  });
+
+  it('drops the entry used least recently, a read counting as a use', () => {
+    const cache = fakeRepository();
+    for (let i = 0; i < KEEP_ENTRIES; i++) {
+      writeCachedTemplate(cache, `k${i}`, template as never);
+      // Written one second apart, long ago: k0 the oldest.
+      utimesSync(join(cache.directory, `k${i}.json`), 1_000_000 + i, 1_000_000 + i);
+    }
+    expect(readCachedTemplate(cache, 'k0')).toEqual(template);
+    writeCachedTemplate(cache, 'new', template as never);
+
+    const kept = readdirSync(cache.directory).filter((name) => name.endsWith('.json'));
+    expect(kept).toHaveLength(KEEP_ENTRIES);
+    expect(kept).toContain('k0.json');
+    expect(kept).toContain('new.json');
+    expect(kept).not.toContain('k1.json');
   });
 
   it('synthesizes the default modules once, then serves the same template from the cache', async () => {
