@@ -65,6 +65,10 @@ export function buildStack(options: SynthesizeOptions = {}): { app: App; stack: 
     // An empty list of stacks to bundle skips esbuild (aws-cdk-lib's documented switch).
     context: options.bundling === true ? {} : { 'aws:cdk:bundling-stacks': [] },
     builtinCloudFormationValidation: options.cloudFormationValidation ?? false,
+    // The assembly's tree.json (every construct's path and properties) is read by nothing here:
+    // the template comes out the same without it, and writing it is about a fifth of a
+    // synthesis (`npm run bench:synth`). `cdk synth` and `cdk deploy` (infra/app.ts) keep it.
+    treeMetadata: false,
   });
   const stack = new SlackAgentsStack(app, STACK_ID, {
     ...(options.modules === undefined ? {} : { modules: options.modules }),
