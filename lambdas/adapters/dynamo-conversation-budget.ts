@@ -66,24 +66,17 @@ export class DynamoConversationBudget extends DynamoTable implements Conversatio
   }
 
   async recordTurnEnd(conversationId: string, turn: number, continued: boolean): Promise<void> {
+    const update = turnEndUpdate({ turn, continued });
     try {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.conversation(conversationId),
-          ConditionExpression: 'attribute_exists(pk)',
-          ...(continued
-            ? {
-                UpdateExpression: 'ADD continueTurns :turn',
-                ExpressionAttributeValues: { ':turn': new Set([turn]) },
-              }
-            : {
-                // Never moves back: a late retry of an earlier turn cannot undo a later streak.
-                UpdateExpression: 'SET streakFrom = :turn',
-                ConditionExpression:
-                  'attribute_exists(pk) AND (attribute_not_exists(streakFrom) OR streakFrom < :turn)',
-                ExpressionAttributeValues: { ':turn': turn },
-              }),
+          UpdateExpression: update.add ? `ADD ${update.add}` : `SET ${update.set}`,
+          ConditionExpression: ['attribute_exists(pk)', ...(update.condition ? [update.condition] : [])].join(
+            ' AND ',
+          ),
+          ExpressionAttributeValues: update.values,
         }),
       );
     } catch (error) {
@@ -92,6 +85,34 @@ export class DynamoConversationBudget extends DynamoTable implements Conversatio
       throw error;
     }
   }
+}
+
+/** How an agent turn ended, for its conversation's streak of turns that continued. */
+export interface TurnEnd {
+  turn: number;
+  continued: boolean;
+}
+
+/**
+ * The parts of an update of the conversation's record that note how a turn ended (`BudgetItem`):
+ * a turn that continued joins `continueTurns` (an `ADD` action); one that did not moves
+ * `streakFrom` to it (a `SET` action) under a condition, since it never moves back: a late retry
+ * of an earlier turn cannot undo a later streak. Used alone (`recordTurnEnd`) and in the update
+ * that ends the turn's running-turn note (dynamo-running-turns.ts).
+ */
+export function turnEndUpdate(end: TurnEnd): {
+  add?: string;
+  set?: string;
+  condition?: string;
+  values: Record<string, unknown>;
+} {
+  return end.continued
+    ? { add: 'continueTurns :turns', values: { ':turns': new Set([end.turn]) } }
+    : {
+        set: 'streakFrom = :turn',
+        condition: '(attribute_not_exists(streakFrom) OR streakFrom < :turn)',
+        values: { ':turn': end.turn },
+      };
 }
 
 /** An open reservation, as an attribute of the conversation's record (`reservation#<id>`). */

@@ -2,7 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../kernel/keys.ts';
 import type { Ledger } from '../kernel/model.ts';
 import { type LedgerAddition, writeAddingToLedger } from './conversation-fields.ts';
-import { DynamoTable } from './dynamo-table.ts';
+import { type TurnEnd, turnEndUpdate } from './dynamo-conversation-budget.ts';
+import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 
 /**
  * The conversation record's running turns (kernel/running-turns.ts), a DynamoDB string set:
@@ -11,35 +12,68 @@ import { DynamoTable } from './dynamo-table.ts';
 export class DynamoRunningTurns extends DynamoTable {
   /** Adds the turn's entry; returns the record as this update left it (what the turn reads at its start). */
   async started(conversationId: string, entry: string): Promise<Record<string, unknown>> {
-    return (await this.change(conversationId, 'ADD', entry, undefined, 'ALL_NEW')) ?? {};
-  }
-
-  /** Removes the turn's entry, adding `ledger` (the turn's time) in the same update. */
-  async ended(conversationId: string, entry: string, ledger: Partial<Ledger> = {}): Promise<void> {
-    await writeAddingToLedger(this.doc, this.tableName, conversationId, ledger, (addition) =>
-      this.change(conversationId, 'DELETE', entry, addition),
-    );
-  }
-
-  private async change(
-    conversationId: string,
-    op: 'ADD' | 'DELETE',
-    entry: string,
-    addition?: LedgerAddition,
-    returnValues?: 'ALL_NEW',
-  ): Promise<Record<string, unknown> | undefined> {
     const { Attributes } = await this.doc.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: keys.conversation(conversationId),
-        UpdateExpression: [`${op} runningTurns :entry`, ...(addition ? [addition.clause] : [])].join(' '),
+        UpdateExpression: 'ADD runningTurns :entry',
         // Only on a conversation that exists: a turn never creates a record of its own.
         ConditionExpression: 'attribute_exists(pk)',
-        ...(addition ? { ExpressionAttributeNames: addition.names } : {}),
-        ExpressionAttributeValues: { ':entry': new Set([entry]), ...addition?.values },
-        ...(returnValues ? { ReturnValues: returnValues } : {}),
+        ExpressionAttributeValues: { ':entry': new Set([entry]) },
+        ReturnValues: 'ALL_NEW',
       }),
     );
-    return Attributes;
+    return Attributes ?? {};
+  }
+
+  /**
+   * Removes the turn's entry, adding `ledger` (the turn's time) and noting how the turn ended
+   * (`turnEnd`, for its streak of continuations) in the same update. When the streak's
+   * condition fails (a later turn reset it already: this is a late retry), the entry comes off
+   * and the time is added all the same, in a second update without the note.
+   */
+  async ended(
+    conversationId: string,
+    entry: string,
+    ledger: Partial<Ledger> = {},
+    turnEnd?: TurnEnd,
+  ): Promise<void> {
+    const end = (noted?: TurnEnd) =>
+      writeAddingToLedger(this.doc, this.tableName, conversationId, ledger, (addition) =>
+        this.remove(conversationId, entry, addition, noted),
+      );
+    try {
+      await end(turnEnd);
+    } catch (error) {
+      if (turnEnd === undefined || turnEnd.continued || !isConditionFailure(error)) throw error;
+      await end();
+    }
+  }
+
+  private async remove(
+    conversationId: string,
+    entry: string,
+    addition: LedgerAddition | undefined,
+    turnEnd: TurnEnd | undefined,
+  ): Promise<void> {
+    const noted = turnEnd === undefined ? undefined : turnEndUpdate(turnEnd);
+    const added = [noted?.add, addition?.actions].filter((action) => action !== undefined);
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.conversation(conversationId),
+        UpdateExpression: [
+          'DELETE runningTurns :entry',
+          ...(added.length > 0 ? [`ADD ${added.join(', ')}`] : []),
+          ...(noted?.set ? [`SET ${noted.set}`] : []),
+        ].join(' '),
+        // Only on a conversation that exists: a turn never creates a record of its own.
+        ConditionExpression: ['attribute_exists(pk)', ...(noted?.condition ? [noted.condition] : [])].join(
+          ' AND ',
+        ),
+        ...(addition ? { ExpressionAttributeNames: addition.names } : {}),
+        ExpressionAttributeValues: { ':entry': new Set([entry]), ...noted?.values, ...addition?.values },
+      }),
+    );
   }
 }

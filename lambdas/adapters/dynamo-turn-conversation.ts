@@ -8,7 +8,7 @@ import {
   DynamoConversationLedger,
   readConversationFields,
 } from './conversation-fields.ts';
-import { expiredIn, spendIn } from './dynamo-conversation-budget.ts';
+import { expiredIn, spendIn, type TurnEnd } from './dynamo-conversation-budget.ts';
 import type { DynamoTranscriptStore } from './dynamo-transcripts.ts';
 
 /**
@@ -70,14 +70,21 @@ export class TurnStartRecord {
     return { id: this.conversationId, ...conversationFields(this.conversationId, this.item, ThreadsItem) };
   }
 
-  /** `store`, with what this conversation spent answered from the record. */
-  budget(store: ConversationBudgetStore): ConversationBudgetStore {
+  /**
+   * `store`, with what this conversation spent answered from the record, and how a turn of it
+   * ended handed to `noteTurnEnd` (the turn writes it in the update that ends its running-turn
+   * note, `DynamoRunningTurns.ended`, not in an update of its own).
+   */
+  budget(store: ConversationBudgetStore, noteTurnEnd: (end: TurnEnd) => void): ConversationBudgetStore {
     return {
       spend: async (conversationId) =>
         conversationId === this.conversationId
           ? spendIn(conversationId, this.item)
           : store.spend(conversationId),
-      recordTurnEnd: (...args) => store.recordTurnEnd(...args),
+      recordTurnEnd: async (conversationId, turn, continued) => {
+        if (conversationId === this.conversationId) noteTurnEnd({ turn, continued });
+        else await store.recordTurnEnd(conversationId, turn, continued);
+      },
     };
   }
 

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DynamoConversationBudget,
   DynamoConversationReservations,
+  type TurnEnd,
 } from '../adapters/dynamo-conversation-budget.ts';
 import { DynamoDailySpend } from '../adapters/dynamo-daily-spend.ts';
 import { DynamoRunningTurns } from '../adapters/dynamo-running-turns.ts';
@@ -233,11 +234,14 @@ export function createAgentTurnHandler(
         stopped = await stoppedSince(store, input.conversationId, startedAt);
         return stopped !== undefined;
       };
+      // How the turn ended, for its streak of continuations: noted by the turn, written below.
+      let turnEnd: TurnEnd | undefined;
       // The running-turn note comes off when the turn ends, however it ends; never fails it.
-      // At the turn's end its time goes to the ledger in the same update (true once written).
+      // At the turn's end its time goes to the ledger, and how it ended to its streak, in the
+      // same update (true once written).
       const turnEnded = (ledger?: { lambdaMs: number }) =>
         runningTurns()
-          .ended(input.conversationId, running, ledger)
+          .ended(input.conversationId, running, ledger, turnEnd)
           .then(
             () => true,
             (error: unknown) => {
@@ -248,7 +252,9 @@ export function createAgentTurnHandler(
       const output: { action: string; sessionId: string; error?: string } = await runAgentTurn(input, {
         ...built,
         // What the conversation spent and its expired reservations, from the record as read above.
-        conversationBudget: record.budget(built.conversationBudget),
+        conversationBudget: record.budget(built.conversationBudget, (end) => {
+          turnEnd = end;
+        }),
         transcripts: record.transcripts(built.transcripts),
         reservations: {
           ...built.reservations,

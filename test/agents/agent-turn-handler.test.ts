@@ -103,6 +103,14 @@ describe('AgentTurn handler', () => {
       expect.stringMatching(/^DELETE runningTurns :entry ADD ledger\.#l0 :l0\b/),
     ]);
     expect(conversation?.runningTurns ?? []).toEqual([]);
+    // How the turn ended (it submitted: its streak of continuations restarts) went in that same
+    // update, not in one of its own.
+    const streak = updates.filter((update) =>
+      /streakFrom|continueTurns/.test(String(update.UpdateExpression)),
+    );
+    expect(streak.map((update) => update.UpdateExpression)).toEqual([
+      expect.stringMatching(/^DELETE runningTurns :entry ADD ledger\.#l0 :l0 SET .*\bstreakFrom = :turn$/),
+    ]);
     // The call's usage went to the ledger in the update that settled its reservation.
     const usage = updates.filter((update) =>
       Object.values((update.ExpressionAttributeNames ?? {}) as Record<string, string>).includes(
@@ -126,13 +134,21 @@ describe('AgentTurn handler', () => {
   });
 
   it('takes the tool-call cap from AGENT_MAX_TOOL_CALLS and returns continue when it is reached', async () => {
+    const updates: string[] = [];
+    const stop = db.observe((operation, body) => {
+      if (operation === 'UpdateItem') updates.push(String(body.UpdateExpression));
+    });
     const output = (await handler(
       turnInput({ turn: 2, mode: 'continuation', sessionId: 'session-h' }),
       context(300_000),
-    )) as BugTurnOutput;
+    ).finally(stop)) as BugTurnOutput;
 
     expect(output).toMatchObject({ action: 'continue', sessionId: 'session-h' });
     expect(model.failures).toEqual([]);
+    // A turn that continued joins the streak in the update that takes its running-turn note off.
+    expect(updates.filter((update) => /streakFrom|continueTurns/.test(update))).toEqual([
+      expect.stringMatching(/^DELETE runningTurns :entry ADD continueTurns :turns, ledger\.#l0 :l0\b/),
+    ]);
   });
 
   it('names its session on the record only when the record does not name it already', async () => {

@@ -10,7 +10,8 @@ import { startDynalite } from '../support/dynalite.ts';
 
 /**
  * Writes of the conversation record that add to its ledger in the same update: Drain's, which
- * ends the wait, and the one that takes an agent turn's running-turn note off (a task's time);
+ * ends the wait, and the one that takes an agent turn's running-turn note off (a task's time,
+ * beside how the turn ended);
  * the settle of a model call's reservation, and its late add once the reservation expired (the
  * call's usage). test/agents/agent-turn-handler.test.ts runs a turn and counts the updates. A
  * record written without a `ledger` map still gets both the write and the counts.
@@ -62,6 +63,41 @@ describe('the end of a running turn', () => {
     const after = await store.getConversation(id, { consistent: true });
     expect(after?.runningTurns ?? []).toEqual([]);
     expect(after?.ledger?.lambdaMs).toBe(1234);
+  });
+
+  it('notes how the turn ended in the same update; a late retry takes its note off all the same', async () => {
+    const id = await conversation('conv-turn-streak');
+    const ends: string[] = [];
+    const stop = db.observe((operation, body) => {
+      if (operation === 'UpdateItem' && String(body.UpdateExpression).startsWith('DELETE'))
+        ends.push(String(body.UpdateExpression));
+    });
+    try {
+      await turns().started(id, '1@2099-01-01T00:00:00.000Z');
+      await turns().ended(id, '1@2099-01-01T00:00:00.000Z', { lambdaMs: 10 }, { turn: 1, continued: true });
+      await turns().started(id, '2@2099-01-01T00:01:00.000Z');
+      await turns().ended(id, '2@2099-01-01T00:01:00.000Z', { lambdaMs: 20 }, { turn: 2, continued: false });
+      // Turn 1 again, retried late, ends without continuing: turn 2 reset the streak already.
+      await turns().started(id, '1@2099-01-01T00:02:00.000Z');
+      await turns().ended(id, '1@2099-01-01T00:02:00.000Z', { lambdaMs: 5 }, { turn: 1, continued: false });
+    } finally {
+      stop();
+    }
+
+    // (The record's schema version is set in every write too.)
+    const noted = /^DELETE runningTurns :entry ADD ledger\.#l0 :l0 SET .*\bstreakFrom = :turn$/;
+    expect(ends).toEqual([
+      expect.stringMatching(/^DELETE runningTurns :entry ADD continueTurns :turns, ledger\.#l0 :l0 SET /),
+      expect.stringMatching(noted),
+      // The late retry: refused on the streak's condition, then the note off and the time added.
+      expect.stringMatching(noted),
+      expect.not.stringMatching(/streakFrom|continueTurns/),
+    ]);
+    const after = await rawRecord(id);
+    expect(after?.runningTurns).toBeUndefined();
+    expect(after?.continueTurns).toEqual(new Set([1]));
+    expect(after?.streakFrom).toBe(2);
+    expect(after?.ledger).toMatchObject({ lambdaMs: 35 });
   });
 });
 
