@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
-import { parseBedrockModelId } from '../infra/bedrock-model.ts';
+import { parseBedrockModelId } from '../infra/bedrock-model-id.ts';
 import { NO_USAGE, type Usage } from './types.ts';
 
 /**

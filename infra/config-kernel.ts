@@ -4,7 +4,7 @@ import { ModelPrices } from '../lambdas/agents/pricing.ts';
 import { ProtectedPathsSettings } from '../lambdas/changes/protected-paths.ts';
 import { UntrustedTextMode } from '../lambdas/kernel/people-text.ts';
 import { ReconcilerSettings } from '../lambdas/kernel/reconcile.ts';
-import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model.ts';
+import { BEDROCK_ID_EXPECTED, DEFAULT_BEDROCK_MODEL_ID, parseBedrockModelId } from './bedrock-model-id.ts';
 import { McpConfigFields } from './config-mcp.ts';
 import { RedactionConfigFields } from './config-redaction.ts';
 import { MonitoringSettingsSchema } from './constructs/monitoring.ts';

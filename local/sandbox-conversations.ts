@@ -2,9 +2,8 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { Conversation, type Ledger } from '../lambdas/kernel/model.ts';
-import type { SandboxRecords } from '../statemachines/module-sandbox.ts';
+import type { SandboxModule, SandboxRecords } from '../statemachines/module-sandbox.ts';
 import type { ConversationView, MessageView } from '../statemachines/sandbox-views.ts';
-import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
 
 /**
  * The conversations the console lists: the kernel's (one `META` item each, with a state
@@ -37,7 +36,7 @@ export class SandboxConversations {
     client: DynamoDBClient,
     private readonly tableName: string,
     private readonly agentTurnsRunning: ReadonlyMap<string, number>,
-    modules: readonly AnyWorkflowModule[],
+    modules: readonly SandboxModule[],
     private readonly now: () => Date = () => new Date(),
   ) {
     this.doc = DynamoDBDocumentClient.from(client);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { scratchDirectory } from '../infra/scratch.ts';
 import { CODE_TOOLS_ENV } from '../lambdas/tools/code/config.ts';
-import { WORKFLOW_MODULES } from '../statemachines/index.ts';
+import { SANDBOX_MODULES } from '../statemachines/sandbox-modules.ts';
 import { createCodeBuildApiHandler } from './codebuild/api.ts';
 import { CodeBuildService } from './codebuild/service.ts';
 import { projectsFromTemplate } from './codebuild/template-projects.ts';
@@ -53,8 +53,8 @@ export async function openHost(
   const { template } = await sandboxTemplate({
     ...(options.modules ? { modules: options.modules } : {}),
     config: withDemoMcp(
-      withDemoTelemetry({ sandbox: true, ...options.config }, options.modules ?? WORKFLOW_MODULES),
-      options.modules ?? WORKFLOW_MODULES,
+      withDemoTelemetry({ sandbox: true, ...options.config }, options.modules ?? SANDBOX_MODULES),
+      options.modules ?? SANDBOX_MODULES,
     ),
     ...(options.templateCache === false ? { cache: false } : {}),
   });

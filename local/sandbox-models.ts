@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FREE_MODEL_PRICE } from '../lambdas/agents/pricing.ts';
 import { ENV } from '../lambdas/shared/env.ts';
-import { WORKFLOW_MODULES } from '../statemachines/index.ts';
-import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
+import type { SandboxModule } from '../statemachines/module-sandbox.ts';
+import { SANDBOX_MODULES } from '../statemachines/sandbox-modules.ts';
 import { noteActivity } from './activity.ts';
 import { type BedrockRuntime, createBedrockRuntime, isBedrockRuntimeRequest } from './bedrock/runtime-api.ts';
 import { createDemoModelHandler } from './model/demo-model.ts';
@@ -58,10 +58,10 @@ export function createSandboxModels(options: {
   env: Record<string, string> | undefined;
   slackFaults: SlackFaults;
   timeScale: number;
-  /** The sandbox's workflow modules, whose agents the demo model plays. @default WORKFLOW_MODULES */
-  modules?: readonly AnyWorkflowModule[] | undefined;
+  /** The sandbox's workflow modules, whose agents the demo model plays. @default SANDBOX_MODULES */
+  modules?: readonly SandboxModule[] | undefined;
 }): SandboxModels {
-  const demoModel = createDemoModelHandler(options.modules ?? WORKFLOW_MODULES);
+  const demoModel = createDemoModelHandler(options.modules ?? SANDBOX_MODULES);
   const faults = new ModelFaults();
   const upstreamModel =
     options.env?.ANTHROPIC_BASE_URL || (options.env?.ANTHROPIC_API_KEY ? ANTHROPIC_API_URL : undefined);

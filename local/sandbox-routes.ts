@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
-import { WORKFLOW_MODULES } from '../statemachines/index.ts';
-import { workflowViews } from '../statemachines/module-sandbox.ts';
-import type { AnyWorkflowModule } from '../statemachines/workflow-module.ts';
+import { type SandboxModule, workflowViews } from '../statemachines/module-sandbox.ts';
+import { SANDBOX_MODULES } from '../statemachines/sandbox-modules.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import { serveConsole } from './console-files.ts';
 import { pressButton } from './sandbox-button-press.ts';
@@ -33,8 +32,8 @@ export interface SandboxRouteDeps {
   agentTurnsRunning: ReadonlyMap<string, number>;
   /** Where the built console is (`npm run build:console`). */
   consoleDir: string;
-  /** The workflow modules the sandbox runs, for their own views of their conversations. @default WORKFLOW_MODULES */
-  modules?: readonly AnyWorkflowModule[];
+  /** The workflow modules the sandbox runs, for their own views of their conversations. @default SANDBOX_MODULES */
+  modules?: readonly SandboxModule[];
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
@@ -49,10 +48,10 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
     deps.dynamodb,
     deps.tableName,
     deps.agentTurnsRunning,
-    deps.modules ?? WORKFLOW_MODULES,
+    deps.modules ?? SANDBOX_MODULES,
   );
   // Each workflow's own view (its metrics, its document), by workflow name.
-  const views = workflowViews(deps.modules ?? WORKFLOW_MODULES, {
+  const views = workflowViews(deps.modules ?? SANDBOX_MODULES, {
     client: deps.dynamodb,
     tableName: deps.tableName,
   });

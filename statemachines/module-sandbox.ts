@@ -1,8 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type * as z from 'zod';
 import type { Ledger } from '../lambdas/kernel/model.ts';
 import type { DemoAgents } from './demo/agents.ts';
 import type { ConversationView, MessageView } from './sandbox-views.ts';
-import type { AnyWorkflowModule } from './workflow-module.ts';
 
 /**
  * What a workflow module gives the sandbox only (nothing of it is deployed): its own view of
@@ -71,7 +71,7 @@ export interface SandboxRecords {
 
 /** The modules' own views of their conversations in the sandbox, by workflow name. */
 export function workflowViews(
-  modules: readonly AnyWorkflowModule[],
+  modules: readonly SandboxModule[],
   table: ConversationsTable,
 ): ReadonlyMap<string, (conversationId: string) => Promise<WorkflowView>> {
   const views = new Map<string, (conversationId: string) => Promise<WorkflowView>>();
@@ -81,4 +81,22 @@ export function workflowViews(
     for (const workflow of module.workflows ?? []) views.set(workflow.name, view);
   }
   return views;
+}
+
+/**
+ * What the sandbox reads of a workflow module: its name, its configuration section's key (and
+ * the keys that moved into it), its workflows' names and its sandbox declarations. Every
+ * `WorkflowModule` is one. The default modules' are also declared apart from the code that
+ * builds their state machines (`SANDBOX_MODULES`, statemachines/sandbox-modules.ts): the sandbox
+ * runs the synthesized template, so a process that runs one never loads aws-cdk-lib for it.
+ */
+export interface SandboxModule extends SandboxDeclarations {
+  readonly name: string;
+  /** Its configuration section: the sandbox reads the key and the keys that moved into it. */
+  readonly settings?: {
+    readonly key: string;
+    readonly schema?: z.ZodType;
+    readonly movedFrom?: Readonly<Record<string, string>>;
+  };
+  readonly workflows?: readonly { readonly name: string }[];
 }

@@ -1,4 +1,4 @@
-import type { AnyWorkflowModule } from '../../statemachines/workflow-module.ts';
+import type { SandboxModule } from '../../statemachines/module-sandbox.ts';
 import { SANDBOX_HISTORY_SERVER } from './history-endpoint.ts';
 
 /**
@@ -18,7 +18,7 @@ const WORKFLOW = 'incident_investigation';
 
 export function withDemoMcp(
   config: Readonly<Record<string, unknown>>,
-  modules: readonly AnyWorkflowModule[],
+  modules: readonly SandboxModule[],
 ): Record<string, unknown> {
   const hasWorkflow = modules.some((module) => (module.workflows ?? []).some((w) => w.name === WORKFLOW));
   if ('mcp' in config || !hasWorkflow) return { ...config };

@@ -1,5 +1,5 @@
 import type { TelemetryConfigInput } from '../../lambdas/workflows/incident-investigation/telemetry/config.ts';
-import type { AnyWorkflowModule } from '../../statemachines/workflow-module.ts';
+import type { SandboxModule } from '../../statemachines/module-sandbox.ts';
 
 /**
  * The demo incident's three services as the telemetry tools are configured for them (the
@@ -59,7 +59,7 @@ export const DEMO_TELEMETRY_CONFIG = {
  */
 export function withDemoTelemetry(
   config: Readonly<Record<string, unknown>>,
-  modules: readonly AnyWorkflowModule[],
+  modules: readonly SandboxModule[],
 ): Record<string, unknown> {
   for (const module of modules) {
     const settings = module.settings;

@@ -1,12 +1,13 @@
 import { PROTECTED_PATHS_ENV } from '../../lambdas/changes/config.ts';
 import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import { BUG_ANSWER_KINDS } from '../../lambdas/workflows/bug-investigation/answer-kinds.ts';
-import { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
+import type { BugInvestigationSettings } from '../../lambdas/workflows/bug-investigation/config.ts';
 import { REQUEST_FIX } from '../../lambdas/workflows/bug-investigation/fix/fix-request.ts';
 import { repositoryPreflight } from '../module-preflight.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { PROTECTED_FIX_DECISION } from './fix-guards.ts';
 import { BUG_FUNCTIONS, type BugFunctionId } from './functions.ts';
+import { BUG_INVESTIGATION_SANDBOX } from './sandbox.ts';
 import { BUG_INVESTIGATION } from './workflow.ts';
 
 /**
@@ -15,10 +16,9 @@ import { BUG_INVESTIGATION } from './workflow.ts';
  * the developers' channel, mentioning the on-call group.
  */
 export const BUG_INVESTIGATION_MODULE = defineWorkflowModule<BugFunctionId, BugInvestigationSettings>({
-  name: 'bug_investigation',
-  demoAgents: async () => (await import('./demo.ts')).BUG_DEMO_AGENTS,
+  // Its name, configuration section and demo agents (sandbox.ts; `workflows` is replaced below).
+  ...BUG_INVESTIGATION_SANDBOX,
   answerKinds: BUG_ANSWER_KINDS,
-  settings: { key: 'bugInvestigation', schema: BugInvestigationSettings },
   channels: {
     /** A top-level message here starts an investigation (placeholder id). */
     bugReports: 'C_BUG_REPORTS',

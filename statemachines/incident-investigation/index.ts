@@ -1,6 +1,6 @@
 import { INCIDENT_ANSWER_KINDS } from '../../lambdas/workflows/incident-investigation/answer-kinds.ts';
 import {
-  IncidentInvestigationSettings,
+  type IncidentInvestigationSettings,
   incidentEnvironment,
 } from '../../lambdas/workflows/incident-investigation/config.ts';
 import { STEP_DECISION } from '../../lambdas/workflows/incident-investigation/remediation.ts';
@@ -10,6 +10,7 @@ import { incidentProblems } from './checks.ts';
 import { INCIDENT_FUNCTIONS, type IncidentFunctionId } from './functions.ts';
 import { incidentPermissions } from './permissions.ts';
 import { incidentPreflight } from './preflight.ts';
+import { INCIDENT_INVESTIGATION_SANDBOX } from './sandbox.ts';
 import { grantTelemetryAccess } from './telemetry-access.ts';
 import { INCIDENT_INVESTIGATION } from './workflow.ts';
 
@@ -22,15 +23,10 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
   IncidentFunctionId,
   IncidentInvestigationSettings
 >({
-  name: 'incident_investigation',
-  demoAgents: async () => (await import('./demo.ts')).INCIDENT_DEMO_AGENTS,
+  // Its name, configuration section, demo agents and view in the sandbox's console (sandbox.ts;
+  // `workflows` is replaced below).
+  ...INCIDENT_INVESTIGATION_SANDBOX,
   answerKinds: INCIDENT_ANSWER_KINDS,
-  settings: {
-    key: 'incidentInvestigation',
-    schema: IncidentInvestigationSettings,
-    // The telemetry section was once a top-level key of the configuration.
-    movedFrom: { telemetry: 'telemetry' },
-  },
   channels: {
     /** Every incident gets a thread here (placeholder id). */
     incidents: 'C_INCIDENTS',
@@ -47,13 +43,6 @@ export const INCIDENT_INVESTIGATION_MODULE = defineWorkflowModule<
     settings.skills.some((s) => s.target.type === 'demo') ? [] : ['IncidentDemoSkill'],
   environment: (settings) => incidentEnvironment(settings),
   permissions: (settings) => incidentPermissions(settings),
-  // The console's tiles: the investigation's metrics (AgentMetrics), from the incident's record.
-  sandboxView: (table) => async (conversationId) => {
-    const { DynamoIncidentStore } = await import(
-      '../../lambdas/workflows/incident-investigation/adapters/dynamo-incident-store.ts'
-    );
-    return { metrics: (await new DynamoIncidentStore(table).getRecord(conversationId))?.metrics };
-  },
   provision: (scope, settings, functions, stack) => {
     provisionAutomationRole(scope, settings, functions);
     // The telemetry tools read exactly what `incidentInvestigation.telemetry` names.

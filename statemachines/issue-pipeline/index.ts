@@ -4,11 +4,12 @@ import { CODE_TOOLS_ENV } from '../../lambdas/tools/code/config.ts';
 import { ISSUE_PIPELINE_ANSWER_KINDS } from '../../lambdas/workflows/issue-pipeline/answer-kinds.ts';
 import {
   ISSUE_PIPELINE_SETTINGS_ENV,
-  IssuePipelineSettings,
+  type IssuePipelineSettings,
 } from '../../lambdas/workflows/issue-pipeline/config.ts';
 import { repositoryPreflight } from '../module-preflight.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { ISSUE_FUNCTIONS, type IssueFunctionId } from './functions.ts';
+import { ISSUE_PIPELINE_SANDBOX } from './sandbox.ts';
 import { SENSITIVE_CHANGE_DECISION } from './states.ts';
 import { ISSUE_PIPELINE } from './workflow.ts';
 
@@ -19,10 +20,10 @@ import { ISSUE_PIPELINE } from './workflow.ts';
  * Without a repository nothing of it is deployed.
  */
 export const ISSUE_PIPELINE_MODULE = defineWorkflowModule<IssueFunctionId, IssuePipelineSettings>({
-  name: 'issue_pipeline',
-  demoAgents: async () => (await import('./demo.ts')).ISSUE_DEMO_AGENTS,
+  // Its name, configuration section, demo agents and view in the sandbox's console (sandbox.ts;
+  // `workflows` is replaced below).
+  ...ISSUE_PIPELINE_SANDBOX,
   answerKinds: ISSUE_PIPELINE_ANSWER_KINDS,
-  settings: { key: 'issuePipeline', schema: IssuePipelineSettings },
   channels: {
     /** Where each pipeline's progress message goes, and its questions (placeholder id). */
     issuePipeline: 'C_DEVELOPERS',
@@ -56,11 +57,4 @@ export const ISSUE_PIPELINE_MODULE = defineWorkflowModule<IssueFunctionId, Issue
           [ISSUE_PIPELINE_SETTINGS_ENV]: JSON.stringify(settings),
         },
   workflows: [ISSUE_PIPELINE],
-  // The console shows the pipeline's document (its state), when it has one yet.
-  sandboxView: (table) => async (conversationId) => {
-    const { DynamoIssueStateStore } = await import(
-      '../../lambdas/workflows/issue-pipeline/adapters/dynamo-issue-state.ts'
-    );
-    return { document: await new DynamoIssueStateStore(table).load(conversationId).catch(() => undefined) };
-  },
 });

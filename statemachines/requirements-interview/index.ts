@@ -1,7 +1,8 @@
 import { REQUIREMENTS_ANSWER_KINDS } from '../../lambdas/workflows/requirements-interview/answer-kinds.ts';
-import { RequirementsInterviewSettings } from '../../lambdas/workflows/requirements-interview/config.ts';
+import type { RequirementsInterviewSettings } from '../../lambdas/workflows/requirements-interview/config.ts';
 import { defineWorkflowModule } from '../workflow-module.ts';
 import { REQUIREMENTS_FUNCTIONS, type RequirementsFunctionId } from './functions.ts';
+import { REQUIREMENTS_INTERVIEW_SANDBOX } from './sandbox.ts';
 import { REQUIREMENTS_INTERVIEW } from './workflow.ts';
 
 /**
@@ -12,10 +13,9 @@ export const REQUIREMENTS_INTERVIEW_MODULE = defineWorkflowModule<
   RequirementsFunctionId,
   RequirementsInterviewSettings
 >({
-  name: 'requirements_interview',
-  demoAgents: async () => (await import('./demo.ts')).REQUIREMENTS_DEMO_AGENTS,
+  // Its name, configuration section and demo agents (sandbox.ts; `workflows` is replaced below).
+  ...REQUIREMENTS_INTERVIEW_SANDBOX,
   answerKinds: REQUIREMENTS_ANSWER_KINDS,
-  settings: { key: 'requirementsInterview', schema: RequirementsInterviewSettings },
   roles: ['requester', 'participant'],
   statuses: [],
   functions: REQUIREMENTS_FUNCTIONS,

@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseBedrockModelId } from '../../infra/bedrock-model.ts';
+import { parseBedrockModelId } from '../../infra/bedrock-model-id.ts';
 import { parseConfig, type SlackAgentsConfigInput } from '../../infra/config.ts';
 import { buildStack } from '../../infra/synth.ts';
 import { ENV } from '../../lambdas/shared/env.ts';

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { loadedModules } from './loaded-modules.ts';
 
 /**
  * Where each test file runs. Most files share their worker's loaded modules with the files
@@ -40,19 +41,6 @@ const FRESH =
  */
 const LOADS_STATE = /lambdas\/handlers\/|local\/sandbox\.ts$|local\/main\.ts$/;
 const HANDLER = /lambdas\/handlers\//;
-
-/** The modules a source loads: `import ... from`, `export ... from` and `import '...'` (not `import type`), and `import('...')`. */
-function loadedModules(source: string): { static: string[]; dynamic: string[] } {
-  const statics: string[] = [];
-  for (const match of source.matchAll(
-    /(?:^|[;\n])\s*(?:(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s*)?|import\s*)['"]([^'"]+)['"]/g,
-  ))
-    if (match[1] === undefined && match[2]) statics.push(match[2]);
-  const dynamic = [...source.matchAll(/import\s*\(\s*['"]([^'"]+)['"]/g)].flatMap((match) =>
-    match[1] ? [match[1]] : [],
-  );
-  return { static: statics, dynamic };
-}
 
 /** What a test file does that decides where it runs. */
 interface Placement {
