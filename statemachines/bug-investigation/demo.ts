@@ -19,7 +19,8 @@ import { demoCodeInvestigation, demoFix, demoFixRequested } from './demo-fix.ts'
  *
  * - Every turn begins with `get_bug_conversations` (as the real prompt asks).
  * - First turn, vague report (under 12 words, or no detail such as steps, an error or a
- *   version): `ask_reporter` with a clarifying question.
+ *   version, in what the reporter wrote in the turn's messages): `ask_reporter` with a
+ *   clarifying question.
  * - A developer asking for a fix or PR: `resolved`, with a fix that says no code was changed.
  * - Otherwise: `post_findings` built from the messages it saw, confidence 60, severity medium.
  */
@@ -69,7 +70,11 @@ function investigate(request: MessageCreateParamsNonStreaming): MessageReply {
     );
   if (fixRequest?.id !== undefined)
     return submitResult(demoFixRequested(request, report, history, fixRequest.id) ?? resolved(report));
-  if (initial && isVagueReport(report)) return submitResult(askReporter());
+  // What the reporter said in this turn's messages: a vague report they explained in a later
+  // message the turn holds too (both came in before it began) is investigated, not asked about.
+  const reporterSaid = turnLines.flatMap((line) => (line.sender === 'Reporter' ? [line.text] : []));
+  if (initial && isVagueReport(reporterSaid.length > 0 ? reporterSaid.join(' ') : report))
+    return submitResult(askReporter());
   // With code tools on offer, the demo reads the code before it posts findings (demo-fix.ts).
   return demoCodeInvestigation(request, report) ?? submitResult(findings(report, turnLines, historyLines));
 }

@@ -58,6 +58,32 @@ describe('the offline demo model', () => {
     expect(output.summary.startsWith(DEMO_LABEL)).toBe(true);
   });
 
+  it('investigates a vague report its reporter already explained in a message the same turn holds', async () => {
+    // Both came in before the first turn began (a burst, or a busy machine): asking again would
+    // wait for an answer the reporter already gave.
+    const report = stored('reporter', 'U_REP', 'something is broken', '1732190000.000100');
+    const answer = stored(
+      'reporter',
+      'U_REP',
+      'On Safari 17 checkout shows a 500 after I click Pay',
+      '1732190001.000100',
+    );
+    const history = historyOf([report, answer]);
+
+    const output = await runAgentTurn(
+      turnInput({
+        messages: [
+          drained('reporter', 'U_REP', report.text, report.ts),
+          drained('reporter', 'U_REP', answer.text, answer.ts),
+        ],
+      }),
+      turnDeps(demoModel(), { tools: history.tools }),
+    );
+
+    expect(output.action).toBe('post_findings');
+    expect(output.summary).toContain('Read 2 message(s)');
+  });
+
   it('posts labelled findings built from the messages it saw for a detailed report', async () => {
     const text =
       'Checkout fails with HTTP 500 after I click Pay, on version 2.3.1 in Firefox, every time since Monday';
