@@ -3,6 +3,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoConversationStore } from '../lambdas/adapters/dynamo-store.ts';
 import { type SandboxModule, workflowViews } from '../statemachines/module-sandbox.ts';
 import { SANDBOX_MODULES } from '../statemachines/sandbox-modules.ts';
+import { activityCount } from './activity.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import { serveConsole } from './console-files.ts';
 import { pressButton } from './sandbox-button-press.ts';
@@ -60,6 +61,10 @@ export function createSandboxRoutes(deps: SandboxRouteDeps, feed: ChangeFeed) {
     const query = new URL(req.url ?? '/', 'http://sandbox').searchParams;
     const method = req.method ?? 'GET';
     if (method === 'GET' && path === '/healthz') return sendJson(res, 200, { ok: true });
+    // How much work the sandbox has done (local/activity.ts): what a caller waiting on it from
+    // another process reads to tell a slow sandbox from a stuck one. Reading it is not work.
+    if (method === 'GET' && path === '/sandbox/activity')
+      return sendJson(res, 200, { count: activityCount() });
     if (method === 'GET' && path === '/sandbox/events') return feed.subscribe(res);
     if (method === 'GET' && path === '/sandbox/slack/channels') {
       return sendJson(res, 200, { bot_user_id: deps.botUserId, channels: workspace.channels() });

@@ -74,8 +74,16 @@ async function startDev(): Promise<DevSandbox> {
 }
 
 let dev: DevSandbox | undefined;
-/** The running sandbox's CPU time: a wait on it fails when it stops working, not when it is slow. */
-const devProgress = () => processCpuTicks(dev?.process.pid);
+/**
+ * The running sandbox's work (`GET /sandbox/activity`): a wait on it fails when it stops working,
+ * not when it is slow. Not its CPU time: answering the waits' own requests takes CPU, so a page
+ * waiting for something that never comes would keep that rising and never stall.
+ */
+const devProgress = async () => {
+  if (dev === undefined) return undefined;
+  const response = await fetch(`${dev.url}/sandbox/activity`).catch(() => undefined);
+  return response?.ok ? ((await response.json()) as { count: number }).count : undefined;
+};
 
 /** Every sandbox process the file started. */
 const children: ChildProcess[] = [];

@@ -65,8 +65,8 @@ export interface PageRun {
   before: Set<string>;
   /** What the page bound so far (`<findings ts>` for the pull request's link). */
   bound: Map<string, string>;
-  /** The sandbox's CPU time: a wait on it fails when it stops working, not when it is slow. */
-  progress: () => number | undefined;
+  /** The sandbox's work so far: a wait on it fails when it stops working, not when it is slow. */
+  progress: () => number | undefined | Promise<number | undefined>;
 }
 
 export async function conversationsOf(base: string): Promise<Conversation[]> {

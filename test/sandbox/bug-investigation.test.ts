@@ -51,6 +51,10 @@ function phasesOf(events: { type: string; stateName?: string }[]): string[] {
 describe('bug investigation in the sandbox', () => {
   it('steps 1-3, 9: a vague report gets a question, the answer leads to findings, silence resolves it', async () => {
     expect((await fetch(`${h.sandbox.url}/healthz`)).status).toBe(200);
+    // What a caller in another process reads to tell a slow sandbox from a stuck one.
+    const activity = async () =>
+      ((await (await fetch(`${h.sandbox.url}/sandbox/activity`)).json()) as { count: number }).count;
+    const activityBefore = await activity();
     const report = await h.post(CHANNELS.reports, REPORTER, 'something is broken');
     const bug = bugIdFor(report);
     let secondPrompt = '';
@@ -66,6 +70,7 @@ describe('bug investigation in the sandbox', () => {
       ":eyes: Thanks! I'm looking into this.",
       ':question: Which page fails, and what error do you see?',
     ]);
+    expect(await activity()).toBeGreaterThan(activityBefore);
     await h.post(CHANNELS.reports, REPORTER, 'the checkout page, a 500 after paying', report);
     await summaryThread('Checkout fails after the payment redirect.');
     await waitsIn(bug, 'awaiting_dev');

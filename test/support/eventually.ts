@@ -25,10 +25,10 @@ export interface EventuallyOptions {
    */
   readonly intervalMs?: number;
   /**
-   * Another sign of progress, for work outside this process (a child process's CPU time,
-   * `processCpuTicks`): a change in its value counts as progress too.
+   * Another sign of progress, for work outside this process (a sandbox's `GET /sandbox/activity`,
+   * a child process's CPU time, `processCpuTicks`): a change in its value counts as progress too.
    */
-  readonly progress?: () => number | undefined;
+  readonly progress?: () => number | undefined | Promise<number | undefined>;
 }
 
 /** The longest pause between two probes that keep seeing the same value (unless `intervalMs` is longer). */
@@ -48,7 +48,7 @@ export async function eventually<T>(
   } = typeof options === 'number' ? { stallMs: options } : options;
   let last: unknown;
   let seen: string | undefined;
-  let activity = activitySign(progress);
+  let activity = await activitySign(progress);
   let progressAt = Date.now();
   let pauseMs = intervalMs;
   for (;;) {
@@ -59,7 +59,7 @@ export async function eventually<T>(
       last = error;
     }
     const described = describe(last);
-    const nowActivity = activitySign(progress);
+    const nowActivity = await activitySign(progress);
     pauseMs =
       described === seen ? Math.min(pauseMs * 1.5, Math.max(intervalMs, MAX_INTERVAL_MS)) : intervalMs;
     if (described !== seen || nowActivity !== activity) {
@@ -89,8 +89,8 @@ function pause(ms: number): Promise<void> {
 }
 
 /** The sandbox's work in this process, and the caller's own sign of progress, as one comparable value. */
-function activitySign(progress: (() => number | undefined) | undefined): string {
-  return `${activityCount()}/${progress?.() ?? ''}`;
+async function activitySign(progress: EventuallyOptions['progress']): Promise<string> {
+  return `${activityCount()}/${(await progress?.()) ?? ''}`;
 }
 
 function describe(value: unknown): string {
