@@ -142,7 +142,13 @@ export async function waitsAt(
     const conversation = (await driver.conversations()).find((c) => c.id === id);
     if (!conversation?.executionName || conversation.agentTurnRunning) return undefined;
     const execution = await driver.execution(conversation.executionName);
-    if (execution.status !== 'RUNNING') throw new ConversationEndedError(id, execution);
+    if (execution.status !== 'RUNNING') {
+      // An execution that hands over records its successor on the conversation, then succeeds:
+      // read between the two, the conversation still names the execution that just ended.
+      const now = (await driver.conversations()).find((c) => c.id === id);
+      if (now?.executionName !== undefined && now.executionName !== execution.name) return undefined;
+      throw new ConversationEndedError(id, execution);
+    }
     const last = execution.events.at(-1);
     const entered = execution.events.filter((event) => event.type.endsWith('StateEntered')).at(-1);
     if (last?.type !== 'TaskSubmitted' || entered?.stateName !== waitState) return undefined;
