@@ -73,9 +73,7 @@ export class DynamoConversationBudget extends DynamoTable implements Conversatio
           TableName: this.tableName,
           Key: keys.conversation(conversationId),
           UpdateExpression: update.add ? `ADD ${update.add}` : `SET ${update.set}`,
-          ConditionExpression: ['attribute_exists(pk)', ...(update.condition ? [update.condition] : [])].join(
-            ' AND ',
-          ),
+          ConditionExpression: update.condition,
           ExpressionAttributeValues: update.values,
         }),
       );
@@ -87,6 +85,9 @@ export class DynamoConversationBudget extends DynamoTable implements Conversatio
   }
 }
 
+/** The condition of every update of a conversation's record by a turn: it never creates one. */
+export const CONVERSATION_EXISTS = 'attribute_exists(pk)';
+
 /** How an agent turn ended, for its conversation's streak of turns that continued. */
 export interface TurnEnd {
   turn: number;
@@ -97,20 +98,25 @@ export interface TurnEnd {
  * The parts of an update of the conversation's record that note how a turn ended (`BudgetItem`):
  * a turn that continued joins `continueTurns` (an `ADD` action); one that did not moves
  * `streakFrom` to it (a `SET` action) under a condition, since it never moves back: a late retry
- * of an earlier turn cannot undo a later streak. Used alone (`recordTurnEnd`) and in the update
- * that ends the turn's running-turn note (dynamo-running-turns.ts).
+ * of an earlier turn cannot undo a later streak. `condition` is the whole update's: it also holds
+ * only on a conversation that exists. Used alone (`recordTurnEnd`) and in the update that ends
+ * the turn's running-turn note (dynamo-running-turns.ts).
  */
 export function turnEndUpdate(end: TurnEnd): {
   add?: string;
   set?: string;
-  condition?: string;
+  condition: string;
   values: Record<string, unknown>;
 } {
   return end.continued
-    ? { add: 'continueTurns :turns', values: { ':turns': new Set([end.turn]) } }
+    ? {
+        add: 'continueTurns :turns',
+        condition: CONVERSATION_EXISTS,
+        values: { ':turns': new Set([end.turn]) },
+      }
     : {
         set: 'streakFrom = :turn',
-        condition: '(attribute_not_exists(streakFrom) OR streakFrom < :turn)',
+        condition: `${CONVERSATION_EXISTS} AND (attribute_not_exists(streakFrom) OR streakFrom < :turn)`,
         values: { ':turn': end.turn },
       };
 }

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../kernel/keys.ts';
 import type { Ledger } from '../kernel/model.ts';
 import { type LedgerAddition, writeAddingToLedger } from './conversation-fields.ts';
-import { type TurnEnd, turnEndUpdate } from './dynamo-conversation-budget.ts';
+import { CONVERSATION_EXISTS, type TurnEnd, turnEndUpdate } from './dynamo-conversation-budget.ts';
 import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 
 /**
@@ -18,7 +18,7 @@ export class DynamoRunningTurns extends DynamoTable {
         Key: keys.conversation(conversationId),
         UpdateExpression: 'ADD runningTurns :entry',
         // Only on a conversation that exists: a turn never creates a record of its own.
-        ConditionExpression: 'attribute_exists(pk)',
+        ConditionExpression: CONVERSATION_EXISTS,
         ExpressionAttributeValues: { ':entry': new Set([entry]) },
         ReturnValues: 'ALL_NEW',
       }),
@@ -68,9 +68,7 @@ export class DynamoRunningTurns extends DynamoTable {
           ...(noted?.set ? [`SET ${noted.set}`] : []),
         ].join(' '),
         // Only on a conversation that exists: a turn never creates a record of its own.
-        ConditionExpression: ['attribute_exists(pk)', ...(noted?.condition ? [noted.condition] : [])].join(
-          ' AND ',
-        ),
+        ConditionExpression: noted?.condition ?? CONVERSATION_EXISTS,
         ...(addition ? { ExpressionAttributeNames: addition.names } : {}),
         ExpressionAttributeValues: { ':entry': new Set([entry]), ...noted?.values, ...addition?.values },
       }),
