@@ -14,6 +14,11 @@ const fresh = freshModuleTestFiles(import.meta.dirname);
 // instead, one process each, as before (to compare the two).
 const sandboxFiles = workerSandboxTestFiles(import.meta.dirname);
 const sandboxProject = process.env.SANDBOX_FILES === 'isolated' ? [] : sandboxFiles;
+// TEST_CPU_PROFILE=<directory>: every worker writes V8's CPU profile of its life there, one
+// `.cpuprofile` per worker process (docs/testing.md, "Measuring on a shared machine").
+const cpuProfile = process.env.TEST_CPU_PROFILE
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TEST_CPU_PROFILE}`]
+  : [];
 
 export default defineConfig({
   test: {
@@ -29,15 +34,15 @@ export default defineConfig({
     testTimeout: 1_800_000,
     hookTimeout: 1_800_000,
     // Three workers on the 2-core machines: sandbox files spend much of their time waiting (for
-    // a scaled wait, a child process, a synthesis), so a third worker fills the cores two leave
-    // idle. Measured on a fresh template cache: 488 s of wall time with two workers before this
-    // round's changes, 327 s with three after (docs/testing.md).
+    // a scaled wait, a child process, a synthesis), and a third worker keeps a core busy
+    // meanwhile. Two measured the same as three, four slower: more contention, no idle gap left
+    // to fill (docs/testing.md, "Where the suite's time goes").
     maxWorkers: 3,
     // A larger young generation for the workers: the SDK calls, emulators and property tests
     // make short-lived objects by the million, and with V8's default semi-spaces (16 MB at most)
     // their scavenges were about a tenth of a worker's CPU. At 64 MB, CPU profiles of the
     // wait/wake property test and the ingress fuzz test spend a third less in the collector.
-    execArgv: [...SANDBOX_NODE_FLAGS],
+    execArgv: [...SANDBOX_NODE_FLAGS, ...cpuProfile],
     projects: [
       {
         extends: true,
