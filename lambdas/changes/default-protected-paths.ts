@@ -51,6 +51,21 @@ export const PROTECTED_PATH_DEFAULTS = {
     e('/.devcontainer/**', 'devcontainer', 'postCreateCommand and other lifecycle scripts'),
     e('.devcontainer.json', 'devcontainer', 'the same, from the root file'),
     e('/.vscode/**', 'vscode', 'tasks with runOn: folderOpen run when the folder opens'),
+    e(
+      '{renovate.json,renovate.json5,.renovaterc,.renovaterc.json,.renovaterc.json5}',
+      'renovate',
+      'which dependency updates Renovate merges without review (automerge)',
+    ),
+    e(
+      '{.releaserc,.releaserc.*,release.config.*}',
+      'semanticRelease',
+      'plugins semantic-release runs with the publishing tokens',
+    ),
+    e(
+      '{.goreleaser,goreleaser}.{yml,yaml}',
+      'goreleaser',
+      'hooks GoReleaser runs with the publishing tokens',
+    ),
   ],
   gitHooks: [
     e('.pre-commit-config.yaml', 'precommit', 'hooks run on every commit'),
@@ -70,6 +85,7 @@ export const PROTECTED_PATH_DEFAULTS = {
     e('.yarnrc', 'yarnClassic', 'yarn-path: the Yarn 1 binary that runs'),
     e('.yarnrc.yml', 'yarn', 'yarnPath and plugins: the Yarn code that runs'),
     e('**/.yarn/**', 'yarnCache', 'the vendored Yarn release, plugins, patches and cache'),
+    e('.pnp.{cjs,loader.mjs}', 'yarnPnp', "the Plug'n'Play loader Node runs to resolve every import"),
     e('bunfig.toml', 'bun', 'preload scripts run before bun run and bun test'),
   ],
   dependencies: [
@@ -99,6 +115,8 @@ export const PROTECTED_PATH_DEFAULTS = {
     e('Cargo.lock', 'cargoManifest', 'the exact crates built'),
     e('Gemfile', 'bundler', 'Ruby code run by Bundler: gems and their sources'),
     e('Gemfile.lock', 'bundler', 'the exact gems installed'),
+    e('gems.rb', 'bundler', 'the same as a Gemfile, under the name Bundler also reads'),
+    e('gems.locked', 'bundler', 'the exact gems installed, beside gems.rb'),
     e('/.bundle/config', 'bundleConfig', 'settings of every bundle run (which Gemfile, paths)'),
     e('*.gemspec', 'gemspec', 'Ruby code run by Bundler and gem build'),
     e('composer.json', 'composer', 'dependencies and scripts (post-install-cmd)'),
@@ -132,6 +150,7 @@ export const PROTECTED_PATH_DEFAULTS = {
     e('mvnw.cmd', 'mavenWrapper', 'the same on Windows'),
     e('**/.mvn/**', 'mavenConfig', 'wrapper distribution URL, extensions.xml, maven.config, jvm.config'),
     e('.bazelversion', 'bazelisk', 'the Bazel release Bazelisk downloads and runs'),
+    e('.bazeliskrc', 'bazelisk', 'the Bazel version and download URL Bazelisk uses'),
     e('/tools/bazel', 'bazelisk', 'a script Bazelisk runs in place of Bazel'),
   ],
   build: [
@@ -150,6 +169,12 @@ export const PROTECTED_PATH_DEFAULTS = {
     e('*.rake', 'rake', 'Ruby tasks a Rakefile imports'),
     e('Taskfile.yml', 'task', 'task commands'),
     e('justfile', 'just', 'recipes'),
+    e(
+      '{taskfile.yaml,taskfile.dist.yml,taskfile.dist.yaml}',
+      'task',
+      'task commands, under the other names Task reads',
+    ),
+    e('.justfile', 'just', 'recipes, under the other name just reads'),
     e('CMakeLists.txt', 'cmake', 'the CMake build, custom commands'),
     e('*.cmake', 'cmake', 'CMake modules the build includes'),
     e('CMake{,User}Presets.json', 'cmakePresets', 'configure and build presets'),
@@ -166,6 +191,7 @@ export const PROTECTED_PATH_DEFAULTS = {
     e('/{buildSrc,build-logic}/**', 'gradleLogic', 'build logic compiled and run by every Gradle build'),
     e('*.sbt', 'sbt', 'the sbt build and its plugins'),
     e('/project/{*.scala,build.properties}', 'sbt', 'sbt build code and its version'),
+    e('{.sbtopts,.jvmopts}', 'sbtOptions', 'options and JVM flags of every sbt run'),
     e('*.props', 'msbuild', 'MSBuild properties (Directory.Build.props is imported by every project)'),
     e('*.targets', 'msbuild', 'MSBuild targets (Directory.Build.targets is imported by every project)'),
     e('Directory.Build.rsp', 'msbuildRsp', 'command-line switches of every msbuild run'),

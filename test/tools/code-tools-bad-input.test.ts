@@ -122,6 +122,25 @@ describe('the code tools refuse bad input with a clear error and change nothing'
     await expectNothingChanged();
   });
 
+  it('write_file refuses text with a NUL byte, whole or through a diff: git would show no diff of it', async () => {
+    expect(
+      refusal(
+        await world.call(
+          'write_file',
+          { path: 'src/hidden.ts', content: 'export const x = 1;\0\n' },
+          'conv-owner',
+        ),
+      ),
+    ).toMatch(
+      /src\/hidden\.ts would hold a NUL byte \(character 20\), which makes git treat the file as binary/,
+    );
+    const diff = '--- a/notes.md\n+++ b/notes.md\n@@ -1 +1 @@\n-first\n+fir\0st\n';
+    expect(refusal(await world.call('write_file', { path: 'notes.md', diff }, 'conv-owner'))).toMatch(
+      /notes\.md would hold a NUL byte \(character 4\)/,
+    );
+    await expectNothingChanged();
+  });
+
   it('write_file refuses content over the size cap', async () => {
     expect(
       refusal(await world.call('write_file', { path: 'big.txt', content: 'x'.repeat(9_000) }, 'conv-owner')),

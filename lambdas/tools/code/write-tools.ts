@@ -89,6 +89,14 @@ export async function writeFile(workspace: Workspace, args: CodeToolArgs['write_
   } else {
     text = args.content as string;
   }
+  // A NUL byte makes git take the file for binary: every diff a reviewer or an approver reads
+  // would say "binary" and show nothing of it, so write_file writes text without one.
+  const nul = text.indexOf('\0');
+  if (nul !== -1) {
+    throw new CodeToolRefusal(
+      `${path} would hold a NUL byte (character ${nul + 1}), which makes git treat the file as binary and hides it from every diff: write_file writes text, nothing was written`,
+    );
+  }
   const bytes = new TextEncoder().encode(text);
   const cap = workspace.deps.config.maxFileBytes;
   if (bytes.byteLength > cap) {
