@@ -6,6 +6,7 @@ import { type ConversationStart, startConversation } from './route-start.ts';
 import { startedByCommand } from './route-triggers.ts';
 import type { Routed, RouterDeps } from './route-types.ts';
 import { readCommandText, usageOfTrigger } from './slash-command-help.ts';
+import type { WorkflowRegistration } from './workflows.ts';
 
 /**
  * The one router of slash commands. A command whose trigger says what its text names (`names`,
@@ -51,8 +52,10 @@ export async function routeCommand(envelope: InboxSlashCommand, deps: RouterDeps
   const link = key === undefined ? undefined : await deps.store.findThread(key.channel, key.threadTs);
   const conversation = link === undefined ? undefined : await deps.store.getConversation(link.conversationId);
   const finished = conversation === undefined || FINISHED_STATUSES.has(conversation.status);
-  if (link === undefined || named === undefined || (finished && entity?.once !== true))
-    return startConversation(started.registration, start, deps);
+  if (link === undefined || named === undefined || (finished && entity?.once !== true)) {
+    const refused = await ownerRefusal(started.registration, envelope, deps);
+    return refused ?? startConversation(started.registration, start, deps);
+  }
   const where = slackThreadOf(Object.values(conversation?.anchors ?? {}));
   const text = finished
     ? `${named.label} already had its run (${conversation?.status ?? 'gone'}); it is not started again.`
@@ -64,4 +67,24 @@ export async function routeCommand(envelope: InboxSlashCommand, deps: RouterDeps
     text,
   });
   return { type: 'ignored', conversationId: link.conversationId, reason: `${envelope.command}: ${text}` };
+}
+
+/**
+ * A command makes whoever ran it the conversation's owner, heard with the workflow's owner role.
+ * When the configuration defines that role (an incident's `responder`), it is its members'
+ * alone: anyone else is told so privately, and nothing starts.
+ */
+async function ownerRefusal(
+  registration: WorkflowRegistration,
+  envelope: InboxSlashCommand,
+  deps: RouterDeps,
+): Promise<Routed | undefined> {
+  const role = registration.ownerRole;
+  if (!deps.people.configures(role) || (await deps.people.holds(envelope.user, role))) return undefined;
+  await deps.stops.refused(
+    envelope.channel,
+    envelope.user,
+    `Only people with the ${role} role can start this with ${envelope.command}, and you are not one of them, so nothing was started.`,
+  );
+  return { type: 'ignored', reason: `${envelope.command}: ${envelope.user} does not hold the ${role} role` };
 }

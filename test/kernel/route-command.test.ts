@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { entityNamedBy } from '../../lambdas/kernel/command-entities.ts';
 import type { InboxAlert, InboxSlashCommand } from '../../lambdas/kernel/inbox.ts';
+import { People, PeopleDirectory } from '../../lambdas/kernel/people.ts';
 import { routeEnvelope } from '../../lambdas/kernel/route.ts';
 import type { WorkflowRegistration } from '../../lambdas/kernel/workflows.ts';
 import { routerFixture } from '../support/router-fixture.ts';
@@ -101,6 +102,42 @@ async function postThread(conversationId: string, threadTs: string): Promise<voi
     },
   });
 }
+
+describe('a start by command when the configuration defines the owner role', () => {
+  it("is that role's members' alone: anyone else is told privately and nothing starts", async () => {
+    const refused: { channel: string; user: string; text: string }[] = [];
+    const deps = {
+      ...f.deps(),
+      people: new PeopleDirectory(
+        People.parse({ reporter: { users: ['U_RESPONDER'] } }),
+        { members: async () => [] },
+        { now: () => new Date('2015-11-21T12:00:00Z') },
+      ),
+      stops: {
+        said: async () => {},
+        refused: async (channel: string, user: string, text: string) => {
+          refused.push({ channel, user, text });
+        },
+      },
+    };
+
+    const outsider = await routeEnvelope({ ...investigate(`PO${f.seq}UT1`), user: 'U_OUTSIDER' }, deps);
+
+    expect(outsider).toEqual({
+      type: 'ignored',
+      reason: '/investigate: U_OUTSIDER does not hold the reporter role',
+    });
+    expect(f.executions.starts).toEqual([]);
+    expect(refused).toEqual([
+      {
+        channel: 'C_OPS',
+        user: 'U_OUTSIDER',
+        text: 'Only people with the reporter role can start this with /investigate, and you are not one of them, so nothing was started.',
+      },
+    ]);
+    expect(await routeEnvelope(investigate(`PO${f.seq}UT1`), deps)).toMatchObject({ type: 'started' });
+  });
+});
 
 describe('/investigate naming an incident', () => {
   it('answers a repeated /investigate <PagerDuty id> with the running thread and starts nothing more', async () => {
