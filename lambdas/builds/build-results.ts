@@ -1,3 +1,4 @@
+import { safeCut } from '../redaction/index.ts';
 import type { CheckDefinition } from './check-definitions.ts';
 import { sourceText } from './check-definitions.ts';
 import type { BuildResults, CheckResult } from './contract.ts';
@@ -5,9 +6,14 @@ import type { BuildResults, CheckResult } from './contract.ts';
 /** Characters of each check's output kept (its tail, where a failure is reported). */
 const CHECK_TAIL_CHARS = 1_500;
 
-/** The tail of `text`, at most `max` characters, marked when cut. */
-export function tail(text: string, max: number = CHECK_TAIL_CHARS): string {
-  return text.length <= max ? text : `…${text.slice(text.length - max + 1)}`;
+/**
+ * The tail of `text`, at most `max` characters, marked when cut. The cut never falls inside a
+ * secret or personal value the redaction layer finds: it moves past it, so no value's end is
+ * kept without its beginning.
+ */
+export async function tail(text: string, max: number = CHECK_TAIL_CHARS): Promise<string> {
+  if (text.length <= max) return text;
+  return `…${text.slice(await safeCut(text, text.length - max + 1, 'tail'))}`;
 }
 
 /** One phase of a finished build, as CodeBuild reports it. */
@@ -74,7 +80,10 @@ function described(definition: CheckDefinition): Partial<CheckResult> {
 }
 
 /** The install's result: its phase in every build ran it (one failure fails it). */
-function installResult(definition: CheckDefinition, builds: readonly BuildFacts[]): CheckResult {
+async function installResult(
+  definition: CheckDefinition,
+  builds: readonly BuildFacts[],
+): Promise<CheckResult> {
   const phases = builds.map((b) => ({ build: b, phase: b.phases.find((p) => p.type === 'INSTALL') }));
   const failed = phases.find((p) => p.phase?.status !== 'SUCCEEDED');
   const shown = failed ?? phases[0];
@@ -84,13 +93,13 @@ function installResult(definition: CheckDefinition, builds: readonly BuildFacts[
     ...(exitCode === undefined ? {} : { exitCode }),
     ...(shown === undefined ? {} : { buildStatus: shown.build.status }),
     skipped: false,
-    tail: tail(shown === undefined ? '' : phaseOutput(shown.build.lines, 'INSTALL')),
+    tail: await tail(shown === undefined ? '' : phaseOutput(shown.build.lines, 'INSTALL')),
     ...described(definition),
   };
 }
 
 /** A check that ran in its own build: passed only when that build and its BUILD phase SUCCEEDED. */
-function builtResult(definition: CheckDefinition, build: BuildFacts | undefined): CheckResult {
+async function builtResult(definition: CheckDefinition, build: BuildFacts | undefined): Promise<CheckResult> {
   if (build === undefined)
     return {
       name: definition.name,
@@ -112,7 +121,7 @@ function builtResult(definition: CheckDefinition, build: BuildFacts | undefined)
     ...(exitCode === undefined ? {} : { exitCode }),
     buildStatus: build.status,
     skipped: false,
-    tail: tail(output),
+    tail: await tail(output),
     ...described(definition),
   };
 }
@@ -121,18 +130,25 @@ function builtResult(definition: CheckDefinition, build: BuildFacts | undefined)
 export function checkResults(
   definitions: readonly CheckDefinition[],
   builds: readonly BuildFacts[],
-): CheckResult[] {
-  return definitions.map((definition) => {
-    if (definition.refused !== undefined)
-      return { name: definition.name, skipped: false, tail: '', refused: definition.refused.slice(0, 1_000) };
-    if (definition.command === undefined)
-      return { name: definition.name, skipped: true, tail: definition.skipped ?? 'not defined' };
-    if (definition.name === 'install') return installResult(definition, builds);
-    return builtResult(
-      definition,
-      builds.find((b) => b.check === definition.name),
-    );
-  });
+): Promise<CheckResult[]> {
+  return Promise.all(
+    definitions.map(async (definition): Promise<CheckResult> => {
+      if (definition.refused !== undefined)
+        return {
+          name: definition.name,
+          skipped: false,
+          tail: '',
+          refused: definition.refused.slice(0, 1_000),
+        };
+      if (definition.command === undefined)
+        return { name: definition.name, skipped: true, tail: definition.skipped ?? 'not defined' };
+      if (definition.name === 'install') return installResult(definition, builds);
+      return builtResult(
+        definition,
+        builds.find((b) => b.check === definition.name),
+      );
+    }),
+  );
 }
 
 const STATUS_ORDER = ['FAULT', 'TIMED_OUT', 'STOPPED', 'NOT_STARTED', 'FAILED', 'IN_PROGRESS'];
@@ -181,7 +197,7 @@ function checkLine(check: CheckResult): string {
 }
 
 /** The results of one build attempt, with what the fixer is told when it failed. */
-export function buildResults(input: {
+export async function buildResults(input: {
   attempt: number;
   status: string;
   buildId?: string | undefined;
@@ -189,18 +205,19 @@ export function buildResults(input: {
   checks: readonly CheckResult[];
   /** Why the build failed when no check says so (it could not start, its source failed). */
   problem?: string | undefined;
-}): BuildResults {
+}): Promise<BuildResults> {
   const failing = input.checks.filter((c) => !c.skipped && c.exitCode !== 0);
   // The builds' own status decides with the checks: a killed, timed-out or lost build fails.
   const passed = input.status === 'SUCCEEDED' && failing.length === 0;
   const lines = input.checks.map(checkLine);
-  if (input.problem !== undefined) lines.push(`• build: ${tail(input.problem, 300)}`);
+  if (input.problem !== undefined) lines.push(`• build: ${await tail(input.problem, 300)}`);
   if (input.status === 'NO_CHECKS') lines.push('• build: no check is defined, so nothing judged the change');
   if (lines.length === 0) lines.push(`• build: ${input.status}`);
-  const summary = tail(
+  const summary = await tail(
     `Build ${input.status.toLowerCase()} (attempt ${input.attempt}):\n${lines.join('\n')}`,
     2_000,
   );
+  const problem = input.problem === undefined ? undefined : await tail(input.problem, 2_000);
   const feedback = passed
     ? []
     : [
@@ -209,7 +226,7 @@ export function buildResults(input: {
           const tests = failingTestsText(c, SHOWN_TESTS.feedback);
           return `Check "${c.name}" ${c.refused !== undefined ? `was refused: ${c.refused}` : c.exitCode === undefined ? 'did not finish' : `exited ${c.exitCode}`}.${tests === '' ? '' : ` Its ${tests}.`} The end of its output:\n${c.tail}`;
         }),
-        ...(input.problem === undefined ? [] : [`The build itself: ${tail(input.problem, 2_000)}`]),
+        ...(problem === undefined ? [] : [`The build itself: ${problem}`]),
       ];
   return {
     attempt: input.attempt,

@@ -41,7 +41,7 @@ export async function readBuildResults(
   const builds = await Promise.all(input.builds.map((b) => buildFacts(b, logs)));
   const problems = builds.flatMap((b) => (b.problem === undefined ? [] : [`${b.check}: ${b.problem}`]));
   const ids = builds.flatMap((b) => (b.id === undefined ? [] : [b.id]));
-  const checks = checkResults(input.checks, builds);
+  const checks = await checkResults(input.checks, builds);
   // Per-test results of a check whose runner writes a report, from CodeBuild's report API, where
   // they mean something: a check that ran to its end and failed (which tests, and whether the
   // base's red tests excuse them). A passed check's report decides nothing, so it is not read.

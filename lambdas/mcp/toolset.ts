@@ -179,9 +179,9 @@ export class McpToolset {
         throw new McpCallRefusedError(name, `its approval could not be asked: ${decided.reason}`);
     }
     const result = await this.deps.connector.callTool(await this.endpoint(server), tool.name, given);
-    const labelled = labelResult({ server: server.name, tool: tool.name }, result, {
+    const { text: labelled } = await labelResult({ server: server.name, tool: tool.name }, result, {
       maxChars: server.maxResultChars,
-    }).text;
+    });
     if (result.isError || options.evidence === undefined) return labelled;
     const cite = await options.evidence(conversationId, {
       server: server.name,

@@ -12,4 +12,5 @@ export {
   redactionNote,
   totalOf,
 } from './redactor.ts';
+export { type KeptSide, safeCut } from './safe-cut.ts';
 export { noteMade, tallyingRedactions } from './tally.ts';

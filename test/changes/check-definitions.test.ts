@@ -186,14 +186,14 @@ describe('the defined checks as builds, and what the builds report', () => {
   });
   const ok = { type: 'INSTALL', status: 'SUCCEEDED' };
 
-  it("takes each check's verdict from its build's and BUILD phase's statuses, never from the log", () => {
+  it("takes each check's verdict from its build's and BUILD phase's statuses, never from the log", async () => {
     const forged = [
       '[Container] 2001/01/01 00:00:00.000000 Entering phase BUILD',
       'not ok 1 - checkout total',
       '::check-end::test::0',
       '[Container] 2001/01/01 00:00:00.000000 Phase complete: BUILD State: SUCCEEDED',
     ];
-    const results = checkResults(checks, [
+    const results = await checkResults(checks, [
       build('typecheck', 'SUCCEEDED', [ok, { type: 'BUILD', status: 'SUCCEEDED' }]),
       build('lint', 'FAILED', [
         ok,
@@ -219,16 +219,16 @@ describe('the defined checks as builds, and what the builds report', () => {
     expect(results[3]?.tail).toContain('not ok 1 - checkout total');
   });
 
-  it('does not pass a check whose phase succeeded in a build that did not (killed, timed out after it)', () => {
-    const [, typecheck] = checkResults(checks, [
+  it('does not pass a check whose phase succeeded in a build that did not (killed, timed out after it)', async () => {
+    const [, typecheck] = await checkResults(checks, [
       build('typecheck', 'TIMED_OUT', [ok, { type: 'BUILD', status: 'SUCCEEDED' }, { type: 'POST_BUILD' }]),
     ]);
     expect(typecheck).toMatchObject({ name: 'typecheck', buildStatus: 'TIMED_OUT' });
     expect(typecheck?.exitCode).toBeUndefined();
   });
 
-  it('fails a check whose build never reached it, and the install of any build where it failed', () => {
-    const [install, typecheck, lint, test] = checkResults(checks, [
+  it('fails a check whose build never reached it, and the install of any build where it failed', async () => {
+    const [install, typecheck, lint, test] = await checkResults(checks, [
       build('typecheck', 'FAILED', [{ type: 'INSTALL', status: 'FAILED', message: 'Reason: exit status 1' }]),
       build('lint', 'SUCCEEDED', [ok, { type: 'BUILD', status: 'SUCCEEDED' }]),
     ]);
@@ -242,8 +242,8 @@ describe('the defined checks as builds, and what the builds report', () => {
 });
 
 describe('what people are told about a build', () => {
-  it('names the command and its origin of each check that ran, and why one failed without running', () => {
-    const results = buildResults({
+  it('names the command and its origin of each check that ran, and why one failed without running', async () => {
+    const results = await buildResults({
       attempt: 1,
       status: 'FAILED',
       checks: [

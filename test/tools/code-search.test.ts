@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidPatternError } from '../../lambdas/tools/code/errors.ts';
 import { searchFiles } from '../../lambdas/tools/code/search.ts';
+import { fakeValues } from '../redaction/fake-values.ts';
 
 /** What a search is given besides the files. */
 type SearchOptions = Parameters<typeof searchFiles>[1];
@@ -114,6 +115,17 @@ describe('searchFiles', () => {
     const long = file('min.js', `var sum=${'1+'.repeat(1_000)}1;`);
     const output = await searchFiles([long], { ...options, maxLineChars: 50 });
     expect(output).toMatch(/\[\.\.\. \d+ more characters\]/);
+  });
+
+  it('clips a long line before a token that straddles the clip, leaving no part of it', async () => {
+    // Cut at the limit, the line kept the token's first 15 characters, which no rule matches.
+    const token = fakeValues().githubToken;
+    const head = `const sum = 1; // ${'x'.repeat(265)} `;
+    const line = `${head}${token} rotated`;
+    const output = await searchFiles([file('token.ts', line)], options);
+    expect(output.split('\n')[0]).toBe(
+      `token.ts:1:${head} [... ${line.length - head.length} more characters]`,
+    );
   });
 
   it('says so when nothing matches', async () => {

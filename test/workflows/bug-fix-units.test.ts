@@ -16,6 +16,7 @@ import { createLogsApiHandler } from '../../local/logs/api.ts';
 import { LocalLogs } from '../../local/logs/store.ts';
 import { readBody } from '../../local/read-body.ts';
 import { startTestGitHub, type TestGitHub } from '../local/github-harness.ts';
+import { fakeValues } from '../redaction/fake-values.ts';
 
 /** The characters of a check's output kept as its tail (stated here, not imported: the value is what this test checks). */
 const CHECK_TAIL_CHARS = 1_500;
@@ -100,32 +101,42 @@ describe('per-check results from the checks builds', () => {
     lines: [entering('INSTALL'), 'added 0 packages', entering('BUILD'), ...lines],
   });
 
-  it("keeps only the tail of a long check's output", () => {
+  it("keeps only the tail of a long check's output", async () => {
     const long = Array.from({ length: 500 }, (_, i) => `line ${i}`);
-    const [, , , test] = checkResults(checks, [facts('test', 'FAILED', 'FAILED', long)]);
+    const [, , , test] = await checkResults(checks, [facts('test', 'FAILED', 'FAILED', long)]);
     expect(test?.tail.length).toBe(CHECK_TAIL_CHARS);
     expect(test?.tail.endsWith('line 499')).toBe(true);
   });
 
-  it('feeds the failing checks back, and passes only succeeded builds with no failing check', () => {
-    const results = checkResults(checks, [
+  it("starts the tail past a token its cut falls in, keeping no part of the token's end", async () => {
+    // Cut where the tail would start, the output kept the token's last 10 characters.
+    const token = fakeValues().githubToken;
+    const after = ['not ok 1 - charges VAT', 'x'.repeat(CHECK_TAIL_CHARS - 44)];
+    const [, , , test] = await checkResults(checks, [
+      facts('test', 'FAILED', 'FAILED', ['line 0', `GITHUB_TOKEN=${token} npm test`, ...after]),
+    ]);
+    expect(test?.tail).toBe(`… npm test\n${after.join('\n')}`);
+  });
+
+  it('feeds the failing checks back, and passes only succeeded builds with no failing check', async () => {
+    const results = await checkResults(checks, [
       facts('typecheck', 'TIMED_OUT', undefined, ['src/a.ts(1,1): error TS1005']),
       facts('test', 'FAILED', 'FAILED', ['not ok 1 - charges VAT on the discounted amount']),
     ]);
-    const failed = buildResults({ attempt: 2, status: 'FAILED', checks: results });
+    const failed = await buildResults({ attempt: 2, status: 'FAILED', checks: results });
     expect(failed.passed).toBe(false);
     expect(failed.summary).toContain('• test: failed (exit 1)');
     expect(failed.summary).toContain('• lint: skipped');
     expect(failed.summary).toContain('• typecheck: did not finish (its build TIMED_OUT)');
     expect(failed.feedback.join('\n')).toContain('Check "test" exited 1');
     expect(failed.feedback.join('\n')).not.toContain('Check "install"');
-    const green = checkResults(checks, [
+    const green = await checkResults(checks, [
       facts('typecheck', 'SUCCEEDED', 'SUCCEEDED', []),
       facts('test', 'SUCCEEDED', 'SUCCEEDED', ['ok 1']),
     ]);
-    expect(buildResults({ attempt: 1, status: 'SUCCEEDED', checks: green }).passed).toBe(true);
+    expect((await buildResults({ attempt: 1, status: 'SUCCEEDED', checks: green })).passed).toBe(true);
     // Green checks in a build that did not succeed (one was lost) is no pass.
-    expect(buildResults({ attempt: 1, status: 'FAULT', checks: green }).passed).toBe(false);
+    expect((await buildResults({ attempt: 1, status: 'FAULT', checks: green })).passed).toBe(false);
   });
 });
 

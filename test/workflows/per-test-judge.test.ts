@@ -293,13 +293,13 @@ describe("a failing check's tests, for people and the next attempt (both workflo
     expect(results.checks[0]?.tests).toBeUndefined();
   });
 
-  it('says when the list is cut, and names no tests without a usable report', () => {
+  it('says when the list is cut, and names no tests without a usable report', async () => {
     const many = Array.from({ length: 8 }, (_, i) => `test > case ${i}`);
     const check = (tests: TestReport) => ({ name: 'test', exitCode: 1, skipped: false, tail: '', tests });
-    const summaryOf = (tests: TestReport) =>
-      buildResults({ attempt: 1, status: 'FAILED', checks: [check(tests)] }).summary;
-    expect(summaryOf(read(many, false))).toContain('test > case 4 (and 3 more, not all listed)');
-    expect(summaryOf({ status: 'missing', reason: 'the build has no test report' })).not.toContain(
+    const summaryOf = async (tests: TestReport) =>
+      (await buildResults({ attempt: 1, status: 'FAILED', checks: [check(tests)] })).summary;
+    expect(await summaryOf(read(many, false))).toContain('test > case 4 (and 3 more, not all listed)');
+    expect(await summaryOf({ status: 'missing', reason: 'the build has no test report' })).not.toContain(
       'failing tests',
     );
   });

@@ -95,7 +95,7 @@ export async function readFile(workspace: Workspace, args: CodeToolArgs['read_fi
   let used = out[0]?.length ?? 0;
   let line = start;
   for (; line <= end; line++) {
-    const printed = `${String(line).padStart(width)}\t${clipLine(lines[line - 1] as string, CODE_TOOL_LIMITS.maxLineChars)}`;
+    const printed = `${String(line).padStart(width)}\t${await clipLine(lines[line - 1] as string, CODE_TOOL_LIMITS.maxLineChars)}`;
     if (used + printed.length + 1 > CODE_TOOL_LIMITS.maxOutputChars - 200) break;
     out.push(printed);
     used += printed.length + 1;

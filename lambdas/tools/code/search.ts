@@ -69,7 +69,7 @@ export async function searchFiles(files: readonly SearchFile[], options: SearchO
     const searched = files.length - stop.notSearched;
     return `No matches for ${options.regex ? 'regular expression' : 'literal'} ${JSON.stringify(options.pattern)} in ${searched} file(s).${budgetNote}`;
   }
-  return `${formatHits(hits, count, stop.atMatches, files.length - stop.notSearched, options)}${budgetNote}`;
+  return `${await formatHits(hits, count, stop.atMatches, files.length - stop.notSearched, options)}${budgetNote}`;
 }
 
 function compileMatcher(options: SearchOptions): LineMatcher {
@@ -146,13 +146,13 @@ async function scan(
   return { hits, stop: { atMatches: false, notSearched: 0 } };
 }
 
-function formatHits(
+async function formatHits(
   hits: FileHits[],
   count: number,
   truncated: boolean,
   fileCount: number,
   options: SearchOptions,
-): string {
+): Promise<string> {
   const out: string[] = [];
   let used = 0;
   let shown = 0;
@@ -172,7 +172,7 @@ function formatHits(
       }
       for (let index = group.from; index <= group.to; index++) {
         const isMatch = matching.has(index);
-        const text = clipLine(lines[index] as string, options.maxLineChars);
+        const text = await clipLine(lines[index] as string, options.maxLineChars);
         if (!push(`${file.path}${isMatch ? ':' : '-'}${index + 1}${isMatch ? ':' : '-'}${text}`)) {
           capped = true;
           break outer;

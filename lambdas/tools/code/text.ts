@@ -1,3 +1,5 @@
+import { safeCut } from '../../redaction/index.ts';
+
 /**
  * Text and binary: what the code tools return as text, and how they describe what they do not.
  */
@@ -67,8 +69,12 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** A line cut to `limit` characters with a marker saying how much is left out. */
-export function clipLine(line: string, limit: number): string {
+/**
+ * A line cut to at most `limit` characters with a marker saying how much is left out; the cut
+ * never splits a secret or personal value the redaction layer finds (it moves before it).
+ */
+export async function clipLine(line: string, limit: number): Promise<string> {
   if (line.length <= limit) return line;
-  return `${line.slice(0, limit)} [... ${line.length - limit} more characters]`;
+  const keep = await safeCut(line, limit, 'head');
+  return `${line.slice(0, keep)} [... ${line.length - keep} more characters]`;
 }

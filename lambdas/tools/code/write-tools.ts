@@ -145,9 +145,12 @@ export async function getDiff(workspace: Workspace): Promise<string> {
   });
   const out = [
     `${workspace.workBranch} is ${data.ahead_by} commit(s) ahead of ${base} and ${data.behind_by} behind; ${data.files?.length ?? 0} file(s) changed.`,
-    ...data.commits.map(
-      (c) => `commit ${c.sha.slice(0, 12)} ${clipLine(c.commit.message.split('\n')[0] ?? '', 120)}`,
-    ),
+    ...(await Promise.all(
+      data.commits.map(
+        async (c) =>
+          `commit ${c.sha.slice(0, 12)} ${await clipLine(c.commit.message.split('\n')[0] ?? '', 120)}`,
+      ),
+    )),
   ];
   let used = out.join('\n').length;
   const files = data.files ?? [];

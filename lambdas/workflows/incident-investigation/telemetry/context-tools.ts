@@ -30,7 +30,7 @@ export async function recentDeployments(args: RecentDeploymentsArgs, deps: CallD
   const head = `${deployments.length} deployments of ${stacks.map((s) => s.stack).join(', ')} (${source.name}), ${range.start} .. ${range.end}.${window.note ? `\nNote: ${window.note}.` : ''}`;
   const lines = deployments.map((d) => describeDeployment(d, serviceOf.get(d.stack)));
   return {
-    output: cap([head, ...lines].join('\n'), config.outputTokenBudget * 4),
+    output: await cap([head, ...lines].join('\n'), config.outputTokenBudget * 4),
     evidence: {
       source: `${source.name}:${stacks.map((s) => s.stack).join(',')}`,
       query: `deployments of ${args.service ?? 'all services'}`,
@@ -90,7 +90,7 @@ export async function serviceMap(args: ServiceMapArgs, deps: CallDeps): Promise<
   });
   const head = focus === undefined ? `${shown.length} services.` : `${focus.name} and its neighbours.`;
   return {
-    output: cap([head, ...lines].join('\n'), config.outputTokenBudget * 4),
+    output: await cap([head, ...lines].join('\n'), config.outputTokenBudget * 4),
     evidence: {
       source: 'config:service-map',
       query: focus === undefined ? 'all services' : focus.name,
@@ -114,7 +114,7 @@ export async function getIncident(args: GetIncidentArgs, deps: CallDeps): Promis
   ];
   const log = incident.log.slice(-20).map((e) => `- ${e.at} ${e.type}: ${e.summary}`);
   return {
-    output: cap(
+    output: await cap(
       [...head, ...(log.length > 0 ? ['Log entries:', ...log] : [])].join('\n'),
       deps.config.outputTokenBudget * 4,
     ),

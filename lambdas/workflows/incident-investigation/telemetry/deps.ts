@@ -1,3 +1,4 @@
+import { safeCut } from '../../../redaction/index.ts';
 import type { TelemetryConfig } from './config.ts';
 import type { EvidenceDraft, EvidenceLedger } from './evidence.ts';
 import type { DeploymentsSource, IncidentsSource, LogsSource, MetricsSource } from './sources.ts';
@@ -33,11 +34,14 @@ export interface ToolOutcome {
   evidence: Omit<EvidenceDraft, 'tool' | 'scope'>;
 }
 
-/** Cuts text to a number of characters, saying so. */
-export function cap(text: string, maxChars: number): string {
+/**
+ * Cuts text to a number of characters, saying so, never inside a secret or personal value the
+ * redaction layer finds (the cut moves before it).
+ */
+export async function cap(text: string, maxChars: number): Promise<string> {
   if (text.length <= maxChars) return text;
   const note = '\n(cut to fit the output budget)';
-  return `${text.slice(0, Math.max(0, maxChars - note.length))}${note}`;
+  return `${text.slice(0, await safeCut(text, Math.max(0, maxChars - note.length), 'head'))}${note}`;
 }
 
 export function isoMinute(ms: number): string {

@@ -7,6 +7,7 @@ import {
   type LogEvent,
   parseLine,
 } from '../../../log-analysis/index.ts';
+import { safeCut } from '../../../redaction/index.ts';
 import { type CallDeps, cap, type ToolOutcome } from './deps.ts';
 import { QueryRefusedError } from './errors.ts';
 import type { FetchedLogEvent, InsightsRows, LogsQuery, LogsSource } from './sources.ts';
@@ -158,7 +159,7 @@ async function eventsText(
     service: e.service,
     ...(e.stream ? { logStreamName: e.stream } : {}),
   }));
-  const examples = pickExamples(events, deps.config.maxExamples);
+  const examples = await pickExamples(events, deps.config.maxExamples);
   const exampleText =
     examples.length === 0
       ? ''
@@ -188,7 +189,7 @@ async function eventsText(
     anomaly ? `anomaly: ${anomaly.type} ${anomaly.description.slice(0, 160)}` : 'no anomalies',
   ].join('; ');
   return {
-    output: cap(`${lines.join('\n')}\n\n${analysis.summary}${exampleText}`, budget),
+    output: await cap(`${lines.join('\n')}\n\n${analysis.summary}${exampleText}`, budget),
     summary: summary.slice(0, 1000),
   };
 }
@@ -245,8 +246,11 @@ function anomalyWindows(window: ResolvedWindow, readUntil: number) {
   return { now: readUntil, windowMs, baselineMs: Math.max(60_000, Math.min(60 * 60_000, span - windowMs)) };
 }
 
-/** Error-like lines first (one per distinct text), then the latest others; each cut to 300 characters. */
-function pickExamples(events: readonly FetchedLogEvent[], max: number): string[] {
+/**
+ * Error-like lines first (one per distinct text), then the latest others; each cut to 300
+ * characters, never inside a secret or personal value the redaction layer finds.
+ */
+async function pickExamples(events: readonly FetchedLogEvent[], max: number): Promise<string[]> {
   if (max === 0) return [];
   const seen = new Set<string>();
   const picked: FetchedLogEvent[] = [];
@@ -258,12 +262,16 @@ function pickExamples(events: readonly FetchedLogEvent[], max: number): string[]
   };
   for (const e of events) if (isErrorLike(parseLine(e.message, { service: e.service }))) consider(e);
   for (let i = events.length - 1; i >= 0 && picked.length < max; i--) consider(events[i] as FetchedLogEvent);
-  return picked
-    .sort((a, b) => a.timestamp - b.timestamp)
-    .map(
-      (e) =>
-        `- ${new Date(e.timestamp).toISOString()} ${e.message.length > 300 ? `${e.message.slice(0, 299)}…` : e.message}`,
-    );
+  return Promise.all(
+    picked
+      .sort((a, b) => a.timestamp - b.timestamp)
+      .map(async (e) => `- ${new Date(e.timestamp).toISOString()} ${await shortened(e.message)}`),
+  );
+}
+
+async function shortened(message: string): Promise<string> {
+  if (message.length <= 300) return message;
+  return `${message.slice(0, await safeCut(message, 299, 'head'))}…`;
 }
 
 async function insightsText(
@@ -303,7 +311,7 @@ async function insightsText(
   const more =
     result.rows.length > shown.length ? `\n(${result.rows.length - shown.length} more rows left out)` : '';
   return {
-    output: cap(`${head}\n${shown.join('\n')}${more}`, budget),
+    output: await cap(`${head}\n${shown.join('\n')}${more}`, budget),
     summary: `${result.rows.length} Insights rows; first: ${shown[0]?.slice(2, 200) ?? 'none'}`,
   };
 }

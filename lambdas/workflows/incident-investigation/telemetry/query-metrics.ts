@@ -51,7 +51,7 @@ export async function queryMetrics(args: QueryMetricsArgs, deps: CallDeps): Prom
       ? `${source.name}:${service.metrics?.namespace}`
       : `${source.name}:service:${service.name}`;
   return {
-    output: cap(`${head}\n\n${blocks.map((b) => b.text).join('\n\n')}`, config.outputTokenBudget * 4),
+    output: await cap(`${head}\n\n${blocks.map((b) => b.text).join('\n\n')}`, config.outputTokenBudget * 4),
     evidence: {
       source: where,
       query: `${names.join(',')} ${args.stat} ${periodSeconds}s ${JSON.stringify(service.metrics?.dimensions ?? {})}`,
