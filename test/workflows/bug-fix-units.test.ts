@@ -56,6 +56,7 @@ const check = (conversationId: string, messages: StoredMessage[], fixRequest?: s
       conversation: async () => conversation(),
       messages: async () => messages,
       holdsDeveloperRole: async () => undefined,
+      useRequest: async () => 'recorded',
     },
   );
 

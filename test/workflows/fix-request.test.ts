@@ -79,14 +79,27 @@ function press(user: string): { message: StoredMessage; decision: DecisionRecord
   };
 }
 
+/**
+ * The requests that started a fix, request id to the turn that used it, kept as the conversation
+ * record keeps them: a request is recorded once, and again only by the same turn.
+ */
+type UsedRequests = Map<string, number>;
+
 function deps(
   messages: StoredMessage[],
-  options: { decisions?: DecisionRecord[]; developers?: string[] } = {},
+  options: { decisions?: DecisionRecord[]; developers?: string[]; used?: UsedRequests } = {},
 ): FixRequestDeps {
+  const used = options.used ?? new Map();
   return {
     conversation: async () => conversation(options.decisions),
     messages: async () => messages,
     holdsDeveloperRole: async (user) => (options.developers ? options.developers.includes(user) : undefined),
+    useRequest: async (request, turn) => {
+      const by = used.get(request);
+      if (by !== undefined && by !== turn) return 'used_before';
+      used.set(request, turn);
+      return 'recorded';
+    },
   };
 }
 
@@ -187,5 +200,71 @@ describe('fix authority rests on the one act the request cites', () => {
     });
     const result = await run(inReporterThread.ts, deps([inReporterThread], { developers: ['U_DEV'] }));
     expect(result.notice).toEqual(REPORTER);
+  });
+});
+
+describe('a request starts at most one fix', () => {
+  it('refuses a message an earlier turn already started a fix on, and tells its thread (regression: one request started any number of rounds)', async () => {
+    const ask = message({ senderType: 'developer', senderId: 'U_DEV', text: 'fix it please' });
+    const used: UsedRequests = new Map();
+    expect((await run(ask.ts, deps([ask], { developers: ['U_DEV'], used }), 3)).allowed).toBe(true);
+
+    const again = await run(ask.ts, deps([ask], { developers: ['U_DEV'], used }), 5);
+
+    expect(again.allowed).toBe(false);
+    expect(again.reason).toBe(
+      `No fix was started: the request ${ask.ts} already started a fix, and a request starts only one. For another fix, a developer asks again in the findings thread.`,
+    );
+    expect(again.notice).toEqual(SUMMARY);
+    expect(used.get(ask.ts)).toBe(3);
+  });
+
+  it('refuses a "Fix it" press an earlier turn already started a fix on', async () => {
+    const { message: pressed, decision } = press('U_DEV');
+    const used: UsedRequests = new Map([[pressed.ts, 3]]);
+
+    const again = await run(pressed.ts, deps([pressed], { decisions: [decision], used }), 4);
+
+    expect(again.allowed).toBe(false);
+    expect(again.reason).toContain('already started a fix');
+  });
+
+  it('allows the same request again from the same turn (a retried check)', async () => {
+    const ask = message({ senderType: 'developer', senderId: 'U_DEV', text: 'fix it please' });
+    const used: UsedRequests = new Map([[ask.ts, 3]]);
+
+    expect(await run(ask.ts, deps([ask], { developers: ['U_DEV'], used }), 3)).toMatchObject({
+      allowed: true,
+      requestedBy: 'U_DEV',
+    });
+  });
+
+  it("allows a developer's new request after an earlier one started a fix, and records it by its turn", async () => {
+    const first = message({
+      senderType: 'developer',
+      senderId: 'U_DEV',
+      text: 'fix it please',
+      deliveredInTurn: 2,
+    });
+    const second = message({
+      senderType: 'developer',
+      senderId: 'U_DEV',
+      text: 'the PR misses a case, fix that too',
+    });
+    const used: UsedRequests = new Map([[first.ts, 2]]);
+
+    const result = await run(second.ts, deps([first, second], { developers: ['U_DEV'], used }), 3);
+
+    expect(result).toMatchObject({ allowed: true, requestedBy: 'U_DEV' });
+    expect(used.get(second.ts)).toBe(3);
+  });
+
+  it('records nothing for a refused request, so it uses up nothing', async () => {
+    const third = message({ senderType: 'participant', senderId: 'U_THIRD', text: 'fix it' });
+    const used: UsedRequests = new Map();
+
+    expect((await run(third.ts, deps([third], { developers: ['U_DEV'], used }))).allowed).toBe(false);
+
+    expect(used.size).toBe(0);
   });
 });

@@ -15,6 +15,9 @@ import { bugWorkBranch } from './work-branch.ts';
  *   to be a developer, a message of this conversation delivered to this turn or an earlier one.
  * Anyone else's request, and any other message of the turn, lends no authority: a third party's
  * "please fix it" beside a developer's "thanks" is refused, and the thread is told why.
+ * A request starts at most one fix: the check records it as used by its turn, and a later turn
+ * citing it again is refused (after a fix the investigation goes on, and an old request must not
+ * start another round on the same branch and pull request).
  */
 
 /** The decision kind of the findings' "Fix it" button (`slackAgents.approvals.request_fix`). */
@@ -53,7 +56,15 @@ export interface FixRequestDeps {
    * undefined when the configuration defines no such role (then the Router's label is the fact).
    */
   holdsDeveloperRole: (userId: string) => Promise<boolean | undefined>;
+  /**
+   * Records, in one conditional write, that the check of `turn` starts a fix on `request` (its
+   * id): `used_before` when another turn's check already did.
+   */
+  useRequest: (request: string, turn: number) => Promise<FixRequestUse>;
 }
+
+/** What became of recording a request as the start of a fix. */
+export type FixRequestUse = 'recorded' | 'used_before';
 
 type Verdict = { allowed: true; requestedBy: string; reason: string } | { allowed: false; reason: string };
 
@@ -67,7 +78,9 @@ export async function checkFixRequest(
   input = { ...input, ...(fixRequest === undefined ? {} : { fixRequest }) };
   const [conversation, messages] = await Promise.all([deps.conversation(), deps.messages()]);
   const cited = input.fixRequest ? messages.find((m) => m.ts === input.fixRequest) : undefined;
-  const verdict = await judge(input, cited, conversation, deps);
+  const judged = await judge(input, cited, conversation, deps);
+  const verdict =
+    judged.allowed && cited !== undefined ? await useOnce(cited, input.turn, judged, deps) : judged;
   if (verdict.allowed) return { workBranch, ...verdict };
   return { workBranch, ...verdict, notice: noticeThread(cited, conversation) };
 }
@@ -113,6 +126,24 @@ async function judge(
     };
   }
   return { allowed: true, requestedBy: cited.senderId, reason: `<@${cited.senderId}> asked for a fix.` };
+}
+
+/**
+ * An allowed request is recorded as used by this turn, last, so that a refused one stays unused.
+ * The same turn is let through again: a task retried after its write (a Lambda's or the state
+ * machine's retry) would otherwise refuse the fix its first attempt allowed; a later turn cannot.
+ */
+async function useOnce(
+  cited: StoredMessage,
+  turn: number,
+  allowed: Verdict,
+  deps: FixRequestDeps,
+): Promise<Verdict> {
+  if ((await deps.useRequest(cited.ts, turn)) === 'recorded') return allowed;
+  return {
+    allowed: false,
+    reason: `No fix was started: the request ${cited.ts} already started a fix, and a request starts only one. For another fix, a developer asks again in the findings thread.`,
+  };
 }
 
 /** A press counts only as the decision the Router recorded for it (who, which press). */
