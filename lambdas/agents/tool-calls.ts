@@ -1,5 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { type RedactionCounts, type Redactor, redactedValuesIn } from '../redaction/index.ts';
+import { type RedactionCounts, type Redactor, redactedForLog, redactedValuesIn } from '../redaction/index.ts';
 import type { AgentTurnInput } from './contract.ts';
 import type { ToolUse } from './model-reply.ts';
 import type { AgentTurnDeps } from './ports.ts';
@@ -54,7 +54,11 @@ export async function callTool(
       ...(input.toolContext === undefined ? {} : { toolContext: input.toolContext }),
     });
   } catch (error) {
-    log.error('tool call failed', { tool: use.name, error });
+    // A tool's error may quote what it read (an MCP server's or an API's answer): redacted as the prompt's is.
+    log.error('tool call failed', {
+      tool: use.name,
+      error: await redactedForLog(error, input.conversationId),
+    });
     output = `${use.name} failed: ${describe(error)}`;
     failed = true;
   }

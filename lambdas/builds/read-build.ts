@@ -1,5 +1,11 @@
 import { type CloudWatchLogsClient, GetLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import * as z from 'zod';
+import {
+  doorRedactor,
+  type RedactionSettings,
+  type Redactor,
+  redactionSettings,
+} from '../redaction/index.ts';
 import { type BuildFacts, buildResults, checkResults, overallStatus } from './build-results.ts';
 import type { BuildResults, ChecksBuildOutcome, ReadBuildResultsInput } from './contract.ts';
 import type { ReadTestReport } from './read-test-report.ts';
@@ -32,13 +38,21 @@ const MAX_PAGES = 10;
  * `Cause` its Catch recorded) into per-check results. A check's verdict is its build's status
  * and phase statuses, as CodeBuild reports them; its command and origin are the definitions';
  * the build's CloudWatch log gives only the tail of each check's output, for people.
+ *
+ * The log and CodeBuild's messages are the code's and its environment's own words (a test that
+ * prints a token, an error that names a database URL), and the results travel in the workflow's
+ * state, which Step Functions keeps in its execution history: they pass the redaction layer as
+ * they are read, keyed by the conversation, so every text of the results (tails, feedback,
+ * summary, problem) says what failed with placeholders instead of the values.
  */
 export async function readBuildResults(
   input: ReadBuildResultsInput,
   logs: CloudWatchLogsClient,
   readTests?: ReadTestReport,
+  redaction: RedactionSettings = redactionSettings(),
 ): Promise<BuildResults> {
-  const builds = await Promise.all(input.builds.map((b) => buildFacts(b, logs)));
+  const redactor = doorRedactor(input.conversationId, redaction);
+  const builds = await Promise.all(input.builds.map((b) => buildFacts(b, logs, redactor)));
   const problems = builds.flatMap((b) => (b.problem === undefined ? [] : [`${b.check}: ${b.problem}`]));
   const ids = builds.flatMap((b) => (b.id === undefined ? [] : [b.id]));
   const checks = await checkResults(input.checks, builds);
@@ -65,24 +79,40 @@ export async function readBuildResults(
   });
 }
 
-/** One build's status, phases and log lines. */
-async function buildFacts(outcome: ChecksBuildOutcome, logs: CloudWatchLogsClient): Promise<BuildFacts> {
+/** One build's status, phases and log lines, its texts redacted. */
+async function buildFacts(
+  outcome: ChecksBuildOutcome,
+  logs: CloudWatchLogsClient,
+  redactor: Redactor,
+): Promise<BuildFacts> {
+  const redacted = async (text: string) => (await redactor.redact(text)).text;
   const build = outcome.output?.Build ?? buildOfCause(outcome.failure?.Cause);
   if (build === undefined) {
     const why = `${outcome.failure?.Error ?? 'unknown error'}: ${outcome.failure?.Cause ?? 'the build did not start'}`;
-    return { check: outcome.check, status: 'NOT_STARTED', phases: [], lines: [], problem: why };
+    return {
+      check: outcome.check,
+      status: 'NOT_STARTED',
+      phases: [],
+      lines: [],
+      problem: await redacted(why),
+    };
   }
   const parsed = SfnBuild.parse(build);
   // A Task that succeeded had a SUCCEEDED build (Step Functions fails the Task otherwise).
   const status = parsed.BuildStatus ?? (outcome.output?.Build ? 'SUCCEEDED' : 'FAILED');
-  const phases = (parsed.Phases ?? []).map((p) => ({
-    type: p.PhaseType,
-    status: p.PhaseStatus,
-    message: p.Contexts?.map((c) => [c.StatusCode, c.Message].filter(Boolean).join(': ')).join('; '),
-  }));
+  const phases = await Promise.all(
+    (parsed.Phases ?? []).map(async (p) => {
+      const message = p.Contexts?.map((c) => [c.StatusCode, c.Message].filter(Boolean).join(': ')).join('; ');
+      return {
+        type: p.PhaseType,
+        status: p.PhaseStatus,
+        message: message === undefined ? undefined : await redacted(message),
+      };
+    }),
+  );
   const group = parsed.Logs?.GroupName;
   const stream = parsed.Logs?.StreamName;
-  const lines = group && stream ? await readLog(logs, group, stream) : [];
+  const lines = group && stream ? await redactedLines(await readLog(logs, group, stream), redactor) : [];
   // A build that ended before its commands ran: CodeBuild's reason (the source, the environment).
   const early = phases.find(
     (p) => p.status !== undefined && p.status !== 'SUCCEEDED' && !['INSTALL', 'BUILD'].includes(p.type),
@@ -113,6 +143,17 @@ function buildOfCause(cause: string | undefined): Record<string, unknown> | unde
     // Not JSON: CodeBuild refused to start it (the Cause is its error message).
     return undefined;
   }
+}
+
+/**
+ * The log's lines redacted as one text: one pass over the whole log instead of one per line, and
+ * a value written over several lines (a private key) is seen whole. No finding spans a line
+ * break into the next line's start (none takes a `[`), so CodeBuild's own lines stay as they were.
+ */
+async function redactedLines(lines: readonly string[], redactor: Redactor): Promise<string[]> {
+  if (lines.length === 0) return [];
+  const { text } = await redactor.redact(lines.map((line) => line.replace(/\n$/, '')).join('\n'));
+  return text.split('\n');
 }
 
 async function readLog(logs: CloudWatchLogsClient, group: string, stream: string): Promise<string[]> {

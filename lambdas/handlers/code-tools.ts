@@ -3,6 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Octokit } from '@octokit/rest';
 import { DynamoWorkBranches } from '../adapters/dynamo-work-branches.ts';
 import { createGitHubClient, downloadTarball, getGitHubCredentials } from '../adapters/github.ts';
+import { redactedForLog } from '../redaction/index.ts';
 import { ENV } from '../shared/env.ts';
 import { createLogger } from '../shared/logger.ts';
 import { readCodeToolsConfig } from '../tools/code/config.ts';
@@ -86,10 +87,12 @@ export const handler = taskHandler({
   schema: ToolInvocation.extend({ tool: CodeToolInvocationName }),
   logger,
   run: async (invocation) => runCodeTool(invocation, await codeToolDeps()),
-  summary: (invocation, result) => ({
+  summary: async (invocation, result) => ({
     tool: invocation.tool,
     ok: result.ok,
-    ...(result.ok ? { chars: result.output.length } : { error: result.error }),
+    ...(result.ok
+      ? { chars: result.output.length }
+      : { error: await redactedForLog(result.error, invocation.conversationId) }),
     cache: deps?.cache.stats,
   }),
 });

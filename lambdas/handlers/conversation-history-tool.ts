@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { redactedForLog } from '../redaction/index.ts';
 import { createLogger } from '../shared/logger.ts';
 import { CONVERSATION_HISTORY_TOOL, readConversationHistory } from '../tools/conversation-history.ts';
 import { ToolInvocation } from '../tools/invocation.ts';
@@ -18,9 +19,11 @@ export const handler = taskHandler({
   logger: createLogger('conversation-history-tool'),
   run: (invocation) =>
     readConversationHistory(invocation.args, { conversationId: invocation.conversationId }, kernelDeps()),
-  summary: (invocation, result) => ({
+  summary: async (invocation, result) => ({
     tool: invocation.tool,
     ok: result.ok,
-    ...(result.ok ? { chars: result.output.length } : { error: result.error }),
+    ...(result.ok
+      ? { chars: result.output.length }
+      : { error: await redactedForLog(result.error, invocation.conversationId) }),
   }),
 });

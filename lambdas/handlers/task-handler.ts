@@ -24,7 +24,11 @@ export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(
    * `meter.recorded()`: the task then ends without a ledger update of its own.
    */
   run: (input: z.infer<S>, context: Context | undefined, meter: TaskMeter) => Promise<R>;
-  summary: (input: z.infer<S>, output: R) => Record<string, unknown>;
+  /**
+   * The invocation's log line's fields. A text from outside the platform among them (a tool's
+   * error quoting a file or an API's answer) passes `redactedForLog` first: hence a promise.
+   */
+  summary: (input: z.infer<S>, output: R) => Record<string, unknown> | Promise<Record<string, unknown>>;
 }): TaskHandler<S, R> {
   const { task, schema, logger, run, summary } = options;
   const handler = async (event: unknown, context?: Context): Promise<R> => {
@@ -45,7 +49,7 @@ export function taskHandler<S extends z.ZodType<{ conversationId: string }>, R>(
         () => inConversation(input.conversationId, () => run(input, context, meter)),
         logger,
       );
-      logger.info(`${task} done`, summary(input, output));
+      logger.info(`${task} done`, await summary(input, output));
       return output;
     } finally {
       if (!recorded) await addLedger(input.conversationId, started, logger);

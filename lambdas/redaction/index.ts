@@ -1,6 +1,7 @@
 export { DEFAULT_PII, PII_CLASSES, type PiiClass, RedactionSettings } from './config.ts';
 export { conversationInScope, doorRedactor, inConversation, tagScope } from './conversation-scope.ts';
 export { InvalidRedactionSettingsError } from './errors.ts';
+export { redactedForLog } from './for-log.ts';
 export { redactionSettings, redactorFor } from './from-env.ts';
 export { PLACEHOLDER, redactedValuesIn } from './placeholder.ts';
 export {

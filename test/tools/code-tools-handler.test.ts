@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Logger } from '@aws-lambda-powertools/logger';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../lambdas/handlers/code-tools.ts';
 import { InvalidTaskInputError } from '../../lambdas/kernel/errors.ts';
 import {
@@ -15,6 +16,7 @@ import {
   READ_CODE_TOOLS,
 } from '../../lambdas/tools/code/deployment.ts';
 import { startMoto } from '../../local/moto-server.ts';
+import { fakeValues } from '../redaction/fake-values.ts';
 import { handlerEnvironment, startDynalite } from '../support/dynalite.ts';
 import { type CodeToolsWorld, output, refusal, startCodeToolsWorld } from './code-tools-support.ts';
 
@@ -93,6 +95,40 @@ describe('the code tools Lambda', () => {
       conversationId: 'conv-handler',
     });
     expect(refusal(result)).toMatch(/^Invalid arguments for read_file:/);
+  });
+
+  it("logs a refused diff's summary with the file's line it quotes redacted", async () => {
+    const { githubToken } = fakeValues();
+    const conversationId = 'conv-handler-refused';
+    const content = `NODE_ENV=production\nGITHUB_TOKEN=${githubToken}\nDEBUG=false\n`;
+    output(await handler({ tool: 'write_file', args: { path: 'config/app.env', content }, conversationId }));
+    // The model read the file redacted, so its diff's context line holds a placeholder, not the file's line.
+    const diff = [
+      '--- a/config/app.env',
+      '+++ b/config/app.env',
+      '@@ -1,3 +1,3 @@',
+      ' NODE_ENV=production',
+      ' GITHUB_TOKEN=<secret:github-token#0000>',
+      '-DEBUG=false',
+      '+DEBUG=true',
+      '',
+    ].join('\n');
+    const info = vi.spyOn(Logger.prototype, 'info');
+    let logged: string;
+    try {
+      const result = await handler({
+        tool: 'write_file',
+        args: { path: 'config/app.env', diff },
+        conversationId,
+      });
+      expect(refusal(result)).toMatch(/its lines are found nowhere in the file/);
+      logged = JSON.stringify(info.mock.calls.filter(([message]) => message === 'CodeTools done'));
+    } finally {
+      info.mockRestore();
+    }
+
+    expect(logged).toMatch(/but the file has \\"GITHUB_TOKEN=<secret:github-token#[0-9a-f]{4}>\\"/);
+    expect(logged).not.toContain(githubToken);
   });
 
   it('fails an invocation of a tool that is not a code tool (a wiring defect)', async () => {

@@ -218,6 +218,71 @@ describe('reading a build through CloudWatch Logs (the sandbox emulator, the rea
     expect(results).toMatchObject({ passed: false, status: 'NOT_STARTED' });
     expect(results.summary).toContain('CodeBuild.ResourceNotFoundException: no project');
   });
+
+  it("keeps no value of a secret the build's log or CodeBuild's messages hold: its results, carried in the workflow's state, say what failed with placeholders", async () => {
+    const { githubToken: token, dbPassword } = fakeValues();
+    const database = `postgres://ci:${dbPassword}@db.internal/test`;
+    const lines = [
+      '[Container] 2001/01/01 00:00:00.000000 Entering phase BUILD',
+      `npm test: GITHUB_TOKEN=${token}`,
+      `Error: could not connect to ${database}`,
+    ];
+    for (const line of lines) store.put('/aws/codebuild/p', 's2', { timestamp: Date.now(), message: line });
+    const build = {
+      Id: 'p:2',
+      BuildStatus: 'FAILED',
+      Phases: [
+        { PhaseType: 'INSTALL', PhaseStatus: 'SUCCEEDED' },
+        {
+          PhaseType: 'BUILD',
+          PhaseStatus: 'FAILED',
+          Contexts: [
+            { StatusCode: 'COMMAND_EXECUTION_ERROR', Message: `Reason: exit status 1 at ${database}` },
+          ],
+        },
+        {
+          PhaseType: 'UPLOAD_ARTIFACTS',
+          PhaseStatus: 'FAILED',
+          Contexts: [{ StatusCode: 'CLIENT_ERROR', Message: `token ${token} refused` }],
+        },
+      ],
+      Logs: { GroupName: '/aws/codebuild/p', StreamName: 's2' },
+    };
+    const results = await readBuildResults(
+      {
+        conversationId: 'c',
+        attempt: 1,
+        checks: [
+          { name: 'test', command: 'tsx --test', source: { type: 'config' } },
+          { name: 'lint', command: 'biome check', source: { type: 'config' } },
+        ],
+        builds: [
+          { check: 'test', failure: { Error: 'States.TaskFailed', Cause: JSON.stringify({ Build: build }) } },
+          {
+            check: 'lint',
+            failure: { Error: 'CodeBuild.InvalidInputException', Cause: `bad source ${database}` },
+          },
+        ],
+      },
+      logs,
+    );
+
+    const kept = JSON.stringify(results);
+    expect(kept).not.toContain(token);
+    expect(kept).not.toContain(dbPassword);
+    expect(results.checks[0]?.tail).toMatch(
+      /^npm test: GITHUB_TOKEN=<secret:github-token#[0-9a-f]{4}>\nError: could not connect to <secret:connection-string#[0-9a-f]{4}>$/,
+    );
+    expect(results.feedback.join('\n')).toContain(
+      'Check "test" exited 1. The end of its output:\nnpm test: GITHUB_TOKEN=<secret:github-token#',
+    );
+    expect(results.summary).toMatch(
+      /test: its build ended FAILED in UPLOAD_ARTIFACTS: CLIENT_ERROR: token <secret:github-token#[0-9a-f]{4}> refused/,
+    );
+    expect(results.summary).toMatch(
+      /lint: CodeBuild.InvalidInputException: bad source <secret:connection-string#[0-9a-f]{4}>/,
+    );
+  });
 });
 
 describe('the draft pull request', () => {

@@ -9,6 +9,7 @@ import { agentLimitsFrom } from '../../../agents/limits.ts';
 import { modelPriceFrom } from '../../../agents/pricing.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
 import { kernelDeps } from '../../../handlers/wiring.ts';
+import { redactedForLog } from '../../../redaction/index.ts';
 import { ENV, requireEnv } from '../../../shared/env.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { readTelemetryConfig, type TelemetryConfig } from '../telemetry/config.ts';
@@ -78,12 +79,12 @@ export const handler = taskHandler({
   schema: TelemetryToolInvocation,
   logger,
   run: (invocation) => runTelemetryTool(invocation, telemetryDeps()),
-  summary: (invocation, result) => ({
+  summary: async (invocation, result) => ({
     tool: invocation.tool,
     scope: invocation.context?.scope,
     ok: result.ok,
     ...(result.ok
       ? { chars: result.output.length, evidence: /^Evidence (ev-\d+)/.exec(result.output)?.[1] }
-      : { error: result.error }),
+      : { error: await redactedForLog(result.error, invocation.conversationId) }),
   }),
 });
