@@ -145,7 +145,7 @@ const SECTIONS: Record<string, string> = {
   channels:
     "Slack channel ids by the name the workflows use. An enabled workflow's channels must be real ids (the channel's details in Slack, at the bottom).",
   people:
-    'Who holds each role: Slack user group ids (`S...`) and user ids (`U...`). A role an enabled workflow needs, or whose holders decide its approvals, must have someone. A workflow\'s owner role configured here (an incident\'s `responder`) is its members\' alone: a slash command that would start such a conversation for anyone else is refused, privately. See docs/deploy.md, "User group ids".',
+    "Who holds each role: Slack user group ids (`S...`) and user ids (`U...`). A role an enabled workflow needs, or whose holders decide its approvals, must have someone. A workflow's owner role configured here (an incident's `responder`) is its members' alone: a slash command that would start such a conversation for anyone else is refused, privately. See docs/deploy.md, \"User group ids\".",
   approvals: 'Who may decide what: decision kind to the roles whose holders may press its buttons.',
   botUserId:
     "The bot's own Slack user id. Leave it out: the functions read it from Slack's `auth.test` once per cold start (one deploy is enough).",
