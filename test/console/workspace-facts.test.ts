@@ -12,7 +12,7 @@ const CONVERSATION = 'bug-investigation-C_BUG_REPORTS-1795420000-000100';
 const BRANCH = 'agents/bug-1a2b3c';
 const at = '2015-11-23T10:00:00.000Z';
 
-const failed = buildResults({
+const failed = await buildResults({
   attempt: 1,
   status: 'FAILED',
   buildId: 'checks:1',
@@ -22,7 +22,7 @@ const failed = buildResults({
     { name: 'lint', skipped: true, tail: '' },
   ],
 });
-const passed = buildResults({
+const passed = await buildResults({
   attempt: 2,
   status: 'SUCCEEDED',
   buildId: 'checks:2',
