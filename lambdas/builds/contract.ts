@@ -100,6 +100,11 @@ export const BuildResults = z.object({
   summary: z.string().max(2_000),
   /** What the writer's next attempt is told: the failing checks' output. */
   feedback: z.array(z.string().max(8_000)),
+  /**
+   * The commit the checks built: "Define checks"' `headSha`, every checks build's source
+   * version. Set where the caller keeps it with the verdict (the issue pipeline's judge).
+   */
+  headSha: z.string().optional(),
 });
 export type BuildResults = z.infer<typeof BuildResults>;
 

@@ -53,6 +53,9 @@ export function buildStage(
         attempt: sfn.JsonPath.numberAt(HAND_OFF.at('attempt')),
         kind,
         baseSha: sfn.JsonPath.stringAt(ISSUE_STATE.at('pipeline.baseSha')),
+        // The commit every checks build of this stage built (a sha "Define checks" read, never a
+        // branch): the verdict is about it, and the pipeline goes on only while the branch is there.
+        headSha: sfn.JsonPath.stringAt(ISSUE_STATE.at('build.checks.headSha')),
         checks: sfn.JsonPath.listAt(ISSUE_STATE.at('build.checks.checks')),
         builds: sfn.JsonPath.listAt(ISSUE_STATE.at('build.builds')),
       },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ISSUE_PIPELINE_PROFILES } from '../../lambdas/workflows/issue-pipeline/profiles/index.ts';
 import { agentStates, ISSUE_PIPELINE_STATES as S } from '../../statemachines/issue-pipeline/states.ts';
 import {
   type AslState,
@@ -174,10 +175,27 @@ describe('the issue_pipeline definition', () => {
       expect(one?.Catch).toEqual([
         { ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: `${build}: check build failed` },
       ]);
+      // The judge is given the commit every build of the stage built ("Define checks"' head, each
+      // build's SourceVersion), which the verdict keeps: no pull request opens with another head.
       expect(state(judge).Parameters).toMatchObject({
+        'headSha.$': '$.build.checks.headSha',
         'checks.$': '$.build.checks.checks',
         'builds.$': '$.build.builds',
       });
+    }
+  });
+
+  it('runs each answer to another agent with its read-only profile, on the same branch', () => {
+    for (const agent of ['triage', 'analyst', 'writer', 'reviewer'] as const) {
+      const parameters = state(agentStates(agent).answer).Parameters as Record<string, unknown>;
+      expect(parameters).toMatchObject({
+        profile: `issue_${agent}_answer`,
+        toolContext: { 'workBranch.$': '$.pipeline.branch' },
+      });
+      const profile = ISSUE_PIPELINE_PROFILES[parameters.profile as keyof typeof ISSUE_PIPELINE_PROFILES];
+      const tools = profile.tools.map((t) => t.name);
+      expect(tools).not.toContain('write_file');
+      expect(tools).not.toContain('delete_file');
     }
   });
 

@@ -137,6 +137,8 @@ describe('the issue pipeline in the sandbox', () => {
     expect(pull?.labels.map((l) => l.name)).toContain('agent-pipeline');
     expect(state.commit.pr_url).toBe(pull?.html_url);
     expect(pull?.head.ref).toBe(`agents/issue-${issue}`);
+    // The head it opened with is the one the build built.
+    expect(pull?.head.sha).toBe(state.build.built_head);
     const files = (await h.github.rest.pulls.listFiles({ ...REPO, pull_number: pull?.number ?? 0 })).data;
     expect(files.map((f) => f.filename)).toEqual([DEMO_BUG.file]);
     const slack = await h.waitFor(
@@ -382,6 +384,69 @@ describe('the issue pipeline in the sandbox', () => {
     expect(state.communication.questions[0]).toMatchObject({ from: 'writer', to: 'analyst', answered: true });
   });
 
+  it("answers the reviewer's question without writing, and refuses a head that moved after the build", async () => {
+    const issue = await h.openIssue(TITLE, BODY);
+    const id = pipelineIdFor(issue);
+    const branch = `agents/issue-${issue}`;
+    const headOf = async () => (await h.github.rest.repos.getBranch({ ...REPO, branch })).data.commit.sha;
+    let answerTools: string[] = [];
+    let refused = '';
+    let afterAnswer = '';
+    let moved = '';
+    h.script(id, [
+      ...triage(),
+      ...analysis,
+      ...writes(lineDiff(BUG_LINE, FIXED_LINE)),
+      // After the green build the reviewer asks the writer.
+      () => toolUse('get_diff', {}),
+      submitAs('submit_review', {
+        verdict: 'APPROVED',
+        findings: { good: [], issues: [] },
+        question: { to: 'writer', question: 'Is net the amount after the discount?' },
+      }),
+      // The writer's answer turn tries to commit, as its own turns may.
+      (request) => {
+        answerTools = (request.body.tools ?? []).map((tool) => ('name' in tool ? tool.name : ''));
+        return toolUse('write_file', {
+          path: DEMO_BUG.file,
+          diff: lineDiff(FIXED_LINE, `${FIXED_LINE} // net`),
+        });
+      },
+      (request) => {
+        const [result] = lastToolResults(request.body);
+        refused = result ? toolResultText(result) : '';
+        return submitAs('submit_answer', { answer: 'Yes: net is subtotal minus the discount.' });
+      },
+      // Back to the reviewer: before its verdict, someone with push access moves the branch.
+      async () => {
+        afterAnswer = await headOf();
+        moved = await pushOn(branch, afterAnswer, 'NOTES.md', 'pushed after the build\n');
+        return submitAs('submit_review', {
+          verdict: 'APPROVED',
+          findings: { good: ['Minimal'], issues: [] },
+        });
+      },
+    ]);
+    const state = await h.waitFor(
+      () => documentOf(id),
+      (d) => d.pipeline.status !== 'in_progress',
+      'the end',
+      240,
+    );
+    // The answer could not write: its tools only read, and the branch stayed where it was built.
+    expect(answerTools).not.toContain('write_file');
+    expect(answerTools).not.toContain('delete_file');
+    expect(refused).toContain('Unknown tool "write_file"');
+    expect(afterAnswer).toBe(state.build.built_head);
+    // The moved head was never built: no pull request, blocked with the reason.
+    expect(state.pipeline.status).toBe('blocked');
+    expect(state.pipeline.blocked_reason).toContain(
+      `The work branch moved after its build (built ${afterAnswer.slice(0, 7)}, now ${moved.slice(0, 7)})`,
+    );
+    expect(state.pipeline.attempt).toBe(1);
+    expect(await pullOf(id)).toBeUndefined();
+  });
+
   it('sends an output that breaks the schema back to the agent twice, then ends blocked with the reason', async () => {
     const issue = await h.openIssue(TITLE, BODY);
     const id = pipelineIdFor(issue);
@@ -487,4 +552,22 @@ async function fix(text: string, triggerId: string): Promise<void> {
     triggerId,
   });
   expect(response.status).toBe(200);
+}
+
+/** A commit over `parent` on `branch` adding `path`, pushed by the maintainer (not by the pipeline). */
+async function pushOn(branch: string, parent: string, path: string, content: string): Promise<string> {
+  const { data: base } = await h.github.rest.git.getCommit({ ...REPO, commit_sha: parent });
+  const { data: tree } = await h.github.rest.git.createTree({
+    ...REPO,
+    base_tree: base.tree.sha,
+    tree: [{ path, mode: '100644', type: 'blob', content }],
+  });
+  const { data: commit } = await h.github.rest.git.createCommit({
+    ...REPO,
+    message: `Add ${path}`,
+    tree: tree.sha,
+    parents: [parent],
+  });
+  await h.github.rest.git.updateRef({ ...REPO, ref: `heads/${branch}`, sha: commit.sha });
+  return commit.sha;
 }

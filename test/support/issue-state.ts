@@ -20,10 +20,23 @@ export const freshIssueState = (startedAtMs: number) =>
     branch: 'agents/issue-7',
   });
 
-/** The hand-off's context at `nowMs`: generous limits, nothing spent, a diff that touches nothing protected. */
+/** The work branch's head in these documents: the one the build built and the gate read, unless a test moves it. */
+export const BRANCH_HEAD = 'h';
+
+/** `state` after a green build of `head` (the build section's verdict and the commit it built). */
+export function afterGreenBuild<S extends ReturnType<typeof freshIssueState>>(
+  state: S,
+  head = BRANCH_HEAD,
+): S {
+  state.build.completed = true;
+  state.build.built_head = head;
+  return state;
+}
+
+/** The hand-off's context at `nowMs`: generous limits, nothing spent, a diff of `BRANCH_HEAD` that touches nothing protected. */
 export const handOffContext = (nowMs: number, over: Partial<HandOffContext> = {}): HandOffContext => ({
   limits: { maxTokens: 1_000, maxCostUsd: 1, wallClockMinutes: 60 },
-  protectedGate: { verdict: 'clear', headSha: 'h', files: [], reason: '', approvalText: '' },
+  protectedGate: { verdict: 'clear', headSha: BRANCH_HEAD, files: [], reason: '', approvalText: '' },
   spend: { tokens: 0, costMicroUsd: 0 },
   nowMs,
   ...over,

@@ -15,7 +15,8 @@ const repository = { owner: 'acme', repo: 'committed' };
 
 /**
  * The Committer on `gh`: each state document it is given gets a work branch of its own, one
- * commit over main, that the gate is taken to have read; the Committer runs over an in-memory
+ * commit over main, that the build is taken to have built and the gate to have read; the
+ * Committer runs over an in-memory
  * store, and the pull request it opened is read back from GitHub. Throws when none was opened.
  */
 export function committerOn(gh: TestGitHub): (state: IssueState) => Promise<CommittedPullRequest> {
@@ -39,6 +40,8 @@ export function committerOn(gh: TestGitHub): (state: IssueState) => Promise<Comm
     let saved = structuredClone(state);
     saved.commit.branch = branch;
     saved.commit.checked_head = head;
+    saved.build.completed = true;
+    saved.build.built_head = head;
     const store = {
       load: async () => structuredClone(saved),
       save: async (_: string, next: IssueState) => {

@@ -8,8 +8,8 @@ import { type CommittedPullRequest, commitOn, committerOn } from './committer-ha
 
 /**
  * The Committer opens the pull request only from the head the protected-paths gate read (and an
- * approver saw): a branch that moved in between is refused, not opened. Its commit message
- * names the issue and closes it.
+ * approver saw), which is the head the build built: a branch that moved in between, or a head
+ * no build built, is refused, not opened. Its commit message names the issue and closes it.
  */
 
 const repository = { owner: 'acme', repo: 'committer' };
@@ -40,7 +40,7 @@ function memoryStore(state: IssueState): IssueStateStore & { state: IssueState }
   return store as unknown as IssueStateStore & { state: IssueState };
 }
 
-function stateFor(branch: string, checkedHead: string | null): IssueState {
+function stateFor(branch: string, checkedHead: string | null, builtHead = checkedHead): IssueState {
   const state = initialState({
     issue: {
       number: 7,
@@ -55,6 +55,8 @@ function stateFor(branch: string, checkedHead: string | null): IssueState {
     branch,
   });
   state.commit.checked_head = checkedHead;
+  state.build.completed = true;
+  state.build.built_head = builtHead;
   return state;
 }
 
@@ -108,6 +110,43 @@ describe('the Committer and the checked head', () => {
       head: 'acme:agents/moved',
     });
     expect(pulls.data).toHaveLength(0);
+  });
+});
+
+describe('the Committer and the built head', () => {
+  it('refuses a branch at the checked head when no build built that head, and opens nothing', async () => {
+    const built = await commitOn(
+      gh,
+      repository,
+      { branch: 'agents/unbuilt', parent: mainSha, create: true },
+      'export const a = 5;\n',
+    );
+    const head = await commitOn(
+      gh,
+      repository,
+      { branch: 'agents/unbuilt', parent: built, create: false },
+      'export const a = 6; // unbuilt\n',
+    );
+    const store = memoryStore(stateFor('agents/unbuilt', head, built));
+    const result = await runCommitter('c3', deps(store));
+    expect(result).toEqual({
+      opened: false,
+      reason: expect.stringContaining(
+        `The work branch moved after its build (built ${built.slice(0, 7)}, now ${head.slice(0, 7)})`,
+      ),
+    });
+    expect(store.state.pipeline.status).toBe('blocked');
+    const pulls = await gh.octokit.rest.pulls.list({
+      ...repository,
+      state: 'all',
+      head: 'acme:agents/unbuilt',
+    });
+    expect(pulls.data).toHaveLength(0);
+  });
+
+  it('names the commit the checks built, the head the pull request opens with', async () => {
+    const { body } = await opened(freshIssueState(Date.parse('2015-01-01T10:00:00Z')));
+    expect(body).toMatch(/## Checks\n\nOf commit `[0-9a-f]{40}`, the head this pull request opened with\./);
   });
 });
 

@@ -8,13 +8,15 @@ import { limitReached } from '../../lambdas/workflows/issue-pipeline/limits.ts';
 import { failureNotice, showProgress } from '../../lambdas/workflows/issue-pipeline/progress.ts';
 import { retriggerAnswer, retriggerMark } from '../../lambdas/workflows/issue-pipeline/retrigger.ts';
 import { IssueState } from '../../lambdas/workflows/issue-pipeline/state.ts';
-import { freshIssueState, handOffContext } from '../support/issue-state.ts';
+import { afterGreenBuild, BRANCH_HEAD, freshIssueState, handOffContext } from '../support/issue-state.ts';
 
 /** What a hand-off is given besides the state and the input. */
 type HandOffContext = Parameters<typeof handOff>[2];
 
 const NOW = Date.parse('2015-01-01T10:00:00Z');
 const fresh = () => freshIssueState(NOW);
+/** The document after a green build of the head the gate reads, as the reviewer finds it. */
+const built = () => afterGreenBuild(fresh());
 const ctx = (over: Partial<HandOffContext> = {}) => handOffContext(NOW, over);
 const turn = (submission: Record<string, unknown>) => ({
   action: 'submitted' as const,
@@ -190,12 +192,12 @@ describe('the hand-off (in code)', () => {
 
   it("asks for approval when the branch's diff touches a protected path, with the diff in the request", () => {
     const { state, handOff: next } = handOff(
-      fresh(),
+      built(),
       review,
       ctx({
         protectedGate: {
           verdict: 'approval',
-          headSha: 'h',
+          headSha: BRANCH_HEAD,
           files: ['infra/stack.ts'],
           reason: 'The change touches protected paths:\n• `infra/stack.ts` (modified): matches `infra*`',
           approvalText: 'The change touches protected paths: ... ```+new line```',
@@ -208,7 +210,7 @@ describe('the hand-off (in code)', () => {
   });
 
   it("ignores the writer's own list of changes: a clear diff goes to the Committer", () => {
-    const state = fresh();
+    const state = built();
     state.writer.changes = [{ file: '.github/workflows/ci.yml', description: 'claims a protected file' }];
     const { handOff: next } = handOff(state, review, ctx());
     expect(next.next).toBe('committer');
@@ -216,12 +218,12 @@ describe('the hand-off (in code)', () => {
 
   it('blocks with the reason when the pipeline refuses protected changes', () => {
     const { handOff: next, state } = handOff(
-      fresh(),
+      built(),
       review,
       ctx({
         protectedGate: {
           verdict: 'refused',
-          headSha: 'h',
+          headSha: BRANCH_HEAD,
           files: ['.github/workflows/evil.yml'],
           reason:
             'The change touches protected paths: `.github/workflows/evil.yml`. This workflow refuses such changes.',
@@ -235,7 +237,7 @@ describe('the hand-off (in code)', () => {
 
   it('opens nothing when the diff was not checked', () => {
     const { protectedGate: _, ...unchecked } = ctx();
-    expect(handOff(fresh(), review, unchecked).handOff.next).toBe('blocked');
+    expect(handOff(built(), review, unchecked).handOff.next).toBe('blocked');
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BuildResults, TestReport } from '../../lambdas/builds/contract.ts';
 import { judgeBuild } from '../../lambdas/workflows/issue-pipeline/build-judge.ts';
 import { handOff } from '../../lambdas/workflows/issue-pipeline/hand-off.ts';
-import { freshIssueState, handOffContext } from '../support/issue-state.ts';
+import { BRANCH_HEAD, freshIssueState, handOffContext } from '../support/issue-state.ts';
 import { useCommitter } from './committer-harness.ts';
 
 /** How one begins when the base commit has no per-test report (stated here, not imported: the value is what this test checks). */
@@ -50,6 +50,8 @@ const red = (tests?: TestReport): BuildResults => ({
   ],
   summary: 'summary',
   feedback: ['Check "test" exited 1. The end of its output:\ntest output'],
+  // The head the gate reads (`handOffContext`): the build built it.
+  headSha: BRANCH_HEAD,
 });
 
 const ctx = (over: Partial<HandOffContext> = {}) => handOffContext(NOW, over);
@@ -93,7 +95,14 @@ describe("a failure excused on the change's own test report", () => {
   it('asks an approver before the pull request, naming the check, its tests, why, and the test files the branch changes', () => {
     const tests =
       'Tests the branch added, changed or deleted: `test/checkout.test.ts` (modified), 2 assertion lines removed';
-    const gate = { verdict: 'clear' as const, headSha: 'h', files: [], reason: '', approvalText: '', tests };
+    const gate = {
+      verdict: 'clear' as const,
+      headSha: BRANCH_HEAD,
+      files: [],
+      reason: '',
+      approvalText: '',
+      tests,
+    };
     const { state, handOff: next } = handOff(excusedOnOwnReport(), review, ctx({ protectedGate: gate }));
     expect(next.reason).toContain(`read the test changes before approving.\n${tests}`);
     expect(next.next).toBe('approval');
@@ -131,7 +140,7 @@ describe("a failure excused on the change's own test report", () => {
       ctx({
         protectedGate: {
           verdict: 'approval',
-          headSha: 'h',
+          headSha: BRANCH_HEAD,
           files: ['package.json'],
           reason: 'The change touches protected paths:\n• `package.json` (modified)',
           approvalText: 'The change touches protected paths: `package.json` ```+"x": 1```',

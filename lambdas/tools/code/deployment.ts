@@ -18,8 +18,8 @@ import { CODE_TOOL_NAMES, type CodeToolName, codeTools } from './tools.ts';
  *   for a GitHub App (permissions: contents write, pull requests write, issues write,
  *   metadata read) or `{ token }` for a fine-grained token with the same permissions.
  *
- * The profiles: `READ_CODE_TOOLS` while investigating, `ALL_CODE_TOOLS` when asked for a fix
- * (their `ToolSpec`s from `codeToolSpecs`).
+ * The profiles: `READ_CODE_TOOLS` while investigating, `ALL_CODE_TOOLS` when asked for a fix,
+ * `READ_ONLY_CODE_TOOLS` at most while answering a question (their `ToolSpec`s from `codeToolSpecs`).
  */
 
 export const CODE_TOOLS_FUNCTION = {
@@ -43,6 +43,12 @@ export const READ_CODE_TOOLS: readonly CodeToolName[] = [
 ];
 
 export const ALL_CODE_TOOLS: readonly CodeToolName[] = Object.values(CODE_TOOL_NAMES);
+
+/**
+ * The code tools that write nothing: reading the repository and the work branch's diff. Every
+ * other code tool (`write_file`, `delete_file`, and any added later) commits on the work branch.
+ */
+export const READ_ONLY_CODE_TOOLS: readonly CodeToolName[] = [...READ_CODE_TOOLS, CODE_TOOL_NAMES.getDiff];
 
 /** The `ToolSpec`s (name, description, JSON schema) of some code tools, for a profile's `tools`. */
 export function codeToolSpecs(names: readonly CodeToolName[] = ALL_CODE_TOOLS) {

@@ -168,6 +168,9 @@ export function judgeBuild(
   const noChecks = (branch.checks.length === 0 && !branch.passed) || problem !== undefined;
   state.build = {
     completed: true,
+    // The commit these checks built (absent: a build whose head was not passed on, which no
+    // review can approve).
+    built_head: branch.headSha ?? null,
     tests_passed: ok('test') && !noChecks,
     lint_passed: ok('lint') && !noChecks,
     type_check_passed: ok('typecheck') && !noChecks,

@@ -2,6 +2,7 @@ import type { Octokit } from '@octokit/rest';
 import { changedFilesSection } from '../../changes/changed-files.ts';
 import { readBranchDiff } from '../../changes/read-branch-diff.ts';
 import { testChanges, testChangesSection } from '../../changes/test-changes.ts';
+import { unbuiltHead } from './built-head.ts';
 import type { CommitOutput } from './contract.ts';
 import type { IssueStateStore } from './ports.ts';
 import type { IssueState } from './state.ts';
@@ -9,7 +10,8 @@ import type { IssueState } from './state.ts';
 /**
  * The Committer, deterministic code and not a model: the final commit message, a
  * draft or ready pull request from the work branch with "Closes #n", the issue's labels, the
- * state document as a collapsed summary, and the pull request's URL recorded. It never merges.
+ * state document as a collapsed summary, and the pull request's URL recorded. It never merges,
+ * and opens nothing unless the branch is still at the head the gate read and the build built.
  * Idempotent: a retry finds the pull request an earlier attempt opened for the same branch.
  */
 
@@ -67,6 +69,9 @@ function pullRequestBody(state: IssueState, message: string, files: string): str
     files,
     `Test: ${state.writer.test_written ? (state.writer.test_file ?? 'written') : 'none'}`,
     '## Checks',
+    ...(state.build.built_head
+      ? [`Of commit \`${state.build.built_head}\`, the head this pull request opened with.`]
+      : []),
     checks || 'No checks ran.',
     ...approvalsSection(state),
     `## Review\n${state.review.verdict ?? 'none'} after ${state.pipeline.attempt} writer attempt(s).`,
@@ -107,6 +112,10 @@ export async function runCommitter(
         state,
         `The work branch moved after its changes were checked (checked ${checked.slice(0, 7)}, now ${head.commit.sha.slice(0, 7)}), so no pull request is opened: what would be merged is not what was checked.`,
       );
+    // The hand-off held it already (the gate's head was the built one); held here too, on the
+    // head the pull request would open with.
+    const unbuilt = pull === undefined ? unbuiltHead(state, head.commit.sha) : undefined;
+    if (unbuilt !== undefined) return refuse(state, unbuilt);
     if (pull === undefined) {
       const { data: repo } = await octokit.rest.repos.get(repository);
       const diff = await readBranchDiff(octokit, repository, repo.default_branch, branch);

@@ -111,6 +111,12 @@ export const JudgeBuildInput = z.object({
   /** `branch`: the change's build; `base`: the base commit's, run once per base commit. */
   kind: z.enum(['branch', 'base']),
   baseSha: z.string().min(1),
+  /**
+   * The commit the checks built ("Define checks"' `headSha`, each build's source version): the
+   * work branch's head for `branch`, the base commit for `base`. Kept with the verdict: the
+   * pipeline goes past the reviewer only while the branch is still there (hand-off.ts).
+   */
+  headSha: z.string().min(1),
   checks: ReadBuildResultsInput.shape.checks,
   builds: ReadBuildResultsInput.shape.builds,
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { ProtectedGateVerdict } from '../../changes/gate.ts';
 import { personLine } from '../../kernel/people-text.ts';
+import { unbuiltHead } from './built-head.ts';
 import {
   AnalysisSubmission,
   AnswerSubmission,
@@ -78,6 +79,8 @@ export function toWriter(state: IssueState, feedback: string | null): HandOffRes
   state.writer.completed = false;
   state.writer.previous_feedback = feedback === null ? null : feedback.slice(0, 12_000);
   state.build.completed = false;
+  // The writer moves the branch: no build stands for it until the next one is judged.
+  state.build.built_head = null;
   state.review.completed = false;
   return goTo(state, 'writer');
 }
@@ -264,6 +267,8 @@ function afterReview(state: IssueState, r: ReviewSubmission, ctx: HandOffContext
       state,
       'The changed files were not checked against the protected paths, so no pull request is opened.',
     );
+  const unbuilt = unbuiltHead(state, gate.headSha);
+  if (unbuilt !== undefined) return block(state, unbuilt);
   if (gate.verdict === 'refused') return block(state, gate.reason);
   state.commit.checked_head = gate.headSha;
   // What a person must grant: protected paths, and a failure excused on anything but CodeBuild's statuses.

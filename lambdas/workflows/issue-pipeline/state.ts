@@ -103,6 +103,14 @@ export const BuildSection = z.object({
   type_check_passed: z.boolean(),
   errors: z.array(text(2_000)).max(20),
   commands_run: z.array(CommandRun).max(10),
+  /**
+   * An addition: the work branch's head commit these checks built ("Define checks" read it; every
+   * checks build ran that commit), kept with the verdict and cleared when the writer is sent
+   * back. The pipeline goes past an approving review only while the branch is still there, and
+   * the Committer opens the pull request only from it: the head a pull request opens with is the
+   * head whose build passed (hand-off.ts, committer.ts).
+   */
+  built_head: z.string().nullable().optional(),
 });
 
 export const ReviewSection = z.object({

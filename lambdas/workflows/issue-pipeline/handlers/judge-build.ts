@@ -1,5 +1,6 @@
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { CodeBuildClient } from '@aws-sdk/client-codebuild';
+import type { BuildResults } from '../../../builds/contract.ts';
 import { readBuildResults } from '../../../builds/read-build.ts';
 import { codeBuildTestReports, type ReadTestReport } from '../../../builds/read-test-report.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
@@ -27,7 +28,8 @@ export const handler = taskHandler({
     const store = issueStateStore();
     const { repository } = readCodeToolsConfig();
     const repo = `${repository.owner}/${repository.repo}`;
-    const results = await readBuildResults(input, logs, tests);
+    // The commit built travels with its results: kept while the base builds, then with the verdict.
+    const results: BuildResults = { ...(await readBuildResults(input, logs, tests)), headSha: input.headSha };
     const state = await store.load(input.conversationId);
     let branch = results;
     if (input.kind === 'base') {

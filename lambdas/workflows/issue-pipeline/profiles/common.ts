@@ -3,6 +3,7 @@ import type { AgentTurnInput } from '../../../agents/contract.ts';
 import type { AgentProfile, UnfinishedTurn } from '../../../agents/profile.ts';
 import { messageLines, withNotes } from '../../../agents/prompts.ts';
 import { PEOPLE_TEXT_RULES } from '../../../kernel/people-text.ts';
+import { READ_ONLY_CODE_TOOLS } from '../../../tools/code/deployment.ts';
 import type { ToolSpec } from '../../../tools/invocation.ts';
 import type { ModelAgent } from '../submissions/parts.ts';
 import { AnswerSubmission, IssueTurnOutput } from '../submissions/turn.ts';
@@ -79,15 +80,26 @@ export function issueAgentProfile<R extends Record<string, unknown>>(
   };
 }
 
-/** The profile of an agent answering another agent's question, in its own session. */
+/** Which of an agent's tools it keeps to answer a question: those that write nothing. */
+function answerTools(tools: readonly ToolSpec[]): ToolSpec[] {
+  const readOnly: readonly string[] = READ_ONLY_CODE_TOOLS;
+  return tools.filter((tool) => readOnly.includes(tool.name));
+}
+
+/**
+ * The profile of an agent answering another agent's question, in its own session. It only
+ * reads, whatever its own turns may do (the writer's write the work branch): an answer goes
+ * back to the agent that asked, never to a build, so a commit made while answering would reach
+ * the reviewer, and a pull request, unbuilt. Its tools are the agent's read-only ones.
+ */
 export function issueAnswerProfile(
   spec: Pick<IssueAgentSpec<Record<string, unknown>>, 'agent' | 'role' | 'tools'>,
 ): AgentProfile<AnswerSubmission, IssueTurnOutput> {
   return {
     name: `issue_${spec.agent}_answer`,
-    system: `${systemPrompt(spec.role)}\n\nNow another agent of the pipeline asks you a question: answer it with submit_answer.`,
+    system: `${systemPrompt(spec.role)}\n\nNow another agent of the pipeline asks you a question: answer it with submit_answer. Answering, you only read: no tool of this turn changes the work branch. If the answer is that the code should change, say so; the change is made in a turn of its own, which the pipeline builds.`,
     get tools() {
-      return spec.tools();
+      return answerTools(spec.tools());
     },
     result: {
       schema: AnswerSubmission,
