@@ -129,6 +129,14 @@ describe('the head a pull request opens with is the head whose build passed', ()
     expect(after.commit.checked_head).toBe(BUILT);
   });
 
+  it('judges a pipeline under way at an upgrade as it began: a document without the field goes by the gate', () => {
+    const before = builtAt(BUILT);
+    delete before.build.built_head;
+    const { state: after, handOff: next } = handOff(before, review(), ctx(MOVED));
+    expect(next.next).toBe('committer');
+    expect(after.commit.checked_head).toBe(MOVED);
+  });
+
   it('refuses an approving review when no build of the head is recorded', () => {
     const { handOff: next } = handOff(builtAt(undefined), review(), ctx(BUILT));
     expect(next.next).toBe('blocked');

@@ -18,6 +18,10 @@ import type { IssueState } from './state.ts';
  * for a branch that moved after the gate.
  */
 export function unbuiltHead(state: IssueState, head: string): string | undefined {
+  // A document written before the built head was kept has no such field (the judge writes a
+  // commit or null): its pipeline was under way when the upgrade came, and its review is judged
+  // as it was when it began, by the gate's head, so an upgrade ends no pipeline in flight.
+  if (state.build.completed && state.build.built_head === undefined) return undefined;
   const built = state.build.completed ? state.build.built_head : null;
   if (built === null || built === undefined)
     return `No passing build is recorded for the work branch's head ${head.slice(0, 7)}, so no pull request is opened: a pull request opens only with the head whose checks passed.`;
