@@ -185,8 +185,18 @@ describe.concurrent('protected paths, decided on the branch and not on the agent
   });
 
   it('protects a symbolic link put on the work branch beside the tools', async () => {
-    const { issue, id, thread, ask } = await run('Symlink', [], async (issue) => {
-      // Before the writer's turn ends, something else commits a link to the work branch.
+    // Before the writer's turn ends, something else commits a link to the work branch. The
+    // writer's last step waits for it, so the link is in the head its build builds (a commit
+    // after the build is refused as unbuilt, before any approval is asked).
+    let linked = () => {};
+    const committed = new Promise<void>((resolve) => {
+      linked = resolve;
+    });
+    const afterTheLink: Step = async () => {
+      await committed;
+      return toolUse('list_files', { path: 'docs' });
+    };
+    const { issue, id, thread, ask } = await run('Symlink', [afterTheLink], async (issue) => {
       await s.waitFor(
         () => s.github.rest.git.getRef({ ...REPO, ref: `heads/agents/issue-${issue}` }).then(() => true),
         (ok) => ok,
@@ -199,6 +209,7 @@ describe.concurrent('protected paths, decided on the branch and not on the agent
         [{ path: 'docs/passwd', mode: '120000', content: '../../../../etc/passwd' }],
         'a link',
       );
+      linked();
     });
     expect(ask.text).toContain('`docs/passwd` (added, a symbolic link): a symbolic link');
     await reject(issue, id, thread, ask.ts);
