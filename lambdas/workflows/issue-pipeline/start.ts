@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Octokit } from '@octokit/rest';
+import type { StoredMessage } from '../../kernel/model.ts';
 import type { StartInput, StartOutput } from './contract.ts';
 import { NotAnIssueError } from './errors.ts';
 import { block } from './hand-off.ts';
@@ -8,7 +9,8 @@ import type { IssueStateStore } from './ports.ts';
 import { initialState } from './state.ts';
 
 /**
- * The pipeline's start ("Initializing State"): reads the issue from GitHub, notes
+ * The pipeline's start ("Initializing State"): reads the issue from GitHub (its body as the
+ * starting label's delivery carried it, when a label started it), notes
  * the base commit the change will be judged against, and stores the initial document. A
  * retried start overwrites a document no agent has touched yet.
  */
@@ -32,6 +34,12 @@ export async function startPipeline(
      * @default - nobody is refused
      */
     startRefusal?: (ownerId: string) => Promise<string | undefined>;
+    /**
+     * The issue's body as the event that started the pipeline carried it: a label's signed
+     * delivery, kept as the conversation's opening message. Undefined when no event carried one
+     * (`/fix` from Slack). @default - none: the body is GitHub's when the pipeline reads it
+     */
+    labelledBody?: () => Promise<string | undefined>;
   },
 ): Promise<StartOutput> {
   const [owner, repo] = input.origin.repository.split('/') as [string, string];
@@ -54,7 +62,9 @@ export async function startPipeline(
       title: issue.title.slice(0, 300),
       url: issue.html_url,
       type: null,
-      original_body: (issue.body ?? '').slice(0, 20_000),
+      // A label is a maintainer's word on the issue as it was then: an edit by its author in the
+      // moments before this read must not change the task the agents are given.
+      original_body: ((await deps.labelledBody?.()) ?? issue.body ?? '').slice(0, 20_000),
       labels: issue.labels
         .map((label) => (typeof label === 'string' ? label : (label.name ?? '')))
         .filter(Boolean),
@@ -82,3 +92,30 @@ export async function startPipeline(
     handOff: blocked?.handOff ?? { next: 'triage', attempt: 0, notes: notesFor('triage', state) },
   };
 }
+
+/**
+ * The body a starting label's delivery carried, when a GitHub user (the labeller) started the
+ * pipeline: the conversation's opening message is the earliest of the issue's own events (a
+ * later edit of the issue is stored after it), whose first line is the Router's header with the
+ * title and whose rest is the body (kernel/route-external.ts). Undefined for a start from Slack,
+ * whose opening message is the command.
+ */
+export function labelledBodyOf(
+  ownerId: string | undefined,
+  messages: readonly StoredMessage[],
+): string | undefined {
+  if (ownerId?.startsWith('github:') !== true) return undefined;
+  // GitHub events' ts are fixed-width (10 digits, a dot, 20 digits): their text order is their time order.
+  const opening = messages
+    .filter(
+      (m) =>
+        m.messageType === 'message' && m.senderId.startsWith('github:') && m.text.startsWith(ISSUE_EVENT),
+    )
+    .sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0))[0];
+  if (opening === undefined) return undefined;
+  const lineEnd = opening.text.indexOf('\n');
+  return lineEnd === -1 ? '' : opening.text.slice(lineEnd + 1);
+}
+
+/** How the Router's text of an issue's own event begins (its title follows on the same line). */
+const ISSUE_EVENT = '[GitHub issue ';

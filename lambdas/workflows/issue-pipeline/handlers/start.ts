@@ -2,11 +2,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoWorkBranches } from '../../../adapters/dynamo-work-branches.ts';
 import { peopleDirectory } from '../../../handlers/people-directory.ts';
 import { taskHandler } from '../../../handlers/task-handler.ts';
+import { kernelDeps } from '../../../handlers/wiring.ts';
 import { ENV, requireEnv } from '../../../shared/env.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { readCodeToolsConfig } from '../../../tools/code/config.ts';
 import { StartInput } from '../contract.ts';
-import { startPipeline } from '../start.ts';
+import { labelledBodyOf, startPipeline } from '../start.ts';
 import { START_ROLE, startRefusal } from '../start-authority.ts';
 import { github, issueStateStore, pipelineSettings } from './wiring.ts';
 
@@ -33,6 +34,10 @@ export const handler = taskHandler({
       maxAttempts: pipelineSettings().maxAttempts,
       branchPrefix: readCodeToolsConfig().branchPrefix,
       workBranches,
+      labelledBody: async () =>
+        input.ownerId?.startsWith('github:') === true
+          ? labelledBodyOf(input.ownerId, await kernelDeps().store.listMessages(input.conversationId))
+          : undefined,
       startRefusal: (ownerId) =>
         startRefusal(ownerId, {
           repository: `${repository.owner}/${repository.repo}`,
