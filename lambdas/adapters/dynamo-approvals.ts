@@ -5,7 +5,6 @@ import {
   type DecisionRecord,
   OpenApproval,
 } from '../kernel/approvals.ts';
-import { ConversationNotFoundError } from '../kernel/errors.ts';
 import { keys } from '../kernel/keys.ts';
 import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 
@@ -17,21 +16,7 @@ import { DynamoTable, isConditionFailure } from './dynamo-table.ts';
 export class DynamoApprovalStore extends DynamoTable implements ApprovalStore {
   async openApproval(conversationId: string, approval: OpenApproval): Promise<void> {
     const key = keys.conversation(conversationId);
-    try {
-      // A map must exist before one of its keys can be set; two paths that overlap cannot share an update.
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key,
-          UpdateExpression: 'SET approvals = if_not_exists(approvals, :empty)',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':empty': {} },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new ConversationNotFoundError(conversationId);
-      throw error;
-    }
+    await this.ensureConversationMap(conversationId, 'approvals');
     try {
       await this.doc.send(
         new UpdateCommand({

@@ -4,7 +4,10 @@ import {
   type BatchGetCommandOutput,
   DynamoDBDocumentClient,
   QueryCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { ConversationNotFoundError } from '../kernel/errors.ts';
+import { keys } from '../kernel/keys.ts';
 import { type Clock, systemClock } from '../kernel/ports.ts';
 import { withRecordVersions } from './dynamo-record-versions.ts';
 import { withRedaction } from './dynamo-redaction.ts';
@@ -76,6 +79,27 @@ export abstract class DynamoTable {
       if (error instanceof ConditionalCheckFailedException) return error;
       throw error;
     }
+  }
+
+  /**
+   * Gives the conversation's record an empty map `attribute` when it has none, so that one of its
+   * keys can then be set: DynamoDB sets no key of a map that is missing, and two paths that
+   * overlap cannot share an update. Throws ConversationNotFoundError when there is no record.
+   */
+  protected async ensureConversationMap(conversationId: string, attribute: string): Promise<void> {
+    const refused = await this.writeUnless(() =>
+      this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.conversation(conversationId),
+          UpdateExpression: 'SET #map = if_not_exists(#map, :empty)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#map': attribute },
+          ExpressionAttributeValues: { ':empty': {} },
+        }),
+      ),
+    );
+    if (refused !== undefined) throw new ConversationNotFoundError(conversationId);
   }
 
   /**

@@ -1,6 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoTable, isConditionFailure } from '../../../adapters/dynamo-table.ts';
-import { ConversationNotFoundError } from '../../../kernel/errors.ts';
 import { keys } from '../../../kernel/keys.ts';
 import type { FixRequestUse } from '../fix/fix-request.ts';
 
@@ -15,27 +14,12 @@ export class DynamoFixRequests extends DynamoTable {
    * check did. One conditional update, so of two checks racing for one request only one records it.
    */
   async use(conversationId: string, request: string, turn: number): Promise<FixRequestUse> {
-    const key = keys.conversation(conversationId);
-    try {
-      // A map must exist before one of its keys can be set; two paths that overlap cannot share an update.
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key,
-          UpdateExpression: 'SET fixRequests = if_not_exists(fixRequests, :empty)',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':empty': {} },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new ConversationNotFoundError(conversationId);
-      throw error;
-    }
+    await this.ensureConversationMap(conversationId, 'fixRequests');
     try {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: key,
+          Key: keys.conversation(conversationId),
           UpdateExpression: 'SET fixRequests.#request = :turn',
           // The same turn may record it again: a retried check (the Lambda's or the state
           // machine's retry of the same task) must not refuse the fix its first attempt allowed.
